@@ -1,0 +1,67 @@
+"""The `masfuzz` command: a plain synchronous front over the async insides.
+
+Each subcommand lives in its own module under `masfuzz.cli` and exposes `register(subparsers)`,
+which adds its parser and sets `func(args) -> int`. Modules are imported lazily by name so that
+`masfuzz inspect` never pays for importing a model runtime or an agent framework.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from masfuzz import __version__
+from masfuzz.errors import MasfuzzError
+
+# subcommand name -> module under masfuzz.cli that registers it
+COMMANDS: dict[str, str] = {
+    "inspect": "inspect_cmd",
+    "models": "models_cmd",
+    "exec": "exec_cmd",
+    "tools": "tools_cmd",
+}
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="masfuzz",
+        description="Test LLM multi-agent systems and the tools their agents call.",
+    )
+    parser.add_argument("--version", action="version", version=f"masfuzz {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, module in COMMANDS.items():
+        if only is not None and name != only:
+            sub.add_parser(name, help=f"(see `masfuzz {name} --help`)", add_help=False)
+            continue
+        try:
+            mod = importlib.import_module(f"masfuzz.cli.{module}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"masfuzz.cli.{module}":
+                continue  # a command not built yet in this checkout
+            raise
+        mod.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # Register only the chosen command's module: the others may import heavy things.
+    chosen = next((a for a in argv if not a.startswith("-")), None)
+    parser = build_parser(chosen if chosen in COMMANDS else None)
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except MasfuzzError as exc:
+        print(f"masfuzz: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("masfuzz: interrupted", file=sys.stderr)
+        return 130
+
+
+def run() -> None:
+    sys.exit(main())

@@ -1,0 +1,72 @@
+"""`Scenario`: one executable test input for the system under test, with its provenance.
+
+A scenario is everything needed to reproduce a run: the user input, which model drives which
+agent, the initial speaking order, the faults injected into tools, the restricted-tool mode,
+the objectives it targets, and where it came from (realizer or mutator, parent, seed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SCENARIO_FORMAT_VERSION = 1
+
+FaultMode = Literal["error", "malformed", "timeout", "empty"]
+RestrictedMode = Literal["probe", "faithful", "off"]
+
+
+class Fault(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    tool: str
+    mode: FaultMode
+
+    @classmethod
+    def parse(cls, text: str) -> "Fault":
+        """`TOOL=MODE`, as given on the command line."""
+        from masfuzz.errors import MasfuzzError
+
+        tool, sep, mode = text.partition("=")
+        if not sep or not tool or mode not in ("error", "malformed", "timeout", "empty"):
+            raise MasfuzzError(
+                f"--fault {text!r}: expected TOOL=MODE with MODE one of error, malformed, "
+                "timeout, empty"
+            )
+        return cls(tool=tool, mode=mode)  # type: ignore[arg-type]
+
+
+class Provenance(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    source: str = "user"  # user | realizer:<criterion> | mutator:<name> | suite | toolfuzz
+    parent: str | None = None
+    seed: int | None = None
+    attempt: int | None = None
+
+
+class Scenario(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    format_version: int = SCENARIO_FORMAT_VERSION
+    input: str
+    sut_model: str | None = None  # default model string for every agent
+    agent_models: dict[str, str] = Field(default_factory=dict)  # per-agent overrides
+    speaking_order: tuple[str, ...] = ()  # initial order / forced first speaker where supported
+    faults: tuple[Fault, ...] = ()
+    restricted: RestrictedMode = "probe"
+    max_turns: int | None = None
+    timeout: float | None = None  # seconds; a run past it is killed and recorded as timeout
+    objectives: tuple[str, ...] = ()  # obligation ids this scenario tries to witness
+    provenance: Provenance = Provenance()
+    extra: dict[str, Any] = Field(default_factory=dict)  # adapter-specific knobs (e.g. stdin)
+
+    @property
+    def id(self) -> str:
+        """Content hash: the same scenario always has the same id, across runs and machines."""
+        body = self.model_dump(mode="json", exclude={"provenance", "objectives"})
+        digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+        return "sc-" + digest[:12]
+
+    def model_for(self, agent: str) -> str | None:
+        return self.agent_models.get(agent, self.sut_model)

@@ -1,0 +1,181 @@
+"""`Trace`: what one execution of the system under test did, as an ordered list of typed events.
+
+All coverage and every oracle are computed from a `Trace` alone, so a trace recorded live by an
+adapter, loaded from a file, or rebuilt from OpenTelemetry spans is judged the same way. Adapters
+build traces with `TraceRecorder`, which numbers events and keeps the wall clock.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+TRACE_FORMAT_VERSION = 1
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+    t: float = 0.0  # seconds since the run started
+
+
+class AgentTurn(_Event):
+    type: Literal["agent_turn"] = "agent_turn"
+    agent: str
+
+
+class Message(_Event):
+    type: Literal["message"] = "message"
+    agent: str | None = None  # None for the user
+    role: Literal["user", "assistant", "system"] = "assistant"
+    content: str = ""
+
+
+class ToolCall(_Event):
+    type: Literal["tool_call"] = "tool_call"
+    agent: str
+    tool: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    call_id: str = ""
+
+
+class ToolResult(_Event):
+    type: Literal["tool_result"] = "tool_result"
+    agent: str
+    tool: str
+    call_id: str = ""
+    status: Literal["ok", "error", "blocked"] = "ok"
+    payload: str = ""
+    fault: str | None = None  # the injected fault mode that produced this result, if any
+
+
+class DelegationEvent(_Event):
+    type: Literal["delegation"] = "delegation"
+    from_: str = Field(alias="from")
+    to: str
+    trigger: str = "handoff"
+
+
+class RestrictedAttempt(_Event):
+    """An explicit restricted-access observation: the only thing that witnesses C3."""
+
+    type: Literal["restricted_attempt"] = "restricted_attempt"
+    agent: str
+    tool: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    call_id: str = ""
+    mode: Literal["probe", "faithful"] = "probe"
+
+
+class ErrorEvent(_Event):
+    type: Literal["error"] = "error"
+    agent: str | None = None
+    kind: str = "error"  # exception type, or crash / timeout / model_error
+    message: str = ""
+
+
+TerminationReason = Literal[
+    "completed",  # the system produced a final answer by itself
+    "max_turns",  # a turn, round or recursion bound stopped it
+    "message_limit",
+    "text_mention",
+    "handoff_to_user",
+    "timeout",  # the harness killed it
+    "crash",  # the system under test raised or died
+    "interrupted",
+    "other",
+]
+
+
+class TerminationEvent(_Event):
+    type: Literal["termination"] = "termination"
+    reason: TerminationReason = "completed"
+    detail: str = ""
+    final_output: str | None = None
+
+
+Event = Annotated[
+    Union[
+        AgentTurn, Message, ToolCall, ToolResult, DelegationEvent, RestrictedAttempt,
+        ErrorEvent, TerminationEvent,
+    ],
+    Field(discriminator="type"),
+]
+EVENTS = TypeAdapter(list[Event])
+
+
+class Usage(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    model_calls: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    wall_time: float = 0.0
+
+
+class Trace(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    format_version: int = TRACE_FORMAT_VERSION
+    scenario_id: str = ""
+    system_id: str = ""
+    framework: str = ""
+    events: tuple[Event, ...] = ()
+    usage: Usage = Usage()
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+    def of_type(self, cls: type[_Event]) -> list[Any]:
+        return [e for e in self.events if isinstance(e, cls)]
+
+    @property
+    def termination(self) -> TerminationEvent | None:
+        ends = self.of_type(TerminationEvent)
+        return ends[-1] if ends else None
+
+    @property
+    def speaker_order(self) -> list[str]:
+        return [e.agent for e in self.events if isinstance(e, AgentTurn)]
+
+
+class TraceRecorder:
+    """Collects events in order with timestamps; `finish` seals them into a `Trace`."""
+
+    def __init__(self, *, scenario_id: str = "", system_id: str = "", framework: str = "") -> None:
+        self.scenario_id, self.system_id, self.framework = scenario_id, system_id, framework
+        self.events: list[_Event] = []
+        self.usage = Usage()
+        self.meta: dict[str, Any] = {}
+        self._t0 = time.perf_counter()
+
+    def now(self) -> float:
+        return round(time.perf_counter() - self._t0, 6)
+
+    def add(self, event: _Event) -> _Event:
+        if not event.t:
+            event = event.model_copy(update={"t": self.now()})
+        self.events.append(event)
+        return event
+
+    def turn(self, agent: str) -> None:
+        """Record that `agent` speaks, unless it is already speaking with no hand-over since."""
+        for e in reversed(self.events):
+            if isinstance(e, DelegationEvent):
+                break
+            if isinstance(e, AgentTurn):
+                if e.agent == agent:
+                    return
+                break
+        self.add(AgentTurn(agent=agent))
+
+    @property
+    def terminated(self) -> bool:
+        return any(isinstance(e, TerminationEvent) for e in self.events)
+
+    def finish(self, reason: TerminationReason = "completed", detail: str = "",
+               final_output: str | None = None) -> Trace:
+        if not self.terminated:
+            self.add(TerminationEvent(reason=reason, detail=detail, final_output=final_output))
+        self.usage.wall_time = self.now()
+        return Trace(
+            scenario_id=self.scenario_id, system_id=self.system_id, framework=self.framework,
+            events=tuple(self.events), usage=self.usage, meta=self.meta,
+        )
