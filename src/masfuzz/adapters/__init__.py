@@ -1,0 +1,1 @@
+"""Framework adapters: the only code that imports agent frameworks."""

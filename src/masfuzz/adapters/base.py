@@ -1,0 +1,86 @@
+"""What every framework adapter provides, and how masfuzz picks one for a loaded object.
+
+An adapter is the only code that imports an agent framework. It turns the user's object into a
+`WorkflowSpec` (`extract`) and runs one `Scenario` on the user's unmodified agents with a model
+masfuzz controls, recording a `Trace` (`run`). Adapters are found by the module the object's
+type comes from, so detection never imports a framework that the target does not use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+from masfuzz.errors import TargetError
+from masfuzz.scenario import Scenario
+from masfuzz.spec.model import WorkflowSpec
+from masfuzz.trace import Trace
+
+
+class Adapter(ABC):
+    framework: ClassVar[str]
+    extra: ClassVar[str]  # the pyproject extra that installs the framework
+
+    @classmethod
+    @abstractmethod
+    def accepts(cls, obj: Any) -> bool:
+        """True if `obj` (already loaded) is something this adapter understands."""
+
+    @abstractmethod
+    def extract(self, obj: Any, *, target: str = "") -> WorkflowSpec:
+        """The static structure of the system, without running it."""
+
+    @abstractmethod
+    async def run(self, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
+        """Execute one scenario. A crash of the system under test is recorded in the trace,
+        never raised; only masfuzz's own bugs and bad input escape."""
+
+
+# framework adapter module -> type-module prefixes of objects it accepts
+ADAPTERS: dict[str, tuple[str, ...]] = {
+    "openai_agents": ("agents",),
+    "autogen": ("autogen_agentchat",),
+    "langgraph": ("langgraph",),
+    "ag2": ("autogen", "ag2"),
+}
+
+
+def resolve(obj: Any, target: str = "") -> tuple[Adapter, Any]:
+    """(adapter, object to hand it). A zero-argument factory is called once to get the system."""
+    found = _find(obj)
+    if found is not None:
+        return found, obj
+    if callable(obj) and not isinstance(obj, type):
+        try:
+            built = obj()
+        except TypeError:
+            built = None  # not a zero-argument factory
+        except Exception as exc:
+            raise TargetError(
+                f"{target}: calling the factory failed: {type(exc).__name__}: {exc}"
+            ) from None
+        found = _find(built) if built is not None else None
+        if found is not None:
+            return found, built
+    raise TargetError(
+        f"{target}: a {type(obj).__module__}.{type(obj).__qualname__} is not a system masfuzz "
+        "can test (expected an Agents SDK Agent, an AutoGen AgentChat team or agent, a "
+        "LangGraph graph, an AG2 agent, or a zero-argument function returning one)"
+    )
+
+
+def _find(obj: Any) -> Adapter | None:
+    mod = type(obj).__module__ or ""
+    for name, prefixes in ADAPTERS.items():
+        if any(mod == p or mod.startswith(p + ".") for p in prefixes):
+            try:
+                module = importlib.import_module(f"masfuzz.adapters.{name}")
+            except ModuleNotFoundError as exc:
+                if exc.name == f"masfuzz.adapters.{name}":
+                    continue
+                raise
+            cls = module.ADAPTER
+            if cls.accepts(obj):
+                return cls()
+    return None

@@ -1,0 +1,194 @@
+"""Load the object a user names as a target: `path/to/file.py:attr`, `pkg.mod:attr`, or
+`file.py:factory("arg")`.
+
+Rules (DESIGN.md, "how to load a target"), each one a lesson from real apps:
+- A file inside a regular package is imported by its dotted name from the first ancestor folder
+  that is not a package, with that folder on `sys.path`. The file's own folder is never put at
+  the front of `sys.path`: an app folder named `agents/` would shadow the Agents SDK. A plain
+  script's folder is appended at the end, so its sibling modules import and nothing is shadowed.
+- A plain script is loaded under a name other than `__main__`, so its `if __name__ ==
+  "__main__"` block never runs.
+- The agent frameworks the file imports are imported first, from site-packages.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import importlib.util
+import re
+import sys
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from masfuzz.errors import TargetError
+
+# Frameworks imported before the user's file, keyed by the top-level name the file imports.
+_FRAMEWORKS = ("agents", "autogen_agentchat", "autogen_core", "autogen", "langgraph", "langchain_core")
+
+
+@dataclass
+class LoadedTarget:
+    obj: Any
+    target: str  # as the user wrote it
+    module: Any
+    attr: str | None
+    file: Path | None
+
+
+def split_target(target: str) -> tuple[str, str | None]:
+    """`a/b.py:attr` -> ("a/b.py", "attr"); a Windows drive colon is not a separator."""
+    head, sep, tail = target.rpartition(":")
+    if not sep or not head or "/" in tail or "\\" in tail:
+        return target, None
+    return head, tail
+
+
+def load_target(target: str, *, call_factories: bool = False) -> LoadedTarget:
+    where, attr_expr = split_target(target)
+    module, file = _import(where, target)
+    if attr_expr is None:
+        return LoadedTarget(module, target, module, None, file)
+    obj = _resolve_attr(module, attr_expr, target)
+    return LoadedTarget(obj, target, module, attr_expr, file)
+
+
+def _import(where: str, target: str) -> tuple[Any, Path | None]:
+    looks_like_file = where.endswith(".py") or "/" in where or "\\" in where
+    if not looks_like_file:
+        try:
+            return importlib.import_module(where), None
+        except ModuleNotFoundError as exc:
+            if exc.name and where.startswith(exc.name):
+                raise TargetError(f"{target}: no module named {where!r}") from None
+            raise TargetError(f"{target}: importing {where} failed: {_describe(exc, None)}") from None
+        except Exception as exc:  # an error inside the user's module
+            raise TargetError(f"{target}: importing {where} failed: {_describe(exc, None)}") from None
+    path = Path(where).expanduser()
+    if not path.exists():
+        raise TargetError(f"{target}: no such file {where!r}")
+    if path.is_dir():
+        raise TargetError(f"{target}: {where!r} is a folder; name a .py file")
+    path = path.resolve()
+    _import_frameworks_first(path)
+    root, dotted = _package_root(path)
+    try:
+        if dotted is not None:
+            if str(root) not in sys.path:
+                sys.path.insert(0, str(root))
+            return importlib.import_module(dotted), path
+        return _import_script(path), path
+    except TargetError:
+        raise
+    except SyntaxError as exc:
+        raise TargetError(f"{target}: syntax error at {exc.filename}:{exc.lineno}: {exc.msg}") from None
+    except BaseException as exc:  # SystemExit, KeyboardInterrupt from module top level too
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        raise TargetError(f"{target}: importing {path.name} failed: {_describe(exc, path)}") from None
+
+
+def _package_root(path: Path) -> tuple[Path, str | None]:
+    """The first ancestor that is not a regular package, and the file's dotted name from it."""
+    parts = [path.stem]
+    folder = path.parent
+    while (folder / "__init__.py").exists():
+        parts.insert(0, folder.name)
+        folder = folder.parent
+    if len(parts) == 1:
+        return folder, None
+    return folder, ".".join(parts)
+
+
+def _import_script(path: Path) -> Any:
+    name = "masfuzz_target_" + re.sub(r"\W", "_", str(path.with_suffix("")).strip("/"))
+    if name in sys.modules:
+        return sys.modules[name]
+    folder = str(path.parent)
+    if folder not in sys.path:
+        sys.path.append(folder)  # siblings import; nothing installed is shadowed
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise TargetError(f"{path}: cannot be imported as Python")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
+    return module
+
+
+def _import_frameworks_first(path: Path) -> None:
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return  # the real import reports it
+    wanted: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            wanted.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            wanted.add(node.module.split(".")[0])
+    for name in _FRAMEWORKS:
+        if name in wanted and name not in sys.modules:
+            try:
+                importlib.import_module(name)
+            except Exception:
+                pass  # not installed: the user's import fails with the real message
+
+
+def _resolve_attr(module: Any, expr: str, target: str) -> Any:
+    try:
+        node = ast.parse(expr, mode="eval").body
+    except SyntaxError:
+        raise TargetError(f"{target}: {expr!r} is not an attribute name or a call") from None
+    call = node if isinstance(node, ast.Call) else None
+    ref = call.func if call else node
+    dotted = _dotted_name(ref)
+    if dotted is None:
+        raise TargetError(f"{target}: {expr!r} is not an attribute name or a call")
+    obj: Any = module
+    for part in dotted.split("."):
+        if not hasattr(obj, part):
+            names = sorted(n for n in vars(module) if not n.startswith("_"))[:12]
+            raise TargetError(
+                f"{target}: no attribute {dotted!r} in {module.__name__} "
+                f"(it defines: {', '.join(names) or 'nothing'})"
+            )
+        obj = getattr(obj, part)
+    if call is None:
+        return obj
+    try:
+        args = [ast.literal_eval(a) for a in call.args]
+        kwargs = {k.arg: ast.literal_eval(k.value) for k in call.keywords if k.arg}
+    except ValueError:
+        raise TargetError(f"{target}: factory arguments must be literals") from None
+    try:
+        return obj(*args, **kwargs)
+    except Exception as exc:
+        raise TargetError(f"{target}: calling {dotted}(...) failed: {_describe(exc, None)}") from None
+
+
+def _dotted_name(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted_name(node.value)
+        return f"{base}.{node.attr}" if base else None
+    return None
+
+
+def _describe(exc: BaseException, path: Path | None) -> str:
+    """`Type: message (file:line)` for the innermost frame in the user's code."""
+    where = ""
+    frames = traceback.extract_tb(exc.__traceback__)
+    user = [f for f in frames if "importlib" not in f.filename and "/masfuzz/" not in f.filename]
+    if user:
+        f = user[-1]
+        where = f" ({Path(f.filename).name}:{f.lineno})"
+    msg = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {msg}{where}" if msg else f"{type(exc).__name__}{where}"
