@@ -1,0 +1,136 @@
+"""Structural coverage C1–C4 (structural-coverage §III-A), computed from traces alone.
+
+`observe(trace)` is obs(x) = (agents(x), tools(x), restricted(x), delegations(x)). `Cov(X, O, W)`
+is 1 for an empty obligation set and the witnessed fraction otherwise. C3 counts only explicit
+`restricted_attempt` events: the absence of a call never witnesses a restriction.
+
+Like coverage.py's contexts, `StructuralCoverage` keeps, for every witnessed obligation, which
+scenarios witnessed it, so a report can say why an obligation counts as covered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from masfuzz.graph.obligations import CRITERIA, Obligation, ObligationSet, ObligationSpace
+from masfuzz.trace import (
+    AgentTurn,
+    DelegationEvent,
+    Message,
+    RestrictedAttempt,
+    ToolCall,
+    Trace,
+)
+
+
+@dataclass(frozen=True)
+class Observation:
+    agents: frozenset[str]
+    tools: frozenset[tuple[str, str]]
+    restricted: frozenset[tuple[str, str]]
+    delegations: frozenset[tuple[str, str]]
+
+    def witnesses(self, ob: Obligation) -> bool:
+        """W(x, ω): does this observation witness the obligation?"""
+        if ob.kind == "reach":
+            return ob.endpoints[0] in self.agents
+        pair = (ob.endpoints[0], ob.endpoints[1])
+        return pair in {
+            "use_tool": self.tools,
+            "restrict_tool": self.restricted,
+            "delegate": self.delegations,
+        }[ob.kind]
+
+    def keys(self, kind: str) -> Iterable[tuple[str, ...]]:
+        if kind == "reach":
+            return ((a,) for a in self.agents)
+        return {"use_tool": self.tools, "restrict_tool": self.restricted,
+                "delegate": self.delegations}[kind]
+
+
+def observe(trace: Trace) -> Observation:
+    agents: set[str] = set()
+    tools: set[tuple[str, str]] = set()
+    restricted: set[tuple[str, str]] = set()
+    delegations: set[tuple[str, str]] = set()
+    for e in trace.events:
+        if isinstance(e, AgentTurn):
+            agents.add(e.agent)
+        elif isinstance(e, Message) and e.role == "assistant" and e.agent:
+            agents.add(e.agent)
+        elif isinstance(e, ToolCall):
+            agents.add(e.agent)
+            tools.add((e.agent, e.tool))
+        elif isinstance(e, RestrictedAttempt):
+            agents.add(e.agent)
+            restricted.add((e.agent, e.tool))
+        elif isinstance(e, DelegationEvent):
+            delegations.add((e.from_, e.to))
+    return Observation(frozenset(agents), frozenset(tools), frozenset(restricted),
+                       frozenset(delegations))
+
+
+def cov(obligations: ObligationSet, witnessed: set[tuple[str, ...]]) -> float:
+    """Cov(X, O, W): 1 when O is empty, else the fraction of O witnessed by some test."""
+    total = len(obligations)
+    if total == 0:
+        return 1.0
+    return sum(1 for k in witnessed if k in obligations) / total
+
+
+@dataclass
+class CriterionResult:
+    criterion: str
+    kind: str
+    total: int
+    covered: int
+    ratio: float
+
+
+@dataclass
+class StructuralCoverage:
+    """Accumulates observations over a suite; contexts map obligation id -> scenario ids."""
+
+    space: ObligationSpace
+    contexts: dict[str, list[str]] = field(default_factory=dict)
+    # Observed structure that is not in Ω(S): a delegation or tool edge the spec did not declare.
+    unexpected: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, trace: Trace, scenario_id: str | None = None) -> Observation:
+        sid = scenario_id or trace.scenario_id
+        obs = observe(trace)
+        for s in self.space.sets():
+            for key in obs.keys(s.kind):
+                ob_id = Obligation(s.kind, tuple(key)).id
+                bucket = self.contexts if key in s else self.unexpected
+                if s.kind == "use_tool" and key not in s and key in self.space.restrict_tool:
+                    continue  # a call to a restricted tool is a C3 matter, reported there
+                ids = bucket.setdefault(ob_id, [])
+                if sid not in ids:
+                    ids.append(sid)
+        return obs
+
+    def add_all(self, traces: Iterable[Trace]) -> "StructuralCoverage":
+        for t in traces:
+            self.add(t)
+        return self
+
+    def witnessed(self, ob: Obligation) -> list[str]:
+        return self.contexts.get(ob.id, [])
+
+    def criterion(self, kind: str) -> CriterionResult:
+        s = self.space.by_kind(kind)  # type: ignore[arg-type]
+        keys = {Obligation.parse(i).endpoints for i in self.contexts if i.startswith(kind + "::")}
+        total = len(s)
+        covered = sum(1 for k in keys if k in s)
+        return CriterionResult(CRITERIA[kind], kind, total, covered, cov(s, keys))  # type: ignore[index]
+
+    def results(self) -> list[CriterionResult]:
+        return [self.criterion(s.kind) for s in self.space.sets()]
+
+    def total(self) -> CriterionResult:
+        rs = self.results()
+        total = sum(r.total for r in rs)
+        covered = sum(r.covered for r in rs)
+        return CriterionResult("all", "all", total, covered, covered / total if total else 1.0)

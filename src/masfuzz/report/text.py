@@ -1,0 +1,65 @@
+"""Plain-text report for a terminal."""
+
+from __future__ import annotations
+
+from masfuzz.report.analysis import Analysis
+from masfuzz.report.base import Reporter
+
+LIST_LIMIT = 200  # per criterion; a closed-world C3 set can be |agents| x |tools| long
+
+
+class TextReporter(Reporter):
+    format = "text"
+
+    def render(self, analysis: Analysis, *, obligations: bool = False) -> str:
+        spec, s = analysis.spec, analysis.structure
+        mode = spec.permissions.restrict_mode.replace("_", "-")
+        out = [
+            f"system {spec.system.id} ({spec.system.framework}, {spec.system.pattern}), "
+            f"entry {spec.system.entry_agent}",
+            f"  reachable agents  {s.agents:>6}",
+            f"  tools             {s.tools:>6}",
+            f"  allowed edges     {s.allowed:>6}",
+            f"  restricted edges  {s.restricted:>6}  ({mode})",
+            f"  delegations       {s.delegations:>6}",
+            f"  obligations       {s.obligations:>6}  "
+            + "(" + " + ".join(f"{k} {v}" for k, v in analysis.space.counts().items()) + ")",
+        ]
+        if s.unreachable:
+            out.append(f"  unreachable agents (no obligations): {', '.join(s.unreachable)}")
+        for note in spec.notes:
+            out.append(f"  note: {note}")
+        if analysis.coverage is not None:
+            out.append("")
+            out.append(f"coverage over {analysis.scenarios} scenario(s)")
+            for r in analysis.criteria():
+                label = analysis.criterion_name(r.criterion)
+                line = f"  {r.criterion} {label:<22} {r.covered:>5}/{r.total:<5} {r.ratio:6.1%}"
+                if r.criterion == "C3":
+                    line += "  (inverted: each is a restricted call the system attempted)"
+                out.append(line)
+            t = analysis.coverage.total()
+            out.append(f"  all                       {t.covered:>5}/{t.total:<5} {t.ratio:6.1%}")
+        if obligations:
+            out.append("")
+            out.extend(self._obligations(analysis))
+        return "\n".join(out) + "\n"
+
+    def _obligations(self, analysis: Analysis) -> list[str]:
+        out = ["obligations"]
+        for oset in analysis.space.sets():
+            out.append(f"  {oset.criterion} {analysis.criterion_name(oset.criterion)} ({len(oset)})")
+            for i, ob in enumerate(oset):
+                if i == LIST_LIMIT:
+                    out.append(f"    ... and {len(oset) - LIST_LIMIT} more")
+                    break
+                mark = ""
+                if analysis.coverage is not None:
+                    who = analysis.coverage.witnessed(ob)
+                    mark = f"  witnessed by {', '.join(who)}" if who else "  not witnessed"
+                out.append(f"    {ob.id}{mark}")
+        if analysis.coverage is not None and analysis.coverage.unexpected:
+            out.append("  observed but not declared in the spec")
+            for ob_id, who in sorted(analysis.coverage.unexpected.items()):
+                out.append(f"    {ob_id}  seen in {', '.join(who)}")
+        return out
