@@ -1,0 +1,51 @@
+import asyncio
+
+from masfuzz.llm import ChatMessage, ChatRequest, Ledger, ResponseCache, get_client
+
+from llmkit import user
+
+
+def test_cached_repeat_is_identical_takes_no_model_time_and_counts_as_hit(tmp_path, seat_policy):
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    ledger = Ledger()
+    client = get_client(seat_policy, cache=cache, ledger=ledger)
+    req = user("ABCDEF to 14C")
+    first = asyncio.run(client.complete(req))
+    again = asyncio.run(client.complete(req))
+    assert not first.cached and again.cached
+    assert again.latency == 0.0
+    assert (again.text, again.tool_calls, again.usage) == (first.text, first.tool_calls, first.usage)
+    assert cache.hits() == 1 and len(cache) == 1
+    sut = ledger.by_role["sut"]
+    assert (sut.calls, sut.cache_hits) == (2, 1)
+    assert sut.tokens_in == first.usage.tokens_in  # the hit spent nothing
+
+
+def test_cache_survives_reopening_and_separates_agents(tmp_path, seat_policy):
+    path = tmp_path / "c.sqlite"
+    req = user("ABCDEF to 14C")
+    asyncio.run(get_client(seat_policy, cache=ResponseCache(path)).complete(req))
+    cache = ResponseCache(path)
+    client = get_client(seat_policy, cache=cache)
+    assert asyncio.run(client.complete(req)).cached
+    other = req.model_copy(update={"agent": "Seat Booking Agent"})
+    assert not asyncio.run(client.complete(other)).cached
+
+
+def test_accounting_per_role_and_agent(seat_policy):
+    ledger = Ledger()
+    tester = get_client(seat_policy, role="tester", ledger=ledger)
+    sut = get_client(seat_policy, ledger=ledger)
+    msgs = (ChatMessage(role="user", content="ABCDEF to 14C"),)
+
+    async def go():
+        await tester.complete(ChatRequest(messages=msgs))
+        await sut.complete(ChatRequest(messages=msgs, agent="Seat Booking Agent"))
+        await sut.complete(ChatRequest(messages=msgs, agent="Seat Booking Agent"))
+
+    asyncio.run(go())
+    assert ledger.by_role["tester"].calls == 1
+    assert ledger.by_role["sut"].calls == 2
+    assert ledger.by_agent[("sut", "Seat Booking Agent")].calls == 2
+    assert ledger.total().cost == 0.0  # scripted models are free
+    assert ledger.total().tokens_out > 0
