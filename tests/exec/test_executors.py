@@ -1,0 +1,142 @@
+"""Executors end hangs and crashes of the system under test as recorded traces, then go on."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import stat
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from masfuzz.errors import MasfuzzError, TargetError
+from masfuzz.exec import InProcessExecutor, SubprocessExecutor, make_executor
+from masfuzz.scenario import Scenario
+from masfuzz.trace import DelegationEvent, ErrorEvent, RestrictedAttempt, ToolCall, ToolResult
+
+TOY = Path(__file__).parent / "fixtures" / "toy_system.py"
+TARGET = f"{TOY}:system"
+ADAPTER = f"{TOY}:ToyAdapter"
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+def test_subprocess_runs_a_scenario_and_returns_its_trace():
+    ex = SubprocessExecutor(adapter=ADAPTER, timeout=30)
+    trace = run(ex.run(TARGET, Scenario(input="lookup specialist crash lookup chatter")))
+    assert trace.speaker_order == ["triage", "specialist"]
+    calls = [(e.agent, e.tool) for e in trace.of_type(ToolCall)]
+    assert calls == [("triage", "lookup"), ("specialist", "crash"), ("specialist", "lookup")]
+    assert [e.status for e in trace.of_type(ToolResult)] == ["ok", "error", "ok", "blocked"]
+    assert trace.of_type(RestrictedAttempt)[0].tool == "chatter"
+    assert trace.of_type(DelegationEvent)[0].to == "specialist"
+    assert trace.termination.reason == "completed"
+    assert trace.meta["executor"] == "subprocess"
+
+
+def test_app_prints_do_not_corrupt_the_worker_answer():
+    trace = run(SubprocessExecutor(adapter=ADAPTER).run(TARGET, Scenario(input="chatter")))
+    assert trace.termination.reason == "completed"
+    assert trace.of_type(ToolResult)[0].payload == "chatted"
+
+
+def test_hanging_tool_is_killed_within_timeout_plus_one_second_and_next_scenario_runs():
+    ex = SubprocessExecutor(adapter=ADAPTER)
+    hang = Scenario(input="specialist hang", timeout=2.0)
+    after = Scenario(input="lookup")
+
+    async def both():
+        t0 = time.perf_counter()
+        first = await ex.run(TARGET, hang)
+        elapsed = time.perf_counter() - t0
+        second = await ex.run(TARGET, after)
+        return first, elapsed, second
+
+    first, elapsed, second = run(both())
+    assert first.termination.reason == "timeout"
+    assert [e.kind for e in first.of_type(ErrorEvent)] == ["timeout"]
+    assert first.scenario_id == hang.id and first.system_id == "toy"
+    # The clock starts once the worker has loaded the target; 2 s + at most 1 s to kill.
+    assert 2.0 <= first.usage.wall_time < 3.0
+    assert elapsed < 3.0 + 10  # loading the worker is outside the scenario budget
+    assert second.termination.reason == "completed"
+    assert [e.tool for e in second.of_type(ToolCall)] == ["lookup"]
+
+
+@pytest.mark.parametrize("tool, signal_name", [("abort", "SIGABRT"), ("segfault", "SIGSEGV")])
+def test_dying_worker_becomes_a_crash_trace(tool, signal_name):
+    trace = run(SubprocessExecutor(adapter=ADAPTER).run(TARGET, Scenario(input=f"specialist {tool}")))
+    assert trace.termination.reason == "crash"
+    (err,) = trace.of_type(ErrorEvent)
+    assert err.kind == "crash" and signal_name in err.message
+
+
+def test_garbage_answer_becomes_a_crash_trace(tmp_path):
+    fake = tmp_path / "fakepython"
+    fake.write_text("#!/bin/sh\ncat >/dev/null\necho 'this is not json'\n")
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    trace = run(SubprocessExecutor(python=str(fake)).run(TARGET, Scenario(input="x")))
+    assert trace.termination.reason == "crash"
+    assert "garbage" in trace.of_type(ErrorEvent)[0].message
+
+
+def test_worker_exiting_nonzero_becomes_a_crash_trace(tmp_path):
+    fake = tmp_path / "fakepython"
+    fake.write_text("#!/bin/sh\necho 'Fatal: out of memory' >&2\nexit 3\n")
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    trace = run(SubprocessExecutor(python=str(fake)).run(TARGET, Scenario(input="x")))
+    err = trace.of_type(ErrorEvent)[0]
+    assert err.kind == "crash" and "status 3" in err.message and "out of memory" in err.message
+
+
+def test_bad_target_is_bad_input_not_a_finding(tmp_path):
+    with pytest.raises(MasfuzzError, match="no such file"):
+        run(SubprocessExecutor(adapter=ADAPTER).run(str(tmp_path / "nope.py:x"), Scenario(input="x")))
+    with pytest.raises(TargetError, match="no such file"):
+        run(InProcessExecutor(adapter=ADAPTER).run(str(tmp_path / "nope.py:x"), Scenario(input="x")))
+
+
+def test_run_many_bounds_concurrency_and_keeps_order():
+    ex = SubprocessExecutor(adapter=ADAPTER, concurrency=2, timeout=2.0)
+    scenarios = [Scenario(input="specialist hang"), Scenario(input="lookup"),
+                 Scenario(input="specialist abort"), Scenario(input="specialist lookup")]
+    seen: list[int] = []
+    traces = run(ex.run_many(TARGET, scenarios, on_trace=lambda i, t: seen.append(i)))
+    assert [t.termination.reason for t in traces] == ["timeout", "completed", "crash", "completed"]
+    assert [t.scenario_id for t in traces] == [s.id for s in scenarios]
+    assert sorted(seen) == [0, 1, 2, 3]
+
+
+def test_inprocess_loads_once_and_records_the_same_trace():
+    ex = InProcessExecutor(adapter=ADAPTER)
+    sc = Scenario(input="lookup specialist crash")
+    a, b = run(ex.run_many(TARGET, [sc, sc]))
+    assert len(ex._systems) == 1
+    sub = run(SubprocessExecutor(adapter=ADAPTER).run(TARGET, sc))
+    strip = lambda t: [e.model_copy(update={"t": 0.0}) for e in t.events]  # noqa: E731
+    assert strip(a) == strip(b) == strip(sub)
+
+
+def test_inprocess_timeout_cancels_a_waiting_run(tmp_path):
+    app = tmp_path / "slow.py"
+    app.write_text(
+        "import asyncio\n"
+        f"import sys; sys.path.insert(0, {str(TOY.parent)!r})\n"
+        "from toy_system import ToySystem, ToyAdapter\n"
+        "class SlowAdapter(ToyAdapter):\n"
+        "    async def run(self, obj, spec, scenario):\n"
+        "        await asyncio.sleep(3600)\n"
+        "system = ToySystem()\n"
+    )
+    ex = InProcessExecutor(adapter=f"{app}:SlowAdapter", timeout=0.5)
+    trace = run(ex.run(f"{app}:system", Scenario(input="x")))
+    assert trace.termination.reason == "timeout"
+
+
+def test_unknown_executor_kind_is_a_clear_error():
+    with pytest.raises(MasfuzzError, match="unknown executor 'ray2'"):
+        make_executor("ray2")
