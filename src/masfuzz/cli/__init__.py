@@ -20,6 +20,8 @@ COMMANDS: dict[str, str] = {
     "models": "models_cmd",
     "exec": "exec_cmd",
     "tools": "tools_cmd",
+    "cover": "cover_cmd",
+    "replay": "replay_cmd",
 }
 
 

@@ -1,0 +1,49 @@
+"""`masfuzz replay SUITE [TARGET]`: re-execute a saved suite; exit 1 if a witness was lost."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("replay", help="re-execute a saved suite and check its witnesses",
+                       description="Run every case of SUITE against TARGET (default: the target "
+                       "recorded in the suite) and report which expected witnesses still hold.")
+    p.add_argument("suite")
+    p.add_argument("target", nargs="?", default=None)
+    p.add_argument("--sut-model", default=None,
+                   help="override the SUT model recorded in each scenario")
+    p.add_argument("--timeout", type=float, default=120.0)
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from masfuzz.adapters.target import open_target
+    from masfuzz.cli.common import executor_for
+    from masfuzz.errors import MasfuzzError
+    from masfuzz.generate.campaign import run_sync
+    from masfuzz.generate.replay import replay
+    from masfuzz.generate.suite import load_suite
+
+    suite = load_suite(args.suite)
+    target = args.target or suite.target
+    if not target:
+        raise MasfuzzError(f"{args.suite}: no target recorded; give TARGET")
+    sut = open_target(target)
+    outcomes = run_sync(replay(suite, executor_for(sut, args), sut_model=args.sut_model))
+    held = sum(1 for o in outcomes if o.passed)
+    if args.format == "json":
+        print(json.dumps({
+            "suite": args.suite, "target": target, "passed": held, "failed": len(outcomes) - held,
+            "cases": [{"id": o.case.id, "title": o.case.title, "held": o.held, "lost": o.lost,
+                       "detail": o.detail} for o in outcomes],
+        }, indent=2))
+    else:
+        for o in outcomes:
+            mark = "ok  " if o.passed else "LOST"
+            extra = "" if o.passed else f"  lost: {', '.join(o.lost)} {o.detail}".rstrip()
+            print(f"{mark} {o.case.id} {o.case.title}{extra}")
+        print(f"{held} passed, {len(outcomes) - held} failed")
+    return 0 if held == len(outcomes) else 1

@@ -1,0 +1,133 @@
+"""The bounded refine loop (structural-coverage Algorithm 1, lines 18–40).
+
+For one bundle: propose a candidate, reward 0 if it leaks an identifier, else execute it and
+reward 1 only if the trace holds every witness of the bundle; feed the verdict and the observed
+trace back to the next attempt; stop at the first success or after N attempts. Every attempt is
+kept, so an unrealized bundle is reported with all it tried.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from masfuzz.coverage.structural import Observation, observe
+from masfuzz.generate.leaks import leaked
+from masfuzz.generate.objectives import Bundle
+from masfuzz.generate.realizer import Feedback, ObjectiveInputs, Realizer
+from masfuzz.graph.obligations import Obligation
+from masfuzz.scenario import Provenance, Scenario
+from masfuzz.trace import Trace
+
+Execute = Callable[[Scenario], Awaitable[Trace]]
+
+
+@dataclass
+class Attempt:
+    number: int
+    text: str
+    reward: int
+    verdict: str
+    leaked: str | None = None
+    scenario: Scenario | None = None
+    trace: Trace | None = None
+    witnessed: dict[str, bool] = field(default_factory=dict)
+    model_calls: int = 0
+
+
+@dataclass
+class Realization:
+    bundle: Bundle
+    attempts: list[Attempt]
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.attempts) and self.attempts[-1].reward == 1
+
+    @property
+    def accepted(self) -> Attempt | None:
+        return self.attempts[-1] if self.passed else None
+
+    @property
+    def model_calls(self) -> int:
+        return sum(a.model_calls for a in self.attempts)
+
+
+def witnesses(bundle: Bundle, obs: Observation) -> dict[str, bool]:
+    return {o.id: obs.witnesses(o.obligation) for o in bundle.objectives}
+
+
+def summarize(obs: Observation, trace: Trace) -> dict[str, Any]:
+    end = trace.termination
+    return {
+        "agents": sorted(obs.agents),
+        "tool_calls": sorted(f"{a}->{t}" for a, t in obs.tools),
+        "restricted_attempts": sorted(f"{a}->{t}" for a, t in obs.restricted),
+        "delegations": sorted(f"{a}->{b}" for a, b in obs.delegations),
+        "termination": end.reason if end else None,
+        "final_output": ((end.final_output or "")[:200] if end else ""),
+    }
+
+
+def verdict(bundle: Bundle, w: dict[str, bool], obs: Observation) -> str:
+    missing = [Obligation.parse(i) for i, ok in w.items() if not ok]
+    if not missing:
+        return "all witnesses observed"
+    parts = []
+    for ob in missing:
+        if ob.kind == "reach":
+            parts.append(f"agent {ob.endpoints[0]} never acted")
+        elif ob.kind == "use_tool":
+            parts.append(f"{ob.endpoints[0]} did not call {ob.endpoints[1]}")
+        elif ob.kind == "restrict_tool":
+            parts.append(f"{ob.endpoints[0]} did not attempt {ob.endpoints[1]}")
+        else:
+            parts.append(f"no hand-over {ob.endpoints[0]} -> {ob.endpoints[1]}")
+    seen = ", ".join(sorted(obs.agents)) or "no agent"
+    return "; ".join(parts) + f" (agents that acted: {seen})"
+
+
+async def realize(bundle: Bundle, inputs: ObjectiveInputs, realizer: Realizer, execute: Execute,
+                  make_scenario: Callable[[str, Bundle, int], Scenario], *,
+                  attempts: int = 5) -> Realization:
+    history: list[Feedback] = []
+    done: list[Attempt] = []
+    for n in range(1, attempts + 1):
+        cand = await realizer.propose(inputs, history)
+        leak = leaked(cand.text, inputs.forbidden)
+        if leak is not None or not cand.text.strip():
+            why = f"leaked identifier {leak!r}" if leak else "empty request"
+            done.append(Attempt(n, cand.text, 0, why, leaked=leak, model_calls=cand.model_calls))
+            history.append(Feedback(cand.text, why))
+            continue
+        scenario = make_scenario(cand.text, bundle, n)
+        trace = await execute(scenario)
+        obs = observe(trace)
+        w = witnesses(bundle, obs)
+        reward = int(all(w.values()))
+        why = verdict(bundle, w, obs)
+        done.append(Attempt(n, cand.text, reward, why, scenario=scenario, trace=trace,
+                            witnessed=w, model_calls=cand.model_calls))
+        if reward:
+            break
+        history.append(Feedback(cand.text, why, summarize(obs, trace)))
+    return Realization(bundle, done)
+
+
+def scenario_factory(sut_model: str | None, *, seed: int | None, max_turns: int | None,
+                     timeout: float | None, source: str = "realizer"
+                     ) -> Callable[[str, Bundle, int], Scenario]:
+    """Scenarios for candidates: C3 bundles run with probe stubs (the only way a restricted call
+    can be observed as an attempt), the others with the agents exactly as written."""
+
+    def make(text: str, bundle: Bundle, attempt: int) -> Scenario:
+        probe = bundle.driver.obligation.kind == "restrict_tool"
+        return Scenario(
+            input=text, sut_model=sut_model, restricted="probe" if probe else "faithful",
+            max_turns=max_turns, timeout=timeout, objectives=bundle.obligation_ids,
+            provenance=Provenance(source=f"{source}:{bundle.driver.family}", seed=seed,
+                                  attempt=attempt),
+        )
+
+    return make

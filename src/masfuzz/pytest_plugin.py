@@ -1,0 +1,95 @@
+"""pytest plugin: every case of a masfuzz suite becomes one test.
+
+Suites are collected from files named `masfuzz-suite*.yaml` / `masfuzz-suite*.json` (or
+`*.masfuzz-suite.yaml`), or named explicitly with `--masfuzz-suite PATH`. A case passes when
+re-executing its scenario still produces every witness it was saved with. This module imports
+nothing heavy until a suite is actually collected.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+_PATTERNS = ("masfuzz-suite*.yaml", "masfuzz-suite*.yml", "masfuzz-suite*.json",
+             "*.masfuzz-suite.yaml", "*.masfuzz-suite.json")
+
+
+def pytest_addoption(parser: Any) -> None:
+    group = parser.getgroup("masfuzz")
+    group.addoption("--masfuzz-suite", action="append", default=[], metavar="PATH",
+                    help="run the cases of this masfuzz suite file as tests")
+    group.addoption("--masfuzz-target", default=None,
+                    help="system under test for the suites (default: the one each suite records)")
+    group.addoption("--masfuzz-sut-model", default=None,
+                    help="override the model driving the system under test")
+
+
+def pytest_collect_file(file_path: Path, parent: Any) -> Any:
+    if any(fnmatch.fnmatch(file_path.name, p) for p in _PATTERNS):
+        return SuiteFile.from_parent(parent, path=file_path)
+    return None
+
+
+def pytest_collection_modifyitems(session: Any, config: Any, items: list) -> None:
+    for path in config.getoption("masfuzz_suite") or []:
+        suite_file = SuiteFile.from_parent(session, path=Path(path).resolve())
+        items.extend(suite_file.collect())
+
+
+class SuiteFile(pytest.File):
+    def collect(self) -> Any:
+        from masfuzz.generate.suite import load_suite
+
+        suite = load_suite(self.path)
+        for case in suite.cases:
+            yield SuiteCaseItem.from_parent(self, name=f"{case.id} {case.title}", suite=suite,
+                                            case=case)
+
+
+_SYSTEMS: dict[str, Any] = {}
+
+
+class SuiteCaseItem(pytest.Item):
+    def __init__(self, *, suite: Any, case: Any, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.suite, self.case = suite, case
+
+    def runtest(self) -> None:
+        import argparse
+
+        from masfuzz.adapters.target import open_target
+        from masfuzz.cli.common import executor_for
+        from masfuzz.generate.campaign import run_sync
+        from masfuzz.generate.suite import check_case
+
+        target = self.config.getoption("masfuzz_target") or self.suite.target
+        if target not in _SYSTEMS:
+            _SYSTEMS[target] = open_target(target)
+        execute = executor_for(_SYSTEMS[target], argparse.Namespace(timeout=120.0))
+        scenario = self.case.scenario
+        model = self.config.getoption("masfuzz_sut_model")
+        if model:
+            scenario = scenario.model_copy(update={"sut_model": model})
+        outcome = check_case(self.case, run_sync(execute(scenario)))
+        if not outcome.passed:
+            raise SuiteCaseFailure(outcome)
+
+    def repr_failure(self, excinfo: Any, style: Any = None) -> str:
+        if isinstance(excinfo.value, SuiteCaseFailure):
+            o = excinfo.value.outcome
+            return (f"witnesses lost: {', '.join(o.lost)}\n  input: {o.case.scenario.input!r}\n"
+                    f"  observed agents: {o.trace.speaker_order} {o.detail}")
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Any, int, str]:
+        return self.path, 0, f"masfuzz case {self.case.id}"
+
+
+class SuiteCaseFailure(Exception):
+    def __init__(self, outcome: Any) -> None:
+        super().__init__("witness lost")
+        self.outcome = outcome
