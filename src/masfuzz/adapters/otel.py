@@ -1,0 +1,555 @@
+"""OpenTelemetry GenAI spans <-> `Trace`, so any instrumented app can be judged like a live run.
+
+Ingest reads OTLP/JSON (`resourceSpans[].scopeSpans[].spans[]`, attributes as key/value lists;
+one document, a list of them, or the collector file exporter's JSON lines) and understands:
+- the GenAI semantic conventions: `gen_ai.operation.name` `invoke_agent` (agent, from
+  `gen_ai.agent.name`), `execute_tool` (`gen_ai.tool.name`, `gen_ai.tool.call.id`,
+  `gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`), `chat` and other model calls
+  (`gen_ai.usage.*`, `gen_ai.output.messages`), `invoke_workflow` roots;
+- OpenInference: `openinference.span.kind` AGENT / TOOL / LLM, `tool.name`, `input.value`,
+  `output.value`, `graph.node.id` / `graph.node.parent_id`, `llm.token_count.*`;
+- handoffs as the Agents SDK records them (`from_agent` / `to_agent`) and as OpenInference
+  names them (`handoff to <agent>`); an agent span running inside another agent's tool span is
+  an agent-as-tool delegation.
+Span start and end times order the events: a tool call happens at its span's start, its result
+at its end. Spans of several traces give several `Trace`s.
+
+Export writes a `Trace` as such spans (plus `masfuzz.*` attributes for what the conventions do
+not name: restricted attempts, termination reason, scenario id), so export -> ingest gives the
+same agents, tool calls per agent, restricted attempts and delegations.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from masfuzz.errors import MasfuzzError
+from masfuzz.trace import (
+    AgentTurn, DelegationEvent, ErrorEvent, Message, RestrictedAttempt, TerminationEvent,
+    ToolCall, ToolResult, Trace, Usage,
+)
+
+STATUS_ERROR = 2
+_TRUE = ("true", "1", True, 1)
+
+
+# --------------------------------------------------------------------------- reading OTLP/JSON
+
+def _value(v: dict[str, Any]) -> Any:
+    """An OTLP/JSON AnyValue as a Python value."""
+    if "stringValue" in v:
+        return v["stringValue"]
+    if "intValue" in v:
+        return int(v["intValue"])
+    if "doubleValue" in v:
+        return float(v["doubleValue"])
+    if "boolValue" in v:
+        return bool(v["boolValue"])
+    if "arrayValue" in v:
+        return [_value(x) for x in v["arrayValue"].get("values", [])]
+    if "kvlistValue" in v:
+        return _attrs(v["kvlistValue"].get("values", []))
+    if "bytesValue" in v:
+        return v["bytesValue"]
+    return None
+
+
+def _attrs(kvs: Iterable[dict[str, Any]] | None) -> dict[str, Any]:
+    return {kv["key"]: _value(kv.get("value", {})) for kv in kvs or () if "key" in kv}
+
+
+@dataclass
+class _Span:
+    trace_id: str
+    span_id: str
+    parent_id: str
+    name: str
+    start: int
+    end: int
+    attrs: dict[str, Any]
+    events: list[tuple[int, str, dict[str, Any]]]
+    error: bool
+    status_message: str
+    resource: dict[str, Any]
+    order: int
+    children: list["_Span"] = field(default_factory=list)
+    parent: "_Span | None" = None
+
+
+def _documents(source: Any) -> list[dict[str, Any]]:
+    if isinstance(source, (str, Path)):
+        path = Path(source)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise MasfuzzError(f"{path}: cannot read OTLP file: {exc.strerror}") from None
+        try:
+            return _documents(json.loads(text))
+        except json.JSONDecodeError:
+            docs = []
+            for n, line in enumerate(text.splitlines(), 1):
+                if line.strip():
+                    try:
+                        docs.append(json.loads(line))
+                    except json.JSONDecodeError as exc:
+                        raise MasfuzzError(f"{path}:{n}: not OTLP/JSON: {exc.msg}") from None
+            return docs
+    if isinstance(source, dict):
+        return [source]
+    if isinstance(source, list):
+        return [d for d in source if isinstance(d, dict)]
+    raise MasfuzzError(f"OTLP input must be a file, a JSON object or a list, not {type(source).__name__}")
+
+
+def _spans(docs: list[dict[str, Any]]) -> list[_Span]:
+    out: list[_Span] = []
+    for doc in docs:
+        if "resourceSpans" not in doc:
+            raise MasfuzzError("not OTLP/JSON trace data: no 'resourceSpans' field")
+        for rs in doc["resourceSpans"]:
+            resource = _attrs(rs.get("resource", {}).get("attributes"))
+            for ss in rs.get("scopeSpans", rs.get("instrumentationLibrarySpans", [])):
+                for s in ss.get("spans", []):
+                    status = s.get("status", {}) or {}
+                    code = status.get("code", 0)
+                    out.append(_Span(
+                        trace_id=s.get("traceId", ""), span_id=s.get("spanId", ""),
+                        parent_id=s.get("parentSpanId", "") or "", name=s.get("name", ""),
+                        start=int(s.get("startTimeUnixNano", 0) or 0),
+                        end=int(s.get("endTimeUnixNano", 0) or 0),
+                        attrs=_attrs(s.get("attributes")),
+                        events=[(int(e.get("timeUnixNano", 0) or 0), e.get("name", ""),
+                                 _attrs(e.get("attributes"))) for e in s.get("events", [])],
+                        error=code in (STATUS_ERROR, "STATUS_CODE_ERROR"),
+                        status_message=status.get("message", "") or "",
+                        resource=resource, order=len(out),
+                    ))
+    return out
+
+
+# --------------------------------------------------------------------------- span kinds
+
+def _op(s: _Span) -> str:
+    return str(s.attrs.get("gen_ai.operation.name", "")).lower()
+
+
+def _oi(s: _Span) -> str:
+    return str(s.attrs.get("openinference.span.kind", "")).upper()
+
+
+_HANDOFF_NAME = re.compile(r"^handoff(?: to (?P<to>.+))?$", re.IGNORECASE)
+
+
+def _is_handoff(s: _Span) -> bool:
+    return (_op(s) == "handoff" or "to_agent" in s.attrs or "masfuzz.delegation.to" in s.attrs
+            or bool(_HANDOFF_NAME.match(s.name)))
+
+
+def _is_workflow(s: _Span) -> bool:
+    if _op(s) == "invoke_workflow":
+        return True
+    # OpenInference opens each Agents SDK trace with an AGENT span named after the workflow.
+    return s.parent is None and _oi(s) == "AGENT" and any(_is_agent(c) for c in s.children)
+
+
+def _is_agent(s: _Span) -> bool:
+    if _is_handoff(s):
+        return False
+    return _op(s) == "invoke_agent" or (_oi(s) == "AGENT" and not (
+        s.parent is None and any(_oi(c) == "AGENT" for c in s.children)))
+
+
+def _is_tool(s: _Span) -> bool:
+    return not _is_handoff(s) and (_op(s) == "execute_tool" or _oi(s) == "TOOL")
+
+
+def _is_model_call(s: _Span) -> bool:
+    return _op(s) in ("chat", "text_completion", "generate_content") or _oi(s) == "LLM"
+
+
+def _strip(name: str, prefix: str) -> str:
+    return name[len(prefix):].strip() if name.lower().startswith(prefix) else name
+
+
+def _agent_name(s: _Span) -> str:
+    for key in ("gen_ai.agent.name", "graph.node.id", "agent.name"):
+        if s.attrs.get(key):
+            return str(s.attrs[key])
+    return _strip(s.name, "invoke_agent ") or "agent"
+
+
+def _tool_name(s: _Span) -> str:
+    for key in ("gen_ai.tool.name", "tool.name"):
+        if s.attrs.get(key):
+            return str(s.attrs[key])
+    return _strip(s.name, "execute_tool ") or "tool"
+
+
+def _json_obj(raw: Any) -> dict[str, Any]:
+    if isinstance(raw, dict):
+        return raw
+    if isinstance(raw, str) and raw.strip():
+        try:
+            parsed = json.loads(raw)
+        except json.JSONDecodeError:
+            return {"input": raw}
+        return parsed if isinstance(parsed, dict) else {"input": parsed}
+    return {}
+
+
+def _text(raw: Any) -> str:
+    if raw is None:
+        return ""
+    return raw if isinstance(raw, str) else json.dumps(raw, sort_keys=True)
+
+
+def _output_text(s: _Span) -> str:
+    """Assistant text of a model call span (GenAI `gen_ai.output.messages` parts)."""
+    msgs = s.attrs.get("gen_ai.output.messages")
+    if isinstance(msgs, str):
+        try:
+            msgs = json.loads(msgs)
+        except json.JSONDecodeError:
+            return msgs
+    texts = []
+    for m in msgs or ():
+        for p in m.get("parts", ()) if isinstance(m, dict) else ():
+            if isinstance(p, dict) and p.get("type") == "text":
+                texts.append(str(p.get("content", "")))
+    return "\n".join(texts)
+
+
+# --------------------------------------------------------------------------- ingest
+
+class _Builder:
+    """Turns one trace's span tree into time-stamped events, then orders them by time."""
+
+    def __init__(self, spans: list[_Span]) -> None:
+        ids = {s.span_id: s for s in spans}
+        for s in spans:
+            s.parent = ids.get(s.parent_id)
+            if s.parent is not None:
+                s.parent.children.append(s)
+        for s in spans:
+            s.children.sort(key=lambda c: (c.start, c.order))
+        self.roots = sorted((s for s in spans if s.parent is None), key=lambda s: (s.start, s.order))
+        self.t0 = min((s.start for s in spans if s.start), default=0)
+        self.t_end = max((max(s.end, s.start) for s in spans), default=self.t0)
+        self.events: list[tuple[int, int, Any]] = []
+        self.model_calls = self.tokens_in = self.tokens_out = 0
+        self.last_delegation: tuple[str, str] | None = None
+
+    def add(self, ns: int, event: Any) -> None:
+        if isinstance(event, DelegationEvent):
+            self.last_delegation = (event.from_, event.to)
+        self.events.append((ns, len(self.events), event))
+
+    def t(self, ns: int) -> float:
+        return round(max(ns - self.t0, 0) / 1e9, 6)
+
+    def walk(self, s: _Span, agent: str | None, tool_owner: str | None) -> None:
+        me = agent
+        if _is_handoff(s):
+            self._handoff(s, agent)
+        elif _is_agent(s) and not _is_workflow(s):
+            me = _agent_name(s)
+            self.add(s.start, AgentTurn(agent=me))
+            parent = s.attrs.get("graph.node.parent_id")
+            if tool_owner and tool_owner != me:
+                self.add(s.start, DelegationEvent(**{"from": tool_owner, "to": me},
+                                                  trigger="as_tool"))
+            elif (parent and str(parent) != me and not s.resource.get("masfuzz.format")
+                  and self.last_delegation != (str(parent), me)):
+                # OpenInference marks a handed-over agent with its parent node; when the
+                # handoff span was exported too, that one hand-over is already recorded.
+                self.add(s.start, DelegationEvent(**{"from": str(parent), "to": me}))
+            if s.error and not any(n == "exception" for _, n, _ in s.events):
+                self.add(s.end, ErrorEvent(agent=me, kind=str(s.attrs.get("error.type", "error")),
+                                           message=s.status_message))
+        elif _is_tool(s):
+            self._tool(s, agent)
+        elif _is_model_call(s):
+            self._model_call(s, agent)
+        for ns, name, attrs in s.events:
+            self._span_event(ns, name, attrs, me)
+        owner = (str(s.attrs.get("gen_ai.agent.name") or me or "")) if _is_tool(s) else tool_owner
+        for c in s.children:
+            self.walk(c, me, owner or None)
+
+    def _handoff(self, s: _Span, agent: str | None) -> None:
+        m = _HANDOFF_NAME.match(s.name)
+        to = s.attrs.get("masfuzz.delegation.to") or s.attrs.get("to_agent") or (m and m["to"])
+        frm = s.attrs.get("masfuzz.delegation.from") or s.attrs.get("from_agent") or agent
+        if to and frm:
+            trigger = str(s.attrs.get("masfuzz.delegation.trigger", "handoff"))
+            self.add(s.start, DelegationEvent(**{"from": str(frm), "to": str(to)}, trigger=trigger))
+
+    def _tool(self, s: _Span, agent: str | None) -> None:
+        who = str(s.attrs.get("gen_ai.agent.name") or agent or "unknown")
+        tool = _tool_name(s)
+        call_id = str(s.attrs.get("gen_ai.tool.call.id", "") or "")
+        raw_args = s.attrs.get("gen_ai.tool.call.arguments", s.attrs.get("input.value"))
+        args = _json_obj(raw_args)
+        if s.attrs.get("masfuzz.restricted_attempt") in _TRUE:
+            mode = str(s.attrs.get("masfuzz.restricted.mode", "probe"))
+            self.add(s.start, RestrictedAttempt(agent=who, tool=tool, arguments=args,
+                                                call_id=call_id, mode=mode))
+        elif s.attrs.get("masfuzz.tool.result_only") not in _TRUE:
+            self.add(s.start, ToolCall(agent=who, tool=tool, arguments=args, call_id=call_id))
+        if s.attrs.get("masfuzz.tool.no_result") in _TRUE:
+            return
+        status = str(s.attrs.get("masfuzz.tool.status") or ("error" if s.error else "ok"))
+        payload = s.attrs.get("gen_ai.tool.call.result", s.attrs.get("output.value"))
+        if payload is None and s.error:
+            payload = s.status_message
+        fault = s.attrs.get("masfuzz.tool.fault")
+        self.add(max(s.end, s.start), ToolResult(agent=who, tool=tool, call_id=call_id,
+                                                 status=status, payload=_text(payload),
+                                                 fault=str(fault) if fault else None))
+
+    def _model_call(self, s: _Span, agent: str | None) -> None:
+        self.model_calls += 1
+        self.tokens_in += int(s.attrs.get("gen_ai.usage.input_tokens",
+                                          s.attrs.get("llm.token_count.prompt", 0)) or 0)
+        self.tokens_out += int(s.attrs.get("gen_ai.usage.output_tokens",
+                                           s.attrs.get("llm.token_count.completion", 0)) or 0)
+        text = _output_text(s)
+        who = str(s.attrs.get("gen_ai.agent.name") or agent or "") or None
+        if text and who:
+            self.add(max(s.end, s.start), Message(agent=who, role="assistant", content=text))
+
+    def _span_event(self, ns: int, name: str, attrs: dict[str, Any], agent: str | None) -> None:
+        if name == "exception":
+            self.add(ns, ErrorEvent(agent=attrs.get("masfuzz.agent") or agent,
+                                    kind=str(attrs.get("exception.type", "error")),
+                                    message=str(attrs.get("exception.message", ""))))
+        elif name in ("gen_ai.user.message", "gen_ai.system.message"):
+            role = "user" if name == "gen_ai.user.message" else "system"
+            self.add(ns, Message(agent=None, role=role, content=str(attrs.get("content", ""))))
+
+    def trace(self) -> Trace:
+        root = self.roots[0] if self.roots else None
+        for r in self.roots:
+            self.walk(r, None, None)
+        ordered = [e.model_copy(update={"t": self.t(ns)}) for ns, _, e in sorted(
+            self.events, key=lambda x: (x[0], x[1]))]
+        ra = root.attrs if root else {}
+        res = root.resource if root else {}
+        reason = ra.get("masfuzz.termination.reason")
+        if reason is None:
+            reason = "crash" if any(r.error for r in self.roots) else "completed"
+        final = ra.get("masfuzz.termination.final_output")
+        if final is None:
+            msgs = [e for e in ordered if isinstance(e, Message) and e.role == "assistant"]
+            final = msgs[-1].content if msgs else None
+        ordered.append(TerminationEvent(t=self.t(self.t_end), reason=reason,
+                                        detail=str(ra.get("masfuzz.termination.detail", "")),
+                                        final_output=final))
+        usage = Usage(
+            model_calls=int(ra.get("masfuzz.usage.model_calls", self.model_calls)),
+            tokens_in=int(ra.get("gen_ai.usage.input_tokens", self.tokens_in)),
+            tokens_out=int(ra.get("gen_ai.usage.output_tokens", self.tokens_out)),
+            wall_time=self.t(self.t_end),
+        )
+        return Trace(
+            scenario_id=str(ra.get("masfuzz.scenario.id", "")),
+            system_id=str(ra.get("masfuzz.system.id") or res.get("service.name", "")),
+            framework=str(ra.get("masfuzz.framework") or "otel"),
+            events=tuple(ordered), usage=usage,
+            meta={"source": "otel", "trace_id": root.trace_id if root else ""},
+        )
+
+
+def ingest_all(source: Any) -> list[Trace]:
+    """Every trace in an OTLP/JSON source (path, document, or list of documents), one `Trace`
+    per trace id, in the order the traces started."""
+    spans = _spans(_documents(source))
+    by_trace: dict[str, list[_Span]] = {}
+    for s in spans:
+        by_trace.setdefault(s.trace_id, []).append(s)
+    groups = sorted(by_trace.values(), key=lambda g: min(s.start for s in g))
+    return [_Builder(g).trace() for g in groups]
+
+
+def ingest(source: Any, trace_id: str | None = None) -> Trace:
+    """The one trace in `source`, or the one with `trace_id`."""
+    traces = ingest_all(source)
+    if trace_id is not None:
+        traces = [t for t in traces if t.meta.get("trace_id") == trace_id]
+        if not traces:
+            raise MasfuzzError(f"no spans with trace id {trace_id} in the OTLP input")
+    if not traces:
+        raise MasfuzzError("the OTLP input holds no spans")
+    if len(traces) > 1:
+        ids = ", ".join(t.meta["trace_id"] for t in traces[:5])
+        raise MasfuzzError(f"the OTLP input holds {len(traces)} traces ({ids}...); pick one by id")
+    return traces[0]
+
+
+# --------------------------------------------------------------------------- export
+
+def _any(v: Any) -> dict[str, Any]:
+    if isinstance(v, bool):
+        return {"boolValue": v}
+    if isinstance(v, int):
+        return {"intValue": str(v)}
+    if isinstance(v, float):
+        return {"doubleValue": v}
+    if isinstance(v, (list, tuple)):
+        return {"arrayValue": {"values": [_any(x) for x in v]}}
+    return {"stringValue": v if isinstance(v, str) else json.dumps(v, sort_keys=True)}
+
+
+def _kv(attrs: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"key": k, "value": _any(v)} for k, v in attrs.items() if v is not None]
+
+
+class _Exporter:
+    def __init__(self, trace: Trace, start_ns: int) -> None:
+        self.trace = trace
+        seed = trace.scenario_id or json.dumps(trace.model_dump(mode="json"), sort_keys=True)
+        self.trace_id = hashlib.sha256(seed.encode()).hexdigest()[:32]
+        self.spans: list[dict[str, Any]] = []
+        # Strictly increasing times keep the events' order exactly through ingestion.
+        self.times: list[int] = []
+        last = start_ns
+        for e in trace.events:
+            last = max(start_ns + int(round(e.t * 1e9)), last + 1)
+            self.times.append(last)
+        self.start = start_ns
+        self.end = max(self.times[-1] if self.times else start_ns,
+                       start_ns + int(trace.usage.wall_time * 1e9))
+
+    def span_id(self, n: int) -> str:
+        return hashlib.sha256(f"{self.trace_id}:{n}".encode()).hexdigest()[:16]
+
+    def span(self, name: str, parent: str, start: int, end: int, attrs: dict[str, Any],
+             *, error: str | None = None, events: list[dict[str, Any]] | None = None) -> str:
+        sid = self.span_id(len(self.spans) + 1)
+        body: dict[str, Any] = {
+            "traceId": self.trace_id, "spanId": sid, "parentSpanId": parent, "name": name,
+            "kind": 1, "startTimeUnixNano": str(start), "endTimeUnixNano": str(max(end, start)),
+            "attributes": _kv(attrs), "events": events or [],
+            "status": {"code": STATUS_ERROR, "message": error} if error is not None else {},
+        }
+        self.spans.append(body)
+        return sid
+
+    def document(self) -> dict[str, Any]:
+        tr = self.trace
+        term = tr.termination
+        root_events: list[dict[str, Any]] = []
+        root = self.span_id(0)
+        results = self._pair_results()
+        paired = {j for j, _ in results.values()}
+        agent_span: dict[str, str] = {}  # agent -> its current invoke_agent span
+        current = root
+        turns = [i for i, e in enumerate(tr.events) if isinstance(e, AgentTurn)]
+        for i, e in enumerate(tr.events):
+            ns = self.times[i]
+            if isinstance(e, AgentTurn):
+                later = [j for j in turns if j > i]
+                end = self.times[later[0]] - 1 if later else self.end
+                current = agent_span[e.agent] = self.span(
+                    f"invoke_agent {e.agent}", root, ns, end,
+                    {"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": e.agent})
+            elif isinstance(e, (ToolCall, RestrictedAttempt)):
+                self._tool_span(e, ns, results.get(i), agent_span.get(e.agent, current))
+            elif isinstance(e, ToolResult) and i not in paired:
+                self._tool_span(e, ns, (i, e), agent_span.get(e.agent, current), result_only=True)
+            elif isinstance(e, DelegationEvent):
+                self.span(f"handoff to {e.to}", agent_span.get(e.from_, current), ns, ns, {
+                    "from_agent": e.from_, "to_agent": e.to, "masfuzz.delegation.from": e.from_,
+                    "masfuzz.delegation.to": e.to, "masfuzz.delegation.trigger": e.trigger})
+            elif isinstance(e, Message) and e.role == "assistant" and e.agent:
+                self.span("chat", agent_span.get(e.agent, current), ns, ns, {
+                    "gen_ai.operation.name": "chat", "gen_ai.agent.name": e.agent,
+                    "gen_ai.output.messages": json.dumps(
+                        [{"role": "assistant", "parts": [{"type": "text", "content": e.content}]}])})
+            elif isinstance(e, Message):
+                root_events.append({"timeUnixNano": str(ns), "name": f"gen_ai.{e.role}.message",
+                                    "attributes": _kv({"content": e.content})})
+            elif isinstance(e, ErrorEvent):
+                root_events.append({"timeUnixNano": str(ns), "name": "exception", "attributes": _kv(
+                    {"exception.type": e.kind, "exception.message": e.message,
+                     "masfuzz.agent": e.agent})})
+        attrs = {
+            "gen_ai.operation.name": "invoke_workflow",
+            "masfuzz.scenario.id": tr.scenario_id, "masfuzz.system.id": tr.system_id,
+            "masfuzz.framework": tr.framework,
+            "masfuzz.usage.model_calls": tr.usage.model_calls,
+            "gen_ai.usage.input_tokens": tr.usage.tokens_in,
+            "gen_ai.usage.output_tokens": tr.usage.tokens_out,
+        }
+        if term is not None:
+            attrs.update({"masfuzz.termination.reason": term.reason,
+                          "masfuzz.termination.detail": term.detail,
+                          "masfuzz.termination.final_output": term.final_output})
+        root_body = {
+            "traceId": self.trace_id, "spanId": root, "parentSpanId": "",
+            "name": f"invoke_workflow {tr.system_id}".strip(), "kind": 1,
+            "startTimeUnixNano": str(self.start), "endTimeUnixNano": str(self.end),
+            "attributes": _kv(attrs), "events": root_events, "status": {},
+        }
+        return {"resourceSpans": [{
+            "resource": {"attributes": _kv({"service.name": tr.system_id or "masfuzz",
+                                            "masfuzz.format": tr.format_version})},
+            "scopeSpans": [{"scope": {"name": "masfuzz"}, "spans": [root_body, *self.spans]}],
+        }]}
+
+    def _pair_results(self) -> dict[int, tuple[int, ToolResult]]:
+        """call event index -> (result index, result): by call id, else the next result of
+        the same agent and tool."""
+        out: dict[int, tuple[int, ToolResult]] = {}
+        taken: set[int] = set()
+        events = self.trace.events
+        for i, e in enumerate(events):
+            if not isinstance(e, (ToolCall, RestrictedAttempt)):
+                continue
+            for j in range(i + 1, len(events)):
+                r = events[j]
+                if (j not in taken and isinstance(r, ToolResult) and r.tool == e.tool
+                        and (r.call_id == e.call_id if e.call_id else r.agent == e.agent)):
+                    out[i] = (j, r)
+                    taken.add(j)
+                    break
+        return out
+
+    def _tool_span(self, e: Any, ns: int, result: tuple[int, ToolResult] | None, parent: str,
+                   *, result_only: bool = False) -> None:
+        attrs: dict[str, Any] = {
+            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": e.tool,
+            "gen_ai.agent.name": e.agent, "gen_ai.tool.call.id": e.call_id or None,
+        }
+        if isinstance(e, RestrictedAttempt):
+            attrs.update({"masfuzz.restricted_attempt": True, "masfuzz.restricted.mode": e.mode})
+        if not result_only:
+            attrs["gen_ai.tool.call.arguments"] = json.dumps(e.arguments, sort_keys=True)
+        else:
+            attrs["masfuzz.tool.result_only"] = True
+        end, error = ns, None
+        if result is None:
+            attrs["masfuzz.tool.no_result"] = True
+        else:
+            j, r = result
+            end = self.times[j]
+            attrs.update({"gen_ai.tool.call.result": r.payload, "masfuzz.tool.status": r.status,
+                          "masfuzz.tool.fault": r.fault})
+            if r.status == "error":
+                error = r.payload[:200]
+        self.span(f"execute_tool {e.tool}", parent, ns, end, attrs, error=error)
+
+
+def export(trace: Trace, *, start_ns: int = 1_700_000_000_000_000_000) -> dict[str, Any]:
+    """The trace as one OTLP/JSON document (an `ExportTraceServiceRequest`)."""
+    return _Exporter(trace, start_ns).document()
+
+
+def write(trace: Trace, path: str | Path) -> None:
+    Path(path).write_text(json.dumps(export(trace), indent=1), encoding="utf-8")
