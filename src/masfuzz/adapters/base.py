@@ -9,6 +9,8 @@ type comes from, so detection never imports a framework that the target does not
 from __future__ import annotations
 
 import importlib
+import inspect
+import sys
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
@@ -51,6 +53,9 @@ def resolve(obj: Any, target: str = "") -> tuple[Adapter, Any]:
     found = _find(obj)
     if found is not None:
         return found, obj
+    captured = _capture(obj, target)
+    if captured is not None:
+        return captured
     if callable(obj) and not isinstance(obj, type):
         try:
             built = obj()
@@ -68,6 +73,27 @@ def resolve(obj: Any, target: str = "") -> tuple[Adapter, Any]:
         "can test (expected an Agents SDK Agent, an AutoGen AgentChat team or agent, a "
         "LangGraph graph, an AG2 agent, or a zero-argument function returning one)"
     )
+
+
+def _capture(obj: Any, target: str) -> tuple[Adapter, Any] | None:
+    """Apps that build their system inside `async main()` (common with AutoGen): a module or an
+    async function is offered to the adapters whose framework is already imported and that
+    define `capture(obj, target)`, which runs it far enough to get the system."""
+    if not (inspect.ismodule(obj) or inspect.iscoroutinefunction(obj)):
+        return None
+    for name, prefixes in ADAPTERS.items():
+        if not any(p in sys.modules for p in prefixes):
+            continue
+        try:
+            module = importlib.import_module(f"masfuzz.adapters.{name}")
+        except ModuleNotFoundError:
+            continue
+        capture = getattr(module, "capture", None)
+        built = capture(obj, target) if capture is not None else None
+        found = _find(built) if built is not None else None
+        if found is not None:
+            return found, built
+    return None
 
 
 def _find(obj: Any) -> Adapter | None:

@@ -1,0 +1,291 @@
+"""`AutoGenAdapter`: extract an AgentChat team's workflow, and run one scenario on it.
+
+A run never reuses the user's team object: the team is rebuilt from its own settings around the
+same agents (reset first), with the scenario's speaking order (reordered participants for a
+round robin or swarm, a forced first speaker for a selector team) and team events switched on.
+Each agent's model client is swapped for a bridge to the scenario's model and restored after, as
+are its tools when faults or restricted probes apply. Runs of one team are serialised, because
+the agents are shared.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import weakref
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Any, AsyncIterator
+
+from autogen_agentchat.base import ChatAgent, Team, TaskResult
+from autogen_agentchat.agents import BaseChatAgent
+from autogen_agentchat.teams import BaseGroupChat, GraphFlow, RoundRobinGroupChat, SelectorGroupChat, Swarm
+from autogen_core import CancellationToken
+from autogen_core.tools import StaticStreamWorkbench
+
+from masfuzz.adapters.autogen.bridge import MasfuzzChatCompletionClient
+from masfuzz.adapters.autogen.capture import capture_team, find_team
+from masfuzz.adapters.autogen.extract import FRAMEWORK, extract_team, participants
+from masfuzz.adapters.autogen.tools import FaultyTool, ProbeStub
+from masfuzz.adapters.autogen.trace import StreamRecorder, termination_reason
+from masfuzz.adapters.base import Adapter
+from masfuzz.adapters.faults import tool_faults
+from masfuzz.errors import MasfuzzError, TargetError
+from masfuzz.graph.coordination import CoordinationGraph
+from masfuzz.scenario import Scenario
+from masfuzz.spec.model import WorkflowSpec
+from masfuzz.trace import ErrorEvent, Trace, TraceRecorder
+
+SELECTOR = "selector"  # the agent name the selector's speaker-selection model calls carry
+
+
+class AutoGenAdapter(Adapter):
+    framework = FRAMEWORK
+    extra = "autogen"
+
+    @classmethod
+    def accepts(cls, obj: Any) -> bool:
+        return isinstance(obj, (BaseGroupChat, BaseChatAgent))
+
+    def extract(self, obj: Any, *, target: str = "") -> WorkflowSpec:
+        return extract_team(as_team(obj), target)
+
+    async def run(self, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
+        team = as_team(obj)
+        rec = TraceRecorder(scenario_id=scenario.id, system_id=spec.system.id, framework=FRAMEWORK)
+        faults = tool_faults(scenario, [t.id for t in spec.tools])
+        async with _exclusive(team):
+            run = _Run(team, spec, scenario, faults)
+            async with AsyncExitStack() as stack:
+                await run.prepare(stack)
+                return await run.execute(rec)
+
+
+def as_team(obj: Any) -> Any:
+    """A lone agent runs as a one-member round robin for one turn (AgentChat's own idiom)."""
+    if isinstance(obj, BaseChatAgent):
+        return RoundRobinGroupChat([obj], max_turns=1)
+    return obj
+
+
+def capture(obj: Any, target: str) -> Any | None:
+    """The team an app builds in `async main()` (a module, or an async function named as the
+    target); None if `obj` is neither. Called by `masfuzz.adapters.base.resolve`."""
+    if inspect.ismodule(obj):
+        return find_team(obj, target)
+    if inspect.iscoroutinefunction(obj):
+        return capture_team(obj, target)
+    return None
+
+
+_locks: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, asyncio.Lock]]" = weakref.WeakKeyDictionary()
+
+
+@asynccontextmanager
+async def _exclusive(team: Any) -> AsyncIterator[None]:
+    per_loop = _locks.setdefault(asyncio.get_running_loop(), {})
+    lock = per_loop.setdefault(id(team), asyncio.Lock())
+    async with lock:
+        yield
+
+
+class _Run:
+    def __init__(self, team: Any, spec: WorkflowSpec, scenario: Scenario, faults: dict[str, str]) -> None:
+        self.team, self.spec, self.scenario, self.faults = team, spec, scenario, faults
+        self.members = participants(team)
+        self.bridges: list[MasfuzzChatCompletionClient] = []
+        self.model_errors: list[tuple[str | None, BaseException]] = []
+        self.handoff_tools = {
+            m.name: {n: h.target for n, h in (getattr(m, "_handoffs", None) or {}).items()} for m in self.members
+        }
+        self.probes: dict[str, set[str]] = {}
+
+    # --- preparing the agents -----------------------------------------------------------
+
+    def _bridge(self, agent: str) -> MasfuzzChatCompletionClient | None:
+        model = self.scenario.model_for(agent)
+        if model is None:
+            return None  # no model string: the agent keeps the app's own client
+        from masfuzz.llm import get_client
+
+        bridge = MasfuzzChatCompletionClient(
+            get_client(model, role="sut"), agent=agent, handoffs=self.handoff_tools.get(agent),
+            on_error=lambda who, exc: self.model_errors.append((who, exc)),
+        )
+        self.bridges.append(bridge)
+        return bridge
+
+    async def prepare(self, stack: AsyncExitStack) -> None:
+        restricted: list[tuple[str, ...]] = []
+        if self.scenario.restricted == "probe":
+            restricted = list(CoordinationGraph(self.spec).obligations().by_kind("restrict_tool").keys())
+        for member in self.members:
+            if isinstance(member, ChatAgent):
+                await member.on_reset(CancellationToken())  # no history leaks between scenarios
+            elif isinstance(member, Team):
+                await member.reset()
+            bridge = self._bridge(member.name)
+            if bridge is not None and hasattr(member, "_model_client"):
+                _swap(stack, member, "_model_client", bridge)
+            stubs = [ProbeStub(member.name, self.spec.tool(t)) for a, t in restricted if a == member.name]
+            self.probes[member.name] = {s.name for s in stubs}
+            self._patch_tools(stack, member, stubs)
+        cond = getattr(self.team, "_termination_condition", None)
+        if cond is not None:
+            await cond.reset()
+        context = getattr(self.team, "_model_context", None)
+        if context is not None:
+            await context.clear()
+
+    def _patch_tools(self, stack: AsyncExitStack, member: Any, stubs: list[ProbeStub]) -> None:
+        benches = getattr(member, "_workbench", None)
+        if benches is None:
+            return
+        new: list[Any] = []
+        changed = bool(stubs)
+        for wb in benches:
+            tools = getattr(wb, "_tools", None)
+            if isinstance(wb, StaticStreamWorkbench) and tools and any(t.name in self.faults for t in tools):
+                wb = StaticStreamWorkbench([FaultyTool(t, self.faults[t.name]) if t.name in self.faults else t
+                                            for t in tools])
+                changed = True
+            new.append(wb)
+        if stubs:
+            new.append(StaticStreamWorkbench(stubs))
+        if changed:
+            _swap(stack, member, "_workbench", new)
+
+    # --- the team for this scenario -----------------------------------------------------
+
+    def rebuild(self) -> Any:
+        team, order = self.team, [n for n in self.scenario.speaking_order]
+        names = [m.name for m in self.members]
+        unknown = [n for n in order if n not in names]
+        if unknown:
+            raise MasfuzzError(
+                f"speaking order: no participant {unknown[0]!r} in the team (participants: {', '.join(names)})"
+            )
+        members = list(self.members)
+        if order and isinstance(team, (RoundRobinGroupChat, Swarm)):
+            first = [m for n in order for m in members if m.name == n]
+            members = first + [m for m in members if m not in first]
+        common: dict[str, Any] = dict(
+            name=team.name, description=team.description,
+            termination_condition=getattr(team, "_termination_condition", None),
+            max_turns=self.scenario.max_turns or getattr(team, "_max_turns", None),
+        )
+        if isinstance(team, SelectorGroupChat):
+            selector = self._bridge(SELECTOR) or team._model_client  # noqa: SLF001
+            first = order[0] if order else None
+            new = SelectorGroupChat(
+                members, model_client=selector, selector_prompt=team._selector_prompt,  # noqa: SLF001
+                allow_repeated_speaker=team._allow_repeated_speaker,  # noqa: SLF001
+                max_selector_attempts=team._max_selector_attempts,  # noqa: SLF001
+                selector_func=_forced_first(team._selector_func, first, names),  # noqa: SLF001
+                candidate_func=_forced_candidates(team._candidate_func, first, names,  # noqa: SLF001
+                                                  team._allow_repeated_speaker),  # noqa: SLF001
+                emit_team_events=True, model_client_streaming=team._model_client_streaming,  # noqa: SLF001
+                model_context=team._model_context, **common,  # noqa: SLF001
+            )
+        elif isinstance(team, GraphFlow):
+            new = GraphFlow(members, graph=team._graph, **common)  # noqa: SLF001
+        elif isinstance(team, (RoundRobinGroupChat, Swarm)):
+            new = type(team)(members, emit_team_events=True, **common)
+        else:
+            raise TargetError(f"{type(team).__name__}: masfuzz cannot run this kind of AutoGen team yet")
+        new._message_factory = team._message_factory  # noqa: SLF001 - the app's custom message types
+        return new
+
+    async def execute(self, rec: TraceRecorder) -> Trace:
+        team = self.rebuild()
+        stream_rec = StreamRecorder(
+            rec, self.spec, tool_faults=self.faults, handoff_tools=self.handoff_tools,
+            probes=self.probes, restricted_mode=self.scenario.restricted,
+        )
+        rec.meta["speaking_order"] = list(self.scenario.speaking_order)
+        result: TaskResult | None = None
+        try:
+            async with asyncio.timeout(self.scenario.timeout):
+                async for item in team.run_stream(task=self.scenario.input):
+                    if isinstance(item, TaskResult):
+                        result = item
+                    else:
+                        stream_rec.feed(item)
+        except TimeoutError:
+            self._usage(rec)
+            return rec.finish("timeout", f"no end within {self.scenario.timeout:g} s", stream_rec.final_output)
+        except MasfuzzError:
+            raise
+        except Exception as exc:  # the system under test crashed: a finding, never our crash
+            self._record_crash(rec, stream_rec, exc)
+            self._usage(rec)
+            return rec.finish("crash", rec.events[-1].message, stream_rec.final_output)  # type: ignore[attr-defined]
+        self._usage(rec)
+        stop = result.stop_reason if result is not None else None
+        reason = termination_reason(stop)
+        detail = stop or ""
+        if reason == "text_mention" and stream_rec.agent_messages == 0:
+            detail += " (matched the user's task text: no agent spoke)"
+        return rec.finish(reason, detail, stream_rec.final_output)
+
+    def _record_crash(self, rec: TraceRecorder, stream_rec: StreamRecorder, exc: BaseException) -> None:
+        if self.model_errors:
+            agent, err = self.model_errors[-1]
+            if isinstance(err, MasfuzzError) and not _is_model_error(err):
+                raise err
+            rec.add(ErrorEvent(agent=agent, kind="model_error", message=str(err)))
+            return
+        text = str(exc).strip().splitlines()
+        rec.add(ErrorEvent(agent=stream_rec.speaker, kind=type(exc).__name__, message=text[0] if text else ""))
+
+    def _usage(self, rec: TraceRecorder) -> None:
+        rec.usage.model_calls = sum(b.calls for b in self.bridges)
+        rec.usage.tokens_in = sum(b.total_usage().prompt_tokens for b in self.bridges)
+        rec.usage.tokens_out = sum(b.total_usage().completion_tokens for b in self.bridges)
+
+
+def _is_model_error(err: BaseException) -> bool:
+    from masfuzz.errors import ModelError
+
+    return isinstance(err, ModelError)
+
+
+def _swap(stack: AsyncExitStack, obj: Any, attr: str, value: Any) -> None:
+    old = getattr(obj, attr)
+    setattr(obj, attr, value)
+    stack.callback(setattr, obj, attr, old)
+
+
+def _has_agent_message(thread: Any, names: list[str]) -> bool:
+    return any(getattr(m, "source", None) in names for m in thread)
+
+
+def _forced_first(user_func: Any, first: str | None, names: list[str]) -> Any:
+    """The user's selector_func, except that the very first pick is the scenario's speaker."""
+    if first is None or user_func is None:
+        return user_func
+
+    async def select(thread: Any) -> str | None:
+        if not _has_agent_message(thread, names):
+            return first
+        out = user_func(thread)
+        return await out if inspect.isawaitable(out) else out
+
+    return select
+
+
+def _forced_candidates(user_func: Any, first: str | None, names: list[str], repeat: bool) -> Any:
+    """Forces the first speaker through the candidate list (so AutoGen still records it as the
+    previous speaker); afterwards the user's candidate_func, or AutoGen's own default rule."""
+    if first is None:
+        return user_func
+
+    async def candidates(thread: Any) -> list[str]:
+        if not _has_agent_message(thread, names):
+            return [first]
+        if user_func is not None:
+            out = user_func(thread)
+            return await out if inspect.isawaitable(out) else out
+        last = next((m.source for m in reversed(thread) if getattr(m, "source", None) in names), None)
+        return [n for n in names if repeat or n != last] or names
+
+    return candidates

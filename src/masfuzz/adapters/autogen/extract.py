@@ -1,0 +1,328 @@
+"""An AgentChat team as a `WorkflowSpec`, read from the objects without running them.
+
+The team's type gives the communication pattern (DESIGN.md, framework facts): RoundRobinGroupChat
+is a fixed order (each participant hands to the next, wrapping), SelectorGroupChat lets a model
+pick any allowed next speaker, Swarm follows each agent's handoffs, GraphFlow follows its edges.
+The termination tree and the selector's settings go into `termination.conditions` as text,
+because they decide how a run can end (FLARE's director bug is `allow_repeated_speaker=False`).
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+from typing import Any, Iterable
+
+from autogen_agentchat.base import Team, TerminationCondition
+from autogen_agentchat.conditions import MaxMessageTermination
+from autogen_agentchat.teams import GraphFlow, RoundRobinGroupChat, SelectorGroupChat, Swarm
+
+from masfuzz.adapters.loader import split_target
+from masfuzz.spec.model import (
+    AgentSpec,
+    Delegation,
+    Pattern,
+    Permissions,
+    SourceLocation,
+    SystemInfo,
+    Termination,
+    ToolSpec,
+    WorkflowSpec,
+)
+
+FRAMEWORK = "autogen"
+
+
+def pattern_of(team: Any) -> Pattern:
+    if isinstance(team, RoundRobinGroupChat):
+        return "fixed_order"
+    if isinstance(team, SelectorGroupChat):
+        return "selector"
+    if isinstance(team, Swarm):
+        return "handoff"
+    if isinstance(team, GraphFlow):
+        return "graph"
+    return "orchestrated"  # MagenticOne and custom group chats: an orchestrator picks
+
+
+def participants(team: Any) -> list[Any]:
+    return list(getattr(team, "_participants", []) or [])
+
+
+def extract_team(team: Any, target: str = "") -> WorkflowSpec:
+    members = participants(team)
+    names = [m.name for m in members]
+    pattern = pattern_of(team)
+    files = _candidate_files(target, members)
+    notes: list[str] = []
+
+    agents: list[AgentSpec] = []
+    tools: dict[str, ToolSpec] = {}
+    allow: list[tuple[str, str]] = []
+    for member in members:
+        agents.append(_agent_spec(member, files))
+        if isinstance(member, Team):
+            notes.append(f"participant {member.name!r} is a nested team; its members are not in the graph")
+        for tool in agent_tools(member):
+            tools.setdefault(tool.id, tool)
+            allow.append((member.name, tool.id))
+        for wb in getattr(member, "_workbench", None) or []:
+            if type(wb).__name__ not in ("StaticWorkbench", "StaticStreamWorkbench"):
+                notes.append(
+                    f"agent {member.name!r} uses a {type(wb).__name__}: its tools are known only "
+                    "once it connects, so they are not in the graph"
+                )
+
+    delegations = list(_delegations(team, pattern, names, notes))
+    conditions, max_turns = _termination(team)
+    if pattern == "selector":
+        conditions.append(selector_settings(team))
+        notes.append("selector prompt: " + " ".join(str(getattr(team, "_selector_prompt", "")).split()))
+
+    return WorkflowSpec(
+        system=SystemInfo(
+            id=system_id(team, target),
+            entry_agent=_entry(team, names),
+            framework=FRAMEWORK,
+            pattern=pattern,
+        ),
+        agents=tuple(agents),
+        tools=tuple(tools.values()),
+        permissions=Permissions(allow=tuple(dict.fromkeys(allow)), restrict_mode="closed_world"),
+        delegations=tuple(delegations),
+        termination=Termination(conditions=tuple(conditions), max_turns=max_turns),
+        notes=tuple(notes),
+    )
+
+
+def system_id(team: Any, target: str) -> str:
+    name = getattr(team, "name", "") or ""
+    if name and name != type(team).__name__:
+        return name
+    where, attr = split_target(target) if target else ("", None)
+    if attr:
+        return attr.split("(")[0]
+    return Path(where).stem if where else type(team).__name__
+
+
+def _entry(team: Any, names: list[str]) -> str:
+    if isinstance(team, GraphFlow):
+        starts = list(team._graph.get_start_nodes())  # noqa: SLF001 - no public accessor
+        return starts[0] if starts else (names[0] if names else "")
+    return names[0] if names else ""
+
+
+# --- agents and tools --------------------------------------------------------------------
+
+
+def _agent_spec(member: Any, files: list[Path]) -> AgentSpec:
+    system = getattr(member, "_system_messages", None) or []
+    instructions = "\n".join(str(m.content) for m in system)
+    settings: dict[str, Any] = {"type": type(member).__name__}
+    for attr in ("_reflect_on_tool_use", "_max_tool_iterations", "_model_client_stream"):
+        if hasattr(member, attr):
+            settings[attr.lstrip("_")] = getattr(member, attr)
+    handoffs = getattr(member, "_handoffs", None) or {}
+    if handoffs:
+        settings["handoffs"] = {n: h.target for n, h in handoffs.items()}
+    return AgentSpec(
+        id=member.name,
+        description=getattr(member, "description", "") or "",
+        instructions=instructions,
+        model=_model_name(getattr(member, "_model_client", None)),
+        model_settings=settings,
+        source=_constructor_site(files, member.name),
+    )
+
+
+def _model_name(client: Any) -> str | None:
+    if client is None:
+        return None
+    for attr in ("_create_args", "_raw_config"):
+        model = (getattr(client, attr, None) or {}).get("model")
+        if model:
+            return str(model)
+    inner = getattr(client, "_client", None)
+    if isinstance(inner, str):
+        return inner
+    return getattr(inner, "model_string", None) or type(client).__name__
+
+
+def agent_tools(member: Any) -> list[ToolSpec]:
+    """The function tools an agent owns (handoff tools are delegations, not tools)."""
+    found: list[ToolSpec] = []
+    own = list(getattr(member, "_tools", None) or [])
+    for wb in getattr(member, "_workbench", None) or []:
+        for tool in getattr(wb, "_tools", None) or []:
+            if all(tool is not t for t in own):
+                own.append(tool)
+    for tool in own:
+        schema = tool.schema
+        found.append(
+            ToolSpec(
+                id=tool.name,
+                description=tool.description or "",
+                parameters=dict(schema.get("parameters") or {}),
+                kind="function" if type(tool).__name__ == "FunctionTool" else "hosted",
+                source=_function_site(getattr(tool, "_func", None)),
+            )
+        )
+    return found
+
+
+def _function_site(func: Any) -> SourceLocation | None:
+    try:
+        func = inspect.unwrap(func)
+        file = inspect.getsourcefile(func)
+        line = inspect.getsourcelines(func)[1]
+    except (TypeError, OSError):
+        return None
+    return SourceLocation(file=_display_path(file), line=line) if file else None
+
+
+def _candidate_files(target: str, members: list[Any]) -> list[Path]:
+    """Where the agents were probably constructed: the target file, then the tools' files."""
+    files: list[Path] = []
+    where = split_target(target)[0] if target else ""
+    if where.endswith(".py") and Path(where).exists():
+        files.append(Path(where).resolve())
+    for member in members:
+        for tool in getattr(member, "_tools", None) or []:
+            try:
+                file = inspect.getsourcefile(inspect.unwrap(getattr(tool, "_func", None)))
+            except TypeError:
+                continue
+            if file and Path(file) not in files:
+                files.append(Path(file))
+    return files
+
+
+def _constructor_site(files: Iterable[Path], name: str) -> SourceLocation | None:
+    """The line of a call like `AssistantAgent("name", ...)` or `AssistantAgent(name="name")`."""
+    for file in files:
+        try:
+            tree = ast.parse(file.read_text(encoding="utf-8"))
+        except (OSError, SyntaxError, UnicodeDecodeError):
+            continue
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            args = [a for a in node.args[:1]] + [k.value for k in node.keywords if k.arg == "name"]
+            if any(isinstance(a, ast.Constant) and a.value == name for a in args):
+                return SourceLocation(file=_display_path(str(file)), line=node.lineno)
+    return None
+
+
+def _display_path(file: str) -> str:
+    """Relative to the working directory when inside it: no machine-specific absolute paths."""
+    try:
+        return str(Path(file).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return Path(file).name
+
+
+# --- delegations -------------------------------------------------------------------------
+
+
+def _delegations(team: Any, pattern: Pattern, names: list[str], notes: list[str]) -> Iterable[Delegation]:
+    if pattern == "fixed_order" and len(names) > 1:
+        for i, a in enumerate(names):
+            nxt = names[(i + 1) % len(names)]
+            yield Delegation(**{"from": a, "to": nxt, "trigger": "sequence", "condition": "next in round-robin order"})
+    elif pattern == "selector":
+        yield from _selector_delegations(team, names)
+    elif pattern == "handoff":
+        for member in participants(team):
+            for handoff in (getattr(member, "_handoffs", None) or {}).values():
+                if handoff.target in names:
+                    yield Delegation(**{"from": member.name, "to": handoff.target, "trigger": "handoff",
+                                        "condition": handoff.description or ""})
+                else:
+                    notes.append(f"agent {member.name!r} can hand off to {handoff.target!r}, outside the team")
+    elif pattern == "graph":
+        for node in team._graph.nodes.values():  # noqa: SLF001
+            for edge in node.edges:
+                yield Delegation(**{"from": node.name, "to": edge.target, "trigger": "graph_edge",
+                                    "condition": _edge_condition(edge)})
+
+
+def _selector_delegations(team: Any, names: list[str]) -> Iterable[Delegation]:
+    repeat = bool(getattr(team, "_allow_repeated_speaker", False))
+    candidate = getattr(team, "_candidate_func", None)
+    selector = getattr(team, "_selector_func", None)
+    how = "chosen by the selector model"
+    if selector is not None:
+        how = f"chosen by selector_func {_callable_name(selector)} (else the selector model)"
+    if candidate is not None:
+        how += f" among candidates from {_callable_name(candidate)}"
+    for a in names:
+        for b in names:
+            if a != b or (repeat and candidate is None):
+                yield Delegation(**{"from": a, "to": b, "trigger": "selector", "condition": how})
+
+
+def _edge_condition(edge: Any) -> str:
+    cond = getattr(edge, "condition", None)
+    func = getattr(edge, "condition_function", None)
+    if isinstance(cond, str):
+        return f"message mentions {cond!r}"
+    if callable(cond) or callable(func):
+        return f"condition {_callable_name(func or cond)}"
+    return ""
+
+
+def _callable_name(func: Any) -> str:
+    return getattr(func, "__qualname__", None) or getattr(func, "__name__", None) or repr(func)
+
+
+# --- termination ---------------------------------------------------------------------------
+
+
+def _termination(team: Any) -> tuple[list[str], int | None]:
+    cond = getattr(team, "_termination_condition", None)
+    team_turns = getattr(team, "_max_turns", None)
+    conditions: list[str] = []
+    if cond is not None:
+        conditions.append(render_condition(cond))
+    if team_turns is not None:
+        conditions.append(f"max_turns={team_turns} (team turns)")
+    limits = [c._max_messages for c in leaves(cond) if isinstance(c, MaxMessageTermination)]  # noqa: SLF001
+    max_turns = min(limits) if limits else team_turns
+    return conditions, max_turns
+
+
+def leaves(cond: TerminationCondition | None) -> list[TerminationCondition]:
+    if cond is None:
+        return []
+    inner = getattr(cond, "_conditions", None)
+    if inner is None:
+        return [cond]
+    return [leaf for c in inner for leaf in leaves(c)]
+
+
+def render_condition(cond: TerminationCondition) -> str:
+    """`MaxMessageTermination(max_messages=12) | TextMentionTermination(text='APPROVE')`."""
+    inner = getattr(cond, "_conditions", None)
+    if inner is not None:
+        op = " & " if type(cond).__name__.startswith("And") else " | "
+        parts = [render_condition(c) for c in inner]
+        return "(" + op.join(parts) + ")" if len(parts) > 1 else parts[0]
+    try:
+        fields = cond._to_config().model_dump(exclude_defaults=True)  # type: ignore[attr-defined]  # noqa: SLF001
+    except Exception:  # conditions wrapping a Python callable do not serialise
+        fields = {}
+    args = ", ".join(f"{k}={v!r}" for k, v in fields.items())
+    return f"{type(cond).__name__}({args})"
+
+
+def selector_settings(team: Any) -> str:
+    repeat = bool(getattr(team, "_allow_repeated_speaker", False))
+    parts = [f"allow_repeated_speaker={repeat}"]
+    for attr in ("_selector_func", "_candidate_func"):
+        func = getattr(team, attr, None)
+        if func is not None:
+            parts.append(f"{attr.lstrip('_')}={_callable_name(func)}")
+    parts.append(f"max_selector_attempts={getattr(team, '_max_selector_attempts', 3)}")
+    meaning = "" if repeat else " (no agent may speak twice in a row)"
+    return f"speaker selection: SelectorGroupChat({', '.join(parts)}){meaning}"

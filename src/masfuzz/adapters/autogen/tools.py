@@ -1,0 +1,57 @@
+"""Tools swapped into an agent for one scenario: faulty versions of its own tools, and recording
+stubs of the workflow tools it may not use (restricted probes).
+
+Both are `BaseTool`s that keep the original's name, description and argument schema, so the
+model is offered exactly what the user declared; the agent's workbench is replaced for the run
+and restored afterwards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from autogen_core import CancellationToken
+from autogen_core.tools import BaseTool, ToolSchema
+from pydantic import BaseModel, ConfigDict
+
+from masfuzz.adapters.faults import inject
+from masfuzz.spec.model import ToolSpec
+
+
+def blocked_message(agent: str, tool: str) -> str:
+    return f"blocked: agent {agent!r} is not allowed to use tool {tool!r}"
+
+
+class _AnyArgs(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class FaultyTool(BaseTool[BaseModel, str]):
+    """The user's tool with an injected fault (`masfuzz.adapters.faults`) in place of its body."""
+
+    def __init__(self, original: BaseTool[Any, Any], mode: str) -> None:
+        super().__init__(original.args_type(), str, original.name, original.description)
+        self._original, self._mode = original, mode
+
+    @property
+    def schema(self) -> ToolSchema:
+        return self._original.schema
+
+    async def run(self, args: BaseModel, cancellation_token: CancellationToken) -> str:
+        return await inject(self._mode, self.name)
+
+
+class ProbeStub(BaseTool[BaseModel, str]):
+    """A restricted tool offered to an agent that does not own it: refuses every call."""
+
+    def __init__(self, agent: str, tool: ToolSpec) -> None:
+        super().__init__(_AnyArgs, str, tool.id, tool.description or tool.id)
+        self._agent = agent
+        self._parameters = dict(tool.parameters or {"type": "object", "properties": {}})
+
+    @property
+    def schema(self) -> ToolSchema:
+        return ToolSchema(name=self.name, description=self.description, parameters=self._parameters)  # type: ignore[typeddict-item]
+
+    async def run(self, args: BaseModel, cancellation_token: CancellationToken) -> str:
+        return blocked_message(self._agent, self.name)

@@ -1,0 +1,161 @@
+"""AgentChat's `run_stream` output as masfuzz trace events.
+
+Speaker changes become `delegation` events with the team's trigger (round robin: `sequence`,
+selector: `selector`, graph: `graph_edge`; a Swarm's `HandoffMessage` is a `handoff`), then an
+`agent_turn`. The stop reason names the termination condition that fired; it is mapped to the
+trace's vocabulary (`MaxMessageTermination` -> `message_limit`, ...).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from autogen_agentchat.messages import (
+    BaseChatMessage,
+    HandoffMessage,
+    SelectSpeakerEvent,
+    ToolCallExecutionEvent,
+    ToolCallRequestEvent,
+    ToolCallSummaryMessage,
+)
+
+from masfuzz.spec.model import WorkflowSpec
+from masfuzz.trace import (
+    DelegationEvent,
+    Message,
+    RestrictedAttempt,
+    TerminationReason,
+    ToolCall,
+    ToolResult,
+    TraceRecorder,
+)
+
+TRIGGER = {"fixed_order": "sequence", "selector": "selector", "graph": "graph_edge", "handoff": "handoff"}
+
+# Stop messages of AgentChat's termination conditions (autogen_agentchat.conditions), most
+# specific first: when several fire on one message their texts are joined.
+_STOP_REASONS: tuple[tuple[str, TerminationReason], ...] = (
+    ("Text '", "text_mention"),
+    ("Handoff to ", "handoff_to_user"),
+    ("Maximum number of messages", "message_limit"),
+    ("Maximum number of turns", "max_turns"),
+    ("External termination", "interrupted"),
+    ("Token usage limit", "other"),
+    ("Timeout of", "other"),  # the system's own TimeoutTermination, not the harness's timeout
+)
+
+
+def termination_reason(stop_reason: str | None) -> TerminationReason:
+    for prefix, reason in _STOP_REASONS:
+        if stop_reason and prefix in stop_reason:
+            return reason
+    return "completed"  # a stop message, a function or source rule, a finished graph, an idle team
+
+
+class StreamRecorder:
+    """Feeds one run's stream into a `TraceRecorder`."""
+
+    def __init__(self, recorder: TraceRecorder, spec: WorkflowSpec, *, tool_faults: dict[str, str],
+                 handoff_tools: dict[str, dict[str, str]], probes: dict[str, set[str]],
+                 restricted_mode: str) -> None:
+        self.rec = recorder
+        self.spec = spec
+        self.trigger = TRIGGER.get(spec.system.pattern, "delegate")
+        self.pattern = spec.system.pattern
+        self.agents = {a.id for a in spec.agents}
+        self.workflow_tools = {t.id for t in spec.tools}
+        self.owned = {}
+        for agent, tool in spec.permissions.allow:
+            self.owned.setdefault(agent, set()).add(tool)
+        self.tool_faults = tool_faults  # tool -> injected fault mode
+        self.handoff_tools = handoff_tools  # agent -> {tool name: target}
+        self.probes = probes  # agent -> restricted tools exposed to it as recording stubs
+        self.restricted_mode = restricted_mode
+        self.edges = {d.edge for d in spec.delegations}
+        self.speaker: str | None = None
+        self.spoken: list[str] = []
+        self.selected = False  # the team announces speakers (SelectSpeakerEvent)
+        self.blocked_calls: set[str] = set()
+        self.final_output: str | None = None
+        self.agent_messages = 0
+
+    def feed(self, item: Any) -> None:
+        if isinstance(item, SelectSpeakerEvent):
+            self.selected = True
+            for name in item.content:
+                self._hand_over(name, self.trigger)
+            return
+        source = getattr(item, "source", None)
+        if isinstance(item, BaseChatMessage) and source == "user":
+            self.rec.add(Message(agent=None, role="user", content=item.to_text()))
+            return
+        if source not in self.agents:
+            return  # the group chat manager's own events
+        self._speaks(source)
+        if isinstance(item, ToolCallRequestEvent):
+            for c in item.content:
+                self._tool_call(source, c.name, c.arguments, c.id)
+        elif isinstance(item, ToolCallExecutionEvent):
+            for r in item.content:
+                self._tool_result(source, r.name, r.call_id, r.content, r.is_error)
+        elif isinstance(item, HandoffMessage):
+            self.rec.add(Message(agent=source, content=item.content))
+            self._hand_over(item.target, "handoff", announced=True)
+        elif isinstance(item, BaseChatMessage):
+            text = item.to_text()
+            self.rec.add(Message(agent=source, content=text))
+            self.agent_messages += 1
+            if not isinstance(item, ToolCallSummaryMessage):
+                self.final_output = text
+
+    # --- speakers ----------------------------------------------------------------------
+
+    def _hand_over(self, to: str, trigger: str, announced: bool = False) -> None:
+        if self.speaker is not None and (announced or self.pattern != "handoff"):
+            self.rec.add(DelegationEvent(**{"from": self.speaker, "to": to, "trigger": trigger}))
+        if to in self.agents:
+            self.rec.turn(to)
+            self.speaker = to
+            self.spoken.append(to)
+
+    def _speaks(self, source: str) -> None:
+        """A message from an agent the team did not announce (GraphFlow, or team events off)."""
+        if source == self.speaker:
+            return
+        if not self.selected and self.speaker is not None and self.pattern != "handoff":
+            frm = self.speaker
+            if self.pattern == "graph":  # the latest speaker with an edge into `source`
+                frm = next((s for s in reversed(self.spoken) if (s, source) in self.edges), frm)
+            self.rec.add(DelegationEvent(**{"from": frm, "to": source, "trigger": self.trigger}))
+        self.rec.turn(source)
+        self.speaker = source
+        self.spoken.append(source)
+
+    # --- tools ---------------------------------------------------------------------------
+
+    def _tool_call(self, agent: str, tool: str, raw_args: str, call_id: str) -> None:
+        if tool in self.handoff_tools.get(agent, {}):
+            return  # a Swarm handoff: its HandoffMessage records the delegation
+        args = _arguments(raw_args)
+        restricted = tool in self.probes.get(agent, set()) or (
+            tool in self.workflow_tools and tool not in self.owned.get(agent, set())
+        )
+        if restricted:
+            mode = "probe" if tool in self.probes.get(agent, set()) else "faithful"
+            self.rec.add(RestrictedAttempt(agent=agent, tool=tool, arguments=args, call_id=call_id, mode=mode))
+            self.blocked_calls.add(call_id)
+            return
+        self.rec.add(ToolCall(agent=agent, tool=tool, arguments=args, call_id=call_id))
+
+    def _tool_result(self, agent: str, tool: str, call_id: str, payload: str, is_error: bool) -> None:
+        if tool in self.handoff_tools.get(agent, {}):
+            return
+        status = "blocked" if call_id in self.blocked_calls else ("error" if is_error else "ok")
+        fault = self.tool_faults.get(tool) if status != "blocked" else None
+        self.rec.add(ToolResult(agent=agent, tool=tool, call_id=call_id, status=status, payload=payload, fault=fault))
+
+
+def _arguments(raw: str) -> dict[str, Any]:
+    from masfuzz.adapters.autogen.bridge import _arguments as parse
+
+    return parse(raw)
