@@ -1,0 +1,86 @@
+"""The OpenAI Agents SDK adapter: extract a `WorkflowSpec` from an `Agent`, run scenarios on it.
+
+Modules: `sdk` (everything read from the SDK, with fallbacks across versions), `extract` (the
+static walk), `locate` (file:line of agents and tools), `bridge` (the SUT model as an
+`agents.Model`), `recording` (tracing spans -> trace events), `tools` (error capture, faults,
+restricted-tool stubs), `run` (one scenario).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from masfuzz.adapters.base import Adapter
+from masfuzz.adapters.openai_agents import sdk
+from masfuzz.adapters.openai_agents.extract import FRAMEWORK, Walk, extract, walk
+from masfuzz.scenario import Scenario
+from masfuzz.spec.model import WorkflowSpec
+from masfuzz.trace import Trace
+
+
+class ClientPool:
+    """One model client per model string, kept across runs (a local model loads once)."""
+
+    def __init__(self) -> None:
+        self._clients: dict[str, Any] = {}
+
+    def __call__(self, model_string: str) -> Any:
+        client = self._clients.get(model_string)
+        if client is None:
+            from masfuzz.llm import get_client
+
+            client = self._clients[model_string] = get_client(model_string, role="sut")
+        return client
+
+
+class OpenAIAgentsAdapter(Adapter):
+    framework: ClassVar[str] = FRAMEWORK
+    extra: ClassVar[str] = "openai-agents"
+
+    def __init__(self) -> None:
+        self.clients = ClientPool()
+        self._walks: dict[int, Walk] = {}
+
+    @classmethod
+    def accepts(cls, obj: Any) -> bool:
+        return sdk.is_agent(obj)
+
+    def extract(self, obj: Any, *, target: str = "", module: Any = None) -> WorkflowSpec:
+        if module is None and target:
+            module = _module_of(target)
+        spec, w = extract(obj, target=target, module=module)
+        self._walks[id(obj)] = w
+        return spec
+
+    async def run(self, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
+        from masfuzz.adapters.openai_agents.run import run_scenario
+
+        w = self._walks.get(id(obj)) or walk(obj)
+        return await run_scenario(obj, w, spec, scenario, self.clients, framework=FRAMEWORK)
+
+
+def _module_of(target: str) -> Any:
+    """The already-imported module a target names (for locating sources); None if unknown."""
+    import sys
+
+    from masfuzz.adapters.loader import split_target
+
+    where, _ = split_target(target)
+    if where.endswith(".py"):
+        from pathlib import Path
+
+        try:
+            path = Path(where).resolve()
+        except OSError:
+            return None
+        for mod in list(sys.modules.values()):
+            file = getattr(mod, "__file__", None)
+            if file and Path(file) == path:
+                return mod
+        return None
+    return sys.modules.get(where)
+
+
+ADAPTER = OpenAIAgentsAdapter
+
+__all__ = ["ADAPTER", "OpenAIAgentsAdapter", "extract", "walk"]

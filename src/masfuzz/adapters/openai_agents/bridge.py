@@ -1,0 +1,194 @@
+"""The SUT model bridge: an `agents.Model` that answers every agent's model call through masfuzz.
+
+Given to the SDK as `RunConfig(model=...)`, it drives every agent of the run, nested
+`Agent.as_tool` agents included, without touching the user's code. Each call is converted from
+the SDK's Responses-format input into a `ChatRequest` (function tools become `ToolDef`s, handoffs
+`ToolDef`s with `handoff_to` set to the target agent's id), stamped with the calling agent (which
+the SDK does not tell a model; the run's input filter does), sent to the client of the model
+string that `Scenario.model_for(agent)` names, and the reply converted back.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from masfuzz.adapters.openai_agents import sdk
+from masfuzz.adapters.openai_agents.recording import CURRENT_AGENT, PendingCall, RunRecording
+from masfuzz.errors import ModelError
+from masfuzz.llm.types import ChatMessage, ChatReply, ChatRequest, ToolCallRequest, ToolDef
+from masfuzz.trace import Message
+
+
+def to_messages(system: str | None, items: str | list[Any]) -> list[ChatMessage]:
+    """SDK input items (Responses format) as chat messages; items a chat model cannot see
+    (reasoning, hosted-tool internals) are left out."""
+    out: list[ChatMessage] = []
+    if system:
+        out.append(ChatMessage(role="system", content=system))
+    if isinstance(items, str):
+        out.append(ChatMessage(role="user", content=items))
+        return out
+    names: dict[str, str] = {}
+    for item in items:
+        item = item if isinstance(item, dict) else _as_dict(item)
+        kind = item.get("type")
+        role = item.get("role")
+        if kind == "function_call":
+            call_id = str(item.get("call_id") or "")
+            names[call_id] = str(item.get("name") or "")
+            call = ToolCallRequest(id=call_id, name=names[call_id],
+                                   arguments=_loads(item.get("arguments")))
+            if out and out[-1].role == "assistant" and not out[-1].content:
+                last = out.pop()  # parallel calls: one assistant turn
+                out.append(last.model_copy(update={"tool_calls": last.tool_calls + (call,)}))
+            else:
+                out.append(ChatMessage(role="assistant", tool_calls=(call,)))
+        elif kind == "function_call_output":
+            call_id = str(item.get("call_id") or "")
+            out.append(ChatMessage(role="tool", content=_content_text(item.get("output")),
+                                   tool_call_id=call_id, name=names.get(call_id)))
+        elif role in ("user", "assistant", "system", "developer") and kind in (None, "message"):
+            out.append(ChatMessage(role="system" if role == "developer" else role,
+                                   content=_content_text(item.get("content"))))
+    return out
+
+
+def _as_dict(item: Any) -> dict[str, Any]:
+    dump = getattr(item, "model_dump", None)
+    return dump(exclude_unset=True) if callable(dump) else {}
+
+
+def _content_text(content: Any) -> str:
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for part in content:
+            part = part if isinstance(part, dict) else _as_dict(part)
+            text = part.get("text") or part.get("refusal")
+            if text:
+                parts.append(str(text))
+        return "".join(parts)
+    return str(content)
+
+
+def _loads(raw: Any) -> dict[str, Any]:
+    if isinstance(raw, dict):
+        return raw
+    try:
+        value = json.loads(raw or "{}")
+    except (TypeError, ValueError):
+        return {"_raw": raw}
+    return value if isinstance(value, dict) else {"_value": value}
+
+
+class BridgeModel:
+    """Built per run by `make_model`, which mixes in the installed SDK's `Model` base."""
+
+    def __init__(self, recording: RunRecording, scenario: Any, clients: Any) -> None:
+        self.recording = recording
+        self.scenario = scenario
+        self.clients = clients  # model string -> ModelClient (shared across runs)
+        self._calls = 0
+
+    def _tooldefs(self, agent: str, tools: list[Any], handoffs: list[Any]) -> tuple[ToolDef, ...]:
+        defs = []
+        for tool in tools:
+            schema = getattr(tool, "params_json_schema", None)
+            if schema is None:  # hosted tools run on OpenAI's servers, not through a chat model
+                continue
+            defs.append(ToolDef(name=tool.name, description=str(tool.description or ""),
+                                parameters=dict(schema)))
+        for h in handoffs:
+            target = self.recording.handoff_targets.get((agent, str(h.agent_name)))
+            defs.append(ToolDef(name=h.tool_name, description=str(h.tool_description or ""),
+                                parameters=dict(h.input_json_schema or {"type": "object",
+                                                                        "properties": {}}),
+                                handoff_to=target or self.recording.id_by_name(str(h.agent_name))))
+        return tuple(defs)
+
+    async def get_response(self, system_instructions: str | None, input: Any, model_settings: Any,
+                           tools: list[Any], output_schema: Any, handoffs: list[Any],
+                           tracing: Any, **_: Any) -> Any:
+        agents = sdk.require()
+        agent = CURRENT_AGENT.get() or self.recording.walk.ids.get(0) or "?"
+        schema = None
+        if output_schema is not None and not output_schema.is_plain_text():
+            schema = output_schema.json_schema()
+        tool_choice = getattr(model_settings, "tool_choice", None)
+        request = ChatRequest(
+            messages=tuple(to_messages(system_instructions, input)),
+            tools=self._tooldefs(agent, tools, handoffs),
+            tool_choice=tool_choice if isinstance(tool_choice, str) else "auto",
+            response_schema=schema,
+            temperature=getattr(model_settings, "temperature", None),
+            max_tokens=getattr(model_settings, "max_tokens", None),
+            role="sut",
+            agent=agent,
+        )
+        model_string = self.scenario.model_for(agent)
+        if not model_string:
+            raise ModelError(f"no model for agent {agent!r}: give --sut-model")
+        reply: ChatReply = await self.clients(model_string).complete(request)
+        current = agents.tracing.get_current_span()
+        rec = self.recording
+        rec.recorder.usage.model_calls += 1
+        rec.recorder.usage.tokens_in += reply.usage.tokens_in
+        rec.recorder.usage.tokens_out += reply.usage.tokens_out
+        if reply.text:
+            rec.recorder.add(Message(agent=agent, role="assistant", content=reply.text))
+        output: list[Any] = []
+        if reply.text:
+            output.append(_text_item(reply.text))
+        pending = []
+        for i, c in enumerate(reply.tool_calls):
+            self._calls += 1
+            call_id = c.id or f"call_masfuzz_{self._calls}"
+            raw = json.dumps(c.arguments)
+            pending.append(PendingCall(c.name, dict(c.arguments), raw, call_id))
+            output.append(_call_item(c.name, raw, call_id, i))
+        if pending:
+            rec.model_asked(agent, current, pending, {t.name for t in request.tools})
+        usage = agents.Usage(requests=1, input_tokens=reply.usage.tokens_in,
+                             output_tokens=reply.usage.tokens_out,
+                             total_tokens=reply.usage.tokens_in + reply.usage.tokens_out)
+        return agents.ModelResponse(output=output, usage=usage, response_id=None)
+
+    async def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
+        """Streaming runs get the whole reply as one completed response."""
+        from openai.types.responses import Response, ResponseCompletedEvent
+
+        result = await self.get_response(*args, **kwargs)
+        response = Response(id="resp_masfuzz", created_at=0, model="masfuzz-bridge",
+                            object="response", output=result.output, tool_choice="auto",
+                            tools=[], parallel_tool_calls=True, top_p=None, temperature=None)
+        yield ResponseCompletedEvent(type="response.completed", response=response,
+                                     sequence_number=0)
+
+
+def _text_item(text: str) -> Any:
+    from openai.types.responses import ResponseOutputMessage, ResponseOutputText
+
+    return ResponseOutputMessage(
+        id="msg_masfuzz", role="assistant", status="completed", type="message",
+        content=[ResponseOutputText(text=text, annotations=[], type="output_text")],
+    )
+
+
+def _call_item(name: str, raw: str, call_id: str, index: int) -> Any:
+    from openai.types.responses import ResponseFunctionToolCall
+
+    return ResponseFunctionToolCall(arguments=raw, call_id=call_id, name=name,
+                                    type="function_call", id=f"fc_masfuzz_{index}",
+                                    status="completed")
+
+
+def make_model(recording: RunRecording, scenario: Any, clients: Any) -> Any:
+    """A `BridgeModel` that is also an instance of the installed SDK's `Model`."""
+    agents = sdk.require()
+    cls = type("MasfuzzSUTModel", (BridgeModel, agents.Model), {})
+    return cls(recording, scenario, clients)

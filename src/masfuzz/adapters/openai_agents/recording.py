@@ -1,0 +1,302 @@
+"""Turning the SDK's tracing spans of one run into masfuzz trace events.
+
+One `TracingProcessor` (`DISPATCH`) is registered with `set_trace_processors`, never by
+disabling tracing (which silences custom processors too). It routes spans by trace id to the
+`RunRecording` of the run they belong to, so concurrent runs in one process do not mix and
+nested `Agent.as_tool` runs, which share their caller's trace, are recorded in place.
+
+Spans name agents by display name only; which agent *object* is speaking is learnt from
+`RunConfig.call_model_input_filter` (it sees `data.agent`), and from the spec's delegation
+edges when a handoff or an `as_tool` call leads to a name several agents share.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from masfuzz.adapters.openai_agents import sdk
+from masfuzz.adapters.openai_agents.extract import Walk, slug
+from masfuzz.spec.model import WorkflowSpec
+from masfuzz.trace import (
+    AgentTurn,
+    DelegationEvent,
+    ErrorEvent,
+    RestrictedAttempt,
+    ToolCall,
+    ToolResult,
+    TraceRecorder,
+)
+
+# The agent whose model call is being prepared in this task (set by the input filter).
+CURRENT_AGENT: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "masfuzz_openai_agents_current_agent", default=None
+)
+
+
+@dataclass
+class _Span:
+    kind: str  # agent | function | handoff | other
+    parent: str | None
+    agent: str | None = None  # for agent spans: the agent id once known
+    turn_emitted: bool = False
+    call: ToolCall | None = None  # for function spans: the call it executes
+
+
+@dataclass
+class PendingCall:
+    name: str
+    arguments: dict[str, Any]
+    raw_arguments: str
+    call_id: str
+
+
+@dataclass
+class RunRecording:
+    """Everything one run records, shared by the processor, the model bridge and the tools."""
+
+    recorder: TraceRecorder
+    spec: WorkflowSpec
+    walk: Walk
+    restricted: str  # probe | faithful | off
+    spans: dict[str, _Span] = field(default_factory=dict)
+    pending: dict[str, list[PendingCall]] = field(default_factory=dict)  # agent span -> calls
+    blocked_spans: set[str] = field(default_factory=set)
+    fault_spans: dict[str, str] = field(default_factory=dict)  # function span -> fault mode
+    error_spans: dict[str, str] = field(default_factory=dict)  # function span -> error text
+    open_calls: dict[str, ToolCall] = field(default_factory=dict)  # span id -> unanswered call
+
+    def __post_init__(self) -> None:
+        self.workflow_tools = {t.id for t in self.spec.tools}
+        self.owned: dict[str, set[str]] = {}
+        for a, t in self.spec.permissions.allow:
+            self.owned.setdefault(a, set()).add(t)
+        self.by_name: dict[str, list[str]] = {}
+        for agent in self.walk.agents:
+            self.by_name.setdefault(str(agent.name), []).append(self.walk.id_of(agent))
+        self.as_tool_target = {
+            (self.walk.id_of(d.source), sdk.tool_name(d.via)): self.walk.id_of(d.target)
+            for d in self.walk.delegations if d.trigger == "as_tool"
+        }
+        self.handoff_targets: dict[tuple[str, str], str] = {}
+        for d in self.walk.delegations:
+            if d.trigger == "handoff":
+                key = (self.walk.id_of(d.source), str(d.target.name))
+                self.handoff_targets.setdefault(key, self.walk.id_of(d.target))
+        self.hint: str | None = None  # the agent id the next agent span belongs to, if known
+
+    # --- identity --------------------------------------------------------------------------
+
+    def agent_id(self, agent: Any) -> str:
+        known = self.walk.ids.get(id(agent))
+        if known is not None:
+            return known
+        return self.id_by_name(str(getattr(agent, "name", "") or "agent"))
+
+    def id_by_name(self, name: str) -> str:
+        ids = self.by_name.get(name)
+        return ids[0] if ids else slug(name)
+
+    def agent_span_of(self, span_id: str | None) -> str | None:
+        while span_id is not None:
+            span = self.spans.get(span_id)
+            if span is None:
+                return None
+            if span.kind == "agent":
+                return span_id
+            span_id = span.parent
+        return None
+
+    def agent_of(self, span_id: str | None) -> str | None:
+        agent_span = self.agent_span_of(span_id)
+        return self.spans[agent_span].agent if agent_span else None
+
+    def bind_current(self, agent: Any, current_span: Any) -> str:
+        """Called by the model-input filter: the exact agent object of this model call."""
+        ident = self.agent_id(agent)
+        CURRENT_AGENT.set(ident)
+        agent_span = self.agent_span_of(getattr(current_span, "span_id", None))
+        if agent_span is not None:
+            span = self.spans[agent_span]
+            span.agent = ident
+            if not span.turn_emitted:
+                span.turn_emitted = True
+                self.recorder.turn(ident)
+        return ident
+
+    # --- spans -----------------------------------------------------------------------------
+
+    def span_started(self, span: Any) -> None:
+        data = span.span_data
+        kind = getattr(data, "type", "other")
+        rec = _Span(kind=kind if kind in ("agent", "function", "handoff") else "other",
+                    parent=span.parent_id)
+        self.spans[span.span_id] = rec
+        if rec.kind == "agent":
+            name = str(getattr(data, "name", "") or "")
+            candidates = self.by_name.get(name, [])
+            if self.hint is not None and (self.hint in candidates or not candidates):
+                rec.agent, self.hint = self.hint, None
+            elif len(candidates) <= 1:
+                rec.agent = candidates[0] if candidates else slug(name)
+            if rec.agent is not None:  # else: ambiguous name, the input filter tells
+                rec.turn_emitted = True
+                self.recorder.turn(rec.agent)
+        elif rec.kind == "function":
+            self._tool_started(span.span_id, rec, str(getattr(data, "name", "") or ""))
+
+    def _tool_started(self, span_id: str, rec: _Span, tool: str) -> None:
+        agent = self.agent_of(span_id) or "?"
+        agent_span = self.agent_span_of(span_id)
+        queue = self.pending.get(agent_span or "", [])
+        found = next((c for c in queue if c.name == tool), None)
+        if found is not None:
+            queue.remove(found)
+        call = ToolCall(agent=agent, tool=tool,
+                        arguments=found.arguments if found else {},
+                        call_id=found.call_id if found else "")
+        rec.call = call
+        self.recorder.add(call)
+        self.open_calls[span_id] = call
+        inner = self.as_tool_target.get((agent, tool))
+        if inner is not None:
+            self.recorder.add(DelegationEvent(**{"from": agent}, to=inner, trigger="as_tool"))
+            self.hint = inner
+
+    def span_ended(self, span: Any) -> None:
+        rec = self.spans.get(span.span_id)
+        if rec is None:
+            return
+        data = span.span_data
+        if rec.kind == "function" and rec.call is not None:
+            self.open_calls.pop(span.span_id, None)
+            call = rec.call
+            fault = self.fault_spans.get(span.span_id)
+            if span.span_id in self.blocked_spans:
+                status = "blocked"
+            elif span.span_id in self.error_spans or getattr(span, "error", None) \
+                    or fault == "timeout":
+                status = "error"
+            else:
+                status = "ok"
+            payload = _text(getattr(data, "output", None))
+            if fault == "timeout" and span.span_id not in self.error_spans:
+                self.error_spans[span.span_id] = "the tool hung (injected timeout) and was cancelled"
+            if status == "error":
+                detail = self.error_spans.get(span.span_id) or _span_error(span)
+                payload = detail if not payload else f"{detail} -> {payload}"
+            if not call.arguments:
+                args = _parse_args(getattr(data, "input", None))
+                if args:
+                    call = call.model_copy(update={"arguments": args})
+            self.recorder.add(ToolResult(agent=call.agent, tool=call.tool, call_id=call.call_id,
+                                         status=status, payload=payload, fault=fault))
+        elif rec.kind == "handoff":
+            source = self.agent_of(span.span_id) or self.id_by_name(
+                str(getattr(data, "from_agent", "") or ""))
+            to_name = str(getattr(data, "to_agent", "") or "")
+            if not to_name:
+                return
+            target = self.handoff_targets.get((source, to_name)) or self.id_by_name(to_name)
+            self.hint = target
+            self.recorder.add(DelegationEvent(**{"from": source}, to=target, trigger="handoff"))
+        elif rec.kind == "other" and getattr(data, "type", "") == "guardrail":
+            if getattr(data, "triggered", False):
+                self.recorder.add(ErrorEvent(agent=self.agent_of(span.span_id),
+                                             kind="guardrail_tripwire",
+                                             message=f"guardrail {data.name} tripped"))
+
+    # --- model calls -----------------------------------------------------------------------
+
+    def model_asked(self, agent: str, current_span: Any, calls: list[PendingCall],
+                    offered: set[str]) -> None:
+        """The model of `agent` asked for these calls: remember them for the function spans
+        (arguments and call ids), and in faithful mode record calls of workflow tools the
+        agent does not own as restricted attempts."""
+        agent_span = self.agent_span_of(getattr(current_span, "span_id", None))
+        self.pending.setdefault(agent_span or "", []).extend(calls)
+        if self.restricted != "faithful":
+            return
+        for c in calls:
+            if c.name in self.workflow_tools and c.name not in self.owned.get(agent, set()):
+                self.recorder.add(RestrictedAttempt(agent=agent, tool=c.name,
+                                                    arguments=c.arguments, call_id=c.call_id,
+                                                    mode="faithful"))
+
+    def close_open_calls(self, why: str) -> None:
+        """A run cut short (time limit, crash) leaves calls without results: answer them."""
+        for span_id, call in list(self.open_calls.items()):
+            self.recorder.add(ToolResult(agent=call.agent, tool=call.tool, call_id=call.call_id,
+                                         status="error", payload=why,
+                                         fault=self.fault_spans.get(span_id)))
+        self.open_calls.clear()
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else str(value)
+
+
+def _parse_args(raw: Any) -> dict[str, Any]:
+    if not isinstance(raw, str) or not raw:
+        return {}
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return {"_raw": raw}
+    return value if isinstance(value, dict) else {"_value": value}
+
+
+def _span_error(span: Any) -> str:
+    err = getattr(span, "error", None) or {}
+    data = err.get("data") or {}
+    return str(data.get("error") or err.get("message") or "error")
+
+
+class Dispatch:
+    """The one processor masfuzz registers: spans go to the recording of their trace."""
+
+    def __init__(self) -> None:
+        self.runs: dict[str, RunRecording] = {}
+
+    def on_trace_start(self, trace: Any) -> None:
+        pass
+
+    def on_trace_end(self, trace: Any) -> None:
+        pass
+
+    def on_span_start(self, span: Any) -> None:
+        run = self.runs.get(span.trace_id)
+        if run is not None:
+            run.span_started(span)
+
+    def on_span_end(self, span: Any) -> None:
+        run = self.runs.get(span.trace_id)
+        if run is not None:
+            run.span_ended(span)
+
+    def shutdown(self) -> None:
+        pass
+
+    def force_flush(self) -> None:
+        pass
+
+
+_DISPATCH: Any = None
+
+
+def dispatch() -> Dispatch:
+    """The registered processor, (re-)registered if something replaced the processor list."""
+    global _DISPATCH
+    agents = sdk.require()
+    if _DISPATCH is None:
+        cls = type("MasfuzzTraceProcessor", (Dispatch, agents.TracingProcessor), {})
+        _DISPATCH = cls()
+    provider = agents.tracing.get_trace_provider()
+    processors = getattr(getattr(provider, "_multi_processor", None), "_processors", None)
+    if processors is None or tuple(processors) != (_DISPATCH,):
+        agents.set_trace_processors([_DISPATCH])
+    return _DISPATCH

@@ -1,0 +1,142 @@
+"""Run one scenario on the user's agents and record its `Trace`.
+
+The SDK runs its own loop (`Runner.run`) on the user's unmodified agent objects, with masfuzz's
+model injected through `RunConfig(model=...)`, the calling agent learnt through
+`RunConfig(call_model_input_filter=...)`, and the trace recorded by the tracing processor of
+`recording`. How a run ends is part of the trace: `completed` with the final output,
+`max_turns` when `MaxTurnsExceeded` stops it, `timeout` when the scenario's time limit cancels
+it, `crash` when the system raises; the events up to that point are kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from typing import Any
+
+from masfuzz.adapters import faults as fault_lib
+from masfuzz.adapters.openai_agents import sdk
+from masfuzz.adapters.openai_agents.bridge import make_model
+from masfuzz.adapters.openai_agents.extract import Walk
+from masfuzz.adapters.openai_agents.recording import RunRecording, dispatch
+from masfuzz.adapters.openai_agents.tools import instrumented
+from masfuzz.errors import MasfuzzError
+from masfuzz.scenario import Scenario
+from masfuzz.spec.model import WorkflowSpec
+from masfuzz.trace import ErrorEvent, Message, Trace, TraceRecorder
+
+DEFAULT_TIMEOUT = 60.0  # seconds, when the scenario sets none (a hanging tool must end somehow)
+
+# Runs patch the user's agents for their duration, so runs of one system take turns.
+_locks: dict[tuple[int, int], asyncio.Lock] = {}
+
+
+def _lock_for(entry: Any) -> asyncio.Lock:
+    key = (id(entry), id(asyncio.get_running_loop()))
+    lock = _locks.get(key)
+    if lock is None:
+        lock = _locks[key] = asyncio.Lock()
+    return lock
+
+
+async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Scenario,
+                       clients: Any, *, framework: str) -> Trace:
+    agents = sdk.require()
+    recorder = TraceRecorder(scenario_id=scenario.id, system_id=spec.system.id,
+                             framework=framework)
+    recorder.meta.update({"sut_model": scenario.sut_model, "restricted": scenario.restricted,
+                          "faults": {f.tool: f.mode for f in scenario.faults}})
+    tool_faults = fault_lib.tool_faults(scenario, [t.id for t in spec.tools])
+    rec = RunRecording(recorder=recorder, spec=spec, walk=walk, restricted=scenario.restricted)
+    trace_id = f"trace_{uuid.uuid4().hex}"
+    processor = dispatch()
+    provider = agents.tracing.get_trace_provider()
+    restore_disabled = _enable_tracing(provider)
+
+    def input_filter(data: Any) -> Any:
+        rec.bind_current(data.agent, agents.tracing.get_current_span())
+        return data.model_data
+
+    run_config = agents.RunConfig(
+        model=make_model(rec, scenario, clients),
+        call_model_input_filter=input_filter,
+        trace_id=trace_id,
+        workflow_name=f"masfuzz {scenario.id}",
+        tracing_disabled=False,
+        trace_include_sensitive_data=True,
+    )
+    max_turns = scenario.max_turns or spec.termination.max_turns or sdk.default_max_turns()
+    # End the run a little before the scenario's limit, at which an executor around this call
+    # cancels it: stopping first keeps the partial trace and says why it ended.
+    limit = scenario.timeout or DEFAULT_TIMEOUT
+    timeout = max(limit - min(0.5, limit * 0.1), 0.01)
+    recorder.add(Message(agent=None, role="user", content=scenario.input))
+
+    async with _lock_for(entry):
+        processor.runs[trace_id] = rec
+        try:
+            with instrumented(rec, tool_faults):
+                result = await asyncio.wait_for(
+                    agents.Runner.run(entry, scenario.input, run_config=run_config,
+                                      max_turns=max_turns),
+                    timeout,
+                )
+            final = result.final_output
+            text = final if isinstance(final, str) else _dump(final)
+            return recorder.finish("completed", final_output=text)
+        except MasfuzzError:
+            raise
+        except asyncio.TimeoutError:
+            rec.close_open_calls(f"cancelled at the {limit:g} s time limit")
+            recorder.add(ErrorEvent(kind="timeout",
+                                    message=f"the run did not end within {limit:g} s"))
+            return recorder.finish("timeout", detail=f"time limit {limit:g} s")
+        except agents.MaxTurnsExceeded as exc:
+            rec.close_open_calls("the run stopped at its turn limit")
+            return recorder.finish("max_turns", detail=f"{exc} (max_turns={max_turns})")
+        except Exception as exc:  # the system under test raised: a finding, not a masfuzz crash
+            return _crashed(rec, exc)
+        finally:
+            processor.runs.pop(trace_id, None)
+            restore_disabled()
+
+
+def _crashed(rec: RunRecording, exc: Exception) -> Trace:
+    agents = sdk.require()
+    rec.close_open_calls(f"the run ended with {type(exc).__name__}")
+    tripwires = tuple(getattr(agents, n) for n in ("InputGuardrailTripwireTriggered",
+                                                    "OutputGuardrailTripwireTriggered")
+                      if hasattr(agents, n))
+    message = str(exc).splitlines()[0] if str(exc) else ""
+    if tripwires and isinstance(exc, tripwires):
+        return rec.recorder.finish("other", detail=f"{type(exc).__name__}: {message}")
+    agent = getattr(getattr(getattr(exc, "run_data", None), "last_agent", None), "name", None)
+    rec.recorder.add(ErrorEvent(agent=rec.id_by_name(agent) if agent else None,
+                                kind=type(exc).__name__, message=message))
+    return rec.recorder.finish("crash", detail=f"{type(exc).__name__}: {message}")
+
+
+def _enable_tracing(provider: Any) -> Any:
+    """Tracing switched off (OPENAI_AGENTS_DISABLE_TRACING) would hide the run from the
+    processor: switch it on for the run, and give back a function restoring the setting."""
+    refresh = getattr(provider, "_refresh_disabled_flag", None)
+    if callable(refresh):
+        refresh()
+    if not getattr(provider, "_disabled", False):
+        return lambda: None
+    before = getattr(provider, "_manual_disabled", None)
+    provider.set_disabled(False)
+
+    def restore() -> None:
+        provider._manual_disabled = before
+        if callable(refresh):
+            refresh()
+
+    return restore
+
+
+def _dump(value: Any) -> str:
+    dump = getattr(value, "model_dump_json", None)
+    if callable(dump):
+        return dump()
+    return str(value)

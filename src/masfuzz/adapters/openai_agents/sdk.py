@@ -1,0 +1,215 @@
+"""Everything masfuzz reads from or needs of the Agents SDK, in one place, with fallbacks.
+
+The SDK's objects change shape between releases (private fields come and go), so each accessor
+tries the current attribute first and falls back to older spellings. `require()` checks once
+that the installed SDK has what masfuzz relies on and otherwise raises a one-line `TargetError`
+naming what is missing, instead of a traceback from deep inside a run.
+"""
+
+from __future__ import annotations
+
+import inspect
+import weakref
+from typing import Any
+
+from masfuzz.errors import TargetError
+
+TESTED_WITH = "0.24"
+_checked: str | None = None
+
+
+def require() -> Any:
+    """The imported `agents` package, after checking it offers what masfuzz uses."""
+    global _checked
+    try:
+        import agents
+    except ModuleNotFoundError:
+        raise TargetError(
+            "the OpenAI Agents SDK is not installed: pip install 'masfuzz[openai-agents]'"
+        ) from None
+    version = str(getattr(agents, "__version__", "unknown"))
+    if _checked == version:
+        return agents
+    missing = [name for name in ("Agent", "Runner", "RunConfig", "FunctionTool", "Handoff",
+                                 "Model", "ModelResponse", "Usage", "set_trace_processors",
+                                 "TracingProcessor")
+               if not hasattr(agents, name)]
+    try:
+        from agents.run_config import CallModelData  # noqa: F401
+    except ImportError:
+        missing.append("RunConfig.call_model_input_filter")
+    if not missing and "call_model_input_filter" not in getattr(agents.RunConfig,
+                                                                "__dataclass_fields__", {}):
+        missing.append("RunConfig.call_model_input_filter")
+    if missing:
+        raise TargetError(
+            f"openai-agents {version} is not supported: it lacks {', '.join(missing)} "
+            f"(masfuzz is tested with openai-agents {TESTED_WITH}; pip install "
+            "'masfuzz[openai-agents]')"
+        )
+    _checked = version
+    return agents
+
+
+def is_agent(obj: Any) -> bool:
+    agents = require()
+    return isinstance(obj, agents.Agent)
+
+
+def is_handoff(obj: Any) -> bool:
+    return isinstance(obj, require().Handoff)
+
+
+def is_function_tool(obj: Any) -> bool:
+    return isinstance(obj, require().FunctionTool)
+
+
+def is_hosted_mcp(obj: Any) -> bool:
+    cls = getattr(require(), "HostedMCPTool", None)
+    return cls is not None and isinstance(obj, cls)
+
+
+def tool_name(tool: Any) -> str:
+    name = getattr(tool, "name", None)
+    if isinstance(name, str) and name:
+        return name
+    return type(tool).__name__
+
+
+def handoff_tool_name(h: Any) -> str:
+    if is_agent(h):
+        from masfuzz.adapters.openai_agents.extract import slug
+
+        return f"transfer_to_{slug(h.name)}"
+    return str(getattr(h, "tool_name", "") or "")
+
+
+def handoff_target(h: Any, known: list[Any]) -> Any | None:
+    """The agent a handoff leads to: the `Agent` itself, or the agent behind a `Handoff`
+    (its weak reference, else the closure of its invoke function, else a known agent with the
+    handoff's `agent_name`)."""
+    if is_agent(h):
+        return h
+    ref = getattr(h, "_agent_ref", None)
+    if isinstance(ref, weakref.ReferenceType):
+        target = ref()
+        if target is not None:
+            return target
+    for attr in ("agent", "_agent"):
+        target = getattr(h, attr, None)
+        if target is not None and is_agent(target):
+            return target
+    found = _agent_in_closure(getattr(h, "on_invoke_handoff", None), depth=3)
+    if found is not None:
+        return found
+    name = getattr(h, "agent_name", None)
+    return next((a for a in known if getattr(a, "name", None) == name), None)
+
+
+def _closure_values(fn: Any, depth: int) -> Any:
+    """Values captured by `fn`'s closure, and by the closures of functions it captured, down
+    to `depth` levels: where SDK wrappers keep the agent or the user's function."""
+    if fn is None or depth <= 0:
+        return
+    for cell in getattr(fn, "__closure__", None) or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:
+            continue
+        yield value
+        if callable(value):
+            yield from _closure_values(value, depth - 1)
+
+
+def _agent_in_closure(fn: Any, depth: int) -> Any | None:
+    return next((v for v in _closure_values(fn, depth) if is_agent(v)), None)
+
+
+def agent_of_tool(tool: Any) -> Any | None:
+    """The agent an `Agent.as_tool` tool runs, or None for any other tool."""
+    if not is_function_tool(tool):
+        return None
+    inner = getattr(tool, "_agent_instance", None)
+    if inner is not None and is_agent(inner):
+        return inner
+    if getattr(tool, "_is_agent_tool", False) or getattr(tool, "_is_agent_tool", None) is None:
+        return _agent_in_closure(getattr(tool, "on_invoke_tool", None), depth=3)
+    return None
+
+
+def tool_function(tool: Any) -> Any | None:
+    """The user's Python function behind a function tool, when it can be found."""
+    try:
+        fn = tool.__wrapped__
+        if callable(fn):
+            return fn
+    except AttributeError:
+        pass
+    return _user_function_in_closure(getattr(tool, "on_invoke_tool", None), depth=4)
+
+
+def _user_function_in_closure(fn: Any, depth: int) -> Any | None:
+    for value in _closure_values(fn, depth):
+        module = getattr(value, "__module__", "") or ""
+        if inspect.isfunction(value) and not (module == "agents" or module.startswith("agents.")):
+            return value
+    return None
+
+
+def condition_text(obj: Any) -> str:
+    """How an `is_enabled` setting reads in a spec: '' when always enabled."""
+    cond = getattr(obj, "is_enabled", True)
+    if cond is True:
+        return ""
+    if cond is False:
+        return "disabled"
+    if callable(cond):
+        name = getattr(cond, "__qualname__", None) or getattr(cond, "__name__", None)
+        return f"is_enabled={name or type(cond).__name__}"
+    return f"is_enabled={cond!r}"
+
+
+def guardrail_name(g: Any) -> str:
+    get = getattr(g, "get_name", None)
+    if callable(get):
+        try:
+            return str(get())
+        except Exception:
+            pass
+    fn = getattr(g, "guardrail_function", None)
+    return str(getattr(g, "name", None) or getattr(fn, "__name__", None) or type(g).__name__)
+
+
+def model_settings_dict(agent: Any) -> dict[str, Any]:
+    """The settings the user chose: those that differ from what a bare `Agent` gets."""
+    settings = getattr(agent, "model_settings", None)
+    mine = _settings_json(settings)
+    if not mine:
+        return {}
+    field = getattr(type(agent), "__dataclass_fields__", {}).get("model_settings")
+    factory = getattr(field, "default_factory", None)
+    try:
+        default = _settings_json(factory()) if callable(factory) else {}
+    except Exception:
+        default = {}
+    return {k: v for k, v in mine.items() if default.get(k) != v}
+
+
+def _settings_json(settings: Any) -> dict[str, Any]:
+    to_json = getattr(settings, "to_json_dict", None)
+    if not callable(to_json):
+        return {}
+    try:
+        data = to_json()
+    except Exception:
+        return {}
+    return {k: v for k, v in data.items() if v is not None and v != {} and v != []}
+
+
+def default_max_turns() -> int:
+    try:
+        from agents.run_config import DEFAULT_MAX_TURNS
+
+        return int(DEFAULT_MAX_TURNS)
+    except (ImportError, TypeError, ValueError):
+        return 10

@@ -1,0 +1,142 @@
+"""Per-run tool instrumentation: error capture, injected faults and restricted-tool stubs.
+
+The user's objects are changed only for the length of one run and always restored: each
+reachable agent's `tools` list is swapped for a new list holding copies of its tools
+(`dataclasses.replace`, so the originals stay untouched) and, in probe mode, recording stubs.
+
+- Error capture: by default the SDK replaces a tool's exception with a generic string and a
+  redacted span error. The copy gets a failure function that notes the exception for the trace
+  and then answers the model exactly as the tool's own one would.
+- Faults (`masfuzz.adapters.faults`): the copy's invoker misbehaves instead of calling the tool;
+  an injected exception takes the same path the SDK gives a real one (the tool's failure
+  function), so the model sees what it would see if the tool had really failed.
+- Probe stubs (structural-coverage §IV-F): every workflow tool an agent does not own is offered
+  to it as a stub with the real tool's name, description and schema, which refuses and records a
+  `restricted_attempt`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from masfuzz.adapters import faults as fault_lib
+from masfuzz.adapters.openai_agents import sdk
+from masfuzz.adapters.openai_agents.recording import RunRecording
+from masfuzz.trace import RestrictedAttempt
+
+
+def _span_id() -> str | None:
+    span = sdk.require().tracing.get_current_span()
+    return getattr(span, "span_id", None)
+
+
+def _default_failure(tool: Any, ctx: Any) -> Any:
+    """The failure function the SDK would use for this tool (None: exceptions end the run)."""
+    try:
+        from agents.tool import resolve_function_tool_failure_error_function
+
+        return resolve_function_tool_failure_error_function(tool, ctx)
+    except ImportError:
+        from agents.tool import default_tool_error_function
+
+        return getattr(tool, "_failure_error_function", None) or default_tool_error_function
+
+
+def _capturing(tool: Any, rec: RunRecording) -> Any:
+    """A copy of `tool` whose failures are noted (type and message) for the trace."""
+
+    def failure(ctx: Any, error: Exception) -> Any:
+        span = _span_id()
+        if span is not None:
+            rec.error_spans[span] = f"{type(error).__name__}: {error}"
+        inner = _default_failure(tool, ctx)
+        return inner(ctx, error) if inner is not None else str(error)
+
+    if not dataclasses.is_dataclass(tool):
+        return tool
+    fields = {f.name for f in dataclasses.fields(tool)}
+    if not {"_failure_error_function", "_use_default_failure_error_function"} <= fields:
+        return tool  # an SDK without these fields: errors keep the span's own text
+    if getattr(tool, "_use_default_failure_error_function", True) is False and \
+            getattr(tool, "_failure_error_function", None) is None:
+        return tool  # the user wants exceptions to end the run; leave that alone
+    return dataclasses.replace(tool, _failure_error_function=failure,
+                               _use_default_failure_error_function=False)
+
+
+def _faulty(tool: Any, mode: str, rec: RunRecording) -> Any:
+    name = sdk.tool_name(tool)
+
+    async def invoke(ctx: Any, raw_arguments: str) -> Any:
+        span = _span_id()
+        if span is not None:
+            rec.fault_spans[span] = mode
+        try:
+            return await fault_lib.inject(mode, name)
+        except fault_lib.InjectedToolError as exc:
+            if span is not None:
+                rec.error_spans[span] = f"{type(exc).__name__}: {exc}"
+            handler = _default_failure(tool, ctx)
+            if handler is None:
+                raise
+            return handler(ctx, exc)
+
+    return dataclasses.replace(tool, on_invoke_tool=invoke)
+
+
+def _stub(tool_spec: Any, agent_id: str, rec: RunRecording) -> Any:
+    agents = sdk.require()
+
+    async def refuse(ctx: Any, raw_arguments: str) -> str:
+        span = _span_id()
+        if span is not None:
+            rec.blocked_spans.add(span)
+        try:
+            args = json.loads(raw_arguments or "{}")
+        except ValueError:
+            args = {"_raw": raw_arguments}
+        rec.recorder.add(RestrictedAttempt(
+            agent=agent_id, tool=tool_spec.id,
+            arguments=args if isinstance(args, dict) else {"_value": args},
+            call_id=str(getattr(ctx, "tool_call_id", "") or ""), mode="probe"))
+        return (f"Refused: {tool_spec.id} is not available to this agent. "
+                "Hand the request to the agent responsible for it.")
+
+    params = dict(tool_spec.parameters) or {"type": "object", "properties": {}}
+    return agents.FunctionTool(name=tool_spec.id, description=tool_spec.description or tool_spec.id,
+                               params_json_schema=params, on_invoke_tool=refuse,
+                               strict_json_schema=False)
+
+
+@contextlib.contextmanager
+def instrumented(rec: RunRecording, tool_faults: dict[str, str]) -> Iterator[None]:
+    """Swap every reachable agent's tools for instrumented copies; restore them on exit."""
+    saved: list[tuple[Any, Any]] = []
+    spec = rec.spec
+    try:
+        for agent in rec.walk.agents:
+            me = rec.walk.id_of(agent)
+            original = getattr(agent, "tools", None)
+            if original is None:
+                continue
+            new = []
+            for tool in original:
+                if sdk.is_function_tool(tool):
+                    mode = tool_faults.get(sdk.tool_name(tool))
+                    tool = _faulty(tool, mode, rec) if mode else _capturing(tool, rec)
+                new.append(tool)
+            if rec.restricted == "probe":
+                have = {sdk.tool_name(t) for t in original}
+                for t in spec.tools:
+                    if t.id not in have and t.id not in rec.owned.get(me, set()):
+                        new.append(_stub(t, me, rec))
+            saved.append((agent, original))
+            agent.tools = new
+        yield
+    finally:
+        for agent, original in reversed(saved):
+            agent.tools = original

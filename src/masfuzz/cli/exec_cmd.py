@@ -1,0 +1,141 @@
+"""`masfuzz exec TARGET --input TEXT`: run one scenario and print its trace.
+
+TARGET is a Python target (`file.py:attr`, `pkg.mod:attr`, `file.py:factory(...)`) or a
+manifest file, which is materialised as runnable agents with recording tool stubs. The JSON
+output is the versioned `Trace` itself; the text output is one line per event.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import time
+from typing import Any
+
+from masfuzz.cli.common import DEFAULT_MODEL
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    import os
+
+    p = sub.add_parser(
+        "exec",
+        help="run one scenario on a system under test and print its trace",
+        description="Run one scenario on TARGET (file.py:attr, pkg.mod:attr, file.py:factory(...) "
+        "or a manifest .yaml/.json) and print the trace it produced.",
+    )
+    p.add_argument("target")
+    p.add_argument("--input", required=True, help="the user message that starts the run")
+    p.add_argument("--sut-model", default=os.environ.get("MASFUZZ_SUT_MODEL", DEFAULT_MODEL),
+                   help=f"model driving every agent (default {DEFAULT_MODEL}, env "
+                   "MASFUZZ_SUT_MODEL), e.g. scripted/path/policy.py:policy")
+    p.add_argument("--agent-model", action="append", default=[], metavar="AGENT=MODEL",
+                   help="a different model for one agent (repeatable)")
+    p.add_argument("--fault", action="append", default=[], metavar="TOOL=MODE",
+                   help="inject a fault into a tool: error, malformed, timeout or empty "
+                   "(repeatable)")
+    p.add_argument("--restricted", choices=("probe", "faithful", "off"), default="probe",
+                   help="probe: offer each agent the workflow tools it may not use as refusing, "
+                   "recording stubs (default); faithful: leave agents as written and record "
+                   "calls of tools they do not own; off: neither")
+    p.add_argument("--max-turns", type=int, default=None, help="turn bound of the run")
+    p.add_argument("--timeout", type=float, default=60.0,
+                   help="seconds before the run is stopped and recorded as a timeout (default 60)")
+    p.add_argument("--executor", choices=("inprocess", "subprocess"), default="inprocess",
+                   help="run in this process (default) or in a killable worker process "
+                   "(Python targets)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=run)
+
+
+def scenario_from(args: argparse.Namespace) -> Any:
+    from masfuzz.errors import MasfuzzError
+    from masfuzz.scenario import Fault, Scenario
+
+    agent_models = {}
+    for item in args.agent_model:
+        agent, sep, model = item.partition("=")
+        if not sep or not agent or not model:
+            raise MasfuzzError(f"--agent-model {item!r}: expected AGENT=MODEL")
+        agent_models[agent] = model
+    if args.max_turns is not None and args.max_turns < 1:
+        raise MasfuzzError(f"--max-turns {args.max_turns}: must be at least 1")
+    if args.timeout <= 0:
+        raise MasfuzzError(f"--timeout {args.timeout:g}: must be positive")
+    return Scenario(
+        input=args.input, sut_model=args.sut_model, agent_models=agent_models,
+        faults=tuple(Fault.parse(f) for f in args.fault), restricted=args.restricted,
+        max_turns=args.max_turns, timeout=args.timeout,
+    )
+
+
+async def execute(target: str, scenario: Any, executor: str = "inprocess") -> Any:
+    """The trace of one scenario on `target`, whatever happens to the system under test."""
+    from masfuzz.adapters.target import open_target
+    from masfuzz.exec import ended_trace, make_executor
+    from masfuzz.spec.manifest import is_manifest_path
+
+    if not is_manifest_path(target):
+        return await make_executor(executor, timeout=scenario.timeout).run(target, scenario)
+    sut = open_target(target)
+    t0 = time.perf_counter()
+    try:
+        return await asyncio.wait_for(sut.runner().run(sut.obj, sut.spec, scenario),
+                                      scenario.timeout)
+    except asyncio.TimeoutError:
+        return ended_trace(scenario, "timeout", f"no result within {scenario.timeout:g} s",
+                           time.perf_counter() - t0, system_id=sut.spec.system.id,
+                           framework=sut.spec.system.framework)
+
+
+def run(args: argparse.Namespace) -> int:
+    scenario = scenario_from(args)
+    trace = asyncio.run(execute(args.target, scenario, args.executor))
+    if args.format == "json":
+        print(trace.model_dump_json(by_alias=True, indent=2))
+    else:
+        print(render_text(trace))
+    return 0
+
+
+def render_text(trace: Any) -> str:
+    """One readable line per event, then the usage."""
+    lines = [f"trace {trace.scenario_id} of {trace.system_id or '?'} ({trace.framework})"]
+    for i, e in enumerate(trace.events):
+        lines.append(f"{i:>3} {e.t:8.3f}s  {_describe(e)}")
+    u = trace.usage
+    lines.append(f"usage: {u.model_calls} model calls, {u.tokens_in} tokens in, "
+                 f"{u.tokens_out} tokens out, {u.wall_time:.3f} s")
+    return "\n".join(lines)
+
+
+def _short(value: Any, limit: int = 100) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _describe(e: Any) -> str:
+    kind = e.type
+    if kind == "agent_turn":
+        return f"agent_turn          {e.agent}"
+    if kind == "message":
+        who = e.agent or e.role
+        return f"message             {who}: {_short(e.content)}"
+    if kind == "tool_call":
+        return f"tool_call           {e.agent} -> {e.tool} {_short(e.arguments)}"
+    if kind == "tool_result":
+        fault = f" [fault {e.fault}]" if e.fault else ""
+        return f"tool_result {e.status:<7} {e.agent} <- {e.tool}{fault}: {_short(e.payload)}"
+    if kind == "delegation":
+        return f"delegation          {e.from_} -> {e.to} ({e.trigger})"
+    if kind == "restricted_attempt":
+        return f"restricted_attempt  {e.agent} -> {e.tool} ({e.mode}) {_short(e.arguments)}"
+    if kind == "error":
+        return f"error               {e.agent or '-'} {e.kind}: {_short(e.message)}"
+    if kind == "termination":
+        out = f" final: {_short(e.final_output)}" if e.final_output else ""
+        detail = f" ({_short(e.detail)})" if e.detail else ""
+        return f"termination         {e.reason}{detail}{out}"
+    return kind
