@@ -1,0 +1,239 @@
+"""The correctness pipeline (§4.2, Figure 1.2): synonymous prompt sets and cascading checks.
+
+1. A tester model writes template questions with masks ([A], [B], Figure 12) and synonymous
+   infills for each mask (Figure 13); zipping the infills gives a prompt set P = {p_1..p_n} whose
+   prompts all ask the same thing.
+2. The agent runs every p_j; we keep its tool inputs I_j, tool outputs O_j and answers a_j.
+3. Checks: (i) argument consistency — all I_j equal after normalisation (case, spacing,
+   punctuation, number formatting, key order), not raw string equality; (ii) output consistency
+   — all O_j equal after the same normalisation; (iii) the LLM oracle — a tester model answers
+   each p_j without the tool (Figure 15), the majority answer is the expectation, and the oracle
+   scores each a_j from 1 to 10 against the tool output and that expectation (Figure 17); a
+   score below 5 fails.
+4. A prompt set is erroneous only when all three checks fail: each check alone has too many
+   false positives (non-deterministic tools, harmless rephrasing).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from masfuzz.llm.types import ModelClient
+from masfuzz.toolfuzz.agent import AgentRun, observation, run_agent
+from masfuzz.toolfuzz.sandbox import Sandbox
+from masfuzz.toolfuzz.structured import ask_json
+from masfuzz.toolfuzz.tools import FuzzTool, tool_doc
+
+ORACLE_THRESHOLD = 5
+
+TEMPLATE_PROMPT = """You are a user asking an AI assistant for help - just speak naturally.
+Your task: Generate **template questions** that a user might ask based on a tool's purpose and capabilities.
+The tool is described as follows: {doc}
+Use placeholders in brackets for the parts that vary, i.e. [A], [B], [C]. Avoid other special characters.
+Answer as JSON: {{"templates": ["...", "..."]}}"""
+TEMPLATE_SCHEMA = {"type": "object", "properties": {"templates": {"type": "array", "items": {"type": "string"}}},
+                   "required": ["templates"]}
+
+INFILL_PROMPT = """You are a user interacting with an AI assistant - just speak naturally.
+For the following template question: '{template}'
+Generate infills for each placeholder ({masks}). Each infill is a specific example that could fill that blank; the infills of one placeholder must all mean the same thing, written the way different users would: synonyms, abbreviations, rephrasings, alternate spellings.
+Use only inputs that are relevant to this tool: {doc}
+Answer as JSON: {{"infills": {{"A": ["...", "..."]}}}}"""
+INFILL_SCHEMA = {"type": "object", "properties": {"infills": {"type": "object", "additionalProperties": {
+    "type": "array", "items": {"type": "string"}}}}, "required": ["infills"]}
+
+ANSWER_PROMPT = """You are emulating the following tool: {doc}
+Give the tool's expected answer to this question, in one sentence: {question}
+Answer as JSON: {{"answer": "..."}}"""
+ANSWER_SCHEMA = {"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"]}
+
+ORACLE_PROMPT = """You are assessing an agent RESPONSE. Give a score between 1 and 10. 10 means the response satisfies both criteria: the first is the tool output and the second is the expectation. 1 is for when neither is satisfied. Give your reasoning.
+Question: {question}
+Agent response: {answer}
+Expectations:
+1. {tool_output}
+2. {expectation}
+Answer as JSON: {{"reason": "...", "correctness_degree": 7}}"""
+ORACLE_SCHEMA = {"type": "object", "properties": {"reason": {"type": "string"},
+                                                  "correctness_degree": {"type": "integer", "minimum": 1, "maximum": 10}},
+                 "required": ["correctness_degree"]}
+
+
+@dataclass
+class PromptSetResult:
+    template: str
+    prompts: list[str]
+    runs: list[AgentRun] = field(default_factory=list)
+    expectation: str = ""
+    scores: list[int] = field(default_factory=list)
+    arguments_consistent: bool = True
+    outputs_consistent: bool = True
+    oracle_passed: bool = True
+
+    @property
+    def erroneous(self) -> bool:
+        return not self.arguments_consistent and not self.outputs_consistent and not self.oracle_passed
+
+    @property
+    def failing_prompts(self) -> list[str]:
+        return [p for p, s in zip(self.prompts, self.scores) if s < ORACLE_THRESHOLD]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"template": self.template, "prompts": self.prompts, "expectation": self.expectation,
+                "scores": self.scores, "arguments_consistent": self.arguments_consistent,
+                "outputs_consistent": self.outputs_consistent, "oracle_passed": self.oracle_passed,
+                "erroneous": self.erroneous, "runs": [r.to_dict() for r in self.runs]}
+
+
+@dataclass
+class CorrectnessReport:
+    tool: str
+    description: str
+    sets: list[PromptSetResult]
+
+    @property
+    def erroneous_sets(self) -> list[PromptSetResult]:
+        return [s for s in self.sets if s.erroneous]
+
+    @property
+    def error_count(self) -> int:
+        """Erroneous prompts: the failing prompts of the erroneous sets."""
+        return sum(len(s.failing_prompts) for s in self.erroneous_sets)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"tool": self.tool, "description": self.description, "error_count": self.error_count,
+                "erroneous_sets": len(self.erroneous_sets), "sets": [s.to_dict() for s in self.sets]}
+
+
+# --- normalisation -------------------------------------------------------------------------
+
+
+def normalise(value: Any) -> str:
+    """A canonical text for comparing arguments or outputs: case, accents, whitespace and
+    punctuation folded, numbers canonical (`20`, `20.0`, `20.00` are one), keys sorted."""
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{normalise(k)}:{normalise(v)}" for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(normalise(v) for v in value) + "]"
+    if isinstance(value, bool) or value is None:
+        return str(value).lower()
+    if isinstance(value, (int, float)):
+        return _num(float(value))
+    text = unicodedata.normalize("NFKD", str(value)).encode("ascii", "ignore").decode().lower()
+    text = re.sub(r"-?\d+(?:\.\d+)?", lambda m: _num(float(m.group())), text)
+    text = re.sub(r"[^\w.]+", " ", text)
+    return " ".join(text.split())
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if x == int(x) and abs(x) < 1e15 else f"{x:.6g}"
+
+
+def consistent(values: list[Any]) -> bool:
+    return len({normalise(v) for v in values}) <= 1
+
+
+# --- prompt sets ---------------------------------------------------------------------------
+
+_MASK = re.compile(r"\[([A-Za-z_][\w ]{0,30})\]")
+
+
+def fill(template: str, infills: dict[str, list[str]], size: int) -> list[str]:
+    """Prompt j takes the j-th synonym of every mask (cycling shorter lists)."""
+    masks = list(dict.fromkeys(_MASK.findall(template)))
+    lists = {m: [s for s in infills.get(m, []) if isinstance(s, str) and s.strip()] for m in masks}
+    if not masks or any(not v for v in lists.values()):
+        return []
+    n = min(size, max(len(v) for v in lists.values()))
+    out = []
+    for j in range(n):
+        out.append(_MASK.sub(lambda m: lists[m.group(1)][j % len(lists[m.group(1)])]
+                             if m.group(1) in lists else m.group(0), template))
+    return list(dict.fromkeys(out))
+
+
+async def prompt_sets(tool: FuzzTool, tester: ModelClient, *, templates: int, size: int,
+                      seed: int) -> list[tuple[str, list[str]]]:
+    doc = tool_doc(tool)
+    got = await ask_json(tester, TEMPLATE_PROMPT.format(doc=doc), TEMPLATE_SCHEMA, seed=seed)
+    sets = []
+    for i, template in enumerate([t for t in got.get("templates", []) if isinstance(t, str)][:templates]):
+        masks = list(dict.fromkeys(_MASK.findall(template)))
+        if not masks:
+            continue
+        inf = await ask_json(tester, INFILL_PROMPT.format(template=template, doc=doc,
+                                                          masks=", ".join(f"[{m}]" for m in masks)),
+                             INFILL_SCHEMA, seed=seed + i)
+        prompts = fill(template, inf.get("infills") or {}, size)
+        if len(prompts) >= 2:
+            sets.append((template, prompts))
+    return sets
+
+
+# --- checks --------------------------------------------------------------------------------
+
+
+async def expectation(tool: FuzzTool, tester: ModelClient, prompts: list[str], seed: int) -> str:
+    """The majority vote over the tester's tool-free answers to each prompt of the set."""
+    answers = []
+    for j, p in enumerate(prompts):
+        got = await ask_json(tester, ANSWER_PROMPT.format(doc=tool_doc(tool), question=p), ANSWER_SCHEMA, seed=seed + j)
+        if isinstance(got.get("answer"), str) and got["answer"].strip():
+            answers.append(got["answer"].strip())
+    if not answers:
+        return ""
+    votes = Counter(normalise(a) for a in answers)
+    winner = votes.most_common(1)[0][0]
+    return next(a for a in answers if normalise(a) == winner)
+
+
+async def oracle_score(tester: ModelClient, question: str, run: AgentRun, expected: str, seed: int) -> int:
+    tool_output = observation(run.steps[-1].outcome) if run.steps else "(the tool was not called)"
+    got = await ask_json(tester, ORACLE_PROMPT.format(question=question, answer=run.answer,
+                                                      tool_output=tool_output[:1500], expectation=expected),
+                         ORACLE_SCHEMA, seed=seed)
+    score = got.get("correctness_degree")
+    try:
+        return max(1, min(10, int(score)))
+    except (TypeError, ValueError):
+        return 1  # an oracle that cannot score does not vouch for the answer
+
+
+async def check_prompt_set(tool: FuzzTool, template: str, prompts: list[str], sandbox: Sandbox,
+                           agent: ModelClient, tester: ModelClient, seed: int) -> PromptSetResult:
+    result = PromptSetResult(template, prompts)
+    for j, p in enumerate(prompts):
+        result.runs.append(await run_agent(agent, tool, p, sandbox.call, seed=seed + j))
+    inputs = [[s.arguments for s in r.steps] for r in result.runs]
+    outputs = [[observation(s.outcome) for s in r.steps] for r in result.runs]
+    result.arguments_consistent = consistent(inputs)
+    result.outputs_consistent = consistent(outputs)
+    result.expectation = await expectation(tool, tester, prompts, seed)
+    result.scores = [await oracle_score(tester, p, r, result.expectation, seed + j)
+                     for j, (p, r) in enumerate(zip(prompts, result.runs))]
+    result.oracle_passed = all(s >= ORACLE_THRESHOLD for s in result.scores)
+    return result
+
+
+async def correctness_pipeline(tool: FuzzTool, sandbox: Sandbox, agent: ModelClient, tester: ModelClient, *,
+                               seed: int, templates: int = 3, size: int = 5,
+                               sets: list[tuple[str, list[str]]] | None = None) -> CorrectnessReport:
+    """Test `tool` for correctness errors; pass `sets` to re-test on known prompt sets."""
+    if sets is None:
+        sets = await prompt_sets(tool, tester, templates=templates, size=size, seed=seed)
+    results = [await check_prompt_set(tool, t, ps, sandbox, agent, tester, seed + 100 * i)
+               for i, (t, ps) in enumerate(sets)]
+    return CorrectnessReport(tool.name, tool.description, results)
+
+
+def sets_of(report: CorrectnessReport) -> list[tuple[str, list[str]]]:
+    return [(s.template, s.prompts) for s in report.sets]
+
+
+def dumps(report: CorrectnessReport) -> str:
+    return json.dumps(report.to_dict(), indent=2, default=str)

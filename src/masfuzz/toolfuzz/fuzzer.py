@@ -1,0 +1,124 @@
+"""The taint fuzzer (§4.1, Figure 1.1A): fuzz one tool in isolation, collect the arguments that
+break it, grouped into unique runtime errors.
+
+Rounds alternate learning and exploiting: each round draws a batch of arguments from the
+schema-and-prior strategy (seeded with `seed + round`), runs them in the sandbox, some of them
+tainted, and merges what the taint observed into the priors the next round draws from. Tainted
+calls go to the plain function; the rest go through the framework's own calling path, so
+validation errors an agent would meet there are found too.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from masfuzz.toolfuzz.generate import arguments_strategy, draw
+from masfuzz.toolfuzz.grouping import ErrorKey, error_key, normalise_message
+from masfuzz.toolfuzz.priors import Priors, SyntaxPrior, static_priors
+from masfuzz.toolfuzz.sandbox import CallOutcome, Sandbox, SandboxLimits
+from masfuzz.toolfuzz.tools import FuzzTool
+
+
+@dataclass
+class UniqueError:
+    key: ErrorKey
+    status: str  # error | timeout | crash
+    message: str  # the first raw message
+    arguments: dict[str, Any]  # the shortest reproducer seen
+    first_call: int  # 1-based index of the call that first hit it
+    count: int = 0
+    # Filled by the runtime pipeline's model stages (None: not run).
+    sanity: str | None = None  # accepted | refused
+    user_request: str | None = None
+    confirmed: bool | None = None
+    agent_arguments: dict[str, Any] | None = None
+    agent_error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": str(self.key), "error_type": self.key.error_type, "message": self.message,
+            "frame": self.key.frame, "status": self.status, "arguments": self.arguments,
+            "first_call": self.first_call, "count": self.count, "sanity": self.sanity,
+            "user_request": self.user_request, "confirmed": self.confirmed,
+            "agent_arguments": self.agent_arguments, "agent_error": self.agent_error,
+        }
+
+
+@dataclass
+class FuzzResult:
+    tool: str
+    seed: int
+    calls: int = 0
+    ok: int = 0
+    failed: int = 0
+    blocked: int = 0
+    blocked_reasons: dict[str, int] = field(default_factory=dict)
+    unique: dict[ErrorKey, UniqueError] = field(default_factory=dict)
+    priors: Priors = field(default_factory=dict)
+    network_isolation: str = "unknown"
+
+    def abundances(self) -> list[int]:
+        return [u.count for u in self.unique.values()]
+
+
+def _size(arguments: dict[str, Any]) -> int:
+    return len(json.dumps(arguments, default=str, ensure_ascii=False))
+
+
+def record(result: FuzzResult, tool: FuzzTool, arguments: dict[str, Any], outcome: CallOutcome) -> ErrorKey | None:
+    """Count one call's outcome; the unique error it hit, if any."""
+    result.calls += 1
+    for arg, found in outcome.priors.items():
+        prior = result.priors.setdefault(arg, SyntaxPrior())
+        for slot, values in found.items():
+            getattr(prior, slot).update(values)
+    if outcome.status == "ok":
+        result.ok += 1
+        return None
+    if outcome.status == "blocked":
+        result.blocked += 1
+        reason = normalise_message(outcome.message)
+        result.blocked_reasons[reason] = result.blocked_reasons.get(reason, 0) + 1
+        return None
+    result.failed += 1
+    key = error_key(outcome, tool.own_code_root)
+    found_err = result.unique.get(key)
+    if found_err is None:
+        found_err = result.unique[key] = UniqueError(key, outcome.status, outcome.message,
+                                                     dict(arguments), result.calls)
+    elif _size(arguments) < _size(found_err.arguments):
+        found_err.arguments = dict(arguments)
+    found_err.count += 1
+    return key
+
+
+def fuzz_tool(tool: FuzzTool, *, calls: int = 200, seed: int = 0, batch: int = 25,
+              limits: SandboxLimits | None = None, sandbox: Sandbox | None = None) -> FuzzResult:
+    """Fuzz `tool` with `calls` calls. Reproducible: the same seed draws the same arguments."""
+    arg_names = list((tool.schema.get("properties") or {}).keys())
+    priors = static_priors(tool.function, arg_names)
+    result = FuzzResult(tool.name, seed)
+    for name, prior in priors.items():
+        result.priors.setdefault(name, SyntaxPrior()).merge(prior)
+    own = sandbox is None
+    box = sandbox or Sandbox(tool, limits)
+    try:
+        round_no = 0
+        while result.calls < calls:
+            want = min(batch, calls - result.calls)
+            examples = draw(arguments_strategy(tool.schema, result.priors), want, seed * 1009 + round_no)
+            if not examples:
+                break
+            # Learn hard in the first round, then taint one call in four.
+            every = 2 if round_no == 0 else 4
+            for i, arguments in enumerate(examples):
+                taint = tool.function is not None and i % every == 0
+                record(result, tool, arguments, box.call(arguments, taint=taint))
+            round_no += 1
+        result.network_isolation = box.network_isolation
+    finally:
+        if own:
+            box.close()
+    return result

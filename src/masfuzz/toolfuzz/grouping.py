@@ -1,0 +1,58 @@
+"""Unique runtime errors: failures grouped by what went wrong and where in the tool.
+
+The published ToolFuzz groups by exception type only, which merges an `IndexError` from a missing
+prefix with an `IndexError` from an empty result. Here a key is (exception type, normalised
+message, innermost frame of the tool's own code): the message with the fuzzed values masked (so
+`invalid literal for int(): 'abc'` and `...: 'xyz'` are one error), and the deepest frame inside
+the tool's package or file (so the same exception raised at two places is two errors).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+
+from masfuzz.toolfuzz.sandbox import CallOutcome
+
+_MASKS = [
+    (re.compile(r"0x[0-9a-fA-F]+"), "<addr>"),
+    (re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\""), "<str>"),
+    (re.compile(r"(?<![\w<])/[^\s:,)]+"), "<path>"),
+    (re.compile(r"-?\b\d+(?:\.\d+)?(?:e[-+]?\d+)?\b"), "<n>"),
+    (re.compile(r"\s+"), " "),
+]
+_MASFUZZ_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@dataclass(frozen=True)
+class ErrorKey:
+    error_type: str
+    message: str
+    frame: str  # "file.py:function:line" of the innermost frame in the tool's own code
+
+    def __str__(self) -> str:
+        return f"{self.error_type}: {self.message} @ {self.frame}"
+
+
+def normalise_message(message: str, limit: int = 160) -> str:
+    text = message.splitlines()[0] if message else ""
+    for pattern, repl in _MASKS:
+        text = pattern.sub(repl, text)
+    return text.strip()[:limit]
+
+
+def innermost_own_frame(frames: list[tuple[str, int, str]], own_root: str | None) -> str:
+    """The deepest frame in the tool's own code; else the deepest outside masfuzz."""
+    outside = [f for f in frames if not f[0].startswith(_MASFUZZ_DIR)]
+    own = [f for f in outside if own_root and (f[0] == own_root or f[0].startswith(own_root + os.sep))]
+    pick = (own or outside or frames or [("?", 0, "?")])[-1]
+    filename, line, func = pick
+    base = os.path.dirname(own_root) if own_root and own else os.path.dirname(filename)
+    rel = os.path.relpath(filename, base) if base else os.path.basename(filename)
+    return f"{rel}:{func}:{line}"
+
+
+def error_key(outcome: CallOutcome, own_root: str | None) -> ErrorKey:
+    return ErrorKey(outcome.error_type, normalise_message(outcome.message),
+                    innermost_own_frame(outcome.frames, own_root))

@@ -1,0 +1,82 @@
+"""The runtime-error pipeline (§4.1, Figure 1.1): fuzz the tool alone, then for each unique error
+(1) sanity check: the agent's model, shown the tool's documentation, is asked to make that exact
+    call; a refusal drops the input (the fuzzer ignores the documentation, the agent does not);
+(2) a tester model writes a natural user request carrying the input (Figure 11);
+(3) the agent runs that request; the error is confirmed when the agent's own call fails with the
+    same unique error (a different failure is reported, not counted as a confirmation).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from masfuzz.llm.types import ModelClient
+from masfuzz.toolfuzz.agent import AgentRun, ask_for_call, run_agent
+from masfuzz.toolfuzz.fuzzer import FuzzResult, UniqueError, fuzz_tool
+from masfuzz.toolfuzz.grouping import error_key
+from masfuzz.toolfuzz.sandbox import Sandbox
+from masfuzz.toolfuzz.structured import ask_json
+from masfuzz.toolfuzz.tools import FuzzTool, tool_doc
+
+REQUEST_PROMPT = """You are an AI assistant tester. The idea is to come up with a prompt which will make the following tool produce an error.
+Tool information: {doc}
+Write ONE natural request a user could send to an AI assistant that has this tool, such that the assistant calls the tool with these arguments:
+{arguments}
+Put the argument values in double quotes inside the request. Answer as JSON: {{"request": "..."}}"""
+REQUEST_SCHEMA = {"type": "object", "properties": {"request": {"type": "string"}}, "required": ["request"]}
+
+
+@dataclass
+class RuntimeReport:
+    fuzz: FuzzResult
+    agent_runs: dict[str, AgentRun]  # unique error key -> the confirming run
+
+    @property
+    def confirmed(self) -> list[UniqueError]:
+        return [u for u in self.fuzz.unique.values() if u.confirmed]
+
+
+def same_arguments(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True, default=str)
+
+
+async def confirm_error(error: UniqueError, tool: FuzzTool, sandbox: Sandbox, agent: ModelClient,
+                        tester: ModelClient, seed: int) -> AgentRun | None:
+    """Run the three model stages for one unique error; fills its fields in place."""
+    call = await ask_for_call(agent, tool, error.arguments, seed=seed)
+    if call is None:
+        error.sanity = "refused"
+        return None
+    error.sanity = "accepted"
+    prompt = REQUEST_PROMPT.format(doc=tool_doc(tool), arguments=json.dumps(error.arguments, ensure_ascii=False))
+    answer = await ask_json(tester, prompt, REQUEST_SCHEMA, seed=seed)
+    request = answer.get("request")
+    if not isinstance(request, str) or not request.strip():
+        error.user_request = None
+        error.confirmed = False
+        return None
+    error.user_request = request.strip()
+    run = await run_agent(agent, tool, error.user_request, sandbox.call, seed=seed)
+    if run.steps:
+        error.agent_arguments = run.steps[0].arguments
+    own = tool.own_code_root
+    keys = [error_key(s.outcome, own) for s in run.errors]
+    error.confirmed = error.key in keys
+    if keys and not error.confirmed:
+        error.agent_error = str(keys[0])
+    return run
+
+
+async def runtime_pipeline(tool: FuzzTool, sandbox: Sandbox, *, calls: int, seed: int,
+                           agent: ModelClient | None = None, tester: ModelClient | None = None,
+                           max_confirm: int = 20) -> RuntimeReport:
+    result = fuzz_tool(tool, calls=calls, seed=seed, sandbox=sandbox)
+    runs: dict[str, AgentRun] = {}
+    if agent is not None and tester is not None:
+        for i, err in enumerate(sorted(result.unique.values(), key=lambda u: u.first_call)[:max_confirm]):
+            run = await confirm_error(err, tool, sandbox, agent, tester, seed + i)
+            if run is not None:
+                runs[str(err.key)] = run
+    return RuntimeReport(result, runs)

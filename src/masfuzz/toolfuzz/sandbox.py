@@ -1,0 +1,316 @@
+"""Run fuzzed tool calls where they can do no harm.
+
+Every call runs in a forked worker process, in a fresh temporary working directory of its own,
+with:
+- no network: the worker enters a new network namespace (only a down loopback) where the
+  machine allows it; independently, an audit hook refuses socket connects, binds, sends and name
+  look-ups, so a tool gets a clear `SandboxViolation` instead of a timeout;
+- no writes outside its directory: the audit hook refuses opening files for writing, removing,
+  renaming, `rmtree`, `chmod` and friends on any path outside the call's temporary directory,
+  and refuses starting programs (`subprocess`, `os.system`, `exec`), which would escape it;
+- limits: address space, CPU seconds and file size by `resource.setrlimit`; a wall-clock limit
+  enforced by the parent, which kills a hanging worker and starts a fresh one.
+
+One worker serves many calls (forking per call costs more than the call for most tools); each
+call still gets a new directory, and a crash, kill or limit hit replaces the worker. The audit
+hook guards Python code only; native code is held by the namespace and the rlimits alone.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import multiprocessing
+import os
+import resource
+import shutil
+import signal
+import sys
+import tempfile
+import time
+import traceback
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from masfuzz.toolfuzz.priors import call_tainted
+from masfuzz.toolfuzz.tools import FuzzTool
+
+Status = Literal["ok", "error", "timeout", "crash", "blocked"]
+MAX_RESULT_CHARS = 4000
+
+
+class SandboxViolation(PermissionError):
+    """Raised inside the sandbox when a tool tries to leave it (a PermissionError, so code that
+    handles failed writes, like the import system's bytecode cache, handles it too)."""
+
+
+@dataclass(frozen=True)
+class SandboxLimits:
+    time_s: float = 10.0  # wall clock per call
+    cpu_s: int = 10  # CPU seconds per call
+    memory_mb: int = 1024  # extra address space per worker
+    file_mb: int = 64  # largest file a call may write
+
+
+@dataclass
+class CallOutcome:
+    status: Status
+    result: str = ""
+    error_type: str = ""
+    message: str = ""
+    frames: list[tuple[str, int, str]] = field(default_factory=list)
+    priors: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
+    duration: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+# --- inside the worker -------------------------------------------------------------------
+
+_ALLOWED_ROOT: list[str] = []  # the current call's directory (a list: mutated by the worker)
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+_PATH_EVENTS = {  # audit event -> indices of path arguments that must stay inside
+    "os.remove": (0,), "os.rmdir": (0,), "os.mkdir": (0,), "os.rename": (0, 1),
+    "os.chmod": (0,), "os.chown": (0,), "os.truncate": (0,), "os.link": (0, 1),
+    "os.symlink": (1,), "os.utime": (0,), "shutil.rmtree": (0,), "shutil.copyfile": (1,),
+    "shutil.copytree": (1,), "shutil.move": (0, 1), "os.chdir": (),
+}
+_NET_EVENTS = {"socket.connect", "socket.bind", "socket.sendto", "socket.sendmsg",
+               "socket.getaddrinfo", "socket.gethostbyname", "socket.gethostbyaddr",
+               "socket.getnameinfo"}
+_EXEC_EVENTS = {"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
+                "os.fork", "os.forkpty", "pty.spawn"}
+
+
+def _inside(path: Any) -> bool:
+    if isinstance(path, int) or path is None or not _ALLOWED_ROOT:
+        return True  # a file descriptor already opened, or no call running
+    try:
+        real = os.path.realpath(str(os.fsdecode(path)))  # str(): never read a taint object
+    except (TypeError, ValueError):
+        return False
+    root = _ALLOWED_ROOT[0]
+    return real == root or real.startswith(root + os.sep) or real in ("/dev/null",)
+
+
+def _audit(event: str, args: tuple[Any, ...]) -> None:
+    if not _ALLOWED_ROOT:
+        return
+    if event == "open":
+        path, mode, flags = (tuple(args) + (None, None, 0))[:3]
+        writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
+            isinstance(flags, int) and flags & _WRITE_FLAGS)
+        if writing and not _inside(path):
+            raise SandboxViolation(f"sandbox: writing {path!r} outside the call's directory is blocked")
+    elif event in _PATH_EVENTS:
+        for i in _PATH_EVENTS[event]:
+            if i < len(args) and not _inside(args[i]):
+                raise SandboxViolation(f"sandbox: {event} on {args[i]!r} outside the call's directory is blocked")
+    elif event in _NET_EVENTS:
+        raise SandboxViolation(f"sandbox: network access ({event}) is blocked")
+    elif event in _EXEC_EVENTS:
+        raise SandboxViolation(f"sandbox: starting a program ({event}) is blocked")
+
+
+def network_namespace() -> bool:
+    """Move this process into a fresh network namespace; False where the machine forbids it."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return False
+    clone_newnet, clone_newuser = 0x40000000, 0x10000000
+    for flags in (clone_newnet, clone_newuser | clone_newnet):
+        if libc.unshare(flags) == 0:
+            return True
+    return False
+
+
+def _limit(kind: int, value: int) -> None:
+    try:
+        _, hard = resource.getrlimit(kind)
+        if hard != resource.RLIM_INFINITY:
+            value = min(value, hard)
+        resource.setrlimit(kind, (value, hard))
+    except (ValueError, OSError):
+        pass  # an unsupported limit on this platform: the wall clock still holds
+
+
+def _current_vm_bytes() -> int:
+    try:
+        with open("/proc/self/statm") as fh:
+            return int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError):
+        return 0
+
+
+def _worker(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when we stop
+    netns = network_namespace()
+    sys.dont_write_bytecode = True
+    if limits.memory_mb > 0:
+        _limit(resource.RLIMIT_AS, _current_vm_bytes() + limits.memory_mb * 2**20)
+    _limit(resource.RLIMIT_FSIZE, limits.file_mb * 2**20)
+    _limit(resource.RLIMIT_CORE, 0)
+    sys.addaudithook(_audit)
+    conn.send(("ready", netns))
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            return
+        if msg is None:
+            return
+        call_id, arguments, taint = msg
+        conn.send((call_id, _one_call(tool, arguments, taint, limits, base)))
+
+
+def _one_call(tool: FuzzTool, arguments: dict[str, Any], taint: bool, limits: SandboxLimits,
+              base: str) -> CallOutcome:
+    workdir = tempfile.mkdtemp(prefix="call-", dir=base)
+    home = os.getcwd()
+    os.chdir(workdir)
+    os.environ.update(HOME=workdir, TMPDIR=workdir)
+    tempfile.tempdir = workdir
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    _limit(resource.RLIMIT_CPU, int(used.ru_utime + used.ru_stime) + limits.cpu_s + 1)
+    _ALLOWED_ROOT[:] = [os.path.realpath(workdir)]
+    start = time.perf_counter()
+    try:
+        if taint and tool.function is not None:
+            result, exc, priors = call_tainted(tool.call_function, arguments)
+        else:
+            priors = {}
+            try:
+                result, exc = tool.invoke(arguments), None
+            except Exception as e:  # the tool's failure is the finding
+                result, exc = None, e
+        if exc is None:
+            return CallOutcome("ok", _render(result), priors=_prior_dicts(priors),
+                               duration=time.perf_counter() - start)
+        return _failure(exc, priors, time.perf_counter() - start)
+    finally:
+        _ALLOWED_ROOT.clear()
+        os.chdir(home)
+        tempfile.tempdir = None
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _failure(exc: BaseException, priors: dict[str, Any], duration: float) -> CallOutcome:
+    blocked = isinstance(exc, SandboxViolation) or any(
+        isinstance(e, SandboxViolation) for e in _chain(exc))
+    frames = [(f.filename, f.lineno or 0, f.name) for f in traceback.extract_tb(exc.__traceback__)]
+    msg = str(exc)
+    return CallOutcome("blocked" if blocked else "error", "", type(exc).__name__, msg[:MAX_RESULT_CHARS],
+                       frames, _prior_dicts(priors), duration)
+
+
+def _chain(exc: BaseException) -> list[BaseException]:
+    out, cur = [], exc.__cause__ or exc.__context__
+    while cur is not None and len(out) < 8:
+        out.append(cur)
+        cur = cur.__cause__ or cur.__context__
+    return out
+
+
+def _prior_dicts(priors: dict[str, Any]) -> dict[str, dict[str, list[Any]]]:
+    return {k: v.to_dict() for k, v in priors.items()}
+
+
+def _render(value: Any) -> str:
+    try:
+        text = value if isinstance(value, str) else repr(value)
+    except Exception as exc:  # a result whose repr fails is still a result
+        text = f"<unprintable {type(value).__name__}: {exc}>"
+    return text[:MAX_RESULT_CHARS]
+
+
+# --- the parent side -----------------------------------------------------------------------
+
+
+class Sandbox:
+    """Runs calls of one tool in worker processes. Use as a context manager."""
+
+    def __init__(self, tool: FuzzTool, limits: SandboxLimits | None = None) -> None:
+        self.tool = tool
+        self.limits = limits or SandboxLimits()
+        self.base = tempfile.mkdtemp(prefix="masfuzz-sandbox-")
+        self._ctx = multiprocessing.get_context("fork")
+        self._proc: Any = None
+        self._conn: Any = None
+        self.network_isolation = "unknown"  # namespace | blocked-sockets
+        self._next_id = 0
+
+    def __enter__(self) -> "Sandbox":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def _start(self) -> None:
+        parent, child = self._ctx.Pipe()
+        self._proc = self._ctx.Process(target=_worker, args=(child, self.tool, self.limits, self.base),
+                                       daemon=True)
+        self._proc.start()
+        child.close()
+        self._conn = parent
+        if parent.poll(30):
+            _, netns = parent.recv()
+            self.network_isolation = "namespace" if netns else "blocked-sockets"
+
+    def _stop(self, kill: bool) -> None:
+        if self._proc is None:
+            return
+        if kill and self._proc.is_alive():
+            os.kill(self._proc.pid, signal.SIGKILL)
+        else:
+            try:
+                self._conn.send(None)
+            except (OSError, BrokenPipeError):
+                pass
+        self._proc.join(5)
+        if self._proc.is_alive():
+            os.kill(self._proc.pid, signal.SIGKILL)
+            self._proc.join(5)
+        self._conn.close()
+        self._proc = self._conn = None
+
+    def call(self, arguments: dict[str, Any], *, taint: bool = False) -> CallOutcome:
+        if self._proc is None or not self._proc.is_alive():
+            self._stop(kill=True)
+            self._start()
+        self._next_id += 1
+        start = time.perf_counter()
+        try:
+            self._conn.send((self._next_id, arguments, taint))
+            if not self._conn.poll(self.limits.time_s):
+                self._stop(kill=True)
+                return CallOutcome("timeout", error_type="Timeout",
+                                   message=f"no answer within {self.limits.time_s:g} s; killed",
+                                   duration=time.perf_counter() - start)
+            _, outcome = self._conn.recv()
+            return outcome
+        except (EOFError, OSError, BrokenPipeError):
+            code = self._proc.exitcode if self._proc is not None else None
+            if self._proc is not None:
+                self._proc.join(1)
+                code = self._proc.exitcode
+            self._stop(kill=True)
+            return CallOutcome("crash", error_type=_crash_name(code),
+                               message=f"the tool's process died (exit code {code})",
+                               duration=time.perf_counter() - start)
+
+    def run(self, calls: list[tuple[dict[str, Any], bool]]) -> list[CallOutcome]:
+        return [self.call(args, taint=taint) for args, taint in calls]
+
+    def close(self) -> None:
+        self._stop(kill=False)
+        shutil.rmtree(self.base, ignore_errors=True)
+
+
+def _crash_name(code: int | None) -> str:
+    if code is not None and code < 0:
+        try:
+            return f"Crash[{signal.Signals(-code).name}]"
+        except ValueError:
+            pass
+    return "Crash"

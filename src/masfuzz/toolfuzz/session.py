@@ -1,0 +1,158 @@
+"""A fuzz session: everything one `masfuzz tools` run holds, and nothing global.
+
+The published ToolFuzz keeps its fuzzer state in module globals and hard-codes one model; here a
+`FuzzSession` owns the configuration (seed, budgets, sandbox limits), the two model clients
+(tester and agent) and the per-tool results, and runs the runtime pipeline, the correctness
+pipeline and the documentation auto-fix for each tool in turn. Every run is seeded and says so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from masfuzz.errors import MasfuzzError
+from masfuzz.llm.types import ModelClient
+from masfuzz.toolfuzz.correctness import CorrectnessReport, correctness_pipeline
+from masfuzz.toolfuzz.docfix import DocFix, fix_documentation
+from masfuzz.toolfuzz.metrics import Chao1, chao1, tc_per_ue
+from masfuzz.toolfuzz.runtime import RuntimeReport, runtime_pipeline
+from masfuzz.toolfuzz.sandbox import Sandbox, SandboxLimits
+from masfuzz.toolfuzz.tools import FuzzTool
+
+
+@dataclass
+class SessionConfig:
+    calls: int = 200
+    seed: int = 0
+    model: str | None = None  # the tester: prompt writer, template/infill generator, oracle, fixer
+    sut_model: str | None = None  # the agent that uses the tool
+    correctness: bool = False
+    fix_docs: bool = False
+    fix_candidates: int = 3
+    templates: int = 3
+    set_size: int = 5
+    limits: SandboxLimits = field(default_factory=SandboxLimits)
+
+
+@dataclass
+class ToolReport:
+    tool: FuzzTool
+    runtime: RuntimeReport
+    seconds: float
+    correctness: CorrectnessReport | None = None
+    docfix: DocFix | None = None
+
+    @property
+    def unique_errors(self) -> int:
+        return len(self.runtime.fuzz.unique)
+
+    @property
+    def tc_ue(self) -> float | None:
+        return tc_per_ue(self.runtime.fuzz.calls, self.unique_errors)
+
+    @property
+    def chao1(self) -> Chao1:
+        return chao1(self.runtime.fuzz.abundances())
+
+
+@dataclass
+class SessionReport:
+    config: SessionConfig
+    tools: list[ToolReport]
+    notes: list[str]
+    target: str = ""
+
+    @property
+    def calls(self) -> int:
+        return sum(t.runtime.fuzz.calls for t in self.tools)
+
+    @property
+    def unique_errors(self) -> int:
+        return sum(t.unique_errors for t in self.tools)
+
+    @property
+    def chao1(self) -> Chao1:
+        return chao1([a for t in self.tools for a in t.runtime.fuzz.abundances()])
+
+
+class FuzzSession:
+    def __init__(self, config: SessionConfig, *, tester: ModelClient | None = None,
+                 agent: ModelClient | None = None) -> None:
+        self.config = config
+        self.tester = tester
+        self.agent = agent
+        if tester is None and agent is None and (config.model or config.sut_model):
+            self.tester, self.agent = _clients(config)
+        if (config.correctness or config.fix_docs) and (self.tester is None or self.agent is None):
+            raise MasfuzzError("--correctness and --fix-docs need a model: give --model (and "
+                               "optionally --sut-model for the agent)")
+
+    async def test_tool(self, tool: FuzzTool) -> ToolReport:
+        cfg = self.config
+        start = time.perf_counter()
+        with Sandbox(tool, cfg.limits) as box:
+            runtime = await runtime_pipeline(tool, box, calls=cfg.calls, seed=cfg.seed,
+                                             agent=self.agent, tester=self.tester)
+            report = ToolReport(tool, runtime, 0.0)
+            if cfg.correctness or cfg.fix_docs:
+                assert self.agent is not None and self.tester is not None
+                report.correctness = await correctness_pipeline(
+                    tool, box, self.agent, self.tester, seed=cfg.seed, templates=cfg.templates,
+                    size=cfg.set_size)
+                if cfg.fix_docs and report.correctness.error_count:
+                    report.docfix = await fix_documentation(
+                        tool, report.correctness, box, self.agent, self.tester, seed=cfg.seed,
+                        k=cfg.fix_candidates)
+        report.seconds = time.perf_counter() - start
+        return report
+
+    async def run_async(self, tools: list[FuzzTool], notes: list[str] | None = None,
+                        target: str = "") -> SessionReport:
+        reports = [await self.test_tool(t) for t in tools]
+        return SessionReport(self.config, reports, list(notes or []), target)
+
+    def run(self, tools: list[FuzzTool], notes: list[str] | None = None, target: str = "") -> SessionReport:
+        return asyncio.run(self.run_async(tools, notes, target))
+
+
+def _clients(config: SessionConfig) -> tuple[ModelClient, ModelClient]:
+    from masfuzz.llm.client import get_client
+
+    tester_model = config.model or config.sut_model
+    agent_model = config.sut_model or config.model
+    assert tester_model and agent_model
+    return get_client(tester_model, role="tester"), get_client(agent_model, role="sut")
+
+
+def session_dict(report: SessionReport) -> dict[str, Any]:
+    """The JSON form of a session report (format version 1)."""
+    cfg = report.config
+    c = report.chao1
+    return {
+        "format": "masfuzz-tools/1", "target": report.target, "seed": cfg.seed,
+        "calls_per_tool": cfg.calls, "model": cfg.model, "sut_model": cfg.sut_model,
+        "totals": {"tools": len(report.tools), "calls": report.calls, "unique_errors": report.unique_errors,
+                   "tc_per_ue": tc_per_ue(report.calls, report.unique_errors),
+                   "chao1": {"estimate": c.estimate, "lower": c.lower, "upper": c.upper}},
+        "notes": report.notes,
+        "tools": [_tool_dict(t) for t in report.tools],
+    }
+
+
+def _tool_dict(t: ToolReport) -> dict[str, Any]:
+    f = t.runtime.fuzz
+    c = t.chao1
+    return {
+        "tool": t.tool.name, "kind": t.tool.kind, "notes": t.tool.notes, "seconds": round(t.seconds, 2),
+        "calls": f.calls, "ok": f.ok, "failed": f.failed, "blocked": f.blocked,
+        "blocked_reasons": f.blocked_reasons, "network_isolation": f.network_isolation,
+        "unique_errors": t.unique_errors, "tc_per_ue": t.tc_ue,
+        "chao1": {"estimate": c.estimate, "lower": c.lower, "upper": c.upper},
+        "priors": {k: v.to_dict() for k, v in f.priors.items() if not v.empty()},
+        "errors": [u.to_dict() for u in sorted(f.unique.values(), key=lambda u: u.first_call)],
+        "correctness": t.correctness.to_dict() if t.correctness else None,
+        "docfix": t.docfix.to_dict() if t.docfix else None,
+    }

@@ -1,0 +1,92 @@
+"""Which tools a target holds: one tool, a collection of tools, a module, or a whole workflow.
+
+A workflow's tools are found through the adapters' own static walks (the Agents SDK walk over
+handoffs and tools; AutoGen agents' tools and workbenches), so `masfuzz tools app.py:agent`
+fuzzes exactly the tools `masfuzz inspect` shows. Agent-as-tool and hosted tools have no Python
+function to fuzz and are skipped with a note.
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+from typing import Any
+
+from masfuzz.errors import TargetError
+from masfuzz.toolfuzz.tools import FuzzTool, wrap_tool
+
+
+def collect_tools(obj: Any, target: str = "") -> tuple[list[FuzzTool], list[str]]:
+    """(tools, notes). Tools are distinct by name; the first of a name wins."""
+    notes: list[str] = []
+    found: list[FuzzTool] = []
+    for item in _candidates(obj, notes, target):
+        try:
+            tool = wrap_tool(item)
+        except TargetError as exc:
+            notes.append(str(exc))
+            continue
+        if all(t.name != tool.name for t in found):
+            found.append(tool)
+    if not found:
+        raise TargetError(f"{target or obj!r}: no tool to fuzz found" + (f" ({'; '.join(notes)})" if notes else ""))
+    return found, notes
+
+
+def _candidates(obj: Any, notes: list[str], target: str) -> list[Any]:
+    mod = type(obj).__module__ or ""
+    if isinstance(obj, (list, tuple, set)):
+        return list(obj)
+    if isinstance(obj, dict):
+        return list(obj.values())
+    if isinstance(obj, types.ModuleType):
+        return _module_tools(obj)
+    if mod.startswith("agents.") and type(obj).__name__ == "Agent":
+        return _agents_sdk_tools(obj, notes)
+    if mod.startswith("autogen_agentchat."):
+        return _autogen_tools(obj)
+    if mod.startswith("langgraph."):
+        raise TargetError(f"{target}: a LangGraph graph's tools live inside its nodes; name the "
+                          "tools themselves (a list of tools, or one tool as module:attr)")
+    return [obj]
+
+
+def _module_tools(module: types.ModuleType) -> list[Any]:
+    """Tool objects defined in a module; failing those, its public documented functions."""
+    values = [v for k, v in vars(module).items() if not k.startswith("_")]
+    tools = [v for v in values if not inspect.isfunction(v) and not inspect.isclass(v)
+             and not isinstance(v, types.ModuleType) and _looks_like_tool(v)]
+    if tools:
+        return tools
+    return [v for v in values if inspect.isfunction(v) and v.__module__ == module.__name__ and v.__doc__]
+
+
+def _looks_like_tool(v: Any) -> bool:
+    return any(hasattr(v, a) for a in ("params_json_schema", "args_schema", "inputSchema")) or (
+        hasattr(v, "schema") and hasattr(v, "run_json"))
+
+
+def _agents_sdk_tools(agent: Any, notes: list[str]) -> list[Any]:
+    try:
+        from masfuzz.adapters.openai_agents.extract import walk
+    except ModuleNotFoundError:  # pragma: no cover - the adapter ships with masfuzz
+        return list(getattr(agent, "tools", []) or [])
+    w = walk(agent)
+    notes.extend(w.notes)
+    out = []
+    for edge in w.tools:
+        if edge.kind == "function":
+            out.append(edge.tool)
+        else:
+            notes.append(f"tool {edge.name!r} ({edge.kind}) has no Python function to fuzz; skipped")
+    return out
+
+
+def _autogen_tools(obj: Any) -> list[Any]:
+    members = list(getattr(obj, "_participants", None) or [obj])
+    out: list[Any] = []
+    for member in members:
+        out.extend(getattr(member, "_tools", None) or [])
+        for wb in getattr(member, "_workbench", None) or []:
+            out.extend(getattr(wb, "_tools", None) or [])
+    return out

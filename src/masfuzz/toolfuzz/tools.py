@@ -1,0 +1,238 @@
+"""One interface over every kind of agent tool: name, description, JSON schema, invoke.
+
+ToolFuzz tests a tool the way an agent uses it (its documentation and schema) and the way its
+code fails (the Python function behind it). `FuzzTool` keeps both: `invoke(arguments)` goes
+through the framework's own calling path where that path raises (LangChain, AutoGen, plain
+callables), and `function` is the plain Python callable underneath, which the syntax-prior
+analysis reads and the dynamic tainting calls. Taint goes to `function`, never through a
+framework wrapper: LangChain's pydantic validation turns str subclasses into plain `str`.
+
+Frameworks are recognised by the module of the object's type, so wrapping a plain function never
+imports LangChain, AutoGen or the Agents SDK.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from masfuzz.errors import TargetError
+
+# LangChain reserves these names for its own run plumbing; a tool argument with one of them
+# never reaches the tool function through LangChain's wrapper.
+LANGCHAIN_RESERVED = ("config", "callbacks", "run_manager")
+
+
+@dataclass
+class FuzzTool:
+    name: str
+    description: str
+    schema: dict[str, Any]
+    invoke_fn: Callable[[dict[str, Any]], Any]
+    function: Callable[..., Any] | None = None  # the plain code under test, for priors and taint
+    kind: str = "python"  # python | openai_agents | autogen | langchain | mcp
+    notes: list[str] = field(default_factory=list)
+
+    def invoke(self, arguments: dict[str, Any]) -> Any:
+        return _settle(self.invoke_fn(dict(arguments)))
+
+    def call_function(self, arguments: dict[str, Any]) -> Any:
+        """Call the plain function with these (possibly tainted) arguments."""
+        if self.function is None:
+            return self.invoke(arguments)
+        return _settle(self.function(**arguments))
+
+    @property
+    def source_file(self) -> str | None:
+        fn = inspect.unwrap(self.function) if self.function is not None else None
+        try:
+            return inspect.getsourcefile(fn) if fn is not None else None
+        except TypeError:
+            return None
+
+    @property
+    def own_code_root(self) -> str | None:
+        """The folder whose frames count as the tool's own code: the top package that holds
+        its source (a library tool's errors are grouped by the library's innermost frame), or
+        the file itself for a script."""
+        src = self.source_file
+        if not src:
+            return None
+        path = Path(src).resolve()
+        folder = path.parent
+        if not (folder / "__init__.py").exists():
+            return str(path)
+        while (folder.parent / "__init__.py").exists():
+            folder = folder.parent
+        return str(folder)
+
+    def with_description(self, description: str) -> "FuzzTool":
+        """The same tool documented differently (documentation auto-fix)."""
+        return FuzzTool(self.name, description, self.schema, self.invoke_fn, self.function,
+                        self.kind, list(self.notes))
+
+
+def _settle(value: Any) -> Any:
+    """Run a coroutine a tool returned to completion (tools are called from sync code)."""
+    if inspect.isawaitable(value):
+        async def wait() -> Any:
+            return await value
+        return asyncio.run(wait())
+    return value
+
+
+def wrap_tool(obj: Any, *, name: str | None = None) -> FuzzTool:
+    """Wrap any supported tool object; a clear TargetError names what was given otherwise."""
+    if isinstance(obj, FuzzTool):
+        return obj
+    mod = type(obj).__module__ or ""
+    if mod.startswith("agents.") and hasattr(obj, "params_json_schema"):
+        return _from_agents_sdk(obj)
+    if mod.startswith(("autogen_core.", "autogen_ext.", "autogen_agentchat.")) and hasattr(obj, "schema"):
+        return _from_autogen(obj)
+    if mod.startswith(("langchain", "langchain_core.", "langchain_community.")) or _is_langchain_tool(obj):
+        return _from_langchain(obj)
+    if mod.startswith("mcp.") and hasattr(obj, "inputSchema"):
+        raise TargetError(
+            f"MCP tool {obj.name!r}: wrap it with masfuzz.toolfuzz.tools.from_mcp(tool, session) "
+            "(an MCP tool needs its client session to be called)"
+        )
+    if callable(obj) and (inspect.isfunction(obj) or inspect.ismethod(obj) or inspect.isbuiltin(obj)):
+        return from_callable(obj, name=name)
+    raise TargetError(
+        f"a {mod}.{type(obj).__qualname__} is not a tool masfuzz can fuzz (expected a Python "
+        "function, an Agents SDK FunctionTool, an AutoGen tool, a LangChain tool or an MCP tool)"
+    )
+
+
+def _is_langchain_tool(obj: Any) -> bool:
+    return any(c.__module__.startswith("langchain_core.tools") for c in type(obj).__mro__)
+
+
+def from_callable(fn: Callable[..., Any], *, name: str | None = None,
+                  description: str | None = None) -> FuzzTool:
+    """A plain Python function; its JSON schema comes from its signature via pydantic."""
+    schema = schema_from_signature(fn)
+    doc = description if description is not None else inspect.getdoc(fn) or ""
+
+    def invoke(arguments: dict[str, Any]) -> Any:
+        return fn(**arguments)
+
+    return FuzzTool(name or fn.__name__, doc, schema, invoke, fn, "python")
+
+
+def schema_from_signature(fn: Callable[..., Any]) -> dict[str, Any]:
+    from pydantic import create_model
+
+    fields: dict[str, Any] = {}
+    for pname, param in inspect.signature(fn).parameters.items():
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            continue
+        ann = param.annotation if param.annotation is not inspect.Parameter.empty else str
+        default = param.default if param.default is not inspect.Parameter.empty else ...
+        fields[pname] = (ann, default)
+    try:
+        schema = create_model(f"{fn.__name__}_args", **fields).model_json_schema()
+    except Exception as exc:  # an annotation pydantic cannot express
+        raise TargetError(f"{fn.__qualname__}: cannot build a JSON schema from its signature: {exc}") from None
+    schema.pop("title", None)
+    return schema
+
+
+def _from_agents_sdk(tool: Any) -> FuzzTool:
+    # The SDK swallows tool exceptions into a generic string (DESIGN.md); the function it wraps
+    # raises them, so both invoke and taint call the wrapped function.
+    fn = _agents_sdk_function(tool)
+    if fn is None:
+        raise TargetError(f"Agents SDK tool {tool.name!r}: cannot find the Python function it wraps")
+    takes_ctx = _first_param_is_context(fn)
+
+    def invoke(arguments: dict[str, Any]) -> Any:
+        return fn(None, **arguments) if takes_ctx else fn(**arguments)
+
+    schema = dict(tool.params_json_schema)
+    return FuzzTool(tool.name, tool.description or "", schema, invoke,
+                    (lambda **kw: invoke(kw)) if takes_ctx else fn, "openai_agents",
+                    ["called through the wrapped function: the SDK hides tool exceptions"])
+
+
+def _agents_sdk_function(tool: Any) -> Callable[..., Any] | None:
+    impl = getattr(tool.on_invoke_tool, "_invoke_tool_impl", tool.on_invoke_tool)
+    code = getattr(impl, "__code__", None)
+    for var, cell in zip(code.co_freevars if code else (), getattr(impl, "__closure__", None) or ()):
+        if var in ("the_func", "original_callable"):
+            return cell.cell_contents
+    return None
+
+
+def _first_param_is_context(fn: Callable[..., Any]) -> bool:
+    params = list(inspect.signature(fn).parameters.values())
+    if not params:
+        return False
+    ann = params[0].annotation
+    text = ann if isinstance(ann, str) else getattr(ann, "__name__", "")
+    return "Context" in str(text)
+
+
+def _from_autogen(tool: Any) -> FuzzTool:
+    schema = dict(tool.schema.get("parameters") or {"type": "object", "properties": {}})
+
+    def invoke(arguments: dict[str, Any]) -> Any:
+        from autogen_core import CancellationToken
+
+        return tool.run_json(arguments, CancellationToken())
+
+    fn = getattr(tool, "_func", None)
+    return FuzzTool(tool.name, tool.description or "", schema, invoke, fn, "autogen")
+
+
+def _from_langchain(tool: Any) -> FuzzTool:
+    schema = _langchain_schema(tool)
+
+    def invoke(arguments: dict[str, Any]) -> Any:
+        return tool.invoke(arguments)
+
+    fn = getattr(tool, "func", None) or getattr(tool, "coroutine", None)
+    if fn is None:
+        run = getattr(tool, "_run", None)
+        if run is not None:
+            takes_manager = "run_manager" in inspect.signature(run).parameters
+
+            def fn(**kw: Any) -> Any:
+                return run(**kw, run_manager=None) if takes_manager else run(**kw)
+
+            fn.__wrapped__ = run  # type: ignore[attr-defined]  # so source lookups find the tool
+    notes = []
+    if any(k in LANGCHAIN_RESERVED for k in schema.get("properties", {})):
+        notes.append("an argument name is reserved by LangChain (config/callbacks/run_manager)")
+    return FuzzTool(tool.name, tool.description or "", schema, invoke, fn, "langchain", notes)
+
+
+def _langchain_schema(tool: Any) -> dict[str, Any]:
+    try:
+        schema = tool.tool_call_schema.model_json_schema()
+    except Exception:
+        schema = {"type": "object", "properties": {k: v for k, v in (tool.args or {}).items()}}
+    schema.pop("title", None)
+    schema.setdefault("type", "object")
+    return schema
+
+
+def from_mcp(tool: Any, session: Any) -> FuzzTool:
+    """An MCP tool (`mcp.types.Tool`) behind a connected `ClientSession`. Thin by design: MCP
+    tools run in another process, so there is no Python function to analyse or taint."""
+
+    def invoke(arguments: dict[str, Any]) -> Any:
+        return session.call_tool(tool.name, arguments)
+
+    return FuzzTool(tool.name, tool.description or "", dict(tool.inputSchema), invoke, None, "mcp",
+                    ["MCP tool: runtime fuzzing only, no syntax priors from code"])
+
+
+def tool_doc(tool: FuzzTool) -> str:
+    """The documentation an agent sees: name, description and argument schema."""
+    return f"{tool.name}: {tool.description}\narguments (JSON schema): {json.dumps(tool.schema)}"
