@@ -1,0 +1,112 @@
+"""The loopback endpoint answers real OpenAI clients with a scripted policy and records calls."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import httpx
+import openai
+import pytest
+
+from masfuzz.errors import MasfuzzError
+from masfuzz.llm import get_client
+from masfuzz.serve import ModelServer, Recording
+
+POLICY = f"scripted/{Path(__file__).parent / 'fixtures' / 'policy.py'}:policy"
+WEATHER = {"type": "function", "function": {
+    "name": "get_weather", "description": "weather of a city",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}
+
+
+def serve(fn, **kw):
+    async def main():
+        async with ModelServer(get_client(POLICY), **kw) as server:
+            return await fn(server)
+    return asyncio.run(main())
+
+
+def test_openai_sdk_tool_call_round_trip_is_answered_and_recorded(tmp_path):
+    log = tmp_path / "calls.jsonl"
+
+    async def app(server):
+        client = openai.AsyncOpenAI(base_url=server.url, api_key="sk-dummy-key-123456")
+        msgs = [{"role": "system", "content": "You are Forecaster. Answer about weather."},
+                {"role": "user", "content": "Weather in Paris?"}]
+        r1 = await client.chat.completions.create(model="gpt-4o", messages=msgs, tools=[WEATHER])
+        call = r1.choices[0].message.tool_calls[0]
+        msgs += [r1.choices[0].message.model_dump(exclude_none=True),
+                 {"role": "tool", "tool_call_id": call.id, "content": "sunny"}]
+        r2 = await client.chat.completions.create(model="gpt-4o", messages=msgs, tools=[WEATHER])
+        models = await client.models.list()
+        return r1, r2, models, server.recording.calls
+
+    r1, r2, models, calls = serve(app, record=tmp_path / "calls.jsonl")
+    assert r1.choices[0].finish_reason == "tool_calls"
+    assert json.loads(r1.choices[0].message.tool_calls[0].function.arguments) == {"city": "Paris"}
+    assert r2.choices[0].message.content == "Forecaster says: sunny"
+    assert [m.id for m in models.data] == ["masfuzz-sut"]
+    assert [(c.agent, c.kind) for c in calls] == [("Forecaster", "agent")] * 2
+    assert calls[1].chat_request().messages[-1].content == "sunny"
+    saved = Recording.load(log)
+    assert [c.chat_reply() for c in saved] == [c.chat_reply() for c in calls]
+    assert "sk-dummy-key-123456" not in log.read_text()
+
+
+def test_streaming_json_mode_and_known_agent_names():
+    async def app(server):
+        client = openai.AsyncOpenAI(base_url=server.url, api_key="x")
+        msgs = [{"role": "system", "content": "Plan the trip step by step."},
+                {"role": "user", "content": "go"}]
+        stream = await client.chat.completions.create(model="m", messages=msgs, tools=[WEATHER],
+                                                      stream=True)
+        deltas = [c async for c in stream]
+        js = await client.chat.completions.create(model="m", messages=msgs,
+                                                  response_format={"type": "json_object"})
+        return deltas, js
+
+    deltas, js = serve(app, agents={"planner": "Plan the trip"})
+    calls = [tc for d in deltas for tc in (d.choices[0].delta.tool_calls or ())] if deltas else []
+    assert calls[0].function.name == "get_weather"
+    assert deltas[-1].choices[0].finish_reason == "tool_calls"
+    assert json.loads(js.choices[0].message.content) == {"agent": "planner"}
+
+
+def test_legacy_functions_form_gets_function_call_back():
+    async def app(server):
+        async with httpx.AsyncClient(base_url=server.url) as http:
+            body = {"model": "gpt-4", "functions": [WEATHER["function"]], "messages": [
+                {"role": "system", "content": "Your name is Clerk."},
+                {"role": "user", "content": "weather?"}]}
+            first = (await http.post("/chat/completions", json=body)).json()
+            body["messages"] += [first["choices"][0]["message"],
+                                 {"role": "function", "name": "get_weather", "content": "rain"}]
+            second = (await http.post("/chat/completions", json=body)).json()
+            bad = await http.post("/chat/completions", json={"model": "x"})
+            return first, second, bad
+
+    first, second, bad = serve(app)
+    assert first["choices"][0]["finish_reason"] == "function_call"
+    assert first["choices"][0]["message"]["function_call"]["name"] == "get_weather"
+    assert second["choices"][0]["message"]["content"] == "Clerk says: rain"
+    assert bad.status_code == 400 and "messages" in bad.json()["error"]["message"]
+
+
+def test_speaker_selection_calls_are_marked_as_selector():
+    async def app(server):
+        client = openai.AsyncOpenAI(base_url=server.url, api_key="x")
+        await client.chat.completions.create(model="m", messages=[
+            {"role": "system", "content": "You are in a role play game. The following roles "
+             "are available: writer, critic. Read the following conversation. Then select the "
+             "next role from ['writer', 'critic'] to play. Only return the role."},
+            {"role": "user", "content": "hi"}])
+        return server.recording.calls
+
+    (c,) = serve(app)
+    assert (c.agent, c.kind) == ("speaker_selector", "selector")
+
+
+def test_endpoint_refuses_non_loopback_hosts():
+    with pytest.raises(MasfuzzError, match="loopback only"):
+        ModelServer(get_client(POLICY), host="0.0.0.0")
