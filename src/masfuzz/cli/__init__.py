@@ -20,6 +20,7 @@ COMMANDS: dict[str, str] = {
     "models": "models_cmd",
     "exec": "exec_cmd",
     "tools": "tools_cmd",
+    "serve": "serve_cmd",
     "cover": "cover_cmd",
     "replay": "replay_cmd",
 }
