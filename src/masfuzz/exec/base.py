@@ -10,8 +10,6 @@ raises, as a `MasfuzzError`.
 from __future__ import annotations
 
 import asyncio
-import os
-import re
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -20,6 +18,7 @@ from typing import Any
 from masfuzz.adapters.base import Adapter, resolve
 from masfuzz.adapters.loader import load_target
 from masfuzz.errors import MasfuzzError, TargetError
+from masfuzz.llm.secrets import redact
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import ErrorEvent, TerminationEvent, Trace, Usage
@@ -99,18 +98,6 @@ def ended_trace(
         usage=Usage(wall_time=round(wall_time, 6)),
         meta=meta or {},
     )
-
-
-_SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET)$", re.IGNORECASE)
-
-
-def redact(text: str) -> str:
-    """Hide values of secret-looking environment variables (names ending in KEY, TOKEN or
-    SECRET) that a dying system under test may have printed."""
-    for name, value in os.environ.items():
-        if value and len(value) >= 6 and _SECRET_NAME.search(name) and value in text:
-            text = text.replace(value, f"<{name}>")
-    return text
 
 
 class Executor(ABC):

@@ -1,0 +1,25 @@
+"""An unmodified-style app: asks the user with input(), runs a tool loop with the openai SDK."""
+
+import json
+
+from openai import OpenAI
+
+client = OpenAI()  # base URL and key from the environment, as most apps do
+TOOLS = [{"type": "function", "function": {
+    "name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}]
+
+question = input("Your question: ")
+msgs = [{"role": "system", "content": "You are Forecaster. Use tools."},
+        {"role": "user", "content": question}]
+while True:
+    r = client.chat.completions.create(model="gpt-4o", messages=msgs, tools=TOOLS)
+    m = r.choices[0].message
+    if not m.tool_calls:
+        print("ANSWER:", m.content)
+        break
+    msgs.append(m.model_dump(exclude_none=True))
+    for c in m.tool_calls:
+        city = json.loads(c.function.arguments)["city"]
+        msgs.append({"role": "tool", "tool_call_id": c.id, "content": f"sunny in {city}"})
+again = input("Anything else? ")
+print("user said:", again)

@@ -1,0 +1,44 @@
+"""Black-box runs of unmodified apps through the loopback endpoint."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+from masfuzz.adapters.blackbox import BlackboxApp, run_blackbox
+from masfuzz.scenario import Scenario
+from masfuzz.trace import ErrorEvent, Message, ToolCall, ToolResult
+
+HERE = Path(__file__).parent / "fixtures_blackbox"
+POLICY = f"scripted/{Path(__file__).parents[1] / 'serve' / 'fixtures' / 'policy.py'}:policy"
+
+
+def test_app_with_input_and_tool_loop_is_traced():
+    app = BlackboxApp(f"python {HERE / 'weather_app.py'}", answers=["Weather in Paris?", "no thanks"])
+    trace = asyncio.run(run_blackbox(app, Scenario(input="Weather in Paris?", sut_model=POLICY)))
+    assert trace.speaker_order == ["Forecaster"]
+    (call,) = trace.of_type(ToolCall)
+    assert (call.agent, call.tool, call.arguments) == ("Forecaster", "get_weather", {"city": "Paris"})
+    (res,) = trace.of_type(ToolResult)
+    assert res.call_id == call.call_id and res.payload == "sunny in Paris"
+    assert trace.termination.reason == "completed"
+    assert trace.termination.final_output == "Forecaster says: sunny in Paris"
+    assert "user said: no thanks" in trace.meta["stdout_tail"]
+    assert trace.usage.model_calls == 2 and trace.system_id == "weather_app"
+
+
+def test_app_that_runs_out_of_answers_is_recorded_as_a_crash():
+    app = BlackboxApp([sys.executable, str(HERE / "weather_app.py")], answers=["Weather?"])
+    trace = asyncio.run(run_blackbox(app, Scenario(input="x", sut_model=POLICY)))
+    assert trace.termination.reason == "crash"
+    assert "EOFError" in trace.of_type(ErrorEvent)[-1].message
+
+
+def test_app_that_never_exits_is_killed_at_its_timeout_and_kept():
+    app = BlackboxApp(f"python {HERE / 'stuck_app.py'}")
+    trace = asyncio.run(run_blackbox(app, Scenario(input="hi", sut_model=POLICY, timeout=4)))
+    assert trace.termination.reason == "timeout"
+    assert trace.speaker_order == ["Looper"]  # what happened before the kill is not lost
+    assert [m.content for m in trace.of_type(Message) if m.agent] == ["hello from Looper"]
+    assert 4 <= trace.usage.wall_time < 6
