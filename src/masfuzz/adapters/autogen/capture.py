@@ -8,7 +8,6 @@ speaks. The team it was called on is the system under test (an outer team, not a
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import inspect
 import threading
@@ -16,6 +15,7 @@ from typing import Any, Iterator
 
 from autogen_agentchat.teams import BaseGroupChat
 
+from masfuzz.adapters.syncrun import run_coroutine_sync
 from masfuzz.errors import TargetError
 
 
@@ -63,7 +63,7 @@ def capture_team(func: Any, target: str) -> Any:
         try:
             result = func()
             if inspect.isawaitable(result):
-                result = _run_coroutine(result)
+                result = run_coroutine_sync(result)
         except _Captured as captured:
             return captured.team
         except TargetError:
@@ -79,28 +79,6 @@ def capture_team(func: Any, target: str) -> Any:
     if built:
         return built[-1]
     raise TargetError(f"{target}: {name}() finished without building an AutoGen team")
-
-
-def _run_coroutine(coro: Any) -> Any:
-    """Run to completion, in a fresh thread when an event loop is already running here."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coro)
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["value"] = asyncio.run(coro)
-        except BaseException as exc:  # carried back to the caller's thread
-            box["error"] = exc
-
-    thread = threading.Thread(target=target, name="masfuzz-capture")
-    thread.start()
-    thread.join()
-    if "error" in box:
-        raise box["error"]
-    return box.get("value")
 
 
 def find_team(module: Any, target: str) -> Any | None:

@@ -19,6 +19,7 @@ from autogen_agentchat.conditions import MaxMessageTermination
 from autogen_agentchat.teams import GraphFlow, RoundRobinGroupChat, SelectorGroupChat, Swarm
 
 from masfuzz.adapters.loader import split_target
+from masfuzz.adapters.source import display_path, function_site
 from masfuzz.spec.model import (
     AgentSpec,
     Delegation,
@@ -165,20 +166,10 @@ def agent_tools(member: Any) -> list[ToolSpec]:
                 description=tool.description or "",
                 parameters=dict(schema.get("parameters") or {}),
                 kind="function" if type(tool).__name__ == "FunctionTool" else "hosted",
-                source=_function_site(getattr(tool, "_func", None)),
+                source=function_site(getattr(tool, "_func", None)),
             )
         )
     return found
-
-
-def _function_site(func: Any) -> SourceLocation | None:
-    try:
-        func = inspect.unwrap(func)
-        file = inspect.getsourcefile(func)
-        line = inspect.getsourcelines(func)[1]
-    except (TypeError, OSError):
-        return None
-    return SourceLocation(file=_display_path(file), line=line) if file else None
 
 
 def _candidate_files(target: str, members: list[Any]) -> list[Path]:
@@ -210,16 +201,8 @@ def _constructor_site(files: Iterable[Path], name: str) -> SourceLocation | None
                 continue
             args = [a for a in node.args[:1]] + [k.value for k in node.keywords if k.arg == "name"]
             if any(isinstance(a, ast.Constant) and a.value == name for a in args):
-                return SourceLocation(file=_display_path(str(file)), line=node.lineno)
+                return SourceLocation(file=display_path(str(file)), line=node.lineno)
     return None
-
-
-def _display_path(file: str) -> str:
-    """Relative to the working directory when inside it: no machine-specific absolute paths."""
-    try:
-        return str(Path(file).resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return Path(file).name
 
 
 # --- delegations -------------------------------------------------------------------------

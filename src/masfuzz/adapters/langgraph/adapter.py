@@ -1,0 +1,159 @@
+"""`LangGraphAdapter`: extract a compiled graph's workflow, and run one scenario on it.
+
+A run swaps masfuzz's chat model into the node functions (see `inject`), injects tool faults
+into the tool nodes, streams the graph with `stream_mode="updates"` under the recursion limit,
+and restores everything afterwards. Runs of one graph are serialised, since the swap is shared
+state; each run gets a fresh thread id, so a checkpointer never carries state across scenarios.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import typing
+import uuid
+import weakref
+from contextlib import ExitStack, asynccontextmanager
+from typing import Any, AsyncIterator
+
+from langchain_core.messages import HumanMessage
+from langgraph.errors import GraphRecursionError
+from langgraph.pregel import Pregel
+
+from masfuzz.adapters.base import Adapter
+from masfuzz.adapters.faults import tool_faults
+from masfuzz.adapters.langgraph.chat_model import MasfuzzChatModel
+from masfuzz.adapters.langgraph.extract import FRAMEWORK, extract_graph, recursion_limit, tool_nodes
+from masfuzz.adapters.langgraph.inject import model_slots, swap_models, swap_tools
+from masfuzz.adapters.langgraph.trace import UpdateRecorder
+from masfuzz.errors import MasfuzzError, ModelError
+from masfuzz.graph.coordination import CoordinationGraph
+from masfuzz.llm.types import ToolDef
+from masfuzz.scenario import Scenario
+from masfuzz.spec.model import WorkflowSpec
+from masfuzz.trace import ErrorEvent, Trace, TraceRecorder
+
+
+class LangGraphAdapter(Adapter):
+    framework = FRAMEWORK
+    extra = "langgraph"
+
+    @classmethod
+    def accepts(cls, obj: Any) -> bool:
+        return isinstance(obj, Pregel) and hasattr(obj, "get_graph")
+
+    def extract(self, obj: Any, *, target: str = "") -> WorkflowSpec:
+        return extract_graph(obj, target)
+
+    async def run(self, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
+        rec = TraceRecorder(scenario_id=scenario.id, system_id=spec.system.id, framework=FRAMEWORK)
+        faults = tool_faults(scenario, [t.id for t in spec.tools])
+        probes = _probes(spec) if scenario.restricted == "probe" else {}
+        model, errors = _model(spec, scenario, probes, rec)
+        updates = UpdateRecorder(rec, spec, tool_node_ids=set(tool_nodes(obj)), tool_faults=faults,
+                                 probes={a: {t.name for t in ts} for a, ts in probes.items()})
+        limit = scenario.max_turns or recursion_limit(obj)
+        config = {"recursion_limit": limit, "configurable": {"thread_id": f"masfuzz-{uuid.uuid4().hex}"}}
+        async with _exclusive(obj):
+            with ExitStack() as stack:
+                if model is not None:
+                    slots = model_slots(obj, [a.id for a in spec.agents])
+                    swap_models(stack, slots, model)
+                    rec.meta["model_swapped_at"] = [s.where for s in slots]
+                swap_tools(stack, obj, faults)
+                graph_input = _input(obj, scenario)
+                try:
+                    async with asyncio.timeout(scenario.timeout):
+                        async for chunk in obj.astream(graph_input, config, stream_mode="updates"):
+                            updates.feed(chunk)
+                except TimeoutError:
+                    return rec.finish("timeout", f"no end within {scenario.timeout:g} s", updates.final_output)
+                except GraphRecursionError:
+                    return rec.finish("max_turns", f"recursion_limit={limit} reached", updates.final_output)
+                except Exception as exc:  # the system under test crashed: recorded, not raised
+                    return _crash(rec, updates, exc, errors)
+        return rec.finish("completed", "the graph reached END", updates.final_output)
+
+
+def _model(spec: WorkflowSpec, scenario: Scenario, probes: dict[str, tuple[ToolDef, ...]],
+           rec: TraceRecorder) -> tuple[MasfuzzChatModel | None, list[tuple[str | None, BaseException]]]:
+    """One chat model for every node; per-node model strings become per-agent clients, all made
+    before the run so a bad model string is an input error, not a crash of the system."""
+    from masfuzz.llm import get_client
+
+    errors: list[tuple[str | None, BaseException]] = []
+    if scenario.sut_model is None and not scenario.agent_models:
+        return None, errors
+    clients = {a.id: get_client(m, role="sut") for a in spec.agents if (m := scenario.model_for(a.id))}
+
+    def count(agent: str | None, reply: Any) -> None:
+        rec.usage.model_calls += 1
+        rec.usage.tokens_in += reply.usage.tokens_in
+        rec.usage.tokens_out += reply.usage.tokens_out
+
+    model = MasfuzzChatModel(
+        model=scenario.sut_model or "", clients=clients, extra_tools=probes,
+        on_reply=count, on_error=lambda agent, exc: errors.append((agent, exc)),
+    )
+    return model, errors
+
+
+def _probes(spec: WorkflowSpec) -> dict[str, tuple[ToolDef, ...]]:
+    """Restricted tools offered to each agent as stubs: a call is recorded as a restricted
+    attempt, and the tool node refuses it as a tool the graph does not route there."""
+    out: dict[str, list[ToolDef]] = {}
+    for agent, tool in CoordinationGraph(spec).obligations().by_kind("restrict_tool").keys():
+        t = spec.tool(tool)
+        out.setdefault(agent, []).append(ToolDef(name=t.id, description=t.description, parameters=t.parameters
+                                                 or {"type": "object", "properties": {}}))
+    return {a: tuple(ts) for a, ts in out.items()}
+
+
+def _input(app: Any, scenario: Scenario) -> dict[str, Any]:
+    """The user's input in the graph's own input schema: a message list when it has one, else
+    the key named by `scenario.extra["input_key"]`, else its only string field."""
+    key = scenario.extra.get("input_key")
+    fields = _input_fields(app)
+    if key is None and "messages" in fields:
+        return {"messages": [HumanMessage(scenario.input)]}
+    if key is None:
+        strings = [k for k, v in fields.items() if v is str]
+        if len(strings) != 1:
+            raise MasfuzzError(
+                f"the graph's input has no 'messages' field and {len(strings)} string fields "
+                f"({', '.join(fields) or 'none'}): name the one for the user input in the scenario's "
+                "extra.input_key"
+            )
+        key = strings[0]
+    return {key: scenario.input}
+
+
+def _input_fields(app: Any) -> dict[str, Any]:
+    schema = getattr(getattr(app, "builder", None), "input_schema", None)
+    try:
+        return typing.get_type_hints(schema)
+    except Exception:  # an unusual schema: the graph's state channels, types unknown
+        return {k: Any for k in getattr(app, "channels", {}) if not k.startswith(("__", "branch:"))}
+
+
+def _crash(rec: TraceRecorder, updates: UpdateRecorder, exc: BaseException,
+           errors: list[tuple[str | None, BaseException]]) -> Trace:
+    if errors and isinstance(errors[-1][1], ModelError):
+        agent, err = errors[-1]
+        rec.add(ErrorEvent(agent=agent, kind="model_error", message=str(err)))
+        return rec.finish("crash", str(err), updates.final_output)
+    if isinstance(exc, MasfuzzError):
+        raise exc
+    message = f"{type(exc).__name__}: {exc}"
+    updates.fail_pending(message)
+    rec.add(ErrorEvent(agent=updates.speaker, kind=type(exc).__name__, message=str(exc)))
+    return rec.finish("crash", message, updates.final_output)
+
+
+_locks: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, asyncio.Lock]]" = weakref.WeakKeyDictionary()
+
+
+@asynccontextmanager
+async def _exclusive(app: Any) -> AsyncIterator[None]:
+    per_loop = _locks.setdefault(asyncio.get_running_loop(), {})
+    async with per_loop.setdefault(id(app), asyncio.Lock()):
+        yield
