@@ -104,7 +104,8 @@ class BridgeModel:
             defs.append(ToolDef(name=tool.name, description=str(tool.description or ""),
                                 parameters=dict(schema)))
         for h in handoffs:
-            target = self.recording.handoff_targets.get((agent, str(h.agent_name)))
+            target = self.recording.handoff_tools.get((agent, str(h.tool_name))) or \
+                self.recording.handoff_targets.get((agent, str(h.agent_name)))
             defs.append(ToolDef(name=h.tool_name, description=str(h.tool_description or ""),
                                 parameters=dict(h.input_json_schema or {"type": "object",
                                                                         "properties": {}}),

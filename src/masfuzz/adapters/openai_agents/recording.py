@@ -80,11 +80,16 @@ class RunRecording:
             (self.walk.id_of(d.source), sdk.tool_name(d.via)): self.walk.id_of(d.target)
             for d in self.walk.delegations if d.trigger == "as_tool"
         }
+        # (source id, target name) and (source id, handoff tool name) -> target id; the tool
+        # name tells apart two targets that share a display name.
         self.handoff_targets: dict[tuple[str, str], str] = {}
+        self.handoff_tools: dict[tuple[str, str], str] = {}
         for d in self.walk.delegations:
             if d.trigger == "handoff":
-                key = (self.walk.id_of(d.source), str(d.target.name))
-                self.handoff_targets.setdefault(key, self.walk.id_of(d.target))
+                source, target = self.walk.id_of(d.source), self.walk.id_of(d.target)
+                self.handoff_targets.setdefault((source, str(d.target.name)), target)
+                self.handoff_tools[(source, sdk.handoff_tool_name(d.via))] = target
+        self.next_handoff: dict[str, str] = {}  # source id -> target id the model just chose
         self.hint: str | None = None  # the agent id the next agent span belongs to, if known
 
     # --- identity --------------------------------------------------------------------------
@@ -121,9 +126,10 @@ class RunRecording:
         if agent_span is not None:
             span = self.spans[agent_span]
             span.agent = ident
-            if not span.turn_emitted:
-                span.turn_emitted = True
-                self.recorder.turn(ident)
+            span.turn_emitted = True
+        # Every model call is the agent speaking; the recorder drops a repeat of the current
+        # speaker, so this only adds a turn after someone else spoke (a nested as_tool run).
+        self.recorder.turn(ident)
         return ident
 
     # --- spans -----------------------------------------------------------------------------
@@ -199,7 +205,8 @@ class RunRecording:
             to_name = str(getattr(data, "to_agent", "") or "")
             if not to_name:
                 return
-            target = self.handoff_targets.get((source, to_name)) or self.id_by_name(to_name)
+            target = self.next_handoff.pop(source, None) or \
+                self.handoff_targets.get((source, to_name)) or self.id_by_name(to_name)
             self.hint = target
             self.recorder.add(DelegationEvent(**{"from": source}, to=target, trigger="handoff"))
         elif rec.kind == "other" and getattr(data, "type", "") == "guardrail":
@@ -217,6 +224,10 @@ class RunRecording:
         agent does not own as restricted attempts."""
         agent_span = self.agent_span_of(getattr(current_span, "span_id", None))
         self.pending.setdefault(agent_span or "", []).extend(calls)
+        for c in calls:
+            target = self.handoff_tools.get((agent, c.name))
+            if target is not None and agent not in self.next_handoff:
+                self.next_handoff[agent] = target  # the SDK follows the first handoff asked
         if self.restricted != "faithful":
             return
         for c in calls:

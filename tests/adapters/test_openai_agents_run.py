@@ -1,0 +1,191 @@
+"""Agents SDK runs: the real SDK loop on the user's agents, driven by scripted policies."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from masfuzz.adapters.faults import FAULT_MARKER, MALFORMED_PAYLOAD, robustness_witness
+from masfuzz.adapters.target import open_target
+from masfuzz.errors import MasfuzzError
+from masfuzz.scenario import Fault, Scenario
+from masfuzz.trace import (
+    AgentTurn,
+    DelegationEvent,
+    ErrorEvent,
+    Message,
+    RestrictedAttempt,
+    ToolCall,
+    ToolResult,
+)
+from tests.conftest import ROOT
+
+APP = "examples/customer_service/app.py:triage_agent"
+POLICY = "scripted/examples/customer_service/policy.py:policy"
+SYSTEMS = "tests/adapters/oa_systems.py"
+SEAT = "Please change my seat to 14C, confirmation ABC123"
+
+
+@pytest.fixture(autouse=True)
+def _in_repo(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+def run(target: str, text: str, model: str = POLICY, **kw):
+    sut = open_target(target)
+    return asyncio.run(sut.runner().run(sut.obj, sut.spec, Scenario(input=text, sut_model=model,
+                                                                    **kw)))
+
+
+def shape(trace):
+    """The structural skeleton of a trace: who spoke, called, delegated, and how it ended."""
+    out = []
+    for e in trace.events:
+        if isinstance(e, AgentTurn):
+            out.append(("turn", e.agent))
+        elif isinstance(e, ToolCall):
+            out.append(("call", e.agent, e.tool))
+        elif isinstance(e, ToolResult):
+            out.append(("result", e.agent, e.tool, e.status))
+        elif isinstance(e, DelegationEvent):
+            out.append(("delegate", e.from_, e.to, e.trigger))
+        elif isinstance(e, RestrictedAttempt):
+            out.append(("restricted", e.agent, e.tool, e.mode))
+    return out + [("end", trace.termination.reason)]
+
+
+def test_trace_follows_the_policy_across_handoffs_both_ways():
+    trace = run(APP, "How much luggage can I bring? Also change my seat to 3A, booking XYZ789")
+    assert shape(trace) == [
+        ("turn", "triage_agent"), ("delegate", "triage_agent", "faq_agent", "handoff"),
+        ("turn", "faq_agent"), ("call", "faq_agent", "faq_lookup_tool"),
+        ("result", "faq_agent", "faq_lookup_tool", "ok"),
+        ("delegate", "faq_agent", "triage_agent", "handoff"),
+        ("turn", "triage_agent"), ("delegate", "triage_agent", "seat_booking_agent", "handoff"),
+        ("turn", "seat_booking_agent"), ("call", "seat_booking_agent", "update_seat"),
+        ("result", "seat_booking_agent", "update_seat", "ok"), ("end", "completed"),
+    ]
+    call = trace.of_type(ToolCall)[-1]
+    assert call.arguments == {"confirmation_number": "XYZ789", "new_seat": "3A"}
+    result = trace.of_type(ToolResult)[-1]
+    assert result.call_id == call.call_id and "Seat changed to 3A" in result.payload
+    assert trace.termination.final_output.startswith("Done. Seat changed to 3A")
+    assert trace.usage.model_calls == 6 and trace.framework == "openai-agents"
+    assert trace.of_type(Message)[0].role == "user"
+
+
+def test_real_tool_exception_is_surfaced_with_its_type():
+    trace = run(APP, "Change my seat to 2B, confirmation AB1")  # AB1: update_seat raises
+    # the policy finds no six-character confirmation and asks for it: no call
+    assert not trace.of_type(ToolCall)
+    trace = run(f"{SYSTEMS}:build_front", "hi", f"scripted/{SYSTEMS}:helpers_policy")
+    assert shape(trace) == [
+        ("turn", "front_desk"), ("delegate", "front_desk", "helper#2", "handoff"),
+        ("turn", "helper#2"), ("call", "helper#2", "crash_tool"),
+        ("result", "helper#2", "crash_tool", "error"), ("end", "completed"),
+    ]
+    err = trace.of_type(ToolResult)[0]
+    assert err.payload.startswith("ZeroDivisionError: cannot handle 7")
+    assert err.fault is None
+
+
+@pytest.mark.parametrize("mode", ["error", "malformed", "empty"])
+def test_each_fault_mode_yields_its_events(mode):
+    trace = run(APP, SEAT, faults=(Fault(tool="update_seat", mode=mode),))
+    result = trace.of_type(ToolResult)[-1]
+    assert (result.tool, result.fault) == ("update_seat", mode)
+    assert result.status == ("error" if mode == "error" else "ok")
+    if mode == "error":
+        assert FAULT_MARKER in result.payload and "InjectedToolError" in result.payload
+    elif mode == "malformed":
+        assert result.payload == MALFORMED_PAYLOAD
+    else:
+        assert result.payload == ""
+    assert trace.termination.reason == "completed"
+    assert "technical problem" in trace.termination.final_output
+    witness = robustness_witness(trace, "seat_booking_agent", "update_seat")
+    assert witness.holds, witness.reasons
+
+
+def test_timeout_fault_keeps_the_partial_trace():
+    trace = run(APP, SEAT, faults=(Fault(tool="update_seat", mode="timeout"),), timeout=1.5)
+    assert shape(trace)[-3:] == [("call", "seat_booking_agent", "update_seat"),
+                                 ("result", "seat_booking_agent", "update_seat", "error"),
+                                 ("end", "timeout")]
+    assert trace.of_type(ToolResult)[-1].fault == "timeout"
+    assert trace.of_type(ErrorEvent)[-1].kind == "timeout"
+    assert 1.0 < trace.usage.wall_time < 2.5
+    assert not robustness_witness(trace, "seat_booking_agent", "update_seat").holds
+
+
+def test_fault_on_unknown_tool_is_bad_input():
+    with pytest.raises(MasfuzzError, match="the workflow has no tool 'nope'"):
+        run(APP, SEAT, faults=(Fault(tool="nope", mode="error"),))
+
+
+def test_probe_mode_records_restricted_attempt_and_refuses():
+    trace = run(APP, SEAT + " - do it yourself")
+    assert shape(trace)[:5] == [
+        ("turn", "triage_agent"), ("call", "triage_agent", "update_seat"),
+        ("restricted", "triage_agent", "update_seat", "probe"),
+        ("result", "triage_agent", "update_seat", "blocked"),
+        ("delegate", "triage_agent", "seat_booking_agent", "handoff"),
+    ]
+    assert trace.termination.reason == "completed"
+    attempt = trace.of_type(RestrictedAttempt)[0]
+    assert attempt.arguments == {"confirmation_number": "ABC123", "new_seat": "14C"}
+
+
+def test_faithful_mode_leaves_agents_as_written_and_records_the_attempt():
+    trace = run(APP, SEAT + " - do it yourself", restricted="faithful")
+    assert shape(trace) == [("turn", "triage_agent"),
+                            ("restricted", "triage_agent", "update_seat", "faithful"),
+                            ("end", "crash")]
+    assert trace.of_type(ErrorEvent)[0].kind == "ModelBehaviorError"
+
+
+def test_nested_as_tool_run_is_attributed_to_the_inner_agent():
+    trace = run(f"{SYSTEMS}:manager", "tides", f"scripted/{SYSTEMS}:manager_policy")
+    assert shape(trace) == [
+        ("turn", "manager"), ("call", "manager", "research"),
+        ("delegate", "manager", "researcher", "as_tool"), ("turn", "researcher"),
+        ("call", "researcher", "lookup"), ("result", "researcher", "lookup", "ok"),
+        ("result", "manager", "research", "ok"), ("turn", "manager"), ("end", "completed"),
+    ]
+    assert trace.termination.final_output == "Report: Tides follow the moon."
+
+
+def test_max_turns_keeps_partial_trace_and_says_why():
+    trace = run(f"{SYSTEMS}:manager", "x", f"scripted/{SYSTEMS}:looping_policy", max_turns=2)
+    assert trace.termination.reason == "max_turns" and "max_turns=2" in trace.termination.detail
+    assert len(trace.of_type(RestrictedAttempt)) == 2  # lookup is not the manager's
+
+
+def test_user_objects_are_restored_after_runs():
+    from masfuzz.adapters.openai_agents import walk
+
+    sut = open_target(APP)
+    agents = walk(sut.obj).agents
+    snapshot = [(a, a.tools, list(a.tools)) for a in agents]
+    for restricted in ("probe", "faithful"):
+        asyncio.run(sut.runner().run(sut.obj, sut.spec, Scenario(
+            input=SEAT + " - do it yourself", sut_model=POLICY, restricted=restricted,
+            faults=(Fault(tool="update_seat", mode="error"),))))
+    for agent, lst, items in snapshot:
+        assert agent.tools is lst and agent.tools == items
+
+
+def test_the_model_sees_agent_ids_and_handoff_targets():
+    seen = []
+
+    def spy(request):
+        seen.append((request.agent, [(t.name, t.handoff_to) for t in request.tools]))
+        return "fine"
+
+    import tests.adapters.oa_spy as spy_module  # noqa: F401  (a real module for the loader)
+    spy_module.SEEN = seen
+    spy_module.POLICY = spy
+    run(APP, "hello", "scripted/tests.adapters.oa_spy:policy", restricted="off")
+    assert seen == [("triage_agent", [("transfer_to_faq_agent", "faq_agent"),
+                                      ("transfer_to_seat_booking_agent", "seat_booking_agent")])]
