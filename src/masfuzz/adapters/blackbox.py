@@ -34,8 +34,8 @@ from masfuzz.scenario import Scenario
 from masfuzz.serve.server import CallRecord, ModelServer
 from masfuzz.spec.model import SystemInfo, WorkflowSpec
 from masfuzz.trace import (
-    DelegationEvent, ErrorEvent, Message, TerminationReason, ToolCall, ToolResult, Trace,
-    TraceRecorder,
+    AgentTurn, DelegationEvent, ErrorEvent, Message, TerminationEvent, TerminationReason, ToolCall,
+    ToolResult, Trace, TraceRecorder,
 )
 
 DUMMY_KEY = "sk-masfuzz-loopback"
@@ -219,6 +219,8 @@ def trace_from_calls(calls: list[CallRecord], outcome: AppOutcome | None, scenar
             rec.add(DelegationEvent(t=c.t, **{"from": frm, "to": to}, trigger="handoff"))
             pending_handoff = None
         rec.turn(c.agent)
+        if isinstance(rec.events[-1], AgentTurn):  # a new turn: it began with this call
+            rec.events[-1] = rec.events[-1].model_copy(update={"t": c.t})
         rec.usage.model_calls += 1
         reply = c.chat_reply()
         if reply is None:
@@ -247,14 +249,14 @@ def trace_from_calls(calls: list[CallRecord], outcome: AppOutcome | None, scenar
     wall = outcome.wall_time
     if outcome.timed_out:
         rec.add(ErrorEvent(t=wall, kind="timeout", message="the app did not exit in time; killed"))
-        trace = rec.finish("timeout", detail="killed at the timeout", final_output=last_text)
+        end: tuple[TerminationReason, str] = ("timeout", "killed at the timeout")
     elif outcome.status:
         lines = [ln for ln in outcome.stderr.splitlines() if ln.strip()]
         why = redact(lines[-1].strip()[:300]) if lines else ""
         what = f"exit status {outcome.status}" if outcome.status > 0 else \
             f"killed by {signal.Signals(-outcome.status).name}"
         rec.add(ErrorEvent(t=wall, kind="crash", message=f"{what}: {why}" if why else what))
-        trace = rec.finish("crash", detail=what, final_output=last_text)
+        end = ("crash", what)
     else:
         reason: TerminationReason = "completed"
         detail = ""
@@ -264,7 +266,9 @@ def trace_from_calls(calls: list[CallRecord], outcome: AppOutcome | None, scenar
             if m:
                 reason, detail = r, m.group(0)
                 break
-        trace = rec.finish(reason, detail=detail, final_output=last_text)
+        end = (reason, detail)
+    rec.add(TerminationEvent(t=wall, reason=end[0], detail=end[1], final_output=last_text))
+    trace = rec.finish()
     return trace.model_copy(update={"usage": trace.usage.model_copy(update={"wall_time": wall})})
 
 
@@ -299,3 +303,30 @@ class BlackboxAdapter(Adapter):
 
 
 ADAPTER = BlackboxAdapter
+
+
+def add_blackbox_options(p: Any) -> None:
+    """The `masfuzz exec` options of a black-box run."""
+    p.add_argument("--blackbox", metavar="COMMAND",
+                   help="run this command (e.g. \"python app.py\") unmodified against masfuzz's "
+                   "loopback model endpoint instead of loading TARGET; {input} in it is "
+                   "replaced by --input")
+    p.add_argument("--answer", action="append", default=None, metavar="TEXT",
+                   help="a scripted answer for the app's input() calls, in order (repeatable; "
+                   "default: --input once)")
+    p.add_argument("--cwd", default=None, help="folder to start the black-box app in")
+    p.add_argument("--bb-agent", action="append", default=[], metavar="NAME=PROMPT",
+                   help="name the agent whose system prompt contains PROMPT (repeatable)")
+
+
+def run_from_args(args: Any, scenario: Scenario) -> Trace:
+    if not args.blackbox:
+        raise MasfuzzError("exec: give a TARGET, or --blackbox COMMAND")
+    agents = {}
+    for item in args.bb_agent:
+        name, sep, prompt = item.partition("=")
+        if not sep or not name:
+            raise MasfuzzError(f"--bb-agent {item!r}: expected NAME=PROMPT")
+        agents[name] = prompt
+    app = BlackboxApp(args.blackbox, cwd=args.cwd, answers=args.answer, agents=agents)
+    return asyncio.run(run_blackbox(app, scenario))
