@@ -25,7 +25,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Run one scenario on TARGET (file.py:attr, pkg.mod:attr, file.py:factory(...) "
         "or a manifest .yaml/.json) and print the trace it produced.",
     )
-    p.add_argument("target")
+    p.add_argument("target", nargs="?")
+    from masfuzz.adapters.blackbox import add_blackbox_options
+
+    add_blackbox_options(p)
     p.add_argument("--input", required=True, help="the user message that starts the run")
     p.add_argument("--sut-model", default=os.environ.get("MASFUZZ_SUT_MODEL", DEFAULT_MODEL),
                    help=f"model driving every agent (default {DEFAULT_MODEL}, env "
@@ -91,7 +94,12 @@ async def execute(target: str, scenario: Any, executor: str = "inprocess") -> An
 
 def run(args: argparse.Namespace) -> int:
     scenario = scenario_from(args)
-    trace = asyncio.run(execute(args.target, scenario, args.executor))
+    if args.blackbox or not args.target:
+        from masfuzz.adapters.blackbox import run_from_args
+
+        trace = run_from_args(args, scenario)
+    else:
+        trace = asyncio.run(execute(args.target, scenario, args.executor))
     if args.format == "json":
         print(trace.model_dump_json(by_alias=True, indent=2))
     else:
