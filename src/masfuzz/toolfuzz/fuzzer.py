@@ -29,6 +29,7 @@ class UniqueError:
     arguments: dict[str, Any]  # the shortest reproducer seen
     first_call: int  # 1-based index of the call that first hit it
     count: int = 0
+    examples: list[dict[str, Any]] = field(default_factory=list)  # up to 5 distinct failing inputs
     # Filled by the runtime pipeline's model stages (None: not run).
     sanity: str | None = None  # accepted | refused
     user_request: str | None = None
@@ -83,13 +84,15 @@ def record(result: FuzzResult, tool: FuzzTool, arguments: dict[str, Any], outcom
         result.blocked_reasons[reason] = result.blocked_reasons.get(reason, 0) + 1
         return None
     result.failed += 1
-    key = error_key(outcome, tool.own_code_root)
+    key = error_key(outcome, tool.own_code_root, arguments)
     found_err = result.unique.get(key)
     if found_err is None:
         found_err = result.unique[key] = UniqueError(key, outcome.status, outcome.message,
                                                      dict(arguments), result.calls)
     elif _size(arguments) < _size(found_err.arguments):
         found_err.arguments = dict(arguments)
+    if len(found_err.examples) < 5 and all(e != arguments for e in found_err.examples):
+        found_err.examples.append(dict(arguments))
     found_err.count += 1
     return key
 

@@ -93,7 +93,7 @@ def _fit(text: str, n: int) -> str:
     if n <= 0:
         return ""
     base = text or "x"
-    return (base + " ") * (n // (len(base) + 1) + 1) if len(base) < n else base[:n]
+    return ((base + " ") * (n // (len(base) + 1) + 1))[:n]
 
 
 def string_strategy(prop: dict[str, Any], prior: SyntaxPrior | None) -> st.SearchStrategy[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from masfuzz.toolfuzz.sandbox import CallOutcome
 
@@ -21,6 +22,7 @@ _MASKS = [
     (re.compile(r"(?<![\w<])/[^\s:,)]+"), "<path>"),
     (re.compile(r"-?\b\d+(?:\.\d+)?(?:e[-+]?\d+)?\b"), "<n>"),
     (re.compile(r"\s+"), " "),
+    (re.compile(r"<(str|n|path)>(?:[ ,;:/.]*<\1>)+"), r"<\1>"),  # a list of masked values is one value
 ]
 _MASFUZZ_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -35,11 +37,27 @@ class ErrorKey:
         return f"{self.error_type}: {self.message} @ {self.frame}"
 
 
-def normalise_message(message: str, limit: int = 160) -> str:
+def normalise_message(message: str, limit: int = 160, arguments: dict[str, Any] | None = None) -> str:
+    """The message's first line with the fuzzed values masked: the call's own argument values
+    (tools echo them unquoted: `no such file or directory: notes.txt`), quoted strings,
+    numbers, paths and addresses."""
     text = message.splitlines()[0] if message else ""
+    values = sorted({v for v in _strings(arguments or {}) if len(v) >= 2}, key=len, reverse=True)
+    for v in values:  # whole occurrences only: the value "data" must not mask "database"
+        text = re.sub(r"(?<!\w)" + re.escape(v) + r"(?!\w)", "<arg>", text)
     for pattern, repl in _MASKS:
         text = pattern.sub(repl, text)
     return text.strip()[:limit]
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value, value.strip()]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in _strings(v)]
+    return []
 
 
 def innermost_own_frame(frames: list[tuple[str, int, str]], own_root: str | None) -> str:
@@ -48,11 +66,13 @@ def innermost_own_frame(frames: list[tuple[str, int, str]], own_root: str | None
     own = [f for f in outside if own_root and (f[0] == own_root or f[0].startswith(own_root + os.sep))]
     pick = (own or outside or frames or [("?", 0, "?")])[-1]
     filename, line, func = pick
+    if filename.startswith("<"):
+        return filename  # not a source frame (an error the tool returned as its output)
     base = os.path.dirname(own_root) if own_root and own else os.path.dirname(filename)
     rel = os.path.relpath(filename, base) if base else os.path.basename(filename)
     return f"{rel}:{func}:{line}"
 
 
-def error_key(outcome: CallOutcome, own_root: str | None) -> ErrorKey:
-    return ErrorKey(outcome.error_type, normalise_message(outcome.message),
+def error_key(outcome: CallOutcome, own_root: str | None, arguments: dict[str, Any] | None = None) -> ErrorKey:
+    return ErrorKey(outcome.error_type, normalise_message(outcome.message, arguments=arguments),
                     innermost_own_frame(outcome.frames, own_root))

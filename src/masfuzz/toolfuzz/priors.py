@@ -349,6 +349,16 @@ class TaintDict(dict):
         return super().__contains__(key)
 
 
+def _taint_value(value: Any, arg: str, rec: TaintRecorder) -> Any:
+    if isinstance(value, str):
+        return TaintStr(value, arg, rec)
+    if isinstance(value, dict):
+        return TaintDict({k: _taint_value(v, arg, rec) for k, v in value.items()}, arg, rec)
+    if isinstance(value, list):
+        return [_taint_value(v, arg, rec) for v in value]
+    return value
+
+
 _HOOKS_LOCK = threading.Lock()
 _HOOKED = False
 
@@ -364,10 +374,11 @@ def _install_hooks() -> None:
         real_loads = json.loads
 
         def loads(s: Any, *a: Any, **kw: Any) -> Any:
-            value = real_loads(s, *a, **kw)
-            if isinstance(s, TaintStr) and _ACTIVE.get() is s._rec and isinstance(value, dict):
-                return TaintDict(value, s._arg, s._rec)
-            return value
+            if isinstance(s, TaintStr) and _ACTIVE.get() is s._rec:
+                # Parse a plain copy (json's own BOM check is not the tool's prior), then taint
+                # what comes out: keys read and string values used count for this argument.
+                return _taint_value(real_loads(str(s), *a, **kw), s._arg, s._rec)
+            return real_loads(s, *a, **kw)
 
         json.loads = loads
         for fname in ("match", "fullmatch", "search", "findall", "finditer", "split"):

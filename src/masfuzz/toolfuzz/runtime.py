@@ -42,15 +42,27 @@ def same_arguments(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True, default=str)
 
 
+def _input_rank(arguments: dict[str, Any]) -> tuple[bool, int]:
+    """Inputs with blank strings last (a user never asks about nothing), then shorter first."""
+    blank = any(isinstance(v, str) and not v.strip() for v in arguments.values())
+    return blank, len(json.dumps(arguments, default=str))
+
+
 async def confirm_error(error: UniqueError, tool: FuzzTool, sandbox: Sandbox, agent: ModelClient,
                         tester: ModelClient, seed: int) -> AgentRun | None:
-    """Run the three model stages for one unique error; fills its fields in place."""
-    call = await ask_for_call(agent, tool, error.arguments, seed=seed)
-    if call is None:
+    """Run the three model stages for one unique error; fills its fields in place. The failing
+    inputs are tried shortest-but-not-blank first until the agent's model accepts one."""
+    candidates = sorted(error.examples or [error.arguments], key=_input_rank)
+    chosen = None
+    for arguments in candidates:
+        if await ask_for_call(agent, tool, arguments, seed=seed) is not None:
+            chosen = arguments
+            break
+    if chosen is None:
         error.sanity = "refused"
         return None
     error.sanity = "accepted"
-    prompt = REQUEST_PROMPT.format(doc=tool_doc(tool), arguments=json.dumps(error.arguments, ensure_ascii=False))
+    prompt = REQUEST_PROMPT.format(doc=tool_doc(tool), arguments=json.dumps(chosen, ensure_ascii=False))
     answer = await ask_json(tester, prompt, REQUEST_SCHEMA, seed=seed)
     request = answer.get("request")
     if not isinstance(request, str) or not request.strip():
@@ -62,7 +74,7 @@ async def confirm_error(error: UniqueError, tool: FuzzTool, sandbox: Sandbox, ag
     if run.steps:
         error.agent_arguments = run.steps[0].arguments
     own = tool.own_code_root
-    keys = [error_key(s.outcome, own) for s in run.errors]
+    keys = [error_key(s.outcome, own, s.arguments) for s in run.errors]
     error.confirmed = error.key in keys
     if keys and not error.confirmed:
         error.agent_error = str(keys[0])

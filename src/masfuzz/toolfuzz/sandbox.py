@@ -21,6 +21,7 @@ from __future__ import annotations
 import ctypes
 import multiprocessing
 import os
+import re
 import resource
 import shutil
 import signal
@@ -36,6 +37,9 @@ from masfuzz.toolfuzz.tools import FuzzTool
 
 Status = Literal["ok", "error", "timeout", "crash", "blocked"]
 MAX_RESULT_CHARS = 4000
+RETURNED_ERROR = "ReturnedError"  # error_type of an error message a tool returned instead of raising
+# "Error: ...", "Traceback (most recent call last)", or an exception's repr "KeyError('x')"
+_RETURNED_ERROR = re.compile(r"\s*(Error|ERROR|Exception|Traceback \(most recent call last\)|[A-Z]\w*(Error|Exception)\()")
 
 
 class SandboxViolation(PermissionError):
@@ -143,9 +147,9 @@ def _current_vm_bytes() -> int:
         return 0
 
 
-def _worker(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str) -> None:
+def _worker(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str, use_netns: bool) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when we stop
-    netns = network_namespace()
+    netns = network_namespace() if use_netns else False
     sys.dont_write_bytecode = True
     if limits.memory_mb > 0:
         _limit(resource.RLIMIT_AS, _current_vm_bytes() + limits.memory_mb * 2**20)
@@ -185,8 +189,13 @@ def _one_call(tool: FuzzTool, arguments: dict[str, Any], taint: bool, limits: Sa
             except Exception as e:  # the tool's failure is the finding
                 result, exc = None, e
         if exc is None:
-            return CallOutcome("ok", _render(result), priors=_prior_dicts(priors),
-                               duration=time.perf_counter() - start)
+            text = _render(result)
+            if isinstance(result, str) and _RETURNED_ERROR.match(text):
+                # Many tools (LangChain's among them) catch their own exceptions and return the
+                # message: the agent meets an error all the same, so it counts as one, marked.
+                return CallOutcome("error", text, RETURNED_ERROR, text, [(f"<returned by {tool.name}>", 0, tool.name)],
+                                   _prior_dicts(priors), time.perf_counter() - start)
+            return CallOutcome("ok", text, priors=_prior_dicts(priors), duration=time.perf_counter() - start)
         return _failure(exc, priors, time.perf_counter() - start)
     finally:
         _ALLOWED_ROOT.clear()
@@ -230,8 +239,10 @@ def _render(value: Any) -> str:
 class Sandbox:
     """Runs calls of one tool in worker processes. Use as a context manager."""
 
-    def __init__(self, tool: FuzzTool, limits: SandboxLimits | None = None) -> None:
+    def __init__(self, tool: FuzzTool, limits: SandboxLimits | None = None, *,
+                 use_netns: bool = True) -> None:
         self.tool = tool
+        self.use_netns = use_netns  # False: blocked sockets only (what machines without namespaces get)
         self.limits = limits or SandboxLimits()
         self.base = tempfile.mkdtemp(prefix="masfuzz-sandbox-")
         self._ctx = multiprocessing.get_context("fork")
@@ -248,7 +259,7 @@ class Sandbox:
 
     def _start(self) -> None:
         parent, child = self._ctx.Pipe()
-        self._proc = self._ctx.Process(target=_worker, args=(child, self.tool, self.limits, self.base),
+        self._proc = self._ctx.Process(target=_worker, args=(child, self.tool, self.limits, self.base, self.use_netns),
                                        daemon=True)
         self._proc.start()
         child.close()
