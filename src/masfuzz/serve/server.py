@@ -178,8 +178,9 @@ class ModelServer:
                 await self._route(method, path.split("?")[0], headers, body, writer)
                 if not keep:
                     break
-        except (asyncio.IncompleteReadError, ConnectionError, asyncio.LimitOverrunError):
-            pass
+        except (asyncio.IncompleteReadError, ConnectionError, asyncio.LimitOverrunError,
+                asyncio.CancelledError):
+            pass  # the client went away, or the server is closing
         finally:
             writer.close()
 
