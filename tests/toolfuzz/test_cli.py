@@ -1,0 +1,47 @@
+import json
+
+import pytest
+
+from masfuzz.cli import main
+
+from pathlib import Path
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "tools"
+POLICIES = EXAMPLES / "policies.py"
+
+
+def test_tools_command_reports_errors_with_reproducers_and_requests(capsys):
+    code = main(["tools", f"{EXAMPLES}/map_search.py:open_street_map_search", "--calls", "200", "--seed", "5",
+                 "--model", f"scripted/{POLICIES}:tester", "--sut-model", f"scripted/{POLICIES}:agent"])
+    out, err = capsys.readouterr()
+    assert code == 0 and "seed 5" in err
+    assert "IndexError: list index out of range" in out and "AssertionError: Query is too long" in out
+    assert "user request:" in out and "reproduce:" in out
+    assert "UE 2" in out and "TC/UE 100.0" in out and "Chao1" in out and "95% CI" in out
+
+
+def test_tools_command_json_on_ten_real_langchain_tools(capsys):
+    pytest.importorskip("langchain_community")
+    code = main(["tools", f"{EXAMPLES}/langchain_tools.py:TOOLS", "--calls", "60", "--seed", "7", "--format", "json"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["format"] == "masfuzz-tools/1" and data["seed"] == 7
+    assert len(data["tools"]) >= 10 and all(t["kind"] == "langchain" for t in data["tools"])
+    assert data["totals"]["unique_errors"] >= 5
+    erring = [t for t in data["tools"] if t["errors"]]
+    assert len(erring) >= 5
+    for t in erring:
+        assert t["tc_per_ue"] == t["calls"] / t["unique_errors"]
+        assert t["chao1"]["lower"] <= t["chao1"]["estimate"] <= t["chao1"]["upper"]
+        assert all(e["arguments"] and e["key"] for e in t["errors"])
+
+
+def test_correctness_without_a_model_is_a_one_line_error(capsys):
+    code = main(["tools", f"{EXAMPLES}/control.py:celsius_to_fahrenheit", "--correctness", "--seed", "1"])
+    assert code == 2
+    assert "need a model" in capsys.readouterr().err
+
+
+def test_bad_target_is_a_one_line_error(capsys):
+    code = main(["tools", f"{EXAMPLES}/control.py:nothing_here", "--seed", "1"])
+    assert code == 2 and "nothing_here" in capsys.readouterr().err
