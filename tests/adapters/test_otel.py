@@ -158,3 +158,15 @@ def test_bad_otlp_input_is_a_clear_error(tmp_path):
         otel.ingest(p)
     with pytest.raises(MasfuzzError, match="no spans"):
         otel.ingest({"resourceSpans": []})
+
+
+def test_agents_sdk_run_in_a_worker_exported_and_reingested_keeps_its_structure(tmp_path):
+    pytest.importorskip("agents")
+    root = Path(__file__).parents[2] / "examples" / "customer_service"
+    sc = Scenario(input="I want to change my seat to 12A, confirmation ABC123",
+                  sut_model=f"scripted/{root / 'policy.py'}:policy", timeout=60)
+    live = asyncio.run(SubprocessExecutor().run(f"{root / 'app.py'}:triage_agent", sc))
+    assert live.framework == "openai-agents" and live.of_type(DelegationEvent)
+    back = otel.ingest(otel.export(live))
+    assert structure(back) == structure(live)
+    assert back.termination.reason == live.termination.reason
