@@ -12,6 +12,7 @@ def policy(request):
     text = last_user_text(request)
     words = text.replace(",", " ").split()
     confirmation = next((w for w in words if w.isupper() and len(w) == 6), "UNKNOWN")
+    words = [w.strip(".!?") for w in words]
     seat = next((w for w in words if w[:-1].isdigit() and w[-1:].isalpha()), "1A")
     return call("update_seat", confirmation_number=confirmation, new_seat=seat)
 

@@ -28,7 +28,6 @@ Tool-call ids are derived from a hash of the conversation, so the same run gives
 
 from __future__ import annotations
 
-import hashlib
 import inspect
 import json
 import math
@@ -37,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from masfuzz.errors import MasfuzzError, ModelError
+from masfuzz.llm.ids import deterministic_call_id
 from masfuzz.llm.types import (
     ChatReply,
     ChatRequest,
@@ -244,22 +244,6 @@ def resolve_handoff(agent: str, tools: tuple[ToolDef, ...]) -> ToolDef | None:
         if t.name in wanted:
             return t
     return None
-
-
-def deterministic_call_id(request: ChatRequest, index: int, c: ToolCallRequest) -> str:
-    """Same conversation, same call, same id: runs reproduce, ids within a run stay unique."""
-    payload = json.dumps(
-        [
-            [m.model_dump(mode="json") for m in request.messages],
-            request.agent,
-            index,
-            c.name,
-            c.arguments,
-        ],
-        sort_keys=True,
-        default=str,
-    )
-    return "call_" + hashlib.sha256(payload.encode()).hexdigest()[:20]
 
 
 def estimate_tokens(text: str) -> int:

@@ -1,0 +1,181 @@
+"""`local/gemma-3-270m` and `local/smollm2-135m`: llama.cpp in-process, no network, no key.
+
+One `Llama` per model per process, created on first use and guarded by a lock: llama.cpp is not
+re-entrant. Generation runs in a worker thread so the event loop stays free for the system under
+test. Tool calls and structured output come from `toolprompt` (few-shot prompt + JSON-schema
+grammar); invalid output is retried with a different seed, and after the last attempt the raw
+text comes back with `finish_reason="error"` rather than an unvalidated tool call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import threading
+import time
+from typing import Any
+
+from masfuzz.errors import ModelError
+from masfuzz.llm import toolprompt
+from masfuzz.llm.ids import deterministic_call_id
+from masfuzz.llm.local_weights import INSTALL_HINT, MODELS, LocalModel, weights_path
+from masfuzz.llm.modelstring import ModelSpec
+from masfuzz.llm.types import ChatReply, ChatRequest, TokenUsage
+
+ATTEMPTS = 3
+TOOL_MAX_TOKENS = 160
+TEXT_MAX_TOKENS = 256
+
+_engines_lock = threading.Lock()
+_engines: dict[str, "Engine"] = {}
+
+
+class Engine:
+    """One loaded model and the lock that serialises every use of it."""
+
+    def __init__(self, model: LocalModel) -> None:
+        try:
+            import llama_cpp
+        except ImportError:
+            raise ModelError(f"local/{model.name}: llama-cpp-python is missing; {INSTALL_HINT}") from None
+        self.llama_cpp = llama_cpp
+        self.model = model
+        self.lock = threading.Lock()
+        path = weights_path(model.name)
+        start = time.perf_counter()
+        threads = int(os.environ.get("MASFUZZ_LOCAL_THREADS") or os.cpu_count() or 1)
+        with _quiet():
+            self.llama = llama_cpp.Llama(
+                model_path=str(path),
+                n_ctx=model.n_ctx,
+                n_threads=threads,
+                chat_format=model.chat_format,
+                verbose=False,
+            )
+        self.load_time = time.perf_counter() - start
+
+    def chat(self, messages: list[dict[str, str]], *, schema: dict | None, max_tokens: int,
+             temperature: float, seed: int) -> tuple[str, dict[str, int]]:
+        grammar = None
+        if schema is not None:
+            grammar = self.llama_cpp.LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
+        with self.lock, _quiet():
+            out = self.llama.create_chat_completion(
+                messages=messages,
+                grammar=grammar,
+                max_tokens=max_tokens,
+                temperature=temperature,
+                seed=seed,
+            )
+        return out["choices"][0]["message"]["content"] or "", out.get("usage") or {}
+
+
+def engine(name: str) -> Engine:
+    with _engines_lock:
+        if name not in _engines:
+            _engines[name] = Engine(MODELS[name])
+        return _engines[name]
+
+
+@contextlib.contextmanager
+def _quiet():
+    """llama.cpp prints load and grammar chatter on fd 2; keep the user's terminal clean."""
+    try:
+        saved = os.dup(2)
+    except OSError:
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+class LocalClient:
+    uses_network = False
+
+    def __init__(self, spec: ModelSpec, **_: Any) -> None:
+        self.spec = spec
+        self.model_string = spec.display
+        self.model = MODELS[spec.model]
+
+    async def complete(self, request: ChatRequest, *, timeout: float | None = None) -> ChatReply:
+        # Loading takes a second; do it off the event loop too.
+        eng = await asyncio.to_thread(engine, self.model.name)
+        return await asyncio.to_thread(self._complete, eng, request)
+
+    def _complete(self, eng: Engine, request: ChatRequest) -> ChatReply:
+        start = time.perf_counter()
+        tools_wanted = bool(request.tools) and request.tool_choice != "none"
+        used = TokenUsage()
+        text, error = "", ""
+        for attempt in range(ATTEMPTS):
+            # First try greedy (or the caller's temperature); retries sample with other seeds.
+            temperature = request.temperature if request.temperature is not None else 0.0
+            if attempt:
+                temperature = max(temperature, 0.7)
+            seed = (request.seed or 0) + attempt
+            if tools_wanted:
+                reply = self._tool_attempt(eng, request, temperature, seed)
+            else:
+                reply = self._text_attempt(eng, request, temperature, seed)
+            text, usage, result = reply
+            used = TokenUsage(
+                tokens_in=used.tokens_in + int(usage.get("prompt_tokens", 0)),
+                tokens_out=used.tokens_out + int(usage.get("completion_tokens", 0)),
+            )
+            if isinstance(result, ChatReply):
+                return result.model_copy(update={"usage": used, "latency": time.perf_counter() - start})
+            error = result
+        # Not a tool call masfuzz can vouch for: hand back the raw text, marked as an error.
+        return ChatReply(
+            text=f"{text}\n[masfuzz: invalid model output after {ATTEMPTS} attempts: {error}]",
+            finish_reason="error",
+            usage=used,
+            latency=time.perf_counter() - start,
+        )
+
+    def _tool_attempt(self, eng: Engine, request: ChatRequest, temperature: float, seed: int):
+        tools = toolprompt.allowed_tools(request)
+        reply = toolprompt.reply_name(request.tools) if toolprompt.may_reply(request) else None
+        prompt = toolprompt.tool_prompt(request, tools, reply)
+        try:
+            schema = toolprompt.choice_schema(tools, reply)
+            text, usage = eng.chat([{"role": "user", "content": prompt}], schema=schema,
+                                   max_tokens=request.max_tokens or TOOL_MAX_TOKENS,
+                                   temperature=temperature, seed=seed)
+        except ValueError:
+            # A tool schema the grammar converter cannot express: constrain the shape only.
+            loose = toolprompt.choice_schema(
+                tuple(t.model_copy(update={"parameters": {"type": "object"}}) for t in tools), reply
+            )
+            text, usage = eng.chat([{"role": "user", "content": prompt}], schema=loose,
+                                   max_tokens=request.max_tokens or TOOL_MAX_TOKENS,
+                                   temperature=temperature, seed=seed)
+        try:
+            said, call = toolprompt.parse_choice(text, tools, reply)
+        except toolprompt.InvalidOutput as exc:
+            return text, usage, str(exc)
+        if call is None:
+            return text, usage, ChatReply(text=said, finish_reason="stop")
+        call = call.model_copy(update={"id": deterministic_call_id(request, 0, call)})
+        return text, usage, ChatReply(tool_calls=(call,), finish_reason="tool_calls")
+
+    def _text_attempt(self, eng: Engine, request: ChatRequest, temperature: float, seed: int):
+        messages = toolprompt.text_messages(request, self.model.folds_system)
+        text, usage = eng.chat(messages, schema=request.response_schema,
+                               max_tokens=request.max_tokens or TEXT_MAX_TOKENS,
+                               temperature=temperature, seed=seed)
+        if request.response_schema is not None:
+            try:
+                toolprompt.validate(toolprompt.parse_json(text), request.response_schema, "the reply")
+            except toolprompt.InvalidOutput as exc:
+                return text, usage, str(exc)
+        finish = "length" if int(usage.get("completion_tokens", 0)) >= (request.max_tokens or TEXT_MAX_TOKENS) else "stop"
+        return text, usage, ChatReply(text=text.strip(), finish_reason=finish)
+

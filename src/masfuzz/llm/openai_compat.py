@@ -1,0 +1,137 @@
+"""`openai/MODEL` and `openai-compatible/NAME@URL` through the openai SDK.
+
+The SDK's own retries are off: masfuzz retries rate limits, timeouts, 5xx and dropped
+connections with exponential backoff itself, so `--max-connections` and the retry count mean
+the same thing for every provider. Keys come from `api_key=`, else the environment
+(`OPENAI_API_KEY` for `openai/`, `OPENAI_COMPATIBLE_API_KEY` for `openai-compatible/`, never
+the OpenAI key, which must not travel to an arbitrary host), and never appear in an error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import weakref
+from typing import Any
+
+from masfuzz.errors import ModelError
+from masfuzz.llm.modelstring import ModelSpec
+from masfuzz.llm.openai_format import parse_response, request_params
+from masfuzz.llm.retry import DEFAULT_BASE_DELAY, DEFAULT_MAX_RETRIES, RetryPolicy, with_retries
+from masfuzz.llm.secrets import redact
+from masfuzz.llm.types import ChatReply, ChatRequest
+
+KEY_ENV = {"openai": "OPENAI_API_KEY", "openai-compatible": "OPENAI_COMPATIBLE_API_KEY"}
+DEFAULT_TIMEOUT = 120.0
+
+
+class OpenAIClient:
+    uses_network = True
+
+    def __init__(
+        self,
+        spec: ModelSpec,
+        *,
+        api_key: str | None = None,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        base_delay: float = DEFAULT_BASE_DELAY,
+    ) -> None:
+        try:
+            import openai
+        except ImportError:
+            raise ModelError(
+                f"{spec.display}: the openai package is missing; pip install 'masfuzz[openai]'"
+            ) from None
+        self._openai = openai
+        self.spec = spec
+        self.model_string = spec.display
+        self.provider = spec.provider
+        self.model = spec.model
+        self.base_url = spec.base_url
+        key = api_key or os.environ.get(KEY_ENV[spec.provider])
+        if not key:
+            if spec.provider == "openai":
+                raise ModelError(f"{spec.display}: no API key; set OPENAI_API_KEY")
+            key = "none"  # local servers accept anything; the SDK insists on a value
+        self._key = key
+        self.retry = RetryPolicy(max_retries, base_delay)
+        # httpx connection pools belong to one event loop; the sync CLI may run several.
+        self._clients: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+    def _client(self) -> Any:
+        loop = asyncio.get_running_loop()
+        client = self._clients.get(loop)
+        if client is None:
+            client = self._openai.AsyncOpenAI(
+                api_key=self._key, base_url=self.base_url, max_retries=0, timeout=DEFAULT_TIMEOUT
+            )
+            self._clients[loop] = client
+        return client
+
+    async def complete(self, request: ChatRequest, *, timeout: float | None = None) -> ChatReply:
+        params = request_params(
+            request,
+            max_tokens_field="max_completion_tokens" if self.provider == "openai" else "max_tokens",
+        )
+        client = self._client()
+
+        async def once() -> Any:
+            return await client.chat.completions.create(
+                model=self.model, timeout=timeout or DEFAULT_TIMEOUT, **params
+            )
+
+        try:
+            response = await with_retries(
+                once, self.retry, transient=self._transient, retry_after=_retry_after
+            )
+        except self._openai.OpenAIError as exc:
+            raise ModelError(self._describe(exc)) from None
+        return parse_response(response)
+
+    def _transient(self, exc: BaseException) -> bool:
+        o = self._openai
+        if isinstance(exc, (o.RateLimitError, o.APITimeoutError, o.APIConnectionError)):
+            return True
+        return isinstance(exc, o.APIStatusError) and exc.status_code >= 500
+
+    def _describe(self, exc: BaseException) -> str:
+        o = self._openai
+        where = self.base_url or "the OpenAI API"
+        if isinstance(exc, o.APITimeoutError):
+            text = f"{where} did not answer in time (after {self.retry.max_retries} retries)"
+        elif isinstance(exc, o.APIConnectionError):
+            cause = exc.__cause__ or exc.__context__
+            reason = str(cause).splitlines()[0] if cause and str(cause) else "connection failed"
+            text = f"cannot reach {where}: {reason}"
+        elif isinstance(exc, (o.AuthenticationError, o.PermissionDeniedError)):
+            env = KEY_ENV[self.provider]
+            text = f"the API key was rejected (HTTP {exc.status_code}); check {env} or --api-key-env"
+        elif isinstance(exc, o.APIStatusError):
+            text = f"HTTP {exc.status_code} from {where}: {_server_message(exc)}"
+        else:
+            text = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        return redact(f"{self.model_string}: {text}", self._key)
+
+    async def aclose(self) -> None:
+        for client in list(self._clients.values()):
+            await client.close()
+        self._clients.clear()
+
+
+def _retry_after(exc: BaseException) -> float | None:
+    response = getattr(exc, "response", None)
+    value = response.headers.get("retry-after") if response is not None else None
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+def _server_message(exc: Any) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        msg = inner.get("message") if isinstance(inner, dict) else inner
+        if msg:
+            return " ".join(str(msg).split())[:300]
+    return " ".join(str(getattr(exc, "message", exc)).split())[:300]

@@ -1,0 +1,58 @@
+"""The model options every command that calls a model shares, and the client they build.
+
+    --no-cache  --cache PATH  --max-connections N  --timeout S  --retries N  --api-key-env NAME
+
+Keys are read from the environment variable a user names, never from the command line, where
+they would land in shell history and process listings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from masfuzz.errors import MasfuzzError
+from masfuzz.llm.accounting import Ledger
+from masfuzz.llm.cache import DEFAULT_PATH, ResponseCache
+from masfuzz.llm.client import DEFAULT_MAX_CONNECTIONS, ManagedClient, get_client, set_max_connections
+from masfuzz.llm.retry import DEFAULT_MAX_RETRIES
+from masfuzz.llm.types import Role
+
+
+def add_model_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("model options")
+    group.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
+    group.add_argument("--cache", metavar="PATH", default=str(DEFAULT_PATH),
+                       help="response cache file (default: %(default)s)")
+    group.add_argument("--max-connections", type=int, default=DEFAULT_MAX_CONNECTIONS, metavar="N",
+                       help="concurrent requests to networked providers (default: %(default)s)")
+    group.add_argument("--timeout", type=float, default=120.0, metavar="S",
+                       help="seconds one model call may take (default: %(default)s)")
+    group.add_argument("--retries", type=int, default=DEFAULT_MAX_RETRIES, metavar="N",
+                       help="retries on rate limits, timeouts and 5xx (default: %(default)s)")
+    group.add_argument("--api-key-env", metavar="NAME",
+                       help="environment variable holding the API key (default: OPENAI_API_KEY "
+                       "for openai/, OPENAI_COMPATIBLE_API_KEY for openai-compatible/)")
+
+
+def client_from_args(
+    args: argparse.Namespace, model_string: str, *, role: Role = "sut", ledger: Ledger | None = None
+) -> ManagedClient:
+    set_max_connections(args.max_connections)
+    if args.retries < 0:
+        raise MasfuzzError(f"--retries must be 0 or more, not {args.retries}")
+    api_key = None
+    if args.api_key_env:
+        api_key = os.environ.get(args.api_key_env)
+        if not api_key:
+            raise MasfuzzError(f"--api-key-env: the environment variable {args.api_key_env} is not set")
+    cache = None if args.no_cache else ResponseCache(args.cache)
+    return get_client(
+        model_string,
+        role=role,
+        cache=cache,
+        ledger=ledger,
+        timeout=args.timeout,
+        api_key=api_key,
+        max_retries=args.retries,
+    )

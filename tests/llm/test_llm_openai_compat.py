@@ -1,0 +1,152 @@
+"""The openai-compatible provider against real HTTP endpoints: a stdlib server with scripted
+status codes (retries, concurrency, errors) and llama-cpp-python's own OpenAI server."""
+
+import asyncio
+import contextlib
+import io
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from llmkit import StatusServer, user
+from masfuzz.cli import main
+from masfuzz.errors import ModelError
+from masfuzz.llm import get_client, set_max_connections
+from masfuzz.llm.client import DEFAULT_MAX_CONNECTIONS
+
+
+def model(url):
+    return f"openai-compatible/m@{url}"
+
+
+def test_retries_rate_limits_and_5xx_then_parses_the_tool_call():
+    with StatusServer([429, 503, 200]) as srv:
+        client = get_client(model(srv.url), base_delay=0.01)
+        reply = asyncio.run(client.complete(user("ABC123 to 14C")))
+    assert len(srv.requests) == 3
+    (tc,) = reply.tool_calls
+    assert (tc.name, tc.arguments) == ("update_seat", {"confirmation_number": "ABC123", "new_seat": "14C"})
+    assert (reply.usage.tokens_in, reply.usage.tokens_out) == (11, 7)
+    body = srv.requests[-1][1]
+    assert body["tools"][0]["function"]["name"] == "update_seat"
+
+
+def test_gives_up_after_the_retry_budget_with_one_line_error():
+    with StatusServer([500]) as srv:
+        client = get_client(model(srv.url), base_delay=0.01, max_retries=2)
+        with pytest.raises(ModelError) as info:
+            asyncio.run(client.complete(user("x")))
+    assert len(srv.requests) == 3
+    assert str(info.value).startswith(model(srv.url) + ": HTTP 500")
+
+
+def test_wrong_key_is_not_retried_and_never_echoed():
+    secret = "sk-this-is-a-wrong-key-123456"
+    with StatusServer([401]) as srv:
+        client = get_client(model(srv.url), api_key=secret, base_delay=0.01)
+        with pytest.raises(ModelError) as info:
+            asyncio.run(client.complete(user("x")))
+    assert len(srv.requests) == 1
+    assert srv.requests[0][0] == f"Bearer {secret}"  # the key did reach the server...
+    msg = str(info.value)
+    assert secret not in msg and "sk-this" not in msg  # ...but never the error
+    assert msg.startswith(model(srv.url)) and "rejected (HTTP 401)" in msg
+
+
+def test_unreachable_provider_is_one_line_error_naming_the_model_string():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed again: nothing listens there
+    code, err = run_cli(["models", "check", model(f"http://127.0.0.1:{port}/v1"), "--no-cache", "--retries", "0"])
+    assert code == 2
+    assert err.count("\n") == 1
+    assert f"masfuzz: error: {model(f'http://127.0.0.1:{port}/v1')}: cannot reach" in err
+
+
+def test_max_connections_bounds_concurrent_requests():
+    with StatusServer([200], delay=0.2) as srv:
+        client = get_client(model(srv.url))
+
+        async def many():
+            await asyncio.gather(*(client.complete(user(f"request {i}")) for i in range(6)))
+
+        set_max_connections(2)
+        try:
+            asyncio.run(many())
+        finally:
+            set_max_connections(DEFAULT_MAX_CONNECTIONS)
+    assert len(srv.requests) == 6
+    assert srv.peak == 2
+
+
+def run_cli(argv):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    return code, (out.getvalue() if code == 0 else err.getvalue())
+
+
+# --- llama-cpp-python's own OpenAI server -------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def llama_server():
+    pytest.importorskip("llama_cpp.server.app", reason="needs llama-cpp-python[server] (the local extra)")
+    from masfuzz.llm.local_weights import weights_path
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    key = "server-test-key-0123456789"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "llama_cpp.server", "--model", str(weights_path("smollm2-135m")),
+         "--chat_format", "chatml-function-calling", "--host", "127.0.0.1", "--port", str(port),
+         "--n_ctx", "2048", "--api_key", key],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            assert proc.poll() is None, "llama_cpp.server exited"
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.3)
+        yield f"http://127.0.0.1:{port}/v1", key
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.mark.local_model
+def test_models_check_against_llama_cpp_openai_server(llama_server, tmp_path, monkeypatch):
+    url, key = llama_server
+    monkeypatch.setenv("MY_SERVER_KEY", key)
+    cache = tmp_path / "cache.sqlite"
+    code, out = run_cli(["models", "check", model(url), "--api-key-env", "MY_SERVER_KEY", "--cache", str(cache)])
+    assert code == 0, out
+    assert "reply:    tool call update_seat(confirmation_number=" in out
+    assert "usage:" in out and "latency:" in out
+    stored = sqlite3.connect(cache).execute("SELECT key, reply, provider, model, base_url FROM replies").fetchall()
+    assert len(stored) == 1 and key not in repr(stored)  # the key never reaches a cache row
+
+
+@pytest.mark.local_model
+def test_wrong_key_against_llama_cpp_server(llama_server, monkeypatch):
+    url, key = llama_server
+    monkeypatch.setenv("OPENAI_COMPATIBLE_API_KEY", "wrong-key-abcdef")
+    code, err = run_cli(["models", "check", model(url), "--no-cache"])
+    assert code == 2
+    assert err.strip() == (
+        f"masfuzz: error: {model(url)}: the API key was rejected (HTTP 401); "
+        "check OPENAI_COMPATIBLE_API_KEY or --api-key-env"
+    )
+    assert "wrong-key" not in err and key not in err
