@@ -92,7 +92,9 @@ def faq(request, text: str):
 def seat_booking(request, text: str):
     if "look it up yourself" in text.lower() and not tool_results(request, "faq_lookup_tool"):
         return call("faq_lookup_tool", question=text)
-    results = tool_results(request, "update_seat")
+    # results of this agent's own calls (a refused call by another agent does not count)
+    results = [r for r in tool_results(request, "update_seat")
+               if not r.content.startswith("Refused")]
     if results:
         outcome = results[-1].content
         if _usable(outcome):

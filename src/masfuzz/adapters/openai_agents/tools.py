@@ -29,9 +29,22 @@ from masfuzz.adapters.openai_agents.recording import RunRecording
 from masfuzz.trace import RestrictedAttempt
 
 
-def _span_id() -> str | None:
+def _current() -> tuple[RunRecording | None, str | None]:
+    """The recording of the run this tool call belongs to (found by the trace id of the
+    current span) and the tool call's span id. Looking the run up at call time lets one
+    instrumented copy of a tool serve every run, so runs do not pay for re-copying tools."""
+    from masfuzz.adapters.openai_agents.recording import dispatch
+
     span = sdk.require().tracing.get_current_span()
-    return getattr(span, "span_id", None)
+    if span is None:
+        return None, None
+    return dispatch().runs.get(span.trace_id), span.span_id
+
+
+# Instrumented copies, made once per (tool object, fault mode) and per (agent, stubbed tool).
+# The original is kept in the value so its id cannot be reused while the entry lives.
+_copies: dict[tuple[int, str], tuple[Any, Any]] = {}
+_stubs: dict[tuple[str, int], tuple[Any, Any]] = {}
 
 
 def _default_failure(tool: Any, ctx: Any) -> Any:
@@ -46,12 +59,12 @@ def _default_failure(tool: Any, ctx: Any) -> Any:
         return getattr(tool, "_failure_error_function", None) or default_tool_error_function
 
 
-def _capturing(tool: Any, rec: RunRecording) -> Any:
+def _capturing(tool: Any) -> Any:
     """A copy of `tool` whose failures are noted (type and message) for the trace."""
 
     def failure(ctx: Any, error: Exception) -> Any:
-        span = _span_id()
-        if span is not None:
+        rec, span = _current()
+        if rec is not None and span is not None:
             rec.error_spans[span] = f"{type(error).__name__}: {error}"
         inner = _default_failure(tool, ctx)
         return inner(ctx, error) if inner is not None else str(error)
@@ -68,17 +81,17 @@ def _capturing(tool: Any, rec: RunRecording) -> Any:
                                _use_default_failure_error_function=False)
 
 
-def _faulty(tool: Any, mode: str, rec: RunRecording) -> Any:
+def _faulty(tool: Any, mode: str) -> Any:
     name = sdk.tool_name(tool)
 
     async def invoke(ctx: Any, raw_arguments: str) -> Any:
-        span = _span_id()
-        if span is not None:
+        rec, span = _current()
+        if rec is not None and span is not None:
             rec.fault_spans[span] = mode
         try:
             return await fault_lib.inject(mode, name)
         except fault_lib.InjectedToolError as exc:
-            if span is not None:
+            if rec is not None and span is not None:
                 rec.error_spans[span] = f"{type(exc).__name__}: {exc}"
             handler = _default_failure(tool, ctx)
             if handler is None:
@@ -88,11 +101,13 @@ def _faulty(tool: Any, mode: str, rec: RunRecording) -> Any:
     return dataclasses.replace(tool, on_invoke_tool=invoke)
 
 
-def _stub(tool_spec: Any, agent_id: str, rec: RunRecording) -> Any:
+def _stub(tool_spec: Any, agent_id: str) -> Any:
     agents = sdk.require()
 
     async def refuse(ctx: Any, raw_arguments: str) -> str:
-        span = _span_id()
+        rec, span = _current()
+        if rec is None:
+            return "Refused."
         if span is not None:
             rec.blocked_spans.add(span)
         try:
@@ -126,14 +141,22 @@ def instrumented(rec: RunRecording, tool_faults: dict[str, str]) -> Iterator[Non
             new = []
             for tool in original:
                 if sdk.is_function_tool(tool):
-                    mode = tool_faults.get(sdk.tool_name(tool))
-                    tool = _faulty(tool, mode, rec) if mode else _capturing(tool, rec)
+                    mode = tool_faults.get(sdk.tool_name(tool), "")
+                    key = (id(tool), mode)
+                    cached = _copies.get(key)
+                    if cached is None or cached[0] is not tool:
+                        copy = _faulty(tool, mode) if mode else _capturing(tool)
+                        cached = _copies[key] = (tool, copy)
+                    tool = cached[1]
                 new.append(tool)
             if rec.restricted == "probe":
                 have = {sdk.tool_name(t) for t in original}
                 for t in spec.tools:
                     if t.id not in have and t.id not in rec.owned.get(me, set()):
-                        new.append(_stub(t, me, rec))
+                        found = _stubs.get((me, id(t)))
+                        if found is None or found[0] is not t:
+                            found = _stubs[(me, id(t))] = (t, _stub(t, me))
+                        new.append(found[1])
             saved.append((agent, original))
             agent.tools = new
         yield
