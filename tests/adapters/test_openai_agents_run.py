@@ -189,3 +189,28 @@ def test_the_model_sees_agent_ids_and_handoff_targets():
     run(APP, "hello", "scripted/tests.adapters.oa_spy:policy", restricted="off")
     assert seen == [("triage_agent", [("transfer_to_faq_agent", "faq_agent"),
                                       ("transfer_to_seat_booking_agent", "seat_booking_agent")])]
+
+
+def test_run_gets_a_fresh_context_of_the_declared_type(tmp_path):
+    """`Agent[Ctx](...)` apps expect `Runner.run(..., context=Ctx())`; masfuzz builds one."""
+    app = tmp_path / "ctxapp.py"
+    app.write_text(
+        "from dataclasses import dataclass\n"
+        "from agents import Agent, RunContextWrapper, function_tool\n"
+        "@dataclass\n"
+        "class Ctx:\n    flight: str = 'FLT-1'\n"
+        "@function_tool\n"
+        "def flight(ctx: RunContextWrapper[Ctx]) -> str:\n"
+        "    '''The flight.'''\n"
+        "    return ctx.context.flight\n"
+        "solo = Agent[Ctx](name='Solo', instructions='x', tools=[flight])\n"
+    )
+    (tmp_path / "ctxpolicy.py").write_text(
+        "from masfuzz.llm.scripted import call, say, tool_results\n"
+        "def policy(request):\n"
+        "    done = tool_results(request, 'flight')\n"
+        "    return say(done[0].content) if done else call('flight')\n"
+    )
+    trace = run(f"{app}:solo", "which flight?", f"scripted/{tmp_path}/ctxpolicy.py:policy")
+    assert trace.of_type(ToolResult)[0].status == "ok"
+    assert trace.termination.final_output == "FLT-1"

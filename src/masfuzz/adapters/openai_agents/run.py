@@ -78,7 +78,7 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
             with instrumented(rec, tool_faults):
                 result = await asyncio.wait_for(
                     agents.Runner.run(entry, scenario.input, run_config=run_config,
-                                      max_turns=max_turns),
+                                      max_turns=max_turns, context=_default_context(entry)),
                     timeout,
                 )
             final = result.final_output
@@ -114,6 +114,22 @@ def _crashed(rec: RunRecording, exc: Exception) -> Trace:
     rec.recorder.add(ErrorEvent(agent=rec.id_by_name(agent) if agent else None,
                                 kind=type(exc).__name__, message=message))
     return rec.recorder.finish("crash", detail=f"{type(exc).__name__}: {message}")
+
+
+def _default_context(entry: Any) -> Any:
+    """A fresh run context of the type the entry agent declares (`Agent[Ctx](...)`), when
+    that type builds without arguments: apps pass one to `Runner.run`, and their tools and
+    handoff hooks expect it."""
+    import typing
+
+    alias = getattr(entry, "__orig_class__", None)
+    args = typing.get_args(alias) if alias is not None else ()
+    if len(args) != 1 or not isinstance(args[0], type):
+        return None
+    try:
+        return args[0]()
+    except Exception:
+        return None
 
 
 def _enable_tracing(provider: Any) -> Any:
