@@ -41,10 +41,15 @@ def normalise_message(message: str, limit: int = 160, arguments: dict[str, Any] 
     """The message's first line with the fuzzed values masked: the call's own argument values
     (tools echo them unquoted: `no such file or directory: notes.txt`), quoted strings,
     numbers, paths and addresses."""
-    text = message.splitlines()[0] if message else ""
-    values = sorted({v for v in _strings(arguments or {}) if len(v) >= 2}, key=len, reverse=True)
-    for v in values:  # whole occurrences only: the value "data" must not mask "database"
-        text = re.sub(r"(?<!\w)" + re.escape(v) + r"(?!\w)", "<arg>", text)
+    text = message or ""
+    values = sorted({v for v in _strings(arguments or {}) if v}, key=len, reverse=True)
+    for v in values:
+        if len(v) >= 2:  # whole occurrences only: the value "data" must not mask "database"
+            text = re.sub(r"(?<!\w)" + re.escape(v) + r"(?!\w)", "<arg>", text)
+        else:  # one character is masked only where tools echo inputs: at the very end
+            text = re.sub(r"(?<=[:\s])" + re.escape(v) + r"$", "<arg>", text)
+    # The first real line (str.splitlines would also split at \x0b, \x0c, \x1e... in a value).
+    text = text.split("\n")[0]
     for pattern, repl in _MASKS:
         text = pattern.sub(repl, text)
     return text.strip()[:limit]
