@@ -39,7 +39,7 @@ def main() -> None:
             print(f"skip {spec}: {type(exc).__name__}: {str(exc)[:100]}")
             continue
         tools += found
-    print(f"{'tool':<26} {'calls':>6} {'UE':>5} {'UE/100':>7} {'TC/UE':>7} {'Chao1 95% CI':>18} {'calls/s':>8}")
+    print(f"{'tool':<26} {'calls':>6} {'UE':>5} {'UE/100':>7} {'TC/UE':>7} {"Chao1 95% CI (last seed)":>26} {'calls/s':>8}")
     total_calls = total_ue = 0
     abundances: list[int] = []
     start_all = time.perf_counter()
@@ -57,7 +57,7 @@ def main() -> None:
         c = chao1(last.abundances())
         tc = f"{args.calls / ue:.1f}" if ue else "-"
         print(f"{tool.name:<26} {args.calls:>6} {ue:>5.1f} {100 * ue / args.calls:>7.2f} {tc:>7} "
-              f"{c.estimate:>6.1f} {c.interval():>11} {args.calls * args.seeds / secs:>8.0f}")
+              f"{c.estimate:>12.1f} {c.interval():>13} {args.calls * args.seeds / secs:>8.0f}")
     wall = time.perf_counter() - start_all
     print(f"total: {len(tools)} tools, {total_calls} calls, {total_ue} unique errors (summed over "
           f"{args.seeds} seeds) = {100 * total_ue / total_calls:.2f} unique runtime errors per 100 tool calls; "
