@@ -39,7 +39,7 @@ def main() -> None:
             print(f"skip {spec}: {type(exc).__name__}: {str(exc)[:100]}")
             continue
         tools += found
-    print(f"{'tool':<26} {'calls':>6} {'UE':>5} {'UE/100':>7} {'TC/UE':>7} {"Chao1 95% CI (last seed)":>26} {'calls/s':>8}")
+    print(f"{'tool':<26} {'calls':>6} {'UE':>5} {'UE/100':>7} {'TC/UE':>7} {'Chao1 95% CI (last seed)':>26} {'calls/s':>8}")
     total_calls = total_ue = 0
     abundances: list[int] = []
     start_all = time.perf_counter()
