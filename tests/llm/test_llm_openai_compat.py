@@ -150,3 +150,9 @@ def test_wrong_key_against_llama_cpp_server(llama_server, monkeypatch):
         "check OPENAI_COMPATIBLE_API_KEY or --api-key-env"
     )
     assert "wrong-key" not in err and key not in err
+
+
+def test_openai_without_a_key_says_which_variable_to_set(monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with pytest.raises(ModelError, match=r"^openai/gpt-4.1-mini: no API key; set OPENAI_API_KEY$"):
+        get_client("openai/gpt-4.1-mini")

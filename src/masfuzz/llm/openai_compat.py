@@ -17,7 +17,8 @@ from typing import Any
 from masfuzz.errors import ModelError
 from masfuzz.llm.modelstring import ModelSpec
 from masfuzz.llm.openai_format import parse_response, request_params
-from masfuzz.llm.retry import DEFAULT_BASE_DELAY, DEFAULT_MAX_RETRIES, RetryPolicy, with_retries
+from masfuzz.llm.remote import RemoteProvider
+from masfuzz.llm.retry import DEFAULT_BASE_DELAY, DEFAULT_MAX_RETRIES, with_retries
 from masfuzz.llm.secrets import redact
 from masfuzz.llm.types import ChatReply, ChatRequest
 
@@ -25,9 +26,7 @@ KEY_ENV = {"openai": "OPENAI_API_KEY", "openai-compatible": "OPENAI_COMPATIBLE_A
 DEFAULT_TIMEOUT = 120.0
 
 
-class OpenAIClient:
-    uses_network = True
-
+class OpenAIClient(RemoteProvider):
     def __init__(
         self,
         spec: ModelSpec,
@@ -43,18 +42,13 @@ class OpenAIClient:
                 f"{spec.display}: the openai package is missing; pip install 'masfuzz[openai]'"
             ) from None
         self._openai = openai
-        self.spec = spec
-        self.model_string = spec.display
-        self.provider = spec.provider
-        self.model = spec.model
-        self.base_url = spec.base_url
         key = api_key or os.environ.get(KEY_ENV[spec.provider])
         if not key:
             if spec.provider == "openai":
                 raise ModelError(f"{spec.display}: no API key; set OPENAI_API_KEY")
             key = "none"  # local servers accept anything; the SDK insists on a value
-        self._key = key
-        self.retry = RetryPolicy(max_retries, base_delay)
+        super().__init__(spec, key, max_retries, base_delay)
+        self.base_url = spec.base_url
         # httpx connection pools belong to one event loop; the sync CLI may run several.
         self._clients: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 

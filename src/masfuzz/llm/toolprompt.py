@@ -60,7 +60,22 @@ def choice_schema(tools: tuple[ToolDef, ...], reply: str | None) -> dict[str, An
     schema: dict[str, Any] = {"anyOf": branches}
     if defs:
         schema["$defs"] = defs
-    return schema
+    return bounded_integers(schema)
+
+
+def bounded_integers(node: Any) -> Any:
+    """llama.cpp's schema-to-grammar ignores minimum/maximum, and a tiny model then writes
+    `"days": 3000000000000000` (measured): a small bounded integer range becomes an enum."""
+    if isinstance(node, list):
+        return [bounded_integers(v) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: bounded_integers(v) for k, v in node.items()}
+    low, high = out.get("minimum"), out.get("maximum")
+    if out.get("type") == "integer" and isinstance(low, int) and isinstance(high, int) and 0 <= high - low <= 256:
+        rest = {k: v for k, v in out.items() if k not in ("type", "minimum", "maximum")}
+        return {**rest, "enum": list(range(low, high + 1))}
+    return out
 
 
 def _branch(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -111,16 +126,10 @@ User: Mail bob@example.com that the meeting moved to 3pm.
 Answer: {"tool": "send_email", "arguments": {"to": "bob@example.com", "subject": "Meeting", "body": "The meeting moved to 3pm."}}
 """
 
-_EXAMPLES_TOOLS_ONLY = """Example tools:
-- get_weather(city: string): The current weather in a city.
-- send_email(to: string, subject: string, body: string): Send an email.
-
-Example conversation:
-User: What's the weather like in Lisbon today?
-Answer: {"tool": "get_weather", "arguments": {"city": "Lisbon"}}
-User: Mail bob@example.com that the meeting moved to 3pm.
-Answer: {"tool": "send_email", "arguments": {"to": "bob@example.com", "subject": "Meeting", "body": "The meeting moved to 3pm."}}
-"""
+# Without a reply branch, the same examples minus the tool result and the reply.
+_EXAMPLES_TOOLS_ONLY = "\n".join(
+    line for line in _EXAMPLES.splitlines() if not line.startswith(("Result of", 'Answer: {"tool": "REPLY"'))
+) + "\n"
 
 
 def tool_prompt(request: ChatRequest, tools: tuple[ToolDef, ...], reply: str | None) -> str:

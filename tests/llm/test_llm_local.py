@@ -1,0 +1,100 @@
+"""The embedded models, for real: few, short, and still run in CI."""
+
+import asyncio
+import contextlib
+import io
+import time
+
+import jsonschema
+import pytest
+
+from llmkit import UPDATE_SEAT
+from masfuzz.cli import main
+from masfuzz.llm import ChatMessage, ChatRequest, Ledger, ResponseCache, ToolDef, get_client
+
+pytest.importorskip("llama_cpp")
+pytestmark = pytest.mark.local_model
+
+
+def obj(**props):
+    return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
+
+
+S = {"type": "string"}
+FAQ = ToolDef(name="faq_lookup", description="Answer a question about baggage, wifi or food.", parameters=obj(question=S))
+CANCEL = ToolDef(name="cancel_booking", description="Cancel a booking.", parameters=obj(confirmation_number=S))
+WEATHER = ToolDef(name="get_forecast", description="Weather forecast for a city and a number of days.",
+                  parameters=obj(city=S, days={"type": "integer", "minimum": 1, "maximum": 14}))
+CONVERT = ToolDef(name="convert_currency", description="Convert an amount between currencies.",
+                  parameters=obj(amount={"type": "number"}, to={"type": "string", "enum": ["EUR", "USD", "GBP"]}))
+SEARCH = ToolDef(name="search_flights", description="Search flights.",
+                 parameters=obj(origin=S, destination=S, nonstop={"type": "boolean"}))
+
+AIRLINE = (UPDATE_SEAT, FAQ, CANCEL)
+REQUESTS = [
+    ("Change my seat to 14C, confirmation ABC123.", AIRLINE),
+    ("What's the baggage allowance?", AIRLINE),
+    ("Please cancel booking QWE456", AIRLINE),
+    ("Will it rain in Oslo over the next 3 days?", (WEATHER, CONVERT)),
+    ("How much is 250 dollars in euros?", (WEATHER, CONVERT)),
+    ("Find me a nonstop flight from Lisbon to Berlin.", (SEARCH, WEATHER)),
+    ("Is there wifi on board?", AIRLINE),
+    ("I want seat 30F instead, my confirmation is ZZZ999", AIRLINE),
+    ("Convert 99.5 GBP to USD please", (CONVERT,)),
+    ("Any flights from Paris to Rome tomorrow?", (SEARCH, CANCEL)),
+]
+
+
+def run_cli(argv):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        code = main(argv)
+    return code, out.getvalue()
+
+
+@pytest.mark.parametrize("model", ["local/gemma-3-270m", "local/smollm2-135m"])
+def test_models_check_parses_an_update_seat_call(model):
+    code, out = run_cli(["models", "check", model, "--no-cache"])
+    assert code == 0, out
+    assert "reply:    tool call update_seat(confirmation_number=" in out
+    assert "new_seat=" in out and "tokens in" in out
+
+
+def test_gemma_returns_schema_valid_tool_calls_for_10_of_10_requests():
+    client = get_client("local/gemma-3-270m")
+
+    async def all_requests():
+        replies = []
+        for text, tools in REQUESTS:
+            req = ChatRequest(
+                messages=(ChatMessage(role="system", content="You are a helpful assistant."),
+                          ChatMessage(role="user", content=text)),
+                tools=tools,
+                tool_choice="required",
+            )
+            replies.append((tools, await client.complete(req)))
+        return replies
+
+    valid = 0
+    for tools, reply in asyncio.run(all_requests()):
+        if reply.finish_reason == "tool_calls" and len(reply.tool_calls) == 1:
+            call = reply.tool_calls[0]
+            tool = next(t for t in tools if t.name == call.name)  # only offered tools
+            jsonschema.validate(call.arguments, tool.parameters)
+            assert call.id.startswith("call_")
+            valid += 1
+    assert valid == 10
+
+
+def test_cached_repeat_of_a_local_call_is_identical_with_no_model_time(tmp_path):
+    ledger = Ledger()
+    client = get_client("local/gemma-3-270m", cache=ResponseCache(tmp_path / "c.sqlite"), ledger=ledger)
+    req = ChatRequest(messages=(ChatMessage(role="user", content="Move ABC123 to seat 2B"),), tools=(UPDATE_SEAT,))
+    first = asyncio.run(client.complete(req))
+    start = time.perf_counter()
+    again = asyncio.run(client.complete(req))
+    assert time.perf_counter() - start < 0.5
+    assert first.latency > 0 and again.latency == 0.0 and again.cached
+    assert (again.tool_calls, again.text, again.usage) == (first.tool_calls, first.text, first.usage)
+    assert ledger.by_role["sut"].cache_hits == 1
+    assert client.cache.hits() == 1

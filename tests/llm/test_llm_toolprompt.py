@@ -1,0 +1,91 @@
+"""How a small local model is asked for tool calls and how its answer is checked (no model)."""
+
+import pytest
+
+from llmkit import UPDATE_SEAT
+from masfuzz.llm import ChatMessage, ChatRequest, ToolCallRequest, ToolDef
+from masfuzz.llm import toolprompt as tp
+
+PYDANTIC_STYLE = ToolDef(
+    name="book",
+    parameters={
+        "type": "object",
+        "properties": {"passenger": {"$ref": "#/$defs/Passenger"}, "nights": {"type": "integer", "minimum": 1, "maximum": 3}},
+        "required": ["passenger", "nights"],
+        "$defs": {"Passenger": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}},
+    },
+)
+
+
+def test_one_branch_per_tool_with_hoisted_defs_and_bounded_integers():
+    schema = tp.choice_schema((UPDATE_SEAT, PYDANTIC_STYLE), "reply")
+    names = [b["properties"]["tool"]["const"] for b in schema["anyOf"]]
+    assert names == ["update_seat", "book", "reply"]
+    book_args = schema["anyOf"][1]["properties"]["arguments"]
+    assert book_args["properties"]["passenger"] == {"$ref": "#/$defs/book__Passenger"}
+    assert book_args["properties"]["nights"] == {"enum": [1, 2, 3]}
+    assert "book__Passenger" in schema["$defs"]
+
+
+def test_the_grammar_compiles_in_llama_cpp():
+    llama_cpp = pytest.importorskip("llama_cpp")
+    import json
+
+    schema = tp.choice_schema((UPDATE_SEAT, PYDANTIC_STYLE), "reply")
+    assert llama_cpp.LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False) is not None
+
+
+def test_answer_is_validated_against_the_offered_tools_and_their_schemas():
+    tools = (UPDATE_SEAT,)
+    said, call = tp.parse_choice('{"tool": "update_seat", "arguments": {"confirmation_number": "A", "new_seat": "1A"}}', tools, None)
+    assert said is None and call == ToolCallRequest(name="update_seat", arguments={"confirmation_number": "A", "new_seat": "1A"})
+    assert tp.parse_choice('{"tool": "reply", "arguments": {"text": "line\nbreak"}}', tools, "reply") == ("line\nbreak", None)
+    for bad, why in [
+        ('{"tool": "update_seat", "arguments": {"new_seat": "1A"}}', "'confirmation_number' is a required property"),
+        ('{"tool": "delete_all", "arguments": {}}', "'delete_all' is not an offered tool"),
+        ('{"tool": "update_seat", "arguments": {"confirmation_number": "A", "new_s', "not JSON"),
+        ('{"tool": "reply", "arguments": {"text": "hi"}}', "'reply' is not an offered tool"),
+    ]:
+        with pytest.raises(tp.InvalidOutput, match=why):
+            tp.parse_choice(bad, tools, None)
+
+
+def test_words_allowed_only_with_auto_and_a_tool_result_in_front():
+    ask = ChatRequest(messages=(ChatMessage(role="user", content="x"),), tools=(UPDATE_SEAT,))
+    after = ask.model_copy(update={"messages": ask.messages + (
+        ChatMessage(role="assistant", tool_calls=(ToolCallRequest(id="c", name="update_seat"),)),
+        ChatMessage(role="tool", tool_call_id="c", content="ok"))})
+    assert not tp.may_reply(ask)
+    assert tp.may_reply(after)
+    assert not tp.may_reply(after.model_copy(update={"tool_choice": "required"}))
+    named = ask.model_copy(update={"tools": (UPDATE_SEAT, PYDANTIC_STYLE), "tool_choice": "book"})
+    assert tp.allowed_tools(named) == (PYDANTIC_STYLE,)
+    assert tp.reply_name((ToolDef(name="reply"),)) == "reply_to_user"
+
+
+def test_prompt_carries_system_text_tools_and_conversation():
+    req = ChatRequest(
+        messages=(ChatMessage(role="system", content="You book seats."), ChatMessage(role="user", content="ABC123 to 2B")),
+        tools=(UPDATE_SEAT,),
+    )
+    prompt = tp.tool_prompt(req, req.tools, None)
+    assert prompt.startswith("You book seats.")
+    assert "- update_seat(confirmation_number: string, new_seat: string): Update the seat" in prompt
+    assert prompt.endswith("User: ABC123 to 2B\nAnswer:")
+    assert "REPLY" not in prompt and "Result of" not in prompt
+
+
+def test_gemma_turns_fold_system_text_into_the_first_user_turn():
+    req = ChatRequest(messages=(
+        ChatMessage(role="system", content="Be brief."),
+        ChatMessage(role="user", content="hi"),
+        ChatMessage(role="assistant", tool_calls=(ToolCallRequest(id="c", name="t", arguments={"a": 1}),)),
+        ChatMessage(role="tool", name="t", tool_call_id="c", content="42"),
+        ChatMessage(role="user", content="thanks"),
+    ))
+    assert tp.text_messages(req, fold_system=True) == [
+        {"role": "user", "content": "Be brief.\n\nhi"},
+        {"role": "assistant", "content": '{"tool": "t", "arguments": {"a": 1}}'},
+        {"role": "user", "content": "Result of t: 42\n\nthanks"},
+    ]
+    assert tp.text_messages(req, fold_system=False)[0] == {"role": "system", "content": "Be brief."}
