@@ -86,7 +86,7 @@ def director(request: ChatRequest):
         return say("TERMINATE")  # second turn in a row: close the workflow
     if last.role == "tool":
         results = tool_results(request, "render_video")
-        if results and not results[-1].content.startswith("Error"):
+        if results and results[-1].content.endswith(".json"):  # the path of a rendered video
             return say(f"{DONE} at {results[-1].content}. Our work is done, so I am ending the workflow.")
         return say("Rendering failed; I need the voice-over and the image first.")
     return call(

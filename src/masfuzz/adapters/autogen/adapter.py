@@ -35,6 +35,7 @@ from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import ErrorEvent, Trace, TraceRecorder
 
+_GRACE = 1.0  # seconds a timed-out run gets to wind down after cancellation
 SELECTOR = "selector"  # the agent name the selector's speaker-selection model calls carry
 
 
@@ -202,23 +203,37 @@ class _Run:
             probes=self.probes, restricted_mode=self.scenario.restricted,
         )
         rec.meta["speaking_order"] = list(self.scenario.speaking_order)
-        result: TaskResult | None = None
-        try:
-            async with asyncio.timeout(self.scenario.timeout):
-                async for item in team.run_stream(task=self.scenario.input):
-                    if isinstance(item, TaskResult):
-                        result = item
-                    else:
-                        stream_rec.feed(item)
-        except TimeoutError:
+        token = CancellationToken()
+        results: list[TaskResult] = []
+
+        async def consume() -> None:
+            async for item in team.run_stream(task=self.scenario.input, cancellation_token=token):
+                if isinstance(item, TaskResult):
+                    results.append(item)
+                else:
+                    stream_rec.feed(item)
+
+        task = asyncio.ensure_future(consume())
+        done, _ = await asyncio.wait({task}, timeout=self.scenario.timeout)
+        if not done:
+            # Cancel the agents' work; a tool stuck in a thread cannot be stopped in-process, so
+            # after a short grace the run is abandoned (the subprocess executor kills it instead).
+            token.cancel()
+            await asyncio.wait({task}, timeout=_GRACE)
+            if task.done() and not task.cancelled():
+                task.exception()  # retrieved: the cancellation's own error is not a finding
+            else:
+                rec.meta["abandoned"] = True
             self._usage(rec)
             return rec.finish("timeout", f"no end within {self.scenario.timeout:g} s", stream_rec.final_output)
-        except MasfuzzError:
-            raise
-        except Exception as exc:  # the system under test crashed: a finding, never our crash
+        exc = task.exception()
+        if exc is not None:
+            if isinstance(exc, MasfuzzError):
+                raise exc
             self._record_crash(rec, stream_rec, exc)
             self._usage(rec)
             return rec.finish("crash", rec.events[-1].message, stream_rec.final_output)  # type: ignore[attr-defined]
+        result = results[-1] if results else None
         self._usage(rec)
         stop = result.stop_reason if result is not None else None
         reason = termination_reason(stop)

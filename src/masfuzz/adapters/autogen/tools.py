@@ -8,6 +8,7 @@ and restored afterwards.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from autogen_core import CancellationToken
@@ -38,7 +39,9 @@ class FaultyTool(BaseTool[BaseModel, str]):
         return self._original.schema
 
     async def run(self, args: BaseModel, cancellation_token: CancellationToken) -> str:
-        return await inject(self._mode, self.name)
+        future = asyncio.ensure_future(inject(self._mode, self.name))
+        cancellation_token.link_future(future)  # a hanging fault ends when the run is cancelled
+        return await future
 
 
 class ProbeStub(BaseTool[BaseModel, str]):

@@ -30,7 +30,7 @@ from masfuzz.graph.coordination import CoordinationGraph
 from masfuzz.llm.types import ToolDef
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import ErrorEvent, Trace, TraceRecorder
+from masfuzz.trace import ErrorEvent, Message, Trace, TraceRecorder
 
 
 class LangGraphAdapter(Adapter):
@@ -61,6 +61,7 @@ class LangGraphAdapter(Adapter):
                     rec.meta["model_swapped_at"] = [s.where for s in slots]
                 swap_tools(stack, obj, faults)
                 graph_input = _input(obj, scenario)
+                rec.add(Message(agent=None, role="user", content=scenario.input))
                 try:
                     async with asyncio.timeout(scenario.timeout):
                         async for chunk in obj.astream(graph_input, config, stream_mode="updates"):

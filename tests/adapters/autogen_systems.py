@@ -1,0 +1,68 @@
+"""Small AgentChat teams and scripted policies for the adapter tests (Swarm, GraphFlow, probes)."""
+
+from __future__ import annotations
+
+from autogen_agentchat.agents import AssistantAgent
+from autogen_agentchat.conditions import HandoffTermination, MaxMessageTermination, TextMentionTermination
+from autogen_agentchat.teams import DiGraphBuilder, GraphFlow, Swarm
+
+from masfuzz.adapters.autogen.bridge import MasfuzzChatCompletionClient
+from masfuzz.llm.scripted import call, handoff, say, tool_results
+
+def lookup_order(order_id: str) -> str:
+    """Look up an order's status."""
+    return f"order {order_id}: shipped"
+
+
+def refund(order_id: str) -> str:
+    """Refund an order."""
+    return f"order {order_id}: refunded"
+
+
+def _client():
+    return MasfuzzChatCompletionClient("scripted/tests/adapters/autogen_systems.py:swarm_policy")
+
+
+def swarm_team():
+    triage = AssistantAgent("triage", model_client=_client(), handoffs=["billing", "user"],
+                            system_message="Route the customer.")
+    billing = AssistantAgent("billing", model_client=_client(), tools=[lookup_order, refund],
+                             handoffs=["triage"], system_message="Handle refunds.")
+    return Swarm([triage, billing], termination_condition=HandoffTermination("user") | MaxMessageTermination(8))
+
+
+def swarm_policy(request):
+    if request.agent == "triage":
+        return handoff("billing")
+    if not tool_results(request, "lookup_order"):
+        return call("lookup_order", order_id="A1")
+    if not tool_results(request, "refund"):
+        return call("refund", order_id="A1")
+    return handoff("triage") if request.messages[-1].role == "tool" else say("done")
+
+
+def graph_team():
+    a = AssistantAgent("drafter", model_client=_client())
+    b = AssistantAgent("reviewer", model_client=_client())
+    c = AssistantAgent("publisher", model_client=_client())
+    builder = DiGraphBuilder()
+    builder.add_node(a).add_node(b).add_node(c)
+    builder.add_edge(a, b)
+    builder.add_edge(b, c, condition="APPROVE")
+    builder.add_edge(b, a, condition="REVISE")
+    builder.set_entry_point(a)
+    return GraphFlow([a, b, c], graph=builder.build(),
+                     termination_condition=TextMentionTermination("PUBLISHED") | MaxMessageTermination(10))
+
+
+def graph_policy(request):
+    return {"drafter": "draft v1", "reviewer": "APPROVE", "publisher": "PUBLISHED"}[request.agent]
+
+
+def probe_policy(request):
+    """The video team's policy, except that the voice actor reaches for the director's tool."""
+    if request.agent == "voice_actor" and request.messages[-1].role != "tool":
+        return call("render_video", audio_path="x.wav", image_path="y.svg", title="t")
+    from video_team.policy import policy  # importable once the video team target is loaded
+
+    return policy(request)

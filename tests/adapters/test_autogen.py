@@ -1,0 +1,222 @@
+"""The AutoGen adapter on real AgentChat teams driven by scripted policies (no mocks)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from masfuzz.adapters.base import resolve
+from masfuzz.adapters.loader import load_target
+from masfuzz.errors import MasfuzzError
+from masfuzz.scenario import Fault, Scenario
+from masfuzz.trace import AgentTurn, DelegationEvent, Message, RestrictedAttempt, ToolCall, ToolResult
+
+from tests.conftest import ROOT
+
+SELECTOR = "examples/video_team/team.py:selector_team"
+ROUND_ROBIN = "examples/video_team/team.py:round_robin_team"
+POLICY = "scripted/examples/video_team/policy.py:policy"
+TASK = "Make a 30-second short video about the water cycle."
+PIPELINE = ["script_writer", "voice_actor", "graphic_designer", "director"]
+
+
+@pytest.fixture(autouse=True)
+def _in_repo(monkeypatch, tmp_path):
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("VIDEO_TEAM_OUT", str(tmp_path))
+
+
+def system(target):
+    adapter, obj = resolve(load_target(target).obj, target)
+    return adapter, obj, adapter.extract(obj, target=target)
+
+
+def run(target, **scenario):
+    adapter, obj, spec = system(target)
+    scenario.setdefault("input", TASK)
+    scenario.setdefault("sut_model", POLICY)
+    return asyncio.run(adapter.run(obj, spec, Scenario(**scenario)))
+
+
+def delegations(trace):
+    return [(d.from_, d.to, d.trigger) for d in trace.of_type(DelegationEvent)]
+
+
+# --- extraction ------------------------------------------------------------------------------
+
+
+def test_selector_team_spec_carries_participants_tools_and_selector_settings():
+    _, _, spec = system(SELECTOR)
+    assert spec.system.pattern == "selector" and spec.system.framework == "autogen"
+    assert [a.id for a in spec.agents] == PIPELINE
+    assert set(spec.permissions.allow) == {
+        ("script_writer", "count_words"), ("voice_actor", "synthesize_voice"),
+        ("graphic_designer", "generate_image"), ("director", "render_video"),
+    }
+    render = spec.tool("render_video")
+    assert set(render.parameters["required"]) == {"audio_path", "image_path", "title"}
+    assert render.source.file == "examples/video_team/tools.py"
+    edges = {d.edge for d in spec.delegations}
+    assert len(edges) == 12 and ("director", "director") not in edges
+    assert {d.trigger for d in spec.delegations} == {"selector"}
+    assert spec.termination.max_turns == 10
+    assert any("MaxMessageTermination(max_messages=10)" in c and "TextMentionTermination" in c
+               for c in spec.termination.conditions)
+    assert any("allow_repeated_speaker=False" in c for c in spec.termination.conditions)
+    director = spec.agent("director")
+    assert "render_video" in director.instructions
+    assert director.source.file == "examples/video_team/team.py" and director.source.line
+
+
+def test_fixed_variant_allows_the_director_to_follow_itself():
+    _, _, spec = system(f"{SELECTOR}(allow_repeated_speaker=True)")
+    assert ("director", "director") in {d.edge for d in spec.delegations}
+
+
+def test_round_robin_is_a_wrapping_sequence():
+    _, _, spec = system(ROUND_ROBIN)
+    assert spec.system.pattern == "fixed_order" and spec.system.entry_agent == "script_writer"
+    assert [(d.from_, d.to, d.trigger) for d in spec.delegations] == [
+        (a, PIPELINE[(i + 1) % 4], "sequence") for i, a in enumerate(PIPELINE)
+    ]
+
+
+def test_swarm_and_graphflow_patterns():
+    _, _, swarm = system("tests/adapters/autogen_systems.py:swarm_team")
+    assert swarm.system.pattern == "handoff"
+    assert {(d.from_, d.to, d.trigger) for d in swarm.delegations} == {
+        ("triage", "billing", "handoff"), ("billing", "triage", "handoff")}
+    assert any("'user'" in n for n in swarm.notes)
+    assert {t.id for t in swarm.tools} == {"lookup_order", "refund"}  # handoff tools are not tools
+    _, _, flow = system("tests/adapters/autogen_systems.py:graph_team")
+    assert flow.system.pattern == "graph" and flow.system.entry_agent == "drafter"
+    conds = {d.edge: d.condition for d in flow.delegations}
+    assert conds[("reviewer", "publisher")] == "message mentions 'APPROVE'"
+
+
+@pytest.mark.parametrize("target", ["examples/video_team/app.py", "examples/video_team/app.py:main"])
+def test_team_built_inside_async_main_is_captured_without_running(target, tmp_path):
+    _, team, spec = system(target)
+    assert spec.system.id == "video_team_selector" and len(spec.agents) == 4
+    assert not list(tmp_path.iterdir())  # main() was stopped before any agent worked
+
+
+# --- runs ------------------------------------------------------------------------------------
+
+
+def test_director_bug_ends_at_the_message_limit_after_the_director_asked_to_end():
+    trace = run(SELECTOR)
+    end = trace.termination
+    assert end.reason == "message_limit" and "Maximum number of messages 10" in end.detail
+    asks = [i for i, e in enumerate(trace.events)
+            if isinstance(e, Message) and e.agent == "director" and "ending the workflow" in e.content]
+    assert asks and asks[0] < len(trace.events) - 1
+    # the director never got the floor right after itself, so it never said TERMINATE
+    assert ("director", "director", "selector") not in delegations(trace)
+    assert ("director", "script_writer", "selector") in delegations(trace)
+    assert trace.speaker_order[:5] == PIPELINE + ["script_writer"]
+    calls = [(c.agent, c.tool) for c in trace.of_type(ToolCall)]
+    assert calls[:5] == [("script_writer", "count_words"), ("voice_actor", "synthesize_voice"),
+                         ("graphic_designer", "generate_image"), ("director", "render_video"),
+                         ("script_writer", "count_words")]
+    assert all(r.status == "ok" for r in trace.of_type(ToolResult))
+    assert trace.usage.model_calls > 0 and trace.usage.tokens_in > 0
+
+
+def test_allowing_repeated_speakers_lets_the_director_end_the_workflow():
+    trace = run(f"{SELECTOR}(allow_repeated_speaker=True)")
+    assert trace.termination.reason == "text_mention"
+    assert delegations(trace)[-1] == ("director", "director", "selector")
+    assert trace.termination.final_output == "TERMINATE"
+
+
+def test_round_robin_runs_in_order_and_can_be_reordered():
+    trace = run(ROUND_ROBIN)
+    assert trace.speaker_order[:4] == PIPELINE and trace.termination.reason == "message_limit"
+    assert {t for _, _, t in delegations(trace)} == {"sequence"}
+    moved = run(ROUND_ROBIN, speaking_order=("graphic_designer", "script_writer"))
+    assert moved.speaker_order[:4] == ["graphic_designer", "script_writer", "voice_actor", "director"]
+
+
+def test_selector_first_speaker_can_be_forced():
+    trace = run(SELECTOR, speaking_order=("graphic_designer",))
+    assert trace.speaker_order[:2] == ["graphic_designer", "director"]
+    render = [r for r in trace.of_type(ToolResult) if r.tool == "render_video"][0]
+    assert render.status == "error" and "audio file not found" in render.payload  # no voice yet
+
+
+def test_unknown_speaker_is_a_clear_error():
+    with pytest.raises(MasfuzzError, match="no participant 'narrator'"):
+        run(SELECTOR, speaking_order=("narrator",))
+
+
+def test_scenarios_do_not_leak_state():
+    adapter, obj, spec = system(SELECTOR)
+    sc = Scenario(input=TASK, sut_model=POLICY)
+    first, second = (asyncio.run(adapter.run(obj, spec, sc)) for _ in range(2))
+    strip = lambda t: [e.model_dump(exclude={"t"}) for e in t.events]  # noqa: E731
+    assert strip(first) == strip(second)
+
+
+def test_injected_fault_shows_in_the_tool_result():
+    trace = run(SELECTOR, faults=(Fault(tool="render_video", mode="error"),))
+    render = [r for r in trace.of_type(ToolResult) if r.tool == "render_video"][0]
+    assert render.status == "error" and render.fault == "error"
+    assert "MASFUZZ_INJECTED_INTERNAL_ERROR" in render.payload
+
+
+def test_timeout_fault_in_process_ends_as_timeout():
+    trace = run(SELECTOR, faults=(Fault(tool="synthesize_voice", mode="timeout"),), timeout=1.0)
+    assert trace.termination.reason == "timeout"
+    assert [c.tool for c in trace.of_type(ToolCall)][-1] == "synthesize_voice"
+
+
+@pytest.mark.parametrize("mode", ["probe", "faithful"])
+def test_restricted_tool_attempt_is_recorded(mode):
+    trace = run(SELECTOR, sut_model="scripted/tests/adapters/autogen_systems.py:probe_policy", restricted=mode)
+    attempt = trace.of_type(RestrictedAttempt)[0]
+    assert (attempt.agent, attempt.tool, attempt.mode) == ("voice_actor", "render_video", mode)
+    result = [r for r in trace.of_type(ToolResult) if r.call_id == attempt.call_id][0]
+    assert result.status == "blocked"
+    assert not [c for c in trace.of_type(ToolCall) if c.agent == "voice_actor" and c.tool == "render_video"]
+
+
+def test_swarm_handoffs_become_delegations():
+    trace = run("tests/adapters/autogen_systems.py:swarm_team", input="I want a refund for A1",
+                sut_model="scripted/tests/adapters/autogen_systems.py:swarm_policy")
+    assert delegations(trace)[:2] == [("triage", "billing", "handoff"), ("billing", "triage", "handoff")]
+    assert [c.tool for c in trace.of_type(ToolCall)] == ["lookup_order", "refund"]
+    assert trace.termination.reason == "message_limit"
+
+
+def test_graphflow_follows_its_edges():
+    trace = run("tests/adapters/autogen_systems.py:graph_team", input="write a post",
+                sut_model="scripted/tests/adapters/autogen_systems.py:graph_policy")
+    assert trace.speaker_order == ["drafter", "reviewer", "publisher"]
+    assert delegations(trace) == [("drafter", "reviewer", "graph_edge"), ("reviewer", "publisher", "graph_edge")]
+    assert trace.termination.reason in ("completed", "text_mention"), trace.termination.detail
+    assert trace.termination.final_output == "PUBLISHED"
+
+
+def test_model_selection_call_is_asked_as_the_selector(tmp_path):
+    seen = tmp_path / "agents.txt"
+    policy = tmp_path / "spy.py"
+    policy.write_text(
+        "from video_team.policy import policy as real\n"
+        f"def policy(request):\n    open({str(seen)!r}, 'a').write(str(request.agent) + '\\n')\n"
+        "    return real(request)\n"
+    )
+    run(SELECTOR, sut_model=f"scripted/{policy}:policy")
+    asked = set(seen.read_text().split())
+    assert asked == {"selector", *PIPELINE}
+
+
+def test_masfuzz_exec_prints_the_json_trace(cli):
+    code, out, _ = cli("exec", SELECTOR, "--input", TASK, "--sut-model", POLICY, "--format", "json")
+    assert code == 0
+    trace = json.loads(out)
+    assert trace["framework"] == "autogen" and trace["events"][-1]["reason"] == "message_limit"
+    turns = [e["agent"] for e in trace["events"] if e["type"] == "agent_turn"]
+    assert turns[:4] == PIPELINE
