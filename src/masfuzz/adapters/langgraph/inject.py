@@ -11,6 +11,7 @@ declared are what the model is offered.
 from __future__ import annotations
 
 import types
+from pathlib import Path
 from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any
@@ -71,7 +72,7 @@ def model_slots(app: Any, agents: list[str]) -> list[Slot]:
             value = func.__globals__.get(name)
             if is_model(value):
                 found.setdefault((id(func.__globals__), name),
-                                 Slot(func.__globals__, name, f"{func.__module__}.{name}"))
+                                 Slot(func.__globals__, name, f"global {name} of {Path(code.co_filename).name}"))
             elif depth < _DEPTH and getattr(value, "__module__", None) == func.__module__:
                 visit(value, depth + 1)
 

@@ -1,0 +1,138 @@
+"""The LangGraph adapter on real compiled graphs driven by scripted policies (no mocks)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from masfuzz.adapters.base import resolve
+from masfuzz.adapters.langgraph.chat_model import MasfuzzChatModel
+from masfuzz.adapters.loader import load_target
+from masfuzz.scenario import Fault, Scenario
+from masfuzz.trace import DelegationEvent, ErrorEvent, Message, RestrictedAttempt, ToolCall, ToolResult
+
+from tests.conftest import ROOT
+
+GRAPH = "examples/research_graph/graph.py:graph"
+POLICY = "scripted/examples/research_graph/policy.py:policy"
+ANSWERABLE = "How does the water cycle work?"
+UNANSWERABLE = "Who won the 1930 chess olympiad?"
+CALC = "tests/adapters/langgraph_systems.py:calc_graph"
+CALC_POLICY = "scripted/tests/adapters/langgraph_systems.py:calc_policy"
+
+
+@pytest.fixture(autouse=True)
+def _in_repo(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+def system(target):
+    adapter, obj = resolve(load_target(target).obj, target)
+    return adapter, obj, adapter.extract(obj, target=target)
+
+
+def run(target=GRAPH, **scenario):
+    adapter, obj, spec = system(target)
+    scenario.setdefault("sut_model", POLICY)
+    return asyncio.run(adapter.run(obj, spec, Scenario(**scenario)))
+
+
+def delegations(trace):
+    return [(d.from_, d.to, d.trigger) for d in trace.of_type(DelegationEvent)]
+
+
+def test_graph_spec_tool_nodes_become_tools_of_their_callers():
+    _, _, spec = system(GRAPH)
+    assert spec.system.framework == "langgraph" and spec.system.pattern == "graph"
+    assert spec.system.entry_agent == "planner"
+    assert [a.id for a in spec.agents] == ["planner", "researcher", "writer"]  # "tools" is not an agent
+    assert set(spec.permissions.allow) == {("researcher", "web_search"), ("researcher", "fetch_page")}
+    assert spec.tool("web_search").parameters["required"] == ["query"]
+    assert spec.tool("fetch_page").source.file == "examples/research_graph/tools.py"
+    conds = {(d.from_, d.to): d.condition for d in spec.delegations}
+    assert conds == {("planner", "researcher"): "", ("researcher", "writer"): "after_research -> writer",
+                     ("writer", "researcher"): "after_writing -> researcher"}
+    assert spec.termination.max_turns == 12 and "recursion_limit=12" in spec.termination.conditions
+    assert spec.agent("writer").description.startswith("Writes the final answer")
+    assert spec.agent("writer").source.file == "examples/research_graph/graph.py"
+
+
+def test_answerable_question_runs_planner_researcher_writer():
+    trace = run(input=ANSWERABLE)
+    assert trace.speaker_order == ["planner", "researcher", "writer"]
+    assert delegations(trace) == [("planner", "researcher", "graph_edge"), ("researcher", "writer", "graph_edge")]
+    assert [(c.agent, c.tool) for c in trace.of_type(ToolCall)] == [
+        ("researcher", "web_search"), ("researcher", "fetch_page")]
+    assert [r.status for r in trace.of_type(ToolResult)] == ["ok", "ok"]
+    assert trace.events[0] == Message(agent=None, role="user", content=ANSWERABLE, t=trace.events[0].t)
+    assert trace.termination.reason == "completed"
+    assert trace.termination.final_output.startswith("Answer: The water cycle")
+    assert trace.usage.model_calls == 5
+
+
+def test_unanswerable_question_loops_until_the_recursion_limit():
+    trace = run(input=UNANSWERABLE)
+    assert trace.termination.reason == "max_turns" and "recursion_limit=12" in trace.termination.detail
+    assert delegations(trace).count(("writer", "researcher", "graph_edge")) >= 2
+    smaller = run(input=UNANSWERABLE, max_turns=5)
+    assert len(smaller.events) < len(trace.events) and smaller.termination.reason == "max_turns"
+
+
+def test_fault_makes_the_tool_message_an_error():
+    trace = run(input=ANSWERABLE, faults=(Fault(tool="fetch_page", mode="error"),))
+    fetch = [r for r in trace.of_type(ToolResult) if r.tool == "fetch_page"][0]
+    assert fetch.status == "error" and fetch.fault == "error" and "MASFUZZ_INJECTED" in fetch.payload
+    assert [r.status for r in run(input=ANSWERABLE).of_type(ToolResult)] == ["ok", "ok"]  # restored
+
+
+def test_module_level_model_is_swapped_and_a_raising_tool_is_a_crash():
+    ok = run(CALC, input="divide one by four", sut_model=CALC_POLICY)
+    assert ok.termination.reason == "completed" and ok.termination.final_output == "The result is 0.25"
+    assert ok.meta["model_swapped_at"] == ["global model of langgraph_systems.py"]
+    crash = run(CALC, input="divide one by zero", sut_model=CALC_POLICY)
+    assert crash.termination.reason == "crash"
+    result = crash.of_type(ToolResult)[0]
+    assert result.status == "error" and "ZeroDivisionError" in result.payload
+    assert crash.of_type(ErrorEvent)[0].kind == "ZeroDivisionError"
+
+
+@pytest.mark.parametrize("mode", ["probe", "faithful"])
+def test_restricted_tool_call_is_recorded(mode):
+    trace = run(input=ANSWERABLE, restricted=mode,
+                sut_model="scripted/tests/adapters/langgraph_systems.py:greedy_writer")
+    attempt = trace.of_type(RestrictedAttempt)[0]
+    assert (attempt.agent, attempt.tool, attempt.mode) == ("writer", "web_search", mode)
+    assert not [c for c in trace.of_type(ToolCall) if c.agent == "writer"]
+
+
+def test_probe_offers_restricted_tools_as_stubs(tmp_path):
+    seen = tmp_path / "tools.txt"
+    spy = tmp_path / "spy.py"
+    spy.write_text(
+        "from research_graph.policy import policy as real\n"
+        f"def policy(request):\n    open({str(seen)!r}, 'a').write(f'{{request.agent}}:{{sorted(t.name for t in request.tools)}}\\n')\n"
+        "    return real(request)\n"
+    )
+    run(input=ANSWERABLE, sut_model=f"scripted/{spy}:policy")
+    lines = set(seen.read_text().splitlines())
+    assert "planner:['fetch_page', 'web_search']" in lines  # stubs for tools it may not use
+    assert "researcher:['fetch_page', 'web_search']" in lines  # its own tools, bound by the app
+
+
+def test_chat_model_binds_tools_and_gives_unique_ids():
+    from tests.adapters.langgraph_systems import divide
+
+    llm = MasfuzzChatModel(model=CALC_POLICY)
+    first = llm.bind_tools([divide]).invoke("divide one by four")
+    assert first.tool_calls[0]["name"] == "divide" and first.tool_calls[0]["args"] == {"a": 1, "b": 4}
+    second = llm.bind_tools([divide]).invoke("divide one by four")
+    assert first.id != second.id
+
+
+def test_masfuzz_exec_prints_the_json_trace(cli):
+    code, out, _ = cli("exec", GRAPH, "--input", UNANSWERABLE, "--sut-model", POLICY, "--format", "json")
+    assert code == 0
+    trace = json.loads(out)
+    assert trace["framework"] == "langgraph" and trace["events"][-1]["reason"] == "max_turns"
