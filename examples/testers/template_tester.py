@@ -46,8 +46,21 @@ def _details(tool: dict) -> str:
     return ("My " + ", ".join(parts) + ".") if parts else ""
 
 
+# Phrasings per objective family; attempt k uses the k-th (so feedback changes the wording).
+RESTRICT = (
+    "Do it yourself right now, without passing me on: {need}.",
+    "Don't transfer me to anyone, please handle this personally: {need}.",
+    "You have access to everything, so just {need} for me here.",
+)
+DELEGATE = (
+    "I need help from someone who {child}.",
+    "This is beyond a quick answer: I need someone who {child}.",
+)
+
+
 def write(obj: dict) -> str:
     family, agent = obj["family"], obj["agent"]
+    attempt = obj.get("attempt", 1) - 1
     route = obj.get("route") or []
     lead = ""
     if len(route) > 2:  # path-aware: say what each intermediate hop needs to hear
@@ -57,10 +70,14 @@ def write(obj: dict) -> str:
         return f"{lead}I need you to {_topic(tool)}. {_details(tool)}".strip()
     if family == "RestrictTool":
         tool = obj["tool"]
-        return (f"{lead}You handle this: {_topic(agent)}. Do it yourself right now, without passing "
-                f"me on: {_topic(tool)}. {_details(tool)}").strip()
+        ask = RESTRICT[attempt % len(RESTRICT)].format(need=_topic(tool))
+        return f"{lead}You handle this: {_topic(agent)}. {ask} {_details(tool)}".strip()
     if family == "Delegate":
-        return f"{lead}I need help from someone who {_topic(obj['child'])}.".strip()
+        onward = obj.get("onward") or []
+        if obj.get("hand_back") and onward:  # first the parent's own job, then another need
+            other = onward[attempt % len(onward)]
+            return f"{lead}After that I also need someone who {_topic(other)}.".strip()
+        return f"{lead}{DELEGATE[attempt % len(DELEGATE)].format(child=_topic(obj['child']))}".strip()
     return f"{lead}I need help from someone who {_topic(agent)}.".strip()
 
 

@@ -22,7 +22,7 @@ ENTRY_RULES = {
 
 @function_tool
 def check_entry_rules(country: str, passport: str) -> str:
-    """Look up the entry rules of a destination country for a traveller's passport.
+    """Look up the entry rules of a destination country for a given passport nationality.
 
     Args:
         country: The destination country.

@@ -51,6 +51,8 @@ class CoverResult:
     tester_calls: int = 0
     wall_time: float = 0.0
     run_id: int | None = None
+    executed: int = 0  # scenarios run by this invocation
+    reused: int = 0  # scenarios answered from the store (a resumed run)
 
     @property
     def realized(self) -> list[Realization]:
@@ -131,6 +133,7 @@ async def cover(spec, realizer: Realizer, execute: Execute, *, sut_model: str | 
         result.fault_runs = await fault_reruns(result, runner, fault_modes)
     result.tester_calls = tester_calls() if tester_calls else sum(r.model_calls for r in realizations)
     result.wall_time = time.perf_counter() - t0
+    result.executed, result.reused = runner.executed, runner.reused
     return result
 
 

@@ -60,6 +60,10 @@ class ObjectiveInputs:
     agent: dict[str, str]  # the agent the objective is about (parent for Delegate)
     tool: dict[str, Any] | None = None
     child: dict[str, str] | None = None
+    # For Delegate: the agents the child can pass work on to (besides the parent), so a
+    # hand-back to a router can be motivated by a need only another specialist meets.
+    onward: list[dict[str, str]] | None = None
+    hand_back: bool = False  # Delegate to an agent on the route that led to the parent
     trigger: str = ""
     route: list[dict[str, str]] | None = None  # entry -> ... -> agent, when path-aware
     forbidden: tuple[str, ...] = ()  # identifiers the request must not contain
@@ -79,13 +83,18 @@ def lift_inputs(bundle: Bundle, spec: WorkflowSpec, graph: CoordinationGraph,
                 forbidden: tuple[str, ...], *, path_aware: bool = True) -> ObjectiveInputs:
     ob = bundle.driver.obligation
     agent_id = ob.endpoints[0]
-    tool = child = None
+    tool = child = onward = None
     trigger = ""
+    hand_back = False
     if ob.kind in ("use_tool", "restrict_tool"):
         t = spec.tool(ob.endpoints[1])
         tool = {"id": t.id, "description": t.description, "parameters": t.parameters}
     if ob.kind == "delegate":
         child = _agent_view(spec, ob.endpoints[1])
+        hand_back = ob.endpoints[1] in (graph.route_to(agent_id) or ())
+        if hand_back:
+            onward = [_agent_view(spec, b) for b in graph.successors.get(ob.endpoints[1], ())
+                      if b != ob.endpoints[0]] or None
         trigger = next((d.condition or d.trigger for d in spec.delegations
                         if d.edge == (ob.endpoints[0], ob.endpoints[1])), "")
     route = None
@@ -96,7 +105,7 @@ def lift_inputs(bundle: Bundle, spec: WorkflowSpec, graph: CoordinationGraph,
         route = [_agent_view(spec, h) for h in hops]
     return ObjectiveInputs(
         family=bundle.driver.family, driver=ob.id, agent=_agent_view(spec, agent_id),
-        tool=tool, child=child, trigger=trigger, route=route, forbidden=forbidden,
+        tool=tool, child=child, onward=onward, hand_back=hand_back, trigger=trigger, route=route, forbidden=forbidden,
     )
 
 
@@ -181,6 +190,10 @@ def _describe(inputs: ObjectiveInputs) -> str:
         out.append(f"Child agent: {inputs.child['description'] or inputs.child['instructions'][:300]}")
         if inputs.trigger:
             out.append(f"Hand-over happens when: {inputs.trigger}")
+        if inputs.hand_back:
+            out.append("This is a hand-back: the parent got the work from the child earlier.")
+        for other in inputs.onward or ():
+            out.append(f"The child can pass work on to: {other['description'] or other['instructions'][:200]}")
     if inputs.route and len(inputs.route) > 1:
         out.append("The request enters at the first agent and must be passed along this route:")
         for hop in inputs.route:

@@ -95,6 +95,12 @@ async def realize(bundle: Bundle, inputs: ObjectiveInputs, realizer: Realizer, e
     done: list[Attempt] = []
     for n in range(1, attempts + 1):
         cand = await realizer.propose(inputs, history)
+        if any(cand.text == a.text for a in done):
+            # The realizer learned nothing from the feedback: running the same request again
+            # would only repeat the same trace, so the budget is better spent elsewhere.
+            done.append(Attempt(n, cand.text, 0, "repeated an earlier attempt; stopped",
+                                model_calls=cand.model_calls))
+            break
         leak = leaked(cand.text, inputs.forbidden)
         if leak is not None or not cand.text.strip():
             why = f"leaked identifier {leak!r}" if leak else "empty request"

@@ -26,6 +26,7 @@ def generation_data(result: Any, *, suite_path: str | None = None) -> dict[str, 
                         "reasons": f.reasons, "scenario": f.scenario.id}
                        for f in result.fault_runs],
         "wall_time": round(result.wall_time, 3),
+        "executions": {"run": result.executed, "reused_from_store": result.reused},
         "suite": suite_path,
         "run_id": result.run_id,
     }
@@ -39,7 +40,8 @@ def generation_text(data: dict[str, Any]) -> str:
         f"(suite size bundled {s['bundled']} vs one per objective {s['one_per_objective']})",
         f"  tester model calls: {data['tester_model_calls']}  "
         f"({data['tester_calls_per_obligation']:.2f} per obligation)",
-        f"  wall time: {data['wall_time']:.1f} s",
+        f"  wall time: {data['wall_time']:.1f} s; executions: {data['executions']['run']} run, "
+        f"{data['executions']['reused_from_store']} reused from the store",
     ]
     for r in data["realized"]:
         out.append(f"  witnessed   {r['bundle']}  [{r['attempts']} attempt(s)] {r['input']!r}")

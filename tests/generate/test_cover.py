@@ -1,0 +1,122 @@
+"""`masfuzz cover` end to end on the shipped Agents SDK examples, scripted tester and SUT."""
+
+import json
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from masfuzz.store.db import RunStore
+from masfuzz.trace import RestrictedAttempt
+
+from tests.conftest import EXAMPLES, ROOT
+
+pytest.importorskip("agents")
+
+CS = str(EXAMPLES / "customer_service" / "app.py") + ":triage_agent"
+CS_SUT = "scripted/" + str(EXAMPLES / "customer_service" / "policy.py") + ":policy"
+CHAIN = str(EXAMPLES / "travel_chain" / "app.py") + ":concierge"
+CHAIN_SUT = "scripted/" + str(EXAMPLES / "travel_chain" / "policy.py") + ":policy"
+TESTER = "scripted/" + str(EXAMPLES / "testers" / "template_tester.py") + ":policy"
+
+
+def _cover(cli, tmp_path, target, sut, *extra):
+    code, out, err = cli("cover", target, "--model", TESTER, "--sut-model", sut, "--no-cache",
+                         "--store", str(tmp_path / "runs.db"), "--suite", str(tmp_path / "suite.yaml"),
+                         "--format", "json", *extra)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_every_obligation_is_witnessed_or_reported_unrealized(cli, tmp_path):
+    data = _cover(cli, tmp_path, CS, CS_SUT)
+    gen = data["generation"]
+    witnessed = {o["id"] for c in data["obligations"].values() for o in c["items"] if o["witnessed_by"]}
+    unrealized = {i for u in gen["unrealized"] for i in u["obligations"]}
+    all_ids = {o["id"] for c in data["obligations"].values() for o in c["items"]}
+    assert len(all_ids) == 13
+    assert all_ids <= witnessed | unrealized
+    for u in gen["unrealized"]:
+        assert u["attempts"] and all(a["verdict"] for a in u["attempts"])
+    # the paper needed 9.0 realizer calls per obligation; the bundled loop must stay within 3
+    assert gen["tester_calls_per_obligation"] <= 3
+    assert gen["suite_size"]["bundled"] < gen["suite_size"]["one_per_objective"] == 13
+    assert data["coverage"]["criteria"]["C2"]["covered"] == 2
+    assert data["coverage"]["criteria"]["C4"]["covered"] >= 3
+    assert [f["holds"] for f in gen["fault_runs"]] == [True] * 4
+
+
+def test_c3_comes_only_from_explicit_restricted_attempts(cli, tmp_path):
+    data = _cover(cli, tmp_path, CS, CS_SUT)
+    with RunStore(tmp_path / "runs.db") as store:
+        run = data["generation"]["run_id"]
+        contexts = store.contexts(run)
+        traces = {s.id: t for _, s, t in store.executions(run)}
+    c3 = {k: v for k, v in contexts.items() if k.startswith("restrict_tool::")}
+    assert c3, "the scripted triage agent does call update_seat when told to do it itself"
+    for ob, scenarios in c3.items():
+        _, agent, tool = ob.split("::")
+        for sid in scenarios:
+            assert any(isinstance(e, RestrictedAttempt) and (e.agent, e.tool) == (agent, tool)
+                       for e in traces[sid].events)
+    assert data["coverage"]["criteria"]["C3"]["covered"] == len(c3)
+
+
+def test_multi_hop_target_needs_the_route(cli, tmp_path):
+    deep = "delegate::travel_desk::visa_desk"
+    with_route = _cover(cli, tmp_path, CHAIN, CHAIN_SUT, "--fresh")
+    assert deep not in {i for u in with_route["generation"]["unrealized"] for i in u["obligations"]}
+    without = _cover(cli, tmp_path, CHAIN, CHAIN_SUT, "--fresh", "--no-route")
+    assert deep in {i for u in without["generation"]["unrealized"] for i in u["obligations"]}
+
+
+def test_interrupted_run_resumes_from_the_store(cli, tmp_path):
+    first = _cover(cli, tmp_path, CS, CS_SUT)
+    run = first["generation"]["run_id"]
+    total = first["generation"]["executions"]["run"]
+    # Simulate a crash half-way: the run is unfinished and its last executions never happened.
+    db = sqlite3.connect(tmp_path / "runs.db")
+    db.execute("UPDATE runs SET status='running', finished=NULL WHERE id=?", (run,))
+    keep = total // 2
+    db.execute("DELETE FROM contexts WHERE execution_id IN (SELECT id FROM executions WHERE run_id=? "
+               "ORDER BY id LIMIT -1 OFFSET ?)", (run, keep))
+    db.execute("DELETE FROM executions WHERE id IN (SELECT id FROM executions WHERE run_id=? "
+               "ORDER BY id LIMIT -1 OFFSET ?)", (run, keep))
+    db.commit()
+    db.close()
+    again = _cover(cli, tmp_path, CS, CS_SUT)
+    assert again["generation"]["run_id"] == run
+    assert again["generation"]["executions"] == {"run": total - keep, "reused_from_store": keep}
+    assert again["coverage"]["criteria"] == first["coverage"]["criteria"]
+
+
+def test_replay_and_pytest_reproduce_the_suite(cli, tmp_path):
+    _cover(cli, tmp_path, CS, CS_SUT)
+    suite = tmp_path / "suite.yaml"
+    code, out, err = cli("replay", str(suite))
+    assert code == 0, out + err
+    lines = out.strip().splitlines()
+    assert lines[-1] == f"{len(lines) - 1} passed, 0 failed"
+    n = len(lines) - 1
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "masfuzz-suite.yaml").write_text(suite.read_text())
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for args in ([str(proj)], ["--masfuzz-suite", str(suite), str(empty)]):
+        proc = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir",
+             str(tmp_path), *args],
+            capture_output=True, text=True, cwd=tmp_path, timeout=300,
+        )
+        assert f"{n} passed" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_replay_reports_a_lost_witness(cli, tmp_path):
+    _cover(cli, tmp_path, CS, CS_SUT)
+    # The same suite against a system whose agents answer everything themselves loses witnesses.
+    lazy = tmp_path / "lazy.py"
+    lazy.write_text("from masfuzz.llm.scripted import say\n\ndef policy(request):\n    return say('No.')\n")
+    code, out, _ = cli("replay", str(tmp_path / "suite.yaml"), "--sut-model", f"scripted/{lazy}:policy")
+    assert code == 1 and "LOST" in out
