@@ -7,12 +7,11 @@ import json
 
 import pytest
 
-from masfuzz.adapters.base import resolve
-from masfuzz.adapters.loader import load_target
 from masfuzz.errors import MasfuzzError
 from masfuzz.scenario import Fault, Scenario
 from masfuzz.trace import AgentTurn, DelegationEvent, Message, RestrictedAttempt, ToolCall, ToolResult
 
+from tests.adapters.helpers import delegations, run_scenario, system
 from tests.conftest import ROOT
 
 SELECTOR = "examples/video_team/team.py:selector_team"
@@ -28,20 +27,11 @@ def _in_repo(monkeypatch, tmp_path):
     monkeypatch.setenv("VIDEO_TEAM_OUT", str(tmp_path))
 
 
-def system(target):
-    adapter, obj = resolve(load_target(target).obj, target)
-    return adapter, obj, adapter.extract(obj, target=target)
-
-
 def run(target, **scenario):
-    adapter, obj, spec = system(target)
     scenario.setdefault("input", TASK)
     scenario.setdefault("sut_model", POLICY)
-    return asyncio.run(adapter.run(obj, spec, Scenario(**scenario)))
+    return run_scenario(target, **scenario)
 
-
-def delegations(trace):
-    return [(d.from_, d.to, d.trigger) for d in trace.of_type(DelegationEvent)]
 
 
 # --- extraction ------------------------------------------------------------------------------

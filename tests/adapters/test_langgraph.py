@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
 
-from masfuzz.adapters.base import resolve
 from masfuzz.adapters.langgraph.chat_model import MasfuzzChatModel
-from masfuzz.adapters.loader import load_target
-from masfuzz.scenario import Fault, Scenario
+from masfuzz.scenario import Fault
 from masfuzz.trace import DelegationEvent, ErrorEvent, Message, RestrictedAttempt, ToolCall, ToolResult
 
+from tests.adapters.helpers import delegations, run_scenario, system
 from tests.conftest import ROOT
 
 GRAPH = "examples/research_graph/graph.py:graph"
@@ -28,19 +26,10 @@ def _in_repo(monkeypatch):
     monkeypatch.chdir(ROOT)
 
 
-def system(target):
-    adapter, obj = resolve(load_target(target).obj, target)
-    return adapter, obj, adapter.extract(obj, target=target)
-
-
 def run(target=GRAPH, **scenario):
-    adapter, obj, spec = system(target)
     scenario.setdefault("sut_model", POLICY)
-    return asyncio.run(adapter.run(obj, spec, Scenario(**scenario)))
+    return run_scenario(target, **scenario)
 
-
-def delegations(trace):
-    return [(d.from_, d.to, d.trigger) for d in trace.of_type(DelegationEvent)]
 
 
 def test_graph_spec_tool_nodes_become_tools_of_their_callers():
