@@ -9,7 +9,7 @@ import pytest
 
 from masfuzz.errors import MasfuzzError
 from masfuzz.scenario import Fault, Scenario
-from masfuzz.trace import AgentTurn, DelegationEvent, Message, RestrictedAttempt, ToolCall, ToolResult
+from masfuzz.trace import Message, RestrictedAttempt, ToolCall, ToolResult
 
 from tests.adapters.helpers import delegations, run_scenario, system
 from tests.conftest import ROOT

@@ -8,7 +8,7 @@ import pytest
 
 from masfuzz.adapters.langgraph.chat_model import MasfuzzChatModel
 from masfuzz.scenario import Fault
-from masfuzz.trace import DelegationEvent, ErrorEvent, Message, RestrictedAttempt, ToolCall, ToolResult
+from masfuzz.trace import ErrorEvent, Message, RestrictedAttempt, ToolCall, ToolResult
 
 from tests.adapters.helpers import delegations, run_scenario, system
 from tests.conftest import ROOT
