@@ -1,6 +1,7 @@
 """The embedded models, for real: few, short, and still run in CI."""
 
 import asyncio
+import json
 import contextlib
 import io
 import time
@@ -98,3 +99,18 @@ def test_cached_repeat_of_a_local_call_is_identical_with_no_model_time(tmp_path)
     assert (again.tool_calls, again.text, again.usage) == (first.tool_calls, first.text, first.usage)
     assert ledger.by_role["sut"].cache_hits == 1
     assert client.cache.hits() == 1
+
+
+@pytest.mark.parametrize("model", ["local/gemma-3-270m", "local/smollm2-135m"])
+def test_plain_and_structured_text_replies(model):
+    client = get_client(model)
+    ask = ChatRequest(messages=(ChatMessage(role="system", content="Answer in one sentence."),
+                                ChatMessage(role="user", content="What is the capital of France?")))
+    reply = asyncio.run(client.complete(ask))
+    # Gemma is a base model: through a chat template it echoed the question back (measured).
+    assert reply.finish_reason == "stop" and "Paris" in reply.text
+    schema = obj(name=S, age={"type": "integer", "minimum": 0, "maximum": 120})
+    shaped = ChatRequest(messages=(ChatMessage(role="user", content="A JSON object with a name and an age."),),
+                         response_schema=schema)
+    reply = asyncio.run(client.complete(shaped))
+    jsonschema.validate(json.loads(reply.text), schema)

@@ -125,9 +125,9 @@ class ManagedClient:
         except MasfuzzError:
             raise
         except Exception as exc:  # a provider bug or an SDK error not mapped: still one line
-            raise ModelError(
-                f"{self.model_string}: {type(exc).__name__}: {redact(str(exc).splitlines()[0] if str(exc) else '')}"
-            ) from None
+            first = str(exc).splitlines()[0] if str(exc) else ""
+            key = getattr(self.provider, "_key", None)
+            raise ModelError(f"{self.model_string}: {type(exc).__name__}: {redact(first, key)}") from None
         if not reply.latency:
             reply = reply.model_copy(update={"latency": time.perf_counter() - start})
         return reply

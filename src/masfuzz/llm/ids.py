@@ -22,3 +22,9 @@ def deterministic_call_id(request: ChatRequest, index: int, c: ToolCallRequest) 
         default=str,
     )
     return "call_" + hashlib.sha256(payload.encode()).hexdigest()[:20]
+
+
+def tool_names_by_call_id(request: ChatRequest) -> dict[str, str]:
+    """Which tool each call id in the conversation called: tool messages often carry only the
+    id, and a policy or a small model needs the name."""
+    return {c.id: c.name for m in request.messages if m.role == "assistant" for c in m.tool_calls}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 import json
 import os
 import threading
@@ -56,20 +57,21 @@ class Engine:
             )
         self.load_time = time.perf_counter() - start
 
-    def chat(self, messages: list[dict[str, str]], *, schema: dict | None, max_tokens: int,
-             temperature: float, seed: int) -> tuple[str, dict[str, int]]:
+    def chat(self, messages: list[dict[str, str]], **options: Any) -> tuple[str, dict[str, int]]:
+        out = self._run(self.llama.create_chat_completion, messages=messages, **options)
+        return out["choices"][0]["message"]["content"] or "", out.get("usage") or {}
+
+    def complete(self, prompt: str, **options: Any) -> tuple[str, dict[str, int]]:
+        out = self._run(self.llama.create_completion, prompt=prompt, **options)
+        return out["choices"][0]["text"] or "", out.get("usage") or {}
+
+    def _run(self, method: Any, *, schema: dict | None, max_tokens: int, temperature: float,
+             seed: int, **rest: Any) -> Any:
         grammar = None
         if schema is not None:
             grammar = self.llama_cpp.LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
         with self.lock, _quiet():
-            out = self.llama.create_chat_completion(
-                messages=messages,
-                grammar=grammar,
-                max_tokens=max_tokens,
-                temperature=temperature,
-                seed=seed,
-            )
-        return out["choices"][0]["message"]["content"] or "", out.get("usage") or {}
+            return method(grammar=grammar, max_tokens=max_tokens, temperature=temperature, seed=seed, **rest)
 
 
 def engine(name: str) -> Engine:
@@ -100,6 +102,8 @@ class LocalClient:
     uses_network = False
 
     def __init__(self, spec: ModelSpec, **_: Any) -> None:
+        if importlib.util.find_spec("llama_cpp") is None:
+            raise ModelError(f"{spec.display}: llama-cpp-python is missing; {INSTALL_HINT}")
         self.spec = spec
         self.model_string = spec.display
         self.model = MODELS[spec.model]
@@ -167,10 +171,14 @@ class LocalClient:
         return text, usage, ChatReply(tool_calls=(call,), finish_reason="tool_calls")
 
     def _text_attempt(self, eng: Engine, request: ChatRequest, temperature: float, seed: int):
-        messages = toolprompt.text_messages(request, self.model.folds_system)
-        text, usage = eng.chat(messages, schema=request.response_schema,
-                               max_tokens=request.max_tokens or TEXT_MAX_TOKENS,
-                               temperature=temperature, seed=seed)
+        schema = toolprompt.bounded_integers(request.response_schema) if request.response_schema else None
+        options = dict(schema=schema, max_tokens=request.max_tokens or TEXT_MAX_TOKENS,
+                       temperature=temperature, seed=seed)
+        if self.model.base_model:
+            stop = None if request.response_schema else ["\nUser:", "\n\n"]
+            text, usage = eng.complete(toolprompt.transcript_prompt(request), stop=stop, **options)
+        else:
+            text, usage = eng.chat(toolprompt.text_messages(request, self.model.folds_system), **options)
         if request.response_schema is not None:
             try:
                 toolprompt.validate(toolprompt.parse_json(text), request.response_schema, "the reply")

@@ -31,10 +31,13 @@ class LocalModel:
     chat_format: str | None  # None: the chat template inside the GGUF file
     folds_system: bool  # the chat format drops system messages: fold them into the first user turn
     n_ctx: int
+    # A base model (not instruction-tuned) echoes a chat template back; asked for plain text it
+    # continues a "User: ... / Assistant:" transcript well (measured on Gemma 3 270M).
+    base_model: bool = False
 
 
 MODELS = {
-    "gemma-3-270m": LocalModel("gemma-3-270m", "gemma", True, 4096),
+    "gemma-3-270m": LocalModel("gemma-3-270m", "gemma", True, 4096, base_model=True),
     "smollm2-135m": LocalModel("smollm2-135m", None, False, 4096),
 }
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from masfuzz.errors import MasfuzzError, ModelError
-from masfuzz.llm.ids import deterministic_call_id
+from masfuzz.llm.ids import deterministic_call_id, tool_names_by_call_id
 from masfuzz.llm.types import (
     ChatReply,
     ChatRequest,
@@ -106,9 +106,7 @@ def last_user_text(request: ChatRequest) -> str:
 def tool_results(request: ChatRequest, tool: str | None = None) -> list[ToolResult]:
     """Tool messages already in the conversation, oldest first (only `tool`'s if given), so a
     policy can decide "I already called the tool, now answer"."""
-    names = {
-        c.id: c.name for m in request.messages if m.role == "assistant" for c in m.tool_calls
-    }
+    names = tool_names_by_call_id(request)
     found = [
         ToolResult(m.name or names.get(m.tool_call_id or ""), m.content or "", m.tool_call_id)
         for m in request.messages

@@ -16,6 +16,7 @@ import json
 import re
 from typing import Any
 
+from masfuzz.llm.ids import tool_names_by_call_id
 from masfuzz.llm.types import ChatMessage, ChatRequest, ToolCallRequest, ToolDef
 
 
@@ -139,7 +140,8 @@ def tool_prompt(request: ChatRequest, tools: tuple[ToolDef, ...], reply: str | N
     how += f', or {{"tool": "{reply}", "arguments": {{"text": ...}}}} to answer the user.' if reply else "."
     parts = [system.strip(), how, "", (_EXAMPLES.replace("REPLY", reply) if reply else _EXAMPLES_TOOLS_ONLY)]
     parts += ["Tools:"] + [_signature(t) for t in tools] + ["", "Conversation:"]
-    parts += [_transcript_line(m, reply) for m in request.messages if m.role != "system"]
+    names = tool_names_by_call_id(request)
+    parts += [_transcript_line(m, reply, names) for m in request.messages if m.role != "system"]
     parts.append("Answer:")
     return "\n".join(p for p in parts if p is not None).strip()
 
@@ -162,12 +164,16 @@ def _type_name(spec: Any) -> str:
     return str(t or "any")
 
 
-def _transcript_line(m: ChatMessage, reply: str | None) -> str:
+def _tool_of(m: ChatMessage, names: dict[str, str]) -> str:
+    return m.name or names.get(m.tool_call_id or "") or "the tool"
+
+
+def _transcript_line(m: ChatMessage, reply: str | None, names: dict[str, str]) -> str:
     if m.role == "user":
         speaker = m.name or "User"
         return f"{speaker}: {m.content or ''}"
     if m.role == "tool":
-        return f"Result of {m.name or 'the tool'}: {m.content or ''}"
+        return f"Result of {_tool_of(m, names)}: {m.content or ''}"
     lines = [
         "Answer: " + json.dumps({"tool": c.name, "arguments": c.arguments}, default=str)
         for c in m.tool_calls
@@ -178,12 +184,29 @@ def _transcript_line(m: ChatMessage, reply: str | None) -> str:
     return "\n".join(lines)
 
 
+def transcript_prompt(request: ChatRequest) -> str:
+    """The conversation as a plain transcript for a base model to continue after "Assistant:"."""
+    names = tool_names_by_call_id(request)
+    system = "\n".join(m.content for m in request.messages if m.role == "system" and m.content).strip()
+    lines = [system, ""] if system else []
+    for m in request.messages:
+        if m.role == "user":
+            lines.append(f"{m.name or 'User'}: {m.content or ''}")
+        elif m.role == "tool":
+            lines.append(f"Result of {_tool_of(m, names)}: {m.content or ''}")
+        elif m.role == "assistant" and m.content:
+            lines.append(f"Assistant: {m.content}")
+    lines.append("Assistant:")
+    return "\n".join(lines)
+
+
 def text_messages(request: ChatRequest, fold_system: bool) -> list[dict[str, str]]:
     """The conversation as plain user/assistant turns for a chat template: tool calls and tool
     results become text, consecutive turns of one role merge, and for templates that drop
     system messages (Gemma's) the system text leads the first user turn."""
     out: list[dict[str, str]] = []
     system: list[str] = []
+    names = tool_names_by_call_id(request)
     for m in request.messages:
         if m.role == "system":
             if fold_system:
@@ -191,7 +214,7 @@ def text_messages(request: ChatRequest, fold_system: bool) -> list[dict[str, str
                 continue
             role, text = "system", m.content or ""
         elif m.role == "tool":
-            role, text = "user", f"Result of {m.name or 'the tool'}: {m.content or ''}"
+            role, text = "user", f"Result of {_tool_of(m, names)}: {m.content or ''}"
         elif m.role == "assistant":
             calls = [json.dumps({"tool": c.name, "arguments": c.arguments}, default=str) for c in m.tool_calls]
             role, text = "assistant", "\n".join([m.content or ""] + calls).strip()
