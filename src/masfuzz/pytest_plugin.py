@@ -50,7 +50,7 @@ class SuiteFile(pytest.File):
                                             case=case)
 
 
-_SYSTEMS: dict[str, Any] = {}
+_EXECUTE: dict[str, Any] = {}  # one executor per target, so each target loads once
 
 
 class SuiteCaseItem(pytest.Item):
@@ -61,15 +61,14 @@ class SuiteCaseItem(pytest.Item):
     def runtest(self) -> None:
         import argparse
 
-        from masfuzz.adapters.target import open_target
         from masfuzz.cli.common import executor_for
         from masfuzz.generate.campaign import run_sync
         from masfuzz.generate.suite import check_case
 
         target = self.config.getoption("masfuzz_target") or self.suite.target
-        if target not in _SYSTEMS:
-            _SYSTEMS[target] = open_target(target)
-        execute = executor_for(_SYSTEMS[target], argparse.Namespace(timeout=120.0))
+        if target not in _EXECUTE:
+            _EXECUTE[target] = executor_for(target, argparse.Namespace(timeout=120.0))
+        execute = _EXECUTE[target]
         scenario = self.case.scenario
         model = self.config.getoption("masfuzz_sut_model")
         if model:

@@ -8,7 +8,6 @@ Each setting is one CLI option and one environment variable (inspect_ai's habit)
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 from typing import Any, Callable
@@ -54,19 +53,20 @@ def open_store(path: str) -> Any:
     return RunStore(path)
 
 
-def executor_for(sut: Any, args: argparse.Namespace) -> Callable[[Any], Any]:
+def add_executor_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--executor", choices=("inprocess", "subprocess"), default="inprocess",
+                   help="inprocess (fast) or subprocess (hard timeout: a hanging or crashing "
+                   "system is killed and recorded, and the next scenario runs)")
+
+
+def executor_for(target: str, args: argparse.Namespace) -> Callable[[Any], Any]:
     """An async `execute(scenario) -> Trace` over the system under test, bounded in time."""
-    from masfuzz.trace import ErrorEvent, TraceRecorder
+    from masfuzz.exec import make_executor
+
+    executor = make_executor(getattr(args, "executor", "inprocess"), timeout=args.timeout)
 
     async def execute(scenario: Any) -> Any:
-        timeout = scenario.timeout or args.timeout
-        try:
-            return await asyncio.wait_for(sut.runner().run(sut.obj, sut.spec, scenario), timeout)
-        except asyncio.TimeoutError:
-            rec = TraceRecorder(scenario_id=scenario.id, system_id=sut.spec.system.id,
-                                framework=sut.spec.system.framework)
-            rec.add(ErrorEvent(kind="timeout", message=f"run exceeded {timeout:g} s"))
-            return rec.finish("timeout", f"killed after {timeout:g} s")
+        return await executor.run(target, scenario)
 
     return execute
 

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from masfuzz.cli.common import DEFAULT_MODEL, add_model_options, add_store_option
+from masfuzz.cli.common import add_executor_option, add_model_options, add_store_option
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -32,6 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fresh", action="store_true", help="do not resume an unfinished run")
     p.add_argument("--format", choices=("text", "json"), default="text")
     add_store_option(p)
+    add_executor_option(p)
     p.set_defaults(func=run)
 
 
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         say(f"resuming run {run_id} from {args.store}")
     try:
         result = run_sync(cover(
-            sut.spec, realizer, executor_for(sut, args), sut_model=args.sut_model,
+            sut.spec, realizer, executor_for(args.target, args), sut_model=args.sut_model,
             attempts=args.attempts, merge=not args.no_bundle, path_aware=not args.no_route,
             fault_modes=faults, seed=args.seed, max_turns=args.max_turns, timeout=args.timeout,
             store=store, run_id=run_id, tester_calls=lambda: tester.ledger.total().calls,

@@ -75,21 +75,9 @@ def scenario_from(args: argparse.Namespace) -> Any:
 
 async def execute(target: str, scenario: Any, executor: str = "inprocess") -> Any:
     """The trace of one scenario on `target`, whatever happens to the system under test."""
-    from masfuzz.adapters.target import open_target
-    from masfuzz.exec import ended_trace, make_executor
-    from masfuzz.spec.manifest import is_manifest_path
+    from masfuzz.exec import make_executor
 
-    if not is_manifest_path(target):
-        return await make_executor(executor, timeout=scenario.timeout).run(target, scenario)
-    sut = open_target(target)
-    t0 = time.perf_counter()
-    try:
-        return await asyncio.wait_for(sut.runner().run(sut.obj, sut.spec, scenario),
-                                      scenario.timeout)
-    except asyncio.TimeoutError:
-        return ended_trace(scenario, "timeout", f"no result within {scenario.timeout:g} s",
-                           time.perf_counter() - t0, system_id=sut.spec.system.id,
-                           framework=sut.spec.system.framework)
+    return await make_executor(executor, timeout=scenario.timeout).run(target, scenario)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from masfuzz.cli.common import add_executor_option
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("replay", help="re-execute a saved suite and check its witnesses",
@@ -15,12 +17,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--sut-model", default=None,
                    help="override the SUT model recorded in each scenario")
     p.add_argument("--timeout", type=float, default=120.0)
+    add_executor_option(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from masfuzz.adapters.target import open_target
     from masfuzz.cli.common import executor_for
     from masfuzz.errors import MasfuzzError
     from masfuzz.generate.campaign import run_sync
@@ -31,8 +33,7 @@ def run(args: argparse.Namespace) -> int:
     target = args.target or suite.target
     if not target:
         raise MasfuzzError(f"{args.suite}: no target recorded; give TARGET")
-    sut = open_target(target)
-    outcomes = run_sync(replay(suite, executor_for(sut, args), sut_model=args.sut_model))
+    outcomes = run_sync(replay(suite, executor_for(target, args), sut_model=args.sut_model))
     held = sum(1 for o in outcomes if o.passed)
     if args.format == "json":
         print(json.dumps({

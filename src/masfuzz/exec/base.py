@@ -15,8 +15,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from masfuzz.adapters.base import Adapter, resolve
+from masfuzz.adapters.base import Adapter
 from masfuzz.adapters.loader import load_target
+from masfuzz.adapters.target import open_target
 from masfuzz.errors import MasfuzzError, TargetError
 from masfuzz.llm.secrets import redact
 from masfuzz.scenario import Scenario
@@ -35,17 +36,17 @@ class LoadedSystem:
 
     def __init__(self, target: str, adapter: str | Adapter | None = None) -> None:
         self.target = target
-        loaded = load_target(target)
-        if adapter is None:
-            self.adapter, self.obj = resolve(loaded.obj, target)
-        else:
-            self.adapter = _adapter_instance(adapter)
-            self.obj = loaded.obj
-            if not self.adapter.accepts(self.obj):
-                raise TargetError(
-                    f"{target}: adapter {type(self.adapter).__name__} does not accept a "
-                    f"{type(self.obj).__module__}.{type(self.obj).__qualname__}"
-                )
+        if adapter is None:  # a manifest or a framework object, as every command opens it
+            sut = open_target(target)
+            self.adapter, self.obj, self.spec = sut.runner(), sut.obj, sut.spec
+            return
+        self.adapter = _adapter_instance(adapter)
+        self.obj = load_target(target).obj
+        if not self.adapter.accepts(self.obj):
+            raise TargetError(
+                f"{target}: adapter {type(self.adapter).__name__} does not accept a "
+                f"{type(self.obj).__module__}.{type(self.obj).__qualname__}"
+            )
         self.spec: WorkflowSpec = self.adapter.extract(self.obj, target=target)
 
     async def run(self, scenario: Scenario) -> Trace:
