@@ -30,3 +30,10 @@ def returns_none(request):
 
 
 not_callable = 42
+
+
+async def slow(request):
+    import asyncio
+
+    await asyncio.sleep(5)
+    return "too late"

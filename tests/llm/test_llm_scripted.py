@@ -113,3 +113,24 @@ def test_explicit_reply_keeps_its_ids():
     fixed = ChatReply(text="t", tool_calls=(ToolCallRequest(id="mine", name="update_seat"),))
     reply = run(ScriptedClient(lambda r: fixed, "scripted/x:y").complete(user("x")))
     assert reply.tool_calls[0].id == "mine" and reply.finish_reason == "tool_calls"
+
+
+def test_models_check_through_scripted_then_from_the_cache(tmp_path, seat_policy, capsys):
+    from masfuzz.cli import main
+
+    argv = ["models", "check", seat_policy, "--cache", str(tmp_path / "c.sqlite")]
+    assert main(argv) == 0
+    first = capsys.readouterr().out
+    assert 'reply:    tool call update_seat(confirmation_number="ABC123", new_seat="14C")' in first
+    assert "usage:    " in first and "latency:  " in first and "cache hit" not in first
+    assert main(argv) == 0
+    again = capsys.readouterr().out
+    assert "latency:  0.00 s  (cache hit: no model time)" in again
+    assert again.splitlines()[1] == first.splitlines()[1]  # the same parsed call, same id
+
+
+def test_a_call_over_its_timeout_is_a_one_line_error():
+    client = get_client(f"scripted/{HERE / 'seat_policy.py'}:slow", timeout=0.1)
+    with pytest.raises(ModelError, match=r"seat_policy.py:slow: no reply within 0.1 s$"):
+        run(client.complete(user("x")))
+    assert client.ledger.by_role["sut"].errors == 1

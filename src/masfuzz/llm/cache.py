@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -60,8 +61,8 @@ def cache_key(
 class ResponseCache:
     """Thread-safe; several processes may share one file (WAL mode, busy timeout)."""
 
-    def __init__(self, path: str | Path = DEFAULT_PATH) -> None:
-        self.path = Path(path)
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path or os.environ.get("MASFUZZ_CACHE") or DEFAULT_PATH)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)

@@ -19,7 +19,7 @@ from masfuzz.llm.modelstring import ModelSpec, parse_model_string
 from masfuzz.llm.secrets import redact
 from masfuzz.llm.types import ChatReply, ChatRequest, Role
 
-DEFAULT_MAX_CONNECTIONS = 8
+DEFAULT_MAX_CONNECTIONS = 4
 
 
 class ConnectionLimit:

@@ -2,6 +2,10 @@
 
     --no-cache  --cache PATH  --max-connections N  --timeout S  --retries N  --api-key-env NAME
 
+Each also reads an environment variable (MASFUZZ_NO_CACHE=1, MASFUZZ_CACHE,
+MASFUZZ_MAX_CONNECTIONS, MASFUZZ_MODEL_TIMEOUT, MASFUZZ_RETRIES), the same names
+`masfuzz.cli.common` uses.
+
 Keys are read from the environment variable a user names, never from the command line, where
 they would land in shell history and process listings.
 """
@@ -21,14 +25,17 @@ from masfuzz.llm.types import Role
 
 def add_model_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("model options")
-    group.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
-    group.add_argument("--cache", metavar="PATH", default=str(DEFAULT_PATH),
-                       help="response cache file (default: %(default)s)")
-    group.add_argument("--max-connections", type=int, default=DEFAULT_MAX_CONNECTIONS, metavar="N",
+    env = os.environ.get
+    group.add_argument("--no-cache", action="store_true", default=env("MASFUZZ_NO_CACHE") == "1",
+                       help="do not read or write the response cache (env MASFUZZ_NO_CACHE=1)")
+    group.add_argument("--cache", metavar="PATH", default=env("MASFUZZ_CACHE", str(DEFAULT_PATH)),
+                       help="response cache file (default: %(default)s, env MASFUZZ_CACHE)")
+    group.add_argument("--max-connections", type=int, metavar="N",
+                       default=int(env("MASFUZZ_MAX_CONNECTIONS", DEFAULT_MAX_CONNECTIONS)),
                        help="concurrent requests to networked providers (default: %(default)s)")
-    group.add_argument("--timeout", type=float, default=120.0, metavar="S",
+    group.add_argument("--timeout", type=float, default=float(env("MASFUZZ_MODEL_TIMEOUT", 120)), metavar="S",
                        help="seconds one model call may take (default: %(default)s)")
-    group.add_argument("--retries", type=int, default=DEFAULT_MAX_RETRIES, metavar="N",
+    group.add_argument("--retries", type=int, default=int(env("MASFUZZ_RETRIES", DEFAULT_MAX_RETRIES)), metavar="N",
                        help="retries on rate limits, timeouts and 5xx (default: %(default)s)")
     group.add_argument("--api-key-env", metavar="NAME",
                        help="environment variable holding the API key (default: OPENAI_API_KEY "
