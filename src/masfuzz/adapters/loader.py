@@ -75,11 +75,21 @@ def _import(where: str, target: str) -> tuple[Any, Path | None]:
     _import_frameworks_first(path)
     root, dotted = _package_root(path)
     try:
-        if dotted is not None:
-            if str(root) not in sys.path:
-                sys.path.insert(0, str(root))
-            return importlib.import_module(dotted), path
-        return _import_script(path), path
+        return _import_file(path, root, dotted), path
+    except ModuleNotFoundError as exc:
+        # A script inside a project often imports the project's packages by absolute name
+        # (`from examples.helpers import x`) and is meant to run from the project root. Find
+        # the ancestor holding that package and append it, as the user's PYTHONPATH would.
+        home = _ancestor_providing(path, exc.name)
+        if home is None:
+            raise TargetError(f"{target}: importing {path.name} failed: {_describe(exc, path)}") from None
+        sys.path.append(str(home))
+        try:
+            return _import_file(path, root, dotted), path
+        except BaseException as again:
+            if isinstance(again, KeyboardInterrupt):
+                raise
+            raise TargetError(f"{target}: importing {path.name} failed: {_describe(again, path)}") from None
     except TargetError:
         raise
     except SyntaxError as exc:
@@ -88,6 +98,27 @@ def _import(where: str, target: str) -> tuple[Any, Path | None]:
         if isinstance(exc, KeyboardInterrupt):
             raise
         raise TargetError(f"{target}: importing {path.name} failed: {_describe(exc, path)}") from None
+
+
+def _import_file(path: Path, root: Path, dotted: str | None) -> Any:
+    if dotted is not None:
+        if str(root) not in sys.path:
+            sys.path.insert(0, str(root))
+        return importlib.import_module(dotted)
+    return _import_script(path)
+
+
+def _ancestor_providing(path: Path, name: str | None) -> Path | None:
+    """The nearest ancestor folder of `path` that holds the top-level module `name`."""
+    if not name:
+        return None
+    top = name.split(".")[0]
+    for folder in path.parents:
+        if str(folder) in sys.path:
+            continue
+        if (folder / top).is_dir() or (folder / f"{top}.py").is_file():
+            return folder
+    return None
 
 
 def _package_root(path: Path) -> tuple[Path, str | None]:

@@ -1,0 +1,42 @@
+"""Loading targets the way users name them."""
+
+import sys
+
+import pytest
+
+from masfuzz.adapters.loader import load_target
+from masfuzz.errors import TargetError
+
+
+def _write(path, text):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def test_script_importing_its_project_package_by_absolute_name(tmp_path, monkeypatch):
+    # The shape of the Agents SDK's examples: examples/customer_service/main.py (no __init__.py
+    # beside it) does `from examples.auto_mode import ...` and is meant to run from the repo root.
+    _write(tmp_path / "repo" / "projpkg" / "__init__.py", "")
+    _write(tmp_path / "repo" / "projpkg" / "util.py", "VALUE = 42\n")
+    _write(tmp_path / "repo" / "projpkg" / "demo" / "main.py",
+           "from projpkg.util import VALUE\nanswer = VALUE\nif __name__ == '__main__':\n    raise SystemExit('ran main')\n")
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    loaded = load_target(str(tmp_path / "repo" / "projpkg" / "demo" / "main.py") + ":answer")
+    assert loaded.obj == 42
+
+
+def test_missing_module_that_no_ancestor_provides_is_one_line(tmp_path, monkeypatch):
+    _write(tmp_path / "app.py", "import no_such_module_anywhere\nx = 1\n")
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    with pytest.raises(TargetError) as info:
+        load_target(str(tmp_path / "app.py") + ":x")
+    assert "No module named 'no_such_module_anywhere'" in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_factory_call_with_literal_arguments(tmp_path, monkeypatch):
+    _write(tmp_path / "fac.py", "def build(name, n=1):\n    return f'{name}x{n}'\n")
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    assert load_target(str(tmp_path / "fac.py") + ':build("a", n=3)').obj == "ax3"
+    with pytest.raises(TargetError, match="literals"):
+        load_target(str(tmp_path / "fac.py") + ":build(open)")
