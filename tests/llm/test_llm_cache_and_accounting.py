@@ -49,3 +49,17 @@ def test_accounting_per_role_and_agent(seat_policy):
     assert ledger.by_agent[("sut", "Seat Booking Agent")].calls == 2
     assert ledger.total().cost == 0.0  # scripted models are free
     assert ledger.total().tokens_out > 0
+
+
+def test_editing_a_policy_file_invalidates_its_cached_answers(tmp_path):
+    policy = tmp_path / "p.py"
+    policy.write_text("def policy(request):\n    return 'old'\n")
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    req = ChatRequest(messages=(ChatMessage(role="user", content="hi"),))
+    assert asyncio.run(get_client(f"scripted/{policy}:policy", cache=cache).complete(req)).text == "old"
+    policy.write_text("def policy(request):\n    return 'new'\n")
+    import sys
+
+    sys.modules.pop(next(m for m in sys.modules if m.startswith("masfuzz_target_") and m.endswith("_p")), None)
+    reply = asyncio.run(get_client(f"scripted/{policy}:policy", cache=cache).complete(req))
+    assert (reply.text, reply.cached) == ("new", False)

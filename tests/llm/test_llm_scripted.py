@@ -87,7 +87,7 @@ def test_a_policy_may_call_a_tool_it_was_not_offered():
 @pytest.mark.parametrize(
     "attr, message",
     [
-        ("broken", "the policy raised ValueError: policy bug"),
+        ("broken", "the policy raised ValueError: policy bug (seat_policy.py:"),
         ("returns_none", "the policy returned NoneType"),
         ("not_callable", "not a callable"),
         ("missing", "no attribute 'missing'"),

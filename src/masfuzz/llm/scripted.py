@@ -28,11 +28,14 @@ Tool-call ids are derived from a hash of the conversation, so the same run gives
 
 from __future__ import annotations
 
+import hashlib
 import inspect
 import json
 import math
 import re
+import traceback
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable
 
 from masfuzz.errors import MasfuzzError, ModelError
@@ -147,6 +150,7 @@ class ScriptedClient:
         self.policy = policy
         self.model_string = model_string
         self.model = model_string.partition("/")[2]
+        self.fingerprint = _source_fingerprint(policy)
 
     @classmethod
     def load(cls, model_string: str, target: str) -> "ScriptedClient":
@@ -161,8 +165,9 @@ class ScriptedClient:
         return cls(obj, model_string)
 
     def cache_scope(self, request: ChatRequest) -> dict[str, Any]:
-        # Unlike a real model, a policy sees who is asking: that is part of the answer's key.
-        return {"agent": request.agent, "role": request.role}
+        # Unlike a real model, a policy sees who is asking, and its answers change when its file
+        # is edited: both are part of the answer's key.
+        return {"agent": request.agent, "role": request.role, "policy": self.fingerprint}
 
     async def complete(self, request: ChatRequest, *, timeout: float | None = None) -> ChatReply:
         try:
@@ -172,9 +177,11 @@ class ScriptedClient:
         except MasfuzzError:
             raise
         except Exception as exc:
+            frame = traceback.extract_tb(exc.__traceback__)[-1]
             raise ModelError(
-                f"{self.model_string}: the policy raised {type(exc).__name__}: {exc}"
-                + (f" (asked by agent {request.agent!r})" if request.agent else "")
+                f"{self.model_string}: the policy raised {type(exc).__name__}: {exc} "
+                f"({Path(frame.filename).name}:{frame.lineno})"
+                + (f", asked by agent {request.agent!r}" if request.agent else "")
             ) from exc
         return self._to_reply(result, request)
 
@@ -242,6 +249,14 @@ def resolve_handoff(agent: str, tools: tuple[ToolDef, ...]) -> ToolDef | None:
         if t.name in wanted:
             return t
     return None
+
+
+def _source_fingerprint(policy: Any) -> str | None:
+    try:
+        source = Path(inspect.getfile(inspect.unwrap(policy) if inspect.isroutine(policy) else type(policy)))
+        return hashlib.sha256(source.read_bytes()).hexdigest()[:16]
+    except (TypeError, OSError):
+        return None
 
 
 def estimate_tokens(text: str) -> int:
