@@ -15,7 +15,7 @@ def _last_speaker(request):
 
 def policy(request):
     text = "\n".join(m.content or "" for m in request.messages)
-    if request.agent == "speaker_selector":
+    if request.agent == "selector":
         if "Writer:" in text or "Note:" in text:
             return say("critic")
         if "330 m" in text:

@@ -104,9 +104,21 @@ def test_speaker_selection_calls_are_marked_as_selector():
         return server.recording.calls
 
     (c,) = serve(app)
-    assert (c.agent, c.kind) == ("speaker_selector", "selector")
+    assert (c.agent, c.kind) == ("selector", "selector")
 
 
 def test_endpoint_refuses_non_loopback_hosts():
     with pytest.raises(MasfuzzError, match="loopback only"):
         ModelServer(get_client(POLICY), host="0.0.0.0")
+
+
+def test_a_failing_model_is_recorded_and_the_app_still_gets_a_valid_completion():
+    async def app(server):
+        client = openai.AsyncOpenAI(base_url=server.url, api_key="x", max_retries=0)
+        r = await client.chat.completions.create(model="m", messages=[
+            {"role": "user", "content": "please fail"}])
+        return r, server.recording.calls
+
+    r, (c,) = serve(app)
+    assert r.choices[0].message.content == "" and r.choices[0].finish_reason == "stop"
+    assert c.reply is None and "RuntimeError: the policy broke" in c.error

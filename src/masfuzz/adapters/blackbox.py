@@ -32,7 +32,9 @@ from masfuzz.llm.secrets import redact
 from masfuzz.llm.types import ChatReply, ChatRequest, ModelClient
 from masfuzz.scenario import Scenario
 from masfuzz.serve.server import CallRecord, ModelServer
-from masfuzz.spec.model import SystemInfo, WorkflowSpec
+from masfuzz.spec.model import (
+    AgentSpec, Delegation, Permissions, SystemInfo, ToolSpec, WorkflowSpec,
+)
 from masfuzz.trace import (
     AgentTurn, DelegationEvent, ErrorEvent, Message, TerminationEvent, TerminationReason, ToolCall,
     ToolResult, Trace, TraceRecorder,
@@ -80,6 +82,8 @@ class BlackboxApp:
         if self.name:
             return self.name
         argv = shlex.split(self.command) if isinstance(self.command, str) else self.command
+        if "-m" in argv[:-1]:  # python -m pkg.app
+            return argv[argv.index("-m") + 1]
         scripts = [a for a in argv if a.endswith(".py")]
         return os.path.splitext(os.path.basename(scripts[0] if scripts else argv[-1]))[0]
 
@@ -192,12 +196,18 @@ def trace_from_calls(calls: list[CallRecord], outcome: AppOutcome | None, scenar
     seen_results: set[str] = set()
     pending_handoff: tuple[str, str] | None = None
     selections = 0
+    selected = False  # a speaker-selection call came since the last agent call
+    speaker: str | None = None
+    offered: dict[str, dict[str, dict[str, Any]]] = {}  # agent -> tool -> JSON schema
     last_text: str | None = None
     for c in calls:
         if c.kind == "selector":
             selections += 1
+            selected = True
             continue
         request = c.chat_request()
+        for tool in request.tools:
+            offered.setdefault(c.agent, {})[tool.name] = tool.parameters
         for i, m in enumerate(request.messages):  # results of earlier calls come back here
             if m.role != "tool":
                 continue
@@ -218,6 +228,13 @@ def trace_from_calls(calls: list[CallRecord], outcome: AppOutcome | None, scenar
             to = c.agent if _norm(c.agent) == _norm(target) else target
             rec.add(DelegationEvent(t=c.t, **{"from": frm, "to": to}, trigger="handoff"))
             pending_handoff = None
+        elif speaker is not None and speaker != c.agent:
+            # The floor passed to another agent: chosen by a manager's model if a selection
+            # call came in between, else by the app's own order. (A selected repeat of the same
+            # agent cannot be told from that agent's own continuation, so it is not an edge.)
+            rec.add(DelegationEvent(t=c.t, **{"from": speaker, "to": c.agent},
+                                    trigger="selector" if selected else "sequence"))
+        selected, speaker = False, c.agent
         rec.turn(c.agent)
         if isinstance(rec.events[-1], AgentTurn):  # a new turn: it began with this call
             rec.events[-1] = rec.events[-1].model_copy(update={"t": c.t})
@@ -241,6 +258,7 @@ def trace_from_calls(calls: list[CallRecord], outcome: AppOutcome | None, scenar
             rec.add(call)
             open_calls.append(call)
     rec.meta["speaker_selections"] = selections
+    rec.meta["offered_tools"] = offered
     if outcome is None:
         return rec.finish("completed", final_output=last_text)
     rec.meta.update({"exit_status": outcome.status,
@@ -282,6 +300,50 @@ async def run_blackbox(app: BlackboxApp, scenario: Scenario, *, timeout: float |
     return trace_from_calls(calls, outcome, scenario, system_id=app.system_id)
 
 
+def spec_from_traces(traces: list[Trace], system_id: str = "") -> WorkflowSpec:
+    """The workflow as black-box runs showed it: the agents that called the model, the tools each
+    was offered (allowed edges, whether called or not), the hand-overs seen (delegations).
+
+    Honest about what it is: C1 and C4 over this spec are complete by construction for the runs
+    it came from (an agent or edge is only known once seen); C2 says which offered tools were
+    used; C3 is closed-world over the tools seen. Give a spec from the app's own objects or a
+    manifest (`--spec`) to measure against what the app declares instead.
+    """
+    agents: dict[str, None] = {}
+    tools: dict[str, dict[str, Any]] = {}
+    allow: dict[tuple[str, str], None] = {}
+    edges: dict[tuple[str, str], str] = {}
+    for trace in traces:
+        offered = trace.meta.get("offered_tools") or {}
+        for e in trace.events:
+            if isinstance(e, AgentTurn):
+                agents.setdefault(e.agent)
+            elif isinstance(e, ToolCall):
+                tools.setdefault(e.tool, {})
+                allow.setdefault((e.agent, e.tool))
+            elif isinstance(e, DelegationEvent):
+                edges.setdefault((e.from_, e.to), e.trigger)
+        for agent, schemas in offered.items():
+            agents.setdefault(agent)
+            for name, schema in schemas.items():
+                tools[name] = schema or tools.get(name) or {}
+                allow.setdefault((agent, name))
+    if not agents:
+        raise MasfuzzError("no agent called the model: there is no observed workflow to cover")
+    pattern = "selector" if "selector" in edges.values() else "orchestrated"
+    return WorkflowSpec(
+        system=SystemInfo(id=system_id or traces[0].system_id or "blackbox",
+                          entry_agent=next(iter(agents)), framework="blackbox", pattern=pattern),
+        agents=tuple(AgentSpec(id=a) for a in agents),
+        tools=tuple(ToolSpec(id=n, parameters=p) for n, p in tools.items()),
+        permissions=Permissions(allow=tuple(allow), restrict_mode="closed_world"),
+        delegations=tuple(Delegation(**{"from": f, "to": t}, trigger=trig)  # type: ignore[arg-type]
+                          for (f, t), trig in edges.items()),
+        notes=(f"observed spec: derived from {len(traces)} black-box run(s); its agents and "
+               "delegations are only those seen, so C1 and C4 are complete by construction",),
+    )
+
+
 class BlackboxAdapter(Adapter):
     """The adapter form, so executors and campaigns can run a `BlackboxApp` like any target."""
 
@@ -317,12 +379,26 @@ def add_blackbox_options(p: Any) -> None:
     p.add_argument("--cwd", default=None, help="folder to start the black-box app in")
     p.add_argument("--bb-agent", action="append", default=[], metavar="NAME=PROMPT",
                    help="name the agent whose system prompt contains PROMPT (repeatable)")
+    p.add_argument("--spec", metavar="TARGET",
+                   help="the app's workflow (a manifest, or file.py:attr building its agents): "
+                   "names black-box agents by their instructions and is what --coverage measures")
+    p.add_argument("--coverage", action="store_true",
+                   help="after the trace, print structural coverage (C1-C4) against --spec, or "
+                   "against the workflow observed in this run when there is no --spec")
+
+
+def _spec_of(target: str) -> WorkflowSpec:
+    from masfuzz.adapters.target import open_target
+
+    return open_target(target).spec
 
 
 def run_from_args(args: Any, scenario: Scenario) -> Trace:
     if not args.blackbox:
         raise MasfuzzError("exec: give a TARGET, or --blackbox COMMAND")
     agents = {}
+    if args.spec:
+        agents = {a.id: a.instructions for a in _spec_of(args.spec).agents if a.instructions}
     for item in args.bb_agent:
         name, sep, prompt = item.partition("=")
         if not sep or not name:
@@ -330,3 +406,24 @@ def run_from_args(args: Any, scenario: Scenario) -> Trace:
         agents[name] = prompt
     app = BlackboxApp(args.blackbox, cwd=args.cwd, answers=args.answer, agents=agents)
     return asyncio.run(run_blackbox(app, scenario))
+
+
+def print_with_coverage(trace: Trace, args: Any, render_text: Any) -> int:
+    """`masfuzz exec ... --coverage`: the trace, then its structural coverage."""
+    from masfuzz.report import Analysis, JsonReporter, TextReporter
+
+    if args.spec:
+        spec = _spec_of(args.spec)
+    elif args.target and not args.blackbox:
+        spec = _spec_of(args.target)
+    else:
+        spec = spec_from_traces([trace])
+    analysis = Analysis.of_traces(spec, [trace])
+    if args.format == "json":
+        print(json.dumps({"trace": trace.model_dump(mode="json", by_alias=True),
+                          "coverage": JsonReporter().data(analysis, obligations=True)}, indent=2))
+    else:
+        print(render_text(trace))
+        print()
+        print(TextReporter().render(analysis, obligations=True), end="")
+    return 0

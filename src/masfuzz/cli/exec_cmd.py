@@ -88,6 +88,10 @@ def run(args: argparse.Namespace) -> int:
         trace = run_from_args(args, scenario)
     else:
         trace = asyncio.run(execute(args.target, scenario, args.executor))
+    if args.coverage:
+        from masfuzz.adapters.blackbox import print_with_coverage
+
+        return print_with_coverage(trace, args, render_text)
     if args.format == "json":
         print(trace.model_dump_json(by_alias=True, indent=2))
     else:

@@ -6,6 +6,6 @@
     server.recording.calls  # [CallRecord, ...]
 """
 
-from masfuzz.serve.server import AgentNamer, CallRecord, ModelServer, Recording
+from masfuzz.serve.server import SELECTOR_AGENT, AgentNamer, CallRecord, ModelServer, Recording
 
-__all__ = ["AgentNamer", "CallRecord", "ModelServer", "Recording"]
+__all__ = ["SELECTOR_AGENT", "AgentNamer", "CallRecord", "ModelServer", "Recording"]

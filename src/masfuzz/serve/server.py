@@ -11,7 +11,13 @@ Which agent is asking is read from the request: an `X-Masfuzz-Agent` header if t
 one, else its system prompt matched against known agents (name -> system prompt, e.g. from a
 native extraction), else a name the prompt declares ("You are Director", "Your name is ..."),
 else a stable `agent-<hash>` of the prompt. Speaker-selection calls of group-chat managers are
-recognised and recorded as such, not as agent turns.
+recognised and recorded as such, not as agent turns; they carry the agent name `selector`, as in
+the native AutoGen adapter, so one scripted policy serves both.
+
+The app always gets a well-formed completion: when the model fails (a scripted policy raises, the
+embedded model overflows its context, a forwarded endpoint errs) the error is recorded and the app
+is answered with an empty assistant message, so a weak SUT model shows up in the trace as a
+`model_error`, never as a crash of the app that masfuzz caused.
 
 Deliberately a small asyncio HTTP/1.1 server (keep-alive, chunked streaming) so the core needs
 no web framework.
@@ -39,6 +45,7 @@ MAX_BODY = 32 * 1024 * 1024
 # GroupChatManager, AgentChat SelectorGroupChat defaults): bookkeeping, not an agent speaking.
 _SELECTOR = re.compile(r"role play game|select the next role|next role to play|"
                        r"read the above conversation\. then select", re.IGNORECASE)
+SELECTOR_AGENT = "selector"
 _DECLARED = (
     re.compile(r"\byour name is\s+([A-Za-z][\w\-]*(?: [A-Z][\w\-]*)*)", re.IGNORECASE),
     re.compile(r"^\s*You are ([A-Z][\w\-]*(?:[ _][A-Z][\w\-]*)*)\b"),
@@ -79,7 +86,7 @@ class AgentNamer:
         # A selector's instructions sometimes arrive as the last user turn (AgentChat).
         last = request.messages[-1].content or "" if request.messages else ""
         if _SELECTOR.search(system) or (not request.tools and _SELECTOR.search(last)):
-            return "speaker_selector", "selector", system
+            return SELECTOR_AGENT, "selector", system
         if not system.strip():
             return "assistant", "agent", system
         best = None
@@ -214,11 +221,10 @@ class ModelServer:
                              legacy=use_legacy, system=system[:500])
             try:
                 reply = await self.client.complete(request)
-            except Exception as exc:  # the model failed: the app sees a 500, the log says why
+                rec.reply = reply.model_dump(mode="json")
+            except Exception as exc:  # the model failed: the log says why, the app goes on
                 rec.error = redact(f"{type(exc).__name__}: {exc}")
-                self.recording.add(rec)
-                return await _send_json(writer, 500, _error(rec.error, "server_error"))
-            rec.reply = reply.model_dump(mode="json")
+                reply = ChatReply(text="", finish_reason="stop")
             self.recording.add(rec)
         if not stream:
             return await _send_json(writer, 200, wire.completion(
