@@ -63,7 +63,8 @@ class BlackboxApp:
     cwd: str | None = None
     env: dict[str, str] = field(default_factory=dict)  # per-app overrides, win over defaults
     answers: list[str] | None = None  # stdin lines; default: the scenario's input
-    agents: dict[str, str] = field(default_factory=dict)  # agent name -> system prompt
+    # agent name -> system prompt, or (name, prompt) pairs
+    agents: dict[str, str] | list[tuple[str, str]] = field(default_factory=dict)
     name: str = ""
 
     def argv(self, scenario_input: str) -> list[str]:
@@ -396,14 +397,14 @@ def _spec_of(target: str) -> WorkflowSpec:
 def run_from_args(args: Any, scenario: Scenario) -> Trace:
     if not args.blackbox:
         raise MasfuzzError("exec: give a TARGET, or --blackbox COMMAND")
-    agents = {}
+    agents: list[tuple[str, str]] = []
     if args.spec:
-        agents = {a.id: a.instructions for a in _spec_of(args.spec).agents if a.instructions}
-    for item in args.bb_agent:
+        agents = [(a.id, a.instructions) for a in _spec_of(args.spec).agents if a.instructions]
+    for item in args.bb_agent:  # one name may be given several times, one prompt each
         name, sep, prompt = item.partition("=")
         if not sep or not name:
             raise MasfuzzError(f"--bb-agent {item!r}: expected NAME=PROMPT")
-        agents[name] = prompt
+        agents.append((name, prompt))
     app = BlackboxApp(args.blackbox, cwd=args.cwd, answers=args.answer, agents=agents)
     return asyncio.run(run_blackbox(app, scenario))
 
@@ -413,17 +414,19 @@ def print_with_coverage(trace: Trace, args: Any, render_text: Any) -> int:
     from masfuzz.report import Analysis, JsonReporter, TextReporter
 
     if args.spec:
-        spec = _spec_of(args.spec)
+        spec: WorkflowSpec | None = _spec_of(args.spec)
     elif args.target and not args.blackbox:
         spec = _spec_of(args.target)
     else:
-        spec = spec_from_traces([trace])
-    analysis = Analysis.of_traces(spec, [trace])
+        spec = spec_from_traces([trace]) if trace.speaker_order else None
+    analysis = Analysis.of_traces(spec, [trace]) if spec is not None else None
     if args.format == "json":
+        report = JsonReporter().data(analysis, obligations=True) if analysis else None
         print(json.dumps({"trace": trace.model_dump(mode="json", by_alias=True),
-                          "coverage": JsonReporter().data(analysis, obligations=True)}, indent=2))
+                          "coverage": report}, indent=2))
     else:
         print(render_text(trace))
         print()
-        print(TextReporter().render(analysis, obligations=True), end="")
+        print(TextReporter().render(analysis, obligations=True) if analysis else
+              "no structural coverage: no agent called the model in this run\n", end="")
     return 0

@@ -49,6 +49,7 @@ SELECTOR_AGENT = "selector"
 _DECLARED = (
     re.compile(r"\byour name is\s+([A-Za-z][\w\-]*(?: [A-Z][\w\-]*)*)", re.IGNORECASE),
     re.compile(r"^\s*You are ([A-Z][\w\-]*(?:[ _][A-Z][\w\-]*)*)\b"),
+    re.compile(r"你的名字(?:是|叫)([^\s，,。.、！!]+)"),
 )
 
 
@@ -76,7 +77,8 @@ class CallRecord:
 
 @dataclass
 class AgentNamer:
-    known: dict[str, str] = field(default_factory=dict)  # agent name -> system prompt
+    # agent name -> system prompt, or (name, prompt) pairs when one name has several prompts
+    known: dict[str, str] | list[tuple[str, str]] = field(default_factory=dict)
 
     def name(self, request: ChatRequest, header: str | None) -> tuple[str, str, str]:
         """(agent, kind, system prompt) for one request."""
@@ -90,7 +92,8 @@ class AgentNamer:
         if not system.strip():
             return "assistant", "agent", system
         best = None
-        for agent, prompt in self.known.items():
+        pairs = self.known.items() if isinstance(self.known, dict) else self.known
+        for agent, prompt in pairs:
             p = prompt.strip()
             if p and (p == system.strip() or p in system) and (best is None or len(p) > len(best[1])):
                 best = (agent, p)
@@ -135,12 +138,12 @@ class Recording:
 
 class ModelServer:
     def __init__(self, client: ModelClient, *, host: str = "127.0.0.1", port: int = 0,
-                 agents: dict[str, str] | None = None, record: str | Path | None = None,
+                 agents: dict[str, str] | list[tuple[str, str]] | None = None, record: str | Path | None = None,
                  model_name: str = "masfuzz-sut") -> None:
         if host not in LOOPBACK:
             raise MasfuzzError(f"--host {host!r}: the endpoint binds to loopback only")
         self.client, self.host, self.port = client, host, port
-        self.namer = AgentNamer(dict(agents or {}))
+        self.namer = AgentNamer(agents if isinstance(agents, list) else dict(agents or {}))
         self.recording = Recording(record)
         self.model_name = model_name
         self._server: asyncio.AbstractServer | None = None
