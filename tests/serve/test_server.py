@@ -93,7 +93,7 @@ def test_legacy_functions_form_gets_function_call_back():
     assert bad.status_code == 400 and "messages" in bad.json()["error"]["message"]
 
 
-def test_speaker_selection_calls_are_marked_as_selector():
+def test_speaker_selection_and_summary_calls_are_bookkeeping_not_agents():
     async def app(server):
         client = openai.AsyncOpenAI(base_url=server.url, api_key="x")
         await client.chat.completions.create(model="m", messages=[
@@ -101,10 +101,14 @@ def test_speaker_selection_calls_are_marked_as_selector():
              "are available: writer, critic. Read the following conversation. Then select the "
              "next role from ['writer', 'critic'] to play. Only return the role."},
             {"role": "user", "content": "hi"}])
+        await client.chat.completions.create(model="m", messages=[
+            {"role": "user", "content": "Joe: a joke"}, {"role": "system", "content":
+             "Summarize the takeaway from the conversation. Do not add any introductory phrases."}])
         return server.recording.calls
 
-    (c,) = serve(app)
-    assert (c.agent, c.kind) == ("selector", "selector")
+    selector, summary = serve(app)
+    assert (selector.agent, selector.kind) == ("selector", "selector")
+    assert (summary.agent, summary.kind) == ("summarizer", "summary")
 
 
 def test_endpoint_refuses_non_loopback_hosts():

@@ -201,10 +201,14 @@ def trace_from_calls(calls: list[CallRecord], outcome: AppOutcome | None, scenar
     speaker: str | None = None
     offered: dict[str, dict[str, dict[str, Any]]] = {}  # agent -> tool -> JSON schema
     last_text: str | None = None
+    summaries = 0
     for c in calls:
         if c.kind == "selector":
             selections += 1
             selected = True
+            continue
+        if c.kind == "summary":  # a chat's closing summary: no agent takes the floor
+            summaries += 1
             continue
         request = c.chat_request()
         for tool in request.tools:
@@ -259,6 +263,7 @@ def trace_from_calls(calls: list[CallRecord], outcome: AppOutcome | None, scenar
             rec.add(call)
             open_calls.append(call)
     rec.meta["speaker_selections"] = selections
+    rec.meta["summaries"] = summaries
     rec.meta["offered_tools"] = offered
     if outcome is None:
         return rec.finish("completed", final_output=last_text)

@@ -45,6 +45,8 @@ MAX_BODY = 32 * 1024 * 1024
 # GroupChatManager, AgentChat SelectorGroupChat defaults): bookkeeping, not an agent speaking.
 _SELECTOR = re.compile(r"role play game|select the next role|next role to play|"
                        r"read the above conversation\. then select", re.IGNORECASE)
+# AG2's default `summary_method="reflection_with_llm"` prompt: a chat's summary, also bookkeeping.
+_SUMMARY = re.compile(r"Summarize the takeaway from the conversation")
 SELECTOR_AGENT = "selector"
 _DECLARED = (
     re.compile(r"\byour name is\s+([A-Za-z][\w\-]*(?: [A-Z][\w\-]*)*)", re.IGNORECASE),
@@ -60,7 +62,7 @@ class CallRecord:
     index: int
     t: float  # seconds since the recording started
     agent: str
-    kind: str  # "agent" | "selector"
+    kind: str  # "agent" | "selector" | "summary"
     request: dict[str, Any]  # the ChatRequest, as JSON
     reply: dict[str, Any] | None = None  # the ChatReply, as JSON; None when the model failed
     error: str | None = None
@@ -89,6 +91,8 @@ class AgentNamer:
         last = request.messages[-1].content or "" if request.messages else ""
         if _SELECTOR.search(system) or (not request.tools and _SELECTOR.search(last)):
             return SELECTOR_AGENT, "selector", system
+        if _SUMMARY.search(system):
+            return "summarizer", "summary", system
         if not system.strip():
             return "assistant", "agent", system
         best = None
