@@ -8,6 +8,7 @@ kept, so an unrealized bundle is reported with all it tried.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,6 +53,13 @@ class Realization:
     @property
     def model_calls(self) -> int:
         return sum(a.model_calls for a in self.attempts)
+
+
+def plausible(text: str) -> bool:
+    """Cheap screen before spending an execution: a request has at least three real words.
+    Small models sometimes answer with punctuation or a placeholder ('... (user_request)')."""
+    words = [w for w in re.findall(r"[A-Za-z]{2,}", text) if w.lower() != "user_request"]
+    return len(words) >= 3
 
 
 def witnesses(bundle: Bundle, obs: Observation) -> dict[str, bool]:
@@ -102,8 +110,8 @@ async def realize(bundle: Bundle, inputs: ObjectiveInputs, realizer: Realizer, e
                                 model_calls=cand.model_calls))
             break
         leak = leaked(cand.text, inputs.forbidden)
-        if leak is not None or not cand.text.strip():
-            why = f"leaked identifier {leak!r}" if leak else "empty request"
+        if leak is not None or not plausible(cand.text):
+            why = f"leaked identifier {leak!r}" if leak else "not a user request (too few words)"
             done.append(Attempt(n, cand.text, 0, why, leaked=leak, model_calls=cand.model_calls))
             history.append(Feedback(cand.text, why))
             continue

@@ -52,6 +52,7 @@ def cache_key(
         "temperature": request.temperature,
         "seed": request.seed,
         "max_tokens": request.max_tokens,
+        "metadata": request.metadata,
         "scope": scope or {},
     }
     text = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)

@@ -52,6 +52,9 @@ class ChatRequest(BaseModel):
     max_tokens: int | None = None
     role: Role = "sut"
     agent: str | None = None  # which agent of the system under test is asking
+    # Structured context a caller attaches for scripted policies and logs (e.g. a realizer's
+    # witness objective); never sent to a networked model, but part of the cache key.
+    metadata: dict[str, Any] = Field(default_factory=dict)
 
 
 class TokenUsage(BaseModel):
