@@ -1,8 +1,8 @@
 """Options and plumbing shared by the commands that run a system under test.
 
 Each setting is one CLI option and one environment variable (inspect_ai's habit):
---model / MASFUZZ_MODEL, --sut-model / MASFUZZ_SUT_MODEL, --store / MASFUZZ_STORE,
---max-connections / MASFUZZ_MAX_CONNECTIONS, --no-cache / MASFUZZ_NO_CACHE.
+--model / MASFUZZ_MODEL, --sut-model / MASFUZZ_SUT_MODEL, --store / MASFUZZ_STORE, and the
+model-call options of `masfuzz.llm.options` (--no-cache, --cache, --max-connections, ...).
 """
 
 from __future__ import annotations
@@ -16,6 +16,10 @@ DEFAULT_MODEL = "local/gemma-3-270m"
 
 
 def add_model_options(p: argparse.ArgumentParser, *, tester: bool = False) -> None:
+    """Which models play which role, and the run bounds; the model-call options (cache,
+    connections, retries, key) come from `masfuzz.llm.options`."""
+    from masfuzz.llm.options import add_model_options as add_call_options
+
     if tester:
         p.add_argument("--model", default=os.environ.get("MASFUZZ_MODEL", DEFAULT_MODEL),
                        help=f"tester model string (default {DEFAULT_MODEL}, env MASFUZZ_MODEL)")
@@ -26,12 +30,7 @@ def add_model_options(p: argparse.ArgumentParser, *, tester: bool = False) -> No
     p.add_argument("--max-turns", type=int, default=None, help="turn bound per run")
     p.add_argument("--timeout", type=float, default=120.0,
                    help="seconds before a run is stopped and recorded as a timeout")
-    p.add_argument("--no-cache", action="store_true",
-                   default=os.environ.get("MASFUZZ_NO_CACHE") == "1",
-                   help="do not answer repeated model requests from the response cache")
-    p.add_argument("--max-connections", type=int,
-                   default=int(os.environ.get("MASFUZZ_MAX_CONNECTIONS", "4")),
-                   help="concurrent model requests at most")
+    add_call_options(p)
 
 
 def add_store_option(p: argparse.ArgumentParser) -> None:
@@ -40,11 +39,9 @@ def add_store_option(p: argparse.ArgumentParser) -> None:
 
 
 def make_client(model: str, *, role: str, args: argparse.Namespace) -> Any:
-    from masfuzz.llm import ResponseCache, get_client, set_max_connections
+    from masfuzz.llm.options import client_from_args
 
-    set_max_connections(args.max_connections)
-    cache = None if args.no_cache else ResponseCache()
-    return get_client(model, role=role, cache=cache)  # type: ignore[arg-type]
+    return client_from_args(args, model, role=role)  # type: ignore[arg-type]
 
 
 def open_store(path: str) -> Any:

@@ -1,6 +1,6 @@
 """The model options every command that calls a model shares, and the client they build.
 
-    --no-cache  --cache PATH  --max-connections N  --timeout S  --retries N  --api-key-env NAME
+    --no-cache  --cache PATH  --max-connections N  --model-timeout S  --retries N  --api-key-env NAME
 
 Each also reads an environment variable (MASFUZZ_NO_CACHE=1, MASFUZZ_CACHE,
 MASFUZZ_MAX_CONNECTIONS, MASFUZZ_MODEL_TIMEOUT, MASFUZZ_RETRIES), the same names
@@ -33,7 +33,7 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--max-connections", type=int, metavar="N",
                        default=int(env("MASFUZZ_MAX_CONNECTIONS", DEFAULT_MAX_CONNECTIONS)),
                        help="concurrent requests to networked providers (default: %(default)s)")
-    group.add_argument("--timeout", type=float, default=float(env("MASFUZZ_MODEL_TIMEOUT", 120)), metavar="S",
+    group.add_argument("--model-timeout", type=float, default=float(env("MASFUZZ_MODEL_TIMEOUT", 120)), metavar="S",
                        help="seconds one model call may take (default: %(default)s)")
     group.add_argument("--retries", type=int, default=int(env("MASFUZZ_RETRIES", DEFAULT_MAX_RETRIES)), metavar="N",
                        help="retries on rate limits, timeouts and 5xx (default: %(default)s)")
@@ -59,7 +59,7 @@ def client_from_args(
         role=role,
         cache=cache,
         ledger=ledger,
-        timeout=args.timeout,
+        timeout=args.model_timeout,
         api_key=api_key,
         max_retries=args.retries,
     )
