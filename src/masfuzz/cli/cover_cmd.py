@@ -19,6 +19,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("target")
     add_model_options(p, tester=True)
+    p.add_argument("--realizer", choices=("native", "dspy"), default="native",
+                   help="who writes the requests: masfuzz's own prompts, or DSPy signatures "
+                   "(one per criterion, dspy.Refine; needs the dspy extra)")
     p.add_argument("--attempts", type=int, default=5, help="refine attempts per bundle (default 5)")
     p.add_argument("--fail-under", type=float, default=None, metavar="PCT",
                    help="exit 1 when C1+C2+C4 coverage is below PCT percent")
@@ -54,8 +57,14 @@ def run(args: argparse.Namespace) -> int:
     if args.attempts < 1:
         raise MasfuzzError("--attempts: must be at least 1")
     tester = make_client(args.model, role="tester", args=args)
-    realizer = NativeRealizer(tester, seed=args.seed)
-    config = {"model": args.model, "sut_model": args.sut_model, "attempts": args.attempts,
+    if args.realizer == "dspy":
+        from masfuzz.generate.dspy_realizer import DSPyRealizer  # one-line error without dspy
+
+        realizer = DSPyRealizer(tester, seed=args.seed)
+    else:
+        realizer = NativeRealizer(tester, seed=args.seed)
+    config = {"model": args.model, "realizer": args.realizer, "sut_model": args.sut_model,
+              "attempts": args.attempts,
               "bundle": not args.no_bundle, "route": not args.no_route, "faults": list(faults),
               "seed": args.seed, "criteria": args.criteria}
     store = open_store(args.store)
