@@ -57,7 +57,10 @@ async def plain_run(sut, text: str) -> None:
 async def instrumented_run(sut, text: str) -> None:
     from masfuzz.scenario import Scenario
 
-    await sut.runner().run(sut.obj, sut.spec, Scenario(input=text, sut_model=POLICY))
+    # Same agents as the plain side: no probe stubs (probe mode offers extra tools, which is a
+    # different system for the SDK to run, not a recording cost).
+    await sut.runner().run(sut.obj, sut.spec,
+                           Scenario(input=text, sut_model=POLICY, restricted="off"))
 
 
 def one_round(fn, sut) -> float:
