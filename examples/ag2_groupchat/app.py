@@ -25,8 +25,17 @@ def lookup_fact(topic: str) -> str:
 
 
 def llm_config():
-    raw = os.environ.get("OAI_CONFIG_LIST", "")
-    config_list = json.loads(raw) if raw.strip().startswith("[") else autogen.config_list_from_json("OAI_CONFIG_LIST")
+    """Models from OAI_CONFIG_LIST (a JSON list, or a file holding one), as 0.2-style apps read
+    them; without it, one OpenAI model whose key and base URL come from the environment."""
+    raw = os.environ.get("OAI_CONFIG_LIST", "").strip()
+    if raw.startswith("["):
+        config_list = json.loads(raw)
+    elif raw and os.path.isfile(raw):
+        with open(raw, encoding="utf-8") as f:
+            config_list = json.load(f)
+    else:
+        config_list = [{"model": os.environ.get("OPENAI_MODEL", "gpt-4o-mini"),
+                        "api_key": os.environ.get("OPENAI_API_KEY", "not-set")}]
     return {"config_list": config_list, "cache_seed": None}
 
 
