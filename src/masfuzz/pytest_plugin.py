@@ -65,10 +65,15 @@ class SuiteCaseItem(pytest.Item):
         from masfuzz.generate.campaign import run_sync
         from masfuzz.generate.suite import check_case
 
+        from masfuzz.adapters.orchestration import Orchestration
+
         target = self.config.getoption("masfuzz_target") or self.suite.target
-        if target not in _EXECUTE:
-            _EXECUTE[target] = executor_for(target, argparse.Namespace(timeout=120.0))
-        execute = _EXECUTE[target]
+        orch = Orchestration.from_data(self.suite.orchestration)  # the suite's own graph
+        key = f"{target} {orch.to_data()}"
+        if key not in _EXECUTE:
+            _EXECUTE[key] = executor_for(target, argparse.Namespace(
+                timeout=120.0, coordinator=orch.coordinator, link=orch.link_texts()))
+        execute = _EXECUTE[key]
         scenario = self.case.scenario
         model = self.config.getoption("masfuzz_sut_model")
         if model:

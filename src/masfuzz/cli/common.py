@@ -58,9 +58,11 @@ def add_executor_option(p: argparse.ArgumentParser) -> None:
 
 def executor_for(target: str, args: argparse.Namespace) -> Callable[[Any], Any]:
     """An async `execute(scenario) -> Trace` over the system under test, bounded in time."""
+    from masfuzz.adapters.orchestration import from_args
     from masfuzz.exec import make_executor
 
-    executor = make_executor(getattr(args, "executor", "inprocess"), timeout=args.timeout)
+    executor = make_executor(getattr(args, "executor", "inprocess"), timeout=args.timeout,
+                             orchestration=from_args(args))
 
     async def execute(scenario: Any) -> Any:
         return await executor.run(target, scenario)

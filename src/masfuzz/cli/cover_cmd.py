@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from masfuzz.adapters import orchestration
 from masfuzz.cli.common import add_executor_option, add_model_options, add_store_option
 
 
@@ -36,6 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text")
     add_store_option(p)
     add_executor_option(p)
+    orchestration.add_options(p)
     p.set_defaults(func=run)
 
 
@@ -49,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
     from masfuzz.report.generation import generation_data, generation_text
     from masfuzz.errors import MasfuzzError
 
-    sut = open_target(args.target)
+    orch = orchestration.from_args(args)
+    sut = open_target(args.target, orch)
     faults = tuple(m for m in args.faults.split(",") if m and m != "none")
     bad = [m for m in faults if m not in ("error", "malformed", "timeout", "empty")]
     if bad:
@@ -67,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
               "attempts": args.attempts,
               "bundle": not args.no_bundle, "route": not args.no_route, "faults": list(faults),
               "seed": args.seed, "criteria": args.criteria}
+    if orch:  # the graph the user supplied is part of the system: resume and replay need it
+        config["orchestration"] = orch.to_data()
     store = open_store(args.store)
     run_id = None if args.fresh else store.find_resumable("cover", args.target, config)
     resumed = run_id is not None
@@ -88,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
         raise
     store.finish_run(run_id, "completed")
     suite = suite_from_result(result, target=args.target, spec=sut.spec,
-                              models={"tester": args.model, "sut": args.sut_model}, seed=args.seed)
+                              models={"tester": args.model, "sut": args.sut_model}, seed=args.seed,
+                              orchestration=orch.to_data())
     path = suite.save(args.suite)
     analysis = Analysis.of_spec(sut.spec)
     analysis.coverage = result.coverage

@@ -49,6 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="run in this process (default) or in a killable worker process "
                    "(Python targets)")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    from masfuzz.adapters.orchestration import add_options
+
+    add_options(p)
     p.set_defaults(func=run)
 
 
@@ -73,11 +76,13 @@ def scenario_from(args: argparse.Namespace) -> Any:
     )
 
 
-async def execute(target: str, scenario: Any, executor: str = "inprocess") -> Any:
+async def execute(target: str, scenario: Any, executor: str = "inprocess",
+                  orchestration: Any = None) -> Any:
     """The trace of one scenario on `target`, whatever happens to the system under test."""
     from masfuzz.exec import make_executor
 
-    return await make_executor(executor, timeout=scenario.timeout).run(target, scenario)
+    return await make_executor(executor, timeout=scenario.timeout,
+                               orchestration=orchestration).run(target, scenario)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -87,7 +92,9 @@ def run(args: argparse.Namespace) -> int:
 
         trace = run_from_args(args, scenario)
     else:
-        trace = asyncio.run(execute(args.target, scenario, args.executor))
+        from masfuzz.adapters.orchestration import from_args
+
+        trace = asyncio.run(execute(args.target, scenario, args.executor, from_args(args)))
     if args.coverage:
         from masfuzz.adapters.blackbox import print_with_coverage
 

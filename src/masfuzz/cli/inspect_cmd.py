@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from masfuzz.adapters import orchestration
+
 FORMATS = ("text", "yaml", "json", "mermaid", "dot", "report-json")
 
 
@@ -20,6 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "drawing, or the JSON report")
     p.add_argument("--obligations", action="store_true",
                    help="list every obligation (C1 reach, C2 use_tool, C3 restrict_tool, C4 delegate)")
+    orchestration.add_options(p)
     p.set_defaults(func=run)
 
 
@@ -29,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     from masfuzz.report import Analysis, JsonReporter, TextReporter
     from masfuzz.spec.manifest import dump_manifest
 
-    sut = open_target(args.target)
+    sut = open_target(args.target, orchestration.from_args(args))
     analysis = Analysis.of_spec(sut.spec)
     if args.format in ("yaml", "json"):
         print(dump_manifest(sut.spec, args.format), end="")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from masfuzz.adapters import orchestration
 from masfuzz.cli.common import add_executor_option
 
 
@@ -18,6 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="override the SUT model recorded in each scenario")
     p.add_argument("--timeout", type=float, default=120.0)
     add_executor_option(p)
+    orchestration.add_options(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=run)
 
@@ -33,6 +35,9 @@ def run(args: argparse.Namespace) -> int:
     target = args.target or suite.target
     if not target:
         raise MasfuzzError(f"{args.suite}: no target recorded; give TARGET")
+    if not orchestration.from_args(args):  # the suite's coordinator and links, unless overridden
+        recorded = orchestration.Orchestration.from_data(suite.orchestration)
+        args.coordinator, args.link = recorded.coordinator, recorded.link_texts()
     outcomes = run_sync(replay(suite, executor_for(target, args), sut_model=args.sut_model))
     held = sum(1 for o in outcomes if o.passed)
     if args.format == "json":

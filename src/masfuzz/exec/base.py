@@ -17,6 +17,7 @@ from typing import Any
 
 from masfuzz.adapters.base import Adapter
 from masfuzz.adapters.loader import load_target
+from masfuzz.adapters.orchestration import Orchestration
 from masfuzz.adapters.target import open_target
 from masfuzz.errors import MasfuzzError, TargetError
 from masfuzz.llm.secrets import redact
@@ -32,12 +33,15 @@ class LoadedSystem:
 
     `adapter` optionally names the adapter to use (`pkg.mod:Class` or `file.py:Class`) instead of
     detecting it from the object's type; the black-box adapter and test systems use this.
+    `orchestration` (a coordinator, links) supplies the graph of an Agents SDK app that
+    orchestrates its agents in plain Python, as every command's `--coordinator`/`--link` do.
     """
 
-    def __init__(self, target: str, adapter: str | Adapter | None = None) -> None:
+    def __init__(self, target: str, adapter: str | Adapter | None = None,
+                 orchestration: Orchestration | None = None) -> None:
         self.target = target
         if adapter is None:  # a manifest or a framework object, as every command opens it
-            sut = open_target(target)
+            sut = open_target(target, orchestration)
             self.adapter, self.obj, self.spec = sut.runner(), sut.obj, sut.spec
             return
         self.adapter = _adapter_instance(adapter)
@@ -107,12 +111,14 @@ class Executor(ABC):
     kind: str = ""
 
     def __init__(self, *, concurrency: int = 1, timeout: float = DEFAULT_TIMEOUT,
-                 adapter: str | Adapter | None = None) -> None:
+                 adapter: str | Adapter | None = None,
+                 orchestration: Orchestration | None = None) -> None:
         if concurrency < 1:
             raise MasfuzzError(f"executor concurrency must be at least 1, not {concurrency}")
         self.concurrency = concurrency
         self.default_timeout = timeout
         self.adapter = adapter
+        self.orchestration = orchestration or Orchestration()
         self._slots: asyncio.Semaphore | None = None
 
     def timeout_for(self, scenario: Scenario) -> float:

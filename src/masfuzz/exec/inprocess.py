@@ -12,6 +12,7 @@ import asyncio
 import time
 
 from masfuzz.adapters.base import Adapter
+from masfuzz.adapters.orchestration import Orchestration
 from masfuzz.exec.base import DEFAULT_TIMEOUT, Executor, LoadedSystem, ended_trace
 from masfuzz.scenario import Scenario
 from masfuzz.trace import Trace
@@ -21,15 +22,18 @@ class InProcessExecutor(Executor):
     kind = "inprocess"
 
     def __init__(self, *, concurrency: int = 1, timeout: float = DEFAULT_TIMEOUT,
-                 adapter: str | Adapter | None = None) -> None:
-        super().__init__(concurrency=concurrency, timeout=timeout, adapter=adapter)
+                 adapter: str | Adapter | None = None,
+                 orchestration: Orchestration | None = None) -> None:
+        super().__init__(concurrency=concurrency, timeout=timeout, adapter=adapter,
+                         orchestration=orchestration)
         self._systems: dict[str, LoadedSystem] = {}
 
     def load(self, target: str) -> LoadedSystem:
         """The loaded target, imported and extracted on first use only."""
         system = self._systems.get(target)
         if system is None:
-            system = self._systems[target] = LoadedSystem(target, self.adapter)
+            system = self._systems[target] = LoadedSystem(target, self.adapter,
+                                                                self.orchestration)
         return system
 
     async def _run(self, target: str, scenario: Scenario) -> Trace:

@@ -21,6 +21,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from masfuzz.adapters.base import Adapter
+from masfuzz.adapters.orchestration import Orchestration
 from masfuzz.errors import MasfuzzError, TargetError
 from masfuzz.exec.base import DEFAULT_TIMEOUT, Executor, ended_trace
 from masfuzz.scenario import Scenario
@@ -44,8 +45,9 @@ class SubprocessExecutor(Executor):
 
     def __init__(self, *, concurrency: int = 1, timeout: float = DEFAULT_TIMEOUT,
                  adapter: str | Adapter | None = None, load_timeout: float = LOAD_TIMEOUT,
-                 python: str | None = None) -> None:
-        super().__init__(concurrency=concurrency, timeout=timeout, adapter=adapter)
+                 python: str | None = None, orchestration: Orchestration | None = None) -> None:
+        super().__init__(concurrency=concurrency, timeout=timeout, adapter=adapter,
+                         orchestration=orchestration)
         if isinstance(adapter, Adapter):
             # The worker imports the adapter by name; an instance cannot cross the process line.
             cls = type(adapter)
@@ -55,7 +57,7 @@ class SubprocessExecutor(Executor):
 
     async def _run(self, target: str, scenario: Scenario) -> Trace:
         request = {"target": target, "scenario": scenario.model_dump(mode="json"),
-                   "adapter": self.adapter}
+                   "adapter": self.adapter, "orchestration": self.orchestration.to_data()}
         proc = await asyncio.create_subprocess_exec(
             self.python, "-m", "masfuzz.exec.worker",
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,

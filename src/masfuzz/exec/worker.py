@@ -1,6 +1,7 @@
 """The subprocess executor's worker: `python -m masfuzz.exec.worker`.
 
-Protocol: one JSON request on stdin, `{"target": ..., "scenario": {...}, "adapter": null}`.
+Protocol: one JSON request on stdin, `{"target": ..., "scenario": {...}, "adapter": null,
+"orchestration": {"coordinator": ..., "links": [...]}}` (the last one optional).
 Answers on stdout, one JSON object per line:
   `{"ready": true, "system_id": ..., "framework": ...}` once the target is loaded (the parent
   starts the scenario's clock here, so interpreter start-up and framework import do not eat
@@ -38,10 +39,12 @@ def main() -> int:
     proto = _claim_stdout()
     request = json.loads(sys.stdin.read())
     scenario = Scenario.model_validate(request["scenario"])
+    from masfuzz.adapters.orchestration import Orchestration
     from masfuzz.exec.base import LoadedSystem  # after the stdout switch: imports may print
 
     try:
-        system = LoadedSystem(request["target"], request.get("adapter"))
+        system = LoadedSystem(request["target"], request.get("adapter"),
+                              Orchestration.from_data(request.get("orchestration")))
     except MasfuzzError as exc:
         _send(proto, {"error": str(exc)})
         return 0

@@ -45,6 +45,9 @@ class Suite:
     cases: list[SuiteCase]
     unrealized: list[dict[str, Any]]
     created: str = ""
+    # `--coordinator`/`--link` of an app that orchestrates agents in plain Python: part of the
+    # system under test, so a replay builds the same graph
+    orchestration: dict[str, Any] | None = None
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -52,6 +55,7 @@ class Suite:
             "format_version": SUITE_FORMAT_VERSION,
             "created": self.created or _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
             "target": self.target,
+            **({"orchestration": self.orchestration} if self.orchestration else {}),
             "system": self.system,
             "models": self.models,
             "seed": self.seed,
@@ -102,7 +106,8 @@ def load_suite(path: str | Path) -> Suite:
         except (KeyError, TypeError, ValueError) as exc:
             raise MasfuzzError(f"{path}: cases[{i}]: malformed case ({exc})") from None
     return Suite(data.get("target", ""), data.get("system") or {}, data.get("models") or {},
-                 data.get("seed"), cases, list(data.get("unrealized") or []), data.get("created", ""))
+                 data.get("seed"), cases, list(data.get("unrealized") or []), data.get("created", ""),
+                 data.get("orchestration") or None)
 
 
 @dataclass
@@ -135,7 +140,7 @@ def check_case(case: SuiteCase, trace: Trace) -> CaseOutcome:
 
 
 def suite_from_result(result: Any, *, target: str, spec: Any, models: dict[str, str | None],
-                      seed: int | None) -> Suite:
+                      seed: int | None, orchestration: dict[str, Any] | None = None) -> Suite:
     """The suite of a `cover` run: one case per realized bundle, one per fault re-run, and
     every unrealized bundle with its attempts."""
 
@@ -158,4 +163,4 @@ def suite_from_result(result: Any, *, target: str, spec: Any, models: dict[str, 
                                f.scenario, [f"robust::{f.agent}::{f.tool}"],
                                [{"holds": f.holds, "reasons": f.reasons}]))
     return Suite(target, {"id": spec.system.id, "framework": spec.system.framework}, models,
-                 seed, cases, unrealized)
+                 seed, cases, unrealized, orchestration=orchestration or None)
