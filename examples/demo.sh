@@ -9,7 +9,7 @@ echo
 echo "== 2. Structural coverage with the embedded model as tester and as the agents' model"
 $M cover examples/customer_service/app.py:triage_agent \
   --model local/gemma-3-270m --sut-model local/gemma-3-270m \
-  --attempts 2 --max-turns 6 --suite .masfuzz/demo-suite.yaml --store .masfuzz/demo.db
+  --attempts 1 --max-turns 6 --suite .masfuzz/demo-suite.yaml --store .masfuzz/demo.db
 echo
 echo "== 3. Replay of the saved suite"
 $M replay .masfuzz/demo-suite.yaml || echo "(some witnesses of the local model's runs did not reproduce)"
