@@ -18,7 +18,13 @@ import os
 from masfuzz.errors import MasfuzzError
 from masfuzz.llm.accounting import Ledger
 from masfuzz.llm.cache import DEFAULT_PATH, ResponseCache
-from masfuzz.llm.client import DEFAULT_MAX_CONNECTIONS, ManagedClient, get_client, set_max_connections
+from masfuzz.llm.client import (
+    DEFAULT_MAX_CONNECTIONS,
+    ManagedClient,
+    configure,
+    get_client,
+    set_max_connections,
+)
 from masfuzz.llm.retry import DEFAULT_MAX_RETRIES
 from masfuzz.llm.types import Role
 
@@ -54,6 +60,8 @@ def client_from_args(
         if not api_key:
             raise MasfuzzError(f"--api-key-env: the environment variable {args.api_key_env} is not set")
     cache = None if args.no_cache else ResponseCache(args.cache)
+    # The same settings for the clients the adapters build for the agents under test.
+    configure(cache=cache, timeout=args.model_timeout, api_key=api_key, max_retries=args.retries)
     return get_client(
         model_string,
         role=role,
