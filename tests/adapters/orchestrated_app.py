@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from agents import Agent, Runner, function_tool
 
-from masfuzz.llm.scripted import call, handoff, say, tool_results
+from masfuzz.llm.scripted import call, handoff, last_user_text, offered, say, tool_results
 
 
 @function_tool
@@ -43,14 +43,25 @@ not_an_agent = web_search
 
 
 def policy(request):
-    """The coordinator sends search questions to the searcher, which searches once and answers;
-    the planner, when linked to the searcher, hands the plan over."""
+    """A well-behaved model for the orchestrated graph: the coordinator routes by the words of
+    the request; the planner, when linked to the searcher, hands the plan over; the searcher
+    searches once and summarises; the writer passes a draft to its editor when asked to polish."""
+    text = last_user_text(request).lower()
     if request.agent == "coordinator":
-        return handoff("Searcher")
+        for word, specialist in (("polish", "Writer"), ("plan", "Planner"),
+                                 ("list of searches", "Planner"), ("report", "Writer"),
+                                 ("search", "Searcher")):
+            if word in text:
+                return handoff(specialist)
+        return say("Which specialist do you need?")
     if request.agent == "planner":
-        return handoff("Searcher")
+        if offered(request, "transfer_to_searcher"):
+            return handoff("Searcher")
+        return say("1. tides\n2. moon")
     if request.agent == "searcher":
         if not tool_results(request, "web_search"):
             return call("web_search", query="tides")
         return say("Summary: " + tool_results(request, "web_search")[-1].content)
+    if request.agent == "writer" and "polish" in text:
+        return handoff("Editor")
     return say(f"{request.agent} answering")
