@@ -40,3 +40,14 @@ def test_factory_call_with_literal_arguments(tmp_path, monkeypatch):
     assert load_target(str(tmp_path / "fac.py") + ':build("a", n=3)').obj == "ax3"
     with pytest.raises(TargetError, match="literals"):
         load_target(str(tmp_path / "fac.py") + ":build(open)")
+
+
+def test_package_init_and_submodules_it_does_not_import(tmp_path, monkeypatch):
+    _write(tmp_path / "proj" / "crew" / "__init__.py", "")
+    _write(tmp_path / "proj" / "crew" / "planner.py", "planner = 'the planner'\n")
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    loaded = load_target(str(tmp_path / "proj" / "crew" / "__init__.py") + ":planner.planner")
+    assert loaded.obj == "the planner"
+    assert loaded.module.__name__ == "crew"  # the package itself, not a module 'crew.__init__'
+    with pytest.raises(TargetError, match="no attribute 'writer.writer'"):
+        load_target(str(tmp_path / "proj" / "crew" / "__init__.py") + ":writer.writer")

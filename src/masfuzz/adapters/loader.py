@@ -123,12 +123,13 @@ def _ancestor_providing(path: Path, name: str | None) -> Path | None:
 
 def _package_root(path: Path) -> tuple[Path, str | None]:
     """The first ancestor that is not a regular package, and the file's dotted name from it."""
-    parts = [path.stem]
+    # A package's own `__init__.py` is the package itself, not a module named `pkg.__init__`.
+    parts = [] if path.stem == "__init__" else [path.stem]
     folder = path.parent
     while (folder / "__init__.py").exists():
         parts.insert(0, folder.name)
         folder = folder.parent
-    if len(parts) == 1:
+    if len(parts) == 1 and path.stem != "__init__":
         return folder, None
     return folder, ".".join(parts)
 
@@ -184,6 +185,15 @@ def _resolve_attr(module: Any, expr: str, target: str) -> Any:
         raise TargetError(f"{target}: {expr!r} is not an attribute name or a call")
     obj: Any = module
     for part in dotted.split("."):
+        if not hasattr(obj, part) and hasattr(obj, "__path__"):
+            # `pkg/__init__.py:sub.agent`: a submodule the package does not import itself is
+            # imported, as the app's own `import pkg.sub` would.
+            try:
+                importlib.import_module(f"{obj.__name__}.{part}")
+            except ModuleNotFoundError as exc:
+                if exc.name != f"{obj.__name__}.{part}":
+                    raise TargetError(f"{target}: importing {obj.__name__}.{part} failed: "
+                                      f"{_describe(exc, None)}") from None
         if not hasattr(obj, part):
             names = sorted(n for n in vars(module) if not n.startswith("_"))[:12]
             raise TargetError(

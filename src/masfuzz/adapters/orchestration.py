@@ -125,7 +125,6 @@ def assemble(target: str, orchestration: Orchestration | None) -> tuple[Any, lis
     if not names:
         raise TargetError(f"{target}: name the agents after the colon (file.py:a,b,c)")
     def agent_named(name: str) -> Any:
-        _import_submodule(where, name)
         obj = load_target(f"{where}:{name}").obj
         if not sdk.is_agent(obj):
             raise TargetError(f"{target}: {name} is a {type(obj).__qualname__} "
@@ -166,27 +165,6 @@ def assemble(target: str, orchestration: Orchestration | None) -> tuple[Any, lis
     return _coordinator(coordinator, [final(o) for _, o in named]), notes
 
 
-def _import_submodule(where: str, name: str) -> None:
-    """In a package's `__init__.py`, `planner_agent.planner_agent` names an agent of a
-    submodule the package does not import itself: import it, as the app's own code would."""
-    import importlib
-
-    from masfuzz.adapters.loader import load_target
-
-    module = load_target(where).module
-    first = name.split(".")[0]
-    # the loader imports `pkg/__init__.py` as `pkg.__init__`, a module without `__path__`
-    package = module.__name__.removesuffix(".__init__")
-    is_package = hasattr(module, "__path__") or package != module.__name__
-    if not is_package or hasattr(module, first) or not first.isidentifier():
-        return
-    try:
-        sub = importlib.import_module(f"{package}.{first}")
-    except ModuleNotFoundError:
-        return  # not a submodule: the loader names what the module defines
-    setattr(module, first, sub)  # what importing a submodule does to its package
-
-
 def _attribute_of(where: str, name: str) -> bool:
     """Is `name` (possibly dotted) an attribute of the target's module?"""
     from masfuzz.adapters.loader import load_target
@@ -194,7 +172,6 @@ def _attribute_of(where: str, name: str) -> bool:
     if split_names(name) is not None or not all(p.isidentifier() for p in name.split(".")):
         return False
     try:
-        _import_submodule(where, name)
         load_target(f"{where}:{name}")
     except TargetError:
         return False
