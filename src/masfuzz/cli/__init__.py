@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "serve": "serve_cmd",
     "cover": "cover_cmd",
     "replay": "replay_cmd",
+    "report": "report_cmd",
 }
 
 

@@ -162,6 +162,14 @@ class RunStore:
         info["config"] = json.loads(info["config"])
         return info
 
+    def runs(self) -> list[dict[str, Any]]:
+        rows = self.db.execute(
+            "SELECT r.id, r.command, r.target, r.started, r.status, COUNT(e.id) FROM runs r "
+            "LEFT JOIN executions e ON e.run_id = r.id GROUP BY r.id ORDER BY r.id"
+        )
+        keys = ("id", "command", "target", "started", "status", "executions")
+        return [dict(zip(keys, row)) for row in rows]
+
     def latest_run(self, command: str | None = None) -> int | None:
         q, args = "SELECT id FROM runs", ()
         if command:
