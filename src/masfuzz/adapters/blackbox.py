@@ -414,7 +414,8 @@ def run_from_args(args: Any, scenario: Scenario) -> Trace:
     return asyncio.run(run_blackbox(app, scenario))
 
 
-def print_with_coverage(trace: Trace, args: Any, render_text: Any) -> int:
+def print_with_coverage(trace: Trace, args: Any, render_text: Any,
+                        failures: list[dict[str, Any]] | None = None) -> int:
     """`masfuzz exec ... --coverage`: the trace, then its structural coverage."""
     from masfuzz.report import Analysis, JsonReporter, TextReporter
 
@@ -427,8 +428,10 @@ def print_with_coverage(trace: Trace, args: Any, render_text: Any) -> int:
     analysis = Analysis.of_traces(spec, [trace]) if spec is not None else None
     if args.format == "json":
         report = JsonReporter().data(analysis, obligations=True) if analysis else None
-        print(json.dumps({"trace": trace.model_dump(mode="json", by_alias=True),
-                          "coverage": report}, indent=2))
+        out = {"trace": trace.model_dump(mode="json", by_alias=True), "coverage": report}
+        if failures is not None:  # what masfuzz.oracles found in the trace (exec adds them)
+            out["failures"] = failures
+        print(json.dumps(out, indent=2))
     else:
         print(render_text(trace))
         print()

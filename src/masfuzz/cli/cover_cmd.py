@@ -100,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
     analysis.coverage = result.coverage
     analysis.scenarios = len({a.scenario.id for r in result.realizations for a in r.attempts
                               if a.scenario is not None})
+    analysis.failures = result.failures  # every execution's, one per fingerprint (masfuzz.oracles)
     gen = generation_data(result, suite_path=str(path))
     if args.format == "json":
         data = JsonReporter().data(analysis, obligations=True)

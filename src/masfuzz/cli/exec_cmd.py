@@ -2,7 +2,9 @@
 
 TARGET is a Python target (`file.py:attr`, `pkg.mod:attr`, `file.py:factory(...)`) or a
 manifest file, which is materialised as runnable agents with recording tool stubs. The JSON
-output is the versioned `Trace` itself; the text output is one line per event.
+output is the versioned `Trace` itself; the text output is one line per event, then the failures
+the deterministic detectors (`masfuzz.oracles`) find in it. `--failures` (or `--coverage`) makes
+the JSON output an object: {"trace": <Trace>, "failures": [...]} (plus "coverage").
 """
 
 from __future__ import annotations
@@ -49,6 +51,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="run in this process (default) or in a killable worker process "
                    "(Python targets)")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--failures", action="store_true",
+                   help="JSON: print {\"trace\": ..., \"failures\": [...]} instead of the bare "
+                   "trace (text output always lists the failures)")
     from masfuzz.adapters.orchestration import add_options
 
     add_options(p)
@@ -95,15 +100,44 @@ def run(args: argparse.Namespace) -> int:
         from masfuzz.adapters.orchestration import from_args
 
         trace = asyncio.run(execute(args.target, scenario, args.executor, from_args(args)))
+    failures = _failures(trace, args)
     if args.coverage:
         from masfuzz.adapters.blackbox import print_with_coverage
 
-        return print_with_coverage(trace, args, render_text)
-    if args.format == "json":
+        return print_with_coverage(trace, args, lambda t: _with_failures(t, failures),
+                                   failures=[f.model_dump(mode="json") for f in failures])
+    if args.format == "json" and args.failures:
+        print(json.dumps({"trace": trace.model_dump(mode="json", by_alias=True),
+                          "failures": [f.model_dump(mode="json") for f in failures]}, indent=2))
+    elif args.format == "json":
         print(trace.model_dump_json(by_alias=True, indent=2))
     else:
-        print(render_text(trace))
+        print(_with_failures(trace, failures))
     return 0
+
+
+def _failures(trace: Any, args: argparse.Namespace) -> list[Any]:
+    """The deterministic detectors over the trace, judged against the target's spec (or the
+    --spec manifest of a black-box run; without either, the spec-free detectors only)."""
+    from masfuzz.adapters.target import open_target
+    from masfuzz.oracles import detect
+
+    spec_source = getattr(args, "spec", None) if args.blackbox or not args.target else args.target
+    spec = None
+    if spec_source:
+        from masfuzz.adapters.orchestration import from_args
+
+        spec = open_target(spec_source, from_args(args) if spec_source == args.target else None).spec
+    return detect(trace, spec)
+
+
+def _with_failures(trace: Any, failures: list[Any]) -> str:
+    from masfuzz.report.text import failure_lines
+
+    if not failures:  # a clean run prints just its trace
+        return render_text(trace)
+    return render_text(trace) + "\n\n" + "\n".join(
+        failure_lines([f.model_dump(mode="json") for f in failures]))
 
 
 def render_text(trace: Any) -> str:

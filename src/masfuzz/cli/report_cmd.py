@@ -11,7 +11,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("report", help="show the coverage of a stored run (default: the latest)",
                        description="Rebuild a run's structural coverage from the run store: its "
                        "spec, every execution's trace and the scenarios that witnessed each "
-                       "obligation. Lists the runs with --list.")
+                       "obligation, and list the failures the detectors recorded. Lists the runs "
+                       "with --list.")
     p.add_argument("--run", type=int, default=None, help="run id (default: the latest)")
     p.add_argument("--list", action="store_true", help="list the runs in the store")
     p.add_argument("--format", choices=("text", "json"), default="text")
@@ -46,7 +47,9 @@ def run(args: argparse.Namespace) -> int:
             raise MasfuzzError(f"{args.store}: run {run_id} has no workflow spec to measure against")
         spec = store.get_spec(info["spec_id"])
         traces = [t.model_copy(update={"scenario_id": s.id}) for _, s, t in store.executions(run_id)]
+        failures = store.failures(run_id)
     analysis = Analysis.of_traces(spec, traces)
+    analysis.failures = failures
     if args.format == "json":
         data = JsonReporter().data(analysis, obligations=args.obligations)
         data["run"] = info

@@ -2,7 +2,8 @@
 
 spec -> graph -> obligations -> objectives (R1–R4) -> bundles -> per-bundle refine loop ->
 suite + coverage. Every execution is written to the run store as it happens, with the
-obligations its trace witnessed (the coverage contexts). Re-running the same command resumes:
+obligations its trace witnessed (the coverage contexts) and the failures the deterministic
+detectors found in it (the first execution of each fingerprint is kept as its reproducer). Re-running the same command resumes:
 a scenario already executed in the unfinished run is not executed again, its stored trace is used.
 """
 
@@ -21,7 +22,9 @@ from masfuzz.generate.realizer import Realizer, lift_inputs
 from masfuzz.generate.refine import Realization, realize, scenario_factory
 from masfuzz.graph.coordination import CoordinationGraph
 from masfuzz.graph.obligations import CRITERIA, Obligation, ObligationSpace
+from masfuzz.oracles import detect
 from masfuzz.scenario import Fault, Provenance, Scenario
+from masfuzz.spec.model import WorkflowSpec
 from masfuzz.store.db import RunStore
 from masfuzz.trace import Trace
 
@@ -53,6 +56,8 @@ class CoverResult:
     run_id: int | None = None
     executed: int = 0  # scenarios run by this invocation
     reused: int = 0  # scenarios answered from the store (a resumed run)
+    # Failures found by the detectors, one per fingerprint, with the reproducing scenario's input.
+    failures: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def realized(self) -> list[Realization]:
@@ -67,17 +72,21 @@ class CoverResult:
 
 
 class StoredExecutor:
-    """Executes scenarios through `execute`, recording each in the run store, and answers a
-    scenario already executed in this run from the store (what makes a campaign resumable)."""
+    """Executes scenarios through `execute`, recording each in the run store with the failures
+    the detectors find in it, and answers a scenario already executed in this run from the store
+    (what makes a campaign resumable)."""
 
     def __init__(self, execute: Execute, store: RunStore | None, run_id: int | None,
-                 space: ObligationSpace) -> None:
+                 space: ObligationSpace, spec: WorkflowSpec | None = None) -> None:
         self._execute, self.store, self.run_id, self.space = execute, store, run_id, space
+        self.spec = spec
         self._done: dict[str, Trace] = {}
         self.executed = 0
         self.reused = 0
+        self.failures: list[dict[str, Any]] = []
         if store is not None and run_id is not None:
             self._done = {s.id: t for _, s, t in store.executions(run_id)}
+            self.failures = store.failures(run_id)
 
     async def __call__(self, scenario: Scenario) -> Trace:
         if scenario.id in self._done:
@@ -87,9 +96,24 @@ class StoredExecutor:
         trace = trace.model_copy(update={"scenario_id": scenario.id})
         self.executed += 1
         self._done[scenario.id] = trace
+        eid = None
         if self.store is not None and self.run_id is not None:
-            self.store.record_execution(self.run_id, scenario, trace, witnessed_ids(trace, self.space))
+            eid = self.store.record_execution(self.run_id, scenario, trace,
+                                              witnessed_ids(trace, self.space))
+        self._record_failures(scenario, trace, eid)
         return trace
+
+    def _record_failures(self, scenario: Scenario, trace: Trace, eid: int | None) -> None:
+        known = {f["fingerprint"] for f in self.failures}
+        for failure in detect(trace, self.spec):
+            if failure.fingerprint in known:
+                continue  # the first scenario that showed it stays its reproducer
+            known.add(failure.fingerprint)
+            body = {**failure.model_dump(mode="json"), "input": scenario.input}
+            if self.store is not None and self.run_id is not None:
+                self.store.record_failure(self.run_id, eid, failure.fingerprint, failure.category,
+                                          failure.root_cause, body)
+            self.failures.append({"execution_id": eid, **body})
 
 
 def witnessed_ids(trace: Trace, space: ObligationSpace) -> list[str]:
@@ -113,7 +137,7 @@ async def cover(spec, realizer: Realizer, execute: Execute, *, sut_model: str | 
     objs = objectives(space, kinds)
     bundles = bundle(objs, merge=merge)
     forbidden = forbidden_identifiers(spec)
-    runner = StoredExecutor(execute, store, run_id, space)
+    runner = StoredExecutor(execute, store, run_id, space, spec)
     make = scenario_factory(sut_model, seed=seed, max_turns=max_turns, timeout=timeout)
     realizations: list[Realization] = []
     for b in bundles:
@@ -134,6 +158,7 @@ async def cover(spec, realizer: Realizer, execute: Execute, *, sut_model: str | 
     result.tester_calls = tester_calls() if tester_calls else sum(r.model_calls for r in realizations)
     result.wall_time = time.perf_counter() - t0
     result.executed, result.reused = runner.executed, runner.reused
+    result.failures = runner.failures
     return result
 
 

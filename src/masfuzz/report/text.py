@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from masfuzz.report.analysis import Analysis
 from masfuzz.report.base import Reporter
 
@@ -43,6 +45,9 @@ class TextReporter(Reporter):
         if obligations:
             out.append("")
             out.extend(self._obligations(analysis))
+        if analysis.failures:
+            out.append("")
+            out.extend(failure_lines(analysis.failures))
         return "\n".join(out) + "\n"
 
     def _obligations(self, analysis: Analysis) -> list[str]:
@@ -63,3 +68,22 @@ class TextReporter(Reporter):
             for ob_id, who in sorted(analysis.coverage.unexpected.items()):
                 out.append(f"    {ob_id}  seen in {', '.join(who)}")
         return out
+
+
+def failure_lines(failures: list[dict[str, Any]]) -> list[str]:
+    """Failures (`Failure.model_dump` dicts, or stored ones carrying the reproducer's input)."""
+    if not failures:
+        return ["failures: none found by the deterministic detectors"]
+    out = [f"failures ({len(failures)})"]
+    for f in failures:
+        category = f["category"].replace("_", " ")
+        out.append(f"  [{category} / {f['root_cause']}] {f['description']}")
+        where = f"    {f['detector']}, fingerprint {f['fingerprint']}, events "
+        where += ", ".join(str(i) for i in f.get("evidence", ())) or "-"
+        if f.get("scenario_id"):
+            where += f", reproduced by {f['scenario_id']}"
+        out.append(where)
+        if f.get("input"):
+            text = " ".join(str(f["input"]).split())
+            out.append(f"    input: {text if len(text) <= 120 else text[:117] + '...'}")
+    return out

@@ -1,0 +1,361 @@
+"""Deterministic failure detectors: oracles computed from a `Trace` (and the spec) alone.
+
+They implement the part of FLARE's failure identification (§3.4) that needs no model: the
+symptoms a trace shows mechanically. Each detector is a small function
+`(trace, spec) -> list[Failure]` registered in `DETECTORS`; `detect` runs them all. `spec` may be
+None (a black-box run with no declared workflow); detectors that need it then say nothing.
+
+- missing termination: the run was stopped by a bound (Max Round Limit Exceeded) or, sharper,
+  an agent announced the end and the run still went on to the bound (Termination Condition
+  Violation: FLARE's motivating ShortsMaker bug, where the director cannot speak twice in a row);
+- loops: FLARE's "unproductive loop" anomaly, a speaker cycle or an identical tool call repeated;
+- empty utterances: FLARE's anomaly of an agent with no valid output for consecutive turns;
+- premature termination: a completed run in which an agent handed the task never acted, or with
+  an empty final output;
+- restricted tool calls: every `restricted_attempt`;
+- tool invocation: a tool error the system did not recover from, and arguments that violate the
+  tool's JSON schema;
+- runtime crash: a crash or timeout of the system under test.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+from masfuzz.adapters.faults import robustness_witness
+from masfuzz.oracles.failure import Failure, dedupe
+from masfuzz.spec.model import WorkflowSpec
+from masfuzz.trace import (
+    AgentTurn, DelegationEvent, ErrorEvent, Message, RestrictedAttempt, TerminationEvent, ToolCall,
+    ToolResult, Trace,
+)
+
+Detector = Callable[[Trace, "WorkflowSpec | None"], list[Failure]]
+
+# Termination reasons that mean a bound stopped the run rather than the system concluding.
+BOUND_REASONS = ("max_turns", "message_limit")
+# Reasons under which the system concluded by itself (premature termination is judged on these).
+CONCLUDED_REASONS = ("completed", "text_mention", "handoff_to_user")
+# Phrases with which an agent announces the end of the workflow. Kept to explicit closings
+# (AutoGen's conventional TERMINATE, "ending the workflow", "we are done"): a bare "done" also
+# ends ordinary progress reports ("the voice-over is done"), which would flag every bounded run.
+END_ANNOUNCEMENT = re.compile(
+    r"\bTERMINATE\b|\b(?:end|ending|ends|close|closing|conclude|concluding)\s+(?:the|this)\s+"
+    r"(?:workflow|conversation|session|task)\b|\bwe\s+are\s+(?:all\s+)?done\b|\bwe'?re\s+done\b|"
+    r"\bour\s+work\s+is\s+(?:done|complete|finished)\b",
+    re.IGNORECASE,
+)
+# A speaker cycle of 2..MAX_CYCLE_LEN agents: longer periods are a pipeline running again,
+# which a bounded run already reports as missing termination.
+MAX_CYCLE_LEN = 4
+# Three full repetitions: two rounds happen legitimately (a draft and one revision), a third of
+# the very same cycle is the unproductive loop of FLARE's anomalies.
+MIN_CYCLE_REPEATS = 3
+# The same agent calling the same tool with identical arguments this often has learnt nothing
+# from the first results; two identical calls are a normal retry.
+MIN_IDENTICAL_CALLS = 3
+# FLARE's empty-utterance anomaly: no valid output for three consecutive turns.
+MIN_EMPTY_TURNS = 3
+
+
+def _end(trace: Trace) -> tuple[int, TerminationEvent] | None:
+    for i in range(len(trace.events) - 1, -1, -1):
+        if isinstance(trace.events[i], TerminationEvent):
+            return i, trace.events[i]
+    return None
+
+
+def _indexed(trace: Trace, cls: type) -> list[tuple[int, Any]]:
+    return [(i, e) for i, e in enumerate(trace.events) if isinstance(e, cls)]
+
+
+# -- system termination ------------------------------------------------------------------------
+
+def missing_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
+    end = _end(trace)
+    if end is None or end[1].reason not in BOUND_REASONS:
+        return []
+    end_i, term = end
+    bound = f"{term.reason}" + (f" ({term.detail})" if term.detail else "")
+    for i, e in _indexed(trace, Message):
+        if e.role != "assistant" or not e.agent or not END_ANNOUNCEMENT.search(e.content):
+            continue
+        turns_after = sum(1 for _, t in _indexed(trace, AgentTurn) if _ > i)
+        if turns_after == 0:
+            continue  # the announcement was the last thing said: the bound merely coincided
+        phrase = END_ANNOUNCEMENT.search(e.content).group(0)
+        return [Failure(
+            category="system_termination", root_cause="Termination Condition Violation",
+            detector="missing_termination", evidence=(i, end_i), scenario_id=trace.scenario_id,
+            elements=(e.agent, term.reason),
+            description=f"{e.agent} announced the end of the workflow (\"{phrase}\", event {i}) "
+            f"but the run went on for {turns_after} more turn(s) until {bound}: the termination "
+            f"condition never fired for it (can {e.agent} get the floor again to close?)",
+        )]
+    return [Failure(
+        category="system_termination", root_cause="Max Round Limit Exceeded",
+        detector="missing_termination", evidence=(end_i,), scenario_id=trace.scenario_id,
+        elements=(term.reason,),
+        description=f"the run never concluded by itself: it was stopped by {bound} after "
+        f"{len(trace.speaker_order)} turns (a termination condition that never fires, or a bound "
+        "too low for the task)",
+    )]
+
+
+def premature_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
+    end = _end(trace)
+    if end is None or end[1].reason not in CONCLUDED_REASONS:
+        return []
+    end_i, term = end
+    out = []
+    for i, d in _indexed(trace, DelegationEvent):
+        acted = any(isinstance(e, (AgentTurn, Message, ToolCall, RestrictedAttempt))
+                    and e.agent == d.to for e in trace.events[i + 1:end_i])
+        if not acted:
+            out.append(Failure(
+                category="system_termination", root_cause="Premature Termination",
+                detector="premature_termination", evidence=(i, end_i),
+                scenario_id=trace.scenario_id, elements=(d.from_, d.to),
+                description=f"{d.from_} handed the task to {d.to} (event {i}, {d.trigger}) but "
+                f"the run ended ({term.reason}) before {d.to} acted",
+            ))
+    if not (term.final_output or "").strip():
+        out.append(Failure(
+            category="agent_task_execution", root_cause="Response Omission",
+            detector="premature_termination", evidence=(end_i,), scenario_id=trace.scenario_id,
+            elements=(term.reason, trace.speaker_order[-1] if trace.speaker_order else "-"),
+            description=f"the run ended ({term.reason}) with an empty final output"
+            + (f" from {trace.speaker_order[-1]}" if trace.speaker_order else ""),
+        ))
+    return dedupe(out)
+
+
+# -- loops and empty utterances (FLARE's intra-agent anomalies) ---------------------------------
+
+def _canonical(cycle: list[str]) -> tuple[str, ...]:
+    """The smallest rotation, so a->b->a and b->a->b are one cycle."""
+    return min(tuple(cycle[k:] + cycle[:k]) for k in range(len(cycle)))
+
+
+def loops(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
+    out = []
+    turns = _indexed(trace, AgentTurn)
+    order = [t.agent for _, t in turns]
+    # A fixed-order (round-robin) team cycles by design; its unbounded runs are missing
+    # termination, not loops.
+    if spec is None or spec.system.pattern != "fixed_order":
+        seen: set[tuple[str, ...]] = set()
+        for p in range(2, MAX_CYCLE_LEN + 1):
+            start = 0  # order[start:i] is p-periodic
+            for i in range(p, len(order) + 1):
+                if i < len(order) and order[i] == order[i - p]:
+                    continue
+                repeats, cycle = (i - start) // p, order[start:start + p]
+                key = _canonical(cycle)
+                if repeats >= MIN_CYCLE_REPEATS and len(set(cycle)) == p and key not in seen:
+                    seen.add(key)
+                    out.append(Failure(
+                        category="agent_task_execution",
+                        root_cause="Repetitive Execution of Completed Tasks",
+                        detector="loop", scenario_id=trace.scenario_id,
+                        evidence=tuple(idx for idx, _ in turns[start:i]),
+                        elements=("speakers", *key),
+                        description=f"the speaker cycle {' -> '.join(cycle)} repeated {repeats} "
+                        "times in a row: the agents go round without progress",
+                    ))
+                start = i - p + 1  # the longest p-periodic stretch that can continue from i
+    calls: dict[tuple[str, str, str], list[int]] = {}
+    for i, c in _indexed(trace, ToolCall):
+        key = (c.agent, c.tool, json.dumps(c.arguments, sort_keys=True, default=str))
+        calls.setdefault(key, []).append(i)
+    for (agent, tool, _args), idx in calls.items():
+        if len(idx) >= MIN_IDENTICAL_CALLS:
+            out.append(Failure(
+                category="agent_task_execution", root_cause="Repetitive Execution of Completed Tasks",
+                detector="loop", evidence=tuple(idx), scenario_id=trace.scenario_id,
+                elements=("tool", agent, tool),
+                description=f"{agent} called {tool} {len(idx)} times with identical arguments: "
+                "it repeats a finished step instead of using the result",
+            ))
+    return out
+
+
+def empty_utterances(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
+    turns = _indexed(trace, AgentTurn)
+    bounds = [i for i, _ in turns] + [len(trace.events)]
+    streak: dict[str, list[int]] = {}
+    out = []
+    for k, (i, turn) in enumerate(turns):
+        span = trace.events[i + 1:bounds[k + 1]]
+        productive = any(
+            (isinstance(e, Message) and e.agent == turn.agent and e.content.strip())
+            or (isinstance(e, (ToolCall, RestrictedAttempt)) and e.agent == turn.agent)
+            or (isinstance(e, DelegationEvent) and e.from_ == turn.agent)
+            for e in span)
+        run = streak.setdefault(turn.agent, [])
+        if productive:
+            run.clear()
+            continue
+        run.append(i)
+        if len(run) == MIN_EMPTY_TURNS:
+            out.append(Failure(
+                category="agent_task_execution", root_cause="Response Omission",
+                detector="empty_utterances", evidence=tuple(run), scenario_id=trace.scenario_id,
+                elements=(turn.agent,),
+                description=f"{turn.agent} produced no output in {MIN_EMPTY_TURNS} consecutive "
+                "turns of its own",
+            ))
+    return dedupe(out)
+
+
+# -- tools --------------------------------------------------------------------------------------
+
+def restricted_calls(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
+    out = []
+    for i, a in _indexed(trace, RestrictedAttempt):
+        how = ("offered as a refusing probe stub" if a.mode == "probe"
+               else "and the call really ran")
+        out.append(Failure(
+            category="restricted_tool_call", root_cause="Restricted Tool Access",
+            detector="restricted_tool_call", evidence=(i,), scenario_id=trace.scenario_id,
+            elements=(a.agent, a.tool, a.mode),
+            description=f"{a.agent} called {a.tool}, a tool it does not own ({how})",
+        ))
+    return dedupe(out)
+
+
+def unrecovered_tool_errors(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
+    end = _end(trace)
+    end_i = end[0] if end else len(trace.events)
+    out = []
+    for i, r in _indexed(trace, ToolResult):
+        if r.status != "error":
+            continue
+        # Recovery needs the system to go on: a model turn, call or hand-over after the error.
+        went_on = any(isinstance(e, (Message, ToolCall, DelegationEvent, AgentTurn))
+                      and getattr(e, "role", "assistant") == "assistant"
+                      for e in trace.events[i + 1:end_i])
+        witness = robustness_witness(trace, r.agent, r.tool)
+        if went_on and witness.no_leak and witness.no_crash:
+            continue
+        why = ("the final reply leaks the raw error marker" if not witness.no_leak
+               else "the run crashed after it" if not witness.no_crash
+               else "the run ended right after it")
+        leaks = [j for j, m in _indexed(trace, Message)
+                 if j > i and m.role == "assistant" and not witness.no_leak
+                 and "MASFUZZ_INJECTED" in m.content]
+        out.append(Failure(
+            category="tool_invocation", root_cause="Tool Execution Error",
+            detector="unrecovered_tool_error", evidence=(i, *leaks, end_i) if end else (i, *leaks),
+            scenario_id=trace.scenario_id, elements=(r.agent, r.tool, why),
+            description=f"{r.tool} failed for {r.agent} (event {i}"
+            + (f", injected fault {r.fault}" if r.fault else "") + f") and {why}: "
+            "the error is not handled",
+        ))
+    return dedupe(out)
+
+
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,),
+    "array": (list, tuple), "object": (dict,), "null": (type(None),),
+}
+
+
+def schema_violations(value: Any, schema: dict[str, Any], path: str = "") -> list[str]:
+    """What `value` breaks of a JSON schema, as `path: rule` (the parts of JSON Schema that tool
+    parameter schemas use: type, enum, required, properties, additionalProperties, items)."""
+    if not isinstance(schema, dict):
+        return []
+    where = path or "arguments"
+    types = schema.get("type")
+    if types is not None:
+        names = types if isinstance(types, list) else [types]
+        ok = any(isinstance(value, _JSON_TYPES.get(n, object))
+                 and not (n in ("integer", "number") and isinstance(value, bool))
+                 for n in names)
+        if not ok:
+            return [f"{where}: not {'/'.join(names)}"]
+    if "enum" in schema and value not in schema["enum"]:
+        return [f"{where}: not one of the enum values"]
+    out = []
+    for alt in ("anyOf", "oneOf"):
+        if alt in schema and all(schema_violations(value, s, path) for s in schema[alt]):
+            out.append(f"{where}: matches no {alt} branch")
+    if isinstance(value, dict):
+        props = schema.get("properties", {})
+        out += [f"{path + '.' if path else ''}{k}: required" for k in schema.get("required", ())
+                if k not in value]
+        for k, v in value.items():
+            if k in props:
+                out += schema_violations(v, props[k], f"{path + '.' if path else ''}{k}")
+            elif schema.get("additionalProperties") is False:
+                out.append(f"{path + '.' if path else ''}{k}: not a declared parameter")
+    if isinstance(value, (list, tuple)) and isinstance(schema.get("items"), dict):
+        for n, item in enumerate(value):
+            out += schema_violations(item, schema["items"], f"{where}[{n}]")
+    return out
+
+
+def tool_argument_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
+    if spec is None:
+        return []
+    schemas = {t.id: t.parameters for t in spec.tools if t.parameters}
+    out = []
+    for i, c in _indexed(trace, ToolCall):
+        if c.tool not in schemas:
+            continue
+        problems = schema_violations(c.arguments, schemas[c.tool])
+        if problems:
+            out.append(Failure(
+                category="tool_invocation", root_cause="Tool Specification Mismatch",
+                detector="tool_argument_mismatch", evidence=(i,), scenario_id=trace.scenario_id,
+                elements=(c.agent, c.tool, *sorted(problems)),
+                description=f"{c.agent} called {c.tool} with arguments that violate its schema: "
+                + "; ".join(problems),
+            ))
+    return dedupe(out)
+
+
+# -- runtime crash ------------------------------------------------------------------------------
+
+def runtime_crash(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
+    end = _end(trace)
+    crashed = end is not None and end[1].reason in ("crash", "timeout")
+    errors = [(i, e) for i, e in _indexed(trace, ErrorEvent)
+              if crashed or e.kind in ("crash", "timeout")]
+    if not errors and not crashed:
+        return []
+    reason = end[1].reason if crashed else errors[0][1].kind
+    kinds = sorted({e.kind for _, e in errors})
+    agents = sorted({e.agent for _, e in errors if e.agent})
+    first = errors[0][1].message if errors else (end[1].detail if end else "")
+    evidence = tuple(i for i, _ in errors) + ((end[0],) if crashed else ())
+    return [Failure(
+        category="runtime_crash", root_cause="Runtime Crash", detector="runtime_crash",
+        evidence=evidence, scenario_id=trace.scenario_id,
+        elements=(reason, *kinds, *agents),
+        description=f"the system under test stopped with a {reason}"
+        + (f" ({', '.join(kinds)})" if kinds else "")
+        + (f" in {', '.join(agents)}" if agents else "")
+        + (f": {' '.join(first.split())[:160]}" if first else ""),
+    )]
+
+
+DETECTORS: list[Detector] = [
+    missing_termination,
+    loops,
+    empty_utterances,
+    premature_termination,
+    restricted_calls,
+    unrecovered_tool_errors,
+    tool_argument_mismatch,
+    runtime_crash,
+]
+
+
+def detect(trace: Trace, spec: WorkflowSpec | None = None) -> list[Failure]:
+    """Every deterministic detector over one trace, de-duplicated by fingerprint."""
+    return dedupe([f for d in DETECTORS for f in d(trace, spec)])

@@ -1,0 +1,202 @@
+"""The deterministic detectors on real traces of the shipped examples, run through the real
+adapters with their scripted policies (no mocks)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from masfuzz.adapters.target import open_target
+from masfuzz.oracles import DETECTORS, Failure, dedupe, detect
+from masfuzz.oracles.detectors import loops, schema_violations
+from masfuzz.scenario import Fault, Scenario
+from masfuzz.trace import AgentTurn, Message, TerminationEvent, ToolCall, Trace
+
+from tests.conftest import ROOT
+
+VIDEO = "examples/video_team/team.py:selector_team"
+VIDEO_SUT = "scripted/examples/video_team/policy.py:policy"
+TASK = "Make a 30-second short video about the water cycle."
+RESEARCH = "examples/research_graph/graph.py:graph"
+RESEARCH_SUT = "scripted/examples/research_graph/policy.py:policy"
+CS = "examples/customer_service/app.py:triage_agent"
+CS_SUT = "scripted/examples/customer_service/policy.py:policy"
+LEAKY = "scripted/tests/oracles/leaky_seat_policy.py:policy"
+SEAT = "Please change my seat to 12A, confirmation ABC123"
+
+
+@pytest.fixture(autouse=True)
+def _in_repo(monkeypatch, tmp_path):
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("VIDEO_TEAM_OUT", str(tmp_path))
+
+
+def run(target, **scenario):
+    sut = open_target(target)
+    trace = asyncio.run(sut.runner().run(sut.obj, sut.spec, Scenario(**scenario)))
+    return trace, sut.spec, detect(trace, sut.spec)
+
+
+def by(failures, detector):
+    return [f for f in failures if f.detector == detector]
+
+
+# --- system termination ---------------------------------------------------------------------
+
+def test_director_bug_is_missing_termination_with_the_directors_message_as_evidence():
+    trace, _, failures = run(VIDEO, input=TASK, sut_model=VIDEO_SUT)
+    [f] = by(failures, "missing_termination")
+    assert (f.category, f.root_cause) == ("system_termination", "Termination Condition Violation")
+    said = trace.events[f.evidence[0]]
+    assert isinstance(said, Message) and said.agent == "director"
+    assert "ending the workflow" in said.content
+    assert isinstance(trace.events[f.evidence[-1]], TerminationEvent)
+    assert f.elements == ("director", "message_limit") and f.scenario_id == trace.scenario_id
+    assert "director" in f.description and "message_limit" in f.description
+    assert failures == by(failures, "missing_termination")  # nothing else is wrong with the run
+
+
+def test_fixed_video_team_reports_nothing():
+    trace, _, failures = run(f"{VIDEO}(allow_repeated_speaker=True)", input=TASK, sut_model=VIDEO_SUT)
+    assert trace.termination.reason == "text_mention"
+    assert failures == []
+
+
+def test_unanswerable_research_question_is_a_loop_and_missing_termination():
+    trace, _, failures = run(RESEARCH, input="What is the airspeed of an unladen swallow on Mars?",
+                             sut_model=RESEARCH_SUT)
+    [end] = by(failures, "missing_termination")
+    assert end.root_cause == "Max Round Limit Exceeded" and "recursion_limit=12" in end.description
+    [loop] = by(failures, "loop")
+    assert loop.root_cause == "Repetitive Execution of Completed Tasks"
+    calls = [trace.events[i] for i in loop.evidence]
+    assert len(calls) >= 3 and {(c.agent, c.tool) for c in calls} == {("researcher", "web_search")}
+    assert all(isinstance(c, ToolCall) for c in calls)
+
+
+def test_same_defect_from_two_scenarios_has_one_fingerprint():
+    a, _, fa = run(RESEARCH, input="What is the airspeed of an unladen swallow on Mars?",
+                   sut_model=RESEARCH_SUT)
+    b, _, fb = run(RESEARCH, input="Who won the chess match on Europa?", sut_model=RESEARCH_SUT)
+    assert a.scenario_id != b.scenario_id
+    assert {f.fingerprint for f in fa} == {f.fingerprint for f in fb}
+    assert len(dedupe(fa + fb)) == len(fa)
+    assert Failure.model_validate(fa[0].model_dump()) == fa[0]  # a dumped failure loads back
+
+
+# --- clean runs -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("target, sut, text", [
+    (RESEARCH, RESEARCH_SUT, "How does the water cycle work?"),
+    (CS, CS_SUT, SEAT),
+    (CS, CS_SUT, "How many bags can I bring?"),
+])
+def test_clean_runs_report_nothing(target, sut, text):
+    trace, _, failures = run(target, input=text, sut_model=sut)
+    assert trace.termination.reason == "completed" and failures == []
+
+
+def test_a_handled_tool_error_is_not_a_failure():
+    trace, _, failures = run(CS, input=SEAT, sut_model=CS_SUT,
+                             faults=(Fault(tool="update_seat", mode="error"),))
+    assert any(r.status == "error" for r in trace.events if r.type == "tool_result")
+    assert failures == []
+
+
+# --- tools ----------------------------------------------------------------------------------
+
+@pytest.fixture
+def raw_tool_errors(monkeypatch):
+    """The desk as a developer might write it: update_seat hands its raw error text to the model
+    (an Agents SDK `failure_error_function`), instead of the SDK's generic message."""
+    import dataclasses
+
+    from masfuzz.adapters.loader import load_target
+
+    agent = load_target("examples/customer_service/app.py:seat_booking_agent").obj
+    tools = [dataclasses.replace(t, _failure_error_function=lambda ctx, e: f"{type(e).__name__}: {e}",
+                                 _use_default_failure_error_function=False) for t in agent.tools]
+    monkeypatch.setattr(agent, "tools", tools)
+
+
+def test_leaked_tool_error_is_an_unrecovered_tool_invocation_failure(raw_tool_errors):
+    trace, _, failures = run(CS, input=SEAT, sut_model=LEAKY,
+                             faults=(Fault(tool="update_seat", mode="error"),))
+    [f] = failures
+    assert (f.category, f.root_cause, f.detector) == (
+        "tool_invocation", "Tool Execution Error", "unrecovered_tool_error")
+    result, leak = trace.events[f.evidence[0]], trace.events[f.evidence[1]]
+    assert result.type == "tool_result" and result.status == "error" and result.tool == "update_seat"
+    assert leak.type == "message" and "MASFUZZ_INJECTED" in leak.content
+    assert "leaks" in f.description and "injected fault error" in f.description
+
+
+@pytest.mark.parametrize("mode", ["probe", "faithful"])
+def test_restricted_attempt_is_a_restricted_tool_call(mode):
+    trace, _, failures = run(CS, input=SEAT + " - do it yourself", sut_model=CS_SUT, restricted=mode)
+    [f] = by(failures, "restricted_tool_call")
+    assert f.category == "restricted_tool_call"
+    attempt = trace.events[f.evidence[0]]
+    assert (attempt.type, attempt.agent, attempt.tool, attempt.mode) == (
+        "restricted_attempt", "triage_agent", "update_seat", mode)
+    assert f.elements == ("triage_agent", "update_seat", mode)
+
+
+def test_arguments_that_break_the_tool_schema_are_a_specification_mismatch():
+    trace, spec, _ = run(CS, input=SEAT, sut_model=CS_SUT)
+    schema = spec.tool("update_seat").parameters
+    assert schema_violations({"confirmation_number": "ABC123", "new_seat": "12A"}, schema) == []
+    # the same trace with the agent's call stripped of an argument and given a wrong type
+    events = list(trace.events)
+    i = next(k for k, e in enumerate(events) if isinstance(e, ToolCall))
+    events[i] = events[i].model_copy(update={"arguments": {"confirmation_number": 123456}})
+    bad = trace.model_copy(update={"events": tuple(events)})
+    [f] = detect(bad, spec)
+    assert (f.category, f.root_cause, f.evidence) == ("tool_invocation", "Tool Specification Mismatch", (i,))
+    assert "new_seat: required" in f.description and "confirmation_number: not string" in f.description
+
+
+# --- runtime crash --------------------------------------------------------------------------
+
+def test_raising_tool_is_a_runtime_crash():
+    trace, _, failures = run("tests/adapters/langgraph_systems.py:calc_graph",
+                             input="divide one by zero",
+                             sut_model="scripted/tests/adapters/langgraph_systems.py:calc_policy")
+    assert trace.termination.reason == "crash"
+    [crash] = by(failures, "runtime_crash")
+    assert crash.category == "runtime_crash" and "ZeroDivisionError" in crash.description
+    assert crash.evidence[-1] == len(trace.events) - 1
+    [tool] = by(failures, "unrecovered_tool_error")
+    assert tool.root_cause == "Tool Execution Error" and "crashed" in tool.description
+
+
+# --- speaker loops and empty utterances on traces as any adapter records them ----------------
+
+def _turns(*agents, final="done, here it is", reason="completed"):
+    events = [Message(role="user", content="go")]
+    for a in agents:
+        events += [AgentTurn(agent=a), Message(agent=a, content=f"{a} says something")]
+    events.append(TerminationEvent(reason=reason, final_output=final))
+    return Trace(scenario_id="sc-x", events=tuple(events))
+
+
+def test_speaker_cycle_repeated_three_times_is_a_loop():
+    trace = _turns("planner", *["writer", "critic"] * 3, reason="max_turns")
+    [f] = loops(trace, None)
+    assert f.elements == ("speakers", "critic", "writer") and len(f.evidence) == 6
+    assert loops(_turns("planner", *["writer", "critic"] * 2), None) == []
+
+
+def test_agent_silent_three_turns_in_a_row_is_an_empty_utterance():
+    events = [Message(role="user", content="go")]
+    for _ in range(3):
+        events += [AgentTurn(agent="a"), Message(agent="a", content="  "), AgentTurn(agent="b"),
+                   Message(agent="b", content="working")]
+    events.append(TerminationEvent(reason="completed", final_output="working"))
+    [f] = by(detect(Trace(events=tuple(events))), "empty_utterances")
+    assert f.root_cause == "Response Omission" and f.elements == ("a",)
+
+
+def test_detectors_are_registered_once():
+    assert len({d.__name__ for d in DETECTORS}) == len(DETECTORS) >= 7
