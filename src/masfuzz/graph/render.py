@@ -16,20 +16,23 @@ def _node_id(prefix: str, name: str) -> str:
     return prefix + "_" + re.sub(r"\W", "_", name)
 
 
+def _edges(graph: CoordinationGraph) -> list[tuple[str, str, str]]:
+    """(kind, from, to) for every edge drawn: allow, restrict (declared only), delegate."""
+    ob = graph.obligations()
+    edges = [("allow", a, t) for a, t in ob.use_tool.keys()]
+    if graph.spec.permissions.restrict_mode == "declared":
+        edges += [("restrict", a, t) for a, t in ob.restrict_tool.keys()]
+    return edges + [("delegate", a, b) for a, b in ob.delegate.keys()]
+
+
 def to_mermaid(graph: CoordinationGraph) -> str:
     lines = ["flowchart LR"]
-    for a in graph.reachable:
-        lines.append(f'  {_node_id("a", a)}("{a}")')
-    for t in graph.tools:
-        lines.append(f'  {_node_id("t", t)}["{t}"]')
-    ob = graph.obligations()
-    for a, t in ob.use_tool.keys():
-        lines.append(f"  {_node_id('a', a)} --> {_node_id('t', t)}")
-    if graph.spec.permissions.restrict_mode == "declared":
-        for a, t in ob.restrict_tool.keys():
-            lines.append(f"  {_node_id('a', a)} -. restricted .-x {_node_id('t', t)}")
-    for a, b in ob.delegate.keys():
-        lines.append(f"  {_node_id('a', a)} -.-> {_node_id('a', b)}")
+    lines += [f'  {_node_id("a", a)}("{a}")' for a in graph.reachable]
+    lines += [f'  {_node_id("t", t)}["{t}"]' for t in graph.tools]
+    arrow = {"allow": "-->", "restrict": "-. restricted .-x", "delegate": "-.->"}
+    for kind, a, b in _edges(graph):
+        end = _node_id("a" if kind == "delegate" else "t", b)
+        lines.append(f"  {_node_id('a', a)} {arrow[kind]} {end}")
     return "\n".join(lines) + "\n"
 
 
@@ -39,15 +42,11 @@ def to_dot(graph: CoordinationGraph) -> str:
     for a in graph.reachable:
         shape = "doublecircle" if a == graph.spec.system.entry_agent else "box"
         lines.append(f'  "{a}" [shape={shape}, style=rounded];')
-    for t in graph.tools:
-        lines.append(f'  "tool:{t}" [label="{t}", shape=rectangle];')
-    ob = graph.obligations()
-    for a, t in ob.use_tool.keys():
-        lines.append(f'  "{a}" -> "tool:{t}";')
-    if graph.spec.permissions.restrict_mode == "declared":
-        for a, t in ob.restrict_tool.keys():
-            lines.append(f'  "{a}" -> "tool:{t}" [style=dashed, color=red, arrowhead=tee];')
-    for a, b in ob.delegate.keys():
-        lines.append(f'  "{a}" -> "{b}" [style=dotted];')
+    lines += [f'  "tool:{t}" [label="{t}", shape=rectangle];' for t in graph.tools]
+    style = {"allow": "", "restrict": " [style=dashed, color=red, arrowhead=tee]",
+             "delegate": " [style=dotted]"}
+    for kind, a, b in _edges(graph):
+        end = b if kind == "delegate" else f"tool:{b}"
+        lines.append(f'  "{a}" -> "{end}"{style[kind]};')
     lines.append("}")
     return "\n".join(lines) + "\n"
