@@ -8,6 +8,7 @@ nothing heavy until a suite is actually collected.
 
 from __future__ import annotations
 
+import asyncio
 import fnmatch
 from pathlib import Path
 from typing import Any
@@ -62,7 +63,6 @@ class SuiteCaseItem(pytest.Item):
         import argparse
 
         from masfuzz.cli.common import executor_for
-        from masfuzz.generate.campaign import run_sync
         from masfuzz.generate.suite import check_case
 
         from masfuzz.adapters.orchestration import Orchestration
@@ -78,7 +78,7 @@ class SuiteCaseItem(pytest.Item):
         model = self.config.getoption("masfuzz_sut_model")
         if model:
             scenario = scenario.model_copy(update={"sut_model": model})
-        outcome = check_case(self.case, run_sync(execute(scenario)))
+        outcome = check_case(self.case, asyncio.run(execute(scenario)))
         if not outcome.passed:
             raise SuiteCaseFailure(outcome)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import sys
 
@@ -44,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from masfuzz.cli.common import executor_for, make_client, open_store, progress_printer
     from masfuzz.adapters.target import open_target
-    from masfuzz.generate.campaign import cover, run_sync
+    from masfuzz.generate.campaign import cover
     from masfuzz.generate.realizer import NativeRealizer
     from masfuzz.generate.suite import suite_from_result
     from masfuzz.report import Analysis, JsonReporter, TextReporter
@@ -81,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     if resumed:
         say(f"resuming run {run_id} from {args.store}")
     try:
-        result = run_sync(cover(
+        result = asyncio.run(cover(
             sut.spec, realizer, executor_for(args.target, args), sut_model=args.sut_model,
             attempts=args.attempts, merge=not args.no_bundle, path_aware=not args.no_route,
             fault_modes=faults, seed=args.seed, max_turns=args.max_turns, timeout=args.timeout,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 
 from masfuzz.adapters import orchestration
@@ -27,7 +28,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from masfuzz.cli.common import executor_for
     from masfuzz.errors import MasfuzzError
-    from masfuzz.generate.campaign import run_sync
     from masfuzz.generate.replay import replay
     from masfuzz.generate.suite import load_suite
 
@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     if not orchestration.from_args(args):  # the suite's coordinator and links, unless overridden
         recorded = orchestration.Orchestration.from_data(suite.orchestration)
         args.coordinator, args.link = recorded.coordinator, recorded.link_texts()
-    outcomes = run_sync(replay(suite, executor_for(target, args), sut_model=args.sut_model))
+    outcomes = asyncio.run(replay(suite, executor_for(target, args), sut_model=args.sut_model))
     held = sum(1 for o in outcomes if o.passed)
     if args.format == "json":
         print(json.dumps({

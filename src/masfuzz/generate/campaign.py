@@ -9,7 +9,6 @@ a scenario already executed in the unfinished run is not executed again, its sto
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -185,7 +184,3 @@ async def fault_reruns(result: CoverResult, execute: Execute, modes: tuple[str, 
             runs.append(FaultRun(r.bundle.id, tool, agent, mode, sc, trace,
                                  bool(verdict.holds), list(verdict.reasons)))
     return runs
-
-
-def run_sync(coro: Awaitable[Any]) -> Any:
-    return asyncio.run(coro)  # type: ignore[arg-type]

@@ -26,7 +26,7 @@ import hashlib
 import json
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -179,7 +179,7 @@ class RunStore:
 
     # -- scenarios, executions, contexts ------------------------------------------------------
     def record_execution(self, run_id: int, scenario: Scenario, trace: Trace,
-                         obligation_ids: list[str] = ()) -> int:  # type: ignore[assignment]
+                         obligation_ids: Sequence[str] = ()) -> int:
         """Store one execution and the obligations it witnessed, atomically."""
         end = trace.termination
         status = end.reason if end else "unknown"
