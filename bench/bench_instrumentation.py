@@ -79,7 +79,7 @@ def main() -> int:
     args = parser.parse_args()
     os.chdir(ROOT)
     sys.path.insert(0, str(ROOT / "src"))
-    from masfuzz.adapters.target import open_target
+    from masfuzz.target import open_target
 
     sut = open_target(APP)
     for _ in range(3):  # warm up imports and caches on both paths

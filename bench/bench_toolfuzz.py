@@ -16,7 +16,7 @@ import statistics
 import time
 from pathlib import Path
 
-from masfuzz.adapters.loader import load_target
+from masfuzz.loader import load_target
 from masfuzz.toolfuzz.fuzzer import fuzz_tool
 from masfuzz.toolfuzz.metrics import chao1
 from masfuzz.toolfuzz.targets import collect_tools

@@ -51,7 +51,7 @@ class SuiteFile(pytest.File):
                                             case=case)
 
 
-_EXECUTE: dict[str, Any] = {}  # one executor per target, so each target loads once
+_EXECUTORS: dict[Any, Any] = {}  # one executor per target
 
 
 class SuiteCaseItem(pytest.Item):
@@ -60,20 +60,20 @@ class SuiteCaseItem(pytest.Item):
         self.suite, self.case = suite, case
 
     def runtest(self) -> None:
-        import argparse
-
-        from masfuzz.cli.common import executor_for
+        from masfuzz.exec import make_executor
         from masfuzz.generate.suite import check_case
+        from masfuzz.target import Orchestration, Target
 
-        from masfuzz.adapters.orchestration import Orchestration
+        ref = self.config.getoption("masfuzz_target") or self.suite.target
+        # the suite's own graph travels with its target
+        target = Target.of(ref, Orchestration.from_data(self.suite.orchestration))
+        if target not in _EXECUTORS:
+            _EXECUTORS[target] = make_executor("inprocess", timeout=120.0)
+        executor = _EXECUTORS[target]
 
-        target = self.config.getoption("masfuzz_target") or self.suite.target
-        orch = Orchestration.from_data(self.suite.orchestration)  # the suite's own graph
-        key = f"{target} {orch.to_data()}"
-        if key not in _EXECUTE:
-            _EXECUTE[key] = executor_for(target, argparse.Namespace(
-                timeout=120.0, coordinator=orch.coordinator, link=orch.link_texts()))
-        execute = _EXECUTE[key]
+        async def execute(sc: Any) -> Any:
+            return await executor.run(target, sc)
+
         scenario = self.case.scenario
         model = self.config.getoption("masfuzz_sut_model")
         if model:

@@ -179,3 +179,19 @@ class TraceRecorder:
             scenario_id=self.scenario_id, system_id=self.system_id, framework=self.framework,
             events=tuple(self.events), usage=self.usage, meta=self.meta,
         )
+
+
+def ended_trace(scenario: Any, kind: str, message: str, wall_time: float, *,
+                system_id: str = "", framework: str = "", meta: dict[str, Any] | None = None,
+                events: tuple[Any, ...] = ()) -> Trace:
+    """The trace of a run the harness had to end: the events seen before the end (if any),
+    one `error` event of `kind` (timeout or crash) and a termination with the same reason."""
+    reason = "timeout" if kind == "timeout" else "crash"
+    t = round(wall_time, 6)
+    kept = tuple(e for e in events if not isinstance(e, TerminationEvent))
+    return Trace(
+        scenario_id=scenario.id, system_id=system_id, framework=framework,
+        events=(*kept, ErrorEvent(t=t, kind=kind, message=message),
+                TerminationEvent(t=t, reason=reason, detail=message)),
+        usage=Usage(wall_time=t), meta=meta or {},
+    )

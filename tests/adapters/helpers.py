@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from masfuzz.adapters.base import resolve
-from masfuzz.adapters.loader import load_target
+from masfuzz.loader import load_target
 from masfuzz.scenario import Scenario
 from masfuzz.trace import DelegationEvent
 

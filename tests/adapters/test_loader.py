@@ -4,7 +4,7 @@ import sys
 
 import pytest
 
-from masfuzz.adapters.loader import load_target
+from masfuzz.loader import load_target
 from masfuzz.errors import TargetError
 
 

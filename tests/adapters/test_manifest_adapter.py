@@ -8,7 +8,7 @@ import json
 import pytest
 
 from masfuzz.adapters.manifest import ManifestAdapter, materialise
-from masfuzz.adapters.target import open_target
+from masfuzz.target import open_target
 from masfuzz.scenario import Fault, Scenario
 from masfuzz.spec.manifest import parse_manifest
 from masfuzz.trace import DelegationEvent, RestrictedAttempt, ToolCall, ToolResult

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from masfuzz.adapters.base import resolve
-from masfuzz.adapters.loader import load_target
-from masfuzz.adapters.target import open_target
+from masfuzz.loader import load_target
+from masfuzz.target import open_target
 from masfuzz.errors import TargetError
 from masfuzz.graph.coordination import CoordinationGraph
 from tests.conftest import EXAMPLES, ROOT

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from masfuzz.adapters.faults import FAULT_MARKER, MALFORMED_PAYLOAD, robustness_witness
-from masfuzz.adapters.target import open_target
+from masfuzz.target import open_target
 from masfuzz.errors import MasfuzzError
 from masfuzz.scenario import Fault, Scenario
 from masfuzz.trace import (

@@ -12,10 +12,10 @@ import sys
 import pytest
 import yaml
 
-from masfuzz.adapters.loader import load_target
+from masfuzz.loader import load_target
 from masfuzz.adapters.openai_agents import sdk
 from masfuzz.adapters.orchestration import Orchestration
-from masfuzz.adapters.target import open_target
+from masfuzz.target import open_target
 from masfuzz.errors import TargetError
 from masfuzz.exec import make_executor
 from masfuzz.scenario import Scenario

@@ -115,7 +115,7 @@ def test_inprocess_loads_once_and_records_the_same_trace():
     ex = InProcessExecutor(adapter=ADAPTER)
     sc = Scenario(input="lookup specialist crash")
     a, b = run(ex.run_many(TARGET, [sc, sc]))
-    assert len(ex._systems) == 1
+    assert ex.load(TARGET) is ex.load(TARGET)  # opened once in this process
     sub = run(SubprocessExecutor(adapter=ADAPTER).run(TARGET, sc))
     strip = lambda t: [e.model_copy(update={"t": 0.0}) for e in t.events]  # noqa: E731
     assert strip(a) == strip(b) == strip(sub)

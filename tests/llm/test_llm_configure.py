@@ -1,25 +1,25 @@
-"""Process-wide client settings reach clients built elsewhere (the adapters' SUT clients)."""
+"""The settings of the execution in force reach clients built elsewhere (the adapters' SUT
+clients), without any process-wide configuration."""
 
 import asyncio
 
-from masfuzz.llm import ChatMessage, ChatRequest, ResponseCache
-from masfuzz.llm.client import configure, get_client
+from masfuzz.llm import ChatMessage, ChatRequest
+from masfuzz.llm.settings import ModelSettings, current, sut_client, use
 
 from tests.conftest import ROOT
 
 POLICY = "scripted/" + str(ROOT / "tests" / "llm" / "seat_policy.py") + ":policy"
 
 
-def test_configured_cache_answers_a_client_built_without_one(tmp_path):
-    cache = ResponseCache(tmp_path / "c.sqlite")
+def test_settings_in_force_answer_a_client_the_adapters_build(tmp_path):
+    settings = ModelSettings(cache=str(tmp_path / "c.sqlite"), timeout=30)
     request = ChatRequest(messages=(ChatMessage(role="user", content="move me to 14C, ABC123"),))
-    try:
-        configure(cache=cache, timeout=30)
-        first = asyncio.run(get_client(POLICY).complete(request))
-        again = asyncio.run(get_client(POLICY).complete(request))  # a new client, as adapters make
-    finally:
-        configure()
+    with use(settings):
+        first = asyncio.run(sut_client(POLICY).complete(request))
+        again = asyncio.run(sut_client(POLICY).complete(request))
+        assert sut_client(POLICY).timeout == 30
     assert not first.cached and again.cached and again.text == first.text
     assert again.tool_calls == first.tool_calls
-    configure()
-    assert not asyncio.run(get_client(POLICY).complete(request)).cached  # settings cleared
+    assert current() == ModelSettings()  # scoped: nothing stays configured after the run
+    with use(ModelSettings(cache=None)):
+        assert not asyncio.run(sut_client(POLICY).complete(request)).cached

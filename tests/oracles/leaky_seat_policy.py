@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from masfuzz.adapters.loader import load_target
+from masfuzz.loader import load_target
 from masfuzz.llm.scripted import say, tool_results
 
 _EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "customer_service" / "policy.py"

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from masfuzz.adapters.target import open_target
+from masfuzz.target import open_target
 from masfuzz.oracles import DETECTORS, Failure, dedupe, detect
 from masfuzz.oracles.detectors import loops, schema_violations
 from masfuzz.scenario import Fault, Scenario
@@ -112,7 +112,7 @@ def raw_tool_errors(monkeypatch):
     (an Agents SDK `failure_error_function`), instead of the SDK's generic message."""
     import dataclasses
 
-    from masfuzz.adapters.loader import load_target
+    from masfuzz.loader import load_target
 
     agent = load_target("examples/customer_service/app.py:seat_booking_agent").obj
     tools = [dataclasses.replace(t, _failure_error_function=lambda ctx, e: f"{type(e).__name__}: {e}",

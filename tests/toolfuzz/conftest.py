@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from masfuzz.adapters.loader import load_target
+from masfuzz.loader import load_target
 from masfuzz.toolfuzz.tools import FuzzTool, wrap_tool
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "tools"

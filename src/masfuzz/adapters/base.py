@@ -110,3 +110,17 @@ def _find(obj: Any) -> Adapter | None:
             if cls.accepts(obj):
                 return cls()
     return None
+
+
+def instantiate(adapter: "str | Adapter") -> Adapter:
+    """An adapter from its name (`pkg.mod:Class`, `file.py:Class`) or itself."""
+    from masfuzz.loader import load_target
+
+    if isinstance(adapter, Adapter):
+        return adapter
+    obj = load_target(adapter).obj
+    if isinstance(obj, type) and issubclass(obj, Adapter):
+        return obj()
+    if isinstance(obj, Adapter):
+        return obj
+    raise TargetError(f"{adapter}: not a masfuzz Adapter class")

@@ -93,20 +93,16 @@ class _PerAgentModels:
     """The scenario's model for each agent (`Scenario.model_for`), behind one client."""
 
     def __init__(self, scenario: Scenario) -> None:
-        from masfuzz.llm import get_client
-
         if not scenario.sut_model and not scenario.agent_models:
             raise MasfuzzError("a black-box run needs --sut-model: the model that answers the app")
         self.scenario = scenario
         self.model_string = scenario.sut_model or next(iter(scenario.agent_models.values()))
-        self._clients: dict[str, ModelClient] = {}
-        self._get = get_client
 
     async def complete(self, request: ChatRequest, *, timeout: float | None = None) -> ChatReply:
         model = self.scenario.model_for(request.agent or "") or self.model_string
-        if model not in self._clients:
-            self._clients[model] = self._get(model, role="sut")
-        return await self._clients[model].complete(request, timeout=timeout)
+        from masfuzz.llm.settings import sut_client
+
+        return await sut_client(model).complete(request, timeout=timeout)
 
 
 def app_environment(url: str, scenario_input: str, overrides: dict[str, str]) -> dict[str, str]:
@@ -394,7 +390,7 @@ def add_blackbox_options(p: Any) -> None:
 
 
 def _spec_of(target: str) -> WorkflowSpec:
-    from masfuzz.adapters.target import open_target
+    from masfuzz.target import open_target
 
     return open_target(target).spec
 
@@ -412,29 +408,3 @@ def run_from_args(args: Any, scenario: Scenario) -> Trace:
         agents.append((name, prompt))
     app = BlackboxApp(args.blackbox, cwd=args.cwd, answers=args.answer, agents=agents)
     return asyncio.run(run_blackbox(app, scenario))
-
-
-def print_with_coverage(trace: Trace, args: Any, render_text: Any,
-                        failures: list[dict[str, Any]] | None = None) -> int:
-    """`masfuzz exec ... --coverage`: the trace, then its structural coverage."""
-    from masfuzz.report import Analysis, JsonReporter, TextReporter
-
-    if args.spec:
-        spec: WorkflowSpec | None = _spec_of(args.spec)
-    elif args.target and not args.blackbox:
-        spec = _spec_of(args.target)
-    else:
-        spec = spec_from_traces([trace]) if trace.speaker_order else None
-    analysis = Analysis.of_traces(spec, [trace]) if spec is not None else None
-    if args.format == "json":
-        report = JsonReporter().data(analysis, obligations=True) if analysis else None
-        out = {"trace": trace.model_dump(mode="json", by_alias=True), "coverage": report}
-        if failures is not None:  # what masfuzz.oracles found in the trace (exec adds them)
-            out["failures"] = failures
-        print(json.dumps(out, indent=2))
-    else:
-        print(render_text(trace))
-        print()
-        print(TextReporter().render(analysis, obligations=True) if analysis else
-              "no structural coverage: no agent called the model in this run\n", end="")
-    return 0

@@ -14,6 +14,7 @@ import json
 from typing import Any, ClassVar
 
 from masfuzz.adapters.base import Adapter
+from masfuzz.llm.settings import sut_client
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import AgentSpec, WorkflowSpec
 from masfuzz.trace import Trace
@@ -101,9 +102,6 @@ class ManifestAdapter(Adapter):
     extra: ClassVar[str] = "openai-agents"
 
     def __init__(self) -> None:
-        from masfuzz.adapters.openai_agents import ClientPool
-
-        self.clients = ClientPool()
         self._built: dict[int, tuple[Any, Any]] = {}
 
     @classmethod
@@ -120,7 +118,7 @@ class ManifestAdapter(Adapter):
         if built is None:
             built = self._built[id(spec)] = materialise(spec)
         entry, w = built
-        return await run_scenario(entry, w, spec, scenario, self.clients, framework=FRAMEWORK)
+        return await run_scenario(entry, w, spec, scenario, sut_client, framework=FRAMEWORK)
 
 
 ADAPTER = ManifestAdapter

@@ -20,63 +20,12 @@ from __future__ import annotations
 
 import ast
 import argparse
-from dataclasses import dataclass
 from typing import Any
 
 from masfuzz.errors import TargetError
+from masfuzz.target import Orchestration
 
 DEFAULT_COORDINATOR = "coordinator"
-
-
-@dataclass(frozen=True)
-class Orchestration:
-    """What the user said about the graph: a coordinator name and links, by agent name."""
-
-    coordinator: str | None = None
-    links: tuple[tuple[str, str], ...] = ()
-
-    @classmethod
-    def parse(cls, coordinator: str | None = None, links: Any = ()) -> "Orchestration":
-        """From the command-line forms: `--coordinator NAME`, `--link FROM->TO` strings (or
-        already split pairs)."""
-        pairs = []
-        for link in links or ():
-            if isinstance(link, str):
-                src, sep, dst = link.partition("->")
-                src, dst = src.strip(), dst.strip()
-                if not sep or not src or not dst or "->" in dst:
-                    raise TargetError(f"--link {link!r}: expected FROM->TO (two agent names)")
-                pairs.append((src, dst))
-            else:
-                src, dst = link
-                pairs.append((str(src), str(dst)))
-        if coordinator is not None and not coordinator.strip():
-            raise TargetError("--coordinator: the coordinator needs a non-empty name")
-        return cls(coordinator.strip() if coordinator else None, tuple(pairs))
-
-    @classmethod
-    def from_data(cls, data: Any) -> "Orchestration":
-        """From what `to_data` wrote (a suite file, a run config, a worker request)."""
-        if not data:
-            return cls()
-        if not isinstance(data, dict):
-            raise TargetError(f"orchestration: expected a mapping, not {data!r}")
-        return cls.parse(data.get("coordinator"), data.get("links") or ())
-
-    def to_data(self) -> dict[str, Any]:
-        """`{}` when nothing was said, so records of ordinary targets stay unchanged."""
-        out: dict[str, Any] = {}
-        if self.coordinator:
-            out["coordinator"] = self.coordinator
-        if self.links:
-            out["links"] = self.link_texts()
-        return out
-
-    def link_texts(self) -> list[str]:
-        return [f"{a}->{b}" for a, b in self.links]
-
-    def __bool__(self) -> bool:
-        return bool(self.coordinator or self.links)
 
 
 def add_options(p: argparse.ArgumentParser) -> None:
@@ -107,7 +56,7 @@ def split_names(attr: str | None) -> list[str] | None:
 
 
 def needed(target: str, orchestration: Orchestration | None) -> bool:
-    from masfuzz.adapters.loader import split_target
+    from masfuzz.loader import split_target
 
     return bool(orchestration) or split_names(split_target(target)[1]) is not None
 
@@ -115,7 +64,7 @@ def needed(target: str, orchestration: Orchestration | None) -> bool:
 def assemble(target: str, orchestration: Orchestration | None) -> tuple[Any, list[str]]:
     """The entry agent of the graph the target and the orchestration describe, and notes
     about references masfuzz could not rewrite."""
-    from masfuzz.adapters.loader import load_target, split_target
+    from masfuzz.loader import load_target, split_target
     from masfuzz.adapters.openai_agents import sdk
     from masfuzz.adapters.openai_agents.extract import slug
 
@@ -167,7 +116,7 @@ def assemble(target: str, orchestration: Orchestration | None) -> tuple[Any, lis
 
 def _attribute_of(where: str, name: str) -> bool:
     """Is `name` (possibly dotted) an attribute of the target's module?"""
-    from masfuzz.adapters.loader import load_target
+    from masfuzz.loader import load_target
 
     if split_names(name) is not None or not all(p.isidentifier() for p in name.split(".")):
         return False

@@ -60,9 +60,10 @@ def executor_for(target: str, args: argparse.Namespace) -> Callable[[Any], Any]:
     """An async `execute(scenario) -> Trace` over the system under test, bounded in time."""
     from masfuzz.adapters.orchestration import from_args
     from masfuzz.exec import make_executor
+    from masfuzz.llm.options import settings_from_args
 
     executor = make_executor(getattr(args, "executor", "inprocess"), timeout=args.timeout,
-                             orchestration=from_args(args))
+                             orchestration=from_args(args), models=settings_from_args(args))
 
     async def execute(scenario: Any) -> Any:
         return await executor.run(target, scenario)

@@ -44,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from masfuzz.cli.common import executor_for, make_client, open_store, progress_printer
-    from masfuzz.adapters.target import open_target
+    from masfuzz.target import open_target
     from masfuzz.generate.campaign import cover
     from masfuzz.generate.realizer import NativeRealizer
     from masfuzz.generate.suite import suite_from_result

@@ -55,8 +55,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="JSON: print {\"trace\": ..., \"failures\": [...]} instead of the bare "
                    "trace (text output always lists the failures)")
     from masfuzz.adapters.orchestration import add_options
+    from masfuzz.llm.options import add_model_options
 
     add_options(p)
+    add_model_options(p)
     p.set_defaults(func=run)
 
 
@@ -82,12 +84,12 @@ def scenario_from(args: argparse.Namespace) -> Any:
 
 
 async def execute(target: str, scenario: Any, executor: str = "inprocess",
-                  orchestration: Any = None) -> Any:
+                  orchestration: Any = None, models: Any = None) -> Any:
     """The trace of one scenario on `target`, whatever happens to the system under test."""
     from masfuzz.exec import make_executor
 
-    return await make_executor(executor, timeout=scenario.timeout,
-                               orchestration=orchestration).run(target, scenario)
+    return await make_executor(executor, timeout=scenario.timeout, orchestration=orchestration,
+                               models=models).run(target, scenario)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -98,17 +100,20 @@ def run(args: argparse.Namespace) -> int:
         trace = run_from_args(args, scenario)
     else:
         from masfuzz.adapters.orchestration import from_args
+        from masfuzz.llm.options import settings_from_args
 
-        trace = asyncio.run(execute(args.target, scenario, args.executor, from_args(args)))
-    failures = _failures(trace, args)
+        trace = asyncio.run(execute(args.target, scenario, args.executor, from_args(args),
+                                    settings_from_args(args)))
+    spec = _spec(trace, args)
+    from masfuzz.oracles import detect
+
+    declared = bool(args.target and not args.blackbox) or bool(getattr(args, "spec", None))
+    failures = [f.model_dump(mode="json") for f in detect(trace, spec if declared else None)]
     if args.coverage:
-        from masfuzz.adapters.blackbox import print_with_coverage
-
-        return print_with_coverage(trace, args, lambda t: _with_failures(t, failures),
-                                   failures=[f.model_dump(mode="json") for f in failures])
+        return _print_with_coverage(trace, spec, args, failures)
     if args.format == "json" and args.failures:
         print(json.dumps({"trace": trace.model_dump(mode="json", by_alias=True),
-                          "failures": [f.model_dump(mode="json") for f in failures]}, indent=2))
+                          "failures": failures}, indent=2))
     elif args.format == "json":
         print(trace.model_dump_json(by_alias=True, indent=2))
     else:
@@ -116,28 +121,49 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _failures(trace: Any, args: argparse.Namespace) -> list[Any]:
-    """The deterministic detectors over the trace, judged against the target's spec (or the
-    --spec manifest of a black-box run; without either, the spec-free detectors only)."""
-    from masfuzz.adapters.target import open_target
-    from masfuzz.oracles import detect
+def _spec(trace: Any, args: argparse.Namespace) -> Any:
+    """What the run is judged and measured against: the target's own spec, with the graph the
+    user supplied (--coordinator/--link), the --spec of a black-box run, or else (for coverage)
+    the workflow observed in the run."""
+    from masfuzz.target import Target
 
-    spec_source = getattr(args, "spec", None) if args.blackbox or not args.target else args.target
-    spec = None
-    if spec_source:
+    if args.target and not args.blackbox:
         from masfuzz.adapters.orchestration import from_args
 
-        spec = open_target(spec_source, from_args(args) if spec_source == args.target else None).spec
-    return detect(trace, spec)
+        return Target.of(args.target, from_args(args)).open().spec
+    if getattr(args, "spec", None):
+        return Target.of(args.spec).open().spec
+    if args.coverage and trace.speaker_order:
+        from masfuzz.adapters.blackbox import spec_from_traces
+
+        return spec_from_traces([trace])
+    return None
 
 
-def _with_failures(trace: Any, failures: list[Any]) -> str:
+def _print_with_coverage(trace: Any, spec: Any, args: argparse.Namespace,
+                         failures: list[dict[str, Any]]) -> int:
+    """`masfuzz exec ... --coverage`: the trace, then its structural coverage."""
+    from masfuzz.report import Analysis, JsonReporter, TextReporter
+
+    analysis = Analysis.of_traces(spec, [trace]) if spec is not None else None
+    if args.format == "json":
+        report = JsonReporter().data(analysis, obligations=True) if analysis else None
+        print(json.dumps({"trace": trace.model_dump(mode="json", by_alias=True),
+                          "coverage": report, "failures": failures}, indent=2))
+    else:
+        print(_with_failures(trace, failures))
+        print()
+        print(TextReporter().render(analysis, obligations=True) if analysis else
+              "no structural coverage: no agent called the model in this run\n", end="")
+    return 0
+
+
+def _with_failures(trace: Any, failures: list[dict[str, Any]]) -> str:
     from masfuzz.report.text import failure_lines
 
     if not failures:  # a clean run prints just its trace
         return render_text(trace)
-    return render_text(trace) + "\n\n" + "\n".join(
-        failure_lines([f.model_dump(mode="json") for f in failures]))
+    return render_text(trace) + "\n\n" + "\n".join(failure_lines(failures))
 
 
 def render_text(trace: Any) -> str:

@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from masfuzz.adapters.target import open_target
+    from masfuzz.target import open_target
     from masfuzz.graph.render import to_dot, to_mermaid
     from masfuzz.report import Analysis, JsonReporter, TextReporter
     from masfuzz.spec.manifest import dump_manifest

@@ -21,6 +21,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--timeout", type=float, default=120.0)
     add_executor_option(p)
     orchestration.add_options(p)
+    from masfuzz.llm.options import add_model_options
+
+    add_model_options(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=run)
 

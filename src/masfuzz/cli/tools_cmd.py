@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from masfuzz.adapters.loader import load_target
+    from masfuzz.loader import load_target
     from masfuzz.errors import MasfuzzError
     from masfuzz.toolfuzz.report import render_text
     from masfuzz.toolfuzz.sandbox import SandboxLimits

@@ -22,8 +22,9 @@ from __future__ import annotations
 from typing import Any
 
 from masfuzz.errors import MasfuzzError
-from masfuzz.exec.base import DEFAULT_TIMEOUT, Executor, LoadedSystem, ended_trace
+from masfuzz.exec.base import DEFAULT_TIMEOUT, Executor, ended_trace
 from masfuzz.exec.inprocess import InProcessExecutor
+from masfuzz.exec.request import ExecutionRequest
 from masfuzz.exec.subproc import SubprocessExecutor
 
 EXECUTORS: dict[str, type[Executor]] = {
@@ -43,6 +44,6 @@ def make_executor(kind: str = "subprocess", **options: Any) -> Executor:
 
 
 __all__ = [
-    "DEFAULT_TIMEOUT", "EXECUTORS", "Executor", "InProcessExecutor", "LoadedSystem",
+    "DEFAULT_TIMEOUT", "EXECUTORS", "ExecutionRequest", "Executor", "InProcessExecutor",
     "SubprocessExecutor", "ended_trace", "make_executor",
 ]

@@ -1,50 +1,44 @@
-"""The in-process executor: load the target once, run scenarios on this event loop.
+"""The in-process executor: open the target once, run scenarios on this event loop.
 
-It is the fast path (no interpreter start-up, no re-import of the framework per scenario). Its
-timeout is an asyncio timeout, so it ends a run that waits (a model call, `asyncio.sleep`) but
-not one that blocks the thread (`time.sleep` in a tool, a C extension spinning): use the
-subprocess executor for systems that may hang that way, or may die.
+It is the fast path (no interpreter start-up, no re-import of the framework per scenario) and the
+debugging one. Its timeout is an asyncio timeout, so it ends a run that waits (a model call,
+`asyncio.sleep`) but not one that blocks the thread (`time.sleep` in a tool, a C extension
+spinning), and a system that dies takes masfuzz with it: the isolated executors are for that.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
-from masfuzz.adapters.base import Adapter
-from masfuzz.adapters.orchestration import Orchestration
-from masfuzz.exec.base import DEFAULT_TIMEOUT, Executor, LoadedSystem, ended_trace
-from masfuzz.scenario import Scenario
-from masfuzz.trace import Trace
+from masfuzz.exec.base import Executor
+from masfuzz.exec.request import ExecutionRequest
+from masfuzz.llm import settings
+from masfuzz.target import OpenedSystem, Target
+from masfuzz.trace import Trace, ended_trace
 
 
 class InProcessExecutor(Executor):
     kind = "inprocess"
 
-    def __init__(self, *, concurrency: int = 1, timeout: float = DEFAULT_TIMEOUT,
-                 adapter: str | Adapter | None = None,
-                 orchestration: Orchestration | None = None) -> None:
-        super().__init__(concurrency=concurrency, timeout=timeout, adapter=adapter,
-                         orchestration=orchestration)
-        self._systems: dict[str, LoadedSystem] = {}
+    def load(self, target: Target | str) -> OpenedSystem:
+        """The opened target (the process's one opening of it)."""
+        return Target.of(target, self.orchestration, adapter=self.adapter).open()
 
-    def load(self, target: str) -> LoadedSystem:
-        """The loaded target, imported and extracted on first use only."""
-        system = self._systems.get(target)
-        if system is None:
-            system = self._systems[target] = LoadedSystem(target, self.adapter,
-                                                                self.orchestration)
-        return system
-
-    async def _run(self, target: str, scenario: Scenario) -> Trace:
-        system = self.load(target)
-        limit = self.timeout_for(scenario)
+    async def _execute(self, request: ExecutionRequest) -> Trace:
+        system = request.target.open()
+        limit = request.limit
         t0 = time.perf_counter()
-        try:
-            return await asyncio.wait_for(system.run(scenario), limit)
-        except TimeoutError:
-            return ended_trace(
-                scenario, "timeout", f"no result within {limit:g} s; the run was cancelled",
-                time.perf_counter() - t0, system_id=system.spec.system.id,
-                framework=system.spec.system.framework, meta={"executor": self.kind},
-            )
+        with settings.use(request.models):
+            try:
+                return await asyncio.wait_for(system.run(request.scenario), limit)
+            except TimeoutError:
+                return ended_trace(
+                    request.scenario, "timeout", f"no result within {limit:g} s; the run was cancelled",
+                    time.perf_counter() - t0, system_id=system.spec.system.id,
+                    framework=system.spec.system.framework,
+                )
+
+
+__all__: list[Any] = ["InProcessExecutor"]

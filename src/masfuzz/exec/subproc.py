@@ -20,12 +20,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from masfuzz.adapters.base import Adapter
-from masfuzz.adapters.orchestration import Orchestration
 from masfuzz.errors import MasfuzzError, TargetError
-from masfuzz.exec.base import DEFAULT_TIMEOUT, Executor, ended_trace
-from masfuzz.scenario import Scenario
-from masfuzz.trace import Trace
+from masfuzz.exec.base import Executor
+from masfuzz.exec.request import ExecutionRequest
+from masfuzz.target import adapter_name
+from masfuzz.trace import Trace, ended_trace
 
 LOAD_TIMEOUT = 120.0  # seconds to import the target (a cold framework import on a busy machine)
 STDERR_TAIL = 4000  # characters of the worker's stderr kept for a crash report
@@ -43,21 +42,15 @@ class _Ended(Exception):
 class SubprocessExecutor(Executor):
     kind = "subprocess"
 
-    def __init__(self, *, concurrency: int = 1, timeout: float = DEFAULT_TIMEOUT,
-                 adapter: str | Adapter | None = None, load_timeout: float = LOAD_TIMEOUT,
-                 python: str | None = None, orchestration: Orchestration | None = None) -> None:
-        super().__init__(concurrency=concurrency, timeout=timeout, adapter=adapter,
-                         orchestration=orchestration)
-        if isinstance(adapter, Adapter):
-            # The worker imports the adapter by name; an instance cannot cross the process line.
-            cls = type(adapter)
-            self.adapter = f"{cls.__module__}:{cls.__qualname__}"
+    def __init__(self, *, load_timeout: float = LOAD_TIMEOUT, python: str | None = None,
+                 **options: Any) -> None:
+        super().__init__(**options)
+        self.adapter = adapter_name(self.adapter)  # the worker imports it by name
         self.load_timeout = load_timeout
         self.python = python or sys.executable
 
-    async def _run(self, target: str, scenario: Scenario) -> Trace:
-        request = {"target": target, "scenario": scenario.model_dump(mode="json"),
-                   "adapter": self.adapter, "orchestration": self.orchestration.to_data()}
+    async def _execute(self, request: ExecutionRequest) -> Trace:
+        scenario = request.scenario
         proc = await asyncio.create_subprocess_exec(
             self.python, "-m", "masfuzz.exec.worker",
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
@@ -66,11 +59,11 @@ class SubprocessExecutor(Executor):
         stderr = _Tail(proc.stderr)
         info: dict[str, Any] = {}
         t_run = time.perf_counter()
-        limit = self.timeout_for(scenario)
+        limit = request.limit
         try:
             assert proc.stdin is not None and proc.stdout is not None
             try:
-                proc.stdin.write(json.dumps(request).encode() + b"\n")
+                proc.stdin.write(json.dumps(request.to_data()).encode() + b"\n")
                 await proc.stdin.drain()
                 proc.stdin.close()
             except (BrokenPipeError, ConnectionResetError):
@@ -83,12 +76,11 @@ class SubprocessExecutor(Executor):
             if "trace" not in answer:
                 raise _Ended("crash", "worker answered without a trace")
             try:
-                trace = Trace.model_validate(answer["trace"])
+                return Trace.model_validate(answer["trace"])
             except ValidationError as exc:
                 raise _Ended("crash", f"worker sent an invalid trace: {exc.errors()[0]['msg']}")
-            return trace.model_copy(update={"meta": {**trace.meta, "executor": self.kind}})
         except _Ended as ended:
-            meta = {"executor": self.kind}
+            meta = {}
             if stderr.text:
                 meta["stderr_tail"] = stderr.text[-STDERR_TAIL:]
             return ended_trace(

@@ -1,7 +1,6 @@
 """The subprocess executor's worker: `python -m masfuzz.exec.worker`.
 
-Protocol: one JSON request on stdin, `{"target": ..., "scenario": {...}, "adapter": null,
-"orchestration": {"coordinator": ..., "links": [...]}}` (the last one optional).
+Protocol: one `ExecutionRequest` as JSON on stdin (target, scenario, model settings, timeout).
 Answers on stdout, one JSON object per line:
   `{"ready": true, "system_id": ..., "framework": ...}` once the target is loaded (the parent
   starts the scenario's clock here, so interpreter start-up and framework import do not eat
@@ -20,7 +19,6 @@ import sys
 from typing import Any, TextIO
 
 from masfuzz.errors import MasfuzzError
-from masfuzz.scenario import Scenario
 
 
 def _claim_stdout() -> TextIO:
@@ -37,21 +35,20 @@ def _send(proto: TextIO, message: dict[str, Any]) -> None:
 
 def main() -> int:
     proto = _claim_stdout()
-    request = json.loads(sys.stdin.read())
-    scenario = Scenario.model_validate(request["scenario"])
-    from masfuzz.adapters.orchestration import Orchestration
-    from masfuzz.exec.base import LoadedSystem  # after the stdout switch: imports may print
+    from masfuzz.exec.request import ExecutionRequest  # after the stdout switch: imports may print
+    from masfuzz.llm import settings
 
     try:
-        system = LoadedSystem(request["target"], request.get("adapter"),
-                              Orchestration.from_data(request.get("orchestration")))
+        request = ExecutionRequest.from_data(json.loads(sys.stdin.read()))
+        system = request.target.open()
     except MasfuzzError as exc:
         _send(proto, {"error": str(exc)})
         return 0
     _send(proto, {"ready": True, "system_id": system.spec.system.id,
                   "framework": system.spec.system.framework})
     try:
-        trace = asyncio.run(system.run(scenario))
+        with settings.use(request.models):  # the parent's model settings, in force here
+            trace = asyncio.run(system.run(request.scenario))
     except MasfuzzError as exc:
         _send(proto, {"error": str(exc)})
         return 0

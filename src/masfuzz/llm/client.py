@@ -138,19 +138,6 @@ class ManagedClient:
             await close()
 
 
-# Settings a command chose for every client of this process (`configure`), so the clients the
-# adapters build for the system under test honour the same key, retries, timeout and cache as
-# the tester's, without each adapter knowing the command line.
-_DEFAULTS: dict[str, Any] = {}
-
-
-def configure(*, cache: ResponseCache | None = None, timeout: float | None = None,
-              api_key: str | None = None, max_retries: int | None = None) -> None:
-    _DEFAULTS.clear()
-    _DEFAULTS.update({k: v for k, v in {"cache": cache, "timeout": timeout, "api_key": api_key,
-                                         "max_retries": max_retries}.items() if v is not None})
-
-
 def get_client(
     model_string: str,
     *,
@@ -166,13 +153,9 @@ def get_client(
 
     `role` is stamped on requests that do not set their own; `cache` (None: no cache) answers
     repeats; `ledger` collects accounting (a fresh one if not given, at `client.ledger`);
-    `timeout` bounds each call; `api_key` and `max_retries` go to networked providers. Each
-    left as None takes the process-wide setting of `configure`, if any.
+    `timeout` bounds each call; `api_key` and `max_retries` go to networked providers. A
+    command's choices for all of these travel as `masfuzz.llm.settings.ModelSettings`.
     """
-    cache = cache if cache is not None else _DEFAULTS.get("cache")
-    timeout = timeout if timeout is not None else _DEFAULTS.get("timeout")
-    api_key = api_key if api_key is not None else _DEFAULTS.get("api_key")
-    max_retries = max_retries if max_retries is not None else _DEFAULTS.get("max_retries")
     spec = parse_model_string(model_string)
     provider = _make_provider(spec, api_key=api_key, max_retries=max_retries, **provider_options)
     return ManagedClient(provider, spec, role=role, cache=cache, ledger=ledger, timeout=timeout)

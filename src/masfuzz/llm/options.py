@@ -1,10 +1,9 @@
-"""The model options every command that calls a model shares, and the client they build.
+"""The model options every command that calls a model shares, as a `ModelSettings`.
 
     --no-cache  --cache PATH  --max-connections N  --model-timeout S  --retries N  --api-key-env NAME
 
 Each also reads an environment variable (MASFUZZ_NO_CACHE=1, MASFUZZ_CACHE,
-MASFUZZ_MAX_CONNECTIONS, MASFUZZ_MODEL_TIMEOUT, MASFUZZ_RETRIES), the same names
-`masfuzz.cli.common` uses.
+MASFUZZ_MAX_CONNECTIONS, MASFUZZ_MODEL_TIMEOUT, MASFUZZ_RETRIES, MASFUZZ_API_KEY_ENV).
 
 Keys are read from the environment variable a user names, never from the command line, where
 they would land in shell history and process listings.
@@ -17,15 +16,10 @@ import os
 
 from masfuzz.errors import MasfuzzError
 from masfuzz.llm.accounting import Ledger
-from masfuzz.llm.cache import DEFAULT_PATH, ResponseCache
-from masfuzz.llm.client import (
-    DEFAULT_MAX_CONNECTIONS,
-    ManagedClient,
-    configure,
-    get_client,
-    set_max_connections,
-)
+from masfuzz.llm.cache import DEFAULT_PATH
+from masfuzz.llm.client import DEFAULT_MAX_CONNECTIONS, ManagedClient
 from masfuzz.llm.retry import DEFAULT_MAX_RETRIES
+from masfuzz.llm.settings import ModelSettings
 from masfuzz.llm.types import Role
 
 
@@ -43,31 +37,26 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
                        help="seconds one model call may take (default: %(default)s)")
     group.add_argument("--retries", type=int, default=int(env("MASFUZZ_RETRIES", DEFAULT_MAX_RETRIES)), metavar="N",
                        help="retries on rate limits, timeouts and 5xx (default: %(default)s)")
-    group.add_argument("--api-key-env", metavar="NAME",
+    group.add_argument("--api-key-env", metavar="NAME", default=env("MASFUZZ_API_KEY_ENV"),
                        help="environment variable holding the API key (default: OPENAI_API_KEY "
                        "for openai/, OPENAI_COMPATIBLE_API_KEY for openai-compatible/)")
+
+
+def settings_from_args(args: argparse.Namespace) -> ModelSettings:
+    """The command's model settings; they travel to every executor and worker."""
+    if args.retries < 0:
+        raise MasfuzzError(f"--retries must be 0 or more, not {args.retries}")
+    if args.max_connections < 1:
+        raise MasfuzzError(f"--max-connections must be at least 1, not {args.max_connections}")
+    settings = ModelSettings(cache=None if args.no_cache else args.cache,
+                             timeout=args.model_timeout, retries=args.retries,
+                             api_key_env=args.api_key_env or None,
+                             max_connections=args.max_connections)
+    settings.api_key()  # a named variable that is not set is bad input, said now
+    return settings
 
 
 def client_from_args(
     args: argparse.Namespace, model_string: str, *, role: Role = "sut", ledger: Ledger | None = None
 ) -> ManagedClient:
-    set_max_connections(args.max_connections)
-    if args.retries < 0:
-        raise MasfuzzError(f"--retries must be 0 or more, not {args.retries}")
-    api_key = None
-    if args.api_key_env:
-        api_key = os.environ.get(args.api_key_env)
-        if not api_key:
-            raise MasfuzzError(f"--api-key-env: the environment variable {args.api_key_env} is not set")
-    cache = None if args.no_cache else ResponseCache(args.cache)
-    # The same settings for the clients the adapters build for the agents under test.
-    configure(cache=cache, timeout=args.model_timeout, api_key=api_key, max_retries=args.retries)
-    return get_client(
-        model_string,
-        role=role,
-        cache=cache,
-        ledger=ledger,
-        timeout=args.model_timeout,
-        api_key=api_key,
-        max_retries=args.retries,
-    )
+    return settings_from_args(args).client(model_string, role=role, ledger=ledger)

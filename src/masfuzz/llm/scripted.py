@@ -154,7 +154,7 @@ class ScriptedClient:
 
     @classmethod
     def load(cls, model_string: str, target: str) -> "ScriptedClient":
-        from masfuzz.adapters.loader import load_target
+        from masfuzz.loader import load_target
 
         try:
             obj = load_target(target).obj

@@ -106,10 +106,10 @@ class _Run:
         model = self.scenario.model_for(agent)
         if model is None:
             return None  # no model string: the agent keeps the app's own client
-        from masfuzz.llm import get_client
+        from masfuzz.llm.settings import sut_client
 
         bridge = MasfuzzChatCompletionClient(
-            get_client(model, role="sut"), agent=agent, handoffs=self.handoff_tools.get(agent),
+            sut_client(model), agent=agent, handoffs=self.handoff_tools.get(agent),
             on_error=lambda who, exc: self.model_errors.append((who, exc)),
         )
         self.bridges.append(bridge)

@@ -57,9 +57,9 @@ class MasfuzzChatCompletionClient(ChatCompletionClient):
     @property
     def model_client(self) -> ModelClient:
         if isinstance(self._client, str):
-            from masfuzz.llm import get_client
+            from masfuzz.llm.settings import sut_client
 
-            self._client = get_client(self._client, role="sut")
+            self._client = sut_client(self._client)
         return self._client
 
     async def create(

@@ -18,7 +18,7 @@ from autogen_agentchat.base import Team, TerminationCondition
 from autogen_agentchat.conditions import MaxMessageTermination
 from autogen_agentchat.teams import GraphFlow, RoundRobinGroupChat, SelectorGroupChat, Swarm
 
-from masfuzz.adapters.loader import split_target
+from masfuzz.loader import split_target
 from masfuzz.adapters.source import display_path, function_site
 from masfuzz.spec.model import (
     AgentSpec,

@@ -79,12 +79,12 @@ def _model(spec: WorkflowSpec, scenario: Scenario, probes: dict[str, tuple[ToolD
            rec: TraceRecorder) -> tuple[MasfuzzChatModel | None, list[tuple[str | None, BaseException]]]:
     """One chat model for every node; per-node model strings become per-agent clients, all made
     before the run so a bad model string is an input error, not a crash of the system."""
-    from masfuzz.llm import get_client
+    from masfuzz.llm.settings import sut_client
 
     errors: list[tuple[str | None, BaseException]] = []
     if scenario.sut_model is None and not scenario.agent_models:
         return None, errors
-    clients = {a.id: get_client(m, role="sut") for a in spec.agents if (m := scenario.model_for(a.id))}
+    clients = {a.id: sut_client(m) for a in spec.agents if (m := scenario.model_for(a.id))}
 
     def count(agent: str | None, reply: Any) -> None:
         rec.usage.model_calls += 1

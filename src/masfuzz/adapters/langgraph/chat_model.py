@@ -61,9 +61,9 @@ class MasfuzzChatModel(BaseChatModel):
         if self.client is not None:
             return self.client
         if self._resolved is None:
-            from masfuzz.llm import get_client
+            from masfuzz.llm.settings import sut_client
 
-            self._resolved = get_client(self.model, role="sut")
+            self._resolved = sut_client(self.model)
         return self._resolved
 
     async def _agenerate(self, messages: list[BaseMessage], stop: list[str] | None = None,

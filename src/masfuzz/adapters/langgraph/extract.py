@@ -16,7 +16,7 @@ from typing import Any, Iterable
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.prebuilt import ToolNode
 
-from masfuzz.adapters.loader import split_target
+from masfuzz.loader import split_target
 from masfuzz.adapters.source import function_site
 from masfuzz.spec.model import (
     AgentSpec,

@@ -13,24 +13,10 @@ from typing import Any, ClassVar
 from masfuzz.adapters.base import Adapter
 from masfuzz.adapters.openai_agents import sdk
 from masfuzz.adapters.openai_agents.extract import FRAMEWORK, Walk, extract, walk
+from masfuzz.llm.settings import sut_client
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import Trace
-
-
-class ClientPool:
-    """One model client per model string, kept across runs (a local model loads once)."""
-
-    def __init__(self) -> None:
-        self._clients: dict[str, Any] = {}
-
-    def __call__(self, model_string: str) -> Any:
-        client = self._clients.get(model_string)
-        if client is None:
-            from masfuzz.llm import get_client
-
-            client = self._clients[model_string] = get_client(model_string, role="sut")
-        return client
 
 
 class OpenAIAgentsAdapter(Adapter):
@@ -38,7 +24,6 @@ class OpenAIAgentsAdapter(Adapter):
     extra: ClassVar[str] = "openai-agents"
 
     def __init__(self) -> None:
-        self.clients = ClientPool()
         self._walks: dict[int, Walk] = {}
 
     @classmethod
@@ -56,14 +41,14 @@ class OpenAIAgentsAdapter(Adapter):
         from masfuzz.adapters.openai_agents.run import run_scenario
 
         w = self._walks.get(id(obj)) or walk(obj)
-        return await run_scenario(obj, w, spec, scenario, self.clients, framework=FRAMEWORK)
+        return await run_scenario(obj, w, spec, scenario, sut_client, framework=FRAMEWORK)
 
 
 def _module_of(target: str) -> Any:
     """The already-imported module a target names (for locating sources); None if unknown."""
     import sys
 
-    from masfuzz.adapters.loader import split_target
+    from masfuzz.loader import split_target
 
     where, _ = split_target(target)
     if where.endswith(".py"):

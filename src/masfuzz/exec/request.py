@@ -1,0 +1,44 @@
+"""`ExecutionRequest`: everything one execution needs, as one serialisable value.
+
+Every executor takes exactly this and answers with a `Trace`: the in-process executor runs it on
+this event loop, the worker pool sends it to a worker process as one JSON line, and a Ray worker
+would receive the same document. Model settings name the API-key *variable*, never its value,
+so a request can be written anywhere without carrying a secret.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from masfuzz.errors import MasfuzzError
+from masfuzz.llm.settings import ModelSettings
+from masfuzz.scenario import Scenario
+from masfuzz.target import Target
+
+DEFAULT_TIMEOUT = 60.0  # seconds per scenario when neither the scenario nor the caller names one
+
+
+@dataclass(frozen=True)
+class ExecutionRequest:
+    target: Target
+    scenario: Scenario
+    models: ModelSettings = field(default_factory=ModelSettings)
+    timeout: float = DEFAULT_TIMEOUT  # hard bound on the run, unless the scenario sets its own
+
+    @property
+    def limit(self) -> float:
+        return self.scenario.timeout if self.scenario.timeout else self.timeout
+
+    def to_data(self) -> dict[str, Any]:
+        return {"target": self.target.to_data(),
+                "scenario": self.scenario.model_dump(mode="json"),
+                "models": self.models.model_dump(mode="json"), "timeout": self.timeout}
+
+    @classmethod
+    def from_data(cls, data: Any) -> "ExecutionRequest":
+        if not isinstance(data, dict) or "target" not in data or "scenario" not in data:
+            raise MasfuzzError(f"execution request: expected target and scenario, not {data!r:.80}")
+        return cls(Target.from_data(data["target"]), Scenario.model_validate(data["scenario"]),
+                   ModelSettings.model_validate(data.get("models") or {}),
+                   float(data.get("timeout") or DEFAULT_TIMEOUT))

@@ -1,0 +1,207 @@
+"""`Target`: what the user pointed masfuzz at, parsed once and opened once per process.
+
+A target is the reference as the user named it (`file.py:attr`, `pkg.mod:factory("x")`,
+`file.py:a,b,c`, a manifest `.yaml`/`.json`), the orchestration graph they supplied for apps that
+orchestrate agents in plain Python (`--coordinator`, `--link`), and optionally the adapter to use
+instead of detecting one. It is a small frozen value: it travels whole to executors, workers,
+run records, suites and the pytest plugin (`to_data`/`from_data`), so every place that runs the
+system runs the same graph.
+
+`Target.open()` imports and extracts the system once per process and hands every later caller
+the same `OpenedSystem`: a `file.py:build()` factory is called once, and the spec a campaign plans
+from belongs to the very object its executions run.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from masfuzz.errors import MasfuzzError, TargetError
+
+if TYPE_CHECKING:
+    from masfuzz.adapters.base import Adapter
+    from masfuzz.scenario import Scenario
+    from masfuzz.spec.model import WorkflowSpec
+    from masfuzz.trace import Trace
+
+
+@dataclass(frozen=True)
+class Orchestration:
+    """What the user said about the graph: a coordinator name and links, by agent name."""
+
+    coordinator: str | None = None
+    links: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def parse(cls, coordinator: str | None = None, links: Any = ()) -> "Orchestration":
+        """From the command-line forms: `--coordinator NAME`, `--link FROM->TO` strings (or
+        already split pairs)."""
+        pairs = []
+        for link in links or ():
+            if isinstance(link, str):
+                src, sep, dst = link.partition("->")
+                src, dst = src.strip(), dst.strip()
+                if not sep or not src or not dst or "->" in dst:
+                    raise TargetError(f"--link {link!r}: expected FROM->TO (two agent names)")
+                pairs.append((src, dst))
+            else:
+                src, dst = link
+                pairs.append((str(src), str(dst)))
+        if coordinator is not None and not coordinator.strip():
+            raise TargetError("--coordinator: the coordinator needs a non-empty name")
+        return cls(coordinator.strip() if coordinator else None, tuple(pairs))
+
+    @classmethod
+    def from_data(cls, data: Any) -> "Orchestration":
+        """From what `to_data` wrote (a suite file, a run config, a worker request)."""
+        if not data:
+            return cls()
+        if not isinstance(data, dict):
+            raise TargetError(f"orchestration: expected a mapping, not {data!r}")
+        return cls.parse(data.get("coordinator"), data.get("links") or ())
+
+    def to_data(self) -> dict[str, Any]:
+        """`{}` when nothing was said, so records of ordinary targets stay unchanged."""
+        out: dict[str, Any] = {}
+        if self.coordinator:
+            out["coordinator"] = self.coordinator
+        if self.links:
+            out["links"] = self.link_texts()
+        return out
+
+    def link_texts(self) -> list[str]:
+        return [f"{a}->{b}" for a, b in self.links]
+
+    def __bool__(self) -> bool:
+        return bool(self.coordinator or self.links)
+
+
+@dataclass(frozen=True)
+class Target:
+    ref: str
+    orchestration: Orchestration = field(default_factory=Orchestration)
+    adapter: str | None = None  # "pkg.mod:Class" or "file.py:Class": skip detection
+
+    @classmethod
+    def of(cls, target: "Target | str", orchestration: Orchestration | None = None, *,
+           coordinator: str | None = None, links: Any = (), adapter: Any = None) -> "Target":
+        """A target from what a caller holds: a `Target`, or a reference plus the graph options."""
+        if isinstance(target, Target):
+            return target
+        if not isinstance(target, str) or not target.strip():
+            raise TargetError(f"target {target!r}: expected file.py:attr, pkg.mod:attr or a manifest")
+        if coordinator or links:
+            orchestration = Orchestration.parse(coordinator, links)
+        return cls(target, orchestration or Orchestration(), adapter_name(adapter))
+
+    def to_data(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"ref": self.ref}
+        if self.orchestration:
+            out["orchestration"] = self.orchestration.to_data()
+        if self.adapter:
+            out["adapter"] = self.adapter
+        return out
+
+    @classmethod
+    def from_data(cls, data: Any) -> "Target":
+        if isinstance(data, str):
+            return cls(data)
+        if not isinstance(data, dict) or not isinstance(data.get("ref"), str):
+            raise TargetError(f"target: expected a mapping with a 'ref', not {data!r}")
+        return cls(data["ref"], Orchestration.from_data(data.get("orchestration")),
+                   data.get("adapter"))
+
+    def __str__(self) -> str:
+        return self.ref
+
+    def open(self) -> "OpenedSystem":
+        """The system, loaded and extracted on this process's first call only."""
+        system = _OPENED.get(self)
+        if system is None:
+            system = _OPENED[self] = _open(self)
+        return system
+
+
+def adapter_name(adapter: Any) -> str | None:
+    """An adapter as a name a worker process can import (instances cannot cross processes)."""
+    if adapter is None or isinstance(adapter, str):
+        return adapter
+    cls = adapter if isinstance(adapter, type) else type(adapter)
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+@dataclass
+class OpenedSystem:
+    """A target loaded once: its spec, the object its adapter runs, and the adapter."""
+
+    target: Target
+    spec: "WorkflowSpec"
+    obj: Any  # the framework object (the spec itself for a manifest)
+    adapter: "Adapter | None"  # None until something runs it (a manifest materialises lazily)
+
+    def runner(self) -> "Adapter":
+        if self.adapter is None:
+            from masfuzz.adapters.manifest import ADAPTER  # materialises the manifest
+
+            self.adapter = ADAPTER()
+        return self.adapter
+
+    async def run(self, scenario: "Scenario") -> "Trace":
+        """Run one scenario; an exception escaping the adapter is recorded as a crash."""
+        from masfuzz.trace import ended_trace
+
+        t0 = time.perf_counter()
+        try:
+            return await self.runner().run(self.obj, self.spec, scenario)
+        except MasfuzzError:
+            raise
+        except Exception as exc:  # the adapter's contract says this never happens; be safe
+            return ended_trace(
+                scenario, "crash", f"{type(exc).__name__}: {exc}", time.perf_counter() - t0,
+                system_id=self.spec.system.id, framework=self.spec.system.framework,
+            )
+
+
+_OPENED: dict[Target, OpenedSystem] = {}
+
+
+def _open(target: Target) -> OpenedSystem:
+    from masfuzz.adapters.base import instantiate, resolve
+    from masfuzz.adapters.orchestration import assemble, needed
+    from masfuzz.loader import load_target
+    from masfuzz.spec.manifest import is_manifest_path, load_manifest
+    from masfuzz.spec.validate import validate
+
+    ref, orchestration = target.ref, target.orchestration
+    if is_manifest_path(ref):
+        if orchestration:
+            raise TargetError(f"{ref}: a manifest states its own graph; --coordinator and "
+                              "--link apply to Python targets (edit the manifest instead)")
+        spec = load_manifest(ref)
+        adapter = instantiate(target.adapter) if target.adapter else None
+        return OpenedSystem(target, spec, spec, adapter)
+    if target.adapter:
+        adapter = instantiate(target.adapter)
+        obj = load_target(ref).obj
+        if not adapter.accepts(obj):
+            raise TargetError(f"{ref}: adapter {type(adapter).__name__} does not accept a "
+                              f"{type(obj).__module__}.{type(obj).__qualname__}")
+        return OpenedSystem(target, adapter.extract(obj, target=ref), obj, adapter)
+    notes: list[str] = []
+    if needed(ref, orchestration):
+        entry, notes = assemble(ref, orchestration)
+    else:
+        entry = load_target(ref).obj
+    adapter, obj = resolve(entry, ref)
+    spec = validate(adapter.extract(obj, target=ref), ref)
+    if notes:
+        spec = spec.model_copy(update={"notes": tuple(dict.fromkeys((*spec.notes, *notes)))})
+    return OpenedSystem(target, spec, obj, adapter)
+
+
+def open_target(target: "Target | str", orchestration: Orchestration | None = None, *,
+                coordinator: str | None = None, links: Any = ()) -> OpenedSystem:
+    """`Target.of(...).open()`: the opened system for a reference and its graph options."""
+    return Target.of(target, orchestration, coordinator=coordinator, links=links).open()
