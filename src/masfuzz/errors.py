@@ -28,3 +28,9 @@ class TargetError(MasfuzzError):
 
 class ModelError(MasfuzzError):
     """A model string that does not parse, or a provider that cannot be reached or used."""
+
+
+class ModelCallFailed(ModelError):
+    """One model call failed after its retries (no reply in time, rate limits, 5xx). Unlike a
+    bad model string or a rejected key, this is no input error: a campaign records it against
+    the objective it was for and goes on."""

@@ -77,3 +77,16 @@ def progress_printer(enabled: bool) -> Callable[[str], None]:
             print(f"  .. {msg}", file=sys.stderr, flush=True)
 
     return say
+
+
+def print_analysis(analysis: Any, fmt: str, *, obligations: bool = False,
+                   fail_under: float | None = None) -> int:
+    """Render an analysis in the chosen format; exit 1 when `--fail-under` fails it."""
+    from masfuzz.report import REPORTERS
+
+    print(REPORTERS[fmt]().render(analysis, obligations=obligations), end="")
+    why = analysis.gate(fail_under)
+    if why:
+        print(f"masfuzz: {why}", file=sys.stderr)
+        return 1
+    return 0

@@ -71,6 +71,36 @@ def observe(trace: Trace) -> Observation:
                        frozenset(delegations))
 
 
+def structural_items(obs: Observation, space: ObligationSpace) -> set[str]:
+    """What the structural coverage model counts for one observation: every obligation-shaped
+    fact it shows (an agent acting, a tool edge, a restricted attempt, a delegation), whether
+    or not Ω(S) declares it — a call to a restricted tool is left to C3, which counts only
+    explicit restricted attempts."""
+    out: set[str] = set()
+    for s in space.sets():
+        for key in obs.keys(s.kind):
+            if s.kind == "use_tool" and key not in s and key in space.restrict_tool:
+                continue
+            out.add(Obligation(s.kind, tuple(key)).id)
+    return out
+
+
+class StructuralModel:
+    """Structural coverage C1–C4 as a campaign's coverage model: items are obligation ids."""
+
+    name = "structural"
+
+    def __init__(self, space: ObligationSpace) -> None:
+        self.space = space
+
+    def items(self, trace: Trace) -> set[str]:
+        return structural_items(observe(trace), self.space)
+
+    def witnessed(self, trace: Trace) -> list[str]:
+        """The obligations of Ω(S) this trace witnesses (W(x, ω) = 1)."""
+        return sorted(i for i in self.items(trace) if Obligation.parse(i) in self.space)
+
+
 def cov(obligations: ObligationSet, witnessed: set[tuple[str, ...]]) -> float:
     """Cov(X, O, W): 1 when O is empty, else the fraction of O witnessed by some test."""
     total = len(obligations)
@@ -98,18 +128,29 @@ class StructuralCoverage:
     unexpected: dict[str, list[str]] = field(default_factory=dict)
 
     def add(self, trace: Trace, scenario_id: str | None = None) -> Observation:
-        sid = scenario_id or trace.scenario_id
         obs = observe(trace)
-        for s in self.space.sets():
-            for key in obs.keys(s.kind):
-                ob_id = Obligation(s.kind, tuple(key)).id
-                bucket = self.contexts if key in s else self.unexpected
-                if s.kind == "use_tool" and key not in s and key in self.space.restrict_tool:
-                    continue  # a call to a restricted tool is a C3 matter, reported there
-                ids = bucket.setdefault(ob_id, [])
-                if sid not in ids:
-                    ids.append(sid)
+        self.add_items(structural_items(obs, self.space), scenario_id or trace.scenario_id)
         return obs
+
+    def add_items(self, items: Iterable[str], scenario_id: str) -> None:
+        """Record that `scenario_id` exercised these structural items (obligation ids): those in
+        Ω(S) are its contexts, the rest observed structure the spec does not declare."""
+        for ob_id in items:
+            bucket = self.contexts if Obligation.parse(ob_id) in self.space else self.unexpected
+            ids = bucket.setdefault(ob_id, [])
+            if scenario_id not in ids:
+                ids.append(scenario_id)
+
+    @classmethod
+    def from_contexts(cls, space: ObligationSpace,
+                      contexts: dict[str, list[str]]) -> "StructuralCoverage":
+        """Coverage read back from stored contexts (item id -> scenario ids, in order)."""
+        cov = cls(space)
+        for item, scenario_ids in contexts.items():
+            if Obligation.is_id(item):
+                for sid in scenario_ids:
+                    cov.add_items((item,), sid)
+        return cov
 
     def add_all(self, traces: Iterable[Trace]) -> "StructuralCoverage":
         for t in traces:

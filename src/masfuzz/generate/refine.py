@@ -9,11 +9,12 @@ kept, so an unrealized bundle is reported with all it tried.
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from masfuzz.coverage.structural import Observation, observe
+from masfuzz.errors import ModelCallFailed
 from masfuzz.generate.leaks import leaked
 from masfuzz.generate.objectives import Bundle
 from masfuzz.generate.realizer import Feedback, ObjectiveInputs, Realizer
@@ -35,6 +36,7 @@ class Attempt:
     trace: Trace | None = None
     witnessed: dict[str, bool] = field(default_factory=dict)
     model_calls: int = 0
+    model_error: bool = False  # the tester's call failed; nothing was executed
 
 
 @dataclass
@@ -96,37 +98,74 @@ def verdict(bundle: Bundle, w: dict[str, bool], obs: Observation) -> str:
     return "; ".join(parts) + f" (agents that acted: {seen})"
 
 
+STOPPED = "repeated an earlier attempt; stopped"
+
+
+def complete(done: list[Attempt], attempts: int) -> bool:
+    """Is a bundle's loop over: witnessed, out of attempts, or stopped for repeating itself?"""
+    return bool(done) and (done[-1].reward == 1 or len(done) >= attempts or done[-1].verdict == STOPPED)
+
+
+def feedback(a: Attempt) -> Feedback | None:
+    """What a failed attempt teaches the next one (a failed tester call teaches nothing)."""
+    if a.reward or a.model_error:
+        return None
+    if a.trace is None:
+        return Feedback(a.text, a.verdict)
+    return Feedback(a.text, a.verdict, summarize(observe(a.trace), a.trace))
+
+
 async def realize(bundle: Bundle, inputs: ObjectiveInputs, realizer: Realizer, execute: Execute,
                   make_scenario: Callable[[str, Bundle, int], Scenario], *,
-                  attempts: int = 5) -> Realization:
-    history: list[Feedback] = []
-    done: list[Attempt] = []
-    for n in range(1, attempts + 1):
-        cand = await realizer.propose(inputs, history)
-        if any(cand.text == a.text for a in done):
+                  attempts: int = 5, prior: Sequence[Attempt] = (),
+                  on_attempt: Callable[[Attempt], None] | None = None) -> Realization:
+    """The loop for one bundle. `prior` are attempts a resumed run already made (the loop goes
+    on after them); `on_attempt` sees each new attempt as soon as it is judged. A tester model
+    call that fails (timeout, error after its retries) is recorded as an attempt with the reason
+    and the loop goes on: one slow call never ends a campaign."""
+    done: list[Attempt] = list(prior)
+    history = [f for a in done if (f := feedback(a)) is not None]
+
+    def keep(a: Attempt) -> None:
+        done.append(a)
+        if on_attempt is not None:
+            on_attempt(a)
+
+    while not complete(done, attempts):
+        n = len(done) + 1
+        try:
+            cand = await realizer.propose(inputs, history)
+        except ModelCallFailed as exc:
+            keep(Attempt(n, "", 0, f"tester model failed: {exc}", model_error=True, model_calls=1))
+            continue
+        if any(cand.text == a.text for a in done if not a.model_error):
             # The realizer learned nothing from the feedback: running the same request again
             # would only repeat the same trace, so the budget is better spent elsewhere.
-            done.append(Attempt(n, cand.text, 0, "repeated an earlier attempt; stopped",
-                                model_calls=cand.model_calls))
+            keep(Attempt(n, cand.text, 0, STOPPED, model_calls=cand.model_calls))
             break
         leak = leaked(cand.text, inputs.forbidden)
         if leak is not None or not plausible(cand.text):
             why = f"leaked identifier {leak!r}" if leak else "not a user request (too few words)"
-            done.append(Attempt(n, cand.text, 0, why, leaked=leak, model_calls=cand.model_calls))
+            keep(Attempt(n, cand.text, 0, why, leaked=leak, model_calls=cand.model_calls))
             history.append(Feedback(cand.text, why))
             continue
         scenario = make_scenario(cand.text, bundle, n)
         trace = await execute(scenario)
-        obs = observe(trace)
-        w = witnesses(bundle, obs)
-        reward = int(all(w.values()))
-        why = verdict(bundle, w, obs)
-        done.append(Attempt(n, cand.text, reward, why, scenario=scenario, trace=trace,
-                            witnessed=w, model_calls=cand.model_calls))
-        if reward:
+        a = judge(bundle, n, cand.text, scenario, trace, cand.model_calls)
+        keep(a)
+        if a.reward:
             break
-        history.append(Feedback(cand.text, why, summarize(obs, trace)))
+        history.append(feedback(a))  # type: ignore[arg-type]
     return Realization(bundle, done)
+
+
+def judge(bundle: Bundle, number: int, text: str, scenario: Scenario, trace: Trace,
+          model_calls: int = 0) -> Attempt:
+    """Reward 1 only when the trace holds every witness of the bundle."""
+    obs = observe(trace)
+    w = witnesses(bundle, obs)
+    return Attempt(number, text, int(all(w.values())), verdict(bundle, w, obs), scenario=scenario,
+                   trace=trace, witnessed=w, model_calls=model_calls)
 
 
 def scenario_factory(sut_model: str | None, *, seed: int | None, max_turns: int | None,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -69,14 +70,17 @@ class Suite:
         }
 
     def save(self, path: str | Path) -> Path:
+        """Write the suite atomically: a reader (or a crash) never sees half a file."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         data = self.to_data()
         if path.suffix == ".json":
-            path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+            text = json.dumps(data, indent=2) + "\n"
         else:
-            path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100),
-                            encoding="utf-8")
+            text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
         return path
 
 
@@ -139,28 +143,26 @@ def check_case(case: SuiteCase, trace: Trace) -> CaseOutcome:
     return CaseOutcome(case, trace, held, lost)
 
 
-def suite_from_result(result: Any, *, target: str, spec: Any, models: dict[str, str | None],
-                      seed: int | None, orchestration: dict[str, Any] | None = None) -> Suite:
-    """The suite of a `cover` run: one case per realized bundle, one per fault re-run, and
-    every unrealized bundle with its attempts."""
-
-    def attempt_log(r: Any) -> list[dict[str, Any]]:
-        return [{"attempt": a.number, "text": a.text, "reward": a.reward, "verdict": a.verdict}
-                for a in r.attempts]
-
+def suite_from_run(store: Any, run_id: int, generation: dict[str, Any], *, target: Any,
+                   spec: Any, models: dict[str, str | None], seed: int | None) -> Suite:
+    """The suite of a `cover` run, from the store: one case per realized bundle, one per fault
+    re-run, and every unrealized bundle with its attempts. `target` is a `masfuzz.target.Target`
+    (its graph options travel with the suite, so replay and pytest build the same system)."""
+    logs: dict[str, list[dict[str, Any]]] = {}
+    for a in store.attempts(run_id):
+        logs.setdefault(a["bundle"], []).append(
+            {"attempt": a["number"], "text": a["text"], "reward": a["reward"], "verdict": a["verdict"]})
     cases: list[SuiteCase] = []
-    unrealized: list[dict[str, Any]] = []
-    for r in result.realizations:
-        acc = r.accepted
-        if acc is not None and acc.scenario is not None:
-            cases.append(SuiteCase(acc.scenario.id, "witness", str(r.bundle), acc.scenario,
-                                   list(r.bundle.obligation_ids), attempt_log(r)))
-        else:
-            unrealized.append({"bundle": str(r.bundle), "obligations": list(r.bundle.obligation_ids),
-                               "attempts": attempt_log(r)})
-    for f in result.fault_runs:
-        cases.append(SuiteCase(f.scenario.id, "fault", f"W^F1 {f.agent}->{f.tool} under {f.mode}",
-                               f.scenario, [f"robust::{f.agent}::{f.tool}"],
-                               [{"holds": f.holds, "reasons": f.reasons}]))
-    return Suite(target, {"id": spec.system.id, "framework": spec.system.framework}, models,
-                 seed, cases, unrealized, orchestration=orchestration or None)
+    for r in generation["realized"]:
+        scenario = store.scenario(r["scenario"])
+        cases.append(SuiteCase(scenario.id, "witness", r["bundle"], scenario, list(r["obligations"]),
+                               logs.get(r["bundle"], [])))
+    unrealized = [{"bundle": u["bundle"], "obligations": list(u["obligations"]),
+                   "attempts": logs.get(u["bundle"], [])} for u in generation["unrealized"]]
+    for f in generation["fault_runs"]:
+        scenario = store.scenario(f["scenario"])
+        cases.append(SuiteCase(scenario.id, "fault", f"W^F1 {f['agent']}->{f['tool']} under {f['mode']}",
+                               scenario, [f"robust::{f['agent']}::{f['tool']}"],
+                               [{"holds": f["holds"], "reasons": f["reasons"]}]))
+    return Suite(target.ref, {"id": spec.system.id, "framework": spec.system.framework}, models,
+                 seed, cases, unrealized, orchestration=target.orchestration.to_data() or None)

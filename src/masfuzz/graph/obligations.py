@@ -48,6 +48,14 @@ class Obligation:
             raise ValueError(f"not an obligation id: {ident!r}")
         return cls(kind, tuple(ends))  # type: ignore[arg-type]
 
+    @classmethod
+    def is_id(cls, ident: str) -> bool:
+        try:
+            cls.parse(ident)
+        except ValueError:
+            return False
+        return True
+
     def __str__(self) -> str:
         return self.id
 

@@ -12,7 +12,7 @@ import time
 import weakref
 from typing import Any
 
-from masfuzz.errors import MasfuzzError, ModelError
+from masfuzz.errors import MasfuzzError, ModelCallFailed, ModelError
 from masfuzz.llm.accounting import Ledger, price_of
 from masfuzz.llm.cache import ResponseCache, cache_key
 from masfuzz.llm.modelstring import ModelSpec, parse_model_string
@@ -121,7 +121,7 @@ class ManagedClient:
         try:
             reply = await asyncio.wait_for(bounded(), timeout) if timeout else await bounded()
         except (asyncio.TimeoutError, TimeoutError):
-            raise ModelError(f"{self.model_string}: no reply within {timeout:g} s") from None
+            raise ModelCallFailed(f"{self.model_string}: no reply within {timeout:g} s") from None
         except MasfuzzError:
             raise
         except Exception as exc:  # a provider bug or an SDK error not mapped: still one line

@@ -14,7 +14,7 @@ import os
 import weakref
 from typing import Any
 
-from masfuzz.errors import ModelError
+from masfuzz.errors import ModelCallFailed, ModelError
 from masfuzz.llm.modelstring import ModelSpec
 from masfuzz.llm.openai_format import parse_response, request_params
 from masfuzz.llm.remote import RemoteProvider
@@ -79,7 +79,8 @@ class OpenAIClient(RemoteProvider):
                 once, self.retry, transient=self._transient, retry_after=_retry_after
             )
         except self._openai.OpenAIError as exc:
-            raise ModelError(self._describe(exc)) from None
+            failed = ModelCallFailed if self._transient(exc) else ModelError
+            raise failed(self._describe(exc)) from None
         return parse_response(response)
 
     def _transient(self, exc: BaseException) -> bool:

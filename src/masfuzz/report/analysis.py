@@ -1,8 +1,10 @@
 """One analysis of a run that every reporter renders (coverage.py's analysis/report split).
 
 An `Analysis` holds the structure of the system (the counts the paper's Table I reports), the
-structural coverage with its contexts, and whatever later stages attach (failures, usage). The
-reporters never recompute anything: they format this.
+structural coverage with its contexts, the failures, and the sections the campaign's phases left
+in the store (generation, tool fuzzing, usage). `analyze(store, run)` is the one way every
+command, report and the Python API get a run's numbers: `cover` prints the very document
+`report` prints for the same run. The reporters never recompute anything: they format this.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ class Analysis:
     coverage: StructuralCoverage | None = None
     scenarios: int = 0
     failures: list[dict[str, Any]] = field(default_factory=list)
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)  # sections: run, generation, tools, usage
 
     @classmethod
     def of_spec(cls, spec: WorkflowSpec) -> "Analysis":
@@ -68,3 +70,56 @@ class Analysis:
     @staticmethod
     def criterion_name(criterion: str) -> str:
         return CRITERION_NAMES.get(criterion, criterion)
+
+    def coverage_percent(self) -> float:
+        """C1+C2+C4 witnessed, in percent: what `--fail-under` gates on (C3 counts restricted
+        calls the system attempted, which no one wants more of)."""
+        rs = [r for r in self.criteria() if r.criterion != "C3"]
+        total = sum(r.total for r in rs)
+        return 100.0 * sum(r.covered for r in rs) / total if total else 100.0
+
+    def gate(self, fail_under: float | None) -> str | None:
+        """Why a CI gate fails this analysis, or None."""
+        if fail_under is None or self.coverage is None:
+            return None
+        pct = self.coverage_percent()
+        if pct < fail_under:
+            return f"coverage {pct:.1f}% is under --fail-under {fail_under:g}%"
+        return None
+
+
+def analyze(store: Any, run_id: int | None = None) -> Analysis:
+    """The analysis of one stored run (default: the latest), read from the store alone."""
+    from masfuzz.errors import MasfuzzError
+
+    if run_id is None:
+        run_id = store.latest_run()
+        if run_id is None:
+            raise MasfuzzError(f"{store.path}: the store holds no run")
+    info = store.run_info(run_id)
+    if info["spec_id"] is None:
+        raise MasfuzzError(f"{store.path}: run {run_id} has no workflow spec to measure against")
+    a = Analysis.of_spec(store.get_spec(info["spec_id"]))
+    a.coverage = StructuralCoverage.from_contexts(a.space, store.coverage_items(run_id))
+    a.scenarios = store.execution_count(run_id)
+    a.failures = [f.as_dict() for f in store.failures(run_id)]
+    a.extra["run"] = {k: info[k] for k in ("id", "command", "target", "config", "status",
+                                            "started", "finished")}
+    for name, section in _sections(store, run_id, a, info).items():
+        if section:
+            a.extra[name] = section
+    return a
+
+
+def _sections(store: Any, run_id: int, a: Analysis, info: dict[str, Any]) -> dict[str, Any]:
+    """What each phase left in the store, as report sections."""
+    from masfuzz.report.generation import generation_section
+    from masfuzz.report.tools import tools_section
+
+    usage = store.usage(run_id)
+    return {
+        "generation": generation_section(store, run_id, a.spec, info, usage)
+        if info["command"] == "cover" else None,
+        "tools": tools_section(store.tool_findings(run_id), info),
+        "usage": usage,
+    }

@@ -6,29 +6,49 @@ from __future__ import annotations
 from typing import Any
 
 
-def generation_data(result: Any, *, suite_path: str | None = None) -> dict[str, Any]:
-    n_obl = len(result.space)
+def generation_section(store: Any, run_id: int, spec: Any, info: dict[str, Any],
+                       usage: list[dict[str, Any]]) -> dict[str, Any]:
+    """The structural phase's part of a run, rebuilt from the store: the bundles its
+    configuration plans for the spec, each bundle's recorded attempts, and the fault re-runs."""
+    from masfuzz.generate.structural import plan
+
+    config, summary = info["config"], info.get("summary") or {}
+    criteria = tuple(c.strip() for c in str(config.get("criteria", "C1,C2,C3,C4")).split(","))
+    _, objs, bundles = plan(spec, criteria=criteria, merge=config.get("bundle", True))
+    by_bundle: dict[str, list[dict[str, Any]]] = {}
+    for a in store.attempts(run_id):
+        by_bundle.setdefault(a["bundle_id"], []).append(a)
+    realized, unrealized = [], []
+    for b in bundles:
+        tried = sorted(by_bundle.get(b.id, []), key=lambda a: a["number"])
+        if tried and tried[-1]["reward"] == 1:
+            realized.append({"bundle": str(b), "obligations": list(b.obligation_ids),
+                             "attempts": len(tried), "scenario": tried[-1]["scenario_id"],
+                             "input": tried[-1]["text"]})
+        else:
+            unrealized.append({"bundle": str(b), "obligations": list(b.obligation_ids),
+                               "attempts": [{"text": a["text"], "verdict": a["verdict"]}
+                                            for a in tried]})
+    faults = [{"agent": f["agent"], "tool": f["tool"], "mode": f["mode"], "holds": bool(f["holds"]),
+               "reasons": list(f["reasons"]), "scenario": f["scenario_id"]}
+              for f in store.fault_runs(run_id)]
+    tester_calls = sum(u["calls"] for u in usage if u["role"] == "tester")
+    n_obl = len(objs)
     return {
-        "objectives": result.objectives,
-        "bundles": len(result.bundles),
-        "suite_size": {"bundled": len(result.bundles), "one_per_objective": result.objectives,
-                       "cases_written": len(result.realized) + len(result.fault_runs)},
-        "realized": [{"bundle": str(r.bundle), "obligations": list(r.bundle.obligation_ids),
-                      "attempts": len(r.attempts), "scenario": r.accepted.scenario.id,
-                      "input": r.accepted.text}
-                     for r in result.realized],
-        "unrealized": [{"bundle": str(r.bundle), "obligations": list(r.bundle.obligation_ids),
-                        "attempts": [{"text": a.text, "verdict": a.verdict} for a in r.attempts]}
-                       for r in result.unrealized],
-        "tester_model_calls": result.tester_calls,
-        "tester_calls_per_obligation": round(result.tester_calls / n_obl, 3) if n_obl else 0.0,
-        "fault_runs": [{"agent": f.agent, "tool": f.tool, "mode": f.mode, "holds": f.holds,
-                        "reasons": f.reasons, "scenario": f.scenario.id}
-                       for f in result.fault_runs],
-        "wall_time": round(result.wall_time, 3),
-        "executions": {"run": result.executed, "reused_from_store": result.reused},
-        "suite": suite_path,
-        "run_id": result.run_id,
+        "objectives": len(objs),
+        "bundles": len(bundles),
+        "suite_size": {"bundled": len(bundles), "one_per_objective": len(objs),
+                       "cases_written": len(realized) + len(faults)},
+        "realized": realized,
+        "unrealized": unrealized,
+        "tester_model_calls": tester_calls,
+        "tester_calls_per_obligation": round(tester_calls / n_obl, 3) if n_obl else 0.0,
+        "fault_runs": faults,
+        "wall_time": round(float(summary.get("wall_time", 0.0)), 3),
+        "executions": summary.get("executions", {"run": 0, "reused_from_store": 0}),
+        "stopped": summary.get("stopped"),
+        "suite": summary.get("suite"),
+        "run_id": run_id,
     }
 
 
@@ -54,6 +74,8 @@ def generation_text(data: dict[str, Any]) -> str:
         for f in data["fault_runs"]:
             mark = "holds" if f["holds"] else "FAILS: " + "; ".join(f["reasons"])
             out.append(f"    {f['agent']} -> {f['tool']} under {f['mode']}: {mark}")
+    if data.get("stopped"):
+        out.append(f"  stopped early: {data['stopped']}")
     if data.get("suite"):
         out.append(f"  suite written to {data['suite']} ({s['cases_written']} case(s))")
     return "\n".join(out) + "\n"

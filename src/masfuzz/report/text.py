@@ -16,7 +16,9 @@ class TextReporter(Reporter):
     def render(self, analysis: Analysis, *, obligations: bool = False) -> str:
         spec, s = analysis.spec, analysis.structure
         mode = spec.permissions.restrict_mode.replace("_", "-")
-        out = [
+        run = analysis.extra.get("run")
+        out = [f"run {run['id']}: masfuzz {run['command']} {run['target']} ({run['status']})"] if run else []
+        out += [
             f"system {spec.system.id} ({spec.system.framework}, {spec.system.pattern}), "
             f"entry {spec.system.entry_agent}",
             f"  reachable agents  {s.agents:>6}",
@@ -48,7 +50,12 @@ class TextReporter(Reporter):
         if analysis.failures:
             out.append("")
             out.extend(failure_lines(analysis.failures))
-        return "\n".join(out) + "\n"
+        text = "\n".join(out) + "\n"
+        if "generation" in analysis.extra:
+            from masfuzz.report.generation import generation_text
+
+            text += generation_text(analysis.extra["generation"])
+        return text
 
     def _obligations(self, analysis: Analysis) -> list[str]:
         out = ["obligations"]

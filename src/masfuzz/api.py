@@ -1,0 +1,224 @@
+"""masfuzz as a Python library: every command is a function here, and the CLI calls these.
+
+    from masfuzz import api
+    spec = api.inspect("examples/customer_service/app.py:triage_agent")
+    trace = api.exec("examples/customer_service/app.py:triage_agent", "Change my seat to 3A",
+                     sut_model="scripted/examples/customer_service/policy.py:policy")
+    analysis = api.cover("examples/customer_service/app.py:triage_agent",
+                         model="scripted/examples/testers/template_tester.py:policy",
+                         sut_model="scripted/examples/customer_service/policy.py:policy")
+    analysis = api.report(store=".masfuzz/runs.db")          # the latest run, from the store
+
+Keywords are the commands' options with dashes as underscores (`sut_model`, `fail_under`,
+`max_turns`, ...); anything not given takes its `MASFUZZ_*` variable, its `[tool.masfuzz]` key
+in pyproject.toml, or its default, exactly as on the command line. Each function returns data
+(a `WorkflowSpec`, a `Trace`, an `Analysis`); printing is the CLI's job.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import socket
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from masfuzz.errors import MasfuzzError
+
+
+def options(command: str, **keywords: Any) -> argparse.Namespace:
+    """The resolved options of `command` for these keywords (one-line error on a bad one)."""
+    from masfuzz.cli import build_parser
+
+    parser = build_parser(command)
+    positional = {"inspect": ("target",), "cover": ("target",), "exec": ("target",),
+                  "report": (), "replay": ("suite",)}.get(command, ())
+    argv = [command, *(str(keywords.pop(p)) for p in positional if p in keywords)]
+    ns = parser.parse_args(argv)
+    for key, value in keywords.items():
+        if not hasattr(ns, key):
+            raise MasfuzzError(f"masfuzz.api.{command}: no option {key!r}")
+        setattr(ns, key, value)
+    return ns
+
+
+def target_of(opts: argparse.Namespace) -> Any:
+    from masfuzz.target import Orchestration, Target
+
+    return Target.of(opts.target, Orchestration.parse(getattr(opts, "coordinator", None),
+                                                      getattr(opts, "link", None) or ()))
+
+
+# -- inspect -----------------------------------------------------------------------------------
+def inspect(target: str, **keywords: Any) -> Any:
+    """The `WorkflowSpec` of a target, as `masfuzz inspect` extracts it."""
+    return target_of(options("inspect", target=target, **keywords)).open().spec
+
+
+# -- exec --------------------------------------------------------------------------------------
+def exec(target: str, input: str, **keywords: Any) -> Any:  # noqa: A001 (the command's name)
+    """The `Trace` of one scenario on `target`."""
+    from masfuzz.cli.exec_cmd import scenario_from
+
+    opts = options("exec", target=target, input=input, **keywords)
+    return asyncio.run(execute_scenario(target_of(opts), scenario_from(opts), opts))
+
+
+async def execute_scenario(target: Any, scenario: Any, opts: argparse.Namespace) -> Any:
+    from masfuzz.exec import make_executor
+    from masfuzz.llm.options import settings_from_args
+
+    executor = make_executor(opts.executor, timeout=scenario.timeout or opts.timeout,
+                             models=settings_from_args(opts))
+    try:
+        return await executor.run(target, scenario)
+    finally:
+        await executor.aclose()
+
+
+# -- cover -------------------------------------------------------------------------------------
+def cover(target: str, **keywords: Any) -> Any:
+    """Structural test generation on `target`: the `Analysis` of the run (also in the store)."""
+    return run_cover(options("cover", target=target, **keywords))
+
+
+def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None = None) -> Any:
+    from masfuzz.campaign import LEASE_TTL, Budget, Campaign
+    from masfuzz.coverage.structural import StructuralModel
+    from masfuzz.exec import make_executor
+    from masfuzz.generate.structural import FAULT_MODES, StructuralPhase
+    from masfuzz.generate.suite import suite_from_run
+    from masfuzz.graph.coordination import CoordinationGraph
+    from masfuzz.llm.options import settings_from_args
+    from masfuzz.report.analysis import analyze
+    from masfuzz.store.db import RunStore
+
+    say = progress or (lambda msg: None)
+    faults = tuple(m for m in opts.faults.split(",") if m and m != "none")
+    bad = [m for m in faults if m not in FAULT_MODES]
+    if bad:
+        raise MasfuzzError(f"--faults: unknown mode {bad[0]!r} ({', '.join(FAULT_MODES)})")
+    if opts.attempts < 1:
+        raise MasfuzzError("--attempts: must be at least 1")
+    criteria = tuple(c.strip() for c in opts.criteria.split(",") if c.strip())
+    target = target_of(opts)
+    system = target.open()
+    models = settings_from_args(opts)
+    tester = models.client(opts.model, role="tester")
+    realizer = _realizer(opts, tester)
+    config = _config(opts, faults, target)
+    store = RunStore(opts.store)
+    owner = f"{socket.gethostname()}:{os.getpid()}"
+    if opts.fresh:
+        run_id, resumed = store.claim_run("cover", target.ref, config, owner, fresh=True,
+                                          spec=system.spec, seed=opts.seed), False
+    else:
+        done = store.completed_run("cover", target.ref, config)
+        if done is not None and store.find_resumable("cover", target.ref, config) is None:
+            say(f"run {done} of this configuration is already complete in {opts.store}: shown "
+                "as stored (--fresh starts a new run)")
+            return analyze(store, done)
+        run_id, resumed = store.claim_run("cover", target.ref, config, owner, wait=LEASE_TTL,
+                                          spec=system.spec, seed=opts.seed)
+    if resumed:
+        say(f"resuming run {run_id} from {opts.store}")
+    earlier = store.usage(run_id)
+    executor = make_executor(opts.executor, timeout=opts.timeout, models=models)
+    phase = StructuralPhase(realizer, opts.sut_model, attempts=opts.attempts,
+                            merge=not opts.no_bundle, path_aware=not opts.no_route,
+                            fault_modes=faults, criteria=criteria, max_turns=opts.max_turns,
+                            timeout=opts.timeout)
+    campaign = Campaign(target, system.spec, executor, [StructuralModel(CoordinationGraph(system.spec).obligations())],
+                        [phase], store, run_id, seed=opts.seed, budget=_budget(opts, Budget),
+                        progress=say, tester_calls=lambda: tester.ledger.total().calls,
+                        lease_owner=owner)
+    t0 = time.perf_counter()
+    try:
+        asyncio.run(campaign.run())
+    except BaseException:
+        store.record_usage(run_id, _usage(earlier, tester, campaign))
+        store.release_lease(run_id, owner)  # the run stays `running`: the next call resumes it
+        raise
+    store.record_usage(run_id, _usage(earlier, tester, campaign))
+    summary = {"wall_time": round(time.perf_counter() - t0, 3), "stopped": campaign.stop_reason,
+               "executions": {"run": campaign.recorder.executed,
+                              "reused_from_store": campaign.recorder.reused}}
+    generation = analyze(store, run_id).extra["generation"]
+    suite = suite_from_run(store, run_id, generation, target=target, spec=system.spec,
+                           models={"tester": config["model"], "sut": config["sut_model"]},
+                           seed=opts.seed)
+    summary["suite"] = str(suite.save(opts.suite))
+    # completed only once the suite is written: a campaign killed before that resumes instead
+    store.finish_run(run_id, "completed", summary)
+    return analyze(store, run_id)
+
+
+def _realizer(opts: argparse.Namespace, tester: Any) -> Any:
+    if opts.realizer == "dspy":
+        from masfuzz.generate.dspy_realizer import DSPyRealizer  # one-line error without dspy
+
+        return DSPyRealizer(tester, seed=opts.seed)
+    from masfuzz.generate.realizer import NativeRealizer
+
+    return NativeRealizer(tester, seed=opts.seed)
+
+
+def _config(opts: argparse.Namespace, faults: tuple[str, ...], target: Any) -> dict[str, Any]:
+    """What identifies a campaign's configuration: a re-run with the same one resumes it."""
+    from masfuzz.llm.secrets import redact
+
+    config = {"model": redact(opts.model), "realizer": opts.realizer,
+              "sut_model": redact(opts.sut_model), "attempts": opts.attempts,
+              "bundle": not opts.no_bundle, "route": not opts.no_route, "faults": list(faults),
+              "seed": opts.seed, "criteria": opts.criteria}
+    if target.orchestration:  # the graph the user supplied is part of the system under test
+        config["orchestration"] = target.orchestration.to_data()
+    return config
+
+
+def _budget(opts: argparse.Namespace, budget: Any) -> Any:
+    return budget(wall_time=getattr(opts, "budget_time", None),
+                  executions=getattr(opts, "budget_executions", None),
+                  model_calls=getattr(opts, "budget_model_calls", None))
+
+
+def _usage(earlier: list[dict[str, Any]], tester: Any, campaign: Any) -> list[dict[str, Any]]:
+    """Model usage of the run so far: earlier invocations' rows plus this one's (the tester's
+    ledger by agent; the system under test's calls as its traces counted them)."""
+    rows: dict[tuple[str, str, str], dict[str, Any]] = {}
+
+    def add(role: str, agent: str, model: str, **values: Any) -> None:
+        row = rows.setdefault((role, agent, model), {"role": role, "agent": agent, "model": model,
+                                                     "calls": 0, "tokens_in": 0, "tokens_out": 0,
+                                                     "cache_hits": 0, "seconds": 0.0, "cost": 0.0})
+        for k, v in values.items():
+            row[k] = None if v is None or row[k] is None else round(row[k] + v, 6)
+
+    for r in earlier:
+        add(r["role"], r["agent"], r["model"], **{k: r[k] for k in
+            ("calls", "tokens_in", "tokens_out", "cache_hits", "seconds", "cost")})
+    for (role, agent), u in tester.ledger.by_agent.items():
+        add(role, agent, tester.model_string, calls=u.calls, tokens_in=u.tokens_in,
+            tokens_out=u.tokens_out, cache_hits=u.cache_hits, seconds=u.wall_time, cost=u.cost)
+    sut = [t.usage for _, t in campaign.recorder.traces_this_invocation()]
+    if sut:
+        add("sut", "-", "", calls=sum(u.model_calls for u in sut),
+            tokens_in=sum(u.tokens_in for u in sut), tokens_out=sum(u.tokens_out for u in sut),
+            seconds=sum(u.wall_time for u in sut))
+    return list(rows.values())
+
+
+# -- report ------------------------------------------------------------------------------------
+def report(store: str | os.PathLike[str] | None = None, run: int | None = None) -> Any:
+    """The `Analysis` of a stored run (default: the latest), without executing anything."""
+    from masfuzz.report.analysis import analyze
+    from masfuzz.store.db import RunStore
+
+    path = Path(store if store is not None else options("report").store)
+    if not path.exists():
+        raise MasfuzzError(f"{path}: no run store here (run `masfuzz cover` first, or give --store)")
+    with RunStore(path) as db:
+        return analyze(db, run)

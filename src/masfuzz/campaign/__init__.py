@@ -1,0 +1,7 @@
+"""The campaign engine: `Campaign` runs phases over one target, recording every execution."""
+
+from masfuzz.campaign.budget import Budget, BudgetExhausted
+from masfuzz.campaign.engine import LEASE_TTL, Campaign, Phase
+from masfuzz.campaign.recorder import Outcome, Recorder
+
+__all__ = ["LEASE_TTL", "Budget", "BudgetExhausted", "Campaign", "Outcome", "Phase", "Recorder"]

@@ -1,0 +1,131 @@
+"""Structural test generation as a campaign phase (structural-coverage Algorithm 1, §IV).
+
+spec -> graph -> obligations -> objectives (R1–R4) -> bundles -> per-bundle refine loop, then
+the fault re-runs of §IV-G. Each refine attempt and fault re-run is written to the run store as
+soon as it is judged; a resumed run rebuilds every bundle's attempts from the store and goes on
+from the first bundle that is not finished, so nothing is asked of the tester twice and nothing
+is executed twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from masfuzz.campaign import Campaign
+from masfuzz.generate.leaks import forbidden_identifiers
+from masfuzz.generate.objectives import Bundle, bundle, objectives
+from masfuzz.generate.realizer import Realizer, lift_inputs
+from masfuzz.generate.refine import Attempt, Realization, complete, judge, realize, scenario_factory
+from masfuzz.graph.coordination import CoordinationGraph
+from masfuzz.graph.obligations import CRITERIA
+from masfuzz.adapters.faults import robustness_witness  # moving to oracles/
+from masfuzz.scenario import Fault, Provenance, Scenario
+
+FAULT_MODES = ("error", "malformed", "timeout", "empty")
+
+
+def plan(spec: Any, *, criteria: tuple[str, ...] = tuple(CRITERIA.values()),
+         merge: bool = True) -> tuple[CoordinationGraph, list[Any], list[Bundle]]:
+    """The graph, objectives and bundles of a spec: a pure function of the spec and the
+    configuration, so a report can rebuild them from a stored run."""
+    graph = CoordinationGraph(spec)
+    kinds = tuple(k for k, c in CRITERIA.items() if c in criteria)
+    objs = objectives(graph.obligations(), kinds)
+    return graph, objs, bundle(objs, merge=merge)
+
+
+@dataclass
+class StructuralPhase:
+    realizer: Realizer
+    sut_model: str | None
+    attempts: int = 5
+    merge: bool = True
+    path_aware: bool = True
+    fault_modes: tuple[str, ...] = ()
+    criteria: tuple[str, ...] = ("C1", "C2", "C3", "C4")
+    max_turns: int | None = None
+    timeout: float | None = None
+    name: str = "structural"
+
+    async def run(self, c: Campaign) -> None:
+        graph, _objs, bundles = plan(c.spec, criteria=self.criteria, merge=self.merge)
+        forbidden = forbidden_identifiers(c.spec)
+        make = scenario_factory(self.sut_model, seed=c.seed, max_turns=self.max_turns,
+                                timeout=self.timeout)
+        stored = _stored_attempts(c)
+        realized: list[Realization] = []
+        for b in bundles:
+            prior = await _rebuild(c, b, stored.get(b.id, []))
+            if complete(prior, self.attempts):
+                r = Realization(b, prior)
+            else:
+                inputs = lift_inputs(b, c.spec, graph, forbidden, path_aware=self.path_aware)
+                r = await realize(b, inputs, self.realizer, c.execute_one, make,
+                                  attempts=self.attempts, prior=prior,
+                                  on_attempt=lambda a, b=b: _record_attempt(c, b, a))
+            status = "witnessed" if r.passed else "unrealized"
+            c.progress(f"{b}: {status} after {len(r.attempts)} attempt(s)")
+            realized.append(r)
+        if self.fault_modes:
+            await self._fault_reruns(c, [r for r in realized if r.passed])
+
+    async def _fault_reruns(self, c: Campaign, realized: list[Realization]) -> None:
+        """§IV-G: re-run each witnessed allowed-tool scenario with a fault in its tool and check
+        the mechanical robustness witness W^F1. The re-runs are independent: submitted together."""
+        runs: list[tuple[Bundle, str, str, str, Scenario]] = []
+        for r in realized:
+            ob = r.bundle.driver.obligation
+            if ob.kind != "use_tool" or r.accepted is None or r.accepted.scenario is None:
+                continue
+            agent, tool = ob.endpoints
+            base = r.accepted.scenario
+            for mode in self.fault_modes:
+                runs.append((r.bundle, agent, tool, mode, base.model_copy(update={
+                    "faults": (Fault(tool=tool, mode=mode),),  # type: ignore[arg-type]
+                    "provenance": Provenance(source=f"fault:{mode}", parent=base.id,
+                                             seed=base.provenance.seed),
+                })))
+        outcomes = await c.execute([sc for *_, sc in runs])
+        for (b, agent, tool, mode, sc), out in zip(runs, outcomes):
+            verdict = robustness_witness(out.trace, agent=agent, tool=tool)
+            if c.store is not None and c.run_id is not None:
+                c.store.record_fault_run(c.run_id, bundle_id=b.id, agent=agent, tool=tool,
+                                         mode=mode, scenario_id=sc.id, holds=bool(verdict.holds),
+                                         reasons=list(verdict.reasons))
+
+
+def _stored_attempts(c: Campaign) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {}
+    if c.store is None or c.run_id is None:
+        return out
+    for a in c.store.attempts(c.run_id):
+        out.setdefault(a["bundle_id"], []).append(a)
+    return out
+
+
+async def _rebuild(c: Campaign, b: Bundle, rows: list[dict[str, Any]]) -> list[Attempt]:
+    """The attempts a resumed run already made for `b`, with their traces (from the store; an
+    execution lost with a crash is executed again, from the very scenario recorded)."""
+    done: list[Attempt] = []
+    for row in sorted(rows, key=lambda r: r["number"]):
+        scenario = c.store.scenario(row["scenario_id"]) if row.get("scenario_id") else None
+        if scenario is None:
+            done.append(Attempt(row["number"], row["text"], row["reward"], row["verdict"],
+                                leaked=row.get("leaked"), model_calls=row.get("model_calls", 0),
+                                model_error=row["verdict"].startswith("tester model failed")))
+            continue
+        trace = await c.execute_one(scenario)
+        done.append(judge(b, row["number"], row["text"], scenario, trace,
+                          row.get("model_calls", 0)))
+    return done
+
+
+def _record_attempt(c: Campaign, b: Bundle, a: Attempt) -> None:
+    if c.store is None or c.run_id is None:
+        return
+    c.store.record_attempt(c.run_id, bundle_id=b.id, bundle=str(b),
+                           obligations=list(b.obligation_ids), number=a.number, text=a.text,
+                           reward=a.reward, verdict=a.verdict, leaked=a.leaked,
+                           scenario_id=a.scenario.id if a.scenario else None,
+                           model_calls=a.model_calls)
