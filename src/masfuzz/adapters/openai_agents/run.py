@@ -20,7 +20,7 @@ from masfuzz.adapters.openai_agents.bridge import make_model
 from masfuzz.adapters.openai_agents.extract import Walk
 from masfuzz.adapters.openai_agents.recording import RunRecording, dispatch
 from masfuzz.adapters.openai_agents.tools import instrumented
-from masfuzz.errors import MasfuzzError
+from masfuzz.errors import MasfuzzError, ModelCallFailed
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import ErrorEvent, Message, Trace, TraceRecorder
@@ -84,6 +84,10 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
             final = result.final_output
             text = final if isinstance(final, str) else _dump(final)
             return recorder.finish("completed", final_output=text)
+        except ModelCallFailed as exc:  # the model under test failed, not the system: no finding
+            rec.close_open_calls("the model under test did not answer")
+            recorder.add(ErrorEvent(kind="model_error", message=str(exc)))
+            return recorder.finish("other", detail=f"the model under test failed: {exc}")
         except MasfuzzError:
             raise
         except asyncio.TimeoutError:
