@@ -112,18 +112,15 @@ def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None =
     config = _config(opts, faults, target)
     store = RunStore(opts.store)
     owner = f"{socket.gethostname()}:{os.getpid()}"
-    if opts.fresh:
-        run_id, resumed = store.claim_run("cover", target.ref, config, owner, fresh=True,
-                                          spec=system.spec, seed=opts.seed), False
-    else:
+    if not opts.fresh:
         done = store.completed_run("cover", target.ref, config)
         if done is not None and store.find_resumable("cover", target.ref, config) is None:
-            say(f"run {done} of this configuration is already complete in {opts.store}: shown "
-                "as stored (--fresh starts a new run)")
-            return analyze(store, done)
-        run_id, resumed = store.claim_run("cover", target.ref, config, owner, wait=LEASE_TTL,
-                                          spec=system.spec, seed=opts.seed)
-    if resumed:
+            return _already_done(store, done, opts, say)
+    run_id, state = store.claim_run("cover", target.ref, config, owner, spec=system.spec,
+                                    seed=opts.seed, fresh=opts.fresh, wait=LEASE_TTL)
+    if state == "completed":  # another process finished it while this one waited
+        return _already_done(store, run_id, opts, say)
+    if state == "resumed":
         say(f"resuming run {run_id} from {opts.store}")
     earlier = store.usage(run_id)
     executor = make_executor(opts.executor, timeout=opts.timeout, models=models)
@@ -153,6 +150,15 @@ def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None =
     summary["suite"] = str(suite.save(opts.suite))
     # completed only once the suite is written: a campaign killed before that resumes instead
     store.finish_run(run_id, "completed", summary)
+    return analyze(store, run_id)
+
+
+def _already_done(store: Any, run_id: int, opts: argparse.Namespace,
+                  say: Callable[[str], None]) -> Any:
+    from masfuzz.report.analysis import analyze
+
+    say(f"run {run_id} of this configuration is already complete in {opts.store}: shown as "
+        "stored (--fresh starts a new run)")
     return analyze(store, run_id)
 
 

@@ -30,14 +30,8 @@ def test_cover_and_report_print_the_same_document(cli, tmp_path):
 
 def test_a_factory_target_is_built_once_per_process(cli, tmp_path):
     app = tmp_path / "countapp.py"
-    app.write_text(
-        "import importlib.util, sys\n"
-        f"spec = importlib.util.spec_from_file_location('cs_app', {str(EXAMPLES / 'customer_service' / 'app.py')!r})\n"
-        "cs = importlib.util.module_from_spec(spec); spec.loader.exec_module(cs)\n"
-        "BUILT = []\n"
-        "def build():\n"
-        "    BUILT.append(1)\n"
-        "    return cs.triage_agent\n")
+    app.write_text((EXAMPLES / "customer_service" / "app.py").read_text() +
+                   "\nBUILT = []\n\n\ndef build():\n    BUILT.append(1)\n    return triage_agent\n")
     _cover(cli, tmp_path, f"{app}:build()", CS_SUT, "--executor", "inprocess")
     import sys
     mod = next(m for m in sys.modules.values() if getattr(m, "__file__", None) == str(app))

@@ -59,8 +59,14 @@ def test_not_a_database(tmp_path):
 
 
 def test_failures_round_trip(tmp_path):
+    from masfuzz.oracles.failure import Failure
+
+    failure = Failure(category="system_termination", root_cause="Max Round Limit Exceeded",
+                      detector="loop", description="a loop", elements=("a",))
     with RunStore(tmp_path / "r.db") as store:
         run = store.start_run("fuzz")
-        store.record_failure(run, None, "fp1", "system termination", "loop", {"detail": "x"})
+        store.record_failure(run, None, failure, extra={"detail": "x"})
+        assert store.record_failure(run, None, failure) is None  # one row per fingerprint
         [f] = store.failures(run)
-        assert f["fingerprint"] == "fp1" and f["detail"] == "x"
+        assert f["fingerprint"] == failure.fingerprint and f["detail"] == "x"
+        assert f.failure == failure

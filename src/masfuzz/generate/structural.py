@@ -19,7 +19,7 @@ from masfuzz.generate.realizer import Realizer, lift_inputs
 from masfuzz.generate.refine import Attempt, Realization, complete, judge, realize, scenario_factory
 from masfuzz.graph.coordination import CoordinationGraph
 from masfuzz.graph.obligations import CRITERIA
-from masfuzz.adapters.faults import robustness_witness  # moving to oracles/
+from masfuzz.adapters.faults import robustness_witness
 from masfuzz.scenario import Fault, Provenance, Scenario
 
 FAULT_MODES = ("error", "malformed", "timeout", "empty")

@@ -1,0 +1,41 @@
+"""Two `cover` processes on one store never write into the same run."""
+
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.conftest import ROOT
+from tests.generate.test_cover import CS, CS_SUT, TESTER
+
+pytest.importorskip("agents")
+
+
+def _cover(tmp_path):
+    cmd = [sys.executable, "-c", "import sys; from masfuzz.cli import main; sys.exit(main(sys.argv[1:]))",
+           "cover", CS, "--model", TESTER, "--sut-model", CS_SUT, "--no-cache",
+           "--store", str(tmp_path / "runs.db"), "--suite", str(tmp_path / "suite.yaml")]
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=tmp_path, env=env)
+
+
+def test_two_processes_one_second_apart(tmp_path):
+    first = _cover(tmp_path)
+    time.sleep(1.0)
+    second = _cover(tmp_path)
+    out1, err1 = first.communicate(timeout=300)
+    out2, err2 = second.communicate(timeout=300)
+    assert first.returncode == 0 and second.returncode == 0, err1 + err2
+    db = sqlite3.connect(tmp_path / "runs.db")
+    runs = db.execute("SELECT id, status FROM runs").fetchall()
+    rows = db.execute("SELECT COUNT(*), COUNT(DISTINCT run_id || scenario_id) FROM executions").fetchone()
+    db.close()
+    assert runs == [(1, "completed")]
+    assert rows[0] == rows[1] > 0  # no execution recorded twice
+    said = [ln for ln in err2.splitlines() if "run 1" in ln]
+    assert len(said) == 1 and ("already complete" in said[0] or "another masfuzz process" in said[0])
+    assert out2 == out1  # it shows the very run the first one made
