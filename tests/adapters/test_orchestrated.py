@@ -164,3 +164,13 @@ def test_cover_records_the_graph_and_replay_and_pytest_rebuild_it(cli, tmp_path)
     bare.write_text(yaml.safe_dump(data, sort_keys=False))
     code, out, _ = cli("replay", str(bare))
     assert code == 1 and "LOST" in out and "delegate::planner::searcher" in out
+
+
+def test_exec_coverage_measures_the_linked_graph(cli):
+    code, out, err = cli("exec", f"{FIXTURE}:planner", "--link", "planner->searcher", "--input",
+                         "plan tides", "--sut-model", POLICY, "--coverage", "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)["coverage"]
+    items = {o["id"]: o for c in data["obligations"].values() for o in c["items"]}
+    assert items["delegate::planner::searcher"]["witnessed_by"]
+    assert data["coverage"]["criteria"]["C4"]["covered"] == 1
