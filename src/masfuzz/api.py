@@ -174,12 +174,10 @@ def _realizer(opts: argparse.Namespace, tester: Any) -> Any:
 
 def _config(opts: argparse.Namespace, faults: tuple[str, ...], target: Any) -> dict[str, Any]:
     """What identifies a campaign's configuration: a re-run with the same one resumes it."""
-    from masfuzz.llm.secrets import redact
-
-    config = {"model": redact(opts.model), "realizer": opts.realizer,
-              "sut_model": redact(opts.sut_model), "attempts": opts.attempts,
-              "bundle": not opts.no_bundle, "route": not opts.no_route, "faults": list(faults),
-              "seed": opts.seed, "criteria": opts.criteria}
+    config = _redacted({"model": opts.model, "realizer": opts.realizer,
+                        "sut_model": opts.sut_model, "attempts": opts.attempts,
+                        "bundle": not opts.no_bundle, "route": not opts.no_route,
+                        "faults": list(faults), "seed": opts.seed, "criteria": opts.criteria})
     if target.orchestration:  # the graph the user supplied is part of the system under test
         config["orchestration"] = target.orchestration.to_data()
     return config
@@ -215,6 +213,52 @@ def _usage(earlier: list[dict[str, Any]], tester: Any, campaign: Any) -> list[di
             tokens_in=sum(u.tokens_in for u in sut), tokens_out=sum(u.tokens_out for u in sut),
             seconds=sum(u.wall_time for u in sut))
     return list(rows.values())
+
+
+# -- tools -------------------------------------------------------------------------------------
+def tools(target: str, **keywords: Any) -> dict[str, Any]:
+    """ToolFuzz on every tool of `target`: the session's data (also recorded in the store)."""
+    return run_tools(options("tools", target=target, **keywords))
+
+
+def run_tools(opts: argparse.Namespace) -> dict[str, Any]:
+    import random
+    import sys
+
+    from masfuzz.loader import load_target
+    from masfuzz.report.tools import findings_of
+    from masfuzz.store.db import RunStore
+    from masfuzz.toolfuzz.sandbox import SandboxLimits
+    from masfuzz.toolfuzz.session import FuzzSession, SessionConfig, session_dict
+    from masfuzz.toolfuzz.targets import collect_tools
+
+    if opts.calls < 1:
+        raise MasfuzzError(f"--calls must be at least 1, not {opts.calls}")
+    seed = opts.seed if opts.seed is not None else random.SystemRandom().randrange(2**31)
+    print(f"masfuzz tools: seed {seed}", file=sys.stderr)
+    found, notes = collect_tools(load_target(opts.target).obj, opts.target)
+    config = SessionConfig(
+        calls=opts.calls, seed=seed, model=opts.model, sut_model=opts.sut_model,
+        correctness=opts.correctness, fix_docs=opts.fix_docs, fix_candidates=opts.candidates,
+        limits=SandboxLimits(time_s=opts.timeout, cpu_s=max(1, int(opts.timeout)),
+                             memory_mb=opts.memory_mb),
+    )
+    store = RunStore(opts.store)
+    run_id = store.start_run("tools", None, opts.target, _redacted({
+        "calls": opts.calls, "seed": seed, "model": opts.model, "sut_model": opts.sut_model,
+        "correctness": opts.correctness, "fix_docs": opts.fix_docs}), seed=seed)
+    data = session_dict(FuzzSession(config).run(found, notes, opts.target))
+    for finding in findings_of(data):
+        store.record_tool_finding(run_id, finding)
+    store.finish_run(run_id, "completed", {"tools": data})
+    store.close()
+    return data
+
+
+def _redacted(config: dict[str, Any]) -> dict[str, Any]:
+    from masfuzz.llm.secrets import redact
+
+    return {k: redact(v) if isinstance(v, str) else v for k, v in config.items()}
 
 
 # -- report ------------------------------------------------------------------------------------

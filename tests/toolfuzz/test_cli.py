@@ -45,3 +45,26 @@ def test_correctness_without_a_model_is_a_one_line_error(capsys):
 def test_bad_target_is_a_one_line_error(capsys):
     code = main(["tools", f"{EXAMPLES}/control.py:nothing_here", "--seed", "1"])
     assert code == 2 and "nothing_here" in capsys.readouterr().err
+
+
+def test_tools_findings_are_stored_and_report_shows_them(capsys, tmp_path):
+    store = str(tmp_path / "runs.db")
+    code = main(["tools", f"{EXAMPLES}/map_search.py:open_street_map_search", "--calls", "200",
+                 "--seed", "5", "--store", store])
+    printed = capsys.readouterr().out
+    assert code == 0 and "UE 2" in printed
+    from masfuzz.store.db import RunStore
+
+    with RunStore(store) as db:
+        run = db.latest_run()
+        findings = db.tool_findings(run)
+    assert sorted(f["exception"] for f in findings) == ["AssertionError", "IndexError"]
+    assert all(f["tool"] == "open_street_map_search" and f["arguments"] is not None for f in findings)
+    code = main(["report", "--store", store])
+    out = capsys.readouterr().out
+    assert code == 0 and out.splitlines()[0] == f"run {run}: masfuzz tools {EXAMPLES}/map_search.py:open_street_map_search (completed)"
+    assert printed in out  # the very report `masfuzz tools` printed
+    code = main(["report", "--store", store, "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["tools"]["session"]["totals"]["unique_errors"] == 2
+    assert len(data["tools"]["findings"]) == 2

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
-import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -30,30 +28,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per tool call (default 10)")
     p.add_argument("--memory-mb", type=int, default=1024, help="memory per sandbox worker (default 1024)")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    from masfuzz.cli.common import add_store_option
+
+    add_store_option(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from masfuzz.loader import load_target
-    from masfuzz.errors import MasfuzzError
-    from masfuzz.toolfuzz.report import render_text
-    from masfuzz.toolfuzz.sandbox import SandboxLimits
-    from masfuzz.toolfuzz.session import FuzzSession, SessionConfig, session_dict
-    from masfuzz.toolfuzz.targets import collect_tools
+    from masfuzz.api import run_tools
 
-    if args.calls < 1:
-        raise MasfuzzError(f"--calls must be at least 1, not {args.calls}")
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    print(f"masfuzz tools: seed {seed}", file=sys.stderr)
-    tools, notes = collect_tools(load_target(args.target).obj, args.target)
-    config = SessionConfig(
-        calls=args.calls, seed=seed, model=args.model, sut_model=args.sut_model,
-        correctness=args.correctness, fix_docs=args.fix_docs, fix_candidates=args.candidates,
-        limits=SandboxLimits(time_s=args.timeout, cpu_s=max(1, int(args.timeout)), memory_mb=args.memory_mb),
-    )
-    report = FuzzSession(config).run(tools, notes, args.target)
+    data = run_tools(args)
     if args.format == "json":
-        print(json.dumps(session_dict(report), indent=2, default=str, ensure_ascii=False))
+        print(json.dumps(data, indent=2, default=str, ensure_ascii=False))
     else:
-        print(render_text(report))
+        from masfuzz.report.tools import tools_text
+
+        print(tools_text(data), end="")
     return 0

@@ -42,10 +42,11 @@ class Structure:
 
 @dataclass
 class Analysis:
-    spec: WorkflowSpec
-    graph: CoordinationGraph
-    space: ObligationSpace
-    structure: Structure
+    # None for a run with no workflow behind it (`masfuzz tools` on plain tools)
+    spec: WorkflowSpec | None
+    graph: CoordinationGraph | None = None
+    space: ObligationSpace | None = None
+    structure: Structure | None = None
     coverage: StructuralCoverage | None = None
     scenarios: int = 0
     failures: list[dict[str, Any]] = field(default_factory=list)
@@ -97,10 +98,11 @@ def analyze(store: Any, run_id: int | None = None) -> Analysis:
         if run_id is None:
             raise MasfuzzError(f"{store.path}: the store holds no run")
     info = store.run_info(run_id)
-    if info["spec_id"] is None:
-        raise MasfuzzError(f"{store.path}: run {run_id} has no workflow spec to measure against")
-    a = Analysis.of_spec(store.get_spec(info["spec_id"]))
-    a.coverage = StructuralCoverage.from_contexts(a.space, store.coverage_items(run_id))
+    if info["spec_id"] is not None:
+        a = Analysis.of_spec(store.get_spec(info["spec_id"]))
+        a.coverage = StructuralCoverage.from_contexts(a.space, store.coverage_items(run_id))
+    else:
+        a = Analysis(None)
     a.scenarios = store.execution_count(run_id)
     a.failures = [f.as_dict() for f in store.failures(run_id)]
     a.extra["run"] = {k: info[k] for k in ("id", "command", "target", "config", "status",

@@ -25,14 +25,15 @@ class JsonReporter(Reporter):
             "format": "masfuzz-report",
             "format_version": REPORT_FORMAT_VERSION,
             "masfuzz_version": __version__,
-            "system": spec.system.model_dump(mode="json"),
-            "structure": {
+        }
+        if spec is not None and analysis.structure is not None and analysis.space is not None:
+            data["system"] = spec.system.model_dump(mode="json")
+            data["structure"] = {
                 **{k: v for k, v in vars(analysis.structure).items()},
                 "restrict_mode": spec.permissions.restrict_mode,
                 "by_criterion": analysis.space.counts(),
-            },
-            "notes": list(spec.notes),
-        }
+            }
+            data["notes"] = list(spec.notes)
         if analysis.coverage is not None:
             data["coverage"] = {
                 "scenarios": analysis.scenarios,
@@ -44,7 +45,7 @@ class JsonReporter(Reporter):
                 "total": vars(analysis.coverage.total()),
                 "unexpected": analysis.coverage.unexpected,
             }
-        if obligations:
+        if obligations and analysis.space is not None:
             data["obligations"] = self._obligations(analysis)
         if analysis.failures:
             data["failures"] = analysis.failures

@@ -15,9 +15,11 @@ class TextReporter(Reporter):
 
     def render(self, analysis: Analysis, *, obligations: bool = False) -> str:
         spec, s = analysis.spec, analysis.structure
-        mode = spec.permissions.restrict_mode.replace("_", "-")
         run = analysis.extra.get("run")
         out = [f"run {run['id']}: masfuzz {run['command']} {run['target']} ({run['status']})"] if run else []
+        if spec is None or s is None:
+            return "\n".join(out) + "\n" + self._sections(analysis)
+        mode = spec.permissions.restrict_mode.replace("_", "-")
         out += [
             f"system {spec.system.id} ({spec.system.framework}, {spec.system.pattern}), "
             f"entry {spec.system.entry_agent}",
@@ -50,11 +52,20 @@ class TextReporter(Reporter):
         if analysis.failures:
             out.append("")
             out.extend(failure_lines(analysis.failures))
-        text = "\n".join(out) + "\n"
+        return "\n".join(out) + "\n" + self._sections(analysis)
+
+    def _sections(self, analysis: Analysis) -> str:
+        """What the campaign's phases left: generation, tool fuzzing."""
+        text = ""
         if "generation" in analysis.extra:
             from masfuzz.report.generation import generation_text
 
             text += generation_text(analysis.extra["generation"])
+        tools = analysis.extra.get("tools")
+        if tools and tools.get("session"):
+            from masfuzz.report.tools import tools_text
+
+            text += ("\n" if text else "") + tools_text(tools["session"])
         return text
 
     def _obligations(self, analysis: Analysis) -> list[str]:

@@ -1,11 +1,120 @@
-"""The tool-fuzzing part of a run (ToolFuzz), rebuilt from the findings in the store."""
+"""The tool-fuzzing part of a run (ToolFuzz): the session's data as `masfuzz tools` recorded it,
+and its text. Data first; the text is rendered from the data, so `masfuzz tools` and
+`masfuzz report` print the same thing for the same run."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 
 def tools_section(findings: list[dict[str, Any]], info: dict[str, Any]) -> dict[str, Any] | None:
-    if not findings and info["command"] != "tools":
+    session = (info.get("summary") or {}).get("tools")
+    if session is None and not findings:
         return None
-    return {"findings": findings, "summary": (info.get("summary") or {}).get("tools", {})}
+    return {"session": session, "findings": findings}
+
+
+def _fmt(x: float | None) -> str:
+    return "-" if x is None else f"{x:.1f}"
+
+
+def _ci(c: dict[str, float]) -> str:
+    return f"[{c['lower']:.1f}, {c['upper']:.1f}]"
+
+
+def tools_text(data: dict[str, Any]) -> str:
+    """The text report of a `masfuzz tools` session (its `masfuzz-tools/1` data): per tool, its
+    unique runtime errors with reproducing arguments and user requests, UE, TC/UE and the Chao1
+    interval; then the correctness findings and the documentation fix when they ran."""
+    out = [f"masfuzz tools {data['target']}  seed={data['seed']}  calls/tool={data['calls_per_tool']}  "
+           f"model={data['model'] or '-'}  sut-model={data['sut_model'] or data['model'] or '-'}"]
+    for note in data["notes"]:
+        out.append(f"note: {note}")
+    for t in data["tools"]:
+        out += _tool_text(t)
+    totals, c = data["totals"], data["totals"]["chao1"]
+    out.append("")
+    out.append(f"total: {totals['tools']} tools, {totals['calls']} calls, UE {totals['unique_errors']}, "
+               f"TC/UE {_fmt(totals['tc_per_ue'])}, Chao1 {c['estimate']:.1f} 95% CI {_ci(c)}")
+    out.append(f"reproduce: masfuzz tools {data['target']} --calls {data['calls_per_tool']} "
+               f"--seed {data['seed']}"
+               + (f" --model {data['model']}" if data["model"] else "")
+               + (f" --sut-model {data['sut_model']}" if data["sut_model"] else "")
+               + (" --correctness" if data.get("correctness") else "")
+               + (" --fix-docs" if data.get("fix_docs") else ""))
+    return "\n".join(out) + "\n"
+
+
+def _tool_text(t: dict[str, Any]) -> list[str]:
+    c = t["chao1"]
+    out = ["", f"== {t['tool']} ({t['kind']}) =="]
+    for note in t["notes"]:
+        out.append(f"   note: {note}")
+    out.append(f"   runtime: {t['calls']} calls in {t['seconds']:.1f}s: {t['ok']} ok, {t['failed']} "
+               f"failed, {t['blocked']} blocked by the sandbox (network isolation: "
+               f"{t['network_isolation']})")
+    for reason, n in sorted(t["blocked_reasons"].items(), key=lambda kv: -kv[1])[:3]:
+        out.append(f"      blocked x{n}: {reason}")
+    out.append(f"   UE {t['unique_errors']}   TC/UE {_fmt(t['tc_per_ue'])}   Chao1 "
+               f"{c['estimate']:.1f} 95% CI {_ci(c)}")
+    if t["priors"]:
+        out.append(f"   learned priors: {json.dumps(t['priors'], ensure_ascii=False, sort_keys=True)[:300]}")
+    for i, u in enumerate(t["errors"], 1):
+        out.append(f"   [{i}] {u['key']}")
+        out.append(f"       hits {u['count']}, first at call {u['first_call']}; reproduce: "
+                   f"{json.dumps(u['arguments'], ensure_ascii=False)[:240]}")
+        if u["sanity"] is not None:
+            line = f"       sanity check: {u['sanity']}"
+            if u["user_request"]:
+                line += f"; user request: {u['user_request']!r}"
+            out.append(line)
+            if u["confirmed"] is not None:
+                status = "confirmed" if u["confirmed"] else "not confirmed"
+                extra = (f" (agent called with {json.dumps(u['agent_arguments'], ensure_ascii=False)[:160]})"
+                         if u["agent_arguments"] else "")
+                if u["agent_error"]:
+                    extra += f"; the agent hit another error: {u['agent_error']}"
+                out.append(f"       through the agent: {status}{extra}")
+    cr = t.get("correctness")
+    if cr is not None:
+        out.append(f"   correctness: {len(cr['sets'])} prompt sets, {cr['erroneous_sets']} erroneous, "
+                   f"{cr['error_count']} erroneous prompts")
+        for s in cr["sets"]:
+            mark = "ERRONEOUS" if s["erroneous"] else "ok"
+            out.append(f"      [{mark}] {s['template']}  args consistent={s['arguments_consistent']} "
+                       f"outputs consistent={s['outputs_consistent']} oracle scores={s['scores']}")
+            if s["erroneous"]:
+                for p in s["failing_prompts"][:3]:
+                    out.append(f"         failing prompt: {p}")
+    d = t.get("docfix")
+    if d is not None:
+        out.append(f"   documentation fix: erroneous prompts {d['before']} -> {d['after']} "
+                   f"(best of {len(d['candidates'])} candidates: {[c['errors'] for c in d['candidates']]})")
+        if d["improved"]:
+            out.append(f"      new description: {d['best']}")
+    return out
+
+
+def findings_of(session: dict[str, Any]) -> list[dict[str, Any]]:
+    """The findings of a session as the store keeps them: one per unique runtime error (by
+    its grouping key) and one per erroneous correctness prompt set."""
+    import hashlib
+
+    def fp(*parts: str) -> str:
+        return hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:16]
+
+    out = []
+    for t in session["tools"]:
+        for u in t["errors"]:
+            out.append({"tool": t["tool"], "kind": "runtime", "fingerprint": fp(u["key"]),
+                        "exception": u["error_type"], "message": u["message"], "frame": u["frame"],
+                        "arguments": u["arguments"], "user_request": u["user_request"],
+                        "confirmed": u["confirmed"], "count": u["count"], "key": u["key"]})
+        for s in (t.get("correctness") or {}).get("sets", []):
+            if s["erroneous"]:
+                out.append({"tool": t["tool"], "kind": "correctness", "fingerprint": fp(s["template"]),
+                            "message": f"erroneous prompt set: {s['template']}",
+                            "arguments": None, "user_request": (s["failing_prompts"] or [None])[0],
+                            "confirmed": None, "prompts": s["failing_prompts"]})
+    return out

@@ -43,6 +43,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import socket
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
@@ -316,7 +318,8 @@ class RunStore:
                         (command, target, _config(config))).fetchone()
                     if row is not None:
                         rid, holder, expires = row
-                        if holder and holder != owner and (expires or 0) > time.time():
+                        if (holder and holder != owner and (expires or 0) > time.time()
+                                and _alive(holder)):
                             busy = (rid, holder)
                         else:
                             self.db.execute("UPDATE runs SET lease_owner=?, lease_expires=? "
@@ -557,6 +560,22 @@ class RunStore:
         rows = self.db.execute("SELECT json FROM tool_findings WHERE run_id=? ORDER BY id",
                                (run_id,))
         return [_loads(r[0], {}) for r in rows]
+
+
+def _alive(owner: str) -> bool:
+    """Is the process holding a lease alive? Owners are `host:pid`; on this host a dead pid
+    frees the lease at once (a killed campaign resumes without waiting out the lease), on
+    another host only the lease's expiry can tell."""
+    host, _, pid = owner.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _config(config: dict[str, Any] | None) -> str:

@@ -87,7 +87,8 @@ class PromptSetResult:
         return {"template": self.template, "prompts": self.prompts, "expectation": self.expectation,
                 "scores": self.scores, "arguments_consistent": self.arguments_consistent,
                 "outputs_consistent": self.outputs_consistent, "oracle_passed": self.oracle_passed,
-                "erroneous": self.erroneous, "runs": [r.to_dict() for r in self.runs]}
+                "erroneous": self.erroneous, "failing_prompts": self.failing_prompts,
+                "runs": [r.to_dict() for r in self.runs]}
 
 
 @dataclass

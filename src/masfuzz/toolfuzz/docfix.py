@@ -48,6 +48,7 @@ class DocFix:
 
     def to_dict(self) -> dict[str, Any]:
         return {"original": self.original, "best": self.best, "before": self.before, "after": self.after,
+                "improved": self.improved,
                 "candidates": [{"description": d, "errors": e} for d, e in self.candidates]}
 
 

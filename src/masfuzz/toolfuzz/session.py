@@ -134,6 +134,7 @@ def session_dict(report: SessionReport) -> dict[str, Any]:
     return {
         "format": "masfuzz-tools/1", "target": report.target, "seed": cfg.seed,
         "calls_per_tool": cfg.calls, "model": cfg.model, "sut_model": cfg.sut_model,
+        "correctness": cfg.correctness, "fix_docs": cfg.fix_docs,
         "totals": {"tools": len(report.tools), "calls": report.calls, "unique_errors": report.unique_errors,
                    "tc_per_ue": tc_per_ue(report.calls, report.unique_errors),
                    "chao1": {"estimate": c.estimate, "lower": c.lower, "upper": c.upper}},
