@@ -32,17 +32,13 @@ from masfuzz.errors import MasfuzzError
 def options(command: str, **keywords: Any) -> argparse.Namespace:
     """The resolved options of `command` for these keywords (one-line error on a bad one)."""
     from masfuzz.cli import build_parser
+    from masfuzz.options import api_namespace
 
-    parser = build_parser(command)
-    positional = {"inspect": ("target",), "cover": ("target",), "exec": ("target",),
-                  "report": (), "replay": ("suite",)}.get(command, ())
-    argv = [command, *(str(keywords.pop(p)) for p in positional if p in keywords)]
-    ns = parser.parse_args(argv)
-    for key, value in keywords.items():
-        if not hasattr(ns, key):
-            raise MasfuzzError(f"masfuzz.api.{command}: no option {key!r}")
-        setattr(ns, key, value)
-    return ns
+    names = {"inspect": ("target",), "cover": ("target",), "tools": ("target",),
+             "exec": ("target", "--input"), "replay": ("suite",)}.get(command, ())
+    given = [(n, keywords.pop(n.lstrip("-"))) for n in names if n.lstrip("-") in keywords]
+    argv = [x for n, v in given for x in ((n, str(v)) if n.startswith("--") else (str(v),))]
+    return api_namespace(command, build_parser(command), argv, keywords)
 
 
 def target_of(opts: argparse.Namespace) -> Any:
@@ -69,10 +65,10 @@ def exec(target: str, input: str, **keywords: Any) -> Any:  # noqa: A001 (the co
 
 async def execute_scenario(target: Any, scenario: Any, opts: argparse.Namespace) -> Any:
     from masfuzz.exec import make_executor
-    from masfuzz.llm.options import settings_from_args
+    from masfuzz.options import model_settings
 
     executor = make_executor(opts.executor, timeout=scenario.timeout or opts.timeout,
-                             models=settings_from_args(opts))
+                             models=model_settings(opts))
     try:
         return await executor.run(target, scenario)
     finally:
@@ -92,7 +88,7 @@ def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None =
     from masfuzz.generate.structural import FAULT_MODES, StructuralPhase
     from masfuzz.generate.suite import suite_from_run
     from masfuzz.graph.coordination import CoordinationGraph
-    from masfuzz.llm.options import settings_from_args
+    from masfuzz.options import model_settings
     from masfuzz.report.analysis import analyze
     from masfuzz.store.db import RunStore
 
@@ -106,7 +102,7 @@ def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None =
     criteria = tuple(c.strip() for c in opts.criteria.split(",") if c.strip())
     target = target_of(opts)
     system = target.open()
-    models = settings_from_args(opts)
+    models = model_settings(opts)
     tester = models.client(opts.model, role="tester")
     realizer = _realizer(opts, tester)
     config = _config(opts, faults, target)

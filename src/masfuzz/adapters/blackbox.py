@@ -369,26 +369,6 @@ class BlackboxAdapter(Adapter):
 ADAPTER = BlackboxAdapter
 
 
-def add_blackbox_options(p: Any) -> None:
-    """The `masfuzz exec` options of a black-box run."""
-    p.add_argument("--blackbox", metavar="COMMAND",
-                   help="run this command (e.g. \"python app.py\") unmodified against masfuzz's "
-                   "loopback model endpoint instead of loading TARGET; {input} in it is "
-                   "replaced by --input")
-    p.add_argument("--answer", action="append", default=None, metavar="TEXT",
-                   help="a scripted answer for the app's input() calls, in order (repeatable; "
-                   "default: --input once)")
-    p.add_argument("--cwd", default=None, help="folder to start the black-box app in")
-    p.add_argument("--bb-agent", action="append", default=[], metavar="NAME=PROMPT",
-                   help="name the agent whose system prompt contains PROMPT (repeatable)")
-    p.add_argument("--spec", metavar="TARGET",
-                   help="the app's workflow (a manifest, or file.py:attr building its agents): "
-                   "names black-box agents by their instructions and is what --coverage measures")
-    p.add_argument("--coverage", action="store_true",
-                   help="after the trace, print structural coverage (C1-C4) against --spec, or "
-                   "against the workflow observed in this run when there is no --spec")
-
-
 def _spec_of(target: str) -> WorkflowSpec:
     from masfuzz.target import open_target
 

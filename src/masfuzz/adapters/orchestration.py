@@ -28,16 +28,6 @@ from masfuzz.target import Orchestration
 DEFAULT_COORDINATOR = "coordinator"
 
 
-def add_options(p: argparse.ArgumentParser) -> None:
-    """`--coordinator` and `--link`, the same on every command that opens a target."""
-    p.add_argument("--coordinator", default=None, metavar="NAME",
-                   help="add a coordinator agent NAME whose handoffs are the agents the target "
-                   "names (file.py:a,b,c; default name 'coordinator' when several are named)")
-    p.add_argument("--link", action="append", default=[], metavar="FROM->TO",
-                   help="add a delegation (a handoff) between two named or reachable agents "
-                   "(repeatable); for apps that orchestrate agents in plain Python")
-
-
 def from_args(args: argparse.Namespace) -> Orchestration:
     return Orchestration.parse(getattr(args, "coordinator", None), getattr(args, "link", None) or ())
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from typing import NoReturn
 
 from masfuzz import __version__
 from masfuzz.errors import MasfuzzError
@@ -27,8 +28,16 @@ COMMANDS: dict[str, str] = {
 }
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, except that a usage error is one line and exit status 2 like every other
+    bad input (argparse prints the whole usage first)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise MasfuzzError(f"{self.prog}: {message}")
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="masfuzz",
         description="Test LLM multi-agent systems and the tools their agents call.",
     )
@@ -53,11 +62,14 @@ def main(argv: list[str] | None = None) -> int:
     # Register only the chosen command's module: the others may import heavy things.
     chosen = next((a for a in argv if not a.startswith("-")), None)
     parser = build_parser(chosen if chosen in COMMANDS else None)
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
     try:
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 2
+        from masfuzz.options import resolve
+
+        resolve(args.command, args)
         return int(args.func(args) or 0)
     except MasfuzzError as exc:
         print(f"masfuzz: error: {exc}", file=sys.stderr)

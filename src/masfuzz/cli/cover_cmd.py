@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from masfuzz.adapters import orchestration
-from masfuzz.cli.common import add_executor_option, add_model_options, add_store_option
+from masfuzz.options import add_arguments
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -16,31 +15,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "store; re-running the same command resumes an interrupted run.",
     )
     p.add_argument("target")
-    add_model_options(p, tester=True)
-    p.add_argument("--realizer", choices=("native", "dspy"), default="native",
-                   help="who writes the requests: masfuzz's own prompts, or DSPy signatures "
-                   "(one per criterion, dspy.Refine; needs the dspy extra)")
-    p.add_argument("--attempts", type=int, default=5, help="refine attempts per bundle (default 5)")
-    p.add_argument("--fail-under", type=float, default=None, metavar="PCT",
-                   help="exit 1 when C1+C2+C4 coverage is below PCT percent")
-    p.add_argument("--suite", default=".masfuzz/suite.yaml", help="where to write the suite")
-    p.add_argument("--no-bundle", action="store_true", help="one scenario per objective")
-    p.add_argument("--no-route", action="store_true",
-                   help="do not give the realizer the delegation route (path-aware help)")
-    p.add_argument("--faults", default="error,malformed",
-                   help="fault modes re-run on witnessed tool scenarios (comma list, or none)")
-    p.add_argument("--criteria", default="C1,C2,C3,C4", help="criteria to generate for")
-    p.add_argument("--budget-time", type=float, default=None, metavar="S",
-                   help="stop generating after S seconds (the run is kept and reported)")
-    p.add_argument("--budget-executions", type=int, default=None, metavar="N",
-                   help="stop after N executions in the run")
-    p.add_argument("--budget-model-calls", type=int, default=None, metavar="N",
-                   help="stop after N tester model calls")
-    p.add_argument("--fresh", action="store_true", help="do not resume an unfinished run")
-    p.add_argument("--format", choices=("text", "json"), default="text")
-    add_store_option(p)
-    add_executor_option(p)
-    orchestration.add_options(p)
+    add_arguments(p, "cover")
     p.set_defaults(func=run)
 
 

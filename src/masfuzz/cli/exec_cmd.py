@@ -15,7 +15,7 @@ import json
 import time
 from typing import Any
 
-from masfuzz.cli.common import DEFAULT_MODEL
+from masfuzz.options import add_arguments
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,37 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "or a manifest .yaml/.json) and print the trace it produced.",
     )
     p.add_argument("target", nargs="?")
-    from masfuzz.adapters.blackbox import add_blackbox_options
-
-    add_blackbox_options(p)
     p.add_argument("--input", required=True, help="the user message that starts the run")
-    p.add_argument("--sut-model", default=os.environ.get("MASFUZZ_SUT_MODEL", DEFAULT_MODEL),
-                   help=f"model driving every agent (default {DEFAULT_MODEL}, env "
-                   "MASFUZZ_SUT_MODEL), e.g. scripted/path/policy.py:policy")
-    p.add_argument("--agent-model", action="append", default=[], metavar="AGENT=MODEL",
-                   help="a different model for one agent (repeatable)")
-    p.add_argument("--fault", action="append", default=[], metavar="TOOL=MODE",
-                   help="inject a fault into a tool: error, malformed, timeout or empty "
-                   "(repeatable)")
-    p.add_argument("--restricted", choices=("probe", "faithful", "off"), default="probe",
-                   help="probe: offer each agent the workflow tools it may not use as refusing, "
-                   "recording stubs (default); faithful: leave agents as written and record "
-                   "calls of tools they do not own; off: neither")
-    p.add_argument("--max-turns", type=int, default=None, help="turn bound of the run")
-    p.add_argument("--timeout", type=float, default=60.0,
-                   help="seconds before the run is stopped and recorded as a timeout (default 60)")
-    p.add_argument("--executor", choices=("inprocess", "subprocess"), default="inprocess",
-                   help="run in this process (default) or in a killable worker process "
-                   "(Python targets)")
-    p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--failures", action="store_true",
-                   help="JSON: print {\"trace\": ..., \"failures\": [...]} instead of the bare "
-                   "trace (text output always lists the failures)")
-    from masfuzz.adapters.orchestration import add_options
-    from masfuzz.llm.options import add_model_options
-
-    add_options(p)
-    add_model_options(p)
+    add_arguments(p, "exec")
     p.set_defaults(func=run)
 
 
@@ -100,10 +71,10 @@ def run(args: argparse.Namespace) -> int:
         trace = run_from_args(args, scenario)
     else:
         from masfuzz.adapters.orchestration import from_args
-        from masfuzz.llm.options import settings_from_args
+        from masfuzz.options import model_settings
 
         trace = asyncio.run(execute(args.target, scenario, args.executor, from_args(args),
-                                    settings_from_args(args)))
+                                    model_settings(args)))
     spec = _spec(trace, args)
     from masfuzz.oracles import detect
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 
 from masfuzz.adapters import orchestration
+from masfuzz.options import add_arguments
 
-FORMATS = ("text", "yaml", "json", "mermaid", "dot", "report-json")
+
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -17,12 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "file.py:factory(...) or a manifest .yaml/.json) and show it.",
     )
     p.add_argument("target")
-    p.add_argument("--format", choices=FORMATS, default="text",
-                   help="text summary (default), the manifest as yaml/json, a mermaid or dot "
-                   "drawing, or the JSON report")
-    p.add_argument("--obligations", action="store_true",
-                   help="list every obligation (C1 reach, C2 use_tool, C3 restrict_tool, C4 delegate)")
-    orchestration.add_options(p)
+    add_arguments(p, "inspect")
     p.set_defaults(func=run)
 
 

@@ -7,7 +7,7 @@ import argparse
 import asyncio
 import json
 
-from masfuzz.llm.options import add_model_options, client_from_args
+from masfuzz.options import add_arguments, model_settings
 from masfuzz.llm.types import ChatMessage, ChatReply, ChatRequest, ToolDef
 
 UPDATE_SEAT = ToolDef(
@@ -44,13 +44,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub = models.add_subparsers(dest="models_command", metavar="ACTION")
     check = sub.add_parser("check", help="send one tool-call request and print the parsed reply")
     check.add_argument("model", metavar="MODEL", help="a model string, e.g. local/gemma-3-270m")
-    add_model_options(check)
+    add_arguments(check, "models")
     check.set_defaults(func=run_check)
     models.set_defaults(func=lambda args: (models.print_help(), 2)[1])
 
 
 def run_check(args: argparse.Namespace) -> int:
-    client = client_from_args(args, args.model, role="tester")
+    client = model_settings(args).client(args.model, role="tester")
 
     async def once() -> ChatReply:
         try:

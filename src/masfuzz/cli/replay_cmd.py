@@ -7,7 +7,7 @@ import asyncio
 import json
 
 from masfuzz.adapters import orchestration
-from masfuzz.cli.common import add_executor_option
+from masfuzz.options import add_arguments
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -16,15 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "recorded in the suite) and report which expected witnesses still hold.")
     p.add_argument("suite")
     p.add_argument("target", nargs="?", default=None)
-    p.add_argument("--sut-model", default=None,
-                   help="override the SUT model recorded in each scenario")
-    p.add_argument("--timeout", type=float, default=120.0)
-    add_executor_option(p)
-    orchestration.add_options(p)
-    from masfuzz.llm.options import add_model_options
-
-    add_model_options(p)
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    add_arguments(p, "replay")
     p.set_defaults(func=run)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from masfuzz.cli.common import add_store_option
+from masfuzz.options import add_arguments
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -13,13 +13,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "spec, every execution's trace and the scenarios that witnessed each "
                        "obligation, and list the failures the detectors recorded. Lists the runs "
                        "with --list.")
-    p.add_argument("--run", type=int, default=None, help="run id (default: the latest)")
-    p.add_argument("--fail-under", type=float, default=None, metavar="PCT",
-                   help="exit 1 when C1+C2+C4 coverage is below PCT percent")
-    p.add_argument("--list", action="store_true", help="list the runs in the store")
-    p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--obligations", action="store_true", help="list every obligation")
-    add_store_option(p)
+    add_arguments(p, "report")
     p.set_defaults(func=run)
 
 

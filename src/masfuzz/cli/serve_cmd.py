@@ -7,7 +7,7 @@ import argparse
 import asyncio
 import os
 
-from masfuzz.cli.common import DEFAULT_MODEL
+from masfuzz.options import add_arguments
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -18,13 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "streaming) and /v1/models with the SUT model, on loopback only. Point an app at it "
         "with OPENAI_BASE_URL=http://127.0.0.1:PORT/v1 and any OPENAI_API_KEY.",
     )
-    p.add_argument("--sut-model", default=os.environ.get("MASFUZZ_SUT_MODEL", DEFAULT_MODEL),
-                   help=f"model that answers (default {DEFAULT_MODEL}, env MASFUZZ_SUT_MODEL)")
-    p.add_argument("--port", type=int, default=8765, help="TCP port (default 8765; 0 picks one)")
-    p.add_argument("--record", metavar="FILE",
-                   help="append every call (agent, request, reply) to this JSON-lines file")
-    p.add_argument("--agent", action="append", default=[], metavar="NAME=PROMPT",
-                   help="name the agent whose system prompt contains PROMPT (repeatable)")
+    add_arguments(p, "serve")
     p.set_defaults(func=run)
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from masfuzz.options import add_arguments
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -16,21 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "in a sandbox: its own temporary folder, no network, CPU/memory/time limits.",
     )
     p.add_argument("target")
-    p.add_argument("--calls", type=int, default=200, help="fuzzed tool calls per tool (default 200)")
-    p.add_argument("--seed", type=int, default=None, help="random seed (default: a fresh one, printed)")
-    p.add_argument("--model", default=None,
-                   help="tester model: writes user requests, prompt sets, the oracle, doc fixes")
-    p.add_argument("--sut-model", default=None, help="the agent's model (default: --model)")
-    p.add_argument("--correctness", action="store_true", help="also run the correctness pipeline")
-    p.add_argument("--fix-docs", action="store_true",
-                   help="rewrite failing tools' descriptions (best of --candidates) and re-test")
-    p.add_argument("--candidates", type=int, default=3, help="documentation fixes to try (default 3)")
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds per tool call (default 10)")
-    p.add_argument("--memory-mb", type=int, default=1024, help="memory per sandbox worker (default 1024)")
-    p.add_argument("--format", choices=("text", "json"), default="text")
-    from masfuzz.cli.common import add_store_option
-
-    add_store_option(p)
+    add_arguments(p, "tools")
     p.set_defaults(func=run)
 
 

@@ -1,0 +1,419 @@
+"""Every setting masfuzz reads, declared once.
+
+Each `Setting` is at the same time a command-line flag (`--sut-model`), an environment variable
+(`MASFUZZ_SUT_MODEL`), a key of `[tool.masfuzz]` (or `[tool.masfuzz.COMMAND]`) in the nearest
+pyproject.toml (`sut-model = "..."`) and a keyword of the Python API (`sut_model=`). A value is
+taken from the first of flag > environment > file > default that gives one, and checked where it
+enters: numbers in range and finite, choices from their set, booleans spelled as booleans; a bad
+value is one line naming where it came from, and exit status 2.
+
+argparse stays the parser (flags, help, positionals); it declares every flag with an "unset"
+default so that `resolve` can tell a flag given from one left out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import tomllib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from masfuzz.errors import MasfuzzError
+
+UNSET: Any = type("Unset", (), {"__repr__": lambda self: "UNSET"})()
+DEFAULT_MODEL = "local/gemma-3-270m"
+EXECUTORS = ("pool", "inprocess", "subprocess")
+FAULT_MODES = ("error", "malformed", "timeout", "empty")
+CRITERIA = ("C1", "C2", "C3", "C4")
+
+
+# -- value parsers: text (or a TOML value) -> checked value, or ValueError with the reason --------
+Parser = Callable[[Any], Any]
+
+
+def text(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError("expected a non-empty text")
+    return value
+
+
+def integer(*, low: int | None = None, high: int | None = None) -> Parser:
+    def parse(value: Any) -> int:
+        if isinstance(value, bool):
+            raise ValueError("expected a whole number")
+        try:
+            n = int(value) if not isinstance(value, float) else None
+        except (TypeError, ValueError):
+            n = None
+        if n is None:
+            raise ValueError(f"expected a whole number, not {value!r}")
+        if low is not None and n < low:
+            raise ValueError(f"must be at least {low}, not {n}")
+        if high is not None and n > high:
+            raise ValueError(f"must be at most {high}, not {n}")
+        return n
+
+    return parse
+
+
+def number(*, positive: bool = False, low: float | None = None, high: float | None = None) -> Parser:
+    def parse(value: Any) -> float:
+        if isinstance(value, bool):
+            raise ValueError("expected a number")
+        try:
+            x = float(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"expected a number, not {value!r}") from None
+        if not math.isfinite(x):
+            raise ValueError(f"expected a finite number, not {value!r}")
+        if positive and x <= 0:
+            raise ValueError(f"must be positive, not {value}")
+        if low is not None and x < low:
+            raise ValueError(f"must be at least {low:g}, not {value}")
+        if high is not None and x > high:
+            raise ValueError(f"must be at most {high:g}, not {value}")
+        return x
+
+    return parse
+
+
+TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
+def boolean(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    word = str(value).strip().lower()
+    if word in TRUE:
+        return True
+    if word in FALSE:
+        return False
+    raise ValueError(f"expected a boolean (true/false, 1/0, yes/no, on/off), not {value!r}")
+
+
+def choice(*values: str) -> Parser:
+    def parse(value: Any) -> str:
+        if value not in values:
+            raise ValueError(f"expected one of {', '.join(values)}, not {value!r}")
+        return value
+
+    return parse
+
+
+def choices_list(*values: str, none: bool = False) -> Parser:
+    """A comma list of choices (`C1,C2`); `none` allows the word none for an empty list."""
+
+    def parse(value: Any) -> str:
+        items = value if isinstance(value, list) else str(value).split(",")
+        items = [str(i).strip() for i in items if str(i).strip()]
+        if none and items == ["none"]:
+            return "none"
+        bad = [i for i in items if i not in values]
+        if bad or not items:
+            what = f"unknown {bad[0]!r}" if bad else "empty"
+            allowed = ", ".join(values) + (", or none" if none else "")
+            raise ValueError(f"{what}: expected a comma list of {allowed}")
+        return ",".join(items)
+
+    return parse
+
+
+def pair(sep: str, what: str) -> Parser:
+    """`LEFT{sep}RIGHT` with both sides non-empty (AGENT=MODEL, TOOL=MODE, FROM->TO)."""
+
+    def parse(value: Any) -> str:
+        left, found, right = str(value).partition(sep)
+        if not found or not left.strip() or not right.strip():
+            raise ValueError(f"expected {what}, not {value!r}")
+        return str(value)
+
+    return parse
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str  # the API keyword and argparse dest
+    help: str
+    parse: Parser = text
+    default: Any = None
+    commands: tuple[str, ...] = ()
+    flag_kind: str = "value"  # value | switch (a flag that sets True) | append (repeatable)
+    metavar: str | None = None
+    per_command: Mapping[str, Any] = field(default_factory=dict)  # command -> default
+    choices: tuple[str, ...] = ()  # shown in --help
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    @property
+    def env(self) -> str:
+        return "MASFUZZ_" + self.name.upper()
+
+    @property
+    def key(self) -> str:
+        return self.name.replace("_", "-")
+
+    def default_for(self, command: str) -> Any:
+        return self.per_command.get(command, self.default)
+
+
+RUNS = ("exec", "cover", "replay")
+MODEL_CALLS = ("exec", "cover", "replay", "tools", "serve", "models")
+FORMATS = {"inspect": ("text", "yaml", "json", "mermaid", "dot", "report-json")}
+
+TABLE: tuple[Setting, ...] = (
+    # which model plays which role
+    Setting("model", "tester model string (realizers, prompt writers, oracles)", text,
+            DEFAULT_MODEL, ("cover", "tools"), per_command={"tools": None}, metavar="MODEL"),
+    Setting("sut_model", "model driving the system under test's agents", text, DEFAULT_MODEL,
+            ("exec", "cover", "replay", "tools", "serve"),
+            per_command={"replay": None, "tools": None}, metavar="MODEL"),
+    # how model calls are made (masfuzz.llm.settings.ModelSettings)
+    Setting("no_cache", "do not read or write the model response cache", boolean, False,
+            MODEL_CALLS, "switch"),
+    Setting("cache", "model response cache file", text, ".masfuzz/model-cache.sqlite",
+            MODEL_CALLS, metavar="PATH"),
+    Setting("max_connections", "concurrent requests to networked providers",
+            integer(low=1, high=1024), 4, MODEL_CALLS, metavar="N"),
+    Setting("model_timeout", "seconds one model call may take", number(positive=True), 120.0,
+            MODEL_CALLS, metavar="S"),
+    Setting("retries", "retries on rate limits, timeouts and 5xx", integer(low=0, high=100), 4,
+            MODEL_CALLS, metavar="N"),
+    Setting("api_key_env", "environment variable holding the API key (default: OPENAI_API_KEY "
+            "for openai/, OPENAI_COMPATIBLE_API_KEY for openai-compatible/)", text, None,
+            MODEL_CALLS, metavar="NAME"),
+    # how runs are bounded and executed
+    Setting("seed", "seed recorded with every scenario", integer(low=0), 0, ("cover", "tools"),
+            per_command={"tools": None}, metavar="N"),
+    Setting("max_turns", "turn bound per run", integer(low=1, high=100_000), None,
+            ("exec", "cover"), metavar="N"),
+    Setting("timeout", "seconds before a run (tools: a tool call) is stopped and recorded as a "
+            "timeout", number(positive=True, high=86_400), 120.0, RUNS + ("tools",),
+            per_command={"exec": 60.0, "tools": 10.0}, metavar="S"),
+    Setting("executor", "where the system under test runs: pool (killable warm worker "
+            "processes), subprocess (a fresh process per scenario) or inprocess (this process; "
+            "for debugging)", choice(*EXECUTORS), "inprocess", RUNS, choices=EXECUTORS),
+    Setting("store", "SQLite run store", text, ".masfuzz/runs.db",
+            ("cover", "report", "tools"), metavar="DB"),
+    Setting("format", "output format", choice("text", "json"), "text",
+            ("inspect", "exec", "cover", "replay", "report", "tools"),
+            choices=("text", "json")),
+    Setting("coordinator", "add a coordinator agent NAME whose handoffs are the agents the "
+            "target names (file.py:a,b,c; default name 'coordinator' when several are named)",
+            text, None, ("inspect", "exec", "cover", "replay"), metavar="NAME"),
+    Setting("link", "add a delegation (a handoff) between two named or reachable agents "
+            "(repeatable)", pair("->", "FROM->TO"), (), ("inspect", "exec", "cover", "replay"),
+            "append", metavar="FROM->TO"),
+    # inspect / report
+    Setting("obligations", "list every obligation, not just the counts", boolean, False,
+            ("inspect", "report"), "switch"),
+    Setting("run", "run id (default: the latest)", integer(low=1), None, ("report",), metavar="N"),
+    Setting("list", "list the runs in the store", boolean, False, ("report",), "switch"),
+    Setting("fail_under", "exit 1 when C1+C2+C4 coverage is below PCT percent",
+            number(low=0, high=100), None, ("cover", "report"), metavar="PCT"),
+    # exec
+    Setting("agent_model", "a different model for one agent (repeatable)",
+            pair("=", "AGENT=MODEL"), (), ("exec",), "append", metavar="AGENT=MODEL"),
+    Setting("fault", "inject a fault into a tool: error, malformed, timeout or empty "
+            "(repeatable)", pair("=", "TOOL=MODE"), (), ("exec",), "append", metavar="TOOL=MODE"),
+    Setting("restricted", "probe: offer each agent the workflow tools it may not use as "
+            "refusing, recording stubs; faithful: leave agents as written and record calls of "
+            "tools they do not own; off: neither", choice("probe", "faithful", "off"), "probe",
+            ("exec",), choices=("probe", "faithful", "off")),
+    Setting("failures", "JSON: print {\"trace\": ..., \"failures\": [...]} instead of the bare "
+            "trace", boolean, False, ("exec",), "switch"),
+    Setting("coverage", "after the trace, print structural coverage (C1-C4) against the target, "
+            "--spec, or the workflow observed in the run", boolean, False, ("exec",), "switch"),
+    Setting("blackbox", "run COMMAND (an unmodified app) against masfuzz's loopback "
+            "OpenAI-compatible endpoint", text, None, ("exec",), metavar="COMMAND"),
+    Setting("answer", "answer to the app's input() calls (repeatable; default: --input once)",
+            text, (), ("exec",), "append", metavar="TEXT"),
+    Setting("cwd", "folder to start the black-box app in", text, None, ("exec",), metavar="DIR"),
+    Setting("bb_agent", "name the agent whose system prompt contains PROMPT (repeatable)",
+            pair("=", "NAME=PROMPT"), (), ("exec",), "append", metavar="NAME=PROMPT"),
+    Setting("spec", "the black-box app's workflow (a manifest, or file.py:attr building its "
+            "agents)", text, None, ("exec",), metavar="TARGET"),
+    # cover
+    Setting("realizer", "who writes the requests: masfuzz's own prompts, or DSPy signatures",
+            choice("native", "dspy"), "native", ("cover",), choices=("native", "dspy")),
+    Setting("attempts", "refine attempts per bundle", integer(low=1, high=1000), 5, ("cover",),
+            metavar="N"),
+    Setting("suite", "where to write the suite", text, ".masfuzz/suite.yaml", ("cover",),
+            metavar="FILE"),
+    Setting("no_bundle", "one scenario per objective", boolean, False, ("cover",), "switch"),
+    Setting("no_route", "do not give the realizer the delegation route", boolean, False,
+            ("cover",), "switch"),
+    Setting("faults", "fault modes re-run on witnessed tool scenarios (comma list, or none)",
+            choices_list(*FAULT_MODES, none=True), "error,malformed", ("cover",), metavar="MODES"),
+    Setting("criteria", "criteria to generate for", choices_list(*CRITERIA), "C1,C2,C3,C4",
+            ("cover",), metavar="C1,C2,..."),
+    Setting("budget_time", "stop generating after S seconds (the run is kept and reported)",
+            number(positive=True), None, ("cover",), metavar="S"),
+    Setting("budget_executions", "stop after N executions in the run", integer(low=1), None,
+            ("cover",), metavar="N"),
+    Setting("budget_model_calls", "stop after N tester model calls", integer(low=1), None,
+            ("cover",), metavar="N"),
+    Setting("fresh", "start a new run instead of resuming (or showing) the stored one", boolean,
+            False, ("cover",), "switch"),
+    # tools
+    Setting("calls", "fuzzed tool calls per tool", integer(low=1, high=10_000_000), 200,
+            ("tools",), metavar="N"),
+    Setting("correctness", "also run the correctness pipeline", boolean, False, ("tools",),
+            "switch"),
+    Setting("fix_docs", "rewrite failing tools' descriptions (best of --candidates) and re-test",
+            boolean, False, ("tools",), "switch"),
+    Setting("candidates", "documentation fixes to try", integer(low=1, high=100), 3, ("tools",),
+            metavar="N"),
+    Setting("memory_mb", "memory per sandboxed tool process, in MB", integer(low=16, high=1_048_576),
+            1024, ("tools",), metavar="MB"),
+    # serve
+    Setting("port", "loopback port to serve on (0: any free port)", integer(low=0, high=65535),
+            8765, ("serve",), metavar="N"),
+    Setting("record", "append every model call to FILE (JSON lines)", text, None, ("serve",),
+            metavar="FILE"),
+    Setting("agent", "name the agent whose system prompt contains PROMPT (repeatable)",
+            pair("=", "NAME=PROMPT"), (), ("serve",), "append", metavar="NAME=PROMPT"),
+)
+
+BY_NAME = {s.name: s for s in TABLE}
+
+
+def settings_of(command: str) -> list[Setting]:
+    return [s for s in TABLE if command in s.commands]
+
+
+def add_arguments(parser: argparse.ArgumentParser, command: str, *,
+                  skip: Iterable[str] = ()) -> None:
+    """Declare `command`'s settings on its parser (positionals are the command's own)."""
+    left_out = set(skip)
+    for s in settings_of(command):
+        if s.name in left_out:
+            continue
+        default = s.default_for(command)
+        shown = f" (default {default}, env {s.env})" if default not in (None, (), False) else f" (env {s.env})"
+        kw: dict[str, Any] = {"dest": s.name, "default": UNSET, "help": s.help + shown}
+        if s.flag_kind == "switch":
+            parser.add_argument(s.flag, action="store_const", const=True, **kw)
+            continue
+        if s.flag_kind == "append":
+            kw["action"] = "append"
+            kw["default"] = None  # argparse appends to a copy of the default: None is "unset"
+        if s.metavar:
+            kw["metavar"] = s.metavar
+        if s.name == "format" and command in FORMATS:
+            kw["metavar"] = "{" + ",".join(FORMATS[command]) + "}"
+        elif s.choices:
+            kw["metavar"] = "{" + ",".join(s.choices) + "}"
+        parser.add_argument(s.flag, **kw)
+
+
+def resolve(command: str, ns: argparse.Namespace, *, env: Mapping[str, str] | None = None,
+            project: Mapping[str, Any] | None = None, where: str = "pyproject.toml") -> argparse.Namespace:
+    """Fill every setting of `command` in `ns`: flag > environment > file > default, checked."""
+    env = os.environ if env is None else env
+    if project is None:
+        project, where = project_settings(command)
+    for s in settings_of(command):
+        parse = _parser_for(s, command)
+        given = getattr(ns, s.name, UNSET)
+        if s.flag_kind == "append" and given is None:
+            given = UNSET
+        if given is not UNSET:
+            value = _check(parse, given, s.flag, many=s.flag_kind == "append")
+        elif s.env in env:
+            raw = env[s.env]
+            many = s.flag_kind == "append"
+            value = _check(parse, [v for v in raw.split(",") if v] if many else raw, s.env, many=many)
+        elif s.key in project:
+            raw = project[s.key]
+            many = s.flag_kind == "append"
+            if many and not isinstance(raw, list):
+                raise MasfuzzError(f"{where} [tool.masfuzz] {s.key}: expected a list")
+            value = _check(parse, raw, f"{where} [tool.masfuzz] {s.key}", many=many)
+        else:
+            value = s.default_for(command)
+            value = list(value) if isinstance(value, tuple) else value
+        setattr(ns, s.name, value)
+    return ns
+
+
+def _parser_for(s: Setting, command: str) -> Parser:
+    if s.name == "format" and command in FORMATS:
+        return choice(*FORMATS[command])
+    return s.parse
+
+
+def _check(parse: Parser, value: Any, origin: str, *, many: bool = False) -> Any:
+    try:
+        return [parse(v) for v in value] if many else parse(value)
+    except ValueError as exc:
+        raise MasfuzzError(f"{origin}: {exc}") from None
+
+
+def project_settings(command: str, start: Path | None = None) -> tuple[dict[str, Any], str]:
+    """`[tool.masfuzz]` of the nearest pyproject.toml, with `[tool.masfuzz.COMMAND]` over it."""
+    path = find_pyproject(start or Path.cwd())
+    if path is None:
+        return {}, "pyproject.toml"
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise MasfuzzError(f"{path}: not readable TOML ({str(exc).splitlines()[0]})") from None
+    section = (data.get("tool") or {}).get("masfuzz") or {}
+    if not isinstance(section, dict):
+        raise MasfuzzError(f"{path}: [tool.masfuzz] must be a table")
+    commands = {c for s in TABLE for c in s.commands}
+    keys = {s.key for s in TABLE}
+    for key, value in section.items():
+        if key in commands and isinstance(value, dict):
+            for sub in value:
+                if sub not in keys:
+                    raise MasfuzzError(f"{path} [tool.masfuzz.{key}] {sub}: no such setting")
+        elif key not in keys:
+            raise MasfuzzError(f"{path} [tool.masfuzz] {key}: no such setting")
+    merged = {k: v for k, v in section.items() if not isinstance(v, dict)}
+    merged.update(section.get(command) or {})
+    return merged, str(path)
+
+
+def find_pyproject(start: Path) -> Path | None:
+    for folder in (start.resolve(), *start.resolve().parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def api_namespace(command: str, parser: argparse.ArgumentParser, argv: list[str],
+                  keywords: Mapping[str, Any]) -> argparse.Namespace:
+    """The Python API's form: keywords in place of flags, same resolution and checks
+    (`argv`: the command's positionals and required flags)."""
+    ns = parser.parse_args([command, *argv])
+    known = {s.name for s in settings_of(command)}
+    for key, value in keywords.items():
+        if key not in known:
+            raise MasfuzzError(f"masfuzz.api.{command}: no option {key!r}")
+        setting = BY_NAME[key]
+        if setting.flag_kind == "append" and isinstance(value, str):
+            value = [value]
+        if setting.flag_kind != "append" and not isinstance(value, (str, bool)) and value is not None:
+            value = str(value) if not isinstance(value, (list, tuple)) else ",".join(map(str, value))
+        setattr(ns, key, value if value is not None else UNSET)
+    return resolve(command, ns)
+
+
+def model_settings(ns: argparse.Namespace) -> Any:
+    """The resolved model-call settings of a command, as the value every executor and worker
+    receives (`masfuzz.llm.settings.ModelSettings`)."""
+    from masfuzz.llm.settings import ModelSettings
+
+    settings = ModelSettings(cache=None if ns.no_cache else ns.cache, timeout=ns.model_timeout,
+                             retries=ns.retries, api_key_env=ns.api_key_env or None,
+                             max_connections=ns.max_connections)
+    settings.api_key()  # a named variable that is not set is bad input, said now
+    return settings

@@ -1,0 +1,133 @@
+"""The option table: every setting works as a flag, a MASFUZZ_* variable and a [tool.masfuzz]
+key, with flag > environment > file > default, and every bad value is one line and exit 2."""
+
+import pytest
+
+from masfuzz.cli import build_parser, main
+from masfuzz.options import TABLE, UNSET, resolve
+
+ARGV = {"inspect": ["t.py:x"], "exec": ["t.py:x", "--input", "hi"], "cover": ["t.py:x"],
+        "replay": ["s.yaml"], "report": [], "tools": ["t.py:x"], "serve": [],
+        "models": ["check", "scripted/p.py:policy"]}
+POOL = ["2", "3", "64", "128", "0.5", "1.5", "true", "false", "C1", "C2", "error", "timeout", "a=b", "c=d",
+        "a->b", "c->d", "alpha", "beta", "json", "text", "pool", "inprocess", "native", "dspy",
+        "probe", "off", "yaml", "dot"]
+BAD = ["abc", "-3", "nan", "0", "99999999999", "maybe", "", "C9", "x"]
+CASES = [(s, c) for s in TABLE for c in s.commands]
+
+
+def _two_values(setting, command):
+    from masfuzz.options import _parser_for
+
+    parse = _parser_for(setting, command)
+    good = []
+    for raw in POOL:
+        try:
+            value = parse(raw)
+        except ValueError:
+            continue
+        if all(value != v for _, v in good):
+            good.append((raw, value))
+        if len(good) == 2:
+            return good
+    pytest.fail(f"no two sample values for {setting.name}")
+
+
+def _bad_value(setting, command):
+    from masfuzz.options import _parser_for
+
+    parse = _parser_for(setting, command)
+    for raw in BAD:
+        try:
+            parse(raw)
+        except ValueError:
+            return raw
+    return None
+
+
+def _parse(command, *flags):
+    argv = [command, *ARGV[command], *flags]
+    return build_parser(command).parse_args(argv)
+
+
+@pytest.mark.parametrize("setting,command", CASES, ids=[f"{c}:{s.name}" for s, c in CASES])
+def test_flag_environment_file_default(setting, command):
+    (raw1, v1), (raw2, v2) = _two_values(setting, command)
+    many = setting.flag_kind == "append"
+    flag = [setting.flag] if setting.flag_kind == "switch" else [setting.flag, raw1]
+    if setting.flag_kind == "switch":  # a switch given on the command line is True
+        v1, raw2, v2 = True, "false", False
+    want = lambda v: [v] if many else v  # noqa: E731
+    env, project = {setting.env: raw2}, {setting.key: [raw2] if many else raw2}
+    ns = resolve(command, _parse(command, *flag), env=env, project=project)
+    assert getattr(ns, setting.name) == want(v1)  # flag over environment and file
+    ns = resolve(command, _parse(command), env=env, project={setting.key: [raw1] if many else raw1})
+    assert getattr(ns, setting.name) == want(v2)  # environment over file
+    ns = resolve(command, _parse(command), env={}, project=project)
+    assert getattr(ns, setting.name) == want(v2)  # the file over the default
+    ns = resolve(command, _parse(command), env={}, project={})
+    default = setting.default_for(command)
+    assert getattr(ns, setting.name) == (list(default) if isinstance(default, tuple) else default)
+    assert getattr(ns, setting.name) is not UNSET
+
+
+@pytest.mark.parametrize("setting,command", CASES, ids=[f"{c}:{s.name}" for s, c in CASES])
+def test_bad_values_are_one_line_and_exit_2(setting, command, capsys, monkeypatch, tmp_path):
+    bad = _bad_value(setting, command)
+    if bad is None:
+        pytest.skip(f"{setting.name} accepts any text")
+    monkeypatch.chdir(tmp_path)  # no pyproject.toml of ours above a tmp folder
+    attempts = [[setting.flag, bad]] if setting.flag_kind != "switch" else []
+    for argv in attempts:
+        code = main([command, *ARGV[command], *argv])
+        err = capsys.readouterr().err
+        assert code == 2 and err.count("\n") == 1 and err.startswith("masfuzz: error:"), err
+        assert setting.flag in err
+    if not (setting.flag_kind == "append" and bad == ""):  # an empty list in a variable is fine
+        monkeypatch.setenv(setting.env, bad)
+        code = main([command, *ARGV[command]])
+        err = capsys.readouterr().err
+        assert code == 2 and err.count("\n") == 1 and setting.env in err, err
+        monkeypatch.delenv(setting.env)
+    (tmp_path / "pyproject.toml").write_text(
+        f"[tool.masfuzz]\n{setting.key} = {[bad] if setting.flag_kind == 'append' else repr(bad)}\n"
+        .replace("'", '"'))
+    code = main([command, *ARGV[command]])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and f"[tool.masfuzz] {setting.key}" in err, err
+
+
+@pytest.mark.parametrize("env,value", [("MASFUZZ_MAX_CONNECTIONS", "abc"),
+                                       ("MASFUZZ_MODEL_TIMEOUT", "abc"),
+                                       ("MASFUZZ_NO_CACHE", "maybe"), ("MASFUZZ_TIMEOUT", "nan"),
+                                       ("MASFUZZ_RETRIES", "-1")])
+def test_known_offenders(env, value, cli, monkeypatch):
+    monkeypatch.setenv(env, value)
+    code, out, err = cli("exec", "t.py:x", "--input", "hi")
+    assert code == 2 and err.count("\n") == 1 and env in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["cover", "t.py:x", "--criteria", "C9"], ["cover", "t.py:x", "--timeout", "0"],
+    ["cover", "t.py:x", "--timeout", "nan"], ["exec", "t.py:x", "--input", "x", "--max-turns", "-3"],
+    ["tools", "t.py:x", "--memory-mb", "-1"], ["serve", "--port", "99999"],
+    ["cover", "t.py:x", "--attempts", "0"], ["cover", "t.py:x", "--fail-under", "150"],
+    ["cover", "t.py:x", "--faults", "error,explode"], ["exec", "t.py:x", "--input", "x", "--nope"],
+    ["exec", "t.py:x"], ["cover"], ["bogus"],
+])
+def test_silently_accepted_before_now_refused(argv, cli):
+    code, out, err = cli(*argv)
+    assert code == 2 and err.count("\n") == 1 and err.startswith("masfuzz: error:"), err
+
+
+def test_unknown_and_malformed_pyproject(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.masfuzz]\nbogus = 1\n")
+    code, _, err = cli("report")
+    assert code == 2 and "bogus: no such setting" in err
+    (tmp_path / "pyproject.toml").write_text("[tool.masfuzz\n")
+    code, _, err = cli("report")
+    assert code == 2 and "not readable TOML" in err and err.count("\n") == 1
+    (tmp_path / "pyproject.toml").write_text('[tool.masfuzz]\nstore = "a.db"\n[tool.masfuzz.report]\nstore = "b.db"\n')
+    code, _, err = cli("report")
+    assert code == 2 and "b.db: no run store here" in err  # the command's table wins
