@@ -20,15 +20,17 @@ import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from masfuzz.errors import MasfuzzError
+from masfuzz.graph.obligations import CRITERIA as CRITERION_OF_KIND
+from masfuzz.scenario import FaultMode
 
 UNSET: Any = type("Unset", (), {"__repr__": lambda self: "UNSET"})()
 DEFAULT_MODEL = "local/gemma-3-270m"
 EXECUTORS = ("pool", "inprocess", "subprocess")
-FAULT_MODES = ("error", "malformed", "timeout", "empty")
-CRITERIA = ("C1", "C2", "C3", "C4")
+FAULT_MODES: tuple[str, ...] = get_args(FaultMode)
+CRITERIA: tuple[str, ...] = tuple(CRITERION_OF_KIND.values())
 
 
 # -- value parsers: text (or a TOML value) -> checked value, or ValueError with the reason --------

@@ -6,7 +6,8 @@ import asyncio
 
 import pytest
 
-from masfuzz.adapters.faults import FAULT_MARKER, MALFORMED_PAYLOAD, robustness_witness
+from masfuzz.adapters.faults import MALFORMED_PAYLOAD
+from masfuzz.oracles.robustness import FAULT_MARKER, robustness_witness
 from masfuzz.target import open_target
 from masfuzz.errors import MasfuzzError
 from masfuzz.scenario import Fault, Scenario

@@ -10,9 +10,10 @@ refused the same tool.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-from masfuzz.graph.obligations import Obligation, ObligationSpace
+from masfuzz.graph.coordination import CoordinationGraph
+from masfuzz.graph.obligations import CRITERIA, Obligation, ObligationSpace
 
 Family = Literal["Reach", "UseTool", "RestrictTool", "Delegate"]
 FAMILY: dict[str, Family] = {
@@ -90,3 +91,13 @@ def bundle(objs: list[Objective], *, merge: bool = True) -> list[Bundle]:
     # Present bundles in criterion order (C2, C3, C4, then C1), as the report lists them.
     order = {"use_tool": 0, "restrict_tool": 1, "delegate": 2, "reach": 3}
     return sorted(bundles, key=lambda b: order[b.driver.obligation.kind])
+
+
+def plan(spec: Any, *, criteria: tuple[str, ...] = tuple(CRITERIA.values()),
+         merge: bool = True) -> tuple[CoordinationGraph, list[Objective], list[Bundle]]:
+    """The graph, objectives and bundles of a spec: a pure function of the spec and the
+    configuration, so a report can rebuild them from a stored run."""
+    graph = CoordinationGraph(spec)
+    kinds = tuple(k for k, c in CRITERIA.items() if c in criteria)
+    objs = objectives(graph.obligations(), kinds)
+    return graph, objs, bundle(objs, merge=merge)

@@ -14,25 +14,12 @@ from typing import Any
 
 from masfuzz.campaign import Campaign
 from masfuzz.generate.leaks import forbidden_identifiers
-from masfuzz.generate.objectives import Bundle, bundle, objectives
+from masfuzz.generate.objectives import Bundle, plan
 from masfuzz.generate.realizer import Realizer, lift_inputs
 from masfuzz.generate.refine import Attempt, Realization, complete, judge, realize, scenario_factory
-from masfuzz.graph.coordination import CoordinationGraph
-from masfuzz.graph.obligations import CRITERIA
-from masfuzz.adapters.faults import robustness_witness
+from masfuzz.oracles.robustness import robustness_witness
 from masfuzz.scenario import Fault, Provenance, Scenario
 
-FAULT_MODES = ("error", "malformed", "timeout", "empty")
-
-
-def plan(spec: Any, *, criteria: tuple[str, ...] = tuple(CRITERIA.values()),
-         merge: bool = True) -> tuple[CoordinationGraph, list[Any], list[Bundle]]:
-    """The graph, objectives and bundles of a spec: a pure function of the spec and the
-    configuration, so a report can rebuild them from a stored run."""
-    graph = CoordinationGraph(spec)
-    kinds = tuple(k for k, c in CRITERIA.items() if c in criteria)
-    objs = objectives(graph.obligations(), kinds)
-    return graph, objs, bundle(objs, merge=merge)
 
 
 @dataclass

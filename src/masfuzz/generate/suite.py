@@ -130,7 +130,7 @@ class CaseOutcome:
 def check_case(case: SuiteCase, trace: Trace) -> CaseOutcome:
     """Do the case's expected witnesses still hold in this trace?"""
     if case.kind == "fault":
-        from masfuzz.adapters.faults import robustness_witness
+        from masfuzz.oracles.robustness import robustness_witness
 
         [exp] = case.expected
         _, agent, tool = exp.split("::")

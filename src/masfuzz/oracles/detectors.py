@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from masfuzz.adapters.faults import robustness_witness
+from masfuzz.oracles.robustness import robustness_witness
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (

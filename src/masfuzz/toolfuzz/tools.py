@@ -182,9 +182,9 @@ def _from_autogen(tool: Any) -> FuzzTool:
     schema = dict(tool.schema.get("parameters") or {"type": "object", "properties": {}})
 
     def invoke(arguments: dict[str, Any]) -> Any:
-        from autogen_core import CancellationToken
+        from masfuzz.adapters.autogen.tools import call_tool  # the framework stays in adapters/
 
-        return tool.run_json(arguments, CancellationToken())
+        return call_tool(tool, arguments)
 
     fn = getattr(tool, "_func", None)
     return FuzzTool(tool.name, tool.description or "", schema, invoke, fn, "autogen")

@@ -58,3 +58,8 @@ class ProbeStub(BaseTool[BaseModel, str]):
 
     async def run(self, args: BaseModel, cancellation_token: CancellationToken) -> str:
         return blocked_message(self._agent, self.name)
+
+
+def call_tool(tool: Any, arguments: dict[str, Any]) -> Any:
+    """Call an AutoGen tool with JSON arguments as the framework would (tool fuzzing's hook)."""
+    return tool.run_json(arguments, CancellationToken())
