@@ -199,7 +199,7 @@ TABLE: tuple[Setting, ...] = (
             per_command={"exec": 60.0, "tools": 10.0}, metavar="S"),
     Setting("executor", "where the system under test runs: pool (killable warm worker "
             "processes), subprocess (a fresh process per scenario) or inprocess (this process; "
-            "for debugging)", choice(*EXECUTORS), "inprocess", RUNS, choices=EXECUTORS),
+            "for debugging)", choice(*EXECUTORS), "pool", RUNS, choices=EXECUTORS),
     Setting("store", "SQLite run store", text, ".masfuzz/runs.db",
             ("cover", "report", "tools"), metavar="DB"),
     Setting("format", "output format", choice("text", "json"), "text",

@@ -51,7 +51,26 @@ class SuiteFile(pytest.File):
                                             case=case)
 
 
-_EXECUTORS: dict[Any, Any] = {}  # one executor per target
+# One executor per target, and one event loop for the session: the pool's warm workers belong
+# to the loop that started them, so every case runs on the same one; both end with the session.
+_EXECUTORS: dict[Any, Any] = {}
+_LOOP: list[asyncio.AbstractEventLoop] = []
+
+
+def _loop() -> asyncio.AbstractEventLoop:
+    if not _LOOP:
+        _LOOP.append(asyncio.new_event_loop())
+    return _LOOP[0]
+
+
+def pytest_sessionfinish(session: Any, exitstatus: Any) -> None:
+    if not _LOOP:
+        return
+    loop = _LOOP.pop()
+    for executor in _EXECUTORS.values():
+        loop.run_until_complete(executor.aclose())
+    _EXECUTORS.clear()
+    loop.close()
 
 
 class SuiteCaseItem(pytest.Item):
@@ -68,7 +87,7 @@ class SuiteCaseItem(pytest.Item):
         # the suite's own graph travels with its target
         target = Target.of(ref, Orchestration.from_data(self.suite.orchestration))
         if target not in _EXECUTORS:
-            _EXECUTORS[target] = make_executor("inprocess", timeout=120.0)
+            _EXECUTORS[target] = make_executor("pool", timeout=120.0)
         executor = _EXECUTORS[target]
 
         async def execute(sc: Any) -> Any:
@@ -78,7 +97,7 @@ class SuiteCaseItem(pytest.Item):
         model = self.config.getoption("masfuzz_sut_model")
         if model:
             scenario = scenario.model_copy(update={"sut_model": model})
-        outcome = check_case(self.case, asyncio.run(execute(scenario)))
+        outcome = check_case(self.case, _loop().run_until_complete(execute(scenario)))
         if not outcome.passed:
             raise SuiteCaseFailure(outcome)
 

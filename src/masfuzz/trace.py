@@ -136,6 +136,16 @@ class Trace(BaseModel):
         return [e.agent for e in self.events if isinstance(e, AgentTurn)]
 
 
+# Where a worker process streams events as they are recorded (`set_event_sink`), so that a run
+# the parent has to kill keeps what it did. One run at a time per worker: a plain global.
+_EVENT_SINK: Any = None
+
+
+def set_event_sink(sink: Any) -> None:
+    global _EVENT_SINK
+    _EVENT_SINK = sink
+
+
 class TraceRecorder:
     """Collects events in order with timestamps; `finish` seals them into a `Trace`."""
 
@@ -153,6 +163,8 @@ class TraceRecorder:
         if not event.t:
             event = event.model_copy(update={"t": self.now()})
         self.events.append(event)
+        if _EVENT_SINK is not None:
+            _EVENT_SINK(event)
         return event
 
     def turn(self, agent: str) -> None:

@@ -6,19 +6,12 @@ import argparse
 import sys
 from typing import Any, Callable
 
-def executor_for(target: str, args: argparse.Namespace) -> Callable[[Any], Any]:
-    """An async `execute(scenario) -> Trace` over the system under test, bounded in time."""
-    from masfuzz.adapters.orchestration import from_args
+def executor_for(args: argparse.Namespace) -> Any:
+    """The executor a command's options ask for (the caller closes it: `await ex.aclose()`)."""
     from masfuzz.exec import make_executor
     from masfuzz.options import model_settings
 
-    executor = make_executor(getattr(args, "executor", "inprocess"), timeout=args.timeout,
-                             orchestration=from_args(args), models=model_settings(args))
-
-    async def execute(scenario: Any) -> Any:
-        return await executor.run(target, scenario)
-
-    return execute
+    return make_executor(args.executor, timeout=args.timeout, models=model_settings(args))
 
 
 def progress_printer(enabled: bool) -> Callable[[str], None]:

@@ -54,15 +54,6 @@ def scenario_from(args: argparse.Namespace) -> Any:
     )
 
 
-async def execute(target: str, scenario: Any, executor: str = "inprocess",
-                  orchestration: Any = None, models: Any = None) -> Any:
-    """The trace of one scenario on `target`, whatever happens to the system under test."""
-    from masfuzz.exec import make_executor
-
-    return await make_executor(executor, timeout=scenario.timeout, orchestration=orchestration,
-                               models=models).run(target, scenario)
-
-
 def run(args: argparse.Namespace) -> int:
     scenario = scenario_from(args)
     if args.blackbox or not args.target:
@@ -70,11 +61,9 @@ def run(args: argparse.Namespace) -> int:
 
         trace = run_from_args(args, scenario)
     else:
-        from masfuzz.adapters.orchestration import from_args
-        from masfuzz.options import model_settings
+        from masfuzz.api import execute_scenario, target_of
 
-        trace = asyncio.run(execute(args.target, scenario, args.executor, from_args(args),
-                                    model_settings(args)))
+        trace = asyncio.run(execute_scenario(target_of(args), scenario, args))
     spec = _spec(trace, args)
     from masfuzz.oracles import detect
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+from typing import Any
 
 from masfuzz.adapters import orchestration
 from masfuzz.options import add_arguments
@@ -23,8 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from masfuzz.cli.common import executor_for
     from masfuzz.errors import MasfuzzError
-    from masfuzz.generate.replay import replay
     from masfuzz.generate.suite import load_suite
+    from masfuzz.target import Target
 
     suite = load_suite(args.suite)
     target = args.target or suite.target
@@ -33,7 +34,8 @@ def run(args: argparse.Namespace) -> int:
     if not orchestration.from_args(args):  # the suite's coordinator and links, unless overridden
         recorded = orchestration.Orchestration.from_data(suite.orchestration)
         args.coordinator, args.link = recorded.coordinator, recorded.link_texts()
-    outcomes = asyncio.run(replay(suite, executor_for(target, args), sut_model=args.sut_model))
+    outcomes = asyncio.run(replay_with(executor_for(args), Target.of(target, orchestration.from_args(args)),
+                                       suite, args.sut_model))
     held = sum(1 for o in outcomes if o.passed)
     if args.format == "json":
         print(json.dumps({
@@ -48,3 +50,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"{mark} {o.case.id} {o.case.title}{extra}")
         print(f"{held} passed, {len(outcomes) - held} failed")
     return 0 if held == len(outcomes) else 1
+
+
+async def replay_with(executor: Any, target: Any, suite: Any, sut_model: str | None) -> Any:
+    from masfuzz.generate.replay import replay
+
+    async def execute(scenario: Any) -> Any:
+        return await executor.run(target, scenario)
+
+    try:
+        return await replay(suite, execute, sut_model=sut_model)
+    finally:
+        await executor.aclose()

@@ -1,19 +1,21 @@
-"""Executors: run scenarios against a target and always get a `Trace` back.
+"""Executors: run execution requests against a target and always get a `Trace` back.
 
     from masfuzz.exec import make_executor
-    ex = make_executor("subprocess", concurrency=2, timeout=30)
+    ex = make_executor("pool", concurrency=2, timeout=30)
     trace = await ex.run("examples/customer_service/app.py:triage_agent", scenario)
     traces = await ex.run_many(target, scenarios)           # same order as given
+    await ex.aclose()                                         # stop the warm workers
 
-- `InProcessExecutor`: loads the target once and runs on the caller's event loop; fast; its
-  timeout cancels waits but cannot stop a thread blocked in a tool.
-- `SubprocessExecutor`: one worker process per scenario (`python -m masfuzz.exec.worker`) with a
-  hard timeout that kills the worker's whole process group. Hangs become `timeout` traces,
-  deaths (non-zero exit, signals, garbage answers) `crash` traces; the next scenario runs.
+- `PoolExecutor` ("pool", the default): warm worker processes that masfuzz can always kill;
+  a hang, a crash, an abort or an exit of any status in the system under test is a recorded
+  trace with the events seen before it, and the next scenario runs.
+- `SubprocessExecutor` ("subprocess"): the same, with a fresh worker per request.
+- `InProcessExecutor` ("inprocess"): this process; fastest to debug, but a blocked thread
+  cannot be stopped and a dying system takes masfuzz with it.
 
-Both take `concurrency` (scenarios at once; the default 1 suits a 2-core machine running local
-models), `timeout` (seconds, used when the scenario sets none), and `adapter` (an adapter to use
-instead of detecting one from the target's type: an `Adapter` or `"pkg.mod:Class"`).
+All take `concurrency` (requests at once; the default 1 suits a 2-core machine running local
+models), `timeout` (seconds, used when the scenario sets none), `models` (`ModelSettings`), and
+`adapter`/`orchestration` (what `run(target, ...)` puts in the `Target` it builds).
 Only bad input raises (`MasfuzzError`, e.g. a target that does not load).
 """
 
@@ -24,16 +26,17 @@ from typing import Any
 from masfuzz.errors import MasfuzzError
 from masfuzz.exec.base import DEFAULT_TIMEOUT, Executor, ended_trace
 from masfuzz.exec.inprocess import InProcessExecutor
+from masfuzz.exec.pool import PoolExecutor, SubprocessExecutor
 from masfuzz.exec.request import ExecutionRequest
-from masfuzz.exec.subproc import SubprocessExecutor
 
 EXECUTORS: dict[str, type[Executor]] = {
-    "inprocess": InProcessExecutor,
+    "pool": PoolExecutor,
     "subprocess": SubprocessExecutor,
+    "inprocess": InProcessExecutor,
 }
 
 
-def make_executor(kind: str = "subprocess", **options: Any) -> Executor:
+def make_executor(kind: str = "pool", **options: Any) -> Executor:
     try:
         cls = EXECUTORS[kind]
     except KeyError:
@@ -45,5 +48,5 @@ def make_executor(kind: str = "subprocess", **options: Any) -> Executor:
 
 __all__ = [
     "DEFAULT_TIMEOUT", "EXECUTORS", "ExecutionRequest", "Executor", "InProcessExecutor",
-    "SubprocessExecutor", "ended_trace", "make_executor",
+    "PoolExecutor", "SubprocessExecutor", "ended_trace", "make_executor",
 ]

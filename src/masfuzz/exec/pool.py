@@ -1,0 +1,275 @@
+"""The isolated executors: the system under test runs in worker processes masfuzz can always kill.
+
+`PoolExecutor` (the default, kind "pool") keeps up to `concurrency` warm workers
+(`python -m masfuzz.exec.worker`), each of which opens its target once and then serves many
+execution requests, so an execution costs about what it costs in-process. `SubprocessExecutor`
+(kind "subprocess") starts a fresh worker for every request.
+
+Whatever the system under test does, the caller gets a trace and the campaign goes on: at the
+request's time limit the worker's whole process group is killed (the worker and anything it
+started) and the run is a `timeout`; a worker that dies (a segfault, an abort, `os._exit`, any
+exit status) or calls `sys.exit` is a `crash`. Both keep the events the worker streamed before
+the end, and say which agent or tool was running. A killed or dead worker is replaced lazily.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sys
+import time
+from typing import Any
+
+from pydantic import ValidationError
+
+from masfuzz.errors import MasfuzzError, TargetError
+from masfuzz.exec.base import Executor
+from masfuzz.exec.request import ExecutionRequest
+from masfuzz.target import Target, adapter_name
+from masfuzz.trace import EVENTS, AgentTurn, ToolCall, ToolResult, Trace, ended_trace
+
+LOAD_TIMEOUT = 120.0  # seconds to import the target (a cold framework import on a busy machine)
+STDERR_TAIL = 4000  # characters of the worker's stderr kept for a crash report
+_PROTOCOL_LIMIT = 64 * 1024 * 1024  # a trace is one JSON line; allow large ones
+
+
+class _Ended(Exception):
+    """The request ended without a trace: (kind, message)."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+class Worker:
+    """One worker process, its own process group, and the tail of its stderr."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.target: Target | None = None
+        self.stderr = _Tail(proc.stderr)
+
+    @classmethod
+    async def start(cls, python: str) -> "Worker":
+        proc = await asyncio.create_subprocess_exec(
+            python, "-m", "masfuzz.exec.worker",
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, start_new_session=True, limit=_PROTOCOL_LIMIT,
+        )
+        return cls(proc)
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.returncode is None
+
+    async def send(self, request: ExecutionRequest, *, last: bool) -> None:
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(json.dumps(request.to_data()).encode() + b"\n")
+            await self.proc.stdin.drain()
+            if last:
+                self.proc.stdin.close()
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # it died before reading; its exit status says why
+
+    async def kill(self) -> None:
+        await kill_group(self.proc)
+        await self.stderr.close()
+
+
+class PoolExecutor(Executor):
+    kind = "pool"
+    reuse = True  # keep a worker warm for the next request of the same target
+
+    def __init__(self, *, load_timeout: float = LOAD_TIMEOUT, python: str | None = None,
+                 **options: Any) -> None:
+        super().__init__(**options)
+        self.adapter = adapter_name(self.adapter)  # the worker imports it by name
+        self.load_timeout = load_timeout
+        self.python = python or sys.executable
+        self._idle: list[Worker] = []
+
+    async def _execute(self, request: ExecutionRequest) -> Trace:
+        worker = self._warm(request.target) or await Worker.start(self.python)
+        healthy = False
+        try:
+            trace = await self._serve(worker, request)
+            healthy = worker.alive and trace.termination is not None \
+                and trace.termination.reason not in ("timeout", "crash")
+            return trace
+        finally:
+            if healthy and self.reuse:
+                worker.target = request.target
+                self._idle.append(worker)
+            else:
+                await worker.kill()
+
+    def _warm(self, target: Target) -> Worker | None:
+        for w in list(self._idle):
+            self._idle.remove(w)
+            if w.alive and w.target == target:
+                return w
+            asyncio.ensure_future(w.kill())  # another target's worker: not worth keeping
+        return None
+
+    async def _serve(self, worker: Worker, request: ExecutionRequest) -> Trace:
+        scenario = request.scenario
+        events: list[Any] = []
+        info: dict[str, Any] = {}
+        worker.stderr.reset()
+        t_run = time.perf_counter()
+        try:
+            await worker.send(request, last=not self.reuse)
+            info = await self._next(worker, self.load_timeout, loading=True)
+            if "ready" not in info:
+                raise _Ended("crash", "worker answered without reporting the target loaded")
+            t_run = time.perf_counter()
+            deadline = t_run + request.limit
+            while True:
+                answer = await self._next(worker, max(0.0, deadline - time.perf_counter()),
+                                          shown=request.limit)
+                if "event" in answer:
+                    events.append(answer["event"])
+                    continue
+                if "exit" in answer:
+                    raise _Ended("crash", f"the system under test called sys.exit({answer['exit']})"
+                                 + (f": {answer['message']}" if answer.get("message") else ""))
+                if "trace" not in answer:
+                    raise _Ended("crash", "worker answered without a trace")
+                try:
+                    return Trace.model_validate(answer["trace"])
+                except ValidationError as exc:
+                    raise _Ended("crash", f"worker sent an invalid trace: {exc.errors()[0]['msg']}")
+        except _Ended as ended:
+            kept = _events(events)
+            meta = {"stderr_tail": worker.stderr.text[-STDERR_TAIL:]} if worker.stderr.text else {}
+            return ended_trace(
+                scenario, ended.kind, f"{ended}{_while(kept)}", time.perf_counter() - t_run,
+                system_id=info.get("system_id", ""), framework=info.get("framework", ""),
+                meta=meta, events=kept,
+            )
+        except BaseException:
+            await worker.kill()
+            raise
+
+    async def _next(self, worker: Worker, limit: float, *, loading: bool = False,
+                    shown: float | None = None) -> dict[str, Any]:
+        """The worker's next protocol line within `limit` seconds, else kill and explain
+        (`shown`: the run's whole time limit, for the message)."""
+        proc = worker.proc
+        assert proc.stdout is not None
+        try:
+            line = await asyncio.wait_for(proc.stdout.readline(), limit)
+        except TimeoutError:
+            await worker.kill()
+            if loading:
+                raise TargetError(f"loading the target took longer than {limit:g} s") from None
+            raise _Ended("timeout", f"no result within {shown or limit:g} s; the worker was "
+                         "killed") from None
+        except ValueError:  # a line over the protocol limit
+            raise _Ended("crash", "worker sent an answer too large to read") from None
+        if not line:
+            status = await proc.wait()
+            await worker.stderr.drained()
+            raise _Ended("crash", _death(status, worker.stderr.last_line()))
+        try:
+            answer = json.loads(line)
+        except json.JSONDecodeError:
+            raise _Ended("crash", f"worker sent garbage: {line[:80]!r}") from None
+        if not isinstance(answer, dict):
+            raise _Ended("crash", f"worker sent garbage: {line[:80]!r}")
+        if "error" in answer:
+            await worker.kill()
+            raise MasfuzzError(str(answer["error"]))
+        return answer
+
+    async def aclose(self) -> None:
+        idle, self._idle = self._idle, []
+        for w in idle:
+            await w.kill()
+
+
+class SubprocessExecutor(PoolExecutor):
+    """A fresh worker for every request (the worker ends at the end of its one request)."""
+
+    kind = "subprocess"
+    reuse = False
+
+
+def _events(raw: list[Any]) -> tuple[Any, ...]:
+    try:
+        return tuple(EVENTS.validate_python(raw))
+    except ValidationError:
+        return ()
+
+
+def _while(events: tuple[Any, ...]) -> str:
+    """Which tool (else which agent) was running when the run ended."""
+    done = {e.call_id or (e.agent, e.tool) for e in events if isinstance(e, ToolResult)}
+    for e in reversed(events):
+        if isinstance(e, ToolCall) and (e.call_id or (e.agent, e.tool)) not in done:
+            return f" while {e.agent} ran tool {e.tool}"
+        if isinstance(e, AgentTurn):
+            return f" while {e.agent} was acting"
+    return ""
+
+
+def _death(status: int, last_line: str) -> str:
+    if status < 0:
+        try:
+            name = signal.Signals(-status).name
+        except ValueError:
+            name = f"signal {-status}"
+        what = f"worker killed by {name}"
+    else:
+        what = f"worker exited with status {status} before answering"
+    return f"{what}: {last_line}" if last_line else what
+
+
+async def kill_group(proc: asyncio.subprocess.Process) -> None:
+    """Kill a worker's process group (its children too) and reap the worker."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        await asyncio.wait_for(proc.wait(), 5)
+    except TimeoutError:
+        pass
+
+
+class _Tail:
+    """Drains a stream in the background (so a chatty worker never blocks on a full pipe),
+    keeping only its last characters."""
+
+    def __init__(self, stream: asyncio.StreamReader | None) -> None:
+        self.text = ""
+        self._task = asyncio.ensure_future(self._drain(stream)) if stream else None
+
+    async def _drain(self, stream: asyncio.StreamReader) -> None:
+        while chunk := await stream.read(65536):
+            self.text = (self.text + chunk.decode("utf-8", "replace"))[-STDERR_TAIL:]
+
+    def reset(self) -> None:
+        self.text = ""
+
+    async def drained(self) -> None:
+        if self._task is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(self._task), 2)
+            except TimeoutError:
+                pass
+
+    def last_line(self) -> str:
+        lines = [ln.strip() for ln in self.text.splitlines() if ln.strip()]
+        return lines[-1][:300] if lines else ""
+
+    async def close(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            try:
+                await self._task
+            except (asyncio.CancelledError, Exception):
+                pass
