@@ -193,6 +193,14 @@ class TraceRecorder:
         )
 
 
+def running_tool(events: Any) -> ToolCall | None:
+    """The tool call a run ended in: the last one without a result."""
+    answered = {e.call_id or (e.agent, e.tool) for e in events if isinstance(e, ToolResult)}
+    calls = [e for e in events
+             if isinstance(e, ToolCall) and (e.call_id or (e.agent, e.tool)) not in answered]
+    return calls[-1] if calls else None
+
+
 def ended_trace(scenario: Any, kind: str, message: str, wall_time: float, *,
                 system_id: str = "", framework: str = "", meta: dict[str, Any] | None = None,
                 events: tuple[Any, ...] = ()) -> Trace:

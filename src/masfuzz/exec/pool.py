@@ -28,11 +28,13 @@ from masfuzz.errors import MasfuzzError, TargetError
 from masfuzz.exec.base import Executor
 from masfuzz.exec.request import ExecutionRequest
 from masfuzz.target import Target, adapter_name
-from masfuzz.trace import EVENTS, AgentTurn, ToolCall, ToolResult, Trace, ended_trace
+from masfuzz.trace import EVENTS, AgentTurn, Trace, ended_trace, running_tool
 
 LOAD_TIMEOUT = 120.0  # seconds to import the target (a cold framework import on a busy machine)
 STDERR_TAIL = 4000  # characters of the worker's stderr kept for a crash report
 _PROTOCOL_LIMIT = 64 * 1024 * 1024  # a trace is one JSON line; allow large ones
+_EVENT_LINE = b'{"event":'
+_TRACE_LINE = b'{"trace":'
 
 
 class _Ended(Exception):
@@ -129,19 +131,13 @@ class PoolExecutor(Executor):
             deadline = t_run + request.limit
             while True:
                 answer = await self._next(worker, max(0.0, deadline - time.perf_counter()),
-                                          shown=request.limit)
-                if "event" in answer:
-                    events.append(answer["event"])
-                    continue
+                                          shown=request.limit, events=events)
                 if "exit" in answer:
                     raise _Ended("crash", f"the system under test called sys.exit({answer['exit']})"
                                  + (f": {answer['message']}" if answer.get("message") else ""))
                 if "trace" not in answer:
                     raise _Ended("crash", "worker answered without a trace")
-                try:
-                    return Trace.model_validate(answer["trace"])
-                except ValidationError as exc:
-                    raise _Ended("crash", f"worker sent an invalid trace: {exc.errors()[0]['msg']}")
+                return answer["trace"]
         except _Ended as ended:
             kept = _events(events)
             meta = {"stderr_tail": worker.stderr.text[-STDERR_TAIL:]} if worker.stderr.text else {}
@@ -155,13 +151,19 @@ class PoolExecutor(Executor):
             raise
 
     async def _next(self, worker: Worker, limit: float, *, loading: bool = False,
-                    shown: float | None = None) -> dict[str, Any]:
+                    shown: float | None = None, events: list[Any] | None = None) -> dict[str, Any]:
         """The worker's next protocol line within `limit` seconds, else kill and explain
-        (`shown`: the run's whole time limit, for the message)."""
+        (`shown`: the run's whole time limit, for the message). Event lines go to `events`
+        unparsed: they are read only if the run ends without a trace."""
         proc = worker.proc
         assert proc.stdout is not None
         try:
-            line = await asyncio.wait_for(proc.stdout.readline(), limit)
+            async with asyncio.timeout(limit):  # one deadline for all the lines, no task each
+                while True:
+                    line = await proc.stdout.readline()
+                    if events is None or not line.startswith(_EVENT_LINE):
+                        break
+                    events.append(line)
         except TimeoutError:
             await worker.kill()
             if loading:
@@ -170,6 +172,11 @@ class PoolExecutor(Executor):
                          "killed") from None
         except ValueError:  # a line over the protocol limit
             raise _Ended("crash", "worker sent an answer too large to read") from None
+        if line.startswith(_TRACE_LINE):  # the common case, validated straight from JSON
+            try:
+                return {"trace": Trace.model_validate_json(line[len(_TRACE_LINE):].rstrip()[:-1])}
+            except ValidationError as exc:
+                raise _Ended("crash", f"worker sent an invalid trace: {exc.errors()[0]['msg']}")
         if not line:
             status = await proc.wait()
             await worker.stderr.drained()
@@ -198,7 +205,14 @@ class SubprocessExecutor(PoolExecutor):
     reuse = False
 
 
-def _events(raw: list[Any]) -> tuple[Any, ...]:
+def _events(lines: list[bytes]) -> tuple[Any, ...]:
+    """The streamed events, as far as they can be read (the last line may be cut off)."""
+    raw = []
+    for line in lines:
+        try:
+            raw.append(json.loads(line)["event"])
+        except (ValueError, KeyError, TypeError):
+            break
     try:
         return tuple(EVENTS.validate_python(raw))
     except ValidationError:
@@ -207,13 +221,11 @@ def _events(raw: list[Any]) -> tuple[Any, ...]:
 
 def _while(events: tuple[Any, ...]) -> str:
     """Which tool (else which agent) was running when the run ended."""
-    done = {e.call_id or (e.agent, e.tool) for e in events if isinstance(e, ToolResult)}
-    for e in reversed(events):
-        if isinstance(e, ToolCall) and (e.call_id or (e.agent, e.tool)) not in done:
-            return f" while {e.agent} ran tool {e.tool}"
-        if isinstance(e, AgentTurn):
-            return f" while {e.agent} was acting"
-    return ""
+    call = running_tool(events)
+    if call is not None:
+        return f" while {call.agent} ran tool {call.tool}"
+    turns = [e.agent for e in events if isinstance(e, AgentTurn)]
+    return f" while {turns[-1]} was acting" if turns else ""
 
 
 def _death(status: int, last_line: str) -> str:

@@ -31,6 +31,8 @@ from typing import Any, TextIO
 from masfuzz.errors import MasfuzzError
 
 _PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
+GRACE = 1.0  # seconds the adapter's own clock runs past the request's limit
 
 
 def _claim_stdout() -> TextIO:
@@ -47,9 +49,15 @@ class Channel:
         self.stream, self.lock = stream, threading.Lock()
 
     def send(self, message: dict[str, Any]) -> None:
-        line = json.dumps(message, default=str) + "\n"
+        self.write(json.dumps(message, default=str))
+
+    def send_model(self, key: str, model: Any) -> None:
+        """`{key: model}` without a round trip through dicts (events and traces are many)."""
+        self.write(f'{{"{key}":{model.model_dump_json(by_alias=True)}}}')
+
+    def write(self, line: str) -> None:
         with self.lock:
-            self.stream.write(line)
+            self.stream.write(line + "\n")
             self.stream.flush()
 
 
@@ -64,7 +72,9 @@ def _die_with_parent() -> None:
     try:
         import ctypes
 
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)  # orphans of tools come to us
     except (OSError, AttributeError):
         pass  # not Linux: the watchdog below still notices
     if os.getppid() != parent:  # it died before the signal was armed
@@ -78,17 +88,41 @@ def _die_with_parent() -> None:
     threading.Thread(target=watch, name="masfuzz-parent-watchdog", daemon=True).start()
 
 
+def _children() -> list[int]:
+    """This worker's child processes (as a subreaper, orphans of its subtree land here too)."""
+    out: list[int] = []
+    try:
+        for tid in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{tid}/children") as f:
+                out += [int(p) for p in f.read().split()]
+    except OSError:
+        pass
+    return out
+
+
 def _kill_strays() -> None:
-    """Kill what the system under test left running in this worker's process group."""
-    me, group = os.getpid(), os.getpgid(0)
-    for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
-        if not entry.isdigit() or int(entry) == me:
-            continue
-        try:
-            if os.getpgid(int(entry)) == group:
-                os.kill(int(entry), signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+    """Kill what the system under test left running: every child of this worker (and, as
+    orphans are reparented here, their children in turn), then reap them."""
+    for _ in range(10):  # killing a child may hand its own children over to us
+        pids = _children()
+        if not pids:
+            return
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except (ProcessLookupError, ChildProcessError, PermissionError):
+                pass
+
+
+def _run(coroutine: Any) -> Any:
+    """Run on a fresh event loop and do not wait, at its end, for threads the system under test
+    left blocked (asyncio.run would: a tool stuck in time.sleep would hold the answer back)."""
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(coroutine)
+    finally:
+        loop.close()
 
 
 def serve(channel: Channel, lines: TextIO) -> int:
@@ -110,11 +144,14 @@ def serve(channel: Channel, lines: TextIO) -> int:
             continue
         channel.send({"ready": True, "system_id": system.spec.system.id,
                       "framework": system.spec.system.framework})
-        trace_module.set_event_sink(
-            lambda e: channel.send({"event": e.model_dump(mode="json", by_alias=True)}))
+        trace_module.set_event_sink(lambda e: channel.send_model("event", e))
+        # The parent kills this worker at the request's limit, with the events streamed so far:
+        # that kill is the authoritative end, so the adapter's own clock runs a little longer.
+        scenario = request.scenario.model_copy(update={"timeout": request.limit + GRACE})
         try:
             with settings.use(request.models):  # the parent's model settings, in force here
-                result = asyncio.run(system.run(request.scenario))
+                result = _run(system.run(scenario)).model_copy(
+                    update={"scenario_id": request.scenario.id})
         except MasfuzzError as exc:
             channel.send({"error": str(exc)})
             continue
@@ -124,7 +161,7 @@ def serve(channel: Channel, lines: TextIO) -> int:
             return 0
         finally:
             trace_module.set_event_sink(None)
-        channel.send({"trace": result.model_dump(mode="json", by_alias=True)})
+        channel.send_model("trace", result)
         _kill_strays()
     return 0
 

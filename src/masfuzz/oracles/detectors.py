@@ -30,7 +30,7 @@ from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
     AgentTurn, DelegationEvent, ErrorEvent, Message, RestrictedAttempt, TerminationEvent, ToolCall,
-    ToolResult, Trace,
+    ToolResult, Trace, running_tool,
 )
 
 Detector = Callable[[Trace, "WorkflowSpec | None"], list[Failure]]
@@ -333,10 +333,15 @@ def runtime_crash(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     agents = sorted({e.agent for _, e in errors if e.agent})
     first = errors[0][1].message if errors else (end[1].detail if end else "")
     evidence = tuple(i for i, _ in errors) + ((end[0],) if crashed else ())
+    # Two crashes are one defect only if the same tool was running and it died the same way.
+    running = running_tool(trace.events)
+    how = re.search(r"SIG[A-Z]+|sys\.exit\(-?\d+\)|status -?\d+", first or "")
+    where = ((f"tool:{running.agent}.{running.tool}",) if running else ()) + \
+        ((how.group(0),) if how else ())
     return [Failure(
         category="runtime_crash", root_cause="Runtime Crash", detector="runtime_crash",
         evidence=evidence, scenario_id=trace.scenario_id,
-        elements=(reason, *kinds, *agents),
+        elements=(reason, *kinds, *agents, *where),
         description=f"the system under test stopped with a {reason}"
         + (f" ({', '.join(kinds)})" if kinds else "")
         + (f" in {', '.join(agents)}" if agents else "")

@@ -1,0 +1,125 @@
+"""Systems under test that misbehave the way real ones do, under the DEFAULT executor: each ends
+within its time limit + 2 s as a recorded finding naming the agent or tool, keeps the events
+before it, and masfuzz's exit status stays its own. Workers and whatever a tool started die
+with masfuzz, however masfuzz dies."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import EXAMPLES, ROOT
+
+pytest.importorskip("agents")
+
+APP = "tests/exec/fixtures/misbehaving_app.py"
+POLICY = f"scripted/{APP}:policy"
+TESTER = "scripted/" + str(EXAMPLES / "testers" / "template_tester.py") + ":policy"
+LIMIT = 3.0
+
+
+def _exec(cli, word, *extra):
+    t0 = time.perf_counter()
+    code, out, err = cli("exec", f"{APP}:desk", "--input", f"please {word}", "--sut-model", POLICY,
+                         "--timeout", str(LIMIT), "--format", "json", "--failures", *extra)
+    return code, json.loads(out) if code == 0 else None, err, time.perf_counter() - t0
+
+
+@pytest.mark.parametrize("word,tool,reason,says", [
+    ("sleep", "sleep_tool", "timeout", "no result within 3 s"),
+    ("busy", "busy_tool", "timeout", "no result within 3 s"),
+    ("segfault", "segfault_tool", "crash", "SIGSEGV"),
+    ("abort", "abort_tool", "crash", "SIGABRT"),
+    ("exit", "exit_tool", "crash", "called sys.exit(5)"),
+    ("hardexit", "hard_exit_tool", "crash", "exited with status 0"),
+])
+def test_a_misbehaving_tool_is_a_recorded_finding(cli, monkeypatch, word, tool, reason, says):
+    monkeypatch.chdir(ROOT)
+    code, data, err, took = _exec(cli, word)
+    assert code == 0, err  # masfuzz's own status, never the target's
+    assert took < LIMIT + 2 + 5  # + a worker's start (framework import) on a busy machine
+    trace = data["trace"]
+    end = trace["events"][-1]
+    assert end["type"] == "termination" and end["reason"] == reason
+    assert says in end["detail"] and f"while desk ran tool {tool}" in end["detail"]
+    kept = [e["type"] for e in trace["events"]]
+    assert kept[:3] == ["message", "agent_turn", "tool_call"]  # the events before the end
+    assert trace["usage"]["wall_time"] < LIMIT + 2
+    [failure] = [f for f in data["failures"] if f["category"] == "runtime_crash"]
+    assert tool in failure["description"]
+
+
+def test_a_tool_that_forks_and_returns_leaves_nothing_running(cli, monkeypatch):
+    marker = f"masfuzz-fork-{uuid.uuid4().hex}"
+    monkeypatch.setenv("MASFUZZ_TEST_MARKER", marker)
+    monkeypatch.chdir(ROOT)
+    code, data, err, _ = _exec(cli, "fork")
+    assert code == 0 and data["trace"]["events"][-1]["reason"] == "completed", err
+    assert _processes_with(marker, wait=3.0) == []
+
+
+def test_an_endless_handoff_loop_ends_at_the_turn_bound(cli, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    code, out, err = cli("exec", f"{APP}:relay", "--input", "hello", "--sut-model", POLICY,
+                         "--max-turns", "6", "--timeout", str(LIMIT), "--format", "json",
+                         "--failures")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["trace"]["events"][-1]["reason"] == "max_turns"
+    assert any(f["category"] == "system_termination" for f in data["failures"])
+
+
+def test_cover_completes_over_a_hanging_and_crashing_desk(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    code, out, err = cli("cover", f"{APP}:desk", "--model", TESTER, "--sut-model", POLICY,
+                         "--no-cache", "--timeout", str(LIMIT), "--attempts", "1", "--faults",
+                         "none", "--criteria", "C1,C2", "--store", str(tmp_path / "runs.db"),
+                         "--suite", str(tmp_path / "suite.yaml"), "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["run"]["status"] == "completed"
+    causes = {f["elements"][0] for f in data["failures"] if f["category"] == "runtime_crash"}
+    assert {"timeout", "crash"} <= causes
+
+
+def _processes_with(marker: str, wait: float = 0.0) -> list[int]:
+    """Pids whose command line or environment carries `marker`, after up to `wait` seconds."""
+    deadline = time.monotonic() + wait
+    while True:
+        found = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+                env = Path(f"/proc/{pid}/environ").read_bytes()
+                state = Path(f"/proc/{pid}/stat").read_text().split()[2]
+            except OSError:
+                continue
+            if state != "Z" and (marker.encode() in cmd or marker.encode() in env):
+                found.append(int(pid))
+        if not found or time.monotonic() >= deadline:
+            return found
+        time.sleep(0.2)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_nothing_survives_masfuzz(sig, tmp_path):
+    marker = f"masfuzz-kill-{uuid.uuid4().hex}"
+    env = {**os.environ, "MASFUZZ_TEST_MARKER": marker, "PYTHONPATH": str(ROOT / "src")}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from masfuzz.cli import main; sys.exit(main(sys.argv[1:]))",
+         "exec", f"{APP}:desk", "--input", "please fork then sleep", "--sut-model", POLICY,
+         "--timeout", "120"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while len(_processes_with(marker)) < 2 and time.monotonic() < deadline:  # masfuzz + worker
+        time.sleep(0.2)
+    time.sleep(1.0)  # the worker is running the scenario
+    assert len(_processes_with(marker)) >= 2
+    proc.send_signal(sig)
+    proc.wait(timeout=10)
+    assert _processes_with(marker, wait=3.0) == []
