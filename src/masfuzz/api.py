@@ -247,9 +247,9 @@ def run_tools(opts: argparse.Namespace) -> dict[str, Any]:
 
 
 def _redacted(config: dict[str, Any]) -> dict[str, Any]:
-    from masfuzz.llm.secrets import redact
+    from masfuzz.redact import redact_data
 
-    return {k: redact(v) if isinstance(v, str) else v for k, v in config.items()}
+    return redact_data(config)
 
 
 # -- report ------------------------------------------------------------------------------------

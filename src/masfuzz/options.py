@@ -211,6 +211,10 @@ TABLE: tuple[Setting, ...] = (
     Setting("link", "add a delegation (a handoff) between two named or reachable agents "
             "(repeatable)", pair("->", "FROM->TO"), (), ("inspect", "exec", "cover", "replay"),
             "append", metavar="FROM->TO"),
+    Setting("secret_env", "an environment variable whose value is a secret to mask in every "
+            "output, beyond the *KEY*, *TOKEN*, *SECRET*, *PASSWORD* ones (repeatable)", text, (),
+            ("inspect", "exec", "cover", "replay", "report", "tools", "serve", "models"), "append",
+            metavar="NAME"),
     # inspect / report
     Setting("obligations", "list every obligation, not just the counts", boolean, False,
             ("inspect", "report"), "switch"),

@@ -1,4 +1,4 @@
-from masfuzz.llm.secrets import redact
+from masfuzz.redact import redact
 
 
 def test_keys_headers_env_secrets_and_url_credentials_are_redacted(monkeypatch):

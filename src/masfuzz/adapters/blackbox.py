@@ -28,7 +28,7 @@ from typing import Any
 
 from masfuzz.adapters.base import Adapter
 from masfuzz.errors import MasfuzzError, TargetError
-from masfuzz.llm.secrets import redact
+from masfuzz.redact import redact
 from masfuzz.llm.types import ChatReply, ChatRequest, ModelClient
 from masfuzz.scenario import Scenario
 from masfuzz.serve.server import CallRecord, ModelServer

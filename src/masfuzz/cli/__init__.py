@@ -58,6 +58,18 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; everything it prints passes through `masfuzz.redact`."""
+    from masfuzz.redact import RedactingStream
+
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = RedactingStream(out), RedactingStream(err)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     # Register only the chosen command's module: the others may import heavy things.
     chosen = next((a for a in argv if not a.startswith("-")), None)
@@ -68,8 +80,10 @@ def main(argv: list[str] | None = None) -> int:
             parser.print_help()
             return 2
         from masfuzz.options import resolve
+        from masfuzz.redact import add_secret_names
 
         resolve(args.command, args)
+        add_secret_names(getattr(args, "secret_env", None))
         return int(args.func(args) or 0)
     except MasfuzzError as exc:
         print(f"masfuzz: error: {exc}", file=sys.stderr)

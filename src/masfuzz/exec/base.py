@@ -16,20 +16,13 @@ from typing import Any
 
 from masfuzz.errors import MasfuzzError
 from masfuzz.exec.request import DEFAULT_TIMEOUT, ExecutionRequest
-from masfuzz.llm.secrets import redact
+from masfuzz.redact import redact_trace
 from masfuzz.llm.settings import ModelSettings
 from masfuzz.scenario import Scenario
 from masfuzz.target import Orchestration, Target
 from masfuzz.trace import Trace, ended_trace
 
 __all__ = ["DEFAULT_TIMEOUT", "Executor", "ExecutionRequest", "ended_trace", "redact_trace"]
-
-
-def redact_trace(trace: Trace) -> Trace:
-    """The trace with every known secret masked, wherever in it the secret appeared."""
-    text = trace.model_dump_json(by_alias=True)
-    clean = redact(text)
-    return trace if clean == text else Trace.model_validate_json(clean)
 
 
 class Executor(ABC):

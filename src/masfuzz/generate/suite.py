@@ -71,9 +71,11 @@ class Suite:
 
     def save(self, path: str | Path) -> Path:
         """Write the suite atomically: a reader (or a crash) never sees half a file."""
+        from masfuzz.redact import redact_data
+
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        data = self.to_data()
+        data = redact_data(self.to_data())  # model strings may carry credentials
         if path.suffix == ".json":
             text = json.dumps(data, indent=2) + "\n"
         else:

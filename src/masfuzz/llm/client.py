@@ -16,7 +16,7 @@ from masfuzz.errors import MasfuzzError, ModelCallFailed, ModelError
 from masfuzz.llm.accounting import Ledger, price_of
 from masfuzz.llm.cache import ResponseCache, cache_key
 from masfuzz.llm.modelstring import ModelSpec, parse_model_string
-from masfuzz.llm.secrets import redact
+from masfuzz.redact import redact
 from masfuzz.llm.types import ChatReply, ChatRequest, Role
 
 DEFAULT_MAX_CONNECTIONS = 4

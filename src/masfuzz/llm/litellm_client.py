@@ -14,7 +14,7 @@ from masfuzz.llm.modelstring import ModelSpec
 from masfuzz.llm.openai_format import parse_response, request_params
 from masfuzz.llm.remote import RemoteProvider
 from masfuzz.llm.retry import DEFAULT_BASE_DELAY, DEFAULT_MAX_RETRIES, with_retries
-from masfuzz.llm.secrets import redact
+from masfuzz.redact import redact
 from masfuzz.llm.types import ChatReply, ChatRequest
 
 # LiteLLM exception class names that are worth another try.

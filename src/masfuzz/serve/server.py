@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from masfuzz.errors import MasfuzzError
-from masfuzz.llm.secrets import redact
+from masfuzz.redact import redact
 from masfuzz.llm.types import ChatReply, ChatRequest, ModelClient
 from masfuzz.serve import wire
 

@@ -54,6 +54,7 @@ from typing import Any
 from masfuzz import __version__
 from masfuzz.errors import MasfuzzError
 from masfuzz.oracles.failure import Failure
+from masfuzz.redact import redact, redact_data
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import Trace
@@ -294,7 +295,7 @@ class RunStore:
         cur = self.db.execute(
             "INSERT INTO runs (command, spec_id, target, config, started, seed, lease_owner, "
             "lease_expires) VALUES (?,?,?,?,?,?,?,?)",
-            (command, sid, target, _config(config), time.time(), seed, owner,
+            (command, sid, redact(target), _config(config), time.time(), seed, owner,
              time.time() + ttl if owner else None))
         return int(cur.lastrowid)
 
@@ -351,8 +352,8 @@ class RunStore:
         self.db.execute(
             "UPDATE runs SET finished=?, status=?, lease_owner=NULL, lease_expires=NULL, "
             "summary=COALESCE(?, summary) WHERE id=?",
-            (time.time(), status, json.dumps(summary, sort_keys=True) if summary is not None
-             else None, run_id))
+            (time.time(), status, json.dumps(redact_data(summary), sort_keys=True)
+             if summary is not None else None, run_id))
 
     def find_resumable(self, command: str, target: str, config: dict[str, Any]) -> int | None:
         """The latest unfinished run of the same command, target and configuration."""
@@ -402,11 +403,11 @@ class RunStore:
         status = end.reason if end else "unknown"
         with self._transaction():
             self.db.execute("INSERT OR IGNORE INTO scenarios VALUES (?, ?)",
-                            (scenario.id, scenario.model_dump_json()))
+                            (scenario.id, redact(scenario.model_dump_json())))
             cur = self.db.execute(
                 "INSERT OR IGNORE INTO executions (run_id, scenario_id, seq, trace, status, "
                 "wall_time, created) VALUES (?,?,?,?,?,?,?)",
-                (run_id, scenario.id, seq, trace.model_dump_json(by_alias=True), status,
+                (run_id, scenario.id, seq, redact(trace.model_dump_json(by_alias=True)), status,
                  trace.usage.wall_time, time.time()))
             if not cur.rowcount:
                 row = self.db.execute("SELECT id FROM executions WHERE run_id=? AND scenario_id=?",
@@ -468,7 +469,7 @@ class RunStore:
             (run_id, execution_id, body.get("scenario_id"), failure.fingerprint, failure.category,
              failure.root_cause, failure.detector, failure.description,
              json.dumps(list(failure.evidence)), json.dumps(list(failure.elements)),
-             json.dumps(body, sort_keys=True), time.time()))
+             redact(json.dumps(body, sort_keys=True)), time.time()))
         return int(cur.lastrowid) if cur.rowcount else None
 
     def failures(self, run_id: int | None = None) -> list[StoredFailure]:
@@ -493,8 +494,8 @@ class RunStore:
                        model_calls: int = 0) -> None:
         self.db.execute(
             "INSERT OR IGNORE INTO attempts VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-            (run_id, bundle_id, number, bundle, json.dumps(list(obligations)), text, reward,
-             verdict, leaked, scenario_id, model_calls, time.time()))
+            (run_id, bundle_id, number, bundle, json.dumps(list(obligations)), redact(text), reward,
+             redact(verdict), leaked, scenario_id, model_calls, time.time()))
 
     def attempts(self, run_id: int) -> list[dict[str, Any]]:
         keys = ("bundle_id", "number", "bundle", "obligations", "text", "reward", "verdict",
@@ -532,7 +533,7 @@ class RunStore:
             self.db.executemany(
                 f"INSERT INTO usage (run_id, {', '.join(_USAGE_COLUMNS)}) VALUES "
                 f"(?, {', '.join('?' * len(_USAGE_COLUMNS))})",
-                [(run_id, *(r.get(k, 0 if k not in ("role", "agent", "model") else "")
+                [(run_id, *(redact_data(r.get(k, 0 if k not in ("role", "agent", "model") else ""))
                             for k in _USAGE_COLUMNS)) for r in rows])
 
     def usage(self, run_id: int) -> list[dict[str, Any]]:
@@ -544,6 +545,7 @@ class RunStore:
     def record_tool_finding(self, run_id: int, finding: dict[str, Any]) -> int | None:
         """One unique tool error or correctness finding (by tool and fingerprint); None when
         it was already recorded for the run."""
+        finding = redact_data(finding)
         cur = self.db.execute(
             "INSERT OR IGNORE INTO tool_findings (run_id, tool, kind, fingerprint, exception, "
             "message, frame, arguments, user_request, confirmed, json, created) "
@@ -579,7 +581,7 @@ def _alive(owner: str) -> bool:
 
 
 def _config(config: dict[str, Any] | None) -> str:
-    return json.dumps(config or {}, sort_keys=True)
+    return json.dumps(redact_data(config or {}), sort_keys=True)
 
 
 def _loads(text: str | None, default: Any) -> Any:

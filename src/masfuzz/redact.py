@@ -1,0 +1,109 @@
+"""Keep secrets out of everything masfuzz writes and prints: traces, stores, suites, reports,
+recordings, errors.
+
+A secret is a key masfuzz was handed, the value of any environment variable whose name contains
+KEY, TOKEN, SECRET or PASSWORD (or that the user names with `--secret-env` / MASFUZZ_SECRET_ENV),
+a bearer token or `Authorization` header, an `sk-...` key, or credentials in a URL
+(`http://user:pass@host`, `?api_key=...`). Values are matched wherever they appear, so a key a
+crashing tool printed to stderr, or echoed in an error, is masked like one in a header.
+
+The places where data leaves masfuzz call this module: every trace as it leaves an executor
+(`redact_trace`: events, payloads, errors, meta, stderr tails), model strings and configurations
+before they are stored (`redact_model_string`, `redact_data`), and every line the command line
+prints (the CLI's output streams go through `redact`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import Any
+
+SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD", re.IGNORECASE)
+MIN_SECRET_CHARS = 6  # shorter values ("1", "true", "dev") would mask ordinary words
+NOT_SECRETS = {"true", "false", "none", "null", "enabled", "disabled"}
+_extra_names: set[str] = set()
+
+_PATTERNS = (
+    (re.compile(r"(?i)(authorization\s*[:=]\s*)(bearer\s+)?[^\s'\",]+"), r"\1***"),
+    (re.compile(r"(?i)(bearer\s+)[A-Za-z0-9._\-~+/]+=*"), r"\1***"),
+    (re.compile(r"\bsk-[A-Za-z0-9_\-*]{6,}"), "sk-***"),
+    (re.compile(r"(?i)([a-z][a-z0-9+.\-]*://)[^/@\s'\"]+@"), r"\1"),
+    (re.compile(r"(?i)([?&](?:api[_-]?key|key|token|access_token|secret|password)=)[^&\s'\"]+"), r"\1***"),
+)
+
+
+def add_secret_names(names: Any) -> None:
+    """More environment variables whose values are secrets (`--secret-env NAME`)."""
+    for name in names or ():
+        if name and str(name).strip():
+            _extra_names.add(str(name).strip())
+
+
+def secret_names() -> list[str]:
+    extra = [n for n in os.environ.get("MASFUZZ_SECRET_ENV", "").split(",") if n.strip()]
+    return sorted({k for k in os.environ if SECRET_NAME.search(k)} | _extra_names
+                  | {n.strip() for n in extra})
+
+
+def secret_values(extra: tuple[str | None, ...] = ()) -> list[str]:
+    values = [os.environ.get(k, "") for k in secret_names()]
+    values = [v for v in values if len(v) >= MIN_SECRET_CHARS and v.lower() not in NOT_SECRETS]
+    values += [v for v in extra if v and len(v) >= 4]
+    return sorted(set(values), key=len, reverse=True)
+
+
+def redact(text: str, *extra: str | None) -> str:
+    """`text` with every known secret replaced by `***`."""
+    if not text:
+        return text
+    for value in secret_values(extra):
+        if value in text:
+            text = text.replace(value, "***")
+    for pattern, replacement in _PATTERNS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def redact_model_string(model: str | None) -> str | None:
+    """A model string as it may be stored or shown: no URL credentials, no key in a query."""
+    return None if model is None else redact(model)
+
+
+def redact_data(data: Any) -> Any:
+    """Every string inside a JSON-like value, redacted (configs, reports, suites)."""
+    if isinstance(data, str):
+        return redact(data)
+    if isinstance(data, dict):
+        return {redact_data(k) if isinstance(k, str) else k: redact_data(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return type(data)(redact_data(v) for v in data)
+    return data
+
+
+def redact_trace(trace: Any) -> Any:
+    """A `Trace` with every known secret masked wherever it appeared (events, payloads, errors,
+    meta, stderr tails)."""
+    text = trace.model_dump_json(by_alias=True)
+    clean = redact(text)
+    if clean == text:
+        return trace
+    try:
+        return type(trace).model_validate_json(clean)
+    except ValueError:  # masking broke the JSON (a secret inside an escape): mask field by field
+        return type(trace).model_validate(redact_data(json.loads(text)))
+
+
+class RedactingStream:
+    """A text stream that masks secrets in everything written to it (the CLI's stdout/stderr)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(redact(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)

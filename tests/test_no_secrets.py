@@ -1,0 +1,80 @@
+"""No secret reaches any file masfuzz writes or anything it prints: values of environment
+variables under every secret-name pattern (and one named with --secret-env), credentials in a
+model string, a key a crashing tool printed to stderr, a token in a tool's error text."""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "llm"))
+from llmkit import StatusServer  # noqa: E402
+
+from tests.conftest import EXAMPLES, ROOT  # noqa: E402
+
+pytest.importorskip("agents")
+
+APP = "tests/redact/leaky_app.py"
+POLICY = f"scripted/{APP}:policy"
+TESTER = "scripted/" + str(EXAMPLES / "testers" / "template_tester.py") + ":policy"
+SECRETS = {
+    "MY_API_KEY": "sk-planted-api-key-111111",
+    "SERVICE_TOKEN": "planted-service-token-222222",
+    "DB_PASSWORD": "planted-db-password-333333",
+    "X_SECRET_VALUE": "planted-secret-value-444444",
+    "CUSTOM_CRED": "planted-custom-cred-555555",
+}
+URL_PASSWORD = "pa55word-planted-666666"
+
+
+def test_planted_secrets_never_leave(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    for name, value in SECRETS.items():
+        monkeypatch.setenv(name, value)
+    store, suite = str(tmp_path / "runs.db"), str(tmp_path / "suite.yaml")
+    cache = str(tmp_path / "cache.sqlite")
+    printed = []
+
+    def run(*argv):
+        code, out, err = cli(*argv, "--secret-env", "CUSTOM_CRED")
+        printed.append(out + err)
+        return code, out, err
+
+    # a tool error carrying a token, and a tool that prints a key to stderr and dies
+    for words in ("check my billing account", "refresh my session"):
+        for fmt in ("text", "json"):
+            code, _, err = run("exec", f"{APP}:desk", "--input", words, "--sut-model", POLICY,
+                               "--format", fmt, "--failures")
+            assert code == 0, err
+    code, out, _ = run("exec", f"{APP}:desk", "--input", "refresh my session", "--sut-model",
+                       POLICY, "--format", "json")
+    assert "fatal: key *** rejected" in out  # the stderr tail is kept, masked
+    # credentials in a model string, against a loopback endpoint that answers
+    with StatusServer([200]) as srv:
+        host = srv.url.split("://", 1)[1]
+        model = f"openai-compatible/m@http://user:{URL_PASSWORD}@{host}"
+        code, _, err = run("exec", f"{APP}:desk", "--input", "hello", "--sut-model", model,
+                           "--cache", cache, "--max-turns", "2", "--format", "json")
+        assert code == 0, err
+        assert srv.requests  # the credentials did reach the endpoint's URL...
+    # a campaign: store, suite, report; and tool fuzzing with its store
+    code, _, err = run("cover", f"{APP}:desk", "--model", TESTER, "--sut-model", POLICY,
+                       "--store", store, "--suite", suite, "--cache", cache, "--faults", "none",
+                       "--attempts", "1", "--format", "json")
+    assert code == 0, err
+    for fmt in ("text", "json"):
+        assert run("report", "--store", store, "--format", fmt, "--obligations")[0] == 0
+        code, _, err = run("tools", f"{APP}:billing_lookup", "--calls", "40", "--seed", "3",
+                           "--store", store, "--format", fmt)
+        assert code == 0, err
+    assert run("report", "--store", store)[0] == 0
+    written = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert any(p.suffix == ".db" for p in written) and any(p.suffix == ".yaml" for p in written)
+    for value in (*SECRETS.values(), URL_PASSWORD):
+        for text in printed:
+            assert value not in text
+        for path in written:
+            assert value.encode() not in path.read_bytes(), (value, path)
+    everything = "\n".join(printed)
+    assert "backend refused token ***" in everything and "password ***" in everything
