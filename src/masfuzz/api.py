@@ -67,6 +67,7 @@ async def execute_scenario(target: Any, scenario: Any, opts: argparse.Namespace)
     from masfuzz.exec import make_executor
     from masfuzz.options import model_settings
 
+    target.open().check(scenario)
     executor = make_executor(opts.executor, timeout=scenario.timeout or opts.timeout,
                              models=model_settings(opts))
     try:
@@ -225,16 +226,16 @@ def run_tools(opts: argparse.Namespace) -> dict[str, Any]:
 
     if opts.calls < 1:
         raise MasfuzzError(f"--calls must be at least 1, not {opts.calls}")
+    store = RunStore(opts.store)  # a bad store is said before anything runs
     seed = opts.seed if opts.seed is not None else random.SystemRandom().randrange(2**31)
-    print(f"masfuzz tools: seed {seed}", file=sys.stderr)
     found, notes = collect_tools(load_target(opts.target).obj, opts.target)
+    print(f"masfuzz tools: seed {seed}", file=sys.stderr)
     config = SessionConfig(
         calls=opts.calls, seed=seed, model=opts.model, sut_model=opts.sut_model,
         correctness=opts.correctness, fix_docs=opts.fix_docs, fix_candidates=opts.candidates,
         limits=SandboxLimits(time_s=opts.timeout, cpu_s=max(1, int(opts.timeout)),
                              memory_mb=opts.memory_mb),
     )
-    store = RunStore(opts.store)
     run_id = store.start_run("tools", None, opts.target, _redacted({
         "calls": opts.calls, "seed": seed, "model": opts.model, "sut_model": opts.sut_model,
         "correctness": opts.correctness, "fix_docs": opts.fix_docs}), seed=seed)

@@ -185,22 +185,12 @@ def _resolve_attr(module: Any, expr: str, target: str) -> Any:
         raise TargetError(f"{target}: {expr!r} is not an attribute name or a call")
     obj: Any = module
     for part in dotted.split("."):
-        if not hasattr(obj, part) and hasattr(obj, "__path__"):
-            # `pkg/__init__.py:sub.agent`: a submodule the package does not import itself is
-            # imported, as the app's own `import pkg.sub` would.
-            try:
-                importlib.import_module(f"{obj.__name__}.{part}")
-            except ModuleNotFoundError as exc:
-                if exc.name != f"{obj.__name__}.{part}":
-                    raise TargetError(f"{target}: importing {obj.__name__}.{part} failed: "
-                                      f"{_describe(exc, None)}") from None
-        if not hasattr(obj, part):
-            names = sorted(n for n in vars(module) if not n.startswith("_"))[:12]
-            raise TargetError(
-                f"{target}: no attribute {dotted!r} in {module.__name__} "
-                f"(it defines: {', '.join(names) or 'nothing'})"
-            )
-        obj = getattr(obj, part)
+        try:
+            obj = _attribute(obj, part, module, dotted, target)
+        except TargetError:
+            raise
+        except Exception as exc:  # a property or __getattr__ of the user's that raises
+            raise TargetError(f"{target}: reading {dotted} failed: {_describe(exc, None)}") from None
     if call is None:
         return obj
     try:
@@ -212,6 +202,26 @@ def _resolve_attr(module: Any, expr: str, target: str) -> Any:
         return obj(*args, **kwargs)
     except Exception as exc:
         raise TargetError(f"{target}: calling {dotted}(...) failed: {_describe(exc, None)}") from None
+
+
+def _attribute(obj: Any, part: str, module: Any, dotted: str, target: str) -> Any:
+    """`obj.part`, importing a submodule of a package the package itself does not import."""
+    if not hasattr(obj, part) and hasattr(obj, "__path__"):
+        # `pkg/__init__.py:sub.agent`: a submodule the package does not import itself is
+        # imported, as the app's own `import pkg.sub` would.
+        try:
+            importlib.import_module(f"{obj.__name__}.{part}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{obj.__name__}.{part}":
+                raise TargetError(f"{target}: importing {obj.__name__}.{part} failed: "
+                                  f"{_describe(exc, None)}") from None
+    if not hasattr(obj, part):
+        names = sorted(n for n in vars(module) if not n.startswith("_"))[:12]
+        raise TargetError(
+            f"{target}: no attribute {dotted!r} in {module.__name__} "
+            f"(it defines: {', '.join(names) or 'nothing'})"
+        )
+    return getattr(obj, part)
 
 
 def _dotted_name(node: ast.AST) -> str | None:

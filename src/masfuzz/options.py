@@ -422,4 +422,5 @@ def model_settings(ns: argparse.Namespace) -> Any:
                              retries=ns.retries, api_key_env=ns.api_key_env or None,
                              max_connections=ns.max_connections)
     settings.api_key()  # a named variable that is not set is bad input, said now
+    settings.open_cache()  # so is a cache file that cannot be used
     return settings

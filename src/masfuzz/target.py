@@ -148,6 +148,15 @@ class OpenedSystem:
             self.adapter = ADAPTER()
         return self.adapter
 
+    def check(self, scenario: "Scenario") -> None:
+        """Bad input in a scenario, named before anything runs: a per-agent model for an agent
+        the system does not have."""
+        known = [a.id for a in self.spec.agents]
+        for agent in scenario.agent_models:
+            if agent not in known:
+                raise TargetError(f"--agent-model {agent}: no agent {agent!r} in "
+                                  f"{self.spec.system.id} (agents: {', '.join(known)})")
+
     async def run(self, scenario: "Scenario") -> "Trace":
         """Run one scenario; an exception escaping the adapter is recorded as a crash."""
         from masfuzz.trace import ended_trace

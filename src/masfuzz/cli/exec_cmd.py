@@ -43,10 +43,12 @@ def scenario_from(args: argparse.Namespace) -> Any:
         if not sep or not agent or not model:
             raise MasfuzzError(f"--agent-model {item!r}: expected AGENT=MODEL")
         agent_models[agent] = model
-    if args.max_turns is not None and args.max_turns < 1:
-        raise MasfuzzError(f"--max-turns {args.max_turns}: must be at least 1")
-    if args.timeout <= 0:
-        raise MasfuzzError(f"--timeout {args.timeout:g}: must be positive")
+    if not args.input.strip():
+        raise MasfuzzError("--input: the user message is empty")
+    try:
+        args.input.encode("utf-8")
+    except UnicodeEncodeError:
+        raise MasfuzzError("--input: not UTF-8 text") from None
     return Scenario(
         input=args.input, sut_model=args.sut_model, agent_models=agent_models,
         faults=tuple(Fault.parse(f) for f in args.fault), restricted=args.restricted,

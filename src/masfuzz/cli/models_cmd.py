@@ -46,7 +46,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     check.add_argument("model", metavar="MODEL", help="a model string, e.g. local/gemma-3-270m")
     add_arguments(check, "models")
     check.set_defaults(func=run_check)
-    models.set_defaults(func=lambda args: (models.print_help(), 2)[1])
+    models.set_defaults(func=_no_action)
+
+
+def _no_action(args: argparse.Namespace) -> int:
+    from masfuzz.errors import MasfuzzError
+
+    raise MasfuzzError("models: name an action: masfuzz models check MODEL")
 
 
 def run_check(args: argparse.Namespace) -> int:

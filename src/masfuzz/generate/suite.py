@@ -92,6 +92,10 @@ def load_suite(path: str | Path) -> Suite:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise MasfuzzError(f"{path}: no such suite file") from None
+    except UnicodeDecodeError as exc:
+        raise MasfuzzError(f"{path}: not a readable suite: not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise MasfuzzError(f"{path}: cannot read the suite ({exc.strerror or exc})") from None
     try:
         data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
     except (ValueError, yaml.YAMLError) as exc:

@@ -64,17 +64,23 @@ class ResponseCache:
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path or os.environ.get("MASFUZZ_CACHE") or DEFAULT_PATH)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
-        with self._lock, self._db:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, SCHEMA_VERSION):
-                # An older or newer layout: a cache may always be dropped and rebuilt.
-                self._db.execute("DROP TABLE IF EXISTS replies")
-            self._db.execute(_SCHEMA)
-            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
+            with self._lock, self._db:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                version = self._db.execute("PRAGMA user_version").fetchone()[0]
+                if version not in (0, SCHEMA_VERSION):
+                    # An older or newer layout: a cache may always be dropped and rebuilt.
+                    self._db.execute("DROP TABLE IF EXISTS replies")
+                self._db.execute(_SCHEMA)
+                self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except (sqlite3.DatabaseError, OSError) as exc:
+            from masfuzz.errors import MasfuzzError
+
+            raise MasfuzzError(f"{self.path}: not a usable model response cache ({exc}); "
+                               "delete it or give another --cache") from None
 
     def get(self, key: str) -> ChatReply | None:
         with self._lock, self._db:

@@ -55,6 +55,9 @@ class ModelSettings(BaseModel):
             raise MasfuzzError(f"--api-key-env: the environment variable {self.api_key_env} is not set")
         return value
 
+    def open_cache(self) -> ResponseCache | None:
+        return _cache(self.cache)
+
     def client(self, model_string: str, *, role: Role = "sut", ledger: Any = None) -> Any:
         """A fresh `ManagedClient` for `model_string` made with these settings."""
         from masfuzz.llm.client import get_client, set_max_connections

@@ -1,0 +1,214 @@
+"""A corpus of bad inputs, each of which must end in one line on stderr, exit status 2 and no
+traceback: environment variables and option values (every setting of the option table, from a
+flag and from its variable), stores, caches, suites, manifests, targets, policies and inputs.
+Cases that masfuzz once accepted silently are in it, so they stay refused."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from masfuzz.cli import main
+from masfuzz.options import TABLE, _parser_for
+
+from tests.conftest import EXAMPLES, ROOT
+
+CS = str(EXAMPLES / "customer_service" / "app.py") + ":triage_agent"
+CS_SUT = "scripted/" + str(EXAMPLES / "customer_service" / "policy.py") + ":policy"
+ARGV = {"inspect": ["t.py:x"], "exec": ["t.py:x", "--input", "hi"], "cover": ["t.py:x"],
+        "replay": ["s.yaml"], "report": [], "tools": ["t.py:x"], "serve": [],
+        "models": ["check", "scripted/p.py:policy"]}
+BAD = ["abc", "-3", "nan", "inf", "0", "99999999999", "maybe", "", "C9", "1.5"]
+
+
+def _option_cases():
+    """Every (command, setting): its first rejected value, as a flag and as a variable."""
+    cases = []
+    for s in TABLE:
+        for command in s.commands:
+            parse = _parser_for(s, command)
+            for raw in BAD:
+                try:
+                    parse(raw)
+                except ValueError:
+                    if s.flag_kind != "switch":
+                        cases.append((f"{command} {s.flag} {raw!r}", [command, *ARGV[command], s.flag, raw], {}))
+                    if raw or s.flag_kind != "append":
+                        cases.append((f"{command} {s.env}={raw!r}", [command, *ARGV[command]], {s.env: raw}))
+                    break
+    return cases
+
+
+def _files(tmp: Path) -> dict[str, Path]:
+    """Bad files of every kind masfuzz reads."""
+    f = {}
+    f["not_sqlite"] = tmp / "garbage.db"
+    f["not_sqlite"].write_bytes(b"this is not a database" * 50)
+    f["foreign"] = tmp / "foreign.db"
+    db = sqlite3.connect(f["foreign"])
+    db.execute("CREATE TABLE orders (id INTEGER)")
+    db.commit()
+    db.close()
+    f["future"] = tmp / "future.db"
+    db = sqlite3.connect(f["future"])
+    db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+    db.execute("INSERT INTO meta VALUES ('schema_version', '99')")
+    db.commit()
+    db.close()
+    f["corrupt_cache"] = tmp / "cache.sqlite"
+    f["corrupt_cache"].write_bytes(b"SQLite format 3\x00" + b"\x00\xff" * 3000)
+    f["latin1_suite"] = tmp / "latin1.yaml"
+    f["latin1_suite"].write_bytes("format: masfuzz-suite\ntarget: caf\xe9.py:x\n".encode("latin-1"))
+    f["yaml_error"] = tmp / "broken.yaml"
+    f["yaml_error"].write_text("format: masfuzz-suite\ncases: [\n")
+    f["not_suite"] = tmp / "other.yaml"
+    f["not_suite"].write_text("hello: world\n")
+    f["truncated"] = tmp / "truncated.yaml"
+    f["truncated"].write_text("format: masfuzz-suite\nformat_version: 1\ntarget: x.py:y\ncases:\n"
+                              "- id: sc-1\n  kind: witness\n  title: t\n  expected: [reach::a]\n"
+                              "  scenario:\n    input: hi\n- id: sc-2\n  kind: witn")
+    f["bad_case"] = tmp / "badcase.yaml"
+    f["bad_case"].write_text("format: masfuzz-suite\nformat_version: 1\ntarget: x.py:y\ncases:\n"
+                             "- id: sc-1\n  expected: [reach::a]\n")
+    f["version"] = tmp / "v9.yaml"
+    f["version"].write_text("format: masfuzz-suite\nformat_version: 9\ncases: []\n")
+    f["empty_manifest"] = tmp / "empty.yaml"
+    f["empty_manifest"].write_text("")
+    f["manifest_list"] = tmp / "list.yaml"
+    f["manifest_list"].write_text("- a\n- b\n")
+    f["manifest_unknown"] = tmp / "unknown.yaml"
+    f["manifest_unknown"].write_text("format_version: 1\nsystem: {id: s, entry_agent: a}\nagents: [{id: a}]\n"
+                                     "delegations: [{from: a, to: ghost, trigger: handoff}]\n")
+    f["manifest_binary"] = tmp / "binary.json"
+    f["manifest_binary"].write_bytes(b"\xff\xfe\x00{")
+    f["syntax"] = tmp / "syntax_app.py"
+    f["syntax"].write_text("def broken(:\n")
+    f["raises"] = tmp / "raises_app.py"
+    f["raises"].write_text("raise RuntimeError('import-time failure')\n")
+    f["exits"] = tmp / "exits_app.py"
+    f["exits"].write_text("import sys\nsys.exit(7)\n")
+    f["attr_raises"] = tmp / "attr_app.py"
+    f["attr_raises"].write_text("class M:\n    @property\n    def agent(self):\n        raise KeyError('boom')\n"
+                                "m = M()\n")
+    f["not_agent"] = tmp / "plain_app.py"
+    f["not_agent"].write_text("value = 42\n\ndef factory(x):\n    return x\n")
+    f["factory_raises"] = tmp / "factory_app.py"
+    f["factory_raises"].write_text("def build():\n    raise ValueError('cannot build')\n")
+    f["policy_syntax"] = tmp / "policy_syntax.py"
+    f["policy_syntax"].write_text("def policy(request:\n")
+    f["policy_missing"] = tmp / "policy_none.py"
+    f["policy_missing"].write_text("x = 1\n")
+    f["policy_not_callable"] = tmp / "policy_value.py"
+    f["policy_not_callable"].write_text("policy = 3\n")
+    f["non_utf8_py"] = tmp / "latin_app.py"
+    f["non_utf8_py"].write_bytes(b"x = '\xe9'\n")
+    f["pyproject_dir"] = tmp / "proj"
+    f["pyproject_dir"].mkdir()
+    (f["pyproject_dir"] / "pyproject.toml").write_text("[tool.masfuzz]\nretries = 'many'\n")
+    return f
+
+
+def _file_cases(f: dict[str, Path]):
+    store = lambda p: ["report", "--store", str(p)]  # noqa: E731
+    return [
+        ("report: not sqlite", store(f["not_sqlite"]), {}),
+        ("report: another application's database", store(f["foreign"]), {}),
+        ("report: a store from the future", store(f["future"]), {}),
+        ("report: missing store", store(f["not_sqlite"].with_name("nope.db")), {}),
+        ("report: run that does not exist", ["report", "--store", str(f["foreign"]), "--run", "7"], {}),
+        ("cover: store is not sqlite", ["cover", CS, "--store", str(f["not_sqlite"]), "--sut-model", CS_SUT], {}),
+        ("tools: store is foreign", ["tools", f"{EXAMPLES}/tools/control.py:celsius_to_fahrenheit", "--store",
+                                     str(f["foreign"]), "--seed", "1", "--calls", "5"], {}),
+        ("exec: corrupt model cache", ["exec", CS, "--input", "hi", "--sut-model", CS_SUT, "--cache",
+                                       str(f["corrupt_cache"]), "--executor", "inprocess"], {}),
+        ("exec: cache path is a folder", ["exec", CS, "--input", "hi", "--sut-model", CS_SUT, "--cache",
+                                          str(f["pyproject_dir"]), "--executor", "inprocess"], {}),
+        ("replay: non-UTF-8 suite", ["replay", str(f["latin1_suite"])], {}),
+        ("replay: YAML error", ["replay", str(f["yaml_error"])], {}),
+        ("replay: not a suite", ["replay", str(f["not_suite"])], {}),
+        ("replay: suite truncated mid-file", ["replay", str(f["truncated"])], {}),
+        ("replay: malformed case", ["replay", str(f["bad_case"])], {}),
+        ("replay: suite of another version", ["replay", str(f["version"])], {}),
+        ("replay: missing suite", ["replay", str(f["version"].with_name("none.yaml"))], {}),
+        ("replay: suite is a folder", ["replay", str(f["pyproject_dir"])], {}),
+        ("inspect: empty manifest", ["inspect", str(f["empty_manifest"])], {}),
+        ("inspect: manifest is a list", ["inspect", str(f["manifest_list"])], {}),
+        ("inspect: manifest names an unknown agent", ["inspect", str(f["manifest_unknown"])], {}),
+        ("inspect: binary manifest", ["inspect", str(f["manifest_binary"])], {}),
+        ("inspect: syntax error in the target", ["inspect", f"{f['syntax']}:x"], {}),
+        ("inspect: target raises on import", ["inspect", f"{f['raises']}:x"], {}),
+        ("inspect: target calls sys.exit on import", ["inspect", f"{f['exits']}:x"], {}),
+        ("inspect: attribute access raises", ["inspect", f"{f['attr_raises']}:m.agent"], {}),
+        ("inspect: not an agent", ["inspect", f"{f['not_agent']}:value"], {}),
+        ("inspect: factory needs arguments", ["inspect", f"{f['not_agent']}:factory"], {}),
+        ("inspect: factory raises", ["inspect", f"{f['factory_raises']}:build()"], {}),
+        ("inspect: call syntax error", ["inspect", f"{f['factory_raises']}:build("], {}),
+        ("inspect: non-UTF-8 source", ["inspect", f"{f['non_utf8_py']}:x"], {}),
+        ("inspect: a folder as target", ["inspect", f"{f['pyproject_dir']}:x"], {}),
+        ("inspect: no attribute", ["inspect", f"{CS.split(':')[0]}:nothing"], {}),
+        ("inspect: missing module", ["inspect", "no_such_module_xyz:agent"], {}),
+        ("inspect: no colon", ["inspect", "justtext"], {}),
+        ("exec: policy with a syntax error", ["exec", CS, "--input", "hi", "--sut-model",
+                                              f"scripted/{f['policy_syntax']}:policy", "--executor", "inprocess"], {}),
+        ("exec: policy missing", ["exec", CS, "--input", "hi", "--sut-model",
+                                  f"scripted/{f['policy_missing']}:policy", "--executor", "inprocess"], {}),
+        ("exec: policy not callable", ["exec", CS, "--input", "hi", "--sut-model",
+                                       f"scripted/{f['policy_not_callable']}:policy", "--executor", "inprocess"], {}),
+        ("exec: unparsable model string", ["exec", CS, "--input", "hi", "--sut-model", "gpt4"], {}),
+        ("exec: unknown provider", ["exec", CS, "--input", "hi", "--sut-model", "acme/model"], {}),
+        ("exec: bad port in model URL", ["exec", CS, "--input", "hi", "--sut-model",
+                                         "openai-compatible/m@http://127.0.0.1:notaport/v1"], {}),
+        ("exec: unknown agent in --agent-model", ["exec", CS, "--input", "hi", "--sut-model", CS_SUT,
+                                                  "--agent-model", "ghost_agent=" + CS_SUT], {}),
+        ("exec: unknown tool in --fault", ["exec", CS, "--input", "hi", "--sut-model", CS_SUT,
+                                           "--fault", "ghost_tool=error"], {}),
+        ("exec: unknown fault mode", ["exec", CS, "--input", "hi", "--fault", "update_seat=explode"], {}),
+        ("exec: empty input", ["exec", CS, "--input", "", "--sut-model", CS_SUT], {}),
+        ("exec: input not UTF-8", ["exec", CS, "--input", "caf\udce9", "--sut-model", CS_SUT], {}),
+        ("exec: no target and no blackbox", ["exec", "--input", "hi"], {}),
+        ("exec: api key variable not set", ["exec", CS, "--input", "hi", "--api-key-env", "NO_SUCH_VAR_XYZ",
+                                            "--sut-model", "openai/gpt-4.1-mini"], {}),
+        ("cover: unknown criterion", ["cover", CS, "--criteria", "C1,C9"], {}),
+        ("cover: link to an unknown agent", ["cover", CS, "--link", "triage_agent->ghost", "--sut-model", CS_SUT], {}),
+        ("cover: link without arrow", ["cover", CS, "--link", "triage_agent"], {}),
+        ("cover: coordinator on a manifest", ["cover", str(EXAMPLES / "manifests" / "customer_service.yaml"),
+                                              "--coordinator", "boss", "--sut-model", CS_SUT], {}),
+        ("serve: port out of range", ["serve", "--port", "99999"], {}),
+        ("models: no action", ["models"], {}),
+        ("unknown command", ["frobnicate"], {}),
+        ("pyproject: bad value", ["report"], {"__cwd__": str(f["pyproject_dir"])}),
+        ("MASFUZZ_SECRET_ENV is ignored, bad value elsewhere", ["report", "--run", "x"], {}),
+    ]
+
+
+def _cases(tmp_path: Path):
+    return _file_cases(_files(tmp_path)) + _option_cases()
+
+
+def test_the_corpus_is_large():
+    assert len(_option_cases()) + 56 >= 150
+
+
+def test_every_bad_input_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
+    failed = []
+    cases = _cases(tmp_path)
+    assert len(cases) >= 150
+    for name, argv, env in cases:
+        with monkeypatch.context() as m:
+            m.chdir(env.pop("__cwd__", str(tmp_path)))
+            for k, v in env.items():
+                m.setenv(k, v)
+            try:
+                code = main(list(argv))
+            except SystemExit as exc:  # argparse --help and the like never count
+                code = f"SystemExit({exc.code})"
+            except BaseException as exc:  # noqa: BLE001 - a traceback is what this test hunts
+                code = f"{type(exc).__name__}: {exc}"
+        out, err = capsys.readouterr()
+        ok = code == 2 and err.count("\n") == 1 and err.startswith("masfuzz: error:") \
+            and "Traceback" not in err + out
+        if not ok:
+            failed.append(f"{name}: exit {code!r}, stderr {err[:200]!r}")
+    assert not failed, f"{len(failed)} of {len(cases)} bad inputs:\n" + "\n".join(failed)
