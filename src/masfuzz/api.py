@@ -220,7 +220,7 @@ def run_tools(opts: argparse.Namespace) -> dict[str, Any]:
     from masfuzz.loader import load_target
     from masfuzz.report.tools import findings_of
     from masfuzz.store.db import RunStore
-    from masfuzz.toolfuzz.sandbox import SandboxLimits
+    from masfuzz.toolfuzz.sandbox import SandboxLimits, isolation_problem
     from masfuzz.toolfuzz.session import FuzzSession, SessionConfig, session_dict
     from masfuzz.toolfuzz.targets import collect_tools
 
@@ -229,12 +229,19 @@ def run_tools(opts: argparse.Namespace) -> dict[str, Any]:
     store = RunStore(opts.store)  # a bad store is said before anything runs
     seed = opts.seed if opts.seed is not None else random.SystemRandom().randrange(2**31)
     found, notes = collect_tools(load_target(opts.target).obj, opts.target)
+    if opts.unsafe_no_sandbox:
+        print("masfuzz tools: --unsafe-no-sandbox: tool calls run WITHOUT the OS sandbox",
+              file=sys.stderr)
+    elif (why := isolation_problem()) is not None:
+        raise MasfuzzError(f"tools: this machine cannot isolate a tool ({why}); refusing to run "
+                           "it unsandboxed (pass --unsafe-no-sandbox to fuzz it anyway)")
     print(f"masfuzz tools: seed {seed}", file=sys.stderr)
     config = SessionConfig(
         calls=opts.calls, seed=seed, model=opts.model, sut_model=opts.sut_model,
         correctness=opts.correctness, fix_docs=opts.fix_docs, fix_candidates=opts.candidates,
         limits=SandboxLimits(time_s=opts.timeout, cpu_s=max(1, int(opts.timeout)),
                              memory_mb=opts.memory_mb),
+        isolate=not opts.unsafe_no_sandbox,
     )
     run_id = store.start_run("tools", None, opts.target, _redacted({
         "calls": opts.calls, "seed": seed, "model": opts.model, "sut_model": opts.sut_model,

@@ -275,6 +275,9 @@ TABLE: tuple[Setting, ...] = (
             boolean, False, ("tools",), "switch"),
     Setting("candidates", "documentation fixes to try", integer(low=1, high=100), 3, ("tools",),
             metavar="N"),
+    Setting("unsafe_no_sandbox", "fuzz tools even where the kernel refuses the OS sandbox "
+            "(namespaces): only Python-level guards and resource limits then hold", boolean,
+            False, ("tools",), "switch"),
     Setting("memory_mb", "memory per sandboxed tool process, in MB", integer(low=16, high=1_048_576),
             1024, ("tools",), metavar="MB"),
     # serve

@@ -1,19 +1,25 @@
 """Run fuzzed tool calls where they can do no harm.
 
-Every call runs in a forked worker process, in a fresh temporary working directory of its own,
-with:
-- no network: the worker enters a new network namespace (only a down loopback) where the
-  machine allows it; independently, an audit hook refuses socket connects, binds, sends and name
-  look-ups, so a tool gets a clear `SandboxViolation` instead of a timeout;
-- no writes outside its directory: the audit hook refuses opening files for writing, removing,
-  renaming, `rmtree`, `chmod` and friends on any path outside the call's temporary directory,
-  and refuses starting programs (`subprocess`, `os.system`, `exec`), which would escape it;
-- limits: address space, CPU seconds and file size by `resource.setrlimit`; a wall-clock limit
-  enforced by the parent, which kills a hanging worker and starts a fresh one.
+The isolation is the operating system's. Every call runs in a worker process that lives in its
+own mount, network, PID and IPC namespaces (`unshare`):
+- the whole file system is mounted read-only except the sandbox's own folder, so nothing outside
+  it can be written, removed or created, by Python or by native code (`unlink`, `fopen`,
+  `sqlite3`, a `dir_fd` call, a shell started with `system`);
+- the network namespace has only a down loopback: no address is reachable;
+- the worker is PID 1 of its PID namespace and dies with the process that started it
+  (PR_SET_PDEATHSIG), and when it dies the kernel kills every process in the namespace: nothing
+  a tool forked or spawned survives the sandbox;
+- limits: address space, CPU seconds, file size and no core dumps by `resource.setrlimit`; a
+  wall-clock limit enforced by the parent, which kills a hanging worker and starts a fresh one.
+On top of that, an audit hook refuses writes outside the call's directory, network access and
+starting programs from Python with a clear `SandboxViolation`, so a tool's finding says what it
+tried rather than failing on a read-only file system.
+
+Where the kernel refuses the namespaces (`isolation_problem()` says why), masfuzz refuses to fuzz
+unless told `--unsafe-no-sandbox`; then only the audit hook and the limits hold.
 
 One worker serves many calls (forking per call costs more than the call for most tools); each
-call still gets a new directory, and a crash, kill or limit hit replaces the worker. The audit
-hook guards Python code only; native code is held by the namespace and the rlimits alone.
+call still gets a new directory, and a crash, kill or limit hit replaces the worker.
 """
 
 from __future__ import annotations
@@ -116,17 +122,109 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
         raise SandboxViolation(f"sandbox: starting a program ({event}) is blocked")
 
 
-def network_namespace() -> bool:
-    """Move this process into a fresh network namespace; False where the machine forbids it."""
+_CLONE_NEWNS, _CLONE_NEWNET, _CLONE_NEWIPC, _CLONE_NEWPID = 0x20000, 0x40000000, 0x8000000, 0x20000000
+_CLONE_NEWUSER = 0x10000000
+_MS_RDONLY, _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 1, 32, 4096, 16384, 1 << 18
+_PR_SET_PDEATHSIG = 1
+
+
+def _libc() -> Any:
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong,
+                           ctypes.c_void_p]
+    return libc
+
+
+def enter_isolation(writable: str) -> str | None:
+    """Move this process into new mount, network, IPC and PID namespaces with every mount
+    read-only except `writable`. None on success, else why the kernel refused. (The PID
+    namespace holds this process's children: the caller forks the worker next.)"""
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
+        libc = _libc()
+    except OSError as exc:
+        return f"no C library to ask the kernel ({exc})"
+    flags = _CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWIPC | _CLONE_NEWPID
+    # root may create them directly; anyone else through a user namespace, where allowed
+    if libc.unshare(flags) != 0 and libc.unshare(flags | _CLONE_NEWUSER) != 0:
+        return f"unshare of mount/network/IPC/PID namespaces refused: {os.strerror(ctypes.get_errno())}"
+    # Private first: nothing done here may propagate to the machine's own mounts.
+    if libc.mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None) != 0:
+        return f"making mounts private refused: {os.strerror(ctypes.get_errno())}"
+    root = os.fsencode(os.path.realpath(writable))
+    if libc.mount(root, root, None, _MS_BIND | _MS_REC, None) != 0:
+        return f"binding the sandbox folder refused: {os.strerror(ctypes.get_errno())}"
+    for point in _mount_points():
+        if point == root:
+            continue
+        libc.mount(None, point, None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY, None)
+        # submounts that refuse (some pseudo file systems) are checked by the probe below
+    probe = os.path.join(os.path.dirname(os.path.realpath(writable)), f".masfuzz-probe-{os.getpid()}")
+    try:
+        fd = os.open(probe, os.O_CREAT | os.O_WRONLY, 0o600)
     except OSError:
-        return False
-    clone_newnet, clone_newuser = 0x40000000, 0x10000000
-    for flags in (clone_newnet, clone_newuser | clone_newnet):
-        if libc.unshare(flags) == 0:
-            return True
-    return False
+        return None  # read-only outside the sandbox folder, as it must be
+    os.close(fd)
+    os.unlink(probe)
+    return "the file system outside the sandbox folder stayed writable"
+
+
+def _mount_points() -> list[bytes]:
+    points = []
+    try:
+        with open("/proc/self/mountinfo", "rb") as fh:
+            for line in fh:
+                fields = line.split()
+                if len(fields) > 4:
+                    points.append(fields[4].replace(b"\\040", b" "))
+    except OSError:
+        points = [b"/"]
+    return sorted(set(points), key=len)
+
+
+_PROBLEM: list[str | None] = []
+
+
+def isolation_problem() -> str | None:
+    """Why this machine cannot isolate a tool (None: it can), probed once per process."""
+    if not _PROBLEM:
+        base = tempfile.mkdtemp(prefix="masfuzz-probe-")
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child tries, reports, and leaves
+            os.close(read)
+            why = enter_isolation(base)
+            os.write(write, (why or "").encode()[:500])
+            os._exit(0)
+        os.close(write)
+        with os.fdopen(read, "rb") as fh:
+            answer = fh.read().decode(errors="replace")
+        os.waitpid(pid, 0)
+        shutil.rmtree(base, ignore_errors=True)
+        _PROBLEM.append(answer or None)
+    return _PROBLEM[0]
+
+
+def _keeper(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str) -> None:
+    """Enter the namespaces, then fork the worker: PID 1 of the new PID namespace, so every
+    process a tool starts dies with it. This process waits and passes on how it ended."""
+    why = enter_isolation(base)
+    if why is not None:
+        conn.send(("refused", why))
+        os._exit(3)
+    child = os.fork()
+    if child == 0:
+        try:
+            _libc().prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except OSError:
+            pass
+        _worker(conn, tool, limits, base, isolated=True)
+        os._exit(0)
+    conn.close()
+    _, status = os.waitpid(child, 0)
+    if os.WIFSIGNALED(status):  # end the way the worker ended, so the parent reads the signal
+        signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
+        os.kill(os.getpid(), os.WTERMSIG(status))
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
 
 
 def _limit(kind: int, value: int) -> None:
@@ -147,16 +245,15 @@ def _current_vm_bytes() -> int:
         return 0
 
 
-def _worker(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str, use_netns: bool) -> None:
+def _worker(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str, isolated: bool) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when we stop
-    netns = network_namespace() if use_netns else False
     sys.dont_write_bytecode = True
     if limits.memory_mb > 0:
         _limit(resource.RLIMIT_AS, _current_vm_bytes() + limits.memory_mb * 2**20)
     _limit(resource.RLIMIT_FSIZE, limits.file_mb * 2**20)
     _limit(resource.RLIMIT_CORE, 0)
     sys.addaudithook(_audit)
-    conn.send(("ready", netns))
+    conn.send(("ready", isolated))
     while True:
         try:
             msg = conn.recv()
@@ -236,19 +333,29 @@ def _render(value: Any) -> str:
 # --- the parent side -----------------------------------------------------------------------
 
 
+class SandboxUnavailable(Exception):
+    """The kernel refuses the isolation; the message says why."""
+
+
 class Sandbox:
-    """Runs calls of one tool in worker processes. Use as a context manager."""
+    """Runs calls of one tool in isolated worker processes. Use as a context manager.
+
+    `isolate=False` (what `--unsafe-no-sandbox` asks for) leaves out the namespaces: only the
+    audit hook and the limits hold. With `isolate=True` on a machine that refuses namespaces,
+    `SandboxUnavailable` is raised before any call runs."""
 
     def __init__(self, tool: FuzzTool, limits: SandboxLimits | None = None, *,
-                 use_netns: bool = True) -> None:
+                 isolate: bool = True, use_netns: bool | None = None) -> None:
         self.tool = tool
-        self.use_netns = use_netns  # False: blocked sockets only (what machines without namespaces get)
+        self.isolate = isolate if use_netns is None else use_netns
+        if self.isolate and (why := isolation_problem()) is not None:
+            raise SandboxUnavailable(why)
         self.limits = limits or SandboxLimits()
         self.base = tempfile.mkdtemp(prefix="masfuzz-sandbox-")
         self._ctx = multiprocessing.get_context("fork")
         self._proc: Any = None
         self._conn: Any = None
-        self.network_isolation = "unknown"  # namespace | blocked-sockets
+        self.network_isolation = "unknown"  # namespace | blocked-sockets (unsafe mode)
         self._next_id = 0
 
     def __enter__(self) -> "Sandbox":
@@ -259,14 +366,19 @@ class Sandbox:
 
     def _start(self) -> None:
         parent, child = self._ctx.Pipe()
-        self._proc = self._ctx.Process(target=_worker, args=(child, self.tool, self.limits, self.base, self.use_netns),
-                                       daemon=True)
+        if self.isolate:
+            target, args = _keeper, (child, self.tool, self.limits, self.base)
+        else:
+            target, args = _worker, (child, self.tool, self.limits, self.base, False)
+        self._proc = self._ctx.Process(target=target, args=args, daemon=True)
         self._proc.start()
         child.close()
         self._conn = parent
         if parent.poll(30):
-            _, netns = parent.recv()
-            self.network_isolation = "namespace" if netns else "blocked-sockets"
+            kind, detail = parent.recv()
+            if kind == "refused":
+                raise SandboxUnavailable(detail)
+            self.network_isolation = "namespace" if detail else "blocked-sockets"
 
     def _stop(self, kill: bool) -> None:
         if self._proc is None:

@@ -35,6 +35,7 @@ class SessionConfig:
     templates: int = 3
     set_size: int = 5
     limits: SandboxLimits = field(default_factory=SandboxLimits)
+    isolate: bool = True  # False only when the user said --unsafe-no-sandbox
 
 
 @dataclass
@@ -93,7 +94,7 @@ class FuzzSession:
     async def test_tool(self, tool: FuzzTool) -> ToolReport:
         cfg = self.config
         start = time.perf_counter()
-        with Sandbox(tool, cfg.limits) as box:
+        with Sandbox(tool, cfg.limits, isolate=cfg.isolate) as box:
             runtime = await runtime_pipeline(tool, box, calls=cfg.calls, seed=cfg.seed,
                                              agent=self.agent, tester=self.tester)
             report = ToolReport(tool, runtime, 0.0)
