@@ -124,6 +124,19 @@ def choices_list(*values: str, none: bool = False) -> Parser:
     return parse
 
 
+def report_spec(value: Any) -> str:
+    """`FORMAT` or `FORMAT:PATH`, FORMAT a registered reporter."""
+    from masfuzz.report import REPORTERS
+
+    fmt, _, path = str(value).partition(":")
+    if fmt not in REPORTERS:
+        raise ValueError(f"expected FORMAT[:PATH] with FORMAT one of {', '.join(REPORTERS)}, "
+                         f"not {value!r}")
+    if _ and not path.strip():
+        raise ValueError(f"{value!r}: the PATH after ':' is empty")
+    return str(value)
+
+
 def pair(sep: str, what: str) -> Parser:
     """`LEFT{sep}RIGHT` with both sides non-empty (AGENT=MODEL, TOOL=MODE, FROM->TO)."""
 
@@ -220,6 +233,9 @@ TABLE: tuple[Setting, ...] = (
             ("inspect", "report"), "switch"),
     Setting("run", "run id (default: the latest)", integer(low=1), None, ("report",), metavar="N"),
     Setting("list", "list the runs in the store", boolean, False, ("report",), "switch"),
+    Setting("report", "write the analysis as FORMAT to PATH (atomically), or print it "
+            "without :PATH; repeatable (default: --format to the terminal)", report_spec, (),
+            ("cover", "report"), "append", metavar="FORMAT[:PATH]"),
     Setting("fail_under", "exit 1 when C1+C2+C4 coverage is below PCT percent",
             number(low=0, high=100), None, ("cover", "report"), metavar="PCT"),
     # exec
@@ -386,7 +402,8 @@ def project_settings(command: str, start: Path | None = None) -> tuple[dict[str,
         elif key not in keys:
             raise MasfuzzError(f"{path} [tool.masfuzz] {key}: no such setting")
     merged = {k: v for k, v in section.items() if not isinstance(v, dict)}
-    merged.update(section.get(command) or {})
+    table = section.get(command)  # `report` is a command and a setting: tables are the command's
+    merged.update(table if isinstance(table, dict) else {})
     return merged, str(path)
 
 

@@ -70,3 +70,17 @@ def test_a_finished_campaign_is_not_started_over(cli, tmp_path):
                          "--store", str(tmp_path / "runs.db"), "--suite", str(tmp_path / "suite.yaml"))
     assert code == 0
     assert f"run {first['run']['id']} of this configuration is already complete" in err
+
+
+def test_reports_are_chosen_by_name_and_written_to_files(cli, tmp_path):
+    data = _cover(cli, tmp_path, CS, CS_SUT)
+    store = str(tmp_path / "runs.db")
+    code, out, err = cli("report", "--store", store, "--obligations", "--report",
+                         f"json:{tmp_path / 'out' / 'r.json'}", "--report", f"text:{tmp_path / 'r.txt'}",
+                         "--report", "text")
+    assert code == 0, err
+    assert _scrub(json.loads((tmp_path / "out" / "r.json").read_text())) == _scrub(data)
+    assert (tmp_path / "r.txt").read_text() == out  # the terminal got the same text
+    assert not list(tmp_path.glob("**/.*.tmp"))
+    code, _, err = cli("report", "--store", store, "--report", "sarif")
+    assert code == 2 and "FORMAT one of text, json" in err

@@ -23,11 +23,14 @@ def progress_printer(enabled: bool) -> Callable[[str], None]:
 
 
 def print_analysis(analysis: Any, fmt: str, *, obligations: bool = False,
-                   fail_under: float | None = None) -> int:
-    """Render an analysis in the chosen format; exit 1 when `--fail-under` fails it."""
-    from masfuzz.report import REPORTERS
+                   fail_under: float | None = None, reports: Any = ()) -> int:
+    """Render an analysis: each `--report FORMAT[:PATH]` (a file written atomically, or the
+    terminal), else `--format` to the terminal; exit 1 when `--fail-under` fails it."""
+    from masfuzz.report import write_report
 
-    print(REPORTERS[fmt]().render(analysis, obligations=obligations), end="")
+    for spec in reports or [fmt]:
+        kind, _, path = spec.partition(":")
+        write_report(analysis, kind, path or None, obligations=obligations)
     why = analysis.gate(fail_under)
     if why:
         print(f"masfuzz: {why}", file=sys.stderr)

@@ -24,4 +24,5 @@ def run(args: argparse.Namespace) -> int:
     from masfuzz.cli.common import print_analysis, progress_printer
 
     analysis = run_cover(args, progress=progress_printer(args.format != "json"))
-    return print_analysis(analysis, args.format, obligations=True, fail_under=args.fail_under)
+    return print_analysis(analysis, args.format, obligations=True, fail_under=args.fail_under,
+                          reports=args.report)

@@ -37,4 +37,4 @@ def run(args: argparse.Namespace) -> int:
         return 0
     analysis = report(args.store, args.run)
     return print_analysis(analysis, args.format, obligations=args.obligations,
-                          fail_under=getattr(args, "fail_under", None))
+                          fail_under=args.fail_under, reports=args.report)

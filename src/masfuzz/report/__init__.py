@@ -7,4 +7,23 @@ from masfuzz.report.text import TextReporter
 
 REPORTERS: dict[str, type[Reporter]] = {"text": TextReporter, "json": JsonReporter}
 
-__all__ = ["REPORTERS", "Analysis", "JsonReporter", "Reporter", "Structure", "TextReporter"]
+
+def write_report(analysis: Analysis, kind: str, path: str | None = None, *,
+                 obligations: bool = False) -> None:
+    """Render `analysis` with the reporter named `kind` to `path` (atomically: a reader, or a
+    crash, never sees half a report) or to standard output."""
+    import os
+    import sys
+    from pathlib import Path
+
+    text = REPORTERS[kind]().render(analysis, obligations=obligations)
+    if path is None:
+        sys.stdout.write(text)
+        return
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, target)
+
+__all__ = ["REPORTERS", "write_report", "Analysis", "JsonReporter", "Reporter", "Structure", "TextReporter"]
