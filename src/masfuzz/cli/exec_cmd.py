@@ -12,14 +12,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import time
 from typing import Any
 
 from masfuzz.options import add_arguments
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    import os
+    pass
 
     p = sub.add_parser(
         "exec",

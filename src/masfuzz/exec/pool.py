@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
 import sys
 import time
@@ -27,6 +26,7 @@ from pydantic import ValidationError
 from masfuzz.errors import MasfuzzError, TargetError
 from masfuzz.exec.base import Executor
 from masfuzz.exec.request import ExecutionRequest
+from masfuzz.proc import kill_group, start_in_group
 from masfuzz.target import Target, adapter_name
 from masfuzz.trace import EVENTS, AgentTurn, Trace, ended_trace, running_tool
 
@@ -55,10 +55,10 @@ class Worker:
 
     @classmethod
     async def start(cls, python: str) -> "Worker":
-        proc = await asyncio.create_subprocess_exec(
+        proc = await start_in_group(
             python, "-m", "masfuzz.exec.worker",
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, start_new_session=True, limit=_PROTOCOL_LIMIT,
+            stderr=asyncio.subprocess.PIPE, limit=_PROTOCOL_LIMIT,
         )
         return cls(proc)
 
@@ -238,18 +238,6 @@ def _death(status: int, last_line: str) -> str:
     else:
         what = f"worker exited with status {status} before answering"
     return f"{what}: {last_line}" if last_line else what
-
-
-async def kill_group(proc: asyncio.subprocess.Process) -> None:
-    """Kill a worker's process group (its children too) and reap the worker."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    try:
-        await asyncio.wait_for(proc.wait(), 5)
-    except TimeoutError:
-        pass
 
 
 class _Tail:

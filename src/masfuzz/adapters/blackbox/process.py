@@ -1,0 +1,122 @@
+"""Black-box process runner: start the unmodified app against the loopback endpoint, feed its
+`input()` calls, kill its whole process group at the time limit, keep its output's tails."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import shlex
+import sys
+import time
+from dataclasses import dataclass, field
+
+from masfuzz.errors import TargetError
+from masfuzz.proc import kill_group, start_in_group
+from masfuzz.scenario import Scenario
+
+DUMMY_KEY = "sk-masfuzz-loopback"
+DEFAULT_TIMEOUT = 120.0
+OUTPUT_TAIL = 8000
+
+
+@dataclass
+class BlackboxApp:
+    command: str | list[str]
+    cwd: str | None = None
+    env: dict[str, str] = field(default_factory=dict)  # per-app overrides, win over defaults
+    answers: list[str] | None = None  # stdin lines; default: the scenario's input
+    # agent name -> system prompt, or (name, prompt) pairs
+    agents: dict[str, str] | list[tuple[str, str]] = field(default_factory=dict)
+    name: str = ""
+
+    def argv(self, scenario_input: str) -> list[str]:
+        try:
+            argv = shlex.split(self.command) if isinstance(self.command, str) else list(self.command)
+        except ValueError as exc:
+            raise TargetError(f"--blackbox {self.command!r}: {exc}") from None
+        if not argv:
+            raise TargetError("--blackbox: empty command")
+        if argv[0] in ("python", "python3"):
+            argv[0] = sys.executable
+        return [a.replace("{input}", scenario_input) for a in argv]
+
+    @property
+    def system_id(self) -> str:
+        if self.name:
+            return self.name
+        argv = shlex.split(self.command) if isinstance(self.command, str) else self.command
+        if "-m" in argv[:-1]:  # python -m pkg.app
+            return argv[argv.index("-m") + 1]
+        scripts = [a for a in argv if a.endswith(".py")]
+        return os.path.splitext(os.path.basename(scripts[0] if scripts else argv[-1]))[0]
+
+
+def app_environment(url: str, scenario_input: str, overrides: dict[str, str]) -> dict[str, str]:
+    env = dict(os.environ)
+    for name in list(env):  # the app must reach nothing but the endpoint
+        if re.search(r"(KEY|TOKEN|SECRET)$", name, re.IGNORECASE):
+            del env[name]
+    config_list = [{"model": "masfuzz-sut", "api_key": DUMMY_KEY, "base_url": url}]
+    env.update({
+        "OPENAI_BASE_URL": url, "OPENAI_API_BASE": url, "OPENAI_API_KEY": DUMMY_KEY,
+        "OAI_CONFIG_LIST": json.dumps(config_list), "MASFUZZ_INPUT": scenario_input,
+        "PYTHONUNBUFFERED": "1", "NO_PROXY": "127.0.0.1,localhost,::1",
+        "no_proxy": "127.0.0.1,localhost,::1",
+    })
+    env.update(overrides)
+    return env
+
+
+@dataclass
+class AppOutcome:
+    status: int | None  # exit status; None when killed at the timeout
+    timed_out: bool
+    stdout: str
+    stderr: str
+    wall_time: float
+
+
+async def _drain(stream: asyncio.StreamReader | None, keep: list[str]) -> None:
+    text = ""
+    while stream is not None and (chunk := await stream.read(65536)):
+        text = (text + chunk.decode("utf-8", "replace"))[-OUTPUT_TAIL:]
+        keep[:] = [text]
+
+
+async def run_app(app: BlackboxApp, url: str, scenario: Scenario, timeout: float) -> AppOutcome:
+    argv = app.argv(scenario.input)
+    answers = app.answers if app.answers is not None else [scenario.input]
+    t0 = time.perf_counter()
+    try:
+        proc = await start_in_group(
+            *argv, cwd=app.cwd, env=app_environment(url, scenario.input, app.env),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE)
+    except OSError as exc:
+        raise TargetError(f"--blackbox {argv[0]!r}: cannot start: {exc.strerror}") from None
+    out: list[str] = []
+    err: list[str] = []
+    readers = [asyncio.ensure_future(_drain(proc.stdout, out)),
+               asyncio.ensure_future(_drain(proc.stderr, err))]
+    assert proc.stdin is not None
+    try:
+        proc.stdin.write("".join(a + "\n" for a in answers).encode())
+        await proc.stdin.drain()
+        proc.stdin.close()  # after the scripted answers, input() sees end of file
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    timed_out = False
+    try:
+        status: int | None = await asyncio.wait_for(proc.wait(), timeout)
+    except TimeoutError:
+        timed_out, status = True, None
+    await kill_group(proc)  # also whatever the app started
+    await asyncio.wait(readers, timeout=2)
+    for r in readers:
+        r.cancel()
+    return AppOutcome(status, timed_out, "".join(out), "".join(err),
+                      round(time.perf_counter() - t0, 6))
+
+

@@ -1,0 +1,149 @@
+"""A black-box run's `Trace`, rebuilt from the model calls that crossed the endpoint: which agent
+asked, the tool calls it asked for, the results that came back, speaker order, and how the run
+ended (the framework's printed stop reason, the exit status, or the timeout)."""
+
+from __future__ import annotations
+
+import re
+import signal
+from typing import Any
+
+from masfuzz.redact import redact
+from masfuzz.scenario import Scenario
+from masfuzz.serve.server import CallRecord
+from masfuzz.trace import (
+    AgentTurn, DelegationEvent, ErrorEvent, Message, TerminationEvent, TerminationReason, ToolCall,
+    ToolResult, Trace, TraceRecorder,
+)
+
+from masfuzz.adapters.blackbox.process import AppOutcome
+
+# How frameworks print the reason a run stopped (AgentChat TaskResult.stop_reason, AG2's
+# TerminationEvent): a black-box run can still say why it ended.
+STOP_PHRASES: tuple[tuple[re.Pattern[str], TerminationReason], ...] = (
+    (re.compile(r"Maximum number of messages \d+ reached"), "message_limit"),
+    (re.compile(r"Maximum rounds \(\d+\) reached"), "message_limit"),
+    (re.compile(r"Maximum number of turns \d+ reached|Maximum turns \(\d+\) reached|"
+                r"Maximum number of consecutive auto-replies reached"), "max_turns"),
+    (re.compile(r"Text '.*' mentioned|Termination message condition on"), "text_mention"),
+    (re.compile(r"[Hh]andoff to user"), "handoff_to_user"),
+)
+_ERROR_PAYLOAD = re.compile(r"^\s*(Error\b|Exception\b)|Traceback \(most recent call last\)")
+
+
+def _handoff_target(tool: str) -> str | None:
+    return tool[len("transfer_to_"):] if tool.startswith("transfer_to_") else None
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
+def trace_from_calls(calls: list[CallRecord], outcome: AppOutcome | None, scenario: Scenario,
+                     *, system_id: str = "") -> Trace:
+    """Rebuild the run from the model calls the endpoint recorded, in order."""
+    rec = TraceRecorder(scenario_id=scenario.id, system_id=system_id, framework="blackbox")
+    rec.add(Message(t=0.0, role="user", content=scenario.input))
+    open_calls: list[ToolCall] = []
+    seen_results: set[str] = set()
+    pending_handoff: tuple[str, str] | None = None
+    selections = 0
+    selected = False  # a speaker-selection call came since the last agent call
+    speaker: str | None = None
+    offered: dict[str, dict[str, dict[str, Any]]] = {}  # agent -> tool -> JSON schema
+    last_text: str | None = None
+    summaries = 0
+    for c in calls:
+        if c.kind == "selector":
+            selections += 1
+            selected = True
+            continue
+        if c.kind == "summary":  # a chat's closing summary: no agent takes the floor
+            summaries += 1
+            continue
+        request = c.chat_request()
+        for tool in request.tools:
+            offered.setdefault(c.agent, {})[tool.name] = tool.parameters
+        for i, m in enumerate(request.messages):  # results of earlier calls come back here
+            if m.role != "tool":
+                continue
+            key = m.tool_call_id or f"{m.name}@{i}"
+            if key in seen_results:
+                continue
+            match = next((oc for oc in open_calls if oc.call_id and oc.call_id == m.tool_call_id), None)
+            match = match or next((oc for oc in open_calls if oc.tool == m.name), None)
+            if match is None:
+                continue
+            seen_results.add(key)
+            open_calls.remove(match)
+            status = "error" if _ERROR_PAYLOAD.search(m.content or "") else "ok"
+            rec.add(ToolResult(t=c.t, agent=match.agent, tool=match.tool, call_id=match.call_id,
+                               status=status, payload=m.content or ""))
+        if pending_handoff is not None:
+            frm, target = pending_handoff
+            to = c.agent if _norm(c.agent) == _norm(target) else target
+            rec.add(DelegationEvent(t=c.t, **{"from": frm, "to": to}, trigger="handoff"))
+            pending_handoff = None
+        elif speaker is not None and speaker != c.agent:
+            # The floor passed to another agent: chosen by a manager's model if a selection
+            # call came in between, else by the app's own order. (A selected repeat of the same
+            # agent cannot be told from that agent's own continuation, so it is not an edge.)
+            rec.add(DelegationEvent(t=c.t, **{"from": speaker, "to": c.agent},
+                                    trigger="selector" if selected else "sequence"))
+        selected, speaker = False, c.agent
+        rec.turn(c.agent)
+        if isinstance(rec.events[-1], AgentTurn):  # a new turn: it began with this call
+            rec.events[-1] = rec.events[-1].model_copy(update={"t": c.t})
+        rec.usage.model_calls += 1
+        reply = c.chat_reply()
+        if reply is None:
+            rec.add(ErrorEvent(t=c.t, agent=c.agent, kind="model_error", message=c.error or ""))
+            continue
+        rec.usage.tokens_in += reply.usage.tokens_in
+        rec.usage.tokens_out += reply.usage.tokens_out
+        if reply.text:
+            rec.add(Message(t=c.t, agent=c.agent, content=reply.text))
+            last_text = reply.text
+        for tc in reply.tool_calls:
+            target = _handoff_target(tc.name)
+            if target is not None:
+                pending_handoff = (c.agent, target)
+                continue
+            call = ToolCall(t=c.t, agent=c.agent, tool=tc.name, arguments=tc.arguments,
+                            call_id=tc.id)
+            rec.add(call)
+            open_calls.append(call)
+    rec.meta["speaker_selections"] = selections
+    rec.meta["summaries"] = summaries
+    rec.meta["offered_tools"] = offered
+    if outcome is None:
+        return rec.finish("completed", final_output=last_text)
+    rec.meta.update({"exit_status": outcome.status,
+                     "stdout_tail": redact(outcome.stdout[-2000:]),
+                     "stderr_tail": redact(outcome.stderr[-2000:])})
+    wall = outcome.wall_time
+    if outcome.timed_out:
+        rec.add(ErrorEvent(t=wall, kind="timeout", message="the app did not exit in time; killed"))
+        end: tuple[TerminationReason, str] = ("timeout", "killed at the timeout")
+    elif outcome.status:
+        lines = [ln for ln in outcome.stderr.splitlines() if ln.strip()]
+        why = redact(lines[-1].strip()[:300]) if lines else ""
+        what = f"exit status {outcome.status}" if outcome.status > 0 else \
+            f"killed by {signal.Signals(-outcome.status).name}"
+        rec.add(ErrorEvent(t=wall, kind="crash", message=f"{what}: {why}" if why else what))
+        end = ("crash", what)
+    else:
+        reason: TerminationReason = "completed"
+        detail = ""
+        text = outcome.stdout + "\n" + outcome.stderr
+        for pattern, r in STOP_PHRASES:
+            m = pattern.search(text)
+            if m:
+                reason, detail = r, m.group(0)
+                break
+        end = (reason, detail)
+    rec.add(TerminationEvent(t=wall, reason=end[0], detail=end[1], final_output=last_text))
+    trace = rec.finish()
+    return trace.model_copy(update={"usage": trace.usage.model_copy(update={"wall_time": wall})})
+
+
