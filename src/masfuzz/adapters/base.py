@@ -8,7 +8,9 @@ type comes from, so detection never imports a framework that the target does not
 
 from __future__ import annotations
 
+import asyncio
 import importlib
+import weakref
 import inspect
 import sys
 from abc import ABC, abstractmethod
@@ -124,3 +126,14 @@ def instantiate(adapter: "str | Adapter") -> Adapter:
     if isinstance(obj, Adapter):
         return obj
     raise TargetError(f"{adapter}: not a masfuzz Adapter class")
+
+
+_locks: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, asyncio.Lock]]" = \
+    weakref.WeakKeyDictionary()
+
+
+def system_lock(system: Any) -> asyncio.Lock:
+    """The one lock of a system under test on this event loop: a run patches the user's objects
+    (models, tools) for its duration, so runs of one system take turns."""
+    per_loop = _locks.setdefault(asyncio.get_running_loop(), {})
+    return per_loop.setdefault(id(system), asyncio.Lock())

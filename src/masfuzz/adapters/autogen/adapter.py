@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import weakref
-from contextlib import AsyncExitStack, asynccontextmanager
-from typing import Any, AsyncIterator
+from contextlib import AsyncExitStack
+from typing import Any
 
 from autogen_agentchat.base import ChatAgent, Team, TaskResult
 from autogen_agentchat.agents import BaseChatAgent
@@ -27,7 +26,7 @@ from masfuzz.adapters.autogen.capture import capture_team, find_team
 from masfuzz.adapters.autogen.extract import FRAMEWORK, extract_team, participants
 from masfuzz.adapters.autogen.tools import FaultyTool, ProbeStub
 from masfuzz.adapters.autogen.trace import StreamRecorder, termination_reason
-from masfuzz.adapters.base import Adapter
+from masfuzz.adapters.base import Adapter, system_lock
 from masfuzz.adapters.faults import tool_faults
 from masfuzz.errors import MasfuzzError, TargetError
 from masfuzz.graph.coordination import CoordinationGraph
@@ -54,7 +53,7 @@ class AutoGenAdapter(Adapter):
         team = as_team(obj)
         rec = TraceRecorder(scenario_id=scenario.id, system_id=spec.system.id, framework=FRAMEWORK)
         faults = tool_faults(scenario, [t.id for t in spec.tools])
-        async with _exclusive(team):
+        async with system_lock(team):
             run = _Run(team, spec, scenario, faults)
             async with AsyncExitStack() as stack:
                 await run.prepare(stack)
@@ -78,15 +77,6 @@ def capture(obj: Any, target: str) -> Any | None:
     return None
 
 
-_locks: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, asyncio.Lock]]" = weakref.WeakKeyDictionary()
-
-
-@asynccontextmanager
-async def _exclusive(team: Any) -> AsyncIterator[None]:
-    per_loop = _locks.setdefault(asyncio.get_running_loop(), {})
-    lock = per_loop.setdefault(id(team), asyncio.Lock())
-    async with lock:
-        yield
 
 
 class _Run:

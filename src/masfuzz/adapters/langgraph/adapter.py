@@ -11,15 +11,14 @@ from __future__ import annotations
 import asyncio
 import typing
 import uuid
-import weakref
-from contextlib import ExitStack, asynccontextmanager
-from typing import Any, AsyncIterator
+from contextlib import ExitStack
+from typing import Any
 
 from langchain_core.messages import HumanMessage
 from langgraph.errors import GraphRecursionError
 from langgraph.pregel import Pregel
 
-from masfuzz.adapters.base import Adapter
+from masfuzz.adapters.base import Adapter, system_lock
 from masfuzz.adapters.faults import tool_faults
 from masfuzz.adapters.langgraph.chat_model import MasfuzzChatModel
 from masfuzz.adapters.langgraph.extract import FRAMEWORK, extract_graph, recursion_limit, tool_nodes
@@ -53,7 +52,7 @@ class LangGraphAdapter(Adapter):
                                  probes={a: {t.name for t in ts} for a, ts in probes.items()})
         limit = scenario.max_turns or recursion_limit(obj)
         config = {"recursion_limit": limit, "configurable": {"thread_id": f"masfuzz-{uuid.uuid4().hex}"}}
-        async with _exclusive(obj):
+        async with system_lock(obj):
             with ExitStack() as stack:
                 if model is not None:
                     slots = model_slots(obj, [a.id for a in spec.agents])
@@ -150,11 +149,3 @@ def _crash(rec: TraceRecorder, updates: UpdateRecorder, exc: BaseException,
     return rec.finish("crash", message, updates.final_output)
 
 
-_locks: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, asyncio.Lock]]" = weakref.WeakKeyDictionary()
-
-
-@asynccontextmanager
-async def _exclusive(app: Any) -> AsyncIterator[None]:
-    per_loop = _locks.setdefault(asyncio.get_running_loop(), {})
-    async with per_loop.setdefault(id(app), asyncio.Lock()):
-        yield

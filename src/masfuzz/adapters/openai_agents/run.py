@@ -20,24 +20,13 @@ from masfuzz.adapters.openai_agents.bridge import make_model
 from masfuzz.adapters.openai_agents.extract import Walk
 from masfuzz.adapters.openai_agents.recording import RunRecording, dispatch
 from masfuzz.adapters.openai_agents.tools import instrumented
+from masfuzz.adapters.base import system_lock
 from masfuzz.errors import MasfuzzError, ModelCallFailed
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import ErrorEvent, Message, Trace, TraceRecorder
 
 DEFAULT_TIMEOUT = 60.0  # seconds, when the scenario sets none (a hanging tool must end somehow)
-
-# Runs patch the user's agents for their duration, so runs of one system take turns.
-_locks: dict[tuple[int, int], asyncio.Lock] = {}
-
-
-def _lock_for(entry: Any) -> asyncio.Lock:
-    key = (id(entry), id(asyncio.get_running_loop()))
-    lock = _locks.get(key)
-    if lock is None:
-        lock = _locks[key] = asyncio.Lock()
-    return lock
-
 
 async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Scenario,
                        clients: Any, *, framework: str) -> Trace:
@@ -72,7 +61,7 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
     timeout = max(limit - min(0.5, limit * 0.1), 0.01)
     recorder.add(Message(agent=None, role="user", content=scenario.input))
 
-    async with _lock_for(entry):
+    async with system_lock(entry):
         processor.runs[trace_id] = rec
         try:
             with instrumented(rec, tool_faults):
