@@ -137,3 +137,19 @@ def system_lock(system: Any) -> asyncio.Lock:
     (models, tools) for its duration, so runs of one system take turns."""
     per_loop = _locks.setdefault(asyncio.get_running_loop(), {})
     return per_loop.setdefault(id(system), asyncio.Lock())
+
+
+def discover_tools(obj: Any, notes: list[str]) -> list[Any] | None:
+    """The tool objects of a workflow, from the hook (`tools_of(obj, notes)`) of the adapter
+    whose framework `obj` belongs to; None when `obj` is no workflow an adapter knows."""
+    mod = type(obj).__module__ or ""
+    for name, prefixes in ADAPTERS.items():
+        if any(mod == p or mod.startswith(p + ".") for p in prefixes):
+            try:
+                module = importlib.import_module(f"masfuzz.adapters.{name}")
+            except ModuleNotFoundError:
+                return None
+            hook = getattr(module, "tools_of", None)
+            if hook is not None and module.ADAPTER.accepts(obj):
+                return hook(obj, notes)
+    return None

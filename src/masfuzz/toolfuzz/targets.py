@@ -1,6 +1,6 @@
 """Which tools a target holds: one tool, a collection of tools, a module, or a whole workflow.
 
-A workflow's tools are found through the adapters' own static walks (the Agents SDK walk over
+A workflow's tools are found through its adapter's hook (`tools_of`: the Agents SDK walk over
 handoffs and tools; AutoGen agents' tools and workbenches), so `masfuzz tools app.py:agent`
 fuzzes exactly the tools `masfuzz inspect` shows. Agent-as-tool and hosted tools have no Python
 function to fuzz and are skipped with a note.
@@ -41,10 +41,11 @@ def _candidates(obj: Any, notes: list[str], target: str) -> list[Any]:
         return list(obj.values())
     if isinstance(obj, types.ModuleType):
         return _module_tools(obj)
-    if mod.startswith("agents.") and type(obj).__name__ == "Agent":
-        return _agents_sdk_tools(obj, notes)
-    if mod.startswith("autogen_agentchat."):
-        return _autogen_tools(obj)
+    from masfuzz.adapters.base import discover_tools
+
+    found = discover_tools(obj, notes)  # a workflow: its adapter knows where its tools are
+    if found is not None:
+        return found
     if mod.startswith("langgraph."):
         raise TargetError(f"{target}: a LangGraph graph's tools live inside its nodes; name the "
                           "tools themselves (a list of tools, or one tool as module:attr)")
@@ -64,29 +65,3 @@ def _module_tools(module: types.ModuleType) -> list[Any]:
 def _looks_like_tool(v: Any) -> bool:
     return any(hasattr(v, a) for a in ("params_json_schema", "args_schema", "inputSchema")) or (
         hasattr(v, "schema") and hasattr(v, "run_json"))
-
-
-def _agents_sdk_tools(agent: Any, notes: list[str]) -> list[Any]:
-    try:
-        from masfuzz.adapters.openai_agents.extract import walk
-    except ModuleNotFoundError:  # pragma: no cover - the adapter ships with masfuzz
-        return list(getattr(agent, "tools", []) or [])
-    w = walk(agent)
-    notes.extend(w.notes)
-    out = []
-    for edge in w.tools:
-        if edge.kind == "function":
-            out.append(edge.tool)
-        else:
-            notes.append(f"tool {edge.name!r} ({edge.kind}) has no Python function to fuzz; skipped")
-    return out
-
-
-def _autogen_tools(obj: Any) -> list[Any]:
-    members = list(getattr(obj, "_participants", None) or [obj])
-    out: list[Any] = []
-    for member in members:
-        out.extend(getattr(member, "_tools", None) or [])
-        for wb in getattr(member, "_workbench", None) or []:
-            out.extend(getattr(wb, "_tools", None) or [])
-    return out

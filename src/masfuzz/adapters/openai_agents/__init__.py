@@ -69,3 +69,16 @@ def _module_of(target: str) -> Any:
 ADAPTER = OpenAIAgentsAdapter
 
 __all__ = ["ADAPTER", "OpenAIAgentsAdapter", "extract", "walk"]
+
+
+def tools_of(agent: Any, notes: list[str]) -> list[Any]:
+    """Tool fuzzing's hook: the function tools reachable from `agent`, as `inspect` counts them."""
+    w = walk(agent)
+    notes.extend(w.notes)
+    out = []
+    for edge in w.tools:
+        if edge.kind == "function":
+            out.append(edge.tool)
+        else:
+            notes.append(f"tool {edge.name!r} ({edge.kind}) has no Python function to fuzz; skipped")
+    return out
