@@ -115,14 +115,18 @@ def _kill_strays() -> None:
                 pass
 
 
+_LOOP: list[asyncio.AbstractEventLoop] = []
+
+
 def _run(coroutine: Any) -> Any:
-    """Run on a fresh event loop and do not wait, at its end, for threads the system under test
-    left blocked (asyncio.run would: a tool stuck in time.sleep would hold the answer back)."""
-    loop = asyncio.new_event_loop()
-    try:
-        return loop.run_until_complete(coroutine)
-    finally:
-        loop.close()
+    """Run on the worker's one event loop (kept across requests: clients and connections the
+    adapters keep stay bound to it), never waiting for threads the system under test left
+    blocked, as asyncio.run would at its end (a tool stuck in time.sleep would hold the answer
+    back; the parent kills such a worker anyway)."""
+    if not _LOOP:
+        _LOOP.append(asyncio.new_event_loop())
+        asyncio.set_event_loop(_LOOP[0])
+    return _LOOP[0].run_until_complete(coroutine)
 
 
 def serve(channel: Channel, lines: TextIO) -> int:
