@@ -241,6 +241,10 @@ TABLE: tuple[Setting, ...] = (
     # exec
     Setting("agent_model", "a different model for one agent (repeatable)",
             pair("=", "AGENT=MODEL"), (), ("exec",), "append", metavar="AGENT=MODEL"),
+    Setting("agent_temperature", "sample one agent's model calls at temperature T (0..2; "
+            "repeatable)", pair("=", "AGENT=T"), (), ("exec",), "append", metavar="AGENT=T"),
+    Setting("nonce", "execution nonce, sent as every SUT request's seed: a new nonce is a new "
+            "sample, never a cached answer", integer(low=0), None, ("exec",), metavar="N"),
     Setting("fault", "inject a fault into a tool: error, malformed, timeout or empty "
             "(repeatable)", pair("=", "TOOL=MODE"), (), ("exec",), "append", metavar="TOOL=MODE"),
     Setting("restricted", "probe: offer each agent the workflow tools it may not use as "

@@ -11,7 +11,7 @@ import hashlib
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 SCENARIO_FORMAT_VERSION = 1
 
@@ -52,6 +52,12 @@ class Scenario(BaseModel):
     input: str
     sut_model: str | None = None  # default model string for every agent
     agent_models: dict[str, str] = Field(default_factory=dict)  # per-agent overrides
+    # Per-agent sampling temperature (FLARE's configuration mutation), applied to every model
+    # call the agent makes, whatever the framework.
+    temperatures: dict[str, float] = Field(default_factory=dict)
+    # An execution nonce, sent as the request seed: re-running a scenario with a new nonce is a
+    # new sample, never an answer from the store or the response cache.
+    nonce: int | None = None
     speaking_order: tuple[str, ...] = ()  # initial order / forced first speaker where supported
     faults: tuple[Fault, ...] = ()
     restricted: RestrictedMode = "probe"
@@ -65,8 +71,19 @@ class Scenario(BaseModel):
     def id(self) -> str:
         """Content hash: the same scenario always has the same id, across runs and machines."""
         body = self.model_dump(mode="json", exclude={"provenance", "objectives"})
+        for key in ("temperatures", "nonce"):  # added later: absent when unset, ids unchanged
+            if not body[key]:
+                body.pop(key)
         digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
         return "sc-" + digest[:12]
 
     def model_for(self, agent: str) -> str | None:
         return self.agent_models.get(agent, self.sut_model)
+
+    @field_validator("temperatures")
+    @classmethod
+    def _temperatures_in_range(cls, value: dict[str, float]) -> dict[str, float]:
+        for agent, t in value.items():
+            if not 0.0 <= t <= 2.0:
+                raise ValueError(f"temperature of {agent!r} must be within 0..2, not {t}")
+        return value

@@ -152,10 +152,12 @@ class OpenedSystem:
         """Bad input in a scenario, named before anything runs: a per-agent model for an agent
         the system does not have."""
         known = [a.id for a in self.spec.agents]
-        for agent in scenario.agent_models:
-            if agent not in known:
-                raise TargetError(f"--agent-model {agent}: no agent {agent!r} in "
-                                  f"{self.spec.system.id} (agents: {', '.join(known)})")
+        for option, agents in (("--agent-model", scenario.agent_models),
+                               ("--agent-temperature", scenario.temperatures)):
+            for agent in agents:
+                if agent not in known:
+                    raise TargetError(f"{option} {agent}: no agent {agent!r} in "
+                                      f"{self.spec.system.id} (agents: {', '.join(known)})")
 
     async def run(self, scenario: "Scenario") -> "Trace":
         """Run one scenario; an exception escaping the adapter is recorded as a crash."""

@@ -42,6 +42,16 @@ def scenario_from(args: argparse.Namespace) -> Any:
         if not sep or not agent or not model:
             raise MasfuzzError(f"--agent-model {item!r}: expected AGENT=MODEL")
         agent_models[agent] = model
+    temperatures = {}
+    for item in args.agent_temperature:
+        agent, _, value = item.partition("=")
+        try:
+            t = float(value)
+        except ValueError:
+            t = float("nan")
+        if not 0.0 <= t <= 2.0:  # nan fails this too
+            raise MasfuzzError(f"--agent-temperature {item!r}: expected AGENT=T with T in 0..2")
+        temperatures[agent.strip()] = t
     if not args.input.strip():
         raise MasfuzzError("--input: the user message is empty")
     try:
@@ -50,6 +60,7 @@ def scenario_from(args: argparse.Namespace) -> Any:
         raise MasfuzzError("--input: not UTF-8 text") from None
     return Scenario(
         input=args.input, sut_model=args.sut_model, agent_models=agent_models,
+        temperatures=temperatures, nonce=args.nonce,
         faults=tuple(Fault.parse(f) for f in args.fault), restricted=args.restricted,
         max_turns=args.max_turns, timeout=args.timeout,
     )

@@ -30,7 +30,7 @@ class InProcessExecutor(Executor):
         system = request.target.open()
         limit = request.limit
         t0 = time.perf_counter()
-        with settings.use(request.models):
+        with settings.use(request.models, request.scenario):
             try:
                 return await asyncio.wait_for(system.run(request.scenario), limit)
             except TimeoutError:

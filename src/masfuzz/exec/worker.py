@@ -153,7 +153,7 @@ def serve(channel: Channel, lines: TextIO) -> int:
         # that kill is the authoritative end, so the adapter's own clock runs a little longer.
         scenario = request.scenario.model_copy(update={"timeout": request.limit + GRACE})
         try:
-            with settings.use(request.models):  # the parent's model settings, in force here
+            with settings.use(request.models, request.scenario):  # as the parent said
                 result = _run(system.run(scenario)).model_copy(
                     update={"scenario_id": request.scenario.id})
         except MasfuzzError as exc:

@@ -76,6 +76,12 @@ class ManagedClient:
     async def complete(self, request: ChatRequest, *, timeout: float | None = None) -> ChatReply:
         if "role" not in request.model_fields_set:
             request = request.model_copy(update={"role": self.role})
+        if request.role == "sut":
+            from masfuzz.llm.settings import sampling_update
+
+            update = sampling_update(request.agent)
+            if update:
+                request = request.model_copy(update=update)
         start = time.perf_counter()
         reply: ChatReply | None = None
         try:

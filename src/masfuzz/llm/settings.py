@@ -87,14 +87,35 @@ _current: contextvars.ContextVar[ModelSettings] = contextvars.ContextVar(
     "masfuzz_model_settings", default=DEFAULT_SETTINGS)
 
 
+_sampling: contextvars.ContextVar[Any] = contextvars.ContextVar("masfuzz_sampling", default=None)
+
+
 @contextlib.contextmanager
-def use(settings: ModelSettings | None) -> Iterator[ModelSettings]:
-    """Make `settings` the ones in force for model calls made in this context (an execution)."""
+def use(settings: ModelSettings | None, scenario: Any = None) -> Iterator[ModelSettings]:
+    """Make `settings` the ones in force for model calls made in this context (an execution),
+    and the scenario's sampling (per-agent temperatures, its nonce) that of its SUT calls."""
     token = _current.set(settings or DEFAULT_SETTINGS)
+    sampled = _sampling.set(scenario)
     try:
         yield _current.get()
     finally:
+        _sampling.reset(sampled)
         _current.reset(token)
+
+
+def sampling_update(agent: str | None) -> dict[str, Any]:
+    """What the execution in force changes in a SUT request of `agent`: its temperature, and the
+    execution nonce as the seed. Applied by the client, the one place every adapter's calls
+    pass, so a mutation reaches the agents of any framework."""
+    scenario = _sampling.get()
+    if scenario is None:
+        return {}
+    update: dict[str, Any] = {}
+    if agent is not None and agent in scenario.temperatures:
+        update["temperature"] = scenario.temperatures[agent]
+    if scenario.nonce is not None:
+        update["seed"] = scenario.nonce
+    return update
 
 
 def current() -> ModelSettings:
