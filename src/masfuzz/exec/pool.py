@@ -94,7 +94,7 @@ class PoolExecutor(Executor):
         self._idle: list[Worker] = []
 
     async def _execute(self, request: ExecutionRequest) -> Trace:
-        worker = self._warm(request.target) or await Worker.start(self.python)
+        worker = await self._warm(request.target) or await Worker.start(self.python)
         healthy = False
         try:
             trace = await self._serve(worker, request)
@@ -108,12 +108,14 @@ class PoolExecutor(Executor):
             else:
                 await worker.kill()
 
-    def _warm(self, target: Target) -> Worker | None:
-        for w in list(self._idle):
-            self._idle.remove(w)
+    async def _warm(self, target: Target) -> Worker | None:
+        """An idle worker that already opened `target`; idle workers of other targets (or dead
+        ones) are stopped on the way, since a worker serves one target."""
+        while self._idle:
+            w = self._idle.pop(0)
             if w.alive and w.target == target:
                 return w
-            asyncio.ensure_future(w.kill())  # another target's worker: not worth keeping
+            await w.kill()
         return None
 
     async def _serve(self, worker: Worker, request: ExecutionRequest) -> Trace:
