@@ -58,7 +58,9 @@ class Scenario(BaseModel):
     # An execution nonce, sent as the request seed: re-running a scenario with a new nonce is a
     # new sample, never an answer from the store or the response cache.
     nonce: int | None = None
-    speaking_order: tuple[str, ...] = ()  # initial order / forced first speaker where supported
+    # The initial order of the participants (FLARE's sequence): a permutation, or a prefix of one
+    # (the rest keep their order); see masfuzz.adapters.ordering.
+    speaking_order: tuple[str, ...] = ()
     faults: tuple[Fault, ...] = ()
     restricted: RestrictedMode = "probe"
     max_turns: int | None = None

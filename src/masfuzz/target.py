@@ -161,11 +161,12 @@ class OpenedSystem:
 
     async def run(self, scenario: "Scenario") -> "Trace":
         """Run one scenario; an exception escaping the adapter is recorded as a crash."""
+        from masfuzz.adapters.base import execute
         from masfuzz.trace import ended_trace
 
         t0 = time.perf_counter()
         try:
-            return await self.runner().run(self.obj, self.spec, scenario)
+            return await execute(self.runner(), self.obj, self.spec, scenario)
         except MasfuzzError:
             raise
         except Exception as exc:  # the adapter's contract says this never happens; be safe

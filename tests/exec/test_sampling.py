@@ -19,8 +19,10 @@ def test_temperature_reaches_only_its_agent_and_the_nonce_is_the_seed(cli, execu
                          "--agent-temperature", "seat_booking_agent=1.5", "--nonce", "7",
                          "--executor", executor, "--format", "json")
     assert code == 0, err
-    final = json.loads(out)["events"][-1]["final_output"]
-    assert final == "seat_booking_agent sampled at temperature=1.5 seed=7"
+    trace = json.loads(out)
+    assert trace["events"][-1]["final_output"] == "seat_booking_agent sampled at temperature=1.5 seed=7"
+    ran = trace["meta"]["agent_settings"]  # recorded where the calls were made, worker or not
+    assert ran["seat_booking_agent"]["temperature"] == 1.5 and ran["triage_agent"]["temperature"] is None
 
 
 def test_a_new_nonce_is_a_new_sample_not_a_cache_hit(cli, tmp_path):

@@ -11,6 +11,10 @@ model (AG2 speaks the OpenAI API, so nothing else of the app changes), starts th
 first agent without a model (the user proxy) as the app would, and reads the trace from the
 group chat's own message history. Agents without a model (user proxies) speak for the human
 and execute tools: their messages are the user's input and tool results, not agent turns.
+
+A group chat's agents are put in the scenario's speaking order for the run
+(`masfuzz.adapters.ordering`): a round robin speaks in it, and an "auto" selection shows its
+model the roles and candidates in it (the model still chooses).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import asyncio
 from typing import Any
 
 from masfuzz.adapters.base import Adapter
+from masfuzz.adapters.ordering import in_speaking_order
 from masfuzz.llm.openai_format import parse_arguments
 from masfuzz.errors import TargetError
 from masfuzz.scenario import Scenario
@@ -110,9 +115,15 @@ class AG2Adapter(Adapter):
         everyone = agents + ([obj] if group is not None else [])
         known = {a.name: a.system_message for a in agents if _cfg(a)}
         rec = TraceRecorder(scenario_id=scenario.id, system_id=spec.system.id, framework="ag2")
+        order = in_speaking_order(agents, scenario.speaking_order, lambda a: a.name)
         async with ModelServer(_PerAgentModels(scenario), agents=known) as server:
             saved = {id(a): (a.llm_config, a.client) for a in everyone}
             try:
+                if group is not None:
+                    # In place: the manager runs on a copy of the group chat that shares this
+                    # list (AG2 copies a reply's config). Restored below.
+                    group.agents[:] = order
+                    rec.meta["speaking_order"] = [a.name for a in order]
                 for a in everyone:
                     cfg = _cfg(a)
                     if cfg:
@@ -135,6 +146,8 @@ class AG2Adapter(Adapter):
             finally:
                 for a in everyone:
                     a.llm_config, a.client = saved[id(a)]
+                if group is not None:
+                    group.agents[:] = agents
         history = group.messages if group is not None else starter.chat_messages.get(other, [])
         return _trace(rec, history, {a.name for a in agents if _cfg(a)}, group, obj, crash)
 

@@ -41,6 +41,17 @@ class Adapter(ABC):
         never raised; only masfuzz's own bugs and bad input escape."""
 
 
+async def execute(adapter: Adapter, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
+    """Run one scenario with its sampling in force (`masfuzz.llm.sampling`): the one way every
+    run starts, so whatever the framework its trace records in `meta["agent_settings"]` the
+    model and temperature each agent's calls actually ran with."""
+    from masfuzz.llm.sampling import sampling
+
+    with sampling(scenario) as ran:
+        trace = await adapter.run(obj, spec, scenario)
+    return trace.model_copy(update={"meta": {**trace.meta, "agent_settings": ran.as_meta()}})
+
+
 # framework adapter module -> type-module prefixes of objects it accepts
 ADAPTERS: dict[str, tuple[str, ...]] = {
     "openai_agents": ("agents",),

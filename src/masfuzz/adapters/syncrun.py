@@ -2,12 +2,15 @@
 
 Framework code sometimes calls back synchronously into masfuzz from inside an event loop (a
 LangChain model's sync `invoke` in a node; an app's `async main()` captured while masfuzz's own
-loop runs). `asyncio.run` refuses there, so the coroutine gets a helper thread with its own loop.
+loop runs). `asyncio.run` refuses there, so the coroutine gets a helper thread with its own loop,
+and the caller's context: a run's sampling and settings (`masfuzz.llm.sampling`) are context
+variables, which a new thread would otherwise start without.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import threading
 from typing import Any, Coroutine
 
@@ -18,10 +21,11 @@ def run_coroutine_sync(coro: Coroutine[Any, Any, Any]) -> Any:
     except RuntimeError:
         return asyncio.run(coro)
     box: dict[str, Any] = {}
+    context = contextvars.copy_context()
 
     def work() -> None:
         try:
-            box["value"] = asyncio.run(coro)
+            box["value"] = context.run(asyncio.run, coro)
         except BaseException as exc:  # re-raised in the caller's thread
             box["error"] = exc
 

@@ -77,11 +77,9 @@ class ManagedClient:
         if "role" not in request.model_fields_set:
             request = request.model_copy(update={"role": self.role})
         if request.role == "sut":
-            from masfuzz.llm.settings import sampling_update
+            from masfuzz.llm.sampling import sut_request
 
-            update = sampling_update(request.agent)
-            if update:
-                request = request.model_copy(update=update)
+            request = sut_request(self.model_string, request)
         start = time.perf_counter()
         reply: ChatReply | None = None
         try:

@@ -28,6 +28,7 @@ from masfuzz.errors import MasfuzzError
 from masfuzz.llm.cache import ResponseCache
 from masfuzz.llm.client import DEFAULT_MAX_CONNECTIONS
 from masfuzz.llm.retry import DEFAULT_MAX_RETRIES
+from masfuzz.llm.sampling import sampling
 from masfuzz.llm.types import Role
 
 DEFAULT_MODEL_TIMEOUT = 120.0
@@ -87,35 +88,18 @@ _current: contextvars.ContextVar[ModelSettings] = contextvars.ContextVar(
     "masfuzz_model_settings", default=DEFAULT_SETTINGS)
 
 
-_sampling: contextvars.ContextVar[Any] = contextvars.ContextVar("masfuzz_sampling", default=None)
-
-
 @contextlib.contextmanager
 def use(settings: ModelSettings | None, scenario: Any = None) -> Iterator[ModelSettings]:
     """Make `settings` the ones in force for model calls made in this context (an execution),
-    and the scenario's sampling (per-agent temperatures, its nonce) that of its SUT calls."""
+    and the scenario's sampling (per-agent temperatures, its nonce) that of its SUT calls
+    (`masfuzz.llm.sampling`; a run also puts it in force itself, to note what its calls ran
+    with)."""
     token = _current.set(settings or DEFAULT_SETTINGS)
-    sampled = _sampling.set(scenario)
     try:
-        yield _current.get()
+        with sampling(scenario) if scenario is not None else contextlib.nullcontext():
+            yield _current.get()
     finally:
-        _sampling.reset(sampled)
         _current.reset(token)
-
-
-def sampling_update(agent: str | None) -> dict[str, Any]:
-    """What the execution in force changes in a SUT request of `agent`: its temperature, and the
-    execution nonce as the seed. Applied by the client, the one place every adapter's calls
-    pass, so a mutation reaches the agents of any framework."""
-    scenario = _sampling.get()
-    if scenario is None:
-        return {}
-    update: dict[str, Any] = {}
-    if agent is not None and agent in scenario.temperatures:
-        update["temperature"] = scenario.temperatures[agent]
-    if scenario.nonce is not None:
-        update["seed"] = scenario.nonce
-    return update
 
 
 def current() -> ModelSettings:

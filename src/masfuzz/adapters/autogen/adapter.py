@@ -1,8 +1,11 @@
 """`AutoGenAdapter`: extract an AgentChat team's workflow, and run one scenario on it.
 
 A run never reuses the user's team object: the team is rebuilt from its own settings around the
-same agents (reset first), with the scenario's speaking order (reordered participants for a
-round robin or swarm, a forced first speaker for a selector team) and team events switched on.
+same agents (reset first), with its participants in the scenario's speaking order
+(`masfuzz.adapters.ordering`) and team events switched on. A round robin speaks in that order, a
+swarm starts with its first, and a selector team's model sees the candidates in it and still
+chooses: no speaker is forced, since a forced first speaker could be one whose work has nothing
+to start from. A GraphFlow's edges decide who speaks, so the order leaves it as it is.
 Each agent's model client is swapped for a bridge to the scenario's model and restored after, as
 are its tools when faults or restricted probes apply. Runs of one team are serialised, because
 the agents are shared.
@@ -28,6 +31,7 @@ from masfuzz.adapters.autogen.tools import FaultyTool, ProbeStub
 from masfuzz.adapters.autogen.trace import StreamRecorder, termination_reason
 from masfuzz.adapters.base import Adapter, system_lock
 from masfuzz.adapters.faults import tool_faults
+from masfuzz.adapters.ordering import in_speaking_order
 from masfuzz.errors import MasfuzzError, TargetError
 from masfuzz.graph.coordination import CoordinationGraph
 from masfuzz.scenario import Scenario
@@ -89,6 +93,7 @@ class _Run:
             m.name: {n: h.target for n, h in (getattr(m, "_handoffs", None) or {}).items()} for m in self.members
         }
         self.probes: dict[str, set[str]] = {}
+        self.order: list[str] | None = None  # set by rebuild()
 
     # --- preparing the agents -----------------------------------------------------------
 
@@ -148,17 +153,11 @@ class _Run:
     # --- the team for this scenario -----------------------------------------------------
 
     def rebuild(self) -> Any:
-        team, order = self.team, [n for n in self.scenario.speaking_order]
-        names = [m.name for m in self.members]
-        unknown = [n for n in order if n not in names]
-        if unknown:
-            raise MasfuzzError(
-                f"speaking order: no participant {unknown[0]!r} in the team (participants: {', '.join(names)})"
-            )
-        members = list(self.members)
-        if order and isinstance(team, (RoundRobinGroupChat, Swarm)):
-            first = [m for n in order for m in members if m.name == n]
-            members = first + [m for m in members if m not in first]
+        """The team for this scenario; `self.order` is then the speaking order it was built with
+        (None for a GraphFlow, whose edges decide)."""
+        team = self.team
+        members = in_speaking_order(self.members, self.scenario.speaking_order, lambda m: m.name)
+        self.order = None if isinstance(team, GraphFlow) else [m.name for m in members]
         common: dict[str, Any] = dict(
             name=team.name, description=team.description,
             termination_condition=getattr(team, "_termination_condition", None),
@@ -166,19 +165,16 @@ class _Run:
         )
         if isinstance(team, SelectorGroupChat):
             selector = self._bridge(SELECTOR) or team._model_client  # noqa: SLF001
-            first = order[0] if order else None
             new = SelectorGroupChat(
                 members, model_client=selector, selector_prompt=team._selector_prompt,  # noqa: SLF001
                 allow_repeated_speaker=team._allow_repeated_speaker,  # noqa: SLF001
                 max_selector_attempts=team._max_selector_attempts,  # noqa: SLF001
-                selector_func=_forced_first(team._selector_func, first, names),  # noqa: SLF001
-                candidate_func=_forced_candidates(team._candidate_func, first, names,  # noqa: SLF001
-                                                  team._allow_repeated_speaker),  # noqa: SLF001
+                selector_func=team._selector_func, candidate_func=team._candidate_func,  # noqa: SLF001
                 emit_team_events=True, model_client_streaming=team._model_client_streaming,  # noqa: SLF001
                 model_context=team._model_context, **common,  # noqa: SLF001
             )
         elif isinstance(team, GraphFlow):
-            new = GraphFlow(members, graph=team._graph, **common)  # noqa: SLF001
+            new = GraphFlow(self.members, graph=team._graph, **common)  # noqa: SLF001
         elif isinstance(team, (RoundRobinGroupChat, Swarm)):
             new = type(team)(members, emit_team_events=True, **common)
         else:
@@ -192,7 +188,7 @@ class _Run:
             rec, self.spec, tool_faults=self.faults, handoff_tools=self.handoff_tools,
             probes=self.probes, restricted_mode=self.scenario.restricted,
         )
-        rec.meta["speaking_order"] = list(self.scenario.speaking_order)
+        rec.meta["speaking_order"] = self.order
         token = CancellationToken()
         results: list[TaskResult] = []
 
@@ -258,39 +254,3 @@ def _swap(stack: AsyncExitStack, obj: Any, attr: str, value: Any) -> None:
     old = getattr(obj, attr)
     setattr(obj, attr, value)
     stack.callback(setattr, obj, attr, old)
-
-
-def _has_agent_message(thread: Any, names: list[str]) -> bool:
-    return any(getattr(m, "source", None) in names for m in thread)
-
-
-def _forced_first(user_func: Any, first: str | None, names: list[str]) -> Any:
-    """The user's selector_func, except that the very first pick is the scenario's speaker."""
-    if first is None or user_func is None:
-        return user_func
-
-    async def select(thread: Any) -> str | None:
-        if not _has_agent_message(thread, names):
-            return first
-        out = user_func(thread)
-        return await out if inspect.isawaitable(out) else out
-
-    return select
-
-
-def _forced_candidates(user_func: Any, first: str | None, names: list[str], repeat: bool) -> Any:
-    """Forces the first speaker through the candidate list (so AutoGen still records it as the
-    previous speaker); afterwards the user's candidate_func, or AutoGen's own default rule."""
-    if first is None:
-        return user_func
-
-    async def candidates(thread: Any) -> list[str]:
-        if not _has_agent_message(thread, names):
-            return [first]
-        if user_func is not None:
-            out = user_func(thread)
-            return await out if inspect.isawaitable(out) else out
-        last = next((m.source for m in reversed(thread) if getattr(m, "source", None) in names), None)
-        return [n for n in names if repeat or n != last] or names
-
-    return candidates

@@ -11,6 +11,10 @@ tool results that come back in the following requests, the speaker order, and ho
 The command may hold `{input}`, replaced by the scenario's input; the input is also in the
 environment as `MASFUZZ_INPUT`. A leading `python`/`python3` means this interpreter, so the app
 sees the packages masfuzz runs with.
+
+A scenario's per-agent model and temperature reach an agent's calls as far as the endpoint tells
+that agent apart (the namings above): agents it cannot tell apart (one shared prompt, no header,
+no declared name) are one agent to it, and get one setting.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from masfuzz.adapters.base import Adapter
+from masfuzz.adapters.base import Adapter, execute
 from masfuzz.errors import MasfuzzError
 from masfuzz.llm.types import ChatReply, ChatRequest, ModelClient
 from masfuzz.scenario import Scenario
@@ -103,7 +107,8 @@ def run_from_args(args: Any, scenario: Scenario) -> Trace:
             raise MasfuzzError(f"--bb-agent {item!r}: expected NAME=PROMPT")
         agents.append((name, prompt))
     app = BlackboxApp(args.blackbox, cwd=args.cwd, answers=args.answer, agents=agents)
-    return asyncio.run(run_blackbox(app, scenario))
+    adapter = BlackboxAdapter()
+    return asyncio.run(execute(adapter, app, adapter.extract(app), scenario))
 
 
 __all__ = [
