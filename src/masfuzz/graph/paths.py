@@ -121,11 +121,14 @@ def _simple_paths(graph: CoordinationGraph, entry: str, limit: int,
         return all(b in where and where[b] < where[a] for b, a in deps if a in where)
 
     def walk(path: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
+        # checked on entry, the entry agent included: one that depends on another has no path
+        if not ok(path):
+            return
         yield path
         if len(path) >= limit:
             return
         for nxt in graph.successors.get(path[-1], []):
-            if nxt not in path and ok(path + (nxt,)):
+            if nxt not in path:
                 yield from walk(path + (nxt,))
 
     return walk((entry,))
