@@ -28,15 +28,16 @@ __all__ = ["DEFAULT_TIMEOUT", "Executor", "ExecutionRequest", "ended_trace", "re
 class Executor(ABC):
     """Runs execution requests with bounded concurrency. Its methods are coroutines.
 
-    `timeout`, `models`, and the target options (`adapter`, `orchestration`) are the defaults of
-    the requests `run(target, scenario)` builds; `execute(request)` takes a request whole.
+    `timeout`, `models`, `code_coverage` and the target options (`adapter`, `orchestration`) are
+    the defaults of the requests `run(target, scenario)` builds; `execute(request)` takes a
+    request whole.
     """
 
     kind: str = ""
 
     def __init__(self, *, concurrency: int = 1, timeout: float | None = DEFAULT_TIMEOUT,
                  adapter: Any = None, orchestration: Orchestration | None = None,
-                 models: ModelSettings | None = None) -> None:
+                 models: ModelSettings | None = None, code_coverage: bool = False) -> None:
         if concurrency < 1:
             raise MasfuzzError(f"executor concurrency must be at least 1, not {concurrency}")
         self.concurrency = concurrency
@@ -44,11 +45,12 @@ class Executor(ABC):
         self.adapter = adapter
         self.orchestration = orchestration or Orchestration()
         self.models = models or ModelSettings()
+        self.code_coverage = code_coverage
         self._slots: asyncio.Semaphore | None = None
 
     def request(self, target: Target | str, scenario: Scenario) -> ExecutionRequest:
         return ExecutionRequest(Target.of(target, self.orchestration, adapter=self.adapter),
-                                scenario, self.models, self.default_timeout)
+                                scenario, self.models, self.default_timeout, self.code_coverage)
 
     def _semaphore(self) -> asyncio.Semaphore:
         # Created lazily so that the semaphore binds to the loop that actually runs scenarios.

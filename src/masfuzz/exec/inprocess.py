@@ -4,6 +4,11 @@ It is the fast path (no interpreter start-up, no re-import of the framework per 
 debugging one. Its timeout is an asyncio timeout, so it ends a run that waits (a model call,
 `asyncio.sleep`) but not one that blocks the thread (`time.sleep` in a tool, a C extension
 spinning), and a system that dies takes masfuzz with it: the isolated executors are for that.
+
+With `code_coverage`, measured runs take turns: coverage.py traces a process, not a task, so two
+runs interleaved on this loop could not be told apart. What opening the target ran is measured
+once by a fresh interpreter (this process may have imported the target long before), as a worker
+measures its own: the numbers are those of the isolated executors (`masfuzz.exec.codecov`).
 """
 
 from __future__ import annotations
@@ -22,12 +27,28 @@ from masfuzz.trace import Trace, ended_trace
 class InProcessExecutor(Executor):
     kind = "inprocess"
 
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self._measured: asyncio.Lock | None = None
+
     def load(self, target: Target | str) -> OpenedSystem:
         """The opened target (the process's one opening of it)."""
         return Target.of(target, self.orchestration, adapter=self.adapter).open()
 
     async def _execute(self, request: ExecutionRequest) -> Trace:
         system = request.target.open()
+        if not request.code_coverage:
+            return await self._run(system, request)
+        from masfuzz.exec import codecov  # only when asked: coverage off costs nothing
+
+        await codecov.opening(request.target)
+        if self._measured is None:  # created lazily, on the loop that runs scenarios
+            self._measured = asyncio.Lock()
+        async with self._measured:
+            run = codecov.start_run(request.target, request.scenario, asyncio.get_running_loop())
+            return run.attach(await self._run(system, request))
+
+    async def _run(self, system: OpenedSystem, request: ExecutionRequest) -> Trace:
         limit = request.limit
         t0 = time.perf_counter()
         with settings.use(request.models, request.scenario):
@@ -39,6 +60,13 @@ class InProcessExecutor(Executor):
                     time.perf_counter() - t0, system_id=system.spec.system.id,
                     framework=system.spec.system.framework,
                 )
+
+    async def aclose(self) -> None:
+        """Stop code coverage, if this executor measured it (it traces every call until then)."""
+        if self._measured is not None:
+            from masfuzz.exec import codecov
+
+            codecov.stop()
 
 
 __all__: list[Any] = ["InProcessExecutor"]

@@ -10,6 +10,10 @@ request's time limit the worker's whole process group is killed (the worker and 
 started) and the run is a `timeout`; a worker that dies (a segfault, an abort, `os._exit`, any
 exit status) or calls `sys.exit` is a `crash`. Both keep the events the worker streamed before
 the end, and say which agent or tool was running. A killed or dead worker is replaced lazily.
+
+A worker measures code coverage from its first request on, or never (coverage must be tracing
+before the target is imported): a warm worker serves only requests of its target that ask for
+code coverage as its first one did. A killed worker's trace carries no code coverage.
 """
 
 from __future__ import annotations
@@ -50,7 +54,7 @@ class Worker:
 
     def __init__(self, proc: asyncio.subprocess.Process) -> None:
         self.proc = proc
-        self.target: Target | None = None
+        self.serves: tuple[Target, bool] | None = None  # its target, whether it measures code
         self.stderr = _Tail(proc.stderr)
 
     @classmethod
@@ -94,7 +98,7 @@ class PoolExecutor(Executor):
         self._idle: list[Worker] = []
 
     async def _execute(self, request: ExecutionRequest) -> Trace:
-        worker = await self._warm(request.target) or await Worker.start(self.python)
+        worker = await self._warm(request) or await Worker.start(self.python)
         healthy = False
         try:
             trace = await self._serve(worker, request)
@@ -103,17 +107,18 @@ class PoolExecutor(Executor):
             return trace
         finally:
             if healthy and self.reuse:
-                worker.target = request.target
+                worker.serves = (request.target, request.code_coverage)
                 self._idle.append(worker)
             else:
                 await worker.kill()
 
-    async def _warm(self, target: Target) -> Worker | None:
-        """An idle worker that already opened `target`; idle workers of other targets (or dead
-        ones) are stopped on the way, since a worker serves one target."""
+    async def _warm(self, request: ExecutionRequest) -> Worker | None:
+        """An idle worker that already opened the request's target, measuring code coverage or
+        not as the request asks; other idle workers (or dead ones) are stopped on the way, since
+        a worker serves one target."""
         while self._idle:
             w = self._idle.pop(0)
-            if w.alive and w.target == target:
+            if w.alive and w.serves == (request.target, request.code_coverage):
                 return w
             await w.kill()
         return None

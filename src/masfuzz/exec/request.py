@@ -3,7 +3,8 @@
 Every executor takes exactly this and answers with a `Trace`: the in-process executor runs it on
 this event loop, the worker pool sends it to a worker process as one JSON line, and a Ray worker
 would receive the same document. Model settings name the API-key *variable*, never its value,
-so a request can be written anywhere without carrying a secret.
+so a request can be written anywhere without carrying a secret. `code_coverage` asks for the
+lines and branches of the target's own code the run executed (`masfuzz.exec.codecov`).
 """
 
 from __future__ import annotations
@@ -25,15 +26,18 @@ class ExecutionRequest:
     scenario: Scenario
     models: ModelSettings = field(default_factory=ModelSettings)
     timeout: float = DEFAULT_TIMEOUT  # hard bound on the run, unless the scenario sets its own
+    code_coverage: bool = False  # trace.meta["code_coverage"]: the target's own lines and arcs run
 
     @property
     def limit(self) -> float:
         return self.scenario.timeout if self.scenario.timeout else self.timeout
 
     def to_data(self) -> dict[str, Any]:
-        return {"target": self.target.to_data(),
-                "scenario": self.scenario.model_dump(mode="json"),
+        data = {"target": self.target.to_data(), "scenario": self.scenario.model_dump(mode="json"),
                 "models": self.models.model_dump(mode="json"), "timeout": self.timeout}
+        if self.code_coverage:  # absent when off, so requests without it stay as they were
+            data["code_coverage"] = True
+        return data
 
     @classmethod
     def from_data(cls, data: Any) -> "ExecutionRequest":
@@ -41,4 +45,5 @@ class ExecutionRequest:
             raise MasfuzzError(f"execution request: expected target and scenario, not {data!r:.80}")
         return cls(Target.from_data(data["target"]), Scenario.model_validate(data["scenario"]),
                    ModelSettings.model_validate(data.get("models") or {}),
-                   float(data.get("timeout") or DEFAULT_TIMEOUT))
+                   float(data.get("timeout") or DEFAULT_TIMEOUT),
+                   data.get("code_coverage") is True)

@@ -10,6 +10,8 @@ stdout, one JSON object per line:
   called `sys.exit(N)` (the worker then ends: its state is no longer trustworthy).
 The system under test never writes to the protocol channel: file descriptor 1 is pointed at
 stderr before the target is imported, so its prints (and its children's) cannot corrupt it.
+Code coverage (`code_coverage` in a request) is measured from the first request or not at all:
+coverage.py starts before the target is imported (`masfuzz.exec.codecov`).
 
 The worker dies with masfuzz: when its parent goes away (any signal, SIGKILL included) the
 kernel tells it (PR_SET_PDEATHSIG) and a watchdog notices, and it kills its whole process group,
@@ -129,17 +131,43 @@ def _run(coroutine: Any) -> Any:
     return _LOOP[0].run_until_complete(coroutine)
 
 
+def _open(request: Any, first: bool) -> Any:
+    """The request's opened target; under coverage from before its import when the worker's
+    first request asks for code coverage."""
+    if not request.code_coverage:
+        return request.target.open()
+    from masfuzz.exec import codecov  # only when asked: coverage off costs nothing
+
+    if first:
+        return codecov.open_measured(request.target)
+    if codecov.opened_here(request.target):
+        return request.target.open()
+    raise MasfuzzError("worker: code coverage is measured from a worker's first request on, "
+                       "and this worker opened its target without it")
+
+
+def _measure(request: Any) -> Any:
+    """Start measuring the request's run: `attach(trace)` then adds what it ran."""
+    if not request.code_coverage:
+        return lambda trace: trace
+    from masfuzz.exec import codecov
+
+    return codecov.start_run(request.target, request.scenario).attach
+
+
 def serve(channel: Channel, lines: TextIO) -> int:
     from masfuzz import trace as trace_module
     from masfuzz.exec.request import ExecutionRequest  # after the stdout switch: imports may print
     from masfuzz.llm import settings
 
+    first = True
     for line in lines:
         if not line.strip():
             continue
         try:
             request = ExecutionRequest.from_data(json.loads(line))
-            system = request.target.open()
+            fresh, first = first, False  # a failed opening has imported things all the same
+            system = _open(request, fresh)
         except MasfuzzError as exc:
             channel.send({"error": str(exc)})
             continue
@@ -154,8 +182,9 @@ def serve(channel: Channel, lines: TextIO) -> int:
         scenario = request.scenario.model_copy(update={"timeout": request.limit + GRACE})
         try:
             with settings.use(request.models, request.scenario):  # as the parent said
-                result = _run(system.run(scenario)).model_copy(
-                    update={"scenario_id": request.scenario.id})
+                attach = _measure(request)
+                result = attach(_run(system.run(scenario)).model_copy(
+                    update={"scenario_id": request.scenario.id}))
         except MasfuzzError as exc:
             channel.send({"error": str(exc)})
             continue
