@@ -8,19 +8,20 @@ with the anomalies (A) and without (N), as FLARE's Table 1 does.
 
 `BehaviourModel.items(trace)` maps a trace to behaviour ids deterministically wherever the trace
 decides it (a tool called, the end announced, a non-empty answer, three empty turns, turns after
-an announced end). Objective deviation needs a judgement: the tester model's mapping adds it, and
-without one it stays uncovered rather than guessed.
+an announced end). Objective deviation needs a judgement: the tester model's mapping adds it
+(`behaviour_map.map_behaviours`), and without one it stays uncovered rather than guessed.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from masfuzz.fuzz.specification import FlareSpec
 from masfuzz.oracles.detectors import END_ANNOUNCEMENT
 from masfuzz.trace import AgentTurn, Message, ToolCall, Trace
 
 ANOMALIES = ("empty_utterances", "loop_after_termination", "objective_deviation")
+DETECTED = ANOMALIES[:2]  # decided from the trace alone; objective deviation needs a judgement
 
 
 @dataclass(frozen=True)
@@ -28,12 +29,14 @@ class BehaviourSpace:
     """Agent x behaviour: the matrix FLARE measures."""
 
     behaviours: dict[str, tuple[str, ...]]  # agent -> behaviour ids (tasks, then anomalies)
+    # The specification it came from: the tasks' descriptions and tools, for the tester model.
+    spec: FlareSpec | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def of(cls, spec: FlareSpec) -> "BehaviourSpace":
         agents = dict.fromkeys(t.agent for t in spec.tasks)
         return cls({a: tuple(t.id for t in spec.tasks_of(a)) +
-                    tuple(f"anomaly::{a}::{k}" for k in ANOMALIES) for a in agents})
+                    tuple(f"anomaly::{a}::{k}" for k in ANOMALIES) for a in agents}, spec)
 
     def ids(self, *, anomalies: bool = True) -> list[str]:
         return [b for bs in self.behaviours.values() for b in bs
@@ -59,27 +62,29 @@ class BehaviourModel:
 
     def items(self, trace: Trace) -> set[str]:
         known = set(self.space.ids())
-        return {b for b in self._observed(trace) if b in known}
+        return {b for b in observed_behaviours(trace) if b in known}
 
-    def _observed(self, trace: Trace) -> set[str]:
-        out: set[str] = set()
-        announcer: str | None = None  # who announced the end, once someone has
-        empty_run: dict[str, int] = {}
-        for e in trace.events:
-            if isinstance(e, ToolCall):
-                out.add(f"task::{e.agent}::use::{e.tool}")
-            elif isinstance(e, AgentTurn) and announcer is not None and e.agent != announcer:
-                # another agent takes the floor after the end was announced: the run went on
-                out.add(f"anomaly::{e.agent}::loop_after_termination")
-            elif isinstance(e, Message) and e.role == "assistant" and e.agent:
-                if e.content.strip():
-                    out.add(f"task::{e.agent}::answer")
-                    empty_run[e.agent] = 0
-                    if END_ANNOUNCEMENT.search(e.content):
-                        out.add(f"task::{e.agent}::conclude")
-                        announcer = announcer or e.agent
-                else:
-                    empty_run[e.agent] = empty_run.get(e.agent, 0) + 1
-                    if empty_run[e.agent] >= 3:
-                        out.add(f"anomaly::{e.agent}::empty_utterances")
-        return out
+
+def observed_behaviours(trace: Trace) -> set[str]:
+    """Behaviour ids the trace decides by itself (they may lie outside a given space)."""
+    out: set[str] = set()
+    announcer: str | None = None  # who announced the end, once someone has
+    empty_run: dict[str, int] = {}
+    for e in trace.events:
+        if isinstance(e, ToolCall):
+            out.add(f"task::{e.agent}::use::{e.tool}")
+        elif isinstance(e, AgentTurn) and announcer is not None and e.agent != announcer:
+            # another agent takes the floor after the end was announced: the run went on
+            out.add(f"anomaly::{e.agent}::loop_after_termination")
+        elif isinstance(e, Message) and e.role == "assistant" and e.agent:
+            if e.content.strip():
+                out.add(f"task::{e.agent}::answer")
+                empty_run[e.agent] = 0
+                if END_ANNOUNCEMENT.search(e.content):
+                    out.add(f"task::{e.agent}::conclude")
+                    announcer = announcer or e.agent
+            else:
+                empty_run[e.agent] = empty_run.get(e.agent, 0) + 1
+                if empty_run[e.agent] >= 3:
+                    out.add(f"anomaly::{e.agent}::empty_utterances")
+    return out

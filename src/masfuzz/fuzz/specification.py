@@ -48,6 +48,8 @@ class Task(_Clause):
     inputs: tuple[str, ...] = ()
     outputs: tuple[str, ...] = ()
     tool: str | None = None
+    responsibility: str = ""  # what the agent answers for (Fig. 5), from the Specification Agent
+    refines: str | None = None  # the task this atomic behaviour was split from (Space Agent)
 
 
 class ToolClause(_Clause):
