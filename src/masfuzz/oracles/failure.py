@@ -3,10 +3,13 @@
 A failure names its category (FLARE's four symptom types plus the runtime crashes of its Table 2
 and masfuzz's restricted-tool-call observations), its root cause in Table 2's vocabulary, the
 detector that found it, one actionable line, the trace events that show it, and the scenario
-that reproduces it. Its `fingerprint` is built from the category, the root cause, the detector
-and the structural elements involved (agents, tools, termination reasons, cycles), never from
-volatile text (ids, timestamps, payloads), so the same defect found by two scenarios is one
-failure.
+that reproduces it, and, when an oracle knows it, the id of the FLARE specification clause it
+violates (`term::bound`, `rel::order`, `task::voice_actor::use::synthesize_voice`). Its
+`fingerprint` is built from the category, the root cause, the detector, the clause (only when
+set, so failures found without a specification keep the fingerprints stored before clauses
+existed) and the structural elements involved (agents, tools, termination reasons, cycles), never
+from volatile text (ids, timestamps, payloads, a model's wording), so the same defect found by two
+scenarios, or worded two ways, is one failure.
 """
 
 from __future__ import annotations
@@ -56,6 +59,26 @@ RootCause = Literal[
     "Restricted Tool Access",
 ]
 
+# Table 2's grouping of root causes under the failure types, with the two additions above where
+# §3.4 places them; a model-written finding must name a root cause of its own category.
+ROOT_CAUSES: dict[str, tuple[str, ...]] = {
+    "agent_task_execution": (
+        "Prompt and Instruction Deviation", "Response Omission", "Malformed Output Format",
+        "Repetitive Execution of Completed Tasks", "Role Misalignment", "Explicit Task Refusal"),
+    "tool_invocation": (
+        "Tool Invocation Omission", "Tool Execution Error", "Tool Specification Mismatch",
+        "Restricted Tool Access"),
+    "agent_relationship": ("Violation of Relationships-based Speaking Order",),
+    "system_termination": (
+        "Termination Condition Violation", "Max Round Limit Exceeded", "Premature Termination"),
+    "runtime_crash": ("Runtime Crash",),
+    "restricted_tool_call": ("Restricted Tool Access",),
+}
+# The four symptom types FLARE's failure agent reports (§3.4); crashes and restricted calls are
+# observed mechanically.
+FLARE_CATEGORIES = ("agent_task_execution", "tool_invocation", "agent_relationship",
+                    "system_termination")
+
 FINGERPRINT_CHARS = 16  # 64 bits of sha256: no collisions among the failures of one store
 
 
@@ -71,11 +94,15 @@ class Failure(BaseModel):
     # The structural elements the failure is about (agent and tool ids, a termination reason, a
     # speaker cycle): what the fingerprint is made of.
     elements: tuple[str, ...] = ()
+    clause: str | None = None  # the FLARE specification clause violated, when known
 
     @computed_field  # type: ignore[prop-decorator]
     @property
     def fingerprint(self) -> str:
-        key = json.dumps([self.category, self.root_cause, self.detector, list(self.elements)])
+        parts: list = [self.category, self.root_cause, self.detector, list(self.elements)]
+        if self.clause:  # appended only when set: clause-less fingerprints stay as stored
+            parts.append(self.clause)
+        key = json.dumps(parts)
         return hashlib.sha256(key.encode()).hexdigest()[:FINGERPRINT_CHARS]
 
     @property

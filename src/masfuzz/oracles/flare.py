@@ -1,0 +1,185 @@
+"""Spec-aware deterministic oracles: FLARE's failure identification (§3.4) against its
+specification (§3.2.1), for what a trace shows without a model.
+
+Every failure cites the clause it violates (`Failure.clause`), so a report says which part of
+the specification broke:
+
+- speaking order (agent relationships failure, "Violation of Relationships-based Speaking
+  Order", clause `rel::…`): in a free-form team an agent takes the floor before an agent it
+  depends on has acted; in a fixed-order team a speaker other than the order's next one speaks;
+- tool invocation omission ("Tool Invocation Omission", clause `task::<agent>::use::<tool>`): an
+  agent whose task requires a tool answered in its turns but never called it. Only when the tool
+  is named in the agent's instructions or its other task texts: an agent merely holding a tool
+  often answers honestly without it (the seat-booking agent asking for a missing confirmation
+  number), and an agent asking a question is waiting for input, not omitting its tool;
+- `cite` attaches the clause to what the existing detectors (`detectors.py`) found, so they are
+  not re-implemented here: a bound or a termination never taken cites the termination pattern,
+  a restricted call or a tool error the tool's clause, a silent agent its answer task.
+  `detect_cited` runs both: the existing detectors cited, then the spec-aware ones.
+"""
+
+from __future__ import annotations
+
+import re
+
+from masfuzz.fuzz.specification import FlareSpec, Task
+from masfuzz.graph.paths import FIXED, FREE_FORM
+from masfuzz.oracles.detectors import detect
+from masfuzz.oracles.failure import Failure, dedupe
+from masfuzz.spec.model import WorkflowSpec
+from masfuzz.trace import AgentTurn, Message, RestrictedAttempt, ToolCall, Trace
+
+SPEAKING_ORDER = "Violation of Relationships-based Speaking Order"
+
+
+def detect_flare(trace: Trace, flare_spec: FlareSpec,
+                 workflow: WorkflowSpec | None = None) -> list[Failure]:
+    """The spec-aware detectors over one trace; `workflow` adds the agents' instructions to what
+    tool-omission reads (without it, only the specification's task texts)."""
+    return dedupe(speaking_order(trace, flare_spec) + tool_omission(trace, flare_spec, workflow))
+
+
+def detect_cited(trace: Trace, flare_spec: FlareSpec,
+                 workflow: WorkflowSpec | None = None) -> list[Failure]:
+    """Every deterministic oracle: the existing detectors with their clauses cited, then the
+    spec-aware ones."""
+    cited = [cite(f, flare_spec) for f in detect(trace, workflow)]
+    return dedupe(cited + detect_flare(trace, flare_spec, workflow))
+
+
+# -- agent relationships --------------------------------------------------------------------------
+
+def _turns(trace: Trace) -> list[tuple[int, str]]:
+    return [(i, e.agent) for i, e in enumerate(trace.events) if isinstance(e, AgentTurn)]
+
+
+def speaking_order(trace: Trace, spec: FlareSpec) -> list[Failure]:
+    rel = spec.relationships
+    if rel.pattern in FIXED and rel.order:
+        return _order_deviations(trace, spec)
+    if rel.pattern in FREE_FORM:
+        return _dependency_violations(trace, spec)
+    return []  # handoff and graph routes are the system's own control flow, not an order
+
+
+def _order_deviations(trace: Trace, spec: FlareSpec) -> list[Failure]:
+    """A fixed order cycles: each speaker must be the order's successor of the previous one,
+    the first the order's head. Agents outside the order (an inner team's) are not its turns."""
+    order = spec.relationships.order
+    out, prev = [], None
+    for i, agent in ((i, a) for i, a in _turns(trace) if a in order):
+        expected = order[0] if prev is None else order[(order.index(prev) + 1) % len(order)]
+        if agent != expected:
+            out.append(_order_failure(
+                trace, spec, (i,), (expected, agent),
+                f"{agent} spoke at event {i} where the fixed order "
+                f"{' -> '.join(order)} gives the floor to {expected}"
+                + (f" (after {prev})" if prev else " (first turn)")))
+        prev = agent
+    return dedupe(out)
+
+
+def _dependency_violations(trace: Trace, spec: FlareSpec) -> list[Failure]:
+    """In free-form dialogue (§3.4, relationship failure 2): `after` depends on `before`, so its
+    first turn must come after `before`'s first turn."""
+    first: dict[str, int] = {}
+    for i, agent in _turns(trace):
+        first.setdefault(agent, i)
+    out = []
+    for before, after in spec.relationships.dependencies:
+        if after not in first or first.get(before, len(trace.events)) < first[after]:
+            continue
+        acted = f"only at event {first[before]}" if before in first else "never"
+        out.append(_order_failure(
+            trace, spec, tuple(sorted({first[after], first.get(before, first[after])})),
+            (before, after),
+            f"{after} acted at event {first[after]} before {before}, which it depends on, had "
+            f"acted ({before} acted {acted})"))
+    return out
+
+
+def _order_failure(trace: Trace, spec: FlareSpec, evidence: tuple[int, ...],
+                   elements: tuple[str, str], description: str) -> Failure:
+    return Failure(category="agent_relationship", root_cause=SPEAKING_ORDER,
+                   detector="speaking_order", evidence=evidence, scenario_id=trace.scenario_id,
+                   elements=elements, clause=spec.relationships.id, description=description)
+
+
+# -- tool invocation omission ---------------------------------------------------------------------
+
+def tool_omission(trace: Trace, spec: FlareSpec,
+                  workflow: WorkflowSpec | None = None) -> list[Failure]:
+    out = []
+    for task in spec.tasks:
+        if task.kind != "use_tool" or not task.tool or not _named_duty(task, spec, workflow):
+            continue
+        answers = _answers(trace, task.agent)
+        if not answers or _called(trace, task.agent, task.tool):
+            continue
+        if all(trace.events[i].content.rstrip().endswith("?") for i in answers):
+            continue  # it asked for what it lacks: waiting for input, not skipping its tool
+        out.append(Failure(
+            category="tool_invocation", root_cause="Tool Invocation Omission",
+            detector="tool_omission", evidence=tuple(answers), scenario_id=trace.scenario_id,
+            elements=(task.agent, task.tool), clause=task.id,
+            description=f"{task.agent} answered {len(answers)} time(s) (first at event "
+            f"{answers[0]}) but never called {task.tool}, which its task requires"))
+    return out
+
+
+def _named_duty(task: Task, spec: FlareSpec, workflow: WorkflowSpec | None) -> bool:
+    """Is the tool named in the agent's instructions or its other task texts? (The use-tool
+    task's own description is the tool's, and says nothing about the agent's duty.)"""
+    texts = [task.responsibility]
+    texts += [f"{t.description} {t.responsibility}" for t in spec.tasks_of(task.agent) if t.id != task.id]
+    if workflow is not None and any(a.id == task.agent for a in workflow.agents):
+        texts.append(workflow.agent(task.agent).instructions)
+    return any(re.search(rf"\b{re.escape(task.tool)}\b", text) for text in texts)
+
+
+def _answers(trace: Trace, agent: str) -> list[int]:
+    """The agent's own non-empty utterances (a hand-over or a silent turn is no answer)."""
+    return [i for i, e in enumerate(trace.events) if isinstance(e, Message)
+            and e.role == "assistant" and e.agent == agent and e.content.strip()]
+
+
+def _called(trace: Trace, agent: str, tool: str) -> bool:
+    return any(isinstance(e, (ToolCall, RestrictedAttempt)) and e.agent == agent and e.tool == tool
+               for e in trace.events)
+
+
+# -- citing the clauses of the existing detectors' failures --------------------------------------
+
+TERMINATION_CAUSES = ("Termination Condition Violation", "Max Round Limit Exceeded",
+                      "Premature Termination")
+TOOL_CAUSES = ("Restricted Tool Access", "Tool Execution Error", "Tool Specification Mismatch")
+
+
+def cite(failure: Failure, flare_spec: FlareSpec) -> Failure:
+    """`failure` with the clause it violates, when the specification has one (crashes have none)."""
+    if failure.clause:
+        return failure
+    clause = _clause_for(failure, flare_spec)
+    return failure.model_copy(update={"clause": clause}) if clause else failure
+
+
+def _clause_for(f: Failure, spec: FlareSpec) -> str | None:
+    el = f.elements
+    if f.root_cause in TERMINATION_CAUSES:
+        return spec.termination.id
+    if f.root_cause in TOOL_CAUSES and len(el) >= 2:  # (agent, tool, …) in every tool detector
+        return next((c.id for c in spec.tools if c.tool == el[1]), None)
+    if f.root_cause == "Repetitive Execution of Completed Tasks":
+        if el[:1] == ("tool",) and len(el) >= 3:  # one agent repeating one tool call
+            return _task_clause(spec, el[1], tool=el[2])
+        return spec.termination.id  # a speaker cycle: the run should have concluded
+    if f.root_cause == "Response Omission" and el:
+        # empty_utterances names the silent agent; premature_termination (reason, last speaker)
+        return _task_clause(spec, el[-1], kind="answer") or spec.termination.id
+    return None
+
+
+def _task_clause(spec: FlareSpec, agent: str, *, tool: str | None = None,
+                 kind: str | None = None) -> str | None:
+    return next((t.id for t in spec.tasks_of(agent)
+                 if (tool is None or t.tool == tool) and (kind is None or t.kind == kind)), None)

@@ -1,0 +1,252 @@
+"""FLARE's oracles on real traces of the shipped examples: the spec-aware deterministic detectors,
+the clauses they cite, and the failure and judge agents (scripted testers) behind their guard."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+
+import pytest
+
+from masfuzz.fuzz.specification import skeleton
+from masfuzz.llm.scripted import ScriptedClient
+from masfuzz.oracles import detect
+from masfuzz.fuzz.failure_agents import Finding, Guard, identify_failures
+from masfuzz.oracles.eventlog import event_log
+from masfuzz.oracles.failure import Failure, dedupe
+from masfuzz.oracles.flare import cite, detect_cited, detect_flare, speaking_order, tool_omission
+from masfuzz.scenario import Scenario
+from masfuzz.target import open_target
+from masfuzz.trace import AgentTurn, Message
+
+from tests.conftest import EXAMPLES, ROOT
+from tests.oracles import oracle_testers as testers
+
+TEAM = str(EXAMPLES / "video_team" / "team.py")
+BUGGY, FIXED, ROUND_ROBIN = (f"{TEAM}:selector_team", f"{TEAM}:selector_team(allow_repeated_speaker=True)",
+                             f"{TEAM}:round_robin_team")
+VIDEO_SUT = f"{EXAMPLES / 'video_team' / 'policy.py'}:policy"
+FLARE_SUT = ROOT / "tests" / "oracles" / "flare_sut_policies.py"
+TASK = "Make a 30-second short video about the water cycle."
+CS = str(EXAMPLES / "customer_service" / "app.py") + ":triage_agent"
+CS_SUT = f"{EXAMPLES / 'customer_service' / 'policy.py'}:policy"
+CS_INPUTS = ("How much luggage can I bring? Also change my seat to 3A, booking XYZ789",
+             "Please change my seat to 12A, confirmation ABC123",
+             "I would like to change my seat, please.",
+             "Is there wifi on board?")
+# The paper's Fig. 6: the voice actor and the graphic designer need the script, the director both.
+FIG6 = (("script_writer", "voice_actor"), ("script_writer", "graphic_designer"),
+        ("voice_actor", "director"), ("graphic_designer", "director"))
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    """Run a target with a scripted policy (once per module): (trace, workflow)."""
+    cache: dict = {}
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("VIDEO_TEAM_OUT", str(tmp_path_factory.mktemp("video")))
+
+        def run(target, policy, text=TASK):
+            pytest.importorskip("agents" if target == CS else "autogen_agentchat")
+            if (target, policy, text) not in cache:
+                sut = open_target(target)
+                trace = asyncio.run(sut.runner().run(sut.obj, sut.spec,
+                                                     Scenario(input=text, sut_model=f"scripted/{policy}")))
+                cache[target, policy, text] = trace, sut.spec
+            return cache[target, policy, text]
+        yield run
+
+
+def flare_spec(workflow, dependencies=()):
+    spec = skeleton(workflow)
+    if not dependencies:
+        return spec
+    return spec.model_copy(update={"relationships": spec.relationships.model_copy(
+        update={"dependencies": dependencies})})
+
+
+def analyse(trace, spec, policy, **kw):
+    report = asyncio.run(identify_failures(trace, spec, ScriptedClient(policy, "scripted/tester"), **kw))
+    for f in report.failures:  # whatever the testers said, evidence points into the trace
+        assert f.evidence and all(0 <= i < len(trace.events) for i in f.evidence)
+        assert f.clause in spec.clause_ids() and f.detector == "failure_agent"
+    return report
+
+
+# --- Failure.clause and the fingerprint --------------------------------------------------------------
+
+def test_a_failure_without_a_clause_keeps_its_old_fingerprint():
+    f = Failure(category="system_termination", root_cause="Max Round Limit Exceeded",
+                detector="missing_termination", description="x", elements=("message_limit",))
+    old = json.dumps([f.category, f.root_cause, f.detector, list(f.elements)])
+    assert f.fingerprint == hashlib.sha256(old.encode()).hexdigest()[:16]
+    cited = f.model_copy(update={"clause": "term::bound"})
+    assert cited.fingerprint != f.fingerprint
+    reworded = cited.model_copy(update={"description": "other words", "evidence": (3,)})
+    assert dedupe([cited, reworded]) == [cited]
+    assert Failure.model_validate(cited.model_dump(mode="json")) == cited
+
+
+# --- the spec-aware detectors --------------------------------------------------------------------------
+
+def test_the_bug_free_examples_raise_nothing(run):
+    trace, wf = run(FIXED, VIDEO_SUT)
+    assert trace.termination.reason == "text_mention"
+    assert detect_flare(trace, flare_spec(wf, FIG6), wf) == []
+    assert detect_cited(trace, flare_spec(wf, FIG6), wf) == []
+    for text in CS_INPUTS:
+        trace, wf = run(CS, CS_SUT, text)
+        assert trace.termination.reason == "completed", text
+        assert detect_cited(trace, flare_spec(wf), wf) == [], text
+
+
+def test_an_agent_asking_for_what_it_lacks_does_not_omit_its_tool(run):
+    trace, wf = run(CS, CS_SUT, "I would like to change my seat, please.")
+    seat = wf.agent("seat_booking_agent")
+    named = wf.model_copy(update={"agents": tuple(
+        a.model_copy(update={"instructions": a.instructions + " Call update_seat."}) if a is seat else a
+        for a in wf.agents)})
+    assert any(isinstance(e, Message) and e.agent == "seat_booking_agent" for e in trace.events)
+    assert tool_omission(trace, flare_spec(named), named) == []
+
+
+def test_the_director_acting_before_its_dependencies_violates_the_speaking_order(run):
+    trace, wf = run(FIXED, f"{FLARE_SUT}:hasty")
+    failures = detect_cited(trace, flare_spec(wf, FIG6), wf)
+    assert {f.elements for f in failures} == {("voice_actor", "director"), ("graphic_designer", "director")}
+    director_first = next(i for i, e in enumerate(trace.events)
+                          if isinstance(e, AgentTurn) and e.agent == "director")
+    for f in failures:
+        assert (f.category, f.root_cause, f.clause) == (
+            "agent_relationship", "Violation of Relationships-based Speaking Order", "rel::order")
+        assert f.evidence[0] == director_first
+        assert trace.events[f.evidence[1]].agent == f.elements[0]  # the dependency's late first turn
+    assert speaking_order(trace, flare_spec(wf)) == []  # no dependencies specified, nothing to violate
+
+
+def test_a_fixed_order_team_deviating_from_its_order(run):
+    trace, wf = run(ROUND_ROBIN, VIDEO_SUT)
+    spec = flare_spec(wf)
+    assert spec.relationships.order == ("script_writer", "voice_actor", "graphic_designer", "director")
+    assert speaking_order(trace, spec) == []
+    swapped = spec.model_copy(update={"relationships": spec.relationships.model_copy(
+        update={"order": ("script_writer", "graphic_designer", "voice_actor", "director")})})
+    failures = speaking_order(trace, swapped)
+    # (expected, actual): each of the real order's hand-overs contradicts the swapped one, once
+    assert [f.elements for f in failures] == [("graphic_designer", "voice_actor"),
+                                              ("director", "graphic_designer"),
+                                              ("voice_actor", "director")]
+    assert all(f.clause == "rel::order" for f in failures)
+    assert trace.events[failures[0].evidence[0]].agent == "voice_actor"
+
+
+def test_a_voice_actor_that_only_talks_omits_its_tool(run):
+    trace, wf = run(FIXED, f"{FLARE_SUT}:silent_voice")
+    spec = flare_spec(wf, FIG6)
+    [f] = [f for f in detect_flare(trace, spec, wf) if f.detector == "tool_omission"]
+    assert (f.category, f.root_cause) == ("tool_invocation", "Tool Invocation Omission")
+    assert f.clause == "task::voice_actor::use::synthesize_voice"
+    assert f.elements == ("voice_actor", "synthesize_voice")
+    assert all(trace.events[i].agent == "voice_actor" for i in f.evidence)
+    # without the instructions ("call synthesize_voice") nothing says the tool is its duty
+    assert tool_omission(trace, spec) == []
+
+
+def test_existing_detectors_findings_cite_their_clauses(run):
+    trace, wf = run(BUGGY, VIDEO_SUT)
+    spec = flare_spec(wf, FIG6)
+    [bug] = detect(trace, wf)
+    assert cite(bug, spec).clause == "term::bound" and cite(bug, spec).elements == bug.elements
+    assert detect_cited(trace, spec, wf) == [cite(bug, spec)]  # not found twice
+    trace, wf = run(CS, CS_SUT, "Change my seat to 12A, booking ABC123, do it yourself")
+    restricted = [f for f in detect(trace, wf) if f.detector == "restricted_tool_call"]
+    assert restricted and {cite(f, flare_spec(wf)).clause for f in restricted} == {"tool::update_seat"}
+
+
+# --- the failure agent and the judge agent -------------------------------------------------------------
+
+def test_a_real_violation_is_confirmed_and_an_invented_quote_rejected(run):
+    trace, wf = run(BUGGY, VIDEO_SUT)
+    report = analyse(trace, flare_spec(wf, FIG6), testers.reporter)
+    [f] = report.failures
+    assert (f.category, f.root_cause, f.clause, f.detector) == (
+        "system_termination", "Termination Condition Violation", "term::bound", "failure_agent")
+    assert f.elements == ("director",) and f.scenario_id == trace.scenario_id
+    said = trace.events[f.evidence[0]]
+    assert isinstance(said, Message) and said.agent == "director" and "ending the workflow" in said.content
+    [rejected] = report.rejected
+    assert rejected.reason == "quote_not_in_log" and rejected.finding.quote == testers.NOT_SAID
+    assert (report.calls, report.malformed, report.consensus) == (2, 0, True)
+
+
+def test_the_same_violation_worded_three_ways_is_one_failure(run):
+    trace, wf = run(BUGGY, VIDEO_SUT)
+    report = analyse(trace, flare_spec(wf, FIG6), testers.three_ways)
+    [f] = report.failures
+    assert f.elements == ("director", "render_video") and report.rejected == []
+    assert all(0 <= i < len(trace.events) for i in f.evidence)
+    kinds = {trace.events[i].type for i in f.evidence}
+    assert kinds == {"message", "tool_result"}  # the director's sentences and the render's output
+
+
+def test_a_bug_free_run_confirms_nothing(run):
+    trace, wf = run(FIXED, VIDEO_SUT)
+    report = analyse(trace, flare_spec(wf, FIG6), testers.reporter)
+    assert report.failures == [] and [r.reason for r in report.rejected] == ["quote_not_in_log"]
+    assert report.calls == 1 and report.consensus  # nothing left for the judge
+
+
+def test_a_finding_the_judge_calls_incorrect_is_withdrawn(run):
+    trace, wf = run(BUGGY, VIDEO_SUT)
+    report = analyse(trace, flare_spec(wf, FIG6), testers.withdrawing)
+    assert [f.root_cause for f in report.failures] == ["Termination Condition Violation"]
+    [rejected] = report.rejected
+    assert rejected.reason == "judged_incorrect" and rejected.finding.root_cause.startswith("Repetitive")
+    assert "allowed revision" in rejected.detail and rejected.finding.clause == "task::script_writer::answer"
+    assert report.consensus and report.rounds == 2 and report.calls == 4
+
+
+@pytest.mark.parametrize("rounds", [1, 2])
+def test_without_consensus_only_the_judges_correct_findings_are_kept(run, rounds):
+    trace, wf = run(BUGGY, VIDEO_SUT)
+    report = analyse(trace, flare_spec(wf, FIG6), testers.stubborn, rounds=rounds)
+    assert [f.root_cause for f in report.failures] == ["Termination Condition Violation"]
+    assert not report.consensus and report.calls == 2 * rounds
+    assert any("no consensus" in n for n in report.notes)
+
+
+def test_malformed_replies_are_counted_and_retried_once(run):
+    trace, wf = run(BUGGY, VIDEO_SUT)
+    spec = flare_spec(wf, FIG6)
+    once = analyse(trace, spec, testers.malformed_once)
+    assert once.malformed == 1 and once.calls == 3 and len(once.failures) == 1
+    never = analyse(trace, spec, testers.always_malformed)
+    assert never.malformed == 2 and never.calls == 2 and never.failures == []
+    assert "malformed" in never.notes[0]
+
+
+def test_a_failing_tester_ends_the_analysis_with_a_note(run):
+    trace, wf = run(BUGGY, VIDEO_SUT)
+    report = analyse(trace, flare_spec(wf, FIG6), testers.failing_judge)
+    assert report.failures == [] and [r.reason for r in report.rejected] == ["not_judged"]
+    assert "no reply within 30s" in report.notes[0]
+
+
+def test_the_guard_checks_clauses_elements_root_causes_and_quotes(run):
+    trace, wf = run(BUGGY, VIDEO_SUT)
+    guard = Guard(flare_spec(wf, FIG6), trace, event_log(trace))
+    ok = Finding(category="system_termination", clause="term::bound",
+                 root_cause="Termination Condition Violation", elements=("director",),
+                 quote="Our work is done, so I am ending the workflow.")
+    assert guard.problem(ok) == ("", "")
+    cases = {
+        "unknown_clause": {"clause": "term::ghost"},
+        "unknown_element": {"elements": ("director", "producer")},
+        "unknown_root_cause": {"root_cause": "Tool Execution Error"},  # a tool cause, not termination
+        "unknown_category": {"category": "runtime_crash"},  # crashes are not the agent's to report
+        "quote_too_short": {"quote": "done"},
+        "quote_not_in_log": {"quote": "The director closed the workflow."},
+    }
+    for reason, change in cases.items():
+        assert guard.problem(ok.model_copy(update=change))[0] == reason
