@@ -26,7 +26,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from masfuzz.campaign.budget import Budget
 from masfuzz.errors import MasfuzzError
+from masfuzz.options import model_settings
+from masfuzz.report.analysis import Analysis
 
 
 def options(command: str, **keywords: Any) -> argparse.Namespace:
@@ -65,7 +68,6 @@ def exec(target: str, input: str, **keywords: Any) -> Any:  # noqa: A001 (the co
 
 async def execute_scenario(target: Any, scenario: Any, opts: argparse.Namespace) -> Any:
     from masfuzz.exec import make_executor
-    from masfuzz.options import model_settings
 
     target.open().check(scenario)
     executor = make_executor(opts.executor, timeout=scenario.timeout or opts.timeout,
@@ -83,13 +85,12 @@ def cover(target: str, **keywords: Any) -> Any:
 
 
 def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None = None) -> Any:
-    from masfuzz.campaign import LEASE_TTL, Budget, Campaign
+    from masfuzz.campaign import Campaign
     from masfuzz.coverage.structural import StructuralModel
     from masfuzz.exec import make_executor
     from masfuzz.generate.structural import StructuralPhase
     from masfuzz.generate.suite import suite_from_run
     from masfuzz.graph.coordination import CoordinationGraph
-    from masfuzz.options import model_settings
     from masfuzz.report.analysis import analyze
     from masfuzz.store.db import RunStore
 
@@ -104,16 +105,9 @@ def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None =
     config = _config(opts, faults, target)
     store = RunStore(opts.store)
     owner = f"{socket.gethostname()}:{os.getpid()}"
-    if not opts.fresh:
-        done = store.completed_run("cover", target.ref, config)
-        if done is not None and store.find_resumable("cover", target.ref, config) is None:
-            return _already_done(store, done, opts, say)
-    run_id, state = store.claim_run("cover", target.ref, config, owner, spec=system.spec,
-                                    seed=opts.seed, fresh=opts.fresh, wait=LEASE_TTL)
-    if state == "completed":  # another process finished it while this one waited
-        return _already_done(store, run_id, opts, say)
-    if state == "resumed":
-        say(f"resuming run {run_id} from {opts.store}")
+    run_id = _claim(store, "cover", target, config, owner, system.spec, opts, say)
+    if isinstance(run_id, Analysis):  # already complete: shown as stored
+        return run_id
     earlier = store.usage(run_id)
     executor = make_executor(opts.executor, timeout=opts.timeout, models=models)
     phase = StructuralPhase(realizer, opts.sut_model, attempts=opts.attempts,
@@ -121,20 +115,10 @@ def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None =
                             fault_modes=faults, criteria=criteria, max_turns=opts.max_turns,
                             timeout=opts.timeout)
     campaign = Campaign(target, system.spec, executor, [StructuralModel(CoordinationGraph(system.spec).obligations())],
-                        [phase], store, run_id, seed=opts.seed, budget=_budget(opts, Budget),
+                        [phase], store, run_id, seed=opts.seed, budget=_budget(opts),
                         progress=say, tester_calls=lambda: tester.ledger.total().calls,
                         lease_owner=owner)
-    t0 = time.perf_counter()
-    try:
-        asyncio.run(campaign.run())
-    except BaseException:
-        store.record_usage(run_id, _usage(earlier, tester, campaign))
-        store.release_lease(run_id, owner)  # the run stays `running`: the next call resumes it
-        raise
-    store.record_usage(run_id, _usage(earlier, tester, campaign))
-    summary = {"wall_time": round(time.perf_counter() - t0, 3), "stopped": campaign.stop_reason,
-               "executions": {"run": campaign.recorder.executed,
-                              "reused_from_store": campaign.recorder.reused}}
+    summary = _drive(campaign, store, run_id, owner, earlier, tester)
     generation = analyze(store, run_id).extra["generation"]
     suite = suite_from_run(store, run_id, generation, target=target, spec=system.spec,
                            models={"tester": config["model"], "sut": config["sut_model"]},
@@ -143,6 +127,42 @@ def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None =
     # completed only once the suite is written: a campaign killed before that resumes instead
     store.finish_run(run_id, "completed", summary)
     return analyze(store, run_id)
+
+
+def _drive(campaign: Any, store: Any, run_id: int, owner: str, earlier: list[dict[str, Any]],
+           tester: Any) -> dict[str, Any]:
+    """Run the campaign; its usage is stored whatever happens, and an interrupted run keeps its
+    `running` status with the lease released, so the next call resumes it."""
+    t0 = time.perf_counter()
+    try:
+        asyncio.run(campaign.run())
+    except BaseException:
+        store.record_usage(run_id, _usage(earlier, tester, campaign))
+        store.release_lease(run_id, owner)
+        raise
+    store.record_usage(run_id, _usage(earlier, tester, campaign))
+    return {"wall_time": round(time.perf_counter() - t0, 3), "stopped": campaign.stop_reason,
+            "executions": {"run": campaign.recorder.executed,
+                           "reused_from_store": campaign.recorder.reused}}
+
+
+def _claim(store: Any, command: str, target: Any, config: dict[str, Any], owner: str, spec: Any,
+           opts: argparse.Namespace, say: Callable[[str], None]) -> Any:
+    """The run this invocation continues or starts, or the analysis of the completed run of the
+    same configuration (which is shown, not redone, unless --fresh)."""
+    from masfuzz.campaign import LEASE_TTL
+
+    if not opts.fresh:
+        done = store.completed_run(command, target.ref, config)
+        if done is not None and store.find_resumable(command, target.ref, config) is None:
+            return _already_done(store, done, opts, say)
+    run_id, state = store.claim_run(command, target.ref, config, owner, spec=spec,
+                                    seed=opts.seed, fresh=opts.fresh, wait=LEASE_TTL)
+    if state == "completed":  # another process finished it while this one waited
+        return _already_done(store, run_id, opts, say)
+    if state == "resumed":
+        say(f"resuming run {run_id} from {opts.store}")
+    return run_id
 
 
 def _already_done(store: Any, run_id: int, opts: argparse.Namespace,
@@ -175,10 +195,16 @@ def _config(opts: argparse.Namespace, faults: tuple[str, ...], target: Any) -> d
     return config
 
 
-def _budget(opts: argparse.Namespace, budget: Any) -> Any:
-    return budget(wall_time=getattr(opts, "budget_time", None),
-                  executions=getattr(opts, "budget_executions", None),
-                  model_calls=getattr(opts, "budget_model_calls", None))
+def _budget(opts: argparse.Namespace) -> Budget:
+    """`--budget 10m,200x` and the --budget-* options: the tighter of each wins."""
+    spec = getattr(opts, "budget", None) or {}
+
+    def least(name: str) -> Any:
+        values = [v for v in (getattr(opts, name, None), spec.get(name)) if v is not None]
+        return min(values) if values else None
+
+    return Budget(wall_time=least("budget_time"), executions=least("budget_executions"),
+                  model_calls=least("budget_model_calls"))
 
 
 def _usage(earlier: list[dict[str, Any]], tester: Any, campaign: Any) -> list[dict[str, Any]]:
@@ -205,6 +231,48 @@ def _usage(earlier: list[dict[str, Any]], tester: Any, campaign: Any) -> list[di
             tokens_in=sum(u.tokens_in for u in sut), tokens_out=sum(u.tokens_out for u in sut),
             seconds=sum(u.wall_time for u in sut))
     return list(rows.values())
+
+
+# -- fuzz --------------------------------------------------------------------------------------
+def fuzz(target: str, **keywords: Any) -> Any:
+    """FLARE's coverage-guided fuzzing on `target`: the `Analysis` of the run."""
+    return run_fuzz(options("fuzz", target=target, **keywords))
+
+
+def run_fuzz(opts: argparse.Namespace, progress: Callable[[str], None] | None = None) -> Any:
+    from masfuzz.campaign import Campaign
+    from masfuzz.exec import make_executor
+    from masfuzz.fuzz.campaign import FuzzSetup
+    from masfuzz.report.analysis import analyze
+    from masfuzz.store.db import RunStore
+
+    say = progress or (lambda msg: None)
+    target = target_of(opts)
+    system = target.open()
+    models = model_settings(opts)
+    tester = models.client(opts.model, role="tester")
+    store = RunStore(opts.store)
+    setup = FuzzSetup(opts, system.spec, tester, cache_dir=Path(opts.store).parent / "flare-specs")
+    asyncio.run(setup.prepare(say))  # the FLARE specification and the seed pool
+    config = _redacted(setup.config())
+    if target.orchestration:
+        config["orchestration"] = target.orchestration.to_data()
+    owner = f"{socket.gethostname()}:{os.getpid()}"
+    run_id = _claim(store, "fuzz", target, config, owner, system.spec, opts, say)
+    if isinstance(run_id, Analysis):  # already complete: shown as stored
+        return run_id
+    earlier = store.usage(run_id)
+    executor = make_executor(opts.executor, timeout=opts.timeout, models=models,
+                             code_coverage=opts.code_coverage)
+    phase = setup.phase()
+    campaign = Campaign(target, system.spec, executor, setup.coverage_models(), [phase], store,
+                        run_id, seed=opts.seed, budget=_budget(opts), progress=say,
+                        tester_calls=lambda: tester.ledger.total().calls, lease_owner=owner,
+                        detectors=setup.detectors())
+    summary = _drive(campaign, store, run_id, owner, earlier, tester)
+    store.finish_run(run_id, "completed", {**summary,
+                                           "fuzz": {**phase.summary(), **setup.summary()}})
+    return analyze(store, run_id)
 
 
 # -- tools -------------------------------------------------------------------------------------

@@ -124,6 +124,43 @@ def choices_list(*values: str, none: bool = False) -> Parser:
     return parse
 
 
+def fraction(value: Any) -> str:
+    """`K/N` with 1 <= K <= N <= 20: a failure reproduces when K of N samples show it."""
+    k, sep, n = str(value).partition("/")
+    try:
+        k_, n_ = int(k), int(n)
+    except ValueError:
+        k_ = n_ = 0
+    if not sep or not 1 <= k_ <= n_ <= 20:
+        raise ValueError(f"expected K/N with 1 <= K <= N <= 20, not {value!r}")
+    return f"{k_}/{n_}"
+
+
+BUDGET_UNITS = {"s": ("budget_time", 1), "m": ("budget_time", 60), "h": ("budget_time", 3600),
+                "x": ("budget_executions", 1), "calls": ("budget_model_calls", 1)}
+
+
+def budget_spec(value: Any) -> dict[str, float]:
+    """`10m`, `90s`, `2h` (wall time), `200x` (executions), `500calls` (tester model calls), or
+    several joined by commas: whichever runs out first ends the campaign."""
+    out: dict[str, float] = {}
+    for part in str(value).split(","):
+        part = part.strip().lower()
+        unit = next((u for u in sorted(BUDGET_UNITS, key=len, reverse=True) if part.endswith(u)), None)
+        try:
+            amount = float(part[: -len(unit)]) if unit else float("nan")
+        except ValueError:
+            amount = float("nan")
+        if unit is None or not math.isfinite(amount) or amount <= 0:
+            raise ValueError(f"expected e.g. 10m, 90s, 2h, 200x or 500calls (comma-joined), "
+                             f"not {value!r}")
+        name, scale = BUDGET_UNITS[unit]
+        if name != "budget_time" and amount != int(amount):
+            raise ValueError(f"{part!r}: a count must be whole")
+        out[name] = amount * scale if name == "budget_time" else int(amount)
+    return out
+
+
 def report_spec(value: Any) -> str:
     """`FORMAT` or `FORMAT:PATH`, FORMAT a registered reporter."""
     from masfuzz.report import REPORTERS
@@ -177,16 +214,16 @@ class Setting:
         return self.per_command.get(command, self.default)
 
 
-RUNS = ("exec", "cover", "replay")
-MODEL_CALLS = ("exec", "cover", "replay", "tools", "serve", "models")
+RUNS = ("exec", "cover", "replay", "fuzz")
+MODEL_CALLS = ("exec", "cover", "replay", "tools", "serve", "models", "fuzz")
 FORMATS = {"inspect": ("text", "yaml", "json", "mermaid", "dot", "report-json")}
 
 TABLE: tuple[Setting, ...] = (
     # which model plays which role
     Setting("model", "tester model string (realizers, prompt writers, oracles)", text,
-            DEFAULT_MODEL, ("cover", "tools"), per_command={"tools": None}, metavar="MODEL"),
+            DEFAULT_MODEL, ("cover", "tools", "fuzz"), per_command={"tools": None}, metavar="MODEL"),
     Setting("sut_model", "model driving the system under test's agents", text, DEFAULT_MODEL,
-            ("exec", "cover", "replay", "tools", "serve"),
+            ("exec", "cover", "replay", "tools", "serve", "fuzz"),
             per_command={"replay": None, "tools": None}, metavar="MODEL"),
     # how model calls are made (masfuzz.llm.settings.ModelSettings)
     Setting("no_cache", "do not read or write the model response cache", boolean, False,
@@ -203,10 +240,10 @@ TABLE: tuple[Setting, ...] = (
             "for openai/, OPENAI_COMPATIBLE_API_KEY for openai-compatible/)", text, None,
             MODEL_CALLS, metavar="NAME"),
     # how runs are bounded and executed
-    Setting("seed", "seed recorded with every scenario", integer(low=0), 0, ("cover", "tools"),
+    Setting("seed", "seed recorded with every scenario", integer(low=0), 0, ("cover", "tools", "fuzz"),
             per_command={"tools": None}, metavar="N"),
     Setting("max_turns", "turn bound per run", integer(low=1, high=100_000), None,
-            ("exec", "cover"), metavar="N"),
+            ("exec", "cover", "fuzz"), metavar="N"),
     Setting("timeout", "seconds before a run (tools: a tool call) is stopped and recorded as a "
             "timeout", number(positive=True, high=86_400), 120.0, RUNS + ("tools",),
             per_command={"exec": 60.0, "tools": 10.0}, metavar="S"),
@@ -214,20 +251,20 @@ TABLE: tuple[Setting, ...] = (
             "processes), subprocess (a fresh process per scenario) or inprocess (this process; "
             "for debugging)", choice(*EXECUTORS), "pool", RUNS, choices=EXECUTORS),
     Setting("store", "SQLite run store", text, ".masfuzz/runs.db",
-            ("cover", "report", "tools"), metavar="DB"),
+            ("cover", "report", "tools", "fuzz"), metavar="DB"),
     Setting("format", "output format", choice("text", "json"), "text",
-            ("inspect", "exec", "cover", "replay", "report", "tools"),
+            ("inspect", "exec", "cover", "replay", "report", "tools", "fuzz"),
             choices=("text", "json")),
     Setting("coordinator", "add a coordinator agent NAME whose handoffs are the agents the "
             "target names (file.py:a,b,c; default name 'coordinator' when several are named)",
-            text, None, ("inspect", "exec", "cover", "replay"), metavar="NAME"),
+            text, None, ("inspect", "exec", "cover", "replay", "fuzz"), metavar="NAME"),
     Setting("link", "add a delegation (a handoff) between two named or reachable agents "
-            "(repeatable)", pair("->", "FROM->TO"), (), ("inspect", "exec", "cover", "replay"),
+            "(repeatable)", pair("->", "FROM->TO"), (), ("inspect", "exec", "cover", "replay", "fuzz"),
             "append", metavar="FROM->TO"),
     Setting("secret_env", "an environment variable whose value is a secret to mask in every "
             "output, beyond the *KEY*, *TOKEN*, *SECRET*, *PASSWORD* ones (repeatable)", text, (),
-            ("inspect", "exec", "cover", "replay", "report", "tools", "serve", "models"), "append",
-            metavar="NAME"),
+            ("inspect", "exec", "cover", "replay", "report", "tools", "serve", "models", "fuzz"),
+            "append", metavar="NAME"),
     # inspect / report
     Setting("obligations", "list every obligation, not just the counts", boolean, False,
             ("inspect", "report"), "switch"),
@@ -278,14 +315,49 @@ TABLE: tuple[Setting, ...] = (
             choices_list(*FAULT_MODES, none=True), "error,malformed", ("cover",), metavar="MODES"),
     Setting("criteria", "criteria to generate for", choices_list(*CRITERIA), "C1,C2,C3,C4",
             ("cover",), metavar="C1,C2,..."),
+    Setting("budget", "the campaign's budget: 10m, 90s, 2h (wall time), 200x (executions), "
+            "500calls (tester model calls), comma-joined; the --budget-* options say the same",
+            budget_spec, None, ("cover", "fuzz"), metavar="SPEC"),
     Setting("budget_time", "stop generating after S seconds (the run is kept and reported)",
-            number(positive=True), None, ("cover",), metavar="S"),
+            number(positive=True), None, ("cover", "fuzz"), metavar="S"),
     Setting("budget_executions", "stop after N executions in the run", integer(low=1), None,
-            ("cover",), metavar="N"),
+            ("cover", "fuzz"), metavar="N"),
     Setting("budget_model_calls", "stop after N tester model calls", integer(low=1), None,
-            ("cover",), metavar="N"),
+            ("cover", "fuzz"), metavar="N"),
     Setting("fresh", "start a new run instead of resuming (or showing) the stored one", boolean,
-            False, ("cover",), "switch"),
+            False, ("cover", "fuzz"), "switch"),
+    # fuzz
+    Setting("input", "a task for the system: each is a seed of the pool (repeatable)",
+            text, (), ("fuzz",), "append", metavar="TEXT"),
+    Setting("model_pool", "model strings a model-switching mutation picks from (comma list)",
+            text, None, ("fuzz",), metavar="M1,M2"),
+    Setting("strategy", "flare: coverage feedback raises the seeds and operators that found "
+            "something new; uniform: the same loop without feedback; input: the tester model "
+            "rewrites the user input instead (LLM-Fuzzer-style baseline)",
+            choice("flare", "uniform", "input"), "flare", ("fuzz",),
+            choices=("flare", "uniform", "input")),
+    Setting("rounds", "mutants to execute after the seeds", integer(low=1, high=1_000_000), 20,
+            ("fuzz",), metavar="N"),
+    Setting("seed_tasks", "tasks the tester model writes from the workflow's documentation, "
+            "added to the --input seeds", integer(low=0, high=100), 2, ("fuzz",), metavar="N"),
+    Setting("judge_rounds", "rounds the failure agent and the judge agent may take to agree",
+            integer(low=1, high=10), 2, ("fuzz",), metavar="K"),
+    Setting("no_judge", "no failure or judge agent: only the deterministic oracles", boolean,
+            False, ("fuzz",), "switch"),
+    Setting("reproduce", "when a failure still reproduces while a mutant is shrunk toward its "
+            "seed: K of N fresh samples (default 1/1 for scripted models, 2/3 otherwise)",
+            fraction, None, ("fuzz",), metavar="K/N"),
+    Setting("no_shrink", "keep failing mutants as found, without shrinking them toward their "
+            "seed", boolean, False, ("fuzz",), "switch"),
+    Setting("no_sequence", "no sequence mutation: free-form teams keep their default speaking "
+            "order (the others never get one)", boolean, False, ("fuzz",), "switch"),
+    Setting("map_behaviours", "let the tester model map every agent turn to the behaviours of "
+            "the space (one call per turn; objective deviation is only found this way)", boolean,
+            False, ("fuzz",), "switch"),
+    Setting("no_spec_agent", "use the deterministic specification skeleton as it is, without "
+            "the Specification Agent", boolean, False, ("fuzz",), "switch"),
+    Setting("code_coverage", "measure statement and branch coverage of the target's own files "
+            "(coverage.py, in the process that runs it)", boolean, False, ("fuzz",), "switch"),
     # tools
     Setting("calls", "fuzzed tool calls per tool", integer(low=1, high=10_000_000), 200,
             ("tools",), metavar="N"),

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from masfuzz.campaign.budget import Budget, BudgetExhausted
-from masfuzz.campaign.recorder import Outcome, Recorder
+from masfuzz.campaign.recorder import Detectors, Outcome, Recorder
 from masfuzz.coverage.base import CoverageMap, CoverageModel
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
@@ -61,9 +61,11 @@ class Campaign:
     tester_calls: Callable[[], int] = lambda: 0
     lease_owner: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
     stop_reason: str | None = None  # set when the budget ended the campaign
+    detectors: Detectors | None = None  # the deterministic oracles (default: the workflow's)
 
     def __post_init__(self) -> None:
-        self.recorder = Recorder(self.store, self.run_id, CoverageMap(self.coverage), self.spec)
+        self.recorder = Recorder(self.store, self.run_id, CoverageMap(self.coverage), self.spec,
+                                 self.detectors)
         self._t0 = time.monotonic()
         self._renewed = self._t0
 

@@ -9,6 +9,7 @@ again, and the store refuses a second row for the same (run, scenario).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from masfuzz.coverage.base import CoverageMap
@@ -32,25 +33,47 @@ class Outcome:
     reused: bool = False  # answered from the store (a resumed run)
 
 
+Detectors = Callable[[Trace], list[Failure]]
+
+
 @dataclass
 class Recorder:
     store: RunStore | None
     run_id: int | None
     coverage: CoverageMap
     spec: WorkflowSpec | None = None
+    # The deterministic oracles every execution goes through (FLARE's spec-aware ones in a fuzzing
+    # run); by default the workflow's detectors.
+    detectors: Detectors | None = None
     executed: int = 0  # executions this invocation ran
     reused: int = 0  # executions this invocation answered from the store
     _done: dict[str, tuple[int | None, Trace]] = field(default_factory=dict)
     _fingerprints: set[str] = field(default_factory=set)
     _fresh: list[tuple[Scenario, Trace]] = field(default_factory=list)
+    _items: dict[str, set[str]] = field(default_factory=dict)  # scenario id -> stored items
+    _pending_replay: set[str] = field(default_factory=set)  # stored, not yet asked for again
+    _first_seen: dict[str, list[Failure]] = field(default_factory=dict)  # scenario -> failures
 
     def __post_init__(self) -> None:
+        if self.detectors is None:
+            self.detectors = lambda trace: detect(trace, self.spec)
         if self.store is None or self.run_id is None:
             return
+        stored = self.store.coverage_items(self.run_id)
         for eid, scenario, trace in self.store.executions(self.run_id):
             self._done[scenario.id] = (eid, trace)
-            self.coverage.add(self.coverage.items(trace))
-        self._fingerprints = {f.fingerprint for f in self.store.failures(self.run_id)}
+            self._items[scenario.id] = set()
+        for item, scenario_ids in stored.items():
+            for sid in scenario_ids:
+                self._items.setdefault(sid, set()).add(item)
+        # Stored executions enter the coverage map when the resumed phase asks for them again,
+        # in its order (see `stored`), so each gain is what it was in the uninterrupted run. What
+        # a phase never asks for again still counts as covered before anything new runs.
+        self._pending_replay = set(self._done)
+        for stored_failure in self.store.failures(self.run_id):
+            failure = stored_failure.failure
+            self._fingerprints.add(failure.fingerprint)
+            self._first_seen.setdefault(failure.scenario_id, []).append(failure)
 
     @property
     def recorded(self) -> int:
@@ -66,24 +89,56 @@ class Recorder:
             return None
         self.reused += 1
         eid, trace = hit
-        return Outcome(scenario, trace, eid, frozenset(), (), reused=True)
+        gain = self.coverage.add(self._items.get(scenario.id, ()))
+        self._pending_replay.discard(scenario.id)
+        # the failures it was the first to show, as when it ran: a resumed phase sees the same
+        return Outcome(scenario, trace, eid, gain, tuple(self._first_seen.get(scenario.id, ())),
+                       reused=True)
+
+    def settle_replay(self) -> None:
+        """Count every stored execution no phase asked for again (a phase that changed)."""
+        for sid in sorted(self._pending_replay):
+            self.coverage.add(self._items.get(sid, ()))
+        self._pending_replay.clear()
+
+    def add_items(self, outcome: Outcome, items: Iterable[str]) -> frozenset[str]:
+        """Coverage items a judgement added to an execution after it was recorded (the tester
+        model's behaviour mapping): stored as its contexts too; returns what is new."""
+        items = set(items) - self._items.get(outcome.scenario.id, set())
+        if not items:
+            return frozenset()
+        self._items.setdefault(outcome.scenario.id, set()).update(items)
+        if self.store is not None and outcome.execution_id is not None:
+            self.store.add_contexts(outcome.execution_id, sorted(items))
+        return self.coverage.add(items)
+
+    def add_failures(self, outcome: Outcome, failures: Iterable[Failure]) -> list[Failure]:
+        """Failures a later oracle (the failure and judge agents) found in a recorded execution;
+        returns those whose fingerprint is new to the run."""
+        fresh = []
+        for failure in failures:
+            if failure.fingerprint in self._fingerprints:
+                continue
+            self._fingerprints.add(failure.fingerprint)
+            fresh.append(failure)
+            if self.store is not None and self.run_id is not None:
+                self.store.record_failure(self.run_id, outcome.execution_id, failure,
+                                          outcome.scenario.id)
+        return fresh
 
     def record(self, scenario: Scenario, trace: Trace) -> Outcome:
         trace = trace.model_copy(update={"scenario_id": scenario.id})
+        self.settle_replay()  # something new runs: all that was stored is covered before it
         items = self.coverage.items(trace)
         eid = None
         if self.store is not None and self.run_id is not None:
             eid = self.store.record_execution(self.run_id, scenario, trace, sorted(items),
                                               seq=len(self._done))
         self._done[scenario.id] = (eid, trace)
+        self._items[scenario.id] = set(items)
         self._fresh.append((scenario, trace))
         self.executed += 1
-        fresh = []
-        for failure in detect(trace, self.spec):
-            if failure.fingerprint in self._fingerprints:
-                continue  # the first scenario that showed it stays its reproducer
-            self._fingerprints.add(failure.fingerprint)
-            fresh.append(failure)
-            if self.store is not None and self.run_id is not None:
-                self.store.record_failure(self.run_id, eid, failure, scenario.id)
-        return Outcome(scenario, trace, eid, self.coverage.add(items), tuple(fresh))
+        outcome = Outcome(scenario, trace, eid, self.coverage.add(items))
+        # the first scenario that showed a failure stays its reproducer
+        fresh = self.add_failures(outcome, self.detectors(trace))
+        return Outcome(scenario, trace, eid, outcome.gain, tuple(fresh))

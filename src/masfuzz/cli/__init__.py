@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "cover": "cover_cmd",
     "replay": "replay_cmd",
     "report": "report_cmd",
+    "fuzz": "fuzz_cmd",
 }
 
 

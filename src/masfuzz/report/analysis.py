@@ -115,6 +115,7 @@ def analyze(store: Any, run_id: int | None = None) -> Analysis:
 
 def _sections(store: Any, run_id: int, a: Analysis, info: dict[str, Any]) -> dict[str, Any]:
     """What each phase left in the store, as report sections."""
+    from masfuzz.report.fuzzing import fuzz_section
     from masfuzz.report.generation import generation_section
     from masfuzz.report.tools import tools_section
 
@@ -122,6 +123,8 @@ def _sections(store: Any, run_id: int, a: Analysis, info: dict[str, Any]) -> dic
     return {
         "generation": generation_section(store, run_id, a.spec, info, usage)
         if info["command"] == "cover" else None,
+        "fuzz": fuzz_section(store, run_id, a.spec, info, a.failures)
+        if info["command"] == "fuzz" and a.spec is not None else None,
         "tools": tools_section(store.tool_findings(run_id), info),
         "usage": usage,
     }

@@ -61,6 +61,10 @@ class TextReporter(Reporter):
             from masfuzz.report.generation import generation_text
 
             text += generation_text(analysis.extra["generation"])
+        if "fuzz" in analysis.extra:
+            from masfuzz.report.fuzzing import fuzz_text
+
+            text += fuzz_text(analysis.extra["fuzz"])
         tools = analysis.extra.get("tools")
         if tools and tools.get("session"):
             from masfuzz.report.tools import tools_text
@@ -98,6 +102,8 @@ def failure_lines(failures: list[dict[str, Any]]) -> list[str]:
         out.append(f"  [{category} / {f['root_cause']}] {f['description']}")
         where = f"    {f['detector']}, fingerprint {f['fingerprint']}, events "
         where += ", ".join(str(i) for i in f.get("evidence", ())) or "-"
+        if f.get("clause"):
+            where += f", violates {f['clause']}"
         if f.get("scenario_id"):
             where += f", reproduced by {f['scenario_id']}"
         out.append(where)

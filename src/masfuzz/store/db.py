@@ -418,6 +418,12 @@ class RunStore:
                                 [(o, eid) for o in obligation_ids])
         return eid
 
+    def add_contexts(self, execution_id: int, items: Sequence[str]) -> None:
+        """Coverage items a judgement added to a recorded execution (a model's mapping)."""
+        with self._transaction():
+            self.db.executemany("INSERT OR IGNORE INTO contexts VALUES (?, ?)",
+                                [(i, execution_id) for i in items])
+
     def executed_scenarios(self, run_id: int) -> set[str]:
         rows = self.db.execute("SELECT scenario_id FROM executions WHERE run_id=?", (run_id,))
         return {r[0] for r in rows}

@@ -1,0 +1,165 @@
+"""How `masfuzz fuzz` assembles FLARE on the campaign engine: the specification, the seed pool,
+the coverage models, the oracles and the loop, from the command's options.
+
+Before the campaign: the FLARE specification (the deterministic skeleton, refined by the
+Specification Agent unless `--no-spec-agent`; cached by source, workflow and model, so a resumed
+run sees the same one) and the seed pool (the `--input`s plus `--seed-tasks` tasks the tester
+writes). Both are part of the run's configuration, so a re-run with the same ones resumes.
+
+During it: coverage is structural (obligations), behavioural (FLARE's agent x behaviour matrix)
+and path (legal execution paths under the specification's dependencies); every execution goes
+through the spec-aware deterministic oracles; an execution that added coverage is also read by
+the failure and judge agents (`--judge-rounds`, off with `--no-judge`). Only those: a model-backed
+reading of every execution would cost two or more tester calls per run, and an execution that
+covered nothing new follows a path and behaviours already judged.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from masfuzz.coverage.behaviour import BehaviourModel
+from masfuzz.coverage.paths import PathModel
+from masfuzz.coverage.structural import StructuralModel
+from masfuzz.errors import MasfuzzError
+from masfuzz.fuzz.loop import Choices, FlarePhase
+from masfuzz.fuzz.shrink import Reproduce
+from masfuzz.fuzz.spec_agent import TesterStats, read_source, specification_agent
+from masfuzz.fuzz.seeds import rewrite_input, seed_tasks
+from masfuzz.fuzz.specification import FlareSpec, skeleton
+from masfuzz.graph.coordination import CoordinationGraph
+from masfuzz.graph.paths import FREE_FORM
+from masfuzz.oracles.flare import detect_cited
+from masfuzz.scenario import Provenance, Scenario
+from masfuzz.spec.model import WorkflowSpec
+
+
+class FuzzSetup:
+    def __init__(self, opts: argparse.Namespace, workflow: WorkflowSpec, tester: Any, *,
+                 cache_dir: Path) -> None:
+        self.opts, self.workflow, self.tester, self.cache_dir = opts, workflow, tester, cache_dir
+        self.graph = CoordinationGraph(workflow)
+        self.choices = Choices()
+        self.flare: FlareSpec = skeleton(workflow)
+        self.inputs: list[str] = list(opts.input or ())
+        self.written: list[str] = []
+        self.stats: dict[str, TesterStats] = {}
+
+    # -- before the campaign ---------------------------------------------------------------------
+    async def prepare(self, say: Callable[[str], None]) -> None:
+        if not self.opts.no_spec_agent:
+            say("specification agent: refining the FLARE specification")
+            result = await specification_agent(self.workflow, self.tester,
+                                               source=read_source(self.workflow),
+                                               cache_dir=self.cache_dir, seed=self.opts.seed)
+            self.flare, self.stats["specification"] = result.spec, result.stats
+        if self.opts.seed_tasks:
+            say(f"seed writer: {self.opts.seed_tasks} task(s) from the workflow's documentation")
+            stats = self.stats["seed_writer"] = TesterStats()
+            self.written = [t for t in await seed_tasks(self.workflow, self.tester,
+                                                        self.opts.seed_tasks, seed=self.opts.seed,
+                                                        stats=stats) if t not in self.inputs]
+        if not self.inputs + self.written:
+            raise MasfuzzError("fuzz: no seed: give the system's task with --input TEXT "
+                               "(repeatable), or let the tester write some with --seed-tasks N")
+
+    def config(self) -> dict[str, Any]:
+        o = self.opts
+        return {"model": o.model, "sut_model": o.sut_model, "seeds": self.inputs + self.written,
+                "model_pool": list(self._pool()), "strategy": o.strategy, "rounds": o.rounds,
+                "seed": o.seed, "max_turns": o.max_turns,
+                "judge_rounds": None if o.no_judge else o.judge_rounds,
+                "map_behaviours": o.map_behaviours,
+                "spec_agent": not o.no_spec_agent, "sequence": self.free_form(),
+                "shrink": None if o.no_shrink else vars(self.reproduce()), "code_coverage": o.code_coverage,
+                "dependencies": [list(d) for d in self.flare.relationships.dependencies],
+                "choices": self.choices.to_data()}
+
+    # -- the campaign's parts ----------------------------------------------------------------------
+    def coverage_models(self) -> list[Any]:
+        return [StructuralModel(self.graph.obligations()), BehaviourModel(self.flare),
+                self.path_model()]
+
+    def path_model(self) -> PathModel:
+        return PathModel(self.workflow, self.flare.relationships.dependencies,
+                         max_turns=self.opts.max_turns)
+
+    def detectors(self) -> Callable[[Any], list[Any]]:
+        return lambda trace: detect_cited(trace, self.flare, self.workflow)
+
+    def phase(self) -> FlarePhase:
+        o = self.opts
+        seeds = [Scenario(input=text, sut_model=o.sut_model, max_turns=o.max_turns,
+                          timeout=o.timeout, provenance=Provenance(source=source, seed=o.seed))
+                 for text, source in [(t, "user") for t in self.inputs]
+                 + [(t, "tester:seed") for t in self.written]]
+        agents = self.graph.reachable
+        return FlarePhase(seeds, agents, participants=tuple(agents),
+                          free_form=self.free_form(),
+                          model_pool=self._pool(), strategy=o.strategy, rounds=o.rounds,
+                          choices=self.choices,
+                          rewrite=self._rewrite if o.strategy == "input" else None,
+                          analyse=None if o.no_judge and not o.map_behaviours else self._analyse,
+                          reproduce=None if o.no_shrink else self.reproduce())
+
+    def reproduce(self) -> Reproduce:
+        return Reproduce.parse(self.opts.reproduce, self.opts.sut_model)
+
+    def free_form(self) -> bool:
+        """Sequence mutation applies: an LLM picks the speakers, and the user did not turn it off."""
+        return self.workflow.system.pattern in FREE_FORM and not self.opts.no_sequence
+
+    def summary(self) -> dict[str, Any]:
+        return {"specification": self.flare.model_dump(mode="json"),
+                "tester": {k: v.model_dump(mode="json") for k, v in self.stats.items()}}
+
+    # -- model-backed steps ------------------------------------------------------------------------
+    async def _rewrite(self, text: str, number: int) -> str:
+        stats = self.stats.setdefault("input_mutator", TesterStats())
+        return await rewrite_input(text, self.workflow, self.tester,
+                                   seed=self.opts.seed + number, stats=stats)
+
+    async def _analyse(self, outcome: Any) -> dict[str, Any]:
+        """The tester model's readings of one execution: its behaviour mapping (with
+        --map-behaviours) and, when the execution covered something new, the failure and judge
+        agents' confirmed failures."""
+        from masfuzz.fuzz.failure_agents import identify_failures
+
+        items: set[str] = set()
+        if self.opts.map_behaviours:
+            from masfuzz.coverage.behaviour import BehaviourSpace
+            from masfuzz.fuzz.behaviour_map import map_behaviours
+
+            mapping = await map_behaviours(outcome.trace, BehaviourSpace.of(self.flare),
+                                           self.tester, seed=self.opts.seed)
+            self._count("behaviour_mapper", mapping.stats)
+            items = mapping.covered() - set(outcome.gain)
+        if self.opts.no_judge or not (outcome.gain or items):
+            return {"items": items}
+        report = await identify_failures(outcome.trace, self.flare, self.tester,
+                                         rounds=self.opts.judge_rounds, seed=self.opts.seed)
+        self._count("failure_agents", TesterStats(
+            calls=report.calls, malformed=report.malformed,
+            rejected=[_decision(r) for r in report.rejected],
+            added=[f.fingerprint for f in report.failures]))
+        return {"items": items, "failures": report.failures}
+
+    def _count(self, role: str, stats: TesterStats) -> None:
+        total = self.stats.setdefault(role, TesterStats())
+        total.calls += stats.calls
+        total.malformed += stats.malformed
+        total.rejected += stats.rejected
+        total.added += stats.added
+
+    def _pool(self) -> tuple[str, ...]:
+        return tuple(m.strip() for m in (self.opts.model_pool or "").split(",") if m.strip())
+
+
+def _decision(rejection: Any) -> Any:
+    from masfuzz.fuzz.spec_agent import Decision
+
+    return Decision(item=rejection.finding.clause or rejection.finding.category,
+                    reason=rejection.reason)

@@ -1,0 +1,104 @@
+"""The fuzzing part of a run (FLARE): its Table-1 row and Table-2 root causes, rebuilt from the
+store alone — the coverage items every execution recorded (behaviours and paths, the model's
+mappings included), the FLARE specification the run used (kept in its summary), the failures,
+and the per-execution code coverage when it was measured. No model is called.
+
+Table 1's columns: statement and branch coverage of the target's own code (SC, BC), inter-agent
+(path) coverage and intra-agent (behaviour) coverage with anomalies (A) and without (N), and the
+failures by symptom: agent relationships (AR), system termination (ST), agent task execution
+(TE), tool invocation (TI, restricted tool calls included: FLARE's tool misuse 1) and runtime
+crashes (RC).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+FORMAT_VERSION = 1
+SYMPTOMS = {"agent_relationship": "AR", "system_termination": "ST",
+            "agent_task_execution": "TE", "tool_invocation": "TI",
+            "restricted_tool_call": "TI", "runtime_crash": "RC"}
+
+
+def fuzz_section(store: Any, run_id: int, spec: Any, info: dict[str, Any],
+                 failures: list[dict[str, Any]]) -> dict[str, Any]:
+    from masfuzz.coverage.behaviour import BehaviourSpace
+    from masfuzz.coverage.paths import PathModel, path_item
+    from masfuzz.fuzz.specification import FlareSpec, skeleton
+
+    summary = info.get("summary") or {}
+    loop = summary.get("fuzz") or {}
+    stored = loop.get("specification")
+    flare = FlareSpec.model_validate(stored) if stored else skeleton(spec)
+    items = store.coverage_items(run_id)
+    space = BehaviourSpace.of(flare)
+    behaviour = space.coverage(set(items))
+    config = info.get("config") or {}
+    paths = PathModel(spec, flare.relationships.dependencies, max_turns=config.get("max_turns"))
+    covered, total, truncated = paths.coverage(items)
+    symptoms = Counter(SYMPTOMS.get(f["category"], "other") for f in failures)
+    history = loop.get("history", [])
+    return {
+        "format_version": FORMAT_VERSION,
+        "strategy": loop.get("strategy"),
+        "table1": {
+            **_code(store, run_id),
+            "path": {"covered": covered, "total": total, "capped": truncated},
+            "behaviour": {k: {"covered": c, "total": t} for k, (c, t) in behaviour.items()},
+            "failures": {k: symptoms.get(k, 0) for k in ("AR", "ST", "TE", "TI", "RC")},
+        },
+        "root_causes": dict(sorted(Counter(f["root_cause"] for f in failures).items())),
+        "paths_covered": sorted(i for i in items if i.startswith("path::")
+                                and i in {path_item(p) for p in paths.space.paths}),
+        "behaviours_covered": sorted(set(items) & set(space.ids())),
+        "seeds": len(loop.get("seeds", [])),
+        "rounds": loop.get("rounds", 0),
+        "rounds_with_gain": sum(1 for h in history if h["round"] and h["gain"]),
+        "seed_weights": loop.get("seed_weights", {}),
+        "operator_weights": loop.get("operator_weights", {}),
+        "dependencies": [list(d) for d in flare.relationships.dependencies],
+        "tester": {role: {k: s.get(k) for k in ("calls", "malformed", "cached")}
+                   | {"rejected": len(s.get("rejected", []))}
+                   for role, s in (loop.get("tester") or {}).items()},
+        "history": history,
+    }
+
+
+def _code(store: Any, run_id: int) -> dict[str, Any]:
+    """SC and BC over every execution that measured them (None when none did)."""
+    records = [t.meta["code_coverage"] for _, _, t in store.executions(run_id)
+               if "code_coverage" in t.meta]
+    if not records:
+        return {"sc": None, "bc": None}
+    from masfuzz.coverage.code import code_coverage
+
+    cov = code_coverage(records)
+    return {"sc": cov["sc"], "bc": cov["bc"], "code_files": sorted(cov["files"])}
+
+
+def fuzz_text(data: dict[str, Any]) -> str:
+    row = data["table1"]
+    a, n = row["behaviour"]["A"], row["behaviour"]["N"]
+    path = row["path"]
+    weights = ", ".join(f"{k} {v:.2f}" for k, v in data["operator_weights"].items())
+    fails = " ".join(f"{k} {v}" for k, v in row["failures"].items())
+    lines = [
+        "", f"fuzzing ({data['strategy']}): {data['seeds']} seed(s), {data['rounds']} rounds, "
+        f"{data['rounds_with_gain']} found something new",
+        f"  SC {_pct(row['sc'])}  BC {_pct(row['bc'])}  "
+        f"paths {path['covered']}/{path['total']}{'+ (capped)' if path['capped'] else ''}  "
+        f"behaviours A {a['covered']}/{a['total']} N {n['covered']}/{n['total']}  failures {fails}",
+    ]
+    if data["root_causes"]:
+        lines.append("  root causes: " + ", ".join(f"{k} {v}" for k, v in data["root_causes"].items()))
+    if weights:
+        lines.append(f"  operator weights: {weights}")
+    for role, s in data["tester"].items():
+        lines.append(f"  {role}: {s['calls']} call(s), {s['malformed']} malformed, "
+                     f"{s['rejected']} rejected" + (", cached" if s.get("cached") else ""))
+    return "\n".join(lines) + "\n"
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"

@@ -1,0 +1,71 @@
+"""`masfuzz fuzz` end to end on the shipped examples: a confirmed failure in each of FLARE's four
+symptom types, each citing the specification clause it violates; the restricted call only a
+mutation reaches (tests/fuzz/test_loop.py); the bug-free variants yield none."""
+
+import json
+
+import pytest
+
+from tests.conftest import EXAMPLES, ROOT
+
+pytest.importorskip("autogen_agentchat")
+
+TEAM = str(EXAMPLES / "video_team" / "team.py")
+VIDEO = "scripted/" + str(EXAMPLES / "video_team" / "policy.py") + ":policy"
+CARELESS = "scripted/" + str(ROOT / "tests" / "oracles" / "flare_sut_policies.py")
+READER = "scripted/" + str(ROOT / "tests" / "fuzz" / "flare_testers.py") + ":reader"
+
+
+def _failures(cli, tmp_path, target, sut):
+    code, out, err = cli("fuzz", target, "--input", "A 30-second video about the water cycle",
+                         "--sut-model", sut, "--model", READER, "--rounds", "4", "--seed", "1",
+                         "--seed-tasks", "0", "--no-judge", "--no-cache", "--executor",
+                         "inprocess", "--store", str(tmp_path / "runs.db"), "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    return {(f["category"], f["root_cause"], f["clause"]) for f in data.get("failures", [])}, data
+
+
+def test_the_director_bug_is_a_termination_failure_and_the_fix_has_none(cli, tmp_path):
+    found, data = _failures(cli, tmp_path, f"{TEAM}:selector_team", VIDEO)
+    assert ("system_termination", "Termination Condition Violation", "term::bound") in found
+    assert any(c == "agent_task_execution" for c, _, _ in found)  # the revisions go round
+    assert data["fuzz"]["table1"]["failures"]["ST"] == 1
+    fixed, _ = _failures(cli, tmp_path / "fixed", f"{TEAM}:selector_team(allow_repeated_speaker=True)",
+                         VIDEO)
+    assert fixed == set()
+
+
+def test_a_hasty_selector_breaks_the_specified_order(cli, tmp_path):
+    found, data = _failures(cli, tmp_path, f"{TEAM}:selector_team", CARELESS + ":hasty")
+    assert data["fuzz"]["dependencies"]  # the Specification Agent's, which the order violates
+    assert ("agent_relationship", "Violation of Relationships-based Speaking Order",
+            "rel::order") in found
+
+
+def test_a_voice_actor_that_never_records_omits_its_tool(cli, tmp_path):
+    found, _ = _failures(cli, tmp_path, f"{TEAM}:selector_team", CARELESS + ":silent_voice")
+    assert ("tool_invocation", "Tool Invocation Omission",
+            "task::voice_actor::use::synthesize_voice") in found
+
+
+def test_the_failure_and_judge_agents_and_the_mapper_in_the_loop(cli, tmp_path):
+    """Model-backed oracles on the executions that add coverage: the real violation is confirmed
+    and cites its clause, the invented quote is rejected; the report rebuilds it all from the
+    store without a model."""
+    tester = "scripted/" + str(ROOT / "tests" / "fuzz" / "full_tester.py") + ":policy"
+    store = str(tmp_path / "runs.db")
+    code, out, err = cli("fuzz", f"{TEAM}:selector_team", "--input", "A video about rain",
+                         "--sut-model", VIDEO, "--model", tester, "--map-behaviours",
+                         "--rounds", "3", "--seed", "2", "--seed-tasks", "0", "--no-cache",
+                         "--executor", "inprocess", "--store", store, "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    judged = [f for f in data["failures"] if f["detector"] == "failure_agent"]
+    assert judged and all(f["clause"] and f["evidence"] for f in judged)
+    tester_stats = data["fuzz"]["tester"]
+    assert tester_stats["failure_agents"]["rejected"] >= 1  # the sentence nobody said
+    assert tester_stats["behaviour_mapper"]["calls"] > 0
+    code, again, _ = cli("report", "--store", store, "--format", "json")
+    assert code == 0
+    assert json.loads(again)["fuzz"]["table1"] == data["fuzz"]["table1"]

@@ -1,0 +1,139 @@
+"""FLARE's loop on the engine: mutations that reach what they should and nothing else,
+deterministic for a seed, coverage gains move the weights (and do not under `uniform`), sequence
+mutation opens the selector team's second path, a killed run resumes to the uninterrupted one, and
+the run is reported from the store."""
+
+import json
+import random
+import re
+
+import pytest
+
+from masfuzz.fuzz.loop import OPERATORS, Choices, mutate
+from masfuzz.scenario import Scenario
+from tests.conftest import EXAMPLES, ROOT
+
+CS = str(EXAMPLES / "customer_service" / "app.py") + ":triage_agent"
+VIDEO = str(EXAMPLES / "video_team" / "team.py") + ":selector_team"
+HOT = "scripted/" + str(ROOT / "tests" / "fuzz" / "hot_policy.py") + ":policy"
+IN_ORDER = "scripted/" + str(ROOT / "tests" / "adapters" / "mutation_policy.py") + ":in_order"
+READER = "scripted/" + str(ROOT / "tests" / "fuzz" / "flare_testers.py") + ":reader"
+OFFLINE = ("--seed-tasks", "0", "--no-judge", "--no-cache", "--executor", "inprocess")
+AGENTS = ["script_writer", "voice_actor", "graphic_designer", "director"]
+
+
+# -- the mutator ------------------------------------------------------------------------------
+@pytest.mark.parametrize("free_form", [False, True])
+def test_mutants_keep_the_input_and_reorder_only_free_form_teams(free_form):
+    rng, seed = random.Random(7), Scenario(input="Make a video about rain", sut_model="m")
+    orders, nonces = set(), set()
+    for n in range(300):
+        mutant, mutation = mutate(seed, rng.choice(OPERATORS), AGENTS, rng, choices=Choices(),
+                                  model_pool=("a", "b"), participants=tuple(AGENTS),
+                                  free_form=free_form, number=n)
+        assert mutant.input == seed.input and mutant.provenance.parent == seed.id
+        changed = {a for a in AGENTS if a in mutant.temperatures or a in mutant.agent_models}
+        assert changed <= {mutation.agent}  # one agent's configuration, never another's
+        if mutant.speaking_order:
+            assert sorted(mutant.speaking_order) == sorted(AGENTS)
+        orders.add(mutant.speaking_order)
+        nonces.add(mutant.nonce)
+    assert (len(orders) > 10) if free_form else (orders == {()})
+    assert len(nonces) == 300  # every mutant, identity included, is a new sample
+
+
+def test_an_identity_mutant_is_a_new_execution():
+    seed = Scenario(input="hi", sut_model="m")
+    mutant, mutation = mutate(seed, "identity", AGENTS, random.Random(1), choices=Choices())
+    assert mutation.operator == "identity" and not mutant.temperatures and not mutant.agent_models
+    assert mutant.id != seed.id and mutant.nonce is not None
+
+
+# -- the loop, end to end ---------------------------------------------------------------------
+def _fuzz(cli, tmp_path, name, *extra, target=CS, inputs=("Change my seat to 14C, booking ABC123",
+                                                          "How much luggage can I bring?"),
+          sut=HOT, expect=0, rounds=12):
+    argv = ["fuzz", target, "--sut-model", sut, "--rounds", str(rounds), "--seed", "3",
+            "--store", str(tmp_path / f"{name}.db"), "--format", "json", *OFFLINE, *extra]
+    for text in inputs:
+        argv += ["--input", text]
+    if "--model" not in extra:
+        argv.append("--no-spec-agent")
+    code, out, err = cli(*argv)
+    assert code == expect, err
+    return json.loads(out) if code == 0 else err
+
+
+def _scrub(doc):
+    text = json.dumps(doc, sort_keys=True)
+    return re.sub(r'"(started|finished|wall_time|seconds)": [0-9.eE+-]+', r'"\1": 0', text)
+
+
+def test_a_mutation_finds_what_the_seeds_did_not(cli, tmp_path):
+    pytest.importorskip("agents")
+    data = _fuzz(cli, tmp_path, "a")
+    fuzz = data["fuzz"]
+    assert fuzz["rounds"] == 12 and fuzz["rounds_with_gain"] >= 1
+    restricted = [f for f in data["failures"] if f["category"] == "restricted_tool_call"]
+    assert restricted and restricted[0]["elements"][:2] == ["triage_agent", "update_seat"]
+    assert restricted[0]["clause"] == "tool::update_seat"  # the spec clause it violates
+    # only a hot triage agent does this: its reproducer is a mutant, not a seed
+    assert restricted[0]["scenario_id"] not in fuzz["history"][0]["scenario"]
+    assert fuzz["table1"]["failures"]["TI"] == len(restricted)
+    assert fuzz["table1"]["behaviour"]["N"]["covered"] >= 3
+    assert any(w != 0.5 for w in fuzz["operator_weights"].values())
+
+
+def test_the_same_seed_gives_the_same_run(cli, tmp_path):
+    pytest.importorskip("agents")
+    a, b = _fuzz(cli, tmp_path, "a"), _fuzz(cli, tmp_path, "b")
+    assert _scrub(a["fuzz"]) == _scrub(b["fuzz"]) and _scrub(a["failures"]) == _scrub(b["failures"])
+
+
+def test_uniform_keeps_its_weights_and_report_shows_the_run(cli, tmp_path):
+    pytest.importorskip("agents")
+    fuzz = _fuzz(cli, tmp_path, "u", "--strategy", "uniform")["fuzz"]
+    assert set(fuzz["operator_weights"].values()) == {0.5}
+    code, out, _ = cli("report", "--store", str(tmp_path / "u.db"))
+    assert code == 0 and "fuzzing (uniform): 2 seed(s), 12 rounds" in out
+    assert re.search(r"paths \d+/\d+ +behaviours A \d+/\d+ N \d+/\d+ +failures AR \d", out)
+
+
+def test_a_killed_run_resumes_to_the_uninterrupted_one(cli, tmp_path, monkeypatch):
+    pytest.importorskip("agents")
+    from masfuzz.campaign.engine import Campaign
+
+    whole = _fuzz(cli, tmp_path, "whole")
+    real, calls = Campaign.execute, {"n": 0}
+
+    async def dies_on_the_sixth(self, scenarios):
+        calls["n"] += 1
+        if calls["n"] == 6:
+            raise KeyboardInterrupt
+        return await real(self, scenarios)
+
+    monkeypatch.setattr(Campaign, "execute", dies_on_the_sixth)
+    assert "interrupted" in _fuzz(cli, tmp_path, "killed", expect=130)  # as Ctrl-C would
+    monkeypatch.setattr(Campaign, "execute", real)
+    resumed = _fuzz(cli, tmp_path, "killed")
+    assert resumed["fuzz"]["rounds"] == 12
+    for key in ("fuzz", "failures", "coverage"):
+        assert _scrub(resumed[key]) == _scrub(whole[key]), key
+
+
+def test_sequence_mutation_opens_the_selector_teams_second_path(cli, tmp_path):
+    """A selector that picks the first ready participant it is shown: only a new order makes
+    the voice-over and the image swap, the second of the two legal paths."""
+    pytest.importorskip("autogen_agentchat")
+    common = dict(target=VIDEO, inputs=("A short video about the water cycle",), sut=IN_ORDER,
+                  rounds=40)
+    off = _fuzz(cli, tmp_path, "off", "--model", READER, "--no-sequence", **common)["fuzz"]
+    on = _fuzz(cli, tmp_path, "on", "--model", READER, **common)["fuzz"]
+    assert off["dependencies"] == on["dependencies"] != []  # from the Specification Agent
+    assert off["table1"]["path"] == {"covered": 1, "total": 2, "capped": False}
+    assert on["table1"]["path"] == {"covered": 2, "total": 2, "capped": False}
+
+
+def test_fuzz_needs_a_seed(cli):
+    code, _, err = cli("fuzz", CS, "--sut-model", HOT, "--seed-tasks", "0", "--no-spec-agent")
+    assert code == 2 and "--input" in err and err.count("\n") == 1
