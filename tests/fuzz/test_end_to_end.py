@@ -65,7 +65,9 @@ def test_the_failure_and_judge_agents_and_the_mapper_in_the_loop(cli, tmp_path):
     assert judged and all(f["clause"] and f["evidence"] for f in judged)
     tester_stats = data["fuzz"]["tester"]
     assert tester_stats["failure_agents"]["rejected"] >= 1  # the sentence nobody said
-    assert tester_stats["behaviour_mapper"]["calls"] > 0
+    assert tester_stats["behaviour_mapper"]["calls"] > 0 and tester_stats["space"]["calls"] == 1
+    # the skeleton's nine tasks, plus the atomic behaviours the Space Agent split them into
+    assert data["fuzz"]["table1"]["behaviour"]["N"]["total"] > 9
     code, again, _ = cli("report", "--store", store, "--format", "json")
     assert code == 0
     assert json.loads(again)["fuzz"]["table1"] == data["fuzz"]["table1"]

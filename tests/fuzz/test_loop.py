@@ -137,3 +137,48 @@ def test_sequence_mutation_opens_the_selector_teams_second_path(cli, tmp_path):
 def test_fuzz_needs_a_seed(cli):
     code, _, err = cli("fuzz", CS, "--sut-model", HOT, "--seed-tasks", "0", "--no-spec-agent")
     assert code == 2 and "--input" in err and err.count("\n") == 1
+
+
+def rewriter(request):
+    """The `input` strategy's tester: a reworded task that says which round asked for it."""
+    from masfuzz.fuzz.seeds import INPUT_MUTATOR
+    from masfuzz.fuzz.spec_agent import TAG
+
+    assert request.agent == INPUT_MUTATOR
+    return json.dumps({"task": request.metadata[TAG]["input"] + f" (variant {request.seed})"})
+
+
+def test_the_input_strategy_rewrites_the_task_and_nothing_else(cli, tmp_path):
+    pytest.importorskip("agents")
+    tester = "scripted/" + str(ROOT / "tests" / "fuzz" / "test_loop.py") + ":rewriter"
+    data = _fuzz(cli, tmp_path, "i", "--strategy", "input", "--model", tester, "--no-spec-agent")
+    history = data["fuzz"]["history"]
+    assert {h["operator"] for h in history if h["round"]} == {"input"}
+    from masfuzz.store.db import RunStore
+
+    mutants = [s for _, s, _ in RunStore(str(tmp_path / "i.db")).executions(1)
+               if s.provenance.source == "mutator:input"]
+    assert len(mutants) == 12 and all("(variant " in s.input for s in mutants)
+    assert all(not s.temperatures and not s.agent_models and not s.speaking_order for s in mutants)
+
+
+def task_writer(request):
+    """Writes one task per agent line of the workflow it is shown (so a lost prompt fails)."""
+    from masfuzz.fuzz.seeds import SEED_WRITER
+
+    assert request.agent == SEED_WRITER
+    agents = re.findall(r"^- (\w+): ", request.messages[-1].content, re.M)
+    return json.dumps({"tasks": [f"I need help from the {a.replace('_', ' ')}." for a in agents]})
+
+
+def test_the_tester_writes_seed_tasks_from_the_workflow(cli, tmp_path):
+    pytest.importorskip("agents")
+    tester = "scripted/" + str(ROOT / "tests" / "fuzz" / "test_loop.py") + ":task_writer"
+    code, out, err = cli("fuzz", CS, "--sut-model", HOT, "--model", tester, "--seed-tasks", "2",
+                         "--no-spec-agent", "--no-judge", "--no-cache", "--executor", "inprocess",
+                         "--rounds", "2", "--store", str(tmp_path / "w.db"), "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["run"]["config"]["seeds"] == ["I need help from the triage agent.",
+                                              "I need help from the faq agent."]
+    assert data["fuzz"]["seeds"] == 2 and data["fuzz"]["tester"]["seed_writer"]["calls"] == 1

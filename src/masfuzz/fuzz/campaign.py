@@ -56,6 +56,15 @@ class FuzzSetup:
                                                source=read_source(self.workflow),
                                                cache_dir=self.cache_dir, seed=self.opts.seed)
             self.flare, self.stats["specification"] = result.spec, result.stats
+        if self.opts.map_behaviours and not self.opts.no_spec_agent:
+            # atomic behaviours only a model's mapping can witness: worth asking for only then
+            from masfuzz.fuzz.space_agent import space_agent
+
+            say("space agent: splitting the tasks into atomic behaviours")
+            space = await space_agent(self.flare, self.workflow, self.tester,
+                                      source=read_source(self.workflow),
+                                      cache_dir=self.cache_dir, seed=self.opts.seed)
+            self.flare, self.stats["space"] = space.spec, space.stats
         if self.opts.seed_tasks:
             say(f"seed writer: {self.opts.seed_tasks} task(s) from the workflow's documentation")
             stats = self.stats["seed_writer"] = TesterStats()
