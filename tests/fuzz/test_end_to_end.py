@@ -71,3 +71,19 @@ def test_the_failure_and_judge_agents_and_the_mapper_in_the_loop(cli, tmp_path):
     code, again, _ = cli("report", "--store", store, "--format", "json")
     assert code == 0
     assert json.loads(again)["fuzz"]["table1"] == data["fuzz"]["table1"]
+
+
+def test_the_desk_with_its_own_model_has_no_failure_under_mutation(cli, tmp_path):
+    """The customer-service desk's restricted call needs a hot triage agent (test_loop.py); with
+    the desk's own policy no mutation produces a failure."""
+    pytest.importorskip("agents")
+    desk = str(EXAMPLES / "customer_service")
+    code, out, err = cli("fuzz", desk + "/app.py:triage_agent", "--input",
+                         "Change my seat to 14C, booking ABC123", "--input",
+                         "How much luggage can I bring?", "--sut-model",
+                         f"scripted/{desk}/policy.py:policy", "--rounds", "12", "--seed-tasks",
+                         "0", "--no-judge", "--no-spec-agent", "--no-cache", "--executor",
+                         "inprocess", "--store", str(tmp_path / "runs.db"), "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["fuzz"]["rounds"] == 12 and not data.get("failures")
