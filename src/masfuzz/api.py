@@ -253,7 +253,10 @@ def run_fuzz(opts: argparse.Namespace, progress: Callable[[str], None] | None = 
     tester = models.client(opts.model, role="tester")
     store = RunStore(opts.store)
     setup = FuzzSetup(opts, system.spec, tester, cache_dir=Path(opts.store).parent / "flare-specs")
-    asyncio.run(setup.prepare(say))  # the FLARE specification and the seed pool
+    budget = _budget(opts)
+    t0 = time.monotonic()
+    asyncio.run(setup.prepare(say, budget.wall_time))  # the FLARE specification, the seed pool
+    budget = budget.less_time(time.monotonic() - t0)  # the budget covers the preparation too
     config = _redacted(setup.config())
     if target.orchestration:
         config["orchestration"] = target.orchestration.to_data()
@@ -266,7 +269,7 @@ def run_fuzz(opts: argparse.Namespace, progress: Callable[[str], None] | None = 
                              code_coverage=opts.code_coverage)
     phase = setup.phase()
     campaign = Campaign(target, system.spec, executor, setup.coverage_models(), [phase], store,
-                        run_id, seed=opts.seed, budget=_budget(opts), progress=say,
+                        run_id, seed=opts.seed, budget=budget, progress=say,
                         tester_calls=lambda: tester.ledger.total().calls, lease_owner=owner,
                         detectors=setup.detectors())
     summary = _drive(campaign, store, run_id, owner, earlier, tester)

@@ -182,3 +182,28 @@ def test_the_tester_writes_seed_tasks_from_the_workflow(cli, tmp_path):
     assert data["run"]["config"]["seeds"] == ["I need help from the triage agent.",
                                               "I need help from the faq agent."]
     assert data["fuzz"]["seeds"] == 2 and data["fuzz"]["tester"]["seed_writer"]["calls"] == 1
+
+
+async def slow_tester(request):
+    """A Specification Agent that takes 30 s to answer."""
+    import asyncio
+
+    await asyncio.sleep(30)
+    return "{}"
+
+
+def test_the_budget_covers_the_tester_steps_before_the_loop(cli, tmp_path):
+    pytest.importorskip("agents")
+    import time
+
+    tester = "scripted/" + str(ROOT / "tests" / "fuzz" / "test_loop.py") + ":slow_tester"
+    t0 = time.monotonic()
+    code, out, err = cli("fuzz", CS, "--input", "How much luggage can I bring?", "--sut-model",
+                         HOT, "--model", tester, "--budget", "2s", "--seed-tasks", "0",
+                         "--no-judge", "--no-cache", "--executor", "inprocess", "--store",
+                         str(tmp_path / "b.db"), "--format", "json")
+    assert code == 0, err
+    assert time.monotonic() - t0 < 15  # not the tester's 30 s
+    data = json.loads(out)
+    assert "specification" not in data["fuzz"]["tester"]  # cut short: the skeleton stands
+    assert data["fuzz"]["dependencies"] == [] and data["fuzz"]["rounds"] == 0

@@ -17,6 +17,8 @@ covered nothing new follows a path and behaviours already judged.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -49,28 +51,36 @@ class FuzzSetup:
         self.stats: dict[str, TesterStats] = {}
 
     # -- before the campaign ---------------------------------------------------------------------
-    async def prepare(self, say: Callable[[str], None]) -> None:
+    async def prepare(self, say: Callable[[str], None], seconds: float | None = None) -> None:
+        """The tester's steps before the loop, within `seconds` of the campaign's wall-time
+        budget: a step the budget cuts short leaves what stood before it (the skeleton, the
+        user's inputs) and says so."""
+        deadline = None if seconds is None else time.monotonic() + seconds
+        source = read_source(self.workflow)
         if not self.opts.no_spec_agent:
             say("specification agent: refining the FLARE specification")
-            result = await specification_agent(self.workflow, self.tester,
-                                               source=read_source(self.workflow),
-                                               cache_dir=self.cache_dir, seed=self.opts.seed)
-            self.flare, self.stats["specification"] = result.spec, result.stats
+            result = await _within(deadline, say, specification_agent(
+                self.workflow, self.tester, source=source, cache_dir=self.cache_dir,
+                seed=self.opts.seed))
+            if result is not None:
+                self.flare, self.stats["specification"] = result.spec, result.stats
         if self.opts.map_behaviours and not self.opts.no_spec_agent:
             # atomic behaviours only a model's mapping can witness: worth asking for only then
             from masfuzz.fuzz.space_agent import space_agent
 
             say("space agent: splitting the tasks into atomic behaviours")
-            space = await space_agent(self.flare, self.workflow, self.tester,
-                                      source=read_source(self.workflow),
-                                      cache_dir=self.cache_dir, seed=self.opts.seed)
-            self.flare, self.stats["space"] = space.spec, space.stats
+            space = await _within(deadline, say, space_agent(
+                self.flare, self.workflow, self.tester, source=source, cache_dir=self.cache_dir,
+                seed=self.opts.seed))
+            if space is not None:
+                self.flare, self.stats["space"] = space.spec, space.stats
         if self.opts.seed_tasks:
             say(f"seed writer: {self.opts.seed_tasks} task(s) from the workflow's documentation")
             stats = self.stats["seed_writer"] = TesterStats()
-            self.written = [t for t in await seed_tasks(self.workflow, self.tester,
-                                                        self.opts.seed_tasks, seed=self.opts.seed,
-                                                        stats=stats) if t not in self.inputs]
+            tasks = await _within(deadline, say, seed_tasks(
+                self.workflow, self.tester, self.opts.seed_tasks, seed=self.opts.seed,
+                stats=stats))
+            self.written = [t for t in tasks or () if t not in self.inputs]
         if not self.inputs + self.written:
             raise MasfuzzError("fuzz: no seed: give the system's task with --input TEXT "
                                "(repeatable), or let the tester write some with --seed-tasks N")
@@ -165,6 +175,17 @@ class FuzzSetup:
 
     def _pool(self) -> tuple[str, ...]:
         return tuple(m.strip() for m in (self.opts.model_pool or "").split(",") if m.strip())
+
+
+async def _within(deadline: float | None, say: Callable[[str], None], step: Any) -> Any:
+    """`step`'s result, or None when the budget's deadline comes first."""
+    if deadline is None:
+        return await step
+    try:
+        return await asyncio.wait_for(step, max(0.0, deadline - time.monotonic()))
+    except asyncio.TimeoutError:
+        say("  the wall-time budget ran out during this step: what stood before it is kept")
+        return None
 
 
 def _decision(rejection: Any) -> Any:
