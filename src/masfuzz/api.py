@@ -38,7 +38,8 @@ def options(command: str, **keywords: Any) -> argparse.Namespace:
     from masfuzz.options import api_namespace
 
     names = {"inspect": ("target",), "cover": ("target",), "tools": ("target",),
-             "exec": ("target", "--input"), "replay": ("suite",)}.get(command, ())
+             "fuzz": ("target",), "exec": ("target", "--input"),
+             "replay": ("suite",)}.get(command, ())
     given = [(n, keywords.pop(n.lstrip("-"))) for n in names if n.lstrip("-") in keywords]
     argv = [x for n, v in given for x in ((n, str(v)) if n.startswith("--") else (str(v),))]
     return api_namespace(command, build_parser(command), argv, keywords)
