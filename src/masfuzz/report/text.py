@@ -92,6 +92,15 @@ class TextReporter(Reporter):
         return out
 
 
+def configuration_text(config: dict[str, Any]) -> str:
+    """A mutant's configuration in one line: per-agent temperature and model, speaking order."""
+    parts = [f"{a} at temperature {t:g}" for a, t in config.get("temperatures", {}).items()]
+    parts += [f"{a} on {m}" for a, m in config.get("agent_models", {}).items()]
+    if config.get("speaking_order"):
+        parts.append("order " + ">".join(config["speaking_order"]))
+    return ", ".join(parts)
+
+
 def failure_lines(failures: list[dict[str, Any]]) -> list[str]:
     """Failures (`Failure.model_dump` dicts, or stored ones carrying the reproducer's input)."""
     if not failures:
@@ -110,4 +119,6 @@ def failure_lines(failures: list[dict[str, Any]]) -> list[str]:
         if f.get("input"):
             text = " ".join(str(f["input"]).split())
             out.append(f"    input: {text if len(text) <= 120 else text[:117] + '...'}")
+        if f.get("configuration"):
+            out.append("    with " + configuration_text(f["configuration"]))
     return out

@@ -488,7 +488,12 @@ class RunStore:
         for fid, rid, eid, fp, cat, rc, body, sjson in self.db.execute(q + " ORDER BY f.id", args):
             data = _loads(body, {})
             if sjson and "input" not in data:
-                data["input"] = _loads(sjson, {}).get("input", "")
+                scenario = _loads(sjson, {})
+                data["input"] = scenario.get("input", "")
+                # what a fuzzing mutant changed: part of what reproduces the failure
+                data["configuration"] = {k: scenario[k] for k in
+                                         ("temperatures", "agent_models", "speaking_order")
+                                         if scenario.get(k)}
             out.append(StoredFailure({**data, "id": fid, "run_id": rid, "execution_id": eid,
                                       "fingerprint": fp, "category": cat, "root_cause": rc}))
         return out
