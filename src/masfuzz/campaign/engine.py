@@ -110,6 +110,12 @@ class Campaign:
         """The trace of one scenario (what the refine loop's `execute` expects)."""
         return (await self.execute([scenario]))[0].trace
 
+    def time_left(self) -> float | None:
+        """Seconds of the wall-time budget left (None: no wall-time budget)."""
+        if self.budget.wall_time is None:
+            return None
+        return max(0.0, self.budget.wall_time - self.elapsed)
+
     def budget_left(self) -> str | None:
         """Why the campaign may not go on, or None (phases may ask before proposing)."""
         return self._exhausted()

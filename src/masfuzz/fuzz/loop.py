@@ -27,6 +27,7 @@ mutants, which the store answers, and so ends as the uninterrupted one.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
@@ -124,6 +125,17 @@ def mutate(seed: Scenario, operator: str, agents: list[str], rng: random.Random,
                                  attempt=number)}), mutation
 
 
+async def _bounded(step: Awaitable[dict[str, Any]], seconds: float | None) -> dict[str, Any]:
+    """A model-backed analysis within what is left of the wall-time budget: one cut short
+    adds nothing (the execution and its deterministic findings are already stored)."""
+    if seconds is None:
+        return await step
+    try:
+        return await asyncio.wait_for(step, seconds)
+    except asyncio.TimeoutError:
+        return {}
+
+
 # What the phase asks of its surroundings, so the loop stays a pure strategy:
 # rewrite(text, number) -> a new user input (the `input` strategy's tester call);
 # analyse(outcome) -> coverage items and failures a model-backed oracle adds to an execution.
@@ -187,8 +199,8 @@ class FlarePhase:
         """Coverage and failures of one execution, the model-backed oracles' included; a row of
         the history. Returns whether cumulative coverage grew (the feedback)."""
         gain, failures = set(outcome.gain), [f.fingerprint for f in outcome.failures]
-        if self.analyse is not None and not outcome.reused:
-            extra = await self.analyse(outcome)
+        if self.analyse is not None and not outcome.reused and c.budget_left() is None:
+            extra = await _bounded(self.analyse(outcome), c.time_left())
             gain |= c.recorder.add_items(outcome, extra.get("items", ()))
             failures += [f.fingerprint for f in c.recorder.add_failures(outcome,
                                                                         extra.get("failures", ()))]
