@@ -226,9 +226,17 @@ def _usage(earlier: list[dict[str, Any]], tester: Any, campaign: Any) -> list[di
     for (role, agent), u in tester.ledger.by_agent.items():
         add(role, agent, tester.model_string, calls=u.calls, tokens_in=u.tokens_in,
             tokens_out=u.tokens_out, cache_hits=u.cache_hits, seconds=u.wall_time, cost=u.cost)
-    sut = [t.usage for _, t in campaign.recorder.traces_this_invocation()]
-    if sut:
-        add("sut", "-", "", calls=sum(u.model_calls for u in sut),
+    traces = [t for _, t in campaign.recorder.traces_this_invocation()]
+    by_agent = 0
+    for t in traces:  # the calls each agent made, as the model layer saw them
+        for agent, s in (t.meta.get("agent_settings") or {}).items():
+            model = s.get("model")
+            add("sut", agent, ",".join(model) if isinstance(model, list) else str(model or ""),
+                calls=s.get("calls", 0))
+            by_agent += s.get("calls", 0)
+    if traces:  # tokens and time only as whole runs count them
+        sut = [t.usage for t in traces]
+        add("sut", "-", "", calls=0 if by_agent else sum(u.model_calls for u in sut),
             tokens_in=sum(u.tokens_in for u in sut), tokens_out=sum(u.tokens_out for u in sut),
             seconds=sum(u.wall_time for u in sut))
     return list(rows.values())

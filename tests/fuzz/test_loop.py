@@ -82,6 +82,8 @@ def test_a_mutation_finds_what_the_seeds_did_not(cli, tmp_path):
     assert fuzz["table1"]["failures"]["TI"] == len(restricted)
     assert fuzz["table1"]["behaviour"]["N"]["covered"] >= 3
     assert any(w != 0.5 for w in fuzz["operator_weights"].values())
+    calls = {u["agent"]: u["calls"] for u in fuzz["usage"] if u["role"] == "sut"}
+    assert calls["triage_agent"] > 0 and calls["faq_agent"] > 0  # per agent, as the model saw
 
 
 def test_the_same_seed_gives_the_same_run(cli, tmp_path):

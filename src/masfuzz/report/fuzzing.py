@@ -61,6 +61,7 @@ def fuzz_section(store: Any, run_id: int, spec: Any, info: dict[str, Any],
         "tester": {role: {k: s.get(k) for k in ("calls", "malformed", "cached")}
                    | {"rejected": len(s.get("rejected", []))}
                    for role, s in (loop.get("tester") or {}).items()},
+        "usage": store.usage(run_id),
         "history": history,
     }
 
@@ -97,7 +98,25 @@ def fuzz_text(data: dict[str, Any]) -> str:
     for role, s in data["tester"].items():
         lines.append(f"  {role}: {s['calls']} call(s), {s['malformed']} malformed, "
                      f"{s['rejected']} rejected" + (", cached" if s.get("cached") else ""))
+    lines += usage_lines(data.get("usage", []))
     return "\n".join(lines) + "\n"
+
+
+def usage_lines(usage: list[dict[str, Any]]) -> list[str]:
+    """Model use per role: the tester per agent role (calls, tokens, model time); the system
+    under test per agent (calls), and its runs' tokens and time as a whole (traces count those
+    per run, not per agent)."""
+    out = []
+    for u in usage:
+        if u["role"] == "sut" and u["agent"] != "-":
+            out.append(f"  model use, sut {u['agent']}: {u['calls']} call(s) to {u['model']}")
+        else:
+            who = "sut, all agents" if u["role"] == "sut" else f"tester {u['agent']}"
+            calls = u["calls"] or sum(x["calls"] or 0 for x in usage
+                                      if x["role"] == "sut" and x["agent"] != "-")
+            out.append(f"  model use, {who}: {calls} call(s), {u['tokens_in']} tokens in, "
+                       f"{u['tokens_out']} out, {u['seconds'] or 0:.1f} s")
+    return out
 
 
 def _pct(value: float | None) -> str:
