@@ -209,3 +209,31 @@ def test_the_budget_covers_the_tester_steps_before_the_loop(cli, tmp_path):
     data = json.loads(out)
     assert "specification" not in data["fuzz"]["tester"]  # cut short: the skeleton stands
     assert data["fuzz"]["dependencies"] == [] and data["fuzz"]["rounds"] == 0
+
+
+async def slow_desk(request):
+    """The desk's hot model, five seconds a call."""
+    import asyncio
+
+    from tests.fuzz.hot_policy import policy
+
+    await asyncio.sleep(5)
+    return policy(request)
+
+
+@pytest.mark.parametrize("executor", ["inprocess", "pool"])
+def test_a_run_under_way_when_the_budget_ends_is_abandoned_not_a_finding(cli, tmp_path, executor):
+    pytest.importorskip("agents")
+    import time
+
+    slow = "scripted/" + str(ROOT / "tests" / "fuzz" / "test_loop.py") + ":slow_desk"
+    t0 = time.monotonic()
+    code, out, err = cli("fuzz", CS, "--input", "How much luggage can I bring?", "--sut-model",
+                         slow, "--budget", "3s", "--seed-tasks", "0", "--no-spec-agent",
+                         "--no-judge", "--no-cache", "--executor", executor, "--store",
+                         str(tmp_path / "b.db"), "--format", "json")
+    assert code == 0, err
+    assert time.monotonic() - t0 < 12  # not the run's 15 s and more
+    data = json.loads(out)
+    assert data["coverage"]["scenarios"] == 0 and not data.get("failures")
+    assert data["run"]["status"] == "completed"

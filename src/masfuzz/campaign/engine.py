@@ -92,7 +92,13 @@ class Campaign:
             self.executor.request(self.target, scenarios[i]))) for i in pending}
         try:
             for i in pending:  # record in submission order, whatever finished first
-                outcomes[i] = self.recorder.record(scenarios[i], await tasks[i])
+                trace = await self._within_budget(tasks[i])
+                if trace is None:
+                    # The wall-time budget ran out with this run under way: it is abandoned,
+                    # unrecorded (not a timeout of the system), and a resumed campaign runs it.
+                    exhausted = f"wall time {self.budget.wall_time:g} s used"
+                    break
+                outcomes[i] = self.recorder.record(scenarios[i], trace)
                 self._renew_lease()
         finally:
             for task in tasks.values():
@@ -105,6 +111,16 @@ class Campaign:
         if exhausted is not None:
             raise BudgetExhausted(exhausted)
         return [outcomes[i] for i in range(len(scenarios))]
+
+    async def _within_budget(self, task: "asyncio.Future[Any]") -> Any:
+        """The task's trace, or None when the wall-time budget ends first."""
+        left = self.time_left()
+        if left is None:
+            return await task
+        try:
+            return await asyncio.wait_for(asyncio.shield(task), left)
+        except asyncio.TimeoutError:
+            return None
 
     async def execute_one(self, scenario: Scenario) -> Any:
         """The trace of one scenario (what the refine loop's `execute` expects)."""
