@@ -237,3 +237,15 @@ def test_a_run_under_way_when_the_budget_ends_is_abandoned_not_a_finding(cli, tm
     data = json.loads(out)
     assert data["coverage"]["scenarios"] == 0 and not data.get("failures")
     assert data["run"]["status"] == "completed"
+
+
+def broken_tester(request):
+    raise RuntimeError("the tester's server is down")
+
+
+def test_a_failing_tester_leaves_the_skeleton_and_is_counted(cli, tmp_path):
+    pytest.importorskip("agents")
+    tester = "scripted/" + str(ROOT / "tests" / "fuzz" / "test_loop.py") + ":broken_tester"
+    data = _fuzz(cli, tmp_path, "x", "--model", tester)
+    spec = data["fuzz"]["tester"]["specification"]
+    assert spec["failed"] == 1 and spec["malformed"] == 0 and data["fuzz"]["rounds"] == 12

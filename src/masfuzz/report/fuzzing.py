@@ -59,7 +59,8 @@ def fuzz_section(store: Any, run_id: int, spec: Any, info: dict[str, Any],
         "operator_weights": loop.get("operator_weights", {}),
         "dependencies": [list(d) for d in flare.relationships.dependencies],
         "tester": {role: {k: s.get(k) for k in ("calls", "malformed", "cached")}
-                   | {"rejected": len(s.get("rejected", []))}
+                   | {"rejected": len(s.get("rejected", [])),
+                      "failed": len(s.get("failures", []))}
                    for role, s in (loop.get("tester") or {}).items()},
         "usage": store.usage(run_id),
         "history": history,
@@ -96,8 +97,9 @@ def fuzz_text(data: dict[str, Any]) -> str:
     if weights:
         lines.append(f"  operator weights: {weights}")
     for role, s in data["tester"].items():
-        lines.append(f"  {role}: {s['calls']} call(s), {s['malformed']} malformed, "
-                     f"{s['rejected']} rejected" + (", cached" if s.get("cached") else ""))
+        lines.append(f"  {role}: {s['calls']} call(s), {s.get('failed', 0)} failed, "
+                     f"{s['malformed']} malformed, {s['rejected']} rejected"
+                     + (", cached" if s.get("cached") else ""))
     lines += usage_lines(data.get("usage", []))
     return "\n".join(lines) + "\n"
 
