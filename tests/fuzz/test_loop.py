@@ -249,3 +249,15 @@ def test_a_failing_tester_leaves_the_skeleton_and_is_counted(cli, tmp_path):
     data = _fuzz(cli, tmp_path, "x", "--model", tester)
     spec = data["fuzz"]["tester"]["specification"]
     assert spec["failed"] == 1 and spec["malformed"] == 0 and data["fuzz"]["rounds"] == 12
+
+
+def test_the_report_names_the_shrunk_reproducer(cli, tmp_path):
+    pytest.importorskip("agents")
+    data = _fuzz(cli, tmp_path, "s", "--model-pool", HOT)
+    [(fingerprint, shrunk)] = [(fp, r) for fp, r in data["fuzz"]["shrunk"].items()
+                               if r["kept"]]
+    assert shrunk["kept"] == ["temperature of triage_agent (0.8)"] or \
+        shrunk["kept"] == ["temperature of triage_agent (1.2)"]
+    code, out, _ = cli("report", "--store", str(tmp_path / "s.db"))
+    assert f"shrunk {fingerprint}: {shrunk['scenario']} reproduces it with only temperature of " \
+           "triage_agent" in out

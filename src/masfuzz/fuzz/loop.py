@@ -187,13 +187,13 @@ class FlarePhase:
             entry = {"round": number, "seed": int(s), "operator": op,
                      "mutation": mutation.describe() if mutation else "input rewritten"}
             gained = await self._judge(c, outcome, entry)
-            await self._shrink(c, outcome, seed)
             if self.strategy == "flare":
                 self.seed_weights.reward(s, gained)
                 self.operator_weights.reward(op, gained)
             c.progress(f"round {number}/{self.rounds}: seed {s}, {entry['mutation']} -> "
                        + (f"{len(entry['gain'])} new item(s)" if gained else "nothing new")
                        + (f", {len(entry['failures'])} new failure(s)" if entry["failures"] else ""))
+            await self._shrink(c, outcome, seed)
 
     async def _judge(self, c: Any, outcome: Any, entry: dict[str, Any]) -> bool:
         """Coverage and failures of one execution, the model-backed oracles' included; a row of

@@ -62,6 +62,7 @@ def fuzz_section(store: Any, run_id: int, spec: Any, info: dict[str, Any],
                    | {"rejected": len(s.get("rejected", [])),
                       "failed": len(s.get("failures", []))}
                    for role, s in (loop.get("tester") or {}).items()},
+        "shrunk": loop.get("shrunk", {}),
         "usage": store.usage(run_id),
         "history": history,
     }
@@ -100,6 +101,10 @@ def fuzz_text(data: dict[str, Any]) -> str:
         lines.append(f"  {role}: {s['calls']} call(s), {s.get('failed', 0)} failed, "
                      f"{s['malformed']} malformed, {s['rejected']} rejected"
                      + (", cached" if s.get("cached") else ""))
+    for fingerprint, r in data.get("shrunk", {}).items():
+        lines.append(f"  shrunk {fingerprint}: {r['scenario']} reproduces it with only "
+                     f"{', '.join(r['kept']) or 'a new sample of the seed'}"
+                     + (f" (reverted: {', '.join(r['reverted'])})" if r["reverted"] else ""))
     lines += usage_lines(data.get("usage", []))
     return "\n".join(lines) + "\n"
 
