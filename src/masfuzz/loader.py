@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import importlib
 import importlib.util
+import io
 import re
 import sys
 import traceback
@@ -101,11 +102,17 @@ def _import(where: str, target: str) -> tuple[Any, Path | None]:
 
 
 def _import_file(path: Path, root: Path, dotted: str | None) -> Any:
-    if dotted is not None:
-        if str(root) not in sys.path:
-            sys.path.insert(0, str(root))
-        return importlib.import_module(dotted)
-    return _import_script(path)
+    # A file that reads its task with input() as it loads reads end of file, as under a closed
+    # terminal: masfuzz never waits on the user's keyboard, or on a worker's request channel.
+    saved, sys.stdin = sys.stdin, io.StringIO("")
+    try:
+        if dotted is not None:
+            if str(root) not in sys.path:
+                sys.path.insert(0, str(root))
+            return importlib.import_module(dotted)
+        return _import_script(path)
+    finally:
+        sys.stdin = saved
 
 
 def _ancestor_providing(path: Path, name: str | None) -> Path | None:
@@ -154,17 +161,45 @@ def _import_script(path: Path) -> Any:
     return module
 
 
-def _import_frameworks_first(path: Path) -> None:
+def notebook_source(path: str | Path) -> str:
+    """A Jupyter notebook's code cells as one script, the way `jupyter nbconvert --to script`
+    runs them: IPython magics and shell escapes (`%pip`, `!pip`) are left out."""
+    import json
+
     try:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, UnicodeDecodeError):
-        return  # the real import reports it
+        cells = json.loads(Path(path).read_text(encoding="utf-8")).get("cells", [])
+    except (OSError, ValueError, AttributeError) as exc:
+        raise TargetError(f"{path}: not a readable Jupyter notebook: {exc}") from None
+    lines: list[str] = []
+    for cell in cells:
+        if cell.get("cell_type") != "code":
+            continue
+        source = cell.get("source", "")
+        text = "".join(source) if isinstance(source, list) else str(source)
+        lines += [ln for ln in text.splitlines() if not ln.lstrip().startswith(("%", "!"))]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def imported_modules(path: str | Path) -> set[str]:
+    """The top-level modules a file (or a notebook's code) imports, read without running it."""
+    try:
+        text = notebook_source(path) if str(path).endswith(".ipynb") else \
+            Path(path).read_text(encoding="utf-8")
+        tree = ast.parse(text)
+    except (OSError, SyntaxError, UnicodeDecodeError, TargetError):
+        return set()  # the real import reports it
     wanted: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             wanted.update(a.name.split(".")[0] for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             wanted.add(node.module.split(".")[0])
+    return wanted
+
+
+def _import_frameworks_first(path: Path) -> None:
+    wanted = imported_modules(path)
     for name in _FRAMEWORKS:
         if name in wanted and name not in sys.modules:
             try:

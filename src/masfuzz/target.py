@@ -180,7 +180,7 @@ _OPENED: dict[Target, OpenedSystem] = {}
 
 
 def _open(target: Target) -> OpenedSystem:
-    from masfuzz.adapters.base import instantiate, resolve
+    from masfuzz.adapters.base import instantiate, program_target, resolve
     from masfuzz.adapters.orchestration import assemble, needed
     from masfuzz.loader import load_target
     from masfuzz.spec.manifest import is_manifest_path, load_manifest
@@ -202,11 +202,15 @@ def _open(target: Target) -> OpenedSystem:
                               f"{type(obj).__module__}.{type(obj).__qualname__}")
         return OpenedSystem(target, adapter.extract(obj, target=ref), obj, adapter)
     notes: list[str] = []
-    if needed(ref, orchestration):
-        entry, notes = assemble(ref, orchestration)
+    program = None if orchestration else program_target(ref)
+    if program is not None:
+        adapter, obj = program
     else:
-        entry = load_target(ref).obj
-    adapter, obj = resolve(entry, ref)
+        if needed(ref, orchestration):
+            entry, notes = assemble(ref, orchestration)
+        else:
+            entry = load_target(ref).obj
+        adapter, obj = resolve(entry, ref)
     spec = validate(adapter.extract(obj, target=ref), ref)
     if notes:
         spec = spec.model_copy(update={"notes": tuple(dict.fromkeys((*spec.notes, *notes)))})

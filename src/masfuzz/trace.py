@@ -88,6 +88,27 @@ TerminationReason = Literal[
 ]
 
 
+class ChatStart(_Event):
+    """A conversation starts inside the run (AutoGen 0.2-style apps run several: a sequence of
+    `initiate_chats`, nested chats an agent starts to compose its reply). Every event up to the
+    matching `ChatEnd` belongs to this chat; `parent` names the chat it is nested in."""
+
+    type: Literal["chat_start"] = "chat_start"
+    chat: str
+    parent: str | None = None
+    kind: Literal["chat", "sequence", "nested"] = "chat"
+    sender: str = ""
+    recipient: str = ""
+    carryover: bool = False  # the first message carries earlier chats' summaries
+
+
+class ChatEnd(_Event):
+    type: Literal["chat_end"] = "chat_end"
+    chat: str
+    reason: str = ""  # the framework's own words for why the chat stopped
+    summary: str = ""
+
+
 class TerminationEvent(_Event):
     type: Literal["termination"] = "termination"
     reason: TerminationReason = "completed"
@@ -98,7 +119,7 @@ class TerminationEvent(_Event):
 Event = Annotated[
     Union[
         AgentTurn, Message, ToolCall, ToolResult, DelegationEvent, RestrictedAttempt,
-        ErrorEvent, TerminationEvent,
+        ErrorEvent, ChatStart, ChatEnd, TerminationEvent,
     ],
     Field(discriminator="type"),
 ]

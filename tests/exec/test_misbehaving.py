@@ -123,3 +123,14 @@ def test_nothing_survives_masfuzz(sig, tmp_path):
     proc.send_signal(sig)
     proc.wait(timeout=10)
     assert _processes_with(marker, wait=3.0) == []
+
+
+def test_an_app_reading_stdin_while_it_loads_gets_end_of_file_not_masfuzz_requests(cli, tmp_path):
+    """Requests reach the worker on its stdin: an app that reads stdin as it loads must see
+    end of file (one clear line, exit 2), never swallow a request and hang to the load limit."""
+    app = tmp_path / "asks.py"
+    app.write_text("task = input('Task: ')\nfrom agents import Agent\nagent = Agent(name='a')\n")
+    t0 = time.perf_counter()
+    code, out, err = cli("exec", f"{app}:agent", "--input", "hi", "--sut-model", POLICY)
+    assert code == 2 and "EOFError" in err and len(err.strip().splitlines()) == 1
+    assert time.perf_counter() - t0 < 60

@@ -88,11 +88,36 @@ def resolve(obj: Any, target: str = "") -> tuple[Adapter, Any]:
     )
 
 
+def program_target(ref: str) -> tuple[Adapter, Any] | None:
+    """A script named without an attribute whose framework runs it as a program (AG2 apps
+    start their chats at module level): the adapter module's `program(path)` hook, offered only
+    for files importing that framework. None otherwise: the loader imports it as usual."""
+    from masfuzz.loader import imported_modules, split_target
+
+    where, attr = split_target(ref)
+    if attr is not None or not where.endswith((".py", ".ipynb")):
+        return None
+    imported = imported_modules(where)
+    for name, prefixes in ADAPTERS.items():
+        if not any(p in imported for p in prefixes):
+            continue
+        try:
+            module = importlib.import_module(f"masfuzz.adapters.{name}")
+        except ModuleNotFoundError:
+            continue
+        hook = getattr(module, "program", None)
+        built = hook(where) if hook is not None else None
+        if built is not None and module.ADAPTER is not None and module.ADAPTER.accepts(built):
+            return module.ADAPTER(), built
+    return None
+
+
 def _capture(obj: Any, target: str) -> tuple[Adapter, Any] | None:
-    """Apps that build their system inside `async main()` (common with AutoGen): a module or an
-    async function is offered to the adapters whose framework is already imported and that
-    define `capture(obj, target)`, which runs it far enough to get the system."""
-    if not (inspect.ismodule(obj) or inspect.iscoroutinefunction(obj)):
+    """Apps that build or run their system inside a function (common with AutoGen): a module
+    or a function is offered to the adapters whose framework is already imported and that
+    define `capture(obj, target)`, which runs it far enough to get the system (or, for AG2, to
+    see that it is a program starting chats)."""
+    if not (inspect.ismodule(obj) or inspect.isfunction(obj) or inspect.iscoroutinefunction(obj)):
         return None
     for name, prefixes in ADAPTERS.items():
         if not any(p in sys.modules for p in prefixes):
@@ -104,6 +129,8 @@ def _capture(obj: Any, target: str) -> tuple[Adapter, Any] | None:
         capture = getattr(module, "capture", None)
         built = capture(obj, target) if capture is not None else None
         found = _find(built) if built is not None else None
+        if found is None and built is not None and module.ADAPTER.accepts(built):
+            found = module.ADAPTER()  # an adapter's own wrapper (an AG2 program)
         if found is not None:
             return found, built
     return None

@@ -173,6 +173,12 @@ def _describe(e: Any) -> str:
         return f"restricted_attempt  {e.agent} -> {e.tool} ({e.mode}) {_short(e.arguments)}"
     if kind == "error":
         return f"error               {e.agent or '-'} {e.kind}: {_short(e.message)}"
+    if kind == "chat_start":
+        within = f" in {e.parent}" if e.parent else ""
+        carry = " with carry-over" if e.carryover else ""
+        return f"chat_start {e.kind:<8} {e.chat}{within}: {e.sender} -> {e.recipient}{carry}"
+    if kind == "chat_end":
+        return f"chat_end            {e.chat}: {_short(e.reason) or '-'}"
     if kind == "termination":
         out = f" final: {_short(e.final_output)}" if e.final_output else ""
         detail = f" ({_short(e.detail)})" if e.detail else ""

@@ -44,6 +44,18 @@ def _claim_stdout() -> TextIO:
     return proto
 
 
+def _claim_stdin() -> TextIO:
+    """Requests arrive on stdin; the system under test gets an empty one. An app that calls
+    `input()` while it loads or runs (a chat loop in `main()`) then reads end of file, as under
+    a closed terminal, instead of swallowing masfuzz's next request and hanging."""
+    proto = os.fdopen(os.dup(0), "r", encoding="utf-8")
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - lives as long as the worker
+    return proto
+
+
 class Channel:
     """The protocol channel; events may come from the system's threads, so writes are locked."""
 
@@ -202,7 +214,7 @@ def serve(channel: Channel, lines: TextIO) -> int:
 def main() -> int:
     _die_with_parent()
     channel = Channel(_claim_stdout())
-    return serve(channel, sys.stdin)
+    return serve(channel, _claim_stdin())
 
 
 if __name__ == "__main__":

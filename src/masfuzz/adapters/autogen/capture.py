@@ -8,6 +8,7 @@ speaks. The team it was called on is the system under test (an outer team, not a
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import inspect
 import threading
@@ -43,13 +44,20 @@ def _wrapped_constructors(built: list[Any]) -> Iterator[None]:
     def stop(self: Any, *args: Any, **kwargs: Any) -> Any:
         raise _Captured(self)
 
+    def task(prompt: Any = "") -> str:
+        # a chat loop (`while True: task = input(...)`) asks for its task before running the
+        # team: answer, so the loop reaches `run` and the team is captured, never the terminal
+        return "masfuzz capture"
+
     with _lock:
         BaseGroupChat.__init__ = init  # type: ignore[method-assign]
         BaseGroupChat.run = stop  # type: ignore[method-assign]
         BaseGroupChat.run_stream = stop  # type: ignore[method-assign]
+        original_input, builtins.input = builtins.input, task
         try:
             yield
         finally:
+            builtins.input = original_input
             BaseGroupChat.__init__ = original_init  # type: ignore[method-assign]
             BaseGroupChat.run = original_run  # type: ignore[method-assign]
             BaseGroupChat.run_stream = original_stream  # type: ignore[method-assign]

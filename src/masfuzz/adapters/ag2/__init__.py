@@ -1,0 +1,42 @@
+"""AutoGen 0.2 / AG2 (`pip install masfuzz[ag2]`, module `autogen`): see `adapter`."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from masfuzz.errors import TargetError
+
+try:
+    import autogen
+except ImportError:  # pragma: no cover - the extra is not installed
+    autogen = None
+
+if autogen is not None and hasattr(autogen, "ConversableAgent"):
+    from masfuzz.adapters.ag2.adapter import AG2Adapter
+    from masfuzz.adapters.ag2.program import Program, built_by
+else:  # pragma: no cover
+    AG2Adapter = Program = built_by = None  # type: ignore[assignment,misc]
+
+ADAPTER = AG2Adapter
+
+
+def program(path: str) -> Any | None:
+    """A script named without an attribute (`app.py`) is a program: it is run as its author
+    runs it, never imported by the loader (its module-level chats would run unredirected).
+    Called by `masfuzz.adapters.base.program_target` for files that import `autogen`."""
+    return Program.script(path) if Program is not None else None
+
+
+def capture(obj: Any, target: str) -> Any | None:
+    """A function target that starts AG2 chats is a `Program`; one that returns an agent or
+    manager is a factory (its result). Called by `masfuzz.adapters.base.resolve`."""
+    if built_by is None or not (inspect.isfunction(obj) or inspect.iscoroutinefunction(obj)):
+        return None
+    return built_by(obj, target)
+
+
+def require() -> Any:
+    if autogen is None or not hasattr(autogen, "ConversableAgent"):
+        raise TargetError("AG2 apps need the ag2 extra: pip install 'masfuzz[ag2]'")
+    return autogen

@@ -1,0 +1,168 @@
+"""The AG2 adapter: extraction and runs for AutoGen 0.2-style apps (`pip install masfuzz[ag2]`).
+
+A target is either an object the app built — a `GroupChatManager` (its group chat, started by
+its first model-less member as the app would) or one agent (answering a stand-in user) — or a
+program that starts its own chats (`program.Program`: a script run as `__main__`, or a
+function). Either way the plan is a list of chats (`extract.Plan`) and a run records what
+happens inside the framework (`live`): every chat with its nesting, every turn, tool call and
+result, and a delegation for every speaker change.
+
+Each agent's model client points at a loopback `ModelServer` answering with the SUT model (AG2
+speaks the OpenAI API; nothing else of the app changes). The server tells agents apart by their
+system prompts, so a scenario's per-agent model and temperature reach each agent's `llm_config`
+calls (`masfuzz.llm.sampling`). A group chat's members are put in the scenario's speaking order:
+a round robin speaks in it, an "auto" selection shows its model the candidates in it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import autogen
+
+from masfuzz.adapters.ag2 import live
+from masfuzz.adapters.ag2.extract import Plan, extract
+from masfuzz.adapters.ag2.program import Program, play, read, session
+from masfuzz.adapters.base import Adapter, system_lock
+from masfuzz.adapters.ordering import in_speaking_order
+from masfuzz.scenario import Scenario
+from masfuzz.spec.model import WorkflowSpec
+from masfuzz.trace import ErrorEvent, TerminationReason, Trace, TraceRecorder
+
+# How AG2 words the end of a chat -> masfuzz's termination reasons.
+_REASONS: tuple[tuple[str, TerminationReason], ...] = (
+    ("Termination message condition", "text_mention"),
+    ("Maximum turns", "max_turns"),
+    ("Maximum rounds", "message_limit"),
+    ("Maximum number of consecutive auto-replies", "max_turns"),
+    ("User requested to end", "handoff_to_user"),
+)
+
+
+class AG2Adapter(Adapter):
+    framework = "ag2"
+    extra = "ag2"
+
+    @classmethod
+    def accepts(cls, obj: Any) -> bool:
+        return isinstance(obj, (autogen.ConversableAgent, Program))
+
+    def extract(self, obj: Any, *, target: str = "") -> WorkflowSpec:
+        return extract(plan_of(obj, target))
+
+    async def run(self, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
+        from masfuzz.adapters.blackbox import DUMMY_KEY, _PerAgentModels
+        from masfuzz.serve.server import ModelServer
+
+        rec = TraceRecorder(scenario_id=scenario.id, system_id=spec.system.id, framework="ag2")
+        # (name, prompt) pairs, and every agent the program builds adds its own as it is built:
+        # the endpoint tells apart agents an app redefines, or builds only in some runs
+        known = [(a.id, a.instructions) for a in spec.agents if a.instructions]
+        async with system_lock(obj), ModelServer(_PerAgentModels(scenario), agents=known) as server:
+            def redirect(agent: Any) -> None:
+                prompt = getattr(agent, "system_message", "")
+                if live.has_model(agent) and prompt and (agent.name, prompt) not in known:
+                    known.append((agent.name, prompt))
+                cfg = _cfg(agent)
+                cfg["config_list"] = [{"model": "masfuzz-sut", "api_key": DUMMY_KEY,
+                                       "base_url": server.url}]
+                cfg["cache_seed"] = None
+                _configure(agent, cfg)
+
+            def arrange(group: Any) -> None:
+                names = {m.name for m in group.agents}
+                order = [n for n in scenario.speaking_order if n in names]
+                group.agents[:] = in_speaking_order(group.agents, order, lambda a: a.name)
+                rec.meta["speaking_order"] = [a.name for a in group.agents]  # the last group's
+
+            s = live.Session(mode="record", rec=rec, redirect=redirect, arrange=arrange,
+                             task=scenario.input or None,
+                             answers=[*([scenario.input] if scenario.input else []), "exit"])
+            if isinstance(obj, Program):
+                crash = await asyncio.to_thread(play, obj, s)
+            else:
+                crash = await asyncio.to_thread(_play_object, obj, s, scenario, redirect, arrange)
+            rec.usage.model_calls = len(server.recording.calls)
+        rec.meta["human_prompts"] = s.human_prompts
+        return _finish(rec, s, crash)
+
+
+def _configure(agent: Any, cfg: dict[str, Any]) -> None:
+    """Give `agent` this llm_config and a client made from it, as its constructor would."""
+    if hasattr(agent, "_validate_llm_config") and hasattr(agent, "_create_client"):
+        agent.llm_config = agent._validate_llm_config(cfg)
+        agent.client = agent._create_client(agent.llm_config)
+    else:  # 0.2.x releases
+        agent.llm_config = cfg
+        agent.client = autogen.OpenAIWrapper(**cfg)
+
+
+def _cfg(agent: Any) -> dict[str, Any]:
+    cfg = agent.llm_config
+    return dict(cfg) if isinstance(cfg, dict) else cfg.model_dump()
+
+
+def plan_of(obj: Any, target: str = "") -> Plan:
+    if isinstance(obj, Program):
+        s = read(obj, target or obj.name)
+        return Plan.of(obj.name, s.chats, s.direct)
+    starter, other = _opening(obj)
+    return Plan.of(obj.name, [live.ChatCall(starter, other, "", None, "last_msg", False)])
+
+
+def _opening(obj: Any) -> tuple[Any, Any]:
+    """Who starts the chat with an object target, and with whom."""
+    group = getattr(obj, "groupchat", None)
+    if isinstance(obj, autogen.GroupChatManager) and group is not None:
+        members = list(group.agents)
+        return next((a for a in members if not live.has_model(a)), members[0]), obj
+    return _stand_in_user(), obj
+
+
+def _stand_in_user() -> Any:
+    """The user of a lone agent: a model-less proxy that sends the task and says nothing more."""
+    return autogen.UserProxyAgent("user", human_input_mode="NEVER", code_execution_config=False,
+                                  max_consecutive_auto_reply=0, default_auto_reply="")
+
+
+def _play_object(obj: Any, s: live.Session, scenario: Scenario, redirect: Any, arrange: Any) -> str | None:
+    plan = plan_of(obj)
+    starter, other = plan.chats[0].sender, plan.chats[0].recipient
+    everyone = plan.everyone()
+    saved = {id(a): (a.llm_config, a.client) for a in everyone}
+    groups = {id(g.groupchat): (g.groupchat, list(g.groupchat.agents)) for g in plan.groups}
+    try:
+        with session(s):
+            for a in everyone:
+                if a.llm_config:
+                    redirect(a)
+            for g in plan.groups:
+                # in place: the manager runs on a copy of the group chat sharing this list
+                arrange(g.groupchat)
+                g.groupchat.messages.clear()
+            try:
+                starter.initiate_chat(other, message=scenario.input, max_turns=scenario.max_turns,
+                                      silent=True)
+            except Exception as exc:  # the app's own failure is a finding
+                return f"{type(exc).__name__}: {exc}"
+    finally:
+        for a in everyone:
+            a.llm_config, a.client = saved[id(a)]
+        for group, members in groups.values():
+            group.agents[:] = members
+    return None
+
+
+def _finish(rec: TraceRecorder, s: live.Session, crash: str | None) -> Trace:
+    final = next((e.content for e in reversed(rec.events)
+                  if getattr(e, "type", "") == "message" and getattr(e, "agent", None)), None)
+    if crash:
+        rec.add(ErrorEvent(kind="crash", message=crash))
+        return rec.finish("crash", detail=crash, final_output=final)
+    reason: TerminationReason = "completed"
+    for words, mapped in _REASONS:
+        if s.last_reason.startswith(words):
+            reason = mapped
+            break
+    return rec.finish(reason, detail=s.last_reason, final_output=final)

@@ -1,0 +1,277 @@
+"""The `WorkflowSpec` of an AG2 / AutoGen 0.2-style app, from the chats it starts.
+
+What counts as an agent: every participant with a model. Model-less participants (user proxies,
+board proxies, code executors) speak for the user and execute tools; they are listed in the notes
+with what they execute, and never become a reach obligation that no trace could witness. A group
+chat manager picks speakers; it is bookkeeping, not an agent.
+
+Delegations are the speaker changes the app's structure allows, between model agents, passing
+through model-less participants (a planner whose tool call the proxy answers, and the writer the
+proxy's turn goes to, is planner -> writer):
+- a two-agent chat: both ways;
+- a group chat: round robin gives its cycle, `allowed_or_disallowed_speaker_transitions` its
+  edges, and otherwise every ordered pair (the manager's model chooses);
+- nested chats registered on an agent: the holder to each nested recipient;
+- a sequence of chats (`initiate_chats`, or one `initiate_chat` after another): the agent that
+  closes one chat to the agent that opens the next.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import autogen
+
+from masfuzz.adapters.ag2.live import ChatCall, has_model
+from masfuzz.adapters.source import function_site
+from masfuzz.spec.model import (
+    AgentSpec, Delegation, Pattern, Permissions, SystemInfo, Termination, ToolSpec, WorkflowSpec,
+)
+
+
+@dataclass
+class Plan:
+    """The chats an app starts, in order, and everything they reach."""
+
+    name: str
+    chats: list[ChatCall]
+    agents: list[Any] = field(default_factory=list)  # every participant, in order of appearance
+    groups: list[Any] = field(default_factory=list)  # GroupChatManagers reached
+    nested: list[tuple[Any, dict[str, Any]]] = field(default_factory=list)  # (holder, chat)
+
+    @classmethod
+    def of(cls, name: str, chats: list[ChatCall], direct: list[Any] = ()) -> "Plan":
+        """`direct`: agents the app asks for a reply outside any chat."""
+        plan = cls(name, chats)
+        for c in chats:
+            plan._reach(c.sender)
+            plan._reach(c.recipient)
+        for a in direct:
+            plan._reach(a)
+        return plan
+
+    def _reach(self, agent: Any) -> None:
+        if agent is None or agent in self.agents or agent in self.groups:
+            return
+        group = getattr(agent, "groupchat", None)
+        if isinstance(agent, autogen.GroupChatManager) and group is not None:
+            self.groups.append(agent)
+            for member in group.agents:
+                self._reach(member)
+            return
+        self.agents.append(agent)
+        for chat in nested_chats(agent):
+            self.nested.append((agent, chat))
+            self._reach(chat.get("sender") or agent)
+            self._reach(chat.get("recipient"))
+
+    def model_agents(self) -> list[Any]:
+        """One agent per name: a notebook that builds an agent again in a later cell has one
+        agent (its first definition describes it; the run tells the versions apart)."""
+        out: dict[str, Any] = {}
+        for a in self.agents:
+            if has_model(a):
+                out.setdefault(a.name, a)
+        return list(out.values())
+
+    def everyone(self) -> list[Any]:
+        return [*self.agents, *self.groups]
+
+
+_NESTED = ("_summary_from_nested_chats", "_a_summary_from_nested_chats")
+
+
+def nested_chats(agent: Any) -> list[dict[str, Any]]:
+    """The chat queues `register_nested_chats` gave `agent`, read from its reply functions: a
+    `functools.partial` over the queue (0.2.x) or a closure around it (AG2)."""
+    out: list[dict[str, Any]] = []
+    for entry in getattr(agent, "_reply_func_list", ()):
+        func = entry.get("reply_func")
+        queue: Any = None
+        if isinstance(func, functools.partial) and getattr(func.func, "__name__", "") in _NESTED:
+            queue = func.args[0] if func.args else None
+        elif getattr(getattr(func, "__wrapped__", None), "__name__", "") in _NESTED:
+            try:
+                queue = inspect.getclosurevars(func).nonlocals.get("chat_queue")
+            except (TypeError, ValueError):
+                queue = None
+        out.extend(c for c in queue or () if isinstance(c, dict))
+    return out
+
+
+def _cfg(agent: Any) -> dict[str, Any]:
+    cfg = getattr(agent, "llm_config", None)
+    if not cfg:
+        return {}
+    return cfg if isinstance(cfg, dict) else cfg.model_dump()
+
+
+def extract(plan: Plan) -> WorkflowSpec:
+    models = plan.model_agents()
+    names = {a.name for a in models}
+    agents, tools, allow, notes = [], {}, [], []
+    for a in models:
+        cfg = _cfg(a)
+        model = next((c.get("model") for c in cfg.get("config_list", ()) if c.get("model")), None)
+        agents.append(AgentSpec(
+            id=a.name, description=getattr(a, "description", "") or "",
+            instructions=a.system_message or "", model=model,
+            model_settings={k: v for k, v in (
+                ("max_consecutive_auto_reply", a.max_consecutive_auto_reply()),
+                ("human_input_mode", getattr(a, "human_input_mode", None)),
+                ("temperature", cfg.get("temperature"))) if v is not None}))
+        for t in [*(cfg.get("tools") or ()), *(cfg.get("functions") or ())]:
+            fn = t.get("function", t)
+            name = fn.get("name", "")
+            executor = next((e for e in plan.agents if name in (getattr(e, "function_map", None) or {})), None)
+            func = executor.function_map[name] if executor is not None else None
+            tools.setdefault(name, ToolSpec(id=name, description=fn.get("description", ""),
+                                            parameters=fn.get("parameters", {}),
+                                            source=function_site(func) if func else None))
+            allow.append((a.name, name))
+    for p in {p.name: p for p in plan.agents if not has_model(p)}.values():
+        runs = sorted(t for t in (getattr(p, "function_map", None) or {}) if t in tools)
+        role = f"runs {', '.join(runs)}" if runs else "speaks for the user"
+        notes.append(f"{p.name} is a model-less proxy: {role}")
+    for a in models:
+        for t in sorted(getattr(a, "function_map", None) or {}):
+            if t in tools:
+                notes.append(f"{t} runs in {a.name}")
+    delegations = list({d.edge: d for d in reversed(list(_delegations(plan, names)))}.values())[::-1]
+    entry = _first_speaker(plan.chats[0], names) if plan.chats else None
+    entry = entry or (models[0].name if models else plan.chats[0].sender.name)
+    return WorkflowSpec(
+        system=SystemInfo(id=plan.name, entry_agent=entry, framework="ag2", pattern=_pattern(plan)),
+        agents=tuple(agents), tools=tuple(tools.values()), permissions=Permissions(allow=tuple(allow)),
+        delegations=tuple(delegations), termination=_termination(plan), notes=tuple(notes))
+
+
+def _pattern(plan: Plan) -> Pattern:
+    methods = {g.groupchat.speaker_selection_method for g in plan.groups}
+    if methods - {"round_robin"}:
+        return "selector"
+    return "fixed_order"
+
+
+def _termination(plan: Plan) -> Termination:
+    conds: list[str] = []
+    max_turns = None
+    for g in plan.groups:
+        conds.append(f"{g.name}: max_round={g.groupchat.max_round}")
+        if _custom_term(g):
+            conds.append(f"{g.name}: is_termination_msg")
+        max_turns = max_turns or g.groupchat.max_round
+    for c in plan.chats:
+        if c.max_turns is not None:
+            conds.append(f"{c.sender.name} -> {c.recipient.name}: max_turns={c.max_turns}")
+            max_turns = max_turns or c.max_turns
+    for a in plan.agents:
+        if _custom_term(a):
+            conds.append(f"{a.name}: is_termination_msg")
+    return Termination(conditions=tuple(dict.fromkeys(conds)), max_turns=max_turns)
+
+
+def _custom_term(agent: Any) -> bool:
+    """The app gave `is_termination_msg` (AG2's default, content == "TERMINATE", is not listed)."""
+    func = getattr(agent, "_is_termination_msg", None)
+    return func is not None and not getattr(func, "__qualname__", "").startswith("ConversableAgent.")
+
+
+def _delegations(plan: Plan, names: set[str]) -> Iterable[Delegation]:
+    def d(a: str, b: str, trigger: str, why: str) -> Delegation:
+        return Delegation(**{"from": a, "to": b, "trigger": trigger, "condition": why})
+
+    for c in plan.chats:
+        yield from _chat_edges(c.sender, c.recipient, c.max_turns, names, d)
+    for g in plan.groups:
+        yield from _group_edges(g, names, d)
+    for holder, chat in plan.nested:
+        recipient = chat.get("recipient")
+        if holder.name not in names or recipient is None:
+            continue
+        for to in _openers(recipient, names):
+            if to != holder.name:
+                yield d(holder.name, to, "delegate", "nested chat")
+        sender = chat.get("sender") or holder
+        if sender is holder:  # the holder opens it, speaking: the recipient answers it back
+            if (chat.get("max_turns") or 2) >= 2 and recipient.name in names and holder.name != recipient.name:
+                yield d(recipient.name, holder.name, "sequence", "nested chat, second turn")
+        else:
+            yield from _chat_edges(sender, recipient, chat.get("max_turns"), names, d)
+    for before, after in zip(plan.chats, plan.chats[1:]):
+        last = _closer(before, names)
+        first = _first_speaker(after, names)
+        if last and first and last != first:
+            yield d(last, first, "sequence", "the next chat of the sequence")
+
+
+def _chat_edges(a: Any, b: Any, max_turns: int | None, names: set[str], d: Any) -> Iterable[Delegation]:
+    """A two-agent chat `a` opens with the app's message to `b`: `b` answers first, and the
+    two alternate only from the second turn on."""
+    if max_turns is not None and max_turns < 2:
+        return
+    if a.name in names and b.name in names and a.name != b.name:
+        yield d(b.name, a.name, "sequence", "two-agent chat")
+        yield d(a.name, b.name, "sequence", "two-agent chat")
+
+
+def _group_edges(manager: Any, names: set[str], d: Any) -> Iterable[Delegation]:
+    group = manager.groupchat
+    members = [m.name for m in group.agents]
+    if group.speaker_selection_method == "round_robin":
+        raw = {(members[i], members[(i + 1) % len(members)]) for i in range(len(members))}
+        trigger, why = "sequence", "next in round-robin order"
+    else:
+        raw = {(s.name, t.name) for s, ts in group.allowed_speaker_transitions_dict.items() for t in ts}
+        trigger, why = "selector", "chosen by the manager's model"
+    for a, b in sorted(_through_proxies(raw, names)):
+        yield d(a, b, trigger, why)
+
+
+def _through_proxies(edges: set[tuple[str, str]], names: set[str]) -> set[tuple[str, str]]:
+    """Edges between model agents, following edges through model-less participants."""
+    out: set[tuple[str, str]] = set()
+    succ: dict[str, set[str]] = {}
+    for a, b in edges:
+        succ.setdefault(a, set()).add(b)
+    for start in names:
+        seen, todo = set(), list(succ.get(start, ()))
+        while todo:
+            n = todo.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            if n in names:
+                if n != start:
+                    out.add((start, n))
+            else:
+                todo.extend(succ.get(n, ()))
+    return out
+
+
+def _openers(recipient: Any, names: set[str]) -> list[str]:
+    """Who speaks first when a chat goes to `recipient`."""
+    group = getattr(recipient, "groupchat", None)
+    if isinstance(recipient, autogen.GroupChatManager) and group is not None:
+        return [m.name for m in group.agents if m.name in names][:1]
+    return [recipient.name] if recipient.name in names else []
+
+
+def _first_speaker(chat: ChatCall, names: set[str]) -> str | None:
+    first = _openers(chat.recipient, names)
+    if first:
+        return first[0]
+    return chat.sender.name if chat.sender.name in names else None
+
+
+def _closer(chat: ChatCall, names: set[str]) -> str | None:
+    """The model agent that speaks last in a two-agent chat with one model agent (or the
+    recipient when both have one); unknown for a group chat."""
+    if isinstance(chat.recipient, autogen.GroupChatManager):
+        return None
+    if chat.recipient.name in names:
+        return chat.recipient.name
+    return chat.sender.name if chat.sender.name in names else None

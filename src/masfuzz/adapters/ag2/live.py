@@ -1,0 +1,515 @@
+"""What an AG2 / AutoGen 0.2-style app does while it runs, seen from inside the framework.
+
+0.2-style apps are programs, not one team object: a script starts a two-agent chat, a sequence
+of chats with carry-over (`initiate_chats`), a group chat; agents start nested chats to compose
+their replies. masfuzz sees all of it through a few methods every app goes through, wrapped once
+per process (`install`) and inert unless a `Session` is active in the calling context:
+
+- `ConversableAgent.__init__`: agents the program builds are remembered and, in a recorded run,
+  pointed at masfuzz's model endpoint as they are built (so agents made inside `main()` or at
+  module level are covered, not only the ones masfuzz was handed);
+- `initiate_chat`: a chat starts and ends (`ChatStart`/`ChatEnd`; nesting from the chats under
+  way). While reading an app (`mode="read"`) a chat is noted and not run, so a script's whole
+  plan is known without a model;
+- `send`: one message from one agent to another: a model agent's turn (with its tool calls), a
+  proxy's tool results, the user's words. A group chat manager's re-broadcasts are not messages;
+- `execute_function`: whether a tool call succeeded, as the framework judged it;
+- `GroupChat.select_speaker`: the manager's own bookkeeping chat (AG2 runs speaker selection as
+  an inner two-agent chat) is not the app's conversation.
+
+The framework's console output goes through the session's `IOStream`: nothing reaches stdout,
+the stop reasons AG2 announces become the chats' end reasons, and human-input prompts are
+answered by the session (the user never types; a stand-in answers as documented in `answer`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import functools
+import inspect
+import itertools
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+import autogen
+from autogen.agentchat.chat import ChatResult
+from autogen.io.base import IOStream
+
+from masfuzz.llm.openai_format import parse_arguments
+from masfuzz.trace import (
+    ChatEnd, ChatStart, DelegationEvent, Message, ToolCall, ToolResult, TraceRecorder,
+)
+
+_SESSION: contextvars.ContextVar["Session | None"] = contextvars.ContextVar("masfuzz_ag2", default=None)
+_INIT_SIG = inspect.signature(autogen.ConversableAgent.initiate_chat)
+READ_LIMIT = 50  # chats a program may start while it is read; a loop that goes on is cut there
+
+
+class StopReading(BaseException):
+    """Ends a program being read once it has started `READ_LIMIT` chats (an endless loop)."""
+
+
+def has_model(agent: Any) -> bool:
+    return bool(getattr(agent, "llm_config", None)) and not isinstance(agent, autogen.GroupChatManager)
+
+
+@dataclass
+class ChatCall:
+    """One chat a program starts, as read (not run)."""
+
+    sender: Any
+    recipient: Any
+    message: str
+    max_turns: int | None
+    summary_method: str
+    carryover: bool
+
+
+@dataclass
+class _Frame:
+    chat: str
+    sender: Any
+    recipient: Any
+    trigger: str
+    speaker: str | None = None  # the model agent that spoke last in this chat
+    first: bool = True  # the opening message is not yet sent
+    reason: str = ""
+    summary_method: Any = "last_msg"
+    max_turns: int | None = None
+
+
+@dataclass
+class Session:
+    """One read or one recorded run of an AG2 program in the current context."""
+
+    mode: str  # "read" | "record"
+    rec: TraceRecorder | None = None
+    redirect: Callable[[Any], None] | None = None  # points a new agent at the endpoint
+    arrange: Callable[[Any], None] | None = None  # puts a new group chat in the speaking order
+    task: str | None = None  # replaces the first top-level chat's opening message
+    answers: list[str] = field(default_factory=list)  # module-level input() answers, then EOF
+    built: list[Any] = field(default_factory=list)
+    chats: list[ChatCall] = field(default_factory=list)
+    direct: list[Any] = field(default_factory=list)  # agents the app asks for a reply outside chats
+    frames: list[_Frame] = field(default_factory=list)
+    top_chats: int = 0
+    last_top_speaker: str | None = None
+    calls: dict[str, ToolCall] = field(default_factory=dict)
+    outcomes: dict[str, bool] = field(default_factory=dict)
+    selecting: int = 0
+    last_reason: str = ""  # why the last top-level chat stopped, in the framework's words
+    human_prompts: int = 0
+    inputs_asked: int = 0
+    _ids: Any = field(default_factory=lambda: itertools.count(1))
+
+    # --- the program's own input() ----------------------------------------------------------
+
+    def read_line(self, prompt: str = "") -> str:
+        """A module-level `input()`: the scripted answers, then end of file (as a closed stdin)."""
+        self.inputs_asked += 1
+        if self.answers:
+            return self.answers.pop(0)
+        raise EOFError("masfuzz: no more scripted input")
+
+    # --- the framework's IOStream -------------------------------------------------------------
+
+    def answer(self, prompt: str) -> str:
+        """A human-input prompt inside a chat. The stand-in user says nothing: AG2 then auto-
+        replies (ALWAYS mode) or ends the chat (TERMINATE mode, its reply to a termination
+        message), as a user who only watches would."""
+        self.human_prompts += 1
+        return ""
+
+    def announced(self, event: Any) -> None:
+        content = getattr(event, "content", event)
+        reason = getattr(content, "termination_reason", None)
+        if reason and self.frames:
+            self.frames[-1].reason = str(reason)
+
+    # --- chats ------------------------------------------------------------------------------
+
+    def read_chat(self, sender: Any, recipient: Any, args: dict[str, Any]) -> ChatResult:
+        message = args.get("message")
+        text = message if isinstance(message, str) else ""
+        call = ChatCall(sender, recipient, text, args.get("max_turns"),
+                        str(args.get("summary_method") or "last_msg"),
+                        bool(args.get("kwargs", {}).get("carryover")))
+        self.chats.append(call)
+        if len(self.chats) >= READ_LIMIT:
+            raise StopReading()
+        return ChatResult(chat_history=[{"content": text, "role": "assistant", "name": sender.name}],
+                          summary=text)
+
+    def chat_begins(self, sender: Any, recipient: Any, args: dict[str, Any]) -> _Frame:
+        assert self.rec is not None
+        parent = self.frames[-1] if self.frames else None
+        if parent is None and self.top_chats == 0 and self.task:
+            args["message"] = self.task  # the scenario's input is the program's first task
+        kind = "nested" if parent else ("sequence" if self.top_chats else "chat")
+        if parent is None:
+            self.top_chats += 1
+        elif has_model(sender):
+            self._speaks(parent, sender.name)  # composing its reply, the holder delegates
+        frame = _Frame(f"chat-{next(self._ids)}", sender, recipient,
+                       _trigger(recipient, nested=parent is not None),
+                       summary_method=args.get("summary_method"), max_turns=args.get("max_turns"))
+        if parent is not None and has_model(sender):
+            frame.speaker = sender.name
+        elif parent is None and self.last_top_speaker:
+            frame.speaker = self.last_top_speaker  # the sequence hands the work on
+        self.frames.append(frame)
+        self.rec.add(ChatStart(chat=frame.chat, parent=parent.chat if parent else None, kind=kind,
+                               sender=sender.name, recipient=recipient.name,
+                               carryover=bool(args.get("kwargs", {}).get("carryover"))))
+        return frame
+
+    def chat_ends(self, frame: _Frame, result: Any) -> None:
+        assert self.rec is not None
+        self.frames.remove(frame)
+        summary = getattr(result, "summary", "") if result is not None else ""
+        summary = summary if isinstance(summary, str) else str(summary)
+        if frame.summary_method == "reflection_with_llm" and summary:
+            # AG2 has the recipient's model (else the sender's) sum the chat up: that agent's
+            # work, carried over to the next chat
+            who = next((a for a in (frame.recipient, frame.sender) if has_model(a)), None)
+            if who is not None:
+                self._speaks(frame, who.name)
+                self.rec.turn(who.name)
+                self.rec.add(Message(agent=who.name, content=summary))
+        frame.reason = frame.reason or _inferred_reason(frame, result)
+        self.rec.add(ChatEnd(chat=frame.chat, reason=frame.reason, summary=summary))
+        if not self.frames:
+            self.last_reason = frame.reason
+            if frame.speaker:
+                self.last_top_speaker = frame.speaker
+
+    # --- messages -----------------------------------------------------------------------------
+
+    def sent(self, sender: Any, recipient: Any, message: Any) -> None:
+        if self.rec is None or self.selecting or isinstance(sender, autogen.GroupChatManager):
+            return
+        msg = {"content": message} if isinstance(message, str) else dict(message or {})
+        frame = self.frames[-1] if self.frames else None
+        opening = frame is not None and frame.first
+        if frame is not None:
+            frame.first = False
+        if msg.get("tool_responses") or msg.get("role") in ("tool", "function"):
+            self._results(msg)
+            return
+        text = _text(msg.get("content"))
+        calls = list(msg.get("tool_calls") or ())
+        legacy = msg.get("function_call")
+        if not has_model(sender) or (opening and frame is not None and len(self.frames) == 1):
+            # a proxy speaks for the user; a top-level chat opens with the app's task
+            if text:
+                self.rec.add(Message(role="user", content=text))
+            return
+        if frame is not None:
+            self._speaks(frame, sender.name)
+        self.rec.turn(sender.name)
+        if text:
+            self.rec.add(Message(agent=sender.name, content=text))
+        for tc in calls:
+            fn = tc.get("function") or {}
+            self._call(sender.name, fn.get("name", ""), fn.get("arguments"), tc.get("id", ""))
+        if legacy:
+            self._call(sender.name, legacy.get("name", ""), legacy.get("arguments"), "")
+
+    def replied(self, agent: Any, reply: Any) -> None:
+        """The app asked `agent` for a reply directly, outside any chat."""
+        if self.rec is None or not has_model(agent):
+            return
+        self.rec.turn(agent.name)
+        text = _text(reply.get("content") if isinstance(reply, dict) else reply)
+        if text:
+            self.rec.add(Message(agent=agent.name, content=text))
+
+    def _speaks(self, frame: _Frame, name: str) -> None:
+        assert self.rec is not None
+        if frame.speaker and frame.speaker != name:
+            self.rec.add(DelegationEvent(**{"from": frame.speaker, "to": name,
+                                            "trigger": frame.trigger}))
+        frame.speaker = name
+
+    def _call(self, agent: str, tool: str, raw: Any, call_id: str) -> None:
+        assert self.rec is not None
+        call = ToolCall(agent=agent, tool=tool, arguments=parse_arguments(raw), call_id=call_id)
+        self.calls[call_id or f"legacy:{tool}"] = call
+        self.rec.add(call)
+
+    def _results(self, msg: dict[str, Any]) -> None:
+        assert self.rec is not None
+        responses = msg.get("tool_responses") or [
+            {"tool_call_id": msg.get("tool_call_id") or f"legacy:{msg.get('name', '')}",
+             "content": msg.get("content")}]
+        for r in responses:
+            key = r.get("tool_call_id", "")
+            call = self.calls.get(key)
+            if call is None:
+                continue
+            ok = self.outcomes.get(key, True)
+            self.rec.add(ToolResult(agent=call.agent, tool=call.tool, call_id=call.call_id,
+                                    status="ok" if ok else "error", payload=_text(r.get("content"))))
+
+    def executed(self, func_call: dict[str, Any], call_id: str | None, ok: bool) -> None:
+        self.outcomes[call_id or f"legacy:{func_call.get('name', '')}"] = ok
+
+
+class Stream:
+    """The framework's IOStream during a session: output to stderr when asked (never stdout),
+    stop reasons to the session, human input from the session's stand-in."""
+
+    def __init__(self, session: Session, echo: bool = False) -> None:
+        self.session, self.echo = session, echo
+
+    def print(self, *objects: Any, sep: str = " ", end: str = "\n", flush: bool = False) -> None:
+        if self.echo:
+            print(*objects, sep=sep, end=end, flush=flush, file=sys.stderr)
+
+    def send(self, message: Any) -> None:
+        self.session.announced(message)
+        if self.echo:
+            try:
+                message.print(self.print)
+            except Exception:  # a framework event that cannot print itself is not ours to fix
+                pass
+
+    def input(self, prompt: str = "", *, password: bool = False) -> str:
+        return self.session.answer(prompt)
+
+
+def _inferred_reason(frame: _Frame, result: Any) -> str:
+    """Why a chat stopped, in AG2's words, for releases that do not announce it (0.2.x)."""
+    history = list(getattr(result, "chat_history", None) or ())
+    group = getattr(frame.recipient, "groupchat", None)
+    if group is not None:
+        if len(group.messages) >= group.max_round:
+            return f"Maximum rounds ({group.max_round}) reached"
+        last = group.messages[-1] if group.messages else None
+        if last is not None and frame.recipient._is_termination_msg(last):
+            return f"Termination message condition on the GroupChatManager '{frame.recipient.name}' met"
+        return ""
+    if not history:
+        return ""
+    last = history[-1]
+    # the history is the sender's: its own messages are "assistant", the recipient's "user"
+    spoke = last.get("name") or (frame.sender.name if last.get("role") == "assistant" else frame.recipient.name)
+    for to in (frame.sender, frame.recipient):
+        try:
+            if to.name != spoke and to._is_termination_msg(last):
+                return f"Termination message condition on agent '{to.name}' met"
+        except Exception:  # the app's own check failed on this message: nothing to infer
+            return ""
+    if frame.max_turns is not None and len(history) >= 2 * frame.max_turns:
+        return f"Maximum turns ({frame.max_turns}) reached"
+    return ""
+
+
+def _trigger(recipient: Any, *, nested: bool) -> str:
+    group = getattr(recipient, "groupchat", None)
+    if group is not None:
+        return "sequence" if group.speaker_selection_method == "round_robin" else "selector"
+    return "delegate" if nested else "sequence"
+
+
+def _text(content: Any) -> str:
+    if content is None:
+        return ""
+    if isinstance(content, list):  # multimodal parts
+        return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    text = str(content)
+    return "" if text == "None" else text  # AG2 keeps a missing content as the text "None"
+
+
+# --- the wrappers ----------------------------------------------------------------------------
+
+def current() -> Session | None:
+    return _SESSION.get()
+
+
+def activate(session: Session) -> contextvars.Token:
+    return _SESSION.set(session)
+
+
+def deactivate(token: contextvars.Token) -> None:
+    _SESSION.reset(token)
+
+
+def install() -> None:
+    """Wrap the framework's methods once per process (inert without a session)."""
+    agent, group = autogen.ConversableAgent, autogen.GroupChat
+    if getattr(agent.send, "_masfuzz", False):
+        return
+    _wrap(agent, "__init__", _init)
+    _wrap(agent, "initiate_chat", _initiate_chat)
+    _wrap(agent, "a_initiate_chat", _a_initiate_chat)
+    _wrap(agent, "send", _send)
+    _wrap(agent, "a_send", _a_send)
+    _wrap(agent, "generate_reply", _generate_reply)
+    _wrap(agent, "execute_function", _execute)
+    _wrap(agent, "a_execute_function", _a_execute)
+    _wrap(group, "select_speaker", _select)
+    _wrap(group, "a_select_speaker", _a_select)
+
+
+def _wrap(cls: type, name: str, make: Callable[[Any], Any]) -> None:
+    original = getattr(cls, name)
+    wrapper = functools.wraps(original)(make(original))
+    wrapper._masfuzz = True
+    setattr(cls, name, wrapper)
+
+
+def _init(original: Any) -> Any:
+    def init(self: Any, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        s = _SESSION.get()
+        if s is None or s.selecting:
+            return
+        s.built.append(self)
+        if s.redirect is not None and getattr(self, "llm_config", None):
+            s.redirect(self)
+        if s.arrange is not None and isinstance(self, autogen.GroupChatManager):
+            s.arrange(self.groupchat)
+    return init
+
+
+def _bind(self: Any, recipient: Any, args: tuple, kwargs: dict) -> dict[str, Any]:
+    bound = _INIT_SIG.bind(self, recipient, *args, **kwargs)
+    return dict(bound.arguments)
+
+
+def _call_with(original: Any, arguments: dict[str, Any]) -> Any:
+    extra = arguments.pop("kwargs", {})
+    return original(**arguments, **extra)
+
+
+def _initiate_chat(original: Any) -> Any:
+    def initiate_chat(self: Any, recipient: Any, *args: Any, **kwargs: Any) -> Any:
+        s = _SESSION.get()
+        if s is None or s.selecting:
+            return original(self, recipient, *args, **kwargs)
+        arguments = _bind(self, recipient, args, kwargs)
+        if s.mode == "read":
+            return s.read_chat(self, recipient, arguments)
+        frame = s.chat_begins(self, recipient, arguments)
+        result = None
+        try:
+            result = _call_with(original, arguments)
+            return result
+        finally:
+            s.chat_ends(frame, result)
+    return initiate_chat
+
+
+def _a_initiate_chat(original: Any) -> Any:
+    async def a_initiate_chat(self: Any, recipient: Any, *args: Any, **kwargs: Any) -> Any:
+        s = _SESSION.get()
+        if s is None or s.selecting:
+            return await original(self, recipient, *args, **kwargs)
+        arguments = _bind(self, recipient, args, kwargs)
+        if s.mode == "read":
+            return s.read_chat(self, recipient, arguments)
+        frame = s.chat_begins(self, recipient, arguments)
+        result = None
+        try:
+            result = await _call_with(original, arguments)
+            return result
+        finally:
+            s.chat_ends(frame, result)
+    return a_initiate_chat
+
+
+def _send(original: Any) -> Any:
+    def send(self: Any, message: Any, recipient: Any, *args: Any, **kwargs: Any) -> Any:
+        s = _SESSION.get()
+        if s is not None:
+            s.sent(self, recipient, message)
+        return original(self, message, recipient, *args, **kwargs)
+    return send
+
+
+def _a_send(original: Any) -> Any:
+    async def a_send(self: Any, message: Any, recipient: Any, *args: Any, **kwargs: Any) -> Any:
+        s = _SESSION.get()
+        if s is not None:
+            s.sent(self, recipient, message)
+        return await original(self, message, recipient, *args, **kwargs)
+    return a_send
+
+
+NOT_RUN = "(not run: masfuzz is reading the app)"
+
+
+def _generate_reply(original: Any) -> Any:
+    """A reply the app asks an agent for outside any chat (`agent.generate_reply(messages)`):
+    no model while the app is read; in a run, that agent's turn."""
+    def generate_reply(self: Any, *args: Any, **kwargs: Any) -> Any:
+        s = _SESSION.get()
+        if s is None or s.selecting or s.frames:
+            return original(self, *args, **kwargs)
+        if s.mode == "read":
+            s.direct.append(self)
+            return NOT_RUN
+        reply = original(self, *args, **kwargs)
+        s.replied(self, reply)
+        return reply
+    return generate_reply
+
+
+def _executed(sig: inspect.Signature, call: tuple, kwargs: dict, ok: bool) -> None:
+    """Note how an `execute_function(self, func_call, ...)` call went (its `call_id`: older
+    0.2 releases have none)."""
+    s = _SESSION.get()
+    if s is None:
+        return
+    call_id = sig.bind(*call, **kwargs).arguments.get("call_id") if "call_id" in sig.parameters else None
+    s.executed(call[1], call_id, ok)
+
+
+def _execute(original: Any) -> Any:
+    sig = inspect.signature(original)
+
+    def execute_function(self: Any, func_call: Any, *args: Any, **kw: Any) -> Any:
+        ok, result = original(self, func_call, *args, **kw)
+        _executed(sig, (self, func_call, *args), kw, ok)
+        return ok, result
+    return execute_function
+
+
+def _a_execute(original: Any) -> Any:
+    sig = inspect.signature(original)
+
+    async def a_execute_function(self: Any, func_call: Any, *args: Any, **kw: Any) -> Any:
+        ok, result = await original(self, func_call, *args, **kw)
+        _executed(sig, (self, func_call, *args), kw, ok)
+        return ok, result
+    return a_execute_function
+
+
+@contextlib.contextmanager
+def _selecting() -> Iterator[None]:
+    """Inside speaker selection: the manager's own chat, not the app's."""
+    s = _SESSION.get()
+    if s is not None:
+        s.selecting += 1
+    try:
+        yield
+    finally:
+        if s is not None:
+            s.selecting -= 1
+
+
+def _select(original: Any) -> Any:
+    def select_speaker(self: Any, *args: Any, **kwargs: Any) -> Any:
+        with _selecting():
+            return original(self, *args, **kwargs)
+    return select_speaker
+
+
+def _a_select(original: Any) -> Any:
+    async def a_select_speaker(self: Any, *args: Any, **kwargs: Any) -> Any:
+        with _selecting():
+            return await original(self, *args, **kwargs)
+    return a_select_speaker

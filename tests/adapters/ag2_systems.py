@@ -1,0 +1,87 @@
+"""Small AutoGen 0.2-style systems, each one shape FLARE's benchmark apps use, written the way
+the AutoGen 0.2 tutorials write them (tests/adapters/test_ag2_shapes.py):
+
+- `comedians`: a two-agent chat that ends on a phrase or after two turns (Joke Maker);
+- `blog`: a writer and a critic whose reply is composed by nested review chats (Blog Writer);
+- `currency`: a tool registered for the model on one agent and for execution on a proxy
+  (Tool Caller);
+- `round_robin`: a group chat whose members speak in turn (a factory: returns the manager);
+- fixtures_ag2/onboarding.py: a three-chat `initiate_chats` sequence with carry-over, at module
+  level like a converted notebook, with a human proxy (Customer Onboarding).
+"""
+
+import autogen
+
+
+def cfg():
+    return {"config_list": [{"model": "gpt-4o-mini", "api_key": "sk-unused"}], "cache_seed": None}
+
+
+def comedians():
+    cathy = autogen.ConversableAgent(
+        "cathy", system_message="Your name is Cathy and you are a stand-up comedian.",
+        llm_config=cfg(), human_input_mode="NEVER")
+    joe = autogen.ConversableAgent(
+        "joe", system_message="Your name is Joe and you are a stand-up comedian. Start the next "
+        "joke from the punchline of the previous joke.", llm_config=cfg(), human_input_mode="NEVER",
+        is_termination_msg=lambda m: "I gotta go" in (m.get("content") or ""))
+    return joe.initiate_chat(cathy, message="I'm Joe. Cathy, let's keep the jokes rolling.",
+                             max_turns=2)
+
+
+def blog():
+    writer = autogen.AssistantAgent(
+        "writer", llm_config=cfg(),
+        system_message="You are a writer. You write engaging and concise blogposts.")
+    critic = autogen.AssistantAgent(
+        "critic", llm_config=cfg(),
+        system_message="You are a critic. You review the work of the writer and provide feedback.",
+        is_termination_msg=lambda m: "TERMINATE" in (m.get("content") or ""))
+    seo = autogen.AssistantAgent(
+        "seo_reviewer", llm_config=cfg(),
+        system_message="You are an SEO reviewer. Give concise suggestions for search ranking.")
+    legal = autogen.AssistantAgent(
+        "legal_reviewer", llm_config=cfg(),
+        system_message="You are a legal reviewer. Make sure the content is legally compliant.")
+
+    def reflection(recipient, messages, sender, config):
+        return f"Review the following content.\n\n {recipient.chat_messages_for_summary(sender)[-1]['content']}"
+
+    critic.register_nested_chats(
+        [{"recipient": seo, "message": reflection, "summary_method": "last_msg", "max_turns": 1},
+         {"recipient": legal, "message": reflection, "summary_method": "last_msg", "max_turns": 1}],
+        trigger=writer)
+    return critic.initiate_chat(writer, message="Write a blogpost about DeepLearning.AI.",
+                                max_turns=2, summary_method="last_msg")
+
+
+def currency_calculator(base_amount: float, base_currency: str, quote_currency: str) -> str:
+    """Convert an amount between USD and EUR."""
+    rates = {("USD", "EUR"): 0.9, ("EUR", "USD"): 1.1}
+    if (base_currency, quote_currency) not in rates:
+        raise ValueError(f"unknown pair {base_currency}/{quote_currency}")
+    return f"{base_amount * rates[(base_currency, quote_currency)]:.2f} {quote_currency}"
+
+
+def currency():
+    bot = autogen.AssistantAgent(
+        "currency_bot", llm_config=cfg(),
+        system_message="For currency exchange tasks, only use the functions you have been "
+        "provided with. Reply TERMINATE when the task is done.")
+    user = autogen.UserProxyAgent(
+        "user_proxy", human_input_mode="NEVER", code_execution_config=False,
+        max_consecutive_auto_reply=5,
+        is_termination_msg=lambda m: (m.get("content") or "").rstrip().endswith("TERMINATE"))
+    autogen.register_function(currency_calculator, caller=bot, executor=user,
+                              description="Currency exchange calculator.")
+    return user.initiate_chat(bot, message="How much is 123.45 USD in EUR?")
+
+
+def round_robin():
+    user = autogen.UserProxyAgent("user", human_input_mode="NEVER", code_execution_config=False,
+                                  default_auto_reply="")
+    roles = [autogen.AssistantAgent(r, llm_config=cfg(), system_message=f"You are {r}. Do your part.")
+             for r in ("researcher", "drafter", "editor")]
+    group = autogen.GroupChat(agents=[user, *roles], messages=[], max_round=5,
+                              speaker_selection_method="round_robin")
+    return autogen.GroupChatManager(groupchat=group, llm_config=cfg())

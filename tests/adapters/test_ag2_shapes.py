@@ -1,0 +1,148 @@
+"""AG2 / AutoGen 0.2-style depth: the shapes FLARE's benchmark apps are built from, each
+extracted (agents, tools, delegations, obligations) and run (turns, delegations, nesting), with
+a scripted model that answers per agent (tests/adapters/ag2_policy.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("autogen.agentchat")
+
+from masfuzz.exec import InProcessExecutor  # noqa: E402
+from masfuzz.graph.coordination import CoordinationGraph  # noqa: E402
+from masfuzz.scenario import Scenario  # noqa: E402
+from masfuzz.trace import (  # noqa: E402
+    AgentTurn, ChatEnd, ChatStart, DelegationEvent, Message, ToolCall, ToolResult,
+)
+
+HERE = Path(__file__).parent
+SYSTEMS = HERE / "ag2_systems.py"
+ONBOARDING = HERE / "fixtures_ag2" / "onboarding.py"
+POLICY = f"scripted/{HERE / 'ag2_policy.py'}:policy"
+
+
+def run(target: str, task: str = "A task from masfuzz"):
+    ex = InProcessExecutor()
+    trace = asyncio.run(ex.run(target, Scenario(input=task, sut_model=POLICY)))
+    return ex.load(target).spec, trace
+
+
+def edges(spec):
+    return {d.edge for d in spec.delegations}
+
+
+def witnessed(trace):
+    return {(e.from_, e.to) for e in trace.of_type(DelegationEvent)}
+
+
+def ids(spec):
+    return {o.id for o in CoordinationGraph(spec).obligations()}
+
+
+def test_two_agent_chat_alternates_and_stops_at_max_turns():
+    spec, trace = run(f"{SYSTEMS}:comedians", "Tell a joke about compilers")
+    assert [a.id for a in spec.agents] == ["joe", "cathy"]
+    assert spec.system.entry_agent == "cathy"  # joe's opening is the task; cathy answers it
+    assert edges(spec) == {("cathy", "joe"), ("joe", "cathy")}
+    assert trace.speaker_order == ["cathy", "joe", "cathy"]
+    assert witnessed(trace) == edges(spec)
+    assert trace.of_type(Message)[0].role == "user"
+    assert trace.of_type(Message)[0].content == "Tell a joke about compilers"
+    # joe's own phrase does not stop him: only what he receives is tested
+    assert trace.termination.reason == "max_turns"
+
+
+def test_sequence_of_chats_records_carry_over_and_hands_the_work_on():
+    spec, trace = run(str(ONBOARDING), "My name is Ana, from Lisbon")
+    names = ["onboarding_personal_information_agent", "onboarding_topic_preference_agent",
+             "customer_engagement_agent"]
+    assert [a.id for a in spec.agents] == names  # the human proxy is no agent
+    assert "customer_proxy_agent is a model-less proxy: speaks for the user" in spec.notes
+    assert edges(spec) == {(names[0], names[1]), (names[1], names[2])}
+    starts = trace.of_type(ChatStart)
+    assert [(s.kind, s.carryover) for s in starts] == [
+        ("chat", False), ("sequence", True), ("sequence", True)]
+    assert len(trace.of_type(ChatEnd)) == 3
+    assert witnessed(trace) == edges(spec)
+    assert trace.of_type(Message)[0].content == "My name is Ana, from Lisbon"
+    reach = {f"reach::{n}" for n in names}
+    assert reach <= ids(spec)
+    assert {e.agent for e in trace.of_type(AgentTurn)} == set(names)
+
+
+def test_nested_review_chats_are_nested_in_the_trace():
+    spec, trace = run(f"{SYSTEMS}:blog", "Write about fuzzing")
+    assert edges(spec) == {("writer", "critic"), ("critic", "writer"),
+                           ("critic", "seo_reviewer"), ("critic", "legal_reviewer")}
+    starts = trace.of_type(ChatStart)
+    outer = starts[0]
+    assert outer.kind == "chat" and outer.parent is None
+    nested = [s for s in starts if s.kind == "nested"]
+    assert [(s.recipient, s.parent) for s in nested] == [
+        ("seo_reviewer", outer.chat), ("legal_reviewer", outer.chat)]
+    # the reviewers speak between their chat's start and end
+    events = list(trace.events)
+    for s in nested:
+        begin = events.index(s)
+        end = next(i for i, e in enumerate(events) if isinstance(e, ChatEnd) and e.chat == s.chat)
+        assert any(isinstance(e, AgentTurn) and e.agent == s.recipient for e in events[begin:end])
+    assert witnessed(trace) == edges(spec)
+
+
+def test_tool_registered_on_caller_and_executor():
+    spec, trace = run(f"{SYSTEMS}:currency")
+    assert [a.id for a in spec.agents] == ["currency_bot"]
+    assert spec.permissions.allow == (("currency_bot", "currency_calculator"),)
+    assert "use_tool::currency_bot::currency_calculator" in ids(spec)
+    assert not any(i.startswith("reach::user_proxy") for i in ids(spec))
+    call, = trace.of_type(ToolCall)
+    result, = trace.of_type(ToolResult)
+    assert (call.agent, call.tool, result.agent, result.status, result.payload) == (
+        "currency_bot", "currency_calculator", "currency_bot", "ok", "111.11 EUR")
+    assert trace.termination.reason == "text_mention"
+
+
+def test_round_robin_is_a_cycle_and_the_speaking_order_reaches_it():
+    spec, trace = run(f"{SYSTEMS}:round_robin")
+    assert spec.system.pattern == "fixed_order"
+    assert edges(spec) == {("researcher", "drafter"), ("drafter", "editor"), ("editor", "researcher")}
+    assert trace.speaker_order == ["researcher", "drafter", "editor"]
+    ex = InProcessExecutor()
+    target = f"{SYSTEMS}:round_robin"
+    swapped = asyncio.run(ex.run(target, Scenario(input="go", sut_model=POLICY,
+                                                  speaking_order=("editor", "drafter", "researcher"))))
+    assert swapped.speaker_order == ["editor", "drafter", "researcher"]
+
+
+def test_a_program_whose_chats_fail_is_a_crash_finding(tmp_path):
+    app = tmp_path / "broken.py"
+    app.write_text(
+        "import autogen\n"
+        "cfg = {'config_list': [{'model': 'm', 'api_key': 'sk-unused'}], 'cache_seed': None}\n"
+        "a = autogen.AssistantAgent('solver', llm_config=cfg, system_message='You are Solver.')\n"
+        "u = autogen.UserProxyAgent('u', human_input_mode='NEVER', code_execution_config=False,"
+        " max_consecutive_auto_reply=0)\n"
+        "result = u.initiate_chat(a, message='hello')\n"
+        "raise RuntimeError('report writer broke: ' + result.summary[:5])\n")
+    spec, trace = run(str(app))
+    assert [a.id for a in spec.agents] == ["solver"]
+    assert trace.termination.reason == "crash"
+    assert "report writer broke" in trace.termination.detail
+
+
+def test_exec_json_on_an_ag2_program_prints_only_the_document():
+    """AG2 logs and prints to stdout; under `--format json` stdout is the JSON document only."""
+    proc = subprocess.run(
+        [sys.executable, "-c", "from masfuzz.cli import run; run()", "exec", str(ONBOARDING),
+         "--input", "My name is Ana", "--sut-model", POLICY, "--executor", "inprocess",
+         "--format", "json"], capture_output=True, text=True, timeout=240)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    doc = json.loads(proc.stdout)
+    assert doc["framework"] == "ag2"
+    assert "Let's find something fun to read" in proc.stderr  # the app's own print went there
