@@ -72,6 +72,9 @@ def _files(tmp: Path) -> dict[str, Path]:
     f["bad_case"] = tmp / "badcase.yaml"
     f["bad_case"].write_text("format: masfuzz-suite\nformat_version: 1\ntarget: x.py:y\ncases:\n"
                              "- id: sc-1\n  expected: [reach::a]\n")
+    f["no_input_case"] = tmp / "noinput.yaml"
+    f["no_input_case"].write_text("format: masfuzz-suite\nformat_version: 1\ntarget: x.py:y\ncases:\n"
+                                  "- id: sc-1\n  expected: [reach::a]\n  scenario:\n    input: null\n")
     f["version"] = tmp / "v9.yaml"
     f["version"].write_text("format: masfuzz-suite\nformat_version: 9\ncases: []\n")
     f["empty_manifest"] = tmp / "empty.yaml"
@@ -130,6 +133,7 @@ def _file_cases(f: dict[str, Path]):
         ("replay: not a suite", ["replay", str(f["not_suite"])], {}),
         ("replay: suite truncated mid-file", ["replay", str(f["truncated"])], {}),
         ("replay: malformed case", ["replay", str(f["bad_case"])], {}),
+        ("replay: case without an input", ["replay", str(f["no_input_case"])], {}),
         ("replay: suite of another version", ["replay", str(f["version"])], {}),
         ("replay: missing suite", ["replay", str(f["version"].with_name("none.yaml"))], {}),
         ("replay: suite is a folder", ["replay", str(f["pyproject_dir"])], {}),
@@ -168,6 +172,9 @@ def _file_cases(f: dict[str, Path]):
         ("exec: empty input", ["exec", CS, "--input", "", "--sut-model", CS_SUT], {}),
         ("exec: input not UTF-8", ["exec", CS, "--input", "caf\udce9", "--sut-model", CS_SUT], {}),
         ("exec: no target and no blackbox", ["exec", "--input", "hi"], {}),
+        ("exec: no --input for a target", ["exec", CS, "--sut-model", CS_SUT], {}),
+        ("exec: {input} in a black-box command without --input",
+         ["exec", "--blackbox", "python app.py {input}", "--sut-model", CS_SUT], {}),
         ("exec: api key variable not set", ["exec", CS, "--input", "hi", "--api-key-env", "NO_SUCH_VAR_XYZ",
                                             "--sut-model", "openai/gpt-4.1-mini"], {}),
         ("cover: unknown criterion", ["cover", CS, "--criteria", "C1,C9"], {}),

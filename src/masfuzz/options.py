@@ -294,7 +294,8 @@ TABLE: tuple[Setting, ...] = (
             "--spec, or the workflow observed in the run", boolean, False, ("exec",), "switch"),
     Setting("blackbox", "run COMMAND (an unmodified app) against masfuzz's loopback "
             "OpenAI-compatible endpoint", text, None, ("exec",), metavar="COMMAND"),
-    Setting("answer", "answer to the app's input() calls (repeatable; default: --input once)",
+    Setting("answer", "answer to the app's input() calls (repeatable; default: --input once, "
+            "none without --input)",
             text, (), ("exec",), "append", metavar="TEXT"),
     Setting("cwd", "folder to start the black-box app in", text, None, ("exec",), metavar="DIR"),
     Setting("bb_agent", "name the agent whose system prompt contains PROMPT (repeatable)",

@@ -49,7 +49,9 @@ class Provenance(BaseModel):
 class Scenario(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     format_version: int = SCENARIO_FORMAT_VERSION
-    input: str
+    # The user message that starts the run; None only for a black-box command that carries its
+    # own task (`masfuzz exec --blackbox "python app.py 'task'"` without --input).
+    input: str | None
     sut_model: str | None = None  # default model string for every agent
     agent_models: dict[str, str] = Field(default_factory=dict)  # per-agent overrides
     # Per-agent sampling temperature (FLARE's configuration mutation), applied to every model

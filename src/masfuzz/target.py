@@ -150,7 +150,9 @@ class OpenedSystem:
 
     def check(self, scenario: "Scenario") -> None:
         """Bad input in a scenario, named before anything runs: a per-agent model for an agent
-        the system does not have."""
+        the system does not have, or no user input (only a black-box command carries its own)."""
+        if scenario.input is None:
+            raise TargetError(f"{self.spec.system.id}: a scenario needs an input (--input TEXT)")
         known = [a.id for a in self.spec.agents]
         for option, agents in (("--agent-model", scenario.agent_models),
                                ("--agent-temperature", scenario.temperatures)):

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import shlex
 import sys
 from pathlib import Path
 
 from masfuzz.adapters.blackbox import BlackboxApp, run_blackbox
 from masfuzz.scenario import Scenario
-from masfuzz.trace import ErrorEvent, Message, ToolCall, ToolResult
+from masfuzz.trace import ErrorEvent, Message, ToolCall, ToolResult, Trace
 
 HERE = Path(__file__).parent / "fixtures_blackbox"
 POLICY = f"scripted/{Path(__file__).parents[1] / 'serve' / 'fixtures' / 'policy.py'}:policy"
@@ -42,3 +43,34 @@ def test_app_that_never_exits_is_killed_at_its_timeout_and_kept():
     assert trace.speaker_order == ["Looper"]  # what happened before the kill is not lost
     assert [m.content for m in trace.of_type(Message) if m.agent] == ["hello from Looper"]
     assert 4 <= trace.usage.wall_time < 6
+
+
+ARGV_APP = shlex.quote(str(HERE / "argv_app.py"))
+TASK = "Plan a weekend in Lyon"
+
+
+def test_exec_blackbox_without_input_runs_the_command_as_written(cli, monkeypatch):
+    monkeypatch.setenv("MASFUZZ_INPUT", "stale")  # masfuzz's own environment never reaches the app
+    code, out, err = cli("exec", "--blackbox", f"python {ARGV_APP} {shlex.quote(TASK)}",
+                         "--sut-model", POLICY, "--format", "json")
+    assert code == 0, err
+    trace = Trace.model_validate_json(out)
+    user = trace.events[0]
+    assert (user.type, user.role, user.content) == ("message", "user", TASK)  # the app's own task
+    assert trace.speaker_order == ["careful_travel_planner", "check_the_plan"]  # from the prompts
+    assert trace.termination.reason == "completed"
+    assert trace.termination.final_output == "hello from check_the_plan"
+    assert trace.system_id == "argv_app" and trace.usage.model_calls == 2
+    tail = trace.meta["stdout_tail"]
+    assert "MASFUZZ_INPUT: <unset>" in tail and "stdin: ''" in tail  # no input, no answer
+
+
+def test_exec_blackbox_input_placeholder_without_input_is_bad_input(cli):
+    code, out, err = cli("exec", "--blackbox", f"python {ARGV_APP} {{input}}", "--sut-model", POLICY)
+    assert code == 2 and not out and err.count("\n") == 1, err
+    assert err.startswith("masfuzz: error:") and "{input}" in err and "--input" in err
+
+
+def test_exec_without_input_needs_a_blackbox_command(cli):
+    code, out, err = cli("exec", f"{HERE / 'weather_app.py'}:x")
+    assert code == 2 and err.count("\n") == 1 and "--input TEXT is required" in err, err

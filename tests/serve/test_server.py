@@ -12,7 +12,8 @@ import pytest
 
 from masfuzz.errors import MasfuzzError
 from masfuzz.llm import get_client
-from masfuzz.serve import ModelServer, Recording
+from masfuzz.llm.types import ChatMessage, ChatRequest
+from masfuzz.serve import AgentNamer, ModelServer, Recording
 
 POLICY = f"scripted/{Path(__file__).parent / 'fixtures' / 'policy.py'}:policy"
 WEATHER = {"type": "function", "function": {
@@ -109,6 +110,28 @@ def test_speaker_selection_and_summary_calls_are_bookkeeping_not_agents():
     selector, summary = serve(app)
     assert (selector.agent, selector.kind) == ("selector", "selector")
     assert (summary.agent, summary.kind) == ("summarizer", "summary")
+
+
+def test_agents_that_declare_no_name_are_named_from_their_prompts_first_line():
+    namer = AgentNamer()
+
+    def name(system):
+        request = ChatRequest(messages=(ChatMessage(role="system", content=system),
+                                        ChatMessage(role="user", content="hi")))
+        return namer.name(request, None)[0]
+
+    planner = "You are a careful travel planner.\nPlan the trip step by step."
+    other = "You are a careful travel planner.\nBook nothing yourself."
+    assert name(planner) == "careful_travel_planner" == name(planner)
+    assert name("\n  Check the plan for mistakes.\nReply APPROVED.") == "check_the_plan"
+    assert name("你是一个旅行规划师。请一步一步地规划。") == "你是一个旅行规划师"
+    # One name per distinct prompt: a taken slug gets a short hash of the whole prompt.
+    assert name(other).startswith("careful_travel_planner_") and name(other) == name(other)
+    assert name(other) != name(planner)
+    # Never the name of a selector, a summary or an agent without a system prompt.
+    assert name("You are an assistant.").startswith("assistant_")
+    assert name("---").startswith("agent_")
+    assert name("You are Director. Direct.") == "Director"  # a declared name still wins
 
 
 def test_endpoint_refuses_non_loopback_hosts():

@@ -1,7 +1,8 @@
 """`masfuzz exec TARGET --input TEXT`: run one scenario and print its trace.
 
 TARGET is a Python target (`file.py:attr`, `pkg.mod:attr`, `file.py:factory(...)`) or a
-manifest file, which is materialised as runnable agents with recording tool stubs. The JSON
+manifest file, which is materialised as runnable agents with recording tool stubs. A black-box
+app (`--blackbox COMMAND`) needs no --input when its command carries the task itself. The JSON
 output is the versioned `Trace` itself; the text output is one line per event, then the failures
 the deterministic detectors (`masfuzz.oracles`) find in it. `--failures` (or `--coverage`) makes
 the JSON output an object: {"trace": <Trace>, "failures": [...]} (plus "coverage").
@@ -18,16 +19,17 @@ from masfuzz.options import add_arguments
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    pass
-
     p = sub.add_parser(
         "exec",
         help="run one scenario on a system under test and print its trace",
         description="Run one scenario on TARGET (file.py:attr, pkg.mod:attr, file.py:factory(...) "
-        "or a manifest .yaml/.json) and print the trace it produced.",
+        "or a manifest .yaml/.json), or on an unmodified app (--blackbox COMMAND), and print the "
+        "trace it produced.",
     )
     p.add_argument("target", nargs="?")
-    p.add_argument("--input", required=True, help="the user message that starts the run")
+    p.add_argument("--input", metavar="TEXT", help="the user message that starts the run; "
+                   "optional with --blackbox COMMAND, whose own arguments may carry the task "
+                   "({input} in COMMAND is replaced by --input)")
     add_arguments(p, "exec")
     p.set_defaults(func=run)
 
@@ -52,12 +54,17 @@ def scenario_from(args: argparse.Namespace) -> Any:
         if not 0.0 <= t <= 2.0:  # nan fails this too
             raise MasfuzzError(f"--agent-temperature {item!r}: expected AGENT=T with T in 0..2")
         temperatures[agent.strip()] = t
-    if not args.input.strip():
+    if args.input is None:
+        if not args.blackbox:
+            raise MasfuzzError("exec: --input TEXT is required (only a --blackbox command may "
+                               "carry its own task)")
+    elif not args.input.strip():
         raise MasfuzzError("--input: the user message is empty")
-    try:
-        args.input.encode("utf-8")
-    except UnicodeEncodeError:
-        raise MasfuzzError("--input: not UTF-8 text") from None
+    else:
+        try:
+            args.input.encode("utf-8")
+        except UnicodeEncodeError:
+            raise MasfuzzError("--input: not UTF-8 text") from None
     return Scenario(
         input=args.input, sut_model=args.sut_model, agent_models=agent_models,
         temperatures=temperatures, nonce=args.nonce,

@@ -110,9 +110,11 @@ def load_suite(path: str | Path) -> Suite:
     cases = []
     for i, c in enumerate(data.get("cases") or []):
         try:
+            scenario = Scenario.model_validate(c["scenario"])
+            if scenario.input is None:  # only a black-box command carries its own task
+                raise ValueError("the scenario has no input")
             cases.append(SuiteCase(c["id"], c.get("kind", "witness"), c.get("title", ""),
-                                   Scenario.model_validate(c["scenario"]), list(c["expected"]),
-                                   list(c.get("attempts") or [])))
+                                   scenario, list(c["expected"]), list(c.get("attempts") or [])))
         except (KeyError, TypeError, ValueError) as exc:
             raise MasfuzzError(f"{path}: cases[{i}]: malformed case ({exc})") from None
     return Suite(data.get("target", ""), data.get("system") or {}, data.get("models") or {},

@@ -10,7 +10,9 @@ tools, and what came back.
 Which agent is asking is read from the request: an `X-Masfuzz-Agent` header if the app sets
 one, else its system prompt matched against known agents (name -> system prompt, e.g. from a
 native extraction), else a name the prompt declares ("You are Director", "Your name is ..."),
-else a stable `agent-<hash>` of the prompt. Speaker-selection calls of group-chat managers are
+else a slug of the prompt's first line ("You are a careful travel planner." ->
+`careful_travel_planner`); a different prompt whose first line gives a slug already taken gets
+the slug and a short hash of the whole prompt. Speaker-selection calls of group-chat managers are
 recognised and recorded as such, not as agent turns; they carry the agent name `selector`, as in
 the native AutoGen adapter, so one scripted policy serves both.
 
@@ -48,6 +50,8 @@ _SELECTOR = re.compile(r"role play game|select the next role|next role to play|"
 # AG2's default `summary_method="reflection_with_llm"` prompt: a chat's summary, also bookkeeping.
 _SUMMARY = re.compile(r"Summarize the takeaway from the conversation")
 SELECTOR_AGENT = "selector"
+SUMMARY_AGENT = "summarizer"
+NO_PROMPT_AGENT = "assistant"  # an agent that sends no system prompt
 _DECLARED = (
     re.compile(r"\byour name is\s+([A-Za-z][\w\-]*(?: [A-Z][\w\-]*)*)", re.IGNORECASE),
     re.compile(r"^\s*You are ([A-Z][\w\-]*(?:[ _][A-Z][\w\-]*)*)\b"),
@@ -81,6 +85,7 @@ class CallRecord:
 class AgentNamer:
     # agent name -> system prompt, or (name, prompt) pairs when one name has several prompts
     known: dict[str, str] | list[tuple[str, str]] = field(default_factory=dict)
+    _slugs: dict[str, str] = field(default_factory=dict, init=False, repr=False)  # slug -> prompt
 
     def name(self, request: ChatRequest, header: str | None) -> tuple[str, str, str]:
         """(agent, kind, system prompt) for one request."""
@@ -92,9 +97,9 @@ class AgentNamer:
         if _SELECTOR.search(system) or (not request.tools and _SELECTOR.search(last)):
             return SELECTOR_AGENT, "selector", system
         if _SUMMARY.search(system):
-            return "summarizer", "summary", system
+            return SUMMARY_AGENT, "summary", system
         if not system.strip():
-            return "assistant", "agent", system
+            return NO_PROMPT_AGENT, "agent", system
         best = None
         pairs = self.known.items() if isinstance(self.known, dict) else self.known
         for agent, prompt in pairs:
@@ -107,7 +112,40 @@ class AgentNamer:
             m = pattern.search(system)
             if m:
                 return m.group(1).strip(), "agent", system
-        return "agent-" + hashlib.sha256(system.encode()).hexdigest()[:6], "agent", system
+        return self._from_first_line(system), "agent", system
+
+    def _from_first_line(self, system: str) -> str:
+        """A slug of the prompt's first line, one per distinct prompt."""
+        prompt = system.strip()
+        digest = hashlib.sha256(prompt.encode()).hexdigest()[:6]
+        slug = first_line_slug(prompt) or "agent_" + digest
+        owner = self._slugs.setdefault(slug, prompt)
+        if owner != prompt or slug in (SELECTOR_AGENT, SUMMARY_AGENT, NO_PROMPT_AGENT):
+            slug = f"{slug}_{digest}"
+        return slug
+
+
+# Openings that say nothing about which agent this is ("You are a ...", "Act as the ...") and
+# words a slug should not end on.
+_OPENING = re.compile(r"^(?:you are|you're|act as|acting as|as)\s+(?:(?:a|an|the)\s+)?",
+                      re.IGNORECASE)
+_TRAILING = {"a", "an", "the", "of", "for", "to", "and", "or", "in", "on", "at", "with", "who",
+             "that", "which", "by", "from", "your", "my"}
+_SLUG_WORDS, _SLUG_CHARS = 4, 40
+
+
+def first_line_slug(prompt: str) -> str:
+    """`careful_travel_planner` for "You are a careful travel planner. Plan ...": the first few
+    words of the first sentence of the prompt's first line with words, lower case, joined by `_`
+    ("" when the prompt has no words)."""
+    for line in prompt.splitlines():
+        sentence = re.split(r"[.!?。！？]", line.strip(), maxsplit=1)[0]
+        words = re.findall(r"[^\W_]+", _OPENING.sub("", sentence.strip()).lower())[:_SLUG_WORDS]
+        while words and words[-1] in _TRAILING:
+            words.pop()
+        if words:
+            return "_".join(words)[:_SLUG_CHARS].rstrip("_")
+    return ""
 
 
 class Recording:

@@ -9,8 +9,10 @@ tool results that come back in the following requests, the speaker order, and ho
 (the framework's printed stop reason, the exit status, or the timeout).
 
 The command may hold `{input}`, replaced by the scenario's input; the input is also in the
-environment as `MASFUZZ_INPUT`. A leading `python`/`python3` means this interpreter, so the app
-sees the packages masfuzz runs with.
+environment as `MASFUZZ_INPUT`. A scenario without an input (`input=None`) runs the command as
+written, its own arguments carrying the task: no `{input}`, no `MASFUZZ_INPUT`, no stdin answer
+unless given, and the trace's user message is the one the app sent in its first agent call. A
+leading `python`/`python3` means this interpreter, so the app sees the packages masfuzz runs with.
 
 A scenario's per-agent model and temperature reach an agent's calls as far as the endpoint tells
 that agent apart (the namings above): agents it cannot tell apart (one shared prompt, no header,

@@ -26,12 +26,14 @@ class BlackboxApp:
     command: str | list[str]
     cwd: str | None = None
     env: dict[str, str] = field(default_factory=dict)  # per-app overrides, win over defaults
-    answers: list[str] | None = None  # stdin lines; default: the scenario's input
+    answers: list[str] | None = None  # stdin lines; default: the scenario's input, if any
     # agent name -> system prompt, or (name, prompt) pairs
     agents: dict[str, str] | list[tuple[str, str]] = field(default_factory=dict)
     name: str = ""
 
-    def argv(self, scenario_input: str) -> list[str]:
+    def argv(self, scenario_input: str | None) -> list[str]:
+        """The command to start; `{input}` becomes the scenario's input. Without an input the
+        command runs as written (its own arguments carry the task), so `{input}` is an error."""
         try:
             argv = shlex.split(self.command) if isinstance(self.command, str) else list(self.command)
         except ValueError as exc:
@@ -40,6 +42,11 @@ class BlackboxApp:
             raise TargetError("--blackbox: empty command")
         if argv[0] in ("python", "python3"):
             argv[0] = sys.executable
+        if scenario_input is None:
+            if any("{input}" in a for a in argv):
+                raise TargetError(f"--blackbox {self.command!r}: the command holds {{input}} but "
+                                  "no --input was given to put there")
+            return argv
         return [a.replace("{input}", scenario_input) for a in argv]
 
     @property
@@ -50,21 +57,30 @@ class BlackboxApp:
         if "-m" in argv[:-1]:  # python -m pkg.app
             return argv[argv.index("-m") + 1]
         scripts = [a for a in argv if a.endswith(".py")]
-        return os.path.splitext(os.path.basename(scripts[0] if scripts else argv[-1]))[0]
+        # else the last word-like argument: not an option, not {input}, not a task in the command
+        words = [a for a in argv if a and not a.startswith("-") and "{input}" not in a
+                 and not any(c.isspace() for c in a)]
+        return os.path.splitext(os.path.basename(scripts[0] if scripts else (words or argv)[-1]))[0]
 
 
-def app_environment(url: str, scenario_input: str, overrides: dict[str, str]) -> dict[str, str]:
+def app_environment(url: str, scenario_input: str | None,
+                    overrides: dict[str, str]) -> dict[str, str]:
+    """The app's environment: the endpoint, a dummy key, and `MASFUZZ_INPUT` when the scenario
+    has an input (never one inherited from masfuzz's own environment)."""
     env = dict(os.environ)
     for name in list(env):  # the app must reach nothing but the endpoint
         if re.search(r"(KEY|TOKEN|SECRET)$", name, re.IGNORECASE):
             del env[name]
+    env.pop("MASFUZZ_INPUT", None)
     config_list = [{"model": "masfuzz-sut", "api_key": DUMMY_KEY, "base_url": url}]
     env.update({
         "OPENAI_BASE_URL": url, "OPENAI_API_BASE": url, "OPENAI_API_KEY": DUMMY_KEY,
-        "OAI_CONFIG_LIST": json.dumps(config_list), "MASFUZZ_INPUT": scenario_input,
+        "OAI_CONFIG_LIST": json.dumps(config_list),
         "PYTHONUNBUFFERED": "1", "NO_PROXY": "127.0.0.1,localhost,::1",
         "no_proxy": "127.0.0.1,localhost,::1",
     })
+    if scenario_input is not None:
+        env["MASFUZZ_INPUT"] = scenario_input
     env.update(overrides)
     return env
 
@@ -87,7 +103,10 @@ async def _drain(stream: asyncio.StreamReader | None, keep: list[str]) -> None:
 
 async def run_app(app: BlackboxApp, url: str, scenario: Scenario, timeout: float) -> AppOutcome:
     argv = app.argv(scenario.input)
-    answers = app.answers if app.answers is not None else [scenario.input]
+    if app.answers is not None:
+        answers = app.answers
+    else:  # the input answers the first input(); without one, input() sees end of file
+        answers = [scenario.input] if scenario.input is not None else []
     t0 = time.perf_counter()
     try:
         proc = await start_in_group(

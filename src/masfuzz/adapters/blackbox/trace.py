@@ -39,11 +39,24 @@ def _norm(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
 
 
+def _apps_own_task(calls: list[CallRecord]) -> str | None:
+    """The user message of the first agent call: the task of an app that carries its own (no
+    scenario input). Speaker-selection and summary calls wrap the conversation in their own
+    instructions, so they are passed over."""
+    for c in calls:
+        if c.kind == "agent":
+            return next((m.content for m in c.chat_request().messages
+                         if m.role == "user" and m.content), None)
+    return None
+
+
 def trace_from_calls(calls: list[CallRecord], outcome: AppOutcome | None, scenario: Scenario,
                      *, system_id: str = "") -> Trace:
     """Rebuild the run from the model calls the endpoint recorded, in order."""
     rec = TraceRecorder(scenario_id=scenario.id, system_id=system_id, framework="blackbox")
-    rec.add(Message(t=0.0, role="user", content=scenario.input))
+    task = scenario.input if scenario.input is not None else _apps_own_task(calls)
+    if task is not None:
+        rec.add(Message(t=0.0, role="user", content=task))
     open_calls: list[ToolCall] = []
     seen_results: set[str] = set()
     pending_handoff: tuple[str, str] | None = None
