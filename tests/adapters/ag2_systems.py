@@ -85,3 +85,20 @@ def round_robin():
     group = autogen.GroupChat(agents=[user, *roles], messages=[], max_round=5,
                               speaker_selection_method="round_robin")
     return autogen.GroupChatManager(groupchat=group, llm_config=cfg())
+
+
+def proxy_review():
+    """Nested chats held by a model-less proxy: the writer's draft makes the user proxy ask a
+    critic, whose critique goes back to the writer as the proxy's reply."""
+    writer = autogen.AssistantAgent(
+        "writer", llm_config=cfg(),
+        system_message="You are a writer. You write engaging and concise blogposts.")
+    critic = autogen.AssistantAgent(
+        "critic", llm_config=cfg(),
+        system_message="You are a critic. You review the work of the writer and provide feedback.")
+    user = autogen.UserProxyAgent("user", human_input_mode="NEVER", code_execution_config=False)
+    user.register_nested_chats(
+        [{"recipient": critic, "summary_method": "last_msg", "max_turns": 1,
+          "message": lambda recipient, messages, sender, config: "Critique: " + messages[-1]["content"]}],
+        trigger=writer)
+    return user.initiate_chat(writer, message="Write a blogpost about Meta.", max_turns=2)

@@ -146,3 +146,14 @@ def test_exec_json_on_an_ag2_program_prints_only_the_document():
     doc = json.loads(proc.stdout)
     assert doc["framework"] == "ag2"
     assert "Let's find something fun to read" in proc.stderr  # the app's own print went there
+
+
+def test_nested_chats_of_a_proxy_pass_the_turn_from_the_agent_that_triggered_them():
+    spec, trace = run(f"{SYSTEMS}:proxy_review")
+    assert {a.id for a in spec.agents} == {"writer", "critic"}
+    assert spec.system.entry_agent == "writer"
+    assert edges(spec) == {("writer", "critic")}
+    nested, = [s for s in trace.of_type(ChatStart) if s.kind == "nested"]
+    assert (nested.sender, nested.recipient) == ("user", "critic")
+    assert trace.speaker_order == ["writer", "critic", "writer"]
+    assert witnessed(trace) == {("writer", "critic")}

@@ -40,7 +40,8 @@ class Plan:
     chats: list[ChatCall]
     agents: list[Any] = field(default_factory=list)  # every participant, in order of appearance
     groups: list[Any] = field(default_factory=list)  # GroupChatManagers reached
-    nested: list[tuple[Any, dict[str, Any]]] = field(default_factory=list)  # (holder, chat)
+    # (holder, chat, the agents whose messages trigger it)
+    nested: list[tuple[Any, dict[str, Any], list[Any]]] = field(default_factory=list)
 
     @classmethod
     def of(cls, name: str, chats: list[ChatCall], direct: list[Any] = ()) -> "Plan":
@@ -63,8 +64,8 @@ class Plan:
                 self._reach(member)
             return
         self.agents.append(agent)
-        for chat in nested_chats(agent):
-            self.nested.append((agent, chat))
+        for chat, triggers in nested_chats(agent):
+            self.nested.append((agent, chat, triggers))
             self._reach(chat.get("sender") or agent)
             self._reach(chat.get("recipient"))
 
@@ -84,10 +85,11 @@ class Plan:
 _NESTED = ("_summary_from_nested_chats", "_a_summary_from_nested_chats")
 
 
-def nested_chats(agent: Any) -> list[dict[str, Any]]:
-    """The chat queues `register_nested_chats` gave `agent`, read from its reply functions: a
-    `functools.partial` over the queue (0.2.x) or a closure around it (AG2)."""
-    out: list[dict[str, Any]] = []
+def nested_chats(agent: Any) -> list[tuple[dict[str, Any], list[Any]]]:
+    """The chats `register_nested_chats` gave `agent`, each with the agents that trigger it,
+    read from its reply functions: a `functools.partial` over the queue (0.2.x) or a closure
+    around it (AG2)."""
+    out: list[tuple[dict[str, Any], list[Any]]] = []
     for entry in getattr(agent, "_reply_func_list", ()):
         func = entry.get("reply_func")
         queue: Any = None
@@ -98,7 +100,10 @@ def nested_chats(agent: Any) -> list[dict[str, Any]]:
                 queue = inspect.getclosurevars(func).nonlocals.get("chat_queue")
             except (TypeError, ValueError):
                 queue = None
-        out.extend(c for c in queue or () if isinstance(c, dict))
+        trigger = entry.get("trigger")
+        triggers = [t for t in (trigger if isinstance(trigger, list) else [trigger])
+                    if hasattr(t, "name")]
+        out.extend((c, triggers) for c in queue or () if isinstance(c, dict))
     return out
 
 
@@ -188,13 +193,18 @@ def _delegations(plan: Plan, names: set[str]) -> Iterable[Delegation]:
         yield from _chat_edges(c.sender, c.recipient, c.max_turns, names, d)
     for g in plan.groups:
         yield from _group_edges(g, names, d)
-    for holder, chat in plan.nested:
+    for holder, chat, triggers in plan.nested:
         recipient = chat.get("recipient")
-        if holder.name not in names or recipient is None:
+        if recipient is None:
             continue
-        for to in _openers(recipient, names):
-            if to != holder.name:
-                yield d(holder.name, to, "delegate", "nested chat")
+        # a proxy's nested chat passes the turn on from the agent that triggered it
+        sources = [holder.name] if holder.name in names else [t.name for t in triggers if t.name in names]
+        for src in sources:
+            for to in _openers(recipient, names):
+                if to != src:
+                    yield d(src, to, "delegate", "nested chat")
+        if holder.name not in names:
+            continue
         sender = chat.get("sender") or holder
         if sender is holder:  # the holder opens it, speaking: the recipient answers it back
             if (chat.get("max_turns") or 2) >= 2 and recipient.name in names and holder.name != recipient.name:

@@ -155,8 +155,9 @@ class Session:
         frame = _Frame(f"chat-{next(self._ids)}", sender, recipient,
                        _trigger(recipient, nested=parent is not None),
                        summary_method=args.get("summary_method"), max_turns=args.get("max_turns"))
-        if parent is not None and has_model(sender):
-            frame.speaker = sender.name
+        if parent is not None:
+            # the holder speaks into its nested chat; a proxy's passes on its chat's speaker
+            frame.speaker = sender.name if has_model(sender) else parent.speaker
         elif parent is None and self.last_top_speaker:
             frame.speaker = self.last_top_speaker  # the sequence hands the work on
         self.frames.append(frame)
