@@ -11,7 +11,9 @@ from masfuzz.target import open_target
 from masfuzz.oracles import DETECTORS, Failure, dedupe, detect
 from masfuzz.oracles.detectors import loops, schema_violations
 from masfuzz.scenario import Fault, Scenario
-from masfuzz.trace import AgentTurn, Message, TerminationEvent, ToolCall, Trace
+from masfuzz.trace import (
+    AgentTurn, ChatEnd, ChatStart, Message, TerminationEvent, ToolCall, Trace,
+)
 
 from tests.conftest import ROOT
 
@@ -186,6 +188,20 @@ def test_speaker_cycle_repeated_three_times_is_a_loop():
     [f] = loops(trace, None)
     assert f.elements == ("speakers", "critic", "writer") and len(f.evidence) == 6
     assert loops(_turns("planner", *["writer", "critic"] * 2), None) == []
+
+
+def test_identical_calls_repeat_only_within_one_chat():
+    """0.2-style apps run chats of their own (a sequence, nested chats), each from a clean
+    history: asking again in the next chat is not repeating a finished step."""
+    def call():
+        return ToolCall(agent="player", tool="get_legal_moves", arguments={})
+
+    separate = [e for n in range(3) for e in (ChatStart(chat=f"c{n}"), call(), ChatEnd(chat=f"c{n}"))]
+    assert loops(Trace(events=tuple(separate)), None) == []
+    same = [ChatStart(chat="c0"), call(), ChatStart(chat="c1", parent="c0"), ChatEnd(chat="c1"),
+            call(), call(), ChatEnd(chat="c0")]
+    [f] = loops(Trace(events=tuple(same)), None)
+    assert f.evidence == (1, 4, 5)
 
 
 def test_agent_silent_three_turns_in_a_row_is_an_empty_utterance():

@@ -29,7 +29,7 @@ from masfuzz.oracles.robustness import robustness_witness
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
-    AgentTurn, DelegationEvent, ErrorEvent, Message, RestrictedAttempt, TerminationEvent, ToolCall,
+    AgentTurn, ChatEnd, ChatStart, DelegationEvent, ErrorEvent, Message, RestrictedAttempt, TerminationEvent, ToolCall,
     ToolResult, Trace, running_tool,
 )
 
@@ -140,6 +140,19 @@ def _canonical(cycle: list[str]) -> tuple[str, ...]:
     return min(tuple(cycle[k:] + cycle[:k]) for k in range(len(cycle)))
 
 
+def _chats(trace: Trace) -> list[str | None]:
+    """The innermost chat (`ChatStart.chat`) each event belongs to; None outside any."""
+    stack: list[str] = []
+    out: list[str | None] = []
+    for e in trace.events:
+        if isinstance(e, ChatStart):
+            stack.append(e.chat)
+        out.append(stack[-1] if stack else None)
+        if isinstance(e, ChatEnd) and stack and stack[-1] == e.chat:
+            stack.pop()
+    return out
+
+
 def loops(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     out = []
     turns = _indexed(trace, AgentTurn)
@@ -167,11 +180,14 @@ def loops(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                         "times in a row: the agents go round without progress",
                     ))
                 start = i - p + 1  # the longest p-periodic stretch that can continue from i
-    calls: dict[tuple[str, str, str], list[int]] = {}
+    calls: dict[tuple[str | None, str, str, str], list[int]] = {}
+    chat = _chats(trace)
     for i, c in _indexed(trace, ToolCall):
-        key = (c.agent, c.tool, json.dumps(c.arguments, sort_keys=True, default=str))
+        # a chat of its own (0.2-style sequences and nested chats) starts from a clean history:
+        # asking again there is not repeating a finished step
+        key = (chat[i], c.agent, c.tool, json.dumps(c.arguments, sort_keys=True, default=str))
         calls.setdefault(key, []).append(i)
-    for (agent, tool, _args), idx in calls.items():
+    for (_chat, agent, tool, _args), idx in calls.items():
         if len(idx) >= MIN_IDENTICAL_CALLS:
             out.append(Failure(
                 category="agent_task_execution", root_cause="Repetitive Execution of Completed Tasks",

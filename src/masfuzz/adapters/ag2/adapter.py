@@ -135,6 +135,7 @@ def _play_object(obj: Any, s: live.Session, scenario: Scenario, redirect: Any, a
     try:
         with session(s):
             for a in everyone:
+                live.watch_termination(a)
                 if a.llm_config:
                     redirect(a)
             for g in plan.groups:

@@ -182,6 +182,7 @@ def _termination(plan: Plan) -> Termination:
 def _custom_term(agent: Any) -> bool:
     """The app gave `is_termination_msg` (AG2's default, content == "TERMINATE", is not listed)."""
     func = getattr(agent, "_is_termination_msg", None)
+    func = getattr(func, "_masfuzz_original", func)  # seen through masfuzz's watch
     return func is not None and not getattr(func, "__qualname__", "").startswith("ConversableAgent.")
 
 

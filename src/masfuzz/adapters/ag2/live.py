@@ -282,27 +282,17 @@ class Stream:
 
 
 def _inferred_reason(frame: _Frame, result: Any) -> str:
-    """Why a chat stopped, in AG2's words, for releases that do not announce it (0.2.x)."""
+    """Why a chat stopped, in AG2's words, for releases that do not announce it (0.2.x): its
+    bound, counted from its history. (A termination message is seen as the app's own check
+    says so, `watch_termination`: the check is never called again, it may have side effects.)"""
     history = list(getattr(result, "chat_history", None) or ())
     group = getattr(frame.recipient, "groupchat", None)
     if group is not None:
         if len(group.messages) >= group.max_round:
             return f"Maximum rounds ({group.max_round}) reached"
-        last = group.messages[-1] if group.messages else None
-        if last is not None and frame.recipient._is_termination_msg(last):
-            return f"Termination message condition on the GroupChatManager '{frame.recipient.name}' met"
         return ""
     if not history:
         return ""
-    last = history[-1]
-    # the history is the sender's: its own messages are "assistant", the recipient's "user"
-    spoke = last.get("name") or (frame.sender.name if last.get("role") == "assistant" else frame.recipient.name)
-    for to in (frame.sender, frame.recipient):
-        try:
-            if to.name != spoke and to._is_termination_msg(last):
-                return f"Termination message condition on agent '{to.name}' met"
-        except Exception:  # the app's own check failed on this message: nothing to infer
-            return ""
     if frame.max_turns is not None and len(history) >= 2 * frame.max_turns:
         return f"Maximum turns ({frame.max_turns}) reached"
     return ""
@@ -362,6 +352,25 @@ def _wrap(cls: type, name: str, make: Callable[[Any], Any]) -> None:
     setattr(cls, name, wrapper)
 
 
+def watch_termination(agent: Any) -> None:
+    """Wrap `agent`'s termination check (an instance attribute) so that when it says yes, the
+    chat under way notes it in AG2's words. The app's check runs exactly as often as before."""
+    check = getattr(agent, "_is_termination_msg", None)
+    if check is None or getattr(check, "_masfuzz", False):
+        return
+    whose = ("the GroupChatManager" if isinstance(agent, autogen.GroupChatManager) else "agent")
+
+    def is_termination_msg(message: Any) -> Any:
+        said = check(message)
+        s = _SESSION.get()
+        if said and s is not None and s.frames and not s.selecting and not s.frames[-1].reason:
+            s.frames[-1].reason = f"Termination message condition on {whose} '{agent.name}' met"
+        return said
+    is_termination_msg._masfuzz = True  # type: ignore[attr-defined]
+    is_termination_msg._masfuzz_original = check  # type: ignore[attr-defined]
+    agent._is_termination_msg = is_termination_msg
+
+
 def _init(original: Any) -> Any:
     def init(self: Any, *args: Any, **kwargs: Any) -> None:
         original(self, *args, **kwargs)
@@ -369,6 +378,7 @@ def _init(original: Any) -> Any:
         if s is None or s.selecting:
             return
         s.built.append(self)
+        watch_termination(self)
         if s.redirect is not None and getattr(self, "llm_config", None):
             s.redirect(self)
         if s.arrange is not None and isinstance(self, autogen.GroupChatManager):
