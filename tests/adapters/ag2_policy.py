@@ -31,3 +31,13 @@ def policy(request):
     if agent.startswith("onboarding") or agent == "customer_engagement_agent":
         return say(f"Thanks, noted. TERMINATE ({agent})")
     return say(f"{agent} did its part.")
+
+
+def thermometer(request):
+    """Every agent says which temperature its request carried."""
+    return say(f"{request.agent} at temperature {request.temperature}")
+
+
+def other_family(request):
+    """A second model family: it answers in its own words."""
+    return say(f"{request.agent} answered by the other family")

@@ -157,3 +157,18 @@ def test_nested_chats_of_a_proxy_pass_the_turn_from_the_agent_that_triggered_the
     assert (nested.sender, nested.recipient) == ("user", "critic")
     assert trace.speaker_order == ["writer", "critic", "writer"]
     assert witnessed(trace) == {("writer", "critic")}
+
+
+def test_temperature_and_model_mutations_reach_the_agents_a_program_builds():
+    """A program's agents are built during the run, from its own llm_config: a scenario's
+    per-agent temperature and model reach exactly the agent they name."""
+    ex = InProcessExecutor()
+    policy = f"scripted/{HERE / 'ag2_policy.py'}"
+    scenario = Scenario(input="jokes", sut_model=f"{policy}:thermometer", temperatures={"cathy": 1.2},
+                        agent_models={"joe": f"{policy}:other_family"})
+    trace = asyncio.run(ex.run(f"{SYSTEMS}:comedians", scenario))
+    said = {(m.agent, m.content) for m in trace.of_type(Message) if m.agent}
+    assert said == {("cathy", "cathy at temperature 1.2"), ("joe", "joe answered by the other family")}
+    settings = trace.meta["agent_settings"]
+    assert settings["cathy"]["temperature"] == 1.2 and settings["joe"]["temperature"] is None
+    assert settings["joe"]["model"].endswith(":other_family")
