@@ -38,7 +38,7 @@ def target_root(ref: str) -> Path:
     """The folder holding the target's own code: the top package of the target's module, else
     the folder of its file (a plain script, a manifest)."""
     where, _ = split_target(ref)
-    if where.endswith((".py", ".yaml", ".yml", ".json")) or "/" in where or "\\" in where:
+    if where.endswith((".py", ".ipynb", ".yaml", ".yml", ".json")) or "/" in where or "\\" in where:
         return _top_package(Path(where).expanduser().resolve())
     spec = importlib.util.find_spec(where.split(".")[0])  # finds without importing a top name
     if spec is None:

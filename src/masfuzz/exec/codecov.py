@@ -75,7 +75,9 @@ class Meter:
         found = {}
         for path in data.measured_files():
             rel = _relative(path, self.root)
-            if rel is not None:
+            # only Python source can be analysed into statements and branches: a notebook's
+            # cells run under the notebook's name, and are not measured
+            if rel is not None and rel.endswith(".py"):
                 found[rel] = set(data.arcs(path) or ())
         data.erase()  # the collector keeps filling the same (in-memory) data
         return found

@@ -155,9 +155,14 @@ def extract(plan: Plan) -> WorkflowSpec:
 
 
 def _pattern(plan: Plan) -> Pattern:
+    """One two-agent chat or round robin is a fixed order; a group chat whose manager's model
+    picks speakers is a selector; a program that runs several chats, or nested ones, orders its
+    agents in its own code (no one speaking order holds across its chats)."""
     methods = {g.groupchat.speaker_selection_method for g in plan.groups}
     if methods - {"round_robin"}:
         return "selector"
+    if plan.nested or len(plan.chats) > 1:
+        return "orchestrated"
     return "fixed_order"
 
 
