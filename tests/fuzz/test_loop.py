@@ -186,6 +186,27 @@ def test_the_tester_writes_seed_tasks_from_the_workflow(cli, tmp_path):
     assert data["fuzz"]["seeds"] == 2 and data["fuzz"]["tester"]["seed_writer"]["calls"] == 1
 
 
+def placeholder_writer(request):
+    """A weak model's seed tasks: placeholders among one real task."""
+    return json.dumps({"tasks": ["...", "1.", "Where is my checked bag?"]})
+
+
+def test_placeholder_seed_tasks_are_rejected_and_counted():
+    import asyncio
+
+    from masfuzz.fuzz.seeds import seed_tasks
+    from masfuzz.fuzz.spec_agent import TesterStats
+    from masfuzz.llm.scripted import ScriptedClient
+    from masfuzz.target import open_target
+
+    spec = open_target(CS).spec
+    stats = TesterStats()
+    tasks = asyncio.run(seed_tasks(spec, ScriptedClient(placeholder_writer, "scripted/placeholder"), 3,
+                                  stats=stats))
+    assert tasks == ["Where is my checked bag?"]
+    assert [d.item for d in stats.rejected] == ["...", "1."]
+
+
 async def slow_tester(request):
     """A Specification Agent that takes 30 s to answer."""
     import asyncio

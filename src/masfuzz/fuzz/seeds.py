@@ -17,6 +17,7 @@ from masfuzz.llm.types import ModelClient
 from masfuzz.spec.model import WorkflowSpec
 
 TASK_CHARS = 300
+MIN_LETTERS = 3  # a task has words; a weak model's placeholder ("...", "1.") has none
 SEED_WRITER, INPUT_MUTATOR = "seed_writer", "input_mutator"
 
 
@@ -40,7 +41,9 @@ async def seed_tasks(workflow: WorkflowSpec, client: ModelClient, n: int, *,
     out: list[str] = []
     for text in data["tasks"]:
         text = clip(" ".join(str(text).split()), TASK_CHARS)
-        if text and text not in out:
+        if text and sum(ch.isalpha() for ch in text) < MIN_LETTERS:
+            stats.reject(text, "not a task: no words")  # a weak model's "..." or "TBD"
+        elif text and text not in out:
             out.append(text)
     stats.added += out[:n]
     return out[:n]
