@@ -172,3 +172,22 @@ def test_temperature_and_model_mutations_reach_the_agents_a_program_builds():
     settings = trace.meta["agent_settings"]
     assert settings["cathy"]["temperature"] == 1.2 and settings["joe"]["temperature"] is None
     assert settings["joe"]["model"].endswith(":other_family")
+
+
+def test_a_programs_own_task_is_its_null_seed(cli, tmp_path):
+    """FLARE's null seed: a program that carries its own task is fuzzed from it, with no
+    --input and no tester-written tasks; a function target that reads its task has none."""
+    spec = InProcessExecutor().load(str(ONBOARDING)).spec
+    assert spec.system.task == ("Hello, I'm here to help you get started. Could you tell me "
+                                "your name and location?")
+    assert InProcessExecutor().load(f"{SYSTEMS}:round_robin").spec.system.task is None
+    code, out, err = cli("fuzz", str(ONBOARDING), "--sut-model", POLICY, "--seed-tasks", "0",
+                         "--no-spec-agent", "--no-judge", "--no-cache", "--executor", "inprocess",
+                         "--rounds", "2", "--store", str(tmp_path / "n.db"), "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["run"]["config"]["seeds"] == [spec.system.task]
+    from masfuzz.store.db import RunStore
+
+    sources = [s.provenance.source for _, s, _ in RunStore(str(tmp_path / "n.db")).executions(1)]
+    assert sources[0] == "null" and len(sources) == 3

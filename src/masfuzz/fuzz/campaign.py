@@ -47,6 +47,9 @@ class FuzzSetup:
         self.choices = Choices()
         self.flare: FlareSpec = skeleton(workflow)
         self.inputs: list[str] = list(opts.input or ())
+        # FLARE's null seed: the system's own task, where it has one (an AG2 program's)
+        own = workflow.system.task
+        self.null: list[str] = [own] if own and own not in self.inputs else []
         self.written: list[str] = []
         self.stats: dict[str, TesterStats] = {}
 
@@ -80,14 +83,15 @@ class FuzzSetup:
             tasks = await _within(deadline, say, seed_tasks(
                 self.workflow, self.tester, self.opts.seed_tasks, seed=self.opts.seed,
                 stats=stats))
-            self.written = [t for t in tasks or () if t not in self.inputs]
-        if not self.inputs + self.written:
+            self.written = [t for t in tasks or () if t not in self.inputs + self.null]
+        if not self.inputs + self.null + self.written:
             raise MasfuzzError("fuzz: no seed: give the system's task with --input TEXT "
                                "(repeatable), or let the tester write some with --seed-tasks N")
 
     def config(self) -> dict[str, Any]:
         o = self.opts
-        return {"model": o.model, "sut_model": o.sut_model, "seeds": self.inputs + self.written,
+        return {"model": o.model, "sut_model": o.sut_model,
+                "seeds": self.inputs + self.null + self.written,
                 "model_pool": list(self._pool()), "strategy": o.strategy, "rounds": o.rounds,
                 "seed": o.seed, "max_turns": o.max_turns,
                 "judge_rounds": None if o.no_judge else o.judge_rounds,
@@ -114,7 +118,7 @@ class FuzzSetup:
         seeds = [Scenario(input=text, sut_model=o.sut_model, max_turns=o.max_turns,
                           timeout=o.timeout, provenance=Provenance(source=source, seed=o.seed))
                  for text, source in [(t, "user") for t in self.inputs]
-                 + [(t, "tester:seed") for t in self.written]]
+                 + [(t, "null") for t in self.null] + [(t, "tester:seed") for t in self.written]]
         agents = self.graph.reachable
         return FlarePhase(seeds, agents, participants=tuple(agents),
                           free_form=self.free_form(),

@@ -36,6 +36,9 @@ class SystemInfo(_Frozen):
     entry_agent: str
     framework: str = "manifest"
     pattern: Pattern = "handoff"
+    # The task the system carries out when given none: an AG2 program's own opening message.
+    # FLARE's null seed (fuzzing runs it unchanged beside the other seeds).
+    task: str | None = None
 
 
 class AgentSpec(_Frozen):

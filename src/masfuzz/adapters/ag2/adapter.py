@@ -23,7 +23,7 @@ import autogen
 
 from masfuzz.adapters.ag2 import live
 from masfuzz.adapters.ag2.extract import Plan, extract
-from masfuzz.adapters.ag2.program import Program, play, read, session
+from masfuzz.adapters.ag2.program import READ_TASK, Program, play, read, session
 from masfuzz.adapters.base import Adapter, system_lock
 from masfuzz.adapters.ordering import in_speaking_order
 from masfuzz.scenario import Scenario
@@ -49,7 +49,10 @@ class AG2Adapter(Adapter):
         return isinstance(obj, (autogen.ConversableAgent, Program))
 
     def extract(self, obj: Any, *, target: str = "") -> WorkflowSpec:
-        return extract(plan_of(obj, target))
+        plan = plan_of(obj, target)
+        own = plan.chats[0].message if isinstance(obj, Program) and plan.chats else ""
+        # a task the program read with input() is not its own (masfuzz gave it while reading)
+        return extract(plan, task=own if own and own != READ_TASK else None)
 
     async def run(self, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
         from masfuzz.adapters.blackbox import DUMMY_KEY, _PerAgentModels

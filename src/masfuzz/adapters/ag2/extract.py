@@ -114,7 +114,8 @@ def _cfg(agent: Any) -> dict[str, Any]:
     return cfg if isinstance(cfg, dict) else cfg.model_dump()
 
 
-def extract(plan: Plan) -> WorkflowSpec:
+def extract(plan: Plan, *, task: str | None = None) -> WorkflowSpec:
+    """`task`: the program's own opening message, if it has one."""
     models = plan.model_agents()
     names = {a.name for a in models}
     agents, tools, allow, notes = [], {}, [], []
@@ -149,7 +150,8 @@ def extract(plan: Plan) -> WorkflowSpec:
     entry = _first_speaker(plan.chats[0], names) if plan.chats else None
     entry = entry or (models[0].name if models else plan.chats[0].sender.name)
     return WorkflowSpec(
-        system=SystemInfo(id=plan.name, entry_agent=entry, framework="ag2", pattern=_pattern(plan)),
+        system=SystemInfo(id=plan.name, entry_agent=entry, framework="ag2", pattern=_pattern(plan),
+                          task=task or None),
         agents=tuple(agents), tools=tuple(tools.values()), permissions=Permissions(allow=tuple(allow)),
         delegations=tuple(delegations), termination=_termination(plan), notes=tuple(notes))
 
