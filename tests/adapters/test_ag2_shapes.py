@@ -191,3 +191,17 @@ def test_a_programs_own_task_is_its_null_seed(cli, tmp_path):
 
     sources = [s.provenance.source for _, s, _ in RunStore(str(tmp_path / "n.db")).executions(1)]
     assert sources[0] == "null" and len(sources) == 3
+
+
+def test_a_notebook_runs_its_code_cells_from_a_script_beside_it(tmp_path):
+    """Magics and shell escapes are left out, Jupyter's `display` exists, and the cells run from
+    `.masfuzz/notebooks/<name>.py` (real lines for tracebacks and code coverage)."""
+    notebook = tmp_path / "lesson.ipynb"
+    notebook.write_text((HERE / "fixtures_ag2" / "lesson.ipynb").read_text())
+    spec, trace = run(str(notebook), "Jokes about notebooks")
+    assert [a.id for a in spec.agents] == ["joe", "cathy"]
+    assert spec.system.task == "I'm Joe. Cathy, let's keep the jokes rolling."
+    assert trace.speaker_order == ["cathy", "joe", "cathy"]
+    assert trace.termination.reason == "max_turns"
+    script = tmp_path / ".masfuzz" / "notebooks" / "lesson.py"
+    assert "initiate_chat" in script.read_text() and "%pip" not in script.read_text()

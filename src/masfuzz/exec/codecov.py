@@ -75,8 +75,8 @@ class Meter:
         found = {}
         for path in data.measured_files():
             rel = _relative(path, self.root)
-            # only Python source can be analysed into statements and branches: a notebook's
-            # cells run under the notebook's name, and are not measured
+            # only Python source can be analysed into statements and branches (a notebook's
+            # cells run from their script in .masfuzz/notebooks/, which is measured)
             if rel is not None and rel.endswith(".py"):
                 found[rel] = set(data.arcs(path) or ())
         data.erase()  # the collector keeps filling the same (in-memory) data
