@@ -74,6 +74,8 @@ def test_sequence_of_chats_records_carry_over_and_hands_the_work_on():
     reach = {f"reach::{n}" for n in names}
     assert reach <= ids(spec)
     assert {e.agent for e in trace.of_type(AgentTurn)} == set(names)
+    # the app's own summary prompt is a summary call, like AG2's default one: no agent of its own
+    assert set(trace.meta["agent_settings"]) <= {*names, "summarizer"}
 
 
 def test_nested_review_chats_are_nested_in_the_trace():

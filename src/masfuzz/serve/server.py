@@ -85,6 +85,9 @@ class CallRecord:
 class AgentNamer:
     # agent name -> system prompt, or (name, prompt) pairs when one name has several prompts
     known: dict[str, str] | list[tuple[str, str]] = field(default_factory=dict)
+    # summary prompts an app gave its chats (AG2 `summary_args={"summary_prompt": ...}`),
+    # bookkeeping like AG2's default one
+    summaries: list[str] = field(default_factory=list)
     _slugs: dict[str, str] = field(default_factory=dict, init=False, repr=False)  # slug -> prompt
 
     def name(self, request: ChatRequest, header: str | None) -> tuple[str, str, str]:
@@ -96,7 +99,7 @@ class AgentNamer:
         last = request.messages[-1].content or "" if request.messages else ""
         if _SELECTOR.search(system) or (not request.tools and _SELECTOR.search(last)):
             return SELECTOR_AGENT, "selector", system
-        if _SUMMARY.search(system):
+        if _SUMMARY.search(system) or any(p and p in system for p in self.summaries):
             return SUMMARY_AGENT, "summary", system
         if not system.strip():
             return NO_PROMPT_AGENT, "agent", system

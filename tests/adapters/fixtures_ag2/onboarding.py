@@ -29,7 +29,9 @@ customer = autogen.ConversableAgent(
 chats = [
     {"sender": personal, "recipient": customer,
      "message": "Hello, I'm here to help you get started. Could you tell me your name and location?",
-     "summary_method": "reflection_with_llm", "max_turns": 2, "clear_history": True},
+     "summary_method": "reflection_with_llm", "max_turns": 2, "clear_history": True,
+     "summary_args": {"summary_prompt": "Return the customer information as a JSON object only: "
+                                        "{'name': '', 'location': ''}"}},
     {"sender": topics, "recipient": customer,
      "message": "Great! Could you tell me what topics you are interested in reading about?",
      "summary_method": "reflection_with_llm", "max_turns": 1, "clear_history": False},

@@ -80,6 +80,7 @@ class AG2Adapter(Adapter):
                 rec.meta["speaking_order"] = [a.name for a in group.agents]  # the last group's
 
             s = live.Session(mode="record", rec=rec, redirect=redirect, arrange=arrange,
+                             summary_prompt=server.namer.summaries.append,
                              task=scenario.input or None,
                              answers=[*([scenario.input] if scenario.input else []), "exit"])
             if isinstance(obj, Program):

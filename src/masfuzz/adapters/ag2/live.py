@@ -88,6 +88,7 @@ class Session:
     rec: TraceRecorder | None = None
     redirect: Callable[[Any], None] | None = None  # points a new agent at the endpoint
     arrange: Callable[[Any], None] | None = None  # puts a new group chat in the speaking order
+    summary_prompt: Callable[[str], None] | None = None  # tells the endpoint a chat's summary prompt
     task: str | None = None  # replaces the first top-level chat's opening message
     answers: list[str] = field(default_factory=list)  # module-level input() answers, then EOF
     built: list[Any] = field(default_factory=list)
@@ -147,6 +148,10 @@ class Session:
         parent = self.frames[-1] if self.frames else None
         if parent is None and self.top_chats == 0 and self.task:
             args["message"] = self.task  # the scenario's input is the program's first task
+        prompt = (args.get("summary_args") or {}).get("summary_prompt") or \
+            args.get("kwargs", {}).get("summary_prompt")
+        if isinstance(prompt, str) and prompt.strip() and self.summary_prompt is not None:
+            self.summary_prompt(prompt.strip())
         kind = "nested" if parent else ("sequence" if self.top_chats else "chat")
         if parent is None:
             self.top_chats += 1
