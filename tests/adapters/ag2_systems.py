@@ -29,13 +29,19 @@ def comedians():
                              max_turns=2)
 
 
-def blog():
+def writer_and_critic(**critic_options):
     writer = autogen.AssistantAgent(
         "writer", llm_config=cfg(),
         system_message="You are a writer. You write engaging and concise blogposts.")
     critic = autogen.AssistantAgent(
         "critic", llm_config=cfg(),
         system_message="You are a critic. You review the work of the writer and provide feedback.",
+        **critic_options)
+    return writer, critic
+
+
+def blog():
+    writer, critic = writer_and_critic(
         is_termination_msg=lambda m: "TERMINATE" in (m.get("content") or ""))
     seo = autogen.AssistantAgent(
         "seo_reviewer", llm_config=cfg(),
@@ -90,12 +96,7 @@ def round_robin():
 def proxy_review():
     """Nested chats held by a model-less proxy: the writer's draft makes the user proxy ask a
     critic, whose critique goes back to the writer as the proxy's reply."""
-    writer = autogen.AssistantAgent(
-        "writer", llm_config=cfg(),
-        system_message="You are a writer. You write engaging and concise blogposts.")
-    critic = autogen.AssistantAgent(
-        "critic", llm_config=cfg(),
-        system_message="You are a critic. You review the work of the writer and provide feedback.")
+    writer, critic = writer_and_critic()
     user = autogen.UserProxyAgent("user", human_input_mode="NEVER", code_execution_config=False)
     user.register_nested_chats(
         [{"recipient": critic, "summary_method": "last_msg", "max_turns": 1,

@@ -14,7 +14,7 @@ import weakref
 import inspect
 import sys
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Iterator
 
 from masfuzz.errors import TargetError
 from masfuzz.scenario import Scenario
@@ -88,6 +88,21 @@ def resolve(obj: Any, target: str = "") -> tuple[Adapter, Any]:
     )
 
 
+def _hooks(present: Any, name: str) -> Iterator[tuple[Any, Any]]:
+    """(adapter module, its hook `name`) for each adapter whose framework is in `present` (the
+    modules a file imports, or those already imported) and that defines the hook."""
+    for adapter, prefixes in ADAPTERS.items():
+        if not any(p in present for p in prefixes):
+            continue
+        try:
+            module = importlib.import_module(f"masfuzz.adapters.{adapter}")
+        except ModuleNotFoundError:
+            continue
+        hook = getattr(module, name, None)
+        if hook is not None and module.ADAPTER is not None:
+            yield module, hook
+
+
 def program_target(ref: str) -> tuple[Adapter, Any] | None:
     """A script named without an attribute whose framework runs it as a program (AG2 apps
     start their chats at module level): the adapter module's `program(path)` hook, offered only
@@ -97,17 +112,9 @@ def program_target(ref: str) -> tuple[Adapter, Any] | None:
     where, attr = split_target(ref)
     if attr is not None or not where.endswith((".py", ".ipynb")):
         return None
-    imported = imported_modules(where)
-    for name, prefixes in ADAPTERS.items():
-        if not any(p in imported for p in prefixes):
-            continue
-        try:
-            module = importlib.import_module(f"masfuzz.adapters.{name}")
-        except ModuleNotFoundError:
-            continue
-        hook = getattr(module, "program", None)
-        built = hook(where) if hook is not None else None
-        if built is not None and module.ADAPTER is not None and module.ADAPTER.accepts(built):
+    for module, program in _hooks(imported_modules(where), "program"):
+        built = program(where)
+        if built is not None and module.ADAPTER.accepts(built):
             return module.ADAPTER(), built
     return None
 
@@ -119,15 +126,8 @@ def _capture(obj: Any, target: str) -> tuple[Adapter, Any] | None:
     see that it is a program starting chats)."""
     if not (inspect.ismodule(obj) or inspect.isfunction(obj) or inspect.iscoroutinefunction(obj)):
         return None
-    for name, prefixes in ADAPTERS.items():
-        if not any(p in sys.modules for p in prefixes):
-            continue
-        try:
-            module = importlib.import_module(f"masfuzz.adapters.{name}")
-        except ModuleNotFoundError:
-            continue
-        capture = getattr(module, "capture", None)
-        built = capture(obj, target) if capture is not None else None
+    for module, capture in _hooks(sys.modules, "capture"):
+        built = capture(obj, target)
         found = _find(built) if built is not None else None
         if found is None and built is not None and module.ADAPTER.accepts(built):
             found = module.ADAPTER()  # an adapter's own wrapper (an AG2 program)

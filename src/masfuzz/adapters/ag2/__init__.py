@@ -5,8 +5,6 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from masfuzz.errors import TargetError
-
 try:
     import autogen
 except ImportError:  # pragma: no cover - the extra is not installed
@@ -35,8 +33,3 @@ def capture(obj: Any, target: str) -> Any | None:
         return None
     return built_by(obj, target)
 
-
-def require() -> Any:
-    if autogen is None or not hasattr(autogen, "ConversableAgent"):
-        raise TargetError("AG2 apps need the ag2 extra: pip install 'masfuzz[ag2]'")
-    return autogen

@@ -28,7 +28,7 @@ from masfuzz.adapters.base import Adapter, system_lock
 from masfuzz.adapters.ordering import in_speaking_order
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import ErrorEvent, TerminationReason, Trace, TraceRecorder
+from masfuzz.trace import ErrorEvent, Message, TerminationReason, Trace, TraceRecorder
 
 # How AG2 words the end of a chat -> masfuzz's termination reasons.
 _REASONS: tuple[tuple[str, TerminationReason], ...] = (
@@ -67,7 +67,7 @@ class AG2Adapter(Adapter):
                 prompt = getattr(agent, "system_message", "")
                 if live.has_model(agent) and prompt and (agent.name, prompt) not in known:
                     known.append((agent.name, prompt))
-                cfg = _cfg(agent)
+                cfg = live.llm_config(agent)
                 cfg["config_list"] = [{"model": "masfuzz-sut", "api_key": DUMMY_KEY,
                                        "base_url": server.url}]
                 cfg["cache_seed"] = None
@@ -102,17 +102,12 @@ def _configure(agent: Any, cfg: dict[str, Any]) -> None:
         agent.client = autogen.OpenAIWrapper(**cfg)
 
 
-def _cfg(agent: Any) -> dict[str, Any]:
-    cfg = agent.llm_config
-    return dict(cfg) if isinstance(cfg, dict) else cfg.model_dump()
-
-
 def plan_of(obj: Any, target: str = "") -> Plan:
     if isinstance(obj, Program):
         s = read(obj, target or obj.name)
         return Plan.of(obj.name, s.chats, s.direct)
     starter, other = _opening(obj)
-    return Plan.of(obj.name, [live.ChatCall(starter, other, "", None, "last_msg", False)])
+    return Plan.of(obj.name, [live.ChatCall(starter, other, "", None)])
 
 
 def _opening(obj: Any) -> tuple[Any, Any]:
@@ -161,7 +156,7 @@ def _play_object(obj: Any, s: live.Session, scenario: Scenario, redirect: Any, a
 
 def _finish(rec: TraceRecorder, s: live.Session, crash: str | None) -> Trace:
     final = next((e.content for e in reversed(rec.events)
-                  if getattr(e, "type", "") == "message" and getattr(e, "agent", None)), None)
+                  if isinstance(e, Message) and e.agent), None)
     if crash:
         rec.add(ErrorEvent(kind="crash", message=crash))
         return rec.finish("crash", detail=crash, final_output=final)

@@ -25,7 +25,7 @@ from typing import Any, Iterable
 
 import autogen
 
-from masfuzz.adapters.ag2.live import ChatCall, has_model
+from masfuzz.adapters.ag2.live import ChatCall, has_model, llm_config
 from masfuzz.adapters.source import function_site
 from masfuzz.spec.model import (
     AgentSpec, Delegation, Pattern, Permissions, SystemInfo, Termination, ToolSpec, WorkflowSpec,
@@ -107,20 +107,13 @@ def nested_chats(agent: Any) -> list[tuple[dict[str, Any], list[Any]]]:
     return out
 
 
-def _cfg(agent: Any) -> dict[str, Any]:
-    cfg = getattr(agent, "llm_config", None)
-    if not cfg:
-        return {}
-    return cfg if isinstance(cfg, dict) else cfg.model_dump()
-
-
 def extract(plan: Plan, *, task: str | None = None) -> WorkflowSpec:
     """`task`: the program's own opening message, if it has one."""
     models = plan.model_agents()
     names = {a.name for a in models}
     agents, tools, allow, notes = [], {}, [], []
     for a in models:
-        cfg = _cfg(a)
+        cfg = llm_config(a)
         model = next((c.get("model") for c in cfg.get("config_list", ()) if c.get("model")), None)
         agents.append(AgentSpec(
             id=a.name, description=getattr(a, "description", "") or "",
@@ -146,14 +139,16 @@ def extract(plan: Plan, *, task: str | None = None) -> WorkflowSpec:
         for t in sorted(getattr(a, "function_map", None) or {}):
             if t in tools:
                 notes.append(f"{t} runs in {a.name}")
-    delegations = list({d.edge: d for d in reversed(list(_delegations(plan, names)))}.values())[::-1]
+    delegations: dict[tuple[str, str], Delegation] = {}  # the first reason given for each edge
+    for d in _delegations(plan, names):
+        delegations.setdefault(d.edge, d)
     entry = _first_speaker(plan.chats[0], names) if plan.chats else None
     entry = entry or (models[0].name if models else plan.chats[0].sender.name)
     return WorkflowSpec(
         system=SystemInfo(id=plan.name, entry_agent=entry, framework="ag2", pattern=_pattern(plan),
                           task=task or None),
         agents=tuple(agents), tools=tuple(tools.values()), permissions=Permissions(allow=tuple(allow)),
-        delegations=tuple(delegations), termination=_termination(plan), notes=tuple(notes))
+        delegations=tuple(delegations.values()), termination=_termination(plan), notes=tuple(notes))
 
 
 def _pattern(plan: Plan) -> Pattern:

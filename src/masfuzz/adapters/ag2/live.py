@@ -5,8 +5,8 @@ of chats with carry-over (`initiate_chats`), a group chat; agents start nested c
 their replies. masfuzz sees all of it through a few methods every app goes through, wrapped once
 per process (`install`) and inert unless a `Session` is active in the calling context:
 
-- `ConversableAgent.__init__`: agents the program builds are remembered and, in a recorded run,
-  pointed at masfuzz's model endpoint as they are built (so agents made inside `main()` or at
+- `ConversableAgent.__init__`: agents the program builds have their termination check watched
+  and, in a recorded run, are pointed at masfuzz's model endpoint as they are built (so agents made inside `main()` or at
   module level are covered, not only the ones masfuzz was handed);
 - `initiate_chat`: a chat starts and ends (`ChatStart`/`ChatEnd`; nesting from the chats under
   way). While reading an app (`mode="read"`) a chat is noted and not run, so a script's whole
@@ -29,7 +29,6 @@ import contextvars
 import functools
 import inspect
 import itertools
-import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
@@ -55,6 +54,14 @@ def has_model(agent: Any) -> bool:
     return bool(getattr(agent, "llm_config", None)) and not isinstance(agent, autogen.GroupChatManager)
 
 
+def llm_config(agent: Any) -> dict[str, Any]:
+    """A copy of `agent`'s llm_config as a dict (AG2 may hold an `LLMConfig`); {} without one."""
+    cfg = getattr(agent, "llm_config", None)
+    if not cfg:
+        return {}
+    return dict(cfg) if isinstance(cfg, dict) else cfg.model_dump()
+
+
 @dataclass
 class ChatCall:
     """One chat a program starts, as read (not run)."""
@@ -63,8 +70,6 @@ class ChatCall:
     recipient: Any
     message: str
     max_turns: int | None
-    summary_method: str
-    carryover: bool
 
 
 @dataclass
@@ -91,7 +96,6 @@ class Session:
     summary_prompt: Callable[[str], None] | None = None  # tells the endpoint a chat's summary prompt
     task: str | None = None  # replaces the first top-level chat's opening message
     answers: list[str] = field(default_factory=list)  # module-level input() answers, then EOF
-    built: list[Any] = field(default_factory=list)
     chats: list[ChatCall] = field(default_factory=list)
     direct: list[Any] = field(default_factory=list)  # agents the app asks for a reply outside chats
     frames: list[_Frame] = field(default_factory=list)
@@ -102,14 +106,12 @@ class Session:
     selecting: int = 0
     last_reason: str = ""  # why the last top-level chat stopped, in the framework's words
     human_prompts: int = 0
-    inputs_asked: int = 0
     _ids: Any = field(default_factory=lambda: itertools.count(1))
 
     # --- the program's own input() ----------------------------------------------------------
 
     def read_line(self, prompt: str = "") -> str:
         """A module-level `input()`: the scripted answers, then end of file (as a closed stdin)."""
-        self.inputs_asked += 1
         if self.answers:
             return self.answers.pop(0)
         raise EOFError("masfuzz: no more scripted input")
@@ -134,10 +136,7 @@ class Session:
     def read_chat(self, sender: Any, recipient: Any, args: dict[str, Any]) -> ChatResult:
         message = args.get("message")
         text = message if isinstance(message, str) else ""
-        call = ChatCall(sender, recipient, text, args.get("max_turns"),
-                        str(args.get("summary_method") or "last_msg"),
-                        bool(args.get("kwargs", {}).get("carryover")))
-        self.chats.append(call)
+        self.chats.append(ChatCall(sender, recipient, text, args.get("max_turns")))
         if len(self.chats) >= READ_LIMIT:
             raise StopReading()
         return ChatResult(chat_history=[{"content": text, "role": "assistant", "name": sender.name}],
@@ -163,7 +162,7 @@ class Session:
         if parent is not None:
             # the holder speaks into its nested chat; a proxy's passes on its chat's speaker
             frame.speaker = sender.name if has_model(sender) else parent.speaker
-        elif parent is None and self.last_top_speaker:
+        elif self.last_top_speaker:
             frame.speaker = self.last_top_speaker  # the sequence hands the work on
         self.frames.append(frame)
         self.rec.add(ChatStart(chat=frame.chat, parent=parent.chat if parent else None, kind=kind,
@@ -264,23 +263,18 @@ class Session:
 
 
 class Stream:
-    """The framework's IOStream during a session: output to stderr when asked (never stdout),
-    stop reasons to the session, human input from the session's stand-in."""
+    """The framework's IOStream during a session: its console output goes nowhere (never to
+    masfuzz's stdout; the trace holds the conversation), stop reasons go to the session, human
+    input comes from the session's stand-in."""
 
-    def __init__(self, session: Session, echo: bool = False) -> None:
-        self.session, self.echo = session, echo
+    def __init__(self, session: Session) -> None:
+        self.session = session
 
     def print(self, *objects: Any, sep: str = " ", end: str = "\n", flush: bool = False) -> None:
-        if self.echo:
-            print(*objects, sep=sep, end=end, flush=flush, file=sys.stderr)
+        pass
 
     def send(self, message: Any) -> None:
         self.session.announced(message)
-        if self.echo:
-            try:
-                message.print(self.print)
-            except Exception:  # a framework event that cannot print itself is not ours to fix
-                pass
 
     def input(self, prompt: str = "", *, password: bool = False) -> str:
         return self.session.answer(prompt)
@@ -382,7 +376,6 @@ def _init(original: Any) -> Any:
         s = _SESSION.get()
         if s is None or s.selecting:
             return
-        s.built.append(self)
         watch_termination(self)
         if s.redirect is not None and getattr(self, "llm_config", None):
             s.redirect(self)

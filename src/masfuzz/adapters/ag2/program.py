@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import autogen
 from autogen.io.base import IOStream
 
 from masfuzz.adapters.ag2 import live
@@ -129,14 +130,14 @@ def _logs_to_stderr() -> None:
 
 
 @contextlib.contextmanager
-def session(s: live.Session, *, echo: bool = False) -> Any:
+def session(s: live.Session) -> Any:
     """`s` active in this context, the framework's console on the session, the app's prints on
     stderr: nothing the app or AG2 prints can reach masfuzz's stdout."""
     install()
     _logs_to_stderr()
     token = live.activate(s)
     try:
-        with IOStream.set_default(live.Stream(s, echo)), contextlib.redirect_stdout(sys.stderr):
+        with IOStream.set_default(live.Stream(s)), contextlib.redirect_stdout(sys.stderr):
             yield s
     finally:
         live.deactivate(token)
@@ -177,7 +178,7 @@ def built_by(func: Any, target: str) -> Any | None:
     s, result = _read(program, target)
     if s.chats:
         return program
-    return result if live.has_model(result) or hasattr(result, "groupchat") else None
+    return result if isinstance(result, autogen.ConversableAgent) else None
 
 
 def play(program: Program, s: live.Session) -> str | None:
