@@ -284,6 +284,11 @@ TABLE: tuple[Setting, ...] = (
             "sample, never a cached answer", integer(low=0), None, ("exec",), metavar="N"),
     Setting("fault", "inject a fault into a tool: error, malformed, timeout or empty "
             "(repeatable)", pair("=", "TOOL=MODE"), (), ("exec",), "append", metavar="TOOL=MODE"),
+    Setting("stub", "replace a tool by a canned result, for tools that need keys, paid "
+            "services or the network: TOOL=RESULT, or TOOL=@FILE for a file's text "
+            "(repeatable; kept in every scenario, so saved cases replay with it)",
+            pair("=", "TOOL=RESULT"), (), ("exec", "cover", "fuzz"), "append",
+            metavar="TOOL=RESULT"),
     Setting("restricted", "probe: offer each agent the workflow tools it may not use as "
             "refusing, recording stubs; faithful: leave agents as written and record calls of "
             "tools they do not own; off: neither", choice("probe", "faithful", "off"), "probe",

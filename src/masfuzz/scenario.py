@@ -1,8 +1,9 @@
 """`Scenario`: one executable test input for the system under test, with its provenance.
 
 A scenario is everything needed to reproduce a run: the user input, which model drives which
-agent, the initial speaking order, the faults injected into tools, the restricted-tool mode,
-the objectives it targets, and where it came from (realizer or mutator, parent, seed).
+agent, the initial speaking order, the faults injected into tools, the tools stubbed out (a
+canned result in place of a tool that needs a paid service or the network), the restricted-tool
+mode, the objectives it targets, and where it came from (realizer or mutator, parent, seed).
 """
 
 from __future__ import annotations
@@ -38,6 +39,29 @@ class Fault(BaseModel):
         return cls(tool=tool, mode=mode)  # type: ignore[arg-type]
 
 
+def parse_stub(text: str) -> tuple[str, str]:
+    """`TOOL=RESULT` or `TOOL=@FILE` (the file's text is the result), as given on the command
+    line: the tool's canned result."""
+    from masfuzz.errors import MasfuzzError
+
+    tool, sep, result = text.partition("=")
+    tool = tool.strip()
+    if not sep or not tool:
+        raise MasfuzzError(f"--stub {text!r}: expected TOOL=RESULT or TOOL=@FILE")
+    if result.startswith("@"):
+        try:
+            with open(result[1:], encoding="utf-8") as f:
+                result = f.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise MasfuzzError(f"--stub {tool}: cannot read {result[1:]!r} ({exc})") from None
+    return tool, result
+
+
+def parse_stubs(items: "tuple[str, ...] | list[str]") -> dict[str, str]:
+    """Every `--stub` given: tool -> canned result (a tool named twice keeps the last)."""
+    return dict(parse_stub(item) for item in items)
+
+
 class Provenance(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     source: str = "user"  # user | realizer:<criterion> | mutator:<name> | suite | toolfuzz
@@ -64,6 +88,10 @@ class Scenario(BaseModel):
     # (the rest keep their order); see masfuzz.adapters.ordering.
     speaking_order: tuple[str, ...] = ()
     faults: tuple[Fault, ...] = ()
+    # Tools replaced by a canned result (tool -> the text it returns), the user's way to run an
+    # app whose tools need keys, paid services or the network. Part of the scenario so that a
+    # saved case replays against the same stand-ins. A fault on the same tool wins.
+    stubs: dict[str, str] = Field(default_factory=dict)
     restricted: RestrictedMode = "probe"
     max_turns: int | None = None
     timeout: float | None = None  # seconds; a run past it is killed and recorded as timeout
@@ -75,7 +103,7 @@ class Scenario(BaseModel):
     def id(self) -> str:
         """Content hash: the same scenario always has the same id, across runs and machines."""
         body = self.model_dump(mode="json", exclude={"provenance", "objectives"})
-        for key in ("temperatures", "nonce"):  # added later: absent when unset, ids unchanged
+        for key in ("temperatures", "nonce", "stubs"):  # added later: absent when unset, ids unchanged
             if not body[key]:
                 body.pop(key)
         digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()

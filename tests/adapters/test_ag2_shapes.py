@@ -16,7 +16,7 @@ pytest.importorskip("autogen.agentchat")
 
 from masfuzz.exec import InProcessExecutor  # noqa: E402
 from masfuzz.graph.coordination import CoordinationGraph  # noqa: E402
-from masfuzz.scenario import Scenario  # noqa: E402
+from masfuzz.scenario import Fault, Scenario  # noqa: E402
 from masfuzz.trace import (  # noqa: E402
     AgentTurn, ChatEnd, ChatStart, DelegationEvent, Message, ToolCall, ToolResult,
 )
@@ -108,6 +108,24 @@ def test_tool_registered_on_caller_and_executor():
     assert (call.agent, call.tool, result.agent, result.status, result.payload) == (
         "currency_bot", "currency_calculator", "currency_bot", "ok", "111.11 EUR")
     assert trace.termination.reason == "text_mention"
+
+
+def _currency(**scenario):
+    ex = InProcessExecutor()
+    return asyncio.run(ex.run(f"{SYSTEMS}:currency", Scenario(input="A task from masfuzz",
+                                                              sut_model=POLICY, **scenario)))
+
+
+def test_a_stub_or_a_fault_takes_the_place_of_a_tool_the_executor_runs():
+    stub = _currency(stubs={"currency_calculator": "99.99 EUR (stub)"})
+    result, = stub.of_type(ToolResult)
+    assert (result.status, result.fault, result.payload) == ("ok", "stub", "99.99 EUR (stub)")
+    assert "99.99 EUR (stub)" in stub.termination.final_output  # the agent read the stub's answer
+    broken = _currency(faults=(Fault(tool="currency_calculator", mode="error"),))
+    result, = broken.of_type(ToolResult)
+    assert (result.status, result.fault) == ("error", "error")
+    assert "MASFUZZ_INJECTED_INTERNAL_ERROR" in result.payload
+    assert _currency().of_type(ToolResult)[0].payload == "111.11 EUR"  # the tool is back
 
 
 def test_round_robin_is_a_cycle_and_the_speaking_order_reaches_it():

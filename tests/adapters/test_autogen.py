@@ -161,6 +161,14 @@ def test_injected_fault_shows_in_the_tool_result():
     assert "MASFUZZ_INJECTED_INTERNAL_ERROR" in render.payload
 
 
+def test_a_stub_answers_in_place_of_the_tool():
+    trace = run(SELECTOR, stubs={"render_video": "stub-render: /videos/water.mp4"})
+    render = [r for r in trace.of_type(ToolResult) if r.tool == "render_video"][0]
+    assert (render.status, render.fault, render.payload) == ("ok", "stub", "stub-render: /videos/water.mp4")
+    others = [r for r in trace.of_type(ToolResult) if r.tool != "render_video"]
+    assert others and all(r.fault is None for r in others)
+
+
 def test_timeout_fault_in_process_ends_as_timeout():
     trace = run(SELECTOR, faults=(Fault(tool="synthesize_voice", mode="timeout"),), timeout=1.0)
     assert trace.termination.reason == "timeout"

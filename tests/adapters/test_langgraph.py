@@ -76,6 +76,15 @@ def test_fault_makes_the_tool_message_an_error():
     assert [r.status for r in run(input=ANSWERABLE).of_type(ToolResult)] == ["ok", "ok"]  # restored
 
 
+def test_a_stub_answers_in_place_of_the_tool_and_a_fault_wins_over_it():
+    stub = {"fetch_page": "STUB PAGE: evaporation, condensation, precipitation"}
+    trace = run(input=ANSWERABLE, stubs=stub)
+    fetch = [r for r in trace.of_type(ToolResult) if r.tool == "fetch_page"][0]
+    assert (fetch.status, fetch.fault, fetch.payload) == ("ok", "stub", stub["fetch_page"])
+    both = run(input=ANSWERABLE, stubs=stub, faults=(Fault(tool="fetch_page", mode="error"),))
+    assert [r.fault for r in both.of_type(ToolResult) if r.tool == "fetch_page"][0] == "error"
+
+
 def test_module_level_model_is_swapped_and_a_raising_tool_is_a_crash():
     ok = run(CALC, input="divide one by four", sut_model=CALC_POLICY)
     assert ok.termination.reason == "completed" and ok.termination.final_output == "The result is 0.25"

@@ -123,6 +123,15 @@ def test_timeout_fault_keeps_the_partial_trace():
 def test_fault_on_unknown_tool_is_bad_input():
     with pytest.raises(MasfuzzError, match="the workflow has no tool 'nope'"):
         run(APP, SEAT, faults=(Fault(tool="nope", mode="error"),))
+    with pytest.raises(MasfuzzError, match="--stub nope: the workflow has no tool 'nope'"):
+        run(APP, SEAT, stubs={"nope": "x"})
+
+
+def test_a_stub_answers_in_place_of_the_tool():
+    trace = run(APP, SEAT, stubs={"update_seat": "Seat changed to 14C (stub)"})
+    result = trace.of_type(ToolResult)[-1]
+    assert (result.tool, result.status, result.fault, result.payload) == (
+        "update_seat", "ok", "stub", "Seat changed to 14C (stub)")
 
 
 def test_probe_mode_records_restricted_attempt_and_refuses():

@@ -36,6 +36,28 @@ def test_the_director_bug_is_a_termination_failure_and_the_fix_has_none(cli, tmp
     assert fixed == set()
 
 
+def test_a_stub_stands_in_for_a_tool_in_every_execution_of_the_campaign(cli, tmp_path):
+    from masfuzz.store.db import RunStore
+    from masfuzz.trace import ToolResult
+
+    stub = tmp_path / "voice.txt"
+    stub.write_text("voice.mp3 (recorded by the stub)")
+    store = str(tmp_path / "runs.db")
+    code, _, err = cli("fuzz", f"{TEAM}:selector_team", "--input", "A video about rain",
+                       "--sut-model", VIDEO, "--model", READER, "--rounds", "2", "--seed-tasks", "0",
+                       "--no-judge", "--no-cache", "--executor", "subprocess", "--store", store,
+                       "--stub", f"synthesize_voice=@{stub}", "--format", "json")
+    assert code == 0, err
+    db = RunStore(store)
+    runs = list(db.executions(db.latest_run("fuzz")))
+    assert len(runs) >= 3  # the seed and its mutants
+    for _, scenario, trace in runs:
+        assert scenario.stubs == {"synthesize_voice": "voice.mp3 (recorded by the stub)"}
+        voice = [r for r in trace.of_type(ToolResult) if r.tool == "synthesize_voice"]
+        assert voice and all((r.fault, r.payload) == ("stub", "voice.mp3 (recorded by the stub)")
+                             for r in voice)
+
+
 def test_a_hasty_selector_breaks_the_specified_order(cli, tmp_path):
     found, data = _failures(cli, tmp_path, f"{TEAM}:selector_team", CARELESS + ":hasty")
     assert data["fuzz"]["dependencies"]  # the Specification Agent's, which the order violates

@@ -2,7 +2,8 @@
 `masfuzz.oracles.robustness`.
 
 Framework-neutral: an adapter asks `tool_faults` which tools of a scenario misbehave, and calls
-`inject(mode, tool)` in place of the real tool body. The four modes:
+`inject(injection, tool)` in place of the real tool body; the trace's `ToolResult.fault` records
+the injection's mode. The four fault modes:
 
 - `error`: the tool raises `InjectedToolError`, whose message carries `FAULT_MARKER`, the raw
   internal-error marker the witness checks the final reply for;
@@ -10,12 +11,16 @@ Framework-neutral: an adapter asks `tool_faults` which tools of a scenario misbe
 - `timeout`: the tool hangs until the harness' time limit cancels the run;
 - `empty`: the tool returns an empty string.
 
+and `stub`, which is not a fault but the user's stand-in for a tool that needs a paid service or
+the network (`--stub TOOL=RESULT`): the tool returns the canned result, as if it had worked.
 """
 
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from masfuzz.errors import MasfuzzError
 from masfuzz.scenario import Scenario
@@ -28,26 +33,44 @@ class InjectedToolError(RuntimeError):
     """What a tool with an injected `error` fault raises."""
 
 
-def tool_faults(scenario: Scenario, tools: Iterable[str]) -> dict[str, str]:
-    """tool id -> fault mode; a fault on a tool the workflow does not have is bad input."""
+class Injection(NamedTuple):
+    """What runs in place of one tool's body: a fault mode, or `stub` with its canned result."""
+
+    mode: str
+    result: str = ""
+
+
+def tool_faults(scenario: Scenario, tools: Iterable[str]) -> dict[str, Injection]:
+    """tool id -> what replaces its body in this scenario (a fault wins over a stub); a fault or
+    a stub on a tool the workflow does not have is bad input."""
     known = list(tools)
-    out: dict[str, str] = {}
-    for fault in scenario.faults:
-        if fault.tool not in known:
-            raise MasfuzzError(
-                f"--fault {fault.tool}={fault.mode}: the workflow has no tool {fault.tool!r} "
-                f"(its tools: {', '.join(known) or 'none'})"
-            )
-        out[fault.tool] = fault.mode
+    wanted = [(f"--stub {tool}", tool, Injection("stub", result)) for tool, result in scenario.stubs.items()]
+    wanted += [(f"--fault {f.tool}={f.mode}", f.tool, Injection(f.mode)) for f in scenario.faults]
+    out: dict[str, Injection] = {}
+    for flag, tool, injection in wanted:
+        if tool not in known:
+            raise MasfuzzError(f"{flag}: the workflow has no tool {tool!r} "
+                               f"(its tools: {', '.join(known) or 'none'})")
+        out[tool] = injection
     return out
+
+
+def modes(injections: dict[str, Injection]) -> dict[str, str]:
+    """tool id -> the mode a trace records for its results."""
+    return {tool: i.mode for tool, i in injections.items()}
 
 
 def error_message(tool: str) -> str:
     return f"{FAULT_MARKER}: tool {tool} failed with an internal error (injected by masfuzz)"
 
 
-async def inject(mode: str, tool: str) -> str:
-    """Behave like a broken `tool`: raise, return garbage or nothing, or hang."""
+def injected(injection: Injection, tool: str) -> str:
+    """The result of `tool` under `injection`, for frameworks that call tools synchronously: raise,
+    return garbage, nothing or the stub's result, or hang (blocking the calling thread until the
+    harness kills the run at its time limit)."""
+    mode = injection.mode
+    if mode == "stub":
+        return injection.result
     if mode == "error":
         raise InjectedToolError(error_message(tool))
     if mode == "malformed":
@@ -55,5 +78,13 @@ async def inject(mode: str, tool: str) -> str:
     if mode == "empty":
         return ""
     if mode == "timeout":
-        await asyncio.Event().wait()  # until the harness cancels the run at its time limit
+        threading.Event().wait()
     raise MasfuzzError(f"unknown fault mode {mode!r}")
+
+
+async def inject(injection: Injection, tool: str) -> str:
+    """`injected`, for frameworks that await tools; a hanging tool waits until the harness
+    cancels the run at its time limit."""
+    if injection.mode == "timeout":
+        await asyncio.Event().wait()
+    return injected(injection, tool)

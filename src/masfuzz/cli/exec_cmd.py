@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def scenario_from(args: argparse.Namespace) -> Any:
     from masfuzz.errors import MasfuzzError
-    from masfuzz.scenario import Fault, Scenario
+    from masfuzz.scenario import Fault, Scenario, parse_stubs
 
     agent_models = {}
     for item in args.agent_model:
@@ -54,6 +54,9 @@ def scenario_from(args: argparse.Namespace) -> Any:
         if not 0.0 <= t <= 2.0:  # nan fails this too
             raise MasfuzzError(f"--agent-temperature {item!r}: expected AGENT=T with T in 0..2")
         temperatures[agent.strip()] = t
+    if args.blackbox and (args.fault or args.stub):
+        raise MasfuzzError("--fault and --stub need a Python target: a black-box app's tools "
+                           "run inside the app, where masfuzz cannot replace them")
     if args.input is None:
         if not args.blackbox:
             raise MasfuzzError("exec: --input TEXT is required (only a --blackbox command may "
@@ -68,7 +71,8 @@ def scenario_from(args: argparse.Namespace) -> Any:
     return Scenario(
         input=args.input, sut_model=args.sut_model, agent_models=agent_models,
         temperatures=temperatures, nonce=args.nonce,
-        faults=tuple(Fault.parse(f) for f in args.fault), restricted=args.restricted,
+        faults=tuple(Fault.parse(f) for f in args.fault), stubs=parse_stubs(args.stub),
+        restricted=args.restricted,
         max_turns=args.max_turns, timeout=args.timeout,
     )
 

@@ -9,7 +9,7 @@ is executed twice.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from masfuzz.campaign import Campaign
@@ -33,13 +33,14 @@ class StructuralPhase:
     criteria: tuple[str, ...] = ("C1", "C2", "C3", "C4")
     max_turns: int | None = None
     timeout: float | None = None
+    stubs: dict[str, str] = field(default_factory=dict)  # the user's tool stand-ins, every run
     name: str = "structural"
 
     async def run(self, c: Campaign) -> None:
         graph, _objs, bundles = plan(c.spec, criteria=self.criteria, merge=self.merge)
         forbidden = forbidden_identifiers(c.spec)
         make = scenario_factory(self.sut_model, seed=c.seed, max_turns=self.max_turns,
-                                timeout=self.timeout)
+                                timeout=self.timeout, stubs=self.stubs)
         stored = _stored_attempts(c)
         realized: list[Realization] = []
         for b in bundles:

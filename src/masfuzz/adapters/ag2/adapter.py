@@ -25,6 +25,7 @@ from masfuzz.adapters.ag2 import live
 from masfuzz.adapters.ag2.extract import Plan, extract
 from masfuzz.adapters.ag2.program import READ_TASK, Program, play, read, session
 from masfuzz.adapters.base import Adapter, system_lock
+from masfuzz.adapters.faults import tool_faults
 from masfuzz.adapters.ordering import in_speaking_order
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
@@ -82,7 +83,8 @@ class AG2Adapter(Adapter):
             s = live.Session(mode="record", rec=rec, redirect=redirect, arrange=arrange,
                              summary_prompt=server.namer.summaries.append,
                              task=scenario.input or None,
-                             answers=[*([scenario.input] if scenario.input else []), "exit"])
+                             answers=[*([scenario.input] if scenario.input else []), "exit"],
+                             injections=tool_faults(scenario, [t.id for t in spec.tools]))
             if isinstance(obj, Program):
                 crash = await asyncio.to_thread(play, obj, s)
             else:

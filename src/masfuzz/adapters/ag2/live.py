@@ -36,6 +36,7 @@ import autogen
 from autogen.agentchat.chat import ChatResult
 from autogen.io.base import IOStream
 
+from masfuzz.adapters import faults
 from masfuzz.llm.openai_format import parse_arguments
 from masfuzz.trace import (
     ChatEnd, ChatStart, DelegationEvent, Message, ToolCall, ToolResult, TraceRecorder,
@@ -106,6 +107,7 @@ class Session:
     selecting: int = 0
     last_reason: str = ""  # why the last top-level chat stopped, in the framework's words
     human_prompts: int = 0
+    injections: dict[str, faults.Injection] = field(default_factory=dict)  # tool -> fault or stub
     _ids: Any = field(default_factory=lambda: itertools.count(1))
 
     # --- the program's own input() ----------------------------------------------------------
@@ -255,8 +257,10 @@ class Session:
             if call is None:
                 continue
             ok = self.outcomes.get(key, True)
+            injection = self.injections.get(call.tool)
             self.rec.add(ToolResult(agent=call.agent, tool=call.tool, call_id=call.call_id,
-                                    status="ok" if ok else "error", payload=_text(r.get("content"))))
+                                    status="ok" if ok else "error", payload=_text(r.get("content")),
+                                    fault=injection.mode if injection else None))
 
     def executed(self, func_call: dict[str, Any], call_id: str | None, ok: bool) -> None:
         self.outcomes[call_id or f"legacy:{func_call.get('name', '')}"] = ok
@@ -477,11 +481,32 @@ def _executed(sig: inspect.Signature, call: tuple, kwargs: dict, ok: bool) -> No
     s.executed(call[1], call_id, ok)
 
 
+@contextlib.contextmanager
+def _injected(agent: Any, func_call: Any) -> Iterator[None]:
+    """While `agent` executes `func_call`: a tool with a fault or a stub in this session has the
+    stand-in in its place in the agent's function map, so the framework calls it and reports
+    its result (or its error) exactly as it would the tool's own."""
+    s = _SESSION.get()
+    name = func_call.get("name", "") if isinstance(func_call, dict) else ""
+    table = getattr(agent, "_function_map", None)
+    injection = s.injections.get(name) if s is not None else None
+    if injection is None or not isinstance(table, dict) or name not in table:
+        yield
+        return
+    own = table[name]
+    table[name] = lambda *a, **kw: faults.injected(injection, name)
+    try:
+        yield
+    finally:
+        table[name] = own
+
+
 def _execute(original: Any) -> Any:
     sig = inspect.signature(original)
 
     def execute_function(self: Any, func_call: Any, *args: Any, **kw: Any) -> Any:
-        ok, result = original(self, func_call, *args, **kw)
+        with _injected(self, func_call):
+            ok, result = original(self, func_call, *args, **kw)
         _executed(sig, (self, func_call, *args), kw, ok)
         return ok, result
     return execute_function
@@ -491,7 +516,8 @@ def _a_execute(original: Any) -> Any:
     sig = inspect.signature(original)
 
     async def a_execute_function(self: Any, func_call: Any, *args: Any, **kw: Any) -> Any:
-        ok, result = await original(self, func_call, *args, **kw)
+        with _injected(self, func_call):
+            ok, result = await original(self, func_call, *args, **kw)
         _executed(sig, (self, func_call, *args), kw, ok)
         return ok, result
     return a_execute_function

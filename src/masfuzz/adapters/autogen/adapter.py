@@ -30,7 +30,7 @@ from masfuzz.adapters.autogen.extract import FRAMEWORK, extract_team, participan
 from masfuzz.adapters.autogen.tools import FaultyTool, ProbeStub
 from masfuzz.adapters.autogen.trace import StreamRecorder, termination_reason
 from masfuzz.adapters.base import Adapter, system_lock
-from masfuzz.adapters.faults import tool_faults
+from masfuzz.adapters.faults import Injection, modes, tool_faults
 from masfuzz.adapters.ordering import in_speaking_order
 from masfuzz.errors import MasfuzzError, TargetError
 from masfuzz.graph.coordination import CoordinationGraph
@@ -84,7 +84,8 @@ def capture(obj: Any, target: str) -> Any | None:
 
 
 class _Run:
-    def __init__(self, team: Any, spec: WorkflowSpec, scenario: Scenario, faults: dict[str, str]) -> None:
+    def __init__(self, team: Any, spec: WorkflowSpec, scenario: Scenario,
+                 faults: dict[str, Injection]) -> None:
         self.team, self.spec, self.scenario, self.faults = team, spec, scenario, faults
         self.members = participants(team)
         self.bridges: list[MasfuzzChatCompletionClient] = []
@@ -185,7 +186,7 @@ class _Run:
     async def execute(self, rec: TraceRecorder) -> Trace:
         team = self.rebuild()
         stream_rec = StreamRecorder(
-            rec, self.spec, tool_faults=self.faults, handoff_tools=self.handoff_tools,
+            rec, self.spec, tool_faults=modes(self.faults), handoff_tools=self.handoff_tools,
             probes=self.probes, restricted_mode=self.scenario.restricted,
         )
         rec.meta["speaking_order"] = self.order

@@ -15,7 +15,7 @@ from autogen_core import CancellationToken
 from autogen_core.tools import BaseTool, ToolSchema
 from pydantic import BaseModel, ConfigDict
 
-from masfuzz.adapters.faults import inject
+from masfuzz.adapters.faults import Injection, inject
 from masfuzz.spec.model import ToolSpec
 
 
@@ -28,18 +28,19 @@ class _AnyArgs(BaseModel):
 
 
 class FaultyTool(BaseTool[BaseModel, str]):
-    """The user's tool with an injected fault (`masfuzz.adapters.faults`) in place of its body."""
+    """The user's tool with an injected fault or a stub (`masfuzz.adapters.faults`) in place of
+    its body."""
 
-    def __init__(self, original: BaseTool[Any, Any], mode: str) -> None:
+    def __init__(self, original: BaseTool[Any, Any], injection: Injection) -> None:
         super().__init__(original.args_type(), str, original.name, original.description)
-        self._original, self._mode = original, mode
+        self._original, self._injection = original, injection
 
     @property
     def schema(self) -> ToolSchema:
         return self._original.schema
 
     async def run(self, args: BaseModel, cancellation_token: CancellationToken) -> str:
-        future = asyncio.ensure_future(inject(self._mode, self.name))
+        future = asyncio.ensure_future(inject(self._injection, self.name))
         cancellation_token.link_future(future)  # a hanging fault ends when the run is cancelled
         return await future
 

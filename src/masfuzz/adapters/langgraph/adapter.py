@@ -19,7 +19,7 @@ from langgraph.errors import GraphRecursionError
 from langgraph.pregel import Pregel
 
 from masfuzz.adapters.base import Adapter, system_lock
-from masfuzz.adapters.faults import tool_faults
+from masfuzz.adapters.faults import modes, tool_faults
 from masfuzz.adapters.langgraph.chat_model import MasfuzzChatModel
 from masfuzz.adapters.langgraph.extract import FRAMEWORK, extract_graph, recursion_limit, tool_nodes
 from masfuzz.adapters.langgraph.inject import model_slots, swap_models, swap_tools
@@ -48,7 +48,7 @@ class LangGraphAdapter(Adapter):
         faults = tool_faults(scenario, [t.id for t in spec.tools])
         probes = _probes(spec) if scenario.restricted == "probe" else {}
         model, errors = _model(spec, scenario, probes, rec)
-        updates = UpdateRecorder(rec, spec, tool_node_ids=set(tool_nodes(obj)), tool_faults=faults,
+        updates = UpdateRecorder(rec, spec, tool_node_ids=set(tool_nodes(obj)), tool_faults=modes(faults),
                                  probes={a: {t.name for t in ts} for a, ts in probes.items()})
         limit = scenario.max_turns or recursion_limit(obj)
         config = {"recursion_limit": limit, "configurable": {"thread_id": f"masfuzz-{uuid.uuid4().hex}"}}

@@ -20,7 +20,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableBinding
 from langchain_core.tools import StructuredTool
 
-from masfuzz.adapters.faults import inject
+from masfuzz.adapters.faults import Injection, inject
 from masfuzz.adapters.langgraph.extract import node_function, tool_nodes
 
 _DEPTH = 2  # helper functions followed from a node function
@@ -89,19 +89,19 @@ def swap_models(stack: ExitStack, slots: list[Slot], model: BaseChatModel) -> No
         stack.callback(slot.set, old)
 
 
-def faulty_tool(tool: Any, mode: str) -> StructuredTool:
+def faulty_tool(tool: Any, injection: Injection) -> StructuredTool:
     async def broken(**kwargs: Any) -> str:
-        return await inject(mode, tool.name)
+        return await inject(injection, tool.name)
 
     return StructuredTool(name=tool.name, description=tool.description, args_schema=tool.args_schema,
                           coroutine=broken)
 
 
-def swap_tools(stack: ExitStack, app: Any, faults: dict[str, str]) -> None:
+def swap_tools(stack: ExitStack, app: Any, faults: dict[str, Injection]) -> None:
     for tnode in tool_nodes(app).values():
         table = tnode._tools_by_name  # noqa: SLF001 - the dict ToolNode dispatches calls through
-        for name, mode in faults.items():
+        for name, injection in faults.items():
             if name in table:
                 old = table[name]
-                table[name] = faulty_tool(old, mode)
+                table[name] = faulty_tool(old, injection)
                 stack.callback(table.__setitem__, name, old)

@@ -43,7 +43,7 @@ def _current() -> tuple[RunRecording | None, str | None]:
 
 # Instrumented copies, made once per (tool object, fault mode) and per (agent, stubbed tool).
 # The original is kept in the value so its id cannot be reused while the entry lives.
-_copies: dict[tuple[int, str], tuple[Any, Any]] = {}
+_copies: dict[tuple[int, fault_lib.Injection | None], tuple[Any, Any]] = {}
 _stubs: dict[tuple[str, int], tuple[Any, Any]] = {}
 
 
@@ -81,15 +81,15 @@ def _capturing(tool: Any) -> Any:
                                _use_default_failure_error_function=False)
 
 
-def _faulty(tool: Any, mode: str) -> Any:
+def _faulty(tool: Any, injection: fault_lib.Injection) -> Any:
     name = sdk.tool_name(tool)
 
     async def invoke(ctx: Any, raw_arguments: str) -> Any:
         rec, span = _current()
         if rec is not None and span is not None:
-            rec.fault_spans[span] = mode
+            rec.fault_spans[span] = injection.mode
         try:
-            return await fault_lib.inject(mode, name)
+            return await fault_lib.inject(injection, name)
         except fault_lib.InjectedToolError as exc:
             if rec is not None and span is not None:
                 rec.error_spans[span] = f"{type(exc).__name__}: {exc}"
@@ -128,7 +128,7 @@ def _stub(tool_spec: Any, agent_id: str) -> Any:
 
 
 @contextlib.contextmanager
-def instrumented(rec: RunRecording, tool_faults: dict[str, str]) -> Iterator[None]:
+def instrumented(rec: RunRecording, tool_faults: dict[str, fault_lib.Injection]) -> Iterator[None]:
     """Swap every reachable agent's tools for instrumented copies; restore them on exit."""
     saved: list[tuple[Any, Any]] = []
     spec = rec.spec
@@ -141,11 +141,11 @@ def instrumented(rec: RunRecording, tool_faults: dict[str, str]) -> Iterator[Non
             new = []
             for tool in original:
                 if sdk.is_function_tool(tool):
-                    mode = tool_faults.get(sdk.tool_name(tool), "")
-                    key = (id(tool), mode)
+                    injection = tool_faults.get(sdk.tool_name(tool))
+                    key = (id(tool), injection)
                     cached = _copies.get(key)
                     if cached is None or cached[0] is not tool:
-                        copy = _faulty(tool, mode) if mode else _capturing(tool)
+                        copy = _faulty(tool, injection) if injection else _capturing(tool)
                         cached = _copies[key] = (tool, copy)
                     tool = cached[1]
                 new.append(tool)
