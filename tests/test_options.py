@@ -65,10 +65,23 @@ def test_flag_environment_file_default(setting, command):
     assert getattr(ns, setting.name) == want(v2)  # environment over file
     ns = resolve(command, _parse(command), env={}, project=project)
     assert getattr(ns, setting.name) == want(v2)  # the file over the default
-    ns = resolve(command, _parse(command), env={}, project={})
+    hosted = {f"MASFUZZ_{name.upper()}": "scripted/p.py:policy" for name in ("model", "sut_model")
+              if name != setting.name}  # the embedded model's own defaults: the test below
+    ns = resolve(command, _parse(command), env=hosted, project={})
     default = setting.default_for(command)
     assert getattr(ns, setting.name) == (list(default) if isinstance(default, tuple) else default)
     assert getattr(ns, setting.name) is not UNSET
+
+
+def test_limits_left_to_their_defaults_grow_with_the_embedded_model():
+    ns = resolve("fuzz", _parse("fuzz"), env={}, project={})
+    assert ns.sut_model.startswith("local/") and (ns.timeout, ns.model_timeout) == (900.0, 600.0)
+    ns = resolve("exec", _parse("exec"), env={"MASFUZZ_SUT_MODEL": "openai/gpt-4.1-mini"}, project={})
+    assert (ns.timeout, ns.model_timeout) == (60.0, 120.0)
+    ns = resolve("fuzz", _parse("fuzz", "--timeout", "30"), env={}, project={})
+    assert (ns.timeout, ns.model_timeout) == (30.0, 600.0)  # what the user set stays
+    ns = resolve("tools", _parse("tools"), env={}, project={})
+    assert ns.timeout == 10.0  # a tool call's limit, not a run's
 
 
 @pytest.mark.parametrize("setting,command", CASES, ids=[f"{c}:{s.name}" for s, c in CASES])

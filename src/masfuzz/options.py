@@ -232,8 +232,8 @@ TABLE: tuple[Setting, ...] = (
             MODEL_CALLS, metavar="PATH"),
     Setting("max_connections", "concurrent requests to networked providers",
             integer(low=1, high=1024), 4, MODEL_CALLS, metavar="N"),
-    Setting("model_timeout", "seconds one model call may take", number(positive=True), 120.0,
-            MODEL_CALLS, metavar="S"),
+    Setting("model_timeout", "seconds one model call may take (600 when a model is an embedded "
+            "local/ one)", number(positive=True), 120.0, MODEL_CALLS, metavar="S"),
     Setting("retries", "retries on rate limits, timeouts and 5xx", integer(low=0, high=100), 4,
             MODEL_CALLS, metavar="N"),
     Setting("api_key_env", "environment variable holding the API key (default: OPENAI_API_KEY "
@@ -245,7 +245,8 @@ TABLE: tuple[Setting, ...] = (
     Setting("max_turns", "turn bound per run", integer(low=1, high=100_000), None,
             ("exec", "cover", "fuzz"), metavar="N"),
     Setting("timeout", "seconds before a run (tools: a tool call) is stopped and recorded as a "
-            "timeout", number(positive=True, high=86_400), 120.0, RUNS + ("tools",),
+            "timeout (900 for runs whose agents use an embedded local/ model)",
+            number(positive=True, high=86_400), 120.0, RUNS + ("tools",),
             per_command={"exec": 60.0, "tools": 10.0}, metavar="S"),
     Setting("executor", "where the system under test runs: pool (killable warm worker "
             "processes), subprocess (a fresh process per scenario) or inprocess (this process; "
@@ -425,6 +426,7 @@ def resolve(command: str, ns: argparse.Namespace, *, env: Mapping[str, str] | No
     env = os.environ if env is None else env
     if project is None:
         project, where = project_settings(command)
+    defaulted: set[str] = set()
     for s in settings_of(command):
         parse = _parser_for(s, command)
         given = getattr(ns, s.name, UNSET)
@@ -445,8 +447,27 @@ def resolve(command: str, ns: argparse.Namespace, *, env: Mapping[str, str] | No
         else:
             value = s.default_for(command)
             value = list(value) if isinstance(value, tuple) else value
+            defaulted.add(s.name)
         setattr(ns, s.name, value)
+    _sized_for_the_model(command, ns, defaulted)
     return ns
+
+
+# The embedded models answer in seconds to minutes per call on a small machine. Limits sized for
+# a hosted model would end most of their runs, and a run ended by masfuzz's own limit is the
+# harness's finding, not the app's: left to their defaults, the limits grow with such a model.
+SLOW_MODEL = "local/"
+SLOW_MODEL_LIMITS = {"timeout": 900.0, "model_timeout": 600.0}
+
+
+def _sized_for_the_model(command: str, ns: argparse.Namespace, defaulted: set[str]) -> None:
+    def slow(name: str) -> bool:
+        return str(getattr(ns, name, None) or "").startswith(SLOW_MODEL)
+
+    if "timeout" in defaulted and command in RUNS and slow("sut_model"):
+        ns.timeout = SLOW_MODEL_LIMITS["timeout"]
+    if "model_timeout" in defaulted and (slow("sut_model") or slow("model")):
+        ns.model_timeout = SLOW_MODEL_LIMITS["model_timeout"]
 
 
 def _parser_for(s: Setting, command: str) -> Parser:

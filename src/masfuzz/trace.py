@@ -7,7 +7,9 @@ build traces with `TraceRecorder`, which numbers events and keeps the wall clock
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Iterator
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -165,6 +167,31 @@ _EVENT_SINK: Any = None
 def set_event_sink(sink: Any) -> None:
     global _EVENT_SINK
     _EVENT_SINK = sink
+
+
+# Where a worker process reports what the system under test's model is doing (`model_call`):
+# a run killed at masfuzz's time limit while the model was still answering ran out of time in
+# the model, which the findings attribute to the harness (a limit too short for the model in
+# use), not to the app.
+_ACTIVITY_SINK: Any = None
+
+
+def set_activity_sink(sink: Any) -> None:
+    global _ACTIVITY_SINK
+    _ACTIVITY_SINK = sink
+
+
+@contextlib.contextmanager
+def model_call(agent: str | None) -> Iterator[None]:
+    """Around one SUT model call: reported to the activity sink as it starts and ends."""
+    sink = _ACTIVITY_SINK
+    if sink is not None:
+        sink(agent or "", True)
+    try:
+        yield
+    finally:
+        if sink is not None:
+            sink(agent or "", False)
 
 
 class TraceRecorder:

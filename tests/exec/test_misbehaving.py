@@ -53,6 +53,21 @@ def test_a_misbehaving_tool_is_a_recorded_finding(cli, monkeypatch, word, tool, 
     assert trace["usage"]["wall_time"] < LIMIT + 2
     [failure] = [f for f in data["failures"] if f["category"] == "runtime_crash"]
     assert tool in failure["description"]
+    assert failure["attribution"] == "sut"  # a tool of the app hung or died
+
+
+def test_a_model_slower_than_the_time_limit_is_the_harness_not_an_app_crash(cli, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    code, data, err, _ = _exec(cli, "ponder")
+    assert code == 0, err
+    end = data["trace"]["events"][-1]
+    assert end["reason"] == "timeout" and "while desk waited for its model's answer" in end["detail"]
+    assert data["trace"]["meta"]["ended_in_model_call"] == "desk"
+    [failure] = [f for f in data["failures"] if f["category"] == "runtime_crash"]
+    assert failure["attribution"] == "harness" and "raise --timeout" in failure["because"]
+    code, out, _ = cli("exec", f"{APP}:desk", "--input", "please ponder", "--sut-model", POLICY,
+                       "--timeout", str(LIMIT))
+    assert "(caused by the harness, not the app)" in out and "1 of them caused by masfuzz" in out
 
 
 def test_a_tool_that_forks_and_returns_leaves_nothing_running(cli, monkeypatch):
@@ -134,3 +149,17 @@ def test_an_app_reading_stdin_while_it_loads_gets_end_of_file_not_masfuzz_reques
     code, out, err = cli("exec", f"{app}:agent", "--input", "hi", "--sut-model", POLICY)
     assert code == 2 and "EOFError" in err and len(err.strip().splitlines()) == 1
     assert time.perf_counter() - t0 < 60
+
+
+def test_fuzz_sets_harness_timeouts_apart_from_the_apps_failures(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    reader = "scripted/" + str(ROOT / "tests" / "fuzz" / "flare_testers.py") + ":reader"
+    code, out, err = cli("fuzz", f"{APP}:desk", "--input", "please ponder", "--sut-model", POLICY,
+                         "--model", reader, "--rounds", "1", "--seed-tasks", "0", "--no-judge",
+                         "--no-shrink", "--no-cache", "--timeout", "2", "--store",
+                         str(tmp_path / "runs.db"), "--format", "json")
+    assert code == 0, err
+    row = json.loads(out)["fuzz"]["table1"]
+    assert row["failures"]["RC"] == 0 and row["set_aside"] == {"harness": 1}
+    code, out, err = cli("report", "--store", str(tmp_path / "runs.db"))
+    assert "RC 0 (set aside, not the app's: 1 harness)" in out, out

@@ -38,6 +38,7 @@ LOAD_TIMEOUT = 120.0  # seconds to import the target (a cold framework import on
 STDERR_TAIL = 4000  # characters of the worker's stderr kept for a crash report
 _PROTOCOL_LIMIT = 64 * 1024 * 1024  # a trace is one JSON line; allow large ones
 _EVENT_LINE = b'{"event":'
+_MODEL_LINE = b'{"model_call":'  # a SUT model call starting or ending (`trace.model_call`)
 _TRACE_LINE = b'{"trace":'
 
 
@@ -148,8 +149,11 @@ class PoolExecutor(Executor):
         except _Ended as ended:
             kept = _events(events)
             meta = {"stderr_tail": worker.stderr.text[-STDERR_TAIL:]} if worker.stderr.text else {}
+            answering = _model_answering(events)
+            if answering is not None:
+                meta["ended_in_model_call"] = answering
             return ended_trace(
-                scenario, ended.kind, f"{ended}{_while(kept)}", time.perf_counter() - t_run,
+                scenario, ended.kind, f"{ended}{_while(kept, answering)}", time.perf_counter() - t_run,
                 system_id=info.get("system_id", ""), framework=info.get("framework", ""),
                 meta=meta, events=kept,
             )
@@ -168,7 +172,7 @@ class PoolExecutor(Executor):
             async with asyncio.timeout(limit):  # one deadline for all the lines, no task each
                 while True:
                     line = await proc.stdout.readline()
-                    if events is None or not line.startswith(_EVENT_LINE):
+                    if events is None or not line.startswith((_EVENT_LINE, _MODEL_LINE)):
                         break
                     events.append(line)
         except TimeoutError:
@@ -216,6 +220,8 @@ def _events(lines: list[bytes]) -> tuple[Any, ...]:
     """The streamed events, as far as they can be read (the last line may be cut off)."""
     raw = []
     for line in lines:
+        if line.startswith(_MODEL_LINE):
+            continue
         try:
             raw.append(json.loads(line)["event"])
         except (ValueError, KeyError, TypeError):
@@ -226,11 +232,33 @@ def _events(lines: list[bytes]) -> tuple[Any, ...]:
         return ()
 
 
-def _while(events: tuple[Any, ...]) -> str:
-    """Which tool (else which agent) was running when the run ended."""
+def _model_answering(lines: list[bytes]) -> str | None:
+    """The agent whose model call was still running when the run ended ("" for a call no
+    adapter named), or None when no model call was."""
+    open_calls: list[str] = []
+    for line in lines:
+        if not line.startswith(_MODEL_LINE):
+            continue
+        try:
+            note = json.loads(line)
+        except ValueError:
+            break
+        agent = str(note.get("model_call", ""))
+        if note.get("busy"):
+            open_calls.append(agent)
+        elif agent in open_calls:
+            open_calls.remove(agent)
+    return open_calls[-1] if open_calls else None
+
+
+def _while(events: tuple[Any, ...], answering: str | None = None) -> str:
+    """Which tool (else which agent's model call, else which agent) was running when the run
+    ended."""
     call = running_tool(events)
     if call is not None:
         return f" while {call.agent} ran tool {call.tool}"
+    if answering is not None:
+        return f" while {answering or 'an agent'} waited for its model's answer"
     turns = [e.agent for e in events if isinstance(e, AgentTurn)]
     return f" while {turns[-1]} was acting" if turns else ""
 

@@ -17,6 +17,7 @@ from masfuzz.llm.accounting import Ledger, price_of
 from masfuzz.llm.cache import ResponseCache, cache_key
 from masfuzz.llm.modelstring import ModelSpec, parse_model_string
 from masfuzz.redact import redact
+from masfuzz.trace import model_call
 from masfuzz.llm.types import ChatReply, ChatRequest, Role
 
 DEFAULT_MAX_CONNECTIONS = 4
@@ -83,7 +84,11 @@ class ManagedClient:
         start = time.perf_counter()
         reply: ChatReply | None = None
         try:
-            reply = await self._complete(request, timeout if timeout is not None else self.timeout)
+            if request.role == "sut":
+                with model_call(request.agent):
+                    reply = await self._complete(request, timeout if timeout is not None else self.timeout)
+            else:
+                reply = await self._complete(request, timeout if timeout is not None else self.timeout)
             return reply
         finally:
             self.ledger.record(

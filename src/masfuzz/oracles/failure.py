@@ -79,6 +79,11 @@ ROOT_CAUSES: dict[str, tuple[str, ...]] = {
 FLARE_CATEGORIES = ("agent_task_execution", "tool_invocation", "agent_relationship",
                     "system_termination")
 
+# Whose failure it is. `sut`: the system under test's own. `harness`: caused by masfuzz (its time
+# limit reached while the model in use was still answering, ...); `settings`: caused by a bound
+# the user set. Findings not the system's own are shown apart and never counted as its failures.
+Attribution = Literal["sut", "harness", "settings"]
+
 FINGERPRINT_CHARS = 16  # 64 bits of sha256: no collisions among the failures of one store
 
 
@@ -95,6 +100,8 @@ class Failure(BaseModel):
     # speaker cycle): what the fingerprint is made of.
     elements: tuple[str, ...] = ()
     clause: str | None = None  # the FLARE specification clause violated, when known
+    attribution: Attribution = "sut"  # not part of the fingerprint: the defect is the same
+    because: str = ""  # why a finding is attributed to the harness or the settings
 
     @computed_field  # type: ignore[prop-decorator]
     @property

@@ -37,7 +37,8 @@ def fuzz_section(store: Any, run_id: int, spec: Any, info: dict[str, Any],
     config = info.get("config") or {}
     paths = PathModel(spec, flare.relationships.dependencies, max_turns=config.get("max_turns"))
     covered, total, truncated = paths.coverage(items)
-    symptoms = Counter(SYMPTOMS.get(f["category"], "other") for f in failures)
+    own = [f for f in failures if f.get("attribution", "sut") == "sut"]
+    symptoms = Counter(SYMPTOMS.get(f["category"], "other") for f in own)
     history = loop.get("history", [])
     return {
         "format_version": FORMAT_VERSION,
@@ -47,8 +48,11 @@ def fuzz_section(store: Any, run_id: int, spec: Any, info: dict[str, Any],
             "path": {"covered": covered, "total": total, "capped": truncated},
             "behaviour": {k: {"covered": c, "total": t} for k, (c, t) in behaviour.items()},
             "failures": {k: symptoms.get(k, 0) for k in ("AR", "ST", "TE", "TI", "RC")},
+            # findings caused by masfuzz or by the user's settings: shown, never counted above
+            "set_aside": dict(sorted(Counter(f["attribution"] for f in failures
+                                             if f.get("attribution", "sut") != "sut").items())),
         },
-        "root_causes": dict(sorted(Counter(f["root_cause"] for f in failures).items())),
+        "root_causes": dict(sorted(Counter(f["root_cause"] for f in own).items())),
         "paths_covered": sorted(i for i in items if i.startswith("path::")
                                 and i in {path_item(p) for p in paths.space.paths}),
         "behaviours_covered": sorted(set(items) & set(space.ids())),
@@ -91,7 +95,8 @@ def fuzz_text(data: dict[str, Any]) -> str:
         f"{data['rounds_with_gain']} found something new",
         f"  SC {_pct(row['sc'])}  BC {_pct(row['bc'])}  "
         f"paths {path['covered']}/{path['total']}{'+ (capped)' if path['capped'] else ''}  "
-        f"behaviours A {a['covered']}/{a['total']} N {n['covered']}/{n['total']}  failures {fails}",
+        f"behaviours A {a['covered']}/{a['total']} N {n['covered']}/{n['total']}  failures {fails}"
+        + _set_aside(row.get("set_aside", {})),
     ]
     if data["root_causes"]:
         lines.append("  root causes: " + ", ".join(f"{k} {v}" for k, v in data["root_causes"].items()))
@@ -124,6 +129,11 @@ def usage_lines(usage: list[dict[str, Any]]) -> list[str]:
             out.append(f"  model use, {who}: {calls} call(s), {u['tokens_in']} tokens in, "
                        f"{u['tokens_out']} out, {u['seconds'] or 0:.1f} s")
     return out
+
+
+def _set_aside(counts: dict[str, int]) -> str:
+    return f" (set aside, not the app's: {', '.join(f'{n} {who}' for who, n in counts.items())})" \
+        if counts else ""
 
 
 def _pct(value: float | None) -> str:

@@ -105,10 +105,16 @@ def failure_lines(failures: list[dict[str, Any]]) -> list[str]:
     """Failures (`Failure.model_dump` dicts, or stored ones carrying the reproducer's input)."""
     if not failures:
         return ["failures: none found by the deterministic detectors"]
-    out = [f"failures ({len(failures)})"]
+    not_own = sum(1 for f in failures if f.get("attribution", "sut") != "sut")
+    out = [f"failures ({len(failures)}" + (f", {not_own} of them caused by masfuzz or the "
+                                           "settings, not the app" if not_own else "") + ")"]
     for f in failures:
         category = f["category"].replace("_", " ")
-        out.append(f"  [{category} / {f['root_cause']}] {f['description']}")
+        whose = f.get("attribution", "sut")
+        tag = "" if whose == "sut" else f" (caused by the {whose}, not the app)"
+        out.append(f"  [{category} / {f['root_cause']}]{tag} {f['description']}")
+        if f.get("because"):
+            out.append(f"    {f['because']}")
         where = f"    {f['detector']}, fingerprint {f['fingerprint']}, events "
         where += ", ".join(str(i) for i in f.get("evidence", ())) or "-"
         if f.get("clause"):
