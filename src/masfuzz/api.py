@@ -30,7 +30,7 @@ from masfuzz.campaign.budget import Budget
 from masfuzz.errors import MasfuzzError
 from masfuzz.options import model_settings
 from masfuzz.report.analysis import Analysis
-from masfuzz.scenario import parse_stubs
+from masfuzz.scenario import surroundings
 
 
 def options(command: str, **keywords: Any) -> argparse.Namespace:
@@ -115,7 +115,7 @@ def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None =
     phase = StructuralPhase(realizer, opts.sut_model, attempts=opts.attempts,
                             merge=not opts.no_bundle, path_aware=not opts.no_route,
                             fault_modes=faults, criteria=criteria, max_turns=opts.max_turns,
-                            timeout=opts.timeout, stubs=parse_stubs(opts.stub))
+                            timeout=opts.timeout, surroundings=surroundings(opts))
     campaign = Campaign(target, system.spec, executor, [StructuralModel(CoordinationGraph(system.spec).obligations())],
                         [phase], store, run_id, seed=opts.seed, budget=_budget(opts),
                         progress=say, tester_calls=lambda: tester.ledger.total().calls,
@@ -194,8 +194,8 @@ def _config(opts: argparse.Namespace, faults: tuple[str, ...], target: Any) -> d
                         "faults": list(faults), "seed": opts.seed, "criteria": opts.criteria})
     if target.orchestration:  # the graph the user supplied is part of the system under test
         config["orchestration"] = target.orchestration.to_data()
-    if opts.stub:  # so are the stand-ins for its tools
-        config["stubs"] = _redacted(parse_stubs(opts.stub))
+    if opts.stub or opts.run_code:  # so are the stand-ins for its surroundings
+        config.update(_redacted(surroundings(opts)))
     return config
 
 

@@ -290,6 +290,10 @@ TABLE: tuple[Setting, ...] = (
             "(repeatable; kept in every scenario, so saved cases replay with it)",
             pair("=", "TOOL=RESULT"), (), ("exec", "cover", "fuzz"), "append",
             metavar="TOOL=RESULT"),
+    Setting("run_code", "let the code executors inside the system under test (AutoGen 0.2 / "
+            "AG2 code_execution_config) run the code its agents write; without it a recording "
+            "stand-in answers and no code runs", boolean, False, ("exec", "cover", "fuzz"),
+            "switch"),
     Setting("restricted", "probe: offer each agent the workflow tools it may not use as "
             "refusing, recording stubs; faithful: leave agents as written and record calls of "
             "tools they do not own; off: neither", choice("probe", "faithful", "off"), "probe",

@@ -62,6 +62,13 @@ def parse_stubs(items: "tuple[str, ...] | list[str]") -> dict[str, str]:
     return dict(parse_stub(item) for item in items)
 
 
+def surroundings(opts: Any) -> dict[str, Any]:
+    """What the user set about the system's surroundings (`--stub`, `--run-code`), as the
+    `Scenario` fields every scenario of a command carries."""
+    return {"stubs": parse_stubs(getattr(opts, "stub", None) or ()),
+            "run_code": bool(getattr(opts, "run_code", False))}
+
+
 class Provenance(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     source: str = "user"  # user | realizer:<criterion> | mutator:<name> | suite | toolfuzz
@@ -92,6 +99,9 @@ class Scenario(BaseModel):
     # app whose tools need keys, paid services or the network. Part of the scenario so that a
     # saved case replays against the same stand-ins. A fault on the same tool wins.
     stubs: dict[str, str] = Field(default_factory=dict)
+    # Whether the code executors inside the system run the code its agents write (else a
+    # recording stand-in answers and nothing runs); the user's choice, kept for replays too.
+    run_code: bool = False
     restricted: RestrictedMode = "probe"
     max_turns: int | None = None
     timeout: float | None = None  # seconds; a run past it is killed and recorded as timeout
@@ -103,7 +113,7 @@ class Scenario(BaseModel):
     def id(self) -> str:
         """Content hash: the same scenario always has the same id, across runs and machines."""
         body = self.model_dump(mode="json", exclude={"provenance", "objectives"})
-        for key in ("temperatures", "nonce", "stubs"):  # added later: absent when unset, ids unchanged
+        for key in ("temperatures", "nonce", "stubs", "run_code"):  # added later: absent when unset, ids unchanged
             if not body[key]:
                 body.pop(key)
         digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()

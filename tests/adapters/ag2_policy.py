@@ -22,6 +22,11 @@ def policy(request):
         return say("SEO: use the keyword 'AI courses'.")
     if agent == "legal_reviewer":
         return say("Legal: no issues.")
+    if agent == "coder":
+        import os
+
+        marker = os.environ["CODER_MARKER"]
+        return say(f"```python\nopen({marker!r}, 'w').write('ran')\nprint('written')\n```")
     if agent == "currency_bot":
         results = tool_results(request, "currency_calculator")
         if not results:

@@ -6,6 +6,8 @@ the AutoGen 0.2 tutorials write them (tests/adapters/test_ag2_shapes.py):
 - `currency`: a tool registered for the model on one agent and for execution on a proxy
   (Tool Caller);
 - `round_robin`: a group chat whose members speak in turn (a factory: returns the manager);
+- `coder`: an assistant writes code and a proxy's code executor runs it (Financial Analyst,
+  Workflow Designer, Game Creator), with an executor object or the legacy `work_dir` config;
 - fixtures_ag2/onboarding.py: a three-chat `initiate_chats` sequence with carry-over, at module
   level like a converted notebook, with a human proxy (Customer Onboarding).
 """
@@ -103,3 +105,23 @@ def proxy_review():
           "message": lambda recipient, messages, sender, config: "Critique: " + messages[-1]["content"]}],
         trigger=writer)
     return user.initiate_chat(writer, message="Write a blogpost about Meta.", max_turns=2)
+
+
+def coder():
+    """The code the coder writes creates the file $CODER_MARKER; $CODER_STYLE picks the
+    executor: an executor object (`executor`) or the legacy `work_dir` config (`legacy`)."""
+    import os
+    import tempfile
+
+    work = tempfile.mkdtemp()
+    if os.environ["CODER_STYLE"] == "executor":
+        from autogen.coding import LocalCommandLineCodeExecutor
+
+        config = {"executor": LocalCommandLineCodeExecutor(work_dir=work)}
+    else:
+        config = {"work_dir": work, "use_docker": False}
+    writer = autogen.AssistantAgent("coder", llm_config=cfg(),
+                                    system_message="You write Python code in a code block.")
+    runner = autogen.UserProxyAgent("runner", human_input_mode="NEVER", code_execution_config=config,
+                                    max_consecutive_auto_reply=1)
+    return runner.initiate_chat(writer, message="Create the marker file.", max_turns=2)

@@ -128,6 +128,30 @@ def test_a_stub_or_a_fault_takes_the_place_of_a_tool_the_executor_runs():
     assert _currency().of_type(ToolResult)[0].payload == "111.11 EUR"  # the tool is back
 
 
+@pytest.mark.parametrize("style", ["executor", "legacy"])
+def test_code_an_agent_writes_is_recorded_and_not_run_unless_the_user_says_so(style, tmp_path, monkeypatch):
+    marker = tmp_path / "ran.txt"
+    monkeypatch.setenv("CODER_MARKER", str(marker))
+    monkeypatch.setenv("CODER_STYLE", style)
+    kept = _run_coder()
+    assert not marker.exists()
+    [block] = kept.meta["code_not_run"]  # the runner's one auto-reply
+    assert block["agent"] == "runner" and str(marker) in block["code"]
+    # the proxy (a model-less executor) answers as the user would
+    said = [m.content for m in kept.of_type(Message) if m.role == "user"]
+    assert "masfuzz did not run this code" in said[1]
+    ran = _run_coder(run_code=True)
+    assert marker.read_text() == "ran" and "code_not_run" not in ran.meta
+    said = [m.content for m in ran.of_type(Message) if m.role == "user"]
+    assert "exitcode: 0" in said[1] and "written" in said[1]
+
+
+def _run_coder(**scenario):
+    ex = InProcessExecutor()
+    return asyncio.run(ex.run(f"{SYSTEMS}:coder", Scenario(input="Create the marker file.",
+                                                           sut_model=POLICY, **scenario)))
+
+
 def test_round_robin_is_a_cycle_and_the_speaking_order_reaches_it():
     spec, trace = run(f"{SYSTEMS}:round_robin")
     assert spec.system.pattern == "fixed_order"

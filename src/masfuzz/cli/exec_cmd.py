@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def scenario_from(args: argparse.Namespace) -> Any:
     from masfuzz.errors import MasfuzzError
-    from masfuzz.scenario import Fault, Scenario, parse_stubs
+    from masfuzz.scenario import Fault, Scenario, surroundings
 
     agent_models = {}
     for item in args.agent_model:
@@ -71,8 +71,8 @@ def scenario_from(args: argparse.Namespace) -> Any:
     return Scenario(
         input=args.input, sut_model=args.sut_model, agent_models=agent_models,
         temperatures=temperatures, nonce=args.nonce,
-        faults=tuple(Fault.parse(f) for f in args.fault), stubs=parse_stubs(args.stub),
-        restricted=args.restricted,
+        faults=tuple(Fault.parse(f) for f in args.fault), restricted=args.restricted,
+        **surroundings(args),
         max_turns=args.max_turns, timeout=args.timeout,
     )
 

@@ -35,7 +35,7 @@ from masfuzz.fuzz.specification import FlareSpec, skeleton
 from masfuzz.graph.coordination import CoordinationGraph
 from masfuzz.graph.paths import FREE_FORM
 from masfuzz.oracles.flare import detect_cited
-from masfuzz.scenario import Provenance, Scenario, parse_stubs
+from masfuzz.scenario import Provenance, Scenario, surroundings
 from masfuzz.spec.model import WorkflowSpec
 
 
@@ -100,7 +100,7 @@ class FuzzSetup:
                 "shrink": None if o.no_shrink else vars(self.reproduce()), "code_coverage": o.code_coverage,
                 "dependencies": [list(d) for d in self.flare.relationships.dependencies],
                 "choices": self.choices.to_data(),
-                **({"stubs": parse_stubs(o.stub)} if o.stub else {})}
+                **(surroundings(o) if o.stub or o.run_code else {})}
 
     # -- the campaign's parts ----------------------------------------------------------------------
     def coverage_models(self) -> list[Any]:
@@ -117,7 +117,7 @@ class FuzzSetup:
     def phase(self) -> FlarePhase:
         o = self.opts
         seeds = [Scenario(input=text, sut_model=o.sut_model, max_turns=o.max_turns,
-                          timeout=o.timeout, stubs=parse_stubs(o.stub), provenance=Provenance(source=source, seed=o.seed))
+                          timeout=o.timeout, **surroundings(o), provenance=Provenance(source=source, seed=o.seed))
                  for text, source in [(t, "user") for t in self.inputs]
                  + [(t, "null") for t in self.null] + [(t, "tester:seed") for t in self.written]]
         agents = self.graph.reachable

@@ -170,7 +170,7 @@ def judge(bundle: Bundle, number: int, text: str, scenario: Scenario, trace: Tra
 
 def scenario_factory(sut_model: str | None, *, seed: int | None, max_turns: int | None,
                      timeout: float | None, source: str = "realizer",
-                     stubs: dict[str, str] | None = None,
+                     surroundings: dict[str, Any] | None = None,
                      ) -> Callable[[str, Bundle, int], Scenario]:
     """Scenarios for candidates: C3 bundles run with probe stubs (the only way a restricted call
     can be observed as an attempt), the others with the agents exactly as written."""
@@ -179,7 +179,8 @@ def scenario_factory(sut_model: str | None, *, seed: int | None, max_turns: int 
         probe = bundle.driver.obligation.kind == "restrict_tool"
         return Scenario(
             input=text, sut_model=sut_model, restricted="probe" if probe else "faithful",
-            max_turns=max_turns, timeout=timeout, stubs=stubs or {}, objectives=bundle.obligation_ids,
+            max_turns=max_turns, timeout=timeout, objectives=bundle.obligation_ids,
+            **(surroundings or {}),
             provenance=Provenance(source=f"{source}:{bundle.driver.family}", seed=seed,
                                   attempt=attempt),
         )

@@ -33,14 +33,15 @@ class StructuralPhase:
     criteria: tuple[str, ...] = ("C1", "C2", "C3", "C4")
     max_turns: int | None = None
     timeout: float | None = None
-    stubs: dict[str, str] = field(default_factory=dict)  # the user's tool stand-ins, every run
+    # the user's stand-ins for the system's surroundings (`scenario.surroundings`), every run
+    surroundings: dict[str, Any] = field(default_factory=dict)
     name: str = "structural"
 
     async def run(self, c: Campaign) -> None:
         graph, _objs, bundles = plan(c.spec, criteria=self.criteria, merge=self.merge)
         forbidden = forbidden_identifiers(c.spec)
         make = scenario_factory(self.sut_model, seed=c.seed, max_turns=self.max_turns,
-                                timeout=self.timeout, stubs=self.stubs)
+                                timeout=self.timeout, surroundings=self.surroundings)
         stored = _stored_attempts(c)
         realized: list[Realization] = []
         for b in bundles:

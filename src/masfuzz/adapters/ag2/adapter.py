@@ -12,6 +12,9 @@ speaks the OpenAI API; nothing else of the app changes). The server tells agents
 system prompts, so a scenario's per-agent model and temperature reach each agent's `llm_config`
 calls (`masfuzz.llm.sampling`). A group chat's members are put in the scenario's speaking order:
 a round robin speaks in it, an "auto" selection shows its model the candidates in it.
+Code that the agents write for a `code_execution_config` executor is recorded and not run
+unless the scenario says `run_code` (`live._CodeStandIn`); tools take the scenario's faults and
+stubs in the executor's function map.
 """
 
 from __future__ import annotations
@@ -84,13 +87,16 @@ class AG2Adapter(Adapter):
                              summary_prompt=server.namer.summaries.append,
                              task=scenario.input or None,
                              answers=[*([scenario.input] if scenario.input else []), "exit"],
-                             injections=tool_faults(scenario, [t.id for t in spec.tools]))
+                             injections=tool_faults(scenario, [t.id for t in spec.tools]),
+                             run_code=scenario.run_code)
             if isinstance(obj, Program):
                 crash = await asyncio.to_thread(play, obj, s)
             else:
                 crash = await asyncio.to_thread(_play_object, obj, s, scenario, redirect, arrange)
             rec.usage.model_calls = len(server.recording.calls)
         rec.meta["human_prompts"] = s.human_prompts
+        if s.code_not_run:  # what the code executors' stand-in was given and did not run
+            rec.meta["code_not_run"] = s.code_not_run
         return _finish(rec, s, crash)
 
 

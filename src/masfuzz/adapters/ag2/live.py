@@ -108,6 +108,8 @@ class Session:
     last_reason: str = ""  # why the last top-level chat stopped, in the framework's words
     human_prompts: int = 0
     injections: dict[str, faults.Injection] = field(default_factory=dict)  # tool -> fault or stub
+    run_code: bool = False  # let the app's code executors run what its agents write
+    code_not_run: list[dict[str, str]] = field(default_factory=list)  # what the stand-in kept
     _ids: Any = field(default_factory=lambda: itertools.count(1))
 
     # --- the program's own input() ----------------------------------------------------------
@@ -256,11 +258,18 @@ class Session:
             call = self.calls.get(key)
             if call is None:
                 continue
-            ok = self.outcomes.get(key, True)
+            # releases without call ids (0.2.x) note the outcome under the tool's name
+            ok = self.outcomes.pop(key, None)
+            if ok is None:
+                ok = self.outcomes.pop(f"legacy:{call.tool}", True)
             injection = self.injections.get(call.tool)
             self.rec.add(ToolResult(agent=call.agent, tool=call.tool, call_id=call.call_id,
                                     status="ok" if ok else "error", payload=_text(r.get("content")),
                                     fault=injection.mode if injection else None))
+
+    def kept_code(self, agent: str, language: str, code: str) -> None:
+        """A code block an agent's executor was given and the stand-in did not run."""
+        self.code_not_run.append({"agent": agent, "language": language, "code": code[:CODE_KEPT]})
 
     def executed(self, func_call: dict[str, Any], call_id: str | None, ok: bool) -> None:
         self.outcomes[call_id or f"legacy:{func_call.get('name', '')}"] = ok
@@ -344,8 +353,70 @@ def install() -> None:
     _wrap(agent, "generate_reply", _generate_reply)
     _wrap(agent, "execute_function", _execute)
     _wrap(agent, "a_execute_function", _a_execute)
+    _wrap(agent, "run_code", _run_code)
+    _wrap(agent, "_generate_code_execution_reply_using_executor", _code_reply)
     _wrap(group, "select_speaker", _select)
     _wrap(group, "a_select_speaker", _a_select)
+
+
+# What an agent's code executor answers in place of running the code its model wrote (the
+# default: code an LLM writes is not run on the user's machine unless the user says so). Exit
+# code 0, so that the chat goes on as it would after a run, instead of the model rewriting code
+# that never failed.
+CODE_NOT_RUN = ("(masfuzz did not run this code: the app's code executor is replaced by a "
+                "recording stand-in; --run-code runs it)")
+CODE_KEPT = 4000  # characters of each code block kept in the trace's meta
+
+
+class _CodeStandIn:
+    """In place of an agent's code executor: records the code blocks it is given and runs none
+    of them; anything else (its `code_extractor`, its work folder) is the executor's own."""
+
+    def __init__(self, session: Session, agent: str, own: Any) -> None:
+        self.session, self.agent, self.own = session, agent, own
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.own, name)
+
+    def execute_code_blocks(self, code_blocks: Any) -> Any:
+        from autogen.coding.base import CodeResult
+
+        for block in code_blocks:
+            self.session.kept_code(self.agent, getattr(block, "language", ""), getattr(block, "code", ""))
+        return CodeResult(exit_code=0, output=CODE_NOT_RUN)
+
+
+def _stands_in(s: "Session | None") -> bool:
+    return s is not None and s.mode == "record" and not s.run_code and not s.selecting
+
+
+def _code_reply(original: Any) -> Any:
+    """An agent with a code executor (`code_execution_config={"executor": ...}`): the stand-in
+    takes the executor's place while the agent makes its reply."""
+    def reply(self: Any, *args: Any, **kwargs: Any) -> Any:
+        s = _SESSION.get()
+        own = getattr(self, "_code_executor", None)
+        if not _stands_in(s) or own is None:
+            return original(self, *args, **kwargs)
+        self._code_executor = _CodeStandIn(s, self.name, own)
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            self._code_executor = own
+    return reply
+
+
+def _run_code(original: Any) -> Any:
+    """The legacy path (`code_execution_config={"work_dir": ...}`, Docker or not): every block
+    reaches `run_code`, which the stand-in answers."""
+    def run_code(self: Any, code: str, **kwargs: Any) -> Any:
+        s = _SESSION.get()
+        if not _stands_in(s):
+            return original(self, code, **kwargs)
+        assert s is not None
+        s.kept_code(self.name, str(kwargs.get("lang", "")), code)
+        return 0, CODE_NOT_RUN, None
+    return run_code
 
 
 def _wrap(cls: type, name: str, make: Callable[[Any], Any]) -> None:
