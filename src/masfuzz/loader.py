@@ -9,6 +9,10 @@ Rules (DESIGN.md, "how to load a target"), each one a lesson from real apps:
 - A plain script is loaded under a name other than `__main__`, so its `if __name__ ==
   "__main__"` block never runs.
 - The agent frameworks the file imports are imported first, from site-packages.
+- A Jupyter notebook (`nb.ipynb:team`) is imported from its code cells, written to
+  `.masfuzz/notebooks/<name>.py` beside it (`notebook_script`) so that tracebacks and code
+  coverage name real lines. Cells that `await` at top level are the notebook running its
+  system (`await Console(team.run_stream(...))`); they are left out: masfuzz runs it.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import ast
 import importlib
 import importlib.util
 import io
+import os
 import re
 import sys
 import traceback
@@ -57,7 +62,7 @@ def load_target(target: str, *, call_factories: bool = False) -> LoadedTarget:
 
 
 def _import(where: str, target: str) -> tuple[Any, Path | None]:
-    looks_like_file = where.endswith(".py") or "/" in where or "\\" in where
+    looks_like_file = where.endswith((".py", ".ipynb")) or "/" in where or "\\" in where
     if not looks_like_file:
         try:
             return importlib.import_module(where), None
@@ -101,11 +106,23 @@ def _import(where: str, target: str) -> tuple[Any, Path | None]:
         raise TargetError(f"{target}: importing {path.name} failed: {_describe(exc, path)}") from None
 
 
+# The key an app's own client is built with when the user has none: masfuzz needs no key, and
+# an app that builds its client as it loads (`OpenAIChatCompletionClient(model=...)` at module
+# level) must load all the same; masfuzz swaps the client's calls for its own.
+DUMMY_KEY = "sk-masfuzz-loopback"
+KEY_VARIABLES = ("OPENAI_API_KEY",)
+
+
 def _import_file(path: Path, root: Path, dotted: str | None) -> Any:
     # A file that reads its task with input() as it loads reads end of file, as under a closed
     # terminal: masfuzz never waits on the user's keyboard, or on a worker's request channel.
     saved, sys.stdin = sys.stdin, io.StringIO("")
+    lent = [name for name in KEY_VARIABLES if not os.environ.get(name)]
+    os.environ.update({name: DUMMY_KEY for name in lent})  # only while the file loads
     try:
+        if path.suffix == ".ipynb":
+            return _import_script(notebook_script(path, notebook_source(path, imported=True)),
+                                  preset=NOTEBOOK_BUILTINS)
         if dotted is not None:
             if str(root) not in sys.path:
                 sys.path.insert(0, str(root))
@@ -113,6 +130,8 @@ def _import_file(path: Path, root: Path, dotted: str | None) -> Any:
         return _import_script(path)
     finally:
         sys.stdin = saved
+        for name in lent:
+            os.environ.pop(name, None)
 
 
 def _ancestor_providing(path: Path, name: str | None) -> Path | None:
@@ -141,7 +160,7 @@ def _package_root(path: Path) -> tuple[Path, str | None]:
     return folder, ".".join(parts)
 
 
-def _import_script(path: Path) -> Any:
+def _import_script(path: Path, preset: dict[str, Any] | None = None) -> Any:
     name = "masfuzz_target_" + re.sub(r"\W", "_", str(path.with_suffix("")).strip("/"))
     if name in sys.modules:
         return sys.modules[name]
@@ -152,6 +171,7 @@ def _import_script(path: Path) -> Any:
     if spec is None or spec.loader is None:
         raise TargetError(f"{path}: cannot be imported as Python")
     module = importlib.util.module_from_spec(spec)
+    module.__dict__.update(preset or {})
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
@@ -161,9 +181,42 @@ def _import_script(path: Path) -> Any:
     return module
 
 
-def notebook_source(path: str | Path) -> str:
+# What Jupyter gives every notebook's code: `display` (written to stderr, never masfuzz's stdout).
+NOTEBOOK_BUILTINS: dict[str, Any] = {"display": lambda *objs, **_: print(*objs, file=sys.stderr)}
+
+
+def notebook_script(path: Path, source: str) -> Path:
+    """Where a notebook's code runs from: `.masfuzz/notebooks/<name>.py` beside the notebook
+    (masfuzz's own folder), so that tracebacks and code coverage name real lines of a real
+    Python file. The notebook itself when that folder cannot be written."""
+    script = path.parent / ".masfuzz" / "notebooks" / f"{path.stem}.py"
+    try:
+        if not script.is_file() or script.read_text(encoding="utf-8") != source:
+            script.parent.mkdir(parents=True, exist_ok=True)
+            part = script.with_suffix(f".{os.getpid()}.part")
+            part.write_text(source, encoding="utf-8")
+            os.replace(part, script)  # whole, even with several workers writing it
+        return script
+    except OSError:
+        return path
+
+
+def _awaits_at_top_level(code: str) -> bool:
+    try:
+        compile(code, "<cell>", "exec")
+        return False
+    except SyntaxError:
+        try:
+            compile(code, "<cell>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+            return True
+        except SyntaxError:
+            return False  # a plain syntax error: the import reports it
+
+
+def notebook_source(path: str | Path, *, imported: bool = False) -> str:
     """A Jupyter notebook's code cells as one script, the way `jupyter nbconvert --to script`
-    runs them: IPython magics and shell escapes (`%pip`, `!pip`) are left out."""
+    runs them: IPython magics and shell escapes (`%pip`, `!pip`) are left out; so are, when the
+    notebook is `imported` for its objects, the cells that await at top level."""
     import json
 
     try:
@@ -176,8 +229,11 @@ def notebook_source(path: str | Path) -> str:
             continue
         source = cell.get("source", "")
         text = "".join(source) if isinstance(source, list) else str(source)
-        lines += [ln for ln in text.splitlines() if not ln.lstrip().startswith(("%", "!"))]
-        lines.append("")
+        kept = "\n".join(ln for ln in text.splitlines() if not ln.lstrip().startswith(("%", "!")))
+        if imported and _awaits_at_top_level(kept):
+            kept = "\n".join("# (masfuzz: left out, it awaits at top level) " + ln
+                              for ln in kept.splitlines())
+        lines += [kept, ""]
     return "\n".join(lines)
 
 

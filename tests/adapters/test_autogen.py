@@ -222,3 +222,38 @@ def test_masfuzz_exec_prints_the_json_trace(cli):
     assert trace["framework"] == "autogen" and trace["events"][-1]["reason"] == "message_limit"
     turns = [e["agent"] for e in trace["events"] if e["type"] == "agent_turn"]
     assert turns[:4] == PIPELINE
+
+
+def test_a_notebook_that_builds_its_client_as_it_loads_needs_no_key_and_runs_with_a_stub(
+        cli, monkeypatch, tmp_path):
+    """The AgentChat docs' notebooks: a module-level client built from the environment's key,
+    and a last cell that awaits the team at top level."""
+    import os
+    import shutil
+
+    folder = ROOT / "tests" / "adapters" / "fixtures_agentchat"
+    shutil.copy(folder / "research.ipynb", tmp_path / "research.ipynb")
+    target = f"{tmp_path / 'research.ipynb'}:team"
+    sut = f"scripted/{folder / 'research_policy.py'}:policy"
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    code, out, err = cli("inspect", target, "--format", "json")
+    assert code == 0, err
+    spec = json.loads(out)
+    assert [a["id"] for a in spec["agents"]] == ["researcher", "writer"]
+    assert [t["id"] for t in spec["tools"]] == ["web_search"]
+    assert "OPENAI_API_KEY" not in os.environ  # lent only while the notebook loaded
+    script = (tmp_path / ".masfuzz" / "notebooks" / "research.py").read_text()
+    assert "# (masfuzz: left out, it awaits at top level) await Console(stream)" in script
+    stub = "American Airlines is based in Fort Worth (stub)"
+    code, out, err = cli("exec", target, "--input", "Write a report on American Airlines",
+                         "--sut-model", sut, "--stub", f"web_search={stub}", "--format", "json")
+    assert code == 0, err
+    trace = json.loads(out)  # display() went to stderr: stdout is the document alone
+    [result] = [e for e in trace["events"] if e["type"] == "tool_result"]
+    assert (result["status"], result["fault"], result["payload"]) == ("ok", "stub", stub)
+    said = [e["content"] for e in trace["events"] if e["type"] == "message" and e.get("agent") == "researcher"]
+    assert stub in said  # AgentChat's tool-use summary: the agent passes the stub's answer on
+    code, out, err = cli("exec", target, "--input", "Write a report on American Airlines",
+                         "--sut-model", sut, "--format", "json")
+    [result] = [e for e in json.loads(out)["events"] if e["type"] == "tool_result"]
+    assert result["status"] == "error" and "API key not found" in result["payload"]

@@ -18,7 +18,6 @@ from __future__ import annotations
 import builtins
 import contextlib
 import inspect
-import os
 import runpy
 import sys
 from dataclasses import dataclass
@@ -31,7 +30,7 @@ from autogen.io.base import IOStream
 from masfuzz.adapters.ag2 import live
 from masfuzz.adapters.syncrun import run_coroutine_sync
 from masfuzz.errors import TargetError
-from masfuzz.loader import notebook_source
+from masfuzz.loader import NOTEBOOK_BUILTINS, notebook_script, notebook_source
 
 READ_TASK = "(the task masfuzz will give)"  # what a program's input() reads while it is read
 
@@ -75,29 +74,12 @@ class Program:
         return run_coroutine_sync(result) if inspect.isawaitable(result) else result
 
 
-def _script_of(path: Path, source: str) -> Path:
-    """Where a notebook's cells run from: `.masfuzz/notebooks/<name>.py` beside the notebook
-    (masfuzz's own folder), so that tracebacks and code coverage name real lines of a real
-    Python file. The notebook itself when that folder cannot be written."""
-    script = path.parent / ".masfuzz" / "notebooks" / f"{path.stem}.py"
-    try:
-        if not script.is_file() or script.read_text(encoding="utf-8") != source:
-            script.parent.mkdir(parents=True, exist_ok=True)
-            part = script.with_suffix(f".{os.getpid()}.part")
-            part.write_text(source, encoding="utf-8")
-            os.replace(part, script)  # whole, even with several workers writing it
-        return script
-    except OSError:
-        return path
-
-
 def _run_notebook(path: Path) -> dict[str, Any]:
     """A notebook's code cells in order, in a fresh `__main__` namespace holding what Jupyter
     gives every notebook (`display`, written to stderr here)."""
     source = notebook_source(path)
-    code = compile(source, str(_script_of(path, source)), "exec")
-    namespace: dict[str, Any] = {"__name__": "__main__", "__file__": str(path),
-                                 "display": lambda *objs, **_: print(*objs, file=sys.stderr)}
+    code = compile(source, str(notebook_script(path, source)), "exec")
+    namespace: dict[str, Any] = {"__name__": "__main__", "__file__": str(path), **NOTEBOOK_BUILTINS}
     exec(code, namespace)  # noqa: S102 - running the user's notebook is the point
     return namespace
 

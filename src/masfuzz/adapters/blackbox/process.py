@@ -13,10 +13,10 @@ import time
 from dataclasses import dataclass, field
 
 from masfuzz.errors import TargetError
+from masfuzz.loader import DUMMY_KEY
 from masfuzz.proc import kill_group, start_in_group
 from masfuzz.scenario import Scenario
 
-DUMMY_KEY = "sk-masfuzz-loopback"
 DEFAULT_TIMEOUT = 120.0
 OUTPUT_TAIL = 8000
 
