@@ -18,6 +18,7 @@ Rules (DESIGN.md, "how to load a target"), each one a lesson from real apps:
 from __future__ import annotations
 
 import ast
+import contextlib
 import importlib
 import importlib.util
 import io
@@ -25,6 +26,7 @@ import os
 import re
 import sys
 import traceback
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -113,12 +115,23 @@ DUMMY_KEY = "sk-masfuzz-loopback"
 KEY_VARIABLES = ("OPENAI_API_KEY",)
 
 
+@contextlib.contextmanager
+def lent_keys() -> Iterator[None]:
+    """While the user's code loads or runs: the key variables the user left unset hold
+    `DUMMY_KEY` (masfuzz's own model calls never read them then; they are unset again after)."""
+    lent = [name for name in KEY_VARIABLES if not os.environ.get(name)]
+    os.environ.update({name: DUMMY_KEY for name in lent})
+    try:
+        yield
+    finally:
+        for name in lent:
+            os.environ.pop(name, None)
+
+
 def _import_file(path: Path, root: Path, dotted: str | None) -> Any:
     # A file that reads its task with input() as it loads reads end of file, as under a closed
     # terminal: masfuzz never waits on the user's keyboard, or on a worker's request channel.
     saved, sys.stdin = sys.stdin, io.StringIO("")
-    lent = [name for name in KEY_VARIABLES if not os.environ.get(name)]
-    os.environ.update({name: DUMMY_KEY for name in lent})  # only while the file loads
     try:
         if path.suffix == ".ipynb":
             return _import_script(notebook_script(path, notebook_source(path, imported=True)),
@@ -130,8 +143,6 @@ def _import_file(path: Path, root: Path, dotted: str | None) -> Any:
         return _import_script(path)
     finally:
         sys.stdin = saved
-        for name in lent:
-            os.environ.pop(name, None)
 
 
 def _ancestor_providing(path: Path, name: str | None) -> Path | None:

@@ -120,7 +120,10 @@ class Target:
         """The system, loaded and extracted on this process's first call only."""
         system = _OPENED.get(self)
         if system is None:
-            system = _OPENED[self] = _open(self)
+            from masfuzz.loader import lent_keys
+
+            with lent_keys():  # an app may build its model client as it loads: no key needed
+                system = _OPENED[self] = _open(self)
         return system
 
 
