@@ -169,6 +169,14 @@ def set_event_sink(sink: Any) -> None:
     _EVENT_SINK = sink
 
 
+# Trace meta keys for runs that masfuzz itself ended or broke, so that no oracle blames the app:
+# the agent whose model call was still running when masfuzz's time limit struck, and a cause in
+# words (the app read more input than masfuzz's scripted answers give, ...).
+ENDED_IN_MODEL_CALL = "ended_in_model_call"
+HARNESS_CAUSE = "harness_cause"
+ANSWERS_EXHAUSTED = ("the app read more input than masfuzz's scripted answers give and saw end of "
+                     "file, as after a closed terminal: the answers ran out, the app did not fail")
+
 # Where a worker process reports what the system under test's model is doing (`model_call`):
 # a run killed at masfuzz's time limit while the model was still answering ran out of time in
 # the model, which the findings attribute to the harness (a limit too short for the model in

@@ -180,6 +180,25 @@ def test_a_program_whose_chats_fail_is_a_crash_finding(tmp_path):
     assert "report writer broke" in trace.termination.detail
 
 
+def _asking(tmp_path, reads: str):
+    app = tmp_path / "asks.py"
+    app.write_text(
+        "import autogen\n"
+        "cfg = {'config_list': [{'model': 'm', 'api_key': 'sk-unused'}], 'cache_seed': None}\n"
+        "a = autogen.AssistantAgent('solver', llm_config=cfg, system_message='You are Solver.')\n"
+        "u = autogen.UserProxyAgent('u', human_input_mode='NEVER', code_execution_config=False,"
+        " max_consecutive_auto_reply=0)\n" + reads +
+        "u.initiate_chat(a, message=f'{topic} / {tone}')\n")
+    return run(str(app), task="A poem about rain")[1]
+
+
+def test_a_program_asking_for_its_task_in_parts_gets_the_task_each_time(tmp_path):
+    trace = _asking(tmp_path, "topic, tone = input('topic? '), input('tone? ')\n"
+                              "assert topic == tone, (topic, tone)\n")
+    assert trace.termination.reason != "crash", trace.termination.detail
+    assert trace.of_type(Message)[0].content == "A poem about rain"  # the task opens the chat
+
+
 def test_exec_json_on_an_ag2_program_prints_only_the_document():
     """AG2 logs and prints to stdout; under `--format json` stdout is the JSON document only."""
     proc = subprocess.run(

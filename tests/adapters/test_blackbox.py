@@ -29,11 +29,19 @@ def test_app_with_input_and_tool_loop_is_traced():
     assert trace.usage.model_calls == 2 and trace.system_id == "weather_app"
 
 
-def test_app_that_runs_out_of_answers_is_recorded_as_a_crash():
+def test_app_that_runs_out_of_answers_is_a_crash_caused_by_the_harness():
+    from masfuzz.oracles import detect
+
     app = BlackboxApp([sys.executable, str(HERE / "weather_app.py")], answers=["Weather?"])
     trace = asyncio.run(run_blackbox(app, Scenario(input="x", sut_model=POLICY)))
     assert trace.termination.reason == "crash"
     assert "EOFError" in trace.of_type(ErrorEvent)[-1].message
+    [crash] = [f for f in detect(trace) if f.category == "runtime_crash"]
+    assert crash.attribution == "harness" and "answers ran out" in crash.because
+    app = BlackboxApp([sys.executable, "-c", "raise RuntimeError('the app broke')"], answers=[])
+    [crash] = [f for f in detect(asyncio.run(run_blackbox(app, Scenario(input="x", sut_model=POLICY))))
+               if f.category == "runtime_crash"]
+    assert crash.attribution == "sut" and not crash.because
 
 
 def test_app_that_never_exits_is_killed_at_its_timeout_and_kept():

@@ -32,7 +32,7 @@ from masfuzz.exec.base import Executor
 from masfuzz.exec.request import ExecutionRequest
 from masfuzz.proc import kill_group, start_in_group
 from masfuzz.target import Target, adapter_name
-from masfuzz.trace import EVENTS, AgentTurn, Trace, ended_trace, running_tool
+from masfuzz.trace import ENDED_IN_MODEL_CALL, EVENTS, AgentTurn, Trace, ended_trace, running_tool
 
 LOAD_TIMEOUT = 120.0  # seconds to import the target (a cold framework import on a busy machine)
 STDERR_TAIL = 4000  # characters of the worker's stderr kept for a crash report
@@ -151,7 +151,7 @@ class PoolExecutor(Executor):
             meta = {"stderr_tail": worker.stderr.text[-STDERR_TAIL:]} if worker.stderr.text else {}
             answering = _model_answering(events)
             if answering is not None:
-                meta["ended_in_model_call"] = answering
+                meta[ENDED_IN_MODEL_CALL] = answering
             return ended_trace(
                 scenario, ended.kind, f"{ended}{_while(kept, answering)}", time.perf_counter() - t_run,
                 system_id=info.get("system_id", ""), framework=info.get("framework", ""),

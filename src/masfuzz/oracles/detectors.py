@@ -29,7 +29,7 @@ from masfuzz.oracles.robustness import robustness_witness
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
-    AgentTurn, ChatEnd, ChatStart, DelegationEvent, ErrorEvent, Message, RestrictedAttempt, TerminationEvent, ToolCall,
+    ENDED_IN_MODEL_CALL, HARNESS_CAUSE, AgentTurn, ChatEnd, ChatStart, DelegationEvent, ErrorEvent, Message, RestrictedAttempt, TerminationEvent, ToolCall,
     ToolResult, Trace, running_tool,
 )
 
@@ -354,15 +354,16 @@ def runtime_crash(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     how = re.search(r"SIG[A-Z]+|sys\.exit\(-?\d+\)|status -?\d+", first or "")
     where = ((f"tool:{running.agent}.{running.tool}",) if running else ()) + \
         ((how.group(0),) if how else ())
-    answering = trace.meta.get("ended_in_model_call")
-    harness = reason == "timeout" and running is None and answering is not None
+    answering = trace.meta.get(ENDED_IN_MODEL_CALL)
+    because = trace.meta.get(HARNESS_CAUSE, "")
+    if reason == "timeout" and running is None and answering is not None:
+        because = (f"masfuzz's time limit (--timeout) ended the run while {answering or 'an agent'} "
+                   "waited for its model's answer: the model in use is slower than the limit, "
+                   "the app did not hang; raise --timeout")
     return [Failure(
         category="runtime_crash", root_cause="Runtime Crash", detector="runtime_crash",
         evidence=evidence, scenario_id=trace.scenario_id,
-        attribution="harness" if harness else "sut",
-        because=(f"masfuzz's time limit (--timeout) ended the run while {answering or 'an agent'} "
-                 "waited for its model's answer: the model in use is slower than the limit, "
-                 "the app did not hang; raise --timeout") if harness else "",
+        attribution="harness" if because else "sut", because=because,
         elements=(reason, *kinds, *agents, *where),
         description=f"the system under test stopped with a {reason}"
         + (f" ({', '.join(kinds)})" if kinds else "")

@@ -32,7 +32,7 @@ from masfuzz.adapters.faults import tool_faults
 from masfuzz.adapters.ordering import in_speaking_order
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import ErrorEvent, Message, TerminationReason, Trace, TraceRecorder
+from masfuzz.trace import ANSWERS_EXHAUSTED, HARNESS_CAUSE, ErrorEvent, Message, TerminationReason, Trace, TraceRecorder
 
 # How AG2 words the end of a chat -> masfuzz's termination reasons.
 _REASONS: tuple[tuple[str, TerminationReason], ...] = (
@@ -86,7 +86,7 @@ class AG2Adapter(Adapter):
             s = live.Session(mode="record", rec=rec, redirect=redirect, arrange=arrange,
                              summary_prompt=server.namer.summaries.append,
                              task=scenario.input or None,
-                             answers=[*([scenario.input] if scenario.input else []), "exit"],
+                             task_answer=scenario.input or None,
                              injections=tool_faults(scenario, [t.id for t in spec.tools]),
                              run_code=scenario.run_code)
             if isinstance(obj, Program):
@@ -166,6 +166,8 @@ def _finish(rec: TraceRecorder, s: live.Session, crash: str | None) -> Trace:
     final = next((e.content for e in reversed(rec.events)
                   if isinstance(e, Message) and e.agent), None)
     if crash:
+        if crash.startswith("EOFError"):  # masfuzz's answers ran out, see program.play
+            rec.meta[HARNESS_CAUSE] = ANSWERS_EXHAUSTED
         rec.add(ErrorEvent(kind="crash", message=crash))
         return rec.finish("crash", detail=crash, final_output=final)
     reason: TerminationReason = "completed"

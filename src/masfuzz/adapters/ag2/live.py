@@ -45,6 +45,7 @@ from masfuzz.trace import (
 _SESSION: contextvars.ContextVar["Session | None"] = contextvars.ContextVar("masfuzz_ag2", default=None)
 _INIT_SIG = inspect.signature(autogen.ConversableAgent.initiate_chat)
 READ_LIMIT = 50  # chats a program may start while it is read; a loop that goes on is cut there
+TASK_ANSWERS = 10  # input() calls answered with the task before any chat (then exit, then EOF)
 
 
 class StopReading(BaseException):
@@ -96,7 +97,7 @@ class Session:
     arrange: Callable[[Any], None] | None = None  # puts a new group chat in the speaking order
     summary_prompt: Callable[[str], None] | None = None  # tells the endpoint a chat's summary prompt
     task: str | None = None  # replaces the first top-level chat's opening message
-    answers: list[str] = field(default_factory=list)  # module-level input() answers, then EOF
+    task_answer: str | None = None  # what the program's input() gets before its first chat (the task)
     chats: list[ChatCall] = field(default_factory=list)
     direct: list[Any] = field(default_factory=list)  # agents the app asks for a reply outside chats
     frames: list[_Frame] = field(default_factory=list)
@@ -107,6 +108,8 @@ class Session:
     selecting: int = 0
     last_reason: str = ""  # why the last top-level chat stopped, in the framework's words
     human_prompts: int = 0
+    lines_read: int = 0  # the program's own input() calls
+    said_exit: bool = False
     injections: dict[str, faults.Injection] = field(default_factory=dict)  # tool -> fault or stub
     run_code: bool = False  # let the app's code executors run what its agents write
     code_not_run: list[dict[str, str]] = field(default_factory=list)  # what the stand-in kept
@@ -115,9 +118,17 @@ class Session:
     # --- the program's own input() ----------------------------------------------------------
 
     def read_line(self, prompt: str = "") -> str:
-        """A module-level `input()`: the scripted answers, then end of file (as a closed stdin)."""
-        if self.answers:
-            return self.answers.pop(0)
+        """A module-level `input()`. Until the program starts its first chat, the task (an app
+        may ask for it in parts: a brand, an objective), at most `TASK_ANSWERS` times; then
+        `exit` once, which ends the usual `while True: input()` loops; then end of file, as a
+        closed stdin gives."""
+        self.lines_read += 1
+        started = bool(self.chats) or self.top_chats > 0
+        if self.task_answer is not None and not started and self.lines_read <= TASK_ANSWERS:
+            return self.task_answer
+        if not self.said_exit:
+            self.said_exit = True
+            return "exit"
         raise EOFError("masfuzz: no more scripted input")
 
     # --- the framework's IOStream -------------------------------------------------------------

@@ -8,9 +8,10 @@ their nested chats and the order of its chats are known without a model; `play` 
 for real with its agents pointed at masfuzz's endpoint as they are built. Each run executes the
 program afresh, so module-level state (a chess board, a flag, a list of results) starts clean.
 
-A program's own `input()` gets scripted answers: the scenario's input (the task), then `exit`
-(which ends the usual `while True: input()` loops), then end of file. Running out of scripted
-input ends a program the way a closed stdin would, and is not the program's failure.
+A program's own `input()` gets scripted answers (`live.Session.read_line`): the scenario's input
+(the task) until the program starts a chat, then `exit` (which ends the usual `while True:
+input()` loops), then end of file. Running out of scripted input ends a program the way a
+closed stdin would, and is not the program's failure.
 """
 
 from __future__ import annotations
@@ -128,7 +129,7 @@ def session(s: live.Session) -> Any:
 
 def _read(program: "Program", target: str) -> tuple[live.Session, Any]:
     """Run `program` with chats noted and not run: (the session, what it returned)."""
-    s = live.Session(mode="read", answers=[READ_TASK, "exit"])
+    s = live.Session(mode="read", task_answer=READ_TASK)
     result = None
     with session(s):
         try:

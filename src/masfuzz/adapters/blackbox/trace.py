@@ -12,8 +12,8 @@ from masfuzz.redact import redact
 from masfuzz.scenario import Scenario
 from masfuzz.serve.server import CallRecord
 from masfuzz.trace import (
-    AgentTurn, DelegationEvent, ErrorEvent, Message, TerminationEvent, TerminationReason, ToolCall,
-    ToolResult, Trace, TraceRecorder,
+    ANSWERS_EXHAUSTED, HARNESS_CAUSE, AgentTurn, DelegationEvent, ErrorEvent, Message, TerminationEvent,
+    TerminationReason, ToolCall, ToolResult, Trace, TraceRecorder,
 )
 
 from masfuzz.adapters.blackbox.process import AppOutcome
@@ -145,6 +145,8 @@ def trace_from_calls(calls: list[CallRecord], outcome: AppOutcome | None, scenar
             f"killed by {signal.Signals(-outcome.status).name}"
         rec.add(ErrorEvent(t=wall, kind="crash", message=f"{what}: {why}" if why else what))
         end = ("crash", what)
+        if why.startswith("EOFError"):
+            rec.meta[HARNESS_CAUSE] = ANSWERS_EXHAUSTED
     else:
         reason: TerminationReason = "completed"
         detail = ""
