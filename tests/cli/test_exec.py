@@ -57,6 +57,21 @@ def test_timeout_fault_and_turn_limit(cli):
     assert code == 0 and "termination         timeout" in out
     code, out, _ = cli("exec", APP, "--input", SEAT, "--sut-model", POLICY, "--max-turns", "1")
     assert code == 0 and "termination         max_turns" in out
+    assert "(caused by the settings, not the app)" in out and "--max-turns 1" in out
+
+
+def test_a_run_stopped_by_the_users_turn_bound_is_the_settings_finding(cli):
+    code, out, _ = cli("exec", APP, "--input", SEAT, "--sut-model", POLICY, "--max-turns", "1",
+                       "--format", "json", "--failures")
+    data = json.loads(out)
+    assert code == 0 and data["trace"]["meta"]["user_bound"] == 1
+    [bound] = [f for f in data["failures"] if f["category"] == "system_termination"]
+    assert bound["attribution"] == "settings" and "--max-turns 1" in bound["because"]
+    code, out, _ = cli("exec", APP, "--input", SEAT, "--sut-model", POLICY, "--format", "json",
+                       "--failures")
+    data = json.loads(out)
+    assert "user_bound" not in data["trace"]["meta"]
+    assert not [f for f in data["failures"] if f["attribution"] != "sut"]
 
 
 def test_manifest_target_runs(cli):

@@ -20,7 +20,7 @@ from masfuzz.redact import redact_trace
 from masfuzz.llm.settings import ModelSettings
 from masfuzz.scenario import Scenario
 from masfuzz.target import Orchestration, Target
-from masfuzz.trace import Trace, ended_trace
+from masfuzz.trace import BOUND_REASONS, USER_BOUND, Trace, ended_trace
 
 __all__ = ["DEFAULT_TIMEOUT", "Executor", "ExecutionRequest", "ended_trace", "redact_trace"]
 
@@ -64,7 +64,11 @@ class Executor(ABC):
     async def execute(self, request: ExecutionRequest) -> Trace:
         async with self._semaphore():
             trace = await self._execute(request)
-        return redact_trace(trace.model_copy(update={"meta": {**trace.meta, "executor": self.kind}}))
+        meta = {**trace.meta, "executor": self.kind}
+        end = trace.termination
+        if request.scenario.max_turns is not None and end is not None and end.reason in BOUND_REASONS:
+            meta[USER_BOUND] = request.scenario.max_turns  # the user's bound, not the app's
+        return redact_trace(trace.model_copy(update={"meta": meta}))
 
     @abstractmethod
     async def _execute(self, request: ExecutionRequest) -> Trace:

@@ -29,14 +29,13 @@ from masfuzz.oracles.robustness import robustness_witness
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
-    ENDED_IN_MODEL_CALL, HARNESS_CAUSE, AgentTurn, ChatEnd, ChatStart, DelegationEvent, ErrorEvent, Message, RestrictedAttempt, TerminationEvent, ToolCall,
-    ToolResult, Trace, running_tool,
+    BOUND_REASONS, ENDED_IN_MODEL_CALL, HARNESS_CAUSE, USER_BOUND, AgentTurn, ChatEnd, ChatStart,
+    DelegationEvent, ErrorEvent, Message, RestrictedAttempt, TerminationEvent, ToolCall, ToolResult,
+    Trace, running_tool,
 )
 
 Detector = Callable[[Trace, "WorkflowSpec | None"], list[Failure]]
 
-# Termination reasons that mean a bound stopped the run rather than the system concluding.
-BOUND_REASONS = ("max_turns", "message_limit")
 # Reasons under which the system concluded by itself (premature termination is judged on these).
 CONCLUDED_REASONS = ("completed", "text_mention", "handoff_to_user")
 # Phrases with which an agent announces the end of the workflow. Kept to explicit closings
@@ -80,6 +79,11 @@ def missing_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure
         return []
     end_i, term = end
     bound = f"{term.reason}" + (f" ({term.detail})" if term.detail else "")
+    users = trace.meta.get(USER_BOUND)
+    whose: dict = {} if users is None else {
+        "attribution": "settings",
+        "because": f"the run stopped at the turn bound you set (--max-turns {users}), not at one "
+                   "of the app's own: leave it unset, or raise it, to judge how the app ends"}
     for i, e in _indexed(trace, Message):
         if e.role != "assistant" or not e.agent or not END_ANNOUNCEMENT.search(e.content):
             continue
@@ -90,7 +94,7 @@ def missing_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure
         return [Failure(
             category="system_termination", root_cause="Termination Condition Violation",
             detector="missing_termination", evidence=(i, end_i), scenario_id=trace.scenario_id,
-            elements=(e.agent, term.reason),
+            elements=(e.agent, term.reason), **whose,
             description=f"{e.agent} announced the end of the workflow (\"{phrase}\", event {i}) "
             f"but the run went on for {turns_after} more turn(s) until {bound}: the termination "
             f"condition never fired for it (can {e.agent} get the floor again to close?)",
@@ -98,7 +102,7 @@ def missing_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure
     return [Failure(
         category="system_termination", root_cause="Max Round Limit Exceeded",
         detector="missing_termination", evidence=(end_i,), scenario_id=trace.scenario_id,
-        elements=(term.reason,),
+        elements=(term.reason,), **whose,
         description=f"the run never concluded by itself: it was stopped by {bound} after "
         f"{len(trace.speaker_order)} turns (a termination condition that never fires, or a bound "
         "too low for the task)",
