@@ -79,7 +79,10 @@ def test_a_mutation_finds_what_the_seeds_did_not(cli, tmp_path):
     assert restricted[0]["clause"] == "tool::update_seat"  # the spec clause it violates
     # only a hot triage agent does this: its reproducer is a mutant, not a seed
     assert restricted[0]["scenario_id"] not in fuzz["history"][0]["scenario"]
-    assert fuzz["table1"]["failures"]["TI"] == len(restricted)
+    # the tool was offered as a probe: what the hot model would do, not the desk's own defect
+    assert all(f["attribution"] == "harness" for f in restricted)
+    assert fuzz["table1"]["failures"]["TI"] == 0
+    assert fuzz["table1"]["set_aside"]["harness"] >= len(restricted)
     assert fuzz["table1"]["behaviour"]["N"]["covered"] >= 3
     assert any(w != 0.5 for w in fuzz["operator_weights"].values())
     calls = {u["agent"]: u["calls"] for u in fuzz["usage"] if u["role"] == "sut"}
