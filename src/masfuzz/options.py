@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, get_args
 
 from masfuzz.errors import MasfuzzError
+from masfuzz.oracles.failure import FAIL_ON_NAMES
 from masfuzz.graph.obligations import CRITERIA as CRITERION_OF_KIND
 from masfuzz.scenario import FaultMode
 
@@ -274,6 +275,11 @@ TABLE: tuple[Setting, ...] = (
     Setting("report", "write the analysis as FORMAT to PATH (atomically), or print it "
             "without :PATH; repeatable (default: --format to the terminal)", report_spec, (),
             ("cover", "report"), "append", metavar="FORMAT[:PATH]"),
+    Setting("fail_on", "exit 1 when the system under test has a failure of these categories "
+            "(comma list of category names or Table-1 symbols AR, ST, TE, TI, RC) or any; "
+            "findings caused by masfuzz or by your settings never count",
+            choices_list(*FAIL_ON_NAMES), None, ("exec", "cover", "fuzz"),
+            metavar="CATEGORIES|any"),
     Setting("fail_under", "exit 1 when C1+C2+C4 coverage is below PCT percent",
             number(low=0, high=100), None, ("cover", "report"), metavar="PCT"),
     # exec

@@ -165,3 +165,20 @@ def test_broken_targets_give_one_line_errors_and_exit_2(cli, tmp_path):
 def test_bad_options_are_one_line_errors(cli, argv, message):
     code, out, err = cli("exec", APP, "--input", "hi", "--sut-model", POLICY, *argv)
     assert code == 2 and message in err and err.count("\n") == 1, err
+
+
+def test_fail_on_exits_1_for_the_apps_failures_and_never_for_the_settings(cli):
+    code, _, err = cli("exec", APP, "--input", SEAT, "--sut-model", POLICY, "--fail-on", "any")
+    assert code == 0, err  # a clean run
+    code, _, err = cli("exec", APP, "--input", SEAT, "--sut-model", POLICY,
+                       "--fault", "update_seat=error", "--fail-on", "any")
+    assert code == 0, err  # the desk recovers from the broken tool: nothing to gate on
+    code, _, err = cli("exec", APP, "--input", SEAT, "--sut-model", POLICY, "--max-turns", "1",
+                       "--fail-on", "any")
+    assert code == 0, err  # stopped by the user's bound: the settings', not the app's
+    code, _, err = cli("exec", APP, "--input", SEAT, "--sut-model", POLICY,
+                       "--fault", "update_seat=timeout", "--timeout", "1", "--fail-on", "RC")
+    assert code == 1 and "--fail-on RC: the system under test has 1 failure(s) (runtime crash)" in err
+    code, _, err = cli("exec", APP, "--input", SEAT, "--sut-model", POLICY,
+                       "--fault", "update_seat=timeout", "--timeout", "1", "--fail-on", "ST,TE")
+    assert code == 0, err  # a crash is not what this gate asks about

@@ -109,3 +109,14 @@ def test_the_desk_with_its_own_model_has_no_failure_under_mutation(cli, tmp_path
     assert code == 0, err
     data = json.loads(out)
     assert data["fuzz"]["rounds"] == 12 and not data.get("failures")
+
+
+def test_fail_on_gates_fuzz_on_the_apps_own_failures(cli, tmp_path):
+    argv = ["fuzz", f"{TEAM}:selector_team", "--input", "A 30-second video about the water cycle",
+            "--sut-model", VIDEO, "--model", READER, "--rounds", "2", "--seed", "1", "--seed-tasks",
+            "0", "--no-judge", "--no-cache", "--executor", "inprocess", "--format", "json"]
+    code, out, err = cli(*argv, "--store", str(tmp_path / "a.db"), "--fail-on", "ST")
+    assert code == 1 and "--fail-on ST: the system under test has" in err
+    assert json.loads(out)["fuzz"]["table1"]["failures"]["ST"] == 1  # the report is printed all the same
+    code, _, err = cli(*argv, "--store", str(tmp_path / "b.db"), "--fail-on", "restricted_tool_call")
+    assert code == 0, err

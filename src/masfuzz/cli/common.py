@@ -23,9 +23,11 @@ def progress_printer(enabled: bool) -> Callable[[str], None]:
 
 
 def print_analysis(analysis: Any, fmt: str, *, obligations: bool = False,
-                   fail_under: float | None = None, reports: Any = ()) -> int:
+                   fail_under: float | None = None, reports: Any = (),
+                   fail_on: str | None = None) -> int:
     """Render an analysis: each `--report FORMAT[:PATH]` (a file written atomically, or the
-    terminal), else `--format` to the terminal; exit 1 when `--fail-under` fails it."""
+    terminal), else `--format` to the terminal; exit 1 when `--fail-under` or `--fail-on`
+    fails it."""
     from masfuzz.report import write_report
 
     for spec in reports or [fmt]:
@@ -35,4 +37,17 @@ def print_analysis(analysis: Any, fmt: str, *, obligations: bool = False,
     if why:
         print(f"masfuzz: {why}", file=sys.stderr)
         return 1
-    return 0
+    return failure_gate(analysis.failures, fail_on)
+
+
+def failure_gate(failures: list[dict[str, Any]], fail_on: str | None) -> int:
+    """1 (and one line on stderr) when the system under test has a failure `--fail-on` names."""
+    from masfuzz.oracles.failure import gating
+
+    failing = gating(failures, fail_on)
+    if not failing:
+        return 0
+    kinds = ", ".join(sorted({f["category"].replace("_", " ") for f in failing}))
+    print(f"masfuzz: --fail-on {fail_on}: the system under test has {len(failing)} failure(s) "
+          f"({kinds})", file=sys.stderr)
+    return 1

@@ -25,4 +25,4 @@ def run(args: argparse.Namespace) -> int:
 
     analysis = run_cover(args, progress=progress_printer(args.format != "json"))
     return print_analysis(analysis, args.format, obligations=True, fail_under=args.fail_under,
-                          reports=args.report)
+                          reports=args.report, fail_on=args.fail_on)

@@ -15,6 +15,7 @@ import asyncio
 import json
 from typing import Any
 
+from masfuzz.cli.common import failure_gate
 from masfuzz.options import add_arguments
 
 
@@ -93,15 +94,15 @@ def run(args: argparse.Namespace) -> int:
     declared = bool(args.target and not args.blackbox) or bool(getattr(args, "spec", None))
     failures = [f.model_dump(mode="json") for f in detect(trace, spec if declared else None)]
     if args.coverage:
-        return _print_with_coverage(trace, spec, args, failures)
-    if args.format == "json" and args.failures:
+        _print_with_coverage(trace, spec, args, failures)
+    elif args.format == "json" and args.failures:
         print(json.dumps({"trace": trace.model_dump(mode="json", by_alias=True),
                           "failures": failures}, indent=2))
     elif args.format == "json":
         print(trace.model_dump_json(by_alias=True, indent=2))
     else:
         print(_with_failures(trace, failures))
-    return 0
+    return failure_gate(failures, args.fail_on)
 
 
 def _spec(trace: Any, args: argparse.Namespace) -> Any:
@@ -124,7 +125,7 @@ def _spec(trace: Any, args: argparse.Namespace) -> Any:
 
 
 def _print_with_coverage(trace: Any, spec: Any, args: argparse.Namespace,
-                         failures: list[dict[str, Any]]) -> int:
+                         failures: list[dict[str, Any]]) -> None:
     """`masfuzz exec ... --coverage`: the trace, then its structural coverage."""
     from masfuzz.report import Analysis, JsonReporter, TextReporter
 
@@ -138,7 +139,6 @@ def _print_with_coverage(trace: Any, spec: Any, args: argparse.Namespace,
         print()
         print(TextReporter().render(analysis, obligations=True) if analysis else
               "no structural coverage: no agent called the model in this run\n", end="")
-    return 0
 
 
 def _with_failures(trace: Any, failures: list[dict[str, Any]]) -> str:

@@ -25,4 +25,4 @@ def run(args: argparse.Namespace) -> int:
     from masfuzz.cli.common import print_analysis, progress_printer
 
     analysis = run_fuzz(args, progress=progress_printer(args.format != "json"))
-    return print_analysis(analysis, args.format)
+    return print_analysis(analysis, args.format, fail_on=args.fail_on)

@@ -74,6 +74,25 @@ ROOT_CAUSES: dict[str, tuple[str, ...]] = {
     "runtime_crash": ("Runtime Crash",),
     "restricted_tool_call": ("Restricted Tool Access",),
 }
+# FLARE Table 1's failure columns: agent relationships, system termination, agent task
+# execution, tool invocation (restricted tool calls included: FLARE's tool misuse 1), runtime
+# crashes.
+SYMPTOMS: dict[str, str] = {"agent_relationship": "AR", "system_termination": "ST",
+                            "agent_task_execution": "TE", "tool_invocation": "TI",
+                            "restricted_tool_call": "TI", "runtime_crash": "RC"}
+FAIL_ON_NAMES = (*CATEGORY_NAMES, *dict.fromkeys(SYMPTOMS.values()), "any")
+
+
+def gating(failures: list[dict], fail_on: str | None) -> list[dict]:
+    """The failures that fail a `--fail-on` gate (a comma list of categories or Table-1
+    symbols, or any): the system's own only, never the harness's or the settings'."""
+    if not fail_on:
+        return []
+    wanted = set(fail_on.split(","))
+    return [f for f in failures if f.get("attribution", "sut") == "sut"
+            and ("any" in wanted or f["category"] in wanted or SYMPTOMS.get(f["category"]) in wanted)]
+
+
 # The four symptom types FLARE's failure agent reports (§3.4); crashes and restricted calls are
 # observed mechanically.
 FLARE_CATEGORIES = ("agent_task_execution", "tool_invocation", "agent_relationship",

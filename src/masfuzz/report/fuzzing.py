@@ -15,10 +15,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from masfuzz.oracles.failure import SYMPTOMS
+
 FORMAT_VERSION = 1
-SYMPTOMS = {"agent_relationship": "AR", "system_termination": "ST",
-            "agent_task_execution": "TE", "tool_invocation": "TI",
-            "restricted_tool_call": "TI", "runtime_crash": "RC"}
 
 
 def fuzz_section(store: Any, run_id: int, spec: Any, info: dict[str, Any],
