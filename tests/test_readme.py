@@ -1,6 +1,7 @@
 """The README's code blocks stay true: its Python runs, its TOML configures, and every masfuzz
 command line in it parses with the options it shows."""
 
+import json
 import re
 import shlex
 import tomllib
@@ -51,3 +52,18 @@ def test_toml_block_configures(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     ns = resolve("cover", build_parser("cover").parse_args(["cover", "t.py:x"]), env={})
     assert ns.attempts == 3 and ns.criteria == "C1,C2,C4" and ns.model_timeout == 60.0
+
+
+def test_the_scripted_policy_block_drives_the_desk_as_written(tmp_path, monkeypatch, cli):
+    """The README's policy, saved as policy.py, run with the command the README gives."""
+    [body] = [body for lang, body in BLOCKS if lang == "python" and "def policy(request)" in body]
+    (tmp_path / "policy.py").write_text(body)
+    monkeypatch.chdir(ROOT)
+    code, out, err = cli("exec", "examples/customer_service/app.py:triage_agent", "--input",
+                         "Move me to 14C, booking ABC123", "--sut-model",
+                         f"scripted/{tmp_path / 'policy.py'}:policy", "--format", "json")
+    assert code == 0, err
+    events = json.loads(out)["events"]
+    assert [e["to"] for e in events if e["type"] == "delegation"] == ["seat_booking_agent"]
+    assert [e["tool"] for e in events if e["type"] == "tool_call"] == ["update_seat"]
+    assert events[-1]["final_output"] == "Done: you are in 14C."
