@@ -96,9 +96,10 @@ def test_replay_and_pytest_reproduce_the_suite(cli, tmp_path):
     suite = tmp_path / "suite.yaml"
     code, out, err = cli("replay", str(suite))
     assert code == 0, out + err
-    lines = out.strip().splitlines()
-    assert lines[-1] == f"{len(lines) - 1} passed, 0 failed"
-    n = len(lines) - 1
+    lines = [ln for ln in out.strip().splitlines() if ln.startswith(("ok", "LOST"))]
+    assert out.strip().splitlines()[-1] == f"{len(lines)} passed, 0 failed"
+    assert "robustness (fault re-runs)" in out  # their own section
+    n = len(lines)
     proj = tmp_path / "proj"
     proj.mkdir()
     (proj / "masfuzz-suite.yaml").write_text(suite.read_text())
@@ -120,3 +121,42 @@ def test_replay_reports_a_lost_witness(cli, tmp_path):
     lazy.write_text("from masfuzz.llm.scripted import say\n\ndef policy(request):\n    return say('No.')\n")
     code, out, _ = cli("replay", str(tmp_path / "suite.yaml"), "--sut-model", f"scripted/{lazy}:policy")
     assert code == 1 and "LOST" in out
+
+
+def test_printed_coverage_is_what_the_saved_suite_replays(cli, tmp_path):
+    """Obligations seen only in attempts made for other objectives are kept in the suite: the
+    coverage printed is the coverage `replay` reproduces, and the gate's number is printed."""
+    data = _cover(cli, tmp_path, CHAIN, CHAIN_SUT, "--no-route")
+    covered = {o["id"] for c in data["obligations"].values() for o in c["items"] if o["witnessed_by"]}
+    assert "use_tool::visa_desk::check_entry_rules" in covered  # reached by another bundle's attempt
+    assert data["generation"]["incidental"]
+    code, out, err = cli("replay", str(tmp_path / "suite.yaml"), "--format", "json")
+    assert code == 0, err
+    assert {h for c in json.loads(out)["cases"] for h in c["held"]} == covered
+    gated = data["coverage"]["gated"]
+    assert (gated["covered"], gated["total"]) == (6, 6) and gated["criteria"] == "C1+C2+C4"
+    code, out, err = cli("report", "--store", str(tmp_path / "runs.db"), "--fail-under", "100")
+    assert code == 0 and "C1+C2+C4 (--fail-under)       6/6     100.0%" in out
+
+
+def test_a_robustness_case_that_failed_when_recorded_is_a_known_finding_not_a_loss(cli, tmp_path):
+    import yaml
+
+    _cover(cli, tmp_path, CS, CS_SUT)
+    suite = tmp_path / "suite.yaml"
+    doc = yaml.safe_load(suite.read_text())
+    faults = [c for c in doc["cases"] if c["kind"] == "fault"]
+    for c in faults:
+        c["attempts"] = [{"holds": False, "reasons": ["as if the campaign had seen it fail"]}]
+    doc["cases"] = faults
+    suite.write_text(yaml.safe_dump(doc))
+    lazy = tmp_path / "lazy.py"
+    lazy.write_text("from masfuzz.llm.scripted import say\n\ndef policy(request):\n    return say('No.')\n")
+    code, out, err = cli("replay", str(suite), "--sut-model", f"scripted/{lazy}:policy")
+    assert code == 0, out + err
+    assert out.count("still fails, as recorded (a known finding)") == len(faults)
+    empty = tmp_path / "empty.yaml"
+    doc["cases"] = []
+    empty.write_text(yaml.safe_dump(doc))
+    code, out, err = cli("replay", str(empty))
+    assert code == 1 and "the suite has no case to replay" in err

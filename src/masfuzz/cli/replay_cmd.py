@@ -1,10 +1,12 @@
-"""`masfuzz replay SUITE [TARGET]`: re-execute a saved suite; exit 1 if a witness was lost."""
+"""`masfuzz replay SUITE [TARGET]`: re-execute a saved suite; exit 1 if a witness was lost, a
+robustness case that held when recorded fails now, or the suite has no case."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import sys
 from typing import Any
 
 from masfuzz.adapters import orchestration
@@ -28,6 +30,9 @@ def run(args: argparse.Namespace) -> int:
     from masfuzz.target import Target
 
     suite = load_suite(args.suite)
+    if not suite.cases:
+        print(f"masfuzz: {args.suite}: the suite has no case to replay", file=sys.stderr)
+        return 1
     target = args.target or suite.target
     if not target:
         raise MasfuzzError(f"{args.suite}: no target recorded; give TARGET")
@@ -44,10 +49,15 @@ def run(args: argparse.Namespace) -> int:
                        "detail": o.detail} for o in outcomes],
         }, indent=2))
     else:
-        for o in outcomes:
-            mark = "ok  " if o.passed else "LOST"
-            extra = "" if o.passed else f"  lost: {', '.join(o.lost)} {o.detail}".rstrip()
-            print(f"{mark} {o.case.id} {o.case.title}{extra}")
+        for kind, heading in (("witness", None), ("fault", "robustness (fault re-runs)")):
+            mine = [o for o in outcomes if o.case.kind == kind]
+            if heading and mine:
+                print(heading)
+            for o in mine:
+                mark = "ok  " if o.passed else "LOST"
+                extra = f"  lost: {', '.join(o.lost)} {o.detail}".rstrip() if not o.passed else \
+                    (f"  ({o.detail})" if o.detail else "")
+                print(f"{mark} {o.case.id} {o.case.title}{extra}")
         print(f"{held} passed, {len(outcomes) - held} failed")
     return 0 if held == len(outcomes) else 1
 

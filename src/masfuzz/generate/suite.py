@@ -143,8 +143,15 @@ def check_case(case: SuiteCase, trace: Trace) -> CaseOutcome:
         [exp] = case.expected
         _, agent, tool = exp.split("::")
         v = robustness_witness(trace, agent=agent, tool=tool)
-        held, lost = ([exp], []) if v.holds else ([], [exp])
-        return CaseOutcome(case, trace, held, lost, "; ".join(v.reasons))
+        # A robustness case checks for regressions against what the campaign saw: one that
+        # failed then is a known finding, not a witness lost on the first replay.
+        recorded = bool(case.attempts[0].get("holds", True)) if case.attempts else True
+        if v.holds:
+            return CaseOutcome(case, trace, [exp], [], "" if recorded else "fixed: it failed when recorded")
+        if not recorded:
+            return CaseOutcome(case, trace, [exp], [], "still fails, as recorded (a known finding): "
+                               + "; ".join(v.reasons))
+        return CaseOutcome(case, trace, [], [exp], "; ".join(v.reasons))
     obs = observe(trace)
     held = [e for e in case.expected if obs.witnesses(Obligation.parse(e))]
     lost = [e for e in case.expected if e not in held]
@@ -153,7 +160,8 @@ def check_case(case: SuiteCase, trace: Trace) -> CaseOutcome:
 
 def suite_from_run(store: Any, run_id: int, generation: dict[str, Any], *, target: Any,
                    spec: Any, models: dict[str, str | None], seed: int | None) -> Suite:
-    """The suite of a `cover` run, from the store: one case per realized bundle, one per fault
+    """The suite of a `cover` run, from the store: one case per realized bundle, one per
+    scenario kept for what it witnessed beyond the realized bundles (`incidental`), one per fault
     re-run, and every unrealized bundle with its attempts. `target` is a `masfuzz.target.Target`
     (its graph options travel with the suite, so replay and pytest build the same system)."""
     logs: dict[str, list[dict[str, Any]]] = {}
@@ -165,6 +173,10 @@ def suite_from_run(store: Any, run_id: int, generation: dict[str, Any], *, targe
         scenario = store.scenario(r["scenario"])
         cases.append(SuiteCase(scenario.id, "witness", r["bundle"], scenario, list(r["obligations"]),
                                logs.get(r["bundle"], [])))
+    for w in generation.get("incidental", []):
+        scenario = store.scenario(w["scenario"])
+        cases.append(SuiteCase(scenario.id, "witness", "witnessed by an attempt for another objective",
+                               scenario, list(w["obligations"]), []))
     unrealized = [{"bundle": u["bundle"], "obligations": list(u["obligations"]),
                    "attempts": logs.get(u["bundle"], [])} for u in generation["unrealized"]]
     for f in generation["fault_runs"]:

@@ -32,14 +32,20 @@ def generation_section(store: Any, run_id: int, spec: Any, info: dict[str, Any],
     faults = [{"agent": f["agent"], "tool": f["tool"], "mode": f["mode"], "holds": bool(f["holds"]),
                "reasons": list(f["reasons"]), "scenario": f["scenario_id"]}
               for f in store.fault_runs(run_id)]
+    incidental = incidental_witnesses(store.coverage_items(run_id), realized,
+                                      {f["scenario"] for f in faults})
+    seen = {ob: w["scenario"] for w in incidental for ob in w["obligations"]}
+    for u in unrealized:  # what other scenarios showed of it, kept in the suite all the same
+        u["witnessed_by"] = {ob: seen[ob] for ob in u["obligations"] if ob in seen}
     tester_calls = sum(u["calls"] for u in usage if u["role"] == "tester")
     n_obl = len(objs)
     return {
         "objectives": len(objs),
         "bundles": len(bundles),
         "suite_size": {"bundled": len(bundles), "one_per_objective": len(objs),
-                       "cases_written": len(realized) + len(faults)},
+                       "cases_written": len(realized) + len(incidental) + len(faults)},
         "realized": realized,
+        "incidental": incidental,
         "unrealized": unrealized,
         "tester_model_calls": tester_calls,
         "tester_calls_per_obligation": round(tester_calls / n_obl, 3) if n_obl else 0.0,
@@ -50,6 +56,39 @@ def generation_section(store: Any, run_id: int, spec: Any, info: dict[str, Any],
         "suite": summary.get("suite"),
         "run_id": run_id,
     }
+
+
+def incidental_witnesses(contexts: dict[str, list[str]], realized: list[dict[str, Any]],
+                         fault_scenarios: set[str]) -> list[dict[str, Any]]:
+    """Scenarios to keep beyond the realized bundles' so that the suite reproduces every
+    obligation the run witnessed: an obligation seen only in an attempt that was not accepted
+    (a bundle's failed attempt reached it) would otherwise count as covered with nothing to
+    replay it. Greedy: the scenario witnessing the most still-unkept obligations first. Each
+    realized bundle's scenario also keeps what it showed beyond its own bundle."""
+    from masfuzz.graph.obligations import Obligation
+
+    shown: dict[str, list[str]] = {}
+    for item, sids in contexts.items():
+        if Obligation.is_id(item):
+            for sid in sids:
+                if sid not in fault_scenarios:  # a fault run tests robustness, it is no witness
+                    shown.setdefault(sid, []).append(item)
+    kept = {r["scenario"] for r in realized}
+    for r in realized:
+        extra = [ob for ob in shown.get(r["scenario"], []) if ob not in r["obligations"]]
+        r["obligations"] = list(r["obligations"]) + extra
+    left = {ob for obs in shown.values() for ob in obs} - {ob for r in realized for ob in r["obligations"]}
+    out = []
+    while left:
+        sid = max((s for s in shown if s not in kept), key=lambda s: (len(left & set(shown[s])), s == ""),
+                  default=None)
+        if sid is None or not left & set(shown[sid]):
+            break
+        obs = [ob for ob in shown[sid] if ob in left]
+        out.append({"scenario": sid, "obligations": obs})
+        kept.add(sid)
+        left -= set(obs)
+    return out
 
 
 def generation_text(data: dict[str, Any]) -> str:
@@ -65,8 +104,13 @@ def generation_text(data: dict[str, Any]) -> str:
     ]
     for r in data["realized"]:
         out.append(f"  witnessed   {r['bundle']}  [{r['attempts']} attempt(s)] {r['input']!r}")
+    for w in data.get("incidental", []):
+        out.append(f"  witnessed   {', '.join(w['obligations'])} by {w['scenario']}, an attempt "
+                   "made for another objective (kept in the suite)")
     for r in data["unrealized"]:
-        out.append(f"  UNREALIZED  {r['bundle']}  after {len(r['attempts'])} attempt(s)")
+        seen = r.get("witnessed_by") or {}
+        note = f"; witnessed all the same by {', '.join(sorted(set(seen.values())))}" if seen else ""
+        out.append(f"  UNREALIZED  {r['bundle']}  after {len(r['attempts'])} attempt(s){note}")
         for i, a in enumerate(r["attempts"], 1):
             out.append(f"      {i}. {a['text']!r} -> {a['verdict']}")
     if data["fault_runs"]:

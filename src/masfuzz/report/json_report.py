@@ -43,6 +43,8 @@ class JsonReporter(Reporter):
                     for r in analysis.criteria()
                 },
                 "total": vars(analysis.coverage.total()),
+                "gated": {"criteria": "C1+C2+C4", "covered": analysis.gated()[0],
+                          "total": analysis.gated()[1], "percent": round(analysis.coverage_percent(), 3)},
                 "unexpected": analysis.coverage.unexpected,
             }
         if obligations and analysis.space is not None:

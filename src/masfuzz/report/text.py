@@ -46,6 +46,8 @@ class TextReporter(Reporter):
                 out.append(line)
             t = analysis.coverage.total()
             out.append(f"  all                       {t.covered:>5}/{t.total:<5} {t.ratio:6.1%}")
+            g = analysis.gated()
+            out.append(f"  C1+C2+C4 (--fail-under)   {g[0]:>5}/{g[1]:<5} {analysis.coverage_percent():5.1f}%")
         if obligations:
             out.append("")
             out.extend(self._obligations(analysis))
