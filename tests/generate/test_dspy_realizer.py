@@ -124,11 +124,11 @@ def test_refine_repairs_a_leaked_sample_before_it_is_executed(tmp_path):
     cand = asyncio.run(realizer.propose(_inputs(), []))
     # leaked sample, DSPy's advice call, the advised sample: three calls, one clean candidate
     assert cand.model_calls == 3 == len(log.read_text().splitlines())
-    assert cand.text == "I need you to search the library for pages. My query baggage rules."
+    assert cand.text == 'Please search the library for pages. Use query: "baggage rules".'
     [(driver, rejected)] = realizer.screened
     assert driver == "use_tool::researcher::web_search"
-    assert rejected == ["'Please use web_search: I need you to search the library for pages. "
-                        "My query baggage rules.' -> leaked identifier 'web_search'"]
+    assert rejected == ["'Please use web_search: Please search the library for pages. Use query: "
+                        "\"baggage rules\".' -> leaked identifier 'web_search'"]
     # BestOfN resamples without advice: a tester that needs the hint never recovers
     best = DSPyRealizer(get_client(tester, role="tester"), seed=1, inner="best_of_n")
     assert "web_search" in asyncio.run(best.propose(_inputs(), [])).text
