@@ -190,6 +190,21 @@ def test_speaker_cycle_repeated_three_times_is_a_loop():
     assert loops(_turns("planner", *["writer", "critic"] * 2), None) == []
 
 
+def test_a_two_agent_chat_alternating_is_a_conversation_not_a_loop():
+    def chat(name, sender, recipient, speakers):
+        out = [ChatStart(chat=name, sender=sender, recipient=recipient)]
+        for a in speakers:
+            out += [AgentTurn(agent=a), Message(agent=a, content=f"{a} jokes")]
+        return out + [ChatEnd(chat=name)]
+
+    pair = chat("c1", "joe", "cathy", ["cathy", "joe"] * 5)
+    assert loops(Trace(events=tuple(pair)), None) == []
+    # a group chat's members going round are a loop whatever chat holds them
+    group = chat("c2", "user", "manager", ["writer", "critic"] * 4)
+    [f] = loops(Trace(events=tuple(group)), None)
+    assert f.elements == ("speakers", "critic", "writer")
+
+
 def test_identical_calls_repeat_only_within_one_chat():
     """0.2-style apps run chats of their own (a sequence, nested chats), each from a clean
     history: asking again in the next chat is not repeating a finished step."""

@@ -164,6 +164,10 @@ def loops(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     # A fixed-order (round-robin) team cycles by design; its unbounded runs are missing
     # termination, not loops.
     if spec is None or spec.system.pattern != "fixed_order":
+        chat = _chats(trace)
+        # A two-agent chat (0.2-style) alternates its two parties by design, however long: how
+        # long it goes on is a termination matter, not a loop.
+        parties = {e.chat: {e.sender, e.recipient} for e in trace.events if isinstance(e, ChatStart)}
         seen: set[tuple[str, ...]] = set()
         for p in range(2, MAX_CYCLE_LEN + 1):
             start = 0  # order[start:i] is p-periodic
@@ -172,7 +176,10 @@ def loops(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                     continue
                 repeats, cycle = (i - start) // p, order[start:start + p]
                 key = _canonical(cycle)
-                if repeats >= MIN_CYCLE_REPEATS and len(set(cycle)) == p and key not in seen:
+                chats = {chat[idx] for idx, _ in turns[start:i]}
+                conversation = all(c is not None and set(cycle) <= parties.get(c, set()) for c in chats)
+                if repeats >= MIN_CYCLE_REPEATS and len(set(cycle)) == p and key not in seen \
+                        and not conversation:
                     seen.add(key)
                     out.append(Failure(
                         category="agent_task_execution",

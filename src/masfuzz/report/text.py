@@ -103,6 +103,9 @@ def configuration_text(config: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
+EVIDENCE_SHOWN = 12  # event indices listed per failure in text (JSON has them all)
+
+
 def failure_lines(failures: list[dict[str, Any]]) -> list[str]:
     """Failures (`Failure.model_dump` dicts, or stored ones carrying the reproducer's input)."""
     if not failures:
@@ -118,7 +121,9 @@ def failure_lines(failures: list[dict[str, Any]]) -> list[str]:
         if f.get("because"):
             out.append(f"    {f['because']}")
         where = f"    {f['detector']}, fingerprint {f['fingerprint']}, events "
-        where += ", ".join(str(i) for i in f.get("evidence", ())) or "-"
+        evidence = list(f.get("evidence", ()))
+        where += (", ".join(str(i) for i in evidence[:EVIDENCE_SHOWN]) or "-") + (
+            f" (+{len(evidence) - EVIDENCE_SHOWN} more)" if len(evidence) > EVIDENCE_SHOWN else "")
         if f.get("clause"):
             where += f", violates {f['clause']}"
         if f.get("scenario_id"):
