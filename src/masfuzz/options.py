@@ -297,8 +297,8 @@ TABLE: tuple[Setting, ...] = (
             pair("=", "TOOL=RESULT"), (), ("exec", "cover", "fuzz"), "append",
             metavar="TOOL=RESULT"),
     Setting("run_code", "let the code executors inside the system under test (AutoGen 0.2 / "
-            "AG2 code_execution_config) run the code its agents write; without it a recording "
-            "stand-in answers and no code runs", boolean, False, ("exec", "cover", "fuzz"),
+            "AG2 code_execution_config, AgentChat CodeExecutorAgent) run the code its agents "
+            "write; without it a recording stand-in answers and no code runs", boolean, False, ("exec", "cover", "fuzz"),
             "switch"),
     Setting("restricted", "probe: offer each agent the workflow tools it may not use as "
             "refusing, recording stubs; faithful: leave agents as written and record calls of "

@@ -66,3 +66,23 @@ def probe_policy(request):
     from video_team.policy import policy  # importable once the video team target is loaded
 
     return policy(request)
+
+
+def coder_team():
+    """A coder writes code, a `CodeExecutorAgent` runs it; the code creates $CODER_MARKER."""
+    import tempfile
+
+    from autogen_agentchat.agents import CodeExecutorAgent
+    from autogen_agentchat.teams import RoundRobinGroupChat
+    from autogen_ext.code_executors.local import LocalCommandLineCodeExecutor
+
+    coder = AssistantAgent("coder", model_client=_client(), system_message="You write Python code.")
+    runner = CodeExecutorAgent("runner", code_executor=LocalCommandLineCodeExecutor(work_dir=tempfile.mkdtemp()))
+    return RoundRobinGroupChat([coder, runner], max_turns=2)
+
+
+def coder_policy(request):
+    import os
+
+    marker = os.environ["CODER_MARKER"]
+    return say(f"```python\nopen({marker!r}, 'w').write('ran')\nprint('written')\n```")

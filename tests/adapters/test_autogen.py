@@ -257,3 +257,20 @@ def test_a_notebook_that_builds_its_client_as_it_loads_needs_no_key_and_runs_wit
                          "--sut-model", sut, "--format", "json")
     [result] = [e for e in json.loads(out)["events"] if e["type"] == "tool_result"]
     assert result["status"] == "error" and "API key not found" in result["payload"]
+
+
+def test_code_an_agent_writes_is_recorded_and_not_run_unless_the_user_says_so(monkeypatch, tmp_path):
+    marker = tmp_path / "ran.txt"
+    monkeypatch.setenv("CODER_MARKER", str(marker))
+    team = "tests/adapters/autogen_systems.py:coder_team"
+    policy = "scripted/tests/adapters/autogen_systems.py:coder_policy"
+    kept = run(team, input="Create the marker file.", sut_model=policy)
+    assert not marker.exists()
+    [block] = kept.meta["code_not_run"]
+    assert block["agent"] == "runner" and str(marker) in block["code"]
+    said = [m.content for m in kept.of_type(Message) if m.agent == "runner"]
+    assert said and "masfuzz did not run this code" in said[0]
+    assert kept.usage.model_calls == 1  # the runner was built without a model and keeps none
+    ran = run(team, input="Create the marker file.", sut_model=policy, run_code=True)
+    assert marker.read_text() == "ran" and "code_not_run" not in ran.meta
+    assert "written" in [m.content for m in ran.of_type(Message) if m.agent == "runner"][0]

@@ -55,6 +55,20 @@ def tool_faults(scenario: Scenario, tools: Iterable[str]) -> dict[str, Injection
     return out
 
 
+# What a code executor inside the system answers in place of running the code its model wrote
+# (the default: code an LLM writes is not run on the user's machine unless `--run-code`). Exit
+# code 0, so that the conversation goes on as after a run, instead of the model rewriting code
+# that never failed. The code is kept in the trace's meta (`code_not_run`).
+CODE_NOT_RUN = ("(masfuzz did not run this code: the app's code executor is replaced by a "
+                "recording stand-in; --run-code runs it)")
+CODE_KEPT = 4000  # characters of each code block kept
+
+
+def kept_code(agent: str, language: str, code: str) -> dict[str, str]:
+    """One code block a stand-in was given and did not run, as the trace's meta keeps it."""
+    return {"agent": agent, "language": language, "code": code[:CODE_KEPT]}
+
+
 def modes(injections: dict[str, Injection]) -> dict[str, str]:
     """tool id -> the mode a trace records for its results."""
     return {tool: i.mode for tool, i in injections.items()}

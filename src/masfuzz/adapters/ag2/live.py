@@ -280,7 +280,7 @@ class Session:
 
     def kept_code(self, agent: str, language: str, code: str) -> None:
         """A code block an agent's executor was given and the stand-in did not run."""
-        self.code_not_run.append({"agent": agent, "language": language, "code": code[:CODE_KEPT]})
+        self.code_not_run.append(faults.kept_code(agent, language, code))
 
     def executed(self, func_call: dict[str, Any], call_id: str | None, ok: bool) -> None:
         self.outcomes[call_id or f"legacy:{func_call.get('name', '')}"] = ok
@@ -370,15 +370,6 @@ def install() -> None:
     _wrap(group, "a_select_speaker", _a_select)
 
 
-# What an agent's code executor answers in place of running the code its model wrote (the
-# default: code an LLM writes is not run on the user's machine unless the user says so). Exit
-# code 0, so that the chat goes on as it would after a run, instead of the model rewriting code
-# that never failed.
-CODE_NOT_RUN = ("(masfuzz did not run this code: the app's code executor is replaced by a "
-                "recording stand-in; --run-code runs it)")
-CODE_KEPT = 4000  # characters of each code block kept in the trace's meta
-
-
 class _CodeStandIn:
     """In place of an agent's code executor: records the code blocks it is given and runs none
     of them; anything else (its `code_extractor`, its work folder) is the executor's own."""
@@ -394,7 +385,7 @@ class _CodeStandIn:
 
         for block in code_blocks:
             self.session.kept_code(self.agent, getattr(block, "language", ""), getattr(block, "code", ""))
-        return CodeResult(exit_code=0, output=CODE_NOT_RUN)
+        return CodeResult(exit_code=0, output=faults.CODE_NOT_RUN)
 
 
 def _stands_in(s: "Session | None") -> bool:
@@ -426,7 +417,7 @@ def _run_code(original: Any) -> Any:
             return original(self, code, **kwargs)
         assert s is not None
         s.kept_code(self.name, str(kwargs.get("lang", "")), code)
-        return 0, CODE_NOT_RUN, None
+        return 0, faults.CODE_NOT_RUN, None
     return run_code
 
 

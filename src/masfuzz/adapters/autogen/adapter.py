@@ -27,7 +27,7 @@ from autogen_core.tools import StaticStreamWorkbench
 from masfuzz.adapters.autogen.bridge import MasfuzzChatCompletionClient
 from masfuzz.adapters.autogen.capture import capture_team, find_team
 from masfuzz.adapters.autogen.extract import FRAMEWORK, extract_team, participants
-from masfuzz.adapters.autogen.tools import FaultyTool, ProbeStub
+from masfuzz.adapters.autogen.tools import CodeStandIn, FaultyTool, ProbeStub
 from masfuzz.adapters.autogen.trace import StreamRecorder, termination_reason
 from masfuzz.adapters.base import Adapter, system_lock
 from masfuzz.adapters.faults import Injection, modes, tool_faults
@@ -94,6 +94,7 @@ class _Run:
             m.name: {n: h.target for n, h in (getattr(m, "_handoffs", None) or {}).items()} for m in self.members
         }
         self.probes: dict[str, set[str]] = {}
+        self.code_not_run: list[dict[str, str]] = []  # what the executors' stand-ins were given
         self.order: list[str] | None = None  # set by rebuild()
 
     # --- preparing the agents -----------------------------------------------------------
@@ -121,8 +122,12 @@ class _Run:
             elif isinstance(member, Team):
                 await member.reset()
             bridge = self._bridge(member.name)
-            if bridge is not None and hasattr(member, "_model_client"):
+            # an agent built without a model (a CodeExecutorAgent running others' code) keeps none
+            if bridge is not None and getattr(member, "_model_client", None) is not None:
                 _swap(stack, member, "_model_client", bridge)
+            if getattr(member, "_code_executor", None) is not None and not self.scenario.run_code:
+                _swap(stack, member, "_code_executor",
+                      CodeStandIn(member.name, member._code_executor, self.code_not_run))
             stubs = [ProbeStub(member.name, self.spec.tool(t)) for a, t in restricted if a == member.name]
             self.probes[member.name] = {s.name for s in stubs}
             self._patch_tools(stack, member, stubs)
@@ -240,9 +245,12 @@ class _Run:
         rec.add(ErrorEvent(agent=stream_rec.speaker, kind=type(exc).__name__, message=text[0] if text else ""))
 
     def _usage(self, rec: TraceRecorder) -> None:
+        """What the run used: model calls and tokens, and the code its executors did not run."""
         rec.usage.model_calls = sum(b.calls for b in self.bridges)
         rec.usage.tokens_in = sum(b.total_usage().prompt_tokens for b in self.bridges)
         rec.usage.tokens_out = sum(b.total_usage().completion_tokens for b in self.bridges)
+        if self.code_not_run:
+            rec.meta["code_not_run"] = self.code_not_run
 
 
 def _is_model_error(err: BaseException) -> bool:

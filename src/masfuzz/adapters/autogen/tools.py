@@ -15,7 +15,7 @@ from autogen_core import CancellationToken
 from autogen_core.tools import BaseTool, ToolSchema
 from pydantic import BaseModel, ConfigDict
 
-from masfuzz.adapters.faults import Injection, inject
+from masfuzz.adapters.faults import CODE_NOT_RUN, Injection, inject, kept_code
 from masfuzz.spec.model import ToolSpec
 
 
@@ -64,3 +64,22 @@ class ProbeStub(BaseTool[BaseModel, str]):
 def call_tool(tool: Any, arguments: dict[str, Any]) -> Any:
     """Call an AutoGen tool with JSON arguments as the framework would (tool fuzzing's hook)."""
     return tool.run_json(arguments, CancellationToken())
+
+
+class CodeStandIn:
+    """In place of a `CodeExecutorAgent`'s executor (unless the scenario says `run_code`):
+    records the code blocks it is given and runs none of them; anything else (its work folder,
+    its component config) is the executor's own."""
+
+    def __init__(self, agent: str, own: Any, kept: list[dict[str, str]]) -> None:
+        self.agent, self.own, self.kept = agent, own, kept
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.own, name)
+
+    async def execute_code_blocks(self, code_blocks: Any, cancellation_token: Any = None) -> Any:
+        from autogen_core.code_executor import CodeResult
+
+        for block in code_blocks:
+            self.kept.append(kept_code(self.agent, getattr(block, "language", ""), getattr(block, "code", "")))
+        return CodeResult(exit_code=0, output=CODE_NOT_RUN)
