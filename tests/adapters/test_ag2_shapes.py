@@ -56,6 +56,11 @@ def test_two_agent_chat_alternates_and_stops_at_max_turns():
     assert trace.of_type(Message)[0].content == "Tell a joke about compilers"
     # joe's own phrase does not stop him: only what he receives is tested
     assert trace.termination.reason == "max_turns"
+    # two turns is the chat the app asked for (initiate_chat(max_turns=2)), not a round limit hit
+    from masfuzz.oracles import detect
+
+    assert trace.meta["designed_length"] == "Maximum turns (2) reached"
+    assert not [f for f in detect(trace, spec) if f.category == "system_termination"]
 
 
 def test_sequence_of_chats_records_carry_over_and_hands_the_work_on():

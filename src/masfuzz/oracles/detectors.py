@@ -29,7 +29,7 @@ from masfuzz.oracles.robustness import robustness_witness
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
-    BOUND_REASONS, ENDED_IN_MODEL_CALL, HARNESS_CAUSE, USER_BOUND, AgentTurn, ChatEnd, ChatStart,
+    BOUND_REASONS, DESIGNED_LENGTH, ENDED_IN_MODEL_CALL, HARNESS_CAUSE, USER_BOUND, AgentTurn, ChatEnd, ChatStart,
     DelegationEvent, ErrorEvent, Message, RestrictedAttempt, TerminationEvent, ToolCall, ToolResult,
     Trace, running_tool,
 )
@@ -99,6 +99,8 @@ def missing_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure
             f"but the run went on for {turns_after} more turn(s) until {bound}: the termination "
             f"condition never fired for it (can {e.agent} get the floor again to close?)",
         )]
+    if trace.meta.get(DESIGNED_LENGTH) and users is None:
+        return []  # the conversation ran the length the app gave it
     return [Failure(
         category="system_termination", root_cause="Max Round Limit Exceeded",
         detector="missing_termination", evidence=(end_i,), scenario_id=trace.scenario_id,

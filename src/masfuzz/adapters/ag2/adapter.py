@@ -32,7 +32,7 @@ from masfuzz.adapters.faults import tool_faults
 from masfuzz.adapters.ordering import in_speaking_order
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import ANSWERS_EXHAUSTED, HARNESS_CAUSE, ErrorEvent, Message, TerminationReason, Trace, TraceRecorder
+from masfuzz.trace import ANSWERS_EXHAUSTED, DESIGNED_LENGTH, HARNESS_CAUSE, ErrorEvent, Message, TerminationReason, Trace, TraceRecorder
 
 # How AG2 words the end of a chat -> masfuzz's termination reasons.
 _REASONS: tuple[tuple[str, TerminationReason], ...] = (
@@ -175,4 +175,6 @@ def _finish(rec: TraceRecorder, s: live.Session, crash: str | None) -> Trace:
         if s.last_reason.startswith(words):
             reason = mapped
             break
+    if s.last_reason.startswith("Maximum turns"):  # initiate_chat(max_turns=N): its length
+        rec.meta[DESIGNED_LENGTH] = s.last_reason
     return rec.finish(reason, detail=s.last_reason, final_output=final)
