@@ -199,6 +199,10 @@ def test_a_two_agent_chat_alternating_is_a_conversation_not_a_loop():
 
     pair = chat("c1", "joe", "cathy", ["cathy", "joe"] * 5)
     assert loops(Trace(events=tuple(pair)), None) == []
+    # chats of a sequence, then replies asked of the two outside any chat: each judged apart
+    again = pair + chat("c2", "joe", "cathy", ["cathy", "joe"] * 3) + [
+        AgentTurn(agent="cathy"), AgentTurn(agent="joe")]
+    assert loops(Trace(events=tuple(again)), None) == []
     # a group chat's members going round are a loop whatever chat holds them
     group = chat("c2", "user", "manager", ["writer", "critic"] * 4)
     [f] = loops(Trace(events=tuple(group)), None)

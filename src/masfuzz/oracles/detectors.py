@@ -159,42 +159,52 @@ def _chats(trace: Trace) -> list[str | None]:
     return out
 
 
-def loops(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
+def _speaker_cycles(trace: Trace, turns: list[tuple[int, AgentTurn]], parties: set[str],
+                    seen: set[tuple[str, ...]]) -> list[Failure]:
+    """Speaker cycles repeated `MIN_CYCLE_REPEATS` times in a row among `turns` (one chat's),
+    except the two parties of a two-agent chat taking turns."""
     out = []
-    turns = _indexed(trace, AgentTurn)
     order = [t.agent for _, t in turns]
+    for p in range(2, MAX_CYCLE_LEN + 1):
+        start = 0  # order[start:i] is p-periodic
+        for i in range(p, len(order) + 1):
+            if i < len(order) and order[i] == order[i - p]:
+                continue
+            repeats, cycle = (i - start) // p, order[start:start + p]
+            key = _canonical(cycle)
+            if repeats >= MIN_CYCLE_REPEATS and len(set(cycle)) == p and key not in seen \
+                    and not set(cycle) <= parties:
+                seen.add(key)
+                out.append(Failure(
+                    category="agent_task_execution",
+                    root_cause="Repetitive Execution of Completed Tasks",
+                    detector="loop", scenario_id=trace.scenario_id,
+                    evidence=tuple(idx for idx, _ in turns[start:i]),
+                    elements=("speakers", *key),
+                    description=f"the speaker cycle {' -> '.join(cycle)} repeated {repeats} "
+                    "times in a row: the agents go round without progress",
+                ))
+            start = i - p + 1  # the longest p-periodic stretch that can continue from i
+    return out
+
+
+def loops(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
+    out: list[Failure] = []
+    chat = _chats(trace)
     # A fixed-order (round-robin) team cycles by design; its unbounded runs are missing
     # termination, not loops.
     if spec is None or spec.system.pattern != "fixed_order":
-        chat = _chats(trace)
-        # A two-agent chat (0.2-style) alternates its two parties by design, however long: how
-        # long it goes on is a termination matter, not a loop.
+        # Each chat of its own (0.2-style sequences and nested chats) is judged by itself, and
+        # a two-agent chat alternates its two parties by design, however long: how long it goes
+        # on is a termination matter, not a loop.
         parties = {e.chat: {e.sender, e.recipient} for e in trace.events if isinstance(e, ChatStart)}
+        by_chat: dict[str | None, list[tuple[int, AgentTurn]]] = {}
+        for idx, t in _indexed(trace, AgentTurn):
+            by_chat.setdefault(chat[idx], []).append((idx, t))
         seen: set[tuple[str, ...]] = set()
-        for p in range(2, MAX_CYCLE_LEN + 1):
-            start = 0  # order[start:i] is p-periodic
-            for i in range(p, len(order) + 1):
-                if i < len(order) and order[i] == order[i - p]:
-                    continue
-                repeats, cycle = (i - start) // p, order[start:start + p]
-                key = _canonical(cycle)
-                chats = {chat[idx] for idx, _ in turns[start:i]}
-                conversation = all(c is not None and set(cycle) <= parties.get(c, set()) for c in chats)
-                if repeats >= MIN_CYCLE_REPEATS and len(set(cycle)) == p and key not in seen \
-                        and not conversation:
-                    seen.add(key)
-                    out.append(Failure(
-                        category="agent_task_execution",
-                        root_cause="Repetitive Execution of Completed Tasks",
-                        detector="loop", scenario_id=trace.scenario_id,
-                        evidence=tuple(idx for idx, _ in turns[start:i]),
-                        elements=("speakers", *key),
-                        description=f"the speaker cycle {' -> '.join(cycle)} repeated {repeats} "
-                        "times in a row: the agents go round without progress",
-                    ))
-                start = i - p + 1  # the longest p-periodic stretch that can continue from i
+        for c, turns in by_chat.items():
+            out += _speaker_cycles(trace, turns, parties.get(c, set()), seen)
     calls: dict[tuple[str | None, str, str, str], list[int]] = {}
-    chat = _chats(trace)
     for i, c in _indexed(trace, ToolCall):
         # a chat of its own (0.2-style sequences and nested chats) starts from a clean history:
         # asking again there is not repeating a finished step
