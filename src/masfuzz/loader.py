@@ -18,7 +18,6 @@ Rules (DESIGN.md, "how to load a target"), each one a lesson from real apps:
 from __future__ import annotations
 
 import ast
-import contextlib
 import importlib
 import importlib.util
 import io
@@ -26,7 +25,6 @@ import os
 import re
 import sys
 import traceback
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -106,26 +104,6 @@ def _import(where: str, target: str) -> tuple[Any, Path | None]:
         if isinstance(exc, KeyboardInterrupt):
             raise
         raise TargetError(f"{target}: importing {path.name} failed: {_describe(exc, path)}") from None
-
-
-# The key an app's own client is built with when the user has none: masfuzz needs no key, and
-# an app that builds its client as it loads (`OpenAIChatCompletionClient(model=...)` at module
-# level) must load all the same; masfuzz swaps the client's calls for its own.
-DUMMY_KEY = "sk-masfuzz-loopback"
-KEY_VARIABLES = ("OPENAI_API_KEY",)
-
-
-@contextlib.contextmanager
-def lent_keys() -> Iterator[None]:
-    """While the user's code loads or runs: the key variables the user left unset hold
-    `DUMMY_KEY` (masfuzz's own model calls never read them then; they are unset again after)."""
-    lent = [name for name in KEY_VARIABLES if not os.environ.get(name)]
-    os.environ.update({name: DUMMY_KEY for name in lent})
-    try:
-        yield
-    finally:
-        for name in lent:
-            os.environ.pop(name, None)
 
 
 def _import_file(path: Path, root: Path, dotted: str | None) -> Any:

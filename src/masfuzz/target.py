@@ -120,9 +120,9 @@ class Target:
         """The system, loaded and extracted on this process's first call only."""
         system = _OPENED.get(self)
         if system is None:
-            from masfuzz.loader import lent_keys
+            from masfuzz.sutenv import sut_environment
 
-            with lent_keys():  # an app may build its model client as it loads: no key needed
+            with sut_environment():  # an app may build its model client as it loads
                 system = _OPENED[self] = _open(self)
         return system
 

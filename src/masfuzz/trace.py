@@ -178,7 +178,8 @@ BOUND_REASONS = ("max_turns", "message_limit")  # terminations by a turn or mess
 # The bound that ended the run is the conversation's designed length, not a safety net: an
 # AG2 two-agent chat started with `max_turns=N` exchanges N turns and ends, as the app meant.
 DESIGNED_LENGTH = "designed_length"
-USER_BOUND = "user_bound"  # the turn bound the user set (--max-turns) that a run stopped at
+USER_BOUND = "user_bound"
+NOT_INJECTED_CALLS = "not_injected_calls"  # model calls of the app's own clients masfuzz refused  # the turn bound the user set (--max-turns) that a run stopped at
 ANSWERS_EXHAUSTED = ("the app read more input than masfuzz's scripted answers give and saw end of "
                      "file, as after a closed terminal: the answers ran out, the app did not fail")
 

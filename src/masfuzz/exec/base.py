@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from masfuzz.errors import MasfuzzError
@@ -20,9 +20,23 @@ from masfuzz.redact import redact_trace
 from masfuzz.llm.settings import ModelSettings
 from masfuzz.scenario import Scenario
 from masfuzz.target import Orchestration, Target
-from masfuzz.trace import BOUND_REASONS, USER_BOUND, Trace, ended_trace
+from masfuzz.sutenv import Refusal, sut_environment
+from masfuzz.trace import BOUND_REASONS, NOT_INJECTED_CALLS, USER_BOUND, Trace, ended_trace
 
 __all__ = ["DEFAULT_TIMEOUT", "Executor", "ExecutionRequest", "ended_trace", "redact_trace"]
+
+
+async def run_guarded(run: Awaitable[Trace]) -> Trace:
+    """Await a run of the system under test in its own environment (`masfuzz.sutenv`): a model
+    call of a client masfuzz did not replace reached the refusal there, and the trace says how
+    many (`meta.not_injected_calls`, judged by the oracles as the harness's finding)."""
+    before = Refusal.hits()
+    with sut_environment():
+        trace = await run
+    refused = Refusal.hits() - before
+    if refused:
+        trace = trace.model_copy(update={"meta": {**trace.meta, NOT_INJECTED_CALLS: refused}})
+    return trace
 
 
 class Executor(ABC):

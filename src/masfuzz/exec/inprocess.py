@@ -17,7 +17,7 @@ import asyncio
 import time
 from typing import Any
 
-from masfuzz.exec.base import Executor
+from masfuzz.exec.base import Executor, run_guarded
 from masfuzz.exec.request import ExecutionRequest
 from masfuzz.llm import settings
 from masfuzz.target import OpenedSystem, Target
@@ -53,7 +53,7 @@ class InProcessExecutor(Executor):
         t0 = time.perf_counter()
         with settings.use(request.models, request.scenario):
             try:
-                return await asyncio.wait_for(system.run(request.scenario), limit)
+                return await asyncio.wait_for(run_guarded(system.run(request.scenario)), limit)
             except TimeoutError:
                 return ended_trace(
                     request.scenario, "timeout", f"no result within {limit:g} s; the run was cancelled",

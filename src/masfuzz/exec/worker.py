@@ -169,6 +169,7 @@ def _measure(request: Any) -> Any:
 
 def serve(channel: Channel, lines: TextIO) -> int:
     from masfuzz import trace as trace_module
+    from masfuzz.exec.base import run_guarded
     from masfuzz.exec.request import ExecutionRequest  # after the stdout switch: imports may print
     from masfuzz.llm import settings
 
@@ -196,7 +197,7 @@ def serve(channel: Channel, lines: TextIO) -> int:
         try:
             with settings.use(request.models, request.scenario):  # as the parent said
                 attach = _measure(request)
-                result = attach(_run(system.run(scenario)).model_copy(
+                result = attach(_run(run_guarded(system.run(scenario))).model_copy(
                     update={"scenario_id": request.scenario.id}))
         except MasfuzzError as exc:
             channel.send({"error": str(exc)})

@@ -12,7 +12,9 @@ from typing import Any
 from masfuzz.errors import ModelError
 from masfuzz.llm.modelstring import ModelSpec
 from masfuzz.llm.openai_format import parse_response, request_params
+from masfuzz.llm.openai_compat import OPENAI_URL
 from masfuzz.llm.remote import RemoteProvider
+from masfuzz.sutenv import original
 from masfuzz.llm.retry import DEFAULT_BASE_DELAY, DEFAULT_MAX_RETRIES, with_retries
 from masfuzz.redact import redact
 from masfuzz.llm.types import ChatReply, ChatRequest
@@ -43,6 +45,10 @@ class LiteLLMClient(RemoteProvider):
         self._litellm = litellm
         super().__init__(spec, api_key, max_retries, base_delay)
         self.base_url = api_base or os.environ.get("LITELLM_API_BASE")
+        if not self.base_url and self.model.startswith("openai/"):
+            # LiteLLM would read OPENAI_API_BASE, which points at masfuzz's refusal while the
+            # system under test runs (masfuzz.sutenv): the user's own, or OpenAI's
+            self.base_url = original("OPENAI_API_BASE") or original("OPENAI_BASE_URL") or OPENAI_URL
 
     async def complete(self, request: ChatRequest, *, timeout: float | None = None) -> ChatReply:
         params = request_params(request)

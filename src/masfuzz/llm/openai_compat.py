@@ -19,6 +19,9 @@ from masfuzz.llm.modelstring import ModelSpec
 from masfuzz.llm.openai_format import parse_response, request_params
 from masfuzz.llm.remote import RemoteProvider
 from masfuzz.llm.retry import DEFAULT_BASE_DELAY, DEFAULT_MAX_RETRIES, with_retries
+from masfuzz.sutenv import original
+
+OPENAI_URL = "https://api.openai.com/v1"
 from masfuzz.redact import redact
 from masfuzz.llm.types import ChatReply, ChatRequest
 
@@ -42,13 +45,17 @@ class OpenAIClient(RemoteProvider):
                 f"{spec.display}: the openai package is missing; pip install 'masfuzz[openai]'"
             ) from None
         self._openai = openai
-        key = api_key or os.environ.get(KEY_ENV[spec.provider])
+        # the user's own environment, never what masfuzz lends the system under test's code
+        key = api_key or original(KEY_ENV[spec.provider])
         if not key:
             if spec.provider == "openai":
                 raise ModelError(f"{spec.display}: no API key; set OPENAI_API_KEY")
             key = "none"  # local servers accept anything; the SDK insists on a value
         super().__init__(spec, key, max_retries, base_delay)
-        self.base_url = spec.base_url
+        # explicit: the SDK would read OPENAI_BASE_URL, which points at masfuzz's refusal while
+        # the system under test runs (masfuzz.sutenv)
+        self.base_url = spec.base_url or (original("OPENAI_BASE_URL") or OPENAI_URL
+                                          if spec.provider == "openai" else None)
         # httpx connection pools belong to one event loop; the sync CLI may run several.
         self._clients: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 

@@ -29,9 +29,9 @@ from masfuzz.oracles.robustness import robustness_witness
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
-    BOUND_REASONS, DESIGNED_LENGTH, ENDED_IN_MODEL_CALL, HARNESS_CAUSE, USER_BOUND, AgentTurn, ChatEnd, ChatStart,
-    DelegationEvent, ErrorEvent, Message, RestrictedAttempt, TerminationEvent, ToolCall, ToolResult,
-    Trace, running_tool,
+    BOUND_REASONS, DESIGNED_LENGTH, ENDED_IN_MODEL_CALL, HARNESS_CAUSE, NOT_INJECTED_CALLS,
+    USER_BOUND, AgentTurn, ChatEnd, ChatStart, DelegationEvent, ErrorEvent, Message,
+    RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace, running_tool,
 )
 
 Detector = Callable[[Trace, "WorkflowSpec | None"], list[Failure]]
@@ -385,6 +385,8 @@ def runtime_crash(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         ((how.group(0),) if how else ())
     answering = trace.meta.get(ENDED_IN_MODEL_CALL)
     because = trace.meta.get(HARNESS_CAUSE, "")
+    if trace.meta.get(NOT_INJECTED_CALLS):
+        because = NOT_INJECTED_BECAUSE
     if reason == "timeout" and running is None and answering is not None:
         because = (f"masfuzz's time limit (--timeout) ended the run while {answering or 'an agent'} "
                    "waited for its model's answer: the model in use is slower than the limit, "
@@ -401,7 +403,27 @@ def runtime_crash(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     )]
 
 
+NOT_INJECTED_BECAUSE = ("model not injected: a model client of the app that masfuzz could not "
+                        "replace called its provider; masfuzz refused the call (no provider was "
+                        "reached, no key used)")
+
+
+def model_not_injected(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
+    """Model calls that bypassed masfuzz (`masfuzz.sutenv`): masfuzz's own limitation, shown."""
+    refused = trace.meta.get(NOT_INJECTED_CALLS)
+    if not refused:
+        return []
+    return [Failure(
+        category="runtime_crash", root_cause="Runtime Crash", detector="model_not_injected",
+        scenario_id=trace.scenario_id, elements=("not_injected",), attribution="harness",
+        because=NOT_INJECTED_BECAUSE,
+        description=f"{refused} model call(s) of the app's own client(s) reached a provider's URL "
+        "and were refused: model not injected for the agent that made them",
+    )]
+
+
 DETECTORS: list[Detector] = [
+    model_not_injected,
     missing_termination,
     loops,
     empty_utterances,

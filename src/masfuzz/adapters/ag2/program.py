@@ -31,7 +31,8 @@ from autogen.io.base import IOStream
 from masfuzz.adapters.ag2 import live
 from masfuzz.adapters.syncrun import run_coroutine_sync
 from masfuzz.errors import TargetError
-from masfuzz.loader import NOTEBOOK_BUILTINS, lent_keys, notebook_script, notebook_source
+from masfuzz.loader import NOTEBOOK_BUILTINS, notebook_script, notebook_source
+from masfuzz.sutenv import sut_environment
 
 READ_TASK = "(the task masfuzz will give)"  # what a program's input() reads while it is read
 
@@ -121,7 +122,8 @@ def session(s: live.Session) -> Any:
     token = live.activate(s)
     try:
         # the program runs afresh every time: it may read a key as it builds its agents
-        with IOStream.set_default(live.Stream(s)), contextlib.redirect_stdout(sys.stderr), lent_keys():
+        with IOStream.set_default(live.Stream(s)), contextlib.redirect_stdout(sys.stderr), \
+                sut_environment():
             yield s
     finally:
         live.deactivate(token)

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 
 from masfuzz.errors import TargetError
-from masfuzz.loader import DUMMY_KEY
+from masfuzz.sutenv import DUMMY_KEY
 from masfuzz.proc import kill_group, start_in_group
 from masfuzz.scenario import Scenario
 

@@ -1,0 +1,119 @@
+"""The process environment the system under test's own code sees: no key needed, no provider
+reachable.
+
+While masfuzz loads or runs the user's code (`sut_environment`):
+- the key variables the user left unset hold `DUMMY_KEY`, so an app that builds its model client
+  as it loads (`OpenAIChatCompletionClient(model=...)` at module level) loads all the same;
+- the provider base-URL variables point at `Refusal`, a loopback listener that answers every
+  request with an error naming the cause and counts it. A model client masfuzz did not replace
+  (one built inside a tool at call time, say) therefore never reaches a paid provider: its call
+  is refused at once, and the run is told "model not injected" instead of the app crashing on a
+  network error. masfuzz's own clients read the user's environment as it was before
+  (`original`), never these values.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+DUMMY_KEY = "sk-masfuzz-loopback"
+KEY_VARIABLES = ("OPENAI_API_KEY",)
+# Where the OpenAI SDK (OPENAI_BASE_URL), its 0.x releases and LiteLLM (OPENAI_API_BASE) look
+# for the provider when the code does not say.
+URL_VARIABLES = ("OPENAI_BASE_URL", "OPENAI_API_BASE")
+NOT_INJECTED = ("masfuzz: model not injected: a model client of the app that masfuzz did not "
+                "replace called its provider directly; masfuzz refused the call")
+
+# The user's environment before masfuzz lent anything (and before the app's code ran: an app's
+# load_dotenv() must not change which key or endpoint masfuzz's own model calls use).
+_ORIGINAL = {name: os.environ.get(name) for name in (*KEY_VARIABLES, *URL_VARIABLES)}
+
+
+def original(name: str) -> str | None:
+    return _ORIGINAL.get(name, os.environ.get(name))
+
+
+class Refusal:
+    """The loopback stand-in for every model provider while the user's code runs: answers
+    each request with HTTP 400 (an error no SDK retries) carrying `NOT_INJECTED`, and counts."""
+
+    _lock = threading.Lock()
+    _server: ThreadingHTTPServer | None = None
+    _hits = 0
+
+    @classmethod
+    def url(cls) -> str:
+        with cls._lock:
+            if cls._server is None:
+                cls._server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+                cls._server.daemon_threads = True
+                threading.Thread(target=cls._server.serve_forever, name="masfuzz-refusal",
+                                 daemon=True).start()
+            return f"http://127.0.0.1:{cls._server.server_address[1]}/v1"
+
+    @classmethod
+    def hit(cls) -> None:
+        with cls._lock:
+            cls._hits += 1
+
+    @classmethod
+    def hits(cls) -> int:
+        with cls._lock:
+            return cls._hits
+
+
+class _Handler(BaseHTTPRequestHandler):
+    def _refuse(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        if length:
+            self.rfile.read(length)
+        Refusal.hit()
+        body = json.dumps({"error": {"message": NOT_INJECTED, "type": "masfuzz_not_injected",
+                                     "code": "masfuzz_not_injected"}}).encode()
+        self.send_response(400)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_POST = do_GET = do_PUT = _refuse
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base's name
+        pass  # never on masfuzz's output
+
+
+_depth = 0  # sut_environment scopes open (runs on one event loop overlap): set by the first
+_saved: dict[str, str | None] = {}  # what the first one found, put back by the last one
+_scopes = threading.Lock()
+
+
+@contextlib.contextmanager
+def sut_environment() -> Iterator[None]:
+    """While the user's code loads or runs: dummy keys for the ones left unset, provider URLs
+    at `Refusal`; the environment as it was once the last such scope ends."""
+    global _depth
+    with _scopes:
+        if _depth == 0:
+            values = {name: DUMMY_KEY for name in KEY_VARIABLES if not os.environ.get(name)}
+            values.update({name: Refusal.url() for name in URL_VARIABLES})
+            _saved.clear()
+            _saved.update({name: os.environ.get(name) for name in values})
+            os.environ.update(values)
+        _depth += 1
+    try:
+        yield
+    finally:
+        with _scopes:
+            _depth -= 1
+            if _depth == 0:
+                for name, old in _saved.items():
+                    if old is None:
+                        os.environ.pop(name, None)
+                    else:
+                        os.environ[name] = old
