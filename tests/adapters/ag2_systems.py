@@ -95,6 +95,12 @@ def round_robin():
     return autogen.GroupChatManager(groupchat=group, llm_config=cfg())
 
 
+def round_robin_program():
+    """The round robin, built and started by the program itself (as scripts do)."""
+    manager = round_robin()
+    return manager.groupchat.agents[0].initiate_chat(manager, message="Write a short report.")
+
+
 def proxy_review():
     """Nested chats held by a model-less proxy: the writer's draft makes the user proxy ask a
     critic, whose critique goes back to the writer as the proxy's reply."""

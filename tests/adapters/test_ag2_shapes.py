@@ -167,6 +167,12 @@ def test_round_robin_is_a_cycle_and_the_speaking_order_reaches_it():
     swapped = asyncio.run(ex.run(target, Scenario(input="go", sut_model=POLICY,
                                                   speaking_order=("editor", "drafter", "researcher"))))
     assert swapped.speaker_order == ["editor", "drafter", "researcher"]
+    # a group chat the program builds as it runs takes the order too (0.2.x releases name the
+    # manager's group chat only at the end of its constructor)
+    built = asyncio.run(ex.run(f"{SYSTEMS}:round_robin_program", Scenario(
+        input="go", sut_model=POLICY, speaking_order=("drafter", "editor", "researcher"))))
+    assert built.termination.reason != "crash", built.termination.detail
+    assert built.meta["speaking_order"] == ["drafter", "editor", "researcher", "user"]
 
 
 def test_a_program_whose_chats_fail_is_a_crash_finding(tmp_path):

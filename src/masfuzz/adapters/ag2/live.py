@@ -357,6 +357,7 @@ def install() -> None:
     if getattr(agent.send, "_masfuzz", False):
         return
     _wrap(agent, "__init__", _init)
+    _wrap(autogen.GroupChatManager, "__init__", _manager_init)
     _wrap(agent, "initiate_chat", _initiate_chat)
     _wrap(agent, "a_initiate_chat", _a_initiate_chat)
     _wrap(agent, "send", _send)
@@ -456,7 +457,16 @@ def _init(original: Any) -> Any:
         watch_termination(self)
         if s.redirect is not None and getattr(self, "llm_config", None):
             s.redirect(self)
-        if s.arrange is not None and isinstance(self, autogen.GroupChatManager):
+    return init
+
+
+def _manager_init(original: Any) -> Any:
+    """A group chat manager's own constructor: its group chat is known only once it is done
+    (0.2.x releases set it after `ConversableAgent.__init__`)."""
+    def init(self: Any, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        s = _SESSION.get()
+        if s is not None and not s.selecting and s.arrange is not None:
             s.arrange(self.groupchat)
     return init
 
