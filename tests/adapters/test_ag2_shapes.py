@@ -265,6 +265,13 @@ def test_a_programs_own_task_is_its_null_seed(cli, tmp_path):
 
     sources = [s.provenance.source for _, s, _ in RunStore(str(tmp_path / "n.db")).executions(1)]
     assert sources[0] == "null" and len(sources) == 3
+    # exec runs it from its own task too; a target with none still needs --input
+    code, out, err = cli("exec", str(ONBOARDING), "--sut-model", POLICY, "--executor", "inprocess",
+                         "--format", "json")
+    assert code == 0, err
+    assert [e["content"] for e in json.loads(out)["events"] if e["type"] == "message"][0] == spec.system.task
+    code, _, err = cli("exec", f"{SYSTEMS}:round_robin", "--sut-model", POLICY)
+    assert code == 2 and "--input TEXT is required" in err
 
 
 def test_a_notebook_runs_its_code_cells_from_a_script_beside_it(tmp_path):

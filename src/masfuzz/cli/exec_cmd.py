@@ -58,13 +58,14 @@ def scenario_from(args: argparse.Namespace) -> Any:
     if args.blackbox and (args.fault or args.stub):
         raise MasfuzzError("--fault and --stub need a Python target: a black-box app's tools "
                            "run inside the app, where masfuzz cannot replace them")
-    if args.input is None:
-        if not args.blackbox:
-            raise MasfuzzError("exec: --input TEXT is required (only a --blackbox command may "
-                               "carry its own task)")
-    elif not args.input.strip():
+    if args.input is None and not args.blackbox:
+        args.input = _own_task(args)  # the program's own task, run unchanged (FLARE's null seed)
+        if args.input is None:
+            raise MasfuzzError("exec: --input TEXT is required (only a --blackbox command or a "
+                               "program that starts its own chats may carry its own task)")
+    if args.input is not None and not args.input.strip():
         raise MasfuzzError("--input: the user message is empty")
-    else:
+    if args.input is not None:
         try:
             args.input.encode("utf-8")
         except UnicodeEncodeError:
@@ -76,6 +77,21 @@ def scenario_from(args: argparse.Namespace) -> Any:
         **surroundings(args),
         max_turns=args.max_turns, timeout=args.timeout,
     )
+
+
+def _own_task(args: argparse.Namespace) -> str | None:
+    """The task of a program that carries its own (an AG2 script's or notebook's opening
+    message): without --input, exec runs it unchanged, as `fuzz` runs it as its null seed."""
+    if not args.target:
+        return None
+    from masfuzz.adapters.orchestration import from_args
+    from masfuzz.errors import MasfuzzError
+    from masfuzz.target import Target
+
+    try:
+        return Target.of(args.target, from_args(args)).open().spec.system.task
+    except MasfuzzError:
+        return None  # the missing --input is what to say first
 
 
 def run(args: argparse.Namespace) -> int:
