@@ -171,7 +171,8 @@ def suite_from_run(store: Any, run_id: int, generation: dict[str, Any], *, targe
     cases: list[SuiteCase] = []
     for r in generation["realized"]:
         scenario = store.scenario(r["scenario"])
-        cases.append(SuiteCase(scenario.id, "witness", r["bundle"], scenario, list(r["obligations"]),
+        cases.append(SuiteCase(scenario.id, "witness", r["bundle"], scenario,
+                               list(r.get("witnessed", r["obligations"])),
                                logs.get(r["bundle"], [])))
     for w in generation.get("incidental", []):
         scenario = store.scenario(w["scenario"])

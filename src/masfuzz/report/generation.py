@@ -32,8 +32,10 @@ def generation_section(store: Any, run_id: int, spec: Any, info: dict[str, Any],
     faults = [{"agent": f["agent"], "tool": f["tool"], "mode": f["mode"], "holds": bool(f["holds"]),
                "reasons": list(f["reasons"]), "scenario": f["scenario_id"]}
               for f in store.fault_runs(run_id)]
-    incidental = incidental_witnesses(store.coverage_items(run_id), realized,
-                                      {f["scenario"] for f in faults})
+    shown = witnessed_by_scenario(store.coverage_items(run_id), {f["scenario"] for f in faults})
+    for r in realized:  # what the accepted scenario showed, its own bundle's and beyond: its case
+        r["witnessed"] = list(dict.fromkeys([*r["obligations"], *shown.get(r["scenario"], [])]))
+    incidental = incidental_witnesses(shown, realized)
     seen = {ob: w["scenario"] for w in incidental for ob in w["obligations"]}
     for u in unrealized:  # what other scenarios showed of it, kept in the suite all the same
         u["witnessed_by"] = {ob: seen[ob] for ob in u["obligations"] if ob in seen}
@@ -58,30 +60,31 @@ def generation_section(store: Any, run_id: int, spec: Any, info: dict[str, Any],
     }
 
 
-def incidental_witnesses(contexts: dict[str, list[str]], realized: list[dict[str, Any]],
-                         fault_scenarios: set[str]) -> list[dict[str, Any]]:
-    """Scenarios to keep beyond the realized bundles' so that the suite reproduces every
-    obligation the run witnessed: an obligation seen only in an attempt that was not accepted
-    (a bundle's failed attempt reached it) would otherwise count as covered with nothing to
-    replay it. Greedy: the scenario witnessing the most still-unkept obligations first. Each
-    realized bundle's scenario also keeps what it showed beyond its own bundle."""
+def witnessed_by_scenario(contexts: dict[str, list[str]], fault_scenarios: set[str]) -> dict[str, list[str]]:
+    """scenario id -> the obligations its execution witnessed (a fault re-run tests robustness,
+    it is no witness)."""
     from masfuzz.graph.obligations import Obligation
 
     shown: dict[str, list[str]] = {}
     for item, sids in contexts.items():
         if Obligation.is_id(item):
             for sid in sids:
-                if sid not in fault_scenarios:  # a fault run tests robustness, it is no witness
+                if sid not in fault_scenarios:
                     shown.setdefault(sid, []).append(item)
+    return shown
+
+
+def incidental_witnesses(shown: dict[str, list[str]], realized: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Scenarios to keep beyond the realized bundles' so that the suite reproduces every
+    obligation the run witnessed: an obligation seen only in an attempt that was not accepted
+    (a bundle's failed attempt reached it) would otherwise count as covered with nothing to
+    replay it. Greedy: the scenario witnessing the most still-unkept obligations first (the
+    first such in execution order on a tie)."""
     kept = {r["scenario"] for r in realized}
-    for r in realized:
-        extra = [ob for ob in shown.get(r["scenario"], []) if ob not in r["obligations"]]
-        r["obligations"] = list(r["obligations"]) + extra
-    left = {ob for obs in shown.values() for ob in obs} - {ob for r in realized for ob in r["obligations"]}
+    left = {ob for obs in shown.values() for ob in obs} - {ob for r in realized for ob in r["witnessed"]}
     out = []
     while left:
-        sid = max((s for s in shown if s not in kept), key=lambda s: (len(left & set(shown[s])), s == ""),
-                  default=None)
+        sid = max((s for s in shown if s not in kept), key=lambda s: len(left & set(shown[s])), default=None)
         if sid is None or not left & set(shown[sid]):
             break
         obs = [ob for ob in shown[sid] if ob in left]
