@@ -88,7 +88,7 @@ def test_a_stub_answers_in_place_of_the_tool_and_a_fault_wins_over_it():
 def test_module_level_model_is_swapped_and_a_raising_tool_is_a_crash():
     ok = run(CALC, input="divide one by four", sut_model=CALC_POLICY)
     assert ok.termination.reason == "completed" and ok.termination.final_output == "The result is 0.25"
-    assert ok.meta["model_swapped_at"] == ["global model of langgraph_systems.py"]
+    assert ok.meta["model_swapped_at"] == {"calculator": ["global model of langgraph_systems.py"]}
     crash = run(CALC, input="divide one by zero", sut_model=CALC_POLICY)
     assert crash.termination.reason == "crash"
     result = crash.of_type(ToolResult)[0]
@@ -134,3 +134,92 @@ def test_masfuzz_exec_prints_the_json_trace(cli):
     assert code == 0
     trace = json.loads(out)
     assert trace["framework"] == "langgraph" and trace["events"][-1]["reason"] == "max_turns"
+
+
+# --- prebuilt agents: create_react_agent / create_agent, supervisor, swarm -------------------
+
+PREBUILT = "tests/adapters/langgraph_prebuilt.py"
+PREBUILT_POLICY = f"scripted/{PREBUILT}:policy"
+
+
+@pytest.fixture
+def no_provider(monkeypatch):
+    """No key, and the provider's endpoint a listener that counts every connection."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    seen = []
+
+    class Provider(BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802 - the base's name
+            seen.append(self.path)
+            self.send_response(500)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Provider)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{server.server_address[1]}/v1")
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    yield seen
+    server.shutdown()
+
+
+def test_a_supervisor_of_two_react_agents_shows_its_agents_tools_and_handoffs(cli, no_provider):
+    code, out, err = cli("inspect", f"{PREBUILT}:supervisor_app", "--format", "json")
+    assert code == 0, err
+    spec = json.loads(out)
+    assert [a["id"] for a in spec["agents"]] == ["supervisor", "research_expert", "math_expert"]
+    assert spec["agents"][1]["instructions"].startswith("You are a world class researcher")
+    assert sorted(map(tuple, spec["permissions"]["allow"])) == [("math_expert", "add"),
+                                                                ("research_expert", "web_search")]
+    assert sorted(t["id"] for t in spec["tools"]) == ["add", "web_search"]  # handoffs are no tools
+    edges = {(d["from"], d["to"]): d.get("trigger", "handoff") for d in spec["delegations"]}
+    assert edges == {("supervisor", "research_expert"): "handoff", ("supervisor", "math_expert"): "handoff",
+                     ("research_expert", "supervisor"): "graph_edge", ("math_expert", "supervisor"): "graph_edge"}
+    assert no_provider == []
+
+
+@pytest.mark.parametrize("executor", ["pool", "inprocess"])
+def test_a_supervisor_runs_on_masfuzz_models_with_no_connection_to_the_provider(cli, no_provider, executor):
+    code, out, err = cli("exec", f"{PREBUILT}:supervisor_app", "--input", "what is the sum of 2 and 40",
+                         "--sut-model", PREBUILT_POLICY, "--executor", executor, "--format", "json",
+                         "--failures", "--fail-on", "any")
+    assert code == 0, err
+    trace = json.loads(out)["trace"]
+    events = [(e["type"], e.get("agent") or e.get("from"), e.get("tool") or e.get("to")) for e in trace["events"]
+              if e["type"] in ("tool_call", "tool_result", "delegation")]
+    assert events == [("delegation", "supervisor", "math_expert"), ("tool_call", "math_expert", "add"),
+                      ("tool_result", "math_expert", "add"), ("delegation", "math_expert", "supervisor")]
+    assert trace["events"][-1]["final_output"] == "FINAL: math_expert: 42.0"
+    assert trace["usage"]["model_calls"] == 4
+    swapped = trace["meta"]["model_swapped_at"]
+    assert set(swapped) == {"supervisor", "research_expert", "math_expert"}
+    assert all("create_react_agent.<locals>.call_model: static_model" in places for places in swapped.values())
+    assert no_provider == []  # every agent's model was masfuzz's
+
+
+def test_a_swarm_of_create_agent_agents_hands_off_and_takes_tool_faults(no_provider):
+    trace = run(f"{PREBUILT}:swarm_app", input="add two and three", sut_model=PREBUILT_POLICY, restricted="off")
+    assert trace.speaker_order == ["Alice", "Bob"]
+    assert delegations(trace) == [("Alice", "Bob", "handoff")]
+    assert [(c.agent, c.tool) for c in trace.of_type(ToolCall)] == [("Alice", "add")]
+    assert trace.termination.final_output == "Arr, the sum be 5.0"
+    faulty = run(f"{PREBUILT}:swarm_app", input="add two and three", sut_model=PREBUILT_POLICY, restricted="off",
+                 faults=(Fault(tool="add", mode="error"),))
+    [result] = faulty.of_type(ToolResult)
+    assert result.status == "error" and result.fault == "error"  # reached the agent's own tool node
+    assert no_provider == []
+
+
+def test_a_model_chosen_at_call_time_is_reported_not_injected_for_its_agent(cli, no_provider):
+    code, out, err = cli("exec", f"{PREBUILT}:dynamic_app", "--input", "sum of 2 and 40",
+                         "--sut-model", PREBUILT_POLICY, "--format", "json", "--failures", "--fail-on", "any")
+    assert code == 0, err  # the harness's finding fails no gate
+    data = json.loads(out)
+    [finding] = [f for f in data["failures"] if f["detector"] == "model_not_injected"]
+    assert finding["description"].startswith("model not injected for agent:")
+    assert finding["attribution"] == "harness"
+    assert no_provider == []

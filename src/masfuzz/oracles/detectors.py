@@ -413,13 +413,21 @@ def model_not_injected(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]
     refused = trace.meta.get(NOT_INJECTED_CALLS)
     if not refused:
         return []
+    agents = sorted({e.agent for e in trace.events if _refused(e) and e.agent})
     return [Failure(
         category="runtime_crash", root_cause="Runtime Crash", detector="model_not_injected",
-        scenario_id=trace.scenario_id, elements=("not_injected",), attribution="harness",
+        scenario_id=trace.scenario_id, elements=("not_injected", *agents), attribution="harness",
         because=NOT_INJECTED_BECAUSE,
-        description=f"{refused} model call(s) of the app's own client(s) reached a provider's URL "
-        "and were refused: model not injected for the agent that made them",
+        description=f"model not injected for {', '.join(agents) or 'an agent masfuzz could not tell'}: "
+        f"{refused} model call(s) of the app's own client(s) reached a provider's URL and were refused",
     )]
+
+
+def _refused(event: Any) -> bool:
+    """An error, or a tool's error result, that carries the refusal of `masfuzz.sutenv`."""
+    if isinstance(event, ErrorEvent):
+        return "model not injected" in event.message
+    return isinstance(event, ToolResult) and event.status == "error" and "model not injected" in str(event.payload)
 
 
 DETECTORS: list[Detector] = [

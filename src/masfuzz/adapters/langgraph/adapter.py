@@ -1,7 +1,8 @@
 """`LangGraphAdapter`: extract a compiled graph's workflow, and run one scenario on it.
 
 A run swaps masfuzz's chat model into the node functions (see `inject`), injects tool faults
-into the tool nodes, streams the graph with `stream_mode="updates"` under the recursion limit,
+into the tool nodes, streams the graph's updates and task starts (subgraphs included, so the
+prebuilt agents' own steps are seen) under the recursion limit,
 and restores everything afterwards. Runs of one graph are serialised, since the swap is shared
 state; each run gets a fresh thread id, so a checkpointer never carries state across scenarios.
 """
@@ -21,7 +22,7 @@ from langgraph.pregel import Pregel
 from masfuzz.adapters.base import Adapter, system_lock
 from masfuzz.adapters.faults import modes, tool_faults
 from masfuzz.adapters.langgraph.chat_model import MasfuzzChatModel
-from masfuzz.adapters.langgraph.extract import FRAMEWORK, extract_graph, recursion_limit, tool_nodes
+from masfuzz.adapters.langgraph.extract import FRAMEWORK, extract_graph, handoff_tools, recursion_limit, tool_nodes
 from masfuzz.adapters.langgraph.inject import model_slots, swap_models, swap_tools
 from masfuzz.adapters.langgraph.trace import UpdateRecorder
 from masfuzz.errors import MasfuzzError, ModelError
@@ -49,7 +50,8 @@ class LangGraphAdapter(Adapter):
         probes = _probes(spec) if scenario.restricted == "probe" else {}
         model, errors = _model(spec, scenario, probes, rec)
         updates = UpdateRecorder(rec, spec, tool_node_ids=set(tool_nodes(obj)), tool_faults=modes(faults),
-                                 probes={a: {t.name for t in ts} for a, ts in probes.items()})
+                                 probes={a: {t.name for t in ts} for a, ts in probes.items()},
+                                 handoffs=handoff_tools(obj))
         limit = scenario.max_turns or recursion_limit(obj)
         config = {"recursion_limit": limit, "configurable": {"thread_id": f"masfuzz-{uuid.uuid4().hex}"}}
         async with system_lock(obj):
@@ -57,13 +59,14 @@ class LangGraphAdapter(Adapter):
                 if model is not None:
                     slots = model_slots(obj, [a.id for a in spec.agents])
                     swap_models(stack, slots, model)
-                    rec.meta["model_swapped_at"] = [s.where for s in slots]
+                    rec.meta["model_swapped_at"] = {a: sorted({p.where for p in ps}) for a, ps in slots.items()}
                 swap_tools(stack, obj, faults)
                 graph_input = _input(obj, scenario)
                 rec.add(Message(agent=None, role="user", content=scenario.input))
                 try:
                     async with asyncio.timeout(scenario.timeout):
-                        async for chunk in obj.astream(graph_input, config, stream_mode="updates"):
+                        async for chunk in obj.astream(graph_input, config, stream_mode=["updates", "tasks"],
+                                                   subgraphs=True):
                             updates.feed(chunk)
                 except TimeoutError:
                     return rec.finish("timeout", f"no end within {scenario.timeout:g} s", updates.final_output)
@@ -145,7 +148,7 @@ def _crash(rec: TraceRecorder, updates: UpdateRecorder, exc: BaseException,
         raise exc
     message = f"{type(exc).__name__}: {exc}"
     updates.fail_pending(message)
-    rec.add(ErrorEvent(agent=updates.speaker, kind=type(exc).__name__, message=str(exc)))
+    rec.add(ErrorEvent(agent=updates.active, kind=type(exc).__name__, message=str(exc)))
     return rec.finish("crash", message, updates.final_output)
 
 

@@ -2,7 +2,7 @@
 
 LangGraph apps call a chat model inside their node functions; the adapter puts one of these in
 place of the app's model for a run. Which node is asking comes from LangGraph's run metadata
-(`langgraph_node`), so one model object serves every node and each request still carries its
+(the top-level node of the checkpoint namespace), so one model object serves every node and each request still carries its
 agent (`ChatRequest.agent`). Unlike LangChain's stock fake models it supports `bind_tools` and
 gives every message a unique id (LangGraph's `add_messages` merges messages that share one).
 
@@ -93,7 +93,13 @@ class MasfuzzChatModel(BaseChatModel):
 
 
 def _node_of(run_manager: Any) -> str | None:
+    """The top-level node asking: inside a prebuilt agent (a subgraph) `langgraph_node` is the
+    agent's own inner node ("agent", "model"), while the checkpoint namespace starts with the
+    outer node (`research_expert:<task>|agent:<task>`)."""
     metadata = getattr(run_manager, "metadata", None) or {}
+    namespace = str(metadata.get("langgraph_checkpoint_ns") or "")
+    if namespace:
+        return namespace.split("|", 1)[0].split(":", 1)[0]
     node = metadata.get("langgraph_node")
     return str(node) if node else None
 

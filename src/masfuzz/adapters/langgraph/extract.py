@@ -1,10 +1,14 @@
 """A compiled LangGraph graph as a `WorkflowSpec`.
 
 Nodes are agents, except tool nodes (`ToolNode`): their tools become tools of the nodes that
-route into them. Edges between agent nodes are delegations with trigger `graph_edge` (a
-conditional edge carries its router's name and branch); an edge out of a tool node to another
-agent counts as a delegation from the nodes that called the tools. The recursion limit is the
-turn bound.
+route into them. A node that runs a compiled graph of its own (a prebuilt agent from
+`create_react_agent` or `create_agent`, a member of a supervisor or a swarm) is one agent, whose
+tools are those of the tool nodes inside it and whose instructions are its system prompt.
+Edges between agent nodes are delegations with trigger `graph_edge` (a conditional edge carries
+its router's name and branch); an edge out of a tool node to another agent counts as a
+delegation from the nodes that called the tools. A handoff tool (langgraph-supervisor's and
+langgraph-swarm's `transfer_to_<agent>`, marked by its metadata) is no tool: it is a `handoff`
+delegation to the agent it names. The recursion limit is the turn bound.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.prebuilt import ToolNode
 
 from masfuzz.loader import split_target
+from masfuzz.adapters.langgraph.reach import graph_places, node_function, node_runnable, subgraph
 from masfuzz.adapters.source import function_site
 from masfuzz.spec.model import (
     AgentSpec,
@@ -31,22 +36,43 @@ from masfuzz.spec.model import (
 FRAMEWORK = "langgraph"
 START, END = "__start__", "__end__"
 DEFAULT_RECURSION_LIMIT = 25  # LangGraph's own default
+HANDOFF_KEY = "__handoff_destination"  # tool metadata of langgraph-supervisor's and -swarm's handoffs
 
 
 def recursion_limit(app: Any) -> int:
     return int((getattr(app, "config", None) or {}).get("recursion_limit") or DEFAULT_RECURSION_LIMIT)
 
 
-def node_function(app: Any, name: str) -> Any:
-    """The user's function behind a node (None for tool nodes and subgraphs)."""
-    spec = getattr(getattr(app, "builder", None), "nodes", {}).get(name)
-    runnable = getattr(spec, "runnable", None)
-    return getattr(runnable, "func", None) or getattr(runnable, "afunc", None)
-
-
 def tool_nodes(app: Any) -> dict[str, ToolNode]:
-    graph = app.get_graph()
-    return {n.id: n.data for n in graph.nodes.values() if isinstance(n.data, ToolNode)}
+    """The graph's own tool nodes (not those inside its subgraphs)."""
+    nodes = getattr(getattr(app, "builder", None), "nodes", {})
+    return {n: node_runnable(app, n) for n in nodes if isinstance(node_runnable(app, n), ToolNode)}
+
+
+def inner_tool_nodes(app: Any, node: str) -> list[ToolNode]:
+    """The tool nodes of the graphs a node runs, however deeply nested."""
+    out: list[ToolNode] = []
+    stack, seen = [subgraph(app, node)], set()
+    while stack:
+        graph = stack.pop()
+        if graph is None or id(graph) in seen:
+            continue
+        seen.add(id(graph))
+        out += tool_nodes(graph).values()
+        stack += [subgraph(graph, n) for n in graph.builder.nodes]
+    return out
+
+
+def handoff_destination(tool: Any) -> str | None:
+    return (getattr(tool, "metadata", None) or {}).get(HANDOFF_KEY)
+
+
+def handoff_tools(app: Any) -> dict[str, str]:
+    """Handoff tool name -> the agent it hands off to, over the whole graph."""
+    nodes = list(tool_nodes(app).values())
+    for name in getattr(app.builder, "nodes", {}):
+        nodes += inner_tool_nodes(app, name)
+    return {t.name: d for tn in nodes for t in tn.tools_by_name.values() if (d := handoff_destination(t))}
 
 
 def extract_graph(app: Any, target: str = "") -> WorkflowSpec:
@@ -64,14 +90,25 @@ def extract_graph(app: Any, target: str = "") -> WorkflowSpec:
 
     tools: dict[str, ToolSpec] = {}
     allow: list[tuple[str, str]] = []
+    delegations: list[Delegation] = []
+
+    def offer(tnode: ToolNode, owners: list[str]) -> None:
+        for tool in tnode.tools_by_name.values():
+            if (dest := handoff_destination(tool)) is not None:
+                delegations.extend(Delegation(**{"from": a, "to": dest, "trigger": "handoff",
+                                                 "condition": f"tool {tool.name}"}) for a in owners)
+                continue
+            tools.setdefault(tool.name, _tool_spec(tool))
+            allow.extend((a, tool.name) for a in owners)
+
     for tnode_id, tnode in tnodes.items():
         if not callers[tnode_id]:
             notes.append(f"tool node {tnode_id!r} has no agent routing into it")
-        for tool in tnode.tools_by_name.values():
-            tools.setdefault(tool.name, _tool_spec(tool))
-            allow += [(a, tool.name) for a in callers[tnode_id]]
+        offer(tnode, callers[tnode_id])
+    for n in agents:
+        for tnode in inner_tool_nodes(app, n.id):
+            offer(tnode, [n.id])
 
-    delegations: list[Delegation] = []
     endings: list[str] = []
     for e in graph.edges:
         cond = conditions.get((e.source, e.target), "")
@@ -85,8 +122,9 @@ def extract_graph(app: Any, target: str = "") -> WorkflowSpec:
                     delegations.append(Delegation(**{"from": caller, "to": e.target, "trigger": "graph_edge",
                                                      "condition": f"after tool node {e.source}"}))
     for n in agents:
-        if _is_subgraph(n.data):
-            notes.append(f"node {n.id!r} is a subgraph; its inner nodes are not in the graph")
+        inner = subgraph(app, n.id)
+        if inner is not None and len(_agent_ids(inner)) > 1:
+            notes.append(f"node {n.id!r} runs a graph of {len(_agent_ids(inner))} nodes; they count as one agent")
 
     limit = recursion_limit(app)
     entry = next((e.target for e in graph.edges if e.source == START), agents[0].id if agents else "")
@@ -95,7 +133,7 @@ def extract_graph(app: Any, target: str = "") -> WorkflowSpec:
         agents=tuple(_agent_spec(app, n.id) for n in agents),
         tools=tuple(tools.values()),
         permissions=Permissions(allow=tuple(dict.fromkeys(allow)), restrict_mode="closed_world"),
-        delegations=tuple(dict.fromkeys(delegations)),
+        delegations=_one_per_edge(delegations),
         termination=Termination(conditions=tuple(endings) + (f"recursion_limit={limit}",), max_turns=limit),
         notes=tuple(notes),
     )
@@ -122,14 +160,46 @@ def _edge_conditions(app: Any) -> dict[tuple[str, str], str]:
     return out
 
 
+def _agent_ids(app: Any) -> list[str]:
+    tnodes = tool_nodes(app)
+    return [n for n in app.builder.nodes if n not in tnodes]
+
+
 def _agent_spec(app: Any, node: str) -> AgentSpec:
     func = node_function(app, node)
+    inner = subgraph(app, node)
+    settings = {"node": getattr(func, "__qualname__", type(func).__name__)} if func is not None else {}
+    if inner is not None:
+        settings["graph"] = getattr(inner, "name", "") or "subgraph"
     return AgentSpec(
         id=node,
-        description=inspect.getdoc(func) or "" if func is not None else "",
-        model_settings={"node": getattr(func, "__qualname__", type(func).__name__)} if func is not None else {},
-        source=function_site(func),
+        description=(inspect.getdoc(func) or "") if func is not None and inner is None else "",
+        instructions=_system_prompt(app, node),
+        model_settings=settings,
+        # LangGraph's and its helpers' own wrappers are no place in the user's code
+        source=None if str(getattr(func, "__module__", "")).startswith(("langgraph", "langchain")) else function_site(func),
     )
+
+
+def _one_per_edge(delegations: list[Delegation]) -> tuple[Delegation, ...]:
+    """A handoff and the graph edge LangGraph draws for it (the node's `destinations`) are one
+    delegation: the handoff, which says how it happens."""
+    out: dict[tuple[str, str], Delegation] = {}
+    for d in delegations:
+        if d.edge not in out or (d.trigger == "handoff" and out[d.edge].trigger != "handoff"):
+            out[d.edge] = d
+    return tuple(out.values())
+
+
+def _system_prompt(app: Any, node: str) -> str:
+    """The first system message a node's code holds (a prebuilt agent's `prompt`)."""
+    from langchain_core.messages import SystemMessage
+
+    for place in graph_places(app, node):
+        value = place.get()
+        if isinstance(value, SystemMessage) and isinstance(value.content, str):
+            return value.content
+    return ""
 
 
 def _tool_spec(tool: Any) -> ToolSpec:
@@ -141,10 +211,6 @@ def _tool_spec(tool: Any) -> ToolSpec:
         id=tool.name, description=tool.description or "", parameters=parameters,
         source=function_site(getattr(tool, "func", None) or getattr(tool, "coroutine", None)),
     )
-
-
-def _is_subgraph(data: Any) -> bool:
-    return hasattr(data, "get_graph") and hasattr(data, "builder")
 
 
 def agent_nodes(spec: WorkflowSpec) -> Iterable[str]:

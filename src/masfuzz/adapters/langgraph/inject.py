@@ -1,92 +1,69 @@
 """Put masfuzz's chat model and faulty tools into a compiled graph for one run, then restore.
 
 A LangGraph app calls its chat model from inside node functions, so the model is found where
-those functions look it up: their closure cells (a graph built by `build_graph(model)`) and the
-module globals they name (a module-level `model = ChatOpenAI(...)`), following helper functions
-of the same module a little way. A model bound to tools (`model.bind_tools(...)`, a
-`RunnableBinding`) is replaced by the same binding around masfuzz's model, so the tools the app
+those functions look it up (see `reach`): closure cells, module globals, and the nodes of the
+prebuilt agents a node runs. What holds the model may be the model itself, a model bound to
+tools (`model.bind_tools(...)`, a `RunnableBinding`) or a prebuilt agent's `prompt | model`
+(a `RunnableSequence`): each is rebuilt around masfuzz's model, so the tools and prompt the app
 declared are what the model is offered.
 """
 
 from __future__ import annotations
 
-import types
-from pathlib import Path
 from contextlib import ExitStack
-from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.runnables import RunnableBinding
+from langchain_core.runnables import RunnableBinding, RunnableSequence
 from langchain_core.tools import StructuredTool
 
 from masfuzz.adapters.faults import Injection, inject
-from masfuzz.adapters.langgraph.extract import node_function, tool_nodes
-
-_DEPTH = 2  # helper functions followed from a node function
-
-
-@dataclass
-class Slot:
-    """One place holding a chat model: a closure cell or a module global."""
-
-    holder: Any  # a cell, or a module's globals dict
-    key: str | None  # the global's name (None for a cell)
-    where: str
-
-    def get(self) -> Any:
-        return self.holder.cell_contents if self.key is None else self.holder[self.key]
-
-    def set(self, value: Any) -> None:
-        if self.key is None:
-            self.holder.cell_contents = value
-        else:
-            self.holder[self.key] = value
+from masfuzz.adapters.langgraph.extract import inner_tool_nodes, tool_nodes
+from masfuzz.adapters.langgraph.reach import Place, graph_places
 
 
-def is_model(value: Any) -> bool:
-    return isinstance(value, BaseChatModel) or (
-        isinstance(value, RunnableBinding) and isinstance(value.bound, BaseChatModel)
-    )
+def with_model(value: Any, model: BaseChatModel) -> Any:
+    """`value` rebuilt around `model` in place of the chat model it holds, or None when it holds none."""
+    if isinstance(value, BaseChatModel):
+        return model
+    if isinstance(value, RunnableBinding):
+        inner = with_model(value.bound, model)
+        return None if inner is None else value.model_copy(update={"bound": inner})
+    if isinstance(value, RunnableSequence):
+        steps = [with_model(s, model) for s in value.steps]
+        if all(s is None for s in steps):
+            return None
+        return RunnableSequence(*[new if new is not None else old for new, old in zip(steps, value.steps)],
+                                name=value.name)
+    return None
 
 
-def model_slots(app: Any, agents: list[str]) -> list[Slot]:
-    found: dict[tuple[int, str | None], Slot] = {}
-    seen: set[int] = set()
+def holds_model(value: Any) -> bool:
+    if isinstance(value, BaseChatModel):
+        return True
+    if isinstance(value, RunnableBinding):
+        return holds_model(value.bound)
+    return isinstance(value, RunnableSequence) and any(holds_model(s) for s in value.steps)
 
-    def visit(func: Any, depth: int) -> None:
-        if id(func) in seen or not isinstance(func, types.FunctionType):
-            return
-        seen.add(id(func))
-        code = func.__code__
-        for name, cell in zip(code.co_freevars, func.__closure__ or ()):
-            try:
-                value = cell.cell_contents
-            except ValueError:  # an empty cell
-                continue
-            if is_model(value):
-                found.setdefault((id(cell), None), Slot(cell, None, f"{func.__qualname__}: {name}"))
-            elif depth < _DEPTH:
-                visit(value, depth + 1)
-        for name in code.co_names:
-            value = func.__globals__.get(name)
-            if is_model(value):
-                found.setdefault((id(func.__globals__), name),
-                                 Slot(func.__globals__, name, f"global {name} of {Path(code.co_filename).name}"))
-            elif depth < _DEPTH and getattr(value, "__module__", None) == func.__module__:
-                visit(value, depth + 1)
 
+def model_slots(app: Any, agents: list[str]) -> dict[str, list[Place]]:
+    """Agent -> the places holding its chat model (empty: masfuzz cannot replace its model)."""
+    out: dict[str, list[Place]] = {}
     for agent in agents:
-        visit(node_function(app, agent), 0)
-    return list(found.values())
+        found = {p.ident: p for p in graph_places(app, agent) if holds_model(p.get())}
+        out[agent] = list(found.values())
+    return out
 
 
-def swap_models(stack: ExitStack, slots: list[Slot], model: BaseChatModel) -> None:
-    for slot in slots:
-        old = slot.get()
-        new = model if isinstance(old, BaseChatModel) else old.model_copy(update={"bound": model})
-        slot.set(new)
-        stack.callback(slot.set, old)
+def swap_models(stack: ExitStack, slots: dict[str, list[Place]], model: BaseChatModel) -> None:
+    done: set[tuple[int, str | None]] = set()
+    for place in (p for ps in slots.values() for p in ps):
+        if place.ident in done:  # a model two agents share
+            continue
+        done.add(place.ident)
+        old = place.get()
+        place.set(with_model(old, model))
+        stack.callback(place.set, old)
 
 
 def faulty_tool(tool: Any, injection: Injection) -> StructuredTool:
@@ -98,10 +75,14 @@ def faulty_tool(tool: Any, injection: Injection) -> StructuredTool:
 
 
 def swap_tools(stack: ExitStack, app: Any, faults: dict[str, Injection]) -> None:
-    for tnode in tool_nodes(app).values():
+    nodes = list(tool_nodes(app).values())
+    for name in app.builder.nodes:
+        nodes += inner_tool_nodes(app, name)
+    for tnode in dict.fromkeys(nodes):
         table = tnode._tools_by_name  # noqa: SLF001 - the dict ToolNode dispatches calls through
         for name, injection in faults.items():
             if name in table:
                 old = table[name]
                 table[name] = faulty_tool(old, injection)
                 stack.callback(table.__setitem__, name, old)
+

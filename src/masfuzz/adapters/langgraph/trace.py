@@ -1,8 +1,14 @@
-"""LangGraph's `stream_mode="updates"` output as masfuzz trace events.
+"""LangGraph's `stream_mode="updates"` output (with `subgraphs=True`) as masfuzz trace events.
 
 Each update names the node that ran. An agent node's update gives its turn (with a `graph_edge`
 delegation from the previous agent node), its messages and its tool calls; a tool node's update
 gives the results (`ToolMessage.status == "error"` -> an error result) of the calls an agent made.
+
+Inside an agent that runs a graph of its own (a prebuilt agent), the updates come with the
+namespace of the outer node: each update of one of its model nodes is a turn of that agent, and
+its tool nodes give its tool results. The outer node's own update then repeats what the inner
+ones said (and the bookkeeping messages langgraph-supervisor adds), so it is read only when no
+inner update came. A call of a handoff tool is a `handoff` delegation, not a tool call.
 """
 
 from __future__ import annotations
@@ -18,7 +24,8 @@ from masfuzz.trace import DelegationEvent, Message, RestrictedAttempt, ToolCall,
 
 class UpdateRecorder:
     def __init__(self, recorder: TraceRecorder, spec: WorkflowSpec, *, tool_node_ids: set[str],
-                 tool_faults: dict[str, str], probes: dict[str, set[str]]) -> None:
+                 tool_faults: dict[str, str], probes: dict[str, set[str]],
+                 handoffs: dict[str, str] | None = None) -> None:
         self.rec = recorder
         self.agents = {a.id for a in spec.agents}
         self.tool_node_ids = tool_node_ids
@@ -28,15 +35,47 @@ class UpdateRecorder:
             self.owned.setdefault(agent, set()).add(tool)
         self.tool_faults = tool_faults
         self.probes = probes
+        self.handoffs = handoffs or {}  # handoff tool -> the agent it hands off to
+        self.handed_to: str | None = None  # the agent the last handoff named, until it speaks
+        self.inner_since_outer: set[str] = set()  # agents whose subgraph spoke since their own update
         self.speaker: str | None = None
+        self.running: str | None = None  # the top-level agent node whose task has started
         self.pending: dict[str, tuple[str, str]] = {}  # call id -> (agent, tool), until its result
         self.blocked: set[str] = set()
         self.final_output: str | None = None
 
-    def feed(self, chunk: dict[str, Any]) -> None:
-        for node, update in chunk.items():
+    def feed(self, chunk: Any) -> None:
+        """One streamed item: `{node: update}`, `(namespace, {node: update})` with subgraphs, or
+        `(namespace, mode, data)` with several stream modes ("updates" and "tasks")."""
+        if isinstance(chunk, tuple) and len(chunk) == 3:
+            namespace, mode, updates = chunk
+            if mode == "tasks":
+                self._task(namespace, updates)
+                return
+        else:
+            namespace, updates = chunk if isinstance(chunk, tuple) else ((), chunk)
+        outer = str(namespace[0]).split(":", 1)[0] if namespace else None
+        for node, update in updates.items():
             for part in update if isinstance(update, list) else [update]:
-                self._update(node, part)
+                if outer is None:
+                    self._update(node, part)
+                elif outer in self.agents:
+                    self._inner_update(outer, part)
+
+    def _task(self, namespace: tuple[str, ...], task: dict[str, Any]) -> None:
+        """A node starting ("input") or ending ("result"): which agent is running, so that a
+        crash before its first update still names it."""
+        if namespace or task.get("name") not in self.agents:
+            return
+        if "input" in task:
+            self.running = task["name"]
+        elif self.running == task["name"] and not task.get("error"):  # a failed one stays named
+            self.running = None
+
+    @property
+    def active(self) -> str | None:
+        """The agent running now, else the last one that spoke."""
+        return self.running or self.speaker
 
     def _update(self, node: str, update: Any) -> None:
         messages = _messages(update)
@@ -47,14 +86,36 @@ class UpdateRecorder:
             return
         if node not in self.agents:
             return  # __start__, interrupts
-        if self.speaker is not None and self.speaker != node:
-            self.rec.add(DelegationEvent(**{"from": self.speaker, "to": node, "trigger": "graph_edge"}))
-        self.rec.turn(node)
-        self.speaker = node
+        if node in self.inner_since_outer:  # said already, by the graph the node runs
+            self.inner_since_outer.discard(node)
+            return
+        self._turn(node)
         for m in messages:
             self._message(node, m)
         if not messages and isinstance(update, dict) and update:
             self.rec.add(Message(agent=node, content=json.dumps(update, default=str, sort_keys=True)))
+
+    def _inner_update(self, agent: str, update: Any) -> None:
+        """An update from inside the graph an agent node runs: tool results, or a turn."""
+        messages = _messages(update)
+        self.inner_since_outer.add(agent)
+        if not messages:
+            return
+        if all(isinstance(m, ToolMessage) for m in messages):
+            for m in messages:
+                self._tool_result(m)
+            return
+        self._turn(agent)
+        for m in messages:
+            self._message(agent, m)
+
+    def _turn(self, node: str) -> None:
+        if self.speaker is not None and self.speaker != node:
+            trigger = "handoff" if self.handed_to == node else "graph_edge"
+            self.rec.add(DelegationEvent(**{"from": self.speaker, "to": node, "trigger": trigger}))
+        self.handed_to = None
+        self.rec.turn(node)
+        self.speaker = node
 
     def _message(self, node: str, m: BaseMessage) -> None:
         text = m.content if isinstance(m.content, str) else m.text()
@@ -70,6 +131,10 @@ class UpdateRecorder:
             self._tool_result(m)
 
     def _tool_call(self, agent: str, tool: str, args: dict[str, Any], call_id: str) -> None:
+        if tool in self.handoffs and tool not in self.workflow_tools:
+            self.handed_to = self.handoffs[tool]  # recorded when that agent takes its turn
+            self.blocked.add(call_id)  # its "Successfully transferred" result is no tool result
+            return
         self.pending[call_id] = (agent, tool)
         probe = tool in self.probes.get(agent, set())
         if probe or (tool in self.workflow_tools and tool not in self.owned.get(agent, set())):
@@ -80,7 +145,9 @@ class UpdateRecorder:
         self.rec.add(ToolCall(agent=agent, tool=tool, arguments=args, call_id=call_id))
 
     def _tool_result(self, m: ToolMessage) -> None:
-        agent, tool = self.pending.pop(m.tool_call_id, (self.speaker or "", m.name or ""))
+        if m.name in self.handoffs and m.tool_call_id in self.blocked:
+            return
+        agent, tool = self.pending.pop(m.tool_call_id, (self.active or "", m.name or ""))
         text = m.content if isinstance(m.content, str) else m.text()
         status = "blocked" if m.tool_call_id in self.blocked else ("error" if m.status == "error" else "ok")
         self.rec.add(ToolResult(agent=agent, tool=tool, call_id=m.tool_call_id, status=status, payload=text,
