@@ -18,3 +18,29 @@ def cli(capsys):
         return code, out.out, out.err
 
     return run
+
+
+@pytest.fixture
+def provider_endpoint(monkeypatch):
+    """No key in the environment, and the provider's endpoint (OPENAI_BASE_URL) a loopback
+    listener that records every request: a test asserts it stays empty."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    seen: list[str] = []
+
+    class Provider(BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802 - the base's name
+            seen.append(self.path)
+            self.send_response(500)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Provider)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{server.server_address[1]}/v1")
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    yield seen
+    server.shutdown()

@@ -268,6 +268,11 @@ TABLE: tuple[Setting, ...] = (
             ("inspect", "exec", "cover", "replay", "report", "tools", "serve", "models", "fuzz"),
             "append", metavar="NAME"),
     # inspect / report
+    Setting("check", "the control check: run the app once on masfuzz's probe model and show, "
+            "agent by agent, that its model calls reach masfuzz, which tools it can call and "
+            "what masfuzz cannot see (it calls each tool once, with placeholder arguments: --stub "
+            "the ones that must not run); exit 1 when a model call was not injected", boolean, False,
+            ("inspect",), "switch"),
     Setting("obligations", "list every obligation, not just the counts", boolean, False,
             ("inspect", "report"), "switch"),
     Setting("run", "run id (default: the latest)", integer(low=1), None, ("report",), metavar="N"),
@@ -294,7 +299,7 @@ TABLE: tuple[Setting, ...] = (
     Setting("stub", "replace a tool by a canned result, for tools that need keys, paid "
             "services or the network: TOOL=RESULT, or TOOL=@FILE for a file's text "
             "(repeatable; kept in every scenario, so saved cases replay with it)",
-            pair("=", "TOOL=RESULT"), (), ("exec", "cover", "fuzz"), "append",
+            pair("=", "TOOL=RESULT"), (), ("inspect", "exec", "cover", "fuzz"), "append",
             metavar="TOOL=RESULT"),
     Setting("run_code", "let the code executors inside the system under test (AutoGen 0.2 / "
             "AG2 code_execution_config, AgentChat CodeExecutorAgent) run the code its agents "

@@ -208,6 +208,14 @@ def model_call(agent: str | None) -> Iterator[None]:
             sink(agent or "", False)
 
 
+def carries_refusal(event: Any) -> bool:
+    """An error, or a tool's error result, that carries the refusal `masfuzz.sutenv` gives a
+    model client masfuzz did not replace ("model not injected")."""
+    if isinstance(event, ErrorEvent):
+        return "model not injected" in event.message
+    return isinstance(event, ToolResult) and event.status == "error" and "model not injected" in str(event.payload)
+
+
 class TraceRecorder:
     """Collects events in order with timestamps; `finish` seals them into a `Trace`."""
 

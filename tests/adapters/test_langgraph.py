@@ -143,28 +143,8 @@ PREBUILT_POLICY = f"scripted/{PREBUILT}:policy"
 
 
 @pytest.fixture
-def no_provider(monkeypatch):
-    """No key, and the provider's endpoint a listener that counts every connection."""
-    import threading
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-    seen = []
-
-    class Provider(BaseHTTPRequestHandler):
-        def do_POST(self):  # noqa: N802 - the base's name
-            seen.append(self.path)
-            self.send_response(500)
-            self.end_headers()
-
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Provider)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{server.server_address[1]}/v1")
-    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    yield seen
-    server.shutdown()
+def no_provider(provider_endpoint):
+    return provider_endpoint
 
 
 def test_a_supervisor_of_two_react_agents_shows_its_agents_tools_and_handoffs(cli, no_provider):

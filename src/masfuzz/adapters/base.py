@@ -40,6 +40,15 @@ class Adapter(ABC):
         """Execute one scenario. A crash of the system under test is recorded in the trace,
         never raised; only masfuzz's own bugs and bad input escape."""
 
+    # Where a run puts masfuzz's model for an agent that has one (its framework's model setting).
+    model_setting: ClassVar[str] = "the agent's model setting"
+
+    def model_places(self, obj: Any, spec: WorkflowSpec) -> dict[str, list[str]]:
+        """Agent -> where a run puts masfuzz's model in place of the agent's own; [] when masfuzz
+        found no model of the agent's to replace (an agent that speaks without one, or one whose
+        model masfuzz cannot reach: the control check tells them apart by running)."""
+        return {a.id: [self.model_setting] if a.model else [] for a in spec.agents}
+
 
 async def execute(adapter: Adapter, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
     """Run one scenario with its sampling in force (`masfuzz.llm.sampling`): the one way every

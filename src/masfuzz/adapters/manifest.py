@@ -111,6 +111,9 @@ class ManifestAdapter(Adapter):
     def extract(self, obj: Any, *, target: str = "") -> WorkflowSpec:
         return obj
 
+    def model_places(self, obj: Any, spec: WorkflowSpec) -> dict[str, list[str]]:
+        return {a.id: ["the agent masfuzz builds from the manifest"] for a in spec.agents}
+
     async def run(self, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
         from masfuzz.adapters.openai_agents.run import run_scenario
 

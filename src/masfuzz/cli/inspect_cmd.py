@@ -8,8 +8,6 @@ from masfuzz.adapters import orchestration
 from masfuzz.options import add_arguments
 
 
-
-
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "inspect",
@@ -28,6 +26,8 @@ def run(args: argparse.Namespace) -> int:
     from masfuzz.report import Analysis, JsonReporter, TextReporter
     from masfuzz.spec.manifest import dump_manifest
 
+    if args.check:
+        return _check(args)
     sut = open_target(args.target, orchestration.from_args(args))
     analysis = Analysis.of_spec(sut.spec)
     if args.format in ("yaml", "json"):
@@ -41,3 +41,20 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(TextReporter().render(analysis, obligations=args.obligations), end="")
     return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    """`inspect --check`: the control check's report; exit 1 when a model call escaped masfuzz."""
+    import json
+
+    from masfuzz.control import run_check
+    from masfuzz.scenario import surroundings
+    from masfuzz.target import Target
+
+    report = run_check(Target.of(args.target, orchestration.from_args(args)),
+                       stubs=surroundings(args)["stubs"])
+    if args.format == "json":
+        print(json.dumps(report.as_dict(), indent=2))
+    else:
+        print(report.render(), end="")
+    return 0 if report.ok else 1

@@ -31,7 +31,7 @@ from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
     BOUND_REASONS, DESIGNED_LENGTH, ENDED_IN_MODEL_CALL, HARNESS_CAUSE, NOT_INJECTED_CALLS,
     USER_BOUND, AgentTurn, ChatEnd, ChatStart, DelegationEvent, ErrorEvent, Message,
-    RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace, running_tool,
+    RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace, carries_refusal, running_tool,
 )
 
 Detector = Callable[[Trace, "WorkflowSpec | None"], list[Failure]]
@@ -413,7 +413,7 @@ def model_not_injected(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]
     refused = trace.meta.get(NOT_INJECTED_CALLS)
     if not refused:
         return []
-    agents = sorted({e.agent for e in trace.events if _refused(e) and e.agent})
+    agents = sorted({e.agent for e in trace.events if carries_refusal(e) and e.agent})
     return [Failure(
         category="runtime_crash", root_cause="Runtime Crash", detector="model_not_injected",
         scenario_id=trace.scenario_id, elements=("not_injected", *agents), attribution="harness",
@@ -422,12 +422,6 @@ def model_not_injected(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]
         f"{refused} model call(s) of the app's own client(s) reached a provider's URL and were refused",
     )]
 
-
-def _refused(event: Any) -> bool:
-    """An error, or a tool's error result, that carries the refusal of `masfuzz.sutenv`."""
-    if isinstance(event, ErrorEvent):
-        return "model not injected" in event.message
-    return isinstance(event, ToolResult) and event.status == "error" and "model not injected" in str(event.payload)
 
 
 DETECTORS: list[Detector] = [

@@ -46,6 +46,7 @@ _REASONS: tuple[tuple[str, TerminationReason], ...] = (
 
 class AG2Adapter(Adapter):
     framework = "ag2"
+    model_setting = "llm_config"
     extra = "ag2"
 
     @classmethod

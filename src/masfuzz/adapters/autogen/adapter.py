@@ -44,6 +44,7 @@ SELECTOR = "selector"  # the agent name the selector's speaker-selection model c
 
 class AutoGenAdapter(Adapter):
     framework = FRAMEWORK
+    model_setting = "model_client"
     extra = "autogen"
 
     @classmethod

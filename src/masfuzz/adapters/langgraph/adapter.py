@@ -23,7 +23,7 @@ from masfuzz.adapters.base import Adapter, system_lock
 from masfuzz.adapters.faults import modes, tool_faults
 from masfuzz.adapters.langgraph.chat_model import MasfuzzChatModel
 from masfuzz.adapters.langgraph.extract import FRAMEWORK, extract_graph, handoff_tools, recursion_limit, tool_nodes
-from masfuzz.adapters.langgraph.inject import model_slots, swap_models, swap_tools
+from masfuzz.adapters.langgraph.inject import described, model_slots, swap_models, swap_tools
 from masfuzz.adapters.langgraph.trace import UpdateRecorder
 from masfuzz.errors import MasfuzzError, ModelError
 from masfuzz.graph.coordination import CoordinationGraph
@@ -44,6 +44,9 @@ class LangGraphAdapter(Adapter):
     def extract(self, obj: Any, *, target: str = "") -> WorkflowSpec:
         return extract_graph(obj, target)
 
+    def model_places(self, obj: Any, spec: WorkflowSpec) -> dict[str, list[str]]:
+        return described(model_slots(obj, [a.id for a in spec.agents]))
+
     async def run(self, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
         rec = TraceRecorder(scenario_id=scenario.id, system_id=spec.system.id, framework=FRAMEWORK)
         faults = tool_faults(scenario, [t.id for t in spec.tools])
@@ -59,7 +62,7 @@ class LangGraphAdapter(Adapter):
                 if model is not None:
                     slots = model_slots(obj, [a.id for a in spec.agents])
                     swap_models(stack, slots, model)
-                    rec.meta["model_swapped_at"] = {a: sorted({p.where for p in ps}) for a, ps in slots.items()}
+                    rec.meta["model_swapped_at"] = described(slots)
                 swap_tools(stack, obj, faults)
                 graph_input = _input(obj, scenario)
                 rec.add(Message(agent=None, role="user", content=scenario.input))

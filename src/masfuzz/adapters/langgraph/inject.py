@@ -55,6 +55,11 @@ def model_slots(app: Any, agents: list[str]) -> dict[str, list[Place]]:
     return out
 
 
+def described(slots: dict[str, list[Place]]) -> dict[str, list[str]]:
+    """Agent -> where its model is swapped, in words."""
+    return {agent: sorted({p.where for p in places}) for agent, places in slots.items()}
+
+
 def swap_models(stack: ExitStack, slots: dict[str, list[Place]], model: BaseChatModel) -> None:
     done: set[tuple[int, str | None]] = set()
     for place in (p for ps in slots.values() for p in ps):

@@ -30,6 +30,9 @@ class OpenAIAgentsAdapter(Adapter):
     def accepts(cls, obj: Any) -> bool:
         return sdk.is_agent(obj)
 
+    def model_places(self, obj: Any, spec: WorkflowSpec) -> dict[str, list[str]]:
+        return {a.id: ["Agent.model"] for a in spec.agents}  # an agent without one gets the SDK's default
+
     def extract(self, obj: Any, *, target: str = "", module: Any = None) -> WorkflowSpec:
         if module is None and target:
             module = _module_of(target)

@@ -1,0 +1,209 @@
+"""The control check (`masfuzz inspect --check`): is the system under test under masfuzz's control?
+
+A result is only worth trusting when masfuzz answered every model request of the app's agents,
+saw every tool they can call, and says what it cannot see. The check shows, agent by agent:
+
+- where the adapter puts masfuzz's model in place of the agent's own (`Adapter.model_places`);
+  none found is no fault by itself (a LangGraph router node, an AgentChat code executor speak
+  without a model);
+- what a probe run shows: one execution, in its own worker process like any other, driven by
+  `probe`, a scripted policy of masfuzz's that calls every tool it is offered once, with
+  placeholder arguments (a model client built inside a tool is the usual one masfuzz cannot
+  replace; `--stub` stands in for a tool that must not run), and hands off to every agent it is
+  offered, so that as many agents as the app lets it reach ask their model. An agent's request that reached masfuzz's model layer is counted
+  (`meta.agent_settings`); a call of a model client masfuzz did not replace met the refusal of
+  `masfuzz.sutenv` and is "model not injected", named by agent where the trace tells;
+- the tools each agent may call, and what is out of masfuzz's sight (hosted tools, MCP servers,
+  nested graphs: the extraction's notes).
+
+The check fails (exit 1) only on evidence: a model call that was not injected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+from dataclasses import dataclass, field
+from typing import Any
+
+from masfuzz.llm.scripted import say
+from masfuzz.llm.types import ChatRequest
+from masfuzz.scenario import Scenario
+from masfuzz.trace import Trace, carries_refusal
+
+PROBE_MODEL = "scripted/masfuzz.control:probe"
+PROBE_INPUT = "masfuzz control check: please reply in one short sentence."
+PROBE_TIMEOUT = 120.0  # s; the probe model answers at once, so only the app's own work takes time
+PROBE_REPLY = "masfuzz control check: reply received."
+_picked: collections.Counter[str] = collections.Counter()  # selections made in this process
+
+
+def probe(request: ChatRequest) -> Any:
+    """The probe run's model: call each tool offered once, then hand off to each agent offered;
+    as a group chat's speaker selector, pick the participants in turn; else answer in one
+    sentence."""
+    from masfuzz.llm.scripted import call
+
+    used = {c.name for m in request.messages for c in m.tool_calls}
+    fresh = [t for t in request.tools if t.name not in used]
+    own = [t for t in fresh if not _hands_off(t)]
+    if own:  # a client built inside a tool is one that masfuzz cannot replace: call each once
+        return call(own[0].name, **placeholders(own[0].parameters))
+    for tool in fresh:
+        return call(tool.name)
+    text = "\n".join(m.content or "" for m in request.messages)
+    candidates = _participants(text)
+    if candidates:  # a selector's prompt lists the participants as a Python list
+        # the least picked, then the least named (a prompt may also describe each role as
+        # "name: ..."), so that the selections rotate through every participant
+        pick = min(candidates, key=lambda c: (_picked[c], text.count(f"{c}:")))
+        _picked[pick] += 1
+        return say(pick)
+    return say(PROBE_REPLY)
+
+
+def _hands_off(tool: Any) -> bool:
+    return bool(tool.handoff_to) or tool.name.startswith("transfer_")
+
+
+def placeholders(schema: dict[str, Any]) -> dict[str, Any]:
+    """Arguments a tool's JSON schema accepts, made of the plainest values: the probe is to
+    see where a tool's code reaches, not to test it."""
+    plain = {"string": "masfuzz check", "integer": 1, "number": 1, "boolean": False, "array": [],
+             "object": {}, "null": None}
+    props = schema.get("properties") or {}
+    out: dict[str, Any] = {}
+    for name in schema.get("required") or list(props):
+        prop = props.get(name) or {}
+        kind = prop.get("type")
+        if "enum" in prop and prop["enum"]:
+            out[name] = prop["enum"][0]
+        elif isinstance(kind, list):
+            out[name] = plain.get(next((k for k in kind if k != "null"), "string"), "masfuzz check")
+        else:
+            out[name] = plain.get(kind or "string", "masfuzz check")
+    return out
+
+
+def _participants(text: str) -> list[str]:
+    import re
+
+    found = re.search(r"\[('[\w .-]+'(?:, '[\w .-]+')+)\]", text)
+    return re.findall(r"'([\w .-]+)'", found.group(1)) if found else []
+
+
+@dataclass
+class AgentControl:
+    agent: str
+    model_places: list[str]  # where masfuzz's model goes ([]: none found)
+    tools: list[str]
+    probe_calls: int = 0  # model requests that reached masfuzz in the probe run
+    not_injected: bool = False  # a refused call of the app's own client, made by this agent
+
+    @property
+    def status(self) -> str:
+        if self.not_injected:
+            return ("MODEL NOT INJECTED: a model client in its code or tools called the provider"
+                    + (f" (masfuzz's model answered its other {self.probe_calls})" if self.probe_calls else ""))
+        if self.probe_calls:
+            return f"masfuzz's model answered ({self.probe_calls} call{'s' if self.probe_calls != 1 else ''})"
+        if self.model_places:
+            return "replaced; not reached in the probe run"
+        return "no model found (none, or one masfuzz cannot reach); not reached in the probe run"
+
+
+@dataclass
+class ControlReport:
+    system: str
+    framework: str
+    agents: list[AgentControl]
+    unseen: list[str] = field(default_factory=list)
+    not_injected_calls: int = 0
+    unattributed: bool = False  # refused calls the trace does not tie to an agent
+    probe_ending: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.not_injected_calls == 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "system": self.system, "framework": self.framework, "ok": self.ok,
+            "agents": [{"agent": a.agent, "model_places": a.model_places, "tools": a.tools,
+                        "probe_calls": a.probe_calls, "not_injected": a.not_injected, "status": a.status}
+                       for a in self.agents],
+            "unseen": self.unseen, "not_injected_calls": self.not_injected_calls,
+            "probe_ending": self.probe_ending,
+        }
+
+    def render(self) -> str:
+        width = max((len(a.agent) for a in self.agents), default=5) + 2
+        lines = [f"control check of {self.system} ({self.framework})"]
+        for a in self.agents:
+            lines.append(f"  {a.agent:<{width}}{a.status}")
+            if a.model_places:
+                lines.append(f"  {'':<{width}}  model replaced at: {'; '.join(a.model_places)}")
+            lines.append(f"  {'':<{width}}  tools: {', '.join(a.tools) or 'none'}")
+        lines.append("notes (what masfuzz cannot see, and how it read the app): " + ("none" if not self.unseen else ""))
+        lines += [f"  - {u}" for u in self.unseen]
+        lines.append(f"probe run: {self.probe_ending}")
+        if self.not_injected_calls:
+            who = [a.agent for a in self.agents if a.not_injected]
+            lines.append(f"FAILED: {self.not_injected_calls} model call(s) not injected"
+                         + (f" ({', '.join(who)})" if who else "")
+                         + (" and not tied to an agent" if self.unattributed else "")
+                         + ": those agents' results would not be masfuzz's model's")
+        else:
+            lines.append("ok: no model call escaped masfuzz")
+        return "\n".join(lines) + "\n"
+
+
+def unseen(spec: Any) -> list[str]:
+    """What masfuzz cannot see or control in the workflow: hosted tools, and the extraction's notes."""
+    out = [f"hosted tool {t.id!r}: it runs at the model provider, its calls are not the app's"
+           for t in spec.tools if t.kind in ("hosted", "mcp")]
+    return out + list(spec.notes)
+
+
+def report(system: Any, trace: Trace) -> ControlReport:
+    """The control report of an opened system from its probe run's trace."""
+    spec = system.spec
+    places = system.runner().model_places(system.obj, spec)
+    calls = {a: int(s.get("calls", 0)) for a, s in (trace.meta.get("agent_settings") or {}).items()}
+    refused_by = {e.agent for e in trace.events if carries_refusal(e) and e.agent}
+    owned: dict[str, list[str]] = {}
+    for agent, tool in spec.permissions.allow:
+        owned.setdefault(agent, []).append(tool)
+    agents = [AgentControl(agent=a.id, model_places=places.get(a.id, []), tools=owned.get(a.id, []),
+                           probe_calls=calls.get(a.id, 0), not_injected=a.id in refused_by)
+              for a in spec.agents]
+    refused = int(trace.meta.get("not_injected_calls") or 0)
+    termination = trace.termination
+    return ControlReport(
+        system=spec.system.id, framework=spec.system.framework, agents=agents, unseen=unseen(spec),
+        not_injected_calls=refused, unattributed=bool(refused) and not refused_by,
+        probe_ending=(termination.reason + (f" ({termination.detail})" if termination.detail else "")
+                      if termination else "no ending recorded"),
+    )
+
+
+async def check(target: Any, *, stubs: dict[str, str] | None = None, timeout: float = PROBE_TIMEOUT,
+                max_turns: int | None = None) -> ControlReport:
+    """Open `target`, run the probe once in a worker process, and report."""
+    from masfuzz.exec import make_executor
+
+    system = target.open()
+    scenario = Scenario(input=system.spec.system.task or PROBE_INPUT, sut_model=PROBE_MODEL,
+                        restricted="off", timeout=timeout, stubs=stubs or {},
+                        max_turns=max_turns or 3 * len(system.spec.agents) + len(system.spec.tools) + 4)
+    executor = make_executor("pool", timeout=timeout)
+    try:
+        trace = await executor.run(target, scenario)
+    finally:
+        await executor.aclose()
+    return report(system, trace)
+
+
+def run_check(target: Any, **keywords: Any) -> ControlReport:
+    return asyncio.run(check(target, **keywords))
+

@@ -1,0 +1,69 @@
+"""`masfuzz inspect --check`: the control check names, agent by agent, whether masfuzz's model
+answered it, and fails only on evidence (a model call that escaped masfuzz); no provider is
+reached meanwhile."""
+
+import json
+import pytest
+
+from masfuzz.control import placeholders, probe
+from masfuzz.llm.types import ChatMessage, ChatRequest, ToolDef
+from tests.conftest import ROOT
+
+
+@pytest.fixture
+def provider(monkeypatch, provider_endpoint):
+    monkeypatch.chdir(ROOT)
+    return provider_endpoint
+
+
+def _check(cli, target):
+    code, out, err = cli("inspect", "--check", target, "--format", "json")
+    return code, json.loads(out) if out else None, err
+
+
+def test_every_agent_of_a_langgraph_supervisor_is_answered_by_masfuzz(cli, provider):
+    code, report, err = _check(cli, "tests/adapters/langgraph_prebuilt.py:supervisor_app")
+    assert code == 0, err
+    agents = {a["agent"]: a for a in report["agents"]}
+    assert set(agents) == {"supervisor", "research_expert", "math_expert"}
+    assert all(a["probe_calls"] >= 1 and not a["not_injected"] for a in agents.values())
+    assert agents["research_expert"]["tools"] == ["web_search"]
+    assert all("call_model: static_model" in " ".join(a["model_places"]) for a in agents.values())
+    assert report["ok"] and provider == []
+
+
+def test_a_client_built_inside_a_tool_fails_the_check_and_is_named(cli, provider):
+    code, report, err = _check(cli, "tests/exec/fixtures/uninjected_app.py:writer")
+    assert code == 1, err
+    [writer] = report["agents"]
+    assert writer["not_injected"] and writer["status"].startswith("MODEL NOT INJECTED")
+    assert report["not_injected_calls"] == 1 and not report["ok"]
+    assert provider == []  # refused at the loopback, never sent to the provider
+
+
+def test_a_stubbed_tool_does_not_run_in_the_check(cli, provider):
+    code, out, err = cli("inspect", "--check", "tests/exec/fixtures/uninjected_app.py:writer",
+                         "--stub", "summarize=a canned summary")
+    assert code == 0, err
+    assert "masfuzz's model answered" in out and "ok: no model call escaped masfuzz" in out
+
+
+def test_a_selector_team_has_every_participant_picked_in_turn(cli, provider):
+    code, report, err = _check(cli, "examples/video_team/team.py:selector_team")
+    assert code == 0, err
+    assert {a["agent"]: a["probe_calls"] >= 1 for a in report["agents"]} == {
+        "script_writer": True, "voice_actor": True, "graphic_designer": True, "director": True}
+
+
+def test_the_probe_calls_each_tool_once_with_placeholder_arguments_then_hands_off():
+    search = ToolDef(name="search", description="", parameters={
+        "type": "object", "required": ["query", "limit", "mode"],
+        "properties": {"query": {"type": "string"}, "limit": {"type": "integer"},
+                       "mode": {"enum": ["fast", "deep"]}}})
+    handoff = ToolDef(name="transfer_to_writer", description="", parameters={"type": "object", "properties": {}})
+    call = probe(ChatRequest(messages=(ChatMessage(role="user", content="hi"),), tools=(handoff, search)))
+    assert (call.name, call.arguments) == ("search", {"query": "masfuzz check", "limit": 1, "mode": "fast"})
+    done = ChatMessage(role="assistant", content=None, tool_calls=(call,))
+    second = probe(ChatRequest(messages=(ChatMessage(role="user", content="hi"), done), tools=(handoff, search)))
+    assert second.name == "transfer_to_writer"
+    assert placeholders({"type": "object", "properties": {"x": {"type": ["null", "number"]}}}) == {"x": 1}
