@@ -282,8 +282,9 @@ TABLE: tuple[Setting, ...] = (
             ("cover", "report"), "append", metavar="FORMAT[:PATH]"),
     Setting("fail_on", "exit 1 when the system under test has a failure of these categories "
             "(comma list of category names or Table-1 symbols AR, ST, TE, TI, RC) or any; "
-            "findings caused by masfuzz or by your settings never count",
-            choices_list(*FAIL_ON_NAMES), None, ("exec", "cover", "fuzz"),
+            "findings caused by masfuzz or by your settings never count (tools: a tool's "
+            "crash is RC, a documentation-induced wrong answer TI)",
+            choices_list(*FAIL_ON_NAMES), None, ("exec", "cover", "tools", "fuzz"),
             metavar="CATEGORIES|any"),
     Setting("fail_under", "exit 1 when C1+C2+C4 coverage is below PCT percent",
             number(low=0, high=100), None, ("cover", "report"), metavar="PCT"),

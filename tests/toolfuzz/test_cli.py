@@ -68,3 +68,17 @@ def test_tools_findings_are_stored_and_report_shows_them(capsys, tmp_path):
     data = json.loads(capsys.readouterr().out)
     assert data["tools"]["session"]["totals"]["unique_errors"] == 2
     assert len(data["tools"]["findings"]) == 2
+
+
+def test_fail_on_gives_a_non_zero_exit_only_for_the_kinds_found(capsys):
+    base = ["tools", f"{EXAMPLES}/map_search.py:open_street_map_search", "--calls", "200", "--seed", "5",
+            "--model", f"scripted/{POLICIES}:tester", "--sut-model", f"scripted/{POLICIES}:agent"]
+    assert main([*base, "--fail-on", "any"]) == 1  # the tool crashes on inputs an agent sends
+    assert "--fail-on any" in capsys.readouterr().err
+    assert main([*base, "--fail-on", "RC"]) == 1
+    assert main([*base, "--fail-on", "TI"]) == 0  # no correctness run, so no wrong answers
+    capsys.readouterr()
+    clean = ["tools", f"{EXAMPLES}/control.py:celsius_to_fahrenheit", "--calls", "40", "--seed", "1",
+             "--fail-on", "any"]
+    assert main(clean) == 0  # a tool that never fails passes the gate
+    assert "UE 0" in capsys.readouterr().out

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from masfuzz.cli.common import failure_gate
 from masfuzz.options import add_arguments
 
 
@@ -32,4 +33,14 @@ def run(args: argparse.Namespace) -> int:
         from masfuzz.report.tools import tools_text
 
         print(tools_text(data), end="")
-    return 0
+    return failure_gate(tool_failures(data), args.fail_on)
+
+
+def tool_failures(data: dict) -> list[dict]:
+    """The session's findings in the categories `--fail-on` names: a tool that crashed on an
+    input is a runtime crash (RC); documentation that led the agent to a wrong answer is a tool
+    invocation failure (TI)."""
+    from masfuzz.report.tools import findings_of
+
+    return [{"category": "runtime_crash" if f["kind"] == "runtime" else "tool_invocation", "attribution": "sut"}
+            for f in findings_of(data)]
