@@ -30,7 +30,7 @@ def test_exec_prints_the_failures_after_the_trace(cli):
     assert code == 0
     trace_part, failures_part = out.split("failures (1)")
     assert "termination         message_limit" in trace_part
-    assert "[system termination / Termination Condition Violation] director announced" in failures_part
+    assert "[system termination / Termination Condition Violation] (medium, observed) director announced" in failures_part
 
 
 def test_exec_json_stays_a_trace_unless_failures_are_asked_for(cli):

@@ -40,13 +40,14 @@ from masfuzz.fuzz.spec_agent import (
 )
 from masfuzz.fuzz.specification import FlareSpec
 from masfuzz.llm.types import ModelClient
+from masfuzz.oracles.attribution import attribute
 from masfuzz.oracles.eventlog import EventLog, event_log
-from masfuzz.oracles.failure import FLARE_CATEGORIES, ROOT_CAUSES, Failure, dedupe
+from masfuzz.oracles.failure import FLARE_CATEGORIES, JUDGED_DETECTOR, ROOT_CAUSES, Failure, dedupe
 from masfuzz.trace import Trace
 
 FAILURE_AGENT = "failure-agent"
 JUDGE_AGENT = "judge-agent"
-DETECTOR = "failure_agent"
+DETECTOR = JUDGED_DETECTOR
 MAX_FINDINGS = 12
 QUOTE_CHARS = 300
 # A quote shorter than this ("done", "30") matches too many log entries to localize anything.
@@ -218,7 +219,7 @@ def to_failures(confirmed: list[_Checked], trace: Trace) -> list[Failure]:
             elements=elements, scenario_id=trace.scenario_id,
             evidence=tuple(sorted({i for c in group for i in c.evidence})),
             description=clip(f"{first.reason} (log: \"{first.quote}\")", 400)))
-    return dedupe(out)
+    return attribute(trace, dedupe(out))
 
 
 def _unique(rejections: list[Rejection]) -> list[Rejection]:

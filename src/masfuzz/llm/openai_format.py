@@ -7,11 +7,9 @@ import json
 from typing import Any
 
 from masfuzz.llm.types import ChatReply, ChatRequest, TokenUsage, ToolCallRequest
+from masfuzz.ownwords import RAW_ARGUMENTS
 
 _FINISH = {"stop": "stop", "tool_calls": "tool_calls", "function_call": "tool_calls", "length": "length"}
-# A tool call whose arguments are not JSON keeps the raw text under this key: a malformed call
-# is a finding about the model, not a crash of masfuzz.
-RAW_ARGUMENTS = "_raw_arguments"
 
 
 def request_params(request: ChatRequest, *, max_tokens_field: str = "max_tokens") -> dict[str, Any]:

@@ -18,6 +18,7 @@ from typing import Any
 
 from masfuzz.llm.ids import tool_names_by_call_id
 from masfuzz.llm.types import ChatMessage, ChatRequest, ToolCallRequest, ToolDef
+from masfuzz.ownwords import ANSWER_INSTRUCTION, WORKED_EXAMPLES
 
 
 class InvalidOutput(ValueError):
@@ -114,18 +115,7 @@ def _hoist(tool: str, schema: dict[str, Any], defs: dict[str, Any]) -> dict[str,
 
 # --- the prompt -------------------------------------------------------------------------
 
-_EXAMPLES = """Example tools:
-- get_weather(city: string): The current weather in a city.
-- send_email(to: string, subject: string, body: string): Send an email.
-
-Example conversation:
-User: What's the weather like in Lisbon today?
-Answer: {"tool": "get_weather", "arguments": {"city": "Lisbon"}}
-Result of get_weather: 21 C and sunny
-Answer: {"tool": "REPLY", "arguments": {"text": "It is 21 C and sunny in Lisbon."}}
-User: Mail bob@example.com that the meeting moved to 3pm.
-Answer: {"tool": "send_email", "arguments": {"to": "bob@example.com", "subject": "Meeting", "body": "The meeting moved to 3pm."}}
-"""
+_EXAMPLES = WORKED_EXAMPLES
 
 # Without a reply branch, the same examples minus the tool result and the reply.
 _EXAMPLES_TOOLS_ONLY = "\n".join(
@@ -136,7 +126,7 @@ _EXAMPLES_TOOLS_ONLY = "\n".join(
 def tool_prompt(request: ChatRequest, tools: tuple[ToolDef, ...], reply: str | None) -> str:
     """The whole request as one user turn: instructions, tools, worked examples, conversation."""
     system = "\n".join(m.content for m in request.messages if m.role == "system" and m.content)
-    how = 'Answer with one JSON object: {"tool": NAME, "arguments": {...}} to call a tool'
+    how = ANSWER_INSTRUCTION + ': {"tool": NAME, "arguments": {...}} to call a tool'
     how += f', or {{"tool": "{reply}", "arguments": {{"text": ...}}}} to answer the user.' if reply else "."
     parts = [system.strip(), how, "", (_EXAMPLES.replace("REPLY", reply) if reply else _EXAMPLES_TOOLS_ONLY)]
     parts += ["Tools:"] + [_signature(t) for t in tools] + ["", "Conversation:"]

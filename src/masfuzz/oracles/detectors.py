@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from masfuzz.oracles.attribution import attribute
 from masfuzz.oracles.robustness import robustness_witness
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.spec.model import WorkflowSpec
@@ -439,4 +440,4 @@ DETECTORS: list[Detector] = [
 
 def detect(trace: Trace, spec: WorkflowSpec | None = None) -> list[Failure]:
     """Every deterministic detector over one trace, de-duplicated by fingerprint."""
-    return dedupe([f for d in DETECTORS for f in d(trace, spec)])
+    return attribute(trace, dedupe([f for d in DETECTORS for f in d(trace, spec)]))

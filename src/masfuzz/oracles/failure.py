@@ -103,6 +103,18 @@ FLARE_CATEGORIES = ("agent_task_execution", "tool_invocation", "agent_relationsh
 # the user set. Findings not the system's own are shown apart and never counted as its failures.
 Attribution = Literal["sut", "harness", "settings"]
 
+Severity = Literal["high", "medium", "low", "info"]
+Confidence = Literal["observed", "judged"]
+# A crash and an agent using a tool it must not are the app's worst; a run that never ends or
+# ends too early, a broken speaking order or a misused tool are wrong behaviour; an agent saying
+# nothing is the mildest.
+SEVERITY_OF_CATEGORY: dict[str, Severity] = {
+    "runtime_crash": "high", "restricted_tool_call": "high", "system_termination": "medium",
+    "agent_relationship": "medium", "tool_invocation": "medium", "agent_task_execution": "medium"}
+SEVERITY: dict[str, Severity] = {"Restricted Tool Access": "high", "Premature Termination": "high",
+                                 "Response Omission": "low"}
+JUDGED_DETECTOR = "failure_agent"  # the detector name of FLARE's failure agents' findings
+
 FINGERPRINT_CHARS = 16  # 64 bits of sha256: no collisions among the failures of one store
 
 
@@ -130,6 +142,22 @@ class Failure(BaseModel):
             parts.append(self.clause)
         key = json.dumps(parts)
         return hashlib.sha256(key.encode()).hexdigest()[:FINGERPRINT_CHARS]
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def severity(self) -> Severity:
+        """How much the defect matters to the app's user; `info` for a finding that is not the
+        app's (the harness's or the settings'), which is shown but no defect."""
+        if self.attribution != "sut":
+            return "info"
+        return SEVERITY.get(self.root_cause) or SEVERITY_OF_CATEGORY[self.category]
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def confidence(self) -> Confidence:
+        """`observed`: a detector saw it in the trace, mechanically; `judged`: a model's finding
+        that masfuzz's guard and judge rounds confirmed."""
+        return "judged" if self.detector == JUDGED_DETECTOR else "observed"
 
     @property
     def category_name(self) -> str:

@@ -116,7 +116,8 @@ def failure_lines(failures: list[dict[str, Any]]) -> list[str]:
     for f in failures:
         category = f["category"].replace("_", " ")
         whose = f.get("attribution", "sut")
-        tag = "" if whose == "sut" else f" (caused by the {whose}, not the app)"
+        tag = f" ({f['severity']}, {f['confidence']})" if whose == "sut" and "severity" in f else (
+            "" if whose == "sut" else f" (caused by the {whose}, not the app)")
         out.append(f"  [{category} / {f['root_cause']}]{tag} {f['description']}")
         if f.get("because"):
             out.append(f"    {f['because']}")

@@ -1,0 +1,53 @@
+"""Whose a finding is, judged on its evidence for every detector alike.
+
+The detectors attribute what their own rule knows (a time limit, a probe stub, a bound the user
+set). Some causes show only in what the evidence says, whatever the detector: an agent's
+message or final answer that repeats masfuzz's own prompt (its worked example, its instruction),
+and a tool call whose arguments the model did not write as JSON. Both are the model in use
+reacting to masfuzz's prompt or failing its protocol, so the finding is the harness's, shown
+with its cause and never counted against the app.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from masfuzz.oracles.failure import Failure
+from masfuzz.ownwords import RAW_ARGUMENTS, echoed
+from masfuzz.trace import Message, RestrictedAttempt, TerminationEvent, ToolCall, Trace
+
+
+def attribute(trace: Trace, failures: list[Failure]) -> list[Failure]:
+    """`failures` with those caused by the model's echo or malformed output given to the harness."""
+    out = []
+    for f in failures:
+        because = "" if f.attribution != "sut" else _cause(trace, f)
+        out.append(f.model_copy(update={"attribution": "harness", "because": because}) if because else f)
+    return out
+
+
+def _cause(trace: Trace, failure: Failure) -> str:
+    for i in failure.evidence:
+        if not 0 <= i < len(trace.events):
+            continue
+        event = trace.events[i]
+        if isinstance(event, (ToolCall, RestrictedAttempt)) and RAW_ARGUMENTS in event.arguments:
+            return (f"malformed model output: the model in use wrote {event.tool}'s arguments as "
+                    "text that is not JSON, so the call could not be made as the model meant it")
+        mark = echoed(_text(event))
+        if mark:
+            return (f"the model in use echoed masfuzz's own prompt text (\"{mark}\", from masfuzz's "
+                    "worked example or instruction) instead of answering: an artifact of the model "
+                    "and masfuzz's prompt, not the app's answer")
+    return ""
+
+
+def _text(event: Any) -> str:
+    if isinstance(event, Message):
+        return event.content or ""
+    if isinstance(event, TerminationEvent):
+        return event.final_output or ""
+    if isinstance(event, (ToolCall, RestrictedAttempt)):
+        return json.dumps(event.arguments, ensure_ascii=False)
+    return ""
