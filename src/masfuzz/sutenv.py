@@ -68,11 +68,70 @@ class Refusal:
             return cls._hits
 
 
+    # While the app's code loads (`loading`), a chat completion is answered with a placeholder
+    # instead: a module that runs its app at import time (a quickstart's `app.invoke(...)` at
+    # the end of the file) then loads, and masfuzz gets the objects it builds.
+    _loading = 0
+    _load_calls = 0
+
+    @classmethod
+    @contextlib.contextmanager
+    def loading(cls) -> Iterator[list[int]]:
+        """While the app's code loads; yields a one-item list: the chat completions answered
+        with a placeholder in the meantime (filled in when the scope ends)."""
+        with cls._lock:
+            cls._loading += 1
+            before = cls._load_calls
+        answered = [0]
+        try:
+            yield answered
+        finally:
+            with cls._lock:
+                cls._loading -= 1
+                answered[0] = cls._load_calls - before
+
+    @classmethod
+    def answers_placeholder(cls, path: str) -> bool:
+        with cls._lock:
+            if cls._loading and path.rstrip("/").endswith("/chat/completions"):
+                cls._load_calls += 1
+                return True
+            return False
+
+
+LOAD_PLACEHOLDER = "masfuzz: a placeholder answer while the app's code loads"
+
+
+def _placeholder(request: dict[str, Any]) -> tuple[str, bytes]:
+    """A minimal chat completion (or its stream) in OpenAI's wire format."""
+    model = str(request.get("model") or "masfuzz-placeholder")
+    message = {"role": "assistant", "content": LOAD_PLACEHOLDER}
+    usage = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
+    if request.get("stream"):
+        chunk = {"id": "masfuzz-load", "object": "chat.completion.chunk", "created": 0, "model": model,
+                 "choices": [{"index": 0, "delta": message, "finish_reason": "stop"}]}
+        return "text/event-stream", f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n".encode()
+    body = {"id": "masfuzz-load", "object": "chat.completion", "created": 0, "model": model,
+            "choices": [{"index": 0, "message": message, "finish_reason": "stop"}], "usage": usage}
+    return "application/json", json.dumps(body).encode()
+
+
 class _Handler(BaseHTTPRequestHandler):
     def _refuse(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
-        if length:
-            self.rfile.read(length)
+        raw = self.rfile.read(length) if length else b""
+        if self.command == "POST" and Refusal.answers_placeholder(self.path):
+            try:
+                request = json.loads(raw or b"{}")
+            except ValueError:
+                request = {}
+            kind, body = _placeholder(request if isinstance(request, dict) else {})
+            self.send_response(200)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
         Refusal.hit()
         body = json.dumps({"error": {"message": NOT_INJECTED, "type": "masfuzz_not_injected",
                                      "code": "masfuzz_not_injected"}}).encode()

@@ -14,6 +14,8 @@ from belongs to the very object its executions run.
 
 from __future__ import annotations
 
+import contextlib
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -120,10 +122,18 @@ class Target:
         """The system, loaded and extracted on this process's first call only."""
         system = _OPENED.get(self)
         if system is None:
-            from masfuzz.sutenv import sut_environment
+            from masfuzz.sutenv import Refusal, sut_environment
 
-            with sut_environment():  # an app may build its model client as it loads
-                system = _OPENED[self] = _open(self)
+            # an app may build its model client as it loads, or even run itself; what it prints
+            # meanwhile goes to stderr, since masfuzz's stdout is its own output (--format json)
+            with sut_environment(), Refusal.loading() as answered, \
+                    contextlib.redirect_stdout(sys.stderr):
+                system = _open(self)
+            if answered[0]:
+                note = (f"the app called a model {answered[0]} time(s) while its code loaded (it runs "
+                        "at import time): masfuzz answered with a placeholder, no provider was reached")
+                system.spec = system.spec.model_copy(update={"notes": (*system.spec.notes, note)})
+            _OPENED[self] = system
         return system
 
 

@@ -67,3 +67,12 @@ def test_the_probe_calls_each_tool_once_with_placeholder_arguments_then_hands_of
     second = probe(ChatRequest(messages=(ChatMessage(role="user", content="hi"), done), tools=(handoff, search)))
     assert second.name == "transfer_to_writer"
     assert placeholders({"type": "object", "properties": {"x": {"type": ["null", "number"]}}}) == {"x": 1}
+
+
+def test_an_app_that_runs_itself_at_import_loads_on_a_placeholder_answer(cli, provider):
+    code, report, err = _check(cli, "tests/exec/fixtures/runs_at_import.py:app")
+    assert code == 0, err
+    assert any("while its code loaded" in note for note in report["unseen"])
+    [agent] = report["agents"]
+    assert agent["probe_calls"] >= 1 and report["not_injected_calls"] == 0
+    assert provider == []
