@@ -21,6 +21,7 @@ import argparse
 import asyncio
 import os
 import socket
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -111,6 +112,7 @@ def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None =
     if isinstance(run_id, Analysis):  # already complete: shown as stored
         return run_id
     earlier = store.usage(run_id)
+    control = _control(target, opts, say)
     executor = make_executor(opts.executor, timeout=opts.timeout, models=models)
     phase = StructuralPhase(realizer, opts.sut_model, attempts=opts.attempts,
                             merge=not opts.no_bundle, path_aware=not opts.no_route,
@@ -126,9 +128,25 @@ def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None =
                            models={"tester": config["model"], "sut": config["sut_model"]},
                            seed=opts.seed)
     summary["suite"] = str(suite.save(opts.suite))
+    summary.update(control)
     # completed only once the suite is written: a campaign killed before that resumes instead
     store.finish_run(run_id, "completed", summary)
     return analyze(store, run_id)
+
+
+def _control(target: Any, opts: argparse.Namespace, say: Callable[[str], None]) -> dict[str, Any]:
+    """The control check a campaign starts with (`masfuzz.control`), unless --no-check: its
+    line in the progress, its report in the run's summary."""
+    if opts.no_check:
+        return {}
+    from masfuzz.control import check
+
+    report = asyncio.run(check(target, stubs=surroundings(opts)["stubs"], executor=opts.executor))
+    if report.ok:
+        say(report.summary())
+    else:  # said whatever the output format: the campaign's results depend on it
+        print(f"masfuzz: warning: {report.summary()}", file=sys.stderr)
+    return {"control": report.as_dict()}
 
 
 def _drive(campaign: Any, store: Any, run_id: int, owner: str, earlier: list[dict[str, Any]],
@@ -277,6 +295,7 @@ def run_fuzz(opts: argparse.Namespace, progress: Callable[[str], None] | None = 
     if isinstance(run_id, Analysis):  # already complete: shown as stored
         return run_id
     earlier = store.usage(run_id)
+    control = _control(target, opts, say)
     executor = make_executor(opts.executor, timeout=opts.timeout, models=models,
                              code_coverage=opts.code_coverage)
     phase = setup.phase()
@@ -285,7 +304,7 @@ def run_fuzz(opts: argparse.Namespace, progress: Callable[[str], None] | None = 
                         tester_calls=lambda: tester.ledger.total().calls, lease_owner=owner,
                         detectors=setup.detectors())
     summary = _drive(campaign, store, run_id, owner, earlier, tester)
-    store.finish_run(run_id, "completed", {**summary,
+    store.finish_run(run_id, "completed", {**summary, **control,
                                            "fuzz": {**phase.summary(), **setup.summary()}})
     return analyze(store, run_id)
 

@@ -136,6 +136,17 @@ class ControlReport:
             "probe_ending": self.probe_ending,
         }
 
+    def summary(self) -> str:
+        """One line for a campaign's progress."""
+        answered = sum(1 for a in self.agents if a.probe_calls)
+        line = f"control check: masfuzz's model answered {answered} of {len(self.agents)} agent(s)"
+        if self.ok:
+            return line + "; no model call escaped masfuzz"
+        who = ", ".join(a.agent for a in self.agents if a.not_injected) or "an agent masfuzz could not tell"
+        return (line + f"; MODEL NOT INJECTED for {who} ({self.not_injected_calls} call(s) refused): "
+                "what those agents do is the app's own client's, not masfuzz's model's "
+                "(masfuzz inspect --check shows where)")
+
     def render(self) -> str:
         width = max((len(a.agent) for a in self.agents), default=5) + 2
         lines = [f"control check of {self.system} ({self.framework})"]
@@ -188,19 +199,19 @@ def report(system: Any, trace: Trace) -> ControlReport:
 
 
 async def check(target: Any, *, stubs: dict[str, str] | None = None, timeout: float = PROBE_TIMEOUT,
-                max_turns: int | None = None) -> ControlReport:
-    """Open `target`, run the probe once in a worker process, and report."""
+                max_turns: int | None = None, executor: str = "pool") -> ControlReport:
+    """Open `target`, run the probe once (in a worker process, by default), and report."""
     from masfuzz.exec import make_executor
 
     system = target.open()
     scenario = Scenario(input=system.spec.system.task or PROBE_INPUT, sut_model=PROBE_MODEL,
                         restricted="off", timeout=timeout, stubs=stubs or {},
                         max_turns=max_turns or 3 * len(system.spec.agents) + len(system.spec.tools) + 4)
-    executor = make_executor("pool", timeout=timeout)
+    runner = make_executor(executor, timeout=timeout)
     try:
-        trace = await executor.run(target, scenario)
+        trace = await runner.run(target, scenario)
     finally:
-        await executor.aclose()
+        await runner.aclose()
     return report(system, trace)
 
 

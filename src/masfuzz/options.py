@@ -273,6 +273,8 @@ TABLE: tuple[Setting, ...] = (
             "what masfuzz cannot see (it calls each tool once, with placeholder arguments: --stub "
             "the ones that must not run); exit 1 when a model call was not injected", boolean, False,
             ("inspect",), "switch"),
+    Setting("no_check", "skip the control check a campaign starts with (one run on masfuzz's "
+            "probe model that calls each tool once)", boolean, False, ("cover", "fuzz"), "switch"),
     Setting("obligations", "list every obligation, not just the counts", boolean, False,
             ("inspect", "report"), "switch"),
     Setting("run", "run id (default: the latest)", integer(low=1), None, ("report",), metavar="N"),

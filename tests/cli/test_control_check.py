@@ -76,3 +76,22 @@ def test_an_app_that_runs_itself_at_import_loads_on_a_placeholder_answer(cli, pr
     [agent] = report["agents"]
     assert agent["probe_calls"] >= 1 and report["not_injected_calls"] == 0
     assert provider == []
+
+
+def test_a_campaign_starts_with_the_check_and_keeps_its_report(cli, provider, tmp_path):
+    from tests.generate.test_cover import TESTER
+
+    args = ["cover", "tests/exec/fixtures/uninjected_app.py:writer", "--model", TESTER,
+            "--sut-model", "scripted/tests/exec/fixtures/uninjected_app.py:policy", "--no-cache",
+            "--budget-executions", "1", "--store", str(tmp_path / "runs.db"),
+            "--suite", str(tmp_path / "suite.yaml"), "--format", "json"]
+    code, out, err = cli(*args)
+    assert code == 0, err
+    assert "control check: masfuzz's model answered 1 of 1 agent(s); MODEL NOT INJECTED for writer" in err
+    from masfuzz.store.db import RunStore
+
+    store = RunStore(str(tmp_path / "runs.db"))
+    assert store.run_info(json.loads(out)["run"]["id"])["summary"]["control"]["not_injected_calls"] == 1
+    store.close()
+    code, out, err = cli(*args, "--no-check", "--fresh")
+    assert code == 0 and "control check" not in err and provider == []
