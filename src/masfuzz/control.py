@@ -10,7 +10,9 @@ saw every tool they can call, and says what it cannot see. The check shows, agen
   `probe`, a scripted policy of masfuzz's that calls every tool it is offered once, with
   placeholder arguments (a model client built inside a tool is the usual one masfuzz cannot
   replace; `--stub` stands in for a tool that must not run), and hands off to every agent it is
-  offered, so that as many agents as the app lets it reach ask their model. An agent's request that reached masfuzz's model layer is counted
+  offered, so that as many agents as the app lets it reach ask their model. When agents are left
+  unreached (a tool that crashed on its placeholder arguments ends a run), a second run hands
+  off first. An agent's request that reached masfuzz's model layer is counted
   (`meta.agent_settings`); a call of a model client masfuzz did not replace met the refusal of
   `masfuzz.sutenv` and is "model not injected", named by agent where the trace tells;
 - the tools each agent may call, and what is out of masfuzz's sight (hosted tools, MCP servers,
@@ -31,7 +33,7 @@ from masfuzz.llm.types import ChatRequest
 from masfuzz.scenario import Scenario
 from masfuzz.trace import Trace, carries_refusal
 
-PROBE_MODEL = "scripted/masfuzz.control:probe"
+PROBE_MODELS = ("scripted/masfuzz.control:probe", "scripted/masfuzz.control:probe_handoffs_first")
 PROBE_INPUT = "masfuzz control check: please reply in one short sentence."
 PROBE_TIMEOUT = 120.0  # s; the probe model answers at once, so only the app's own work takes time
 PROBE_REPLY = "masfuzz control check: reply received."
@@ -42,15 +44,24 @@ def probe(request: ChatRequest) -> Any:
     """The probe run's model: call each tool offered once, then hand off to each agent offered;
     as a group chat's speaker selector, pick the participants in turn; else answer in one
     sentence."""
+    return _probe(request, tools_first=True)
+
+
+def probe_handoffs_first(request: ChatRequest) -> Any:
+    """The second probe run's model, when the first left agents unreached (a tool that crashed
+    on its placeholder arguments ends a run): hand off first, then call the tools."""
+    return _probe(request, tools_first=False)
+
+
+def _probe(request: ChatRequest, *, tools_first: bool) -> Any:
     from masfuzz.llm.scripted import call
 
     used = {c.name for m in request.messages for c in m.tool_calls}
     fresh = [t for t in request.tools if t.name not in used]
-    own = [t for t in fresh if not _hands_off(t)]
-    if own:  # a client built inside a tool is one that masfuzz cannot replace: call each once
-        return call(own[0].name, **placeholders(own[0].parameters))
-    for tool in fresh:
-        return call(tool.name)
+    # a client built inside a tool is one that masfuzz cannot replace: each tool is called once
+    ordered = sorted(fresh, key=lambda t: _hands_off(t) == tools_first)
+    for tool in ordered:
+        return call(tool.name, **({} if _hands_off(tool) else placeholders(tool.parameters)))
     text = "\n".join(m.content or "" for m in request.messages)
     candidates = _participants(text)
     if candidates:  # a selector's prompt lists the participants as a Python list
@@ -176,43 +187,54 @@ def unseen(spec: Any) -> list[str]:
     return out + list(spec.notes)
 
 
-def report(system: Any, trace: Trace) -> ControlReport:
-    """The control report of an opened system from its probe run's trace."""
+def report(system: Any, traces: list[Trace]) -> ControlReport:
+    """The control report of an opened system from its probe runs' traces."""
     spec = system.spec
     places = system.runner().model_places(system.obj, spec)
-    calls = {a: int(s.get("calls", 0)) for a, s in (trace.meta.get("agent_settings") or {}).items()}
-    refused_by = {e.agent for e in trace.events if carries_refusal(e) and e.agent}
+    calls: collections.Counter[str] = collections.Counter()
+    for trace in traces:
+        calls.update({a: int(s.get("calls", 0)) for a, s in (trace.meta.get("agent_settings") or {}).items()})
+    refused_by = {e.agent for t in traces for e in t.events if carries_refusal(e) and e.agent}
     owned: dict[str, list[str]] = {}
     for agent, tool in spec.permissions.allow:
         owned.setdefault(agent, []).append(tool)
     agents = [AgentControl(agent=a.id, model_places=places.get(a.id, []), tools=owned.get(a.id, []),
-                           probe_calls=calls.get(a.id, 0), not_injected=a.id in refused_by)
+                           probe_calls=calls[a.id], not_injected=a.id in refused_by)
               for a in spec.agents]
-    refused = int(trace.meta.get("not_injected_calls") or 0)
-    termination = trace.termination
+    refused = sum(int(t.meta.get("not_injected_calls") or 0) for t in traces)
     return ControlReport(
         system=spec.system.id, framework=spec.system.framework, agents=agents, unseen=unseen(spec),
         not_injected_calls=refused, unattributed=bool(refused) and not refused_by,
-        probe_ending=(termination.reason + (f" ({termination.detail})" if termination.detail else "")
-                      if termination else "no ending recorded"),
+        probe_ending="; then ".join(_ending(t) for t in traces),
     )
+
+
+def _ending(trace: Trace) -> str:
+    end = trace.termination
+    return end.reason + (f" ({end.detail})" if end.detail else "") if end else "no ending recorded"
 
 
 async def check(target: Any, *, stubs: dict[str, str] | None = None, timeout: float = PROBE_TIMEOUT,
                 max_turns: int | None = None, executor: str = "pool") -> ControlReport:
-    """Open `target`, run the probe once (in a worker process, by default), and report."""
+    """Open `target`, run the probe (in a worker process, by default) and, when agents with a
+    model were left unreached, once more handing off first; report."""
     from masfuzz.exec import make_executor
 
     system = target.open()
-    scenario = Scenario(input=system.spec.system.task or PROBE_INPUT, sut_model=PROBE_MODEL,
-                        restricted="off", timeout=timeout, stubs=stubs or {},
-                        max_turns=max_turns or 3 * len(system.spec.agents) + len(system.spec.tools) + 4)
+    spec = system.spec
+    bound = max_turns or 3 * len(spec.agents) + len(spec.tools) + 4
     runner = make_executor(executor, timeout=timeout)
+    traces: list[Trace] = []
     try:
-        trace = await runner.run(target, scenario)
+        for model in PROBE_MODELS:
+            scenario = Scenario(input=spec.system.task or PROBE_INPUT, sut_model=model, restricted="off",
+                                timeout=timeout, stubs=stubs or {}, max_turns=bound)
+            traces.append(await runner.run(target, scenario))
+            if all(a.probe_calls or a.not_injected for a in report(system, traces).agents):
+                break
     finally:
         await runner.aclose()
-    return report(system, trace)
+    return report(system, traces)
 
 
 def run_check(target: Any, **keywords: Any) -> ControlReport:

@@ -91,3 +91,16 @@ def policy(request):
     if own:
         return say(f"{request.agent}: " + tool_results(request, own[0])[-1].content)
     return say(f"{request.agent} was offered no tool of its own")
+
+
+@tool
+def find_booking(booking_id: str) -> str:
+    """Find a booking by its id."""
+    return {"B1": "flight BOS-JFK tomorrow"}[booking_id]  # any other id raises, out of the graph
+
+
+desk = create_agent(model, tools=[find_booking, create_handoff_tool(agent_name="hotels", description="Hotels")],
+                    system_prompt="You handle flight bookings.", name="flights")
+hotels = create_agent(model, tools=[create_handoff_tool(agent_name="flights", description="Flights")],
+                      system_prompt="You handle hotel bookings.", name="hotels")
+fragile_swarm_app = create_swarm([desk, hotels], default_active_agent="flights").compile()

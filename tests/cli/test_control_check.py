@@ -95,3 +95,10 @@ def test_a_campaign_starts_with_the_check_and_keeps_its_report(cli, provider, tm
     store.close()
     code, out, err = cli(*args, "--no-check", "--fresh")
     assert code == 0 and "control check" not in err and provider == []
+
+
+def test_a_tool_that_crashes_on_the_probe_does_not_hide_the_agents_after_it(cli, provider):
+    code, report, err = _check(cli, "tests/adapters/langgraph_prebuilt.py:fragile_swarm_app")
+    assert code == 0, err
+    assert report["probe_ending"].startswith("crash (KeyError") and "; then " in report["probe_ending"]
+    assert {a["agent"]: a["probe_calls"] >= 1 for a in report["agents"]} == {"flights": True, "hotels": True}
