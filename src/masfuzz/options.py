@@ -273,6 +273,9 @@ TABLE: tuple[Setting, ...] = (
             "what masfuzz cannot see (it calls each tool once, with placeholder arguments: --stub "
             "the ones that must not run); exit 1 when a model call was not injected", boolean, False,
             ("inspect",), "switch"),
+    Setting("against", "compare the workflow TARGET builds with the one MANIFEST declares and "
+            "list every structural difference (agents, tools, tool edges, restrictions, "
+            "delegations, entry); exit 1 on any", text, None, ("inspect",), metavar="MANIFEST"),
     Setting("no_check", "skip the control check a campaign starts with (one run on masfuzz's "
             "probe model that calls each tool once)", boolean, False, ("cover", "fuzz"), "switch"),
     Setting("obligations", "list every obligation, not just the counts", boolean, False,

@@ -28,6 +28,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.check:
         return _check(args)
+    if args.against:
+        return _against(args)
     sut = open_target(args.target, orchestration.from_args(args))
     analysis = Analysis.of_spec(sut.spec)
     if args.format in ("yaml", "json"):
@@ -58,3 +60,24 @@ def _check(args: argparse.Namespace) -> int:
     else:
         print(report.render(), end="")
     return 0 if report.ok else 1
+
+
+def _against(args: argparse.Namespace) -> int:
+    """`inspect --against MANIFEST`: the structural drift of the code from the manifest."""
+    import json
+
+    from masfuzz.graph.drift import drift
+    from masfuzz.target import open_target
+
+    actual = open_target(args.target, orchestration.from_args(args)).spec
+    declared = open_target(args.against).spec
+    found = drift(declared, actual)
+    if args.format == "json":
+        print(json.dumps({"target": args.target, "manifest": args.against,
+                          "drift": [vars(d) for d in found]}, indent=2))
+    elif found:
+        print(f"{len(found)} structural difference(s) of {args.target} from {args.against}:")
+        print("\n".join(f"  {d.line()}" for d in found))
+    else:
+        print(f"no structural drift: {args.target} builds the workflow {args.against} declares")
+    return 1 if found else 0
