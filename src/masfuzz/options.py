@@ -276,6 +276,9 @@ TABLE: tuple[Setting, ...] = (
     Setting("against", "compare the workflow TARGET builds with the one MANIFEST declares and "
             "list every structural difference (agents, tools, tool edges, restrictions, "
             "delegations, entry); exit 1 on any", text, None, ("inspect",), metavar="MANIFEST"),
+    Setting("repeat", "run the suite K times (each run after the first a new sample of every "
+            "model call) and report pass^k and the flaky cases", integer(low=1, high=1000), 1,
+            ("replay",), metavar="K"),
     Setting("no_check", "skip the control check a campaign starts with (one run on masfuzz's "
             "probe model that calls each tool once)", boolean, False, ("cover", "fuzz"), "switch"),
     Setting("obligations", "list every obligation, not just the counts", boolean, False,

@@ -1,5 +1,6 @@
 """`masfuzz replay SUITE [TARGET]`: re-execute a saved suite; exit 1 if a witness was lost, a
-robustness case that held when recorded fails now, or the suite has no case."""
+robustness case that held when recorded fails now, or the suite has no case. `--repeat K` runs
+it K times and reports pass^k and the flaky cases."""
 
 from __future__ import annotations
 
@@ -39,8 +40,11 @@ def run(args: argparse.Namespace) -> int:
     if not orchestration.from_args(args):  # the suite's coordinator and links, unless overridden
         recorded = orchestration.Orchestration.from_data(suite.orchestration)
         args.coordinator, args.link = recorded.coordinator, recorded.link_texts()
-    outcomes = asyncio.run(replay_with(executor_for(args), Target.of(target, orchestration.from_args(args)),
-                                       suite, args.sut_model))
+    rounds = asyncio.run(replay_with(executor_for(args), Target.of(target, orchestration.from_args(args)),
+                                     suite, args.sut_model, repeat=args.repeat))
+    if args.repeat > 1:
+        return _print_repeated(args, target, rounds)
+    outcomes = rounds[0]
     held = sum(1 for o in outcomes if o.passed)
     if args.format == "json":
         print(json.dumps({
@@ -62,13 +66,48 @@ def run(args: argparse.Namespace) -> int:
     return 0 if held == len(outcomes) else 1
 
 
-async def replay_with(executor: Any, target: Any, suite: Any, sut_model: str | None) -> Any:
+def _print_repeated(args: argparse.Namespace, target: str, rounds: list[list[Any]]) -> int:
+    """`--repeat K`: per case, how many of the K runs held; pass^k over the suite (the share of
+    cases that held in every run, as agent benchmarks measure reliability) and the flaky cases
+    (held in some runs, not all)."""
+    k = len(rounds)
+    cases = [[r[i] for r in rounds] for i in range(len(rounds[0]))]
+    passes = [sum(o.passed for o in runs) for runs in cases]
+    always = sum(1 for n in passes if n == k)
+    flaky = [runs[0].case.id for runs, n in zip(cases, passes) if 0 < n < k]
+    pass_k = always / len(cases)
+    if args.format == "json":
+        print(json.dumps({
+            "suite": args.suite, "target": target, "repeat": k, "pass^k": pass_k, "flaky": flaky,
+            "cases": [{"id": runs[0].case.id, "title": runs[0].case.title, "passed": n, "runs": k,
+                       "pass^k": 1 if n == k else 0,
+                       "lost": sorted({w for o in runs for w in o.lost})} for runs, n in zip(cases, passes)],
+        }, indent=2))
+    else:
+        for runs, n in zip(cases, passes):
+            mark = "ok   " if n == k else ("FLAKY" if n else "LOST ")
+            lost = sorted({w for o in runs for w in o.lost})
+            print(f"{mark} {runs[0].case.id} {runs[0].case.title}  ({n}/{k} runs held)"
+                  + (f"  lost: {', '.join(lost)}" if lost else ""))
+        print(f"pass^{k} = {pass_k:.2f} ({always} of {len(cases)} case(s) held in all {k} runs); "
+              f"flaky: {len(flaky)}")
+    return 0 if always == len(cases) else 1
+
+
+async def replay_with(executor: Any, target: Any, suite: Any, sut_model: str | None, *,
+                      repeat: int = 1) -> list[list[Any]]:
+    """The suite replayed `repeat` times on one executor. Runs after the first carry a nonce
+    (the run's number) as their execution nonce: a new sample of every model call, never a
+    cached answer, so a flaky case shows."""
     from masfuzz.generate.replay import replay
 
-    async def execute(scenario: Any) -> Any:
-        return await executor.run(target, scenario)
-
+    rounds = []
     try:
-        return await replay(suite, execute, sut_model=sut_model)
+        for n in range(repeat):
+            async def execute(scenario: Any, n: int = n) -> Any:
+                return await executor.run(target, scenario.model_copy(update={"nonce": n}) if n else scenario)
+
+            rounds.append(await replay(suite, execute, sut_model=sut_model))
     finally:
         await executor.aclose()
+    return rounds
