@@ -82,5 +82,5 @@ def test_reports_are_chosen_by_name_and_written_to_files(cli, tmp_path):
     assert _scrub(json.loads((tmp_path / "out" / "r.json").read_text())) == _scrub(data)
     assert (tmp_path / "r.txt").read_text() == out  # the terminal got the same text
     assert not list(tmp_path.glob("**/.*.tmp"))
-    code, _, err = cli("report", "--store", store, "--report", "sarif")
-    assert code == 2 and "FORMAT one of text, json" in err
+    code, _, err = cli("report", "--store", store, "--report", "pdf")
+    assert code == 2 and "FORMAT one of text, json, junit, sarif" in err

