@@ -40,9 +40,15 @@ def test_python_blocks_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     blocks = [body for lang, body in BLOCKS if lang == "python"]
     assert len(blocks) >= 2
+    tests = []
     for body in blocks:
-        exec(compile(body, "README.md", "exec"), {"__name__": "readme"})
+        namespace = {"__name__": "readme"}
+        exec(compile(body, "README.md", "exec"), namespace)
+        tests += [f for name, f in namespace.items() if name.startswith("test_") and callable(f)]
     assert (tmp_path / ".masfuzz" / "api-runs.db").exists()
+    assert tests  # the trace-assertion example is a test: it passes as written
+    for test in tests:
+        test()
 
 
 def test_toml_block_configures(tmp_path, monkeypatch):

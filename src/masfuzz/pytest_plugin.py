@@ -1,4 +1,5 @@
-"""pytest plugin: every case of a masfuzz suite becomes one test.
+"""pytest plugin: every case of a masfuzz suite becomes one test; `masfuzz_run` runs a target
+for trace assertions (`masfuzz.testing`).
 
 Suites are collected from files named `masfuzz-suite*.yaml` / `masfuzz-suite*.json` (or
 `*.masfuzz-suite.yaml`), or named explicitly with `--masfuzz-suite PATH`. A case passes when
@@ -27,6 +28,14 @@ def pytest_addoption(parser: Any) -> None:
                     help="system under test for the suites (default: the one each suite records)")
     group.addoption("--masfuzz-sut-model", default=None,
                     help="override the model driving the system under test")
+
+
+@pytest.fixture
+def masfuzz_run() -> Any:
+    """`masfuzz.testing.run`: one execution of a target under masfuzz, for trace assertions."""
+    from masfuzz.testing import run
+
+    return run
 
 
 def pytest_collect_file(file_path: Path, parent: Any) -> Any:
