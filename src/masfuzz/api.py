@@ -309,6 +309,47 @@ def run_fuzz(opts: argparse.Namespace, progress: Callable[[str], None] | None = 
     return analyze(store, run_id)
 
 
+# -- judge ---------------------------------------------------------------------------------------
+def judge(otel: str, target: str | None = None, **keywords: Any) -> Any:
+    """Traces from production (OTLP/JSON spans) judged like masfuzz's own runs: the `Analysis`."""
+    return run_judge(options("judge", otel=otel, target=target, **keywords))
+
+
+def run_judge(opts: argparse.Namespace) -> Any:
+    """Each trace in the spans file recorded as an execution of a `judge` run: its structural
+    coverage against the target's workflow (or, without a target, the workflow the traces show)
+    and the failures the detectors find, in the store and its reports."""
+    from masfuzz.adapters import otel
+    from masfuzz.adapters.blackbox import spec_from_traces
+    from masfuzz.campaign.recorder import Recorder
+    from masfuzz.coverage.base import CoverageMap
+    from masfuzz.coverage.structural import StructuralModel
+    from masfuzz.graph.coordination import CoordinationGraph
+    from masfuzz.report.analysis import analyze
+    from masfuzz.scenario import Provenance, Scenario
+    from masfuzz.store.db import RunStore
+    from masfuzz.trace import Message
+
+    if not opts.otel:
+        raise MasfuzzError("judge: --otel FILE is required (OTLP/JSON spans)")
+    traces = otel.ingest_all(opts.otel)
+    spec = target_of(opts).open().spec if opts.target else spec_from_traces(traces)
+    store = RunStore(opts.store)
+    run_id = store.start_run("judge", spec, opts.target or opts.otel,
+                             _redacted({"otel": opts.otel, "traces": len(traces)}))
+    recorder = Recorder(store, run_id, CoverageMap([StructuralModel(CoordinationGraph(spec).obligations())]), spec)
+    for trace in traces:
+        opening = next((m.content for m in trace.of_type(Message) if m.role == "user" and m.content), "")
+        # the trace's own id keeps two traces of one input apart (scenario ids are content hashes)
+        scenario = Scenario(input=opening or f"(no user message in trace {trace.scenario_id})",
+                            extra={"otel_trace": trace.scenario_id}, provenance=Provenance(source="otel"))
+        recorder.record(scenario, trace)
+    store.finish_run(run_id, "completed", {"judged": len(traces)})
+    analysis = analyze(store, run_id)
+    store.close()
+    return analysis
+
+
 # -- tools -------------------------------------------------------------------------------------
 def tools(target: str, **keywords: Any) -> dict[str, Any]:
     """ToolFuzz on every tool of `target`: the session's data (also recorded in the store)."""

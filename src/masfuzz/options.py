@@ -253,19 +253,19 @@ TABLE: tuple[Setting, ...] = (
             "processes), subprocess (a fresh process per scenario) or inprocess (this process; "
             "for debugging)", choice(*EXECUTORS), "pool", RUNS, choices=EXECUTORS),
     Setting("store", "SQLite run store", text, ".masfuzz/runs.db",
-            ("cover", "report", "tools", "fuzz"), metavar="DB"),
+            ("cover", "report", "tools", "fuzz", "judge"), metavar="DB"),
     Setting("format", "output format", choice("text", "json"), "text",
-            ("inspect", "exec", "cover", "replay", "report", "tools", "fuzz"),
+            ("inspect", "exec", "cover", "replay", "report", "tools", "fuzz", "judge"),
             choices=("text", "json")),
     Setting("coordinator", "add a coordinator agent NAME whose handoffs are the agents the "
             "target names (file.py:a,b,c; default name 'coordinator' when several are named)",
-            text, None, ("inspect", "exec", "cover", "replay", "fuzz"), metavar="NAME"),
+            text, None, ("inspect", "exec", "cover", "replay", "fuzz", "judge"), metavar="NAME"),
     Setting("link", "add a delegation (a handoff) between two named or reachable agents "
-            "(repeatable)", pair("->", "FROM->TO"), (), ("inspect", "exec", "cover", "replay", "fuzz"),
+            "(repeatable)", pair("->", "FROM->TO"), (), ("inspect", "exec", "cover", "replay", "fuzz", "judge"),
             "append", metavar="FROM->TO"),
     Setting("secret_env", "an environment variable whose value is a secret to mask in every "
             "output, beyond the *KEY*, *TOKEN*, *SECRET*, *PASSWORD* ones (repeatable)", text, (),
-            ("inspect", "exec", "cover", "replay", "report", "tools", "serve", "models", "fuzz"),
+            ("inspect", "exec", "cover", "replay", "report", "tools", "serve", "models", "fuzz", "judge"),
             "append", metavar="NAME"),
     # inspect / report
     Setting("check", "the control check: run the app once on masfuzz's probe model and show, "
@@ -279,23 +279,26 @@ TABLE: tuple[Setting, ...] = (
     Setting("repeat", "run the suite K times (each run after the first a new sample of every "
             "model call) and report pass^k and the flaky cases", integer(low=1, high=1000), 1,
             ("replay",), metavar="K"),
+    Setting("otel", "OTLP/JSON file of OpenTelemetry GenAI (or OpenInference) spans, as an "
+            "instrumented app exports them: each trace in it is judged", text, None, ("judge",),
+            metavar="FILE"),
     Setting("no_check", "skip the control check a campaign starts with (one run on masfuzz's "
             "probe model that calls each tool once)", boolean, False, ("cover", "fuzz"), "switch"),
     Setting("obligations", "list every obligation, not just the counts", boolean, False,
-            ("inspect", "report"), "switch"),
+            ("inspect", "report", "judge"), "switch"),
     Setting("run", "run id (default: the latest)", integer(low=1), None, ("report",), metavar="N"),
     Setting("list", "list the runs in the store", boolean, False, ("report",), "switch"),
     Setting("report", "write the analysis as FORMAT to PATH (atomically), or print it "
             "without :PATH; repeatable (default: --format to the terminal)", report_spec, (),
-            ("cover", "report"), "append", metavar="FORMAT[:PATH]"),
+            ("cover", "report", "judge"), "append", metavar="FORMAT[:PATH]"),
     Setting("fail_on", "exit 1 when the system under test has a failure of these categories "
             "(comma list of category names or Table-1 symbols AR, ST, TE, TI, RC) or any; "
             "findings caused by masfuzz or by your settings never count (tools: a tool's "
             "crash is RC, a documentation-induced wrong answer TI)",
-            choices_list(*FAIL_ON_NAMES), None, ("exec", "cover", "tools", "fuzz"),
+            choices_list(*FAIL_ON_NAMES), None, ("exec", "cover", "tools", "fuzz", "judge"),
             metavar="CATEGORIES|any"),
     Setting("fail_under", "exit 1 when C1+C2+C4 coverage is below PCT percent",
-            number(low=0, high=100), None, ("cover", "report"), metavar="PCT"),
+            number(low=0, high=100), None, ("cover", "report", "judge"), metavar="PCT"),
     # exec
     Setting("agent_model", "a different model for one agent (repeatable)",
             pair("=", "AGENT=MODEL"), (), ("exec",), "append", metavar="AGENT=MODEL"),

@@ -71,7 +71,7 @@ def surroundings(opts: Any) -> dict[str, Any]:
 
 class Provenance(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-    source: str = "user"  # user | realizer:<criterion> | mutator:<name> | suite | toolfuzz
+    source: str = "user"  # user | realizer:<criterion> | mutator:<name> | suite | toolfuzz | otel
     parent: str | None = None
     seed: int | None = None
     attempt: int | None = None

@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "replay": "replay_cmd",
     "report": "report_cmd",
     "fuzz": "fuzz_cmd",
+    "judge": "judge_cmd",
 }
 
 

@@ -1,0 +1,79 @@
+"""`masfuzz judge --otel FILE`: spans exported from a run judge like the run's own trace."""
+
+import json
+
+import pytest
+
+from masfuzz.adapters import otel
+from masfuzz.trace import Trace
+from tests.conftest import ROOT
+
+pytest.importorskip("agents")
+
+CS = "examples/customer_service/app.py:triage_agent"
+CS_SUT = "scripted/examples/customer_service/policy.py:policy"
+VIDEO = "examples/video_team/team.py:selector_team"
+VIDEO_SUT = "scripted/examples/video_team/policy.py:policy"
+
+
+@pytest.fixture(autouse=True)
+def _in_repo(monkeypatch, tmp_path):
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("VIDEO_TEAM_OUT", str(tmp_path))
+
+
+def _run_and_export(cli, tmp_path, target, sut, text):
+    code, out, err = cli("exec", target, "--input", text, "--sut-model", sut, "--format", "json",
+                         "--coverage")
+    assert code == 0, err
+    live = json.loads(out)
+    spans = tmp_path / "spans.json"
+    otel.write(Trace.model_validate(live["trace"]), spans)
+    return {**live["coverage"], "failures": live["failures"]}, str(spans)
+
+
+def _judge(cli, tmp_path, spans, *target):
+    code, out, err = cli("judge", "--otel", spans, *target, "--store", str(tmp_path / "runs.db"),
+                         "--format", "json", "--obligations")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def _criteria(report):
+    return {c: (v["covered"], v["total"]) for c, v in report["coverage"]["criteria"].items()}
+
+
+@pytest.mark.parametrize("target, sut, text", [
+    (CS, CS_SUT, "Please change my seat to 14C, confirmation ABC123"),
+    (VIDEO, VIDEO_SUT, "Make a 30-second video about the water cycle."),
+])
+def test_exported_spans_judge_like_the_runs_own_trace(cli, tmp_path, target, sut, text):
+    live, spans = _run_and_export(cli, tmp_path, target, sut, text)
+    judged = _judge(cli, tmp_path, spans, target)
+    assert _criteria(judged) == _criteria(live)
+    witnessed = {c: [o["id"] for o in v["items"] if o["witnessed_by"]] for c, v in judged["obligations"].items()}
+    assert witnessed == {c: [o["id"] for o in v["items"] if o["witnessed_by"]]
+                         for c, v in live["obligations"].items()}
+    assert [f["fingerprint"] for f in judged.get("failures", [])] == [f["fingerprint"] for f in live["failures"]]
+    assert judged["run"]["command"] == "judge"
+
+
+def test_the_video_teams_motivating_bug_is_found_in_its_spans_and_gates(cli, tmp_path):
+    _, spans = _run_and_export(cli, tmp_path, VIDEO, VIDEO_SUT, "Make a 30-second video about the water cycle.")
+    code, out, err = cli("judge", "--otel", spans, VIDEO, "--store", str(tmp_path / "r.db"), "--fail-on", "ST")
+    assert code == 1 and "Termination Condition Violation" in out and "--fail-on ST" in err
+
+
+def test_without_a_target_the_workflow_is_the_one_the_traces_show(cli, tmp_path):
+    _, spans = _run_and_export(cli, tmp_path, CS, CS_SUT, "Please change my seat to 14C, confirmation ABC123")
+    judged = _judge(cli, tmp_path, spans)
+    assert judged["structure"]["agents"] == 2  # triage and the seat desk, as seen
+
+
+def test_a_missing_or_broken_spans_file_is_one_line_and_exit_2(cli, tmp_path):
+    code, _, err = cli("judge", CS, "--store", str(tmp_path / "r.db"))
+    assert code == 2 and "--otel FILE is required" in err
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    code, _, err = cli("judge", "--otel", str(bad), "--store", str(tmp_path / "r.db"))
+    assert code == 2 and len(err.strip().splitlines()) == 1
