@@ -272,21 +272,10 @@ def fuzz(target: str, **keywords: Any) -> Any:
 def run_fuzz(opts: argparse.Namespace, progress: Callable[[str], None] | None = None) -> Any:
     from masfuzz.campaign import Campaign
     from masfuzz.exec import make_executor
-    from masfuzz.fuzz.campaign import FuzzSetup
     from masfuzz.report.analysis import analyze
-    from masfuzz.store.db import RunStore
 
     say = progress or (lambda msg: None)
-    target = target_of(opts)
-    system = target.open()
-    models = model_settings(opts)
-    tester = models.client(opts.model, role="tester")
-    store = RunStore(opts.store)
-    setup = FuzzSetup(opts, system.spec, tester, cache_dir=Path(opts.store).parent / "flare-specs")
-    budget = _budget(opts)
-    t0 = time.monotonic()
-    asyncio.run(setup.prepare(say, budget.wall_time))  # the FLARE specification, the seed pool
-    budget = budget.less_time(time.monotonic() - t0)  # the budget covers the preparation too
+    target, system, models, tester, store, setup, budget = _fuzz_setup(opts, say)
     config = _redacted(setup.config())
     if target.orchestration:
         config["orchestration"] = target.orchestration.to_data()
@@ -306,6 +295,89 @@ def run_fuzz(opts: argparse.Namespace, progress: Callable[[str], None] | None = 
     summary = _drive(campaign, store, run_id, owner, earlier, tester)
     store.finish_run(run_id, "completed", {**summary, **control,
                                            "fuzz": {**phase.summary(), **setup.summary()}})
+    return analyze(store, run_id)
+
+
+def _fuzz_setup(opts: argparse.Namespace, say: Callable[[str], None], *, prepare: bool = True) -> tuple:
+    """The target opened, its models, the store, FLARE's setup and the budget; with `prepare`,
+    the FLARE specification and seed pool made within the budget's wall time, which the
+    preparation uses up."""
+    from masfuzz.fuzz.campaign import FuzzSetup
+    from masfuzz.store.db import RunStore
+
+    target = target_of(opts)
+    system = target.open()
+    models = model_settings(opts)
+    tester = models.client(opts.model, role="tester")
+    store = RunStore(opts.store)
+    setup = FuzzSetup(opts, system.spec, tester, cache_dir=Path(opts.store).parent / "flare-specs")
+    budget = _budget(opts)
+    if prepare:
+        t0 = time.monotonic()
+        asyncio.run(setup.prepare(say, budget.wall_time))
+        budget = budget.less_time(time.monotonic() - t0)
+    return target, system, models, tester, store, setup, budget
+
+
+# -- run -----------------------------------------------------------------------------------------
+def run(target: str, **keywords: Any) -> Any:
+    """The whole campaign on `target`, as `masfuzz run` does it: the `Analysis`."""
+    return run_campaign(options("run", target=target, **keywords))
+
+
+def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | None = None) -> Any:
+    """One campaign, one store, one budget shared by its phases in order: the failures stored
+    for this target replayed first, then structural generation (cover's), then FLARE's loop
+    (fuzz's). Coverage is measured by every model of both; failures are judged with FLARE's
+    spec-aware detectors."""
+    from masfuzz.campaign import Campaign
+    from masfuzz.campaign.known import KnownFailuresPhase, known_failures
+    from masfuzz.exec import make_executor
+    from masfuzz.generate.structural import StructuralPhase
+    from masfuzz.generate.suite import suite_from_run
+    from masfuzz.report.analysis import analyze
+
+    say = progress or (lambda msg: None)
+    phases = [p.strip() for p in opts.phases.split(",")]
+    target, system, models, tester, store, setup, budget = _fuzz_setup(opts, say, prepare="flare" in phases)
+    faults = tuple(m for m in opts.faults.split(",") if m and m != "none")
+    criteria = tuple(c.strip() for c in opts.criteria.split(",") if c.strip())
+    config = {**_config(opts, faults, target), **_redacted(setup.config()), "phases": phases}
+    owner = f"{socket.gethostname()}:{os.getpid()}"
+    opts.fresh = opts.fresh or not opts.resume  # each run is a new campaign; --resume continues one
+    run_id = _claim(store, "run", target, config, owner, system.spec, opts, say)
+    if isinstance(run_id, Analysis):
+        return run_id
+    earlier = store.usage(run_id)
+    control = _control(target, opts, say)
+    known = KnownFailuresPhase(known_failures(store, target.ref, before_run=run_id, sut_model=opts.sut_model)
+                               if "replay" in phases else [])
+    plan: dict[str, Any] = {
+        "replay": known,
+        "structural": StructuralPhase(_realizer(opts, tester), opts.sut_model, attempts=opts.attempts,
+                                      merge=not opts.no_bundle, path_aware=not opts.no_route,
+                                      fault_modes=faults, criteria=criteria, max_turns=opts.max_turns,
+                                      timeout=opts.timeout, surroundings=surroundings(opts)),
+        "flare": setup.phase() if "flare" in phases else None,
+    }
+    executor = make_executor(opts.executor, timeout=opts.timeout, models=models,
+                             code_coverage=opts.code_coverage)
+    campaign = Campaign(target, system.spec, executor, setup.coverage_models(), [plan[p] for p in phases],
+                        store, run_id, seed=opts.seed, budget=budget, progress=say,
+                        tester_calls=lambda: tester.ledger.total().calls, lease_owner=owner,
+                        detectors=setup.detectors())
+    summary = _drive(campaign, store, run_id, owner, earlier, tester)
+    summary.update(control)
+    summary.update(known.summary())
+    if "flare" in phases:
+        summary["fuzz"] = {**plan["flare"].summary(), **setup.summary()}
+    if "structural" in phases:
+        generation = analyze(store, run_id).extra.get("generation")
+        if generation:
+            suite = suite_from_run(store, run_id, generation, target=target, spec=system.spec,
+                                   models={"tester": opts.model, "sut": opts.sut_model}, seed=opts.seed)
+            summary["suite"] = str(suite.save(opts.suite))
+    store.finish_run(run_id, "completed", summary)
     return analyze(store, run_id)
 
 

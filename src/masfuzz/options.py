@@ -212,7 +212,17 @@ class Setting:
         return self.name.replace("_", "-")
 
     def default_for(self, command: str) -> Any:
-        return self.per_command.get(command, self.default)
+        for name in (command, *COMBINED.get(command, ())):
+            if name in self.per_command:
+                return self.per_command[name]
+        return self.default
+
+    def applies_to(self, command: str) -> bool:
+        return any(name in self.commands for name in (command, *COMBINED.get(command, ())))
+
+
+# `masfuzz run` is cover's and fuzz's phases in one campaign: it takes the settings of both.
+COMBINED: dict[str, tuple[str, ...]] = {"run": ("cover", "fuzz")}
 
 
 RUNS = ("exec", "cover", "replay", "fuzz")
@@ -282,6 +292,12 @@ TABLE: tuple[Setting, ...] = (
     Setting("otel", "OTLP/JSON file of OpenTelemetry GenAI (or OpenInference) spans, as an "
             "instrumented app exports them: each trace in it is judged", text, None, ("judge",),
             metavar="FILE"),
+    Setting("resume", "continue the interrupted campaign of this configuration instead of "
+            "starting a new one", boolean, False, ("run",), "switch"),
+    Setting("phases", "the phases of `masfuzz run`, in this order: replay (the failures stored "
+            "for this target, re-executed first: fixed or still failing), structural (cover's "
+            "generation), flare (fuzz's loop)", choices_list("replay", "structural", "flare"),
+            "replay,structural,flare", ("run",), metavar="P1,P2"),
     Setting("no_check", "skip the control check a campaign starts with (one run on masfuzz's "
             "probe model that calls each tool once)", boolean, False, ("cover", "fuzz"), "switch"),
     Setting("obligations", "list every obligation, not just the counts", boolean, False,
@@ -296,7 +312,7 @@ TABLE: tuple[Setting, ...] = (
             "findings caused by masfuzz or by your settings never count (tools: a tool's "
             "crash is RC, a documentation-induced wrong answer TI)",
             choices_list(*FAIL_ON_NAMES), None, ("exec", "cover", "tools", "fuzz", "judge"),
-            metavar="CATEGORIES|any"),
+            per_command={"run": "any"}, metavar="CATEGORIES|any"),
     Setting("fail_under", "exit 1 when C1+C2+C4 coverage is below PCT percent",
             number(low=0, high=100), None, ("cover", "report", "judge"), metavar="PCT"),
     # exec
@@ -419,7 +435,7 @@ BY_NAME = {s.name: s for s in TABLE}
 
 
 def settings_of(command: str) -> list[Setting]:
-    return [s for s in TABLE if command in s.commands]
+    return [s for s in TABLE if s.applies_to(command)]
 
 
 def add_arguments(parser: argparse.ArgumentParser, command: str, *,

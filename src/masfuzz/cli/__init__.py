@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "report": "report_cmd",
     "fuzz": "fuzz_cmd",
     "judge": "judge_cmd",
+    "run": "run_cmd",
 }
 
 

@@ -124,10 +124,12 @@ def _sections(store: Any, run_id: int, a: Analysis, info: dict[str, Any]) -> dic
 
     usage = store.usage(run_id)
     return {
+        # `masfuzz run` has the phases of both, and replays the known failures first
+        "replayed": (info.get("summary") or {}).get("replayed"),
         "generation": generation_section(store, run_id, a.spec, info, usage)
-        if info["command"] == "cover" else None,
+        if info["command"] in ("cover", "run") else None,
         "fuzz": fuzz_section(store, run_id, a.spec, info, a.failures)
-        if info["command"] == "fuzz" and a.spec is not None else None,
+        if info["command"] in ("fuzz", "run") and a.spec is not None else None,
         "tools": tools_section(store.tool_findings(run_id), info),
         "usage": usage,
     }

@@ -57,8 +57,15 @@ class TextReporter(Reporter):
         return "\n".join(out) + "\n" + self._sections(analysis)
 
     def _sections(self, analysis: Analysis) -> str:
-        """What the campaign's phases left: generation, tool fuzzing."""
+        """What the campaign's phases left: known failures replayed, generation, fuzzing, tool fuzzing."""
         text = ""
+        replayed = analysis.extra.get("replayed")
+        if replayed:
+            live = sum(1 for r in replayed if r["still_fails"])
+            text += (f"\nreplayed: {len(replayed)} failure(s) stored for this target: {live} still "
+                     f"fail, {len(replayed) - live} fixed\n")
+            text += "".join(f"  {'STILL FAILS' if r['still_fails'] else 'fixed      '}  [{r['category']} / "
+                            f"{r['root_cause']}] {r['description']}\n" for r in replayed)
         if "generation" in analysis.extra:
             from masfuzz.report.generation import generation_text
 

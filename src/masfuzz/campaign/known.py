@@ -1,0 +1,70 @@
+"""The first phase of `masfuzz run`: the failures the store holds for this target, re-executed.
+
+Hypothesis's habit: a campaign starts by replaying what failed before, so a fixed bug is marked
+fixed and a live one is reported at once, before any new exploration. Each stored failure's
+reproducing scenario runs again; the failure still reproduces when the detectors find the same
+defect in the new trace. The same defect: category, root cause, detector and elements; not the
+FLARE clause a fuzzing run cites, which a structural run does not, so a failure found by `cover`
+and replayed under `run` is recognised.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from masfuzz.oracles.failure import Failure
+from masfuzz.scenario import Scenario
+
+
+def defect(failure: Failure) -> str:
+    """A failure's fingerprint without the FLARE clause."""
+    return failure.model_copy(update={"clause": None}).fingerprint
+
+
+@dataclass
+class KnownFailuresPhase:
+    known: list[tuple[Failure, Scenario]]
+    name: str = "replay"
+    results: list[tuple[Failure, bool]] = field(default_factory=list)
+
+    async def run(self, campaign: Any) -> None:
+        if not self.known:
+            return
+        campaign.progress(f"replay: {len(self.known)} failure(s) stored for this target, re-executed first")
+        outcomes = await campaign.execute([scenario for _, scenario in self.known])
+        for (failure, _), outcome in zip(self.known, outcomes):
+            found = {defect(f) for f in campaign.recorder.detectors(outcome.trace)}
+            live = defect(failure) in found
+            self.results.append((failure, live))
+            campaign.progress(f"replay: {'STILL FAILS' if live else 'fixed'}  [{failure.category}] "
+                              f"{failure.description[:100]}")
+
+    def summary(self) -> dict[str, Any]:
+        return {"replayed": [{"fingerprint": f.fingerprint, "category": f.category, "root_cause": f.root_cause,
+                              "description": f.description, "still_fails": live}
+                             for f, live in self.results]}
+
+
+def known_failures(store: Any, target_ref: str, *, before_run: int,
+                   sut_model: str | None = None) -> list[tuple[Failure, Scenario]]:
+    """The app's own failures earlier runs of this target stored, one per defect, each with its
+    reproducing scenario (the first run's that showed it), on `sut_model` if given: the model
+    the campaign runs the app on now, as `replay --sut-model` does."""
+    out: dict[str, tuple[Failure, Scenario]] = {}
+    targets: dict[int, str] = {}
+    for stored in store.failures():
+        rid = stored["run_id"]
+        if rid >= before_run:
+            continue
+        if rid not in targets:
+            targets[rid] = store.run_info(rid)["target"]
+        failure = stored.failure
+        if targets[rid] != target_ref or failure.attribution != "sut" or defect(failure) in out:
+            continue
+        scenario = store.scenario(failure.scenario_id) if failure.scenario_id else None
+        if scenario is not None:
+            if sut_model:
+                scenario = scenario.model_copy(update={"sut_model": sut_model})
+            out[defect(failure)] = (failure, scenario)
+    return list(out.values())

@@ -1,0 +1,30 @@
+"""`masfuzz run TARGET`: the whole campaign in one command."""
+
+from __future__ import annotations
+
+import argparse
+
+from masfuzz.options import add_arguments
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "run", help="the whole campaign: known failures replayed, structural generation, FLARE fuzzing",
+        description="One campaign on TARGET within one budget, its phases in order (--phases): "
+        "the failures the store holds for this target re-executed first (each fixed, or still "
+        "failing), then scenarios generated to witness every structural obligation (cover), "
+        "then FLARE's coverage-guided fuzzing (fuzz). Takes the settings of cover and fuzz. "
+        "Each run is a new campaign; --resume continues an interrupted one. Exit 1 on a failure "
+        "--fail-on names or coverage under --fail-under.")
+    p.add_argument("target")
+    add_arguments(p, "run")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from masfuzz.api import run_campaign
+    from masfuzz.cli.common import print_analysis, progress_printer
+
+    analysis = run_campaign(args, progress=progress_printer(args.format != "json"))
+    return print_analysis(analysis, args.format, obligations=True, fail_under=args.fail_under,
+                          reports=args.report, fail_on=args.fail_on)
