@@ -182,3 +182,16 @@ def test_fail_on_exits_1_for_the_apps_failures_and_never_for_the_settings(cli):
     code, _, err = cli("exec", APP, "--input", SEAT, "--sut-model", POLICY,
                        "--fault", "update_seat=timeout", "--timeout", "1", "--fail-on", "ST,TE")
     assert code == 0, err  # a crash is not what this gate asks about
+
+
+def test_a_reader_that_stops_early_gets_no_traceback():
+    import subprocess
+    import sys
+
+    # `true` reads nothing and is gone long before the trace is printed: the write meets a closed pipe
+    cmd = (f"{sys.executable} -c 'from masfuzz.cli import run; run()' exec {APP} --input '{SEAT}' "
+           f"--sut-model {POLICY} --executor inprocess | true")
+    done = subprocess.run(["bash", "-o", "pipefail", "-c", cmd], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120)
+    assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr, done.stderr
+    assert done.returncode == 1  # the output was cut short

@@ -97,4 +97,14 @@ def _main(argv: list[str] | None = None) -> int:
 
 
 def run() -> None:
-    sys.exit(main())
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader went away (`masfuzz exec ... | head`): what it wanted it has; no traceback,
+        # and nothing more written to the closed pipe when Python flushes at exit
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 1  # the output was cut short (Python's advice for a closed pipe)
+    sys.exit(code)
