@@ -141,7 +141,8 @@ def _control(target: Any, opts: argparse.Namespace, say: Callable[[str], None]) 
         return {}
     from masfuzz.control import check
 
-    report = asyncio.run(check(target, stubs=surroundings(opts)["stubs"], executor=opts.executor))
+    report = asyncio.run(check(target, stubs=surroundings(opts)["stubs"], executor=opts.executor,
+                               timeout=opts.timeout))  # a probe run is bounded like every run
     if report.ok:
         say(report.summary())
     else:  # said whatever the output format: the campaign's results depend on it

@@ -47,3 +47,59 @@ def test_the_phases_share_one_budget_and_the_next_run_replays_known_failures_fir
     third = json.loads(out)
     assert [(r["category"], r["still_fails"]) for r in third["replayed"]] == [("tool_invocation", False)]
     assert third["coverage"]["scenarios"] == 1
+
+
+def _start(store, *extra):
+    import os
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-c", "import sys; from masfuzz.cli import main; sys.exit(main(sys.argv[1:]))",
+           "run", CS, "--model", TESTER, "--sut-model", SLOPPY, "--no-cache", "--input", TASK,
+           "--budget-executions", "24", "--no-judge", "--no-check", "--executor", "inprocess",
+           "--format", "json", "--store", str(store), "--suite", str(store.with_suffix(".yaml")), *extra]
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+
+
+def _stored(store):
+    import sqlite3
+
+    try:
+        db = sqlite3.connect(store, timeout=1)
+        try:
+            return db.execute("SELECT count(*) FROM executions").fetchone()[0]
+        finally:
+            db.close()
+    except sqlite3.OperationalError:
+        return 0  # not written yet
+
+
+def test_a_run_killed_with_sigkill_resumes_to_the_report_of_an_uninterrupted_one(tmp_path):
+    import os
+    import signal
+    import time
+
+    whole = _start(tmp_path / "whole.db")
+    out, err = whole.communicate(timeout=600)
+    assert whole.returncode == 1, err
+    expected = json.loads(out)
+
+    killed = _start(tmp_path / "killed.db")
+    deadline = time.monotonic() + 300
+    while _stored(tmp_path / "killed.db") < 6 and killed.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert killed.poll() is None, "the run ended before it could be killed"
+    os.kill(killed.pid, signal.SIGKILL)
+    killed.wait()
+    done_before = _stored(tmp_path / "killed.db")
+    assert 6 <= done_before < 24
+
+    resumed = _start(tmp_path / "killed.db", "--resume")
+    out, err = resumed.communicate(timeout=600)
+    assert resumed.returncode == 1, err
+    got = json.loads(out)
+    assert got["run"]["id"] == 1 and "resuming run 1" not in out  # one run, continued
+    assert got["coverage"]["criteria"] == expected["coverage"]["criteria"]
+    assert got["coverage"]["scenarios"] == expected["coverage"]["scenarios"] == 24
+    assert sorted(f["fingerprint"] for f in got["failures"]) == sorted(f["fingerprint"] for f in expected["failures"])
