@@ -77,3 +77,27 @@ def test_the_echo_marks_are_in_the_prompt_masfuzz_shows_a_model():
     shown = tool_prompt(ChatRequest(messages=(ChatMessage(role="user", content="hi"),)), (), reply="reply")
     assert [m for m in ECHO_MARKS if m not in shown] == []
     assert "Lisbon" in WORKED_EXAMPLES
+
+
+def _calling(mode: str) -> Trace:
+    from masfuzz.trace import RestrictedAttempt, ToolCall, ToolResult
+
+    events = [Message(agent=None, role="user", content="How much baggage can I bring?"), AgentTurn(agent="triage_agent")]
+    for n in range(3):
+        args = {"question": "baggage"}
+        events += [ToolCall(agent="triage_agent", tool="faq_lookup_tool", arguments=args, call_id=f"c{n}"),
+                   RestrictedAttempt(agent="triage_agent", tool="faq_lookup_tool", arguments=args,
+                                     call_id=f"c{n}", mode=mode),
+                   ToolResult(agent="triage_agent", tool="faq_lookup_tool", call_id=f"c{n}", status="blocked",
+                              payload="refused")]
+    return Trace(scenario_id="s", system_id="x", framework="test",
+                 events=[*events, TerminationEvent(reason="completed", final_output="done")])
+
+
+def test_a_loop_on_a_probe_stub_is_the_probes_lure_and_on_a_real_tool_the_apps():
+    from masfuzz.oracles import detect
+
+    [loop] = [f for f in detect(_calling("probe")) if f.detector == "loop"]
+    assert loop.attribution == "harness" and "as a probe" in loop.because
+    [loop] = [f for f in detect(_calling("faithful")) if f.detector == "loop"]
+    assert loop.attribution == "sut"

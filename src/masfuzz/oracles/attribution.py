@@ -1,9 +1,10 @@
 """Whose a finding is, judged on its evidence for every detector alike.
 
 The detectors attribute what their own rule knows (a time limit, a probe stub, a bound the user
-set). Some causes show only in what the evidence says, whatever the detector: an agent's
-message or final answer that repeats masfuzz's own prompt (its worked example, its instruction),
-and a tool call whose arguments the model did not write as JSON. Both are the model in use
+set). Some causes show only in what the evidence says, whatever the detector: calls of a tool
+masfuzz offered as a probe stub (a loop the probe lured the model into), an agent's message or
+final answer that repeats masfuzz's own prompt (its worked example, its instruction), and a tool
+call whose arguments the model did not write as JSON. Both are the model in use
 reacting to masfuzz's prompt or failing its protocol, so the finding is the harness's, shown
 with its cause and never counted against the app.
 """
@@ -28,6 +29,9 @@ def attribute(trace: Trace, failures: list[Failure]) -> list[Failure]:
 
 
 def _cause(trace: Trace, failure: Failure) -> str:
+    lured = _probe_lure(trace, failure)
+    if lured:
+        return lured
     for i in failure.evidence:
         if not 0 <= i < len(trace.events):
             continue
@@ -41,6 +45,20 @@ def _cause(trace: Trace, failure: Failure) -> str:
                     "worked example or instruction) instead of answering: an artifact of the model "
                     "and masfuzz's prompt, not the app's answer")
     return ""
+
+
+def _probe_lure(trace: Trace, failure: Failure) -> str:
+    """Evidence made only of calls of tools masfuzz offered as `--restricted probe` stubs (an
+    agent calling its probe again and again is a loop the probe lured the model into): the app
+    as written has no such call."""
+    probed = {(e.agent, e.tool) for e in trace.events if isinstance(e, RestrictedAttempt) and e.mode == "probe"}
+    calls = [trace.events[i] for i in failure.evidence if 0 <= i < len(trace.events)
+             and isinstance(trace.events[i], (ToolCall, RestrictedAttempt))]
+    if not calls or not all((c.agent, c.tool) in probed for c in calls):
+        return ""
+    first = calls[0]
+    return (f"masfuzz offered {first.tool} to {first.agent} as a probe (--restricted probe) and the "
+            "model kept calling it: in the app as written the agent cannot call it")
 
 
 def _text(event: Any) -> str:
