@@ -1,12 +1,12 @@
 """Whose a finding is, judged on its evidence for every detector alike.
 
-The detectors attribute what their own rule knows (a time limit, a probe stub, a bound the user
-set). Some causes show only in what the evidence says, whatever the detector: calls of a tool
-masfuzz offered as a probe stub (a loop the probe lured the model into), an agent's message or
-final answer that repeats masfuzz's own prompt (its worked example, its instruction), and a tool
-call whose arguments the model did not write as JSON. Both are the model in use
-reacting to masfuzz's prompt or failing its protocol, so the finding is the harness's, shown
-with its cause and never counted against the app.
+The detectors attribute what their own rule knows (a time limit, a bound the user set). Some
+causes show only in what the evidence says, whatever the detector: calls of a tool masfuzz
+offered as a `--restricted probe` stub (the restricted call itself, or a loop of them), an
+agent's message or final answer that repeats masfuzz's own prompt (its worked example, its
+instruction), and a tool call whose arguments the model did not write as JSON. Each is the model
+in use reacting to what masfuzz put before it, or failing its protocol, so the finding is the
+harness's, shown with its cause and never counted against the app.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from masfuzz.trace import Message, RestrictedAttempt, TerminationEvent, ToolCall
 
 
 def attribute(trace: Trace, failures: list[Failure]) -> list[Failure]:
-    """`failures` with those caused by the model's echo or malformed output given to the harness."""
+    """`failures` with those caused by a probe stub, the model's echo or its malformed output
+    given to the harness."""
     out = []
     for f in failures:
         because = "" if f.attribution != "sut" else _cause(trace, f)
@@ -48,17 +49,18 @@ def _cause(trace: Trace, failure: Failure) -> str:
 
 
 def _probe_lure(trace: Trace, failure: Failure) -> str:
-    """Evidence made only of calls of tools masfuzz offered as `--restricted probe` stubs (an
-    agent calling its probe again and again is a loop the probe lured the model into): the app
-    as written has no such call."""
+    """Evidence made only of calls of tools masfuzz offered as `--restricted probe` stubs. A
+    probe puts the tool in the agent's own tool list, so the model cannot know it is not the
+    agent's: what it then does (call it, call it again and again) is worth knowing (C3), but the
+    app as written has no such call."""
     probed = {(e.agent, e.tool) for e in trace.events if isinstance(e, RestrictedAttempt) and e.mode == "probe"}
     calls = [trace.events[i] for i in failure.evidence if 0 <= i < len(trace.events)
              and isinstance(trace.events[i], (ToolCall, RestrictedAttempt))]
     if not calls or not all((c.agent, c.tool) in probed for c in calls):
         return ""
     first = calls[0]
-    return (f"masfuzz offered {first.tool} to {first.agent} as a probe (--restricted probe) and the "
-            "model kept calling it: in the app as written the agent cannot call it")
+    return (f"masfuzz offered {first.tool} to {first.agent} as a probe (--restricted probe): in "
+            f"the app as written {first.agent} cannot call it")
 
 
 def _text(event: Any) -> str:

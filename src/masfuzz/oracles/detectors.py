@@ -258,16 +258,11 @@ def restricted_calls(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     for i, a in _indexed(trace, RestrictedAttempt):
         how = ("offered as a refusing probe stub" if a.mode == "probe"
                else "and the call really ran")
-        # A probe puts the tool in the agent's own tool list: the model cannot know it is not
-        # the agent's. What it then does is worth knowing (C3), not a defect of the app as written.
-        lured = {} if a.mode != "probe" else {
-            "attribution": "harness",
-            "because": f"masfuzz offered {a.tool} to {a.agent} as a probe (--restricted probe): in "
-                       f"the app as written {a.agent} cannot call it"}
+        # a probe's call is the harness's (`attribution`): the probe lured the model into it
         out.append(Failure(
             category="restricted_tool_call", root_cause="Restricted Tool Access",
             detector="restricted_tool_call", evidence=(i,), scenario_id=trace.scenario_id,
-            elements=(a.agent, a.tool, a.mode), **lured,
+            elements=(a.agent, a.tool, a.mode),
             description=f"{a.agent} called {a.tool}, a tool it does not own ({how})",
         ))
     return dedupe(out)
@@ -422,7 +417,6 @@ def model_not_injected(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]
         description=f"model not injected for {', '.join(agents) or 'an agent masfuzz could not tell'}: "
         f"{refused} model call(s) of the app's own client(s) reached a provider's URL and were refused",
     )]
-
 
 
 DETECTORS: list[Detector] = [
