@@ -45,8 +45,8 @@ def recursion_limit(app: Any) -> int:
 
 def tool_nodes(app: Any) -> dict[str, ToolNode]:
     """The graph's own tool nodes (not those inside its subgraphs)."""
-    nodes = getattr(getattr(app, "builder", None), "nodes", {})
-    return {n: node_runnable(app, n) for n in nodes if isinstance(node_runnable(app, n), ToolNode)}
+    runnables = {n: node_runnable(app, n) for n in getattr(getattr(app, "builder", None), "nodes", {})}
+    return {n: r for n, r in runnables.items() if isinstance(r, ToolNode)}
 
 
 def inner_tool_nodes(app: Any, node: str) -> list[ToolNode]:
@@ -67,12 +67,18 @@ def handoff_destination(tool: Any) -> str | None:
     return (getattr(tool, "metadata", None) or {}).get(HANDOFF_KEY)
 
 
+def all_tool_nodes(app: Any) -> list[ToolNode]:
+    """Every tool node of the graph and of the graphs its nodes run."""
+    nodes = list(tool_nodes(app).values())
+    for name in app.builder.nodes:
+        nodes += inner_tool_nodes(app, name)
+    return list(dict.fromkeys(nodes))
+
+
 def handoff_tools(app: Any) -> dict[str, str]:
     """Handoff tool name -> the agent it hands off to, over the whole graph."""
-    nodes = list(tool_nodes(app).values())
-    for name in getattr(app.builder, "nodes", {}):
-        nodes += inner_tool_nodes(app, name)
-    return {t.name: d for tn in nodes for t in tn.tools_by_name.values() if (d := handoff_destination(t))}
+    return {t.name: d for tn in all_tool_nodes(app) for t in tn.tools_by_name.values()
+            if (d := handoff_destination(t))}
 
 
 def extract_graph(app: Any, target: str = "") -> WorkflowSpec:

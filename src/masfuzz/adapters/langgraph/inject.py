@@ -18,7 +18,7 @@ from langchain_core.runnables import RunnableBinding, RunnableSequence
 from langchain_core.tools import StructuredTool
 
 from masfuzz.adapters.faults import Injection, inject
-from masfuzz.adapters.langgraph.extract import inner_tool_nodes, tool_nodes
+from masfuzz.adapters.langgraph.extract import all_tool_nodes
 from masfuzz.adapters.langgraph.reach import Place, graph_places
 
 
@@ -80,10 +80,7 @@ def faulty_tool(tool: Any, injection: Injection) -> StructuredTool:
 
 
 def swap_tools(stack: ExitStack, app: Any, faults: dict[str, Injection]) -> None:
-    nodes = list(tool_nodes(app).values())
-    for name in app.builder.nodes:
-        nodes += inner_tool_nodes(app, name)
-    for tnode in dict.fromkeys(nodes):
+    for tnode in all_tool_nodes(app):
         table = tnode._tools_by_name  # noqa: SLF001 - the dict ToolNode dispatches calls through
         for name, injection in faults.items():
             if name in table:

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
+from langgraph.pregel import Pregel
+
 _DEPTH = 2  # helper functions followed from a node function
 
 
@@ -42,8 +44,8 @@ class Place:
 
 
 def is_graph(value: Any) -> bool:
-    """A compiled graph (LangGraph's `Pregel`), without importing LangGraph's internals."""
-    return hasattr(value, "get_graph") and hasattr(value, "builder") and hasattr(value, "astream")
+    """A compiled graph (LangGraph's `Pregel`)."""
+    return isinstance(value, Pregel)
 
 
 def node_runnable(app: Any, name: str) -> Any:
