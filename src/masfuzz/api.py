@@ -353,30 +353,32 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
     control = _control(target, opts, say)
     known = KnownFailuresPhase(known_failures(store, target.ref, before_run=run_id, sut_model=opts.sut_model)
                                if "replay" in phases else [])
-    plan: dict[str, Any] = {
-        "replay": known,
-        "structural": StructuralPhase(_realizer(opts, tester), opts.sut_model, attempts=opts.attempts,
-                                      merge=not opts.no_bundle, path_aware=not opts.no_route,
-                                      fault_modes=faults, criteria=criteria, max_turns=opts.max_turns,
-                                      timeout=opts.timeout, surroundings=surroundings(opts)),
-        "flare": setup.phase() if "flare" in phases else None,
+    plan: dict[str, Callable[[], Any]] = {  # only the chosen phases are built
+        "replay": lambda: known,
+        "structural": lambda: StructuralPhase(
+            _realizer(opts, tester), opts.sut_model, attempts=opts.attempts, merge=not opts.no_bundle,
+            path_aware=not opts.no_route, fault_modes=faults, criteria=criteria, max_turns=opts.max_turns,
+            timeout=opts.timeout, surroundings=surroundings(opts)),
+        "flare": setup.phase,
     }
+    built = {p: plan[p]() for p in phases}
     executor = make_executor(opts.executor, timeout=opts.timeout, models=models,
                              code_coverage=opts.code_coverage)
-    campaign = Campaign(target, system.spec, executor, setup.coverage_models(), [plan[p] for p in phases],
+    campaign = Campaign(target, system.spec, executor, setup.coverage_models(), list(built.values()),
                         store, run_id, seed=opts.seed, budget=budget, progress=say,
                         tester_calls=lambda: tester.ledger.total().calls, lease_owner=owner,
                         detectors=setup.detectors())
     summary = _drive(campaign, store, run_id, owner, earlier, tester)
     summary.update(control)
     summary.update(known.summary())
-    if "flare" in phases:
-        summary["fuzz"] = {**plan["flare"].summary(), **setup.summary()}
-    if "structural" in phases:
+    if "flare" in built:
+        summary["fuzz"] = {**built["flare"].summary(), **setup.summary()}
+    if "structural" in built:
         generation = analyze(store, run_id).extra.get("generation")
         if generation:
             suite = suite_from_run(store, run_id, generation, target=target, spec=system.spec,
-                                   models={"tester": opts.model, "sut": opts.sut_model}, seed=opts.seed)
+                                   models={"tester": config["model"], "sut": config["sut_model"]},
+                                   seed=opts.seed)
             summary["suite"] = str(suite.save(opts.suite))
     store.finish_run(run_id, "completed", summary)
     return analyze(store, run_id)
