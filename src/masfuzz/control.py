@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,8 +98,6 @@ def placeholders(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def _participants(text: str) -> list[str]:
-    import re
-
     found = re.search(r"\[('[\w .-]+'(?:, '[\w .-]+')+)\]", text)
     return re.findall(r"'([\w .-]+)'", found.group(1)) if found else []
 

@@ -67,7 +67,6 @@ class Refusal:
         with cls._lock:
             return cls._hits
 
-
     # While the app's code loads (`loading`), a chat completion is answered with a placeholder
     # instead: a module that runs its app at import time (a quickstart's `app.invoke(...)` at
     # the end of the file) then loads, and masfuzz gets the objects it builds.

@@ -142,12 +142,7 @@ PREBUILT = "tests/adapters/langgraph_prebuilt.py"
 PREBUILT_POLICY = f"scripted/{PREBUILT}:policy"
 
 
-@pytest.fixture
-def no_provider(provider_endpoint):
-    return provider_endpoint
-
-
-def test_a_supervisor_of_two_react_agents_shows_its_agents_tools_and_handoffs(cli, no_provider):
+def test_a_supervisor_of_two_react_agents_shows_its_agents_tools_and_handoffs(cli, provider_endpoint):
     code, out, err = cli("inspect", f"{PREBUILT}:supervisor_app", "--format", "json")
     assert code == 0, err
     spec = json.loads(out)
@@ -159,11 +154,11 @@ def test_a_supervisor_of_two_react_agents_shows_its_agents_tools_and_handoffs(cl
     edges = {(d["from"], d["to"]): d.get("trigger", "handoff") for d in spec["delegations"]}
     assert edges == {("supervisor", "research_expert"): "handoff", ("supervisor", "math_expert"): "handoff",
                      ("research_expert", "supervisor"): "graph_edge", ("math_expert", "supervisor"): "graph_edge"}
-    assert no_provider == []
+    assert provider_endpoint == []
 
 
 @pytest.mark.parametrize("executor", ["pool", "inprocess"])
-def test_a_supervisor_runs_on_masfuzz_models_with_no_connection_to_the_provider(cli, no_provider, executor):
+def test_a_supervisor_runs_on_masfuzz_models_with_no_connection_to_the_provider(cli, provider_endpoint, executor):
     code, out, err = cli("exec", f"{PREBUILT}:supervisor_app", "--input", "what is the sum of 2 and 40",
                          "--sut-model", PREBUILT_POLICY, "--executor", executor, "--format", "json",
                          "--failures", "--fail-on", "any")
@@ -178,10 +173,10 @@ def test_a_supervisor_runs_on_masfuzz_models_with_no_connection_to_the_provider(
     swapped = trace["meta"]["model_swapped_at"]
     assert set(swapped) == {"supervisor", "research_expert", "math_expert"}
     assert all("create_react_agent.<locals>.call_model: static_model" in places for places in swapped.values())
-    assert no_provider == []  # every agent's model was masfuzz's
+    assert provider_endpoint == []  # every agent's model was masfuzz's
 
 
-def test_a_swarm_of_create_agent_agents_hands_off_and_takes_tool_faults(no_provider):
+def test_a_swarm_of_create_agent_agents_hands_off_and_takes_tool_faults(provider_endpoint):
     trace = run(f"{PREBUILT}:swarm_app", input="add two and three", sut_model=PREBUILT_POLICY, restricted="off")
     assert trace.speaker_order == ["Alice", "Bob"]
     assert delegations(trace) == [("Alice", "Bob", "handoff")]
@@ -191,10 +186,10 @@ def test_a_swarm_of_create_agent_agents_hands_off_and_takes_tool_faults(no_provi
                  faults=(Fault(tool="add", mode="error"),))
     [result] = faulty.of_type(ToolResult)
     assert result.status == "error" and result.fault == "error"  # reached the agent's own tool node
-    assert no_provider == []
+    assert provider_endpoint == []
 
 
-def test_a_model_chosen_at_call_time_is_reported_not_injected_for_its_agent(cli, no_provider):
+def test_a_model_chosen_at_call_time_is_reported_not_injected_for_its_agent(cli, provider_endpoint):
     code, out, err = cli("exec", f"{PREBUILT}:dynamic_app", "--input", "sum of 2 and 40",
                          "--sut-model", PREBUILT_POLICY, "--format", "json", "--failures", "--fail-on", "any")
     assert code == 0, err  # the harness's finding fails no gate
@@ -202,4 +197,4 @@ def test_a_model_chosen_at_call_time_is_reported_not_injected_for_its_agent(cli,
     [finding] = [f for f in data["failures"] if f["detector"] == "model_not_injected"]
     assert finding["description"].startswith("model not injected for agent:")
     assert finding["attribution"] == "harness"
-    assert no_provider == []
+    assert provider_endpoint == []

@@ -115,11 +115,9 @@ def _hoist(tool: str, schema: dict[str, Any], defs: dict[str, Any]) -> dict[str,
 
 # --- the prompt -------------------------------------------------------------------------
 
-_EXAMPLES = WORKED_EXAMPLES
-
 # Without a reply branch, the same examples minus the tool result and the reply.
 _EXAMPLES_TOOLS_ONLY = "\n".join(
-    line for line in _EXAMPLES.splitlines() if not line.startswith(("Result of", 'Answer: {"tool": "REPLY"'))
+    line for line in WORKED_EXAMPLES.splitlines() if not line.startswith(("Result of", 'Answer: {"tool": "REPLY"'))
 ) + "\n"
 
 
@@ -128,7 +126,7 @@ def tool_prompt(request: ChatRequest, tools: tuple[ToolDef, ...], reply: str | N
     system = "\n".join(m.content for m in request.messages if m.role == "system" and m.content)
     how = ANSWER_INSTRUCTION + ': {"tool": NAME, "arguments": {...}} to call a tool'
     how += f', or {{"tool": "{reply}", "arguments": {{"text": ...}}}} to answer the user.' if reply else "."
-    parts = [system.strip(), how, "", (_EXAMPLES.replace("REPLY", reply) if reply else _EXAMPLES_TOOLS_ONLY)]
+    parts = [system.strip(), how, "", (WORKED_EXAMPLES.replace("REPLY", reply) if reply else _EXAMPLES_TOOLS_ONLY)]
     parts += ["Tools:"] + [_signature(t) for t in tools] + ["", "Conversation:"]
     names = tool_names_by_call_id(request)
     parts += [_transcript_line(m, reply, names) for m in request.messages if m.role != "system"]
