@@ -14,6 +14,7 @@ system's id is a name, not structure, and is not compared.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from masfuzz.graph.coordination import CoordinationGraph
 from masfuzz.spec.model import WorkflowSpec
@@ -35,13 +36,13 @@ def drift(declared: WorkflowSpec, actual: WorkflowSpec) -> list[Drift]:
     if declared.system.entry_agent != actual.system.entry_agent:
         out.append(Drift("entry_changed", actual.system.entry_agent,
                          f"the manifest enters at {declared.system.entry_agent}"))
-    out += _sets("agent", {a.id for a in declared.agents}, {a.id for a in actual.agents})
-    out += _sets("tool", {t.id for t in declared.tools}, {t.id for t in actual.tools})
-    out += _pairs("tool_edge", set(declared.permissions.allow), set(actual.permissions.allow),
-                  added="granted in the code, not in the manifest", removed="in the manifest, no longer granted")
-    out += _pairs("restriction", _restricted(declared), _restricted(actual),
-                  added="restricted in the code, allowed or absent in the manifest",
-                  removed="restricted in the manifest, no longer restricted in the code")
+    out += _diff("agent", {a.id for a in declared.agents}, {a.id for a in actual.agents})
+    out += _diff("tool", {t.id for t in declared.tools}, {t.id for t in actual.tools})
+    out += _diff("tool_edge", set(declared.permissions.allow), set(actual.permissions.allow),
+                 added="granted in the code, not in the manifest", removed="in the manifest, no longer granted")
+    out += _diff("restriction", _restricted(declared), _restricted(actual),
+                 added="restricted in the code, allowed or absent in the manifest",
+                 removed="restricted in the manifest, no longer restricted in the code")
     out += _delegations({d.edge for d in declared.delegations}, {d.edge for d in actual.delegations})
     return out
 
@@ -51,15 +52,14 @@ def _restricted(spec: WorkflowSpec) -> set[tuple[str, str]]:
     return {(a, t) for a, t in keys}
 
 
-def _sets(kind: str, declared: set[str], actual: set[str]) -> list[Drift]:
-    return ([Drift(f"{kind}_added", x, "in the code, not in the manifest") for x in sorted(actual - declared)]
-            + [Drift(f"{kind}_removed", x, "in the manifest, not in the code") for x in sorted(declared - actual)])
+def _diff(kind: str, declared: set[Any], actual: set[Any], *, added: str = "in the code, not in the manifest",
+          removed: str = "in the manifest, not in the code") -> list[Drift]:
+    """What `actual` has that `declared` has not, and the reverse; an (agent, tool) pair in words."""
+    def name(x: Any) -> str:
+        return " -> ".join(x) if isinstance(x, tuple) else x
 
-
-def _pairs(kind: str, declared: set[tuple[str, str]], actual: set[tuple[str, str]], *,
-           added: str, removed: str) -> list[Drift]:
-    return ([Drift(f"{kind}_added", f"{a} -> {t}", added) for a, t in sorted(actual - declared)]
-            + [Drift(f"{kind}_removed", f"{a} -> {t}", removed) for a, t in sorted(declared - actual)])
+    return ([Drift(f"{kind}_added", name(x), added) for x in sorted(actual - declared)]
+            + [Drift(f"{kind}_removed", name(x), removed) for x in sorted(declared - actual)])
 
 
 def _delegations(declared: set[tuple[str, str]], actual: set[tuple[str, str]]) -> list[Drift]:
