@@ -6,7 +6,7 @@ STAMP := $(VENV)/.stamp-install
 EXTRAS ?= local,openai,litellm,openai-agents,autogen,langgraph,toolfuzz,toolfuzz-langchain,ag2,dspy,dev
 export CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 
-.PHONY: demo test bench install clean ag02
+.PHONY: demo test bench install clean ag02 browser
 
 # A second environment for apps written against pyautogen 0.2.x (FLARE's benchmark apps; see
 # docs/flare-apps.md): the 0.2 API and AG2 both install the module `autogen`, so they cannot
@@ -31,8 +31,14 @@ install: $(STAMP)
 demo: $(STAMP)
 	bash examples/demo.sh
 
-test: $(STAMP)
-	$(PY) -m pytest -q
+# The HTML report's test opens it in Debian's Chromium; here a missing browser fails it.
+BROWSER_PKGS := chromium chromium-driver
+browser:
+	command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+	  { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(BROWSER_PKGS); }
+
+test: $(STAMP) browser
+	MASFUZZ_REQUIRE_BROWSER=1 $(PY) -m pytest -q
 
 bench: $(STAMP)
 	for b in bench/bench_*.py; do $(PY) $$b || exit 1; done

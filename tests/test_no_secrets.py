@@ -69,7 +69,7 @@ def test_planted_secrets_never_leave(cli, tmp_path, monkeypatch):
                            "--store", store, "--format", fmt)
         assert code == 0, err
     assert run("report", "--store", store)[0] == 0
-    for kind in ("json", "junit", "sarif"):  # the CI reports, written to files
+    for kind in ("json", "junit", "sarif", "html"):  # the CI reports, written to files
         assert run("report", "--store", store, "--report", f"{kind}:{tmp_path / f'report.{kind}'}")[0] == 0
     written = [p for p in tmp_path.rglob("*") if p.is_file()]
     assert any(p.suffix == ".db" for p in written) and any(p.suffix == ".yaml" for p in written)

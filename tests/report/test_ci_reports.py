@@ -15,25 +15,10 @@ import pytest
 
 from masfuzz import __version__
 from tests.conftest import ROOT
-from tests.generate.test_cover import CS, TESTER
 
 pytest.importorskip("agents")
 
 GOLD = ROOT / "tests" / "report" / "gold"
-SLOPPY = "scripted/tests/report/sloppy_seat_policy.py:policy"
-
-
-@pytest.fixture(scope="module")
-def store(tmp_path_factory):
-    """One cover run on the customer-service desk whose seat agent calls its tool without a
-    required argument: an app failure about a tool, and a harness finding (a probe stub)."""
-    from masfuzz.cli import main
-
-    where = tmp_path_factory.mktemp("ci")
-    code = main(["cover", CS, "--model", TESTER, "--sut-model", SLOPPY, "--no-cache", "--no-check",
-                 "--store", str(where / "runs.db"), "--suite", str(where / "suite.yaml"), "--format", "json"])
-    assert code == 0
-    return str(where / "runs.db")
 
 
 def _report(cli, store, kind):
@@ -87,3 +72,24 @@ def test_junit_has_a_case_per_obligation_and_per_failure(cli, store, monkeypatch
     assert len(harness) == 1 and "caused by the harness" in harness[0].find("skipped").get("message")
     assert root.get("tests") == str(sum(len(s) for s in root))
     _gold("cover.junit.xml", text)
+
+
+def _scrubbed(value, where):
+    """The JSON report with what differs between runs and machines replaced: times, durations,
+    the store's folder and the checkout's path."""
+    if isinstance(value, dict):
+        return {k: 0 if k in ("started", "finished", "seconds", "wall_time") else _scrubbed(v, where)
+                for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrubbed(v, where) for v in value]
+    if isinstance(value, str):
+        return value.replace(where, "STORE").replace(str(ROOT) + "/", "")
+    return value
+
+
+def test_json_report_gold(cli, store, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    data = json.loads(_report(cli, store, "json"))
+    assert data["format"] == "masfuzz-report" and data["masfuzz_version"] == "VERSION"
+    text = json.dumps(_scrubbed(data, os.path.dirname(store)), indent=2, sort_keys=True) + "\n"
+    _gold("cover.json", text)

@@ -1,14 +1,15 @@
-"""Reports: one `Analysis` rendered by each `Reporter` (text, JSON, JUnit XML, SARIF; HTML later)."""
+"""Reports: one `Analysis` rendered by each `Reporter` (text, JSON, JUnit XML, SARIF, HTML)."""
 
 from masfuzz.report.analysis import Analysis, Structure
 from masfuzz.report.base import Reporter
+from masfuzz.report.html import HtmlReporter
 from masfuzz.report.json_report import JsonReporter
 from masfuzz.report.junit import JUnitReporter
 from masfuzz.report.sarif import SarifReporter
 from masfuzz.report.text import TextReporter
 
 REPORTERS: dict[str, type[Reporter]] = {"text": TextReporter, "json": JsonReporter, "junit": JUnitReporter,
-                                        "sarif": SarifReporter}
+                                        "sarif": SarifReporter, "html": HtmlReporter}
 
 
 def write_report(analysis: Analysis, kind: str, path: str | None = None, *,

@@ -40,6 +40,17 @@ class Structure:
         )
 
 
+@dataclass(frozen=True)
+class Point:
+    """Where the run stood after one more execution: its number, seconds since the first one
+    was recorded, C1..C4 witnessed so far, and the app's failures found so far."""
+
+    execution: int
+    seconds: float
+    covered: dict[str, int]
+    failures: int
+
+
 @dataclass
 class Analysis:
     # None for a run with no workflow behind it (`masfuzz tools` on plain tools)
@@ -51,6 +62,11 @@ class Analysis:
     scenarios: int = 0
     failures: list[dict[str, Any]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)  # sections: run, generation, tools, usage
+    # The traces of the executions that failed (execution id -> trace): the events a failure's
+    # evidence points into, for reports that show them.
+    traces: dict[int, Trace] = field(default_factory=dict)
+    # Coverage over the course of the run: one point per execution, in the order recorded.
+    timeline: list["Point"] = field(default_factory=list)
 
     @classmethod
     def of_spec(cls, spec: WorkflowSpec) -> "Analysis":
@@ -108,12 +124,41 @@ def analyze(store: Any, run_id: int | None = None) -> Analysis:
         a = Analysis(None)
     a.scenarios = store.execution_count(run_id)
     a.failures = [f.as_dict() for f in store.failures(run_id)]
+    for eid in sorted({f["execution_id"] for f in a.failures if f.get("execution_id") is not None}):
+        trace = store.trace(eid)
+        if trace is not None:
+            a.traces[eid] = trace
+    if a.space is not None:
+        a.timeline = _timeline(store, run_id, a.space, a.failures)
     a.extra["run"] = {k: info[k] for k in ("id", "command", "target", "config", "status",
                                             "started", "finished")}
     for name, section in _sections(store, run_id, a, info).items():
         if section:
             a.extra[name] = section
     return a
+
+
+def _timeline(store: Any, run_id: int, space: ObligationSpace,
+              failures: list[dict[str, Any]]) -> list[Point]:
+    """Coverage after each execution, counted as the final coverage counts it (an item is an
+    obligation of the space), so the last point agrees with the report's totals."""
+    from masfuzz.graph.obligations import CRITERIA, Obligation
+
+    found_at = sorted(f["execution_id"] for f in failures
+                      if f.get("attribution", "sut") == "sut" and f.get("execution_id") is not None)
+    seen: dict[str, set[tuple[str, ...]]] = {c: set() for c in CRITERIA.values()}
+    points: list[Point] = []
+    start: float | None = None
+    for n, (eid, created, items) in enumerate(store.execution_items(run_id), 1):
+        start = created if start is None else start
+        for item in items:
+            if Obligation.is_id(item):
+                ob = Obligation.parse(item)
+                if ob.endpoints in space.by_kind(ob.kind):
+                    seen[ob.criterion].add(ob.endpoints)
+        points.append(Point(n, round(created - start, 3), {c: len(s) for c, s in seen.items()},
+                            sum(1 for e in found_at if e <= eid)))
+    return points
 
 
 def _sections(store: Any, run_id: int, a: Analysis, info: dict[str, Any]) -> dict[str, Any]:

@@ -444,6 +444,27 @@ class RunStore:
         for eid, sjson, tjson in rows:
             yield eid, Scenario.model_validate_json(sjson), Trace.model_validate_json(tjson)
 
+    def trace(self, execution_id: int) -> Trace | None:
+        row = self.db.execute("SELECT trace FROM executions WHERE id=?", (execution_id,)).fetchone()
+        return Trace.model_validate_json(row[0]) if row else None
+
+    def execution_items(self, run_id: int) -> Iterator[tuple[int, float, list[str]]]:
+        """Each execution of the run in the order it was recorded: its id, when, and the
+        coverage items it exercised (what a coverage-over-time curve is drawn from)."""
+        rows = self.db.execute(
+            "SELECT e.id, e.created, c.obligation_id FROM executions e LEFT JOIN contexts c "
+            "ON c.execution_id = e.id WHERE e.run_id=? ORDER BY e.id", (run_id,))
+        current: tuple[int, float, list[str]] | None = None
+        for eid, created, item in rows:
+            if current is None or current[0] != eid:
+                if current is not None:
+                    yield current
+                current = (eid, created, [])
+            if item is not None:
+                current[2].append(item)
+        if current is not None:
+            yield current
+
     def coverage_items(self, run_id: int) -> dict[str, list[str]]:
         """Coverage item id -> ids of the scenarios that exercised it in this run, in order."""
         rows = self.db.execute(
