@@ -33,6 +33,8 @@ def print_analysis(analysis: Any, fmt: str, *, obligations: bool = False,
     for spec in reports or [fmt]:
         kind, _, path = spec.partition(":")
         write_report(analysis, kind, path or None, obligations=obligations)
+        if path:  # coverage.py's habit: say where the file went
+            print(f"masfuzz: wrote the {kind} report to {path}", file=sys.stderr)
     why = analysis.gate(fail_under)
     if why:
         print(f"masfuzz: {why}", file=sys.stderr)
