@@ -1,7 +1,8 @@
 """OpenTelemetry GenAI spans <-> `Trace`, so any instrumented app can be judged like a live run.
 
 Ingest reads OTLP/JSON (`resourceSpans[].scopeSpans[].spans[]`, attributes as key/value lists;
-one document, a list of them, or the collector file exporter's JSON lines) and understands:
+one document, a list of them, or the collector file exporter's JSON lines; trace and span ids in
+hex as OTLP/JSON has them, or in base64 as protobuf's JSON mapping writes them) and understands:
 - the GenAI semantic conventions: `gen_ai.operation.name` `invoke_agent` (agent, from
   `gen_ai.agent.name`), `execute_tool` (`gen_ai.tool.name`, `gen_ai.tool.call.id`,
   `gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`), `chat` and other model calls
@@ -10,9 +11,24 @@ one document, a list of them, or the collector file exporter's JSON lines) and u
   `output.value`, `graph.node.id` / `graph.node.parent_id`, `llm.token_count.*`;
 - handoffs as the Agents SDK records them (`from_agent` / `to_agent`) and as OpenInference
   names them (`handoff to <agent>`); an agent span running inside another agent's tool span is
-  an agent-as-tool delegation.
+  an agent-as-tool delegation;
+- AutoGen AgentChat's own instrumentation (autogen-core >= 0.7; `gen_ai.system` "autogen"): its
+  `invoke_agent` / `execute_tool` spans are the GenAI conventions above, but they carry no
+  arguments, results or messages, a team's turns are not nested in one another, and each
+  message its runtime delivers starts a new trace linked to the sender's span. So: traces that
+  span links join are one run; `create_agent` spans (agents being built) are no event; the
+  runtime's `autogen process` spans' `message` attribute (the delivered message as JSON) gives
+  the task, the agents' chat messages, tool arguments (`ToolCallRequestEvent`) and results
+  (`ToolCallExecutionEvent`, by call id); consecutive turns of a team's members (the spans
+  with `gen_ai.agent.id`) are a delegation with the trigger of the manager's class
+  (`recipient_agent_class`: selector, round robin, graph), a Swarm's `HandoffMessage` is its
+  delegation; a `GroupChatTermination` the runtime creates (`messaging.message.type`) ends the
+  run by a termination condition, which the spans do not name: it is named from the target's
+  conditions (`MaxMessageTermination`, `TextMentionTermination`) when they are given, else the
+  reason is `other`. AgentChat emits no model-call spans, so usage stays unknown.
 Span start and end times order the events: a tool call happens at its span's start, its result
-at its end. Spans of several traces give several `Trace`s.
+at its end; an AgentChat message at its `created_at`. Spans of several runs give several
+`Trace`s; what a run's spans could not show is listed in the trace's `meta["notes"]`.
 
 Export writes a `Trace` as such spans (plus `masfuzz.*` attributes for what the conventions do
 not name: restricted attempts, termination reason, scenario id), so export -> ingest gives the
