@@ -440,6 +440,8 @@ class _Builder:
         elif _is_model_call(s):
             self._model_call(s, agent)
         for ns, name, attrs in s.events:
+            if name == "exception" and _is_tool(s):
+                continue  # a tool's exception is its error result (AutoGen records both)
             self._span_event(ns, name, attrs, me)
         owner = (str(s.attrs.get("gen_ai.agent.name") or me or "")) if _is_tool(s) else tool_owner
         for c in s.children:
@@ -552,7 +554,8 @@ class _Builder:
             self.notes.append("no AutoGen runtime spans (AUTOGEN_DISABLE_RUNTIME_TRACING set?): the "
                               "task, the agents' messages, tool arguments and results, and how the run "
                               "ended are not known; each agent turn may be a trace of its own")
-        self.notes.append("AutoGen's spans hold no model calls: the run's model usage is not known")
+        if not self.model_calls:
+            self.notes.append("AutoGen's spans hold no model calls: the run's model usage is not known")
         final = None
         for m in ac.chat_messages():
             ns, source, text = _created_ns(m), m.get("source"), _agentchat_text(m)
