@@ -407,8 +407,13 @@ def run_judge(opts: argparse.Namespace) -> Any:
 
     if not opts.otel:
         raise MasfuzzError("judge: --otel FILE is required (OTLP/JSON spans)")
-    traces = otel.ingest_all(opts.otel)
-    spec = target_of(opts).open().spec if opts.target else spec_from_traces(traces)
+    spec = target_of(opts).open().spec if opts.target else None
+    # the target's termination conditions name the one that fired where the spans do not
+    traces = otel.ingest_all(opts.otel, spec.termination.conditions if spec is not None else ())
+    spec = spec if spec is not None else spec_from_traces(traces)
+    # what the spans could not show (the ingestion's notes) is said with the report's notes
+    said = [n for t in traces for n in t.meta.get("notes", ())]
+    spec = spec.model_copy(update={"notes": (*spec.notes, *(f"judge --otel: {n}" for n in dict.fromkeys(said)))})
     store = RunStore(opts.store)
     run_id = store.start_run("judge", spec, opts.target or opts.otel,
                              _redacted({"otel": opts.otel, "traces": len(traces)}))

@@ -77,3 +77,58 @@ def test_a_missing_or_broken_spans_file_is_one_line_and_exit_2(cli, tmp_path):
     bad.write_text("{not json")
     code, _, err = cli("judge", "--otel", str(bad), "--store", str(tmp_path / "r.db"))
     assert code == 2 and len(err.strip().splitlines()) == 1
+
+
+def test_autogens_own_spans_of_a_run_judge_like_the_runs_own_trace(cli, tmp_path):
+    """The video team run once with an OpenTelemetry SDK tracer provider installed (what
+    examples/video_team/traced.py does on import): AgentChat's own instrumentation exports its
+    spans, and judging them gives the run's own coverage, witnesses and failures."""
+    pytest.importorskip("autogen_agentchat")
+    pytest.importorskip("opentelemetry.sdk.trace")
+    pytest.importorskip("opentelemetry.exporter.otlp.proto.common")
+    import os
+    import subprocess
+    import sys
+
+    spans = tmp_path / "autogen.otlp.jsonl"
+    # a process of its own: the tracer provider is process-global and this one stays clean
+    done = subprocess.run(
+        [sys.executable, "-c", "from masfuzz.cli import run; run()", "exec",
+         "examples/video_team/traced.py:selector_team", "--input", "Make a 30-second video about the water cycle.",
+         "--sut-model", VIDEO_SUT, "--format", "json", "--coverage"],
+        capture_output=True, text=True, cwd=ROOT, timeout=300, env={**os.environ, "OTLP_JSON_FILE": str(spans)})
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    live = {**out["coverage"], "failures": out["failures"]}
+    # the spans are AutoGen's (scope autogen-core / the runtime's), none of masfuzz's exporter
+    lines = [json.loads(line) for line in spans.read_text().splitlines()]
+    scopes = {ss["scope"]["name"] for doc in lines for rs in doc["resourceSpans"] for ss in rs["scopeSpans"]}
+    assert "autogen-core" in scopes and "masfuzz" not in scopes
+
+    judged = _judge(cli, tmp_path, str(spans), VIDEO)
+    assert _criteria(judged) == _criteria(live) == {"C1": (4, 4), "C2": (4, 4), "C3": (0, 12), "C4": (4, 12)}
+    witnessed = {c: [o["id"] for o in v["items"] if o["witnessed_by"]] for c, v in judged["obligations"].items()}
+    assert witnessed == {c: [o["id"] for o in v["items"] if o["witnessed_by"]]
+                         for c, v in live["obligations"].items()}
+    assert [f["fingerprint"] for f in judged["failures"]] == [f["fingerprint"] for f in live["failures"]]
+    assert [f["root_cause"] for f in judged["failures"]] == ["Termination Condition Violation"]
+
+    # the very events of the run's own trace (times aside), rebuilt from AutoGen's spans
+    conditions = ("(TextMentionTermination(text='TERMINATE') | MaxMessageTermination(max_messages=10))",)
+    (back,) = otel.ingest_all(spans, conditions)
+    own = Trace.model_validate(out["trace"])
+    assert [e.model_copy(update={"t": 0.0}) for e in back.events] == [
+        e.model_copy(update={"t": 0.0}) for e in own.events]
+
+    # What the spans lack is said, not hidden: AgentChat exports no stop message (the reason is
+    # named from the target's MaxMessageTermination) and no model calls (usage is unknown).
+    notes = [n for n in judged["notes"] if n.startswith("judge --otel:")]
+    assert any("MaxMessageTermination(10)" in n for n in notes)
+    assert any("no model calls" in n for n in notes)
+    assert back.usage.model_calls == 0 < own.usage.model_calls
+    # Without a TARGET nothing names the condition: the run ended by an unnamed condition
+    # (`other`), so the bug of the missing termination cannot be told from the spans alone.
+    bare = _judge(cli, tmp_path, str(spans))
+    assert _criteria(bare)["C1"] == (4, 4)
+    assert "Termination Condition Violation" not in [f["root_cause"] for f in bare.get("failures", [])]
+    assert any("judge with a TARGET" in n for n in bare["notes"])

@@ -1,7 +1,8 @@
 """OpenTelemetry GenAI spans <-> `Trace`, so any instrumented app can be judged like a live run.
 
 Ingest reads OTLP/JSON (`resourceSpans[].scopeSpans[].spans[]`, attributes as key/value lists;
-one document, a list of them, or the collector file exporter's JSON lines) and understands:
+one document, a list of them, or the collector file exporter's JSON lines; trace and span ids in
+hex as OTLP/JSON has them, or in base64 as protobuf's JSON mapping writes them) and understands:
 - the GenAI semantic conventions: `gen_ai.operation.name` `invoke_agent` (agent, from
   `gen_ai.agent.name`), `execute_tool` (`gen_ai.tool.name`, `gen_ai.tool.call.id`,
   `gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`), `chat` and other model calls
@@ -10,9 +11,24 @@ one document, a list of them, or the collector file exporter's JSON lines) and u
   `output.value`, `graph.node.id` / `graph.node.parent_id`, `llm.token_count.*`;
 - handoffs as the Agents SDK records them (`from_agent` / `to_agent`) and as OpenInference
   names them (`handoff to <agent>`); an agent span running inside another agent's tool span is
-  an agent-as-tool delegation.
+  an agent-as-tool delegation;
+- AutoGen AgentChat's own instrumentation (autogen-core >= 0.7; `gen_ai.system` "autogen"): its
+  `invoke_agent` / `execute_tool` spans are the GenAI conventions above, but they carry no
+  arguments, results or messages, a team's turns are not nested in one another, and each
+  message its runtime delivers starts a new trace linked to the sender's span. So: traces that
+  span links join are one run; `create_agent` spans (agents being built) are no event; the
+  runtime's `autogen process` spans' `message` attribute (the delivered message as JSON) gives
+  the task, the agents' chat messages, tool arguments (`ToolCallRequestEvent`) and results
+  (`ToolCallExecutionEvent`, by call id); consecutive turns of a team's members (the spans
+  with `gen_ai.agent.id`) are a delegation with the trigger of the manager's class
+  (`recipient_agent_class`: selector, round robin, graph), a Swarm's `HandoffMessage` is its
+  delegation; a `GroupChatTermination` the runtime creates (`messaging.message.type`) ends the
+  run by a termination condition, which the spans do not name: it is named from the target's
+  conditions (`MaxMessageTermination`, `TextMentionTermination`) when they are given, else the
+  reason is `other`. AgentChat emits no model-call spans, so usage stays unknown.
 Span start and end times order the events: a tool call happens at its span's start, its result
-at its end. Spans of several traces give several `Trace`s.
+at its end; an AgentChat message at its `created_at`. Spans of several runs give several
+`Trace`s; what a run's spans could not show is listed in the trace's `meta["notes"]`.
 
 Export writes a `Trace` as such spans (plus `masfuzz.*` attributes for what the conventions do
 not name: restricted attempts, termination reason, scenario id), so export -> ingest gives the
@@ -21,9 +37,12 @@ same agents, tool calls per agent, restricted attempts and delegations.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import json
 import re
+from datetime import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,6 +97,7 @@ class _Span:
     status_message: str
     resource: dict[str, Any]
     order: int
+    links: tuple[str, ...] = ()  # the trace ids of the span contexts this span links to
     children: list["_Span"] = field(default_factory=list)
     parent: "_Span | None" = None
 
@@ -107,6 +127,23 @@ def _documents(source: Any) -> list[dict[str, Any]]:
     raise MasfuzzError(f"OTLP input must be a file, a JSON object or a list, not {type(source).__name__}")
 
 
+_HEX = re.compile(r"^[0-9a-fA-F]+$")
+
+
+def _id(raw: Any, size: int) -> str:
+    """A trace id (16 bytes) or span id (8) as lowercase hex. OTLP/JSON writes them in hex;
+    protobuf's own JSON mapping (`MessageToJson` of the exporters' encoded request) in base64."""
+    if not raw or not isinstance(raw, str):
+        return ""
+    if len(raw) == 2 * size and _HEX.match(raw):
+        return raw.lower()
+    try:
+        decoded = base64.b64decode(raw, validate=True)
+    except (binascii.Error, ValueError):
+        return raw
+    return decoded.hex() if len(decoded) == size else raw
+
+
 def _spans(docs: list[dict[str, Any]]) -> list[_Span]:
     out: list[_Span] = []
     for doc in docs:
@@ -119,8 +156,8 @@ def _spans(docs: list[dict[str, Any]]) -> list[_Span]:
                     status = s.get("status", {}) or {}
                     code = status.get("code", 0)
                     out.append(_Span(
-                        trace_id=s.get("traceId", ""), span_id=s.get("spanId", ""),
-                        parent_id=s.get("parentSpanId", "") or "", name=s.get("name", ""),
+                        trace_id=_id(s.get("traceId"), 16), span_id=_id(s.get("spanId"), 8),
+                        parent_id=_id(s.get("parentSpanId"), 8), name=s.get("name", ""),
                         start=int(s.get("startTimeUnixNano", 0) or 0),
                         end=int(s.get("endTimeUnixNano", 0) or 0),
                         attrs=_attrs(s.get("attributes")),
@@ -129,6 +166,8 @@ def _spans(docs: list[dict[str, Any]]) -> list[_Span]:
                         error=code in (STATUS_ERROR, "STATUS_CODE_ERROR"),
                         status_message=status.get("message", "") or "",
                         resource=resource, order=len(out),
+                        links=tuple(_id(ln.get("traceId"), 16) for ln in s.get("links", ()) or ()
+                                    if isinstance(ln, dict) and ln.get("traceId")),
                     ))
     return out
 
@@ -225,12 +264,128 @@ def _output_text(s: _Span) -> str:
     return "\n".join(texts)
 
 
+# --------------------------------------------------------------------------- AutoGen AgentChat
+
+# The group chat manager's class (the runtime's `recipient_agent_class`) -> the trigger the
+# AutoGen adapter gives a speaker change in that team.
+_AGENTCHAT_TRIGGERS = {"SelectorGroupChatManager": "selector", "RoundRobinGroupChatManager": "sequence",
+                       "SwarmGroupChatManager": "handoff", "GraphFlowManager": "graph_edge"}
+_MAX_MESSAGES = re.compile(r"MaxMessageTermination\(max_messages=(\d+)")
+_TEXT_MENTION = re.compile(r"TextMentionTermination\(text='([^']*)'")
+
+
+def _created_ns(m: dict[str, Any]) -> int:
+    try:
+        when = datetime.fromisoformat(str(m.get("created_at", "")).replace("Z", "+00:00"))
+    except ValueError:
+        return 0
+    # microseconds: the message was made within the microsecond after
+    return (int(when.timestamp()) * 1_000_000 + when.microsecond) * 1000 + 999
+
+
+def _agentchat_text(m: dict[str, Any]) -> str:
+    content = m.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(c if isinstance(c, str) else "<image>" for c in content)
+    return json.dumps(content, sort_keys=True)
+
+
+class _AgentChat:
+    """What AutoGen AgentChat's own spans tell beyond the GenAI conventions. Its runtime's
+    `autogen process` spans carry each delivered message as JSON (`message`): the task, every
+    agent's messages and tool events (arguments, results, errors), and the recipient's class
+    names the team's kind. `autogen create` spans name the message type they enqueue
+    (`messaging.message.type`): a `GroupChatTermination` is a termination condition firing.
+    Its stop message is never delivered, so never exported: which condition fired is named
+    from the target's conditions when they are known."""
+
+    def __init__(self, spans: list[_Span]) -> None:
+        self.present = any(s.attrs.get("gen_ai.system") == "autogen" or s.name.startswith("autogen ")
+                           for s in spans)
+        self.runtime = any(s.name.startswith("autogen ") for s in spans)
+        self.messages: dict[str, dict[str, Any]] = {}
+        self.trigger = "delegate"
+        self.terminated = any(s.attrs.get("messaging.message.type") == "GroupChatTermination" for s in spans)
+        self.errored = any(s.attrs.get("messaging.message.type") == "GroupChatError" for s in spans)
+        for s in sorted(spans, key=lambda x: (x.start, x.order)):
+            cls = str(s.attrs.get("recipient_agent_class", ""))
+            if cls in _AGENTCHAT_TRIGGERS:
+                self.trigger = _AGENTCHAT_TRIGGERS[cls]
+            raw = s.attrs.get("message")
+            if s.attrs.get("messaging.operation") == "process" and isinstance(raw, str):
+                try:
+                    payload = json.loads(raw)
+                except json.JSONDecodeError:
+                    continue
+                for m in self._carried(payload):
+                    self.messages.setdefault(str(m["id"]), m)
+        self.requests: dict[str, dict[str, Any]] = {}  # call id -> FunctionCall
+        self.results: dict[str, dict[str, Any]] = {}  # call id -> FunctionExecutionResult
+        for m in self.messages.values():
+            items = m.get("content") if isinstance(m.get("content"), list) else []
+            for item in items:
+                if not isinstance(item, dict):
+                    continue
+                if m.get("type") == "ToolCallRequestEvent" and item.get("id"):
+                    self.requests[str(item["id"])] = item
+                elif m.get("type") == "ToolCallExecutionEvent" and item.get("call_id"):
+                    self.results[str(item["call_id"])] = item
+        # A team member's turn: the span its ChatAgentContainer opens (it names the agent id).
+        invoked = [s for s in spans if _op(s) == "invoke_agent" and s.attrs.get("gen_ai.system") == "autogen"]
+        self.agents = {_agent_name(s) for s in invoked}
+        turns = sorted((s for s in invoked if s.attrs.get("gen_ai.agent.id")), key=lambda x: (x.start, x.order))
+        self.previous = {b.span_id: _agent_name(a) for a, b in zip(turns, turns[1:])}
+        self.handoffs = any(m.get("type") == "HandoffMessage" for m in self.messages.values())
+
+    @staticmethod
+    def _carried(payload: Any) -> list[dict[str, Any]]:
+        """The AgentChat messages in one runtime message: GroupChatStart (`messages`),
+        GroupChatMessage (`message`), GroupChatAgentResponse (`response`)."""
+        if not isinstance(payload, dict):
+            return []
+        found = list(payload.get("messages") or ()) if isinstance(payload.get("messages"), list) else []
+        if isinstance(payload.get("message"), dict):
+            found.append(payload["message"])
+        response = payload.get("response")
+        if isinstance(response, dict):
+            found += [*(response.get("inner_messages") or ()), response.get("chat_message")]
+        return [m for m in found if isinstance(m, dict) and m.get("id") and m.get("type")]
+
+    def chat_messages(self) -> list[dict[str, Any]]:
+        """The chat messages (not the agents' events), in the order they were made."""
+        out = [m for m in self.messages.values() if not str(m.get("type", "")).endswith("Event")]
+        return sorted(out, key=_created_ns)
+
+    def stop(self, conditions: tuple[str, ...]) -> tuple[str, str, str | None]:
+        """(reason, detail, note) of a run a termination condition ended."""
+        chat = self.chat_messages()
+        said = [m for m in chat if m.get("source") in self.agents]
+        last = _agentchat_text(said[-1]) if said else ""
+        known = " | ".join(conditions)
+        for text in _TEXT_MENTION.findall(known):
+            if text and text in last:
+                return "text_mention", f"Text '{text}' mentioned", None
+        for n in _MAX_MESSAGES.findall(known):
+            if len(chat) >= int(n):
+                return ("message_limit", f"Maximum number of messages {n} reached, current message "
+                        f"count: {len(chat)}", f"AutoGen's spans do not carry the stop message: "
+                        f"message_limit is named from the target's MaxMessageTermination({n}) and "
+                        f"the {len(chat)} chat messages the spans show")
+        if conditions:
+            return ("other", "a termination condition fired", "AutoGen's spans do not carry the stop "
+                    "message, and none of the target's termination conditions explains the end")
+        return ("other", "a termination condition fired", "AutoGen's spans do not carry the stop "
+                "message: judge with a TARGET to name the termination condition that fired")
+
+
 # --------------------------------------------------------------------------- ingest
 
 class _Builder:
     """Turns one trace's span tree into time-stamped events, then orders them by time."""
 
-    def __init__(self, spans: list[_Span]) -> None:
+    def __init__(self, spans: list[_Span], conditions: tuple[str, ...] = ()) -> None:
         ids = {s.span_id: s for s in spans}
         for s in spans:
             s.parent = ids.get(s.parent_id)
@@ -244,6 +399,9 @@ class _Builder:
         self.events: list[tuple[int, int, Any]] = []
         self.model_calls = self.tokens_in = self.tokens_out = 0
         self.last_delegation: tuple[str, str] | None = None
+        self.conditions = conditions
+        self.agentchat = _AgentChat(spans)
+        self.notes: list[str] = []
 
     def add(self, ns: int, event: Any) -> None:
         if isinstance(event, DelegationEvent):
@@ -259,6 +417,11 @@ class _Builder:
             self._handoff(s, agent)
         elif _is_agent(s) and not _is_workflow(s):
             me = _agent_name(s)
+            before = self.agentchat.previous.get(s.span_id)
+            if before is not None and not self.agentchat.handoffs:
+                # a speaker change in an AgentChat team (a Swarm's are its HandoffMessages)
+                self.add(s.start, DelegationEvent(**{"from": before, "to": me},
+                                                  trigger=self.agentchat.trigger))
             self.add(s.start, AgentTurn(agent=me))
             parent = s.attrs.get("graph.node.parent_id")
             if tool_owner and tool_owner != me:
@@ -277,6 +440,8 @@ class _Builder:
         elif _is_model_call(s):
             self._model_call(s, agent)
         for ns, name, attrs in s.events:
+            if name == "exception" and _is_tool(s):
+                continue  # a tool's exception is its error result (AutoGen records both)
             self._span_event(ns, name, attrs, me)
         owner = (str(s.attrs.get("gen_ai.agent.name") or me or "")) if _is_tool(s) else tool_owner
         for c in s.children:
@@ -295,6 +460,9 @@ class _Builder:
         tool = _tool_name(s)
         call_id = str(s.attrs.get("gen_ai.tool.call.id", "") or "")
         raw_args = s.attrs.get("gen_ai.tool.call.arguments", s.attrs.get("input.value"))
+        request = self.agentchat.requests.get(call_id)
+        if raw_args is None and request is not None:
+            raw_args = request.get("arguments")
         args = _json_obj(raw_args)
         if s.attrs.get("masfuzz.restricted_attempt") in _TRUE:
             mode = str(s.attrs.get("masfuzz.restricted.mode", "probe"))
@@ -306,6 +474,10 @@ class _Builder:
             return
         status = str(s.attrs.get("masfuzz.tool.status") or ("error" if s.error else "ok"))
         payload = s.attrs.get("gen_ai.tool.call.result", s.attrs.get("output.value"))
+        result = self.agentchat.results.get(call_id)
+        if payload is None and result is not None:
+            payload = result.get("content")
+            status = "error" if result.get("is_error") else status
         if payload is None and s.error:
             payload = s.status_message
         fault = s.attrs.get("masfuzz.tool.fault")
@@ -337,19 +509,25 @@ class _Builder:
         root = self.roots[0] if self.roots else None
         for r in self.roots:
             self.walk(r, None, None)
+        final_output = self._agentchat_messages()
         ordered = [e.model_copy(update={"t": self.t(ns)}) for ns, _, e in sorted(
             self.events, key=lambda x: (x[0], x[1]))]
         ra = root.attrs if root else {}
         res = root.resource if root else {}
         reason = ra.get("masfuzz.termination.reason")
+        detail = str(ra.get("masfuzz.termination.detail", ""))
+        crashed = any(r.error for r in self.roots) or self.agentchat.errored
+        if reason is None and self.agentchat.terminated and not crashed:
+            reason, detail, note = self.agentchat.stop(self.conditions)
+            if note:
+                self.notes.append(note)
         if reason is None:
-            reason = "crash" if any(r.error for r in self.roots) else "completed"
-        final = ra.get("masfuzz.termination.final_output")
+            reason = "crash" if crashed else "completed"
+        final = ra.get("masfuzz.termination.final_output", final_output)
         if final is None:
             msgs = [e for e in ordered if isinstance(e, Message) and e.role == "assistant"]
             final = msgs[-1].content if msgs else None
-        ordered.append(TerminationEvent(t=self.t(self.t_end), reason=reason,
-                                        detail=str(ra.get("masfuzz.termination.detail", "")),
+        ordered.append(TerminationEvent(t=self.t(self.t_end), reason=reason, detail=detail,
                                         final_output=final))
         usage = Usage(
             model_calls=int(ra.get("masfuzz.usage.model_calls", self.model_calls)),
@@ -362,24 +540,73 @@ class _Builder:
             system_id=str(ra.get("masfuzz.system.id") or res.get("service.name", "")),
             framework=str(ra.get("masfuzz.framework") or "otel"),
             events=tuple(ordered), usage=usage,
-            meta={"source": "otel", "trace_id": root.trace_id if root else ""},
+            meta={"source": "otel", "trace_id": root.trace_id if root else "",
+                  **({"notes": self.notes} if self.notes else {})},
         )
 
+    def _agentchat_messages(self) -> str | None:
+        """The task and the agents' chat messages of an AgentChat run, from its runtime's
+        spans (a Swarm's `HandoffMessage` is also its delegation); the final output."""
+        ac = self.agentchat
+        if not ac.present:
+            return None
+        if not ac.runtime:
+            self.notes.append("no AutoGen runtime spans (AUTOGEN_DISABLE_RUNTIME_TRACING set?): the "
+                              "task, the agents' messages, tool arguments and results, and how the run "
+                              "ended are not known; each agent turn may be a trace of its own")
+        if not self.model_calls:
+            self.notes.append("AutoGen's spans hold no model calls: the run's model usage is not known")
+        final = None
+        for m in ac.chat_messages():
+            ns, source, text = _created_ns(m), m.get("source"), _agentchat_text(m)
+            if source == "user":
+                self.add(ns, Message(agent=None, role="user", content=text))
+            elif source in ac.agents:
+                self.add(ns, Message(agent=str(source), content=text))
+                if m.get("type") == "HandoffMessage" and m.get("target"):
+                    self.add(ns, DelegationEvent(**{"from": str(source), "to": str(m["target"])},
+                                                 trigger="handoff"))
+                if m.get("type") != "ToolCallSummaryMessage":
+                    final = text
+        return final
 
-def ingest_all(source: Any) -> list[Trace]:
-    """Every trace in an OTLP/JSON source (path, document, or list of documents), one `Trace`
-    per trace id, in the order the traces started."""
-    spans = _spans(_documents(source))
-    by_trace: dict[str, list[_Span]] = {}
+
+def _runs(spans: list[_Span]) -> list[list[_Span]]:
+    """The spans grouped into runs: one trace id, or several that span links join (AutoGen's
+    runtime starts a trace per delivered message and links it to the sender's span). Groups of
+    `create_agent` spans alone (agents built before any run) are no run."""
+    top: dict[str, str] = {}
+
+    def find(t: str) -> str:
+        while top.setdefault(t, t) != t:
+            top[t] = top[top[t]]
+            t = top[t]
+        return t
+
+    present = {s.trace_id for s in spans}
     for s in spans:
-        by_trace.setdefault(s.trace_id, []).append(s)
-    groups = sorted(by_trace.values(), key=lambda g: min(s.start for s in g))
-    return [_Builder(g).trace() for g in groups]
+        for linked in s.links:
+            if linked in present:
+                top[find(linked)] = find(s.trace_id)
+    groups: dict[str, list[_Span]] = {}
+    for s in spans:
+        groups.setdefault(find(s.trace_id), []).append(s)
+    runs = [g for g in groups.values() if any(_op(s) != "create_agent" for s in g)]
+    return sorted(runs, key=lambda g: min(s.start for s in g))
 
 
-def ingest(source: Any, trace_id: str | None = None) -> Trace:
+def ingest_all(source: Any, conditions: Iterable[str] = ()) -> list[Trace]:
+    """Every run in an OTLP/JSON source (path, document, or list of documents), one `Trace`
+    per trace id (or per set of linked trace ids), in the order the runs started. `conditions`
+    are the system's termination conditions (its spec's), when known: AutoGen's spans say that
+    a condition fired but not which."""
+    spans = _spans(_documents(source))
+    return [_Builder(g, tuple(conditions)).trace() for g in _runs(spans)]
+
+
+def ingest(source: Any, trace_id: str | None = None, conditions: Iterable[str] = ()) -> Trace:
     """The one trace in `source`, or the one with `trace_id`."""
-    traces = ingest_all(source)
+    traces = ingest_all(source, conditions)
     if trace_id is not None:
         traces = [t for t in traces if t.meta.get("trace_id") == trace_id]
         if not traces:

@@ -10,8 +10,8 @@ from masfuzz.options import add_arguments
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "judge", help="judge traces an instrumented app exported (OpenTelemetry spans)",
-        description="Read OTLP/JSON spans (OpenTelemetry GenAI conventions or OpenInference, as "
-        "an instrumented app exports them), judge every trace in them with masfuzz's detectors, "
+        description="Read OTLP/JSON spans (OpenTelemetry GenAI conventions, OpenInference, or "
+        "AutoGen AgentChat's own instrumentation, as an instrumented app exports them), judge every trace in them with masfuzz's detectors, "
         "and report their structural coverage against TARGET's workflow (a Python target or a "
         "manifest; without one, the workflow the traces show), into the run store and its reports.")
     p.add_argument("target", nargs="?", default=None)
