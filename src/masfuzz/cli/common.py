@@ -33,11 +33,14 @@ def print_analysis(analysis: Any, fmt: str, *, obligations: bool = False,
     for spec in reports or [fmt]:
         kind, _, path = spec.partition(":")
         write_report(analysis, kind, path or None, obligations=obligations)
+    from masfuzz.report.tools import gating_failures
+
     why = analysis.gate(fail_under)
     if why:
         print(f"masfuzz: {why}", file=sys.stderr)
         return 1
-    return failure_gate(analysis.failures, fail_on)
+    tools = analysis.extra.get("tools") or {}  # the findings of a run's tool fuzzing count too
+    return failure_gate(analysis.failures + gating_failures(tools.get("findings") or []), fail_on)
 
 
 def failure_gate(failures: list[dict[str, Any]], fail_on: str | None) -> int:
