@@ -262,7 +262,13 @@ def _worker(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str, isolate
         if msg is None:
             return
         call_id, arguments, taint = msg
-        conn.send((call_id, _one_call(tool, arguments, taint, limits, base)))
+        outcome = _one_call(tool, arguments, taint, limits, base)
+        try:
+            conn.send((call_id, outcome))
+        except Exception as exc:  # masfuzz could not pass the outcome on: its failure, not the tool's
+            conn.send((call_id, CallOutcome(
+                "error", "", "MasfuzzError", f"masfuzz could not pass the call's outcome back: {exc}",
+                [(__file__, 0, "_worker")], duration=outcome.duration)))
 
 
 def _one_call(tool: FuzzTool, arguments: dict[str, Any], taint: bool, limits: SandboxLimits,
@@ -323,8 +329,8 @@ def _prior_dicts(priors: dict[str, Any]) -> dict[str, dict[str, list[Any]]]:
 
 
 def _render(value: Any) -> str:
-    try:
-        text = value if isinstance(value, str) else repr(value)
+    try:  # a str subclass (the tool's own, or a taint object it returned) as a plain str
+        text = str.__str__(value) if isinstance(value, str) else repr(value)
     except Exception as exc:  # a result whose repr fails is still a result
         text = f"<unprintable {type(value).__name__}: {exc}>"
     return text[:MAX_RESULT_CHARS]
