@@ -329,8 +329,9 @@ def run(target: str, **keywords: Any) -> Any:
 def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | None = None) -> Any:
     """One campaign, one store, one budget shared by its phases in order: the failures stored
     for this target replayed first, then structural generation (cover's), then FLARE's loop
-    (fuzz's). Coverage is measured by every model of both; failures are judged with FLARE's
-    spec-aware detectors."""
+    (fuzz's), then runtime fuzzing of the tools the agents own (`masfuzz tools`' fuzzing, in
+    the sandbox). Coverage is measured by every model of both; failures are judged with
+    FLARE's spec-aware detectors; the tools' findings go into the same run."""
     from masfuzz.campaign import Campaign
     from masfuzz.campaign.known import KnownFailuresPhase, known_failures
     from masfuzz.exec import make_executor
@@ -340,10 +341,15 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
 
     say = progress or (lambda msg: None)
     phases = [p.strip() for p in opts.phases.split(",")]
+    if "tools" in phases and opts.calls < 1:
+        raise MasfuzzError(f"--calls must be at least 1, not {opts.calls}")
     target, system, models, tester, store, setup, budget = _fuzz_setup(opts, say, prepare="flare" in phases)
     faults = tuple(m for m in opts.faults.split(",") if m and m != "none")
     criteria = tuple(c.strip() for c in opts.criteria.split(",") if c.strip())
     config = {**_config(opts, faults, target), **_redacted(setup.config()), "phases": phases}
+    if "tools" in phases:
+        config["tools"] = {"calls": opts.calls, "timeout": _tool_timeout(opts),
+                           "memory_mb": opts.memory_mb, "sandbox": not opts.unsafe_no_sandbox}
     owner = f"{socket.gethostname()}:{os.getpid()}"
     opts.fresh = opts.fresh or not opts.resume  # each run is a new campaign; --resume continues one
     run_id = _claim(store, "run", target, config, owner, system.spec, opts, say)
@@ -360,6 +366,7 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
             path_aware=not opts.no_route, fault_modes=faults, criteria=criteria, max_turns=opts.max_turns,
             timeout=opts.timeout, surroundings=surroundings(opts)),
         "flare": setup.phase,
+        "tools": lambda: _tools_phase(opts, say),
     }
     built = {p: plan[p]() for p in phases}
     executor = make_executor(opts.executor, timeout=opts.timeout, models=models,
@@ -373,6 +380,8 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
     summary.update(known.summary())
     if "flare" in built:
         summary["fuzz"] = {**built["flare"].summary(), **setup.summary()}
+    if "tools" in built:
+        summary.update(built["tools"].summary())
     if "structural" in built:
         generation = analyze(store, run_id).extra.get("generation")
         if generation:
@@ -382,6 +391,27 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
             summary["suite"] = str(suite.save(opts.suite))
     store.finish_run(run_id, "completed", summary)
     return analyze(store, run_id)
+
+
+def _tool_timeout(opts: argparse.Namespace) -> float:
+    """Seconds one tool call may take in `run`: `masfuzz tools`' default, or less when --timeout
+    (a run's time limit there) is lower."""
+    from masfuzz.options import BY_NAME
+
+    return min(opts.timeout, BY_NAME["timeout"].default_for("tools"))
+
+
+def _tools_phase(opts: argparse.Namespace, say: Callable[[str], None]) -> Any:
+    """`run`'s tool-fuzzing phase: the run's seed, --calls per tool, the sandbox's limits;
+    skipped with a warning where the machine cannot sandbox a tool."""
+    from masfuzz.toolfuzz.phase import ToolsPhase
+
+    refused = _sandbox_problem(opts, "run")
+    if refused is not None:
+        print(f"masfuzz: warning: the tools phase is skipped: this machine cannot isolate a tool "
+              f"({refused}); --unsafe-no-sandbox fuzzes without the OS sandbox", file=sys.stderr)
+    config = _tool_session(opts, opts.seed, timeout=_tool_timeout(opts), models=False)
+    return ToolsPhase(config, stubbed=tuple(surroundings(opts)["stubs"]), refused=refused)
 
 
 # -- judge ---------------------------------------------------------------------------------------
@@ -438,13 +468,11 @@ def tools(target: str, **keywords: Any) -> dict[str, Any]:
 
 def run_tools(opts: argparse.Namespace) -> dict[str, Any]:
     import random
-    import sys
 
     from masfuzz.loader import load_target
     from masfuzz.report.tools import findings_of
     from masfuzz.store.db import RunStore
-    from masfuzz.toolfuzz.sandbox import SandboxLimits, isolation_problem
-    from masfuzz.toolfuzz.session import FuzzSession, SessionConfig, session_dict
+    from masfuzz.toolfuzz.session import FuzzSession, session_dict
     from masfuzz.toolfuzz.targets import collect_tools
 
     if opts.calls < 1:
@@ -452,20 +480,11 @@ def run_tools(opts: argparse.Namespace) -> dict[str, Any]:
     store = RunStore(opts.store)  # a bad store is said before anything runs
     seed = opts.seed if opts.seed is not None else random.SystemRandom().randrange(2**31)
     found, notes = collect_tools(load_target(opts.target).obj, opts.target)
-    if opts.unsafe_no_sandbox:
-        print("masfuzz tools: --unsafe-no-sandbox: tool calls run WITHOUT the OS sandbox",
-              file=sys.stderr)
-    elif (why := isolation_problem()) is not None:
+    if (why := _sandbox_problem(opts, "tools")) is not None:
         raise MasfuzzError(f"tools: this machine cannot isolate a tool ({why}); refusing to run "
                            "it unsandboxed (pass --unsafe-no-sandbox to fuzz it anyway)")
     print(f"masfuzz tools: seed {seed}", file=sys.stderr)
-    config = SessionConfig(
-        calls=opts.calls, seed=seed, model=opts.model, sut_model=opts.sut_model,
-        correctness=opts.correctness, fix_docs=opts.fix_docs, fix_candidates=opts.candidates,
-        limits=SandboxLimits(time_s=opts.timeout, cpu_s=max(1, int(opts.timeout)),
-                             memory_mb=opts.memory_mb),
-        isolate=not opts.unsafe_no_sandbox,
-    )
+    config = _tool_session(opts, seed, timeout=opts.timeout, models=True)
     run_id = store.start_run("tools", None, opts.target, _redacted({
         "calls": opts.calls, "seed": seed, "model": opts.model, "sut_model": opts.sut_model,
         "correctness": opts.correctness, "fix_docs": opts.fix_docs}), seed=seed)
@@ -475,6 +494,34 @@ def run_tools(opts: argparse.Namespace) -> dict[str, Any]:
     store.finish_run(run_id, "completed", {"tools": data})
     store.close()
     return data
+
+
+def _tool_session(opts: argparse.Namespace, seed: int, *, timeout: float, models: bool) -> Any:
+    """The tool-fuzzing session's settings from a command's options (`masfuzz tools`, and
+    the tools phase of `masfuzz run`, which fuzzes without the model stages)."""
+    from masfuzz.toolfuzz.sandbox import SandboxLimits
+    from masfuzz.toolfuzz.session import SessionConfig
+
+    return SessionConfig(
+        calls=opts.calls, seed=seed,
+        model=opts.model if models else None, sut_model=opts.sut_model if models else None,
+        correctness=bool(models and opts.correctness), fix_docs=bool(models and opts.fix_docs),
+        fix_candidates=getattr(opts, "candidates", 3),
+        limits=SandboxLimits(time_s=timeout, cpu_s=max(1, int(timeout)), memory_mb=opts.memory_mb),
+        isolate=not opts.unsafe_no_sandbox,
+    )
+
+
+def _sandbox_problem(opts: argparse.Namespace, command: str) -> str | None:
+    """Why tool calls cannot run in the OS sandbox here (None: they can, or the user said
+    --unsafe-no-sandbox, which is then said on stderr)."""
+    from masfuzz.toolfuzz.sandbox import isolation_problem
+
+    if opts.unsafe_no_sandbox:
+        print(f"masfuzz {command}: --unsafe-no-sandbox: tool calls run WITHOUT the OS sandbox",
+              file=sys.stderr)
+        return None
+    return isolation_problem()
 
 
 def _redacted(config: dict[str, Any]) -> dict[str, Any]:

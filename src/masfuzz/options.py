@@ -221,7 +221,8 @@ class Setting:
         return any(name in self.commands for name in (command, *COMBINED.get(command, ())))
 
 
-# `masfuzz run` is cover's and fuzz's phases in one campaign: it takes the settings of both.
+# `masfuzz run` is cover's and fuzz's phases in one campaign: it takes the settings of both
+# (and, for its tools phase, the tool-fuzzing settings that name "run" themselves).
 COMBINED: dict[str, tuple[str, ...]] = {"run": ("cover", "fuzz")}
 
 
@@ -296,8 +297,9 @@ TABLE: tuple[Setting, ...] = (
             "starting a new one", boolean, False, ("run",), "switch"),
     Setting("phases", "the phases of `masfuzz run`, in this order: replay (the failures stored "
             "for this target, re-executed first: fixed or still failing), structural (cover's "
-            "generation), flare (fuzz's loop)", choices_list("replay", "structural", "flare"),
-            "replay,structural,flare", ("run",), metavar="P1,P2"),
+            "generation), flare (fuzz's loop), tools (runtime fuzzing of the tools the agents "
+            "own, as `masfuzz tools` does it)", choices_list("replay", "structural", "flare", "tools"),
+            "replay,structural,flare,tools", ("run",), metavar="P1,P2"),
     Setting("no_check", "skip the control check a campaign starts with (one run on masfuzz's "
             "probe model that calls each tool once)", boolean, False, ("cover", "fuzz"), "switch"),
     Setting("obligations", "list every obligation, not just the counts", boolean, False,
@@ -410,7 +412,7 @@ TABLE: tuple[Setting, ...] = (
             "(coverage.py, in the process that runs it)", boolean, False, ("fuzz",), "switch"),
     # tools
     Setting("calls", "fuzzed tool calls per tool", integer(low=1, high=10_000_000), 200,
-            ("tools",), metavar="N"),
+            ("tools", "run"), metavar="N"),
     Setting("correctness", "also run the correctness pipeline", boolean, False, ("tools",),
             "switch"),
     Setting("fix_docs", "rewrite failing tools' descriptions (best of --candidates) and re-test",
@@ -419,9 +421,9 @@ TABLE: tuple[Setting, ...] = (
             metavar="N"),
     Setting("unsafe_no_sandbox", "fuzz tools even where the kernel refuses the OS sandbox "
             "(namespaces): only Python-level guards and resource limits then hold", boolean,
-            False, ("tools",), "switch"),
+            False, ("tools", "run"), "switch"),
     Setting("memory_mb", "memory per sandboxed tool process, in MB", integer(low=16, high=1_048_576),
-            1024, ("tools",), metavar="MB"),
+            1024, ("tools", "run"), metavar="MB"),
     # serve
     Setting("port", "loopback port to serve on (0: any free port)", integer(low=0, high=65535),
             8765, ("serve",), metavar="N"),

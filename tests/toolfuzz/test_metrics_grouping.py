@@ -43,3 +43,24 @@ def test_key_includes_the_innermost_frame_of_the_tools_own_code(tmp_path):
     kb = error_key(CallOutcome("error", error_type="ValueError", message="bad", frames=frames_b), own)
     assert ka.frame == "tool.py:run:10" and kb.frame == "tool.py:run:20"
     assert ka != kb
+
+
+def test_a_failure_the_sandbox_or_masfuzz_caused_is_not_the_tools():
+    import os
+
+    from masfuzz.toolfuzz.grouping import _MASFUZZ_DIR, attribution
+    from masfuzz.toolfuzz.sandbox import CallOutcome
+
+    ours = os.path.join(_MASFUZZ_DIR, "toolfuzz", "tools.py")
+    tool = "/somewhere/app.py"
+    assert attribution(CallOutcome("error", error_type="OSError",
+                                   message="[Errno 30] Read-only file system: 'x'"))[0] == "harness"
+    assert attribution(CallOutcome("error", error_type="MemoryError"))[0] == "settings"
+    # raised before the tool's code ran (its arguments did not bind): masfuzz's
+    assert attribution(CallOutcome("error", error_type="TypeError", message="unexpected keyword",
+                                   frames=[(ours, 1, "invoke")]))[0] == "harness"
+    # raised in the tool, even through a masfuzz taint object's method below it: the tool's
+    assert attribution(CallOutcome("error", error_type="IndexError", message="string index out of range",
+                                   frames=[(ours, 1, "invoke"), (tool, 3, "shout"),
+                                           (os.path.join(_MASFUZZ_DIR, "toolfuzz", "priors.py"), 9, "__getitem__")]
+                                   )) == ("sut", None)

@@ -189,14 +189,29 @@ def system_lock(system: Any) -> asyncio.Lock:
 def discover_tools(obj: Any, notes: list[str]) -> list[Any] | None:
     """The tool objects of a workflow, from the hook (`tools_of(obj, notes)`) of the adapter
     whose framework `obj` belongs to; None when `obj` is no workflow an adapter knows."""
+    hook = _hook(obj, "tools_of")
+    return hook(obj, notes) if hook is not None else None
+
+
+def discover_tool_context(obj: Any) -> Any:
+    """What a workflow's tools receive as their run context when called directly, as a
+    function making a fresh one per call (the adapter's `tool_context(obj)` hook: the Agents
+    SDK's `RunContextWrapper` around the context a run of `obj` gets); None when the framework
+    passes none."""
+    hook = _hook(obj, "tool_context")
+    return hook(obj) if hook is not None else None
+
+
+def _hook(obj: Any, name: str) -> Any:
     mod = type(obj).__module__ or ""
-    for name, prefixes in ADAPTERS.items():
+    for adapter, prefixes in ADAPTERS.items():
         if any(mod == p or mod.startswith(p + ".") for p in prefixes):
             try:
-                module = importlib.import_module(f"masfuzz.adapters.{name}")
+                module = importlib.import_module(f"masfuzz.adapters.{adapter}")
             except ModuleNotFoundError:
                 return None
-            hook = getattr(module, "tools_of", None)
+            hook = getattr(module, name, None)
             if hook is not None and module.ADAPTER.accepts(obj):
-                return hook(obj, notes)
+                return hook
+            return None
     return None

@@ -99,7 +99,7 @@ class Campaign:
                     exhausted = f"wall time {self.budget.wall_time:g} s used"
                     break
                 outcomes[i] = self.recorder.record(scenarios[i], trace)
-                self._renew_lease()
+                self.renew_lease()
         finally:
             for task in tasks.values():
                 task.cancel()
@@ -159,7 +159,9 @@ class Campaign:
         return self.budget.exhausted(elapsed=self.elapsed, executions=self.recorder.recorded,
                                      model_calls=self.tester_calls())
 
-    def _renew_lease(self) -> None:
+    def renew_lease(self) -> None:
+        """Keep this process's lease on the run (at most every LEASE_TTL/3 s); a phase whose
+        work is not executions (tool fuzzing) calls it as it goes."""
         if self.store is None or self.run_id is None:
             return
         now = time.monotonic()

@@ -29,6 +29,7 @@ def print_analysis(analysis: Any, fmt: str, *, obligations: bool = False,
     terminal), else `--format` to the terminal; exit 1 when `--fail-under` or `--fail-on`
     fails it."""
     from masfuzz.report import write_report
+    from masfuzz.report.tools import gating_failures
 
     for spec in reports or [fmt]:
         kind, _, path = spec.partition(":")
@@ -39,7 +40,8 @@ def print_analysis(analysis: Any, fmt: str, *, obligations: bool = False,
     if why:
         print(f"masfuzz: {why}", file=sys.stderr)
         return 1
-    return failure_gate(analysis.failures, fail_on)
+    tools = analysis.extra.get("tools") or {}  # the findings of a run's tool fuzzing count too
+    return failure_gate(analysis.failures + gating_failures(tools.get("findings") or []), fail_on)
 
 
 def failure_gate(failures: list[dict[str, Any]], fail_on: str | None) -> int:

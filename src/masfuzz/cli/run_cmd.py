@@ -9,11 +9,14 @@ from masfuzz.options import add_arguments
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "run", help="the whole campaign: known failures replayed, structural generation, FLARE fuzzing",
+        "run", help="the whole campaign: known failures replayed, structural generation, FLARE "
+        "fuzzing, tool fuzzing",
         description="One campaign on TARGET within one budget, its phases in order (--phases): "
         "the failures the store holds for this target re-executed first (each fixed, or still "
         "failing), then scenarios generated to witness every structural obligation (cover), "
-        "then FLARE's coverage-guided fuzzing (fuzz). Takes the settings of cover and fuzz. "
+        "then FLARE's coverage-guided fuzzing (fuzz), then runtime fuzzing of the tools the "
+        "agents own, in the sandbox (tools; --calls per tool, no model stages). Takes the "
+        "settings of cover and fuzz. "
         "Each run is a new campaign; --resume continues an interrupted one. Exit 1 on a failure "
         "--fail-on names or coverage under --fail-under.")
     p.add_argument("target")

@@ -37,10 +37,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def tool_failures(data: dict) -> list[dict]:
-    """The session's findings in the categories `--fail-on` names: a tool that crashed on an
-    input is a runtime crash (RC); documentation that led the agent to a wrong answer is a tool
-    invocation failure (TI)."""
-    from masfuzz.report.tools import findings_of
+    """The session's findings in the categories `--fail-on` names (`report.tools.gating_failures`)."""
+    from masfuzz.report.tools import findings_of, gating_failures
 
-    return [{"category": "runtime_crash" if f["kind"] == "runtime" else "tool_invocation", "attribution": "sut"}
-            for f in findings_of(data)]
+    return gating_failures(findings_of(data))

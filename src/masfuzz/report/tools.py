@@ -56,12 +56,17 @@ def _tool_text(t: dict[str, Any]) -> list[str]:
                f"{t['network_isolation']})")
     for reason, n in sorted(t["blocked_reasons"].items(), key=lambda kv: -kv[1])[:3]:
         out.append(f"      blocked x{n}: {reason}")
+    if t.get("stopped"):
+        out.append(f"   stopped early: {t['stopped']}")
     out.append(f"   UE {t['unique_errors']}   TC/UE {_fmt(t['tc_per_ue'])}   Chao1 "
                f"{c['estimate']:.1f} 95% CI {_ci(c)}")
     if t["priors"]:
         out.append(f"   learned priors: {json.dumps(t['priors'], ensure_ascii=False, sort_keys=True)[:300]}")
     for i, u in enumerate(t["errors"], 1):
-        out.append(f"   [{i}] {u['key']}")
+        whose = u.get("attribution", "sut")
+        out.append(f"   [{i}] {u['key']}" + ("" if whose == "sut" else
+                   f"  (caused by {'masfuzz' if whose == 'harness' else 'the settings'}, not the "
+                   f"tool: {u.get('because')})"))
         out.append(f"       hits {u['count']}, first at call {u['first_call']}; reproduce: "
                    f"{json.dumps(u['arguments'], ensure_ascii=False)[:240]}")
         if u["sanity"] is not None:
@@ -99,22 +104,35 @@ def _tool_text(t: dict[str, Any]) -> list[str]:
 def findings_of(session: dict[str, Any]) -> list[dict[str, Any]]:
     """The findings of a session as the store keeps them: one per unique runtime error (by
     its grouping key) and one per erroneous correctness prompt set."""
+    return [f for t in session["tools"] for f in tool_findings_of(t)]
+
+
+def tool_findings_of(t: dict[str, Any]) -> list[dict[str, Any]]:
+    """The findings of one tool's part of a session's data."""
     import hashlib
 
     def fp(*parts: str) -> str:
         return hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:16]
 
     out = []
-    for t in session["tools"]:
-        for u in t["errors"]:
-            out.append({"tool": t["tool"], "kind": "runtime", "fingerprint": fp(u["key"]),
-                        "exception": u["error_type"], "message": u["message"], "frame": u["frame"],
-                        "arguments": u["arguments"], "user_request": u["user_request"],
-                        "confirmed": u["confirmed"], "count": u["count"], "key": u["key"]})
-        for s in (t.get("correctness") or {}).get("sets", []):
-            if s["erroneous"]:
-                out.append({"tool": t["tool"], "kind": "correctness", "fingerprint": fp(s["template"]),
-                            "message": f"erroneous prompt set: {s['template']}",
-                            "arguments": None, "user_request": (s["failing_prompts"] or [None])[0],
-                            "confirmed": None, "prompts": s["failing_prompts"]})
+    for u in t["errors"]:
+        out.append({"tool": t["tool"], "kind": "runtime", "fingerprint": fp(u["key"]),
+                    "exception": u["error_type"], "message": u["message"], "frame": u["frame"],
+                    "arguments": u["arguments"], "user_request": u["user_request"],
+                    "confirmed": u["confirmed"], "count": u["count"], "key": u["key"],
+                    "attribution": u.get("attribution", "sut"), "because": u.get("because")})
+    for s in (t.get("correctness") or {}).get("sets", []):
+        if s["erroneous"]:
+            out.append({"tool": t["tool"], "kind": "correctness", "fingerprint": fp(s["template"]),
+                        "message": f"erroneous prompt set: {s['template']}",
+                        "arguments": None, "user_request": (s["failing_prompts"] or [None])[0],
+                        "confirmed": None, "prompts": s["failing_prompts"]})
     return out
+
+
+def gating_failures(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Tool findings as the failures `--fail-on` gates: a tool that crashed on an input is a
+    runtime crash (RC); documentation that led the agent to a wrong answer is a tool
+    invocation failure (TI); one caused by masfuzz's sandbox or its limits is not the app's."""
+    return [{"category": "runtime_crash" if f["kind"] == "runtime" else "tool_invocation",
+             "attribution": f.get("attribution", "sut")} for f in findings]

@@ -33,6 +33,9 @@ a later version or another application's database is refused with one line):
                   frame, arguments JSON, user_request, confirmed, json, created,
                   UNIQUE(run_id, tool, fingerprint))
                                             -- tool fuzzing's unique errors and correctness findings
+    tool_results(run_id, tool, complete, json, PRIMARY KEY(run_id, tool))
+                                            -- one tool's part of a campaign's tool fuzzing: done,
+                                               or cut short by the budget (a resumed one redoes it)
 
 Every write is committed as soon as it is made, so a campaign killed at any point loses at most
 the execution in flight, and recording the same execution twice writes nothing: a resumed
@@ -110,6 +113,9 @@ CREATE TABLE IF NOT EXISTS tool_findings (
     arguments TEXT NOT NULL DEFAULT 'null', user_request TEXT, confirmed INTEGER,
     json TEXT NOT NULL, created REAL NOT NULL);
 CREATE UNIQUE INDEX IF NOT EXISTS tool_findings_once ON tool_findings(run_id, tool, fingerprint);
+CREATE TABLE IF NOT EXISTS tool_results (
+    run_id INTEGER NOT NULL REFERENCES runs(id), tool TEXT NOT NULL, complete INTEGER NOT NULL,
+    json TEXT NOT NULL, PRIMARY KEY (run_id, tool));
 """
 
 _RUN_COLUMNS = ("id", "command", "spec_id", "target", "config", "seed", "started", "finished",
@@ -589,6 +595,26 @@ class RunStore:
              None if finding.get("confirmed") is None else int(bool(finding["confirmed"])),
              json.dumps(finding, sort_keys=True, default=str), time.time()))
         return int(cur.lastrowid) if cur.rowcount else None
+
+    def record_tool_result(self, run_id: int, data: dict[str, Any],
+                           findings: Sequence[dict[str, Any]], *, complete: bool) -> None:
+        """One tool's part of a campaign's tool fuzzing and its findings, atomically, in place
+        of what an earlier, cut-short attempt at the same tool recorded."""
+        tool = str(data["tool"])
+        with self._transaction():
+            self.db.execute("DELETE FROM tool_findings WHERE run_id=? AND tool=?", (run_id, tool))
+            for finding in findings:
+                self.record_tool_finding(run_id, finding)
+            self.db.execute("INSERT OR REPLACE INTO tool_results VALUES (?, ?, ?, ?)",
+                            (run_id, tool, int(complete),
+                             json.dumps(redact_data(data), sort_keys=True, default=str)))
+
+    def tool_results(self, run_id: int) -> list[dict[str, Any]]:
+        """The tools' parts recorded for a run, each with `complete` (False: the budget cut
+        it short)."""
+        rows = self.db.execute("SELECT complete, json FROM tool_results WHERE run_id=? "
+                               "ORDER BY rowid", (run_id,))
+        return [{**_loads(body, {}), "complete": bool(done)} for done, body in rows]
 
     def tool_findings(self, run_id: int) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT json FROM tool_findings WHERE run_id=? ORDER BY id",

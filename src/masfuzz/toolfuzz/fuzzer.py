@@ -11,11 +11,12 @@ validation errors an agent would meet there are found too.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from masfuzz.toolfuzz.generate import arguments_strategy, draw
-from masfuzz.toolfuzz.grouping import ErrorKey, error_key, normalise_message
+from masfuzz.toolfuzz.grouping import ErrorKey, attribution, error_key, normalise_message
 from masfuzz.toolfuzz.priors import Priors, SyntaxPrior, static_priors
 from masfuzz.toolfuzz.sandbox import CallOutcome, Sandbox, SandboxLimits
 from masfuzz.toolfuzz.tools import FuzzTool
@@ -36,6 +37,9 @@ class UniqueError:
     confirmed: bool | None = None
     agent_arguments: dict[str, Any] | None = None
     agent_error: str | None = None
+    # Whose failure it is (`grouping.attribution`): the tool's, masfuzz's or the settings'.
+    attribution: str = "sut"
+    because: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -44,6 +48,7 @@ class UniqueError:
             "first_call": self.first_call, "count": self.count, "sanity": self.sanity,
             "user_request": self.user_request, "confirmed": self.confirmed,
             "agent_arguments": self.agent_arguments, "agent_error": self.agent_error,
+            "attribution": self.attribution, "because": self.because,
         }
 
 
@@ -59,6 +64,7 @@ class FuzzResult:
     unique: dict[ErrorKey, UniqueError] = field(default_factory=dict)
     priors: Priors = field(default_factory=dict)
     network_isolation: str = "unknown"
+    stopped: str | None = None  # why fewer calls than asked were made (a caller's budget)
 
     def abundances(self) -> list[int]:
         return [u.count for u in self.unique.values()]
@@ -87,8 +93,10 @@ def record(result: FuzzResult, tool: FuzzTool, arguments: dict[str, Any], outcom
     key = error_key(outcome, tool.own_code_root, arguments)
     found_err = result.unique.get(key)
     if found_err is None:
+        whose, because = attribution(outcome)
         found_err = result.unique[key] = UniqueError(key, outcome.status, outcome.message,
-                                                     dict(arguments), result.calls)
+                                                     dict(arguments), result.calls,
+                                                     attribution=whose, because=because)
     elif _size(arguments) < _size(found_err.arguments):
         found_err.arguments = dict(arguments)
     if len(found_err.examples) < 5 and all(e != arguments for e in found_err.examples):
@@ -98,8 +106,15 @@ def record(result: FuzzResult, tool: FuzzTool, arguments: dict[str, Any], outcom
 
 
 def fuzz_tool(tool: FuzzTool, *, calls: int = 200, seed: int = 0, batch: int = 25,
-              limits: SandboxLimits | None = None, sandbox: Sandbox | None = None) -> FuzzResult:
-    """Fuzz `tool` with `calls` calls. Reproducible: the same seed draws the same arguments."""
+              limits: SandboxLimits | None = None, sandbox: Sandbox | None = None,
+              stop: Callable[[], str | None] | None = None,
+              time_left: Callable[[], float | None] | None = None) -> FuzzResult:
+    """Fuzz `tool` with `calls` calls. Reproducible: the same seed draws the same arguments.
+
+    A caller with a budget passes `stop` (why no more calls may be made, or None; asked before
+    each call) and `time_left` (seconds, or None): a call is then bounded by the time left, and
+    a call the caller's time cut short is dropped, not counted as the tool's timeout. Either
+    ends the fuzzing early with the reason in `result.stopped`."""
     arg_names = list((tool.schema.get("properties") or {}).keys())
     priors = static_priors(tool.function, arg_names)
     result = FuzzResult(tool.name, seed)
@@ -118,7 +133,21 @@ def fuzz_tool(tool: FuzzTool, *, calls: int = 200, seed: int = 0, batch: int = 2
             every = 2 if round_no == 0 else 4
             for i, arguments in enumerate(examples):
                 taint = tool.function is not None and i % every == 0
-                record(result, tool, arguments, box.call(arguments, taint=taint))
+                why = stop() if stop is not None else None
+                left = time_left() if time_left is not None else None
+                if why is None and left is not None and left <= 0:
+                    why = "no time left"
+                if why is not None:
+                    result.stopped = why
+                    break
+                cut = left is not None and left < box.limits.time_s
+                outcome = box.call(arguments, taint=taint, time_s=left if cut else None)
+                if cut and outcome.status == "timeout":  # the caller's time ended, not the tool's
+                    result.stopped = (stop() if stop is not None else None) or "no time left"
+                    break
+                record(result, tool, arguments, outcome)
+            if result.stopped is not None:
+                break
             round_no += 1
         result.network_isolation = box.network_isolation
     finally:

@@ -81,3 +81,36 @@ def innermost_own_frame(frames: list[tuple[str, int, str]], own_root: str | None
 def error_key(outcome: CallOutcome, own_root: str | None, arguments: dict[str, Any] | None = None) -> ErrorKey:
     return ErrorKey(outcome.error_type, normalise_message(outcome.message, arguments=arguments),
                     innermost_own_frame(outcome.frames, own_root))
+
+
+# Failures the sandbox causes, not the tool: what its namespaces take away (a writable file
+# system, the network) and the limits the options set (memory, file size, CPU seconds). A tool
+# meets none of them where the app really runs, so they are never the app's findings.
+_SANDBOX_MESSAGES = [
+    (re.compile(r"sandbox: .* is blocked"), "harness", "the sandbox blocked what the tool tried"),
+    (re.compile(r"Read-only file system"), "harness",
+     "the sandbox's file system is read-only outside the call's folder"),
+    (re.compile(r"Network is unreachable|Temporary failure in name resolution|Name or service "
+                r"not known|Cannot assign requested address|No address associated"), "harness",
+     "the sandbox has no network"),
+    (re.compile(r"File too large"), "settings", "the sandbox's file size limit"),
+]
+_LIMIT_TYPES = {"MemoryError": "the sandbox's memory limit (--memory-mb)",
+                "Crash[SIGXCPU]": "the sandbox's CPU-time limit (--timeout)",
+                "Crash[SIGXFSZ]": "the sandbox's file size limit"}
+
+
+def attribution(outcome: CallOutcome) -> tuple[str, str | None]:
+    """Whose failure a failed call is: the tool's own (`sut`), masfuzz's (`harness`: its
+    sandbox's isolation, or an error raised in masfuzz's own calling code before the tool ran)
+    or the settings' (`settings`: a resource limit of the sandbox), with the reason."""
+    if outcome.error_type in _LIMIT_TYPES:
+        return "settings", _LIMIT_TYPES[outcome.error_type]
+    for pattern, whose, why in _SANDBOX_MESSAGES:
+        if pattern.search(outcome.message or ""):
+            return whose, why
+    # Every frame masfuzz's: the tool's code never ran (its arguments did not bind, a wrapper
+    # failed). A frame of masfuzz's below the tool's (a taint object's method) does not count.
+    if outcome.frames and all(f[0].startswith(_MASFUZZ_DIR + os.sep) for f in outcome.frames):
+        return "harness", "raised in masfuzz's own calling code before the tool ran"
+    return "sut", None

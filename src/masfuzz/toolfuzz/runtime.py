@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,8 +84,9 @@ async def confirm_error(error: UniqueError, tool: FuzzTool, sandbox: Sandbox, ag
 
 async def runtime_pipeline(tool: FuzzTool, sandbox: Sandbox, *, calls: int, seed: int,
                            agent: ModelClient | None = None, tester: ModelClient | None = None,
-                           max_confirm: int = 20) -> RuntimeReport:
-    result = fuzz_tool(tool, calls=calls, seed=seed, sandbox=sandbox)
+                           max_confirm: int = 20, stop: Callable[[], str | None] | None = None,
+                           time_left: Callable[[], float | None] | None = None) -> RuntimeReport:
+    result = fuzz_tool(tool, calls=calls, seed=seed, sandbox=sandbox, stop=stop, time_left=time_left)
     runs: dict[str, AgentRun] = {}
     if agent is not None and tester is not None:
         for i, err in enumerate(sorted(result.unique.values(), key=lambda u: u.first_call)[:max_confirm]):

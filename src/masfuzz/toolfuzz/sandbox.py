@@ -262,7 +262,13 @@ def _worker(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str, isolate
         if msg is None:
             return
         call_id, arguments, taint = msg
-        conn.send((call_id, _one_call(tool, arguments, taint, limits, base)))
+        outcome = _one_call(tool, arguments, taint, limits, base)
+        try:
+            conn.send((call_id, outcome))
+        except Exception as exc:  # masfuzz could not pass the outcome on: its failure, not the tool's
+            conn.send((call_id, CallOutcome(
+                "error", "", "MasfuzzError", f"masfuzz could not pass the call's outcome back: {exc}",
+                [(__file__, 0, "_worker")], duration=outcome.duration)))
 
 
 def _one_call(tool: FuzzTool, arguments: dict[str, Any], taint: bool, limits: SandboxLimits,
@@ -323,8 +329,8 @@ def _prior_dicts(priors: dict[str, Any]) -> dict[str, dict[str, list[Any]]]:
 
 
 def _render(value: Any) -> str:
-    try:
-        text = value if isinstance(value, str) else repr(value)
+    try:  # a str subclass (the tool's own, or a taint object it returned) as a plain str
+        text = str.__str__(value) if isinstance(value, str) else repr(value)
     except Exception as exc:  # a result whose repr fails is still a result
         text = f"<unprintable {type(value).__name__}: {exc}>"
     return text[:MAX_RESULT_CHARS]
@@ -397,18 +403,22 @@ class Sandbox:
         self._conn.close()
         self._proc = self._conn = None
 
-    def call(self, arguments: dict[str, Any], *, taint: bool = False) -> CallOutcome:
+    def call(self, arguments: dict[str, Any], *, taint: bool = False,
+             time_s: float | None = None) -> CallOutcome:
+        """One call; `time_s` (at most the limits' wall clock) bounds it tighter, for a caller
+        whose own time runs out first."""
         if self._proc is None or not self._proc.is_alive():
             self._stop(kill=True)
             self._start()
         self._next_id += 1
         start = time.perf_counter()
+        limit = self.limits.time_s if time_s is None else min(time_s, self.limits.time_s)
         try:
             self._conn.send((self._next_id, arguments, taint))
-            if not self._conn.poll(self.limits.time_s):
+            if not self._conn.poll(limit):
                 self._stop(kill=True)
                 return CallOutcome("timeout", error_type="Timeout",
-                                   message=f"no answer within {self.limits.time_s:g} s; killed",
+                                   message=f"no answer within {limit:g} s; killed",
                                    duration=time.perf_counter() - start)
             _, outcome = self._conn.recv()
             return outcome

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,12 +92,15 @@ class FuzzSession:
             raise MasfuzzError("--correctness and --fix-docs need a model: give --model (and "
                                "optionally --sut-model for the agent)")
 
-    async def test_tool(self, tool: FuzzTool) -> ToolReport:
+    async def test_tool(self, tool: FuzzTool, *, stop: Callable[[], str | None] | None = None,
+                        time_left: Callable[[], float | None] | None = None) -> ToolReport:
+        """Test one tool; `stop` and `time_left` are a caller's budget (`fuzz_tool`'s)."""
         cfg = self.config
         start = time.perf_counter()
         with Sandbox(tool, cfg.limits, isolate=cfg.isolate) as box:
             runtime = await runtime_pipeline(tool, box, calls=cfg.calls, seed=cfg.seed,
-                                             agent=self.agent, tester=self.tester)
+                                             agent=self.agent, tester=self.tester, stop=stop,
+                                             time_left=time_left)
             report = ToolReport(tool, runtime, 0.0)
             if cfg.correctness or cfg.fix_docs:
                 assert self.agent is not None and self.tester is not None
@@ -130,21 +134,31 @@ def _clients(config: SessionConfig) -> tuple[ModelClient, ModelClient]:
 
 def session_dict(report: SessionReport) -> dict[str, Any]:
     """The JSON form of a session report (format version 1)."""
-    cfg = report.config
-    c = report.chao1
+    return session_data(report.config, [tool_dict(t) for t in report.tools], report.notes,
+                        report.target)
+
+
+def session_data(cfg: SessionConfig, tools: list[dict[str, Any]], notes: list[str],
+                 target: str = "") -> dict[str, Any]:
+    """A session's data from its tools' parts (`tool_dict`), wherever they were kept: the
+    totals are counted from them."""
+    calls = sum(t["calls"] for t in tools)
+    unique = sum(t["unique_errors"] for t in tools)
+    c = chao1([e["count"] for t in tools for e in t["errors"]])
     return {
-        "format": "masfuzz-tools/1", "target": report.target, "seed": cfg.seed,
+        "format": "masfuzz-tools/1", "target": target, "seed": cfg.seed,
         "calls_per_tool": cfg.calls, "model": cfg.model, "sut_model": cfg.sut_model,
         "correctness": cfg.correctness, "fix_docs": cfg.fix_docs,
-        "totals": {"tools": len(report.tools), "calls": report.calls, "unique_errors": report.unique_errors,
-                   "tc_per_ue": tc_per_ue(report.calls, report.unique_errors),
+        "totals": {"tools": len(tools), "calls": calls, "unique_errors": unique,
+                   "tc_per_ue": tc_per_ue(calls, unique),
                    "chao1": {"estimate": c.estimate, "lower": c.lower, "upper": c.upper}},
-        "notes": report.notes,
-        "tools": [_tool_dict(t) for t in report.tools],
+        "notes": list(notes),
+        "tools": tools,
     }
 
 
-def _tool_dict(t: ToolReport) -> dict[str, Any]:
+def tool_dict(t: ToolReport) -> dict[str, Any]:
+    """One tool's part of a session's data."""
     f = t.runtime.fuzz
     c = t.chao1
     return {
@@ -157,4 +171,5 @@ def _tool_dict(t: ToolReport) -> dict[str, Any]:
         "errors": [u.to_dict() for u in sorted(f.unique.values(), key=lambda u: u.first_call)],
         "correctness": t.correctness.to_dict() if t.correctness else None,
         "docfix": t.docfix.to_dict() if t.docfix else None,
+        **({"stopped": f.stopped} if f.stopped else {}),
     }

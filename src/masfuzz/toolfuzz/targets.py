@@ -18,11 +18,14 @@ from masfuzz.toolfuzz.tools import FuzzTool, wrap_tool
 
 def collect_tools(obj: Any, target: str = "") -> tuple[list[FuzzTool], list[str]]:
     """(tools, notes). Tools are distinct by name; the first of a name wins."""
+    from masfuzz.adapters.base import discover_tool_context
+
     notes: list[str] = []
     found: list[FuzzTool] = []
+    context = discover_tool_context(obj)  # what the workflow's runs hand its tools
     for item in _candidates(obj, notes, target):
         try:
-            tool = wrap_tool(item)
+            tool = wrap_tool(item, context=context)
         except TargetError as exc:
             notes.append(str(exc))
             continue

@@ -85,13 +85,16 @@ def _settle(value: Any) -> Any:
     return value
 
 
-def wrap_tool(obj: Any, *, name: str | None = None) -> FuzzTool:
-    """Wrap any supported tool object; a clear TargetError names what was given otherwise."""
+def wrap_tool(obj: Any, *, name: str | None = None,
+              context: Callable[[], Any] | None = None) -> FuzzTool:
+    """Wrap any supported tool object; a clear TargetError names what was given otherwise.
+    `context` makes the run context a tool that takes one receives (the workflow's adapter
+    says what its runs pass; without it such a tool gets None)."""
     if isinstance(obj, FuzzTool):
         return obj
     mod = type(obj).__module__ or ""
     if mod.startswith("agents.") and hasattr(obj, "params_json_schema"):
-        return _from_agents_sdk(obj)
+        return _from_agents_sdk(obj, context)
     if mod.startswith(("autogen_core.", "autogen_ext.", "autogen_agentchat.")) and hasattr(obj, "schema"):
         return _from_autogen(obj)
     if mod.startswith(("langchain", "langchain_core.", "langchain_community.")) or _is_langchain_tool(obj):
@@ -143,7 +146,7 @@ def schema_from_signature(fn: Callable[..., Any]) -> dict[str, Any]:
     return schema
 
 
-def _from_agents_sdk(tool: Any) -> FuzzTool:
+def _from_agents_sdk(tool: Any, context: Callable[[], Any] | None = None) -> FuzzTool:
     # The SDK swallows tool exceptions into a generic string (DESIGN.md); the function it wraps
     # raises them, so both invoke and taint call the wrapped function.
     fn = _agents_sdk_function(tool)
@@ -152,7 +155,9 @@ def _from_agents_sdk(tool: Any) -> FuzzTool:
     takes_ctx = _first_param_is_context(fn)
 
     def invoke(arguments: dict[str, Any]) -> Any:
-        return fn(None, **arguments) if takes_ctx else fn(**arguments)
+        if not takes_ctx:
+            return fn(**arguments)
+        return fn(context() if context is not None else None, **arguments)
 
     schema = dict(tool.params_json_schema)
     return FuzzTool(tool.name, tool.description or "", schema, invoke,

@@ -85,3 +85,13 @@ def tools_of(agent: Any, notes: list[str]) -> list[Any]:
         else:
             notes.append(f"tool {edge.name!r} ({edge.kind}) has no Python function to fuzz; skipped")
     return out
+
+
+def tool_context(agent: Any) -> Any:
+    """Tool fuzzing's hook: a function making the context a tool of `agent` receives when a
+    run calls it (a `RunContextWrapper` around the context masfuzz's runs give the entry
+    agent), so a tool called directly sees what it sees inside a run, not None."""
+    from masfuzz.adapters.openai_agents.run import default_context
+
+    wrapper = sdk.require().RunContextWrapper
+    return lambda: wrapper(context=default_context(agent))

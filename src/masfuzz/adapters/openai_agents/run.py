@@ -67,7 +67,7 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
             with instrumented(rec, tool_faults):
                 result = await asyncio.wait_for(
                     agents.Runner.run(entry, scenario.input, run_config=run_config,
-                                      max_turns=max_turns, context=_default_context(entry)),
+                                      max_turns=max_turns, context=default_context(entry)),
                     timeout,
                 )
             final = result.final_output
@@ -109,7 +109,7 @@ def _crashed(rec: RunRecording, exc: Exception) -> Trace:
     return rec.recorder.finish("crash", detail=f"{type(exc).__name__}: {message}")
 
 
-def _default_context(entry: Any) -> Any:
+def default_context(entry: Any) -> Any:
     """A fresh run context of the type the entry agent declares (`Agent[Ctx](...)`), when
     that type builds without arguments: apps pass one to `Runner.run`, and their tools and
     handoff hooks expect it."""

@@ -1,0 +1,141 @@
+"""The tool-fuzzing phase of `masfuzz run`: ToolFuzz's runtime fuzzing of the tools the
+workflow's agents own, within the campaign's budget and into its store and run.
+
+The tools are the workflow's own: each tool an agent of the extracted spec is allowed to use,
+as the adapter hands it over as a Python callable (`toolfuzz.targets.collect_tools`, what
+`masfuzz tools TARGET` fuzzes); a tool with no callable, or one `--stub` replaces, is named in
+a note and not fuzzed. Each tool is fuzzed by the session `masfuzz tools` uses
+(`FuzzSession.test_tool`), in the OS sandbox, with the run's `--calls` per tool; the budget is
+asked before every call and bounds each call's wall clock, so a tight budget ends the phase
+between calls and says so.
+
+Runtime fuzzing only: the model stages (confirming an error through the agent, the correctness
+pipeline) need a tester model that answers ToolFuzz's prompts, which the campaign's tester (a
+realizer's) does not promise; `masfuzz tools --correctness` runs them.
+
+Each tool's result and findings are recorded in the store as one atomic write when it is done,
+or when the budget cuts it short; a resumed campaign keeps the tools done and fuzzes the rest
+(a cut-short tool again from its first call, replacing what its first attempt recorded), so
+findings are neither lost nor duplicated. A tool that hangs or kills its process is a finding;
+a failure masfuzz's sandbox or its limits caused is recorded as theirs (`grouping.attribution`),
+never as the app's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from masfuzz.campaign.budget import BudgetExhausted
+from masfuzz.errors import TargetError
+from masfuzz.toolfuzz.session import FuzzSession, SessionConfig, session_data, tool_dict
+from masfuzz.toolfuzz.tools import FuzzTool
+
+
+@dataclass
+class ToolsPhase:
+    config: SessionConfig
+    stubbed: Sequence[str] = ()  # tools --stub replaces: the user said they must not run
+    refused: str | None = None  # why this machine cannot sandbox a tool: the phase is skipped
+    name: str = "tools"
+    notes: list[str] = field(default_factory=list)
+    parts: list[dict[str, Any]] = field(default_factory=list)  # each tool's data, in order
+    target: str = ""
+    ran: bool = False
+
+    async def run(self, campaign: Any) -> None:
+        from masfuzz.report.tools import tool_findings_of
+
+        self.ran = True
+        self.target = str(campaign.target.ref)
+        if self.refused is not None:
+            self._note(campaign, f"tool fuzzing skipped: this machine cannot isolate a tool "
+                                 f"({self.refused}); --unsafe-no-sandbox fuzzes without the OS sandbox")
+            return
+        tools = self._owned_tools(campaign)
+        if not tools:
+            campaign.progress("tools: no tool of the workflow to fuzz")
+            return
+        done = {r["tool"]: r for r in campaign.store.tool_results(campaign.run_id)} \
+            if campaign.store is not None and campaign.run_id is not None else {}
+        campaign.progress(f"tools: {len(tools)} tool(s) the agents own, up to {self.config.calls} "
+                          "sandboxed calls each")
+        session = FuzzSession(self.config)  # no models: runtime fuzzing only
+
+        def stop() -> str | None:
+            campaign.renew_lease()
+            return campaign.budget_left()
+
+        for tool in tools:
+            earlier = done.get(tool.name)
+            if earlier is not None and earlier["complete"]:
+                self.parts.append({k: v for k, v in earlier.items() if k != "complete"})
+                campaign.progress(f"tools: {tool.name}: fuzzed by an earlier invocation of this run")
+                continue
+            why = campaign.budget_left()
+            if why is not None:
+                raise BudgetExhausted(why)
+            try:
+                report = await session.test_tool(tool, stop=stop, time_left=campaign.time_left)
+            except Exception as exc:  # masfuzz's own failure (the sandbox would not start, ...)
+                self._note(campaign, f"tool {tool.name!r} not fuzzed: masfuzz failed to run it "
+                                     f"({type(exc).__name__}: {exc})")
+                continue
+            data = tool_dict(report)
+            stopped = data.get("stopped")
+            if campaign.store is not None and campaign.run_id is not None:
+                campaign.store.record_tool_result(campaign.run_id, data, tool_findings_of(data),
+                                                  complete=stopped is None)
+            self.parts.append(data)
+            campaign.progress(f"tools: {tool.name}: {_result(data)}")
+            if stopped is not None:
+                raise BudgetExhausted(stopped)
+
+    def _owned_tools(self, campaign: Any) -> list[FuzzTool]:
+        """The tools the spec's agents may use, as callables the adapter hands over."""
+        from masfuzz.toolfuzz.targets import collect_tools
+
+        owned = list(dict.fromkeys(tool for _, tool in campaign.spec.permissions.allow))
+        if not owned:
+            return []
+        try:
+            found, notes = collect_tools(campaign.target.open().obj, self.target)
+        except TargetError as exc:
+            self._note(campaign, f"tools not fuzzed: {exc}")
+            return []
+        self.notes.extend(notes)
+        by_name = {t.name: t for t in found}
+        out = []
+        for name in owned:
+            if name in self.stubbed:
+                self._note(campaign, f"tool {name!r} is replaced by --stub: not fuzzed")
+            elif name in by_name:
+                out.append(by_name[name])
+            else:
+                self._note(campaign, f"tool {name!r}: the adapter hands over no Python function "
+                                     "for it: not fuzzed")
+        return out
+
+    def _note(self, campaign: Any, note: str) -> None:
+        self.notes.append(note)
+        campaign.progress(f"tools: {note}")
+
+    def summary(self) -> dict[str, Any]:
+        """The phase's part of the run's summary: the session's data (`masfuzz-tools/1`), which
+        the report's tools section shows."""
+        if not self.ran:
+            return {}
+        return {"tools": session_data(self.config, self.parts, self.notes, self.target)}
+
+
+def _result(data: dict[str, Any]) -> str:
+    errors = data["errors"]
+    theirs = sum(1 for e in errors if e.get("attribution", "sut") != "sut")
+    text = (f"{data['calls']} calls, {data['failed']} failed, {data['blocked']} blocked by the "
+            f"sandbox, {len(errors)} unique error(s)")
+    if theirs:
+        text += f" ({theirs} caused by masfuzz or the settings, not the tool)"
+    if data.get("stopped"):
+        text += f"; stopped: {data['stopped']}"
+    return text

@@ -1,0 +1,163 @@
+"""`masfuzz run`'s tools phase: the tools the workflow's agents own fuzzed in the sandbox within
+the campaign's budget, their findings in the run's store and reports, counted by --fail-on, and
+a stopped or killed campaign resumed without losing or duplicating a finding."""
+
+import json
+import sqlite3
+
+import pytest
+
+from tests.conftest import ROOT
+from tests.generate.test_cover import CS, CS_SUT, TESTER
+
+pytest.importorskip("agents")
+
+from masfuzz.toolfuzz.sandbox import isolation_problem  # noqa: E402
+
+if isolation_problem() is not None:
+    pytest.skip("this machine cannot sandbox a tool", allow_module_level=True)
+
+FRAGILE = str(ROOT / "tests" / "campaign" / "fragile_tools_app.py") + ":desk"
+TASK = "Please change my seat to 14C, confirmation ABC123"
+
+
+@pytest.fixture(autouse=True)
+def _in_repo(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+def _run(cli, tmp_path, target, *extra):
+    return cli("run", target, "--model", TESTER, "--sut-model", CS_SUT, "--no-cache", "--input", TASK,
+               "--no-judge", "--no-check", "--store", str(tmp_path / "runs.db"),
+               "--suite", str(tmp_path / "suite.yaml"), *extra)
+
+
+def _findings(store):
+    db = sqlite3.connect(store)
+    try:
+        return [json.loads(r[0]) for r in db.execute("SELECT json FROM tool_findings ORDER BY tool, fingerprint")]
+    finally:
+        db.close()
+
+
+def test_all_four_phases_put_the_tools_section_in_the_runs_reports(cli, tmp_path):
+    text, data = tmp_path / "report.txt", tmp_path / "report.json"
+    code, out, err = _run(cli, tmp_path, CS, "--rounds", "2", "--budget-executions", "60",
+                          "--calls", "40", "--report", f"text:{text}", "--report", f"json:{data}")
+    phases = [line for line in err.splitlines() if ".. phase " in line]
+    assert phases == ["  .. phase replay", "  .. phase structural", "  .. phase fuzz", "  .. phase tools"]
+    assert "tools: faq_lookup_tool: 40 calls" in err and "tools: update_seat: 40 calls" in err
+    report = json.loads(data.read_text())
+    session = report["tools"]["session"]
+    assert [t["tool"] for t in session["tools"]] == ["faq_lookup_tool", "update_seat"]
+    assert "generation" in report and "fuzz" in report  # the other phases ran in the same run
+    # update_seat raises on a confirmation number that is not six characters: the tool's own
+    [finding] = report["tools"]["findings"]
+    assert finding["tool"] == "update_seat" and finding["exception"] == "ValueError"
+    assert finding["attribution"] == "sut"
+    # the tool gets the run context masfuzz's runs give it, so no error comes from a None context
+    assert not any("NoneType" in f["message"] for f in report["tools"]["findings"])
+    shown = text.read_text()
+    assert "== faq_lookup_tool (openai_agents) ==" in shown and "== update_seat (openai_agents) ==" in shown
+    assert code == 1 and "runtime crash" in err  # a tool's runtime error is a new failure
+    code, out, err = cli("report", "--store", str(tmp_path / "runs.db"), "--format", "json")
+    assert json.loads(out)["tools"] == report["tools"]  # as stored
+
+
+def test_a_tool_that_crashes_on_some_input_fails_the_run(cli, tmp_path):
+    code, out, err = _run(cli, tmp_path, FRAGILE, "--phases", "tools", "--calls", "60",
+                          "--memory-mb", "64", "--format", "json")
+    assert code == 1, err
+    report = json.loads(out)
+    found = report["tools"]["findings"]
+    mine = {f["exception"] for f in found if f["tool"] == "shout"}
+    assert {"IndexError", "UnicodeEncodeError"} <= mine  # the empty name, a name that is not ASCII
+    assert all(f["attribution"] == "sut" for f in found if f["tool"] == "shout")
+    # a tool echoing its input is fine: no crash blamed on it for what masfuzz passes back
+    assert not [f for f in found if f["tool"] == "slow_echo"]
+    # the sandbox's memory limit made reserve fail: recorded, but as the settings', not the app's
+    [limit] = [f for f in found if f["tool"] == "reserve"]
+    assert limit["exception"] == "MemoryError" and limit["attribution"] == "settings"
+    assert "masfuzz: --fail-on any" in err
+    # RC is what a tool's crash counts as; a run gated on TI alone passes
+    code, out, err = _run(cli, tmp_path, FRAGILE, "--phases", "tools", "--calls", "60",
+                          "--memory-mb", "64", "--fail-on", "TI")
+    assert code == 0, err
+    # only the limit's finding left (a tool without the crashing one): exit 0
+    code, out, err = _run(cli, tmp_path, FRAGILE, "--phases", "tools", "--calls", "60",
+                          "--memory-mb", "64", "--stub", "shout=HELLO")
+    assert code == 0, err
+    assert "tool 'shout' is replaced by --stub: not fuzzed" in err
+
+
+def test_the_phases_share_one_budget_a_spent_budget_stops_the_tools_phase_and_says_so(cli, tmp_path):
+    code, out, err = _run(cli, tmp_path, CS, "--budget-executions", "3", "--calls", "20")
+    assert "budget: 3 executions done; the campaign stops here" in err
+    assert ".. phase tools" not in err and "tools:" not in err
+    assert "masfuzz tools" not in out  # no tools section: the phase never ran
+
+
+def test_a_tight_wall_time_stops_the_tools_phase_inside_a_tool_and_says_so(cli, tmp_path):
+    # 150 calls of slow_echo take seconds: the wall time ends the phase inside it, between calls
+    code, out, err = _run(cli, tmp_path, FRAGILE, "--phases", "tools", "--calls", "150",
+                          "--memory-mb", "64", "--budget-time", "1.5")
+    assert "budget: wall time 1.5 s used; the campaign stops here" in err
+    assert "stopped early: wall time 1.5 s used" in out
+    code, out, err = cli("report", "--store", str(tmp_path / "runs.db"), "--format", "json")
+    tools = json.loads(out)["tools"]
+    parts = tools["session"]["tools"]
+    assert parts[-1]["stopped"] == "wall time 1.5 s used" and parts[-1]["calls"] < 150
+    assert "reserve" not in [t["tool"] for t in parts]  # the tool after it never started
+    if parts[0]["tool"] == "shout" and not parts[0].get("stopped"):  # what was found is kept
+        assert {f["exception"] for f in tools["findings"]} >= {"IndexError", "UnicodeEncodeError"}
+
+
+def test_a_run_killed_in_the_tools_phase_resumes_to_the_findings_of_an_uninterrupted_one(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    def start(store, *extra):
+        cmd = [sys.executable, "-c", "import sys; from masfuzz.cli import main; sys.exit(main(sys.argv[1:]))",
+               "run", FRAGILE, "--model", TESTER, "--sut-model", CS_SUT, "--no-cache", "--input", TASK,
+               "--no-judge", "--no-check", "--phases", "tools", "--calls", "150", "--memory-mb", "64",
+               "--format", "json", "--store", str(store), "--suite", str(store.with_suffix(".yaml")), *extra]
+        return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                                env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+
+    def tools_done(store):
+        try:
+            db = sqlite3.connect(store, timeout=1)
+            try:
+                return db.execute("SELECT count(*) FROM tool_results").fetchone()[0]
+            finally:
+                db.close()
+        except sqlite3.OperationalError:
+            return 0
+
+    whole = start(tmp_path / "whole.db")
+    out, err = whole.communicate(timeout=600)
+    assert whole.returncode == 1, err
+    expected = json.loads(out)["tools"]["findings"]
+
+    killed = start(tmp_path / "killed.db")
+    deadline = time.monotonic() + 300
+    while tools_done(tmp_path / "killed.db") < 1 and killed.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert killed.poll() is None, "the run ended before it could be killed"
+    os.kill(killed.pid, signal.SIGKILL)  # inside slow_echo (150 calls of 20 ms)
+    killed.wait()
+    assert tools_done(tmp_path / "killed.db") == 1
+
+    resumed = start(tmp_path / "killed.db", "--resume")
+    out, err = resumed.communicate(timeout=600)
+    assert resumed.returncode == 1, err
+    got = json.loads(out)
+    assert got["run"]["id"] == 1
+    assert [t["tool"] for t in got["tools"]["session"]["tools"]] == ["shout", "slow_echo", "reserve"]
+    assert all(t["calls"] == 150 for t in got["tools"]["session"]["tools"])
+    key = lambda f: (f["tool"], f["fingerprint"], f["count"])  # noqa: E731
+    assert sorted(map(key, got["tools"]["findings"])) == sorted(map(key, expected))
+    assert len(_findings(tmp_path / "killed.db")) == len(expected)
