@@ -1,15 +1,28 @@
 #!/usr/bin/env bash
 # masfuzz's main job on the shipped examples with the embedded local model: no key, no network.
+# Sized for the tiny embedded model on 2 cores (seconds to minutes per call): one attempt per
+# objective, four fuzzing mutants, 60 calls per tool, and a wall-time budget over the whole campaign.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 M=.venv/bin/masfuzz
+APP=examples/customer_service/app.py:triage_agent
+OUT=.masfuzz/demo
+REPORT=$OUT/report.html
+mkdir -p "$OUT"
 echo "== 1. The customer-service workflow: spec, coordination graph, obligations"
-$M inspect examples/customer_service/app.py:triage_agent --obligations
+$M inspect "$APP" --obligations
 echo
-echo "== 2. Structural coverage with the embedded model as tester and as the agents' model"
-$M cover examples/customer_service/app.py:triage_agent \
-  --model local/gemma-3-270m --sut-model local/gemma-3-270m \
-  --attempts 1 --max-turns 6 --suite .masfuzz/demo-suite.yaml --store .masfuzz/demo.db
+echo "== 2. One campaign, one budget: stored failures replayed, structural generation, FLARE fuzzing, tool fuzzing"
+echo "   (the embedded model is the tester and every agent's model)"
+status=0
+$M run "$APP" --model local/gemma-3-270m --sut-model local/gemma-3-270m \
+  --input "I want to change my seat to 14C, confirmation number ABC123" \
+  --attempts 1 --max-turns 6 --rounds 4 --no-spec-agent --no-judge --calls 60 --budget-time 720 \
+  --store "$OUT/runs.db" --suite "$OUT/suite.yaml" --report "html:$REPORT" --report text || status=$?
+# exit 1 means the campaign found failures (that is its job); 2 or more is an error of the demo
+if [ "$status" -gt 1 ]; then exit "$status"; fi
 echo
 echo "== 3. Replay of the saved suite"
-$M replay .masfuzz/demo-suite.yaml || echo "(some witnesses of the local model's runs did not reproduce)"
+$M replay "$OUT/suite.yaml" || echo "(some witnesses of the local model's runs did not reproduce)"
+echo
+echo "HTML report: $REPORT"

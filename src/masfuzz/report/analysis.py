@@ -168,13 +168,16 @@ def _sections(store: Any, run_id: int, a: Analysis, info: dict[str, Any]) -> dic
     from masfuzz.report.tools import tools_section
 
     usage = store.usage(run_id)
+    # `masfuzz run` has the phases of both (those its --phases chose), and replays the known
+    # failures first
+    phases = (info.get("config") or {}).get("phases") or ["structural", "flare"]
     return {
-        # `masfuzz run` has the phases of both, and replays the known failures first
         "replayed": (info.get("summary") or {}).get("replayed"),
         "generation": generation_section(store, run_id, a.spec, info, usage)
-        if info["command"] in ("cover", "run") else None,
+        if info["command"] == "cover" or (info["command"] == "run" and "structural" in phases) else None,
         "fuzz": fuzz_section(store, run_id, a.spec, info, a.failures)
-        if info["command"] in ("fuzz", "run") and a.spec is not None else None,
+        if a.spec is not None and (info["command"] == "fuzz" or (info["command"] == "run" and "flare" in phases))
+        else None,
         "tools": tools_section(store.tool_findings(run_id), info),
         "usage": usage,
     }

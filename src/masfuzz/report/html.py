@@ -153,10 +153,11 @@ def _tools(section: dict[str, Any] | None) -> dict[str, Any] | None:
     findings = []
     for f in section.get("findings") or []:
         findings.append({**{k: f.get(k) for k in ("tool", "kind", "exception", "message", "frame",
-                                                  "user_request", "confirmed", "fingerprint")},
+                                                  "user_request", "confirmed", "fingerprint", "because")},
+                         "attribution": f.get("attribution", "sut"),
                          "arguments": json.dumps(f.get("arguments"), ensure_ascii=True, default=str)})
     session = section.get("session") or {}
-    return {"findings": findings, "tools": [
+    return {"findings": findings, "own": sum(1 for f in findings if f["attribution"] == "sut"), "tools": [
         {k: t.get(k) for k in ("tool", "kind", "calls", "ok", "failed", "blocked", "unique_errors")}
         for t in session.get("tools", [])]}
 
