@@ -77,11 +77,12 @@ class Display:
         if self.mode == "off":
             return
         line = f"  .. {msg}"
-        if self._live is not None:
+        if self.mode == "live":
             try:
                 from rich.text import Text
 
-                self._live.console.print(Text(line))  # above the panel; brackets are not markup
+                # above the panel once it is up; a Text, so brackets are not markup
+                self.console.print(Text(line), soft_wrap=True)
                 return
             except Exception as exc:
                 self._fall_back(exc)
