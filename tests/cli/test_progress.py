@@ -267,3 +267,27 @@ def test_a_resumed_campaign_counts_what_the_store_holds(cli, tmp_path, monkeypat
     last = [m.groupdict() for m in PROGRESS.finditer(err)][-1]
     assert last["phase"] == "done"
     _agree(last, json.loads(out))
+
+
+@pytest.mark.parametrize("term,live", [("xterm-256color", True), ("dumb", False)])
+def test_auto_draws_a_panel_only_on_a_terminal_rich_can_draw_on(term, live, monkeypatch):
+    import argparse
+    import pty
+
+    from masfuzz.cli.progress import display_for
+
+    master, slave = pty.openpty()
+    try:
+        with open(slave, "w", closefd=False) as tty:
+            monkeypatch.setattr(sys, "stderr", tty)
+            for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
+                monkeypatch.delenv(name, raising=False)
+            monkeypatch.setenv("TERM", term)
+            monkeypatch.setenv("NO_COLOR", "1")  # colours off; the panel stays
+            mode = display_for(argparse.Namespace(progress="auto", format="text")).mode
+            assert mode == ("live" if live else "plain")
+            assert display_for(argparse.Namespace(progress="auto", format="json")).mode == "off"
+            assert display_for(argparse.Namespace(progress="plain", format="text")).mode == "plain"
+    finally:
+        os.close(master)
+        os.close(slave)
