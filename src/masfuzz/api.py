@@ -87,7 +87,11 @@ def cover(target: str, **keywords: Any) -> Any:
     return run_cover(options("cover", target=target, **keywords))
 
 
-def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None = None) -> Any:
+def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None = None,
+              status: Callable[[Any], None] | None = None) -> Any:
+    """`cover` on resolved options. `progress` receives the campaign's lines of text, `status`
+    its numbers (a `masfuzz.campaign.Status`) after each execution and phase change; the same
+    for `run_fuzz` and `run_campaign`."""
     from masfuzz.campaign import Campaign
     from masfuzz.coverage.structural import StructuralModel
     from masfuzz.exec import make_executor
@@ -120,7 +124,7 @@ def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None =
                             timeout=opts.timeout, surroundings=surroundings(opts))
     campaign = Campaign(target, system.spec, executor, [StructuralModel(CoordinationGraph(system.spec).obligations())],
                         [phase], store, run_id, seed=opts.seed, budget=_budget(opts),
-                        progress=say, tester_calls=lambda: tester.ledger.total().calls,
+                        progress=say, tester_usage=tester.ledger.total, status=status,
                         lease_owner=owner)
     summary = _drive(campaign, store, run_id, owner, earlier, tester)
     generation = analyze(store, run_id).extra["generation"]
@@ -270,7 +274,8 @@ def fuzz(target: str, **keywords: Any) -> Any:
     return run_fuzz(options("fuzz", target=target, **keywords))
 
 
-def run_fuzz(opts: argparse.Namespace, progress: Callable[[str], None] | None = None) -> Any:
+def run_fuzz(opts: argparse.Namespace, progress: Callable[[str], None] | None = None,
+             status: Callable[[Any], None] | None = None) -> Any:
     from masfuzz.campaign import Campaign
     from masfuzz.exec import make_executor
     from masfuzz.report.analysis import analyze
@@ -291,7 +296,7 @@ def run_fuzz(opts: argparse.Namespace, progress: Callable[[str], None] | None = 
     phase = setup.phase()
     campaign = Campaign(target, system.spec, executor, setup.coverage_models(), [phase], store,
                         run_id, seed=opts.seed, budget=budget, progress=say,
-                        tester_calls=lambda: tester.ledger.total().calls, lease_owner=owner,
+                        tester_usage=tester.ledger.total, status=status, lease_owner=owner,
                         detectors=setup.detectors())
     summary = _drive(campaign, store, run_id, owner, earlier, tester)
     store.finish_run(run_id, "completed", {**summary, **control,
@@ -326,7 +331,8 @@ def run(target: str, **keywords: Any) -> Any:
     return run_campaign(options("run", target=target, **keywords))
 
 
-def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | None = None) -> Any:
+def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | None = None,
+                 status: Callable[[Any], None] | None = None) -> Any:
     """One campaign, one store, one budget shared by its phases in order: the failures stored
     for this target replayed first, then structural generation (cover's), then FLARE's loop
     (fuzz's), then runtime fuzzing of the tools the agents own (`masfuzz tools`' fuzzing, in
@@ -373,7 +379,7 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
                              code_coverage=opts.code_coverage)
     campaign = Campaign(target, system.spec, executor, setup.coverage_models(), list(built.values()),
                         store, run_id, seed=opts.seed, budget=budget, progress=say,
-                        tester_calls=lambda: tester.ledger.total().calls, lease_owner=owner,
+                        tester_usage=tester.ledger.total, status=status, lease_owner=owner,
                         detectors=setup.detectors())
     summary = _drive(campaign, store, run_id, owner, earlier, tester)
     summary.update(control)

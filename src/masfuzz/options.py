@@ -378,6 +378,11 @@ TABLE: tuple[Setting, ...] = (
             ("cover", "fuzz"), metavar="N"),
     Setting("fresh", "start a new run instead of resuming (or showing) the stored one", boolean,
             False, ("cover", "fuzz"), "switch"),
+    Setting("progress", "progress on stderr while the campaign runs: auto (a live panel when "
+            "stderr is a terminal, plain lines otherwise, none with --format json), plain (a "
+            "line at each phase, every few seconds and at the end), off",
+            choice("auto", "plain", "off"), "auto", ("cover", "fuzz"),
+            choices=("auto", "plain", "off")),
     # fuzz
     Setting("input", "a task for the system: each is a seed of the pool (repeatable)",
             text, (), ("fuzz",), "append", metavar="TEXT"),

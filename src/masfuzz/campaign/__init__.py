@@ -3,5 +3,7 @@
 from masfuzz.campaign.budget import Budget, BudgetExhausted
 from masfuzz.campaign.engine import LEASE_TTL, Campaign, Phase
 from masfuzz.campaign.recorder import Outcome, Recorder
+from masfuzz.campaign.status import Criterion, Status
 
-__all__ = ["LEASE_TTL", "Budget", "BudgetExhausted", "Campaign", "Outcome", "Phase", "Recorder"]
+__all__ = ["LEASE_TTL", "Budget", "BudgetExhausted", "Campaign", "Criterion", "Outcome", "Phase",
+           "Recorder", "Status"]

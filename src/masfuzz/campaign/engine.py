@@ -10,6 +10,12 @@ Scenarios submitted together run concurrently (the executor decides how many at 
 outcomes are recorded in submission order, so a seed gives the same run whatever finishes first.
 Every execution is in the store before its phase sees it, so a campaign killed at any moment
 resumes by answering what was done from the store and executing only the rest.
+
+The campaign owns its numbers: `snapshot()` is a `Status` (executions against the budget,
+coverage C1..C4, failures, model calls, tokens, cost, elapsed time and ETA), handed to the
+`status` callback after every recorded execution, at every phase change and at the end. The
+`progress` callback receives the campaign's lines of text (a phase starts, the budget ends it).
+Neither may break the campaign: a callback that raises is dropped, with one line saying so.
 """
 
 from __future__ import annotations
@@ -24,12 +30,26 @@ from typing import Any, Protocol
 
 from masfuzz.campaign.budget import Budget, BudgetExhausted
 from masfuzz.campaign.recorder import Detectors, Outcome, Recorder
+from masfuzz.campaign.status import Criterion, Status
 from masfuzz.coverage.base import CoverageMap, CoverageModel
+from masfuzz.coverage.structural import CriterionTally
+from masfuzz.graph.coordination import CoordinationGraph
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.store.db import RunStore
 
 LEASE_TTL = 30.0  # seconds a run's lease lasts without renewal (a killed campaign frees it)
+
+
+@dataclass(frozen=True)
+class _NoUsage:
+    calls: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cost: float | None = None
+
+
+NO_USAGE = _NoUsage()  # a campaign told nothing of its tester's usage
 
 
 class Phase(Protocol):
@@ -58,7 +78,10 @@ class Campaign:
     seed: int = 0
     budget: Budget = field(default_factory=Budget)
     progress: Callable[[str], None] = lambda msg: None
-    tester_calls: Callable[[], int] = lambda: 0
+    # The tester's usage so far (calls, tokens_in, tokens_out, cost: a model ledger's total);
+    # its calls are what a model-call budget counts.
+    tester_usage: Callable[[], Any] = lambda: NO_USAGE
+    status: Callable[[Status], None] | None = None  # the numbers, as they change
     lease_owner: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
     stop_reason: str | None = None  # set when the budget ended the campaign
     detectors: Detectors | None = None  # the deterministic oracles (default: the workflow's)
@@ -68,6 +91,11 @@ class Campaign:
                                  self.detectors)
         self._t0 = time.monotonic()
         self._renewed = self._t0
+        self.phase: str | None = None
+        # coverage C1..C4 counted as the map gains it, over the obligations the report counts
+        self._tally = CriterionTally(CoordinationGraph(self.spec).obligations())
+        self.recorder.coverage.listeners.append(self._tally.add)
+        self._sut = [0, 0, 0]  # model calls, tokens in, tokens out of this invocation's runs
 
     # -- what phases call ----------------------------------------------------------------------
     async def execute(self, scenarios: Sequence[Scenario]) -> list[Outcome]:
@@ -82,6 +110,8 @@ class Campaign:
                 outcomes[i] = hit
             elif sc.id not in {scenarios[j].id for j in pending}:
                 pending.append(i)
+        if outcomes:
+            self._emit("execution")
         exhausted = self._exhausted()
         left = self.budget.executions_left(self.recorder.recorded)
         if exhausted is None and left is not None and left < len(pending):
@@ -99,7 +129,9 @@ class Campaign:
                     exhausted = f"wall time {self.budget.wall_time:g} s used"
                     break
                 outcomes[i] = self.recorder.record(scenarios[i], trace)
+                self._count_usage(trace)
                 self.renew_lease()
+                self._emit("execution")
         finally:
             for task in tasks.values():
                 task.cancel()
@@ -140,7 +172,9 @@ class Campaign:
     async def run(self) -> "Campaign":
         try:
             for phase in self.phases:
+                self.phase = phase.name
                 self.progress(f"phase {phase.name}")
+                self._emit("phase")
                 await phase.run(self)
         except BudgetExhausted as stop:
             self.stop_reason = stop.reason
@@ -149,7 +183,42 @@ class Campaign:
             close = getattr(self.executor, "aclose", None)
             if close is not None:
                 await close()
+        self._emit("end")
         return self
+
+    # -- the numbers ---------------------------------------------------------------------------
+    def snapshot(self, event: str = "execution") -> Status:
+        """The campaign's numbers now (see `Status`)."""
+        usage = self.tester_usage()
+        # stored executions no phase asked for again count as covered, as the report counts them
+        counts = self._tally.counts(also=self.recorder.unsettled())
+        failures = self.recorder.failures_by
+        return Status(
+            event=event, phase=self.phase, executions=self.recorder.recorded,
+            executed=self.recorder.executed, reused=self.recorder.reused, budget=self.budget,
+            elapsed=self.elapsed,
+            criteria=tuple(Criterion(c, *counts[c]) for c in sorted(counts)),
+            failures=failures.get("sut", 0),
+            set_aside=sum(n for who, n in failures.items() if who != "sut"),
+            tester_calls=usage.calls, sut_calls=self._sut[0],
+            tokens_in=usage.tokens_in + self._sut[1], tokens_out=usage.tokens_out + self._sut[2],
+            cost=usage.cost, stop_reason=self.stop_reason)
+
+    def _emit(self, event: str) -> None:
+        if self.status is None:
+            return
+        try:
+            self.status(self.snapshot(event))
+        except Exception as exc:  # a display must never break a campaign
+            self.status = None
+            self.progress(f"progress display stopped: {type(exc).__name__}: {exc}")
+
+    def _count_usage(self, trace: Any) -> None:
+        usage = getattr(trace, "usage", None)
+        if usage is not None:
+            self._sut[0] += usage.model_calls
+            self._sut[1] += usage.tokens_in
+            self._sut[2] += usage.tokens_out
 
     @property
     def elapsed(self) -> float:
@@ -157,7 +226,7 @@ class Campaign:
 
     def _exhausted(self) -> str | None:
         return self.budget.exhausted(elapsed=self.elapsed, executions=self.recorder.recorded,
-                                     model_calls=self.tester_calls())
+                                     model_calls=self.tester_usage().calls)
 
     def renew_lease(self) -> None:
         """Keep this process's lease on the run (at most every LEASE_TTL/3 s); a phase whose

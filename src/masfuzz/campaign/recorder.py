@@ -53,6 +53,8 @@ class Recorder:
     _items: dict[str, set[str]] = field(default_factory=dict)  # scenario id -> stored items
     _pending_replay: set[str] = field(default_factory=set)  # stored, not yet asked for again
     _first_seen: dict[str, list[Failure]] = field(default_factory=dict)  # scenario -> failures
+    # failures of the run so far by attribution (sut: the app's; harness, settings: set aside)
+    failures_by: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.detectors is None:
@@ -74,6 +76,7 @@ class Recorder:
             failure = stored_failure.failure
             self._fingerprints.add(failure.fingerprint)
             self._first_seen.setdefault(failure.scenario_id, []).append(failure)
+            self._count(failure)
 
     @property
     def recorded(self) -> int:
@@ -94,6 +97,15 @@ class Recorder:
         # the failures it was the first to show, as when it ran: a resumed phase sees the same
         return Outcome(scenario, trace, eid, gain, tuple(self._first_seen.get(scenario.id, ())),
                        reused=True)
+
+    def unsettled(self) -> set[str]:
+        """Items of stored executions no phase asked for again yet, not in the coverage map:
+        covered all the same (see `settle_replay`)."""
+        items = {i for sid in self._pending_replay for i in self._items.get(sid, ())}
+        return items - self.coverage.seen
+
+    def _count(self, failure: Failure) -> None:
+        self.failures_by[failure.attribution] = self.failures_by.get(failure.attribution, 0) + 1
 
     def settle_replay(self) -> None:
         """Count every stored execution no phase asked for again (a phase that changed)."""
@@ -120,6 +132,7 @@ class Recorder:
             if failure.fingerprint in self._fingerprints:
                 continue
             self._fingerprints.add(failure.fingerprint)
+            self._count(failure)
             fresh.append(failure)
             if self.store is not None and self.run_id is not None:
                 self.store.record_failure(self.run_id, outcome.execution_id, failure,

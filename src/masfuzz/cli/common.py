@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, Callable
+from typing import Any
+
 
 def executor_for(args: argparse.Namespace) -> Any:
     """The executor a command's options ask for (the caller closes it: `await ex.aclose()`)."""
@@ -12,14 +13,6 @@ def executor_for(args: argparse.Namespace) -> Any:
     from masfuzz.options import model_settings
 
     return make_executor(args.executor, timeout=args.timeout, models=model_settings(args))
-
-
-def progress_printer(enabled: bool) -> Callable[[str], None]:
-    def say(msg: str) -> None:
-        if enabled:
-            print(f"  .. {msg}", file=sys.stderr, flush=True)
-
-    return say
 
 
 def print_analysis(analysis: Any, fmt: str, *, obligations: bool = False,

@@ -21,8 +21,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from masfuzz.api import run_cover
-    from masfuzz.cli.common import print_analysis, progress_printer
+    from masfuzz.cli.common import print_analysis
+    from masfuzz.cli.progress import display_for
 
-    analysis = run_cover(args, progress=progress_printer(args.format != "json"))
+    with display_for(args) as display:
+        analysis = run_cover(args, progress=display.say, status=display.update)
     return print_analysis(analysis, args.format, obligations=True, fail_under=args.fail_under,
                           reports=args.report, fail_on=args.fail_on)

@@ -22,7 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from masfuzz.api import run_fuzz
-    from masfuzz.cli.common import print_analysis, progress_printer
+    from masfuzz.cli.common import print_analysis
+    from masfuzz.cli.progress import display_for
 
-    analysis = run_fuzz(args, progress=progress_printer(args.format != "json"))
+    with display_for(args) as display:
+        analysis = run_fuzz(args, progress=display.say, status=display.update)
     return print_analysis(analysis, args.format, fail_on=args.fail_on)

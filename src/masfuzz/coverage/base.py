@@ -9,7 +9,7 @@ trace is what it covered that no earlier execution of the campaign did — FLARE
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Protocol, runtime_checkable
 
 from masfuzz.trace import Trace
@@ -30,6 +30,8 @@ class CoverageMap:
     def __init__(self, models: Iterable[CoverageModel]) -> None:
         self.models = list(models)
         self.seen: set[str] = set()
+        # told each gain as it happens (a campaign's running count of covered obligations)
+        self.listeners: list[Callable[[frozenset[str]], None]] = []
 
     def items(self, trace: Trace) -> set[str]:
         out: set[str] = set()
@@ -41,4 +43,7 @@ class CoverageMap:
         """Mark `items` covered; the gain is those not covered before."""
         gain = frozenset(i for i in items if i not in self.seen)
         self.seen |= gain
+        if gain:
+            for listener in self.listeners:
+                listener(gain)
         return gain

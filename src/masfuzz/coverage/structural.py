@@ -175,3 +175,38 @@ class StructuralCoverage:
         total = sum(r.total for r in rs)
         covered = sum(r.covered for r in rs)
         return CriterionResult("all", "all", total, covered, covered / total if total else 1.0)
+
+
+class CriterionTally:
+    """Covered/total per criterion of Ω(S), counted as items arrive — what a running campaign
+    shows without re-reading its contexts. It counts exactly what `StructuralCoverage.criterion`
+    counts from the same items: the obligation ids in Ω(S), each once."""
+
+    def __init__(self, space: ObligationSpace) -> None:
+        self.space = space
+        self.totals = space.counts()
+        self.covered = dict.fromkeys(self.totals, 0)
+
+    def _criterion(self, item: str) -> str | None:
+        try:
+            ob = Obligation.parse(item)
+        except ValueError:
+            return None  # another model's item (a path, a behaviour)
+        return ob.criterion if ob in self.space else None
+
+    def add(self, gain: Iterable[str]) -> None:
+        """Count items covered for the first time (a coverage map's gain: each arrives once)."""
+        for item in gain:
+            criterion = self._criterion(item)
+            if criterion is not None:
+                self.covered[criterion] += 1
+
+    def counts(self, also: Iterable[str] = ()) -> dict[str, tuple[int, int]]:
+        """Criterion -> (covered, total), with `also` (items not yet added, none of them
+        counted before) counted too."""
+        covered = dict(self.covered)
+        for item in set(also):
+            criterion = self._criterion(item)
+            if criterion is not None:
+                covered[criterion] += 1
+        return {c: (covered[c], self.totals[c]) for c in self.totals}
