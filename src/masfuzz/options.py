@@ -308,7 +308,7 @@ TABLE: tuple[Setting, ...] = (
     Setting("list", "list the runs in the store", boolean, False, ("report",), "switch"),
     Setting("report", "write the analysis as FORMAT to PATH (atomically), or print it "
             "without :PATH; repeatable (default: --format to the terminal)", report_spec, (),
-            ("cover", "report", "judge"), "append", metavar="FORMAT[:PATH]"),
+            ("cover", "fuzz", "report", "judge"), "append", metavar="FORMAT[:PATH]"),
     Setting("fail_on", "exit 1 when the system under test has a failure of these categories "
             "(comma list of category names or Table-1 symbols AR, ST, TE, TI, RC) or any; "
             "findings caused by masfuzz or by your settings never count (tools: a tool's "
@@ -316,7 +316,7 @@ TABLE: tuple[Setting, ...] = (
             choices_list(*FAIL_ON_NAMES), None, ("exec", "cover", "tools", "fuzz", "judge"),
             per_command={"run": "any"}, metavar="CATEGORIES|any"),
     Setting("fail_under", "exit 1 when C1+C2+C4 coverage is below PCT percent",
-            number(low=0, high=100), None, ("cover", "report", "judge"), metavar="PCT"),
+            number(low=0, high=100), None, ("cover", "fuzz", "report", "judge"), metavar="PCT"),
     # exec
     Setting("agent_model", "a different model for one agent (repeatable)",
             pair("=", "AGENT=MODEL"), (), ("exec",), "append", metavar="AGENT=MODEL"),

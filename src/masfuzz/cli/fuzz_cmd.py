@@ -27,4 +27,5 @@ def run(args: argparse.Namespace) -> int:
 
     with display_for(args) as display:
         analysis = run_fuzz(args, progress=display.say, status=display.update)
-    return print_analysis(analysis, args.format, fail_on=args.fail_on)
+    return print_analysis(analysis, args.format, fail_on=args.fail_on, fail_under=args.fail_under,
+                          reports=args.report)
