@@ -23,6 +23,7 @@ MAX_NODES = 300  # beyond this, a drawing is a smear: the obligation table says 
 NODE_W, NODE_H = 176, 34
 COL_GAP, ROW_GAP = 92, 18
 LABEL_CHARS = 24
+BELOW = 70  # room under the nodes for edges that jump a column
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,12 @@ def _edge(a: Node, b: Node, cls: str, ob: Obligation | None, title: str, bend: i
         x1, y1, x2, y2 = a.x + NODE_W / 2, a.y, b.x + NODE_W / 2, b.y
         lift = 40 + abs(x2 - x1) / 6 + 14 * bend
         path = f"M{x1:.1f},{y1:.1f} C{x1:.1f},{y1 - lift:.1f} {x2:.1f},{y2 - lift:.1f} {x2:.1f},{y2:.1f}"
+    elif b.x - a.x > NODE_W + COL_GAP + 1:  # over a column of nodes: an arc below, not through them
+        # from a's bottom, under the column between, into b's left side through the gap
+        x1, y1, x2, y2 = a.x + NODE_W / 2, a.y + NODE_H, b.x, b.y + NODE_H / 2
+        bottom = max(y1, b.y + NODE_H) + BELOW - 20 + 10 * bend
+        path = (f"M{x1:.1f},{y1:.1f} C{x1:.1f},{bottom:.1f} {x2 - COL_GAP:.1f},{bottom:.1f} "
+                f"{x2 - COL_GAP / 2:.1f},{(bottom + y2) / 2:.1f} S{x2 - 30:.1f},{y2:.1f} {x2:.1f},{y2:.1f}")
     else:
         dx = (x2 - x1) / 2
         path = f"M{x1:.1f},{y1:.1f} C{x1 + dx:.1f},{y1:.1f} {x2 - dx:.1f},{y2:.1f} {x2:.1f},{y2:.1f}"
@@ -139,7 +146,7 @@ def render(graph: CoordinationGraph, coverage: StructuralCoverage | None) -> str
                      f'<text x="{n.x + NODE_W / 2}" y="{n.y + NODE_H / 2 + 4}">{escape(_label(ident))}</text>'
                      f"<title>{escape(tip)}</title></g>")
     width = max((n.x for n in nodes.values()), default=0) + NODE_W + 20
-    height = max((n.y for n in nodes.values()), default=0) + NODE_H + 20
+    height = max((n.y for n in nodes.values()), default=0) + NODE_H + BELOW
     top = 60  # room for arcs above the first row
     markers = "".join(
         f'<marker id="arrow-{k}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
