@@ -11,7 +11,8 @@ def executor_for(args: argparse.Namespace) -> Any:
     from masfuzz.exec import make_executor
     from masfuzz.options import model_settings
 
-    return make_executor(args.executor, timeout=args.timeout, models=model_settings(args))
+    return make_executor(args.executor, concurrency=getattr(args, "workers", None) or 1,
+                         timeout=args.timeout, models=model_settings(args))
 
 
 def progress_printer(enabled: bool) -> Callable[[str], None]:
