@@ -393,6 +393,9 @@ TABLE: tuple[Setting, ...] = (
             choices=("flare", "uniform", "input")),
     Setting("rounds", "mutants to execute after the seeds", integer(low=1, high=1_000_000), 20,
             ("fuzz",), metavar="N"),
+    Setting("batch", "mutants drawn together from the weights as they stand and executed "
+            "together (up to --workers at once); the weights move after each batch",
+            integer(low=1, high=10_000), 8, ("fuzz",), metavar="N"),
     Setting("seed_tasks", "tasks the tester model writes from the workflow's documentation, "
             "added to the --input seeds", integer(low=0, high=100), 2, ("fuzz",), metavar="N"),
     Setting("judge_rounds", "rounds the failure agent and the judge agent may take to agree",
