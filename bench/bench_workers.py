@@ -3,8 +3,8 @@ two runs are the same run.
 
 The customer-service desk runs on a scripted model that waits 100 ms per call, as a hosted model
 keeps a caller waiting (tests/campaign/sleepy_policy.py). One campaign of 200 executions (2 seeds
-and 198 mutants in batches of 16) runs with --workers 1, then with --workers 16, in the warm
-worker pool (each execution in a worker process masfuzz can kill). Printed: the worker pool's
+and 198 mutants in batches of 16) runs with --workers 1, then with --workers 16 (both with
+--max-connections 16), in the warm worker pool (each execution in a worker process masfuzz can kill). Printed: the worker pool's
 start-up, the campaign's wall time, the speedup of the campaign with its workers started
 (target >= 12x) and end to end, and whether coverage and failures are identical.
 
@@ -45,6 +45,7 @@ def campaign_run(workers: int, executions: int, folder: Path) -> dict:
 
     opts = api.options("fuzz", target=TARGET, sut_model=SUT, model=TESTER, input=INPUTS,
                        rounds=executions - len(INPUTS), batch=16, workers=workers, seed=7,
+                       max_connections=16,  # a model call per worker at once, as a provider allows
                        seed_tasks=0, no_spec_agent=True, no_judge=True, no_check=True,
                        no_cache=True, executor="pool", store=str(folder / f"w{workers}.db"))
     target, system, models, tester, store, setup, budget = api._fuzz_setup(opts, lambda m: None)
