@@ -117,7 +117,7 @@ def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None =
         return run_id
     earlier = store.usage(run_id)
     control = _control(target, opts, say)
-    executor = make_executor(opts.executor, timeout=opts.timeout, models=models)
+    executor = make_executor(opts.executor, concurrency=opts.workers, timeout=opts.timeout, models=models)
     phase = StructuralPhase(realizer, opts.sut_model, attempts=opts.attempts,
                             merge=not opts.no_bundle, path_aware=not opts.no_route,
                             fault_modes=faults, criteria=criteria, max_turns=opts.max_turns,
@@ -291,7 +291,7 @@ def run_fuzz(opts: argparse.Namespace, progress: Callable[[str], None] | None = 
         return run_id
     earlier = store.usage(run_id)
     control = _control(target, opts, say)
-    executor = make_executor(opts.executor, timeout=opts.timeout, models=models,
+    executor = make_executor(opts.executor, concurrency=opts.workers, timeout=opts.timeout, models=models,
                              code_coverage=opts.code_coverage)
     phase = setup.phase()
     campaign = Campaign(target, system.spec, executor, setup.coverage_models(), [phase], store,
@@ -375,7 +375,7 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
         "tools": lambda: _tools_phase(opts, say),
     }
     built = {p: plan[p]() for p in phases}
-    executor = make_executor(opts.executor, timeout=opts.timeout, models=models,
+    executor = make_executor(opts.executor, concurrency=opts.workers, timeout=opts.timeout, models=models,
                              code_coverage=opts.code_coverage)
     campaign = Campaign(target, system.spec, executor, setup.coverage_models(), list(built.values()),
                         store, run_id, seed=opts.seed, budget=budget, progress=say,

@@ -242,8 +242,9 @@ TABLE: tuple[Setting, ...] = (
             MODEL_CALLS, "switch"),
     Setting("cache", "model response cache file", text, ".masfuzz/model-cache.sqlite",
             MODEL_CALLS, metavar="PATH"),
-    Setting("max_connections", "concurrent requests to networked providers",
-            integer(low=1, high=1024), 4, MODEL_CALLS, metavar="N"),
+    Setting("max_connections", "model calls at once, across the executions running together "
+            "(their worker processes included)", integer(low=1, high=1024), 4, MODEL_CALLS,
+            metavar="N"),
     Setting("model_timeout", "seconds one model call may take (600 when a model is an embedded "
             "local/ one)", number(positive=True), 120.0, MODEL_CALLS, metavar="S"),
     Setting("retries", "retries on rate limits, timeouts and 5xx", integer(low=0, high=100), 4,
@@ -260,6 +261,10 @@ TABLE: tuple[Setting, ...] = (
             "timeout (900 for runs whose agents use an embedded local/ model)",
             number(positive=True, high=86_400), 120.0, RUNS + ("tools",),
             per_command={"exec": 60.0, "tools": 10.0}, metavar="S"),
+    Setting("workers", "executions at once (1: one after another); the results are those of "
+            "--workers 1 for the same seed (1 when the system under test's model is an embedded "
+            "local/ one, unless given)", integer(low=1, high=256), 4, ("cover", "replay", "fuzz"),
+            metavar="N"),
     Setting("executor", "where the system under test runs: pool (killable warm worker "
             "processes), subprocess (a fresh process per scenario) or inprocess (this process; "
             "for debugging)", choice(*EXECUTORS), "pool", RUNS, choices=EXECUTORS),
@@ -395,6 +400,9 @@ TABLE: tuple[Setting, ...] = (
             choices=("flare", "uniform", "input")),
     Setting("rounds", "mutants to execute after the seeds", integer(low=1, high=1_000_000), 20,
             ("fuzz",), metavar="N"),
+    Setting("batch", "mutants drawn together from the weights as they stand and executed "
+            "together (up to --workers at once); the weights move after each batch",
+            integer(low=1, high=10_000), 8, ("fuzz",), metavar="N"),
     Setting("seed_tasks", "tasks the tester model writes from the workflow's documentation, "
             "added to the --input seeds", integer(low=0, high=100), 2, ("fuzz",), metavar="N"),
     Setting("judge_rounds", "rounds the failure agent and the judge agent may take to agree",
@@ -516,6 +524,8 @@ def _sized_for_the_model(command: str, ns: argparse.Namespace, defaulted: set[st
 
     if "timeout" in defaulted and command in RUNS and slow("sut_model"):
         ns.timeout = SLOW_MODEL_LIMITS["timeout"]
+    if "workers" in defaulted and slow("sut_model"):  # one embedded model per worker: no room
+        ns.workers = 1
     if "model_timeout" in defaulted and (slow("sut_model") or slow("model")):
         ns.model_timeout = SLOW_MODEL_LIMITS["model_timeout"]
 

@@ -108,7 +108,7 @@ def test_a_killed_run_resumes_to_the_uninterrupted_one(cli, tmp_path, monkeypatc
     pytest.importorskip("agents")
     from masfuzz.campaign.engine import Campaign
 
-    whole = _fuzz(cli, tmp_path, "whole")
+    whole = _fuzz(cli, tmp_path, "whole", "--batch", "2")  # batches of 2: killed mid-loop
     real, calls = Campaign.execute, {"n": 0}
 
     async def dies_on_the_sixth(self, scenarios):
@@ -118,9 +118,9 @@ def test_a_killed_run_resumes_to_the_uninterrupted_one(cli, tmp_path, monkeypatc
         return await real(self, scenarios)
 
     monkeypatch.setattr(Campaign, "execute", dies_on_the_sixth)
-    assert "interrupted" in _fuzz(cli, tmp_path, "killed", expect=130)  # as Ctrl-C would
+    assert "interrupted" in _fuzz(cli, tmp_path, "killed", "--batch", "2", expect=130)  # as Ctrl-C would
     monkeypatch.setattr(Campaign, "execute", real)
-    resumed = _fuzz(cli, tmp_path, "killed")
+    resumed = _fuzz(cli, tmp_path, "killed", "--batch", "2")
     assert resumed["fuzz"]["rounds"] == 12
     for key in ("fuzz", "failures", "coverage"):
         assert _scrub(resumed[key]) == _scrub(whole[key]), key

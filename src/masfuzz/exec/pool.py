@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
 import sys
 import time
@@ -30,6 +31,7 @@ from pydantic import ValidationError
 from masfuzz.errors import MasfuzzError, TargetError
 from masfuzz.exec.base import Executor
 from masfuzz.exec.request import ExecutionRequest
+from masfuzz.llm.client import CONNECTIONS, SLOTS_ENV
 from masfuzz.proc import kill_group, start_in_group
 from masfuzz.target import Target, adapter_name
 from masfuzz.trace import ENDED_IN_MODEL_CALL, EVENTS, AgentTurn, Trace, ended_trace, running_tool
@@ -60,10 +62,12 @@ class Worker:
 
     @classmethod
     async def start(cls, python: str) -> "Worker":
+        # the workers' model calls and this process's share one --max-connections bound
+        env = {**os.environ, SLOTS_ENV: CONNECTIONS.shared_folder()}
         proc = await start_in_group(
             python, "-m", "masfuzz.exec.worker",
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, limit=_PROTOCOL_LIMIT,
+            stderr=asyncio.subprocess.PIPE, limit=_PROTOCOL_LIMIT, env=env,
         )
         return cls(proc)
 

@@ -44,7 +44,7 @@ class FuzzSetup:
                  cache_dir: Path) -> None:
         self.opts, self.workflow, self.tester, self.cache_dir = opts, workflow, tester, cache_dir
         self.graph = CoordinationGraph(workflow)
-        self.choices = Choices()
+        self.choices = Choices(batch=opts.batch)
         self.flare: FlareSpec = skeleton(workflow)
         self.inputs: list[str] = list(opts.input or ())
         # FLARE's null seed: the system's own task, where it has one (an AG2 program's)

@@ -20,9 +20,12 @@ weights never moving: the ablation the paper lacks) and `input` (no configuratio
 mutation; the tester model rewrites the user input, LLM-Fuzzer style: the paper's strongest
 baseline).
 
-Rounds are executed one at a time, and everything random comes from one `random.Random(seed)`,
-so the same `--seed` with scripted models gives the same run; a resumed run re-proposes the same
-mutants, which the store answers, and so ends as the uninterrupted one.
+Rounds go in batches (`Choices.batch`, `--batch`): a batch's mutants are all drawn from the
+weights as they stand, executed together (as many at once as `--workers` allows) and recorded
+in the order drawn; the weights move after the batch, mutant by mutant in that order
+(batch-synchronous). Everything random comes from one `random.Random(seed)`, so the same
+`--seed` with scripted models gives the same run whatever `--workers` is; a resumed run
+re-proposes the same mutants, which the store answers, and so ends as the uninterrupted one.
 """
 
 from __future__ import annotations
@@ -50,6 +53,9 @@ class Choices:
     high: float = 1.0
     temperatures: tuple[float, ...] = (0.0, 0.4, 0.8, 1.2)  # what temperature scaling draws
     sequence_rate: float = 0.5  # how often a free-form mutant also gets a new speaking order
+    # mutants proposed from one state of the weights and executed together (up to --workers at
+    # once); the weights move after the batch, so a seed gives one run whatever --workers is
+    batch: int = 8
 
     def to_data(self) -> dict[str, Any]:
         return {**asdict(self), "temperatures": list(self.temperatures)}
@@ -172,28 +178,39 @@ class FlarePhase:
         for number, outcome in enumerate(outcomes):
             await self._judge(c, outcome, {"round": 0, "seed": number, "operator": "seed",
                                            "mutation": "seed"})
-        for number in range(1, self.rounds + 1):
-            s = self.seed_weights.pick(rng)
-            seed = self.seeds[int(s)]
-            if self.strategy == "input":
-                op, mutant, mutation = "input", await self._rewritten(seed, rng, number), None
-            else:
-                op = self.operator_weights.pick(rng)
-                mutant, mutation = mutate(seed, op, self.agents, rng, choices=self.choices,
-                                          model_pool=self.model_pool,
-                                          participants=self.participants,
-                                          free_form=self.free_form, number=number)
-            [outcome] = await c.execute([mutant])
-            entry = {"round": number, "seed": int(s), "operator": op,
-                     "mutation": mutation.describe() if mutation else "input rewritten"}
-            gained = await self._judge(c, outcome, entry)
-            if self.strategy == "flare":
-                self.seed_weights.reward(s, gained)
-                self.operator_weights.reward(op, gained)
-            c.progress(f"round {number}/{self.rounds}: seed {s}, {entry['mutation']} -> "
-                       + (f"{len(entry['gain'])} new item(s)" if gained else "nothing new")
-                       + (f", {len(entry['failures'])} new failure(s)" if entry["failures"] else ""))
-            await self._shrink(c, outcome, seed)
+        first = 1
+        while first <= self.rounds:
+            numbers = range(first, min(first + max(1, self.choices.batch), self.rounds + 1))
+            first = numbers.stop
+            proposed = [await self._propose(rng, number) for number in numbers]  # in draw order
+            outcomes = await c.execute([mutant for _, _, _, mutant, _ in proposed])
+            judged = []
+            for (number, s, op, _, mutation), outcome in zip(proposed, outcomes):
+                entry = {"round": number, "seed": int(s), "operator": op,
+                         "mutation": mutation.describe() if mutation else "input rewritten"}
+                judged.append((entry, await self._judge(c, outcome, entry)))
+            for (number, s, op, _, _), (entry, gained) in zip(proposed, judged):
+                if self.strategy == "flare":  # after the batch, in the order drawn
+                    self.seed_weights.reward(s, gained)
+                    self.operator_weights.reward(op, gained)
+                c.progress(f"round {number}/{self.rounds}: seed {s}, {entry['mutation']} -> "
+                           + (f"{len(entry['gain'])} new item(s)" if gained else "nothing new")
+                           + (f", {len(entry['failures'])} new failure(s)" if entry["failures"] else ""))
+            for (_, s, _, _, _), outcome in zip(proposed, outcomes):
+                await self._shrink(c, outcome, self.seeds[int(s)])
+
+    async def _propose(self, rng: random.Random, number: int
+                       ) -> tuple[int, str, str, Scenario, Mutation | None]:
+        """Round `number`'s mutant, drawn from the weights as they stand."""
+        s = self.seed_weights.pick(rng)
+        seed = self.seeds[int(s)]
+        if self.strategy == "input":
+            return number, s, "input", await self._rewritten(seed, rng, number), None
+        op = self.operator_weights.pick(rng)
+        mutant, mutation = mutate(seed, op, self.agents, rng, choices=self.choices,
+                                  model_pool=self.model_pool, participants=self.participants,
+                                  free_form=self.free_form, number=number)
+        return number, s, op, mutant, mutation
 
     async def _judge(self, c: Any, outcome: Any, entry: dict[str, Any]) -> bool:
         """Coverage and failures of one execution, the model-backed oracles' included; a row of

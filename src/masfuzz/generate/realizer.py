@@ -128,6 +128,9 @@ class Realizer(ABC):
     """Proposes a candidate user request for a bundle, given earlier attempts' feedback."""
 
     name = "realizer"
+    # whether proposals for different bundles may run at once (a realizer without state shared
+    # between calls); otherwise a round asks for them one after another, in bundle order
+    concurrent = False
 
     @abstractmethod
     async def propose(self, inputs: ObjectiveInputs, history: list[Feedback]) -> Candidate:
@@ -139,6 +142,8 @@ class NativeRealizer(Realizer):
     a JSON-schema constrained answer, so even a small local model returns a usable string."""
 
     name = "native"
+    concurrent = True  # stateless between calls: proposals for different bundles may overlap
+
     def __init__(self, client: ModelClient, *, seed: int | None = None,
                  temperature: float = 0.7) -> None:
         self.client, self.seed, self.temperature = client, seed, temperature

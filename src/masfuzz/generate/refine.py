@@ -115,6 +115,77 @@ def feedback(a: Attempt) -> Feedback | None:
     return Feedback(a.text, a.verdict, summarize(observe(a.trace), a.trace))
 
 
+@dataclass
+class Step:
+    """A bundle's next attempt as proposed: already judged when nothing is to be executed (the
+    tester failed, the request leaked, repeated one or is no request), else the scenario to
+    execute."""
+
+    number: int
+    text: str = ""
+    model_calls: int = 0
+    attempt: Attempt | None = None
+    scenario: Scenario | None = None
+
+
+@dataclass
+class Refinement:
+    """One bundle's loop, a step at a time, so that the loops of many bundles can go in rounds
+    (each bundle's attempts stay in sequence: each refines the last)."""
+
+    bundle: Bundle
+    inputs: ObjectiveInputs | None
+    attempts: int
+    done: list[Attempt] = field(default_factory=list)
+    history: list[Feedback] = field(default_factory=list)
+
+    @classmethod
+    def start(cls, bundle: Bundle, inputs: ObjectiveInputs | None, attempts: int,
+              prior: Sequence[Attempt] = ()) -> "Refinement":
+        done = list(prior)
+        return cls(bundle, inputs, attempts, done,
+                   [f for a in done if (f := feedback(a)) is not None])
+
+    @property
+    def finished(self) -> bool:
+        return complete(self.done, self.attempts)
+
+    async def propose(self, realizer: Realizer,
+                      make_scenario: Callable[[str, Bundle, int], Scenario]) -> Step:
+        n = len(self.done) + 1
+        assert self.inputs is not None, "a loop with attempts left has its inputs"
+        try:
+            cand = await realizer.propose(self.inputs, self.history)
+        except ModelCallFailed as exc:
+            return Step(n, attempt=Attempt(n, "", 0, f"tester model failed: {exc}",
+                                           model_error=True, model_calls=1))
+        if any(cand.text == a.text for a in self.done if not a.model_error):
+            # The realizer learned nothing from the feedback: running the same request again
+            # would only repeat the same trace, so the budget is better spent elsewhere.
+            return Step(n, attempt=Attempt(n, cand.text, 0, STOPPED, model_calls=cand.model_calls))
+        leak = leaked(cand.text, self.inputs.forbidden)
+        if leak is not None or not plausible(cand.text):
+            why = f"leaked identifier {leak!r}" if leak else "not a user request (too few words)"
+            return Step(n, attempt=Attempt(n, cand.text, 0, why, leaked=leak,
+                                           model_calls=cand.model_calls))
+        return Step(n, cand.text, cand.model_calls,
+                    scenario=make_scenario(cand.text, self.bundle, n))
+
+    def judged(self, step: Step, trace: Trace) -> Attempt:
+        """The executed step's attempt, judged on its trace."""
+        assert step.scenario is not None
+        return judge(self.bundle, step.number, step.text, step.scenario, trace, step.model_calls)
+
+    def keep(self, a: Attempt) -> None:
+        self.done.append(a)
+        f = feedback(a)  # what the next attempt learns from this one
+        if f is not None:
+            self.history.append(f)
+
+    def realization(self) -> Realization:
+        return Realization(self.bundle, self.done)
+
+
 async def realize(bundle: Bundle, inputs: ObjectiveInputs, realizer: Realizer, execute: Execute,
                   make_scenario: Callable[[str, Bundle, int], Scenario], *,
                   attempts: int = 5, prior: Sequence[Attempt] = (),
@@ -123,40 +194,14 @@ async def realize(bundle: Bundle, inputs: ObjectiveInputs, realizer: Realizer, e
     on after them); `on_attempt` sees each new attempt as soon as it is judged. A tester model
     call that fails (timeout, error after its retries) is recorded as an attempt with the reason
     and the loop goes on: one slow call never ends a campaign."""
-    done: list[Attempt] = list(prior)
-    history = [f for a in done if (f := feedback(a)) is not None]
-
-    def keep(a: Attempt) -> None:
-        done.append(a)
+    loop = Refinement.start(bundle, inputs, attempts, prior)
+    while not loop.finished:
+        step = await loop.propose(realizer, make_scenario)
+        a = step.attempt if step.attempt is not None else loop.judged(step, await execute(step.scenario))
+        loop.keep(a)
         if on_attempt is not None:
             on_attempt(a)
-
-    while not complete(done, attempts):
-        n = len(done) + 1
-        try:
-            cand = await realizer.propose(inputs, history)
-        except ModelCallFailed as exc:
-            keep(Attempt(n, "", 0, f"tester model failed: {exc}", model_error=True, model_calls=1))
-            continue
-        if any(cand.text == a.text for a in done if not a.model_error):
-            # The realizer learned nothing from the feedback: running the same request again
-            # would only repeat the same trace, so the budget is better spent elsewhere.
-            keep(Attempt(n, cand.text, 0, STOPPED, model_calls=cand.model_calls))
-            break
-        leak = leaked(cand.text, inputs.forbidden)
-        if leak is not None or not plausible(cand.text):
-            why = f"leaked identifier {leak!r}" if leak else "not a user request (too few words)"
-            keep(Attempt(n, cand.text, 0, why, leaked=leak, model_calls=cand.model_calls))
-            history.append(Feedback(cand.text, why))
-            continue
-        scenario = make_scenario(cand.text, bundle, n)
-        trace = await execute(scenario)
-        a = judge(bundle, n, cand.text, scenario, trace, cand.model_calls)
-        keep(a)
-        if a.reward:
-            break
-        history.append(feedback(a))  # type: ignore[arg-type]
-    return Realization(bundle, done)
+    return loop.realization()
 
 
 def judge(bundle: Bundle, number: int, text: str, scenario: Scenario, trace: Trace,

@@ -1,7 +1,8 @@
 """Structural test generation as a campaign phase (structural-coverage Algorithm 1, §IV).
 
 spec -> graph -> obligations -> objectives (R1–R4) -> bundles -> per-bundle refine loop, then
-the fault re-runs of §IV-G. Each refine attempt and fault re-run is written to the run store as
+the fault re-runs of §IV-G. The bundles' loops go in rounds: each round proposes the next attempt
+of every bundle still open and executes them together (as many at once as `--workers` allows). Each refine attempt and fault re-run is written to the run store as
 soon as it is judged; a resumed run rebuilds every bundle's attempts from the store and goes on
 from the first bundle that is not finished, so nothing is asked of the tester twice and nothing
 is executed twice.
@@ -9,6 +10,7 @@ is executed twice.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +18,7 @@ from masfuzz.campaign import Campaign
 from masfuzz.generate.leaks import forbidden_identifiers
 from masfuzz.generate.objectives import Bundle, plan
 from masfuzz.generate.realizer import Realizer, lift_inputs
-from masfuzz.generate.refine import Attempt, Realization, complete, judge, realize, scenario_factory
+from masfuzz.generate.refine import Attempt, Realization, Refinement, complete, judge, scenario_factory
 from masfuzz.oracles.robustness import robustness_witness
 from masfuzz.scenario import Fault, Provenance, Scenario
 
@@ -43,21 +45,46 @@ class StructuralPhase:
         make = scenario_factory(self.sut_model, seed=c.seed, max_turns=self.max_turns,
                                 timeout=self.timeout, surroundings=self.surroundings)
         stored = _stored_attempts(c)
-        realized: list[Realization] = []
+        loops: list[Refinement] = []
         for b in bundles:
             prior = await _rebuild(c, b, stored.get(b.id, []))
-            if complete(prior, self.attempts):
-                r = Realization(b, prior)
+            inputs = None if complete(prior, self.attempts) else \
+                lift_inputs(b, c.spec, graph, forbidden, path_aware=self.path_aware)
+            loops.append(Refinement.start(b, inputs, self.attempts, prior))
+        said: set[int] = set()
+        self._say_finished(c, loops, said)
+        # Rounds: the next attempt of every bundle still open, proposed together and executed
+        # together (different objectives are independent; one bundle's attempts stay in
+        # sequence), recorded in bundle order: a seed gives one run whatever --workers is.
+        while opened := [loop for loop in loops if not loop.finished]:
+            if getattr(self.realizer, "concurrent", False):
+                steps = list(await asyncio.gather(*(loop.propose(self.realizer, make)
+                                                    for loop in opened)))
             else:
-                inputs = lift_inputs(b, c.spec, graph, forbidden, path_aware=self.path_aware)
-                r = await realize(b, inputs, self.realizer, c.execute_one, make,
-                                  attempts=self.attempts, prior=prior,
-                                  on_attempt=lambda a, b=b: _record_attempt(c, b, a))
-            status = "witnessed" if r.passed else "unrealized"
-            c.progress(f"{b}: {status} after {len(r.attempts)} attempt(s)")
-            realized.append(r)
+                steps = [await loop.propose(self.realizer, make) for loop in opened]
+            for loop, step in zip(opened, steps):  # attempts that execute nothing, kept first
+                if step.attempt is not None:
+                    loop.keep(step.attempt)
+                    _record_attempt(c, loop.bundle, step.attempt)
+            runs = [(loop, step) for loop, step in zip(opened, steps) if step.scenario is not None]
+            outcomes = await c.execute([step.scenario for _, step in runs])  # type: ignore[misc]
+            for (loop, step), outcome in zip(runs, outcomes):
+                a = loop.judged(step, outcome.trace)
+                loop.keep(a)
+                _record_attempt(c, loop.bundle, a)
+            self._say_finished(c, loops, said)
+        realized = [loop.realization() for loop in loops]
         if self.fault_modes:
             await self._fault_reruns(c, [r for r in realized if r.passed])
+
+    @staticmethod
+    def _say_finished(c: Campaign, loops: list[Refinement], said: set[int]) -> None:
+        for i, loop in enumerate(loops):
+            if loop.finished and i not in said:
+                said.add(i)
+                r = loop.realization()
+                status = "witnessed" if r.passed else "unrealized"
+                c.progress(f"{loop.bundle}: {status} after {len(r.attempts)} attempt(s)")
 
     async def _fault_reruns(self, c: Campaign, realized: list[Realization]) -> None:
         """§IV-G: re-run each witnessed allowed-tool scenario with a fault in its tool and check

@@ -8,8 +8,15 @@ global bound on open connections (`--max-connections`), the timeout, and the acc
 from __future__ import annotations
 
 import asyncio
+import atexit
+import contextlib
+import fcntl
+import os
+import shutil
+import tempfile
 import time
 import weakref
+from collections.abc import AsyncIterator
 from typing import Any
 
 from masfuzz.errors import MasfuzzError, ModelCallFailed, ModelError
@@ -23,13 +30,24 @@ from masfuzz.llm.types import ChatReply, ChatRequest, Role
 DEFAULT_MAX_CONNECTIONS = 4
 
 
+SLOTS_ENV = "MASFUZZ_CONNECTION_SLOTS"  # the folder of slot files a worker process shares
+SLOT_POLL = 0.005  # seconds between two looks for a free slot held by another process
+
+
 class ConnectionLimit:
-    """A process-wide bound on concurrent calls to networked providers. asyncio semaphores
-    belong to one event loop, and a sync CLI may run several loops in turn: one per loop."""
+    """The bound on model calls at once (`--max-connections`).
+
+    In one process: an asyncio semaphore (they belong to one event loop, and a sync CLI may run
+    several loops in turn: one per loop). Across the worker processes of a campaign, and the
+    campaign's own process: `limit` slot files in one folder, a call holding an exclusive lock
+    on one of them (the kernel frees a killed worker's). The folder exists once a process starts
+    workers (`shared_folder`); the workers find it in their environment (`SLOTS_ENV`)."""
 
     def __init__(self, limit: int = DEFAULT_MAX_CONNECTIONS) -> None:
         self.limit = limit
         self._per_loop: weakref.WeakKeyDictionary[Any, asyncio.Semaphore] = weakref.WeakKeyDictionary()
+        self._folder: str | None = os.environ.get(SLOTS_ENV) or None
+        self._own = False
 
     def set(self, limit: int) -> None:
         if limit < 1:
@@ -44,12 +62,46 @@ class ConnectionLimit:
             sem = self._per_loop[loop] = asyncio.Semaphore(self.limit)
         return sem
 
+    def shared_folder(self) -> str:
+        """The slot folder this process and the workers it starts share (made on first use,
+        removed when the process ends)."""
+        if self._folder is None:
+            self._folder, self._own = tempfile.mkdtemp(prefix="masfuzz-slots-"), True
+            atexit.register(shutil.rmtree, self._folder, True)
+        return self._folder
+
+    @contextlib.asynccontextmanager
+    async def held(self) -> AsyncIterator[None]:
+        """One call's connection: a place in this process's semaphore, and with workers about,
+        one of the shared slots."""
+        async with self.semaphore():
+            if self._folder is None:
+                yield
+                return
+            fd = await self._slot(self._folder)
+            try:
+                yield
+            finally:
+                os.close(fd)  # closing the file releases its lock
+
+    async def _slot(self, folder: str) -> int:
+        while True:
+            for i in range(self.limit):
+                fd = os.open(os.path.join(folder, f"slot-{i}"), os.O_RDWR | os.O_CREAT, 0o600)
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    return fd
+                except OSError:
+                    os.close(fd)
+            await asyncio.sleep(SLOT_POLL)
+
 
 CONNECTIONS = ConnectionLimit()
 
 
 def set_max_connections(limit: int) -> None:
-    """What `--max-connections` sets: open requests to networked providers, process-wide."""
+    """What `--max-connections` sets: model calls at once, process-wide (and across the worker
+    processes this one starts)."""
     CONNECTIONS.set(limit)
 
 
@@ -122,10 +174,8 @@ class ManagedClient:
         start = time.perf_counter()
 
         async def bounded() -> ChatReply:
-            if getattr(self.provider, "uses_network", False):
-                async with CONNECTIONS.semaphore():
-                    return await self.provider.complete(request, timeout=timeout)
-            return await self.provider.complete(request, timeout=timeout)
+            async with CONNECTIONS.held():
+                return await self.provider.complete(request, timeout=timeout)
 
         try:
             reply = await asyncio.wait_for(bounded(), timeout) if timeout else await bounded()
