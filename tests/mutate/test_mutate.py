@@ -186,3 +186,14 @@ def test_bad_input_is_one_line_and_exit_2(cli, tmp_path, argv, message):
     code, out, err = cli("mutate", CS, *argv, "--executor", "inprocess")
     assert code == 2
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_mutants_travel_to_pool_workers(cli, tmp_path):
+    """The mutant is part of the request a worker process receives, and applied there."""
+    suite = _suite(tmp_path / "s.yaml", "How much luggage can I bring?")
+    code, out, err = cli("mutate", CS, "--suite", suite, "--operators", "remove_tool_edge",
+                         "--executor", "pool", "--no-cache", "--format", "json")
+    assert code == 0, err
+    rows = {r["mutant"]: r["status"] for r in json.loads(out)["operators"]["remove_tool_edge"]["results"]}
+    assert rows == {"remove_tool_edge(faq_agent, faq_lookup_tool)": "killed",
+                    "remove_tool_edge(seat_booking_agent, update_seat)": "survived"}
