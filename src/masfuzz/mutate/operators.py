@@ -9,7 +9,8 @@ The operators are the structural faults a workflow regression introduces:
 - `grant_restricted(agent, tool)`: a restricted tool given to the agent (the real tool);
 - `retarget_delegation(from, to, new_to)`: a delegation sent to another agent instead;
 - `drop_delegation(from, to)`: one delegation removed;
-- `disconnect_agent(agent)`: every delegation into the agent removed;
+- `disconnect_agent(agent)`: every delegation into the agent removed (not the entry agent,
+  which every run reaches first);
 - `swap_descriptions(tool, tool)`: two tools' descriptions exchanged;
 - `weaken_termination(max_turns, N)`: the turn limit raised tenfold (a runaway run stops later);
 - `remove_termination(agent)`: an agent's stop condition (`tool_use_behavior`) removed, or

@@ -16,7 +16,7 @@ def mutation_text(data: dict[str, Any]) -> str:
     out = [f"masfuzz mutate {data['target']} --suite {data['suite']}  "
            f"({data['cases']} case(s), {data['framework']}, {data['executions']} execution(s))"]
     width = max([len(op) for op in data["operators"]] + [8])
-    out.append(f"{'operator'.ljust(width)}  killed/scored  score  ")
+    out.append(f"{'operator'.ljust(width)}  killed/scored  score")
     for op, o in data["operators"].items():
         if o["status"] != "scored":
             reason = o.get("reason") or o["status"]
