@@ -19,7 +19,8 @@ CS = str(EXAMPLES / "customer_service" / "app.py") + ":triage_agent"
 CS_SUT = "scripted/" + str(EXAMPLES / "customer_service" / "policy.py") + ":policy"
 ARGV = {"inspect": ["t.py:x"], "exec": ["t.py:x", "--input", "hi"], "cover": ["t.py:x"],
         "replay": ["s.yaml"], "report": [], "tools": ["t.py:x"], "serve": [],
-        "models": ["check", "scripted/p.py:policy"], "fuzz": ["t.py:x"], "judge": ["--otel", "s.json"], "run": ["t.py:x"]}
+        "models": ["check", "scripted/p.py:policy"], "fuzz": ["t.py:x"], "judge": ["--otel", "s.json"], "run": ["t.py:x"],
+        "mutate": ["t.py:x"]}
 BAD = ["abc", "-3", "nan", "inf", "0", "99999999999", "maybe", "", "C9", "1.5"]
 
 

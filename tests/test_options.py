@@ -8,11 +8,13 @@ from masfuzz.options import TABLE, UNSET, resolve
 
 ARGV = {"inspect": ["t.py:x"], "exec": ["t.py:x", "--input", "hi"], "cover": ["t.py:x"],
         "replay": ["s.yaml"], "report": [], "tools": ["t.py:x"], "serve": [],
-        "models": ["check", "scripted/p.py:policy"], "fuzz": ["t.py:x"], "judge": [], "run": ["t.py:x"]}
+        "models": ["check", "scripted/p.py:policy"], "fuzz": ["t.py:x"], "judge": [], "run": ["t.py:x"],
+        "mutate": ["t.py:x"]}
 POOL = ["2", "3", "64", "128", "0.5", "1.5", "true", "false", "C1", "C2", "error", "timeout", "a=b", "c=d",
         "a->b", "c->d", "alpha", "beta", "json", "text", "pool", "inprocess", "native", "dspy",
         "probe", "off", "yaml", "dot", "10m", "200x", "flare", "uniform", "1/1", "2/3", "any", "ST",
-        "replay", "structural", "plain"]
+        "replay", "structural", "plain",
+        "drop_delegation", "lower_turn_limit"]
 BAD = ["abc", "-3", "nan", "0", "99999999999", "maybe", "", "C9", "x"]
 CASES = [(s, c) for s in TABLE for c in s.commands]
 

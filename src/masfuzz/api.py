@@ -41,7 +41,7 @@ def options(command: str, **keywords: Any) -> argparse.Namespace:
 
     names = {"inspect": ("target",), "cover": ("target",), "tools": ("target",),
              "fuzz": ("target",), "exec": ("target", "--input"),
-             "replay": ("suite",)}.get(command, ())
+             "replay": ("suite",), "mutate": ("target",)}.get(command, ())
     given = [(n, keywords.pop(n.lstrip("-"))) for n in names if n.lstrip("-") in keywords]
     argv = [x for n, v in given for x in ((n, str(v)) if n.startswith("--") else (str(v),))]
     return api_namespace(command, build_parser(command), argv, keywords)
@@ -79,6 +79,42 @@ async def execute_scenario(target: Any, scenario: Any, opts: argparse.Namespace)
         return await executor.run(target, scenario)
     finally:
         await executor.aclose()
+
+
+# -- mutate ------------------------------------------------------------------------------------
+def mutate(target: str, **keywords: Any) -> dict[str, Any]:
+    """Mutation analysis of a suite (`suite=`, default cover's) on `target`: the report's data
+    (`masfuzz.mutate.analysis`), with the score of each operator and the surviving mutants."""
+    return run_mutate(options("mutate", target=target, **keywords))
+
+
+def run_mutate(opts: argparse.Namespace) -> dict[str, Any]:
+    from masfuzz.exec import make_executor
+    from masfuzz.generate.suite import load_suite
+    from masfuzz.mutate.analysis import analyse
+    from masfuzz.mutate.operators import mutants, parse_operators
+    from masfuzz.target import Orchestration, Target
+
+    suite = load_suite(opts.suite)
+    if not suite.cases:
+        raise MasfuzzError(f"{opts.suite}: the suite has no case to run against the mutants")
+    graph = Orchestration.parse(getattr(opts, "coordinator", None), getattr(opts, "link", None) or ())
+    target = Target.of(opts.target, graph or Orchestration.from_data(suite.orchestration))
+    system = target.open()  # bad input (a target that does not load) stops here, before any run
+    spec, adapter = system.spec, system.runner()
+    chosen = mutants(spec, parse_operators(opts.operators))
+    problems = {m: adapter.mutation_problem(system.obj, spec, m) for ms in chosen.values() for m in ms}
+    executor = make_executor(opts.executor, timeout=opts.timeout, models=model_settings(opts))
+
+    async def analysed() -> dict[str, Any]:
+        try:
+            return await analyse(suite, lambda scenario: executor.run(target, scenario), spec,
+                                 chosen, problems, sut_model=opts.sut_model,
+                                 suite_name=str(opts.suite), target=str(opts.target))
+        finally:
+            await executor.aclose()
+
+    return asyncio.run(analysed())
 
 
 # -- cover -------------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from typing import Any, get_args
 from masfuzz.errors import MasfuzzError
 from masfuzz.oracles.failure import FAIL_ON_NAMES
 from masfuzz.graph.obligations import CRITERIA as CRITERION_OF_KIND
+from masfuzz.mutate.operators import NAMES as MUTATION_OPERATORS
 from masfuzz.scenario import FaultMode
 
 UNSET: Any = type("Unset", (), {"__repr__": lambda self: "UNSET"})()
@@ -226,8 +227,8 @@ class Setting:
 COMBINED: dict[str, tuple[str, ...]] = {"run": ("cover", "fuzz")}
 
 
-RUNS = ("exec", "cover", "replay", "fuzz")
-MODEL_CALLS = ("exec", "cover", "replay", "tools", "serve", "models", "fuzz")
+RUNS = ("exec", "cover", "replay", "fuzz", "mutate")
+MODEL_CALLS = ("exec", "cover", "replay", "tools", "serve", "models", "fuzz", "mutate")
 FORMATS = {"inspect": ("text", "yaml", "json", "mermaid", "dot", "report-json")}
 
 TABLE: tuple[Setting, ...] = (
@@ -235,8 +236,8 @@ TABLE: tuple[Setting, ...] = (
     Setting("model", "tester model string (realizers, prompt writers, oracles)", text,
             DEFAULT_MODEL, ("cover", "tools", "fuzz"), per_command={"tools": None}, metavar="MODEL"),
     Setting("sut_model", "model driving the system under test's agents", text, DEFAULT_MODEL,
-            ("exec", "cover", "replay", "tools", "serve", "fuzz"),
-            per_command={"replay": None, "tools": None}, metavar="MODEL"),
+            ("exec", "cover", "replay", "tools", "serve", "fuzz", "mutate"),
+            per_command={"replay": None, "tools": None, "mutate": None}, metavar="MODEL"),
     # how model calls are made (masfuzz.llm.settings.ModelSettings)
     Setting("no_cache", "do not read or write the model response cache", boolean, False,
             MODEL_CALLS, "switch"),
@@ -271,18 +272,18 @@ TABLE: tuple[Setting, ...] = (
     Setting("store", "SQLite run store", text, ".masfuzz/runs.db",
             ("cover", "report", "tools", "fuzz", "judge"), metavar="DB"),
     Setting("format", "output format", choice("text", "json"), "text",
-            ("inspect", "exec", "cover", "replay", "report", "tools", "fuzz", "judge"),
+            ("inspect", "exec", "cover", "replay", "report", "tools", "fuzz", "judge", "mutate"),
             choices=("text", "json")),
     Setting("coordinator", "add a coordinator agent NAME whose handoffs are the agents the "
             "target names (file.py:a,b,c; default name 'coordinator' when several are named)",
-            text, None, ("inspect", "exec", "cover", "replay", "fuzz", "judge"), metavar="NAME"),
+            text, None, ("inspect", "exec", "cover", "replay", "fuzz", "judge", "mutate"), metavar="NAME"),
     Setting("link", "add a delegation (a handoff) between two named or reachable agents "
-            "(repeatable)", pair("->", "FROM->TO"), (), ("inspect", "exec", "cover", "replay", "fuzz", "judge"),
+            "(repeatable)", pair("->", "FROM->TO"), (), ("inspect", "exec", "cover", "replay", "fuzz", "judge", "mutate"),
             "append", metavar="FROM->TO"),
     Setting("secret_env", "an environment variable whose value is a secret to mask in every "
             "output, beyond the *KEY*, *TOKEN*, *SECRET*, *PASSWORD* ones (repeatable)", text, (),
-            ("inspect", "exec", "cover", "replay", "report", "tools", "serve", "models", "fuzz", "judge"),
-            "append", metavar="NAME"),
+            ("inspect", "exec", "cover", "replay", "report", "tools", "serve", "models", "fuzz", "judge",
+             "mutate"), "append", metavar="NAME"),
     # inspect / report
     Setting("check", "the control check: run the app once on masfuzz's probe model and show, "
             "agent by agent, that its model calls reach masfuzz, which tools it can call and "
@@ -363,8 +364,8 @@ TABLE: tuple[Setting, ...] = (
             choice("native", "dspy"), "native", ("cover",), choices=("native", "dspy")),
     Setting("attempts", "refine attempts per bundle", integer(low=1, high=1000), 5, ("cover",),
             metavar="N"),
-    Setting("suite", "where to write the suite", text, ".masfuzz/suite.yaml", ("cover",),
-            metavar="FILE"),
+    Setting("suite", "where to write the suite (mutate: the suite to run against each mutant)",
+            text, ".masfuzz/suite.yaml", ("cover", "mutate"), metavar="FILE"),
     Setting("no_bundle", "one scenario per objective", boolean, False, ("cover",), "switch"),
     Setting("no_route", "do not give the realizer the delegation route", boolean, False,
             ("cover",), "switch"),
@@ -437,6 +438,10 @@ TABLE: tuple[Setting, ...] = (
             False, ("tools", "run"), "switch"),
     Setting("memory_mb", "memory per sandboxed tool process, in MB", integer(low=16, high=1_048_576),
             1024, ("tools", "run"), metavar="MB"),
+    # mutate
+    Setting("operators", "the mutation operators to apply (comma list)",
+            choices_list(*MUTATION_OPERATORS),
+            ",".join(MUTATION_OPERATORS), ("mutate",), metavar="OP1,OP2"),
     # serve
     Setting("port", "loopback port to serve on (0: any free port)", integer(low=0, high=65535),
             8765, ("serve",), metavar="N"),

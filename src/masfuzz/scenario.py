@@ -69,6 +69,20 @@ def surroundings(opts: Any) -> dict[str, Any]:
             "run_code": bool(getattr(opts, "run_code", False))}
 
 
+class Mutation(BaseModel):
+    """A mutant of the workflow (`masfuzz mutate`): one operator and its arguments (agent and tool
+    ids, a number), applied by the adapter to the live objects for the length of one run, never
+    to the source. Deterministic: the same mutation is the same structural change every run."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    operator: str
+    args: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        return f"{self.operator}({', '.join(self.args)})"
+
+
 class Provenance(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     source: str = "user"  # user | realizer:<criterion> | mutator:<name> | suite | toolfuzz | otel
@@ -106,6 +120,8 @@ class Scenario(BaseModel):
     max_turns: int | None = None
     timeout: float | None = None  # seconds; a run past it is killed and recorded as timeout
     objectives: tuple[str, ...] = ()  # obligation ids this scenario tries to witness
+    # The workflow mutant this run executes on (`masfuzz mutate`); None: the target as written.
+    mutant: Mutation | None = None
     provenance: Provenance = Provenance()
     extra: dict[str, Any] = Field(default_factory=dict)  # adapter-specific knobs (e.g. stdin)
 
@@ -113,7 +129,7 @@ class Scenario(BaseModel):
     def id(self) -> str:
         """Content hash: the same scenario always has the same id, across runs and machines."""
         body = self.model_dump(mode="json", exclude={"provenance", "objectives"})
-        for key in ("temperatures", "nonce", "stubs", "run_code"):  # added later: absent when unset, ids unchanged
+        for key in ("temperatures", "nonce", "stubs", "run_code", "mutant"):  # added later: absent when unset, ids unchanged
             if not body[key]:
                 body.pop(key)
         digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()

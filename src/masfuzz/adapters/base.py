@@ -50,12 +50,28 @@ class Adapter(ABC):
         return {a.id: [self.model_setting] if a.model else [] for a in spec.agents}
 
 
+    # Workflow mutation (`masfuzz mutate`): the operators this adapter applies to the live
+    # objects for one run (`Scenario.mutant`); none by default, so a mutant never runs unmutated.
+    @property
+    def mutation_operators(self) -> frozenset[str]:
+        return frozenset()
+
+    def mutation_problem(self, obj: Any, spec: WorkflowSpec, mutation: Any) -> str | None:
+        """Why `mutation` cannot apply to this system (None: it applies)."""
+        if mutation.operator not in self.mutation_operators:
+            return f"not applicable on {spec.system.framework}"
+        return None
+
+
 async def execute(adapter: Adapter, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
     """Run one scenario with its sampling in force (`masfuzz.llm.sampling`): the one way every
     run starts, so whatever the framework its trace records in `meta["agent_settings"]` the
     model and temperature each agent's calls actually ran with."""
     from masfuzz.llm.sampling import sampling
 
+    if scenario.mutant is not None and scenario.mutant.operator not in adapter.mutation_operators:
+        raise TargetError(f"mutant {scenario.mutant.label}: not applicable on "
+                          f"{spec.system.framework}")
     with sampling(scenario) as ran:
         trace = await adapter.run(obj, spec, scenario)
     return trace.model_copy(update={"meta": {**trace.meta, "agent_settings": ran.as_meta()}})

@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "fuzz": "fuzz_cmd",
     "judge": "judge_cmd",
     "run": "run_cmd",
+    "mutate": "mutate_cmd",
 }
 
 

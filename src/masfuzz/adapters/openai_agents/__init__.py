@@ -3,7 +3,7 @@
 Modules: `sdk` (everything read from the SDK, with fallbacks across versions), `extract` (the
 static walk), `locate` (file:line of agents and tools), `bridge` (the SUT model as an
 `agents.Model`), `recording` (tracing spans -> trace events), `tools` (error capture, faults,
-restricted-tool stubs), `run` (one scenario).
+restricted-tool stubs), `mutate` (workflow mutants applied for one run), `run` (one scenario).
 """
 
 from __future__ import annotations
@@ -39,6 +39,17 @@ class OpenAIAgentsAdapter(Adapter):
         spec, w = extract(obj, target=target, module=module)
         self._walks[id(obj)] = w
         return spec
+
+    @property
+    def mutation_operators(self) -> frozenset[str]:
+        from masfuzz.adapters.openai_agents.mutate import OPERATORS
+
+        return OPERATORS
+
+    def mutation_problem(self, obj: Any, spec: WorkflowSpec, mutation: Any) -> str | None:
+        from masfuzz.adapters.openai_agents.mutate import problem
+
+        return problem(self._walks.get(id(obj)) or walk(obj), mutation)
 
     async def run(self, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
         from masfuzz.adapters.openai_agents.run import run_scenario

@@ -18,6 +18,7 @@ from masfuzz.adapters import faults as fault_lib
 from masfuzz.adapters.openai_agents import sdk
 from masfuzz.adapters.openai_agents.bridge import make_model
 from masfuzz.adapters.openai_agents.extract import Walk
+from masfuzz.adapters.openai_agents.mutate import mutated
 from masfuzz.adapters.openai_agents.recording import RunRecording, dispatch
 from masfuzz.adapters.openai_agents.tools import instrumented
 from masfuzz.adapters.base import system_lock
@@ -64,7 +65,8 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
     async with system_lock(entry):
         processor.runs[trace_id] = rec
         try:
-            with instrumented(rec, tool_faults):
+            with mutated(walk, scenario.mutant) as turns, instrumented(rec, tool_faults):
+                max_turns = turns(max_turns)
                 result = await asyncio.wait_for(
                     agents.Runner.run(entry, scenario.input, run_config=run_config,
                                       max_turns=max_turns, context=default_context(entry)),
