@@ -1,4 +1,4 @@
-from masfuzz.toolfuzz.generate import arguments_strategy, draw
+from masfuzz.toolfuzz.generate import arguments_strategy, draw, draw_mixture
 from masfuzz.toolfuzz.priors import SyntaxPrior
 
 SCHEMA = {"type": "object", "properties": {"query": {"type": "string"}, "limit": {"type": "integer"}},
@@ -20,7 +20,7 @@ def test_drawn_arguments_follow_the_schema():
 
 def test_priors_steer_generation_toward_the_expected_syntax():
     prior = SyntaxPrior(prefixes={"query: "}, json_keys=set(), length_bounds={100})
-    drawn = [a["query"] for a in draw(arguments_strategy(SCHEMA, {"query": prior}), 150, seed=2)]
+    drawn = [a["query"] for _, a in draw_mixture(SCHEMA, {"query": prior}, 150, seed=2)]
     assert any(q.startswith("query: ") for q in drawn)
     assert any(len(q) in (99, 100, 101) for q in drawn)
     assert any(not q.startswith("query: ") for q in drawn)  # still explores outside the prior
