@@ -286,9 +286,8 @@ def _fields(schema: dict[str, Any], priors: Priors, part: str) -> st.SearchStrat
     if not props:
         return _schema_strategy(resolved if resolved.get("type") else {"type": "object"}).filter(
             lambda v: isinstance(v, dict))
-    if part == "schema":  # no keys the function does not take: those fail before it runs
-        closed = dict(resolved, additionalProperties=False)
-        return _schema_strategy(closed).filter(lambda v: isinstance(v, dict))
+    if part == "schema":  # exactly plain hypothesis-jsonschema, extra keys included
+        return _schema_strategy(resolved).filter(lambda v: isinstance(v, dict))
     required = set(resolved.get("required") or [])
     fields = {}
     for name, prop in props.items():
