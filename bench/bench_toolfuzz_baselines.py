@@ -90,7 +90,7 @@ def main() -> None:
     budgets = [int(b) for b in args.budgets.split(",")]
     seeds = [int(s) for s in args.seeds.split(",")]
     tools = load_tools(set(args.tools.split(",")) if args.tools else None)
-    print(f"{len(tools)} tools: {', '.join(t.name for t in tools)}; seeds {seeds}")
+    print(flush=True); print(f"{len(tools)} tools: {', '.join(t.name for t in tools)}; seeds {seeds}")
     # runs[budget][engine][seed] = (pairs, other items, seconds)
     runs: dict[int, dict[str, dict[int, tuple[set, int, float]]]] = {}
     start = time.perf_counter()

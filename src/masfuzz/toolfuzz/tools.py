@@ -187,6 +187,8 @@ def schema_from_signature(fn: Callable[..., Any]) -> dict[str, Any]:
     except Exception as exc:  # an annotation pydantic cannot express
         raise TargetError(f"{fn.__qualname__}: cannot build a JSON schema from its signature: {exc}") from None
     schema.pop("title", None)
+    if not any(p.kind == p.VAR_KEYWORD for p in inspect.signature(fn).parameters.values()):
+        schema["additionalProperties"] = False  # the function takes no other keyword
     return schema
 
 
