@@ -117,3 +117,12 @@ def test_every_part_gets_its_share_and_the_mixture_is_seeded():
     a = draw_mixture(schema, {}, 25, seed=3)
     assert a == draw_mixture(schema, {}, 25, seed=3) and len(a) == 25
     assert {p for p, _ in a} == set(PARTS)
+
+
+def test_a_long_input_cut_off_in_the_message_is_one_unique_error():
+    from masfuzz.toolfuzz.grouping import normalise_message
+
+    short = normalise_message("invalid number 'abc'")
+    cut = normalise_message("invalid number " + repr("\x00" * 2000)[:3000])  # no closing quote
+    assert short == cut == "invalid number <str>"
+    assert normalise_message("don't do that") == "don't do that"
