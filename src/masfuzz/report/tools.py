@@ -51,7 +51,7 @@ def _tool_text(t: dict[str, Any]) -> list[str]:
     out = ["", f"== {t['tool']} ({t['kind']}) =="]
     for note in t["notes"]:
         out.append(f"   note: {note}")
-    out.append(f"   runtime: {t['calls']} calls in {t['seconds']:.1f}s: {t['ok']} ok, {t['failed']} "
+    out.append(f"   runtime: {t['calls']} calls in {t['seconds']:.1f}s: {t['ok']} returned, {t['failed']} "
                f"failed, {t['blocked']} blocked by the sandbox (network isolation: "
                f"{t['network_isolation']})")
     for reason, n in sorted(t["blocked_reasons"].items(), key=lambda kv: -kv[1])[:3]:
@@ -81,6 +81,16 @@ def _tool_text(t: dict[str, Any]) -> list[str]:
                 if u["agent_error"]:
                     extra += f"; the agent hit another error: {u['agent_error']}"
                 out.append(f"       through the agent: {status}{extra}")
+    handled = t.get("returned_errors") or []
+    if handled:
+        n = sum(h["count"] for h in handled)
+        out.append(f"   error handling: {n} call(s) got an error message back, {len(handled)} kind(s) "
+                   "(returned, not raised: the tool's own handling, not counted in UE)")
+        for h in handled[:10]:
+            out.append(f"      x{h['count']}: {h['message'][:160]}  e.g. "
+                       f"{json.dumps(h['arguments'], ensure_ascii=False)[:160]}")
+        if len(handled) > 10:
+            out.append(f"      ... and {len(handled) - 10} more kind(s) in the JSON data")
     cr = t.get("correctness")
     if cr is not None:
         out.append(f"   correctness: {len(cr['sets'])} prompt sets, {cr['erroneous_sets']} erroneous, "

@@ -53,7 +53,7 @@ def tool_def(tool: FuzzTool) -> ToolDef:
 
 def observation(outcome: CallOutcome) -> str:
     """What the agent is shown for a call: the output, or the error as a tool message."""
-    if outcome.status == "ok":
+    if outcome.status in ("ok", "handled"):
         return outcome.result
     return f"Error: {outcome.error_type}: {outcome.message}"
 

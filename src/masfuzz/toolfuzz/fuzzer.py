@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from masfuzz.toolfuzz.generate import arguments_strategy, draw
+from masfuzz.toolfuzz.generate import DEFAULT_WEIGHTS, PARTS, draw_mixture
 from masfuzz.toolfuzz.grouping import ErrorKey, attribution, error_key, normalise_message
 from masfuzz.toolfuzz.priors import Priors, SyntaxPrior, static_priors
 from masfuzz.toolfuzz.sandbox import CallOutcome, Sandbox, SandboxLimits
@@ -53,6 +53,21 @@ class UniqueError:
 
 
 @dataclass
+class HandledError:
+    """An error message the tool returned instead of raising: its own error handling, shown
+    apart from the findings and never counted as a unique runtime error."""
+    message: str  # normalised: the group's key
+    example: str  # the first raw message
+    arguments: dict[str, Any]  # the shortest input that got it
+    first_call: int
+    count: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"message": self.message, "example": self.example, "arguments": self.arguments,
+                "first_call": self.first_call, "count": self.count}
+
+
+@dataclass
 class FuzzResult:
     tool: str
     seed: int
@@ -62,8 +77,10 @@ class FuzzResult:
     blocked: int = 0
     blocked_reasons: dict[str, int] = field(default_factory=dict)
     unique: dict[ErrorKey, UniqueError] = field(default_factory=dict)
+    handled: dict[str, HandledError] = field(default_factory=dict)  # returned error messages
     priors: Priors = field(default_factory=dict)
     network_isolation: str = "unknown"
+    parts: dict[str, dict[str, int]] = field(default_factory=dict)  # part -> drawn, novel calls
     stopped: str | None = None  # why fewer calls than asked were made (a caller's budget)
 
     def abundances(self) -> list[int]:
@@ -83,6 +100,17 @@ def record(result: FuzzResult, tool: FuzzTool, arguments: dict[str, Any], outcom
             getattr(prior, slot).update(values)
     if outcome.status == "ok":
         result.ok += 1
+        return None
+    if outcome.status == "handled":
+        result.ok += 1  # the tool returned: what it returned is its error handling
+        message = normalise_message(outcome.message, arguments=arguments)
+        group = result.handled.get(message)
+        if group is None:
+            group = result.handled[message] = HandledError(message, outcome.message[:300],
+                                                           dict(arguments), result.calls)
+        elif _size(arguments) < _size(group.arguments):
+            group.arguments = dict(arguments)
+        group.count += 1
         return None
     if outcome.status == "blocked":
         result.blocked += 1
@@ -105,11 +133,41 @@ def record(result: FuzzResult, tool: FuzzTool, arguments: dict[str, Any], outcom
     return key
 
 
+class Steering:
+    """Which generation part to draw from, adapted to what each part found (a simple bandit).
+
+    A call is novel when it hit a unique error or a kind of returned error message not seen
+    before; a part's weight is its default share times (1/2 + 4 x its smoothed novel rate), so
+    a part that keeps finding new things gets more of the next batch and none is ever starved.
+    It depends only on the calls' outcomes, so a seed still reproduces a run. (Line coverage
+    would be the better signal; it is not cheap in a sandboxed worker on this Python.)"""
+
+    def __init__(self, base: dict[str, float] | None = None) -> None:
+        self.base = dict(base or DEFAULT_WEIGHTS)
+        self.drawn = {p: 0 for p in PARTS}
+        self.novel = {p: 0 for p in PARTS}
+
+    def weights(self) -> dict[str, float]:
+        return {p: self.base.get(p, 0.0) * (0.5 + 4 * (self.novel[p] + 1) / (self.drawn[p] + 2))
+                for p in PARTS}
+
+    def credit(self, part: str, novel: bool) -> None:
+        self.drawn[part] += 1
+        self.novel[part] += int(novel)
+
+    def to_dict(self) -> dict[str, dict[str, int]]:
+        return {p: {"drawn": self.drawn[p], "novel": self.novel[p]} for p in PARTS}
+
+
 def fuzz_tool(tool: FuzzTool, *, calls: int = 200, seed: int = 0, batch: int = 25,
               limits: SandboxLimits | None = None, sandbox: Sandbox | None = None,
               stop: Callable[[], str | None] | None = None,
-              time_left: Callable[[], float | None] | None = None) -> FuzzResult:
+              time_left: Callable[[], float | None] | None = None,
+              weights: dict[str, float] | None = None, steering: bool = True) -> FuzzResult:
     """Fuzz `tool` with `calls` calls. Reproducible: the same seed draws the same arguments.
+
+    Arguments come from the generation parts (`generate.PARTS`) in shares `weights` (default
+    `generate.DEFAULT_WEIGHTS`), steered by what each part finds unless `steering` is False.
 
     A caller with a budget passes `stop` (why no more calls may be made, or None; asked before
     each call) and `time_left` (seconds, or None): a call is then bounded by the time left, and
@@ -122,16 +180,18 @@ def fuzz_tool(tool: FuzzTool, *, calls: int = 200, seed: int = 0, batch: int = 2
         result.priors.setdefault(name, SyntaxPrior()).merge(prior)
     own = sandbox is None
     box = sandbox or Sandbox(tool, limits)
+    steer = Steering(weights)
     try:
         round_no = 0
         while result.calls < calls:
             want = min(batch, calls - result.calls)
-            examples = draw(arguments_strategy(tool.schema, result.priors), want, seed * 1009 + round_no)
+            examples = draw_mixture(tool.schema, result.priors, want, seed * 1009 + round_no,
+                                    steer.weights() if steering else steer.base)
             if not examples:
                 break
             # Learn hard in the first round, then taint one call in four.
             every = 2 if round_no == 0 else 4
-            for i, arguments in enumerate(examples):
+            for i, (part, arguments) in enumerate(examples):
                 taint = tool.function is not None and i % every == 0
                 why = stop() if stop is not None else None
                 left = time_left() if time_left is not None else None
@@ -145,11 +205,14 @@ def fuzz_tool(tool: FuzzTool, *, calls: int = 200, seed: int = 0, batch: int = 2
                 if cut and outcome.status == "timeout":  # the caller's time ended, not the tool's
                     result.stopped = (stop() if stop is not None else None) or "no time left"
                     break
+                seen = len(result.unique) + len(result.handled)
                 record(result, tool, arguments, outcome)
+                steer.credit(part, len(result.unique) + len(result.handled) > seen)
             if result.stopped is not None:
                 break
             round_no += 1
         result.network_isolation = box.network_isolation
+        result.parts = steer.to_dict()
     finally:
         if own:
             box.close()

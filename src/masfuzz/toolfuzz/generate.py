@@ -1,10 +1,16 @@
-"""Argument generation: Hypothesis strategies from the tool's JSON schema, steered by priors.
+"""Argument generation: a mixture of parts, each drawn in its share of the calls.
 
-Every property gets `hypothesis-jsonschema`'s strategy for its schema; string properties also
-get semantic generators (words, places, addresses, dates, paths, sentences: the kind of text an
-agent writes, §4.1 "semantic prior") and generators built from the learned `SyntaxPrior`
-(the prefix, separators, JSON keys, date formats, length bounds the code looks for). Drawing is
-seeded through Hypothesis's own `@seed`, so a run is reproduced by its seed.
+- schema: plain `hypothesis-jsonschema` on the tool's whole argument schema (full Unicode, NUL
+  and control characters included), the baseline every other part must add to;
+- semantic: the kind of text an agent writes (words, places, addresses, dates, paths, sentences,
+  §4.1 "semantic prior") and what the learned `SyntaxPrior` says the code expects (prefix,
+  separators, JSON keys, date formats, length bounds);
+- boundary: edge values of each property's own type: empty, blank, NUL, very long strings, path
+  components over 255 bytes, `..`, absolute paths, separators; 0, -1, huge numbers, inf, NaN;
+- nested: deep structures: lists of objects with keys missing, extra or of the wrong type,
+  lists of lists, JSON text of nested values.
+The fuzzer may steer the shares (`mixture_strategy(weights=...)`). Drawing is seeded through
+Hypothesis's own `@seed`, so a run is reproduced by its seed.
 """
 
 from __future__ import annotations
@@ -97,7 +103,8 @@ def _fit(text: str, n: int) -> str:
 
 
 def string_strategy(prop: dict[str, Any], prior: SyntaxPrior | None) -> st.SearchStrategy[str]:
-    branches: list[st.SearchStrategy[str]] = [_schema_strategy(prop), semantic_strings()]
+    """The "semantic" part's strings: what an agent writes, and what the learned prior expects."""
+    branches: list[st.SearchStrategy[str]] = [semantic_strings()]
     if prior is not None and not prior.empty():
         branches += prior_strings(prior)
     if "enum" in prop:
@@ -116,29 +123,240 @@ def _schema_strategy(prop: dict[str, Any]) -> st.SearchStrategy[Any]:
         return st.text(max_size=40)
 
 
-def _is_string(prop: dict[str, Any]) -> bool:
+def _types(prop: dict[str, Any]) -> set[str]:
+    """The JSON types a property may take (its `type`, and those of its anyOf/oneOf branches)."""
     t = prop.get("type")
-    if t == "string" or (isinstance(t, list) and "string" in t):
-        return True
-    return any(isinstance(b, dict) and b.get("type") == "string" for b in prop.get("anyOf", []))
+    found = set(t) if isinstance(t, list) else {t} if isinstance(t, str) else set()
+    for key in ("anyOf", "oneOf"):
+        for b in prop.get(key, []) or []:
+            if isinstance(b, dict):
+                found |= _types(b)
+    return found
 
 
-def arguments_strategy(schema: dict[str, Any], priors: Priors) -> st.SearchStrategy[dict[str, Any]]:
-    """Dictionaries of arguments: required properties always present, optional ones sometimes."""
+def _is_string(prop: dict[str, Any]) -> bool:
+    return "string" in _types(prop)
+
+
+# --- boundary values -----------------------------------------------------------------------
+
+_LONG_NAME = "a" * 300  # one path component over the 255-byte limit of most file systems
+BOUNDARY_STRINGS = [
+    "", " ", "  \t\n", "\n", "\x00", "a\x00b", "notes\x00.txt", "\x1b[0m", "\r\n", "\u202e",
+    _LONG_NAME, "é" * 150, _LONG_NAME + ".txt", "dir/" + _LONG_NAME, "x" * 5000,
+    ".", "..", "../..", "../" * 8 + "etc/passwd", "/", "/etc/passwd", "/tmp", "/nonexistent/a/b",
+    "~", "~/x", "//", "\\", "C:\\Windows", "a/b/c", "a//b", "./a", "dir/", "-", "--help", "*",
+    "?", "%s%n", "{}", "[]", "{", "]", "null", "None", "0", "-1", "1e309", "NaN", "' OR 1=1 --",
+    "\"", "'", "`", "$(x)", ";", "|", "SELECT", "select * from", "def", "import", "(", ")",
+]
+_SEPARATORS = ["/", "\\", "..", ":", ",", ";", " ", "\x00", "\n"]
+
+
+def boundary_strings(prior: SyntaxPrior | None = None) -> st.SearchStrategy[str]:
+    """Strings at the edges: empty, blank, control characters and NUL, very long, path
+    components over 255 bytes, `..`, absolute paths, separators; alone, joined by separators,
+    and after the prefixes the code was seen to expect."""
+    fixed = st.sampled_from(BOUNDARY_STRINGS)
+    joined = st.builds(lambda sep, parts: sep.join(parts), st.sampled_from(_SEPARATORS),
+                       st.lists(fixed, min_size=2, max_size=4))
+    long_runs = st.builds(lambda c, n: c * n, st.sampled_from(["a", "/", ".", "\x00", "é", " ", "a/"]),
+                          st.sampled_from([254, 255, 256, 1024, 4097]))
+    branches = [fixed, fixed, joined, long_runs]
+    prefixes = sorted(prior.prefixes) if prior is not None else []
+    if prefixes:
+        branches.append(st.builds(lambda p, b: p + b, st.sampled_from(prefixes), fixed))
+    return st.one_of(*branches)
+
+
+def _bounds(prop: dict[str, Any]) -> list[float]:
+    out: list[float] = []
+    for key, step in (("minimum", 0), ("maximum", 0), ("exclusiveMinimum", 1), ("exclusiveMaximum", -1)):
+        v = prop.get(key)
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            out += [v, v + step, v - 1, v + 1]
+    return out
+
+
+def boundary_numbers(prop: dict[str, Any], integer: bool) -> st.SearchStrategy[Any]:
+    """Numbers at their edges: 0, -1, 1, the schema's bounds and one past them, 32- and 64-bit
+    limits, huge values; for floats also -0.0, the tiniest, inf and NaN."""
+    ints = [0, -1, 1, 2, 255, 256, -2**31, 2**31 - 1, 2**31, -2**63, 2**63 - 1, 2**63, 10**18, 10**100,
+            -10**100]
+    ints += [int(b) for b in _bounds(prop) if float(b).is_integer()]
+    if integer:
+        return st.sampled_from(ints)
+    floats = [0.0, -0.0, -1.0, 1.0, 0.5, 1e-300, 5e-324, 1e308, -1e308, float("inf"), float("-inf"),
+              float("nan"), 2.0**53 + 1] + [float(b) for b in _bounds(prop)]
+    return st.sampled_from(floats + [float(i) for i in ints[:8]])
+
+
+def _items_schema(prop: dict[str, Any]) -> dict[str, Any]:
+    items = prop.get("items")
+    return items if isinstance(items, dict) else {}
+
+
+def boundary_value(prop: dict[str, Any], prior: SyntaxPrior | None) -> st.SearchStrategy[Any]:
+    """A boundary value of the property's own type (types are kept: a framework's argument
+    validation would otherwise reject the call before the tool runs)."""
+    types = _types(prop)
+    branches: list[st.SearchStrategy[Any]] = []
+    if "string" in types:
+        branches.append(boundary_strings(prior))
+    if "integer" in types:
+        branches.append(boundary_numbers(prop, integer=True))
+    if "number" in types:
+        branches.append(boundary_numbers(prop, integer=False))
+    if "array" in types:
+        item = _items_schema(prop)
+        inner = boundary_value(item, None) if _types(item) else st.sampled_from(BOUNDARY_STRINGS)
+        branches.append(st.one_of(st.just([]), st.lists(inner, min_size=1, max_size=3),
+                                  inner.map(lambda v: [v] * 1000)))
+    if "null" in types:
+        branches.append(st.none())
+    if not branches:
+        return _schema_strategy(prop)
+    return st.one_of(*branches)
+
+
+# --- nested structures ---------------------------------------------------------------------
+
+_JSON_LEAF = st.one_of(st.none(), st.booleans(), st.integers(-2**63, 2**63), st.floats(allow_nan=False),
+                       st.sampled_from(BOUNDARY_STRINGS[:12]), st.text(max_size=12))
+
+
+def json_values(keys: list[str] | None = None) -> st.SearchStrategy[Any]:
+    """Nested JSON values: lists of objects, objects of lists, several levels deep, with the
+    keys the code was seen to read mixed with others."""
+    key = st.one_of(st.sampled_from(keys), st.text(max_size=8)) if keys else st.text(max_size=8)
+    return st.recursive(_JSON_LEAF, lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(key, inner, max_size=4)), max_leaves=12)
+
+
+def nested_objects(item: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
+    """Objects shaped like the schema's item, bent: a key missing, an extra key, a value of the
+    wrong type or a nested list of objects where a plain value was expected."""
+    props = item.get("properties") if isinstance(item.get("properties"), dict) else {}
+    names = sorted(props) or ["id", "name", "value", "children"]
+    values = json_values(names)
+    return st.dictionaries(st.sampled_from(names + ["extra"]), values, max_size=len(names) + 1)
+
+
+def nested_value(prop: dict[str, Any], prior: SyntaxPrior | None) -> st.SearchStrategy[Any]:
+    """Deep structures for the property: for an array, lists of (bent) objects and lists of
+    lists; for an object, nested objects; for a string, JSON text of nested values (the keys
+    the code reads included)."""
+    types = _types(prop)
+    branches: list[st.SearchStrategy[Any]] = []
+    keys = sorted(prior.json_keys) if prior is not None and prior.json_keys else None
+    if "array" in types:
+        item = _items_schema(prop)
+        item_types = _types(item)
+        if not item_types or "object" in item_types:
+            branches.append(st.lists(nested_objects(item), min_size=1, max_size=5))
+        if not item_types or "array" in item_types:
+            branches.append(st.lists(st.lists(json_values(keys), max_size=3), min_size=1, max_size=3))
+        if item_types - {"object", "array"}:
+            branches.append(st.lists(_schema_strategy(item), min_size=2, max_size=30))
+    if "object" in types:
+        branches.append(nested_objects(prop) if prop.get("properties") else
+                        st.dictionaries(st.text(max_size=8), json_values(keys), max_size=5))
+    if "string" in types:
+        branches.append(json_values(keys).map(lambda v: json.dumps(v, ensure_ascii=False)))
+        if keys:
+            branches.append(st.dictionaries(st.sampled_from(keys), json_values(keys), min_size=1,
+                                            max_size=len(keys)).map(json.dumps))
+    if not branches:
+        return _schema_strategy(prop)
+    return st.one_of(*branches)
+
+
+# --- the mixture ---------------------------------------------------------------------------
+
+# The parts arguments are drawn from, and each part's default share. "schema" is plain
+# hypothesis-jsonschema on the whole argument schema (full Unicode, NUL and control characters
+# included); "semantic" is what an agent writes plus what the learned priors expect; "boundary"
+# and "nested" are edge values and deep structures of each property's own type.
+PARTS = ("schema", "semantic", "boundary", "nested")
+DEFAULT_WEIGHTS = {"schema": 4.0, "semantic": 3.0, "boundary": 3.0, "nested": 2.0}
+
+
+def _fields(schema: dict[str, Any], priors: Priors, part: str) -> st.SearchStrategy[dict[str, Any]]:
     resolved = _resolve(schema)
     props: dict[str, Any] = resolved.get("properties") or {}
     if not props:
         return _schema_strategy(resolved if resolved.get("type") else {"type": "object"}).filter(
             lambda v: isinstance(v, dict))
+    if part == "schema":  # exactly plain hypothesis-jsonschema, extra keys included
+        return _schema_strategy(resolved).filter(lambda v: isinstance(v, dict))
     required = set(resolved.get("required") or [])
     fields = {}
     for name, prop in props.items():
         prop = prop if isinstance(prop, dict) else {}
-        fields[name] = string_strategy(prop, priors.get(name)) if _is_string(prop) else _schema_strategy(prop)
+        prior = priors.get(name)
+        if part == "boundary":
+            fields[name] = boundary_value(prop, prior)
+        elif part == "nested":
+            fields[name] = nested_value(prop, prior)
+        else:
+            fields[name] = string_strategy(prop, prior) if _is_string(prop) else _schema_strategy(prop)
+        if part != "semantic":  # one property at its edge, the others ordinary, is often what breaks
+            fields[name] = st.one_of(fields[name], fields[name], _schema_strategy(prop))
     return st.fixed_dictionaries(
         {k: v for k, v in fields.items() if k in required},
         optional={k: v for k, v in fields.items() if k not in required},
     )
+
+
+def allocate(weights: dict[str, float], n: int) -> dict[str, int]:
+    """How many of n calls each part gets, in proportion to its weight (largest remainder;
+    every part with a positive weight gets at least one call when n allows)."""
+    live = {p: w for p, w in weights.items() if w > 0 and p in PARTS} or dict(DEFAULT_WEIGHTS)
+    total = sum(live.values())
+    exact = {p: n * w / total for p, w in live.items()}
+    counts = {p: int(v) for p, v in exact.items()}
+    if n >= len(live):
+        for p in live:
+            counts[p] = max(1, counts[p])
+    for p in sorted(live, key=lambda p: (counts[p] - exact[p], PARTS.index(p))):
+        if sum(counts.values()) >= n:
+            break
+        counts[p] += 1
+    while sum(counts.values()) > n:  # the minimum of one each overshot: take from the largest
+        counts[max(counts, key=lambda p: (counts[p], -PARTS.index(p)))] -= 1
+    return counts
+
+
+def draw_mixture(schema: dict[str, Any], priors: Priors, n: int, seed: int,
+                 weights: dict[str, float] | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """n (part, arguments) pairs: each part drawn on its own (seeded) for its share of n, then
+    interleaved so every part is spread over the batch."""
+    counts = allocate(weights or DEFAULT_WEIGHTS, n)
+    drawn: dict[str, list[dict[str, Any]]] = {}
+    for i, part in enumerate(PARTS):
+        if counts.get(part, 0) > 0:
+            drawn[part] = draw(_fields(schema, priors, part), counts[part], seed * 31 + i)
+    out: list[tuple[str, dict[str, Any]]] = []
+    for k in range(max((len(v) for v in drawn.values()), default=0)):
+        for part in PARTS:
+            if k < len(drawn.get(part, [])):
+                out.append((part, drawn[part][k]))
+    return out
+
+
+def mixture_strategy(schema: dict[str, Any], priors: Priors,
+                     weights: dict[str, float] | None = None) -> st.SearchStrategy[tuple[str, dict[str, Any]]]:
+    """(part, arguments) as one strategy, the part chosen by its weight (`draw_mixture` is
+    what the fuzzer uses: drawing the parts apart keeps each one diverse)."""
+    parts = {p: _fields(schema, priors, p) for p in PARTS}
+    slots = [p for p, c in allocate(weights or DEFAULT_WEIGHTS, 24).items() for _ in range(c)]
+    return st.sampled_from(slots).flatmap(lambda p: parts[p].map(lambda a, p=p: (p, a)))
+
+
+def arguments_strategy(schema: dict[str, Any], priors: Priors,
+                       weights: dict[str, float] | None = None) -> st.SearchStrategy[dict[str, Any]]:
+    """Dictionaries of arguments from the mixture: required properties always present,
+    optional ones sometimes."""
+    return mixture_strategy(schema, priors, weights).map(lambda pa: pa[1])
 
 
 def _resolve(schema: dict[str, Any]) -> dict[str, Any]:

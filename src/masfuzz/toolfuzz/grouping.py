@@ -19,6 +19,8 @@ from masfuzz.toolfuzz.sandbox import CallOutcome
 _MASKS = [
     (re.compile(r"0x[0-9a-fA-F]+"), "<addr>"),
     (re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\""), "<str>"),
+    # a quoted value cut off by the message's length limit (a long input's repr): to the end
+    (re.compile(r"'(?:[^'\\]|\\.){60,}$|\"(?:[^\"\\]|\\.){60,}$"), "<str>"),
     (re.compile(r"(?<![\w<])/[^\s:,)]+"), "<path>"),
     (re.compile(r"-?\b\d+(?:\.\d+)?(?:e[-+]?\d+)?\b"), "<n>"),
     (re.compile(r"\s+"), " "),

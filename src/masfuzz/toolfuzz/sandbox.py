@@ -41,11 +41,19 @@ from typing import Any, Literal
 from masfuzz.toolfuzz.priors import call_tainted
 from masfuzz.toolfuzz.tools import FuzzTool
 
-Status = Literal["ok", "error", "timeout", "crash", "blocked"]
+# ok: the tool returned; handled: it returned an error message (its own error handling, not a
+# finding); error: it raised, or broke its declared return type (a contract violation);
+# timeout / crash: it hung or its process died; blocked: the sandbox refused what it tried.
+Status = Literal["ok", "handled", "error", "timeout", "crash", "blocked"]
 MAX_RESULT_CHARS = 4000
 RETURNED_ERROR = "ReturnedError"  # error_type of an error message a tool returned instead of raising
-# "Error: ...", "Traceback (most recent call last)", or an exception's repr "KeyError('x')"
-_RETURNED_ERROR = re.compile(r"\s*(Error|ERROR|Exception|Traceback \(most recent call last\)|[A-Z]\w*(Error|Exception)\()")
+CONTRACT_VIOLATION = "ContractViolation"  # error_type of a return of the wrong type
+# What a returned error message starts with, whatever the tool's style: "Error: ...",
+# "ERROR ...", "Traceback (most recent call last)", an exception's repr "KeyError('x')" or its
+# str "SyntaxError: invalid syntax" / "sqlite3.OperationalError: ...", "Exception: ...".
+_RETURNED_ERROR = re.compile(
+    r"\s*(Traceback \(most recent call last\)|(?:[A-Za-z_][\w.]*)?(?:Error|Exception)\b(?=\s*[:(\[]|\s*$)"
+    r"|Error\b|ERROR\b|Exception\b)")
 
 
 class SandboxViolation(PermissionError):
@@ -293,10 +301,14 @@ def _one_call(tool: FuzzTool, arguments: dict[str, Any], taint: bool, limits: Sa
                 result, exc = None, e
         if exc is None:
             text = _render(result)
-            if isinstance(result, str) and _RETURNED_ERROR.match(text):
+            broken = contract_violation(tool, result)
+            if broken is not None:
+                return CallOutcome("error", text, CONTRACT_VIOLATION, broken, [tool.definition_frame],
+                                   _prior_dicts(priors), time.perf_counter() - start)
+            if isinstance(result, str) and returned_error(text, arguments):
                 # Many tools (LangChain's among them) catch their own exceptions and return the
-                # message: the agent meets an error all the same, so it counts as one, marked.
-                return CallOutcome("error", text, RETURNED_ERROR, text, [(f"<returned by {tool.name}>", 0, tool.name)],
+                # message: that is their error handling, recorded apart, never a runtime error.
+                return CallOutcome("handled", text, RETURNED_ERROR, text, [(f"<returned by {tool.name}>", 0, tool.name)],
                                    _prior_dicts(priors), time.perf_counter() - start)
             return CallOutcome("ok", text, priors=_prior_dicts(priors), duration=time.perf_counter() - start)
         return _failure(exc, priors, time.perf_counter() - start)
@@ -305,6 +317,39 @@ def _one_call(tool: FuzzTool, arguments: dict[str, Any], taint: bool, limits: Sa
         os.chdir(home)
         tempfile.tempdir = None
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def returned_error(text: str, arguments: dict[str, Any]) -> bool:
+    """Whether a tool's returned text is an error message, by the same rule for every tool. A
+    text whose error-like start the tool was given (an echo of "Error: x") is not one."""
+    found = _RETURNED_ERROR.match(text)
+    if found is None:
+        return False
+    head = found.group(0).strip()
+    return not any(isinstance(v, str) and head in v for v in _string_values(arguments))
+
+
+def _string_values(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [str.__str__(value)]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _string_values(v)]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in _string_values(v)]
+    return []
+
+
+def contract_violation(tool: FuzzTool, result: Any) -> str | None:
+    """Why a result breaks the return type the tool's function declares (None: it does not, or
+    nothing checkable is declared). Only plain types are checked: str, int, float, bool, bytes,
+    list, dict, tuple, None, and unions and Optionals of them."""
+    expected = tool.return_types
+    if expected is None or isinstance(result, expected):
+        return None
+    if float in expected and isinstance(result, int) and not isinstance(result, bool):
+        return None  # an int where float is declared is fine in Python
+    names = " | ".join("None" if t is type(None) else t.__name__ for t in expected)
+    return f"returned {type(result).__name__} where -> {names} is declared"
 
 
 def _failure(exc: BaseException, priors: dict[str, Any], duration: float) -> CallOutcome:

@@ -169,7 +169,10 @@ def tool_dict(t: ToolReport) -> dict[str, Any]:
         "chao1": {"estimate": c.estimate, "lower": c.lower, "upper": c.upper},
         "priors": {k: v.to_dict() for k, v in f.priors.items() if not v.empty()},
         "errors": [u.to_dict() for u in sorted(f.unique.values(), key=lambda u: u.first_call)],
+        # Error messages the tool returned (its error handling): apart, never counted in UE.
+        "returned_errors": [h.to_dict() for h in sorted(f.handled.values(), key=lambda h: h.first_call)],
         "correctness": t.correctness.to_dict() if t.correctness else None,
         "docfix": t.docfix.to_dict() if t.docfix else None,
+        "generation": f.parts,  # per part: calls drawn from it, and how many found something new
         **({"stopped": f.stopped} if f.stopped else {}),
     }

@@ -16,6 +16,8 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+import types
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -55,6 +57,30 @@ class FuzzTool:
             return None
 
     @property
+    def return_types(self) -> tuple[type, ...] | None:
+        """The plain types the function declares it returns (`-> str`, `-> str | None`), or
+        None when it declares nothing checkable (no annotation, `Any`, a generic alias of a
+        class masfuzz does not check)."""
+        fn = inspect.unwrap(self.function) if self.function is not None else None
+        if fn is None:
+            return None
+        try:
+            hint = typing.get_type_hints(fn).get("return", inspect.Signature.empty)
+        except Exception:  # an annotation that does not resolve: nothing to check
+            return None
+        return _plain_types(hint)
+
+    @property
+    def definition_frame(self) -> tuple[str, int, str]:
+        """Where the function is defined, as a traceback frame: what a contract violation of
+        its return type points at."""
+        fn = inspect.unwrap(self.function) if self.function is not None else None
+        code = getattr(getattr(fn, "__func__", fn), "__code__", None)
+        if code is None:
+            return (f"<{self.name}>", 0, self.name)
+        return (code.co_filename, code.co_firstlineno, code.co_name)
+
+    @property
     def own_code_root(self) -> str | None:
         """The folder whose frames count as the tool's own code: the top package that holds
         its source (a library tool's errors are grouped by the library's innermost frame), or
@@ -74,6 +100,24 @@ class FuzzTool:
         """The same tool documented differently (documentation auto-fix)."""
         return FuzzTool(self.name, description, self.schema, self.invoke_fn, self.function,
                         self.kind, list(self.notes))
+
+
+_CHECKED = (str, int, float, bool, bytes, list, dict, tuple, set, type(None))
+
+
+def _plain_types(hint: Any) -> tuple[type, ...] | None:
+    if hint is inspect.Signature.empty or hint is Any:
+        return None
+    if hint is None:
+        return (type(None),)
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        parts = [_plain_types(a) for a in typing.get_args(hint)]
+        if any(p is None for p in parts):
+            return None
+        return tuple(t for p in parts for t in p)  # type: ignore[union-attr]
+    cls = origin if origin is not None else hint
+    return (cls,) if cls in _CHECKED else None
 
 
 def _settle(value: Any) -> Any:
@@ -143,6 +187,8 @@ def schema_from_signature(fn: Callable[..., Any]) -> dict[str, Any]:
     except Exception as exc:  # an annotation pydantic cannot express
         raise TargetError(f"{fn.__qualname__}: cannot build a JSON schema from its signature: {exc}") from None
     schema.pop("title", None)
+    if not any(p.kind == p.VAR_KEYWORD for p in inspect.signature(fn).parameters.values()):
+        schema["additionalProperties"] = False  # the function takes no other keyword
     return schema
 
 

@@ -1,0 +1,58 @@
+"""Tiny tools for the finding tests: each breaks on one kind of input only, or never."""
+
+from __future__ import annotations
+
+import os
+
+
+def file_size(file_path: str) -> str:
+    """Size of a file in bytes. Handles the file system's errors; a NUL byte is not one."""
+    try:
+        return str(os.path.getsize(file_path))
+    except OSError as exc:
+        return f"Error: {exc}"
+
+
+def make_note(name: str) -> str:
+    """Create an empty note called `name` in the current folder."""
+    if not name.strip() or any(c in name for c in "/\\\x00") or name in (".", ".."):
+        return "Error: not a plain file name"
+    try:
+        with open(name, "w", encoding="utf-8", errors="replace") as fh:
+            fh.write("")
+    except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:
+        return f"Error: {exc}"
+    return "created"
+
+
+def count_children(rows: list[dict]) -> str:
+    """Sum the ids of the first child of every row (a row's list of child objects)."""
+    total = 0
+    for row in rows:
+        for value in row.values():
+            if isinstance(value, list) and value and isinstance(value[0], dict):
+                total += int(value[0]["id"]) if isinstance(value[0].get("id"), int) else value[0]["id"]
+    return str(total)
+
+
+_TABLE = {"a": "alpha", "b": "beta"}
+
+
+def lookup(key: str) -> str:
+    """The word for a key; forgets that the key may be unknown (returns None)."""
+    return _TABLE.get(key)  # type: ignore[return-value]
+
+
+def echo(text: str) -> str:
+    """Return the text as given."""
+    return text
+
+
+def strip(text: str) -> str:
+    """Return the text without surrounding blanks."""
+    return text.strip()
+
+
+def head(text: str) -> str:
+    """Return characters 1 to 9 of the text."""
+    return text[1:10]

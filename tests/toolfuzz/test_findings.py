@@ -1,0 +1,128 @@
+"""What counts as a finding, and the generation parts that find them within a small budget.
+
+A finding is a raised exception, a contract violation (a return of the wrong type) or a crash
+or hang; an error message the tool returns is its error handling, kept apart, never a unique
+runtime error; a correct tool that echoes, strips or slices its input is never reported."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from masfuzz.loader import load_target
+
+from masfuzz.report.tools import findings_of, gating_failures, tools_text
+from masfuzz.toolfuzz.fuzzer import fuzz_tool
+from masfuzz.toolfuzz.generate import PARTS, allocate, draw_mixture
+from masfuzz.toolfuzz.sandbox import returned_error
+from masfuzz.toolfuzz.session import SessionConfig, SessionReport, ToolReport, session_dict
+from masfuzz.toolfuzz.runtime import RuntimeReport
+from masfuzz.toolfuzz.tools import from_callable
+
+HERE = Path(__file__).resolve().parent
+BUDGET = 50
+
+
+class _Tools:
+    """The fixture tools of finding_tools.py, loaded as a user names them (file.py:name)."""
+
+    def __getattr__(self, name: str):
+        return load_target(f"{HERE / 'finding_tools.py'}:{name}").obj
+
+
+ft = _Tools()
+
+
+def _types(result):
+    return {k.error_type for k in result.unique}
+
+
+def test_a_nul_byte_is_generated_and_found():
+    result = fuzz_tool(from_callable(ft.file_size), calls=BUDGET, seed=0)
+    (err,) = [u for u in result.unique.values() if u.key.error_type == "ValueError"]
+    assert "null" in err.message
+    assert _types(result) == {"ValueError"}  # the handled OSErrors are not findings
+
+
+def test_a_path_component_over_255_bytes_is_generated_and_found():
+    result = fuzz_tool(from_callable(ft.make_note), calls=BUDGET, seed=0)
+    assert any(k.error_type == "OSError" and "too long" in k.message for k in result.unique)
+
+
+def test_nested_lists_of_objects_are_generated_and_found():
+    result = fuzz_tool(from_callable(ft.count_children), calls=BUDGET, seed=0)
+    assert "KeyError" in _types(result)
+
+
+def test_none_where_str_is_declared_is_a_contract_violation():
+    tool = from_callable(ft.lookup)
+    assert tool.return_types == (str,)
+    result = fuzz_tool(tool, calls=20, seed=0)
+    (err,) = result.unique.values()
+    assert err.key.error_type == "ContractViolation"
+    assert "NoneType" in err.message and "-> str" in err.message
+    assert err.key.frame.startswith("finding_tools.py:lookup")
+
+
+@pytest.mark.parametrize("fn", [ft.echo, ft.strip, ft.head])
+def test_a_correct_tool_that_echoes_strips_or_slices_is_never_reported(fn):
+    for seed in (0, 1):
+        result = fuzz_tool(from_callable(fn), calls=60, seed=seed)
+        assert result.unique == {} and result.handled == {}, (result.unique, result.handled)
+        assert result.ok == result.calls == 60
+
+
+def test_returned_error_messages_are_their_own_section_not_runtime_errors():
+    tool = from_callable(ft.file_size)
+    result = fuzz_tool(tool, calls=BUDGET, seed=0)
+    assert result.handled, "the missing files' messages are recorded"
+    assert all(k.error_type != "ReturnedError" for k in result.unique)
+    report = SessionReport(SessionConfig(calls=BUDGET), [ToolReport(tool, RuntimeReport(result, {}), 1.0)], [])
+    data = session_dict(report)
+    (t,) = data["tools"]
+    assert t["unique_errors"] == len(result.unique) == data["totals"]["unique_errors"]
+    assert t["returned_errors"] and all(r["count"] >= 1 for r in t["returned_errors"])
+    assert any("No such file" in r["message"] for r in t["returned_errors"])
+    text = tools_text(data)
+    assert "error handling:" in text and "not counted in UE" in text
+    # --fail-on sees the runtime errors only
+    assert len(gating_failures(findings_of(data))) == len(result.unique)
+
+
+@pytest.mark.parametrize("text", [
+    "Error: no such file or directory: x", "ERROR 42", "SyntaxError: invalid syntax (<string>, line 1)",
+    "SyntaxError('invalid syntax', ('<string>', 1, 1, 'x', 1, 1))", "NameError(\"name 'x' is not defined\")",
+    "sqlite3.OperationalError: near \"x\": syntax error", "Traceback (most recent call last):\n  ...",
+    "Exception: boom", "  KeyError: 'a'",
+])
+def test_the_returned_error_rule_is_the_same_for_every_style(text):
+    assert returned_error(text, {"q": "x"})
+
+
+@pytest.mark.parametrize("text,arguments", [
+    ("Errors were not found", {}), ("The Error class", {}), ("42", {}), ("ValueError is a class", {}),
+    ("Error: mine", {"text": "Error: mine"}),  # an echo of the input
+    ("alueError: a", {"text": "ValueError: a"}),  # a slice of it
+])
+def test_text_that_is_not_a_returned_error(text, arguments):
+    assert not returned_error(text, arguments)
+
+
+def test_every_part_gets_its_share_and_the_mixture_is_seeded():
+    counts = allocate({"schema": 4, "semantic": 3, "boundary": 3, "nested": 2}, 24)
+    assert counts == {"schema": 8, "semantic": 6, "boundary": 6, "nested": 4}
+    assert set(allocate({"schema": 100, "semantic": 1, "boundary": 1, "nested": 1}, 25).values()) >= {1}
+    schema = {"type": "object", "properties": {"p": {"type": "string"}}, "required": ["p"]}
+    a = draw_mixture(schema, {}, 25, seed=3)
+    assert a == draw_mixture(schema, {}, 25, seed=3) and len(a) == 25
+    assert {p for p, _ in a} == set(PARTS)
+
+
+def test_a_long_input_cut_off_in_the_message_is_one_unique_error():
+    from masfuzz.toolfuzz.grouping import normalise_message
+
+    short = normalise_message("invalid number 'abc'")
+    cut = normalise_message("invalid number " + repr("\x00" * 2000)[:3000])  # no closing quote
+    assert short == cut == "invalid number <str>"
+    assert normalise_message("don't do that") == "don't do that"
