@@ -186,3 +186,38 @@ def test_chromium_renders_the_graph_the_table_and_a_failures_trace(cli, store, t
     errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
     assert errors == []
     assert browser.execute_script("return performance.getEntriesByType('resource').length") == 0
+
+
+def test_tool_findings_show_escaped_reproducers_and_whose_they_are(cli, tmp_path, monkeypatch):
+    """A run's tools phase on a desk whose tool breaks on empty and non-ASCII names, and one that
+    allocates past the sandbox's memory limit: the page lists each unique error with arguments a
+    reader can copy (control characters escaped), and the limit's error as set aside."""
+    from masfuzz.toolfuzz.sandbox import isolation_problem
+
+    pytest.importorskip("agents")
+    if isolation_problem() is not None:
+        pytest.skip("this machine cannot sandbox a tool")
+    monkeypatch.chdir(ROOT)
+    from tests.generate.test_cover import CS_SUT, TESTER
+
+    store, page = tmp_path / "runs.db", tmp_path / "report.html"
+    code, _, err = cli("run", str(ROOT / "tests" / "campaign" / "fragile_tools_app.py") + ":desk",
+                       "--model", TESTER, "--sut-model", CS_SUT, "--no-cache", "--no-check",
+                       "--phases", "tools", "--calls", "40", "--store", str(store),
+                       "--suite", str(tmp_path / "suite.yaml"), "--report", f"html:{page}",
+                       "--report", f"json:{tmp_path / 'report.json'}")
+    assert code == 1, err  # the tool's own crashes fail the run
+    assert f"wrote the html report to {page}" in err
+    data = json.loads((tmp_path / "report.json").read_text())
+    findings = data["tools"]["findings"]
+    html = page.read_text()
+    rows = re.findall(r"<tr><td><code>(\w+)</code></td><td>runtime</td><td>(.*?)</td>.*?<pre>(.*?)</pre></td>"
+                      r"<td>.*?</td><td>(.*?)</td></tr>", html, flags=re.S)
+    assert len(rows) == len(findings)
+    assert all(ord(ch) >= 32 or ch in "\n\t" for _, _, args, _ in rows for ch in args)
+    whose = {(tool, error.split(":")[0]): who for tool, error, _, who in rows}
+    assert whose[("shout", "IndexError")] == "the tool's"
+    assert whose[("reserve", "MemoryError")].startswith("set aside")
+    own = sum(1 for f in findings if f.get("attribution", "sut") == "sut")
+    assert re.search(rf'id="tool-findings">{own}<', html)
+    assert any(args == '{&#34;name&#34;: &#34;&#34;}' for tool, _, args, _ in rows if tool == "shout")

@@ -157,9 +157,13 @@ def _tools(section: dict[str, Any] | None) -> dict[str, Any] | None:
                          "attribution": f.get("attribution", "sut"),
                          "arguments": json.dumps(f.get("arguments"), ensure_ascii=True, default=str)})
     session = section.get("session") or {}
-    return {"findings": findings, "own": sum(1 for f in findings if f["attribution"] == "sut"), "tools": [
-        {k: t.get(k) for k in ("tool", "kind", "calls", "ok", "failed", "blocked", "unique_errors")}
-        for t in session.get("tools", [])]}
+    handled = [{"tool": t.get("tool"), "count": h.get("count"), "message": h.get("message", ""),
+                "arguments": json.dumps(h.get("arguments"), ensure_ascii=True, default=str)}
+               for t in session.get("tools", []) for h in t.get("returned_errors") or []]
+    return {"findings": findings, "own": sum(1 for f in findings if f["attribution"] == "sut"),
+            "handled": handled, "tools": [
+                {k: t.get(k) for k in ("tool", "kind", "calls", "ok", "failed", "blocked", "unique_errors")}
+                for t in session.get("tools", [])]}
 
 
 def _usage(usage: list[dict[str, Any]]) -> list[dict[str, Any]]:
