@@ -5,6 +5,7 @@ and its text. Data first; the text is rendered from the data, so `masfuzz tools`
 from __future__ import annotations
 
 import json
+import shlex
 from typing import Any
 
 
@@ -42,7 +43,9 @@ def tools_text(data: dict[str, Any]) -> str:
                + (f" --model {data['model']}" if data["model"] else "")
                + (f" --sut-model {data['sut_model']}" if data["sut_model"] else "")
                + (" --correctness" if data.get("correctness") else "")
-               + (" --fix-docs" if data.get("fix_docs") else ""))
+               + (" --fix-docs" if data.get("fix_docs") else "")
+               + (f" --fixture {shlex.quote(data['fixture'])}" if data.get("fixture") else "")
+               + (f" --setup {shlex.quote(data['setup'])}" if data.get("setup") else ""))
     return "\n".join(out) + "\n"
 
 
