@@ -546,6 +546,23 @@ def run_tools(opts: argparse.Namespace) -> dict[str, Any]:
     return data
 
 
+def call_tool(target: str, tool: str, arguments: dict[str, Any] | str) -> Any:
+    """Call one tool of TARGET once with `arguments` (a dict, or its JSON text), the way
+    `masfuzz tools` calls it, and return what it returns: the reproducer a tool finding shows.
+    It runs here, outside the sandbox."""
+    import json
+
+    from masfuzz.loader import load_target
+    from masfuzz.toolfuzz.targets import collect_tools
+
+    found, _ = collect_tools(load_target(target).obj, target)
+    by_name = {t.name: t for t in found}
+    if tool not in by_name:
+        raise MasfuzzError(f"{target}: no tool named {tool!r} (it has {', '.join(by_name) or 'none'})")
+    args = json.loads(arguments) if isinstance(arguments, str) else arguments
+    return by_name[tool].invoke(args)
+
+
 def _tool_session(opts: argparse.Namespace, seed: int, *, timeout: float, models: bool) -> Any:
     """The tool-fuzzing session's settings from a command's options (`masfuzz tools`, and
     the tools phase of `masfuzz run`, which fuzzes without the model stages)."""

@@ -143,6 +143,11 @@ def session_data(cfg: SessionConfig, tools: list[dict[str, Any]], notes: list[st
                  target: str = "") -> dict[str, Any]:
     """A session's data from its tools' parts (`tool_dict`), wherever they were kept: the
     totals are counted from them."""
+    from masfuzz.report.tools import reproducer
+
+    for t in tools:  # each error's copy-pasteable reproducer: the first call's arguments
+        for e in t["errors"]:
+            e.setdefault("reproduce", reproducer(target, t["tool"], e["arguments"]))
     calls = sum(t["calls"] for t in tools)
     unique = sum(t["unique_errors"] for t in tools)
     c = chao1([e["count"] for t in tools for e in t["errors"]])
