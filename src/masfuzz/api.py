@@ -528,12 +528,14 @@ def run_tools(opts: argparse.Namespace) -> dict[str, Any]:
     store = RunStore(opts.store)  # a bad store is said before anything runs
     seed = opts.seed if opts.seed is not None else random.SystemRandom().randrange(2**31)
     found, notes = collect_tools(load_target(opts.target).obj, opts.target)
-    if (why := _sandbox_problem(opts, "tools")) is not None:
+    if not opts.unsafe_no_sandbox and (why := _sandbox_problem(opts, "tools")) is not None:
         raise MasfuzzError(f"tools: this machine cannot isolate a tool ({why}); refusing to run "
                            "it unsandboxed (pass --unsafe-no-sandbox to fuzz it anyway)")
-    print(f"masfuzz tools: seed {seed}", file=sys.stderr)
     config = _tool_session(opts, seed, timeout=opts.timeout, models=True)
-    _dry_run(config)
+    _dry_run(config)  # a bad --fixture or --setup is said alone, before anything else
+    if opts.unsafe_no_sandbox:
+        _sandbox_problem(opts, "tools")  # says it runs without the OS sandbox
+    print(f"masfuzz tools: seed {seed}", file=sys.stderr)
     run_id = store.start_run("tools", None, opts.target, _redacted({
         "calls": opts.calls, "seed": seed, "model": opts.model, "sut_model": opts.sut_model,
         "correctness": opts.correctness, "fix_docs": opts.fix_docs, "fixture": opts.fixture,
