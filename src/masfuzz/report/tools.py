@@ -165,7 +165,9 @@ def tool_findings_of(t: dict[str, Any]) -> list[dict[str, Any]]:
                     "exception": u["error_type"], "message": u["message"], "frame": u["frame"],
                     "arguments": u["arguments"], "user_request": u["user_request"],
                     "confirmed": u["confirmed"], "count": u["count"], "key": u["key"],
-                    "attribution": u.get("attribution", "sut"), "because": u.get("because")})
+                    "attribution": u.get("attribution", "sut"), "because": u.get("because"),
+                    "first_call": u.get("first_call"), "reproduce": u.get("reproduce"),
+                    "output": u.get("output")})
     for s in (t.get("correctness") or {}).get("sets", []):
         if s["erroneous"]:
             out.append({"tool": t["tool"], "kind": "correctness", "fingerprint": fp(s["template"]),

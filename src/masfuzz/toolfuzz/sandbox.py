@@ -459,11 +459,11 @@ def _one_call(tool: FuzzTool, arguments: dict[str, Any] | None, taint: bool, lim
     used = resource.getrusage(resource.RUSAGE_SELF)
     _limit(resource.RLIMIT_CPU, int(used.ru_utime + used.ru_stime) + limits.cpu_s + 1)
     _ALLOWED_ROOT[:] = [os.path.realpath(workdir)]
-    _EXITS.clear()
     try:
         failed = _prepare(state, workdir)
         if failed is not None or arguments is None:
             return failed or CallOutcome("ok")
+        _EXITS.clear()  # the tool's programs only, not the setup's
         start = time.perf_counter()
         if taint and tool.function is not None:
             result, exc, priors = call_tainted(tool.call_function, arguments)
