@@ -16,7 +16,7 @@ the other did not (in any seed).
     python bench/bench_toolfuzz_baselines.py [--budgets 50,200] [--seeds 0,1,2] [--tools NAME,...]
 
 The tools are the shipped LangChain community tools (examples/tools/langchain_tools.py, the
-`toolfuzz-langchain` extra). The Python REPL and shell tools need `langchain-experimental`; they
+`toolfuzz-langchain` extra, which includes `langchain-experimental` for the Python REPL and shell tools; they
 are added when it is installed and skipped, with a line saying so, when it is not.
 """
 

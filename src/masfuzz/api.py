@@ -385,13 +385,19 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
     phases = [p.strip() for p in opts.phases.split(",")]
     if "tools" in phases and opts.calls < 1:
         raise MasfuzzError(f"--calls must be at least 1, not {opts.calls}")
+    if "tools" in phases and (opts.fixture or opts.setup):
+        from masfuzz.toolfuzz.sandbox import isolation_problem
+
+        if opts.unsafe_no_sandbox or isolation_problem() is None:  # else the phase is skipped
+            _dry_run(_tool_session(opts, opts.seed, timeout=_tool_timeout(opts), models=False))
     target, system, models, tester, store, setup, budget = _fuzz_setup(opts, say, prepare="flare" in phases)
     faults = tuple(m for m in opts.faults.split(",") if m and m != "none")
     criteria = tuple(c.strip() for c in opts.criteria.split(",") if c.strip())
     config = {**_config(opts, faults, target), **_redacted(setup.config()), "phases": phases}
     if "tools" in phases:
         config["tools"] = {"calls": opts.calls, "timeout": _tool_timeout(opts),
-                           "memory_mb": opts.memory_mb, "sandbox": not opts.unsafe_no_sandbox}
+                           "memory_mb": opts.memory_mb, "sandbox": not opts.unsafe_no_sandbox,
+                           "fixture": opts.fixture, "setup": opts.setup}
     owner = f"{socket.gethostname()}:{os.getpid()}"
     opts.fresh = opts.fresh or not opts.resume  # each run is a new campaign; --resume continues one
     run_id = _claim(store, "run", target, config, owner, system.spec, opts, say)
@@ -522,20 +528,41 @@ def run_tools(opts: argparse.Namespace) -> dict[str, Any]:
     store = RunStore(opts.store)  # a bad store is said before anything runs
     seed = opts.seed if opts.seed is not None else random.SystemRandom().randrange(2**31)
     found, notes = collect_tools(load_target(opts.target).obj, opts.target)
-    if (why := _sandbox_problem(opts, "tools")) is not None:
+    if not opts.unsafe_no_sandbox and (why := _sandbox_problem(opts, "tools")) is not None:
         raise MasfuzzError(f"tools: this machine cannot isolate a tool ({why}); refusing to run "
                            "it unsandboxed (pass --unsafe-no-sandbox to fuzz it anyway)")
-    print(f"masfuzz tools: seed {seed}", file=sys.stderr)
     config = _tool_session(opts, seed, timeout=opts.timeout, models=True)
+    _dry_run(config)  # a bad --fixture or --setup is said alone, before anything else
+    if opts.unsafe_no_sandbox:
+        _sandbox_problem(opts, "tools")  # says it runs without the OS sandbox
+    print(f"masfuzz tools: seed {seed}", file=sys.stderr)
     run_id = store.start_run("tools", None, opts.target, _redacted({
         "calls": opts.calls, "seed": seed, "model": opts.model, "sut_model": opts.sut_model,
-        "correctness": opts.correctness, "fix_docs": opts.fix_docs}), seed=seed)
+        "correctness": opts.correctness, "fix_docs": opts.fix_docs, "fixture": opts.fixture,
+        "setup": opts.setup}), seed=seed)
     data = session_dict(FuzzSession(config).run(found, notes, opts.target))
     for finding in findings_of(data):
         store.record_tool_finding(run_id, finding)
     store.finish_run(run_id, "completed", {"tools": data})
     store.close()
     return data
+
+
+def call_tool(target: str, tool: str, arguments: dict[str, Any] | str) -> Any:
+    """Call one tool of TARGET once with `arguments` (a dict, or its JSON text), the way
+    `masfuzz tools` calls it, and return what it returns: the reproducer a tool finding shows.
+    It runs here, outside the sandbox."""
+    import json
+
+    from masfuzz.loader import load_target
+    from masfuzz.toolfuzz.targets import collect_tools
+
+    found, _ = collect_tools(load_target(target).obj, target)
+    by_name = {t.name: t for t in found}
+    if tool not in by_name:
+        raise MasfuzzError(f"{target}: no tool named {tool!r} (it has {', '.join(by_name) or 'none'})")
+    args = json.loads(arguments) if isinstance(arguments, str) else arguments
+    return by_name[tool].invoke(args)
 
 
 def _tool_session(opts: argparse.Namespace, seed: int, *, timeout: float, models: bool) -> Any:
@@ -550,8 +577,60 @@ def _tool_session(opts: argparse.Namespace, seed: int, *, timeout: float, models
         correctness=bool(models and opts.correctness), fix_docs=bool(models and opts.fix_docs),
         fix_candidates=getattr(opts, "candidates", 3),
         limits=SandboxLimits(time_s=timeout, cpu_s=max(1, int(timeout)), memory_mb=opts.memory_mb),
-        isolate=not opts.unsafe_no_sandbox,
+        isolate=not opts.unsafe_no_sandbox, state=_call_state(opts),
     )
+
+
+def _call_state(opts: argparse.Namespace) -> Any:
+    """What each sandboxed tool call starts from: `--fixture DIR` and `--setup MODULE:FUNCTION`,
+    checked here (a folder that is not one, a function that does not load: exit 2)."""
+    import inspect as pyinspect
+
+    from masfuzz.loader import load_target
+    from masfuzz.toolfuzz.sandbox import CallState
+
+    fixture = None
+    if getattr(opts, "fixture", None):
+        folder = Path(opts.fixture).expanduser()
+        if not folder.is_dir():
+            raise MasfuzzError(f"--fixture {opts.fixture}: no such folder")
+        fixture = str(folder.resolve())
+    setup, takes_folder = None, False
+    if getattr(opts, "setup", None):
+        try:
+            setup = load_target(opts.setup).obj
+        except MasfuzzError as exc:
+            raise MasfuzzError(f"--setup {opts.setup}: {exc}") from None
+        if not callable(setup):
+            raise MasfuzzError(f"--setup {opts.setup}: not a function")
+        try:
+            params = [p for p in pyinspect.signature(setup).parameters.values()
+                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL)]
+        except (TypeError, ValueError):
+            params = []
+        takes_folder = bool(params)
+    return CallState(fixture, setup, opts.setup or "", takes_folder)
+
+
+def _dry_run(config: Any) -> None:
+    """Prepare one call's folder with the fixture and setup, no tool called, before any fuzzing:
+    a fixture or setup that fails is the settings' error (exit 2), never charged to a tool."""
+    from masfuzz.toolfuzz.sandbox import Sandbox
+    from masfuzz.toolfuzz.tools import from_callable
+
+    if config.state.fixture is None and config.state.setup is None:
+        return
+
+    def dry_run() -> str:
+        """No tool: the fixture and setup only."""
+        return ""
+
+    with Sandbox(from_callable(dry_run), config.limits, isolate=config.isolate,
+                 state=config.state) as box:
+        outcome = box.prepare()
+    if outcome.status != "ok":
+        tail = f" (its output: {outcome.output.strip()[-200:]!r})" if outcome.output.strip() else ""
+        raise MasfuzzError(f"{outcome.message or outcome.status}{tail}")
 
 
 def _sandbox_problem(opts: argparse.Namespace, command: str) -> str | None:

@@ -438,6 +438,12 @@ TABLE: tuple[Setting, ...] = (
             False, ("tools", "run"), "switch"),
     Setting("memory_mb", "memory per sandboxed tool process, in MB", integer(low=16, high=1_048_576),
             1024, ("tools", "run"), metavar="MB"),
+    Setting("fixture", "a folder copied afresh into each tool call's folder (files, databases "
+            "the tools read)", text, None, ("tools", "run"), metavar="DIR"),
+    Setting("setup", "a function run in the sandbox before each tool call, in the call's folder "
+            "(create a database, set environment variables); called with the folder's path if "
+            "it takes an argument", pair(":", "MODULE:FUNCTION or FILE.py:FUNCTION"), None,
+            ("tools", "run"), metavar="MODULE:FUNCTION"),
     # mutate
     Setting("operators", "the mutation operators to apply (comma list)",
             choices_list(*MUTATION_OPERATORS),

@@ -28,7 +28,8 @@ def run(args: argparse.Namespace) -> int:
 
     data = run_tools(args)
     if args.format == "json":
-        print(json.dumps(data, indent=2, default=str, ensure_ascii=False))
+        # ensure_ascii: a control character in an input or a message is shown escaped (\u009b)
+        print(json.dumps(data, indent=2, default=str, ensure_ascii=True))
     else:
         from masfuzz.report.tools import tools_text
 

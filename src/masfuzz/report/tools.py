@@ -5,6 +5,7 @@ and its text. Data first; the text is rendered from the data, so `masfuzz tools`
 from __future__ import annotations
 
 import json
+import shlex
 from typing import Any
 
 
@@ -32,7 +33,7 @@ def tools_text(data: dict[str, Any]) -> str:
     for note in data["notes"]:
         out.append(f"note: {note}")
     for t in data["tools"]:
-        out += _tool_text(t)
+        out += _tool_text(t, data.get("target") or "")
     totals, c = data["totals"], data["totals"]["chao1"]
     out.append("")
     out.append(f"total: {totals['tools']} tools, {totals['calls']} calls, UE {totals['unique_errors']}, "
@@ -42,11 +43,43 @@ def tools_text(data: dict[str, Any]) -> str:
                + (f" --model {data['model']}" if data["model"] else "")
                + (f" --sut-model {data['sut_model']}" if data["sut_model"] else "")
                + (" --correctness" if data.get("correctness") else "")
-               + (" --fix-docs" if data.get("fix_docs") else ""))
+               + (" --fix-docs" if data.get("fix_docs") else "")
+               + (f" --fixture {shlex.quote(data['fixture'])}" if data.get("fixture") else "")
+               + (f" --setup {shlex.quote(data['setup'])}" if data.get("setup") else ""))
     return "\n".join(out) + "\n"
 
 
-def _tool_text(t: dict[str, Any]) -> list[str]:
+def escaped(arguments: Any) -> str:
+    """Arguments as JSON with every non-ASCII and control character escaped (`\\u009b`), so
+    what is shown is what was passed, byte for byte, and can be pasted back."""
+    return json.dumps(arguments, ensure_ascii=True, default=str)
+
+
+def _shown(arguments: Any, limit: int = 2000) -> str:
+    text = escaped(arguments)
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters; in full in --format json)"
+
+
+def _visible(text: str) -> str:
+    """Text with its control and other unprintable characters escaped (\\u009b), the rest as is."""
+    return "".join(c if c.isprintable() else json.dumps(c)[1:-1] for c in str(text))
+
+
+def _tail(output: str, limit: int = 300) -> str:
+    return json.dumps(output[-limit:].rstrip("\n"), ensure_ascii=True)
+
+
+def reproducer(target: str, tool: str, arguments: Any) -> str:
+    """A shell command that calls `tool` of `target` once with exactly these arguments, the way
+    `masfuzz tools` calls it (`masfuzz.api.call_tool`), outside the sandbox."""
+    # JSON strings (ASCII, double-quoted) are Python string literals: no quote to shell-escape
+    # unless a value holds a single quote, which shlex.quote then takes care of
+    code = (f"from masfuzz.api import call_tool; print(repr(call_tool({escaped(target)}, "
+            f"{escaped(tool)}, {escaped(escaped(arguments))})))")
+    return f"python -c {shlex.quote(code)}"
+
+
+def _tool_text(t: dict[str, Any], target: str = "") -> list[str]:
     c = t["chao1"]
     out = ["", f"== {t['tool']} ({t['kind']}) =="]
     for note in t["notes"]:
@@ -64,11 +97,14 @@ def _tool_text(t: dict[str, Any]) -> list[str]:
         out.append(f"   learned priors: {json.dumps(t['priors'], ensure_ascii=False, sort_keys=True)[:300]}")
     for i, u in enumerate(t["errors"], 1):
         whose = u.get("attribution", "sut")
-        out.append(f"   [{i}] {u['key']}" + ("" if whose == "sut" else
+        out.append(f"   [{i}] {_visible(u['key'])}" + ("" if whose == "sut" else
                    f"  (caused by {'masfuzz' if whose == 'harness' else 'the settings'}, not the "
                    f"tool: {u.get('because')})"))
-        out.append(f"       hits {u['count']}, first at call {u['first_call']}; reproduce: "
-                   f"{json.dumps(u['arguments'], ensure_ascii=False)[:240]}")
+        out.append(f"       hits {u['count']}, first at call {u['first_call']}, with arguments "
+                   f"{_shown(u['arguments'])}")
+        out.append(f"       reproduce: {u.get('reproduce') or reproducer(target, t['tool'], u['arguments'])}")
+        if u.get("output"):
+            out.append(f"       its output (tail): {_tail(u['output'])}")
         if u["sanity"] is not None:
             line = f"       sanity check: {u['sanity']}"
             if u["user_request"]:
@@ -76,7 +112,7 @@ def _tool_text(t: dict[str, Any]) -> list[str]:
             out.append(line)
             if u["confirmed"] is not None:
                 status = "confirmed" if u["confirmed"] else "not confirmed"
-                extra = (f" (agent called with {json.dumps(u['agent_arguments'], ensure_ascii=False)[:160]})"
+                extra = (f" (agent called with {_shown(u['agent_arguments'], 160)})"
                          if u["agent_arguments"] else "")
                 if u["agent_error"]:
                     extra += f"; the agent hit another error: {u['agent_error']}"
@@ -87,8 +123,7 @@ def _tool_text(t: dict[str, Any]) -> list[str]:
         out.append(f"   error handling: {n} call(s) got an error message back, {len(handled)} kind(s) "
                    "(returned, not raised: the tool's own handling, not counted in UE)")
         for h in handled[:10]:
-            out.append(f"      x{h['count']}: {h['message'][:160]}  e.g. "
-                       f"{json.dumps(h['arguments'], ensure_ascii=False)[:160]}")
+            out.append(f"      x{h['count']}: {_visible(h['message'][:160])}  e.g. {_shown(h['arguments'], 160)}")
         if len(handled) > 10:
             out.append(f"      ... and {len(handled) - 10} more kind(s) in the JSON data")
     cr = t.get("correctness")
@@ -130,7 +165,9 @@ def tool_findings_of(t: dict[str, Any]) -> list[dict[str, Any]]:
                     "exception": u["error_type"], "message": u["message"], "frame": u["frame"],
                     "arguments": u["arguments"], "user_request": u["user_request"],
                     "confirmed": u["confirmed"], "count": u["count"], "key": u["key"],
-                    "attribution": u.get("attribution", "sut"), "because": u.get("because")})
+                    "attribution": u.get("attribution", "sut"), "because": u.get("because"),
+                    "first_call": u.get("first_call"), "reproduce": u.get("reproduce"),
+                    "output": u.get("output")})
     for s in (t.get("correctness") or {}).get("sets", []):
         if s["erroneous"]:
             out.append({"tool": t["tool"], "kind": "correctness", "fingerprint": fp(s["template"]),

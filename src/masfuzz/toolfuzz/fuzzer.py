@@ -27,10 +27,12 @@ class UniqueError:
     key: ErrorKey
     status: str  # error | timeout | crash
     message: str  # the first raw message
-    arguments: dict[str, Any]  # the shortest reproducer seen
+    arguments: dict[str, Any]  # the reproducer: the arguments of the call whose message is shown
     first_call: int  # 1-based index of the call that first hit it
     count: int = 0
     examples: list[dict[str, Any]] = field(default_factory=list)  # up to 5 distinct failing inputs
+    shortest: dict[str, Any] | None = None  # the shortest input that hit it too, when shorter
+    output: str = ""  # the tail of what the first call wrote to stdout/stderr
     # Filled by the runtime pipeline's model stages (None: not run).
     sanity: str | None = None  # accepted | refused
     user_request: str | None = None
@@ -49,6 +51,7 @@ class UniqueError:
             "user_request": self.user_request, "confirmed": self.confirmed,
             "agent_arguments": self.agent_arguments, "agent_error": self.agent_error,
             "attribution": self.attribution, "because": self.because,
+            "shortest": self.shortest, "output": self.output,
         }
 
 
@@ -58,13 +61,16 @@ class HandledError:
     apart from the findings and never counted as a unique runtime error."""
     message: str  # normalised: the group's key
     example: str  # the first raw message
-    arguments: dict[str, Any]  # the shortest input that got it
+    arguments: dict[str, Any]  # the input of the call that got `example`
     first_call: int
     count: int = 0
+    shortest: dict[str, Any] | None = None  # the shortest input that got it too, when shorter
+    output: str = ""  # the tail of what the first call wrote to stdout/stderr
 
     def to_dict(self) -> dict[str, Any]:
         return {"message": self.message, "example": self.example, "arguments": self.arguments,
-                "first_call": self.first_call, "count": self.count}
+                "first_call": self.first_call, "count": self.count, "shortest": self.shortest,
+                "output": self.output}
 
 
 @dataclass
@@ -107,9 +113,10 @@ def record(result: FuzzResult, tool: FuzzTool, arguments: dict[str, Any], outcom
         group = result.handled.get(message)
         if group is None:
             group = result.handled[message] = HandledError(message, outcome.message[:300],
-                                                           dict(arguments), result.calls)
-        elif _size(arguments) < _size(group.arguments):
-            group.arguments = dict(arguments)
+                                                           dict(arguments), result.calls,
+                                                           output=outcome.output)
+        elif _size(arguments) < _size(group.shortest or group.arguments):
+            group.shortest = dict(arguments)
         group.count += 1
         return None
     if outcome.status == "blocked":
@@ -124,9 +131,10 @@ def record(result: FuzzResult, tool: FuzzTool, arguments: dict[str, Any], outcom
         whose, because = attribution(outcome)
         found_err = result.unique[key] = UniqueError(key, outcome.status, outcome.message,
                                                      dict(arguments), result.calls,
-                                                     attribution=whose, because=because)
-    elif _size(arguments) < _size(found_err.arguments):
-        found_err.arguments = dict(arguments)
+                                                     attribution=whose, because=because,
+                                                     output=outcome.output)
+    elif _size(arguments) < _size(found_err.shortest or found_err.arguments):
+        found_err.shortest = dict(arguments)  # the message shown stays the first call's
     if len(found_err.examples) < 5 and all(e != arguments for e in found_err.examples):
         found_err.examples.append(dict(arguments))
     found_err.count += 1

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from masfuzz.toolfuzz.sandbox import CallOutcome
+from masfuzz.toolfuzz.sandbox import SETUP_ERROR, CallOutcome
 
 _MASKS = [
     (re.compile(r"0x[0-9a-fA-F]+"), "<addr>"),
@@ -106,6 +106,8 @@ def attribution(outcome: CallOutcome) -> tuple[str, str | None]:
     """Whose failure a failed call is: the tool's own (`sut`), masfuzz's (`harness`: its
     sandbox's isolation, or an error raised in masfuzz's own calling code before the tool ran)
     or the settings' (`settings`: a resource limit of the sandbox), with the reason."""
+    if outcome.error_type == SETUP_ERROR:
+        return "settings", "the --fixture or --setup failed before the tool ran"
     if outcome.error_type in _LIMIT_TYPES:
         return "settings", _LIMIT_TYPES[outcome.error_type]
     for pattern, whose, why in _SANDBOX_MESSAGES:

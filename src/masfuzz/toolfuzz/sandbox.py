@@ -9,11 +9,28 @@ own mount, network, PID and IPC namespaces (`unshare`):
 - the worker is PID 1 of its PID namespace and dies with the process that started it
   (PR_SET_PDEATHSIG), and when it dies the kernel kills every process in the namespace: nothing
   a tool forked or spawned survives the sandbox;
-- limits: address space, CPU seconds, file size and no core dumps by `resource.setrlimit`; a
-  wall-clock limit enforced by the parent, which kills a hanging worker and starts a fresh one.
-On top of that, an audit hook refuses writes outside the call's directory, network access and
-starting programs from Python with a clear `SandboxViolation`, so a tool's finding says what it
-tried rather than failing on a read-only file system.
+- limits: address space, CPU seconds, file size, processes and no core dumps by
+  `resource.setrlimit` (a tool's own processes inherit them); a wall-clock limit enforced by the
+  parent, which kills a hanging worker, and with it every process in its namespace, and starts a
+  fresh one.
+On top of that, an audit hook refuses writes outside the call's directory and network access
+from Python with a clear `SandboxViolation`, so a tool's finding says what it tried rather than
+failing on a read-only file system.
+
+A tool may start programs (a shell tool, a Python REPL in a subprocess): they run inside the
+same namespaces and limits, in the call's folder. A program that exits non-zero while the tool
+returns normally makes the call a returned error message (`handled`), not "ok": the tool
+swallowed a failure. Without the namespaces (`--unsafe-no-sandbox`) starting programs is refused,
+since nothing would then hold a program the audit hook cannot see.
+
+Everything a call writes to its standard output and error, from Python, from C or from a
+program it started, goes to a file of the worker's (file-descriptor level), never to masfuzz's
+own output; its tail is kept with the call's outcome.
+
+Before each call its folder gets a fresh copy of the fixture folder (`--fixture`) and the setup
+function (`--setup`) runs in the worker, under the same guards, in that folder: what it creates
+or sets in the environment is what the call sees. A fixture or setup that fails is the
+settings' failure (`SetupError`), never the tool's.
 
 Where the kernel refuses the namespaces (`isolation_problem()` says why), masfuzz refuses to fuzz
 unless told `--unsafe-no-sandbox`; then only the audit hook and the limits hold.
@@ -33,8 +50,10 @@ import shutil
 import signal
 import sys
 import tempfile
+import subprocess
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -48,6 +67,8 @@ Status = Literal["ok", "handled", "error", "timeout", "crash", "blocked"]
 MAX_RESULT_CHARS = 4000
 RETURNED_ERROR = "ReturnedError"  # error_type of an error message a tool returned instead of raising
 CONTRACT_VIOLATION = "ContractViolation"  # error_type of a return of the wrong type
+SETUP_ERROR = "SetupError"  # error_type of a fixture or setup that failed before the tool ran
+MAX_OUTPUT_CHARS = 2000  # the tail of a call's standard output and error kept with its outcome
 # What a returned error message starts with, whatever the tool's style: "Error: ...",
 # "ERROR ...", "Traceback (most recent call last)", an exception's repr "KeyError('x')" or its
 # str "SyntaxError: invalid syntax" / "sqlite3.OperationalError: ...", "Exception: ...".
@@ -67,6 +88,16 @@ class SandboxLimits:
     cpu_s: int = 10  # CPU seconds per call
     memory_mb: int = 1024  # extra address space per worker
     file_mb: int = 64  # largest file a call may write
+    processes: int = 256  # processes a worker may start beyond those its user already runs
+
+
+@dataclass(frozen=True)
+class CallState:
+    """What each call's folder and process hold before the tool runs (`--fixture`, `--setup`)."""
+    fixture: str | None = None  # a folder copied into each call's folder
+    setup: Callable[..., Any] | None = None  # run before each call, in the call's folder
+    setup_name: str = ""  # how the user named it (module:function)
+    setup_takes_folder: bool = False  # called with the call's folder as its one argument
 
 
 @dataclass
@@ -78,6 +109,7 @@ class CallOutcome:
     frames: list[tuple[str, int, str]] = field(default_factory=list)
     priors: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
     duration: float = 0.0
+    output: str = ""  # the tail of what the call wrote to its standard output and error
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -98,6 +130,8 @@ _NET_EVENTS = {"socket.connect", "socket.bind", "socket.sendto", "socket.sendmsg
                "socket.getnameinfo"}
 _EXEC_EVENTS = {"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
                 "os.fork", "os.forkpty", "pty.spawn"}
+_PROCESSES_ALLOWED: list[bool] = [False]  # True in an isolated worker: programs run inside it
+_EXITS: list[tuple[str, int]] = []  # the current call's programs that exited non-zero
 
 
 def _inside(path: Any) -> bool:
@@ -126,8 +160,9 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
                 raise SandboxViolation(f"sandbox: {event} on {args[i]!r} outside the call's directory is blocked")
     elif event in _NET_EVENTS:
         raise SandboxViolation(f"sandbox: network access ({event}) is blocked")
-    elif event in _EXEC_EVENTS:
-        raise SandboxViolation(f"sandbox: starting a program ({event}) is blocked")
+    elif event in _EXEC_EVENTS and not _PROCESSES_ALLOWED[0]:
+        raise SandboxViolation(f"sandbox: starting a program ({event}) is blocked without the "
+                               "OS sandbox's namespaces")
 
 
 _CLONE_NEWNS, _CLONE_NEWNET, _CLONE_NEWIPC, _CLONE_NEWPID = 0x20000, 0x40000000, 0x8000000, 0x20000000
@@ -212,7 +247,8 @@ def isolation_problem() -> str | None:
     return _PROBLEM[0]
 
 
-def _keeper(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str) -> None:
+def _keeper(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str,
+            state: CallState | None = None) -> None:
     """Enter the namespaces, then fork the worker: PID 1 of the new PID namespace, so every
     process a tool starts dies with it. This process waits and passes on how it ended."""
     why = enter_isolation(base)
@@ -225,7 +261,7 @@ def _keeper(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str) -> None
             _libc().prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         except OSError:
             pass
-        _worker(conn, tool, limits, base, isolated=True)
+        _worker(conn, tool, limits, base, isolated=True, state=state)
         os._exit(0)
     conn.close()
     _, status = os.waitpid(child, 0)
@@ -253,13 +289,96 @@ def _current_vm_bytes() -> int:
         return 0
 
 
-def _worker(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str, isolated: bool) -> None:
+def _user_tasks() -> int:
+    """How many processes (threads) this user runs now: what RLIMIT_NPROC counts."""
+    uid, n = os.getuid(), 0
+    for pid in filter(str.isdigit, os.listdir("/proc") if os.path.isdir("/proc") else []):
+        try:
+            with open(f"/proc/{pid}/status") as fh:
+                fields = dict(line.split(":", 1) for line in fh if ":" in line)
+            if int(fields["Uid"].split()[0]) == uid:
+                n += int(fields.get("Threads", "1"))
+        except (OSError, ValueError, KeyError, IndexError):
+            continue
+    return n
+
+
+def _capture_output(base: str) -> int:
+    """Point this process's standard output and error (the file descriptors, so C code and the
+    programs it starts are caught too) at a file of its own; the file's descriptor."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            pass
+    fd = os.open(os.path.join(base, f".output-{os.getpid()}"),
+                 os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    sys.stdout = open(1, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)
+    sys.stderr = open(2, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)
+    return fd
+
+
+def _output_tail(fd: int) -> str:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+    try:
+        size = os.fstat(fd).st_size
+        data = os.pread(fd, MAX_OUTPUT_CHARS * 4, max(0, size - MAX_OUTPUT_CHARS * 4))
+    except OSError:
+        return ""
+    return data.decode("utf-8", errors="replace")[-MAX_OUTPUT_CHARS:]
+
+
+def _watch_exits() -> None:
+    """Record the programs a call starts that exit non-zero (subprocess, os.system)."""
+    handle = subprocess.Popen._handle_exitstatus  # type: ignore[attr-defined]
+
+    def handled(self: Any, *args: Any, **kwargs: Any) -> Any:
+        out = handle(self, *args, **kwargs)
+        if self.returncode and _ALLOWED_ROOT:
+            _EXITS.append((_program(self.args), self.returncode))
+        return out
+
+    subprocess.Popen._handle_exitstatus = handled  # type: ignore[attr-defined]
+    system = os.system
+
+    def watched_system(command: Any) -> int:
+        status = system(command)
+        if status and _ALLOWED_ROOT:
+            _EXITS.append(("sh", os.waitstatus_to_exitcode(status) if status > 0 else status))
+        return status
+
+    os.system = watched_system
+
+
+def _program(args: Any) -> str:
+    if isinstance(args, (str, bytes)):
+        return "sh"  # a command line (shell=True) or one program named as a string
+    try:
+        return os.path.basename(os.fsdecode(list(args)[0]))
+    except (TypeError, IndexError, ValueError):
+        return "a program"
+
+
+def _worker(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str, isolated: bool,
+            state: CallState | None = None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when we stop
     sys.dont_write_bytecode = True
+    output = _capture_output(base)
     if limits.memory_mb > 0:
         _limit(resource.RLIMIT_AS, _current_vm_bytes() + limits.memory_mb * 2**20)
     _limit(resource.RLIMIT_FSIZE, limits.file_mb * 2**20)
     _limit(resource.RLIMIT_CORE, 0)
+    if isolated and limits.processes > 0:
+        _limit(resource.RLIMIT_NPROC, _user_tasks() + limits.processes)
+    _PROCESSES_ALLOWED[0] = isolated
+    _watch_exits()
     sys.addaudithook(_audit)
     conn.send(("ready", isolated))
     while True:
@@ -270,7 +389,11 @@ def _worker(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str, isolate
         if msg is None:
             return
         call_id, arguments, taint = msg
-        outcome = _one_call(tool, arguments, taint, limits, base)
+        os.ftruncate(output, 0)
+        outcome = _one_call(tool, arguments, taint, limits, base, state or CallState())
+        outcome.output = _output_tail(output)
+        if isolated:
+            _reap()
         try:
             conn.send((call_id, outcome))
         except Exception as exc:  # masfuzz could not pass the outcome on: its failure, not the tool's
@@ -279,18 +402,69 @@ def _worker(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str, isolate
                 [(__file__, 0, "_worker")], duration=outcome.duration)))
 
 
-def _one_call(tool: FuzzTool, arguments: dict[str, Any], taint: bool, limits: SandboxLimits,
-              base: str) -> CallOutcome:
+def _reap() -> None:
+    """Collect the exit status of processes a tool left behind that have ended (the worker is
+    PID 1 of its namespace: orphans become its children)."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _prepare(state: CallState, workdir: str) -> CallOutcome | None:
+    """Fill a call's folder and run the setup in it; a failure is the settings', never the tool's."""
+    start = time.perf_counter()
+    if state.fixture:
+        try:
+            shutil.copytree(state.fixture, workdir, symlinks=True, dirs_exist_ok=True)
+        except Exception as exc:
+            return CallOutcome("error", "", SETUP_ERROR,
+                               f"--fixture {state.fixture}: copying it into the call's folder "
+                               f"failed: {type(exc).__name__}: {exc}",
+                               [(__file__, 0, "_prepare")], duration=time.perf_counter() - start)
+    if state.setup is not None:
+        try:
+            _settle_setup(state.setup(workdir) if state.setup_takes_folder else state.setup())
+        except Exception as exc:
+            frames = [(f.filename, f.lineno or 0, f.name) for f in traceback.extract_tb(exc.__traceback__)]
+            return CallOutcome("error", "", SETUP_ERROR,
+                               f"--setup {state.setup_name} failed: {type(exc).__name__}: {exc}"[:MAX_RESULT_CHARS],
+                               frames or [(__file__, 0, "_prepare")], duration=time.perf_counter() - start)
+    return None
+
+
+def _settle_setup(value: Any) -> None:
+    import asyncio
+    import inspect
+
+    if inspect.isawaitable(value):
+        async def wait() -> Any:
+            return await value
+        asyncio.run(wait())
+
+
+def _one_call(tool: FuzzTool, arguments: dict[str, Any] | None, taint: bool, limits: SandboxLimits,
+              base: str, state: CallState) -> CallOutcome:
+    """One call in a fresh folder; `arguments` None prepares the folder only (a dry run of the
+    fixture and setup)."""
     workdir = tempfile.mkdtemp(prefix="call-", dir=base)
     home = os.getcwd()
+    environment = dict(os.environ)
     os.chdir(workdir)
     os.environ.update(HOME=workdir, TMPDIR=workdir)
     tempfile.tempdir = workdir
     used = resource.getrusage(resource.RUSAGE_SELF)
     _limit(resource.RLIMIT_CPU, int(used.ru_utime + used.ru_stime) + limits.cpu_s + 1)
     _ALLOWED_ROOT[:] = [os.path.realpath(workdir)]
-    start = time.perf_counter()
     try:
+        failed = _prepare(state, workdir)
+        if failed is not None or arguments is None:
+            return failed or CallOutcome("ok")
+        _EXITS.clear()  # the tool's programs only, not the setup's
+        start = time.perf_counter()
         if taint and tool.function is not None:
             result, exc, priors = call_tainted(tool.call_function, arguments)
         else:
@@ -305,18 +479,33 @@ def _one_call(tool: FuzzTool, arguments: dict[str, Any], taint: bool, limits: Sa
             if broken is not None:
                 return CallOutcome("error", text, CONTRACT_VIOLATION, broken, [tool.definition_frame],
                                    _prior_dicts(priors), time.perf_counter() - start)
-            if isinstance(result, str) and returned_error(text, arguments):
+            swallowed = _swallowed_exit(text)
+            if swallowed is not None or (isinstance(result, str) and returned_error(text, arguments)):
                 # Many tools (LangChain's among them) catch their own exceptions and return the
-                # message: that is their error handling, recorded apart, never a runtime error.
-                return CallOutcome("handled", text, RETURNED_ERROR, text, [(f"<returned by {tool.name}>", 0, tool.name)],
+                # message, or return what a failed program printed: that is their error
+                # handling, recorded apart, never a runtime error.
+                return CallOutcome("handled", text, RETURNED_ERROR, swallowed or text,
+                                   [(f"<returned by {tool.name}>", 0, tool.name)],
                                    _prior_dicts(priors), time.perf_counter() - start)
             return CallOutcome("ok", text, priors=_prior_dicts(priors), duration=time.perf_counter() - start)
         return _failure(exc, priors, time.perf_counter() - start)
     finally:
         _ALLOWED_ROOT.clear()
         os.chdir(home)
+        os.environ.clear()
+        os.environ.update(environment)
         tempfile.tempdir = None
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _swallowed_exit(text: str) -> str | None:
+    """The returned error message of a call whose program exited non-zero while the tool
+    returned normally (None: none did)."""
+    if not _EXITS:
+        return None
+    program, code = _EXITS[-1]
+    how = f"was killed by signal {-code}" if code < 0 else f"exited with status {code}"
+    return f"{program} {how}; the tool returned: {text.strip()[:300]}"
 
 
 def returned_error(text: str, arguments: dict[str, Any]) -> bool:
@@ -396,8 +585,10 @@ class Sandbox:
     `SandboxUnavailable` is raised before any call runs."""
 
     def __init__(self, tool: FuzzTool, limits: SandboxLimits | None = None, *,
-                 isolate: bool = True, use_netns: bool | None = None) -> None:
+                 isolate: bool = True, use_netns: bool | None = None,
+                 state: CallState | None = None) -> None:
         self.tool = tool
+        self.state = state or CallState()
         self.isolate = isolate if use_netns is None else use_netns
         if self.isolate and (why := isolation_problem()) is not None:
             raise SandboxUnavailable(why)
@@ -418,9 +609,9 @@ class Sandbox:
     def _start(self) -> None:
         parent, child = self._ctx.Pipe()
         if self.isolate:
-            target, args = _keeper, (child, self.tool, self.limits, self.base)
+            target, args = _keeper, (child, self.tool, self.limits, self.base, self.state)
         else:
-            target, args = _worker, (child, self.tool, self.limits, self.base, False)
+            target, args = _worker, (child, self.tool, self.limits, self.base, False, self.state)
         self._proc = self._ctx.Process(target=target, args=args, daemon=True)
         self._proc.start()
         child.close()
@@ -448,7 +639,11 @@ class Sandbox:
         self._conn.close()
         self._proc = self._conn = None
 
-    def call(self, arguments: dict[str, Any], *, taint: bool = False,
+    def prepare(self) -> CallOutcome:
+        """A dry run of the fixture and the setup: a call's folder prepared, no tool called."""
+        return self.call(None)
+
+    def call(self, arguments: dict[str, Any] | None, *, taint: bool = False,
              time_s: float | None = None) -> CallOutcome:
         """One call; `time_s` (at most the limits' wall clock) bounds it tighter, for a caller
         whose own time runs out first."""

@@ -20,7 +20,7 @@ from masfuzz.toolfuzz.correctness import CorrectnessReport, correctness_pipeline
 from masfuzz.toolfuzz.docfix import DocFix, fix_documentation
 from masfuzz.toolfuzz.metrics import Chao1, chao1, tc_per_ue
 from masfuzz.toolfuzz.runtime import RuntimeReport, runtime_pipeline
-from masfuzz.toolfuzz.sandbox import Sandbox, SandboxLimits
+from masfuzz.toolfuzz.sandbox import CallState, Sandbox, SandboxLimits
 from masfuzz.toolfuzz.tools import FuzzTool
 
 
@@ -37,6 +37,7 @@ class SessionConfig:
     set_size: int = 5
     limits: SandboxLimits = field(default_factory=SandboxLimits)
     isolate: bool = True  # False only when the user said --unsafe-no-sandbox
+    state: CallState = field(default_factory=CallState)  # --fixture and --setup
 
 
 @dataclass
@@ -97,7 +98,7 @@ class FuzzSession:
         """Test one tool; `stop` and `time_left` are a caller's budget (`fuzz_tool`'s)."""
         cfg = self.config
         start = time.perf_counter()
-        with Sandbox(tool, cfg.limits, isolate=cfg.isolate) as box:
+        with Sandbox(tool, cfg.limits, isolate=cfg.isolate, state=cfg.state) as box:
             runtime = await runtime_pipeline(tool, box, calls=cfg.calls, seed=cfg.seed,
                                              agent=self.agent, tester=self.tester, stop=stop,
                                              time_left=time_left)
@@ -142,6 +143,11 @@ def session_data(cfg: SessionConfig, tools: list[dict[str, Any]], notes: list[st
                  target: str = "") -> dict[str, Any]:
     """A session's data from its tools' parts (`tool_dict`), wherever they were kept: the
     totals are counted from them."""
+    from masfuzz.report.tools import reproducer
+
+    for t in tools:  # each error's copy-pasteable reproducer: the first call's arguments
+        for e in t["errors"]:
+            e.setdefault("reproduce", reproducer(target, t["tool"], e["arguments"]))
     calls = sum(t["calls"] for t in tools)
     unique = sum(t["unique_errors"] for t in tools)
     c = chao1([e["count"] for t in tools for e in t["errors"]])
@@ -149,6 +155,7 @@ def session_data(cfg: SessionConfig, tools: list[dict[str, Any]], notes: list[st
         "format": "masfuzz-tools/1", "target": target, "seed": cfg.seed,
         "calls_per_tool": cfg.calls, "model": cfg.model, "sut_model": cfg.sut_model,
         "correctness": cfg.correctness, "fix_docs": cfg.fix_docs,
+        "fixture": cfg.state.fixture, "setup": cfg.state.setup_name or None,
         "totals": {"tools": len(tools), "calls": calls, "unique_errors": unique,
                    "tc_per_ue": tc_per_ue(calls, unique),
                    "chao1": {"estimate": c.estimate, "lower": c.lower, "upper": c.upper}},
