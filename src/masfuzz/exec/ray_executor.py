@@ -1,0 +1,188 @@
+"""The Ray executor (kind "ray", extra `masfuzz[ray]`): executions spread over a Ray cluster.
+
+Each `ExecutionRequest` travels as the document every executor takes (`to_data()`) to a Ray task,
+and the task answers with the trace as JSON; the campaign's store is written by the driver only.
+On its node the task does what the worker pool does here: a warm `python -m masfuzz.exec.worker`
+process, kept by the Ray worker process across tasks (the target is imported once per Ray
+worker), killed at the request's time limit (a `timeout` trace) and recorded as a `crash` trace
+with its stderr tail and the events streamed before, when the system under test kills it or it
+dies. So the traces are those of the `pool` executor, node by node.
+
+A Ray worker process that is lost (its node died, it was killed from outside, the system under
+test killed its parent) is no finding of the system in itself: Ray runs the task once more
+(`max_retries=1`). Lost again, the execution is recorded as a `crash` trace naming Ray's error,
+never dropped. A Ray task that gives no answer long after the request's limit is cancelled and
+recorded as a `timeout`.
+
+Where Ray runs:
+- no address (neither `address`/`--ray-address` nor `RAY_ADDRESS`): masfuzz starts a local Ray
+  on first use (as many logical CPUs as `concurrency` needs) and shuts it down on `aclose()`.
+  The tasks work in the driver's folder, so relative target paths and the model cache are the
+  driver's, and `--max-connections` binds them and the driver's own calls together (the slot
+  folder of `masfuzz.llm.client`, passed on in the environment).
+- an address: masfuzz connects as a driver (and only disconnects on `aclose()`). The current
+  folder is the job's `working_dir` (Ray uploads it, without what .gitignore lists and without
+  .git, .masfuzz and .venv): the tasks find the target's files and modules there. Each node has
+  its own slot folder, so `--max-connections` bounds the model calls of each node, not of the
+  cluster; the model cache is per node too.
+- Ray already initialised in this process (an API caller's `ray.init`): used as it is.
+
+`concurrency` bounds the executions in flight, as for every executor; each Ray task reserves
+`num_cpus` (default 1) of the cluster's CPUs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+import time
+import uuid
+from typing import Any
+
+from masfuzz import errors
+from masfuzz.errors import MasfuzzError
+from masfuzz.exec.base import Executor
+from masfuzz.exec.pool import LOAD_TIMEOUT, PoolExecutor
+from masfuzz.exec.request import ExecutionRequest
+from masfuzz.llm.client import CONNECTIONS, SLOTS_ENV
+from masfuzz.target import adapter_name
+from masfuzz.trace import Trace, ended_trace
+
+MISSING = "--executor ray needs Ray on this machine and every worker: install masfuzz[ray]"
+UPLOAD_EXCLUDES = [".git", ".masfuzz", ".venv", "__pycache__"]
+ANSWER_SLACK = 120.0  # seconds past a request's limit (and its load time) before the driver gives up
+RETRIES = 1  # runs of a task again when its Ray worker process was lost
+
+
+def import_ray() -> Any:
+    """The `ray` module, or the one line that says how to get it (exit status 2)."""
+    try:
+        import ray
+    except ImportError:
+        raise MasfuzzError(MISSING) from None
+    return ray
+
+
+# -- on the node: one Ray worker process's event loop and warm worker -------------------------
+_NODE: dict[str, Any] = {}
+
+
+def serve_request(data: dict[str, Any], folder: str | None, load_timeout: float) -> dict[str, Any]:
+    """Run one execution request on this Ray worker; `{"trace": json}` or `{"error": ..}` for
+    bad input (`folder`: the driver's working folder, when this node shares it)."""
+    if folder and os.path.isdir(folder) and os.getcwd() != folder:
+        os.chdir(folder)
+    slots = os.environ.get(SLOTS_ENV)
+    if slots:
+        os.makedirs(slots, exist_ok=True)
+    if not _NODE:  # kept across tasks: the warm worker's pipes belong to this loop
+        _NODE["loop"] = asyncio.new_event_loop()
+        _NODE["pool"] = PoolExecutor(load_timeout=load_timeout)
+    try:
+        request = ExecutionRequest.from_data(data)
+        trace = _NODE["loop"].run_until_complete(_NODE["pool"].execute(request))
+    except MasfuzzError as exc:
+        return {"error": str(exc), "kind": type(exc).__name__}
+    return {"trace": trace.model_dump_json(by_alias=True)}
+
+
+# -- on the driver ---------------------------------------------------------------------------
+class RayExecutor(Executor):
+    kind = "ray"
+
+    def __init__(self, *, address: str | None = None, runtime_env: dict[str, Any] | None = None,
+                 num_cpus: float = 1.0, load_timeout: float = LOAD_TIMEOUT, **options: Any) -> None:
+        super().__init__(**options)
+        self.adapter = adapter_name(self.adapter)  # the worker imports it by name
+        self.address = address
+        self.runtime_env = runtime_env
+        self.num_cpus = num_cpus
+        self.load_timeout = load_timeout
+        self._started = False  # whether this executor called ray.init (and so shuts it down)
+        self._task: Any = None
+        self._folder: str | None = None
+
+    def _connect(self) -> Any:
+        ray = import_ray()
+        if self._task is None:
+            if not ray.is_initialized():
+                self._init(ray)
+            else:  # somebody else's Ray: tasks use the driver's folder if their node has it
+                self._folder = os.getcwd()
+            self._task = ray.remote(serve_request).options(
+                num_cpus=self.num_cpus, max_retries=RETRIES, retry_exceptions=False)
+        return ray
+
+    def _init(self, ray: Any) -> None:
+        address = self.address or os.environ.get("RAY_ADDRESS") or None
+        runtime_env = dict(self.runtime_env or {})
+        env_vars = dict(runtime_env.get("env_vars") or {})
+        if address is None:  # a local Ray: this machine's folder, slots and PYTHONPATH
+            self._folder = os.getcwd()
+            env_vars.setdefault(SLOTS_ENV, CONNECTIONS.shared_folder())
+            if os.environ.get("PYTHONPATH"):
+                env_vars.setdefault("PYTHONPATH", os.environ["PYTHONPATH"])
+            kwargs: dict[str, Any] = {"num_cpus": max(os.cpu_count() or 1,
+                                                      int(self.concurrency * self.num_cpus + 0.999)),
+                                      "include_dashboard": False}
+        else:  # a cluster: this folder uploaded as the job's working_dir, a slot folder per node
+            runtime_env.setdefault("working_dir", os.getcwd())
+            runtime_env.setdefault("excludes", UPLOAD_EXCLUDES)
+            env_vars.setdefault(SLOTS_ENV, os.path.join(tempfile.gettempdir(),
+                                                        f"masfuzz-slots-{uuid.uuid4().hex[:12]}"))
+            kwargs = {"address": address}
+        runtime_env["env_vars"] = env_vars
+        try:
+            ray.init(runtime_env=runtime_env, log_to_driver=False, **kwargs)
+        except (ConnectionError, ValueError, RuntimeError) as exc:
+            where = f"the Ray cluster at {address}" if address else "a local Ray"
+            raise MasfuzzError(f"--executor ray: cannot start or reach {where}: {exc}") from None
+        self._started = True
+
+    async def _execute(self, request: ExecutionRequest) -> Trace:
+        ray = self._connect()
+        ref = self._task.remote(request.to_data(), self._folder, self.load_timeout)
+        patience = request.limit + self.load_timeout + ANSWER_SLACK
+        t0 = time.perf_counter()
+        try:
+            answer = await asyncio.wait_for(ref, patience)
+        except TimeoutError:
+            ray.cancel(ref, force=True)
+            return self._ended(request, "timeout", f"no answer from Ray within {patience:g} s; "
+                               "the task was cancelled", time.perf_counter() - t0)
+        except ray.exceptions.RayTaskError:
+            raise  # masfuzz's own code failed on the node: a bug, as it would be here
+        except ray.exceptions.RayError as exc:
+            return self._ended(request, "crash", f"the Ray worker running it was lost "
+                               f"({RETRIES + 1} times): {_first_line(exc)}", time.perf_counter() - t0)
+        if "error" in answer:  # bad input, raised here as the node raised it
+            cls = getattr(errors, str(answer.get("kind")), None)
+            if not (isinstance(cls, type) and issubclass(cls, MasfuzzError)):
+                cls = MasfuzzError
+            raise cls(answer["error"])
+        return Trace.model_validate_json(answer["trace"])
+
+    def _ended(self, request: ExecutionRequest, reason: str, message: str, seconds: float) -> Trace:
+        try:  # the driver opened the target already (the campaign did): its name, for the record
+            spec = request.target.open().spec.system
+            names = {"system_id": spec.id, "framework": spec.framework}
+        except MasfuzzError:
+            names = {}
+        return ended_trace(request.scenario, reason, message, seconds, **names)
+
+    async def aclose(self) -> None:
+        """Shut down the Ray this executor started (a local one) or disconnect from the
+        cluster it joined; a Ray someone else started stays as it is."""
+        self._task = None
+        if self._started:
+            self._started = False
+            import_ray().shutdown()
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    return f"{type(exc).__name__}: {lines[0][:300]}" if lines else type(exc).__name__
+
+
+__all__ = ["RayExecutor", "import_ray", "serve_request"]
