@@ -34,6 +34,7 @@ Where Ray runs:
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import tempfile
 import time
@@ -134,11 +135,13 @@ class RayExecutor(Executor):
             kwargs = {"address": address}
         runtime_env["env_vars"] = env_vars
         try:
-            ray.init(runtime_env=runtime_env, log_to_driver=False, **kwargs)
+            ray.init(runtime_env=runtime_env, log_to_driver=False, logging_level=logging.WARNING,
+                     **kwargs)
         except (ConnectionError, ValueError, RuntimeError) as exc:
             where = f"the Ray cluster at {address}" if address else "a local Ray"
             raise MasfuzzError(f"--executor ray: cannot start or reach {where}: {exc}") from None
         self._started = True
+        _errors_to_stderr(ray)
 
     async def _execute(self, request: ExecutionRequest) -> Trace:
         ray = self._connect()
@@ -178,6 +181,21 @@ class RayExecutor(Executor):
         if self._started:
             self._started = False
             import_ray().shutdown()
+
+
+def _errors_to_stderr(ray: Any) -> None:
+    """Ray's driver prints the errors its nodes report (a worker died, a task is retried) to
+    stdout, which is masfuzz's output (`--format json`): send them to stderr instead."""
+    module = getattr(getattr(ray, "_private", None), "worker", None)
+    show = getattr(module, "print_to_stdstream", None)
+    if show is None or getattr(show, "masfuzz", False):
+        return
+
+    def to_stderr(data: dict[str, Any], *args: Any, **kwargs: Any) -> Any:
+        return show({**data, "is_err": True}, *args, **kwargs)
+
+    to_stderr.masfuzz = True  # type: ignore[attr-defined]
+    module.print_to_stdstream = to_stderr
 
 
 def _first_line(exc: BaseException) -> str:
