@@ -89,3 +89,42 @@ def test_bad_input_raises_on_the_driver_as_it_would_here():
 
     with pytest.raises(MasfuzzError, match="no such file"):
         asyncio.run(go())
+
+
+def _campaign(cli, tmp_path, name, *extra, sut=POLICY, inputs=(SEAT,)):
+    from tests.campaign.test_workers import _scrub
+    from tests.generate.test_cover import TESTER
+
+    folder = tmp_path / name  # the same file names in both, as the report shows them
+    folder.mkdir()
+    given = [a for i in inputs for a in ("--input", i)]
+    code, out, err = cli("run", CS, "--model", TESTER, "--sut-model", sut, "--no-cache", *given,
+                         "--rounds", "4", "--batch", "4", "--seed", "5", "--no-judge",
+                         "--no-check", "--no-spec-agent", "--seed-tasks", "0", "--workers", "2",
+                         "--store", str(folder / "runs.db"), "--suite", str(folder / "suite.yaml"),
+                         "--format", "json", *extra)
+    return code, _scrub(out.replace(str(folder), "FOLDER")), err
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("ray_cluster", "_in_repo")
+def test_ray_gives_the_coverage_and_failures_of_the_in_process_executor(cli, tmp_path):
+    from tests.campaign.test_run import SLOPPY
+
+    code_here, here, err = _campaign(cli, tmp_path, "here", "--executor", "inprocess", sut=SLOPPY)
+    code_ray, on_ray, err = _campaign(cli, tmp_path, "ray", "--executor", "ray", sut=SLOPPY)
+    assert code_here == code_ray == 1, err  # the sloppy policy's failure fails the run
+    assert here["failures"] and here["generation"] and here["coverage"]
+    for key in here:
+        if key != "run":  # the run's row names its own store and configuration
+            assert on_ray[key] == here[key], key
+
+
+@pytest.mark.usefixtures("ray_cluster", "_in_repo")
+def test_a_worker_killed_mid_campaign_is_a_crash_finding_and_the_campaign_completes(cli, tmp_path):
+    code, report, err = _campaign(cli, tmp_path, "killed", "--executor", "ray",
+                                  inputs=(SEAT, f"KILL-WORKER {SEAT}"))
+    assert code == 1, err  # the crash fails the run
+    crashes = [f for f in report["failures"] if "SIGKILL" in json.dumps(f)]
+    assert crashes, report["failures"]
+    assert report["fuzz"]["rounds"] == 4 and report["coverage"]["scenarios"] >= 4
