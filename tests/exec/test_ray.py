@@ -28,6 +28,67 @@ def test_a_missing_ray_is_one_line_naming_the_extra(monkeypatch):
         asyncio.run(ex.run(CS, Scenario(input=SEAT, sut_model=POLICY)))
 
 
+class FakeRay:
+    """What the executor asks of `ray` when it starts or joins one (no Ray started)."""
+
+    def __init__(self):
+        self.inits, self.shutdowns, self.initialized = [], 0, False
+
+    def is_initialized(self):
+        return self.initialized
+
+    def init(self, **kwargs):
+        self.inits.append(kwargs)
+        self.initialized = True
+
+    def shutdown(self):
+        self.shutdowns += 1
+        self.initialized = False
+
+    def remote(self, function):
+        return type("Remote", (), {"options": lambda _, **kw: kw})()
+
+
+def test_a_cluster_gets_this_folder_as_working_dir_and_a_slot_folder_per_node(monkeypatch, tmp_path):
+    from masfuzz.llm.client import SLOTS_ENV
+
+    fake = FakeRay()
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    ex = make_executor("ray", ray_address="head:6379", concurrency=8)
+    assert ex._connect() is fake
+    [init] = fake.inits
+    assert init["address"] == "head:6379"
+    env = init["runtime_env"]
+    assert env["working_dir"] == str(tmp_path) and ".masfuzz" in env["excludes"]
+    assert "masfuzz-slots-" in env["env_vars"][SLOTS_ENV]  # made on each node, under its /tmp
+    assert ex._folder is None  # the tasks work in the uploaded copy
+    asyncio.run(ex.aclose())
+    assert fake.shutdowns == 1  # it joined, so it leaves
+
+    monkeypatch.setenv("RAY_ADDRESS", "other:6379")  # Ray's own variable names the cluster too
+    make_executor("ray")._connect()
+    assert fake.inits[-1]["address"] == "other:6379"
+
+    local = FakeRay()
+    monkeypatch.setitem(sys.modules, "ray", local)
+    monkeypatch.delenv("RAY_ADDRESS")
+    ex = make_executor("ray", concurrency=16)
+    ex._connect()
+    [init] = local.inits
+    assert "address" not in init and init["num_cpus"] >= 16  # --workers runs at once locally
+    assert "working_dir" not in init["runtime_env"] and ex._folder == str(tmp_path)
+
+    theirs = FakeRay()
+    theirs.initialized = True  # an API caller's own ray.init: used, never shut down
+    monkeypatch.setitem(sys.modules, "ray", theirs)
+    ex = make_executor("ray")
+    ex._connect()
+    asyncio.run(ex.aclose())
+    assert theirs.inits == [] and theirs.shutdowns == 0
+
+
 @pytest.fixture(scope="module")
 def ray_cluster(tmp_path_factory):
     """A local Ray for the module (the executors find it initialised and leave it running)."""
