@@ -150,13 +150,14 @@ def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None =
     config = _config(opts, faults, target)
     store = RunStore(opts.store)
     owner = f"{socket.gethostname()}:{os.getpid()}"
+    # made (not started) before the run is claimed: an executor that cannot be had is bad input
+    executor = make_executor(opts.executor, ray_address=opts.ray_address, concurrency=opts.workers,
+                             timeout=opts.timeout, models=models)
     run_id = _claim(store, "cover", target, config, owner, system.spec, opts, say)
     if isinstance(run_id, Analysis):  # already complete: shown as stored
         return run_id
     earlier = store.usage(run_id)
     control = _control(target, opts, say)
-    executor = make_executor(opts.executor, ray_address=opts.ray_address, concurrency=opts.workers,
-                             timeout=opts.timeout, models=models)
     phase = StructuralPhase(realizer, opts.sut_model, attempts=opts.attempts,
                             merge=not opts.no_bundle, path_aware=not opts.no_route,
                             fault_modes=faults, criteria=criteria, max_turns=opts.max_turns,
@@ -327,13 +328,13 @@ def run_fuzz(opts: argparse.Namespace, progress: Callable[[str], None] | None = 
     if target.orchestration:
         config["orchestration"] = target.orchestration.to_data()
     owner = f"{socket.gethostname()}:{os.getpid()}"
+    executor = make_executor(opts.executor, ray_address=opts.ray_address, concurrency=opts.workers,
+                             timeout=opts.timeout, models=models, code_coverage=opts.code_coverage)
     run_id = _claim(store, "fuzz", target, config, owner, system.spec, opts, say)
     if isinstance(run_id, Analysis):  # already complete: shown as stored
         return run_id
     earlier = store.usage(run_id)
     control = _control(target, opts, say)
-    executor = make_executor(opts.executor, ray_address=opts.ray_address, concurrency=opts.workers,
-                             timeout=opts.timeout, models=models, code_coverage=opts.code_coverage)
     phase = setup.phase()
     campaign = Campaign(target, system.spec, executor, setup.coverage_models(), [phase], store,
                         run_id, seed=opts.seed, budget=budget, progress=say,
@@ -399,6 +400,8 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
                            "memory_mb": opts.memory_mb, "sandbox": not opts.unsafe_no_sandbox}
     owner = f"{socket.gethostname()}:{os.getpid()}"
     opts.fresh = opts.fresh or not opts.resume  # each run is a new campaign; --resume continues one
+    executor = make_executor(opts.executor, ray_address=opts.ray_address, concurrency=opts.workers,
+                             timeout=opts.timeout, models=models, code_coverage=opts.code_coverage)
     run_id = _claim(store, "run", target, config, owner, system.spec, opts, say)
     if isinstance(run_id, Analysis):
         return run_id
@@ -416,8 +419,6 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
         "tools": lambda: _tools_phase(opts, say),
     }
     built = {p: plan[p]() for p in phases}
-    executor = make_executor(opts.executor, ray_address=opts.ray_address, concurrency=opts.workers,
-                             timeout=opts.timeout, models=models, code_coverage=opts.code_coverage)
     campaign = Campaign(target, system.spec, executor, setup.coverage_models(), list(built.values()),
                         store, run_id, seed=opts.seed, budget=budget, progress=say,
                         tester_usage=tester.ledger.total, status=status, lease_owner=owner,

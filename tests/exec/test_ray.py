@@ -13,6 +13,7 @@ import pytest
 
 from masfuzz.errors import MasfuzzError
 from masfuzz.exec import make_executor
+from masfuzz.exec.ray_executor import MISSING
 from masfuzz.scenario import Scenario
 from tests.conftest import ROOT
 from tests.generate.test_cover import CS
@@ -23,9 +24,20 @@ SEAT = "Please change my seat to 14C, confirmation ABC123"
 
 def test_a_missing_ray_is_one_line_naming_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails
-    ex = make_executor("ray", ray_address="auto")
     with pytest.raises(MasfuzzError, match=r"install masfuzz\[ray\]"):
-        asyncio.run(ex.run(CS, Scenario(input=SEAT, sut_model=POLICY)))
+        make_executor("ray", ray_address="auto")  # before anything runs
+
+
+def test_a_missing_ray_is_exit_2_before_a_campaign_claims_a_run(cli, tmp_path, monkeypatch):
+    pytest.importorskip("agents")
+    monkeypatch.setitem(sys.modules, "ray", None)
+    monkeypatch.chdir(ROOT)
+    code, out, err = cli("cover", CS, "--sut-model", POLICY, "--model", POLICY, "--no-cache",
+                         "--no-check", "--executor", "ray", "--store", str(tmp_path / "runs.db"))
+    assert code == 2 and out == ""
+    assert err.strip().splitlines()[-1] == "masfuzz: error: " + MISSING
+    code, out, err = cli("report", "--store", str(tmp_path / "runs.db"), "--list", "--format", "json")
+    assert "running" not in out  # no run was left claimed
 
 
 class FakeRay:
@@ -113,7 +125,9 @@ def _traces(inputs):
     async def go():
         ex = make_executor("ray", concurrency=3, timeout=60)
         try:
-            return await ex.run_many(CS, [Scenario(input=i, sut_model=POLICY) for i in inputs])
+            return await ex.run_many(CS, [Scenario(input=i, sut_model=POLICY,
+                                                   timeout=3 if "HANG" in i else None)
+                                          for i in inputs])
         finally:
             await ex.aclose()
 
@@ -121,9 +135,10 @@ def _traces(inputs):
 
 
 @pytest.mark.usefixtures("ray_cluster", "_in_repo")
-def test_a_killed_worker_is_a_crash_and_a_lost_ray_worker_is_run_again_once():
-    ok, killed, lost_once, lost = _traces([
-        SEAT, f"KILL-WORKER {SEAT}", f"LOSE-NODE-WORKER-ONCE {SEAT}", f"LOSE-NODE-WORKER {SEAT}"])
+def test_a_killed_worker_is_a_crash_a_lost_ray_worker_runs_again_once_a_hang_is_a_timeout():
+    ok, killed, lost_once, lost, hung = _traces([
+        SEAT, f"KILL-WORKER {SEAT}", f"LOSE-NODE-WORKER-ONCE {SEAT}", f"LOSE-NODE-WORKER {SEAT}",
+        f"HANG {SEAT}"])
     assert ok.termination.reason == "completed" and ok.meta["executor"] == "ray"
     assert ok.system_id and ok.framework
     # the system under test killed its own process: the pool's crash, with what was running
@@ -137,6 +152,9 @@ def test_a_killed_worker_is_a_crash_and_a_lost_ray_worker_is_run_again_once():
     assert lost.termination.reason == "crash"
     assert "Ray worker running it was lost (2 times)" in lost.termination.detail
     assert lost.system_id == ok.system_id
+    # a run past its limit: the worker killed at --timeout on its node, the pool's timeout trace
+    assert hung.termination.reason == "timeout"
+    assert "no result within 3 s; the worker was killed" in hung.termination.detail
 
 
 @pytest.mark.usefixtures("ray_cluster", "_in_repo")

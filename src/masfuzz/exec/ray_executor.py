@@ -39,8 +39,10 @@ cluster's CPUs (when masfuzz connects) hold.
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import logging
 import os
+import sys
 import tempfile
 import time
 import uuid
@@ -68,6 +70,13 @@ def import_ray() -> Any:
     except ImportError:
         raise MasfuzzError(MISSING) from None
     return ray
+
+
+def ray_installed() -> bool:
+    """Whether `import ray` would find it (without importing it: that takes seconds)."""
+    if "ray" in sys.modules:
+        return sys.modules["ray"] is not None
+    return importlib.util.find_spec("ray") is not None
 
 
 # -- on the node: a Ray actor holding one warm worker ---------------------------------------
@@ -102,6 +111,8 @@ class RayExecutor(Executor):
     def __init__(self, *, address: str | None = None, runtime_env: dict[str, Any] | None = None,
                  num_cpus: float = 1.0, load_timeout: float = LOAD_TIMEOUT, **options: Any) -> None:
         super().__init__(**options)
+        if not ray_installed():  # said before a campaign claims its run, not at its first execution
+            raise MasfuzzError(MISSING)
         self.adapter = adapter_name(self.adapter)  # the worker imports it by name
         self.address = address
         self.runtime_env = runtime_env
