@@ -13,7 +13,7 @@ import pytest
 
 from masfuzz.errors import MasfuzzError
 from masfuzz.exec import make_executor
-from masfuzz.exec.ray_executor import MISSING
+from masfuzz.exec.ray_executor import MISSING, _errors_to_stderr
 from masfuzz.scenario import Scenario
 from tests.conftest import ROOT
 from tests.generate.test_cover import CS
@@ -112,6 +112,7 @@ def ray_cluster(tmp_path_factory):
         env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     ray.init(num_cpus=4, include_dashboard=False, log_to_driver=False,
              runtime_env={"env_vars": env})
+    _errors_to_stderr(ray)  # as masfuzz's own ray.init does: the CLI's stdout stays its report
     yield ray
     ray.shutdown()
 
