@@ -73,7 +73,8 @@ async def execute_scenario(target: Any, scenario: Any, opts: argparse.Namespace)
     from masfuzz.exec import make_executor
 
     target.open().check(scenario)
-    executor = make_executor(opts.executor, timeout=scenario.timeout or opts.timeout,
+    executor = make_executor(opts.executor, ray_address=opts.ray_address,
+                             timeout=scenario.timeout or opts.timeout,
                              models=model_settings(opts))
     try:
         return await executor.run(target, scenario)
@@ -104,7 +105,8 @@ def run_mutate(opts: argparse.Namespace) -> dict[str, Any]:
     spec, adapter = system.spec, system.runner()
     chosen = mutants(spec, parse_operators(opts.operators))
     problems = {m: adapter.mutation_problem(system.obj, spec, m) for ms in chosen.values() for m in ms}
-    executor = make_executor(opts.executor, timeout=opts.timeout, models=model_settings(opts))
+    executor = make_executor(opts.executor, ray_address=opts.ray_address, timeout=opts.timeout,
+                             models=model_settings(opts))
 
     async def analysed() -> dict[str, Any]:
         try:
@@ -148,12 +150,14 @@ def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None =
     config = _config(opts, faults, target)
     store = RunStore(opts.store)
     owner = f"{socket.gethostname()}:{os.getpid()}"
+    # made (not started) before the run is claimed: an executor that cannot be had is bad input
+    executor = make_executor(opts.executor, ray_address=opts.ray_address, concurrency=opts.workers,
+                             timeout=opts.timeout, models=models)
     run_id = _claim(store, "cover", target, config, owner, system.spec, opts, say)
     if isinstance(run_id, Analysis):  # already complete: shown as stored
         return run_id
     earlier = store.usage(run_id)
     control = _control(target, opts, say)
-    executor = make_executor(opts.executor, concurrency=opts.workers, timeout=opts.timeout, models=models)
     phase = StructuralPhase(realizer, opts.sut_model, attempts=opts.attempts,
                             merge=not opts.no_bundle, path_aware=not opts.no_route,
                             fault_modes=faults, criteria=criteria, max_turns=opts.max_turns,
@@ -181,7 +185,9 @@ def _control(target: Any, opts: argparse.Namespace, say: Callable[[str], None]) 
         return {}
     from masfuzz.control import check
 
-    report = asyncio.run(check(target, stubs=surroundings(opts)["stubs"], executor=opts.executor,
+    # the probe checks this machine's injection: a Ray cluster's would be started for one run
+    local = "pool" if opts.executor == "ray" else opts.executor
+    report = asyncio.run(check(target, stubs=surroundings(opts)["stubs"], executor=local,
                                timeout=opts.timeout))  # a probe run is bounded like every run
     if report.ok:
         say(report.summary())
@@ -322,13 +328,13 @@ def run_fuzz(opts: argparse.Namespace, progress: Callable[[str], None] | None = 
     if target.orchestration:
         config["orchestration"] = target.orchestration.to_data()
     owner = f"{socket.gethostname()}:{os.getpid()}"
+    executor = make_executor(opts.executor, ray_address=opts.ray_address, concurrency=opts.workers,
+                             timeout=opts.timeout, models=models, code_coverage=opts.code_coverage)
     run_id = _claim(store, "fuzz", target, config, owner, system.spec, opts, say)
     if isinstance(run_id, Analysis):  # already complete: shown as stored
         return run_id
     earlier = store.usage(run_id)
     control = _control(target, opts, say)
-    executor = make_executor(opts.executor, concurrency=opts.workers, timeout=opts.timeout, models=models,
-                             code_coverage=opts.code_coverage)
     phase = setup.phase()
     campaign = Campaign(target, system.spec, executor, setup.coverage_models(), [phase], store,
                         run_id, seed=opts.seed, budget=budget, progress=say,
@@ -400,6 +406,8 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
                            "fixture": opts.fixture, "setup": opts.setup}
     owner = f"{socket.gethostname()}:{os.getpid()}"
     opts.fresh = opts.fresh or not opts.resume  # each run is a new campaign; --resume continues one
+    executor = make_executor(opts.executor, ray_address=opts.ray_address, concurrency=opts.workers,
+                             timeout=opts.timeout, models=models, code_coverage=opts.code_coverage)
     run_id = _claim(store, "run", target, config, owner, system.spec, opts, say)
     if isinstance(run_id, Analysis):
         return run_id
@@ -417,8 +425,6 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
         "tools": lambda: _tools_phase(opts, say),
     }
     built = {p: plan[p]() for p in phases}
-    executor = make_executor(opts.executor, concurrency=opts.workers, timeout=opts.timeout, models=models,
-                             code_coverage=opts.code_coverage)
     campaign = Campaign(target, system.spec, executor, setup.coverage_models(), list(built.values()),
                         store, run_id, seed=opts.seed, budget=budget, progress=say,
                         tester_usage=tester.ledger.total, status=status, lease_owner=owner,

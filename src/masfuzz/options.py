@@ -30,7 +30,7 @@ from masfuzz.scenario import FaultMode
 
 UNSET: Any = type("Unset", (), {"__repr__": lambda self: "UNSET"})()
 DEFAULT_MODEL = "local/gemma-3-270m"
-EXECUTORS = ("pool", "inprocess", "subprocess")
+EXECUTORS = ("pool", "inprocess", "subprocess", "ray")
 FAULT_MODES: tuple[str, ...] = get_args(FaultMode)
 CRITERIA: tuple[str, ...] = tuple(CRITERION_OF_KIND.values())
 
@@ -268,7 +268,11 @@ TABLE: tuple[Setting, ...] = (
             metavar="N"),
     Setting("executor", "where the system under test runs: pool (killable warm worker "
             "processes), subprocess (a fresh process per scenario) or inprocess (this process; "
-            "for debugging)", choice(*EXECUTORS), "pool", RUNS, choices=EXECUTORS),
+            "for debugging) or ray (a Ray cluster's nodes; needs masfuzz[ray])", choice(*EXECUTORS),
+            "pool", RUNS, choices=EXECUTORS),
+    Setting("ray_address", "the Ray cluster --executor ray runs on (ray://HOST:10001, HOST:6379 "
+            "or auto); unset: RAY_ADDRESS, else a local Ray masfuzz starts and stops", text, None,
+            RUNS, metavar="ADDRESS"),
     Setting("store", "SQLite run store", text, ".masfuzz/runs.db",
             ("cover", "report", "tools", "fuzz", "judge"), metavar="DB"),
     Setting("format", "output format", choice("text", "json"), "text",

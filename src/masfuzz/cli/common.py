@@ -12,7 +12,8 @@ def executor_for(args: argparse.Namespace) -> Any:
     from masfuzz.exec import make_executor
     from masfuzz.options import model_settings
 
-    return make_executor(args.executor, concurrency=getattr(args, "workers", None) or 1,
+    return make_executor(args.executor, ray_address=getattr(args, "ray_address", None),
+                         concurrency=getattr(args, "workers", None) or 1,
                          timeout=args.timeout, models=model_settings(args))
 
 

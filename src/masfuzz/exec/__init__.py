@@ -12,10 +12,14 @@
 - `SubprocessExecutor` ("subprocess"): the same, with a fresh worker per request.
 - `InProcessExecutor` ("inprocess"): this process; fastest to debug, but a blocked thread
   cannot be stopped and a dying system takes masfuzz with it.
+- `RayExecutor` ("ray", extra `masfuzz[ray]`): the pool's warm workers, on the nodes of a Ray
+  cluster (a local Ray unless `ray_address` or `RAY_ADDRESS` names one); `ray` is imported only
+  when it runs (`masfuzz.exec.ray_executor`).
 
 All take `concurrency` (requests at once; the default 1 suits a 2-core machine running local
 models), `timeout` (seconds, used when the scenario sets none), `models` (`ModelSettings`), and
-`adapter`/`orchestration` (what `run(target, ...)` puts in the `Target` it builds).
+`adapter`/`orchestration` (what `run(target, ...)` puts in the `Target` it builds);
+`make_executor` passes `ray_address` on to the Ray executor only.
 Only bad input raises (`MasfuzzError`, e.g. a target that does not load).
 """
 
@@ -27,16 +31,20 @@ from masfuzz.errors import MasfuzzError
 from masfuzz.exec.base import DEFAULT_TIMEOUT, Executor, ended_trace
 from masfuzz.exec.inprocess import InProcessExecutor
 from masfuzz.exec.pool import PoolExecutor, SubprocessExecutor
+from masfuzz.exec.ray_executor import RayExecutor
 from masfuzz.exec.request import ExecutionRequest
 
 EXECUTORS: dict[str, type[Executor]] = {
     "pool": PoolExecutor,
     "subprocess": SubprocessExecutor,
     "inprocess": InProcessExecutor,
+    "ray": RayExecutor,
 }
 
 
-def make_executor(kind: str = "pool", **options: Any) -> Executor:
+def make_executor(kind: str = "pool", *, ray_address: str | None = None, **options: Any) -> Executor:
+    if kind == "ray" and ray_address:
+        options["address"] = ray_address
     try:
         cls = EXECUTORS[kind]
     except KeyError:
@@ -48,5 +56,5 @@ def make_executor(kind: str = "pool", **options: Any) -> Executor:
 
 __all__ = [
     "DEFAULT_TIMEOUT", "EXECUTORS", "ExecutionRequest", "Executor", "InProcessExecutor",
-    "PoolExecutor", "SubprocessExecutor", "ended_trace", "make_executor",
+    "PoolExecutor", "RayExecutor", "SubprocessExecutor", "ended_trace", "make_executor",
 ]
