@@ -41,7 +41,9 @@ test: $(STAMP) browser
 	MASFUZZ_REQUIRE_BROWSER=1 $(PY) -m pytest -q
 
 bench: $(STAMP)
+	$(PY) bench/summary.py --reset
 	for b in bench/bench_*.py; do $(PY) $$b || exit 1; done
+	$(PY) bench/summary.py
 
 clean:
 	rm -rf $(VENV) $(AG02) .masfuzz

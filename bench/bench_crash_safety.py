@@ -118,6 +118,10 @@ def main() -> None:
         print(f"final coverage or failures different from the uninterrupted run: {differ}")
         ok = lost == duplicated == bad_integrity == differ == 0
         print("crash safety: " + ("ok" if ok else "FAILED"))
+        from summary import record
+
+        record("crash safety: executions lost or duplicated", lost + duplicated, "0",
+               lost + duplicated == 0, note=f"{rounds} kills")
         if not ok:
             raise SystemExit(1)
 

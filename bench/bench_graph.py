@@ -75,6 +75,12 @@ def main() -> None:
     print(f"obligations (count + list):        {t3 - t2:7.3f} s   {counts}  total={len(space)}"
           f"  listed={n_listed}")
     print(f"total: {t3 - t0:.3f} s (target <= 5 s)   peak RSS: {peak_mb:.0f} MB (target <= 1024 MB)")
+    from summary import record
+
+    size = f"{args.agents} agents, {args.tools} tools"
+    record("extraction + obligations: time", t3 - t0, "<= 5 s", t3 - t0 <= 5, unit=" s", note=size)
+    record("extraction + obligations: peak RSS", peak_mb, "<= 1024 MB", peak_mb <= 1024,
+           unit=" MB", note=size)
 
 
 if __name__ == "__main__":

@@ -62,6 +62,10 @@ def main() -> None:
     print(f"total: {len(tools)} tools, {total_calls} calls, {total_ue} unique errors (summed over "
           f"{args.seeds} seeds) = {100 * total_ue / total_calls:.2f} unique runtime errors per 100 tool calls; "
           f"{total_calls / wall:.0f} sandboxed calls/s")
+    from summary import record
+
+    record("unique tool errors per 100 calls", 100 * total_ue / total_calls, "", None,
+           note=f"{len(tools)} tools, {args.seeds} seeds")
 
 
 if __name__ == "__main__":

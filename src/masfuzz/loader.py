@@ -32,7 +32,7 @@ from typing import Any
 from masfuzz.errors import TargetError
 
 # Frameworks imported before the user's file, keyed by the top-level name the file imports.
-_FRAMEWORKS = ("agents", "autogen_agentchat", "autogen_core", "autogen", "langgraph", "langchain_core")
+FRAMEWORKS = _FRAMEWORKS = ("agents", "autogen_agentchat", "autogen_core", "autogen", "langgraph", "langchain_core")
 
 
 @dataclass

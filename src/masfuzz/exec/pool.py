@@ -11,6 +11,10 @@ started) and the run is a `timeout`; a worker that dies (a segfault, an abort, `
 exit status) or calls `sys.exit` is a `crash`. Both keep the events the worker streamed before
 the end, and say which agent or tool was running. A killed or dead worker is replaced lazily.
 
+With `concurrency` above 1, workers are forked from a template process (`masfuzz.exec.template`)
+that imported the agent framework once, so a worker starts without importing it again; each
+still leads its own process group, and its exit status is reported.
+
 A worker measures code coverage from its first request on, or never (coverage must be tracing
 before the target is imported): a warm worker serves only requests of its target that ask for
 code coverage as its first one did. A killed worker's trace carries no code coverage.
@@ -31,7 +35,9 @@ from pydantic import ValidationError
 from masfuzz.errors import MasfuzzError, TargetError
 from masfuzz.exec.base import Executor
 from masfuzz.exec.request import ExecutionRequest
+from masfuzz.exec.template import ForkedProcess, Template
 from masfuzz.llm.client import CONNECTIONS, SLOTS_ENV
+from masfuzz.loader import FRAMEWORKS
 from masfuzz.proc import kill_group, start_in_group
 from masfuzz.target import Target, adapter_name
 from masfuzz.trace import ENDED_IN_MODEL_CALL, EVENTS, AgentTurn, Trace, ended_trace, running_tool
@@ -55,15 +61,20 @@ class _Ended(Exception):
 class Worker:
     """One worker process, its own process group, and the tail of its stderr."""
 
-    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+    def __init__(self, proc: asyncio.subprocess.Process | ForkedProcess) -> None:
         self.proc = proc
         self.serves: tuple[Target, bool] | None = None  # its target, whether it measures code
         self.stderr = _Tail(proc.stderr)
 
     @classmethod
-    async def start(cls, python: str) -> "Worker":
-        # the workers' model calls and this process's share one --max-connections bound
-        env = {**os.environ, SLOTS_ENV: CONNECTIONS.shared_folder()}
+    async def start(cls, python: str, template: Template | None = None) -> "Worker":
+        """A worker forked from `template` (its framework imported already), else started."""
+        env = _worker_env()
+        if template is not None:
+            try:
+                return cls(await template.fork(env, _PROTOCOL_LIMIT))
+            except OSError:
+                pass  # the template is gone: start one the slow way
         proc = await start_in_group(
             python, "-m", "masfuzz.exec.worker",
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
@@ -95,15 +106,20 @@ class PoolExecutor(Executor):
     reuse = True  # keep a worker warm for the next request of the same target
 
     def __init__(self, *, load_timeout: float = LOAD_TIMEOUT, python: str | None = None,
-                 **options: Any) -> None:
+                 template: bool | None = None, **options: Any) -> None:
         super().__init__(**options)
         self.adapter = adapter_name(self.adapter)  # the worker imports it by name
         self.load_timeout = load_timeout
         self.python = python or sys.executable
+        # fork workers from a template process (`exec.template`); by default when several
+        # workers share it (one worker pays the same import either way)
+        self.template = self.concurrency > 1 if template is None else template
+        self._template: Template | None = None
+        self._template_lock: tuple[Any, asyncio.Lock] | None = None  # (its loop, the lock)
         self._idle: list[Worker] = []
 
     async def _execute(self, request: ExecutionRequest) -> Trace:
-        worker = await self._warm(request) or await Worker.start(self.python)
+        worker = await self._warm(request) or await Worker.start(self.python, await self._forks())
         healthy = False
         try:
             trace = await self._serve(worker, request)
@@ -116,6 +132,29 @@ class PoolExecutor(Executor):
                 self._idle.append(worker)
             else:
                 await worker.kill()
+
+    async def _forks(self) -> Template | None:
+        """The template workers are forked from: started on first use, on this event loop, with
+        the agent frameworks and adapters this process has imported (opening the target
+        imported those its workers need); None when off or it cannot start."""
+        if not self.template:
+            return None
+        loop = asyncio.get_running_loop()
+        if self._template_lock is None or self._template_lock[0] is not loop:
+            self._template_lock = (loop, asyncio.Lock())
+        async with self._template_lock[1]:
+            t = self._template
+            if t is not None and t.alive and t.loop is loop:
+                return t
+            if t is not None:
+                self._template = None
+                if t.loop is loop:
+                    await t.close()
+            try:
+                self._template = await Template.start(self.python, _preload(), _worker_env())
+            except OSError:
+                self.template = False
+            return self._template
 
     async def _warm(self, request: ExecutionRequest) -> Worker | None:
         """An idle worker that already opened the request's target, measuring code coverage or
@@ -211,6 +250,24 @@ class PoolExecutor(Executor):
         idle, self._idle = self._idle, []
         for w in idle:
             await w.kill()
+        template, self._template = self._template, None
+        if template is not None and template.loop is asyncio.get_running_loop():
+            await template.close()
+
+
+def _worker_env() -> dict[str, str]:
+    # the workers' model calls and this process's share one --max-connections bound
+    return {**os.environ, SLOTS_ENV: CONNECTIONS.shared_folder()}
+
+
+def _preload() -> list[str]:
+    """What a template imports before forking workers: the worker's own modules, and the agent
+    frameworks and masfuzz adapters this process has imported."""
+    frameworks = [m for m in FRAMEWORKS if m in sys.modules]
+    adapters = sorted(m for m in sys.modules
+                      if m.startswith("masfuzz.adapters.") and m.count(".") == 2)
+    return ["masfuzz.exec.worker", "masfuzz.exec.request", "masfuzz.exec.base", *frameworks,
+            *adapters]
 
 
 class SubprocessExecutor(PoolExecutor):

@@ -106,3 +106,12 @@ def tool_context(agent: Any) -> Any:
 
     wrapper = sdk.require().RunContextWrapper
     return lambda: wrapper(context=default_context(agent))
+
+
+def prepare_worker_template() -> None:
+    """What the pool's template process does once for every worker it forks
+    (`masfuzz.exec.template`): the SDK's trace provider, made on a worker's first run, imports
+    its HTTP stack and builds an exporter (a tenth of a second of CPU or more). No thread starts."""
+    from masfuzz.adapters.openai_agents.recording import dispatch
+
+    dispatch()
