@@ -79,6 +79,10 @@ def test_a_tool_that_crashes_on_some_input_fails_the_run(cli, tmp_path):
     [limit] = [f for f in found if f["tool"] == "reserve"]
     assert limit["exception"] == "MemoryError" and limit["attribution"] == "settings"
     assert "masfuzz: --fail-on any" in err
+    # each finding stored with the call that reproduces it, as the report shows it
+    stored = _findings(tmp_path / "runs.db")
+    assert stored and all(f["reproduce"] and "call_tool(" in f["reproduce"] for f in stored)
+    assert {f["fingerprint"]: f["reproduce"] for f in stored} == {f["fingerprint"]: f["reproduce"] for f in found}
     # RC is what a tool's crash counts as; a run gated on TI alone passes
     code, out, err = _run(cli, tmp_path, FRAGILE, "--phases", "tools", "--calls", "60",
                           "--memory-mb", "64", "--fail-on", "TI")

@@ -29,6 +29,7 @@ from typing import Any
 
 from masfuzz.campaign.budget import BudgetExhausted
 from masfuzz.errors import TargetError
+from masfuzz.report.tools import reproducer
 from masfuzz.toolfuzz.session import FuzzSession, SessionConfig, session_data, tool_dict
 from masfuzz.toolfuzz.tools import FuzzTool
 
@@ -83,6 +84,8 @@ class ToolsPhase:
                                      f"({type(exc).__name__}: {exc})")
                 continue
             data = tool_dict(report)
+            for e in data["errors"]:  # stored with its reproducer, as the session's data shows it
+                e.setdefault("reproduce", reproducer(self.target, data["tool"], e["arguments"]))
             stopped = data.get("stopped")
             if campaign.store is not None and campaign.run_id is not None:
                 campaign.store.record_tool_result(campaign.run_id, data, tool_findings_of(data),
