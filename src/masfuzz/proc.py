@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+from collections.abc import Iterator
 from typing import Any
 
 
@@ -24,3 +25,16 @@ async def kill_group(proc: asyncio.subprocess.Process, *, reap_within: float = 5
         await asyncio.wait_for(proc.wait(), reap_within)
     except TimeoutError:
         pass
+
+
+def ended_children() -> Iterator[tuple[int, int]]:
+    """Reap every child of this process that has ended, without waiting: (pid, exit status as
+    `os.waitstatus_to_exitcode` gives it, negative for a signal)."""
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        yield pid, os.waitstatus_to_exitcode(status)

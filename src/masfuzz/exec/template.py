@@ -122,14 +122,10 @@ def serve(control: socket.socket) -> None:
 
 
 def _reap(control: socket.socket) -> None:
-    while True:
-        try:
-            pid, status = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
-        control.send(json.dumps({"exit": pid, "status": os.waitstatus_to_exitcode(status)}).encode())
+    from masfuzz.proc import ended_children
+
+    for pid, status in ended_children():
+        control.send(json.dumps({"exit": pid, "status": status}).encode())
 
 
 def main() -> None:

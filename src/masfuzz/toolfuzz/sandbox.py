@@ -405,13 +405,10 @@ def _worker(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str, isolate
 def _reap() -> None:
     """Collect the exit status of processes a tool left behind that have ended (the worker is
     PID 1 of its namespace: orphans become its children)."""
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
+    from masfuzz.proc import ended_children
+
+    for _ in ended_children():
+        pass
 
 
 def _prepare(state: CallState, workdir: str) -> CallOutcome | None:
