@@ -5,6 +5,22 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
+# masfuzz's CLI in a process of its own (for tests that kill it or read it while it runs)
+MASFUZZ_CLI = [sys.executable, "-c", "import sys; from masfuzz.cli import main; sys.exit(main(sys.argv[1:]))"]
+
+
+def stored_rows(store, table: str) -> int:
+    """Rows of a run store's table, read while a campaign may be writing it (0 before it is)."""
+    import sqlite3
+
+    try:
+        db = sqlite3.connect(store, timeout=1)
+        try:
+            return db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+        finally:
+            db.close()
+    except sqlite3.OperationalError:
+        return 0  # not written yet
 
 
 @pytest.fixture

@@ -3,19 +3,18 @@
 import os
 import sqlite3
 import subprocess
-import sys
 import time
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import MASFUZZ_CLI, ROOT
 from tests.generate.test_cover import CS, CS_SUT, TESTER
 
 pytest.importorskip("agents")
 
 
 def _cover(tmp_path):
-    cmd = [sys.executable, "-c", "import sys; from masfuzz.cli import main; sys.exit(main(sys.argv[1:]))",
+    cmd = [*MASFUZZ_CLI,
            "cover", CS, "--model", TESTER, "--sut-model", CS_SUT, "--no-cache",
            "--store", str(tmp_path / "runs.db"), "--suite", str(tmp_path / "suite.yaml")]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import MASFUZZ_CLI, ROOT, stored_rows
 from tests.generate.test_cover import CS, CS_SUT, TESTER
 
 pytest.importorskip("agents")
@@ -52,27 +52,13 @@ def test_the_phases_share_one_budget_and_the_next_run_replays_known_failures_fir
 def _start(store, *extra):
     import os
     import subprocess
-    import sys
 
-    cmd = [sys.executable, "-c", "import sys; from masfuzz.cli import main; sys.exit(main(sys.argv[1:]))",
+    cmd = [*MASFUZZ_CLI,
            "run", CS, "--model", TESTER, "--sut-model", SLOPPY, "--no-cache", "--input", TASK,
            "--budget-executions", "24", "--no-judge", "--no-check", "--executor", "inprocess",
            "--format", "json", "--store", str(store), "--suite", str(store.with_suffix(".yaml")), *extra]
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                             env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
-
-
-def _stored(store):
-    import sqlite3
-
-    try:
-        db = sqlite3.connect(store, timeout=1)
-        try:
-            return db.execute("SELECT count(*) FROM executions").fetchone()[0]
-        finally:
-            db.close()
-    except sqlite3.OperationalError:
-        return 0  # not written yet
 
 
 def test_a_run_killed_with_sigkill_resumes_to_the_report_of_an_uninterrupted_one(tmp_path):
@@ -87,12 +73,12 @@ def test_a_run_killed_with_sigkill_resumes_to_the_report_of_an_uninterrupted_one
 
     killed = _start(tmp_path / "killed.db")
     deadline = time.monotonic() + 300
-    while _stored(tmp_path / "killed.db") < 6 and killed.poll() is None and time.monotonic() < deadline:
+    while stored_rows(tmp_path / "killed.db", "executions") < 6 and killed.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
     assert killed.poll() is None, "the run ended before it could be killed"
     os.kill(killed.pid, signal.SIGKILL)
     killed.wait()
-    done_before = _stored(tmp_path / "killed.db")
+    done_before = stored_rows(tmp_path / "killed.db", "executions")
     assert 6 <= done_before < 24
 
     resumed = _start(tmp_path / "killed.db", "--resume")

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import MASFUZZ_CLI, ROOT, stored_rows
 from tests.generate.test_cover import CS, CS_SUT, TESTER
 
 pytest.importorskip("agents")
@@ -120,26 +120,15 @@ def test_a_run_killed_in_the_tools_phase_resumes_to_the_findings_of_an_uninterru
     import os
     import signal
     import subprocess
-    import sys
     import time
 
     def start(store, *extra):
-        cmd = [sys.executable, "-c", "import sys; from masfuzz.cli import main; sys.exit(main(sys.argv[1:]))",
+        cmd = [*MASFUZZ_CLI,
                "run", FRAGILE, "--model", TESTER, "--sut-model", CS_SUT, "--no-cache", "--input", TASK,
                "--no-judge", "--no-check", "--phases", "tools", "--calls", "150", "--memory-mb", "64",
                "--format", "json", "--store", str(store), "--suite", str(store.with_suffix(".yaml")), *extra]
         return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                                 env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
-
-    def tools_done(store):
-        try:
-            db = sqlite3.connect(store, timeout=1)
-            try:
-                return db.execute("SELECT count(*) FROM tool_results").fetchone()[0]
-            finally:
-                db.close()
-        except sqlite3.OperationalError:
-            return 0
 
     whole = start(tmp_path / "whole.db")
     out, err = whole.communicate(timeout=600)
@@ -148,12 +137,12 @@ def test_a_run_killed_in_the_tools_phase_resumes_to_the_findings_of_an_uninterru
 
     killed = start(tmp_path / "killed.db")
     deadline = time.monotonic() + 300
-    while tools_done(tmp_path / "killed.db") < 1 and killed.poll() is None and time.monotonic() < deadline:
+    while stored_rows(tmp_path / "killed.db", "tool_results") < 1 and killed.poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)
     assert killed.poll() is None, "the run ended before it could be killed"
     os.kill(killed.pid, signal.SIGKILL)  # inside slow_echo (150 calls of 20 ms)
     killed.wait()
-    assert tools_done(tmp_path / "killed.db") == 1
+    assert stored_rows(tmp_path / "killed.db", "tool_results") == 1
 
     resumed = start(tmp_path / "killed.db", "--resume")
     out, err = resumed.communicate(timeout=600)

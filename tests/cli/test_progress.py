@@ -14,7 +14,7 @@ from masfuzz.campaign.budget import Budget
 from masfuzz.campaign.status import Criterion, Status
 from masfuzz.cli.progress import Display, fields, plain_line
 
-from tests.conftest import ROOT
+from tests.conftest import MASFUZZ_CLI, ROOT
 from tests.generate.test_cover import CS, CS_SUT, TESTER
 
 ESC = "\x1b"
@@ -219,7 +219,7 @@ def test_under_a_real_terminal_the_panel_is_live_and_the_report_goes_to_stdout(t
     env.pop("NO_COLOR", None)
     env.pop("FORCE_COLOR", None)
     proc = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from masfuzz.cli import main; sys.exit(main(sys.argv[1:]))",
+        [*MASFUZZ_CLI,
          *_cover_args(tmp_path, "--executor", "inprocess")],
         stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL, cwd=ROOT, env=env)
     os.close(slave)

@@ -7,14 +7,13 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 import uuid
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import EXAMPLES, ROOT
+from tests.conftest import EXAMPLES, MASFUZZ_CLI, ROOT
 
 pytest.importorskip("agents")
 
@@ -127,7 +126,7 @@ def test_nothing_survives_masfuzz(sig, tmp_path):
     marker = f"masfuzz-kill-{uuid.uuid4().hex}"
     env = {**os.environ, "MASFUZZ_TEST_MARKER": marker, "PYTHONPATH": str(ROOT / "src")}
     proc = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from masfuzz.cli import main; sys.exit(main(sys.argv[1:]))",
+        [*MASFUZZ_CLI,
          "exec", f"{APP}:desk", "--input", "please fork then sleep", "--sut-model", POLICY,
          "--timeout", "120"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
