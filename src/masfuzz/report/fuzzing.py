@@ -118,16 +118,22 @@ def usage_lines(usage: list[dict[str, Any]]) -> list[str]:
     under test per agent (calls), and its runs' tokens and time as a whole (traces count those
     per run, not per agent)."""
     out = []
-    for u in usage:
+    for u in usage_rows(usage):
         if u["role"] == "sut" and u["agent"] != "-":
             out.append(f"  model use, sut {u['agent']}: {u['calls']} call(s) to {u['model']}")
         else:
             who = "sut, all agents" if u["role"] == "sut" else f"tester {u['agent']}"
-            calls = u["calls"] or sum(x["calls"] or 0 for x in usage
-                                      if x["role"] == "sut" and x["agent"] != "-")
-            out.append(f"  model use, {who}: {calls} call(s), {u['tokens_in']} tokens in, "
+            out.append(f"  model use, {who}: {u['calls']} call(s), {u['tokens_in']} tokens in, "
                        f"{u['tokens_out']} out, {u['seconds'] or 0:.1f} s")
     return out
+
+
+def usage_rows(usage: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The usage rows as reports show them: the system's row for all its agents ("-") carries
+    the calls counted per agent when its runs did not count them."""
+    per_agent = sum(u["calls"] or 0 for u in usage if u["role"] == "sut" and u["agent"] != "-")
+    return [{**u, "calls": u["calls"] or per_agent} if u["role"] == "sut" and u["agent"] == "-" else u
+            for u in usage]
 
 
 def _set_aside(counts: dict[str, int]) -> str:

@@ -34,7 +34,9 @@ class Node:
     y: float
 
 
-def _status(coverage: StructuralCoverage | None, ob: Obligation) -> str:
+def status(coverage: StructuralCoverage | None, ob: Obligation) -> str:
+    """witnessed, unwitnessed, or violated: a witnessed restricted edge is a call the system
+    tried, not a success."""
     if coverage is None or not coverage.witnessed(ob):
         return "unwitnessed"
     return "violated" if ob.kind == "restrict_tool" else "witnessed"
@@ -103,7 +105,7 @@ def render(graph: CoordinationGraph, coverage: StructuralCoverage | None) -> str
     for a, t in graph.allow:
         if ("agent", a) in nodes and ("tool", t) in nodes:
             ob = Obligation("use_tool", (a, t)) if a in reach else None
-            st = _status(coverage, ob) if ob else "unreachable"
+            st = status(coverage, ob) if ob else "unreachable"
             edges.append(_edge(nodes[("agent", a)], nodes[("tool", t)], f"use {st}", ob,
                                f"{a} may call {t}: {st}"))
     restricted = space.by_kind("restrict_tool")
@@ -115,7 +117,7 @@ def render(graph: CoordinationGraph, coverage: StructuralCoverage | None) -> str
     for a, t in pairs:
         if (a, t) in restricted and ("agent", a) in nodes and ("tool", t) in nodes:
             ob = Obligation("restrict_tool", (a, t))
-            st = _status(coverage, ob)
+            st = status(coverage, ob)
             edges.append(_edge(nodes[("agent", a)], nodes[("tool", t)], f"restrict {st}", ob,
                                f"{a} must not call {t}: "
                                + ("it tried (violated)" if st == "violated" else "never tried")))
@@ -123,7 +125,7 @@ def render(graph: CoordinationGraph, coverage: StructuralCoverage | None) -> str
     for a, b in graph.delegations:
         if ("agent", a) in nodes and ("agent", b) in nodes:
             ob = Obligation("delegate", (a, b)) if a in reach and b in reach else None
-            st = _status(coverage, ob) if ob else "unreachable"
+            st = status(coverage, ob) if ob else "unreachable"
             bend = pairs_drawn.get(frozenset((a, b)), 0)
             pairs_drawn[frozenset((a, b))] = bend + 1
             edges.append(_edge(nodes[("agent", a)], nodes[("agent", b)], f"delegate {st}", ob,
@@ -133,7 +135,7 @@ def render(graph: CoordinationGraph, coverage: StructuralCoverage | None) -> str
     for (kind, ident), n in nodes.items():
         if kind == "agent":
             ob = Obligation("reach", (ident,)) if ident in reach else None
-            st = _status(coverage, ob) if ob else "unreachable"
+            st = status(coverage, ob) if ob else "unreachable"
             tip = f"agent {ident}{' (entry)' if ident == entry else ''}: {st}"
             data = f' data-ob="{escape(ob.id)}"' if ob else ""
             shape = (f'<rect x="{n.x}" y="{n.y}" width="{NODE_W}" height="{NODE_H}" rx="8"/>')

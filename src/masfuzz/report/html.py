@@ -20,12 +20,11 @@ from masfuzz import __version__
 from masfuzz.report import graph_svg, plot_svg
 from masfuzz.report.analysis import Analysis
 from masfuzz.report.base import Reporter
+from masfuzz.report.fuzzing import usage_rows
 from masfuzz.report.json_report import LIST_LIMIT
 from masfuzz.trace import Trace
 
 EVENT_TEXT_LIMIT = 4000  # characters of one event shown; the store keeps the whole of it
-SET_ASIDE = {"harness": "caused by masfuzz itself", "model": "caused by the model",
-             "settings": "caused by the run's settings"}
 
 
 class HtmlReporter(Reporter):
@@ -69,7 +68,7 @@ def page(a: Analysis) -> dict[str, Any]:
         "groups": _groups(own, a.traces),
         "set_aside": _groups([f for f in a.failures if f not in own], a.traces),
         "tools": _tools(a.extra.get("tools")),
-        "usage": _usage(a.extra.get("usage") or []),
+        "usage": usage_rows(a.extra.get("usage") or []),
     }
 
 
@@ -82,11 +81,10 @@ def _obligations(a: Analysis) -> list[dict[str, Any]]:
             if i == LIST_LIMIT:  # a closed-world C3 can be |agents| x |tools|: the JSON's cap
                 rows.append({"criterion": oset.criterion, "id": None, "more": len(oset) - LIST_LIMIT})
                 break
-            witnesses = a.coverage.witnessed(ob) if a.coverage else []
-            status = ("violated" if ob.kind == "restrict_tool" else "witnessed") if witnesses else "unwitnessed"
             rows.append({"criterion": oset.criterion, "id": ob.id, "kind": ob.kind,
-                         "endpoints": " → ".join(ob.endpoints), "status": status,
-                         "witnesses": witnesses})
+                         "endpoints": " → ".join(ob.endpoints),
+                         "status": graph_svg.status(a.coverage, ob),
+                         "witnesses": a.coverage.witnessed(ob) if a.coverage else []})
     return rows
 
 
@@ -105,7 +103,9 @@ def _groups(failures: list[dict[str, Any]], traces: dict[int, Trace]) -> list[di
                 **{k: f.get(k) for k in ("fingerprint", "detector", "description", "severity",
                                          "confidence", "attribution", "because", "scenario_id",
                                          "input", "clause")},
-                "why_set_aside": SET_ASIDE.get(f.get("attribution", "sut"), ""),
+                # the text report's words, as JUnit's skip message has them
+                "why_set_aside": "" if f.get("attribution", "sut") == "sut"
+                else f"caused by the {f['attribution']}, not the app",
                 "elements": list(f.get("elements") or ()),
                 "configuration": json.dumps(f.get("configuration") or {}, sort_keys=True)
                 if f.get("configuration") else "",
@@ -164,13 +164,6 @@ def _tools(section: dict[str, Any] | None) -> dict[str, Any] | None:
             "handled": handled, "tools": [
                 {k: t.get(k) for k in ("tool", "kind", "calls", "ok", "failed", "blocked", "unique_errors")}
                 for t in session.get("tools", [])]}
-
-
-def _usage(usage: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The text report's reading: the system's row for all agents carries their calls."""
-    per_agent = sum(u["calls"] or 0 for u in usage if u["role"] == "sut" and u["agent"] != "-")
-    return [{**u, "calls": u["calls"] or per_agent} if u["role"] == "sut" and u["agent"] == "-" else u
-            for u in usage]
 
 
 def _pct(covered: int, total: int) -> str:
