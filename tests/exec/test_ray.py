@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import socket
 import sys
 
 import pytest
@@ -40,6 +41,28 @@ def test_a_missing_ray_is_exit_2_before_a_campaign_claims_a_run(cli, tmp_path, m
     assert "running" not in out  # no run was left claimed
 
 
+def test_an_unreachable_cluster_is_exit_2_before_a_campaign_claims_a_run(cli, tmp_path, monkeypatch):
+    pytest.importorskip("ray")
+    pytest.importorskip("agents")
+    with socket.socket() as s:  # a port nothing listens on once it is closed
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.chdir(ROOT)
+    store = str(tmp_path / "runs.db")
+    for address in (f"127.0.0.1:{port}", f"ray://127.0.0.1:{port}"):
+        code, out, err = cli("cover", CS, "--sut-model", POLICY, "--model", POLICY, "--no-cache",
+                             "--no-check", "--executor", "ray", "--ray-address", address,
+                             "--store", store)
+        assert code == 2 and out == ""
+        assert err.strip().splitlines()[-1].startswith(
+            f"masfuzz: error: --executor ray: cannot reach the Ray cluster at {address}: ")
+    code, out, err = cli("cover", CS, "--executor", "ray", "--ray-address", "ray://:10001",
+                         "--no-cache", "--store", store)
+    assert code == 2 and "not HOST:PORT" in err
+    code, out, err = cli("report", "--store", store, "--list", "--format", "json")
+    assert "running" not in out  # no run was left claimed
+
+
 class FakeRay:
     """What the executor asks of `ray` when it starts or joins one (no Ray started)."""
 
@@ -66,6 +89,7 @@ def test_a_cluster_gets_this_folder_as_working_dir_and_a_slot_folder_per_node(mo
 
     fake = FakeRay()
     monkeypatch.setitem(sys.modules, "ray", fake)
+    monkeypatch.setattr("masfuzz.exec.ray_executor.check_reachable", lambda address: None)  # no head
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
     ex = make_executor("ray", ray_address="head:6379", concurrency=8)

@@ -42,11 +42,13 @@ import asyncio
 import importlib.util
 import logging
 import os
+import socket
 import sys
 import tempfile
 import time
 import uuid
 from typing import Any
+from urllib.parse import urlsplit
 
 from masfuzz import errors
 from masfuzz.errors import MasfuzzError
@@ -60,6 +62,8 @@ from masfuzz.trace import Trace, ended_trace
 MISSING = "--executor ray needs Ray on this machine and every worker: install masfuzz[ray]"
 UPLOAD_EXCLUDES = [".git", ".masfuzz", ".venv", "__pycache__"]
 ANSWER_SLACK = 120.0  # seconds past a request's limit (and its load time) before the driver gives up
+GCS_PORT, CLIENT_PORT = 6379, 10001  # Ray's defaults: a head node's GCS, its Ray Client server
+REACH_TIMEOUT = 5.0  # seconds a cluster's head has to accept a connection
 RETRIES = 1  # runs of a request again, on a new actor, when its actor was lost
 
 
@@ -113,6 +117,7 @@ class RayExecutor(Executor):
         super().__init__(**options)
         if not ray_installed():  # said before a campaign claims its run, not at its first execution
             raise MasfuzzError(MISSING)
+        check_reachable(address or os.environ.get("RAY_ADDRESS") or None)
         self.adapter = adapter_name(self.adapter)  # the worker imports it by name
         self.address = address
         self.runtime_env = runtime_env
@@ -223,6 +228,27 @@ class RayExecutor(Executor):
         if self._started:
             self._started = False
             import_ray().shutdown()
+
+
+def check_reachable(address: str | None) -> None:
+    """A cluster address nothing answers on is bad input, said when the executor is made (before
+    a campaign claims its run): `ray.init` would only fail at the first execution, and a wrong
+    port makes it wait a minute first. `auto` and `local` are Ray's to resolve."""
+    if not address or address in ("auto", "local"):
+        return
+    parts = urlsplit(address if "://" in address else f"//{address}")
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        raise MasfuzzError(f"--ray-address {address}: not HOST:PORT or ray://HOST:PORT") from None
+    if not host:
+        raise MasfuzzError(f"--ray-address {address}: not HOST:PORT or ray://HOST:PORT")
+    port = port or (CLIENT_PORT if parts.scheme == "ray" else GCS_PORT)
+    try:
+        socket.create_connection((host, port), timeout=REACH_TIMEOUT).close()
+    except OSError as exc:
+        raise MasfuzzError(f"--executor ray: cannot reach the Ray cluster at {address}: "
+                           f"{exc.strerror or exc}") from None
 
 
 def _cluster_cpus(ray: Any) -> float:
