@@ -82,6 +82,12 @@ def main() -> int:
         )
     for r in rows:
         print(f"{r['model']}: tool call -> {r['tool_call']}")
+    from summary import record
+
+    for r in rows:  # times of this machine (its cores are in the summary's last line)
+        record(f"local model {r['model']}: generated tokens/s", r["gen_tok_s"], "", None, unit=" tok/s")
+        record(f"local model {r['model']}: one tool-call request", r["tool_call_s"], "", None, unit=" s")
+        record(f"local model {r['model']}: peak memory", r["peak_mb"], "", None, unit=" MB")
     return 0
 
 

@@ -118,6 +118,14 @@ def main() -> int:
           f"{', '.join(reverse) or 'none'}")
     print(f"note: {s['note']}")
     print(f"({time.perf_counter() - t0:.0f} s)")
+    from summary import record
+
+    record("mutation: score, structural suite", s["score"], "", None,
+           note=f"{s['killed']}/{s['scored']} mutants, {s['cases']} cases")
+    record("mutation: score, plain suite of the same size", p["score"], "", None,
+           note=f"{p['killed']}/{p['scored']} mutants, {p['cases']} cases")
+    record("mutation: operators only the structural suite kills", ", ".join(ops) or "none",
+           ">= 1 operator", bool(ops))
     return 0 if ops else 1
 
 

@@ -1,18 +1,24 @@
-"""Concurrent executions: the speedup of 16 workers over 1 on one FLARE campaign, and that the
-two runs are the same run.
+"""Concurrent executions: the speedup of 16 workers over 1, on a FLARE campaign and on the replay of
+its executions, and that the runs with 1 and 16 workers are the same runs.
 
 The customer-service desk runs on a scripted model that waits 100 ms per call, as a hosted model
-keeps a caller waiting (tests/campaign/sleepy_policy.py). One campaign of 200 executions (2 seeds
-and 198 mutants in batches of 16) runs with --workers 1, then with --workers 16 (both with
---max-connections 16), in the warm worker pool (each execution in a worker process masfuzz can kill). Printed: the worker pool's
-start-up, the campaign's wall time, the speedup of the campaign with its workers started
-(target >= 12x) and end to end, and whether coverage and failures are identical.
+keeps a caller waiting (tests/campaign/sleepy_policy.py). Two workloads, each with --workers 1,
+then --workers 16 (both with --max-connections 16), in the warm worker pool (each execution in a
+worker process masfuzz can kill):
 
-Start-up is shown apart because it is CPU work (each worker imports the agent framework) that a
-2-core machine does two at a time, paid once per campaign; the executions themselves wait on the
-model, and that is what more workers overlap.
+- a FLARE campaign of 200 executions (2 seeds and 198 mutants in batches of --batch, default 64):
+  batch-synchronous, as the issue asks (FLARE's weights are updated after each batch), so a
+  batch lasts as long as its slowest worker; the bench prints that ceiling, computed from the
+  model calls each execution made, placed on 16 workers as the pool places them;
+- the replay of those 200 executions as one suite (`masfuzz replay` submits every case at once):
+  the executor's own scaling.
 
-    .venv/bin/python bench/bench_workers.py [--executions 200] [--workers 16]
+Printed for each: the campaign's wall time with the workers started, the speedup (target >= 12x),
+whether coverage, failures and traces are identical; and the pool's start-up, shown apart because
+it is CPU work (each worker imports the agent framework) that a 2-core machine does two at a time,
+paid once per campaign.
+
+    .venv/bin/python bench/bench_workers.py [--executions 200] [--workers 16] [--batch 64]
 """
 
 from __future__ import annotations
@@ -35,16 +41,15 @@ INPUTS = ["Please change my seat to 14C, confirmation ABC123",
 TARGET_SPEEDUP = 12.0
 
 
-def campaign_run(workers: int, executions: int, folder: Path) -> dict:
+def campaign_run(workers: int, executions: int, batch: int, folder: Path) -> dict:
     """One FLARE campaign as `masfuzz fuzz` makes it, its worker pool started before the clock."""
     from masfuzz import api
     from masfuzz.campaign import Campaign
     from masfuzz.exec import make_executor
     from masfuzz.report.analysis import analyze
-    from masfuzz.scenario import Scenario
 
     opts = api.options("fuzz", target=TARGET, sut_model=SUT, model=TESTER, input=INPUTS,
-                       rounds=executions - len(INPUTS), batch=16, workers=workers, seed=7,
+                       rounds=executions - len(INPUTS), batch=batch, workers=workers, seed=7,
                        max_connections=16,  # a model call per worker at once, as a provider allows
                        seed_tasks=0, no_spec_agent=True, no_judge=True, no_check=True,
                        no_cache=True, executor="pool", store=str(folder / f"w{workers}.db"))
@@ -52,7 +57,6 @@ def campaign_run(workers: int, executions: int, folder: Path) -> dict:
     run_id = store.start_run("fuzz", system.spec, target.ref, api._redacted(setup.config()),
                              seed=opts.seed)
     executor = make_executor("pool", concurrency=workers, timeout=opts.timeout, models=models)
-    warm = [Scenario(input=f"Is there wifi on board? ({i})", sut_model=SUT) for i in range(workers)]
     phase = setup.phase()
     campaign = Campaign(target, system.spec, executor, setup.coverage_models(), [phase], store,
                         run_id, seed=opts.seed, budget=budget, detectors=setup.detectors())
@@ -68,64 +72,129 @@ def campaign_run(workers: int, executions: int, folder: Path) -> dict:
     campaign.execute = counted
 
     async def timed() -> tuple[float, float]:  # one loop: the workers belong to it
+        startup = await warm_up(executor, target, workers)
         t0 = time.perf_counter()
-        await executor.run_many(target, warm)  # every worker started, the target opened
-        t1 = time.perf_counter()
         await campaign.run()  # closes the executor (its workers) at the end
-        return t1 - t0, time.perf_counter() - t1
+        return startup, time.perf_counter() - t0
 
     startup, wall = asyncio.run(timed())
     store.finish_run(run_id, "completed", {"fuzz": phase.summary()})
     analysis = analyze(store, run_id)
-    order = [scenario.id for _, scenario, _ in store.executions(run_id)]
-    calls = sum(map(sum, batches))
-    slowest = sum(max(b) for b in batches if b)  # a batch lasts as long as its slowest execution
+    scenarios = [scenario for _, scenario, _ in store.executions(run_id)]
     return {"startup": startup, "wall": wall, "executions": campaign.recorder.executed,
-            "ceiling": calls / slowest if slowest else 0.0,
+            "batches": batches, "scenarios": scenarios, "target": target, "models": models,
             "coverage": json.dumps(sorted(campaign.recorder.coverage.seen)),
-            "order": json.dumps(order),
+            "order": json.dumps([sc.id for sc in scenarios]),
             "history": json.dumps(phase.summary()["history"], sort_keys=True),
             "failures": json.dumps(sorted(f["fingerprint"] for f in analysis.failures))}
+
+
+def replay_run(workers: int, campaign: dict) -> dict:
+    """The campaign's executions replayed as one suite, all cases submitted at once, as
+    `masfuzz replay` does (masfuzz.generate.replay)."""
+    from masfuzz.exec import make_executor
+    from masfuzz.generate.replay import replay
+    from masfuzz.generate.suite import Suite, SuiteCase
+
+    target = campaign["target"]
+    cases = [SuiteCase(id=sc.id, kind="witness", title=sc.input[:40], scenario=sc, expected=[],
+                       attempts=[]) for sc in campaign["scenarios"]]
+    suite = Suite(target=TARGET, system={}, models={"sut": SUT}, seed=7, cases=cases, unrealized=[])
+    executor = make_executor("pool", concurrency=workers, timeout=60.0, models=campaign["models"])
+    traces: list = []
+
+    async def execute(scenario):
+        trace = await executor.run(target, scenario)
+        traces.append(trace)
+        return trace
+
+    async def timed() -> tuple[float, float, list]:
+        startup = await warm_up(executor, target, workers)
+        t0 = time.perf_counter()
+        try:
+            outcomes = await replay(suite, execute)
+        finally:
+            wall = time.perf_counter() - t0
+            await executor.aclose()
+        return startup, wall, outcomes
+
+    startup, wall, outcomes = asyncio.run(timed())
+    by_id = {t.scenario_id: t for t in traces}
+    runs = [by_id[sc.id] for sc in campaign["scenarios"]]
+    return {"startup": startup, "wall": wall, "executions": len(outcomes),
+            "batches": [[t.usage.model_calls for t in runs]],
+            "outcomes": json.dumps([o.passed for o in outcomes]),
+            "traces": json.dumps([[e.model_dump(mode="json", exclude={"t"})
+                                   for e in t.events] for t in runs], sort_keys=True, default=str)}
+
+
+async def warm_up(executor, target, workers: int) -> float:
+    """Every worker started and the target opened before the clock starts; its time."""
+    from masfuzz.scenario import Scenario
+
+    warm = [Scenario(input=f"Is there wifi on board? ({i})", sut_model=SUT) for i in range(workers)]
+    t0 = time.perf_counter()
+    await executor.run_many(target, warm)
+    return time.perf_counter() - t0
+
+
+def ceiling(batches: list[list[int]], workers: int) -> float:
+    """The speedup these executions allow with no CPU cost at all: each one lasts its model
+    calls x 100 ms; a batch's executions go, in submission order, to the worker free first (as
+    the pool hands them out), and a batch ends with its last worker."""
+    serial = parallel = 0
+    for calls in batches:
+        free = [0] * workers
+        for c in calls:
+            k = free.index(min(free))
+            free[k] += c
+        serial += sum(calls)
+        parallel += max(free) if calls else 0
+    return serial / parallel if parallel else 0.0
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--executions", type=int, default=200)
     parser.add_argument("--workers", type=int, default=16)
+    parser.add_argument("--batch", type=int, default=64, help="FLARE's batch (--batch of fuzz)")
     args = parser.parse_args()
     os.chdir(ROOT)
     sys.path.insert(0, str(ROOT))
     with tempfile.TemporaryDirectory() as tmp:
-        one = campaign_run(1, args.executions, Path(tmp))
-        many = campaign_run(args.workers, args.executions, Path(tmp))
-    speedup = one["wall"] / many["wall"]
-    end_to_end = (one["startup"] + one["wall"]) / (many["startup"] + many["wall"])
-    same = {k: one[k] == many[k] for k in ("coverage", "order", "history", "failures", "executions")}
+        fuzz = {n: campaign_run(n, args.executions, args.batch, Path(tmp)) for n in (1, args.workers)}
+        rerun = {n: replay_run(n, fuzz[1]) for n in (1, args.workers)}
     print(f"workers: {args.executions} executions, a scripted model waiting 100 ms per call, "
           f"{os.cpu_count()} cores")
-    for n, r in ((1, one), (args.workers, many)):
-        print(f"  --workers {n:<3} start-up {r['startup']:6.1f} s   campaign {r['wall']:6.1f} s   "
-              f"({r['executions']} executions)")
-    print(f"  speedup, workers started: {speedup:.1f}x (target >= {TARGET_SPEEDUP:g}x: "
-          f"{'met' if speedup >= TARGET_SPEEDUP else 'NOT met'}); end to end, start-up "
-          f"included: {end_to_end:.1f}x")
-    print("  identical to --workers 1: " + ", ".join(f"{k} {'yes' if v else 'NO'}"
-                                                   for k, v in same.items()))
-    # The batches bound the speedup whatever the machine: a batch of 16 waits for its slowest
-    # execution (6 model calls where the mean is about 4.4), so even with no CPU cost at all
-    # 16 workers run it at most (model calls) / (sum of each batch's most calls) times faster.
-    print(f"  ceiling of these batches (model waits only, no CPU): {one['ceiling']:.1f}x; "
-          f"reached {speedup / one['ceiling']:.0%} of it")
     from summary import record
 
-    record("workers: speedup 16 over 1, workers started", speedup, f">= {TARGET_SPEEDUP:g}x",
-           speedup >= TARGET_SPEEDUP, unit="x", note=f"batch ceiling {one['ceiling']:.1f}x")
-    record("workers: speedup end to end (start-up included)", end_to_end, "", None, unit="x")
-    record("workers: start-up of 16 workers", many["startup"], "", None, unit=" s",
+    ok = True
+    for name, runs, keys in (
+            (f"FLARE campaign, batches of {args.batch}", fuzz,
+             ("coverage", "order", "history", "failures", "executions")),
+            ("replay of its executions as one suite", rerun, ("outcomes", "traces", "executions"))):
+        one, many = runs[1], runs[args.workers]
+        speedup = one["wall"] / many["wall"]
+        same = {k: one[k] == many[k] for k in keys}
+        bound = ceiling(one["batches"], args.workers)
+        print(f"  {name}:")
+        for n, r in runs.items():
+            print(f"    --workers {n:<3} start-up {r['startup']:6.1f} s   run {r['wall']:6.1f} s   "
+                  f"({r['executions']} executions)")
+        print(f"    speedup, workers started: {speedup:.1f}x (target >= {TARGET_SPEEDUP:g}x: "
+              f"{'met' if speedup >= TARGET_SPEEDUP else 'NOT met'}); the model waits alone allow "
+              f"{bound:.1f}x (reached {speedup / bound:.0%})")
+        print("    identical to --workers 1: " + ", ".join(f"{k} {'yes' if v else 'NO'}"
+                                                         for k, v in same.items()))
+        short = "FLARE" if runs is fuzz else "replay"
+        record(f"workers: speedup 16 over 1, {short}", speedup, f">= {TARGET_SPEEDUP:g}x",
+               speedup >= TARGET_SPEEDUP, unit="x", note=f"waits alone allow {bound:.1f}x")
+        record(f"workers: identical results 16 vs 1, {short}", "yes" if all(same.values()) else "NO",
+               "yes", all(same.values()))
+        ok = ok and all(same.values())
+    record("workers: start-up of 16 workers", fuzz[args.workers]["startup"], "", None, unit=" s",
            note=f"{os.cpu_count()} cores")
-    record("workers: identical results 16 vs 1", "yes" if all(same.values()) else "NO", "yes",
-           all(same.values()))
-    return 0 if all(same.values()) else 1
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

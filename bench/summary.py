@@ -47,12 +47,12 @@ def figures() -> list[dict]:
 def table(rows: list[dict]) -> str:
     if not rows:
         return "no bench figures recorded"
-    out = [f"{'figure':<46} {'value':>14}  {'target':<16} {'':<8} bench"]
+    out = [f"{'figure':<52} {'value':>14}  {'target':<16} {'':<8} bench"]
     for r in rows:
         v = r["value"]
         value = f"{v:.3g}" if isinstance(v, float) else str(v)
         state = {True: "met", False: "NOT met", None: "-"}[r["met"]]
-        out.append(f"{r['name']:<46} {value + r['unit']:>14}  {r['target']:<16} {state:<8} "
+        out.append(f"{r['name']:<52} {value + r['unit']:>14}  {r['target']:<16} {state:<8} "
                    f"{r['bench']}" + (f"  ({r['note']})" if r["note"] else ""))
     cores = sorted({r["cores"] for r in rows})
     met = sum(1 for r in rows if r["met"] is True)
