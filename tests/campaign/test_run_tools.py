@@ -94,10 +94,22 @@ def test_a_tool_that_crashes_on_some_input_fails_the_run(cli, tmp_path):
     assert "tool 'shout' is replaced by --stub: not fuzzed" in err
 
 
-def test_the_phases_share_one_budget_a_spent_budget_stops_the_tools_phase_and_says_so(cli, tmp_path):
+def test_spent_executions_end_the_phases_that_execute_the_system_not_the_tools_phase(cli, tmp_path):
     code, out, err = _run(cli, tmp_path, CS, "--budget-executions", "3", "--calls", "20")
-    assert "budget: 3 executions done; the campaign stops here" in err
-    assert ".. phase tools" not in err and "tools:" not in err
+    assert "budget: 3 executions done; phase structural stops here" in err
+    assert "budget: 3 executions done; phase fuzz does not run" in err
+    assert ".. phase fuzz" not in err
+    # tools are called, not the system: bounded by --calls, they are fuzzed all the same
+    assert ".. phase tools" in err and "tools: update_seat: 20 calls" in err
+    code, out, err = cli("report", "--store", str(tmp_path / "runs.db"), "--format", "json")
+    report = json.loads(out)
+    assert report["coverage"]["scenarios"] == 3
+    assert [t["tool"] for t in report["tools"]["session"]["tools"]] == ["faq_lookup_tool", "update_seat"]
+
+
+def test_a_spent_wall_time_ends_every_later_phase_the_tools_phase_too(cli, tmp_path):
+    code, out, err = _run(cli, tmp_path, CS, "--budget-time", "0.001", "--calls", "20")
+    assert "phase tools does not run" in err and ".. phase tools" not in err
     assert "masfuzz tools" not in out  # no tools section: the phase never ran
 
 
@@ -105,7 +117,7 @@ def test_a_tight_wall_time_stops_the_tools_phase_inside_a_tool_and_says_so(cli, 
     # 150 calls of slow_echo take seconds: the wall time ends the phase inside it, between calls
     code, out, err = _run(cli, tmp_path, FRAGILE, "--phases", "tools", "--calls", "150",
                           "--memory-mb", "64", "--budget-time", "1.5")
-    assert "budget: wall time 1.5 s used; the campaign stops here" in err
+    assert "budget: wall time 1.5 s used; phase tools stops here" in err
     assert "stopped early: wall time 1.5 s used" in out
     code, out, err = cli("report", "--store", str(tmp_path / "runs.db"), "--format", "json")
     tools = json.loads(out)["tools"]

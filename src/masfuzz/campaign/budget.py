@@ -1,4 +1,10 @@
-"""A campaign's budget: wall time, executions and model calls, whichever runs out first."""
+"""A campaign's budget: wall time, executions and model calls, whichever runs out first.
+
+Each part binds the phases that spend it: every phase spends wall time; the executions and the
+tester's model calls are spent by the phases that run the system under test or ask the tester
+(a phase's `spends`, all three when it does not say). Tool fuzzing calls tools, not the system,
+and is bounded by its `--calls` per tool: an executions budget spent by the earlier phases does
+not keep it from running."""
 
 from __future__ import annotations
 
@@ -16,6 +22,9 @@ class BudgetExhausted(Exception):
         self.reason = reason
 
 
+PARTS = ("wall_time", "executions", "model_calls")
+
+
 @dataclass(frozen=True)
 class Budget:
     wall_time: float | None = None  # seconds of this invocation
@@ -23,19 +32,20 @@ class Budget:
     model_calls: int | None = None  # tester model calls of this invocation
 
     def __post_init__(self) -> None:
-        for name in ("wall_time", "executions", "model_calls"):
+        for name in PARTS:
             value = getattr(self, name)
             if value is not None and (not math.isfinite(value) or value <= 0):
                 raise MasfuzzError(f"budget {name.replace('_', '-')}: must be a positive number, "
                                    f"not {value!r}")
 
-    def exhausted(self, *, elapsed: float, executions: int, model_calls: int) -> str | None:
-        """Why no more may be spent, or None."""
-        if self.wall_time is not None and elapsed >= self.wall_time:
+    def exhausted(self, *, elapsed: float, executions: int, model_calls: int,
+                  spends: tuple[str, ...] = PARTS) -> str | None:
+        """Why no more of the parts `spends` names may be spent, or None."""
+        if self.wall_time is not None and elapsed >= self.wall_time:  # every phase spends time
             return f"wall time {self.wall_time:g} s used"
-        if self.executions is not None and executions >= self.executions:
+        if "executions" in spends and self.executions is not None and executions >= self.executions:
             return f"{self.executions} executions done"
-        if self.model_calls is not None and model_calls >= self.model_calls:
+        if "model_calls" in spends and self.model_calls is not None and model_calls >= self.model_calls:
             return f"{self.model_calls} tester model calls made"
         return None
 

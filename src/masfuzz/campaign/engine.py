@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from masfuzz.campaign.budget import Budget, BudgetExhausted
+from masfuzz.campaign.budget import PARTS, Budget, BudgetExhausted
 from masfuzz.campaign.recorder import Detectors, Outcome, Recorder
 from masfuzz.campaign.status import Criterion, Status
 from masfuzz.coverage.base import CoverageMap, CoverageModel
@@ -54,10 +54,16 @@ NO_USAGE = _NoUsage()  # a campaign told nothing of its tester's usage
 
 class Phase(Protocol):
     name: str
+    # A phase may also say which parts of the budget it spends (`spends`, a tuple of
+    # masfuzz.campaign.budget.PARTS): all of them when it does not.
 
     async def run(self, campaign: "Campaign") -> None:
         """Propose scenarios through `campaign.execute` until done; may raise BudgetExhausted."""
         ...
+
+
+def _spends(phase: Phase) -> tuple[str, ...]:
+    return tuple(getattr(phase, "spends", PARTS))
 
 
 class Executes(Protocol):
@@ -164,21 +170,28 @@ class Campaign:
             return None
         return max(0.0, self.budget.wall_time - self.elapsed)
 
-    def budget_left(self) -> str | None:
-        """Why the campaign may not go on, or None (phases may ask before proposing)."""
-        return self._exhausted()
+    def budget_left(self, spends: tuple[str, ...] = PARTS) -> str | None:
+        """Why the campaign may not go on spending the budget's parts `spends` (all of them by
+        default), or None (phases may ask before proposing)."""
+        return self._exhausted(spends)
 
     # -- the run -------------------------------------------------------------------------------
     async def run(self) -> "Campaign":
         try:
             for phase in self.phases:
+                if self.stop_reason is not None:  # a part of the budget is spent: it ends the
+                    why = self.budget_left(_spends(phase))  # phases that spend that part
+                    if why is not None:
+                        self.progress(f"budget: {why}; phase {phase.name} does not run")
+                        continue
                 self.phase = phase.name
                 self.progress(f"phase {phase.name}")
                 self._emit("phase")
-                await phase.run(self)
-        except BudgetExhausted as stop:
-            self.stop_reason = stop.reason
-            self.progress(f"budget: {stop.reason}; the campaign stops here")
+                try:
+                    await phase.run(self)
+                except BudgetExhausted as stop:
+                    self.stop_reason = stop.reason
+                    self.progress(f"budget: {stop.reason}; phase {phase.name} stops here")
         finally:
             close = getattr(self.executor, "aclose", None)
             if close is not None:
@@ -224,9 +237,9 @@ class Campaign:
     def elapsed(self) -> float:
         return time.monotonic() - self._t0
 
-    def _exhausted(self) -> str | None:
+    def _exhausted(self, spends: tuple[str, ...] = PARTS) -> str | None:
         return self.budget.exhausted(elapsed=self.elapsed, executions=self.recorder.recorded,
-                                     model_calls=self.tester_usage().calls)
+                                     model_calls=self.tester_usage().calls, spends=spends)
 
     def renew_lease(self) -> None:
         """Keep this process's lease on the run (at most every LEASE_TTL/3 s); a phase whose

@@ -7,7 +7,8 @@ as the adapter hands it over as a Python callable (`toolfuzz.targets.collect_too
 a note and not fuzzed. Each tool is fuzzed by the session `masfuzz tools` uses
 (`FuzzSession.test_tool`), in the OS sandbox, with the run's `--calls` per tool; the budget is
 asked before every call and bounds each call's wall clock, so a tight budget ends the phase
-between calls and says so.
+between calls and says so. Its calls are bounded by `--calls`, so the phase spends the budget's
+wall time only: executions or tester model calls the earlier phases used up do not stop it.
 
 Runtime fuzzing only: the model stages (confirming an error through the agent, the correctness
 pipeline) need a tester model that answers ToolFuzz's prompts, which the campaign's tester (a
@@ -40,6 +41,7 @@ class ToolsPhase:
     stubbed: Sequence[str] = ()  # tools --stub replaces: the user said they must not run
     refused: str | None = None  # why this machine cannot sandbox a tool: the phase is skipped
     name: str = "tools"
+    spends: tuple[str, ...] = ("wall_time",)  # calls tools, not the system or the tester
     notes: list[str] = field(default_factory=list)
     parts: list[dict[str, Any]] = field(default_factory=list)  # each tool's data, in order
     target: str = ""
@@ -66,7 +68,7 @@ class ToolsPhase:
 
         def stop() -> str | None:
             campaign.renew_lease()
-            return campaign.budget_left()
+            return campaign.budget_left(self.spends)
 
         for tool in tools:
             earlier = done.get(tool.name)
@@ -74,7 +76,7 @@ class ToolsPhase:
                 self.parts.append({k: v for k, v in earlier.items() if k != "complete"})
                 campaign.progress(f"tools: {tool.name}: fuzzed by an earlier invocation of this run")
                 continue
-            why = campaign.budget_left()
+            why = campaign.budget_left(self.spends)
             if why is not None:
                 raise BudgetExhausted(why)
             try:
