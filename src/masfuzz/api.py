@@ -276,6 +276,18 @@ def _budget(opts: argparse.Namespace) -> Budget:
                   model_calls=least("budget_model_calls"))
 
 
+def _free_model(model: str) -> bool:
+    """Whether a model string names a model that costs nothing (an embedded or scripted one)."""
+    from masfuzz.llm.accounting import price_of
+    from masfuzz.llm.modelstring import parse_model_string
+
+    try:
+        spec = parse_model_string(model)
+    except MasfuzzError:
+        return False
+    return price_of(spec.provider, spec.model) == (0.0, 0.0)
+
+
 def _usage(earlier: list[dict[str, Any]], tester: Any, campaign: Any) -> list[dict[str, Any]]:
     """Model usage of the run so far: earlier invocations' rows plus this one's (the tester's
     ledger by agent; the system under test's calls as its traces counted them)."""
@@ -295,18 +307,22 @@ def _usage(earlier: list[dict[str, Any]], tester: Any, campaign: Any) -> list[di
         add(role, agent, tester.model_string, calls=u.calls, tokens_in=u.tokens_in,
             tokens_out=u.tokens_out, cache_hits=u.cache_hits, seconds=u.wall_time, cost=u.cost)
     traces = [t for _, t in campaign.recorder.traces_this_invocation()]
-    by_agent = 0
+    by_agent, priced = 0, True
     for t in traces:  # the calls each agent made, as the model layer saw them
         for agent, s in (t.meta.get("agent_settings") or {}).items():
             model = s.get("model")
-            add("sut", agent, ",".join(model) if isinstance(model, list) else str(model or ""),
-                calls=s.get("calls", 0))
+            models = model if isinstance(model, list) else [str(model or "")]
+            free = all(map(_free_model, models))
+            priced = priced and free
+            # the app's tokens are counted per run, not per agent: its cost is known only
+            # when its models cost nothing (local, scripted); otherwise it is unknown, not $0
+            add("sut", agent, ",".join(models), calls=s.get("calls", 0), cost=0.0 if free else None)
             by_agent += s.get("calls", 0)
     if traces:  # tokens and time only as whole runs count them
         sut = [t.usage for t in traces]
         add("sut", "-", "", calls=0 if by_agent else sum(u.model_calls for u in sut),
             tokens_in=sum(u.tokens_in for u in sut), tokens_out=sum(u.tokens_out for u in sut),
-            seconds=sum(u.wall_time for u in sut))
+            seconds=sum(u.wall_time for u in sut), cost=0.0 if by_agent and priced else None)
     return list(rows.values())
 
 

@@ -63,3 +63,27 @@ def test_editing_a_policy_file_invalidates_its_cached_answers(tmp_path):
     sys.modules.pop(next(m for m in sys.modules if m.startswith("masfuzz_target_") and m.endswith("_p")), None)
     reply = asyncio.run(get_client(f"scripted/{policy}:policy", cache=cache).complete(req))
     assert (reply.text, reply.cached) == ("new", False)
+
+
+def test_the_apps_cost_is_known_only_for_free_models_never_a_made_up_zero():
+    from types import SimpleNamespace
+
+    from masfuzz.api import _usage
+    from masfuzz.llm.accounting import Ledger
+    from masfuzz.trace import Trace, Usage
+
+    def campaign(*models):
+        traces = [Trace(usage=Usage(model_calls=2, tokens_in=50, tokens_out=9),
+                        meta={"agent_settings": {f"agent{i}": {"model": m, "calls": 2}}})
+                  for i, m in enumerate(models)]
+        return SimpleNamespace(recorder=SimpleNamespace(
+            traces_this_invocation=lambda: [(None, t) for t in traces]))
+
+    tester = SimpleNamespace(ledger=Ledger(), model_string="scripted/x.py:p")
+    rows = {(r["role"], r["agent"]): r for r in _usage([], tester, campaign(
+        "local/smollm2-135m", "openai-compatible/my-model@http://127.0.0.1:9/v1"))}
+    assert rows[("sut", "agent0")]["cost"] == 0.0  # embedded: free, so known
+    assert rows[("sut", "agent1")]["cost"] is None  # no price known: unknown, not $0
+    assert rows[("sut", "-")]["cost"] is None and rows[("sut", "-")]["tokens_in"] == 100
+    rows = {(r["role"], r["agent"]): r for r in _usage([], tester, campaign("local/smollm2-135m"))}
+    assert rows[("sut", "-")]["cost"] == 0.0
