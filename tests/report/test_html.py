@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
+from tests.generate.test_cover import TESTER
 
 
 def _render(cli, store, tmp_path, kind="html"):
@@ -93,6 +94,35 @@ def test_the_timeline_ends_where_the_report_ends(store):
     assert last.covered == {r.criterion: r.covered for r in a.criteria()}
     assert last.failures == sum(1 for f in a.failures if f["attribution"] == "sut")
     assert all(p.covered[c] <= q.covered[c] for p, q in zip(a.timeline, a.timeline[1:]) for c in last.covered)
+
+
+def test_a_fuzz_runs_timeline_also_follows_flares_paths_and_behaviours(cli, store, tmp_path, monkeypatch):
+    pytest.importorskip("agents")
+    from masfuzz.report.analysis import analyze
+    from masfuzz.store.db import RunStore
+    from tests.generate.test_cover import CS, CS_SUT
+
+    monkeypatch.chdir(ROOT)
+    db = str(tmp_path / "runs.db")
+    code, _, err = cli("fuzz", CS, "--model", TESTER, "--sut-model", CS_SUT, "--no-cache", "--no-check",
+                       "--no-judge", "--no-spec-agent", "--rounds", "6", "--input",
+                       "Please change my seat to 14C, confirmation ABC123", "--store", db)
+    assert code in (0, 1), err
+    with RunStore(db) as runs:
+        a = analyze(runs)
+    fuzz = a.extra["fuzz"]
+    last = a.timeline[-1]
+    assert last.flare == {"paths": len(fuzz["paths_covered"]),
+                          "behaviours": len(fuzz["behaviours_covered"])}
+    assert last.flare["behaviours"] > 0
+    assert all(p.flare[k] <= q.flare[k] for p, q in zip(a.timeline, a.timeline[1:]) for k in last.flare)
+    page = _render(cli, db, tmp_path).read_text()
+    assert 'aria-label="FLARE&#39;s coverage over the campaign"' in page or \
+        "aria-label=\"FLARE's coverage over the campaign\"" in page
+    row = fuzz["table1"]
+    assert f"behaviours {last.flare['behaviours']}/{row['behaviour']['A']['total']}" in page
+    # a cover run has no FLARE chart
+    assert "FLARE: paths and behaviours" not in _render(cli, store, tmp_path).read_text()
 
 
 def test_untrusted_text_is_escaped(tmp_path):

@@ -43,12 +43,14 @@ class Structure:
 @dataclass(frozen=True)
 class Point:
     """Where the run stood after one more execution: its number, seconds since the first one
-    was recorded, C1..C4 witnessed so far, and the app's failures found so far."""
+    was recorded, C1..C4 witnessed so far, the app's failures found so far, and, in a run with
+    FLARE's loop, its paths and behaviours covered so far (`flare`, empty otherwise)."""
 
     execution: int
     seconds: float
     covered: dict[str, int]
     failures: int
+    flare: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -128,25 +130,30 @@ def analyze(store: Any, run_id: int | None = None) -> Analysis:
         trace = store.trace(eid)
         if trace is not None:
             a.traces[eid] = trace
-    if a.space is not None:
-        a.timeline = _timeline(store, run_id, a.space, a.failures)
     a.extra["run"] = {k: info[k] for k in ("id", "command", "target", "config", "status",
                                             "started", "finished")}
     for name, section in _sections(store, run_id, a, info).items():
         if section:
             a.extra[name] = section
+    if a.space is not None:
+        fuzz = a.extra.get("fuzz")
+        flare = {"paths": set(fuzz["paths_covered"]), "behaviours": set(fuzz["behaviours_covered"])} \
+            if fuzz else {}
+        a.timeline = _timeline(store, run_id, a.space, a.failures, flare)
     return a
 
 
-def _timeline(store: Any, run_id: int, space: ObligationSpace,
-              failures: list[dict[str, Any]]) -> list[Point]:
+def _timeline(store: Any, run_id: int, space: ObligationSpace, failures: list[dict[str, Any]],
+              flare: dict[str, set[str]]) -> list[Point]:
     """Coverage after each execution, counted as the final coverage counts it (an item is an
-    obligation of the space), so the last point agrees with the report's totals."""
+    obligation of the space; a FLARE item one of the items the fuzz section counts as covered),
+    so the last point agrees with the report's totals."""
     from masfuzz.graph.obligations import CRITERIA, Obligation
 
     found_at = sorted(f["execution_id"] for f in failures
                       if f.get("attribution", "sut") == "sut" and f.get("execution_id") is not None)
     seen: dict[str, set[tuple[str, ...]]] = {c: set() for c in CRITERIA.values()}
+    reached: dict[str, set[str]] = {name: set() for name in flare}
     points: list[Point] = []
     start: float | None = None
     for n, (eid, created, items) in enumerate(store.execution_items(run_id), 1):
@@ -156,8 +163,12 @@ def _timeline(store: Any, run_id: int, space: ObligationSpace,
                 ob = Obligation.parse(item)
                 if ob.endpoints in space.by_kind(ob.kind):
                     seen[ob.criterion].add(ob.endpoints)
+            for name, items_of in flare.items():
+                if item in items_of:
+                    reached[name].add(item)
         points.append(Point(n, round(created - start, 3), {c: len(s) for c, s in seen.items()},
-                            sum(1 for e in found_at if e <= eid)))
+                            sum(1 for e in found_at if e <= eid),
+                            {name: len(s) for name, s in reached.items()}))
     return points
 
 

@@ -61,6 +61,7 @@ def page(a: Analysis) -> dict[str, Any]:
         "graph": graph_svg.render(a.graph, a.coverage) if a.graph else None,
         "graph_nodes": len(a.graph.agents) + len(a.graph.tools) if a.graph else 0,
         "plot": plot_svg.render(a.timeline, {r.criterion: r.total for r in criteria}),
+        "plot_flare": plot_svg.render_flare(a.timeline, _flare_totals(a.extra.get("fuzz"))),
         "obligations": _obligations(a),
         "fuzz": a.extra.get("fuzz"),
         "generation": a.extra.get("generation"),
@@ -70,6 +71,14 @@ def page(a: Analysis) -> dict[str, Any]:
         "tools": _tools(a.extra.get("tools")),
         "usage": usage_rows(a.extra.get("usage") or []),
     }
+
+
+def _flare_totals(fuzz: dict[str, Any] | None) -> dict[str, int]:
+    if not fuzz:
+        return {}
+    row = fuzz["table1"]
+    # behaviours as FLARE's column A counts them: the anomalies included
+    return {"paths": row["path"]["total"], "behaviours": row["behaviour"]["A"]["total"]}
 
 
 def _obligations(a: Analysis) -> list[dict[str, Any]]:
