@@ -157,7 +157,9 @@ def tool_findings_of(t: dict[str, Any]) -> list[dict[str, Any]]:
     import hashlib
 
     def fp(*parts: str) -> str:
-        return hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:16]
+        # surrogatepass: a message may hold a lone surrogate (a tool's bytes decoded with
+        # surrogateescape); it still has a fingerprint, the same as any other text's
+        return hashlib.sha256("\x00".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
     out = []
     for u in t["errors"]:
