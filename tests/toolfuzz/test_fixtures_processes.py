@@ -276,3 +276,47 @@ def test_a_lone_surrogate_in_a_message_or_an_argument_is_written_escaped(tools_f
     assert kept["lone"]["message"] == "lone \ud800" and kept["lone"]["arguments"] == arguments
     # the text column SQLite holds as UTF-8: the escape, visibly
     assert columns["undecodable"].startswith("bad byte \\udcff in") and columns["lone"] == "lone \\ud800"
+
+
+def _running(marker: str) -> list[str]:
+    """The processes on this machine whose command line holds `marker`, zombies left out."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                line = fh.read().replace(b"\0", b" ").decode(errors="replace")
+            with open(f"/proc/{pid}/stat") as fh:
+                state = fh.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if marker in line and state != "Z":
+            found.append(f"{pid}: {line}")
+    return found
+
+
+@isolated
+def test_no_process_a_call_started_outlives_the_call():
+    seconds = f"1000.{uuid.uuid4().int % 10**6}"  # a command line no other process has
+
+    def background(how: str) -> str:
+        """Starts a program and returns without waiting for it."""
+        import subprocess
+        import time
+
+        if how == "popen":
+            started = subprocess.Popen(["sleep", seconds])
+        elif how == "shell":  # the shell exits at once: its sleep is an orphan
+            started = subprocess.Popen(["sh", "-c", f"sleep {seconds} &"])
+            started.wait()
+        else:  # a new session, as a daemon would
+            started = subprocess.Popen(["sleep", seconds], start_new_session=True)
+        time.sleep(0.2)
+        return f"started {started.pid}"
+
+    with Sandbox(from_callable(background), SandboxLimits(time_s=20)) as box:
+        for how in ("popen", "shell", "session"):
+            out = box.call({"how": how})
+            assert out.status == "ok" and out.result.startswith("started"), out
+            assert _running(seconds) == [], how  # gone once the call's outcome is back
+        again = box.call({"how": "popen"})  # the worker itself lives on
+        assert again.status == "ok"

@@ -7,8 +7,9 @@ own mount, network, PID and IPC namespaces (`unshare`):
   `sqlite3`, a `dir_fd` call, a shell started with `system`);
 - the network namespace has only a down loopback: no address is reachable;
 - the worker is PID 1 of its PID namespace and dies with the process that started it
-  (PR_SET_PDEATHSIG), and when it dies the kernel kills every process in the namespace: nothing
-  a tool forked or spawned survives the sandbox;
+  (PR_SET_PDEATHSIG), and when it dies the kernel kills every process in the namespace; after
+  each call it kills every process of its namespace (but itself): nothing a tool forked or
+  spawned, in the background or detached, outlives the call;
 - limits: address space, CPU seconds, file size, processes and no core dumps by
   `resource.setrlimit` (a tool's own processes inherit them); a wall-clock limit enforced by the
   parent, which kills a hanging worker, and with it every process in its namespace, and starts a
@@ -393,7 +394,7 @@ def _worker(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str, isolate
         outcome = _one_call(tool, arguments, taint, limits, base, state or CallState())
         outcome.output = _output_tail(output)
         if isolated:
-            _reap()
+            _end_leftovers()
         try:
             conn.send((call_id, outcome))
         except Exception as exc:  # masfuzz could not pass the outcome on: its failure, not the tool's
@@ -402,13 +403,25 @@ def _worker(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str, isolate
                 [(__file__, 0, "_worker")], duration=outcome.duration)))
 
 
-def _reap() -> None:
-    """Collect the exit status of processes a tool left behind that have ended (the worker is
-    PID 1 of its namespace: orphans become its children)."""
-    from masfuzz.proc import ended_children
+def _end_leftovers() -> None:
+    """Kill and reap every process the call left running (a program started in the
+    background, a daemon that left its session), so none outlives the call it belongs to.
 
-    for _ in ended_children():
-        pass
+    Only in the isolated worker: it is PID 1 of its PID namespace, where `kill(-1)` reaches
+    every other process of the namespace, which is every process the tool started, however
+    it detached (orphans are reparented to PID 1), and nothing outside it. Killed again until
+    none is left, for one that forked while the first signal was sent."""
+    if os.getpid() != 1:  # never outside the namespace: kill(-1) would reach the user's processes
+        return
+    while True:
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except ProcessLookupError:
+            pass  # none left to signal; the wait below collects what is still unreaped
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
 
 
 def _prepare(state: CallState, workdir: str) -> CallOutcome | None:
