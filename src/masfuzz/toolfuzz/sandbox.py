@@ -24,6 +24,9 @@ returns normally makes the call a returned error message (`handled`), not "ok": 
 swallowed a failure. Without the namespaces (`--unsafe-no-sandbox`) starting programs is refused,
 since nothing would then hold a program the audit hook cannot see.
 
+Each call's outcome carries the arcs (lines and branches) of the tool's own code it ran,
+measured by coverage.py in the worker (`CallOutcome.reached`): what the fuzzer steers by.
+
 Everything a call writes to its standard output and error, from Python, from C or from a
 program it started, goes to a file of the worker's (file-descriptor level), never to masfuzz's
 own output; its tail is kept with the call's outcome.
@@ -56,6 +59,7 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from masfuzz.toolfuzz.priors import call_tainted
@@ -111,6 +115,9 @@ class CallOutcome:
     priors: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
     duration: float = 0.0
     output: str = ""  # the tail of what the call wrote to its standard output and error
+    # The arcs of the tool's own code the call ran: (file relative to its code root, from line,
+    # to line), as coverage.py records them (a negative line: entering or leaving a function).
+    reached: frozenset[tuple[str, int, int]] = frozenset()
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -372,6 +379,7 @@ def _worker(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str, isolate
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when we stop
     sys.dont_write_bytecode = True
     output = _capture_output(base)
+    code = _code_meter(tool)  # before the limits: what coverage.py takes is not the tool's share
     if limits.memory_mb > 0:
         _limit(resource.RLIMIT_AS, _current_vm_bytes() + limits.memory_mb * 2**20)
     _limit(resource.RLIMIT_FSIZE, limits.file_mb * 2**20)
@@ -391,8 +399,10 @@ def _worker(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str, isolate
             return
         call_id, arguments, taint = msg
         os.ftruncate(output, 0)
-        outcome = _one_call(tool, arguments, taint, limits, base, state or CallState())
+        outcome = _one_call(tool, arguments, taint, limits, base, state or CallState(), code)
         outcome.output = _output_tail(output)
+        if code is not None:
+            outcome.reached = frozenset((rel, a, b) for rel, arcs in code.take().items() for a, b in arcs)
         if isolated:
             _end_leftovers()
         try:
@@ -401,6 +411,20 @@ def _worker(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str, isolate
             conn.send((call_id, CallOutcome(
                 "error", "", "MasfuzzError", f"masfuzz could not pass the call's outcome back: {exc}",
                 [(__file__, 0, "_worker")], duration=outcome.duration)))
+
+
+def _code_meter(tool: FuzzTool) -> Any:
+    """coverage.py measuring the lines and branches of the tool's own code (`own_code_root`:
+    the package that defines it, even inside site-packages; never masfuzz, the standard library
+    or the framework around it) in this worker; None when the tool has no Python code here (an
+    MCP tool). The C tracer calls back only for the tool's own frames' lines, so a call costs
+    little more than it did."""
+    root = tool.own_code_root
+    if root is None:
+        return None
+    from masfuzz.exec.codecov import meter
+
+    return meter(Path(root))
 
 
 def _end_leftovers() -> None:
@@ -457,7 +481,7 @@ def _settle_setup(value: Any) -> None:
 
 
 def _one_call(tool: FuzzTool, arguments: dict[str, Any] | None, taint: bool, limits: SandboxLimits,
-              base: str, state: CallState) -> CallOutcome:
+              base: str, state: CallState, code: Any = None) -> CallOutcome:
     """One call in a fresh folder; `arguments` None prepares the folder only (a dry run of the
     fixture and setup)."""
     workdir = tempfile.mkdtemp(prefix="call-", dir=base)
@@ -471,6 +495,8 @@ def _one_call(tool: FuzzTool, arguments: dict[str, Any] | None, taint: bool, lim
     _ALLOWED_ROOT[:] = [os.path.realpath(workdir)]
     try:
         failed = _prepare(state, workdir)
+        if code is not None:
+            code.take()  # what the setup ran is not the call's
         if failed is not None or arguments is None:
             return failed or CallOutcome("ok")
         _EXITS.clear()  # the tool's programs only, not the setup's
