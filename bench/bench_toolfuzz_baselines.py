@@ -10,8 +10,9 @@ A real (bug, tool) pair is a runtime error, contract violation, crash or hang of
 (attribution "sut"), keyed by (exception type, innermost tool frame, tool). Other reported items:
 failures caused by the sandbox or its settings, and kinds of error message the tool returned
 (its error handling, not a finding). Per engine and budget it prints the real pairs of the median
-seed, their union over seeds, the other items and the time, then the pairs one engine found that
-the other did not (in any seed).
+seed, their union over seeds, the other items, the lines of the tools' own code the calls ran
+(summed over the tools) and the time, then the pairs one engine found that the other did not (in
+any seed).
 
     python bench/bench_toolfuzz_baselines.py [--budgets 50,200] [--seeds 0,1,2] [--tools NAME,...]
 
@@ -91,8 +92,8 @@ def main() -> None:
     seeds = [int(s) for s in args.seeds.split(",")]
     tools = load_tools(set(args.tools.split(",")) if args.tools else None)
     print(flush=True); print(f"{len(tools)} tools: {', '.join(t.name for t in tools)}; seeds {seeds}")
-    # runs[budget][engine][seed] = (pairs, other items, seconds)
-    runs: dict[int, dict[str, dict[int, tuple[set, int, float]]]] = {}
+    # runs[budget][engine][seed] = (pairs, other items, seconds, lines reached)
+    runs: dict[int, dict[str, dict[int, tuple[set, int, float, int]]]] = {}
     start = time.perf_counter()
     for budget in budgets:
         runs[budget] = {}
@@ -100,7 +101,7 @@ def main() -> None:
             runs[budget][name] = {}
             for seed in seeds:
                 pairs: set[tuple[str, str, str]] = set()
-                other, secs = 0, 0.0
+                other, secs, lines = 0, 0.0, 0
                 for tool in tools:
                     t0 = time.perf_counter()
                     with Sandbox(tool) as box:
@@ -108,9 +109,10 @@ def main() -> None:
                     secs += time.perf_counter() - t0
                     pairs |= real_pairs(result)
                     other += other_items(result)
-                runs[budget][name][seed] = (pairs, other, secs)
+                    lines += result.lines_reached()
+                runs[budget][name][seed] = (pairs, other, secs, lines)
     print(f"\n{'calls':>5} {'engine':<11} {'real pairs (median seed)':>25} {'per seed':>12} "
-          f"{'union':>6} {'other items':>12} {'seconds':>8}")
+          f"{'union':>6} {'other items':>12} {'lines':>6} {'seconds':>8}")
     for budget in budgets:
         for name in ENGINES:
             per = runs[budget][name]
@@ -118,6 +120,7 @@ def main() -> None:
             union = set().union(*(per[s][0] for s in seeds))
             print(f"{budget:>5} {name:<11} {statistics.median(counts):>25g} {str(counts):>12} "
                   f"{len(union):>6} {statistics.median(per[s][1] for s in seeds):>12g} "
+                  f"{statistics.median(per[s][3] for s in seeds):>6g} "
                   f"{statistics.median(per[s][2] for s in seeds):>8.1f}")
         h, m = runs[budget]["hypothesis"], runs[budget]["masfuzz"]
         med = sorted(seeds, key=lambda s: (len(h[s][0]), s))[len(seeds) // 2]

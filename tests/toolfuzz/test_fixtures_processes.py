@@ -52,6 +52,11 @@ def note(line: int) -> str:
     return lines[line] if 0 <= line < len(lines) else "no such line"
 
 
+def undecodable(text: str) -> str:
+    """Raises with a lone surrogate in its message (undecodable bytes decoded with surrogateescape)."""
+    raise ValueError("bad byte \\udcff in " + text[:4])
+
+
 def chatty(text: str) -> str:
     """Echoes the text, printing as it goes (Python, C level and a program)."""
     print("python says", text, "{")
@@ -237,3 +242,81 @@ def test_the_reproduce_command_calls_the_tool_with_exactly_those_arguments(tmp_p
     exec(code.replace("from masfuzz.api import call_tool; ", ""), namespace)
     assert calls and json.loads(calls[0][2]) == arguments
     assert call_tool(f"{path}:echo", "echo", calls[0][2]) == arguments["text"]
+
+
+def test_a_lone_surrogate_in_a_message_or_an_argument_is_written_escaped(tools_file, tmp_path, capsys):
+    store = str(tmp_path / "r.db")
+    argv = ["tools", f"{tools_file}:undecodable", "--calls", "3", "--seed", "1", "--format", "json",
+            "--store", store]
+    if isolation_problem() is not None:
+        argv.append("--unsafe-no-sandbox")
+    code = main(argv)
+    out = capsys.readouterr().out
+    out.encode("utf-8")  # valid UTF-8 text: nothing lone is printed raw
+    data = json.loads(out)
+    assert code == 0 and data["tools"][0]["errors"]
+    assert data["tools"][0]["errors"][0]["message"].startswith("bad byte \udcff in")  # kept, escaped in JSON
+    assert "\\udcff" in out
+
+    from masfuzz.report.tools import findings_of
+    from masfuzz.store.db import RunStore
+
+    arguments = {"text": "a\ud800b"}  # an argument holding one, too
+    tool = from_callable(lambda text: text, name="lone")
+    result = FuzzResult("lone", seed=0)
+    record(result, tool, arguments, CallOutcome("error", error_type="ValueError", message="lone \ud800",
+                                                frames=[("/x/lone.py", 1, "lone")]))
+    (error,) = result.unique.values()
+    with RunStore(store) as db:
+        run = db.latest_run()
+        db.record_tool_finding(run, findings_of({"tools": [{"tool": "lone", "errors": [error.to_dict()]}]})[0])
+        kept = {f["tool"]: f for f in db.tool_findings(run)}  # the finding's JSON: exactly as found
+        columns = dict(db.db.execute("SELECT tool, message FROM tool_findings WHERE run_id=?", (run,)))
+    assert kept["undecodable"]["message"].startswith("bad byte \udcff in")
+    assert kept["lone"]["message"] == "lone \ud800" and kept["lone"]["arguments"] == arguments
+    # the text column SQLite holds as UTF-8: the escape, visibly
+    assert columns["undecodable"].startswith("bad byte \\udcff in") and columns["lone"] == "lone \\ud800"
+
+
+def _running(marker: str) -> list[str]:
+    """The processes on this machine whose command line holds `marker`, zombies left out."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                line = fh.read().replace(b"\0", b" ").decode(errors="replace")
+            with open(f"/proc/{pid}/stat") as fh:
+                state = fh.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if marker in line and state != "Z":
+            found.append(f"{pid}: {line}")
+    return found
+
+
+@isolated
+def test_no_process_a_call_started_outlives_the_call():
+    seconds = f"1000.{uuid.uuid4().int % 10**6}"  # a command line no other process has
+
+    def background(how: str) -> str:
+        """Starts a program and returns without waiting for it."""
+        import subprocess
+        import time
+
+        if how == "popen":
+            started = subprocess.Popen(["sleep", seconds])
+        elif how == "shell":  # the shell exits at once: its sleep is an orphan
+            started = subprocess.Popen(["sh", "-c", f"sleep {seconds} &"])
+            started.wait()
+        else:  # a new session, as a daemon would
+            started = subprocess.Popen(["sleep", seconds], start_new_session=True)
+        time.sleep(0.2)
+        return f"started {started.pid}"
+
+    with Sandbox(from_callable(background), SandboxLimits(time_s=20)) as box:
+        for how in ("popen", "shell", "session"):
+            out = box.call({"how": how})
+            assert out.status == "ok" and out.result.startswith("started"), out
+            assert _running(seconds) == [], how  # gone once the call's outcome is back
+        again = box.call({"how": "popen"})  # the worker itself lives on
+        assert again.status == "ok"

@@ -31,6 +31,7 @@ default thread pool (`start_run(loop=...)`): threads started before coverage are
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import sys
@@ -54,15 +55,19 @@ _QUIET = ["already-imported", "no-data-collected", "module-not-measured", "modul
 
 
 class Meter:
-    """coverage.py tracing this process, keeping the arcs run in one root's files."""
+    """coverage.py tracing this process, keeping the arcs run in one root's files. The root
+    is a folder (every file under it) or one file (a script whose folder holds other code:
+    a tool fuzzed on its own, `toolfuzz.sandbox`), its paths then relative to its folder."""
 
     def __init__(self, root: Path) -> None:
         import coverage
 
         self.root = root
+        self.folder = root if root.is_dir() else root.parent  # what paths are relative to
         self.loops: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
         self.cov = coverage.Coverage(data_file=None, branch=True, config_file=False,
-                                     include=[f"{root}/*"], omit=_never(root))
+                                     include=[f"{root}/*" if root.is_dir() else str(root)],
+                                     omit=_never(root))
         # The C tracer reports a line every time it runs; sys.monitoring (the default on newer
         # Pythons) reports it once per process, which would empty every run after the first.
         self.cov.set_option("run:core", "ctrace")
@@ -74,7 +79,7 @@ class Meter:
         data = self.cov.get_data()
         found = {}
         for path in data.measured_files():
-            rel = _relative(path, self.root)
+            rel = _relative(path, self.folder)
             # only Python source can be analysed into statements and branches (a notebook's
             # cells run from their script in .masfuzz/notebooks/, which is measured)
             if rel is not None and rel.endswith(".py"):
@@ -95,6 +100,7 @@ def _never(root: Path) -> list[str]:
     return [f"{f.resolve()}/*" for f in folders if not root.is_relative_to(f.resolve())]
 
 
+@functools.lru_cache(maxsize=4096)  # asked per file per take: a tool fuzzed takes per call
 def _relative(path: str, root: Path) -> str | None:
     try:
         return Path(os.path.realpath(path)).relative_to(root).as_posix()

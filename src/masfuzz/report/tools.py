@@ -86,7 +86,8 @@ def _tool_text(t: dict[str, Any], target: str = "") -> list[str]:
         out.append(f"   note: {note}")
     out.append(f"   runtime: {t['calls']} calls in {t['seconds']:.1f}s: {t['ok']} returned, {t['failed']} "
                f"failed, {t['blocked']} blocked by the sandbox (network isolation: "
-               f"{t['network_isolation']})")
+               f"{t['network_isolation']})" + (f"; {t['lines_reached']} lines of its code reached"
+                                               if t.get("lines_reached") else ""))
     for reason, n in sorted(t["blocked_reasons"].items(), key=lambda kv: -kv[1])[:3]:
         out.append(f"      blocked x{n}: {reason}")
     if t.get("stopped"):
@@ -157,7 +158,9 @@ def tool_findings_of(t: dict[str, Any]) -> list[dict[str, Any]]:
     import hashlib
 
     def fp(*parts: str) -> str:
-        return hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:16]
+        # surrogatepass: a message may hold a lone surrogate (a tool's bytes decoded with
+        # surrogateescape); it still has a fingerprint, the same as any other text's
+        return hashlib.sha256("\x00".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
     out = []
     for u in t["errors"]:

@@ -593,10 +593,11 @@ class RunStore:
             "INSERT OR IGNORE INTO tool_findings (run_id, tool, kind, fingerprint, exception, "
             "message, frame, arguments, user_request, confirmed, json, created) "
             "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-            (run_id, str(finding["tool"]), str(finding.get("kind", "runtime")),
-             str(finding["fingerprint"]), str(finding.get("exception", "")),
-             str(finding.get("message", "")), str(finding.get("frame", "")),
-             json.dumps(finding.get("arguments"), default=str), finding.get("user_request"),
+            (run_id, _text(finding["tool"]), _text(finding.get("kind", "runtime")),
+             _text(finding["fingerprint"]), _text(finding.get("exception", "")),
+             _text(finding.get("message", "")), _text(finding.get("frame", "")),
+             json.dumps(finding.get("arguments"), default=str),
+             None if finding.get("user_request") is None else _text(finding["user_request"]),
              None if finding.get("confirmed") is None else int(bool(finding["confirmed"])),
              json.dumps(finding, sort_keys=True, default=str), time.time()))
         return int(cur.lastrowid) if cur.rowcount else None
@@ -641,6 +642,13 @@ def _alive(owner: str) -> bool:
     except PermissionError:
         return True
     return True
+
+
+def _text(value: Any) -> str:
+    """`value` as a text column can hold it: SQLite refuses a lone surrogate (what a tool's
+    undecodable bytes become), so one is kept as its escape (`\\ud800`), visibly. (The JSON
+    columns need nothing: `json.dumps` escapes it and reading gives it back.)"""
+    return str(value).encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _config(config: dict[str, Any] | None) -> str:

@@ -88,9 +88,15 @@ class FuzzResult:
     network_isolation: str = "unknown"
     parts: dict[str, dict[str, int]] = field(default_factory=dict)  # part -> drawn, novel calls
     stopped: str | None = None  # why fewer calls than asked were made (a caller's budget)
+    # Every arc of the tool's own code some call ran (`CallOutcome.reached`).
+    reached: set[tuple[str, int, int]] = field(default_factory=set)
 
     def abundances(self) -> list[int]:
         return [u.count for u in self.unique.values()]
+
+    def lines_reached(self) -> int:
+        """How many lines of the tool's own code the calls ran."""
+        return len({(rel, n) for rel, a, b in self.reached for n in (a, b) if n > 0})
 
 
 def _size(arguments: dict[str, Any]) -> int:
@@ -100,6 +106,7 @@ def _size(arguments: dict[str, Any]) -> int:
 def record(result: FuzzResult, tool: FuzzTool, arguments: dict[str, Any], outcome: CallOutcome) -> ErrorKey | None:
     """Count one call's outcome; the unique error it hit, if any."""
     result.calls += 1
+    result.reached |= outcome.reached
     for arg, found in outcome.priors.items():
         prior = result.priors.setdefault(arg, SyntaxPrior())
         for slot, values in found.items():
@@ -144,27 +151,31 @@ def record(result: FuzzResult, tool: FuzzTool, arguments: dict[str, Any], outcom
 class Steering:
     """Which generation part to draw from, adapted to what each part found (a simple bandit).
 
-    A call is novel when it hit a unique error or a kind of returned error message not seen
-    before; a part's weight is its default share times (1/2 + 4 x its smoothed novel rate), so
-    a part that keeps finding new things gets more of the next batch and none is ever starved.
-    It depends only on the calls' outcomes, so a seed still reproduces a run. (Line coverage
-    would be the better signal; it is not cheap in a sandboxed worker on this Python.)"""
+    A call is novel when it ran code of the tool's own that no call had run before (a new arc:
+    a line or a branch, `CallOutcome.reached`), or hit a unique error or a kind of returned
+    error message not seen before. A part's weight is its default share times
+    (1/2 + 4 x its smoothed novel rate), so the budget goes to the parts that keep reaching new
+    behaviour and none is ever starved. It depends only on the calls' outcomes (what code a
+    call runs included), so a seed still reproduces a run."""
 
     def __init__(self, base: dict[str, float] | None = None) -> None:
         self.base = dict(base or DEFAULT_WEIGHTS)
         self.drawn = {p: 0 for p in PARTS}
         self.novel = {p: 0 for p in PARTS}
+        self.new_code = {p: 0 for p in PARTS}  # the novel calls that ran new code
 
     def weights(self) -> dict[str, float]:
         return {p: self.base.get(p, 0.0) * (0.5 + 4 * (self.novel[p] + 1) / (self.drawn[p] + 2))
                 for p in PARTS}
 
-    def credit(self, part: str, novel: bool) -> None:
+    def credit(self, part: str, new_finding: bool, new_code: bool) -> None:
         self.drawn[part] += 1
-        self.novel[part] += int(novel)
+        self.novel[part] += int(new_finding or new_code)
+        self.new_code[part] += int(new_code)
 
     def to_dict(self) -> dict[str, dict[str, int]]:
-        return {p: {"drawn": self.drawn[p], "novel": self.novel[p]} for p in PARTS}
+        return {p: {"drawn": self.drawn[p], "novel": self.novel[p], "new_code": self.new_code[p]}
+                for p in PARTS}
 
 
 def fuzz_tool(tool: FuzzTool, *, calls: int = 200, seed: int = 0, batch: int = 25,
@@ -213,9 +224,10 @@ def fuzz_tool(tool: FuzzTool, *, calls: int = 200, seed: int = 0, batch: int = 2
                 if cut and outcome.status == "timeout":  # the caller's time ended, not the tool's
                     result.stopped = (stop() if stop is not None else None) or "no time left"
                     break
-                seen = len(result.unique) + len(result.handled)
+                seen, ran = len(result.unique) + len(result.handled), len(result.reached)
                 record(result, tool, arguments, outcome)
-                steer.credit(part, len(result.unique) + len(result.handled) > seen)
+                steer.credit(part, len(result.unique) + len(result.handled) > seen,
+                             len(result.reached) > ran)
             if result.stopped is not None:
                 break
             round_no += 1

@@ -9,7 +9,8 @@
   components over 255 bytes, `..`, absolute paths, separators; 0, -1, huge numbers, inf, NaN;
 - nested: deep structures: lists of objects with keys missing, extra or of the wrong type,
   lists of lists, JSON text of nested values.
-The fuzzer may steer the shares (`mixture_strategy(weights=...)`). Drawing is seeded through
+The fuzzer steers the shares (`draw_mixture(weights=...)`) towards the parts whose calls reach
+new code of the tool's own or new errors (`fuzzer.Steering`). Drawing is seeded through
 Hypothesis's own `@seed`, so a run is reproduced by its seed.
 """
 

@@ -7,8 +7,9 @@ own mount, network, PID and IPC namespaces (`unshare`):
   `sqlite3`, a `dir_fd` call, a shell started with `system`);
 - the network namespace has only a down loopback: no address is reachable;
 - the worker is PID 1 of its PID namespace and dies with the process that started it
-  (PR_SET_PDEATHSIG), and when it dies the kernel kills every process in the namespace: nothing
-  a tool forked or spawned survives the sandbox;
+  (PR_SET_PDEATHSIG), and when it dies the kernel kills every process in the namespace; after
+  each call it kills every process of its namespace (but itself): nothing a tool forked or
+  spawned, in the background or detached, outlives the call;
 - limits: address space, CPU seconds, file size, processes and no core dumps by
   `resource.setrlimit` (a tool's own processes inherit them); a wall-clock limit enforced by the
   parent, which kills a hanging worker, and with it every process in its namespace, and starts a
@@ -22,6 +23,9 @@ same namespaces and limits, in the call's folder. A program that exits non-zero 
 returns normally makes the call a returned error message (`handled`), not "ok": the tool
 swallowed a failure. Without the namespaces (`--unsafe-no-sandbox`) starting programs is refused,
 since nothing would then hold a program the audit hook cannot see.
+
+Each call's outcome carries the arcs (lines and branches) of the tool's own code it ran,
+measured by coverage.py in the worker (`CallOutcome.reached`): what the fuzzer steers by.
 
 Everything a call writes to its standard output and error, from Python, from C or from a
 program it started, goes to a file of the worker's (file-descriptor level), never to masfuzz's
@@ -55,6 +59,7 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from masfuzz.toolfuzz.priors import call_tainted
@@ -110,6 +115,9 @@ class CallOutcome:
     priors: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
     duration: float = 0.0
     output: str = ""  # the tail of what the call wrote to its standard output and error
+    # The arcs of the tool's own code the call ran: (file relative to its code root, from line,
+    # to line), as coverage.py records them (a negative line: entering or leaving a function).
+    reached: frozenset[tuple[str, int, int]] = frozenset()
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -371,6 +379,7 @@ def _worker(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str, isolate
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when we stop
     sys.dont_write_bytecode = True
     output = _capture_output(base)
+    code = _code_meter(tool)  # before the limits: what coverage.py takes is not the tool's share
     if limits.memory_mb > 0:
         _limit(resource.RLIMIT_AS, _current_vm_bytes() + limits.memory_mb * 2**20)
     _limit(resource.RLIMIT_FSIZE, limits.file_mb * 2**20)
@@ -390,10 +399,12 @@ def _worker(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str, isolate
             return
         call_id, arguments, taint = msg
         os.ftruncate(output, 0)
-        outcome = _one_call(tool, arguments, taint, limits, base, state or CallState())
+        outcome = _one_call(tool, arguments, taint, limits, base, state or CallState(), code)
         outcome.output = _output_tail(output)
+        if code is not None:
+            outcome.reached = frozenset((rel, a, b) for rel, arcs in code.take().items() for a, b in arcs)
         if isolated:
-            _reap()
+            _end_leftovers()
         try:
             conn.send((call_id, outcome))
         except Exception as exc:  # masfuzz could not pass the outcome on: its failure, not the tool's
@@ -402,13 +413,39 @@ def _worker(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str, isolate
                 [(__file__, 0, "_worker")], duration=outcome.duration)))
 
 
-def _reap() -> None:
-    """Collect the exit status of processes a tool left behind that have ended (the worker is
-    PID 1 of its namespace: orphans become its children)."""
-    from masfuzz.proc import ended_children
+def _code_meter(tool: FuzzTool) -> Any:
+    """coverage.py measuring the lines and branches of the tool's own code (`own_code_root`:
+    the package that defines it, even inside site-packages; never masfuzz, the standard library
+    or the framework around it) in this worker; None when the tool has no Python code here (an
+    MCP tool). The C tracer calls back only for the tool's own frames' lines, so a call costs
+    little more than it did."""
+    root = tool.own_code_root
+    if root is None:
+        return None
+    from masfuzz.exec.codecov import meter
 
-    for _ in ended_children():
-        pass
+    return meter(Path(root))
+
+
+def _end_leftovers() -> None:
+    """Kill and reap every process the call left running (a program started in the
+    background, a daemon that left its session), so none outlives the call it belongs to.
+
+    Only in the isolated worker: it is PID 1 of its PID namespace, where `kill(-1)` reaches
+    every other process of the namespace, which is every process the tool started, however
+    it detached (orphans are reparented to PID 1), and nothing outside it. Killed again until
+    none is left, for one that forked while the first signal was sent."""
+    if os.getpid() != 1:  # never outside the namespace: kill(-1) would reach the user's processes
+        return
+    while True:
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except ProcessLookupError:
+            pass  # none left to signal; the wait below collects what is still unreaped
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
 
 
 def _prepare(state: CallState, workdir: str) -> CallOutcome | None:
@@ -444,7 +481,7 @@ def _settle_setup(value: Any) -> None:
 
 
 def _one_call(tool: FuzzTool, arguments: dict[str, Any] | None, taint: bool, limits: SandboxLimits,
-              base: str, state: CallState) -> CallOutcome:
+              base: str, state: CallState, code: Any = None) -> CallOutcome:
     """One call in a fresh folder; `arguments` None prepares the folder only (a dry run of the
     fixture and setup)."""
     workdir = tempfile.mkdtemp(prefix="call-", dir=base)
@@ -458,6 +495,8 @@ def _one_call(tool: FuzzTool, arguments: dict[str, Any] | None, taint: bool, lim
     _ALLOWED_ROOT[:] = [os.path.realpath(workdir)]
     try:
         failed = _prepare(state, workdir)
+        if code is not None:
+            code.take()  # what the setup ran is not the call's
         if failed is not None or arguments is None:
             return failed or CallOutcome("ok")
         _EXITS.clear()  # the tool's programs only, not the setup's

@@ -180,6 +180,9 @@ def tool_dict(t: ToolReport) -> dict[str, Any]:
         "returned_errors": [h.to_dict() for h in sorted(f.handled.values(), key=lambda h: h.first_call)],
         "correctness": t.correctness.to_dict() if t.correctness else None,
         "docfix": t.docfix.to_dict() if t.docfix else None,
-        "generation": f.parts,  # per part: calls drawn from it, and how many found something new
+        # per part: calls drawn from it, how many found something new, and how many of those
+        # ran code of the tool's own no call had run before
+        "generation": f.parts,
+        "lines_reached": f.lines_reached(),  # lines of the tool's own code the calls ran
         **({"stopped": f.stopped} if f.stopped else {}),
     }
