@@ -105,8 +105,12 @@ def run_mutate(opts: argparse.Namespace) -> dict[str, Any]:
     spec, adapter = system.spec, system.runner()
     chosen = mutants(spec, parse_operators(opts.operators))
     problems = {m: adapter.mutation_problem(system.obj, spec, m) for ms in chosen.values() for m in ms}
-    executor = make_executor(opts.executor, ray_address=opts.ray_address, timeout=opts.timeout,
-                             models=model_settings(opts))
+    # every (mutant, case) run is independent: up to --workers at once, each in its own worker
+    # process; in this process they take turns, since a mutant changes the live objects every
+    # run here shares
+    workers = 1 if opts.executor == "inprocess" else opts.workers
+    executor = make_executor(opts.executor, ray_address=opts.ray_address, concurrency=workers,
+                             timeout=opts.timeout, models=model_settings(opts))
 
     async def analysed() -> dict[str, Any]:
         try:

@@ -264,7 +264,7 @@ TABLE: tuple[Setting, ...] = (
             per_command={"exec": 60.0, "tools": 10.0}, metavar="S"),
     Setting("workers", "executions at once (1: one after another); the results are those of "
             "--workers 1 for the same seed (1 when the system under test's model is an embedded "
-            "local/ one, unless given)", integer(low=1, high=256), 4, ("cover", "replay", "fuzz"),
+            "local/ one, unless given)", integer(low=1, high=256), 4, ("cover", "replay", "fuzz", "mutate"),
             metavar="N"),
     Setting("executor", "where the system under test runs: pool (killable warm worker "
             "processes), subprocess (a fresh process per scenario) or inprocess (this process; "

@@ -197,3 +197,25 @@ def test_mutants_travel_to_pool_workers(cli, tmp_path):
     rows = {r["mutant"]: r["status"] for r in json.loads(out)["operators"]["remove_tool_edge"]["results"]}
     assert rows == {"remove_tool_edge(faq_agent, faq_lookup_tool)": "killed",
                     "remove_tool_edge(seat_booking_agent, update_seat)": "survived"}
+
+
+def test_mutants_run_concurrently_in_workers_with_the_results_of_one_worker(cli, tmp_path, monkeypatch):
+    """--workers runs (mutant, case) pairs at once, each mutant applied in its own worker
+    process: the calls overlap, and the analysis is that of --workers 1."""
+    from tests.conftest import ROOT
+
+    suite = _suite(tmp_path / "s.yaml", "How much luggage can I bring?")
+    sleepy = "scripted/" + str(ROOT / "tests" / "campaign" / "sleepy_policy.py") + ":policy"
+    results = {}
+    for workers in ("1", "3"):
+        calls = tmp_path / f"calls-{workers}"
+        calls.mkdir()
+        monkeypatch.setenv("SLEEPY_POLICY_DIR", str(calls))
+        code, out, err = cli("mutate", CS, "--suite", suite, "--operators", "remove_tool_edge,drop_delegation",
+                             "--sut-model", sleepy, "--executor", "pool", "--workers", workers,
+                             "--max-connections", "3", "--no-cache", "--format", "json")
+        assert code == 0, err
+        results[workers] = json.loads(out)["operators"]
+        results[workers + " in flight"] = max(int(n) for n in (calls / "seen.log").read_text().split())
+    assert results["1"] == results["3"]
+    assert results["1 in flight"] == 1 and results["3 in flight"] > 1
