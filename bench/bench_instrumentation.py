@@ -36,6 +36,7 @@ async def plain_run(sut, text: str) -> None:
 
     from masfuzz.adapters.openai_agents.bridge import make_model
     from masfuzz.adapters.openai_agents.recording import CURRENT_AGENT, RunRecording, dispatch
+    from masfuzz.llm.settings import sut_client
     from masfuzz.scenario import Scenario
     from masfuzz.trace import TraceRecorder
 
@@ -49,7 +50,7 @@ async def plain_run(sut, text: str) -> None:
         return data.model_data
 
     config = agents.RunConfig(model=make_model(rec, Scenario(input=text, sut_model=POLICY),
-                                               adapter.clients),
+                                               sut_client),
                               call_model_input_filter=who)
     await agents.Runner.run(sut.obj, text, run_config=config)
 
