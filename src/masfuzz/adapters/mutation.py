@@ -36,10 +36,14 @@ class Changes:
     def __init__(self) -> None:
         self._undo: list[Callable[[], None]] = []
 
+    def replace(self, get: Callable[[], Any], set_: Callable[[Any], None], value: Any) -> None:
+        """Whatever `get` reads set to `value` through `set_` (a closure cell, a global)."""
+        old = get()
+        self._undo.append(lambda: set_(old))
+        set_(value)
+
     def put(self, obj: Any, attr: str, value: Any) -> None:
-        old = getattr(obj, attr)
-        self._undo.append(lambda: setattr(obj, attr, old))
-        setattr(obj, attr, value)
+        self.replace(lambda: getattr(obj, attr), lambda v: setattr(obj, attr, v), value)
 
     def put_item(self, table: MutableMapping[Any, Any], key: Any, value: Any = _MISSING) -> None:
         """`table[key] = value`, or the entry deleted when no value is given."""
