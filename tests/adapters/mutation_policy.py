@@ -1,7 +1,7 @@
 """Scripted models for tests/adapters/test_mutations_reach_agents.py.
 
 `spy(system, family)` plays a system's own example policy and writes every request it answers
-(agent, temperature, family) as a JSON line to the file named by MASFUZZ_SPY_LOG. Two families
+(agent, temperature, family, the names of the tools offered) as a JSON line to the file named by MASFUZZ_SPY_LOG. Two families
 are two model strings, so a test sees which model each agent's calls reached, and with which
 temperature, from the model's side rather than from masfuzz's own record.
 
@@ -40,7 +40,8 @@ def spy(system: str, family: str):
         if path:
             with open(path, "a", encoding="utf-8") as f:
                 f.write(json.dumps({"agent": request.agent, "temperature": request.temperature,
-                                    "family": family}) + "\n")
+                                    "family": family,
+                                    "tools": [t.name for t in request.tools]}) + "\n")
         return play(request)
 
     return policy

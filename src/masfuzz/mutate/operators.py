@@ -13,13 +13,15 @@ The operators are the structural faults a workflow regression introduces:
   which every run reaches first);
 - `swap_descriptions(tool, tool)`: two tools' descriptions exchanged;
 - `weaken_termination(max_turns, N)`: the turn limit raised tenfold (a runaway run stops later);
-- `remove_termination(agent)`: an agent's stop condition (`tool_use_behavior`) removed, or
-  `remove_termination(max_turns)`: the turn limit lifted;
+- `remove_termination(agent)`: an agent's stop condition (`tool_use_behavior`) removed,
+  `remove_termination(Condition)`: a team's termination condition of that class removed
+  (AgentChat), or `remove_termination(max_turns)`: the turn limit lifted;
 - `lower_turn_limit(N)`: the turn limit halved.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 
 from masfuzz.errors import MasfuzzError
@@ -91,9 +93,26 @@ def weaken_termination(spec: WorkflowSpec) -> list[Mutation]:
     return [_m("weaken_termination", "max_turns", limit * 10)] if limit else []
 
 
+# An AgentChat termination condition as the spec renders it (`TextMentionTermination(...)`);
+# MaxMessageTermination is the turn limit, which the turn-limit operators change.
+_CONDITION = re.compile(r"\b(\w+Termination)\(")
+TURN_CONDITIONS = ("MaxMessageTermination",)
+
+
+def stop_conditions(spec: WorkflowSpec) -> list[str]:
+    """The stop conditions of the spec other than its turn limit, by the name a mutant gives
+    them: an Agents SDK agent with a `tool_use_behavior` (the agent's id), an AgentChat
+    termination condition (its class, every one of that class in the team's condition)."""
+    out = []
+    for c in spec.termination.conditions:
+        if ": tool_use_behavior=" in c:
+            out.append(c.split(":", 1)[0])
+        out += [n for n in _CONDITION.findall(c) if n not in TURN_CONDITIONS]
+    return list(dict.fromkeys(out))
+
+
 def remove_termination(spec: WorkflowSpec) -> list[Mutation]:
-    out = [_m("remove_termination", c.split(":", 1)[0]) for c in spec.termination.conditions
-           if ": tool_use_behavior=" in c]
+    out = [_m("remove_termination", name) for name in stop_conditions(spec)]
     if spec.termination.max_turns:
         out.append(_m("remove_termination", "max_turns"))
     return out

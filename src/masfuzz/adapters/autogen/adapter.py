@@ -7,8 +7,9 @@ swarm starts with its first, and a selector team's model sees the candidates in 
 chooses: no speaker is forced, since a forced first speaker could be one whose work has nothing
 to start from. A GraphFlow's edges decide who speaks, so the order leaves it as it is.
 Each agent's model client is swapped for a bridge to the scenario's model and restored after, as
-are its tools when faults or restricted probes apply. Runs of one team are serialised, because
-the agents are shared.
+are its tools when faults or restricted probes apply; a workflow mutant (`mutate`) is applied
+to the team and its agents before all that and undone after. Runs of one team are serialised,
+because the agents are shared.
 """
 
 from __future__ import annotations
@@ -27,10 +28,12 @@ from autogen_core.tools import StaticStreamWorkbench
 from masfuzz.adapters.autogen.bridge import MasfuzzChatCompletionClient
 from masfuzz.adapters.autogen.capture import capture_team, find_team
 from masfuzz.adapters.autogen.extract import FRAMEWORK, extract_team, participants
+from masfuzz.adapters.autogen.mutate import OPERATORS, mutated, problem
 from masfuzz.adapters.autogen.tools import CodeStandIn, FaultyTool, ProbeStub
 from masfuzz.adapters.autogen.trace import StreamRecorder, termination_reason
 from masfuzz.adapters.base import Adapter, system_lock
 from masfuzz.adapters.faults import Injection, modes, tool_faults
+from masfuzz.adapters.mutation import TurnLimit, same
 from masfuzz.adapters.ordering import in_speaking_order
 from masfuzz.errors import MasfuzzError, TargetError
 from masfuzz.graph.coordination import CoordinationGraph
@@ -54,15 +57,24 @@ class AutoGenAdapter(Adapter):
     def extract(self, obj: Any, *, target: str = "") -> WorkflowSpec:
         return extract_team(as_team(obj), target)
 
+    @property
+    def mutation_operators(self) -> frozenset[str]:
+        return OPERATORS
+
+    def mutation_problem(self, obj: Any, spec: WorkflowSpec, mutation: Any) -> str | None:
+        return problem(as_team(obj), mutation)
+
     async def run(self, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
         team = as_team(obj)
         rec = TraceRecorder(scenario_id=scenario.id, system_id=spec.system.id, framework=FRAMEWORK)
         faults = tool_faults(scenario, [t.id for t in spec.tools])
         async with system_lock(team):
-            run = _Run(team, spec, scenario, faults)
-            async with AsyncExitStack() as stack:
-                await run.prepare(stack)
-                return await run.execute(rec)
+            # the mutant first: the run reads the agents' tools and handoffs it changed
+            with mutated(team, scenario.mutant) as turns:
+                run = _Run(team, spec, scenario, faults, turns)
+                async with AsyncExitStack() as stack:
+                    await run.prepare(stack)
+                    return await run.execute(rec)
 
 
 def as_team(obj: Any) -> Any:
@@ -86,8 +98,9 @@ def capture(obj: Any, target: str) -> Any | None:
 
 class _Run:
     def __init__(self, team: Any, spec: WorkflowSpec, scenario: Scenario,
-                 faults: dict[str, Injection]) -> None:
+                 faults: dict[str, Injection], turns: TurnLimit = same) -> None:
         self.team, self.spec, self.scenario, self.faults = team, spec, scenario, faults
+        self.turns = turns  # the mutant's change of the team's max_turns
         self.members = participants(team)
         self.bridges: list[MasfuzzChatCompletionClient] = []
         self.model_errors: list[tuple[str | None, BaseException]] = []
@@ -165,10 +178,11 @@ class _Run:
         team = self.team
         members = in_speaking_order(self.members, self.scenario.speaking_order, lambda m: m.name)
         self.order = None if isinstance(team, GraphFlow) else [m.name for m in members]
+        max_turns = self.scenario.max_turns or getattr(team, "_max_turns", None)
         common: dict[str, Any] = dict(
             name=team.name, description=team.description,
             termination_condition=getattr(team, "_termination_condition", None),
-            max_turns=self.scenario.max_turns or getattr(team, "_max_turns", None),
+            max_turns=None if max_turns is None else self.turns(max_turns),
         )
         if isinstance(team, SelectorGroupChat):
             selector = self._bridge(SELECTOR) or team._model_client  # noqa: SLF001

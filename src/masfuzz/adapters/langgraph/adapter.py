@@ -2,9 +2,10 @@
 
 A run swaps masfuzz's chat model into the node functions (see `inject`), injects tool faults
 into the tool nodes, streams the graph's updates and task starts (subgraphs included, so the
-prebuilt agents' own steps are seen) under the recursion limit,
-and restores everything afterwards. Runs of one graph are serialised, since the swap is shared
-state; each run gets a fresh thread id, so a checkpointer never carries state across scenarios.
+prebuilt agents' own steps are seen) under the recursion limit, and restores everything
+afterwards. A workflow mutant (`mutate`) is applied first and undone last; one that changes the
+graph's edges runs a graph compiled again from the app's builder. Runs of one graph are
+serialised, since the swap is shared state; each run gets a fresh thread id, so a checkpointer never carries state across scenarios.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from masfuzz.adapters.faults import modes, tool_faults
 from masfuzz.adapters.langgraph.chat_model import MasfuzzChatModel
 from masfuzz.adapters.langgraph.extract import FRAMEWORK, extract_graph, handoff_tools, recursion_limit, tool_nodes
 from masfuzz.adapters.langgraph.inject import described, model_slots, swap_models, swap_tools
+from masfuzz.adapters.langgraph.mutate import OPERATORS, mutated, problem
 from masfuzz.adapters.langgraph.trace import UpdateRecorder
 from masfuzz.errors import MasfuzzError, ModelError
 from masfuzz.graph.coordination import CoordinationGraph
@@ -47,6 +49,13 @@ class LangGraphAdapter(Adapter):
     def model_places(self, obj: Any, spec: WorkflowSpec) -> dict[str, list[str]]:
         return described(model_slots(obj, [a.id for a in spec.agents]))
 
+    @property
+    def mutation_operators(self) -> frozenset[str]:
+        return OPERATORS
+
+    def mutation_problem(self, obj: Any, spec: WorkflowSpec, mutation: Any) -> str | None:
+        return problem(obj, spec, mutation)
+
     async def run(self, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
         rec = TraceRecorder(scenario_id=scenario.id, system_id=spec.system.id, framework=FRAMEWORK)
         faults = tool_faults(scenario, [t.id for t in spec.tools])
@@ -55,10 +64,12 @@ class LangGraphAdapter(Adapter):
         updates = UpdateRecorder(rec, spec, tool_node_ids=set(tool_nodes(obj)), tool_faults=modes(faults),
                                  probes={a: {t.name for t in ts} for a, ts in probes.items()},
                                  handoffs=handoff_tools(obj))
-        limit = scenario.max_turns or recursion_limit(obj)
-        config = {"recursion_limit": limit, "configurable": {"thread_id": f"masfuzz-{uuid.uuid4().hex}"}}
+        thread = {"thread_id": f"masfuzz-{uuid.uuid4().hex}"}
         async with system_lock(obj):
-            with ExitStack() as stack:
+            # the mutant first: the model swap reads the bindings it changed
+            with mutated(obj, spec, scenario.mutant) as mutant, ExitStack() as stack:
+                limit = mutant.turns(scenario.max_turns or recursion_limit(obj))
+                config = {"recursion_limit": limit, "configurable": thread}
                 if model is not None:
                     slots = model_slots(obj, [a.id for a in spec.agents])
                     swap_models(stack, slots, model)
@@ -68,8 +79,8 @@ class LangGraphAdapter(Adapter):
                 rec.add(Message(agent=None, role="user", content=scenario.input))
                 try:
                     async with asyncio.timeout(scenario.timeout):
-                        async for chunk in obj.astream(graph_input, config, stream_mode=["updates", "tasks"],
-                                                   subgraphs=True):
+                        async for chunk in mutant.graph.astream(graph_input, config, subgraphs=True,
+                                                                stream_mode=["updates", "tasks"]):
                             updates.feed(chunk)
                 except TimeoutError:
                     return rec.finish("timeout", f"no end within {scenario.timeout:g} s", updates.final_output)

@@ -13,59 +13,38 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
+from masfuzz.adapters import mutation as shared
+from masfuzz.adapters.mutation import Changes, NotApplicable, TurnLimit
 from masfuzz.adapters.openai_agents import sdk
 from masfuzz.adapters.openai_agents.extract import Walk
-from masfuzz.errors import TargetError
-from masfuzz.mutate.operators import NAMES, UNBOUNDED_TURNS
+from masfuzz.mutate.operators import NAMES
 from masfuzz.scenario import Mutation
 
 OPERATORS: frozenset[str] = frozenset(NAMES)  # every operator applies to this framework
-
-TurnLimit = Callable[[int], int]
 
 # description-swapped copies, made once per (tool object, description); the original is kept
 # in the value so that its id cannot be reused while the entry lives
 _copies: dict[tuple[int, str], tuple[Any, Any]] = {}
 
 
-class NotApplicable(TargetError):
-    """The mutation names something this system does not have (an agent, a tool, an edge)."""
-
-
 @contextlib.contextmanager
 def mutated(w: Walk, mutation: Mutation | None) -> Iterator[TurnLimit]:
     """Apply `mutation` to the objects of `w` until exit; yields turn limit -> mutant's limit."""
-    if mutation is None:
-        yield lambda n: n
-        return
-    saved: list[tuple[Any, str, Any]] = []
-
-    def put(obj: Any, attr: str, value: Any) -> None:
-        saved.append((obj, attr, getattr(obj, attr)))
-        setattr(obj, attr, value)
-
-    try:
-        yield _apply(w, mutation, put)
-    finally:
-        for obj, attr, value in reversed(saved):
-            setattr(obj, attr, value)
+    with shared.applied(lambda changes, m: _apply(w, m, changes), mutation, shared.same) as turns:
+        yield turns
 
 
 def problem(w: Walk, mutation: Mutation) -> str | None:
     """Why `mutation` cannot apply to this system, or None: it is applied and undone at once."""
-    try:
-        with mutated(w, mutation):
-            pass
-    except NotApplicable as exc:
-        return str(exc)
-    return None
+    return shared.problem(lambda changes, m: _apply(w, m, changes), mutation)
 
 
-def _apply(w: Walk, m: Mutation, put: Callable[[Any, str, Any], None]) -> TurnLimit:
+def _apply(w: Walk, m: Mutation, changes: Changes) -> TurnLimit:
     op, args = m.operator, m.args
+    put = changes.put
     by_id = {w.id_of(a): a for a in w.agents}
 
     def agent(ident: str) -> Any:
@@ -113,20 +92,14 @@ def _apply(w: Walk, m: Mutation, put: Callable[[Any, str, Any], None]) -> TurnLi
         if getattr(a, "tool_use_behavior", "run_llm_again") == "run_llm_again":
             raise NotApplicable(f"{m.label}: agent {args[0]} has no stop condition to remove")
         put(a, "tool_use_behavior", "run_llm_again")
-    elif op == "remove_termination":
-        return lambda n: UNBOUNDED_TURNS
-    elif op in ("weaken_termination", "lower_turn_limit"):
-        try:
-            limit = int(args[-1])
-        except (IndexError, ValueError):
-            raise NotApplicable(f"{m.label}: expected a turn limit") from None
-        return (lambda n: max(n, limit)) if op == "weaken_termination" else (lambda n: min(n, limit))
+    elif op == "remove_termination" or op in shared.TURN_OPERATORS:
+        return shared.turn_limit(m)
     else:
-        raise NotApplicable(f"{m.label}: unknown operator {op!r}")
-    return lambda n: n
+        raise shared.unknown(m)
+    return shared.same
 
 
-def _rewire(edge: Any, new: Any, w: Walk, put: Callable[[Any, str, Any], None]) -> None:
+def _rewire(edge: Any, new: Any, w: Walk, put: Any) -> None:
     """Remove the object that makes `edge` (a handoff or an `as_tool` tool) from its source's
     list, or put one delegating to `new` in its place."""
     for attr in ("handoffs", "tools"):
