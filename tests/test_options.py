@@ -147,3 +147,10 @@ def test_unknown_and_malformed_pyproject(cli, tmp_path, monkeypatch):
     (tmp_path / "pyproject.toml").write_text('[tool.masfuzz]\nstore = "a.db"\n[tool.masfuzz.report]\nstore = "b.db"\n')
     code, _, err = cli("report")
     assert code == 2 and "b.db: no run store here" in err  # the command's table wins
+
+
+def test_a_repeatable_options_variable_splits_on_commas_or_on_lines_when_a_value_holds_one():
+    ns = resolve("exec", _parse("exec"), env={"MASFUZZ_STUB": "a=1,b=2"}, project={})
+    assert ns.stub == ["a=1", "b=2"]
+    ns = resolve("exec", _parse("exec"), env={"MASFUZZ_STUB": 'a={"x": [1, 2]}\nb=ok\n'}, project={})
+    assert ns.stub == ['a={"x": [1, 2]}', "b=ok"]

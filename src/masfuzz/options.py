@@ -493,6 +493,13 @@ def add_arguments(parser: argparse.ArgumentParser, command: str, *,
         parser.add_argument(s.flag, **kw)
 
 
+def _env_list(raw: str) -> list[str]:
+    """A repeatable option's values in one environment variable: comma-separated, or one per
+    line when the variable holds a line break (so a value may hold commas: a `--stub` result,
+    an `--input` sentence)."""
+    return [v for v in (raw.splitlines() if "\n" in raw else raw.split(",")) if v]
+
+
 def resolve(command: str, ns: argparse.Namespace, *, env: Mapping[str, str] | None = None,
             project: Mapping[str, Any] | None = None, where: str = "pyproject.toml") -> argparse.Namespace:
     """Fill every setting of `command` in `ns`: flag > environment > file > default, checked."""
@@ -510,7 +517,7 @@ def resolve(command: str, ns: argparse.Namespace, *, env: Mapping[str, str] | No
         elif s.env in env:
             raw = env[s.env]
             many = s.flag_kind == "append"
-            value = _check(parse, [v for v in raw.split(",") if v] if many else raw, s.env, many=many)
+            value = _check(parse, _env_list(raw) if many else raw, s.env, many=many)
         elif s.key in project:
             raw = project[s.key]
             many = s.flag_kind == "append"
