@@ -56,3 +56,20 @@ def strip(text: str) -> str:
 def head(text: str) -> str:
     """Return characters 1 to 9 of the text."""
     return text[1:10]
+
+
+def run_commands(commands: str | list[str]) -> str:
+    """Run commands as a shell tool does (one string or a list); like LangChain's ShellTool it
+    logs what goes wrong and returns None, against its declared str."""
+    import logging
+    import subprocess
+
+    parts = [commands] if isinstance(commands, str) else commands
+    if not isinstance(parts, list) or not all(isinstance(p, str) for p in parts):
+        raise TypeError("commands: a string or a list of strings")  # its schema's check
+    try:
+        done = subprocess.run(["true", *parts], capture_output=True, check=False, timeout=5)
+        return f"exit {done.returncode}"
+    except Exception as exc:
+        logging.getLogger(__name__).error("Error during command execution: %s", exc)
+        return None  # type: ignore[return-value]

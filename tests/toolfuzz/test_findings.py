@@ -14,7 +14,8 @@ from masfuzz.loader import load_target
 
 from masfuzz.report.tools import findings_of, gating_failures, tools_text
 from masfuzz.toolfuzz.fuzzer import fuzz_tool
-from masfuzz.toolfuzz.generate import PARTS, allocate, draw_mixture
+from masfuzz.toolfuzz.generate import (BOUNDARY_CLASSES, BOUNDARY_STRINGS, PARTS, allocate,
+                                       boundary_strings, draw, draw_mixture)
 from masfuzz.toolfuzz.sandbox import returned_error
 from masfuzz.toolfuzz.session import SessionConfig, SessionReport, ToolReport, session_dict
 from masfuzz.toolfuzz.runtime import RuntimeReport
@@ -39,10 +40,43 @@ def _types(result):
 
 
 def test_a_nul_byte_is_generated_and_found():
-    result = fuzz_tool(from_callable(ft.file_size), calls=BUDGET, seed=0)
-    (err,) = [u for u in result.unique.values() if u.key.error_type == "ValueError"]
-    assert "null" in err.message
-    assert _types(result) == {"ValueError"}  # the handled OSErrors are not findings
+    found = 0
+    for seed in range(4):  # in most seeds: one seed may draw no NUL in 50 calls
+        result = fuzz_tool(from_callable(ft.file_size), calls=BUDGET, seed=seed)
+        errors = [u for u in result.unique.values() if u.key.error_type == "ValueError"]
+        assert all("null" in e.message for e in errors)
+        assert _types(result) <= {"ValueError"}  # the handled OSErrors are not findings
+        found += bool(errors)
+    assert found >= 3
+
+
+def test_a_shell_tool_swallowing_a_nul_byte_is_found_in_the_median_seed():
+    # like LangChain's ShellTool: a string or a list of strings, a NUL byte makes the program
+    # fail to start, and the tool logs that and returns None against its declared str
+    found = []
+    for seed in range(5):
+        result = fuzz_tool(from_callable(ft.run_commands), calls=BUDGET, seed=seed)
+        found.append(any(k.error_type == "ContractViolation" for k in result.unique))
+    assert sum(found) >= 3, found
+
+
+def test_boundary_strings_draw_each_value_class_and_nul_often():
+    drawn = draw(boundary_strings(), 300, seed=0)
+    for name, examples in BOUNDARY_CLASSES.items():
+        assert any(d in examples for d in drawn), name
+    # a class is as likely as any other however many examples it lists (NUL was 3 of 60)
+    assert sum("\x00" in d for d in drawn) / len(drawn) >= 0.2
+    # and an edge character inside ordinary text
+    assert any("\x00" in d and d.strip("\x00") and d not in BOUNDARY_STRINGS for d in drawn)
+
+
+def test_later_batches_do_not_redraw_the_simplest_arguments():
+    schema = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
+    simplest = {p: a for p, a in draw_mixture(schema, {}, 25, seed=0)[:len(PARTS)]}
+    assert all(simplest[p] in [a for q, a in draw_mixture(schema, {}, 25, seed=1) if q == p]
+               for p in PARTS)  # Hypothesis draws them first whatever the seed...
+    later = draw_mixture(schema, {}, 25, seed=1, skip_simplest=True)
+    assert len(later) == 25 and not any(a == simplest[p] for p, a in later)  # ...unless told not to
 
 
 def test_a_path_component_over_255_bytes_is_generated_and_found():

@@ -205,7 +205,8 @@ def fuzz_tool(tool: FuzzTool, *, calls: int = 200, seed: int = 0, batch: int = 2
         while result.calls < calls:
             want = min(batch, calls - result.calls)
             examples = draw_mixture(tool.schema, result.priors, want, seed * 1009 + round_no,
-                                    steer.weights() if steering else steer.base)
+                                    steer.weights() if steering else steer.base,
+                                    skip_simplest=round_no > 0)
             if not examples:
                 break
             # Learn hard in the first round, then taint one call in four.
