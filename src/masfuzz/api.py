@@ -544,7 +544,7 @@ def run_tools(opts: argparse.Namespace) -> dict[str, Any]:
     import random
 
     from masfuzz.loader import load_target
-    from masfuzz.report.tools import findings_of
+    from masfuzz.report.tools import findings_of, tool_usage_rows
     from masfuzz.store.db import RunStore
     from masfuzz.toolfuzz.session import FuzzSession, session_dict
     from masfuzz.toolfuzz.targets import collect_tools
@@ -566,9 +566,15 @@ def run_tools(opts: argparse.Namespace) -> dict[str, Any]:
         "calls": opts.calls, "seed": seed, "model": opts.model, "sut_model": opts.sut_model,
         "correctness": opts.correctness, "fix_docs": opts.fix_docs, "fixture": opts.fixture,
         "setup": opts.setup}), seed=seed)
-    data = session_dict(FuzzSession(config).run(found, notes, opts.target))
+    tester = agent = None
+    if opts.model or opts.sut_model:  # made with the command's model settings (cache, timeout, key)
+        models = model_settings(opts)
+        tester = models.client(opts.model or opts.sut_model, role="tester")
+        agent = models.client(opts.sut_model or opts.model, role="sut")
+    data = session_dict(FuzzSession(config, tester=tester, agent=agent).run(found, notes, opts.target))
     for finding in findings_of(data):
         store.record_tool_finding(run_id, finding)
+    store.record_usage(run_id, tool_usage_rows(data))
     store.finish_run(run_id, "completed", {"tools": data})
     store.close()
     return data

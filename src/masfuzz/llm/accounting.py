@@ -60,6 +60,15 @@ class Usage:
             self.cost += (reply.usage.tokens_in * price[0] + reply.usage.tokens_out * price[1]) / 1e6
 
 
+    def since(self, earlier: "Usage") -> "Usage":
+        """What was spent after `earlier` (a copy of this usage taken before): one tool's share
+        of a session's clients. Cost stays unknown (None) when it is now unknown."""
+        cost = None if self.cost is None or earlier.cost is None else round(self.cost - earlier.cost, 9)
+        return Usage(self.calls - earlier.calls, self.cache_hits - earlier.cache_hits,
+                     self.errors - earlier.errors, self.tokens_in - earlier.tokens_in,
+                     self.tokens_out - earlier.tokens_out, self.wall_time - earlier.wall_time, cost)
+
+
 class Ledger:
     """Thread-safe totals keyed by role and by (role, agent)."""
 
@@ -80,6 +89,12 @@ class Ledger:
             self.by_role.setdefault(role, Usage()).add(reply, wall, price)
             key = (role, agent or "-")
             self.by_agent.setdefault(key, Usage()).add(reply, wall, price)
+
+    def of_role(self, role: str) -> Usage:
+        """A copy of the totals of one role (zero when it made no call)."""
+        with self._lock:
+            u = self.by_role.get(role)
+            return Usage(**asdict(u)) if u is not None else Usage()
 
     def total(self) -> Usage:
         out = Usage()

@@ -38,6 +38,7 @@ def tools_text(data: dict[str, Any]) -> str:
     out.append("")
     out.append(f"total: {totals['tools']} tools, {totals['calls']} calls, UE {totals['unique_errors']}, "
                f"TC/UE {_fmt(totals['tc_per_ue'])}, Chao1 {c['estimate']:.1f} 95% CI {_ci(c)}")
+    out += [f"total {line}" for line in model_use_lines(totals.get("models") or {})]
     out.append(f"reproduce: masfuzz tools {data['target']} --calls {data['calls_per_tool']} "
                f"--seed {data['seed']}"
                + (f" --model {data['model']}" if data["model"] else "")
@@ -47,6 +48,35 @@ def tools_text(data: dict[str, Any]) -> str:
                + (f" --fixture {shlex.quote(data['fixture'])}" if data.get("fixture") else "")
                + (f" --setup {shlex.quote(data['setup'])}" if data.get("setup") else ""))
     return "\n".join(out) + "\n"
+
+
+def cost_text(cost: float | None) -> str:
+    """A cost in USD, or "unknown" where no price is known (never a made-up $0)."""
+    return "cost unknown (no price known for the model)" if cost is None else f"cost ${cost:.4f}"
+
+
+def model_use_lines(models: dict[str, dict[str, Any]]) -> list[str]:
+    """One line per role: the tester's and the agent's model calls, tokens, time and cost."""
+    out = []
+    for who in ("tester", "agent"):
+        u = models.get(who)
+        if u is None:
+            continue
+        cached = f" ({u['cache_hits']} from the cache)" if u["cache_hits"] else ""
+        failed = f", {u['errors']} failed" if u["errors"] else ""
+        out.append(f"model use, {who} {u['model']}: {u['calls']} call(s){cached}{failed}, "
+                   f"{u['tokens_in']} tokens in, {u['tokens_out']} out, {u['seconds']:.1f} s, "
+                   f"{cost_text(u['cost'])}")
+    return out
+
+
+def tool_usage_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """A session's model use as the store's usage rows: per tool (its name in the agent
+    column), the tester's (role tester) and the agent's (role sut)."""
+    return [{"role": "tester" if who == "tester" else "sut", "agent": t["tool"], "model": u["model"],
+             "calls": u["calls"], "tokens_in": u["tokens_in"], "tokens_out": u["tokens_out"],
+             "cache_hits": u["cache_hits"], "seconds": u["seconds"], "cost": u["cost"]}
+            for t in data["tools"] for who, u in sorted((t.get("models") or {}).items())]
 
 
 def escaped(arguments: Any) -> str:
@@ -92,6 +122,11 @@ def _tool_text(t: dict[str, Any], target: str = "") -> list[str]:
         out.append(f"      blocked x{n}: {reason}")
     if t.get("stopped"):
         out.append(f"   stopped early: {t['stopped']}")
+    if t.get("models"):
+        out += [f"   {line}" for line in model_use_lines(t["models"])]
+        out.append(f"   time: {t['fuzz_seconds']:.1f} s fuzzing, {t['seconds'] - t['fuzz_seconds']:.1f} s "
+                   "in the model stages (sanity check, user requests, agent runs, correctness, "
+                   "documentation fix)")
     out.append(f"   UE {t['unique_errors']}   TC/UE {_fmt(t['tc_per_ue'])}   Chao1 "
                f"{c['estimate']:.1f} 95% CI {_ci(c)}")
     if t["priors"]:

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +34,7 @@ REQUEST_SCHEMA = {"type": "object", "properties": {"request": {"type": "string"}
 class RuntimeReport:
     fuzz: FuzzResult
     agent_runs: dict[str, AgentRun]  # unique error key -> the confirming run
+    fuzz_seconds: float = 0.0  # the fuzzing alone, before the model stages
 
     @property
     def confirmed(self) -> list[UniqueError]:
@@ -86,11 +88,13 @@ async def runtime_pipeline(tool: FuzzTool, sandbox: Sandbox, *, calls: int, seed
                            agent: ModelClient | None = None, tester: ModelClient | None = None,
                            max_confirm: int = 20, stop: Callable[[], str | None] | None = None,
                            time_left: Callable[[], float | None] | None = None) -> RuntimeReport:
+    start = time.perf_counter()
     result = fuzz_tool(tool, calls=calls, seed=seed, sandbox=sandbox, stop=stop, time_left=time_left)
+    fuzz_seconds = time.perf_counter() - start
     runs: dict[str, AgentRun] = {}
     if agent is not None and tester is not None:
         for i, err in enumerate(sorted(result.unique.values(), key=lambda u: u.first_call)[:max_confirm]):
             run = await confirm_error(err, tool, sandbox, agent, tester, seed + i)
             if run is not None:
                 runs[str(err.key)] = run
-    return RuntimeReport(result, runs)
+    return RuntimeReport(result, runs, fuzz_seconds)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from masfuzz.errors import MasfuzzError
+from masfuzz.llm.accounting import Usage
 from masfuzz.llm.types import ModelClient
 from masfuzz.toolfuzz.correctness import CorrectnessReport, correctness_pipeline
 from masfuzz.toolfuzz.docfix import DocFix, fix_documentation
@@ -47,6 +48,8 @@ class ToolReport:
     seconds: float
     correctness: CorrectnessReport | None = None
     docfix: DocFix | None = None
+    # The model calls made for this tool, per role ("tester", "agent"): `model_use`'s entries
+    models: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def unique_errors(self) -> int:
@@ -98,6 +101,7 @@ class FuzzSession:
         """Test one tool; `stop` and `time_left` are a caller's budget (`fuzz_tool`'s)."""
         cfg = self.config
         start = time.perf_counter()
+        before = self._usage()
         with Sandbox(tool, cfg.limits, isolate=cfg.isolate, state=cfg.state) as box:
             runtime = await runtime_pipeline(tool, box, calls=cfg.calls, seed=cfg.seed,
                                              agent=self.agent, tester=self.tester, stop=stop,
@@ -113,7 +117,23 @@ class FuzzSession:
                         tool, report.correctness, box, self.agent, self.tester, seed=cfg.seed,
                         k=cfg.fix_candidates)
         report.seconds = time.perf_counter() - start
+        report.models = {who: model_use(self._model_of(who), u.since(before[who]))
+                         for who, u in self._usage().items() if who in before}
         return report
+
+    def _model_of(self, who: str) -> str:
+        client = self.tester if who == "tester" else self.agent
+        return str(getattr(client, "model_string", "") or "")
+
+    def _usage(self) -> dict[str, Usage]:
+        """What the tester and the agent have spent so far, each by the role its requests
+        carry (one client may play both); a client that keeps no ledger is not counted."""
+        out = {}
+        for who, client, role in (("tester", self.tester, "tester"), ("agent", self.agent, "sut")):
+            ledger = getattr(client, "ledger", None)
+            if ledger is not None:
+                out[who] = ledger.of_role(role)
+        return out
 
     async def run_async(self, tools: list[FuzzTool], notes: list[str] | None = None,
                         target: str = "") -> SessionReport:
@@ -131,6 +151,28 @@ def _clients(config: SessionConfig) -> tuple[ModelClient, ModelClient]:
     agent_model = config.sut_model or config.model
     assert tester_model and agent_model
     return get_client(tester_model, role="tester"), get_client(agent_model, role="sut")
+
+
+def model_use(model: str, u: Usage) -> dict[str, Any]:
+    """One role's model calls for one tool as the data keeps them; cost in USD, None when a
+    price is unknown (an endpoint's model), 0 for the free local and scripted models."""
+    return {"model": model, "calls": u.calls, "cache_hits": u.cache_hits, "errors": u.errors,
+            "tokens_in": u.tokens_in, "tokens_out": u.tokens_out, "seconds": round(u.wall_time, 3),
+            "cost": None if u.cost is None else round(u.cost, 6)}
+
+
+def total_model_use(tools: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The tools' model use added up per role (cost unknown if any tool's is)."""
+    out: dict[str, dict[str, Any]] = {}
+    for t in tools:
+        for who, u in (t.get("models") or {}).items():
+            row = out.setdefault(who, {"model": u["model"], "calls": 0, "cache_hits": 0, "errors": 0,
+                                       "tokens_in": 0, "tokens_out": 0, "seconds": 0.0, "cost": 0.0})
+            for k in ("calls", "cache_hits", "errors", "tokens_in", "tokens_out"):
+                row[k] += u[k]
+            row["seconds"] = round(row["seconds"] + u["seconds"], 3)
+            row["cost"] = None if row["cost"] is None or u["cost"] is None else round(row["cost"] + u["cost"], 6)
+    return out
 
 
 def session_dict(report: SessionReport) -> dict[str, Any]:
@@ -158,7 +200,8 @@ def session_data(cfg: SessionConfig, tools: list[dict[str, Any]], notes: list[st
         "fixture": cfg.state.fixture, "setup": cfg.state.setup_name or None,
         "totals": {"tools": len(tools), "calls": calls, "unique_errors": unique,
                    "tc_per_ue": tc_per_ue(calls, unique),
-                   "chao1": {"estimate": c.estimate, "lower": c.lower, "upper": c.upper}},
+                   "chao1": {"estimate": c.estimate, "lower": c.lower, "upper": c.upper},
+                   "models": total_model_use(tools)},
         "notes": list(notes),
         "tools": tools,
     }
@@ -170,6 +213,9 @@ def tool_dict(t: ToolReport) -> dict[str, Any]:
     c = t.chao1
     return {
         "tool": t.tool.name, "kind": t.tool.kind, "notes": t.tool.notes, "seconds": round(t.seconds, 2),
+        "fuzz_seconds": round(t.runtime.fuzz_seconds, 2),
+        # the model stages' calls for this tool, per role: {} when no model ran
+        "models": t.models,
         "calls": f.calls, "ok": f.ok, "failed": f.failed, "blocked": f.blocked,
         "blocked_reasons": f.blocked_reasons, "network_isolation": f.network_isolation,
         "unique_errors": t.unique_errors, "tc_per_ue": t.tc_ue,
