@@ -126,7 +126,7 @@ def main() -> None:
         med = sorted(seeds, key=lambda s: (len(h[s][0]), s))[len(seeds) // 2]
         missed_med = h[med][0] - m[med][0]
         print(f"      seed {med} (hypothesis's median): pairs hypothesis found and masfuzz did not: "
-              f"{len(missed_med)}")
+              f"{len(missed_med)}; in each seed: {[len(h[s][0] - m[s][0]) for s in seeds]}")
         hu = set().union(*(h[s][0] for s in seeds))
         mu = set().union(*(m[s][0] for s in seeds))
         for label, diff in (("only hypothesis", hu - mu), ("only masfuzz", mu - hu)):

@@ -59,7 +59,6 @@ class Usage:
         else:
             self.cost += (reply.usage.tokens_in * price[0] + reply.usage.tokens_out * price[1]) / 1e6
 
-
     def since(self, earlier: "Usage") -> "Usage":
         """What was spent after `earlier` (a copy of this usage taken before): one tool's share
         of a session's clients. Cost stays unknown (None) when it is now unknown."""

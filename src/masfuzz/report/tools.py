@@ -114,7 +114,8 @@ def _tool_text(t: dict[str, Any], target: str = "") -> list[str]:
     out = ["", f"== {t['tool']} ({t['kind']}) =="]
     for note in t["notes"]:
         out.append(f"   note: {note}")
-    out.append(f"   runtime: {t['calls']} calls in {t['seconds']:.1f}s: {t['ok']} returned, {t['failed']} "
+    fuzzing = t.get("fuzz_seconds", t["seconds"])  # the model stages' time is on a line of its own
+    out.append(f"   runtime: {t['calls']} calls in {fuzzing:.1f}s: {t['ok']} returned, {t['failed']} "
                f"failed, {t['blocked']} blocked by the sandbox (network isolation: "
                f"{t['network_isolation']})" + (f"; {t['lines_reached']} lines of its code reached"
                                                if t.get("lines_reached") else ""))
