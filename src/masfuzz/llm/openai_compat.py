@@ -58,6 +58,9 @@ class OpenAIClient(RemoteProvider):
                                           if spec.provider == "openai" else None)
         # httpx connection pools belong to one event loop; the sync CLI may run several.
         self._clients: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+        # llama.cpp's servers take a response schema only as {"type": "json_object", "schema"}
+        # and refuse OpenAI's json_schema form: set once such a server refused it
+        self._json_object = False
 
     def _client(self) -> Any:
         loop = asyncio.get_running_loop()
@@ -74,6 +77,8 @@ class OpenAIClient(RemoteProvider):
             request,
             max_tokens_field="max_completion_tokens" if self.provider == "openai" else "max_tokens",
         )
+        if self._json_object and "response_format" in params:
+            params["response_format"] = {"type": "json_object", "schema": request.response_schema}
         client = self._client()
 
         async def once() -> Any:
@@ -86,11 +91,23 @@ class OpenAIClient(RemoteProvider):
                 once, self.retry, transient=self._transient, retry_after=_retry_after
             )
         except self._openai.OpenAIError as exc:
+            if "response_format" in params and self._refuses_json_schema(exc):
+                self._json_object = True
+                return await self.complete(request, timeout=timeout)
             failed = ModelCallFailed if self._transient(exc) else ModelError
             raise failed(self._describe(exc)) from None
         return parse_response(response)
 
+    def _refuses_json_schema(self, exc: BaseException) -> bool:
+        """An OpenAI-compatible server that answered a json_schema response format with a
+        validation error naming it (llama.cpp's: HTTP 400, llama-cpp-python's: HTTP 500)."""
+        return (self.provider == "openai-compatible" and not self._json_object
+                and isinstance(exc, self._openai.APIStatusError)
+                and "response_format" in _server_message(exc) and "json_schema" in _server_message(exc))
+
     def _transient(self, exc: BaseException) -> bool:
+        if self._refuses_json_schema(exc):
+            return False  # asking again the same way gets the same refusal
         o = self._openai
         if isinstance(exc, (o.RateLimitError, o.APITimeoutError, o.APIConnectionError)):
             return True
