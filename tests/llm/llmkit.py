@@ -47,9 +47,11 @@ def completion_body(name="update_seat", arguments='{"confirmation_number": "ABC1
 
 class StatusServer:
     """Answers POST /v1/chat/completions with the next status in `statuses` (200 = a tool
-    call), records each request's Authorization header and the peak number of open requests."""
+    call), or with what `answer(body)` returns as (status, payload); records each request's
+    Authorization header and body, and the peak number of open requests."""
 
-    def __init__(self, statuses, delay=0.0):
+    def __init__(self, statuses=(200,), delay=0.0, answer=None):
+        self.answer = answer
         self.statuses = list(statuses)
         self.delay = delay
         self.requests = []
@@ -71,6 +73,8 @@ class StatusServer:
                     owner.peak = max(owner.peak, owner.open)
                 time.sleep(owner.delay)
                 payload = completion_body() if status == 200 else {"error": {"message": f"status {status}"}}
+                if owner.answer is not None:
+                    status, payload = owner.answer(body)
                 data = json.dumps(payload).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")

@@ -83,67 +83,35 @@ def test_max_connections_bounds_concurrent_requests():
     assert srv.peak == 2
 
 
-class _SchemaFormatServer:
-    """Answers like llama-cpp-python's server: a json_schema response format is a validation
+def _llama_cpp_formats(body):
+    """As llama-cpp-python's server answers: a json_schema response format is a validation
     error (HTTP 500), a json_object one with its schema is answered with JSON text."""
+    import json
 
-    def __init__(self):
-        import json
-        import threading
-        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-        self.formats = []
-        owner = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                fmt = body.get("response_format") or {}
-                owner.formats.append(fmt.get("type"))
-                if fmt.get("type") == "json_schema":
-                    status, payload = 500, {"error": {"message": "1 validation error: {'loc': ('body', "
-                                                      "'response_format', 'type'), 'msg': \"Input should be "
-                                                      "'text' or 'json_object'\", 'input': 'json_schema'}"}}
-                else:
-                    status, payload = 200, {
-                        "id": "c", "object": "chat.completion", "created": 0, "model": "m",
-                        "choices": [{"index": 0, "finish_reason": "stop", "message": {
-                            "role": "assistant", "content": json.dumps({"schema_seen": "schema" in fmt})}}],
-                        "usage": {"prompt_tokens": 5, "completion_tokens": 3, "total_tokens": 8}}
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
+    fmt = body.get("response_format") or {}
+    if fmt.get("type") == "json_schema":
+        return 500, {"error": {"message": "1 validation error: {'loc': ('body', 'response_format', "
+                               "'type'), 'msg': \"Input should be 'text' or 'json_object'\", "
+                               "'input': 'json_schema'}"}}
+    return 200, {"id": "c", "object": "chat.completion", "created": 0, "model": "m",
+                 "choices": [{"index": 0, "finish_reason": "stop", "message": {
+                     "role": "assistant", "content": json.dumps({"schema_seen": "schema" in fmt})}}],
+                 "usage": {"prompt_tokens": 5, "completion_tokens": 3, "total_tokens": 8}}
 
 
 def test_a_server_that_refuses_json_schema_gets_json_object_with_the_schema():
     from masfuzz.llm.types import ChatMessage, ChatRequest
 
-    srv = _SchemaFormatServer()
-    try:
+    ask = ChatRequest(messages=(ChatMessage(role="user", content="JSON please"),),
+                      response_schema={"type": "object", "properties": {"schema_seen": {"type": "boolean"}}})
+    with StatusServer(answer=_llama_cpp_formats) as srv:
         client = get_client(model(srv.url), base_delay=0.01)
-        ask = ChatRequest(messages=(ChatMessage(role="user", content="JSON please"),),
-                          response_schema={"type": "object", "properties": {"schema_seen": {"type": "boolean"}}})
         first = asyncio.run(client.complete(ask))
         second = asyncio.run(client.complete(ask))
-    finally:
-        srv.close()
     assert first.text == second.text == '{"schema_seen": true}'
     # refused once (not retried as a server error), then json_object from the start
-    assert srv.formats == ["json_schema", "json_object", "json_object"]
+    formats = [body["response_format"]["type"] for _, body in srv.requests]
+    assert formats == ["json_schema", "json_object", "json_object"]
 
 
 def run_cli(argv):
