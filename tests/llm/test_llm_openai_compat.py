@@ -187,3 +187,15 @@ def test_openai_without_a_key_says_which_variable_to_set(monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with pytest.raises(ModelError, match=r"^openai/gpt-4.1-mini: no API key; set OPENAI_API_KEY$"):
         get_client("openai/gpt-4.1-mini")
+
+
+def test_an_assistant_turn_with_tool_calls_is_sent_with_text_content():
+    from masfuzz.llm.openai_format import request_params
+    from masfuzz.llm.types import ChatMessage, ChatRequest, ToolCallRequest
+
+    call = ToolCallRequest(id="c1", name="update_seat", arguments={"new_seat": "14C"})
+    params = request_params(ChatRequest(messages=(
+        ChatMessage(role="user", content="14C please"), ChatMessage(role="assistant", tool_calls=(call,)),
+        ChatMessage(role="tool", tool_call_id="c1", name="update_seat", content="done"))))
+    assistant = params["messages"][1]
+    assert assistant["content"] == "" and assistant["tool_calls"][0]["function"]["name"] == "update_seat"

@@ -56,7 +56,9 @@ def _message(m: Any) -> dict[str, Any]:
             }
             for c in m.tool_calls
         ]
-    elif out["content"] is None:
+    # text even beside tool calls: OpenAI takes "" there too, and llama-cpp-python's server
+    # refuses an assistant message whose content is null
+    if out["content"] is None:
         out["content"] = ""
     return out
 
