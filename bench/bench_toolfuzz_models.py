@@ -3,9 +3,10 @@ crashing arguments, confirmation through the agent, correctness sets and the doc
 with what the tester and the agent spent on it (calls, tokens, model time, cost).
 
 By default the embedded model, offline (slow: tens of minutes on two cores); `--model` takes any
-model string, e.g. an OpenAI-compatible endpoint on loopback serving the same GGUF file
-(`python -m llama_cpp.server --model FILE --port 8000` and
-`--model openai-compatible/gemma@http://127.0.0.1:8000/v1`). No response cache: every call is made.
+model string, e.g. an OpenAI-compatible endpoint on loopback serving an embedded model's GGUF
+file (`python -m llama_cpp.server --model FILE --chat_format chatml-function-calling --port 8000`,
+then `--model openai-compatible/smollm2@http://127.0.0.1:8000/v1`; not part of `make bench`'s
+defaults). No response cache: every call is made.
 
     .venv/bin/python bench/bench_toolfuzz_models.py [--model M] [--tool FILE.py:NAME] [--calls N]
 """
