@@ -59,6 +59,13 @@ class Usage:
         else:
             self.cost += (reply.usage.tokens_in * price[0] + reply.usage.tokens_out * price[1]) / 1e6
 
+    def plus(self, other: "Usage") -> "Usage":
+        """This usage and `other` together; cost unknown (None) when either's is."""
+        cost = None if self.cost is None or other.cost is None else self.cost + other.cost
+        return Usage(self.calls + other.calls, self.cache_hits + other.cache_hits,
+                     self.errors + other.errors, self.tokens_in + other.tokens_in,
+                     self.tokens_out + other.tokens_out, self.wall_time + other.wall_time, cost)
+
     def since(self, earlier: "Usage") -> "Usage":
         """What was spent after `earlier` (a copy of this usage taken before): one tool's share
         of a session's clients. Cost stays unknown (None) when it is now unknown."""
@@ -99,13 +106,7 @@ class Ledger:
         out = Usage()
         with self._lock:
             for u in self.by_role.values():
-                out.calls += u.calls
-                out.cache_hits += u.cache_hits
-                out.errors += u.errors
-                out.tokens_in += u.tokens_in
-                out.tokens_out += u.tokens_out
-                out.wall_time += u.wall_time
-                out.cost = None if (out.cost is None or u.cost is None) else out.cost + u.cost
+                out = out.plus(u)
         return out
 
     def as_dict(self) -> dict:

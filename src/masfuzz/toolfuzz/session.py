@@ -162,17 +162,17 @@ def model_use(model: str, u: Usage) -> dict[str, Any]:
 
 
 def total_model_use(tools: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """The tools' model use added up per role (cost unknown if any tool's is)."""
-    out: dict[str, dict[str, Any]] = {}
+    """The tools' model use added up per role, by `Usage`'s own rule (cost unknown if any
+    tool's is)."""
+    models: dict[str, str] = {}
+    sums: dict[str, Usage] = {}
     for t in tools:
         for who, u in (t.get("models") or {}).items():
-            row = out.setdefault(who, {"model": u["model"], "calls": 0, "cache_hits": 0, "errors": 0,
-                                       "tokens_in": 0, "tokens_out": 0, "seconds": 0.0, "cost": 0.0})
-            for k in ("calls", "cache_hits", "errors", "tokens_in", "tokens_out"):
-                row[k] += u[k]
-            row["seconds"] = round(row["seconds"] + u["seconds"], 3)
-            row["cost"] = None if row["cost"] is None or u["cost"] is None else round(row["cost"] + u["cost"], 6)
-    return out
+            models.setdefault(who, u["model"])
+            sums[who] = sums.get(who, Usage()).plus(Usage(
+                u["calls"], u["cache_hits"], u["errors"], u["tokens_in"], u["tokens_out"],
+                u["seconds"], u["cost"]))
+    return {who: model_use(models[who], u) for who, u in sums.items()}
 
 
 def session_dict(report: SessionReport) -> dict[str, Any]:
