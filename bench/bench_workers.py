@@ -9,7 +9,7 @@ worker process masfuzz can kill):
 - a FLARE campaign of 200 executions (2 seeds and 198 mutants in batches of --batch, default 64):
   batch-synchronous, as the issue asks (FLARE's weights are updated after each batch), so a
   batch lasts as long as its slowest worker; the bench prints that ceiling, computed from the
-  model calls each execution made, placed on 16 workers as the pool places them;
+  model calls each execution made, placed on 16 workers as the engine starts them;
 - the replay of those 200 executions as one suite (`masfuzz replay` submits every case at once):
   the executor's own scaling.
 
@@ -61,12 +61,19 @@ def campaign_run(workers: int, executions: int, batch: int, folder: Path) -> dic
     campaign = Campaign(target, system.spec, executor, setup.coverage_models(), [phase], store,
                         run_id, seed=opts.seed, budget=budget, detectors=setup.detectors())
 
-    batches: list[list[int]] = []  # SUT model calls of each execution, submission by submission
+    # each submission's executions: (SUT model calls, its parent's, None for no parent)
+    batches: list[list[tuple[int, int | None]]] = []
     execute = campaign.execute
+    calls: dict[str, int] = {}
 
     async def counted(scenarios):
         outcomes = await execute(scenarios)
-        batches.append([o.trace.usage.model_calls for o in outcomes if not o.reused])
+        batch = []
+        for o in outcomes:
+            if not o.reused:
+                calls[o.scenario.id] = o.trace.usage.model_calls
+                batch.append((calls[o.scenario.id], calls.get(o.scenario.provenance.parent)))
+        batches.append(batch)
         return outcomes
 
     campaign.execute = counted
@@ -122,7 +129,7 @@ def replay_run(workers: int, campaign: dict) -> dict:
     by_id = {t.scenario_id: t for t in traces}
     runs = [by_id[sc.id] for sc in campaign["scenarios"]]
     return {"startup": startup, "wall": wall, "executions": len(outcomes),
-            "batches": [[t.usage.model_calls for t in runs]],
+            "batches": [[(t.usage.model_calls, None) for t in runs]],  # all at once, unordered
             "outcomes": json.dumps([o.passed for o in outcomes]),
             "traces": json.dumps([[e.model_dump(mode="json", exclude={"t"})
                                    for e in t.events] for t in runs], sort_keys=True, default=str)}
@@ -138,18 +145,19 @@ async def warm_up(executor, target, workers: int) -> float:
     return time.perf_counter() - t0
 
 
-def ceiling(batches: list[list[int]], workers: int) -> float:
+def ceiling(batches: list[list[tuple[int, int | None]]], workers: int) -> float:
     """The speedup these executions allow with no CPU cost at all: each one lasts its model
-    calls x 100 ms; a batch's executions go, in submission order, to the worker free first (as
-    the pool hands them out), and a batch ends with its last worker."""
+    calls x 100 ms; a batch's executions start as the engine starts them (longest expected
+    first: by the parent's run, those with none first, otherwise in submission order), each on
+    the worker free first, and a batch ends with its last worker."""
     serial = parallel = 0
-    for calls in batches:
+    for batch in batches:
         free = [0] * workers
-        for c in calls:
+        for c, _ in sorted(batch, key=lambda e: -(e[1] if e[1] is not None else float("inf"))):
             k = free.index(min(free))
             free[k] += c
-        serial += sum(calls)
-        parallel += max(free) if calls else 0
+        serial += sum(c for c, _ in batch)
+        parallel += max(free) if batch else 0
     return serial / parallel if parallel else 0.0
 
 

@@ -124,8 +124,13 @@ class Campaign:
             exhausted = f"{self.budget.executions} executions done"
         if exhausted is not None:
             pending = pending[:left or 0] if left else []
+        # Started longest expected first (the executor's slots are handed out in the order
+        # tasks start): a batch lasts as long as its last execution, and starting the long ones
+        # first keeps the workers busy to the end. Recording stays in submission order below,
+        # so the order runs start in never changes a result.
+        started = sorted(pending, key=lambda i: -self.recorder.expected_seconds(scenarios[i]))
         tasks = {i: asyncio.ensure_future(self.executor.execute(
-            self.executor.request(self.target, scenarios[i]))) for i in pending}
+            self.executor.request(self.target, scenarios[i]))) for i in started}
         try:
             for i in pending:  # record in submission order, whatever finished first
                 trace = await self._within_budget(tasks[i])

@@ -98,6 +98,13 @@ class Recorder:
         return Outcome(scenario, trace, eid, gain, tuple(self._first_seen.get(scenario.id, ())),
                        reused=True)
 
+    def expected_seconds(self, scenario: Scenario) -> float:
+        """How long `scenario` is likely to run: its parent's recorded wall time (a mutant runs
+        much like the seed it was made from), or infinity when no parent ran (a seed, a new
+        input): the unknown goes first, as longest-processing-time-first scheduling wants."""
+        parent = self._done.get(scenario.provenance.parent or "")
+        return parent[1].usage.wall_time if parent is not None else float("inf")
+
     def unsettled(self) -> set[str]:
         """Items of stored executions no phase asked for again yet, not in the coverage map:
         covered all the same (see `settle_replay`)."""
