@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -88,6 +89,9 @@ def main() -> None:
     ap.add_argument("--seeds", default="0,1,2")
     ap.add_argument("--tools", default="", help="comma list of tool names (default: all)")
     args = ap.parse_args()
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from summary import record as record_figure  # not fuzzer.record
+
     budgets = [int(b) for b in args.budgets.split(",")]
     seeds = [int(s) for s in args.seeds.split(",")]
     tools = load_tools(set(args.tools.split(",")) if args.tools else None)
@@ -127,6 +131,14 @@ def main() -> None:
         missed_med = h[med][0] - m[med][0]
         print(f"      seed {med} (hypothesis's median): pairs hypothesis found and masfuzz did not: "
               f"{len(missed_med)}; in each seed: {[len(h[s][0] - m[s][0]) for s in seeds]}")
+        hm, mm = statistics.median(len(h[s][0]) for s in seeds), statistics.median(
+            len(m[s][0]) for s in seeds)
+        record_figure(f"tool fuzzing at {budget} calls: real pairs, masfuzz / hypothesis",
+               f"{mm:g} / {hm:g}", "more", mm > hm,
+               note=f"median of seeds {seeds}, {len(tools)} tools")
+        missed = max(len(h[s][0] - m[s][0]) for s in seeds)
+        record_figure(f"tool fuzzing at {budget} calls: pairs only hypothesis found", missed, "0",
+               missed == 0, note="most in any seed")
         hu = set().union(*(h[s][0] for s in seeds))
         mu = set().union(*(m[s][0] for s in seeds))
         for label, diff in (("only hypothesis", hu - mu), ("only masfuzz", mu - hu)):
