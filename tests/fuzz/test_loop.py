@@ -285,3 +285,22 @@ def test_the_report_names_the_shrunk_reproducer(cli, tmp_path):
     code, out, _ = cli("report", "--store", str(tmp_path / "s.db"))
     assert f"shrunk {fingerprint}: {shrunk['scenario']} reproduces it with only temperature of " \
            "triage_agent" in out
+
+
+def test_the_report_says_which_tester_calls_the_cache_answered(cli, tmp_path):
+    pytest.importorskip("agents")
+    cached = ("--model", READER, "--seed-tasks", "1", "--cache", str(tmp_path / "cache.sqlite"))
+    argv = ["fuzz", CS, "--sut-model", HOT, "--rounds", "2", "--seed", "3", "--no-judge",
+            "--executor", "inprocess", "--input", "How much luggage can I bring?", *cached]
+    for name in ("first", "again"):
+        code, _, err = cli(*argv, "--store", str(tmp_path / f"{name}.db"))
+        assert code == 0, err
+    reports = {}
+    for name in ("first", "again"):
+        code, out, _ = cli("report", "--store", str(tmp_path / f"{name}.db"))
+        reports[name] = [line for line in out.splitlines() if "model use, tester" in line]
+    assert reports["first"] and not any("from the cache" in line for line in reports["first"])
+    # the same campaign again: every tester call answered from the cache, and said so
+    again = [re.search(r": (\d+) call\(s\) \((\d+) from the cache\), 0 tokens in", line)
+             for line in reports["again"]]
+    assert again and all(m and m[1] == m[2] for m in again), reports["again"]

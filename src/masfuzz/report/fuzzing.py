@@ -123,7 +123,9 @@ def usage_lines(usage: list[dict[str, Any]]) -> list[str]:
             out.append(f"  model use, sut {u['agent']}: {u['calls']} call(s) to {u['model']}")
         else:
             who = "sut, all agents" if u["role"] == "sut" else f"tester {u['agent']}"
-            out.append(f"  model use, {who}: {u['calls']} call(s), {u['tokens_in']} tokens in, "
+            # answered from the cache: counted as calls, no tokens or model time spent on them
+            cached = f" ({u['cache_hits']} from the cache)" if u.get("cache_hits") else ""
+            out.append(f"  model use, {who}: {u['calls']} call(s){cached}, {u['tokens_in']} tokens in, "
                        f"{u['tokens_out']} out, {u['seconds'] or 0:.1f} s")
     return out
 
