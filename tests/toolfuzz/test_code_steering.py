@@ -51,19 +51,25 @@ def price_of(name: str) -> float:
 '''
 
 
-@pytest.fixture
-def shop_tool(tmp_path, monkeypatch):
-    """A tool in a package of its own, its price list in a second module of the package."""
-    package = f"shop_{uuid.uuid4().hex[:8]}"
+def _package_tool(tmp_path, monkeypatch, prefix, modules, function):
+    """A tool defined in a package of its own (`modules`: file name -> source), unloaded after."""
+    package = f"{prefix}_{uuid.uuid4().hex[:8]}"
     folder = tmp_path / package
     folder.mkdir()
     (folder / "__init__.py").write_text("")
-    (folder / "tool.py").write_text(textwrap.dedent(SHOP))
-    (folder / "prices.py").write_text(textwrap.dedent(PRICES))
+    for name, source in modules.items():
+        (folder / name).write_text(textwrap.dedent(source))
     monkeypatch.syspath_prepend(str(tmp_path))
-    yield wrap_tool(load_target(f"{package}.tool:quote").obj)
+    yield wrap_tool(load_target(f"{package}.tool:{function}").obj)
     for name in [m for m in sys.modules if m.startswith(package)]:
         del sys.modules[name]
+
+
+@pytest.fixture
+def shop_tool(tmp_path, monkeypatch):
+    """A tool in a package of its own, its price list in a second module of the package."""
+    yield from _package_tool(tmp_path, monkeypatch, "shop", {"tool.py": SHOP, "prices.py": PRICES},
+                             "quote")
 
 
 def _files(outcome):
@@ -121,3 +127,51 @@ def test_lines_reached_are_reported(shop_tool, tmp_path, capsys):
     assert tool["lines_reached"] >= 5 and set(tool["generation"]["schema"]) == {"drawn", "novel", "new_code"}
     assert main(argv) == 0
     assert f"; {tool['lines_reached']} lines of its code reached" in capsys.readouterr().out
+
+
+LINGER = '''
+import threading
+import time
+
+from .later import afterwards
+
+
+def echo(text: str) -> str:
+    """Echoes the text; "background" also starts work that goes on after the call returns."""
+    if text == "background":
+        threading.Thread(target=afterwards).start()
+        return "started"
+    time.sleep(0.8)  # long enough for work left running by an earlier call to run into it
+    return text
+'''
+
+LATER = '''
+import time
+
+
+def afterwards():
+    time.sleep(0.3)
+    total = 0
+    for i in range(1000):
+        total += i
+    time.sleep(1.5)
+    return total
+'''
+
+
+@pytest.fixture
+def lingering_tool(tmp_path, monkeypatch):
+    """A tool whose call can leave a thread running its own code after it returns."""
+    yield from _package_tool(tmp_path, monkeypatch, "linger", {"tool.py": LINGER, "later.py": LATER},
+                             "echo")
+
+
+def test_a_thread_left_running_by_a_call_does_not_count_in_the_next(lingering_tool):
+    with Sandbox(lingering_tool, isolate=isolation_problem() is None) as box:
+        first = box.call({"text": "background"})
+        second = box.call({"text": "plain"})
+        third = box.call({"text": "plain again"})
+    assert (first.result, second.result, third.result) == ("started", "plain", "plain again")
+    assert first.leftover_threads == 1 and second.leftover_threads == 0
+    # the thread's loop ran during the second call's time; its lines are nobody's call's
+    assert _files(second) == {"tool.py"} and second.reached == third.reached

@@ -55,6 +55,7 @@ import signal
 import sys
 import tempfile
 import subprocess
+import threading
 import time
 import traceback
 from collections.abc import Callable
@@ -118,6 +119,9 @@ class CallOutcome:
     # The arcs of the tool's own code the call ran: (file relative to its code root, from line,
     # to line), as coverage.py records them (a negative line: entering or leaving a function).
     reached: frozenset[tuple[str, int, int]] = frozenset()
+    # Threads the call started that were still running the tool's own code when it returned:
+    # the worker is replaced before the next call, so they neither run into it nor count there.
+    leftover_threads: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -399,10 +403,12 @@ def _worker(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str, isolate
             return
         call_id, arguments, taint = msg
         os.ftruncate(output, 0)
+        before = {t.ident for t in threading.enumerate()}
         outcome = _one_call(tool, arguments, taint, limits, base, state or CallState(), code)
         outcome.output = _output_tail(output)
         if code is not None:
             outcome.reached = frozenset((rel, a, b) for rel, arcs in code.take().items() for a, b in arcs)
+            outcome.leftover_threads = _threads_in(tool.own_code_root, before)
         if isolated:
             _end_leftovers()
         try:
@@ -411,6 +417,23 @@ def _worker(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str, isolate
             conn.send((call_id, CallOutcome(
                 "error", "", "MasfuzzError", f"masfuzz could not pass the call's outcome back: {exc}",
                 [(__file__, 0, "_worker")], duration=outcome.duration)))
+
+
+def _threads_in(root: str, before: set[int | None]) -> int:
+    """Threads started since `before` that are running code under `root` now (somewhere on
+    their stack). An idle pool thread the framework keeps (waiting in the standard library) is
+    not counted: it runs none of the tool's code into the next call."""
+    prefix = os.path.realpath(root) + os.sep
+    frames = sys._current_frames()
+    count = 0
+    for thread in threading.enumerate():
+        frame = frames.get(thread.ident) if thread.ident not in before else None
+        while frame is not None:
+            if os.path.realpath(frame.f_code.co_filename).startswith(prefix):
+                count += 1
+                break
+            frame = frame.f_back
+    return count
 
 
 def _code_meter(tool: FuzzTool) -> Any:
@@ -697,6 +720,8 @@ class Sandbox:
                                    message=f"no answer within {limit:g} s; killed",
                                    duration=time.perf_counter() - start)
             _, outcome = self._conn.recv()
+            if outcome.leftover_threads:
+                self._stop(kill=True)  # a fresh worker for the next call (see leftover_threads)
             return outcome
         except (EOFError, OSError, BrokenPipeError):
             code = self._proc.exitcode if self._proc is not None else None
