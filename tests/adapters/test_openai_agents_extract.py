@@ -173,3 +173,17 @@ def test_unsupported_sdk_version_is_one_line(tmp_path):
     assert out.returncode == 0, out.stderr
     assert out.stdout.count("\n") == 1
     assert out.stdout.startswith("openai-agents 0.0.1 is not supported: it lacks Runner")
+
+
+def test_a_file_named_without_its_system(tmp_path, cli):
+    # three agents at the top level: which one a conversation starts with is the user's to say
+    code, _, err = cli("inspect", APP.split(":")[0])
+    assert code == 2 and err.strip().endswith(
+        "its top-level systems: faq_agent, seat_booking_agent, triage_agent")
+    # one: it is the system
+    app = tmp_path / "one.py"
+    app.write_text("from agents import Agent\n\nhelper = 3\nconcierge = Agent(name='concierge', "
+                   "instructions='Greet the guest.')\n")
+    code, out, err = cli("inspect", str(app))
+    assert code == 0, err
+    assert out.startswith("system ") and "entry concierge" in out.splitlines()[0]

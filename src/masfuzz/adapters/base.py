@@ -106,11 +106,30 @@ def resolve(obj: Any, target: str = "") -> tuple[Adapter, Any]:
         found = _find(built) if built is not None else None
         if found is not None:
             return found, built
+    if inspect.ismodule(obj):
+        return _one_system_of(obj, target)
     raise TargetError(
         f"{target}: a {type(obj).__module__}.{type(obj).__qualname__} is not a system masfuzz "
         "can test (expected an Agents SDK Agent, an AutoGen AgentChat team or agent, a "
         "LangGraph graph, an AG2 agent, or a zero-argument function returning one)"
     )
+
+
+def _one_system_of(module: Any, target: str) -> tuple[Adapter, Any]:
+    """A file named without `:NAME`: the one testable system among its top-level names, or one
+    line naming them all, so the user can say which (an Agents SDK app defines every agent at
+    the top, and only the user knows which one a conversation starts with)."""
+    names = [name for name, value in vars(module).items()
+             if not name.startswith("_") and not inspect.ismodule(value) and _find(value) is not None]
+    if len(names) == 1:
+        value = getattr(module, names[0])
+        return _find(value), value  # type: ignore[return-value]
+    if names:
+        raise TargetError(f"{target}: name the system to test as {target}:NAME; its top-level "
+                          f"systems: {', '.join(names)}")
+    raise TargetError(f"{target}: no system masfuzz can test at its top level (an Agents SDK "
+                      "Agent, an AutoGen AgentChat team or agent, a LangGraph graph, an AG2 "
+                      "agent); name one as FILE:NAME, or a zero-argument function returning one")
 
 
 def _hooks(present: Any, name: str) -> Iterator[tuple[Any, Any]]:
