@@ -610,6 +610,7 @@ def _tool_session(opts: argparse.Namespace, seed: int, *, timeout: float, models
         fix_candidates=getattr(opts, "candidates", 3),
         limits=SandboxLimits(time_s=timeout, cpu_s=max(1, int(timeout)), memory_mb=opts.memory_mb),
         isolate=not opts.unsafe_no_sandbox, state=_call_state(opts),
+        workers=getattr(opts, "workers", 1) or 1,
     )
 
 

@@ -262,9 +262,10 @@ TABLE: tuple[Setting, ...] = (
             "timeout (900 for runs whose agents use an embedded local/ model)",
             number(positive=True, high=86_400), 120.0, RUNS + ("tools",),
             per_command={"exec": 60.0, "tools": 10.0}, metavar="S"),
-    Setting("workers", "executions at once (1: one after another); the results are those of "
-            "--workers 1 for the same seed (1 when the system under test's model is an embedded "
-            "local/ one, unless given)", integer(low=1, high=256), 4, ("cover", "replay", "fuzz", "mutate"),
+    Setting("workers", "executions at once (for tools: tools tested at once, each in its own "
+            "sandbox; 1: one after another); the results are those of --workers 1 for the same "
+            "seed (1 when the system under test's model is an embedded local/ one, unless given)",
+            integer(low=1, high=256), 4, ("cover", "replay", "fuzz", "mutate", "tools"),
             metavar="N"),
     Setting("executor", "where the system under test runs: pool (killable warm worker "
             "processes), subprocess (a fresh process per scenario) or inprocess (this process; "

@@ -103,13 +103,27 @@ def test_an_endpoints_calls_are_counted_and_its_cost_is_unknown_not_zero(capsys,
     assert "cost unknown" in text and "$0.0000" in text
 
 
-def test_one_tools_share_of_a_clients_usage():
-    before = Usage(calls=3, tokens_in=100, tokens_out=10, wall_time=1.5, cost=0.002)
-    after = Usage(calls=5, cache_hits=1, tokens_in=160, tokens_out=25, wall_time=4.0, cost=0.003)
-    d = after.since(before)
-    assert (d.calls, d.cache_hits, d.tokens_in, d.tokens_out) == (2, 1, 60, 15)
-    assert abs(d.wall_time - 2.5) < 1e-9 and abs(d.cost - 0.001) < 1e-12
-    assert Usage(calls=1, cost=None).since(Usage()).cost is None
+def test_each_tools_tab_holds_its_own_calls_on_shared_clients():
+    from masfuzz.llm.accounting import Ledger, tab
+    from masfuzz.llm.types import ChatMessage, ChatRequest
+
+    ledger = Ledger()
+    client = get_client(f"scripted/{POLICIES}:agent", ledger=ledger)
+
+    async def tool_work(n: int):
+        with tab() as spent:
+            for i in range(n):
+                await client.complete(ChatRequest(messages=(ChatMessage(role="user", content=f"hi {i}"),)))
+                await asyncio.sleep(0)  # let the other tool's calls in between
+            return spent
+
+    async def both():
+        return await asyncio.gather(tool_work(2), tool_work(5))
+
+    two, five = asyncio.run(both())
+    assert (two.of_role("sut").calls, five.of_role("sut").calls) == (2, 5)
+    assert ledger.of_role("sut").calls == 7  # the client's own ledger has them all
+    assert two.of_role("sut").tokens_in + five.of_role("sut").tokens_in == ledger.of_role("sut").tokens_in
     (line,) = model_use_lines({"agent": {"model": "m", "calls": 2, "cache_hits": 0, "errors": 1,
                                          "tokens_in": 5, "tokens_out": 6, "seconds": 0.25, "cost": None}})
     assert line == "model use, agent m: 2 call(s), 1 failed, 5 tokens in, 6 out, 0.2 s, cost unknown (no price known for the model)"

@@ -8,7 +8,10 @@ it stays `None` rather than a guess.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import threading
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 
 from masfuzz.llm.types import ChatReply
@@ -66,14 +69,6 @@ class Usage:
                      self.errors + other.errors, self.tokens_in + other.tokens_in,
                      self.tokens_out + other.tokens_out, self.wall_time + other.wall_time, cost)
 
-    def since(self, earlier: "Usage") -> "Usage":
-        """What was spent after `earlier` (a copy of this usage taken before): one tool's share
-        of a session's clients. Cost stays unknown (None) when it is now unknown."""
-        cost = None if self.cost is None or earlier.cost is None else round(self.cost - earlier.cost, 9)
-        return Usage(self.calls - earlier.calls, self.cache_hits - earlier.cache_hits,
-                     self.errors - earlier.errors, self.tokens_in - earlier.tokens_in,
-                     self.tokens_out - earlier.tokens_out, self.wall_time - earlier.wall_time, cost)
-
 
 class Ledger:
     """Thread-safe totals keyed by role and by (role, agent)."""
@@ -95,6 +90,9 @@ class Ledger:
             self.by_role.setdefault(role, Usage()).add(reply, wall, price)
             key = (role, agent or "-")
             self.by_agent.setdefault(key, Usage()).add(reply, wall, price)
+        opened = _TAB.get()
+        if opened is not None and opened is not self:
+            opened.record(role, agent, reply, wall, price)
 
     def of_role(self, role: str) -> Usage:
         """A copy of the totals of one role (zero when it made no call)."""
@@ -117,3 +115,21 @@ class Ledger:
                     {"role": r, "agent": a, **asdict(u)} for (r, a), u in sorted(self.by_agent.items())
                 ],
             }
+
+
+# The tab of the work under way in this context (an asyncio task and the threads it hands work
+# to inherit it): each ledger's record also lands there, so what one piece of work spent is known
+# while others spend through the same clients at the same time.
+_TAB: contextvars.ContextVar[Ledger | None] = contextvars.ContextVar("masfuzz_tab", default=None)
+
+
+@contextlib.contextmanager
+def tab() -> Iterator[Ledger]:
+    """A ledger of what the model calls made inside the block (in this task, or threads it
+    starts) spend, whichever client's ledger they are recorded in."""
+    ledger = Ledger()
+    token = _TAB.set(ledger)
+    try:
+        yield ledger
+    finally:
+        _TAB.reset(token)

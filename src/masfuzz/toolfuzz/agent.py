@@ -8,6 +8,7 @@ error, as the agent would see it) goes back, until the model answers in text.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -73,7 +74,8 @@ async def run_agent(client: ModelClient, tool: FuzzTool, request: str, execute: 
             return run
         messages.append(ChatMessage(role="assistant", content=reply.text, tool_calls=tuple(calls)))
         for c in calls:
-            outcome = execute(dict(c.arguments))
+            # in a thread: a sandboxed call blocks, and other tools' work shares this event loop
+            outcome = await asyncio.to_thread(execute, dict(c.arguments))
             run.steps.append(ToolStep(dict(c.arguments), outcome))
             messages.append(ChatMessage(role="tool", name=tool.name, tool_call_id=c.id,
                                         content=observation(outcome)))

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Callable
@@ -89,7 +90,9 @@ async def runtime_pipeline(tool: FuzzTool, sandbox: Sandbox, *, calls: int, seed
                            max_confirm: int = 20, stop: Callable[[], str | None] | None = None,
                            time_left: Callable[[], float | None] | None = None) -> RuntimeReport:
     start = time.perf_counter()
-    result = fuzz_tool(tool, calls=calls, seed=seed, sandbox=sandbox, stop=stop, time_left=time_left)
+    # in a thread: the sandbox's calls block, and other tools' work shares this event loop
+    result = await asyncio.to_thread(fuzz_tool, tool, calls=calls, seed=seed, sandbox=sandbox,
+                                     stop=stop, time_left=time_left)
     fuzz_seconds = time.perf_counter() - start
     runs: dict[str, AgentRun] = {}
     if agent is not None and tester is not None:

@@ -127,6 +127,10 @@ class CallOutcome:
         return asdict(self)
 
 
+# Sandboxes of several tools start their workers from threads of one process (`masfuzz tools
+# --workers N`); a fork copies every lock as it is at that moment, so two forks never overlap.
+_STARTING = threading.Lock()
+
 # --- inside the worker -------------------------------------------------------------------
 
 _ALLOWED_ROOT: list[str] = []  # the current call's directory (a list: mutated by the worker)
@@ -666,6 +670,10 @@ class Sandbox:
         self.close()
 
     def _start(self) -> None:
+        with _STARTING:  # one fork at a time, whichever thread (tool) asks
+            self._start_worker()
+
+    def _start_worker(self) -> None:
         parent, child = self._ctx.Pipe()
         if self.isolate:
             target, args = _keeper, (child, self.tool, self.limits, self.base, self.state)

@@ -3,7 +3,12 @@
 The published ToolFuzz keeps its fuzzer state in module globals and hard-codes one model; here a
 `FuzzSession` owns the configuration (seed, budgets, sandbox limits), the two model clients
 (tester and agent) and the per-tool results, and runs the runtime pipeline, the correctness
-pipeline and the documentation auto-fix for each tool in turn. Every run is seeded and says so.
+pipeline and the documentation auto-fix for each tool. Every run is seeded and says so.
+
+Up to `workers` tools are tested at once, each in its own sandbox process with its own seed
+stream, so a tool's results do not depend on which others run beside it (the reports come back
+in the tools' order, the same as one at a time); what concurrency buys is the model stages'
+waiting, and the sandboxes' calls, overlapping.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from masfuzz.errors import MasfuzzError
-from masfuzz.llm.accounting import Usage
+from masfuzz.llm.accounting import Usage, tab
 from masfuzz.llm.types import ModelClient
 from masfuzz.toolfuzz.correctness import CorrectnessReport, correctness_pipeline
 from masfuzz.toolfuzz.docfix import DocFix, fix_documentation
@@ -39,6 +44,7 @@ class SessionConfig:
     limits: SandboxLimits = field(default_factory=SandboxLimits)
     isolate: bool = True  # False only when the user said --unsafe-no-sandbox
     state: CallState = field(default_factory=CallState)  # --fixture and --setup
+    workers: int = 1  # tools tested at once
 
 
 @dataclass
@@ -101,8 +107,7 @@ class FuzzSession:
         """Test one tool; `stop` and `time_left` are a caller's budget (`fuzz_tool`'s)."""
         cfg = self.config
         start = time.perf_counter()
-        before = self._usage()
-        with Sandbox(tool, cfg.limits, isolate=cfg.isolate, state=cfg.state) as box:
+        with tab() as spent, Sandbox(tool, cfg.limits, isolate=cfg.isolate, state=cfg.state) as box:
             runtime = await runtime_pipeline(tool, box, calls=cfg.calls, seed=cfg.seed,
                                              agent=self.agent, tester=self.tester, stop=stop,
                                              time_left=time_left)
@@ -117,27 +122,31 @@ class FuzzSession:
                         tool, report.correctness, box, self.agent, self.tester, seed=cfg.seed,
                         k=cfg.fix_candidates)
         report.seconds = time.perf_counter() - start
-        report.models = {who: model_use(self._model_of(who), u.since(before[who]))
-                         for who, u in self._usage().items() if who in before}
+        # this tool's calls only (the tab), even with other tools' calls going on at once
+        report.models = {who: model_use(self._model_of(who), spent.of_role(role))
+                         for who, role in self._metered()}
         return report
 
     def _model_of(self, who: str) -> str:
         client = self.tester if who == "tester" else self.agent
         return str(getattr(client, "model_string", "") or "")
 
-    def _usage(self) -> dict[str, Usage]:
-        """What the tester and the agent have spent so far, each by the role its requests
-        carry (one client may play both); a client that keeps no ledger is not counted."""
-        out = {}
-        for who, client, role in (("tester", self.tester, "tester"), ("agent", self.agent, "sut")):
-            ledger = getattr(client, "ledger", None)
-            if ledger is not None:
-                out[who] = ledger.of_role(role)
-        return out
+    def _metered(self) -> list[tuple[str, str]]:
+        """(who, the role its requests carry) of the tester and the agent (one client may play
+        both); a client that keeps no ledger is not counted."""
+        return [(who, role) for who, client, role in (("tester", self.tester, "tester"),
+                                                      ("agent", self.agent, "sut"))
+                if getattr(client, "ledger", None) is not None]
 
     async def run_async(self, tools: list[FuzzTool], notes: list[str] | None = None,
                         target: str = "") -> SessionReport:
-        reports = [await self.test_tool(t) for t in tools]
+        slots = asyncio.Semaphore(max(1, self.config.workers))
+
+        async def one(tool: FuzzTool) -> ToolReport:
+            async with slots:
+                return await self.test_tool(tool)
+
+        reports = list(await asyncio.gather(*(one(t) for t in tools)))  # in the tools' order
         return SessionReport(self.config, reports, list(notes or []), target)
 
     def run(self, tools: list[FuzzTool], notes: list[str] | None = None, target: str = "") -> SessionReport:
