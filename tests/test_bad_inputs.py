@@ -201,6 +201,9 @@ def _file_cases(f: dict[str, Path]):
         ("cover: coordinator on a manifest", ["cover", str(EXAMPLES / "manifests" / "customer_service.yaml"),
                                               "--coordinator", "boss", "--sut-model", CS_SUT], {}),
         ("serve: port out of range", ["serve", "--port", "99999"], {}),
+        # a mutant given less time than the target: every mutant as slow as it would be a kill
+        ("mutate: mutant time factor below 1", ["mutate", CS, "--mutant-timeout-factor", "0.5"], {}),
+        ("mutate: negative mutant time constant", ["mutate", CS, "--mutant-timeout-const", "-1"], {}),
         ("models: no action", ["models"], {}),
         ("unknown command", ["frobnicate"], {}),
         ("pyproject: bad value", ["report"], {"__cwd__": str(f["pyproject_dir"])}),
@@ -213,7 +216,7 @@ def _cases(tmp_path: Path):
 
 
 def test_the_corpus_is_large():
-    assert len(_option_cases()) + 56 >= 150
+    assert len(_option_cases()) + 58 >= 150
 
 
 def test_every_bad_input_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch):

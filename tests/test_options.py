@@ -85,6 +85,11 @@ def test_limits_left_to_their_defaults_grow_with_the_embedded_model():
     assert (ns.timeout, ns.model_timeout) == (30.0, 600.0)  # what the user set stays
     ns = resolve("tools", _parse("tools"), env={}, project={})
     assert ns.timeout == 10.0  # a tool call's limit, not a run's
+    ns = resolve("mutate", _parse("mutate"), env={"MASFUZZ_SUT_MODEL": "local/gemma-3-270m"}, project={})
+    assert (ns.timeout, ns.mutant_timeout_const, ns.mutant_timeout_factor) == (900.0, 300.0, 2.0)
+    ns = resolve("mutate", _parse("mutate", "--mutant-timeout-const", "5"),
+                 env={"MASFUZZ_SUT_MODEL": "local/gemma-3-270m"}, project={})
+    assert ns.mutant_timeout_const == 5.0
 
 
 @pytest.mark.parametrize("setting,command", CASES, ids=[f"{c}:{s.name}" for s, c in CASES])

@@ -92,7 +92,7 @@ def mutate(target: str, **keywords: Any) -> dict[str, Any]:
 def run_mutate(opts: argparse.Namespace) -> dict[str, Any]:
     from masfuzz.exec import make_executor
     from masfuzz.generate.suite import load_suite
-    from masfuzz.mutate.analysis import analyse
+    from masfuzz.mutate.analysis import MutantLimits, analyse
     from masfuzz.mutate.operators import mutants, parse_operators
     from masfuzz.target import Orchestration, Target
 
@@ -116,6 +116,8 @@ def run_mutate(opts: argparse.Namespace) -> dict[str, Any]:
         try:
             return await analyse(suite, lambda scenario: executor.run(target, scenario), spec,
                                  chosen, problems, sut_model=opts.sut_model,
+                                 limits=MutantLimits(opts.mutant_timeout_factor,
+                                                     opts.mutant_timeout_const, opts.timeout),
                                  suite_name=str(opts.suite), target=str(opts.target))
         finally:
             await executor.aclose()

@@ -453,6 +453,15 @@ TABLE: tuple[Setting, ...] = (
     Setting("operators", "the mutation operators to apply (comma list)",
             choices_list(*MUTATION_OPERATORS),
             ",".join(MUTATION_OPERATORS), ("mutate",), metavar="OP1,OP2"),
+    # a case's run on a mutant may take F x its run on the target + S seconds, at most --timeout
+    # (PIT's timeoutFactor and timeoutConst; masfuzz.mutate.analysis says why these defaults)
+    Setting("mutant_timeout_factor", "a case's run on a mutant may take this many times its run "
+            "on the target, plus --mutant-timeout-const, at most --timeout; past that it is a "
+            "kill (a timeout)", number(low=1.0, high=1000.0), 2.0, ("mutate",), metavar="F"),
+    Setting("mutant_timeout_const", "seconds a case's run on a mutant may take beyond "
+            "--mutant-timeout-factor times its run on the target (300 for runs whose agents use "
+            "an embedded local/ model)", number(low=0.0, high=86_400), 60.0, ("mutate",),
+            metavar="S"),
     # serve
     Setting("port", "loopback port to serve on (0: any free port)", integer(low=0, high=65535),
             8765, ("serve",), metavar="N"),
@@ -538,7 +547,7 @@ def resolve(command: str, ns: argparse.Namespace, *, env: Mapping[str, str] | No
 # a hosted model would end most of their runs, and a run ended by masfuzz's own limit is the
 # harness's finding, not the app's: left to their defaults, the limits grow with such a model.
 SLOW_MODEL = "local/"
-SLOW_MODEL_LIMITS = {"timeout": 900.0, "model_timeout": 600.0}
+SLOW_MODEL_LIMITS = {"timeout": 900.0, "model_timeout": 600.0, "mutant_timeout_const": 300.0}
 
 
 def _sized_for_the_model(command: str, ns: argparse.Namespace, defaulted: set[str]) -> None:
@@ -547,6 +556,8 @@ def _sized_for_the_model(command: str, ns: argparse.Namespace, defaulted: set[st
 
     if "timeout" in defaulted and command in RUNS and slow("sut_model"):
         ns.timeout = SLOW_MODEL_LIMITS["timeout"]
+    if "mutant_timeout_const" in defaulted and slow("sut_model"):
+        ns.mutant_timeout_const = SLOW_MODEL_LIMITS["mutant_timeout_const"]
     if "workers" in defaulted and slow("sut_model"):  # one embedded model per worker: no room
         ns.workers = 1
     if "model_timeout" in defaulted and (slow("sut_model") or slow("model")):

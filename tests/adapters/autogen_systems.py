@@ -86,3 +86,30 @@ def coder_policy(request):
 
     marker = os.environ["CODER_MARKER"]
     return say(f"```python\nopen({marker!r}, 'w').write('ran')\nprint('written')\n```")
+
+
+SLOW = "scripted/tests/adapters/autogen_systems.py:slow_policy"
+SLOW_LOG = "MASFUZZ_SLOW_LOG"
+
+
+def relay_team():
+    """Two agents taking turns until eight messages: a run long enough to be cut off."""
+    from autogen_agentchat.teams import RoundRobinGroupChat
+
+    first = AssistantAgent("first", model_client=MasfuzzChatCompletionClient(SLOW))
+    second = AssistantAgent("second", model_client=MasfuzzChatCompletionClient(SLOW))
+    return RoundRobinGroupChat([first, second], termination_condition=MaxMessageTermination(8))
+
+
+async def slow_policy(request):
+    """Answers after 100 ms (an awaited wait, as a hosted model's round trip), and appends the
+    asking agent to the file $MASFUZZ_SLOW_LOG names: the calls seen from the model's side."""
+    import asyncio
+    import os
+
+    path = os.environ.get(SLOW_LOG)
+    if path:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(f"{request.agent}\n")
+    await asyncio.sleep(0.1)
+    return say(f"{request.agent} passes it on.")

@@ -175,6 +175,43 @@ def test_timeout_fault_in_process_ends_as_timeout():
     assert [c.tool for c in trace.of_type(ToolCall)][-1] == "synthesize_voice"
 
 
+@pytest.mark.parametrize("whose", ["executor", "scenario"])
+def test_a_run_cut_off_in_process_is_stopped_before_the_next_one(whose, tmp_path, monkeypatch):
+    """A run ended by its time limit (the in-process executor's, or the scenario's own) is
+    cancelled and awaited, not left going: nothing of it runs after it returns, so it can call
+    no model (the next run's, once swapped in) and count no message towards the next run's
+    limit: the team's termination condition is the same object in every run."""
+    from masfuzz.exec import make_executor
+    from tests.adapters.autogen_systems import SLOW, SLOW_LOG
+
+    log = tmp_path / "calls.log"
+    monkeypatch.setenv(SLOW_LOG, str(log))
+    team = "tests/adapters/autogen_systems.py:relay_team"
+    scenario = Scenario(input="Pass it on.", sut_model=SLOW)
+
+    def calls():
+        return len(log.read_text().splitlines()) if log.exists() else 0
+
+    async def go():
+        ex = make_executor("inprocess", timeout=60)
+        alone = await ex.run(team, scenario)
+        short = make_executor("inprocess", timeout=0.35) if whose == "executor" else ex
+        cut = await short.run(team, scenario.model_copy(update={"timeout": 0.35} if whose == "scenario" else {}))
+        left = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        made = calls()
+        after = await ex.run(team, scenario)
+        return alone, cut, left, made, after
+
+    alone, cut, left, made, after = asyncio.run(go())
+    assert alone.termination.reason == "message_limit" and alone.usage.model_calls == 7
+    assert cut.termination.reason == "timeout" and "abandoned" not in cut.meta
+    assert left == []  # the stream, the team's runtime, the model call in flight: all ended
+    assert calls() - made == 7  # the run after made its own seven calls, and no one else any
+    strip = lambda t: ([e.model_dump(exclude={"t", "id", "call_id"}) for e in t.events],  # noqa: E731
+                       t.termination.reason, t.usage.model_calls)
+    assert strip(after) == strip(alone)
+
+
 @pytest.mark.parametrize("mode", ["probe", "faithful"])
 def test_restricted_tool_attempt_is_recorded(mode):
     trace = run(SELECTOR, sut_model="scripted/tests/adapters/autogen_systems.py:probe_policy", restricted=mode)

@@ -157,6 +157,44 @@ def test_agentchat_cover_suite_kills_mutants(cli, tmp_path):
     assert data["operators"]["retarget_delegation"]["status"] == "no mutant on video_team_selector"
 
 
+def _one_case_suite(path, target, text, sut):
+    from masfuzz.generate.suite import Suite, SuiteCase
+
+    sc = Scenario(input=text, sut_model=sut)
+    Suite(target, {}, {}, None, [SuiteCase(sc.id, "witness", text[:20], sc, [], [])], []).save(path)
+    return str(path)
+
+
+@pytest.mark.parametrize("bound", ["baseline", "run"])
+def test_a_mutant_that_never_ends_is_cut_relative_to_the_baseline(cli, tmp_path, bound):
+    """The round robin ends at its message limit; without the limit it would go on to --timeout.
+    Its run on that mutant is bounded by 2x the baseline's time + the constant (or by --timeout
+    when that is sooner), and the kill says which bound ended it."""
+    pytest.importorskip("autogen_agentchat")
+    suite = _one_case_suite(tmp_path / "s.yaml", ROUND_ROBIN, VIDEO_TASK, VIDEO_SUT)
+    limits = (["--mutant-timeout-const", "1", "--timeout", "600"] if bound == "baseline"
+              else ["--mutant-timeout-const", "600", "--timeout", "3"])
+    code, out, err = cli("mutate", ROUND_ROBIN, "--suite", suite, "--sut-model", VIDEO_SUT,
+                         "--operators", "remove_termination", "--executor", "inprocess",
+                         "--no-cache", "--format", "json", *limits)
+    assert code == 0, err
+    data = json.loads(out)
+    rows = {r["mutant"]: r for r in data["operators"]["remove_termination"]["results"]}
+    [kill] = rows["remove_termination(max_turns)"]["killed_by"]
+    [time] = data["baseline"]["times"]
+    assert kill["bound"] == time["bound"] == bound
+    assert data["mutant_time_limit"]["factor"] == 2.0
+    if bound == "baseline":
+        assert time["mutant_limit"] == pytest.approx(2 * time["seconds"] + 1, abs=0.01)
+        assert kill["why"] == (f"ran past 2x the baseline's {time['seconds']:.1f} s + 1 s: did not "
+                               "end as the target does (timeout)")
+    else:
+        assert time["mutant_limit"] == 3
+        assert kill["why"] == "ended timeout (the run's time limit, 3 s) instead of message_limit"
+    # the other stop condition gone, the message limit still ends the run: no timeout, no kill
+    assert rows["remove_termination(TextMentionTermination)"]["status"] == "survived"
+
+
 # --- LangGraph -----------------------------------------------------------------------------
 
 

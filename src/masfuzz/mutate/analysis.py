@@ -1,8 +1,20 @@
 """Mutation analysis: run a suite against the target and against each mutant, and score it.
 
-Every case runs once on the target as written (the baseline) and once on each mutant, all
-submitted to the executor together (its concurrency bounds how many run at once). A case fails
-on a mutant when, compared with its baseline run:
+Every case runs once on the target as written (the baseline) and once on each mutant. A case's
+baseline runs first; its runs on the mutants follow, all submitted to the executor together
+with every other case's (its concurrency, --workers, bounds how many run at once). Each run on
+a mutant is bounded relative to its case's baseline, as PIT and mutmut bound theirs: at most
+`factor` x the baseline's time + `constant` seconds (`MutantLimits`), never more than the run's
+own limit (the scenario's `timeout`, else --timeout). A mutant that removes the only thing that
+ends a run (`remove_termination`) so stops soon after the target would have ended, instead of
+running to --timeout; that run is a kill (it did not end as the target does). The defaults,
+`--mutant-timeout-factor 2` and `--mutant-timeout-const 60` (300 with an embedded local/
+model), are wider than PIT's 1.25 and 4 s: PIT bounds deterministic CPU time, while two runs of
+one case on a model differ by far more (latency, retries on a rate limit, answers of another
+length), and a baseline answered from the model cache takes next to no time while a mutant
+whose prompts differ waits for the model: the constant is a few model calls' worth.
+
+A case fails on a mutant when, compared with its baseline run:
 
 - an expected witness that held on the baseline is lost (for a robustness case: the fault it
   survived on the baseline now breaks it);
@@ -11,6 +23,8 @@ on a mutant when, compared with its baseline run:
 - the deterministic oracles find a failure of the system the baseline run did not have;
 - the run could not be carried out at all (the model under test, or the harness, refused: a
   scripted model asked for a handoff the mutant removed).
+
+A case whose baseline could not run is not counted, and is not run on the mutants.
 
 A mutant is killed when at least one case fails on it, survived otherwise, and not applicable
 when the target's adapter cannot apply it. The score of an operator is killed / (killed +
@@ -39,6 +53,39 @@ EQUIVALENT_NOTE = ("equivalent mutants are not detected: a mutant no input can t
 Execute = Callable[[Scenario], Awaitable[Trace]]
 
 
+BY_BASELINE, BY_RUN = "baseline", "run"  # which bound a run on a mutant had (`TimeLimit.bound`)
+
+
+@dataclass(frozen=True)
+class MutantLimits:
+    """How long a case may run on a mutant: `factor` x its baseline's time + `constant` seconds,
+    at most `run_limit` (the run's own limit, --timeout, when the scenario sets none)."""
+
+    factor: float
+    constant: float
+    run_limit: float
+
+    def for_case(self, scenario: Scenario, baseline_seconds: float) -> "TimeLimit":
+        own = scenario.timeout or self.run_limit
+        relative = self.factor * baseline_seconds + self.constant
+        if relative < own:
+            return TimeLimit(relative, BY_BASELINE,
+                             f"{self.factor:g}x the baseline's {baseline_seconds:.1f} s + {self.constant:g} s")
+        return TimeLimit(own, BY_RUN, f"the run's time limit, {own:g} s")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"factor": self.factor, "constant": self.constant, "run_limit": self.run_limit}
+
+
+@dataclass(frozen=True)
+class TimeLimit:
+    """The time limit of one case's runs on the mutants, and which bound it is."""
+
+    seconds: float
+    bound: str  # BY_BASELINE or BY_RUN
+    text: str  # the rule, in words: "2x the baseline's 3.1 s + 60 s"
+
+
 @dataclass
 class CaseRun:
     """What one case showed on one system (the target or a mutant)."""
@@ -48,6 +95,7 @@ class CaseRun:
     termination: str | None = None
     failures: dict[str, str] = field(default_factory=dict)  # fingerprint -> "category: description"
     error: str = ""  # the run could not be carried out (raised instead of giving a trace)
+    seconds: float = 0.0  # the run's own time (its trace's wall time: no wait for a worker)
 
 
 def observe_case(case: SuiteCase, trace: Trace, spec: WorkflowSpec | None) -> CaseRun:
@@ -55,13 +103,24 @@ def observe_case(case: SuiteCase, trace: Trace, spec: WorkflowSpec | None) -> Ca
     failures = {f.fingerprint: f"{f.category}: {f.description}" for f in detect(trace, spec)
                 if f.attribution == "sut"}
     end = trace.termination
-    return CaseRun(outcome.passed, list(outcome.lost), end.reason if end else None, failures)
+    return CaseRun(outcome.passed, list(outcome.lost), end.reason if end else None, failures,
+                   seconds=trace.usage.wall_time)
 
 
-def why_failed(base: CaseRun, mutant: CaseRun) -> str | None:
-    """Why the case fails on the mutant, judged against its baseline run; None: it does not."""
+def timed_out(base: CaseRun, mutant: CaseRun) -> bool:
+    """The run on the mutant was ended by its time limit where the baseline's ended by itself."""
+    return not mutant.error and mutant.termination == "timeout" and base.termination != "timeout"
+
+
+def why_failed(base: CaseRun, mutant: CaseRun, limit: TimeLimit) -> str | None:
+    """Why the case fails on the mutant, judged against its baseline run (`limit`: the time
+    limit the run on the mutant had); None: it does not."""
     if mutant.error:
         return f"the run could not be carried out: {mutant.error}"
+    if timed_out(base, mutant):  # first: what it lost, it lost by being cut short
+        if limit.bound == BY_BASELINE:
+            return f"ran past {limit.text}: did not end as the target does (timeout)"
+        return f"ended timeout ({limit.text}) instead of {base.termination}"
     if base.passed and not mutant.passed:
         return f"lost {', '.join(mutant.lost)}"
     if mutant.termination != base.termination:
@@ -70,6 +129,18 @@ def why_failed(base: CaseRun, mutant: CaseRun) -> str | None:
     if new:
         return f"new failure {new[0]}" + (f" (+{len(new) - 1} more)" if len(new) > 1 else "")
     return None
+
+
+def _kill(case: str, base: CaseRun, mutant: CaseRun, limit: TimeLimit) -> dict[str, Any] | None:
+    """The kill row of a case that fails on a mutant (None: it does not); one the time limit
+    ended says which bound it had (`baseline`: relative to the baseline, `run`: the run's own)."""
+    why = why_failed(base, mutant, limit)
+    if why is None:
+        return None
+    row = {"case": case, "why": why}
+    if timed_out(base, mutant):
+        row["bound"] = limit.bound
+    return row
 
 
 async def _observed(execute: Execute, case: SuiteCase, scenario: Scenario,
@@ -83,22 +154,27 @@ async def _observed(execute: Execute, case: SuiteCase, scenario: Scenario,
 
 async def analyse(suite: Suite, execute: Execute, spec: WorkflowSpec,
                   mutants: dict[str, list[Mutation]], problems: dict[Mutation, str | None], *,
-                  sut_model: str | None = None, suite_name: str = "",
+                  limits: MutantLimits, sut_model: str | None = None, suite_name: str = "",
                   target: str = "") -> dict[str, Any]:
     """The mutation report's data. `mutants`: operator -> its mutants; `problems`: mutant -> why
-    it cannot apply (None: it applies)."""
+    it cannot apply (None: it applies); `limits`: how long a case may run on a mutant."""
     cases = suite.cases
     scenarios = [c.scenario.model_copy(update={"sut_model": sut_model}) if sut_model else c.scenario
                  for c in cases]
     runnable = [m for ms in mutants.values() for m in ms if not problems.get(m)]
-    jobs = [(None, i) for i in range(len(cases))] + [(m, i) for m in runnable for i in range(len(cases))]
-    results = await asyncio.gather(*(
-        _observed(execute, cases[i], scenarios[i].model_copy(update={"mutant": m}) if m else scenarios[i], spec)
-        for m, i in jobs))
-    runs: dict[Mutation | None, list[CaseRun]] = {}
-    for (m, _), r in zip(jobs, results):
-        runs.setdefault(m, []).append(r)
-    baseline = runs.get(None, [])
+
+    async def case_runs(i: int) -> tuple[CaseRun, TimeLimit | None, dict[Mutation, CaseRun]]:
+        base = await _observed(execute, cases[i], scenarios[i], spec)
+        if base.error:
+            return base, None, {}
+        limit = limits.for_case(scenarios[i], base.seconds)
+        on = scenarios[i].model_copy(update={"timeout": limit.seconds})
+        results = await asyncio.gather(*(
+            _observed(execute, cases[i], on.model_copy(update={"mutant": m}), spec) for m in runnable))
+        return base, limit, dict(zip(runnable, results))
+
+    per_case = await asyncio.gather(*(case_runs(i) for i in range(len(cases))))
+    baseline = [base for base, _, _ in per_case]
     usable = [i for i, r in enumerate(baseline) if not r.error]
 
     operators: dict[str, Any] = {}
@@ -109,8 +185,9 @@ async def analyse(suite: Suite, execute: Execute, spec: WorkflowSpec,
             if problems.get(m):
                 rows.append({"mutant": m.label, "status": "not applicable", "reason": problems[m]})
                 continue
-            kills = [{"case": cases[i].id, "why": why}
-                     for i in usable if (why := why_failed(baseline[i], runs[m][i])) is not None]
+            kills = [_kill(cases[i].id, baseline[i], per_case[i][2][m], per_case[i][1])  # type: ignore[arg-type]
+                     for i in usable]
+            kills = [k for k in kills if k is not None]
             rows.append({"mutant": m.label, "status": "killed" if kills else "survived",
                          "killed_by": kills})
             if not kills:
@@ -135,8 +212,12 @@ async def analyse(suite: Suite, execute: Execute, spec: WorkflowSpec,
         "cases": len(cases),
         "baseline": {"runs": len(baseline), "usable": len(usable),
                      "errors": [{"case": cases[i].id, "error": r.error}
-                                for i, r in enumerate(baseline) if r.error]},
-        "executions": len(jobs),
+                                for i, r in enumerate(baseline) if r.error],
+                     "times": [{"case": cases[i].id, "seconds": round(baseline[i].seconds, 3),
+                                "mutant_limit": round(limit.seconds, 3), "bound": limit.bound}
+                               for i, (_, limit, _) in enumerate(per_case) if limit is not None]},
+        "mutant_time_limit": limits.as_dict(),
+        "executions": len(baseline) + len(usable) * len(runnable),
         "score": killed / scored if scored else None, "killed": killed, "scored": scored,
         "operators": operators, "surviving": surviving, "note": EQUIVALENT_NOTE,
     }

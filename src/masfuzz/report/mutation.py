@@ -30,6 +30,9 @@ def mutation_text(data: dict[str, Any]) -> str:
     if data["surviving"]:
         out.append("surviving mutants:")
         out += [f"  {label}" for label in data["surviving"]]
+    t = data["mutant_time_limit"]
+    out.append(f"time limit on a mutant: {t['factor']:g}x the case's time on the target + "
+               f"{t['constant']:g} s, at most {t['run_limit']:g} s (a run past it is a kill)")
     for e in data["baseline"]["errors"]:
         out.append(f"note: case {e['case']} could not run on the target itself and is not "
                    f"counted: {e['error']}")

@@ -9,7 +9,8 @@ to start from. A GraphFlow's edges decide who speaks, so the order leaves it as 
 Each agent's model client is swapped for a bridge to the scenario's model and restored after, as
 are its tools when faults or restricted probes apply; a workflow mutant (`mutate`) is applied
 to the team and its agents before all that and undone after. Runs of one team are serialised,
-because the agents are shared.
+because the agents are shared; for the same reason a run its time limit ends is stopped (its
+task cancelled and awaited) before the next one starts, never left going (`_stop`).
 """
 
 from __future__ import annotations
@@ -221,15 +222,13 @@ class _Run:
                     stream_rec.feed(item)
 
         task = asyncio.ensure_future(consume())
-        done, _ = await asyncio.wait({task}, timeout=self.scenario.timeout)
+        try:
+            done, _ = await asyncio.wait({task}, timeout=self.scenario.timeout)
+        except BaseException:  # the caller's own limit (the in-process executor's) ended the run
+            await _stop(task, token, team)
+            raise
         if not done:
-            # Cancel the agents' work; a tool stuck in a thread cannot be stopped in-process, so
-            # after a short grace the run is abandoned (the subprocess executor kills it instead).
-            token.cancel()
-            await asyncio.wait({task}, timeout=_GRACE)
-            if task.done() and not task.cancelled():
-                task.exception()  # retrieved: the cancellation's own error is not a finding
-            else:
+            if not await _stop(task, token, team):
                 rec.meta["abandoned"] = True
             self._usage(rec)
             return rec.finish("timeout", f"no end within {self.scenario.timeout:g} s", stream_rec.final_output)
@@ -266,6 +265,28 @@ class _Run:
         rec.usage.tokens_out = sum(b.total_usage().completion_tokens for b in self.bridges)
         if self.code_not_run:
             rec.meta["code_not_run"] = self.code_not_run
+
+
+async def _stop(task: asyncio.Future[None], token: CancellationToken, team: Any) -> bool:
+    """End a run that ran out of time, for good, before its lock is released: the next run
+    reuses the same agents and termination condition, so a run left going would keep calling
+    the models (the next run's, once swapped in) and count its messages towards the next run's
+    limit. The agents' work is cancelled through the run's token (the model and tool calls
+    linked to it), the stream through its task; a handler that ignores both is cancelled in the
+    rebuilt team's runtime (AgentChat's `stop_when_idle` waits for it otherwise). False: the run
+    is still going after that (a handler that swallows cancellation), and is abandoned.
+    A tool blocked in a thread is left to finish there, but its result reaches no one."""
+    token.cancel()
+    task.cancel()
+    await asyncio.wait({task}, timeout=_GRACE)
+    if not task.done():
+        runtime = getattr(team, "_runtime", None)
+        for handler in list(getattr(runtime, "_background_tasks", ())):  # noqa: SLF001
+            handler.cancel()
+        await asyncio.wait({task}, timeout=_GRACE)
+    if task.done() and not task.cancelled():
+        task.exception()  # retrieved: the cancellation's own error is not a finding
+    return task.done()
 
 
 def _is_model_error(err: BaseException) -> bool:

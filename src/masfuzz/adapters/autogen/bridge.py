@@ -11,6 +11,7 @@ It is also usable directly: an example app can build its team with
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any, AsyncGenerator, Literal, Mapping, Sequence
 
@@ -81,8 +82,13 @@ class MasfuzzChatCompletionClient(ChatCompletionClient):
             agent=self._agent,
         )
         self.calls += 1
+        # linked to the agent's token, as AutoGen's own clients do: a cancelled run (a timeout)
+        # ends its model call at once instead of waiting for the answer
+        call = asyncio.ensure_future(self.model_client.complete(request))
+        if cancellation_token is not None:
+            cancellation_token.link_future(call)
         try:
-            reply = await self.model_client.complete(request)
+            reply = await call
         except Exception as exc:
             if self._on_error is not None:
                 self._on_error(self._agent, exc)

@@ -4,12 +4,16 @@
 `Mutant`: how the recursion limit changes, and the graph to run. Every change is undone on exit
 (`masfuzz.adapters.mutation`). What each operator means here:
 
-- tools: a node's model is offered its tools by a binding (`model.bind_tools(...)`) in the
-  places its code reads (`reach`), and a call runs when the graph routes it to a tool node that
-  has the tool. `remove_tool_edge` takes the tool out of the agent's binding and out of the tool
-  nodes only that agent routes into; `grant_restricted` adds it to both (the real tool object).
-  A binding another agent shares cannot change for one agent alone: not applicable then.
-  `swap_descriptions` exchanges two tools' descriptions in every binding offering them;
+- tools: a node's model is offered its tools from the places its code reads (`reach`): a
+  binding (`model.bind_tools(...)`), a prebuilt agent's `prompt | bound model` sequence
+  (`create_react_agent` calls that one, not the binding beside it), or a list of tools in a
+  closure that the model is bound to at each call (`create_agent`'s model node, which also
+  refuses to offer a tool its tool node does not have); a call runs when the graph routes it to
+  a tool node that has the tool. `remove_tool_edge` takes the tool out of every such place of the
+  agent and out of the tool nodes only that agent routes into; `grant_restricted` adds it to
+  both (the real tool object). A place another agent shares cannot change for one agent alone:
+  not applicable then. `swap_descriptions` exchanges two tools' descriptions in every place
+  offering them;
 - delegations are the graph's edges, which LangGraph compiles into the graph's channels: the
   mutant runs a graph compiled again from a copy of the app's builder (same node functions, so
   the same model places; same checkpointer, store and config) with the edge changed: a static
@@ -28,12 +32,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from langchain_core.runnables import RunnableBinding
+from langchain_core.runnables import RunnableBinding, RunnableSequence
+from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from masfuzz.adapters import mutation as shared
 from masfuzz.adapters.langgraph.extract import END, START, handoff_destination, inner_tool_nodes, tool_nodes
-from masfuzz.adapters.langgraph.inject import model_slots
+from masfuzz.adapters.langgraph.reach import Place, graph_places
 from masfuzz.adapters.mutation import Changes, NotApplicable, TurnLimit
 from masfuzz.mutate.operators import NAMES
 from masfuzz.scenario import Mutation
@@ -94,24 +99,43 @@ def _tool_name(t: Any) -> str | None:
     return getattr(t, "name", None)
 
 
-def _bindings(app: Any, agents: list[str], agent: str, m: Mutation) -> list[Any]:
-    """The places of `agent` holding a model bound to tools; one another agent also reads
-    cannot change for this agent alone."""
-    slots = model_slots(app, agents)
+def _binding(value: Any) -> RunnableBinding | None:
+    """The model bound to tools in `value`: `value` itself, or the step of a `prompt | model`."""
+    if isinstance(value, RunnableBinding):
+        return value
+    if isinstance(value, RunnableSequence):
+        return next((s for s in value.steps if isinstance(s, RunnableBinding)), None)
+    return None
+
+
+def _offered(place: Place) -> list[Any] | None:
+    """The tools `place` offers a model (None: it offers none). A list counts in a closure cell
+    only (`create_agent`'s `default_tools`): a module's list of tools is often just the one the
+    app built its tool node from, read by every agent."""
+    value = place.get()
+    if place.key is None and isinstance(value, list) and value and all(isinstance(t, BaseTool) for t in value):
+        return list(value)
+    binding = _binding(value)
+    return None if binding is None else list(binding.kwargs.get("tools") or ())
+
+
+def _offers(app: Any, agents: list[str], agent: str, m: Mutation) -> list[Place]:
+    """The places offering `agent`'s model its tools; one another agent also reads cannot
+    change for this agent alone."""
     owners: dict[Any, set[str]] = {}
-    for a, places in slots.items():
-        for p in places:
-            owners.setdefault(p.ident, set()).add(a)
-    out = []
-    for p in slots.get(agent, []):
-        if not isinstance(p.get(), RunnableBinding):
-            continue
-        others = sorted(owners[p.ident] - {agent})
+    mine: dict[Any, Place] = {}
+    for a in agents:
+        for p in graph_places(app, a):
+            if _offered(p) is not None:
+                owners.setdefault(p.ident, set()).add(a)
+                if a == agent:
+                    mine.setdefault(p.ident, p)
+    for ident, p in mine.items():
+        others = sorted(owners[ident] - {agent})
         if others:
             raise NotApplicable(f"{m.label}: {agent}'s model binding ({p.where}) is also "
                                 f"{', '.join(others)}'s: it cannot change for {agent} alone")
-        out.append(p)
-    return out
+    return list(mine.values())
 
 
 def _own_tool_nodes(app: Any, agents: list[str], agent: str) -> list[Any]:
@@ -125,17 +149,25 @@ def _own_tool_nodes(app: Any, agents: list[str], agent: str) -> list[Any]:
     return [nodes[n] for n, c in callers.items() if c == {agent}] + inner_tool_nodes(app, agent)
 
 
-def _offer(changes: Changes, place: Any, tools: list[Any]) -> None:
-    binding = place.get()
-    kwargs = {**binding.kwargs, "tools": tools}
-    changes.replace(place.get, place.set, binding.model_copy(update={"kwargs": kwargs}))
+def _offer(changes: Changes, place: Place, tools: list[Any]) -> None:
+    """`place` offering `tools` instead, until the changes are undone (a new list, binding or
+    sequence: the app's own objects are never edited)."""
+    value = place.get()
+    binding = _binding(value)
+    if binding is None:  # a list of tools
+        changes.replace(place.get, place.set, list(tools))
+        return
+    new = binding.model_copy(update={"kwargs": {**binding.kwargs, "tools": tools}})
+    if value is not binding:
+        new = RunnableSequence(*[new if s is binding else s for s in value.steps], name=value.name)
+    changes.replace(place.get, place.set, new)
 
 
 def _remove_tool(app: Any, agents: list[str], agent: str, tool: str, m: Mutation,
                  changes: Changes) -> None:
     done = False
-    for place in _bindings(app, agents, agent, m):
-        offered = list(place.get().kwargs.get("tools") or ())
+    for place in _offers(app, agents, agent, m):
+        offered = _offered(place) or []
         kept = [t for t in offered if _tool_name(t) != tool]
         if len(kept) != len(offered):
             _offer(changes, place, kept)
@@ -159,14 +191,15 @@ def _tool_object(app: Any, agents: list[str], name: str, m: Mutation) -> Any:
 
 def _grant(app: Any, agents: list[str], agent: str, tool: str, m: Mutation, changes: Changes) -> None:
     found = _tool_object(app, agents, tool, m)
-    places = _bindings(app, agents, agent, m)
+    places = _offers(app, agents, agent, m)
     tnodes = _own_tool_nodes(app, agents, agent)
     if not places or not tnodes:
         raise NotApplicable(f"{m.label}: {agent} has no tool binding of its own and no tool node "
                             "of its own: LangGraph would neither offer the tool to it alone nor "
                             "run its call")
-    for place in places:
-        _offer(changes, place, [*(place.get().kwargs.get("tools") or ()), convert_to_openai_tool(found)])
+    for place in places:  # a binding holds tools as OpenAI dicts, a list as tool objects
+        given = found if _binding(place.get()) is None else convert_to_openai_tool(found)
+        _offer(changes, place, [*(_offered(place) or ()), given])
     for tnode in tnodes:
         changes.put_item(tnode._tools_by_name, tool, found)  # noqa: SLF001
 
@@ -176,13 +209,12 @@ def _swap_descriptions(app: Any, agents: list[str], one: str, two: str, m: Mutat
     texts = {one: _tool_object(app, agents, two, m).description,
              two: _tool_object(app, agents, one, m).description}
     seen: set[Any] = set()
-    for places in model_slots(app, agents).values():
-        for place in places:
-            value = place.get()
-            if place.ident in seen or not isinstance(value, RunnableBinding):
+    for agent in agents:
+        for place in graph_places(app, agent):
+            offered = _offered(place)
+            if place.ident in seen or offered is None:
                 continue
             seen.add(place.ident)
-            offered = list(value.kwargs.get("tools") or ())
             if any(_tool_name(t) in texts for t in offered):
                 _offer(changes, place, [_described(t, texts[n]) if (n := _tool_name(t)) in texts else t
                                         for t in offered])
