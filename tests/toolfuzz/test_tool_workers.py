@@ -41,3 +41,35 @@ def test_tools_at_once_give_the_results_of_one_at_a_time(capsys, tmp_path, monke
     # and gave the same results, model use per tool included (only times differ)
     scrub = lambda doc: TIMES.sub(r'"\1": 0', json.dumps(doc["tools"], sort_keys=True))  # noqa: E731
     assert scrub(one) == scrub(three)
+
+
+def nested(query: dict, rows: list[dict], n: int = 0) -> str:
+    """Counts what it is given (nested arguments: Hypothesis describes lambdas to draw them)."""
+    return f"{len(query)} {len(rows)} {n}"
+
+
+def test_tools_generating_at_once_from_threads_raise_nothing():
+    # CPython 3.11's AST constructor is not thread-safe (gh-106905): Hypothesis parsing a
+    # filter's lambda in two threads at once raised SystemError, which reached the user as a
+    # crash of `masfuzz tools --workers N`; generation takes turns (fuzzer.GENERATING)
+    import threading
+
+    from masfuzz.toolfuzz.fuzzer import fuzz_tool
+    from masfuzz.toolfuzz.sandbox import Sandbox, isolation_problem
+    from masfuzz.toolfuzz.tools import wrap_tool
+
+    tool, results, errors = wrap_tool(nested), [], []
+
+    def fuzz(seed: int) -> None:
+        try:
+            with Sandbox(tool, isolate=isolation_problem() is None) as box:
+                results.append(fuzz_tool(tool, calls=100, seed=seed, sandbox=box))
+        except Exception as exc:  # noqa: BLE001 - what the test looks for
+            errors.append(repr(exc)[:300])
+
+    threads = [threading.Thread(target=fuzz, args=(seed,)) for seed in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and [r.calls for r in results] == [100] * 4

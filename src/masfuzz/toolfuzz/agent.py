@@ -8,13 +8,12 @@ error, as the agent would see it) goes back, until the model answers in text.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from masfuzz.llm.types import ChatMessage, ChatRequest, ModelClient, ToolCallRequest, ToolDef
-from masfuzz.toolfuzz.sandbox import CallOutcome
+from masfuzz.toolfuzz.sandbox import CallOutcome, off_loop
 from masfuzz.toolfuzz.tools import FuzzTool
 
 AGENT_SYSTEM = (
@@ -75,7 +74,7 @@ async def run_agent(client: ModelClient, tool: FuzzTool, request: str, execute: 
         messages.append(ChatMessage(role="assistant", content=reply.text, tool_calls=tuple(calls)))
         for c in calls:
             # in a thread: a sandboxed call blocks, and other tools' work shares this event loop
-            outcome = await asyncio.to_thread(execute, dict(c.arguments))
+            outcome = await off_loop(execute, dict(c.arguments))
             run.steps.append(ToolStep(dict(c.arguments), outcome))
             messages.append(ChatMessage(role="tool", name=tool.name, tool_call_id=c.id,
                                         content=observation(outcome)))

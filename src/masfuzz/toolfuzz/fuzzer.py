@@ -11,6 +11,7 @@ validation errors an agent would meet there are found too.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -178,6 +179,13 @@ class Steering:
                 for p in PARTS}
 
 
+# Tools fuzzed at once (`masfuzz tools --workers N`) take turns at generating arguments while
+# their sandboxed calls overlap: CPython 3.11's AST constructor, which Hypothesis uses to describe
+# a filter's lambda and `static_priors` to read a tool's source, keeps its recursion depth per
+# interpreter, not per thread (gh-106905), and two threads in it at once raise SystemError.
+GENERATING = threading.Lock()
+
+
 def fuzz_tool(tool: FuzzTool, *, calls: int = 200, seed: int = 0, batch: int = 25,
               limits: SandboxLimits | None = None, sandbox: Sandbox | None = None,
               stop: Callable[[], str | None] | None = None,
@@ -193,7 +201,8 @@ def fuzz_tool(tool: FuzzTool, *, calls: int = 200, seed: int = 0, batch: int = 2
     a call the caller's time cut short is dropped, not counted as the tool's timeout. Either
     ends the fuzzing early with the reason in `result.stopped`."""
     arg_names = list((tool.schema.get("properties") or {}).keys())
-    priors = static_priors(tool.function, arg_names)
+    with GENERATING:
+        priors = static_priors(tool.function, arg_names)
     result = FuzzResult(tool.name, seed)
     for name, prior in priors.items():
         result.priors.setdefault(name, SyntaxPrior()).merge(prior)
@@ -204,9 +213,10 @@ def fuzz_tool(tool: FuzzTool, *, calls: int = 200, seed: int = 0, batch: int = 2
         round_no = 0
         while result.calls < calls:
             want = min(batch, calls - result.calls)
-            examples = draw_mixture(tool.schema, result.priors, want, seed * 1009 + round_no,
-                                    steer.weights() if steering else steer.base,
-                                    skip_simplest=round_no > 0)
+            with GENERATING:
+                examples = draw_mixture(tool.schema, result.priors, want, seed * 1009 + round_no,
+                                        steer.weights() if steering else steer.base,
+                                        skip_simplest=round_no > 0)
             if not examples:
                 break
             # Learn hard in the first round, then taint one call in four.

@@ -8,8 +8,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,7 +19,7 @@ from masfuzz.llm.types import ModelClient
 from masfuzz.toolfuzz.agent import AgentRun, ask_for_call, run_agent
 from masfuzz.toolfuzz.fuzzer import FuzzResult, UniqueError, fuzz_tool
 from masfuzz.toolfuzz.grouping import error_key
-from masfuzz.toolfuzz.sandbox import Sandbox
+from masfuzz.toolfuzz.sandbox import Sandbox, off_loop
 from masfuzz.toolfuzz.structured import ask_json
 from masfuzz.toolfuzz.tools import FuzzTool, tool_doc
 
@@ -90,9 +90,14 @@ async def runtime_pipeline(tool: FuzzTool, sandbox: Sandbox, *, calls: int, seed
                            max_confirm: int = 20, stop: Callable[[], str | None] | None = None,
                            time_left: Callable[[], float | None] | None = None) -> RuntimeReport:
     start = time.perf_counter()
+    cancelled = threading.Event()
+
+    def stopped() -> str | None:
+        return "cancelled" if cancelled.is_set() else (stop() if stop is not None else None)
+
     # in a thread: the sandbox's calls block, and other tools' work shares this event loop
-    result = await asyncio.to_thread(fuzz_tool, tool, calls=calls, seed=seed, sandbox=sandbox,
-                                     stop=stop, time_left=time_left)
+    result = await off_loop(fuzz_tool, tool, calls=calls, seed=seed, sandbox=sandbox,
+                            stop=stopped, time_left=time_left, cancelled=cancelled)
     fuzz_seconds = time.perf_counter() - start
     runs: dict[str, AgentRun] = {}
     if agent is not None and tester is not None:

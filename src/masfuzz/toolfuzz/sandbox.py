@@ -45,6 +45,7 @@ call still gets a new directory, and a crash, kill or limit hit replaces the wor
 
 from __future__ import annotations
 
+import asyncio
 import ctypes
 import multiprocessing
 import os
@@ -747,6 +748,22 @@ class Sandbox:
     def close(self) -> None:
         self._stop(kill=False)
         shutil.rmtree(self.base, ignore_errors=True)
+
+
+async def off_loop(blocking: Callable[..., Any], *args: Any, cancelled: threading.Event | None = None,
+                   **kwargs: Any) -> Any:
+    """`blocking(*args, **kwargs)` (sandboxed calls, or the fuzzing loop around them) in a thread,
+    so other tools' work on this event loop goes on. Cancelled, it sets `cancelled` (for a loop
+    that asks it between calls) and waits for the thread to end before the cancellation goes on:
+    the caller then closes the sandbox, which the thread must be done with."""
+    work = asyncio.ensure_future(asyncio.to_thread(blocking, *args, **kwargs))
+    try:
+        return await asyncio.shield(work)
+    except asyncio.CancelledError:
+        if cancelled is not None:
+            cancelled.set()
+        await asyncio.wait({work})
+        raise
 
 
 def _crash_name(code: int | None) -> str:
