@@ -53,6 +53,64 @@ class PendingCall:
     call_id: str
 
 
+@dataclass(frozen=True)
+class GraphIndex:
+    """What a run looks agents and tools up in, derived from the walk and the spec alone. Every
+    run of one system shares it (read-only): rebuilding it per run was per-graph work paid on
+    each run."""
+
+    workflow_tools: frozenset[str]
+    owned: dict[str, frozenset[str]]  # agent id -> workflow tools it owns
+    by_name: dict[str, list[str]]  # display name -> agent ids, in walk order
+    as_tool_target: dict[tuple[str, str], str]  # (agent id, as_tool tool name) -> inner agent
+    # (source id, target name) and (source id, handoff tool name) -> target id; the tool
+    # name tells apart two targets that share a display name.
+    handoff_targets: dict[tuple[str, str], str]
+    handoff_tools: dict[tuple[str, str], str]
+
+    @classmethod
+    def build(cls, walk: Walk, spec: WorkflowSpec) -> "GraphIndex":
+        owned: dict[str, set[str]] = {}
+        for a, t in spec.permissions.allow:
+            owned.setdefault(a, set()).add(t)
+        by_name: dict[str, list[str]] = {}
+        for agent in walk.agents:
+            by_name.setdefault(str(agent.name), []).append(walk.id_of(agent))
+        handoff_targets: dict[tuple[str, str], str] = {}
+        handoff_tools: dict[tuple[str, str], str] = {}
+        for d in walk.delegations:
+            if d.trigger == "handoff":
+                source, target = walk.id_of(d.source), walk.id_of(d.target)
+                handoff_targets.setdefault((source, str(d.target.name)), target)
+                handoff_tools[(source, sdk.handoff_tool_name(d.via))] = target
+        return cls(
+            workflow_tools=frozenset(t.id for t in spec.tools),
+            owned={a: frozenset(ts) for a, ts in owned.items()},
+            by_name=by_name,
+            as_tool_target={(walk.id_of(d.source), sdk.tool_name(d.via)): walk.id_of(d.target)
+                            for d in walk.delegations if d.trigger == "as_tool"},
+            handoff_targets=handoff_targets,
+            handoff_tools=handoff_tools,
+        )
+
+
+# The index of each (walk, spec) pair runs were made with; both are kept in the value so their
+# ids cannot be reused while the entry lives. A walk is made once per extracted system, so this
+# holds one entry per system (a bound keeps a process that loads many systems from growing).
+_indexes: dict[tuple[int, int], tuple[Walk, WorkflowSpec, GraphIndex]] = {}
+_MAX_INDEXES = 64
+
+
+def graph_index(walk: Walk, spec: WorkflowSpec) -> GraphIndex:
+    key = (id(walk), id(spec))
+    hit = _indexes.get(key)
+    if hit is None or hit[0] is not walk or hit[1] is not spec:
+        if len(_indexes) >= _MAX_INDEXES:
+            _indexes.pop(next(iter(_indexes)))
+        hit = _indexes[key] = (walk, spec, GraphIndex.build(walk, spec))
+    return hit[2]
+
+
 @dataclass
 class RunRecording:
     """Everything one run records, shared by the processor, the model bridge and the tools."""
