@@ -255,11 +255,15 @@ class TraceRecorder:
     def finish(self, reason: TerminationReason = "completed", detail: str = "",
                final_output: str | None = None) -> Trace:
         if not self.terminated:
-            self.add(TerminationEvent(reason=reason, detail=detail, final_output=final_output))
+            self.add(TerminationEvent(reason=reason, detail=detail, final_output=final_output,
+                                      t=self.now()))
         self.usage.wall_time = self.now()
-        return Trace(
+        # Built without validation: every event was validated when it was made, and checking
+        # them all again against the event union cost each run more than the rest of `finish`.
+        # The meta dict is copied, as validation did, so later changes to it stay out.
+        return Trace.model_construct(
             scenario_id=self.scenario_id, system_id=self.system_id, framework=self.framework,
-            events=tuple(self.events), usage=self.usage, meta=self.meta,
+            events=tuple(self.events), usage=self.usage, meta=dict(self.meta),
         )
 
 
