@@ -230,6 +230,8 @@ class TraceRecorder:
         return round(time.perf_counter() - self._t0, 6)
 
     def add(self, event: _Event) -> _Event:
+        """Append `event`, stamped now unless it carries its time. Stamping copies the frozen
+        event, so callers on a hot path build it with `t=recorder.now()` and skip the copy."""
         if not event.t:
             event = event.model_copy(update={"t": self.now()})
         self.events.append(event)
@@ -246,7 +248,7 @@ class TraceRecorder:
                 if e.agent == agent:
                     return
                 break
-        self.add(AgentTurn(agent=agent))
+        self.add(AgentTurn(agent=agent, t=self.now()))
 
     @property
     def terminated(self) -> bool:

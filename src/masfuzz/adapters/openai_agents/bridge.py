@@ -141,7 +141,8 @@ class BridgeModel:
         rec.recorder.usage.tokens_in += reply.usage.tokens_in
         rec.recorder.usage.tokens_out += reply.usage.tokens_out
         if reply.text:
-            rec.recorder.add(Message(agent=agent, role="assistant", content=reply.text))
+            rec.recorder.add(Message(agent=agent, role="assistant", content=reply.text,
+                                     t=rec.recorder.now()))
         output: list[Any] = []
         if reply.text:
             output.append(_text_item(reply.text))

@@ -61,7 +61,7 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
     # cancels it: stopping first keeps the partial trace and says why it ended.
     limit = scenario.timeout or DEFAULT_TIMEOUT
     timeout = max(limit - min(0.5, limit * 0.1), 0.01)
-    recorder.add(Message(agent=None, role="user", content=scenario.input))
+    recorder.add(Message(agent=None, role="user", content=scenario.input, t=recorder.now()))
 
     async with system_lock(entry):
         processor.runs[trace_id] = rec
