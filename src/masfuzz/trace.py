@@ -230,6 +230,8 @@ class TraceRecorder:
         return round(time.perf_counter() - self._t0, 6)
 
     def add(self, event: _Event) -> _Event:
+        """Append `event`, stamped now unless it carries its time. Stamping copies the frozen
+        event, so callers on a hot path build it with `t=recorder.now()` and skip the copy."""
         if not event.t:
             event = event.model_copy(update={"t": self.now()})
         self.events.append(event)
@@ -246,7 +248,7 @@ class TraceRecorder:
                 if e.agent == agent:
                     return
                 break
-        self.add(AgentTurn(agent=agent))
+        self.add(AgentTurn(agent=agent, t=self.now()))
 
     @property
     def terminated(self) -> bool:
@@ -255,11 +257,15 @@ class TraceRecorder:
     def finish(self, reason: TerminationReason = "completed", detail: str = "",
                final_output: str | None = None) -> Trace:
         if not self.terminated:
-            self.add(TerminationEvent(reason=reason, detail=detail, final_output=final_output))
+            self.add(TerminationEvent(reason=reason, detail=detail, final_output=final_output,
+                                      t=self.now()))
         self.usage.wall_time = self.now()
-        return Trace(
+        # Built without validation: every event was validated when it was made, and checking
+        # them all again against the event union cost each run more than the rest of `finish`.
+        # The meta dict is copied, as validation did, so later changes to it stay out.
+        return Trace.model_construct(
             scenario_id=self.scenario_id, system_id=self.system_id, framework=self.framework,
-            events=tuple(self.events), usage=self.usage, meta=self.meta,
+            events=tuple(self.events), usage=self.usage, meta=dict(self.meta),
         )
 
 

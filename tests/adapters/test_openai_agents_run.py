@@ -224,3 +224,38 @@ def test_run_gets_a_fresh_context_of_the_declared_type(tmp_path):
     trace = run(f"{app}:solo", "which flight?", f"scripted/{tmp_path}/ctxpolicy.py:policy")
     assert trace.of_type(ToolResult)[0].status == "ok"
     assert trace.termination.final_output == "FLT-1"
+
+
+def test_runs_share_the_per_system_work_and_keep_their_own_state():
+    """What depends on the system alone (the bridge model's class, the lookups derived from the
+    walk and the spec) is made once, not on every run; what a run learns stays its own."""
+    from masfuzz.adapters.openai_agents.bridge import make_model
+    from masfuzz.adapters.openai_agents.recording import RunRecording
+    from masfuzz.trace import TraceRecorder
+
+    sut = open_target(APP)
+    w = sut.runner()._walks[id(sut.obj)]
+
+    def recording(spec):
+        return RunRecording(recorder=TraceRecorder(), spec=spec, walk=w, restricted="off")
+
+    one, two = recording(sut.spec), recording(sut.spec)
+    assert one.by_name is two.by_name and one.handoff_tools is two.handoff_tools
+    assert one.by_name["Seat Booking Agent"] == ["seat_booking_agent"]
+    assert one.handoff_tools[("triage_agent", "transfer_to_faq_agent")] == "faq_agent"
+    assert one.next_handoff is not two.next_handoff and one.spans is not two.spans
+    changed = sut.spec.model_copy(update={"tools": sut.spec.tools[:1]})
+    assert recording(changed).workflow_tools == {sut.spec.tools[0].id} != one.workflow_tools
+    scenario = Scenario(input="x", sut_model=POLICY)
+    assert type(make_model(one, scenario, None)) is type(make_model(two, scenario, None))
+
+
+def test_a_recorded_trace_is_what_validating_it_gives():
+    """`finish` builds the Trace from already validated events without validating them again:
+    the result must be the trace a full validation of its own data gives."""
+    from masfuzz.trace import Trace
+
+    trace = run(APP, "How much luggage can I bring? Also change my seat to 3A, booking XYZ789")
+    assert Trace.model_validate_json(trace.model_dump_json(by_alias=True)) == trace
+    times = [e.t for e in trace.events]
+    assert all(t > 0 for t in times[1:]) and times == sorted(times)

@@ -141,7 +141,8 @@ class BridgeModel:
         rec.recorder.usage.tokens_in += reply.usage.tokens_in
         rec.recorder.usage.tokens_out += reply.usage.tokens_out
         if reply.text:
-            rec.recorder.add(Message(agent=agent, role="assistant", content=reply.text))
+            rec.recorder.add(Message(agent=agent, role="assistant", content=reply.text,
+                                     t=rec.recorder.now()))
         output: list[Any] = []
         if reply.text:
             output.append(_text_item(reply.text))
@@ -188,8 +189,15 @@ def _call_item(name: str, raw: str, call_id: str, index: int) -> Any:
                                     status="completed")
 
 
+# The class mixing `BridgeModel` into the SDK's `Model`, made once per `Model` class: making it
+# per run cost every run a new ABC class, left behind as cyclic garbage for the collector.
+_model_classes: dict[type, type] = {}
+
+
 def make_model(recording: RunRecording, scenario: Any, clients: Any) -> Any:
     """A `BridgeModel` that is also an instance of the installed SDK's `Model`."""
-    agents = sdk.require()
-    cls = type("MasfuzzSUTModel", (BridgeModel, agents.Model), {})
+    base = sdk.require().Model
+    cls = _model_classes.get(base)
+    if cls is None:
+        cls = _model_classes[base] = type("MasfuzzSUTModel", (BridgeModel, base), {})
     return cls(recording, scenario, clients)

@@ -53,6 +53,64 @@ class PendingCall:
     call_id: str
 
 
+@dataclass(frozen=True)
+class GraphIndex:
+    """What a run looks agents and tools up in, derived from the walk and the spec alone. Every
+    run of one system shares it (read-only): rebuilding it per run was per-graph work paid on
+    each run."""
+
+    workflow_tools: frozenset[str]
+    owned: dict[str, frozenset[str]]  # agent id -> workflow tools it owns
+    by_name: dict[str, list[str]]  # display name -> agent ids, in walk order
+    as_tool_target: dict[tuple[str, str], str]  # (agent id, as_tool tool name) -> inner agent
+    # (source id, target name) and (source id, handoff tool name) -> target id; the tool
+    # name tells apart two targets that share a display name.
+    handoff_targets: dict[tuple[str, str], str]
+    handoff_tools: dict[tuple[str, str], str]
+
+    @classmethod
+    def build(cls, walk: Walk, spec: WorkflowSpec) -> "GraphIndex":
+        owned: dict[str, set[str]] = {}
+        for a, t in spec.permissions.allow:
+            owned.setdefault(a, set()).add(t)
+        by_name: dict[str, list[str]] = {}
+        for agent in walk.agents:
+            by_name.setdefault(str(agent.name), []).append(walk.id_of(agent))
+        handoff_targets: dict[tuple[str, str], str] = {}
+        handoff_tools: dict[tuple[str, str], str] = {}
+        for d in walk.delegations:
+            if d.trigger == "handoff":
+                source, target = walk.id_of(d.source), walk.id_of(d.target)
+                handoff_targets.setdefault((source, str(d.target.name)), target)
+                handoff_tools[(source, sdk.handoff_tool_name(d.via))] = target
+        return cls(
+            workflow_tools=frozenset(t.id for t in spec.tools),
+            owned={a: frozenset(ts) for a, ts in owned.items()},
+            by_name=by_name,
+            as_tool_target={(walk.id_of(d.source), sdk.tool_name(d.via)): walk.id_of(d.target)
+                            for d in walk.delegations if d.trigger == "as_tool"},
+            handoff_targets=handoff_targets,
+            handoff_tools=handoff_tools,
+        )
+
+
+# The index of each (walk, spec) pair runs were made with; both are kept in the value so their
+# ids cannot be reused while the entry lives. A walk is made once per extracted system, so this
+# holds one entry per system (a bound keeps a process that loads many systems from growing).
+_indexes: dict[tuple[int, int], tuple[Walk, WorkflowSpec, GraphIndex]] = {}
+_MAX_INDEXES = 64
+
+
+def graph_index(walk: Walk, spec: WorkflowSpec) -> GraphIndex:
+    key = (id(walk), id(spec))
+    hit = _indexes.get(key)
+    if hit is None or hit[0] is not walk or hit[1] is not spec:
+        if len(_indexes) >= _MAX_INDEXES:
+            _indexes.pop(next(iter(_indexes)))
+        hit = _indexes[key] = (walk, spec, GraphIndex.build(walk, spec))
+    return hit[2]
+
+
 @dataclass
 class RunRecording:
     """Everything one run records, shared by the processor, the model bridge and the tools."""
@@ -69,26 +127,13 @@ class RunRecording:
     open_calls: dict[str, ToolCall] = field(default_factory=dict)  # span id -> unanswered call
 
     def __post_init__(self) -> None:
-        self.workflow_tools = {t.id for t in self.spec.tools}
-        self.owned: dict[str, set[str]] = {}
-        for a, t in self.spec.permissions.allow:
-            self.owned.setdefault(a, set()).add(t)
-        self.by_name: dict[str, list[str]] = {}
-        for agent in self.walk.agents:
-            self.by_name.setdefault(str(agent.name), []).append(self.walk.id_of(agent))
-        self.as_tool_target = {
-            (self.walk.id_of(d.source), sdk.tool_name(d.via)): self.walk.id_of(d.target)
-            for d in self.walk.delegations if d.trigger == "as_tool"
-        }
-        # (source id, target name) and (source id, handoff tool name) -> target id; the tool
-        # name tells apart two targets that share a display name.
-        self.handoff_targets: dict[tuple[str, str], str] = {}
-        self.handoff_tools: dict[tuple[str, str], str] = {}
-        for d in self.walk.delegations:
-            if d.trigger == "handoff":
-                source, target = self.walk.id_of(d.source), self.walk.id_of(d.target)
-                self.handoff_targets.setdefault((source, str(d.target.name)), target)
-                self.handoff_tools[(source, sdk.handoff_tool_name(d.via))] = target
+        index = graph_index(self.walk, self.spec)
+        self.workflow_tools = index.workflow_tools
+        self.owned = index.owned
+        self.by_name = index.by_name
+        self.as_tool_target = index.as_tool_target
+        self.handoff_targets = index.handoff_targets
+        self.handoff_tools = index.handoff_tools
         self.next_handoff: dict[str, str] = {}  # source id -> target id the model just chose
         self.hint: str | None = None  # the agent id the next agent span belongs to, if known
 
@@ -162,13 +207,14 @@ class RunRecording:
             queue.remove(found)
         call = ToolCall(agent=agent, tool=tool,
                         arguments=found.arguments if found else {},
-                        call_id=found.call_id if found else "")
+                        call_id=found.call_id if found else "", t=self.recorder.now())
         rec.call = call
         self.recorder.add(call)
         self.open_calls[span_id] = call
         inner = self.as_tool_target.get((agent, tool))
         if inner is not None:
-            self.recorder.add(DelegationEvent(**{"from": agent}, to=inner, trigger="as_tool"))
+            self.recorder.add(DelegationEvent(**{"from": agent}, to=inner, trigger="as_tool",
+                                              t=self.recorder.now()))
             self.hint = inner
 
     def span_ended(self, span: Any) -> None:
@@ -198,7 +244,8 @@ class RunRecording:
                 if args:
                     call = call.model_copy(update={"arguments": args})
             self.recorder.add(ToolResult(agent=call.agent, tool=call.tool, call_id=call.call_id,
-                                         status=status, payload=payload, fault=fault))
+                                         status=status, payload=payload, fault=fault,
+                                         t=self.recorder.now()))
         elif rec.kind == "handoff":
             source = self.agent_of(span.span_id) or self.id_by_name(
                 str(getattr(data, "from_agent", "") or ""))
@@ -208,7 +255,8 @@ class RunRecording:
             target = self.next_handoff.pop(source, None) or \
                 self.handoff_targets.get((source, to_name)) or self.id_by_name(to_name)
             self.hint = target
-            self.recorder.add(DelegationEvent(**{"from": source}, to=target, trigger="handoff"))
+            self.recorder.add(DelegationEvent(**{"from": source}, to=target, trigger="handoff",
+                                              t=self.recorder.now()))
         elif rec.kind == "other" and getattr(data, "type", "") == "guardrail":
             if getattr(data, "triggered", False):
                 self.recorder.add(ErrorEvent(agent=self.agent_of(span.span_id),

@@ -32,7 +32,8 @@ DEFAULT_TIMEOUT = 60.0  # seconds, when the scenario sets none (a hanging tool m
 async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Scenario,
                        clients: Any, *, framework: str) -> Trace:
     agents = sdk.require()
-    recorder = TraceRecorder(scenario_id=scenario.id, system_id=spec.system.id,
+    scenario_id = scenario.id  # a hash of the whole scenario: made once per run
+    recorder = TraceRecorder(scenario_id=scenario_id, system_id=spec.system.id,
                              framework=framework)
     recorder.meta.update({"sut_model": scenario.sut_model, "restricted": scenario.restricted,
                           "faults": {f.tool: f.mode for f in scenario.faults}})
@@ -51,7 +52,7 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
         model=make_model(rec, scenario, clients),
         call_model_input_filter=input_filter,
         trace_id=trace_id,
-        workflow_name=f"masfuzz {scenario.id}",
+        workflow_name=f"masfuzz {scenario_id}",
         tracing_disabled=False,
         trace_include_sensitive_data=True,
     )
@@ -60,7 +61,7 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
     # cancels it: stopping first keeps the partial trace and says why it ended.
     limit = scenario.timeout or DEFAULT_TIMEOUT
     timeout = max(limit - min(0.5, limit * 0.1), 0.01)
-    recorder.add(Message(agent=None, role="user", content=scenario.input))
+    recorder.add(Message(agent=None, role="user", content=scenario.input, t=recorder.now()))
 
     async with system_lock(entry):
         processor.runs[trace_id] = rec
