@@ -1,6 +1,7 @@
-"""The tool-fuzzing tester and agent of examples/tools/policies.py, each call waiting 50 ms as
-a hosted model keeps its caller waiting; with SLOW_POLICIES_LOG naming a file, each call appends
-how many calls were in flight when it started (so a test sees whether tools overlapped)."""
+"""The tool-fuzzing tester and agent of examples/tools/policies.py, each call waiting 50 ms (or
+SLOW_POLICIES_DELAY seconds) as a hosted model keeps its caller waiting; with SLOW_POLICIES_LOG
+naming a file, each call appends how many calls were in flight when it started (so a test sees
+whether tools overlapped)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ async def _slow(answer, request):
         with open(log, "a") as f:
             f.write(f"{_in_flight[0]}\n")
     try:
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(float(os.environ.get("SLOW_POLICIES_DELAY") or 0.05))
         return answer(request)
     finally:
         _in_flight[0] -= 1
