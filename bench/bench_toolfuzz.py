@@ -3,7 +3,8 @@
 Each example tool in examples/tools (the map search, the literature search, the file tools, the
 control tool, and the LangChain community tools when the `toolfuzz-langchain` extra is
 installed) is fuzzed with --calls calls for each of --seeds seeds, every call in the sandbox.
-Prints, per tool and in total: calls, unique errors (mean over seeds), UE per 100 calls, TC/UE,
+Prints, per tool and in total: calls, unique errors of the tool's own (mean over seeds; none masfuzz
+or the settings caused), UE per 100 calls, TC/UE,
 Chao1 with its 95% interval, and the sandboxed call rate.
 
     python bench/bench_toolfuzz.py [--calls 200] [--seeds 3]
@@ -49,10 +50,10 @@ def main() -> None:
             t0 = time.perf_counter()
             last = fuzz_tool(tool, calls=args.calls, seed=seed)
             secs += time.perf_counter() - t0
-            ues.append(len(last.unique))
+            ues.append(len(last.tool_errors()))
             total_calls += last.calls
-            total_ue += len(last.unique)
-            abundances += [u.count for u in last.unique.values()]
+            total_ue += len(last.tool_errors())
+            abundances += last.abundances()
         ue = statistics.mean(ues)
         c = chao1(last.abundances())
         tc = f"{args.calls / ue:.1f}" if ue else "-"

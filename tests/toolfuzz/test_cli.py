@@ -28,8 +28,11 @@ def test_tools_command_json_on_ten_real_langchain_tools(capsys):
     assert data["format"] == "masfuzz-tools/1" and data["seed"] == 7
     assert len(data["tools"]) >= 10 and all(t["kind"] == "langchain" for t in data["tools"])
     assert data["totals"]["unique_errors"] >= 5
-    erring = [t for t in data["tools"] if t["errors"]]
+    erring = [t for t in data["tools"] if t["unique_errors"]]
     assert len(erring) >= 5
+    for t in data["tools"]:  # UE counts the tool's own errors; masfuzz's are listed, not counted
+        own = [e for e in t["errors"] if e["attribution"] == "sut"]
+        assert t["unique_errors"] == len(own) and t["not_the_tools"] == len(t["errors"]) - len(own)
     for t in erring:
         assert t["tc_per_ue"] == t["calls"] / t["unique_errors"]
         assert t["chao1"]["lower"] <= t["chao1"]["estimate"] <= t["chao1"]["upper"]

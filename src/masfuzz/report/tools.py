@@ -128,8 +128,10 @@ def _tool_text(t: dict[str, Any], target: str = "") -> list[str]:
         out.append(f"   time: {t['fuzz_seconds']:.1f} s fuzzing, {t['seconds'] - t['fuzz_seconds']:.1f} s "
                    "in the model stages (sanity check, user requests, agent runs, correctness, "
                    "documentation fix)")
+    aside = t.get("not_the_tools") or 0
     out.append(f"   UE {t['unique_errors']}   TC/UE {_fmt(t['tc_per_ue'])}   Chao1 "
-               f"{c['estimate']:.1f} 95% CI {_ci(c)}")
+               f"{c['estimate']:.1f} 95% CI {_ci(c)}"
+               + (f"   (+{aside} unique error(s) not the tool's, not counted)" if aside else ""))
     if t["priors"]:
         out.append(f"   learned priors: {json.dumps(t['priors'], ensure_ascii=False, sort_keys=True)[:300]}")
     for i, u in enumerate(t["errors"], 1):

@@ -92,8 +92,13 @@ class FuzzResult:
     # Every arc of the tool's own code some call ran (`CallOutcome.reached`).
     reached: set[tuple[str, int, int]] = field(default_factory=set)
 
+    def tool_errors(self) -> list[UniqueError]:
+        """The unique errors that are the tool's own: what UE, TC/UE and Chao1 count. One
+        masfuzz's calling code or the sandbox's settings caused is shown apart, never counted."""
+        return [u for u in self.unique.values() if u.attribution == "sut"]
+
     def abundances(self) -> list[int]:
-        return [u.count for u in self.unique.values()]
+        return [u.count for u in self.tool_errors()]
 
     def lines_reached(self) -> int:
         """How many lines of the tool's own code the calls ran."""

@@ -59,7 +59,7 @@ class ToolReport:
 
     @property
     def unique_errors(self) -> int:
-        return len(self.runtime.fuzz.unique)
+        return len(self.runtime.fuzz.tool_errors())
 
     @property
     def tc_ue(self) -> float | None:
@@ -228,6 +228,8 @@ def tool_dict(t: ToolReport) -> dict[str, Any]:
         "calls": f.calls, "ok": f.ok, "failed": f.failed, "blocked": f.blocked,
         "blocked_reasons": f.blocked_reasons, "network_isolation": f.network_isolation,
         "unique_errors": t.unique_errors, "tc_per_ue": t.tc_ue,
+        # unique errors masfuzz or the settings caused: listed in errors, not counted in UE
+        "not_the_tools": len(f.unique) - t.unique_errors,
         "chao1": {"estimate": c.estimate, "lower": c.lower, "upper": c.upper},
         "priors": {k: v.to_dict() for k, v in f.priors.items() if not v.empty()},
         "errors": [u.to_dict() for u in sorted(f.unique.values(), key=lambda u: u.first_call)],
