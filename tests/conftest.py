@@ -24,6 +24,12 @@ def stored_rows(store, table: str) -> int:
 
 
 @pytest.fixture
+def in_repo(monkeypatch):
+    """The repository as the current folder: targets and policies named relative to it."""
+    monkeypatch.chdir(ROOT)
+
+
+@pytest.fixture
 def cli(capsys):
     """Run the masfuzz CLI in-process; returns (exit status, stdout, stderr)."""
     from masfuzz.cli import main

@@ -24,11 +24,7 @@ SUPERVISOR = "tests/adapters/langgraph_prebuilt.py:supervisor_app"
 LG_SWARM = "tests/adapters/langgraph_prebuilt.py:swarm_app"
 
 
-@pytest.fixture(autouse=True)
-def _in_repo(monkeypatch):
-    from tests.conftest import ROOT
-
-    monkeypatch.chdir(ROOT)  # the targets and policies are named relative to the repository
+pytestmark = pytest.mark.usefixtures("in_repo")  # the targets are named relative to it
 
 
 def _m(op, *args):
