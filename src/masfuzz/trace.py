@@ -179,6 +179,10 @@ BOUND_REASONS = ("max_turns", "message_limit")  # terminations by a turn or mess
 # AG2 two-agent chat started with `max_turns=N` exchanges N turns and ends, as the app meant.
 DESIGNED_LENGTH = "designed_length"
 USER_BOUND = "user_bound"
+# A trace imported from a user's own log (OTel spans, a chat transcript) keeps, per event, the
+# id that log gave it (span id, message number), so that a finding's step is named as the user
+# would find it: a list aligned with `Trace.events`, None where an event has no counterpart.
+EVENT_SOURCES = "event_sources"
 NOT_INJECTED_CALLS = "not_injected_calls"  # model calls of the app's own clients masfuzz refused  # the turn bound the user set (--max-turns) that a run stopped at
 ANSWERS_EXHAUSTED = ("the app read more input than masfuzz's scripted answers give and saw end of "
                      "file, as after a closed terminal: the answers ran out, the app did not fail")

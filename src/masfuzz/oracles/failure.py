@@ -131,6 +131,13 @@ class Failure(BaseModel):
     # speaker cycle): what the fingerprint is made of.
     elements: tuple[str, ...] = ()
     clause: str | None = None  # the FLARE specification clause violated, when known
+    # Who and when: the one agent the fault is blamed on (None when no agent is: a tool's own
+    # crash, a run the harness ended) and the decisive step, an index into the trace's events;
+    # `step_ref` names that step as the user's own log had it (a span id, a message number),
+    # when the trace was imported from one (`Trace.meta[EVENT_SOURCES]`).
+    agent: str | None = None
+    step: int | None = None
+    step_ref: str | None = None
     attribution: Attribution = "sut"  # not part of the fingerprint: the defect is the same
     because: str = ""  # why a finding is attributed to the harness or the settings
 
