@@ -82,3 +82,21 @@ def test_exec_blackbox_input_placeholder_without_input_is_bad_input(cli):
 def test_exec_without_input_needs_a_blackbox_command(cli):
     code, out, err = cli("exec", f"{HERE / 'weather_app.py'}:x")
     assert code == 2 and err.count("\n") == 1 and "--input TEXT is required" in err, err
+
+
+def test_app_on_the_responses_api_is_traced_streamed_or_not():
+    """The Agents SDK's default model speaks the Responses API (`POST /v1/responses`): its tool
+    loop runs through the endpoint, streamed and not, as a chat-completions app's does."""
+    import pytest
+
+    pytest.importorskip("agents")
+    for extra in ("", " --stream"):
+        app = BlackboxApp(f"python {HERE / 'responses_app.py'}{extra}")
+        trace = asyncio.run(run_blackbox(app, Scenario(input="Weather in Paris?", sut_model=POLICY)))
+        assert trace.termination.reason == "completed", trace.meta.get("stderr_tail")
+        (call,) = trace.of_type(ToolCall)
+        assert (call.agent, call.tool, call.arguments) == ("Forecaster", "get_weather", {"city": "Paris"})
+        (res,) = trace.of_type(ToolResult)
+        assert res.call_id == call.call_id and res.payload == "sunny in Paris"
+        assert "ANSWER: Forecaster says: sunny in Paris" in trace.meta["stdout_tail"]
+        assert trace.usage.model_calls == 2

@@ -149,3 +149,34 @@ def test_a_failing_model_is_recorded_and_the_app_still_gets_a_valid_completion()
     r, (c,) = serve(app)
     assert r.choices[0].message.content == "" and r.choices[0].finish_reason == "stop"
     assert c.reply is None and "RuntimeError: the policy broke" in c.error
+
+
+def test_responses_api_round_trip_continues_by_previous_response_id_and_takes_json_mode():
+    """The Responses API as openai's client speaks it: a tool call out, its output back by
+    `previous_response_id` (the endpoint keeps the conversation), text.format as the schema."""
+    tool = {"type": "function", "name": "get_weather", "description": "weather of a city",
+            "parameters": WEATHER["function"]["parameters"]}
+
+    async def app(server):
+        client = openai.AsyncOpenAI(base_url=server.url, api_key="x")
+        r1 = await client.responses.create(model="gpt-4o", instructions="You are Forecaster.",
+                                           input="Weather in Paris?", tools=[tool])
+        [call] = [o for o in r1.output if o.type == "function_call"]
+        r2 = await client.responses.create(
+            model="gpt-4o", instructions="You are Forecaster.", previous_response_id=r1.id,
+            input=[{"type": "function_call_output", "call_id": call.call_id, "output": "sunny"}],
+            tools=[tool])
+        r3 = await client.responses.create(
+            model="gpt-4o", instructions="You are Forecaster.", input="json please",
+            text={"format": {"type": "json_schema", "name": "who", "schema": {"type": "object"}}})
+        with pytest.raises(openai.BadRequestError, match="previous_response_id"):
+            await client.responses.create(model="gpt-4o", input="hi", previous_response_id="resp_x")
+        return r1, call, r2, r3, server.recording.calls
+
+    r1, call, r2, r3, calls = serve(app)
+    assert (call.name, json.loads(call.arguments)) == ("get_weather", {"city": "Paris"})
+    assert r2.output_text == "Forecaster says: sunny" and r2.usage is not None
+    assert json.loads(r3.output_text) == {"agent": "Forecaster"}
+    second = calls[1].chat_request().messages
+    assert [m.role for m in second] == ["system", "user", "assistant", "tool"]
+    assert second[2].tool_calls[0].id == second[3].tool_call_id == call.call_id

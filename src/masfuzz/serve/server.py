@@ -21,6 +21,10 @@ embedded model overflows its context, a forwarded endpoint errs) the error is re
 is answered with an empty assistant message, so a weak SUT model shows up in the trace as a
 `model_error`, never as a crash of the app that masfuzz caused.
 
+Both of OpenAI's APIs are served: chat completions (`wire`) and the Responses API (`responses`),
+each translated into the same `ChatRequest`, so the recording does not depend on which one an
+app's client speaks.
+
 Deliberately a small asyncio HTTP/1.1 server (keep-alive, chunked streaming) so the core needs
 no web framework.
 """
@@ -39,7 +43,7 @@ from typing import Any
 from masfuzz.errors import MasfuzzError
 from masfuzz.redact import redact
 from masfuzz.llm.types import ChatReply, ChatRequest, ModelClient
-from masfuzz.serve import wire
+from masfuzz.serve import responses, wire
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 MAX_BODY = 32 * 1024 * 1024
@@ -193,6 +197,7 @@ class ModelServer:
         self.model_name = model_name
         self._server: asyncio.AbstractServer | None = None
         self._lock = asyncio.Lock()  # one model call at a time: the run's order is the log's
+        self.conversations = responses.Conversations()  # for `previous_response_id`
 
     @property
     def url(self) -> str:
@@ -249,24 +254,21 @@ class ModelServer:
             return await _send_json(writer, 200, {"status": "ok", "model": self.client.model_string})
         if method == "POST" and path.endswith("/chat/completions"):
             return await self._chat(headers, body, writer)
+        if method == "POST" and path.endswith("/responses"):
+            return await self._responses(headers, body, writer)
         await _send_json(writer, 404, _error(f"no route {method} {path}", "not_found"))
 
-    async def _chat(self, headers: dict[str, str], raw: bytes, writer: asyncio.StreamWriter) -> None:
-        try:
-            body = json.loads(raw or b"{}")
-            name_hint = headers.get("x-masfuzz-agent")
-            request = wire.parse_request(body, agent=None)
-            agent, kind, system = self.namer.name(request, name_hint)
-            request = request.model_copy(update={"agent": agent})
-        except (json.JSONDecodeError, MasfuzzError) as exc:
-            return await _send_json(writer, 400, _error(str(exc), "invalid_request_error"))
-        stream = bool(body.get("stream"))
-        use_legacy = wire.legacy(body)
+    async def _call(self, request: ChatRequest, headers: dict[str, str], *, stream: bool,
+                    legacy: bool = False) -> tuple[CallRecord, ChatReply]:
+        """Name the agent asking, answer with the SUT model and record the call: one at a time,
+        so the recording's order is the run's."""
+        agent, kind, system = self.namer.name(request, headers.get("x-masfuzz-agent"))
+        request = request.model_copy(update={"agent": agent})
         async with self._lock:
             rec = CallRecord(index=len(self.recording.calls),
                              t=round(time.perf_counter() - self.recording.t0, 6), agent=agent,
                              kind=kind, request=request.model_dump(mode="json"), stream=stream,
-                             legacy=use_legacy, system=system[:500])
+                             legacy=legacy, system=system[:500])
             try:
                 reply = await self.client.complete(request)
                 rec.reply = reply.model_dump(mode="json")
@@ -274,19 +276,50 @@ class ModelServer:
                 rec.error = redact(f"{type(exc).__name__}: {exc}")
                 reply = ChatReply(text="", finish_reason="stop")
             self.recording.add(rec)
+        return rec, reply
+
+    async def _responses(self, headers: dict[str, str], raw: bytes, writer: asyncio.StreamWriter) -> None:
+        try:
+            body = json.loads(raw or b"{}")
+            request = responses.parse_request(body, agent=None,
+                                              history=self.conversations.before(body))
+        except (json.JSONDecodeError, MasfuzzError) as exc:
+            return await _send_json(writer, 400, _error(str(exc), "invalid_request_error"))
+        stream = bool(body.get("stream"))
+        rec, reply = await self._call(request, headers, stream=stream)
+        self.conversations.keep(responses.response_id(rec.index), request, reply)
+        if not stream:
+            return await _send_json(writer, 200, responses.response(
+                reply, body, model=self.model_name, call_no=rec.index))
+        events = responses.stream_events(reply, body, model=self.model_name, call_no=rec.index)
+        await _send_events(writer, (f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events))
+
+    async def _chat(self, headers: dict[str, str], raw: bytes, writer: asyncio.StreamWriter) -> None:
+        try:
+            body = json.loads(raw or b"{}")
+            request = wire.parse_request(body, agent=None)
+        except (json.JSONDecodeError, MasfuzzError) as exc:
+            return await _send_json(writer, 400, _error(str(exc), "invalid_request_error"))
+        stream = bool(body.get("stream"))
+        use_legacy = wire.legacy(body)
+        rec, reply = await self._call(request, headers, stream=stream, legacy=use_legacy)
         if not stream:
             return await _send_json(writer, 200, wire.completion(
                 reply, model=self.model_name, call_no=rec.index, use_legacy=use_legacy))
         include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
         chunks = wire.stream_chunks(reply, model=self.model_name, call_no=rec.index,
                                     use_legacy=use_legacy, include_usage=include_usage)
-        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
-                     b"Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n")
-        for c in chunks:
-            _write_chunk(writer, f"data: {json.dumps(c)}\n\n".encode())
-        _write_chunk(writer, b"data: [DONE]\n\n")
-        writer.write(b"0\r\n\r\n")
-        await writer.drain()
+        await _send_events(writer, [*(f"data: {json.dumps(c)}\n\n" for c in chunks), "data: [DONE]\n\n"])
+
+
+async def _send_events(writer: asyncio.StreamWriter, events: Any) -> None:
+    """Server-sent events, each one chunk of a chunked HTTP body."""
+    writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                 b"Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n")
+    for e in events:
+        _write_chunk(writer, e.encode())
+    writer.write(b"0\r\n\r\n")
+    await writer.drain()
 
 
 def _error(message: str, kind: str) -> dict[str, Any]:

@@ -76,6 +76,9 @@ def app_environment(url: str, scenario_input: str | None,
     env.update({
         "OPENAI_BASE_URL": url, "OPENAI_API_BASE": url, "OPENAI_API_KEY": DUMMY_KEY,
         "OAI_CONFIG_LIST": json.dumps(config_list),
+        # The Agents SDK exports its traces to OpenAI's servers: nothing of a run may leave the
+        # machine, and with no route there the exporter's retries kept every app alive ~10 s.
+        "OPENAI_AGENTS_DISABLE_TRACING": "1",
         "PYTHONUNBUFFERED": "1", "NO_PROXY": "127.0.0.1,localhost,::1",
         "no_proxy": "127.0.0.1,localhost,::1",
     })
