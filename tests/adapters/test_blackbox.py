@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import shlex
 import sys
 from pathlib import Path
@@ -100,3 +101,22 @@ def test_app_on_the_responses_api_is_traced_streamed_or_not():
         assert res.call_id == call.call_id and res.payload == "sunny in Paris"
         assert "ANSWER: Forecaster says: sunny in Paris" in trace.meta["stdout_tail"]
         assert trace.usage.model_calls == 2
+
+
+def test_pydantic_ai_output_tool_is_the_answer_not_a_tool_of_the_app():
+    """PydanticAI asks for a typed output through an output tool (`final_result`): its call is the
+    agent's answer (the final output), never a tool call of the app nor an empty final output."""
+    import pytest
+
+    from masfuzz.oracles import detect
+
+    pytest.importorskip("pydantic_ai")
+    policy = f"scripted/{HERE / 'typed_policy.py'}:policy"
+    app = BlackboxApp(f"python {HERE / 'pydantic_ai_app.py'}")
+    trace = asyncio.run(run_blackbox(app, Scenario(input="Weather in Paris?", sut_model=policy)))
+    assert [c.tool for c in trace.of_type(ToolCall)] == ["get_weather"]
+    assert list(trace.meta["offered_tools"]["Forecaster"]) == ["get_weather"]
+    answer = {"city": "Paris", "weather": "sunny in Paris"}
+    assert json.loads(trace.termination.final_output) == answer
+    assert 'ANSWER: {"city":"Paris","weather":"sunny in Paris"}' in trace.meta["stdout_tail"]
+    assert [f for f in detect(trace) if f.attribution == "sut"] == []

@@ -4,6 +4,7 @@ ended (the framework's printed stop reason, the exit status, or the timeout)."""
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 from typing import Any
@@ -29,6 +30,18 @@ STOP_PHRASES: tuple[tuple[re.Pattern[str], TerminationReason], ...] = (
     (re.compile(r"[Hh]andoff to user"), "handoff_to_user"),
 )
 _ERROR_PAYLOAD = re.compile(r"^\s*(Error\b|Exception\b)|Traceback \(most recent call last\)")
+
+
+# PydanticAI asks the model for a typed output through an output tool (`final_result`, or
+# `final_result_<Type>` for a union, with its default description): calling it IS the agent's
+# answer, not a tool of the app. An output tool renamed by the app (`ToolOutput(name=...)`) with
+# a description of its own cannot be told from a tool and stays one.
+_OUTPUT_TOOL = re.compile(r"^final_result(?:_\w+)?$")
+_OUTPUT_TOOL_DESCRIPTION = "The final response which ends this conversation"
+
+
+def _output_tool(tool: Any) -> bool:
+    return bool(_OUTPUT_TOOL.match(tool.name)) or tool.description.startswith(_OUTPUT_TOOL_DESCRIPTION)
 
 
 def _handoff_target(tool: str) -> str | None:
@@ -75,8 +88,10 @@ def trace_from_calls(calls: list[CallRecord], outcome: AppOutcome | None, scenar
             summaries += 1
             continue
         request = c.chat_request()
+        outputs = {t.name for t in request.tools if _output_tool(t)}
         for tool in request.tools:
-            offered.setdefault(c.agent, {})[tool.name] = tool.parameters
+            if tool.name not in outputs:
+                offered.setdefault(c.agent, {})[tool.name] = tool.parameters
         for i, m in enumerate(request.messages):  # results of earlier calls come back here
             if m.role != "tool":
                 continue
@@ -118,6 +133,10 @@ def trace_from_calls(calls: list[CallRecord], outcome: AppOutcome | None, scenar
             rec.add(Message(t=c.t, agent=c.agent, content=reply.text))
             last_text = reply.text
         for tc in reply.tool_calls:
+            if tc.name in outputs:  # the typed answer: what the agent said, as JSON
+                last_text = json.dumps(tc.arguments, ensure_ascii=False)
+                rec.add(Message(t=c.t, agent=c.agent, content=last_text))
+                continue
             target = _handoff_target(tc.name)
             if target is not None:
                 pending_handoff = (c.agent, target)
