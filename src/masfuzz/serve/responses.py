@@ -6,10 +6,8 @@ do PydanticAI's `OpenAIResponsesModel` and many newer apps; an endpoint without 
 404 and the app dies of masfuzz's gap. The request is translated into the same `ChatRequest` the
 chat-completions route makes, so the SUT model, the recording and the black-box trace see no
 difference:
-- `instructions` is the system prompt; `input` is a string (one user turn) or a list of items:
-  messages (`role` user/system/developer/assistant, content a string or `input_text`/`output_text`
-  parts), `function_call` items (joined onto the assistant turn that made them) and
-  `function_call_output` items (tool results); reasoning items carry nothing the model needs;
+- `instructions` is the system prompt; `input` is a string (one user turn) or a list of items,
+  translated as the Agents SDK bridge translates the SDK's (`masfuzz.llm.responses_format`);
 - `tools` of type `function` are offered as tools; hosted tools (`web_search`, `file_search`,
   ...) run on OpenAI's servers, so they cannot be offered here and are left out (the record keeps
   the request as the app sent it);
@@ -27,53 +25,14 @@ import json
 import time
 from typing import Any
 
-from masfuzz.llm.openai_format import parse_arguments
-from masfuzz.llm.types import ChatMessage, ChatReply, ChatRequest, ToolCallRequest, ToolDef
+from masfuzz.llm.responses_format import responses_messages
+from masfuzz.llm.types import ChatMessage, ChatReply, ChatRequest, ToolDef
 from masfuzz.serve.wire import WireError
 
-_TEXT_PARTS = ("input_text", "output_text", "text")
-
-
-def _text(raw: Any) -> str | None:
-    """An item's content: a string, or the text of its text parts joined."""
-    if raw is None or isinstance(raw, str):
-        return raw
-    if isinstance(raw, list):
-        return "\n".join(str(p.get("text", "")) for p in raw
-                         if isinstance(p, dict) and p.get("type") in _TEXT_PARTS)
-    return str(raw)
-
-
 def _items(raw: Any) -> list[ChatMessage]:
-    if isinstance(raw, str):
-        return [ChatMessage(role="user", content=raw)]
-    if not isinstance(raw, list):
-        raise WireError("request has no 'input' (a string or a list of items)")
-    out: list[ChatMessage] = []
-    for i, item in enumerate(raw):
-        if not isinstance(item, dict):
-            raise WireError(f"input[{i}] is not an object")
-        kind = item.get("type", "message")
-        if kind == "message":
-            role = {"developer": "system"}.get(item.get("role"), item.get("role"))
-            if role not in ("system", "user", "assistant"):
-                raise WireError(f"input[{i}] has unknown role {item.get('role')!r}")
-            out.append(ChatMessage(role=role, content=_text(item.get("content"))))
-        elif kind == "function_call":
-            call = ToolCallRequest(id=item.get("call_id") or item.get("id") or f"call_{i}",
-                                   name=item.get("name", ""),
-                                   arguments=parse_arguments(item.get("arguments")))
-            last = out[-1] if out else None
-            if last is not None and last.role == "assistant":
-                # parallel calls of one turn (and the text said before them) are one message
-                out[-1] = last.model_copy(update={"tool_calls": (*last.tool_calls, call)})
-            else:
-                out.append(ChatMessage(role="assistant", content=None, tool_calls=(call,)))
-        elif kind == "function_call_output":
-            out.append(ChatMessage(role="tool", content=_text(item.get("output")) or "",
-                                   tool_call_id=item.get("call_id")))
-        # reasoning, item references and hosted tools' items carry nothing the model is given
-    return out
+    if not isinstance(raw, (str, list)) or any(not isinstance(i, dict) for i in raw if isinstance(raw, list)):
+        raise WireError("request has no 'input' (a string or a list of items, each an object)")
+    return responses_messages(None, raw)
 
 
 def _tools(body: dict[str, Any]) -> tuple[ToolDef, ...]:

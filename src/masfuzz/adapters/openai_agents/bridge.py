@@ -17,73 +17,9 @@ from typing import Any
 from masfuzz.adapters.openai_agents import sdk
 from masfuzz.adapters.openai_agents.recording import CURRENT_AGENT, PendingCall, RunRecording
 from masfuzz.errors import ModelError
-from masfuzz.llm.types import ChatMessage, ChatReply, ChatRequest, ToolCallRequest, ToolDef
+from masfuzz.llm.responses_format import responses_messages
+from masfuzz.llm.types import ChatReply, ChatRequest, ToolCallRequest, ToolDef
 from masfuzz.trace import Message
-
-
-def to_messages(system: str | None, items: str | list[Any]) -> list[ChatMessage]:
-    """SDK input items (Responses format) as chat messages; items a chat model cannot see
-    (reasoning, hosted-tool internals) are left out."""
-    out: list[ChatMessage] = []
-    if system:
-        out.append(ChatMessage(role="system", content=system))
-    if isinstance(items, str):
-        out.append(ChatMessage(role="user", content=items))
-        return out
-    names: dict[str, str] = {}
-    for item in items:
-        item = item if isinstance(item, dict) else _as_dict(item)
-        kind = item.get("type")
-        role = item.get("role")
-        if kind == "function_call":
-            call_id = str(item.get("call_id") or "")
-            names[call_id] = str(item.get("name") or "")
-            call = ToolCallRequest(id=call_id, name=names[call_id],
-                                   arguments=_loads(item.get("arguments")))
-            if out and out[-1].role == "assistant" and not out[-1].content:
-                last = out.pop()  # parallel calls: one assistant turn
-                out.append(last.model_copy(update={"tool_calls": last.tool_calls + (call,)}))
-            else:
-                out.append(ChatMessage(role="assistant", tool_calls=(call,)))
-        elif kind == "function_call_output":
-            call_id = str(item.get("call_id") or "")
-            out.append(ChatMessage(role="tool", content=_content_text(item.get("output")),
-                                   tool_call_id=call_id, name=names.get(call_id)))
-        elif role in ("user", "assistant", "system", "developer") and kind in (None, "message"):
-            out.append(ChatMessage(role="system" if role == "developer" else role,
-                                   content=_content_text(item.get("content"))))
-    return out
-
-
-def _as_dict(item: Any) -> dict[str, Any]:
-    dump = getattr(item, "model_dump", None)
-    return dump(exclude_unset=True) if callable(dump) else {}
-
-
-def _content_text(content: Any) -> str:
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = []
-        for part in content:
-            part = part if isinstance(part, dict) else _as_dict(part)
-            text = part.get("text") or part.get("refusal")
-            if text:
-                parts.append(str(text))
-        return "".join(parts)
-    return str(content)
-
-
-def _loads(raw: Any) -> dict[str, Any]:
-    if isinstance(raw, dict):
-        return raw
-    try:
-        value = json.loads(raw or "{}")
-    except (TypeError, ValueError):
-        return {"_raw": raw}
-    return value if isinstance(value, dict) else {"_value": value}
 
 
 class BridgeModel:
@@ -122,7 +58,7 @@ class BridgeModel:
             schema = output_schema.json_schema()
         tool_choice = getattr(model_settings, "tool_choice", None)
         request = ChatRequest(
-            messages=tuple(to_messages(system_instructions, input)),
+            messages=tuple(responses_messages(system_instructions, input)),
             tools=self._tooldefs(agent, tools, handoffs),
             tool_choice=tool_choice if isinstance(tool_choice, str) else "auto",
             response_schema=schema,
