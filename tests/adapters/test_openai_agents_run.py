@@ -259,3 +259,18 @@ def test_a_recorded_trace_is_what_validating_it_gives():
     assert Trace.model_validate_json(trace.model_dump_json(by_alias=True)) == trace
     times = [e.t for e in trace.events]
     assert all(t > 0 for t in times[1:]) and times == sorted(times)
+
+
+def test_runs_the_app_starts_itself_get_masfuzz_model_and_are_recorded():
+    """A guardrail's checker agent and an agent a tool runs (`Runner.run` with no run_config)
+    are answered by masfuzz's model, not the provider: no call escapes, both agents' turns are
+    in the trace, and the guardrail's verdict follows the model (its tripwire ends the run)."""
+    nested = "tests/adapters/oa_nested.py"
+    trace = run(f"{nested}:tutor", "Why is the sky blue?", model=f"scripted/{nested}:policy")
+    assert trace.termination.reason == "completed", trace.events[-3:]
+    assert trace.termination.final_output == "The expert says: expert answer to: Why is the sky blue?"
+    assert not trace.meta.get("not_injected_calls")
+    assert {"tutor", "homework_checker", "expert"} == set(trace.speaker_order)
+    tripped = run(f"{nested}:tutor", "Please do my homework", model=f"scripted/{nested}:policy")
+    assert tripped.termination.reason == "other"
+    assert "InputGuardrailTripwireTriggered" in tripped.termination.detail

@@ -1,7 +1,8 @@
 """Run one scenario on the user's agents and record its `Trace`.
 
 The SDK runs its own loop (`Runner.run`) on the user's unmodified agent objects, with masfuzz's
-model injected through `RunConfig(model=...)`, the calling agent learnt through
+model injected through `RunConfig(model=...)` (and into the runs the app starts itself:
+`nested`), the calling agent learnt through
 `RunConfig(call_model_input_filter=...)`, and the trace recorded by the tracing processor of
 `recording`. How a run ends is part of the trace: `completed` with the final output,
 `max_turns` when `MaxTurnsExceeded` stops it, `timeout` when the scenario's time limit cancels
@@ -19,6 +20,7 @@ from masfuzz.adapters.openai_agents import sdk
 from masfuzz.adapters.openai_agents.bridge import make_model
 from masfuzz.adapters.openai_agents.extract import Walk
 from masfuzz.adapters.openai_agents.mutate import mutated
+from masfuzz.adapters.openai_agents.nested import every_run_injected
 from masfuzz.adapters.openai_agents.recording import RunRecording, dispatch
 from masfuzz.adapters.openai_agents.tools import instrumented
 from masfuzz.adapters.base import system_lock
@@ -66,7 +68,8 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
     async with system_lock(entry):
         processor.runs[trace_id] = rec
         try:
-            with mutated(walk, scenario.mutant) as turns, instrumented(rec, tool_faults):
+            with mutated(walk, scenario.mutant) as turns, instrumented(rec, tool_faults), \
+                    every_run_injected(run_config):
                 max_turns = turns(max_turns)
                 result = await asyncio.wait_for(
                     agents.Runner.run(entry, scenario.input, run_config=run_config,

@@ -1,0 +1,50 @@
+"""An Agents SDK app that starts runs of its own inside the run, as the SDK's guardrail and
+agents-in-tools examples do: an input guardrail whose checker is an agent, and a tool that asks an
+expert agent; and the scripted model that drives all three agents by their instructions."""
+
+from pydantic import BaseModel
+
+from agents import (Agent, GuardrailFunctionOutput, Runner, function_tool, input_guardrail)
+
+from masfuzz.llm.scripted import call, say, tool_results
+
+
+class HomeworkCheck(BaseModel):
+    is_homework: bool
+    reasoning: str
+
+
+checker = Agent(name="Homework checker", output_type=HomeworkCheck,
+                instructions="Check whether the user asks you to do their homework.")
+expert = Agent(name="Expert", instructions="You are the expert. Answer the question in one line.")
+
+
+@input_guardrail
+async def no_homework(ctx, agent, text):
+    result = await Runner.run(checker, text, context=ctx.context)
+    return GuardrailFunctionOutput(output_info=result.final_output,
+                                   tripwire_triggered=result.final_output.is_homework)
+
+
+@function_tool
+async def ask_expert(question: str) -> str:
+    """Ask the expert agent a question."""
+    return str((await Runner.run(expert, question)).final_output)
+
+
+tutor = Agent(name="Tutor", instructions="Answer with the help of ask_expert.",
+              tools=[ask_expert], input_guardrails=[no_homework])
+
+
+def policy(request):
+    system = request.messages[0].content or "" if request.messages else ""
+    question = next((m.content for m in request.messages if m.role == "user"), "") or ""
+    if "homework" in system:
+        return say('{"is_homework": %s, "reasoning": "read the request"}'
+                   % ("true" if "my homework" in question else "false"))
+    if "the expert" in system:
+        return say(f"expert answer to: {question}")
+    answers = tool_results(request, "ask_expert")
+    if not answers:
+        return call("ask_expert", question=question)
+    return say(f"The expert says: {answers[-1].content}")
