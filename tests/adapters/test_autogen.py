@@ -311,3 +311,31 @@ def test_code_an_agent_writes_is_recorded_and_not_run_unless_the_user_says_so(mo
     ran = run(team, input="Create the marker file.", sut_model=policy, run_code=True)
     assert marker.read_text() == "ran" and "code_not_run" not in ran.meta
     assert "written" in [m.content for m in ran.of_type(Message) if m.agent == "runner"][0]
+
+
+WRAPPERS = "tests/adapters/autogen_wrappers.py"
+
+
+def _open_and_run(target):
+    """Opened as masfuzz opens a target (a dummy key where the app reads one as it loads)."""
+    from masfuzz.target import open_target
+
+    sut = open_target(target)
+    scenario = Scenario(input="Why is the sky blue?", sut_model=f"scripted/{WRAPPERS}:policy")
+    return sut.spec, asyncio.run(sut.runner().run(sut.obj, sut.spec, scenario))
+
+
+def test_wrapped_members_get_masfuzz_model_and_speak_as_the_member():
+    """A MessageFilterAgent member's wrapped agent and a SocietyOfMindAgent's inner team hold the
+    app's own OpenAI clients: masfuzz replaces every one (no call reaches the provider) and the
+    wrapped agent's instructions, tools and events are the member's."""
+    spec, trace = _open_and_run(f"{WRAPPERS}:filtered_flow")
+    writer = next(a for a in spec.agents if a.id == "writer")
+    assert "paragraph" in writer.instructions and spec.permissions.allow == (("writer", "word_count"),)
+    assert trace.speaker_order == ["researcher", "writer"], trace.events[-2:]
+    assert [(c.agent, c.tool) for c in trace.of_type(ToolCall)] == [("writer", "word_count")]
+    assert delegations(trace) == [("researcher", "writer", "graph_edge")]
+    _, trace = _open_and_run(f"{WRAPPERS}:society")
+    assert trace.termination.reason == "text_mention", trace.termination.detail
+    assert trace.speaker_order == ["society", "editor"]
+    assert "Rayleigh" in next(m.content for m in trace.of_type(Message) if m.agent == "society")

@@ -28,7 +28,8 @@ from autogen_core.tools import StaticStreamWorkbench
 
 from masfuzz.adapters.autogen.bridge import MasfuzzChatCompletionClient
 from masfuzz.adapters.autogen.capture import capture_team, find_team
-from masfuzz.adapters.autogen.extract import FRAMEWORK, extract_team, participants
+from masfuzz.adapters.autogen.extract import (FRAMEWORK, extract_team, inner_agent, model_holders,
+                                              participants)
 from masfuzz.adapters.autogen.mutate import OPERATORS, mutated, problem
 from masfuzz.adapters.autogen.tools import CodeStandIn, FaultyTool, ProbeStub
 from masfuzz.adapters.autogen.trace import StreamRecorder, termination_reason
@@ -136,16 +137,19 @@ class _Run:
                 await member.on_reset(CancellationToken())  # no history leaks between scenarios
             elif isinstance(member, Team):
                 await member.reset()
-            bridge = self._bridge(member.name)
-            # an agent built without a model (a CodeExecutorAgent running others' code) keeps none
-            if bridge is not None and getattr(member, "_model_client", None) is not None:
-                _swap(stack, member, "_model_client", bridge)
-            if getattr(member, "_code_executor", None) is not None and not self.scenario.run_code:
-                _swap(stack, member, "_code_executor",
-                      CodeStandIn(member.name, member._code_executor, self.code_not_run))
+            # an agent built without a model (a CodeExecutorAgent running others' code) holds none;
+            # a wrapper's agent and the agents inside a member (a society of mind's team) do
+            for name, holder in model_holders(member):
+                bridge = self._bridge(name)
+                if bridge is not None:
+                    _swap(stack, holder, "_model_client", bridge)
+            agent = inner_agent(member)
+            if getattr(agent, "_code_executor", None) is not None and not self.scenario.run_code:
+                _swap(stack, agent, "_code_executor",
+                      CodeStandIn(member.name, agent._code_executor, self.code_not_run))
             stubs = [ProbeStub(member.name, self.spec.tool(t)) for a, t in restricted if a == member.name]
             self.probes[member.name] = {s.name for s in stubs}
-            self._patch_tools(stack, member, stubs)
+            self._patch_tools(stack, agent, stubs)
         cond = getattr(self.team, "_termination_condition", None)
         if cond is not None:
             await cond.reset()
@@ -209,6 +213,7 @@ class _Run:
         stream_rec = StreamRecorder(
             rec, self.spec, tool_faults=modes(self.faults), handoff_tools=self.handoff_tools,
             probes=self.probes, restricted_mode=self.scenario.restricted,
+            aliases={inner_agent(m).name: m.name for m in self.members if inner_agent(m) is not m},
         )
         rec.meta["speaking_order"] = self.order
         token = CancellationToken()

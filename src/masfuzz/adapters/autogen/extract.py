@@ -51,6 +51,28 @@ def participants(team: Any) -> list[Any]:
     return list(getattr(team, "_participants", []) or [])
 
 
+def inner_agent(member: Any) -> Any:
+    """The agent that does a member's work: a wrapper's wrapped agent (`MessageFilterAgent`, which
+    only filters what its agent sees, is the pattern GraphFlow's documentation recommends), the
+    member itself otherwise. Its instructions, tools and model are the member's."""
+    while getattr(member, "_wrapped_agent", None) is not None:
+        member = member._wrapped_agent  # noqa: SLF001 - no public accessor
+    return member
+
+
+def model_holders(member: Any) -> list[tuple[str, Any]]:
+    """Every object under a member that holds a model client, with the agent name its calls are
+    made as: the member's own (through wrappers), and those of the agents inside it (a
+    `SocietyOfMindAgent`'s inner team, a nested team's participants), by their own names. masfuzz
+    replaces all of them: a client left in place calls the app's provider."""
+    agent = inner_agent(member)
+    out = [(member.name, agent)] if getattr(agent, "_model_client", None) is not None else []
+    inner_team = getattr(agent, "_team", None)  # SocietyOfMindAgent
+    for sub in participants(inner_team) + (participants(agent) if isinstance(agent, Team) else []):
+        out += model_holders(sub)
+    return out
+
+
 def extract_team(team: Any, target: str = "") -> WorkflowSpec:
     members = participants(team)
     names = [m.name for m in members]
@@ -68,7 +90,7 @@ def extract_team(team: Any, target: str = "") -> WorkflowSpec:
         for tool in agent_tools(member):
             tools.setdefault(tool.id, tool)
             allow.append((member.name, tool.id))
-        for wb in getattr(member, "_workbench", None) or []:
+        for wb in getattr(inner_agent(member), "_workbench", None) or []:
             if type(wb).__name__ not in ("StaticWorkbench", "StaticStreamWorkbench"):
                 notes.append(
                     f"agent {member.name!r} uses a {type(wb).__name__}: its tools are known only "
@@ -118,6 +140,7 @@ def _entry(team: Any, names: list[str]) -> str:
 
 
 def _agent_spec(member: Any, files: list[Path]) -> AgentSpec:
+    name, member = member.name, inner_agent(member)
     system = getattr(member, "_system_messages", None) or []
     instructions = "\n".join(str(m.content) for m in system)
     settings: dict[str, Any] = {"type": type(member).__name__}
@@ -128,12 +151,12 @@ def _agent_spec(member: Any, files: list[Path]) -> AgentSpec:
     if handoffs:
         settings["handoffs"] = {n: h.target for n, h in handoffs.items()}
     return AgentSpec(
-        id=member.name,
+        id=name,
         description=getattr(member, "description", "") or "",
         instructions=instructions,
         model=_model_name(getattr(member, "_model_client", None)),
         model_settings=settings,
-        source=_constructor_site(files, member.name),
+        source=_constructor_site(files, name),
     )
 
 
@@ -153,6 +176,7 @@ def _model_name(client: Any) -> str | None:
 def agent_tools(member: Any) -> list[ToolSpec]:
     """The function tools an agent owns (handoff tools are delegations, not tools)."""
     found: list[ToolSpec] = []
+    member = inner_agent(member)
     own = list(getattr(member, "_tools", None) or [])
     for wb in getattr(member, "_workbench", None) or []:
         for tool in getattr(wb, "_tools", None) or []:

@@ -33,7 +33,7 @@ from autogen_agentchat.teams import GraphFlow, RoundRobinGroupChat, SelectorGrou
 from autogen_core.tools import StaticStreamWorkbench
 
 from masfuzz.adapters import mutation as shared
-from masfuzz.adapters.autogen.extract import leaves, participants
+from masfuzz.adapters.autogen.extract import inner_agent, leaves, participants
 from masfuzz.adapters.mutation import Changes, NotApplicable, TurnLimit
 from masfuzz.mutate.operators import NAMES
 from masfuzz.scenario import Mutation
@@ -58,9 +58,10 @@ def _apply(team: Any, m: Mutation, changes: Changes) -> TurnLimit:
     members = {a.name: a for a in participants(team)}
 
     def agent(name: str) -> Any:
+        """The agent whose tools a member uses (through a wrapper: the wrapped one)."""
         if name not in members:
             raise NotApplicable(f"{m.label}: no agent {name!r} in the team")
-        return members[name]
+        return inner_agent(members[name])
 
     if op == "remove_tool_edge":
         a = agent(args[0])
@@ -125,7 +126,7 @@ def _without(wb: Any, name: str) -> Any:
 
 def _tool(team: Any, name: str, m: Mutation) -> Any:
     for a in participants(team):
-        for wb in getattr(a, "_workbench", None) or ():
+        for wb in getattr(inner_agent(a), "_workbench", None) or ():
             for t in _tools(wb):
                 if t.name == name:
                     return t

@@ -57,8 +57,11 @@ class StreamRecorder:
 
     def __init__(self, recorder: TraceRecorder, spec: WorkflowSpec, *, tool_faults: dict[str, str],
                  handoff_tools: dict[str, dict[str, str]], probes: dict[str, set[str]],
-                 restricted_mode: str) -> None:
+                 restricted_mode: str, aliases: dict[str, str] | None = None) -> None:
         self.rec = recorder
+        # the names wrapped agents speak under -> the member the team knows (a MessageFilterAgent
+        # "writer" wrapping "writer_core": the stream's events come from the wrapped one)
+        self.aliases = aliases or {}
         self.spec = spec
         self.trigger = TRIGGER.get(spec.system.pattern, "delegate")
         self.pattern = spec.system.pattern
@@ -86,6 +89,7 @@ class StreamRecorder:
                 self._hand_over(name, self.trigger)
             return
         source = getattr(item, "source", None)
+        source = self.aliases.get(source, source)
         if isinstance(item, BaseChatMessage) and source == "user":
             self.rec.add(Message(agent=None, role="user", content=item.to_text()))
             return
