@@ -286,3 +286,22 @@ def test_a_notebook_runs_its_code_cells_from_a_script_beside_it(tmp_path):
     assert trace.termination.reason == "max_turns"
     script = tmp_path / ".masfuzz" / "notebooks" / "lesson.py"
     assert "initiate_chat" in script.read_text() and "%pip" not in script.read_text()
+
+
+@pytest.mark.parametrize("message", [
+    '{"role": "user", "content": "Plan a picnic for four"}',
+    '{"role": "user", "content": [{"type": "text", "text": "Plan a picnic for four"}]}',
+])
+def test_an_opening_message_in_dict_form_is_the_programs_own_task(message, tmp_path):
+    """AG2 takes an opening message as a message dict, its content a string or a list of parts:
+    either way it is the program's own task (exec and fuzz need no --input)."""
+    program = tmp_path / "picnic.py"
+    program.write_text(
+        "import autogen\n"
+        "cfg = {'config_list': [{'model': 'gpt-4o-mini', 'api_key': 'sk-unused'}]}\n"
+        "planner = autogen.ConversableAgent('planner', system_message='Plan it.', llm_config=cfg,\n"
+        "                                   human_input_mode='NEVER')\n"
+        "user = autogen.UserProxyAgent('user', human_input_mode='NEVER', code_execution_config=False)\n"
+        f"user.initiate_chat(planner, message={message}, max_turns=1)\n")
+    spec = InProcessExecutor().load(str(program)).spec
+    assert spec.system.task == "Plan a picnic for four"

@@ -149,8 +149,7 @@ class Session:
     # --- chats ------------------------------------------------------------------------------
 
     def read_chat(self, sender: Any, recipient: Any, args: dict[str, Any]) -> ChatResult:
-        message = args.get("message")
-        text = message if isinstance(message, str) else ""
+        text = opening_text(args.get("message"))
         self.chats.append(ChatCall(sender, recipient, text, args.get("max_turns")))
         if len(self.chats) >= READ_LIMIT:
             raise StopReading()
@@ -326,6 +325,15 @@ def _trigger(recipient: Any, *, nested: bool) -> str:
     if group is not None:
         return "sequence" if group.speaker_selection_method == "round_robin" else "selector"
     return "delegate" if nested else "sequence"
+
+
+def opening_text(message: Any) -> str:
+    """The text of a chat's opening message in each form AG2 takes: a string, a message dict
+    (`{"role": "user", "content": ...}`) whose content may be a list of parts, or the parts
+    alone; a callable (the message computed at run time) has none to read beforehand."""
+    if isinstance(message, dict):
+        return _text(message.get("content"))
+    return _text(message) if isinstance(message, (str, list)) else ""
 
 
 def _text(content: Any) -> str:
