@@ -187,3 +187,14 @@ def test_a_file_named_without_its_system(tmp_path, cli):
     code, out, err = cli("inspect", str(app))
     assert code == 0, err
     assert out.startswith("system ") and "entry concierge" in out.splitlines()[0]
+    # one at the top, but main() builds the agent the app runs (the SDK's guardrail examples):
+    # asked, never guessed
+    app = tmp_path / "two.py"
+    app.write_text("from agents import Agent, Runner\n\nchecker = Agent(name='checker', "
+                   "instructions='Is it homework?')\n\nasync def main():\n    agent = "
+                   "Agent(name='tutor', instructions='Help.')\n    await Runner.run(agent, 'hi')\n")
+    code, _, err = cli("inspect", str(app))
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "its one top-level system is checker, but main() builds more Agent objects" in err
+    code, out, err = cli("inspect", f"{app}:checker")
+    assert code == 0, err

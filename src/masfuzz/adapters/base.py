@@ -123,6 +123,13 @@ def _one_system_of(module: Any, target: str) -> tuple[Adapter, Any]:
              if not name.startswith("_") and not inspect.ismodule(value) and _find(value) is not None]
     if len(names) == 1:
         value = getattr(module, names[0])
+        builders = _functions_building(module, type(value).__name__)
+        if builders:
+            raise TargetError(
+                f"{target}: its one top-level system is {names[0]}, but {', '.join(builders)} "
+                f"build{'s' if len(builders) == 1 else ''} more {type(value).__name__} objects (a "
+                f"guardrail's checker at the top, the app's agent made in main()?): name the "
+                f"system to test as {target}:NAME, or a zero-argument function returning it")
         return _find(value), value  # type: ignore[return-value]
     if names:
         raise TargetError(f"{target}: name the system to test as {target}:NAME; its top-level "
@@ -130,6 +137,29 @@ def _one_system_of(module: Any, target: str) -> tuple[Adapter, Any]:
     raise TargetError(f"{target}: no system masfuzz can test at its top level (an Agents SDK "
                       "Agent, an AutoGen AgentChat team or agent, a LangGraph graph, an AG2 "
                       "agent); name one as FILE:NAME, or a zero-argument function returning one")
+
+
+def _functions_building(module: Any, class_name: str) -> list[str]:
+    """The top-level functions of `module` whose bodies construct `class_name` objects
+    (`Agent(...)`, `agents.Agent(...)`): where an app builds the system it runs, so a single
+    top-level object of that class need not be it."""
+    import ast
+
+    try:
+        tree = ast.parse(inspect.getsource(module))
+    except (OSError, TypeError, SyntaxError):
+        return []
+    out = []
+    for fn in tree.body:
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(fn):
+            func = getattr(node, "func", None) if isinstance(node, ast.Call) else None
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+            if name == class_name:
+                out.append(f"{fn.name}()")
+                break
+    return out
 
 
 def _hooks(present: Any, name: str) -> Iterator[tuple[Any, Any]]:
