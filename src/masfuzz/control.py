@@ -18,7 +18,10 @@ saw every tool they can call, and says what it cannot see. The check shows, agen
 - the tools each agent may call, and what is out of masfuzz's sight (hosted tools, MCP servers,
   nested graphs: the extraction's notes).
 
-The check fails (exit 1) only on evidence: a model call that was not injected.
+The check fails (exit 1) on evidence: a model call that was not injected, or a probe that
+ended in a crash or a timeout before it reached agents that have a model (their calls were not
+checked at all, so "ok" would claim what was never seen). A crash after every such agent was
+reached is said, and the check still holds.
 """
 
 from __future__ import annotations
@@ -131,10 +134,18 @@ class ControlReport:
     not_injected_calls: int = 0
     unattributed: bool = False  # refused calls the trace does not tie to an agent
     probe_ending: str = ""
+    probe_broke: bool = False  # every probe run ended in a crash or a timeout
+
+    @property
+    def unchecked(self) -> list[str]:
+        """Agents with a model that a broken probe never reached: nothing is known of them."""
+        if not self.probe_broke:
+            return []
+        return [a.agent for a in self.agents if a.model_places and not a.probe_calls and not a.not_injected]
 
     @property
     def ok(self) -> bool:
-        return self.not_injected_calls == 0
+        return self.not_injected_calls == 0 and not self.unchecked
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -143,7 +154,7 @@ class ControlReport:
                         "probe_calls": a.probe_calls, "not_injected": a.not_injected, "status": a.status}
                        for a in self.agents],
             "unseen": self.unseen, "not_injected_calls": self.not_injected_calls,
-            "probe_ending": self.probe_ending,
+            "probe_ending": self.probe_ending, "unchecked": self.unchecked,
         }
 
     def summary(self) -> str:
@@ -152,10 +163,17 @@ class ControlReport:
         line = f"control check: masfuzz's model answered {answered} of {len(self.agents)} agent(s)"
         if self.ok:
             return line + "; no model call escaped masfuzz"
+        if not self.not_injected_calls:
+            return line + "; " + self._unchecked_line()
         who = ", ".join(a.agent for a in self.agents if a.not_injected) or "an agent masfuzz could not tell"
         return (line + f"; MODEL NOT INJECTED for {who} ({self.not_injected_calls} call(s) refused): "
                 "what those agents do is the app's own client's, not masfuzz's model's "
                 "(masfuzz inspect --check shows where)")
+
+    def _unchecked_line(self) -> str:
+        return (f"NOT CHECKED: the probe run ended in {self.probe_ending} before "
+                f"{', '.join(self.unchecked)} asked a model: whether masfuzz's model answers them "
+                "is unknown")
 
     def render(self) -> str:
         width = max((len(a.agent) for a in self.agents), default=5) + 2
@@ -174,7 +192,9 @@ class ControlReport:
                          + (f" ({', '.join(who)})" if who else "")
                          + (" and not tied to an agent" if self.unattributed else "")
                          + ": those agents' results would not be masfuzz's model's")
-        else:
+        if self.unchecked:
+            lines.append("FAILED: " + self._unchecked_line())
+        if self.ok:
             lines.append("ok: no model call escaped masfuzz")
         return "\n".join(lines) + "\n"
 
@@ -205,6 +225,8 @@ def report(system: Any, traces: list[Trace]) -> ControlReport:
         system=spec.system.id, framework=spec.system.framework, agents=agents, unseen=unseen(spec),
         not_injected_calls=refused, unattributed=bool(refused) and not refused_by,
         probe_ending="; then ".join(_ending(t) for t in traces),
+        probe_broke=bool(traces) and all(t.termination is not None and t.termination.reason in
+                                         ("crash", "timeout") for t in traces),
     )
 
 

@@ -102,3 +102,15 @@ def test_a_tool_that_crashes_on_the_probe_does_not_hide_the_agents_after_it(cli,
     assert code == 0, err
     assert report["probe_ending"].startswith("crash (KeyError") and "; then " in report["probe_ending"]
     assert {a["agent"]: a["probe_calls"] >= 1 for a in report["agents"]} == {"flights": True, "hotels": True}
+
+
+def test_a_probe_that_crashes_before_an_agent_asks_its_model_fails_the_check(cli, provider):
+    """"ok" would claim what was never seen: a probe run that crashed before an agent with a
+    model was reached leaves that agent unchecked, and the check says so and fails."""
+    code, report, err = _check(cli, "tests/exec/fixtures/broken_instructions_app.py:assistant")
+    assert code == 1, err
+    assert report["probe_ending"].startswith("crash (") and not report["ok"]
+    assert report["unchecked"] == ["assistant"] and report["not_injected_calls"] == 0
+    code, out, err = cli("inspect", "--check", "tests/exec/fixtures/broken_instructions_app.py:assistant")
+    assert code == 1 and "FAILED: NOT CHECKED: the probe run ended in crash" in out
+    assert "ok: no model call escaped" not in out
