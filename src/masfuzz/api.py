@@ -265,7 +265,7 @@ def _config(opts: argparse.Namespace, faults: tuple[str, ...], target: Any) -> d
                         "faults": list(faults), "seed": opts.seed, "criteria": opts.criteria})
     if target.orchestration:  # the graph the user supplied is part of the system under test
         config["orchestration"] = target.orchestration.to_data()
-    if opts.stub or opts.run_code:  # so are the stand-ins for its surroundings
+    if opts.stub or opts.run_code or opts.context:  # so are the stand-ins for its surroundings
         config.update(_redacted(surroundings(opts)))
     return config
 

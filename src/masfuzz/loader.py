@@ -61,6 +61,21 @@ def load_target(target: str, *, call_factories: bool = False) -> LoadedTarget:
     return LoadedTarget(obj, target, module, attr_expr, file)
 
 
+def load_callable(ref: str, option: str) -> Any:
+    """The function `ref` names (`MODULE:NAME` or `FILE.py:NAME`) for an option that takes one
+    (`--context`, `--setup`): one line naming the option when it is not there or not callable."""
+    where, attr = split_target(ref)
+    if attr is None:
+        raise TargetError(f"{option} {ref}: name a function as MODULE:FUNCTION or FILE.py:FUNCTION")
+    try:
+        obj = load_target(ref).obj
+    except TargetError as exc:
+        raise TargetError(f"{option} {exc}") from None
+    if not callable(obj):
+        raise TargetError(f"{option} {ref}: {attr} is not a function")
+    return obj
+
+
 def _import(where: str, target: str) -> tuple[Any, Path | None]:
     looks_like_file = where.endswith((".py", ".ipynb")) or "/" in where or "\\" in where
     if not looks_like_file:

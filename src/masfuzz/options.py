@@ -342,6 +342,10 @@ TABLE: tuple[Setting, ...] = (
             "(repeatable; kept in every scenario, so saved cases replay with it)",
             pair("=", "TOOL=RESULT"), (), ("inspect", "exec", "cover", "fuzz"), "append",
             metavar="TOOL=RESULT"),
+    Setting("context", "the run context an app's server passes its agents (Agents SDK "
+            "Runner.run(context=...)): a zero-argument function, MODULE:FACTORY or "
+            "FILE.py:FACTORY, called afresh for each run", pair(":", "MODULE:FACTORY or "
+            "FILE.py:FACTORY"), None, ("inspect", "exec", "cover", "fuzz"), metavar="MODULE:FACTORY"),
     Setting("run_code", "let the code executors inside the system under test (AutoGen 0.2 / "
             "AG2 code_execution_config, AgentChat CodeExecutorAgent) run the code its agents "
             "write; without it a recording stand-in answers and no code runs", boolean, False, ("exec", "cover", "fuzz"),

@@ -63,10 +63,15 @@ def parse_stubs(items: "tuple[str, ...] | list[str]") -> dict[str, str]:
 
 
 def surroundings(opts: Any) -> dict[str, Any]:
-    """What the user set about the system's surroundings (`--stub`, `--run-code`), as the
-    `Scenario` fields every scenario of a command carries."""
+    """What the user set about the system's surroundings (`--stub`, `--run-code`, `--context`),
+    as the `Scenario` fields every scenario of a command carries."""
+    context = getattr(opts, "context", None)
+    if context:  # named wrong is bad input, said before anything runs
+        from masfuzz.loader import load_callable
+
+        load_callable(context, "--context")
     return {"stubs": parse_stubs(getattr(opts, "stub", None) or ()),
-            "run_code": bool(getattr(opts, "run_code", False))}
+            "run_code": bool(getattr(opts, "run_code", False)), "context": context}
 
 
 class Mutation(BaseModel):
@@ -116,6 +121,9 @@ class Scenario(BaseModel):
     # Whether the code executors inside the system run the code its agents write (else a
     # recording stand-in answers and nothing runs); the user's choice, kept for replays too.
     run_code: bool = False
+    # The run context the app's server would pass (`--context MODULE:FACTORY`): the factory is
+    # named, not its object, so each run (in whichever worker) calls it afresh.
+    context: str | None = None
     restricted: RestrictedMode = "probe"
     max_turns: int | None = None
     timeout: float | None = None  # seconds; a run past it is killed and recorded as timeout
@@ -129,7 +137,7 @@ class Scenario(BaseModel):
     def id(self) -> str:
         """Content hash: the same scenario always has the same id, across runs and machines."""
         body = self.model_dump(mode="json", exclude={"provenance", "objectives"})
-        for key in ("temperatures", "nonce", "stubs", "run_code", "mutant"):  # added later: absent when unset, ids unchanged
+        for key in ("temperatures", "nonce", "stubs", "run_code", "mutant", "context"):  # added later: absent when unset, ids unchanged
             if not body[key]:
                 body.pop(key)
         digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()

@@ -183,6 +183,9 @@ USER_BOUND = "user_bound"
 # id that log gave it (span id, message number), so that a finding's step is named as the user
 # would find it: a list aligned with `Trace.events`, None where an event has no counterpart.
 EVENT_SOURCES = "event_sources"
+# Tools that failed reading a run context masfuzz did not have to pass (the app's server passes
+# one; `--context MODULE:FACTORY` gives it): their errors are the harness's, not the app's.
+MISSING_CONTEXT = "missing_context_tools"
 NOT_INJECTED_CALLS = "not_injected_calls"  # model calls of the app's own clients masfuzz refused  # the turn bound the user set (--max-turns) that a run stopped at
 ANSWERS_EXHAUSTED = ("the app read more input than masfuzz's scripted answers give and saw end of "
                      "file, as after a closed terminal: the answers ran out, the app did not fail")

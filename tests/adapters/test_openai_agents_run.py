@@ -274,3 +274,26 @@ def test_runs_the_app_starts_itself_get_masfuzz_model_and_are_recorded():
     tripped = run(f"{nested}:tutor", "Please do my homework", model=f"scripted/{nested}:policy")
     assert tripped.termination.reason == "other"
     assert "InputGuardrailTripwireTriggered" in tripped.termination.detail
+
+
+def test_a_tool_reading_the_run_context_gets_the_users_or_blames_the_harness(cli):
+    """A tool reading the context the app's server passes fails when masfuzz passes none: the
+    harness's finding, with the hint; with `--context` it gets the user's factory's context."""
+    import json
+
+    target, policy = "tests/adapters/oa_context.py:desk", "scripted/tests/adapters/oa_context.py:policy"
+    args = ("exec", target, "--input", "Seat 14C please", "--sut-model", policy, "--format", "json",
+            "--failures", "--fail-on", "any")
+    code, out, err = cli(*args)
+    assert code == 0, err  # the harness's finding never fails the gate
+    data = json.loads(out)
+    assert data["trace"]["meta"]["missing_context_tools"] == ["book_seat"]
+    for finding in data["failures"]:  # the error, and what the agent said after it
+        assert finding["attribution"] == "harness" and "--context MODULE:FACTORY" in finding["because"]
+    code, out, err = cli(*args, "--context", "tests/adapters/oa_context.py:session")
+    assert code == 0, err
+    data = json.loads(out)
+    [result] = [e for e in data["trace"]["events"] if e["type"] == "tool_result"]
+    assert result["payload"] == "seat 14C booked for Ada Lovelace" and data["failures"] == []
+    code, _, err = cli(*args, "--context", "tests/adapters/oa_context.py:nowhere")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "--context" in err

@@ -100,7 +100,7 @@ class FuzzSetup:
                 "shrink": None if o.no_shrink else vars(self.reproduce()), "code_coverage": o.code_coverage,
                 "dependencies": [list(d) for d in self.flare.relationships.dependencies],
                 "choices": self.choices.to_data(),
-                **(surroundings(o) if o.stub or o.run_code else {})}
+                **(surroundings(o) if o.stub or o.run_code or o.context else {})}
 
     # -- the campaign's parts ----------------------------------------------------------------------
     def coverage_models(self) -> list[Any]:

@@ -16,7 +16,8 @@ from typing import Any
 
 from masfuzz.oracles.failure import Failure
 from masfuzz.ownwords import RAW_ARGUMENTS, echoed
-from masfuzz.trace import Message, RestrictedAttempt, TerminationEvent, ToolCall, Trace
+from masfuzz.trace import (MISSING_CONTEXT, Message, RestrictedAttempt, TerminationEvent, ToolCall,
+                           ToolResult, Trace)
 
 
 def attribute(trace: Trace, failures: list[Failure]) -> list[Failure]:
@@ -30,6 +31,12 @@ def attribute(trace: Trace, failures: list[Failure]) -> list[Failure]:
 
 
 def _cause(trace: Trace, failure: Failure) -> str:
+    missing = set(trace.meta.get(MISSING_CONTEXT) or ())
+    for i in failure.evidence:
+        event = trace.events[i] if 0 <= i < len(trace.events) else None
+        if isinstance(event, ToolResult) and event.status == "error" and event.tool in missing:
+            return (f"{event.tool} read the run context, and masfuzz passed none (the app's "
+                    "server passes one): give it with --context MODULE:FACTORY")
     lured = _probe_lure(trace, failure)
     if lured:
         return lured

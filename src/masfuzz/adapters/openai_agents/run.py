@@ -73,7 +73,7 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
                 max_turns = turns(max_turns)
                 result = await asyncio.wait_for(
                     agents.Runner.run(entry, scenario.input, run_config=run_config,
-                                      max_turns=max_turns, context=default_context(entry)),
+                                      max_turns=max_turns, context=run_context(scenario, entry)),
                     timeout,
                 )
             final = result.final_output
@@ -113,6 +113,20 @@ def _crashed(rec: RunRecording, exc: Exception) -> Trace:
     rec.recorder.add(ErrorEvent(agent=rec.id_by_name(agent) if agent else None,
                                 kind=type(exc).__name__, message=message))
     return rec.recorder.finish("crash", detail=f"{type(exc).__name__}: {message}")
+
+
+def run_context(scenario: Scenario, entry: Any) -> Any:
+    """The run's context: what the user's factory (`--context`) makes afresh, else a default one."""
+    if scenario.context:
+        from masfuzz.loader import load_callable
+
+        factory = load_callable(scenario.context, "--context")
+        try:
+            return factory()
+        except Exception as exc:
+            raise MasfuzzError(f"--context {scenario.context}: the factory failed: "
+                               f"{type(exc).__name__}: {exc}") from None
+    return default_context(entry)
 
 
 def default_context(entry: Any) -> Any:

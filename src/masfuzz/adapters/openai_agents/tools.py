@@ -26,7 +26,7 @@ from typing import Any
 from masfuzz.adapters import faults as fault_lib
 from masfuzz.adapters.openai_agents import sdk
 from masfuzz.adapters.openai_agents.recording import RunRecording
-from masfuzz.trace import RestrictedAttempt
+from masfuzz.trace import MISSING_CONTEXT, RestrictedAttempt
 
 
 def _current() -> tuple[RunRecording | None, str | None]:
@@ -59,6 +59,13 @@ def _default_failure(tool: Any, ctx: Any) -> Any:
         return getattr(tool, "_failure_error_function", None) or default_tool_error_function
 
 
+def _no_context(ctx: Any, error: Exception) -> bool:
+    """The tool failed on the run context being None: it reads what the app's server passes
+    (`ctx.context.state`, `ctx.context["user"]`) and masfuzz passed nothing."""
+    return getattr(ctx, "context", None) is None and isinstance(error, (AttributeError, TypeError)) \
+        and "NoneType" in str(error)
+
+
 def _capturing(tool: Any) -> Any:
     """A copy of `tool` whose failures are noted (type and message) for the trace."""
 
@@ -66,6 +73,8 @@ def _capturing(tool: Any) -> Any:
         rec, span = _current()
         if rec is not None and span is not None:
             rec.error_spans[span] = f"{type(error).__name__}: {error}"
+            if _no_context(ctx, error):
+                rec.recorder.meta.setdefault(MISSING_CONTEXT, []).append(str(tool.name))
         inner = _default_failure(tool, ctx)
         return inner(ctx, error) if inner is not None else str(error)
 

@@ -1,0 +1,38 @@
+"""An Agents SDK app whose tool reads the run context its web server passes (`ctx.context`), as
+the SDK's customer-service demos do; the factory a user gives masfuzz for it (`--context`); and
+the scripted model that drives the agent."""
+
+from dataclasses import dataclass, field
+
+from agents import Agent, RunContextWrapper, function_tool
+
+from masfuzz.llm.scripted import call, say, tool_results
+
+
+@dataclass
+class AirlineContext:
+    passenger: str = ""
+    seats: dict[str, str] = field(default_factory=dict)
+
+
+@function_tool
+def book_seat(ctx: RunContextWrapper[AirlineContext], seat: str) -> str:
+    """Book a seat for the passenger of this session."""
+    ctx.context.seats[ctx.context.passenger] = seat
+    return f"seat {seat} booked for {ctx.context.passenger}"
+
+
+desk = Agent(name="desk", instructions="Book the seat the passenger asks for.", tools=[book_seat])
+
+
+def session() -> AirlineContext:
+    return AirlineContext(passenger="Ada Lovelace")
+
+
+def policy(request):
+    booked = tool_results(request, "book_seat")
+    if not booked:
+        return call("book_seat", seat="14C")
+    if "booked" not in booked[-1].content:
+        return say("Sorry, I could not book your seat.")
+    return say(f"Done: {booked[-1].content}")
