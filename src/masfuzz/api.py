@@ -545,7 +545,6 @@ def tools(target: str, **keywords: Any) -> dict[str, Any]:
 def run_tools(opts: argparse.Namespace) -> dict[str, Any]:
     import random
 
-    from masfuzz.loader import load_target
     from masfuzz.report.tools import findings_of, tool_usage_rows
     from masfuzz.store.db import RunStore
     from masfuzz.toolfuzz.session import FuzzSession, session_dict
@@ -555,7 +554,7 @@ def run_tools(opts: argparse.Namespace) -> dict[str, Any]:
         raise MasfuzzError(f"--calls must be at least 1, not {opts.calls}")
     store = RunStore(opts.store)  # a bad store is said before anything runs
     seed = opts.seed if opts.seed is not None else random.SystemRandom().randrange(2**31)
-    found, notes = collect_tools(load_target(opts.target).obj, opts.target)
+    found, notes = collect_tools(_load_app(opts.target), opts.target)
     if not opts.unsafe_no_sandbox and (why := _sandbox_problem(opts, "tools")) is not None:
         raise MasfuzzError(f"tools: this machine cannot isolate a tool ({why}); refusing to run "
                            "it unsandboxed (pass --unsafe-no-sandbox to fuzz it anyway)")
@@ -582,16 +581,26 @@ def run_tools(opts: argparse.Namespace) -> dict[str, Any]:
     return data
 
 
+def _load_app(target: str) -> Any:
+    """The object TARGET names, loaded as exec loads an app: a key variable left unset holds a
+    dummy and provider URLs are refused, so an app that builds its model client as it loads
+    loads here too (and a printed reproducer runs as printed)."""
+    from masfuzz.loader import load_target
+    from masfuzz.sutenv import sut_environment
+
+    with sut_environment():
+        return load_target(target).obj
+
+
 def call_tool(target: str, tool: str, arguments: dict[str, Any] | str) -> Any:
     """Call one tool of TARGET once with `arguments` (a dict, or its JSON text), the way
     `masfuzz tools` calls it, and return what it returns: the reproducer a tool finding shows.
     It runs here, outside the sandbox."""
     import json
 
-    from masfuzz.loader import load_target
     from masfuzz.toolfuzz.targets import collect_tools
 
-    found, _ = collect_tools(load_target(target).obj, target)
+    found, _ = collect_tools(_load_app(target), target)
     by_name = {t.name: t for t in found}
     if tool not in by_name:
         raise MasfuzzError(f"{target}: no tool named {tool!r} (it has {', '.join(by_name) or 'none'})")

@@ -85,3 +85,27 @@ def test_fail_on_gives_a_non_zero_exit_only_for_the_kinds_found(capsys):
              "--fail-on", "any"]
     assert main(clean) == 0  # a tool that never fails passes the gate
     assert "UE 0" in capsys.readouterr().out
+
+
+def test_a_module_that_builds_its_model_client_as_it_loads_is_fuzzed_and_reproduced(
+        tmp_path, monkeypatch, capsys):
+    """As exec loads an app, so do `tools` and the reproducer it prints: a key variable left unset
+    holds a dummy while the module loads, so `OpenAI()` at import does not stop either."""
+    import shlex
+    import subprocess
+    import sys
+
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    app = tmp_path / "keyed_tools.py"
+    app.write_text("import openai\nclient = openai.OpenAI()\n\n\ndef shout(text: str) -> str:\n"
+                   "    \"\"\"Shout a text.\"\"\"\n    return text.upper() + text[0]\n")
+    code = main(["tools", f"{app}:shout", "--calls", "30", "--seed", "3", "--format", "json",
+                 "--store", str(tmp_path / "t.db")])
+    out, err = capsys.readouterr()
+    assert code in (0, 1), err
+    [tool] = json.loads(out)["tools"]
+    [finding] = [e for e in tool["errors"] if e["error_type"] == "IndexError"]
+    argv = shlex.split(finding["reproduce"])
+    ran = subprocess.run([sys.executable, *argv[1:]], capture_output=True, text=True, timeout=120)
+    assert "IndexError" in ran.stderr and "OpenAIError" not in ran.stderr, ran.stderr[-500:]
