@@ -30,7 +30,8 @@ def build(triage_instructions: str):
     billing = AssistantAgent("billing", model_client=client, tools=[issue_refund], reflect_on_tool_use=True,
                              system_message="You handle refunds. Call issue_refund. Report the result of "
                              "issue_refund.")
-    return Swarm([triage, billing], termination_condition=TextMessageTermination("billing") | MaxMessageTermination(10))
+    return Swarm([triage, billing], termination_condition=TextMessageTermination("triage")
+                 | TextMessageTermination("billing") | MaxMessageTermination(10))
 
 
 def seeded():

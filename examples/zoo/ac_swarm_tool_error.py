@@ -39,7 +39,8 @@ def build(tool):
     inventory = AssistantAgent("inventory", model_client=client, tools=[tool], reflect_on_tool_use=True,
                                system_message="You answer stock questions. Call check_stock. Report the result "
                                "of check_stock.")
-    return Swarm([triage, inventory], termination_condition=TextMessageTermination("inventory") | MaxMessageTermination(10))
+    return Swarm([triage, inventory], termination_condition=TextMessageTermination("triage")
+                 | TextMessageTermination("inventory") | MaxMessageTermination(10))
 
 
 def seeded():
