@@ -156,3 +156,17 @@ def test_the_zoo_is_complete():
             assert (ROOT / target.split(":")[0]).is_file()
     assert len(kinds) == 11 and all(len(fw) >= 2 for fw in kinds.values())
     assert {s["framework"] for s in SYSTEMS.values()} == {"openai-agents", "autogen", "ag2", "langgraph"}
+
+
+def test_the_policy_knows_no_system():
+    """One policy drives seeded and fixed twins alike: it names no system, agent or tool of the
+    zoo, so whatever differs between twins comes from the systems."""
+    import re
+
+    source = (ROOT / LABELS["policy"].removeprefix("scripted/").split(":")[0]).read_text()
+    words = set(re.findall(r"[A-Za-z_]+", source))
+    for s in SYSTEMS.values():
+        c = s["check"]
+        named = {s["name"], s.get("agent"), c.get("tool"), c.get("served_by"), c.get("before"),
+                 c.get("after"), *c.get("needed", [])}
+        assert not (named - {None}) & words, s["name"]
