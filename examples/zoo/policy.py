@@ -30,8 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from masfuzz.llm.scripted import call, handoff, say
-from masfuzz.llm.scripted import resolve_handoff
+from masfuzz.llm.scripted import call, handoff, resolve_handoff, say
 
 FAILED = re.compile(r"\b(error|failed|refused|rejected|invalid|exception)\b", re.I)
 WHEN = re.compile(r"\bwhen the request mentions (.+?)[.]?$", re.I)
@@ -69,9 +68,8 @@ def parse(instructions: str) -> list[Step]:
     steps = []
     for s in sentences(instructions):
         when = WHEN.search(s)
-        words = tuple(w for w in re.split(r",|\bor\b|\band\b", when.group(1).rstrip(".")) if w.strip()) \
-            if when else ()
-        words = tuple(w.strip().lower() for w in words)
+        listed = re.split(r",|\bor\b|\band\b", when.group(1)) if when else []
+        words = tuple(w.strip().lower() for w in listed if w.strip())
         if m := re.search(r"\bif (\w+) fails, say [\"“](.+?)[\"”]", s, re.I):
             steps.append(Step("on_error", m.group(1), m.group(2), words))
         elif m := re.search(r"\bhand off to (\w+)", s, re.I):
