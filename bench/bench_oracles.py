@@ -155,6 +155,9 @@ def main() -> int:
     parser.add_argument("--system", help=argparse.SUPPRESS)  # one system's rows as JSON on stdout
     args = parser.parse_args()
     args.commands = [c for c in args.commands.split(",") if c]
+    if args.jobs < 1 or args.rounds < 0:
+        print("bench_oracles: --jobs must be at least 1 and --rounds at least 0", file=sys.stderr)
+        return 2
     if bad := [c for c in args.commands if c not in COMMANDS]:
         print(f"bench_oracles: unknown command {bad[0]!r}: expected {', '.join(COMMANDS)}", file=sys.stderr)
         return 2
