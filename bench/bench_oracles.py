@@ -5,7 +5,7 @@ every agent's model, the scripted template tester), and the findings attributed 
 (attribution "sut") are compared with the labels:
 
 - recall: the seeded systems on which the labelled category was found (and, stricter, the
-  labelled root cause);
+  labelled root cause), not counting findings of runs with an injected tool fault;
 - false discoveries: the fixed twins with any finding of the app's, and which (`run`'s structural
   phase re-runs scenarios with injected tool faults: a finding of such a run is marked so);
 - blame: of the seeded findings of the labelled category that name an agent (`Failure.agent`),
@@ -81,6 +81,11 @@ def blame_matches(found: list[dict], label: dict) -> list[bool]:
             if f["category"] == label["category"] and f.get("agent") is not None]
 
 
+def marked(found: list[dict]) -> list[str]:
+    return sorted({f"{f['category']} / {f['root_cause']}"
+                   + (" (under an injected fault)" if f["injected_fault"] else "") for f in found})
+
+
 def measure_system(label: dict, policy: str, args: argparse.Namespace) -> list[dict]:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -88,8 +93,9 @@ def measure_system(label: dict, policy: str, args: argparse.Namespace) -> list[d
             work = Path(tmp) / command
             work.mkdir()
             started = time.monotonic()
-            seeded = findings(command, label["seeded"], label, policy, args, work)
+            seen = findings(command, label["seeded"], label, policy, args, work)
             fixed = findings(command, label["fixed"], label, policy, args, work)
+            seeded = [f for f in seen if not f["injected_fault"]]  # not a fault masfuzz put in
             rows.append({
                 "system": label["name"], "kind": label["kind"], "command": command,
                 "category": label["category"], "root_cause": label["root_cause"],
@@ -97,9 +103,8 @@ def measure_system(label: dict, policy: str, args: argparse.Namespace) -> list[d
                 "root_cause_found": any(f["category"] == label["category"]
                                         and f["root_cause"] == label["root_cause"] for f in seeded),
                 "blame": blame_matches(seeded, label),
-                "seeded": sorted({f"{f['category']} / {f['root_cause']}" for f in seeded}),
-                "false": sorted({f"{f['category']} / {f['root_cause']}"
-                                 + (" (under an injected fault)" if f["injected_fault"] else "") for f in fixed}),
+                "seeded": marked(seen),
+                "false": marked(fixed),
                 "false_under_fault_only": bool(fixed) and all(f["injected_fault"] for f in fixed),
                 "seconds": round(time.monotonic() - started, 1),
             })

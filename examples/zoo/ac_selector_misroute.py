@@ -50,8 +50,8 @@ def build(billing_description: str, shipping_description: str):
         description=shipping_description,
         system_message="You track parcels. Call track_parcel. Report the result of track_parcel.")
     return SelectorGroupChat([billing, shipping], model_client=client, selector_prompt=SELECTOR_PROMPT,
-                             termination_condition=TextMessageTermination("billing_agent") | TextMessageTermination("shipping_agent")
-                             | MaxMessageTermination(8))
+                             termination_condition=TextMessageTermination("billing_agent")
+                             | TextMessageTermination("shipping_agent") | MaxMessageTermination(8))
 
 
 def seeded():
