@@ -1,0 +1,172 @@
+"""The bug zoo (examples/zoo/) against its ground truth (bench/oracle_labels.yaml): every seeded
+system and its fixed twin load, run under the zoo's one scripted policy, and differ as labelled.
+
+The checks read the traces directly (which tool answered what, who spoke when, how the run
+ended), never masfuzz's oracles: the zoo is what the oracles are measured against.
+"""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from conftest import ROOT
+
+LABELS = yaml.safe_load((ROOT / "bench" / "oracle_labels.yaml").read_text())
+SYSTEMS = {s["name"]: s for s in LABELS["systems"]}
+BOUNDS = ("max_turns", "message_limit", "timeout")
+
+
+def run(target: str, label: dict):
+    from masfuzz import api
+
+    extra = label.get("exec_args") or []
+    keywords = {extra[i].lstrip("-").replace("-", "_"): extra[i + 1] for i in range(0, len(extra), 2)}
+    return api.exec(target, label["input"], sut_model=LABELS["policy"], executor="inprocess",
+                    no_cache=True, **keywords)
+
+
+def events(trace, kind: str, **where) -> list:
+    return [e for e in trace.events if e.type == kind
+            and all(getattr(e, k) == v for k, v in where.items())]
+
+
+def ending(trace) -> str:
+    return events(trace, "termination")[-1].reason
+
+
+def bounded(trace) -> bool:
+    """Stopped by a bound, not at the length the app gave the conversation (an AG2 chat's
+    `max_turns`)."""
+    from masfuzz.trace import DESIGNED_LENGTH
+
+    return ending(trace) in BOUNDS and not trace.meta.get(DESIGNED_LENGTH)
+
+
+def said(trace, after: int = -1) -> list[str]:
+    """What the agents said, after event index `after`."""
+    return [e.content for i, e in enumerate(trace.events)
+            if i > after and e.type == "message" and e.agent and e.agent != "user"]
+
+
+def first_turn(trace, agent: str) -> int:
+    turns = [i for i, e in enumerate(trace.events) if e.type == "agent_turn" and e.agent == agent]
+    return turns[0] if turns else len(trace.events)
+
+
+def failing_result(trace, tool: str, word: str) -> int:
+    found = [i for i, e in enumerate(trace.events)
+             if e.type == "tool_result" and e.tool == tool and word in e.payload]
+    assert found, f"{tool} never answered {word}"
+    return found[-1]
+
+
+def check_incorrect_verification(seeded, fixed, c):
+    for trace, honest in ((seeded, False), (fixed, True)):
+        at = failing_result(trace, c["tool"], c["failure"])
+        assert any(c["failure"] in text for text in said(trace, at)) is honest
+
+
+def check_information_loss(seeded, fixed, c):
+    def carried(trace):
+        return any(c["value"] in str(e.arguments) for e in events(trace, "tool_call", tool=c["tool"]))
+
+    assert carried(fixed) and not carried(seeded)
+    assert any(text.rstrip().endswith("?") for text in said(seeded))  # the agent had to ask
+
+
+def check_premature_termination(seeded, fixed, c):
+    assert not bounded(seeded) and ending(seeded) != "crash"  # a normal end ...
+    assert all(not events(seeded, "agent_turn", agent=a) for a in c["needed"])  # ... too early
+    assert all(events(fixed, "agent_turn", agent=a) for a in c["needed"])
+
+
+def check_speaking_order(seeded, fixed, c):
+    assert first_turn(seeded, c["after"]) < first_turn(seeded, c["before"])
+    assert first_turn(fixed, c["before"]) < first_turn(fixed, c["after"])
+
+
+def check_misrouted_request(seeded, fixed, c):
+    assert events(fixed, "tool_call", tool=c["tool"], agent=c["served_by"])
+    assert not events(seeded, "tool_call", tool=c["tool"])
+    assert not events(seeded, "agent_turn", agent=c["served_by"])
+
+
+def check_tool_spec_mismatch(seeded, fixed, c):
+    for trace, status in ((seeded, "error"), (fixed, "ok")):
+        calls = events(trace, "tool_call", tool=c["tool"])
+        assert calls and all(e.arguments[c["argument"]] == c["value"] for e in calls)  # as documented
+        assert events(trace, "tool_result", tool=c["tool"])[-1].status == status
+
+
+def check_restricted_tool(seeded, fixed, c, agent):
+    def reached(trace):
+        return [e for e in trace.events if e.type in ("tool_call", "restricted_attempt")
+                and e.agent == agent and e.tool == c["tool"]]
+
+    assert reached(seeded) and not reached(fixed)
+
+
+def check_loop(seeded, fixed, c):
+    calls = [str(e.arguments) for e in events(seeded, "tool_call", tool=c["tool"])]
+    assert len(calls) >= 3 and len(set(calls)) == 1 and bounded(seeded)
+    assert ending(fixed) == "completed" and len(events(fixed, "tool_call", tool=c["tool"])) < 3
+
+
+def check_missing_termination(seeded, fixed, c):
+    assert bounded(seeded)
+    assert not bounded(fixed) and ending(fixed) != "crash"
+
+
+def check_tool_error(seeded, fixed, c):
+    errors = [(i, e) for i, e in enumerate(seeded.events)
+              if e.type == "tool_result" and e.tool == c["tool"] and e.status == "error"]
+    assert errors
+    at, error = errors[-1]
+    assert any(text.strip() and text.strip() in error.payload for text in said(seeded, at))  # leaked
+    assert not events(fixed, "tool_result", tool=c["tool"], status="error")
+
+
+def check_runtime_crash(seeded, fixed, c):
+    assert ending(seeded) == "crash" and ending(fixed) != "crash" and not bounded(fixed)
+
+
+@pytest.mark.parametrize("name", sorted(SYSTEMS))
+def test_twins_differ_as_labelled(name, in_repo):
+    label = SYSTEMS[name]
+    seeded, fixed = run(label["seeded"], label), run(label["fixed"], label)
+    for trace in (seeded, fixed):
+        assert trace.framework == label["framework"]
+        assert not trace.meta.get("not_injected_calls")  # the zoo's policy answered every call
+    assert not bounded(fixed) and ending(fixed) != "crash"
+    check = globals()[f"check_{label['kind']}"]
+    if label["kind"] == "restricted_tool":
+        check(seeded, fixed, label["check"], label["agent"])
+    else:
+        check(seeded, fixed, label["check"])
+
+
+def test_the_zoo_is_complete():
+    """At least 24 pairs, every kind seeded at least twice, in at least two frameworks."""
+    assert len(SYSTEMS) >= 24
+    kinds: dict[str, set] = {}
+    for s in SYSTEMS.values():
+        kinds.setdefault(s["kind"], set()).add(s["framework"])
+        for target in (s["seeded"], s["fixed"]):
+            assert (ROOT / target.split(":")[0]).is_file()
+    assert len(kinds) == 11 and all(len(fw) >= 2 for fw in kinds.values())
+    assert {s["framework"] for s in SYSTEMS.values()} == {"openai-agents", "autogen", "ag2", "langgraph"}
+
+
+def test_the_policy_knows_no_system():
+    """One policy drives seeded and fixed twins alike: it names no system, agent or tool of the
+    zoo, so whatever differs between twins comes from the systems."""
+    import re
+
+    source = (ROOT / LABELS["policy"].removeprefix("scripted/").split(":")[0]).read_text()
+    words = set(re.findall(r"[A-Za-z_]+", source))
+    for s in SYSTEMS.values():
+        c = s["check"]
+        named = {s["name"], s.get("agent"), c.get("tool"), c.get("served_by"), c.get("before"),
+                 c.get("after"), *c.get("needed", [])}
+        assert not (named - {None}) & words, s["name"]
