@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from masfuzz.oracles.attribution import attribute
+from masfuzz.oracles.blame import blame_all
 from masfuzz.oracles.robustness import robustness_witness
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.spec.model import WorkflowSpec
@@ -433,5 +434,6 @@ DETECTORS: list[Detector] = [
 
 
 def detect(trace: Trace, spec: WorkflowSpec | None = None) -> list[Failure]:
-    """Every deterministic detector over one trace, de-duplicated by fingerprint."""
-    return attribute(trace, dedupe([f for d in DETECTORS for f in d(trace, spec)]))
+    """Every deterministic detector over one trace, each finding attributed and blamed (who and
+    when), de-duplicated by fingerprint."""
+    return dedupe(blame_all(trace, attribute(trace, [f for d in DETECTORS for f in d(trace, spec)])))
