@@ -257,9 +257,10 @@ def empty_utterances(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
 def restricted_calls(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     out = []
     for i, a in _indexed(trace, RestrictedAttempt):
-        how = ("offered as a refusing probe stub" if a.mode == "probe"
-               else "and the call really ran")
-        # a probe's call is the harness's (`attribution`): the probe lured the model into it
+        how = (f"a probe: masfuzz offered it as a refusing stub (--restricted probe), so the app "
+               f"as written cannot make this call, but {a.agent} reached for a tool it must not "
+               "use" if a.mode == "probe" else "the call really ran")
+        # the app's even on a probe (see `attribution`): its loops on the stub are the harness's
         out.append(Failure(
             category="restricted_tool_call", root_cause="Restricted Tool Access",
             detector="restricted_tool_call", evidence=(i,), scenario_id=trace.scenario_id,
