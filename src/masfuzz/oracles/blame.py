@@ -111,16 +111,15 @@ def _termination(trace: Trace, f: Failure) -> Who:
         said = f.evidence[0]  # the announcement: the first turn after it is past the end
         after = next((i for i, e in enumerate(trace.events) if i > said and isinstance(e, AgentTurn)), end)
         return f.elements[0], after, ""
-    return _handing_back(trace, [(i, e.agent) for i, e in enumerate(trace.events)
+    return _handing_back(trace, [e.agent for i, e in enumerate(trace.events)
                                  if isinstance(e, AgentTurn) and (end is None or i < end)]), end, ""
 
 
-def _handing_back(trace: Trace, turns: list[tuple[int, str]]) -> str | None:
+def _handing_back(trace: Trace, order: list[str]) -> str | None:
     """The agent that keeps the conversation going round at the end of a run that hit a bound:
     of the speaker cycle its last turns repeat (at least twice), the member that joined last."""
     from masfuzz.oracles.detectors import MAX_CYCLE_LEN
 
-    order = [a for _, a in turns]
     for p in range(1, MAX_CYCLE_LEN + 1):
         tail = order[-2 * p:]
         if len(tail) == 2 * p and tail[:p] == tail[p:] and len(set(tail[:p])) == p:
