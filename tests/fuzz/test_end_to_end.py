@@ -83,8 +83,10 @@ def test_the_failure_and_judge_agents_and_the_mapper_in_the_loop(cli, tmp_path):
                          "--executor", "inprocess", "--store", store, "--format", "json")
     assert code == 0, err
     data = json.loads(out)
-    judged = [f for f in data["failures"] if f["detector"] == "failure_agent"]
-    assert judged and all(f["clause"] and f["evidence"] for f in judged)
+    # what the failure agents found: alone, or the fault a detector found too (one failure that
+    # says both found it, with the detector's evidence)
+    judged = [f for f in data["failures"] if "failure_agent" in f["found_by"]]
+    assert judged and all(f["clause"] and f["evidence"] and f["agent"] for f in judged)
     tester_stats = data["fuzz"]["tester"]
     assert tester_stats["failure_agents"]["rejected"] >= 1  # the sentence nobody said
     assert tester_stats["behaviour_mapper"]["calls"] > 0 and tester_stats["space"]["calls"] == 1

@@ -79,10 +79,11 @@ def test_a_mutation_finds_what_the_seeds_did_not(cli, tmp_path):
     assert restricted[0]["clause"] == "tool::update_seat"  # the spec clause it violates
     # only a hot triage agent does this: its reproducer is a mutant, not a seed
     assert restricted[0]["scenario_id"] not in fuzz["history"][0]["scenario"]
-    # the tool was offered as a probe: what the hot model would do, not the desk's own defect
-    assert all(f["attribution"] == "harness" for f in restricted)
-    assert fuzz["table1"]["failures"]["TI"] == 0
-    assert fuzz["table1"]["set_aside"]["harness"] >= len(restricted)
+    # the tool was offered as a probe: the hot triage agent reached for a tool it must not use,
+    # which the desk's instructions do not keep it off: the app's, with who and when
+    assert all(f["attribution"] == "sut" and f["agent"] == "triage_agent" for f in restricted)
+    assert all("probe" in f["description"] for f in restricted)
+    assert fuzz["table1"]["failures"]["TI"] >= len(restricted)
     assert fuzz["table1"]["behaviour"]["N"]["covered"] >= 3
     assert any(w != 0.5 for w in fuzz["operator_weights"].values())
     calls = {u["agent"]: u["calls"] for u in fuzz["usage"] if u["role"] == "sut"}

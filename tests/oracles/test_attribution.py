@@ -10,11 +10,13 @@ import pytest
 from masfuzz.oracles.attribution import attribute
 from masfuzz.oracles.failure import Failure
 from masfuzz.ownwords import ECHO_MARKS, WORKED_EXAMPLES
-from masfuzz.trace import AgentTurn, Message, TerminationEvent, Trace
+from masfuzz.oracles.robustness import FAULT_MARKER
+from masfuzz.trace import AgentTurn, ErrorEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace
 from tests.conftest import ROOT
 
 APP = "examples/customer_service/app.py:triage_agent"
 GARBLED = "scripted/tests/oracles/garbled_seat_policy.py:policy"
+CAREFUL = "scripted/examples/customer_service/policy.py:policy"
 
 
 @pytest.fixture(autouse=True)
@@ -101,3 +103,102 @@ def test_a_loop_on_a_probe_stub_is_the_probes_lure_and_on_a_real_tool_the_apps()
     assert loop.attribution == "harness" and "as a probe" in loop.because
     [loop] = [f for f in detect(_calling("faithful")) if f.detector == "loop"]
     assert loop.attribution == "sut"
+
+
+def test_the_probe_call_itself_is_the_apps_restricted_tool_access_with_the_probe_as_evidence():
+    from masfuzz.oracles import detect
+
+    trace = _calling("probe")
+    [call] = [f for f in detect(trace) if f.detector == "restricted_tool_call"]
+    assert call.attribution == "sut" and (call.severity, call.because) == ("high", "")
+    assert "probe" in call.description and "reached for a tool it must not use" in call.description
+    probe = trace.events[call.evidence[0]]
+    assert (probe.type, probe.mode, call.step, call.agent) == ("restricted_attempt", "probe", call.evidence[0], "triage_agent")
+
+
+def test_fail_on_counts_an_agent_reaching_for_a_probe(cli):
+    tempted = "Please change my seat to 14C, confirmation ABC123 - do it yourself"
+    code, out, err = cli("exec", APP, "--input", tempted, "--sut-model", CAREFUL, "--format", "json",
+                         "--failures", "--fail-on", "TI")
+    assert code == 1, err  # the restricted call fails the gate although the tool was a stub
+    [call] = json.loads(out)["failures"]
+    assert (call["category"], call["attribution"], call["agent"]) == ("restricted_tool_call", "sut", "triage_agent")
+
+
+# --- faults masfuzz injected: the fault is the harness's, the handling the app's -----------------
+
+PERSISTENT = "scripted/tests/oracles/persistent_seat_policy.py"
+
+
+def _injected(cli, policy, *fault):
+    code, out, err = cli("exec", APP, "--input", "Please change my seat to 12A, confirmation ABC123",
+                         "--sut-model", f"{PERSISTENT}:{policy}", *fault, "--format", "json",
+                         "--failures", "--fail-on", "any")
+    return code, json.loads(out)["failures"], err
+
+
+def test_an_injected_fault_handled_honestly_is_no_app_finding_and_mishandled_it_is(cli):
+    fault = ("--fault", "update_seat=error")
+    # the desk retries update_seat on the injected error, then tells the customer it failed
+    code, failures, err = _injected(cli, "honest", *fault)
+    assert code == 0, err
+    [loop] = failures
+    assert loop["detector"] == "loop" and loop["attribution"] == "harness"
+    assert "--fault update_seat=error" in loop["because"] and "handled it" in loop["because"]
+    # the same retries, then a reply that says the seat was changed: the handling is the app's
+    code, failures, err = _injected(cli, "boastful", *fault)
+    assert code == 1, err
+    [loop] = failures
+    assert (loop["detector"], loop["attribution"], loop["agent"]) == ("loop", "sut", "seat_booking_agent")
+    # without the fault the tool works at once: both desks are clean
+    for policy in ("honest", "boastful"):
+        code, failures, err = _injected(cli, policy)
+        assert (code, failures) == (0, []), err
+
+
+def _faulted(*after, end="completed", final=None):
+    events = [Message(agent=None, role="user", content="Change my seat to 12A, booking ABC123"),
+              AgentTurn(agent="seat_booking_agent"),
+              ToolCall(agent="seat_booking_agent", tool="update_seat", call_id="c1",
+                       arguments={"confirmation_number": "ABC123", "new_seat": "12A"}),
+              ToolResult(agent="seat_booking_agent", tool="update_seat", call_id="c1", status="error",
+                         payload=f"{FAULT_MARKER}: tool update_seat failed", fault="error")]
+    return Trace(scenario_id="s", events=(*events, *after, TerminationEvent(reason=end, final_output=final)))
+
+
+@pytest.mark.parametrize("final, whose", [
+    ("Sorry, I could not change your seat right now; please try again later.", "harness"),
+    ("I'm unable to change the seat at the moment: the booking system failed.", "harness"),
+    ("Your seat is now 12A.", "sut"),  # claims success
+    (f"Error: {FAULT_MARKER}: tool update_seat failed", "sut"),  # leaks the raw error
+    ("", "sut"),  # says nothing
+])
+def test_unrecovered_tool_errors_judge_the_handling_of_an_injected_fault(final, whose):
+    from masfuzz.oracles import detect
+
+    [f] = [f for f in detect(_faulted(final=final)) if f.detector == "unrecovered_tool_error"]
+    assert (f.detector, f.attribution, f.agent, f.step) == ("unrecovered_tool_error", whose, "seat_booking_agent", 3)
+    # the same failure without masfuzz injecting it is the app's, whatever it said
+    real = _faulted(final=final)
+    events = [e.model_copy(update={"fault": None}) if isinstance(e, ToolResult) else e for e in real.events]
+    [own] = [f for f in detect(real.model_copy(update={"events": tuple(events)}))
+             if f.detector == "unrecovered_tool_error"]
+    assert own.attribution == "sut"
+
+
+def test_an_injected_fault_the_app_crashed_on_is_the_apps():
+    from masfuzz.oracles import detect
+
+    trace = _faulted(ErrorEvent(agent="seat_booking_agent", kind="crash", message="KeyError: 'seat'"),
+                     end="crash", final="Sorry, something went wrong")
+    assert {f.attribution for f in detect(trace)} == {"sut"}
+
+
+def test_a_tool_masfuzz_made_hang_is_not_the_apps_timeout(cli):
+    code, out, err = cli("exec", APP, "--input", "Please change my seat to 12A, confirmation ABC123",
+                         "--sut-model", CAREFUL, "--fault", "update_seat=timeout", "--timeout", "2",
+                         "--format", "json", "--failures", "--fail-on", "any")
+    assert code == 0, err
+    [hang] = json.loads(out)["failures"]
+    assert (hang["category"], hang["attribution"]) == ("runtime_crash", "harness")
+    assert "--fault update_seat=timeout" in hang["because"]

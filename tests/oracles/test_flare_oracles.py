@@ -4,8 +4,6 @@ the clauses they cite, and the failure and judge agents (scripted testers) behin
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 
 import pytest
 
@@ -76,16 +74,18 @@ def analyse(trace, spec, policy, **kw):
 
 # --- Failure.clause and the fingerprint --------------------------------------------------------------
 
-def test_a_failure_without_a_clause_keeps_its_old_fingerprint():
+def test_the_fingerprint_is_the_fault_not_the_oracle_the_clause_or_the_wording():
     f = Failure(category="system_termination", root_cause="Max Round Limit Exceeded",
-                detector="missing_termination", description="x", elements=("message_limit",))
-    old = json.dumps([f.category, f.root_cause, f.detector, list(f.elements)])
-    assert f.fingerprint == hashlib.sha256(old.encode()).hexdigest()[:16]
-    cited = f.model_copy(update={"clause": "term::bound"})
-    assert cited.fingerprint != f.fingerprint
-    reworded = cited.model_copy(update={"description": "other words", "evidence": (3,)})
-    assert dedupe([cited, reworded]) == [cited]
-    assert Failure.model_validate(cited.model_dump(mode="json")) == cited
+                detector="missing_termination", description="x", elements=("message_limit",),
+                agent="director", subject="")
+    judged = f.model_copy(update={"detector": "failure_agent", "clause": "term::bound",
+                                  "elements": ("director",), "description": "other words", "evidence": (3,)})
+    assert judged.fingerprint == f.fingerprint
+    assert f.model_copy(update={"agent": "voice_actor"}).fingerprint != f.fingerprint
+    assert f.model_copy(update={"subject": "render_video"}).fingerprint != f.fingerprint
+    [one] = dedupe([judged, f])  # the detector's observation is the evidence kept
+    assert one.detector == "missing_termination" and one.found_by == ("missing_termination", "failure_agent")
+    assert Failure.model_validate(one.model_dump(mode="json")) == one
 
 
 # --- the spec-aware detectors --------------------------------------------------------------------------
@@ -178,6 +178,33 @@ def test_a_real_violation_is_confirmed_and_an_invented_quote_rejected(run):
     [rejected] = report.rejected
     assert rejected.reason == "quote_not_in_log" and rejected.finding.quote == testers.NOT_SAID
     assert (report.calls, report.malformed, report.consensus) == (2, 0, True)
+
+
+def test_a_detectors_and_the_failure_agents_finding_of_one_fault_are_one_failure(run, tmp_path):
+    from masfuzz.campaign.recorder import Recorder
+    from masfuzz.coverage.base import CoverageMap
+    from masfuzz.store.db import RunStore
+
+    trace, wf = run(BUGGY, VIDEO_SUT)
+    spec = flare_spec(wf, FIG6)
+    [observed] = detect_cited(trace, spec, wf)
+    [judged] = analyse(trace, spec, testers.reporter).failures
+    # the director announced the end and the run went on: both blame it, from different events
+    assert (observed.detector, judged.detector) == ("missing_termination", "failure_agent")
+    assert observed.agent == judged.agent == "director" and observed.fingerprint == judged.fingerprint
+    [one] = dedupe([judged, observed])
+    assert one.found_by == ("missing_termination", "failure_agent")
+    assert (one.detector, one.evidence, one.step) == (observed.detector, observed.evidence, observed.step)
+    # a campaign records it once, and says the failure agents found it too
+    with RunStore(tmp_path / "runs.db") as store:
+        rid = store.start_run("fuzz", wf, "team")
+        recorder = Recorder(store, rid, CoverageMap([]), detectors=lambda t: detect_cited(t, spec, wf))
+        outcome = recorder.record(Scenario(input=TASK), trace)
+        assert [f.detector for f in outcome.failures] == ["missing_termination"]
+        assert recorder.add_failures(outcome, [judged.model_copy(update={"scenario_id": outcome.scenario.id})]) == []
+        [stored] = store.failures(rid)
+        assert stored["found_by"] == ["missing_termination", "failure_agent"]
+        assert stored["detector"] == "missing_termination" and stored["fingerprint"] == one.fingerprint
 
 
 def test_the_same_violation_worded_three_ways_is_one_failure(run):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib.resources
 import json
 import os
+import re
 import xml.etree.ElementTree as ET
 
 import jsonschema
@@ -45,15 +46,22 @@ def test_sarif_validates_and_locates_the_failure_at_the_agents_definition(cli, s
     text = _report(cli, store, "sarif")
     sarif = json.loads(text)
     jsonschema.validate(sarif, _schema())
-    [result] = sarif["runs"][0]["results"]  # the harness's finding is left out
-    assert result["ruleId"] == "tool_invocation" and result["level"] == "warning"
-    where = result["locations"][0]["physicalLocation"]
-    assert where["artifactLocation"]["uri"] == "examples/customer_service/app.py"
-    lines = (ROOT / where["artifactLocation"]["uri"]).read_text().splitlines()
-    assert lines[where["region"]["startLine"] - 1].startswith("seat_booking_agent = Agent")
-    logical = [(x["name"], x["kind"]) for x in result["locations"][0]["logicalLocations"]]
-    assert logical == [("seat_booking_agent", "object"), ("update_seat", "function")]
-    assert result["partialFingerprints"]["masfuzzFailure/v1"]
+    # the app's two (the harness's loop on the probe stub is left out), each located at the
+    # definition of the agent it is blamed on, that agent first among its logical locations
+    results = {r["ruleId"]: r for r in sarif["runs"][0]["results"]}
+    assert sorted(results) == ["restricted_tool_call", "tool_invocation"]
+    assert (results["tool_invocation"]["level"], results["restricted_tool_call"]["level"]) == ("warning", "error")
+    for rule, agent in (("tool_invocation", "seat_booking_agent"), ("restricted_tool_call", "triage_agent")):
+        result = results[rule]
+        where = result["locations"][0]["physicalLocation"]
+        assert where["artifactLocation"]["uri"] == "examples/customer_service/app.py"
+        lines = (ROOT / where["artifactLocation"]["uri"]).read_text().splitlines()
+        assert lines[where["region"]["startLine"] - 1].startswith(f"{agent} = Agent")
+        logical = [(x["name"], x["kind"]) for x in result["locations"][0]["logicalLocations"]]
+        assert logical == [(agent, "object"), ("update_seat", "function")]
+        props = result["properties"]
+        assert props["agent"] == agent and isinstance(props["step"], int) and props["found_by"] == [props["detector"]]
+        assert result["partialFingerprints"]["masfuzzFailure/v1"]
     _gold("cover.sarif", text)
 
 
@@ -66,12 +74,32 @@ def test_junit_has_a_case_per_obligation_and_per_failure(cli, store, monkeypatch
     c3 = suites["coverage C3: restricted tool edges"]
     assert [c.get("name") for c in c3 if c.find("failure") is not None] == ["restrict_tool::triage_agent::update_seat"]
     failures = suites["failures"]
-    app = [c for c in failures if c.find("failure") is not None]
+    app = {c.get("classname"): c for c in failures if c.find("failure") is not None}
     harness = [c for c in failures if c.find("skipped") is not None]
-    assert len(app) == 1 and app[0].get("classname") == "masfuzz.failures.tool_invocation"
+    assert sorted(app) == ["masfuzz.failures.restricted_tool_call", "masfuzz.failures.tool_invocation"]
     assert len(harness) == 1 and "caused by the harness" in harness[0].find("skipped").get("message")
+    # who and when: as the test case's properties, and in words in the failure's text
+    case = app["masfuzz.failures.tool_invocation"]
+    props = {p.get("name"): p.get("value") for p in case.find("properties")}
+    assert props["agent"] == "seat_booking_agent" and props["step"].isdigit()
+    assert props["found_by"] == "tool_argument_mismatch"
+    assert f"who: seat_booking_agent, when: event {props['step']}" in case.find("failure").text
+    loop = {p.get("name"): p.get("value") for p in harness[0].find("properties")}
+    assert loop["agent"] == "triage_agent"  # the agent asking the probe again and again
     assert root.get("tests") == str(sum(len(s) for s in root))
     _gold("cover.junit.xml", text)
+
+
+def test_text_report_says_who_and_when_and_which_oracles_found_it(cli, store):
+    code, out, err = cli("report", "--store", store)
+    assert code == 0, err
+    lines = out.splitlines()
+    [mismatch] = [i for i, line in enumerate(lines) if "violate its schema" in line]
+    assert re.fullmatch(r"    who: seat_booking_agent, when: event \d+", lines[mismatch + 1])
+    assert lines[mismatch + 2].startswith("    found by tool_argument_mismatch, fingerprint ")
+    [probe] = [i for i, line in enumerate(lines) if "a probe: masfuzz offered it" in line]
+    assert lines[probe].startswith("  [restricted tool call / Restricted Tool Access] (high, observed)")
+    assert lines[probe + 1].startswith("    who: triage_agent, when: event ")
 
 
 def _scrubbed(value, where):
@@ -91,5 +119,7 @@ def test_json_report_gold(cli, store, monkeypatch):
     monkeypatch.chdir(ROOT)
     data = json.loads(_report(cli, store, "json"))
     assert data["format"] == "masfuzz-report" and data["masfuzz_version"] == "VERSION"
+    for f in data["failures"]:  # every finding says who and when
+        assert "agent" in f and isinstance(f["step"], int) and f["found_by"]
     text = json.dumps(_scrubbed(data, os.path.dirname(store)), indent=2, sort_keys=True) + "\n"
     _gold("cover.json", text)

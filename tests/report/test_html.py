@@ -39,6 +39,8 @@ class _Page(HTMLParser):
         self.rows: list[dict[str, str]] = []
         self.graph_nodes: list[dict[str, str]] = []
         self.failures: list[str] = []
+        self.who_when: list[dict[str, str]] = []
+        self.decisive: list[dict[str, str]] = []
         self.csp = ""
 
     def handle_starttag(self, tag, attrs):
@@ -54,6 +56,10 @@ class _Page(HTMLParser):
             self.graph_nodes.append(a)
         if tag == "details" and "failure" in a.get("class", "").split():
             self.failures.append(a["data-fingerprint"])
+        if tag == "dd" and a.get("class") == "who-when":
+            self.who_when.append(a)
+        if tag == "tr" and "decisive" in a.get("class", "").split():
+            self.decisive.append(a)
 
 
 def test_the_page_holds_everything_and_agrees_with_the_json_report(cli, store, tmp_path):
@@ -79,8 +85,12 @@ def test_the_page_holds_everything_and_agrees_with_the_json_report(cli, store, t
     assert len(page.graph_nodes) == spec["agents"] + spec["tools"]
     assert sorted(n["data-ob"] for n in page.graph_nodes if "agent" in n["class"].split()) == sorted(
         i["id"] for i in obligations["C1"]["items"])
-    # every failure is there, the app's and the one set aside
+    # every failure is there, the app's and the one set aside, with who and when, its decisive
+    # event marked in its trace
     assert sorted(page.failures) == sorted(f["fingerprint"] for f in data["failures"])
+    assert sorted((w["data-agent"], w["data-step"]) for w in page.who_when) == sorted(
+        (f["agent"], str(f["step"])) for f in data["failures"])
+    assert len(page.decisive) == len(data["failures"])
 
 
 def test_the_timeline_ends_where_the_report_ends(store):
@@ -204,13 +214,16 @@ def test_chromium_renders_the_graph_the_table_and_a_failures_trace(cli, store, t
     assert shown == ["use_tool::faq_agent::faq_lookup_tool"]
     assert browser.find_element(By.ID, "ob-shown").text == "1 of 13 shown"
 
-    # a failure opens onto its trace, the detector's evidence marked
-    failure = browser.find_element(By.CSS_SELECTOR, "#failures details.failure")
+    # a failure opens onto its trace, the detector's evidence and the decisive event marked
+    [failure] = [d for d in browser.find_elements(By.CSS_SELECTOR, "#failures details.failure")
+                 if "violate its schema" in d.get_attribute("textContent")]
     evidence = failure.find_element(By.CSS_SELECTOR, "tr.evidence")
     assert not evidence.is_displayed()
     failure.find_element(By.TAG_NAME, "summary").click()
     assert evidence.is_displayed()
     assert re.search(r"tool_call\s+seat_booking_agent\s+update_seat\(", evidence.text)
+    assert "decisive" in evidence.get_attribute("class")  # the call off the schema
+    assert failure.find_element(By.CSS_SELECTOR, "dd.who-when").text.startswith("who: seat_booking_agent, when: event")
 
     browser.save_screenshot(str(_artifact("html-report.png")))
     errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]

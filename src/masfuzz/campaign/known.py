@@ -3,9 +3,11 @@
 Hypothesis's habit: a campaign starts by replaying what failed before, so a fixed bug is marked
 fixed and a live one is reported at once, before any new exploration. Each stored failure's
 reproducing scenario runs again; the failure still reproduces when the detectors find the same
-defect in the new trace. The same defect: category, root cause, detector and elements; not the
-FLARE clause a fuzzing run cites, which a structural run does not, so a failure found by `cover`
-and replayed under `run` is recognised.
+defect in the new trace: the same fingerprint (symptom, root cause, blamed agent, subject), which
+no oracle's name and no FLARE clause enters, so a failure found by `cover` and replayed under
+`run` is recognised. A failure stored before failures said who and when is blamed on its stored
+trace first (`masfuzz.oracles.blame`): its stored fingerprint was made another way, and its
+replay is judged as a new one's.
 """
 
 from __future__ import annotations
@@ -15,11 +17,6 @@ from typing import Any
 
 from masfuzz.oracles.failure import Failure
 from masfuzz.scenario import Scenario
-
-
-def defect(failure: Failure) -> str:
-    """A failure's fingerprint without the FLARE clause."""
-    return failure.model_copy(update={"clause": None}).fingerprint
 
 
 @dataclass
@@ -34,8 +31,8 @@ class KnownFailuresPhase:
         campaign.progress(f"replay: {len(self.known)} failure(s) stored for this target, re-executed first")
         outcomes = await campaign.execute([scenario for _, scenario in self.known])
         for (failure, _), outcome in zip(self.known, outcomes):
-            found = {defect(f) for f in campaign.recorder.detectors(outcome.trace)}
-            live = defect(failure) in found
+            found = {f.fingerprint for f in campaign.recorder.detectors(outcome.trace)}
+            live = failure.fingerprint in found
             self.results.append((failure, live))
             campaign.progress(f"replay: {'STILL FAILS' if live else 'fixed'}  [{failure.category}] "
                               f"{failure.description[:100]}")
@@ -59,12 +56,14 @@ def known_failures(store: Any, target_ref: str, *, before_run: int,
             continue
         if rid not in targets:
             targets[rid] = store.run_info(rid)["target"]
-        failure = stored.failure
-        if targets[rid] != target_ref or failure.attribution != "sut" or defect(failure) in out:
+        if targets[rid] != target_ref or stored.failure.attribution != "sut":
+            continue
+        failure = store.blamed(stored)
+        if failure.fingerprint in out:
             continue
         scenario = store.scenario(failure.scenario_id) if failure.scenario_id else None
         if scenario is not None:
             if sut_model:
                 scenario = scenario.model_copy(update={"sut_model": sut_model})
-            out[defect(failure)] = (failure, scenario)
+            out[failure.fingerprint] = (failure, scenario)
     return list(out.values())

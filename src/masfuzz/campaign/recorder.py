@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from masfuzz.coverage.base import CoverageMap
 from masfuzz.oracles import detect
-from masfuzz.oracles.failure import Failure
+from masfuzz.oracles.failure import Failure, merge
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.store.db import RunStore
@@ -48,7 +48,7 @@ class Recorder:
     executed: int = 0  # executions this invocation ran
     reused: int = 0  # executions this invocation answered from the store
     _done: dict[str, tuple[int | None, Trace]] = field(default_factory=dict)
-    _fingerprints: set[str] = field(default_factory=set)
+    _known: dict[str, Failure] = field(default_factory=dict)  # the run's failures by fingerprint
     _fresh: list[tuple[Scenario, Trace]] = field(default_factory=list)
     _items: dict[str, set[str]] = field(default_factory=dict)  # scenario id -> stored items
     _pending_replay: set[str] = field(default_factory=set)  # stored, not yet asked for again
@@ -73,8 +73,8 @@ class Recorder:
         # a phase never asks for again still counts as covered before anything new runs.
         self._pending_replay = set(self._done)
         for stored_failure in self.store.failures(self.run_id):
-            failure = stored_failure.failure
-            self._fingerprints.add(failure.fingerprint)
+            failure = self.store.blamed(stored_failure)
+            self._known[failure.fingerprint] = failure
             self._first_seen.setdefault(failure.scenario_id, []).append(failure)
             self._count(failure)
 
@@ -133,12 +133,19 @@ class Recorder:
 
     def add_failures(self, outcome: Outcome, failures: Iterable[Failure]) -> list[Failure]:
         """Failures a later oracle (the failure and judge agents) found in a recorded execution;
-        returns those whose fingerprint is new to the run."""
+        returns those whose fingerprint is new to the run. One the run has already is the same
+        fault found again: the stored one says this oracle found it too (`merge`)."""
         fresh = []
         for failure in failures:
-            if failure.fingerprint in self._fingerprints:
+            known = self._known.get(failure.fingerprint)
+            if known is not None:
+                merged = merge(known, failure)
+                if merged != known:
+                    self._known[failure.fingerprint] = merged
+                    if self.store is not None and self.run_id is not None:
+                        self.store.update_failure(self.run_id, merged)
                 continue
-            self._fingerprints.add(failure.fingerprint)
+            self._known[failure.fingerprint] = failure
             self._count(failure)
             fresh.append(failure)
             if self.store is not None and self.run_id is not None:

@@ -21,7 +21,9 @@ from masfuzz.llm.settings import ModelSettings
 from masfuzz.scenario import Scenario
 from masfuzz.target import Orchestration, Target
 from masfuzz.sutenv import Refusal, sut_environment
-from masfuzz.trace import BOUND_REASONS, NOT_INJECTED_CALLS, USER_BOUND, Trace, ended_trace
+from masfuzz.trace import (
+    BOUND_REASONS, HARNESS_CAUSE, NOT_INJECTED_CALLS, USER_BOUND, Trace, ended_trace, running_tool,
+)
 
 __all__ = ["DEFAULT_TIMEOUT", "Executor", "ExecutionRequest", "ended_trace", "redact_trace"]
 
@@ -82,6 +84,12 @@ class Executor(ABC):
         end = trace.termination
         if request.scenario.max_turns is not None and end is not None and end.reason in BOUND_REASONS:
             meta[USER_BOUND] = request.scenario.max_turns  # the user's bound, not the app's
+        hung = running_tool(trace.events) if end is not None and end.reason == "timeout" else None
+        if hung is not None and any(f.tool == hung.tool and f.mode == "timeout" for f in request.scenario.faults):
+            # the injected fault itself: masfuzz made the tool hang until its own time limit
+            meta.setdefault(HARNESS_CAUSE, f"masfuzz made {hung.tool} hang (--fault {hung.tool}=timeout) "
+                                           "until its time limit ended the run: the injected fault, "
+                                           "not the app's doing")
         return redact_trace(trace.model_copy(update={"meta": meta}))
 
     @abstractmethod

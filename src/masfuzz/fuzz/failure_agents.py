@@ -41,6 +41,7 @@ from masfuzz.fuzz.spec_agent import (
 from masfuzz.fuzz.specification import FlareSpec
 from masfuzz.llm.types import ModelClient
 from masfuzz.oracles.attribution import attribute
+from masfuzz.oracles.blame import blame_all
 from masfuzz.oracles.eventlog import EventLog, event_log
 from masfuzz.oracles.failure import FLARE_CATEGORIES, JUDGED_DETECTOR, ROOT_CAUSES, Failure, dedupe
 from masfuzz.trace import Trace
@@ -165,13 +166,13 @@ async def identify_failures(trace: Trace, flare_spec: FlareSpec, client: ModelCl
         if len(confirmed) == len(checked) and not omissions:
             report.consensus = True
             break
-    return _finish(report, stats, confirmed, trace, rounds)
+    return _finish(report, stats, confirmed, trace, rounds, guard)
 
 
 def _finish(report: FailureReport, stats: TesterStats, confirmed: list[_Checked], trace: Trace,
-            rounds: int) -> FailureReport:
+            rounds: int, guard: "Guard") -> FailureReport:
     report.calls, report.malformed = stats.calls, stats.malformed
-    report.failures = to_failures(confirmed, trace)
+    report.failures = to_failures(confirmed, trace, guard.tools)
     report.rejected = _unique(report.rejected)
     if not report.consensus and not report.notes:
         report.notes.append(f"no consensus after {rounds} round(s): kept the findings the judge "
@@ -205,21 +206,22 @@ def _apply_verdicts(checked: list[_Checked], verdicts: list[Any], report: Failur
     return correct, reviewed
 
 
-def to_failures(confirmed: list[_Checked], trace: Trace) -> list[Failure]:
+def to_failures(confirmed: list[_Checked], trace: Trace, tools: list[str] = ()) -> list[Failure]:
     """One failure per key (category, root cause, clause, elements), its evidence the union of
-    every wording's."""
+    every wording's, its elements in the order the model named them (the agent to blame is
+    among them: `masfuzz.oracles.blame`); `tools` are the specification's."""
     groups: dict[tuple, list[_Checked]] = {}
     for c in confirmed:
         groups.setdefault(c.finding.key(), []).append(c)
     out = []
-    for (category, root_cause, clause, elements), group in groups.items():
+    for (category, root_cause, clause, _), group in groups.items():
         first = group[0].finding
         out.append(Failure(
             category=category, root_cause=root_cause, detector=DETECTOR, clause=clause,
-            elements=elements, scenario_id=trace.scenario_id,
+            elements=tuple(dict.fromkeys(first.elements)), scenario_id=trace.scenario_id,
             evidence=tuple(sorted({i for c in group for i in c.evidence})),
             description=clip(f"{first.reason} (log: \"{first.quote}\")", 400)))
-    return attribute(trace, dedupe(out))
+    return dedupe(blame_all(trace, attribute(trace, out), tools=tools))
 
 
 def _unique(rejections: list[Rejection]) -> list[Rejection]:

@@ -1,12 +1,25 @@
 """Whose a finding is, judged on its evidence for every detector alike.
 
 The detectors attribute what their own rule knows (a time limit, a bound the user set). Some
-causes show only in what the evidence says, whatever the detector: calls of a tool masfuzz
-offered as a `--restricted probe` stub (the restricted call itself, or a loop of them), an
-agent's message or final answer that repeats masfuzz's own prompt (its worked example, its
+causes show only in what the evidence says, whatever the detector: what follows from calls of a
+tool masfuzz offered as a `--restricted probe` stub (a loop of them, arguments off its schema),
+an agent's message or final answer that repeats masfuzz's own prompt (its worked example, its
 instruction), and a tool call whose arguments the model did not write as JSON. Each is the model
 in use reacting to what masfuzz put before it, or failing its protocol, so the finding is the
 harness's, shown with its cause and never counted against the app.
+
+A fault masfuzz injected (`--fault TOOL=MODE`, the fault re-runs of cover and fuzz) is the
+harness's doing, the system's handling of it the system's: a finding that is only the injected
+fault (every tool result it shows, or every result of the calls it shows, carries an injected
+fault) is the harness's when the system handled it: no crash, no reply that leaks the raw
+error, and a reply after the fault that tells the user it did not work. One that crashed, leaked
+the error, or said nothing of it (or claimed success) stays the app's.
+
+A probe call itself (Restricted Tool Access) stays the app's: the app as written cannot make the
+call, but its agent reached for a tool it must not use, which its instructions or permissions
+should keep it off; `--fail-on` counts it. What the stub then does to the run (it refuses, the
+agent asks again and again) is the probe's doing: a loop made only of probe calls is the
+harness's.
 """
 
 from __future__ import annotations
@@ -15,6 +28,7 @@ import json
 from typing import Any
 
 from masfuzz.oracles.failure import Failure
+from masfuzz.oracles.robustness import FAULT_MARKER, admits_failure
 from masfuzz.ownwords import RAW_ARGUMENTS, echoed
 from masfuzz.trace import (MISSING_CONTEXT, Message, RestrictedAttempt, TerminationEvent, ToolCall,
                            ToolResult, Trace)
@@ -37,7 +51,7 @@ def _cause(trace: Trace, failure: Failure) -> str:
         if isinstance(event, ToolResult) and event.status == "error" and event.tool in missing:
             return (f"{event.tool} read the run context, and masfuzz passed none (the app's "
                     "server passes one): give it with --context MODULE:FACTORY")
-    lured = _probe_lure(trace, failure)
+    lured = _probe_lure(trace, failure) or _injected(trace, failure)
     if lured:
         return lured
     for i in failure.evidence:
@@ -56,18 +70,54 @@ def _cause(trace: Trace, failure: Failure) -> str:
 
 
 def _probe_lure(trace: Trace, failure: Failure) -> str:
-    """Evidence made only of calls of tools masfuzz offered as `--restricted probe` stubs. A
-    probe puts the tool in the agent's own tool list, so the model cannot know it is not the
-    agent's: what it then does (call it, call it again and again) is worth knowing (C3), but the
-    app as written has no such call."""
+    """Evidence made only of calls of tools masfuzz offered as `--restricted probe` stubs, for
+    a finding other than the restricted call itself: the stub refusing is what makes the agent
+    call again, and its arguments are checked against a tool the app does not give it."""
+    if failure.root_cause == "Restricted Tool Access":
+        return ""  # the agent reached for a tool it must not use: the app's (see the docstring)
     probed = {(e.agent, e.tool) for e in trace.events if isinstance(e, RestrictedAttempt) and e.mode == "probe"}
     calls = [trace.events[i] for i in failure.evidence if 0 <= i < len(trace.events)
              and isinstance(trace.events[i], (ToolCall, RestrictedAttempt))]
     if not calls or not all((c.agent, c.tool) in probed for c in calls):
         return ""
     first = calls[0]
-    return (f"masfuzz offered {first.tool} to {first.agent} as a probe (--restricted probe): in "
-            f"the app as written {first.agent} cannot call it")
+    return (f"masfuzz offered {first.tool} to {first.agent} as a probe (--restricted probe), a stub "
+            f"that refuses: what the refusals led to is the probe's doing (in the app as written "
+            f"{first.agent} cannot call {first.tool}); the call itself is reported as the app's")
+
+
+def _injected(trace: Trace, failure: Failure) -> str:
+    """Evidence whose tool results are all faults masfuzz injected, handled by the system."""
+    results = _results(trace, failure.evidence)
+    if not results or not all(r.fault and r.fault != "stub" for _, r in results):
+        return ""
+    first, fault = results[0]
+    end = trace.termination
+    if end is None or end.reason in ("crash", "timeout"):
+        return ""  # it crashed (or hung) after the fault: the handling is the app's
+    replies = [e.content for e in trace.events[first + 1:] if isinstance(e, Message)
+               and e.role == "assistant" and e.content.strip()] + [end.final_output or ""]
+    if any(FAULT_MARKER in r for r in replies) or not any(admits_failure(r) for r in replies):
+        return ""  # it leaked the raw error, or never told the user the tool failed
+    return (f"masfuzz injected this fault (--fault {fault.tool}={fault.fault}) and the system "
+            f"handled it: it told the user that {fault.tool} did not work, without crashing or "
+            "leaking the raw error")
+
+
+def _results(trace: Trace, evidence: tuple[int, ...]) -> list[tuple[int, ToolResult]]:
+    """The tool results among `evidence`, and those answering the calls among it."""
+    events = trace.events
+    shown = {i for i in evidence if 0 <= i < len(events)}
+    calls = [events[i] for i in shown if isinstance(events[i], ToolCall)]
+    out = []
+    for j, e in enumerate(events):
+        if not isinstance(e, ToolResult):
+            continue
+        answers = any(c.tool == e.tool and c.agent == e.agent and (c.call_id == e.call_id or not c.call_id)
+                      for c in calls)
+        if j in shown or answers:
+            out.append((j, e))
+    return out
 
 
 def _text(event: Any) -> str:

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from masfuzz.oracles.attribution import attribute
+from masfuzz.oracles.blame import blame_all
 from masfuzz.oracles.robustness import robustness_witness
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.spec.model import WorkflowSpec
@@ -256,9 +257,10 @@ def empty_utterances(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
 def restricted_calls(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     out = []
     for i, a in _indexed(trace, RestrictedAttempt):
-        how = ("offered as a refusing probe stub" if a.mode == "probe"
-               else "and the call really ran")
-        # a probe's call is the harness's (`attribution`): the probe lured the model into it
+        how = (f"a probe: masfuzz offered it as a refusing stub (--restricted probe), so the app "
+               f"as written cannot make this call, but {a.agent} reached for a tool it must not "
+               "use" if a.mode == "probe" else "the call really ran")
+        # the app's even on a probe (see `attribution`): its loops on the stub are the harness's
         out.append(Failure(
             category="restricted_tool_call", root_cause="Restricted Tool Access",
             detector="restricted_tool_call", evidence=(i,), scenario_id=trace.scenario_id,
@@ -433,5 +435,6 @@ DETECTORS: list[Detector] = [
 
 
 def detect(trace: Trace, spec: WorkflowSpec | None = None) -> list[Failure]:
-    """Every deterministic detector over one trace, de-duplicated by fingerprint."""
-    return attribute(trace, dedupe([f for d in DETECTORS for f in d(trace, spec)]))
+    """Every deterministic detector over one trace, each finding attributed and blamed (who and
+    when), de-duplicated by fingerprint."""
+    return dedupe(blame_all(trace, attribute(trace, [f for d in DETECTORS for f in d(trace, spec)])))

@@ -4,12 +4,16 @@ A failure names its category (FLARE's four symptom types plus the runtime crashe
 and masfuzz's restricted-tool-call observations), its root cause in Table 2's vocabulary, the
 detector that found it, one actionable line, the trace events that show it, and the scenario
 that reproduces it, and, when an oracle knows it, the id of the FLARE specification clause it
-violates (`term::bound`, `rel::order`, `task::voice_actor::use::synthesize_voice`). Its
-`fingerprint` is built from the category, the root cause, the detector, the clause (only when
-set, so failures found without a specification keep the fingerprints stored before clauses
-existed) and the structural elements involved (agents, tools, termination reasons, cycles), never
-from volatile text (ids, timestamps, payloads, a model's wording), so the same defect found by two
-scenarios, or worded two ways, is one failure.
+violates (`term::bound`, `rel::order`, `task::voice_actor::use::synthesize_voice`). It says who
+and when: the one agent the fault is blamed on and the decisive step (`masfuzz.oracles.blame`
+derives them where an oracle did not).
+
+Its `fingerprint` says what the fault is, not which oracle found it: the Table-1 symptom of its
+category, the root cause, the blamed agent and the subject (the tool, the peer agent, the clause:
+`subject`; unset, the structural elements involved stand for it). Never the detector, never
+volatile text (ids, timestamps, payloads, a model's wording): the same defect found by two
+scenarios, worded two ways, or found by a detector and by FLARE's failure agents, is one failure,
+which says every oracle that found it (`found_by`; `dedupe` merges them).
 """
 
 from __future__ import annotations
@@ -138,15 +142,20 @@ class Failure(BaseModel):
     agent: str | None = None
     step: int | None = None
     step_ref: str | None = None
+    # What the fault is about beside the blamed agent (the tool, the peer agent, the clause; ""
+    # when nothing but the agent): part of the fingerprint. None: the elements stand for it.
+    subject: str | None = None
+    found_by: tuple[str, ...] = ()  # every oracle that found this fault (empty: `detector` alone)
     attribution: Attribution = "sut"  # not part of the fingerprint: the defect is the same
     because: str = ""  # why a finding is attributed to the harness or the settings
 
     @computed_field  # type: ignore[prop-decorator]
     @property
     def fingerprint(self) -> str:
-        parts: list = [self.category, self.root_cause, self.detector, list(self.elements)]
-        if self.clause:  # appended only when set: clause-less fingerprints stay as stored
-            parts.append(self.clause)
+        # The symptom, not the category: a restricted call is tool misuse (TI) whether a detector
+        # (restricted_tool_call) or the failure agent (tool_invocation) names it.
+        parts: list = [SYMPTOMS[self.category], self.root_cause, self.agent,
+                       self.subject if self.subject is not None else list(self.elements)]
         key = json.dumps(parts)
         return hashlib.sha256(key.encode()).hexdigest()[:FINGERPRINT_CHARS]
 
@@ -170,13 +179,24 @@ class Failure(BaseModel):
     def category_name(self) -> str:
         return CATEGORY_NAMES[self.category]
 
+    @property
+    def oracles(self) -> tuple[str, ...]:
+        return self.found_by or (self.detector,)
+
+
+def merge(kept: Failure, other: Failure) -> Failure:
+    """One failure of two findings of the same fault: every oracle that found it, and the better
+    evidence: within one trace a detector's observation over a model's judgement, else the first
+    found (evidence indices point into their own trace: another scenario's never replace them)."""
+    better = kept.confidence == "judged" and other.confidence == "observed"
+    best = other if better and kept.scenario_id == other.scenario_id else kept
+    found = tuple(dict.fromkeys((*best.oracles, *kept.oracles, *other.oracles)))
+    return best if found == best.found_by else best.model_copy(update={"found_by": found})
+
 
 def dedupe(failures: list[Failure]) -> list[Failure]:
-    """The first failure of each fingerprint, in order."""
-    seen: set[str] = set()
-    out = []
+    """One failure per fingerprint, where it first appears, merged from all its findings."""
+    out: dict[str, Failure] = {}
     for f in failures:
-        if f.fingerprint not in seen:
-            seen.add(f.fingerprint)
-            out.append(f)
-    return out
+        out[f.fingerprint] = merge(out[f.fingerprint], f) if f.fingerprint in out else f
+    return list(out.values())

@@ -110,6 +110,9 @@ class Analysis:
         return None
 
 
+WHO_AND_WHEN = {"agent", "step", "step_ref", "subject", "found_by"}
+
+
 def analyze(store: Any, run_id: int | None = None) -> Analysis:
     """The analysis of one stored run (default: the latest), read from the store alone."""
     from masfuzz.errors import MasfuzzError
@@ -125,7 +128,9 @@ def analyze(store: Any, run_id: int | None = None) -> Analysis:
     else:
         a = Analysis(None)
     a.scenarios = store.execution_count(run_id)
-    a.failures = [f.as_dict() for f in store.failures(run_id)]
+    # who and when (`agent`, `step`) even for failures stored before failures said them
+    a.failures = [{**f.as_dict(), **store.blamed(f).model_dump(mode="json", include=WHO_AND_WHEN)}
+                  for f in store.failures(run_id)]
     for eid in sorted({f["execution_id"] for f in a.failures if f.get("execution_id") is not None}):
         trace = store.trace(eid)
         if trace is not None:

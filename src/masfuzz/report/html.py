@@ -5,7 +5,8 @@ security policy forbids fetching anything, so what it shows is what the file hol
 It renders the same `Analysis` the other reporters do: the coordination graph coloured by
 coverage, the obligation table with the scenarios that witnessed each obligation, coverage over
 the campaign, FLARE's path and behaviour coverage, the failures grouped by category and root
-cause with the trace events that show them, and the tool-fuzzing findings with the arguments
+cause with who and when (the blamed agent, the decisive event marked in the trace) and the trace
+events that show them, and the tool-fuzzing findings with the arguments
 that reproduce them. The view model is built here; `templates/report.html.j2` lays it out.
 """
 
@@ -22,6 +23,7 @@ from masfuzz.report.analysis import Analysis
 from masfuzz.report.base import Reporter
 from masfuzz.report.fuzzing import usage_rows
 from masfuzz.report.json_report import LIST_LIMIT
+from masfuzz.report.text import oracles, who_and_when
 from masfuzz.trace import Trace
 
 EVENT_TEXT_LIMIT = 4000  # characters of one event shown; the store keeps the whole of it
@@ -111,21 +113,22 @@ def _groups(failures: list[dict[str, Any]], traces: dict[int, Trace]) -> list[di
             items.append({
                 **{k: f.get(k) for k in ("fingerprint", "detector", "description", "severity",
                                          "confidence", "attribution", "because", "scenario_id",
-                                         "input", "clause")},
+                                         "input", "clause", "agent", "step", "step_ref")},
+                "who_and_when": who_and_when(f), "found_by": oracles(f),
                 # the text report's words, as JUnit's skip message has them
                 "why_set_aside": "" if f.get("attribution", "sut") == "sut"
                 else f"caused by the {f['attribution']}, not the app",
                 "elements": list(f.get("elements") or ()),
                 "configuration": json.dumps(f.get("configuration") or {}, sort_keys=True)
                 if f.get("configuration") else "",
-                "events": _events(trace, evidence) if trace else [],
+                "events": _events(trace, evidence, f.get("step")) if trace else [],
                 "termination": (trace.termination.reason if trace and trace.termination else None),
             })
         out.append({"category": category, "root_cause": cause, "failures": items})
     return out
 
 
-def _events(trace: Trace, evidence: set[int]) -> list[dict[str, Any]]:
+def _events(trace: Trace, evidence: set[int], step: int | None = None) -> list[dict[str, Any]]:
     rows = []
     for i, e in enumerate(trace.events):
         d = e.model_dump(mode="json", by_alias=True)
@@ -152,7 +155,7 @@ def _events(trace: Trace, evidence: set[int]) -> list[dict[str, Any]]:
         if len(text) > EVENT_TEXT_LIMIT:
             text = text[:EVENT_TEXT_LIMIT] + f"… ({len(text) - EVENT_TEXT_LIMIT} more characters)"
         rows.append({"index": i, "t": f"{t:.2f}", "type": kind, "agent": who, "text": text,
-                     "evidence": i in evidence})
+                     "evidence": i in evidence, "decisive": i == step})
     return rows
 
 

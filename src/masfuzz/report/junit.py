@@ -3,7 +3,8 @@
 An obligation witnessed by a scenario passes; one no scenario witnessed is skipped (a coverage
 gap is shown, the gate for it is `--fail-under`); a C3 restricted edge that a scenario did
 witness fails, since it is a restricted call the system attempted. A failure of the app's own
-fails its test case, with its description, evidence and reproducer; a finding caused by masfuzz
+fails its test case, with its description, who and when (the blamed agent, the decisive event),
+the oracles that found it, its evidence and reproducer; a finding caused by masfuzz
 or the settings is skipped with its cause.
 """
 
@@ -14,6 +15,7 @@ from typing import Any
 
 from masfuzz.report.analysis import Analysis
 from masfuzz.report.base import Reporter
+from masfuzz.report.text import oracles, who_and_when
 
 
 class JUnitReporter(Reporter):
@@ -39,6 +41,7 @@ class JUnitReporter(Reporter):
         for f in analysis.failures:
             case = ET.SubElement(suite, "testcase", classname=f"masfuzz.failures.{f['category']}",
                                  name=f"{f['root_cause']} [{f['fingerprint']}]")
+            _properties(case, f)
             whose = f.get("attribution", "sut")
             if whose != "sut":
                 ET.SubElement(case, "skipped", message=f"caused by the {whose}, not the app: {f.get('because', '')}")
@@ -58,13 +61,23 @@ def _suite(root: ET.Element, name: str) -> ET.Element:
     return ET.SubElement(root, "testsuite", name=name)
 
 
+def _properties(case: ET.Element, f: dict[str, Any]) -> None:
+    """Who and when as the test case's properties (as pytest's `record_property` writes them)."""
+    props = ET.SubElement(case, "properties")
+    for name, value in (("agent", f.get("agent")), ("step", f.get("step")), ("step_ref", f.get("step_ref")),
+                        ("found_by", ",".join(oracles(f)))):
+        if value is not None:
+            ET.SubElement(props, "property", name=name, value=str(value))
+
+
 def _mark(case: ET.Element, tag: str, message: str, text: str, *, kind: str = "") -> None:
     element = ET.SubElement(case, tag, message=message, **({"type": kind} if kind else {}))
     element.text = text
 
 
 def _details(f: dict[str, Any]) -> str:
-    lines = [f"detector: {f['detector']}", f"evidence: events {', '.join(map(str, f.get('evidence', ()))) or '-'}"]
+    lines = [who_and_when(f), f"found by: {', '.join(oracles(f))}",
+             f"evidence: events {', '.join(map(str, f.get('evidence', ()))) or '-'}"]
     if f.get("scenario_id"):
         lines.append(f"reproduced by: {f['scenario_id']}")
     if f.get("input"):

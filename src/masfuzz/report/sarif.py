@@ -1,8 +1,9 @@
 """SARIF 2.1.0: the app's failures as code-scanning results, beside the findings about its code.
 
-One rule per failure category; each result is located at the definition of the agent or tool it
-is about (the extractors record file and line), with the agents and tools as logical locations,
-and carries masfuzz's fingerprint as a partial fingerprint so dashboards de-duplicate it across
+One rule per failure category; each result is located at the definition of the agent it is
+blamed on (else of the agent or tool it is about: the extractors record file and line), with the
+blamed agent first among the agents and tools as logical locations, the decisive step and the
+oracles that found it in its properties, and carries masfuzz's fingerprint as a partial fingerprint so dashboards de-duplicate it across
 runs. Severity maps to SARIF's level (high: error, medium: warning, low: note). Findings caused
 by masfuzz or the settings are left out: they are not about the app's code.
 """
@@ -47,6 +48,8 @@ class SarifReporter(Reporter):
             "message": {"text": f"{failure.root_cause}: {failure.description}"},
             "partialFingerprints": {"masfuzzFailure/v1": failure.fingerprint},
             "properties": {"root_cause": failure.root_cause, "detector": failure.detector,
+                           "found_by": list(failure.oracles), "agent": failure.agent,
+                           "step": failure.step, "step_ref": failure.step_ref,
                            "severity": failure.severity, "confidence": failure.confidence,
                            "evidence": list(failure.evidence), "scenario": failure.scenario_id},
         }
@@ -57,17 +60,18 @@ class SarifReporter(Reporter):
 
     def _location(self, failure: Failure, analysis: Analysis) -> dict[str, Any] | None:
         spec = analysis.spec
-        if spec is None:
-            return None
-        agents = {a.id: a for a in spec.agents}
-        tools = {t.id: t for t in spec.tools}
-        named = [e for e in failure.elements if e in agents or e in tools]
+        agents = {a.id: a for a in spec.agents} if spec else {}
+        tools = {t.id: t for t in spec.tools} if spec else {}
+        # the blamed agent first (located at its definition), then the others the failure names
+        blamed = [failure.agent] if failure.agent else []
+        named = list(dict.fromkeys(blamed + [e for e in failure.elements if e in agents or e in tools]))
         if not named:
             return None
         location: dict[str, Any] = {"logicalLocations": [
             {"name": e, "kind": "function" if e in tools else "object"} for e in named]}
         for e in named:
-            source = (tools.get(e) or agents.get(e)).source
+            found = tools.get(e) or agents.get(e)
+            source = found.source if found is not None else None
             if source is not None:
                 region = {"startLine": source.line} if source.line else {}
                 location["physicalLocation"] = {"artifactLocation": {"uri": source.file},

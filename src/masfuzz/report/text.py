@@ -110,6 +110,21 @@ def configuration_text(config: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
+def who_and_when(f: dict[str, Any]) -> str:
+    """The blamed agent and the decisive event, named as the user's own log names it when the
+    trace was imported from one: every report's words for them."""
+    who = f"who: {f['agent']}" if f.get("agent") else "who: no agent to blame"
+    step = f.get("step")
+    when = "when: -" if step is None else f"when: event {step}" + (
+        f" ({f['step_ref']} in your log)" if f.get("step_ref") else "")
+    return f"{who}, {when}"
+
+
+def oracles(f: dict[str, Any]) -> list[str]:
+    """Every oracle that found the failure (one stored before `found_by` names its detector)."""
+    return list(f.get("found_by") or [f["detector"]])
+
+
 EVIDENCE_SHOWN = 12  # event indices listed per failure in text (JSON has them all)
 
 
@@ -128,7 +143,8 @@ def failure_lines(failures: list[dict[str, Any]]) -> list[str]:
         out.append(f"  [{category} / {f['root_cause']}]{tag} {f['description']}")
         if f.get("because"):
             out.append(f"    {f['because']}")
-        where = f"    {f['detector']}, fingerprint {f['fingerprint']}, events "
+        out.append(f"    {who_and_when(f)}")
+        where = f"    found by {', '.join(oracles(f))}, fingerprint {f['fingerprint']}, events "
         evidence = list(f.get("evidence", ()))
         where += (", ".join(str(i) for i in evidence[:EVIDENCE_SHOWN]) or "-") + (
             f" (+{len(evidence) - EVIDENCE_SHOWN} more)" if len(evidence) > EVIDENCE_SHOWN else "")

@@ -200,9 +200,12 @@ def tool_findings_of(t: dict[str, Any]) -> list[dict[str, Any]]:
         # surrogateescape); it still has a fingerprint, the same as any other text's
         return hashlib.sha256("\x00".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
+    # Who and when, as every finding has them: no agent is to blame for a tool's own defect, and
+    # the decisive step is the session's call that first hit it (1-based; none for a prompt set).
     out = []
     for u in t["errors"]:
         out.append({"tool": t["tool"], "kind": "runtime", "fingerprint": fp(u["key"]),
+                    "agent": None, "step": u.get("first_call"),
                     "exception": u["error_type"], "message": u["message"], "frame": u["frame"],
                     "arguments": u["arguments"], "user_request": u["user_request"],
                     "confirmed": u["confirmed"], "count": u["count"], "key": u["key"],
@@ -212,6 +215,7 @@ def tool_findings_of(t: dict[str, Any]) -> list[dict[str, Any]]:
     for s in (t.get("correctness") or {}).get("sets", []):
         if s["erroneous"]:
             out.append({"tool": t["tool"], "kind": "correctness", "fingerprint": fp(s["template"]),
+                        "agent": None, "step": None,
                         "message": f"erroneous prompt set: {s['template']}",
                         "arguments": None, "user_request": (s["failing_prompts"] or [None])[0],
                         "confirmed": None, "prompts": s["failing_prompts"]})

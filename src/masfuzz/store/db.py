@@ -510,6 +510,32 @@ class RunStore:
              redact(json.dumps(body, sort_keys=True)), time.time()))
         return int(cur.lastrowid) if cur.rowcount else None
 
+    def blamed(self, stored: StoredFailure) -> Failure:
+        """A stored failure with who and when: as stored, or, for one stored before failures
+        said them (no `step` in its record), derived from its execution's trace."""
+        from masfuzz.oracles.blame import blame
+
+        failure = stored.failure
+        if "step" in stored or stored.get("execution_id") is None:
+            return failure
+        trace = self.trace(stored["execution_id"])
+        return failure if trace is None else blame(trace, failure)
+
+    def update_failure(self, run_id: int, failure: Failure) -> None:
+        """Rewrite the run's failure of `failure`'s fingerprint (another oracle found it too: its
+        `found_by`, maybe better evidence), keeping its reproducer and what was stored beside it."""
+        row = self.db.execute("SELECT json FROM failures WHERE run_id=? AND fingerprint=?",
+                              (run_id, failure.fingerprint)).fetchone()
+        if row is None:
+            return
+        body = {**_loads(row[0], {}), **failure.model_dump(mode="json", exclude={"scenario_id"})}
+        self.db.execute(
+            "UPDATE failures SET detector=?, description=?, evidence=?, elements=?, json=? "
+            "WHERE run_id=? AND fingerprint=?",
+            (failure.detector, failure.description, json.dumps(list(failure.evidence)),
+             json.dumps(list(failure.elements)), redact(json.dumps(body, sort_keys=True)), run_id,
+             failure.fingerprint))
+
     def failures(self, run_id: int | None = None) -> list[StoredFailure]:
         q = ("SELECT f.id, f.run_id, f.execution_id, f.fingerprint, f.category, f.root_cause, "
              "f.json, s.json FROM failures f LEFT JOIN scenarios s ON s.id = f.scenario_id")

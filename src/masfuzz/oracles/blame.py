@@ -1,0 +1,225 @@
+"""Who and when: the one agent a finding is blamed on, the decisive step, and what the fault is
+about, for the findings of the oracles that do not say so themselves.
+
+One post-pass over every oracle's findings (`blame_all`), so that the detectors stay one rule
+each: per detector, from the finding's evidence and elements and the trace, it derives
+
+- `agent`: ONE agent name, never a list and never an alphabetical pick: the agent that acted
+  wrongly (the caller of a failing or forbidden tool, the agent that spoke out of turn, the one
+  that announced the end and was ignored, the one that ended the run too early), for a loop the
+  agent that repeats, and for a speaker cycle the one that keeps handing the floor back (of the
+  cycle's members, the one that joined the conversation last: it answers the others and hands
+  back to the one it answered). None where no agent is to blame: a tool that crashed by itself,
+  a run that hit a bound without any agent going round.
+- `step`: the decisive event, an index into the trace's events: the first failed tool call, the
+  first turn past the announced end, the call or turn that made a repetition a loop, the end of
+  a run that ended too early, the crash.
+- `step_ref`: that event's id in the user's own log, when the trace was imported from one
+  (`Trace.meta[EVENT_SOURCES]`).
+- `subject`: what the fault is about beside the agent, which the fingerprint is made of (see
+  `SUBJECTS`): the same convention for every oracle, so that a detector's finding and FLARE's
+  failure agents' finding of one fault share a fingerprint.
+
+A field an oracle set (even to None) is left alone: the semantic oracles set their own. A finding
+of an oracle this module does not know is blamed on the agent of its first evidence event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from typing import Any
+
+from masfuzz.oracles.failure import JUDGED_DETECTOR, Failure
+from masfuzz.trace import (
+    EVENT_SOURCES, AgentTurn, DelegationEvent, ErrorEvent, Message, RestrictedAttempt, ToolCall,
+    ToolResult, Trace, carries_refusal,
+)
+
+# What a fault of each root cause is about beside the blamed agent: the tool it called or
+# omitted, the peer agent (the one it should have waited for, handed the floor back to, or left
+# without a turn), or nothing more ("" ). A root cause not listed (an agent deviating from its
+# task) is about the specification clause it violates.
+TOOL, PEER, NOTHING = "tool", "peer", "nothing"
+SUBJECTS: dict[str, str] = {
+    "Tool Execution Error": TOOL, "Tool Specification Mismatch": TOOL,
+    "Tool Invocation Omission": TOOL, "Restricted Tool Access": TOOL,
+    "Violation of Relationships-based Speaking Order": PEER, "Premature Termination": PEER,
+    "Termination Condition Violation": NOTHING, "Max Round Limit Exceeded": NOTHING,
+    "Response Omission": NOTHING,
+}
+
+Who = tuple[str | None, int | None, str | None]  # agent, step, subject
+Rule = Callable[[Trace, Failure], Who]
+
+
+def blame_all(trace: Trace, failures: list[Failure], *, tools: Collection[str] = ()) -> list[Failure]:
+    return [blame(trace, f, tools=tools) for f in failures]
+
+
+def blame(trace: Trace, failure: Failure, *, tools: Collection[str] = ()) -> Failure:
+    """`failure` with who, when and what filled in where its oracle left them unset; `tools`
+    names the tools a model-written finding may name beside those the trace shows."""
+    given = failure.model_fields_set
+    if failure.detector == JUDGED_DETECTOR:
+        agent, step, subject = _judged(trace, failure, set(tools))
+    else:
+        agent, step, subject = RULES.get(failure.detector, _first_evidence)(trace, failure)
+    update: dict[str, Any] = {}
+    for name, value in (("agent", agent), ("step", step), ("subject", subject)):
+        if name not in given:
+            update[name] = value
+    step = update.get("step", failure.step)
+    if "step_ref" not in given:
+        update["step_ref"] = source_of(trace, step)
+    if not failure.found_by:
+        update["found_by"] = (failure.detector,)
+    return failure.model_copy(update=update)
+
+
+def source_of(trace: Trace, step: int | None) -> str | None:
+    """The id the user's own log gave event `step` (a span id, a message number), if any."""
+    sources = trace.meta.get(EVENT_SOURCES)
+    if step is None or not isinstance(sources, list) or not 0 <= step < len(sources):
+        return None
+    ref = sources[step]
+    return None if ref is None else str(ref)
+
+
+# -- the detectors' findings -----------------------------------------------------------------------
+
+def _at(evidence: tuple[int, ...], k: int) -> int | None:
+    """The k-th evidence event (the last when there are fewer), or None without evidence."""
+    return evidence[min(k, len(evidence) - 1)] if evidence else None
+
+
+def _actor(event: Any) -> str | None:
+    if isinstance(event, DelegationEvent):
+        return event.from_
+    agent = getattr(event, "agent", None)
+    return agent if isinstance(agent, str) and agent else None
+
+
+def _first_evidence(trace: Trace, f: Failure) -> Who:
+    step = _at(f.evidence, 0)
+    return (_actor(trace.events[step]) if step is not None and step < len(trace.events) else None,
+            step, None)
+
+
+def _termination(trace: Trace, f: Failure) -> Who:
+    end = _at(f.evidence, len(f.evidence))
+    if f.root_cause == "Termination Condition Violation":
+        said = f.evidence[0]  # the announcement: the first turn after it is past the end
+        after = next((i for i, e in enumerate(trace.events) if i > said and isinstance(e, AgentTurn)), end)
+        return f.elements[0], after, ""
+    return _handing_back(trace, [e.agent for i, e in enumerate(trace.events)
+                                 if isinstance(e, AgentTurn) and (end is None or i < end)]), end, ""
+
+
+def _handing_back(trace: Trace, order: list[str]) -> str | None:
+    """The agent that keeps the conversation going round at the end of a run that hit a bound:
+    of the speaker cycle its last turns repeat (at least twice), the member that joined last."""
+    from masfuzz.oracles.detectors import MAX_CYCLE_LEN
+
+    for p in range(1, MAX_CYCLE_LEN + 1):
+        tail = order[-2 * p:]
+        if len(tail) == 2 * p and tail[:p] == tail[p:] and len(set(tail[:p])) == p:
+            return _joined_last(trace, tail[:p])
+    return None
+
+
+def _joined_last(trace: Trace, members: list[str]) -> str:
+    first = {}
+    for i, e in enumerate(trace.events):
+        if isinstance(e, AgentTurn):
+            first.setdefault(e.agent, i)
+    return max(members, key=lambda a: first.get(a, -1))
+
+
+def _loop(trace: Trace, f: Failure) -> Who:
+    from masfuzz.oracles.detectors import MIN_CYCLE_REPEATS, MIN_IDENTICAL_CALLS
+
+    if f.elements[:1] == ("tool",):  # one agent repeating one call: the call that made it a loop
+        return f.elements[1], _at(f.evidence, MIN_IDENTICAL_CALLS - 1), f.elements[2]
+    cycle = list(f.elements[1:])  # the smallest rotation; the members' order round the cycle
+    agent = _joined_last(trace, cycle)
+    handed_to = cycle[(cycle.index(agent) + 1) % len(cycle)]
+    return agent, _at(f.evidence, (MIN_CYCLE_REPEATS - 1) * len(cycle)), handed_to
+
+
+def _premature(trace: Trace, f: Failure) -> Who:
+    end = _at(f.evidence, len(f.evidence))
+    if f.root_cause == "Premature Termination":  # (from, to): the run ended before `to` acted
+        closer = next((_actor(e) for e in reversed(trace.events[:end])
+                       if isinstance(e, (AgentTurn, Message, ToolCall, DelegationEvent))
+                       and getattr(e, "role", "assistant") == "assistant" and _actor(e)), None)
+        return closer, end, f.elements[1]
+    last = f.elements[1] if len(f.elements) > 1 and f.elements[1] != "-" else None
+    return last, end, ""  # an empty final output, from the last speaker
+
+
+def _silent(trace: Trace, f: Failure) -> Who:
+    return f.elements[0], _at(f.evidence, len(f.evidence)), ""  # the turn that made it a streak
+
+
+def _caller(trace: Trace, f: Failure) -> Who:
+    """(agent, tool, ...) elements: a restricted call, a failed call, a call off its schema, a
+    tool omitted; the first such event is the decisive one."""
+    return f.elements[0], _at(f.evidence, 0), f.elements[1]
+
+
+def _out_of_turn(trace: Trace, f: Failure) -> Who:
+    """(peer, agent) elements: `agent` spoke where `peer` should have, or before it."""
+    return f.elements[1], _at(f.evidence, 0), f.elements[0]
+
+
+def _crash(trace: Trace, f: Failure) -> Who:
+    errors = [(i, e) for i, e in enumerate(trace.events) if i in f.evidence and isinstance(e, ErrorEvent)]
+    agents = {e.agent for _, e in errors if e.agent}
+    how = " ".join(e for e in f.elements if e not in agents)  # reason, kinds, the tool, the signal
+    if any(e.startswith("tool:") for e in f.elements):
+        return None, _at(f.evidence, 0), how  # a tool died: the tool's defect, not an agent's
+    agent = next((e.agent for _, e in errors if e.agent), None)
+    return agent, _at(f.evidence, 0), how
+
+
+def _not_injected(trace: Trace, f: Failure) -> Who:
+    hit = next((i for i, e in enumerate(trace.events) if carries_refusal(e)), None)
+    return (_actor(trace.events[hit]) if hit is not None else None), hit, "not_injected"
+
+
+RULES: dict[str, Rule] = {
+    "missing_termination": _termination,
+    "loop": _loop,
+    "premature_termination": _premature,
+    "empty_utterances": _silent,
+    "restricted_tool_call": _caller,
+    "unrecovered_tool_error": _caller,
+    "tool_argument_mismatch": _caller,
+    "tool_omission": _caller,
+    "speaking_order": _out_of_turn,
+    "runtime_crash": _crash,
+    "model_not_injected": _not_injected,
+}
+
+
+# -- FLARE's failure agents' findings --------------------------------------------------------------
+
+def _judged(trace: Trace, f: Failure, tools: set[str]) -> Who:
+    """A model-written finding names its elements (agents and tools) and quotes the log; the
+    agent is the one whose utterance or call the quote is (its first evidence event) when the
+    finding names it, else the first agent it names; the subject follows `SUBJECTS`."""
+    tools |= {e.tool for e in trace.events if isinstance(e, (ToolCall, ToolResult, RestrictedAttempt))}
+    agents = [e for e in f.elements if e not in tools]
+    step = _at(f.evidence, 0)
+    quoted = _actor(trace.events[step]) if step is not None and step < len(trace.events) else None
+    agent = quoted if quoted in agents else (agents[0] if agents else None)
+    named_tools = [e for e in f.elements if e in tools]
+    peers = [a for a in agents if a != agent]
+    kind = SUBJECTS.get(f.root_cause)
+    if f.root_cause == "Repetitive Execution of Completed Tasks":  # as `_loop`: a call or a cycle
+        kind = TOOL if named_tools else PEER
+    if kind == TOOL and named_tools:
+        return agent, step, named_tools[0]
+    if kind == PEER:
+        return agent, step, peers[0] if peers else ""
+    return agent, step, "" if kind == NOTHING else f.clause or ""
