@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from masfuzz.fuzz.specification import FlareSpec
-from masfuzz.oracles.detectors import END_ANNOUNCEMENT
+from masfuzz.oracles.detectors import announced_end
 from masfuzz.trace import AgentTurn, Message, ToolCall, Trace
 
 ANOMALIES = ("empty_utterances", "loop_after_termination", "objective_deviation")
@@ -80,7 +80,7 @@ def observed_behaviours(trace: Trace) -> set[str]:
             if e.content.strip():
                 out.add(f"task::{e.agent}::answer")
                 empty_run[e.agent] = 0
-                if END_ANNOUNCEMENT.search(e.content):
+                if announced_end(e.content):
                     out.add(f"task::{e.agent}::conclude")
                     announcer = announcer or e.agent
             else:

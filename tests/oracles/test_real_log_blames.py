@@ -1,0 +1,111 @@
+"""False blames seen on real multi-agent logs (AG2 group chats with code execution,
+Magentic-One-style orchestrator teams), each fixed: the executor's stock "reply TERMINATE"
+sentence, an orchestrator speaking between worker turns, a stop word that ended an earlier chat
+of a sequence, and the first failed tool call kept for the decisive step."""
+
+from __future__ import annotations
+
+from masfuzz.oracles.detectors import announced_end, detect, loops
+from masfuzz.oracles.responsibility import answer_check, decisive, with_who_and_when
+from masfuzz.trace import (
+    AgentTurn, ChatEnd, ChatStart, Message, TerminationEvent, ToolCall, ToolResult, Trace,
+)
+
+EXECUTOR_BOILERPLATE = (
+    "There is no code from the last 1 message for me to execute. Group chat manager should let "
+    "other participants to continue the conversation. If the group chat manager want to end the "
+    "conversation, you should let other participant reply me only with \"TERMINATE\"")
+ASSISTANT_BOILERPLATE = ("Reply TERMINATE if the task has been solved at full satisfaction. "
+                         "Otherwise, reply CONTINUE, or the reason why the task is not solved yet.")
+
+
+def _chat(*said, reason="max_turns"):
+    events = [Message(role="user", content="solve it")]
+    for agent, text in said:
+        events += [AgentTurn(agent=agent), Message(agent=agent, content=text)]
+    return Trace(scenario_id="s", events=(*events, TerminationEvent(reason=reason, detail="max_round=8")))
+
+
+def test_stock_sentences_that_name_the_stop_word_announce_nothing():
+    assert announced_end(EXECUTOR_BOILERPLATE) is None
+    assert announced_end(ASSISTANT_BOILERPLATE) is None
+    assert announced_end("The answer is 42. TERMINATE") == "TERMINATE"
+    assert announced_end("TERMINATE") == "TERMINATE"
+    assert announced_end("All checks pass, ending the workflow now.") == "ending the workflow"
+
+
+def test_an_executor_echoing_the_stock_sentence_is_not_blamed_for_termination():
+    trace = _chat(("coder", "Let me think about the data."), ("Computer_terminal", EXECUTOR_BOILERPLATE),
+                  ("coder", "Still thinking."), ("critic", "Please go on."))
+    [f] = [f for f in detect(trace) if f.detector == "missing_termination"]
+    assert f.root_cause == "Max Round Limit Exceeded" and "Computer_terminal" not in f.elements
+    # an agent that really says the stop word mid-run is still the violation
+    said = _chat(("coder", "Done: 42. TERMINATE"), ("critic", "Wait, one more check."), ("coder", "ok"))
+    [f] = [f for f in detect(said) if f.detector == "missing_termination"]
+    assert f.root_cause == "Termination Condition Violation" and f.elements[0] == "coder"
+
+
+def test_orchestrator_worker_alternation_with_progress_is_no_loop():
+    progressing = _chat(*[s for n in range(4) for s in (
+        ("Orchestrator", f"WebSurfer, open result {n} and read the table."),
+        ("WebSurfer", f"Result {n} lists {100 + 17 * n} rows for year {1990 + n}."))])
+    assert [f for f in loops(progressing, None) if f.elements[:1] == ("speakers",)] == []
+    # the same messages again and again: the loop without progress it is
+    stuck = _chat(*[s for _ in range(4) for s in (
+        ("Orchestrator", "WebSurfer, please search for the 2021 census table."),
+        ("WebSurfer", "I could not find the table on this page."))])
+    [f] = loops(stuck, None)
+    assert f.elements == ("speakers", "Orchestrator", "WebSurfer")
+    # who and when: the first turn that only repeated its agent's earlier one
+    [blamed] = with_who_and_when(stuck, [f])
+    assert blamed.step == f.evidence[2] and blamed.agent == "Orchestrator"
+
+
+def test_new_tool_results_are_progress_same_results_are_not():
+    def run(payloads, pages=True):
+        events = [Message(role="user", content="find it")]
+        for n, p in enumerate(payloads):
+            events += [AgentTurn(agent="Orchestrator"), Message(agent="Orchestrator", content="Search again."),
+                       AgentTurn(agent="WebSurfer"),
+                       ToolCall(agent="WebSurfer", tool="web_search", arguments={"page": n if pages else 1}, call_id=f"c{n}"),
+                       ToolResult(agent="WebSurfer", tool="web_search", call_id=f"c{n}", payload=p)]
+        return Trace(events=(*events, TerminationEvent(reason="max_turns")))
+
+    fresh = [f"page {n}: " + " ".join(f"fact{n}x{k}" for k in range(12)) for n in range(4)]
+    assert [f for f in loops(run(fresh), None) if f.elements[:1] == ("speakers",)] == []
+    assert [f for f in loops(run(["nothing found"] * 4, pages=False), None) if f.elements[:1] == ("speakers",)]
+
+
+def test_a_stop_word_that_ended_an_earlier_chat_of_a_sequence_is_no_violation():
+    events = [ChatStart(chat="c1", sender="user", recipient="planner", kind="sequence"),
+              AgentTurn(agent="planner"), Message(agent="planner", content="Plan ready. TERMINATE"),
+              ChatEnd(chat="c1", reason="termination message"),
+              ChatStart(chat="c2", sender="user", recipient="writer", kind="sequence", carryover=True)]
+    for n in range(3):
+        events += [AgentTurn(agent="writer"), Message(agent="writer", content=f"draft {n}"),
+                   AgentTurn(agent="user"), Message(agent="user", content=f"revise {n}")]
+    events += [ChatEnd(chat="c2"), TerminationEvent(reason="max_turns")]
+    found = [f for f in detect(Trace(events=tuple(events))) if f.detector == "missing_termination"]
+    assert [f.root_cause for f in found] == ["Max Round Limit Exceeded"]
+    # the same words inside the chat that went on are still the violation
+    same = [e for e in events if not isinstance(e, (ChatStart, ChatEnd))]
+    [f] = [f for f in detect(Trace(events=tuple(same))) if f.detector == "missing_termination"]
+    assert f.root_cause == "Termination Condition Violation"
+
+
+def test_a_recovered_tool_error_is_no_failure_but_the_decisive_step_of_a_failed_run():
+    events = (Message(role="user", content="How many albums?"),
+              AgentTurn(agent="coder"),
+              ToolCall(agent="coder", tool="fetch_page", arguments={"url": "x"}, call_id="c1"),
+              ToolResult(agent="coder", tool="fetch_page", call_id="c1", status="error", payload="HTTP 404"),
+              Message(agent="coder", content="The page is gone; from memory there were 2 albums."),
+              AgentTurn(agent="checker"), Message(agent="checker", content="Confirmed: 2 albums."),
+              TerminationEvent(reason="completed", final_output="Confirmed: 2 albums."))
+    trace = Trace(events=events)
+    assert [f for f in detect(trace) if f.detector == "unrecovered_tool_error"] == []
+    assert decisive(trace, with_who_and_when(trace, detect(trace))) is None  # no failure: no blame
+    wrong = answer_check(trace, "3")
+    assert wrong is not None and (wrong.agent, wrong.step) == ("coder", 4)
+    blame = decisive(trace, with_who_and_when(trace, [wrong]))
+    assert (blame.agent, blame.step) == ("coder", 2) and "first failed tool call" in blame.why
+    assert answer_check(trace, "2") is None
