@@ -237,7 +237,11 @@ def decisive(trace: Trace, failures: list[Failure]) -> Blame | None:
     error = first_tool_error(trace)
     if error is not None:
         call = trace.events[error]
-        candidates.append((error, call.agent, f"the first failed tool call ({call.tool} by "
-                           f"{call.agent}): the run went on from a result it never got"))
+        fixed = any(isinstance(e, ToolResult) and e.status == "ok" and (e.agent, e.tool) == (call.agent, call.tool)
+                    for e in trace.events[error + 1:])
+        candidates.append((error, call.agent, f"the first failed tool call ({call.tool} by {call.agent} "
+                           f"at {_ref(trace, error)}"
+                           + ("; a later call of it succeeded, but the run had gone on from the failure)"
+                              if fixed else ", never corrected): the run went on without its result")))
     step, agent, why = min(candidates, key=lambda c: c[0])
     return Blame(agent=agent, step=step, step_ref=step_ref(trace, step), why=why)
