@@ -23,7 +23,7 @@ AG2_GROUP = {"max_round": 7, "groupchat": {"messages": [
 
 MAGENTIC = {"messages": [
     {"source": "user", "type": "TextMessage", "content": "How many moons does Mars have?"},
-    {"source": "MagenticOneOrchestrator", "type": "TextMessage", "content": "Plan: 1. WebSurfer looks it up."},
+    {"source": "MagenticOneOrchestrator", "type": "TextMessage", "content": "Plan: WebSurfer looks it up."},
     {"source": "MagenticOneOrchestrator", "type": "TextMessage", "content": "WebSurfer, search how many moons Mars has."},
     {"source": "WebSurfer", "type": "ToolCallRequestEvent",
      "content": [{"id": "s1", "name": "web_search", "arguments": "{\"query\": \"Mars moons\"}"}]},
@@ -109,3 +109,19 @@ def test_a_file_that_is_no_transcript_is_one_line_and_exit_2(cli, tmp_path):
     assert code == 2 and len(err.strip().splitlines()) == 1 and "not a chat transcript" in err
     code, _, err = _judge(cli, tmp_path, "--chat", str(tmp_path / "missing.json"))
     assert code == 2 and len(err.strip().splitlines()) == 1
+
+
+def test_model_runs_flares_failure_and_judge_agents_on_the_log_told_the_expected_answer(cli, tmp_path):
+    log = _write(tmp_path, "m1.json", MAGENTIC)
+    tester = "scripted/tests/cli/answer_tester.py:policy"
+    code, out, err = _judge(cli, tmp_path, "--chat", log, "--model", tester, "--no-cache", "--format", "json")
+    assert code == 0, err
+    [judged] = json.loads(out)["judged"]["logs"]
+    assert [f for f in judged["failures"] if f["detector"] == "failure_agent"] == []  # nothing to compare with
+    code, out, err = _judge(cli, tmp_path, "--chat", log, "--model", tester, "--no-cache", "--expected", "2",
+                            "--format", "json")
+    assert code == 0, err
+    [judged] = json.loads(out)["judged"]["logs"]
+    [agents] = [f for f in judged["failures"] if f["detector"] == "failure_agent"]
+    assert agents["agent"] == "WebSurfer" and agents["step_ref"] == "5"
+    assert agents["clause"] == "task::WebSurfer::answer"
