@@ -109,3 +109,17 @@ def test_a_recovered_tool_error_is_no_failure_but_the_decisive_step_of_a_failed_
     blame = decisive(trace, with_who_and_when(trace, [wrong]))
     assert (blame.agent, blame.step) == ("coder", 2) and "first failed tool call" in blame.why
     assert answer_check(trace, "2") is None
+
+
+def test_a_failed_call_made_good_later_is_no_candidate():
+    events = (Message(role="user", content="How many albums?"),
+              AgentTurn(agent="coder"),
+              ToolCall(agent="coder", tool="run", arguments={"code": "x"}, call_id="c1"),
+              ToolResult(agent="coder", tool="run", call_id="c1", status="error", payload="NameError"),
+              ToolCall(agent="coder", tool="run", arguments={"code": "y"}, call_id="c2"),
+              ToolResult(agent="coder", tool="run", call_id="c2", payload="47"),
+              AgentTurn(agent="reviewer"), Message(agent="reviewer", content="The output shows 74."),
+              TerminationEvent(reason="completed", final_output="The output shows 74."))
+    trace = Trace(events=events)
+    blame = decisive(trace, with_who_and_when(trace, [answer_check(trace, "47")]))
+    assert (blame.agent, blame.step) == ("reviewer", 7) and "expected_answer" in blame.why

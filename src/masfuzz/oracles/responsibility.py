@@ -12,9 +12,10 @@ every detector fills them itself:
 - an agent silent turn after turn, a crash, an empty final answer: where it shows, by that agent;
 - a final answer that is not the expected one (`answer_check`, with `--expected`): the step
   that first said the wrong answer (the wrong fact introduced), by its agent.
-A tool error the run recovered from is no failure of its own, but the first failed call is
-often where a run started to go wrong (the agent works around a result it never got): it is a
-candidate for the decisive step of a run that failed, never a verdict by itself.
+A tool error the run went on from is no failure of its own, but the first failed call that no
+later call made good is often where a run started to go wrong (the agent works around a result
+it never got): it is a candidate for the decisive step of a run that failed, never a verdict by
+itself. A call that failed and was then made to work (code fixed and run again) is no candidate.
 The decisive step is the earliest candidate; its agent is the one blamed.
 """
 
@@ -219,10 +220,13 @@ def answer_check(trace: Trace, expected: str | None) -> Failure | None:
 
 # -- the one agent and the decisive step ----------------------------------------------------------
 
-def first_tool_error(trace: Trace) -> int | None:
-    """The first failed tool or code execution's call, recovered or not."""
+def first_uncorrected_error(trace: Trace) -> int | None:
+    """The call of the first failed tool or code execution that no later call of the same tool
+    by the same agent made good, whether or not the run went on after it."""
     for i, e in enumerate(trace.events):
-        if isinstance(e, ToolResult) and e.status == "error":
+        if isinstance(e, ToolResult) and e.status == "error" and not any(
+                isinstance(r, ToolResult) and r.status == "ok" and (r.agent, r.tool) == (e.agent, e.tool)
+                for r in trace.events[i + 1:]):
             return _call_of(trace, i)
     return None
 
@@ -234,14 +238,10 @@ def decisive(trace: Trace, failures: list[Failure]) -> Blame | None:
     if not own:
         return None
     candidates = [(f.step, f.agent, f"{f.root_cause} ({f.detector}): {f.description}") for f in own]
-    error = first_tool_error(trace)
+    error = first_uncorrected_error(trace)
     if error is not None:
         call = trace.events[error]
-        fixed = any(isinstance(e, ToolResult) and e.status == "ok" and (e.agent, e.tool) == (call.agent, call.tool)
-                    for e in trace.events[error + 1:])
-        candidates.append((error, call.agent, f"the first failed tool call ({call.tool} by {call.agent} "
-                           f"at {_ref(trace, error)}"
-                           + ("; a later call of it succeeded, but the run had gone on from the failure)"
-                              if fixed else ", never corrected): the run went on without its result")))
+        candidates.append((error, call.agent, f"the first failed tool call never corrected ({call.tool} "
+                           f"by {call.agent} at {_ref(trace, error)}): the run went on without its result"))
     step, agent, why = min(candidates, key=lambda c: c[0])
     return Blame(agent=agent, step=step, step_ref=step_ref(trace, step), why=why)
