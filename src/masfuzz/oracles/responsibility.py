@@ -33,6 +33,7 @@ from masfuzz.trace import (
 WRONG_ANSWER = "expected_answer"  # the detector name of the deterministic final-answer check
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 _WORDS = re.compile(r"[^\w.]+")
+_FULL_STOP = re.compile(r"\.(?!\d)")
 _CODE = re.compile(r"```.*?```", re.DOTALL)  # code an agent wrote: not a fact it states
 
 
@@ -145,7 +146,8 @@ def final_answer(trace: Trace) -> tuple[int | None, str]:
 
 
 def _norm(text: str) -> str:
-    return " ".join(_WORDS.sub(" ", text.lower()).split())
+    """Lower-case words and numbers, a sentence's full stop dropped (3.5 keeps its point)."""
+    return " ".join(_WORDS.sub(" ", _FULL_STOP.sub(" ", text.lower())).split())
 
 
 def _numbers(text: str) -> list[float]:
@@ -171,24 +173,22 @@ def matches(answer: str, expected: str) -> bool:
 
 
 def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
-    """The first step that said what the final answer says wrongly (its numbers that are not
-    the expected one, else its last line): an agent's message, its code left out, or a tool's
-    result. A message that relays the result before it (an executor printing its run) says
-    nothing of its own."""
-    wanted = set(_numbers(expected))
-    wrong = {n for n in _numbers(_CODE.sub(" ", answer)) if n not in wanted}
+    """The first agent message that said what the final answer says wrongly: its numbers that
+    are neither the expected one nor the user's own, else its last line. The agent that first
+    states a wrong value introduced it, even when a tool's output held it among others (the
+    agent picked it); code an agent wrote states no fact, and a message that relays the tool
+    result before it (an executor printing its run) says nothing of its own."""
+    given = {n for e in trace.events if isinstance(e, Message) and e.role == "user" for n in _numbers(e.content)}
+    wrong = set(_numbers(_CODE.sub(" ", answer))) - set(_numbers(expected)) - given
     last = next((ln.strip() for ln in reversed(answer.splitlines())
                  if re.sub(r"\bTERMINATE\b", "", ln).strip()), "")
     for i, e in enumerate(trace.events[:at + 1]):
-        if isinstance(e, Message) and e.role == "assistant":
-            before = trace.events[i - 1] if i else None
-            if isinstance(before, ToolResult) and before.payload == e.content:
-                continue
-            text = _CODE.sub(" ", e.content)
-        elif isinstance(e, ToolResult) and e.status == "ok":
-            text = e.payload
-        else:
+        if not isinstance(e, Message) or e.role != "assistant":
             continue
+        before = trace.events[i - 1] if i else None
+        if isinstance(before, ToolResult) and before.payload == e.content:
+            continue
+        text = _CODE.sub(" ", e.content)
         if wrong and wrong & set(_numbers(text)):
             return i
         if not wrong and last and _norm(last) and _norm(last) in _norm(text):
@@ -207,8 +207,6 @@ def answer_check(trace: Trace, expected: str | None) -> Failure | None:
     if at is None:
         at = len(trace.events) - 1
     step = _introduced(trace, at, answer, expected)
-    if isinstance(trace.events[step], ToolResult):  # a tool said it: the call's agent took it up
-        step = _call_of(trace, step)
     agent = _agent_of(trace, step)
     return Failure(
         category="agent_task_execution", root_cause="Prompt and Instruction Deviation",
