@@ -127,3 +127,21 @@ def test_a_file_that_is_not_json_is_one_line(tmp_path):
     bad.write_text("hello")
     with pytest.raises(MasfuzzError, match=r"log.txt: not a chat transcript .*not JSON"):
         load(bad)
+
+
+def test_every_labelled_bench_log_reads_and_its_labelled_step_is_one_of_its_messages():
+    import json
+
+    from tests.conftest import ROOT
+
+    base = ROOT / "bench" / "judge_labels"
+    labels = json.loads((base / "labels.json").read_text())
+    assert len(labels) >= 20 and sorted(labels) == sorted(p.name for p in (base / "logs").glob("*.json"))
+    formats = set()
+    for name, label in labels.items():
+        log = load(base / "logs" / name)
+        formats.add(log.format)
+        if label.get("agent"):
+            assert label["step"] in log.trace.meta[EVENT_SOURCES], name
+            assert label["agent"] in log.trace.speaker_order, name
+    assert formats == {"ag2", "ag2-sequence", "agentchat", "magentic-one", "openai-agents", "langgraph"}
