@@ -6,6 +6,7 @@ of a sequence, and the first failed tool call kept for the decisive step."""
 from __future__ import annotations
 
 from masfuzz.oracles.detectors import announced_end, detect, loops
+from masfuzz.oracles.eventlog import event_log
 from masfuzz.oracles.responsibility import answer_check, decisive, with_who_and_when
 from masfuzz.trace import (
     AgentTurn, ChatEnd, ChatStart, Message, TerminationEvent, ToolCall, ToolResult, Trace,
@@ -50,12 +51,16 @@ def test_orchestrator_worker_alternation_with_progress_is_no_loop():
         ("Orchestrator", f"WebSurfer, open result {n} and read the table."),
         ("WebSurfer", f"Result {n} lists {100 + 17 * n} rows for year {1990 + n}."))])
     assert [f for f in loops(progressing, None) if f.elements[:1] == ("speakers",)] == []
+    done = progressing.model_copy(update={"events": (*progressing.events[:-1], TerminationEvent(reason="completed"))})
+    assert not event_log(done).dead_loop  # nor is it a dead loop for FLARE's failure agents
     # the same messages again and again: the loop without progress it is
     stuck = _chat(*[s for _ in range(4) for s in (
         ("Orchestrator", "WebSurfer, please search for the 2021 census table."),
         ("WebSurfer", "I could not find the table on this page."))])
     [f] = loops(stuck, None)
     assert f.elements == ("speakers", "Orchestrator", "WebSurfer")
+    stuck_done = stuck.model_copy(update={"events": (*stuck.events[:-1], TerminationEvent(reason="completed"))})
+    assert event_log(stuck_done).dead_loop
     # who and when: the first turn that only repeated its agent's earlier one
     [blamed] = with_who_and_when(stuck, [f])
     assert blamed.step == f.evidence[2] and blamed.agent == "Orchestrator"

@@ -29,8 +29,8 @@ def run(args: argparse.Namespace) -> int:
     from masfuzz.oracles.logjudge import judged_text
 
     analysis = run_judge(args)
-    judged = analysis.extra.get("judged")
-    if judged is not None and len(judged["logs"]) > 1 and args.format == "text" and not args.report:
+    judged = analysis.extra["judged"]
+    if args.chat and len(judged["logs"]) > 1 and args.format == "text" and not args.report:
         # many logs: one line each and the totals, not the coverage of logs of unrelated runs
         print(judged_text(judged, batch=True), end="")
         return failure_gate(analysis.failures, args.fail_on)

@@ -196,7 +196,7 @@ def _speaker_cycles(trace: Trace, turns: list[tuple[int, AgentTurn]], parties: s
             repeats, cycle = (i - start) // p, order[start:start + p]
             key = _canonical(cycle)
             if repeats >= MIN_CYCLE_REPEATS and len(set(cycle)) == p and key not in seen \
-                    and not set(cycle) <= parties and not _progressed(trace, turns, start, i, p):
+                    and not set(cycle) <= parties and not progressed(trace, turns, start, i, p):
                 seen.add(key)
                 out.append(Failure(
                     category="agent_task_execution",
@@ -230,8 +230,8 @@ def _turn_output(trace: Trace, start: int, stop: int) -> set[str]:
     return set(_TOKEN.findall(" ".join(parts).lower()))
 
 
-def _progressed(trace: Trace, turns: list[tuple[int, AgentTurn]], start: int, stop: int,
-                p: int) -> bool:
+def progressed(trace: Trace, turns: list[tuple[int, AgentTurn]], start: int, stop: int,
+               p: int) -> bool:
     """Did the speaker cycle over turns[start:stop] make progress? A turn makes progress when
     it brings a word or number its agent had not said in the stretch: new content, a new tool
     result, the plan's next step ("open result 2" after "open result 1"). An orchestrator
