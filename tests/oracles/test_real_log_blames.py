@@ -128,3 +128,12 @@ def test_a_failed_call_made_good_later_is_no_candidate():
     trace = Trace(events=events)
     blame = decisive(trace, with_who_and_when(trace, [answer_check(trace, "47")]))
     assert (blame.agent, blame.step) == ("reviewer", 7) and "expected_answer" in blame.why
+
+
+def test_numbers_of_the_task_are_no_wrong_values_even_when_an_agent_relays_it():
+    events = (AgentTurn(agent="manager"), Message(agent="manager", content="Task: total revenue for 2023 from sales.csv."),
+              AgentTurn(agent="analyst"), Message(agent="analyst", content="For 2023 I estimate 1,250,000."),
+              TerminationEvent(reason="completed", final_output="Total for 2023: 1,250,000"))
+    wrong = answer_check(Trace(events=events), "1,312,400")
+    assert (wrong.agent, wrong.step) == ("analyst", 3)  # 1,250,000 is the wrong value, not 2023
+    assert answer_check(Trace(events=events), "1250000") is None

@@ -174,11 +174,14 @@ def matches(answer: str, expected: str) -> bool:
 
 def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
     """The first agent message that said what the final answer says wrongly: its numbers that
-    are neither the expected one nor the user's own, else its last line. The agent that first
+    are neither the expected one nor the task's, else its last line. The agent that first
     states a wrong value introduced it, even when a tool's output held it among others (the
     agent picked it); code an agent wrote states no fact, and a message that relays the tool
     result before it (an executor printing its run) says nothing of its own."""
-    given = {n for e in trace.events if isinstance(e, Message) and e.role == "user" for n in _numbers(e.content)}
+    # the user's numbers, and the opening message's (a log often opens with an agent relaying the task)
+    opening = next((e for e in trace.events if isinstance(e, Message)), None)
+    given = {n for e in trace.events if isinstance(e, Message) and (e.role == "user" or e is opening)
+             for n in _numbers(e.content)}
     wrong = set(_numbers(_CODE.sub(" ", answer))) - set(_numbers(expected)) - given
     last = next((ln.strip() for ln in reversed(answer.splitlines())
                  if re.sub(r"\bTERMINATE\b", "", ln).strip()), "")
