@@ -575,7 +575,7 @@ def _transcripts(paths: list[str]) -> list[Any]:
         if not p.is_dir():
             logs.append(load(p))
             continue
-        for f in sorted(p.rglob("*.json")):
+        for f in sorted([*p.rglob("*.json"), *p.rglob("*.jsonl")]):
             try:
                 logs.append(load(f))
             except MasfuzzError as exc:

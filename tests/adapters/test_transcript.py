@@ -3,6 +3,8 @@ calls as tool events, each event numbered as the user's file numbers its message
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from masfuzz.adapters.transcript import CODE_TOOL, detect_format, load, read
@@ -145,3 +147,17 @@ def test_every_labelled_bench_log_reads_and_its_labelled_step_is_one_of_its_mess
             assert label["step"] in log.trace.meta[EVENT_SOURCES], name
             assert label["agent"] in log.trace.speaker_order, name
     assert formats == {"ag2", "ag2-sequence", "agentchat", "magentic-one", "openai-agents", "langgraph"}
+
+
+def test_magentic_ones_own_log_jsonl(tmp_path):
+    lines = [{"source": "human", "message": "Which is larger, 2^10 or 10^3?", "type": "OrchestrationEvent"},
+             {"source": "Orchestrator (thought)", "message": "Updated Ledger: ask the Coder.", "type": "OrchestrationEvent"},
+             {"type": "LLMCallEvent", "prompt_tokens": 120, "completion_tokens": 30},
+             {"source": "Orchestrator (-> Coder)", "message": "Compute both numbers.", "type": "OrchestrationEvent"},
+             {"source": "Coder", "message": "2^10 = 1024 and 10^3 = 1000, so 2^10 is larger.", "type": "OrchestrationEvent"}]
+    path = tmp_path / "log.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines))
+    log = load(path)
+    assert log.format == "magentic-one" and log.trace.speaker_order == ["Orchestrator", "Coder"]
+    assert log.trace.usage.tokens_in == 120
+    assert [r for r, e in _at(log.trace, Message) if e.agent == "Coder"] == ["4"]

@@ -6,7 +6,8 @@ The formats, told apart by their shape (`detect_format`):
   group chat's `groupchat.messages`, or a log's `history`); a chat sequence (`initiate_chats`:
   a list of chat results, or `{"chats": [...]}`) is `ag2-sequence`, each chat between a
   `ChatStart` and a `ChatEnd`. Messages of a console log whose `role` is the speaker
-  ("Orchestrator (-> WebSurfer)", "WebSurfer") are read the same way.
+  ("Orchestrator (-> WebSurfer)", "WebSurfer") are read the same way, and so is Magentic-One's
+  own `log.jsonl` (`{source, message, type}` a line; the file may be JSON lines).
 - `agentchat`: AutoGen AgentChat's `TaskResult.messages` dumped as JSON (`{source, type, content,
   models_usage}`: `TextMessage`, `ToolCallRequestEvent`, `ToolCallExecutionEvent`,
   `HandoffMessage`, `CodeExecutionEvent`, ...); `magentic-one` when an orchestrator speaks in
@@ -193,11 +194,25 @@ def _speaker(m: dict[str, Any], speaker_roles: bool) -> tuple[str | None, str | 
     return (None if agent in USER_NAMES or not agent else agent), to
 
 
+def _console_line(m: dict[str, Any]) -> dict[str, Any] | None:
+    """A line of Magentic-One's log.jsonl (`{source, message, type}`) as a message whose role is
+    its speaker; None for a line that is no message (an `LLMCallEvent`: its usage is counted)."""
+    if "content" in m or "role" in m or "name" in m:
+        return m
+    if "message" in m and "source" in m:
+        return {"role": m["source"], "content": m["message"]}
+    return None
+
+
 def _ag2_chat(b: _Builder, messages: list[dict[str, Any]], prefix: str, *, first_is_task: bool) -> None:
-    speaker_roles = any(str(m.get("role", "")) not in _CHAT_ROLES for m in messages if "role" in m) \
-        and not any("name" in m for m in messages)
-    for n, m in enumerate(messages):
+    speaker_roles = any(str(m.get("role", m.get("source", ""))) not in _CHAT_ROLES for m in messages
+                        if "role" in m or "source" in m) and not any("name" in m for m in messages)
+    for n, raw in enumerate(messages):
         ref = f"{prefix}{n}"
+        m = _console_line(raw)
+        if m is None:
+            b.usage(raw if "prompt_tokens" in raw else None)
+            continue
         text = _text(m.get("content"))
         role = str(m.get("role", ""))
         if role in ("tool", "function"):
@@ -441,6 +456,9 @@ def detect_format(data: Any) -> str | None:
         return "openai-agents"
     if all("content" in m and ("role" in m or "name" in m) for m in items):
         return "ag2"
+    if any("source" in m and "message" in m for m in items) and all(
+            "source" in m or str(m.get("type", "")).endswith("Event") for m in items):
+        return "ag2"  # Magentic-One's log.jsonl: its sources are the speakers (magentic-one when read)
     return None
 
 
@@ -476,5 +494,8 @@ def load(path: str | Path) -> Imported:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise MasfuzzError(f"{p}: {NOT_A_TRANSCRIPT} (not JSON: {exc.msg}, line {exc.lineno})") from None
+        try:  # JSON lines (Magentic-One's log.jsonl): one message a line, numbered by its line
+            data = [json.loads(line) for line in text.splitlines() if line.strip()]
+        except json.JSONDecodeError:
+            raise MasfuzzError(f"{p}: {NOT_A_TRANSCRIPT} (not JSON: {exc.msg}, line {exc.lineno})") from None
     return read(data, str(p))
