@@ -161,3 +161,14 @@ def test_magentic_ones_own_log_jsonl(tmp_path):
     assert log.format == "magentic-one" and log.trace.speaker_order == ["Orchestrator", "Coder"]
     assert log.trace.usage.tokens_in == 120
     assert [r for r, e in _at(log.trace, Message) if e.agent == "Coder"] == ["4"]
+
+
+def test_a_user_proxy_named_user_that_runs_the_code_reports_its_result():
+    log = read({"chat_history": [
+        {"content": "Plot nothing, just print 1/0.", "role": "assistant", "name": "user"},
+        {"content": CODE, "role": "user", "name": "assistant"},
+        {"content": FAILED, "role": "assistant", "name": "user"},
+        {"content": "Division by zero is undefined. TERMINATE", "role": "user", "name": "assistant"}]})
+    [(ref, result)] = _at(log.trace, ToolResult)
+    assert ref == "2" and (result.agent, result.status) == ("assistant", "error")
+    assert log.trace.speaker_order == ["assistant"]

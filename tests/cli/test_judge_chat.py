@@ -125,3 +125,19 @@ def test_model_runs_flares_failure_and_judge_agents_on_the_log_told_the_expected
     [agents] = [f for f in judged["failures"] if f["detector"] == "failure_agent"]
     assert agents["agent"] == "WebSurfer" and agents["step_ref"] == "5"
     assert agents["clause"] == "task::WebSurfer::answer"
+
+
+def test_otel_spans_get_who_and_when_named_by_their_span_ids(cli, tmp_path):
+    from masfuzz.adapters import otel
+    from masfuzz.adapters.transcript import read
+
+    spans = tmp_path / "spans.json"
+    otel.write(read(AG2_GROUP).trace, spans)
+    code, out, err = _judge(cli, tmp_path, "--otel", str(spans), "--format", "json")
+    assert code == 0, err
+    [judged] = json.loads(out)["judged"]["logs"]
+    blame = judged["attribution"]
+    assert judged["format"] == "otel" and blame["agent"] == "DataAnalyst"
+    document = json.loads(spans.read_text())
+    ids = {s["spanId"] for rs in document["resourceSpans"] for ss in rs["scopeSpans"] for s in ss["spans"]}
+    assert blame["step_ref"] in ids  # the code_execution call's span, as the user's spans name it

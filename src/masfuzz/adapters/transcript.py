@@ -119,7 +119,7 @@ class _Builder:
                 "language": language, "code": "\n\n".join(b[1] for b in blocks)}), ref)
             self.code = {"author": agent, "call": call}
 
-    def executed(self, executor: str, text: str, ref: str) -> bool:
+    def executed(self, text: str, ref: str) -> bool:
         """An executor's output of the code last asked for: its result. False when `text` is
         not an execution report (or no code waits for one)."""
         found = _EXIT.search(text)
@@ -220,11 +220,13 @@ def _ag2_chat(b: _Builder, messages: list[dict[str, Any]], prefix: str, *, first
             continue
         agent, to = _speaker(m, speaker_roles)
         if agent is None or (n == 0 and first_is_task and role != "assistant" and not speaker_roles):
+            # a user proxy named "user" often is the one that runs the code: its report is the result
+            b.executed(text, ref)
             b.add(Message(role="user", content=text), ref)
             continue
         b.turn(agent, ref, "delegate" if speaker_roles else "selector")
         b.usage(m.get("usage"))
-        if b.executed(agent, text, ref):
+        if b.executed(text, ref):
             b.add(Message(agent=agent, content=text), ref)
         elif text or not (m.get("tool_calls") or m.get("function_call")):
             b.say(agent, text, ref)
@@ -344,10 +346,10 @@ def _read_agentchat(data: Any, fmt: str) -> Trace:
                             ref, bool(r.get("is_error")))
         elif kind == "CodeExecutionEvent":
             result = m.get("result") or {}
-            b.executed(source, f"exitcode: {result.get('exit_code', 0)}\n{_text(result.get('output'))}", ref)
+            b.executed(f"exitcode: {result.get('exit_code', 0)}\n{_text(result.get('output'))}", ref)
         else:
             text = _text(content)
-            if b.executed(source, text, ref):
+            if b.executed(text, ref):
                 b.add(Message(agent=source, content=text), ref)
             else:
                 b.say(source, text, ref)
