@@ -137,3 +137,14 @@ def test_numbers_of_the_task_are_no_wrong_values_even_when_an_agent_relays_it():
     wrong = answer_check(Trace(events=events), "1,312,400")
     assert (wrong.agent, wrong.step) == ("analyst", 3)  # 1,250,000 is the wrong value, not 2023
     assert answer_check(Trace(events=events), "1250000") is None
+
+
+def test_behaviour_coverage_sees_no_loop_after_a_stop_word_that_ended_an_earlier_chat():
+    from masfuzz.coverage.behaviour import observed_behaviours
+
+    events = (ChatStart(chat="c1"), AgentTurn(agent="planner"), Message(agent="planner", content="Plan. TERMINATE"),
+              ChatEnd(chat="c1"), ChatStart(chat="c2"), AgentTurn(agent="writer"), Message(agent="writer", content="Draft."),
+              ChatEnd(chat="c2"), TerminationEvent(reason="completed"))
+    assert "anomaly::writer::loop_after_termination" not in observed_behaviours(Trace(events=events))
+    one_chat = tuple(e for e in events if not isinstance(e, (ChatStart, ChatEnd)))
+    assert "anomaly::writer::loop_after_termination" in observed_behaviours(Trace(events=one_chat))
