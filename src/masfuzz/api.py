@@ -497,43 +497,92 @@ def judge(otel: str, target: str | None = None, **keywords: Any) -> Any:
 
 
 def run_judge(opts: argparse.Namespace) -> Any:
-    """Each trace in the spans file recorded as an execution of a `judge` run: its structural
-    coverage against the target's workflow (or, without a target, the workflow the traces show)
-    and the failures the detectors find, in the store and its reports."""
+    """Each trace in the spans file (`--otel`) or each chat transcript (`--chat`) recorded as
+    an execution of a `judge` run: its structural coverage against the target's workflow (or,
+    without a target, the workflow the traces show) and the failures the detectors find, in the
+    store and its reports; transcripts also get their verdict and attribution, log by log
+    (`extra["judged"]`)."""
+    from dataclasses import replace
+
     from masfuzz.adapters import otel
     from masfuzz.adapters.blackbox import spec_from_traces
     from masfuzz.campaign.recorder import Recorder
     from masfuzz.coverage.base import CoverageMap
     from masfuzz.coverage.structural import StructuralModel
     from masfuzz.graph.coordination import CoordinationGraph
+    from masfuzz.oracles.logjudge import judge_log, summary
     from masfuzz.report.analysis import analyze
     from masfuzz.scenario import Provenance, Scenario
     from masfuzz.store.db import RunStore
     from masfuzz.trace import Message
 
-    if not opts.otel:
-        raise MasfuzzError("judge: --otel FILE is required (OTLP/JSON spans)")
+    if bool(opts.otel) == bool(opts.chat):
+        raise MasfuzzError("judge: give --otel FILE (OTLP/JSON spans) or --chat FILE|DIR (chat "
+                           "transcripts), one of them")
+    from masfuzz.adapters.transcript import Imported
+
     spec = target_of(opts).open().spec if opts.target else None
     # the target's termination conditions name the one that fired where the spans do not
-    traces = otel.ingest_all(opts.otel, spec.termination.conditions if spec is not None else ())
+    logs = _transcripts(opts.chat) if opts.chat else [
+        Imported("otel", t, f"{opts.otel}#{t.meta['trace_id']}")
+        for t in otel.ingest_all(opts.otel, spec.termination.conditions if spec is not None else ())]
+    traces = [log.trace for log in logs]
+    target_spec = spec
     spec = spec if spec is not None else spec_from_traces(traces)
     # what the spans could not show (the ingestion's notes) is said with the report's notes
     said = [n for t in traces for n in t.meta.get("notes", ())]
     spec = spec.model_copy(update={"notes": (*spec.notes, *(f"judge --otel: {n}" for n in dict.fromkeys(said)))})
     store = RunStore(opts.store)
-    run_id = store.start_run("judge", spec, opts.target or opts.otel,
-                             _redacted({"otel": opts.otel, "traces": len(traces)}))
-    recorder = Recorder(store, run_id, CoverageMap([StructuralModel(CoordinationGraph(spec).obligations())]), spec)
-    for trace in traces:
+    source = {"chat": list(opts.chat)} if opts.chat else {"otel": opts.otel}
+    run_id = store.start_run("judge", spec, opts.target or (opts.otel or ",".join(opts.chat)),
+                             _redacted({**source, "traces": len(traces)}))
+    # each log's failures are judge_log's: the detectors', the answer check's and the agents',
+    # with who and when
+    found: dict[str, list[Any]] = {}
+    recorder = Recorder(store, run_id, CoverageMap([StructuralModel(CoordinationGraph(spec).obligations())]),
+                        spec, detectors=lambda t: found.get(t.scenario_id, []))
+    client = model_settings(opts).client(opts.model, role="tester") if opts.model else None
+    judged = []
+    for log in logs:
+        trace = log.trace
         opening = next((m.content for m in trace.of_type(Message) if m.role == "user" and m.content), "")
         # the trace's own id keeps two traces of one input apart (scenario ids are content hashes)
         scenario = Scenario(input=opening or f"(no user message in trace {trace.scenario_id})",
-                            extra={"otel_trace": trace.scenario_id}, provenance=Provenance(source="otel"))
+                            extra={"otel_trace": trace.scenario_id},
+                            provenance=Provenance(source="otel" if log.format == "otel" else "transcript"))
+        own = replace(log, trace=trace.model_copy(update={"scenario_id": scenario.id}))
+        section, found[scenario.id] = judge_log(own, target_spec, client=client, rounds=opts.judge_rounds,
+                                                expected=opts.expected)
         recorder.record(scenario, trace)
+        judged.append(section)
     store.finish_run(run_id, "completed", {"judged": len(traces)})
     analysis = analyze(store, run_id)
     store.close()
+    analysis.extra["judged"] = {"logs": judged, "summary": summary(judged)}
     return analysis
+
+
+def _transcripts(paths: list[str]) -> list[Any]:
+    """The transcripts named: files, and the .json files of folders (those that are no
+    transcript are skipped, and said); a file named that is none is bad input."""
+    from pathlib import Path
+
+    from masfuzz.adapters.transcript import load
+
+    logs = []
+    for name in paths:
+        p = Path(name)
+        if not p.is_dir():
+            logs.append(load(p))
+            continue
+        for f in sorted([*p.rglob("*.json"), *p.rglob("*.jsonl")]):
+            try:
+                logs.append(load(f))
+            except MasfuzzError as exc:
+                print(f"masfuzz judge: skipped {exc}", file=sys.stderr)
+        if not logs:
+            raise MasfuzzError(f"{p}: no chat transcript in the folder")
+    return logs
 
 
 # -- tools -------------------------------------------------------------------------------------

@@ -228,13 +228,14 @@ COMBINED: dict[str, tuple[str, ...]] = {"run": ("cover", "fuzz")}
 
 
 RUNS = ("exec", "cover", "replay", "fuzz", "mutate")
-MODEL_CALLS = ("exec", "cover", "replay", "tools", "serve", "models", "fuzz", "mutate")
+MODEL_CALLS = ("exec", "cover", "replay", "tools", "serve", "models", "fuzz", "mutate", "judge")
 FORMATS = {"inspect": ("text", "yaml", "json", "mermaid", "dot", "report-json")}
 
 TABLE: tuple[Setting, ...] = (
     # which model plays which role
     Setting("model", "tester model string (realizers, prompt writers, oracles)", text,
-            DEFAULT_MODEL, ("cover", "tools", "fuzz"), per_command={"tools": None}, metavar="MODEL"),
+            DEFAULT_MODEL, ("cover", "tools", "fuzz", "judge"), per_command={"tools": None, "judge": None},
+            metavar="MODEL"),
     Setting("sut_model", "model driving the system under test's agents", text, DEFAULT_MODEL,
             ("exec", "cover", "replay", "tools", "serve", "fuzz", "mutate"),
             per_command={"replay": None, "tools": None, "mutate": None}, metavar="MODEL"),
@@ -304,6 +305,13 @@ TABLE: tuple[Setting, ...] = (
     Setting("otel", "OTLP/JSON file of OpenTelemetry GenAI (or OpenInference) spans, as an "
             "instrumented app exports them: each trace in it is judged", text, None, ("judge",),
             metavar="FILE"),
+    Setting("chat", "a chat transcript to judge (AG2 chat_history or group chat messages, AgentChat "
+            "or Magentic-One TaskResult messages, OpenAI Agents SDK run items, LangGraph messages; "
+            "the format is detected), or a folder of them (repeatable)", text, (), ("judge",),
+            "append", metavar="FILE|DIR"),
+    Setting("expected", "the task's correct answer: the final answer of each --chat log is checked "
+            "against it (and --model's failure agents are told it)", text, None, ("judge",),
+            metavar="ANSWER"),
     Setting("resume", "continue the interrupted campaign of this configuration instead of "
             "starting a new one", boolean, False, ("run",), "switch"),
     Setting("phases", "the phases of `masfuzz run`, in this order: replay (the failures stored "
@@ -416,7 +424,7 @@ TABLE: tuple[Setting, ...] = (
     Setting("seed_tasks", "tasks the tester model writes from the workflow's documentation, "
             "added to the --input seeds", integer(low=0, high=100), 2, ("fuzz",), metavar="N"),
     Setting("judge_rounds", "rounds the failure agent and the judge agent may take to agree",
-            integer(low=1, high=10), 2, ("fuzz",), metavar="K"),
+            integer(low=1, high=10), 2, ("fuzz", "judge"), metavar="K"),
     Setting("no_judge", "no failure or judge agent: only the deterministic oracles", boolean,
             False, ("fuzz",), "switch"),
     Setting("reproduce", "when a failure still reproduces while a mutant is shrunk toward its "

@@ -90,7 +90,7 @@ class Mutation(BaseModel):
 
 class Provenance(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-    source: str = "user"  # user | realizer:<criterion> | mutator:<name> | suite | toolfuzz | otel
+    source: str = "user"  # user | realizer:<criterion> | mutator:<name> | suite | toolfuzz | otel | transcript
     parent: str | None = None
     seed: int | None = None
     attempt: int | None = None

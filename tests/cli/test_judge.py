@@ -72,7 +72,7 @@ def test_without_a_target_the_workflow_is_the_one_the_traces_show(cli, tmp_path)
 
 def test_a_missing_or_broken_spans_file_is_one_line_and_exit_2(cli, tmp_path):
     code, _, err = cli("judge", CS, "--store", str(tmp_path / "r.db"))
-    assert code == 2 and "--otel FILE is required" in err
+    assert code == 2 and "give --otel FILE" in err and "--chat FILE|DIR" in err
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     code, _, err = cli("judge", "--otel", str(bad), "--store", str(tmp_path / "r.db"))

@@ -28,7 +28,9 @@ hex as OTLP/JSON has them, or in base64 as protobuf's JSON mapping writes them) 
   reason is `other`. AgentChat emits no model-call spans, so usage stays unknown.
 Span start and end times order the events: a tool call happens at its span's start, its result
 at its end; an AgentChat message at its `created_at`. Spans of several runs give several
-`Trace`s; what a run's spans could not show is listed in the trace's `meta["notes"]`.
+`Trace`s; what a run's spans could not show is listed in the trace's `meta["notes"]`, and each
+event keeps the id of the span it came from (an AgentChat message's own id) in
+`meta[EVENT_SOURCES]`, so a finding's step is named as the user's spans name it.
 
 Export writes a `Trace` as such spans (plus `masfuzz.*` attributes for what the conventions do
 not name: restricted attempts, termination reason, scenario id), so export -> ingest gives the
@@ -50,7 +52,7 @@ from typing import Any
 
 from masfuzz.errors import MasfuzzError
 from masfuzz.trace import (
-    AgentTurn, DelegationEvent, ErrorEvent, Message, RestrictedAttempt, TerminationEvent,
+    EVENT_SOURCES, AgentTurn, DelegationEvent, ErrorEvent, Message, RestrictedAttempt, TerminationEvent,
     ToolCall, ToolResult, Trace, Usage,
 )
 
@@ -230,7 +232,8 @@ def _tool_name(s: _Span) -> str:
     return _strip(s.name, "execute_tool ") or "tool"
 
 
-def _json_obj(raw: Any) -> dict[str, Any]:
+def arguments_of(raw: Any) -> dict[str, Any]:
+    """Tool arguments as a dict: JSON text parsed, anything else under `input`."""
     if isinstance(raw, dict):
         return raw
     if isinstance(raw, str) and raw.strip():
@@ -396,23 +399,26 @@ class _Builder:
         self.roots = sorted((s for s in spans if s.parent is None), key=lambda s: (s.start, s.order))
         self.t0 = min((s.start for s in spans if s.start), default=0)
         self.t_end = max((max(s.end, s.start) for s in spans), default=self.t0)
-        self.events: list[tuple[int, int, Any]] = []
+        self.events: list[tuple[int, int, Any, str | None]] = []
+        self.span: str | None = None  # the span being walked: the id of the events it gives
         self.model_calls = self.tokens_in = self.tokens_out = 0
         self.last_delegation: tuple[str, str] | None = None
         self.conditions = conditions
         self.agentchat = _AgentChat(spans)
         self.notes: list[str] = []
 
-    def add(self, ns: int, event: Any) -> None:
+    def add(self, ns: int, event: Any, source: str | None = None) -> None:
+        """`event` at `ns`; `source` is its id in the user's spans (default: the span walked)."""
         if isinstance(event, DelegationEvent):
             self.last_delegation = (event.from_, event.to)
-        self.events.append((ns, len(self.events), event))
+        self.events.append((ns, len(self.events), event, source or self.span))
 
     def t(self, ns: int) -> float:
         return round(max(ns - self.t0, 0) / 1e9, 6)
 
     def walk(self, s: _Span, agent: str | None, tool_owner: str | None) -> None:
         me = agent
+        self.span = s.span_id
         if _is_handoff(s):
             self._handoff(s, agent)
         elif _is_agent(s) and not _is_workflow(s):
@@ -446,6 +452,7 @@ class _Builder:
         owner = (str(s.attrs.get("gen_ai.agent.name") or me or "")) if _is_tool(s) else tool_owner
         for c in s.children:
             self.walk(c, me, owner or None)
+            self.span = s.span_id
 
     def _handoff(self, s: _Span, agent: str | None) -> None:
         m = _HANDOFF_NAME.match(s.name)
@@ -463,7 +470,7 @@ class _Builder:
         request = self.agentchat.requests.get(call_id)
         if raw_args is None and request is not None:
             raw_args = request.get("arguments")
-        args = _json_obj(raw_args)
+        args = arguments_of(raw_args)
         if s.attrs.get("masfuzz.restricted_attempt") in _TRUE:
             mode = str(s.attrs.get("masfuzz.restricted.mode", "probe"))
             self.add(s.start, RestrictedAttempt(agent=who, tool=tool, arguments=args,
@@ -509,9 +516,11 @@ class _Builder:
         root = self.roots[0] if self.roots else None
         for r in self.roots:
             self.walk(r, None, None)
+        self.span = None  # AgentChat's messages are named by their own ids
         final_output = self._agentchat_messages()
-        ordered = [e.model_copy(update={"t": self.t(ns)}) for ns, _, e in sorted(
-            self.events, key=lambda x: (x[0], x[1]))]
+        in_order = sorted(self.events, key=lambda x: (x[0], x[1]))
+        ordered = [e.model_copy(update={"t": self.t(ns)}) for ns, _, e, _ in in_order]
+        sources = [source for _, _, _, source in in_order]
         ra = root.attrs if root else {}
         res = root.resource if root else {}
         reason = ra.get("masfuzz.termination.reason")
@@ -541,6 +550,8 @@ class _Builder:
             framework=str(ra.get("masfuzz.framework") or "otel"),
             events=tuple(ordered), usage=usage,
             meta={"source": "otel", "trace_id": root.trace_id if root else "",
+                  # each event's span id (a message's id for AgentChat's), the termination none
+                  EVENT_SOURCES: [*sources, None],
                   **({"notes": self.notes} if self.notes else {})},
         )
 
@@ -559,6 +570,7 @@ class _Builder:
         final = None
         for m in ac.chat_messages():
             ns, source, text = _created_ns(m), m.get("source"), _agentchat_text(m)
+            self.span = str(m.get("id") or "") or None
             if source == "user":
                 self.add(ns, Message(agent=None, role="user", content=text))
             elif source in ac.agents:

@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from masfuzz.fuzz.specification import FlareSpec
-from masfuzz.oracles.detectors import END_ANNOUNCEMENT
-from masfuzz.trace import AgentTurn, Message, ToolCall, Trace
+from masfuzz.oracles.detectors import announced_end
+from masfuzz.trace import AgentTurn, ChatEnd, ChatStart, Message, ToolCall, Trace
 
 ANOMALIES = ("empty_utterances", "loop_after_termination", "objective_deviation")
 DETECTED = ANOMALIES[:2]  # decided from the trace alone; objective deviation needs a judgement
@@ -71,7 +71,9 @@ def observed_behaviours(trace: Trace) -> set[str]:
     announcer: str | None = None  # who announced the end, once someone has
     empty_run: dict[str, int] = {}
     for e in trace.events:
-        if isinstance(e, ToolCall):
+        if isinstance(e, (ChatStart, ChatEnd)):
+            announcer = None  # a stop word ends its own chat: the next chat goes on rightly
+        elif isinstance(e, ToolCall):
             out.add(f"task::{e.agent}::use::{e.tool}")
         elif isinstance(e, AgentTurn) and announcer is not None and e.agent != announcer:
             # another agent takes the floor after the end was announced: the run went on
@@ -80,7 +82,7 @@ def observed_behaviours(trace: Trace) -> set[str]:
             if e.content.strip():
                 out.add(f"task::{e.agent}::answer")
                 empty_run[e.agent] = 0
-                if END_ANNOUNCEMENT.search(e.content):
+                if announced_end(e.content):
                     out.add(f"task::{e.agent}::conclude")
                     announcer = announcer or e.agent
             else:

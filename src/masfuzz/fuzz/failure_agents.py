@@ -133,11 +133,13 @@ class _Checked(BaseModel):
 
 
 async def identify_failures(trace: Trace, flare_spec: FlareSpec, client: ModelClient, *,
-                            rounds: int = 2, seed: int | None = None) -> FailureReport:
-    """The failures the failure and judge agents agree on in `trace`, each guarded."""
+                            rounds: int = 2, seed: int | None = None,
+                            expected: str | None = None) -> FailureReport:
+    """The failures the failure and judge agents agree on in `trace`, each guarded; `expected`
+    is the task's correct answer, when the user knows it (`judge --expected`)."""
     log = event_log(trace)
     guard = Guard(flare_spec, trace, log)
-    shared = shared_input(flare_spec, log)
+    shared = shared_input(flare_spec, log, expected)
     report, stats = FailureReport(scenario_id=trace.scenario_id), TesterStats()
     confirmed: list[_Checked] = []
     reviewed: list[tuple[Finding, str, str]] = []  # what the failure agent is shown next round
@@ -346,12 +348,16 @@ def render_spec(spec: FlareSpec) -> str:
     return "\n".join(lines)
 
 
-def shared_input(spec: FlareSpec, log: EventLog) -> str:
-    """The input both agents share (§3.4): the reference specification and the event log."""
+def shared_input(spec: FlareSpec, log: EventLog, expected: str | None = None) -> str:
+    """The input both agents share (§3.4): the reference specification and the event log, and
+    the task's correct answer when it is known (a final answer that differs from it is a
+    semantically wrong result)."""
     return "\n".join([
         f"System under test: {spec.system}.", "",
         "## Specification (each clause led by its id in brackets)", render_spec(spec), "",
-        "## Execution log", log.render()])
+        "## Execution log", log.render()]
+        + (["", "## Expected final answer (the task's correct answer)", clip(expected, 400)]
+           if expected else []))
 
 
 def failure_request(shared: str, reviewed: list[tuple[Finding, str, str]], omissions: str,

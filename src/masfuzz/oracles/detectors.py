@@ -8,7 +8,8 @@ None (a black-box run with no declared workflow); detectors that need it then sa
 - missing termination: the run was stopped by a bound (Max Round Limit Exceeded) or, sharper,
   an agent announced the end and the run still went on to the bound (Termination Condition
   Violation: FLARE's motivating ShortsMaker bug, where the director cannot speak twice in a row);
-- loops: FLARE's "unproductive loop" anomaly, a speaker cycle or an identical tool call repeated;
+- loops: FLARE's "unproductive loop" anomaly, a speaker cycle repeated without progress (its turns
+  saying again what they had said) or an identical tool call repeated;
 - empty utterances: FLARE's anomaly of an agent with no valid output for consecutive turns;
 - premature termination: a completed run in which an agent handed the task never acted, or with
   an empty final output;
@@ -49,6 +50,24 @@ END_ANNOUNCEMENT = re.compile(
     r"\bour\s+work\s+is\s+(?:done|complete|finished)\b",
     re.IGNORECASE,
 )
+# What announces nothing although it names the end: an instruction to say the stop word (AG2's
+# stock sentences: the assistant's "Reply TERMINATE if the task has been solved", a code
+# executor's "let other participant reply me only with \"TERMINATE\"") and a condition ("if you
+# want to end the conversation, ..."), up to the end of its sentence. An executor or user proxy
+# echoing them is not an agent closing the workflow.
+NOT_AN_ANNOUNCEMENT = re.compile(
+    r"\bif\b[^.!?\n]*|\b(?:reply|respond|answer|say|send|output|type|write|return)\b"
+    r"[^.!?\n]{0,60}?[\"'`]?\bTERMINATE\b[\"'`]?|[\"'`]TERMINATE[\"'`]",
+    re.IGNORECASE,
+)
+
+
+def announced_end(text: str) -> str | None:
+    """The phrase with which `text` announces the end of the workflow, if it does."""
+    found = END_ANNOUNCEMENT.search(NOT_AN_ANNOUNCEMENT.sub(" ", text))
+    return found.group(0) if found else None
+
+
 # A speaker cycle of 2..MAX_CYCLE_LEN agents: longer periods are a pipeline running again,
 # which a bounded run already reports as missing termination.
 MAX_CYCLE_LEN = 4
@@ -86,13 +105,16 @@ def missing_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure
         "attribution": "settings",
         "because": f"the run stopped at the turn bound you set (--max-turns {users}), not at one "
                    "of the app's own: leave it unset, or raise it, to judge how the app ends"}
+    chat = _chats(trace)
     for i, e in _indexed(trace, Message):
-        if e.role != "assistant" or not e.agent or not END_ANNOUNCEMENT.search(e.content):
+        phrase = announced_end(e.content) if e.role == "assistant" and e.agent else None
+        if phrase is None:
             continue
-        turns_after = sum(1 for _, t in _indexed(trace, AgentTurn) if _ > i)
+        # Only turns of the same chat go on past it: a stop word that ended an earlier chat of a
+        # sequence (AG2's initiate_chats) did its job, whatever the later chats do.
+        turns_after = sum(1 for j, _ in _indexed(trace, AgentTurn) if j > i and chat[j] == chat[i])
         if turns_after == 0:
             continue  # the announcement was the last thing said: the bound merely coincided
-        phrase = END_ANNOUNCEMENT.search(e.content).group(0)
         return [Failure(
             category="system_termination", root_cause="Termination Condition Violation",
             detector="missing_termination", evidence=(i, end_i), scenario_id=trace.scenario_id,
@@ -175,7 +197,7 @@ def _speaker_cycles(trace: Trace, turns: list[tuple[int, AgentTurn]], parties: s
             repeats, cycle = (i - start) // p, order[start:start + p]
             key = _canonical(cycle)
             if repeats >= MIN_CYCLE_REPEATS and len(set(cycle)) == p and key not in seen \
-                    and not set(cycle) <= parties:
+                    and not set(cycle) <= parties and not progressed(trace, turns, start, i, p):
                 seen.add(key)
                 out.append(Failure(
                     category="agent_task_execution",
@@ -184,10 +206,49 @@ def _speaker_cycles(trace: Trace, turns: list[tuple[int, AgentTurn]], parties: s
                     evidence=tuple(idx for idx, _ in turns[start:i]),
                     elements=("speakers", *key),
                     description=f"the speaker cycle {' -> '.join(cycle)} repeated {repeats} "
-                    "times in a row: the agents go round without progress",
+                    "times in a row, its turns saying again what they had said: the agents go "
+                    "round without progress",
                 ))
             start = i - p + 1  # the longest p-periodic stretch that can continue from i
     return out
+
+
+_TOKEN = re.compile(r"\w+")
+_COMPARED_CHARS = 4000  # enough to tell two messages apart, cheap on long tool outputs
+
+
+def _turn_output(trace: Trace, start: int, stop: int) -> set[str]:
+    """What a turn produced (its messages, tool calls and tool results) as its words and
+    numbers."""
+    parts = []
+    for e in trace.events[start + 1:stop]:
+        if isinstance(e, Message) and e.role != "user":
+            parts.append(e.content[:_COMPARED_CHARS])
+        elif isinstance(e, ToolCall):
+            parts.append(f"{e.tool} {json.dumps(e.arguments, sort_keys=True, default=str)}")
+        elif isinstance(e, ToolResult):
+            parts.append(f"{e.status} {e.payload[:_COMPARED_CHARS]}")
+    return set(_TOKEN.findall(" ".join(parts).lower()))
+
+
+def progressed(trace: Trace, turns: list[tuple[int, AgentTurn]], start: int, stop: int,
+               p: int) -> bool:
+    """Did the speaker cycle over turns[start:stop] make progress? A turn makes progress when
+    it brings a word or number its agent had not said in the stretch: new content, a new tool
+    result, the plan's next step ("open result 2" after "open result 1"). An orchestrator
+    speaking between every worker turn goes round a cycle by design and progresses while its
+    instructions or the results are new; a loop is the same messages again: more than half of
+    the turns after the first round bring nothing new."""
+    bounds = [idx for idx, _ in turns] + [len(trace.events)]
+    said: dict[str, set[str]] = {}
+    stalled = 0
+    for k in range(start, stop):
+        out = _turn_output(trace, bounds[k], bounds[k + 1])
+        earlier = said.setdefault(turns[k][1].agent, set())
+        if k >= start + p and not out - earlier:
+            stalled += 1
+        earlier |= out
+    return 2 * stalled <= stop - start - p
 
 
 def loops(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:

@@ -4,7 +4,7 @@ trace.
 Four parts, as the paper lists them: the speaking order (the actual turn sequence), the tool-call
 log (caller, tool, arguments, output, status), per-agent utterance excerpts (the first, a middle
 and the last sentence of what each agent said), and the dead-loop flag (the run timed out, hit a
-bound, or cycled). Every entry keeps the index of the trace event it came from, so a finding that
+bound, or cycled without progress). Every entry keeps the index of the trace event it came from, so a finding that
 quotes the log carries evidence, and `quoted` can check that a quote really is in it.
 """
 
@@ -14,6 +14,7 @@ import re
 
 from pydantic import BaseModel, ConfigDict
 
+from masfuzz.oracles.detectors import progressed
 from masfuzz.trace import AgentTurn, Message, ToolCall, ToolResult, Trace
 
 EVENT_LOG_FORMAT_VERSION = 1
@@ -140,10 +141,13 @@ def _dead_loop(trace: Trace, order: list[str]) -> dict:
     end = trace.termination
     if end is not None and end.reason in DEAD_LOOP_REASONS:
         return {"dead_loop": True, "dead_loop_reason": f"the run ended by {end.reason}"}
+    turns = [(i, e) for i, e in enumerate(trace.events) if isinstance(e, AgentTurn)]
     for size in (1, 2, 3):  # the same speaker cycle repeated three times at the end
         tail = order[-3 * size:]
+        # an orchestrator and its workers going round while saying new things make progress
         if len(tail) == 3 * size and tail[:size] * 3 == tail and len(set(tail)) == size and \
-                (size > 1 or _same_words(trace, order[-1])):
+                (_same_words(trace, order[-1]) if size == 1 else
+                 not progressed(trace, turns, len(turns) - 3 * size, len(turns), size)):
             return {"dead_loop": True,
                     "dead_loop_reason": f"cycle {' -> '.join(tail[:size])} repeated 3 times"}
     return {"dead_loop": False, "dead_loop_reason": ""}

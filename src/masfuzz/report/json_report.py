@@ -49,8 +49,7 @@ class JsonReporter(Reporter):
             }
         if obligations and analysis.space is not None:
             data["obligations"] = self._obligations(analysis)
-        if analysis.failures:
-            data["failures"] = analysis.failures
+        data["failures"] = analysis.failures  # always there: [] says none was found
         data.update(analysis.extra)
         return data
 

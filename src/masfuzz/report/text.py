@@ -74,6 +74,10 @@ class TextReporter(Reporter):
             from masfuzz.report.fuzzing import fuzz_text
 
             text += fuzz_text(analysis.extra["fuzz"])
+        if "judged" in analysis.extra:
+            from masfuzz.oracles.logjudge import judged_text
+
+            text += "\n" + judged_text(analysis.extra["judged"], batch=False)
         tools = analysis.extra.get("tools")
         if tools and tools.get("session"):
             from masfuzz.report.tools import tools_text

@@ -1,0 +1,248 @@
+"""Who and when for a judged log: the ONE agent most responsible for a failed run and the
+decisive step, the first step at which the run went irrecoverably wrong.
+
+`masfuzz judge --chat` answers "agent, step, why" per log from the findings. A finding that
+already names its agent and step (`Failure.agent` / `Failure.step`) is taken as it is; for the
+others they are DERIVED HERE from the finding's evidence (`derive`), detector by detector, until
+every detector fills them itself:
+- a tool or code execution that failed and was not corrected: the call, by its caller (the
+  author of the code an executor ran);
+- a run that went on past an announced end: the first turn past it, by whoever took it;
+- a loop: the first turn that said again what its agent had said;
+- an agent silent turn after turn, a crash, an empty final answer: where it shows, by that agent;
+- a final answer that is not the expected one (`answer_check`, with `--expected`): the step
+  that first said the wrong answer (the wrong fact introduced), by its agent.
+A tool error the run went on from is no failure of its own, but the first failed call that no
+later call made good is often where a run started to go wrong (the agent works around a result
+it never got): it is a candidate for the decisive step of a run that failed, never a verdict by
+itself. A call that failed and was then made to work (code fixed and run again) is no candidate.
+The decisive step is the earliest candidate; its agent is the one blamed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from masfuzz.oracles.failure import Failure
+from masfuzz.trace import (
+    EVENT_SOURCES, AgentTurn, ErrorEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace,
+)
+
+WRONG_ANSWER = "expected_answer"  # the detector name of the deterministic final-answer check
+_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+_WORDS = re.compile(r"[^\w.]+")
+_FULL_STOP = re.compile(r"\.(?!\d)")
+_CODE = re.compile(r"```.*?```", re.DOTALL)  # code an agent wrote: not a fact it states
+
+
+@dataclass(frozen=True)
+class Blame:
+    agent: str | None
+    step: int | None  # the decisive event's index in the trace
+    step_ref: str | None  # that event's number in the user's own log
+    why: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"agent": self.agent, "step": self.step, "step_ref": self.step_ref, "why": self.why}
+
+
+def step_ref(trace: Trace, step: int | None) -> str | None:
+    """The user's own number for event `step`, or (nothing imported) None."""
+    sources = trace.meta.get(EVENT_SOURCES)
+    if step is None or not isinstance(sources, list) or not 0 <= step < len(sources):
+        return None
+    return sources[step]
+
+
+def _ref(trace: Trace, step: int) -> str:
+    ref = step_ref(trace, step)
+    return f"message {ref}" if ref is not None else f"event {step}"
+
+
+def _agent_of(trace: Trace, i: int) -> str | None:
+    e = trace.events[i]
+    agent = getattr(e, "agent", None)
+    if agent:
+        return agent
+    for j in range(i, -1, -1):  # the speaker whose turn holds the event
+        if isinstance(trace.events[j], AgentTurn):
+            return trace.events[j].agent
+    return None
+
+
+def _call_of(trace: Trace, i: int) -> int:
+    """The call a tool result at `i` answers (by call id, else the caller's last call of it)."""
+    r = trace.events[i]
+    for j in range(i - 1, -1, -1):
+        c = trace.events[j]
+        if isinstance(c, ToolCall) and c.tool == r.tool and (
+                c.call_id == r.call_id if r.call_id and c.call_id else c.agent == r.agent):
+            return j
+    return i
+
+
+def _first_turn_after(trace: Trace, i: int) -> int | None:
+    return next((j for j in range(i + 1, len(trace.events))
+                 if isinstance(trace.events[j], AgentTurn)), None)
+
+
+def derive(trace: Trace, f: Failure) -> tuple[str | None, int | None]:
+    """(agent, step) of a finding from its evidence, per detector (see the module's docstring)."""
+    if f.step is not None:
+        return f.agent, f.step
+    ev = [i for i in f.evidence if 0 <= i < len(trace.events)]
+    if not ev:
+        return f.agent, None
+    first = ev[0]
+    event = trace.events[first]
+    if f.detector == "unrecovered_tool_error" and isinstance(event, ToolResult):
+        call = _call_of(trace, first)
+        return event.agent, call
+    if f.detector == "missing_termination" and f.root_cause == "Termination Condition Violation":
+        past = _first_turn_after(trace, first)
+        return (trace.events[past].agent, past) if past is not None else (_agent_of(trace, first), first)
+    if f.detector == "loop" and f.elements[:1] == ("speakers",):
+        period = len(f.elements) - 1
+        step = ev[period] if len(ev) > period else first
+        return _agent_of(trace, step), step
+    if f.detector == "loop" and len(ev) > 1:  # an identical call repeated: the first repeat
+        return _agent_of(trace, ev[1]), ev[1]
+    if isinstance(event, TerminationEvent):  # the run's end: the last speaker's
+        turns = [j for j in range(first) if isinstance(trace.events[j], AgentTurn)]
+        return (trace.events[turns[-1]].agent, turns[-1]) if turns else (None, first)
+    if isinstance(event, ErrorEvent):
+        return event.agent or _agent_of(trace, first), first
+    agents = {getattr(e, "agent", None) for e in trace.events}
+    named = next((x for x in f.elements if x in agents), None)
+    return f.agent or named or _agent_of(trace, first), first
+
+
+def with_who_and_when(trace: Trace, failures: list[Failure]) -> list[Failure]:
+    """`failures` with agent, step and step_ref filled where they were not."""
+    out = []
+    for f in failures:
+        agent, step = derive(trace, f)
+        out.append(f.model_copy(update={"agent": agent, "step": step,
+                                        "step_ref": f.step_ref or step_ref(trace, step)}))
+    return out
+
+
+# -- the final answer -----------------------------------------------------------------------------
+
+def final_answer(trace: Trace) -> tuple[int | None, str]:
+    """The run's final answer and the event that gave it: the termination's final output, else
+    the last assistant message with more than a stop word in it."""
+    end = trace.termination
+    for i in range(len(trace.events) - 1, -1, -1):
+        e = trace.events[i]
+        if isinstance(e, Message) and e.role == "assistant" and \
+                re.sub(r"\bTERMINATE\b", "", e.content).strip():
+            if end is None or not end.final_output or end.final_output == e.content:
+                return i, e.content
+            break
+    return None, (end.final_output or "") if end is not None else ""
+
+
+def _norm(text: str) -> str:
+    """Lower-case words and numbers, a sentence's full stop dropped (3.5 keeps its point)."""
+    return " ".join(_WORDS.sub(" ", _FULL_STOP.sub(" ", text.lower())).split())
+
+
+def _numbers(text: str) -> list[float]:
+    out = []
+    for n in _NUMBER.findall(text):
+        try:
+            out.append(float(n.replace(",", "")))
+        except ValueError:
+            continue
+    return out
+
+
+def matches(answer: str, expected: str) -> bool:
+    """Does the final answer give the expected one? Its words in order, or, for a number, the
+    number among the answer's (1,000 and 1000.0 alike)."""
+    want = _norm(expected)
+    if want and f" {want} " in f" {_norm(answer)} ":
+        return True
+    wanted = _numbers(expected)
+    if len(wanted) == 1 and _norm(expected).replace(" ", "").replace(".", "").lstrip("-").isdigit():
+        return any(abs(x - wanted[0]) <= 1e-9 * max(1.0, abs(x)) for x in _numbers(answer))
+    return False
+
+
+def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
+    """The first agent message that said what the final answer says wrongly: its numbers that
+    are neither the expected one nor the task's, else its last line. The agent that first
+    states a wrong value introduced it, even when a tool's output held it among others (the
+    agent picked it); code an agent wrote states no fact, and a message that relays the tool
+    result before it (an executor printing its run) says nothing of its own."""
+    # the user's numbers, and the opening message's (a log often opens with an agent relaying the task)
+    opening = next((e for e in trace.events if isinstance(e, Message)), None)
+    given = {n for e in trace.events if isinstance(e, Message) and (e.role == "user" or e is opening)
+             for n in _numbers(e.content)}
+    wrong = set(_numbers(_CODE.sub(" ", answer))) - set(_numbers(expected)) - given
+    last = next((ln.strip() for ln in reversed(answer.splitlines())
+                 if re.sub(r"\bTERMINATE\b", "", ln).strip()), "")
+    for i, e in enumerate(trace.events[:at + 1]):
+        if not isinstance(e, Message) or e.role != "assistant":
+            continue
+        before = trace.events[i - 1] if i else None
+        if isinstance(before, ToolResult) and before.payload == e.content:
+            continue
+        text = _CODE.sub(" ", e.content)
+        if wrong and wrong & set(_numbers(text)):
+            return i
+        if not wrong and last and _norm(last) and _norm(last) in _norm(text):
+            return i
+    return at
+
+
+def answer_check(trace: Trace, expected: str | None) -> Failure | None:
+    """A final answer that is not `expected`: an agent task execution failure (its result is
+    semantically wrong, FLARE §3.4), blamed on the step that introduced it."""
+    if not expected:
+        return None
+    at, answer = final_answer(trace)
+    if matches(answer, expected):
+        return None
+    if at is None:
+        at = len(trace.events) - 1
+    step = _introduced(trace, at, answer, expected)
+    agent = _agent_of(trace, step)
+    return Failure(
+        category="agent_task_execution", root_cause="Prompt and Instruction Deviation",
+        detector=WRONG_ANSWER, evidence=(step, at), scenario_id=trace.scenario_id,
+        elements=(agent or "-",), agent=agent, step=step, step_ref=step_ref(trace, step),
+        description=f"the final answer ({' '.join(answer.split())[:120]!r}) is not the expected "
+        f"{expected!r}; {agent or 'the run'} first said it at {_ref(trace, step)}")
+
+
+# -- the one agent and the decisive step ----------------------------------------------------------
+
+def first_uncorrected_error(trace: Trace) -> int | None:
+    """The call of the first failed tool or code execution that no later call of the same tool
+    by the same agent made good, whether or not the run went on after it."""
+    for i, e in enumerate(trace.events):
+        if isinstance(e, ToolResult) and e.status == "error" and not any(
+                isinstance(r, ToolResult) and r.status == "ok" and (r.agent, r.tool) == (e.agent, e.tool)
+                for r in trace.events[i + 1:]):
+            return _call_of(trace, i)
+    return None
+
+
+def decisive(trace: Trace, failures: list[Failure]) -> Blame | None:
+    """The one agent most responsible and the decisive step of a run with failures of its own
+    (`failures` as `with_who_and_when` gives them); None when it has none."""
+    own = [f for f in failures if f.attribution == "sut" and f.step is not None]
+    if not own:
+        return None
+    candidates = [(f.step, f.agent, f"{f.root_cause} ({f.detector}): {f.description}") for f in own]
+    error = first_uncorrected_error(trace)
+    if error is not None:
+        call = trace.events[error]
+        candidates.append((error, call.agent, f"the first failed tool call never corrected ({call.tool} "
+                           f"by {call.agent} at {_ref(trace, error)}): the run went on without its result"))
+    step, agent, why = min(candidates, key=lambda c: c[0])
+    return Blame(agent=agent, step=step, step_ref=step_ref(trace, step), why=why)

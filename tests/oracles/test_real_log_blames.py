@@ -1,0 +1,150 @@
+"""False blames seen on real multi-agent logs (AG2 group chats with code execution,
+Magentic-One-style orchestrator teams), each fixed: the executor's stock "reply TERMINATE"
+sentence, an orchestrator speaking between worker turns, a stop word that ended an earlier chat
+of a sequence, and the first failed tool call kept for the decisive step."""
+
+from __future__ import annotations
+
+from masfuzz.oracles.detectors import announced_end, detect, loops
+from masfuzz.oracles.eventlog import event_log
+from masfuzz.oracles.responsibility import answer_check, decisive, with_who_and_when
+from masfuzz.trace import (
+    AgentTurn, ChatEnd, ChatStart, Message, TerminationEvent, ToolCall, ToolResult, Trace,
+)
+
+EXECUTOR_BOILERPLATE = (
+    "There is no code from the last 1 message for me to execute. Group chat manager should let "
+    "other participants to continue the conversation. If the group chat manager want to end the "
+    "conversation, you should let other participant reply me only with \"TERMINATE\"")
+ASSISTANT_BOILERPLATE = ("Reply TERMINATE if the task has been solved at full satisfaction. "
+                         "Otherwise, reply CONTINUE, or the reason why the task is not solved yet.")
+
+
+def _chat(*said, reason="max_turns"):
+    events = [Message(role="user", content="solve it")]
+    for agent, text in said:
+        events += [AgentTurn(agent=agent), Message(agent=agent, content=text)]
+    return Trace(scenario_id="s", events=(*events, TerminationEvent(reason=reason, detail="max_round=8")))
+
+
+def test_stock_sentences_that_name_the_stop_word_announce_nothing():
+    assert announced_end(EXECUTOR_BOILERPLATE) is None
+    assert announced_end(ASSISTANT_BOILERPLATE) is None
+    assert announced_end("The answer is 42. TERMINATE") == "TERMINATE"
+    assert announced_end("TERMINATE") == "TERMINATE"
+    assert announced_end("All checks pass, ending the workflow now.") == "ending the workflow"
+
+
+def test_an_executor_echoing_the_stock_sentence_is_not_blamed_for_termination():
+    trace = _chat(("coder", "Let me think about the data."), ("Computer_terminal", EXECUTOR_BOILERPLATE),
+                  ("coder", "Still thinking."), ("critic", "Please go on."))
+    [f] = [f for f in detect(trace) if f.detector == "missing_termination"]
+    assert f.root_cause == "Max Round Limit Exceeded" and "Computer_terminal" not in f.elements
+    # an agent that really says the stop word mid-run is still the violation
+    said = _chat(("coder", "Done: 42. TERMINATE"), ("critic", "Wait, one more check."), ("coder", "ok"))
+    [f] = [f for f in detect(said) if f.detector == "missing_termination"]
+    assert f.root_cause == "Termination Condition Violation" and f.elements[0] == "coder"
+
+
+def test_orchestrator_worker_alternation_with_progress_is_no_loop():
+    progressing = _chat(*[s for n in range(4) for s in (
+        ("Orchestrator", f"WebSurfer, open result {n} and read the table."),
+        ("WebSurfer", f"Result {n} lists {100 + 17 * n} rows for year {1990 + n}."))])
+    assert [f for f in loops(progressing, None) if f.elements[:1] == ("speakers",)] == []
+    done = progressing.model_copy(update={"events": (*progressing.events[:-1], TerminationEvent(reason="completed"))})
+    assert not event_log(done).dead_loop  # nor is it a dead loop for FLARE's failure agents
+    # the same messages again and again: the loop without progress it is
+    stuck = _chat(*[s for _ in range(4) for s in (
+        ("Orchestrator", "WebSurfer, please search for the 2021 census table."),
+        ("WebSurfer", "I could not find the table on this page."))])
+    [f] = loops(stuck, None)
+    assert f.elements == ("speakers", "Orchestrator", "WebSurfer")
+    stuck_done = stuck.model_copy(update={"events": (*stuck.events[:-1], TerminationEvent(reason="completed"))})
+    assert event_log(stuck_done).dead_loop
+    # who and when: the first turn that only repeated its agent's earlier one
+    [blamed] = with_who_and_when(stuck, [f])
+    assert blamed.step == f.evidence[2] and blamed.agent == "Orchestrator"
+
+
+def test_new_tool_results_are_progress_same_results_are_not():
+    def run(payloads, pages=True):
+        events = [Message(role="user", content="find it")]
+        for n, p in enumerate(payloads):
+            events += [AgentTurn(agent="Orchestrator"), Message(agent="Orchestrator", content="Search again."),
+                       AgentTurn(agent="WebSurfer"),
+                       ToolCall(agent="WebSurfer", tool="web_search", arguments={"page": n if pages else 1}, call_id=f"c{n}"),
+                       ToolResult(agent="WebSurfer", tool="web_search", call_id=f"c{n}", payload=p)]
+        return Trace(events=(*events, TerminationEvent(reason="max_turns")))
+
+    fresh = [f"page {n}: " + " ".join(f"fact{n}x{k}" for k in range(12)) for n in range(4)]
+    assert [f for f in loops(run(fresh), None) if f.elements[:1] == ("speakers",)] == []
+    assert [f for f in loops(run(["nothing found"] * 4, pages=False), None) if f.elements[:1] == ("speakers",)]
+
+
+def test_a_stop_word_that_ended_an_earlier_chat_of_a_sequence_is_no_violation():
+    events = [ChatStart(chat="c1", sender="user", recipient="planner", kind="sequence"),
+              AgentTurn(agent="planner"), Message(agent="planner", content="Plan ready. TERMINATE"),
+              ChatEnd(chat="c1", reason="termination message"),
+              ChatStart(chat="c2", sender="user", recipient="writer", kind="sequence", carryover=True)]
+    for n in range(3):
+        events += [AgentTurn(agent="writer"), Message(agent="writer", content=f"draft {n}"),
+                   AgentTurn(agent="user"), Message(agent="user", content=f"revise {n}")]
+    events += [ChatEnd(chat="c2"), TerminationEvent(reason="max_turns")]
+    found = [f for f in detect(Trace(events=tuple(events))) if f.detector == "missing_termination"]
+    assert [f.root_cause for f in found] == ["Max Round Limit Exceeded"]
+    # the same words inside the chat that went on are still the violation
+    same = [e for e in events if not isinstance(e, (ChatStart, ChatEnd))]
+    [f] = [f for f in detect(Trace(events=tuple(same))) if f.detector == "missing_termination"]
+    assert f.root_cause == "Termination Condition Violation"
+
+
+def test_a_recovered_tool_error_is_no_failure_but_the_decisive_step_of_a_failed_run():
+    events = (Message(role="user", content="How many albums?"),
+              AgentTurn(agent="coder"),
+              ToolCall(agent="coder", tool="fetch_page", arguments={"url": "x"}, call_id="c1"),
+              ToolResult(agent="coder", tool="fetch_page", call_id="c1", status="error", payload="HTTP 404"),
+              Message(agent="coder", content="The page is gone; from memory there were 2 albums."),
+              AgentTurn(agent="checker"), Message(agent="checker", content="Confirmed: 2 albums."),
+              TerminationEvent(reason="completed", final_output="Confirmed: 2 albums."))
+    trace = Trace(events=events)
+    assert [f for f in detect(trace) if f.detector == "unrecovered_tool_error"] == []
+    assert decisive(trace, with_who_and_when(trace, detect(trace))) is None  # no failure: no blame
+    wrong = answer_check(trace, "3")
+    assert wrong is not None and (wrong.agent, wrong.step) == ("coder", 4)
+    blame = decisive(trace, with_who_and_when(trace, [wrong]))
+    assert (blame.agent, blame.step) == ("coder", 2) and "first failed tool call" in blame.why
+    assert answer_check(trace, "2") is None
+
+
+def test_a_failed_call_made_good_later_is_no_candidate():
+    events = (Message(role="user", content="How many albums?"),
+              AgentTurn(agent="coder"),
+              ToolCall(agent="coder", tool="run", arguments={"code": "x"}, call_id="c1"),
+              ToolResult(agent="coder", tool="run", call_id="c1", status="error", payload="NameError"),
+              ToolCall(agent="coder", tool="run", arguments={"code": "y"}, call_id="c2"),
+              ToolResult(agent="coder", tool="run", call_id="c2", payload="47"),
+              AgentTurn(agent="reviewer"), Message(agent="reviewer", content="The output shows 74."),
+              TerminationEvent(reason="completed", final_output="The output shows 74."))
+    trace = Trace(events=events)
+    blame = decisive(trace, with_who_and_when(trace, [answer_check(trace, "47")]))
+    assert (blame.agent, blame.step) == ("reviewer", 7) and "expected_answer" in blame.why
+
+
+def test_numbers_of_the_task_are_no_wrong_values_even_when_an_agent_relays_it():
+    events = (AgentTurn(agent="manager"), Message(agent="manager", content="Task: total revenue for 2023 from sales.csv."),
+              AgentTurn(agent="analyst"), Message(agent="analyst", content="For 2023 I estimate 1,250,000."),
+              TerminationEvent(reason="completed", final_output="Total for 2023: 1,250,000"))
+    wrong = answer_check(Trace(events=events), "1,312,400")
+    assert (wrong.agent, wrong.step) == ("analyst", 3)  # 1,250,000 is the wrong value, not 2023
+    assert answer_check(Trace(events=events), "1250000") is None
+
+
+def test_behaviour_coverage_sees_no_loop_after_a_stop_word_that_ended_an_earlier_chat():
+    from masfuzz.coverage.behaviour import observed_behaviours
+
+    events = (ChatStart(chat="c1"), AgentTurn(agent="planner"), Message(agent="planner", content="Plan. TERMINATE"),
+              ChatEnd(chat="c1"), ChatStart(chat="c2"), AgentTurn(agent="writer"), Message(agent="writer", content="Draft."),
+              ChatEnd(chat="c2"), TerminationEvent(reason="completed"))
+    assert "anomaly::writer::loop_after_termination" not in observed_behaviours(Trace(events=events))
+    one_chat = tuple(e for e in events if not isinstance(e, (ChatStart, ChatEnd)))
+    assert "anomaly::writer::loop_after_termination" in observed_behaviours(Trace(events=one_chat))
