@@ -84,18 +84,19 @@ def _turns(*agents, reason="max_turns"):
     return Trace(scenario_id="sc-x", events=(*events, TerminationEvent(reason=reason, final_output="x")))
 
 
-def test_a_speaker_cycle_is_blamed_on_the_agent_handing_the_floor_back_not_the_first_by_name():
-    # alice opens, zed answers and hands back to her, three times: zed keeps the cycle going
+def test_a_speaker_cycle_is_blamed_on_the_first_turn_that_only_repeats_its_own():
+    # alice opens, zed answers, three times: alice's second turn is the first that only says
+    # again what she said a round before (an orchestrator asking again, not changing its plan)
     trace = _turns(*["alice", "zed"] * 3)
     [f] = [blame(trace, f) for f in loops(trace, None)]
     assert f.elements == ("speakers", "alice", "zed")  # the cycle's name is its smallest rotation
-    assert (f.agent, f.subject) == ("zed", "alice")
-    assert f.step == f.evidence[4]  # the third round's first turn: where two rounds became a loop
-    # the cycle seen from zed's side (a planner spoke between): still zed, who joined last
+    assert (f.agent, f.subject) == ("alice", "zed") and f.step == f.evidence[2]
+    # the cycle entered from zed's side (a planner spoke first): zed repeats first, not the
+    # first by name
     other = _turns("alice", "planner", *["zed", "alice"] * 3)
     [g] = [blame(other, f) for f in loops(other, None)]
     assert (g.agent, g.subject) == ("zed", "alice") and other.events[g.step].agent == "zed"
-    # a run stopped at its bound while going round: the same agent
+    # a run stopped at its bound while going round: the member that keeps handing the floor back
     [bound] = [f for f in detect(trace) if f.root_cause == "Max Round Limit Exceeded"]
     assert bound.agent == "zed" and isinstance(trace.events[bound.step], TerminationEvent)
 
@@ -107,7 +108,7 @@ def test_the_step_is_named_as_the_users_own_log_names_it():
     for f in detect(imported):
         assert f.step_ref == sources[f.step]
     [loop] = [f for f in detect(imported) if f.detector == "loop"]
-    assert loop.step_ref == "span-09"
+    assert loop.step_ref == sources[loop.step] is not None
     assert all(f.step_ref is None for f in detect(trace))  # not imported: no id to give
 
 

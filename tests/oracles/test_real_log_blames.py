@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from masfuzz.oracles.detectors import announced_end, detect, loops
 from masfuzz.oracles.eventlog import event_log
-from masfuzz.oracles.responsibility import answer_check, decisive, with_who_and_when
+from masfuzz.oracles.blame import blame_all
+from masfuzz.oracles.responsibility import answer_check, decisive
 from masfuzz.trace import (
     AgentTurn, ChatEnd, ChatStart, Message, TerminationEvent, ToolCall, ToolResult, Trace,
 )
@@ -62,7 +63,7 @@ def test_orchestrator_worker_alternation_with_progress_is_no_loop():
     stuck_done = stuck.model_copy(update={"events": (*stuck.events[:-1], TerminationEvent(reason="completed"))})
     assert event_log(stuck_done).dead_loop
     # who and when: the first turn that only repeated its agent's earlier one
-    [blamed] = with_who_and_when(stuck, [f])
+    [blamed] = blame_all(stuck, [f])
     assert blamed.step == f.evidence[2] and blamed.agent == "Orchestrator"
 
 
@@ -108,10 +109,10 @@ def test_a_recovered_tool_error_is_no_failure_but_the_decisive_step_of_a_failed_
               TerminationEvent(reason="completed", final_output="Confirmed: 2 albums."))
     trace = Trace(events=events)
     assert [f for f in detect(trace) if f.detector == "unrecovered_tool_error"] == []
-    assert decisive(trace, with_who_and_when(trace, detect(trace))) is None  # no failure: no blame
+    assert decisive(trace, blame_all(trace, detect(trace))) is None  # no failure: no blame
     wrong = answer_check(trace, "3")
     assert wrong is not None and (wrong.agent, wrong.step) == ("coder", 4)
-    blame = decisive(trace, with_who_and_when(trace, [wrong]))
+    blame = decisive(trace, blame_all(trace, [wrong]))
     assert (blame.agent, blame.step) == ("coder", 2) and "first failed tool call" in blame.why
     assert answer_check(trace, "2") is None
 
@@ -126,7 +127,7 @@ def test_a_failed_call_made_good_later_is_no_candidate():
               AgentTurn(agent="reviewer"), Message(agent="reviewer", content="The output shows 74."),
               TerminationEvent(reason="completed", final_output="The output shows 74."))
     trace = Trace(events=events)
-    blame = decisive(trace, with_who_and_when(trace, [answer_check(trace, "47")]))
+    blame = decisive(trace, blame_all(trace, [answer_check(trace, "47")]))
     assert (blame.agent, blame.step) == ("reviewer", 7) and "expected_answer" in blame.why
 
 

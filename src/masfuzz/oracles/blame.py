@@ -6,11 +6,11 @@ each: per detector, from the finding's evidence and elements and the trace, it d
 
 - `agent`: ONE agent name, never a list and never an alphabetical pick: the agent that acted
   wrongly (the caller of a failing or forbidden tool, the agent that spoke out of turn, the one
-  that announced the end and was ignored, the one that ended the run too early), for a loop the
-  agent that repeats, and for a speaker cycle the one that keeps handing the floor back (of the
-  cycle's members, the one that joined the conversation last: it answers the others and hands
-  back to the one it answered). None where no agent is to blame: a tool that crashed by itself,
-  a run that hit a bound without any agent going round.
+  that announced an end that was not honoured, the one that ended the run too early), for a
+  repeated call the agent that repeats, and for a speaker cycle the agent whose turn first only
+  repeated its own turn of a round before (in an orchestrator's team, the orchestrator asking
+  again rather than changing its plan). None where no agent is to blame: a tool that crashed by
+  itself, a run that hit a bound without any agent going round.
 - `step`: the decisive event, an index into the trace's events: the first failed tool call, the
   first turn past the announced end, the call or turn that made a repetition a loop, the end of
   a run that ended too early, the crash.
@@ -110,6 +110,8 @@ def _termination(trace: Trace, f: Failure) -> Who:
     if f.root_cause == "Termination Condition Violation":
         said = f.evidence[0]  # the announcement: the first turn after it is past the end
         after = next((i for i, e in enumerate(trace.events) if i > said and isinstance(e, AgentTurn)), end)
+        # the announcer: its end was not honoured (FLARE's director, whom a round robin never
+        # gives the floor again to close); who spoke next often had no choice
         return f.elements[0], after, ""
     return _handing_back(trace, [e.agent for i, e in enumerate(trace.events)
                                  if isinstance(e, AgentTurn) and (end is None or i < end)]), end, ""
@@ -136,14 +138,19 @@ def _joined_last(trace: Trace, members: list[str]) -> str:
 
 
 def _loop(trace: Trace, f: Failure) -> Who:
-    from masfuzz.oracles.detectors import MIN_CYCLE_REPEATS, MIN_IDENTICAL_CALLS
+    from masfuzz.oracles.detectors import MIN_IDENTICAL_CALLS
 
     if f.elements[:1] == ("tool",):  # one agent repeating one call: the call that made it a loop
         return f.elements[1], _at(f.evidence, MIN_IDENTICAL_CALLS - 1), f.elements[2]
+    # a speaker cycle: the first turn that only says again what its agent said a round before
+    # starts the repetition (in an orchestrator's team, the orchestrator asking again rather
+    # than changing its plan); the peer is the one it hands the floor to
     cycle = list(f.elements[1:])  # the smallest rotation; the members' order round the cycle
-    agent = _joined_last(trace, cycle)
-    handed_to = cycle[(cycle.index(agent) + 1) % len(cycle)]
-    return agent, _at(f.evidence, (MIN_CYCLE_REPEATS - 1) * len(cycle)), handed_to
+    step = _at(f.evidence, len(cycle))
+    agent = trace.events[step].agent if step is not None and isinstance(trace.events[step], AgentTurn) \
+        else _joined_last(trace, cycle)
+    handed_to = cycle[(cycle.index(agent) + 1) % len(cycle)] if agent in cycle else ""
+    return agent, step, handed_to
 
 
 def _premature(trace: Trace, f: Failure) -> Who:

@@ -14,7 +14,8 @@ from masfuzz.adapters.transcript import Imported
 from masfuzz.errors import MasfuzzError
 from masfuzz.oracles.detectors import detect
 from masfuzz.oracles.failure import Failure, dedupe
-from masfuzz.oracles.responsibility import answer_check, decisive, with_who_and_when
+from masfuzz.oracles.blame import blame_all
+from masfuzz.oracles.responsibility import answer_check, decisive
 from masfuzz.spec.model import WorkflowSpec
 
 
@@ -40,7 +41,7 @@ def judge_log(log: Imported, spec: WorkflowSpec | None = None, *, client: Any = 
                                                expected=expected))
         failures += report.failures
         notes += report.notes
-    failures = with_who_and_when(trace, dedupe(failures))
+    failures = blame_all(trace, dedupe(failures))
     blame = decisive(trace, failures)
     own_failures = [f for f in failures if f.attribution == "sut"]
     return {

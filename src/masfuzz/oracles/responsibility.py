@@ -1,17 +1,11 @@
 """Who and when for a judged log: the ONE agent most responsible for a failed run and the
 decisive step, the first step at which the run went irrecoverably wrong.
 
-`masfuzz judge --chat` answers "agent, step, why" per log from the findings. A finding that
-already names its agent and step (`Failure.agent` / `Failure.step`) is taken as it is; for the
-others they are DERIVED HERE from the finding's evidence (`derive`), detector by detector, until
-every detector fills them itself:
-- a tool or code execution that failed and was not corrected: the call, by its caller (the
-  author of the code an executor ran);
-- a run that went on past an announced end: the first turn past it, by whoever took it;
-- a loop: the first turn that said again what its agent had said;
-- an agent silent turn after turn, a crash, an empty final answer: where it shows, by that agent;
+`masfuzz judge --chat` answers "agent, step, why" per log from the findings, each blamed by
+`masfuzz.oracles.blame` (the one place that says whom and when a detector's finding blames), and
+adds what only a whole log shows:
 - a final answer that is not the expected one (`answer_check`, with `--expected`): the step
-  that first said the wrong answer (the wrong fact introduced), by its agent.
+  that first said the wrong answer (the wrong fact introduced), by its agent;
 A tool error the run went on from is no failure of its own, but the first failed call that no
 later call made good is often where a run started to go wrong (the agent works around a result
 it never got): it is a candidate for the decisive step of a run that failed, never a verdict by
@@ -25,10 +19,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from masfuzz.oracles.blame import source_of
 from masfuzz.oracles.failure import Failure
-from masfuzz.trace import (
-    EVENT_SOURCES, AgentTurn, ErrorEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace,
-)
+from masfuzz.trace import AgentTurn, Message, ToolCall, ToolResult, Trace
 
 WRONG_ANSWER = "expected_answer"  # the detector name of the deterministic final-answer check
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
@@ -48,16 +41,8 @@ class Blame:
         return {"agent": self.agent, "step": self.step, "step_ref": self.step_ref, "why": self.why}
 
 
-def step_ref(trace: Trace, step: int | None) -> str | None:
-    """The user's own number for event `step`, or (nothing imported) None."""
-    sources = trace.meta.get(EVENT_SOURCES)
-    if step is None or not isinstance(sources, list) or not 0 <= step < len(sources):
-        return None
-    return sources[step]
-
-
 def _ref(trace: Trace, step: int) -> str:
-    ref = step_ref(trace, step)
+    ref = source_of(trace, step)
     return f"message {ref}" if ref is not None else f"event {step}"
 
 
@@ -81,52 +66,6 @@ def _call_of(trace: Trace, i: int) -> int:
                 c.call_id == r.call_id if r.call_id and c.call_id else c.agent == r.agent):
             return j
     return i
-
-
-def _first_turn_after(trace: Trace, i: int) -> int | None:
-    return next((j for j in range(i + 1, len(trace.events))
-                 if isinstance(trace.events[j], AgentTurn)), None)
-
-
-def derive(trace: Trace, f: Failure) -> tuple[str | None, int | None]:
-    """(agent, step) of a finding from its evidence, per detector (see the module's docstring)."""
-    if f.step is not None:
-        return f.agent, f.step
-    ev = [i for i in f.evidence if 0 <= i < len(trace.events)]
-    if not ev:
-        return f.agent, None
-    first = ev[0]
-    event = trace.events[first]
-    if f.detector == "unrecovered_tool_error" and isinstance(event, ToolResult):
-        call = _call_of(trace, first)
-        return event.agent, call
-    if f.detector == "missing_termination" and f.root_cause == "Termination Condition Violation":
-        past = _first_turn_after(trace, first)
-        return (trace.events[past].agent, past) if past is not None else (_agent_of(trace, first), first)
-    if f.detector == "loop" and f.elements[:1] == ("speakers",):
-        period = len(f.elements) - 1
-        step = ev[period] if len(ev) > period else first
-        return _agent_of(trace, step), step
-    if f.detector == "loop" and len(ev) > 1:  # an identical call repeated: the first repeat
-        return _agent_of(trace, ev[1]), ev[1]
-    if isinstance(event, TerminationEvent):  # the run's end: the last speaker's
-        turns = [j for j in range(first) if isinstance(trace.events[j], AgentTurn)]
-        return (trace.events[turns[-1]].agent, turns[-1]) if turns else (None, first)
-    if isinstance(event, ErrorEvent):
-        return event.agent or _agent_of(trace, first), first
-    agents = {getattr(e, "agent", None) for e in trace.events}
-    named = next((x for x in f.elements if x in agents), None)
-    return f.agent or named or _agent_of(trace, first), first
-
-
-def with_who_and_when(trace: Trace, failures: list[Failure]) -> list[Failure]:
-    """`failures` with agent, step and step_ref filled where they were not."""
-    out = []
-    for f in failures:
-        agent, step = derive(trace, f)
-        out.append(f.model_copy(update={"agent": agent, "step": step,
-                                        "step_ref": f.step_ref or step_ref(trace, step)}))
-    return out
 
 
 # -- the final answer -----------------------------------------------------------------------------
@@ -214,7 +153,7 @@ def answer_check(trace: Trace, expected: str | None) -> Failure | None:
     return Failure(
         category="agent_task_execution", root_cause="Prompt and Instruction Deviation",
         detector=WRONG_ANSWER, evidence=(step, at), scenario_id=trace.scenario_id,
-        elements=(agent or "-",), agent=agent, step=step, step_ref=step_ref(trace, step),
+        elements=(agent or "-",), agent=agent, step=step, step_ref=source_of(trace, step),
         description=f"the final answer ({' '.join(answer.split())[:120]!r}) is not the expected "
         f"{expected!r}; {agent or 'the run'} first said it at {_ref(trace, step)}")
 
@@ -234,7 +173,7 @@ def first_uncorrected_error(trace: Trace) -> int | None:
 
 def decisive(trace: Trace, failures: list[Failure]) -> Blame | None:
     """The one agent most responsible and the decisive step of a run with failures of its own
-    (`failures` as `with_who_and_when` gives them); None when it has none."""
+    (`failures` as `blame.blame_all` gives them); None when it has none."""
     own = [f for f in failures if f.attribution == "sut" and f.step is not None]
     if not own:
         return None
@@ -245,4 +184,4 @@ def decisive(trace: Trace, failures: list[Failure]) -> Blame | None:
         candidates.append((error, call.agent, f"the first failed tool call never corrected ({call.tool} "
                            f"by {call.agent} at {_ref(trace, error)}): the run went on without its result"))
     step, agent, why = min(candidates, key=lambda c: c[0])
-    return Blame(agent=agent, step=step, step_ref=step_ref(trace, step), why=why)
+    return Blame(agent=agent, step=step, step_ref=source_of(trace, step), why=why)
