@@ -67,6 +67,12 @@ def test_no_dependency_is_read_from_negated_or_third_party_sentences(writer):
     assert instructed_order(_run("writer", "researcher", "reviewer"), spec) == []
 
 
+def test_agents_named_by_everyday_words_are_not_read_into_a_dependency():
+    spec = WorkflowSpec(system=SystemInfo(id="t", entry_agent="writer"), agents=(
+        AgentSpec(id="user"), AgentSpec(id="writer", instructions="Write after the user has spoken.")))
+    assert instructed_dependencies(spec) == []
+
+
 # -- kind 3: participation -----------------------------------------------------------------------
 
 def test_a_run_concluding_before_a_member_the_task_names_is_premature_termination():

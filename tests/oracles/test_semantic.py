@@ -167,6 +167,10 @@ def test_a_tool_argument_replacing_the_users_value_is_information_loss(value):
 @pytest.mark.parametrize("after", [
     [ToolCall(agent="seat_agent", tool="update_seat",
               arguments={"confirmation_number": "ABC123", "new_seat": "14C"})],
+    [ToolCall(agent="seat_agent", tool="update_seat",  # the same reference, written otherwise
+              arguments={"confirmation_number": "abc-123", "new_seat": "14C"})],
+    [ToolCall(agent="seat_agent", tool="lookup",  # an `order` that is no identifier
+              arguments={"order": "ascending"})],
     [Message(agent="seat_agent", content="Which seat would you like?")],  # not what the user gave
     [Message(agent="seat_agent", content="Your confirmation number is ABC123.")],  # no question
     [Message(role="user", content="My number is ABC123"),  # the user spoke again first
@@ -183,6 +187,36 @@ def test_asking_again_for_a_value_that_breaks_the_documented_form_is_right():
         Message(agent="seat_agent", content="What is your six-character confirmation number?"),
         TerminationEvent(reason="completed", final_output="?")))
     assert handover_facts(trace, SPEC) == []
+
+
+@pytest.mark.parametrize("kind,value,given,same", [
+    ("date", "2025-03-14", "March 14th", True),
+    ("date", "14/03/2025", "2025-03-14", True),
+    ("date", "2025-03-15", "March 14", False),
+    ("amount", "1250", "$12.50", True),
+    ("amount", "$13", "$12.50", False),
+    ("identifier", "48213", "#48213", True),
+    ("identifier", "XYZ999", "ABC123", False),
+])
+def test_a_fact_rewritten_is_still_the_users(kind, value, given, same):
+    from masfuzz.oracles.semantic import _same_fact
+
+    assert _same_fact(kind, value, given) is same
+
+
+def test_a_date_reformatted_by_the_receiving_agent_is_not_replaced():
+    spec = SPEC.model_copy(update={"permissions": Permissions(allow=(("seat_agent", "book_flight"),))})
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="Book me on March 14, 2025"),
+        DelegationEvent(**{"from": "triage"}, to="seat_agent"),
+        ToolCall(agent="seat_agent", tool="book_flight", arguments={"date": "2025-03-14"}),
+        TerminationEvent(reason="completed", final_output="booked")))
+    assert handover_facts(trace, spec) == []
+    moved = trace.model_copy(update={"events": (*trace.events[:2], ToolCall(
+        agent="seat_agent", tool="book_flight", arguments={"date": "2025-03-21"}),
+        trace.events[3])})
+    [f] = handover_facts(moved, spec)
+    assert f.elements == ("triage", "seat_agent", "date") and "2025-03-21" in f.description
 
 
 def test_user_facts_are_found_by_kind():

@@ -34,8 +34,9 @@ from masfuzz.oracles.wording import GIVE_UP, is_question, sentences
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
     BOUND_REASONS, CONCLUDED_REASONS, DESIGNED_LENGTH, ENDED_IN_MODEL_CALL, HARNESS_CAUSE,
-    NOT_INJECTED_CALLS, USER_BOUND, AgentTurn, ChatEnd, ChatStart, DelegationEvent, ErrorEvent, Message,
-    RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace, carries_refusal, running_tool,
+    NOT_INJECTED_CALLS, USER_BOUND, AgentTurn, ChatEnd, ChatStart, DelegationEvent, ErrorEvent,
+    Message, RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace, carries_refusal,
+    running_tool,
 )
 
 Detector = Callable[[Trace, "WorkflowSpec | None"], list[Failure]]

@@ -243,8 +243,8 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         if not siblings:
             continue
         after = _until_user(trace, d)
-        if any(isinstance(x, (ToolCall, RestrictedAttempt)) and x.tool in fitting for _, x in after) \
-                or any(isinstance(x, DelegationEvent) and x.to in siblings for _, x in after):
+        if any(isinstance(x, (ToolCall, RestrictedAttempt)) and x.tool in fitting
+               or isinstance(x, DelegationEvent) and x.to in siblings for _, x in after):
             continue
         said = [(i, x.content) for i, x in after if isinstance(x, Message)
                 and x.role == "assistant" and x.agent == e.to and x.content.strip()]

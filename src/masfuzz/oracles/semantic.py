@@ -110,8 +110,8 @@ FACTS: dict[str, re.Pattern[str]] = {
         r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|"
         r"sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b", re.IGNORECASE),
     "amount": re.compile(
-        r"[$€£]\s?\d[\d,]*(?:\.\d{1,2})?|\b\d[\d,]*(?:\.\d{1,2})?\s?(?:USD|EUR|GBP|dollars|euros|"
-        r"pounds)\b", re.IGNORECASE),
+        r"[$€£]\s?\d[\d,]*(?:\.\d{1,2})?|"
+        r"\b\d[\d,]*(?:\.\d{1,2})?\s?(?:USD|EUR|GBP|dollars|euros|pounds)\b", re.IGNORECASE),
     "email": re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]+\b"),
 }
 # How an agent asks for a fact of each kind, and the parameter names that carry one.
@@ -163,8 +163,9 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     the agent the task is handed to: after the hand-over, before the user speaks again, that
     agent asks for a fact of that kind ("What is your confirmation number?") without having
     tried a tool first, or calls a tool with a parameter of that kind (by its name:
-    `confirmation_number`, `order_id`, `date`, `amount`, `email`) set empty or to a value no
-    earlier event of the run contains.
+    `confirmation_number`, `order_id`, `date`, `amount`, `email`) left empty though required,
+    or set to a value of that kind's shape that is not the user's however written (a date
+    reformatted, an amount in cents) and that no earlier event of the run contains.
 
     Category agent_relationship, root cause Information Loss at Hand-over. Blamed: the agent
     that handed over (step: the hand-over), unless the adapter recorded what the receiving
@@ -188,11 +189,12 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 given.setdefault(kind, []).extend(values)
         if not given:
             continue
-        symptom = _loss_after(trace, d, e.to, given)
+        symptom = _loss_after(trace, d, e.to, given, spec)
         if symptom is None:
             continue
         at, kind, how = symptom
-        if spec is not None and not _fits_docs(spec, e.to, kind, given[kind]):
+        if how.startswith("asked") and spec is not None \
+                and not _fits_docs(spec, e.to, kind, given[kind]):
             continue  # no value the user gave has the form its tools document: asking is right
         received = _received(trace, d, e.to)
         had = received is not None and any(v in received for v in given[kind])
@@ -218,8 +220,8 @@ def _fits_docs(spec: WorkflowSpec, agent: str, kind: str, values: list[str]) -> 
     return not forms or any(all(re.fullmatch(r, v) for r in forms) for v in values)
 
 
-def _loss_after(trace: Trace, d: int, agent: str,
-                given: dict[str, list[str]]) -> tuple[int, str, str] | None:
+def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
+                spec: WorkflowSpec | None) -> tuple[int, str, str] | None:
     """The first sign after the hand-over at `d` that `agent` lacks a fact of a kind the user
     gave: (event, kind, what it did). Looks until the user speaks again or the agent hands on."""
     tried = False
@@ -230,7 +232,7 @@ def _loss_after(trace: Trace, d: int, agent: str,
         if isinstance(e, DelegationEvent) and e.from_ == agent:
             return None
         if isinstance(e, ToolCall) and e.agent == agent:
-            replaced = _replaced(trace, i, e, given)
+            replaced = _replaced(trace, i, e, given, spec)
             if replaced:
                 return i, replaced[0], replaced[1]
             tried = True
@@ -243,8 +245,14 @@ def _loss_after(trace: Trace, d: int, agent: str,
     return None
 
 
-def _replaced(trace: Trace, i: int, call: ToolCall, given: dict[str, list[str]]) -> tuple[str, str] | None:
+def _replaced(trace: Trace, i: int, call: ToolCall, given: dict[str, list[str]],
+              spec: WorkflowSpec | None) -> tuple[str, str] | None:
+    """A parameter of a kind the user gave, left empty (when the tool requires it) or set to a
+    value of that kind's shape that is none of the user's (`_same_fact`) and that no earlier
+    event holds. A value of another shape (a sort `order` of "ascending") says nothing."""
     before = " ".join(_text_of(e) for e in trace.events[:i])
+    tool = next((t for t in spec.tools if t.id == call.tool), None) if spec is not None else None
+    required = set((tool.parameters or {}).get("required") or ()) if tool is not None else set()
     for param, value in call.arguments.items():
         if not isinstance(value, (str, int, float)) or isinstance(value, bool):
             continue
@@ -252,11 +260,45 @@ def _replaced(trace: Trace, i: int, call: ToolCall, given: dict[str, list[str]])
             if not PARAMS[kind].search(param):
                 continue
             text = str(value).strip()
-            if not text:
+            if not text and param in required:
                 return kind, f"called {call.tool} with {param} empty"
-            if text not in before and not any(text in v or v in text for v in given[kind]):
-                return kind, f"called {call.tool} with {param}={text!r}, a value no earlier event holds"
+            if text and FACTS[kind].fullmatch(text) and text not in before \
+                    and not any(_same_fact(kind, text, v) for v in given[kind]):
+                return kind, (f"called {call.tool} with {param}={text!r}, a value no earlier "
+                              "event holds")
     return None
+
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+
+def _day_months(text: str) -> set[tuple[int, int]]:
+    """Every (month, day) a date's text may mean (3/4/2025 is either)."""
+    t = text.lower()
+    if (m := re.search(r"(\d{4})-(\d{2})-(\d{2})", t)):
+        return {(int(m.group(2)), int(m.group(3)))}
+    if (m := re.search(r"(\d{1,2})/(\d{1,2})/\d{2,4}", t)):
+        a, b = int(m.group(1)), int(m.group(2))
+        return {(a, b), (b, a)}
+    month = next((k + 1 for k, name in enumerate(_MONTHS) if name in t), None)
+    day = re.search(r"\b(\d{1,2})(?:st|nd|rd|th)?\b", t)
+    return {(month, int(day.group(1)))} if month and day else set()
+
+
+def _numbers(text: str) -> set[float]:
+    return {float(n.replace(",", "")) for n in re.findall(r"\d[\d,]*(?:\.\d+)?", text)}
+
+
+def _same_fact(kind: str, value: str, given: str) -> bool:
+    """Is `value` the user's `given` fact, however written (a date reformatted, an amount in
+    cents, an identifier without its #)?"""
+    if kind == "date":
+        return bool(_day_months(value) & _day_months(given))
+    if kind == "amount":
+        return any(a == b or a == b * 100 or a * 100 == b
+                   for a in _numbers(value) for b in _numbers(given))
+    a, b = (re.sub(r"[#\s-]", "", x).lower() for x in (value, given))
+    return a in b or b in a
 
 
 def _text_of(e: Any) -> str:

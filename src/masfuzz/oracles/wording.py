@@ -30,7 +30,8 @@ ACTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "delete": (("delete", "remove"), r"deleted|removed"),
     "confirm": (("confirm",), r"confirmed"),
 }
-_DONE = {name: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for name, (_, words) in ACTIONS.items()}
+_DONE = {name: re.compile(rf"\b(?:{done})\b", re.IGNORECASE)
+         for name, (_, done) in ACTIONS.items()}
 # A claim that does not name the action ("all set", "went through") is about a tool only when it
 # names the tool's object (the seat of update_seat).
 GENERIC_DONE = re.compile(
@@ -166,10 +167,16 @@ def _tool_spec(tool: str, spec: WorkflowSpec | None) -> ToolSpec | None:
     return next((t for t in spec.tools if t.id == tool), None)
 
 
+# Agent names that are also everyday words of a task or an instruction ("the user wants...",
+# "ask the assistant"): a text using them need not mean the agent, so they name nobody.
+GENERIC_NAMES = {"user", "assistant", "admin", "human", "system", "agent", "manager", "executor",
+                 "proxy", "user proxy", "team", "model"}
+
+
 def agent_names(spec: WorkflowSpec, agent: str) -> list[str]:
     """How a text names an agent: its id, its display name, either with spaces for
     underscores, and its role word without an `agent` suffix (`researcher_agent` ->
-    `researcher`), longest first."""
+    `researcher`), longest first; names that are everyday words (`user`, `assistant`) left out."""
     a = spec.agent(agent)
     names = {a.id, a.name or a.id}
     for n in list(names):
@@ -178,12 +185,12 @@ def agent_names(spec: WorkflowSpec, agent: str) -> list[str]:
         bare = re.sub(r"\s+agent$", "", spaced, flags=re.IGNORECASE).strip()
         if bare and bare.lower() not in STOPWORDS and len(bare) > 2:
             names.add(bare)
-    return sorted((n for n in names if n), key=len, reverse=True)
+    return sorted((n for n in names if n and n.lower() not in GENERIC_NAMES), key=len, reverse=True)
 
 
 def name_pattern(spec: WorkflowSpec, agent: str) -> str:
     """A regex alternation of the agent's names, optionally after `the`."""
-    alts = "|".join(re.escape(n) for n in agent_names(spec, agent))
+    alts = "|".join(re.escape(n) for n in agent_names(spec, agent)) or "(?!)"  # none: no match
     return rf"(?:the\s+)?(?:{alts})"
 
 
