@@ -45,7 +45,11 @@ def test_sarif_validates_and_locates_the_failure_at_the_agents_definition(cli, s
     text = _report(cli, store, "sarif")
     sarif = json.loads(text)
     jsonschema.validate(sarif, _schema())
-    [result] = sarif["runs"][0]["results"]  # the harness's finding is left out
+    results = sarif["runs"][0]["results"]  # the harness's finding is left out
+    # the call without its required argument, and the apology that followed its error
+    assert sorted(r["message"]["text"].split(":")[0] for r in results) == [
+        "Tool Execution Error", "Tool Specification Mismatch"]
+    [result] = [r for r in results if r["message"]["text"].startswith("Tool Specification")]
     assert result["ruleId"] == "tool_invocation" and result["level"] == "warning"
     where = result["locations"][0]["physicalLocation"]
     assert where["artifactLocation"]["uri"] == "examples/customer_service/app.py"
@@ -68,7 +72,7 @@ def test_junit_has_a_case_per_obligation_and_per_failure(cli, store, monkeypatch
     failures = suites["failures"]
     app = [c for c in failures if c.find("failure") is not None]
     harness = [c for c in failures if c.find("skipped") is not None]
-    assert len(app) == 1 and app[0].get("classname") == "masfuzz.failures.tool_invocation"
+    assert len(app) == 2 and {c.get("classname") for c in app} == {"masfuzz.failures.tool_invocation"}
     assert len(harness) == 1 and "caused by the harness" in harness[0].find("skipped").get("message")
     assert root.get("tests") == str(sum(len(s) for s in root))
     _gold("cover.junit.xml", text)
