@@ -293,3 +293,14 @@ def test_a_question_another_answer_or_an_injected_fault_keeps_recovery(reply, fa
 def test_a_correct_run_has_no_finding_at_all():
     trace = _seat_run("Seat changed to 14C for booking ABC123.", "Done. Seat changed to 14C.")
     assert detect(trace, SPEC) == []
+
+
+def test_semantic_findings_cite_their_flare_clauses():
+    from masfuzz.fuzz.specification import skeleton
+    from masfuzz.oracles.flare import cite
+
+    flare = skeleton(SPEC)
+    [claim] = claimed_outcome(_seat_run("ValueError: down", CLAIMS[0], "error"), SPEC)
+    assert cite(claim, flare).clause == "task::seat_agent::answer"
+    [lost] = handover_facts(_handover(Message(agent="seat_agent", content="Your order number?")), SPEC)
+    assert cite(lost, flare).clause == "rel::order"
