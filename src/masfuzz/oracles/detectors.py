@@ -323,15 +323,16 @@ def _gave_up(trace: Trace, start: int, stop: int) -> int | None:
     apology reports the error; it does not recover from it. (After an injected fault it does:
     the fault is masfuzz's and cannot be undone, and saying so honestly is the graceful
     degradation the robustness witness asks for.)"""
-    after = range(start, stop)
-    replies = [j for j in after if isinstance(m := trace.events[j], Message)
-               and m.role == "assistant" and m.content.strip()]
-    if not replies or any(isinstance(trace.events[j], (ToolCall, DelegationEvent)) for j in after):
-        return None
-    texts = [trace.events[j].content for j in replies]
-    if any(not GIVE_UP.search(t) or any(is_question(s) for s in sentences(t)) for t in texts):
-        return None
-    return replies[0]
+    first = None
+    for j in range(start, stop):  # stops at the first sign of recovery
+        e = trace.events[j]
+        if isinstance(e, (ToolCall, DelegationEvent)):
+            return None
+        if isinstance(e, Message) and e.role == "assistant" and e.content.strip():
+            if not GIVE_UP.search(e.content) or any(is_question(s) for s in sentences(e.content)):
+                return None
+            first = j if first is None else first
+    return first
 
 
 _JSON_TYPES: dict[str, tuple[type, ...]] = {

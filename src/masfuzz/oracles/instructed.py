@@ -228,48 +228,52 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     this route right."""
     if spec is None:
         return []
-    user_text, out = "", []
+    user_text, fitting, out = "", [], []
     for d, e in enumerate(trace.events):
         if isinstance(e, Message) and e.role == "user":
             user_text = e.content
-        if not isinstance(e, DelegationEvent) or e.trigger not in ROUTING_TRIGGERS or not user_text:
+            fitting = [t.id for t in spec.tools if asks_for(user_text, t.id, spec)]
+        if not isinstance(e, DelegationEvent) or e.trigger not in ROUTING_TRIGGERS or not fitting:
             continue
-        fitting = [t.id for t in spec.tools if asks_for(user_text, t.id, spec)]
         mine = set(tools_of(spec, e.to))
-        if not fitting or mine & set(fitting) or set(tools_of(spec, e.from_)) & set(fitting):
+        if mine & set(fitting) or set(tools_of(spec, e.from_)) & set(fitting):
             continue
         reachable = {x.to for x in spec.delegations if x.from_ == e.from_}
         siblings = sorted({h for t in fitting for h in owners(spec, t)} & reachable - {e.to})
         if not siblings:
             continue
-        after = _until_user(trace, d)
-        if any(isinstance(x, (ToolCall, RestrictedAttempt)) and x.tool in fitting
-               or isinstance(x, DelegationEvent) and x.to in siblings for _, x in after):
+        said = _answered_without(trace, d, e.to, fitting, siblings)
+        if said is None:
             continue
-        said = [(i, x.content) for i, x in after if isinstance(x, Message)
-                and x.role == "assistant" and x.agent == e.to and x.content.strip()]
-        if not said:
-            continue
-        gave_up = next((i for i, text in said if GIVE_UP.search(text)), said[0][0])
         out.append(Failure(
             category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
-            evidence=(d, gave_up), scenario_id=trace.scenario_id,
+            evidence=(d, said), scenario_id=trace.scenario_id,
             elements=(e.from_, e.to, *fitting), agent=e.from_, step=d,
             description=f"{e.from_} handed the request to {e.to} (event {d}), whose tools "
             f"({', '.join(sorted(mine)) or 'none'}) cannot serve it, while "
             f"{', '.join(siblings)} holds {', '.join(fitting)}, which the request asks for; "
-            f"{e.to} answered without it (event {gave_up})"))
+            f"{e.to} answered without it (event {said})"))
     return dedupe(out)
 
 
-def _until_user(trace: Trace, d: int) -> list[tuple[int, object]]:
-    out = []
+def _answered_without(trace: Trace, d: int, agent: str, fitting: list[str],
+                      siblings: list[str]) -> int | None:
+    """After the hand-over at `d` and before the user speaks again: None if a fitting tool is
+    called or a holder of one reached, or if `agent` says nothing; else its reply that gives up
+    (refuses, apologises), or its first reply."""
+    first = gave_up = None
     for i in range(d + 1, len(trace.events)):
-        e = trace.events[i]
-        if isinstance(e, Message) and e.role == "user":
+        x = trace.events[i]
+        if isinstance(x, Message) and x.role == "user":
             break
-        out.append((i, e))
-    return out
+        if isinstance(x, (ToolCall, RestrictedAttempt)) and x.tool in fitting \
+                or isinstance(x, DelegationEvent) and x.to in siblings:
+            return None
+        if isinstance(x, Message) and x.role == "assistant" and x.agent == agent and x.content.strip():
+            first = i if first is None else first
+            if gave_up is None and GIVE_UP.search(x.content):
+                gave_up = i
+    return gave_up if gave_up is not None else first
 
 
 INSTRUCTED = [participation, instructed_order, misrouted_request]

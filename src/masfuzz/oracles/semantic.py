@@ -77,16 +77,19 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     if not failed:
         return []
     tools = {c.tool for c in trace.of_type(ToolCall)}
+    claims = [(ci, agent, [s for s in sentences(text) if claims_done(s)])
+              for ci, agent, text in _claims(trace)]
     out = []
     for fi, r, why in failed:
-        for ci, agent, text in _claims(trace):
-            if ci <= fi:
+        # a successful retry: what is claimed after it is true
+        retried = next((j for j, s in results if j > fi and s.tool == r.tool
+                        and s.agent == r.agent and not _failed(s)), len(trace.events))
+        for ci, agent, done in claims:
+            if ci <= fi or not done:
                 continue
-            if any(j > fi and j < ci and s.tool == r.tool and s.agent == r.agent and not _failed(s)
-                   for j, s in results):
-                break  # a successful retry: what was claimed afterwards is true
-            claim = next((s for s in sentences(text)
-                          if claims_done(s) and about_tool(s, r.tool, spec, tools)), None)
+            if ci > retried:
+                break
+            claim = next((s for s in done if about_tool(s, r.tool, spec, tools)), None)
             if claim is None:
                 continue
             out.append(Failure(
@@ -176,18 +179,15 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     Cannot see: facts of other shapes (a name, an address, a seat), facts lost in a carry-over
     between chats of a sequence (AG2 `initiate_chats`), an agent that silently works without the
     fact, or a receiving agent that asks again for a value because it doubts it."""
-    user_before: list[tuple[int, str]] = []
+    user_before: list[int] = []
+    given: dict[str, list[str]] = {}  # the facts of the user's messages so far, by kind
     out = []
     for d, e in enumerate(trace.events):
         if isinstance(e, Message) and e.role == "user":
-            user_before.append((d, e.content))
-        if not isinstance(e, DelegationEvent) or e.to == e.from_:
-            continue
-        given: dict[str, list[str]] = {}
-        for _, text in user_before:
-            for kind, values in user_facts(text).items():
+            user_before.append(d)
+            for kind, values in user_facts(e.content).items():
                 given.setdefault(kind, []).extend(values)
-        if not given:
+        if not isinstance(e, DelegationEvent) or e.to == e.from_ or not given:
             continue
         symptom = _loss_after(trace, d, e.to, given, spec)
         if symptom is None:
@@ -203,7 +203,7 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 if received is not None else "what it received is not recorded")
         out.append(Failure(
             category="agent_relationship", root_cause=INFORMATION_LOSS, detector="handover_facts",
-            evidence=(*(i for i, _ in user_before), d, at), scenario_id=trace.scenario_id,
+            evidence=(*user_before, d, at), scenario_id=trace.scenario_id,
             elements=(e.from_, e.to, kind), agent=blamed, step=step,
             description=f"the user gave the {kind} {', '.join(given[kind][:3])} before "
             f"{e.from_} handed over to {e.to} (event {d}), but {e.to} {how} (event {at}); "
@@ -223,13 +223,12 @@ def _fits_docs(spec: WorkflowSpec, agent: str, kind: str, values: list[str]) -> 
 def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
                 spec: WorkflowSpec | None) -> tuple[int, str, str] | None:
     """The first sign after the hand-over at `d` that `agent` lacks a fact of a kind the user
-    gave: (event, kind, what it did). Looks until the user speaks again or the agent hands on."""
+    gave: (event, kind, what it did). Looks until the user speaks again or the next hand-over
+    (which starts a window of its own)."""
     tried = False
     for i in range(d + 1, len(trace.events)):
         e = trace.events[i]
-        if isinstance(e, Message) and e.role == "user":
-            return None
-        if isinstance(e, DelegationEvent) and e.from_ == agent:
+        if isinstance(e, Message) and e.role == "user" or isinstance(e, DelegationEvent):
             return None
         if isinstance(e, ToolCall) and e.agent == agent:
             replaced = _replaced(trace, i, e, given, spec)
@@ -250,7 +249,6 @@ def _replaced(trace: Trace, i: int, call: ToolCall, given: dict[str, list[str]],
     """A parameter of a kind the user gave, left empty (when the tool requires it) or set to a
     value of that kind's shape that is none of the user's (`_same_fact`) and that no earlier
     event holds. A value of another shape (a sort `order` of "ascending") says nothing."""
-    before = " ".join(_text_of(e) for e in trace.events[:i])
     tool = next((t for t in spec.tools if t.id == call.tool), None) if spec is not None else None
     required = set((tool.parameters or {}).get("required") or ()) if tool is not None else set()
     for param, value in call.arguments.items():
@@ -262,8 +260,9 @@ def _replaced(trace: Trace, i: int, call: ToolCall, given: dict[str, list[str]],
             text = str(value).strip()
             if not text and param in required:
                 return kind, f"called {call.tool} with {param} empty"
-            if text and FACTS[kind].fullmatch(text) and text not in before \
-                    and not any(_same_fact(kind, text, v) for v in given[kind]):
+            if text and FACTS[kind].fullmatch(text) \
+                    and not any(_same_fact(kind, text, v) for v in given[kind]) \
+                    and not any(text in _text_of(e) for e in trace.events[:i]):
                 return kind, (f"called {call.tool} with {param}={text!r}, a value no earlier "
                               "event holds")
     return None
