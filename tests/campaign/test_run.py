@@ -32,8 +32,9 @@ def test_the_phases_share_one_budget_and_the_next_run_replays_known_failures_fir
     assert first["run"]["command"] == "run" and first["coverage"]["scenarios"] == 24
     assert "generation" in first and "fuzz" in first  # both phases ran, within the 24 executions
     assert "replayed" not in first  # nothing was known yet
-    [mismatch] = [f for f in first["failures"] if f["attribution"] == "sut"]
-    assert mismatch["detector"] == "tool_argument_mismatch"
+    # the call without its required argument, and the apology that followed the tool's error
+    assert sorted(f["detector"] for f in first["failures"] if f["attribution"] == "sut") == [
+        "tool_argument_mismatch", "unrecovered_tool_error"]
 
     code, out, err = _run(cli, tmp_path, SLOPPY)
     assert code == 1
@@ -41,12 +42,12 @@ def test_the_phases_share_one_budget_and_the_next_run_replays_known_failures_fir
     # the executions spent, the tools phase (which calls tools, not the desk) still runs
     assert phases == ["  .. phase replay", "  .. phase structural", "  .. phase fuzz", "  .. phase tools"]
     assert "replay: STILL FAILS  [tool_invocation]" in err
-    assert "replayed: 1 failure(s) stored for this target: 1 still fail, 0 fixed" in out
+    assert "replayed: 2 failure(s) stored for this target: 2 still fail, 0 fixed" in out
 
     code, out, err = _run(cli, tmp_path, CS_SUT, "--phases", "replay", "--format", "json")
     assert code == 0, err  # the careful desk: fixed, and no failure of its own
     third = json.loads(out)
-    assert [(r["category"], r["still_fails"]) for r in third["replayed"]] == [("tool_invocation", False)]
+    assert [(r["category"], r["still_fails"]) for r in third["replayed"]] == [("tool_invocation", False)] * 2
     assert third["coverage"]["scenarios"] == 1
 
 
