@@ -175,6 +175,8 @@ def set_event_sink(sink: Any) -> None:
 ENDED_IN_MODEL_CALL = "ended_in_model_call"
 HARNESS_CAUSE = "harness_cause"
 BOUND_REASONS = ("max_turns", "message_limit")  # terminations by a turn or message bound
+# Reasons under which the system concluded by itself (premature termination is judged on these).
+CONCLUDED_REASONS = ("completed", "text_mention", "handoff_to_user")
 # The bound that ended the run is the conversation's designed length, not a safety net: an
 # AG2 two-agent chat started with `max_turns=N` exchanges N turns and ends, as the app meant.
 DESIGNED_LENGTH = "designed_length"
@@ -186,6 +188,11 @@ EVENT_SOURCES = "event_sources"
 # Tools that failed reading a run context masfuzz did not have to pass (the app's server passes
 # one; `--context MODULE:FACTORY` gives it): their errors are the harness's, not the app's.
 MISSING_CONTEXT = "missing_context_tools"
+# What an agent's model was given on its first call after a hand-over to it (after the
+# framework's hand-over filters): a list of {"delegation": the DelegationEvent's index, "agent":
+# the receiving agent, "text": the non-system messages' text}. The hand-over oracle tells from it
+# whether a fact the user gave reached that agent. Recorded by adapters that see model inputs.
+HANDOVER_INPUTS = "handover_inputs"
 NOT_INJECTED_CALLS = "not_injected_calls"  # model calls of the app's own clients masfuzz refused  # the turn bound the user set (--max-turns) that a run stopped at
 ANSWERS_EXHAUSTED = ("the app read more input than masfuzz's scripted answers give and saw end of "
                      "file, as after a closed terminal: the answers ran out, the app did not fail")

@@ -33,9 +33,10 @@ def test_the_phases_share_one_budget_and_the_next_run_replays_known_failures_fir
     assert "generation" in first and "fuzz" in first  # both phases ran, within the 24 executions
     assert "replayed" not in first  # nothing was known yet
     own = {f["detector"]: f for f in first["failures"] if f["attribution"] == "sut"}
-    # the sloppy seat agent's call off the schema, and the triage agent calling update_seat when
-    # masfuzz offered it as a probe: the agent reached for a tool it must not use, the app's too
-    assert sorted(own) == ["restricted_tool_call", "tool_argument_mismatch"]
+    # the sloppy seat agent's call off the schema and its apology after the tool's error, and the
+    # triage agent calling update_seat when masfuzz offered it as a probe: the agent reached for
+    # a tool it must not use, the app's too
+    assert sorted(own) == ["restricted_tool_call", "tool_argument_mismatch", "unrecovered_tool_error"]
     assert own["restricted_tool_call"]["agent"] == "triage_agent"
     assert "probe" in own["restricted_tool_call"]["description"]
 
@@ -45,14 +46,13 @@ def test_the_phases_share_one_budget_and_the_next_run_replays_known_failures_fir
     # the executions spent, the tools phase (which calls tools, not the desk) still runs
     assert phases == ["  .. phase replay", "  .. phase structural", "  .. phase fuzz", "  .. phase tools"]
     assert "replay: STILL FAILS  [tool_invocation]" in err
-    assert "replayed: 2 failure(s) stored for this target: 2 still fail, 0 fixed" in out
+    assert "replayed: 3 failure(s) stored for this target: 3 still fail, 0 fixed" in out
 
     code, out, err = _run(cli, tmp_path, CS_SUT, "--phases", "replay", "--format", "json")
     assert code == 1, err  # the careful desk: its seat agent fixed, its triage agent still tempted
     third = json.loads(out)
     assert sorted((r["category"], r["still_fails"]) for r in third["replayed"]) == [
-        ("restricted_tool_call", True), ("tool_invocation", False)]
-    assert third["coverage"]["scenarios"] == 2
+        ("restricted_tool_call", True), ("tool_invocation", False), ("tool_invocation", False)]
 
 
 def _start(store, *extra):

@@ -154,7 +154,8 @@ def test_arguments_that_break_the_tool_schema_are_a_specification_mismatch():
     i = next(k for k, e in enumerate(events) if isinstance(e, ToolCall))
     events[i] = events[i].model_copy(update={"arguments": {"confirmation_number": 123456}})
     bad = trace.model_copy(update={"events": tuple(events)})
-    [f] = detect(bad, spec)
+    # (the hand-over oracle also sees the confirmation number the user gave replaced)
+    [f] = [x for x in detect(bad, spec) if x.detector == "tool_argument_mismatch"]
     assert (f.category, f.root_cause, f.evidence) == ("tool_invocation", "Tool Specification Mismatch", (i,))
     assert "new_seat: required" in f.description and "confirmation_number: not string" in f.description
 

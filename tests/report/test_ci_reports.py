@@ -46,13 +46,18 @@ def test_sarif_validates_and_locates_the_failure_at_the_agents_definition(cli, s
     text = _report(cli, store, "sarif")
     sarif = json.loads(text)
     jsonschema.validate(sarif, _schema())
-    # the app's two (the harness's loop on the probe stub is left out), each located at the
-    # definition of the agent it is blamed on, that agent first among its logical locations
-    results = {r["ruleId"]: r for r in sarif["runs"][0]["results"]}
-    assert sorted(results) == ["restricted_tool_call", "tool_invocation"]
-    assert (results["tool_invocation"]["level"], results["restricted_tool_call"]["level"]) == ("warning", "error")
-    for rule, agent in (("tool_invocation", "seat_booking_agent"), ("restricted_tool_call", "triage_agent")):
-        result = results[rule]
+    # the app's three (the harness's loop on the probe stub is left out): the seat agent's call
+    # off the schema and its apology after the tool's error, the triage agent's probe call; each
+    # located at the definition of the agent it is blamed on, that agent first among its
+    # logical locations
+    results = {r["message"]["text"].split(":")[0]: r for r in sarif["runs"][0]["results"]}
+    assert sorted(results) == ["Restricted Tool Access", "Tool Execution Error", "Tool Specification Mismatch"]
+    for cause, rule, level, agent in (
+            ("Tool Specification Mismatch", "tool_invocation", "warning", "seat_booking_agent"),
+            ("Tool Execution Error", "tool_invocation", "warning", "seat_booking_agent"),
+            ("Restricted Tool Access", "restricted_tool_call", "error", "triage_agent")):
+        result = results[cause]
+        assert (result["ruleId"], result["level"]) == (rule, level)
         where = result["locations"][0]["physicalLocation"]
         assert where["artifactLocation"]["uri"] == "examples/customer_service/app.py"
         lines = (ROOT / where["artifactLocation"]["uri"]).read_text().splitlines()
@@ -74,13 +79,18 @@ def test_junit_has_a_case_per_obligation_and_per_failure(cli, store, monkeypatch
     c3 = suites["coverage C3: restricted tool edges"]
     assert [c.get("name") for c in c3 if c.find("failure") is not None] == ["restrict_tool::triage_agent::update_seat"]
     failures = suites["failures"]
-    app = {c.get("classname"): c for c in failures if c.find("failure") is not None}
+    app_cases = [c for c in failures if c.find("failure") is not None]
     harness = [c for c in failures if c.find("skipped") is not None]
-    assert sorted(app) == ["masfuzz.failures.restricted_tool_call", "masfuzz.failures.tool_invocation"]
+    assert sorted(c.get("classname") for c in app_cases) == [
+        "masfuzz.failures.restricted_tool_call", "masfuzz.failures.tool_invocation",
+        "masfuzz.failures.tool_invocation"]
     assert len(harness) == 1 and "caused by the harness" in harness[0].find("skipped").get("message")
     # who and when: as the test case's properties, and in words in the failure's text
-    case = app["masfuzz.failures.tool_invocation"]
-    props = {p.get("name"): p.get("value") for p in case.find("properties")}
+    def props_of(case):
+        return {p.get("name"): p.get("value") for p in case.find("properties")}
+
+    [case] = [c for c in app_cases if props_of(c)["found_by"] == "tool_argument_mismatch"]
+    props = props_of(case)
     assert props["agent"] == "seat_booking_agent" and props["step"].isdigit()
     assert props["found_by"] == "tool_argument_mismatch"
     assert f"who: seat_booking_agent, when: event {props['step']}" in case.find("failure").text

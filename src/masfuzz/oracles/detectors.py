@@ -30,17 +30,19 @@ from masfuzz.oracles.attribution import attribute
 from masfuzz.oracles.blame import blame_all
 from masfuzz.oracles.robustness import robustness_witness
 from masfuzz.oracles.failure import Failure, dedupe
+from masfuzz.oracles.instructed import INSTRUCTED
+from masfuzz.oracles.semantic import SEMANTIC
+from masfuzz.oracles.wording import GIVE_UP, is_question, sentences
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
-    BOUND_REASONS, DESIGNED_LENGTH, ENDED_IN_MODEL_CALL, HARNESS_CAUSE, NOT_INJECTED_CALLS,
-    USER_BOUND, AgentTurn, ChatEnd, ChatStart, DelegationEvent, ErrorEvent, Message,
-    RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace, carries_refusal, running_tool,
+    BOUND_REASONS, CONCLUDED_REASONS, DESIGNED_LENGTH, ENDED_IN_MODEL_CALL, HARNESS_CAUSE,
+    NOT_INJECTED_CALLS, USER_BOUND, AgentTurn, ChatEnd, ChatStart, DelegationEvent, ErrorEvent,
+    Message, RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace, carries_refusal,
+    running_tool,
 )
 
 Detector = Callable[[Trace, "WorkflowSpec | None"], list[Failure]]
 
-# Reasons under which the system concluded by itself (premature termination is judged on these).
-CONCLUDED_REASONS = ("completed", "text_mention", "handoff_to_user")
 # Phrases with which an agent announces the end of the workflow. Kept to explicit closings
 # (AutoGen's conventional TERMINATE, "ending the workflow", "we are done"): a bare "done" also
 # ends ordinary progress reports ("the voice-over is done"), which would flag every bounded run.
@@ -342,24 +344,58 @@ def unrecovered_tool_errors(trace: Trace, spec: WorkflowSpec | None) -> list[Fai
         went_on = any(isinstance(e, (Message, ToolCall, DelegationEvent, AgentTurn))
                       and getattr(e, "role", "assistant") == "assistant"
                       for e in trace.events[i + 1:end_i])
+        gave_up = None if r.fault else _gave_up(trace, i + 1, end_i)
         witness = robustness_witness(trace, r.agent, r.tool)
-        if went_on and witness.no_leak and witness.no_crash:
+        if went_on and gave_up is None and witness.no_leak and witness.no_crash:
             continue
         why = ("the final reply leaks the raw error marker" if not witness.no_leak
                else "the run crashed after it" if not witness.no_crash
+               else "the agent only apologised or said it could not" if gave_up is not None
                else "the run ended right after it")
         leaks = [j for j, m in _indexed(trace, Message)
                  if j > i and m.role == "assistant" and not witness.no_leak
                  and "MASFUZZ_INJECTED" in m.content]
         out.append(Failure(
             category="tool_invocation", root_cause="Tool Execution Error",
-            detector="unrecovered_tool_error", evidence=(i, *leaks, end_i) if end else (i, *leaks),
+            detector="unrecovered_tool_error",
+            evidence=(i, *leaks, *([gave_up] if gave_up is not None else []),
+                      *([end_i] if end else []), *_call_of(trace, i)),
             scenario_id=trace.scenario_id, elements=(r.agent, r.tool, why),
             description=f"{r.tool} failed for {r.agent} (event {i}"
             + (f", injected fault {r.fault}" if r.fault else "") + f") and {why}: "
             "the error is not handled",
         ))
     return dedupe(out)
+
+
+def _call_of(trace: Trace, i: int) -> tuple[int, ...]:
+    """The call the tool result at `i` answers (its arguments may show whose the error is)."""
+    r = trace.events[i]
+    for j in range(i - 1, -1, -1):
+        c = trace.events[j]
+        if isinstance(c, ToolCall) and (c.call_id == r.call_id if r.call_id
+                                        else (c.agent, c.tool) == (r.agent, r.tool)):
+            return (j,)
+    return ()
+
+
+def _gave_up(trace: Trace, start: int, stop: int) -> int | None:
+    """After a real tool error, the system's replies only apologise or say it could not ("Sorry,
+    the change did not go through"), without a retry, another route (a call, a hand-over), an
+    answer of another kind or a question to the user: the first such reply, else None. An
+    apology reports the error; it does not recover from it. (After an injected fault it does:
+    the fault is masfuzz's and cannot be undone, and saying so honestly is the graceful
+    degradation the robustness witness asks for.)"""
+    first = None
+    for j in range(start, stop):  # stops at the first sign of recovery
+        e = trace.events[j]
+        if isinstance(e, (ToolCall, DelegationEvent)):
+            return None
+        if isinstance(e, Message) and e.role == "assistant" and e.content.strip():
+            if not GIVE_UP.search(e.content) or any(is_question(s) for s in sentences(e.content)):
+                return None
+            first = j if first is None else first
+    return first
 
 
 _JSON_TYPES: dict[str, tuple[type, ...]] = {
@@ -492,6 +528,8 @@ DETECTORS: list[Detector] = [
     unrecovered_tool_errors,
     tool_argument_mismatch,
     runtime_crash,
+    *SEMANTIC,  # runs that end normally: claims vs results, hand-overs, tool documentation
+    *INSTRUCTED,  # the agents' own instructions: participation, order, routing
 ]
 
 

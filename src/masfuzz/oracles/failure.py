@@ -44,7 +44,11 @@ CATEGORY_NAMES: dict[str, str] = {
 
 # FLARE Table 2's root causes, plus two its text names without a row: premature termination
 # (§3.4, termination anomaly 2) and an agent calling a tool outside its agent-tool interactions
-# (§3.4, tool misuse 1), which masfuzz observes as a `restricted_attempt`.
+# (§3.4, tool misuse 1), which masfuzz observes as a `restricted_attempt`; and three of runs that
+# end normally, which the semantic oracles (semantic.py, instructed.py) find: an agent reporting
+# an outcome its tool's result contradicts (incorrect verification), a fact the user gave lost
+# when one agent hands over to the next, and a request routed to an agent whose tools cannot
+# serve it.
 RootCause = Literal[
     "Runtime Crash",
     "Prompt and Instruction Deviation",
@@ -61,6 +65,9 @@ RootCause = Literal[
     "Max Round Limit Exceeded",
     "Premature Termination",
     "Restricted Tool Access",
+    "Incorrect Verification",
+    "Information Loss at Hand-over",
+    "Misrouted Request",
 ]
 
 # Table 2's grouping of root causes under the failure types, with the two additions above where
@@ -68,11 +75,13 @@ RootCause = Literal[
 ROOT_CAUSES: dict[str, tuple[str, ...]] = {
     "agent_task_execution": (
         "Prompt and Instruction Deviation", "Response Omission", "Malformed Output Format",
-        "Repetitive Execution of Completed Tasks", "Role Misalignment", "Explicit Task Refusal"),
+        "Repetitive Execution of Completed Tasks", "Role Misalignment", "Explicit Task Refusal",
+        "Incorrect Verification"),
     "tool_invocation": (
         "Tool Invocation Omission", "Tool Execution Error", "Tool Specification Mismatch",
         "Restricted Tool Access"),
-    "agent_relationship": ("Violation of Relationships-based Speaking Order",),
+    "agent_relationship": ("Violation of Relationships-based Speaking Order",
+                           "Information Loss at Hand-over", "Misrouted Request"),
     "system_termination": (
         "Termination Condition Violation", "Max Round Limit Exceeded", "Premature Termination"),
     "runtime_crash": ("Runtime Crash",),

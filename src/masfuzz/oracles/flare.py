@@ -175,6 +175,10 @@ def _clause_for(f: Failure, spec: FlareSpec) -> str | None:
         if el[:1] == ("tool",) and len(el) >= 3:  # one agent repeating one tool call
             return _task_clause(spec, el[1], tool=el[2])
         return spec.termination.id  # a speaker cycle: the run should have concluded
+    if f.root_cause == "Incorrect Verification" and len(el) >= 2:  # (claiming agent, tool)
+        return _task_clause(spec, el[0], kind="answer")
+    if f.root_cause in ("Information Loss at Hand-over", "Misrouted Request"):
+        return spec.relationships.id  # a hand-over between agents went wrong
     if f.root_cause == "Response Omission" and el:
         # empty_utterances names the silent agent; premature_termination (reason, last speaker)
         return _task_clause(spec, el[-1], kind="answer") or spec.termination.id

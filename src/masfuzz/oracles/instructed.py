@@ -1,0 +1,279 @@
+"""Oracles that read the team's own instructions: who must act, in what order, and who can serve
+a request — for bugs whose runs end normally.
+
+FLARE's specification (§3.2.1) derives the speaking order from the team's configured order, so a
+team whose configured order is itself wrong (the writer speaks before the researcher it must
+write from) conforms to it. These oracles take the relations from what the agents' OWN
+instructions and descriptions say ("based on the researcher's findings", "wait for the
+reviewer"), from what the task names, and from which agent holds the tools a request needs
+(`WorkflowSpec` permissions, tool names and descriptions), and judge the trace against them:
+
+- participation: a run that concluded by itself without a member whose work the task needs;
+- instructed order: an agent taking the floor before an agent its instructions depend on;
+- routing: a request handed to an agent whose tools cannot serve it while a sibling's can.
+
+Each names the blamed agent, the decisive event and the events that show it, and stays silent
+where its reading is not sure (`wording.py`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from masfuzz.oracles.failure import Failure, dedupe
+from masfuzz.oracles.wording import (
+    GIVE_UP, asks_for, is_question, name_pattern, names_agent, owners, sentences, tools_of,
+)
+from masfuzz.spec.model import WorkflowSpec
+from masfuzz.trace import (
+    CONCLUDED_REASONS, AgentTurn, DelegationEvent, Message, RestrictedAttempt, TerminationEvent,
+    ToolCall, Trace,
+)
+
+SPEAKING_ORDER = "Violation of Relationships-based Speaking Order"
+MISROUTED = "Misrouted Request"
+
+# How an agent's text says it works from another agent's output, `{X}` that agent's names.
+_DEPENDS = (
+    r"\bbased\s+on\s+{X}(?:'s)?\b",
+    r"\bafter\s+{X}\b",
+    r"\bonce\s+{X}\s+(?:has|have|is|are)\b",
+    r"\bwait(?:s|ing)?\s+(?:for|until)\s+{X}\b",
+    r"\b(?:use|using|from|build\s+on|building\s+on|review|revise|edit|check|summari[sz]e|read|"
+    r"take|refine|verify|improve)\s+{X}'s\b",
+    r"\b{X}'s\s+(?:findings|research|draft|output|notes|results|plan|design|review|feedback|code|"
+    r"script|outline|analysis|report|data|answer|work|facts|sources|summary)\b",
+    r"\b(?:provided|produced|written|prepared|gathered|found|given|researched|drafted|supplied|"
+    r"collected)\s+by\s+{X}\b",
+)
+NEGATED = re.compile(r"\b(?:not|never|no|without|instead\s+of|except|skip)\b|n't\b", re.IGNORECASE)
+
+
+# The dependencies read from each spec, by identity (the spec is kept so that its id is not
+# reused): every trace of a campaign is judged against the same spec, read once.
+_READ: dict[int, tuple[WorkflowSpec, list[tuple[str, str, str]]]] = {}
+_MAX_READ = 64
+
+
+def instructed_dependencies(spec: WorkflowSpec) -> list[tuple[str, str, str]]:
+    """(before, after, sentence): `after`'s own instructions or description say it works from
+    `before`'s output. Sentences that negate, or that name a third agent (whose order they may
+    describe instead), are left out."""
+    hit = _READ.get(id(spec))
+    if hit is None or hit[0] is not spec:
+        if len(_READ) >= _MAX_READ:
+            _READ.pop(next(iter(_READ)))
+        hit = _READ[id(spec)] = (spec, _read_dependencies(spec))
+    return hit[1]
+
+
+def _read_dependencies(spec: WorkflowSpec) -> list[tuple[str, str, str]]:
+    ids = [a.id for a in spec.agents]
+    out = []
+    for a in spec.agents:
+        text = f"{a.instructions}\n{a.description}"
+        for s in sentences(text):
+            if NEGATED.search(s):
+                continue
+            named = [x for x in ids if x != a.id and names_agent(s, spec, x)]
+            if len(named) != 1:
+                continue
+            x = named[0]
+            pat = name_pattern(spec, x)
+            if any(re.search(p.replace("{X}", pat), s, re.IGNORECASE) for p in _DEPENDS):
+                if (x, a.id) not in [(b, f) for b, f, _ in out]:
+                    out.append((x, a.id, s))
+    return out
+
+
+def _acted(trace: Trace) -> dict[str, int]:
+    """Each agent's first event of its own: a turn, a message, a tool call."""
+    first: dict[str, int] = {}
+    for i, e in enumerate(trace.events):
+        agent = e.agent if isinstance(e, (AgentTurn, ToolCall, RestrictedAttempt)) else \
+            e.agent if isinstance(e, Message) and e.role == "assistant" else None
+        if agent:
+            first.setdefault(agent, i)
+    return first
+
+
+def instructed_order(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
+    """Kind 4 — an agent takes the floor (its first turn, message or tool call) before an agent
+    its own instructions or description say it depends on ("based on the researcher's
+    findings", "after the researcher has ...", "use the planner's draft", "wait for the
+    reviewer") has acted, and that agent acts only later. Works for every pattern, a fixed
+    (round-robin) order included: the order is judged against the instructions, not against
+    itself.
+
+    Category agent_relationship, root cause Violation of Relationships-based Speaking Order.
+    Blamed: the agent that spoke too early; step: its first turn; evidence: that turn and the
+    depended-on agent's first act.
+
+    Cannot see: dependencies stated in words outside its patterns, in a third agent's
+    instructions ("the writer speaks after the researcher", in the manager's), or only in the
+    task; an agent that speaks early but only to wait. A depended-on agent that never acts is
+    participation's (kind 3) when the run concluded, the bound detector's when it did not."""
+    if spec is None:
+        return []
+    first = _acted(trace)
+    out = []
+    for before, after, said in instructed_dependencies(spec):
+        if after not in first or before not in first or first[before] < first[after]:
+            continue
+        out.append(Failure(
+            category="agent_relationship", root_cause=SPEAKING_ORDER, detector="instructed_order",
+            evidence=(first[after], first[before]), scenario_id=trace.scenario_id,
+            elements=(before, after), agent=after, step=first[after], clause="rel::order",
+            description=f"{after} took the floor at event {first[after]} before {before} acted "
+            f"(event {first[before]}), though its instructions say it depends on {before}: "
+            f"\"{said[:120]}\""))
+    return dedupe(out)
+
+
+# -- participation ------------------------------------------------------------------------------
+
+def _ender(trace: Trace, end_i: int) -> tuple[str | None, int, str]:
+    """Who ended the run, where, and its last words: the last assistant message's author (a
+    stop word is said in it), else the last speaker at the end."""
+    for i in range(end_i - 1, -1, -1):
+        e = trace.events[i]
+        if isinstance(e, Message) and e.role == "assistant" and e.agent and e.content.strip():
+            return e.agent, i, e.content
+        if isinstance(e, AgentTurn):
+            break
+    order = trace.speaker_order
+    end = trace.events[end_i]
+    return (order[-1] if order else None), end_i, getattr(end, "final_output", "") or ""
+
+
+def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str, str]:
+    """The members whose work the task needs, with why: named by the task, depended on by an
+    agent that acted, or the only holder of a tool the task asks for."""
+    task = " ".join(e.content for e in trace.of_type(Message) if e.role == "user")
+    out: dict[str, str] = {}
+    for a in spec.agents:
+        named = [s for s in sentences(task) if not NEGATED.search(s) and names_agent(s, spec, a.id)]
+        if named:
+            out[a.id] = f"the task names it (\"{named[0][:80]}\")"
+    for before, after, said in instructed_dependencies(spec):
+        if after in acted:
+            out.setdefault(before, f"{after} works from it (\"{said[:80]}\")")
+    called = {c.tool for c in trace.of_type(ToolCall)}
+    for t in spec.tools:
+        holders = owners(spec, t.id)
+        if len(holders) == 1 and t.id not in called and asks_for(task, t.id, spec):
+            out.setdefault(holders[0], f"it alone holds {t.id}, which the task asks for")
+    return out
+
+
+def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
+    """Kind 3 — a run that concluded by itself (completed, a stop word, a hand-back to the user)
+    before a member whose work the task needs acted at all: a member the task names, one an
+    agent that acted depends on by its instructions, or the only holder of a tool the task asks
+    for (its action and its object: "move me to seat 14C" asks for update_seat). A member the
+    run handed the task to is `premature_termination`'s (detectors.py), and a run that ends with
+    a question waits for the user: both are left out.
+
+    Category system_termination, root cause Premature Termination. Blamed: the agent that ended
+    the run (said the stop word, gave the final answer); step: its last message (or the end).
+
+    Cannot see: work a member does outside the trace, a need the task states in other words, or
+    a member whose work a correct run may skip for this task (it reports only the needs above)."""
+    end = trace.termination
+    if spec is None or end is None or end.reason not in CONCLUDED_REASONS:
+        return []
+    end_i = max(i for i, e in enumerate(trace.events) if isinstance(e, TerminationEvent))
+    acted = _acted(trace)
+    ender, step, last = _ender(trace, end_i)
+    if ender is None or (sentences(last) and is_question(sentences(last)[-1])):
+        return []
+    handed = {e.to for e in trace.of_type(DelegationEvent)}
+    # a holder of a tool a misrouted request needed: the routing is the defect, reported there
+    routed_away = {h for f in misrouted_request(trace, spec) for t in f.elements[2:]
+                   for h in owners(spec, t)}
+    out = []
+    for member, why in _needed(trace, spec, acted).items():
+        if member in acted or member in handed or member == ender or member in routed_away:
+            continue
+        out.append(Failure(
+            category="system_termination", root_cause="Premature Termination",
+            detector="participation", evidence=tuple(sorted({step, end_i})),
+            scenario_id=trace.scenario_id, elements=(ender, member), agent=ender, step=step,
+            clause="term::bound",
+            description=f"{ender} ended the run ({end.reason}, event {step}) before {member} "
+            f"acted at all, though its work is needed: {why}"))
+    return dedupe(out)
+
+
+# -- routing ------------------------------------------------------------------------------------
+
+ROUTING_TRIGGERS = ("handoff", "delegate", "as_tool")  # an agent's own routing decision
+
+
+def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
+    """Kind 5 — an agent routed the user's request (its latest message before the hand-over)
+    to an agent none of whose tools can serve it, while a sibling the router could reach holds
+    a tool that can (the request names the tool's action and object: "move me to seat 14C" and
+    update_seat), and no fitting tool is called, nor a holder of one reached, before the user
+    speaks again or the run ends: the receiving agent answered, refused or apologised without
+    it.
+
+    Category agent_relationship, root cause Misrouted Request (not the receiving agent's tool
+    omission: it had no fitting tool). Blamed: the router; step: the hand-over. A deterministic
+    heuristic (detector `misrouted_request`); selection by a team's speaker selector (no agent's
+    decision) is left to participation and FLARE's failure agents.
+
+    Cannot see: a request that names the needed work in words other than the tool's action and
+    object, tools whose names do not say what they do, or a router whose instructions make
+    this route right."""
+    if spec is None:
+        return []
+    user_text, fitting, out = "", [], []
+    for d, e in enumerate(trace.events):
+        if isinstance(e, Message) and e.role == "user":
+            user_text = e.content
+            fitting = [t.id for t in spec.tools if asks_for(user_text, t.id, spec)]
+        if not isinstance(e, DelegationEvent) or e.trigger not in ROUTING_TRIGGERS or not fitting:
+            continue
+        mine = set(tools_of(spec, e.to))
+        if mine & set(fitting) or set(tools_of(spec, e.from_)) & set(fitting):
+            continue
+        reachable = {x.to for x in spec.delegations if x.from_ == e.from_}
+        siblings = sorted({h for t in fitting for h in owners(spec, t)} & reachable - {e.to})
+        if not siblings:
+            continue
+        said = _answered_without(trace, d, e.to, fitting, siblings)
+        if said is None:
+            continue
+        out.append(Failure(
+            category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
+            evidence=(d, said), scenario_id=trace.scenario_id,
+            elements=(e.from_, e.to, *fitting), agent=e.from_, step=d,
+            description=f"{e.from_} handed the request to {e.to} (event {d}), whose tools "
+            f"({', '.join(sorted(mine)) or 'none'}) cannot serve it, while "
+            f"{', '.join(siblings)} holds {', '.join(fitting)}, which the request asks for; "
+            f"{e.to} answered without it (event {said})"))
+    return dedupe(out)
+
+
+def _answered_without(trace: Trace, d: int, agent: str, fitting: list[str],
+                      siblings: list[str]) -> int | None:
+    """After the hand-over at `d` and before the user speaks again: None if a fitting tool is
+    called or a holder of one reached, or if `agent` says nothing; else its reply that gives up
+    (refuses, apologises), or its first reply."""
+    first = gave_up = None
+    for i in range(d + 1, len(trace.events)):
+        x = trace.events[i]
+        if isinstance(x, Message) and x.role == "user":
+            break
+        if isinstance(x, (ToolCall, RestrictedAttempt)) and x.tool in fitting \
+                or isinstance(x, DelegationEvent) and x.to in siblings:
+            return None
+        if isinstance(x, Message) and x.role == "assistant" and x.agent == agent and x.content.strip():
+            first = i if first is None else first
+            if gave_up is None and GIVE_UP.search(x.content):
+                gave_up = i
+    return gave_up if gave_up is not None else first
+
+
+INSTRUCTED = [participation, instructed_order, misrouted_request]

@@ -1,0 +1,436 @@
+"""Semantic oracles over what agents said and tools answered, for bugs whose runs end normally.
+
+A run that completes can still be wrong: an agent reports a booking the tool refused, a fact
+the user gave is lost when one agent hands the customer to the next, a tool rejects arguments in
+the very format its own documentation prescribes. None of these stops the run, so the bound,
+crash and restricted-call detectors (`detectors.py`) never see them. Each oracle here reads the
+trace's words against the tool results and the system's specification (tool descriptions and
+schemas, permissions), decides mechanically, names the blamed agent (`Failure.agent`), the
+decisive event (`Failure.step`) and all events that show it (`Failure.evidence`), and leans
+towards silence (`wording.py`): soundness over reach.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from masfuzz.oracles.failure import Failure, dedupe
+from masfuzz.oracles.wording import (
+    about_tool, claims_done, is_question, owners, payload_failure, sentences, tools_of,
+)
+from masfuzz.spec.model import WorkflowSpec
+from masfuzz.trace import (
+    HANDOVER_INPUTS, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace,
+)
+
+INCORRECT_VERIFICATION = "Incorrect Verification"
+INFORMATION_LOSS = "Information Loss at Hand-over"
+
+
+def _failed(r: ToolResult) -> str | None:
+    """Why a tool result is a failure, or None. A refused probe call (`blocked`) is masfuzz's
+    stub answering, not the app's tool."""
+    if r.status == "error":
+        return "an error" + (f" ({' '.join(r.payload.split())[:80]})" if r.payload else "")
+    if r.status == "ok":
+        why = payload_failure(r.payload)
+        return f"a failure in its answer ({why})" if why else None
+    return None
+
+
+def _claims(trace: Trace) -> list[tuple[int, str, str]]:
+    """(event index, agent, text) of everything an agent told: its messages, and the final
+    output when no message already said it (blamed on the last speaker). A message that only
+    repeats a tool's answer (AgentChat's tool-call summary) is the tool's words, not a claim."""
+    payloads = {r.payload.strip() for r in trace.of_type(ToolResult) if r.payload.strip()}
+    out, said = [], set()
+    for i, e in enumerate(trace.events):
+        if isinstance(e, Message) and e.role == "assistant" and e.agent and e.content.strip():
+            said.add(e.content.strip())
+            if e.content.strip() not in payloads:
+                out.append((i, e.agent, e.content))
+        elif isinstance(e, TerminationEvent) and (e.final_output or "").strip() \
+                and e.final_output.strip() not in said and trace.speaker_order:
+            out.append((i, trace.speaker_order[-1], e.final_output))
+    return out
+
+
+def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
+    """Kind 1 — an agent claims an action succeeded that its tool, in the same run, reported
+    failed: the tool's result had status error, or its payload said so (`{"ok": false}`, a
+    failed `status`, an `error`, "not available", "declined"), and a later message of an agent
+    states in the past, without negation, question, hedge or condition, that the tool's action
+    was done ("Your seat has been changed to 14C"). The claim must name the tool's action (or
+    claim success in general words and name its object: "the seat change went through"); a
+    successful retry of the same tool between the failure and the claim clears it.
+
+    Category agent_task_execution, root cause Incorrect Verification (the agent did not verify
+    the outcome it reports). Blamed: the agent that claimed; step: the claim.
+
+    Cannot see: a claim in words its vocabulary lacks ("the exit row is yours now"), a failure a
+    tool reports only in a field it does not read (a payload `{"seats_left": 0}`), a success that
+    is true through a route the trace does not show, or a claim made in a language other than
+    English."""
+    results = [(i, r) for i, r in enumerate(trace.events) if isinstance(r, ToolResult)]
+    failed = [(i, r, why) for i, r in results if (why := _failed(r))]
+    if not failed:
+        return []
+    tools = {c.tool for c in trace.of_type(ToolCall)}
+    claims = [(ci, agent, [s for s in sentences(text) if claims_done(s)])
+              for ci, agent, text in _claims(trace)]
+    out = []
+    for fi, r, why in failed:
+        # a successful retry: what is claimed after it is true
+        retried = next((j for j, s in results if j > fi and s.tool == r.tool
+                        and s.agent == r.agent and not _failed(s)), len(trace.events))
+        for ci, agent, done in claims:
+            if ci <= fi or not done:
+                continue
+            if ci > retried:
+                break
+            claim = next((s for s in done if about_tool(s, r.tool, spec, tools)), None)
+            if claim is None:
+                continue
+            out.append(Failure(
+                category="agent_task_execution", root_cause=INCORRECT_VERIFICATION,
+                detector="claimed_outcome", evidence=(fi, ci), scenario_id=trace.scenario_id,
+                elements=(agent, r.tool), agent=agent, step=ci,
+                description=f"{agent} told the user \"{claim[:120]}\" (event {ci}) but {r.tool} "
+                f"returned {why} at event {fi} and was not retried successfully: the claimed "
+                "outcome contradicts the tool's result"))
+            break
+    return dedupe(out)
+
+
+# -- kind 2: facts across hand-overs ----------------------------------------------------------
+
+# The facts a user gives that agents pass on: identifiers, dates, amounts, e-mail addresses.
+FACTS: dict[str, re.Pattern[str]] = {
+    "identifier": re.compile(
+        r"(?<![\w-])(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{3,15}(?![\w-])|#\d{3,}\b"),
+    "date": re.compile(
+        r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|"
+        r"sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b", re.IGNORECASE),
+    "amount": re.compile(
+        r"[$€£]\s?\d[\d,]*(?:\.\d{1,2})?|"
+        r"\b\d[\d,]*(?:\.\d{1,2})?\s?(?:USD|EUR|GBP|dollars|euros|pounds)\b", re.IGNORECASE),
+    "email": re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]+\b"),
+}
+# How an agent asks for a fact of each kind, and the parameter names that carry one.
+ASKS: dict[str, re.Pattern[str]] = {
+    "identifier": re.compile(
+        r"\b(?:confirmation|booking|order|reference|ticket|account|invoice|case|tracking|"
+        r"reservation|customer)\s+(?:number|code|id|reference|no)\b|\bbooking reference\b|"
+        r"\b(?:order|booking|customer) id\b", re.IGNORECASE),
+    "date": re.compile(r"\b(?:date|which day|what day)\b", re.IGNORECASE),
+    "amount": re.compile(r"\b(?:amount|how much)\b", re.IGNORECASE),
+    "email": re.compile(r"\be-?mail\b", re.IGNORECASE),
+}
+PARAMS: dict[str, re.Pattern[str]] = {
+    "identifier": re.compile(r"confirmation|booking|order|reference|ticket|account|invoice|"
+                             r"case|tracking|reservation|(?:^|_)id$", re.IGNORECASE),
+    "date": re.compile(r"date|day", re.IGNORECASE),
+    "amount": re.compile(r"amount|price|total|sum", re.IGNORECASE),
+    "email": re.compile(r"e-?mail", re.IGNORECASE),
+}
+REQUEST = re.compile(r"^\s*(?:please\s+)?(?:provide|give|share|tell|send|enter|confirm)\b|"
+                     r"\bi (?:will )?need your\b", re.IGNORECASE)
+
+
+def user_facts(text: str) -> dict[str, list[str]]:
+    """The facts of each kind a text gives, in order."""
+    return {kind: [m.group(0) for m in p.finditer(text or "")] for kind, p in FACTS.items()
+            if p.search(text or "")}
+
+
+def _asked(sentence: str) -> set[str]:
+    """The kinds of fact a sentence asks for (a question, or a request to provide)."""
+    if not (is_question(sentence) or REQUEST.search(sentence)):
+        return set()
+    return {kind for kind, p in ASKS.items() if p.search(sentence)}
+
+
+def _received(trace: Trace, d: int, agent: str) -> str | None:
+    """What `agent`'s model received on its first call after the hand-over at event `d`, as the
+    adapter recorded it (`Trace.meta[HANDOVER_INPUTS]`), or None when not recorded."""
+    for entry in trace.meta.get(HANDOVER_INPUTS) or ():
+        if entry.get("delegation") == d and entry.get("agent") == agent:
+            return str(entry.get("text") or "")
+    return None
+
+
+def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
+    """Kind 2 — a fact the user gave before a hand-over (an identifier such as a confirmation
+    or order number, a date, an amount, an e-mail address, found with patterns) does not reach
+    the agent the task is handed to: after the hand-over, before the user speaks again, that
+    agent asks for a fact of that kind ("What is your confirmation number?") without having
+    tried a tool first, or calls a tool with a parameter of that kind (by its name:
+    `confirmation_number`, `order_id`, `date`, `amount`, `email`) left empty though required,
+    or set to a value of that kind's shape that is not the user's however written (a date
+    reformatted, an amount in cents) and that no earlier event of the run contains.
+
+    Category agent_relationship, root cause Information Loss at Hand-over. Blamed: the agent
+    that handed over (step: the hand-over), unless the adapter recorded what the receiving
+    agent's model was given (`Trace.meta[HANDOVER_INPUTS]`, the Agents SDK adapter does, after a
+    handoff's `input_filter`) and the fact was in it: then the receiving agent had it and lost it
+    itself (blamed, step: its question or call).
+
+    Cannot see: facts of other shapes (a name, an address, a seat), facts lost in a carry-over
+    between chats of a sequence (AG2 `initiate_chats`), an agent that silently works without the
+    fact, or a receiving agent that asks again for a value because it doubts it."""
+    user_before: list[int] = []
+    given: dict[str, list[str]] = {}  # the facts of the user's messages so far, by kind
+    out = []
+    for d, e in enumerate(trace.events):
+        if isinstance(e, Message) and e.role == "user":
+            user_before.append(d)
+            for kind, values in user_facts(e.content).items():
+                given.setdefault(kind, []).extend(values)
+        if not isinstance(e, DelegationEvent) or e.to == e.from_ or not given:
+            continue
+        symptom = _loss_after(trace, d, e.to, given, spec)
+        if symptom is None:
+            continue
+        at, kind, how = symptom
+        if how.startswith("asked") and spec is not None \
+                and not _fits_docs(spec, e.to, kind, given[kind]):
+            continue  # no value the user gave has the form its tools document: asking is right
+        received = _received(trace, d, e.to)
+        had = received is not None and any(v in received for v in given[kind])
+        blamed, step = (e.to, at) if had else (e.from_, d)
+        seen = ("it received them" if had else "they were not in what it received"
+                if received is not None else "what it received is not recorded")
+        out.append(Failure(
+            category="agent_relationship", root_cause=INFORMATION_LOSS, detector="handover_facts",
+            evidence=(*user_before, d, at), scenario_id=trace.scenario_id,
+            elements=(e.from_, e.to, kind), agent=blamed, step=step,
+            description=f"the user gave the {kind} {', '.join(given[kind][:3])} before "
+            f"{e.from_} handed over to {e.to} (event {d}), but {e.to} {how} (event {at}); "
+            f"{seen}"))
+    return dedupe(out)
+
+
+def _fits_docs(spec: WorkflowSpec, agent: str, kind: str, values: list[str]) -> bool:
+    """Does a value the user gave have the form the agent's tools document for parameters of
+    this kind ("the six-character booking reference")? True when none documents one."""
+    forms = [regex for t in tools_of(spec, agent)
+             for p, fs in documented_formats(spec, t).items() if PARAMS[kind].search(p)
+             for _, regex in fs]
+    return not forms or any(all(re.fullmatch(r, v) for r in forms) for v in values)
+
+
+def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
+                spec: WorkflowSpec | None) -> tuple[int, str, str] | None:
+    """The first sign after the hand-over at `d` that `agent` lacks a fact of a kind the user
+    gave: (event, kind, what it did). Looks until the user speaks again or the next hand-over
+    (which starts a window of its own)."""
+    tried = False
+    for i in range(d + 1, len(trace.events)):
+        e = trace.events[i]
+        if isinstance(e, Message) and e.role == "user" or isinstance(e, DelegationEvent):
+            return None
+        if isinstance(e, ToolCall) and e.agent == agent:
+            replaced = _replaced(trace, i, e, given, spec)
+            if replaced:
+                return i, replaced[0], replaced[1]
+            tried = True
+        if isinstance(e, Message) and e.role == "assistant" and e.agent == agent and not tried:
+            for s in sentences(e.content):
+                kinds = _asked(s) & set(given)
+                if kinds:
+                    kind = sorted(kinds)[0]
+                    return i, kind, f"asked for it again: \"{s[:100]}\""
+    return None
+
+
+def _replaced(trace: Trace, i: int, call: ToolCall, given: dict[str, list[str]],
+              spec: WorkflowSpec | None) -> tuple[str, str] | None:
+    """A parameter of a kind the user gave, left empty (when the tool requires it) or set to a
+    value of that kind's shape that is none of the user's (`_same_fact`) and that no earlier
+    event holds. A value of another shape (a sort `order` of "ascending") says nothing."""
+    tool = next((t for t in spec.tools if t.id == call.tool), None) if spec is not None else None
+    required = set((tool.parameters or {}).get("required") or ()) if tool is not None else set()
+    for param, value in call.arguments.items():
+        if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+            continue
+        for kind in given:
+            if not PARAMS[kind].search(param):
+                continue
+            text = str(value).strip()
+            if not text and param in required:
+                return kind, f"called {call.tool} with {param} empty"
+            if text and FACTS[kind].fullmatch(text) \
+                    and not any(_same_fact(kind, text, v) for v in given[kind]) \
+                    and not any(text in _text_of(e) for e in trace.events[:i]):
+                return kind, (f"called {call.tool} with {param}={text!r}, a value no earlier "
+                              "event holds")
+    return None
+
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+
+def _day_months(text: str) -> set[tuple[int, int]]:
+    """Every (month, day) a date's text may mean (3/4/2025 is either)."""
+    t = text.lower()
+    if (m := re.search(r"(\d{4})-(\d{2})-(\d{2})", t)):
+        return {(int(m.group(2)), int(m.group(3)))}
+    if (m := re.search(r"(\d{1,2})/(\d{1,2})/\d{2,4}", t)):
+        a, b = int(m.group(1)), int(m.group(2))
+        return {(a, b), (b, a)}
+    month = next((k + 1 for k, name in enumerate(_MONTHS) if name in t), None)
+    day = re.search(r"\b(\d{1,2})(?:st|nd|rd|th)?\b", t)
+    return {(month, int(day.group(1)))} if month and day else set()
+
+
+def _numbers(text: str) -> set[float]:
+    return {float(n.replace(",", "")) for n in re.findall(r"\d[\d,]*(?:\.\d+)?", text)}
+
+
+def _same_fact(kind: str, value: str, given: str) -> bool:
+    """Is `value` the user's `given` fact, however written (a date reformatted, an amount in
+    cents, an identifier without its #)?"""
+    if kind == "date":
+        return bool(_day_months(value) & _day_months(given))
+    if kind == "amount":
+        return any(a == b or a == b * 100 or a * 100 == b
+                   for a in _numbers(value) for b in _numbers(given))
+    a, b = (re.sub(r"[#\s-]", "", x).lower() for x in (value, given))
+    return a in b or b in a
+
+
+def _text_of(e: Any) -> str:
+    if isinstance(e, Message):
+        return e.content
+    if isinstance(e, ToolResult):
+        return e.payload
+    if isinstance(e, ToolCall):
+        return " ".join(str(v) for v in e.arguments.values())
+    return ""
+
+
+# -- kind 6: a tool's documentation vs its behaviour ------------------------------------------
+
+_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+            "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+# Formats a tool's documentation prescribes for a parameter: the documented form, and a
+# predicate on the argument's text.
+_DOC_FORMATS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\bYYYY-MM-DD\b"), r"\d{4}-\d{2}-\d{2}"),
+    (re.compile(r"\bDD/MM/YYYY\b|\bMM/DD/YYYY\b"), r"\d{2}/\d{2}/\d{4}"),
+    (re.compile(r"\bDD\.MM\.YYYY\b"), r"\d{2}\.\d{2}\.\d{4}"),
+    (re.compile(r"\bHH:MM\b"), r"\d{2}:\d{2}"),
+    (re.compile(r"\bin cents\b", re.IGNORECASE), r"-?\d+"),
+)
+_LENGTH = re.compile(r"\b(\d+|" + "|".join(_NUMBERS) + r")[- ]characters?\b", re.IGNORECASE)
+_EXAMPLE = re.compile(r"\b(?:such as|e\.g\.,?|for example|for instance|example:)\s+[\"'`]?"
+                      r"([A-Za-z0-9][A-Za-z0-9\-/:.@]*[A-Za-z0-9])", re.IGNORECASE)
+# An error that rejects an argument's form, not its content ("not found" is about content).
+FORMAT_REJECTION = re.compile(
+    r"\b(?:invalid|format|malformed|expected|must be|parse|unparsable|not a valid|does not match|"
+    r"doesn't match|unrecognized|unrecognised|wrong)\b", re.IGNORECASE)
+
+
+def _shape(example: str) -> str:
+    """The example's form as a regex: runs of digits, capitals, lower-case letters, and the
+    other characters as they are ('14C' -> digits then capitals)."""
+    out, prev = [], None
+    for ch in example:
+        cls = r"\d" if ch.isdigit() else "[A-Z]" if ch.isupper() else "[a-z]" if ch.isalpha() \
+            else re.escape(ch)
+        if cls != prev:
+            out.append(cls + ("+" if cls in (r"\d", "[A-Z]", "[a-z]") else ""))
+        prev = cls
+    return "".join(out)
+
+
+def documented_formats(spec: WorkflowSpec, tool: str) -> dict[str, list[tuple[str, str]]]:
+    """Per parameter, the formats the tool's documentation prescribes: (what the doc says, a
+    regex the argument's text must match whole). Read from the parameter's schema description
+    and from the tool description's lines that name the parameter (`param: ...`)."""
+    t = next((x for x in spec.tools if x.id == tool), None)
+    if t is None:
+        return {}
+    props = (t.parameters or {}).get("properties") or {}
+    out: dict[str, list[tuple[str, str]]] = {}
+    for param, schema in props.items():
+        docs = [str((schema or {}).get("description") or "")]
+        docs += [line for line in (t.description or "").splitlines()
+                 if re.match(rf"\s*{re.escape(param)}\b\s*(?:\([^)]*\))?\s*:", line)]
+        doc = " ".join(docs)
+        found = [(m.group(0), regex) for p, regex in _DOC_FORMATS if (m := p.search(doc))]
+        if (m := _LENGTH.search(doc)):
+            n = _NUMBERS.get(m.group(1).lower()) or int(m.group(1))
+            found.append((m.group(0), rf".{{{n}}}"))
+        if (m := _EXAMPLE.search(doc)):
+            found.append((f"like {m.group(1)}", _shape(m.group(1))))
+        if found:
+            out[param] = found
+    return out
+
+
+def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
+    """Kind 6 — a tool rejects a call whose arguments follow the format its own documentation
+    prescribes: every argument whose parameter's description (or the docstring line naming it)
+    prescribes a form ("date as YYYY-MM-DD", "amount in cents", "a six-character reference",
+    "such as 14C") matches that form, and the tool answers with an error (or a failure in its
+    payload) that rejects an argument's form ("invalid", "expected", "must be", "format") and
+    names the parameter or the value. An injected fault is masfuzz's, never this.
+
+    Category tool_invocation, root cause Tool Specification Mismatch: the tool's documentation
+    and its behaviour disagree, so every agent following the documentation fails. Blamed: the
+    agent that owns the tool in the spec (the calling agent when it is one of several owners);
+    elements name it, the tool and the parameters (as every tool finding: agent, tool, ...);
+    step: the rejection.
+
+    Cannot see: formats written in words it does not know ("the date in ISO form"), a rejection
+    that does not say why, a tool that accepts a wrong form silently, or documentation outside
+    the tool's description and parameter schema."""
+    if spec is None:
+        return []
+    calls = {c.call_id: (i, c) for i, c in enumerate(trace.events)
+             if isinstance(c, ToolCall) and c.call_id}
+    formats_of: dict[str, dict[str, list[tuple[str, str]]]] = {}
+    out = []
+    for ri, r in enumerate(trace.events):
+        if not isinstance(r, ToolResult) or r.fault or not _failed(r):
+            continue
+        found = calls.get(r.call_id) if r.call_id else _last_call(trace, ri, r)
+        if found is None:
+            continue
+        ci, call = found
+        formats = formats_of.setdefault(r.tool, documented_formats(spec, r.tool))
+        followed = [(p, doc) for p, fs in formats.items() if p in call.arguments
+                    for doc, regex in fs if re.fullmatch(regex, str(call.arguments[p]))]
+        broken = [p for p, fs in formats.items() if p in call.arguments
+                  and not all(re.fullmatch(regex, str(call.arguments[p])) for _, regex in fs)]
+        if not followed or broken or not FORMAT_REJECTION.search(r.payload):
+            continue
+        named = [p for p, _ in followed if p in r.payload or str(call.arguments[p]) in r.payload]
+        if not named:
+            continue
+        who = owners(spec, r.tool)
+        agent = call.agent if call.agent in who or not who else who[0]
+        params = sorted(set(named))
+        docs = "; ".join(f"{p} {d}" for p, d in followed if p in params)
+        out.append(Failure(
+            category="tool_invocation", root_cause="Tool Specification Mismatch",
+            detector="tool_doc_mismatch", evidence=(ci, ri), scenario_id=trace.scenario_id,
+            elements=(agent, r.tool, *params), agent=agent, step=ri,
+            description=f"{r.tool} rejected {call.agent}'s call (event {ci}) although its "
+            f"arguments follow the tool's own documentation ({docs}): "
+            f"\"{' '.join(r.payload.split())[:120]}\" — the documentation and the behaviour "
+            "disagree"))
+    return dedupe(out)
+
+
+def _last_call(trace: Trace, ri: int, r: ToolResult) -> tuple[int, ToolCall] | None:
+    for i in range(ri - 1, -1, -1):
+        e = trace.events[i]
+        if isinstance(e, ToolCall) and e.tool == r.tool and e.agent == r.agent:
+            return i, e
+    return None
+
+
+SEMANTIC = [claimed_outcome, handover_facts, tool_doc_mismatch]

@@ -1,0 +1,216 @@
+"""What the semantic oracles read in words: sentences, negations, the actions a tool performs and
+a sentence claims done, a tool's failure in its payload, and where a text names an agent.
+
+The oracles of `semantic.py` and `instructed.py` judge runs that ended normally from what agents
+said and what tools answered. Every rule here leans towards silence: a sentence that negates,
+asks, hedges or speaks of the future claims nothing, and a payload is a failure only when it says
+so plainly, so that an oracle built on them stays quiet on a correct run.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+
+from masfuzz.spec.model import ToolSpec, WorkflowSpec
+
+# Actions a tool can perform, each with the words that name it in a tool's name or description
+# (stems) and the words with which a sentence reports it done (past participles).
+ACTIONS: dict[str, tuple[tuple[str, ...], str]] = {
+    "book": (("book", "reserve", "reservation"), r"booked|reserved"),
+    "refund": (("refund", "reimburse"), r"refunded|reimbursed"),
+    "change": (("update", "change", "modify", "move", "switch", "edit", "reschedule", "rebook"),
+               r"updated|changed|modified|moved|switched|edited|rescheduled|rebooked"),
+    "cancel": (("cancel",), r"cancell?ed"),
+    "send": (("send", "email", "notify", "mail"), r"sent|emailed|notified|mailed|delivered"),
+    "pay": (("pay", "charge", "payment"), r"paid|charged"),
+    "create": (("create", "add", "register", "schedule", "submit"),
+               r"created|added|registered|scheduled|placed|submitted|opened|filed"),
+    "delete": (("delete", "remove"), r"deleted|removed"),
+    "confirm": (("confirm",), r"confirmed"),
+}
+_DONE = {name: re.compile(rf"\b(?:{done})\b", re.IGNORECASE)
+         for name, (_, done) in ACTIONS.items()}
+# A claim that does not name the action ("all set", "went through") is about a tool only when it
+# names the tool's object (the seat of update_seat).
+GENERIC_DONE = re.compile(
+    r"\b(?:successfully|success|confirmed|all set|went through|is complete|completed|done)\b",
+    re.IGNORECASE)
+# A sentence with any of these reports no success: negations, apologies, failures, questions'
+# and hedges' words, the future and conditions.
+NOT_A_CLAIM = re.compile(
+    r"\b(?:not|no|never|nothing|unable|cannot|can't|couldn't|didn't|wasn't|isn't|won't|hasn't|"
+    r"haven't|failed|fail|fails|failure|unfortunately|sorry|apologi[sz]e|unsuccessful|error|"
+    r"problem|issue|if|once|when|whether|will|would|should|could|shall|may|might|let me|"
+    r"i'll|we'll|going to|about to|to be|try|trying|attempt|attempting|please|pending|yet)\b|n't\b",
+    re.IGNORECASE)
+# A tool's answer that reports its own failure in words (its first sentence).
+FAILED_TEXT = re.compile(
+    r"\b(?:error|failed|failure|not available|unavailable|declined|rejected|denied|invalid|"
+    r"could not|couldn't|cannot|can't|unable|not found|no such|refused|not allowed|forbidden|"
+    r"insufficient|expired|sold out|fully booked)\b", re.IGNORECASE)
+FAILED_STATES = {"failed", "failure", "error", "declined", "rejected", "denied", "unavailable",
+                 "not_available", "not available", "invalid", "refused", "forbidden"}
+# Words that say the sentence concerns an inability or an apology (a give-up after an error).
+GIVE_UP = re.compile(
+    r"\b(?:sorry|apologi[sz]e|unfortunately|unable|cannot|can't|couldn't|could not|did not go "
+    r"through|didn't go through|not possible|technical (?:problem|issue|difficult)|try again later|"
+    r"failed)\b", re.IGNORECASE)
+STOPWORDS = {"the", "a", "an", "to", "of", "for", "and", "or", "with", "on", "in", "by", "from",
+             "tool", "get", "do", "run", "new", "my", "your", "info", "data", "api", "func"}
+
+
+def sentences(text: str) -> list[str]:
+    """The text cut into sentences (at . ! ? and line breaks), stripped, none empty."""
+    parts = re.split(r"(?<=[.!?])\s+|\n+", text or "")
+    return [p.strip() for p in parts if p.strip()]
+
+
+def is_question(sentence: str) -> bool:
+    return sentence.rstrip().endswith("?")
+
+
+def claims_done(sentence: str) -> bool:
+    """Does the sentence state, plainly and in the past, that something was done? Negated,
+    hedged, conditional, future and asking sentences claim nothing."""
+    if is_question(sentence) or NOT_A_CLAIM.search(sentence):
+        return False
+    return any(p.search(sentence) for p in _DONE.values()) or bool(GENERIC_DONE.search(sentence))
+
+
+def words(text: str) -> list[str]:
+    """Lower-case word tokens; snake_case and camelCase split."""
+    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", text or "")
+    return [w for w in re.split(r"[^A-Za-z0-9]+", text.lower()) if w]
+
+
+def _stem_of(word: str) -> str | None:
+    for name, (stems, _) in ACTIONS.items():
+        if any(word == s or word.startswith(s) and len(word) - len(s) <= 3 for s in stems):
+            return name
+    return None
+
+
+def tool_actions(tool: str, spec: WorkflowSpec | None) -> set[str]:
+    """The actions a tool performs: from its name's words, and from its description's first
+    sentence's first words (its verb) when the spec has it."""
+    found = {a for w in words(tool) if (a := _stem_of(w))}
+    doc = _tool_spec(tool, spec)
+    if doc is not None and doc.description:
+        first = sentences(doc.description)[:1]
+        found |= {a for w in words(first[0])[:2] if (a := _stem_of(w))} if first else set()
+    return found
+
+
+def tool_objects(tool: str) -> set[str]:
+    """The tool's name's words that are not actions nor filler: what it acts on (seat, order)."""
+    return {w for w in words(tool) if not _stem_of(w) and w not in STOPWORDS and len(w) > 2}
+
+
+def mentions(text: str, word_set: Iterable[str]) -> bool:
+    """Does the text name any of these words (a plural or possessive counts)?"""
+    toks = set(words(text))
+    return any(w in toks or f"{w}s" in toks for w in word_set)
+
+
+def actions_claimed(sentence: str) -> set[str]:
+    return {name for name, p in _DONE.items() if p.search(sentence)}
+
+
+def about_tool(sentence: str, tool: str, spec: WorkflowSpec | None, rivals: Iterable[str]) -> bool:
+    """Is a success sentence about this tool's action? It names the tool's action (and, when
+    another tool of the run performs the same action, the tool's object), or it claims success
+    in general words and names the tool's object."""
+    objects = tool_objects(tool)
+    shared = [r for r in rivals if r != tool and tool_actions(r, spec) & tool_actions(tool, spec)]
+    if actions_claimed(sentence) & tool_actions(tool, spec):
+        return not shared or mentions(sentence, objects)
+    return bool(GENERIC_DONE.search(sentence)) and bool(objects) and mentions(sentence, objects)
+
+
+def payload_failure(payload: str) -> str | None:
+    """Why a tool's answer (status ok) reports a failure, or None: a JSON object saying so
+    (`ok`/`success` false, a failed `status`, an `error`), or a first sentence that says so."""
+    text = (payload or "").strip()
+    if text[:1] in "{[":
+        try:
+            data = json.loads(text)
+        except ValueError:
+            data = None
+        if isinstance(data, dict):
+            return _json_failure(data)
+        if data is not None:
+            return None
+    first = sentences(text)[:1]
+    hit = FAILED_TEXT.search(first[0]) if first else None
+    return f'"{hit.group(0)}"' if hit else None
+
+
+def _json_failure(data: dict) -> str | None:
+    for key in ("ok", "success", "succeeded"):
+        if data.get(key) is False:
+            return f"{key}: false"
+    for key in ("status", "state", "result", "outcome"):
+        value = data.get(key)
+        if isinstance(value, str) and value.strip().lower() in FAILED_STATES:
+            return f"{key}: {value}"
+    for key in ("error", "errors", "error_message"):
+        if data.get(key):
+            return f"{key}: {str(data[key])[:60]}"
+    return None
+
+
+def _tool_spec(tool: str, spec: WorkflowSpec | None) -> ToolSpec | None:
+    if spec is None:
+        return None
+    return next((t for t in spec.tools if t.id == tool), None)
+
+
+# Agent names that are also everyday words of a task or an instruction ("the user wants...",
+# "ask the assistant"): a text using them need not mean the agent, so they name nobody.
+GENERIC_NAMES = {"user", "assistant", "admin", "human", "system", "agent", "manager", "executor",
+                 "proxy", "user proxy", "team", "model"}
+
+
+def agent_names(spec: WorkflowSpec, agent: str) -> list[str]:
+    """How a text names an agent: its id, its display name, either with spaces for
+    underscores, and its role word without an `agent` suffix (`researcher_agent` ->
+    `researcher`), longest first; names that are everyday words (`user`, `assistant`) left out."""
+    a = spec.agent(agent)
+    names = {a.id, a.name or a.id}
+    for n in list(names):
+        spaced = re.sub(r"[_\-]+", " ", n).strip()
+        names.add(spaced)
+        bare = re.sub(r"\s+agent$", "", spaced, flags=re.IGNORECASE).strip()
+        if bare and bare.lower() not in STOPWORDS and len(bare) > 2:
+            names.add(bare)
+    return sorted((n for n in names if n and n.lower() not in GENERIC_NAMES), key=len, reverse=True)
+
+
+def name_pattern(spec: WorkflowSpec, agent: str) -> str:
+    """A regex alternation of the agent's names, optionally after `the`."""
+    alts = "|".join(re.escape(n) for n in agent_names(spec, agent)) or "(?!)"  # none: no match
+    return rf"(?:the\s+)?(?:{alts})"
+
+
+def names_agent(text: str, spec: WorkflowSpec, agent: str) -> bool:
+    return bool(re.search(rf"\b{name_pattern(spec, agent)}\b", text or "", re.IGNORECASE))
+
+
+def owners(spec: WorkflowSpec, tool: str) -> list[str]:
+    return [a for a, t in spec.permissions.allow if t == tool]
+
+
+def tools_of(spec: WorkflowSpec, agent: str) -> list[str]:
+    return [t for a, t in spec.permissions.allow if a == agent]
+
+
+def asks_for(text: str, tool: str, spec: WorkflowSpec | None) -> bool:
+    """Does a request ask for what this tool does? It names the tool's action (a word of the
+    action's family: "move" my seat for update_seat) and every object of the tool's name."""
+    toks = words(text)
+    acts = {a for w in toks if (a := _stem_of(w))}
+    objects = tool_objects(tool)
+    return bool(acts & tool_actions(tool, spec)) and bool(objects) and all(
+        mentions(text, [o]) for o in objects)

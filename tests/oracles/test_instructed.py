@@ -1,0 +1,151 @@
+"""The oracles that read the team's own instructions (`masfuzz.oracles.instructed`), over
+hand-built traces: participation, instructed speaking order and routing, each buggy beside a
+correct twin, negated instructions and a run that waits for the user included."""
+
+from __future__ import annotations
+
+import pytest
+
+from masfuzz.oracles import detect
+from masfuzz.oracles.instructed import (
+    instructed_dependencies, instructed_order, misrouted_request, participation,
+)
+from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
+from masfuzz.trace import (
+    AgentTurn, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace,
+)
+
+
+def _team(writer: str, reviewer: str = "Check the writer's draft and say APPROVED.") -> WorkflowSpec:
+    return WorkflowSpec(
+        system=SystemInfo(id="blog", entry_agent="researcher", pattern="fixed_order"),
+        agents=(AgentSpec(id="researcher", instructions="Gather the key facts."),
+                AgentSpec(id="writer", instructions=writer),
+                AgentSpec(id="reviewer", instructions=reviewer)))
+
+
+TEAM = _team("Write a short post based on the researcher's findings.")
+
+
+def _run(*speakers, task="Write a post about the water cycle.", reason="completed", last=None):
+    events = [Message(role="user", content=task)]
+    for a in speakers:
+        events += [AgentTurn(agent=a), Message(agent=a, content=f"{a}: my part of the work.")]
+    if last:
+        events[-1] = Message(agent=speakers[-1], content=last)
+    events.append(TerminationEvent(reason=reason, final_output=events[-1].content))
+    return Trace(scenario_id="s", events=tuple(events))
+
+
+# -- kind 4: instructed dependencies vs order ----------------------------------------------------
+
+@pytest.mark.parametrize("writer", [
+    "Write a short post based on the researcher's findings.",
+    "After the researcher has gathered facts, write the post.",
+    "Wait for the researcher, then write.",
+    "Use the researcher's notes to write the post.",
+    "Write from the facts gathered by the researcher.",
+])
+def test_an_agent_speaking_before_the_agent_its_instructions_depend_on_is_an_order_violation(writer):
+    spec = _team(writer, reviewer="Say APPROVED when the post is good.")
+    assert [(b, a) for b, a, _ in instructed_dependencies(spec)] == [("researcher", "writer")]
+    [f] = instructed_order(_run("writer", "researcher", "reviewer"), spec)
+    assert (f.category, f.root_cause) == ("agent_relationship",
+                                          "Violation of Relationships-based Speaking Order")
+    assert (f.agent, f.step, f.evidence, f.elements) == ("writer", 1, (1, 3), ("researcher", "writer"))
+    assert instructed_order(_run("researcher", "writer", "reviewer"), spec) == []
+
+
+@pytest.mark.parametrize("writer", [
+    "Write a short post; do not wait for the researcher.",
+    "Write the post. The reviewer speaks after the researcher.",  # a third agent's order
+    "Write a short post about the topic.",
+])
+def test_no_dependency_is_read_from_negated_or_third_party_sentences(writer):
+    spec = _team(writer, reviewer="Say APPROVED when the post is good.")
+    assert instructed_dependencies(spec) == []
+    assert instructed_order(_run("writer", "researcher", "reviewer"), spec) == []
+
+
+def test_agents_named_by_everyday_words_are_not_read_into_a_dependency():
+    spec = WorkflowSpec(system=SystemInfo(id="t", entry_agent="writer"), agents=(
+        AgentSpec(id="user"), AgentSpec(id="writer", instructions="Write after the user has spoken.")))
+    assert instructed_dependencies(spec) == []
+
+
+# -- kind 3: participation -----------------------------------------------------------------------
+
+def test_a_run_concluding_before_a_member_the_task_names_is_premature_termination():
+    trace = _run("researcher", "writer", task="Write a post; the reviewer must check it.",
+                 reason="text_mention", last="FINAL DRAFT: water goes round.")
+    [f] = participation(trace, TEAM)
+    assert (f.category, f.root_cause) == ("system_termination", "Premature Termination")
+    assert (f.agent, f.step, f.elements) == ("writer", 4, ("writer", "reviewer"))
+    assert "the task names it" in f.description
+
+
+def test_a_member_an_acting_agent_depends_on_is_needed():
+    [f] = participation(_run("writer", "reviewer"), TEAM)
+    assert (f.agent, f.elements) == ("reviewer", ("reviewer", "researcher"))
+    assert "writer works from it" in f.description
+
+
+@pytest.mark.parametrize("trace", [
+    _run("researcher", "writer", "reviewer", task="Write a post; the reviewer must check it."),
+    _run("researcher", "writer", task="Write a post; no reviewer is needed."),  # negated
+    _run("researcher", "writer", task="Write a post; the reviewer must check it.",
+         last="Should the reviewer look at it first?"),  # waits for the user
+    _run("researcher", "writer", task="Write a post; the reviewer must check it.",
+         reason="max_turns"),  # not concluded: the bound detector's
+])
+def test_participation_is_silent_when_everyone_needed_acted_or_the_run_did_not_conclude(trace):
+    assert participation(trace, TEAM) == []
+
+
+# -- kind 5: routing vs capability ---------------------------------------------------------------
+
+DESK = WorkflowSpec(
+    system=SystemInfo(id="desk", entry_agent="triage", pattern="handoff"),
+    agents=(AgentSpec(id="triage"), AgentSpec(id="faq_agent"), AgentSpec(id="seat_agent")),
+    tools=(ToolSpec(id="faq_lookup_tool", description="Look up an answer."),
+           ToolSpec(id="update_seat", description="Move the passenger to a new seat.")),
+    permissions=Permissions(allow=(("faq_agent", "faq_lookup_tool"), ("seat_agent", "update_seat"))),
+    delegations=({"from": "triage", "to": "faq_agent"}, {"from": "triage", "to": "seat_agent"}))
+
+
+def _routed(to: str, request: str, *after) -> Trace:
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content=request), AgentTurn(agent="triage"),
+        DelegationEvent(**{"from": "triage"}, to=to), AgentTurn(agent=to), *after,
+        TerminationEvent(reason="completed", final_output="x")))
+
+
+@pytest.mark.parametrize("request_,reply", [
+    ("Please move me to seat 14C, confirmation ABC123", "Sorry, I can only answer questions."),
+    ("Can you change my seat to 14C?", "Here is what I found: the aircraft has 150 seats."),
+    ("I want to switch seats, to 22A", "I cannot do that."),
+])
+def test_a_request_routed_to_an_agent_without_a_fitting_tool_is_misrouted(request_, reply):
+    trace = _routed("faq_agent", request_, Message(agent="faq_agent", content=reply))
+    [f] = misrouted_request(trace, DESK)
+    assert (f.category, f.root_cause, f.detector) == ("agent_relationship", "Misrouted Request",
+                                                      "misrouted_request")
+    assert (f.agent, f.step, f.evidence, f.elements) == (
+        "triage", 2, (2, 4), ("triage", "faq_agent", "update_seat"))
+    # the premature end it causes is reported once, as the misroute
+    assert [x.detector for x in detect(trace, DESK)] == ["misrouted_request"]
+
+
+@pytest.mark.parametrize("trace", [
+    _routed("seat_agent", "Please move me to seat 14C",
+            ToolCall(agent="seat_agent", tool="update_seat", arguments={}),
+            ToolResult(agent="seat_agent", tool="update_seat", payload="Seat changed."),
+            Message(agent="seat_agent", content="Seat changed to 14C.")),
+    _routed("faq_agent", "How many seats does the plane have?",  # no tool's action asked for
+            Message(agent="faq_agent", content="150 seats.")),
+    _routed("faq_agent", "Please move me to seat 14C",  # the wrong agent sent it on
+            DelegationEvent(**{"from": "faq_agent"}, to="seat_agent"),
+            Message(agent="seat_agent", content="Which confirmation number?")),
+])
+def test_routing_is_silent_when_the_receiver_fits_or_the_request_reaches_a_holder(trace):
+    assert misrouted_request(trace, DESK) == []

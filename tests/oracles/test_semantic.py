@@ -1,0 +1,306 @@
+"""The semantic oracles over hand-built traces (`masfuzz.oracles.semantic`): each kind's buggy
+runs in several phrasings beside correct twins, negations and questions included, on which the
+oracle must stay silent."""
+
+from __future__ import annotations
+
+import pytest
+
+from masfuzz.oracles import detect
+from masfuzz.oracles.detectors import unrecovered_tool_errors
+from masfuzz.oracles.semantic import (
+    claimed_outcome, documented_formats, handover_facts, tool_doc_mismatch, user_facts,
+)
+from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
+from masfuzz.trace import (
+    HANDOVER_INPUTS, AgentTurn, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult,
+    Trace,
+)
+
+SEAT_PARAMS = {"type": "object", "required": ["confirmation_number", "new_seat"], "properties": {
+    "confirmation_number": {"type": "string", "description": "The six-character booking reference."},
+    "new_seat": {"type": "string", "description": "The seat to move to, such as 14C."}}}
+SPEC = WorkflowSpec(
+    system=SystemInfo(id="desk", entry_agent="triage", pattern="handoff"),
+    agents=(AgentSpec(id="triage", instructions="Route the customer."),
+            AgentSpec(id="seat_agent", instructions="Change seats with update_seat."),
+            AgentSpec(id="faq_agent", instructions="Answer questions with faq_lookup.")),
+    tools=(ToolSpec(id="update_seat", description="Move the passenger to a new seat.",
+                    parameters=SEAT_PARAMS),
+           ToolSpec(id="faq_lookup", description="Look up an answer.",
+                    parameters={"type": "object", "properties": {"question": {"type": "string"}}}),
+           ToolSpec(id="book_flight", description="Book a flight.\n\nArgs:\n    date: the day as YYYY-MM-DD",
+                    parameters={"type": "object", "properties": {
+                        "date": {"type": "string"}, "amount": {"type": "integer",
+                                                               "description": "price in cents"}}})),
+    permissions=Permissions(allow=(("seat_agent", "update_seat"), ("faq_agent", "faq_lookup"),
+                                   ("seat_agent", "book_flight"))),
+    delegations=({"from": "triage", "to": "seat_agent"}, {"from": "triage", "to": "faq_agent"}),
+)
+USER = "Please move me to seat 14C, confirmation ABC123"
+
+
+def _trace(*events, meta=None) -> Trace:
+    final = next((e.content for e in reversed(events) if isinstance(e, Message)
+                  and e.role == "assistant"), "")
+    return Trace(scenario_id="s", events=(Message(role="user", content=USER), *events,
+                                          TerminationEvent(reason="completed", final_output=final)),
+                 meta=meta or {})
+
+
+def _seat_run(payload: str, reply: str, status: str = "ok", *after) -> Trace:
+    return _trace(AgentTurn(agent="triage"), DelegationEvent(**{"from": "triage"}, to="seat_agent"),
+                  AgentTurn(agent="seat_agent"),
+                  ToolCall(agent="seat_agent", tool="update_seat", call_id="c1",
+                           arguments={"confirmation_number": "ABC123", "new_seat": "14C"}),
+                  ToolResult(agent="seat_agent", tool="update_seat", call_id="c1", status=status,
+                             payload=payload),
+                  *after, Message(agent="seat_agent", content=reply))
+
+
+# -- kind 1: claimed outcome vs the tool's result ---------------------------------------------
+
+FAILED_RESULTS = [
+    ("error", "ValueError: backend down"),
+    ("ok", '{"ok": false, "reason": "seat taken"}'),
+    ("ok", '{"status": "failed"}'),
+    ("ok", '{"error": "seat 14C is not available"}'),
+    ("ok", "Seat 14C is not available on this flight."),
+    ("ok", "Request declined by the airline."),
+]
+CLAIMS = [
+    "Your seat has been changed to 14C.",
+    "Done! I've updated your seat to 14C.",
+    "All set: I moved you to seat 14C.",
+    "Good news. The seat change went through successfully.",
+]
+NOT_CLAIMS = [
+    "Sorry, your seat could not be changed.",
+    "I'm afraid the seat change failed; please try again later.",
+    "Unfortunately seat 14C is not available.",
+    "Has your seat been changed? Let me check.",
+    "Once the airline confirms, your seat will be changed to 14C.",
+    "I was unable to update the seat.",
+    "Your booking ABC123 is unchanged and nothing was moved.",
+]
+
+
+@pytest.mark.parametrize("status,payload", FAILED_RESULTS)
+@pytest.mark.parametrize("claim", CLAIMS)
+def test_a_success_claimed_after_a_failed_tool_is_incorrect_verification(status, payload, claim):
+    trace = _seat_run(payload, claim, status)
+    [f] = claimed_outcome(trace, SPEC)
+    assert (f.category, f.root_cause, f.agent) == ("agent_task_execution", "Incorrect Verification",
+                                                  "seat_agent")
+    assert f.step == 6 and f.evidence == (5, 6) and f.elements == ("seat_agent", "update_seat")
+
+
+@pytest.mark.parametrize("reply", NOT_CLAIMS)
+def test_negations_questions_and_promises_claim_nothing(reply):
+    assert claimed_outcome(_seat_run("ValueError: backend down", reply, "error"), SPEC) == []
+
+
+@pytest.mark.parametrize("claim", CLAIMS)
+def test_a_claim_after_a_success_or_a_successful_retry_is_true(claim):
+    assert claimed_outcome(_seat_run("Seat changed to 14C for booking ABC123.", claim), SPEC) == []
+    retried = _seat_run("ValueError: backend down", claim, "error",
+                        ToolCall(agent="seat_agent", tool="update_seat", call_id="c2",
+                                 arguments={"confirmation_number": "ABC123", "new_seat": "14C"}),
+                        ToolResult(agent="seat_agent", tool="update_seat", call_id="c2",
+                                   payload='{"ok": true}'))
+    assert claimed_outcome(retried, SPEC) == []
+
+
+def test_a_claim_about_another_action_than_the_failed_one_is_not_flagged():
+    trace = _trace(AgentTurn(agent="faq_agent"),
+                   ToolCall(agent="faq_agent", tool="faq_lookup", call_id="c1", arguments={}),
+                   ToolResult(agent="faq_agent", tool="faq_lookup", call_id="c1", status="error",
+                              payload="lookup failed"),
+                   Message(agent="faq_agent", content="Your seat has been changed to 14C."))
+    assert claimed_outcome(trace, SPEC) == []
+
+
+def test_a_message_that_repeats_the_tools_own_words_is_not_a_claim():
+    payload = '{"ok": false, "message": "seat updated"}'
+    assert claimed_outcome(_seat_run(payload, payload), SPEC) == []
+
+
+# -- kind 2: facts across hand-overs -----------------------------------------------------------
+
+def _handover(*after, meta=None) -> Trace:
+    return _trace(AgentTurn(agent="triage"), DelegationEvent(**{"from": "triage"}, to="seat_agent"),
+                  AgentTurn(agent="seat_agent"), *after, meta=meta)
+
+
+@pytest.mark.parametrize("question", [
+    "Could you give me your six-character confirmation number?",
+    "What is your booking reference?",
+    "Please provide your confirmation code so I can continue.",
+])
+def test_an_agent_asking_again_for_what_the_user_gave_lost_it_at_the_handover(question):
+    [f] = handover_facts(_handover(Message(agent="seat_agent", content=question)), SPEC)
+    assert (f.category, f.root_cause) == ("agent_relationship", "Information Loss at Hand-over")
+    assert (f.agent, f.step, f.elements) == ("triage", 2, ("triage", "seat_agent", "identifier"))
+    assert f.evidence == (0, 2, 4) and "not recorded" in f.description
+
+
+def test_what_the_receiving_agent_received_decides_whom_to_blame():
+    ask = Message(agent="seat_agent", content="What is your confirmation number?")
+    lost = _handover(ask, meta={HANDOVER_INPUTS: [{"delegation": 2, "agent": "seat_agent",
+                                                   "text": '{"assistant": "Seat Agent"}'}]})
+    [f] = handover_facts(lost, SPEC)
+    assert (f.agent, f.step) == ("triage", 2) and "not in what it received" in f.description
+    kept = _handover(ask, meta={HANDOVER_INPUTS: [{"delegation": 2, "agent": "seat_agent",
+                                                   "text": USER}]})
+    [f] = handover_facts(kept, SPEC)
+    assert (f.agent, f.step) == ("seat_agent", 4) and "it received them" in f.description
+
+
+@pytest.mark.parametrize("value", ["", "XYZ999"])
+def test_a_tool_argument_replacing_the_users_value_is_information_loss(value):
+    trace = _handover(ToolCall(agent="seat_agent", tool="update_seat",
+                               arguments={"confirmation_number": value, "new_seat": "14C"}))
+    [f] = handover_facts(trace, SPEC)
+    assert f.step == 2 and f.elements[2] == "identifier"
+
+
+@pytest.mark.parametrize("after", [
+    [ToolCall(agent="seat_agent", tool="update_seat",
+              arguments={"confirmation_number": "ABC123", "new_seat": "14C"})],
+    [ToolCall(agent="seat_agent", tool="update_seat",  # the same reference, written otherwise
+              arguments={"confirmation_number": "abc-123", "new_seat": "14C"})],
+    [ToolCall(agent="seat_agent", tool="lookup",  # an `order` that is no identifier
+              arguments={"order": "ascending"})],
+    [Message(agent="seat_agent", content="Which seat would you like?")],  # not what the user gave
+    [Message(agent="seat_agent", content="Your confirmation number is ABC123.")],  # no question
+    [Message(role="user", content="My number is ABC123"),  # the user spoke again first
+     Message(agent="seat_agent", content="What is your confirmation number?")],
+])
+def test_a_receiving_agent_that_has_the_fact_is_silent(after):
+    assert handover_facts(_handover(*after), SPEC) == []
+
+
+def test_asking_again_for_a_value_that_breaks_the_documented_form_is_right():
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="Move me to 14C, confirmation AB12"),
+        DelegationEvent(**{"from": "triage"}, to="seat_agent"),
+        Message(agent="seat_agent", content="What is your six-character confirmation number?"),
+        TerminationEvent(reason="completed", final_output="?")))
+    assert handover_facts(trace, SPEC) == []
+
+
+@pytest.mark.parametrize("kind,value,given,same", [
+    ("date", "2025-03-14", "March 14th", True),
+    ("date", "14/03/2025", "2025-03-14", True),
+    ("date", "2025-03-15", "March 14", False),
+    ("amount", "1250", "$12.50", True),
+    ("amount", "$13", "$12.50", False),
+    ("identifier", "48213", "#48213", True),
+    ("identifier", "XYZ999", "ABC123", False),
+])
+def test_a_fact_rewritten_is_still_the_users(kind, value, given, same):
+    from masfuzz.oracles.semantic import _same_fact
+
+    assert _same_fact(kind, value, given) is same
+
+
+def test_a_date_reformatted_by_the_receiving_agent_is_not_replaced():
+    spec = SPEC.model_copy(update={"permissions": Permissions(allow=(("seat_agent", "book_flight"),))})
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="Book me on March 14, 2025"),
+        DelegationEvent(**{"from": "triage"}, to="seat_agent"),
+        ToolCall(agent="seat_agent", tool="book_flight", arguments={"date": "2025-03-14"}),
+        TerminationEvent(reason="completed", final_output="booked")))
+    assert handover_facts(trace, spec) == []
+    moved = trace.model_copy(update={"events": (*trace.events[:2], ToolCall(
+        agent="seat_agent", tool="book_flight", arguments={"date": "2025-03-21"}),
+        trace.events[3])})
+    [f] = handover_facts(moved, spec)
+    assert f.elements == ("triage", "seat_agent", "date") and "2025-03-21" in f.description
+
+
+def test_user_facts_are_found_by_kind():
+    facts = user_facts("Order #48213 of 2025-03-14 for $12.50, mail me at a@b.io, ref ABC123")
+    assert facts == {"identifier": ["#48213", "ABC123"], "date": ["2025-03-14"],
+                     "amount": ["$12.50"], "email": ["a@b.io"]}
+
+
+# -- kind 6: the tool's documentation vs its behaviour ----------------------------------------
+
+def test_documented_formats_come_from_parameter_descriptions_and_docstring_lines():
+    forms = documented_formats(SPEC, "update_seat")
+    assert [d for d, _ in forms["confirmation_number"]] == ["six-character"]
+    assert [d for d, _ in forms["new_seat"]] == ["like 14C"]
+    assert {p: [d for d, _ in f] for p, f in documented_formats(SPEC, "book_flight").items()} == {
+        "date": ["YYYY-MM-DD"], "amount": ["in cents"]}
+
+
+def _booking(date: str, status: str, payload: str, fault: str | None = None) -> Trace:
+    return _trace(AgentTurn(agent="seat_agent"),
+                  ToolCall(agent="seat_agent", tool="book_flight", call_id="b1",
+                           arguments={"date": date, "amount": 1250}),
+                  ToolResult(agent="seat_agent", tool="book_flight", call_id="b1", status=status,
+                             payload=payload, fault=fault),
+                  Message(agent="seat_agent", content="Sorry, I could not book it."))
+
+
+@pytest.mark.parametrize("payload", [
+    "ValueError: time data '2025-03-14' does not match format '%d/%m/%Y'",
+    "invalid date: expected DD/MM/YYYY",
+])
+def test_a_tool_rejecting_its_own_documented_form_is_a_specification_mismatch(payload):
+    [f] = tool_doc_mismatch(_booking("2025-03-14", "error", payload), SPEC)
+    assert (f.category, f.root_cause, f.detector) == (
+        "tool_invocation", "Tool Specification Mismatch", "tool_doc_mismatch")
+    assert (f.agent, f.step, f.evidence, f.elements) == ("seat_agent", 3, (2, 3), ("seat_agent", "book_flight", "date"))
+
+
+@pytest.mark.parametrize("date,status,payload,fault", [
+    ("14/03/2025", "error", "invalid date '14/03/2025': expected YYYY-MM-DD", None),  # the caller's fault
+    ("2025-03-14", "error", "flight to Lisbon not found", None),  # about content, not form
+    ("2025-03-14", "error", "invalid date '2025-03-14'", "error"),  # masfuzz's injected fault
+    ("2025-03-14", "ok", "Booked for 2025-03-14.", None),
+])
+def test_no_mismatch_when_the_caller_strays_or_the_rejection_is_not_about_form(date, status, payload, fault):
+    assert tool_doc_mismatch(_booking(date, status, payload, fault), SPEC) == []
+
+
+# -- kind 6: an apology after a tool error is no recovery ---------------------------------------
+
+@pytest.mark.parametrize("reply", [
+    "Sorry, the seat change did not go through because of a technical problem.",
+    "I couldn't change your seat. Please try again later.",
+])
+def test_an_apology_after_a_real_tool_error_is_not_recovery(reply):
+    [f] = unrecovered_tool_errors(_seat_run("ValueError: backend down", reply, "error"), SPEC)
+    assert "only apologised" in f.description and f.evidence == (5, 6, 7, 4)
+
+
+@pytest.mark.parametrize("reply,fault", [
+    ("Sorry, the seat change did not go through. Could you check your confirmation number?", None),
+    ("Your current seat 12A stays reserved for you on this flight.", None),
+    ("Sorry, the seat change did not go through because of a technical problem.", "error"),
+])
+def test_a_question_another_answer_or_an_injected_fault_keeps_recovery(reply, fault):
+    trace = _seat_run("ValueError: backend down", reply, "error")
+    if fault:
+        events = list(trace.events)
+        events[5] = events[5].model_copy(update={"fault": fault})
+        trace = trace.model_copy(update={"events": tuple(events)})
+    assert unrecovered_tool_errors(trace, SPEC) == []
+
+
+def test_a_correct_run_has_no_finding_at_all():
+    trace = _seat_run("Seat changed to 14C for booking ABC123.", "Done. Seat changed to 14C.")
+    assert detect(trace, SPEC) == []
+
+
+def test_semantic_findings_cite_their_flare_clauses():
+    from masfuzz.fuzz.specification import skeleton
+    from masfuzz.oracles.flare import cite
+
+    flare = skeleton(SPEC)
+    [claim] = claimed_outcome(_seat_run("ValueError: down", CLAIMS[0], "error"), SPEC)
+    assert cite(claim, flare).clause == "task::seat_agent::answer"
+    [lost] = handover_facts(_handover(Message(agent="seat_agent", content="Your order number?")), SPEC)
+    assert cite(lost, flare).clause == "rel::order"
