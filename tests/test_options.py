@@ -85,6 +85,12 @@ def test_limits_left_to_their_defaults_grow_with_the_embedded_model():
     assert (ns.timeout, ns.model_timeout) == (30.0, 600.0)  # what the user set stays
     ns = resolve("tools", _parse("tools"), env={}, project={})
     assert ns.timeout == 10.0  # a tool call's limit, not a run's
+    # `run` executes the system as cover and fuzz do: the same rule, the same limits
+    for command in ("run", "cover", "fuzz"):
+        ns = resolve(command, _parse(command), env={"MASFUZZ_SUT_MODEL": "local/gemma-3-270m"}, project={})
+        assert (ns.timeout, ns.model_timeout, ns.workers) == (900.0, 600.0, 1), command
+    ns = resolve("run", _parse("run"), env={"MASFUZZ_SUT_MODEL": "openai/gpt-4.1-mini"}, project={})
+    assert ns.timeout == 120.0
     ns = resolve("mutate", _parse("mutate"), env={"MASFUZZ_SUT_MODEL": "local/gemma-3-270m"}, project={})
     assert (ns.timeout, ns.mutant_timeout_const, ns.mutant_timeout_factor) == (900.0, 300.0, 2.0)
     ns = resolve("mutate", _parse("mutate", "--mutant-timeout-const", "5"),

@@ -172,7 +172,7 @@ def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None =
                         [phase], store, run_id, seed=opts.seed, budget=_budget(opts),
                         progress=say, tester_usage=tester.ledger.total, status=status,
                         lease_owner=owner)
-    summary = _drive(campaign, store, run_id, owner, earlier, tester)
+    summary = {**_drive(campaign, store, run_id, owner, earlier, tester), **phase.summary()}
     generation = analyze(store, run_id).extra["generation"]
     suite = suite_from_run(store, run_id, generation, target=target, spec=system.spec,
                            models={"tester": config["model"], "sut": config["sut_model"]},
@@ -216,7 +216,8 @@ def _drive(campaign: Any, store: Any, run_id: int, owner: str, earlier: list[dic
     store.record_usage(run_id, _usage(earlier, tester, campaign))
     return {"wall_time": round(time.perf_counter() - t0, 3), "stopped": campaign.stop_reason,
             "executions": {"run": campaign.recorder.executed,
-                           "reused_from_store": campaign.recorder.reused}}
+                           "reused_from_store": campaign.recorder.reused},
+            "phases": [r.as_dict() for r in campaign.results]}
 
 
 def _claim(store: Any, command: str, target: Any, config: dict[str, Any], owner: str, spec: Any,
@@ -368,10 +369,11 @@ def run_fuzz(opts: argparse.Namespace, progress: Callable[[str], None] | None = 
     return analyze(store, run_id)
 
 
-def _fuzz_setup(opts: argparse.Namespace, say: Callable[[str], None], *, prepare: bool = True) -> tuple:
+def _fuzz_setup(opts: argparse.Namespace, say: Callable[[str], None], *, prepare: bool = True,
+                need_seed: bool = True, share: float = 1.0) -> tuple:
     """The target opened, its models, the store, FLARE's setup and the budget; with `prepare`,
-    the FLARE specification and seed pool made within the budget's wall time, which the
-    preparation uses up."""
+    the FLARE specification and seed pool made within `share` of the budget's wall time, which
+    the preparation uses up (`need_seed`: no seed at the end is bad input)."""
     from masfuzz.fuzz.campaign import FuzzSetup
     from masfuzz.store.db import RunStore
 
@@ -384,7 +386,8 @@ def _fuzz_setup(opts: argparse.Namespace, say: Callable[[str], None], *, prepare
     budget = _budget(opts)
     if prepare:
         t0 = time.monotonic()
-        asyncio.run(setup.prepare(say, budget.wall_time))
+        seconds = None if budget.wall_time is None else budget.wall_time * share
+        asyncio.run(setup.prepare(say, seconds, need_seed=need_seed))
         budget = budget.less_time(time.monotonic() - t0)
     return target, system, models, tester, store, setup, budget
 
@@ -397,11 +400,14 @@ def run(target: str, **keywords: Any) -> Any:
 
 def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | None = None,
                  status: Callable[[Any], None] | None = None) -> Any:
-    """One campaign, one store, one budget shared by its phases in order: the failures stored
-    for this target replayed first, then structural generation (cover's), then FLARE's loop
-    (fuzz's), then runtime fuzzing of the tools the agents own (`masfuzz tools`' fuzzing, in
-    the sandbox). Coverage is measured by every model of both; failures are judged with
-    FLARE's spec-aware detectors; the tools' findings go into the same run."""
+    """One campaign, one store, one budget shared by its phases in order (by default): the
+    failures stored for this target replayed first, then runtime fuzzing of the tools the agents
+    own (`masfuzz tools`' fuzzing, in the sandbox, no model), then structural generation
+    (cover's), then FLARE's loop (fuzz's), seeded, when the user and the tester give no seed,
+    with what the structural phase witnessed. Each phase has a share of the budget (`masfuzz.campaign.budget.share_limits`)
+    and leaves a result (`Campaign.results`, the summary's `phases`). Coverage is measured by
+    every model of both; failures are judged with FLARE's spec-aware detectors; the tools'
+    findings go into the same run."""
     from masfuzz.campaign import Campaign
     from masfuzz.campaign.known import KnownFailuresPhase, known_failures
     from masfuzz.exec import make_executor
@@ -418,7 +424,10 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
 
         if opts.unsafe_no_sandbox or isolation_problem() is None:  # else the phase is skipped
             _dry_run(_tool_session(opts, opts.seed, timeout=_tool_timeout(opts), models=False))
-    target, system, models, tester, store, setup, budget = _fuzz_setup(opts, say, prepare="flare" in phases)
+    # FLARE's preparation (its specification, the seed writer) spends FLARE's share of the time
+    target, system, models, tester, store, setup, budget = _fuzz_setup(
+        opts, say, prepare="flare" in phases, need_seed=False,
+        share=_flare_share(phases) if "flare" in phases else 1.0)
     faults = tuple(m for m in opts.faults.split(",") if m and m != "none")
     criteria = tuple(c.strip() for c in opts.criteria.split(",") if c.strip())
     config = {**_config(opts, faults, target), **_redacted(setup.config()), "phases": phases}
@@ -437,13 +446,15 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
     control = _control(target, opts, say)
     known = KnownFailuresPhase(known_failures(store, target.ref, before_run=run_id, sut_model=opts.sut_model)
                                if "replay" in phases else [])
+    structural = StructuralPhase(
+        _realizer(opts, tester), opts.sut_model, attempts=opts.attempts, merge=not opts.no_bundle,
+        path_aware=not opts.no_route, fault_modes=faults, criteria=criteria, max_turns=opts.max_turns,
+        timeout=opts.timeout, surroundings=surroundings(opts)) if "structural" in phases else None
     plan: dict[str, Callable[[], Any]] = {  # only the chosen phases are built
         "replay": lambda: known,
-        "structural": lambda: StructuralPhase(
-            _realizer(opts, tester), opts.sut_model, attempts=opts.attempts, merge=not opts.no_bundle,
-            path_aware=not opts.no_route, fault_modes=faults, criteria=criteria, max_turns=opts.max_turns,
-            timeout=opts.timeout, surroundings=surroundings(opts)),
-        "flare": setup.phase,
+        "structural": lambda: structural,
+        # its seeds: the pool's and what the structural phase witnessed, if it runs before it
+        "flare": lambda: setup.after(structural if "structural" in phases[:phases.index("flare")] else None),
         "tools": lambda: _tools_phase(opts, say),
     }
     built = {p: plan[p]() for p in phases}
@@ -454,11 +465,12 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
     summary = _drive(campaign, store, run_id, owner, earlier, tester)
     summary.update(control)
     summary.update(known.summary())
-    if "flare" in built:
+    if "flare" in built and built["flare"].inner is not None:
         summary["fuzz"] = {**built["flare"].summary(), **setup.summary()}
     if "tools" in built:
         summary.update(built["tools"].summary())
     if "structural" in built:
+        summary.update(structural.summary())
         generation = analyze(store, run_id).extra.get("generation")
         if generation:
             suite = suite_from_run(store, run_id, generation, target=target, spec=system.spec,
@@ -467,6 +479,19 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
             summary["suite"] = str(suite.save(opts.suite))
     store.finish_run(run_id, "completed", summary)
     return analyze(store, run_id)
+
+
+def _flare_share(phases: list[str]) -> float:
+    """The part of the wall time FLARE's phase has in `run`, as the campaign shares it when the
+    phases before it spend none of theirs (its preparation spends it before the campaign)."""
+    from masfuzz.campaign.known import KnownFailuresPhase
+    from masfuzz.fuzz.campaign import SeededByStructural
+    from masfuzz.generate.structural import StructuralPhase
+    from masfuzz.toolfuzz.phase import ToolsPhase
+
+    weights = {"replay": KnownFailuresPhase.share, "structural": StructuralPhase.share,
+               "tools": ToolsPhase.share, "flare": SeededByStructural.share}
+    return weights["flare"] / sum(weights[p] for p in phases)
 
 
 def _tool_timeout(opts: argparse.Namespace) -> float:

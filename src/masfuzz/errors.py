@@ -11,7 +11,7 @@ from __future__ import annotations
 class MasfuzzError(Exception):
     """Bad input, named precisely enough to fix it from one line."""
 
-    exit_code = 2
+    exit_code = 2  # masfuzz.report.phases.EXIT_BAD_INPUT
 
     def __init__(self, message: str) -> None:
         # Keep it one line whatever the cause carried (YAML errors span several lines).

@@ -315,10 +315,11 @@ TABLE: tuple[Setting, ...] = (
     Setting("resume", "continue the interrupted campaign of this configuration instead of "
             "starting a new one", boolean, False, ("run",), "switch"),
     Setting("phases", "the phases of `masfuzz run`, in this order: replay (the failures stored "
-            "for this target, re-executed first: fixed or still failing), structural (cover's "
-            "generation), flare (fuzz's loop), tools (runtime fuzzing of the tools the agents "
-            "own, as `masfuzz tools` does it)", choices_list("replay", "structural", "flare", "tools"),
-            "replay,structural,flare,tools", ("run",), metavar="P1,P2"),
+            "for this target, re-executed first: fixed or still failing), tools (runtime fuzzing "
+            "of the tools the agents own, as `masfuzz tools` does it, no model), structural "
+            "(cover's generation), flare (fuzz's loop); the cheap, sure ones first, so a short "
+            "budget still reaches them", choices_list("replay", "structural", "flare", "tools"),
+            "replay,tools,structural,flare", ("run",), metavar="P1,P2"),
     Setting("no_check", "skip the control check a campaign starts with (one run on masfuzz's "
             "probe model that calls each tool once)", boolean, False, ("cover", "fuzz"), "switch"),
     Setting("obligations", "list every obligation, not just the counts", boolean, False,
@@ -562,11 +563,16 @@ SLOW_MODEL = "local/"
 SLOW_MODEL_LIMITS = {"timeout": 900.0, "model_timeout": 600.0, "mutant_timeout_const": 300.0}
 
 
+def executes(command: str) -> bool:
+    """Whether `command` runs the system under test (`run`: through its cover and fuzz parts)."""
+    return command in RUNS or any(part in RUNS for part in COMBINED.get(command, ()))
+
+
 def _sized_for_the_model(command: str, ns: argparse.Namespace, defaulted: set[str]) -> None:
     def slow(name: str) -> bool:
         return str(getattr(ns, name, None) or "").startswith(SLOW_MODEL)
 
-    if "timeout" in defaulted and command in RUNS and slow("sut_model"):
+    if "timeout" in defaulted and executes(command) and slow("sut_model"):
         ns.timeout = SLOW_MODEL_LIMITS["timeout"]
     if "mutant_timeout_const" in defaulted and slow("sut_model"):
         ns.mutant_timeout_const = SLOW_MODEL_LIMITS["mutant_timeout_const"]

@@ -210,16 +210,19 @@ def set_activity_sink(sink: Any) -> None:
 
 
 @contextlib.contextmanager
-def model_call(agent: str | None) -> Iterator[None]:
-    """Around one SUT model call: reported to the activity sink as it starts and ends."""
+def model_call(agent: str | None) -> Iterator[dict[str, int]]:
+    """Around one SUT model call: reported to the activity sink as it starts and ends, the end
+    with the tokens the caller put in the dict this yields (`tokens_in`, `tokens_out`), so a
+    run masfuzz kills keeps the model use it had (`masfuzz.exec.pool`)."""
     sink = _ACTIVITY_SINK
+    usage: dict[str, int] = {}
     if sink is not None:
-        sink(agent or "", True)
+        sink(agent or "", True, {})
     try:
-        yield
+        yield usage
     finally:
         if sink is not None:
-            sink(agent or "", False)
+            sink(agent or "", False, usage)
 
 
 def carries_refusal(event: Any) -> bool:
@@ -293,9 +296,10 @@ def running_tool(events: Any) -> ToolCall | None:
 
 def ended_trace(scenario: Any, kind: str, message: str, wall_time: float, *,
                 system_id: str = "", framework: str = "", meta: dict[str, Any] | None = None,
-                events: tuple[Any, ...] = ()) -> Trace:
+                events: tuple[Any, ...] = (), usage: Usage | None = None) -> Trace:
     """The trace of a run the harness had to end: the events seen before the end (if any),
-    one `error` event of `kind` (timeout or crash) and a termination with the same reason."""
+    one `error` event of `kind` (timeout or crash) and a termination with the same reason;
+    `usage`: the model use reported before the end (its wall time is the run's)."""
     reason = "timeout" if kind == "timeout" else "crash"
     t = round(wall_time, 6)
     kept = tuple(e for e in events if not isinstance(e, TerminationEvent))
@@ -303,5 +307,5 @@ def ended_trace(scenario: Any, kind: str, message: str, wall_time: float, *,
         scenario_id=scenario.id, system_id=system_id, framework=framework,
         events=(*kept, ErrorEvent(t=t, kind=kind, message=message),
                 TerminationEvent(t=t, reason=reason, detail=message)),
-        usage=Usage(wall_time=t), meta=meta or {},
+        usage=(usage or Usage()).model_copy(update={"wall_time": t}), meta=meta or {},
     )

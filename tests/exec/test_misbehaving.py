@@ -42,7 +42,9 @@ def test_a_misbehaving_tool_is_a_recorded_finding(cli, monkeypatch, word, tool, 
     monkeypatch.chdir(ROOT)
     code, data, err, took = _exec(cli, word)
     assert code == 0, err  # masfuzz's own status, never the target's
-    assert took < LIMIT + 2 + 5  # + a worker's start (framework import) on a busy machine
+    # killed at the limit, not left to end (the sleep is 600 s, the busy loop endless): the
+    # bound allows a worker's start (framework import) on a loaded machine, which took 20 s
+    assert took < LIMIT + 120
     trace = data["trace"]
     end = trace["events"][-1]
     assert end["type"] == "termination" and end["reason"] == reason
@@ -75,7 +77,7 @@ def test_a_tool_that_forks_and_returns_leaves_nothing_running(cli, monkeypatch):
     monkeypatch.chdir(ROOT)
     code, data, err, _ = _exec(cli, "fork")
     assert code == 0 and data["trace"]["events"][-1]["reason"] == "completed", err
-    assert _processes_with(marker, wait=3.0) == []
+    assert _processes_with(marker, wait=30.0) == []  # a loaded machine reaps slowly
 
 
 def test_an_endless_handoff_loop_ends_at_the_turn_bound(cli, monkeypatch):
@@ -136,7 +138,7 @@ def test_nothing_survives_masfuzz(sig, tmp_path):
     assert len(_processes_with(marker)) >= 2
     proc.send_signal(sig)
     proc.wait(timeout=10)
-    assert _processes_with(marker, wait=3.0) == []
+    assert _processes_with(marker, wait=30.0) == []  # a loaded machine reaps slowly
 
 
 def test_an_app_reading_stdin_while_it_loads_gets_end_of_file_not_masfuzz_requests(cli, tmp_path):

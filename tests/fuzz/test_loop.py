@@ -258,7 +258,9 @@ def test_a_run_under_way_when_the_budget_ends_is_abandoned_not_a_finding(cli, tm
                          "--no-judge", "--no-cache", "--executor", executor, "--store",
                          str(tmp_path / "b.db"), "--format", "json")
     assert code == 0, err
-    assert time.monotonic() - t0 < 12  # not the run's 15 s and more
+    # what shows the run was abandoned is that none was recorded (a run waited for would be);
+    # the time only rules out a hang, generously: a worker starts slowly on a loaded machine
+    assert time.monotonic() - t0 < 120
     data = json.loads(out)
     assert data["coverage"]["scenarios"] == 0 and not data.get("failures")
     assert data["run"]["status"] == "completed"

@@ -4,7 +4,14 @@ Each part binds the phases that spend it: every phase spends wall time; the exec
 tester's model calls are spent by the phases that run the system under test or ask the tester
 (a phase's `spends`, all three when it does not say). Tool fuzzing calls tools, not the system,
 and is bounded by its `--calls` per tool: an executions budget spent by the earlier phases does
-not keep it from running."""
+not keep it from running.
+
+Phases share the budget (`share_limits`): each phase may spend, of each part it spends, its
+`share` (a weight) of what is left, against the weights of the phases after it that spend the
+same part. What a phase leaves unspent is left for the phases after it; the last phase that
+spends a part may spend all that is left of it. So a phase that would use the whole budget (FLARE's
+loop always finds more to try) cannot starve the phases after it, and a short budget still
+reaches each of them."""
 
 from __future__ import annotations
 
@@ -17,9 +24,12 @@ from masfuzz.errors import MasfuzzError
 class BudgetExhausted(Exception):
     """Raised into a phase when the campaign may not execute more; the campaign ends cleanly."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, *, share: bool = False, outcomes: list | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.share = share  # only the phase's share is spent: the phases after it still run
+        # what the stopped `Campaign.execute` did record, by submitted scenario (None: not run)
+        self.outcomes = outcomes or []
 
 
 PARTS = ("wall_time", "executions", "model_calls")
@@ -57,3 +67,22 @@ class Budget:
 
     def executions_left(self, executions: int) -> int | None:
         return None if self.executions is None else max(0, self.executions - executions)
+
+
+def share_limits(budget: Budget, used: dict[str, float],
+                 phases: list[tuple[tuple[str, ...], float]]) -> dict[str, float]:
+    """The limits of the first of `phases` (each its `spends` and its share's weight, the phase
+    starting now first, then those after it): for each limited part it spends, what is `used`
+    of it so far plus its weight's part of what is left, among the phases that spend that part."""
+    spends, weight = phases[0]
+    limits: dict[str, float] = {}
+    for part in PARTS:
+        limit = getattr(budget, part)
+        if limit is None or part not in spends:
+            continue
+        weights = sum(w for s, w in phases if part in s)
+        left = max(0.0, limit - used[part])
+        mine = left * (weight / weights if weights else 1.0)
+        # a count is spent whole: a share of 0.4 executions is one (never more than is left)
+        limits[part] = used[part] + (mine if part == "wall_time" else min(left, math.ceil(mine)))
+    return limits

@@ -16,6 +16,17 @@ coverage C1..C4, failures, model calls, tokens, cost, elapsed time and ETA), han
 `status` callback after every recorded execution, at every phase change and at the end. The
 `progress` callback receives the campaign's lines of text (a phase starts, the budget ends it).
 Neither may break the campaign: a callback that raises is dropped, with one line saying so.
+
+Phases share the budget (`masfuzz.campaign.budget.share_limits`, a phase's `share`), and no phase
+ends silently: each leaves a `PhaseResult` (done, stopped by the budget, not run and why, or
+failed), which the run's summary and every report show. A phase that cannot run says why by
+raising `PhaseNotRun` (no seed, no sandbox); one that breaks on masfuzz's own error (any exception
+but bad input, a `MasfuzzError`) is recorded as failed and the next phase runs; one that ran but
+left some of its work undone for masfuzz's own reasons lists it in its `problems`.
+
+The lease on the run is renewed on the event loop's thread only (the store's SQLite connection
+belongs to it): after every recorded execution, and by a task that wakes every LEASE_TTL/3 s for
+phases whose work is not executions (tool fuzzing in threads).
 """
 
 from __future__ import annotations
@@ -28,11 +39,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from masfuzz.campaign.budget import PARTS, Budget, BudgetExhausted
+from masfuzz.campaign.budget import PARTS, Budget, BudgetExhausted, share_limits
 from masfuzz.campaign.recorder import Detectors, Outcome, Recorder
 from masfuzz.campaign.status import Criterion, Status
 from masfuzz.coverage.base import CoverageMap, CoverageModel
 from masfuzz.coverage.structural import CriterionTally
+from masfuzz.errors import MasfuzzError
 from masfuzz.graph.coordination import CoordinationGraph
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
@@ -66,6 +78,31 @@ def _spends(phase: Phase) -> tuple[str, ...]:
     return tuple(getattr(phase, "spends", PARTS))
 
 
+def _share(phase: Phase) -> float:
+    """A phase's weight in the budget's shares (`share`, 1 when it does not say)."""
+    return float(getattr(phase, "share", 1.0))
+
+
+class PhaseNotRun(Exception):
+    """Raised by a phase that cannot run (why: no seed, no sandbox): the campaign goes on."""
+
+
+@dataclass(frozen=True)
+class PhaseResult:
+    """How one phase of a campaign ended: `done`, `stopped` (by the budget or by its share of
+    it), `not run` (the budget was spent before it, or it could not run), or `failed`
+    (masfuzz's own error, or work of it left undone for masfuzz's own reasons: `problems`)."""
+
+    phase: str
+    status: str
+    reason: str = ""
+    problems: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"phase": self.phase, "status": self.status, "reason": self.reason,
+                "problems": list(self.problems)}
+
+
 class Executes(Protocol):
     async def execute(self, request: Any) -> Any: ...
 
@@ -91,6 +128,7 @@ class Campaign:
     lease_owner: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
     stop_reason: str | None = None  # set when the budget ended the campaign
     detectors: Detectors | None = None  # the deterministic oracles (default: the workflow's)
+    results: list[PhaseResult] = field(default_factory=list)  # how each phase ended, in order
 
     def __post_init__(self) -> None:
         self.recorder = Recorder(self.store, self.run_id, CoverageMap(self.coverage), self.spec,
@@ -102,6 +140,7 @@ class Campaign:
         self._tally = CriterionTally(CoordinationGraph(self.spec).obligations())
         self.recorder.coverage.listeners.append(self._tally.add)
         self._sut = [0, 0, 0]  # model calls, tokens in, tokens out of this invocation's runs
+        self._limits: dict[str, float] = {}  # the running phase's share of the budget
 
     # -- what phases call ----------------------------------------------------------------------
     async def execute(self, scenarios: Sequence[Scenario]) -> list[Outcome]:
@@ -119,9 +158,9 @@ class Campaign:
         if outcomes:
             self._emit("execution")
         exhausted = self._exhausted()
-        left = self.budget.executions_left(self.recorder.recorded)
+        left = self._executions_left()
         if exhausted is None and left is not None and left < len(pending):
-            exhausted = f"{self.budget.executions} executions done"
+            exhausted = self._why_executions()
         if exhausted is not None:
             pending = pending[:left or 0] if left else []
         # Started longest expected first (the executor's slots are handed out in the order
@@ -137,7 +176,7 @@ class Campaign:
                 if trace is None:
                     # The wall-time budget ran out with this run under way: it is abandoned,
                     # unrecorded (not a timeout of the system), and a resumed campaign runs it.
-                    exhausted = f"wall time {self.budget.wall_time:g} s used"
+                    exhausted = self._exhausted() or f"wall time {self.budget.wall_time:g} s used"
                     break
                 outcomes[i] = self.recorder.record(scenarios[i], trace)
                 self._count_usage(trace)
@@ -152,7 +191,9 @@ class Campaign:
                 if twin is not None:
                     outcomes[i] = twin
         if exhausted is not None:
-            raise BudgetExhausted(exhausted)
+            # what did run is handed over with the stop: the phase keeps it (an attempt judged)
+            raise BudgetExhausted(exhausted, share=self._share_only(exhausted),
+                                  outcomes=[outcomes.get(i) for i in range(len(scenarios))])
         return [outcomes[i] for i in range(len(scenarios))]
 
     async def _within_budget(self, task: "asyncio.Future[Any]") -> Any:
@@ -170,10 +211,12 @@ class Campaign:
         return (await self.execute([scenario]))[0].trace
 
     def time_left(self) -> float | None:
-        """Seconds of the wall-time budget left (None: no wall-time budget)."""
+        """Seconds of the wall-time budget (of the running phase's share) left (None: no
+        wall-time budget)."""
         if self.budget.wall_time is None:
             return None
-        return max(0.0, self.budget.wall_time - self.elapsed)
+        limit = min(self.budget.wall_time, self._limits.get("wall_time", self.budget.wall_time))
+        return max(0.0, limit - self.elapsed)
 
     def budget_left(self, spends: tuple[str, ...] = PARTS) -> str | None:
         """Why the campaign may not go on spending the budget's parts `spends` (all of them by
@@ -182,27 +225,61 @@ class Campaign:
 
     # -- the run -------------------------------------------------------------------------------
     async def run(self) -> "Campaign":
+        keeper = asyncio.ensure_future(self._keep_lease())
         try:
-            for phase in self.phases:
-                if self.stop_reason is not None:  # a part of the budget is spent: it ends the
-                    why = self.budget_left(_spends(phase))  # phases that spend that part
-                    if why is not None:
-                        self.progress(f"budget: {why}; phase {phase.name} does not run")
-                        continue
-                self.phase = phase.name
-                self.progress(f"phase {phase.name}")
-                self._emit("phase")
-                try:
-                    await phase.run(self)
-                except BudgetExhausted as stop:
-                    self.stop_reason = stop.reason
-                    self.progress(f"budget: {stop.reason}; phase {phase.name} stops here")
+            for i, phase in enumerate(self.phases):
+                await self._run_phase(phase, self.phases[i:])
         finally:
+            keeper.cancel()
             close = getattr(self.executor, "aclose", None)
             if close is not None:
                 await close()
+        self.phase = None
         self._emit("end")
         return self
+
+    async def _run_phase(self, phase: Phase, rest: Sequence[Phase]) -> None:
+        """Run one phase within its share of the budget, and record how it ended."""
+        why = self.budget_left(_spends(phase))  # a part of the budget is spent: it ends the
+        if why is not None:  # phases that spend that part
+            self.stop_reason = self.stop_reason or why
+            self.progress(f"budget: {why}; phase {phase.name} does not run")
+            self.results.append(PhaseResult(phase.name, "not run", f"budget: {why}"))
+            return
+        self.phase = phase.name
+        self._limits = share_limits(self.budget, self._used(),
+                                    [(_spends(p), _share(p)) for p in rest])
+        self.progress(f"phase {phase.name}")
+        self._emit("phase")
+        status, reason = "done", ""
+        try:
+            await phase.run(self)
+        except BudgetExhausted as stop:
+            status, reason = "stopped", f"budget: {stop.reason}"
+            if not stop.share:
+                self.stop_reason = stop.reason
+            self.progress(f"budget: {stop.reason}; phase {phase.name} stops here")
+        except PhaseNotRun as why:
+            status, reason = "not run", str(why)
+            self.progress(f"phase {phase.name} does not run: {why}")
+        except MasfuzzError:  # bad input or settings: the command's one line, exit 2
+            raise
+        except Exception as exc:  # masfuzz's own failure: said, and the next phase runs
+            status, reason = "failed", f"masfuzz failed: {type(exc).__name__}: {exc}"
+            self.progress(f"phase {phase.name} FAILED ({reason}); the campaign goes on")
+        finally:
+            self._limits = {}
+        problems = tuple(getattr(phase, "problems", ()) or ())
+        if problems and status != "failed":
+            status = "failed"
+            reason = "; ".join(filter(None, [reason, f"{len(problems)} part(s) not done: masfuzz failed"]))
+        self.results.append(PhaseResult(phase.name, status, reason, problems))
+
+    async def _keep_lease(self) -> None:
+        """Renew the lease while phases work without executing (on this, the loop's, thread)."""
+        while True:
+            await asyncio.sleep(LEASE_TTL / 3)
+            self.renew_lease()
 
     # -- the numbers ---------------------------------------------------------------------------
     def snapshot(self, event: str = "execution") -> Status:
@@ -220,7 +297,8 @@ class Campaign:
             set_aside=sum(n for who, n in failures.items() if who != "sut"),
             tester_calls=usage.calls, sut_calls=self._sut[0],
             tokens_in=usage.tokens_in + self._sut[1], tokens_out=usage.tokens_out + self._sut[2],
-            cost=usage.cost, stop_reason=self.stop_reason)
+            cost=usage.cost, stop_reason=self.stop_reason,
+            not_done=tuple((r.phase, r.status) for r in self.results if r.status != "done"))
 
     def _emit(self, event: str) -> None:
         if self.status is None:
@@ -242,13 +320,51 @@ class Campaign:
     def elapsed(self) -> float:
         return time.monotonic() - self._t0
 
+    def _used(self) -> dict[str, float]:
+        return {"wall_time": self.elapsed, "executions": self.recorder.recorded,
+                "model_calls": self.tester_usage().calls}
+
     def _exhausted(self, spends: tuple[str, ...] = PARTS) -> str | None:
-        return self.budget.exhausted(elapsed=self.elapsed, executions=self.recorder.recorded,
-                                     model_calls=self.tester_usage().calls, spends=spends)
+        used = self._used()
+        why = self.budget.exhausted(elapsed=used["wall_time"], executions=int(used["executions"]),
+                                    model_calls=int(used["model_calls"]), spends=spends)
+        if why is not None:
+            return why
+        for part, limit in self._limits.items():  # the running phase's share
+            if part in spends and used[part] >= limit:
+                return self._share_spent(part)
+        return None
+
+    def _share_spent(self, part: str) -> str:
+        limit = self._limits[part]
+        words = (f"{limit:.1f} s of wall time" if part == "wall_time" else
+                 f"{int(limit)} {'executions' if part == 'executions' else 'tester model calls'}")
+        return f"phase {self.phase}'s share of the budget used ({words})"
+
+    def _share_only(self, why: str) -> bool:
+        return why.startswith(f"phase {self.phase}'s share")
+
+    def stop(self, why: str) -> BudgetExhausted:
+        """The exception a phase raises to stop for `why` (from `budget_left`)."""
+        return BudgetExhausted(why, share=self._share_only(why))
+
+    def _executions_left(self) -> int | None:
+        left = self.budget.executions_left(self.recorder.recorded)
+        if "executions" in self._limits:
+            share = max(0, int(self._limits["executions"]) - self.recorder.recorded)
+            left = share if left is None else min(left, share)
+        return left
+
+    def _why_executions(self) -> str:
+        whole = self.budget.executions_left(self.recorder.recorded)
+        if "executions" in self._limits and (whole is None or self._executions_left() < whole):
+            return self._share_spent("executions")
+        return f"{self.budget.executions} executions done"
 
     def renew_lease(self) -> None:
-        """Keep this process's lease on the run (at most every LEASE_TTL/3 s); a phase whose
-        work is not executions (tool fuzzing) calls it as it goes."""
+        """Keep this process's lease on the run (at most every LEASE_TTL/3 s): after each
+        recorded execution, and from `_keep_lease` between. Only on the event loop's thread:
+        the store's connection is that thread's."""
         if self.store is None or self.run_id is None:
             return
         now = time.monotonic()

@@ -23,6 +23,9 @@ from masfuzz.scenario import Scenario
 class KnownFailuresPhase:
     known: list[tuple[Failure, Scenario]]
     name: str = "replay"
+    # it runs the system, never the tester; a small share, since what it leaves rolls forward
+    spends: tuple[str, ...] = ("wall_time", "executions")
+    share: float = 1.0
     results: list[tuple[Failure, bool]] = field(default_factory=list)
 
     async def run(self, campaign: Any) -> None:

@@ -112,7 +112,12 @@ class Recorder:
         return items - self.coverage.seen
 
     def _count(self, failure: Failure) -> None:
-        self.failures_by[failure.attribution] = self.failures_by.get(failure.attribution, 0) + 1
+        self.count_attribution(failure.attribution)
+
+    def count_attribution(self, attribution: str) -> None:
+        """One more finding of the run, by whom it is caused (a tool's, which is not a trace's,
+        is counted here too, so the progress counts every phase's)."""
+        self.failures_by[attribution] = self.failures_by.get(attribution, 0) + 1
 
     def settle_replay(self) -> None:
         """Count every stored execution no phase asked for again (a phase that changed)."""

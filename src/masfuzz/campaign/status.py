@@ -44,6 +44,8 @@ class Status:
     tokens_out: int
     cost: float | None  # the tester's cost in USD; None when a model's price is unknown
     stop_reason: str | None = None  # why the budget ended the campaign
+    # the phases so far that did not simply end done: (phase, status), status as `PhaseResult`'s
+    not_done: tuple[tuple[str, str], ...] = ()
 
     @property
     def eta(self) -> float | None:

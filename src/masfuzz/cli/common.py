@@ -22,8 +22,9 @@ def print_analysis(analysis: Any, fmt: str, *, obligations: bool = False,
                    fail_on: str | None = None) -> int:
     """Render an analysis: each `--report FORMAT[:PATH]` (a file written atomically, or the
     terminal), else `--format` to the terminal; exit 1 when `--fail-under` or `--fail-on`
-    fails it."""
+    fails it, else 3 when a phase failed for masfuzz's own reasons (`masfuzz.report.phases`)."""
     from masfuzz.report import write_report
+    from masfuzz.report.phases import EXIT_FINDINGS, EXIT_INCOMPLETE, incomplete_line, phases_of
     from masfuzz.report.tools import gating_failures
 
     for spec in reports or [fmt]:
@@ -31,12 +32,16 @@ def print_analysis(analysis: Any, fmt: str, *, obligations: bool = False,
         write_report(analysis, kind, path or None, obligations=obligations)
         if path:  # coverage.py's habit: say where the file went
             print(f"masfuzz: wrote the {kind} report to {path}", file=sys.stderr)
+    incomplete = incomplete_line(phases_of(analysis))
+    if incomplete:  # whatever else the exit says, a phase masfuzz failed to run is said
+        print(f"masfuzz: {incomplete}", file=sys.stderr)
     why = analysis.gate(fail_under)
     if why:
         print(f"masfuzz: {why}", file=sys.stderr)
-        return 1
+        return EXIT_FINDINGS
     tools = analysis.extra.get("tools") or {}  # the findings of a run's tool fuzzing count too
-    return failure_gate(analysis.failures + gating_failures(tools.get("findings") or []), fail_on)
+    code = failure_gate(analysis.failures + gating_failures(tools.get("findings") or []), fail_on)
+    return code or (EXIT_INCOMPLETE if incomplete else 0)
 
 
 def failure_gate(failures: list[dict[str, Any]], fail_on: str | None) -> int:

@@ -189,6 +189,8 @@ def fields(status: Status) -> dict[str, str]:
         out["tokens"] = f"{status.tokens_in} in / {status.tokens_out} out"
     if status.cost is not None:
         out["tester cost"] = f"${status.cost:.4f}"
+    if status.not_done:  # a phase that did not run, or failed, is never silent
+        out["phases"] = ", ".join(f"{phase} {how.upper()}" for phase, how in status.not_done)
     out["elapsed"] = duration(status.elapsed) + (f"/{duration(b.wall_time)}" if b.wall_time else "")
     eta = status.eta
     if eta is not None and status.event != "end":
@@ -247,6 +249,8 @@ class _Panel:
         if "tester cost" in f:
             models += f", tester cost {f['tester cost']}"
         grid.add_row("models", Text(models))
+        if "phases" in f:
+            grid.add_row("phases", Text(f["phases"], style="red"))
         when = f"elapsed {f['elapsed']}" + (f", eta {f['eta']} ({status.eta_limit} budget)"
                                             if "eta" in f else "")
         grid.add_row("time", Text(when))

@@ -9,7 +9,9 @@ Whatever the system under test does, the caller gets a trace and the campaign go
 request's time limit the worker's whole process group is killed (the worker and anything it
 started) and the run is a `timeout`; a worker that dies (a segfault, an abort, `os._exit`, any
 exit status) or calls `sys.exit` is a `crash`. Both keep the events the worker streamed before
-the end, and say which agent or tool was running. A killed or dead worker is replaced lazily.
+the end, and the model use it reported (each SUT model call done, with its tokens, by agent:
+the progress and the report count it as a finished run's), and say which agent or tool was
+running. A killed or dead worker is replaced lazily.
 
 With `concurrency` above 1, workers are forked from a template process (`masfuzz.exec.template`)
 that imported the agent framework once, so a worker starts without importing it again; each
@@ -28,6 +30,7 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from pydantic import ValidationError
@@ -40,7 +43,7 @@ from masfuzz.llm.client import CONNECTIONS, SLOTS_ENV
 from masfuzz.loader import FRAMEWORKS
 from masfuzz.proc import kill_group, start_in_group
 from masfuzz.target import Target, adapter_name
-from masfuzz.trace import ENDED_IN_MODEL_CALL, EVENTS, AgentTurn, Trace, ended_trace, running_tool
+from masfuzz.trace import ENDED_IN_MODEL_CALL, EVENTS, AgentTurn, Trace, Usage, ended_trace, running_tool
 
 LOAD_TIMEOUT = 120.0  # seconds to import the target (a cold framework import on a busy machine)
 STDERR_TAIL = 4000  # characters of the worker's stderr kept for a crash report
@@ -195,10 +198,13 @@ class PoolExecutor(Executor):
             answering = _model_answering(events)
             if answering is not None:
                 meta[ENDED_IN_MODEL_CALL] = answering
+            usage, by_agent = _model_use(events, scenario)
+            if by_agent:  # the calls each agent made before the end, as a finished run says them
+                meta["agent_settings"] = by_agent
             return ended_trace(
                 scenario, ended.kind, f"{ended}{_while(kept, answering)}", time.perf_counter() - t_run,
                 system_id=info.get("system_id", ""), framework=info.get("framework", ""),
-                meta=meta, events=kept,
+                meta=meta, events=kept, usage=usage,
             )
         except BaseException:
             await worker.kill()
@@ -293,23 +299,46 @@ def _events(lines: list[bytes]) -> tuple[Any, ...]:
         return ()
 
 
-def _model_answering(lines: list[bytes]) -> str | None:
-    """The agent whose model call was still running when the run ended ("" for a call no
-    adapter named), or None when no model call was."""
-    open_calls: list[str] = []
+def _model_notes(lines: list[bytes]) -> Iterator[dict[str, Any]]:
+    """The worker's notes of SUT model calls starting and ending, as far as they can be read."""
     for line in lines:
         if not line.startswith(_MODEL_LINE):
             continue
         try:
-            note = json.loads(line)
+            yield json.loads(line)
         except ValueError:
-            break
+            return
+
+
+def _model_answering(lines: list[bytes]) -> str | None:
+    """The agent whose model call was still running when the run ended ("" for a call no
+    adapter named), or None when no model call was."""
+    open_calls: list[str] = []
+    for note in _model_notes(lines):
         agent = str(note.get("model_call", ""))
         if note.get("busy"):
             open_calls.append(agent)
         elif agent in open_calls:
             open_calls.remove(agent)
     return open_calls[-1] if open_calls else None
+
+
+def _model_use(lines: list[bytes], scenario: Any) -> tuple[Usage, dict[str, dict[str, Any]]]:
+    """The model calls the worker reported done before the run ended, with their tokens, and
+    the calls by agent on the model the scenario gave it (a killed run's model use is counted
+    as a finished run's is)."""
+    usage, by_agent = Usage(), {}
+    for note in _model_notes(lines):
+        if note.get("busy"):
+            continue
+        tokens = note.get("usage") or {}
+        usage.model_calls += 1
+        usage.tokens_in += int(tokens.get("tokens_in", 0))
+        usage.tokens_out += int(tokens.get("tokens_out", 0))
+        agent = str(note.get("model_call", ""))
+        model = scenario.agent_models.get(agent) or scenario.sut_model or ""
+        by_agent.setdefault(agent or "-", {"model": model, "calls": 0})["calls"] += 1
+    return usage, by_agent
 
 
 def _while(events: tuple[Any, ...], answering: str | None = None) -> str:

@@ -19,7 +19,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -54,10 +55,12 @@ class FuzzSetup:
         self.stats: dict[str, TesterStats] = {}
 
     # -- before the campaign ---------------------------------------------------------------------
-    async def prepare(self, say: Callable[[str], None], seconds: float | None = None) -> None:
+    async def prepare(self, say: Callable[[str], None], seconds: float | None = None, *,
+                      need_seed: bool = True) -> None:
         """The tester's steps before the loop, within `seconds` of the campaign's wall-time
         budget: a step the budget cuts short leaves what stood before it (the skeleton, the
-        user's inputs) and says so."""
+        user's inputs) and says so. Without a seed at the end, bad input (exit 2), unless not
+        `need_seed` (`masfuzz run`, whose structural phase may still give one)."""
         deadline = None if seconds is None else time.monotonic() + seconds
         source = read_source(self.workflow)
         if not self.opts.no_spec_agent:
@@ -78,20 +81,26 @@ class FuzzSetup:
             if space is not None:
                 self.flare, self.stats["space"] = space.spec, space.stats
         if self.opts.seed_tasks:
-            say(f"seed writer: {self.opts.seed_tasks} task(s) from the workflow's documentation")
+            say(f"seed writer: asking for {self.opts.seed_tasks} task(s) from the workflow's documentation")
             stats = self.stats["seed_writer"] = TesterStats()
             tasks = await _within(deadline, say, seed_tasks(
                 self.workflow, self.tester, self.opts.seed_tasks, seed=self.opts.seed,
                 stats=stats))
             self.written = [t for t in tasks or () if t not in self.inputs + self.null]
-        if not self.inputs + self.null + self.written:
-            raise MasfuzzError("fuzz: no seed: give the system's task with --input TEXT "
-                               "(repeatable), or let the tester write some with --seed-tasks N")
+            say(f"seed writer: {_seeds_written(len(self.written), stats)}")
+        if need_seed and not self.seeds():
+            wrote = (f" (the seed writer: {_seeds_written(0, self.stats['seed_writer'])})"
+                     if "seed_writer" in self.stats else "")
+            raise MasfuzzError(f"fuzz: {NO_SEED}{wrote}")
+
+    def seeds(self) -> list[str]:
+        """The seed pool's texts before the campaign: the user's, the system's own, the tester's."""
+        return self.inputs + self.null + self.written
 
     def config(self) -> dict[str, Any]:
         o = self.opts
         return {"model": o.model, "sut_model": o.sut_model,
-                "seeds": self.inputs + self.null + self.written,
+                "seeds": self.seeds(),
                 "model_pool": list(self._pool()), "strategy": o.strategy, "rounds": o.rounds,
                 "seed": o.seed, "max_turns": o.max_turns,
                 "judge_rounds": None if o.no_judge else o.judge_rounds,
@@ -114,12 +123,20 @@ class FuzzSetup:
     def detectors(self) -> Callable[[Any], list[Any]]:
         return lambda trace: detect_cited(trace, self.flare, self.workflow)
 
-    def phase(self) -> FlarePhase:
+    def phase(self, witnessed: Sequence[Scenario] = ()) -> FlarePhase:
+        """FLARE's loop on the seed pool, and after it the scenarios in `witnessed` (those the
+        structural phase accepted, each reaching part of the workflow: seeds as FLARE wants them)."""
         o = self.opts
         seeds = [Scenario(input=text, sut_model=o.sut_model, max_turns=o.max_turns,
                           timeout=o.timeout, **surroundings(o), provenance=Provenance(source=source, seed=o.seed))
                  for text, source in [(t, "user") for t in self.inputs]
                  + [(t, "null") for t in self.null] + [(t, "tester:seed") for t in self.written]]
+        texts = set(self.seeds())
+        for sc in witnessed:
+            if sc.input not in texts:
+                texts.add(sc.input)
+                seeds.append(sc.model_copy(update={"provenance": Provenance(
+                    source="structural", parent=sc.id, seed=o.seed)}))
         agents = self.graph.reachable
         return FlarePhase(seeds, agents, participants=tuple(agents),
                           free_form=self.free_form(),
@@ -128,6 +145,11 @@ class FuzzSetup:
                           rewrite=self._rewrite if o.strategy == "input" else None,
                           analyse=None if o.no_judge and not o.map_behaviours else self._analyse,
                           reproduce=None if o.no_shrink else self.reproduce())
+
+    def after(self, structural: Any) -> "SeededByStructural":
+        """FLARE's phase of `masfuzz run`: built when it starts, seeded, when the pool is empty,
+        with the scenarios the structural phase (`structural`, or None) witnessed."""
+        return SeededByStructural(self, structural)
 
     def reproduce(self) -> Reproduce:
         return Reproduce.parse(self.opts.reproduce, self.opts.sut_model)
@@ -180,6 +202,55 @@ class FuzzSetup:
 
     def _pool(self) -> tuple[str, ...]:
         return tuple(m.strip() for m in (self.opts.model_pool or "").split(",") if m.strip())
+
+
+NO_SEED = ("no seed: give the system's task with --input TEXT (repeatable), or let the tester "
+           "write some with --seed-tasks N")
+
+
+def _seeds_written(kept: int, stats: TesterStats) -> str:
+    """What the seed writer gave, in true counts (a weak model's tasks may all be rejected)."""
+    text = f"{kept} usable task(s) written"
+    if stats.rejected:
+        reasons = sorted({d.reason for d in stats.rejected})
+        text += f", {len(stats.rejected)} rejected ({'; '.join(reasons)})"
+    if stats.malformed:
+        text += f", {stats.malformed} malformed answer(s)"
+    if stats.failures:
+        text += f", {len(stats.failures)} failed call(s)"
+    return text
+
+
+@dataclass
+class SeededByStructural:
+    """FLARE's loop in `masfuzz run`: its seeds are the pool's; with none there (no --input, no
+    usable task from the tester), the scenarios the structural phase witnessed, when it ran
+    before; with no seed at all it does not run, says why (`PhaseNotRun`), and the campaign
+    goes on."""
+
+    setup: FuzzSetup
+    structural: Any = None
+    name: str = "fuzz"
+    share: float = 2.0  # of the budget `masfuzz run` shares (`masfuzz.campaign.budget`)
+    inner: FlarePhase | None = None
+
+    async def run(self, campaign: Any) -> None:
+        from masfuzz.campaign import PhaseNotRun
+
+        # the pool's seeds when there are some; else what the structural phase witnessed
+        witnessed = [] if self.setup.seeds() else list(getattr(self.structural, "witnessed", ()) or ())
+        if not self.setup.seeds() and not witnessed:
+            why = ("the structural phase witnessed no scenario, and " if self.structural is not None
+                   else "")
+            raise PhaseNotRun(why + NO_SEED)
+        self.inner = self.setup.phase(witnessed)
+        if witnessed:
+            campaign.progress(f"fuzz: no --input and no task from the tester: the {len(witnessed)} "
+                              "scenario(s) the structural phase witnessed are the seeds")
+        await self.inner.run(campaign)
+
+    def summary(self) -> dict[str, Any]:
+        return self.inner.summary() if self.inner is not None else {}
 
 
 async def _within(deadline: float | None, say: Callable[[str], None], step: Any) -> Any:

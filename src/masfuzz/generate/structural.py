@@ -14,7 +14,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from masfuzz.campaign import Campaign
+from masfuzz.campaign import BudgetExhausted, Campaign
 from masfuzz.generate.leaks import forbidden_identifiers
 from masfuzz.generate.objectives import Bundle, plan
 from masfuzz.generate.realizer import Realizer, lift_inputs
@@ -38,6 +38,15 @@ class StructuralPhase:
     # the user's stand-ins for the system's surroundings (`scenario.surroundings`), every run
     surroundings: dict[str, Any] = field(default_factory=dict)
     name: str = "structural"
+    share: float = 2.0  # of the budget `masfuzz run` shares (`masfuzz.campaign.budget`)
+    # the accepted scenario of each bundle witnessed: FLARE's seeds in `masfuzz run`
+    witnessed: list[Scenario] = field(default_factory=list)
+    unfinished: list[str] = field(default_factory=list)  # bundles the budget stopped mid-way
+
+    def summary(self) -> dict[str, Any]:
+        """The phase's part of the run's summary: the bundles whose attempts the budget cut
+        short (the report says so rather than calling them unrealized)."""
+        return {"unfinished": list(self.unfinished)}
 
     async def run(self, c: Campaign) -> None:
         graph, _objs, bundles = plan(c.spec, criteria=self.criteria, merge=self.merge)
@@ -53,6 +62,20 @@ class StructuralPhase:
             loops.append(Refinement.start(b, inputs, self.attempts, prior))
         said: set[int] = set()
         self._say_finished(c, loops, said)
+        try:
+            await self._rounds(c, loops, make, said)
+        finally:  # what was witnessed, and what the budget left unfinished
+            self.witnessed = [r.accepted.scenario for r in (loop.realization() for loop in loops)
+                              if r.passed and r.accepted is not None and r.accepted.scenario is not None]
+            self.unfinished = [loop.bundle.id for loop in loops if not loop.finished]
+            if self.unfinished:
+                c.progress(f"structural: {len(self.unfinished)} objective bundle(s) unfinished: "
+                           "the budget stopped the phase before their attempts were all made")
+        realized = [loop.realization() for loop in loops]
+        if self.fault_modes:
+            await self._fault_reruns(c, [r for r in realized if r.passed])
+
+    async def _rounds(self, c: Campaign, loops: list[Refinement], make: Any, said: set[int]) -> None:
         # Rounds: the next attempt of every bundle still open, proposed together and executed
         # together (different objectives are independent; one bundle's attempts stay in
         # sequence), recorded in bundle order: a seed gives one run whatever --workers is.
@@ -67,15 +90,20 @@ class StructuralPhase:
                     loop.keep(step.attempt)
                     _record_attempt(c, loop.bundle, step.attempt)
             runs = [(loop, step) for loop, step in zip(opened, steps) if step.scenario is not None]
-            outcomes = await c.execute([step.scenario for _, step in runs])  # type: ignore[misc]
+            stop: BudgetExhausted | None = None
+            try:
+                outcomes = await c.execute([step.scenario for _, step in runs])  # type: ignore[misc]
+            except BudgetExhausted as exc:  # the attempts that did run are judged and kept
+                stop, outcomes = exc, exc.outcomes
             for (loop, step), outcome in zip(runs, outcomes):
+                if outcome is None:  # not executed: the budget ended the round first
+                    continue
                 a = loop.judged(step, outcome.trace)
                 loop.keep(a)
                 _record_attempt(c, loop.bundle, a)
             self._say_finished(c, loops, said)
-        realized = [loop.realization() for loop in loops]
-        if self.fault_modes:
-            await self._fault_reruns(c, [r for r in realized if r.passed])
+            if stop is not None:
+                raise stop
 
     @staticmethod
     def _say_finished(c: Campaign, loops: list[Refinement], said: set[int]) -> None:

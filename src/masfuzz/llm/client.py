@@ -137,8 +137,9 @@ class ManagedClient:
         reply: ChatReply | None = None
         try:
             if request.role == "sut":
-                with model_call(request.agent):
+                with model_call(request.agent) as streamed:
                     reply = await self._complete(request, timeout if timeout is not None else self.timeout)
+                    streamed.update(tokens_in=reply.usage.tokens_in, tokens_out=reply.usage.tokens_out)
             else:
                 reply = await self._complete(request, timeout if timeout is not None else self.timeout)
             return reply

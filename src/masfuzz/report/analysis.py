@@ -188,6 +188,7 @@ def _sections(store: Any, run_id: int, a: Analysis, info: dict[str, Any]) -> dic
     # failures first
     phases = (info.get("config") or {}).get("phases") or ["structural", "flare"]
     return {
+        "phases": (info.get("summary") or {}).get("phases"),  # how each phase ended
         "replayed": (info.get("summary") or {}).get("replayed"),
         "generation": generation_section(store, run_id, a.spec, info, usage)
         if info["command"] == "cover" or (info["command"] == "run" and "structural" in phases) else None,

@@ -19,6 +19,7 @@ def generation_section(store: Any, run_id: int, spec: Any, info: dict[str, Any],
     for a in store.attempts(run_id):
         by_bundle.setdefault(a["bundle_id"], []).append(a)
     realized, unrealized = [], []
+    unfinished = set(summary.get("unfinished") or ())  # bundles the budget stopped mid-way
     for b in bundles:
         tried = sorted(by_bundle.get(b.id, []), key=lambda a: a["number"])
         if tried and tried[-1]["reward"] == 1:
@@ -28,7 +29,7 @@ def generation_section(store: Any, run_id: int, spec: Any, info: dict[str, Any],
         else:
             unrealized.append({"bundle": str(b), "obligations": list(b.obligation_ids),
                                "attempts": [{"text": a["text"], "verdict": a["verdict"]}
-                                            for a in tried]})
+                                            for a in tried], "unfinished": b.id in unfinished})
     faults = [{"agent": f["agent"], "tool": f["tool"], "mode": f["mode"], "holds": bool(f["holds"]),
                "reasons": list(f["reasons"]), "scenario": f["scenario_id"]}
               for f in store.fault_runs(run_id)]
@@ -54,10 +55,18 @@ def generation_section(store: Any, run_id: int, spec: Any, info: dict[str, Any],
         "fault_runs": faults,
         "wall_time": round(float(summary.get("wall_time", 0.0)), 3),
         "executions": summary.get("executions", {"run": 0, "reused_from_store": 0}),
-        "stopped": summary.get("stopped"),
+        "stopped": _stopped(summary),
         "suite": summary.get("suite"),
         "run_id": run_id,
     }
+
+
+def _stopped(summary: dict[str, Any]) -> str | None:
+    """Why the budget stopped the structural phase (its own result, where the run kept one)."""
+    for p in summary.get("phases") or ():
+        if p["phase"] == "structural":
+            return p["reason"].removeprefix("budget: ") if p["status"] == "stopped" else None
+    return summary.get("stopped")
 
 
 def witnessed_by_scenario(contexts: dict[str, list[str]], fault_scenarios: set[str]) -> dict[str, list[str]]:
@@ -113,7 +122,11 @@ def generation_text(data: dict[str, Any]) -> str:
     for r in data["unrealized"]:
         seen = r.get("witnessed_by") or {}
         note = f"; witnessed all the same by {', '.join(sorted(set(seen.values())))}" if seen else ""
-        out.append(f"  UNREALIZED  {r['bundle']}  after {len(r['attempts'])} attempt(s){note}")
+        if r.get("unfinished"):  # not given all its attempts: the budget ended the phase
+            out.append(f"  UNFINISHED  {r['bundle']}  after {len(r['attempts'])} attempt(s): the "
+                       f"budget stopped the phase before its last attempt{note}")
+        else:
+            out.append(f"  UNREALIZED  {r['bundle']}  after {len(r['attempts'])} attempt(s){note}")
         for i, a in enumerate(r["attempts"], 1):
             out.append(f"      {i}. {a['text']!r} -> {a['verdict']}")
     if data["fault_runs"]:

@@ -24,6 +24,7 @@ from masfuzz.report.base import Reporter
 from masfuzz.report.fuzzing import usage_rows
 from masfuzz.report.json_report import LIST_LIMIT
 from masfuzz.report.text import oracles, who_and_when
+from masfuzz.report.phases import phase_lines, phase_words, phases_of
 from masfuzz.trace import Trace
 
 EVENT_TEXT_LIMIT = 4000  # characters of one event shown; the store keeps the whole of it
@@ -68,6 +69,9 @@ def page(a: Analysis) -> dict[str, Any]:
         "fuzz": a.extra.get("fuzz"),
         "generation": a.extra.get("generation"),
         "replayed": a.extra.get("replayed") or [],
+        # every phase with how it ended; shown when one did not simply end done
+        "phases": [{**p, "words": phase_words(p)} for p in phases_of(a)],
+        "phases_shown": bool(phase_lines(phases_of(a))),
         "groups": _groups(own, a.traces),
         "set_aside": _groups([f for f in a.failures if f not in own], a.traces),
         "tools": _tools(a.extra.get("tools")),

@@ -5,7 +5,9 @@ gap is shown, the gate for it is `--fail-under`); a C3 restricted edge that a sc
 witness fails, since it is a restricted call the system attempted. A failure of the app's own
 fails its test case, with its description, who and when (the blamed agent, the decisive event),
 the oracles that found it, its evidence and reproducer; a finding caused by masfuzz
-or the settings is skipped with its cause.
+or the settings is skipped with its cause. Each phase of the campaign is a test case too: one
+that did not run, or was stopped, is skipped with why; one that failed for masfuzz's own reasons
+is an error.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 from masfuzz.report.analysis import Analysis
 from masfuzz.report.base import Reporter
 from masfuzz.report.text import oracles, who_and_when
+from masfuzz.report.phases import phase_words, phases_of
 
 
 class JUnitReporter(Reporter):
@@ -47,12 +50,24 @@ class JUnitReporter(Reporter):
                 ET.SubElement(case, "skipped", message=f"caused by the {whose}, not the app: {f.get('because', '')}")
                 continue
             _mark(case, "failure", f["description"], _details(f), kind=f["category"])
+        phases = phases_of(analysis)
+        if phases:  # a phase that did not run, or failed, is never silent
+            suite = _suite(root, "phases")
+            for p in phases:
+                case = ET.SubElement(suite, "testcase", classname="masfuzz.phases", name=p["phase"])
+                if p["status"] == "failed":  # masfuzz's own: an error, not the app's failure
+                    ET.SubElement(case, "error", message=phase_words(p)).text = \
+                        "\n".join(p.get("problems") or ()) or p["reason"]
+                elif p["status"] != "done":
+                    ET.SubElement(case, "skipped", message=phase_words(p))
         for s in root:
             s.set("tests", str(len(s)))
             s.set("failures", str(sum(1 for c in s if c.find("failure") is not None)))
             s.set("skipped", str(sum(1 for c in s if c.find("skipped") is not None)))
+            s.set("errors", str(sum(1 for c in s if c.find("error") is not None)))
         root.set("tests", str(sum(int(s.get("tests", 0)) for s in root)))
         root.set("failures", str(sum(int(s.get("failures", 0)) for s in root)))
+        root.set("errors", str(sum(int(s.get("errors", 0)) for s in root)))
         ET.indent(root)
         return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 

@@ -58,7 +58,10 @@ class TextReporter(Reporter):
 
     def _sections(self, analysis: Analysis) -> str:
         """What the campaign's phases left: known failures replayed, generation, fuzzing, tool fuzzing."""
-        text = ""
+        from masfuzz.report.phases import phase_lines, phases_of
+
+        lines = phase_lines(phases_of(analysis))
+        text = "\n" + "\n".join(lines) + "\n" if lines else ""
         replayed = analysis.extra.get("replayed")
         if replayed:
             live = sum(1 for r in replayed if r["still_fails"])

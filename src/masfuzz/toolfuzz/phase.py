@@ -19,7 +19,13 @@ or when the budget cuts it short; a resumed campaign keeps the tools done and fu
 (a cut-short tool again from its first call, replacing what its first attempt recorded), so
 findings are neither lost nor duplicated. A tool that hangs or kills its process is a finding;
 a failure masfuzz's sandbox or its limits caused is recorded as theirs (`grouping.attribution`),
-never as the app's.
+never as the app's. A tool masfuzz itself fails to fuzz is one of the phase's `problems`: the
+phase is reported failed, naming the tool (`masfuzz.report.phases`), and the next tool is fuzzed.
+Where the machine cannot sandbox a tool the phase does not run (`PhaseNotRun`), and says why.
+
+The fuzzing loop runs in a thread (`sandbox.off_loop`): its budget callback only reads the
+budget, and the campaign keeps its lease from the event loop's thread, to which the store's
+SQLite connection belongs.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from masfuzz.campaign.budget import BudgetExhausted
-from masfuzz.errors import TargetError
+from masfuzz.errors import MasfuzzError, TargetError
 from masfuzz.report.tools import reproducer
 from masfuzz.toolfuzz.session import FuzzSession, SessionConfig, session_data, tool_dict
 from masfuzz.toolfuzz.tools import FuzzTool
@@ -42,20 +48,23 @@ class ToolsPhase:
     refused: str | None = None  # why this machine cannot sandbox a tool: the phase is skipped
     name: str = "tools"
     spends: tuple[str, ...] = ("wall_time",)  # calls tools, not the system or the tester
+    share: float = 1.0  # of the wall time (`masfuzz.campaign.budget.share_limits`)
     notes: list[str] = field(default_factory=list)
     parts: list[dict[str, Any]] = field(default_factory=list)  # each tool's data, in order
+    problems: list[str] = field(default_factory=list)  # tools masfuzz failed to fuzz, and why
     target: str = ""
     ran: bool = False
 
     async def run(self, campaign: Any) -> None:
+        from masfuzz.campaign import PhaseNotRun
         from masfuzz.report.tools import tool_findings_of
 
         self.ran = True
         self.target = str(campaign.target.ref)
         if self.refused is not None:
-            self._note(campaign, f"tool fuzzing skipped: this machine cannot isolate a tool "
-                                 f"({self.refused}); --unsafe-no-sandbox fuzzes without the OS sandbox")
-            return
+            self.notes.append(f"tool fuzzing skipped: this machine cannot isolate a tool "
+                              f"({self.refused}); --unsafe-no-sandbox fuzzes without the OS sandbox")
+            raise PhaseNotRun(self.notes[-1])
         tools = self._owned_tools(campaign)
         if not tools:
             campaign.progress("tools: no tool of the workflow to fuzz")
@@ -67,23 +76,30 @@ class ToolsPhase:
         session = FuzzSession(self.config)  # no models: runtime fuzzing only
 
         def stop() -> str | None:
-            campaign.renew_lease()
+            # Asked between calls from the fuzzing loop's thread: it reads the budget only. The
+            # campaign renews its lease on the event loop's thread (the store's connection is
+            # that thread's), which the fuzzing, off the loop, leaves free.
             return campaign.budget_left(self.spends)
 
         for tool in tools:
             earlier = done.get(tool.name)
             if earlier is not None and earlier["complete"]:
-                self.parts.append({k: v for k, v in earlier.items() if k != "complete"})
+                data = {k: v for k, v in earlier.items() if k != "complete"}
+                self.parts.append(data)
+                self._count(campaign, data, tool_findings_of)
                 campaign.progress(f"tools: {tool.name}: fuzzed by an earlier invocation of this run")
                 continue
             why = campaign.budget_left(self.spends)
             if why is not None:
-                raise BudgetExhausted(why)
+                raise campaign.stop(why)
             try:
                 report = await session.test_tool(tool, stop=stop, time_left=campaign.time_left)
+            except MasfuzzError:
+                raise  # the settings' (a fixture, a setup): the command's one line
             except Exception as exc:  # masfuzz's own failure (the sandbox would not start, ...)
-                self._note(campaign, f"tool {tool.name!r} not fuzzed: masfuzz failed to run it "
-                                     f"({type(exc).__name__}: {exc})")
+                problem = f"tool {tool.name!r} not fuzzed: masfuzz failed to run it ({type(exc).__name__}: {exc})"
+                self.problems.append(problem)
+                self._note(campaign, problem)
                 continue
             data = tool_dict(report)
             for e in data["errors"]:  # stored with its reproducer, as the session's data shows it
@@ -93,9 +109,16 @@ class ToolsPhase:
                 campaign.store.record_tool_result(campaign.run_id, data, tool_findings_of(data),
                                                   complete=stopped is None)
             self.parts.append(data)
+            self._count(campaign, data, tool_findings_of)
             campaign.progress(f"tools: {tool.name}: {_result(data)}")
             if stopped is not None:
-                raise BudgetExhausted(stopped)
+                raise campaign.stop(stopped)
+
+    @staticmethod
+    def _count(campaign: Any, data: dict[str, Any], findings_of: Any) -> None:
+        """A tool's findings counted with the run's other failures (the progress, the summary)."""
+        for finding in findings_of(data):
+            campaign.recorder.count_attribution(finding.get("attribution", "sut"))
 
     def _owned_tools(self, campaign: Any) -> list[FuzzTool]:
         """The tools the spec's agents may use, as callables the adapter hands over."""
