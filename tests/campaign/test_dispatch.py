@@ -18,7 +18,10 @@ CS = str(EXAMPLES / "customer_service" / "app.py") + ":triage_agent"
 SLEEPY = "scripted/" + str(ROOT / "tests" / "campaign" / "sleepy_policy.py") + ":policy"
 
 
-def test_longest_expected_first_recorded_in_submission_order():
+def test_longest_expected_first_recorded_in_submission_order(monkeypatch):
+    # a call's wait is what makes the longer run longer: long enough that a loaded machine's
+    # noise cannot reverse two runs' times
+    monkeypatch.setenv("SLEEPY_POLICY_DELAY", "0.6")
     asyncio.run(_seeds_then_mutants())
 
 
@@ -30,7 +33,7 @@ async def _seeds_then_mutants():  # one loop: the executor's slots belong to it
     long = Scenario(input="How much luggage can I bring? Also change my seat to 3A, booking XYZ789",
                     sut_model=SLEEPY)
     seeds = await campaign.execute([short, long])
-    # the sleepy model waits 100 ms a call: two questions take more calls, so more time
+    # the sleepy model waits 600 ms a call: two questions take more calls, so more time
     assert seeds[1].trace.usage.model_calls > seeds[0].trace.usage.model_calls
     assert seeds[1].trace.usage.wall_time > seeds[0].trace.usage.wall_time
 

@@ -148,8 +148,12 @@ def test_an_injected_fault_handled_honestly_is_no_app_finding_and_mishandled_it_
     # the same retries, then a reply that says the seat was changed: the handling is the app's
     code, failures, err = _injected(cli, "boastful", *fault)
     assert code == 1, err
-    [loop] = failures
+    found = {f["detector"]: f for f in failures}
+    loop = found["loop"]
     assert (loop["detector"], loop["attribution"], loop["agent"]) == ("loop", "sut", "seat_booking_agent")
+    # and the reply itself is an incorrect verification: the seat "changed" against the tool's error
+    assert sorted(found) == ["claimed_outcome", "loop"], sorted(found)
+    assert found["claimed_outcome"]["root_cause"] == "Incorrect Verification"
     # without the fault the tool works at once: both desks are clean
     for policy in ("honest", "boastful"):
         code, failures, err = _injected(cli, policy)
