@@ -218,3 +218,31 @@ def test_escape_corpus_as_an_unprivileged_user(arena):
     assert db.execute("SELECT note FROM runs").fetchall() == [("before the escapes",)]
     db.close()
     _judge(outcomes, root, config, tcp, unix, sentinel, log, *hashes)
+
+
+ENV_TOOL = '''
+import os
+
+
+def region(city: str) -> str:
+    """The shipping region of a city."""
+    raise LookupError(f"region={os.environ.get('SHOP_REGION')} key={'OPENAI_API_KEY' in os.environ}")
+'''
+
+
+def test_only_allowed_and_passed_names_enter_a_calls_environment(tmp_path, monkeypatch, capsys):
+    from masfuzz.cli import main
+
+    tool = tmp_path / "env_tool.py"
+    tool.write_text(ENV_TOOL)
+    monkeypatch.setenv("SHOP_REGION", "eu-west")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-planted-never-inside")
+    argv = ["tools", f"{tool}:region", "--calls", "2", "--seed", "1", "--store", str(tmp_path / "r.db")]
+    assert main([*argv, "--pass-env", "SHOP_REGION", "--format", "json"]) in (0, 1)
+    out = capsys.readouterr().out
+    assert "region=eu-west key=False" in out and "sk-planted" not in out
+    assert main([*argv, "--format", "json"]) in (0, 1)  # not passed: not there
+    assert "region=None key=False" in capsys.readouterr().out
+    assert main([*argv, "--pass-env", "NOT-A-NAME"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--pass-env" in err

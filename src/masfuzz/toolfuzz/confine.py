@@ -280,8 +280,11 @@ def _unpack(packed: bytes, root: str) -> None:
     import io
     import tarfile
 
+    # masfuzz's own archive (`Confinement.pack`), of the user's own files: trusted as it is
+    # (extraction filters exist from Python 3.11.4 on)
+    trusted = {"filter": "fully_trusted"} if hasattr(tarfile, "fully_trusted_filter") else {}
     with tarfile.open(fileobj=io.BytesIO(packed)) as archive:
-        archive.extractall(root, filter="tar")  # made by `Confinement.pack`: absolute names kept inside
+        archive.extractall(root, **trusted)
 
 
 def _mount_tmpfs(lib: Any, path: str, options: str) -> None:
