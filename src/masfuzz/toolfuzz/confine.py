@@ -128,15 +128,16 @@ class Confinement:
 
     def pack(self) -> None:
         """When root inside is another id outside (masfuzz runs as root), a folder of the user's
-        that only its owner may read (a 0700 folder, a 0600 file) would be unreadable inside:
-        such folders are copied in (a tar archive in memory, unpacked into the new root) instead
-        of bound. Run before the namespaces, by the user, who may read them."""
+        that only its owner may enter (0700) would be unreadable inside: such a folder is copied
+        in (a tar archive in memory, unpacked into the new root) instead of bound. (A private
+        file inside a folder others may enter stays private, as for any other user.) Run before
+        the namespaces, by the user, who may read them."""
         import io
         import tarfile
 
         if os.geteuid() != 0:
             return
-        copied = [p for p in self.own if os.path.exists(p) and not _others_may_read(p)]
+        copied = [p for p in self.own if not _others_may_enter(p)]
         if not copied:
             return
         hidden = set(self.hidden)
@@ -169,17 +170,14 @@ class Confinement:
         return sources
 
 
-def _others_may_read(path: str) -> bool:
-    def ok(p: str) -> bool:
-        mode = os.lstat(p).st_mode
-        need = stat.S_IROTH | (stat.S_IXOTH if stat.S_ISDIR(mode) else 0)
-        return stat.S_ISLNK(mode) or mode & need == need
-    if not ok(path):
-        return False
-    for folder, dirs, files in os.walk(path):
-        if not all(ok(os.path.join(folder, n)) for n in dirs + files):
-            return False
-    return True
+def _others_may_enter(path: str) -> bool:
+    """Whether a uid other than the owner may read this file, or list and enter this folder."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return True  # gone: nothing to copy
+    need = stat.S_IROTH | (stat.S_IXOTH if stat.S_ISDIR(mode) else 0)
+    return mode & need == need
 
 
 def readable_paths(fixture: str | None) -> list[str]:
