@@ -246,3 +246,25 @@ def test_only_allowed_and_passed_names_enter_a_calls_environment(tmp_path, monke
     assert main([*argv, "--pass-env", "NOT-A-NAME"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--pass-env" in err
+
+
+def test_a_machine_file_the_sandbox_does_not_show_is_the_settings_failure(tmp_path):
+    from masfuzz.toolfuzz.grouping import attribution
+    from masfuzz.toolfuzz.sandbox import Sandbox
+    from masfuzz.toolfuzz.tools import from_callable
+
+    data = tmp_path / "elsewhere" / "prices.csv"
+    data.parent.mkdir()
+    data.write_text("apple,1.5\n")
+
+    def read_prices(path: str) -> str:
+        """Reads a price list."""
+        return open(path).read()
+
+    with Sandbox(from_callable(read_prices)) as box:
+        outside = box.call({"path": str(data)})
+        nowhere = box.call({"path": str(tmp_path / "missing.csv")})
+    assert outside.error_type == "FileNotFoundError"
+    whose, why = attribution(outside)
+    assert whose == "settings" and "--fixture" in why
+    assert attribution(nowhere) == ("sut", None)  # missing on the machine too: the tool's own error
