@@ -6,7 +6,7 @@ STAMP := $(VENV)/.stamp-install
 EXTRAS ?= local,openai,litellm,openai-agents,autogen,langgraph,toolfuzz,toolfuzz-langchain,ag2,dspy,otel,ray,pydantic-ai,dev
 export CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 
-.PHONY: demo test bench install clean ag02 browser
+.PHONY: demo test bench install clean ag02 browser sandbox
 
 # A second environment for apps written against pyautogen 0.2.x (FLARE's benchmark apps; see
 # docs/flare-apps.md): the 0.2 API and AG2 both install the module `autogen`, so they cannot
@@ -37,7 +37,14 @@ browser:
 	command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
 	  { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(BROWSER_PKGS); }
 
-test: $(STAMP) browser
+# The tool sandbox's seccomp filter loads the system's libseccomp (through pyseccomp); its escape
+# tests run the corpus unprivileged with util-linux's setpriv and unshare.
+SANDBOX_PKGS := libseccomp2 util-linux
+sandbox:
+	dpkg -s $(SANDBOX_PKGS) >/dev/null 2>&1 || \
+	  { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(SANDBOX_PKGS); }
+
+test: $(STAMP) browser sandbox
 	MASFUZZ_REQUIRE_BROWSER=1 $(PY) -m pytest -q
 
 bench: $(STAMP)

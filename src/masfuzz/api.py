@@ -434,7 +434,8 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
     if "tools" in phases:
         config["tools"] = {"calls": opts.calls, "timeout": _tool_timeout(opts),
                            "memory_mb": opts.memory_mb, "sandbox": not opts.unsafe_no_sandbox,
-                           "fixture": opts.fixture, "setup": opts.setup}
+                           "fixture": opts.fixture, "setup": opts.setup,
+                           "pass_env": list(opts.pass_env or ())}  # names only, never values
     owner = f"{socket.gethostname()}:{os.getpid()}"
     opts.fresh = opts.fresh or not opts.resume  # each run is a new campaign; --resume continues one
     executor = make_executor(opts.executor, ray_address=opts.ray_address, concurrency=opts.workers,
@@ -640,7 +641,7 @@ def run_tools(opts: argparse.Namespace) -> dict[str, Any]:
     run_id = store.start_run("tools", None, opts.target, _redacted({
         "calls": opts.calls, "seed": seed, "model": opts.model, "sut_model": opts.sut_model,
         "correctness": opts.correctness, "fix_docs": opts.fix_docs, "fixture": opts.fixture,
-        "setup": opts.setup}), seed=seed)
+        "setup": opts.setup, "pass_env": list(opts.pass_env or ())}), seed=seed)
     tester = agent = None
     if opts.model or opts.sut_model:  # made with the command's model settings (cache, timeout, key)
         models = model_settings(opts)
@@ -727,7 +728,7 @@ def _call_state(opts: argparse.Namespace) -> Any:
         except (TypeError, ValueError):
             params = []
         takes_folder = bool(params)
-    return CallState(fixture, setup, opts.setup or "", takes_folder)
+    return CallState(fixture, setup, opts.setup or "", takes_folder, tuple(getattr(opts, "pass_env", ()) or ()))
 
 
 def _dry_run(config: Any) -> None:

@@ -176,6 +176,13 @@ def report_spec(value: Any) -> str:
     return str(value)
 
 
+def env_name(value: Any) -> str:
+    """The name of an environment variable (letters, digits and _, not starting with a digit)."""
+    if not isinstance(value, str) or not value.isidentifier() or not value.isascii():
+        raise ValueError(f"expected an environment variable's name, not {value!r}")
+    return value
+
+
 def pair(sep: str, what: str) -> Parser:
     """`LEFT{sep}RIGHT` with both sides non-empty (AGENT=MODEL, TOOL=MODE, FROM->TO)."""
 
@@ -462,6 +469,9 @@ TABLE: tuple[Setting, ...] = (
             "(create a database, set environment variables); called with the folder's path if "
             "it takes an argument", pair(":", "MODULE:FUNCTION or FILE.py:FUNCTION"), None,
             ("tools", "run"), metavar="MODULE:FUNCTION"),
+    Setting("pass_env", "an environment variable the sandboxed tools may see (repeatable); "
+            "besides these they see PATH, the locale and TZ only, never masfuzz's or a model's "
+            "keys", env_name, (), ("tools", "run"), "append", metavar="NAME"),
     # mutate
     Setting("operators", "the mutation operators to apply (comma list)",
             choices_list(*MUTATION_OPERATORS),

@@ -14,14 +14,19 @@ from masfuzz.toolfuzz.tools import from_callable
 
 
 class Listener:
-    """A TCP server on the loopback that counts connections reaching it."""
+    """A server that counts connections reaching it: a TCP one on the loopback, or on the
+    bound sockets given (Unix ones)."""
 
-    def __init__(self) -> None:
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen()
-        self.sock.settimeout(0.2)
-        self.port = self.sock.getsockname()[1]
+    def __init__(self, socks: list[socket.socket] | None = None) -> None:
+        if socks is None:
+            sock = socket.socket()
+            sock.bind(("127.0.0.1", 0))
+            socks = [sock]
+        self.socks = socks
+        for sock in socks:
+            sock.listen()
+            sock.settimeout(0.2)
+        self.port = socks[0].getsockname()[1] if socks[0].family == socket.AF_INET else 0
         self.connections = 0
         self._stop = False
         self.thread = threading.Thread(target=self._serve, daemon=True)
@@ -29,17 +34,19 @@ class Listener:
 
     def _serve(self) -> None:
         while not self._stop:
-            try:
-                conn, _ = self.sock.accept()
-                self.connections += 1
-                conn.close()
-            except (TimeoutError, OSError):
-                continue
+            for sock in self.socks:
+                try:
+                    conn, _ = sock.accept()
+                    self.connections += 1
+                    conn.close()
+                except (TimeoutError, OSError):
+                    continue
 
     def close(self) -> None:
         self._stop = True
         self.thread.join(2)
-        self.sock.close()
+        for sock in self.socks:
+            sock.close()
 
 
 @pytest.fixture
@@ -58,7 +65,7 @@ def listener():
 
 
 def _checked(status: int) -> None:
-    if status != 0:  # rm ran (in the namespaces) and failed on the read-only file system
+    if status != 0:  # rm ran (in the namespaces) and failed: the folder is not in the sandbox
         raise OSError(f"exit status {status}")
 
 
@@ -71,7 +78,7 @@ def make_hazard(victim_dir: str, port: int):
             lambda: shutil.rmtree(victim_dir),
             lambda: open(os.path.join(victim_dir, "new.txt"), "w").write("x"),
             lambda: os.rename(os.path.join(victim_dir, "keep.txt"), "stolen.txt"),
-            lambda: _checked(os.system(f"rm -rf {victim_dir}")),
+            lambda: _checked(os.system(f"rm -r {victim_dir}")),  # no -f: a folder not there fails
             lambda: socket.create_connection(("127.0.0.1", port), timeout=1).close(),
             lambda: socket.getaddrinfo("example.com", 80),
             lambda: shutil.rmtree(os.path.join(victim_dir, "..", os.path.basename(victim_dir))),

@@ -97,6 +97,9 @@ _SANDBOX_MESSAGES = [
      "the sandbox has no network"),
     (re.compile(r"File too large"), "settings", "the sandbox's file size limit"),
 ]
+# A file the tool named by its absolute path that this machine has but the sandbox does not show
+# (it shows the tool its own folder, the fixture and the Python install only).
+_MISSING_FILE = re.compile(r"No such file or directory: '(/[^']+)'")
 _LIMIT_TYPES = {"MemoryError": "the sandbox's memory limit (--memory-mb)",
                 "Crash[SIGXCPU]": "the sandbox's CPU-time limit (--timeout)",
                 "Crash[SIGXFSZ]": "the sandbox's file size limit"}
@@ -113,6 +116,11 @@ def attribution(outcome: CallOutcome) -> tuple[str, str | None]:
     for pattern, whose, why in _SANDBOX_MESSAGES:
         if pattern.search(outcome.message or ""):
             return whose, why
+    missing = _MISSING_FILE.search(outcome.message or "")
+    if missing and os.path.exists(missing.group(1)):  # here, in masfuzz's process: the machine's view
+        return "settings", (f"{missing.group(1)} exists on this machine but not in the sandbox, "
+                            "which shows a tool only its own folder, the fixture and the Python "
+                            "install (give the file with --fixture)")
     # Every frame masfuzz's: the tool's code never ran (its arguments did not bind, a wrapper
     # failed). A frame of masfuzz's below the tool's (a taint object's method) does not count.
     if outcome.frames and all(f[0].startswith(_MASFUZZ_DIR + os.sep) for f in outcome.frames):

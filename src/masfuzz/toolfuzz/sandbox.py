@@ -1,22 +1,35 @@
 """Run fuzzed tool calls where they can do no harm.
 
-The isolation is the operating system's. Every call runs in a worker process that lives in its
-own mount, network, PID and IPC namespaces (`unshare`):
-- the whole file system is mounted read-only except the sandbox's own folder, so nothing outside
-  it can be written, removed or created, by Python or by native code (`unlink`, `fopen`,
-  `sqlite3`, a `dir_fd` call, a shell started with `system`);
+The isolation is the operating system's, the same whether masfuzz runs as root or not
+(masfuzz.toolfuzz.confine has the steps and why they are done by hand). A tool's worker is a
+fork of masfuzz that, before any tool code runs:
+- has every inherited descriptor closed (a run store's, a model client's socket) and an
+  environment of an allow-list plus the names the user passes (`--pass-env`);
+- lives in new user, mount, network, IPC, PID and UTS namespaces; root inside is an
+  unprivileged id outside (nobody when masfuzz runs as root);
+- sees a file system of its own: the Python install, masfuzz, the tool's own source folder
+  (its dot-files hidden), the fixture and the system's programs, all read-only, a fresh /proc of
+  its own processes and a scratch folder that is a tmpfs of `SandboxLimits.disk_mb`; the
+  machine's root is not reachable (pivot_root), nor is any other process;
+- has no capability, no_new_privs, and a seccomp filter refusing mount, namespace, ptrace,
+  keyring, module and io_uring calls;
 - the network namespace has only a down loopback: no address is reachable;
-- the worker is PID 1 of its PID namespace and dies with the process that started it
-  (PR_SET_PDEATHSIG), and when it dies the kernel kills every process in the namespace; after
-  each call it kills every process of its namespace (but itself): nothing a tool forked or
-  spawned, in the background or detached, outlives the call;
-- limits: address space, CPU seconds, file size, processes and no core dumps by
-  `resource.setrlimit` (a tool's own processes inherit them); a wall-clock limit enforced by the
-  parent, which kills a hanging worker, and with it every process in its namespace, and starts a
-  fresh one.
+- is PID 1 of its PID namespace and dies with the process that started it (PR_SET_PDEATHSIG);
+  when it dies the kernel kills every process in the namespace; after each call it kills every
+  process of its namespace (but itself): nothing a tool forked or spawned, in the background or
+  detached, outlives the call;
+- hard limits (a tool cannot raise them again): address space, CPU seconds, file size,
+  processes (counted for the sandbox's own user, so they hold for root too) and no core dumps;
+  a wall-clock limit enforced by the parent, which kills a hanging worker, and with it every
+  process in its namespace, and starts a fresh one.
 On top of that, an audit hook refuses writes outside the call's directory and network access
 from Python with a clear `SandboxViolation`, so a tool's finding says what it tried rather than
 failing on a read-only file system.
+
+Every call runs in a fresh fork of the prepared worker: nothing a call changes in its process
+(umask, signal handlers, a patched module, the environment, a thread) reaches the next call, and
+the scratch folder is emptied between calls. What a worker sends masfuzz is JSON, never a
+pickle: a tool that reaches the channel can at most lie about its own call.
 
 A tool may start programs (a shell tool, a Python REPL in a subprocess): they run inside the
 same namespaces and limits, in the call's folder. A program that exits non-zero while the tool
@@ -32,21 +45,24 @@ program it started, goes to a file of the worker's (file-descriptor level), neve
 own output; its tail is kept with the call's outcome.
 
 Before each call its folder gets a fresh copy of the fixture folder (`--fixture`) and the setup
-function (`--setup`) runs in the worker, under the same guards, in that folder: what it creates
-or sets in the environment is what the call sees. A fixture or setup that fails is the
+function (`--setup`) runs in the call's process, under the same guards, in that folder: what it
+creates or sets in the environment is what the call sees. A fixture or setup that fails is the
 settings' failure (`SetupError`), never the tool's.
 
-Where the kernel refuses the namespaces (`isolation_problem()` says why), masfuzz refuses to fuzz
-unless told `--unsafe-no-sandbox`; then only the audit hook and the limits hold.
+Where the kernel refuses the confinement (`isolation_problem()` says why), masfuzz refuses to
+fuzz unless told `--unsafe-no-sandbox`; then only the audit hook, the limits, the closed
+descriptors and the cleaned environment hold.
 
-One worker serves many calls (forking per call costs more than the call for most tools); each
-call still gets a new directory, and a crash, kill or limit hit replaces the worker.
+One worker serves many calls (preparing one costs more than forking it); a crash, kill or limit
+hit of a call's process is that call's outcome, and a hang replaces the worker.
 """
 
 from __future__ import annotations
 
 import asyncio
-import ctypes
+import gc
+import inspect
+import json
 import multiprocessing
 import os
 import re
@@ -62,8 +78,11 @@ import traceback
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
+from masfuzz.toolfuzz.confine import (Confinement, become_root_inside, build_root, clean_environment,
+                                      close_descriptors, die_with_parent, enter_namespaces, hidden_names,
+                                      libc, lock_down, readable_paths, seccomp, write_id_maps)
 from masfuzz.toolfuzz.priors import call_tainted
 from masfuzz.toolfuzz.tools import FuzzTool
 
@@ -95,7 +114,8 @@ class SandboxLimits:
     cpu_s: int = 10  # CPU seconds per call
     memory_mb: int = 1024  # extra address space per worker
     file_mb: int = 64  # largest file a call may write
-    processes: int = 256  # processes a worker may start beyond those its user already runs
+    processes: int = 256  # processes (threads) a worker may start beyond its own
+    disk_mb: int = 256  # all a worker's calls may hold in their folders at once (a tmpfs)
 
 
 @dataclass(frozen=True)
@@ -105,6 +125,7 @@ class CallState:
     setup: Callable[..., Any] | None = None  # run before each call, in the call's folder
     setup_name: str = ""  # how the user named it (module:function)
     setup_takes_folder: bool = False  # called with the call's folder as its one argument
+    pass_env: tuple[str, ...] = ()  # environment variables the tool may see (`--pass-env`)
 
 
 @dataclass
@@ -121,16 +142,34 @@ class CallOutcome:
     # to line), as coverage.py records them (a negative line: entering or leaving a function).
     reached: frozenset[tuple[str, int, int]] = frozenset()
     # Threads the call started that were still running the tool's own code when it returned:
-    # the worker is replaced before the next call, so they neither run into it nor count there.
+    # they end with the call's process (a fresh fork per call), never running into the next.
     leftover_threads: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def to_json(self) -> bytes:
+        """What a worker sends masfuzz (never a pickle: see `_send`)."""
+        return _dumps({**self.to_dict(), "reached": sorted(self.reached)}, default=repr).encode()
+
+    @classmethod
+    def from_json(cls, data: bytes) -> "CallOutcome":
+        """An outcome a worker sent (JSON: see `_send`); ValueError when it is not one."""
+        raw = json.loads(data)
+        if not isinstance(raw, dict) or raw.get("status") not in get_args(Status):
+            raise ValueError("not a call's outcome")
+        known = {k: v for k, v in raw.items() if k in cls.__dataclass_fields__}
+        known["frames"] = [tuple(f) for f in known.get("frames", [])]
+        known["reached"] = frozenset(tuple(a) for a in known.get("reached", []))
+        return cls(**known)
+
 
 # Sandboxes of several tools start their workers from threads of one process (`masfuzz tools
 # --workers N`); a fork copies every lock as it is at that moment, so two forks never overlap.
 _STARTING = threading.Lock()
+# The worker's own JSON encoder, taken before any tool runs: a tool that patches json.dumps
+# changes its own call's module, not how its outcome is sent.
+_dumps = json.dumps
 
 # --- inside the worker -------------------------------------------------------------------
 
@@ -182,118 +221,150 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
                                "OS sandbox's namespaces")
 
 
-_CLONE_NEWNS, _CLONE_NEWNET, _CLONE_NEWIPC, _CLONE_NEWPID = 0x20000, 0x40000000, 0x8000000, 0x20000000
-_CLONE_NEWUSER = 0x10000000
-_MS_RDONLY, _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 1, 32, 4096, 16384, 1 << 18
-_PR_SET_PDEATHSIG = 1
+def _confinement(tool: FuzzTool | None, state: CallState, base: str, scratch_mb: int) -> Confinement:
+    """What a worker of `tool` may read and keep (see masfuzz.toolfuzz.confine)."""
+    setup_file = None
+    if state.setup is not None:
+        try:
+            setup_file = inspect.getsourcefile(inspect.unwrap(state.setup))
+        except TypeError:
+            setup_file = None
+    roots = [r for r in ((tool.own_code_root if tool else None), setup_file) if r]
+    folders = [r if os.path.isdir(r) else os.path.dirname(r) for r in roots]
+    own = folders + ([os.path.realpath(state.fixture)] if state.fixture else [])
+    return Confinement(os.path.realpath(base), scratch_mb, readable_paths(state.fixture) + folders,
+                       hidden_names(folders), tuple(state.pass_env), own)
 
 
-def _libc() -> Any:
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong,
-                           ctypes.c_void_p]
-    return libc
-
-
-def enter_isolation(writable: str) -> str | None:
-    """Move this process into new mount, network, IPC and PID namespaces with every mount
-    read-only except `writable`. None on success, else why the kernel refused. (The PID
-    namespace holds this process's children: the caller forks the worker next.)"""
+def _confined(conn: Any, conf: Confinement, serve: Callable[[Any], None]) -> None:
+    """In a fresh fork of masfuzz: confine a worker (masfuzz.toolfuzz.confine's steps) and run
+    `serve(lib)` in it, as PID 1 of its PID namespace. This process stays outside, writes the
+    user namespace's id maps and passes on how the worker ended; a refused step is sent to the
+    parent as {"kind": "refused", "detail": why}."""
+    close_descriptors([conn.fileno()])
+    clean_environment(conf.keep_env)
+    lib = libc()
     try:
-        libc = _libc()
+        seccomp()
+        conf.pack()
     except OSError as exc:
-        return f"no C library to ask the kernel ({exc})"
-    flags = _CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWIPC | _CLONE_NEWPID
-    # root may create them directly; anyone else through a user namespace, where allowed
-    if libc.unshare(flags) != 0 and libc.unshare(flags | _CLONE_NEWUSER) != 0:
-        return f"unshare of mount/network/IPC/PID namespaces refused: {os.strerror(ctypes.get_errno())}"
-    # Private first: nothing done here may propagate to the machine's own mounts.
-    if libc.mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None) != 0:
-        return f"making mounts private refused: {os.strerror(ctypes.get_errno())}"
-    root = os.fsencode(os.path.realpath(writable))
-    if libc.mount(root, root, None, _MS_BIND | _MS_REC, None) != 0:
-        return f"binding the sandbox folder refused: {os.strerror(ctypes.get_errno())}"
-    for point in _mount_points():
-        if point == root:
-            continue
-        libc.mount(None, point, None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY, None)
-        # submounts that refuse (some pseudo file systems) are checked by the probe below
-    probe = os.path.join(os.path.dirname(os.path.realpath(writable)), f".masfuzz-probe-{os.getpid()}")
-    try:
-        fd = os.open(probe, os.O_CREAT | os.O_WRONLY, 0o600)
-    except OSError:
-        return None  # read-only outside the sandbox folder, as it must be
-    os.close(fd)
-    os.unlink(probe)
-    return "the file system outside the sandbox folder stayed writable"
+        _send(conn, {"kind": "refused", "detail": str(exc)})
+        os._exit(3)
+    ready_r, ready_w = os.pipe()
+    go_r, go_w = os.pipe()
+    middle = os.fork()
+    if middle == 0:
+        os.close(ready_r)
+        os.close(go_w)
+        try:
+            die_with_parent(lib)
+            if os.geteuid() == 0:
+                os.setgroups([])  # root's groups would stay its own outside the namespace
+            enter_namespaces(lib)
+            # Opened in the new mount namespace (a bind's source must be of it) but before the
+            # id change below: still as the user, who may read a path under a private folder.
+            sources = conf.open_sources()
+            os.write(ready_w, b"1")
+            if os.read(go_r, 1) != b"1":
+                os._exit(3)
+            become_root_inside()
+            die_with_parent(lib)  # a change of credentials clears it
+        except OSError as exc:
+            _send(conn, {"kind": "refused", "detail": str(exc)})
+            os._exit(3)
+        worker = os.fork()
+        if worker == 0:
+            try:
+                die_with_parent(lib)
+                build_root(lib, conf, sources)
+                for src in sources:
+                    if src.fd >= 0:
+                        os.close(src.fd)
+            except OSError as exc:
+                _send(conn, {"kind": "refused", "detail": str(exc)})
+                os._exit(3)
+            try:
+                serve(lib)
+            except BaseException:  # masfuzz's own failure in the worker: said, never silent
+                _send(conn, {"kind": "refused", "detail": traceback.format_exc()[-2000:]})
+                os._exit(1)
+            os._exit(0)
+        conn.close()
+        _pass_on(worker)
+    os.close(ready_w)
+    os.close(go_r)
+    if os.read(ready_r, 1) == b"1":
+        try:
+            write_id_maps(middle)
+            os.write(go_w, b"1")
+        except OSError as exc:
+            _send(conn, {"kind": "refused", "detail": f"writing the user namespace's id maps refused: {exc}"})
+    os.close(go_w)  # unless told to go on, the middle process ends
+    conn.close()
+    _pass_on(middle)
 
 
-def _mount_points() -> list[bytes]:
-    points = []
-    try:
-        with open("/proc/self/mountinfo", "rb") as fh:
-            for line in fh:
-                fields = line.split()
-                if len(fields) > 4:
-                    points.append(fields[4].replace(b"\\040", b" "))
-    except OSError:
-        points = [b"/"]
-    return sorted(set(points), key=len)
+def _pass_on(child: int) -> None:
+    """Wait for `child` and end the way it ended, so the parent reads its signal or status."""
+    _, status = os.waitpid(child, 0)
+    if os.WIFSIGNALED(status):
+        signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
+        os.kill(os.getpid(), os.WTERMSIG(status))
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+
+
+def _send(conn: Any, message: dict[str, Any]) -> None:
+    """Everything a worker tells masfuzz is JSON: a tool that reaches the channel can lie about
+    its call, never run code in masfuzz (as a forged pickle would)."""
+    conn.send_bytes(_dumps(message, default=repr).encode())
+
+
+def _probe(conn: Any) -> Callable[[Any], None]:
+    def serve(lib: Any) -> None:
+        try:
+            lock_down(lib)
+        except OSError as exc:
+            _send(conn, {"kind": "refused", "detail": str(exc)})
+            return
+        _send(conn, {"kind": "ready", "isolated": True})
+    return serve
 
 
 _PROBLEM: list[str | None] = []
 
 
 def isolation_problem() -> str | None:
-    """Why this machine cannot isolate a tool (None: it can), probed once per process."""
+    """Why this machine cannot confine a tool (None: it can), probed once per process by
+    confining a worker that does nothing."""
     if not _PROBLEM:
         base = tempfile.mkdtemp(prefix="masfuzz-probe-")
-        read, write = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the child tries, reports, and leaves
-            os.close(read)
-            why = enter_isolation(base)
-            os.write(write, (why or "").encode()[:500])
-            os._exit(0)
-        os.close(write)
-        with os.fdopen(read, "rb") as fh:
-            answer = fh.read().decode(errors="replace")
-        os.waitpid(pid, 0)
+        ctx = multiprocessing.get_context("fork")
+        parent, child = ctx.Pipe()
+        conf = _confinement(None, CallState(), base, 1)
+        with _STARTING:
+            proc = ctx.Process(target=_confined, args=(child, conf, _probe(child)), daemon=True)
+            proc.start()
+        child.close()
+        answer: dict[str, Any] = {"kind": "refused", "detail": "the probe ended without an answer"}
+        try:
+            if parent.poll(30):
+                answer = json.loads(parent.recv_bytes())
+        except (EOFError, OSError, ValueError):
+            pass
+        proc.join(10)
+        parent.close()
         shutil.rmtree(base, ignore_errors=True)
-        _PROBLEM.append(answer or None)
+        _PROBLEM.append(None if answer.get("kind") == "ready" else str(answer.get("detail")))
     return _PROBLEM[0]
 
 
-def _keeper(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str,
-            state: CallState | None = None) -> None:
-    """Enter the namespaces, then fork the worker: PID 1 of the new PID namespace, so every
-    process a tool starts dies with it. This process waits and passes on how it ended."""
-    why = enter_isolation(base)
-    if why is not None:
-        conn.send(("refused", why))
-        os._exit(3)
-    child = os.fork()
-    if child == 0:
-        try:
-            _libc().prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        except OSError:
-            pass
-        _worker(conn, tool, limits, base, isolated=True, state=state)
-        os._exit(0)
-    conn.close()
-    _, status = os.waitpid(child, 0)
-    if os.WIFSIGNALED(status):  # end the way the worker ended, so the parent reads the signal
-        signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
-        os.kill(os.getpid(), os.WTERMSIG(status))
-    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
-
-
 def _limit(kind: int, value: int) -> None:
+    """A hard limit (soft = hard): a tool cannot raise it again."""
     try:
         _, hard = resource.getrlimit(kind)
         if hard != resource.RLIM_INFINITY:
             value = min(value, hard)
-        resource.setrlimit(kind, (value, hard))
+        resource.setrlimit(kind, (value, value))
     except (ValueError, OSError):
         pass  # an unsupported limit on this platform: the wall clock still holds
 
@@ -306,16 +377,14 @@ def _current_vm_bytes() -> int:
         return 0
 
 
-def _user_tasks() -> int:
-    """How many processes (threads) this user runs now: what RLIMIT_NPROC counts."""
-    uid, n = os.getuid(), 0
-    for pid in filter(str.isdigit, os.listdir("/proc") if os.path.isdir("/proc") else []):
+def _sandbox_tasks() -> int:
+    """Tasks (threads) of the sandbox's user now, which RLIMIT_NPROC counts: those of its PID
+    namespace plus the process outside it that entered the user namespace."""
+    n = 1
+    for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
-            with open(f"/proc/{pid}/status") as fh:
-                fields = dict(line.split(":", 1) for line in fh if ":" in line)
-            if int(fields["Uid"].split()[0]) == uid:
-                n += int(fields.get("Threads", "1"))
-        except (OSError, ValueError, KeyError, IndexError):
+            n += len(os.listdir(f"/proc/{pid}/task"))
+        except OSError:
             continue
     return n
 
@@ -384,44 +453,142 @@ def _program(args: Any) -> str:
 
 
 def _worker(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str, isolated: bool,
-            state: CallState | None = None) -> None:
+            state: CallState | None = None, conf: Confinement | None = None, lib: Any = None) -> None:
+    """The worker: prepared once (coverage.py measuring the tool's code, the limits, the
+    confinement locked), then a fresh fork of it for every call (`_fresh_call`), so nothing a
+    call changes in its process (a umask, a signal handler, a patched module, a thread) reaches
+    the next one. Between calls it kills what the call left running and empties its folder."""
+    if not isolated:  # in the isolated worker `_confined` did both already
+        close_descriptors([conn.fileno()])
+        clean_environment(conf.keep_env if conf else ())
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when we stop
     sys.dont_write_bytecode = True
-    output = _capture_output(base)
     code = _code_meter(tool)  # before the limits: what coverage.py takes is not the tool's share
-    if limits.memory_mb > 0:
-        _limit(resource.RLIMIT_AS, _current_vm_bytes() + limits.memory_mb * 2**20)
-    _limit(resource.RLIMIT_FSIZE, limits.file_mb * 2**20)
-    _limit(resource.RLIMIT_CORE, 0)
-    if isolated and limits.processes > 0:
-        _limit(resource.RLIMIT_NPROC, _user_tasks() + limits.processes)
+    if code is not None:
+        code.take()  # opens coverage.py's data here, once, not again in every call's fork
+    if isolated:
+        if limits.processes > 0:  # counted for the sandbox's own user: it holds for root too
+            _limit(resource.RLIMIT_NPROC, _sandbox_tasks() + limits.processes)
+        try:
+            lock_down(lib)
+        except OSError as exc:
+            _send(conn, {"kind": "refused", "detail": str(exc)})
+            return
     _PROCESSES_ALLOWED[0] = isolated
     _watch_exits()
-    sys.addaudithook(_audit)
-    conn.send(("ready", isolated))
+    # Nothing the worker holds now is collected in a call's fork: its collector does not walk
+    # (and so copy on write) the whole inherited heap, which made a call several times slower.
+    gc.freeze()
+    _send(conn, {"kind": "ready", "isolated": isolated})
     while True:
         try:
-            msg = conn.recv()
+            msg = conn.recv()  # from masfuzz itself: the one direction that may be pickled
         except (EOFError, OSError):
             return
         if msg is None:
             return
-        call_id, arguments, taint = msg
-        os.ftruncate(output, 0)
-        before = {t.ident for t in threading.enumerate()}
-        outcome = _one_call(tool, arguments, taint, limits, base, state or CallState(), code)
-        outcome.output = _output_tail(output)
-        if code is not None:
-            outcome.reached = frozenset((rel, a, b) for rel, arcs in code.take().items() for a, b in arcs)
-            outcome.leftover_threads = _threads_in(tool.own_code_root, before)
+        _, arguments, taint = msg
+        answer = _fresh_call(conn, tool, arguments, taint, limits, base, state or CallState(), code)
         if isolated:
             _end_leftovers()
+        for name in os.listdir(base):  # what the call wrote anywhere in the scratch folder
+            path = os.path.join(base, name)
+            shutil.rmtree(path, ignore_errors=True) if os.path.isdir(path) else _unlink(path)
+        conn.send_bytes(answer)
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _fresh_call(conn: Any, tool: FuzzTool, arguments: dict[str, Any] | None, taint: bool,
+                limits: SandboxLimits, base: str, state: CallState, code: Any) -> bytes:
+    """Run one call in a fork of this worker; its outcome as JSON (a crash's when the fork died
+    without one). The fork holds neither the channel to masfuzz nor anything the worker opened."""
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:
+        status = 0
         try:
-            conn.send((call_id, outcome))
-        except Exception as exc:  # masfuzz could not pass the outcome on: its failure, not the tool's
-            conn.send((call_id, CallOutcome(
-                "error", "", "MasfuzzError", f"masfuzz could not pass the call's outcome back: {exc}",
-                [(__file__, 0, "_worker")], duration=outcome.duration)))
+            os.close(read)
+            os.close(conn.fileno())
+            outcome = _call_in_fork(tool, arguments, taint, limits, base, state, code)
+            data = outcome.to_json()
+        except BaseException as exc:  # masfuzz's own failure here, never the tool's
+            data = CallOutcome("error", "", "MasfuzzError", f"masfuzz failed around the call: {exc!r}",
+                               [(__file__, 0, "_fresh_call")]).to_json()
+            status = 1
+        try:
+            os.write(write, len(data).to_bytes(8, "big"))
+            view = memoryview(data)
+            while view:
+                view = view[os.write(write, view):]
+        finally:
+            os._exit(status)
+    os.close(write)
+    start = time.perf_counter()
+    data, status = _collect(read, child)
+    os.close(read)
+    size = int.from_bytes(data[:8], "big") if len(data) >= 8 else -1
+    if size == len(data) - 8:
+        return data[8:]
+    exit_code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+    return CallOutcome("crash", error_type=_crash_name(exit_code),
+                       message=f"the tool's process died (exit code {exit_code})",
+                       duration=time.perf_counter() - start).to_json()
+
+
+def _collect(read: int, child: int) -> tuple[bytes, int]:
+    """What the call's fork wrote, and its wait status. Read until the fork has ended (not until
+    end of file: a process the tool forked may hold the pipe open)."""
+    import select
+
+    ended = os.pidfd_open(child)
+    chunks: list[bytes] = []
+    try:
+        while True:
+            ready, _, _ = select.select([read, ended], [], [])
+            if read in ready:
+                chunk = os.read(read, 1 << 16)
+                if chunk:
+                    chunks.append(chunk)
+                    continue
+            if ended in ready or read in ready:
+                break
+        os.set_blocking(read, False)
+        while True:
+            try:
+                chunk = os.read(read, 1 << 16)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(ended)
+    _, status = os.waitpid(child, 0)
+    return b"".join(chunks), status
+
+
+def _call_in_fork(tool: FuzzTool, arguments: dict[str, Any] | None, taint: bool, limits: SandboxLimits,
+                  base: str, state: CallState, code: Any) -> CallOutcome:
+    output = _capture_output(base)
+    if limits.memory_mb > 0:
+        _limit(resource.RLIMIT_AS, _current_vm_bytes() + limits.memory_mb * 2**20)
+    _limit(resource.RLIMIT_CPU, limits.cpu_s + 1)
+    _limit(resource.RLIMIT_FSIZE, limits.file_mb * 2**20)
+    _limit(resource.RLIMIT_CORE, 0)
+    sys.addaudithook(_audit)
+    before = {t.ident for t in threading.enumerate()}
+    outcome = _one_call(tool, arguments, taint, limits, base, state, code)
+    outcome.output = _output_tail(output)
+    if code is not None:
+        outcome.reached = frozenset((rel, a, b) for rel, arcs in code.take().items() for a, b in arcs)
+        outcome.leftover_threads = _threads_in(tool.own_code_root, before)
+    return outcome
 
 
 def _threads_in(root: str, before: set[int | None]) -> int:
@@ -518,8 +685,6 @@ def _one_call(tool: FuzzTool, arguments: dict[str, Any] | None, taint: bool, lim
     os.chdir(workdir)
     os.environ.update(HOME=workdir, TMPDIR=workdir)
     tempfile.tempdir = workdir
-    used = resource.getrusage(resource.RUSAGE_SELF)
-    _limit(resource.RLIMIT_CPU, int(used.ru_utime + used.ru_stime) + limits.cpu_s + 1)
     _ALLOWED_ROOT[:] = [os.path.realpath(workdir)]
     try:
         failed = _prepare(state, workdir)
@@ -676,19 +841,22 @@ class Sandbox:
 
     def _start_worker(self) -> None:
         parent, child = self._ctx.Pipe()
+        conf = _confinement(self.tool, self.state, self.base, self.limits.disk_mb)
         if self.isolate:
-            target, args = _keeper, (child, self.tool, self.limits, self.base, self.state)
+            def serve(lib: Any) -> None:
+                _worker(child, self.tool, self.limits, conf.scratch, True, self.state, conf, lib)
+            target, args = _confined, (child, conf, serve)
         else:
-            target, args = _worker, (child, self.tool, self.limits, self.base, False, self.state)
+            target, args = _worker, (child, self.tool, self.limits, self.base, False, self.state, conf)
         self._proc = self._ctx.Process(target=target, args=args, daemon=True)
         self._proc.start()
         child.close()
         self._conn = parent
         if parent.poll(30):
-            kind, detail = parent.recv()
-            if kind == "refused":
-                raise SandboxUnavailable(detail)
-            self.network_isolation = "namespace" if detail else "blocked-sockets"
+            answer = json.loads(parent.recv_bytes())
+            if answer.get("kind") != "ready":
+                raise SandboxUnavailable(str(answer.get("detail")))
+            self.network_isolation = "namespace" if answer.get("isolated") else "blocked-sockets"
 
     def _stop(self, kill: bool) -> None:
         if self._proc is None:
@@ -728,10 +896,11 @@ class Sandbox:
                 return CallOutcome("timeout", error_type="Timeout",
                                    message=f"no answer within {limit:g} s; killed",
                                    duration=time.perf_counter() - start)
-            _, outcome = self._conn.recv()
-            if outcome.leftover_threads:
-                self._stop(kill=True)  # a fresh worker for the next call (see leftover_threads)
-            return outcome
+            return CallOutcome.from_json(self._conn.recv_bytes())
+        except ValueError as exc:  # the channel carried something else: a tool forging answers
+            self._stop(kill=True)
+            return CallOutcome("crash", error_type="Crash", message=f"the worker's answer was not an outcome ({exc})",
+                               duration=time.perf_counter() - start)
         except (EOFError, OSError, BrokenPipeError):
             code = self._proc.exitcode if self._proc is not None else None
             if self._proc is not None:

@@ -1,0 +1,399 @@
+"""Confine a forked worker process: what the sandbox's worker sees of the machine, and what it may
+ask the kernel for. The same steps whether masfuzz runs as root or not.
+
+Why by hand and not bubblewrap: a tool is an object in masfuzz's memory (a closure, a framework's
+tool with its context, an MCP client session), so its worker is a fork of masfuzz, not a program
+a sandboxing tool could start. The steps are bubblewrap's, in the same order:
+
+1. (`Confinement.open_sources`, in the forked process, still the user's) every file the worker
+   may read is opened `O_PATH`: the Python install, masfuzz's package, the tool's own source
+   folder, the fixture, the system's programs and libraries and a few files of /etc (never
+   /etc/shadow, a home folder or the project the tool lives in). Opened before the user
+   namespace, so a path under a private folder (a Python under /root) still binds.
+2. (`enter_namespaces`) new user, mount, network, IPC, PID and UTS namespaces. The user
+   namespace maps root inside to an unprivileged id outside (`SANDBOX_ID` when masfuzz runs as
+   root, the user's own id otherwise), written by the parent, which stays outside: the kernel
+   then counts the worker's processes against RLIMIT_NPROC (it never does for uid 0), and a
+   file only root may read stays unreadable.
+3. (`build_root`, in the first process of the new PID namespace) a new root file system: an
+   empty tmpfs with those sources bound read-only (`MS_BIND`, then a read-only remount keeping
+   the flags the kernel locked), /dev with null, zero, full, random, urandom, a fresh /proc of
+   the sandbox's own PID namespace (no process of the machine visible), and the scratch folder
+   a tmpfs of `size=` so that a call cannot fill the disk; then `pivot_root` and the old root
+   detached, so /proc/N/root of the machine is not even a path.
+4. (`lock_down`) every capability dropped (bounding, ambient, effective, permitted,
+   inheritable), no_new_privs, not dumpable (no other process of the sandbox may read or write
+   its memory through /proc), and a seccomp filter (libseccomp, through pyseccomp) that refuses
+   mount and every namespace call: `setns`, `unshare`, `clone` with a namespace flag, `clone3`
+   (its flags cannot be inspected: ENOSYS, so the C library falls back to `clone`), `ptrace`
+   and the cross-process memory calls, the kernel keyring, module and kexec calls, `bpf`,
+   `perf_event_open`, `userfaultfd` and io_uring (whose operations seccomp would not see).
+5. (`clean_environment`) an environment made of an allow-list plus the names the user passes
+   (`--pass-env`): masfuzz's own keys never enter, and the process's initial environment block
+   (what /proc/self/environ reads) is zeroed too.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import os
+import stat
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SANDBOX_ID = 65534  # nobody/nogroup: what root inside the sandbox is outside, when masfuzz runs as root
+# The environment variables a worker keeps (beside those the user passes): how programs are
+# found and how text is encoded; never a credential.
+ENV_ALLOWED = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "LC_NUMERIC",
+               "LC_TIME", "TZ", "TERM", "PYTHONHASHSEED", "PYTHONIOENCODING", "PYTHONUTF8")
+# The files of /etc a program needs to run (users' names, the loader's cache, time zone,
+# certificates): no shadow file, no SSH or machine keys.
+ETC_FILES = ("passwd", "group", "nsswitch.conf", "hosts", "host.conf", "ld.so.cache", "ld.so.conf",
+             "ld.so.conf.d", "localtime", "timezone", "ssl", "ca-certificates", "mime.types",
+             "os-release", "alternatives", "debian_version", "gai.conf", "protocols", "services")
+MAX_PACKED = 256 << 20  # the most of the user's folders copied into a sandbox (see `Confinement.pack`)
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32")
+DEVICES = ("null", "zero", "full", "random", "urandom")
+
+_CLONE_NEWNS, _CLONE_NEWCGROUP, _CLONE_NEWUTS = 0x20000, 0x02000000, 0x04000000
+_CLONE_NEWIPC, _CLONE_NEWUSER, _CLONE_NEWPID, _CLONE_NEWNET = 0x08000000, 0x10000000, 0x20000000, 0x40000000
+_CLONE_NEWTIME = 0x80
+NAMESPACE_FLAGS = (_CLONE_NEWNS, _CLONE_NEWCGROUP, _CLONE_NEWUTS, _CLONE_NEWIPC, _CLONE_NEWUSER,
+                   _CLONE_NEWPID, _CLONE_NEWNET, _CLONE_NEWTIME)
+UNSHARED = _CLONE_NEWUSER | _CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWIPC | _CLONE_NEWPID | _CLONE_NEWUTS
+_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC = 1, 2, 4, 8
+_MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 32, 4096, 16384, 1 << 18
+_MS_NOATIME, _MS_NODIRATIME, _MS_RELATIME, _MS_STRICTATIME = 1024, 2048, 1 << 21, 1 << 24
+_MNT_DETACH = 2
+# statvfs f_flag bit -> the mount flag a read-only remount must keep (the kernel locks them in a
+# user namespace: dropping one is refused)
+_KEPT_FLAGS = {os.ST_NOSUID: _MS_NOSUID, os.ST_NODEV: _MS_NODEV, os.ST_NOEXEC: _MS_NOEXEC,
+               os.ST_NOATIME: _MS_NOATIME, os.ST_NODIRATIME: _MS_NODIRATIME,
+               os.ST_RELATIME: _MS_RELATIME}
+_PR_SET_PDEATHSIG, _PR_SET_DUMPABLE, _PR_CAPBSET_DROP = 1, 4, 24
+_PR_SET_NO_NEW_PRIVS, _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 38, 47, 4
+_CAP_VERSION_3 = 0x20080522
+# Refused with EPERM whatever their arguments (see the module's docstring).
+DENIED_CALLS = ("mount", "umount2", "pivot_root", "chroot", "move_mount", "open_tree", "fsopen",
+                "fsmount", "fsconfig", "fspick", "mount_setattr", "setns", "unshare", "ptrace",
+                "process_vm_readv", "process_vm_writev", "kcmp", "keyctl", "add_key", "request_key",
+                "init_module", "finit_module", "delete_module", "kexec_load", "kexec_file_load",
+                "bpf", "perf_event_open", "userfaultfd", "io_uring_setup", "io_uring_enter",
+                "io_uring_register", "open_by_handle_at", "name_to_handle_at", "swapon", "swapoff",
+                "reboot", "acct", "quotactl", "syslog", "lookup_dcookie", "personality")
+
+
+class ConfinementError(OSError):
+    """A step of the confinement the kernel refused; the message says which."""
+
+
+def libc() -> Any:
+    lib = ctypes.CDLL(None, use_errno=True)
+    lib.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong,
+                          ctypes.c_void_p]
+    lib.umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
+    lib.syscall.restype = ctypes.c_long
+    return lib
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        err = ctypes.get_errno()
+        raise ConfinementError(err, f"{what} refused: {os.strerror(err)}")
+
+
+@dataclass
+class Source:
+    path: str  # where it appears inside, the same path as outside
+    fd: int = -1  # an O_PATH descriptor of it (-1: a symbolic link, recreated as `link`)
+    is_dir: bool = True
+    link: str = ""
+
+
+@dataclass
+class Confinement:
+    """What a confined worker sees: read-only sources, a size-limited scratch folder, hidden
+    names inside the sources and the environment variables it keeps."""
+    scratch: str  # the worker's writable folder (a tmpfs inside, of `scratch_mb`)
+    scratch_mb: int
+    readable: list[str] = field(default_factory=list)
+    hidden: list[str] = field(default_factory=list)  # paths inside `readable` shown empty
+    keep_env: tuple[str, ...] = ()  # names passed from masfuzz's environment (`--pass-env`)
+    own: list[str] = field(default_factory=list)  # the user's folders (the tool's, the fixture)
+    packed: bytes = b""  # those of them the sandbox's user may not read, copied (see `pack`)
+
+    def pack(self) -> None:
+        """When root inside is another id outside (masfuzz runs as root), a folder of the user's
+        that only its owner may enter (0700) would be unreadable inside: such a folder is copied
+        in (a tar archive in memory, unpacked into the new root) instead of bound. (A private
+        file inside a folder others may enter stays private, as for any other user.) Run before
+        the namespaces, by the user, who may read them."""
+        import io
+        import tarfile
+
+        if os.geteuid() != 0:
+            return
+        copied = [p for p in self.own if not _others_may_enter(p)]
+        if not copied:
+            return
+        hidden = set(self.hidden)
+        buffer = io.BytesIO()
+        with tarfile.open(fileobj=buffer, mode="w") as archive:
+            for path in copied:
+                archive.add(path, filter=lambda info: None if "/" + info.name in hidden else info)
+        if buffer.tell() > MAX_PACKED:
+            raise ConfinementError(errno.EFBIG, f"{', '.join(copied)}: only its owner may read it and it holds "
+                                   f"more than {MAX_PACKED >> 20} MB to copy into the sandbox; make it "
+                                   "readable by others (chmod -R o+rX) to have it bound instead")
+        self.packed = buffer.getvalue()
+        self.readable = [p for p in self.readable if p not in copied]
+
+    def open_sources(self) -> list[Source]:
+        """Open every readable path (O_PATH), parents before what they hold; paths already
+        inside another are left to it. Missing paths are skipped."""
+        sources: list[Source] = []
+        for path in sorted({os.path.abspath(p) for p in self.readable}, key=lambda p: (p.count(os.sep), p)):
+            if any(path.startswith(s.path.rstrip(os.sep) + os.sep) for s in sources if s.fd >= 0):
+                continue
+            if os.path.islink(path):
+                sources.append(Source(path, link=os.readlink(path)))
+                continue
+            try:
+                fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+            except OSError:
+                continue
+            sources.append(Source(path, fd, stat.S_ISDIR(os.fstat(fd).st_mode)))
+        return sources
+
+
+def _others_may_enter(path: str) -> bool:
+    """Whether a uid other than the owner may read this file, or list and enter this folder."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return True  # gone: nothing to copy
+    need = stat.S_IROTH | (stat.S_IXOTH if stat.S_ISDIR(mode) else 0)
+    return mode & need == need
+
+
+def readable_paths(fixture: str | None) -> list[str]:
+    """What every worker reads: the Python install, masfuzz, the fixture, the system's programs
+    and libraries (the caller adds the tool's own source folder)."""
+    import masfuzz
+
+    python = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
+              os.path.dirname(os.path.dirname(os.path.realpath(sys.executable)))}
+    paths = [*python, str(Path(masfuzz.__file__).resolve().parent), *SYSTEM_DIRS,
+             *(f"/etc/{name}" for name in ETC_FILES)]
+    if fixture:
+        paths.append(os.path.realpath(fixture))
+    return paths
+
+
+def hidden_names(folders: Iterable[str]) -> list[str]:
+    """The dot-files and dot-folders at the top of the tool's source folder (.env, .git, a run
+    store under .masfuzz): a project's secrets live there, its code does not."""
+    hidden = []
+    for folder in folders:
+        try:
+            hidden += [os.path.join(folder, n) for n in os.listdir(folder) if n.startswith(".")]
+        except OSError:
+            continue
+    return hidden
+
+
+def enter_namespaces(lib: Any) -> None:
+    """Unshare every namespace the worker needs (the caller's parent then writes the id maps)."""
+    _check(lib.unshare(UNSHARED), "unshare of user/mount/network/IPC/PID/UTS namespaces")
+
+
+def write_id_maps(pid: int) -> None:
+    """Map root inside `pid`'s new user namespace to an unprivileged id outside. Run by its
+    parent, outside that namespace: only there may root choose the id, and anyone else map
+    their own."""
+    uid, gid = (SANDBOX_ID, SANDBOX_ID) if os.geteuid() == 0 else (os.geteuid(), os.getegid())
+    if os.geteuid() != 0:
+        Path(f"/proc/{pid}/setgroups").write_text("deny")  # the kernel's condition for the gid map
+    Path(f"/proc/{pid}/uid_map").write_text(f"0 {uid} 1\n")
+    Path(f"/proc/{pid}/gid_map").write_text(f"0 {gid} 1\n")
+
+
+def become_root_inside() -> None:
+    os.setresgid(0, 0, 0)
+    os.setresuid(0, 0, 0)
+
+
+def die_with_parent(lib: Any) -> None:
+    import signal
+
+    lib.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def build_root(lib: Any, conf: Confinement, sources: list[Source]) -> None:
+    """A new root file system holding only `sources` (read-only), /dev, a fresh /proc and the
+    scratch tmpfs; the old root detached. Must run inside the new PID namespace (/proc is its)."""
+    _check(lib.mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None), "making mounts private")
+    new = conf.scratch  # the new root is built on top of the scratch folder's path
+    _mount_tmpfs(lib, new, f"mode=0755,size={4 + 2 * (len(conf.packed) >> 20)}m")
+    if conf.packed:
+        _unpack(conf.packed, new)
+    for src in sources:
+        dest = new + src.path
+        if src.fd < 0:
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            os.symlink(src.link, dest)
+            continue
+        _bind_readonly(lib, f"/proc/self/fd/{src.fd}", dest, src.is_dir)
+    for path in conf.hidden:
+        dest = new + path
+        if os.path.isdir(dest) and not os.path.islink(dest):
+            _mount_tmpfs(lib, dest, "mode=0555,size=4k")
+        elif os.path.lexists(dest) and not os.path.islink(dest):
+            _bind_readonly(lib, "/dev/null", dest, False)
+    os.makedirs(new + "/dev", exist_ok=True)
+    for name in DEVICES:
+        _bind(lib, f"/dev/{name}", f"{new}/dev/{name}", False)
+    for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
+                         ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
+        os.symlink(target, f"{new}/dev/{name}")
+    os.makedirs(new + "/proc", exist_ok=True)
+    _check(lib.mount(b"proc", os.fsencode(new + "/proc"), b"proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, None),
+           "mounting a /proc of the sandbox's own processes")
+    os.makedirs(new + "/tmp", exist_ok=True)
+    os.makedirs(new + conf.scratch, exist_ok=True)
+    _mount_tmpfs(lib, new + conf.scratch, f"mode=0700,size={max(1, conf.scratch_mb)}m")
+    os.chdir(new)
+    _check(lib.syscall(_syscall_number("pivot_root"), b".", b"."), "pivot_root into the new root")
+    _check(lib.umount2(b".", _MNT_DETACH), "detaching the machine's root")
+    os.chdir("/")
+    _check(lib.mount(None, b"/", None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | _MS_NOSUID | _MS_NODEV, None),
+           "making the new root read-only")
+
+
+def _unpack(packed: bytes, root: str) -> None:
+    import io
+    import tarfile
+
+    # masfuzz's own archive (`Confinement.pack`), of the user's own files: trusted as it is
+    # (extraction filters exist from Python 3.11.4 on)
+    trusted = {"filter": "fully_trusted"} if hasattr(tarfile, "fully_trusted_filter") else {}
+    with tarfile.open(fileobj=io.BytesIO(packed)) as archive:
+        archive.extractall(root, **trusted)
+
+
+def _mount_tmpfs(lib: Any, path: str, options: str) -> None:
+    os.makedirs(path, exist_ok=True)
+    _check(lib.mount(b"tmpfs", os.fsencode(path), b"tmpfs", _MS_NOSUID | _MS_NODEV, options.encode()),
+           f"a tmpfs at {path}")
+
+
+def _bind(lib: Any, source: str, dest: str, is_dir: bool) -> None:
+    if is_dir:
+        os.makedirs(dest, exist_ok=True)
+    else:
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        if not os.path.lexists(dest):
+            os.close(os.open(dest, os.O_CREAT | os.O_WRONLY, 0o444))
+    _check(lib.mount(os.fsencode(source), os.fsencode(dest), None, _MS_BIND | _MS_REC, None),
+           f"binding {dest}")
+
+
+def _bind_readonly(lib: Any, source: str, dest: str, is_dir: bool) -> None:
+    _bind(lib, source, dest, is_dir)
+    for point in [dest, *_mounts_below(dest)]:  # the bind and every mount it brought along
+        try:
+            kept = os.statvfs(point).f_flag
+        except OSError:
+            continue
+        flags = _MS_REMOUNT | _MS_BIND | _MS_RDONLY
+        flags |= sum(v for k, v in _KEPT_FLAGS.items() if kept & k)
+        _check(lib.mount(None, os.fsencode(point), None, flags, None), f"making {point} read-only")
+
+
+def _mounts_below(path: str) -> list[str]:
+    prefix = path.rstrip("/") + "/"
+    with open("/proc/self/mountinfo", "rb") as fh:
+        points = [os.fsdecode(line.split()[4]).replace("\\040", " ") for line in fh if len(line.split()) > 4]
+    return [p for p in points if p.startswith(prefix)]
+
+
+def seccomp() -> Any:
+    """pyseccomp, imported while the Python install is still reachable (call it before the
+    confinement starts); ConfinementError when it is not installed."""
+    try:
+        import pyseccomp
+    except (ImportError, OSError) as exc:  # OSError: no libseccomp on the machine
+        raise ConfinementError(errno.ENOSYS, f"no seccomp binding: install masfuzz[toolfuzz] "
+                               f"(pyseccomp) and libseccomp2 ({exc})") from None
+    return pyseccomp
+
+
+def _syscall_number(name: str) -> int:
+    lib = seccomp()
+    return lib.resolve_syscall(lib.system_arch(), name)
+
+
+def lock_down(lib: Any) -> None:
+    """Drop every capability, forbid gaining privileges, hide this process's memory and load
+    the seccomp filter. After this the process can no longer change its own confinement."""
+    pyseccomp = seccomp()
+
+    last = int(Path("/proc/sys/kernel/cap_last_cap").read_text())
+    for cap in range(last + 1):
+        _check(lib.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0), f"dropping capability {cap}")
+    _check(lib.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0), "clearing ambient capabilities")
+    header = (ctypes.c_uint32 * 2)(_CAP_VERSION_3, 0)
+    data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable (two words each): none
+    _check(lib.capset(header, data), "dropping capabilities")
+    _check(lib.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
+    _check(lib.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0), "making the worker not dumpable")
+    f = pyseccomp.SyscallFilter(pyseccomp.ALLOW)
+    for name in DENIED_CALLS:
+        try:
+            f.add_rule(pyseccomp.ERRNO(errno.EPERM), name)
+        except OSError:
+            continue  # a call this architecture does not have
+    for flag in NAMESPACE_FLAGS:
+        f.add_rule(pyseccomp.ERRNO(errno.EPERM), "clone", pyseccomp.Arg(0, pyseccomp.MASKED_EQ, flag, flag))
+    f.add_rule(pyseccomp.ERRNO(errno.ENOSYS), "clone3")
+    f.load()
+
+
+def clean_environment(keep: Iterable[str]) -> None:
+    """Keep only the allow-listed and passed variables, and zero the initial environment block."""
+    names = set(ENV_ALLOWED) | set(keep)
+    for name in list(os.environ):
+        if name not in names:
+            del os.environ[name]  # unsetenv: the C library's copy goes too
+    _zero_initial_environment()
+
+
+def _zero_initial_environment() -> None:
+    """The block the process started with, which /proc/PID/environ reads, is memory of its own:
+    after a fork it still holds masfuzz's environment."""
+    try:
+        fields = Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()
+        start, end = int(fields[-3]), int(fields[-2])  # env_start, env_end (fields 50, 51 of 52)
+    except (OSError, ValueError, IndexError):
+        return
+    if 0 < start < end:
+        ctypes.memset(start, 0, end - start)
+
+
+def close_descriptors(keep: Iterable[int]) -> None:
+    """Close every descriptor but `keep` (a run store's, a model client's socket: none is the
+    tool's); standard input, output and error point at /dev/null until the worker redirects them."""
+    kept = sorted(set(keep))
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        if fd != null and fd not in kept:
+            os.dup2(null, fd)
+    low = 3
+    for fd in kept + [2**20]:
+        if fd >= low:
+            os.closerange(low, fd)
+            low = fd + 1

@@ -1,0 +1,305 @@
+"""The escape corpus: a tool that tries every known way out of masfuzz's tool sandbox, one probe
+a call, and the runner that calls it in a sandbox (in this process, or run as
+`python -m tests.toolfuzz.escape_corpus CONFIG.json` under another uid).
+
+Each probe reports what it managed; test_escapes.py judges from outside (the host's files,
+listeners, processes and store), so a probe that lies or crashes cannot pass the test. The
+file is copied into a project folder beside a planted `.env` and loaded from there, as a user's
+tool would be.
+"""
+
+import json
+import sys
+
+PROBES = ("remount_root", "proc_root", "host_proc", "nsenter", "unix_libc", "tcp_libc",
+          "rlimit_raise", "fork_bomb", "store_fds", "state_set", "state_check", "secrets",
+          "disk_fill", "survivors", "ptrace", "namespaces", "kill_host", "forge_answer",
+          "write_bound", "kernel")
+
+
+def escape(probe: str, config: str) -> str:
+    """Tries one way out of the sandbox and says what it managed."""
+    import ctypes
+    import os
+    import signal
+    import socket
+    import struct
+    import subprocess
+
+    cfg = json.loads(config)
+    libc = ctypes.CDLL(None, use_errno=True)
+    victim = cfg["victim"]
+    got: list[str] = []
+
+    def write_victim(prefix: str, name: str) -> None:
+        try:
+            with open(f"{prefix}{victim}/{name}", "w") as fh:
+                fh.write("pwned")
+            got.append(f"wrote {prefix}{victim}/{name}")
+        except OSError:
+            pass
+
+    if probe == "remount_root":
+        libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_void_p]
+        if libc.mount(None, b"/", None, 32 | 4096, None) == 0:  # MS_REMOUNT | MS_BIND: writable again
+            got.append("remounted /")
+        libc.mount(None, victim.encode(), None, 32 | 4096, None)
+        fd = libc.open(f"{victim}/remounted".encode(), os.O_CREAT | os.O_WRONLY, 0o644)
+        if fd >= 0:
+            got.append("created a file in the victim folder")
+        write_victim("", "remounted2")
+    elif probe == "proc_root":
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            write_victim(f"/proc/{pid}/root", f"via-proc-{pid}")
+        for pid in (1, 2, cfg["sentinel"], os.getppid()):
+            write_victim(f"/proc/{pid}/root", f"via-proc-{pid}-direct")
+    elif probe == "host_proc":
+        pids = [p for p in os.listdir("/proc") if p.isdigit()]
+        for pid in pids:
+            for part in ("environ", "cmdline"):
+                try:
+                    data = open(f"/proc/{pid}/{part}", "rb").read()
+                except OSError:
+                    continue
+                if cfg["marker"].encode() in data or any(s.encode() in data for s in cfg["secrets"]):
+                    got.append(f"read {part} of a host process ({pid}): {data[:200]!r}")
+        if os.path.exists(f"/proc/{cfg['sentinel']}/environ") and cfg["sentinel"] > 1000:
+            got.append(f"the sentinel's /proc entry is visible ({len(pids)} processes)")
+    elif probe == "nsenter":
+        for target in ("1", "2", str(cfg["sentinel"])):
+            run = subprocess.run(["nsenter", "-t", target, "-m", "-n", "-p", "-u", "-i", "--", "sh", "-c",
+                                  f"touch {victim}/nsenter-{target} && echo entered"],
+                                 capture_output=True, text=True)
+            if "entered" in run.stdout:
+                got.append(f"nsenter -t {target} ran a shell")
+    elif probe in ("unix_libc", "tcp_libc"):
+        libc.connect.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+        if probe == "unix_libc":
+            targets = [struct.pack("H", socket.AF_UNIX) + cfg["unix"].encode() + b"\0",
+                       struct.pack("H", socket.AF_UNIX) + b"\0" + cfg["abstract"].encode()]
+            family = socket.AF_UNIX
+        else:
+            targets = [struct.pack("!HH4s8x", 0, cfg["port"], socket.inet_aton("127.0.0.1"))]
+            targets = [struct.pack("H", socket.AF_INET) + t[2:] for t in targets]
+            family = socket.AF_INET
+        for address in targets:
+            fd = libc.socket(family, socket.SOCK_STREAM, 0)
+            if fd >= 0 and libc.connect(fd, address, len(address)) == 0:
+                libc.write(fd, b"escaped\n", 8)
+                got.append(f"connected to {address!r}")
+            if fd >= 0:
+                libc.close(fd)
+    elif probe == "rlimit_raise":
+        import resource
+
+        for kind in (resource.RLIMIT_AS, resource.RLIMIT_NPROC, resource.RLIMIT_CPU, resource.RLIMIT_FSIZE):
+            soft, hard = resource.getrlimit(kind)
+            try:
+                resource.setrlimit(kind, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+                got.append(f"raised limit {kind} to unlimited")
+            except (ValueError, OSError):
+                pass
+            try:
+                resource.setrlimit(kind, (hard, hard))
+            except (ValueError, OSError):
+                pass
+        try:
+            block = bytearray(3 * 2**30)
+            got.append(f"allocated {len(block) >> 20} MB")
+        except MemoryError:
+            pass
+    elif probe == "fork_bomb":
+        started = 0
+        for _ in range(600):
+            pid = libc.fork()
+            if pid == 0:
+                libc.pause()
+                libc._exit(0)
+            if pid < 0:
+                break
+            started += 1
+        got.append(f"forked {started}")
+    elif probe == "store_fds":
+        for fd in range(3, 1024):
+            try:
+                target = os.readlink(f"/proc/self/fd/{fd}")
+            except OSError:
+                continue
+            if "store" in target:
+                try:
+                    os.pwrite(fd, b"\0" * 4096, 0)
+                    got.append(f"overwrote {target} through descriptor {fd}")
+                except OSError:
+                    got.append(f"holds {target} as descriptor {fd}")
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                with open(cfg["store"] + suffix, "r+b") as fh:
+                    fh.write(b"\0" * 100)
+                got.append(f"opened {cfg['store'] + suffix} for writing")
+            except OSError:
+                pass
+    elif probe == "state_set":
+        import json as json_module
+
+        os.umask(0o777)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        json_module.dumps = lambda *a, **k: "patched"
+        os.environ["CARRIED_OVER"] = "yes"
+        libc.open.restype = ctypes.c_int
+        fd = libc.open(b"../carried-over", os.O_CREAT | os.O_WRONLY, 0o644)  # beside the call's folder
+        got.append(f"set (file beside the folder: {fd >= 0})")
+    elif probe == "state_check":
+        mask = os.umask(0o022)
+        if mask != 0o022:
+            got.append(f"umask {mask:o}")
+        if signal.getsignal(signal.SIGTERM) == signal.SIG_IGN:
+            got.append("SIGTERM ignored")
+        if json.dumps({}) != "{}":
+            got.append("json.dumps patched")
+        if "CARRIED_OVER" in os.environ:
+            got.append("environment carried over")
+        if os.path.exists("../carried-over"):
+            got.append("file beside the folder carried over")
+    elif probe == "secrets":
+        places = {f"env {k}": v for k, v in os.environ.items()}
+        for path in [cfg["project"] + "/.env", "/etc/shadow", "/proc/self/environ", "/proc/1/environ",
+                     os.path.expanduser("~/.env"), "/root/.bash_history", cfg["store"]]:
+            try:
+                places[path] = open(path, "rb").read().decode(errors="replace")
+            except OSError:
+                continue
+        for folder, _, files in os.walk(cfg["project"]):
+            for name in files:
+                try:
+                    places[os.path.join(folder, name)] = open(os.path.join(folder, name), "rb").read().decode(errors="replace")
+                except OSError:
+                    continue
+        for where, text in places.items():
+            for secret in cfg["secrets"]:
+                if secret in text:
+                    got.append(f"found a planted secret in {where}")
+    elif probe == "disk_fill":
+        written = 0
+        try:
+            with open("fill.bin", "wb") as fh:
+                for _ in range(cfg["disk_mb"] * 3):
+                    fh.write(b"\0" * 2**20)
+                    fh.flush()
+                    written += 1
+        except OSError:
+            pass
+        for n in range(cfg["disk_mb"] * 3):  # many files, each below the per-file limit
+            try:
+                with open(f"fill-{n}.bin", "wb") as fh:
+                    fh.write(b"\0" * 2**20)
+                written += 1
+            except OSError:
+                break
+        got.append(f"wrote {written} MB")
+    elif probe == "survivors":
+        subprocess.Popen(["sh", "-c", f"exec -a {cfg['marker']} sleep 600"], start_new_session=True)
+        subprocess.Popen(["setsid", "sh", "-c", f"trap '' TERM HUP; exec -a {cfg['marker']} sleep 600"],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if libc.fork() == 0:
+            libc.setsid()
+            libc.sleep(600)
+            libc._exit(0)
+        got.append("started")
+    elif probe == "ptrace":
+        libc.ptrace.restype = ctypes.c_long
+        for pid in (1, os.getppid(), cfg["sentinel"]):
+            if libc.ptrace(16, pid, None, None) == 0:  # PTRACE_ATTACH
+                got.append(f"attached to {pid}")
+            try:
+                with open(f"/proc/{pid}/mem", "rb") as fh:
+                    fh.read(1)
+                got.append(f"opened /proc/{pid}/mem")
+            except OSError:
+                pass
+    elif probe == "namespaces":
+        for flag in (0x10000000, 0x20000, 0x40000000, 0x20000000):  # user, mount, net, pid
+            if libc.unshare(flag) == 0:
+                got.append(f"unshare {flag:#x}")
+        for pid in ("1", str(cfg["sentinel"])):
+            for ns in ("user", "mnt", "net", "pid"):
+                try:
+                    fd = os.open(f"/proc/{pid}/ns/{ns}", os.O_RDONLY)
+                except OSError:
+                    continue
+                if libc.setns(fd, 0) == 0:
+                    got.append(f"setns into {pid}'s {ns}")
+                os.close(fd)
+        libc.syscall.restype = ctypes.c_long
+        if libc.syscall(56, 0x10000000 | 17, None, None, None, None) == 0:  # raw clone(NEWUSER): the child
+            libc._exit(0)
+    elif probe == "kill_host":
+        for pid, sig in ((cfg["sentinel"], signal.SIGTERM), (-1, signal.SIGTERM), (cfg["sentinel"], signal.SIGKILL)):
+            try:
+                os.kill(pid, sig)
+                if pid != -1:
+                    got.append(f"signalled {pid}")
+            except OSError:
+                pass
+    elif probe == "forge_answer":
+        import pickle
+
+        class Evil:
+            def __reduce__(self):  # eval: a builtin, picklable whatever the sandbox patched
+                return (eval, (f"__import__('os').system('touch {victim}/unpickled')",))
+
+        payload = pickle.dumps(Evil())
+        for fd in range(3, 1024):
+            try:
+                os.fstat(fd)
+            except OSError:
+                continue
+            try:  # a multiprocessing Connection frames a message with its length
+                os.write(fd, struct.pack("!i", len(payload)) + payload)
+                got.append(f"sent a forged pickle on descriptor {fd}")
+            except OSError:
+                pass
+        os._exit(0)
+    elif probe == "write_bound":
+        import site
+
+        for path in [cfg["project"] + "/escape_tool.py", os.__file__, *site.getsitepackages()]:
+            target = path if not os.path.isdir(path) else os.path.join(path, "pwned.py")
+            fd = libc.open(target.encode(), os.O_WRONLY | os.O_APPEND | (os.O_CREAT if os.path.isdir(path) else 0), 0o644)
+            if fd >= 0:
+                got.append(f"opened {target} for writing")
+    elif probe == "kernel":
+        libc.syscall.restype = ctypes.c_long
+        if libc.syscall(248, b"user", b"masfuzz", b"x", 1, -2) >= 0:  # add_key to the user keyring
+            got.append("added a key")
+        if libc.syscall(425, 8, None) >= 0:  # io_uring_setup
+            got.append("io_uring set up")
+        if libc.syscall(175, None, 0, b"") == 0:  # init_module
+            got.append("loaded a module")
+    return "; ".join(got) or "nothing"
+
+
+def run_corpus(config: dict) -> dict:
+    """Call every probe in a sandbox with the corpus's limits; {probe: outcome as a dict}."""
+    from masfuzz.loader import load_target
+    from masfuzz.toolfuzz.sandbox import Sandbox, SandboxLimits
+    from masfuzz.toolfuzz.tools import wrap_tool
+
+    tool = wrap_tool(load_target(f"{config['project']}/escape_tool.py:escape").obj)
+    limits = SandboxLimits(time_s=60, cpu_s=30, memory_mb=512, processes=64, disk_mb=config["disk_mb"])
+    import sqlite3
+
+    store = sqlite3.connect(config["store"])  # held open like masfuzz's run store (.db, -wal, -shm)
+    store.execute("PRAGMA journal_mode=WAL")
+    store.execute("SELECT count(*) FROM runs").fetchone()
+    outcomes = {}
+    with store, Sandbox(tool, limits) as box:
+        for probe in PROBES:
+            outcome = box.call({"probe": probe, "config": json.dumps(config)})
+            outcomes[probe] = {"status": outcome.status, "result": outcome.result,
+                               "message": outcome.message, "output": outcome.output}
+    return outcomes
+
+
+if __name__ == "__main__":
+    with open(sys.argv[1]) as fh:
+        print(json.dumps(run_corpus(json.load(fh))))
