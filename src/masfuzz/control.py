@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,7 +48,7 @@ _picked: collections.Counter[str] = collections.Counter()  # selections made in 
 def probe(request: ChatRequest) -> Any:
     """The probe run's model: call each tool offered once, then hand off to each agent offered;
     as a group chat's speaker selector, pick the participants in turn; else answer in one
-    sentence."""
+    sentence, or, when the answer must fit a JSON schema, with the schema's plainest value."""
     return _probe(request, tools_first=True)
 
 
@@ -74,6 +75,8 @@ def _probe(request: ChatRequest, *, tools_first: bool) -> Any:
         pick = min(candidates, key=lambda c: (_picked[c], text.count(f"{c}:")))
         _picked[pick] += 1
         return say(pick)
+    if request.response_schema:  # a typed answer (an Agents SDK `output_type`): the reply is its JSON
+        return say(json.dumps(placeholders(request.response_schema)))
     return say(PROBE_REPLY)
 
 
