@@ -80,6 +80,17 @@ def test_an_agent_with_a_typed_answer_gets_json_its_schema_accepts():
     assert probe(ChatRequest(messages=user)).text == "masfuzz control check: reply received."
 
 
+def test_placeholders_follow_references_and_optionals():
+    """PydanticAI's medical delegation example: `specialty` is an enum reached through `$defs`;
+    "masfuzz check" failed its validation."""
+    schema = {"type": "object", "required": ["specialty", "note", "days"],
+              "$defs": {"Specialty": {"enum": ["general", "cardiology"], "type": "string"}},
+              "properties": {"specialty": {"$ref": "#/$defs/Specialty"},
+                             "note": {"anyOf": [{"$ref": "#/$defs/Specialty"}, {"type": "null"}]},
+                             "days": {"anyOf": [{"type": "integer"}, {"type": "null"}]}}}
+    assert placeholders(schema) == {"specialty": "general", "note": "general", "days": 1}
+
+
 def test_an_app_that_runs_itself_at_import_loads_on_a_placeholder_answer(cli, provider):
     code, report, err = _check(cli, "tests/exec/fixtures/runs_at_import.py:app")
     assert code == 0, err
