@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,7 +48,7 @@ _picked: collections.Counter[str] = collections.Counter()  # selections made in 
 def probe(request: ChatRequest) -> Any:
     """The probe run's model: call each tool offered once, then hand off to each agent offered;
     as a group chat's speaker selector, pick the participants in turn; else answer in one
-    sentence."""
+    sentence, or, when the answer must fit a JSON schema, with the schema's plainest value."""
     return _probe(request, tools_first=True)
 
 
@@ -74,6 +75,8 @@ def _probe(request: ChatRequest, *, tools_first: bool) -> Any:
         pick = min(candidates, key=lambda c: (_picked[c], text.count(f"{c}:")))
         _picked[pick] += 1
         return say(pick)
+    if request.response_schema:  # a typed answer (an Agents SDK `output_type`): the reply is its JSON
+        return say(json.dumps(placeholders(request.response_schema)))
     return say(PROBE_REPLY)
 
 
@@ -87,9 +90,10 @@ def placeholders(schema: dict[str, Any]) -> dict[str, Any]:
     plain = {"string": "masfuzz check", "integer": 1, "number": 1, "boolean": False, "array": [],
              "object": {}, "null": None}
     props = schema.get("properties") or {}
+    defs = {**(schema.get("$defs") or {}), **(schema.get("definitions") or {})}
     out: dict[str, Any] = {}
     for name in schema.get("required") or list(props):
-        prop = props.get(name) or {}
+        prop = _resolved(props.get(name) or {}, defs)
         kind = prop.get("type")
         if "enum" in prop and prop["enum"]:
             out[name] = prop["enum"][0]
@@ -98,6 +102,21 @@ def placeholders(schema: dict[str, Any]) -> dict[str, Any]:
         else:
             out[name] = plain.get(kind or "string", "masfuzz check")
     return out
+
+
+def _resolved(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """A property as its definition: a `$ref` into the schema's `$defs` (pydantic's enums and
+    models), or the first branch of an `anyOf`/`oneOf` that is not null (an `Optional`)."""
+    for _ in range(8):  # a reference to a reference, not a cycle
+        ref = prop.get("$ref")
+        branches = [b for b in prop.get("anyOf") or prop.get("oneOf") or [] if b.get("type") != "null"]
+        if isinstance(ref, str) and ref.rsplit("/", 1)[-1] in defs:
+            prop = defs[ref.rsplit("/", 1)[-1]]
+        elif branches and "type" not in prop:
+            prop = branches[0]
+        else:
+            break
+    return prop
 
 
 def _participants(text: str) -> list[str]:

@@ -11,8 +11,9 @@ Rules (DESIGN.md, "how to load a target"), each one a lesson from real apps:
 - The agent frameworks the file imports are imported first, from site-packages.
 - A Jupyter notebook (`nb.ipynb:team`) is imported from its code cells, written to
   `.masfuzz/notebooks/<name>.py` beside it (`notebook_script`) so that tracebacks and code
-  coverage name real lines. Cells that `await` at top level are the notebook running its
-  system (`await Console(team.run_stream(...))`); they are left out: masfuzz runs it.
+  coverage name real lines. A cell's first statement that `await`s at top level is the notebook
+  running its system (`await Console(team.run_stream(...))`): it and the rest of its cell are
+  left out (masfuzz runs the system); the definitions before it stay.
 """
 
 from __future__ import annotations
@@ -217,10 +218,30 @@ def _awaits_at_top_level(code: str) -> bool:
             return False  # a plain syntax error: the import reports it
 
 
+def _without_the_run(cell: str) -> str:
+    """A cell that awaits at top level, left out from its first statement that does so: that is
+    the notebook running its system, and what follows it reads the run's result. What comes
+    before it stays: the AgentChat docs build a team and run it in one cell
+    (`research_team = Swarm(...)` then `await Console(research_team.run_stream(...))`)."""
+    flags = ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+    text = cell.splitlines()
+    cut = 0  # unparsable after all: leave the whole cell out
+    try:
+        for statement in compile(cell, "<cell>", "exec", flags=flags).body:
+            start, end = statement.lineno - 1, statement.end_lineno or statement.lineno
+            if _awaits_at_top_level("\n".join(text[start:end])):
+                cut = start
+                break
+    except SyntaxError:
+        pass
+    return "\n".join(text[:cut] + ["# (masfuzz: left out, it awaits at top level) " + ln
+                                    for ln in text[cut:]])
+
+
 def notebook_source(path: str | Path, *, imported: bool = False) -> str:
     """A Jupyter notebook's code cells as one script, the way `jupyter nbconvert --to script`
-    runs them: IPython magics and shell escapes (`%pip`, `!pip`) are left out; so are, when the
-    notebook is `imported` for its objects, the cells that await at top level."""
+    runs them: IPython magics and shell escapes (`%pip`, `!pip`) are left out; so is, when the
+    notebook is `imported` for its objects, each cell's run of the system (`_without_the_run`)."""
     import json
 
     try:
@@ -235,8 +256,7 @@ def notebook_source(path: str | Path, *, imported: bool = False) -> str:
         text = "".join(source) if isinstance(source, list) else str(source)
         kept = "\n".join(ln for ln in text.splitlines() if not ln.lstrip().startswith(("%", "!")))
         if imported and _awaits_at_top_level(kept):
-            kept = "\n".join("# (masfuzz: left out, it awaits at top level) " + ln
-                              for ln in kept.splitlines())
+            kept = _without_the_run(kept)
         lines += [kept, ""]
     return "\n".join(lines)
 

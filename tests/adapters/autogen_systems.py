@@ -113,3 +113,15 @@ async def slow_policy(request):
             f.write(f"{request.agent}\n")
     await asyncio.sleep(0.1)
     return say(f"{request.agent} passes it on.")
+
+
+def approval_team():
+    """The AgentChat docs' selector-group-chat shape: a writer and a UserProxyAgent that asks the
+    human at the terminal (its default input function) for approval."""
+    from autogen_agentchat.agents import UserProxyAgent
+    from autogen_agentchat.teams import RoundRobinGroupChat
+
+    writer = AssistantAgent("writer", model_client=_client(), system_message="Draft, then ask for approval.")
+    user = UserProxyAgent("user", description="Approves or disapproves the draft.")
+    return RoundRobinGroupChat([writer, user], termination_condition=TextMentionTermination("APPROVE")
+                               | MaxMessageTermination(4))

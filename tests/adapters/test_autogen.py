@@ -9,7 +9,7 @@ import pytest
 
 from masfuzz.errors import MasfuzzError
 from masfuzz.scenario import Fault, Scenario
-from masfuzz.trace import Message, RestrictedAttempt, ToolCall, ToolResult
+from masfuzz.trace import ErrorEvent, Message, RestrictedAttempt, ToolCall, ToolResult
 
 from tests.adapters.helpers import delegations, run_scenario, system
 from tests.conftest import ROOT
@@ -339,3 +339,16 @@ def test_wrapped_members_get_masfuzz_model_and_speak_as_the_member():
     assert trace.termination.reason == "text_mention", trace.termination.detail
     assert trace.speaker_order == ["society", "editor"]
     assert "Rayleigh" in next(m.content for m in trace.of_type(Message) if m.agent == "society")
+
+
+def test_a_user_proxy_that_would_read_the_terminal_is_a_user_who_says_nothing():
+    """masfuzz's stdin is closed: the default input function's EOF crash would be the harness's
+    doing, reported as the app's."""
+    from autogen_agentchat.agents._user_proxy_agent import cancellable_input
+
+    target = "tests/adapters/autogen_systems.py:approval_team"
+    trace = run_scenario(target, input="Draft a haiku.", sut_model="scripted/masfuzz.control:probe")
+    assert trace.termination.reason == "message_limit", trace.termination
+    assert trace.speaker_order == ["writer", "user", "writer"] and not trace.of_type(ErrorEvent)
+    _, team, _ = system(target)
+    assert [m.input_func for m in team._participants if m.name == "user"] == [cancellable_input]

@@ -51,3 +51,23 @@ def test_package_init_and_submodules_it_does_not_import(tmp_path, monkeypatch):
     assert loaded.module.__name__ == "crew"  # the package itself, not a module 'crew.__init__'
     with pytest.raises(TargetError, match="no attribute 'writer.writer'"):
         load_target(str(tmp_path / "proj" / "crew" / "__init__.py") + ":writer.writer")
+
+
+def test_a_notebook_cell_that_builds_its_team_and_then_runs_it_keeps_the_team(tmp_path, monkeypatch):
+    # The AgentChat docs' swarm.ipynb: one cell defines `research_team` and then awaits its run;
+    # a loop that awaits at top level and what follows it (reading the result) are left out.
+    import json
+
+    cells = [
+        "def helper():\n    return 'tool'\n",
+        "team_name = 'research'\nteam = {'name': team_name}\nresult = await run(team)\nprint(result.messages)\n",
+        "while True:\n    reply = await ask()\n    break\nafter = 1\n",
+        "async def later():\n    return await run(team)\nlast = team['name']\n",
+    ]
+    notebook = {"cells": [{"cell_type": "code", "source": c} for c in cells], "nbformat": 4}
+    _write(tmp_path / "nb.ipynb", json.dumps(notebook))
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    assert load_target(str(tmp_path / "nb.ipynb") + ":team").obj == {"name": "research"}
+    assert load_target(str(tmp_path / "nb.ipynb") + ":last").obj == "research"
+    with pytest.raises(TargetError, match="no attribute 'after'"):
+        load_target(str(tmp_path / "nb.ipynb") + ":after")

@@ -174,3 +174,20 @@ def test_exec_coverage_measures_the_linked_graph(cli):
     items = {o["id"]: o for c in data["obligations"].values() for o in c["items"]}
     assert items["delegate::planner::searcher"]["witnessed_by"]
     assert data["coverage"]["criteria"]["C4"]["covered"] == 1
+
+
+def test_two_named_agents_of_one_name_each_get_their_own_handoff(tmp_path):
+    """The Agents SDK's handoffs/message_filter.py runs two agents both named "Assistant" one
+    after the other: the coordinator's two handoffs shared one tool and the first was unreachable."""
+    app = tmp_path / "twins.py"
+    app.write_text("from agents import Agent\n"
+                   "first = Agent(name='Assistant', instructions='Be concise.')\n"
+                   "second = Agent(name='Assistant', instructions='Be helpful.')\n")
+    sut = open_target(f"{app}:first,second")
+    names = [h.tool_name for h in sut.obj.handoffs]
+    assert names == ["transfer_to_assistant", "transfer_to_assistant_2"]
+    app_module = load_target(f"{app}:first").module
+    targets = [sdk.handoff_target(h, []) for h in sut.obj.handoffs]
+    assert [t.instructions for t in targets] == ["Be concise.", "Be helpful."]
+    assert {("coordinator", "assistant", "handoff"), ("coordinator", "assistant#2", "handoff")} <= _edges(sut.spec)
+    assert app_module.first.handoffs == [] and app_module.second.handoffs == []

@@ -69,6 +69,28 @@ def test_the_probe_calls_each_tool_once_with_placeholder_arguments_then_hands_of
     assert placeholders({"type": "object", "properties": {"x": {"type": ["null", "number"]}}}) == {"x": 1}
 
 
+def test_an_agent_with_a_typed_answer_gets_json_its_schema_accepts():
+    """The Agents SDK's research_bot: a planner with `output_type=WebSearchPlan` crashed the
+    probe run (ModelBehaviorError: Invalid JSON), so the agents after it went unchecked."""
+    plan = {"type": "object", "required": ["searches", "reason"],
+            "properties": {"searches": {"type": "array"}, "reason": {"type": "string"}}}
+    user = (ChatMessage(role="user", content="hi"),)
+    assert json.loads(probe(ChatRequest(messages=user, response_schema=plan)).text) == {
+        "searches": [], "reason": "masfuzz check"}
+    assert probe(ChatRequest(messages=user)).text == "masfuzz control check: reply received."
+
+
+def test_placeholders_follow_references_and_optionals():
+    """PydanticAI's medical delegation example: `specialty` is an enum reached through `$defs`;
+    "masfuzz check" failed its validation."""
+    schema = {"type": "object", "required": ["specialty", "note", "days"],
+              "$defs": {"Specialty": {"enum": ["general", "cardiology"], "type": "string"}},
+              "properties": {"specialty": {"$ref": "#/$defs/Specialty"},
+                             "note": {"anyOf": [{"$ref": "#/$defs/Specialty"}, {"type": "null"}]},
+                             "days": {"anyOf": [{"type": "integer"}, {"type": "null"}]}}}
+    assert placeholders(schema) == {"specialty": "general", "note": "general", "days": 1}
+
+
 def test_an_app_that_runs_itself_at_import_loads_on_a_placeholder_answer(cli, provider):
     code, report, err = _check(cli, "tests/exec/fixtures/runs_at_import.py:app")
     assert code == 0, err

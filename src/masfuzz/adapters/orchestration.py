@@ -188,16 +188,24 @@ def _coordinator(name: str, specialists: list[Any]) -> Any:
     """An `Agent` that routes the user's request to the right specialist by handoff; each
     handoff describes its specialist from the specialist's own description or instructions."""
     from agents import Agent, handoff
+    from agents.handoffs import Handoff
 
-    lines, handoffs = [], []
+    lines, handoffs, tools = [], [], set()
     for agent in specialists:
         about = _about(agent)
         lines.append(f"- {agent.name}: {about}" if about else f"- {agent.name}")
-        if getattr(agent, "handoff_description", None) or not about:
+        # two agents of one name (the SDK's message_filter example has two "Assistant"s) would
+        # share a handoff tool, and the model could reach only one of them
+        tool = default = Handoff.default_tool_name(agent)
+        while tool in tools:
+            tool = f"{default}_{len(tools) + 1}"
+        tools.add(tool)
+        described = bool(getattr(agent, "handoff_description", None)) or not about
+        if described and tool == default:
             handoffs.append(agent)
         else:  # the SDK would describe it by name only; tell the model what it does
-            handoffs.append(handoff(agent, tool_description_override=(
-                f"Handoff to the {agent.name} agent: {about}")))
+            handoffs.append(handoff(agent, tool_name_override=tool, tool_description_override=(
+                None if described else f"Handoff to the {agent.name} agent: {about}")))
     instructions = ("You coordinate a team of specialist agents. Route the user's request to "
                     "the specialist that should handle it by handing off to it.\n"
                     "Specialists:\n" + "\n".join(lines))

@@ -7,7 +7,10 @@ swarm starts with its first, and a selector team's model sees the candidates in 
 chooses: no speaker is forced, since a forced first speaker could be one whose work has nothing
 to start from. A GraphFlow's edges decide who speaks, so the order leaves it as it is.
 Each agent's model client is swapped for a bridge to the scenario's model and restored after, as
-are its tools when faults or restricted probes apply; a workflow mutant (`mutate`) is applied
+are its tools when faults or restricted probes apply. A `UserProxyAgent` that would read the
+terminal (AgentChat's default `input_func`) gets a user who says nothing instead, as AG2's human
+prompts do (`masfuzz.adapters.ag2.live`): masfuzz's stdin is closed, and the EOF crash it met
+would be the harness's doing blamed on the app. A workflow mutant (`mutate`) is applied
 to the team and its agents before all that and undone after. Runs of one team are serialised,
 because the agents are shared; for the same reason a run its time limit ends is stopped (its
 task cancelled and awaited) before the next one starts, never left going (`_stop`).
@@ -21,7 +24,8 @@ from contextlib import AsyncExitStack
 from typing import Any
 
 from autogen_agentchat.base import ChatAgent, Team, TaskResult
-from autogen_agentchat.agents import BaseChatAgent
+from autogen_agentchat.agents import BaseChatAgent, UserProxyAgent
+from autogen_agentchat.agents._user_proxy_agent import cancellable_input
 from autogen_agentchat.teams import BaseGroupChat, GraphFlow, RoundRobinGroupChat, SelectorGroupChat, Swarm
 from autogen_core import CancellationToken
 from autogen_core.tools import StaticStreamWorkbench
@@ -144,6 +148,8 @@ class _Run:
                 if bridge is not None:
                     _swap(stack, holder, "_model_client", bridge)
             agent = inner_agent(member)
+            if isinstance(agent, UserProxyAgent) and agent.input_func is cancellable_input:
+                _swap(stack, agent, "input_func", _silent_user)
             if getattr(agent, "_code_executor", None) is not None and not self.scenario.run_code:
                 _swap(stack, agent, "_code_executor",
                       CodeStandIn(member.name, agent._code_executor, self.code_not_run))
@@ -292,6 +298,11 @@ async def _stop(task: asyncio.Future[None], token: CancellationToken, team: Any)
     if task.done() and not task.cancelled():
         task.exception()  # retrieved: the cancellation's own error is not a finding
     return task.done()
+
+
+async def _silent_user(prompt: str, cancellation_token: CancellationToken | None) -> str:
+    """The stand-in for a human at the terminal: it says nothing (an empty reply)."""
+    return ""
 
 
 def _is_model_error(err: BaseException) -> bool:
