@@ -18,7 +18,7 @@ import threading
 import time
 from typing import Any
 
-from masfuzz.errors import ModelError
+from masfuzz.errors import ModelCallFailed, ModelError
 from masfuzz.llm import toolprompt
 from masfuzz.llm.ids import deterministic_call_id
 from masfuzz.llm.local_weights import INSTALL_HINT, MODELS, LocalModel, weights_path
@@ -66,12 +66,48 @@ class Engine:
         return out["choices"][0]["text"] or "", out.get("usage") or {}
 
     def _run(self, method: Any, *, schema: dict | None, max_tokens: int, temperature: float,
-             seed: int, **rest: Any) -> Any:
+             seed: int, deadline: "Deadline", **rest: Any) -> Any:
         grammar = None
         if schema is not None:
             grammar = self.llama_cpp.LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
-        with self.lock, _quiet():
-            return method(grammar=grammar, max_tokens=max_tokens, temperature=temperature, seed=seed, **rest)
+
+        def watch(input_ids: Any, scores: Any) -> Any:
+            # called before every token is sampled: the one place a running generation can be
+            # stopped (a logits processor, as the chat completion takes no stopping criteria)
+            if deadline.passed():
+                raise Stopped
+            return scores
+
+        if not self.lock.acquire(timeout=deadline.remaining()):
+            raise Stopped  # another call held the model for the whole time this one had
+        try:
+            with _quiet():
+                return method(grammar=grammar, max_tokens=max_tokens, temperature=temperature, seed=seed,
+                              logits_processor=self.llama_cpp.LogitsProcessorList([watch]), **rest)
+        finally:
+            self.lock.release()
+
+
+class Stopped(Exception):
+    """A generation stopped at its deadline or because its caller went away."""
+
+
+class Deadline:
+    """When a local call must stop generating: at its timeout, or as soon as the caller stops
+    waiting (cancelled). Checked before every token, so a stopped call frees the CPU and the
+    model's lock within one token, not after its `max_tokens`."""
+
+    def __init__(self, timeout: float | None) -> None:
+        self.timeout = timeout
+        self.at = time.monotonic() + timeout if timeout else None
+        self.cancelled = threading.Event()
+
+    def passed(self) -> bool:
+        return self.cancelled.is_set() or (self.at is not None and time.monotonic() >= self.at)
+
+    def remaining(self) -> float:
+        """Seconds left (-1: no deadline, as `Lock.acquire` takes it)."""
+        return -1 if self.at is None else max(self.at - time.monotonic(), 0.0)
 
 
 def engine(name: str) -> Engine:
@@ -100,6 +136,7 @@ def _quiet():
 
 class LocalClient:
     uses_network = False
+    times_each_attempt = True  # the timeout is the generation's deadline (`Deadline`)
 
     def __init__(self, spec: ModelSpec, **_: Any) -> None:
         if importlib.util.find_spec("llama_cpp") is None:
@@ -109,11 +146,22 @@ class LocalClient:
         self.model = MODELS[spec.model]
 
     async def complete(self, request: ChatRequest, *, timeout: float | None = None) -> ChatReply:
-        # Loading takes a second; do it off the event loop too.
-        eng = await asyncio.to_thread(engine, self.model.name)
-        return await asyncio.to_thread(self._complete, eng, request)
+        # The timeout bounds the whole call, its retries for invalid output included: they are
+        # this model's way to answer, not a failure to recover from. The thread cannot be
+        # cancelled, so the deadline stops its generation instead.
+        deadline = Deadline(timeout)
+        try:
+            # Loading takes a second; do it off the event loop too.
+            eng = await asyncio.to_thread(engine, self.model.name)
+            return await asyncio.to_thread(self._complete, eng, request, deadline)
+        except Stopped:
+            raise ModelCallFailed(f"{self.model_string}: no reply within {timeout:g} s "
+                                  "(generation stopped)") from None
+        except BaseException:
+            deadline.cancelled.set()  # the caller went away: stop generating for nobody
+            raise
 
-    def _complete(self, eng: Engine, request: ChatRequest) -> ChatReply:
+    def _complete(self, eng: Engine, request: ChatRequest, deadline: Deadline) -> ChatReply:
         start = time.perf_counter()
         tools_wanted = bool(request.tools) and request.tool_choice != "none"
         used = TokenUsage()
@@ -123,11 +171,11 @@ class LocalClient:
             temperature = request.temperature if request.temperature is not None else 0.0
             if attempt:
                 temperature = max(temperature, 0.7)
-            seed = (request.seed or 0) + attempt
+            options = dict(temperature=temperature, seed=(request.seed or 0) + attempt, deadline=deadline)
             if tools_wanted:
-                reply = self._tool_attempt(eng, request, temperature, seed)
+                reply = self._tool_attempt(eng, request, **options)
             else:
-                reply = self._text_attempt(eng, request, temperature, seed)
+                reply = self._text_attempt(eng, request, **options)
             text, usage, result = reply
             used = TokenUsage(
                 tokens_in=used.tokens_in + int(usage.get("prompt_tokens", 0)),
@@ -144,23 +192,21 @@ class LocalClient:
             latency=time.perf_counter() - start,
         )
 
-    def _tool_attempt(self, eng: Engine, request: ChatRequest, temperature: float, seed: int):
+    def _tool_attempt(self, eng: Engine, request: ChatRequest, **sampling: Any):
         tools = toolprompt.allowed_tools(request)
         reply = toolprompt.reply_name(request.tools) if toolprompt.may_reply(request) else None
         prompt = toolprompt.tool_prompt(request, tools, reply)
         try:
             schema = toolprompt.choice_schema(tools, reply)
             text, usage = eng.chat([{"role": "user", "content": prompt}], schema=schema,
-                                   max_tokens=request.max_tokens or TOOL_MAX_TOKENS,
-                                   temperature=temperature, seed=seed)
+                                   max_tokens=request.max_tokens or TOOL_MAX_TOKENS, **sampling)
         except ValueError:
             # A tool schema the grammar converter cannot express: constrain the shape only.
             loose = toolprompt.choice_schema(
                 tuple(t.model_copy(update={"parameters": {"type": "object"}}) for t in tools), reply
             )
             text, usage = eng.chat([{"role": "user", "content": prompt}], schema=loose,
-                                   max_tokens=request.max_tokens or TOOL_MAX_TOKENS,
-                                   temperature=temperature, seed=seed)
+                                   max_tokens=request.max_tokens or TOOL_MAX_TOKENS, **sampling)
         try:
             said, call = toolprompt.parse_choice(text, tools, reply)
         except toolprompt.InvalidOutput as exc:
@@ -170,10 +216,9 @@ class LocalClient:
         call = call.model_copy(update={"id": deterministic_call_id(request, 0, call)})
         return text, usage, ChatReply(tool_calls=(call,), finish_reason="tool_calls")
 
-    def _text_attempt(self, eng: Engine, request: ChatRequest, temperature: float, seed: int):
+    def _text_attempt(self, eng: Engine, request: ChatRequest, **sampling: Any):
         schema = toolprompt.bounded_integers(request.response_schema) if request.response_schema else None
-        options = dict(schema=schema, max_tokens=request.max_tokens or TEXT_MAX_TOKENS,
-                       temperature=temperature, seed=seed)
+        options = dict(schema=schema, max_tokens=request.max_tokens or TEXT_MAX_TOKENS, **sampling)
         if self.model.base_model:
             stop = None if request.response_schema else ["\nUser:", "\n\n"]
             text, usage = eng.complete(toolprompt.transcript_prompt(request), stop=stop, **options)
