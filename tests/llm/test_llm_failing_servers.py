@@ -199,3 +199,17 @@ def test_run_completes_with_a_failing_tester_in_every_phase(cli, tmp_path, monke
         assert tester["specification"]["failed"] == tester["specification"]["calls"]
         assert all(said in role["last_failure"] for role in tester.values() if role["failed"]), tester
         assert said in json.dumps(report["generation"]["unrealized"])
+
+
+def test_cover_with_the_dspy_realizer_records_a_failed_tester_call_too(cli, tmp_path, monkeypatch):
+    pytest.importorskip("agents")
+    pytest.importorskip("dspy")
+    monkeypatch.chdir(ROOT)
+    answer, said = CASES["no-choices"]
+    with StatusServer(answer=answer) as srv:
+        code, out, err, status = _campaign(cli, tmp_path, "cover", srv.url, "--faults", "none",
+                                           "--realizer", "dspy", "--retries", "0")
+    assert code in (0, 1), err
+    assert "Traceback" not in err and status == [("completed",)]
+    verdicts = [a["verdict"] for item in json.loads(out)["generation"]["unrealized"] for a in item["attempts"]]
+    assert verdicts and all(v.startswith("tester model failed") and said in v for v in verdicts), verdicts[:2]
