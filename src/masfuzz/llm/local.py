@@ -61,31 +61,47 @@ class Engine:
         out = self._run(self.llama.create_chat_completion, messages=messages, **options)
         return out["choices"][0]["message"]["content"] or "", out.get("usage") or {}
 
+    def count(self, text: str) -> int:
+        """Tokens of `text` for this model."""
+        return len(self.llama.tokenize(text.encode("utf-8", "replace"), add_bos=True, special=True))
+
     def complete(self, prompt: str, **options: Any) -> tuple[str, dict[str, int]]:
-        out = self._run(self.llama.create_completion, prompt=prompt, **options)
+        out = self._run(None, prompt=prompt, **options)  # None: create_completion, with the deadline
         return out["choices"][0]["text"] or "", out.get("usage") or {}
 
-    def _run(self, method: Any, *, schema: dict | None, max_tokens: int, temperature: float,
+    def _run(self, method: Any | None, *, schema: dict | None, max_tokens: int, temperature: float,
              seed: int, deadline: "Deadline", **rest: Any) -> Any:
         grammar = None
         if schema is not None:
             grammar = self.llama_cpp.LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
 
-        def watch(input_ids: Any, scores: Any) -> Any:
-            # called before every token is sampled: the one place a running generation can be
-            # stopped (a logits processor, as the chat completion takes no stopping criteria)
-            if deadline.passed():
-                raise Stopped
-            return scores
+        def passed(input_ids: Any, scores: Any) -> bool:
+            return deadline.passed()
 
         if not self.lock.acquire(timeout=deadline.remaining()):
             raise Stopped  # another call held the model for the whole time this one had
+        # Stopping criteria are checked after every token; a chat completion takes none, but
+        # its handler calls `create_completion` on this instance, so for the call's length the
+        # instance's own `create_completion` adds the deadline to the criteria the handler
+        # passes. (An exception raised in a logits processor would not do: llama.cpp calls it
+        # through ctypes, which prints the exception and goes on generating.)
+        plain = type(self.llama).create_completion
+
+        def create_completion(*args: Any, stopping_criteria: Any = None, **kwargs: Any) -> Any:
+            criteria = self.llama_cpp.StoppingCriteriaList([passed, *(stopping_criteria or ())])
+            return plain(self.llama, *args, stopping_criteria=criteria, **kwargs)
+
+        self.llama.create_completion = create_completion
         try:
             with _quiet():
-                return method(grammar=grammar, max_tokens=max_tokens, temperature=temperature, seed=seed,
-                              logits_processor=self.llama_cpp.LogitsProcessorList([watch]), **rest)
+                out = (create_completion if method is None else method)(
+                    grammar=grammar, max_tokens=max_tokens, temperature=temperature, seed=seed, **rest)
         finally:
+            del self.llama.create_completion
             self.lock.release()
+        if deadline.passed():
+            raise Stopped  # what it wrote so far is cut short: no answer to parse
+        return out
 
 
 class Stopped(Exception):
@@ -94,7 +110,7 @@ class Stopped(Exception):
 
 class Deadline:
     """When a local call must stop generating: at its timeout, or as soon as the caller stops
-    waiting (cancelled). Checked before every token, so a stopped call frees the CPU and the
+    waiting (cancelled). Checked after every token, so a stopped call frees the CPU and the
     model's lock within one token, not after its `max_tokens`."""
 
     def __init__(self, timeout: float | None) -> None:
@@ -134,6 +150,35 @@ def _quiet():
         os.close(saved)
 
 
+TEMPLATE_TOKENS = 32  # what a chat template adds around a prompt, at most (measured: 10-20)
+
+
+def fit_context(request: ChatRequest, count: Any, room: int) -> ChatRequest:
+    """`request` cut to `room` tokens as `count(request)` counts them, for a context of 4096
+    tokens that must hold the answer too: each message first cut to what could fit at all,
+    then the oldest turns after the first user message left out, one at a time (the task and
+    the latest turns are what the next step needs), then the longest message halved."""
+    room -= TEMPLATE_TOKENS
+    cap = max(room, 1) * 4  # characters: a token is at least one, about four in English
+    messages = [m if len(m.content or "") <= cap else
+                m.model_copy(update={"content": (m.content or "")[:cap] + " [cut]"})
+                for m in request.messages]
+    request = request.model_copy(update={"messages": tuple(messages)})
+    while count(request) > room:
+        messages = list(request.messages)
+        turns = [i for i, m in enumerate(messages) if m.role != "system"]
+        if len(turns) > 2:
+            del messages[turns[1]]
+        else:
+            i = max(range(len(messages)), key=lambda k: len(messages[k].content or ""))
+            text = messages[i].content or ""
+            if len(text) < 64:
+                break  # nothing left worth cutting: let the model say the prompt is too long
+            messages[i] = messages[i].model_copy(update={"content": text[: len(text) // 2] + " [cut]"})
+        request = request.model_copy(update={"messages": tuple(messages)})
+    return request
+
+
 class LocalClient:
     uses_network = False
     times_each_attempt = True  # the timeout is the generation's deadline (`Deadline`)
@@ -164,6 +209,9 @@ class LocalClient:
     def _complete(self, eng: Engine, request: ChatRequest, deadline: Deadline) -> ChatReply:
         start = time.perf_counter()
         tools_wanted = bool(request.tools) and request.tool_choice != "none"
+        request = fit_context(request, lambda r: eng.count(self._prompt_text(r, tools_wanted)),
+                              self.model.n_ctx - (request.max_tokens or (TOOL_MAX_TOKENS if tools_wanted
+                                                                         else TEXT_MAX_TOKENS)))
         used = TokenUsage()
         text, error = "", ""
         for attempt in range(ATTEMPTS):
@@ -191,6 +239,16 @@ class LocalClient:
             usage=used,
             latency=time.perf_counter() - start,
         )
+
+    def _prompt_text(self, request: ChatRequest, tools_wanted: bool) -> str:
+        """The text the model reads for `request` (near enough to count its tokens)."""
+        if tools_wanted:
+            reply = toolprompt.reply_name(request.tools) if toolprompt.may_reply(request) else None
+            return toolprompt.tool_prompt(request, toolprompt.allowed_tools(request), reply)
+        if self.model.base_model:
+            return toolprompt.transcript_prompt(request)
+        # a chat template adds a few tokens around each turn
+        return "\n\n\n\n".join(m["content"] for m in toolprompt.text_messages(request, self.model.folds_system))
 
     def _tool_attempt(self, eng: Engine, request: ChatRequest, **sampling: Any):
         tools = toolprompt.allowed_tools(request)
