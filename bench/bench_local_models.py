@@ -88,7 +88,8 @@ def workload(model: str, executions: int) -> dict:
     report = json.loads(out.getvalue()) if code in (0, 1) else {}
     total = report.get("coverage", {}).get("total", {})
     return {"model": model, "exit": code, "wall_s": wall, **counts,
-            "executions": report.get("generation", {}).get("executions", 0),
+            # executions run now, not those a resumed run found in its store
+            "executions": (report.get("generation", {}).get("executions") or {}).get("run", 0),
             "covered": f"{total.get('covered', 0)}/{total.get('total', 0)}"}
 
 
