@@ -1,28 +1,99 @@
-"""Speed and size of the embedded models on this machine.
+"""The embedded models on the demo's workload, and their raw speed, on this machine.
 
-For each local model: load time, prompt tokens/s, generated tokens/s, latency of one tool-call
-request (the one `masfuzz models check` sends) and peak memory. Each model is measured in its
-own subprocess so peak memory is that model's alone.
+The workload is what README's first `cover` example does without a model string: the
+customer-service desk (examples/customer_service, three agents, two tools) covered with
+`local/gemma-3-270m` as both the tester and the system under test, within a small budget of
+executions. For it, the bench prints:
 
-    .venv/bin/python bench/bench_local_models.py
+- calls per minute: embedded-model calls (tester and app) per minute of wall time;
+- parse rate: the share of generation attempts whose output masfuzz could use (a tool call or
+  a JSON reply valid for its schema, a text reply), and the share of calls that ended without
+  one after all their attempts (`finish_reason="error"`);
+- executions per minute: scenarios run on the app per minute of wall time.
+
+Then, per model: load time, prompt and generated tokens/s, one tool-call request's latency, and
+peak memory. Each measurement runs in its own subprocess (its own model load, its own peak).
+
+    .venv/bin/python bench/bench_local_models.py [--executions N] [--model local/NAME]
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import contextlib
+import io
 import json
+import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
+ROOT = Path(__file__).resolve().parents[1]
 MODELS = ("gemma-3-270m", "smollm2-135m")
+DEFAULT_EXECUTIONS = 3  # a few minutes on two cores (half an hour when six others test too)
 PROMPT = " ".join(
     f"Passenger {i} asked to move booking ABC{i:03d} to seat {i % 30 + 1}{'ABCDEF'[i % 6]}." for i in range(40)
 )
 
 
-def measure(name: str) -> dict:
+def workload(model: str, executions: int) -> dict:
+    """`masfuzz cover` on the customer-service desk with `model` in both roles, counting every
+    generation attempt of the embedded model and whether masfuzz could use what it wrote."""
+    from masfuzz.cli import main
+    from masfuzz.llm import local
+
+    counts = {"calls": 0, "errors": 0, "attempts": 0, "parsed": 0}
+
+    def counted(name):
+        original = getattr(local.LocalClient, name)
+
+        def attempt(self, *args, **kwargs):
+            text, usage, result = original(self, *args, **kwargs)
+            counts["attempts"] += 1
+            counts["parsed"] += not isinstance(result, str)  # a str says why it was unusable
+            return text, usage, result
+
+        setattr(local.LocalClient, name, attempt)
+
+    for name in ("_tool_attempt", "_text_attempt"):
+        counted(name)
+    whole = local.LocalClient._complete
+
+    def call(self, *args, **kwargs):
+        reply = whole(self, *args, **kwargs)
+        counts["calls"] += 1
+        counts["errors"] += reply.finish_reason == "error"
+        return reply
+
+    local.LocalClient._complete = call
+    os.chdir(ROOT)
+    with tempfile.TemporaryDirectory() as tmp:
+        local.engine(model.split("/", 1)[1])  # loaded before the clock starts, as in a campaign
+        out = io.StringIO()
+        start = time.perf_counter()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            code = main(["cover", "examples/customer_service/app.py:triage_agent", "--model", model,
+                         "--sut-model", model, "--no-cache", "--store", f"{tmp}/runs.db",
+                         "--suite", f"{tmp}/suite.yaml", "--budget-executions", str(executions),
+                         "--attempts", "2",
+                         "--faults", "none", "--seed", "0", "--format", "json", "--progress", "off",
+                         # in this process, so that every model call is counted here (a worker
+                         # process would load its own copy of the model and count apart)
+                         "--executor", "inprocess"])
+        wall = time.perf_counter() - start
+    report = json.loads(out.getvalue()) if code in (0, 1) else {}
+    total = report.get("coverage", {}).get("total", {})
+    return {"model": model, "exit": code, "wall_s": wall, **counts,
+            # executions run now, not those a resumed run found in its store
+            "executions": (report.get("generation", {}).get("executions") or {}).get("run", 0),
+            "covered": f"{total.get('covered', 0)}/{total.get('total', 0)}"}
+
+
+def speed(name: str) -> dict:
     from masfuzz.cli.models_cmd import CHECK_REQUEST
     from masfuzz.llm import get_client
     from masfuzz.llm.local import engine
@@ -61,18 +132,49 @@ def measure(name: str) -> dict:
     }
 
 
+def _child(*argv: str) -> dict:
+    proc = subprocess.run([sys.executable, __file__, *argv], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)}: failed: {proc.stderr.strip().splitlines()[-1:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
 def main() -> int:
-    if len(sys.argv) == 3 and sys.argv[1] == "--one":
-        print(json.dumps(measure(sys.argv[2])))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--executions", type=int, default=DEFAULT_EXECUTIONS)
+    parser.add_argument("--model", default="local/gemma-3-270m", help="the workload's model")
+    parser.add_argument("--no-speed", action="store_true", help="the workload only")
+    parser.add_argument("--one", help=argparse.SUPPRESS)
+    parser.add_argument("--workload", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.workload:
+        print(json.dumps(workload(args.model, args.executions)))
         return 0
-    rows = []
-    for name in MODELS:
-        proc = subprocess.run([sys.executable, __file__, "--one", name], capture_output=True, text=True)
-        if proc.returncode != 0:
-            print(f"local/{name}: failed: {proc.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
-            return 1
-        rows.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    if args.one:
+        print(json.dumps(speed(args.one)))
+        return 0
+
+    w = _child("--workload", "--model", args.model, "--executions", str(args.executions))
+    minutes = w["wall_s"] / 60
+    print(f"workload: cover examples/customer_service (tester and app: {w['model']}), "
+          f"{w['executions']} executions, {w['wall_s']:.0f} s, obligations covered {w['covered']}")
+    print(f"  calls per minute:      {w['calls'] / minutes:.1f}  ({w['calls']} calls)")
+    print(f"  parse rate:            {w['parsed'] / max(w['attempts'], 1):.0%} of attempts "
+          f"({w['parsed']}/{w['attempts']}); {w['errors']} call(s) unusable after all attempts")
+    print(f"  executions per minute: {w['executions'] / minutes:.2f}")
+    from summary import record
+
+    record(f"demo workload {w['model']}: calls per minute", w["calls"] / minutes, "", None, unit="/min")
+    record(f"demo workload {w['model']}: parse rate", 100 * w["parsed"] / max(w["attempts"], 1), "", None,
+           unit="%")
+    record(f"demo workload {w['model']}: executions per minute", w["executions"] / minutes, "", None,
+           unit="/min")
+    if args.no_speed:
+        return 0
+
+    rows = [_child("--one", name) for name in MODELS]
     header = f"{'model':<20} {'load':>7} {'prompt tok/s':>13} {'gen tok/s':>10} {'tool call':>10} {'peak MB':>8}"
+    print()
     print(header)
     print("-" * len(header))
     for r in rows:
@@ -82,8 +184,6 @@ def main() -> int:
         )
     for r in rows:
         print(f"{r['model']}: tool call -> {r['tool_call']}")
-    from summary import record
-
     for r in rows:  # times of this machine (its cores are in the summary's last line)
         record(f"local model {r['model']}: generated tokens/s", r["gen_tok_s"], "", None, unit=" tok/s")
         record(f"local model {r['model']}: one tool-call request", r["tool_call_s"], "", None, unit=" s")

@@ -18,14 +18,23 @@ pytest.importorskip("agents")
 APP = "tests/redact/leaky_app.py"
 POLICY = f"scripted/{APP}:policy"
 TESTER = "scripted/" + str(EXAMPLES / "testers" / "template_tester.py") + ":policy"
+# values with a quote, a backslash, non-ASCII letters and markup: each is written JSON-, HTML-,
+# XML- or URL-escaped somewhere (a trace in the store, the HTML report, a query string)
 SECRETS = {
     "MY_API_KEY": "sk-planted-api-key-111111",
-    "SERVICE_TOKEN": "planted-service-token-222222",
-    "DB_PASSWORD": "planted-db-password-333333",
-    "X_SECRET_VALUE": "planted-secret-value-444444",
-    "CUSTOM_CRED": "planted-custom-cred-555555",
+    "SERVICE_TOKEN": 'planted"service\\token-ü-222222',
+    "DB_PASSWORD": "planted<db>&pass'word-333333",
+    "X_SECRET_VALUE": "planted-secret-value-éß-444444",
+    "CUSTOM_CRED": 'planted-custom "cred" 555555',
 }
 URL_PASSWORD = "pa55word-planted-666666"
+
+
+def forms(value):
+    """The value and each escaped form of it a file or a line could hold."""
+    from masfuzz.redact import encodings
+
+    return encodings(value)
 
 
 def test_planted_secrets_never_leave(cli, tmp_path, monkeypatch):
@@ -75,10 +84,12 @@ def test_planted_secrets_never_leave(cli, tmp_path, monkeypatch):
         assert run("report", "--store", store, "--report", f"{kind}:{tmp_path / f'report.{kind}'}")[0] == 0
     written = [p for p in tmp_path.rglob("*") if p.is_file()]
     assert any(p.suffix == ".db" for p in written) and any(p.suffix == ".yaml" for p in written)
+    contents = {path: path.read_bytes() for path in written}
     for value in (*SECRETS.values(), URL_PASSWORD):
-        for text in printed:
-            assert value not in text
-        for path in written:
-            assert value.encode() not in path.read_bytes(), (value, path)
+        for form in forms(value):
+            for text in printed:
+                assert form not in text, form
+            for path, data in contents.items():
+                assert form.encode() not in data, (form, path)
     everything = "\n".join(printed)
     assert "backend refused token ***" in everything and "password ***" in everything

@@ -254,10 +254,11 @@ TABLE: tuple[Setting, ...] = (
     Setting("max_connections", "model calls at once, across the executions running together "
             "(their worker processes included)", integer(low=1, high=1024), 4, MODEL_CALLS,
             metavar="N"),
-    Setting("model_timeout", "seconds one model call may take (600 when a model is an embedded "
-            "local/ one)", number(positive=True), 120.0, MODEL_CALLS, metavar="S"),
-    Setting("retries", "retries on rate limits, timeouts and 5xx", integer(low=0, high=100), 4,
-            MODEL_CALLS, metavar="N"),
+    Setting("model_timeout", "seconds one attempt of a model call may take, each retry its own "
+            "(600 when a model is an embedded local/ one, whose call then stops generating)",
+            number(positive=True), 120.0, MODEL_CALLS, metavar="S"),
+    Setting("retries", "retries on rate limits, timeouts, 5xx and replies that are no chat "
+            "completion", integer(low=0, high=100), 4, MODEL_CALLS, metavar="N"),
     Setting("api_key_env", "environment variable holding the API key (default: OPENAI_API_KEY "
             "for openai/, OPENAI_COMPATIBLE_API_KEY for openai-compatible/)", text, None,
             MODEL_CALLS, metavar="NAME"),

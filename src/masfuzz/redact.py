@@ -15,9 +15,13 @@ prints (the CLI's output streams go through `redact`).
 
 from __future__ import annotations
 
+import functools
+import html
 import json
 import os
 import re
+from urllib.parse import quote, quote_plus
+from xml.sax.saxutils import escape as xml_escape
 from typing import Any
 
 SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD", re.IGNORECASE)
@@ -25,12 +29,21 @@ MIN_SECRET_CHARS = 6  # shorter values ("1", "true", "dev") would mask ordinary 
 NOT_SECRETS = {"true", "false", "none", "null", "enabled", "disabled"}
 _extra_names: set[str] = set()
 
+# Every pattern runs in linear time on any input (a 10 MB model reply must not stall a run): a
+# pattern may only start where its first word starts (a lookbehind), so the engine never rescans
+# a long run of letters from every position in it, and a repetition that can run long and then
+# fail (the URL's userinfo before its "@") is bounded. The token repetitions are not bounded:
+# once their prefix matched they cannot fail, so each character is read once.
 _PATTERNS = (
-    (re.compile(r"(?i)(authorization\s*[:=]\s*)(bearer\s+)?[^\s'\",]+"), r"\1***"),
-    (re.compile(r"(?i)(bearer\s+)[A-Za-z0-9._\-~+/]+=*"), r"\1***"),
+    (re.compile(r"(?i)(?<![a-z])(authorization[ \t]{0,8}[:=][ \t]{0,8})(bearer[ \t]{1,8})?[^\s'\",]+"),
+     r"\1***"),
+    (re.compile(r"(?i)(?<![a-z])(bearer[ \t]{1,8})[A-Za-z0-9._\-~+/]+={0,4}"), r"\1***"),
     (re.compile(r"\bsk-[A-Za-z0-9_\-*]{6,}"), "sk-***"),
-    (re.compile(r"(?i)([a-z][a-z0-9+.\-]*://)[^/@\s'\"]+@"), r"\1"),
-    (re.compile(r"(?i)([?&](?:api[_-]?key|key|token|access_token|secret|password)=)[^&\s'\"]+"), r"\1***"),
+    # userinfo in a URL: a scheme of at most 32 characters that starts a word, then up to 512
+    # characters up to the "@"
+    (re.compile(r"(?i)(?<![a-z0-9+.\-])([a-z][a-z0-9+.\-]{0,31}://)[^/@\s'\"<>]{1,512}@"), r"\1"),
+    (re.compile(r"(?i)([?&](?:api[_-]?key|key|token|access_token|secret|password)=)[^&\s'\"<>]+"),
+     r"\1***"),
 )
 
 
@@ -51,11 +64,32 @@ def secret_values(extra: tuple[str | None, ...] = ()) -> list[str]:
     values = [os.environ.get(k, "") for k in secret_names()]
     values = [v for v in values if len(v) >= MIN_SECRET_CHARS and v.lower() not in NOT_SECRETS]
     values += [v for v in extra if v and len(v) >= 4]
-    return sorted(set(values), key=len, reverse=True)
+    return _all_forms(tuple(sorted(set(values))))
+
+
+@functools.lru_cache(maxsize=64)
+def _all_forms(values: tuple[str, ...]) -> list[str]:
+    """Longest first, so a secret is masked whole before a shorter one inside it."""
+    return sorted({form for v in values for form in encodings(v)}, key=len, reverse=True)
+
+
+def encodings(value: str) -> set[str]:
+    """Every form a secret takes in what masfuzz writes: as is, JSON-escaped (once, and twice
+    for JSON inside a JSON string; ASCII-only or not), each of those HTML/XML-escaped (quotes
+    escaped or not, both apostrophe spellings: an HTML report shows JSON), and URL-encoded
+    (path and form style)."""
+    forms = {value}
+    for _ in range(2):  # a trace payload holding JSON is escaped twice in the store
+        forms |= {json.dumps(f, ensure_ascii=a)[1:-1] for f in forms for a in (True, False)}
+    for f in list(forms):
+        forms |= {html.escape(f), html.escape(f, quote=False), html.escape(f).replace("&#x27;", "&apos;"),
+                  xml_escape(f, {'"': "&quot;", "'": "&apos;"})}
+    forms |= {quote(value, safe=""), quote_plus(value, safe="")}
+    return {f for f in forms if f}
 
 
 def redact(text: str, *extra: str | None) -> str:
-    """`text` with every known secret replaced by `***`."""
+    """`text` with every known secret, in every encoding, replaced by `***`."""
     if not text:
         return text
     for value in secret_values(extra):
@@ -71,14 +105,15 @@ def redact_model_string(model: str | None) -> str | None:
     return None if model is None else redact(model)
 
 
-def redact_data(data: Any) -> Any:
-    """Every string inside a JSON-like value, redacted (configs, reports, suites)."""
+def redact_data(data: Any, *extra: str | None) -> Any:
+    """Every string inside a JSON-like value, redacted (configs, reports, suites, replies)."""
     if isinstance(data, str):
-        return redact(data)
+        return redact(data, *extra)
     if isinstance(data, dict):
-        return {redact_data(k) if isinstance(k, str) else k: redact_data(v) for k, v in data.items()}
+        return {redact_data(k, *extra) if isinstance(k, str) else k: redact_data(v, *extra)
+                for k, v in data.items()}
     if isinstance(data, (list, tuple)):
-        return type(data)(redact_data(v) for v in data)
+        return type(data)(redact_data(v, *extra) for v in data)
     return data
 
 

@@ -47,14 +47,16 @@ def completion_body(name="update_seat", arguments='{"confirmation_number": "ABC1
 
 class StatusServer:
     """Answers POST /v1/chat/completions with the next status in `statuses` (200 = a tool
-    call), or with what `answer(body)` returns as (status, payload); records each request's
-    Authorization header and body, and the peak number of open requests."""
+    call), or with what `answer(body)` returns as (status, payload) or (status, payload,
+    headers), a payload of bytes sent as it is; records each request's Authorization header
+    and body, the time it came in, and the peak number of open requests."""
 
     def __init__(self, statuses=(200,), delay=0.0, answer=None):
         self.answer = answer
         self.statuses = list(statuses)
         self.delay = delay
         self.requests = []
+        self.times = []
         self.open = 0
         self.peak = 0
         self.lock = threading.Lock()
@@ -68,19 +70,27 @@ class StatusServer:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 with owner.lock:
                     owner.requests.append((self.headers.get("Authorization"), body))
+                    owner.times.append(time.monotonic())
                     status = owner.statuses.pop(0) if len(owner.statuses) > 1 else owner.statuses[0]
                     owner.open += 1
                     owner.peak = max(owner.peak, owner.open)
                 time.sleep(owner.delay)
                 payload = completion_body() if status == 200 else {"error": {"message": f"status {status}"}}
+                headers = {}
                 if owner.answer is not None:
-                    status, payload = owner.answer(body)
-                data = json.dumps(payload).encode()
+                    status, payload, *more = owner.answer(body)
+                    headers = more[0] if more else {}
+                data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
+                for name, value in headers.items():
+                    self.send_header(name, value)
                 self.end_headers()
-                self.wfile.write(data)
+                try:
+                    self.wfile.write(data)
+                except OSError:  # the client gave up on this attempt (its timeout)
+                    pass
                 with owner.lock:
                     owner.open -= 1
 

@@ -114,3 +114,32 @@ def test_plain_and_structured_text_replies(model):
                          response_schema=schema)
     reply = asyncio.run(client.complete(shaped))
     jsonschema.validate(json.loads(reply.text), schema)
+
+
+def test_a_generation_past_its_deadline_stops_within_a_token():
+    from masfuzz.llm.local import Deadline, Stopped, engine
+
+    eng = engine("gemma-3-270m")
+    llama = eng.llama
+    # greedy counting with no stop string: left alone it writes hundreds of tokens
+    with pytest.raises(Stopped):
+        eng.complete("Count from one to ten thousand: one, two, three,", schema=None, max_tokens=3000,
+                     temperature=0.0, seed=0, deadline=Deadline(1.0), stop=[])
+    generated = llama.n_tokens - len(llama.tokenize(b"Count from one to ten thousand: one, two, three,"))
+    assert 0 <= generated < 3000
+    assert eng.lock.acquire(blocking=False)  # the model is free the moment the call is over
+    eng.lock.release()
+
+
+def test_a_timed_out_call_is_a_failed_call_and_leaves_the_model_free():
+    from masfuzz.errors import ModelCallFailed
+    from masfuzz.llm.local import engine
+
+    client = get_client("local/gemma-3-270m", timeout=0.05)  # less than reading the prompt takes
+    ask = ChatRequest(messages=(ChatMessage(role="user", content="Change my seat to 14C, booking ABC123"),),
+                      tools=(UPDATE_SEAT,), max_tokens=64)
+    with pytest.raises(ModelCallFailed, match=r"^local/gemma-3-270m: no reply within 0.05 s \(generation stopped\)$"):
+        asyncio.run(client.complete(ask))
+    eng = engine("gemma-3-270m")
+    assert eng.lock.acquire(blocking=False)  # not still generating in its thread
+    eng.lock.release()

@@ -89,3 +89,27 @@ def test_gemma_turns_fold_system_text_into_the_first_user_turn():
         {"role": "user", "content": "Result of t: 42\n\nthanks"},
     ]
     assert tp.text_messages(req, fold_system=False)[0] == {"role": "system", "content": "Be brief."}
+
+
+def test_a_long_conversation_is_cut_to_the_context_keeping_the_task_and_the_latest_turns():
+    from masfuzz.llm.local import TEMPLATE_TOKENS, fit_context
+
+    turns = [ChatMessage(role="system", content="You book seats."),
+             ChatMessage(role="user", content="Move booking ABC123 to seat 14C.")]
+    for i in range(40):
+        turns += [ChatMessage(role="assistant", content=f"step {i}: " + "let me check " * 20),
+                  ChatMessage(role="tool", content=f"result {i}: " + "x" * (300 if i != 7 else 1_000_000))]
+    request = ChatRequest(messages=tuple(turns))
+
+    def count(r):  # tokens as a model might count them: one per four characters
+        return sum(len(m.content or "") for m in r.messages) // 4
+
+    room = 1000
+    fitted = fit_context(request, count, room)
+    assert count(fitted) <= room - TEMPLATE_TOKENS
+    kept = [m.content for m in fitted.messages]
+    assert kept[:2] == ["You book seats.", "Move booking ABC123 to seat 14C."]  # the task
+    assert kept[-1] == turns[-1].content and kept[-2] == turns[-2].content  # the latest turns
+    assert all(len(k) < 20_000 for k in kept)  # a 1 MB tool result cut before anything is counted
+    short = ChatRequest(messages=tuple(turns[:4]))
+    assert fit_context(short, count, 4096) == short

@@ -188,7 +188,7 @@ class FuzzSetup:
         report = await identify_failures(outcome.trace, self.flare, self.tester,
                                          rounds=self.opts.judge_rounds, seed=self.opts.seed)
         self._count("failure_agents", TesterStats(
-            calls=report.calls, malformed=report.malformed,
+            calls=report.calls, malformed=report.malformed, failures=report.model_failures,
             rejected=[_decision(r) for r in report.rejected],
             added=[f.fingerprint for f in report.failures]))
         return {"items": items, "failures": report.failures}
@@ -197,6 +197,7 @@ class FuzzSetup:
         total = self.stats.setdefault(role, TesterStats())
         total.calls += stats.calls
         total.malformed += stats.malformed
+        total.failures += stats.failures  # what the model's server answered, for the report
         total.rejected += stats.rejected
         total.added += stats.added
 

@@ -119,6 +119,7 @@ class FailureReport(BaseModel):
     rejected: list[Rejection] = Field(default_factory=list)
     calls: int = 0
     malformed: int = 0
+    model_failures: list[str] = Field(default_factory=list)  # model calls that raised, and why
     rounds: int = 0  # rounds begun
     consensus: bool = False
     notes: list[str] = Field(default_factory=list)
@@ -173,7 +174,7 @@ async def identify_failures(trace: Trace, flare_spec: FlareSpec, client: ModelCl
 
 def _finish(report: FailureReport, stats: TesterStats, confirmed: list[_Checked], trace: Trace,
             rounds: int, guard: "Guard") -> FailureReport:
-    report.calls, report.malformed = stats.calls, stats.malformed
+    report.calls, report.malformed, report.model_failures = stats.calls, stats.malformed, stats.failures
     report.failures = to_failures(confirmed, trace, guard.tools)
     report.rejected = _unique(report.rejected)
     if not report.consensus and not report.notes:

@@ -48,7 +48,7 @@ from functools import cache
 from types import SimpleNamespace
 from typing import Any
 
-from masfuzz.errors import MasfuzzError
+from masfuzz.errors import MasfuzzError, ModelCallFailed
 from masfuzz.generate.leaks import leaked
 from masfuzz.generate.realizer import (
     OBJECTIVE_TAG,
@@ -172,6 +172,7 @@ class _Tally:
     calls: int = 0
     last_text: str = ""
     failures: list[str] = field(default_factory=list)
+    model_failure: str = ""  # the last tester call that failed after its retries, as said
 
 
 def _text(content: Any) -> str:
@@ -246,14 +247,28 @@ def lm_class() -> type:
 
         def forward(self, prompt=None, messages=None, **kwargs):  # type: ignore[override]
             req = self.request(prompt, messages, kwargs)
-            if self.loop is not None and self.loop.is_running():
-                reply = asyncio.run_coroutine_threadsafe(self.client.complete(req), self.loop).result()
-            else:
-                reply = asyncio.run(self.client.complete(req))  # type: ignore[arg-type]
+            with self._noting_failure():
+                if self.loop is not None and self.loop.is_running():
+                    reply = asyncio.run_coroutine_threadsafe(self.client.complete(req), self.loop).result()
+                else:
+                    reply = asyncio.run(self.client.complete(req))  # type: ignore[arg-type]
             return self._response(reply)
 
         async def aforward(self, prompt=None, messages=None, **kwargs):  # type: ignore[override]
-            return self._response(await self.client.complete(self.request(prompt, messages, kwargs)))
+            with self._noting_failure():
+                reply = await self.client.complete(self.request(prompt, messages, kwargs))
+            return self._response(reply)
+
+        @contextlib.contextmanager
+        def _noting_failure(self) -> Any:
+            """DSPy wraps or swallows what an LM raises: the failed call is noted, so that the
+            realizer can report it as the tester's failure (`DSPyRealizer.propose`)."""
+            try:
+                yield
+            except ModelCallFailed as exc:
+                self.tally.calls += 1
+                self.tally.model_failure = str(exc)
+                raise
 
     return ModelClientLM
 
@@ -307,7 +322,14 @@ class DSPyRealizer(Realizer):
                         family=inputs.family, seed=None if self.seed is None else self.seed + len(history),
                         temperature=self.temperature, max_tokens=self.max_tokens)
         fields = signature_inputs(inputs, history)
-        pred = await asyncio.to_thread(self._run, inputs, lm, fields)
+        try:
+            pred = await asyncio.to_thread(self._run, inputs, lm, fields)
+        except Exception:
+            if lm.tally.model_failure:  # the tester's call failed, not DSPy: record, go on
+                raise ModelCallFailed(lm.tally.model_failure) from None
+            raise
+        if lm.tally.model_failure and not lm.tally.last_text:
+            raise ModelCallFailed(lm.tally.model_failure)
         text = str(getattr(pred, "user_request", "") or "").strip() if pred is not None else ""
         if not text:
             # Every sample failed DSPy's parsing (a small model writing prose instead of JSON):

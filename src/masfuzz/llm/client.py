@@ -23,7 +23,7 @@ from masfuzz.errors import MasfuzzError, ModelCallFailed, ModelError
 from masfuzz.llm.accounting import Ledger, price_of
 from masfuzz.llm.cache import ResponseCache, cache_key
 from masfuzz.llm.modelstring import ModelSpec, parse_model_string
-from masfuzz.redact import redact
+from masfuzz.redact import redact, redact_data
 from masfuzz.trace import model_call
 from masfuzz.llm.types import ChatReply, ChatRequest, Role
 
@@ -166,7 +166,9 @@ class ManagedClient:
             hit = self.cache.get(key)
             if hit is not None:
                 return hit
-        reply = await self._call_provider(request, timeout)
+        # masked before it is kept or used: a reply echoing a secret must not reach the cache
+        # file, and a cached repeat must be the same reply as the first
+        reply = redact_reply(await self._call_provider(request, timeout), getattr(self.provider, "_key", None))
         if key is not None and reply.finish_reason != "error":
             self.cache.put(key, self.spec.provider, self.spec.model, self.spec.base_url, reply)
         return reply
@@ -178,16 +180,19 @@ class ManagedClient:
             async with CONNECTIONS.held():
                 return await self.provider.complete(request, timeout=timeout)
 
+        # A provider that bounds each attempt itself gets the timeout per attempt (its retries
+        # and their backoff come on top); any other call is bounded here as a whole.
+        own = getattr(self.provider, "times_each_attempt", False)
         try:
-            reply = await asyncio.wait_for(bounded(), timeout) if timeout else await bounded()
+            reply = await asyncio.wait_for(bounded(), timeout) if timeout and not own else await bounded()
         except (asyncio.TimeoutError, TimeoutError):
             raise ModelCallFailed(f"{self.model_string}: no reply within {timeout:g} s") from None
         except MasfuzzError:
             raise
-        except Exception as exc:  # a provider bug or an SDK error not mapped: still one line
+        except Exception as exc:  # a provider bug or an SDK error not mapped: this call failed
             first = str(exc).splitlines()[0] if str(exc) else ""
             key = getattr(self.provider, "_key", None)
-            raise ModelError(f"{self.model_string}: {type(exc).__name__}: {redact(first, key)}") from None
+            raise ModelCallFailed(f"{self.model_string}: {type(exc).__name__}: {redact(first, key)}") from None
         if not reply.latency:
             reply = reply.model_copy(update={"latency": time.perf_counter() - start})
         return reply
@@ -196,6 +201,13 @@ class ManagedClient:
         close = getattr(self.provider, "aclose", None)
         if close is not None:
             await close()
+
+
+def redact_reply(reply: ChatReply, key: str | None = None) -> ChatReply:
+    """The reply with every known secret masked in its text and tool-call arguments."""
+    data = reply.model_dump(mode="json")
+    clean = redact_data(data, key)
+    return reply if clean == data else ChatReply.model_validate(clean)
 
 
 def get_client(

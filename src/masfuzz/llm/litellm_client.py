@@ -11,17 +11,18 @@ from typing import Any
 
 from masfuzz.errors import ModelError
 from masfuzz.llm.modelstring import ModelSpec
-from masfuzz.llm.openai_format import parse_response, request_params
 from masfuzz.llm.openai_compat import OPENAI_URL
+from masfuzz.llm.openai_format import excerpt, request_params
 from masfuzz.llm.remote import RemoteProvider
-from masfuzz.sutenv import original
-from masfuzz.llm.retry import DEFAULT_BASE_DELAY, DEFAULT_MAX_RETRIES, with_retries
-from masfuzz.redact import redact
+from masfuzz.llm.retry import DEFAULT_BASE_DELAY, DEFAULT_MAX_RETRIES, parse_retry_after
 from masfuzz.llm.types import ChatReply, ChatRequest
+from masfuzz.sutenv import original
 
 # LiteLLM exception class names that are worth another try.
 TRANSIENT = {"RateLimitError", "Timeout", "APIConnectionError", "InternalServerError",
              "ServiceUnavailableError", "BadGatewayError"}
+# ... and those that say the settings are wrong: every call would fail alike
+INPUT_ERRORS = {"AuthenticationError", "PermissionDeniedError", "NotFoundError"}
 
 
 class LiteLLMClient(RemoteProvider):
@@ -60,32 +61,34 @@ class LiteLLMClient(RemoteProvider):
         if timeout:
             extra["timeout"] = timeout
 
-        async def once() -> Any:
+        async def send() -> Any:
             return await self._litellm.acompletion(model=self.model, **params, **extra)
 
-        try:
-            response = await with_retries(once, self.retry, transient=_transient)
-        except Exception as exc:
-            raise ModelError(self._describe(exc)) from None
-        return parse_response(response)
+        return await self._attempts(send, timeout, retry_after=_retry_after)
+
+    def _transient(self, exc: BaseException) -> bool:
+        status = getattr(exc, "status_code", None)
+        return type(exc).__name__ in TRANSIENT or (isinstance(status, int) and status >= 500)
+
+    def _input_error(self, exc: BaseException) -> bool:
+        status = getattr(exc, "status_code", None)
+        return type(exc).__name__ in INPUT_ERRORS or status in (401, 403, 404)
 
     def _describe(self, exc: BaseException) -> str:
         name = type(exc).__name__
         status = getattr(exc, "status_code", None)
         if name in ("AuthenticationError", "PermissionDeniedError") or status in (401, 403):
-            text = f"the API key was rejected (HTTP {status or 401})"
-        elif name == "APIConnectionError":
-            text = f"cannot reach the provider: {_first_line(exc)}"
-        else:
-            text = f"{name}: {_first_line(exc)}"
-        return redact(f"{self.model_string}: {text}", self._key)
+            return f"the API key was rejected (HTTP {status or 401})"
+        if name == "APIConnectionError":
+            return f"cannot reach the provider: {_first_line(exc)}"
+        return super()._describe(exc)
 
 
-def _transient(exc: BaseException) -> bool:
-    status = getattr(exc, "status_code", None)
-    return type(exc).__name__ in TRANSIENT or (isinstance(status, int) and status >= 500)
+def _retry_after(exc: BaseException) -> float | None:
+    response = getattr(exc, "response", None)
+    return parse_retry_after(getattr(response, "headers", None))
 
 
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip()
-    return " ".join(text.splitlines()[0].split())[:300] if text else type(exc).__name__
+    return excerpt(text.splitlines()[0]) if text else type(exc).__name__

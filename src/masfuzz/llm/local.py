@@ -18,7 +18,7 @@ import threading
 import time
 from typing import Any
 
-from masfuzz.errors import ModelError
+from masfuzz.errors import ModelCallFailed, ModelError
 from masfuzz.llm import toolprompt
 from masfuzz.llm.ids import deterministic_call_id
 from masfuzz.llm.local_weights import INSTALL_HINT, MODELS, LocalModel, weights_path
@@ -61,17 +61,69 @@ class Engine:
         out = self._run(self.llama.create_chat_completion, messages=messages, **options)
         return out["choices"][0]["message"]["content"] or "", out.get("usage") or {}
 
+    def count(self, text: str) -> int:
+        """Tokens of `text` for this model."""
+        return len(self.llama.tokenize(text.encode("utf-8", "replace"), add_bos=True, special=True))
+
     def complete(self, prompt: str, **options: Any) -> tuple[str, dict[str, int]]:
-        out = self._run(self.llama.create_completion, prompt=prompt, **options)
+        out = self._run(None, prompt=prompt, **options)  # None: create_completion, with the deadline
         return out["choices"][0]["text"] or "", out.get("usage") or {}
 
-    def _run(self, method: Any, *, schema: dict | None, max_tokens: int, temperature: float,
-             seed: int, **rest: Any) -> Any:
+    def _run(self, method: Any | None, *, schema: dict | None, max_tokens: int, temperature: float,
+             seed: int, deadline: "Deadline", **rest: Any) -> Any:
         grammar = None
         if schema is not None:
             grammar = self.llama_cpp.LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
-        with self.lock, _quiet():
-            return method(grammar=grammar, max_tokens=max_tokens, temperature=temperature, seed=seed, **rest)
+
+        def passed(input_ids: Any, scores: Any) -> bool:
+            return deadline.passed()
+
+        if not self.lock.acquire(timeout=deadline.remaining()):
+            raise Stopped  # another call held the model for the whole time this one had
+        # Stopping criteria are checked after every token; a chat completion takes none, but
+        # its handler calls `create_completion` on this instance, so for the call's length the
+        # instance's own `create_completion` adds the deadline to the criteria the handler
+        # passes. (An exception raised in a logits processor would not do: llama.cpp calls it
+        # through ctypes, which prints the exception and goes on generating.)
+        plain = type(self.llama).create_completion
+
+        def create_completion(*args: Any, stopping_criteria: Any = None, **kwargs: Any) -> Any:
+            criteria = self.llama_cpp.StoppingCriteriaList([passed, *(stopping_criteria or ())])
+            return plain(self.llama, *args, stopping_criteria=criteria, **kwargs)
+
+        self.llama.create_completion = create_completion
+        try:
+            with _quiet():
+                out = (create_completion if method is None else method)(
+                    grammar=grammar, max_tokens=max_tokens, temperature=temperature, seed=seed, **rest)
+        finally:
+            del self.llama.create_completion
+            self.lock.release()
+        if deadline.passed():
+            raise Stopped  # what it wrote so far is cut short: no answer to parse
+        return out
+
+
+class Stopped(Exception):
+    """A generation stopped at its deadline or because its caller went away."""
+
+
+class Deadline:
+    """When a local call must stop generating: at its timeout, or as soon as the caller stops
+    waiting (cancelled). Checked after every token, so a stopped call frees the CPU and the
+    model's lock within one token, not after its `max_tokens`."""
+
+    def __init__(self, timeout: float | None) -> None:
+        self.timeout = timeout
+        self.at = time.monotonic() + timeout if timeout else None
+        self.cancelled = threading.Event()
+
+    def passed(self) -> bool:
+        return self.cancelled.is_set() or (self.at is not None and time.monotonic() >= self.at)
+
+    def remaining(self) -> float:
+        """Seconds left (-1: no deadline, as `Lock.acquire` takes it)."""
+        return -1 if self.at is None else max(self.at - time.monotonic(), 0.0)
 
 
 def engine(name: str) -> Engine:
@@ -98,8 +150,38 @@ def _quiet():
         os.close(saved)
 
 
+TEMPLATE_TOKENS = 32  # what a chat template adds around a prompt, at most (measured: 10-20)
+
+
+def fit_context(request: ChatRequest, count: Any, room: int) -> ChatRequest:
+    """`request` cut to `room` tokens as `count(request)` counts them, for a context of 4096
+    tokens that must hold the answer too: each message first cut to what could fit at all,
+    then the oldest turns after the first user message left out, one at a time (the task and
+    the latest turns are what the next step needs), then the longest message halved."""
+    room -= TEMPLATE_TOKENS
+    cap = max(room, 1) * 4  # characters: a token is at least one, about four in English
+    messages = [m if len(m.content or "") <= cap else
+                m.model_copy(update={"content": (m.content or "")[:cap] + " [cut]"})
+                for m in request.messages]
+    request = request.model_copy(update={"messages": tuple(messages)})
+    while count(request) > room:
+        messages = list(request.messages)
+        turns = [i for i, m in enumerate(messages) if m.role != "system"]
+        if len(turns) > 2:
+            del messages[turns[1]]
+        else:
+            i = max(range(len(messages)), key=lambda k: len(messages[k].content or ""))
+            text = messages[i].content or ""
+            if len(text) < 64:
+                break  # nothing left worth cutting: let the model say the prompt is too long
+            messages[i] = messages[i].model_copy(update={"content": text[: len(text) // 2] + " [cut]"})
+        request = request.model_copy(update={"messages": tuple(messages)})
+    return request
+
+
 class LocalClient:
     uses_network = False
+    times_each_attempt = True  # the timeout is the generation's deadline (`Deadline`)
 
     def __init__(self, spec: ModelSpec, **_: Any) -> None:
         if importlib.util.find_spec("llama_cpp") is None:
@@ -109,13 +191,27 @@ class LocalClient:
         self.model = MODELS[spec.model]
 
     async def complete(self, request: ChatRequest, *, timeout: float | None = None) -> ChatReply:
-        # Loading takes a second; do it off the event loop too.
-        eng = await asyncio.to_thread(engine, self.model.name)
-        return await asyncio.to_thread(self._complete, eng, request)
+        # The timeout bounds the whole call, its retries for invalid output included: they are
+        # this model's way to answer, not a failure to recover from. The thread cannot be
+        # cancelled, so the deadline stops its generation instead.
+        deadline = Deadline(timeout)
+        try:
+            # Loading takes a second; do it off the event loop too.
+            eng = await asyncio.to_thread(engine, self.model.name)
+            return await asyncio.to_thread(self._complete, eng, request, deadline)
+        except Stopped:
+            raise ModelCallFailed(f"{self.model_string}: no reply within {timeout:g} s "
+                                  "(generation stopped)") from None
+        except BaseException:
+            deadline.cancelled.set()  # the caller went away: stop generating for nobody
+            raise
 
-    def _complete(self, eng: Engine, request: ChatRequest) -> ChatReply:
+    def _complete(self, eng: Engine, request: ChatRequest, deadline: Deadline) -> ChatReply:
         start = time.perf_counter()
         tools_wanted = bool(request.tools) and request.tool_choice != "none"
+        request = fit_context(request, lambda r: eng.count(self._prompt_text(r, tools_wanted)),
+                              self.model.n_ctx - (request.max_tokens or (TOOL_MAX_TOKENS if tools_wanted
+                                                                         else TEXT_MAX_TOKENS)))
         used = TokenUsage()
         text, error = "", ""
         for attempt in range(ATTEMPTS):
@@ -123,11 +219,11 @@ class LocalClient:
             temperature = request.temperature if request.temperature is not None else 0.0
             if attempt:
                 temperature = max(temperature, 0.7)
-            seed = (request.seed or 0) + attempt
+            options = dict(temperature=temperature, seed=(request.seed or 0) + attempt, deadline=deadline)
             if tools_wanted:
-                reply = self._tool_attempt(eng, request, temperature, seed)
+                reply = self._tool_attempt(eng, request, **options)
             else:
-                reply = self._text_attempt(eng, request, temperature, seed)
+                reply = self._text_attempt(eng, request, **options)
             text, usage, result = reply
             used = TokenUsage(
                 tokens_in=used.tokens_in + int(usage.get("prompt_tokens", 0)),
@@ -144,23 +240,31 @@ class LocalClient:
             latency=time.perf_counter() - start,
         )
 
-    def _tool_attempt(self, eng: Engine, request: ChatRequest, temperature: float, seed: int):
+    def _prompt_text(self, request: ChatRequest, tools_wanted: bool) -> str:
+        """The text the model reads for `request` (near enough to count its tokens)."""
+        if tools_wanted:
+            reply = toolprompt.reply_name(request.tools) if toolprompt.may_reply(request) else None
+            return toolprompt.tool_prompt(request, toolprompt.allowed_tools(request), reply)
+        if self.model.base_model:
+            return toolprompt.transcript_prompt(request)
+        # a chat template adds a few tokens around each turn
+        return "\n\n\n\n".join(m["content"] for m in toolprompt.text_messages(request, self.model.folds_system))
+
+    def _tool_attempt(self, eng: Engine, request: ChatRequest, **sampling: Any):
         tools = toolprompt.allowed_tools(request)
         reply = toolprompt.reply_name(request.tools) if toolprompt.may_reply(request) else None
         prompt = toolprompt.tool_prompt(request, tools, reply)
         try:
             schema = toolprompt.choice_schema(tools, reply)
             text, usage = eng.chat([{"role": "user", "content": prompt}], schema=schema,
-                                   max_tokens=request.max_tokens or TOOL_MAX_TOKENS,
-                                   temperature=temperature, seed=seed)
+                                   max_tokens=request.max_tokens or TOOL_MAX_TOKENS, **sampling)
         except ValueError:
             # A tool schema the grammar converter cannot express: constrain the shape only.
             loose = toolprompt.choice_schema(
                 tuple(t.model_copy(update={"parameters": {"type": "object"}}) for t in tools), reply
             )
             text, usage = eng.chat([{"role": "user", "content": prompt}], schema=loose,
-                                   max_tokens=request.max_tokens or TOOL_MAX_TOKENS,
-                                   temperature=temperature, seed=seed)
+                                   max_tokens=request.max_tokens or TOOL_MAX_TOKENS, **sampling)
         try:
             said, call = toolprompt.parse_choice(text, tools, reply)
         except toolprompt.InvalidOutput as exc:
@@ -170,10 +274,9 @@ class LocalClient:
         call = call.model_copy(update={"id": deterministic_call_id(request, 0, call)})
         return text, usage, ChatReply(tool_calls=(call,), finish_reason="tool_calls")
 
-    def _text_attempt(self, eng: Engine, request: ChatRequest, temperature: float, seed: int):
+    def _text_attempt(self, eng: Engine, request: ChatRequest, **sampling: Any):
         schema = toolprompt.bounded_integers(request.response_schema) if request.response_schema else None
-        options = dict(schema=schema, max_tokens=request.max_tokens or TEXT_MAX_TOKENS,
-                       temperature=temperature, seed=seed)
+        options = dict(schema=schema, max_tokens=request.max_tokens or TEXT_MAX_TOKENS, **sampling)
         if self.model.base_model:
             stop = None if request.response_schema else ["\nUser:", "\n\n"]
             text, usage = eng.complete(toolprompt.transcript_prompt(request), stop=stop, **options)

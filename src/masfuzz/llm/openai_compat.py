@@ -1,8 +1,9 @@
 """`openai/MODEL` and `openai-compatible/NAME@URL` through the openai SDK.
 
-The SDK's own retries are off: masfuzz retries rate limits, timeouts, 5xx and dropped
-connections with exponential backoff itself, so `--max-connections` and the retry count mean
-the same thing for every provider. Keys come from `api_key=`, else the environment
+The SDK's own retries are off: masfuzz retries rate limits, timeouts, 5xx, dropped connections
+and replies that are no chat completion with exponential backoff itself (`masfuzz.llm.remote`),
+so `--max-connections`, `--model-timeout` (per attempt) and the retry count mean the same thing
+for every provider. Keys come from `api_key=`, else the environment
 (`OPENAI_API_KEY` for `openai/`, `OPENAI_COMPATIBLE_API_KEY` for `openai-compatible/`, never
 the OpenAI key, which must not travel to an arbitrary host), and never appear in an error.
 """
@@ -10,20 +11,20 @@ the OpenAI key, which must not travel to an arbitrary host), and never appear in
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import weakref
 from typing import Any
 
-from masfuzz.errors import ModelCallFailed, ModelError
+from masfuzz.errors import ModelError
 from masfuzz.llm.modelstring import ModelSpec
-from masfuzz.llm.openai_format import parse_response, request_params
+from masfuzz.llm.openai_format import excerpt, request_params
 from masfuzz.llm.remote import RemoteProvider
-from masfuzz.llm.retry import DEFAULT_BASE_DELAY, DEFAULT_MAX_RETRIES, with_retries
+from masfuzz.llm.retry import DEFAULT_BASE_DELAY, DEFAULT_MAX_RETRIES, GaveUp, parse_retry_after
+from masfuzz.llm.types import ChatReply, ChatRequest
 from masfuzz.sutenv import original
 
 OPENAI_URL = "https://api.openai.com/v1"
-from masfuzz.redact import redact
-from masfuzz.llm.types import ChatReply, ChatRequest
 
 KEY_ENV = {"openai": "OPENAI_API_KEY", "openai-compatible": "OPENAI_COMPATIBLE_API_KEY"}
 DEFAULT_TIMEOUT = 120.0
@@ -81,24 +82,20 @@ class OpenAIClient(RemoteProvider):
             params["response_format"] = {"type": "json_object", "schema": request.response_schema}
         client = self._client()
 
-        async def once() -> Any:
+        async def send() -> Any:
+            # the SDK's own timeout is per read; masfuzz bounds the whole attempt (a server
+            # that trickles a body in never ends it otherwise)
             return await client.chat.completions.create(
                 model=self.model, timeout=timeout or DEFAULT_TIMEOUT, **params
             )
 
         try:
-            response = await with_retries(
-                once, self.retry, transient=self._transient, retry_after=_retry_after
-            )
-        except self._openai.OpenAIError as exc:
-            if "response_format" in params and self._refuses_json_schema(exc):
-                self._json_object = True
-                return await self.complete(request, timeout=timeout)
-            failed = ModelCallFailed if self._transient(exc) else ModelError
-            raise failed(self._describe(exc)) from None
-        return parse_response(response)
+            return await self._attempts(send, timeout, retry_after=_retry_after)
+        except GaveUp:  # only a refused response format comes back here (`_refused`)
+            self._json_object = True
+            return await self.complete(request, timeout=timeout)
 
-    def _refuses_json_schema(self, exc: BaseException) -> bool:
+    def _refused(self, exc: BaseException) -> bool:
         """An OpenAI-compatible server that answered a json_schema response format with a
         validation error naming it (llama.cpp's: HTTP 400, llama-cpp-python's: HTTP 500)."""
         return (self.provider == "openai-compatible" and not self._json_object
@@ -106,30 +103,36 @@ class OpenAIClient(RemoteProvider):
                 and "response_format" in _server_message(exc) and "json_schema" in _server_message(exc))
 
     def _transient(self, exc: BaseException) -> bool:
-        if self._refuses_json_schema(exc):
+        if self._refused(exc):
             return False  # asking again the same way gets the same refusal
         o = self._openai
         if isinstance(exc, (o.RateLimitError, o.APITimeoutError, o.APIConnectionError)):
             return True
-        return isinstance(exc, o.APIStatusError) and exc.status_code >= 500
+        # a body the SDK could not read as JSON (it raises the decoder's error)
+        return isinstance(exc, ValueError) or (isinstance(exc, o.APIStatusError) and exc.status_code >= 500)
+
+    def _input_error(self, exc: BaseException) -> bool:
+        """A rejected key or an unknown model fails every call alike; anything else the server
+        refused (a 400 for one request) is that call's failure."""
+        return isinstance(exc, self._openai.APIStatusError) and exc.status_code in (401, 403, 404)
 
     def _describe(self, exc: BaseException) -> str:
         o = self._openai
         where = self.base_url or "the OpenAI API"
         if isinstance(exc, o.APITimeoutError):
-            text = f"{where} did not answer in time (after {self.retry.max_retries} retries)"
-        elif isinstance(exc, o.APIConnectionError):
+            return f"{where} did not answer in time"
+        if isinstance(exc, o.APIConnectionError):
             cause = exc.__cause__ or exc.__context__
             reason = str(cause).splitlines()[0] if cause and str(cause) else "connection failed"
-            text = f"cannot reach {where}: {reason}"
-        elif isinstance(exc, (o.AuthenticationError, o.PermissionDeniedError)):
+            return f"cannot reach {where}: {reason}"
+        if isinstance(exc, (o.AuthenticationError, o.PermissionDeniedError)):
             env = KEY_ENV[self.provider]
-            text = f"the API key was rejected (HTTP {exc.status_code}); check {env} or --api-key-env"
-        elif isinstance(exc, o.APIStatusError):
-            text = f"HTTP {exc.status_code} from {where}: {_server_message(exc)}"
-        else:
-            text = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
-        return redact(f"{self.model_string}: {text}", self._key)
+            return f"the API key was rejected (HTTP {exc.status_code}); check {env} or --api-key-env"
+        if isinstance(exc, o.APIStatusError):
+            return f"HTTP {exc.status_code} from {where}: {_server_message(exc)}"
+        if isinstance(exc, json.JSONDecodeError):
+            return f"the reply is not JSON: {excerpt(exc.doc)}"
+        return super()._describe(exc)
 
     async def aclose(self) -> None:
         for client in list(self._clients.values()):
@@ -139,11 +142,7 @@ class OpenAIClient(RemoteProvider):
 
 def _retry_after(exc: BaseException) -> float | None:
     response = getattr(exc, "response", None)
-    value = response.headers.get("retry-after") if response is not None else None
-    try:
-        return float(value) if value is not None else None
-    except ValueError:
-        return None
+    return parse_retry_after(response.headers) if response is not None else None
 
 
 def _server_message(exc: Any) -> str:
@@ -152,5 +151,5 @@ def _server_message(exc: Any) -> str:
         inner = body.get("error", body)
         msg = inner.get("message") if isinstance(inner, dict) else inner
         if msg:
-            return " ".join(str(msg).split())[:300]
-    return " ".join(str(getattr(exc, "message", exc)).split())[:300]
+            return excerpt(msg)
+    return excerpt(getattr(exc, "message", exc))

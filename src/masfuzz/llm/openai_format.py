@@ -75,18 +75,38 @@ def parse_arguments(raw: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {RAW_ARGUMENTS: str(raw)}
 
 
+class MalformedReply(ValueError):
+    """The server answered, but not with a chat completion (no choices, no message, not JSON):
+    a failed call like a 5xx, retried and then recorded with what the server sent."""
+
+
+def excerpt(text: Any, limit: int = 200) -> str:
+    """A short one-line excerpt of what a server sent, for an error message (redact it)."""
+    flat = " ".join(str(text)[: limit * 4].split())
+    return flat if len(flat) <= limit else flat[:limit] + f"... ({len(str(text))} characters)"
+
+
 def parse_response(response: Any) -> ChatReply:
-    """A `ChatReply` from an SDK response object (openai or LiteLLM: same attribute shape)."""
-    choice = response.choices[0]
+    """A `ChatReply` from an SDK response object (openai or LiteLLM: same attribute shape);
+    `MalformedReply` when it is not a chat completion."""
+    if isinstance(response, (str, bytes)):  # the SDK hands back a body it could not read as JSON
+        raise MalformedReply(f"the reply is not a chat completion: {excerpt(response)}")
+    choices = getattr(response, "choices", None)
+    if not choices or getattr(choices[0], "message", None) is None:
+        raise MalformedReply(f"the reply has no choices: {excerpt(_dump(response))}")
+    choice = choices[0]
     message = choice.message
-    calls = tuple(
-        ToolCallRequest(
-            id=getattr(c, "id", None) or f"call_{i}",
-            name=c.function.name,
-            arguments=parse_arguments(c.function.arguments),
+    try:
+        calls = tuple(
+            ToolCallRequest(
+                id=getattr(c, "id", None) or f"call_{i}",
+                name=c.function.name,
+                arguments=parse_arguments(c.function.arguments),
+            )
+            for i, c in enumerate(getattr(message, "tool_calls", None) or ())
         )
-        for i, c in enumerate(getattr(message, "tool_calls", None) or ())
-    )
+    except (AttributeError, TypeError, ValueError):  # a tool call without a function or name
+        raise MalformedReply(f"the reply has a malformed tool call: {excerpt(_dump(response))}") from None
     usage = getattr(response, "usage", None)
     finish = _FINISH.get(getattr(choice, "finish_reason", None) or "", "stop")
     if calls and finish == "stop":
@@ -100,3 +120,11 @@ def parse_response(response: Any) -> ChatReply:
             tokens_out=int(getattr(usage, "completion_tokens", 0) or 0),
         ),
     )
+
+
+def _dump(response: Any) -> str:
+    dump = getattr(response, "model_dump_json", None)
+    try:
+        return dump(exclude_none=True) if dump is not None else repr(response)
+    except Exception:  # noqa: BLE001 - only for the message: whatever it holds, say something
+        return repr(response)

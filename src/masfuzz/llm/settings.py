@@ -42,7 +42,7 @@ class ModelSettings(BaseModel):
     # The response cache file; None (the library default) caches nothing. The commands' option
     # table defaults it to DEFAULT_PATH.
     cache: str | None = None
-    timeout: float = DEFAULT_MODEL_TIMEOUT  # seconds one model call may take
+    timeout: float = DEFAULT_MODEL_TIMEOUT  # seconds one attempt of a model call may take
     retries: int = Field(default=DEFAULT_MAX_RETRIES, ge=0)
     api_key_env: str | None = None  # the variable holding the key, never the key
     max_connections: int = Field(default=DEFAULT_MAX_CONNECTIONS, ge=1)

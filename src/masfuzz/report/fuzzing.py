@@ -63,7 +63,8 @@ def fuzz_section(store: Any, run_id: int, spec: Any, info: dict[str, Any],
         "dependencies": [list(d) for d in flare.relationships.dependencies],
         "tester": {role: {k: s.get(k) for k in ("calls", "malformed", "cached")}
                    | {"rejected": len(s.get("rejected", [])),
-                      "failed": len(s.get("failures", []))}
+                      "failed": len(s.get("failures", [])),
+                      "last_failure": (s.get("failures") or [None])[-1]}
                    for role, s in (loop.get("tester") or {}).items()},
         "shrunk": loop.get("shrunk", {}),
         "usage": store.usage(run_id),
@@ -104,7 +105,8 @@ def fuzz_text(data: dict[str, Any]) -> str:
     for role, s in data["tester"].items():
         lines.append(f"  {role}: {s['calls']} call(s), {s.get('failed', 0)} failed, "
                      f"{s['malformed']} malformed, {s['rejected']} rejected"
-                     + (", cached" if s.get("cached") else ""))
+                     + (", cached" if s.get("cached") else "")
+                     + (f" (last failure: {s['last_failure']})" if s.get("last_failure") else ""))
     for fingerprint, r in data.get("shrunk", {}).items():
         lines.append(f"  shrunk {fingerprint}: {r['scenario']} reproduces it with only "
                      f"{', '.join(r['kept']) or 'a new sample of the seed'}"

@@ -7,7 +7,6 @@ the JSON, so the parse takes the first JSON object in the text and the caller va
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from masfuzz.llm.types import ChatMessage, ChatRequest, ModelClient
@@ -22,9 +21,12 @@ async def ask_json(client: ModelClient, prompt: str, schema: dict[str, Any], *,
 
 
 def parse_json_object(text: str) -> dict[str, Any]:
-    """The first JSON object in `text` ({} if there is none)."""
+    """The JSON object in `text`, whole or between its first "{" and its last "}" ({} if there
+    is none). Sliced, not searched with a pattern: `{.*}` rescans a reply full of "{" from every
+    one of them (a 10 MB reply would stall the campaign)."""
     text = text.strip()
-    for candidate in (text, *re.findall(r"\{.*\}", text, flags=re.S)):
+    first, last = text.find("{"), text.rfind("}")
+    for candidate in (text, text[first:last + 1] if 0 <= first < last else ""):
         try:
             value = json.loads(candidate, strict=False)
         except (ValueError, TypeError):
