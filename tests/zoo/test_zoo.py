@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from conftest import ROOT
+from tests.conftest import ROOT
 
 LABELS = yaml.safe_load((ROOT / "bench" / "oracle_labels.yaml").read_text())
 SYSTEMS = {s["name"]: s for s in LABELS["systems"]}
