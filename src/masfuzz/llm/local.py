@@ -10,6 +10,7 @@ text comes back with `finish_reason="error"` rather than an unvalidated tool cal
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import importlib.util
 import json
@@ -31,6 +32,13 @@ TEXT_MAX_TOKENS = 256
 
 _engines_lock = threading.Lock()
 _engines: dict[str, "Engine"] = {}
+
+
+def _close(llama: Any) -> None:
+    try:
+        llama.close()
+    except Exception:  # a model half torn down already: nothing left to free
+        pass
 
 
 class Engine:
@@ -56,6 +64,9 @@ class Engine:
                 verbose=False,
             )
         self.load_time = time.perf_counter() - start
+        # closed while the interpreter still has its modules: llama-cpp-python's own __del__,
+        # left to interpreter shutdown, finds its C bindings gone and prints a traceback at exit
+        atexit.register(_close, self.llama)
 
     def chat(self, messages: list[dict[str, str]], **options: Any) -> tuple[str, dict[str, int]]:
         out = self._run(self.llama.create_chat_completion, messages=messages, **options)
