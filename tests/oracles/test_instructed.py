@@ -149,3 +149,41 @@ def test_a_request_routed_to_an_agent_without_a_fitting_tool_is_misrouted(reques
 ])
 def test_routing_is_silent_when_the_receiver_fits_or_the_request_reaches_a_holder(trace):
     assert misrouted_request(trace, DESK) == []
+
+
+# -- participation in a fixed (round-robin) order -------------------------------------------------
+
+ROUND = WorkflowSpec(
+    system=SystemInfo(id="memo", entry_agent="drafter", pattern="fixed_order"),
+    agents=(AgentSpec(id="drafter", instructions="Draft the answer."),
+            AgentSpec(id="editor", instructions="Polish the draft."),
+            AgentSpec(id="checker", instructions="Check the text and say DONE."),
+            AgentSpec(id="user_proxy", model_settings={"type": "UserProxyAgent"})))
+
+
+@pytest.mark.parametrize("last", [
+    "Draft: the answer is DONE in outline.",
+    "Here is the draft; the outline is done.",
+    "Quoting the source: 'status DONE'.",
+])
+def test_a_stop_word_said_before_a_round_robin_member_spoke_is_premature_termination(last):
+    trace = _run("drafter", reason="text_mention", last=last)
+    found = participation(trace, ROUND)
+    assert {f.elements for f in found} == {("drafter", "editor"), ("drafter", "checker")}
+    assert {(f.root_cause, f.agent, f.step) for f in found} == {
+        ("Premature Termination", "drafter", 2)}
+    assert all("fixed speaking order" in f.description for f in found)
+
+
+@pytest.mark.parametrize("trace,spec", [
+    (_run("drafter", "editor", "checker", reason="text_mention"), ROUND),  # every member spoke
+    (_run("drafter", reason="completed"), ROUND),  # no stop word: the app's own end
+    (_run("drafter", reason="max_turns"), ROUND),  # the bound detector's
+    (_run("drafter", reason="text_mention", task="Draft it; no editor and no checker needed."),
+     ROUND),  # the task excused them
+    (_run("drafter", reason="text_mention"),
+     ROUND.model_copy(update={"system": SystemInfo(id="memo", entry_agent="drafter",
+                                                   pattern="selector")})),  # not a fixed order
+])
+def test_fixed_order_participation_is_silent_when_every_member_spoke_or_no_stop_word(trace, spec):
+    assert participation(trace, spec) == []

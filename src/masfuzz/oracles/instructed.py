@@ -24,7 +24,7 @@ from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.wording import (
     GIVE_UP, asks_for, is_question, name_pattern, names_agent, owners, sentences, tools_of,
 )
-from masfuzz.spec.model import WorkflowSpec
+from masfuzz.spec.model import AgentSpec, WorkflowSpec
 from masfuzz.trace import (
     CONCLUDED_REASONS, AgentTurn, DelegationEvent, Message, RestrictedAttempt, TerminationEvent,
     ToolCall, Trace,
@@ -158,6 +158,16 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
     for before, after, said in instructed_dependencies(spec):
         if after in acted:
             out.setdefault(before, f"{after} works from it (\"{said[:80]}\")")
+    end = trace.termination
+    if spec.system.pattern == "fixed_order" and end is not None and end.reason == "text_mention":
+        # a fixed (round-robin) order gives every member a turn: each is there to contribute,
+        # so a stop word said before a member's first turn cut it out (unless the task did)
+        excused = {a.id for a in spec.agents for s in sentences(task)
+                   if NEGATED.search(s) and names_agent(s, spec, a.id)}
+        for a in spec.agents:
+            if a.id not in acted and a.id not in excused and not _proxy(a):
+                out.setdefault(a.id, "the team's fixed speaking order gives it a turn, and the "
+                               "run ended before its first")
     called = {c.tool for c in trace.of_type(ToolCall)}
     for t in spec.tools:
         holders = owners(spec, t.id)
@@ -166,11 +176,19 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
     return out
 
 
+def _proxy(agent: AgentSpec) -> bool:
+    """A member that stands in for the human (a user proxy) contributes only when asked."""
+    kind = str(agent.model_settings.get("type") or "")
+    return "proxy" in kind.lower() or "proxy" in agent.id.lower()
+
+
 def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     """Kind 3 — a run that concluded by itself (completed, a stop word, a hand-back to the user)
     before a member whose work the task needs acted at all: a member the task names, one an
-    agent that acted depends on by its instructions, or the only holder of a tool the task asks
-    for (its action and its object: "move me to seat 14C" asks for update_seat). A member the
+    agent that acted depends on by its instructions, the only holder of a tool the task asks
+    for (its action and its object: "move me to seat 14C" asks for update_seat), or, when a stop
+    word ended a fixed (round-robin) order, a member whose first turn had not come (user proxies
+    and members the task excuses left out). A member the
     run handed the task to is `premature_termination`'s (detectors.py), and a run that ends with
     a question waits for the user: both are left out.
 
