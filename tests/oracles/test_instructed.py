@@ -8,11 +8,12 @@ import pytest
 
 from masfuzz.oracles import detect
 from masfuzz.oracles.instructed import (
-    instructed_dependencies, instructed_order, misrouted_request, participation,
+    MISROUTED, SPEAKING_ORDER, instructed_dependencies, instructed_order, misrouted_request, participation,
+    with_prompts,
 )
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
 from masfuzz.trace import (
-    AgentTurn, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace,
+    SYSTEM_PROMPTS, AgentTurn, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace,
 )
 
 
@@ -187,3 +188,75 @@ def test_a_stop_word_said_before_a_round_robin_member_spoke_is_premature_termina
 ])
 def test_fixed_order_participation_is_silent_when_every_member_spoke_or_no_stop_word(trace, spec):
     assert participation(trace, spec) == []
+
+
+# -- instructions the spec lacks, read from what each model was told ------------------------------
+
+BARE = WorkflowSpec(  # a graph whose nodes build their prompts in code: no instructions extracted
+    system=SystemInfo(id="brief", entry_agent="writer", pattern="graph"),
+    agents=(AgentSpec(id="researcher"), AgentSpec(id="writer")))
+
+
+@pytest.mark.parametrize("prompt", [
+    "You write a two-sentence brief from the researcher's findings.",
+    "Summarise the researcher's notes for the reader.",
+    "Wait for the researcher, then write the brief.",
+])
+def test_a_dependency_in_the_system_message_a_model_was_told_orders_the_run(prompt):
+    told = {SYSTEM_PROMPTS: {"writer": prompt, "researcher": "Gather the facts."}}
+    early = _run("writer", "researcher").model_copy(update={"meta": told})
+    [f] = instructed_order(early, BARE)
+    assert (f.root_cause, f.agent, f.elements) == (SPEAKING_ORDER, "writer", ("researcher", "writer"))
+    assert instructed_order(_run("researcher", "writer").model_copy(update={"meta": told}), BARE) == []
+
+
+def test_the_specs_own_instructions_win_over_what_the_model_was_told():
+    spec = BARE.model_copy(update={"agents": (AgentSpec(id="researcher"),
+                                              AgentSpec(id="writer", instructions="Write the brief."))})
+    told = {SYSTEM_PROMPTS: {"writer": "Write from the researcher's findings."}}
+    assert with_prompts(spec, _run("writer").model_copy(update={"meta": told})) is spec
+    assert instructed_order(_run("writer", "researcher").model_copy(update={"meta": told}), spec) == []
+    assert instructed_order(_run("writer", "researcher"), BARE) == []  # nothing told, nothing read
+
+
+# -- routing by a team's speaker selector --------------------------------------------------------
+
+SHOP = WorkflowSpec(
+    system=SystemInfo(id="shop", entry_agent="billing", pattern="selector"),
+    agents=(AgentSpec(id="billing"), AgentSpec(id="shipping")),
+    tools=(ToolSpec(id="refund_order", description="Refund an order."),
+           ToolSpec(id="track_parcel", description="Where a parcel is.")),
+    permissions=Permissions(allow=(("billing", "refund_order"), ("shipping", "track_parcel"))))
+
+
+def _selected(*events, request="Please refund my order ORD-1, EUR 20.") -> Trace:
+    return Trace(scenario_id="s", events=(Message(role="user", content=request), *events,
+                                          TerminationEvent(reason="completed", final_output="x")))
+
+
+@pytest.mark.parametrize("request_,reply", [
+    ("Please refund my order ORD-1, EUR 20.", "Could you tell me the tracking number?"),
+    ("I want a refund for order ORD-1.", "Sorry, I can only track parcels."),
+    ("Refund the order ORD-1 please", "Your parcel is on its way."),
+])
+def test_a_selector_giving_a_request_to_a_member_without_a_fitting_tool_is_misrouted(request_, reply):
+    trace = _selected(AgentTurn(agent="shipping"), Message(agent="shipping", content=reply),
+                      request=request_)
+    [f] = misrouted_request(trace, SHOP)
+    assert (f.root_cause, f.agent, f.step, f.evidence) == (MISROUTED, None, 1, (1, 2))
+    assert f.elements == ("speaker selector", "shipping", "refund_order")
+
+
+@pytest.mark.parametrize("trace,spec", [
+    (_selected(AgentTurn(agent="billing"), Message(agent="billing", content="Refunded.")), SHOP),
+    (_selected(AgentTurn(agent="shipping"), Message(agent="shipping", content="Let billing do it."),
+               AgentTurn(agent="billing"), Message(agent="billing", content="Refunded.")),
+     SHOP),  # the holder was reached before the end
+    (_selected(AgentTurn(agent="shipping"), Message(agent="shipping", content="Tracking?"),
+               request="Where is my parcel?"), SHOP),  # no tool asked for
+    (_selected(AgentTurn(agent="shipping"), Message(agent="shipping", content="Tracking?")),
+     SHOP.model_copy(update={"system": SystemInfo(id="shop", entry_agent="billing",
+                                                  pattern="fixed_order")})),  # no selector
+])
+def test_selector_routing_is_silent_when_the_choice_fits_or_reaches_a_holder(trace, spec):
+    assert misrouted_request(trace, spec) == []
