@@ -221,42 +221,40 @@ def test_the_specs_own_instructions_win_over_what_the_model_was_told():
 
 # -- routing by a team's speaker selector --------------------------------------------------------
 
-SHOP = WorkflowSpec(
-    system=SystemInfo(id="shop", entry_agent="billing", pattern="selector"),
-    agents=(AgentSpec(id="billing"), AgentSpec(id="shipping")),
-    tools=(ToolSpec(id="refund_order", description="Refund an order."),
-           ToolSpec(id="track_parcel", description="Where a parcel is.")),
-    permissions=Permissions(allow=(("billing", "refund_order"), ("shipping", "track_parcel"))))
+SELECTED_DESK = DESK.model_copy(update={"system": SystemInfo(id="desk", entry_agent="triage",
+                                                           pattern="selector")})
+NOT_SELECTED = DESK.model_copy(update={"system": SystemInfo(id="desk", entry_agent="triage",
+                                                          pattern="fixed_order")})
 
 
-def _selected(*events, request="Please refund my order ORD-1, EUR 20.") -> Trace:
+def _selected(*events, request="Please move me to seat 14C.") -> Trace:
     return Trace(scenario_id="s", events=(Message(role="user", content=request), *events,
                                           TerminationEvent(reason="completed", final_output="x")))
 
 
 @pytest.mark.parametrize("request_,reply", [
-    ("Please refund my order ORD-1, EUR 20.", "Could you tell me the tracking number?"),
-    ("I want a refund for order ORD-1.", "Sorry, I can only track parcels."),
-    ("Refund the order ORD-1 please", "Your parcel is on its way."),
+    ("Please move me to seat 14C.", "Could you tell me your question?"),
+    ("Can you change my seat to 14C?", "Sorry, I can only answer questions."),
+    ("I want to switch seats, 14C please", "The aircraft has 150 seats."),
 ])
 def test_a_selector_giving_a_request_to_a_member_without_a_fitting_tool_is_misrouted(request_, reply):
-    trace = _selected(AgentTurn(agent="shipping"), Message(agent="shipping", content=reply),
+    trace = _selected(AgentTurn(agent="faq_agent"), Message(agent="faq_agent", content=reply),
                       request=request_)
-    [f] = misrouted_request(trace, SHOP)
+    [f] = misrouted_request(trace, SELECTED_DESK)
     assert (f.root_cause, f.agent, f.step, f.evidence) == (MISROUTED, None, 1, (1, 2))
-    assert f.elements == ("speaker selector", "shipping", "refund_order")
+    assert f.elements == ("speaker selector", "faq_agent", "update_seat")
 
 
 @pytest.mark.parametrize("trace,spec", [
-    (_selected(AgentTurn(agent="billing"), Message(agent="billing", content="Refunded.")), SHOP),
-    (_selected(AgentTurn(agent="shipping"), Message(agent="shipping", content="Let billing do it."),
-               AgentTurn(agent="billing"), Message(agent="billing", content="Refunded.")),
-     SHOP),  # the holder was reached before the end
-    (_selected(AgentTurn(agent="shipping"), Message(agent="shipping", content="Tracking?"),
-               request="Where is my parcel?"), SHOP),  # no tool asked for
-    (_selected(AgentTurn(agent="shipping"), Message(agent="shipping", content="Tracking?")),
-     SHOP.model_copy(update={"system": SystemInfo(id="shop", entry_agent="billing",
-                                                  pattern="fixed_order")})),  # no selector
+    (_selected(AgentTurn(agent="seat_agent"), Message(agent="seat_agent", content="Moved.")),
+     SELECTED_DESK),
+    (_selected(AgentTurn(agent="faq_agent"), Message(agent="faq_agent", content="Over to seats."),
+               AgentTurn(agent="seat_agent"), Message(agent="seat_agent", content="Moved.")),
+     SELECTED_DESK),  # the holder was reached before the end
+    (_selected(AgentTurn(agent="faq_agent"), Message(agent="faq_agent", content="Yes."),
+               request="Is there wifi on board?"), SELECTED_DESK),  # no tool asked for
+    (_selected(AgentTurn(agent="faq_agent"), Message(agent="faq_agent", content="Which seat?")),
+     NOT_SELECTED),  # no selector
 ])
 def test_selector_routing_is_silent_when_the_choice_fits_or_reaches_a_holder(trace, spec):
     assert misrouted_request(trace, spec) == []
