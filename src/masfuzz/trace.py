@@ -193,6 +193,11 @@ MISSING_CONTEXT = "missing_context_tools"
 # the receiving agent, "text": the non-system messages' text}. The hand-over oracle tells from it
 # whether a fact the user gave reached that agent. Recorded by adapters that see model inputs.
 HANDOVER_INPUTS = "handover_inputs"
+# What each agent's model was told as its system message on its first call ({agent: text}), for
+# apps whose instructions live in code the extractor cannot read (a LangGraph node function that
+# builds its own SystemMessage). The instructed oracles read an agent's instructions from it when
+# the spec has none. Recorded by adapters that see model inputs.
+SYSTEM_PROMPTS = "system_prompts"
 NOT_INJECTED_CALLS = "not_injected_calls"  # model calls of the app's own clients masfuzz refused  # the turn bound the user set (--max-turns) that a run stopped at
 ANSWERS_EXHAUSTED = ("the app read more input than masfuzz's scripted answers give and saw end of "
                      "file, as after a closed terminal: the answers ran out, the app did not fail")

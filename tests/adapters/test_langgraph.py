@@ -8,7 +8,7 @@ import pytest
 
 from masfuzz.adapters.langgraph.chat_model import MasfuzzChatModel
 from masfuzz.scenario import Fault
-from masfuzz.trace import ErrorEvent, Message, RestrictedAttempt, ToolCall, ToolResult
+from masfuzz.trace import SYSTEM_PROMPTS, ErrorEvent, Message, RestrictedAttempt, ToolCall, ToolResult
 
 from tests.adapters.helpers import delegations, run_scenario, system
 from tests.conftest import ROOT
@@ -59,6 +59,13 @@ def test_answerable_question_runs_planner_researcher_writer():
     assert trace.termination.reason == "completed"
     assert trace.termination.final_output.startswith("Answer: The water cycle")
     assert trace.usage.model_calls == 5
+
+
+def test_each_nodes_own_system_message_is_recorded_as_what_its_model_was_told():
+    told = run(input=ANSWERABLE).meta[SYSTEM_PROMPTS]
+    assert set(told) == {"planner", "researcher", "writer"}
+    assert told["planner"].startswith("You plan research.")
+    assert told["writer"].startswith("You write the final answer from the findings.")
 
 
 def test_unanswerable_question_loops_until_the_recursion_limit():

@@ -8,11 +8,12 @@ import pytest
 
 from masfuzz.oracles import detect
 from masfuzz.oracles.instructed import (
-    instructed_dependencies, instructed_order, misrouted_request, participation,
+    MISROUTED, SPEAKING_ORDER, instructed_dependencies, instructed_order, misrouted_request, participation,
+    with_prompts,
 )
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
 from masfuzz.trace import (
-    AgentTurn, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace,
+    SYSTEM_PROMPTS, AgentTurn, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace,
 )
 
 
@@ -149,3 +150,111 @@ def test_a_request_routed_to_an_agent_without_a_fitting_tool_is_misrouted(reques
 ])
 def test_routing_is_silent_when_the_receiver_fits_or_the_request_reaches_a_holder(trace):
     assert misrouted_request(trace, DESK) == []
+
+
+# -- participation in a fixed (round-robin) order -------------------------------------------------
+
+ROUND = WorkflowSpec(
+    system=SystemInfo(id="memo", entry_agent="drafter", pattern="fixed_order"),
+    agents=(AgentSpec(id="drafter", instructions="Draft the answer."),
+            AgentSpec(id="editor", instructions="Polish the draft."),
+            AgentSpec(id="checker", instructions="Check the text and say DONE."),
+            AgentSpec(id="user_proxy", model_settings={"type": "UserProxyAgent"})))
+
+
+@pytest.mark.parametrize("last", [
+    "Draft: the answer is DONE in outline.",
+    "Here is the draft; the outline is done.",
+    "Quoting the source: 'status DONE'.",
+])
+def test_a_stop_word_said_before_a_round_robin_member_spoke_is_premature_termination(last):
+    trace = _run("drafter", reason="text_mention", last=last)
+    found = participation(trace, ROUND)
+    assert {f.elements for f in found} == {("drafter", "editor"), ("drafter", "checker")}
+    assert {(f.root_cause, f.agent, f.step) for f in found} == {
+        ("Premature Termination", "drafter", 2)}
+    assert all("fixed speaking order" in f.description for f in found)
+
+
+@pytest.mark.parametrize("trace,spec", [
+    (_run("drafter", "editor", "checker", reason="text_mention"), ROUND),  # every member spoke
+    (_run("drafter", reason="completed"), ROUND),  # no stop word: the app's own end
+    (_run("drafter", reason="max_turns"), ROUND),  # the bound detector's
+    (_run("drafter", reason="text_mention", task="Draft it; no editor and no checker needed."),
+     ROUND),  # the task excused them
+    (_run("drafter", reason="text_mention"),
+     ROUND.model_copy(update={"system": SystemInfo(id="memo", entry_agent="drafter",
+                                                   pattern="selector")})),  # not a fixed order
+])
+def test_fixed_order_participation_is_silent_when_every_member_spoke_or_no_stop_word(trace, spec):
+    assert participation(trace, spec) == []
+
+
+# -- instructions the spec lacks, read from what each model was told ------------------------------
+
+BARE = WorkflowSpec(  # a graph whose nodes build their prompts in code: no instructions extracted
+    system=SystemInfo(id="brief", entry_agent="writer", pattern="graph"),
+    agents=(AgentSpec(id="researcher"), AgentSpec(id="writer")))
+
+
+@pytest.mark.parametrize("prompt", [
+    "You write a two-sentence brief from the researcher's findings.",
+    "Summarise the researcher's notes for the reader.",
+    "Wait for the researcher, then write the brief.",
+])
+def test_a_dependency_in_the_system_message_a_model_was_told_orders_the_run(prompt):
+    told = {SYSTEM_PROMPTS: {"writer": prompt, "researcher": "Gather the facts."}}
+    early = _run("writer", "researcher").model_copy(update={"meta": told})
+    [f] = instructed_order(early, BARE)
+    assert (f.root_cause, f.agent, f.elements) == (SPEAKING_ORDER, "writer", ("researcher", "writer"))
+    assert instructed_order(_run("researcher", "writer").model_copy(update={"meta": told}), BARE) == []
+
+
+def test_the_specs_own_instructions_win_over_what_the_model_was_told():
+    spec = BARE.model_copy(update={"agents": (AgentSpec(id="researcher"),
+                                              AgentSpec(id="writer", instructions="Write the brief."))})
+    told = {SYSTEM_PROMPTS: {"writer": "Write from the researcher's findings."}}
+    assert with_prompts(spec, _run("writer").model_copy(update={"meta": told})) is spec
+    assert instructed_order(_run("writer", "researcher").model_copy(update={"meta": told}), spec) == []
+    assert instructed_order(_run("writer", "researcher"), BARE) == []  # nothing told, nothing read
+
+
+# -- routing by a team's speaker selector --------------------------------------------------------
+
+SELECTED_DESK = DESK.model_copy(update={"system": SystemInfo(id="desk", entry_agent="triage",
+                                                           pattern="selector")})
+NOT_SELECTED = DESK.model_copy(update={"system": SystemInfo(id="desk", entry_agent="triage",
+                                                          pattern="fixed_order")})
+
+
+def _selected(*events, request="Please move me to seat 14C.") -> Trace:
+    return Trace(scenario_id="s", events=(Message(role="user", content=request), *events,
+                                          TerminationEvent(reason="completed", final_output="x")))
+
+
+@pytest.mark.parametrize("request_,reply", [
+    ("Please move me to seat 14C.", "Could you tell me your question?"),
+    ("Can you change my seat to 14C?", "Sorry, I can only answer questions."),
+    ("I want to switch seats, 14C please", "The aircraft has 150 seats."),
+])
+def test_a_selector_giving_a_request_to_a_member_without_a_fitting_tool_is_misrouted(request_, reply):
+    trace = _selected(AgentTurn(agent="faq_agent"), Message(agent="faq_agent", content=reply),
+                      request=request_)
+    [f] = misrouted_request(trace, SELECTED_DESK)
+    assert (f.root_cause, f.agent, f.step, f.evidence) == (MISROUTED, None, 1, (1, 2))
+    assert f.elements == ("speaker selector", "faq_agent", "update_seat")
+
+
+@pytest.mark.parametrize("trace,spec", [
+    (_selected(AgentTurn(agent="seat_agent"), Message(agent="seat_agent", content="Moved.")),
+     SELECTED_DESK),
+    (_selected(AgentTurn(agent="faq_agent"), Message(agent="faq_agent", content="Over to seats."),
+               AgentTurn(agent="seat_agent"), Message(agent="seat_agent", content="Moved.")),
+     SELECTED_DESK),  # the holder was reached before the end
+    (_selected(AgentTurn(agent="faq_agent"), Message(agent="faq_agent", content="Yes."),
+               request="Is there wifi on board?"), SELECTED_DESK),  # no tool asked for
+    (_selected(AgentTurn(agent="faq_agent"), Message(agent="faq_agent", content="Which seat?")),
+     NOT_SELECTED),  # no selector
+])
+def test_selector_routing_is_silent_when_the_choice_fits_or_reaches_a_holder(trace, spec):
+    assert misrouted_request(trace, spec) == []

@@ -304,3 +304,70 @@ def test_semantic_findings_cite_their_flare_clauses():
     assert cite(claim, flare).clause == "task::seat_agent::answer"
     [lost] = handover_facts(_handover(Message(agent="seat_agent", content="Your order number?")), SPEC)
     assert cite(lost, flare).clause == "rel::order"
+
+
+# -- kind 1: a refusal in the payload, a claim in generic words that names the action -------------
+
+REFUND_SPEC = WorkflowSpec(
+    system=SystemInfo(id="shop", entry_agent="refunds", pattern="handoff"),
+    agents=(AgentSpec(id="refunds"),),
+    tools=(ToolSpec(id="issue_refund", description="Refund an order."),),
+    permissions=Permissions(allow=(("refunds", "issue_refund"),)))
+
+
+def _refund_run(payload: str, reply: str) -> Trace:
+    return _trace(AgentTurn(agent="refunds"),
+                  ToolCall(agent="refunds", tool="issue_refund", call_id="r1",
+                           arguments={"order": "X-1", "amount": 5}),
+                  ToolResult(agent="refunds", tool="issue_refund", call_id="r1", payload=payload),
+                  Message(agent="refunds", content=reply))
+
+
+@pytest.mark.parametrize("payload", [
+    "REFUSED: the order is past the return window.",
+    "Declined - card issuer said no.",
+    "Not allowed: refunds need a manager.",
+    "Insufficient funds in the merchant account.",
+])
+@pytest.mark.parametrize("claim", [
+    "Your refund has been issued.",
+    "The refund was processed.",
+    "Good news: your refund is approved!",
+    "Refund completed for your order.",
+])
+def test_a_claim_naming_the_action_as_a_noun_after_a_refusal_is_incorrect_verification(payload, claim):
+    [f] = claimed_outcome(_refund_run(payload, claim), REFUND_SPEC)
+    assert (f.root_cause, f.agent, f.step) == ("Incorrect Verification", "refunds", 4)
+
+
+@pytest.mark.parametrize("payload,reply", [
+    ("Refunded EUR 5.00 for order X-1.", "Your refund has been issued."),  # it was
+    ("REFUSED: the order is past the return window.",
+     "Your refund was not issued: the order is past the return window."),
+    ("REFUSED: the order is past the return window.", "The request has been processed."),  # names no action
+])
+def test_a_true_claim_or_an_honest_report_of_a_refusal_is_silent(payload, reply):
+    assert claimed_outcome(_refund_run(payload, reply), REFUND_SPEC) == []
+
+
+# -- kind 6: a reply that only passes the raw error on -------------------------------------------
+
+@pytest.mark.parametrize("payload,reply", [
+    ("'SKU-9999'", "'SKU-9999'"),  # a KeyError's text, verbatim
+    ("Error: 'JPY'", "Error: 'JPY'"),
+    ("KeyError: 'JPY'", "JPY"),
+    ("ValueError: backend down", "backend down"),
+])
+def test_a_reply_that_only_relays_the_raw_error_is_not_recovery(payload, reply):
+    [f] = unrecovered_tool_errors(_seat_run(payload, reply, "error"), SPEC)
+    assert "passes the raw error on" in f.description and 6 in f.evidence
+    assert f.elements[:2] == ("seat_agent", "update_seat")
+
+
+@pytest.mark.parametrize("payload,reply,status", [
+    ("'SKU-9999'", "We do not stock SKU-9999; try SKU-1000 instead.", "error"),  # explained
+    ("Error: 'JPY'", "I have no rate for JPY. Shall I convert to USD?", "error"),
+    ("SKU-9999 is not a product we stock.", "SKU-9999 is not a product we stock.", "ok"),  # no error
+])
+def test_a_reply_with_its_own_words_or_after_no_error_is_silent(payload, reply, status):
+    assert unrecovered_tool_errors(_seat_run(payload, reply, status), SPEC) == []

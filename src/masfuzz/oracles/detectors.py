@@ -14,8 +14,8 @@ None (a black-box run with no declared workflow); detectors that need it then sa
 - premature termination: a completed run in which an agent handed the task never acted, or with
   an empty final output;
 - restricted tool calls: every `restricted_attempt`;
-- tool invocation: a tool error the system did not recover from, and arguments that violate the
-  tool's JSON schema;
+- tool invocation: a tool error the system did not recover from (it stopped, only apologised, or
+  only passed the raw error on), and arguments that violate the tool's JSON schema;
 - runtime crash: a crash or timeout of the system under test.
 """
 
@@ -345,13 +345,17 @@ def unrecovered_tool_errors(trace: Trace, spec: WorkflowSpec | None) -> list[Fai
                       and getattr(e, "role", "assistant") == "assistant"
                       for e in trace.events[i + 1:end_i])
         gave_up = None if r.fault else _gave_up(trace, i + 1, end_i)
+        relayed = None if r.fault else _relayed(trace, i, end_i)
         witness = robustness_witness(trace, r.agent, r.tool)
-        if went_on and gave_up is None and witness.no_leak and witness.no_crash:
+        if went_on and gave_up is None and relayed is None and witness.no_leak \
+                and witness.no_crash:
             continue
         why = ("the final reply leaks the raw error marker" if not witness.no_leak
                else "the run crashed after it" if not witness.no_crash
                else "the agent only apologised or said it could not" if gave_up is not None
+               else "the reply only passes the raw error on" if relayed is not None
                else "the run ended right after it")
+        gave_up = gave_up if gave_up is not None else relayed
         leaks = [j for j, m in _indexed(trace, Message)
                  if j > i and m.role == "assistant" and not witness.no_leak
                  and "MASFUZZ_INJECTED" in m.content]
@@ -377,6 +381,28 @@ def _call_of(trace: Trace, i: int) -> tuple[int, ...]:
                                         else (c.agent, c.tool) == (r.agent, r.tool)):
             return (j,)
     return ()
+
+
+def _relayed(trace: Trace, i: int, stop: int) -> int | None:
+    """After a real tool error, a reply whose words are only the error's own (the raw exception
+    text, "'SKU-9999'" for a KeyError) before any retry or other route: the error is passed to
+    the user, not handled. The first such reply, else None. A reply that adds words of its own
+    (an explanation, an alternative, a question) is not this."""
+    error = _words(trace.events[i].payload)
+    if not error:
+        return None
+    for j in range(i + 1, stop):
+        e = trace.events[j]
+        if isinstance(e, (ToolCall, DelegationEvent)):
+            return None
+        if isinstance(e, Message) and e.role == "assistant" and e.content.strip():
+            said = _words(e.content)
+            return j if said and said <= error | {"error", "exception"} else None
+    return None
+
+
+def _words(text: str) -> set[str]:
+    return set(_TOKEN.findall((text or "").lower()))
 
 
 def _gave_up(trace: Trace, start: int, stop: int) -> int | None:

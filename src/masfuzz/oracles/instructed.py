@@ -24,9 +24,9 @@ from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.wording import (
     GIVE_UP, asks_for, is_question, name_pattern, names_agent, owners, sentences, tools_of,
 )
-from masfuzz.spec.model import WorkflowSpec
+from masfuzz.spec.model import AgentSpec, WorkflowSpec
 from masfuzz.trace import (
-    CONCLUDED_REASONS, AgentTurn, DelegationEvent, Message, RestrictedAttempt, TerminationEvent,
+    CONCLUDED_REASONS, SYSTEM_PROMPTS, AgentTurn, DelegationEvent, Message, RestrictedAttempt, TerminationEvent,
     ToolCall, Trace,
 )
 
@@ -86,6 +86,18 @@ def _read_dependencies(spec: WorkflowSpec) -> list[tuple[str, str, str]]:
     return out
 
 
+def with_prompts(spec: WorkflowSpec, trace: Trace) -> WorkflowSpec:
+    """The spec, with the instructions the spec lacks taken from what each agent's model was told
+    in this run (`Trace.meta[SYSTEM_PROMPTS]`): a LangGraph node builds its own system message in
+    code that extraction cannot read. The spec itself when nothing is to fill."""
+    told = trace.meta.get(SYSTEM_PROMPTS) or {}
+    if not any(told.get(a.id) and not a.instructions for a in spec.agents):
+        return spec
+    agents = tuple(a.model_copy(update={"instructions": told[a.id]})
+                   if told.get(a.id) and not a.instructions else a for a in spec.agents)
+    return spec.model_copy(update={"agents": agents})
+
+
 def _acted(trace: Trace) -> dict[str, int]:
     """Each agent's first event of its own: a turn, a message, a tool call."""
     first: dict[str, int] = {}
@@ -109,12 +121,14 @@ def instructed_order(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     Blamed: the agent that spoke too early; step: its first turn; evidence: that turn and the
     depended-on agent's first act.
 
-    Cannot see: dependencies stated in words outside its patterns, in a third agent's
+    Instructions the spec lacks are read from what the agent's model was told in the run
+    (`with_prompts`). Cannot see: dependencies stated in words outside its patterns, in a third agent's
     instructions ("the writer speaks after the researcher", in the manager's), or only in the
     task; an agent that speaks early but only to wait. A depended-on agent that never acts is
     participation's (kind 3) when the run concluded, the bound detector's when it did not."""
     if spec is None:
         return []
+    spec = with_prompts(spec, trace)
     first = _acted(trace)
     out = []
     for before, after, said in instructed_dependencies(spec):
@@ -158,6 +172,16 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
     for before, after, said in instructed_dependencies(spec):
         if after in acted:
             out.setdefault(before, f"{after} works from it (\"{said[:80]}\")")
+    end = trace.termination
+    if spec.system.pattern == "fixed_order" and end is not None and end.reason == "text_mention":
+        # a fixed (round-robin) order gives every member a turn: each is there to contribute,
+        # so a stop word said before a member's first turn cut it out (unless the task did)
+        excused = {a.id for a in spec.agents for s in sentences(task)
+                   if NEGATED.search(s) and names_agent(s, spec, a.id)}
+        for a in spec.agents:
+            if a.id not in acted and a.id not in excused and not _proxy(a):
+                out.setdefault(a.id, "the team's fixed speaking order gives it a turn, and the "
+                               "run ended before its first")
     called = {c.tool for c in trace.of_type(ToolCall)}
     for t in spec.tools:
         holders = owners(spec, t.id)
@@ -166,11 +190,19 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
     return out
 
 
+def _proxy(agent: AgentSpec) -> bool:
+    """A member that stands in for the human (a user proxy) contributes only when asked."""
+    kind = str(agent.model_settings.get("type") or "")
+    return "proxy" in kind.lower() or "proxy" in agent.id.lower()
+
+
 def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     """Kind 3 — a run that concluded by itself (completed, a stop word, a hand-back to the user)
     before a member whose work the task needs acted at all: a member the task names, one an
-    agent that acted depends on by its instructions, or the only holder of a tool the task asks
-    for (its action and its object: "move me to seat 14C" asks for update_seat). A member the
+    agent that acted depends on by its instructions, the only holder of a tool the task asks
+    for (its action and its object: "move me to seat 14C" asks for update_seat), or, when a stop
+    word ended a fixed (round-robin) order, a member whose first turn had not come (user proxies
+    and members the task excuses left out). A member the
     run handed the task to is `premature_termination`'s (detectors.py), and a run that ends with
     a question waits for the user: both are left out.
 
@@ -182,6 +214,7 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     end = trace.termination
     if spec is None or end is None or end.reason not in CONCLUDED_REASONS:
         return []
+    spec = with_prompts(spec, trace)
     end_i = max(i for i, e in enumerate(trace.events) if isinstance(e, TerminationEvent))
     acted = _acted(trace)
     ender, step, last = _ender(trace, end_i)
@@ -220,8 +253,9 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
 
     Category agent_relationship, root cause Misrouted Request (not the receiving agent's tool
     omission: it had no fitting tool). Blamed: the router; step: the hand-over. A deterministic
-    heuristic (detector `misrouted_request`); selection by a team's speaker selector (no agent's
-    decision) is left to participation and FLARE's failure agents.
+    heuristic (detector `misrouted_request`). A team's speaker selector (pattern `selector`)
+    routes too: its first choice after the user's message is judged the same way, blamed on no
+    agent (the selector chose from the members' descriptions: the team's wiring).
 
     Cannot see: a request that names the needed work in words other than the tool's action and
     object, tools whose names do not say what they do, or a router whose instructions make
@@ -229,10 +263,15 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     if spec is None:
         return []
     user_text, fitting, out = "", [], []
+    selecting = spec.system.pattern == "selector"
     for d, e in enumerate(trace.events):
         if isinstance(e, Message) and e.role == "user":
             user_text = e.content
             fitting = [t.id for t in spec.tools if asks_for(user_text, t.id, spec)]
+            selecting = spec.system.pattern == "selector"
+        if selecting and isinstance(e, AgentTurn) and fitting:
+            selecting = False  # the selector's choice for this request: its first turn
+            out += _misselected(trace, spec, d, e.agent, fitting)
         if not isinstance(e, DelegationEvent) or e.trigger not in ROUTING_TRIGGERS or not fitting:
             continue
         mine = set(tools_of(spec, e.to))
@@ -256,6 +295,30 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     return dedupe(out)
 
 
+def _misselected(trace: Trace, spec: WorkflowSpec, d: int, chosen: str,
+                 fitting: list[str]) -> list[Failure]:
+    """A team's speaker selector gave the user's request (turn `d`) to `chosen`, none of whose
+    tools can serve it, while another member holds one that can, and the request was answered
+    without it. No agent decided this route: the selector chose from the members' descriptions,
+    so the finding blames no agent (the team's wiring)."""
+    if set(tools_of(spec, chosen)) & set(fitting):
+        return []
+    holders = sorted({h for t in fitting for h in owners(spec, t)} - {chosen})
+    if not holders:
+        return []
+    said = _answered_without(trace, d, chosen, fitting, holders)
+    if said is None:
+        return []
+    return [Failure(
+        category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
+        evidence=(d, said), scenario_id=trace.scenario_id,
+        elements=("speaker selector", chosen, *fitting), agent=None, step=d,
+        description=f"the team's speaker selector gave the request to {chosen} (event {d}), "
+        f"whose tools ({', '.join(sorted(tools_of(spec, chosen))) or 'none'}) cannot serve it, "
+        f"while {', '.join(holders)} holds {', '.join(fitting)}, which the request asks for; "
+        f"{chosen} answered without it (event {said})")]
+
+
 def _answered_without(trace: Trace, d: int, agent: str, fitting: list[str],
                       siblings: list[str]) -> int | None:
     """After the hand-over at `d` and before the user speaks again: None if a fitting tool is
@@ -267,7 +330,8 @@ def _answered_without(trace: Trace, d: int, agent: str, fitting: list[str],
         if isinstance(x, Message) and x.role == "user":
             break
         if isinstance(x, (ToolCall, RestrictedAttempt)) and x.tool in fitting \
-                or isinstance(x, DelegationEvent) and x.to in siblings:
+                or isinstance(x, DelegationEvent) and x.to in siblings \
+                or isinstance(x, AgentTurn) and x.agent in siblings:
             return None
         if isinstance(x, Message) and x.role == "assistant" and x.agent == agent and x.content.strip():
             first = i if first is None else first

@@ -32,10 +32,12 @@ ACTIONS: dict[str, tuple[tuple[str, ...], str]] = {
 }
 _DONE = {name: re.compile(rf"\b(?:{done})\b", re.IGNORECASE)
          for name, (_, done) in ACTIONS.items()}
-# A claim that does not name the action ("all set", "went through") is about a tool only when it
-# names the tool's object (the seat of update_seat).
+# A claim that does not name the action in its verb ("all set", "went through", "has been
+# issued") is about a tool only when it names the tool's object (the seat of update_seat) or its
+# action as a noun ("your refund has been issued", "the booking is complete").
 GENERIC_DONE = re.compile(
-    r"\b(?:successfully|success|confirmed|all set|went through|is complete|completed|done)\b",
+    r"\b(?:successfully|success|confirmed|all set|went through|is complete|completed|done|issued|"
+    r"processed|granted|approved|executed|carried out|finali[sz]ed)\b",
     re.IGNORECASE)
 # A sentence with any of these reports no success: negations, apologies, failures, questions'
 # and hedges' words, the future and conditions.
@@ -124,9 +126,15 @@ def about_tool(sentence: str, tool: str, spec: WorkflowSpec | None, rivals: Iter
     in general words and names the tool's object."""
     objects = tool_objects(tool)
     shared = [r for r in rivals if r != tool and tool_actions(r, spec) & tool_actions(tool, spec)]
-    if actions_claimed(sentence) & tool_actions(tool, spec):
+    acts = tool_actions(tool, spec)
+    if actions_claimed(sentence) & acts:
         return not shared or mentions(sentence, objects)
-    return bool(GENERIC_DONE.search(sentence)) and bool(objects) and mentions(sentence, objects)
+    if not GENERIC_DONE.search(sentence):
+        return False
+    named_object = bool(objects) and mentions(sentence, objects)
+    # the action named as a noun ("refund", "booking"): the tool's own unless a rival shares it
+    named_action = not shared and any(_stem_of(w) in acts for w in words(sentence))
+    return named_object or named_action
 
 
 def payload_failure(payload: str) -> str | None:

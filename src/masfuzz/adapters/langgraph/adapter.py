@@ -29,10 +29,10 @@ from masfuzz.adapters.langgraph.mutate import OPERATORS, mutated, problem
 from masfuzz.adapters.langgraph.trace import UpdateRecorder
 from masfuzz.errors import MasfuzzError, ModelError
 from masfuzz.graph.coordination import CoordinationGraph
-from masfuzz.llm.types import ToolDef
+from masfuzz.llm.types import ChatRequest, ToolDef
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import ErrorEvent, Message, Trace, TraceRecorder
+from masfuzz.trace import SYSTEM_PROMPTS, ErrorEvent, Message, Trace, TraceRecorder
 
 
 class LangGraphAdapter(Adapter):
@@ -107,9 +107,15 @@ def _model(spec: WorkflowSpec, scenario: Scenario, probes: dict[str, tuple[ToolD
         rec.usage.tokens_in += reply.usage.tokens_in
         rec.usage.tokens_out += reply.usage.tokens_out
 
+    def told(agent: str | None, request: ChatRequest) -> None:
+        # a node's own SystemMessage is its instructions, which extraction cannot read
+        system = "\n".join(m.content or "" for m in request.messages if m.role == "system").strip()
+        if agent and system:
+            rec.meta.setdefault(SYSTEM_PROMPTS, {}).setdefault(agent, system)
+
     model = MasfuzzChatModel(
         model=scenario.sut_model or "", clients=clients, extra_tools=probes,
-        on_reply=count, on_error=lambda agent, exc: errors.append((agent, exc)),
+        on_request=told, on_reply=count, on_error=lambda agent, exc: errors.append((agent, exc)),
     )
     return model, errors
 

@@ -40,6 +40,7 @@ class MasfuzzChatModel(BaseChatModel):
     clients: dict[str, Any] = Field(default_factory=dict)
     # agent -> extra tools offered to it (restricted-tool probes), as masfuzz ToolDefs
     extra_tools: dict[str, tuple[ToolDef, ...]] = Field(default_factory=dict)
+    on_request: Callable[[str | None, ChatRequest], None] | None = None
     on_reply: Callable[[str | None, ChatReply], None] | None = None
     on_error: Callable[[str | None, BaseException], None] | None = None
     _resolved: Any = PrivateAttr(default=None)
@@ -76,6 +77,8 @@ class MasfuzzChatModel(BaseChatModel):
             role="sut",
             agent=agent,
         )
+        if self.on_request is not None:
+            self.on_request(agent, request)
         try:
             reply = await self._client_for(agent).complete(request)
         except Exception as exc:
