@@ -12,6 +12,7 @@ every agent's model, the scripted template tester), and the findings attributed 
   how many name the labelled one.
 
 Per failure kind and command, then overall; the overall figures are recorded in the bench summary.
+Then who and when on labelled transcripts: bench_attribution.py's agent and step accuracy.
 
     python bench/bench_oracles.py [--commands exec,fuzz,run] [--only KIND[,KIND]] [--rounds N]
                                   [--budget Nx] [--jobs N] [--json FILE]
@@ -217,7 +218,10 @@ def main() -> int:
                    s["blame_right"] == s["blame_named"], note=f"{s['blame_right']}/{s['blame_named']} findings")
     if args.json:
         args.json.write_text(json.dumps({"rows": rows, "totals": totals}, indent=2))
-    return 0
+    # who and when on logs whose responsible agent and decisive step are labelled: the same
+    # oracles read through `judge --chat` (bench_attribution.py, which prints its own figures)
+    print("\nattribution on labelled transcripts (bench/bench_attribution.py):", flush=True)
+    return subprocess.run([sys.executable, str(ROOT / "bench" / "bench_attribution.py")]).returncode
 
 
 if __name__ == "__main__":
