@@ -30,7 +30,7 @@ import json
 from pathlib import Path
 
 from masfuzz.adapters.transcript import load
-from masfuzz.oracles.logjudge import judge_log
+from masfuzz.judging import judge_log
 from masfuzz.trace import EVENT_SOURCES, AgentTurn
 
 HERE = Path(__file__).resolve().parent / "judge_labels"

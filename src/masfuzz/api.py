@@ -536,7 +536,8 @@ def run_judge(opts: argparse.Namespace) -> Any:
     from masfuzz.coverage.base import CoverageMap
     from masfuzz.coverage.structural import StructuralModel
     from masfuzz.graph.coordination import CoordinationGraph
-    from masfuzz.oracles.logjudge import judge_log, summary
+    from masfuzz.judging import judge_log
+    from masfuzz.report.judged import summary
     from masfuzz.report.analysis import analyze
     from masfuzz.scenario import Provenance, Scenario
     from masfuzz.store.db import RunStore

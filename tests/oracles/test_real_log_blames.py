@@ -149,3 +149,21 @@ def test_behaviour_coverage_sees_no_loop_after_a_stop_word_that_ended_an_earlier
     assert "anomaly::writer::loop_after_termination" not in observed_behaviours(Trace(events=events))
     one_chat = tuple(e for e in events if not isinstance(e, (ChatStart, ChatEnd)))
     assert "anomaly::writer::loop_after_termination" in observed_behaviours(Trace(events=one_chat))
+
+
+def test_an_executors_echo_of_a_failed_run_is_not_the_agent_relaying_the_raw_error():
+    """A log records the executor's reply (the failed run's output) as a message: that echo is
+    the result, not the agent passing the raw error on; the agent's next attempt, different code
+    that runs, is the recovery."""
+    from masfuzz.adapters.transcript import read
+
+    log = read({"chat_history": [
+        {"content": "Print pi to 5 decimals using numpy.", "role": "assistant", "name": "user_proxy"},
+        {"content": "```python\nimport numpy as np\nprint(round(np.pi, 5))\n```", "role": "user", "name": "assistant"},
+        {"content": "exitcode: 1 (execution failed)\nCode output: ModuleNotFoundError: No module named 'numpy'",
+         "role": "assistant", "name": "user_proxy"},
+        {"content": "numpy is missing; use math.\n```python\nimport math\nprint(round(math.pi, 5))\n```",
+         "role": "user", "name": "assistant"},
+        {"content": "exitcode: 0 (execution succeeded)\nCode output: 3.14159", "role": "assistant", "name": "user_proxy"},
+        {"content": "Pi to 5 decimals is 3.14159. TERMINATE", "role": "user", "name": "assistant"}]}, "pi.json")
+    assert [f for f in detect(log.trace) if f.detector == "unrecovered_tool_error"] == []

@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from masfuzz.api import run_judge
     from masfuzz.cli.common import failure_gate, print_analysis
-    from masfuzz.oracles.logjudge import judged_text
+    from masfuzz.report.judged import judged_text
 
     analysis = run_judge(args)
     judged = analysis.extra["judged"]

@@ -78,7 +78,7 @@ class TextReporter(Reporter):
 
             text += fuzz_text(analysis.extra["fuzz"])
         if "judged" in analysis.extra:
-            from masfuzz.oracles.logjudge import judged_text
+            from masfuzz.report.judged import judged_text
 
             text += "\n" + judged_text(analysis.extra["judged"], batch=False)
         tools = analysis.extra.get("tools")

@@ -1,7 +1,9 @@
 """One imported log judged (`masfuzz judge --chat`): the deterministic detectors, the final
 answer against the expected one (`--expected`), FLARE's failure and judge agents (`--model`),
-and who and when (`responsibility`): the verdict, the findings and the attribution
-"agent, step, why" of each log, and a summary of many.
+and who and when (`oracles.responsibility`): the verdict, the findings and the attribution
+"agent, step, why" of each log. It draws on adapters (the workflow seen in the log) and on the
+model-driven failure agents, so it sits beside the commands, not in the core; the report's
+rendering of its sections is `masfuzz.report.judged`.
 """
 
 from __future__ import annotations
@@ -53,43 +55,3 @@ def judge_log(log: Imported, spec: WorkflowSpec | None = None, *, client: Any = 
     }, failures
 
 
-def summary(logs: list[dict[str, Any]]) -> dict[str, Any]:
-    failed = sum(1 for x in logs if x["verdict"] == "failure")
-    return {"logs": len(logs), "failed": failed, "no_failure_found": len(logs) - failed}
-
-
-def _who(section: dict[str, Any]) -> str:
-    a = section.get("attribution")
-    if not a:
-        return "-"
-    step = a["step_ref"] if a["step_ref"] is not None else f"event {a['step']}"
-    return f"agent {a['agent'] or '(none)'}, step {step}"
-
-
-def log_lines(section: dict[str, Any]) -> list[str]:
-    """One log's verdict, findings and attribution."""
-    out = [f"{section['file']}: {section['format']} transcript, {section['verdict']}"]
-    for f in section["failures"]:
-        where = f" at step {f['step_ref'] if f.get('step_ref') is not None else f.get('step')}" \
-            if f.get("step") is not None else ""
-        whose = "" if f.get("attribution", "sut") == "sut" else f" (not the app's: {f['attribution']})"
-        out.append(f"  [{f['category']} / {f['root_cause']}]{whose} {f.get('agent') or '-'}{where}: "
-                   f"{f['description']}")
-    a = section.get("attribution")
-    if a:
-        out.append(f"  attribution: {_who(section)}")
-        out.append(f"    why: {a['why']}")
-    for note in section.get("notes", ()):
-        out.append(f"  note: {note}")
-    return out
-
-
-def judged_text(judged: dict[str, Any], *, batch: bool) -> str:
-    """The judge section: each log in full, or (batch) one line per log and the totals."""
-    logs = judged["logs"]
-    if not batch:
-        return "\n".join(line for s in logs for line in log_lines(s)) + "\n"
-    out = [f"{s['file']}: {s['format']}, {s['verdict']}, {_who(s)}" for s in logs]
-    t = judged["summary"]
-    out.append(f"{t['logs']} log(s): {t['failed']} with a failure, {t['no_failure_found']} without")
-    return "\n".join(out) + "\n"
