@@ -83,6 +83,10 @@ from typing import Any, Literal, get_args
 from masfuzz.toolfuzz.confine import (Confinement, become_root_inside, build_root, clean_environment,
                                       close_descriptors, die_with_parent, enter_namespaces, hidden_names,
                                       libc, lock_down, readable_paths, seccomp, write_id_maps)
+# imported here, not in the worker: a module imported in a forked worker is parsed there, and a
+# fork taken while another thread of masfuzz was inside CPython 3.11's AST constructor left the
+# child's parser state corrupt ("AST constructor recursion depth mismatch", gh-106905)
+from masfuzz.exec.codecov import meter
 from masfuzz.toolfuzz.priors import call_tainted
 from masfuzz.toolfuzz.tools import FuzzTool
 
@@ -617,8 +621,6 @@ def _code_meter(tool: FuzzTool) -> Any:
     root = tool.own_code_root
     if root is None:
         return None
-    from masfuzz.exec.codecov import meter
-
     return meter(Path(root))
 
 
