@@ -200,7 +200,7 @@ def _capture(obj: Any, target: str) -> tuple[Adapter, Any] | None:
     see that it is a program starting chats)."""
     if not (inspect.ismodule(obj) or inspect.isfunction(obj) or inspect.iscoroutinefunction(obj)):
         return None
-    for module, capture in _hooks(sys.modules, "capture"):
+    for module, capture in _hooks(_frameworks_of(obj), "capture"):
         built = capture(obj, target)
         found = _find(built) if built is not None else None
         if found is None and built is not None and module.ADAPTER.accepts(built):
@@ -208,6 +208,22 @@ def _capture(obj: Any, target: str) -> tuple[Adapter, Any] | None:
         if found is not None:
             return found, built
     return None
+
+
+def _frameworks_of(obj: Any) -> set[str]:
+    """The top-level packages the module of `obj` uses (its imported modules and the modules of
+    what it imported), so that a function is offered only to the adapters of its own framework:
+    after an AutoGen run in the same process, an Agents SDK file's `main()` must not be run to
+    capture a team. A module that uses no framework itself (an app split across files) is
+    offered to every framework already imported, as before."""
+    module = obj if inspect.ismodule(obj) else inspect.getmodule(obj)
+    used: set[str] = set()
+    for value in vars(module).values() if module is not None else ():
+        name = value.__name__ if inspect.ismodule(value) else getattr(value, "__module__", None)
+        if isinstance(name, str):
+            used.add(name.split(".")[0])
+    known = {p for prefixes in ADAPTERS.values() for p in prefixes}
+    return used if used & known else set(sys.modules)
 
 
 def _find(obj: Any) -> Adapter | None:

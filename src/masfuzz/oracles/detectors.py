@@ -396,8 +396,9 @@ def _relayed(trace: Trace, i: int, stop: int) -> int | None:
         if isinstance(e, (ToolCall, DelegationEvent)):
             return None
         if isinstance(e, Message) and e.role == "assistant" and e.content.strip():
-            if e.content.strip() == (trace.events[i].payload or "").strip():
-                continue  # the result itself, as a log records the executor's reply: not a reply to it
+            if e.agent != trace.events[i].agent and \
+                    e.content.strip() == (trace.events[i].payload or "").strip():
+                continue  # the executor's reply, as a log records it: the result, not a reply to it
             said = _words(e.content)
             return j if said and said <= error | {"error", "exception"} else None
     return None
