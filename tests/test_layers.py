@@ -1,4 +1,4 @@
-"""The layers of DESIGN.md hold, checked by import-linter's contracts in pyproject.toml; and the
+"""The layers of docs/architecture.md hold, checked by import-linter's contracts in pyproject.toml; and the
 check fails when a forbidden import is planted (so it cannot pass by accident)."""
 
 import shutil

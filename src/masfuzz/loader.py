@@ -1,7 +1,7 @@
 """Load the object a user names as a target: `path/to/file.py:attr`, `pkg.mod:attr`, or
 `file.py:factory("arg")`.
 
-Rules (DESIGN.md, "how to load a target"), each one a lesson from real apps:
+Rules (docs/architecture.md, "Loading a target"), each one a lesson from real apps:
 - A file inside a regular package is imported by its dotted name from the first ancestor folder
   that is not a package, with that folder on `sys.path`. The file's own folder is never put at
   the front of `sys.path`: an app folder named `agents/` would shadow the Agents SDK. A plain

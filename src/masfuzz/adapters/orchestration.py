@@ -1,7 +1,7 @@
 """A graph for Agents SDK apps that orchestrate agents in plain Python.
 
 A manager that calls `Runner.run` on a planner, then a searcher, then a writer has no
-coordination graph in its objects (DESIGN.md, "How the paper counts"): each agent stands alone.
+coordination graph in its objects (docs/architecture.md, "How structural coverage counts"): each agent stands alone.
 The user supplies the graph, and masfuzz materialises it as ordinary SDK objects so the usual
 extraction and run apply unchanged:
 

@@ -1,7 +1,7 @@
 """Tool calls from a model too small to have learned them: few-shot prompting plus a JSON
 schema that constrains decoding, and validation of whatever comes out.
 
-Measured on Gemma 3 270M (DESIGN.md, "Models"): free-form prompting gives 0 of 10 tool calls;
+Measured on Gemma 3 270M (docs/architecture.md, "Models"): free-form prompting gives 0 of 10 tool calls;
 worked examples plus a grammar with one `anyOf` branch per tool give the right tool 10 of 10.
 The model answers one JSON object, `{"tool": NAME, "arguments": {...}}`; when it may answer in
 words (`tool_choice="auto"`) one extra branch, `{"tool": "reply", "arguments": {"text": ...}}`,

@@ -193,7 +193,7 @@ def schema_from_signature(fn: Callable[..., Any]) -> dict[str, Any]:
 
 
 def _from_agents_sdk(tool: Any, context: Callable[[], Any] | None = None) -> FuzzTool:
-    # The SDK swallows tool exceptions into a generic string (DESIGN.md); the function it wraps
+    # The SDK swallows tool exceptions into a generic string (docs/architecture.md); the function it wraps
     # raises them, so both invoke and taint call the wrapped function.
     fn = _agents_sdk_function(tool)
     if fn is None:

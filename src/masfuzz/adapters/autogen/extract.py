@@ -1,6 +1,6 @@
 """An AgentChat team as a `WorkflowSpec`, read from the objects without running them.
 
-The team's type gives the communication pattern (DESIGN.md, framework facts): RoundRobinGroupChat
+The team's type gives the communication pattern (docs/architecture.md, framework facts): RoundRobinGroupChat
 is a fixed order (each participant hands to the next, wrapping), SelectorGroupChat lets a model
 pick any allowed next speaker, Swarm follows each agent's handoffs, GraphFlow follows its edges.
 The termination tree and the selector's settings go into `termination.conditions` as text,

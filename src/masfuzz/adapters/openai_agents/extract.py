@@ -3,8 +3,8 @@
 The walk follows what the SDK itself would follow at run time, starting at the entry agent:
 `agent.handoffs` (an `Agent` or a `Handoff`), `agent.tools` (function tools, hosted tools, a
 `Handoff` placed among the tools, and `Agent.as_tool` tools, which carry the wrapped agent).
-It counts the way the structural-coverage paper's Table I counts (DESIGN.md, "How the paper
-counts"): an `as_tool` tool is both a tool edge of its owner and an `as_tool` delegation; hosted
+It counts the way the structural-coverage paper's Table I counts (docs/architecture.md, "How
+structural coverage counts"): an `as_tool` tool is both a tool edge of its owner and an `as_tool` delegation; hosted
 tools are tools; agents are distinct by object, tools by name; restricted edges are closed-world.
 MCP tools and agents that a tool starts inside its own code cannot be seen statically: they
 become notes.
