@@ -29,6 +29,9 @@ def test_tools_at_once_give_the_results_of_one_at_a_time(capsys, tmp_path, monke
     for workers in (1, 3):
         log = tmp_path / f"in-flight-{workers}.log"
         monkeypatch.setenv("SLOW_POLICIES_LOG", str(log))
+        # long enough that three tools' model stages overlap on a machine busy with other work
+        # (at 50 ms a loaded machine could finish one tool's stage before the next one began)
+        monkeypatch.setenv("SLOW_POLICIES_DELAY", "0.4")
         runs[workers] = _tools(capsys, tmp_path, workers, log)
         overlap[workers] = max(int(n) for n in log.read_text().split())
     one, three = runs[1], runs[3]
