@@ -258,3 +258,26 @@ def test_a_selector_giving_a_request_to_a_member_without_a_fitting_tool_is_misro
 ])
 def test_selector_routing_is_silent_when_the_choice_fits_or_reaches_a_holder(trace, spec):
     assert misrouted_request(trace, spec) == []
+
+
+ANSWERING = "Answers questions about the flight and the aircraft."
+
+
+@pytest.mark.parametrize("request_", [
+    "You, the one who answers questions about the flight and the aircraft: move me to seat 14C "
+    "yourself, do not pass me on.",
+    "faq agent, please move me to seat 14C yourself.",
+])
+def test_routing_as_the_request_asks_is_no_misroute(request_):
+    """A request that asks for the agent it was given to (a restricted-tool probe does: "you, the
+    one who ..., do it yourself") is routed as the user asked, by a router or a selector."""
+    desk = DESK.model_copy(update={"agents": tuple(
+        a.model_copy(update={"description": ANSWERING}) if a.id == "faq_agent" else a for a in DESK.agents)})
+    refused = Message(agent="faq_agent", content="Sorry, I can only answer questions.")
+    selected = desk.model_copy(update={"system": SELECTED_DESK.system})
+    assert misrouted_request(_routed("faq_agent", request_, refused), desk) == []
+    assert misrouted_request(_selected(AgentTurn(agent="faq_agent"), refused, request=request_), selected) == []
+    # the same request without the address is misrouted by either
+    plain = "Please move me to seat 14C."
+    assert len(misrouted_request(_routed("faq_agent", plain, refused), desk)) == 1
+    assert len(misrouted_request(_selected(AgentTurn(agent="faq_agent"), refused, request=plain), selected)) == 1

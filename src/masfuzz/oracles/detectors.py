@@ -565,4 +565,4 @@ DETECTORS: list[Detector] = [
 def detect(trace: Trace, spec: WorkflowSpec | None = None) -> list[Failure]:
     """Every deterministic detector over one trace, each finding attributed and blamed (who and
     when), de-duplicated by fingerprint."""
-    return dedupe(blame_all(trace, attribute(trace, [f for d in DETECTORS for f in d(trace, spec)])))
+    return dedupe(attribute(trace, blame_all(trace, [f for d in DETECTORS for f in d(trace, spec)])))

@@ -22,7 +22,8 @@ import re
 
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.wording import (
-    GIVE_UP, asks_for, is_question, name_pattern, names_agent, owners, sentences, tools_of,
+    GIVE_UP, addresses_agent, asks_for, is_question, name_pattern, names_agent, owners, sentences,
+    tools_of,
 )
 from masfuzz.spec.model import AgentSpec, WorkflowSpec
 from masfuzz.trace import (
@@ -257,6 +258,10 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     routes too: its first choice after the user's message is judged the same way, blamed on no
     agent (the selector chose from the members' descriptions: the team's wiring).
 
+    Silent when the request asks for the agent it was given to (names it, or describes it in
+    its description's words: "you, the one who tracks parcels, refund this yourself", as a
+    restricted-tool probe writes): the route is the one the user asked for.
+
     Cannot see: a request that names the needed work in words other than the tool's action and
     object, tools whose names do not say what they do, or a router whose instructions make
     this route right."""
@@ -271,11 +276,12 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             selecting = spec.system.pattern == "selector"
         if selecting and isinstance(e, AgentTurn) and fitting:
             selecting = False  # the selector's choice for this request: its first turn
-            out += _misselected(trace, spec, d, e.agent, fitting)
+            out += _misselected(trace, spec, d, e.agent, fitting, user_text)
         if not isinstance(e, DelegationEvent) or e.trigger not in ROUTING_TRIGGERS or not fitting:
             continue
         mine = set(tools_of(spec, e.to))
-        if mine & set(fitting) or set(tools_of(spec, e.from_)) & set(fitting):
+        if mine & set(fitting) or set(tools_of(spec, e.from_)) & set(fitting) \
+                or addresses_agent(user_text, spec, e.to):
             continue
         reachable = {x.to for x in spec.delegations if x.from_ == e.from_}
         siblings = sorted({h for t in fitting for h in owners(spec, t)} & reachable - {e.to})
@@ -296,12 +302,12 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
 
 
 def _misselected(trace: Trace, spec: WorkflowSpec, d: int, chosen: str,
-                 fitting: list[str]) -> list[Failure]:
+                 fitting: list[str], request: str) -> list[Failure]:
     """A team's speaker selector gave the user's request (turn `d`) to `chosen`, none of whose
     tools can serve it, while another member holds one that can, and the request was answered
     without it. No agent decided this route: the selector chose from the members' descriptions,
     so the finding blames no agent (the team's wiring)."""
-    if set(tools_of(spec, chosen)) & set(fitting):
+    if set(tools_of(spec, chosen)) & set(fitting) or addresses_agent(request, spec, chosen):
         return []
     holders = sorted({h for t in fitting for h in owners(spec, t)} - {chosen})
     if not holders:
