@@ -281,3 +281,23 @@ def test_routing_as_the_request_asks_is_no_misroute(request_):
     plain = "Please move me to seat 14C."
     assert len(misrouted_request(_routed("faq_agent", plain, refused), desk)) == 1
     assert len(misrouted_request(_selected(AgentTurn(agent="faq_agent"), refused, request=plain), selected)) == 1
+
+
+TICKETS = WorkflowSpec(
+    system=SystemInfo(id="tickets", entry_agent="triage", pattern="graph"),
+    agents=(AgentSpec(id="triage"), AgentSpec(id="support"), AgentSpec(id="escalation")),
+    delegations=({"from": "triage", "to": "support"}, {"from": "triage", "to": "escalation"}))
+
+
+@pytest.mark.parametrize("trigger,needed", [("graph_edge", False), ("handoff", True)])
+def test_a_member_the_task_names_is_needed_only_where_the_request_can_choose_the_route(trigger, needed):
+    """A graph whose code routed triage to support ran this input's path: the task naming the
+    escalation member does not make it needed. An agent that chose the route could have."""
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="I need help from someone who escalation."),
+        AgentTurn(agent="triage"), Message(agent="triage", content="Ticket received."),
+        DelegationEvent(**{"from": "triage"}, to="support", trigger=trigger), AgentTurn(agent="support"),
+        Message(agent="support", content="Restart the router."),
+        TerminationEvent(reason="completed", final_output="Restart the router.")))
+    found = participation(trace, TICKETS)
+    assert [(f.agent, f.elements) for f in found] == ([("support", ("support", "escalation"))] if needed else [])

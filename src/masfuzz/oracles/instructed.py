@@ -166,8 +166,14 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
     agent that acted, or the only holder of a tool the task asks for."""
     task = " ".join(e.content for e in trace.of_type(Message) if e.role == "user")
     out: dict[str, str] = {}
+    # A route the app's code takes (a graph's edges, a chat sequence) is not the request's to
+    # choose: a member the task names but the code did not lead to was not this input's path.
+    handovers = [d.trigger for d in trace.of_type(DelegationEvent)]
+    coded = bool(handovers) and spec.system.pattern != "selector" \
+        and all(t in CODED_TRIGGERS for t in handovers)
     for a in spec.agents:
-        named = [s for s in sentences(task) if not NEGATED.search(s) and names_agent(s, spec, a.id)]
+        named = [s for s in sentences(task)
+                 if not coded and not NEGATED.search(s) and names_agent(s, spec, a.id)]
         if named:
             out[a.id] = f"the task names it (\"{named[0][:80]}\")"
     for before, after, said in instructed_dependencies(spec):
@@ -199,7 +205,9 @@ def _proxy(agent: AgentSpec) -> bool:
 
 def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     """Kind 3 — a run that concluded by itself (completed, a stop word, a hand-back to the user)
-    before a member whose work the task needs acted at all: a member the task names, one an
+    before a member whose work the task needs acted at all: a member the task names (unless
+    every hand-over of the run was the app's code's, a graph's edges: the request cannot choose
+    that route), one an
     agent that acted depends on by its instructions, the only holder of a tool the task asks
     for (its action and its object: "move me to seat 14C" asks for update_seat), or, when a stop
     word ended a fixed (round-robin) order, a member whose first turn had not come (user proxies
@@ -242,6 +250,7 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
 # -- routing ------------------------------------------------------------------------------------
 
 ROUTING_TRIGGERS = ("handoff", "delegate", "as_tool")  # an agent's own routing decision
+CODED_TRIGGERS = ("graph_edge", "sequence")  # the app's code routes, whatever the request says
 
 
 def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
