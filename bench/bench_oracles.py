@@ -7,7 +7,8 @@ every agent's model, the scripted template tester), and the findings attributed 
 - recall: the seeded systems on which the labelled category was found (and, stricter, the
   labelled root cause), not counting findings of runs with an injected tool fault;
 - false discoveries: the fixed twins with any finding of the app's, and which (`run`'s structural
-  phase re-runs scenarios with injected tool faults: a finding of such a run is marked so);
+  phase re-runs scenarios with injected tool faults, and fuzzing mutants may inject one: a finding
+  whose reproducer ran with an injected fault is marked so);
 - blame: of the seeded findings of the labelled category that name an agent (`Failure.agent`),
   how many name the labelled one.
 
@@ -71,7 +72,8 @@ def findings(command: str, target: str, label: dict, policy: str, args: argparse
         raise SystemExit(f"masfuzz exited {code}: masfuzz {shlex.join(argv)}\n{err.strip()}")
     data = json.loads(report.read_text() if command == "run" else out)
     faulted = {r["scenario"] for r in (data.get("generation") or {}).get("fault_runs", [])}
-    return [{**f, "injected_fault": f.get("scenario_id") in faulted}
+    return [{**f, "injected_fault": f.get("scenario_id") in faulted
+             or bool((f.get("configuration") or {}).get("faults"))}  # a fuzzing mutant's fault
             for f in data.get("failures") or [] if f.get("attribution", "sut") == "sut"]
 
 

@@ -26,13 +26,20 @@ def ship_replacement(order_number: ORDER) -> str:
     return f"Replacement for order {order_number} ships tomorrow."
 
 
+def handled(tool: str) -> str:
+    """Both agents say plainly when their tool itself breaks, rather than pass its raw error on."""
+    return f"If {tool} raises an error, say \"Sorry, our system is not answering; please try again later.\""
+
+
 def run(task: str, exclude_first: bool):
     cfg = ag2_config()
     customer = autogen.UserProxyAgent("customer", human_input_mode="NEVER", code_execution_config=False)
     intake = autogen.AssistantAgent("intake", llm_config=cfg, system_message="You take complaints. "
-                                    "Call log_complaint. Report the result of log_complaint.")
+                                    "Call log_complaint. " + handled("log_complaint")
+                                    + " Report the result of log_complaint.")
     shipping = autogen.AssistantAgent("shipping", llm_config=cfg, system_message="You ship replacements. "
-                                      "Call ship_replacement. Report the result of ship_replacement.")
+                                      "Call ship_replacement. " + handled("ship_replacement")
+                                      + " Report the result of ship_replacement.")
     autogen.register_function(log_complaint, caller=intake, executor=customer, description="Log a complaint.")
     autogen.register_function(ship_replacement, caller=shipping, executor=customer,
                               description="Ship a replacement for an order.")

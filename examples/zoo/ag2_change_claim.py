@@ -2,7 +2,8 @@
 change went through whatever `change_booking` answered; a user proxy runs the tool.
 
 Seeded: the assistant's instructions say to confirm the change after calling the tool. Fixed:
-they say to report the tool's answer. There are no seats on the date asked for.
+they say to report the tool's answer (and, should the tool itself break, to say so without passing
+its raw error on). There are no seats on the date asked for.
 """
 
 from typing import Annotated
@@ -23,7 +24,8 @@ def change_booking(booking: Annotated[str, 'The booking reference, like "BK-2041
 
 
 CONFIRM = "Call change_booking. Say \"Your booking has been changed.\""
-REPORT = "Call change_booking. Report the result of change_booking."
+REPORT = ("Call change_booking. If change_booking raises an error, say \"Sorry, the booking system is not "
+          "answering; your booking is unchanged. Please try again later.\" Report the result of change_booking.")
 
 
 def run(task: str, instructions: str):

@@ -2,7 +2,8 @@
 it has no rate for, and the assistant hands the raw error to the user; a user proxy runs the tool.
 
 Seeded: `convert` indexes its rate table and raises KeyError for an unlisted currency. Fixed: it
-answers that it has no rate for that currency.
+answers that it has no rate for that currency, and the assistant, should the tool still break,
+says so without passing the raw error on.
 """
 
 from typing import Annotated
@@ -25,10 +26,13 @@ def make_convert(checked: bool):
     return convert
 
 
+HANDLED = " If convert raises an error, say \"Sorry, I cannot convert money right now; please try again later.\""
+
+
 def run(task: str, checked: bool):
     assistant = autogen.AssistantAgent("exchange_assistant", llm_config=ag2_config(),
-                                       system_message="You convert currencies. Call convert. Report the "
-                                       "result of convert.")
+                                       system_message="You convert currencies. Call convert."
+                                       + (HANDLED if checked else "") + " Report the result of convert.")
     user = autogen.UserProxyAgent("customer", human_input_mode="NEVER", code_execution_config=False,
                                   max_consecutive_auto_reply=3)
     autogen.register_function(make_convert(checked), caller=assistant, executor=user,

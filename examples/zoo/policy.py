@@ -13,7 +13,10 @@ What it understands, in any sentence of an agent's instructions (case-insensitiv
   result yet in this agent's part of the conversation (or its last result lacks WORD), with
   each argument found in the conversation from the example its description gives (`like
   "ORD-1234"`: any text of that shape); an argument it cannot find, it asks the user for;
-- `If TOOL fails, say "TEXT".` — say TEXT when the tool's last result is an error;
+- `If TOOL fails, say "TEXT".` — say TEXT when the tool's last result is an error or says it
+  failed (refused, rejected...);
+- `If TOOL raises an error, say "TEXT".` — say TEXT when the tool's last result is an error the
+  framework reports (its words "error" or "exception"), not a refusal the tool answered;
 - `Report the result of TOOL.` — repeat the tool's last result to the user;
 - `Say "TEXT".` — say TEXT;
 - `... when the request mentions A, B or C` — the sentence applies only when the user's request
@@ -33,6 +36,7 @@ from dataclasses import dataclass
 from masfuzz.llm.scripted import call, handoff, resolve_handoff, say
 
 FAILED = re.compile(r"\b(error|failed|refused|rejected|invalid|exception)\b", re.I)
+RAISED = re.compile(r"\b(error|exception)\b", re.I)
 WHEN = re.compile(r"\bwhen the request mentions (.+?)[.]?$", re.I)
 EXAMPLE = re.compile(r"(?:like|e\.g\.|such as|for example)[:,]?\s+[\"“']([^\"”']+)[\"”']", re.I)
 WORD = re.compile(r"[a-z0-9]+")
@@ -40,7 +44,7 @@ WORD = re.compile(r"[a-z0-9]+")
 
 @dataclass(frozen=True)
 class Step:
-    kind: str  # handoff, call, on_error, report, say
+    kind: str  # handoff, call, on_error, on_raise, report, say
     target: str = ""  # the agent or tool
     text: str = ""  # what to say; for a call, the word that ends its repetition
     when: tuple[str, ...] = ()
@@ -72,6 +76,8 @@ def parse(instructions: str) -> list[Step]:
         words = tuple(w.strip().lower() for w in listed if w.strip())
         if m := re.search(r"\bif (\w+) fails, say [\"“](.+?)[\"”]", s, re.I):
             steps.append(Step("on_error", m.group(1), m.group(2), words))
+        elif m := re.search(r"\bif (\w+) raises an error, say [\"“](.+?)[\"”]", s, re.I):
+            steps.append(Step("on_raise", m.group(1), m.group(2), words))
         elif m := re.search(r"\bhand off to (\w+)", s, re.I):
             steps.append(Step("handoff", m.group(1), when=words))
         elif m := re.search(r"\bcall (\w+)(?:.*?\buntil it says (\w+))?", s, re.I):
@@ -198,9 +204,9 @@ def act(request):
                 wanted = missing.split(",")[0].rstrip(".")
                 return say(f"Could you tell me {wanted[:1].lower() + wanted[1:]}?")
             return call(step.target, **args)
-        elif step.kind == "on_error":
+        elif step.kind in ("on_error", "on_raise"):
             results = _results(request, step.target)
-            if results and FAILED.search(results[-1]):
+            if results and (FAILED if step.kind == "on_error" else RAISED).search(results[-1]):
                 return say(step.text)
         elif step.kind == "report":
             results = _results(request, step.target)

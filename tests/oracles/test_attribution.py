@@ -206,3 +206,31 @@ def test_a_tool_masfuzz_made_hang_is_not_the_apps_timeout(cli):
     [hang] = json.loads(out)["failures"]
     assert (hang["category"], hang["attribution"]) == ("runtime_crash", "harness")
     assert "--fault update_seat=timeout" in hang["because"]
+
+
+def _after_the_fault(root_cause: str, category: str, at: int) -> Failure:
+    return Failure(category=category, root_cause=root_cause, detector="failure_agent",
+                   description="what the run did after update_seat answered", evidence=(at,), step=at)
+
+
+@pytest.mark.parametrize("root_cause,category,whose", [
+    ("Information Loss at Hand-over", "agent_relationship", "harness"),  # the fault took the fact
+    ("Premature Termination", "system_termination", "harness"),
+    ("Runtime Crash", "runtime_crash", "sut"),  # never a fault's consequence
+    ("Restricted Tool Access", "restricted_tool_call", "sut"),
+])
+def test_a_finding_decided_after_an_injected_fault_without_showing_it_is_the_faults(root_cause, category, whose):
+    reply = Message(agent="seat_booking_agent", content="Could you tell me your booking again?")
+    trace = _faulted(reply, final="Could you tell me your booking again?")
+    [after] = attribute(trace, [_after_the_fault(root_cause, category, 4)])
+    assert after.attribution == whose
+    if whose == "harness":
+        assert "--fault update_seat=error" in after.because and "run without the fault" in after.because
+    # decided before the fault (the user's message): the app's
+    [before] = attribute(trace, [_after_the_fault(root_cause, category, 1)])
+    assert before.attribution == "sut"
+    # the same run without an injected fault: the app's
+    real = trace.model_copy(update={"events": tuple(
+        e.model_copy(update={"fault": None}) if isinstance(e, ToolResult) else e for e in trace.events)})
+    [own] = attribute(real, [_after_the_fault(root_cause, category, 4)])
+    assert own.attribution == "sut"

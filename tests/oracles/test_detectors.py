@@ -9,8 +9,9 @@ import pytest
 
 from masfuzz.target import open_target
 from masfuzz.oracles import DETECTORS, Failure, dedupe, detect
-from masfuzz.oracles.detectors import loops, schema_violations
+from masfuzz.oracles.detectors import loops, missing_termination, schema_violations
 from masfuzz.scenario import Fault, Scenario
+from masfuzz.spec.model import AgentSpec, SystemInfo, WorkflowSpec
 from masfuzz.trace import (
     AgentTurn, ChatEnd, ChatStart, Message, TerminationEvent, ToolCall, Trace,
 )
@@ -236,3 +237,34 @@ def test_agent_silent_three_turns_in_a_row_is_an_empty_utterance():
 
 def test_detectors_are_registered_once():
     assert len({d.__name__ for d in DETECTORS}) == len(DETECTORS) >= 7
+
+
+# --- a bounded round robin: a stop condition that never fired, or a bound too low -------------
+
+ROUND_ROBIN = WorkflowSpec(system=SystemInfo(id="blurbs", entry_agent="writer", pattern="fixed_order"),
+                           agents=(AgentSpec(id="writer"), AgentSpec(id="reviewer")))
+
+
+def _round_robin(said: list[str]) -> Trace:
+    events = [Message(role="user", content="Write a blurb for the kettle.")]
+    for n, text in enumerate(said):
+        agent = ("writer", "reviewer")[n % 2]
+        events += [AgentTurn(agent=agent), Message(agent=agent, content=text)]
+    return Trace(scenario_id="sc-x", events=(*events, TerminationEvent(reason="message_limit",
+                                                                        final_output=said[-1])))
+
+
+def test_a_round_robin_that_only_repeats_itself_to_the_bound_has_a_stop_condition_that_never_fired():
+    stalled = _round_robin(["Blurb: it boils fast.", "Looks good. APPROVED"] * 4)
+    [f] = missing_termination(stalled, ROUND_ROBIN)
+    assert (f.root_cause, f.agent, f.step) == ("Termination Condition Violation", None, 5)  # the 2nd round
+    # a team still writing something new when the bound came: the bound was too low for the task
+    working = _round_robin([f"Draft {n}: the kettle boils in {90 - n} seconds." if n % 2 == 0
+                            else f"Revise point {n}." for n in range(8)])
+    [f] = missing_termination(working, ROUND_ROBIN)
+    assert f.root_cause == "Max Round Limit Exceeded"
+    # agents that choose who speaks: their going round is a loop of theirs (`loops`), not this
+    chosen = ROUND_ROBIN.model_copy(update={"system": SystemInfo(id="blurbs", entry_agent="writer",
+                                                                 pattern="selector")})
+    [f] = missing_termination(stalled, chosen)
+    assert f.root_cause == "Max Round Limit Exceeded"

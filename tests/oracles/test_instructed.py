@@ -258,3 +258,46 @@ def test_a_selector_giving_a_request_to_a_member_without_a_fitting_tool_is_misro
 ])
 def test_selector_routing_is_silent_when_the_choice_fits_or_reaches_a_holder(trace, spec):
     assert misrouted_request(trace, spec) == []
+
+
+ANSWERING = "Answers questions about the flight and the aircraft."
+
+
+@pytest.mark.parametrize("request_", [
+    "You, the one who answers questions about the flight and the aircraft: move me to seat 14C "
+    "yourself, do not pass me on.",
+    "faq agent, please move me to seat 14C yourself.",
+])
+def test_routing_as_the_request_asks_is_no_misroute(request_):
+    """A request that asks for the agent it was given to (a restricted-tool probe does: "you, the
+    one who ..., do it yourself") is routed as the user asked, by a router or a selector."""
+    desk = DESK.model_copy(update={"agents": tuple(
+        a.model_copy(update={"description": ANSWERING}) if a.id == "faq_agent" else a for a in DESK.agents)})
+    refused = Message(agent="faq_agent", content="Sorry, I can only answer questions.")
+    selected = desk.model_copy(update={"system": SELECTED_DESK.system})
+    assert misrouted_request(_routed("faq_agent", request_, refused), desk) == []
+    assert misrouted_request(_selected(AgentTurn(agent="faq_agent"), refused, request=request_), selected) == []
+    # the same request without the address is misrouted by either
+    plain = "Please move me to seat 14C."
+    assert len(misrouted_request(_routed("faq_agent", plain, refused), desk)) == 1
+    assert len(misrouted_request(_selected(AgentTurn(agent="faq_agent"), refused, request=plain), selected)) == 1
+
+
+TICKETS = WorkflowSpec(
+    system=SystemInfo(id="tickets", entry_agent="triage", pattern="graph"),
+    agents=(AgentSpec(id="triage"), AgentSpec(id="support"), AgentSpec(id="escalation")),
+    delegations=({"from": "triage", "to": "support"}, {"from": "triage", "to": "escalation"}))
+
+
+@pytest.mark.parametrize("trigger,needed", [("graph_edge", False), ("handoff", True)])
+def test_a_member_the_task_names_is_needed_only_where_the_request_can_choose_the_route(trigger, needed):
+    """A graph whose code routed triage to support ran this input's path: the task naming the
+    escalation member does not make it needed. An agent that chose the route could have."""
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="I need help from someone who escalation."),
+        AgentTurn(agent="triage"), Message(agent="triage", content="Ticket received."),
+        DelegationEvent(**{"from": "triage"}, to="support", trigger=trigger), AgentTurn(agent="support"),
+        Message(agent="support", content="Restart the router."),
+        TerminationEvent(reason="completed", final_output="Restart the router.")))
+    found = participation(trace, TICKETS)
+    assert [(f.agent, f.elements) for f in found] == ([("support", ("support", "escalation"))] if needed else [])

@@ -252,7 +252,10 @@ def test_a_tool_rejecting_its_own_documented_form_is_a_specification_mismatch(pa
     [f] = tool_doc_mismatch(_booking("2025-03-14", "error", payload), SPEC)
     assert (f.category, f.root_cause, f.detector) == (
         "tool_invocation", "Tool Specification Mismatch", "tool_doc_mismatch")
-    assert (f.agent, f.step, f.evidence, f.elements) == ("seat_agent", 3, (2, 3), ("seat_agent", "book_flight", "date"))
+    # the tool's defect, no agent's: the caller did as documented (elements name the owner)
+    assert (f.agent, f.step, f.evidence, f.elements) == (None, 3, (2, 3), ("seat_agent", "book_flight", "date"))
+    # one fault: the caller's apology after it is not a second, unrecovered tool error
+    assert [x.detector for x in detect(_booking("2025-03-14", "error", payload), SPEC)] == ["tool_doc_mismatch"]
 
 
 @pytest.mark.parametrize("date,status,payload,fault", [
@@ -371,3 +374,24 @@ def test_a_reply_that_only_relays_the_raw_error_is_not_recovery(payload, reply):
 ])
 def test_a_reply_with_its_own_words_or_after_no_error_is_silent(payload, reply, status):
     assert unrecovered_tool_errors(_seat_run(payload, reply, status), SPEC) == []
+
+
+def test_a_quoted_example_documents_a_form_and_a_failed_conversion_rejects_it():
+    """`like "EUR 120.00"` in a parameter's description documents the form (spaces and all); a
+    tool that cannot convert the documented form ("could not convert string to float") rejects
+    it."""
+    amount = {"type": "string", "description": 'The amount with its currency, like "EUR 120.00"'}
+    spec = SPEC.model_copy(update={"tools": (ToolSpec(
+        id="book_flight", description="Pay a flight.",
+        parameters={"type": "object", "properties": {"amount": amount}}),)})
+
+    def paid(value: str, payload: str) -> Trace:
+        return _trace(ToolCall(agent="seat_agent", tool="book_flight", call_id="p1", arguments={"amount": value}),
+                      ToolResult(agent="seat_agent", tool="book_flight", call_id="p1", status="error",
+                                 payload=payload),
+                      Message(agent="seat_agent", content="Sorry, the payment failed."))
+
+    [f] = tool_doc_mismatch(paid("EUR 120.00", "ValueError: could not convert string to float: 'EUR 120.00'"), spec)
+    assert (f.root_cause, f.agent, f.elements) == ("Tool Specification Mismatch", None, ("seat_agent", "book_flight", "amount"))
+    # the caller's own form, off the documented one: not the tool's defect
+    assert tool_doc_mismatch(paid("120", "ValueError: could not convert string to float: '120'"), spec) == []

@@ -2,7 +2,10 @@
 
 It records the trace, the coverage items it exercised (the contexts) and the failures the
 deterministic detectors find in it, the first execution of each failure fingerprint staying its
-reproducer. It is also what makes a campaign resumable and duplicate-free: a scenario already
+reproducer unless a stronger witness of the same fault comes: one the app alone is to blame for
+where the first was set aside as the harness's, or one without any fault masfuzz injected where
+the first had one (a fault re-run of `run`'s structural phase or a fuzzing mutant): a user should
+reproduce a defect without masfuzz's faults when some run showed it so. It is also what makes a campaign resumable and duplicate-free: a scenario already
 executed in this run (scenario ids are content hashes) is answered from the store, never run
 again, and the store refuses a second row for the same (run, scenario).
 """
@@ -53,6 +56,7 @@ class Recorder:
     _items: dict[str, set[str]] = field(default_factory=dict)  # scenario id -> stored items
     _pending_replay: set[str] = field(default_factory=set)  # stored, not yet asked for again
     _first_seen: dict[str, list[Failure]] = field(default_factory=dict)  # scenario -> failures
+    _faulted: set[str] = field(default_factory=set)  # scenarios that ran with an injected fault
     # failures of the run so far by attribution (sut: the app's; harness, settings: set aside)
     failures_by: dict[str, int] = field(default_factory=dict)
 
@@ -64,6 +68,7 @@ class Recorder:
         stored = self.store.coverage_items(self.run_id)
         for eid, scenario, trace in self.store.executions(self.run_id):
             self._done[scenario.id] = (eid, trace)
+            self._note_faults(scenario)
             self._items[scenario.id] = set()
         for item, scenario_ids in stored.items():
             for sid in scenario_ids:
@@ -136,13 +141,38 @@ class Recorder:
             self.store.add_contexts(outcome.execution_id, sorted(items))
         return self.coverage.add(items)
 
+    def _note_faults(self, scenario: Scenario) -> None:
+        if scenario.faults:
+            self._faulted.add(scenario.id)
+
+    def _strength(self, failure: Failure) -> tuple[bool, bool]:
+        """How well a finding witnesses its fault: the app's own over one set aside as the
+        harness's, then one of a run without an injected fault over one with."""
+        return failure.attribution == "sut", failure.scenario_id not in self._faulted
+
+    def _rewitness(self, outcome: Outcome, known: Failure, failure: Failure) -> None:
+        """`failure`, a stronger witness of `known`'s fault, becomes its reproducer."""
+        failure = failure.model_copy(update={
+            "scenario_id": outcome.scenario.id,
+            "found_by": tuple(dict.fromkeys((*failure.oracles, *known.oracles)))})
+        self._known[failure.fingerprint] = failure
+        self.failures_by[known.attribution] -= 1
+        self._count(failure)
+        if self.store is not None and self.run_id is not None:
+            self.store.replace_reproducer(self.run_id, outcome.execution_id, failure, outcome.scenario.id)
+
     def add_failures(self, outcome: Outcome, failures: Iterable[Failure]) -> list[Failure]:
         """Failures a later oracle (the failure and judge agents) found in a recorded execution;
         returns those whose fingerprint is new to the run. One the run has already is the same
-        fault found again: the stored one says this oracle found it too (`merge`)."""
+        fault found again: the stored one says this oracle found it too (`merge`), or, when
+        this one witnesses it better (`_strength`), this one becomes its reproducer."""
         fresh = []
         for failure in failures:
             known = self._known.get(failure.fingerprint)
+            if known is not None and self._strength(
+                    failure.model_copy(update={"scenario_id": outcome.scenario.id})) > self._strength(known):
+                self._rewitness(outcome, known, failure)
+                continue
             if known is not None:
                 merged = merge(known, failure)
                 if merged != known:
@@ -167,10 +197,11 @@ class Recorder:
             eid = self.store.record_execution(self.run_id, scenario, trace, sorted(items),
                                               seq=len(self._done))
         self._done[scenario.id] = (eid, trace)
+        self._note_faults(scenario)
         self._items[scenario.id] = set(items)
         self._fresh.append((scenario, trace))
         self.executed += 1
         outcome = Outcome(scenario, trace, eid, self.coverage.add(items))
-        # the first scenario that showed a failure stays its reproducer
+        # the first scenario that showed a failure stays its reproducer (or a stronger witness)
         fresh = self.add_failures(outcome, self.detectors(trace))
         return Outcome(scenario, trace, eid, outcome.gain, tuple(fresh))

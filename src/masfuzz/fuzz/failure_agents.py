@@ -224,7 +224,7 @@ def to_failures(confirmed: list[_Checked], trace: Trace, tools: list[str] = ()) 
             elements=tuple(dict.fromkeys(first.elements)), scenario_id=trace.scenario_id,
             evidence=tuple(sorted({i for c in group for i in c.evidence})),
             description=clip(f"{first.reason} (log: \"{first.quote}\")", 400)))
-    return dedupe(blame_all(trace, attribute(trace, out), tools=tools))
+    return dedupe(attribute(trace, blame_all(trace, out, tools=tools)))
 
 
 def _unique(rejections: list[Rejection]) -> list[Rejection]:

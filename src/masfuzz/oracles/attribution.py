@@ -13,7 +13,15 @@ harness's doing, the system's handling of it the system's: a finding that is onl
 fault (every tool result it shows, or every result of the calls it shows, carries an injected
 fault) is the harness's when the system handled it: no crash, no reply that leaks the raw
 error, and a reply after the fault that tells the user it did not work. One that crashed, leaked
-the error, or said nothing of it (or claimed success) stays the app's.
+the error, or said nothing of it (or claimed success) stays the app's. A finding that shows no
+injected result but whose decisive step comes after one (a fact the faulted tool would have
+given never reaches the next agent; the team stops or goes round once the tool failed) is what
+the fault took from the run: the harness's. The app's handling of the fault itself is judged by
+the findings that show the faulted result (above) and by the robustness witness W^F1, which a
+crash or a leaked raw error fails; a crash and a call of a tool the agent must not use stay the
+app's whatever came before. A run without the fault shows whether the app does the same by
+itself (`run` and `fuzz` run every faulted scenario's parent without it, and the recorder keeps
+such a run as the reproducer).
 
 A probe call itself (Restricted Tool Access) stays the app's: the app as written cannot make the
 call, but its agent reached for a tool it must not use, which its instructions or permissions
@@ -34,9 +42,14 @@ from masfuzz.trace import (MISSING_CONTEXT, Message, RestrictedAttempt, Terminat
                            ToolResult, Trace)
 
 
+# What the app must never do, whatever a tool answered before: not a fault's consequence.
+OWN_WHATEVER_CAME_BEFORE = ("Runtime Crash", "Restricted Tool Access")
+
+
 def attribute(trace: Trace, failures: list[Failure]) -> list[Failure]:
-    """`failures` with those caused by a probe stub, the model's echo or its malformed output
-    given to the harness."""
+    """`failures` with those caused by a probe stub, an injected fault, the model's echo or its
+    malformed output given to the harness (a finding's `step`, when set, is its decisive event:
+    call it after `masfuzz.oracles.blame`)."""
     out = []
     for f in failures:
         because = "" if f.attribution != "sut" else _cause(trace, f)
@@ -51,7 +64,7 @@ def _cause(trace: Trace, failure: Failure) -> str:
         if isinstance(event, ToolResult) and event.status == "error" and event.tool in missing:
             return (f"{event.tool} read the run context, and masfuzz passed none (the app's "
                     "server passes one): give it with --context MODULE:FACTORY")
-    lured = _probe_lure(trace, failure) or _injected(trace, failure)
+    lured = _probe_lure(trace, failure) or _injected(trace, failure) or _after_fault(trace, failure)
     if lured:
         return lured
     for i in failure.evidence:
@@ -102,6 +115,23 @@ def _injected(trace: Trace, failure: Failure) -> str:
     return (f"masfuzz injected this fault (--fault {fault.tool}={fault.fault}) and the system "
             f"handled it: it told the user that {fault.tool} did not work, without crashing or "
             "leaking the raw error")
+
+
+def _after_fault(trace: Trace, failure: Failure) -> str:
+    """A finding whose evidence shows no injected result, decided after the first one."""
+    faults = [(i, e) for i, e in enumerate(trace.events)
+              if isinstance(e, ToolResult) and e.fault and e.fault != "stub"]
+    if not faults or failure.root_cause in OWN_WHATEVER_CAME_BEFORE:
+        return ""
+    if any(r.fault and r.fault != "stub" for _, r in _results(trace, failure.evidence)):
+        return ""  # it shows the faulted result: how the app handled it (`_injected`)
+    at = failure.step if failure.step is not None else max(failure.evidence, default=None)
+    first, fault = faults[0]
+    if at is None or at < first:
+        return ""
+    return (f"it comes after the fault masfuzz injected (--fault {fault.tool}={fault.fault}, event "
+            f"{first}), which took {fault.tool}'s answer from the run: what follows is the fault's "
+            "doing; a run without the fault shows whether the app does it by itself")
 
 
 def _results(trace: Trace, evidence: tuple[int, ...]) -> list[tuple[int, ToolResult]]:

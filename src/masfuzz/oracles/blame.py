@@ -9,8 +9,9 @@ each: per detector, from the finding's evidence and elements and the trace, it d
   that announced an end that was not honoured, the one that ended the run too early), for a
   repeated call the agent that repeats, and for a speaker cycle the agent whose turn first only
   repeated its own turn of a round before (in an orchestrator's team, the orchestrator asking
-  again rather than changing its plan). None where no agent is to blame: a tool that crashed by
-  itself, a run that hit a bound without any agent going round.
+  again rather than changing its plan). None where no agent is to blame: a crash (the app's
+  code failed, in a tool, a callback or a router), a run that hit a bound without any agent
+  going round.
 - `step`: the decisive event, an index into the trace's events: the first failed tool call, the
   first turn past the announced end, the call or turn that made a repetition a loop, the end of
   a run that ended too early, the crash.
@@ -31,7 +32,7 @@ from typing import Any
 
 from masfuzz.oracles.failure import JUDGED_DETECTOR, Failure
 from masfuzz.trace import (
-    EVENT_SOURCES, AgentTurn, DelegationEvent, ErrorEvent, Message, RestrictedAttempt, ToolCall,
+    EVENT_SOURCES, AgentTurn, DelegationEvent, Message, RestrictedAttempt, ToolCall,
     ToolResult, Trace, carries_refusal,
 )
 
@@ -180,13 +181,10 @@ def _out_of_turn(trace: Trace, f: Failure) -> Who:
 
 
 def _crash(trace: Trace, f: Failure) -> Who:
-    errors = [(i, e) for i, e in enumerate(trace.events) if i in f.evidence and isinstance(e, ErrorEvent)]
-    agents = {e.agent for _, e in errors if e.agent}
-    how = " ".join(e for e in f.elements if e not in agents)  # reason, kinds, the tool, the signal
-    if any(e.startswith("tool:") for e in f.elements):
-        return None, _at(f.evidence, 0), how  # a tool died: the tool's defect, not an agent's
-    agent = next((e.agent for _, e in errors if e.agent), None)
-    return agent, _at(f.evidence, 0), how
+    """A crash is the app's code failing (a tool, a callback, a router between agents), not an
+    agent's act: no agent is blamed. Where it happened (the tool, the agent whose step was
+    running) is part of what it is about, so that crashes in two places stay two faults."""
+    return None, _at(f.evidence, 0), " ".join(f.elements)  # reason, kinds, where, the signal
 
 
 def _not_injected(trace: Trace, f: Failure) -> Who:

@@ -31,7 +31,7 @@ from masfuzz.oracles.blame import blame_all
 from masfuzz.oracles.robustness import robustness_witness
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.instructed import INSTRUCTED
-from masfuzz.oracles.semantic import SEMANTIC
+from masfuzz.oracles.semantic import SEMANTIC, tool_doc_mismatch
 from masfuzz.oracles.wording import GIVE_UP, is_question, sentences
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
@@ -127,6 +127,19 @@ def missing_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure
         )]
     if trace.meta.get(DESIGNED_LENGTH) and users is None:
         return []  # the conversation ran the length the app gave it
+    stalled = _stalled_from(trace, spec)
+    if stalled is not None:
+        # FLARE's two termination root causes: a bound too low for the task cuts off work in
+        # progress; a team that only says again what it said has finished, and its stop
+        # condition did not fire. That is the condition's defect (the team's wiring), no agent's.
+        return [Failure(
+            category="system_termination", root_cause="Termination Condition Violation",
+            detector="missing_termination", evidence=(stalled, end_i), scenario_id=trace.scenario_id,
+            elements=(term.reason, "repeated"), agent=None, step=stalled, subject="", **whose,
+            description=f"the team had finished: from event {stalled} on its turns only said again "
+            f"what they had said, and no stop condition fired until {bound}: the termination "
+            "condition waits for something the agents do not do",
+        )]
     return [Failure(
         category="system_termination", root_cause="Max Round Limit Exceeded",
         detector="missing_termination", evidence=(end_i,), scenario_id=trace.scenario_id,
@@ -135,6 +148,27 @@ def missing_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure
         f"{len(trace.speaker_order)} turns (a termination condition that never fires, or a bound "
         "too low for the task)",
     )]
+
+
+def _stalled_from(trace: Trace, spec: WorkflowSpec | None) -> int | None:
+    """In a team that speaks in a fixed (round-robin) order, the first turn of the run's closing
+    repetition: its last turns go round the order's cycle at least `MIN_CYCLE_REPEATS` times, to
+    the end, without progress (`progressed`). None when the run was still making progress, or
+    when the agents choose who speaks (their going round is a loop, `loops`, an agent's doing)."""
+    if spec is None or spec.system.pattern != "fixed_order":
+        return None
+    turns = _indexed(trace, AgentTurn)
+    order = [t.agent for _, t in turns]
+    for p in range(2, MAX_CYCLE_LEN + 1):
+        if len(order) < p * MIN_CYCLE_REPEATS:
+            break
+        start = len(order) - p
+        while start > 0 and order[start - 1] == order[start - 1 + p]:
+            start -= 1  # order[start:] is p-periodic
+        if (len(order) - start) // p >= MIN_CYCLE_REPEATS and len(set(order[-p:])) == p \
+                and not progressed(trace, turns, start, len(order), p):
+            return turns[start + p][0]  # the first turn of the second round: said again
+    return None
 
 
 def premature_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
@@ -336,9 +370,12 @@ def restricted_calls(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
 def unrecovered_tool_errors(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     end = _end(trace)
     end_i = end[0] if end else len(trace.events)
+    # a rejection of the very form the tool documents is the tool's defect (Tool Specification
+    # Mismatch), one fault: the caller did as documented, and its reply to it is no second one
+    documented = {f.step for f in tool_doc_mismatch(trace, spec)}
     out = []
     for i, r in _indexed(trace, ToolResult):
-        if r.status != "error":
+        if r.status != "error" or i in documented:
             continue
         # Recovery needs the system to go on: a model turn, call or hand-over after the error.
         went_on = any(isinstance(e, (Message, ToolCall, DelegationEvent, AgentTurn))
@@ -565,4 +602,4 @@ DETECTORS: list[Detector] = [
 def detect(trace: Trace, spec: WorkflowSpec | None = None) -> list[Failure]:
     """Every deterministic detector over one trace, each finding attributed and blamed (who and
     when), de-duplicated by fingerprint."""
-    return dedupe(blame_all(trace, attribute(trace, [f for d in DETECTORS for f in d(trace, spec)])))
+    return dedupe(attribute(trace, blame_all(trace, [f for d in DETECTORS for f in d(trace, spec)])))

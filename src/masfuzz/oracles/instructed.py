@@ -22,7 +22,8 @@ import re
 
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.wording import (
-    GIVE_UP, asks_for, is_question, name_pattern, names_agent, owners, sentences, tools_of,
+    GIVE_UP, addresses_agent, asks_for, is_question, name_pattern, names_agent, owners, sentences,
+    tools_of,
 )
 from masfuzz.spec.model import AgentSpec, WorkflowSpec
 from masfuzz.trace import (
@@ -165,8 +166,14 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
     agent that acted, or the only holder of a tool the task asks for."""
     task = " ".join(e.content for e in trace.of_type(Message) if e.role == "user")
     out: dict[str, str] = {}
+    # A route the app's code takes (a graph's edges, a chat sequence) is not the request's to
+    # choose: a member the task names but the code did not lead to was not this input's path.
+    handovers = [d.trigger for d in trace.of_type(DelegationEvent)]
+    coded = bool(handovers) and spec.system.pattern != "selector" \
+        and all(t in CODED_TRIGGERS for t in handovers)
     for a in spec.agents:
-        named = [s for s in sentences(task) if not NEGATED.search(s) and names_agent(s, spec, a.id)]
+        named = [s for s in sentences(task)
+                 if not coded and not NEGATED.search(s) and names_agent(s, spec, a.id)]
         if named:
             out[a.id] = f"the task names it (\"{named[0][:80]}\")"
     for before, after, said in instructed_dependencies(spec):
@@ -198,7 +205,9 @@ def _proxy(agent: AgentSpec) -> bool:
 
 def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     """Kind 3 — a run that concluded by itself (completed, a stop word, a hand-back to the user)
-    before a member whose work the task needs acted at all: a member the task names, one an
+    before a member whose work the task needs acted at all: a member the task names (unless
+    every hand-over of the run was the app's code's, a graph's edges: the request cannot choose
+    that route), one an
     agent that acted depends on by its instructions, the only holder of a tool the task asks
     for (its action and its object: "move me to seat 14C" asks for update_seat), or, when a stop
     word ended a fixed (round-robin) order, a member whose first turn had not come (user proxies
@@ -241,6 +250,7 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
 # -- routing ------------------------------------------------------------------------------------
 
 ROUTING_TRIGGERS = ("handoff", "delegate", "as_tool")  # an agent's own routing decision
+CODED_TRIGGERS = ("graph_edge", "sequence")  # the app's code routes, whatever the request says
 
 
 def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
@@ -257,6 +267,10 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     routes too: its first choice after the user's message is judged the same way, blamed on no
     agent (the selector chose from the members' descriptions: the team's wiring).
 
+    Silent when the request asks for the agent it was given to (names it, or describes it in
+    its description's words: "you, the one who tracks parcels, refund this yourself", as a
+    restricted-tool probe writes): the route is the one the user asked for.
+
     Cannot see: a request that names the needed work in words other than the tool's action and
     object, tools whose names do not say what they do, or a router whose instructions make
     this route right."""
@@ -271,11 +285,12 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             selecting = spec.system.pattern == "selector"
         if selecting and isinstance(e, AgentTurn) and fitting:
             selecting = False  # the selector's choice for this request: its first turn
-            out += _misselected(trace, spec, d, e.agent, fitting)
+            out += _misselected(trace, spec, d, e.agent, fitting, user_text)
         if not isinstance(e, DelegationEvent) or e.trigger not in ROUTING_TRIGGERS or not fitting:
             continue
         mine = set(tools_of(spec, e.to))
-        if mine & set(fitting) or set(tools_of(spec, e.from_)) & set(fitting):
+        if mine & set(fitting) or set(tools_of(spec, e.from_)) & set(fitting) \
+                or addresses_agent(user_text, spec, e.to):
             continue
         reachable = {x.to for x in spec.delegations if x.from_ == e.from_}
         siblings = sorted({h for t in fitting for h in owners(spec, t)} & reachable - {e.to})
@@ -296,12 +311,12 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
 
 
 def _misselected(trace: Trace, spec: WorkflowSpec, d: int, chosen: str,
-                 fitting: list[str]) -> list[Failure]:
+                 fitting: list[str], request: str) -> list[Failure]:
     """A team's speaker selector gave the user's request (turn `d`) to `chosen`, none of whose
     tools can serve it, while another member holds one that can, and the request was answered
     without it. No agent decided this route: the selector chose from the members' descriptions,
     so the finding blames no agent (the team's wiring)."""
-    if set(tools_of(spec, chosen)) & set(fitting):
+    if set(tools_of(spec, chosen)) & set(fitting) or addresses_agent(request, spec, chosen):
         return []
     holders = sorted({h for t in fitting for h in owners(spec, t)} - {chosen})
     if not holders:

@@ -326,10 +326,12 @@ _DOC_FORMATS: tuple[tuple[re.Pattern[str], str], ...] = (
 _LENGTH = re.compile(r"\b(\d+|" + "|".join(_NUMBERS) + r")[- ]characters?\b", re.IGNORECASE)
 _EXAMPLE = re.compile(r"\b(?:such as|e\.g\.,?|for example|for instance|example:)\s+[\"'`]?"
                       r"([A-Za-z0-9][A-Za-z0-9\-/:.@]*[A-Za-z0-9])", re.IGNORECASE)
+# A quoted example after "like" (`like "EUR 120.00"`): quoted, it may hold spaces.
+_QUOTED_EXAMPLE = re.compile(r"\blike\s+[\"“]([A-Za-z0-9][^\"”]{0,38}[A-Za-z0-9])[\"”]", re.IGNORECASE)
 # An error that rejects an argument's form, not its content ("not found" is about content).
 FORMAT_REJECTION = re.compile(
     r"\b(?:invalid|format|malformed|expected|must be|parse|unparsable|not a valid|does not match|"
-    r"doesn't match|unrecognized|unrecognised|wrong)\b", re.IGNORECASE)
+    r"doesn't match|unrecognized|unrecognised|wrong|could not convert|cannot convert)\b", re.IGNORECASE)
 
 
 def _shape(example: str) -> str:
@@ -363,7 +365,7 @@ def documented_formats(spec: WorkflowSpec, tool: str) -> dict[str, list[tuple[st
         if (m := _LENGTH.search(doc)):
             n = _NUMBERS.get(m.group(1).lower()) or int(m.group(1))
             found.append((m.group(0), rf".{{{n}}}"))
-        if (m := _EXAMPLE.search(doc)):
+        if (m := _EXAMPLE.search(doc) or _QUOTED_EXAMPLE.search(doc)):
             found.append((f"like {m.group(1)}", _shape(m.group(1))))
         if found:
             out[param] = found
@@ -379,10 +381,11 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     names the parameter or the value. An injected fault is masfuzz's, never this.
 
     Category tool_invocation, root cause Tool Specification Mismatch: the tool's documentation
-    and its behaviour disagree, so every agent following the documentation fails. Blamed: the
-    agent that owns the tool in the spec (the calling agent when it is one of several owners);
-    elements name it, the tool and the parameters (as every tool finding: agent, tool, ...);
-    step: the rejection.
+    and its behaviour disagree, so every agent following the documentation fails. Blamed: no
+    agent: the caller did as the documentation says, and the defect is the tool's (as a tool's
+    own crash); elements name the agent that owns the tool in the spec (the calling agent when
+    it is one of several owners), the tool and the parameters (as every tool finding: agent,
+    tool, ...); step: the rejection.
 
     Cannot see: formats written in words it does not know ("the date in ISO form"), a rejection
     that does not say why, a tool that accepts a wrong form silently, or documentation outside
@@ -417,7 +420,7 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         out.append(Failure(
             category="tool_invocation", root_cause="Tool Specification Mismatch",
             detector="tool_doc_mismatch", evidence=(ci, ri), scenario_id=trace.scenario_id,
-            elements=(agent, r.tool, *params), agent=agent, step=ri,
+            elements=(agent, r.tool, *params), agent=None, step=ri, subject=r.tool,
             description=f"{r.tool} rejected {call.agent}'s call (event {ci}) although its "
             f"arguments follow the tool's own documentation ({docs}): "
             f"\"{' '.join(r.payload.split())[:120]}\" — the documentation and the behaviour "

@@ -206,6 +206,22 @@ def names_agent(text: str, spec: WorkflowSpec, agent: str) -> bool:
     return bool(re.search(rf"\b{name_pattern(spec, agent)}\b", text or "", re.IGNORECASE))
 
 
+QUOTED_WORDS = 4  # this many words of an agent's description in a row: the text describes it
+
+
+def addresses_agent(text: str, spec: WorkflowSpec, agent: str) -> bool:
+    """Does a request ask for this agent itself: name it, or describe it in its description's
+    own words ("as the one who tracks a parcel and answers delivery questions")?"""
+    if all(a.id != agent for a in spec.agents):
+        return False  # not a member the spec knows: nothing to read it by
+    if names_agent(text, spec, agent):
+        return True
+    described = words(spec.agent(agent).description)
+    said = " ".join(words(text))
+    return any(f" {' '.join(described[i:i + QUOTED_WORDS])} " in f" {said} "
+               for i in range(len(described) - QUOTED_WORDS + 1))
+
+
 def owners(spec: WorkflowSpec, tool: str) -> list[str]:
     return [a for a, t in spec.permissions.allow if t == tool]
 

@@ -109,11 +109,13 @@ class TextReporter(Reporter):
 
 
 def configuration_text(config: dict[str, Any]) -> str:
-    """A mutant's configuration in one line: per-agent temperature and model, speaking order."""
+    """A mutant's configuration in one line: per-agent temperature and model, speaking order,
+    the faults masfuzz injected into tools."""
     parts = [f"{a} at temperature {t:g}" for a, t in config.get("temperatures", {}).items()]
     parts += [f"{a} on {m}" for a, m in config.get("agent_models", {}).items()]
     if config.get("speaking_order"):
         parts.append("order " + ">".join(config["speaking_order"]))
+    parts += [f"injected fault {f['tool']}={f['mode']}" for f in config.get("faults", ())]
     return ", ".join(parts)
 
 

@@ -536,6 +536,18 @@ class RunStore:
              json.dumps(list(failure.elements)), redact(json.dumps(body, sort_keys=True)), run_id,
              failure.fingerprint))
 
+    def replace_reproducer(self, run_id: int, execution_id: int | None, failure: Failure,
+                           scenario_id: str) -> None:
+        """Make another execution the reproducer of the run's failure of `failure`'s fingerprint:
+        a stronger witness of the same fault (see `Recorder.add_failures`)."""
+        body = {**failure.model_dump(mode="json"), "scenario_id": scenario_id}
+        self.db.execute(
+            "UPDATE failures SET execution_id=?, scenario_id=?, detector=?, description=?, evidence=?, "
+            "elements=?, json=? WHERE run_id=? AND fingerprint=?",
+            (execution_id, scenario_id, failure.detector, failure.description,
+             json.dumps(list(failure.evidence)), json.dumps(list(failure.elements)),
+             redact(json.dumps(body, sort_keys=True)), run_id, failure.fingerprint))
+
     def failures(self, run_id: int | None = None) -> list[StoredFailure]:
         q = ("SELECT f.id, f.run_id, f.execution_id, f.fingerprint, f.category, f.root_cause, "
              "f.json, s.json FROM failures f LEFT JOIN scenarios s ON s.id = f.scenario_id")
@@ -548,9 +560,10 @@ class RunStore:
             if sjson and "input" not in data:
                 scenario = _loads(sjson, {})
                 data["input"] = scenario.get("input", "")
-                # what a fuzzing mutant changed: part of what reproduces the failure
+                # what a fuzzing mutant changed and the faults masfuzz injected: part of
+                # what reproduces the failure
                 data["configuration"] = {k: scenario[k] for k in
-                                         ("temperatures", "agent_models", "speaking_order")
+                                         ("temperatures", "agent_models", "speaking_order", "faults")
                                          if scenario.get(k)}
             out.append(StoredFailure({**data, "id": fid, "run_id": rid, "execution_id": eid,
                                       "fingerprint": fp, "category": cat, "root_cause": rc}))
