@@ -4,7 +4,7 @@
 # objective, four fuzzing mutants, 60 calls per tool, and a wall-time budget over the whole campaign.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-M=.venv/bin/masfuzz
+M=${M:-.venv/bin/masfuzz}
 APP=examples/customer_service/app.py:triage_agent
 OUT=.masfuzz/demo
 REPORT=$OUT/report.html

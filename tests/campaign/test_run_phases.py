@@ -84,7 +84,9 @@ def test_the_tools_phase_outlives_the_lease_renewal_interval_and_fuzzes_every_to
     report = json.loads(out)
     assert [t["tool"] for t in report["tools"]["session"]["tools"]] == ["faq_lookup_tool", "update_seat"]
     assert all(t["calls"] == 40 for t in report["tools"]["session"]["tools"])
-    assert report["phases"] == [{"phase": "tools", "status": "done", "reason": "", "problems": []}]
+    # what it found: no execution of the app, update_seat's one error, no obligation
+    assert report["phases"] == [{"phase": "tools", "status": "done", "reason": "", "problems": [],
+                                 "executions": 0, "failures": 1, "met": 0, "passes": 1}]
     # the lease was kept while the tools were fuzzed, and only from this (the loop's) thread
     assert renewed_on and set(renewed_on) == {threading.get_ident()}
     assert code == 1  # update_seat's error
@@ -179,3 +181,30 @@ def test_a_budget_stop_keeps_the_attempts_it_ran_and_says_which_objectives_it_le
     assert unfinished and len(gen["realized"]) + len(gen["unrealized"]) == gen["bundles"]
     assert "UNFINISHED" in text and "the budget stopped the phase before its last attempt" in text
     assert "structural: " in err and "objective bundle(s) unfinished" in err
+
+
+def test_budget_left_after_every_phase_is_spent_by_the_phases_that_can_go_on(cli, tmp_path):
+    # a first pass far smaller than the budget: one attempt per bundle, two FLARE rounds
+    code, out, err = _run(cli, tmp_path, "--phases", "structural,flare", "--input", TASK,
+                          "--attempts", "1", "--rounds", "2", "--batch", "2",
+                          "--budget-executions", "30", "--progress", "plain", "--report", "text",
+                          "--report", "json")
+    text, _, _ = out.partition('{\n  "format"')
+    report = json.loads(out[len(text):])
+    assert report["coverage"]["scenarios"] == 30, err  # the whole budget, not the first pass's
+    assert "budget left after every phase: " in err and ".. phase fuzz goes on" in err
+    phases = {p["phase"]: p for p in report["phases"]}
+    fuzz = phases["fuzz"]
+    assert fuzz["passes"] > 1 and fuzz["status"] == "stopped"  # the budget, not its --rounds, ended it
+    assert report["fuzz"]["rounds"] > 2
+    # each phase's executions are counted once, and all of them are the run's
+    assert sum(p["executions"] for p in report["phases"]) == 30
+    assert sum(p["met"] for p in report["phases"]) == report["coverage"]["total"]["covered"]
+    assert "fuzz: STOPPED (budget: 30 executions done); " in text and "passes" in text
+    # without a budget each phase runs once: --rounds and --attempts are all there is
+    code, out, err = _run(cli, tmp_path, "--phases", "structural,flare", "--input", TASK,
+                          "--attempts", "1", "--rounds", "2", "--batch", "2", "--fresh",
+                          "--format", "json")
+    report = json.loads(out)
+    assert "budget left" not in err and report["fuzz"]["rounds"] == 2
+    assert all(p["passes"] == 1 for p in report["phases"])

@@ -58,6 +58,20 @@ def test_words_allowed_only_with_auto_and_a_tool_result_in_front():
     assert not tp.may_reply(ask)
     assert tp.may_reply(after)
     assert not tp.may_reply(after.model_copy(update={"tool_choice": "required"}))
+    # handed over by another agent: the handoff's result is no work done for the user yet
+    handed = ask.model_copy(update={"messages": ask.messages + (
+        ChatMessage(role="assistant", tool_calls=(ToolCallRequest(id="h", name="transfer_to_seat_agent"),)),
+        ChatMessage(role="tool", tool_call_id="h", content='{"assistant": "Seat Agent"}'))})
+    assert not tp.may_reply(handed)
+    # handed back after the work was done: the result is in front of it, it may answer
+    back = after.model_copy(update={"messages": after.messages + handed.messages[1:]})
+    assert tp.may_reply(back)
+    # a handoff the adapter marked, whatever its name
+    marked = ToolDef(name="route", handoff_to="seat_agent")
+    routed = ask.model_copy(update={"tools": (UPDATE_SEAT, marked), "messages": ask.messages + (
+        ChatMessage(role="assistant", tool_calls=(ToolCallRequest(id="r", name="route"),)),
+        ChatMessage(role="tool", tool_call_id="r", content="ok"))})
+    assert not tp.may_reply(routed)
     named = ask.model_copy(update={"tools": (UPDATE_SEAT, PYDANTIC_STYLE), "tool_choice": "book"})
     assert tp.allowed_tools(named) == (PYDANTIC_STYLE,)
     assert tp.reply_name((ToolDef(name="reply"),)) == "reply_to_user"

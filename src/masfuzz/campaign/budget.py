@@ -59,6 +59,10 @@ class Budget:
             return f"{self.model_calls} tester model calls made"
         return None
 
+    def limited(self) -> bool:
+        """Does any part of it end a campaign?"""
+        return any(getattr(self, part) is not None for part in PARTS)
+
     def less_time(self, spent: float) -> "Budget":
         """This budget with `spent` seconds already used (by work before the campaign)."""
         if self.wall_time is None:

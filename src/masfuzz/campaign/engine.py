@@ -19,7 +19,15 @@ Neither may break the campaign: a callback that raises is dropped, with one line
 
 Phases share the budget (`masfuzz.campaign.budget.share_limits`, a phase's `share`), and no phase
 ends silently: each leaves a `PhaseResult` (done, stopped by the budget, not run and why, or
-failed), which the run's summary and every report show. A phase that cannot run says why by
+failed; the executions it ran, the failures and the obligations it was first to find), which the
+run's summary and every report show.
+
+A limited budget is spent, not just respected: when every phase has run and some of the budget
+is left, the phases that can do more of their work (`go_on()`: FLARE's further rounds, further
+refine attempts on the objectives the structural phase has not met) go on, in order, sharing
+what is left, pass after pass, until the budget is spent or a pass executes nothing. A phase's
+first pass is sized by its own options (`--rounds`, `--attempts`); an unlimited budget runs each
+phase once. A phase that cannot run says why by
 raising `PhaseNotRun` (no seed, no sandbox); one that breaks on masfuzz's own error (any exception
 but bad input, a `MasfuzzError`) is recorded as failed and the next phase runs; one that ran but
 left some of its work undone for masfuzz's own reasons lists it in its `problems`.
@@ -67,7 +75,9 @@ NO_USAGE = _NoUsage()  # a campaign told nothing of its tester's usage
 class Phase(Protocol):
     name: str
     # A phase may also say which parts of the budget it spends (`spends`, a tuple of
-    # masfuzz.campaign.budget.PARTS): all of them when it does not.
+    # masfuzz.campaign.budget.PARTS): all of them when it does not; and it may go on when the
+    # budget is left after every phase (`go_on()`: sets up more of its work and says whether
+    # there is any; its next `run` then does it).
 
     async def run(self, campaign: "Campaign") -> None:
         """Propose scenarios through `campaign.execute` until done; may raise BudgetExhausted."""
@@ -97,10 +107,22 @@ class PhaseResult:
     status: str
     reason: str = ""
     problems: tuple[str, ...] = ()
+    executions: int = 0  # executions it ran (answered from the store included)
+    failures: int = 0  # the system's failures it was the first to find
+    met: int = 0  # obligations (C1..C4) it was the first to witness
+    passes: int = 1  # 2 and more: it went on with the budget left after every phase
 
     def as_dict(self) -> dict[str, Any]:
         return {"phase": self.phase, "status": self.status, "reason": self.reason,
-                "problems": list(self.problems)}
+                "problems": list(self.problems), "executions": self.executions,
+                "failures": self.failures, "met": self.met, "passes": self.passes}
+
+    def then(self, later: "PhaseResult") -> "PhaseResult":
+        """This phase's result after it went on once more (`later`): the counts of both, how
+        the later pass ended."""
+        return PhaseResult(self.phase, later.status, later.reason, self.problems + later.problems,
+                           self.executions + later.executions, self.failures + later.failures,
+                           self.met + later.met, self.passes + later.passes)
 
 
 class Executes(Protocol):
@@ -229,6 +251,7 @@ class Campaign:
         try:
             for i, phase in enumerate(self.phases):
                 await self._run_phase(phase, self.phases[i:])
+            await self._go_on()
         finally:
             keeper.cancel()
             close = getattr(self.executor, "aclose", None)
@@ -238,18 +261,51 @@ class Campaign:
         self._emit("end")
         return self
 
-    async def _run_phase(self, phase: Phase, rest: Sequence[Phase]) -> None:
-        """Run one phase within its share of the budget, and record how it ended."""
+    async def _go_on(self) -> None:
+        """The budget left after every phase ran, spent by the phases that can do more (see
+        the module's docstring): pass after pass, while a pass executes something."""
+        if not self.budget.limited():
+            return  # nothing says when to stop
+        while self._exhausted() is None:
+            ready = [p for p in self.phases if self._may_go_on(p)]
+            if not ready:
+                return
+            before = self._ran()
+            self.progress(f"budget left after every phase: {', '.join(p.name for p in ready)} go on")
+            for i, phase in enumerate(ready):
+                await self._run_phase(phase, ready[i:], again=True)
+            if self._ran() == before:
+                return  # a pass that executed nothing would be followed by another like it
+
+    def _ran(self) -> int:
+        """Executions this campaign has had: run now or answered from the store."""
+        return self.recorder.recorded + self.recorder.reused
+
+    def _may_go_on(self, phase: Phase) -> bool:
+        """Did `phase` end well (done, or stopped by its share only), and has it more to do?"""
+        result = next((r for r in self.results if r.phase == phase.name), None)
+        if result is None or result.status not in ("done", "stopped"):
+            return False
+        if result.status == "stopped" and self.stop_reason is not None:
+            return False  # the whole budget stopped it
+        go_on = getattr(phase, "go_on", None)
+        return go_on is not None and bool(go_on())
+
+    async def _run_phase(self, phase: Phase, rest: Sequence[Phase], *, again: bool = False) -> None:
+        """Run one phase within its share of the budget, and record how it ended (`again`: a
+        further pass of a phase that ran, merged into its result)."""
         why = self.budget_left(_spends(phase))  # a part of the budget is spent: it ends the
         if why is not None:  # phases that spend that part
             self.stop_reason = self.stop_reason or why
-            self.progress(f"budget: {why}; phase {phase.name} does not run")
-            self.results.append(PhaseResult(phase.name, "not run", f"budget: {why}"))
+            if not again:
+                self.progress(f"budget: {why}; phase {phase.name} does not run")
+                self.results.append(PhaseResult(phase.name, "not run", f"budget: {why}"))
             return
         self.phase = phase.name
         self._limits = share_limits(self.budget, self._used(),
                                     [(_spends(p), _share(p)) for p in rest])
-        self.progress(f"phase {phase.name}")
+        self.progress(f"phase {phase.name}" + (" goes on" if again else ""))
+        start = (self._ran(), self.recorder.failures_by.get("sut", 0), sum(self._tally.covered.values()))
         self._emit("phase")
         status, reason = "done", ""
         try:
@@ -273,7 +329,17 @@ class Campaign:
         if problems and status != "failed":
             status = "failed"
             reason = "; ".join(filter(None, [reason, f"{len(problems)} part(s) not done: masfuzz failed"]))
-        self.results.append(PhaseResult(phase.name, status, reason, problems))
+        result = PhaseResult(phase.name, status, reason, () if again else problems,
+                             self._ran() - start[0],
+                             self.recorder.failures_by.get("sut", 0) - start[1],
+                             sum(self._tally.covered.values()) - start[2])
+        if again:
+            i = next(i for i, r in enumerate(self.results) if r.phase == phase.name)
+            self.results[i] = self.results[i].then(result)
+        else:
+            self.results.append(result)
+        self.progress(f"{phase.name} {status}: {result.executions} execution(s), {result.failures} "
+                      f"new failure(s), {result.met} obligation(s) met first")
 
     async def _keep_lease(self) -> None:
         """Renew the lease while phases work without executing (on this, the loop's, thread)."""

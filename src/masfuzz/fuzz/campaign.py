@@ -238,6 +238,10 @@ class SeededByStructural:
     async def run(self, campaign: Any) -> None:
         from masfuzz.campaign import PhaseNotRun
 
+        if self.inner is not None:  # a further pass (`go_on`): the loop goes on
+            await self.inner.run(campaign)
+            return
+
         # the pool's seeds when there are some; else what the structural phase witnessed
         witnessed = [] if self.setup.seeds() else list(getattr(self.structural, "witnessed", ()) or ())
         if not self.setup.seeds() and not witnessed:
@@ -249,6 +253,9 @@ class SeededByStructural:
             campaign.progress(f"fuzz: no --input and no task from the tester: the {len(witnessed)} "
                               "scenario(s) the structural phase witnessed are the seeds")
         await self.inner.run(campaign)
+
+    def go_on(self) -> bool:
+        return self.inner is not None and self.inner.go_on()
 
     def summary(self) -> dict[str, Any]:
         return self.inner.summary() if self.inner is not None else {}

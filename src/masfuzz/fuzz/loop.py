@@ -167,21 +167,36 @@ class FlarePhase:
     operator_weights: Weights = field(init=False)
     history: list[dict[str, Any]] = field(default_factory=list)
     shrunk: dict[str, dict[str, Any]] = field(default_factory=dict)  # fingerprint -> result
+    _rng: random.Random | None = field(default=None, init=False)  # set when the loop starts
+    _next: int = field(default=1, init=False)  # the next round's number
+    _seeded: bool = field(default=False, init=False)  # its seeds were run and judged
 
     def __post_init__(self) -> None:
         self.seed_weights = Weights.of([str(i) for i in range(len(self.seeds))], self.choices)
         self.operator_weights = Weights.of(list(OPERATORS), self.choices)
 
+    def go_on(self) -> bool:
+        """One more batch of rounds for the campaign's next pass (the budget is left after
+        every phase ran): the loop goes on from where it stopped, with its weights."""
+        if self._rng is None:
+            return False  # it never started
+        if self._seeded:
+            self.rounds = max(self.rounds, self._next - 1) + max(1, self.choices.batch)
+        return True  # (else the budget stopped it among its seeds: they come first again)
+
     async def run(self, c: Any) -> None:
-        rng = random.Random(c.seed)
-        outcomes = await c.execute(self.seeds)  # the seeds themselves first, together
-        for number, outcome in enumerate(outcomes):
-            await self._judge(c, outcome, {"round": 0, "seed": number, "operator": "seed",
-                                           "mutation": "seed"})
-        first = 1
-        while first <= self.rounds:
-            numbers = range(first, min(first + max(1, self.choices.batch), self.rounds + 1))
-            first = numbers.stop
+        if self._rng is None:
+            self._rng = random.Random(c.seed)
+        if not self._seeded:  # the seeds themselves first, together (those run: from the store)
+            outcomes = await c.execute(self.seeds)
+            for number, outcome in enumerate(outcomes):
+                await self._judge(c, outcome, {"round": 0, "seed": number, "operator": "seed",
+                                               "mutation": "seed"})
+            self._seeded = True
+        rng = self._rng
+        while self._next <= self.rounds:
+            numbers = range(self._next, min(self._next + max(1, self.choices.batch), self.rounds + 1))
+            self._next = numbers.stop
             proposed = [await self._propose(rng, number) for number in numbers]  # in draw order
             outcomes = await c.execute([mutant for _, _, _, mutant, _ in proposed])
             judged = []

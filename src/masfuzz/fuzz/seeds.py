@@ -18,6 +18,10 @@ from masfuzz.spec.model import WorkflowSpec
 
 TASK_CHARS = 300
 MIN_LETTERS = 3  # a task has words; a weak model's placeholder ("...", "1.") has none
+# A task as the grammar of a constrained decoder (llama.cpp's JSON-schema converter) can hold
+# it: a capitalised word, then at least three more words. Shown `["...", "..."]` as the answer's
+# shape, Gemma 3 270M wrote "..." twice (measured); under this pattern it must write words.
+TASK_PATTERN = r"^[A-Z][a-z']+( [A-Za-z0-9,.'?!$:-]+){3,40}$"
 SEED_WRITER, INPUT_MUTATOR = "seed_writer", "input_mutator"
 
 
@@ -30,10 +34,11 @@ async def seed_tasks(workflow: WorkflowSpec, client: ModelClient, n: int, *,
     prompt = "\n".join([
         describe_workflow(workflow), "",
         f"Write {n} different tasks a user could give this system, each one request in one or two "
-        "sentences, each using different agents or tools of it. Answer as JSON: "
-        '{"tasks": ["...", "..."]}'])
+        "sentences in the user's own words, each using different agents or tools of it. Answer "
+        'as JSON: an object whose "tasks" is the list of the tasks\' texts.'])
+    task = {**text_schema(TASK_CHARS), "pattern": TASK_PATTERN}
     request = tester_request(prompt, object_schema(
-        {"tasks": {"type": "array", "maxItems": n, "items": text_schema(TASK_CHARS)}}),
+        {"tasks": {"type": "array", "minItems": 1, "maxItems": n, "items": task}}),
                              agent=SEED_WRITER, seed=seed, metadata={"n": n})
     data = await ask(client, request, stats, _tasks_problem)
     if data is None:

@@ -146,9 +146,19 @@ class Refinement:
         return cls(bundle, inputs, attempts, done,
                    [f for a in done if (f := feedback(a)) is not None])
 
+    again: bool = False  # one more attempt after it stopped for repeating itself (`one_more`)
+
     @property
     def finished(self) -> bool:
+        if self.again and len(self.done) < self.attempts:
+            return False
         return complete(self.done, self.attempts)
+
+    def one_more(self) -> None:
+        """One attempt beyond those it was given (a campaign with budget left goes on); its
+        proposal is sampled anew, so it may go on after repeating itself too."""
+        self.attempts = len(self.done) + 1
+        self.again = True
 
     async def propose(self, realizer: Realizer,
                       make_scenario: Callable[[str, Bundle, int], Scenario]) -> Step:

@@ -42,28 +42,47 @@ class StructuralPhase:
     # the accepted scenario of each bundle witnessed: FLARE's seeds in `masfuzz run`
     witnessed: list[Scenario] = field(default_factory=list)
     unfinished: list[str] = field(default_factory=list)  # bundles the budget stopped mid-way
+    _loops: list[Refinement] | None = field(default=None, init=False)  # set by the first pass
+    _said: set[int] = field(default_factory=set, init=False)  # bundles said to be finished
+    _faulted: set[str] = field(default_factory=set, init=False)  # bundles whose faults re-ran
 
     def summary(self) -> dict[str, Any]:
         """The phase's part of the run's summary: the bundles whose attempts the budget cut
         short (the report says so rather than calling them unrealized)."""
         return {"unfinished": list(self.unfinished)}
 
+    def go_on(self) -> bool:
+        """One more attempt for each objective bundle not yet witnessed, for the campaign's
+        next pass (the budget is left after every phase ran). A loop stopped for repeating
+        itself, or whose tester failed, gets its attempt too: the next proposal is sampled
+        with another seed."""
+        if self._loops is None:
+            return False
+        more = False
+        for loop in self._loops:
+            if not loop.realization().passed:
+                if loop.finished:
+                    loop.one_more()
+                more = True
+        return more
+
     async def run(self, c: Campaign) -> None:
-        graph, _objs, bundles = plan(c.spec, criteria=self.criteria, merge=self.merge)
-        forbidden = forbidden_identifiers(c.spec)
         make = scenario_factory(self.sut_model, seed=c.seed, max_turns=self.max_turns,
                                 timeout=self.timeout, surroundings=self.surroundings)
-        stored = _stored_attempts(c)
-        loops: list[Refinement] = []
-        for b in bundles:
-            prior = await _rebuild(c, b, stored.get(b.id, []))
-            inputs = None if complete(prior, self.attempts) else \
-                lift_inputs(b, c.spec, graph, forbidden, path_aware=self.path_aware)
-            loops.append(Refinement.start(b, inputs, self.attempts, prior))
-        said: set[int] = set()
-        self._say_finished(c, loops, said)
+        if self._loops is None:  # the first pass: every bundle's loop, after what is stored
+            graph, _objs, bundles = plan(c.spec, criteria=self.criteria, merge=self.merge)
+            forbidden = forbidden_identifiers(c.spec)
+            stored = _stored_attempts(c)
+            loops: list[Refinement] = []
+            for b in bundles:
+                prior = await _rebuild(c, b, stored.get(b.id, []))
+                inputs = lift_inputs(b, c.spec, graph, forbidden, path_aware=self.path_aware)
+                loops.append(Refinement.start(b, inputs, self.attempts, prior))
+            self._loops = loops
+        loops = self._loops
+        self._say_finished(c, loops, self._said)
         try:
-            await self._rounds(c, loops, make, said)
+            await self._rounds(c, loops, make, self._said)
         finally:  # what was witnessed, and what the budget left unfinished
             self.witnessed = [r.accepted.scenario for r in (loop.realization() for loop in loops)
                               if r.passed and r.accepted is not None and r.accepted.scenario is not None]
@@ -71,39 +90,53 @@ class StructuralPhase:
             if self.unfinished:
                 c.progress(f"structural: {len(self.unfinished)} objective bundle(s) unfinished: "
                            "the budget stopped the phase before their attempts were all made")
-        realized = [loop.realization() for loop in loops]
+        realized = [r for r in (loop.realization() for loop in loops)
+                    if r.passed and r.bundle.id not in self._faulted]
         if self.fault_modes:
-            await self._fault_reruns(c, [r for r in realized if r.passed])
+            self._faulted.update(r.bundle.id for r in realized)
+            await self._fault_reruns(c, realized)
 
     async def _rounds(self, c: Campaign, loops: list[Refinement], make: Any, said: set[int]) -> None:
-        # Rounds: the next attempt of every bundle still open, proposed together and executed
-        # together (different objectives are independent; one bundle's attempts stay in
-        # sequence), recorded in bundle order: a seed gives one run whatever --workers is.
+        # Rounds: the next attempt of every bundle still open (different objectives are
+        # independent; one bundle's attempts stay in sequence), recorded in bundle order: a seed
+        # gives one run whatever --workers is. A round goes in chunks of as many bundles as the
+        # executor runs at once, each proposed together then executed together: proposing
+        # every bundle before executing any left a slow model's whole share spent on proposals
+        # (the demo on a loaded machine: 10 tester calls in 5 minutes, then 1 execution).
         while opened := [loop for loop in loops if not loop.finished]:
-            if getattr(self.realizer, "concurrent", False):
-                steps = list(await asyncio.gather(*(loop.propose(self.realizer, make)
-                                                    for loop in opened)))
-            else:
-                steps = [await loop.propose(self.realizer, make) for loop in opened]
-            for loop, step in zip(opened, steps):  # attempts that execute nothing, kept first
-                if step.attempt is not None:
-                    loop.keep(step.attempt)
-                    _record_attempt(c, loop.bundle, step.attempt)
-            runs = [(loop, step) for loop, step in zip(opened, steps) if step.scenario is not None]
-            stop: BudgetExhausted | None = None
-            try:
-                outcomes = await c.execute([step.scenario for _, step in runs])  # type: ignore[misc]
-            except BudgetExhausted as exc:  # the attempts that did run are judged and kept
-                stop, outcomes = exc, exc.outcomes
-            for (loop, step), outcome in zip(runs, outcomes):
-                if outcome is None:  # not executed: the budget ended the round first
-                    continue
-                a = loop.judged(step, outcome.trace)
-                loop.keep(a)
-                _record_attempt(c, loop.bundle, a)
-            self._say_finished(c, loops, said)
-            if stop is not None:
-                raise stop
+            width = max(1, int(getattr(c.executor, "concurrency", 1) or 1))
+            for i in range(0, len(opened), width):
+                why = c.budget_left()
+                if why is not None:  # no tester call for an attempt that could not run
+                    raise c.stop(why)
+                await self._chunk(c, opened[i:i + width], make)
+                self._say_finished(c, loops, said)
+
+    async def _chunk(self, c: Campaign, opened: list[Refinement], make: Any) -> None:
+        """The next attempt of each of these bundles: proposed, executed, judged and kept."""
+        if getattr(self.realizer, "concurrent", False):
+            steps = list(await asyncio.gather(*(loop.propose(self.realizer, make)
+                                                for loop in opened)))
+        else:
+            steps = [await loop.propose(self.realizer, make) for loop in opened]
+        for loop, step in zip(opened, steps):  # attempts that execute nothing, kept first
+            if step.attempt is not None:
+                loop.keep(step.attempt)
+                _record_attempt(c, loop.bundle, step.attempt)
+        runs = [(loop, step) for loop, step in zip(opened, steps) if step.scenario is not None]
+        stop: BudgetExhausted | None = None
+        try:
+            outcomes = await c.execute([step.scenario for _, step in runs])  # type: ignore[misc]
+        except BudgetExhausted as exc:  # the attempts that did run are judged and kept
+            stop, outcomes = exc, exc.outcomes
+        for (loop, step), outcome in zip(runs, outcomes):
+            if outcome is None:  # not executed: the budget ended the round first
+                continue
+            a = loop.judged(step, outcome.trace)
+            loop.keep(a)
+            _record_attempt(c, loop.bundle, a)
+        if stop is not None:
+            raise stop
 
     @staticmethod
     def _say_finished(c: Campaign, loops: list[Refinement], said: set[int]) -> None:

@@ -40,11 +40,30 @@ def allowed_tools(request: ChatRequest) -> tuple[ToolDef, ...]:
 def may_reply(request: ChatRequest) -> bool:
     """With `tool_choice="auto"`, may the model answer in words? Offered a reply branch on a
     user's turn, Gemma 270M replies 5 times out of 5 and never calls a tool (measured); so a
-    small model answers in words only once a tool result is in front of it."""
+    small model answers in words only once a tool result is in front of it, and one that did
+    work for the user's last message: a handoff's result only says who has the conversation
+    now. (Counted as a result, a handoff let the agent it handed to answer at once, in words:
+    the FAQ agent of the customer-service example never looked anything up.)"""
     if request.tool_choice != "auto":
         return False
     last = next((m for m in reversed(request.messages) if m.role != "system"), None)
-    return last is not None and last.role == "tool"
+    if last is None or last.role != "tool":
+        return False
+    names = tool_names_by_call_id(request)
+    handoffs = {t.name for t in request.tools if t.handoff_to}
+    for m in reversed(request.messages):
+        if m.role == "user":
+            return False
+        if m.role == "tool" and not _is_handoff(_tool_of(m, names), handoffs):
+            return True
+    return False
+
+
+def _is_handoff(name: str, handoffs: set[str]) -> bool:
+    """A tool that hands control to another agent: one the adapter marked so (`handoff_to`), or
+    named as the Agents SDK and AutoGen's Swarm name theirs (an earlier agent's handoff is not
+    among this agent's tools)."""
+    return name in handoffs or name.startswith("transfer_to_")
 
 
 # --- the grammar ------------------------------------------------------------------------

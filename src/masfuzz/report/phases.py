@@ -26,9 +26,22 @@ def failed(phases: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def phase_words(p: dict[str, Any]) -> str:
-    """`fuzz: not run (no seed: ...)`; `replay: done`."""
+    """`fuzz: not run (no seed: ...)`; `structural: done; 6 executions, 1 new failure, 3
+    obligations met first`: how it ended and what it found (a result stored before a phase
+    counted what it found says how it ended only)."""
     status = p["status"] if p["status"] == "done" else p["status"].upper()
-    return f"{p['phase']}: {status}" + (f" ({p['reason']})" if p.get("reason") else "")
+    words = f"{p['phase']}: {status}" + (f" ({p['reason']})" if p.get("reason") else "")
+    if "executions" not in p or p["status"] == "not run":
+        return words
+    found = (f"{_count(p['executions'], 'execution')}, {_count(p['failures'], 'new failure')}, "
+             f"{_count(p['met'], 'obligation')} met first")
+    if p.get("passes", 1) > 1:
+        found += f", in {p['passes']} passes (it went on with the budget left)"
+    return f"{words}; {found}"
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")
 
 
 def phase_lines(phases: list[dict[str, Any]]) -> list[str]:
