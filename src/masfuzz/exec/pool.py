@@ -39,7 +39,9 @@ from masfuzz.errors import MasfuzzError, TargetError
 from masfuzz.exec.base import Executor
 from masfuzz.exec.request import ExecutionRequest
 from masfuzz.exec.template import ForkedProcess, Template
-from masfuzz.llm.client import CONNECTIONS, SLOTS_ENV
+from masfuzz.llm import proxy
+from masfuzz.llm.client import SLOTS_ENV
+from masfuzz.llm.settings import ModelSettings
 from masfuzz.loader import FRAMEWORKS
 from masfuzz.proc import kill_group, start_in_group
 from masfuzz.target import Target, adapter_name
@@ -50,6 +52,7 @@ STDERR_TAIL = 4000  # characters of the worker's stderr kept for a crash report
 _PROTOCOL_LIMIT = 64 * 1024 * 1024  # a trace is one JSON line; allow large ones
 _EVENT_LINE = b'{"event":'
 _MODEL_LINE = b'{"model_call":'  # a SUT model call starting or ending (`trace.model_call`)
+_MODEL_REQUEST = b'{"%s":' % proxy.REQUEST_KEY.encode()  # a SUT model call for us to make
 _TRACE_LINE = b'{"trace":'
 
 
@@ -68,6 +71,7 @@ class Worker:
         self.proc = proc
         self.serves: tuple[Target, bool] | None = None  # its target, whether it measures code
         self.stderr = _Tail(proc.stderr)
+        self.calls: set[asyncio.Task[None]] = set()  # its model calls being answered
 
     @classmethod
     async def start(cls, python: str, template: Template | None = None) -> "Worker":
@@ -89,17 +93,38 @@ class Worker:
     def alive(self) -> bool:
         return self.proc.returncode is None
 
-    async def send(self, request: ExecutionRequest, *, last: bool) -> None:
+    async def send(self, request: ExecutionRequest) -> None:
         assert self.proc.stdin is not None
         try:
             self.proc.stdin.write(json.dumps(request.to_data()).encode() + b"\n")
             await self.proc.stdin.drain()
-            if last:
-                self.proc.stdin.close()
         except (BrokenPipeError, ConnectionResetError):
             pass  # it died before reading; its exit status says why
 
+    def answer(self, line: bytes, models: ModelSettings) -> None:
+        """Make the model call the worker asked for (`masfuzz.llm.proxy`) and send it the
+        reply, in a task of its own: the run goes on streaming meanwhile."""
+
+        async def reply() -> None:
+            try:
+                message = json.loads(line)[proxy.REQUEST_KEY]
+            except (ValueError, KeyError, TypeError):
+                message = None
+            out = await proxy.answer(message, models)
+            assert self.proc.stdin is not None
+            try:
+                self.proc.stdin.write(json.dumps(out).encode() + b"\n")
+                await self.proc.stdin.drain()
+            except (BrokenPipeError, ConnectionResetError, RuntimeError):
+                pass  # the worker is gone; its end is reported by the run
+
+        task = asyncio.ensure_future(reply())
+        self.calls.add(task)
+        task.add_done_callback(self.calls.discard)
+
     async def kill(self) -> None:
+        for task in list(self.calls):  # nobody is left to read their replies
+            task.cancel()
         await kill_group(self.proc)
         await self.stderr.close()
 
@@ -177,15 +202,15 @@ class PoolExecutor(Executor):
         worker.stderr.reset()
         t_run = time.perf_counter()
         try:
-            await worker.send(request, last=not self.reuse)
-            info = await self._next(worker, self.load_timeout, loading=True)
+            await worker.send(request)  # its input stays open: model replies come that way
+            info = await self._next(worker, self.load_timeout, request.models, loading=True)
             if "ready" not in info:
                 raise _Ended("crash", "worker answered without reporting the target loaded")
             t_run = time.perf_counter()
             deadline = t_run + request.limit
             while True:
                 answer = await self._next(worker, max(0.0, deadline - time.perf_counter()),
-                                          shown=request.limit, events=events)
+                                          request.models, shown=request.limit, events=events)
                 if "exit" in answer:
                     raise _Ended("crash", f"the system under test called sys.exit({answer['exit']})"
                                  + (f": {answer['message']}" if answer.get("message") else ""))
@@ -210,17 +235,22 @@ class PoolExecutor(Executor):
             await worker.kill()
             raise
 
-    async def _next(self, worker: Worker, limit: float, *, loading: bool = False,
-                    shown: float | None = None, events: list[Any] | None = None) -> dict[str, Any]:
+    async def _next(self, worker: Worker, limit: float, models: ModelSettings, *,
+                    loading: bool = False, shown: float | None = None,
+                    events: list[Any] | None = None) -> dict[str, Any]:
         """The worker's next protocol line within `limit` seconds, else kill and explain
         (`shown`: the run's whole time limit, for the message). Event lines go to `events`
-        unparsed: they are read only if the run ends without a trace."""
+        unparsed: they are read only if the run ends without a trace. Model calls the worker
+        asks for are made meanwhile, with `models`, the request's settings."""
         proc = worker.proc
         assert proc.stdout is not None
         try:
             async with asyncio.timeout(limit):  # one deadline for all the lines, no task each
                 while True:
                     line = await proc.stdout.readline()
+                    if line.startswith(_MODEL_REQUEST):
+                        worker.answer(line, models)
+                        continue
                     if events is None or not line.startswith((_EVENT_LINE, _MODEL_LINE)):
                         break
                     events.append(line)
@@ -262,8 +292,10 @@ class PoolExecutor(Executor):
 
 
 def _worker_env() -> dict[str, str]:
-    # the workers' model calls and this process's share one --max-connections bound
-    return {**os.environ, SLOTS_ENV: CONNECTIONS.shared_folder()}
+    # the workers' model calls are made here (the model proxy), within this process's
+    # --max-connections bound: a worker holding a connection slot of its own while it waits
+    # would starve the call it waits for
+    return {k: v for k, v in os.environ.items() if k != SLOTS_ENV}
 
 
 def _preload() -> list[str]:
@@ -277,7 +309,7 @@ def _preload() -> list[str]:
 
 
 class SubprocessExecutor(PoolExecutor):
-    """A fresh worker for every request (the worker ends at the end of its one request)."""
+    """A fresh worker for every request (stopped once it has answered its one request)."""
 
     kind = "subprocess"
     reuse = False
