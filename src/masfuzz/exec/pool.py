@@ -38,6 +38,7 @@ from pydantic import ValidationError
 from masfuzz.errors import MasfuzzError, TargetError
 from masfuzz.exec.base import Executor
 from masfuzz.exec.request import ExecutionRequest
+from masfuzz.exec.sandbox import PLAN_ENV, Plan, check, discard, plan_for
 from masfuzz.exec.template import ForkedProcess, Template
 from masfuzz.llm import proxy
 from masfuzz.llm.client import SLOTS_ENV
@@ -67,27 +68,35 @@ class _Ended(Exception):
 class Worker:
     """One worker process, its own process group, and the tail of its stderr."""
 
-    def __init__(self, proc: asyncio.subprocess.Process | ForkedProcess) -> None:
+    def __init__(self, proc: asyncio.subprocess.Process | ForkedProcess, plan: Plan | None = None) -> None:
         self.proc = proc
+        self.plan = plan  # its sandbox (None: unsandboxed); its scratch folder goes with it
         self.serves: tuple[Target, bool] | None = None  # its target, whether it measures code
         self.stderr = _Tail(proc.stderr)
         self.calls: set[asyncio.Task[None]] = set()  # its model calls being answered
 
     @classmethod
-    async def start(cls, python: str, template: Template | None = None) -> "Worker":
-        """A worker forked from `template` (its framework imported already), else started."""
+    async def start(cls, python: str, template: Template | None = None, plan: Plan | None = None) -> "Worker":
+        """A worker forked from `template` (its framework imported already), else started;
+        confined by `plan` (`masfuzz.exec.sandbox`) unless None."""
         env = _worker_env()
-        if template is not None:
-            try:
-                return cls(await template.fork(env, _PROTOCOL_LIMIT))
-            except OSError:
-                pass  # the template is gone: start one the slow way
-        proc = await start_in_group(
-            python, "-m", "masfuzz.exec.worker",
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, limit=_PROTOCOL_LIMIT, env=env,
-        )
-        return cls(proc)
+        if plan is not None:
+            env[PLAN_ENV] = plan.to_env()
+        try:
+            if template is not None:
+                try:
+                    return cls(await template.fork(env, _PROTOCOL_LIMIT), plan)
+                except OSError:
+                    pass  # the template is gone: start one the slow way
+            proc = await start_in_group(
+                python, "-m", "masfuzz.exec.worker",
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE, limit=_PROTOCOL_LIMIT, env=env,
+            )
+        except BaseException:
+            discard(plan)
+            raise
+        return cls(proc, plan)
 
     @property
     def alive(self) -> bool:
@@ -127,6 +136,7 @@ class Worker:
             task.cancel()
         await kill_group(self.proc)
         await self.stderr.close()
+        discard(self.plan)
 
 
 class PoolExecutor(Executor):
@@ -137,6 +147,7 @@ class PoolExecutor(Executor):
                  template: bool | None = None, **options: Any) -> None:
         super().__init__(**options)
         self.adapter = adapter_name(self.adapter)  # the worker imports it by name
+        check(self.sandbox)  # bad input, before anything runs, when the kernel refuses it
         self.load_timeout = load_timeout
         self.python = python or sys.executable
         # fork workers from a template process (`exec.template`); by default when several
@@ -147,7 +158,8 @@ class PoolExecutor(Executor):
         self._idle: list[Worker] = []
 
     async def _execute(self, request: ExecutionRequest) -> Trace:
-        worker = await self._warm(request) or await Worker.start(self.python, await self._forks())
+        worker = await self._warm(request) or await Worker.start(
+            self.python, await self._forks(), self._plan(request))
         healthy = False
         try:
             trace = await self._serve(worker, request)
@@ -160,6 +172,10 @@ class PoolExecutor(Executor):
                 self._idle.append(worker)
             else:
                 await worker.kill()
+
+    def _plan(self, request: ExecutionRequest) -> Plan | None:
+        """The sandbox of a new worker for `request`'s target (None: --unsafe-no-sandbox)."""
+        return plan_for(self.sandbox, request.target.ref) if self.sandbox.enabled else None
 
     async def _forks(self) -> Template | None:
         """The template workers are forked from: started on first use, on this event loop, with

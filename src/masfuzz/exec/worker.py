@@ -16,7 +16,8 @@ stderr before the target is imported, so its prints (and its children's) cannot 
 Code coverage (`code_coverage` in a request) is measured from the first request or not at all:
 coverage.py starts before the target is imported (`masfuzz.exec.codecov`).
 
-The worker dies with masfuzz: when its parent goes away (any signal, SIGKILL included) the
+Started with a sandbox plan in its environment (the default), the worker confines itself before
+it reads a request (`masfuzz.exec.sandbox`). The worker dies with masfuzz: when its parent goes away (any signal, SIGKILL included) the
 kernel tells it (PR_SET_PDEATHSIG) and a watchdog notices, and it kills its whole process group,
 which holds every process a tool started. Processes a tool left behind are killed after each
 request too.
@@ -36,6 +37,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
 
 from masfuzz.errors import MasfuzzError
+from masfuzz.exec import sandbox
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
@@ -186,6 +188,7 @@ def serve(channel: Channel, lines: Iterable[str]) -> int:
             request = ExecutionRequest.from_data(json.loads(line))
             fresh, first = first, False  # a failed opening has imported things all the same
             system = _open(request, fresh)
+            sandbox.settle()
         except MasfuzzError as exc:
             channel.send({"error": str(exc)})
             continue
@@ -254,6 +257,9 @@ class Inbox:
 
 def main() -> int:
     _die_with_parent()
+    plan = os.environ.pop(sandbox.PLAN_ENV, None)
+    if plan:  # before the first request: nothing of the system under test has run yet
+        sandbox.enter(sandbox.Plan.from_env(plan))
     channel = Channel(_claim_stdout())
     from masfuzz.llm.proxy import ProxiedCalls, proxied_client
     from masfuzz.llm.settings import SUT_CLIENTS
