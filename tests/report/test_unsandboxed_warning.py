@@ -3,6 +3,7 @@ every report format, and on stderr when it starts; a sandboxed run's reports say
 
 from __future__ import annotations
 
+import html
 import json
 
 import jsonschema
@@ -22,7 +23,7 @@ def _reports(cli, store):
     for kind in FORMATS:
         code, text, err = cli("report", "--store", store, "--report", kind)
         assert code == 0, err
-        out[kind] = text
+        out[kind] = html.unescape(text) if kind == "html" else text
     return out
 
 

@@ -146,8 +146,11 @@ def enter(plan: Plan) -> None:
         sutenv._ORIGINAL = {name: os.environ.get(name) for name in sutenv._ORIGINAL}
     lib = confine.libc()
     confine.seccomp()  # imported while the Python install is still where it was
-    conf = confine.Confinement(plan.scratch, SCRATCH_MB, _readable(plan), _hidden(plan),
-                               plan.pass_env, list(plan.code), writable=list(plan.binds))
+    # the user's folders: their dot-names hidden, and those only their owner may enter copied
+    # in when masfuzz runs as root (`Confinement.pack`)
+    own = _user_folders(plan)
+    conf = confine.Confinement(plan.scratch, SCRATCH_MB, _readable(plan), _hidden(plan, own),
+                               plan.pass_env, own, writable=list(plan.binds))
     conf.pack()
     # the middle says "namespaces entered" on `ready`, this process "id maps written" on `go`;
     # the namespace's first process sends the serving worker's end on `status`
@@ -237,7 +240,10 @@ def _serving(lib: Any, plan: Plan) -> None:
     confine.lock_down(lib)
     # the target is found from the folder masfuzz ran in (a relative path, a module); the
     # system runs in the scratch folder (`settle`)
-    os.chdir(plan.cwd if os.path.isdir(plan.cwd) else plan.scratch)
+    try:
+        os.chdir(plan.cwd)
+    except OSError:  # not in the sandbox: a target path relative to it will say so
+        os.chdir(plan.scratch)
     for name in ("HOME", "TMPDIR"):
         os.environ[name] = plan.scratch
     tempfile.tempdir = plan.scratch
@@ -270,16 +276,24 @@ def _readable(plan: Plan) -> list[str]:
     from masfuzz.toolfuzz.confine import readable_paths
 
     paths = [p for p in sys.path if p and os.path.exists(p)]
-    return readable_paths(None) + [os.path.realpath(p) for p in paths] + list(plan.code)
+    return readable_paths(None) + [os.path.realpath(p) for p in paths] + list(plan.code) + [plan.cwd]
 
 
-def _hidden(plan: Plan) -> list[str]:
-    """The dot-names at the top of every readable folder of the user's (not the Python install
-    or the system's) and the files masfuzz keeps, with their SQLite companions."""
+def _user_folders(plan: Plan) -> list[str]:
+    """The readable folders that are the user's: the target's, the current one, those of
+    `sys.path` outside the Python install and masfuzz."""
+    import masfuzz
+
+    system = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    system.add(os.path.realpath(os.path.dirname(masfuzz.__file__)))
+    folders = {os.path.realpath(p) for p in [*sys.path, *plan.code, plan.cwd] if p and os.path.isdir(p)}
+    return sorted(f for f in folders if not any(f == q or f.startswith(q + os.sep) for q in system))
+
+
+def _hidden(plan: Plan, own: list[str]) -> list[str]:
+    """The dot-names at the top of the user's folders and the files masfuzz keeps, with their
+    SQLite companions."""
     from masfuzz.toolfuzz.confine import hidden_names
 
-    python = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
-    folders = [os.path.realpath(p) for p in [*sys.path, *plan.code, plan.cwd]
-               if p and os.path.isdir(p) and not any(os.path.realpath(p).startswith(q) for q in python)]
     kept = [f"{p}{suffix}" for p in plan.hidden for suffix in ("", "-wal", "-shm", "-journal")]
-    return hidden_names(sorted(set(folders))) + [p for p in kept if os.path.exists(p)]
+    return hidden_names(own) + [p for p in kept if os.path.exists(p)]
