@@ -20,6 +20,7 @@ import pytest
 from masfuzz.exec.sandbox import problem
 from tests.toolfuzz import escape_corpus
 from tests.toolfuzz.test_escapes import _open_store, _processes_with, _store_bytes, arena  # noqa: F401
+from tests.generate.test_cover import TESTER
 from tests.toolfuzz.test_os_sandbox import _tree_hash
 
 pytestmark = pytest.mark.skipif(problem() is not None, reason=f"no OS isolation here: {problem()}")
@@ -55,14 +56,10 @@ def _exec(cli, app: str, config: dict, *extra: str, probes: tuple[str, ...] = PR
     return {c["arguments"]["probe"]: r["payload"] for c, r in zip(calls, results)}, out
 
 
-def test_the_escape_corpus_through_an_agents_tool_is_held_under_exec(arena, cli, monkeypatch):  # noqa: F811
-    root, config, tcp, unix, sentinel, log = arena
-    planted = config["secrets"]
-    app, config = _project(config, monkeypatch)
-    db = _open_store(config["store"])
-    store_before = _store_bytes(config["store"])
-    victim, project = _tree_hash(Path(config["victim"])), _tree_hash(Path(config["project"]))
-    outcomes, out = _exec(cli, app, config)
+def _held(outcomes: dict[str, str], arena: tuple, config: dict, before: tuple, db) -> None:
+    """Every probe of every run managed nothing, judged from outside too."""
+    root, _, tcp, unix, sentinel, log = arena
+    victim, project, store = before
     for probe, result in outcomes.items():
         print(f"{probe:14} {result[:150]!r}")
     assert sorted(outcomes) == sorted(PROBES)
@@ -72,15 +69,55 @@ def test_the_escape_corpus_through_an_agents_tool_is_held_under_exec(arena, cli,
     assert _tree_hash(Path(config["project"])) == project
     assert tcp.connections == 0 and unix.connections == 0
     assert sentinel.poll() is None and (not log.exists() or log.read_text() == "")
-    assert _store_bytes(config["store"]) == store_before
+    assert _store_bytes(config["store"]) == store
     assert db.execute("SELECT note FROM runs").fetchall() == [("before the escapes",)]
-    db.close()
-    assert not any(s in r for r in outcomes.values() for s in config["secrets"] + planted)
-    assert planted[2] not in out  # masfuzz's key (the input carries the config's, not this one)
     deadline = time.monotonic() + 10
     while _processes_with(config["marker"]) != [sentinel.pid] and time.monotonic() < deadline:
         time.sleep(0.2)
     assert _processes_with(config["marker"]) == [sentinel.pid]  # no survivor
+
+
+def _before(config: dict) -> tuple:
+    return (_tree_hash(Path(config["victim"])), _tree_hash(Path(config["project"])),
+            _store_bytes(config["store"]))
+
+
+def test_the_escape_corpus_through_an_agents_tool_is_held_under_exec(arena, cli, monkeypatch):  # noqa: F811
+    planted = arena[1]["secrets"]
+    app, config = _project(arena[1], monkeypatch)
+    db = _open_store(config["store"])
+    before = _before(config)
+    outcomes, out = _exec(cli, app, config)
+    _held(outcomes, arena, config, before, db)
+    db.close()
+    assert not any(s in r for r in outcomes.values() for s in config["secrets"] + planted)
+    assert planted[2] not in out  # masfuzz's key (the input carries the config's, not this one)
+
+
+def test_the_escape_corpus_is_held_under_run(arena, cli, monkeypatch, tmp_path):  # noqa: F811
+    """`masfuzz run`'s structural phase, its workers forked from the template (--workers 2): the
+    tester asks what it likes, the agent tries every probe in every run."""
+    planted = arena[1]["secrets"]
+    app, config = _project(arena[1], monkeypatch)
+    results = tmp_path / "escapes.jsonl"
+    monkeypatch.setenv("ESCAPE_PROBES", ",".join(PROBES))
+    monkeypatch.setenv("ESCAPE_CONFIG", json.dumps(config))
+    monkeypatch.setenv("ESCAPE_LOG", str(results))
+    db = _open_store(config["store"])
+    before = _before(config)
+    code, out, err = cli("run", f"{app}:prober", "--model", TESTER, "--sut-model", f"scripted/{app}:run_policy",
+                         "--phases", "structural", "--faults", "none", "--budget-executions", "3", "--workers", "2",
+                         "--max-turns", "40", "--timeout", "120", "--no-cache", "--no-check",
+                         "--store", str(tmp_path / "runs.db"), "--suite", str(tmp_path / "suite.yaml"),
+                         "--format", "json")
+    assert code in (0, 1), err
+    runs = [json.loads(line) for line in results.read_text().splitlines()]
+    assert runs, err
+    for outcomes in runs:
+        _held(outcomes, arena, config, before, db)
+        assert not any(s in r for r in outcomes.values() for s in config["secrets"] + planted)
+    db.close()
+    assert planted[2] not in out
 
 
 def test_unsandboxed_the_same_corpus_gets_out(arena, cli, monkeypatch):  # noqa: F811
