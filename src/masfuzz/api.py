@@ -75,7 +75,8 @@ async def execute_scenario(target: Any, scenario: Any, opts: argparse.Namespace)
     target.open().check(scenario)
     executor = make_executor(opts.executor, ray_address=opts.ray_address,
                              timeout=scenario.timeout or opts.timeout,
-                             models=model_settings(opts))
+                             models=model_settings(opts),
+                             sandbox=sut_sandbox(opts))
     try:
         return await executor.run(target, scenario)
     finally:
@@ -110,7 +111,8 @@ def run_mutate(opts: argparse.Namespace) -> dict[str, Any]:
     # run here shares
     workers = 1 if opts.executor == "inprocess" else opts.workers
     executor = make_executor(opts.executor, ray_address=opts.ray_address, concurrency=workers,
-                             timeout=opts.timeout, models=model_settings(opts))
+                             timeout=opts.timeout, models=model_settings(opts),
+                             sandbox=sut_sandbox(opts))
 
     async def analysed() -> dict[str, Any]:
         try:
@@ -158,7 +160,8 @@ def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None =
     owner = f"{socket.gethostname()}:{os.getpid()}"
     # made (not started) before the run is claimed: an executor that cannot be had is bad input
     executor = make_executor(opts.executor, ray_address=opts.ray_address, concurrency=opts.workers,
-                             timeout=opts.timeout, models=models)
+                             timeout=opts.timeout, models=models,
+                             sandbox=sut_sandbox(opts))
     run_id = _claim(store, "cover", target, config, owner, system.spec, opts, say)
     if isinstance(run_id, Analysis):  # already complete: shown as stored
         return run_id
@@ -193,8 +196,11 @@ def _control(target: Any, opts: argparse.Namespace, say: Callable[[str], None]) 
 
     # the probe checks this machine's injection: a Ray cluster's would be started for one run
     local = "pool" if opts.executor == "ray" else opts.executor
+    from masfuzz.exec.sandbox import SandboxSettings
+
     report = asyncio.run(check(target, stubs=surroundings(opts)["stubs"], executor=local,
-                               timeout=opts.timeout))  # a probe run is bounded like every run
+                               timeout=opts.timeout,  # a probe run is bounded like every run
+                               sandbox=SandboxSettings.of(opts)))
     if report.ok:
         say(report.summary())
     else:  # said whatever the output format: the campaign's results depend on it
@@ -268,7 +274,15 @@ def _config(opts: argparse.Namespace, faults: tuple[str, ...], target: Any) -> d
         config["orchestration"] = target.orchestration.to_data()
     if opts.stub or opts.run_code or opts.context:  # so are the stand-ins for its surroundings
         config.update(_redacted(surroundings(opts)))
-    return config
+    return {**config, **_unsandboxed(opts)}
+
+
+def _unsandboxed(opts: argparse.Namespace) -> dict[str, Any]:
+    """A run's config says when its system under test ran outside the OS sandbox (its reports
+    warn); absent otherwise, so configs of sandboxed runs stay as they were."""
+    from masfuzz.report.analysis import UNSANDBOXED_KEY
+
+    return {UNSANDBOXED_KEY: True} if getattr(opts, "unsafe_no_sandbox", False) else {}
 
 
 def _budget(opts: argparse.Namespace) -> Budget:
@@ -347,12 +361,13 @@ def run_fuzz(opts: argparse.Namespace, progress: Callable[[str], None] | None = 
 
     say = progress or (lambda msg: None)
     target, system, models, tester, store, setup, budget = _fuzz_setup(opts, say)
-    config = _redacted(setup.config())
+    config = {**_redacted(setup.config()), **_unsandboxed(opts)}
     if target.orchestration:
         config["orchestration"] = target.orchestration.to_data()
     owner = f"{socket.gethostname()}:{os.getpid()}"
     executor = make_executor(opts.executor, ray_address=opts.ray_address, concurrency=opts.workers,
-                             timeout=opts.timeout, models=models, code_coverage=opts.code_coverage)
+                             timeout=opts.timeout, models=models, code_coverage=opts.code_coverage,
+                             sandbox=sut_sandbox(opts))
     run_id = _claim(store, "fuzz", target, config, owner, system.spec, opts, say)
     if isinstance(run_id, Analysis):  # already complete: shown as stored
         return run_id
@@ -439,7 +454,8 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
     owner = f"{socket.gethostname()}:{os.getpid()}"
     opts.fresh = opts.fresh or not opts.resume  # each run is a new campaign; --resume continues one
     executor = make_executor(opts.executor, ray_address=opts.ray_address, concurrency=opts.workers,
-                             timeout=opts.timeout, models=models, code_coverage=opts.code_coverage)
+                             timeout=opts.timeout, models=models, code_coverage=opts.code_coverage,
+                             sandbox=sut_sandbox(opts))
     run_id = _claim(store, "run", target, config, owner, system.spec, opts, say)
     if isinstance(run_id, Analysis):
         return run_id
@@ -642,7 +658,7 @@ def run_tools(opts: argparse.Namespace) -> dict[str, Any]:
     run_id = store.start_run("tools", None, opts.target, _redacted({
         "calls": opts.calls, "seed": seed, "model": opts.model, "sut_model": opts.sut_model,
         "correctness": opts.correctness, "fix_docs": opts.fix_docs, "fixture": opts.fixture,
-        "setup": opts.setup, "pass_env": list(opts.pass_env or ())}), seed=seed)
+        "setup": opts.setup, "pass_env": list(opts.pass_env or ()), **_unsandboxed(opts)}), seed=seed)
     tester = agent = None
     if opts.model or opts.sut_model:  # made with the command's model settings (cache, timeout, key)
         models = model_settings(opts)
@@ -751,6 +767,18 @@ def _dry_run(config: Any) -> None:
     if outcome.status != "ok":
         tail = f" (its output: {outcome.output.strip()[-200:]!r})" if outcome.output.strip() else ""
         raise MasfuzzError(f"{outcome.message or outcome.status}{tail}")
+
+
+def sut_sandbox(opts: argparse.Namespace) -> Any:
+    """The OS sandbox a command's workers run the system under test in (`masfuzz.exec.sandbox`);
+    --unsafe-no-sandbox is said on stderr."""
+    from masfuzz.exec.sandbox import SandboxSettings
+    from masfuzz.report.analysis import UNSANDBOXED
+
+    settings = SandboxSettings.of(opts)
+    if not settings.enabled:
+        print(f"masfuzz: WARNING: {UNSANDBOXED}", file=sys.stderr)
+    return settings
 
 
 def _sandbox_problem(opts: argparse.Namespace, command: str) -> str | None:

@@ -255,15 +255,16 @@ def _ending(trace: Trace) -> str:
 
 
 async def check(target: Any, *, stubs: dict[str, str] | None = None, timeout: float = PROBE_TIMEOUT,
-                max_turns: int | None = None, executor: str = "pool") -> ControlReport:
-    """Open `target`, run the probe (in a worker process, by default) and, when agents with a
-    model were left unreached, once more handing off first; report."""
+                max_turns: int | None = None, executor: str = "pool", sandbox: Any = None) -> ControlReport:
+    """Open `target`, run the probe (in a worker process, by default, in the OS sandbox
+    `sandbox` says: `masfuzz.exec.sandbox.SandboxSettings`) and, when agents with a model were
+    left unreached, once more handing off first; report."""
     from masfuzz.exec import make_executor
 
     system = target.open()
     spec = system.spec
     bound = max_turns or 3 * len(spec.agents) + len(spec.tools) + 4
-    runner = make_executor(executor, timeout=timeout)
+    runner = make_executor(executor, timeout=timeout, sandbox=sandbox)
     traces: list[Trace] = []
     try:
         for model in PROBE_MODELS:

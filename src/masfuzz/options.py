@@ -459,9 +459,16 @@ TABLE: tuple[Setting, ...] = (
             boolean, False, ("tools",), "switch"),
     Setting("candidates", "documentation fixes to try", integer(low=1, high=100), 3, ("tools",),
             metavar="N"),
-    Setting("unsafe_no_sandbox", "fuzz tools even where the kernel refuses the OS sandbox "
-            "(namespaces): only Python-level guards and resource limits then hold", boolean,
-            False, ("tools", "run"), "switch"),
+    Setting("unsafe_no_sandbox", "run the system under test and fuzz tools without the OS "
+            "sandbox (namespaces), e.g. where the kernel refuses it: they then act on this "
+            "machine's files, network and processes; every report says so", boolean,
+            False, ("tools", "run", *RUNS), "switch"),
+    Setting("bind", "a file or folder the sandboxed system under test may write (read-write, "
+            "at the same path; repeatable); everything else it sees is read-only", text, (),
+            ("run", *RUNS), "append", metavar="PATH"),
+    Setting("allow_net", "a network service the sandboxed system under test needs (repeatable): "
+            "its workers keep this machine's network", pair(":", "HOST:PORT"), (),
+            ("run", *RUNS), "append", metavar="HOST:PORT"),
     Setting("memory_mb", "memory per sandboxed tool process, in MB", integer(low=16, high=1_048_576),
             1024, ("tools", "run"), metavar="MB"),
     Setting("fixture", "a folder copied afresh into each tool call's folder (files, databases "
@@ -470,9 +477,10 @@ TABLE: tuple[Setting, ...] = (
             "(create a database, set environment variables); called with the folder's path if "
             "it takes an argument", pair(":", "MODULE:FUNCTION or FILE.py:FUNCTION"), None,
             ("tools", "run"), metavar="MODULE:FUNCTION"),
-    Setting("pass_env", "an environment variable the sandboxed tools may see (repeatable); "
-            "besides these they see PATH, the locale and TZ only, never masfuzz's or a model's "
-            "keys", env_name, (), ("tools", "run"), "append", metavar="NAME"),
+    Setting("pass_env", "an environment variable the sandboxed tools and system under test may "
+            "see (repeatable); besides these they see PATH, the locale and TZ only, never "
+            "masfuzz's or a model's keys", env_name, (), ("tools", "run", *RUNS), "append",
+            metavar="NAME"),
     # mutate
     Setting("operators", "the mutation operators to apply (comma list)",
             choices_list(*MUTATION_OPERATORS),

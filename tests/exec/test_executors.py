@@ -77,7 +77,7 @@ def test_dying_worker_becomes_a_crash_trace(tool, signal_name):
 
 def test_garbage_answer_becomes_a_crash_trace(tmp_path):
     fake = tmp_path / "fakepython"
-    fake.write_text("#!/bin/sh\ncat >/dev/null\necho 'this is not json'\n")
+    fake.write_text("#!/bin/sh\nread request\necho 'this is not json'\n")  # answers its request
     fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
     trace = run(SubprocessExecutor(python=str(fake)).run(TARGET, Scenario(input="x")))
     assert trace.termination.reason == "crash"

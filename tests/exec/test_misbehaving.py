@@ -130,15 +130,45 @@ def test_nothing_survives_masfuzz(sig, tmp_path):
     proc = subprocess.Popen(
         [*MASFUZZ_CLI,
          "exec", f"{APP}:desk", "--input", "please fork then sleep", "--sut-model", POLICY,
-         "--timeout", "120"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+         "--timeout", "120", "--pass-env", "MASFUZZ_TEST_MARKER"],  # into the sandboxed worker
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
-    while len(_processes_with(marker)) < 2 and time.monotonic() < deadline:  # masfuzz + worker
+    while not _descendants(proc.pid) and time.monotonic() < deadline:  # a worker started
         time.sleep(0.2)
     time.sleep(1.0)  # the worker is running the scenario
-    assert len(_processes_with(marker)) >= 2
+    family = _descendants(proc.pid)  # the worker (the sandbox's processes) and what it started
+    assert family
     proc.send_signal(sig)
     proc.wait(timeout=10)
-    assert _processes_with(marker, wait=30.0) == []  # a loaded machine reaps slowly
+    deadline = time.monotonic() + 30  # a loaded machine reaps slowly
+    while _alive(family) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _alive(family) == []
+    assert _processes_with(marker) == []
+
+
+def _descendants(pid: int) -> set[int]:
+    found, todo = set(), [pid]
+    while todo:
+        for task in Path(f"/proc/{todo.pop()}/task").glob("*"):
+            try:
+                children = {int(c) for c in (task / "children").read_text().split()}
+            except OSError:
+                continue
+            todo += children - found
+            found |= children
+    return found
+
+
+def _alive(pids: set[int]) -> list[int]:
+    alive = []
+    for pid in pids:
+        try:
+            if Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z":
+                alive.append(pid)
+        except OSError:
+            continue
+    return alive
 
 
 def test_an_app_reading_stdin_while_it_loads_gets_end_of_file_not_masfuzz_requests(cli, tmp_path):

@@ -9,12 +9,13 @@ from typing import Any
 
 def executor_for(args: argparse.Namespace) -> Any:
     """The executor a command's options ask for (the caller closes it: `await ex.aclose()`)."""
+    from masfuzz.api import sut_sandbox
     from masfuzz.exec import make_executor
     from masfuzz.options import model_settings
 
     return make_executor(args.executor, ray_address=getattr(args, "ray_address", None),
                          concurrency=getattr(args, "workers", None) or 1,
-                         timeout=args.timeout, models=model_settings(args))
+                         timeout=args.timeout, models=model_settings(args), sandbox=sut_sandbox(args))
 
 
 def print_analysis(analysis: Any, fmt: str, *, obligations: bool = False,

@@ -16,6 +16,7 @@ from typing import Any
 
 from masfuzz.errors import MasfuzzError
 from masfuzz.exec.request import DEFAULT_TIMEOUT, ExecutionRequest
+from masfuzz.exec.sandbox import SandboxSettings
 from masfuzz.redact import redact_trace
 from masfuzz.llm.settings import ModelSettings
 from masfuzz.scenario import Scenario
@@ -44,7 +45,8 @@ async def run_guarded(run: Awaitable[Trace]) -> Trace:
 class Executor(ABC):
     """Runs execution requests with bounded concurrency. Its methods are coroutines.
 
-    `timeout`, `models`, `code_coverage` and the target options (`adapter`, `orchestration`) are
+    `sandbox` says how the isolated executors' workers are confined (the in-process executor
+    cannot be). `timeout`, `models`, `code_coverage` and the target options (`adapter`, `orchestration`) are
     the defaults of the requests `run(target, scenario)` builds; `execute(request)` takes a
     request whole.
     """
@@ -53,7 +55,8 @@ class Executor(ABC):
 
     def __init__(self, *, concurrency: int = 1, timeout: float | None = DEFAULT_TIMEOUT,
                  adapter: Any = None, orchestration: Orchestration | None = None,
-                 models: ModelSettings | None = None, code_coverage: bool = False) -> None:
+                 models: ModelSettings | None = None, code_coverage: bool = False,
+                 sandbox: SandboxSettings | None = None) -> None:
         if concurrency < 1:
             raise MasfuzzError(f"executor concurrency must be at least 1, not {concurrency}")
         self.concurrency = concurrency
@@ -62,6 +65,8 @@ class Executor(ABC):
         self.orchestration = orchestration or Orchestration()
         self.models = models or ModelSettings()
         self.code_coverage = code_coverage
+        # the OS sandbox of the workers (`masfuzz.exec.sandbox`); on unless the user said no
+        self.sandbox = sandbox or SandboxSettings()
         self._slots: asyncio.Semaphore | None = None
 
     def request(self, target: Target | str, scenario: Scenario) -> ExecutionRequest:

@@ -38,8 +38,11 @@ from pydantic import ValidationError
 from masfuzz.errors import MasfuzzError, TargetError
 from masfuzz.exec.base import Executor
 from masfuzz.exec.request import ExecutionRequest
+from masfuzz.exec.sandbox import PLAN_ENV, Plan, check, discard, plan_for
 from masfuzz.exec.template import ForkedProcess, Template
-from masfuzz.llm.client import CONNECTIONS, SLOTS_ENV
+from masfuzz.llm import proxy
+from masfuzz.llm.client import SLOTS_ENV
+from masfuzz.llm.settings import ModelSettings
 from masfuzz.loader import FRAMEWORKS
 from masfuzz.proc import kill_group, start_in_group
 from masfuzz.target import Target, adapter_name
@@ -50,6 +53,7 @@ STDERR_TAIL = 4000  # characters of the worker's stderr kept for a crash report
 _PROTOCOL_LIMIT = 64 * 1024 * 1024  # a trace is one JSON line; allow large ones
 _EVENT_LINE = b'{"event":'
 _MODEL_LINE = b'{"model_call":'  # a SUT model call starting or ending (`trace.model_call`)
+_MODEL_REQUEST = b'{"%s":' % proxy.REQUEST_KEY.encode()  # a SUT model call for us to make
 _TRACE_LINE = b'{"trace":'
 
 
@@ -64,44 +68,75 @@ class _Ended(Exception):
 class Worker:
     """One worker process, its own process group, and the tail of its stderr."""
 
-    def __init__(self, proc: asyncio.subprocess.Process | ForkedProcess) -> None:
+    def __init__(self, proc: asyncio.subprocess.Process | ForkedProcess, plan: Plan | None = None) -> None:
         self.proc = proc
+        self.plan = plan  # its sandbox (None: unsandboxed); its scratch folder goes with it
         self.serves: tuple[Target, bool] | None = None  # its target, whether it measures code
         self.stderr = _Tail(proc.stderr)
+        self.calls: set[asyncio.Task[None]] = set()  # its model calls being answered
 
     @classmethod
-    async def start(cls, python: str, template: Template | None = None) -> "Worker":
-        """A worker forked from `template` (its framework imported already), else started."""
+    async def start(cls, python: str, template: Template | None = None, plan: Plan | None = None) -> "Worker":
+        """A worker forked from `template` (its framework imported already), else started;
+        confined by `plan` (`masfuzz.exec.sandbox`) unless None."""
         env = _worker_env()
-        if template is not None:
-            try:
-                return cls(await template.fork(env, _PROTOCOL_LIMIT))
-            except OSError:
-                pass  # the template is gone: start one the slow way
-        proc = await start_in_group(
-            python, "-m", "masfuzz.exec.worker",
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, limit=_PROTOCOL_LIMIT, env=env,
-        )
-        return cls(proc)
+        if plan is not None:
+            env[PLAN_ENV] = plan.to_env()
+        try:
+            if template is not None:
+                try:
+                    return cls(await template.fork(env, _PROTOCOL_LIMIT), plan)
+                except OSError:
+                    pass  # the template is gone: start one the slow way
+            proc = await start_in_group(
+                python, "-m", "masfuzz.exec.worker",
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE, limit=_PROTOCOL_LIMIT, env=env,
+            )
+        except BaseException:
+            discard(plan)
+            raise
+        return cls(proc, plan)
 
     @property
     def alive(self) -> bool:
         return self.proc.returncode is None
 
-    async def send(self, request: ExecutionRequest, *, last: bool) -> None:
+    async def send(self, request: ExecutionRequest) -> None:
         assert self.proc.stdin is not None
         try:
             self.proc.stdin.write(json.dumps(request.to_data()).encode() + b"\n")
             await self.proc.stdin.drain()
-            if last:
-                self.proc.stdin.close()
         except (BrokenPipeError, ConnectionResetError):
             pass  # it died before reading; its exit status says why
 
+    def answer(self, line: bytes, models: ModelSettings) -> None:
+        """Make the model call the worker asked for (`masfuzz.llm.proxy`) and send it the
+        reply, in a task of its own: the run goes on streaming meanwhile."""
+
+        async def reply() -> None:
+            try:
+                message = json.loads(line)[proxy.REQUEST_KEY]
+            except (ValueError, KeyError, TypeError):
+                message = None
+            out = await proxy.answer(message, models)
+            assert self.proc.stdin is not None
+            try:
+                self.proc.stdin.write(json.dumps(out).encode() + b"\n")
+                await self.proc.stdin.drain()
+            except (BrokenPipeError, ConnectionResetError, RuntimeError):
+                pass  # the worker is gone; its end is reported by the run
+
+        task = asyncio.ensure_future(reply())
+        self.calls.add(task)
+        task.add_done_callback(self.calls.discard)
+
     async def kill(self) -> None:
+        for task in list(self.calls):  # nobody is left to read their replies
+            task.cancel()
         await kill_group(self.proc)
         await self.stderr.close()
+        discard(self.plan)
 
 
 class PoolExecutor(Executor):
@@ -112,6 +147,7 @@ class PoolExecutor(Executor):
                  template: bool | None = None, **options: Any) -> None:
         super().__init__(**options)
         self.adapter = adapter_name(self.adapter)  # the worker imports it by name
+        check(self.sandbox)  # bad input, before anything runs, when the kernel refuses it
         self.load_timeout = load_timeout
         self.python = python or sys.executable
         # fork workers from a template process (`exec.template`); by default when several
@@ -122,7 +158,8 @@ class PoolExecutor(Executor):
         self._idle: list[Worker] = []
 
     async def _execute(self, request: ExecutionRequest) -> Trace:
-        worker = await self._warm(request) or await Worker.start(self.python, await self._forks())
+        worker = await self._warm(request) or await Worker.start(
+            self.python, await self._forks(), self._plan(request))
         healthy = False
         try:
             trace = await self._serve(worker, request)
@@ -135,6 +172,10 @@ class PoolExecutor(Executor):
                 self._idle.append(worker)
             else:
                 await worker.kill()
+
+    def _plan(self, request: ExecutionRequest) -> Plan | None:
+        """The sandbox of a new worker for `request`'s target (None: --unsafe-no-sandbox)."""
+        return plan_for(self.sandbox, request.target.ref) if self.sandbox.enabled else None
 
     async def _forks(self) -> Template | None:
         """The template workers are forked from: started on first use, on this event loop, with
@@ -177,15 +218,15 @@ class PoolExecutor(Executor):
         worker.stderr.reset()
         t_run = time.perf_counter()
         try:
-            await worker.send(request, last=not self.reuse)
-            info = await self._next(worker, self.load_timeout, loading=True)
+            await worker.send(request)  # its input stays open: model replies come that way
+            info = await self._next(worker, self.load_timeout, request.models, loading=True)
             if "ready" not in info:
                 raise _Ended("crash", "worker answered without reporting the target loaded")
             t_run = time.perf_counter()
             deadline = t_run + request.limit
             while True:
                 answer = await self._next(worker, max(0.0, deadline - time.perf_counter()),
-                                          shown=request.limit, events=events)
+                                          request.models, shown=request.limit, events=events)
                 if "exit" in answer:
                     raise _Ended("crash", f"the system under test called sys.exit({answer['exit']})"
                                  + (f": {answer['message']}" if answer.get("message") else ""))
@@ -210,17 +251,22 @@ class PoolExecutor(Executor):
             await worker.kill()
             raise
 
-    async def _next(self, worker: Worker, limit: float, *, loading: bool = False,
-                    shown: float | None = None, events: list[Any] | None = None) -> dict[str, Any]:
+    async def _next(self, worker: Worker, limit: float, models: ModelSettings, *,
+                    loading: bool = False, shown: float | None = None,
+                    events: list[Any] | None = None) -> dict[str, Any]:
         """The worker's next protocol line within `limit` seconds, else kill and explain
         (`shown`: the run's whole time limit, for the message). Event lines go to `events`
-        unparsed: they are read only if the run ends without a trace."""
+        unparsed: they are read only if the run ends without a trace. Model calls the worker
+        asks for are made meanwhile, with `models`, the request's settings."""
         proc = worker.proc
         assert proc.stdout is not None
         try:
             async with asyncio.timeout(limit):  # one deadline for all the lines, no task each
                 while True:
                     line = await proc.stdout.readline()
+                    if line.startswith(_MODEL_REQUEST):
+                        worker.answer(line, models)
+                        continue
                     if events is None or not line.startswith((_EVENT_LINE, _MODEL_LINE)):
                         break
                     events.append(line)
@@ -262,8 +308,10 @@ class PoolExecutor(Executor):
 
 
 def _worker_env() -> dict[str, str]:
-    # the workers' model calls and this process's share one --max-connections bound
-    return {**os.environ, SLOTS_ENV: CONNECTIONS.shared_folder()}
+    # the workers' model calls are made here (the model proxy), within this process's
+    # --max-connections bound: a worker holding a connection slot of its own while it waits
+    # would starve the call it waits for
+    return {k: v for k, v in os.environ.items() if k != SLOTS_ENV}
 
 
 def _preload() -> list[str]:
@@ -277,7 +325,7 @@ def _preload() -> list[str]:
 
 
 class SubprocessExecutor(PoolExecutor):
-    """A fresh worker for every request (the worker ends at the end of its one request)."""
+    """A fresh worker for every request (stopped once it has answered its one request)."""
 
     kind = "subprocess"
     reuse = False

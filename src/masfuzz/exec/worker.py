@@ -8,12 +8,16 @@ stdout, one JSON object per line:
   records it (so a run the parent must kill still has its events), then `{"trace": {...}}`;
   `{"error": "..."}` when the target is bad input; `{"exit": N}` when the system under test
   called `sys.exit(N)` (the worker then ends: its state is no longer trustworthy).
+The system's model calls are masfuzz's to make (the model proxy, `masfuzz.llm.proxy`): each one
+is a `{"model_request": {...}}` line out, answered by a `{"model_reply": {...}}` line in, which
+a thread reading the input hands to the waiting call (`Inbox`) while the run goes on.
 The system under test never writes to the protocol channel: file descriptor 1 is pointed at
 stderr before the target is imported, so its prints (and its children's) cannot corrupt it.
 Code coverage (`code_coverage` in a request) is measured from the first request or not at all:
 coverage.py starts before the target is imported (`masfuzz.exec.codecov`).
 
-The worker dies with masfuzz: when its parent goes away (any signal, SIGKILL included) the
+Started with a sandbox plan in its environment (the default), the worker confines itself before
+it reads a request (`masfuzz.exec.sandbox`). The worker dies with masfuzz: when its parent goes away (any signal, SIGKILL included) the
 kernel tells it (PR_SET_PDEATHSIG) and a watchdog notices, and it kills its whole process group,
 which holds every process a tool started. Processes a tool left behind are killed after each
 request too.
@@ -24,13 +28,16 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import queue
 import signal
 import sys
 import threading
 import time
+from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
 
 from masfuzz.errors import MasfuzzError
+from masfuzz.exec import sandbox
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
@@ -167,7 +174,7 @@ def _measure(request: Any) -> Any:
     return codecov.start_run(request.target, request.scenario).attach
 
 
-def serve(channel: Channel, lines: TextIO) -> int:
+def serve(channel: Channel, lines: Iterable[str]) -> int:
     from masfuzz import trace as trace_module
     from masfuzz.exec.base import run_guarded
     from masfuzz.exec.request import ExecutionRequest  # after the stdout switch: imports may print
@@ -181,6 +188,7 @@ def serve(channel: Channel, lines: TextIO) -> int:
             request = ExecutionRequest.from_data(json.loads(line))
             fresh, first = first, False  # a failed opening has imported things all the same
             system = _open(request, fresh)
+            sandbox.settle()
         except MasfuzzError as exc:
             channel.send({"error": str(exc)})
             continue
@@ -215,10 +223,50 @@ def serve(channel: Channel, lines: TextIO) -> int:
     return 0
 
 
+class Inbox:
+    """What the parent sends, read by a thread of its own: execution requests, handed to
+    `serve` in order, and replies to the system's model calls (`masfuzz.llm.proxy`), delivered
+    at once to the call waiting for them, while `serve` is busy running the system."""
+
+    def __init__(self, stream: TextIO, calls: Any) -> None:
+        self.stream, self.calls = stream, calls
+        self.requests: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        threading.Thread(target=self._read, name="masfuzz-worker-inbox", daemon=True).start()
+
+    def _read(self) -> None:
+        from masfuzz.llm.proxy import REPLY_KEY
+
+        reply = '{"%s":' % REPLY_KEY
+        try:
+            for line in self.stream:
+                if line.startswith(reply):
+                    try:
+                        self.calls.deliver(json.loads(line)[REPLY_KEY])
+                    except (ValueError, KeyError, TypeError):
+                        pass  # a reply cut short: its call ends with the run's time limit
+                else:
+                    self.requests.put(line)
+        finally:
+            self.calls.close("masfuzz closed the worker's channel")
+            self.requests.put(None)
+
+    def __iter__(self) -> Iterator[str]:
+        while (line := self.requests.get()) is not None:
+            yield line
+
+
 def main() -> int:
     _die_with_parent()
+    plan = os.environ.pop(sandbox.PLAN_ENV, None)
+    if plan:  # before the first request: nothing of the system under test has run yet
+        sandbox.enter(sandbox.Plan.from_env(plan))
     channel = Channel(_claim_stdout())
-    return serve(channel, _claim_stdin())
+    from masfuzz.llm.proxy import ProxiedCalls, proxied_client
+    from masfuzz.llm.settings import SUT_CLIENTS
+
+    calls = ProxiedCalls(channel.send)
+    SUT_CLIENTS.route(proxied_client(calls))  # the system's model calls are masfuzz's to make
+    return serve(channel, Inbox(_claim_stdin(), calls))
 
 
 if __name__ == "__main__":

@@ -138,10 +138,10 @@ class ManagedClient:
         try:
             if request.role == "sut":
                 with model_call(request.agent) as streamed:
-                    reply = await self._complete(request, timeout if timeout is not None else self.timeout)
+                    reply = await self.answer(request, timeout if timeout is not None else self.timeout)
                     streamed.update(tokens_in=reply.usage.tokens_in, tokens_out=reply.usage.tokens_out)
             else:
-                reply = await self._complete(request, timeout if timeout is not None else self.timeout)
+                reply = await self.answer(request, timeout if timeout is not None else self.timeout)
             return reply
         finally:
             self.ledger.record(
@@ -152,7 +152,11 @@ class ManagedClient:
                 price_of(self.spec.provider, self.spec.model),
             )
 
-    async def _complete(self, request: ChatRequest, timeout: float | None) -> ChatReply:
+    async def answer(self, request: ChatRequest, timeout: float | None) -> ChatReply:
+        """The reply to `request` as it stands: from the cache, else the provider (within the
+        connection bound and `timeout`), secrets masked. No role stamping, sampling or activity
+        report: `complete` adds those, or a worker did before its call came here through the
+        model proxy (`masfuzz.llm.proxy`)."""
         key = None
         if self.cache is not None:
             scope_of = getattr(self.provider, "cache_scope", None)

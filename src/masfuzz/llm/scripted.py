@@ -28,11 +28,15 @@ Tool-call ids are derived from a hash of the conversation, so the same run gives
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import contextvars
 import hashlib
 import inspect
 import json
 import math
 import re
+import threading
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
@@ -171,7 +175,7 @@ class ScriptedClient:
 
     async def complete(self, request: ChatRequest, *, timeout: float | None = None) -> ChatReply:
         try:
-            result = self.policy(request)
+            result = self.policy(request) if _is_async(self.policy) else await _in_thread(self.policy, request)
             if inspect.isawaitable(result):
                 result = await result
         except MasfuzzError:
@@ -236,6 +240,35 @@ class ScriptedClient:
         if c.id:
             return c
         return c.model_copy(update={"id": deterministic_call_id(request, index, c)})
+
+
+def _is_async(policy: Any) -> bool:
+    return inspect.iscoroutinefunction(inspect.unwrap(policy)) or inspect.iscoroutinefunction(
+        getattr(policy, "__call__", None))
+
+
+async def _in_thread(policy: Any, request: ChatRequest) -> Any:
+    """A plain policy runs in a thread of its own (daemon: never waited for), as a model's
+    answer is computed elsewhere: one that takes long (sleeps past a run's time limit) blocks no
+    event loop, and masfuzz's loop answers every worker's model calls (`masfuzz.llm.proxy`)."""
+    loop = asyncio.get_running_loop()
+    future = loop.create_future()
+    context = contextvars.copy_context()
+
+    def settle(result: Any, error: BaseException | None) -> None:
+        if not future.done():
+            future.set_exception(error) if error is not None else future.set_result(result)
+
+    def run() -> None:
+        try:
+            result, error = context.run(policy, request), None
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller
+            result, error = None, exc
+        with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits any more
+            loop.call_soon_threadsafe(settle, result, error)
+
+    threading.Thread(target=run, name="masfuzz-scripted-policy", daemon=True).start()
+    return await future
 
 
 def resolve_handoff(agent: str, tools: tuple[ToolDef, ...]) -> ToolDef | None:

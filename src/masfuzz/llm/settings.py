@@ -112,6 +112,14 @@ class ClientPool:
     def __init__(self) -> None:
         self._clients: dict[tuple[str, ModelSettings], Any] = {}
         self._lock = threading.Lock()
+        self._make: Any = None  # (model string, settings) -> client, instead of settings.client
+
+    def route(self, make: Any) -> None:
+        """Make every SUT client with `make(model_string, settings)` from now on (a worker's
+        calls through the model proxy, `masfuzz.llm.proxy`); clients made before are dropped."""
+        with self._lock:
+            self._make = make
+            self._clients.clear()
 
     def get(self, model_string: str, settings: ModelSettings | None = None) -> Any:
         settings = settings or current()
@@ -119,7 +127,8 @@ class ClientPool:
         with self._lock:
             client = self._clients.get(key)
             if client is None:
-                client = self._clients[key] = settings.client(model_string, role="sut")
+                client = self._clients[key] = (self._make(model_string, settings) if self._make
+                                               else settings.client(model_string, role="sut"))
             return client
 
 

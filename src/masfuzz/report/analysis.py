@@ -110,6 +110,18 @@ class Analysis:
         return None
 
 
+# Said in every report of a run whose system under test ran outside the OS sandbox.
+UNSANDBOXED = ("--unsafe-no-sandbox: the system under test and its tools ran WITHOUT the OS "
+               "sandbox, with this machine's files, network and processes")
+UNSANDBOXED_KEY = "unsafe_no_sandbox"  # in a run's config when it did
+
+
+def warnings(a: "Analysis") -> list[str]:
+    """What every report of `a` says before anything else."""
+    config = (a.extra.get("run") or {}).get("config") or {}
+    return [UNSANDBOXED] if config.get(UNSANDBOXED_KEY) else []
+
+
 WHO_AND_WHEN = {"agent", "step", "step_ref", "subject", "found_by"}
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from masfuzz import __version__
 from masfuzz.report import graph_svg, plot_svg
-from masfuzz.report.analysis import Analysis
+from masfuzz.report.analysis import Analysis, warnings
 from masfuzz.report.base import Reporter
 from masfuzz.report.fuzzing import usage_rows
 from masfuzz.report.json_report import LIST_LIMIT
@@ -54,6 +54,7 @@ def page(a: Analysis) -> dict[str, Any]:
                 "config": json.dumps(run.get("config") or {}, indent=1, sort_keys=True)} if run else None,
         "system": a.spec.system.model_dump(mode="json") if a.spec else None,
         "notes": list(a.spec.notes) if a.spec else [],
+        "warnings": warnings(a),
         "scenarios": a.scenarios,
         "criteria": [{"id": r.criterion, "name": a.criterion_name(r.criterion), "covered": r.covered,
                       "total": r.total, "percent": _pct(r.covered, r.total)} for r in criteria],

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from masfuzz import __version__
-from masfuzz.report.analysis import Analysis
+from masfuzz.report.analysis import Analysis, warnings
 from masfuzz.report.base import Reporter
 
 REPORT_FORMAT_VERSION = 1
@@ -50,6 +50,8 @@ class JsonReporter(Reporter):
         if obligations and analysis.space is not None:
             data["obligations"] = self._obligations(analysis)
         data["failures"] = analysis.failures  # always there: [] says none was found
+        if warnings(analysis):
+            data["warnings"] = warnings(analysis)
         data.update(analysis.extra)
         return data
 

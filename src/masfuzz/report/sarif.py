@@ -15,7 +15,7 @@ from typing import Any
 
 from masfuzz import __version__
 from masfuzz.oracles.failure import CATEGORY_NAMES, Failure
-from masfuzz.report.analysis import Analysis
+from masfuzz.report.analysis import Analysis, warnings
 from masfuzz.report.base import Reporter
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -35,10 +35,14 @@ class SarifReporter(Reporter):
         index = {r["id"]: i for i, r in enumerate(rules)}
         results = [self._result(f, analysis, index) for f in analysis.failures
                    if f.get("attribution", "sut") == "sut"]
-        return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [{
+        run: dict[str, Any] = {
             "tool": {"driver": {"name": "masfuzz", "version": __version__, "rules": rules}},
             "results": results,
-        }]}
+        }
+        if warnings(analysis):
+            run["invocations"] = [{"executionSuccessful": True, "toolExecutionNotifications": [
+                {"level": "warning", "message": {"text": w}} for w in warnings(analysis)]}]
+        return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
 
     def _result(self, f: dict[str, Any], analysis: Analysis, index: dict[str, int]) -> dict[str, Any]:
         failure = Failure.model_validate(f)

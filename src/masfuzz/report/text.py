@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from masfuzz.report.analysis import Analysis
+from masfuzz.report.analysis import Analysis, warnings
 from masfuzz.report.base import Reporter
 
 LIST_LIMIT = 200  # per criterion; a closed-world C3 set can be |agents| x |tools| long
@@ -17,6 +17,7 @@ class TextReporter(Reporter):
         spec, s = analysis.spec, analysis.structure
         run = analysis.extra.get("run")
         out = [f"run {run['id']}: masfuzz {run['command']} {run['target']} ({run['status']})"] if run else []
+        out += [f"WARNING: {w}" for w in warnings(analysis)]
         if spec is None or s is None:
             return "\n".join(out) + "\n" + self._sections(analysis)
         mode = spec.permissions.restrict_mode.replace("_", "-")

@@ -112,6 +112,7 @@ class Source:
     fd: int = -1  # an O_PATH descriptor of it (-1: a symbolic link, recreated as `link`)
     is_dir: bool = True
     link: str = ""
+    writable: bool = False  # bound read-write (`Confinement.writable`)
 
 
 @dataclass
@@ -124,6 +125,7 @@ class Confinement:
     hidden: list[str] = field(default_factory=list)  # paths inside `readable` shown empty
     keep_env: tuple[str, ...] = ()  # names passed from masfuzz's environment (`--pass-env`)
     own: list[str] = field(default_factory=list)  # the user's folders (the tool's, the fixture)
+    writable: list[str] = field(default_factory=list)  # bound read-write, as the user asked (`--bind`)
     packed: bytes = b""  # those of them the sandbox's user may not read, copied (see `pack`)
 
     def pack(self) -> None:
@@ -167,6 +169,9 @@ class Confinement:
             except OSError:
                 continue
             sources.append(Source(path, fd, stat.S_ISDIR(os.fstat(fd).st_mode)))
+        for path in sorted({os.path.abspath(p) for p in self.writable}):  # after, over what they are in
+            fd = os.open(os.path.realpath(path), os.O_PATH | os.O_CLOEXEC)  # missing: the caller checked
+            sources.append(Source(path, fd, stat.S_ISDIR(os.fstat(fd).st_mode), writable=True))
         return sources
 
 
@@ -206,9 +211,26 @@ def hidden_names(folders: Iterable[str]) -> list[str]:
     return hidden
 
 
-def enter_namespaces(lib: Any) -> None:
-    """Unshare every namespace the worker needs (the caller's parent then writes the id maps)."""
-    _check(lib.unshare(UNSHARED), "unshare of user/mount/network/IPC/PID/UTS namespaces")
+def enter_namespaces(lib: Any, *, network: bool = True) -> None:
+    """Unshare every namespace the worker needs (the caller's parent then writes the id maps);
+    without `network`, the machine's network namespace is kept."""
+    flags = UNSHARED if network else UNSHARED & ~_CLONE_NEWNET
+    _check(lib.unshare(flags), "unshare of user/mount/network/IPC/PID/UTS namespaces")
+
+
+def loopback_up() -> None:
+    """Bring up the loopback of the worker's own network namespace (root inside may): a
+    listener of the worker's own (masfuzz's refusal of model clients it did not replace,
+    `masfuzz.sutenv`) is then reachable from inside, and still nothing of the machine's."""
+    import fcntl
+    import socket
+    import struct
+
+    siocgifflags, siocsifflags, iff_up = 0x8913, 0x8914, 0x1
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        request = struct.pack("16sH14x", b"lo", 0)
+        flags = struct.unpack("16sH14x", fcntl.ioctl(sock, siocgifflags, request))[1]
+        fcntl.ioctl(sock, siocsifflags, struct.pack("16sH14x", b"lo", flags | iff_up))
 
 
 def write_id_maps(pid: int) -> None:
@@ -247,7 +269,10 @@ def build_root(lib: Any, conf: Confinement, sources: list[Source]) -> None:
             os.makedirs(os.path.dirname(dest), exist_ok=True)
             os.symlink(src.link, dest)
             continue
-        _bind_readonly(lib, f"/proc/self/fd/{src.fd}", dest, src.is_dir)
+        if src.writable:
+            _bind(lib, f"/proc/self/fd/{src.fd}", dest, src.is_dir)
+        else:
+            _bind_readonly(lib, f"/proc/self/fd/{src.fd}", dest, src.is_dir)
     for path in conf.hidden:
         dest = new + path
         if os.path.isdir(dest) and not os.path.islink(dest):

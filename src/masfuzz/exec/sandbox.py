@@ -1,0 +1,299 @@
+"""The OS sandbox of the system under test: where a pool worker runs the user's code.
+
+masfuzz drives agents with adversarial and mutated inputs on purpose, and an app's shell, file
+or HTTP tool then acts on whatever machine runs it. So a worker of the pool (`masfuzz.exec.pool`)
+confines itself right after it starts, before it reads its first request or imports the target,
+with the steps of the tool sandbox (`masfuzz.toolfuzz.confine`, which says why each is done by
+hand):
+
+- its environment is an allow-list plus `--pass-env` names (no key of masfuzz's or a model's);
+  every descriptor but its protocol pipes is closed;
+- new user, mount, PID, IPC, UTS and network namespaces: root inside is an unprivileged id
+  outside, no process of the machine is visible or signalable, and the network has only the
+  worker's own loopback (its model calls go to masfuzz over the protocol pipes: the model
+  proxy, `masfuzz.llm.proxy`);
+- a root file system of its own: the Python install, masfuzz, the system's programs, the folders
+  of the worker's `sys.path` (site-packages, the current folder a module target is found in) and
+  the target's own folder, all read-only with the dot-files at their top hidden (`.env`, `.git`,
+  the run store and model cache under `.masfuzz`), plus the run store and cache wherever they
+  are; a scratch tmpfs (`SCRATCH_MB`) as HOME, TMPDIR and, once the target is open, the
+  current folder; the folders the
+  user binds read-write (`--bind PATH`); a fresh /proc;
+- no capability, no_new_privs, not dumpable, and the seccomp filter (mount, namespaces, ptrace,
+  keyring, modules, io_uring refused).
+
+The processes: the started worker (outside, leading the process group the pool kills) forks a
+process that enters the namespaces, which forks the PID namespace's first process (it builds the
+root; when it dies the kernel kills everything inside), which forks the worker that serves. The
+serving worker is not that first process, whose signals the kernel filters: a system that kills
+or aborts its own process dies of that signal, and its exact status travels back out to the pool.
+
+`--allow-net HOST:PORT` keeps the machine's network namespace for the workers (the kernel's
+namespaces have no finer grain without a relay); `--unsafe-no-sandbox` runs the worker as an
+ordinary process, said in every report. Where the kernel refuses the namespaces
+(`problem()` says why) masfuzz refuses to run the system unless told `--unsafe-no-sandbox`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from masfuzz.errors import MasfuzzError
+
+PLAN_ENV = "MASFUZZ_SUT_SANDBOX"  # the plan a worker confines itself by, from the pool
+SCRATCH_MB = 512  # what the system under test may write (its scratch tmpfs)
+
+
+@dataclass(frozen=True)
+class SandboxSettings:
+    """What the user said about the system's sandbox (the commands' options)."""
+    enabled: bool = True  # False: --unsafe-no-sandbox
+    binds: tuple[str, ...] = ()  # --bind PATH: read-write inside
+    allow_net: tuple[str, ...] = ()  # --allow-net HOST:PORT: the machine's network stays
+    pass_env: tuple[str, ...] = ()  # --pass-env NAME
+    hidden: tuple[str, ...] = ()  # files masfuzz keeps (the run store, the model cache)
+
+    @classmethod
+    def of(cls, opts: Any) -> "SandboxSettings":
+        """From a command's options (absent ones at their defaults)."""
+        hidden = tuple(str(getattr(opts, name)) for name in ("store", "cache") if getattr(opts, name, None))
+        binds = tuple(getattr(opts, "bind", None) or ())
+        for path in binds:
+            if not os.path.exists(path):
+                raise MasfuzzError(f"--bind {path}: no such file or folder")
+        return cls(not getattr(opts, "unsafe_no_sandbox", False), binds,
+                   tuple(getattr(opts, "allow_net", None) or ()),
+                   tuple(getattr(opts, "pass_env", None) or ()), hidden)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What one worker confines itself to (sent in its environment, `PLAN_ENV`)."""
+    scratch: str  # an empty folder of the machine's; a tmpfs inside
+    code: tuple[str, ...] = ()  # the target's folder, read-only
+    binds: tuple[str, ...] = ()
+    network: bool = False  # keep the machine's network namespace
+    pass_env: tuple[str, ...] = ()
+    hidden: tuple[str, ...] = ()
+    cwd: str = field(default="")
+
+    def to_env(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_env(cls, text: str) -> "Plan":
+        data = json.loads(text)
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
+
+
+def plan_for(settings: SandboxSettings, target_ref: str) -> Plan:
+    """A worker's plan for `target_ref` (its scratch folder made now; `discard` removes it)."""
+    return Plan(tempfile.mkdtemp(prefix="masfuzz-sut-"), tuple(_code_folders(target_ref)),
+                tuple(os.path.realpath(p) for p in settings.binds), bool(settings.allow_net),
+                settings.pass_env, tuple(os.path.realpath(p) for p in settings.hidden), os.getcwd())
+
+
+def discard(plan: Plan | None) -> None:
+    if plan is not None:
+        shutil.rmtree(plan.scratch, ignore_errors=True)
+
+
+def _code_folders(target_ref: str) -> list[str]:
+    """The folder a file target is imported from (its first ancestor that is no package)."""
+    from masfuzz.loader import _package_root, split_target
+
+    where, _ = split_target(target_ref)
+    path = Path(where).expanduser()
+    if not path.is_file():
+        return []  # a module, found on sys.path (whose folders are readable anyway)
+    path = path.resolve()
+    return sorted({str(path.parent), str(_package_root(path)[0])})
+
+
+def problem() -> str | None:
+    """Why this machine cannot confine a worker (None: it can): the tool sandbox's probe, the
+    same kernel features."""
+    from masfuzz.toolfuzz.sandbox import isolation_problem
+
+    return isolation_problem()
+
+
+def check(settings: SandboxSettings) -> None:
+    """Bad input when the sandbox is asked for and the kernel refuses it: one line naming the
+    way out."""
+    if settings.enabled and (why := problem()) is not None:
+        raise MasfuzzError(f"the OS sandbox for the system under test is not available here ({why}); "
+                           "pass --unsafe-no-sandbox to run it unsandboxed")
+
+
+# -- in the worker ----------------------------------------------------------------------------
+def enter(plan: Plan) -> None:
+    """Confine this worker process by `plan`. Returns only in the confined serving worker; the
+    process it was called in stays outside, waits, and ends as the serving worker ended."""
+    from masfuzz.toolfuzz import confine
+
+    confine.close_descriptors([0, 1, 2])
+    confine.clean_environment(plan.pass_env)
+    sutenv = sys.modules.get("masfuzz.sutenv")
+    if sutenv is not None:  # its note of the user's keys, taken when masfuzz's environment was whole
+        sutenv._ORIGINAL = {name: os.environ.get(name) for name in sutenv._ORIGINAL}
+    lib = confine.libc()
+    confine.seccomp()  # imported while the Python install is still where it was
+    # the user's folders: their dot-names hidden, and those only their owner may enter copied
+    # in when masfuzz runs as root (`Confinement.pack`)
+    own = _user_folders(plan)
+    conf = confine.Confinement(plan.scratch, SCRATCH_MB, _readable(plan), _hidden(plan, own),
+                               plan.pass_env, own, writable=list(plan.binds))
+    conf.pack()
+    # the middle says "namespaces entered" on `ready`, this process "id maps written" on `go`;
+    # the namespace's first process sends the serving worker's end on `status`
+    ready, go, status = os.pipe(), os.pipe(), os.pipe()
+    middle = os.fork()
+    if middle == 0:
+        for fd in (ready[0], go[1], status[0]):
+            os.close(fd)
+        _middle(lib, conf, plan, ready[1], go[0], status[1])
+        return  # only the serving worker gets here
+    for fd in (ready[1], go[0], status[1]):
+        os.close(fd)
+    if os.read(ready[0], 1) == b"1":
+        try:
+            confine.write_id_maps(middle)
+            os.write(go[1], b"1")
+        except OSError as exc:
+            print(f"masfuzz worker: writing the user namespace's id maps refused: {exc}", file=sys.stderr)
+    os.close(go[1])
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)  # the serving worker alone holds the protocol pipes: its end is their end
+    os.dup2(null, 1)
+    _, ended = os.waitpid(middle, 0)
+    served = os.read(status[0], 16)
+    _end_as(int(served) if served.strip().lstrip(b"-").isdigit() else os.waitstatus_to_exitcode(ended))
+
+
+def _middle(lib: Any, conf: Any, plan: Plan, ready_w: int, go_r: int, status_w: int) -> None:
+    from masfuzz.toolfuzz import confine
+
+    try:
+        confine.die_with_parent(lib)
+        if os.geteuid() == 0:
+            os.setgroups([])
+        confine.enter_namespaces(lib, network=not plan.network)
+        sources = conf.open_sources()
+        os.write(ready_w, b"1")
+        if os.read(go_r, 1) != b"1":
+            os._exit(3)
+        os.close(ready_w)
+        os.close(go_r)
+        confine.become_root_inside()
+        confine.die_with_parent(lib)
+        first = os.fork()
+    except OSError as exc:
+        print(f"masfuzz worker: the OS sandbox refused: {exc}", file=sys.stderr)
+        os._exit(3)
+    if first == 0:
+        _first(lib, conf, plan, sources, status_w)
+        return
+    _, status = os.waitpid(first, 0)
+    os._exit(0 if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 else 3)
+
+
+def _first(lib: Any, conf: Any, plan: Plan, sources: list[Any], status_w: int) -> None:
+    """PID 1 of the namespace: build the root, start the serving worker, pass its status on."""
+    from masfuzz.toolfuzz import confine
+
+    try:
+        confine.die_with_parent(lib)
+        confine.build_root(lib, conf, sources)
+        for src in sources:
+            os.close(src.fd) if src.fd >= 0 else None
+        if not plan.network:
+            confine.loopback_up()
+        serving = os.fork()
+    except OSError as exc:
+        print(f"masfuzz worker: the OS sandbox refused: {exc}", file=sys.stderr)
+        os._exit(3)
+    if serving == 0:
+        os.close(status_w)
+        _serving(lib, plan)
+        return  # the one return: this process goes on to serve
+    for fd in (0, 1):
+        os.dup2(os.open(os.devnull, os.O_RDWR), fd)
+    while True:  # reap every orphan until the serving worker ends
+        pid, status = os.wait()
+        if pid == serving:
+            os.write(status_w, str(os.waitstatus_to_exitcode(status)).encode())
+            os._exit(0)
+
+
+def _serving(lib: Any, plan: Plan) -> None:
+    from masfuzz.toolfuzz import confine
+
+    confine.die_with_parent(lib)
+    confine.lock_down(lib)
+    # the target is found from the folder masfuzz ran in (a relative path, a module); the
+    # system runs in the scratch folder (`settle`)
+    try:
+        os.chdir(plan.cwd)
+    except OSError:  # not in the sandbox: a target path relative to it will say so
+        os.chdir(plan.scratch)
+    for name in ("HOME", "TMPDIR"):
+        os.environ[name] = plan.scratch
+    tempfile.tempdir = plan.scratch
+    _SCRATCH.append(plan.scratch)
+
+
+_SCRATCH: list[str] = []  # the confined worker's scratch folder
+
+
+def settle() -> None:
+    """Once the target is open, the system's current folder is the scratch folder: what it
+    writes to relative paths lands there (in a read-only folder it would fail, the sandbox's
+    doing and not the system's)."""
+    if _SCRATCH:
+        os.chdir(_SCRATCH[0])
+
+
+def _end_as(code: int) -> None:
+    """End this process as the serving worker ended (a signal's death by that signal)."""
+    import signal
+
+    sys.stderr.flush()
+    if code < 0:
+        signal.signal(-code, signal.SIG_DFL)
+        os.kill(os.getpid(), -code)
+    os._exit(code if 0 <= code < 256 else 1)
+
+
+def _readable(plan: Plan) -> list[str]:
+    from masfuzz.toolfuzz.confine import readable_paths
+
+    paths = [p for p in sys.path if p and os.path.exists(p)]
+    return readable_paths(None) + [os.path.realpath(p) for p in paths] + list(plan.code) + [plan.cwd]
+
+
+def _user_folders(plan: Plan) -> list[str]:
+    """The readable folders that are the user's: the target's, the current one, those of
+    `sys.path` outside the Python install and masfuzz."""
+    import masfuzz
+
+    system = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    system.add(os.path.realpath(os.path.dirname(masfuzz.__file__)))
+    folders = {os.path.realpath(p) for p in [*sys.path, *plan.code, plan.cwd] if p and os.path.isdir(p)}
+    return sorted(f for f in folders if not any(f == q or f.startswith(q + os.sep) for q in system))
+
+
+def _hidden(plan: Plan, own: list[str]) -> list[str]:
+    """The dot-names at the top of the user's folders and the files masfuzz keeps, with their
+    SQLite companions."""
+    from masfuzz.toolfuzz.confine import hidden_names
+
+    kept = [f"{p}{suffix}" for p in plan.hidden for suffix in ("", "-wal", "-shm", "-journal")]
+    return hidden_names(own) + [p for p in kept if os.path.exists(p)]

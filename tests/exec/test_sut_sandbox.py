@@ -1,0 +1,133 @@
+"""The system under test runs in the OS sandbox by default (`masfuzz.exec.sandbox`): the escape
+corpus of the tool sandbox (tests/toolfuzz/escape_corpus.py), tried by an agent's tool under
+`exec` with the default executor, is held. Judged from outside, as test_escapes.py judges the tool
+sandbox: the host folder and the project are byte-identical, a host TCP and a host Unix listener
+saw no connection, a sentinel process is alive and got no signal, the run store is intact, no
+planted secret (the project's .env, masfuzz's environment, the sentinel's) reached the tool, and
+nothing the tool started still runs. Unsandboxed (`--unsafe-no-sandbox`) the same corpus gets
+out, so the probes can fail."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from masfuzz.exec.sandbox import problem
+from tests.toolfuzz import escape_corpus
+from tests.toolfuzz.test_escapes import _open_store, _processes_with, _store_bytes, arena  # noqa: F401
+from tests.generate.test_cover import TESTER
+from tests.toolfuzz.test_os_sandbox import _tree_hash
+
+pytestmark = pytest.mark.skipif(problem() is not None, reason=f"no OS isolation here: {problem()}")
+FIXTURE = Path(__file__).parent / "fixtures" / "escape_app.py"
+# the corpus's probes that try to leave (not those about a tool call's own limits and state)
+PROBES = ("write_bound", "remount_root", "proc_root", "host_proc", "nsenter", "unix_libc", "tcp_libc",
+          "secrets", "store_fds", "ptrace", "namespaces", "kill_host", "kernel", "survivors")
+
+
+def _project(config: dict, monkeypatch) -> tuple[str, dict]:
+    """The app beside the corpus, and the config with secrets planted where the tool could look:
+    the project's .env and a variable of masfuzz's environment. Their values are no key's shape
+    and their names no secret's, so masfuzz's masking leaves them (and the probe that looks for
+    them) alone; masfuzz's own key is planted too, and must not show."""
+    project = Path(config["project"])
+    shutil.copy(FIXTURE, project / "app.py")
+    plain = [f"planted-{uuid.uuid4().hex}" for _ in range(2)]
+    (project / ".env").write_text(f"OPENAI_API_KEY={plain[0]}\n")
+    monkeypatch.setenv("SHOP_PLANTED_VALUE", plain[1])
+    monkeypatch.setenv("OPENAI_API_KEY", config["secrets"][2])
+    return str(project / "app.py"), {**config, "secrets": plain}
+
+
+def _exec(cli, app: str, config: dict, *extra: str, probes: tuple[str, ...] = PROBES) -> tuple[dict[str, str], str]:
+    """{probe: what it managed}, from the trace `masfuzz exec` prints, and that output."""
+    code, out, err = cli("exec", f"{app}:prober", "--input", f"{','.join(probes)} {json.dumps(config)}",
+                         "--sut-model", f"scripted/{app}:policy", "--timeout", "120", "--max-turns", "40", "--no-cache",
+                         "--format", "json", *extra)
+    assert code == 0, err
+    trace = json.loads(out)
+    results = [e for e in trace["events"] if e["type"] == "tool_result"]
+    calls = [e for e in trace["events"] if e["type"] == "tool_call"]
+    return {c["arguments"]["probe"]: r["payload"] for c, r in zip(calls, results)}, out
+
+
+def _held(outcomes: dict[str, str], arena: tuple, config: dict, before: tuple, db) -> None:
+    """Every probe of every run managed nothing, judged from outside too."""
+    root, _, tcp, unix, sentinel, log = arena
+    victim, project, store = before
+    for probe, result in outcomes.items():
+        print(f"{probe:14} {result[:150]!r}")
+    assert sorted(outcomes) == sorted(PROBES)
+    assert {p: r for p, r in outcomes.items() if r not in ("nothing", "started")} == {}
+    assert outcomes["survivors"] == "started"
+    assert _tree_hash(Path(config["victim"])) == victim
+    assert _tree_hash(Path(config["project"])) == project
+    assert tcp.connections == 0 and unix.connections == 0
+    assert sentinel.poll() is None and (not log.exists() or log.read_text() == "")
+    assert _store_bytes(config["store"]) == store
+    assert db.execute("SELECT note FROM runs").fetchall() == [("before the escapes",)]
+    deadline = time.monotonic() + 10
+    while _processes_with(config["marker"]) != [sentinel.pid] and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _processes_with(config["marker"]) == [sentinel.pid]  # no survivor
+
+
+def _before(config: dict) -> tuple:
+    return (_tree_hash(Path(config["victim"])), _tree_hash(Path(config["project"])),
+            _store_bytes(config["store"]))
+
+
+def test_the_escape_corpus_through_an_agents_tool_is_held_under_exec(arena, cli, monkeypatch):  # noqa: F811
+    planted = arena[1]["secrets"]
+    app, config = _project(arena[1], monkeypatch)
+    db = _open_store(config["store"])
+    before = _before(config)
+    outcomes, out = _exec(cli, app, config)
+    _held(outcomes, arena, config, before, db)
+    db.close()
+    assert not any(s in r for r in outcomes.values() for s in config["secrets"] + planted)
+    assert planted[2] not in out  # masfuzz's key (the input carries the config's, not this one)
+
+
+def test_the_escape_corpus_is_held_under_run(arena, cli, monkeypatch, tmp_path):  # noqa: F811
+    """`masfuzz run`'s structural phase, its workers forked from the template (--workers 2): the
+    tester asks what it likes, the agent tries every probe in every run."""
+    planted = arena[1]["secrets"]
+    app, config = _project(arena[1], monkeypatch)
+    results = tmp_path / "escapes.jsonl"
+    monkeypatch.setenv("ESCAPE_PROBES", ",".join(PROBES))
+    monkeypatch.setenv("ESCAPE_CONFIG", json.dumps(config))
+    monkeypatch.setenv("ESCAPE_LOG", str(results))
+    db = _open_store(config["store"])
+    before = _before(config)
+    code, out, err = cli("run", f"{app}:prober", "--model", TESTER, "--sut-model", f"scripted/{app}:run_policy",
+                         "--phases", "structural", "--faults", "none", "--budget-executions", "3", "--workers", "2",
+                         "--max-turns", "40", "--timeout", "120", "--no-cache", "--no-check",
+                         "--store", str(tmp_path / "runs.db"), "--suite", str(tmp_path / "suite.yaml"),
+                         "--format", "json")
+    assert code in (0, 1), err
+    runs = [json.loads(line) for line in results.read_text().splitlines()]
+    assert runs, err
+    for outcomes in runs:
+        _held(outcomes, arena, config, before, db)
+        assert not any(s in r for r in outcomes.values() for s in config["secrets"] + planted)
+    db.close()
+    assert planted[2] not in out
+
+
+def test_unsandboxed_the_same_corpus_gets_out(arena, cli, monkeypatch):  # noqa: F811
+    """The probes are real: without the sandbox they write outside, connect and find secrets
+    (only the probes that harm nothing beyond the test's own folder and listeners)."""
+    root, config, tcp, unix, sentinel, log = arena
+    app, config = _project(config, monkeypatch)
+    outcomes, _ = _exec(cli, app, config, "--unsafe-no-sandbox",
+                        probes=("proc_root", "tcp_libc", "unix_libc", "secrets"))
+    assert "wrote" in outcomes["proc_root"], outcomes
+    assert "connected" in outcomes["tcp_libc"] and tcp.connections >= 1
+    assert "found a planted secret in env SHOP_PLANTED_VALUE" in outcomes["secrets"]
+    assert f"found a planted secret in {config['project']}/.env" in outcomes["secrets"]
