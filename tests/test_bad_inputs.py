@@ -108,6 +108,28 @@ def _files(tmp: Path) -> dict[str, Path]:
     f["policy_not_callable"].write_text("policy = 3\n")
     f["non_utf8_py"] = tmp / "latin_app.py"
     f["non_utf8_py"].write_bytes(b"x = '\xe9'\n")
+    f["cases_not_list"] = tmp / "cases5.yaml"
+    f["cases_not_list"].write_text("format: masfuzz-suite\nformat_version: 1\ntarget: x.py:y\ncases: 5\n")
+    # "billion laughs": nine anchors, each a list of nine aliases of the one before (300 bytes
+    # that stand for 400 million nodes), as a manifest and as a suite
+    laughs = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{n}: &{n} [{', '.join([f'*{p}'] * 9)}]\n" for p, n in zip("abcdefgh", "bcdefghi"))
+    f["laughs_manifest"] = tmp / "laughs.yaml"
+    f["laughs_manifest"].write_text(laughs)
+    f["laughs_suite"] = tmp / "laughs_suite.yaml"
+    f["laughs_suite"].write_text("format: masfuzz-suite\nformat_version: 1\n" + laughs + "cases: [*i]\n")
+    f["self_alias"] = tmp / "self_alias.yaml"
+    f["self_alias"].write_text("system: &s {id: s, entry_agent: a, more: *s}\nagents: [a]\n")
+    f["deep_yaml"] = tmp / "deep.yaml"
+    f["deep_yaml"].write_text("system: " + "[" * 5000 + "]" * 5000 + "\n")
+    f["deep_json"] = tmp / "deep.json"
+    f["deep_json"].write_text("[" * 100_000 + "]" * 100_000)
+    f["factory_exits"] = tmp / "factory_exit_app.py"
+    f["factory_exits"].write_text("import sys\n\ndef build():\n    sys.exit(3)\n")
+    f["interrupts"] = tmp / "interrupt_app.py"
+    f["interrupts"].write_text("raise KeyboardInterrupt\n")
+    f["factory_interrupts"] = tmp / "factory_interrupt_app.py"
+    f["factory_interrupts"].write_text("def build():\n    raise KeyboardInterrupt\n")
     f["pyproject_dir"] = tmp / "proj"
     f["pyproject_dir"].mkdir()
     (f["pyproject_dir"] / "pyproject.toml").write_text("[tool.masfuzz]\nretries = 'many'\n")
@@ -147,6 +169,16 @@ def _file_cases(f: dict[str, Path]):
         ("replay: suite of another version", ["replay", str(f["version"])], {}),
         ("replay: missing suite", ["replay", str(f["version"].with_name("none.yaml"))], {}),
         ("replay: suite is a folder", ["replay", str(f["pyproject_dir"])], {}),
+        ("replay: cases is not a list", ["replay", str(f["cases_not_list"])], {}),
+        ("replay: suite of a billion laughs", ["replay", str(f["laughs_suite"])], {}),
+        ("inspect: manifest of a billion laughs", ["inspect", str(f["laughs_manifest"])], {}),
+        ("inspect: manifest with an alias inside itself", ["inspect", str(f["self_alias"])], {}),
+        ("inspect: manifest nested 5000 deep", ["inspect", str(f["deep_yaml"])], {}),
+        ("inspect: JSON manifest nested 100000 deep", ["inspect", str(f["deep_json"])], {}),
+        ("inspect: factory calls sys.exit(3)", ["inspect", f"{f['factory_exits']}:build()"], {}),
+        ("inspect: factory called by masfuzz calls sys.exit(3)", ["inspect", f"{f['factory_exits']}:build"], {}),
+        ("inspect: target raises KeyboardInterrupt on import", ["inspect", f"{f['interrupts']}:x"], {}),
+        ("inspect: factory raises KeyboardInterrupt", ["inspect", f"{f['factory_interrupts']}:build()"], {}),
         ("inspect: empty manifest", ["inspect", str(f["empty_manifest"])], {}),
         ("inspect: manifest is a list", ["inspect", str(f["manifest_list"])], {}),
         ("inspect: manifest names an unknown agent", ["inspect", str(f["manifest_unknown"])], {}),
@@ -216,7 +248,7 @@ def _cases(tmp_path: Path):
 
 
 def test_the_corpus_is_large():
-    assert len(_option_cases()) + 58 >= 150
+    assert len(_option_cases()) + 68 >= 150
 
 
 def test_every_bad_input_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
