@@ -130,10 +130,30 @@ def _files(tmp: Path) -> dict[str, Path]:
     f["interrupts"].write_text("raise KeyboardInterrupt\n")
     f["factory_interrupts"] = tmp / "factory_interrupt_app.py"
     f["factory_interrupts"].write_text("def build():\n    raise KeyboardInterrupt\n")
+    f["corrupt_page"] = _store_with_a_corrupt_page(tmp / "corrupt_page.db")
     f["pyproject_dir"] = tmp / "proj"
     f["pyproject_dir"].mkdir()
     (f["pyproject_dir"] / "pyproject.toml").write_text("[tool.masfuzz]\nretries = 'many'\n")
     return f
+
+
+def _store_with_a_corrupt_page(path: Path) -> Path:
+    """A run store whose `runs` table's page is overwritten: opening it works, reading a run
+    does not (SQLite: 'database disk image is malformed')."""
+    from masfuzz.store.db import RunStore
+
+    with RunStore(path) as store:
+        for i in range(40):
+            store.start_run("cover", target=f"app{i}.py:x" * 20, config={"seed": i})
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    [page] = db.execute("SELECT rootpage FROM sqlite_master WHERE name='runs'").fetchone()
+    size = db.execute("PRAGMA page_size").fetchone()[0]
+    db.close()
+    with open(path, "r+b") as fh:
+        fh.seek((page - 1) * size)
+        fh.write(b"\xde\xad\xbe\xef" * (size // 4))
+    return path
 
 
 def _file_cases(f: dict[str, Path]):
@@ -143,6 +163,7 @@ def _file_cases(f: dict[str, Path]):
         ("report: another application's database", store(f["foreign"]), {}),
         ("report: a store from the future", store(f["future"]), {}),
         ("report: missing store", store(f["not_sqlite"].with_name("nope.db")), {}),
+        ("report: a store with a corrupt page", store(f["corrupt_page"]), {}),
         ("report: run that does not exist", ["report", "--store", str(f["foreign"]), "--run", "7"], {}),
         ("cover: store is not sqlite", ["cover", CS, "--store", str(f["not_sqlite"]), "--sut-model", CS_SUT], {}),
         ("tools: store is foreign", ["tools", f"{EXAMPLES}/tools/control.py:celsius_to_fahrenheit", "--store",
@@ -248,7 +269,7 @@ def _cases(tmp_path: Path):
 
 
 def test_the_corpus_is_large():
-    assert len(_option_cases()) + 68 >= 150
+    assert len(_option_cases()) + 69 >= 150
 
 
 def test_every_bad_input_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
@@ -272,3 +293,76 @@ def test_every_bad_input_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
         if not ok:
             failed.append(f"{name}: exit {code!r}, stderr {err[:200]!r}")
     assert not failed, f"{len(failed)} of {len(cases)} bad inputs:\n" + "\n".join(failed)
+
+
+CS_COVER = ["cover", CS, "--model", "scripted/" + str(EXAMPLES / "testers" / "template_tester.py") + ":policy",
+            "--sut-model", CS_SUT, "--attempts", "1", "--executor", "inprocess"]
+
+
+def _cli_process(argv: list[str], preexec=None, prefix: tuple[str, ...] = ()):
+    """masfuzz in a process of its own: (exit status, stdout, stderr)."""
+    import subprocess
+
+    from tests.conftest import MASFUZZ_CLI
+
+    done = subprocess.run([*prefix, *MASFUZZ_CLI, *argv], capture_output=True, text=True, cwd=ROOT,
+                          preexec_fn=preexec, timeout=600)
+    return done.returncode, done.stdout, done.stderr
+
+
+def _one_line(code, err, words):
+    """Exit 2, and the error one line after the progress a campaign printed before it."""
+    last = err.rstrip("\n").rpartition("\n")[2]
+    return code == 2 and err.count("masfuzz: error:") == 1 and last.startswith("masfuzz: error:") \
+        and words in last and "Traceback" not in err
+
+
+def test_a_full_disk_is_one_line_and_the_store_resumes(tmp_path):
+    """The store cannot grow past 300 kB (RLIMIT_FSIZE, as a full disk): the campaign stops with
+    one line, what it recorded stays, and the same command run again finishes the run."""
+    import resource
+    import signal
+
+    store = tmp_path / "runs.db"
+
+    def small_disk():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (300_000, 300_000))
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # writes then fail (EFBIG), as on a full disk
+
+    code, out, err = _cli_process([*CS_COVER, "--store", str(store)], preexec=small_disk)
+    assert _one_line(code, err, "cannot write the run store"), (code, err[-2000:])
+    assert "Traceback" not in out + err
+    code, out, err = _cli_process([*CS_COVER, "--store", str(store)])
+    assert code == 0, err[-2000:]
+    assert "resuming run 1" in err
+    db = sqlite3.connect(store)
+    assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    assert db.execute("SELECT status FROM runs").fetchall() == [("completed",)]
+
+
+def test_a_read_only_store_is_reported_and_refused_for_writing(tmp_path, cli, monkeypatch):
+    """A store masfuzz may not write (its file and folder read-only to the user) is read by
+    `report`; a command that would write it says it cannot, in one line."""
+    import os
+    import shutil
+
+    monkeypatch.chdir(ROOT)
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    store = folder / "runs.db"
+    assert cli(*CS_COVER, "--store", str(store))[0] == 0
+    want = cli("report", "--store", str(store))[1]
+    prefix: tuple[str, ...] = ()
+    if os.geteuid() == 0:  # root writes whatever the mode says: be nobody, in a user namespace
+        if not shutil.which("unshare") or _cli_process(["--version"], prefix=("unshare", "--user"))[0]:
+            pytest.skip("running as root without user namespaces: no way to be refused a write")
+        prefix = ("unshare", "--user")
+    store.chmod(0o444)
+    folder.chmod(0o555)
+    try:
+        code, out, err = _cli_process(["report", "--store", str(store)], prefix=prefix)
+        assert code == 0 and out == want, err
+        code, out, err = _cli_process([*CS_COVER, "--store", str(store)], prefix=prefix)
+        assert _one_line(code, err, "masfuzz cannot write this run store"), err
+    finally:
+        folder.chmod(0o755)
