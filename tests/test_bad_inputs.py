@@ -366,3 +366,93 @@ def test_a_read_only_store_is_reported_and_refused_for_writing(tmp_path, cli, mo
         assert _one_line(code, err, "masfuzz cannot write this run store"), err
     finally:
         folder.chmod(0o755)
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rpartition(") ")[2].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("executor", ["inprocess", "pool"])
+def test_a_daemon_a_tool_started_does_not_outlive_masfuzz(tmp_path, monkeypatch, executor):
+    """A tool forks, calls setsid and forks again: its daemon leaves the process group masfuzz
+    kills. `exec` still ends it (and says so), with no traceback ("Event loop is closed" from
+    the worker's pipes, which the daemon held open)."""
+    import os
+    import signal
+    import time
+
+    pytest.importorskip("agents")
+    app = ROOT / "tests" / "faults" / "daemon_app.py"
+    mark = tmp_path / "daemon.pids"
+    monkeypatch.setenv("DAEMON_MARK", str(mark))
+    code, out, err = _cli_process(["exec", f"{app}:desk", "--input", "start the indexer", "--sut-model",
+                                   f"scripted/{app}:policy", "--executor", executor])
+    pids = {int(p) for p in mark.read_text().split()} if mark.exists() else set()
+    try:
+        assert code == 0, err
+        assert "Traceback" not in err and "Event loop is closed" not in err, err
+        assert "indexer started" in out and pids  # the daemon did start
+        time.sleep(1)
+        assert not [p for p in pids if _running(p)], f"survivors: {pids}"
+    finally:
+        for pid in pids:
+            if _running(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _zombie_children() -> list[int]:
+    import os
+
+    me, found = str(os.getpid()), []
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                state, ppid = fh.read().rpartition(") ")[2].split()[:2]
+        except (OSError, ValueError):
+            continue
+        if ppid == me and state == "Z":
+            found.append(int(entry))
+    return found
+
+
+def test_replaced_tool_workers_are_reaped(cli, monkeypatch):
+    """Every timeout replaces the tool's sandbox worker; the processes of each one killed are
+    reaped, none left defunct (masfuzz adopts orphans, so they are its to reap)."""
+    monkeypatch.chdir(ROOT)
+    before = set(_zombie_children())
+    code, out, err = cli("tools", "tests/faults/hanging_tool.py:hang_on_odd", "--calls", "12", "--seed", "1",
+                         "--timeout", "0.5")
+    assert code == 0, err
+    assert "Timeout" in out  # workers were replaced
+    assert set(_zombie_children()) - before == set()
+
+
+def test_a_refused_fork_is_the_harness_problem_not_a_crash(monkeypatch):
+    """A call whose process the machine refuses (a process limit: fork fails with EAGAIN) is
+    masfuzz's failure to run it, attributed to the harness, never a crash of the tool's."""
+    import os
+
+    from masfuzz.toolfuzz import sandbox
+    from masfuzz.toolfuzz.grouping import attribution
+    from masfuzz.toolfuzz.tools import from_callable
+
+    from tests.faults.hanging_tool import hang_on_odd
+
+    def refused():
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    tool = from_callable(hang_on_odd)
+    monkeypatch.setattr(os, "fork", refused)
+    read, write = os.pipe()  # stands for the channel to masfuzz, which the call never touches
+    try:
+        data = sandbox._fresh_call(os.fdopen(read), tool, {"n": 2}, False, sandbox.SandboxLimits(),
+                                   "/nonexistent", sandbox.CallState(), None)
+    finally:
+        os.close(write)
+    outcome = sandbox.CallOutcome.from_json(data)
+    assert outcome.status == "error" and "refused" in outcome.message
+    assert attribution(outcome)[0] == "harness"
