@@ -108,10 +108,52 @@ def _files(tmp: Path) -> dict[str, Path]:
     f["policy_not_callable"].write_text("policy = 3\n")
     f["non_utf8_py"] = tmp / "latin_app.py"
     f["non_utf8_py"].write_bytes(b"x = '\xe9'\n")
+    f["cases_not_list"] = tmp / "cases5.yaml"
+    f["cases_not_list"].write_text("format: masfuzz-suite\nformat_version: 1\ntarget: x.py:y\ncases: 5\n")
+    # "billion laughs": nine anchors, each a list of nine aliases of the one before (300 bytes
+    # that stand for 400 million nodes), as a manifest and as a suite
+    laughs = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{n}: &{n} [{', '.join([f'*{p}'] * 9)}]\n" for p, n in zip("abcdefgh", "bcdefghi"))
+    f["laughs_manifest"] = tmp / "laughs.yaml"
+    f["laughs_manifest"].write_text(laughs)
+    f["laughs_suite"] = tmp / "laughs_suite.yaml"
+    f["laughs_suite"].write_text("format: masfuzz-suite\nformat_version: 1\n" + laughs + "cases: [*i]\n")
+    f["self_alias"] = tmp / "self_alias.yaml"
+    f["self_alias"].write_text("system: &s {id: s, entry_agent: a, more: *s}\nagents: [a]\n")
+    f["deep_yaml"] = tmp / "deep.yaml"
+    f["deep_yaml"].write_text("system: " + "[" * 5000 + "]" * 5000 + "\n")
+    f["deep_json"] = tmp / "deep.json"
+    f["deep_json"].write_text("[" * 100_000 + "]" * 100_000)
+    f["factory_exits"] = tmp / "factory_exit_app.py"
+    f["factory_exits"].write_text("import sys\n\ndef build():\n    sys.exit(3)\n")
+    f["interrupts"] = tmp / "interrupt_app.py"
+    f["interrupts"].write_text("raise KeyboardInterrupt\n")
+    f["factory_interrupts"] = tmp / "factory_interrupt_app.py"
+    f["factory_interrupts"].write_text("def build():\n    raise KeyboardInterrupt\n")
+    f["corrupt_page"] = _store_with_a_corrupt_page(tmp / "corrupt_page.db")
     f["pyproject_dir"] = tmp / "proj"
     f["pyproject_dir"].mkdir()
     (f["pyproject_dir"] / "pyproject.toml").write_text("[tool.masfuzz]\nretries = 'many'\n")
     return f
+
+
+def _store_with_a_corrupt_page(path: Path) -> Path:
+    """A run store whose `runs` table's page is overwritten: opening it works, reading a run
+    does not (SQLite: 'database disk image is malformed')."""
+    from masfuzz.store.db import RunStore
+
+    with RunStore(path) as store:
+        for i in range(40):
+            store.start_run("cover", target=f"app{i}.py:x" * 20, config={"seed": i})
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    [page] = db.execute("SELECT rootpage FROM sqlite_master WHERE name='runs'").fetchone()
+    size = db.execute("PRAGMA page_size").fetchone()[0]
+    db.close()
+    with open(path, "r+b") as fh:
+        fh.seek((page - 1) * size)
+        fh.write(b"\xde\xad\xbe\xef" * (size // 4))
+    return path
 
 
 def _file_cases(f: dict[str, Path]):
@@ -121,6 +163,7 @@ def _file_cases(f: dict[str, Path]):
         ("report: another application's database", store(f["foreign"]), {}),
         ("report: a store from the future", store(f["future"]), {}),
         ("report: missing store", store(f["not_sqlite"].with_name("nope.db")), {}),
+        ("report: a store with a corrupt page", store(f["corrupt_page"]), {}),
         ("report: run that does not exist", ["report", "--store", str(f["foreign"]), "--run", "7"], {}),
         ("cover: store is not sqlite", ["cover", CS, "--store", str(f["not_sqlite"]), "--sut-model", CS_SUT], {}),
         ("tools: store is foreign", ["tools", f"{EXAMPLES}/tools/control.py:celsius_to_fahrenheit", "--store",
@@ -147,6 +190,16 @@ def _file_cases(f: dict[str, Path]):
         ("replay: suite of another version", ["replay", str(f["version"])], {}),
         ("replay: missing suite", ["replay", str(f["version"].with_name("none.yaml"))], {}),
         ("replay: suite is a folder", ["replay", str(f["pyproject_dir"])], {}),
+        ("replay: cases is not a list", ["replay", str(f["cases_not_list"])], {}),
+        ("replay: suite of a billion laughs", ["replay", str(f["laughs_suite"])], {}),
+        ("inspect: manifest of a billion laughs", ["inspect", str(f["laughs_manifest"])], {}),
+        ("inspect: manifest with an alias inside itself", ["inspect", str(f["self_alias"])], {}),
+        ("inspect: manifest nested 5000 deep", ["inspect", str(f["deep_yaml"])], {}),
+        ("inspect: JSON manifest nested 100000 deep", ["inspect", str(f["deep_json"])], {}),
+        ("inspect: factory calls sys.exit(3)", ["inspect", f"{f['factory_exits']}:build()"], {}),
+        ("inspect: factory called by masfuzz calls sys.exit(3)", ["inspect", f"{f['factory_exits']}:build"], {}),
+        ("inspect: target raises KeyboardInterrupt on import", ["inspect", f"{f['interrupts']}:x"], {}),
+        ("inspect: factory raises KeyboardInterrupt", ["inspect", f"{f['factory_interrupts']}:build()"], {}),
         ("inspect: empty manifest", ["inspect", str(f["empty_manifest"])], {}),
         ("inspect: manifest is a list", ["inspect", str(f["manifest_list"])], {}),
         ("inspect: manifest names an unknown agent", ["inspect", str(f["manifest_unknown"])], {}),
@@ -216,7 +269,7 @@ def _cases(tmp_path: Path):
 
 
 def test_the_corpus_is_large():
-    assert len(_option_cases()) + 58 >= 150
+    assert len(_option_cases()) + 69 >= 150
 
 
 def test_every_bad_input_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
@@ -240,3 +293,166 @@ def test_every_bad_input_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
         if not ok:
             failed.append(f"{name}: exit {code!r}, stderr {err[:200]!r}")
     assert not failed, f"{len(failed)} of {len(cases)} bad inputs:\n" + "\n".join(failed)
+
+
+CS_COVER = ["cover", CS, "--model", "scripted/" + str(EXAMPLES / "testers" / "template_tester.py") + ":policy",
+            "--sut-model", CS_SUT, "--attempts", "1", "--executor", "inprocess"]
+
+
+def _cli_process(argv: list[str], preexec=None, prefix: tuple[str, ...] = ()):
+    """masfuzz in a process of its own: (exit status, stdout, stderr)."""
+    import subprocess
+
+    from tests.conftest import MASFUZZ_CLI
+
+    done = subprocess.run([*prefix, *MASFUZZ_CLI, *argv], capture_output=True, text=True, cwd=ROOT,
+                          preexec_fn=preexec, timeout=600)
+    return done.returncode, done.stdout, done.stderr
+
+
+def _one_line(code, err, words):
+    """Exit 2, and the error one line after the progress a campaign printed before it."""
+    last = err.rstrip("\n").rpartition("\n")[2]
+    return code == 2 and err.count("masfuzz: error:") == 1 and last.startswith("masfuzz: error:") \
+        and words in last and "Traceback" not in err
+
+
+def test_a_full_disk_is_one_line_and_the_store_resumes(tmp_path):
+    """The store cannot grow past 300 kB (RLIMIT_FSIZE, as a full disk): the campaign stops with
+    one line, what it recorded stays, and the same command run again finishes the run."""
+    import resource
+    import signal
+
+    store = tmp_path / "runs.db"
+
+    def small_disk():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (300_000, 300_000))
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # writes then fail (EFBIG), as on a full disk
+
+    code, out, err = _cli_process([*CS_COVER, "--store", str(store)], preexec=small_disk)
+    assert _one_line(code, err, "cannot write the run store"), (code, err[-2000:])
+    assert "Traceback" not in out + err
+    code, out, err = _cli_process([*CS_COVER, "--store", str(store)])
+    assert code == 0, err[-2000:]
+    assert "resuming run 1" in err
+    db = sqlite3.connect(store)
+    assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    assert db.execute("SELECT status FROM runs").fetchall() == [("completed",)]
+
+
+def test_a_read_only_store_is_reported_and_refused_for_writing(tmp_path, cli, monkeypatch):
+    """A store masfuzz may not write (its file and folder read-only to the user) is read by
+    `report`; a command that would write it says it cannot, in one line."""
+    import os
+    import shutil
+
+    monkeypatch.chdir(ROOT)
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    store = folder / "runs.db"
+    assert cli(*CS_COVER, "--store", str(store))[0] == 0
+    want = cli("report", "--store", str(store))[1]
+    prefix: tuple[str, ...] = ()
+    if os.geteuid() == 0:  # root writes whatever the mode says: be nobody, in a user namespace
+        if not shutil.which("unshare") or _cli_process(["--version"], prefix=("unshare", "--user"))[0]:
+            pytest.skip("running as root without user namespaces: no way to be refused a write")
+        prefix = ("unshare", "--user")
+    store.chmod(0o444)
+    folder.chmod(0o555)
+    try:
+        code, out, err = _cli_process(["report", "--store", str(store)], prefix=prefix)
+        assert code == 0 and out == want, err
+        code, out, err = _cli_process([*CS_COVER, "--store", str(store)], prefix=prefix)
+        assert _one_line(code, err, "masfuzz cannot write this run store"), err
+    finally:
+        folder.chmod(0o755)
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rpartition(") ")[2].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("executor", ["inprocess", "pool"])
+def test_a_daemon_a_tool_started_does_not_outlive_masfuzz(tmp_path, monkeypatch, executor):
+    """A tool forks, calls setsid and forks again: its daemon leaves the process group masfuzz
+    kills. `exec` still ends it (and says so), with no traceback ("Event loop is closed" from
+    the worker's pipes, which the daemon held open)."""
+    import os
+    import signal
+    import time
+
+    pytest.importorskip("agents")
+    app = ROOT / "tests" / "faults" / "daemon_app.py"
+    mark = tmp_path / "daemon.pids"
+    monkeypatch.setenv("DAEMON_MARK", str(mark))
+    code, out, err = _cli_process(["exec", f"{app}:desk", "--input", "start the indexer", "--sut-model",
+                                   f"scripted/{app}:policy", "--executor", executor])
+    pids = {int(p) for p in mark.read_text().split()} if mark.exists() else set()
+    try:
+        assert code == 0, err
+        assert "Traceback" not in err and "Event loop is closed" not in err, err
+        assert "indexer started" in out and pids  # the daemon did start
+        time.sleep(1)
+        assert not [p for p in pids if _running(p)], f"survivors: {pids}"
+    finally:
+        for pid in pids:
+            if _running(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _zombie_children() -> list[int]:
+    import os
+
+    me, found = str(os.getpid()), []
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                state, ppid = fh.read().rpartition(") ")[2].split()[:2]
+        except (OSError, ValueError):
+            continue
+        if ppid == me and state == "Z":
+            found.append(int(entry))
+    return found
+
+
+def test_replaced_tool_workers_are_reaped(cli, monkeypatch):
+    """Every timeout replaces the tool's sandbox worker; the processes of each one killed are
+    reaped, none left defunct (masfuzz adopts orphans, so they are its to reap)."""
+    monkeypatch.chdir(ROOT)
+    before = set(_zombie_children())
+    code, out, err = cli("tools", "tests/faults/hanging_tool.py:hang_on_odd", "--calls", "12", "--seed", "1",
+                         "--timeout", "0.5")
+    assert code == 0, err
+    assert "Timeout" in out  # workers were replaced
+    assert set(_zombie_children()) - before == set()
+
+
+def test_a_refused_fork_is_the_harness_problem_not_a_crash(monkeypatch):
+    """A call whose process the machine refuses (a process limit: fork fails with EAGAIN) is
+    masfuzz's failure to run it, attributed to the harness, never a crash of the tool's."""
+    import os
+
+    from masfuzz.toolfuzz import sandbox
+    from masfuzz.toolfuzz.grouping import attribution
+    from masfuzz.toolfuzz.tools import from_callable
+
+    from tests.faults.hanging_tool import hang_on_odd
+
+    def refused():
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    tool = from_callable(hang_on_odd)
+    monkeypatch.setattr(os, "fork", refused)
+    read, write = os.pipe()  # stands for the channel to masfuzz, which the call never touches
+    try:
+        data = sandbox._fresh_call(os.fdopen(read), tool, {"n": 2}, False, sandbox.SandboxLimits(),
+                                   "/nonexistent", sandbox.CallState(), None)
+    finally:
+        os.close(write)
+    outcome = sandbox.CallOutcome.from_json(data)
+    assert outcome.status == "error" and "refused" in outcome.message
+    assert attribution(outcome)[0] == "harness"

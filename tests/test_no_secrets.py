@@ -1,6 +1,10 @@
 """No secret reaches any file masfuzz writes or anything it prints: values of environment
 variables under every secret-name pattern (and one named with --secret-env), credentials in a
-model string, a key a crashing tool printed to stderr, a token in a tool's error text."""
+model string, a key a crashing tool printed to stderr, a token in a tool's error text, and what a
+tool running inside masfuzz's own process writes straight to file descriptors 1 and 2. Every
+file masfuzz writes (it runs in a folder of the test's, its home there too: the store, the model
+cache, the suite, the reports in every format) and both streams, read at the file descriptors,
+are searched for every value and each escaped form of it."""
 
 import json
 import sys
@@ -15,7 +19,7 @@ from tests.conftest import EXAMPLES, ROOT  # noqa: E402
 
 pytest.importorskip("agents")
 
-APP = "tests/redact/leaky_app.py"
+APP = str(ROOT / "tests" / "redact" / "leaky_app.py")
 POLICY = f"scripted/{APP}:policy"
 TESTER = "scripted/" + str(EXAMPLES / "testers" / "template_tester.py") + ":policy"
 # values with a quote, a backslash, non-ASCII letters and markup: each is written JSON-, HTML-,
@@ -37,8 +41,14 @@ def forms(value):
     return encodings(value)
 
 
-def test_planted_secrets_never_leave(cli, tmp_path, monkeypatch):
-    monkeypatch.chdir(ROOT)
+def test_planted_secrets_never_leave(capfd, tmp_path, monkeypatch):
+    from masfuzz.cli import main
+
+    work = tmp_path / "work"  # masfuzz's folder and home: whatever it writes by default is here
+    work.mkdir()
+    monkeypatch.chdir(work)
+    monkeypatch.setenv("HOME", str(work))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(work / ".cache"))
     for name, value in SECRETS.items():
         monkeypatch.setenv(name, value)
     store, suite = str(tmp_path / "runs.db"), str(tmp_path / "suite.yaml")
@@ -46,9 +56,18 @@ def test_planted_secrets_never_leave(cli, tmp_path, monkeypatch):
     printed = []
 
     def run(*argv):
-        code, out, err = cli(*argv, "--secret-env", "CUSTOM_CRED")
+        code = main([*argv, "--secret-env", "CUSTOM_CRED"])
+        out, err = capfd.readouterr()  # at the descriptors: what reached them past sys.std*
         printed.append(out + err)
         return code, out, err
+
+    # a tool writing a token and a key straight to fds 2 and 1, in masfuzz's process and not
+    for executor in ("inprocess", "pool"):
+        code, out, err = run("exec", f"{APP}:desk", "--input", "write the debug log", "--sut-model",
+                             POLICY, "--executor", executor)
+        assert code == 0, err
+        if executor == "inprocess":  # the tool's own lines reached the terminal, masked
+            assert "debug: token ***" in err and "debug: key ***" in out, (out, err)
 
     # a tool error carrying a token, and a tool that prints a key to stderr and dies
     for words in ("check my billing account", "refresh my session"):
@@ -80,7 +99,7 @@ def test_planted_secrets_never_leave(cli, tmp_path, monkeypatch):
                            "--store", store, "--format", fmt, "--pass-env", "DB_PASSWORD")
         assert code == 0, err
     assert run("report", "--store", store)[0] == 0
-    for kind in ("json", "junit", "sarif", "html"):  # the CI reports, written to files
+    for kind in ("text", "json", "junit", "sarif", "html"):  # the reports, written to files
         assert run("report", "--store", store, "--report", f"{kind}:{tmp_path / f'report.{kind}'}")[0] == 0
     written = [p for p in tmp_path.rglob("*") if p.is_file()]
     assert any(p.suffix == ".db" for p in written) and any(p.suffix == ".yaml" for p in written)

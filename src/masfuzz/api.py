@@ -808,5 +808,5 @@ def report(store: str | os.PathLike[str] | None = None, run: int | None = None) 
     path = Path(store if store is not None else options("report").store)
     if not path.exists():
         raise MasfuzzError(f"{path}: no run store here (run `masfuzz cover` first, or give --store)")
-    with RunStore(path) as db:
+    with RunStore(path, read_only=True) as db:
         return analyze(db, run)

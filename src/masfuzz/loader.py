@@ -24,11 +24,13 @@ import importlib.util
 import io
 import os
 import re
+import signal
 import sys
+import threading
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from masfuzz.errors import TargetError
 
@@ -81,12 +83,11 @@ def _import(where: str, target: str) -> tuple[Any, Path | None]:
     looks_like_file = where.endswith((".py", ".ipynb")) or "/" in where or "\\" in where
     if not looks_like_file:
         try:
-            return importlib.import_module(where), None
+            return call_user(importlib.import_module, where, failed=f"{target}: importing {where} failed",
+                             let=(ModuleNotFoundError,)), None
         except ModuleNotFoundError as exc:
             if exc.name and where.startswith(exc.name):
                 raise TargetError(f"{target}: no module named {where!r}") from None
-            raise TargetError(f"{target}: importing {where} failed: {_describe(exc, None)}") from None
-        except Exception as exc:  # an error inside the user's module
             raise TargetError(f"{target}: importing {where} failed: {_describe(exc, None)}") from None
     path = Path(where).expanduser()
     if not path.exists():
@@ -96,8 +97,14 @@ def _import(where: str, target: str) -> tuple[Any, Path | None]:
     path = path.resolve()
     _import_frameworks_first(path)
     root, dotted = _package_root(path)
+    with _Interrupts() as interrupts:
+        return _import_user_file(path, root, dotted, target, interrupts), path
+
+
+def _import_user_file(path: Path, root: Path, dotted: str | None, target: str,
+                      interrupts: "_Interrupts") -> Any:
     try:
-        return _import_file(path, root, dotted), path
+        return _import_file(path, root, dotted)
     except ModuleNotFoundError as exc:
         # A script inside a project often imports the project's packages by absolute name
         # (`from examples.helpers import x`) and is meant to run from the project root. Find
@@ -107,19 +114,70 @@ def _import(where: str, target: str) -> tuple[Any, Path | None]:
             raise TargetError(f"{target}: importing {path.name} failed: {_describe(exc, path)}") from None
         sys.path.append(str(home))
         try:
-            return _import_file(path, root, dotted), path
+            return _import_file(path, root, dotted)
         except BaseException as again:
-            if isinstance(again, KeyboardInterrupt):
-                raise
+            interrupts.reraise_if_the_users(again)
             raise TargetError(f"{target}: importing {path.name} failed: {_describe(again, path)}") from None
     except TargetError:
         raise
     except SyntaxError as exc:
         raise TargetError(f"{target}: syntax error at {exc.filename}:{exc.lineno}: {exc.msg}") from None
-    except BaseException as exc:  # SystemExit, KeyboardInterrupt from module top level too
-        if isinstance(exc, KeyboardInterrupt):
-            raise
+    except BaseException as exc:  # SystemExit, and a KeyboardInterrupt the module raises itself
+        interrupts.reraise_if_the_users(exc)
         raise TargetError(f"{target}: importing {path.name} failed: {_describe(exc, path)}") from None
+
+
+class _Interrupts:
+    """Tells a Ctrl-C of the user's from a `KeyboardInterrupt` the target's own code raises
+    (`raise KeyboardInterrupt` at import, in a factory): the first interrupts masfuzz, the second
+    is a load error of the target like any other exception. While it is entered, SIGINT raises
+    through a handler that notes it; a handler other than Python's default is left alone, and
+    then every KeyboardInterrupt counts as the user's."""
+
+    def __init__(self) -> None:
+        self.signalled = False
+        self._saved: Any = None
+
+    def __enter__(self) -> "_Interrupts":
+        if threading.current_thread() is threading.main_thread() \
+                and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            self._saved = signal.signal(signal.SIGINT, self._handler)
+        else:
+            self.signalled = signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
+        return self
+
+    def _handler(self, signum: int, frame: Any) -> None:
+        self.signalled = True
+        raise KeyboardInterrupt
+
+    def __exit__(self, *exc: object) -> None:
+        if self._saved is not None:
+            signal.signal(signal.SIGINT, self._saved)
+
+    def reraise_if_the_users(self, exc: BaseException) -> None:
+        """Raise `exc` again when it is the user's Ctrl-C (or no exception at all: a generator
+        closing, an exit of masfuzz's own)."""
+        if isinstance(exc, KeyboardInterrupt) and self.signalled:
+            raise exc
+        if isinstance(exc, GeneratorExit):
+            raise exc
+
+
+def call_user(fn: Callable[..., Any], *args: Any, failed: str,
+              let: tuple[type[BaseException], ...] = (), **kwargs: Any) -> Any:
+    """`fn(*args, **kwargs)` of the target's (a factory, a property): anything it raises, a
+    `SystemExit` or a `KeyboardInterrupt` of its own too, is a `TargetError` reading
+    `<failed>: Type: message (file:line)`; the exception types in `let` pass through."""
+    with _Interrupts() as interrupts:
+        try:
+            return fn(*args, **kwargs)
+        except let:
+            raise
+        except TargetError:
+            raise
+        except BaseException as exc:
+            interrupts.reraise_if_the_users(exc)
+            raise TargetError(f"{failed}: {_describe(exc, None)}") from None
 
 
 def _import_file(path: Path, root: Path, dotted: str | None) -> Any:
@@ -299,13 +357,9 @@ def _resolve_attr(module: Any, expr: str, target: str) -> Any:
     if dotted is None:
         raise TargetError(f"{target}: {expr!r} is not an attribute name or a call")
     obj: Any = module
-    for part in dotted.split("."):
-        try:
-            obj = _attribute(obj, part, module, dotted, target)
-        except TargetError:
-            raise
-        except Exception as exc:  # a property or __getattr__ of the user's that raises
-            raise TargetError(f"{target}: reading {dotted} failed: {_describe(exc, None)}") from None
+    for part in dotted.split("."):  # a property or __getattr__ of the user's may raise
+        obj = call_user(_attribute, obj, part, module, dotted, target,
+                        failed=f"{target}: reading {dotted} failed")
     if call is None:
         return obj
     try:
@@ -313,10 +367,7 @@ def _resolve_attr(module: Any, expr: str, target: str) -> Any:
         kwargs = {k.arg: ast.literal_eval(k.value) for k in call.keywords if k.arg}
     except ValueError:
         raise TargetError(f"{target}: factory arguments must be literals") from None
-    try:
-        return obj(*args, **kwargs)
-    except Exception as exc:
-        raise TargetError(f"{target}: calling {dotted}(...) failed: {_describe(exc, None)}") from None
+    return call_user(obj, *args, failed=f"{target}: calling {dotted}(...) failed", **kwargs)
 
 
 def _attribute(obj: Any, part: str, module: Any, dotted: str, target: str) -> Any:

@@ -10,7 +10,10 @@ crashing tool printed to stderr, or echoed in an error, is masked like one in a 
 The places where data leaves masfuzz call this module: every trace as it leaves an executor
 (`redact_trace`: events, payloads, errors, meta, stderr tails), model strings and configurations
 before they are stored (`redact_model_string`, `redact_data`), and every line the command line
-prints (the CLI's output streams go through `redact`).
+prints (the CLI's output streams go through `redact`). Code of the system under test running in
+masfuzz's own process (`--executor inprocess`) may write to file descriptors 1 and 2 directly
+(`os.write(2, ...)`, `sys.__stderr__`, a C library): while it runs, those descriptors are pipes
+whose lines are masked on their way to where they pointed (`RedactingFds`).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import html
 import json
 import os
 import re
+import threading
 from urllib.parse import quote, quote_plus
 from xml.sax.saxutils import escape as xml_escape
 from typing import Any
@@ -142,3 +146,84 @@ class RedactingStream:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
+
+
+class RedactingFds:
+    """While entered (re-entrant: concurrent runs share one), file descriptors 1 and 2 of this
+    process are pipes; a thread each masks what arrives, line by line (a carriage return ends a
+    line too, for progress bars), and writes it where the descriptor pointed before."""
+
+    _lock = threading.Lock()
+    _depth = 0
+    _saved: list[tuple[int, int, int, threading.Thread]] = []  # (fd, its original, pipe writer, thread)
+
+    def __enter__(self) -> "RedactingFds":
+        with RedactingFds._lock:
+            RedactingFds._depth += 1
+            if RedactingFds._depth == 1:
+                for fd in (1, 2):
+                    try:
+                        original = os.dup(fd)
+                    except OSError:
+                        continue  # closed: nothing to mask
+                    _flush_python_streams()
+                    read, write = os.pipe()
+                    thread = threading.Thread(target=_forward, args=(read, original),
+                                              name=f"masfuzz-redact-fd{fd}", daemon=True)
+                    thread.start()
+                    os.dup2(write, fd)
+                    RedactingFds._saved.append((fd, original, write, thread))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        with RedactingFds._lock:
+            RedactingFds._depth -= 1
+            if RedactingFds._depth:
+                return
+            saved, RedactingFds._saved = RedactingFds._saved, []
+        _flush_python_streams()
+        for fd, original, write, thread in saved:
+            os.dup2(original, fd)  # the pipe's last writer is closed below (unless a child holds it)
+            os.close(write)
+            thread.join(2)  # a process the system left running may hold the pipe: do not wait on it
+            if not thread.is_alive():
+                os.close(original)
+
+
+def _flush_python_streams() -> None:
+    """What Python buffered for fds 1 and 2 goes out before they change, in the order written."""
+    import sys
+
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            pass
+
+
+def _forward(read: int, out: int) -> None:
+    """Copy `read` to `out` until end of file, each line masked (see `RedactingFds`)."""
+    pending = b""
+    with os.fdopen(read, "rb", buffering=0) as pipe:
+        while chunk := pipe.read(65536):
+            pending += chunk
+            cut = max(pending.rfind(b"\n"), pending.rfind(b"\r")) + 1
+            if cut:
+                _write_all(out, pending[:cut])
+                pending = pending[cut:]
+            elif len(pending) > 1 << 20:  # a megabyte without a line end: masked as it is
+                _write_all(out, pending)
+                pending = b""
+    if pending:
+        _write_all(out, pending)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    text = redact(data.decode("utf-8", "surrogateescape"))
+    view = memoryview(text.encode("utf-8", "surrogateescape"))
+    try:
+        while view:
+            view = view[os.write(fd, view):]
+    except OSError:
+        pass  # the reader went away (a closed pipe): nothing more to show

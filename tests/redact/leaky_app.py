@@ -1,6 +1,7 @@
 """An Agents SDK desk whose tools leak secrets the way careless code does: in an exception's
-text, and on stderr right before the process dies; and a plain tool for `masfuzz tools` whose
-errors carry a token. The scripted model calls the tool a request names."""
+text, on stderr right before the process dies, and straight to file descriptors 1 and 2; and a
+plain tool for `masfuzz tools` whose errors carry a token. The scripted model calls the tool a
+request names."""
 
 from __future__ import annotations
 
@@ -23,8 +24,18 @@ def leak_crash() -> str:
     os._exit(3)
 
 
+@function_tool
+def leak_raw() -> str:
+    """Write the debug log."""
+    # straight to the file descriptors, past sys.stdout and sys.stderr, as C code or a careless
+    # logger does
+    os.write(2, f"debug: token {os.environ.get('SERVICE_TOKEN')}\n".encode())
+    os.write(1, f"debug: key {os.environ.get('MY_API_KEY')}\n".encode())
+    return "logged"
+
+
 desk = Agent(name="Desk", instructions="Use the tool the customer asks for.",
-             tools=[leak_error, leak_crash])
+             tools=[leak_error, leak_crash, leak_raw])
 
 
 def billing_lookup(query: str) -> str:
@@ -44,4 +55,6 @@ def policy(request):
         return call("leak_error", account="A1")
     if "refresh" in text or "session" in text:
         return call("leak_crash")
+    if "log" in text:
+        return call("leak_raw")
     return say("Which tool?")

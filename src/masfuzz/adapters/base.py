@@ -95,14 +95,12 @@ def resolve(obj: Any, target: str = "") -> tuple[Adapter, Any]:
     if captured is not None:
         return captured
     if callable(obj) and not isinstance(obj, type):
+        from masfuzz.loader import call_user
+
         try:
-            built = obj()
+            built = call_user(obj, failed=f"{target}: calling the factory failed", let=(TypeError,))
         except TypeError:
             built = None  # not a zero-argument factory
-        except Exception as exc:
-            raise TargetError(
-                f"{target}: calling the factory failed: {type(exc).__name__}: {exc}"
-            ) from None
         found = _find(built) if built is not None else None
         if found is not None:
             return found, built

@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         if not Path(args.store).exists():
             raise MasfuzzError(f"{args.store}: no run store here (run `masfuzz cover` first, or give --store)")
-        with RunStore(args.store) as store:
+        with RunStore(args.store, read_only=True) as store:
             for r in store.runs():
                 when = dt.datetime.fromtimestamp(r["started"]).isoformat(timespec="seconds")
                 print(f"{r['id']:>4}  {when}  {r['command']:<6} {r['status']:<9} "

@@ -4,6 +4,7 @@ It is the fast path (no interpreter start-up, no re-import of the framework per 
 debugging one. Its timeout is an asyncio timeout, so it ends a run that waits (a model call,
 `asyncio.sleep`) but not one that blocks the thread (`time.sleep` in a tool, a C extension
 spinning), and a system that dies takes masfuzz with it: the isolated executors are for that.
+What the system writes to file descriptors 1 and 2 itself is masked like masfuzz's own output.
 
 With `code_coverage`, measured runs take turns: coverage.py traces a process, not a task, so two
 runs interleaved on this loop could not be told apart. What opening the target ran is measured
@@ -20,6 +21,7 @@ from typing import Any
 from masfuzz.exec.base import Executor, run_guarded
 from masfuzz.exec.request import ExecutionRequest
 from masfuzz.llm import settings
+from masfuzz.redact import RedactingFds
 from masfuzz.target import OpenedSystem, Target
 from masfuzz.trace import Trace, ended_trace
 
@@ -51,7 +53,8 @@ class InProcessExecutor(Executor):
     async def _run(self, system: OpenedSystem, request: ExecutionRequest) -> Trace:
         limit = request.limit
         t0 = time.perf_counter()
-        with settings.use(request.models, request.scenario):
+        # the system's own writes to fds 1 and 2 (os.write, C code) reach no terminal unmasked
+        with settings.use(request.models, request.scenario), RedactingFds():
             try:
                 return await asyncio.wait_for(run_guarded(system.run(request.scenario)), limit)
             except TimeoutError:

@@ -19,6 +19,7 @@ import yaml
 
 from masfuzz.coverage.structural import observe
 from masfuzz.errors import MasfuzzError
+from masfuzz.safeload import load_json, load_yaml
 from masfuzz.graph.obligations import Obligation
 from masfuzz.scenario import Scenario
 from masfuzz.trace import Trace
@@ -97,7 +98,7 @@ def load_suite(path: str | Path) -> Suite:
     except OSError as exc:
         raise MasfuzzError(f"{path}: cannot read the suite ({exc.strerror or exc})") from None
     try:
-        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+        data = load_json(text) if path.suffix == ".json" else load_yaml(text)[0]
     except (ValueError, yaml.YAMLError) as exc:
         raise MasfuzzError(f"{path}: not a readable suite: {str(exc).splitlines()[0]}") from None
     if not isinstance(data, dict) or data.get("format") != SUITE_FORMAT:
@@ -107,6 +108,11 @@ def load_suite(path: str | Path) -> Suite:
             f"{path}: suite format_version {data.get('format_version')!r}, this masfuzz reads "
             f"{SUITE_FORMAT_VERSION}"
         )
+    for key, kind, name in (("cases", list, "a list"), ("unrealized", list, "a list"),
+                            ("system", dict, "a mapping"), ("models", dict, "a mapping"),
+                            ("target", str, "a string")):
+        if data.get(key) is not None and not isinstance(data[key], kind):
+            raise MasfuzzError(f"{path}: {key}: {name} is expected, not {type(data[key]).__name__}")
     cases = []
     for i, c in enumerate(data.get("cases") or []):
         try:

@@ -14,6 +14,7 @@ import yaml
 from pydantic import ValidationError
 
 from masfuzz.errors import SpecError
+from masfuzz.safeload import load_json, load_yaml
 from masfuzz.spec.model import SPEC_FORMAT_VERSION, WorkflowSpec
 from masfuzz.spec.validate import validate
 
@@ -39,13 +40,12 @@ def parse_manifest(text: str, source: str = "manifest") -> WorkflowSpec:
     lines: dict[tuple, int] = {}
     if source.lower().endswith(".json"):
         try:
-            data = json.loads(text)
+            data = load_json(text)
         except json.JSONDecodeError as exc:
             raise SpecError(f"{source}:{exc.lineno}: invalid JSON: {exc.msg}") from None
     else:
         try:
-            node = yaml.compose(text, Loader=yaml.SafeLoader)
-            data = yaml.safe_load(text)
+            data, node = load_yaml(text)  # aliases and depth bounded
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f":{mark.line + 1}" if mark is not None else ""

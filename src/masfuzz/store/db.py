@@ -48,7 +48,9 @@ time per execution (an fsync each).
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import inspect
 import json
 import os
 import socket
@@ -57,6 +59,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from masfuzz import __version__
 from masfuzz.errors import MasfuzzError
@@ -154,23 +157,101 @@ def spec_id(spec: WorkflowSpec) -> str:
     return "spec-" + hashlib.sha256(body.encode()).hexdigest()[:12]
 
 
+def _cannot_write(exc: sqlite3.Error) -> bool:
+    """SQLite failed to write (a full disk, a read-only file or folder, an I/O error), as
+    opposed to finding something that is no run store or a damaged one."""
+    text = str(exc).lower()
+    return isinstance(exc, sqlite3.OperationalError) and any(
+        w in text for w in ("readonly", "read-only", "disk is full", "disk i/o", "unable to open"))
+
+
+def _store_error(path: Path, exc: sqlite3.Error) -> MasfuzzError:
+    """One line for a store SQLite failed on while in use. What was committed before stays (each
+    write is its own transaction): the same command run again resumes from there."""
+    if _cannot_write(exc):
+        return MasfuzzError(f"{path}: cannot write the run store ({exc}); what was recorded "
+                            "before is kept, and running the same command again resumes from it")
+    return MasfuzzError(f"{path}: the run store is damaged ({exc}); give a new --store "
+                        "(sqlite3's .recover may save what it holds)")
+
+
+def _one_line_errors(cls: type) -> type:
+    """Every public method of the store, a generator's iteration too, raises `_store_error`
+    for an SQLite error instead of a traceback (a corrupt page, a full disk)."""
+    def guarded(fn: Any) -> Any:
+        if inspect.isgeneratorfunction(fn):
+            @functools.wraps(fn)
+            def gen(self: Any, *args: Any, **kwargs: Any) -> Any:
+                try:
+                    yield from fn(self, *args, **kwargs)
+                except sqlite3.Error as exc:
+                    raise _store_error(self.path, exc) from None
+            return gen
+
+        @functools.wraps(fn)
+        def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(self, *args, **kwargs)
+            except sqlite3.Error as exc:
+                raise _store_error(self.path, exc) from None
+        return call
+
+    for name, fn in list(vars(cls).items()):
+        if not name.startswith("_") and inspect.isfunction(fn):
+            setattr(cls, name, guarded(fn))
+    return cls
+
+
+@_one_line_errors
 class RunStore:
-    def __init__(self, path: str | Path = DEFAULT_STORE) -> None:
+    """The run store at `path`; `read_only` for a command that only reads it (`report`), which
+    then works on a store in a folder or file masfuzz may not write."""
+
+    def __init__(self, path: str | Path = DEFAULT_STORE, *, read_only: bool = False) -> None:
         self.path = Path(path)
+        self.read_only = read_only
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            # autocommit mode: every statement outside an explicit transaction commits at once
-            self.db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000,
-                                      isolation_level=None)
+            if read_only:
+                self.db = self._connect_read_only()
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                # autocommit mode: every statement outside an explicit transaction commits at once
+                self.db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000,
+                                          isolation_level=None)
             self.db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")  # see the module's docstring
+            if not read_only:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=NORMAL")  # see the module's docstring
             self.db.execute("PRAGMA foreign_keys=ON")
             self._open_schema()
         except sqlite3.DatabaseError as exc:
+            if _cannot_write(exc) and "readonly" not in str(exc):
+                raise _store_error(self.path, exc) from None
+            if _cannot_write(exc):
+                raise MasfuzzError(f"{self.path}: masfuzz cannot write this run store ({exc}); "
+                                   "`masfuzz report` reads it, a command that runs anything needs "
+                                   "a --store it can write") from None
             raise MasfuzzError(f"{self.path}: not a masfuzz run store ({exc})") from None
         except OSError as exc:
             raise MasfuzzError(f"{self.path}: cannot open the run store ({exc.strerror or exc})") from None
+
+    def _connect_read_only(self) -> sqlite3.Connection:
+        """Read without writing anything: `mode=ro`; when even that needs a write (a store in WAL
+        mode whose shared-memory file cannot be made in a read-only folder), as an immutable file."""
+        if not self.path.is_file():
+            raise MasfuzzError(f"{self.path}: no run store here")
+        uri = "file:" + quote(str(self.path.resolve()))
+        for mode in ("?mode=ro", "?immutable=1"):
+            db = sqlite3.connect(uri + mode, uri=True, timeout=BUSY_TIMEOUT_MS / 1000,
+                                 isolation_level=None)
+            try:
+                db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                return db
+            except sqlite3.OperationalError as exc:
+                db.close()
+                if not _cannot_write(exc) or mode == "?immutable=1":
+                    raise
+        raise AssertionError("unreachable")
 
     # -- schema ------------------------------------------------------------------------------
     def _tables(self) -> set[str]:
@@ -195,8 +276,16 @@ class RunStore:
                 raise MasfuzzError(f"{self.path}: run store schema version {number}, this "
                                    f"masfuzz reads {SCHEMA_VERSION}; use a new --store file")
             if number < SCHEMA_VERSION:
+                if self.read_only:
+                    raise MasfuzzError(f"{self.path}: run store schema version {number} must be "
+                                       f"migrated to {SCHEMA_VERSION} first, by a command that "
+                                       "writes it (`masfuzz report` reads only)")
                 self._migrate_v1()
                 return
+        if self.read_only:
+            if version is None:
+                raise MasfuzzError(f"{self.path}: an empty run store (it holds no runs)")
+            return
         with self._transaction():
             self._create()
             self._stamp()

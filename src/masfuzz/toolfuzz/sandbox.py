@@ -87,6 +87,7 @@ from masfuzz.toolfuzz.confine import (Confinement, become_root_inside, build_roo
 # fork taken while another thread of masfuzz was inside CPython 3.11's AST constructor left the
 # child's parser state corrupt ("AST constructor recursion depth mismatch", gh-106905)
 from masfuzz.exec.codecov import meter
+from masfuzz.proc import descendants, reap
 from masfuzz.toolfuzz.priors import call_tainted
 from masfuzz.toolfuzz.tools import FuzzTool
 
@@ -512,8 +513,16 @@ def _fresh_call(conn: Any, tool: FuzzTool, arguments: dict[str, Any] | None, tai
                 limits: SandboxLimits, base: str, state: CallState, code: Any) -> bytes:
     """Run one call in a fork of this worker; its outcome as JSON (a crash's when the fork died
     without one). The fork holds neither the channel to masfuzz nor anything the worker opened."""
-    read, write = os.pipe()
-    child = os.fork()
+    try:
+        read, write = os.pipe()
+    except OSError as exc:
+        return _refused_call("a pipe", exc)
+    try:
+        child = os.fork()
+    except OSError as exc:  # a process limit (ulimit -u, a container's pids limit) refused it
+        os.close(read)
+        os.close(write)
+        return _refused_call("a process", exc)
     if child == 0:
         status = 0
         try:
@@ -543,6 +552,15 @@ def _fresh_call(conn: Any, tool: FuzzTool, arguments: dict[str, Any] | None, tai
     return CallOutcome("crash", error_type=_crash_name(exit_code),
                        message=f"the tool's process died (exit code {exit_code})",
                        duration=time.perf_counter() - start).to_json()
+
+
+def _refused_call(what: str, exc: OSError) -> bytes:
+    """The outcome of a call masfuzz could not start: its own failure (a frame of masfuzz's only,
+    so it is attributed to the harness), never a crash of the tool's."""
+    return CallOutcome("error", "", "MasfuzzError",
+                       f"masfuzz could not start the call: {what} was refused ({exc}); a limit of "
+                       "this machine on processes or files, not the tool's failure",
+                       [(__file__, 0, "_fresh_call")]).to_json()
 
 
 def _collect(read: int, child: int) -> tuple[bytes, int]:
@@ -863,8 +881,9 @@ class Sandbox:
     def _stop(self, kill: bool) -> None:
         if self._proc is None:
             return
+        below: list[int] = []
         if kill and self._proc.is_alive():
-            os.kill(self._proc.pid, signal.SIGKILL)
+            below = self._kill_worker()
         else:
             try:
                 self._conn.send(None)
@@ -872,10 +891,23 @@ class Sandbox:
                 pass
         self._proc.join(5)
         if self._proc.is_alive():
-            os.kill(self._proc.pid, signal.SIGKILL)
+            below = self._kill_worker()
             self._proc.join(5)
+        # Its confined processes died with it; when masfuzz adopts orphans (masfuzz.proc.Adopted)
+        # they are masfuzz's children: reaped here, or each replaced worker leaves zombies.
+        reap(below)
         self._conn.close()
         self._proc = self._conn = None
+
+    def _kill_worker(self) -> list[int]:
+        """Kill the worker and every process below it; their pids."""
+        below = descendants(self._proc.pid)
+        for pid in (self._proc.pid, *below):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        return below
 
     def prepare(self) -> CallOutcome:
         """A dry run of the fixture and the setup: a call's folder prepared, no tool called."""
