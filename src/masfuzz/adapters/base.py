@@ -286,7 +286,9 @@ def discover_tool_context(obj: Any) -> Any:
 def _hook(obj: Any, name: str) -> Any:
     mod = type(obj).__module__ or ""
     for adapter, prefixes in ADAPTERS.items():
-        if any(mod == p or mod.startswith(p + ".") for p in prefixes):
+        # a framework's object, or the adapter's own wrapper of an app (an AG2 program)
+        if any(mod == p or mod.startswith(p + ".") for p in prefixes) or \
+                mod.startswith(f"masfuzz.adapters.{adapter}."):
             try:
                 module = importlib.import_module(f"masfuzz.adapters.{adapter}")
             except ModuleNotFoundError:
