@@ -45,7 +45,7 @@ def _edges(spec):
 
 
 def test_inspect_names_a_coordinator_over_the_named_agents(cli):
-    code, out, err = cli("inspect", TEAM, "--format", "json")
+    code, out, err = cli("inspect", TEAM, "--coordinator", "coordinator", "--format", "json")
     assert code == 0, err
     data = json.loads(out)
     assert data["system"]["entry_agent"] == "coordinator"
@@ -54,7 +54,7 @@ def test_inspect_names_a_coordinator_over_the_named_agents(cli):
     pairs = [(d["from"], d["to"]) for d in data["delegations"]]
     assert pairs == [("coordinator", "planner"), ("coordinator", "searcher"),
                      ("coordinator", "writer"), ("writer", "editor")]  # the writer keeps its own
-    code, out, _ = cli("inspect", TEAM)
+    code, out, _ = cli("inspect", TEAM, "--coordinator", "coordinator")
     assert "entry coordinator" in out
     assert "reachable agents       5" in out and "delegations            4" in out
     assert "obligations           14  (C1 5 + C2 1 + C3 4 + C4 4)" in out
@@ -125,7 +125,8 @@ def test_exec_with_a_coordinator_hands_off_to_a_specialist(cli):
     assert turns == ["coordinator", "searcher"]  # the policy saw request.agent == coordinator
     assert [(e["from"], e["to"], e["trigger"]) for e in events if e["type"] == "delegation"] == [
         ("coordinator", "searcher", "handoff")]
-    code, out, _ = cli("exec", TEAM, "--input", "search tides", "--sut-model", POLICY)
+    code, out, _ = cli("exec", TEAM, "--coordinator", "coordinator", "--input", "search tides",
+                       "--sut-model", POLICY)
     assert "delegation          coordinator -> searcher (handoff)" in out
 
 
@@ -158,12 +159,13 @@ def test_cover_records_the_graph_and_replay_and_pytest_rebuild_it(cli, tmp_path)
                            "--rootdir", str(tmp_path), "--masfuzz-suite", str(suite), str(tmp_path)],
                           capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert "6 passed" in proc.stdout, proc.stdout + proc.stderr
-    # without the recorded link the planner has no one to hand to: that witness is lost
+    # without the recorded graph the app's own code order is rebuilt, with no coordinator:
+    # the coordinator's witnesses are lost
     del data["orchestration"]
     bare = tmp_path / "bare.yaml"
     bare.write_text(yaml.safe_dump(data, sort_keys=False))
     code, out, _ = cli("replay", str(bare))
-    assert code == 1 and "LOST" in out and "delegate::planner::searcher" in out
+    assert code == 1 and "LOST" in out and "reach::coordinator" in out
 
 
 def test_exec_coverage_measures_the_linked_graph(cli):
@@ -191,3 +193,28 @@ def test_two_named_agents_of_one_name_each_get_their_own_handoff(tmp_path):
     assert [t.instructions for t in targets] == ["Be concise.", "Be helpful."]
     assert {("coordinator", "assistant", "handoff"), ("coordinator", "assistant#2", "handoff")} <= _edges(sut.spec)
     assert app_module.first.handoffs == [] and app_module.second.handoffs == []
+
+
+PIPELINE = "tests/adapters/pipeline_app.py:writer,reviewer"
+
+
+def test_a_plain_python_pipeline_is_read_from_its_code_not_coordinated():
+    """`main()` runs the writer, then (in a helper, inside a loop with a gate) the reviewer,
+    then the writer again: those are the edges, the writer is the entry, and one execution
+    goes through the whole pipeline."""
+    system = open_target(PIPELINE)
+    spec = system.spec
+    assert spec.system.entry_agent == "writer"
+    assert [a.id for a in spec.agents] == ["writer", "reviewer"]  # no masfuzz coordinator
+    assert {d.edge for d in spec.delegations} == {("writer", "reviewer"), ("reviewer", "writer")}
+    assert any(n.startswith("order read from main(): writer -> reviewer -> writer") for n in spec.notes)
+    assert any("reviewer->writer" in n and "unless 'GOOD' in verdict" in n for n in spec.notes)
+    trace = asyncio.run(make_executor("inprocess").run(PIPELINE, Scenario(
+        input="a poem", sut_model="scripted/masfuzz.control:probe", max_turns=6)))
+    walked = [(e.from_, e.to) for e in trace.of_type(DelegationEvent)]
+    assert walked[:2] == [("writer", "reviewer"), ("reviewer", "writer")]
+
+
+def test_two_functions_running_the_agents_in_different_orders_are_asked_about():
+    with pytest.raises(TargetError, match="draft_first.*review_first.*--link"):
+        open_target("tests/adapters/pipeline_two.py:writer,reviewer")

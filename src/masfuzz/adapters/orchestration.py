@@ -71,7 +71,10 @@ def assemble(target: str, orchestration: Orchestration | None) -> tuple[Any, lis
         return obj
 
     named = [(name, agent_named(name)) for name in names]
-    coordinator = orch.coordinator or (DEFAULT_COORDINATOR if len(named) > 1 else None)
+    order_notes: list[str] = []
+    if not orch and len(named) > 1:
+        orch, named, order_notes = _code_order(where, named, target)
+    coordinator = orch.coordinator or (DEFAULT_COORDINATOR if len(named) > 1 and not (order_notes and orch.links) else None)
 
     reachable = _reachable([o for _, o in named])
     by_name = _names(named, reachable, slug)
@@ -96,12 +99,39 @@ def assemble(target: str, orchestration: Orchestration | None) -> tuple[Any, lis
     def final(agent: Any) -> Any:
         return clones.get(id(agent), agent)
 
-    notes += [f"link {a}->{b}: added by masfuzz (--link)" for a, b in orch.links]
+    notes += order_notes or [f"link {a}->{b}: added by masfuzz (--link)" for a, b in orch.links]
     if coordinator is None:
         return final(named[0][1]), notes
     notes.insert(0, f"agent {coordinator}: a coordinator added by masfuzz over "
                     f"{', '.join(n for n, _ in named)}; the app orchestrates them in plain Python")
     return _coordinator(coordinator, [final(o) for _, o in named]), notes
+
+
+def _code_order(where: str, named: list[tuple[str, Any]],
+                target: str) -> tuple[Orchestration, list[tuple[str, Any]], list[str]]:
+    """The graph the module's own code runs the named agents in (`pipeline.read_order`): its
+    edges as links, its first agent the entry, no coordinator. When the module's code does not
+    say, the coordinator stays, and a note says why."""
+    from masfuzz.adapters.openai_agents.pipeline import read_order
+    from masfuzz.loader import load_target
+
+    agents = [o for _, o in named]
+    try:
+        order = read_order(load_target(where).obj, agents)
+    except TargetError as exc:
+        raise TargetError(f"{target}: {exc}") from None
+    if order is None:
+        return Orchestration(), named, [
+            f"{where}: no function of the module runs these agents one after another with "
+            "Runner.run, so masfuzz coordinates them (--link states the order)"]
+    first = order.steps[0].agent
+    named = [named[first]] + [n for i, n in enumerate(named) if i != first]
+    index = {id(o): n for n, o in named}
+    links = tuple((index[id(agents[a])], index[id(agents[b])]) for a, b, _ in order.edges)
+    notes = [f"order read from {order.function}: " + " -> ".join(index[id(agents[s.agent])] for s in order.steps)
+             + "; masfuzz runs it as handoffs from one agent to the next"]
+    notes += [f"edge {index[id(agents[a])]}->{index[id(agents[b])]}: {why}" for a, b, why in order.edges]
+    return Orchestration(None, links), named, notes
 
 
 def _attribute_of(where: str, name: str) -> bool:
