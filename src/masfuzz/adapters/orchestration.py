@@ -2,10 +2,12 @@
 
 A manager that calls `Runner.run` on a planner, then a searcher, then a writer has no
 coordination graph in its objects (docs/architecture.md, "How structural coverage counts"): each agent stands alone.
-The user supplies the graph, and masfuzz materialises it as ordinary SDK objects so the usual
-extraction and run apply unchanged:
+Its code, or the user, supplies the graph, and masfuzz materialises it as ordinary SDK objects
+so the usual extraction and run apply unchanged:
 
-- `file.py:a,b,c` names several agents of one module. A coordinator `Agent` (named by
+- `file.py:a,b,c` names several agents of one module. When a function of the module runs
+  them with `Runner.run` (`pipeline.read_order`), that order is the graph: its edges become
+  links (below) and its first agent the entry. Otherwise a coordinator `Agent` (named by
   `--coordinator`, default `coordinator`) becomes the entry agent, with the named agents as its
   handoffs; each keeps its own handoffs and tools.
 - `--link FROM->TO` (repeatable) adds a delegation: a clone of FROM with TO among its handoffs,

@@ -2,8 +2,8 @@
 
 A workflow's tools are found through its adapter's hook (`tools_of`: the Agents SDK walk over
 handoffs and tools; AutoGen agents' tools and workbenches; a LangGraph graph's tool nodes and AG2
-agents' function maps, with the parameters their frameworks inject bound), so `masfuzz tools app.py:agent` fuzzes exactly the
-tools `masfuzz inspect` shows. Agent-as-tool and hosted tools have no Python
+agents' function maps, with the parameters their frameworks inject bound), so `masfuzz tools
+app.py:agent` fuzzes exactly the tools `masfuzz inspect` shows. Agent-as-tool and hosted tools have no Python
 function to fuzz and are skipped with a note.
 """
 

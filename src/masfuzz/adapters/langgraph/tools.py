@@ -109,12 +109,15 @@ def bound_tool(tool: Any, tnode: ToolNode, graph: Any, store: Any = None) -> Fuz
 
     wrapped = langchain_tool(tool, invoke=invoke, hidden=keys)
     fn = wrapped.function
-    if keys and fn is not None:
-        known = set(inspect.signature(fn).parameters)
+    if fn is not None:
+        params = inspect.signature(fn).parameters.values()
+        known = None if any(p.kind == p.VAR_KEYWORD for p in params) else {p.name for p in params}
 
         def function(**arguments: Any) -> Any:
-            # as the tool's own validation does, keys it does not declare are dropped
-            arguments = {k: v for k, v in arguments.items() if k in known and k not in keys}
+            # as the tool's own validation does, keys it does not declare are dropped: the
+            # framework never passes them, so a TypeError for them would be masfuzz's noise
+            arguments = {k: v for k, v in arguments.items()
+                         if (known is None or k in known) and k not in keys}
             made = call(arguments)
             extra = {k: v for k, v in made["args"].items() if k in keys}
             extra.update({k: made["id"] for k in call_ids})
@@ -124,6 +127,7 @@ def bound_tool(tool: Any, tnode: ToolNode, graph: Any, store: Any = None) -> Fuz
 
         function.__wrapped__ = fn  # type: ignore[attr-defined]  # the priors read the tool's source
         wrapped.function = function
+    if keys:
         wrapped.notes.append(f"bound, not fuzzed (LangGraph injects them): {', '.join(sorted(keys))}")
     return wrapped
 
