@@ -198,21 +198,34 @@ def test_two_named_agents_of_one_name_each_get_their_own_handoff(tmp_path):
 PIPELINE = "tests/adapters/pipeline_app.py:writer,reviewer"
 
 
-def test_a_plain_python_pipeline_is_read_from_its_code_not_coordinated():
+def test_a_plain_python_pipeline_is_read_from_its_code_and_its_function_is_the_system():
     """`main()` runs the writer, then (in a helper, inside a loop with a gate) the reviewer,
-    then the writer again: those are the edges, the writer is the entry, and one execution
-    goes through the whole pipeline."""
+    then the writer again: those are the edges, the writer is the entry, and one execution is
+    one call of `main()`, the app's own loop and gate included."""
     system = open_target(PIPELINE)
     spec = system.spec
-    assert spec.system.entry_agent == "writer"
+    assert spec.system.entry_agent == "writer" and spec.system.pattern == "orchestrated"
     assert [a.id for a in spec.agents] == ["writer", "reviewer"]  # no masfuzz coordinator
-    assert {d.edge for d in spec.delegations} == {("writer", "reviewer"), ("reviewer", "writer")}
-    assert any(n.startswith("order read from main(): writer -> reviewer -> writer") for n in spec.notes)
-    assert any("reviewer->writer" in n and "unless 'GOOD' in verdict" in n for n in spec.notes)
+    edges = {d.edge: d for d in spec.delegations}
+    assert set(edges) == {("writer", "reviewer"), ("reviewer", "writer")}
+    assert {d.trigger for d in edges.values()} == {"sequence"}
+    assert "unless 'GOOD' in verdict" in edges[("reviewer", "writer")].condition
+    assert any("main() runs the pipeline: writer -> reviewer -> writer" in n for n in spec.notes)
     trace = asyncio.run(make_executor("inprocess").run(PIPELINE, Scenario(
-        input="a poem", sut_model="scripted/masfuzz.control:probe", max_turns=6)))
-    walked = [(e.from_, e.to) for e in trace.of_type(DelegationEvent)]
-    assert walked[:2] == [("writer", "reviewer"), ("reviewer", "writer")]
+        input="a poem", sut_model="scripted/masfuzz.control:probe")))
+    walked = [(e.from_, e.to, e.trigger) for e in trace.of_type(DelegationEvent)]
+    # the probe never says GOOD: main()'s loop runs its three rounds, then main() returns
+    assert walked == [("writer", "reviewer", "sequence"), ("reviewer", "writer", "sequence")] * 3
+    assert trace.termination.reason == "completed"
+
+
+def test_a_pipeline_in_a_method_is_run_as_handoffs_in_its_order(cli):
+    """The fixture's `ResearchManager.run` needs its object: it cannot be called with the task
+    alone, so its order (planner, then searcher, then writer) becomes handoffs."""
+    sut = open_target(TEAM)
+    assert sut.spec.system.entry_agent == "planner"
+    assert {("planner", "searcher", "handoff"), ("searcher", "writer", "handoff")} <= _edges(sut.spec)
+    assert any("cannot be called with the task alone" in n for n in sut.spec.notes)
 
 
 def test_two_functions_running_the_agents_in_different_orders_are_asked_about():

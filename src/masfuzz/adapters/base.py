@@ -229,7 +229,9 @@ def _frameworks_of(obj: Any) -> set[str]:
 def _find(obj: Any) -> Adapter | None:
     mod = type(obj).__module__ or ""
     for name, prefixes in ADAPTERS.items():
-        if any(mod == p or mod.startswith(p + ".") for p in prefixes):
+        # a framework's object, or the adapter's own wrapper of an app (an Agents SDK pipeline)
+        if any(mod == p or mod.startswith(p + ".") for p in prefixes) or \
+                mod.startswith(f"masfuzz.adapters.{name}."):
             try:
                 module = importlib.import_module(f"masfuzz.adapters.{name}")
             except ModuleNotFoundError as exc:

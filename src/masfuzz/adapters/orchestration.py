@@ -75,7 +75,9 @@ def assemble(target: str, orchestration: Orchestration | None) -> tuple[Any, lis
     named = [(name, agent_named(name)) for name in names]
     order_notes: list[str] = []
     if not orch and len(named) > 1:
-        orch, named, order_notes = _code_order(where, named, target)
+        orch, named, order_notes, pipeline = _code_order(where, named, target)
+        if pipeline is not None:  # the app's own function is the system
+            return pipeline, order_notes
     coordinator = orch.coordinator or (DEFAULT_COORDINATOR if len(named) > 1 and not (order_notes and orch.links) else None)
 
     reachable = _reachable([o for _, o in named])
@@ -109,31 +111,37 @@ def assemble(target: str, orchestration: Orchestration | None) -> tuple[Any, lis
     return _coordinator(coordinator, [final(o) for _, o in named]), notes
 
 
-def _code_order(where: str, named: list[tuple[str, Any]],
-                target: str) -> tuple[Orchestration, list[tuple[str, Any]], list[str]]:
-    """The graph the module's own code runs the named agents in (`pipeline.read_order`): its
-    edges as links, its first agent the entry, no coordinator. When the module's code does not
-    say, the coordinator stays, and a note says why."""
-    from masfuzz.adapters.openai_agents.pipeline import read_order
+def _code_order(where: str, named: list[tuple[str, Any]], target: str
+                ) -> tuple[Orchestration, list[tuple[str, Any]], list[str], Any]:
+    """The graph the module's own code runs the named agents in (`pipeline.read_order`). When
+    the function holding it can be called with the task, it is the system (a `Pipeline`: one
+    run is one call of it); otherwise its edges become links, its first agent the entry, with no
+    coordinator. When the module's code does not say, the coordinator stays, and a note says why."""
+    from masfuzz.adapters.openai_agents.pipeline import Pipeline, read_order, runnable
     from masfuzz.loader import load_target
 
     agents = [o for _, o in named]
+    module = load_target(where).obj
     try:
-        order = read_order(load_target(where).obj, agents)
+        order = read_order(module, agents)
     except TargetError as exc:
         raise TargetError(f"{target}: {exc}") from None
     if order is None:
         return Orchestration(), named, [
             f"{where}: no function of the module runs these agents one after another with "
-            "Runner.run, so masfuzz coordinates them (--link states the order)"]
+            "Runner.run, so masfuzz coordinates them (--link states the order)"], None
+    function = runnable(module, order)
+    if function is not None:  # the walk of the pipeline notes the order
+        return Orchestration(), named, [], Pipeline(function, agents, order)
     first = order.steps[0].agent
     named = [named[first]] + [n for i, n in enumerate(named) if i != first]
     index = {id(o): n for n, o in named}
     links = tuple((index[id(agents[a])], index[id(agents[b])]) for a, b, _ in order.edges)
     notes = [f"order read from {order.function}: " + " -> ".join(index[id(agents[s.agent])] for s in order.steps)
-             + "; masfuzz runs it as handoffs from one agent to the next"]
+             + "; it cannot be called with the task alone, so masfuzz runs it as handoffs from "
+             "one agent to the next"]
     notes += [f"edge {index[id(agents[a])]}->{index[id(agents[b])]}: {why}" for a, b, why in order.edges]
-    return Orchestration(None, links), named, notes
+    return Orchestration(None, links), named, notes, None
 
 
 def _attribute_of(where: str, name: str) -> bool:

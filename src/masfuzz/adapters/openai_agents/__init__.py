@@ -28,7 +28,9 @@ class OpenAIAgentsAdapter(Adapter):
 
     @classmethod
     def accepts(cls, obj: Any) -> bool:
-        return sdk.is_agent(obj)
+        from masfuzz.adapters.openai_agents.pipeline import Pipeline
+
+        return sdk.is_agent(obj) or isinstance(obj, Pipeline)
 
     def model_places(self, obj: Any, spec: WorkflowSpec) -> dict[str, list[str]]:
         return {a.id: ["Agent.model"] for a in spec.agents}  # an agent without one gets the SDK's default

@@ -186,3 +186,70 @@ def _edges(steps: list[Step]) -> list[tuple[int, int, str]]:
         if first.agent != last.agent:
             out.setdefault((last.agent, first.agent), f"the loop at line {loop} runs again")
     return [(a, b, why) for (a, b), why in out.items()]
+
+
+@dataclass
+class Pipeline:
+    """An app's own function that runs its agents one after another: the system a run calls.
+
+    `agents` are the agents its code runs (indices of `order`'s steps), `function` the app's
+    function, called with the scenario's input as its one argument, or with none, the input
+    then being what the app's `input()` reads. Its runs reach masfuzz's model through the SDK's
+    default runner (`nested`), each its own `Runner.run`, as the app wrote them."""
+
+    function: Any
+    agents: list[Any]
+    order: Order
+
+    @property
+    def roots(self) -> list[Any]:
+        """The agents, the first one the code runs first."""
+        first = self.agents[self.order.steps[0].agent]
+        return [first, *(a for a in self.agents if a is not first)]
+
+    @property
+    def name(self) -> str:
+        return getattr(self.function, "__name__", "pipeline")
+
+    async def start(self, task: str) -> Any:
+        """Run the app's function on `task`; what it returns. `exit()` in the app (a gate that
+        stops the pipeline) ends it as the app's author meant: with no result."""
+        import builtins
+        import contextlib
+        import sys
+
+        takes_task = bool(_required(self.function))
+        asked = builtins.input
+        if not takes_task:
+            builtins.input = lambda prompt="": task  # the app's own prompt for its task
+        try:
+            with contextlib.redirect_stdout(sys.stderr):  # masfuzz's stdout is its own output
+                result = self.function(task) if takes_task else self.function()
+                if inspect.isawaitable(result):
+                    result = await result
+        except SystemExit as exc:
+            if exc.code not in (None, 0):
+                raise RuntimeError(f"the app exited with status {exc.code}") from None
+            return None
+        finally:
+            builtins.input = asked
+        return result
+
+
+def _required(function: Any) -> list[str]:
+    try:
+        params = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    return [p.name for p in params if p.default is p.empty
+            and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+
+def runnable(module: Any, order: Order) -> Any:
+    """The module-level function the order was read from, when a run can call it: with the
+    task as its one required argument, or with none (None: a method, or more arguments)."""
+    name = order.function.removesuffix("()")
+    function = vars(module).get(name)
+    if not inspect.isfunction(function) or len(_required(function)) > 1:
+        return None
+    return function
