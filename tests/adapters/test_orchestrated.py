@@ -231,3 +231,22 @@ def test_a_pipeline_in_a_method_is_run_as_handoffs_in_its_order(cli):
 def test_two_functions_running_the_agents_in_different_orders_are_asked_about():
     with pytest.raises(TargetError, match="draft_first.*review_first.*--link"):
         open_target("tests/adapters/pipeline_two.py:writer,reviewer")
+
+
+GATED = "tests/adapters/pipeline_gate.py"
+
+
+@pytest.mark.parametrize("task,reached,reason", [
+    ("a good story about tides", ["outline", "checker", "story"], "completed"),
+    ("a story about tides", ["outline", "checker"], "other"),  # the app's gate stops it
+])
+def test_a_module_with_a_gated_pipeline_runs_its_main_gate_and_all(task, reached, reason):
+    spec = open_target(GATED).spec  # the file alone: its one pipeline is the system
+    edges = {d.edge: d.condition for d in spec.delegations}
+    assert set(edges) == {("outline", "checker"), ("checker", "story")}
+    assert edges[("checker", "story")].endswith("unless 'GOOD' not in verdict.final_output")
+    trace = asyncio.run(make_executor("inprocess").run(GATED, Scenario(
+        input=task, sut_model=f"scripted/{GATED}:policy")))
+    assert [e.agent for e in trace.events if type(e).__name__ == "AgentTurn"] == reached
+    assert trace.termination.reason == reason
+    assert open_target(f"{GATED}:main").spec.delegations == spec.delegations  # named by its function

@@ -100,6 +100,19 @@ def tools_of(agent: Any, notes: list[str]) -> list[Any]:
     return out
 
 
+def capture(obj: Any, target: str) -> Any:
+    """A module or a function of an app that runs its agents one after another in plain
+    Python (`app.py`, `app.py:main`) is that pipeline, run by calling its function (None
+    otherwise). Called by `masfuzz.adapters.base.resolve`; nothing of the app runs here."""
+    from masfuzz.adapters.openai_agents.pipeline import pipeline_of
+    from masfuzz.errors import TargetError
+
+    try:
+        return pipeline_of(obj, sdk.is_agent)
+    except TargetError as exc:
+        raise TargetError(f"{target}: {exc}") from None
+
+
 def tool_context(agent: Any) -> Any:
     """Tool fuzzing's hook: a function making the context a tool of `agent` receives when a
     run calls it (a `RunContextWrapper` around the context masfuzz's runs give the entry

@@ -45,9 +45,10 @@ class Order:
     edges: list[tuple[int, int, str]] = field(default_factory=list)  # (from, to, why)
 
 
-def read_order(module: Any, agents: list[Any]) -> Order | None:
-    """The order of the module's pipeline over `agents`; None when no function of the module
-    runs two of them (the code does not say, or cannot be read)."""
+def read_order(module: Any, agents: list[Any], only: str | None = None) -> Order | None:
+    """The order of the module's pipeline over `agents` (in the function named `only`, if
+    given); None when no function of the module runs two of them (the code does not say, or
+    cannot be read)."""
     try:
         tree = ast.parse(inspect.getsource(module))
     except (OSError, TypeError, SyntaxError):
@@ -57,6 +58,8 @@ def read_order(module: Any, agents: list[Any]) -> Order | None:
     orders: list[Order] = []
     called = {name for f in functions.values() for name in _callees(f)}
     for name, fn in functions.items():
+        if only is not None and name != only:
+            continue
         steps = _steps(fn, functions, values, agents, _DEPTH, (), [""])
         if len({s.agent for s in steps}) < 2:
             continue
@@ -253,3 +256,21 @@ def runnable(module: Any, order: Order) -> Any:
     if not inspect.isfunction(function) or len(_required(function)) > 1:
         return None
     return function
+
+
+def pipeline_of(obj: Any, is_agent: Any) -> Pipeline | None:
+    """The pipeline a module or a function of an app is: the agents its code runs in order
+    (over the module's top-level agents), when its function can be called with the task. None
+    when it runs no two agents one after another; several orders are asked about (TargetError)."""
+    module = obj if inspect.ismodule(obj) else inspect.getmodule(obj)
+    if module is None:
+        return None
+    agents = list({id(v): v for v in vars(module).values() if is_agent(v)}.values())
+    only = None if inspect.ismodule(obj) else getattr(obj, "__name__", None)
+    order = read_order(module, agents, only) if len(agents) > 1 else None
+    if order is None:
+        return None
+    used = [agents[i] for i in dict.fromkeys(s.agent for s in order.steps)]  # the code's agents
+    order = read_order(module, used, order.function.removesuffix("()"))
+    function = runnable(module, order) if order is not None else None
+    return Pipeline(function, used, order) if function is not None and order is not None else None

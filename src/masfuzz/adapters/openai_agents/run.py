@@ -85,8 +85,11 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
                     )
                     final = result.final_output
             if final is None and isinstance(entry, Pipeline):
-                return recorder.finish("completed", detail=f"{entry.name}() ended without a result "
-                                       "(the app's code stopped the pipeline)", final_output=None)
+                # the app's own gate stopped its pipeline (`exit(0)`, a bare `return`), as a
+                # tripped guardrail does: the app's decision on what its agents said, not a
+                # conclusion whose missing steps would be the agents' omission
+                return recorder.finish("other", detail=f"{entry.name}() stopped without a result "
+                                       "(the app's own code ended the pipeline)", final_output=None)
             text = final if isinstance(final, str) else _dump(final)
             return recorder.finish("completed", final_output=text)
         except ModelCallFailed as exc:  # the model under test failed, not the system: no finding
