@@ -46,3 +46,20 @@ def test_run_fuzzes_an_ag2_scripts_tools_in_its_tools_phase(capsys, tmp_path):
     [tool] = data["tools"]["session"]["tools"]
     assert code == 1 and tool["tool"] == "book_room" and tool["calls"] == 20
     assert [(e["error_type"], e["attribution"]) for e in tool["errors"]] == [("ZeroDivisionError", "sut")]
+
+
+def test_context_variables_the_model_is_not_asked_for_are_the_agents_own():
+    import autogen
+    from autogen.agentchat.group import ContextVariables
+
+    def remember(fact: str, context_variables: ContextVariables) -> str:
+        """Remember a fact for the conversation."""
+        context_variables["facts"] = [*context_variables.get("facts", []), fact]
+        return f"{len(context_variables['facts'])} fact(s)"
+
+    agent = autogen.ConversableAgent("keeper", llm_config=False, human_input_mode="NEVER",
+                                     context_variables=ContextVariables(data={"facts": ["a"]}))
+    agent.register_function({"remember": remember})
+    [tool], _ = collect_tools(agent, "keeper")
+    assert set(tool.schema["properties"]) == {"fact"}
+    assert tool.invoke({"fact": "b"}) == "2 fact(s)"  # the agent's own variables, not a fuzzed dict

@@ -205,12 +205,13 @@ def from_callable(fn: Callable[..., Any], *, name: str | None = None,
     return FuzzTool(name or fn.__name__, doc, schema, invoke, fn, "python")
 
 
-def schema_from_signature(fn: Callable[..., Any]) -> dict[str, Any]:
+def schema_from_signature(fn: Callable[..., Any], skip: Any = ()) -> dict[str, Any]:
+    """`skip`: parameters the caller binds itself (a framework's injected values)."""
     from pydantic import create_model
 
     fields: dict[str, Any] = {}
     for pname, param in inspect.signature(fn).parameters.items():
-        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD) or pname in skip:
             continue
         ann = param.annotation if param.annotation is not inspect.Parameter.empty else str
         default = param.default if param.default is not inspect.Parameter.empty else ...

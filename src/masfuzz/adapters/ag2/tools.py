@@ -22,7 +22,7 @@ import inspect
 from typing import Any
 
 from masfuzz.adapters.ag2.live import llm_config
-from masfuzz.toolfuzz.tools import FuzzTool, from_callable
+from masfuzz.toolfuzz.tools import FuzzTool, schema_from_signature
 
 CONTEXT_VARIABLES = "context_variables"  # AG2's name for the agent's shared variables
 
@@ -56,7 +56,8 @@ def executed_tool(executor: Any, name: str, entry: Any, offered: dict[str, Any] 
     from autogen.function_utils import load_basemodels_if_needed
 
     origin = getattr(entry, "_origin", entry)  # under AG2's wrapper: chat context, serialising
-    bound = _bound(executor, entry, origin)
+    offered_keys = set(((offered or {}).get("parameters") or {}).get("properties") or {})
+    bound = _bound(executor, entry, origin, written_by_model=offered_keys)
     call = load_basemodels_if_needed(origin)  # pydantic arguments arrive as models, as in AG2
 
     def function(**arguments: Any) -> Any:
@@ -67,9 +68,9 @@ def executed_tool(executor: Any, name: str, entry: Any, offered: dict[str, Any] 
     if offered is not None:
         schema = dict(offered.get("parameters") or {"type": "object", "properties": {}})
         description = offered.get("description", "") or inspect.getdoc(source) or ""
-    else:
-        plain = from_callable(source, name=name)
-        schema, description = plain.schema, plain.description
+    else:  # registered for execution only: what its signature says, less what AG2 binds
+        schema = schema_from_signature(origin, skip=set(bound()))
+        description = inspect.getdoc(source) or ""
     schema = _without(schema, set(bound()))
     tool = FuzzTool(name, description, schema, lambda arguments: function(**arguments), function, "ag2")
     if bound():
@@ -77,12 +78,14 @@ def executed_tool(executor: Any, name: str, entry: Any, offered: dict[str, Any] 
     return tool
 
 
-def _bound(executor: Any, entry: Any, origin: Any) -> Any:
+def _bound(executor: Any, entry: Any, origin: Any, written_by_model: set[str]) -> Any:
     """A function giving the values AG2 binds for this tool on each call: the chat context the
     executor's wrapper holds, and the executor's context variables for a parameter of that name
-    that no `Depends` fills."""
+    that no `Depends` fills and the model is not asked for (a group chat's tool executor
+    injects them; in a plain chat the model writes them, and they are fuzzed)."""
     held = _wrapper_params(entry)
-    takes_variables = CONTEXT_VARIABLES in inspect.signature(origin).parameters
+    takes_variables = CONTEXT_VARIABLES in inspect.signature(origin).parameters \
+        and CONTEXT_VARIABLES not in written_by_model
 
     def values() -> dict[str, Any]:
         out = dict(held)
