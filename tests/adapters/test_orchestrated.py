@@ -250,3 +250,22 @@ def test_a_module_with_a_gated_pipeline_runs_its_main_gate_and_all(task, reached
     assert [e.agent for e in trace.events if type(e).__name__ == "AgentTurn"] == reached
     assert trace.termination.reason == reason
     assert open_target(f"{GATED}:main").spec.delegations == spec.delegations  # named by its function
+
+
+def test_runs_started_as_tasks_in_helpers_count_where_the_task_is_made(tmp_path):
+    """research_bot's manager runs its searches as `asyncio.create_task(self._search(item))`."""
+    app = tmp_path / "fanout.py"
+    app.write_text(
+        "import asyncio\nfrom agents import Agent, Runner\n"
+        "plan = Agent(name='plan', instructions='Plan searches.')\n"
+        "search = Agent(name='search', instructions='Search.')\n"
+        "class Manager:\n"
+        "    async def run(self, q):\n"
+        "        p = await Runner.run(plan, q)\n"
+        "        tasks = [asyncio.create_task(self._one(x)) for x in str(p.final_output).split()]\n"
+        "        return await asyncio.gather(*tasks)\n"
+        "    async def _one(self, x):\n"
+        "        return await Runner.run(search, x)\n")
+    spec = open_target(f"{app}:plan,search").spec
+    assert {d.edge for d in spec.delegations} == {("plan", "search")}
+    assert any("Manager.run(): plan -> search" in n for n in spec.notes)

@@ -121,8 +121,8 @@ def _steps(node: ast.AST, functions: dict[str, ast.AST], values: dict[str, Any],
             target = _function_named(functions, name) if name else None
             if target is not None and depth > 0:
                 out += _steps(target, functions, values, agents, depth - 1, loops, gate)
-            for arg in [*child.args, *(k.value for k in child.keywords)]:
-                out += _steps(arg, functions, values, agents, depth, loops, gate)
+            for arg in [*child.args, *(k.value for k in child.keywords)]:  # create_task(self._f())
+                out += _steps(ast.Expr(value=arg), functions, values, agents, depth, loops, gate)
             continue
         out += _steps(child, functions, values, agents, depth, loops, gate)
     return out
