@@ -269,3 +269,27 @@ def test_runs_started_as_tasks_in_helpers_count_where_the_task_is_made(tmp_path)
     spec = open_target(f"{app}:plan,search").spec
     assert {d.edge for d in spec.delegations} == {("plan", "search")}
     assert any("Manager.run(): plan -> search" in n for n in spec.notes)
+
+
+def test_a_revise_until_good_loop_goes_back_unless_its_gates_leave(tmp_path):
+    """The SDK's llm_as_a_judge.py: `while True:` outline, evaluate, `break` on a pass or after
+    the rounds allowed: the loop-back edge carries both conditions."""
+    app = tmp_path / "judge.py"
+    app.write_text(
+        "from agents import Agent, Runner\n"
+        "outline = Agent(name='outline', instructions='Outline.')\n"
+        "judge = Agent(name='judge', instructions='Say pass or fail.')\n"
+        "async def main():\n"
+        "    items, rounds = input('Story? '), 0\n"
+        "    while True:\n"
+        "        items = (await Runner.run(outline, items)).final_output\n"
+        "        score = (await Runner.run(judge, items)).final_output\n"
+        "        if score == 'pass':\n"
+        "            break\n"
+        "        rounds += 1\n"
+        "        if rounds >= 3:\n"
+        "            break\n")
+    spec = open_target(str(app)).spec
+    edges = {d.edge: d.condition for d in spec.delegations}
+    assert edges[("judge", "outline")] == ("the loop at line 6 runs again, unless score == 'pass' "
+                                           "or rounds >= 3")

@@ -60,10 +60,11 @@ def read_order(module: Any, agents: list[Any], only: str | None = None) -> Order
     for name, fn in functions.items():
         if only is not None and name != only:
             continue
-        steps = _steps(fn, functions, values, agents, _DEPTH, (), [""])
+        gates: dict[Any, str] = {"now": ""}
+        steps = _steps(fn, functions, values, agents, _DEPTH, (), gates)
         if len({s.agent for s in steps}) < 2:
             continue
-        orders.append(Order(f"{name}()", steps, _edges(steps)))
+        orders.append(Order(f"{name}()", steps, _edges(steps, gates)))
     roots = [o for o in orders if o.function[:-2].split(".")[-1] not in called] or orders
     distinct = {tuple((a, b) for a, b, _ in o.edges): o for o in roots}
     if len(distinct) > 1:
@@ -100,22 +101,26 @@ def _callee(func: ast.AST) -> str | None:
 
 
 def _steps(node: ast.AST, functions: dict[str, ast.AST], values: dict[str, Any], agents: list[Any],
-           depth: int, loops: tuple[int, ...], gate: list[str]) -> list[Step]:
-    """The runs under `node` in execution order; `gate` carries the last leaving `if` seen."""
+           depth: int, loops: tuple[int, ...], gate: dict[Any, str]) -> list[Step]:
+    """The runs under `node` in execution order. `gate["now"]` carries the last leaving `if`
+    seen since the last run; `gate[line]` keeps the one that ends the loop at that line after
+    its last run (the condition on which the loop does not go round again)."""
     out: list[Step] = []
     for child in _in_order(node):
         if isinstance(child, (ast.For, ast.AsyncFor, ast.While)):
             inner = loops + (child.lineno,)
             body = ast.Module(body=[*child.body, *child.orelse], type_ignores=[])  # its statements
             out += _steps(body, functions, values, agents, depth, inner, gate)
+            gate[child.lineno], gate["now"] = gate["now"], ""  # a `break` gate ends this loop
             continue
         if isinstance(child, ast.If) and _leaves(child):
-            gate[0] = ast.unparse(child.test)
+            cond = ast.unparse(child.test)  # several gates in a row: any of them leaves
+            gate["now"] = f"{gate['now']} or {cond}" if gate["now"] else cond
         if isinstance(child, ast.Call):
             index = _run_of(child, values, agents)
             if index is not None:
-                out.append(Step(index, child.lineno, loops, gate[0]))
-                gate[0] = ""
+                out.append(Step(index, child.lineno, loops, gate["now"]))
+                gate["now"] = ""
                 continue
             name = _callee(child.func)
             target = _function_named(functions, name) if name else None
@@ -176,7 +181,7 @@ def _resolve(expr: ast.AST, values: dict[str, Any]) -> Any:
     return obj
 
 
-def _edges(steps: list[Step]) -> list[tuple[int, int, str]]:
+def _edges(steps: list[Step], gates: dict[Any, str]) -> list[tuple[int, int, str]]:
     """Sequence edges between consecutive runs, loop-back edges of loops that run agents."""
     out: dict[tuple[int, int], str] = {}
     for before, after in zip(steps, steps[1:]):
@@ -187,7 +192,8 @@ def _edges(steps: list[Step]) -> list[tuple[int, int, str]]:
         body = [s for s in steps if loop in s.loops]
         first, last = body[0], body[-1]
         if first.agent != last.agent:
-            out.setdefault((last.agent, first.agent), f"the loop at line {loop} runs again")
+            until = f", unless {gates[loop]}" if gates.get(loop) else ""
+            out.setdefault((last.agent, first.agent), f"the loop at line {loop} runs again{until}")
     return [(a, b, why) for (a, b), why in out.items()]
 
 
