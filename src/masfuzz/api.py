@@ -676,10 +676,14 @@ def run_tools(opts: argparse.Namespace) -> dict[str, Any]:
 def _load_app(target: str) -> Any:
     """The object TARGET names, loaded as exec loads an app: a key variable left unset holds a
     dummy and provider URLs are refused, so an app that builds its model client as it loads
-    loads here too (and a printed reproducer runs as printed)."""
+    loads here too (and a printed reproducer runs as printed); an AG2 script is a program."""
+    from masfuzz.adapters.base import program_target
     from masfuzz.loader import load_target
     from masfuzz.sutenv import sut_environment
 
+    program = program_target(target)  # a script that runs its own chats is read, never imported
+    if program is not None:
+        return program[1]
     with sut_environment():
         return load_target(target).obj
 

@@ -224,10 +224,17 @@ def _frameworks_of(obj: Any) -> set[str]:
     return used if used & known else set(sys.modules)
 
 
+def _belongs(module: str, adapter: str, prefixes: tuple[str, ...]) -> bool:
+    """An object of this type module is the adapter's: a framework's object, or the adapter's
+    own wrapper of an app (an AG2 program, an Agents SDK plain-Python pipeline)."""
+    return any(module == p or module.startswith(p + ".") for p in prefixes) or \
+        module.startswith(f"masfuzz.adapters.{adapter}.")
+
+
 def _find(obj: Any) -> Adapter | None:
     mod = type(obj).__module__ or ""
     for name, prefixes in ADAPTERS.items():
-        if any(mod == p or mod.startswith(p + ".") for p in prefixes):
+        if _belongs(mod, name, prefixes):
             try:
                 module = importlib.import_module(f"masfuzz.adapters.{name}")
             except ModuleNotFoundError as exc:
@@ -284,7 +291,7 @@ def discover_tool_context(obj: Any) -> Any:
 def _hook(obj: Any, name: str) -> Any:
     mod = type(obj).__module__ or ""
     for adapter, prefixes in ADAPTERS.items():
-        if any(mod == p or mod.startswith(p + ".") for p in prefixes):
+        if _belongs(mod, adapter, prefixes):
             try:
                 module = importlib.import_module(f"masfuzz.adapters.{adapter}")
             except ModuleNotFoundError:

@@ -2,10 +2,12 @@
 
 A manager that calls `Runner.run` on a planner, then a searcher, then a writer has no
 coordination graph in its objects (docs/architecture.md, "How structural coverage counts"): each agent stands alone.
-The user supplies the graph, and masfuzz materialises it as ordinary SDK objects so the usual
-extraction and run apply unchanged:
+Its code, or the user, supplies the graph, and masfuzz materialises it as ordinary SDK objects
+so the usual extraction and run apply unchanged:
 
-- `file.py:a,b,c` names several agents of one module. A coordinator `Agent` (named by
+- `file.py:a,b,c` names several agents of one module. When a function of the module runs
+  them with `Runner.run` (`pipeline.read_order`), that order is the graph: its edges become
+  links (below) and its first agent the entry. Otherwise a coordinator `Agent` (named by
   `--coordinator`, default `coordinator`) becomes the entry agent, with the named agents as its
   handoffs; each keeps its own handoffs and tools.
 - `--link FROM->TO` (repeatable) adds a delegation: a clone of FROM with TO among its handoffs,
@@ -71,7 +73,12 @@ def assemble(target: str, orchestration: Orchestration | None) -> tuple[Any, lis
         return obj
 
     named = [(name, agent_named(name)) for name in names]
-    coordinator = orch.coordinator or (DEFAULT_COORDINATOR if len(named) > 1 else None)
+    order_notes: list[str] = []
+    if not orch and len(named) > 1:
+        orch, named, order_notes, pipeline = _code_order(where, named, target)
+        if pipeline is not None:  # the app's own function is the system
+            return pipeline, order_notes
+    coordinator = orch.coordinator or (DEFAULT_COORDINATOR if len(named) > 1 and not (order_notes and orch.links) else None)
 
     reachable = _reachable([o for _, o in named])
     by_name = _names(named, reachable, slug)
@@ -96,12 +103,45 @@ def assemble(target: str, orchestration: Orchestration | None) -> tuple[Any, lis
     def final(agent: Any) -> Any:
         return clones.get(id(agent), agent)
 
-    notes += [f"link {a}->{b}: added by masfuzz (--link)" for a, b in orch.links]
+    notes += order_notes or [f"link {a}->{b}: added by masfuzz (--link)" for a, b in orch.links]
     if coordinator is None:
         return final(named[0][1]), notes
     notes.insert(0, f"agent {coordinator}: a coordinator added by masfuzz over "
                     f"{', '.join(n for n, _ in named)}; the app orchestrates them in plain Python")
     return _coordinator(coordinator, [final(o) for _, o in named]), notes
+
+
+def _code_order(where: str, named: list[tuple[str, Any]], target: str
+                ) -> tuple[Orchestration, list[tuple[str, Any]], list[str], Any]:
+    """The graph the module's own code runs the named agents in (`pipeline.read_order`). When
+    the function holding it can be called with the task, it is the system (a `Pipeline`: one
+    run is one call of it); otherwise its edges become links, its first agent the entry, with no
+    coordinator. When the module's code does not say, the coordinator stays, and a note says why."""
+    from masfuzz.adapters.openai_agents.pipeline import Pipeline, read_order, runnable
+    from masfuzz.loader import load_target
+
+    agents = [o for _, o in named]
+    module = load_target(where).obj
+    try:
+        order = read_order(module, agents)
+    except TargetError as exc:
+        raise TargetError(f"{target}: {exc}") from None
+    if order is None:
+        return Orchestration(), named, [
+            f"{where}: no function of the module runs these agents one after another with "
+            "Runner.run, so masfuzz coordinates them (--link states the order)"], None
+    function = runnable(module, order)
+    if function is not None:  # the walk of the pipeline notes the order
+        return Orchestration(), named, [], Pipeline(function, agents, order)
+    first = order.steps[0].agent
+    named = [named[first]] + [n for i, n in enumerate(named) if i != first]
+    index = {id(o): n for n, o in named}
+    links = tuple((index[id(agents[a])], index[id(agents[b])]) for a, b, _ in order.edges)
+    notes = [f"order read from {order.function}: " + " -> ".join(index[id(agents[s.agent])] for s in order.steps)
+             + "; it cannot be called with the task alone, so masfuzz runs it as handoffs from "
+             "one agent to the next"]
+    notes += [f"edge {index[id(agents[a])]}->{index[id(agents[b])]}: {why}" for a, b, why in order.edges]
+    return Orchestration(None, links), named, notes, None
 
 
 def _attribute_of(where: str, name: str) -> bool:

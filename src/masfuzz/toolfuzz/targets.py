@@ -1,8 +1,9 @@
 """Which tools a target holds: one tool, a collection of tools, a module, or a whole workflow.
 
 A workflow's tools are found through its adapter's hook (`tools_of`: the Agents SDK walk over
-handoffs and tools; AutoGen agents' tools and workbenches), so `masfuzz tools app.py:agent`
-fuzzes exactly the tools `masfuzz inspect` shows. Agent-as-tool and hosted tools have no Python
+handoffs and tools; AutoGen agents' tools and workbenches; a LangGraph graph's tool nodes and AG2
+agents' function maps, with the parameters their frameworks inject bound), so `masfuzz tools
+app.py:agent` fuzzes exactly the tools `masfuzz inspect` shows. Agent-as-tool and hosted tools have no Python
 function to fuzz and are skipped with a note.
 """
 
@@ -49,9 +50,6 @@ def _candidates(obj: Any, notes: list[str], target: str) -> list[Any]:
     found = discover_tools(obj, notes)  # a workflow: its adapter knows where its tools are
     if found is not None:
         return found
-    if mod.startswith("langgraph."):
-        raise TargetError(f"{target}: a LangGraph graph's tools live inside its nodes; name the "
-                          "tools themselves (a list of tools, or one tool as module:attr)")
     return [obj]
 
 

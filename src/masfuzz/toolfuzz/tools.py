@@ -141,8 +141,14 @@ def wrap_tool(obj: Any, *, name: str | None = None,
         return _from_agents_sdk(obj, context)
     if mod.startswith(("autogen_core.", "autogen_ext.", "autogen_agentchat.")) and hasattr(obj, "schema"):
         return _from_autogen(obj)
-    if mod.startswith(("langchain", "langchain_core.", "langchain_community.")) or _is_langchain_tool(obj):
-        return _from_langchain(obj)
+    langchain = mod.startswith(("langchain", "langchain_core.", "langchain_community.")) or _is_langchain_tool(obj)
+    if (langchain or inspect.isfunction(obj)) and _takes_injected(obj):
+        # its framework hands it values the model never writes: they are bound, not fuzzed
+        from masfuzz.adapters.langgraph.tools import standalone_tool
+
+        return standalone_tool(obj)
+    if langchain:
+        return langchain_tool(obj)
     if mod.startswith("mcp.") and hasattr(obj, "inputSchema"):
         raise TargetError(
             f"MCP tool {obj.name!r}: wrap it with masfuzz.toolfuzz.tools.from_mcp(tool, session) "
@@ -154,6 +160,33 @@ def wrap_tool(obj: Any, *, name: str | None = None,
         f"a {mod}.{type(obj).__qualname__} is not a tool masfuzz can fuzz (expected a Python "
         "function, an Agents SDK FunctionTool, an AutoGen tool, a LangChain tool or an MCP tool)"
     )
+
+
+# How LangChain marks the parameters its tool node and runner fill (read by class name, so a
+# plain function is checked without importing LangChain): `Annotated[..., InjectedState]` and the
+# other `InjectedToolArg`s, `ToolRuntime`, `RunnableConfig`.
+_INJECTED_MARKS = ("InjectedToolArg", "_DirectlyInjectedToolArg")
+
+
+def _takes_injected(obj: Any) -> bool:
+    """A LangChain tool or a plain function with a parameter LangChain injects."""
+    fn = getattr(obj, "func", None) or getattr(obj, "coroutine", None) if not inspect.isfunction(obj) else obj
+    if fn is None:
+        return False
+    try:
+        hints = typing.get_type_hints(fn, include_extras=True)
+    except Exception:  # annotations that do not resolve: nothing is known to be injected
+        return False
+    for name, hint in hints.items():
+        if name == "return":
+            continue
+        marks = [hint, *typing.get_args(hint)[1:]] if typing.get_origin(hint) is typing.Annotated else [hint]
+        for mark in marks:
+            cls = mark if isinstance(mark, type) else type(mark)
+            if any(c.__name__ in _INJECTED_MARKS for c in getattr(cls, "__mro__", ())) or \
+                    getattr(mark, "__name__", "") == "RunnableConfig":
+                return True
+    return False
 
 
 def _is_langchain_tool(obj: Any) -> bool:
@@ -172,12 +205,13 @@ def from_callable(fn: Callable[..., Any], *, name: str | None = None,
     return FuzzTool(name or fn.__name__, doc, schema, invoke, fn, "python")
 
 
-def schema_from_signature(fn: Callable[..., Any]) -> dict[str, Any]:
+def schema_from_signature(fn: Callable[..., Any], skip: Any = ()) -> dict[str, Any]:
+    """`skip`: parameters the caller binds itself (a framework's injected values)."""
     from pydantic import create_model
 
     fields: dict[str, Any] = {}
     for pname, param in inspect.signature(fn).parameters.items():
-        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD) or pname in skip:
             continue
         ann = param.annotation if param.annotation is not inspect.Parameter.empty else str
         default = param.default if param.default is not inspect.Parameter.empty else ...
@@ -241,10 +275,18 @@ def _from_autogen(tool: Any) -> FuzzTool:
     return FuzzTool(tool.name, tool.description or "", schema, invoke, fn, "autogen")
 
 
-def _from_langchain(tool: Any) -> FuzzTool:
+def langchain_tool(tool: Any, *, invoke: Callable[[dict[str, Any]], Any] | None = None,
+                   hidden: Any = ()) -> FuzzTool:
+    """A LangChain tool. `invoke` replaces its calling path and `hidden` names parameters the
+    caller binds itself (a graph's injected state, store, config): an adapter's, which knows
+    what its framework's runs hand the tool (`masfuzz.adapters.langgraph.tools`)."""
     schema = _langchain_schema(tool)
+    for key in hidden:  # bound by the caller: never the model's, never fuzzed
+        schema.get("properties", {}).pop(key, None)
+        if key in schema.get("required", ()):
+            schema["required"] = [r for r in schema["required"] if r != key]
 
-    def invoke(arguments: dict[str, Any]) -> Any:
+    def call(arguments: dict[str, Any]) -> Any:
         return tool.invoke(arguments)
 
     fn = getattr(tool, "func", None) or getattr(tool, "coroutine", None)
@@ -260,7 +302,7 @@ def _from_langchain(tool: Any) -> FuzzTool:
     notes = []
     if any(k in LANGCHAIN_RESERVED for k in schema.get("properties", {})):
         notes.append("an argument name is reserved by LangChain (config/callbacks/run_manager)")
-    return FuzzTool(tool.name, tool.description or "", schema, invoke, fn, "langchain", notes)
+    return FuzzTool(tool.name, tool.description or "", schema, invoke or call, fn, "langchain", notes)
 
 
 def _langchain_schema(tool: Any) -> dict[str, Any]:

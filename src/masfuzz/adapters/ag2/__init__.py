@@ -33,3 +33,11 @@ def capture(obj: Any, target: str) -> Any | None:
         return None
     return built_by(obj, target)
 
+
+
+def tools_of(obj: Any, notes: list[str]) -> list[Any]:
+    """Tool fuzzing's hook: the functions the app's agents execute, with the parameters AG2
+    injects bound (`tools.app_tools`); a program is read, its chats noted and none run."""
+    from masfuzz.adapters.ag2.tools import app_tools
+
+    return app_tools(obj, notes)

@@ -28,7 +28,9 @@ class OpenAIAgentsAdapter(Adapter):
 
     @classmethod
     def accepts(cls, obj: Any) -> bool:
-        return sdk.is_agent(obj)
+        from masfuzz.adapters.openai_agents.pipeline import Pipeline
+
+        return sdk.is_agent(obj) or isinstance(obj, Pipeline)
 
     def model_places(self, obj: Any, spec: WorkflowSpec) -> dict[str, list[str]]:
         return {a.id: ["Agent.model"] for a in spec.agents}  # an agent without one gets the SDK's default
@@ -96,6 +98,19 @@ def tools_of(agent: Any, notes: list[str]) -> list[Any]:
         else:
             notes.append(f"tool {edge.name!r} ({edge.kind}) has no Python function to fuzz; skipped")
     return out
+
+
+def capture(obj: Any, target: str) -> Any:
+    """A module or a function of an app that runs its agents one after another in plain
+    Python (`app.py`, `app.py:main`) is that pipeline, run by calling its function (None
+    otherwise). Called by `masfuzz.adapters.base.resolve`; nothing of the app runs here."""
+    from masfuzz.adapters.openai_agents.pipeline import pipeline_of
+    from masfuzz.errors import TargetError
+
+    try:
+        return pipeline_of(obj, sdk.is_agent)
+    except TargetError as exc:
+        raise TargetError(f"{target}: {exc}") from None
 
 
 def tool_context(agent: Any) -> Any:

@@ -51,7 +51,7 @@ class ToolEdge:
 class DelegationEdge:
     source: Any
     target: Any
-    trigger: str  # handoff | as_tool
+    trigger: str  # handoff | as_tool | sequence (a pipeline's code runs one after the other)
     condition: str = ""
     via: Any = None  # the Handoff or the as_tool FunctionTool
 
@@ -71,6 +71,10 @@ class Walk:
 
 
 def walk(entry: Any) -> Walk:
+    """The graph reachable from an agent, or from every agent of an app's plain-Python
+    pipeline (`pipeline.Pipeline`: its first agent first, its code's order as sequence edges)."""
+    from masfuzz.adapters.openai_agents.pipeline import Pipeline
+
     w = Walk()
     taken: set[str] = set()
 
@@ -88,7 +92,13 @@ def walk(entry: Any) -> Walk:
         queue.append(agent)
 
     queue: deque[Any] = deque()
-    visit(entry)
+    for root in entry.roots if isinstance(entry, Pipeline) else [entry]:
+        visit(root)
+    if isinstance(entry, Pipeline):
+        w.delegations += [DelegationEdge(entry.agents[a], entry.agents[b], "sequence", why)
+                          for a, b, why in entry.order.edges]
+        w.notes.append(f"the app's own {entry.order.function} runs the pipeline: "
+                       + " -> ".join(w.id_of(entry.agents[s.agent]) for s in entry.order.steps))
     while queue:
         agent = queue.popleft()
         me = w.ids[id(agent)]
@@ -147,9 +157,9 @@ def extract(entry: Any, *, target: str = "", module: Any = None) -> tuple[Workfl
         for d in _unique_delegations(w)
     )
     patterns = {d.trigger for d in delegations}
-    pattern = "orchestrated" if patterns == {"as_tool"} else "handoff"
+    pattern = "orchestrated" if patterns <= {"as_tool", "sequence"} and patterns else "handoff"
     spec = WorkflowSpec(
-        system=SystemInfo(id=_system_id(target, module, w), entry_agent=w.id_of(entry),
+        system=SystemInfo(id=_system_id(target, module, w), entry_agent=w.id_of(w.agents[0]),
                           framework=FRAMEWORK, pattern=pattern),
         agents=agents,
         tools=tuple(tools.values()),

@@ -12,8 +12,11 @@ edges when a handoff or an `as_tool` call leads to a name several agents share.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import json
+from collections.abc import Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -142,6 +145,9 @@ class RunRecording:
         self.hint: str | None = None  # the agent id the next agent span belongs to, if known
         self.handed_at: dict[str, int] = {}  # agent id -> its latest hand-over's event index
         self.scanned = 0  # events read for hand-overs so far
+        self.sequence = False  # a pipeline's run: each top-level run follows the one before
+        self.last_top: str | None = None  # the agent of the latest top-level run
+        self.adopted: list[str] = []  # the app's own traces recorded here
 
     # --- identity --------------------------------------------------------------------------
 
@@ -199,10 +205,20 @@ class RunRecording:
             elif len(candidates) <= 1:
                 rec.agent = candidates[0] if candidates else slug(name)
             if rec.agent is not None:  # else: ambiguous name, the input filter tells
+                if self.sequence and self.agent_span_of(span.parent_id) is None:
+                    self._next_run(rec.agent)
                 rec.turn_emitted = True
                 self.recorder.turn(rec.agent)
         elif rec.kind == "function":
             self._tool_started(span.span_id, rec, str(getattr(data, "name", "") or ""))
+
+    def _next_run(self, agent: str) -> None:
+        """A pipeline's code started a run of `agent` after a run of another: the edge its code
+        takes."""
+        if self.last_top is not None and self.last_top != agent:
+            self.recorder.add(DelegationEvent(**{"from": self.last_top}, to=agent, trigger="sequence",
+                                              t=self.recorder.now()))
+        self.last_top = agent
 
     def _tool_started(self, span_id: str, rec: _Span, tool: str) -> None:
         agent = self.agent_of(span_id) or "?"
@@ -341,6 +357,26 @@ def _span_error(span: Any) -> str:
     return str(data.get("error") or err.get("message") or "error")
 
 
+# The recording of the app's function masfuzz is running (a pipeline), in the context its code
+# runs in: a trace the app opens itself (`with trace("Story flow"):`) is that run's too.
+_ADOPTING: ContextVar["RunRecording | None"] = ContextVar("masfuzz_adopting", default=None)
+
+
+@contextlib.contextmanager
+def adopting(rec: RunRecording) -> Iterator[None]:
+    """Within the block, traces the app starts are recorded in `rec`, and each top-level run
+    after another is a `sequence` delegation from the agent that ran before."""
+    rec.sequence = True
+    token = _ADOPTING.set(rec)
+    try:
+        yield
+    finally:
+        _ADOPTING.reset(token)
+        processor = dispatch()
+        for trace_id in rec.adopted:
+            processor.runs.pop(trace_id, None)
+
+
 class Dispatch:
     """The one processor masfuzz registers: spans go to the recording of their trace."""
 
@@ -348,7 +384,11 @@ class Dispatch:
         self.runs: dict[str, RunRecording] = {}
 
     def on_trace_start(self, trace: Any) -> None:
-        pass
+        rec = _ADOPTING.get()
+        trace_id = getattr(trace, "trace_id", None)
+        if rec is not None and trace_id and trace_id not in self.runs:
+            self.runs[trace_id] = rec
+            rec.adopted.append(trace_id)
 
     def on_trace_end(self, trace: Any) -> None:
         pass

@@ -4,7 +4,9 @@ The SDK runs its own loop (`Runner.run`) on the user's unmodified agent objects,
 model injected through `RunConfig(model=...)` (and into the runs the app starts itself:
 `nested`), the calling agent learnt through
 `RunConfig(call_model_input_filter=...)`, and the trace recorded by the tracing processor of
-`recording`. How a run ends is part of the trace: `completed` with the final output,
+`recording`. An app's plain-Python pipeline (`pipeline.Pipeline`) is run by calling its own
+function, whose `Runner.run` calls are recorded in the same trace, each after the other a
+`sequence` delegation. How a run ends is part of the trace: `completed` with the final output,
 `max_turns` when `MaxTurnsExceeded` stops it, `timeout` when the scenario's time limit cancels
 it, `crash` when the system raises; the events up to that point are kept.
 """
@@ -21,7 +23,8 @@ from masfuzz.adapters.openai_agents.bridge import make_model
 from masfuzz.adapters.openai_agents.extract import Walk
 from masfuzz.adapters.openai_agents.mutate import mutated
 from masfuzz.adapters.openai_agents.nested import every_run_injected
-from masfuzz.adapters.openai_agents.recording import RunRecording, dispatch
+from masfuzz.adapters.openai_agents.pipeline import Pipeline
+from masfuzz.adapters.openai_agents.recording import RunRecording, adopting, dispatch
 from masfuzz.adapters.openai_agents.tools import instrumented
 from masfuzz.adapters.base import system_lock
 from masfuzz.errors import MasfuzzError, ModelCallFailed
@@ -71,12 +74,22 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
             with mutated(walk, scenario.mutant) as turns, instrumented(rec, tool_faults), \
                     every_run_injected(run_config):
                 max_turns = turns(max_turns)
-                result = await asyncio.wait_for(
-                    agents.Runner.run(entry, scenario.input, run_config=run_config,
-                                      max_turns=max_turns, context=run_context(scenario, entry)),
-                    timeout,
-                )
-            final = result.final_output
+                if isinstance(entry, Pipeline):  # the app's own function runs its agents
+                    with adopting(rec):
+                        final = await asyncio.wait_for(entry.start(scenario.input), timeout)
+                else:
+                    result = await asyncio.wait_for(
+                        agents.Runner.run(entry, scenario.input, run_config=run_config,
+                                          max_turns=max_turns, context=run_context(scenario, entry)),
+                        timeout,
+                    )
+                    final = result.final_output
+            if final is None and isinstance(entry, Pipeline):
+                # the app's own gate stopped its pipeline (`exit(0)`, a bare `return`), as a
+                # tripped guardrail does: the app's decision on what its agents said, not a
+                # conclusion whose missing steps would be the agents' omission
+                return recorder.finish("other", detail=f"{entry.name}() stopped without a result "
+                                       "(the app's own code ended the pipeline)", final_output=None)
             text = final if isinstance(final, str) else _dump(final)
             return recorder.finish("completed", final_output=text)
         except ModelCallFailed as exc:  # the model under test failed, not the system: no finding

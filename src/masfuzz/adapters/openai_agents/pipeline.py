@@ -1,0 +1,282 @@
+"""The order in which an app's plain-Python code runs its Agents SDK agents.
+
+A manager that awaits `Runner.run(outline_agent, ...)`, then `Runner.run(checker, ...)`, then,
+past a quality gate, `Runner.run(story_agent, ...)` has no graph in its objects; its code is
+the graph. `read_order` reads it from the module's source (the AST, nothing is run): each
+function's `Runner.run` / `run_sync` / `run_streamed` calls in the order the code runs them,
+following calls to the module's own functions and to `self.<method>` of the same class, so a
+step written in a helper counts where the helper is called. Consecutive runs are sequence edges;
+a loop whose body runs agents adds a loop-back edge from the body's last agent to its first (a
+revise-until-good loop); an `if` that leaves (`exit`, `return`, `raise`, `break`) between two runs
+is a gate, recorded as a condition of the edge after it. The agent a call runs is the object its
+expression names in the module, compared by identity with the agents the target named.
+
+Several functions that run the named agents in different orders are several candidate systems:
+the reader says so and does not pick one (the user states the graph with `--link`).
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from dataclasses import dataclass, field
+from typing import Any
+
+from masfuzz.errors import TargetError
+
+RUN_METHODS = ("run", "run_sync", "run_streamed")
+_DEPTH = 3  # helper calls followed from a function
+
+
+@dataclass(frozen=True)
+class Step:
+    agent: int  # index into the named agents
+    line: int
+    loops: tuple[int, ...]  # the loops (by line) the call sits in, outermost first
+    gate: str = ""  # the condition of an `if` that leaves before this step
+
+
+@dataclass
+class Order:
+    """Where the order was read (`main()`), the steps, and the edges they give."""
+
+    function: str
+    steps: list[Step]
+    edges: list[tuple[int, int, str]] = field(default_factory=list)  # (from, to, why)
+
+
+def read_order(module: Any, agents: list[Any], only: str | None = None) -> Order | None:
+    """The order of the module's pipeline over `agents` (in the function named `only`, if
+    given); None when no function of the module runs two of them (the code does not say, or
+    cannot be read)."""
+    try:
+        tree = ast.parse(inspect.getsource(module))
+    except (OSError, TypeError, SyntaxError):
+        return None
+    functions = _functions(tree)
+    values = vars(module)
+    orders: list[Order] = []
+    called = {name for f in functions.values() for name in _callees(f)}
+    for name, fn in functions.items():
+        if only is not None and name != only:
+            continue
+        gates: dict[Any, str] = {"now": ""}
+        steps = _steps(fn, functions, values, agents, _DEPTH, (), gates)
+        if len({s.agent for s in steps}) < 2:
+            continue
+        orders.append(Order(f"{name}()", steps, _edges(steps, gates)))
+    roots = [o for o in orders if o.function[:-2].split(".")[-1] not in called] or orders
+    distinct = {tuple((a, b) for a, b, _ in o.edges): o for o in roots}
+    if len(distinct) > 1:
+        raise TargetError(
+            f"{', '.join(o.function for o in distinct.values())} each run these agents, in "
+            "different orders: state the graph to test with --link FROM->TO")
+    return next(iter(distinct.values()), None)
+
+
+def _functions(tree: ast.Module) -> dict[str, ast.AST]:
+    """Top-level functions by name, methods as `Class.method`."""
+    out: dict[str, ast.AST] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out[node.name] = node
+        elif isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    out[f"{node.name}.{item.name}"] = item
+    return out
+
+
+def _callees(fn: ast.AST) -> set[str]:
+    return {n for call in ast.walk(fn) if isinstance(call, ast.Call) and (n := _callee(call.func))}
+
+
+def _callee(func: ast.AST) -> str | None:
+    """`helper(...)` -> helper; `self.method(...)` -> method."""
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+        return func.attr
+    return None
+
+
+def _steps(node: ast.AST, functions: dict[str, ast.AST], values: dict[str, Any], agents: list[Any],
+           depth: int, loops: tuple[int, ...], gate: dict[Any, str]) -> list[Step]:
+    """The runs under `node` in execution order. `gate["now"]` carries the last leaving `if`
+    seen since the last run; `gate[line]` keeps the one that ends the loop at that line after
+    its last run (the condition on which the loop does not go round again)."""
+    out: list[Step] = []
+    for child in _in_order(node):
+        if isinstance(child, (ast.For, ast.AsyncFor, ast.While)):
+            inner = loops + (child.lineno,)
+            body = ast.Module(body=[*child.body, *child.orelse], type_ignores=[])  # its statements
+            out += _steps(body, functions, values, agents, depth, inner, gate)
+            gate[child.lineno], gate["now"] = gate["now"], ""  # a `break` gate ends this loop
+            continue
+        if isinstance(child, ast.If) and _leaves(child):
+            cond = ast.unparse(child.test)  # several gates in a row: any of them leaves
+            gate["now"] = f"{gate['now']} or {cond}" if gate["now"] else cond
+        if isinstance(child, ast.Call):
+            index = _run_of(child, values, agents)
+            if index is not None:
+                out.append(Step(index, child.lineno, loops, gate["now"]))
+                gate["now"] = ""
+                continue
+            name = _callee(child.func)
+            target = _function_named(functions, name) if name else None
+            if target is not None and depth > 0:
+                out += _steps(target, functions, values, agents, depth - 1, loops, gate)
+            for arg in [*child.args, *(k.value for k in child.keywords)]:  # create_task(self._f())
+                out += _steps(ast.Expr(value=arg), functions, values, agents, depth, loops, gate)
+            continue
+        out += _steps(child, functions, values, agents, depth, loops, gate)
+    return out
+
+
+def _in_order(node: ast.AST) -> list[ast.AST]:
+    children = list(ast.iter_child_nodes(node))
+    return sorted(children, key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
+
+
+def _leaves(branch: ast.If) -> bool:
+    """An `if` whose body ends the pipeline: exit(), sys.exit(), return, raise, break."""
+    for node in branch.body:
+        if isinstance(node, (ast.Return, ast.Raise, ast.Break)):
+            return True
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            name = ast.unparse(node.value.func)
+            if name in ("exit", "sys.exit", "quit", "os._exit"):
+                return True
+    return False
+
+
+def _function_named(functions: dict[str, ast.AST], name: str) -> ast.AST | None:
+    if name in functions:
+        return functions[name]
+    return next((f for key, f in functions.items() if key.endswith(f".{name}")), None)
+
+
+def _run_of(call: ast.Call, values: dict[str, Any], agents: list[Any]) -> int | None:
+    """The index of the named agent a `Runner.run(agent, ...)` call runs, if it is one."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr in RUN_METHODS and call.args):
+        return None
+    if not (isinstance(func.value, ast.Name) and func.value.id == "Runner"):
+        return None
+    obj = _resolve(call.args[0], values)
+    return next((i for i, a in enumerate(agents) if a is obj), None)
+
+
+def _resolve(expr: ast.AST, values: dict[str, Any]) -> Any:
+    """The module-level object a name or dotted name denotes (None when it is no such name)."""
+    parts: list[str] = []
+    while isinstance(expr, ast.Attribute):
+        parts.insert(0, expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name) or expr.id not in values:
+        return None
+    obj = values[expr.id]
+    for part in parts:
+        obj = getattr(obj, part, None)
+    return obj
+
+
+def _edges(steps: list[Step], gates: dict[Any, str]) -> list[tuple[int, int, str]]:
+    """Sequence edges between consecutive runs, loop-back edges of loops that run agents."""
+    out: dict[tuple[int, int], str] = {}
+    for before, after in zip(steps, steps[1:]):
+        if before.agent != after.agent:
+            why = f"line {before.line} then line {after.line}"
+            out.setdefault((before.agent, after.agent), why + (f", unless {after.gate}" if after.gate else ""))
+    for loop in sorted({line for s in steps for line in s.loops}):
+        body = [s for s in steps if loop in s.loops]
+        first, last = body[0], body[-1]
+        if first.agent != last.agent:
+            until = f", unless {gates[loop]}" if gates.get(loop) else ""
+            out.setdefault((last.agent, first.agent), f"the loop at line {loop} runs again{until}")
+    return [(a, b, why) for (a, b), why in out.items()]
+
+
+@dataclass
+class Pipeline:
+    """An app's own function that runs its agents one after another: the system a run calls.
+
+    `agents` are the agents its code runs (indices of `order`'s steps), `function` the app's
+    function, called with the scenario's input as its one argument, or with none, the input
+    then being what the app's `input()` reads. Its runs reach masfuzz's model through the SDK's
+    default runner (`nested`), each its own `Runner.run`, as the app wrote them."""
+
+    function: Any
+    agents: list[Any]
+    order: Order
+
+    @property
+    def roots(self) -> list[Any]:
+        """The agents, the first one the code runs first."""
+        first = self.agents[self.order.steps[0].agent]
+        return [first, *(a for a in self.agents if a is not first)]
+
+    @property
+    def name(self) -> str:
+        return getattr(self.function, "__name__", "pipeline")
+
+    async def start(self, task: str) -> Any:
+        """Run the app's function on `task`; what it returns. `exit()` in the app (a gate that
+        stops the pipeline) ends it as the app's author meant: with no result."""
+        import builtins
+        import contextlib
+        import sys
+
+        takes_task = bool(_required(self.function))
+        asked = builtins.input
+        if not takes_task:
+            builtins.input = lambda prompt="": task  # the app's own prompt for its task
+        try:
+            with contextlib.redirect_stdout(sys.stderr):  # masfuzz's stdout is its own output
+                result = self.function(task) if takes_task else self.function()
+                if inspect.isawaitable(result):
+                    result = await result
+        except SystemExit as exc:
+            if exc.code not in (None, 0):
+                raise RuntimeError(f"the app exited with status {exc.code}") from None
+            return None
+        finally:
+            builtins.input = asked
+        return result
+
+
+def _required(function: Any) -> list[str]:
+    try:
+        params = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    return [p.name for p in params if p.default is p.empty
+            and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+
+def runnable(module: Any, order: Order) -> Any:
+    """The module-level function the order was read from, when a run can call it: with the
+    task as its one required argument, or with none (None: a method, or more arguments)."""
+    name = order.function.removesuffix("()")
+    function = vars(module).get(name)
+    if not inspect.isfunction(function) or len(_required(function)) > 1:
+        return None
+    return function
+
+
+def pipeline_of(obj: Any, is_agent: Any) -> Pipeline | None:
+    """The pipeline a module or a function of an app is: the agents its code runs in order
+    (over the module's top-level agents), when its function can be called with the task. None
+    when it runs no two agents one after another; several orders are asked about (TargetError)."""
+    module = obj if inspect.ismodule(obj) else inspect.getmodule(obj)
+    if module is None:
+        return None
+    agents = list({id(v): v for v in vars(module).values() if is_agent(v)}.values())
+    only = None if inspect.ismodule(obj) else getattr(obj, "__name__", None)
+    order = read_order(module, agents, only) if len(agents) > 1 else None
+    if order is None:
+        return None
+    used = [agents[i] for i in dict.fromkeys(s.agent for s in order.steps)]  # the code's agents
+    order = read_order(module, used, order.function.removesuffix("()"))
+    function = runnable(module, order) if order is not None else None
+    return Pipeline(function, used, order) if function is not None and order is not None else None

@@ -1,0 +1,65 @@
+"""An AG2 script's tools fuzzed as `inspect` lists them (the functions its agents execute), with
+the parameters AG2 injects (a ChatContext, a Depends value) bound and never fuzzed
+(`masfuzz.adapters.ag2.tools`)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from masfuzz.adapters.base import program_target
+from masfuzz.api import call_tool
+from masfuzz.cli import main
+from masfuzz.toolfuzz.targets import collect_tools
+
+from tests.conftest import ROOT
+
+SCRIPT = "tests/adapters/fixtures_ag2/booking.py"
+
+
+@pytest.fixture(autouse=True)
+def _in_repo(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+def test_a_scripts_executed_functions_are_its_tools_with_injected_parameters_bound():
+    _, program = program_target(SCRIPT)
+    [tool], notes = collect_tools(program, SCRIPT)
+    assert tool.name == "book_room" and tool.kind == "ag2"
+    assert set(tool.schema["properties"]) == {"room", "nights"}  # not the chat, not the prices
+    # the chat context and the Depends value are bound on both paths; the result is not
+    # serialised to text by AG2's wrapper
+    assert tool.invoke({"room": "double", "nights": 3}) == "double for 3 nights: 320 EUR (0 chats)"
+    assert tool.call_function({"room": "single", "nights": 2}) == "single for 2 nights: 120 EUR (0 chats)"
+    with pytest.raises(ZeroDivisionError):  # the tool's own bug, not swallowed into "Error: ..."
+        tool.invoke({"room": "double", "nights": 0})
+    # the reproducer a finding prints reads the script as a program too
+    assert call_tool(SCRIPT, "book_room", '{"room": "double", "nights": 1}').startswith("double for 1")
+
+
+def test_run_fuzzes_an_ag2_scripts_tools_in_its_tools_phase(capsys, tmp_path):
+    code = main(["run", SCRIPT, "--phases", "tools", "--calls", "20", "--seed", "1",
+                 "--input", "Book a room", "--sut-model", "scripted/masfuzz.control:probe",
+                 "--store", str(tmp_path / "r.db"), "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    [tool] = data["tools"]["session"]["tools"]
+    assert code == 1 and tool["tool"] == "book_room" and tool["calls"] == 20
+    assert [(e["error_type"], e["attribution"]) for e in tool["errors"]] == [("ZeroDivisionError", "sut")]
+
+
+def test_context_variables_the_model_is_not_asked_for_are_the_agents_own():
+    import autogen
+    from autogen.agentchat.group import ContextVariables
+
+    def remember(fact: str, context_variables: ContextVariables) -> str:
+        """Remember a fact for the conversation."""
+        context_variables["facts"] = [*context_variables.get("facts", []), fact]
+        return f"{len(context_variables['facts'])} fact(s)"
+
+    agent = autogen.ConversableAgent("keeper", llm_config=False, human_input_mode="NEVER",
+                                     context_variables=ContextVariables(data={"facts": ["a"]}))
+    agent.register_function({"remember": remember})
+    [tool], _ = collect_tools(agent, "keeper")
+    assert set(tool.schema["properties"]) == {"fact"}
+    assert tool.invoke({"fact": "b"}) == "2 fact(s)"  # the agent's own variables, not a fuzzed dict
