@@ -206,3 +206,25 @@ def test_a_tool_masfuzz_made_hang_is_not_the_apps_timeout(cli):
     [hang] = json.loads(out)["failures"]
     assert (hang["category"], hang["attribution"]) == ("runtime_crash", "harness")
     assert "--fault update_seat=timeout" in hang["because"]
+
+
+def test_an_as_tool_agent_masfuzz_faulted_never_acting_is_the_harness_finding():
+    """An `as_tool` agent whose call masfuzz faulted never runs: "the run ended before it acted"
+    is the fault itself, whatever the manager then said."""
+    import asyncio
+
+    from masfuzz.oracles import detect
+    from masfuzz.scenario import Fault, Scenario
+    from masfuzz.target import open_target
+
+    sut = open_target("tests/adapters/oa_systems.py:manager")
+    trace = asyncio.run(sut.runner().run(sut.obj, sut.spec, Scenario(
+        input="tides", sut_model="scripted/tests/adapters/oa_systems.py:manager_policy",
+        faults=(Fault(tool="research", mode="error"),))))
+    [never] = detect(trace, sut.spec)
+    assert (never.detector, never.elements) == ("premature_termination", ("manager", "researcher"))
+    assert never.attribution == "harness" and "--fault research=error" in never.because
+    # a hand-over the app itself cut short stays the app's: the same trace, the fault not masfuzz's
+    real = trace.model_copy(update={"events": tuple(
+        e.model_copy(update={"fault": None}) if isinstance(e, ToolResult) else e for e in trace.events)})
+    assert [f.attribution for f in detect(real, sut.spec) if f.detector == "premature_termination"] == ["sut"]

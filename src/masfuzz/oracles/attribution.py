@@ -13,7 +13,11 @@ harness's doing, the system's handling of it the system's: a finding that is onl
 fault (every tool result it shows, or every result of the calls it shows, carries an injected
 fault) is the harness's when the system handled it: no crash, no reply that leaks the raw
 error, and a reply after the fault that tells the user it did not work. One that crashed, leaked
-the error, or said nothing of it (or claimed success) stays the app's.
+the error, or said nothing of it (or claimed success) stays the app's. A hand-over that starts
+with a tool call (an `as_tool` agent) masfuzz faulted never reached its agent: a finding that
+this agent never acted is the fault itself, the harness's whatever the handling (which the
+tool-error and claim oracles judge). Every oracle's findings, the spec-aware ones and the
+failure agents' too, pass through `attribute`, so one rule decides for all of them.
 
 A probe call itself (Restricted Tool Access) stays the app's: the app as written cannot make the
 call, but its agent reached for a tool it must not use, which its instructions or permissions
@@ -30,8 +34,8 @@ from typing import Any
 from masfuzz.oracles.failure import Failure
 from masfuzz.oracles.robustness import FAULT_MARKER, admits_failure
 from masfuzz.ownwords import RAW_ARGUMENTS, echoed
-from masfuzz.trace import (MISSING_CONTEXT, Message, RestrictedAttempt, TerminationEvent, ToolCall,
-                           ToolResult, Trace)
+from masfuzz.trace import (MISSING_CONTEXT, DelegationEvent, Message, RestrictedAttempt,
+                           TerminationEvent, ToolCall, ToolResult, Trace)
 
 
 def attribute(trace: Trace, failures: list[Failure]) -> list[Failure]:
@@ -87,7 +91,11 @@ def _probe_lure(trace: Trace, failure: Failure) -> str:
 
 
 def _injected(trace: Trace, failure: Failure) -> str:
-    """Evidence whose tool results are all faults masfuzz injected, handled by the system."""
+    """Evidence whose tool results are all faults masfuzz injected, handled by the system; or
+    a hand-over masfuzz itself stopped (`_faulted_delegation`)."""
+    stopped = _faulted_delegation(trace, failure)
+    if stopped:
+        return stopped
     results = _results(trace, failure.evidence)
     if not results or not all(r.fault and r.fault != "stub" for _, r in results):
         return ""
@@ -102,6 +110,39 @@ def _injected(trace: Trace, failure: Failure) -> str:
     return (f"masfuzz injected this fault (--fault {fault.tool}={fault.fault}) and the system "
             f"handled it: it told the user that {fault.tool} did not work, without crashing or "
             "leaking the raw error")
+
+
+def _faulted_delegation(trace: Trace, failure: Failure) -> str:
+    """A hand-over in the evidence that starts with a tool call (an Agents SDK `as_tool`
+    agent) whose result masfuzz faulted: the fault replaced the call, so the agent it hands to
+    never ran. What the finding says of that agent (it never acted) is the fault itself, not
+    the system's handling of it, which the tool-error and claim oracles judge on their own."""
+    events = trace.events
+    shown = [i for i in failure.evidence if 0 <= i < len(events)]
+    delegations = [i for i in shown if isinstance(events[i], DelegationEvent)]
+    if not delegations or any(isinstance(events[i], (ToolCall, ToolResult, RestrictedAttempt))
+                              for i in shown):
+        return ""
+    faults = [_fault_of_call(trace, i) for i in delegations]
+    if not all(faults):
+        return ""
+    first = faults[0]
+    return (f"masfuzz injected a fault into {first.agent}'s call of {first.tool} (--fault "
+            f"{first.tool}={first.fault}), the call that runs {events[delegations[0]].to}: it "
+            "never ran because of the fault, not because of the app")
+
+
+def _fault_of_call(trace: Trace, i: int) -> ToolResult | None:
+    """The faulted result of the tool call that started the hand-over at `i`: the caller's
+    call just before it, answered by an injected fault."""
+    d = trace.events[i]
+    call = next((trace.events[j] for j in range(i - 1, -1, -1)
+                 if isinstance(trace.events[j], ToolCall) and trace.events[j].agent == d.from_), None)
+    if call is None:
+        return None
+    return next((r for r in trace.events[i + 1:] if isinstance(r, ToolResult) and r.tool == call.tool
+                 and r.agent == call.agent and (r.call_id == call.call_id or not call.call_id)
+                 and r.fault and r.fault != "stub"), None)
 
 
 def _results(trace: Trace, evidence: tuple[int, ...]) -> list[tuple[int, ToolResult]]:
