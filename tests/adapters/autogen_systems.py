@@ -125,3 +125,14 @@ def approval_team():
     user = UserProxyAgent("user", description="Approves or disapproves the draft.")
     return RoundRobinGroupChat([writer, user], termination_condition=TextMentionTermination("APPROVE")
                                | MaxMessageTermination(4))
+
+
+def endless_team():
+    """Two agents taking turns with no turn or message limit: the team ends only when one says
+    TERMINATE, which a model that answers anything else never does (the AgentChat docs'
+    travel-planning team under a probe model)."""
+    from autogen_agentchat.teams import RoundRobinGroupChat
+
+    first = AssistantAgent("first", model_client=_client(), system_message="Plan, then say TERMINATE.")
+    second = AssistantAgent("second", model_client=_client(), system_message="Check the plan.")
+    return RoundRobinGroupChat([first, second], termination_condition=TextMentionTermination("TERMINATE"))
