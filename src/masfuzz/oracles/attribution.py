@@ -19,6 +19,11 @@ this agent never acted is the fault itself, the harness's whatever the handling 
 tool-error and claim oracles judge). Every oracle's findings, the spec-aware ones and the
 failure agents' too, pass through `attribute`, so one rule decides for all of them.
 
+A team that gives the floor to a human (AgentChat's `UserProxyAgent`) for whom masfuzz stood
+in with a user who says nothing waits for words masfuzz never gives: its not ending by itself
+(a bound reached), its rounds through the silent human and the human's empty turns are the
+harness's.
+
 A probe call itself (Restricted Tool Access) stays the app's: the app as written cannot make the
 call, but its agent reached for a tool it must not use, which its instructions or permissions
 should keep it off; `--fail-on` counts it. What the stub then does to the run (it refuses, the
@@ -34,8 +39,8 @@ from typing import Any
 from masfuzz.oracles.failure import Failure
 from masfuzz.oracles.robustness import FAULT_MARKER, admits_failure
 from masfuzz.ownwords import RAW_ARGUMENTS, echoed
-from masfuzz.trace import (MISSING_CONTEXT, DelegationEvent, Message, RestrictedAttempt,
-                           TerminationEvent, ToolCall, ToolResult, Trace)
+from masfuzz.trace import (MISSING_CONTEXT, STAND_IN_USERS, AgentTurn, DelegationEvent, Message,
+                           RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace)
 
 
 def attribute(trace: Trace, failures: list[Failure]) -> list[Failure]:
@@ -55,7 +60,7 @@ def _cause(trace: Trace, failure: Failure) -> str:
         if isinstance(event, ToolResult) and event.status == "error" and event.tool in missing:
             return (f"{event.tool} read the run context, and masfuzz passed none (the app's "
                     "server passes one): give it with --context MODULE:FACTORY")
-    lured = _probe_lure(trace, failure) or _injected(trace, failure)
+    lured = _probe_lure(trace, failure) or _injected(trace, failure) or _silent_human(trace, failure)
     if lured:
         return lured
     for i in failure.evidence:
@@ -143,6 +148,35 @@ def _fault_of_call(trace: Trace, i: int) -> ToolResult | None:
     return next((r for r in trace.events[i + 1:] if isinstance(r, ToolResult) and r.tool == call.tool
                  and r.agent == call.agent and (r.call_id == call.call_id or not call.call_id)
                  and r.fault and r.fault != "stub"), None)
+
+
+# What a human's words decide in a team that asks for them: whether it ends (missing termination
+# at a bound), and whether a round with the human in it moves on (a speaker cycle, the human's
+# own empty turns).
+_HUMAN_DECIDES = ("Max Round Limit Exceeded", "Repetitive Execution of Completed Tasks",
+                  "Response Omission")
+
+
+def _silent_human(trace: Trace, failure: Failure) -> str:
+    """A team that gave the floor to a human masfuzz stood in for (`STAND_IN_USERS`), whose
+    stand-in says nothing: the team asked for words (an approval, a stop word, a correction)
+    that masfuzz never gave, so its not ending by itself, its rounds through the silent human,
+    and the human's empty turns are masfuzz's doing. An agent that announced the end and was
+    not heard (Termination Condition Violation) stays the app's."""
+    humans = set(trace.meta.get(STAND_IN_USERS) or ())
+    if not humans or failure.root_cause not in _HUMAN_DECIDES:
+        return ""
+    asked = [e.agent for e in trace.events if isinstance(e, AgentTurn) and e.agent in humans]
+    if not asked:
+        return ""
+    shown = {trace.events[i].agent for i in failure.evidence if 0 <= i < len(trace.events)
+             and isinstance(trace.events[i], AgentTurn)}
+    if failure.detector != "missing_termination" and not shown & humans:
+        return ""  # a round, or empty turns, without the human in them: the agents' own
+    return (f"{asked[0]} stands for a human, and masfuzz stood in for that human with a user "
+            f"who says nothing ({len(asked)} turn(s) given to it): the team waits for the "
+            "human's words (an approval, a stop word) to end or move on, so this is masfuzz's "
+            "silence, not the app's")
 
 
 def _results(trace: Trace, evidence: tuple[int, ...]) -> list[tuple[int, ToolResult]]:
