@@ -62,23 +62,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run one command; everything it prints passes through `masfuzz.redact`. A process the
-    system under test left running (a daemon that escaped its process group) is ended with the
-    command (`masfuzz.proc.Adopted`), and said."""
-    from masfuzz.proc import Adopted
+    """Run one command; everything it prints passes through `masfuzz.redact`."""
     from masfuzz.redact import RedactingStream
 
     out, err = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = RedactingStream(out), RedactingStream(err)
-    adopted = Adopted()
     try:
-        with adopted:
-            return _main(argv)
+        return _main(argv)
     finally:
-        if adopted.ended:
-            print(f"masfuzz: note: ended {len(adopted.ended)} process(es) still running when the "
-                  f"command ended (started by the system under test or its tools): "
-                  f"{', '.join(adopted.ended[:5])}", file=sys.stderr)
         sys.stdout, sys.stderr = out, err
 
 
