@@ -35,10 +35,10 @@ from typing import Any
 
 from masfuzz.llm.scripted import say
 from masfuzz.llm.types import ChatRequest
+from masfuzz.ownwords import PROBE_MODELS
 from masfuzz.scenario import Scenario
 from masfuzz.trace import Trace, carries_refusal
 
-PROBE_MODELS = ("scripted/masfuzz.control:probe", "scripted/masfuzz.control:probe_handoffs_first")
 PROBE_INPUT = "masfuzz control check: please reply in one short sentence."
 PROBE_TIMEOUT = 120.0  # s; the probe model answers at once, so only the app's own work takes time
 PROBE_REPLY = "masfuzz control check: reply received."

@@ -228,3 +228,16 @@ def test_an_as_tool_agent_masfuzz_faulted_never_acting_is_the_harness_finding():
     real = trace.model_copy(update={"events": tuple(
         e.model_copy(update={"fault": None}) if isinstance(e, ToolResult) else e for e in trace.events)})
     assert [f.attribution for f in detect(real, sut.spec) if f.detector == "premature_termination"] == ["sut"]
+
+
+def test_a_restricted_call_by_masfuzzs_probe_model_is_the_harness_finding(cli):
+    """The probe calls every tool it is offered, a `--restricted probe` stub too: under it the
+    restricted call is masfuzz's model calling masfuzz's stub, not the app's agent reaching out
+    (under any other model it stays the app's: test_fail_on_counts_an_agent_reaching_for_a_probe)."""
+    code, out, err = cli("exec", "tests/adapters/oa_systems.py:manager", "--input", "tides", "--sut-model",
+                         "scripted/masfuzz.control:probe", "--format", "json", "--failures",
+                         "--fail-on", "any")
+    assert code == 0, err
+    restricted = [f for f in json.loads(out)["failures"] if f["detector"] == "restricted_tool_call"]
+    assert restricted and {f["attribution"] for f in restricted} == {"harness"}
+    assert all("masfuzz's probe" in f["because"] for f in restricted)

@@ -24,7 +24,8 @@ in with a user who says nothing waits for words masfuzz never gives: its not end
 (a bound reached), its rounds through the silent human and the human's empty turns are the
 harness's.
 
-A probe call itself (Restricted Tool Access) stays the app's: the app as written cannot make the
+A probe call itself (Restricted Tool Access) stays the app's, unless the agent's model was
+masfuzz's own probe model, which calls every tool it is offered: the app as written cannot make the
 call, but its agent reached for a tool it must not use, which its instructions or permissions
 should keep it off; `--fail-on` counts it. What the stub then does to the run (it refuses, the
 agent asks again and again) is the probe's doing: a loop made only of probe calls is the
@@ -38,7 +39,7 @@ from typing import Any
 
 from masfuzz.oracles.failure import Failure
 from masfuzz.oracles.robustness import FAULT_MARKER, admits_failure
-from masfuzz.ownwords import RAW_ARGUMENTS, echoed
+from masfuzz.ownwords import PROBE_MODELS, RAW_ARGUMENTS, echoed
 from masfuzz.trace import (MISSING_CONTEXT, STAND_IN_USERS, AgentTurn, DelegationEvent, Message,
                            RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace)
 
@@ -83,7 +84,7 @@ def _probe_lure(trace: Trace, failure: Failure) -> str:
     a finding other than the restricted call itself: the stub refusing is what makes the agent
     call again, and its arguments are checked against a tool the app does not give it."""
     if failure.root_cause == "Restricted Tool Access":
-        return ""  # the agent reached for a tool it must not use: the app's (see the docstring)
+        return _probe_model(trace, failure)  # else the agent reached for a tool it must not use
     probed = {(e.agent, e.tool) for e in trace.events if isinstance(e, RestrictedAttempt) and e.mode == "probe"}
     calls = [trace.events[i] for i in failure.evidence if 0 <= i < len(trace.events)
              and isinstance(trace.events[i], (ToolCall, RestrictedAttempt))]
@@ -93,6 +94,20 @@ def _probe_lure(trace: Trace, failure: Failure) -> str:
     return (f"masfuzz offered {first.tool} to {first.agent} as a probe (--restricted probe), a stub "
             f"that refuses: what the refusals led to is the probe's doing (in the app as written "
             f"{first.agent} cannot call {first.tool}); the call itself is reported as the app's")
+
+
+def _probe_model(trace: Trace, failure: Failure) -> str:
+    """A restricted call made by masfuzz's own probe model (`PROBE_MODELS`), which calls every
+    tool it is offered whatever the agent's instructions: masfuzz's model calling masfuzz's stub
+    says nothing of the app."""
+    settings = trace.meta.get("agent_settings") or {}
+    agent = failure.elements[0] if failure.elements else None
+    model = (settings.get(agent) or {}).get("model")
+    if model not in PROBE_MODELS:
+        return ""
+    return (f"{agent}'s model was masfuzz's probe ({model}), which calls every tool it is offered "
+            "whatever the agent's instructions: this call is the probe's, and says nothing of "
+            "whether the app keeps the agent off the tool")
 
 
 def _injected(trace: Trace, failure: Failure) -> str:
