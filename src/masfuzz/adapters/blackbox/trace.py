@@ -73,15 +73,15 @@ def _starts_run(request: Any, agent: str, events: list[Any], open_calls: list[To
     return any(isinstance(e, AgentTurn) and e.agent == agent for e in events)
 
 
-def _next_run(rec: TraceRecorder, runs: int) -> int:
+def _next_run(rec: TraceRecorder, runs: int, t: float) -> int:
     """Close run `runs` and open the next as chats of a sequence, so that the oracles judge each
     run by itself (a loop is a repetition within one conversation); the first run's chat opens
     where its first agent took the floor."""
     if runs == 1:
         first = next(i for i, e in enumerate(rec.events) if isinstance(e, AgentTurn))
         rec.events.insert(first, ChatStart(t=rec.events[first].t, chat="run1", kind="sequence"))
-    rec.add(ChatEnd(chat=f"run{runs}"))
-    rec.add(ChatStart(chat=f"run{runs + 1}", kind="sequence"))
+    rec.add(ChatEnd(t=t, chat=f"run{runs}"))
+    rec.add(ChatStart(t=t, chat=f"run{runs + 1}", kind="sequence"))
     return runs + 1
 
 
@@ -132,7 +132,7 @@ def trace_from_calls(calls: list[CallRecord], outcome: AppOutcome | None, scenar
                                status=status, payload=m.content or ""))
         new_run = _starts_run(request, c.agent, rec.events, open_calls)
         if new_run:
-            runs = _next_run(rec, runs)
+            runs = _next_run(rec, runs, c.t)
             seen_results.clear()  # a new conversation: its call ids may repeat the last one's
         if pending_handoff is not None:
             frm, target = pending_handoff
@@ -176,7 +176,7 @@ def trace_from_calls(calls: list[CallRecord], outcome: AppOutcome | None, scenar
             rec.add(call)
             open_calls.append(call)
     if runs > 1:
-        rec.add(ChatEnd(chat=f"run{runs}"))
+        rec.add(ChatEnd(t=rec.events[-1].t, chat=f"run{runs}"))
     rec.meta["runs"] = runs
     rec.meta["speaker_selections"] = selections
     rec.meta["summaries"] = summaries
