@@ -241,3 +241,20 @@ def test_a_restricted_call_by_masfuzzs_probe_model_is_the_harness_finding(cli):
     restricted = [f for f in json.loads(out)["failures"] if f["detector"] == "restricted_tool_call"]
     assert restricted and {f["attribution"] for f in restricted} == {"harness"}
     assert all("masfuzz's probe" in f["because"] for f in restricted)
+
+
+@pytest.mark.parametrize("model, whose", [("scripted/masfuzz.control:probe", "harness"),
+                                          ("scripted/examples/customer_service/policy.py:policy", "sut")])
+def test_a_bound_reached_under_masfuzzs_probe_model_is_the_probes(model, whose):
+    """The probe calls every tool and hands off to every agent before it answers (the airline
+    demo's triage agent, offered 10 tools, reached the SDK's max_turns=10)."""
+    from masfuzz.oracles import detect
+
+    events = [Message(agent=None, role="user", content="Change my seat"),
+              *[e for n in range(10) for e in (AgentTurn(agent="triage_agent"),
+                                               ToolCall(agent="triage_agent", tool=f"tool{n}", call_id=f"c{n}"),
+                                               ToolResult(agent="triage_agent", tool=f"tool{n}", call_id=f"c{n}"))],
+              TerminationEvent(reason="max_turns", detail="Max turns (10) exceeded")]
+    trace = Trace(scenario_id="s", events=events, meta={"agent_settings": {"triage_agent": {"model": model, "calls": 10}}})
+    [bound] = [f for f in detect(trace) if f.detector == "missing_termination"]
+    assert bound.attribution == whose

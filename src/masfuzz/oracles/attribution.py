@@ -25,7 +25,8 @@ in with a user who says nothing waits for words masfuzz never gives: its not end
 harness's.
 
 A probe call itself (Restricted Tool Access) stays the app's, unless the agent's model was
-masfuzz's own probe model, which calls every tool it is offered: the app as written cannot make the
+masfuzz's own probe model, which calls every tool it is offered (and a run all of whose agents
+ran on the probe and stopped at a bound is the probe's too): the app as written cannot make the
 call, but its agent reached for a tool it must not use, which its instructions or permissions
 should keep it off; `--fail-on` counts it. What the stub then does to the run (it refuses, the
 agent asks again and again) is the probe's doing: a loop made only of probe calls is the
@@ -61,7 +62,8 @@ def _cause(trace: Trace, failure: Failure) -> str:
         if isinstance(event, ToolResult) and event.status == "error" and event.tool in missing:
             return (f"{event.tool} read the run context, and masfuzz passed none (the app's "
                     "server passes one): give it with --context MODULE:FACTORY")
-    lured = _probe_lure(trace, failure) or _injected(trace, failure) or _silent_human(trace, failure)
+    lured = (_probe_lure(trace, failure) or _injected(trace, failure) or _silent_human(trace, failure)
+             or _probe_bound(trace, failure))
     if lured:
         return lured
     for i in failure.evidence:
@@ -100,14 +102,32 @@ def _probe_model(trace: Trace, failure: Failure) -> str:
     """A restricted call made by masfuzz's own probe model (`PROBE_MODELS`), which calls every
     tool it is offered whatever the agent's instructions: masfuzz's model calling masfuzz's stub
     says nothing of the app."""
-    settings = trace.meta.get("agent_settings") or {}
     agent = failure.elements[0] if failure.elements else None
-    model = (settings.get(agent) or {}).get("model")
+    model = _models(trace).get(agent)
     if model not in PROBE_MODELS:
         return ""
     return (f"{agent}'s model was masfuzz's probe ({model}), which calls every tool it is offered "
             "whatever the agent's instructions: this call is the probe's, and says nothing of "
             "whether the app keeps the agent off the tool")
+
+
+def _models(trace: Trace) -> dict[str, Any]:
+    """The model each agent's calls went to (`meta.agent_settings`)."""
+    return {a: (v or {}).get("model") for a, v in (trace.meta.get("agent_settings") or {}).items()}
+
+
+def _probe_bound(trace: Trace, failure: Failure) -> str:
+    """A run every agent of which ran on masfuzz's probe model, stopped at a turn or message
+    bound: the probe calls every tool and hands off to every agent it is offered before it
+    answers, and never says a stop word, so reaching the bound measures the probe, not whether
+    the app ends. (A run that never ends and hits masfuzz's time limit instead is a crash, the
+    app's: nothing in the app bounds it.)"""
+    models = set(_models(trace).values())
+    if failure.root_cause != "Max Round Limit Exceeded" or not models or not models <= set(PROBE_MODELS):
+        return ""
+    return ("every agent ran on masfuzz's probe model, which calls every tool and hands off to every "
+            "agent it is offered before it answers and never says a stop word: the run reaching "
+            "its bound is the probe's doing, not a termination the app lacks")
 
 
 def _injected(trace: Trace, failure: Failure) -> str:
