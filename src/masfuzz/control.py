@@ -35,10 +35,10 @@ from typing import Any
 
 from masfuzz.llm.scripted import say
 from masfuzz.llm.types import ChatRequest
+from masfuzz.ownwords import PROBE_MODELS
 from masfuzz.scenario import Scenario
 from masfuzz.trace import Trace, carries_refusal
 
-PROBE_MODELS = ("scripted/masfuzz.control:probe", "scripted/masfuzz.control:probe_handoffs_first")
 PROBE_INPUT = "masfuzz control check: please reply in one short sentence."
 PROBE_TIMEOUT = 120.0  # s; the probe model answers at once, so only the app's own work takes time
 PROBE_REPLY = "masfuzz control check: reply received."
@@ -97,11 +97,40 @@ def placeholders(schema: dict[str, Any]) -> dict[str, Any]:
         kind = prop.get("type")
         if "enum" in prop and prop["enum"]:
             out[name] = prop["enum"][0]
+        elif kind == "boolean":
+            out[name] = _lets_through(name, prop)
         elif isinstance(kind, list):
             out[name] = plain.get(next((k for k in kind if k != "null"), "string"), "masfuzz check")
         else:
             out[name] = plain.get(kind or "string", "masfuzz check")
     return out
+
+
+# What a check's boolean says when the input may go on: a guardrail agent's verdict (the airline
+# demo's `is_relevant`, `is_safe`; the SDK examples' `is_homework`, `is_math_homework`) trips
+# the wire on one value, and a probe that trips every guardrail reaches no agent behind them.
+# A flag named for something good is true, one named for something bad (or anything else) false.
+_GOOD = {"relevant", "safe", "valid", "allowed", "appropriate", "ok", "okay", "approved", "passed",
+         "pass", "acceptable", "permitted", "compliant", "legitimate", "benign", "success",
+         "successful", "correct", "complete", "on"}
+_BAD = {"unsafe", "irrelevant", "invalid", "jailbreak", "harmful", "malicious", "toxic", "offensive",
+        "violation", "violates", "blocked", "forbidden", "inappropriate", "injection", "attack",
+        "abuse", "abusive", "off", "not", "no", "homework", "spam", "sensitive", "pii", "risky",
+        "flagged", "triggered", "tripwire", "unrelated", "disallowed"}
+_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def _lets_through(name: str, prop: dict[str, Any]) -> bool:
+    """A boolean answer that lets a check pass, from the field's name (its description when the
+    name says nothing either way): `is_relevant`, `is_safe` true; `is_jailbreak`, `is_homework`
+    false; a flag that says neither false, the plainest value."""
+    for text in (name, prop.get("description") or ""):
+        words = {w.lower() for w in _WORD.findall(text)}
+        if words & _BAD:
+            return False
+        if words & _GOOD:
+            return True
+    return False
 
 
 def _resolved(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:

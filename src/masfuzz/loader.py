@@ -6,6 +6,9 @@ Rules (docs/architecture.md, "Loading a target"), each one a lesson from real ap
   that is not a package, with that folder on `sys.path`. The file's own folder is never put at
   the front of `sys.path`: an app folder named `agents/` would shadow the Agents SDK. A plain
   script's folder is appended at the end, so its sibling modules import and nothing is shadowed.
+  A module a file imports by a name nothing provides is looked for in the file's ancestors,
+  then in the folder masfuzz runs in (the app's, for a `--context` factory kept outside it),
+  and that folder is appended.
 - A plain script is loaded under a name other than `__main__`, so its `if __name__ ==
   "__main__"` block never runs.
 - The agent frameworks the file imports are imported first, from site-packages.
@@ -198,11 +201,13 @@ def _import_file(path: Path, root: Path, dotted: str | None) -> Any:
 
 
 def _ancestor_providing(path: Path, name: str | None) -> Path | None:
-    """The nearest ancestor folder of `path` that holds the top-level module `name`."""
+    """The nearest ancestor folder of `path` that holds the top-level module `name`, else the
+    folder masfuzz runs in when it holds it: a file written outside the app (a `--context`
+    factory) imports the app's own modules by name, as the app does from its own folder."""
     if not name:
         return None
     top = name.split(".")[0]
-    for folder in path.parents:
+    for folder in (*path.parents, Path.cwd()):
         if str(folder) in sys.path:
             continue
         if (folder / top).is_dir() or (folder / f"{top}.py").is_file():

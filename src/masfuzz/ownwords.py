@@ -34,6 +34,11 @@ ECHO_MARKS = ("21 C and sunny", "bob@example.com", "meeting moved to 3pm", "Exam
 # is a finding about the model, not a crash of masfuzz.
 RAW_ARGUMENTS = "_raw_arguments"
 
+# masfuzz's own scripted models for the system under test (`masfuzz.control`): the probe calls
+# every tool an agent is offered once, whatever the agent's instructions, so what it calls says
+# nothing of the app's instructions (an agent's call of a `--restricted probe` stub included).
+PROBE_MODELS = ("scripted/masfuzz.control:probe", "scripted/masfuzz.control:probe_handoffs_first")
+
 
 def echoed(text: str) -> str | None:
     """The first of masfuzz's own fragments `text` repeats, if any."""

@@ -173,6 +173,13 @@ def set_event_sink(sink: Any) -> None:
 # the agent whose model call was still running when masfuzz's time limit struck, and a cause in
 # words (the app read more input than masfuzz's scripted answers give, ...).
 ENDED_IN_MODEL_CALL = "ended_in_model_call"
+# With it, the seconds the run's model calls took in all (the unfinished one up to the kill): a
+# timeout is the model's slowness only when its calls took the time, not the app going round.
+MODEL_SECONDS = "model_seconds"
+# The agents that stand for a human at the terminal (AgentChat's `UserProxyAgent`) for whom
+# masfuzz answered with a user who says nothing: a team that waits for that human's words (an
+# approval, a stop word) cannot end or move on by them, which is masfuzz's doing, not the app's.
+STAND_IN_USERS = "stand_in_users"
 HARNESS_CAUSE = "harness_cause"
 BOUND_REASONS = ("max_turns", "message_limit")  # terminations by a turn or message bound
 # Reasons under which the system concluded by itself (premature termination is judged on these).

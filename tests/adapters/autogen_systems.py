@@ -125,3 +125,31 @@ def approval_team():
     user = UserProxyAgent("user", description="Approves or disapproves the draft.")
     return RoundRobinGroupChat([writer, user], termination_condition=TextMentionTermination("APPROVE")
                                | MaxMessageTermination(4))
+
+
+def endless_team():
+    """Two agents taking turns with no turn or message limit: the team ends only when one says
+    TERMINATE, which a model that answers anything else never does (the AgentChat docs'
+    travel-planning team under a probe model)."""
+    from autogen_agentchat.teams import RoundRobinGroupChat
+
+    first = AssistantAgent("first", model_client=_client(), system_message="Plan, then say TERMINATE.")
+    second = AssistantAgent("second", model_client=_client(), system_message="Check the plan.")
+    return RoundRobinGroupChat([first, second], termination_condition=TextMentionTermination("TERMINATE"))
+
+
+def approval_selector_team():
+    """The AgentChat docs' last selector-group-chat team: two workers and a UserProxyAgent at the
+    terminal; it ends when someone says TERMINATE (the human can) or at 25 messages."""
+    from autogen_agentchat.agents import UserProxyAgent
+    from autogen_agentchat.teams import SelectorGroupChat
+
+    searcher = AssistantAgent("searcher", model_client=_client(), system_message="Find the data.")
+    analyst = AssistantAgent("analyst", model_client=_client(), system_message="Compute the answer.")
+    user = UserProxyAgent("user", description="A user to approve or disapprove tasks.")
+    return SelectorGroupChat([searcher, analyst, user], model_client=_client(),
+                             termination_condition=TextMentionTermination("TERMINATE")
+                             | MaxMessageTermination(25),
+                             selector_prompt="Select an agent from {participants}. When the task is "
+                             "complete, let the user approve or disapprove the task.\n{roles}\n{history}",
+                             allow_repeated_speaker=True)

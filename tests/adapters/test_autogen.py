@@ -352,3 +352,21 @@ def test_a_user_proxy_that_would_read_the_terminal_is_a_user_who_says_nothing():
     assert trace.speaker_order == ["writer", "user", "writer"] and not trace.of_type(ErrorEvent)
     _, team, _ = system(target)
     assert [m.input_func for m in team._participants if m.name == "user"] == [cancellable_input]
+
+
+def test_a_team_waiting_on_masfuzzs_silent_user_is_not_the_apps_missing_termination_or_loop():
+    """The selector-group-chat docs team: it asks the human (a UserProxyAgent) for approval and
+    ends when someone says TERMINATE; masfuzz's stand-in user says nothing, so the run goes round
+    to the message limit. That is masfuzz's silence, not the app's."""
+    from masfuzz.oracles import detect
+
+    target = "tests/adapters/autogen_systems.py:approval_selector_team"
+    trace = run_scenario(target, input="Who scored most?", sut_model="scripted/masfuzz.control:probe")
+    assert trace.termination.reason == "message_limit" and trace.meta["stand_in_users"] == ["user"]
+    _, _, spec = system(target)
+    found = detect(trace, spec)
+    assert {(f.detector, f.attribution) for f in found} == {("missing_termination", "harness"), ("loop", "harness")}
+    assert all("masfuzz stood in for that human" in f.because for f in found)
+    # the same run with a human the app itself silenced: the app's
+    own = trace.model_copy(update={"meta": {k: v for k, v in trace.meta.items() if k != "stand_in_users"}})
+    assert {f.attribution for f in detect(own, spec)} == {"sut"}

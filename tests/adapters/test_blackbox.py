@@ -120,3 +120,19 @@ def test_pydantic_ai_output_tool_is_the_answer_not_a_tool_of_the_app():
     assert json.loads(trace.termination.final_output) == answer
     assert 'ANSWER: {"city":"Paris","weather":"sunny in Paris"}' in trace.meta["stdout_tail"]
     assert [f for f in detect(trace) if f.attribution == "sut"] == []
+
+
+def test_separate_runs_of_a_batch_app_are_separate_chats_and_their_calls_no_loop():
+    """The app runs its agent once per traveller, each run a new conversation: the same call in
+    each run is no agent repeating itself. A run is told by its history (a call that carries no
+    earlier reply or tool result, while no tool call waits for one)."""
+    from masfuzz.oracles import detect
+    from masfuzz.trace import AgentTurn, ChatStart
+
+    app = BlackboxApp(f"python {HERE / 'weather_app.py'} --batch")
+    trace = asyncio.run(run_blackbox(app, Scenario(input=None, sut_model=POLICY)))
+    assert trace.termination.reason == "completed", trace.termination
+    assert [c.chat for c in trace.of_type(ChatStart)] == ["run1", "run2", "run3"]
+    assert len(trace.of_type(AgentTurn)) == 3 and trace.meta["runs"] == 3
+    assert [(c.tool, c.arguments) for c in trace.of_type(ToolCall)] == [("get_weather", {"city": "Paris"})] * 3
+    assert [f.description for f in detect(trace) if f.detector == "loop"] == []

@@ -297,3 +297,24 @@ def test_a_tool_reading_the_run_context_gets_the_users_or_blames_the_harness(cli
     assert result["payload"] == "seat 14C booked for Ada Lovelace" and data["failures"] == []
     code, _, err = cli(*args, "--context", "tests/adapters/oa_context.py:nowhere")
     assert code == 2 and len(err.strip().splitlines()) == 1 and "--context" in err
+
+
+def test_a_context_factory_imports_the_apps_modules_from_the_folder_masfuzz_runs_in(cli, tmp_path, monkeypatch):
+    """A factory written outside the app imports the app's own modules by name, as its server
+    does from the app's folder: run from that folder, they are found, without PYTHONPATH."""
+    import json
+
+    app, glue = tmp_path / "app", tmp_path / "glue"
+    app.mkdir(), glue.mkdir()
+    (app / "masfuzz_test_passengers.py").write_text('NAME = "Grace Hopper"\n')
+    (glue / "ctx.py").write_text(
+        "from types import SimpleNamespace\n\nfrom masfuzz_test_passengers import NAME\n\n\n"
+        "def session():\n    return SimpleNamespace(passenger=NAME, seats={})\n")
+    monkeypatch.chdir(app)
+    context = ROOT / "tests/adapters/oa_context.py"
+    code, out, err = cli("exec", f"{context}:desk", "--input", "Seat 14C please", "--sut-model",
+                         f"scripted/{context}:policy", "--format", "json", "--failures",
+                         "--context", f"{glue / 'ctx.py'}:session")
+    assert code == 0, err
+    [result] = [e for e in json.loads(out)["trace"]["events"] if e["type"] == "tool_result"]
+    assert result["payload"] == "seat 14C booked for Grace Hopper"

@@ -91,6 +91,33 @@ def test_placeholders_follow_references_and_optionals():
     assert placeholders(schema) == {"specialty": "general", "note": "general", "days": 1}
 
 
+def test_a_checks_boolean_lets_the_input_through():
+    """The airline demo's relevance and jailbreak guardrail agents answer `is_relevant` and
+    `is_safe`: false for both tripped every guardrail, so the check reached no agent behind
+    them. A flag named for something good is true, for something bad false; its description
+    decides when its name does not; anything else is false."""
+    flags = {"is_relevant": True, "is_safe": True, "isOnTopic": True, "is_jailbreak": False,
+             "is_homework": False, "is_unsafe": False, "is_not_relevant": False, "confirm": False,
+             "verdict": True, "flagged_content": False}
+    schema = {"type": "object", "properties": {name: {"type": "boolean"} for name in flags}}
+    schema["properties"]["verdict"]["description"] = "True when the request is appropriate"
+    assert placeholders(schema) == flags
+
+
+def test_a_probe_run_passes_an_apps_guardrails_of_either_sense(cli, provider):
+    """An agent behind a guardrail that trips on `not is_relevant` and one that trips on
+    `is_jailbreak`: the probe reaches the agent and the expert it asks."""
+    code, out, err = cli("exec", "tests/adapters/oa_nested.py:guarded_tutor", "--input", "What is 2+2?",
+                         "--sut-model", "scripted/masfuzz.control:probe", "--format", "json")
+    assert code == 0, err
+    trace = json.loads(out)
+    assert trace["events"][-1]["reason"] == "completed", trace["events"][-1]
+    [result] = [e for e in trace["events"] if e["type"] == "tool_result"]
+    assert (result["tool"], result["status"]) == ("ask_expert", "ok")  # the expert answered
+    assert {e["agent"] for e in trace["events"] if e["type"] == "agent_turn"} == {
+        "guarded_tutor", "topic_checker", "safety_checker", "expert"}
+
+
 def test_an_app_that_runs_itself_at_import_loads_on_a_placeholder_answer(cli, provider):
     code, report, err = _check(cli, "tests/exec/fixtures/runs_at_import.py:app")
     assert code == 0, err

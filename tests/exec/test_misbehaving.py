@@ -194,3 +194,21 @@ def test_fuzz_sets_harness_timeouts_apart_from_the_apps_failures(cli, tmp_path, 
     assert row["failures"]["RC"] == 0 and row["set_aside"] == {"harness": 1}
     code, out, err = cli("report", "--store", str(tmp_path / "runs.db"))
     assert "RC 0 (set aside, not the app's: 1 harness)" in out, out
+
+
+def test_a_team_that_never_ends_under_an_instant_model_is_the_apps_timeout(cli, monkeypatch):
+    """Wherever the kill lands (in a model call or between two), the time went to the app going
+    round: the scripted model answers at once, so the timeout is the app's, never 'raise
+    --timeout'."""
+    monkeypatch.chdir(ROOT)
+    code, out, err = cli("exec", "tests/adapters/autogen_systems.py:endless_team", "--input", "Plan a trip.",
+                         "--sut-model", "scripted/masfuzz.control:probe", "--timeout", str(LIMIT),
+                         "--format", "json", "--failures")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["trace"]["events"][-1]["reason"] == "timeout"
+    meta, usage = data["trace"]["meta"], data["trace"]["usage"]
+    if "ended_in_model_call" in meta:  # the kill landed in a model call, one of very many
+        assert usage["model_calls"] > 20 and meta["model_seconds"] > 0
+    [failure] = [f for f in data["failures"] if f["category"] == "runtime_crash"]
+    assert failure["attribution"] == "sut" and "agent turns" in failure["description"], failure

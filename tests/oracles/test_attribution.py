@@ -234,3 +234,55 @@ def test_a_finding_decided_after_an_injected_fault_without_showing_it_is_the_fau
         e.model_copy(update={"fault": None}) if isinstance(e, ToolResult) else e for e in trace.events)})
     [own] = attribute(real, [_after_the_fault(root_cause, category, 4)])
     assert own.attribution == "sut"
+
+
+def test_an_as_tool_agent_masfuzz_faulted_never_acting_is_the_harness_finding():
+    """An `as_tool` agent whose call masfuzz faulted never runs: "the run ended before it acted"
+    is the fault itself, whatever the manager then said."""
+    import asyncio
+
+    from masfuzz.oracles import detect
+    from masfuzz.scenario import Fault, Scenario
+    from masfuzz.target import open_target
+
+    sut = open_target("tests/adapters/oa_systems.py:manager")
+    trace = asyncio.run(sut.runner().run(sut.obj, sut.spec, Scenario(
+        input="tides", sut_model="scripted/tests/adapters/oa_systems.py:manager_policy",
+        faults=(Fault(tool="research", mode="error"),))))
+    [never] = detect(trace, sut.spec)
+    assert (never.detector, never.elements) == ("premature_termination", ("manager", "researcher"))
+    assert never.attribution == "harness" and "--fault research=error" in never.because
+    # a hand-over the app itself cut short stays the app's: the same trace, the fault not masfuzz's
+    real = trace.model_copy(update={"events": tuple(
+        e.model_copy(update={"fault": None}) if isinstance(e, ToolResult) else e for e in trace.events)})
+    assert [f.attribution for f in detect(real, sut.spec) if f.detector == "premature_termination"] == ["sut"]
+
+
+def test_a_restricted_call_by_masfuzzs_probe_model_is_the_harness_finding(cli):
+    """The probe calls every tool it is offered, a `--restricted probe` stub too: under it the
+    restricted call is masfuzz's model calling masfuzz's stub, not the app's agent reaching out
+    (under any other model it stays the app's: test_fail_on_counts_an_agent_reaching_for_a_probe)."""
+    code, out, err = cli("exec", "tests/adapters/oa_systems.py:manager", "--input", "tides", "--sut-model",
+                         "scripted/masfuzz.control:probe", "--format", "json", "--failures",
+                         "--fail-on", "any")
+    assert code == 0, err
+    restricted = [f for f in json.loads(out)["failures"] if f["detector"] == "restricted_tool_call"]
+    assert restricted and {f["attribution"] for f in restricted} == {"harness"}
+    assert all("masfuzz's probe" in f["because"] for f in restricted)
+
+
+@pytest.mark.parametrize("model, whose", [("scripted/masfuzz.control:probe", "harness"),
+                                          ("scripted/examples/customer_service/policy.py:policy", "sut")])
+def test_a_bound_reached_under_masfuzzs_probe_model_is_the_probes(model, whose):
+    """The probe calls every tool and hands off to every agent before it answers (the airline
+    demo's triage agent, offered 10 tools, reached the SDK's max_turns=10)."""
+    from masfuzz.oracles import detect
+
+    events = [Message(agent=None, role="user", content="Change my seat"),
+              *[e for n in range(10) for e in (AgentTurn(agent="triage_agent"),
+                                               ToolCall(agent="triage_agent", tool=f"tool{n}", call_id=f"c{n}"),
+                                               ToolResult(agent="triage_agent", tool=f"tool{n}", call_id=f"c{n}"))],
+              TerminationEvent(reason="max_turns", detail="Max turns (10) exceeded")]
+    trace = Trace(scenario_id="s", events=events, meta={"agent_settings": {"triage_agent": {"model": model, "calls": 10}}})
+    [bound] = [f for f in detect(trace) if f.detector == "missing_termination"]
+    assert bound.attribution == whose

@@ -268,3 +268,26 @@ def test_a_round_robin_that_only_repeats_itself_to_the_bound_has_a_stop_conditio
                                                                  pattern="selector")})
     [f] = missing_termination(stalled, chosen)
     assert f.root_cause == "Max Round Limit Exceeded"
+
+
+@pytest.mark.parametrize("model_seconds, calls, whose", [
+    (2.9, 3, "harness"),  # three slow calls took the time
+    (0.2, 3, "sut"),  # the app's own code took it
+    (2.1, 200, "sut"),  # 200 instant calls (masfuzz's side of each counted): the app went round
+    (None, 3, "harness")])  # no model time reported: where the kill landed decides
+def test_a_timeout_in_a_model_call_is_the_models_only_when_the_model_took_the_time(model_seconds, calls, whose):
+    """Killed while an agent waited for its model: a slow model (most of the run spent waiting
+    for it, few calls) is the harness's limit; an instant model's wait is where a loop happened
+    to be."""
+    from masfuzz.trace import ENDED_IN_MODEL_CALL, MODEL_SECONDS, ErrorEvent, Usage
+
+    meta = {ENDED_IN_MODEL_CALL: "first"} | ({MODEL_SECONDS: model_seconds} if model_seconds is not None else {})
+    trace = Trace(scenario_id="s", meta=meta, usage=Usage(wall_time=3.0, model_calls=calls), events=(
+        Message(agent=None, role="user", content="Plan a trip."),
+        *[e for _ in range(40) for e in (AgentTurn(agent="first"), Message(agent="first", content="ok"))],
+        ErrorEvent(kind="timeout", message="no result within 3 s"),
+        TerminationEvent(reason="timeout", detail="no result within 3 s")))
+    [crash] = [f for f in detect(trace) if f.category == "runtime_crash"]
+    assert crash.attribution == whose
+    assert ("raise --timeout" in crash.because) == (whose == "harness")
+    assert ("40 agent turns" in crash.description) == (whose == "sut")

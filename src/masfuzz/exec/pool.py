@@ -46,7 +46,8 @@ from masfuzz.llm.settings import ModelSettings
 from masfuzz.loader import FRAMEWORKS
 from masfuzz.proc import kill_group, start_in_group
 from masfuzz.target import Target, adapter_name
-from masfuzz.trace import ENDED_IN_MODEL_CALL, EVENTS, AgentTurn, Trace, Usage, ended_trace, running_tool
+from masfuzz.trace import (ENDED_IN_MODEL_CALL, EVENTS, MODEL_SECONDS, AgentTurn, Trace, Usage,
+                           ended_trace, running_tool)
 
 LOAD_TIMEOUT = 120.0  # seconds to import the target (a cold framework import on a busy machine)
 STDERR_TAIL = 4000  # characters of the worker's stderr kept for a crash report
@@ -239,6 +240,7 @@ class PoolExecutor(Executor):
             answering = _model_answering(events)
             if answering is not None:
                 meta[ENDED_IN_MODEL_CALL] = answering
+                meta[MODEL_SECONDS] = round(_model_seconds(events, time.monotonic()), 3)
             usage, by_agent = _model_use(events, scenario)
             if by_agent:  # the calls each agent made before the end, as a finished run says them
                 meta["agent_settings"] = by_agent
@@ -369,6 +371,23 @@ def _model_answering(lines: list[bytes]) -> str | None:
         elif agent in open_calls:
             open_calls.remove(agent)
     return open_calls[-1] if open_calls else None
+
+
+def _model_seconds(lines: list[bytes], now: float) -> float:
+    """How long the run's model calls took, the one still running up to `now` (each note's
+    `at` is on the monotonic clock the worker and this process share)."""
+    started: dict[str, list[float]] = {}
+    total = 0.0
+    for note in _model_notes(lines):
+        at = note.get("at")
+        if not isinstance(at, (int, float)):
+            continue
+        agent = str(note.get("model_call", ""))
+        if note.get("busy"):
+            started.setdefault(agent, []).append(at)
+        elif started.get(agent):
+            total += at - started[agent].pop()
+    return total + sum(now - at for ats in started.values() for at in ats)
 
 
 def _model_use(lines: list[bytes], scenario: Any) -> tuple[Usage, dict[str, dict[str, Any]]]:

@@ -198,8 +198,11 @@ def serve(channel: Channel, lines: Iterable[str]) -> int:
         channel.send({"ready": True, "system_id": system.spec.system.id,
                       "framework": system.spec.system.framework})
         trace_module.set_event_sink(lambda e: channel.send_model("event", e))
+        # `at` on the system-wide monotonic clock, the parent's too: how long the model calls
+        # took is whose a timeout is (`masfuzz.exec.pool._model_seconds`)
         trace_module.set_activity_sink(lambda agent, busy, usage: channel.send(
-            {"model_call": agent, "busy": busy, **({"usage": usage} if usage else {})}))
+            {"model_call": agent, "busy": busy, "at": time.monotonic(),
+             **({"usage": usage} if usage else {})}))
         # The parent kills this worker at the request's limit, with the events streamed so far:
         # that kill is the authoritative end, so the adapter's own clock runs a little longer.
         scenario = request.scenario.model_copy(update={"timeout": request.limit + GRACE})

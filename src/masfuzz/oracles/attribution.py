@@ -21,9 +21,20 @@ the findings that show the faulted result (above) and by the robustness witness 
 crash or a leaked raw error fails; a crash and a call of a tool the agent must not use stay the
 app's whatever came before. A run without the fault shows whether the app does the same by
 itself (`run` and `fuzz` run every faulted scenario's parent without it, and the recorder keeps
-such a run as the reproducer).
+such a run as the reproducer). A hand-over that starts
+with a tool call (an `as_tool` agent) masfuzz faulted never reached its agent: a finding that
+this agent never acted is the fault itself, the harness's whatever the handling (which the
+tool-error and claim oracles judge). Every oracle's findings, the spec-aware ones and the
+failure agents' too, pass through `attribute`, so one rule decides for all of them.
 
-A probe call itself (Restricted Tool Access) stays the app's: the app as written cannot make the
+A team that gives the floor to a human (AgentChat's `UserProxyAgent`) for whom masfuzz stood
+in with a user who says nothing waits for words masfuzz never gives: its not ending by itself
+(a bound reached), its rounds through the silent human and the human's empty turns are the
+harness's.
+
+A probe call itself (Restricted Tool Access) stays the app's, unless the agent's model was
+masfuzz's own probe model, which calls every tool it is offered (and a run all of whose agents
+ran on the probe and stopped at a bound is the probe's too): the app as written cannot make the
 call, but its agent reached for a tool it must not use, which its instructions or permissions
 should keep it off; `--fail-on` counts it. What the stub then does to the run (it refuses, the
 agent asks again and again) is the probe's doing: a loop made only of probe calls is the
@@ -37,9 +48,9 @@ from typing import Any
 
 from masfuzz.oracles.failure import Failure
 from masfuzz.oracles.robustness import FAULT_MARKER, admits_failure
-from masfuzz.ownwords import RAW_ARGUMENTS, echoed
-from masfuzz.trace import (MISSING_CONTEXT, Message, RestrictedAttempt, TerminationEvent, ToolCall,
-                           ToolResult, Trace)
+from masfuzz.ownwords import PROBE_MODELS, RAW_ARGUMENTS, echoed
+from masfuzz.trace import (MISSING_CONTEXT, STAND_IN_USERS, AgentTurn, DelegationEvent, Message,
+                           RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace)
 
 
 # What the app must never do, whatever a tool answered before: not a fault's consequence.
@@ -64,7 +75,8 @@ def _cause(trace: Trace, failure: Failure) -> str:
         if isinstance(event, ToolResult) and event.status == "error" and event.tool in missing:
             return (f"{event.tool} read the run context, and masfuzz passed none (the app's "
                     "server passes one): give it with --context MODULE:FACTORY")
-    lured = _probe_lure(trace, failure) or _injected(trace, failure) or _after_fault(trace, failure)
+    lured = (_probe_lure(trace, failure) or _injected(trace, failure) or _after_fault(trace, failure)
+             or _silent_human(trace, failure))
     if lured:
         return lured
     for i in failure.evidence:
@@ -87,7 +99,7 @@ def _probe_lure(trace: Trace, failure: Failure) -> str:
     a finding other than the restricted call itself: the stub refusing is what makes the agent
     call again, and its arguments are checked against a tool the app does not give it."""
     if failure.root_cause == "Restricted Tool Access":
-        return ""  # the agent reached for a tool it must not use: the app's (see the docstring)
+        return _probe_model(trace, failure)  # else the agent reached for a tool it must not use
     probed = {(e.agent, e.tool) for e in trace.events if isinstance(e, RestrictedAttempt) and e.mode == "probe"}
     calls = [trace.events[i] for i in failure.evidence if 0 <= i < len(trace.events)
              and isinstance(trace.events[i], (ToolCall, RestrictedAttempt))]
@@ -99,8 +111,44 @@ def _probe_lure(trace: Trace, failure: Failure) -> str:
             f"{first.agent} cannot call {first.tool}); the call itself is reported as the app's")
 
 
+def _probe_model(trace: Trace, failure: Failure) -> str:
+    """A restricted call made by masfuzz's own probe model (`PROBE_MODELS`), which calls every
+    tool it is offered whatever the agent's instructions: masfuzz's model calling masfuzz's stub
+    says nothing of the app."""
+    agent = failure.elements[0] if failure.elements else None
+    model = _models(trace).get(agent)
+    if model not in PROBE_MODELS:
+        return ""
+    return (f"{agent}'s model was masfuzz's probe ({model}), which calls every tool it is offered "
+            "whatever the agent's instructions: this call is the probe's, and says nothing of "
+            "whether the app keeps the agent off the tool")
+
+
+def _models(trace: Trace) -> dict[str, Any]:
+    """The model each agent's calls went to (`meta.agent_settings`)."""
+    return {a: (v or {}).get("model") for a, v in (trace.meta.get("agent_settings") or {}).items()}
+
+
+def _probe_bound(trace: Trace, failure: Failure) -> str:
+    """A run every agent of which ran on masfuzz's probe model, stopped at a turn or message
+    bound: the probe calls every tool and hands off to every agent it is offered before it
+    answers, and never says a stop word, so reaching the bound measures the probe, not whether
+    the app ends. (A run that never ends and hits masfuzz's time limit instead is a crash, the
+    app's: nothing in the app bounds it.)"""
+    models = set(_models(trace).values())
+    if failure.root_cause != "Max Round Limit Exceeded" or not models or not models <= set(PROBE_MODELS):
+        return ""
+    return ("every agent ran on masfuzz's probe model, which calls every tool and hands off to every "
+            "agent it is offered before it answers and never says a stop word: the run reaching "
+            "its bound is the probe's doing, not a termination the app lacks")
+
+
 def _injected(trace: Trace, failure: Failure) -> str:
-    """Evidence whose tool results are all faults masfuzz injected, handled by the system."""
+    """Evidence whose tool results are all faults masfuzz injected, handled by the system; or
+    a hand-over masfuzz itself stopped (`_faulted_delegation`)."""
+    stopped = _faulted_delegation(trace, failure)
+    if stopped:
+        return stopped
     results = _results(trace, failure.evidence)
     if not results or not all(r.fault and r.fault != "stub" for _, r in results):
         return ""
@@ -132,6 +180,68 @@ def _after_fault(trace: Trace, failure: Failure) -> str:
     return (f"it comes after the fault masfuzz injected (--fault {fault.tool}={fault.fault}, event "
             f"{first}), which took {fault.tool}'s answer from the run: what follows is the fault's "
             "doing; a run without the fault shows whether the app does it by itself")
+
+
+def _faulted_delegation(trace: Trace, failure: Failure) -> str:
+    """A hand-over in the evidence that starts with a tool call (an Agents SDK `as_tool`
+    agent) whose result masfuzz faulted: the fault replaced the call, so the agent it hands to
+    never ran. What the finding says of that agent (it never acted) is the fault itself, not
+    the system's handling of it, which the tool-error and claim oracles judge on their own."""
+    events = trace.events
+    shown = [i for i in failure.evidence if 0 <= i < len(events)]
+    delegations = [i for i in shown if isinstance(events[i], DelegationEvent)]
+    if not delegations or any(isinstance(events[i], (ToolCall, ToolResult, RestrictedAttempt))
+                              for i in shown):
+        return ""
+    faults = [_fault_of_call(trace, i) for i in delegations]
+    if not all(faults):
+        return ""
+    first = faults[0]
+    return (f"masfuzz injected a fault into {first.agent}'s call of {first.tool} (--fault "
+            f"{first.tool}={first.fault}), the call that runs {events[delegations[0]].to}: it "
+            "never ran because of the fault, not because of the app")
+
+
+def _fault_of_call(trace: Trace, i: int) -> ToolResult | None:
+    """The faulted result of the tool call that started the hand-over at `i`: the caller's
+    call just before it, answered by an injected fault."""
+    d = trace.events[i]
+    call = next((trace.events[j] for j in range(i - 1, -1, -1)
+                 if isinstance(trace.events[j], ToolCall) and trace.events[j].agent == d.from_), None)
+    if call is None:
+        return None
+    return next((r for r in trace.events[i + 1:] if isinstance(r, ToolResult) and r.tool == call.tool
+                 and r.agent == call.agent and (r.call_id == call.call_id or not call.call_id)
+                 and r.fault and r.fault != "stub"), None)
+
+
+# What a human's words decide in a team that asks for them: whether it ends (missing termination
+# at a bound), and whether a round with the human in it moves on (a speaker cycle, the human's
+# own empty turns).
+_HUMAN_DECIDES = ("Max Round Limit Exceeded", "Repetitive Execution of Completed Tasks",
+                  "Response Omission")
+
+
+def _silent_human(trace: Trace, failure: Failure) -> str:
+    """A team that gave the floor to a human masfuzz stood in for (`STAND_IN_USERS`), whose
+    stand-in says nothing: the team asked for words (an approval, a stop word, a correction)
+    that masfuzz never gave, so its not ending by itself, its rounds through the silent human,
+    and the human's empty turns are masfuzz's doing. An agent that announced the end and was
+    not heard (Termination Condition Violation) stays the app's."""
+    humans = set(trace.meta.get(STAND_IN_USERS) or ())
+    if not humans or failure.root_cause not in _HUMAN_DECIDES:
+        return ""
+    asked = [e.agent for e in trace.events if isinstance(e, AgentTurn) and e.agent in humans]
+    if not asked:
+        return ""
+    shown = {trace.events[i].agent for i in failure.evidence if 0 <= i < len(trace.events)
+             and isinstance(trace.events[i], AgentTurn)}
+    if failure.detector != "missing_termination" and not shown & humans:
+        return ""  # a round, or empty turns, without the human in them: the agents' own
+    return (f"{asked[0]} stands for a human, and masfuzz stood in for that human with a user "
+            f"who says nothing ({len(asked)} turn(s) given to it): the team waits for the "
+            "human's words (an approval, a stop word) to end or move on, so this is masfuzz's "
+            "silence, not the app's")
 
 
 def _results(trace: Trace, evidence: tuple[int, ...]) -> list[tuple[int, ToolResult]]:

@@ -36,7 +36,7 @@ from masfuzz.oracles.wording import GIVE_UP, is_question, sentences
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
     BOUND_REASONS, CONCLUDED_REASONS, DESIGNED_LENGTH, ENDED_IN_MODEL_CALL, HARNESS_CAUSE,
-    NOT_INJECTED_CALLS, USER_BOUND, AgentTurn, ChatEnd, ChatStart, DelegationEvent, ErrorEvent,
+    MODEL_SECONDS, NOT_INJECTED_CALLS, USER_BOUND, AgentTurn, ChatEnd, ChatStart, DelegationEvent, ErrorEvent,
     Message, RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace, carries_refusal,
     running_tool,
 )
@@ -79,6 +79,9 @@ MIN_CYCLE_REPEATS = 3
 # The same agent calling the same tool with identical arguments this often has learnt nothing
 # from the first results; two identical calls are a normal retry.
 MIN_IDENTICAL_CALLS = 3
+# A model whose calls are so slow that the time limit holds fewer than this many of them is what
+# ran out of time, not the app (`runtime_crash`): a multi-agent run needs a few calls per agent.
+MODEL_BOUND_CALLS = 20
 # FLARE's empty-utterance anomaly: no valid output for three consecutive turns.
 MIN_EMPTY_TURNS = 3
 
@@ -548,10 +551,11 @@ def runtime_crash(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     because = trace.meta.get(HARNESS_CAUSE, "")
     if trace.meta.get(NOT_INJECTED_CALLS):
         because = NOT_INJECTED_BECAUSE
-    if reason == "timeout" and running is None and answering is not None:
+    if reason == "timeout" and running is None and answering is not None and _model_bound(trace):
         because = (f"masfuzz's time limit (--timeout) ended the run while {answering or 'an agent'} "
                    "waited for its model's answer: the model in use is slower than the limit, "
                    "the app did not hang; raise --timeout")
+    turns = len(trace.speaker_order)
     return [Failure(
         category="runtime_crash", root_cause="Runtime Crash", detector="runtime_crash",
         evidence=evidence, scenario_id=trace.scenario_id,
@@ -560,8 +564,27 @@ def runtime_crash(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         description=f"the system under test stopped with a {reason}"
         + (f" ({', '.join(kinds)})" if kinds else "")
         + (f" in {', '.join(agents)}" if agents else "")
-        + (f": {' '.join(first.split())[:160]}" if first else ""),
+        + (f": {' '.join(first.split())[:160]}" if first else "")
+        + (f" (after {turns} agent turns in {trace.usage.wall_time:g} s: the app did not end "
+           "by itself, e.g. it has no turn or message limit)"
+           if reason == "timeout" and not because and running is None and turns else ""),
     )]
+
+
+def _model_bound(trace: Trace) -> bool:
+    """Was a timed-out run's time the model's? Only when waiting for the model took most of it
+    and the model is slow for the limit: at its pace the limit holds fewer than
+    `MODEL_BOUND_CALLS` calls, too few for a multi-agent run to end in. A model that answers at
+    once (a scripted one) leaves the time to the app, which went round without ending (hundreds
+    of calls), and whether the kill then lands in a model call is chance. A trace without the
+    model's time (an executor that does not report it) keeps the verdict of where the kill
+    landed."""
+    seconds = trace.meta.get(MODEL_SECONDS)
+    if seconds is None:
+        return True
+    wall = trace.usage.wall_time
+    calls = trace.usage.model_calls + 1  # the finished ones and the one the kill cut off
+    return 2 * seconds >= wall and seconds / calls * MODEL_BOUND_CALLS >= wall
 
 
 NOT_INJECTED_BECAUSE = ("model not injected: a model client of the app that masfuzz could not "

@@ -24,6 +24,7 @@ import re
 
 from masfuzz.fuzz.specification import FlareSpec, Task
 from masfuzz.graph.paths import FIXED, FREE_FORM
+from masfuzz.oracles.attribution import attribute
 from masfuzz.oracles.blame import blame_all
 from masfuzz.oracles.detectors import detect
 from masfuzz.oracles.failure import Failure, dedupe
@@ -37,8 +38,8 @@ def detect_flare(trace: Trace, flare_spec: FlareSpec,
                  workflow: WorkflowSpec | None = None) -> list[Failure]:
     """The spec-aware detectors over one trace; `workflow` adds the agents' instructions to what
     tool-omission reads (without it, only the specification's task texts)."""
-    return dedupe(blame_all(trace, speaking_order(trace, flare_spec)
-                            + tool_omission(trace, flare_spec, workflow)))
+    return dedupe(blame_all(trace, attribute(trace, speaking_order(trace, flare_spec)
+                                             + tool_omission(trace, flare_spec, workflow))))
 
 
 def detect_cited(trace: Trace, flare_spec: FlareSpec,

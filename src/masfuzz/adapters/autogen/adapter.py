@@ -45,7 +45,7 @@ from masfuzz.errors import MasfuzzError, TargetError
 from masfuzz.graph.coordination import CoordinationGraph
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import ErrorEvent, Trace, TraceRecorder
+from masfuzz.trace import STAND_IN_USERS, ErrorEvent, Trace, TraceRecorder
 
 _GRACE = 1.0  # seconds a timed-out run gets to wind down after cancellation
 SELECTOR = "selector"  # the agent name the selector's speaker-selection model calls carry
@@ -115,6 +115,7 @@ class _Run:
         }
         self.probes: dict[str, set[str]] = {}
         self.code_not_run: list[dict[str, str]] = []  # what the executors' stand-ins were given
+        self.stand_in_users: list[str] = []  # the humans masfuzz's silent user stands in for
         self.order: list[str] | None = None  # set by rebuild()
 
     # --- preparing the agents -----------------------------------------------------------
@@ -150,6 +151,7 @@ class _Run:
             agent = inner_agent(member)
             if isinstance(agent, UserProxyAgent) and agent.input_func is cancellable_input:
                 _swap(stack, agent, "input_func", _silent_user)
+                self.stand_in_users.append(member.name)
             if getattr(agent, "_code_executor", None) is not None and not self.scenario.run_code:
                 _swap(stack, agent, "_code_executor",
                       CodeStandIn(member.name, agent._code_executor, self.code_not_run))
@@ -222,6 +224,8 @@ class _Run:
             aliases={inner_agent(m).name: m.name for m in self.members if inner_agent(m) is not m},
         )
         rec.meta["speaking_order"] = self.order
+        if self.stand_in_users:
+            rec.meta[STAND_IN_USERS] = self.stand_in_users
         token = CancellationToken()
         results: list[TaskResult] = []
 

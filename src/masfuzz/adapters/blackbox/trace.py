@@ -13,8 +13,8 @@ from masfuzz.redact import redact
 from masfuzz.scenario import Scenario
 from masfuzz.serve.server import CallRecord
 from masfuzz.trace import (
-    ANSWERS_EXHAUSTED, HARNESS_CAUSE, AgentTurn, DelegationEvent, ErrorEvent, Message, TerminationEvent,
-    TerminationReason, ToolCall, ToolResult, Trace, TraceRecorder,
+    ANSWERS_EXHAUSTED, HARNESS_CAUSE, AgentTurn, ChatEnd, ChatStart, DelegationEvent, ErrorEvent, Message,
+    TerminationEvent, TerminationReason, ToolCall, ToolResult, Trace, TraceRecorder,
 )
 
 from masfuzz.adapters.blackbox.process import AppOutcome
@@ -63,6 +63,28 @@ def _apps_own_task(calls: list[CallRecord]) -> str | None:
     return None
 
 
+def _starts_run(request: Any, agent: str, events: list[Any], open_calls: list[ToolCall]) -> bool:
+    """Does this agent call start a new run of the app? Its conversation is new (no earlier
+    reply or tool result in its messages), nothing waits for a tool result (an agent a tool runs
+    starts a new conversation inside the run), and its agent has spoken before: the app ran its
+    agents again (once per item of a batch), not a pipeline handing on to its next agent."""
+    if open_calls or any(m.role in ("assistant", "tool") for m in request.messages):
+        return False
+    return any(isinstance(e, AgentTurn) and e.agent == agent for e in events)
+
+
+def _next_run(rec: TraceRecorder, runs: int, t: float) -> int:
+    """Close run `runs` and open the next as chats of a sequence, so that the oracles judge each
+    run by itself (a loop is a repetition within one conversation); the first run's chat opens
+    where its first agent took the floor."""
+    if runs == 1:
+        first = next(i for i, e in enumerate(rec.events) if isinstance(e, AgentTurn))
+        rec.events.insert(first, ChatStart(t=rec.events[first].t, chat="run1", kind="sequence"))
+    rec.add(ChatEnd(t=t, chat=f"run{runs}"))
+    rec.add(ChatStart(t=t, chat=f"run{runs + 1}", kind="sequence"))
+    return runs + 1
+
+
 def trace_from_calls(calls: list[CallRecord], outcome: AppOutcome | None, scenario: Scenario,
                      *, system_id: str = "") -> Trace:
     """Rebuild the run from the model calls the endpoint recorded, in order."""
@@ -79,6 +101,7 @@ def trace_from_calls(calls: list[CallRecord], outcome: AppOutcome | None, scenar
     offered: dict[str, dict[str, dict[str, Any]]] = {}  # agent -> tool -> JSON schema
     last_text: str | None = None
     summaries = 0
+    runs = 1
     for c in calls:
         if c.kind == "selector":
             selections += 1
@@ -107,6 +130,10 @@ def trace_from_calls(calls: list[CallRecord], outcome: AppOutcome | None, scenar
             status = "error" if _ERROR_PAYLOAD.search(m.content or "") else "ok"
             rec.add(ToolResult(t=c.t, agent=match.agent, tool=match.tool, call_id=match.call_id,
                                status=status, payload=m.content or ""))
+        new_run = _starts_run(request, c.agent, rec.events, open_calls)
+        if new_run:
+            runs = _next_run(rec, runs, c.t)
+            seen_results.clear()  # a new conversation: its call ids may repeat the last one's
         if pending_handoff is not None:
             frm, target = pending_handoff
             to = c.agent if _norm(c.agent) == _norm(target) else target
@@ -119,7 +146,10 @@ def trace_from_calls(calls: list[CallRecord], outcome: AppOutcome | None, scenar
             rec.add(DelegationEvent(t=c.t, **{"from": speaker, "to": c.agent},
                                     trigger="selector" if selected else "sequence"))
         selected, speaker = False, c.agent
-        rec.turn(c.agent)
+        if new_run:  # the same agent again, but a turn of a new conversation
+            rec.add(AgentTurn(agent=c.agent, t=c.t))
+        else:
+            rec.turn(c.agent)
         if isinstance(rec.events[-1], AgentTurn):  # a new turn: it began with this call
             rec.events[-1] = rec.events[-1].model_copy(update={"t": c.t})
         rec.usage.model_calls += 1
@@ -145,6 +175,9 @@ def trace_from_calls(calls: list[CallRecord], outcome: AppOutcome | None, scenar
                             call_id=tc.id)
             rec.add(call)
             open_calls.append(call)
+    if runs > 1:
+        rec.add(ChatEnd(t=rec.events[-1].t, chat=f"run{runs}"))
+    rec.meta["runs"] = runs
     rec.meta["speaker_selections"] = selections
     rec.meta["summaries"] = summaries
     rec.meta["offered_tools"] = offered
