@@ -39,7 +39,7 @@ def tools_text(data: dict[str, Any]) -> str:
     out.append(f"total: {totals['tools']} tools, {totals['calls']} calls, UE {totals['unique_errors']}, "
                f"TC/UE {_fmt(totals['tc_per_ue'])}, Chao1 {c['estimate']:.1f} 95% CI {_ci(c)}")
     out += [f"total {line}" for line in model_use_lines(totals.get("models") or {})]
-    out.append(f"reproduce: masfuzz tools {data['target']} --calls {data['calls_per_tool']} "
+    out.append(f"reproduce: masfuzz tools {shlex.quote(data['target'])} --calls {data['calls_per_tool']} "
                f"--seed {data['seed']}"
                + (f" --model {data['model']}" if data["model"] else "")
                + (f" --sut-model {data['sut_model']}" if data["sut_model"] else "")

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from masfuzz.toolfuzz.mcp import UNREACHABLE
 from masfuzz.toolfuzz.sandbox import SETUP_ERROR, CallOutcome
 
 _MASKS = [
@@ -96,6 +97,8 @@ _SANDBOX_MESSAGES = [
                 r"not known|Cannot assign requested address|No address associated"), "harness",
      "the sandbox has no network"),
     (re.compile(r"File too large"), "settings", "the sandbox's file size limit"),
+    (re.compile("^" + re.escape(UNREACHABLE)), "settings",
+     "the MCP server its URL names took no session (an earlier call may have stopped it)"),
 ]
 # A file the tool named by its absolute path that this machine has but the sandbox does not show
 # (it shows the tool its own folder, the fixture and the Python install only).
