@@ -88,6 +88,8 @@ from masfuzz.toolfuzz.confine import (Confinement, become_root_inside, build_roo
 # child's parser state corrupt ("AST constructor recursion depth mismatch", gh-106905)
 from masfuzz.exec.codecov import meter
 from masfuzz.toolfuzz.priors import call_tainted
+from masfuzz.toolfuzz.swallowed import SWALLOWED_ERROR, logged_exceptions
+from masfuzz.toolfuzz.swallowed import swallowed as swallowed_exception
 from masfuzz.toolfuzz.tools import FuzzTool, RemoteFailure, ReturnedError
 
 # ok: the tool returned; handled: it returned an error message (its own error handling, not a
@@ -142,6 +144,9 @@ class CallOutcome:
     priors: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
     duration: float = 0.0
     output: str = ""  # the tail of what the call wrote to its standard output and error
+    # The message as errors are grouped by (`grouping.normalise_message`), masked in the worker
+    # from the whole message: `message` is clipped, and an echoed long input with it
+    masked: str = ""
     # The arcs of the tool's own code the call ran: (file relative to its code root, from line,
     # to line), as coverage.py records them (a negative line: entering or leaving a function).
     reached: frozenset[tuple[str, int, int]] = frozenset()
@@ -733,20 +738,27 @@ def _one_call(tool: FuzzTool, arguments: dict[str, Any] | None, taint: bool, lim
             return failed or CallOutcome("ok")
         _EXITS.clear()  # the tool's programs only, not the setup's
         start = time.perf_counter()
-        if taint and tool.function is not None:
-            result, exc, priors = call_tainted(tool.call_function, arguments)
-        else:
-            priors = {}
-            try:
-                result, exc = tool.invoke(arguments), None
-            except Exception as e:  # the tool's failure is the finding
-                result, exc = None, e
+        with logged_exceptions() as logged:
+            if taint and tool.function is not None:
+                result, exc, priors = call_tainted(tool.call_function, arguments)
+            else:
+                priors = {}
+                try:
+                    result, exc = tool.invoke(arguments), None
+                except Exception as e:  # the tool's failure is the finding
+                    result, exc = None, e
         if exc is None:
             text = _render(result)
             broken = contract_violation(tool, result)
             if broken is not None:
                 return CallOutcome("error", text, CONTRACT_VIOLATION, broken, [tool.definition_frame],
                                    _prior_dicts(priors), time.perf_counter() - start)
+            lost = swallowed_exception(result, logged) if tool.connection is None else None
+            if lost is not None:  # logged, then an empty or default value: the swallowed-error oracle
+                return CallOutcome("error", text, SWALLOWED_ERROR,
+                                   _clip(f"{lost.error_type}: {lost.message} (logged, then {text[:40]} returned)"),
+                                   lost.frames or [tool.definition_frame], _prior_dicts(priors),
+                                   time.perf_counter() - start)
             swallowed = _swallowed_exit(text)
             if swallowed is not None or isinstance(result, ReturnedError) or (
                     isinstance(result, str) and returned_error(text, arguments)):
@@ -757,7 +769,7 @@ def _one_call(tool: FuzzTool, arguments: dict[str, Any] | None, taint: bool, lim
                                    [(f"<returned by {tool.name}>", 0, tool.name)],
                                    _prior_dicts(priors), time.perf_counter() - start)
             return CallOutcome("ok", text, priors=_prior_dicts(priors), duration=time.perf_counter() - start)
-        return _failure(exc, priors, time.perf_counter() - start)
+        return _failure(exc, priors, time.perf_counter() - start, arguments)
     finally:
         _ALLOWED_ROOT.clear()
         os.chdir(home)
@@ -810,15 +822,28 @@ def contract_violation(tool: FuzzTool, result: Any) -> str | None:
     return f"returned {type(result).__name__} where -> {names} is declared"
 
 
-def _failure(exc: BaseException, priors: dict[str, Any], duration: float) -> CallOutcome:
+def _failure(exc: BaseException, priors: dict[str, Any], duration: float,
+             arguments: dict[str, Any] | None = None) -> CallOutcome:
     blocked = isinstance(exc, SandboxViolation) or any(
         isinstance(e, SandboxViolation) for e in _chain(exc))
     frames = [(f.filename, f.lineno or 0, f.name) for f in traceback.extract_tb(exc.__traceback__)]
     if isinstance(exc, RemoteFailure):  # the server's failure: its frames are not masfuzz's client's
         frames = list(exc.frames)
     msg = str(exc)
-    return CallOutcome("blocked" if blocked else "error", "", type(exc).__name__, msg[:MAX_RESULT_CHARS],
-                       frames, _prior_dicts(priors), duration)
+    from masfuzz.toolfuzz.grouping import normalise_message  # imported with the fuzzer, before any fork
+
+    return CallOutcome("blocked" if blocked else "error", "", type(exc).__name__, _clip(msg),
+                       frames, _prior_dicts(priors), duration,
+                       masked=normalise_message(msg, arguments=arguments))
+
+
+def _clip(message: str) -> str:
+    """A long message's head and tail: what follows an echoed long input ("... here") is kept,
+    so that the error it names is grouped as one whatever the input's length."""
+    if len(message) <= MAX_RESULT_CHARS:
+        return message
+    half = MAX_RESULT_CHARS // 2
+    return message[:half] + " ... " + message[-half:]
 
 
 def _chain(exc: BaseException) -> list[BaseException]:
