@@ -639,6 +639,7 @@ def run_tools(opts: argparse.Namespace) -> dict[str, Any]:
 
     from masfuzz.report.tools import findings_of, tool_usage_rows
     from masfuzz.store.db import RunStore
+    from masfuzz.toolfuzz.mcp import mcp_tools, parse_target
     from masfuzz.toolfuzz.session import FuzzSession, session_dict
     from masfuzz.toolfuzz.targets import collect_tools
 
@@ -646,12 +647,17 @@ def run_tools(opts: argparse.Namespace) -> dict[str, Any]:
         raise MasfuzzError(f"--calls must be at least 1, not {opts.calls}")
     store = RunStore(opts.store)  # a bad store is said before anything runs
     seed = opts.seed if opts.seed is not None else random.SystemRandom().randrange(2**31)
-    found, notes = collect_tools(_load_app(opts.target), opts.target)
+    server = parse_target(opts.target)
+    if server is None:
+        found, notes = collect_tools(_load_app(opts.target), opts.target)
     if not opts.unsafe_no_sandbox and (why := _sandbox_problem(opts, "tools")) is not None:
         raise MasfuzzError(f"tools: this machine cannot isolate a tool ({why}); refusing to run "
                            "it unsandboxed (pass --unsafe-no-sandbox to fuzz it anyway)")
     config = _tool_session(opts, seed, timeout=opts.timeout, models=True)
     _dry_run(config)  # a bad --fixture or --setup is said alone, before anything else
+    if server is not None:  # its tools are listed by the server, which runs in the sandbox
+        found, notes = mcp_tools(server, config.limits, isolate=config.isolate, state=config.state)
+    found = _named_tools(found, getattr(opts, "tool", None), opts.target)
     if opts.unsafe_no_sandbox:
         _sandbox_problem(opts, "tools")  # says it runs without the OS sandbox
     print(f"masfuzz tools: seed {seed}", file=sys.stderr)
@@ -694,14 +700,27 @@ def call_tool(target: str, tool: str, arguments: dict[str, Any] | str) -> Any:
     It runs here, outside the sandbox."""
     import json
 
+    from masfuzz.toolfuzz.mcp import call_once, parse_target
     from masfuzz.toolfuzz.targets import collect_tools
 
-    found, _ = collect_tools(_load_app(target), target)
-    by_name = {t.name: t for t in found}
-    if tool not in by_name:
-        raise MasfuzzError(f"{target}: no tool named {tool!r} (it has {', '.join(by_name) or 'none'})")
     args = json.loads(arguments) if isinstance(arguments, str) else arguments
-    return by_name[tool].invoke(args)
+    server = parse_target(target)
+    if server is not None:  # the server says itself whether it has the tool
+        return call_once(server, tool, args)
+    found, _ = collect_tools(_load_app(target), target)
+    return _named_tools(found, [tool], target)[0].invoke(args)
+
+
+def _named_tools(found: list[Any], names: list[str] | None, target: str) -> list[Any]:
+    """The tools `--tool NAME` (repeatable) names, in the target's order; all without it."""
+    if not names:
+        return found
+    have = [t.name for t in found]
+    missing = [n for n in names if n not in have]
+    if missing:
+        raise MasfuzzError(f"{target}: no tool named {', '.join(map(repr, missing))} (it has "
+                           f"{', '.join(have) or 'none'})")
+    return [t for t in found if t.name in names]
 
 
 def _tool_session(opts: argparse.Namespace, seed: int, *, timeout: float, models: bool) -> Any:

@@ -453,6 +453,8 @@ TABLE: tuple[Setting, ...] = (
     # tools
     Setting("calls", "fuzzed tool calls per tool", integer(low=1, high=10_000_000), 200,
             ("tools", "run"), metavar="N"),
+    Setting("tool", "fuzz only the tool of this name (repeatable)", text, (), ("tools",),
+            "append", metavar="NAME"),
     Setting("correctness", "also run the correctness pipeline", boolean, False, ("tools",),
             "switch"),
     Setting("fix_docs", "rewrite failing tools' descriptions (best of --candidates) and re-test",

@@ -185,7 +185,7 @@ def _middle(lib: Any, conf: Any, plan: Plan, ready_w: int, go_r: int, status_w: 
         confine.die_with_parent(lib)
         if os.geteuid() == 0:
             os.setgroups([])
-        confine.enter_namespaces(lib, network=not plan.network)
+        confine.enter_namespaces(lib, network=plan.network)  # keep the machine's only when allowed
         sources = conf.open_sources()
         os.write(ready_w, b"1")
         if os.read(go_r, 1) != b"1":

@@ -39,7 +39,7 @@ def tools_text(data: dict[str, Any]) -> str:
     out.append(f"total: {totals['tools']} tools, {totals['calls']} calls, UE {totals['unique_errors']}, "
                f"TC/UE {_fmt(totals['tc_per_ue'])}, Chao1 {c['estimate']:.1f} 95% CI {_ci(c)}")
     out += [f"total {line}" for line in model_use_lines(totals.get("models") or {})]
-    out.append(f"reproduce: masfuzz tools {data['target']} --calls {data['calls_per_tool']} "
+    out.append(f"reproduce: masfuzz tools {shlex.quote(data['target'])} --calls {data['calls_per_tool']} "
                f"--seed {data['seed']}"
                + (f" --model {data['model']}" if data["model"] else "")
                + (f" --sut-model {data['sut_model']}" if data["sut_model"] else "")
@@ -114,6 +114,8 @@ def _tool_text(t: dict[str, Any], target: str = "") -> list[str]:
     out = ["", f"== {t['tool']} ({t['kind']}) =="]
     for note in t["notes"]:
         out.append(f"   note: {note}")
+    for p in t.get("poisoning") or []:
+        out.append(f"   TOOL POISONING ({p['kind']}, in its {p['where']}): \"{p['quote']}\"")
     fuzzing = t.get("fuzz_seconds", t["seconds"])  # the model stages' time is on a line of its own
     out.append(f"   runtime: {t['calls']} calls in {fuzzing:.1f}s: {t['ok']} returned, {t['failed']} "
                f"failed, {t['blocked']} blocked by the sandbox (network isolation: "
@@ -212,6 +214,11 @@ def tool_findings_of(t: dict[str, Any]) -> list[dict[str, Any]]:
                     "attribution": u.get("attribution", "sut"), "because": u.get("because"),
                     "first_call": u.get("first_call"), "reproduce": u.get("reproduce"),
                     "output": u.get("output")})
+    for p in t.get("poisoning") or []:  # instructions to the model in its documentation
+        out.append({"tool": t["tool"], "kind": "poisoning", "fingerprint": fp("poisoning", p["where"], p["quote"]),
+                    "agent": None, "step": None, "message": f"tool poisoning ({p['kind']}, in its "
+                    f"{p['where']}): {p['quote']}", "arguments": None, "user_request": None,
+                    "confirmed": None, "attribution": "sut"})
     for s in (t.get("correctness") or {}).get("sets", []):
         if s["erroneous"]:
             out.append({"tool": t["tool"], "kind": "correctness", "fingerprint": fp(s["template"]),
@@ -225,6 +232,7 @@ def tool_findings_of(t: dict[str, Any]) -> list[dict[str, Any]]:
 def gating_failures(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Tool findings as the failures `--fail-on` gates: a tool that crashed on an input is a
     runtime crash (RC); documentation that led the agent to a wrong answer is a tool
-    invocation failure (TI); one caused by masfuzz's sandbox or its limits is not the app's."""
+    invocation failure (TI), and so is documentation that instructs the model (poisoning); one
+    caused by masfuzz's sandbox or its limits is not the app's."""
     return [{"category": "runtime_crash" if f["kind"] == "runtime" else "tool_invocation",
              "attribution": f.get("attribution", "sut")} for f in findings]

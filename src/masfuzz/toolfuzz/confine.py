@@ -127,6 +127,9 @@ class Confinement:
     own: list[str] = field(default_factory=list)  # the user's folders (the tool's, the fixture)
     writable: list[str] = field(default_factory=list)  # bound read-write, as the user asked (`--bind`)
     packed: bytes = b""  # those of them the sandbox's user may not read, copied (see `pack`)
+    # Keep the machine's network: only for a tool whose server is reached by URL, where the
+    # worker holds masfuzz's MCP client and no code of the tool (masfuzz.toolfuzz.mcp)
+    network: bool = False
 
     def pack(self) -> None:
         """When root inside is another id outside (masfuzz runs as root), a folder of the user's
@@ -211,11 +214,11 @@ def hidden_names(folders: Iterable[str]) -> list[str]:
     return hidden
 
 
-def enter_namespaces(lib: Any, *, network: bool = True) -> None:
+def enter_namespaces(lib: Any, network: bool = False) -> None:
     """Unshare every namespace the worker needs (the caller's parent then writes the id maps);
-    without `network`, the machine's network namespace is kept."""
-    flags = UNSHARED if network else UNSHARED & ~_CLONE_NEWNET
-    _check(lib.unshare(flags), "unshare of user/mount/network/IPC/PID/UTS namespaces")
+    `network` keeps the machine's network namespace (`Confinement.network`)."""
+    _check(lib.unshare(UNSHARED & ~_CLONE_NEWNET if network else UNSHARED),
+           "unshare of user/mount/network/IPC/PID/UTS namespaces")
 
 
 def loopback_up() -> None:

@@ -7,6 +7,8 @@
   separators, JSON keys, date formats, length bounds);
 - boundary: edge values of each property's own type: empty, blank, NUL, very long strings, path
   components over 255 bytes, `..`, absolute paths, separators; 0, -1, huge numbers, inf, NaN;
+  integers past the 64-bit limits and past what a float holds (2**1024), the largest and
+  smallest floats; nesting towers, as values ([[[...]]], 200 levels) and as JSON text (2000);
 - nested: deep structures: lists of objects with keys missing, extra or of the wrong type,
   lists of lists, JSON text of nested values.
 The fuzzer steers the shares (`draw_mixture(weights=...)`) towards the parts whose calls reach
@@ -145,6 +147,12 @@ _LONG_NAME = "a" * 300  # one path component over the 255-byte limit of most fil
 # Boundary strings by value class. A class is drawn as often as any other however many examples
 # it lists: drawn by example, NUL (3 of 60 strings) came up in 5% of the draws, and a NUL byte
 # is what every OS string API refuses (paths, argv, environment, a shell's command line).
+_TOWER = 2000  # levels of a nesting tower given as text
+_TOWER_TEXT = "[" * _TOWER + "]" * _TOWER
+_TOWER_OBJECT_TEXT = '{"a": ' * _TOWER + "1" + "}" * _TOWER
+# levels of a tower given as a value: deep for a tool's own recursion, yet within what masfuzz's
+# JSON (its reports, the MCP protocol) encodes (CPython's encoders stop near 1000)
+_TOWER_VALUE = 200
 BOUNDARY_CLASSES: dict[str, list[str]] = {
     "blank": ["", " ", "  \t\n", "\n", "\r\n"],
     "nul": ["\x00", "a\x00b", "notes\x00.txt", "\x00" * 3],
@@ -155,8 +163,10 @@ BOUNDARY_CLASSES: dict[str, list[str]] = {
              "dir/"],
     "syntax": ["-", "--help", "*", "?", "%s%n", "{}", "[]", "{", "]", "\"", "'", "`", "$(x)", ";",
                "|", "(", ")", "' OR 1=1 --"],
+    # numbers past the 64-bit and float limits written as text, and nesting towers as JSON text
+    # (a recursive parser's limit: json.loads fails past ~1000 levels)
     "literal": ["null", "None", "0", "-1", "1e309", "NaN", "SELECT", "select * from", "def",
-                "import"],
+                "import", str(2**64), "1" + "0" * 400, "1e-400", _TOWER_TEXT, _TOWER_OBJECT_TEXT],
 }
 BOUNDARY_STRINGS = [s for examples in BOUNDARY_CLASSES.values() for s in examples]
 _SEPARATORS = ["/", "\\", "..", ":", ",", ";", " ", "\x00", "\n"]
@@ -203,12 +213,12 @@ def boundary_numbers(prop: dict[str, Any], integer: bool) -> st.SearchStrategy[A
     """Numbers at their edges: 0, -1, 1, the schema's bounds and one past them, 32- and 64-bit
     limits, huge values; for floats also -0.0, the tiniest, inf and NaN."""
     ints = [0, -1, 1, 2, 255, 256, -2**31, 2**31 - 1, 2**31, -2**63, 2**63 - 1, 2**63, 10**18, 10**100,
-            -10**100]
+            -10**100, 2**64, -2**64 - 1, 2**1024, -2**1024]  # the last two: past what a float holds
     ints += [int(b) for b in _bounds(prop) if float(b).is_integer()]
     if integer:
         return st.sampled_from(ints)
-    floats = [0.0, -0.0, -1.0, 1.0, 0.5, 1e-300, 5e-324, 1e308, -1e308, float("inf"), float("-inf"),
-              float("nan"), 2.0**53 + 1] + [float(b) for b in _bounds(prop)]
+    floats = [0.0, -0.0, -1.0, 1.0, 0.5, 1e-300, 5e-324, 2.2250738585072014e-308, 1e308, -1e308,
+              1.7976931348623157e308, float("inf"), float("-inf"), float("nan"), 2.0**53 + 1] + [float(b) for b in _bounds(prop)]
     return st.sampled_from(floats + [float(i) for i in ints[:8]])
 
 
@@ -232,12 +242,22 @@ def boundary_value(prop: dict[str, Any], prior: SyntaxPrior | None) -> st.Search
         item = _items_schema(prop)
         inner = boundary_value(item, None) if _types(item) else st.sampled_from(BOUNDARY_STRINGS)
         branches.append(st.one_of(st.just([]), st.lists(inner, min_size=1, max_size=3),
-                                  inner.map(lambda v: [v] * 1000)))
+                                  inner.map(lambda v: [v] * 1000), st.just(tower([], _TOWER_VALUE))))
+    if "object" in types:
+        branches.append(st.one_of(st.just({}), st.just(tower({}, _TOWER_VALUE))))
     if "null" in types:
         branches.append(st.none())
     if not branches:
         return _schema_strategy(prop)
     return st.one_of(*branches)
+
+
+def tower(empty: list[Any] | dict[str, Any], depth: int) -> Any:
+    """A nesting tower: [[[...]]] or {"a": {"a": ...}}, `depth` levels."""
+    value: Any = empty
+    for _ in range(depth - 1):
+        value = [value] if isinstance(empty, list) else {"a": value}
+    return value
 
 
 # --- nested structures ---------------------------------------------------------------------

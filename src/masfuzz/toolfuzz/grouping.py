@@ -14,10 +14,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from masfuzz.toolfuzz.mcp import UNREACHABLE
 from masfuzz.toolfuzz.sandbox import SETUP_ERROR, CallOutcome
 
 _MASKS = [
     (re.compile(r"0x[0-9a-fA-F]+"), "<addr>"),
+    # a code point, named (U+20AC) or escaped outside quotes (\u20ac, \x9b, \U0001f600)
+    (re.compile(r"\bU\+[0-9A-Fa-f]{4,6}\b|\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})"), "<cp>"),
     (re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\""), "<str>"),
     # a quoted value cut off by the message's length limit (a long input's repr): to the end
     (re.compile(r"'(?:[^'\\]|\\.){60,}$|\"(?:[^\"\\]|\\.){60,}$"), "<str>"),
@@ -25,7 +28,12 @@ _MASKS = [
     (re.compile(r"-?\b\d+(?:\.\d+)?(?:e[-+]?\d+)?\b"), "<n>"),
     (re.compile(r"\s+"), " "),
     (re.compile(r"<(str|n|path)>(?:[ ,;:/.]*<\1>)+"), r"<\1>"),  # a list of masked values is one value
+    # a printed list of values some of which were echoed: one value, however long (a long
+    # message is clipped in its middle: " ... ") and whether printed whole or item by item
+    (re.compile(r"<(?:str|arg)>(?:[ ,;:/.]*<(?:str|arg)>)+"), "<arg>"),
+    (re.compile(r"[\[({]\s*<(?:str|arg)>\s*[\])}]"), "<arg>"),
 ]
+_DEPTH = 50  # how deep into an argument's structure its echoed values are looked for
 _MASFUZZ_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -44,26 +52,80 @@ def normalise_message(message: str, limit: int = 160, arguments: dict[str, Any] 
     (tools echo them unquoted: `no such file or directory: notes.txt`), quoted strings,
     numbers, paths and addresses."""
     text = message or ""
-    values = sorted({v for v in _strings(arguments or {}) if v}, key=len, reverse=True)
+    printed = set(_printed(arguments or {}))
+    values = sorted({v for v in _strings(arguments or {}) if v} | printed, key=len, reverse=True)
     for v in values:
-        if len(v) >= 2:  # whole occurrences only: the value "data" must not mask "database"
-            text = re.sub(r"(?<!\w)" + re.escape(v) + r"(?!\w)", "<arg>", text)
-        else:  # one character is masked only where tools echo inputs: at the very end
+        if v not in text:  # a plain search first: a long message and many values stay cheap
+            continue
+        if len(v) >= 2 and (v in printed or len(v) >= 4 or re.search(r"\w", v)):
+            # whole occurrences only: the value "data" must not mask "database"; a short string
+            # of punctuation (", ") would mask the message's own separators
+            text = _mask_whole(text, v)
+        else:  # a character or a few of punctuation are masked only where tools echo inputs: at the very end
             text = re.sub(r"(?<=[:\s])" + re.escape(v) + r"$", "<arg>", text)
     # The first real line (str.splitlines would also split at \x0b, \x0c, \x1e... in a value).
     text = text.split("\n")[0]
     for pattern, repl in _MASKS:
         text = pattern.sub(repl, text)
-    return text.strip()[:limit]
+    text = text.strip()
+    if text.endswith(":") and any(not v.strip() for v in _strings(arguments or {})):
+        text += " <arg>"  # an empty value echoed at the end ("cannot parse: ") is the same error
+    return text[:limit]
 
 
-def _strings(value: Any) -> list[str]:
+def _mask_whole(text: str, value: str) -> str:
+    """`value`'s whole occurrences in `text` (not inside a word) as <arg>; by plain search, as
+    a regular expression made of a long value would take seconds to compile."""
+    out, at = [], 0
+    while (i := text.find(value, at)) >= 0:
+        end = i + len(value)
+        inside = (i > 0 and _WORD.match(text[i - 1]) and _WORD.match(value[0])) or (
+            end < len(text) and _WORD.match(text[end]) and _WORD.match(value[-1]))
+        out.append(text[at:i] + (value if inside else "<arg>"))
+        at = end
+    return "".join(out) + text[at:]
+
+
+_WORD = re.compile(r"\w")
+
+
+def _printed(arguments: dict[str, Any]) -> list[str]:
+    """The printed forms a tool's message may echo its argument values in (besides each
+    string as it is): each value's repr (a list or dict printed whole, a string with its
+    quotes and escapes) and a structure's JSON text."""
+    import json
+
+    found = []
+    for value in _values(arguments):
+        if isinstance(value, (list, tuple, dict)):  # a string's repr is masked as quoted text
+            try:
+                found += [repr(value), json.dumps(value, default=str, ensure_ascii=False)]
+            except (RecursionError, ValueError):  # a tower nested past what repr can print
+                continue
+    return found
+
+
+def _values(value: Any, depth: int = 0) -> list[Any]:
+    """Every value inside a structure, the structures among them included (down to a depth
+    a nesting tower cannot make recurse too deep)."""
+    if depth > _DEPTH:
+        return []
+    if isinstance(value, dict):
+        return [v for item in value.values() for v in [item, *_values(item, depth + 1)]]
+    if isinstance(value, (list, tuple)):
+        return [v for item in value for v in [item, *_values(item, depth + 1)]]
+    return []
+
+
+def _strings(value: Any, depth: int = 0) -> list[str]:
     if isinstance(value, str):
         return [value, value.strip()]
+    if depth > _DEPTH:
+        return []
     if isinstance(value, dict):
-        return [s for v in value.values() for s in _strings(v)]
+        return [s for v in value.values() for s in _strings(v, depth + 1)]
     if isinstance(value, (list, tuple)):
-        return [s for v in value for s in _strings(v)]
+        return [s for v in value for s in _strings(v, depth + 1)]
     return []
 
 
@@ -81,7 +143,7 @@ def innermost_own_frame(frames: list[tuple[str, int, str]], own_root: str | None
 
 
 def error_key(outcome: CallOutcome, own_root: str | None, arguments: dict[str, Any] | None = None) -> ErrorKey:
-    return ErrorKey(outcome.error_type, normalise_message(outcome.message, arguments=arguments),
+    return ErrorKey(outcome.error_type, outcome.masked or normalise_message(outcome.message, arguments=arguments),
                     innermost_own_frame(outcome.frames, own_root))
 
 
@@ -96,6 +158,8 @@ _SANDBOX_MESSAGES = [
                 r"not known|Cannot assign requested address|No address associated"), "harness",
      "the sandbox has no network"),
     (re.compile(r"File too large"), "settings", "the sandbox's file size limit"),
+    (re.compile("^" + re.escape(UNREACHABLE)), "settings",
+     "the MCP server its URL names took no session (an earlier call may have stopped it)"),
 ]
 # A file the tool named by its absolute path that this machine has but the sandbox does not show
 # (it shows the tool its own folder, the fixture and the Python install only).

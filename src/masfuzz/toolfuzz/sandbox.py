@@ -89,7 +89,9 @@ from masfuzz.toolfuzz.confine import (Confinement, become_root_inside, build_roo
 from masfuzz.exec.codecov import meter
 from masfuzz.proc import descendants, reap
 from masfuzz.toolfuzz.priors import call_tainted
-from masfuzz.toolfuzz.tools import FuzzTool
+from masfuzz.toolfuzz.swallowed import SWALLOWED_ERROR, logged_exceptions
+from masfuzz.toolfuzz.swallowed import swallowed as swallowed_exception
+from masfuzz.toolfuzz.tools import FuzzTool, RemoteFailure, ReturnedError
 
 # ok: the tool returned; handled: it returned an error message (its own error handling, not a
 # finding); error: it raised, or broke its declared return type (a contract violation);
@@ -143,6 +145,9 @@ class CallOutcome:
     priors: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
     duration: float = 0.0
     output: str = ""  # the tail of what the call wrote to its standard output and error
+    # The message as errors are grouped by (`grouping.normalise_message`), masked in the worker
+    # from the whole message: `message` is clipped, and an echoed long input with it
+    masked: str = ""
     # The arcs of the tool's own code the call ran: (file relative to its code root, from line,
     # to line), as coverage.py records them (a negative line: entering or leaving a function).
     reached: frozenset[tuple[str, int, int]] = frozenset()
@@ -234,11 +239,12 @@ def _confinement(tool: FuzzTool | None, state: CallState, base: str, scratch_mb:
             setup_file = inspect.getsourcefile(inspect.unwrap(state.setup))
         except TypeError:
             setup_file = None
-    roots = [r for r in ((tool.own_code_root if tool else None), setup_file) if r]
+    roots = [r for r in ((tool.own_code_root if tool else None), setup_file, *(tool.readable if tool else ())) if r]
     folders = [r if os.path.isdir(r) else os.path.dirname(r) for r in roots]
     own = folders + ([os.path.realpath(state.fixture)] if state.fixture else [])
     return Confinement(os.path.realpath(base), scratch_mb, readable_paths(state.fixture) + folders,
-                       hidden_names(folders), tuple(state.pass_env), own)
+                       hidden_names(folders), tuple(state.pass_env), own,
+                       network=bool(tool is not None and tool.reaches))
 
 
 def _confined(conn: Any, conf: Confinement, serve: Callable[[Any], None]) -> None:
@@ -265,7 +271,7 @@ def _confined(conn: Any, conf: Confinement, serve: Callable[[Any], None]) -> Non
             die_with_parent(lib)
             if os.geteuid() == 0:
                 os.setgroups([])  # root's groups would stay its own outside the namespace
-            enter_namespaces(lib)
+            enter_namespaces(lib, conf.network)
             # Opened in the new mount namespace (a bind's source must be of it) but before the
             # id change below: still as the user, who may read a path under a private folder.
             sources = conf.open_sources()
@@ -412,7 +418,8 @@ def _capture_output(base: str) -> int:
     return fd
 
 
-def _output_tail(fd: int) -> str:
+def _output_tail(fd: int, start: int = 0) -> str:
+    """The tail of what was written to the output file since `start`."""
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
@@ -420,7 +427,8 @@ def _output_tail(fd: int) -> str:
             pass
     try:
         size = os.fstat(fd).st_size
-        data = os.pread(fd, MAX_OUTPUT_CHARS * 4, max(0, size - MAX_OUTPUT_CHARS * 4))
+        at = max(start, size - MAX_OUTPUT_CHARS * 4)
+        data = os.pread(fd, size - at, at)
     except OSError:
         return ""
     return data.decode("utf-8", errors="replace")[-MAX_OUTPUT_CHARS:]
@@ -481,6 +489,9 @@ def _worker(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str, isolate
             return
     _PROCESSES_ALLOWED[0] = isolated
     _watch_exits()
+    if tool.connection is not None:
+        _serve_held(conn, tool, limits, base, isolated, state or CallState())
+        return
     # Nothing the worker holds now is collected in a call's fork: its collector does not walk
     # (and so copy on write) the whole inherited heap, which made a call several times slower.
     gc.freeze()
@@ -500,6 +511,37 @@ def _worker(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str, isolate
             path = os.path.join(base, name)
             shutil.rmtree(path, ignore_errors=True) if os.path.isdir(path) else _unlink(path)
         conn.send_bytes(answer)
+
+
+def _serve_held(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str, isolated: bool,
+                state: CallState) -> None:
+    """The worker of a tool whose calls go to a server of its own (`FuzzTool.connection`: an
+    MCP server). The tool's code is the server's, not this process's, so there is nothing for
+    a fresh fork per call to contain, and one session is kept across calls (a server takes
+    seconds to start): the worker starts the server (its child, in the same namespaces and
+    limits) before saying it is ready, then runs each call itself. Its output and the server's
+    standard error go to a file of the worker's, each call's part kept with its outcome. No
+    CPU-seconds limit: it would count all the calls together; the wall clock bounds each."""
+    output = _capture_output(base)
+    if limits.memory_mb > 0:
+        _limit(resource.RLIMIT_AS, _current_vm_bytes() + limits.memory_mb * 2**20)
+    _limit(resource.RLIMIT_FSIZE, limits.file_mb * 2**20)
+    _limit(resource.RLIMIT_CORE, 0)
+    assert tool.connection is not None
+    with tool.connection():
+        _send(conn, {"kind": "ready", "isolated": isolated})
+        while True:
+            try:
+                msg = conn.recv()
+            except (EOFError, OSError):
+                return
+            if msg is None:
+                return
+            _, arguments, _taint = msg  # nothing of the tool's runs here to taint
+            start = os.fstat(output).st_size
+            outcome = _one_call(tool, arguments, False, limits, base, state)
+            outcome.output = _output_tail(output, start)
+            conn.send_bytes(outcome.to_json())
 
 
 def _unlink(path: str) -> None:
@@ -714,22 +756,30 @@ def _one_call(tool: FuzzTool, arguments: dict[str, Any] | None, taint: bool, lim
             return failed or CallOutcome("ok")
         _EXITS.clear()  # the tool's programs only, not the setup's
         start = time.perf_counter()
-        if taint and tool.function is not None:
-            result, exc, priors = call_tainted(tool.call_function, arguments)
-        else:
-            priors = {}
-            try:
-                result, exc = tool.invoke(arguments), None
-            except Exception as e:  # the tool's failure is the finding
-                result, exc = None, e
+        with logged_exceptions() as logged:
+            if taint and tool.function is not None:
+                result, exc, priors = call_tainted(tool.call_function, arguments)
+            else:
+                priors = {}
+                try:
+                    result, exc = tool.invoke(arguments), None
+                except Exception as e:  # the tool's failure is the finding
+                    result, exc = None, e
         if exc is None:
             text = _render(result)
             broken = contract_violation(tool, result)
             if broken is not None:
                 return CallOutcome("error", text, CONTRACT_VIOLATION, broken, [tool.definition_frame],
                                    _prior_dicts(priors), time.perf_counter() - start)
+            lost = swallowed_exception(result, logged) if tool.connection is None else None
+            if lost is not None:  # logged, then an empty or default value: the swallowed-error oracle
+                return CallOutcome("error", text, SWALLOWED_ERROR,
+                                   _clip(f"{lost.error_type}: {lost.message} (logged, then {text[:40]} returned)"),
+                                   lost.frames or [tool.definition_frame], _prior_dicts(priors),
+                                   time.perf_counter() - start)
             swallowed = _swallowed_exit(text)
-            if swallowed is not None or (isinstance(result, str) and returned_error(text, arguments)):
+            if swallowed is not None or isinstance(result, ReturnedError) or (
+                    isinstance(result, str) and returned_error(text, arguments)):
                 # Many tools (LangChain's among them) catch their own exceptions and return the
                 # message, or return what a failed program printed: that is their error
                 # handling, recorded apart, never a runtime error.
@@ -737,7 +787,7 @@ def _one_call(tool: FuzzTool, arguments: dict[str, Any] | None, taint: bool, lim
                                    [(f"<returned by {tool.name}>", 0, tool.name)],
                                    _prior_dicts(priors), time.perf_counter() - start)
             return CallOutcome("ok", text, priors=_prior_dicts(priors), duration=time.perf_counter() - start)
-        return _failure(exc, priors, time.perf_counter() - start)
+        return _failure(exc, priors, time.perf_counter() - start, arguments)
     finally:
         _ALLOWED_ROOT.clear()
         os.chdir(home)
@@ -790,13 +840,28 @@ def contract_violation(tool: FuzzTool, result: Any) -> str | None:
     return f"returned {type(result).__name__} where -> {names} is declared"
 
 
-def _failure(exc: BaseException, priors: dict[str, Any], duration: float) -> CallOutcome:
+def _failure(exc: BaseException, priors: dict[str, Any], duration: float,
+             arguments: dict[str, Any] | None = None) -> CallOutcome:
     blocked = isinstance(exc, SandboxViolation) or any(
         isinstance(e, SandboxViolation) for e in _chain(exc))
     frames = [(f.filename, f.lineno or 0, f.name) for f in traceback.extract_tb(exc.__traceback__)]
+    if isinstance(exc, RemoteFailure):  # the server's failure: its frames are not masfuzz's client's
+        frames = list(exc.frames)
     msg = str(exc)
-    return CallOutcome("blocked" if blocked else "error", "", type(exc).__name__, msg[:MAX_RESULT_CHARS],
-                       frames, _prior_dicts(priors), duration)
+    from masfuzz.toolfuzz.grouping import normalise_message  # imported with the fuzzer, before any fork
+
+    return CallOutcome("blocked" if blocked else "error", "", type(exc).__name__, _clip(msg),
+                       frames, _prior_dicts(priors), duration,
+                       masked=normalise_message(msg, arguments=arguments))
+
+
+def _clip(message: str) -> str:
+    """A long message's head and tail: what follows an echoed long input ("... here") is kept,
+    so that the error it names is grouped as one whatever the input's length."""
+    if len(message) <= MAX_RESULT_CHARS:
+        return message
+    half = MAX_RESULT_CHARS // 2
+    return message[:half] + " ... " + message[-half:]
 
 
 def _chain(exc: BaseException) -> list[BaseException]:
@@ -877,6 +942,8 @@ class Sandbox:
             if answer.get("kind") != "ready":
                 raise SandboxUnavailable(str(answer.get("detail")))
             self.network_isolation = "namespace" if answer.get("isolated") else "blocked-sockets"
+            if self.tool.reaches:  # only masfuzz's MCP client runs there, with the machine's network
+                self.network_isolation = "none: reaches its server's URL"
 
     def _stop(self, kill: bool) -> None:
         if self._proc is None:

@@ -25,6 +25,7 @@ from masfuzz.llm.types import ModelClient
 from masfuzz.toolfuzz.correctness import CorrectnessReport, correctness_pipeline
 from masfuzz.toolfuzz.docfix import DocFix, fix_documentation
 from masfuzz.toolfuzz.metrics import Chao1, chao1, tc_per_ue
+from masfuzz.toolfuzz.poisoning import Poisoning, check
 from masfuzz.toolfuzz.runtime import RuntimeReport, runtime_pipeline
 from masfuzz.toolfuzz.sandbox import CallState, Sandbox, SandboxLimits
 from masfuzz.toolfuzz.tools import FuzzTool
@@ -56,6 +57,8 @@ class ToolReport:
     docfix: DocFix | None = None
     # The model calls made for this tool, per role ("tester", "agent"): `model_use`'s entries
     models: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # Instructions to the model its documentation carries (masfuzz.toolfuzz.poisoning)
+    poisoning: list[Poisoning] = field(default_factory=list)
 
     @property
     def unique_errors(self) -> int:
@@ -96,6 +99,7 @@ class FuzzSession:
         self.config = config
         self.tester = tester
         self.agent = agent
+        self.neighbours: list[str] = []  # the names of the tools tested beside each other
         if tester is None and agent is None and (config.model or config.sut_model):
             self.tester, self.agent = _clients(config)
         if (config.correctness or config.fix_docs) and (self.tester is None or self.agent is None):
@@ -121,6 +125,7 @@ class FuzzSession:
                     report.docfix = await fix_documentation(
                         tool, report.correctness, box, self.agent, self.tester, seed=cfg.seed,
                         k=cfg.fix_candidates)
+        report.poisoning = check(tool.name, tool.description, tool.schema, self.neighbours)
         report.seconds = time.perf_counter() - start
         # this tool's calls only (the tab), even with other tools' calls going on at once
         report.models = {who: model_use(self._model_of(who), spent.of_role(role))
@@ -141,6 +146,7 @@ class FuzzSession:
     async def run_async(self, tools: list[FuzzTool], notes: list[str] | None = None,
                         target: str = "") -> SessionReport:
         slots = asyncio.Semaphore(max(1, self.config.workers))
+        self.neighbours = [t.name for t in tools]
 
         async def one(tool: FuzzTool) -> ToolReport:
             async with slots:
@@ -235,6 +241,7 @@ def tool_dict(t: ToolReport) -> dict[str, Any]:
         "errors": [u.to_dict() for u in sorted(f.unique.values(), key=lambda u: u.first_call)],
         # Error messages the tool returned (its error handling): apart, never counted in UE.
         "returned_errors": [h.to_dict() for h in sorted(f.handled.values(), key=lambda h: h.first_call)],
+        "poisoning": [p.to_dict() for p in t.poisoning],
         "correctness": t.correctness.to_dict() if t.correctness else None,
         "docfix": t.docfix.to_dict() if t.docfix else None,
         # per part: calls drawn from it, how many found something new, and how many of those

@@ -20,6 +20,7 @@ import types
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
+from contextlib import AbstractContextManager
 from typing import Any, Callable
 
 from masfuzz.errors import TargetError
@@ -38,6 +39,11 @@ class FuzzTool:
     function: Callable[..., Any] | None = None  # the plain code under test, for priors and taint
     kind: str = "python"  # python | openai_agents | autogen | langchain | mcp
     notes: list[str] = field(default_factory=list)
+    # A tool whose calls go to a process of its own (an MCP server): entered once in the
+    # sandbox's worker, which then runs each call itself (masfuzz.toolfuzz.mcp says why).
+    connection: Callable[[], AbstractContextManager[None]] | None = None
+    readable: list[str] = field(default_factory=list)  # folders the sandbox must show besides its code
+    reaches: tuple[str, int] | None = None  # the one address its calls must reach (a server's URL)
 
     def invoke(self, arguments: dict[str, Any]) -> Any:
         return _settle(self.invoke_fn(dict(arguments)))
@@ -99,7 +105,19 @@ class FuzzTool:
     def with_description(self, description: str) -> "FuzzTool":
         """The same tool documented differently (documentation auto-fix)."""
         return FuzzTool(self.name, description, self.schema, self.invoke_fn, self.function,
-                        self.kind, list(self.notes))
+                        self.kind, list(self.notes), self.connection, list(self.readable), self.reaches)
+
+
+class ReturnedError(str):
+    """A result its framework marks as an error (an MCP result with `isError`): the tool's own
+    error handling, whatever its text says."""
+
+
+class RemoteFailure(Exception):
+    """A tool's server failed the call (it died, broke the protocol or answered an internal
+    error): a finding of the server, pointed at it rather than at masfuzz's client code."""
+
+    frames = [("<the tool's server>", 0, "tools/call")]
 
 
 _CHECKED = (str, int, float, bool, bytes, list, dict, tuple, set, type(None))
@@ -149,10 +167,10 @@ def wrap_tool(obj: Any, *, name: str | None = None,
         return standalone_tool(obj)
     if langchain:
         return langchain_tool(obj)
-    if mod.startswith("mcp.") and hasattr(obj, "inputSchema"):
+    if mod.startswith(("mcp.", "mcp_types")) and (hasattr(obj, "inputSchema") or hasattr(obj, "input_schema")):
         raise TargetError(
-            f"MCP tool {obj.name!r}: wrap it with masfuzz.toolfuzz.tools.from_mcp(tool, session) "
-            "(an MCP tool needs its client session to be called)"
+            f"MCP tool {obj.name!r}: name its server instead (masfuzz tools mcp:COMMAND or URL), "
+            "or wrap it with masfuzz.toolfuzz.tools.from_mcp(tool, server)"
         )
     if callable(obj) and (inspect.isfunction(obj) or inspect.ismethod(obj) or inspect.isbuiltin(obj)):
         return from_callable(obj, name=name)
@@ -315,15 +333,20 @@ def _langchain_schema(tool: Any) -> dict[str, Any]:
     return schema
 
 
-def from_mcp(tool: Any, session: Any) -> FuzzTool:
-    """An MCP tool (`mcp.types.Tool`) behind a connected `ClientSession`. Thin by design: MCP
-    tools run in another process, so there is no Python function to analyse or taint."""
+def from_mcp(tool: Any, server: Any) -> FuzzTool:
+    """An MCP tool (`mcp.types.Tool`, SDK 1.x or 2.x) of a server: an `McpServer`, a command
+    (`"mcp:python server.py"`) or a URL. Its calls open their own session inside the sandbox
+    (masfuzz.toolfuzz.mcp); a session of the caller's cannot be used there."""
+    from masfuzz.toolfuzz.mcp import McpServer, parse_target, tool_for
 
-    def invoke(arguments: dict[str, Any]) -> Any:
-        return session.call_tool(tool.name, arguments)
-
-    return FuzzTool(tool.name, tool.description or "", dict(tool.inputSchema), invoke, None, "mcp",
-                    ["MCP tool: runtime fuzzing only, no syntax priors from code"])
+    if isinstance(server, str):
+        server = parse_target(server if server.startswith(("http://", "https://", "mcp:")) else "mcp:" + server)
+    if not isinstance(server, McpServer):
+        raise TargetError(f"MCP tool {tool.name!r}: give its server (a command or a URL), not a "
+                          f"{type(server).__name__}: a client session lives on the caller's event "
+                          "loop, and the sandbox opens its own")
+    schema = getattr(tool, "input_schema", None) or getattr(tool, "inputSchema", None) or {"type": "object"}
+    return tool_for(server, {"name": tool.name, "description": tool.description or "", "schema": dict(schema)})
 
 
 def tool_doc(tool: FuzzTool) -> str:
