@@ -65,3 +65,4 @@ def test_a_plain_function_named_alone_gets_its_injected_state_bound_not_fuzzed()
     tool = wrap_tool(_plain)
     assert tool.schema["properties"].keys() == {"query"}
     assert tool.invoke({"query": "q"}) == tool.call_function({"query": "q"}) == "q: 1 message(s)"
+    assert any("state is a guess" in n for n in tool.notes)

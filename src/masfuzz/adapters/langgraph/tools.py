@@ -56,7 +56,13 @@ def standalone_tool(obj: Any) -> FuzzTool:
     from langchain_core.tools import BaseTool, StructuredTool
 
     tool = obj if isinstance(obj, BaseTool) else StructuredTool.from_function(obj)
-    return bound_tool(tool, ToolNode([tool]), None)
+    node = ToolNode([tool])
+    wrapped = bound_tool(tool, node, None)
+    injected = node._injected_args.get(tool.name)  # noqa: SLF001 - the node's own analysis
+    if injected is not None and (injected.state or injected.runtime):
+        wrapped.notes.append("its state is a guess (one message): name the graph that runs it "
+                             "(file.py:app) to bind a state of the graph's own schema")
+    return wrapped
 
 
 def _tool_nodes_with_graphs(app: Any) -> list[tuple[Any, ToolNode]]:
