@@ -4,6 +4,8 @@ oracle must stay silent."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from masfuzz.oracles import detect
@@ -395,3 +397,34 @@ def test_a_quoted_example_documents_a_form_and_a_failed_conversion_rejects_it():
     assert (f.root_cause, f.agent, f.elements) == ("Tool Specification Mismatch", None, ("seat_agent", "book_flight", "amount"))
     # the caller's own form, off the documented one: not the tool's defect
     assert tool_doc_mismatch(paid("120", "ValueError: could not convert string to float: '120'"), spec) == []
+
+
+def test_the_wrong_agent_asking_for_its_own_tools_input_lost_no_fact():
+    """A refund routed to the parcel desk, which asks for a tracking number: the misroute is
+    the fault (reported by `misrouted_request`), not an order number lost at the hand-over."""
+    tracking = {"type": "object", "properties": {"tracking_number": {"type": "string"}}}
+    refund = {"type": "object", "properties": {"order_number": {"type": "string"}}}
+    spec = WorkflowSpec(
+        system=SystemInfo(id="shop", entry_agent="triage", pattern="handoff"),
+        agents=(AgentSpec(id="triage"), AgentSpec(id="shipping_agent"), AgentSpec(id="billing_agent")),
+        tools=(ToolSpec(id="track_parcel", description="Where a parcel is.", parameters=tracking),
+               ToolSpec(id="refund_order", description="Refund an order.", parameters=refund)),
+        permissions=Permissions(allow=(("shipping_agent", "track_parcel"), ("billing_agent", "refund_order"))),
+        delegations=({"from": "triage", "to": "shipping_agent"}, {"from": "triage", "to": "billing_agent"}))
+    asked = "Could you tell me the parcel's tracking number?"
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="Please refund order ORD-1234, EUR 20.00."), AgentTurn(agent="triage"),
+        DelegationEvent(**{"from": "triage"}, to="shipping_agent"), AgentTurn(agent="shipping_agent"),
+        Message(agent="shipping_agent", content=asked), TerminationEvent(reason="completed", final_output=asked)))
+    assert [f.root_cause for f in detect(trace, spec)] == ["Misrouted Request"]
+    assert handover_facts(trace, spec) == []
+
+
+def test_a_documented_examples_hyphened_prefix_is_its_kind():
+    """"like TRK-88231" documents TRK- and digits: ORD-1234 is not a tracking number (asking for
+    one after the user gave an order number is right), TRK-10001 is."""
+    spec = SPEC.model_copy(update={"tools": (ToolSpec(id="track_parcel", description="Where a parcel is.", parameters={
+        "type": "object", "properties": {"tracking_number": {
+            "type": "string", "description": 'The tracking number, like "TRK-88231"'}}}),)})
+    [(_, form)] = documented_formats(spec, "track_parcel")["tracking_number"]
+    assert re.fullmatch(form, "TRK-10001") and not re.fullmatch(form, "ORD-1234")

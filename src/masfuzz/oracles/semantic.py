@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from masfuzz.oracles.failure import Failure, dedupe
+from masfuzz.oracles.instructed import misrouted_request
 from masfuzz.oracles.wording import (
     about_tool, claims_done, is_question, owners, payload_failure, sentences, tools_of,
 )
@@ -176,9 +177,13 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     handoff's `input_filter`) and the fact was in it: then the receiving agent had it and lost it
     itself (blamed, step: its question or call).
 
+    A hand-over that misrouted the request (`misrouted_request`) is that fault, not this: the
+    wrong agent asking for what its own tools need lost nothing.
+
     Cannot see: facts of other shapes (a name, an address, a seat), facts lost in a carry-over
     between chats of a sequence (AG2 `initiate_chats`), an agent that silently works without the
     fact, or a receiving agent that asks again for a value because it doubts it."""
+    misrouted = {f.step for f in misrouted_request(trace, spec)}
     user_before: list[int] = []
     given: dict[str, list[str]] = {}  # the facts of the user's messages so far, by kind
     out = []
@@ -187,7 +192,7 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             user_before.append(d)
             for kind, values in user_facts(e.content).items():
                 given.setdefault(kind, []).extend(values)
-        if not isinstance(e, DelegationEvent) or e.to == e.from_ or not given:
+        if not isinstance(e, DelegationEvent) or e.to == e.from_ or not given or d in misrouted:
             continue
         symptom = _loss_after(trace, d, e.to, given, spec)
         if symptom is None:
@@ -336,9 +341,12 @@ FORMAT_REJECTION = re.compile(
 
 def _shape(example: str) -> str:
     """The example's form as a regex: runs of digits, capitals, lower-case letters, and the
-    other characters as they are ('14C' -> digits then capitals)."""
-    out, prev = [], None
-    for ch in example:
+    other characters as they are ('14C' -> digits then capitals). Capitals that open the
+    example before a hyphen are its kind's prefix and kept as written ('TRK-88231': a tracking
+    number is TRK- and digits; an order number ORD-1234 is not one)."""
+    prefix = re.match(r"[A-Z]+-", example)
+    out, prev = [re.escape(prefix.group())] if prefix else [], None
+    for ch in example[prefix.end() if prefix else 0:]:
         cls = r"\d" if ch.isdigit() else "[A-Z]" if ch.isupper() else "[a-z]" if ch.isalpha() \
             else re.escape(ch)
         if cls != prev:
