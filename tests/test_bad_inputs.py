@@ -131,6 +131,8 @@ def _files(tmp: Path) -> dict[str, Path]:
     f["factory_interrupts"] = tmp / "factory_interrupt_app.py"
     f["factory_interrupts"].write_text("def build():\n    raise KeyboardInterrupt\n")
     f["corrupt_page"] = _store_with_a_corrupt_page(tmp / "corrupt_page.db")
+    f["async_main"] = tmp / "async_main_app.py"
+    f["async_main"].write_text("import sys\n\nasync def main():\n    sys.exit(4)\n")
     f["pyproject_dir"] = tmp / "proj"
     f["pyproject_dir"].mkdir()
     (f["pyproject_dir"] / "pyproject.toml").write_text("[tool.masfuzz]\nretries = 'many'\n")
@@ -200,6 +202,7 @@ def _file_cases(f: dict[str, Path]):
         ("inspect: factory called by masfuzz calls sys.exit(3)", ["inspect", f"{f['factory_exits']}:build"], {}),
         ("inspect: target raises KeyboardInterrupt on import", ["inspect", f"{f['interrupts']}:x"], {}),
         ("inspect: factory raises KeyboardInterrupt", ["inspect", f"{f['factory_interrupts']}:build()"], {}),
+        ("inspect: an async main that builds no system", ["inspect", f"{f['async_main']}:main"], {}),
         ("inspect: empty manifest", ["inspect", str(f["empty_manifest"])], {}),
         ("inspect: manifest is a list", ["inspect", str(f["manifest_list"])], {}),
         ("inspect: manifest names an unknown agent", ["inspect", str(f["manifest_unknown"])], {}),
@@ -269,7 +272,7 @@ def _cases(tmp_path: Path):
 
 
 def test_the_corpus_is_large():
-    assert len(_option_cases()) + 69 >= 150
+    assert len(_option_cases()) + 70 >= 150
 
 
 def test_every_bad_input_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
@@ -296,7 +299,7 @@ def test_every_bad_input_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
 
 
 CS_COVER = ["cover", CS, "--model", "scripted/" + str(EXAMPLES / "testers" / "template_tester.py") + ":policy",
-            "--sut-model", CS_SUT, "--attempts", "1", "--executor", "inprocess"]
+            "--sut-model", CS_SUT, "--attempts", "1", "--executor", "inprocess", "--no-cache"]
 
 
 def _cli_process(argv: list[str], preexec=None, prefix: tuple[str, ...] = ()):

@@ -170,7 +170,12 @@ class RedactingFds:
                     read, write = os.pipe()
                     thread = threading.Thread(target=_forward, args=(read, original),
                                               name=f"masfuzz-redact-fd{fd}", daemon=True)
-                    thread.start()
+                    try:
+                        thread.start()
+                    except RuntimeError:  # a process limit refused the thread: left as it is
+                        for end in (read, write, original):
+                            os.close(end)
+                        continue
                     os.dup2(write, fd)
                     RedactingFds._saved.append((fd, original, write, thread))
         return self
@@ -181,13 +186,13 @@ class RedactingFds:
             if RedactingFds._depth:
                 return
             saved, RedactingFds._saved = RedactingFds._saved, []
-        _flush_python_streams()
-        for fd, original, write, thread in saved:
-            os.dup2(original, fd)  # the pipe's last writer is closed below (unless a child holds it)
-            os.close(write)
-            thread.join(2)  # a process the system left running may hold the pipe: do not wait on it
-            if not thread.is_alive():
-                os.close(original)
+            _flush_python_streams()
+            for fd, original, write, thread in saved:
+                os.dup2(original, fd)  # the pipe's last writer is closed next (unless a child holds it)
+                os.close(write)
+                thread.join(2)  # a process the system left running may hold the pipe: not waited on
+                if not thread.is_alive():
+                    os.close(original)
 
 
 def _flush_python_streams() -> None:

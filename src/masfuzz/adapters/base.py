@@ -101,6 +101,9 @@ def resolve(obj: Any, target: str = "") -> tuple[Adapter, Any]:
             built = call_user(obj, failed=f"{target}: calling the factory failed", let=(TypeError,))
         except TypeError:
             built = None  # not a zero-argument factory
+        if inspect.iscoroutine(built):  # an `async def` that no capture recognised: never run
+            built.close()  # (closed, not left to warn on stderr when collected)
+            built = None
         found = _find(built) if built is not None else None
         if found is not None:
             return found, built
