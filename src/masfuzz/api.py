@@ -708,7 +708,11 @@ def call_tool(target: str, tool: str, arguments: dict[str, Any] | str) -> Any:
     if server is not None:  # the server says itself whether it has the tool
         return call_once(server, tool, args)
     found, _ = collect_tools(_load_app(target), target)
-    return _named_tools(found, [tool], target)[0].invoke(args)
+    chosen = _named_tools(found, [tool], target)[0]
+    if chosen.connection is not None:  # an agent's MCP server's tool: a session of its own, here
+        with chosen.connection():
+            return chosen.invoke(args)
+    return chosen.invoke(args)
 
 
 def _named_tools(found: list[Any], names: list[str] | None, target: str) -> list[Any]:

@@ -140,3 +140,20 @@ def test_targets_and_from_mcp(tmp_path):
 def test_an_mcp_target_that_is_not_a_program_is_a_one_line_error(capsys):
     assert main(["tools", "mcp:no-such-program-here", "--calls", "1"]) == 2
     assert "no program" in capsys.readouterr().err
+
+
+@needs_sandbox
+def test_an_agents_mcp_server_tools_are_fuzzed_and_reproduced(capsys, tmp_path):
+    pytest.importorskip("agents")
+    app = tmp_path / "mcp_agent.py"
+    app.write_text(
+        "from agents import Agent\nfrom agents.mcp import MCPServerStdio\n"
+        f"server = MCPServerStdio({{'command': {sys.executable!r}, 'args': [{str(SERVER)!r}]}}, name='units')\n"
+        "agent = Agent(name='helper', instructions='Help.', mcp_servers=[server])\n")
+    code, data = _run(capsys, f"{app}:agent", "--calls", "3", "--tool", "convert", "--store", str(tmp_path / "r.db"))
+    assert code == 0 and [t["tool"] for t in data["tools"]] == ["convert"]
+    crash = data["tools"][0]["errors"][0]
+    assert crash["frame"] == "<the tool's server>" and crash["arguments"]["unit"] == ""
+    from masfuzz.api import call_tool  # the reproducer opens a session of its own, here
+
+    assert call_tool(f"{app}:agent", "convert", {"amount": 2.0, "unit": "km"}) == "2000.0"

@@ -115,17 +115,28 @@ def parse_target(target: str) -> McpServer | None:
     return McpServer(command=(os.path.abspath(program), *args))
 
 
+def server_from_params(params: dict[str, Any]) -> McpServer:
+    """The server an adapter describes ({"command", "args"} or {"url"}: an agent's MCP server)."""
+    if params.get("url"):
+        found = parse_target(str(params["url"]))
+    elif params.get("command"):
+        found = parse_target(PREFIX + shlex.join([str(params["command"]), *map(str, params.get("args") or ())]))
+    else:
+        found = None
+    if found is None:
+        raise TargetError(f"MCP server {params.get('mcp_server')!r}: neither a command nor a URL")
+    return found
+
+
 # --- inside the sandbox's worker ---------------------------------------------------------
 
 
 @asynccontextmanager
 async def _session(server: McpServer) -> Any:
     """An initialised `ClientSession` to the server, over its transport."""
-    import sys
-
     from mcp import ClientSession
 
-    async with _transport(server, sys.stderr) as streams:
+    async with _transport(server, _errlog()) as streams:
         async with ClientSession(streams[0], streams[1]) as session:
             await session.initialize()
             yield session
@@ -152,6 +163,18 @@ async def _transport(server: McpServer, errlog: Any) -> Any:
         client = getattr(http, "streamable_http_client", None) or http.streamablehttp_client
         async with client(server.url) as streams:
             yield streams
+
+
+def _errlog() -> Any:
+    """Where a stdio server's standard error goes: this process's (in the sandbox's worker, a
+    file the call's outcome reads), or nowhere when that is no file (a caller capturing it)."""
+    import sys
+
+    try:
+        sys.stderr.fileno()
+        return sys.stderr
+    except (AttributeError, OSError, ValueError):
+        return open(os.devnull, "w")  # noqa: SIM115 - the process's, for as long as it runs
 
 
 def _server_environment() -> dict[str, str]:

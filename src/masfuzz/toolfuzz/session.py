@@ -207,7 +207,8 @@ def session_data(cfg: SessionConfig, tools: list[dict[str, Any]], notes: list[st
             e.setdefault("reproduce", reproducer(target, t["tool"], e["arguments"]))
     calls = sum(t["calls"] for t in tools)
     unique = sum(t["unique_errors"] for t in tools)
-    c = chao1([e["count"] for t in tools for e in t["errors"]])
+    c = chao1([e["count"] for t in tools for e in t["errors"]  # the tools' own, as each tool's is
+               if e.get("attribution", "sut") == "sut"])
     return {
         "format": "masfuzz-tools/1", "target": target, "seed": cfg.seed,
         "calls_per_tool": cfg.calls, "model": cfg.model, "sut_model": cfg.sut_model,

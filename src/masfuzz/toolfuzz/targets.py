@@ -26,15 +26,24 @@ def collect_tools(obj: Any, target: str = "") -> tuple[list[FuzzTool], list[str]
     context = discover_tool_context(obj)  # what the workflow's runs hand its tools
     for item in _candidates(obj, notes, target):
         try:
-            tool = wrap_tool(item, context=context)
+            tools = _mcp_tools(item) if isinstance(item, dict) and "mcp_server" in item else [
+                wrap_tool(item, context=context)]
         except TargetError as exc:
             notes.append(str(exc))
             continue
-        if all(t.name != tool.name for t in found):
-            found.append(tool)
+        found += [tool for tool in tools if all(t.name != tool.name for t in found)]
     if not found:
         raise TargetError(f"{target or obj!r}: no tool to fuzz found" + (f" ({'; '.join(notes)})" if notes else ""))
     return found, notes
+
+
+def _mcp_tools(params: dict[str, Any]) -> list[FuzzTool]:
+    """The tools of an agent's MCP server (as its adapter describes it), listed by the server
+    in the sandbox (masfuzz.toolfuzz.mcp)."""
+    from masfuzz.toolfuzz.mcp import mcp_tools, server_from_params
+    from masfuzz.toolfuzz.sandbox import SandboxLimits
+
+    return mcp_tools(server_from_params(params), SandboxLimits())[0]
 
 
 def _candidates(obj: Any, notes: list[str], target: str) -> list[Any]:

@@ -97,6 +97,9 @@ def tools_of(agent: Any, notes: list[str]) -> list[Any]:
             out.append(edge.tool)
         else:
             notes.append(f"tool {edge.name!r} ({edge.kind}) has no Python function to fuzz; skipped")
+    for agent_obj in w.agents:  # an MCP server's tools: fuzzed from the server, in the sandbox
+        for server in list(getattr(agent_obj, "mcp_servers", None) or ()):
+            out.append(mcp_server_params(server))
     return out
 
 
@@ -111,6 +114,15 @@ def capture(obj: Any, target: str) -> Any:
         return pipeline_of(obj, sdk.is_agent)
     except TargetError as exc:
         raise TargetError(f"{target}: {exc}") from None
+
+
+def mcp_server_params(server: Any) -> dict[str, Any]:
+    """Where an Agents SDK MCP server is, as `masfuzz.toolfuzz.mcp.server_from_params` takes
+    it: {"command", "args"} for stdio, {"url"} for streamable HTTP and SSE."""
+    params = dict(getattr(server, "params", None) or {})
+    name = getattr(server, "name", None) or type(server).__name__
+    return {"mcp_server": name, "command": params.get("command"), "args": list(params.get("args") or ()),
+            "url": params.get("url")}
 
 
 def tool_context(agent: Any) -> Any:
