@@ -193,7 +193,8 @@ def _control(target: Any, opts: argparse.Namespace, say: Callable[[str], None]) 
 
     # the probe checks this machine's injection: a Ray cluster's would be started for one run
     local = "pool" if opts.executor == "ray" else opts.executor
-    report = asyncio.run(check(target, stubs=surroundings(opts)["stubs"], executor=local,
+    around = surroundings(opts)
+    report = asyncio.run(check(target, stubs=around["stubs"], executor=local, context=around["context"],
                                timeout=opts.timeout))  # a probe run is bounded like every run
     if report.ok:
         say(report.summary())

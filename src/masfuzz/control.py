@@ -284,9 +284,11 @@ def _ending(trace: Trace) -> str:
 
 
 async def check(target: Any, *, stubs: dict[str, str] | None = None, timeout: float = PROBE_TIMEOUT,
-                max_turns: int | None = None, executor: str = "pool") -> ControlReport:
+                max_turns: int | None = None, executor: str = "pool",
+                context: str | None = None) -> ControlReport:
     """Open `target`, run the probe (in a worker process, by default) and, when agents with a
-    model were left unreached, once more handing off first; report."""
+    model were left unreached, once more handing off first; report. `context`: the run
+    context factory (`--context`), so the probe runs as the app's server would run it."""
     from masfuzz.exec import make_executor
 
     system = target.open()
@@ -297,7 +299,7 @@ async def check(target: Any, *, stubs: dict[str, str] | None = None, timeout: fl
     try:
         for model in PROBE_MODELS:
             scenario = Scenario(input=spec.system.task or PROBE_INPUT, sut_model=model, restricted="off",
-                                timeout=timeout, stubs=stubs or {}, max_turns=bound)
+                                timeout=timeout, stubs=stubs or {}, max_turns=bound, context=context)
             traces.append(await runner.run(target, scenario))
             if all(a.probe_calls or a.not_injected for a in report(system, traces).agents):
                 break
