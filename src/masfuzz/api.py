@@ -198,7 +198,8 @@ def _control(target: Any, opts: argparse.Namespace, say: Callable[[str], None]) 
     local = "pool" if opts.executor == "ray" else opts.executor
     from masfuzz.exec.sandbox import SandboxSettings
 
-    report = asyncio.run(check(target, stubs=surroundings(opts)["stubs"], executor=local,
+    around = surroundings(opts)
+    report = asyncio.run(check(target, stubs=around["stubs"], executor=local, context=around["context"],
                                timeout=opts.timeout,  # a probe run is bounded like every run
                                sandbox=SandboxSettings.of(opts)))
     if report.ok:

@@ -284,10 +284,12 @@ def _ending(trace: Trace) -> str:
 
 
 async def check(target: Any, *, stubs: dict[str, str] | None = None, timeout: float = PROBE_TIMEOUT,
-                max_turns: int | None = None, executor: str = "pool", sandbox: Any = None) -> ControlReport:
+                max_turns: int | None = None, executor: str = "pool", sandbox: Any = None,
+                context: str | None = None) -> ControlReport:
     """Open `target`, run the probe (in a worker process, by default, in the OS sandbox
     `sandbox` says: `masfuzz.exec.sandbox.SandboxSettings`) and, when agents with a model were
-    left unreached, once more handing off first; report."""
+    left unreached, once more handing off first; report. `context`: the run context factory
+    (`--context`), so the probe runs as the app's server would run it."""
     from masfuzz.exec import make_executor
 
     system = target.open()
@@ -298,7 +300,7 @@ async def check(target: Any, *, stubs: dict[str, str] | None = None, timeout: fl
     try:
         for model in PROBE_MODELS:
             scenario = Scenario(input=spec.system.task or PROBE_INPUT, sut_model=model, restricted="off",
-                                timeout=timeout, stubs=stubs or {}, max_turns=bound)
+                                timeout=timeout, stubs=stubs or {}, max_turns=bound, context=context)
             traces.append(await runner.run(target, scenario))
             if all(a.probe_calls or a.not_injected for a in report(system, traces).agents):
                 break

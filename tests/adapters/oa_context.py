@@ -36,3 +36,11 @@ def policy(request):
     if "booked" not in booked[-1].content:
         return say("Sorry, I could not book your seat.")
     return say(f"Done: {booked[-1].content}")
+
+
+def _greeting(ctx, agent) -> str:
+    return f"Greet {ctx.context.passenger} by name, then hand the seat request to the desk."
+
+
+# instructions read from the context: without the app's, the run crashes before any model call
+greeter = Agent(name="greeter", instructions=_greeting, handoffs=[desk])

@@ -163,3 +163,14 @@ def test_a_probe_that_crashes_before_an_agent_asks_its_model_fails_the_check(cli
     code, out, err = cli("inspect", "--check", "tests/exec/fixtures/broken_instructions_app.py:assistant")
     assert code == 1 and "FAILED: NOT CHECKED: the probe run ended in crash" in out
     assert "ok: no model call escaped" not in out
+
+
+def test_the_check_runs_the_probe_with_the_apps_run_context(cli, provider):
+    """The airline demo's instructions and tools read the context its server passes: the probe
+    run crashed without it (NOT CHECKED), though `--context` was given."""
+    target = "tests/adapters/oa_context.py:greeter"
+    code, out, _ = cli("inspect", "--check", target)
+    assert code == 1 and "NOT CHECKED" in out  # no context: the instructions crash on None
+    code, out, err = cli("inspect", "--check", target, "--context", "tests/adapters/oa_context.py:session")
+    assert code == 0, out + err
+    assert "greeter" in out and "not reached" not in out

@@ -160,3 +160,15 @@ def test_a_long_input_cut_off_in_the_message_is_one_unique_error():
     cut = normalise_message("invalid number " + repr("\x00" * 2000)[:3000])  # no closing quote
     assert short == cut == "invalid number <str>"
     assert normalise_message("don't do that") == "don't do that"
+
+
+def test_a_tool_failing_on_the_run_context_masfuzz_lacks_is_not_the_tools_finding():
+    """The airline demo's tools read `ctx.context.state`, the context its server passes: called
+    by the tools phase with none, each failed and was blamed on the app (8 AttributeErrors)."""
+    from masfuzz.toolfuzz.tools import wrap_tool
+
+    book_seat = load_target(f"{HERE.parent / 'adapters' / 'oa_context.py'}:book_seat").obj
+    result = fuzz_tool(wrap_tool(book_seat), calls=5, seed=1)
+    [error] = result.unique.values()
+    assert error.attribution == "harness" and "run context" in error.because
+    assert result.tool_errors() == []

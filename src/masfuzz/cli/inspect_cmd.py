@@ -53,8 +53,9 @@ def _check(args: argparse.Namespace) -> int:
     from masfuzz.scenario import surroundings
     from masfuzz.target import Target
 
+    around = surroundings(args)
     report = run_check(Target.of(args.target, orchestration.from_args(args)),
-                       stubs=surroundings(args)["stubs"])
+                       stubs=around["stubs"], context=around["context"])
     if args.format == "json":
         print(json.dumps(report.as_dict(), indent=2))
     else:

@@ -565,8 +565,9 @@ def runtime_crash(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         + (f" ({', '.join(kinds)})" if kinds else "")
         + (f" in {', '.join(agents)}" if agents else "")
         + (f": {' '.join(first.split())[:160]}" if first else "")
-        + (f" (after {turns} agent turns in {trace.usage.wall_time:g} s: the app did not end "
-           "by itself, e.g. it has no turn or message limit)"
+        + (f" (after {turns} agent turns and {trace.usage.model_calls} model calls in "
+           f"{trace.usage.wall_time:g} s: the app did not end by itself, e.g. it has no turn or "
+           "message limit)"
            if reason == "timeout" and not because and running is None and turns else ""),
     )]
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from masfuzz.toolfuzz.mcp import UNREACHABLE
 from masfuzz.toolfuzz.sandbox import SETUP_ERROR, CallOutcome
+from masfuzz.toolfuzz.tools import NO_RUN_CONTEXT
 
 _MASKS = [
     (re.compile(r"0x[0-9a-fA-F]+"), "<addr>"),
@@ -160,6 +161,9 @@ _SANDBOX_MESSAGES = [
     (re.compile(r"File too large"), "settings", "the sandbox's file size limit"),
     (re.compile("^" + re.escape(UNREACHABLE)), "settings",
      "the MCP server its URL names took no session (an earlier call may have stopped it)"),
+    (re.compile(re.escape(NO_RUN_CONTEXT)), "harness",
+     "the tool reads the run context the app's server passes, and the tools phase calls it with "
+     "the context type's default, or none (not the --context factory's)"),
 ]
 # A file the tool named by its absolute path that this machine has but the sandbox does not show
 # (it shows the tool its own folder, the fixture and the Python install only).

@@ -255,12 +255,30 @@ def _from_agents_sdk(tool: Any, context: Callable[[], Any] | None = None) -> Fuz
     def invoke(arguments: dict[str, Any]) -> Any:
         if not takes_ctx:
             return fn(**arguments)
-        return fn(context() if context is not None else None, **arguments)
+        ctx = context() if context is not None else None
+        return _needs_context(tool.name, ctx, lambda: _settle(fn(ctx, **arguments)))
 
     schema = dict(tool.params_json_schema)
     return FuzzTool(tool.name, tool.description or "", schema, invoke,
                     (lambda **kw: invoke(kw)) if takes_ctx else fn, "openai_agents",
                     ["called through the wrapped function: the SDK hides tool exceptions"])
+
+
+# What a tool's failure on a run context it lacks says (`grouping.attribution`: the harness's).
+NO_RUN_CONTEXT = "masfuzz: no run context"
+
+
+def _needs_context(name: str, ctx: Any, call: Callable[[], Any]) -> Any:
+    """`call()`, a tool's call with `ctx`; a tool that fails on the run context being None (it
+    reads what the app's server passes: `ctx.context.state`) failed on what masfuzz could not
+    give it, not on its own code."""
+    try:
+        return call()
+    except (AttributeError, TypeError) as exc:
+        if getattr(ctx, "context", ctx) is None and "NoneType" in str(exc):
+            raise RuntimeError(f"{NO_RUN_CONTEXT}: {name} reads the run context the app's server "
+                               f"passes, and the tool was called with none ({exc})") from exc
+        raise
 
 
 def _agents_sdk_function(tool: Any) -> Callable[..., Any] | None:
