@@ -53,8 +53,10 @@ def _check(args: argparse.Namespace) -> int:
     from masfuzz.scenario import surroundings
     from masfuzz.target import Target
 
+    from masfuzz.api import sut_sandbox
+
     report = run_check(Target.of(args.target, orchestration.from_args(args)),
-                       stubs=surroundings(args)["stubs"])
+                       stubs=surroundings(args)["stubs"], sandbox=sut_sandbox(args))
     if args.format == "json":
         print(json.dumps(report.as_dict(), indent=2))
     else:
