@@ -464,13 +464,13 @@ TABLE: tuple[Setting, ...] = (
     Setting("unsafe_no_sandbox", "run the system under test and fuzz tools without the OS "
             "sandbox (namespaces), e.g. where the kernel refuses it: they then act on this "
             "machine's files, network and processes; every report says so", boolean,
-            False, ("tools", "run", *RUNS), "switch"),
+            False, ("tools", "run", "inspect", *RUNS), "switch"),
     Setting("bind", "a file or folder the sandboxed system under test may write (read-write, "
             "at the same path; repeatable); everything else it sees is read-only", text, (),
-            ("run", *RUNS), "append", metavar="PATH"),
+            ("run", "inspect", *RUNS), "append", metavar="PATH"),
     Setting("allow_net", "a network service the sandboxed system under test needs (repeatable): "
             "its workers keep this machine's network", pair(":", "HOST:PORT"), (),
-            ("run", *RUNS), "append", metavar="HOST:PORT"),
+            ("run", "inspect", *RUNS), "append", metavar="HOST:PORT"),
     Setting("memory_mb", "memory per sandboxed tool process, in MB", integer(low=16, high=1_048_576),
             1024, ("tools", "run"), metavar="MB"),
     Setting("fixture", "a folder copied afresh into each tool call's folder (files, databases "
@@ -481,7 +481,7 @@ TABLE: tuple[Setting, ...] = (
             ("tools", "run"), metavar="MODULE:FUNCTION"),
     Setting("pass_env", "an environment variable the sandboxed tools and system under test may "
             "see (repeatable); besides these they see PATH, the locale and TZ only, never "
-            "masfuzz's or a model's keys", env_name, (), ("tools", "run", *RUNS), "append",
+            "masfuzz's or a model's keys", env_name, (), ("tools", "run", "inspect", *RUNS), "append",
             metavar="NAME"),
     # mutate
     Setting("operators", "the mutation operators to apply (comma list)",

@@ -53,9 +53,11 @@ def _check(args: argparse.Namespace) -> int:
     from masfuzz.scenario import surroundings
     from masfuzz.target import Target
 
+    from masfuzz.api import sut_sandbox
+
     around = surroundings(args)
     report = run_check(Target.of(args.target, orchestration.from_args(args)),
-                       stubs=around["stubs"], context=around["context"])
+                       stubs=around["stubs"], context=around["context"], sandbox=sut_sandbox(args))
     if args.format == "json":
         print(json.dumps(report.as_dict(), indent=2))
     else:

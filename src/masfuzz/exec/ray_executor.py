@@ -89,14 +89,14 @@ class NodeWorker:
     across the requests it serves, one at a time (`folder`: the driver's working folder, when
     this node shares it)."""
 
-    def __init__(self, folder: str | None, load_timeout: float) -> None:
+    def __init__(self, folder: str | None, load_timeout: float, sandbox: Any = None) -> None:
         if folder and os.path.isdir(folder):
             os.chdir(folder)
         slots = os.environ.get(SLOTS_ENV)
         if slots:
             os.makedirs(slots, exist_ok=True)
         self.loop = asyncio.new_event_loop()  # the warm worker's pipes belong to this loop
-        self.pool = PoolExecutor(load_timeout=load_timeout)
+        self.pool = PoolExecutor(load_timeout=load_timeout, sandbox=sandbox)  # the driver's settings
 
     def serve(self, data: dict[str, Any]) -> dict[str, Any]:
         """`{"trace": json}`, or `{"error": ..}` for bad input."""
@@ -183,7 +183,7 @@ class RayExecutor(Executor):
         t0 = time.perf_counter()
         for attempt in range(RETRIES + 1):
             actor = self._idle.pop() if self._idle else \
-                self._actor.remote(self._folder, self.load_timeout)
+                self._actor.remote(self._folder, self.load_timeout, self.sandbox)
             try:
                 answer = await asyncio.wait_for(actor.serve.remote(data), patience)
             except TimeoutError:

@@ -16,7 +16,7 @@ hand):
   of the worker's `sys.path` (site-packages, the current folder a module target is found in) and
   the target's own folder, all read-only with the dot-files at their top hidden (`.env`, `.git`,
   the run store and model cache under `.masfuzz`), plus the run store and cache wherever they
-  are; a scratch tmpfs (`SCRATCH_MB`) as HOME, TMPDIR and, once the target is open, the
+  are; a scratch tmpfs (`SCRATCH_MB`) as HOME, TMPDIR and, while the system runs, the
   current folder; the folders the
   user binds read-write (`--bind PATH`); a fresh /proc;
 - no capability, no_new_privs, not dumpable, and the seccomp filter (mount, namespaces, ptrace,
@@ -36,11 +36,13 @@ ordinary process, said in every report. Where the kernel refuses the namespaces
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -239,7 +241,7 @@ def _serving(lib: Any, plan: Plan) -> None:
     confine.die_with_parent(lib)
     confine.lock_down(lib)
     # the target is found from the folder masfuzz ran in (a relative path, a module); the
-    # system runs in the scratch folder (`settle`)
+    # system runs in the scratch folder (`running`)
     try:
         os.chdir(plan.cwd)
     except OSError:  # not in the sandbox: a target path relative to it will say so
@@ -253,12 +255,22 @@ def _serving(lib: Any, plan: Plan) -> None:
 _SCRATCH: list[str] = []  # the confined worker's scratch folder
 
 
-def settle() -> None:
-    """Once the target is open, the system's current folder is the scratch folder: what it
-    writes to relative paths lands there (in a read-only folder it would fail, the sandbox's
-    doing and not the system's)."""
-    if _SCRATCH:
-        os.chdir(_SCRATCH[0])
+@contextlib.contextmanager
+def running() -> Iterator[None]:
+    """While the system runs, its current folder is the scratch folder: what it writes to
+    relative paths lands there (in the read-only folder masfuzz ran in it would fail, the
+    sandbox's doing and not the system's). masfuzz's own relative paths (the target, its code
+    coverage root, a scripted model's file) keep meaning what they meant outside."""
+    if not _SCRATCH:
+        yield
+        return
+    before = os.getcwd()
+    os.chdir(_SCRATCH[0])
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.chdir(before)
 
 
 def _end_as(code: int) -> None:

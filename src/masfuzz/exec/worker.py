@@ -188,7 +188,6 @@ def serve(channel: Channel, lines: Iterable[str]) -> int:
             request = ExecutionRequest.from_data(json.loads(line))
             fresh, first = first, False  # a failed opening has imported things all the same
             system = _open(request, fresh)
-            sandbox.settle()
         except MasfuzzError as exc:
             channel.send({"error": str(exc)})
             continue
@@ -209,8 +208,9 @@ def serve(channel: Channel, lines: Iterable[str]) -> int:
         try:
             with settings.use(request.models, request.scenario):  # as the parent said
                 attach = _measure(request)
-                result = attach(_run(run_guarded(system.run(scenario))).model_copy(
-                    update={"scenario_id": request.scenario.id}))
+                with sandbox.running():
+                    ran = _run(run_guarded(system.run(scenario)))
+                result = attach(ran.model_copy(update={"scenario_id": request.scenario.id}))
         except MasfuzzError as exc:
             channel.send({"error": str(exc)})
             continue
