@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # masfuzz's main job on the shipped examples with the embedded local model: no key, no network.
 # Sized for the tiny embedded model on 2 cores (seconds to minutes per call): one attempt per
-# objective, four fuzzing mutants, 60 calls per tool, and a wall-time budget over the whole campaign.
+# objective and four fuzzing mutants in the first pass, 60 calls per tool, and a wall-time budget
+# over the whole campaign: what the first pass leaves of it, FLARE and the unmet objectives spend.
+# No seed tasks from the tester: the seed writer's time comes out of FLARE's share before the
+# campaign, and under its JSON grammar the model wrote nothing in the 240 s it had on a loaded
+# machine (load 18 on 2 cores; on a quieter one it writes two usable tasks in 1-2 minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 M=${M:-.venv/bin/masfuzz}
@@ -17,7 +21,7 @@ echo "   (the embedded model is the tester and every agent's model)"
 status=0
 $M run "$APP" --model local/gemma-3-270m --sut-model local/gemma-3-270m \
   --input "I want to change my seat to 14C, confirmation number ABC123" \
-  --attempts 1 --max-turns 6 --rounds 4 --no-spec-agent --no-judge --calls 60 --budget-time 720 \
+  --attempts 1 --max-turns 6 --rounds 4 --seed-tasks 0 --no-spec-agent --no-judge --calls 60 --budget-time 720 \
   --store "$OUT/runs.db" --suite "$OUT/suite.yaml" --report "html:$REPORT" --report text || status=$?
 # exit 1 means the campaign found failures (that is its job); 2 or more is an error of the demo
 if [ "$status" -gt 1 ]; then exit "$status"; fi

@@ -208,3 +208,28 @@ def test_budget_left_after_every_phase_is_spent_by_the_phases_that_can_go_on(cli
     report = json.loads(out)
     assert "budget left" not in err and report["fuzz"]["rounds"] == 2
     assert all(p["passes"] == 1 for p in report["phases"])
+
+
+async def stuck_tester(request):
+    """A tester whose every call takes ten minutes (a tiny local model on a loaded machine)."""
+    import asyncio
+
+    await asyncio.sleep(600)
+    return "{}"
+
+
+def test_a_slow_testers_proposals_do_not_outlast_the_wall_time_budget(cli, tmp_path):
+    import time
+
+    from tests.conftest import ROOT
+
+    tester = "scripted/" + str(ROOT / "tests" / "campaign" / "test_run_phases.py") + ":stuck_tester"
+    t0 = time.monotonic()
+    code, out, err = cli("run", CS, "--model", tester, "--sut-model", CS_SUT, "--no-cache",
+                         "--no-check", "--phases", "structural", "--input", TASK, "--budget", "3s",
+                         "--model-timeout", "590",
+                         "--store", str(tmp_path / "runs.db"), "--suite", str(tmp_path / "suite.yaml"),
+                         "--format", "json")
+    assert time.monotonic() - t0 < 300, err  # the budget's 3 s and start-up, not the tester's 600 s
+    [phase] = json.loads(out)["phases"]
+    assert phase["status"] == "stopped" and "wall time" in phase["reason"], phase

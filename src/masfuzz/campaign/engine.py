@@ -228,6 +228,19 @@ class Campaign:
         except asyncio.TimeoutError:
             return None
 
+    async def within_budget(self, step: Any) -> Any:
+        """`step`'s result (a coroutine: a tester's proposal), or BudgetExhausted when the
+        wall-time budget (of the running phase's share) ends first: a slow model's call must
+        not outlast the budget (the demo's realizer call waited out its 600 s model timeout
+        after the budget had ended). The step is cancelled: a local model stops generating."""
+        left = self.time_left()
+        if left is None:
+            return await step
+        try:
+            return await asyncio.wait_for(step, left)
+        except asyncio.TimeoutError:
+            raise self.stop(self._exhausted() or f"wall time {self.budget.wall_time:g} s used") from None
+
     async def execute_one(self, scenario: Scenario) -> Any:
         """The trace of one scenario (what the refine loop's `execute` expects)."""
         return (await self.execute([scenario]))[0].trace

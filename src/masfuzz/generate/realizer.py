@@ -27,6 +27,11 @@ from masfuzz.llm.types import ChatMessage, ChatRequest, ModelClient
 from masfuzz.spec.model import WorkflowSpec
 
 OBJECTIVE_TAG = "masfuzz-objective"
+REQUEST_CHARS = 400  # what `_user_request` keeps of a reply
+# Tokens a reply may take: about REQUEST_CHARS. With 200, Gemma 3 270M went on past the request
+# (155 tokens a Delegate reply on average, measured in the demo), the rest cut away unread, each
+# token seconds of a loaded 2-core machine.
+REQUEST_TOKENS = 100
 
 INSTRUCTIONS = {
     "Reach": (
@@ -168,7 +173,7 @@ class NativeRealizer(Realizer):
             messages=(ChatMessage(role="user", content="\n".join(lines)),),
             temperature=self.temperature,
             seed=None if self.seed is None else self.seed + len(history),
-            max_tokens=200, role="tester", agent=f"realizer:{inputs.family}",
+            max_tokens=REQUEST_TOKENS, role="tester", agent=f"realizer:{inputs.family}",
             metadata={OBJECTIVE_TAG: objective},
         )
 
@@ -220,7 +225,7 @@ def _user_request(text: str) -> str:
     text = re.sub(r"^\s*(?:user|customer)(?:'s message)?\s*:\s*", "", text, flags=re.IGNORECASE)
     text = _SPEAKER.split(text, maxsplit=1)[0]
     text = text.split("\n\n", 1)[0]
-    return " ".join(text.split()).strip('"')[:400]
+    return " ".join(text.split()).strip('"')[:REQUEST_CHARS]
 
 
 def objective_from_request(request: ChatRequest) -> dict[str, Any] | None:

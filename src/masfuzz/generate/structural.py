@@ -114,11 +114,13 @@ class StructuralPhase:
 
     async def _chunk(self, c: Campaign, opened: list[Refinement], make: Any) -> None:
         """The next attempt of each of these bundles: proposed, executed, judged and kept."""
-        if getattr(self.realizer, "concurrent", False):
-            steps = list(await asyncio.gather(*(loop.propose(self.realizer, make)
-                                                for loop in opened)))
-        else:
-            steps = [await loop.propose(self.realizer, make) for loop in opened]
+        async def proposals() -> list[Any]:
+            if getattr(self.realizer, "concurrent", False):
+                return list(await asyncio.gather(*(loop.propose(self.realizer, make)
+                                                   for loop in opened)))
+            return [await loop.propose(self.realizer, make) for loop in opened]
+
+        steps = await c.within_budget(proposals())
         for loop, step in zip(opened, steps):  # attempts that execute nothing, kept first
             if step.attempt is not None:
                 loop.keep(step.attempt)
