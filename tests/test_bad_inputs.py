@@ -393,7 +393,11 @@ def test_a_daemon_a_tool_started_does_not_outlive_masfuzz(tmp_path, monkeypatch,
     mark = tmp_path / "daemon.pids"
     monkeypatch.setenv("DAEMON_MARK", str(mark))
     code, out, err = _cli_process(["exec", f"{app}:desk", "--input", "start the indexer", "--sut-model",
-                                   f"scripted/{app}:policy", "--executor", executor])
+                                   f"scripted/{app}:policy", "--executor", executor,
+                                   # outside the OS sandbox, where nothing but masfuzz's reaping ends
+                                   # the daemon (inside, its PID namespace dies with the worker:
+                                   # tests/exec/test_sut_sandbox.py), and it may write its mark
+                                   *(["--unsafe-no-sandbox"] if executor == "pool" else [])])
     pids = {int(p) for p in mark.read_text().split()} if mark.exists() else set()
     try:
         assert code == 0, err
@@ -459,3 +463,19 @@ def test_a_refused_fork_is_the_harness_problem_not_a_crash(monkeypatch):
     outcome = sandbox.CallOutcome.from_json(data)
     assert outcome.status == "error" and "refused" in outcome.message
     assert attribution(outcome)[0] == "harness"
+
+
+def test_a_function_that_exits_while_a_framework_captures_its_team_is_a_load_error(tmp_path):
+    """A module using no framework is offered to every framework already imported; AgentChat's
+    capture runs its `main()`, whose `sys.exit(4)` ended masfuzz with exit 4 and no output when
+    AgentChat had been imported before (as in a longer session or test run)."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("autogen_agentchat")
+    app = tmp_path / "exits.py"
+    app.write_text("import sys\n\nasync def main():\n    sys.exit(4)\n")
+    done = subprocess.run([sys.executable, "-c", "import sys, autogen_agentchat; from masfuzz.cli import main; "
+                           "sys.exit(main(sys.argv[1:]))", "inspect", f"{app}:main"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert _one_line(done.returncode, done.stderr, "SystemExit: 4"), done.stderr

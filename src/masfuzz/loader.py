@@ -22,6 +22,7 @@ Rules (docs/architecture.md, "Loading a target"), each one a lesson from real ap
 from __future__ import annotations
 
 import ast
+import contextlib
 import importlib
 import importlib.util
 import io
@@ -33,6 +34,7 @@ import threading
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any, Callable
 
 from masfuzz.errors import TargetError
@@ -82,6 +84,22 @@ def load_callable(ref: str, option: str) -> Any:
     return obj
 
 
+# The folder a relative file path names a file from, while it is not the current folder: a
+# sandboxed worker runs the system in its scratch folder (`masfuzz.exec.sandbox.running`), where
+# a file the user named (`--context FILE.py:NAME`, loaded as the run starts) still means what it
+# meant in the folder masfuzz ran in.
+_RELATIVE_TO: list[str] = []
+
+
+@contextlib.contextmanager
+def paths_relative_to(folder: str) -> Iterator[None]:
+    _RELATIVE_TO.append(folder)
+    try:
+        yield
+    finally:
+        _RELATIVE_TO.pop()
+
+
 def _import(where: str, target: str) -> tuple[Any, Path | None]:
     looks_like_file = where.endswith((".py", ".ipynb")) or "/" in where or "\\" in where
     if not looks_like_file:
@@ -93,6 +111,8 @@ def _import(where: str, target: str) -> tuple[Any, Path | None]:
                 raise TargetError(f"{target}: no module named {where!r}") from None
             raise TargetError(f"{target}: importing {where} failed: {_describe(exc, None)}") from None
     path = Path(where).expanduser()
+    if not path.is_absolute() and _RELATIVE_TO:
+        path = Path(_RELATIVE_TO[-1]) / path
     if not path.exists():
         raise TargetError(f"{target}: no such file {where!r}")
     if path.is_dir():
@@ -256,17 +276,22 @@ NOTEBOOK_BUILTINS: dict[str, Any] = {"display": lambda *objs, **_: print(*objs, 
 def notebook_script(path: Path, source: str) -> Path:
     """Where a notebook's code runs from: `.masfuzz/notebooks/<name>.py` beside the notebook
     (masfuzz's own folder), so that tracebacks and code coverage name real lines of a real
-    Python file. The notebook itself when that folder cannot be written."""
-    script = path.parent / ".masfuzz" / "notebooks" / f"{path.stem}.py"
-    try:
-        if not script.is_file() or script.read_text(encoding="utf-8") != source:
-            script.parent.mkdir(parents=True, exist_ok=True)
-            part = script.with_suffix(f".{os.getpid()}.part")
-            part.write_text(source, encoding="utf-8")
-            os.replace(part, script)  # whole, even with several workers writing it
-        return script
-    except OSError:
-        return path
+    Python file. When that folder cannot be written (a read-only checkout; the sandbox, which
+    shows the notebook's folder read-only and hides its dot-folders) the temporary folder's."""
+    import tempfile
+
+    for folder in (path.parent / ".masfuzz" / "notebooks", Path(tempfile.gettempdir()) / "masfuzz-notebooks"):
+        script = folder / f"{path.stem}.py"
+        try:
+            if not script.is_file() or script.read_text(encoding="utf-8") != source:
+                script.parent.mkdir(parents=True, exist_ok=True)
+                part = script.with_suffix(f".{os.getpid()}.part")
+                part.write_text(source, encoding="utf-8")
+                os.replace(part, script)  # whole, even with several workers writing it
+            return script
+        except OSError:
+            continue
+    return path
 
 
 def _awaits_at_top_level(code: str) -> bool:

@@ -201,8 +201,13 @@ def _capture(obj: Any, target: str) -> tuple[Adapter, Any] | None:
     see that it is a program starting chats)."""
     if not (inspect.ismodule(obj) or inspect.isfunction(obj) or inspect.iscoroutinefunction(obj)):
         return None
+    from masfuzz.loader import call_user
+
     for module, capture in _hooks(_frameworks_of(obj), "capture"):
-        built = capture(obj, target)
+        # the app's own code runs here: its sys.exit or KeyboardInterrupt is a load error of
+        # the target, not masfuzz's exit (its exceptions stay the adapters' to describe)
+        built = call_user(capture, obj, target, failed=f"{target}: running it to find its system",
+                          let=(Exception,))
         found = _find(built) if built is not None else None
         if found is None and built is not None and module.ADAPTER.accepts(built):
             found = module.ADAPTER()  # an adapter's own wrapper (an AG2 program)

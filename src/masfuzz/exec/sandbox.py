@@ -70,9 +70,32 @@ class SandboxSettings:
         for path in binds:
             if not os.path.exists(path):
                 raise MasfuzzError(f"--bind {path}: no such file or folder")
+            if os.geteuid() == 0 and getattr(opts, "unsafe_no_sandbox", False) is False \
+                    and not _writable_by_the_sandbox(path):
+                from masfuzz.toolfuzz import confine
+
+                raise MasfuzzError(
+                    f"--bind {path}: the sandbox's user cannot write it: masfuzz runs as root, and root "
+                    f"inside the sandbox is uid {confine.SANDBOX_ID} outside (so that no file only root "
+                    f"may read is readable); give that user the right first (chown {confine.SANDBOX_ID} "
+                    f"{path}, or chmod o+w {path})")
         return cls(not getattr(opts, "unsafe_no_sandbox", False), binds,
                    tuple(getattr(opts, "allow_net", None) or ()),
                    tuple(getattr(opts, "pass_env", None) or ()), hidden)
+
+
+def _writable_by_the_sandbox(path: str) -> bool:
+    """Whether uid/gid `SANDBOX_ID` (what root inside is outside, when masfuzz runs as root) may
+    write `path` by its mode bits (a folder: create files in it, so also enter it)."""
+    from masfuzz.toolfuzz import confine
+
+    st = os.stat(path)
+    need = 0o3 if os.path.isdir(path) else 0o2
+    if st.st_uid == confine.SANDBOX_ID:
+        return (st.st_mode >> 6) & need == need
+    if st.st_gid == confine.SANDBOX_ID:
+        return (st.st_mode >> 3) & need == need
+    return st.st_mode & need == need
 
 
 @dataclass(frozen=True)
@@ -264,10 +287,13 @@ def running() -> Iterator[None]:
     if not _SCRATCH:
         yield
         return
+    from masfuzz.loader import paths_relative_to
+
     before = os.getcwd()
     os.chdir(_SCRATCH[0])
     try:
-        yield
+        with paths_relative_to(before):
+            yield
     finally:
         with contextlib.suppress(OSError):
             os.chdir(before)
