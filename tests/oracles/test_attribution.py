@@ -11,7 +11,8 @@ from masfuzz.oracles.attribution import attribute
 from masfuzz.oracles.failure import Failure
 from masfuzz.ownwords import ECHO_MARKS, WORKED_EXAMPLES
 from masfuzz.oracles.robustness import FAULT_MARKER
-from masfuzz.trace import AgentTurn, ErrorEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace
+from masfuzz.trace import (AgentTurn, DelegationEvent, ErrorEvent, Message, TerminationEvent, ToolCall, ToolResult,
+                           Trace)
 from tests.conftest import ROOT
 
 APP = "examples/customer_service/app.py:triage_agent"
@@ -286,3 +287,24 @@ def test_a_bound_reached_under_masfuzzs_probe_model_is_the_probes(model, whose):
     trace = Trace(scenario_id="s", events=events, meta={"agent_settings": {"triage_agent": {"model": model, "calls": 10}}})
     [bound] = [f for f in detect(trace) if f.detector == "missing_termination"]
     assert bound.attribution == whose
+
+
+@pytest.mark.parametrize("model, whose", [("scripted/masfuzz.control:probe", "harness"),
+                                          ("scripted/examples/customer_service/policy.py:policy", "sut")])
+def test_a_run_the_probe_ended_by_answering_before_an_agent_acted_is_the_probes_routing(model, whose):
+    """The probe takes the first hand-off it is offered (the Agents SDK's routing example: triage
+    hands to french_agent, which answers): the spanish agent never acting is the probe's routing.
+    A run ended by the app's own stop (not an agent's answer) stays the app's under any model."""
+    events = [Message(agent=None, role="user", content="Hola"), AgentTurn(agent="triage_agent"),
+              DelegationEvent(**{"from": "triage_agent"}, to="french_agent"),
+              AgentTurn(agent="french_agent"), Message(agent="french_agent", content="Bonjour")]
+    settings = {a: {"model": model, "calls": 1} for a in ("triage_agent", "french_agent", "spanish_agent")}
+    never = Failure(category="system_termination", root_cause="Premature Termination", detector="participation",
+                    description="french_agent ended the run before spanish_agent acted", evidence=(2, 4), step=4)
+    answered = Trace(scenario_id="s", events=(*events, TerminationEvent(reason="completed", final_output="Bonjour")),
+                     meta={"agent_settings": settings})
+    [f] = attribute(answered, [never])
+    assert f.attribution == whose
+    stopped = answered.model_copy(update={"events": (*events, TerminationEvent(reason="max_turns"))})
+    [f] = attribute(stopped, [never])
+    assert f.attribution == "sut"

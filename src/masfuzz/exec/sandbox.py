@@ -61,6 +61,7 @@ class SandboxSettings:
     allow_net: tuple[str, ...] = ()  # --allow-net HOST:PORT: the machine's network stays
     pass_env: tuple[str, ...] = ()  # --pass-env NAME
     hidden: tuple[str, ...] = ()  # files masfuzz keeps (the run store, the model cache)
+    code: tuple[str, ...] = ()  # folders of the user's code named by an option (`--context FILE.py:NAME`)
 
     @classmethod
     def of(cls, opts: Any) -> "SandboxSettings":
@@ -79,9 +80,11 @@ class SandboxSettings:
                     f"inside the sandbox is uid {confine.SANDBOX_ID} outside (so that no file only root "
                     f"may read is readable); give that user the right first (chown {confine.SANDBOX_ID} "
                     f"{path}, or chmod o+w {path})")
+        context = getattr(opts, "context", None)
         return cls(not getattr(opts, "unsafe_no_sandbox", False), binds,
                    tuple(getattr(opts, "allow_net", None) or ()),
-                   tuple(getattr(opts, "pass_env", None) or ()), hidden)
+                   tuple(getattr(opts, "pass_env", None) or ()), hidden,
+                   tuple(_code_folders(context)) if isinstance(context, str) else ())
 
 
 def _writable_by_the_sandbox(path: str) -> bool:
@@ -120,7 +123,12 @@ class Plan:
 
 def plan_for(settings: SandboxSettings, target_ref: str) -> Plan:
     """A worker's plan for `target_ref` (its scratch folder made now; `discard` removes it)."""
-    return Plan(tempfile.mkdtemp(prefix="masfuzz-sut-"), tuple(_code_folders(target_ref)),
+    # masfuzz's own sys.path too: loading the target here may have added the ancestor folder a
+    # file's absolute imports need (`masfuzz.loader`, `from examples.x import y` in a script
+    # under examples/), which the worker's import of it will need again
+    code = [*_code_folders(target_ref), *settings.code,
+            *(os.path.realpath(p) for p in sys.path if p and os.path.isdir(p))]
+    return Plan(tempfile.mkdtemp(prefix="masfuzz-sut-"), tuple(dict.fromkeys(code)),
                 tuple(os.path.realpath(p) for p in settings.binds), bool(settings.allow_net),
                 settings.pass_env, tuple(os.path.realpath(p) for p in settings.hidden), os.getcwd())
 

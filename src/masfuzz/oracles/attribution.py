@@ -136,11 +136,21 @@ def _probe_bound(trace: Trace, failure: Failure) -> str:
     the app ends. (A run that never ends and hits masfuzz's time limit instead is a crash, the
     app's: nothing in the app bounds it.)"""
     models = set(_models(trace).values())
-    if failure.root_cause != "Max Round Limit Exceeded" or not models or not models <= set(PROBE_MODELS):
+    if not models or not models <= set(PROBE_MODELS):
         return ""
-    return ("every agent ran on masfuzz's probe model, which calls every tool and hands off to every "
-            "agent it is offered before it answers and never says a stop word: the run reaching "
-            "its bound is the probe's doing, not a termination the app lacks")
+    if failure.root_cause == "Max Round Limit Exceeded":
+        return ("every agent ran on masfuzz's probe model, which calls every tool and hands off to "
+                "every agent it is offered before it answers and never says a stop word: the run "
+                "reaching its bound is the probe's doing, not a termination the app lacks")
+    ended = next((e for e in reversed(trace.events) if isinstance(e, TerminationEvent)), None)
+    if failure.root_cause == "Premature Termination" and ended is not None and ended.reason == "completed":
+        # the run ended because an agent answered: under the probe, which takes the first
+        # hand-off it is offered and answers once its tools are called, which agent answers
+        # and which are never reached is the probe's routing, not a stop the app made
+        return ("every agent ran on masfuzz's probe model, which takes the first hand-off it is "
+                "offered and answers once it has called its tools: that the run ended before this "
+                "agent acted is the probe's routing, not a stop the app made")
+    return ""
 
 
 def _injected(trace: Trace, failure: Failure) -> str:
