@@ -10,10 +10,12 @@ init's, and whatever of them is still running when the command ends is killed an
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ctypes
 import os
 import signal
 import sys
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -61,8 +63,9 @@ def _prctl(option: int, value: Any) -> int:
     return int(libc.prctl(option, value, 0, 0, 0))
 
 
-def _children() -> dict[int, str]:
-    """This process's living children (not zombies): pid -> command name, from /proc."""
+def _children(zombies: bool = False) -> dict[int, str]:
+    """This process's living children (or, `zombies`, those that ended and wait to be reaped):
+    pid -> command name, from /proc."""
     me, found = os.getpid(), {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -74,7 +77,7 @@ def _children() -> dict[int, str]:
             continue  # ended meanwhile
         name, _, rest = stat.partition(" (")[2].rpartition(") ")
         fields = rest.split()
-        if len(fields) > 1 and fields[1] == str(me) and fields[0] != "Z":
+        if len(fields) > 1 and fields[1] == str(me) and (fields[0] == "Z") == zombies:
             found[int(entry)] = name
     return found
 
@@ -103,8 +106,14 @@ class Adopted:
         if self._before is None:
             return
         try:
+            # masfuzz's own processes end by themselves once their parent is gone (a sandboxed
+            # worker's namespace processes die with it): given a moment, and reaped, they are
+            # neither killed nor named as the system's
+            deadline = time.monotonic() + 1.0
+            while self._left() and time.monotonic() < deadline:
+                time.sleep(0.05)
             for _ in range(100):  # a killed orphan's own children are adopted next
-                left = {pid: name for pid, name in _children().items() if pid not in self._before}
+                left = self._left()
                 if not left:
                     break
                 for pid, name in left.items():
@@ -114,8 +123,18 @@ class Adopted:
                     except (ProcessLookupError, ChildProcessError):
                         continue  # ended, or reaped by whoever waits for it
                     self.ended.append(f"{pid} ({name})")
+            self._left()
         finally:
             _prctl(_PR_SET_CHILD_SUBREAPER, self._was.value)
+
+    def _left(self) -> dict[int, str]:
+        """Reap the adopted orphans that ended (a zombie nobody else waits for: the command's
+        own subprocesses are waited for before it ends); the living ones."""
+        for pid in _children(zombies=True):
+            if pid not in self._before:
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(pid, os.WNOHANG)
+        return {pid: name for pid, name in _children().items() if pid not in self._before}
 
 
 def descendants(pid: int) -> list[int]:
