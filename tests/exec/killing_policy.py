@@ -5,7 +5,7 @@ in the process that started the system's worker (the model proxy, `masfuzz.llm.p
 
 - `HANG`: blocks its thread for an hour (what only killing the worker ends);
 - `KILL-WORKER`: SIGKILL to the system under test's worker process (this process's child
-  running `masfuzz.exec.worker`), every time;
+  running `masfuzz.exec.worker`) and the processes of its group, every time;
 - `LOSE-NODE-WORKER`: SIGKILL to this process (the Ray worker process), every time;
 - `LOSE-NODE-WORKER-ONCE`: the same, once per folder named by KILLING_POLICY_DIR (a file there
   says it happened); later runs answer as the desk does.
@@ -32,7 +32,12 @@ def policy(request):
         time.sleep(3600)
     if "KILL-WORKER" in said:
         for pid in _workers():
-            os.kill(pid, signal.SIGKILL)
+            # its whole group at once: a sandboxed worker serves from a process inside its
+            # namespaces, which would otherwise go on (and stream events) for a moment
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except OSError:
+                os.kill(pid, signal.SIGKILL)
     if "LOSE-NODE-WORKER-ONCE" in said:
         mark = Path(os.environ[FOLDER_ENV]) / "lost"
         if not mark.exists():
