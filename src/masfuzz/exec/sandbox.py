@@ -342,4 +342,9 @@ def _hidden(plan: Plan, own: list[str]) -> list[str]:
     from masfuzz.toolfuzz.confine import hidden_names
 
     kept = [f"{p}{suffix}" for p in plan.hidden for suffix in ("", "-wal", "-shm", "-journal")]
-    return hidden_names(own) + [p for p in kept if os.path.exists(p)]
+    # never the Python that runs the worker: a project's own virtual environment is a dot-folder
+    # at its top (`.venv`), and hiding it would hide every installed package
+    needed = {os.path.realpath(p) for p in (sys.prefix, sys.exec_prefix, *sys.path) if p}
+    names = [h for h in hidden_names(own)
+             if not any(n == os.path.realpath(h) or n.startswith(os.path.realpath(h) + os.sep) for n in needed)]
+    return names + [p for p in kept if os.path.exists(p)]
