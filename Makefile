@@ -3,7 +3,7 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.stamp-install
-EXTRAS ?= local,openai,litellm,openai-agents,autogen,langgraph,toolfuzz,toolfuzz-langchain,ag2,dspy,otel,ray,pydantic-ai,dev
+EXTRAS ?= local,openai,litellm,openai-agents,autogen,langgraph,toolfuzz,toolfuzz-langchain,ag2,dspy,otel,ray,pydantic-ai,adk,dev
 export CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 
 .PHONY: demo test bench install clean ag02 browser sandbox
