@@ -8,6 +8,7 @@ build traces with `TraceRecorder`, which numbers events and keeps the wall clock
 from __future__ import annotations
 
 import contextlib
+import json
 import time
 from collections.abc import Iterator
 from typing import Annotated, Any, Literal, Union
@@ -195,11 +196,16 @@ EVENT_SOURCES = "event_sources"
 # Tools that failed reading a run context masfuzz did not have to pass (the app's server passes
 # one; `--context MODULE:FACTORY` gives it): their errors are the harness's, not the app's.
 MISSING_CONTEXT = "missing_context_tools"
-# What an agent's model was given on its first call after a hand-over to it (after the
-# framework's hand-over filters): a list of {"delegation": the DelegationEvent's index, "agent":
-# the receiving agent, "text": the non-system messages' text}. The hand-over oracle tells from it
-# whether a fact the user gave reached that agent. Recorded by adapters that see model inputs.
+# What an agent's model was given on its first call after another agent's (after the
+# framework's hand-over filters, carry-overs, context trimming): a list of {"agent": the agent,
+# "since": how many events the trace had then, "text": the non-system messages' text and the
+# arguments of the calls in them}. The hand-over oracle tells from it whether a fact the user
+# gave reached the agent handed to. Recorded by `TraceRecorder.received`, which every adapter
+# that sees its agents' model requests calls.
 HANDOVER_INPUTS = "handover_inputs"
+# What a trace keeps of one such input (a long history would make every trace of a
+# many-hand-over run quadratic in size): the user's opening and the latest words.
+HANDOVER_TEXT_CHARS = 20_000
 # What each agent's model was told as its system message on its first call ({agent: text}), for
 # apps whose instructions live in code the extractor cannot read (a LangGraph node function that
 # builds its own SystemMessage). The instructed oracles read an agent's instructions from it when
@@ -254,6 +260,7 @@ class TraceRecorder:
         self.usage = Usage()
         self.meta: dict[str, Any] = {}
         self._t0 = time.perf_counter()
+        self._last_asking: str | None = None  # the agent of the latest model call (`received`)
 
     def now(self) -> float:
         return round(time.perf_counter() - self._t0, 6)
@@ -267,6 +274,23 @@ class TraceRecorder:
         if _EVENT_SINK is not None:
             _EVENT_SINK(event)
         return event
+
+    def received(self, agent: str | None, messages: Any) -> None:
+        """`agent`'s model is asked with these messages (`ChatMessage`s): on its first call after
+        another agent's, keep what it was given (`HANDOVER_INPUTS`), so that whether a fact
+        reached it is seen, not guessed. Frameworks differ in when they record the hand-over
+        itself (a LangGraph node's update comes after its model calls), so the entry is placed
+        by the events so far and the oracle matches it to the hand-over."""
+        if not agent or agent == self._last_asking:
+            return
+        self._last_asking = agent
+        parts = [m.content for m in messages if m.role != "system" and m.content]
+        parts += [json.dumps(c.arguments, default=str) for m in messages for c in (m.tool_calls or ())]
+        text = "\n".join(parts)
+        if len(text) > HANDOVER_TEXT_CHARS:
+            half = HANDOVER_TEXT_CHARS // 2
+            text = f"{text[:half]}\n…\n{text[-half:]}"
+        self.meta.setdefault(HANDOVER_INPUTS, []).append({"agent": agent, "since": len(self.events), "text": text})
 
     def turn(self, agent: str) -> None:
         """Record that `agent` speaks, unless it is already speaking with no hand-over since."""

@@ -148,11 +148,11 @@ def test_an_agent_asking_again_for_what_the_user_gave_lost_it_at_the_handover(qu
 
 def test_what_the_receiving_agent_received_decides_whom_to_blame():
     ask = Message(agent="seat_agent", content="What is your confirmation number?")
-    lost = _handover(ask, meta={HANDOVER_INPUTS: [{"delegation": 2, "agent": "seat_agent",
+    lost = _handover(ask, meta={HANDOVER_INPUTS: [{"since": 3, "agent": "seat_agent",
                                                    "text": '{"assistant": "Seat Agent"}'}]})
     [f] = handover_facts(lost, SPEC)
     assert (f.agent, f.step) == ("triage", 2) and "not in what it received" in f.description
-    kept = _handover(ask, meta={HANDOVER_INPUTS: [{"delegation": 2, "agent": "seat_agent",
+    kept = _handover(ask, meta={HANDOVER_INPUTS: [{"since": 3, "agent": "seat_agent",
                                                    "text": USER}]})
     [f] = handover_facts(kept, SPEC)
     assert (f.agent, f.step) == ("seat_agent", 4) and "it received them" in f.description

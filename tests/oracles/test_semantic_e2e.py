@@ -44,9 +44,11 @@ def test_kind2_a_handoff_filter_that_drops_the_customers_words(cli):
     assert (f["detector"], f["root_cause"], f["agent"]) == (
         "handover_facts", "Information Loss at Hand-over", "triage_agent")
     assert trace["events"][f["step"]]["type"] == "delegation"
-    assert "ABC123" not in trace["meta"]["handover_inputs"][0]["text"]
+    [given] = [x for x in trace["meta"]["handover_inputs"] if x["agent"] == "seat_booking_agent"]
+    assert "ABC123" not in given["text"]
     trace, failures = _exec(cli, f"{APPS}:careful_triage", SEAT)
-    assert failures == [] and "ABC123" in trace["meta"]["handover_inputs"][0]["text"]
+    [given] = [x for x in trace["meta"]["handover_inputs"] if x["agent"] == "seat_booking_agent"]
+    assert failures == [] and "ABC123" in given["text"]
 
 
 def test_kind3_a_stop_word_that_ends_the_team_before_the_reviewer(cli):

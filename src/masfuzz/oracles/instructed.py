@@ -22,8 +22,8 @@ import re
 
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.wording import (
-    GIVE_UP, addresses_agent, asks_for, is_question, name_pattern, names_agent, owners, sentences,
-    tools_of,
+    GIVE_UP, addresses_agent, asks_for, is_question, mentions, name_pattern, names_agent, owners, sentences,
+    tool_objects, tools_of, words,
 )
 from masfuzz.spec.model import AgentSpec, WorkflowSpec
 from masfuzz.trace import (
@@ -194,6 +194,14 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
         holders = owners(spec, t.id)
         if len(holders) == 1 and t.id not in called and asks_for(task, t.id, spec):
             out.setdefault(holders[0], f"it alone holds {t.id}, which the task asks for")
+    # the one tool the task carries every required argument for, in its documented form (an
+    # employee id shaped like "EMP-0001"): the task brought what that tool needs to act on
+    from masfuzz.oracles.semantic import carries_arguments  # semantic reads routing: imported late
+
+    servable = [t.id for t in spec.tools if carries_arguments(task, spec, t.id)]
+    if len(servable) == 1 and servable[0] not in called and len(holders := owners(spec, servable[0])) == 1:
+        out.setdefault(holders[0], f"it alone holds {servable[0]}, and the task carries every argument "
+                       "it requires in the form its documentation gives")
     return out
 
 
@@ -281,7 +289,8 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     for d, e in enumerate(trace.events):
         if isinstance(e, Message) and e.role == "user":
             user_text = e.content
-            fitting = [t.id for t in spec.tools if asks_for(user_text, t.id, spec)]
+            fitting = [t.id for t in spec.tools if asks_for(user_text, t.id, spec)] \
+                or _servable_by_object(user_text, spec)
             selecting = spec.system.pattern == "selector"
         if selecting and isinstance(e, AgentTurn) and fitting:
             selecting = False  # the selector's choice for this request: its first turn
@@ -308,6 +317,22 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             f"{', '.join(siblings)} holds {', '.join(fitting)}, which the request asks for; "
             f"{e.to} answered without it (event {said})"))
     return dedupe(out)
+
+
+def _servable_by_object(request: str, spec: WorkflowSpec) -> list[str]:
+    """The tools a request asks for without naming their action ("my payslip is missing hours,
+    can you sort it out?"): it names the thing the tool acts on (its name's words after the verb:
+    payslip of correct_payslip), it carries every argument the tool requires in the form its
+    documentation gives (`like "PS-0001"`: PS- and digits), and it carries no such set for any
+    tool whose thing it does not name. Capability read from the arguments, not the words: a
+    request naming an order but lacking the amount a refund needs fits no refund tool."""
+    from masfuzz.oracles.semantic import carries_arguments  # semantic reads routing: imported late
+
+    named = [t.id for t in spec.tools if (objects := tool_objects(t.id) - set(words(t.id)[:1]))
+             and all(mentions(request, [o]) for o in objects)]
+    fitting = [t for t in named if carries_arguments(request, spec, t)]
+    others = [t.id for t in spec.tools if t.id not in named and carries_arguments(request, spec, t.id)]
+    return fitting if not others else []
 
 
 def _misselected(trace: Trace, spec: WorkflowSpec, d: int, chosen: str,

@@ -35,7 +35,7 @@ def _failed(r: ToolResult) -> str | None:
     if r.status == "error":
         return "an error" + (f" ({' '.join(r.payload.split())[:80]})" if r.payload else "")
     if r.status == "ok":
-        why = payload_failure(r.payload)
+        why = payload_failure(r.payload, r.tool)
         return f"a failure in its answer ({why})" if why else None
     return None
 
@@ -120,10 +120,12 @@ FACTS: dict[str, re.Pattern[str]] = {
 }
 # How an agent asks for a fact of each kind, and the parameter names that carry one.
 ASKS: dict[str, re.Pattern[str]] = {
+    # any thing's number, code, id or reference ("the shipment id", "your payslip number"),
+    # but those no identifier the user gives stands for (a phone number, a postcode)
     "identifier": re.compile(
-        r"\b(?:confirmation|booking|order|reference|ticket|account|invoice|case|tracking|"
-        r"reservation|customer)\s+(?:number|code|id|reference|no)\b|\bbooking reference\b|"
-        r"\b(?:order|booking|customer) id\b", re.IGNORECASE),
+        r"\b(?!(?:the|a|an|your|my|our|their|its|that|this|which|what|any|some|total|phone|mobile|"
+        r"telephone|fax|zip|postal|post|pin|house|street|seat|room|table|guest|party)\b)"
+        r"[a-z]+[\s_-](?:number|code|id|reference|ref|no)\b|\b(?:id|reference)\b", re.IGNORECASE),
     "date": re.compile(r"\b(?:date|which day|what day)\b", re.IGNORECASE),
     "amount": re.compile(r"\b(?:amount|how much)\b", re.IGNORECASE),
     "email": re.compile(r"\be-?mail\b", re.IGNORECASE),
@@ -154,9 +156,12 @@ def _asked(sentence: str) -> set[str]:
 
 def _received(trace: Trace, d: int, agent: str) -> str | None:
     """What `agent`'s model received on its first call after the hand-over at event `d`, as the
-    adapter recorded it (`Trace.meta[HANDOVER_INPUTS]`), or None when not recorded."""
+    adapter recorded it (`Trace.meta[HANDOVER_INPUTS]`), or None when not recorded: the first
+    input of `agent` recorded after the hand-over before `d` (an adapter may record the
+    hand-over itself after the model call it led to)."""
+    before = max((i for i in range(d) if isinstance(trace.events[i], DelegationEvent)), default=-1)
     for entry in trace.meta.get(HANDOVER_INPUTS) or ():
-        if entry.get("delegation") == d and entry.get("agent") == agent:
+        if entry.get("agent") == agent and entry.get("since", -1) > before:
             return str(entry.get("text") or "")
     return None
 
@@ -322,20 +327,33 @@ _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "sev
 # Formats a tool's documentation prescribes for a parameter: the documented form, and a
 # predicate on the argument's text.
 _DOC_FORMATS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\bYYYY-MM-DD\b"), r"\d{4}-\d{2}-\d{2}"),
-    (re.compile(r"\bDD/MM/YYYY\b|\bMM/DD/YYYY\b"), r"\d{2}/\d{2}/\d{4}"),
-    (re.compile(r"\bDD\.MM\.YYYY\b"), r"\d{2}\.\d{2}\.\d{4}"),
-    (re.compile(r"\bHH:MM\b"), r"\d{2}:\d{2}"),
     (re.compile(r"\bin cents\b", re.IGNORECASE), r"-?\d+"),
 )
+# A date or time written as its fields' letters (YYYY-MM-DD, DD/MM/YYYY, HH:MM, and together:
+# YYYY-MM-DD HH:MM, YYYY-MM-DDTHH:MM:SS): each field its digits, the separators as written.
+_FIELDS = {"YYYY": r"\d{4}", "YY": r"\d{2}", "MM": r"\d{2}", "DD": r"\d{2}", "HH": r"\d{2}",
+           "hh": r"\d{2}", "mm": r"\d{2}", "SS": r"\d{2}", "ss": r"\d{2}"}
+_FIELD = "YYYY|YY|MM|DD|HH|hh|mm|SS|ss"
+_DATE_FORMAT = re.compile(rf"(?<![A-Za-z])(?:{_FIELD})(?:[-/.: T]?(?:{_FIELD}))+(?![A-Za-z])")
+
+
+def _date_format(doc: str) -> tuple[str, str] | None:
+    """The date or time format a documentation writes in field letters, and its regex."""
+    m = _DATE_FORMAT.search(doc)
+    if m is None:
+        return None
+    regex = "".join(_FIELDS.get(part, re.escape(part)) for part in re.findall(rf"{_FIELD}|.", m.group(0)))
+    return m.group(0), regex
 _LENGTH = re.compile(r"\b(\d+|" + "|".join(_NUMBERS) + r")[- ]characters?\b", re.IGNORECASE)
 _EXAMPLE = re.compile(r"\b(?:such as|e\.g\.,?|for example|for instance|example:)\s+[\"'`]?"
                       r"([A-Za-z0-9][A-Za-z0-9\-/:.@]*[A-Za-z0-9])", re.IGNORECASE)
-# A quoted example after "like" (`like "EUR 120.00"`): quoted, it may hold spaces.
-_QUOTED_EXAMPLE = re.compile(r"\blike\s+[\"“]([A-Za-z0-9][^\"”]{0,38}[A-Za-z0-9])[\"”]", re.IGNORECASE)
+# A quoted example (`like "EUR 120.00"`, `e.g. "2025-06-03 14:30"`): quoted, it may hold spaces.
+_QUOTED_EXAMPLE = re.compile(r"\b(?:like|such as|e\.g\.,?|for example|for instance|example:)\s+"
+                             r"[\"“]([A-Za-z0-9][^\"”]{0,38}[A-Za-z0-9])[\"”]", re.IGNORECASE)
 # An error that rejects an argument's form, not its content ("not found" is about content).
 FORMAT_REJECTION = re.compile(
-    r"\b(?:invalid|format|malformed|expected|must be|parse|unparsable|not a valid|does not match|"
+    r"\b(?:invalid|format|malformed|expected|must be|parse|unparsable|unparseable|unreadable|"
+    r"not understood|not recogni[sz]ed|not a valid|does not match|"
     r"doesn't match|unrecognized|unrecognised|wrong|could not convert|cannot convert)\b", re.IGNORECASE)
 
 
@@ -370,14 +388,37 @@ def documented_formats(spec: WorkflowSpec, tool: str) -> dict[str, list[tuple[st
                  if re.match(rf"\s*{re.escape(param)}\b\s*(?:\([^)]*\))?\s*:", line)]
         doc = " ".join(docs)
         found = [(m.group(0), regex) for p, regex in _DOC_FORMATS if (m := p.search(doc))]
+        if (dated := _date_format(doc)):
+            found.append(dated)
         if (m := _LENGTH.search(doc)):
             n = _NUMBERS.get(m.group(1).lower()) or int(m.group(1))
             found.append((m.group(0), rf".{{{n}}}"))
-        if (m := _EXAMPLE.search(doc) or _QUOTED_EXAMPLE.search(doc)):
+        if (m := _QUOTED_EXAMPLE.search(doc) or _EXAMPLE.search(doc)):
             found.append((f"like {m.group(1)}", _shape(m.group(1))))
         if found:
             out[param] = found
     return out
+
+
+def carries_arguments(text: str, spec: WorkflowSpec, tool: str) -> bool:
+    """Does the text hold a value for every parameter the tool requires, in the form its
+    documentation gives (a number for a number)? False when a required parameter documents no
+    form: then nothing tells."""
+    t = next((x for x in spec.tools if x.id == tool), None)
+    if t is None:
+        return False
+    params = t.parameters or {}
+    props = params.get("properties") or {}
+    required = params.get("required") or list(props)
+    formats = documented_formats(spec, tool)
+    for p in required:
+        kind = (props.get(p) or {}).get("type")
+        regexes = [r for _, r in formats.get(p, ())]
+        if not regexes and kind in ("number", "integer"):
+            regexes = [r"\d+(?:\.\d+)?"]
+        if not regexes or not all(re.search(rf"(?<![\w-]){r}(?![\w-])", text) for r in regexes):
+            return False
+    return bool(required)
 
 
 def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:

@@ -9,6 +9,7 @@ so plainly, so that an oracle built on them stays quiet on a correct run.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from collections.abc import Iterable
@@ -137,28 +138,64 @@ def about_tool(sentence: str, tool: str, spec: WorkflowSpec | None, rivals: Iter
     return named_object or named_action
 
 
-def payload_failure(payload: str) -> str | None:
-    """Why a tool's answer (status ok) reports a failure, or None: a JSON object saying so
-    (`ok`/`success` false, a failed `status`, an `error`), or a first sentence that says so."""
+def structured(text: str) -> object | None:
+    """A tool's answer read as data: JSON, or the Python literal a framework prints when a tool
+    returns a dict (`{'status': 422}`); None when it is neither."""
+    if text[:1] not in "{[":
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+
+
+def payload_failure(payload: str, tool: str = "") -> str | None:
+    """Why a tool's answer (status ok) reports a failure, or None: a JSON object (or a printed
+    dict) saying so (`ok`/`success` false, the tool's own outcome false — `released: false` from
+    release_results —, a failed `status` in words or an HTTP status code of 400 or more, an
+    `error`), or a first sentence that says so."""
     text = (payload or "").strip()
-    if text[:1] in "{[":
-        try:
-            data = json.loads(text)
-        except ValueError:
-            data = None
-        if isinstance(data, dict):
-            return _json_failure(data)
-        if data is not None:
-            return None
+    data = structured(text)
+    if isinstance(data, dict):
+        return _json_failure(data, tool)
+    if data is not None:
+        return None
     first = sentences(text)[:1]
     hit = FAILED_TEXT.search(first[0]) if first else None
     return f'"{hit.group(0)}"' if hit else None
 
 
-def _json_failure(data: dict) -> str | None:
-    for key in ("ok", "success", "succeeded"):
+# The boolean fields that report an action's outcome, whatever the action.
+OUTCOME_KEYS = ("ok", "success", "succeeded", "accepted", "completed", "processed", "confirmed",
+                "done", "executed", "applied")
+STATUS_CODE_KEYS = ("status", "status_code", "statusCode", "http_status", "code")
+
+
+def _participles(tool: str) -> set[str]:
+    """The past participles of a tool's verb (its name's first word): release_results ->
+    released; an action of `ACTIONS` adds its own (send -> sent)."""
+    verb = next(iter(words(tool)), "")
+    if not verb:
+        return set()
+    out = {verb + "d" if verb.endswith("e") else verb[:-1] + "ied" if verb.endswith("y") else verb + "ed"}
+    action = _stem_of(verb)
+    if action:
+        out |= {p.replace("?", "") for p in ACTIONS[action][1].split("|")}
+    return out
+
+
+def _json_failure(data: dict, tool: str = "") -> str | None:
+    for key in (*OUTCOME_KEYS, *sorted(_participles(tool))):
         if data.get(key) is False:
             return f"{key}: false"
+    for key in STATUS_CODE_KEYS:
+        value = data.get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and 400 <= value < 600:
+            return f"{key}: {value}"
     for key in ("status", "state", "result", "outcome"):
         value = data.get(key)
         if isinstance(value, str) and value.strip().lower() in FAILED_STATES:

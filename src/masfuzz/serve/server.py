@@ -36,6 +36,7 @@ import hashlib
 import json
 import re
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -195,6 +196,9 @@ class ModelServer:
         self.namer = AgentNamer(agents if isinstance(agents, list) else dict(agents or {}))
         self.recording = Recording(record)
         self.model_name = model_name
+        # called with (agent, kind, request) before each call is answered: an adapter that runs
+        # an app against this endpoint records what each agent's model received
+        self.on_request: Callable[[str, str, ChatRequest], None] | None = None
         self._server: asyncio.AbstractServer | None = None
         self._lock = asyncio.Lock()  # one model call at a time: the run's order is the log's
         self.conversations = responses.Conversations()  # for `previous_response_id`
@@ -264,6 +268,8 @@ class ModelServer:
         so the recording's order is the run's."""
         agent, kind, system = self.namer.name(request, headers.get("x-masfuzz-agent"))
         request = request.model_copy(update={"agent": agent})
+        if self.on_request is not None:
+            self.on_request(agent, kind, request)
         async with self._lock:
             rec = CallRecord(index=len(self.recording.calls),
                              t=round(time.perf_counter() - self.recording.t0, 6), agent=agent,

@@ -68,6 +68,7 @@ class AG2Adapter(Adapter):
         # the endpoint tells apart agents an app redefines, or builds only in some runs
         known = [(a.id, a.instructions) for a in spec.agents if a.instructions]
         async with system_lock(obj), ModelServer(_PerAgentModels(scenario), agents=known) as server:
+            server.on_request = lambda agent, kind, request: kind == "agent" and rec.received(agent, request.messages)
             def redirect(agent: Any) -> None:
                 prompt = getattr(agent, "system_message", "")
                 if live.has_model(agent) and prompt and (agent.name, prompt) not in known:

@@ -117,6 +117,7 @@ class _Run:
         self.code_not_run: list[dict[str, str]] = []  # what the executors' stand-ins were given
         self.stand_in_users: list[str] = []  # the humans masfuzz's silent user stands in for
         self.order: list[str] | None = None  # set by rebuild()
+        self.rec: TraceRecorder | None = None  # set by execute(): what the agents' models receive goes there
 
     # --- preparing the agents -----------------------------------------------------------
 
@@ -129,6 +130,7 @@ class _Run:
         bridge = MasfuzzChatCompletionClient(
             sut_client(model), agent=agent, handoffs=self.handoff_tools.get(agent),
             on_error=lambda who, exc: self.model_errors.append((who, exc)),
+            on_request=lambda who, request: self.rec is not None and self.rec.received(who, request.messages),
         )
         self.bridges.append(bridge)
         return bridge
@@ -217,6 +219,7 @@ class _Run:
         return new
 
     async def execute(self, rec: TraceRecorder) -> Trace:
+        self.rec = rec
         team = self.rebuild()
         stream_rec = StreamRecorder(
             rec, self.spec, tool_faults=modes(self.faults), handoff_tools=self.handoff_tools,

@@ -46,8 +46,10 @@ class MasfuzzChatCompletionClient(ChatCompletionClient):
         agent: str | None = None,
         handoffs: Mapping[str, str] | None = None,
         on_error: Any = None,
+        on_request: Any = None,
     ) -> None:
         self._client = client
+        self._on_request = on_request  # called with the agent and each ChatRequest before it is asked
         self._agent = agent
         self._handoffs = dict(handoffs or {})  # handoff tool name -> target agent
         self._on_error = on_error  # called with the exception a model call raised
@@ -82,6 +84,8 @@ class MasfuzzChatCompletionClient(ChatCompletionClient):
             agent=self._agent,
         )
         self.calls += 1
+        if self._on_request is not None:
+            self._on_request(self._agent, request)
         # linked to the agent's token, as AutoGen's own clients do: a cancelled run (a timeout)
         # ends its model call at once instead of waiting for the answer
         call = asyncio.ensure_future(self.model_client.complete(request))

@@ -60,10 +60,11 @@ class LangGraphAdapter(Adapter):
         rec = TraceRecorder(scenario_id=scenario.id, system_id=spec.system.id, framework=FRAMEWORK)
         faults = tool_faults(scenario, [t.id for t in spec.tools])
         probes = _probes(spec) if scenario.restricted == "probe" else {}
-        model, errors = _model(spec, scenario, probes, rec)
+        offered: dict[str, set[str]] = {}  # the tools the app bound to each agent's model, seen at run time
+        model, errors = _model(spec, scenario, probes, rec, offered)
         updates = UpdateRecorder(rec, spec, tool_node_ids=set(tool_nodes(obj)), tool_faults=modes(faults),
                                  probes={a: {t.name for t in ts} for a, ts in probes.items()},
-                                 handoffs=handoff_tools(obj))
+                                 handoffs=handoff_tools(obj), offered=offered)
         thread = {"thread_id": f"masfuzz-{uuid.uuid4().hex}"}
         async with system_lock(obj):
             # the mutant first: the model swap reads the bindings it changed
@@ -92,9 +93,13 @@ class LangGraphAdapter(Adapter):
 
 
 def _model(spec: WorkflowSpec, scenario: Scenario, probes: dict[str, tuple[ToolDef, ...]],
-           rec: TraceRecorder) -> tuple[MasfuzzChatModel | None, list[tuple[str | None, BaseException]]]:
+           rec: TraceRecorder, offered: dict[str, set[str]],
+           ) -> tuple[MasfuzzChatModel | None, list[tuple[str | None, BaseException]]]:
     """One chat model for every node; per-node model strings become per-agent clients, all made
-    before the run so a bad model string is an input error, not a crash of the system."""
+    before the run so a bad model string is an input error, not a crash of the system. Each
+    request's tools, but masfuzz's probes, go into `offered`: a node may bind its tools where the
+    extractor cannot read them (a helper that builds nodes), and what the app bound is what the
+    agent owns."""
     from masfuzz.llm.settings import sut_client
 
     errors: list[tuple[str | None, BaseException]] = []
@@ -112,6 +117,10 @@ def _model(spec: WorkflowSpec, scenario: Scenario, probes: dict[str, tuple[ToolD
         system = "\n".join(m.content or "" for m in request.messages if m.role == "system").strip()
         if agent and system:
             rec.meta.setdefault(SYSTEM_PROMPTS, {}).setdefault(agent, system)
+        if agent:
+            stubs = {t.name for t in probes.get(agent, ())}
+            offered.setdefault(agent, set()).update(t.name for t in request.tools if t.name not in stubs)
+        rec.received(agent, request.messages)
 
     model = MasfuzzChatModel(
         model=scenario.sut_model or "", clients=clients, extra_tools=probes,

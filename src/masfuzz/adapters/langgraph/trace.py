@@ -25,7 +25,7 @@ from masfuzz.trace import DelegationEvent, Message, RestrictedAttempt, ToolCall,
 class UpdateRecorder:
     def __init__(self, recorder: TraceRecorder, spec: WorkflowSpec, *, tool_node_ids: set[str],
                  tool_faults: dict[str, str], probes: dict[str, set[str]],
-                 handoffs: dict[str, str] | None = None) -> None:
+                 handoffs: dict[str, str] | None = None, offered: dict[str, set[str]] | None = None) -> None:
         self.rec = recorder
         self.agents = {a.id for a in spec.agents}
         self.tool_node_ids = tool_node_ids
@@ -35,6 +35,7 @@ class UpdateRecorder:
             self.owned.setdefault(agent, set()).add(tool)
         self.tool_faults = tool_faults
         self.probes = probes
+        self.offered = offered if offered is not None else {}  # filled as the run goes (adapter._model)
         self.handoffs = handoffs or {}  # handoff tool -> the agent it hands off to
         self.handed_to: str | None = None  # the agent the last handoff named, until it speaks
         self.inner_since_outer: set[str] = set()  # agents whose subgraph spoke since their own update
@@ -137,7 +138,8 @@ class UpdateRecorder:
             return
         self.pending[call_id] = (agent, tool)
         probe = tool in self.probes.get(agent, set())
-        if probe or (tool in self.workflow_tools and tool not in self.owned.get(agent, set())):
+        owned = self.owned.get(agent, set()) | self.offered.get(agent, set())
+        if probe or (tool in self.workflow_tools and tool not in owned):
             self.rec.add(RestrictedAttempt(agent=agent, tool=tool, arguments=args, call_id=call_id,
                                            mode="probe" if probe else "faithful"))
             self.blocked.add(call_id)

@@ -67,10 +67,7 @@ class BridgeModel:
             role="sut",
             agent=agent,
         )
-        self.recording.received(agent, [m.content or "" for m in request.messages
-                                        if m.role != "system" and m.content]
-                                + [json.dumps(c.arguments) for m in request.messages
-                                   for c in m.tool_calls])
+        self.recording.recorder.received(agent, request.messages)  # after the handoff's input_filter
         model_string = self.scenario.model_for(agent)
         if not model_string:
             raise ModelError(f"no model for agent {agent!r}: give --sut-model")
