@@ -14,6 +14,7 @@ delegation to the agent it names. The recursion limit is the turn bound.
 from __future__ import annotations
 
 import inspect
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -81,16 +82,45 @@ def handoff_tools(app: Any) -> dict[str, str]:
             if (d := handoff_destination(t))}
 
 
+@dataclass(frozen=True)
+class _Edge:
+    source: str
+    target: str
+
+
+def _edges(app: Any, graph: Any) -> list[Any]:
+    """The drawn graph's edges, and those its drawing leaves out: a conditional edge whose router
+    names no targets (`add_conditional_edges(node, router)` without a path map) may lead to any
+    agent node or the end, and LangGraph draws none of them, nor what lies beyond (a pipeline's
+    later nodes)."""
+    out = list(graph.edges)
+    drawn = {(e.source, e.target) for e in out}
+    builder = getattr(app, "builder", None)
+    nodes = list(getattr(builder, "nodes", {}) or {})
+    extra = [(a, b) for a, b in getattr(builder, "edges", set()) or set()]
+    for source, by_name in (getattr(builder, "branches", {}) or {}).items():
+        for branch in by_name.values():
+            ends = getattr(branch, "ends", None)
+            # not to a tool node: that would make the router an owner of its tools
+            targets = list(ends.values()) if ends else [*(n for n in nodes if n not in tool_nodes(app)), END]
+            extra += [(source, t) for t in targets if t != source]
+    out += [_Edge(a, b) for a, b in dict.fromkeys(extra) if (a, b) not in drawn]
+    return out
+
+
 def extract_graph(app: Any, target: str = "") -> WorkflowSpec:
     graph = app.get_graph()
     tnodes = tool_nodes(app)
-    agents = [n for n in graph.nodes.values() if n.id not in (START, END) and n.id not in tnodes]
-    agent_ids = {n.id for n in agents}
+    # the drawn nodes, then those the drawing left out (beyond a router that names no targets)
+    agents = [n for n in dict.fromkeys([*graph.nodes, *(getattr(app.builder, "nodes", {}) or {})])
+              if n not in (START, END) and n not in tnodes]
+    agent_ids = set(agents)
     conditions = _edge_conditions(app)
     notes: list[str] = []
+    edges = _edges(app, graph)
 
     callers: dict[str, list[str]] = {t: [] for t in tnodes}  # tool node -> agents routing into it
-    for e in graph.edges:
+    for e in edges:
         if e.target in tnodes and e.source in agent_ids:
             callers[e.target].append(e.source)
 
@@ -112,11 +142,11 @@ def extract_graph(app: Any, target: str = "") -> WorkflowSpec:
             notes.append(f"tool node {tnode_id!r} has no agent routing into it")
         offer(tnode, callers[tnode_id])
     for n in agents:
-        for tnode in inner_tool_nodes(app, n.id):
-            offer(tnode, [n.id])
+        for tnode in inner_tool_nodes(app, n):
+            offer(tnode, [n])
 
     endings: list[str] = []
-    for e in graph.edges:
+    for e in edges:
         cond = conditions.get((e.source, e.target), "")
         if e.target == END:
             endings.append(f"{e.source} -> END" + (f" when {cond}" if cond else ""))
@@ -128,15 +158,15 @@ def extract_graph(app: Any, target: str = "") -> WorkflowSpec:
                     delegations.append(Delegation(**{"from": caller, "to": e.target, "trigger": "graph_edge",
                                                      "condition": f"after tool node {e.source}"}))
     for n in agents:
-        inner = subgraph(app, n.id)
+        inner = subgraph(app, n)
         if inner is not None and len(_agent_ids(inner)) > 1:
-            notes.append(f"node {n.id!r} runs a graph of {len(_agent_ids(inner))} nodes; they count as one agent")
+            notes.append(f"node {n!r} runs a graph of {len(_agent_ids(inner))} nodes; they count as one agent")
 
     limit = recursion_limit(app)
-    entry = next((e.target for e in graph.edges if e.source == START), agents[0].id if agents else "")
+    entry = next((e.target for e in graph.edges if e.source == START), agents[0] if agents else "")
     return WorkflowSpec(
         system=SystemInfo(id=_system_id(app, target), entry_agent=entry, framework=FRAMEWORK, pattern="graph"),
-        agents=tuple(_agent_spec(app, n.id) for n in agents),
+        agents=tuple(_agent_spec(app, n) for n in agents),
         tools=tuple(tools.values()),
         permissions=Permissions(allow=tuple(dict.fromkeys(allow)), restrict_mode="closed_world"),
         delegations=_one_per_edge(delegations),
