@@ -36,11 +36,15 @@ def judge_log(log: Imported, spec: WorkflowSpec | None = None, *, client: Any = 
     if checked is not None:
         failures.append(checked)
     if client is not None and own is not None:
-        from masfuzz.fuzz.failure_agents import identify_failures
+        from masfuzz.fuzz.failure_agents import confirm_proposals, identify_failures
         from masfuzz.fuzz.specification import skeleton
 
-        report = asyncio.run(identify_failures(trace, skeleton(own), client, rounds=rounds,
-                                               expected=expected))
+        flare = skeleton(own)
+        # the detectors' readings of free text are proposals: the judge agent decides them
+        # before anything is final, then the failure agents add what the detectors missed
+        failures, rejected = asyncio.run(confirm_proposals(trace, flare, failures, client))
+        notes += rejected
+        report = asyncio.run(identify_failures(trace, flare, client, rounds=rounds, expected=expected))
         failures += report.failures
         notes += report.notes
     failures = blame_all(trace, dedupe(failures))

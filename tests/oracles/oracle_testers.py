@@ -201,3 +201,20 @@ def doubting_judge(request: ChatRequest) -> str:
         else:
             out.append((n, "CORRECT", "the end was announced and the run went on"))
     return verdicts(out)
+
+
+def proposal_judge(request: ChatRequest) -> str:
+    """Judges the detectors' proposals from the log it is sent: a finding is CORRECT when its
+    quote is in the log, except a lost-fact finding whose quote itself names an identifier (the
+    agent that asks "confirm the booking ABC123?" had the fact: nothing was lost)."""
+    log = section(request, "Execution log")
+    out = []
+    for n, f in findings(request):
+        if f["quote"].lower() not in log.lower():
+            out.append((n, "INCORRECT", "the quote is not in the log"))
+        elif f["root_cause"].startswith("Information Loss") and re.search(r"\b[A-Z]{2,}-?\d+\b|\b[A-Z0-9]{6}\b",
+                                                                           f["quote"]):
+            out.append((n, "INCORRECT", "the agent names the value it asks about: it received it"))
+        else:
+            out.append((n, "CORRECT", "the log shows it"))
+    return verdicts(out)

@@ -100,13 +100,13 @@ def test_junit_has_a_case_per_obligation_and_per_failure(cli, store, monkeypatch
     _gold("cover.junit.xml", text)
 
 
-def test_text_report_says_who_and_when_and_which_oracles_found_it(cli, store):
+def test_text_report_says_who_and_when_which_oracles_found_it_and_which_decided(cli, store):
     code, out, err = cli("report", "--store", store)
     assert code == 0, err
     lines = out.splitlines()
     [mismatch] = [i for i, line in enumerate(lines) if "violate its schema" in line]
     assert re.fullmatch(r"    who: seat_booking_agent, when: event \d+", lines[mismatch + 1])
-    assert lines[mismatch + 2].startswith("    found by tool_argument_mismatch, fingerprint ")
+    assert lines[mismatch + 2].startswith("    found by tool_argument_mismatch, decided by rule, fingerprint ")
     [probe] = [i for i, line in enumerate(lines) if "a probe: masfuzz offered it" in line]
     assert lines[probe].startswith("  [restricted tool call / Restricted Tool Access] (high, observed)")
     assert lines[probe + 1].startswith("    who: triage_agent, when: event ")

@@ -43,7 +43,9 @@ from masfuzz.llm.types import ModelClient
 from masfuzz.oracles.attribution import attribute
 from masfuzz.oracles.blame import blame_all
 from masfuzz.oracles.eventlog import EventLog, event_log
-from masfuzz.oracles.failure import FLARE_CATEGORIES, JUDGED_DETECTOR, ROOT_CAUSES, Failure, dedupe
+from masfuzz.oracles.failure import (
+    AGENTS, FLARE_CATEGORIES, JUDGE_CONFIRMED, JUDGED_DETECTOR, ROOT_CAUSES, Failure, dedupe,
+)
 from masfuzz.trace import Trace
 
 FAILURE_AGENT = "failure-agent"
@@ -222,9 +224,72 @@ def to_failures(confirmed: list[_Checked], trace: Trace, tools: list[str] = ()) 
         out.append(Failure(
             category=category, root_cause=root_cause, detector=DETECTOR, clause=clause,
             elements=tuple(dict.fromkeys(first.elements)), scenario_id=trace.scenario_id,
-            evidence=tuple(sorted({i for c in group for i in c.evidence})),
+            evidence=tuple(sorted({i for c in group for i in c.evidence})), decided_by=AGENTS,
             description=clip(f"{first.reason} (log: \"{first.quote}\")", 400)))
     return dedupe(attribute(trace, blame_all(trace, out, tools=tools)))
+
+
+async def confirm_proposals(trace: Trace, flare_spec: FlareSpec, failures: list[Failure], client: ModelClient,
+                            *, seed: int | None = None) -> tuple[list[Failure], list[str]]:
+    """The detectors' proposals (`Failure.proposal`: readings of free text) put to the judge
+    agent with the specification and the log, as the failure agent's findings are: each judged
+    CORRECT is kept as `decided_by` JUDGE_CONFIRMED, each judged INCORRECT is no failure and
+    becomes a note (with the judge's reason); a proposal the judge gave no verdict on keeps the
+    rule's decision. Returns the failures and the notes."""
+    proposals = [f for f in failures if f.proposal and f.attribution == "sut"]
+    if not proposals:
+        return failures, []
+    log = event_log(trace)
+    guard = Guard(flare_spec, trace, log)
+    checked = [_Checked(finding=Finding(category=f.category, clause=_clause_for(f, flare_spec), root_cause=f.root_cause,
+                                        elements=f.elements, quote=_quote(trace, f), reason=f.description),
+                        evidence=f.evidence) for f in proposals]
+    verdicts = await ask(client, judge_request(shared_input(flare_spec, log), checked, guard, 1, seed),
+                         TesterStats(), lambda d: missing_lists(d, ("verdicts",)))
+    if verdicts is None:
+        return failures, [f"{JUDGE_AGENT} gave no usable answer on the detectors' proposals: the rules decided"]
+    report = FailureReport()
+    correct, _ = _apply_verdicts(checked, verdicts["verdicts"], report, 1)
+    confirmed = {id(c.finding) for c in correct}
+    refused = {id(r.finding): r.detail for r in report.rejected if r.reason == "judged_incorrect"}
+    decided = {id(f): c.finding for f, c in zip(proposals, checked)}
+    out, notes = [], []
+    for f in failures:
+        finding = decided.get(id(f))
+        if finding is not None and id(finding) in confirmed:
+            out.append(f.model_copy(update={"decided_by": JUDGE_CONFIRMED}))
+        elif finding is not None and id(finding) in refused:
+            why = refused[id(finding)]
+            notes.append(f"{JUDGE_AGENT} rejected {f.detector}'s proposal, not reported: {f.description}"
+                         + (f" (judge: {why})" if why else ""))
+        else:  # not a proposal, or no verdict on it: the rule's decision stands
+            out.append(f)
+    return out, notes
+
+
+PREFIX = {"agent_relationship": "rel::", "system_termination": "term::", "agent_task_execution": "task::",
+          "tool_invocation": "tool::"}
+
+
+def _clause_for(f: Failure, flare_spec: FlareSpec) -> str:
+    """The clause a proposal violates: its own, else the specification's clause of its category
+    about its agent or tool (`task::AGENT::answer`, `tool::TOOL`), else the category's first."""
+    ids = flare_spec.clause_ids()
+    prefix = PREFIX.get(f.category, "")
+    wanted = [f.clause or "", *(f"task::{e}::answer" for e in f.elements), *(f"tool::{e}" for e in f.elements)]
+    return next((c for c in wanted if c in ids), next((c for c in ids if prefix and c.startswith(prefix)), ""))
+
+
+def _quote(trace: Trace, f: Failure) -> str:
+    """What the proposal rests on, for the judge to find in the log: the text of its decisive
+    event, else of its latest evidence that has text (a hand-over's step is the delegation, its
+    evidence the question asked after it)."""
+    for i in (f.step, *reversed(f.evidence)):
+        if i is not None and 0 <= i < len(trace.events):
+            e = trace.events[i]
+            if text := str(getattr(e, "content", "") or getattr(e, "payload", "") or ""):
+                return clip(text, QUOTE_CHARS)
+    return ""
 
 
 def _unique(rejections: list[Rejection]) -> list[Rejection]:

@@ -47,6 +47,7 @@ SUBJECTS: dict[str, str] = {
     "Violation of Relationships-based Speaking Order": PEER, "Premature Termination": PEER,
     "Termination Condition Violation": NOTHING, "Max Round Limit Exceeded": NOTHING,
     "Response Omission": NOTHING,
+    "Incorrect Verification": TOOL, "Information Loss at Hand-over": PEER, "Misrouted Request": PEER,
 }
 
 Who = tuple[str | None, int | None, str | None]  # agent, step, subject

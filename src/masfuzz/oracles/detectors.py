@@ -29,7 +29,7 @@ from typing import Any
 from masfuzz.oracles.attribution import attribute
 from masfuzz.oracles.blame import blame_all
 from masfuzz.oracles.robustness import robustness_witness
-from masfuzz.oracles.failure import Failure, dedupe
+from masfuzz.oracles.failure import PROPOSING_DETECTORS, RULE, UNCONFIRMED, Failure, dedupe
 from masfuzz.oracles.instructed import INSTRUCTED
 from masfuzz.oracles.semantic import SEMANTIC, tool_doc_mismatch
 from masfuzz.oracles.wording import GIVE_UP, is_question, sentences
@@ -626,4 +626,6 @@ DETECTORS: list[Detector] = [
 def detect(trace: Trace, spec: WorkflowSpec | None = None) -> list[Failure]:
     """Every deterministic detector over one trace, each finding attributed and blamed (who and
     when), de-duplicated by fingerprint."""
-    return dedupe(attribute(trace, blame_all(trace, [f for d in DETECTORS for f in d(trace, spec)])))
+    found = [f.model_copy(update={"decided_by": UNCONFIRMED if f.detector in PROPOSING_DETECTORS else RULE})
+             for d in DETECTORS for f in d(trace, spec)]
+    return dedupe(attribute(trace, blame_all(trace, found)))

@@ -127,6 +127,19 @@ SEVERITY_OF_CATEGORY: dict[str, Severity] = {
 SEVERITY: dict[str, Severity] = {"Restricted Tool Access": "high", "Premature Termination": "high",
                                  "Response Omission": "low"}
 JUDGED_DETECTOR = "failure_agent"  # the detector name of FLARE's failure agents' findings
+# Which decided a finding (`Failure.decided_by`). A detector whose reading is mechanical and
+# sound (a crash, a bound, a restricted call, a tool's rejection of its own documented format)
+# decides alone: RULE. One that reads free text — what a sentence claims, what a question asks
+# for, which tool a request needs, what an instruction depends on — only proposes: the judge
+# agent confirms or rejects the proposal when a tester model is configured (JUDGE_CONFIRMED;
+# a rejected one is no failure, it is kept as a note), and without one the rule stands
+# (UNCONFIRMED). The failure and judge agents' own findings are theirs (AGENTS).
+RULE = "rule"
+UNCONFIRMED = "rule (no judge configured)"
+JUDGE_CONFIRMED = "judge confirmed"
+AGENTS = "failure and judge agents"
+PROPOSING_DETECTORS = frozenset({"claimed_outcome", "handover_facts", "participation", "instructed_order",
+                                 "misrouted_request"})
 
 FINGERPRINT_CHARS = 16  # 64 bits of sha256: no collisions among the failures of one store
 
@@ -157,6 +170,7 @@ class Failure(BaseModel):
     found_by: tuple[str, ...] = ()  # every oracle that found this fault (empty: `detector` alone)
     attribution: Attribution = "sut"  # not part of the fingerprint: the defect is the same
     because: str = ""  # why a finding is attributed to the harness or the settings
+    decided_by: str = ""  # RULE, UNCONFIRMED, JUDGE_CONFIRMED or AGENTS (above); "" until set
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -185,6 +199,11 @@ class Failure(BaseModel):
         return "judged" if self.detector == JUDGED_DETECTOR else "observed"
 
     @property
+    def proposal(self) -> bool:
+        """A detector's reading of free text, which the judge agent is to confirm."""
+        return self.detector in PROPOSING_DETECTORS and self.decided_by != JUDGE_CONFIRMED
+
+    @property
     def category_name(self) -> str:
         return CATEGORY_NAMES[self.category]
 
@@ -200,7 +219,10 @@ def merge(kept: Failure, other: Failure) -> Failure:
     better = kept.confidence == "judged" and other.confidence == "observed"
     best = other if better and kept.scenario_id == other.scenario_id else kept
     found = tuple(dict.fromkeys((*best.oracles, *kept.oracles, *other.oracles)))
-    return best if found == best.found_by else best.model_copy(update={"found_by": found})
+    update: dict = {} if found == best.found_by else {"found_by": found}
+    if best.decided_by == UNCONFIRMED and {kept.decided_by, other.decided_by} & {AGENTS, JUDGE_CONFIRMED}:
+        update["decided_by"] = JUDGE_CONFIRMED  # the failure and judge agents found it too
+    return best.model_copy(update=update) if update else best
 
 
 def dedupe(failures: list[Failure]) -> list[Failure]:

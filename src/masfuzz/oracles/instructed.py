@@ -311,7 +311,7 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         out.append(Failure(
             category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
             evidence=(d, said), scenario_id=trace.scenario_id,
-            elements=(e.from_, e.to, *fitting), agent=e.from_, step=d,
+            elements=(e.from_, e.to, *fitting), agent=e.from_, step=d, subject=e.to,
             description=f"{e.from_} handed the request to {e.to} (event {d}), whose tools "
             f"({', '.join(sorted(mine)) or 'none'}) cannot serve it, while "
             f"{', '.join(siblings)} holds {', '.join(fitting)}, which the request asks for; "
@@ -352,7 +352,7 @@ def _misselected(trace: Trace, spec: WorkflowSpec, d: int, chosen: str,
     return [Failure(
         category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
         evidence=(d, said), scenario_id=trace.scenario_id,
-        elements=("speaker selector", chosen, *fitting), agent=None, step=d,
+        elements=("speaker selector", chosen, *fitting), agent=None, step=d, subject=chosen,
         description=f"the team's speaker selector gave the request to {chosen} (event {d}), "
         f"whose tools ({', '.join(sorted(tools_of(spec, chosen))) or 'none'}) cannot serve it, "
         f"while {', '.join(holders)} holds {', '.join(fitting)}, which the request asks for; "

@@ -96,7 +96,7 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             out.append(Failure(
                 category="agent_task_execution", root_cause=INCORRECT_VERIFICATION,
                 detector="claimed_outcome", evidence=(fi, ci), scenario_id=trace.scenario_id,
-                elements=(agent, r.tool), agent=agent, step=ci,
+                elements=(agent, r.tool), agent=agent, step=ci, subject=r.tool,
                 description=f"{agent} told the user \"{claim[:120]}\" (event {ci}) but {r.tool} "
                 f"returned {why} at event {fi} and was not retried successfully: the claimed "
                 "outcome contradicts the tool's result"))
@@ -215,6 +215,7 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             category="agent_relationship", root_cause=INFORMATION_LOSS, detector="handover_facts",
             evidence=(*user_before, d, at), scenario_id=trace.scenario_id,
             elements=(e.from_, e.to, kind), agent=blamed, step=step,
+            subject=e.to if blamed == e.from_ else e.from_,  # the peer (blame.SUBJECTS)
             description=f"the user gave the {kind} {', '.join(given[kind][:3])} before "
             f"{e.from_} handed over to {e.to} (event {d}), but {e.to} {how} (event {at}); "
             f"{seen}"))

@@ -94,6 +94,7 @@ def _mark(case: ET.Element, tag: str, message: str, text: str, *, kind: str = ""
 
 def _details(f: dict[str, Any]) -> str:
     lines = [who_and_when(f), f"found by: {', '.join(oracles(f))}",
+             *([f"decided by: {f['decided_by']}"] if f.get("decided_by") else []),
              f"evidence: events {', '.join(map(str, f.get('evidence', ()))) or '-'}"]
     if f.get("scenario_id"):
         lines.append(f"reproduced by: {f['scenario_id']}")

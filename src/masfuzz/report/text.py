@@ -154,7 +154,8 @@ def failure_lines(failures: list[dict[str, Any]]) -> list[str]:
         if f.get("because"):
             out.append(f"    {f['because']}")
         out.append(f"    {who_and_when(f)}")
-        where = f"    found by {', '.join(oracles(f))}, fingerprint {f['fingerprint']}, events "
+        where = f"    found by {', '.join(oracles(f))}" + (f", decided by {f['decided_by']}" if f.get("decided_by") else "")
+        where += f", fingerprint {f['fingerprint']}, events "
         evidence = list(f.get("evidence", ()))
         where += (", ".join(str(i) for i in evidence[:EVIDENCE_SHOWN]) or "-") + (
             f" (+{len(evidence) - EVIDENCE_SHOWN} more)" if len(evidence) > EVIDENCE_SHOWN else "")

@@ -1,0 +1,62 @@
+"""The detectors' readings of free text are proposals (`Failure.decided_by`): without a tester
+model the rule decides ("rule (no judge configured)"); with one, the judge agent confirms or
+rejects each before anything is final, and a rejected proposal is a note, not a failure. The
+scripted judge reads the proposal and the log it is sent (tests/oracles/oracle_testers.py:
+proposal_judge), so these fail when the proposal is not passed or its verdict ignored."""
+
+from __future__ import annotations
+
+import asyncio
+
+from masfuzz.fuzz.failure_agents import confirm_proposals, to_failures, _Checked, Finding
+from masfuzz.fuzz.specification import skeleton
+from masfuzz.llm.scripted import ScriptedClient
+from masfuzz.oracles import detect
+from masfuzz.oracles.failure import JUDGE_CONFIRMED, RULE, UNCONFIRMED, dedupe
+from masfuzz.trace import AgentTurn, ErrorEvent, Message, TerminationEvent, Trace
+
+from tests.oracles import oracle_testers as testers
+from tests.oracles.test_semantic import SPEC, _handover
+
+JUDGE = ScriptedClient(testers.proposal_judge, "scripted/tester")
+
+
+def _confirm(trace):
+    return asyncio.run(confirm_proposals(trace, skeleton(SPEC), detect(trace, SPEC), JUDGE))
+
+
+def test_without_a_judge_the_rule_decides_and_says_so():
+    [lost] = detect(_handover(Message(agent="seat_agent", content="What is your confirmation number?")), SPEC)
+    assert (lost.detector, lost.decided_by) == ("handover_facts", UNCONFIRMED) and lost.proposal
+    crash = Trace(scenario_id="s", events=(
+        Message(role="user", content="hi"), AgentTurn(agent="triage"),
+        ErrorEvent(agent="triage", kind="exception", message="KeyError: 'x'"),
+        TerminationEvent(reason="crash", detail="KeyError: 'x'")))
+    [f] = detect(crash, SPEC)
+    assert (f.category, f.decided_by, f.proposal) == ("runtime_crash", RULE, False)
+
+
+def test_the_judge_confirms_a_true_proposal():
+    [f], notes = _confirm(_handover(Message(agent="seat_agent", content="What is your confirmation number?")))
+    assert (f.root_cause, f.decided_by, notes) == ("Information Loss at Hand-over", JUDGE_CONFIRMED, [])
+    assert not f.proposal
+
+
+def test_a_proposal_the_judge_rejects_is_a_note_not_a_failure():
+    trace = _handover(Message(agent="seat_agent", content="Could you confirm the confirmation number ABC123?"))
+    [proposed] = detect(trace, SPEC)  # the rule reads a question for the fact as the fact lost
+    assert proposed.decided_by == UNCONFIRMED
+    failures, [note] = _confirm(trace)
+    assert failures == [] and "rejected handover_facts's proposal" in note and "received it" in note
+
+
+def test_a_failure_agent_finding_of_the_proposed_fault_confirms_it_and_prints_as_one():
+    trace = _handover(Message(agent="seat_agent", content="What is your confirmation number?"))
+    [proposed] = detect(trace, SPEC)
+    agreed = to_failures([_Checked(finding=Finding(
+        category=proposed.category, root_cause=proposed.root_cause, clause=proposed.clause or "",
+        elements=("triage", "seat_agent"), quote="What is your confirmation number?", reason="lost"),
+        evidence=proposed.evidence)], trace)  # the agents' own elements: agent and tool ids only
+    assert [f.fingerprint for f in agreed] == [proposed.fingerprint]  # one fault, one fingerprint
+    [f] = dedupe([proposed, *agreed])
+    assert f.decided_by == JUDGE_CONFIRMED and set(f.oracles) == {"handover_facts", "failure_agent"}
