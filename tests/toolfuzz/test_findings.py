@@ -187,3 +187,20 @@ def test_a_tool_gets_the_run_context_a_run_reaching_its_agent_gives_it():
     assert fuzz_tool(move_seat, calls=5, seed=1).unique == {}
     [book_seat], _ = collect_tools(load_target(f"{app}:desk").obj, context=f"{app}:session")
     assert book_seat.invoke({"seat": "3C"}) == "seat 3C booked for Ada Lovelace"
+
+
+@pytest.mark.parametrize("error, message, whose", [
+    ("ModuleNotFoundError", "No module named 'matplotlib'", "settings"),
+    ("ValueError", "API key or Search Engine ID not found in environment variables", "settings"),
+    ("RuntimeError", "OPENWEATHER_API_KEY environment variable must be set", "settings"),
+    ("ValueError", "invalid key 'x' in the order", "sut"),
+    ("KeyError", "'api_key'", "sut"),
+])
+def test_a_tool_failing_on_what_the_environment_lacks_is_the_settings(error, message, whose):
+    """AutoGen's company-research notebook: `analyze_stock` imports matplotlib, which the
+    environment lacked, and `google_search` reads GOOGLE_API_KEY, which the run had not: each
+    failed 10 times in the tools phase, blamed on the app."""
+    from masfuzz.toolfuzz.grouping import attribution
+    from masfuzz.toolfuzz.sandbox import CallOutcome
+
+    assert attribution(CallOutcome(status="error", error_type=error, message=message))[0] == whose
