@@ -196,7 +196,9 @@ def test_a_file_named_without_its_system(tmp_path, cli):
     code, out, err = cli("inspect", str(app))
     assert code == 0 and "entry tutor" in out.splitlines()[0], err
     # a function that builds agents and runs none (a factory of another app): asked, never guessed
-    app.write_text(app.read_text().replace("    await Runner.run(agent, 'hi')\n", "    return [agent]\n"))
+    (tmp_path / "three.py").write_text(app.read_text().replace("    await Runner.run(agent, 'hi')\n",
+                                                               "    return [agent]\n"))
+    app = tmp_path / "three.py"
     code, _, err = cli("inspect", str(app))
     [line] = [ln for ln in err.splitlines() if ln.startswith("masfuzz: ")]  # one line of masfuzz's
     assert code == 2 and "its one top-level system is checker, but main() builds more Agent objects" in line
