@@ -341,3 +341,8 @@ def test_a_context_factory_imports_the_apps_modules_from_the_folder_masfuzz_runs
     assert code == 0, err
     [result] = [e for e in json.loads(out)["trace"]["events"] if e["type"] == "tool_result"]
     assert result["payload"] == "seat 14C booked for Grace Hopper"
+    # the tools phase's calls get it too, in the sandbox, which shows the tool's folder only
+    code, out, err = cli("tools", f"{context}:desk", "--calls", "3", "--seed", "1", "--format", "json",
+                         "--context", f"{glue / 'ctx.py'}:session")
+    [tool] = json.loads(out)["tools"]
+    assert code == 0 and tool["calls"] == 3 and tool["failed"] == 0, (err, tool)

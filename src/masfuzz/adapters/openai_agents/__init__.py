@@ -136,12 +136,14 @@ def tool_context(agent: Any, factory: str | None = None) -> Any:
     what a hook sets (the SDK example's seat agent asserts the flight number its handoff hook
     sets), which no run of the app can do."""
     from masfuzz.adapters.openai_agents.run import run_context
+    from masfuzz.loader import load_callable
 
     w = walk(agent)
     wrapper = sdk.require().RunContextWrapper
+    made = load_callable(factory, "--context") if factory else None  # here, not in the sandbox
 
     def make(tool: Any) -> Any:
-        ctx = wrapper(context=run_context(factory, agent))
+        ctx = wrapper(context=run_context(factory, agent, made))
         for handoff in _handoffs_to(w, tool):
             _run_hook(handoff, ctx)
         return ctx

@@ -131,13 +131,14 @@ def _crashed(rec: RunRecording, exc: Exception) -> Trace:
     return rec.recorder.finish("crash", detail=f"{type(exc).__name__}: {message}")
 
 
-def run_context(context: str | None, entry: Any) -> Any:
+def run_context(context: str | None, entry: Any, factory: Any = None) -> Any:
     """A run's context: what the user's factory (`--context`, the scenario's `context`) makes
-    afresh, else a default one."""
+    afresh, else a default one. `factory`: that function already loaded (the tools phase loads
+    it before its sandbox, which shows a tool its own folder, not the factory's)."""
     if context:
         from masfuzz.loader import load_callable
 
-        factory = load_callable(context, "--context")
+        factory = factory if factory is not None else load_callable(context, "--context")
         try:
             return factory()
         except Exception as exc:
