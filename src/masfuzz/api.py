@@ -530,7 +530,8 @@ def _tools_phase(opts: argparse.Namespace, say: Callable[[str], None]) -> Any:
         print(f"masfuzz: warning: the tools phase is skipped: this machine cannot isolate a tool "
               f"({refused}); --unsafe-no-sandbox fuzzes without the OS sandbox", file=sys.stderr)
     config = _tool_session(opts, opts.seed, timeout=_tool_timeout(opts), models=False)
-    return ToolsPhase(config, stubbed=tuple(surroundings(opts)["stubs"]), refused=refused)
+    around = surroundings(opts)
+    return ToolsPhase(config, stubbed=tuple(around["stubs"]), refused=refused, context=around["context"])
 
 
 # -- judge ---------------------------------------------------------------------------------------
@@ -650,7 +651,7 @@ def run_tools(opts: argparse.Namespace) -> dict[str, Any]:
     seed = opts.seed if opts.seed is not None else random.SystemRandom().randrange(2**31)
     server = parse_target(opts.target)
     if server is None:
-        found, notes = collect_tools(_load_app(opts.target), opts.target)
+        found, notes = collect_tools(_load_app(opts.target), opts.target, surroundings(opts)["context"])
     if not opts.unsafe_no_sandbox and (why := _sandbox_problem(opts, "tools")) is not None:
         raise MasfuzzError(f"tools: this machine cannot isolate a tool ({why}); refusing to run "
                            "it unsandboxed (pass --unsafe-no-sandbox to fuzz it anyway)")

@@ -84,26 +84,36 @@ def _hands_off(tool: Any) -> bool:
     return bool(tool.handoff_to) or tool.name.startswith("transfer_")
 
 
-def placeholders(schema: dict[str, Any]) -> dict[str, Any]:
+def placeholders(schema: dict[str, Any], defs: dict[str, Any] | None = None, depth: int = 0) -> dict[str, Any]:
     """Arguments a tool's JSON schema accepts, made of the plainest values: the probe is to
-    see where a tool's code reaches, not to test it."""
-    plain = {"string": "masfuzz check", "integer": 1, "number": 1, "boolean": False, "array": [],
-             "object": {}, "null": None}
+    see where a tool's code reaches, not to test it. An object inside is filled the same way
+    (the Agents SDK wraps a dataclass answer as `{"response": {...}}`: `{}` failed it), and an
+    array holds as many plain items as it must."""
+    defs = {**(defs or {}), **(schema.get("$defs") or {}), **(schema.get("definitions") or {})}
     props = schema.get("properties") or {}
-    defs = {**(schema.get("$defs") or {}), **(schema.get("definitions") or {})}
-    out: dict[str, Any] = {}
-    for name in schema.get("required") or list(props):
-        prop = _resolved(props.get(name) or {}, defs)
-        kind = prop.get("type")
-        if "enum" in prop and prop["enum"]:
-            out[name] = prop["enum"][0]
-        elif kind == "boolean":
-            out[name] = _lets_through(name, prop)
-        elif isinstance(kind, list):
-            out[name] = plain.get(next((k for k in kind if k != "null"), "string"), "masfuzz check")
-        else:
-            out[name] = plain.get(kind or "string", "masfuzz check")
-    return out
+    return {name: _placeholder(name, _resolved(props.get(name) or {}, defs), defs, depth)
+            for name in schema.get("required") or list(props)}
+
+
+def _placeholder(name: str, prop: dict[str, Any], defs: dict[str, Any], depth: int = 0) -> Any:
+    plain = {"string": "masfuzz check", "integer": 1, "number": 1, "null": None}
+    kind = prop.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), "string")
+    if "enum" in prop and prop["enum"]:
+        return prop["enum"][0]
+    if "const" in prop:
+        return prop["const"]
+    if kind == "boolean":
+        return _lets_through(name, prop)
+    if depth > 6:  # a schema that refers to itself: stop with the plainest value
+        return {} if kind == "object" else [] if kind == "array" else plain.get(kind or "string", "masfuzz check")
+    if kind == "object" or (kind is None and "properties" in prop):
+        return placeholders(prop, defs, depth + 1)
+    if kind == "array":
+        item = _resolved(prop.get("items") or {}, defs)
+        return [_placeholder(name, item, defs, depth + 1) for _ in range(int(prop.get("minItems") or 0))]
+    return plain.get(kind or "string", "masfuzz check")
 
 
 # What a check's boolean says when the input may go on: a guardrail agent's verdict (the airline

@@ -362,7 +362,7 @@ TABLE: tuple[Setting, ...] = (
     Setting("context", "the run context an app's server passes its agents (Agents SDK "
             "Runner.run(context=...)): a zero-argument function, MODULE:FACTORY or "
             "FILE.py:FACTORY, called afresh for each run", pair(":", "MODULE:FACTORY or "
-            "FILE.py:FACTORY"), None, ("inspect", "exec", "cover", "fuzz"), metavar="MODULE:FACTORY"),
+            "FILE.py:FACTORY"), None, ("inspect", "exec", "cover", "fuzz", "tools"), metavar="MODULE:FACTORY"),
     Setting("run_code", "let the code executors inside the system under test (AutoGen 0.2 / "
             "AG2 code_execution_config, AgentChat CodeExecutorAgent) run the code its agents "
             "write; without it a recording stand-in answers and no code runs", boolean, False, ("exec", "cover", "fuzz"),

@@ -1,10 +1,11 @@
 """An Agents SDK app whose tool reads the run context its web server passes (`ctx.context`), as
 the SDK's customer-service demos do; the factory a user gives masfuzz for it (`--context`); and
-the scripted model that drives the agent."""
+the scripted model that drives the agent. `concierge` hands off to a seat agent through a hook
+that sets the flight its tool asserts, as the SDK's customer_service example does."""
 
 from dataclasses import dataclass, field
 
-from agents import Agent, RunContextWrapper, function_tool
+from agents import Agent, RunContextWrapper, function_tool, handoff
 
 from masfuzz.llm.scripted import call, say, tool_results
 
@@ -13,6 +14,7 @@ from masfuzz.llm.scripted import call, say, tool_results
 class AirlineContext:
     passenger: str = ""
     seats: dict[str, str] = field(default_factory=dict)
+    flight: str | None = None
 
 
 @function_tool
@@ -44,3 +46,20 @@ def _greeting(ctx, agent) -> str:
 
 # instructions read from the context: without the app's, the run crashes before any model call
 greeter = Agent(name="greeter", instructions=_greeting, handoffs=[desk])
+
+
+@function_tool
+def move_seat(ctx: RunContextWrapper[AirlineContext], seat: str) -> str:
+    """Move the passenger to another seat on their flight."""
+    assert ctx.context.flight is not None, "the flight is required"
+    return f"moved to {seat} on {ctx.context.flight}"
+
+
+def _flight_of_session(ctx: RunContextWrapper[AirlineContext]) -> None:
+    ctx.context.flight = "FLT-123"
+
+
+seat_agent = Agent[AirlineContext](name="seat_agent", instructions="Move the passenger's seat.",
+                                   tools=[move_seat])
+concierge = Agent[AirlineContext](name="concierge", instructions="Hand seat requests over.",
+                                  handoffs=[handoff(seat_agent, on_handoff=_flight_of_session)])

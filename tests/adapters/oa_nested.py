@@ -1,10 +1,13 @@
 """An Agents SDK app that starts runs of its own inside the run, as the SDK's guardrail and
 agents-in-tools examples do: an input guardrail whose checker is an agent, and a tool that asks an
-expert agent; and the scripted model that drives all three agents by their instructions."""
+expert agent; `chat()`, which builds its agent per session and talks until the user leaves (the
+SDK's input_guardrails example); and the scripted model that drives the agents by their
+instructions."""
 
 from pydantic import BaseModel, Field
 
-from agents import (Agent, GuardrailFunctionOutput, Runner, function_tool, input_guardrail)
+from agents import (Agent, GuardrailFunctionOutput, InputGuardrailTripwireTriggered, Runner,
+                    function_tool, input_guardrail)
 
 from masfuzz.llm.scripted import call, say, tool_results
 
@@ -69,6 +72,20 @@ async def no_jailbreak(ctx, agent, text):
 # the airline demo's shape: checks that pass on true (relevant) and on false (no jailbreak)
 guarded_tutor = Agent(name="Guarded tutor", instructions="Answer with the help of ask_expert.",
                       tools=[ask_expert], input_guardrails=[on_topic, no_jailbreak])
+
+
+async def chat():
+    agent = Agent(name="Desk tutor", instructions="Answer with the help of ask_expert.",
+                  tools=[ask_expert], input_guardrails=[no_homework])
+    replies = []
+    while True:
+        text = input("Enter a message: ")
+        if text == "exit":
+            return replies[-1] if replies else None
+        try:
+            replies.append((await Runner.run(agent, text)).final_output)
+        except InputGuardrailTripwireTriggered:
+            replies.append("Sorry, I can't help you with your homework.")
 
 
 def policy(request):

@@ -63,3 +63,38 @@ def test_context_variables_the_model_is_not_asked_for_are_the_agents_own():
     [tool], _ = collect_tools(agent, "keeper")
     assert set(tool.schema["properties"]) == {"fact"}
     assert tool.invoke({"fact": "b"}) == "2 fact(s)"  # the agent's own variables, not a fuzzed dict
+
+
+def test_a_tool_reading_a_variable_another_tool_sets_in_a_run_fails_on_the_harness():
+    """AG2's e-commerce example: the order tools read `user_info`, which the login tool sets in a
+    run before any order agent can be reached; called alone they raised KeyError, blamed on the
+    app. A variable no tool of the app sets stays the tool's own failure."""
+    import autogen
+    from autogen.agentchat.group import ContextVariables
+
+    from masfuzz.toolfuzz.grouping import attribution
+    from masfuzz.toolfuzz.sandbox import CallOutcome
+
+    def login(context_variables: ContextVariables) -> str:
+        """Log the customer in."""
+        context_variables["user_info"] = {"orders": ["A1"]}
+        return "logged in"
+
+    def orders(context_variables: ContextVariables) -> str:
+        """The customer's orders."""
+        return ", ".join(context_variables["user_info"]["orders"])
+
+    def coupon(context_variables: ContextVariables) -> str:
+        """The customer's coupon."""
+        return context_variables["coupon"]
+
+    agent = autogen.ConversableAgent("desk", llm_config=False, human_input_mode="NEVER",
+                                     context_variables=ContextVariables(data={"shop": "x"}))
+    agent.register_function({"login": login, "orders": orders, "coupon": coupon})
+    tools = {t.name: t for t in collect_tools(agent, "desk")[0]}
+    with pytest.raises(RuntimeError, match="reads context variable 'user_info', which login sets") as exc:
+        tools["orders"].invoke({})
+    failed = CallOutcome(status="error", error_type="RuntimeError", message=str(exc.value))
+    assert attribution(failed)[0] == "harness"
+    with pytest.raises(KeyError):
+        tools["coupon"].invoke({})

@@ -188,11 +188,17 @@ def test_a_file_named_without_its_system(tmp_path, cli):
     assert code == 0, err
     assert out.startswith("system ") and "entry concierge" in out.splitlines()[0]
     # one at the top, but main() builds the agent the app runs (the SDK's guardrail examples):
-    # asked, never guessed
+    # main() is the system, its agent the one it runs (found without a model call)
     app = tmp_path / "two.py"
     app.write_text("from agents import Agent, Runner\n\nchecker = Agent(name='checker', "
                    "instructions='Is it homework?')\n\nasync def main():\n    agent = "
                    "Agent(name='tutor', instructions='Help.')\n    await Runner.run(agent, 'hi')\n")
+    code, out, err = cli("inspect", str(app))
+    assert code == 0 and "entry tutor" in out.splitlines()[0], err
+    # a function that builds agents and runs none (a factory of another app): asked, never guessed
+    (tmp_path / "three.py").write_text(app.read_text().replace("    await Runner.run(agent, 'hi')\n",
+                                                               "    return [agent]\n"))
+    app = tmp_path / "three.py"
     code, _, err = cli("inspect", str(app))
     [line] = [ln for ln in err.splitlines() if ln.startswith("masfuzz: ")]  # one line of masfuzz's
     assert code == 2 and "its one top-level system is checker, but main() builds more Agent objects" in line

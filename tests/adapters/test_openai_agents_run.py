@@ -276,6 +276,29 @@ def test_runs_the_app_starts_itself_get_masfuzz_model_and_are_recorded():
     assert "InputGuardrailTripwireTriggered" in tripped.termination.detail
 
 
+def test_an_agent_built_in_the_function_that_runs_it_is_the_system(cli):
+    """The SDK's input_guardrails example builds its agent in `main()` and reads the user's
+    messages with `input()` until they leave: that function is the system (its agent found by
+    calling it up to its first run, no model called), each run one call of it, the guardrail's
+    nested checker answered by masfuzz's model; the task, then `exit`, is what the user says."""
+    import json
+
+    nested = "tests/adapters/oa_nested.py"
+    trace = run(f"{nested}:chat", "Why is the sky blue?", model=f"scripted/{nested}:policy")
+    assert trace.termination.final_output == "The expert says: expert answer to: Why is the sky blue?"
+    assert {"desk_tutor", "homework_checker", "expert"} == set(trace.speaker_order)
+    assert not trace.meta.get("not_injected_calls")
+    tripped = run(f"{nested}:chat", "Please do my homework", model=f"scripted/{nested}:policy")
+    assert tripped.termination.final_output == "Sorry, I can't help you with your homework."
+    assert "homework_checker" in tripped.speaker_order
+    code, out, err = cli("inspect", "--check", f"{nested}:chat", "--format", "json")
+    assert code == 0, err
+    check = json.loads(out)
+    assert check["ok"] and check["not_injected_calls"] == 0 and check["probe_ending"] == "completed"
+    assert [a["agent"] for a in check["agents"]] == ["desk_tutor"]
+    assert "the app's own chat() runs the pipeline: desk_tutor" in check["unseen"]
+
+
 def test_a_tool_reading_the_run_context_gets_the_users_or_blames_the_harness(cli):
     """A tool reading the context the app's server passes fails when masfuzz passes none: the
     harness's finding, with the hint; with `--context` it gets the user's factory's context."""
@@ -318,3 +341,8 @@ def test_a_context_factory_imports_the_apps_modules_from_the_folder_masfuzz_runs
     assert code == 0, err
     [result] = [e for e in json.loads(out)["trace"]["events"] if e["type"] == "tool_result"]
     assert result["payload"] == "seat 14C booked for Grace Hopper"
+    # the tools phase's calls get it too, in the sandbox, which shows the tool's folder only
+    code, out, err = cli("tools", f"{context}:desk", "--calls", "3", "--seed", "1", "--format", "json",
+                         "--context", f"{glue / 'ctx.py'}:session")
+    [tool] = json.loads(out)["tools"]
+    assert code == 0 and tool["calls"] == 3 and tool["failed"] == 0, (err, tool)

@@ -80,6 +80,32 @@ def test_an_agent_with_a_typed_answer_gets_json_its_schema_accepts():
     assert probe(ChatRequest(messages=user)).text == "masfuzz control check: reply received."
 
 
+def test_a_typed_answer_of_a_dataclass_is_filled_inside_the_sdks_wrapper():
+    """The Agents SDK's llm_as_a_judge: the evaluator's `output_type` is a dataclass, which the
+    SDK wraps as `{"response": {...}}`; the probe answered `{"response": {}}`, the SDK raised
+    ModelBehaviorError and the run crashed before the judge's loop could go on."""
+    from dataclasses import dataclass
+    from typing import Literal
+
+    from agents import AgentOutputSchema
+
+    @dataclass
+    class Feedback:
+        feedback: str
+        score: Literal["pass", "needs_improvement", "fail"]
+        notes: list[str]
+
+    schema = AgentOutputSchema(Feedback)
+    assert list(schema.json_schema()["properties"]) == ["response"]  # wrapped, as the SDK sends it
+    answer = probe(ChatRequest(messages=(ChatMessage(role="user", content="hi"),),
+                               response_schema=schema.json_schema())).text
+    assert schema.validate_json(answer) == Feedback("masfuzz check", "pass", [])
+    nested = {"type": "object", "required": ["items"], "properties": {"items": {
+        "type": "array", "minItems": 2, "items": {"type": "object", "required": ["n"],
+                                                  "properties": {"n": {"type": "integer"}}}}}}
+    assert placeholders(nested) == {"items": [{"n": 1}, {"n": 1}]}
+
+
 def test_placeholders_follow_references_and_optionals():
     """PydanticAI's medical delegation example: `specialty` is an enum reached through `$defs`;
     "masfuzz check" failed its validation."""

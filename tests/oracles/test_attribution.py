@@ -291,6 +291,28 @@ def test_a_bound_reached_under_masfuzzs_probe_model_is_the_probes(model, whose):
 
 @pytest.mark.parametrize("model, whose", [("scripted/masfuzz.control:probe", "harness"),
                                           ("scripted/examples/customer_service/policy.py:policy", "sut")])
+def test_a_loop_of_hand_offs_under_masfuzzs_probe_model_is_the_probes(model, whose):
+    """AG2's e-commerce example: the order and return agents each hand off to the other, the
+    probe's first hand-off, until the group's round limit: the cycle and the repeated transfer
+    calls were the app's loops. Under the app's own model they stay the app's."""
+    from masfuzz.oracles import detect
+
+    pair = ("orders", "returns")
+    events = [Message(agent=None, role="user", content="Where is my order?")]
+    for n in range(8):
+        me, other = pair[n % 2], pair[1 - n % 2]
+        events += [AgentTurn(agent=me), ToolCall(agent=me, tool=f"transfer_to_{other}", call_id=f"c{n}"),
+                   ToolResult(agent=me, tool=f"transfer_to_{other}", call_id=f"c{n}", payload="ok"),
+                   DelegationEvent(**{"from": me}, to=other)]
+    events.append(TerminationEvent(reason="message_limit", detail="Maximum rounds (40) reached"))
+    settings = {a: {"model": model, "calls": 4} for a in pair}
+    trace = Trace(scenario_id="s", events=events, meta={"agent_settings": settings})
+    loops = [f for f in detect(trace) if f.root_cause == "Repetitive Execution of Completed Tasks"]
+    assert loops and {f.attribution for f in loops} == {whose}
+
+
+@pytest.mark.parametrize("model, whose", [("scripted/masfuzz.control:probe", "harness"),
+                                          ("scripted/examples/customer_service/policy.py:policy", "sut")])
 def test_a_run_the_probe_ended_by_answering_before_an_agent_acted_is_the_probes_routing(model, whose):
     """The probe takes the first hand-off it is offered (the Agents SDK's routing example: triage
     hands to french_agent, which answers): the spanish agent never acting is the probe's routing.

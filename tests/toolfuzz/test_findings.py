@@ -172,3 +172,35 @@ def test_a_tool_failing_on_the_run_context_masfuzz_lacks_is_not_the_tools_findin
     [error] = result.unique.values()
     assert error.attribution == "harness" and "run context" in error.because
     assert result.tool_errors() == []
+
+
+def test_a_tool_gets_the_run_context_a_run_reaching_its_agent_gives_it():
+    """The Agents SDK's customer_service example: `update_seat` asserts the flight number the
+    seat agent's handoff hook sets; called with a fresh context it failed 10 times in the tools
+    phase, blamed on the app. The hooks on the way to the tool's agent run first; `--context`
+    makes the context the app's server would pass."""
+    from masfuzz.toolfuzz.targets import collect_tools
+
+    app = HERE.parent / "adapters" / "oa_context.py"
+    [move_seat], _ = collect_tools(load_target(f"{app}:concierge").obj)
+    assert move_seat.invoke({"seat": "2A"}) == "moved to 2A on FLT-123"
+    assert fuzz_tool(move_seat, calls=5, seed=1).unique == {}
+    [book_seat], _ = collect_tools(load_target(f"{app}:desk").obj, context=f"{app}:session")
+    assert book_seat.invoke({"seat": "3C"}) == "seat 3C booked for Ada Lovelace"
+
+
+@pytest.mark.parametrize("error, message, whose", [
+    ("ModuleNotFoundError", "No module named 'matplotlib'", "settings"),
+    ("ValueError", "API key or Search Engine ID not found in environment variables", "settings"),
+    ("RuntimeError", "OPENWEATHER_API_KEY environment variable must be set", "settings"),
+    ("ValueError", "invalid key 'x' in the order", "sut"),
+    ("KeyError", "'api_key'", "sut"),
+])
+def test_a_tool_failing_on_what_the_environment_lacks_is_the_settings(error, message, whose):
+    """AutoGen's company-research notebook: `analyze_stock` imports matplotlib, which the
+    environment lacked, and `google_search` reads GOOGLE_API_KEY, which the run had not: each
+    failed 10 times in the tools phase, blamed on the app."""
+    from masfuzz.toolfuzz.grouping import attribution
+    from masfuzz.toolfuzz.sandbox import CallOutcome
+
+    assert attribution(CallOutcome(status="error", error_type=error, message=message))[0] == whose

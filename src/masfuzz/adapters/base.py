@@ -287,13 +287,13 @@ def discover_tools(obj: Any, notes: list[str]) -> list[Any] | None:
     return hook(obj, notes) if hook is not None else None
 
 
-def discover_tool_context(obj: Any) -> Any:
+def discover_tool_context(obj: Any, factory: str | None = None) -> Any:
     """What a workflow's tools receive as their run context when called directly, as a
-    function making a fresh one per call (the adapter's `tool_context(obj)` hook: the Agents
-    SDK's `RunContextWrapper` around the context a run of `obj` gets); None when the framework
-    passes none."""
+    function of the tool making a fresh one per call (the adapter's `tool_context(obj, factory)`
+    hook: the Agents SDK's `RunContextWrapper` around the context a run of `obj` gets, made by
+    the user's `--context` factory when given); None when the framework passes none."""
     hook = _hook(obj, "tool_context")
-    return hook(obj) if hook is not None else None
+    return hook(obj, factory) if hook is not None else None
 
 
 def _hook(obj: Any, name: str) -> Any:

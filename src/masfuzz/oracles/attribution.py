@@ -34,7 +34,7 @@ harness's.
 
 A probe call itself (Restricted Tool Access) stays the app's, unless the agent's model was
 masfuzz's own probe model, which calls every tool it is offered (and a run all of whose agents
-ran on the probe and stopped at a bound is the probe's too): the app as written cannot make the
+ran on the probe and stopped at a bound, or went round a loop, is the probe's too): the app as written cannot make the
 call, but its agent reached for a tool it must not use, which its instructions or permissions
 should keep it off; `--fail-on` counts it. What the stub then does to the run (it refuses, the
 agent asks again and again) is the probe's doing: a loop made only of probe calls is the
@@ -134,7 +134,9 @@ def _probe_bound(trace: Trace, failure: Failure) -> str:
     bound: the probe calls every tool and hands off to every agent it is offered before it
     answers, and never says a stop word, so reaching the bound measures the probe, not whether
     the app ends. (A run that never ends and hits masfuzz's time limit instead is a crash, the
-    app's: nothing in the app bounds it.)"""
+    app's: nothing in the app bounds it.) A loop of such a run (the same call, the same speaker
+    cycle) is the probe's fixed answers again: an AG2 group's two agents handing off to each
+    other, each the probe's first hand-off, went round until the group's round limit."""
     models = set(_models(trace).values())
     if not models or not models <= set(PROBE_MODELS):
         return ""
@@ -142,6 +144,10 @@ def _probe_bound(trace: Trace, failure: Failure) -> str:
         return ("every agent ran on masfuzz's probe model, which calls every tool and hands off to "
                 "every agent it is offered before it answers and never says a stop word: the run "
                 "reaching its bound is the probe's doing, not a termination the app lacks")
+    if failure.root_cause == "Repetitive Execution of Completed Tasks":
+        return ("every agent ran on masfuzz's probe model, which answers alike what it is asked "
+                "alike and hands off to every agent it is offered: the calls and hand-offs going "
+                "round are the probe's choices, not a loop of the app's")
     ended = next((e for e in reversed(trace.events) if isinstance(e, TerminationEvent)), None)
     if failure.root_cause == "Premature Termination" and ended is not None and ended.reason == "completed":
         # the run ended because an agent answered: under the probe, which takes the first

@@ -161,9 +161,19 @@ _SANDBOX_MESSAGES = [
     (re.compile(r"File too large"), "settings", "the sandbox's file size limit"),
     (re.compile("^" + re.escape(UNREACHABLE)), "settings",
      "the MCP server its URL names took no session (an earlier call may have stopped it)"),
+    # what the app needs from where it is installed, which the user's settings did not give:
+    # its requirements (the AutoGen company-research notebook's tool imports matplotlib), a key
+    # from the environment (its search tool reads GOOGLE_API_KEY)
+    (re.compile(r"^No module named "), "settings",
+     "a package the tool imports is not installed where masfuzz runs it: install the app's requirements"),
+    (re.compile(r"(?i)(api[ _-]?key|access[ _-]?token|secret|environment variable).{0,60}"
+                r"(not (found|set|provided)|missing|required|must be set)|"
+                r"(missing|no) (api[ _-]?key|access[ _-]?token)"), "settings",
+     "the tool needs a key or setting from the environment that the run did not have: pass it "
+     "with --pass-env, or replace the tool with --stub"),
     (re.compile(re.escape(NO_RUN_CONTEXT)), "harness",
-     "the tool reads the run context the app's server passes, and the tools phase calls it with "
-     "the context type's default, or none (not the --context factory's)"),
+     "the tool reads run state masfuzz could not give it: the run context the app's server passes "
+     "(give it with --context), or what an earlier step of a run sets (another tool)"),
 ]
 # A file the tool named by its absolute path that this machine has but the sandbox does not show
 # (it shows the tool its own folder, the fixture and the Python install only).

@@ -45,6 +45,7 @@ from masfuzz.toolfuzz.tools import FuzzTool
 class ToolsPhase:
     config: SessionConfig
     stubbed: Sequence[str] = ()  # tools --stub replaces: the user said they must not run
+    context: str | None = None  # --context: the run context the app's server passes its tools
     refused: str | None = None  # why this machine cannot sandbox a tool: the phase is skipped
     name: str = "tools"
     spends: tuple[str, ...] = ("wall_time",)  # calls tools, not the system or the tester
@@ -128,7 +129,7 @@ class ToolsPhase:
         if not owned:
             return []
         try:
-            found, notes = collect_tools(campaign.target.open().obj, self.target)
+            found, notes = collect_tools(campaign.target.open().obj, self.target, self.context)
         except TargetError as exc:
             self._note(campaign, f"tools not fuzzed: {exc}")
             return []

@@ -17,17 +17,18 @@ from masfuzz.errors import TargetError
 from masfuzz.toolfuzz.tools import FuzzTool, wrap_tool
 
 
-def collect_tools(obj: Any, target: str = "") -> tuple[list[FuzzTool], list[str]]:
-    """(tools, notes). Tools are distinct by name; the first of a name wins."""
+def collect_tools(obj: Any, target: str = "", context: str | None = None) -> tuple[list[FuzzTool], list[str]]:
+    """(tools, notes). Tools are distinct by name; the first of a name wins. `context`: the
+    user's `--context` factory, the run context the app's server passes."""
     from masfuzz.adapters.base import discover_tool_context
 
     notes: list[str] = []
     found: list[FuzzTool] = []
-    context = discover_tool_context(obj)  # what the workflow's runs hand its tools
+    contexts = discover_tool_context(obj, context)  # what the workflow's runs hand each tool
     for item in _candidates(obj, notes, target):
         try:
             tools = _mcp_tools(item) if isinstance(item, dict) and "mcp_server" in item else [
-                wrap_tool(item, context=context)]
+                wrap_tool(item, context=_of(contexts, item))]
         except TargetError as exc:
             notes.append(str(exc))
             continue
@@ -35,6 +36,10 @@ def collect_tools(obj: Any, target: str = "") -> tuple[list[FuzzTool], list[str]
     if not found:
         raise TargetError(f"{target or obj!r}: no tool to fuzz found" + (f" ({'; '.join(notes)})" if notes else ""))
     return found, notes
+
+
+def _of(contexts: Any, item: Any) -> Any:
+    return (lambda: contexts(item)) if contexts is not None else None
 
 
 def _mcp_tools(params: dict[str, Any]) -> list[FuzzTool]:

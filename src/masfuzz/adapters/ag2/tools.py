@@ -14,15 +14,21 @@ AG2's serialisation of the result to text (a tool's declared return type is chec
 what it returns) and without `execute_function`'s catching of exceptions (it turns a tool's
 exception into an "Error: ..." message), with the same values bound. The fuzzed schema is the
 one the model is offered, which leaves them out.
+
+The context variables are those the app starts its group with; what its tools add to them in a
+run (a login tool storing the user, which the order tools then read) is not there when a tool
+is called alone. A tool failing on a variable the app never sets up but another of its tools
+sets failed on the run's earlier steps masfuzz skipped: the harness's (`NO_RUN_CONTEXT`).
 """
 
 from __future__ import annotations
 
 import inspect
+import re
 from typing import Any
 
 from masfuzz.adapters.ag2.live import llm_config
-from masfuzz.toolfuzz.tools import FuzzTool, schema_from_signature
+from masfuzz.toolfuzz.tools import NO_RUN_CONTEXT, FuzzTool, schema_from_signature
 
 CONTEXT_VARIABLES = "context_variables"  # AG2's name for the agent's shared variables
 
@@ -39,20 +45,26 @@ def app_tools(obj: Any, notes: list[str]) -> list[FuzzTool]:
             fn = t.get("function", t)
             offered.setdefault(fn.get("name", ""), fn)
     out: dict[str, FuzzTool] = {}
+    writes: dict[str, set[str]] = {}  # tool -> the context variables its code sets
     for agent in plan.everyone():
         for name, entry in (getattr(agent, "function_map", None) or {}).items():
             if name in out or entry is None:
                 continue
-            out[name] = executed_tool(agent, name, entry, offered.get(name))
+            out[name] = executed_tool(agent, name, entry, offered.get(name),
+                                      setters=lambda key, me=name: [t for t, keys in writes.items()
+                                                                    if key in keys and t != me])
+            writes[name] = _variables_set(out[name].function)
     for name in offered:
         if name not in out:
             notes.append(f"tool {name!r} is offered to a model but no agent executes it: not fuzzed")
     return list(out.values())
 
 
-def executed_tool(executor: Any, name: str, entry: Any, offered: dict[str, Any] | None) -> FuzzTool:
+def executed_tool(executor: Any, name: str, entry: Any, offered: dict[str, Any] | None,
+                  setters: Any = lambda key: []) -> FuzzTool:
     """The function `executor` runs for `name`, its injected parameters bound as `executor`
-    binds them; its schema the one offered to the model (else read from its signature)."""
+    binds them; its schema the one offered to the model (else read from its signature).
+    `setters(key)`: the app's other tools that set context variable `key`."""
     from autogen.function_utils import load_basemodels_if_needed
 
     origin = getattr(entry, "_origin", entry)  # under AG2's wrapper: chat context, serialising
@@ -61,7 +73,17 @@ def executed_tool(executor: Any, name: str, entry: Any, offered: dict[str, Any] 
     call = load_basemodels_if_needed(origin)  # pydantic arguments arrive as models, as in AG2
 
     def function(**arguments: Any) -> Any:
-        return call(**arguments, **bound())
+        values = bound()
+        try:
+            return call(**arguments, **values)
+        except KeyError as exc:
+            missing = _missing_variable(exc, values.get(CONTEXT_VARIABLES))
+            by = setters(missing) if missing is not None else []
+            if by:
+                raise RuntimeError(f"{NO_RUN_CONTEXT}: {name} reads context variable {missing!r}, "
+                                   f"which {', '.join(by)} sets in a run; called alone, it is not "
+                                   "set") from exc
+            raise
 
     source = inspect.unwrap(origin)
     function.__wrapped__ = source  # type: ignore[attr-defined]  # priors and frames read the tool's code
@@ -122,3 +144,44 @@ def _without(schema: dict[str, Any], keys: set[str]) -> dict[str, Any]:
     if "required" in schema:
         schema["required"] = [r for r in schema["required"] if r not in keys]
     return schema
+
+
+def _missing_variable(exc: KeyError, variables: Any) -> str | None:
+    """The context variable a KeyError says is missing: AG2's "Context variable 'x' not found"
+    (the group's tool executor may be the one passing them), or a bare key `variables` lacks."""
+    text = str(exc.args[0]) if exc.args else ""
+    found = re.fullmatch(r"Context variable '(.+)' not found", text)
+    if found:
+        return found.group(1)
+    if variables is None or not text:
+        return None
+    return text if text not in (getattr(variables, "data", None) or {}) else None
+
+
+def _variables_set(function: Any) -> set[str]:
+    """The context variables a tool's code sets (`context_variables["x"] = ...`,
+    `context_variables.set("x", ...)`, `.update({"x": ...})`)."""
+    try:
+        source = inspect.getsource(_apps_own(function))
+    except (OSError, TypeError, ValueError):
+        return set()
+    keys = set(re.findall(r"""context_variables\[\s*['"]([^'"]+)['"]\s*\]\s*=(?!=)""", source))
+    keys |= set(re.findall(r"""context_variables\.set\(\s*['"]([^'"]+)['"]""", source))
+    for body in re.findall(r"context_variables\.update\(\s*\{([^}]*)\}", source):
+        keys |= set(re.findall(r"""['"]([^'"]+)['"]\s*:""", body))
+    return keys
+
+
+def _apps_own(function: Any) -> Any:
+    """The app's function under AG2's wrappers (`__wrapped__`, and the closures of a group's
+    tool executor, which wraps it again to inject the context variables)."""
+    for _ in range(6):
+        function = inspect.unwrap(function)
+        if not (getattr(function, "__module__", "") or "").startswith("autogen"):
+            return function
+        inner = [c.cell_contents for c in getattr(function, "__closure__", None) or ()
+                 if inspect.isfunction(c.cell_contents)]
+        if not inner:
+            return function
+        function = inner[0]
+    return function

@@ -105,13 +105,15 @@ def tools_of(agent: Any, notes: list[str]) -> list[Any]:
 
 def capture(obj: Any, target: str) -> Any:
     """A module or a function of an app that runs its agents one after another in plain
-    Python (`app.py`, `app.py:main`) is that pipeline, run by calling its function (None
-    otherwise). Called by `masfuzz.adapters.base.resolve`; nothing of the app runs here."""
-    from masfuzz.adapters.openai_agents.pipeline import pipeline_of
+    Python (`app.py`, `app.py:main`) is that pipeline, run by calling its function, and so is a
+    function that builds its agent and runs it (None otherwise). Called by
+    `masfuzz.adapters.base.resolve`; nothing of the app runs here but such a function, up to
+    its first run (`pipeline.built_pipeline`)."""
+    from masfuzz.adapters.openai_agents.pipeline import built_pipeline, pipeline_of
     from masfuzz.errors import TargetError
 
     try:
-        return pipeline_of(obj, sdk.is_agent)
+        return pipeline_of(obj, sdk.is_agent) or built_pipeline(obj)
     except TargetError as exc:
         raise TargetError(f"{target}: {exc}") from None
 
@@ -125,14 +127,63 @@ def mcp_server_params(server: Any) -> dict[str, Any]:
             "url": params.get("url")}
 
 
-def tool_context(agent: Any) -> Any:
-    """Tool fuzzing's hook: a function making the context a tool of `agent` receives when a
-    run calls it (a `RunContextWrapper` around the context masfuzz's runs give the entry
-    agent), so a tool called directly sees what it sees inside a run, not None."""
-    from masfuzz.adapters.openai_agents.run import default_context
+def tool_context(agent: Any, factory: str | None = None) -> Any:
+    """Tool fuzzing's hook: a function making, for one tool, the context the tool receives when
+    a run calls it: a `RunContextWrapper` around the run's context (the `--context` factory's,
+    else the one masfuzz's runs give the entry agent), on which the hooks of the handoffs leading
+    from the entry to the tool's agent (`handoff(on_handoff=...)`) have run, as they run in a
+    conversation that reaches that agent. Called directly with a bare context, a tool fails on
+    what a hook sets (the SDK example's seat agent asserts the flight number its handoff hook
+    sets), which no run of the app can do."""
+    from masfuzz.adapters.openai_agents.run import run_context
+    from masfuzz.loader import load_callable
 
+    w = walk(agent)
     wrapper = sdk.require().RunContextWrapper
-    return lambda: wrapper(context=default_context(agent))
+    made = load_callable(factory, "--context") if factory else None  # here, not in the sandbox
+
+    def make(tool: Any) -> Any:
+        ctx = wrapper(context=run_context(factory, agent, made))
+        for handoff in _handoffs_to(w, tool):
+            _run_hook(handoff, ctx)
+        return ctx
+
+    return make
+
+
+def _handoffs_to(w: Walk, tool: Any) -> list[Any]:
+    """The handoffs on the shortest way from the entry to the first agent owning `tool`."""
+    owner = next((e.owner for e in w.tools if e.tool is tool), None)
+    if owner is None or not w.agents:
+        return []
+    way: dict[int, list[Any]] = {id(w.agents[0]): []}
+    frontier = [w.agents[0]]
+    while frontier and id(owner) not in way:
+        step = []
+        for source in frontier:
+            for edge in w.delegations:
+                if edge.source is source and id(edge.target) not in way:
+                    hook = [edge.via] if edge.trigger == "handoff" and hasattr(edge.via, "on_invoke_handoff") else []
+                    way[id(edge.target)] = way[id(source)] + hook
+                    step.append(edge.target)
+        frontier = step
+    return way.get(id(owner), [])
+
+
+def _run_hook(handoff: Any, ctx: Any) -> None:
+    """A handoff's hook run on `ctx`, with placeholder arguments when it takes an input. A hook
+    that fails here leaves the context as it got it: the hook itself is judged where it runs for
+    real, in the system's runs, and the tool is called all the same."""
+    import json
+
+    from masfuzz.adapters.syncrun import run_coroutine_sync
+    from masfuzz.control import placeholders
+
+    schema = getattr(handoff, "input_json_schema", None) or {}
+    try:
+        run_coroutine_sync(handoff.on_invoke_handoff(ctx, json.dumps(placeholders(schema)) if schema else None))
+    except Exception:
+        pass
 
 
 def prepare_worker_template() -> None:

@@ -13,6 +13,12 @@ expression names in the module, compared by identity with the agents the target 
 
 Several functions that run the named agents in different orders are several candidate systems:
 the reader says so and does not pick one (the user states the graph with `--link`).
+
+An app that builds its agent inside the function that runs it (`main()` makes the agent, with
+its guardrails, then loops over the user's messages) has no agent at the top to read an order
+over: `built_pipeline` calls that function once with the SDK's runner stopping it at its first
+run (no model is called), and the agent that run starts is the pipeline's; every run of the
+system is a call of the app's function, which builds its agent afresh as it does for its users.
 """
 
 from __future__ import annotations
@@ -222,7 +228,8 @@ class Pipeline:
 
     async def start(self, task: str) -> Any:
         """Run the app's function on `task`; what it returns. `exit()` in the app (a gate that
-        stops the pipeline) ends it as the app's author meant: with no result."""
+        stops the pipeline) ends it as the app's author meant: with no result, as does the
+        end of masfuzz's answers to its `input()` (a chat loop asking for the next message)."""
         import builtins
         import contextlib
         import sys
@@ -230,7 +237,7 @@ class Pipeline:
         takes_task = bool(_required(self.function))
         asked = builtins.input
         if not takes_task:
-            builtins.input = lambda prompt="": task  # the app's own prompt for its task
+            builtins.input = _answers(task)  # the app's own prompt for its task
         try:
             with contextlib.redirect_stdout(sys.stderr):  # masfuzz's stdout is its own output
                 result = self.function(task) if takes_task else self.function()
@@ -240,9 +247,35 @@ class Pipeline:
             if exc.code not in (None, 0):
                 raise RuntimeError(f"the app exited with status {exc.code}") from None
             return None
+        except NoMoreInput:
+            return INPUT_ENDED
         finally:
             builtins.input = asked
         return result
+
+
+class NoMoreInput(EOFError):
+    """masfuzz's answers to the app's `input()` ran out: the user has no more to say."""
+
+
+INPUT_ENDED = object()  # what `Pipeline.start` gives when the app asked for more than that
+
+
+def _answers(task: str) -> Any:
+    """The app's `input()`: the task, then `exit` once (which ends the usual `while True:
+    input()` chat loops), then end of file, as a closed stdin gives (AG2 programs get the
+    same, `masfuzz.adapters.ag2.live`)."""
+    asked = [0]
+
+    def read(prompt: str = "") -> str:
+        asked[0] += 1
+        if asked[0] == 1:
+            return task
+        if asked[0] == 2:
+            return "exit"
+        raise NoMoreInput("masfuzz: no more scripted input")
+
+    return read
 
 
 def _required(function: Any) -> list[str]:
@@ -280,3 +313,78 @@ def pipeline_of(obj: Any, is_agent: Any) -> Pipeline | None:
     order = read_order(module, used, order.function.removesuffix("()"))
     function = runnable(module, order) if order is not None else None
     return Pipeline(function, used, order) if function is not None and order is not None else None
+
+
+class _Started(BaseException):
+    """The first run a function starts, stopped before any model call (a BaseException, so
+    the app's own `except Exception` does not swallow it)."""
+
+    def __init__(self, agent: Any) -> None:
+        super().__init__()
+        self.agent = agent
+
+
+def built_pipeline(obj: Any) -> Pipeline | None:
+    """The pipeline of a function that builds its agent and runs it (`obj`, or the module's one
+    such function), its agent the one its first run starts; None when there is none. The
+    function is called once, its first `Runner.run` stopped (no model is called): a factory
+    that only returns an agent runs nothing and is not such a function."""
+    import asyncio
+
+    from masfuzz.adapters.openai_agents import sdk
+    from masfuzz.adapters.syncrun import run_coroutine_sync
+
+    module = obj if inspect.ismodule(obj) else inspect.getmodule(obj)
+    if module is None:
+        return None
+    candidates = [obj] if inspect.isfunction(obj) else [
+        v for v in vars(module).values() if inspect.isfunction(v) and v.__module__ == module.__name__]
+    found = [(f, line) for f in candidates if (line := _builds_and_runs(f)) is not None]
+    if len(found) != 1 or len(_required(found[0][0])) > 1:
+        return None
+    function, line = found[0]
+    run_module = sdk.require().run
+    before = run_module.get_default_agent_runner()
+
+    class Stop(run_module.AgentRunner):  # type: ignore[misc, name-defined]
+        async def run(self, starting_agent: Any, input: Any, **kwargs: Any) -> Any:
+            raise _Started(starting_agent)
+
+        def run_sync(self, starting_agent: Any, input: Any, **kwargs: Any) -> Any:
+            raise _Started(starting_agent)
+
+        def run_streamed(self, starting_agent: Any, input: Any, **kwargs: Any) -> Any:
+            raise _Started(starting_agent)
+
+    order = Order(f"{function.__name__}()", [Step(0, line, ())])
+    run_module.set_default_agent_runner(Stop())
+    try:
+        run_coroutine_sync(Pipeline(function, [], order).start("masfuzz check"))
+    except _Started as started:
+        return Pipeline(function, [started.agent], order)
+    except (Exception, asyncio.CancelledError):  # it failed before running an agent: not one
+        return None
+    finally:
+        run_module.set_default_agent_runner(before)
+    return None
+
+
+def _builds_and_runs(function: Any) -> int | None:
+    """The line of the first `Runner.run` of a function whose own body builds an `Agent`."""
+    try:
+        tree = ast.parse(inspect.getsource(function).lstrip())
+    except (OSError, TypeError, SyntaxError):
+        return None
+    builds = runs = None
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = ast.unparse(node.func)
+        if name.split("[")[0] in ("Agent", "agents.Agent"):
+            builds = True
+        elif isinstance(node.func, ast.Attribute) and node.func.attr in RUN_METHODS and \
+                ast.unparse(node.func.value) in ("Runner", "agents.Runner"):
+            runs = node.lineno if runs is None else min(runs, node.lineno)
+    if not builds or runs is None:
+        return None
+    return runs + function.__code__.co_firstlineno - 1

@@ -23,7 +23,7 @@ from masfuzz.adapters.openai_agents.bridge import make_model
 from masfuzz.adapters.openai_agents.extract import Walk
 from masfuzz.adapters.openai_agents.mutate import mutated
 from masfuzz.adapters.openai_agents.nested import every_run_injected
-from masfuzz.adapters.openai_agents.pipeline import Pipeline
+from masfuzz.adapters.openai_agents.pipeline import INPUT_ENDED, Pipeline
 from masfuzz.adapters.openai_agents.recording import RunRecording, adopting, dispatch
 from masfuzz.adapters.openai_agents.tools import instrumented
 from masfuzz.adapters.base import system_lock
@@ -80,10 +80,13 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
                 else:
                     result = await asyncio.wait_for(
                         agents.Runner.run(entry, scenario.input, run_config=run_config,
-                                          max_turns=max_turns, context=run_context(scenario, entry)),
+                                          max_turns=max_turns, context=run_context(scenario.context, entry)),
                         timeout,
                     )
                     final = result.final_output
+            if final is INPUT_ENDED:  # a chat loop asking for the next message: the user left
+                return recorder.finish("other", detail=f"{entry.name}() asked for more input after "
+                                       "the user's last words (the task, then exit)", final_output=None)
             if final is None and isinstance(entry, Pipeline):
                 # the app's own gate stopped its pipeline (`exit(0)`, a bare `return`), as a
                 # tripped guardrail does: the app's decision on what its agents said, not a
@@ -128,16 +131,18 @@ def _crashed(rec: RunRecording, exc: Exception) -> Trace:
     return rec.recorder.finish("crash", detail=f"{type(exc).__name__}: {message}")
 
 
-def run_context(scenario: Scenario, entry: Any) -> Any:
-    """The run's context: what the user's factory (`--context`) makes afresh, else a default one."""
-    if scenario.context:
+def run_context(context: str | None, entry: Any, factory: Any = None) -> Any:
+    """A run's context: what the user's factory (`--context`, the scenario's `context`) makes
+    afresh, else a default one. `factory`: that function already loaded (the tools phase loads
+    it before its sandbox, which shows a tool its own folder, not the factory's)."""
+    if context:
         from masfuzz.loader import load_callable
 
-        factory = load_callable(scenario.context, "--context")
+        factory = factory if factory is not None else load_callable(context, "--context")
         try:
             return factory()
         except Exception as exc:
-            raise MasfuzzError(f"--context {scenario.context}: the factory failed: "
+            raise MasfuzzError(f"--context {context}: the factory failed: "
                                f"{type(exc).__name__}: {exc}") from None
     return default_context(entry)
 
