@@ -1,0 +1,66 @@
+"""The PydanticAI adapter: extract a `WorkflowSpec` from an `Agent`, run scenarios on it.
+
+Modules: `extract` (the static walk: agents, tools, agent delegation through tools), `bridge`
+(masfuzz's model as each agent's `FunctionModel`), `recording` (trace events, and the toolset
+wrapper that records tool calls and injects faults), `run` (one scenario).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from masfuzz.adapters.base import Adapter
+from masfuzz.adapters.pydantic_ai.extract import FRAMEWORK, Walk, extract, is_agent, walk
+from masfuzz.scenario import Scenario
+from masfuzz.spec.model import WorkflowSpec
+from masfuzz.trace import Trace
+
+
+class PydanticAIAdapter(Adapter):
+    framework: ClassVar[str] = FRAMEWORK
+    extra: ClassVar[str] = "pydantic-ai"
+    model_setting: ClassVar[str] = "Agent.override(model=...)"
+
+    def __init__(self) -> None:
+        self._walks: dict[int, Walk] = {}
+
+    @classmethod
+    def accepts(cls, obj: Any) -> bool:
+        return is_agent(obj)
+
+    def model_places(self, obj: Any, spec: WorkflowSpec) -> dict[str, list[str]]:
+        # every agent's model is overridden, one without a model of its own included
+        return {a.id: [self.model_setting] for a in spec.agents}
+
+    def extract(self, obj: Any, *, target: str = "") -> WorkflowSpec:
+        spec, w = extract(obj, target=target)
+        self._walks[id(obj)] = w
+        return spec
+
+    async def run(self, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
+        from masfuzz.adapters.pydantic_ai.run import run_scenario
+        from masfuzz.llm.settings import sut_client
+
+        w = self._walks.get(id(obj)) or walk(obj, spec.system.entry_agent)
+        return await run_scenario(obj, w, spec, scenario, sut_client)
+
+
+ADAPTER = PydanticAIAdapter
+
+__all__ = ["ADAPTER", "PydanticAIAdapter", "extract", "tools_of", "walk"]
+
+
+def tools_of(agent: Any, notes: list[str]) -> list[Any]:
+    """Tool fuzzing's hook: the function tools reachable from `agent` (PydanticAI `Tool`s), as
+    `inspect` counts them; the functions themselves, called with the arguments the fuzzer makes."""
+    w = walk(agent)
+    notes.extend(w.notes)
+    out: list[Any] = []
+    seen: set[str] = set()
+    for edge in w.tools:
+        if edge.kind != "function":
+            notes.append(f"tool {edge.name!r} ({edge.kind}) has no Python function to fuzz; skipped")
+        elif edge.name not in seen:
+            seen.add(edge.name)
+            out.append(edge.tool)
+    return out
