@@ -54,21 +54,3 @@ async def review(ctx: RunContext, text: str, which: int) -> str:
 def fail_always(reason: str) -> str:
     """A tool that always fails."""
     raise RuntimeError(f"broken: {reason}")
-
-
-def policy(request):
-    """Each agent says who it is (a probe per agent), after calling its tools the task names."""
-    from masfuzz.llm.scripted import call, say, tool_results
-
-    task = next((m.content or "" for m in request.messages if m.role == "user"), "")
-    if request.agent == "lead":
-        if "write" in task and not tool_results(request, "write"):
-            return call("write", topic="fail" if "fail" in task else "owls")
-        if "review" in task and not tool_results(request, "review"):
-            return call("review", text="a draft", which=1)
-        return say("lead: " + " | ".join(r.content for r in tool_results(request)))
-    if request.agent == "writer":
-        if "fail" in task and not tool_results(request, "fail_always"):
-            return call("fail_always", reason="asked to")
-        return say('{"title": "writer", "words": 3}')
-    return say(f"{request.agent} here")

@@ -16,7 +16,7 @@ pytest.importorskip("pydantic_ai")
 APP = "examples/pydantic_ai/app.py:support_agent"
 APP_POLICY = "scripted/examples/pydantic_ai/policy.py:policy"
 SYSTEMS = "tests/adapters/pai_systems.py:lead"
-POLICY = "scripted/tests/adapters/pai_systems.py:policy"
+POLICY = "scripted/tests/adapters/pai_policy.py:policy"
 
 
 @pytest.fixture(autouse=True)
@@ -92,3 +92,11 @@ def test_stub_and_usage_limit():
     # the limit is the entry agent's run's: the seat agent's own run (with PydanticAI's default
     # limit) goes on, and the support agent's next request is the one refused
     assert [e.tool for e in trace.of_type(ToolCall)] == ["lookup_booking", "ask_seat_desk", "seat_map"]
+
+
+def test_programmatic_hand_off_is_read_from_the_code_and_traced_as_a_sequence():
+    _, _, spec = system("tests/adapters/pai_handoff.py")
+    assert [(d.from_, d.to, d.trigger) for d in spec.delegations] == [("search", "seats", "sequence")]
+    trace = run("tests/adapters/pai_handoff.py", "SFO to ANC", "scripted/tests/adapters/pai_policy.py:handoff_policy")
+    assert delegations(trace) == [("search", "seats", "sequence")]
+    assert trace.termination.final_output == "seat 1A on AK456"  # the typed answer reached the code

@@ -2,7 +2,8 @@
 
 Modules: `extract` (the static walk: agents, tools, agent delegation through tools), `bridge`
 (masfuzz's model as each agent's `FunctionModel`), `recording` (trace events, and the toolset
-wrapper that records tool calls and injects faults), `run` (one scenario).
+wrapper that records tool calls and injects faults), `pipeline` (programmatic hand-off: the
+app's own code running agents in turn), `run` (one scenario).
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ class PydanticAIAdapter(Adapter):
 
     @classmethod
     def accepts(cls, obj: Any) -> bool:
-        return is_agent(obj)
+        from masfuzz.adapters.pydantic_ai.pipeline import AgentPipeline
+
+        return is_agent(obj) or isinstance(obj, AgentPipeline)
 
     def model_places(self, obj: Any, spec: WorkflowSpec) -> dict[str, list[str]]:
         # every agent's model is overridden, one without a model of its own included
@@ -48,6 +51,14 @@ class PydanticAIAdapter(Adapter):
 ADAPTER = PydanticAIAdapter
 
 __all__ = ["ADAPTER", "PydanticAIAdapter", "extract", "tools_of", "walk"]
+
+
+def capture(obj: Any, target: str) -> Any:
+    """An app running its agents one after another in plain Python (`app.py`, `app.py:main`):
+    its pipeline (`pipeline.capture`). Called by `masfuzz.adapters.base.resolve`."""
+    from masfuzz.adapters.pydantic_ai.pipeline import capture as pipeline
+
+    return pipeline(obj, target)
 
 
 def tools_of(agent: Any, notes: list[str]) -> list[Any]:

@@ -58,7 +58,8 @@ class Walk:
     agents: list[Any] = field(default_factory=list)
     ids: dict[int, str] = field(default_factory=dict)  # id(agent) -> agent id
     tools: list[ToolEdge] = field(default_factory=list)
-    delegations: list[tuple[Any, Any, str]] = field(default_factory=list)  # (from, to, tool)
+    # (from, to, trigger, condition): `as_tool` through a tool, `sequence` in the app's code
+    delegations: list[tuple[Any, Any, str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     def id_of(self, agent: Any) -> str:
@@ -66,6 +67,11 @@ class Walk:
 
 
 def walk(entry: Any, entry_name: str = "") -> Walk:
+    """The graph reachable from an agent, or from every agent of an app's programmatic
+    hand-off (`pipeline.AgentPipeline`: its first agent first, its code's order as sequence
+    edges)."""
+    from masfuzz.adapters.pydantic_ai.pipeline import AgentPipeline
+
     w = Walk()
     taken: set[str] = set()
     queue: deque[Any] = deque()
@@ -82,7 +88,15 @@ def walk(entry: Any, entry_name: str = "") -> Walk:
         w.agents.append(agent)
         queue.append(agent)
 
-    visit(entry, entry_name)
+    if isinstance(entry, AgentPipeline):
+        names = getattr(entry.function, "__globals__", {})
+        for root in entry.roots:
+            visit(root, _name_in(root, names))
+        w.delegations += [(entry.agents[a], entry.agents[b], "sequence", why) for a, b, why in entry.order.edges]
+        w.notes.append(f"the app's own {entry.order.function} runs its agents: "
+                       + " -> ".join(w.id_of(entry.agents[s.agent]) for s in entry.order.steps))
+    else:
+        visit(entry, entry_name)
     while queue:
         agent = queue.popleft()
         me = w.id_of(agent)
@@ -90,7 +104,7 @@ def walk(entry: Any, entry_name: str = "") -> Walk:
             w.tools.append(ToolEdge(agent, name, "function", tool))
             for target, found_as in agents_run_by(tool.function):
                 visit(target, found_as)
-                w.delegations.append((agent, target, name))
+                w.delegations.append((agent, target, "as_tool", f"tool {name}"))
         for native in _native_tools(agent):
             name = str(getattr(native, "kind", None) or type(native).__name__)
             w.tools.append(ToolEdge(agent, name, "hosted", native))
@@ -204,12 +218,12 @@ def extract(entry: Any, *, target: str = "") -> tuple[WorkflowSpec, Walk]:
         if edge.name not in tools:  # tools are distinct by name: the first one describes it
             tools[edge.name] = _tool_spec(edge)
     delegations: dict[tuple[str, str], Delegation] = {}
-    for source, target_agent, tool in w.delegations:
+    for source, target_agent, trigger, condition in w.delegations:
         key = (w.id_of(source), w.id_of(target_agent))
-        delegations.setdefault(key, Delegation(**{"from": key[0]}, to=key[1], trigger="as_tool",
-                                               condition=f"tool {tool}"))
+        delegations.setdefault(key, Delegation(**{"from": key[0]}, to=key[1], trigger=trigger,  # type: ignore[arg-type]
+                                               condition=condition))
     spec = WorkflowSpec(
-        system=SystemInfo(id=_system_id(target, w), entry_agent=w.id_of(entry), framework=FRAMEWORK,
+        system=SystemInfo(id=_system_id(target, w), entry_agent=w.id_of(w.agents[0]), framework=FRAMEWORK,
                           pattern="orchestrated" if delegations else "handoff"),
         agents=tuple(_agent_spec(a, w) for a in w.agents),
         tools=tuple(tools.values()),

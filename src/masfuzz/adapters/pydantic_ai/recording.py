@@ -35,13 +35,19 @@ class RunRecording:
     blocked: set[str] = field(default_factory=set)  # call ids of restricted attempts
     delegated: set[tuple[str, str]] = field(default_factory=set)  # (tool call id, agent)
     final: dict[str, str] = field(default_factory=dict)  # agent -> its last answer
+    top: str | None = None  # the last agent the app's own code ran (outside any tool)
 
     def model_called(self, agent: str) -> None:
-        """`agent` takes a turn; inside another agent's tool, that tool delegated to it."""
+        """`agent` takes a turn; inside another agent's tool, that tool delegated to it; outside
+        any tool after another agent, the app's code handed over to it (a `sequence`)."""
         outer = CURRENT_TOOL.get()
         if outer is not None and outer[0] != agent and (outer[2], agent) not in self.delegated:
             self.delegated.add((outer[2], agent))
             self.recorder.add(DelegationEvent(**{"from": outer[0], "to": agent, "trigger": "as_tool"}))
+        elif outer is None:
+            if self.top is not None and self.top != agent:
+                self.recorder.add(DelegationEvent(**{"from": self.top, "to": agent, "trigger": "sequence"}))
+            self.top = agent
         self.recorder.turn(agent)
 
     def asked(self, agent: str, tool: str, arguments: dict[str, Any], call_id: str) -> None:

@@ -24,6 +24,7 @@ from masfuzz.adapters.base import system_lock
 from masfuzz.adapters.faults import tool_faults
 from masfuzz.adapters.pydantic_ai.bridge import AgentModel
 from masfuzz.adapters.pydantic_ai.extract import FRAMEWORK, Walk
+from masfuzz.adapters.pydantic_ai.pipeline import AgentPipeline
 from masfuzz.adapters.pydantic_ai.recording import RunRecording, recording_toolset
 from masfuzz.errors import MasfuzzError, ModelCallFailed
 from masfuzz.graph.coordination import CoordinationGraph
@@ -61,17 +62,25 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
                 me = walk.id_of(agent)
                 model = AgentModel(me, rec, scenario, clients, probes.get(me, ())).model()
                 toolsets = [recording_toolset(ts, me, rec) for ts in agent.toolsets]
-                stack.enter_context(agent.override(model=model, tools=[], toolsets=toolsets))
+                # its name too: PydanticAI names an unnamed agent at its first run after the
+                # variable that ran it (`specialist_agent`), which would change its id
+                stack.enter_context(agent.override(name=me, model=model, tools=[], toolsets=toolsets))
             recorder.meta["model_swapped_at"] = {walk.id_of(a): ["Agent.override(model=...)"]
                                                  for a in walk.agents}
             try:
-                result = await asyncio.wait_for(
-                    entry.run(scenario.input, usage_limits=limits, deps=_deps(scenario, entry)), timeout)
+                if isinstance(entry, AgentPipeline):  # the app's own code runs its agents
+                    output = await asyncio.wait_for(entry.start(scenario.input), timeout)
+                    if output is None:  # its own gate stopped it, as a tripped guardrail does
+                        return recorder.finish("other", detail=f"{entry.name}() stopped without a "
+                                               "result (the app's own code ended the pipeline)")
+                else:
+                    output = (await asyncio.wait_for(entry.run(scenario.input, usage_limits=limits,
+                                                               deps=_deps(scenario, entry)), timeout)).output
             except MasfuzzError:
                 raise
             except Exception as exc:  # how the run ended early; the system raising is a finding
                 return _ended(rec, exc, limit)
-    return recorder.finish("completed", final_output=_text(result.output))
+    return recorder.finish("completed", final_output=_text(output))
 
 
 def _ended(rec: RunRecording, exc: Exception, limit: float) -> Trace:
