@@ -21,6 +21,20 @@ class AgentPipeline(Pipeline):
     """A PydanticAI app's own function running its agents in turn (the type masfuzz's adapter
     table finds this adapter by)."""
 
+    @property
+    def returns_value(self) -> bool:
+        """Does the function return a value? A `main()` that prints its agents' answers and
+        returns nothing ends normally with None, which from one that returns is a gate."""
+        import ast
+        import inspect
+        import textwrap
+
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(self.function)))
+        except (OSError, TypeError, SyntaxError):
+            return True
+        return any(isinstance(n, ast.Return) and n.value is not None for n in ast.walk(tree))
+
 
 def capture(obj: Any, target: str) -> AgentPipeline | None:
     """A module or a function of an app that runs two or more agents one after the other is

@@ -70,7 +70,9 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
             try:
                 if isinstance(entry, AgentPipeline):  # the app's own code runs its agents
                     output = await asyncio.wait_for(entry.start(scenario.input), timeout)
-                    if output is None:  # its own gate stopped it, as a tripped guardrail does
+                    if output is None and not entry.returns_value:  # it prints, returns nothing
+                        output = rec.final.get(rec.top or "")  # its last agent's answer
+                    elif output is None:  # its own gate stopped it, as a tripped guardrail does
                         return recorder.finish("other", detail=f"{entry.name}() stopped without a "
                                                "result (the app's own code ended the pipeline)")
                 else:
