@@ -100,3 +100,20 @@ def test_programmatic_hand_off_is_read_from_the_code_and_traced_as_a_sequence():
     trace = run("tests/adapters/pai_handoff.py", "SFO to ANC", "scripted/tests/adapters/pai_policy.py:handoff_policy")
     assert delegations(trace) == [("search", "seats", "sequence")]
     assert trace.termination.final_output == "seat 1A on AK456"  # the typed answer reached the code
+
+
+def test_workflow_mutants_change_what_a_run_offers_and_never_the_objects():
+    from masfuzz.scenario import Mutation
+
+    adapter, obj, spec = system(APP)
+    hidden = Mutation(operator="remove_tool_edge", args=("seat_agent", "seat_map"))
+    trace = run(APP, "Move booking ABC123 to seat 14C", APP_POLICY, mutant=hidden)
+    result = next(r for r in trace.of_type(ToolResult) if r.tool == "seat_map")
+    assert result.status == "error" and "Unknown tool" in result.payload  # PydanticAI refused it
+    dropped = Mutation(operator="drop_delegation", args=("support_agent", "seat_agent"))
+    trace = run(APP, "Move booking ABC123 to seat 14C", APP_POLICY, mutant=dropped)
+    assert "seat_agent" not in {e.agent for e in trace.of_type(AgentTurn)}
+    assert adapter.mutation_problem(obj, spec, Mutation(operator="retarget_delegation", args=(
+        "support_agent", "seat_agent", "refund_agent"))).endswith("masfuzz does not rewrite it")
+    trace = run(APP, "Move booking ABC123 to seat 14C", APP_POLICY)  # the system as written
+    assert ("support_agent", "seat_agent", "as_tool") in delegations(trace)

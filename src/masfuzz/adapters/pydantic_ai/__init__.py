@@ -3,7 +3,7 @@
 Modules: `extract` (the static walk: agents, tools, agent delegation through tools), `bridge`
 (masfuzz's model as each agent's `FunctionModel`), `recording` (trace events, and the toolset
 wrapper that records tool calls and injects faults), `pipeline` (programmatic hand-off: the
-app's own code running agents in turn), `run` (one scenario).
+app's own code running agents in turn), `mutate` (workflow mutants), `run` (one scenario).
 """
 
 from __future__ import annotations
@@ -39,6 +39,17 @@ class PydanticAIAdapter(Adapter):
         spec, w = extract(obj, target=target)
         self._walks[id(obj)] = w
         return spec
+
+    @property
+    def mutation_operators(self) -> frozenset[str]:
+        from masfuzz.adapters.pydantic_ai.mutate import OPERATORS
+
+        return OPERATORS
+
+    def mutation_problem(self, obj: Any, spec: WorkflowSpec, mutation: Any) -> str | None:
+        from masfuzz.adapters.pydantic_ai.mutate import problem
+
+        return problem(self._walks.get(id(obj)) or walk(obj, spec.system.entry_agent), mutation)
 
     async def run(self, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
         from masfuzz.adapters.pydantic_ai.run import run_scenario

@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from masfuzz.adapters.pydantic_ai.recording import RunRecording
-from masfuzz.errors import ModelError
+from masfuzz.errors import MasfuzzError, ModelError
 from masfuzz.llm.types import ChatMessage, ChatRequest, ToolCallRequest, ToolDef
 from masfuzz.trace import SYSTEM_PROMPTS, Message
 
@@ -47,6 +47,17 @@ class AgentModel:
                              model_name=f"masfuzz:{self.agent}")
 
     async def answer(self, messages: list[Any], info: Any) -> Any:
+        """The agent's model's answer. PydanticAI lets whatever the model raises out of the run,
+        where it would read as the system's crash: masfuzz's own failure is said as masfuzz's."""
+        try:
+            return await self._answer(messages, info)
+        except MasfuzzError:
+            raise
+        except Exception as exc:
+            raise MasfuzzError(f"masfuzz's model for PydanticAI agent {self.agent} failed: "
+                               f"{type(exc).__name__}: {exc}") from exc
+
+    async def _answer(self, messages: list[Any], info: Any) -> Any:
         from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart
         from pydantic_ai.usage import RequestUsage
 
@@ -106,14 +117,18 @@ class AgentModel:
     def _returned(self, messages: list[Any]) -> None:
         """Calls of this agent that PydanticAI answered without running a tool: arguments that
         failed validation, a tool the agent does not have (a restricted attempt)."""
-        from pydantic_ai.messages import ModelRequest, RetryPromptPart
+        from pydantic_ai.messages import ModelRequest, RetryPromptPart, ToolReturnPart
 
         rec = self.recording
         last = messages[-1] if messages else None
         for part in getattr(last, "parts", ()) if isinstance(last, ModelRequest) else ():
-            if isinstance(part, RetryPromptPart) and part.tool_call_id and part.tool_name and \
-                    (part.tool_call_id in rec.pending or part.tool_call_id in rec.blocked):
+            call_id = getattr(part, "tool_call_id", None)
+            if not call_id or not (call_id in rec.pending or call_id in rec.blocked):
+                continue  # the wrapper recorded the call's result
+            if isinstance(part, RetryPromptPart) and part.tool_name:  # older PydanticAI
                 rec.answered(part.tool_call_id, part.tool_name, "error", part.model_response(), self.agent)
+            elif isinstance(part, ToolReturnPart) and getattr(part, "retry", None) is not None:
+                rec.answered(part.tool_call_id, part.tool_name, "error", part.model_response_str(), self.agent)
 
     def _request(self, messages: list[Any], info: Any) -> ChatRequest:
         settings = dict(info.model_settings or {})

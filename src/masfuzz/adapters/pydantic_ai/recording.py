@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from masfuzz.adapters import faults as fault_lib
@@ -61,14 +61,17 @@ class RunRecording:
         self.pending[call_id] = (agent, tool)
         self.recorder.add(ToolCall(agent=agent, tool=tool, arguments=arguments, call_id=call_id))
 
-    def answered(self, call_id: str, tool: str, status: str, payload: str, agent: str = "") -> None:
-        """A tool call's result: run by the wrapper, or refused by PydanticAI (bad arguments,
-        a tool the agent does not have)."""
-        if call_id in self.blocked:
+    def answered(self, call_id: str, tool: str, status: str, payload: str, agent: str = "",
+                 ran: bool = False) -> None:
+        """A tool call's result: run by the wrapper (`ran`: a restricted tool a workflow mutant
+        granted runs too), or refused by PydanticAI (bad arguments, a tool the agent does not
+        have)."""
+        if call_id in self.blocked and not ran:
             self.blocked.discard(call_id)
             self.recorder.add(ToolResult(agent=agent, tool=tool, call_id=call_id, status="blocked",
                                          payload=payload))
             return
+        self.blocked.discard(call_id)
         owner, _ = self.pending.pop(call_id, (agent, tool))
         injection = self.faults.get(tool)
         self.recorder.add(ToolResult(agent=owner, tool=tool, call_id=call_id, status=status,  # type: ignore[arg-type]
@@ -91,9 +94,13 @@ def payload_text(value: Any) -> str:
         return str(value)
 
 
-def recording_toolset(wrapped: Any, agent: str, recording: RunRecording) -> Any:
-    """`wrapped`, one of an agent's toolsets, with its tool calls recorded and faulted."""
-    return _toolset_class()(wrapped, agent=agent, recording=recording)
+def recording_toolset(wrapped: Any, agent: str, recording: RunRecording, *,
+                      hidden: set[str] | frozenset[str] = frozenset(),
+                      descriptions: dict[str, str] | None = None) -> Any:
+    """`wrapped`, one of an agent's toolsets, with its tool calls recorded and faulted; a
+    workflow mutant's `hidden` tools left out of what it offers and `descriptions` put in."""
+    return _toolset_class()(wrapped, agent=agent, recording=recording, hidden=frozenset(hidden),
+                            descriptions=dict(descriptions or {}))
 
 
 _classes: dict[type, type] = {}
@@ -111,6 +118,14 @@ def _toolset_class() -> type:
     class RecordingToolset(WrapperToolset):  # type: ignore[misc, type-arg]
         agent: str = ""
         recording: Any = None
+        hidden: frozenset[str] = frozenset()
+        descriptions: dict[str, str] = field(default_factory=dict)
+
+        async def get_tools(self, ctx: Any) -> dict[str, Any]:
+            tools = await self.wrapped.get_tools(ctx)
+            return {name: replace(t, tool_def=replace(t.tool_def, description=self.descriptions[name]))
+                    if name in self.descriptions else t
+                    for name, t in tools.items() if name not in self.hidden}
 
         async def call_tool(self, name: str, tool_args: dict[str, Any], ctx: Any, tool: Any) -> Any:
             rec: RunRecording = self.recording
@@ -123,10 +138,10 @@ def _toolset_class() -> type:
                 else:
                     result = await self.wrapped.call_tool(name, tool_args, ctx, tool)
             except ModelRetry as exc:  # the tool asks the model to try again: an error result
-                rec.answered(call_id, name, "error", str(exc), self.agent)
+                rec.answered(call_id, name, "error", str(exc), self.agent, ran=True)
                 raise
             except Exception as exc:
-                rec.answered(call_id, name, "error", f"{type(exc).__name__}: {exc}", self.agent)
+                rec.answered(call_id, name, "error", f"{type(exc).__name__}: {exc}", self.agent, ran=True)
                 if getattr(ctx, "deps", None) is None and isinstance(exc, (AttributeError, TypeError)) \
                         and "NoneType" in str(exc):
                     # it read the dependencies the app's own code passes (`deps=`) and masfuzz
@@ -135,7 +150,7 @@ def _toolset_class() -> type:
                 raise
             finally:
                 CURRENT_TOOL.reset(token)
-            rec.answered(call_id, name, "ok", payload_text(result), self.agent)
+            rec.answered(call_id, name, "ok", payload_text(result), self.agent, ran=True)
             return result
 
     _classes[WrapperToolset] = RecordingToolset

@@ -24,6 +24,7 @@ from masfuzz.adapters.base import system_lock
 from masfuzz.adapters.faults import tool_faults
 from masfuzz.adapters.pydantic_ai.bridge import AgentModel
 from masfuzz.adapters.pydantic_ai.extract import FRAMEWORK, Walk
+from masfuzz.adapters.pydantic_ai.mutate import mutant
 from masfuzz.adapters.pydantic_ai.pipeline import AgentPipeline
 from masfuzz.adapters.pydantic_ai.recording import RunRecording, recording_toolset
 from masfuzz.errors import MasfuzzError, ModelCallFailed
@@ -34,6 +35,7 @@ from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import HARNESS_CAUSE, ErrorEvent, Message, Trace, TraceRecorder
 
 DEFAULT_TIMEOUT = 60.0  # seconds, when the scenario sets none (a hanging tool must end somehow)
+DEFAULT_REQUEST_LIMIT = 50  # PydanticAI's own UsageLimits default
 
 
 async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Scenario,
@@ -50,7 +52,8 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
     rec = RunRecording(recorder=recorder, workflow_tools={t.id for t in spec.tools}, owned=owned,
                        faults=tool_faults(scenario, [t.id for t in spec.tools]),
                        probes={a: {t.name for t in ts} for a, ts in probes.items()})
-    limits = UsageLimits(request_limit=scenario.max_turns) if scenario.max_turns else None
+    mut = mutant(walk, scenario.mutant)
+    limits = UsageLimits(request_limit=mut.turns(scenario.max_turns or DEFAULT_REQUEST_LIMIT))
     limit = scenario.timeout or DEFAULT_TIMEOUT
     # end a little before the scenario's limit, at which an executor cancels the run: stopping
     # first keeps the partial trace and says why it ended
@@ -61,7 +64,9 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
             for agent in walk.agents:
                 me = walk.id_of(agent)
                 model = AgentModel(me, rec, scenario, clients, probes.get(me, ())).model()
-                toolsets = [recording_toolset(ts, me, rec) for ts in agent.toolsets]
+                toolsets = [recording_toolset(ts, me, rec, hidden=mut.hidden.get(me, set()),
+                                              descriptions=mut.descriptions)
+                            for ts in [*agent.toolsets, *_granted(mut.granted.get(me))]]
                 # its name too: PydanticAI names an unnamed agent at its first run after the
                 # variable that ran it (`specialist_agent`), which would change its id
                 stack.enter_context(agent.override(name=me, model=model, tools=[], toolsets=toolsets))
@@ -78,9 +83,9 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
                 else:
                     output = (await asyncio.wait_for(entry.run(scenario.input, usage_limits=limits,
                                                                deps=_deps(scenario, entry)), timeout)).output
-            except MasfuzzError:
-                raise
             except Exception as exc:  # how the run ended early; the system raising is a finding
+                if isinstance(exc, MasfuzzError) and not isinstance(exc, ModelCallFailed):
+                    raise  # masfuzz's own failure or bad input, never the system's
                 return _ended(rec, exc, limit)
     return recorder.finish("completed", final_output=_text(output))
 
@@ -123,6 +128,15 @@ def _probes(spec: WorkflowSpec) -> dict[str, tuple[ToolDef, ...]]:
         out.setdefault(agent, []).append(ToolDef(name=t.id, description=t.description,
                                                  parameters=t.parameters or {"type": "object", "properties": {}}))
     return {a: tuple(ts) for a, ts in out.items()}
+
+
+def _granted(tools: list[Any] | None) -> list[Any]:
+    """A workflow mutant's restricted tools given to an agent, as a toolset of their own."""
+    if not tools:
+        return []
+    from pydantic_ai.toolsets import FunctionToolset
+
+    return [FunctionToolset(tools)]
 
 
 def _deps(scenario: Scenario, entry: Any) -> Any:
