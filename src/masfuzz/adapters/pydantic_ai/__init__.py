@@ -73,8 +73,10 @@ def capture(obj: Any, target: str) -> Any:
 
 
 def tools_of(agent: Any, notes: list[str]) -> list[Any]:
-    """Tool fuzzing's hook: the function tools reachable from `agent` (PydanticAI `Tool`s), as
-    `inspect` counts them; the functions themselves, called with the arguments the fuzzer makes."""
+    """Tool fuzzing's hook: the function tools reachable from `agent`, as `inspect` counts them:
+    a tool that takes no run context as its plain function (what PydanticAI calls with the
+    model's arguments), one that takes a `RunContext` as its PydanticAI `Tool`, for the tool
+    fuzzer's PydanticAI support to call with a context."""
     w = walk(agent)
     notes.extend(w.notes)
     out: list[Any] = []
@@ -84,5 +86,5 @@ def tools_of(agent: Any, notes: list[str]) -> list[Any]:
             notes.append(f"tool {edge.name!r} ({edge.kind}) has no Python function to fuzz; skipped")
         elif edge.name not in seen:
             seen.add(edge.name)
-            out.append(edge.tool)
+            out.append(edge.tool if edge.tool.takes_ctx else edge.tool.function)
     return out
