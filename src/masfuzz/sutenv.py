@@ -23,7 +23,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 DUMMY_KEY = "sk-masfuzz-loopback"
-KEY_VARIABLES = ("OPENAI_API_KEY",)
+KEY_VARIABLES = ("OPENAI_API_KEY", "GOOGLE_API_KEY")  # PydanticAI makes a Gemini model as it loads
 # Where the OpenAI SDK (OPENAI_BASE_URL), its 0.x releases and LiteLLM (OPENAI_API_BASE) look
 # for the provider when the code does not say.
 URL_VARIABLES = ("OPENAI_BASE_URL", "OPENAI_API_BASE")

@@ -3,7 +3,8 @@
 A manager that awaits `Runner.run(outline_agent, ...)`, then `Runner.run(checker, ...)`, then,
 past a quality gate, `Runner.run(story_agent, ...)` has no graph in its objects; its code is
 the graph. `read_order` reads it from the module's source (the AST, nothing is run): each
-function's `Runner.run` / `run_sync` / `run_streamed` calls in the order the code runs them,
+function's `Runner.run` / `run_sync` / `run_streamed` calls (a PydanticAI app's `agent.run(...)`)
+in the order the code runs them,
 following calls to the module's own functions and to `self.<method>` of the same class, so a
 step written in a helper counts where the helper is called. Consecutive runs are sequence edges;
 a loop whose body runs agents adds a loop-back edge from the body's last agent to its first (a
@@ -31,6 +32,7 @@ from typing import Any
 from masfuzz.errors import TargetError
 
 RUN_METHODS = ("run", "run_sync", "run_streamed")
+SELF_RUN_METHODS = ("run_stream", "run_stream_events", "iter")  # PydanticAI's others
 _DEPTH = 3  # helper calls followed from a function
 
 
@@ -163,13 +165,15 @@ def _function_named(functions: dict[str, ast.AST], name: str) -> ast.AST | None:
 
 
 def _run_of(call: ast.Call, values: dict[str, Any], agents: list[Any]) -> int | None:
-    """The index of the named agent a `Runner.run(agent, ...)` call runs, if it is one."""
+    """The index of the named agent a call runs, if it is one: `Runner.run(agent, ...)` (the
+    Agents SDK), or `agent.run(...)` of an agent that runs itself (PydanticAI)."""
     func = call.func
-    if not (isinstance(func, ast.Attribute) and func.attr in RUN_METHODS and call.args):
+    if not (isinstance(func, ast.Attribute) and func.attr in RUN_METHODS + SELF_RUN_METHODS):
         return None
-    if not (isinstance(func.value, ast.Name) and func.value.id == "Runner"):
-        return None
-    obj = _resolve(call.args[0], values)
+    if isinstance(func.value, ast.Name) and func.value.id == "Runner":
+        obj = _resolve(call.args[0], values) if call.args and func.attr in RUN_METHODS else None
+    else:
+        obj = _resolve(func.value, values)
     return next((i for i, a in enumerate(agents) if a is obj), None)
 
 

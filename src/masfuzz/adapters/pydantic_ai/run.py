@@ -1,0 +1,163 @@
+"""Run one scenario on the user's PydanticAI agents and record its `Trace`.
+
+PydanticAI runs its own loop (`agent.run`) on the user's unmodified agents. For the run, every
+agent of the walk is entered into `agent.override(...)` with masfuzz's model (`bridge`) and its
+toolsets wrapped for recording, faults and stubs (`recording.RunRecording`); the overrides are
+context variables, so they reach the agents the app's tools run. There is no speaking order:
+the entry agent speaks, and another agent speaks only when a tool of a speaking agent runs it.
+
+How a run ends is part of the trace: `completed` with the entry agent's output; `max_turns` when
+a `UsageLimits` bound (PydanticAI's request limit, 50 by default, or the scenario's
+`max_turns` as a request limit) stops it; `timeout` at the scenario's time limit; `crash` when
+the system raises (a tool's exception propagates out of a PydanticAI run; a model answer that
+fails validation more often than the agent's retries allow is `UnexpectedModelBehavior`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from contextlib import ExitStack
+from typing import Any
+
+from masfuzz.adapters.base import system_lock
+from masfuzz.adapters.faults import tool_faults
+from masfuzz.adapters.pydantic_ai.bridge import AgentModel
+from masfuzz.adapters.pydantic_ai.extract import FRAMEWORK, Walk
+from masfuzz.adapters.pydantic_ai.mutate import mutant
+from masfuzz.adapters.pydantic_ai.pipeline import AgentPipeline
+from masfuzz.adapters.pydantic_ai.recording import RunRecording, recording_toolset
+from masfuzz.errors import MasfuzzError, ModelCallFailed
+from masfuzz.graph.coordination import CoordinationGraph
+from masfuzz.llm.types import ToolDef
+from masfuzz.scenario import Scenario
+from masfuzz.spec.model import WorkflowSpec
+from masfuzz.trace import HARNESS_CAUSE, ErrorEvent, Message, Trace, TraceRecorder
+
+DEFAULT_TIMEOUT = 60.0  # seconds, when the scenario sets none (a hanging tool must end somehow)
+DEFAULT_REQUEST_LIMIT = 50  # PydanticAI's own UsageLimits default
+
+
+async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Scenario,
+                       clients: Any) -> Trace:
+    from pydantic_ai import UsageLimits
+
+    recorder = TraceRecorder(scenario_id=scenario.id, system_id=spec.system.id, framework=FRAMEWORK)
+    recorder.meta.update({"sut_model": scenario.sut_model, "restricted": scenario.restricted,
+                          "faults": {f.tool: f.mode for f in scenario.faults}})
+    owned: dict[str, set[str]] = {}
+    for agent, tool in spec.permissions.allow:
+        owned.setdefault(agent, set()).add(tool)
+    probes = _probes(spec) if scenario.restricted == "probe" else {}
+    rec = RunRecording(recorder=recorder, workflow_tools={t.id for t in spec.tools}, owned=owned,
+                       faults=tool_faults(scenario, [t.id for t in spec.tools]),
+                       probes={a: {t.name for t in ts} for a, ts in probes.items()})
+    mut = mutant(walk, scenario.mutant)
+    limits = UsageLimits(request_limit=mut.turns(scenario.max_turns or DEFAULT_REQUEST_LIMIT))
+    limit = scenario.timeout or DEFAULT_TIMEOUT
+    # end a little before the scenario's limit, at which an executor cancels the run: stopping
+    # first keeps the partial trace and says why it ended
+    timeout = max(limit - min(0.5, limit * 0.1), 0.01)
+    recorder.add(Message(agent=None, role="user", content=scenario.input))
+    async with system_lock(entry):
+        with ExitStack() as stack:
+            for agent in walk.agents:
+                me = walk.id_of(agent)
+                model = AgentModel(me, rec, scenario, clients, probes.get(me, ())).model()
+                toolsets = [recording_toolset(ts, me, rec, hidden=mut.hidden.get(me, set()),
+                                              descriptions=mut.descriptions)
+                            for ts in [*agent.toolsets, *_granted(mut.granted.get(me))]]
+                # its name too: PydanticAI names an unnamed agent at its first run after the
+                # variable that ran it (`specialist_agent`), which would change its id
+                stack.enter_context(agent.override(name=me, model=model, tools=[], toolsets=toolsets))
+            recorder.meta["model_swapped_at"] = {walk.id_of(a): ["Agent.override(model=...)"]
+                                                 for a in walk.agents}
+            try:
+                if isinstance(entry, AgentPipeline):  # the app's own code runs its agents
+                    output = await asyncio.wait_for(entry.start(scenario.input), timeout)
+                    if output is None and not entry.returns_value:  # it prints, returns nothing
+                        output = rec.final.get(rec.top or "")  # its last agent's answer
+                    elif output is None:  # its own gate stopped it, as a tripped guardrail does
+                        return recorder.finish("other", detail=f"{entry.name}() stopped without a "
+                                               "result (the app's own code ended the pipeline)")
+                else:
+                    output = (await asyncio.wait_for(entry.run(scenario.input, usage_limits=limits,
+                                                               deps=_deps(scenario, entry)), timeout)).output
+            except Exception as exc:  # how the run ended early; the system raising is a finding
+                if isinstance(exc, MasfuzzError) and not isinstance(exc, ModelCallFailed):
+                    raise  # masfuzz's own failure or bad input, never the system's
+                return _ended(rec, exc, limit)
+    return recorder.finish("completed", final_output=_text(output))
+
+
+def _ended(rec: RunRecording, exc: Exception, limit: float) -> Trace:
+    """The trace of a run that raised `exc`: the model under test failing (no finding), the
+    time limit, a usage limit, or the system under test crashing."""
+    from pydantic_ai.exceptions import UnexpectedModelBehavior, UsageLimitExceeded
+
+    recorder = rec.recorder
+    if isinstance(exc, ModelCallFailed):
+        rec.fail_pending("the model under test did not answer")
+        recorder.add(ErrorEvent(kind="model_error", message=str(exc)))
+        return recorder.finish("other", detail=f"the model under test failed: {exc}")
+    if isinstance(exc, asyncio.TimeoutError):
+        rec.fail_pending(f"cancelled at the {limit:g} s time limit")
+        recorder.add(ErrorEvent(kind="timeout", message=f"the run did not end within {limit:g} s"))
+        return recorder.finish("timeout", detail=f"time limit {limit:g} s")
+    if isinstance(exc, UsageLimitExceeded):
+        rec.fail_pending("the run stopped at its usage limit")
+        return recorder.finish("max_turns", detail=str(exc))
+    message = str(exc).splitlines()[0] if str(exc) else ""
+    if isinstance(exc, UnexpectedModelBehavior) and "output retries" in message:
+        # the agent's type is the app's; an answer that does not fit it, retry after retry, is
+        # the model's (a real model that cannot fill the schema, or a scripted one's mistake)
+        rec.recorder.meta[HARNESS_CAUSE] = (f"the model under test gave no answer of the agent's "
+                                            f"output type within its retries ({message})")
+    rec.fail_pending(f"the run ended with {type(exc).__name__}")
+    speaker = next((e.agent for e in reversed(rec.recorder.events) if e.type == "agent_turn"), None)
+    rec.recorder.add(ErrorEvent(agent=speaker, kind=type(exc).__name__, message=message))
+    return rec.recorder.finish("crash", detail=f"{type(exc).__name__}: {message}")
+
+
+def _probes(spec: WorkflowSpec) -> dict[str, tuple[ToolDef, ...]]:
+    """Restricted tools offered to each agent as stubs: PydanticAI refuses a call of a tool the
+    agent does not have, and the call is recorded as a restricted attempt."""
+    out: dict[str, list[ToolDef]] = {}
+    for agent, tool in CoordinationGraph(spec).obligations().by_kind("restrict_tool").keys():
+        t = spec.tool(tool)
+        out.setdefault(agent, []).append(ToolDef(name=t.id, description=t.description,
+                                                 parameters=t.parameters or {"type": "object", "properties": {}}))
+    return {a: tuple(ts) for a, ts in out.items()}
+
+
+def _granted(tools: list[Any] | None) -> list[Any]:
+    """A workflow mutant's restricted tools given to an agent, as a toolset of their own."""
+    if not tools:
+        return []
+    from pydantic_ai.toolsets import FunctionToolset
+
+    return [FunctionToolset(tools)]
+
+
+def _deps(scenario: Scenario, entry: Any) -> Any:
+    """The run's dependencies: what the user's factory (`--context`) makes afresh, else an
+    instance of the agent's `deps_type` when it builds without arguments, else None."""
+    if scenario.context:
+        from masfuzz.loader import call_user, load_callable
+
+        return call_user(load_callable(scenario.context, "--context"),
+                         failed=f"--context {scenario.context}: the factory failed")
+    deps_type = getattr(entry, "deps_type", None)
+    if isinstance(deps_type, type) and deps_type not in (object, type(None)):
+        try:
+            return deps_type()
+        except Exception:
+            return None
+    return None
+
+
+def _text(output: Any) -> str:
+    if isinstance(output, str):
+        return output
+    dump = getattr(output, "model_dump_json", None)
+    return dump() if callable(dump) else json.dumps(output, default=str)

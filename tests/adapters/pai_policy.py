@@ -1,0 +1,28 @@
+"""Scripted models for the PydanticAI adapter's test systems (pai_systems.py, pai_handoff.py)."""
+
+from __future__ import annotations
+
+from masfuzz.llm.scripted import call, say, tool_results
+
+
+def policy(request):
+    """Each agent says who it is (a probe per agent), after calling its tools the task names."""
+    task = next((m.content or "" for m in request.messages if m.role == "user"), "")
+    if request.agent == "lead":
+        if "write" in task and not tool_results(request, "write"):
+            return call("write", topic="fail" if "fail" in task else "owls")
+        if "review" in task and not tool_results(request, "review"):
+            return call("review", text="a draft", which=1)
+        return say("lead: " + " | ".join(r.content for r in tool_results(request)))
+    if request.agent == "writer":
+        if "fail" in task and not tool_results(request, "fail_always"):
+            return call("fail_always", reason="asked to")
+        return say('{"title": "writer", "words": 3}')
+    return say(f"{request.agent} here")
+
+
+def handoff_policy(request):
+    """The programmatic hand-off of pai_handoff.py: a typed flight, then a seat."""
+    if request.agent == "search":
+        return say('{"flight_number": "AK456"}')
+    return say("seat 1A on " + (request.messages[-1].content or "").split()[-1])

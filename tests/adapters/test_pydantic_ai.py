@@ -1,0 +1,119 @@
+"""The PydanticAI adapter: extraction, control (masfuzz's model for every agent), traces."""
+
+from __future__ import annotations
+
+import pytest
+
+from masfuzz.adapters.base import execute
+from masfuzz.scenario import Fault, Scenario
+from masfuzz.trace import AgentTurn, DelegationEvent, ErrorEvent, Message, ToolCall, ToolResult
+from masfuzz.target import open_target
+from tests.adapters.helpers import delegations
+from tests.conftest import ROOT
+
+pytest.importorskip("pydantic_ai")
+
+APP = "examples/pydantic_ai/app.py:support_agent"
+APP_POLICY = "scripted/examples/pydantic_ai/policy.py:policy"
+SYSTEMS = "tests/adapters/pai_systems.py:lead"
+POLICY = "scripted/tests/adapters/pai_policy.py:policy"
+
+
+@pytest.fixture(autouse=True)
+def _in_repo(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+def system(target):
+    sut = open_target(target)  # loaded as the CLI loads it (no key needed)
+    return sut.runner(), sut.obj, sut.spec
+
+
+def run(target, text, model, **kw):
+    import asyncio
+
+    adapter, obj, spec = system(target)
+    return asyncio.run(execute(adapter, obj, spec, Scenario(input=text, sut_model=model, **kw)))
+
+
+def test_extraction_counts_agents_tools_and_delegations_through_tools():
+    _, _, spec = system(APP)
+    assert [a.id for a in spec.agents] == ["support_agent", "seat_agent", "refund_agent", "baggage_agent"]
+    assert [t.id for t in spec.tools] == ["lookup_booking", "ask_seat_desk", "consult", "seat_map",
+                                          "refund_policy"]  # no output tool (final_result)
+    assert {(d.from_, d.to, d.trigger) for d in spec.delegations} == {
+        ("support_agent", "seat_agent", "as_tool"), ("support_agent", "refund_agent", "as_tool"),
+        ("support_agent", "baggage_agent", "as_tool")}
+    assert spec.system.entry_agent == "support_agent" and spec.permissions.restrict_mode == "closed_world"
+    assert spec.agent("support_agent").model_settings == {"temperature": 0.2}
+
+    _, _, spec = system(SYSTEMS)
+    assert [a.id for a in spec.agents] == ["lead", "writer", "critic", "editor"]  # writer: its variable
+    assert {t.id: t.kind for t in spec.tools} == {"write": "function", "review": "function",
+                                                  "count_words": "function", "web_search": "hosted",
+                                                  "fail_always": "function"}
+    assert any("ExternalToolset" in n and "not in the graph" in n for n in spec.notes)
+    assert "writer: output tool final_result" in spec.termination.conditions
+
+
+def test_every_agent_answers_through_masfuzz_and_the_delegation_is_traced():
+    trace = run(SYSTEMS, "write and review", POLICY, temperatures={"critic": 0.9})
+    said = {m.agent: m.content for m in trace.of_type(Message) if m.agent}
+    assert said["writer"] == '{"title": "writer", "words": 3}'  # its typed answer, through final_result
+    assert said["editor"] == "editor here"  # REVIEWERS[1]
+    assert delegations(trace) == [("lead", "writer", "as_tool"), ("lead", "editor", "as_tool")]
+    assert [e.agent for e in trace.of_type(AgentTurn)] == ["lead", "writer", "lead", "editor", "lead"]
+    settings = trace.meta["agent_settings"]
+    assert set(settings) == {"lead", "writer", "editor"} and settings["writer"]["temperature"] == 0.7
+    assert trace.termination.reason == "completed"
+    assert trace.termination.final_output.startswith("lead: {\"title\":\"writer\"")
+    assert "final_result" not in {c.tool for c in trace.of_type(ToolCall)}
+
+
+def test_tool_fault_and_tool_error_are_recorded_and_end_the_run():
+    trace = run(APP, "Move booking ABC123 to seat 14C", APP_POLICY,
+                faults=(Fault(tool="seat_map", mode="error"),))
+    result = next(r for r in trace.of_type(ToolResult) if r.tool == "seat_map")
+    assert (result.status, result.fault, result.agent) == ("error", "error", "seat_agent")
+    assert trace.termination.reason == "crash" and "InjectedToolError" in trace.termination.detail
+
+    trace = run(SYSTEMS, "write and fail", POLICY)
+    result = next(r for r in trace.of_type(ToolResult) if r.tool == "fail_always")
+    assert result.status == "error" and "broken: asked to" in result.payload and result.fault is None
+    assert trace.of_type(ErrorEvent)[-1].kind == "RuntimeError"
+
+
+def test_stub_and_usage_limit():
+    trace = run(APP, "Move booking ABC123 to seat 14C", APP_POLICY, stubs={"lookup_booking": "{}"})
+    assert next(r for r in trace.of_type(ToolResult) if r.tool == "lookup_booking").payload == "{}"
+    assert trace.termination.reason == "completed"
+    trace = run(APP, "Move booking ABC123 to seat 14C", APP_POLICY, max_turns=2)
+    assert trace.termination.reason == "max_turns" and "request_limit" in trace.termination.detail
+    # the limit is the entry agent's run's: the seat agent's own run (with PydanticAI's default
+    # limit) goes on, and the support agent's next request is the one refused
+    assert [e.tool for e in trace.of_type(ToolCall)] == ["lookup_booking", "ask_seat_desk", "seat_map"]
+
+
+def test_programmatic_hand_off_is_read_from_the_code_and_traced_as_a_sequence():
+    _, _, spec = system("tests/adapters/pai_handoff.py")
+    assert [(d.from_, d.to, d.trigger) for d in spec.delegations] == [("search", "seats", "sequence")]
+    trace = run("tests/adapters/pai_handoff.py", "SFO to ANC", "scripted/tests/adapters/pai_policy.py:handoff_policy")
+    assert delegations(trace) == [("search", "seats", "sequence")]
+    assert trace.termination.final_output == "seat 1A on AK456"  # the typed answer reached the code
+
+
+def test_workflow_mutants_change_what_a_run_offers_and_never_the_objects():
+    from masfuzz.scenario import Mutation
+
+    adapter, obj, spec = system(APP)
+    hidden = Mutation(operator="remove_tool_edge", args=("seat_agent", "seat_map"))
+    trace = run(APP, "Move booking ABC123 to seat 14C", APP_POLICY, mutant=hidden)
+    result = next(r for r in trace.of_type(ToolResult) if r.tool == "seat_map")
+    assert result.status == "error" and "Unknown tool" in result.payload  # PydanticAI refused it
+    dropped = Mutation(operator="drop_delegation", args=("support_agent", "seat_agent"))
+    trace = run(APP, "Move booking ABC123 to seat 14C", APP_POLICY, mutant=dropped)
+    assert "seat_agent" not in {e.agent for e in trace.of_type(AgentTurn)}
+    assert adapter.mutation_problem(obj, spec, Mutation(operator="retarget_delegation", args=(
+        "support_agent", "seat_agent", "refund_agent"))).endswith("masfuzz does not rewrite it")
+    trace = run(APP, "Move booking ABC123 to seat 14C", APP_POLICY)  # the system as written
+    assert ("support_agent", "seat_agent", "as_tool") in delegations(trace)
