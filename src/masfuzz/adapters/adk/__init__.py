@@ -62,6 +62,8 @@ def tools_of(root: Any, notes: list[str]) -> list[Any]:
     """Tool fuzzing's hook: the Python functions of the function tools reachable from `root`,
     as `inspect` counts them (an ADK `FunctionTool` calls its `func` with the model's arguments;
     an agent tool or a built-in tool has none to fuzz)."""
+    import inspect
+
     from masfuzz.adapters.adk.extract import walk
 
     w = walk(root)
@@ -71,6 +73,9 @@ def tools_of(root: Any, notes: list[str]) -> list[Any]:
         func = getattr(edge.tool, "func", None)
         if edge.kind != "function" or func is None:
             notes.append(f"tool {edge.name!r} ({edge.kind}) has no Python function to fuzz; skipped")
+        elif "tool_context" in inspect.signature(func).parameters:
+            notes.append(f"tool {edge.name!r} takes ADK's tool_context, which only a run gives "
+                         "(its session, its actions); skipped")
         elif edge.name not in seen:
             seen.add(edge.name)
             out.append(func)

@@ -15,13 +15,15 @@ follows what ADK itself follows at run time:
 - `tools` of every `LlmAgent`: an `AgentTool` is both a tool edge of its owner (kind `agent`)
   and an `as_tool` delegation to the agent it wraps (walked in turn); a function or a
   `FunctionTool` is a `function` tool; a tool the model never calls by name (Gemini's built-in
-  `google_search`, which ADK hands to Gemini as a request setting) is `hosted`; a toolset (an
+  `google_search`, which ADK hands to Gemini as a request setting) is `hosted`; one that only
+  changes the request (`ExampleTool`'s few-shot examples) is no tool edge; a toolset (an
   MCP toolset, an OpenAPI toolset) has tools known only once it connects: a note.
 
 Agents are distinct by object, with their ADK name as id (ADK requires unique names in one
 tree; an `AgentTool`'s agent from another tree that repeats a name gets `name#2`); tools are
 distinct by name. Workflow agents (sequential, parallel, loop) are agents with no model: reached
-when they run. Restricted edges are closed-world, as for the other adapters.
+when they run. Restricted edges are closed-world over the agents with a model (every `LlmAgent`
+x workflow tool pair not allowed): a workflow agent calls no tool, so it can attempt none.
 """
 
 from __future__ import annotations
@@ -37,7 +39,12 @@ from masfuzz.spec.model import (AgentSpec, Delegation, Permissions, SourceLocati
 
 FRAMEWORK = "adk"
 TRANSFER_TOOL = "transfer_to_agent"  # ADK's own tool for LLM-driven transfer
+ADK_DEFAULT = " (ADK's default)"  # said after the model an LlmAgent gets when no agent sets one
 _TASK_MODES = ("task", "single_turn")  # ADK's delegated task modes (utils._agent_mode)
+# ADK's tools that Gemini runs on its side, handed over as a request setting
+GEMINI_BUILT_INS = frozenset({"GoogleSearchTool", "VertexAiSearchTool", "UrlContextTool",
+                              "EnterpriseWebSearchTool", "BuiltInCodeExecutionTool",
+                              "GoogleMapsGroundingTool"})
 
 
 def kind_of(agent: Any) -> str:
@@ -162,6 +169,11 @@ def _llm_edges(agent: Any, w: Walk, visit: Any) -> None:
             w.notes.append(f"agent {me}: toolset {type(tool).__name__}: its tools are unknown "
                            "until it connects and are not in the graph")
             continue
+        if edge.kind == "hosted" and type(edge.tool).__name__ not in GEMINI_BUILT_INS:
+            w.notes.append(f"agent {me}: {type(edge.tool).__name__} {edge.name!r} declares no "
+                           "function: it changes the model's request (examples, memory), no "
+                           "model calls it; not a tool edge")
+            continue
         w.tools.append(edge)
         if edge.kind == "agent":
             visit(tool.agent)
@@ -220,7 +232,7 @@ def model_name(agent: Any) -> str | None:
             model = current.model
             return model if isinstance(model, str) else type(model).__name__
         current = current.parent_agent
-    return f"{type(agent).DEFAULT_MODEL} (ADK's default)"
+    return f"{type(agent).DEFAULT_MODEL}{ADK_DEFAULT}"
 
 
 def extract(root: Any, *, target: str = "") -> tuple[WorkflowSpec, Walk]:
@@ -247,7 +259,9 @@ def extract(root: Any, *, target: str = "") -> tuple[WorkflowSpec, Walk]:
                           framework=FRAMEWORK, pattern=_pattern(root, delegations)),
         agents=agents,
         tools=tuple(tools.values()),
-        permissions=Permissions(allow=tuple(allow), restrict_mode="closed_world"),
+        # closed world over the agents that can call a tool: a workflow agent has no model
+        permissions=Permissions(allow=tuple(allow), restrict=tuple(
+            (w.id_of(a), t) for a in w.llm_agents() for t in tools if (w.id_of(a), t) not in allow)),
         delegations=tuple(delegations),
         termination=Termination(conditions=_termination(w)),
         notes=tuple(dict.fromkeys(w.notes)),

@@ -62,6 +62,7 @@ class Recording:
         self.iterations: dict[str, int] = {}  # loop agent id -> iterations started
         self._last_child: dict[str, str] = {}  # workflow agent id -> its sub-agent that ran last
         self._patched: dict[int, Any] = {}  # id(tool) -> tool, whose run_async is injected
+        self._refused: set[str] = set()  # call ids this plugin answered (ADK still runs the after hooks)
 
     def agent_id(self, agent_or_name: Any) -> str:
         if isinstance(agent_or_name, str):
@@ -105,6 +106,7 @@ class Recording:
             payload = f"tool {name} is not available to agent {agent}"
             self.rec.add(ToolResult(agent=agent, tool=name, call_id=call_id, status="blocked",
                                     payload=payload, t=self.rec.now()))
+            self._refused.add(call_id)
             return {"error": payload}
         self.rec.add(ToolCall(agent=agent, tool=name, arguments=dict(tool_args), call_id=call_id,
                               t=self.rec.now()))
@@ -142,8 +144,11 @@ class Recording:
                 self.rec.add(DelegationEvent(**{"from": agent}, to=self.agent_id(target),
                                              trigger="handoff", t=self.rec.now()))
             return None
+        call_id = str(tool_context.function_call_id or "")
+        if call_id in self._refused:
+            return None
         injection = self.faults.get(name)
-        self.rec.add(ToolResult(agent=agent, tool=name, call_id=str(tool_context.function_call_id or ""),
+        self.rec.add(ToolResult(agent=agent, tool=name, call_id=call_id,
                                 payload=_payload(result), t=self.rec.now(),
                                 fault=injection.mode if injection else None))
         if getattr(actions, "escalate", None):

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from masfuzz.adapters.adk.bridge import Exchange, bridge_class
-from masfuzz.adapters.adk.extract import FRAMEWORK, Walk, kind_of
+from masfuzz.adapters.adk.extract import ADK_DEFAULT, FRAMEWORK, Walk, kind_of, model_name
 from masfuzz.adapters.adk.recording import make_plugin
 from masfuzz.adapters.base import system_lock
 from masfuzz.adapters.faults import tool_faults
@@ -147,7 +147,10 @@ def injected(w: Walk, scenario: Scenario, clients: Any, exchange: Exchange,
     try:
         for agent in w.llm_agents():
             undo.append((agent, "model", agent.model))
-            agent.model = model(model=f"masfuzz:{w.id_of(agent)}", agent=w.id_of(agent),
+            # named as the app's model: ADK's request processing (a built-in tool's check that
+            # the model is a Gemini) goes as with it; the call itself is masfuzz's
+            name = (model_name(agent) or "").removesuffix(ADK_DEFAULT)
+            agent.model = model(model=name or "masfuzz", agent=w.id_of(agent),
                                 scenario=scenario, clients=clients, exchange=exchange)
         rec.meta["model_swapped_at"] = {w.id_of(a): ["LlmAgent.model"] for a in w.llm_agents()}
         if scenario.speaking_order:
