@@ -3,7 +3,7 @@
 Modules: `extract` (the static walk of the agent tree: sub-agents, transfers, workflow agents,
 agent tools, tools), `bridge` (masfuzz's model as an ADK `BaseLlm`, one per `LlmAgent`),
 `recording` (an ADK plugin recording the run as trace events, with tool faults and stubs),
-`run` (one scenario on an `InMemoryRunner`). ADK is imported only when a target uses it.
+`mutate` (workflow mutants applied for one run), `run` (one scenario on an `InMemoryRunner`). ADK is imported only when a target uses it.
 """
 
 from __future__ import annotations
@@ -43,6 +43,18 @@ class ADKAdapter(Adapter):
         """Every `LlmAgent` (an agent with a model, its own or inherited); none for the
         workflow agents, which run their sub-agents without a model."""
         return {a.id: [self.model_setting] if a.model else [] for a in spec.agents}
+
+    @property
+    def mutation_operators(self) -> frozenset[str]:
+        from masfuzz.adapters.adk.mutate import OPERATORS
+
+        return OPERATORS
+
+    def mutation_problem(self, obj: Any, spec: WorkflowSpec, mutation: Any) -> str | None:
+        from masfuzz.adapters.adk.extract import walk
+        from masfuzz.adapters.adk.mutate import problem
+
+        return problem(self._walks.get(id(obj)) or walk(obj), mutation)
 
     async def run(self, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
         from masfuzz.adapters.adk.extract import walk

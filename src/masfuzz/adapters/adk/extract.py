@@ -263,7 +263,7 @@ def extract(root: Any, *, target: str = "") -> tuple[WorkflowSpec, Walk]:
         permissions=Permissions(allow=tuple(allow), restrict=tuple(
             (w.id_of(a), t) for a in w.llm_agents() for t in tools if (w.id_of(a), t) not in allow)),
         delegations=tuple(delegations),
-        termination=Termination(conditions=_termination(w)),
+        termination=Termination(conditions=_termination(w), max_turns=_max_llm_calls()),
         notes=tuple(dict.fromkeys(w.notes)),
     )
     return spec, w
@@ -316,8 +316,16 @@ def _callbacks(agent: Any) -> list[str]:
     return out
 
 
+def _max_llm_calls() -> int | None:
+    """ADK's own bound on a run's model calls (`RunConfig.max_llm_calls`), the turn limit."""
+    from google.adk.agents.run_config import RunConfig
+
+    limit = RunConfig().max_llm_calls
+    return limit if limit and limit > 0 else None
+
+
 def _termination(w: Walk) -> tuple[str, ...]:
-    out = ["final_response"]
+    out = ["final_response", f"max_llm_calls={_max_llm_calls()}"]
     for agent in w.agents:
         if kind_of(agent) == "loop":
             limit = agent.max_iterations

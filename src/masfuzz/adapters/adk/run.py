@@ -23,6 +23,7 @@ from typing import Any
 
 from masfuzz.adapters.adk.bridge import Exchange, bridge_class
 from masfuzz.adapters.adk.extract import ADK_DEFAULT, FRAMEWORK, Walk, kind_of, model_name
+from masfuzz.adapters.adk.mutate import mutated
 from masfuzz.adapters.adk.recording import make_plugin
 from masfuzz.adapters.base import system_lock
 from masfuzz.adapters.faults import tool_faults
@@ -56,7 +57,6 @@ async def run_scenario(root: Any, w: Walk, spec: WorkflowSpec, scenario: Scenari
     limit = scenario.timeout or DEFAULT_TIMEOUT
     timeout = max(limit - min(0.5, limit * 0.1), 0.01)  # end first, keeping the partial trace
     max_calls = scenario.max_turns or spec.termination.max_turns
-    run_config = RunConfig(max_llm_calls=max_calls) if max_calls else RunConfig()
     final: list[tuple[str, str]] = []  # (author, text) of the final responses
     rec.add(Message(agent=None, role="user", content=scenario.input, t=rec.now()))
 
@@ -76,7 +76,10 @@ async def run_scenario(root: Any, w: Walk, spec: WorkflowSpec, scenario: Scenari
 
     async with system_lock(root):
         try:
-            with injected(w, scenario, clients, exchange, rec):
+            # the mutant first: the model injection reads the agents it changed
+            with mutated(w, scenario.mutant) as turns, injected(w, scenario, clients, exchange, rec):
+                max_calls = turns(max_calls) if max_calls else max_calls
+                run_config = RunConfig(max_llm_calls=max_calls) if max_calls else RunConfig()
                 await asyncio.wait_for(drive(), timeout)
         except (ModelCallFailed, ModelError) as exc:  # the model under test failed: no finding
             rec.add(ErrorEvent(kind="model_error", message=str(exc)))
