@@ -9,7 +9,7 @@ pytest.importorskip("google.adk")
 
 from masfuzz.adapters.faults import FAULT_MARKER  # noqa: E402
 from masfuzz.graph.coordination import CoordinationGraph  # noqa: E402
-from masfuzz.scenario import Fault  # noqa: E402
+from masfuzz.scenario import Fault, Mutation  # noqa: E402
 from masfuzz.trace import Message, ToolCall, ToolResult  # noqa: E402
 
 from tests.adapters.helpers import delegations, run_scenario, system  # noqa: E402
@@ -41,6 +41,10 @@ def test_extraction_counts_every_kind_of_adk_delegation():
     assert spec.tool("add").parameters["required"] == ["a", "b"]
     counts = CoordinationGraph(spec).obligations().counts()
     assert counts == {"C1": 6, "C2": 2, "C3": 8, "C4": 6}  # C3: 5 LlmAgents x 2 tools - 2 allowed
+    adapter, obj, _ = system(SMALL)
+    assert adapter.mutation_problem(obj, spec, Mutation(operator="drop_delegation", args=("lead", "math"))) is None
+    assert "peer transfer" in adapter.mutation_problem(obj, spec, Mutation(operator="drop_delegation", args=("math", "fanout")))
+    assert obj.sub_agents[0].name == "math"  # a mutant tried is undone at once
 
 
 def test_the_desk_sequence_and_loop_edges_and_termination_conditions():
