@@ -43,4 +43,6 @@ def policy(request):
     if agent == "math":
         results = tool_results(request, "add")
         return say(f"math: {results[-1].content}") if results else call("add", a=2, b=3)
+    if agent == "a2" and offered(request, "add") and not tool_results(request):
+        return call("add", a=1, b=1)  # a restricted tool, when masfuzz offers it as a probe
     return say(f"I am {agent}")

@@ -10,7 +10,7 @@ pytest.importorskip("google.adk")
 from masfuzz.adapters.faults import FAULT_MARKER  # noqa: E402
 from masfuzz.graph.coordination import CoordinationGraph  # noqa: E402
 from masfuzz.scenario import Fault, Mutation  # noqa: E402
-from masfuzz.trace import Message, ToolCall, ToolResult  # noqa: E402
+from masfuzz.trace import Message, RestrictedAttempt, ToolCall, ToolResult  # noqa: E402
 
 from tests.adapters.helpers import delegations, run_scenario, system  # noqa: E402
 from tests.conftest import ROOT  # noqa: E402
@@ -61,12 +61,15 @@ def test_every_llm_agent_is_answered_by_masfuzz_as_itself_and_its_model_put_back
     adapter, obj, spec = system(SMALL)
     llm_agents = (obj, obj.sub_agents[0], *obj.sub_agents[1].sub_agents)
     before = {a.name: a.model for a in llm_agents}
-    trace = run_scenario(SMALL, input="give me two views", sut_model=SMALL_POLICY)
+    trace = run_scenario(SMALL, input="give me two views", sut_model=SMALL_POLICY, restricted="probe")
     said = {m.agent: m.content for m in trace.of_type(Message) if m.agent}
     assert said["a1"] == "I am a1" and said["a2"] == "I am a2"  # the parallel branches, each its own
     assert ("lead", "fanout", "handoff") in delegations(trace)
     assert {("fanout", "a1", "delegate"), ("fanout", "a2", "delegate")} <= set(delegations(trace))
     assert trace.meta["model_swapped_at"]["a1"] == ["LlmAgent.model"]
+    [attempt] = trace.of_type(RestrictedAttempt)  # a2 took the probe of add, which ADK refused
+    assert (attempt.agent, attempt.tool, attempt.mode) == ("a2", "add", "probe")
+    assert [r.status for r in trace.of_type(ToolResult)] == ["blocked"]
     after = {a.name: a.model for a in llm_agents}
     assert after == before and isinstance(after["lead"], str)
 

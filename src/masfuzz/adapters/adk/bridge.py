@@ -30,6 +30,9 @@ class Exchange:
         self.on_reply = on_reply
         self.extra_tools = extra_tools  # agent id -> restricted-tool probes offered to it
         self.names = names  # ADK agent name -> agent id
+        # (agent, tool) of probe calls the model made that ADK has not yet taken to its tool
+        # pipeline (the recording plugin refuses them there)
+        self.open_probes: list[tuple[str, str]] = []
 
 
 _bridge_class: Any = None

@@ -11,9 +11,10 @@ runner), before the agent's own callbacks: nothing of the app is changed to reco
 - a tool call with its arguments, and its result or error, with the injected fault if any; a
   call of an `AgentTool` is also an `as_tool` delegation; `transfer_to_agent` is no tool call but
   a `handoff` delegation, to the agent ADK transfers to;
-- a call of a workflow tool the calling agent does not have (a restricted-tool probe masfuzz's
-  model was offered, or a model that names another agent's tool) as a restricted attempt,
-  answered with a refusal, as ADK answers a tool it cannot find;
+- a call of a workflow tool the calling agent does not have, answered with a refusal, as ADK
+  answers a tool it cannot find: a model naming another agent's tool by itself is a faithful
+  restricted attempt; a call of a restricted-tool probe masfuzz's model was offered is recorded
+  by the bridge as the model makes it (the app's own model callbacks may fail on it first);
 - who escalated (`exit_loop`, any tool setting `actions.escalate`), for the termination reason.
 
 Faults and stubs replace the tool's body (`run_async` of that tool object, for this call), so
@@ -51,13 +52,14 @@ class Recording:
     """The hooks of the plugin (mixed into ADK's `BasePlugin` by `plugin_class`)."""
 
     def __init__(self, *, recorder: TraceRecorder, walk: Walk, allowed: set[tuple[str, str]],
-                 workflow_tools: set[str], faults: dict[str, Injection], probing: bool) -> None:
+                 workflow_tools: set[str], faults: dict[str, Injection],
+                 open_probes: list[tuple[str, str]]) -> None:
         self.rec = recorder
         self.walk = walk
         self.allowed = allowed
         self.workflow_tools = workflow_tools
         self.faults = faults
-        self.probing = probing
+        self.open_probes = open_probes  # probe calls the bridge recorded as the model made them
         self.escalated: list[str] = []  # agents that escalated, in order
         self.iterations: dict[str, int] = {}  # loop agent id -> iterations started
         self._last_child: dict[str, str] = {}  # workflow agent id -> its sub-agent that ran last
@@ -100,9 +102,11 @@ class Recording:
         if name == TRANSFER_TOOL:
             return None  # a delegation, recorded when ADK has decided it (after_tool_callback)
         if (agent, name) not in self.allowed and name in self.workflow_tools:
-            self.rec.add(RestrictedAttempt(agent=agent, tool=name, arguments=dict(tool_args),
-                                           call_id=call_id, mode="probe" if self.probing else "faithful",
-                                           t=self.rec.now()))
+            if (agent, name) in self.open_probes:
+                self.open_probes.remove((agent, name))
+            else:  # a model naming another agent's tool by itself
+                self.rec.add(RestrictedAttempt(agent=agent, tool=name, arguments=dict(tool_args),
+                                               call_id=call_id, mode="faithful", t=self.rec.now()))
             payload = f"tool {name} is not available to agent {agent}"
             self.rec.add(ToolResult(agent=agent, tool=name, call_id=call_id, status="blocked",
                                     payload=payload, t=self.rec.now()))

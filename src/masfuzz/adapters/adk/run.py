@@ -33,7 +33,7 @@ from masfuzz.errors import MasfuzzError, ModelCallFailed, ModelError
 from masfuzz.llm.types import ChatReply, ChatRequest
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import SYSTEM_PROMPTS, ErrorEvent, Message, Trace, TraceRecorder
+from masfuzz.trace import HARNESS_CAUSE, SYSTEM_PROMPTS, ErrorEvent, Message, RestrictedAttempt, Trace, TraceRecorder
 
 DEFAULT_TIMEOUT = 60.0  # seconds, when the scenario sets none (a hanging tool must end somehow)
 APP_NAME = "masfuzz"
@@ -49,11 +49,12 @@ async def run_scenario(root: Any, w: Walk, spec: WorkflowSpec, scenario: Scenari
     rec.meta.update({"sut_model": scenario.sut_model, "restricted": scenario.restricted,
                      "faults": {f.tool: f.mode for f in scenario.faults}})
     faults = tool_faults(scenario, [t.id for t in spec.tools])
+    exchange = Exchange(lambda *a: None, restricted_probes(spec) if scenario.restricted == "probe" else {},
+                        {str(a.name): w.id_of(a) for a in w.agents})
+    exchange.on_reply = _recorder(rec, exchange)
     plugin = make_plugin(recorder=rec, walk=w, allowed=set(spec.permissions.allow),
                          workflow_tools={t.id for t in spec.tools}, faults=faults,
-                         probing=scenario.restricted == "probe")
-    exchange = Exchange(_recorder(rec), restricted_probes(spec) if scenario.restricted == "probe" else {},
-                        {str(a.name): w.id_of(a) for a in w.agents})
+                         open_probes=exchange.open_probes)
     limit = scenario.timeout or DEFAULT_TIMEOUT
     timeout = max(limit - min(0.5, limit * 0.1), 0.01)  # end first, keeping the partial trace
     max_calls = scenario.max_turns or spec.termination.max_turns
@@ -94,6 +95,12 @@ async def run_scenario(root: Any, w: Walk, spec: WorkflowSpec, scenario: Scenari
                 return rec.finish("max_turns", detail=f"{exc} (max_llm_calls={max_calls})",
                                   final_output=_last(final))
             message = str(exc).splitlines()[0] if str(exc) else ""
+            if exchange.open_probes:  # the app's code met a reply its own tools never get
+                agent, tool = exchange.open_probes[-1]
+                rec.meta[HARNESS_CAUSE] = (
+                    f"the run crashed on masfuzz's restricted-tool probe: {agent}'s model called "
+                    f"{tool}, which masfuzz offered it (--restricted probe) and the app never "
+                    "does, before ADK refused the call")
             rec.add(ErrorEvent(agent=_speaker(rec), kind=type(exc).__name__, message=message))
             return rec.finish("crash", detail=f"{type(exc).__name__}: {message}", final_output=_last(final))
         finally:
@@ -186,7 +193,7 @@ def _ordered(w: Walk, order: tuple[str, ...]) -> list[tuple[Any, list[Any]]]:
     return out
 
 
-def _recorder(rec: TraceRecorder) -> Any:
+def _recorder(rec: TraceRecorder, exchange: Exchange) -> Any:
     def on_reply(agent: str, request: ChatRequest, reply: ChatReply) -> None:
         rec.turn(agent)
         rec.usage.model_calls += 1
@@ -197,5 +204,11 @@ def _recorder(rec: TraceRecorder) -> Any:
             rec.meta.setdefault(SYSTEM_PROMPTS, {}).setdefault(agent, system)
         if reply.text:
             rec.add(Message(agent=agent, role="assistant", content=reply.text, t=rec.now()))
+        probes = {t.name for t in exchange.extra_tools.get(agent, ())}
+        for call in reply.tool_calls:
+            if call.name in probes:  # recorded as the model asks: the app may fail before ADK runs it
+                rec.add(RestrictedAttempt(agent=agent, tool=call.name, arguments=dict(call.arguments),
+                                          call_id=call.id, mode="probe", t=rec.now()))
+                exchange.open_probes.append((agent, call.name))
 
     return on_reply
