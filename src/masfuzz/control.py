@@ -170,6 +170,7 @@ class AgentControl:
     tools: list[str]
     probe_calls: int = 0  # model requests that reached masfuzz in the probe run
     not_injected: bool = False  # a refused call of the app's own client, made by this agent
+    ran: bool = False  # it took a turn in a probe run (a workflow agent runs without a model)
 
     @property
     def status(self) -> str:
@@ -180,6 +181,8 @@ class AgentControl:
             return f"masfuzz's model answered ({self.probe_calls} call{'s' if self.probe_calls != 1 else ''})"
         if self.model_places:
             return "replaced; not reached in the probe run"
+        if self.ran:
+            return "no model found (none, or one masfuzz cannot reach); ran in the probe run without asking one"
         return "no model found (none, or one masfuzz cannot reach); not reached in the probe run"
 
 
@@ -272,11 +275,12 @@ def report(system: Any, traces: list[Trace]) -> ControlReport:
     for trace in traces:
         calls.update({a: int(s.get("calls", 0)) for a, s in (trace.meta.get("agent_settings") or {}).items()})
     refused_by = {e.agent for t in traces for e in t.events if carries_refusal(e) and e.agent}
+    ran = {a for t in traces for a in t.speaker_order}
     owned: dict[str, list[str]] = {}
     for agent, tool in spec.permissions.allow:
         owned.setdefault(agent, []).append(tool)
     agents = [AgentControl(agent=a.id, model_places=places.get(a.id, []), tools=owned.get(a.id, []),
-                           probe_calls=calls[a.id], not_injected=a.id in refused_by)
+                           probe_calls=calls[a.id], not_injected=a.id in refused_by, ran=a.id in ran)
               for a in spec.agents]
     refused = sum(int(t.meta.get("not_injected_calls") or 0) for t in traces)
     return ControlReport(

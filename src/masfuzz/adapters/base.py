@@ -84,6 +84,7 @@ ADAPTERS: dict[str, tuple[str, ...]] = {
     "langgraph": ("langgraph",),
     "ag2": ("autogen", "ag2"),
     "pydantic_ai": ("pydantic_ai",),
+    "adk": ("google.adk",),
 }
 
 
@@ -113,7 +114,8 @@ def resolve(obj: Any, target: str = "") -> tuple[Adapter, Any]:
     raise TargetError(
         f"{target}: a {type(obj).__module__}.{type(obj).__qualname__} is not a system masfuzz "
         "can test (expected an Agents SDK Agent, an AutoGen AgentChat team or agent, a "
-        "LangGraph graph, an AG2 agent, a PydanticAI Agent, or a zero-argument function returning one)"
+        "LangGraph graph, an AG2 agent, a PydanticAI Agent, a Google ADK agent, or a zero-argument "
+        "function returning one)"
     )
 
 
@@ -138,7 +140,8 @@ def _one_system_of(module: Any, target: str) -> tuple[Adapter, Any]:
                           f"systems: {', '.join(names)}")
     raise TargetError(f"{target}: no system masfuzz can test at its top level (an Agents SDK "
                       "Agent, an AutoGen AgentChat team or agent, a LangGraph graph, an AG2 "
-                      "agent, a PydanticAI Agent); name one as FILE:NAME, or a zero-argument function returning one")
+                      "agent, a PydanticAI Agent, a Google ADK agent); name one as FILE:NAME, or a "
+                      "zero-argument function returning one")
 
 
 def _functions_building(module: Any, class_name: str) -> list[str]:

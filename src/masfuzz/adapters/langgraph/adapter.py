@@ -22,13 +22,13 @@ from langgraph.pregel import Pregel
 
 from masfuzz.adapters.base import Adapter, system_lock
 from masfuzz.adapters.faults import modes, tool_faults
+from masfuzz.adapters.probes import restricted_probes
 from masfuzz.adapters.langgraph.chat_model import MasfuzzChatModel
 from masfuzz.adapters.langgraph.extract import FRAMEWORK, extract_graph, handoff_tools, recursion_limit, tool_nodes
 from masfuzz.adapters.langgraph.inject import described, model_slots, swap_models, swap_tools
 from masfuzz.adapters.langgraph.mutate import OPERATORS, mutated, problem
 from masfuzz.adapters.langgraph.trace import UpdateRecorder
 from masfuzz.errors import MasfuzzError, ModelError
-from masfuzz.graph.coordination import CoordinationGraph
 from masfuzz.llm.types import ChatRequest, ToolDef
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
@@ -59,7 +59,7 @@ class LangGraphAdapter(Adapter):
     async def run(self, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
         rec = TraceRecorder(scenario_id=scenario.id, system_id=spec.system.id, framework=FRAMEWORK)
         faults = tool_faults(scenario, [t.id for t in spec.tools])
-        probes = _probes(spec) if scenario.restricted == "probe" else {}
+        probes = restricted_probes(spec) if scenario.restricted == "probe" else {}
         offered: dict[str, set[str]] = {}  # the tools the app bound to each agent's model, seen at run time
         model, errors = _model(spec, scenario, probes, rec, offered)
         updates = UpdateRecorder(rec, spec, tool_node_ids=set(tool_nodes(obj)), tool_faults=modes(faults),
@@ -127,17 +127,6 @@ def _model(spec: WorkflowSpec, scenario: Scenario, probes: dict[str, tuple[ToolD
         on_request=told, on_reply=count, on_error=lambda agent, exc: errors.append((agent, exc)),
     )
     return model, errors
-
-
-def _probes(spec: WorkflowSpec) -> dict[str, tuple[ToolDef, ...]]:
-    """Restricted tools offered to each agent as stubs: a call is recorded as a restricted
-    attempt, and the tool node refuses it as a tool the graph does not route there."""
-    out: dict[str, list[ToolDef]] = {}
-    for agent, tool in CoordinationGraph(spec).obligations().by_kind("restrict_tool").keys():
-        t = spec.tool(tool)
-        out.setdefault(agent, []).append(ToolDef(name=t.id, description=t.description, parameters=t.parameters
-                                                 or {"type": "object", "properties": {}}))
-    return {a: tuple(ts) for a, ts in out.items()}
 
 
 def _input(app: Any, scenario: Scenario) -> dict[str, Any]:

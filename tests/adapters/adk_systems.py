@@ -1,0 +1,48 @@
+"""Small Google ADK systems for the adapter's tests, with the scripted policy that drives them.
+
+`lead` routes by transfer to `math` (which may not transfer back to its parent) or to `fanout`,
+a parallel agent of `a1` and `a2`, and asks `scout`, an agent tool. The policy reacts to the
+request: the agent asking (`request.agent`), the tools it is offered, the results it has.
+"""
+
+from __future__ import annotations
+
+from google.adk.agents import LlmAgent, ParallelAgent
+from google.adk.tools.agent_tool import AgentTool
+
+from masfuzz.llm.scripted import call, handoff, last_user_text, offered, say, tool_results
+
+
+def add(a: int, b: int) -> int:
+    """Add two integers."""
+    return a + b
+
+
+math = LlmAgent(name="math", model="gemini-2.0-flash", instruction="Add numbers with add.",
+                tools=[add], disallow_transfer_to_parent=True)
+fanout = ParallelAgent(name="fanout", sub_agents=[
+    LlmAgent(name="a1", instruction="One view."), LlmAgent(name="a2", instruction="Another view.")])
+scout = LlmAgent(name="scout", model="gemini-2.0-flash", instruction="Look around.")
+lead = LlmAgent(name="lead", model="gemini-2.0-flash", instruction="Route the user.",
+                sub_agents=[math, fanout], tools=[AgentTool(agent=scout)])
+
+
+def policy(request):
+    """Each agent answers as itself, so a trace shows whose model call masfuzz answered."""
+    agent = request.agent or "?"
+    if agent == "lead":
+        done = tool_results(request, "scout")
+        if done:
+            return say(f"lead heard: {done[-1].content}")
+        text = last_user_text(request)
+        if "add" in text and offered(request, "transfer_to_math"):
+            return handoff("math")
+        if "views" in text:
+            return handoff("fanout")
+        return call("scout", request=text)
+    if agent == "math":
+        results = tool_results(request, "add")
+        return say(f"math: {results[-1].content}") if results else call("add", a=2, b=3)
+    if agent == "a2" and offered(request, "add") and not tool_results(request):
+        return call("add", a=1, b=1)  # a restricted tool, when masfuzz offers it as a probe
+    return say(f"I am {agent}")

@@ -1,0 +1,102 @@
+"""The Google ADK adapter on real ADK agent trees run by ADK's own runner, driven by scripted
+policies (no mocks, no network): extraction, model injection, traces, faults, termination."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("google.adk")
+
+from masfuzz.adapters.faults import FAULT_MARKER  # noqa: E402
+from masfuzz.graph.coordination import CoordinationGraph  # noqa: E402
+from masfuzz.scenario import Fault, Mutation  # noqa: E402
+from masfuzz.trace import Message, RestrictedAttempt, ToolCall, ToolResult  # noqa: E402
+
+from tests.adapters.helpers import delegations, run_scenario, system  # noqa: E402
+from tests.conftest import ROOT  # noqa: E402
+
+SMALL = "tests/adapters/adk_systems.py:lead"
+SMALL_POLICY = "scripted/tests/adapters/adk_systems.py:policy"
+DESK = "examples/adk/agent.py:root_agent"
+DESK_POLICY = "scripted/examples/adk/policy.py:policy"
+
+
+@pytest.fixture(autouse=True)
+def _in_repo(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+def test_extraction_counts_every_kind_of_adk_delegation():
+    _, _, spec = system(SMALL)
+    assert spec.system.framework == "adk" and spec.system.entry_agent == "lead"
+    assert [a.id for a in spec.agents] == ["lead", "math", "fanout", "scout", "a1", "a2"]
+    assert {(t.id, t.kind) for t in spec.tools} == {("add", "function"), ("scout", "agent")}
+    assert set(spec.permissions.allow) == {("math", "add"), ("lead", "scout")}
+    assert {(d.from_, d.to, d.trigger) for d in spec.delegations} == {
+        ("lead", "math", "handoff"), ("lead", "fanout", "handoff"), ("lead", "scout", "as_tool"),
+        ("math", "fanout", "handoff"),  # a peer; not its parent: disallow_transfer_to_parent
+        ("fanout", "a1", "delegate"), ("fanout", "a2", "delegate")}
+    assert spec.agent("a1").model == "gemini-2.0-flash"  # inherited from its nearest LlmAgent
+    assert spec.agent("fanout").model is None and spec.agent("fanout").model_settings["workflow"] == "parallel"
+    assert spec.tool("add").parameters["required"] == ["a", "b"]
+    counts = CoordinationGraph(spec).obligations().counts()
+    assert counts == {"C1": 6, "C2": 2, "C3": 8, "C4": 6}  # C3: 5 LlmAgents x 2 tools - 2 allowed
+    adapter, obj, _ = system(SMALL)
+    assert adapter.mutation_problem(obj, spec, Mutation(operator="drop_delegation", args=("lead", "math"))) is None
+    assert "peer transfer" in adapter.mutation_problem(obj, spec, Mutation(operator="drop_delegation", args=("math", "fanout")))
+    assert obj.sub_agents[0].name == "math"  # a mutant tried is undone at once
+
+
+def test_the_desk_sequence_and_loop_edges_and_termination_conditions():
+    _, _, spec = system(DESK)
+    edges = {(d.from_, d.to, d.trigger) for d in spec.delegations}
+    assert {("report_pipeline", "drafter", "delegate"), ("drafter", "refine", "sequence"),
+            ("refine", "critic", "delegate"), ("critic", "reviser", "sequence"),
+            ("reviser", "critic", "sequence"), ("billing", "coordinator", "handoff")} <= edges
+    assert ("billing", "report_pipeline", "handoff") not in edges  # disallow_transfer_to_peers
+    assert "refine: escalate or max_iterations=2" in spec.termination.conditions
+
+
+def test_every_llm_agent_is_answered_by_masfuzz_as_itself_and_its_model_put_back():
+    adapter, obj, spec = system(SMALL)
+    llm_agents = (obj, obj.sub_agents[0], *obj.sub_agents[1].sub_agents)
+    before = {a.name: a.model for a in llm_agents}
+    trace = run_scenario(SMALL, input="give me two views", sut_model=SMALL_POLICY, restricted="probe")
+    said = {m.agent: m.content for m in trace.of_type(Message) if m.agent}
+    assert said["a1"] == "I am a1" and said["a2"] == "I am a2"  # the parallel branches, each its own
+    assert ("lead", "fanout", "handoff") in delegations(trace)
+    assert {("fanout", "a1", "delegate"), ("fanout", "a2", "delegate")} <= set(delegations(trace))
+    assert trace.meta["model_swapped_at"]["a1"] == ["LlmAgent.model"]
+    [attempt] = trace.of_type(RestrictedAttempt)  # a2 took the probe of add, which ADK refused
+    assert (attempt.agent, attempt.tool, attempt.mode) == ("a2", "add", "probe")
+    assert [r.status for r in trace.of_type(ToolResult)] == ["blocked"]
+    after = {a.name: a.model for a in llm_agents}
+    assert after == before and isinstance(after["lead"], str)
+
+
+def test_transfer_tool_call_and_agent_tool_are_traced():
+    trace = run_scenario(SMALL, input="add these", sut_model=SMALL_POLICY)
+    assert delegations(trace)[0] == ("lead", "math", "handoff")
+    assert [(c.agent, c.tool, c.arguments) for c in trace.of_type(ToolCall)] == [("math", "add", {"a": 2, "b": 3})]
+    assert trace.termination.final_output == "math: {\"result\": 5}"
+    asked = run_scenario(SMALL, input="look around", sut_model=SMALL_POLICY)
+    assert ("lead", "scout", "as_tool") in delegations(asked)
+    assert asked.termination.final_output.startswith("lead heard:") and "I am scout" in asked.termination.final_output
+
+
+def test_a_tool_fault_is_recorded_and_a_stub_answers_for_the_tool():
+    trace = run_scenario(SMALL, input="add these", sut_model=SMALL_POLICY, faults=(Fault(tool="add", mode="error"),))
+    result = trace.of_type(ToolResult)[0]
+    assert result.status == "error" and result.fault == "error" and FAULT_MARKER in result.payload
+    assert trace.termination.reason == "crash"  # ADK re-raises a tool error no callback handles
+    stubbed = run_scenario(SMALL, input="add these", sut_model=SMALL_POLICY, stubs={"add": "41"})
+    assert stubbed.of_type(ToolResult)[0].fault == "stub" and "41" in stubbed.termination.final_output
+
+
+def test_loop_termination_reasons_escalate_and_max_iterations():
+    escalated = run_scenario(DESK, input="Please write a report about INV-9", sut_model=DESK_POLICY)
+    assert escalated.termination.reason == "completed"
+    assert "loop refine: critic escalated after 1 iteration(s)" in escalated.termination.detail
+    used_up = run_scenario(DESK, input="Please write a report", sut_model=DESK_POLICY)
+    assert "loop refine: max_iterations=2 reached" in used_up.termination.detail
+    assert [d for d in delegations(used_up) if d[2] == "sequence"].count(("reviser", "critic", "sequence")) == 1
