@@ -420,11 +420,16 @@ TABLE: tuple[Setting, ...] = (
             text, (), ("fuzz",), "append", metavar="TEXT"),
     Setting("model_pool", "model strings a model-switching mutation picks from (comma list)",
             text, None, ("fuzz",), metavar="M1,M2"),
-    Setting("strategy", "flare: coverage feedback raises the seeds and operators that found "
-            "something new; uniform: the same loop without feedback; input: the tester model "
-            "rewrites the user input instead (LLM-Fuzzer-style baseline)",
+    Setting("strategy", "flare: configuration and order mutations under --schedule; uniform: "
+            "the same with --schedule uniform; input: the tester model rewrites the user input "
+            "instead (LLM-Fuzzer-style baseline)",
             choice("flare", "uniform", "input"), "flare", ("fuzz",),
             choices=("flare", "uniform", "input")),
+    Setting("schedule", "how the loop picks what to mutate: flare (energy to recent, productive "
+            "corpus entries; operators and agents by smoothed success rate), paper (FLARE's "
+            "fixed-step weights), uniform (no weighing)",
+            choice("flare", "paper", "uniform"), "flare", ("fuzz",),
+            choices=("flare", "paper", "uniform")),
     Setting("rounds", "mutants to execute after the seeds", integer(low=1, high=1_000_000), 20,
             ("fuzz",), metavar="N"),
     Setting("batch", "mutants drawn together from the weights as they stand and executed "

@@ -86,6 +86,10 @@ def test_a_mutation_finds_what_the_seeds_did_not(cli, tmp_path):
     assert fuzz["table1"]["failures"]["TI"] >= len(restricted)
     assert fuzz["table1"]["behaviour"]["N"]["covered"] >= 3
     assert any(w != 0.5 for w in fuzz["operator_weights"].values())
+    # the mutant that found the restricted call joined the corpus, its lineage back to a seed
+    [hot] = [e for e in fuzz["corpus"] if "restrict_tool::triage_agent::update_seat" in e["gain"]]
+    assert hot["parent"] is not None and hot["lineage"][0] in (0, 1) and hot["lineage"][-1] == hot["entry"]
+    assert "triage_agent: temperature" in hot["mutation"]
     calls = {u["agent"]: u["calls"] for u in fuzz["usage"] if u["role"] == "sut"}
     assert calls["triage_agent"] > 0 and calls["faq_agent"] > 0  # per agent, as the model saw
 
@@ -102,6 +106,7 @@ def test_uniform_keeps_its_weights_and_report_shows_the_run(cli, tmp_path):
     assert set(fuzz["operator_weights"].values()) == {0.5}
     code, out, _ = cli("report", "--store", str(tmp_path / "u.db"))
     assert code == 0 and "fuzzing (uniform): 2 seed(s), 12 rounds" in out
+    assert re.search(r"corpus: \d+ entries \(2 seed\(s\), \d+ mutant\(s\) that added coverage\)", out)
     assert re.search(r"paths \d+/\d+ +behaviours A \d+/\d+ N \d+/\d+ +failures AR \d", out)
 
 
@@ -110,6 +115,8 @@ def test_a_killed_run_resumes_to_the_uninterrupted_one(cli, tmp_path, monkeypatc
     from masfuzz.campaign.engine import Campaign
 
     whole = _fuzz(cli, tmp_path, "whole", "--batch", "2")  # batches of 2: killed mid-loop
+    grown = [e for e in whole["fuzz"]["corpus"] if e["parent"] is not None]
+    assert grown, "the hot triage agent's mutant should have joined the corpus"
     real, calls = Campaign.execute, {"n": 0}
 
     async def dies_on_the_sixth(self, scenarios):
@@ -121,8 +128,14 @@ def test_a_killed_run_resumes_to_the_uninterrupted_one(cli, tmp_path, monkeypatc
     monkeypatch.setattr(Campaign, "execute", dies_on_the_sixth)
     assert "interrupted" in _fuzz(cli, tmp_path, "killed", "--batch", "2", expect=130)  # as Ctrl-C would
     monkeypatch.setattr(Campaign, "execute", real)
+    from masfuzz.store.db import RunStore
+
+    with RunStore(str(tmp_path / "killed.db")) as store:  # killed with its corpus grown
+        assert any(e["parent"] is not None for e in store.corpus(store.latest_run()))
     resumed = _fuzz(cli, tmp_path, "killed", "--batch", "2")
     assert resumed["fuzz"]["rounds"] == 12
+    # the corpus the killed run stored, grown again by the resumed one: the uninterrupted one's
+    assert resumed["fuzz"]["corpus"] == whole["fuzz"]["corpus"]
     for key in ("fuzz", "failures", "coverage"):
         assert _scrub(resumed[key]) == _scrub(whole[key]), key
 
@@ -280,7 +293,8 @@ def test_a_failing_tester_leaves_the_skeleton_and_is_counted(cli, tmp_path):
 
 def test_the_report_names_the_shrunk_reproducer(cli, tmp_path):
     pytest.importorskip("agents")
-    data = _fuzz(cli, tmp_path, "s", "--model-pool", HOT)
+    # the paper's schedule: the draws that reach the hot triage agent within 12 rounds
+    data = _fuzz(cli, tmp_path, "s", "--model-pool", HOT, "--schedule", "paper")
     [(fingerprint, shrunk)] = [(fp, r) for fp, r in data["fuzz"]["shrunk"].items()
                                if r["kept"]]
     assert shrunk["kept"] == ["temperature of triage_agent (0.8)"] or \

@@ -101,7 +101,8 @@ class FuzzSetup:
         o = self.opts
         return {"model": o.model, "sut_model": o.sut_model,
                 "seeds": self.seeds(),
-                "model_pool": list(self._pool()), "strategy": o.strategy, "rounds": o.rounds,
+                "model_pool": list(self._pool()), "strategy": o.strategy,
+                "schedule": "uniform" if o.strategy == "uniform" else o.schedule, "rounds": o.rounds,
                 "seed": o.seed, "max_turns": o.max_turns,
                 "judge_rounds": None if o.no_judge else o.judge_rounds,
                 "map_behaviours": o.map_behaviours,
@@ -140,7 +141,8 @@ class FuzzSetup:
         agents = self.graph.reachable
         return FlarePhase(seeds, agents, participants=tuple(agents),
                           free_form=self.free_form(),
-                          model_pool=self._pool(), strategy=o.strategy, rounds=o.rounds,
+                          model_pool=self._pool(), strategy=o.strategy, schedule_name=o.schedule,
+                          rounds=o.rounds,
                           choices=self.choices,
                           rewrite=self._rewrite if o.strategy == "input" else None,
                           analyse=None if o.no_judge and not o.map_behaviours else self._analyse,

@@ -1,31 +1,44 @@
 """FLARE's coverage-guided fuzzing loop (§3.3) as a campaign phase.
 
-The seed pool holds the system's tasks (the user's `--input`s and the tasks the tester model
+The corpus starts as the system's tasks (the user's `--input`s and the tasks the tester model
 wrote from the workflow's documentation), each with the default model configuration and the
-default speaking order. Every round picks one seed by weight and makes one mutant of it:
+default speaking order. Every round picks one entry by its energy and makes one mutant of it:
 
-- configuration mutation (Strategy 1) on one random agent: identity, temperature scaling, model
-  family switching over `--model-pool`, or both (joint), the operator picked by weight;
+- configuration mutation (Strategy 1) on one agent: identity, temperature scaling, model family
+  switching over `--model-pool`, or both (joint), the operator (and under the default schedule
+  the agent) picked by weight;
 - sequence mutation (Strategy 2), applied independently, only for free-form teams (an LLM
   selects the speakers): a permutation of the participants drawn uniformly. Fixed-order, handoff
   and graph systems keep their order, as the paper requires.
 
-The input is invariant (§3.3.3), and every mutant carries a fresh execution nonce (sent as the
-request seed), so even an identity mutant is a new sample rather than a cached answer. When a
-mutant adds cumulative coverage of any kind the campaign measures (behaviour, path, structure)
-the seed's and the operator's weights rise by a fixed step, otherwise they fall, within clamps.
+A mutant that adds cumulative coverage of any kind the campaign measures (behaviour, path,
+structure, code) joins the corpus with its configuration and order (§3.3.1: "updates coverage
+and the seed corpus"), so mutations stack: coverage that needs two agents' settings changed at
+once is reached one gain at a time. An identity mutant, or one whose configuration an entry
+already has, never joins (it adds no setting to build on). Each entry keeps its lineage (the
+entry it was made from, back to a seed).
 
-Strategies, measured in one harness: `flare` (the above), `uniform` (the same loop with the
-weights never moving: the ablation the paper lacks) and `input` (no configuration or order
-mutation; the tester model rewrites the user input, LLM-Fuzzer style: the paper's strongest
-baseline).
+The input is invariant (§3.3.3), and every mutant carries a fresh execution nonce (sent as the
+request seed), so even an identity mutant is a new sample rather than a cached answer.
+
+How entries, operators and agents are picked is the schedule (`--schedule`, `Schedule`):
+`flare` (the default) gives energy to entries that are recent and productive and weighs
+operators and (agent, operator) pairs by their smoothed success rates; `paper` is the paper's
+rule (a fixed step up on a gain, down on a miss, clamped); `uniform` never weighs anything.
+The paper's rule is a symmetric random walk per key when gains are rare first-time events, so
+its weights carry no signal: every weight sits at its floor after a few dozen executions.
+
+Strategies: `flare` (the above), `uniform` (the same loop under the `uniform` schedule: the
+ablation the paper lacks) and `input` (no configuration or order mutation; the tester model
+rewrites the user input, LLM-Fuzzer style: the paper's strongest baseline).
 
 Rounds go in batches (`Choices.batch`, `--batch`): a batch's mutants are all drawn from the
-weights as they stand, executed together (as many at once as `--workers` allows) and recorded
-in the order drawn; the weights move after the batch, mutant by mutant in that order
-(batch-synchronous). Everything random comes from one `random.Random(seed)`, so the same
-`--seed` with scripted models gives the same run whatever `--workers` is; a resumed run
-re-proposes the same mutants, which the store answers, and so ends as the uninterrupted one.
+weights and corpus as they stand, executed together (as many at once as `--workers` allows)
+and recorded in the order drawn; the weights move and the corpus grows after the batch, mutant
+by mutant in that order (batch-synchronous). Everything random comes from one
+`random.Random(seed)`, so the same `--seed` with scripted models gives the same run whatever
+`--workers` is; a resumed run re-proposes the same mutants, which the store answers with the
+gains they had, and so grows the same corpus and ends as the uninterrupted one.
 """
 
 from __future__ import annotations
@@ -41,6 +54,7 @@ from masfuzz.scenario import Provenance, Scenario
 
 OPERATORS = ("identity", "temperature", "model", "joint")
 STRATEGIES = ("flare", "uniform", "input")
+SCHEDULES = ("flare", "paper", "uniform")
 
 
 @dataclass(frozen=True)
@@ -48,14 +62,19 @@ class Choices:
     """The numbers FLARE leaves open, as masfuzz chose them (recorded in the run's config)."""
 
     initial_weight: float = 0.5  # every seed and operator starts equal (the paper: w_init)
-    step: float = 0.1  # the fixed step of a reward or a penalty
-    low: float = 0.05  # clamps: nothing is ever starved or certain
+    step: float = 0.1  # `paper`: the fixed step of a reward or a penalty
+    low: float = 0.05  # `paper`: clamps, so nothing is ever starved or certain
     high: float = 1.0
     temperatures: tuple[float, ...] = (0.0, 0.4, 0.8, 1.2)  # what temperature scaling draws
     sequence_rate: float = 0.5  # how often a free-form mutant also gets a new speaking order
     # mutants proposed from one state of the weights and executed together (up to --workers at
     # once); the weights move after the batch, so a seed gives one run whatever --workers is
     batch: int = 8
+    # `flare`: an entry's energy is halved for each entry that joined after it, down to this
+    # share (a seed the corpus has outgrown is still picked now and then)
+    recency: float = 0.5
+    recency_floor: float = 0.1
+    grow: bool = True  # mutants that add coverage join the corpus (False: the seeds only)
 
     def to_data(self) -> dict[str, Any]:
         return {**asdict(self), "temperatures": list(self.temperatures)}
@@ -63,7 +82,8 @@ class Choices:
 
 @dataclass
 class Weights:
-    """Selection weights that a coverage gain raises and a miss lowers, clamped."""
+    """The paper's selection weights: a coverage gain raises a key by a fixed step, a miss
+    lowers it, within clamps."""
 
     values: dict[str, float]
     choices: Choices
@@ -71,6 +91,9 @@ class Weights:
     @classmethod
     def of(cls, keys: list[str], choices: Choices) -> "Weights":
         return cls({k: choices.initial_weight for k in keys}, choices)
+
+    def add(self, key: str) -> None:
+        self.values.setdefault(key, self.choices.initial_weight)
 
     def pick(self, rng: random.Random) -> str:
         keys = list(self.values)
@@ -80,6 +103,141 @@ class Weights:
         c = self.choices
         value = self.values[key] + (c.step if gained else -c.step)
         self.values[key] = round(min(c.high, max(c.low, value)), 6)
+
+
+@dataclass
+class Rates:
+    """Smoothed success rates: (gains + 1) / (tries + 2) per key, Laplace's rule, so an
+    untried key stands at 1/2 and one that never paid decays as 1/n without reaching 0."""
+
+    tries: dict[str, int] = field(default_factory=dict)
+    wins: dict[str, int] = field(default_factory=dict)
+
+    def rate(self, key: str) -> float:
+        return (self.wins.get(key, 0) + 1) / (self.tries.get(key, 0) + 2)
+
+    def pick(self, rng: random.Random, keys: list[str], scale: Callable[[str], float] = lambda k: 1.0
+             ) -> str:
+        return rng.choices(keys, weights=[self.rate(k) * scale(k) for k in keys])[0]
+
+    def reward(self, key: str, gained: bool) -> None:
+        self.tries[key] = self.tries.get(key, 0) + 1
+        self.wins[key] = self.wins.get(key, 0) + int(gained)
+
+    def values(self, keys: list[str]) -> dict[str, float]:
+        return {k: round(self.rate(k), 6) for k in keys}
+
+
+class Schedule:
+    """Which corpus entry, operator and agent a round mutates, and what a gain or a miss
+    teaches it. `uniform`: nothing is weighed (every pick as likely as the others)."""
+
+    name = "uniform"
+
+    def __init__(self, choices: Choices, entries: int) -> None:
+        self.choices = choices
+        self.entries = Weights.of([str(i) for i in range(entries)], choices)
+        self.operators = Weights.of(list(OPERATORS), choices)
+
+    def joined(self, entry: int) -> None:
+        self.entries.add(str(entry))
+
+    def entry(self, rng: random.Random) -> int:
+        return int(self.entries.pick(rng))
+
+    def operator(self, rng: random.Random) -> str:
+        return self.operators.pick(rng)
+
+    def agent(self, rng: random.Random, operator: str, agents: list[str]) -> str:
+        return rng.choice(agents)
+
+    def reward(self, entry: int, operator: str, agent: str | None, gained: bool) -> None:
+        pass
+
+    def weights(self) -> dict[str, dict[str, float]]:
+        return {"seed_weights": self.entries.values, "operator_weights": self.operators.values}
+
+
+class PaperSchedule(Schedule):
+    """FLARE's rule as the paper states it: a fixed step up on a gain, down on a miss, per
+    entry and per operator, clamped; agents drawn uniformly."""
+
+    name = "paper"
+
+    def reward(self, entry: int, operator: str, agent: str | None, gained: bool) -> None:
+        self.entries.reward(str(entry), gained)
+        self.operators.reward(operator, gained)
+
+
+class FlareSchedule(Schedule):
+    """masfuzz's default. Energy: an entry's smoothed success rate (its mutants that added
+    coverage over its mutants) times its recency (halved for each entry that joined after it,
+    down to `recency_floor`), so a new entry, one gain closer to what needs stacked changes, is
+    mutated most until it stops paying. Operators and (agent, operator) pairs are picked by
+    their smoothed success rates: the identity operator, which cannot add a setting, and an
+    agent whose settings change nothing fade instead of walking at random."""
+
+    name = "flare"
+
+    def __init__(self, choices: Choices, entries: int) -> None:
+        super().__init__(choices, entries)
+        self.count = entries
+        self.entry_rates, self.operator_rates, self.agent_rates = Rates(), Rates(), Rates()
+
+    def joined(self, entry: int) -> None:
+        self.count = entry + 1
+
+    def energy(self, entry: int) -> float:
+        c = self.choices
+        recency = max(c.recency_floor, c.recency ** (self.count - 1 - entry))
+        return self.entry_rates.rate(str(entry)) * recency
+
+    def entry(self, rng: random.Random) -> int:
+        return rng.choices(range(self.count), weights=[self.energy(e) for e in range(self.count)])[0]
+
+    def operator(self, rng: random.Random) -> str:
+        return self.operator_rates.pick(rng, list(OPERATORS))
+
+    def agent(self, rng: random.Random, operator: str, agents: list[str]) -> str:
+        return self.agent_rates.pick(rng, [f"{a}:{operator}" for a in agents]).rpartition(":")[0]
+
+    def reward(self, entry: int, operator: str, agent: str | None, gained: bool) -> None:
+        self.entry_rates.reward(str(entry), gained)
+        self.operator_rates.reward(operator, gained)
+        if agent is not None:
+            self.agent_rates.reward(f"{agent}:{operator}", gained)
+
+    def weights(self) -> dict[str, dict[str, float]]:
+        return {"seed_weights": {str(e): round(self.energy(e), 6) for e in range(self.count)},
+                "operator_weights": self.operator_rates.values(list(OPERATORS)),
+                "agent_weights": {k: round(self.agent_rates.rate(k), 6)
+                                  for k in sorted(self.agent_rates.tries)}}
+
+
+def schedule_for(name: str, choices: Choices, entries: int) -> Schedule:
+    return {"flare": FlareSchedule, "paper": PaperSchedule, "uniform": Schedule}[name](choices, entries)
+
+
+@dataclass
+class Entry:
+    """One member of the corpus: a seed (`parent` None, round 0) or a mutant that added
+    coverage, with what it added and the mutation that made it from its parent entry."""
+
+    scenario: Scenario
+    parent: int | None = None
+    round: int = 0
+    mutation: str = "seed"
+    gain: tuple[str, ...] = ()
+
+    def to_data(self, number: int) -> dict[str, Any]:
+        return {"entry": number, "scenario": self.scenario.id, "parent": self.parent,
+                "round": self.round, "mutation": self.mutation, "gain": list(self.gain)}
+
+
+def configuration(scenario: Scenario) -> str:
+    """What a corpus entry is to the loop: its input, configuration and order (not its nonce,
+    which every mutant draws anew)."""
+    return scenario.model_copy(update={"nonce": None, "provenance": Provenance()}).id
 
 
 @dataclass(frozen=True)
@@ -106,10 +264,10 @@ class Mutation:
 def mutate(seed: Scenario, operator: str, agents: list[str], rng: random.Random, *,
            choices: Choices, model_pool: tuple[str, ...] = (),
            participants: tuple[str, ...] = (), free_form: bool = False,
-           number: int = 0) -> tuple[Scenario, Mutation]:
-    """One mutant of `seed`: configuration mutation of one random agent, and for free-form teams
-    possibly a new speaking order. The input is never touched."""
-    agent = rng.choice(agents)
+           number: int = 0, agent: str | None = None) -> tuple[Scenario, Mutation]:
+    """One mutant of `seed`: configuration mutation of one agent (`agent`, or a random one),
+    and for free-form teams possibly a new speaking order. The input is never touched."""
+    agent = agent if agent is not None else rng.choice(agents)
     temperatures, models = dict(seed.temperatures), dict(seed.agent_models)
     if operator == "model" and not model_pool:
         operator = "temperature"  # nothing to switch to: scale the temperature instead
@@ -163,21 +321,26 @@ class FlarePhase:
     analyse: Analyse | None = None
     reproduce: Reproduce | None = None  # shrink failing mutants under this rule (None: never)
     name: str = "fuzz"
-    seed_weights: Weights = field(init=False)
-    operator_weights: Weights = field(init=False)
+    schedule_name: str = "flare"  # `--schedule`; the `uniform` strategy means `uniform`
+    corpus: list[Entry] = field(init=False)
+    schedule: Schedule = field(init=False)
     history: list[dict[str, Any]] = field(default_factory=list)
     shrunk: dict[str, dict[str, Any]] = field(default_factory=dict)  # fingerprint -> result
+    _known: set[str] = field(default_factory=set, init=False)  # the corpus's configurations
     _rng: random.Random | None = field(default=None, init=False)  # set when the loop starts
     _next: int = field(default=1, init=False)  # the next round's number
     _seeded: bool = field(default=False, init=False)  # its seeds were run and judged
 
     def __post_init__(self) -> None:
-        self.seed_weights = Weights.of([str(i) for i in range(len(self.seeds))], self.choices)
-        self.operator_weights = Weights.of(list(OPERATORS), self.choices)
+        if self.strategy == "uniform":
+            self.schedule_name = "uniform"
+        self.corpus = [Entry(s) for s in self.seeds]
+        self._known = {configuration(s) for s in self.seeds}
+        self.schedule = schedule_for(self.schedule_name, self.choices, len(self.corpus))
 
     def go_on(self) -> bool:
         """One more batch of rounds for the campaign's next pass (the budget is left after
-        every phase ran): the loop goes on from where it stopped, with its weights."""
+        every phase ran): the loop goes on from where it stopped, with its weights and corpus."""
         if self._rng is None:
             return False  # it never started
         if self._seeded:
@@ -192,40 +355,79 @@ class FlarePhase:
             for number, outcome in enumerate(outcomes):
                 await self._judge(c, outcome, {"round": 0, "seed": number, "operator": "seed",
                                                "mutation": "seed"})
+                self.corpus[number].gain = tuple(sorted(outcome.gain))
+                self._record(c, number)
             self._seeded = True
         rng = self._rng
         while self._next <= self.rounds:
             numbers = range(self._next, min(self._next + max(1, self.choices.batch), self.rounds + 1))
             self._next = numbers.stop
             proposed = [await self._propose(rng, number) for number in numbers]  # in draw order
-            outcomes = await c.execute([mutant for _, _, _, mutant, _ in proposed])
+            outcomes = await c.execute([p.mutant for p in proposed])
             judged = []
-            for (number, s, op, _, mutation), outcome in zip(proposed, outcomes):
-                entry = {"round": number, "seed": int(s), "operator": op,
-                         "mutation": mutation.describe() if mutation else "input rewritten"}
+            for p, outcome in zip(proposed, outcomes):
+                entry = {"round": p.number, "seed": p.entry, "operator": p.operator,
+                         "mutation": p.mutation.describe() if p.mutation else "input rewritten"}
                 judged.append((entry, await self._judge(c, outcome, entry)))
-            for (number, s, op, _, _), (entry, gained) in zip(proposed, judged):
-                if self.strategy == "flare":  # after the batch, in the order drawn
-                    self.seed_weights.reward(s, gained)
-                    self.operator_weights.reward(op, gained)
-                c.progress(f"round {number}/{self.rounds}: seed {s}, {entry['mutation']} -> "
+            for p, outcome, (entry, gained) in zip(proposed, outcomes, judged):
+                # after the batch, in the order drawn
+                self.schedule.reward(p.entry, p.operator, p.mutation and p.mutation.agent, gained)
+                if gained:
+                    self._join(c, p, outcome, entry)
+                c.progress(f"round {p.number}/{self.rounds}: entry {p.entry}, {entry['mutation']} -> "
                            + (f"{len(entry['gain'])} new item(s)" if gained else "nothing new")
+                           + (f", joined the corpus as entry {entry['joined']}" if "joined" in entry else "")
                            + (f", {len(entry['failures'])} new failure(s)" if entry["failures"] else ""))
-            for (_, s, _, _, _), outcome in zip(proposed, outcomes):
-                await self._shrink(c, outcome, self.seeds[int(s)])
+            for p, outcome in zip(proposed, outcomes):
+                await self._shrink(c, outcome, self.root(p.entry))
 
-    async def _propose(self, rng: random.Random, number: int
-                       ) -> tuple[int, str, str, Scenario, Mutation | None]:
-        """Round `number`'s mutant, drawn from the weights as they stand."""
-        s = self.seed_weights.pick(rng)
-        seed = self.seeds[int(s)]
+    def _join(self, c: Any, p: "Proposal", outcome: Any, row: dict[str, Any]) -> None:
+        """The mutant joins the corpus when its configuration is new to the corpus: an identity
+        mutant (its parent's configuration, a new sample), a rewrite that came back unchanged or
+        a configuration drawn again adds nothing to build on. Not when the corpus is kept to
+        the seeds (`Choices.grow`)."""
+        key = configuration(p.mutant)
+        if not self.choices.grow or key in self._known:
+            return
+        self._known.add(key)
+        number = len(self.corpus)
+        new = Entry(outcome.scenario, parent=p.entry, round=p.number, mutation=row["mutation"],
+                    gain=tuple(row["gain"]))
+        self.corpus.append(new)
+        self.schedule.joined(number)
+        row["joined"] = number
+        self._record(c, number)
+
+    def _record(self, c: Any, number: int) -> None:
+        """The entry written down as it joins (the report shows the corpus from the store)."""
+        if getattr(c, "store", None) is not None and c.run_id is not None:
+            c.store.record_corpus_entry(c.run_id, self.corpus[number].to_data(number))
+
+    def root(self, number: int) -> Scenario:
+        """The seed an entry descends from (what shrinking reduces a mutant toward)."""
+        while self.corpus[number].parent is not None:
+            number = self.corpus[number].parent
+        return self.corpus[number].scenario
+
+    def lineage(self, number: int) -> list[int]:
+        """The entries from the seed down to `number`."""
+        out = [number]
+        while self.corpus[out[-1]].parent is not None:
+            out.append(self.corpus[out[-1]].parent)
+        return out[::-1]
+
+    async def _propose(self, rng: random.Random, number: int) -> "Proposal":
+        """Round `number`'s mutant, drawn from the schedule and corpus as they stand."""
+        e = self.schedule.entry(rng)
+        parent = self.corpus[e].scenario
         if self.strategy == "input":
-            return number, s, "input", await self._rewritten(seed, rng, number), None
-        op = self.operator_weights.pick(rng)
-        mutant, mutation = mutate(seed, op, self.agents, rng, choices=self.choices,
+            return Proposal(number, e, "input", await self._rewritten(parent, rng, number), None)
+        op = self.schedule.operator(rng)
+        agent = self.schedule.agent(rng, op, self.agents)
+        mutant, mutation = mutate(parent, op, self.agents, rng, choices=self.choices,
                                   model_pool=self.model_pool, participants=self.participants,
-                                  free_form=self.free_form, number=number)
-        return number, s, op, mutant, mutation
+                                  free_form=self.free_form, number=number, agent=agent)
+        return Proposal(number, e, op, mutant, mutation)
 
     async def _judge(self, c: Any, outcome: Any, entry: dict[str, Any]) -> bool:
         """Coverage and failures of one execution, the model-backed oracles' included; a row of
@@ -264,8 +466,20 @@ class FlarePhase:
                                      seed=seed.provenance.seed, attempt=number)})
 
     def summary(self) -> dict[str, Any]:
-        return {"strategy": self.strategy, "rounds": sum(1 for h in self.history if h["round"]),
-                "seeds": [s.id for s in self.seeds],
-                "seed_weights": self.seed_weights.values,
-                "operator_weights": self.operator_weights.values, "history": self.history,
-                "shrunk": self.shrunk}
+        return {"strategy": self.strategy, "schedule": self.schedule.name,
+                "rounds": sum(1 for h in self.history if h["round"]),
+                "seeds": [s.id for s in self.seeds], **self.schedule.weights(),
+                "corpus": [e.to_data(n) for n, e in enumerate(self.corpus)],
+                "history": self.history, "shrunk": self.shrunk}
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """One round's mutant as drawn: its number, the corpus entry it was made from, the
+    operator (the schedule's pick) and the mutation (None: an input rewrite)."""
+
+    number: int
+    entry: int
+    operator: str
+    mutant: Scenario
+    mutation: Mutation | None

@@ -42,6 +42,7 @@ def fuzz_section(store: Any, run_id: int, spec: Any, info: dict[str, Any],
     return {
         "format_version": FORMAT_VERSION,
         "strategy": loop.get("strategy"),
+        "schedule": loop.get("schedule"),
         "table1": {
             **_code(store, run_id),
             "path": {"covered": covered, "total": total, "capped": truncated},
@@ -60,6 +61,7 @@ def fuzz_section(store: Any, run_id: int, spec: Any, info: dict[str, Any],
         "rounds_with_gain": sum(1 for h in history if h["round"] and h["gain"]),
         "seed_weights": loop.get("seed_weights", {}),
         "operator_weights": loop.get("operator_weights", {}),
+        "corpus": _with_lineage(store.corpus(run_id)),
         "dependencies": [list(d) for d in flare.relationships.dependencies],
         "tester": {role: {k: s.get(k) for k in ("calls", "malformed", "cached")}
                    | {"rejected": len(s.get("rejected", [])),
@@ -70,6 +72,18 @@ def fuzz_section(store: Any, run_id: int, spec: Any, info: dict[str, Any],
         "usage": store.usage(run_id),
         "history": history,
     }
+
+
+def _with_lineage(corpus: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each corpus entry with its lineage: the entries from its seed down to it."""
+    parents = {e["entry"]: e["parent"] for e in corpus}
+    out = []
+    for e in corpus:
+        line = [e["entry"]]
+        while parents.get(line[-1]) is not None and len(line) <= len(corpus):
+            line.append(parents[line[-1]])
+        out.append({**e, "lineage": line[::-1]})
+    return out
 
 
 def _code(store: Any, run_id: int) -> dict[str, Any]:
@@ -101,7 +115,8 @@ def fuzz_text(data: dict[str, Any]) -> str:
     if data["root_causes"]:
         lines.append("  root causes: " + ", ".join(f"{k} {v}" for k, v in data["root_causes"].items()))
     if weights:
-        lines.append(f"  operator weights: {weights}")
+        lines.append(f"  operator weights ({data.get('schedule') or 'paper'} schedule): {weights}")
+    lines += corpus_lines(data.get("corpus", []))
     for role, s in data["tester"].items():
         lines.append(f"  {role}: {s['calls']} call(s), {s.get('failed', 0)} failed, "
                      f"{s['malformed']} malformed, {s['rejected']} rejected"
@@ -113,6 +128,21 @@ def fuzz_text(data: dict[str, Any]) -> str:
                      + (f" (reverted: {', '.join(r['reverted'])})" if r["reverted"] else ""))
     lines += usage_lines(data.get("usage", []))
     return "\n".join(lines) + "\n"
+
+
+def corpus_lines(corpus: list[dict[str, Any]]) -> list[str]:
+    """The corpus as it grew: how many seeds, and each mutant that joined, what it found and
+    the mutations back to its seed."""
+    joined = [e for e in corpus if e["parent"] is not None]
+    if not corpus:
+        return []
+    lines = [f"  corpus: {len(corpus)} entries ({len(corpus) - len(joined)} seed(s), "
+             f"{len(joined)} mutant(s) that added coverage)"]
+    for e in joined:
+        shown = ", ".join(e["gain"][:3]) + (f" and {len(e['gain']) - 3} more" if len(e["gain"]) > 3 else "")
+        lines.append(f"    entry {e['entry']} (round {e['round']}, lineage "
+                     f"{' > '.join(map(str, e['lineage']))}): {e['mutation']}; found {shown}")
+    return lines
 
 
 def usage_lines(usage: list[dict[str, Any]]) -> list[str]:

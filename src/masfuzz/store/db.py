@@ -36,6 +36,10 @@ a later version or another application's database is refused with one line):
     tool_results(run_id, tool, complete, json, PRIMARY KEY(run_id, tool))
                                             -- one tool's part of a campaign's tool fuzzing: done,
                                                or cut short by the budget (a resumed one redoes it)
+    corpus(run_id, entry, scenario_id, parent, round, mutation, gain JSON, PRIMARY KEY(run_id, entry))
+                                            -- FLARE's corpus: its seeds, then each mutant that
+                                               added coverage, with the entry it was made from
+                                               (added in place to a version 2 store)
 
 Every write is committed as soon as it is made, so a campaign killed at any point loses at most
 the execution in flight, and recording the same execution twice writes nothing: a resumed
@@ -123,6 +127,10 @@ CREATE UNIQUE INDEX IF NOT EXISTS tool_findings_once ON tool_findings(run_id, to
 CREATE TABLE IF NOT EXISTS tool_results (
     run_id INTEGER NOT NULL REFERENCES runs(id), tool TEXT NOT NULL, complete INTEGER NOT NULL,
     json TEXT NOT NULL, PRIMARY KEY (run_id, tool));
+CREATE TABLE IF NOT EXISTS corpus (
+    run_id INTEGER NOT NULL REFERENCES runs(id), entry INTEGER NOT NULL,
+    scenario_id TEXT NOT NULL, parent INTEGER, round INTEGER NOT NULL, mutation TEXT NOT NULL,
+    gain TEXT NOT NULL, PRIMARY KEY (run_id, entry));
 """
 
 _RUN_COLUMNS = ("id", "command", "spec_id", "target", "config", "seed", "started", "finished",
@@ -754,6 +762,22 @@ class RunStore:
         rows = self.db.execute("SELECT json FROM tool_findings WHERE run_id=? ORDER BY id",
                                (run_id,))
         return [_loads(r[0], {}) for r in rows]
+
+    def record_corpus_entry(self, run_id: int, data: dict[str, Any]) -> None:
+        """One entry of FLARE's corpus (`Entry.to_data`) as it joins. A resumed loop grows the
+        same corpus again: the entry it writes a second time is the stored one, kept."""
+        self.db.execute("INSERT OR IGNORE INTO corpus VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (run_id, data["entry"], data["scenario"], data["parent"], data["round"],
+                         data["mutation"], json.dumps(list(data["gain"]))))
+
+    def corpus(self, run_id: int) -> list[dict[str, Any]]:
+        """The run's corpus in the order it grew (none for a store written before it was kept)."""
+        if "corpus" not in self._tables():
+            return []
+        rows = self.db.execute("SELECT entry, scenario_id, parent, round, mutation, gain FROM "
+                               "corpus WHERE run_id=? ORDER BY entry", (run_id,))
+        return [{"entry": e, "scenario": sid, "parent": parent, "round": r, "mutation": m,
+                 "gain": _loads(gain, [])} for e, sid, parent, r, m, gain in rows]
 
 
 def _alive(owner: str) -> bool:
