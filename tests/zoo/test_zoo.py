@@ -73,6 +73,15 @@ def check_information_loss(seeded, fixed, c):
 
     assert carried(fixed) and not carried(seeded)
     assert any(text.rstrip().endswith("?") for text in said(seeded))  # the agent had to ask
+    # what the receiving agent's model was given, as every framework's adapter records it: the
+    # value reached it in the fixed twin only
+    [receiver] = {e.agent for e in events(fixed, "tool_call", tool=c["tool"])}
+
+    def given(trace):
+        return [x["text"] for x in trace.meta.get("handover_inputs") or () if x["agent"] == receiver]
+
+    assert given(seeded) and not any(c["value"] in text for text in given(seeded))
+    assert any(c["value"] in text for text in given(fixed))
 
 
 def check_premature_termination(seeded, fixed, c):
