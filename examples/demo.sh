@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
 # masfuzz's main job on the shipped examples with the embedded local model: no key, no network.
 # Sized for the tiny embedded model on 2 cores (seconds to minutes per call): one attempt per
-# objective and four fuzzing mutants in the first pass, 60 calls per tool, and a wall-time budget
-# over the whole campaign: what the first pass leaves of it, FLARE and the unmet objectives spend.
+# objective and four fuzzing mutants in the first pass, 20 calls per tool (a sandboxed call takes
+# 1-2 s on a loaded machine: with 60, the first tool used the tools phase's whole share and the
+# second got one call), and a wall-time budget over the whole command: what the first pass leaves
+# of it, FLARE and the unmet objectives spend.
 # No seed tasks from the tester: the seed writer's time comes out of FLARE's share before the
 # campaign, and under its JSON grammar the model wrote nothing in the 240 s it had on a loaded
 # machine (load 18 on 2 cores; on a quieter one it writes two usable tasks in 1-2 minutes).
+# The whole demo, start-up and replay included, ends within DEMO_SECONDS (12 minutes): `run`'s
+# budget (its start-up included) is what the inspection left, less REPLAY_SECONDS for the
+# replay (from the model cache the campaign filled; cut at the demo's end).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+DEMO_SECONDS=${DEMO_SECONDS:-720}
+REPLAY_SECONDS=${REPLAY_SECONDS:-90}
 M=${M:-.venv/bin/masfuzz}
 APP=examples/customer_service/app.py:triage_agent
 OUT=.masfuzz/demo
@@ -21,12 +28,19 @@ echo "   (the embedded model is the tester and every agent's model)"
 status=0
 $M run "$APP" --model local/gemma-3-270m --sut-model local/gemma-3-270m \
   --input "I want to change my seat to 14C, confirmation number ABC123" \
-  --attempts 1 --max-turns 6 --rounds 4 --seed-tasks 0 --no-spec-agent --no-judge --calls 60 --budget-time 720 \
+  --attempts 1 --max-turns 6 --rounds 4 --seed-tasks 0 --no-spec-agent --no-judge --calls 20 \
+  --budget-time $((DEMO_SECONDS - SECONDS - REPLAY_SECONDS)) \
   --store "$OUT/runs.db" --suite "$OUT/suite.yaml" --report "html:$REPORT" --report text || status=$?
 # exit 1 means the campaign found failures (that is its job); 2 or more is an error of the demo
 if [ "$status" -gt 1 ]; then exit "$status"; fi
 echo
 echo "== 3. Replay of the saved suite"
-$M replay "$OUT/suite.yaml" || echo "(some witnesses of the local model's runs did not reproduce)"
+left=$((DEMO_SECONDS - SECONDS))
+if [ "$left" -gt 5 ]; then
+  timeout "$left" $M replay "$OUT/suite.yaml" || echo "(some witnesses of the local model's runs did not reproduce, or the replay reached the demo's end)"
+else
+  echo "(no time left for the replay)"
+fi
 echo
 echo "HTML report: $REPORT"
+echo "demo: ${SECONDS} s of its ${DEMO_SECONDS} s"

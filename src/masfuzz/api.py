@@ -147,6 +147,7 @@ def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None =
     from masfuzz.report.analysis import analyze
     from masfuzz.store.db import RunStore
 
+    started = time.monotonic()
     say = progress or (lambda msg: None)
     faults = tuple(m for m in opts.faults.split(",") if m and m != "none")  # checked options
     criteria = tuple(c.strip() for c in opts.criteria.split(",") if c.strip())
@@ -172,7 +173,7 @@ def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None =
                             fault_modes=faults, criteria=criteria, max_turns=opts.max_turns,
                             timeout=opts.timeout, surroundings=surroundings(opts))
     campaign = Campaign(target, system.spec, executor, [StructuralModel(CoordinationGraph(system.spec).obligations())],
-                        [phase], store, run_id, seed=opts.seed, budget=_budget(opts),
+                        [phase], store, run_id, seed=opts.seed, budget=_budget(opts, started),
                         progress=say, tester_usage=tester.ledger.total, status=status,
                         lease_owner=owner)
     summary = {**_drive(campaign, store, run_id, owner, earlier, tester), **phase.summary()}
@@ -286,16 +287,20 @@ def _unsandboxed(opts: argparse.Namespace) -> dict[str, Any]:
     return {UNSANDBOXED_KEY: True} if getattr(opts, "unsafe_no_sandbox", False) else {}
 
 
-def _budget(opts: argparse.Namespace) -> Budget:
-    """`--budget 10m,200x` and the --budget-* options: the tighter of each wins."""
+def _budget(opts: argparse.Namespace, started: float | None = None) -> Budget:
+    """`--budget 10m,200x` and the --budget-* options: the tighter of each wins. With `started`
+    (a `time.monotonic()`), the wall time spent since then is spent of it: the budget is the
+    command's, its start-up included (loading the system and the models, the control check,
+    FLARE's preparation), not only its campaign's."""
     spec = getattr(opts, "budget", None) or {}
 
     def least(name: str) -> Any:
         values = [v for v in (getattr(opts, name, None), spec.get(name)) if v is not None]
         return min(values) if values else None
 
-    return Budget(wall_time=least("budget_time"), executions=least("budget_executions"),
-                  model_calls=least("budget_model_calls"))
+    budget = Budget(wall_time=least("budget_time"), executions=least("budget_executions"),
+                    model_calls=least("budget_model_calls"))
+    return budget if started is None else budget.less_time(time.monotonic() - started)
 
 
 def _free_model(model: str) -> bool:
@@ -360,8 +365,9 @@ def run_fuzz(opts: argparse.Namespace, progress: Callable[[str], None] | None = 
     from masfuzz.exec import make_executor
     from masfuzz.report.analysis import analyze
 
+    started = time.monotonic()
     say = progress or (lambda msg: None)
-    target, system, models, tester, store, setup, budget = _fuzz_setup(opts, say)
+    target, system, models, tester, store, setup = _fuzz_setup(opts, say)
     config = {**_redacted(setup.config()), **_unsandboxed(opts)}
     if target.orchestration:
         config["orchestration"] = target.orchestration.to_data()
@@ -376,7 +382,7 @@ def run_fuzz(opts: argparse.Namespace, progress: Callable[[str], None] | None = 
     control = _control(target, opts, say)
     phase = setup.phase()
     campaign = Campaign(target, system.spec, executor, setup.coverage_models(), [phase], store,
-                        run_id, seed=opts.seed, budget=budget, progress=say,
+                        run_id, seed=opts.seed, budget=_budget(opts, started), progress=say,
                         tester_usage=tester.ledger.total, status=status, lease_owner=owner,
                         detectors=setup.detectors())
     summary = _drive(campaign, store, run_id, owner, earlier, tester)
@@ -387,9 +393,10 @@ def run_fuzz(opts: argparse.Namespace, progress: Callable[[str], None] | None = 
 
 def _fuzz_setup(opts: argparse.Namespace, say: Callable[[str], None], *, prepare: bool = True,
                 need_seed: bool = True, share: float = 1.0) -> tuple:
-    """The target opened, its models, the store, FLARE's setup and the budget; with `prepare`,
-    the FLARE specification and seed pool made within `share` of the budget's wall time, which
-    the preparation uses up (`need_seed`: no seed at the end is bad input)."""
+    """The target opened, its models, the store and FLARE's setup; with `prepare`, the FLARE
+    specification and seed pool made within `share` of the budget's wall time (the campaign's
+    budget then counts that time as spent: `_budget`; `need_seed`: no seed at the end is bad
+    input)."""
     from masfuzz.fuzz.campaign import FuzzSetup
     from masfuzz.store.db import RunStore
 
@@ -399,13 +406,10 @@ def _fuzz_setup(opts: argparse.Namespace, say: Callable[[str], None], *, prepare
     tester = models.client(opts.model, role="tester")
     store = RunStore(opts.store)
     setup = FuzzSetup(opts, system.spec, tester, cache_dir=Path(opts.store).parent / "flare-specs")
-    budget = _budget(opts)
     if prepare:
-        t0 = time.monotonic()
-        seconds = None if budget.wall_time is None else budget.wall_time * share
-        asyncio.run(setup.prepare(say, seconds, need_seed=need_seed))
-        budget = budget.less_time(time.monotonic() - t0)
-    return target, system, models, tester, store, setup, budget
+        wall = _budget(opts).wall_time
+        asyncio.run(setup.prepare(say, None if wall is None else wall * share, need_seed=need_seed))
+    return target, system, models, tester, store, setup
 
 
 # -- run -----------------------------------------------------------------------------------------
@@ -431,6 +435,7 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
     from masfuzz.generate.suite import suite_from_run
     from masfuzz.report.analysis import analyze
 
+    started = time.monotonic()
     say = progress or (lambda msg: None)
     phases = [p.strip() for p in opts.phases.split(",")]
     if "tools" in phases and opts.calls < 1:
@@ -441,7 +446,7 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
         if opts.unsafe_no_sandbox or isolation_problem() is None:  # else the phase is skipped
             _dry_run(_tool_session(opts, opts.seed, timeout=_tool_timeout(opts), models=False))
     # FLARE's preparation (its specification, the seed writer) spends FLARE's share of the time
-    target, system, models, tester, store, setup, budget = _fuzz_setup(
+    target, system, models, tester, store, setup = _fuzz_setup(
         opts, say, prepare="flare" in phases, need_seed=False,
         share=_flare_share(phases) if "flare" in phases else 1.0)
     faults = tuple(m for m in opts.faults.split(",") if m and m != "none")
@@ -477,7 +482,7 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
     }
     built = {p: plan[p]() for p in phases}
     campaign = Campaign(target, system.spec, executor, setup.coverage_models(), list(built.values()),
-                        store, run_id, seed=opts.seed, budget=budget, progress=say,
+                        store, run_id, seed=opts.seed, budget=_budget(opts, started), progress=say,
                         tester_usage=tester.ledger.total, status=status, lease_owner=owner,
                         detectors=setup.detectors())
     summary = _drive(campaign, store, run_id, owner, earlier, tester)

@@ -143,3 +143,34 @@ def test_a_timed_out_call_is_a_failed_call_and_leaves_the_model_free():
     eng = engine("gemma-3-270m")
     assert eng.lock.acquire(blocking=False)  # not still generating in its thread
     eng.lock.release()
+
+
+def test_the_grammar_checked_last_picks_what_the_grammar_first_picks():
+    """Greedy decoding under a JSON schema: the chain that asks the grammar only about the
+    token the model chose writes what llama-cpp-python's grammar-first chain writes."""
+    import llama_cpp
+
+    from masfuzz.llm.local import GrammarLast, engine
+
+    llama = engine("gemma-3-270m").llama
+    schema = {"type": "object", "properties": {"seat": {"type": "string", "enum": ["14C", "2A"]}},
+              "required": ["seat"], "additionalProperties": False}
+    grammar = llama_cpp.LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
+    prompt = "The passenger wants seat 14C. As JSON:"
+    own = llama._init_sampler  # the engine's: the grammar last
+    texts, samplers = [], []
+    for init in (type(llama)._init_sampler.__get__(llama), own):  # llama-cpp-python's, then the engine's
+        def recorded(init=init, **kwargs):
+            samplers.append(init(**kwargs))
+            return samplers[-1]
+
+        llama._init_sampler = recorded
+        try:
+            llama.reset()
+            out = llama.create_completion(prompt, grammar=grammar, max_tokens=16, temperature=0.0)
+        finally:
+            llama._init_sampler = own
+        texts.append(out["choices"][0]["text"])
+    assert not isinstance(samplers[0], GrammarLast) and isinstance(samplers[1], GrammarLast)
+    assert json.loads(texts[1]) == {"seat": "14C"}
+    assert texts[0] == texts[1]

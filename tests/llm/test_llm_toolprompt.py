@@ -127,3 +127,18 @@ def test_a_long_conversation_is_cut_to_the_context_keeping_the_task_and_the_late
     assert all(len(k) < 20_000 for k in kept)  # a 1 MB tool result cut before anything is counted
     short = ChatRequest(messages=tuple(turns[:4]))
     assert fit_context(short, count, 4096) == short
+
+
+def test_free_strings_are_bounded_in_the_grammar_only():
+    schema = tp.choice_schema((UPDATE_SEAT, PYDANTIC_STYLE), "reply")
+    seat_args = schema["anyOf"][0]["properties"]["arguments"]["properties"]
+    assert {p["maxLength"] for p in seat_args.values()} == {tp.ARGUMENT_CHARS}
+    assert schema["$defs"]["book__Passenger"]["properties"]["name"]["maxLength"] == tp.ARGUMENT_CHARS
+    assert schema["anyOf"][2]["properties"]["arguments"]["properties"]["text"]["maxLength"] == tp.REPLY_CHARS
+    kept = {"type": "object", "properties": {"code": {"type": "string", "pattern": "^[A-Z]{6}$"},
+                                             "kind": {"type": "string", "enum": ["a", "b"]},
+                                             "note": {"type": "string", "maxLength": 9}}}
+    assert tp.bounded_strings(kept) == kept
+    assert "maxLength" not in str(UPDATE_SEAT.parameters)  # the tool's own schema, as validated
+    long = '{"tool": "update_seat", "arguments": {"confirmation_number": "%s", "new_seat": "1A"}}' % ("A" * 500)
+    assert tp.parse_choice(long, (UPDATE_SEAT,), None)[1].arguments["confirmation_number"] == "A" * 500

@@ -28,10 +28,11 @@ from masfuzz.spec.model import WorkflowSpec
 
 OBJECTIVE_TAG = "masfuzz-objective"
 REQUEST_CHARS = 400  # what `_user_request` keeps of a reply
-# Tokens a reply may take: about REQUEST_CHARS. With 200, Gemma 3 270M went on past the request
-# (155 tokens a Delegate reply on average, measured in the demo), the rest cut away unread, each
-# token seconds of a loaded 2-core machine.
-REQUEST_TOKENS = 100
+# Tokens a reply may take: a message of two or three sentences (about 250 characters). With 200,
+# Gemma 3 270M went on past the request (155 tokens a Delegate reply on average, measured in the
+# demo), the rest cut away unread; with 100 it still wrote 83 tokens of an invented itinerary
+# where one sentence would do, each token a second of a loaded 2-core machine.
+REQUEST_TOKENS = 64
 
 INSTRUCTIONS = {
     "Reach": (

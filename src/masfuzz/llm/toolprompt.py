@@ -69,14 +69,23 @@ def _is_handoff(name: str, handoffs: set[str]) -> bool:
 # --- the grammar ------------------------------------------------------------------------
 
 
+# Characters the grammar lets a reply's text and a free string argument have. Unbounded, a tiny
+# model's string runs to the call's token limit, the JSON never closes, and the call is retried
+# twice more: minutes of a loaded machine for nothing. Only the grammar is bounded: what comes
+# out is still validated against the tool's own schema.
+REPLY_CHARS = 240
+ARGUMENT_CHARS = 120
+
+
 def choice_schema(tools: tuple[ToolDef, ...], reply: str | None) -> dict[str, Any]:
     """One `anyOf` branch per tool (and one for a text reply), each a fixed tool name plus that
     tool's own argument schema; `$defs` of every tool are hoisted to the root, renamed apart."""
     defs: dict[str, Any] = {}
-    branches = [_branch(t.name, _hoist(t.name, t.parameters, defs)) for t in tools]
+    branches = [_branch(t.name, bounded_strings(_hoist(t.name, t.parameters, defs))) for t in tools]
+    defs = {name: bounded_strings(sub) for name, sub in defs.items()}
     if reply:
-        text = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"],
-                "additionalProperties": False}
+        text = {"type": "object", "properties": {"text": {"type": "string", "maxLength": REPLY_CHARS}},
+                "required": ["text"], "additionalProperties": False}
         branches.append(_branch(reply, text))
     schema: dict[str, Any] = {"anyOf": branches}
     if defs:
@@ -96,6 +105,19 @@ def bounded_integers(node: Any) -> Any:
     if out.get("type") == "integer" and isinstance(low, int) and isinstance(high, int) and 0 <= high - low <= 256:
         rest = {k: v for k, v in out.items() if k not in ("type", "minimum", "maximum")}
         return {**rest, "enum": list(range(low, high + 1))}
+    return out
+
+
+def bounded_strings(node: Any) -> Any:
+    """Every free string of a schema (no length, enum, const, pattern or format of its own) at
+    most ARGUMENT_CHARS characters long."""
+    if isinstance(node, list):
+        return [bounded_strings(v) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: bounded_strings(v) for k, v in node.items()}
+    if out.get("type") == "string" and not {"maxLength", "enum", "const", "pattern", "format"} & out.keys():
+        out["maxLength"] = ARGUMENT_CHARS
     return out
 
 
