@@ -32,6 +32,10 @@ FIXTURE = Path(__file__).parent / "fixtures" / "escape_app.py"
 # the corpus's probes that try to leave (not those about a tool call's own limits and state)
 PROBES = ("write_bound", "remount_root", "proc_root", "host_proc", "nsenter", "unix_libc", "tcp_libc",
           "secrets", "store_fds", "ptrace", "namespaces", "kill_host", "kernel", "survivors")
+# the probes of the system's resource limits, under small ones (the CPU spin, which ends its run,
+# apart)
+RESOURCES = ("rlimit_raise", "disk_fill", "fork_bomb")
+LIMITS = ("--sandbox-memory", "256", "--sandbox-processes", "64", "--sandbox-disk", "32", "--sandbox-cpu", "2")
 
 
 def _project(config: dict, monkeypatch) -> tuple[str, dict]:
@@ -115,10 +119,13 @@ def test_the_escape_corpus_through_an_agents_tool_is_held_as_an_unprivileged_use
     db = store_for_nobody(config["store"])
     before = _before(config)
     env = unprivileged_env(arena[0], OPENAI_API_KEY=planted[2], SHOP_PLANTED_VALUE=config["secrets"][1])
-    done = subprocess.run(unprivileged(*MASFUZZ_CLI, *_exec_argv(app, config)), cwd=REPO, env=env,
-                          capture_output=True, text=True, timeout=900)
+    config["disk_mb"] = 32
+    argv = _exec_argv(app, config, *LIMITS, "--sandbox-cpu", "60", probes=PROBES + RESOURCES)  # many probes
+    done = subprocess.run(unprivileged(*MASFUZZ_CLI, *argv), cwd=REPO, env=env, capture_output=True, text=True,
+                          timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
     outcomes = _outcomes(done.stdout)
+    _within_limits({p: outcomes.pop(p) for p in RESOURCES})  # the limits hold for that user too
     _held(outcomes, arena, config, before, db)
     db.close()
     assert not any(s in r for r in outcomes.values() for s in config["secrets"] + planted)
@@ -164,7 +171,16 @@ def test_unsandboxed_the_same_corpus_gets_out(arena, cli, monkeypatch):  # noqa:
     assert f"found a planted secret in {config['project']}/.env" in outcomes["secrets"]
 
 
-LIMITS = ("--sandbox-memory", "256", "--sandbox-processes", "64", "--sandbox-disk", "32", "--sandbox-cpu", "2")
+def _within_limits(outcomes: dict[str, str]) -> None:
+    """The resource probes held to `LIMITS`' memory, disk and processes."""
+    for probe, result in outcomes.items():
+        print(f"{probe:14} {result[:150]!r}")
+    assert outcomes["rlimit_raise"] == "nothing"  # no limit raised, no 3 GB allocated
+    written = outcomes["disk_fill"]
+    assert written.startswith("wrote ") and 0 < int(written.split()[1]) <= 32, written
+    forked = int(outcomes["fork_bomb"].split()[-1])
+    assert 0 < forked <= 64, outcomes["fork_bomb"]
+
 
 
 def test_the_limits_hold_and_end_as_that_runs_own(arena, cli, monkeypatch):  # noqa: F811
@@ -175,7 +191,7 @@ def test_the_limits_hold_and_end_as_that_runs_own(arena, cli, monkeypatch):  # n
     app, config = _project(arena[1], monkeypatch)
     config["disk_mb"] = 32
     before = _before(config)
-    probes = ("rlimit_raise", "disk_fill", "fork_bomb", "cpu_spin")
+    probes = (*RESOURCES, "cpu_spin")
     code, out, err = cli("exec", f"{app}:prober", "--input", f"{','.join(probes)} {json.dumps(config)}",
                          "--sut-model", f"scripted/{app}:policy", "--timeout", "300", "--max-turns", "40",
                          "--no-cache", "--format", "json", *LIMITS)
@@ -184,13 +200,7 @@ def test_the_limits_hold_and_end_as_that_runs_own(arena, cli, monkeypatch):  # n
     calls = [e["arguments"]["probe"] for e in trace["events"] if e["type"] == "tool_call"]
     results = [e["payload"] for e in trace["events"] if e["type"] == "tool_result"]
     outcomes = dict(zip(calls, results))
-    for probe, result in outcomes.items():
-        print(f"{probe:14} {result[:150]!r}")
-    assert outcomes["rlimit_raise"] == "nothing"  # no limit raised, no 3 GB allocated
-    written = outcomes["disk_fill"]
-    assert written.startswith("wrote ") and 0 < int(written.split()[1]) <= 32, written
-    forked = int(outcomes["fork_bomb"].split()[-1])
-    assert 0 < forked <= 64, outcomes["fork_bomb"]
+    _within_limits(outcomes)
     assert calls[-1] == "cpu_spin" and "cpu_spin" not in outcomes  # it never returned
     end = [e for e in trace["events"] if e["type"] == "termination"][-1]
     assert end["reason"] == "timeout" and "CPU time" in end["detail"] and "--sandbox-cpu" in end["detail"], end
