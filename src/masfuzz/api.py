@@ -281,10 +281,13 @@ def _config(opts: argparse.Namespace, faults: tuple[str, ...], target: Any) -> d
 
 def _unsandboxed(opts: argparse.Namespace) -> dict[str, Any]:
     """A run's config says when its system under test ran outside the OS sandbox (its reports
-    warn); absent otherwise, so configs of sandboxed runs stay as they were."""
+    warn): --unsafe-no-sandbox, or --executor inprocess, which runs it in this process; absent
+    otherwise, so configs of sandboxed runs stay as they were."""
     from masfuzz.report.analysis import UNSANDBOXED_KEY
 
-    return {UNSANDBOXED_KEY: True} if getattr(opts, "unsafe_no_sandbox", False) else {}
+    if getattr(opts, "unsafe_no_sandbox", False):
+        return {UNSANDBOXED_KEY: True}
+    return {UNSANDBOXED_KEY: "inprocess"} if getattr(opts, "executor", None) == "inprocess" else {}
 
 
 def _budget(opts: argparse.Namespace, started: float | None = None) -> Budget:
@@ -805,13 +808,13 @@ def _dry_run(config: Any) -> None:
 
 def sut_sandbox(opts: argparse.Namespace) -> Any:
     """The OS sandbox a command's workers run the system under test in (`masfuzz.exec.sandbox`);
-    --unsafe-no-sandbox is said on stderr."""
+    --unsafe-no-sandbox and --executor inprocess (no worker, no sandbox) are said on stderr."""
     from masfuzz.exec.sandbox import SandboxSettings
-    from masfuzz.report.analysis import UNSANDBOXED
+    from masfuzz.report.analysis import UNSANDBOXED_KEY, unsandboxed_warning
 
     settings = SandboxSettings.of(opts)
-    if not settings.enabled:
-        print(f"masfuzz: WARNING: {UNSANDBOXED}", file=sys.stderr)
+    if (warning := unsandboxed_warning(_unsandboxed(opts).get(UNSANDBOXED_KEY))) is not None:
+        print(f"masfuzz: WARNING: {warning}", file=sys.stderr)
     return settings
 
 

@@ -484,6 +484,20 @@ TABLE: tuple[Setting, ...] = (
             "(create a database, set environment variables); called with the folder's path if "
             "it takes an argument", pair(":", "MODULE:FUNCTION or FILE.py:FUNCTION"), None,
             ("tools", "run"), metavar="MODULE:FUNCTION"),
+    # the sandboxed system's hard limits (masfuzz.exec.sandbox.Limits): a run that hits one
+    # ends as a recorded error or timeout of that run, never of the machine
+    Setting("sandbox_memory", "address space the sandboxed system under test may add after its "
+            "worker starts, in MB (virtual: an app mapping a large model needs more)",
+            integer(low=64, high=1_048_576), 8192, ("run", "inspect", *RUNS), metavar="MB"),
+    Setting("sandbox_processes", "processes and threads the sandboxed system under test may "
+            "start (a limit that holds for root too)", integer(low=16, high=1_000_000), 512,
+            ("run", "inspect", *RUNS), metavar="N"),
+    Setting("sandbox_cpu", "CPU seconds a run of the sandboxed system under test has at least "
+            "(a run spinning is stopped within twice that, as a timeout)",
+            integer(low=1, high=86_400), 300, ("run", "inspect", *RUNS), metavar="S"),
+    Setting("sandbox_disk", "the sandboxed system under test's scratch folder (HOME, TMPDIR), "
+            "in MB; also the largest file it may write anywhere", integer(low=1, high=1_048_576),
+            512, ("run", "inspect", *RUNS), metavar="MB"),
     Setting("pass_env", "an environment variable the sandboxed tools and system under test may "
             "see (repeatable); besides these they see PATH, the locale and TZ only, never "
             "masfuzz's or a model's keys", env_name, (), ("tools", "run", "inspect", *RUNS), "append",

@@ -26,7 +26,9 @@ async def start_in_group(*argv: str, **options: Any) -> asyncio.subprocess.Proce
 
 
 async def kill_group(proc: asyncio.subprocess.Process, *, reap_within: float = 5.0) -> None:
-    """Kill the process group `proc` leads (its children too) and reap `proc`."""
+    """Kill the process group `proc` leads (its children too) and reap `proc`, and those of
+    its descendants that this process adopts as they die (`reap_adopted`)."""
+    family = descendants(proc.pid)
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -35,6 +37,7 @@ async def kill_group(proc: asyncio.subprocess.Process, *, reap_within: float = 5
         await asyncio.wait_for(proc.wait(), reap_within)
     except TimeoutError:
         pass
+    await reap_adopted(family)
     # A descendant that left the group (a daemon) may still hold the pipes: the transport would
     # wait for their end, outlive the event loop, and print "Event loop is closed" when collected.
     transport = getattr(proc, "_transport", None)
@@ -135,6 +138,38 @@ class Adopted:
                 with contextlib.suppress(ChildProcessError):
                     os.waitpid(pid, os.WNOHANG)
         return {pid: name for pid, name in _children().items() if pid not in self._before}
+
+
+async def reap_adopted(family: list[int], within: float = 1.0) -> None:
+    """Reap those of `family` (a killed process's descendants, parents before children) that
+    died and became this process's children: as the subreaper of a command (`Adopted`) it
+    inherits them when their parents die, and a killed sandboxed worker's namespace processes
+    would otherwise stay zombies until the command ends, one set per worker replaced. A
+    process another one reaps (its parent alive outside `family`) is left to it; one that
+    lives on is left to `Adopted`."""
+    me, left = os.getpid(), list(family)
+    deadline = time.monotonic() + within
+    while left and time.monotonic() < deadline:
+        waiting = []
+        for pid in left:
+            with contextlib.suppress(ChildProcessError):
+                if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                    continue  # reaped
+            parent = _parent(pid)
+            if parent is not None and (parent == me or parent in family):
+                waiting.append(pid)  # ours and not dead yet, or its parent is still dying
+        left = waiting
+        if left:
+            await asyncio.sleep(0.02)
+
+
+def _parent(pid: int) -> int | None:
+    """`pid`'s parent now (None: it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as fh:
+            return int(fh.read().rpartition(") ")[2].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def descendants(pid: int) -> list[int]:

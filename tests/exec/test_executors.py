@@ -140,3 +140,47 @@ def test_inprocess_timeout_cancels_a_waiting_run(tmp_path):
 def test_unknown_executor_kind_is_a_clear_error():
     with pytest.raises(MasfuzzError, match="unknown executor 'ray2'"):
         make_executor("ray2")
+
+
+def test_a_warm_worker_short_of_its_limits_is_replaced_before_the_next_run():
+    """A run that fills the sandbox's scratch leaves its worker less than a run's share: the
+    worker retires, and the next run has a whole scratch folder of its own."""
+    from masfuzz.exec import PoolExecutor
+    from masfuzz.exec.sandbox import Limits, SandboxSettings, problem
+
+    if problem() is not None:
+        pytest.skip(f"no OS sandbox here: {problem()}")
+    ex = PoolExecutor(adapter=ADAPTER, timeout=60, sandbox=SandboxSettings(limits=Limits(disk_mb=8)))
+
+    async def twice():
+        try:
+            return [await ex.run(TARGET, Scenario(input="fill")) for _ in range(2)]
+        finally:
+            await ex.aclose()
+
+    runs = run(twice())
+    wrote = [t.of_type(ToolResult)[0].payload for t in runs]
+    assert all(w.startswith("wrote ") and 4 <= int(w.split()[1]) <= 8 for w in wrote), wrote
+
+
+def test_a_killed_sandboxed_worker_leaves_no_zombie_behind():
+    """A command adopts the orphans of its descendants (`masfuzz.proc.Adopted`): a sandboxed
+    worker killed at its time limit has namespace processes that die with it and come to the
+    command, which reaps them then, not when it ends (a long campaign's zombies, one set per
+    worker killed)."""
+    from masfuzz.exec import PoolExecutor
+    from masfuzz.proc import Adopted, _children
+
+    ex = PoolExecutor(adapter=ADAPTER, timeout=30)
+
+    async def hang_twice():
+        try:
+            return [await ex.run(TARGET, Scenario(input="specialist hang", timeout=1.5)) for _ in range(2)]
+        finally:
+            await ex.aclose()
+
+    with Adopted():
+        traces = run(hang_twice())
+        left = _children(zombies=True)
+    assert [t.termination.reason for t in traces] == ["timeout", "timeout"]
+    assert left == {}

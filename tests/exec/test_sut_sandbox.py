@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -19,7 +21,9 @@ import pytest
 
 from masfuzz.exec.sandbox import problem
 from tests.toolfuzz import escape_corpus
-from tests.toolfuzz.test_escapes import _open_store, _processes_with, _store_bytes, arena  # noqa: F401
+from tests.conftest import MASFUZZ_CLI
+from tests.toolfuzz.test_escapes import (REPO, UNPRIVILEGED, _open_store, _processes_with, _store_bytes,  # noqa: F401
+                                         arena, store_for_nobody, unprivileged, unprivileged_env)
 from tests.generate.test_cover import TESTER
 from tests.toolfuzz.test_os_sandbox import _tree_hash
 
@@ -28,6 +32,10 @@ FIXTURE = Path(__file__).parent / "fixtures" / "escape_app.py"
 # the corpus's probes that try to leave (not those about a tool call's own limits and state)
 PROBES = ("write_bound", "remount_root", "proc_root", "host_proc", "nsenter", "unix_libc", "tcp_libc",
           "secrets", "store_fds", "ptrace", "namespaces", "kill_host", "kernel", "survivors")
+# the probes of the system's resource limits, under small ones (the CPU spin, which ends its run,
+# apart)
+RESOURCES = ("rlimit_raise", "disk_fill", "fork_bomb")
+LIMITS = ("--sandbox-memory", "256", "--sandbox-processes", "64", "--sandbox-disk", "32", "--sandbox-cpu", "2")
 
 
 def _project(config: dict, monkeypatch) -> tuple[str, dict]:
@@ -44,16 +52,24 @@ def _project(config: dict, monkeypatch) -> tuple[str, dict]:
     return str(project / "app.py"), {**config, "secrets": plain}
 
 
+def _exec_argv(app: str, config: dict, *extra: str, probes: tuple[str, ...] = PROBES) -> list[str]:
+    return ["exec", f"{app}:prober", "--input", f"{','.join(probes)} {json.dumps(config)}",
+            "--sut-model", f"scripted/{app}:policy", "--timeout", "120", "--max-turns", "40", "--no-cache",
+            "--format", "json", *extra]
+
+
 def _exec(cli, app: str, config: dict, *extra: str, probes: tuple[str, ...] = PROBES) -> tuple[dict[str, str], str]:
     """{probe: what it managed}, from the trace `masfuzz exec` prints, and that output."""
-    code, out, err = cli("exec", f"{app}:prober", "--input", f"{','.join(probes)} {json.dumps(config)}",
-                         "--sut-model", f"scripted/{app}:policy", "--timeout", "120", "--max-turns", "40", "--no-cache",
-                         "--format", "json", *extra)
+    code, out, err = cli(*_exec_argv(app, config, *extra, probes=probes))
     assert code == 0, err
+    return _outcomes(out), out
+
+
+def _outcomes(out: str) -> dict[str, str]:
     trace = json.loads(out)
     results = [e for e in trace["events"] if e["type"] == "tool_result"]
     calls = [e for e in trace["events"] if e["type"] == "tool_call"]
-    return {c["arguments"]["probe"]: r["payload"] for c, r in zip(calls, results)}, out
+    return {c["arguments"]["probe"]: r["payload"] for c, r in zip(calls, results)}
 
 
 def _held(outcomes: dict[str, str], arena: tuple, config: dict, before: tuple, db) -> None:
@@ -94,6 +110,28 @@ def test_the_escape_corpus_through_an_agents_tool_is_held_under_exec(arena, cli,
     assert planted[2] not in out  # masfuzz's key (the input carries the config's, not this one)
 
 
+@UNPRIVILEGED
+def test_the_escape_corpus_through_an_agents_tool_is_held_as_an_unprivileged_user(arena, monkeypatch):  # noqa: F811
+    """masfuzz run as uid 65534: its sandbox maps root inside to that uid, with no id of its
+    own to hand out; the run store is that uid's, so outside a sandbox it could write it."""
+    planted = arena[1]["secrets"]
+    app, config = _project(arena[1], monkeypatch)
+    db = store_for_nobody(config["store"])
+    before = _before(config)
+    env = unprivileged_env(arena[0], OPENAI_API_KEY=planted[2], SHOP_PLANTED_VALUE=config["secrets"][1])
+    config["disk_mb"] = 32
+    argv = _exec_argv(app, config, *LIMITS, "--sandbox-cpu", "60", probes=PROBES + RESOURCES)  # many probes
+    done = subprocess.run(unprivileged(*MASFUZZ_CLI, *argv), cwd=REPO, env=env, capture_output=True, text=True,
+                          timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    outcomes = _outcomes(done.stdout)
+    _within_limits({p: outcomes.pop(p) for p in RESOURCES})  # the limits hold for that user too
+    _held(outcomes, arena, config, before, db)
+    db.close()
+    assert not any(s in r for r in outcomes.values() for s in config["secrets"] + planted)
+    assert planted[2] not in done.stdout
+
+
 def test_the_escape_corpus_is_held_under_run(arena, cli, monkeypatch, tmp_path):  # noqa: F811
     """`masfuzz run`'s structural phase, its workers forked from the template (--workers 2): the
     tester asks what it likes, the agent tries every probe in every run."""
@@ -131,3 +169,64 @@ def test_unsandboxed_the_same_corpus_gets_out(arena, cli, monkeypatch):  # noqa:
     assert "connected" in outcomes["tcp_libc"] and tcp.connections >= 1
     assert "found a planted secret in env SHOP_PLANTED_VALUE" in outcomes["secrets"]
     assert f"found a planted secret in {config['project']}/.env" in outcomes["secrets"]
+
+
+def _within_limits(outcomes: dict[str, str]) -> None:
+    """The resource probes held to `LIMITS`' memory, disk and processes."""
+    for probe, result in outcomes.items():
+        print(f"{probe:14} {result[:150]!r}")
+    assert outcomes["rlimit_raise"] == "nothing"  # no limit raised, no 3 GB allocated
+    written = outcomes["disk_fill"]
+    assert written.startswith("wrote ") and 0 < int(written.split()[1]) <= 32, written
+    forked = int(outcomes["fork_bomb"].split()[-1])
+    assert 0 < forked <= 64, outcomes["fork_bomb"]
+
+
+
+def test_the_limits_hold_and_end_as_that_runs_own(arena, cli, monkeypatch):  # noqa: F811
+    """The resource probes under small limits, for root inside too: a memory balloon and raising
+    the limits (rlimit_raise), a disk fill of the scratch folder after one huge file (disk_fill),
+    a fork bomb, then a CPU spin. Each is the run's own error, the spin its timeout (SIGXCPU,
+    named), never masfuzz's hang or crash; the machine is untouched and nothing survives."""
+    app, config = _project(arena[1], monkeypatch)
+    config["disk_mb"] = 32
+    before = _before(config)
+    probes = (*RESOURCES, "cpu_spin")
+    code, out, err = cli("exec", f"{app}:prober", "--input", f"{','.join(probes)} {json.dumps(config)}",
+                         "--sut-model", f"scripted/{app}:policy", "--timeout", "300", "--max-turns", "40",
+                         "--no-cache", "--format", "json", *LIMITS)
+    assert code in (0, 1), err
+    trace = json.loads(out)
+    calls = [e["arguments"]["probe"] for e in trace["events"] if e["type"] == "tool_call"]
+    results = [e["payload"] for e in trace["events"] if e["type"] == "tool_result"]
+    outcomes = dict(zip(calls, results))
+    _within_limits(outcomes)
+    assert calls[-1] == "cpu_spin" and "cpu_spin" not in outcomes  # it never returned
+    end = [e for e in trace["events"] if e["type"] == "termination"][-1]
+    assert end["reason"] == "timeout" and "CPU time" in end["detail"] and "--sandbox-cpu" in end["detail"], end
+    root, _, tcp, unix, sentinel, log = arena
+    assert _tree_hash(Path(config["victim"])) == before[0] and _tree_hash(Path(config["project"])) == before[1]
+    assert sentinel.poll() is None
+    assert not list(Path(tempfile.gettempdir()).glob("masfuzz-sut-*/fill*"))  # the scratch was the sandbox's
+
+
+def test_an_app_reads_its_files_relative_to_the_current_folder_and_its_own(cli, tmp_path, monkeypatch):
+    """Started from the app's folder, as the app would be: `open("data/prices.json")` finds the
+    folder's file, a prompt beside the app's own file is found, and a note written by a relative
+    path lands in the sandbox's scratch, not in the folder."""
+    project = tmp_path / "shop"
+    (project / "data").mkdir(parents=True)
+    (project / "prompts").mkdir()
+    shutil.copy(Path(__file__).parent / "fixtures" / "files_app.py", project / "app.py")
+    (project / "data" / "prices.json").write_text('{"apple": 1.5}')
+    (project / "prompts" / "tone.txt").write_text("cheerful and brief")
+    (project / ".env").write_text("SECRET=no")
+    before = _tree_hash(project)
+    monkeypatch.chdir(project)
+    code, out, err = cli("exec", "app.py:shop", "--input", "quote", "--sut-model", "scripted/app.py:policy",
+                         "--timeout", "120", "--no-cache", "--format", "json")
+    assert code == 0, err
+    results = {e["tool"]: e["payload"] for e in json.loads(out)["events"] if e["type"] == "tool_result"}
+    assert results["prices"] == '{"apple": 1.5}' and results["tone"] == "cheerful and brief", results
+    assert results["note"].startswith("noted in ") and str(project) not in results["note"], results
+    assert _tree_hash(project) == before  # the note went to the scratch

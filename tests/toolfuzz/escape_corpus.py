@@ -138,6 +138,13 @@ def escape(probe: str, config: str) -> str:
                 got.append(f"opened {cfg['store'] + suffix} for writing")
             except OSError:
                 pass
+    elif probe == "cpu_spin":  # not in PROBES: the SUT's corpus (tests/exec/test_sut_sandbox.py)
+        import time
+
+        start = time.monotonic()
+        while time.monotonic() - start < 600:
+            pass
+        got.append("spun for 600 s")
     elif probe == "state_set":
         import json as json_module
 

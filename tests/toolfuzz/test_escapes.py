@@ -174,14 +174,13 @@ def test_escape_corpus_as_root(arena, monkeypatch):
     _judge(outcomes, root, config, tcp, unix, sentinel, log, *hashes)
 
 
-def _unprivileged_command(config_file: Path) -> list[str]:
-    """Run the corpus as uid 65534. A Python installed under a private home (/root/.pyenv) is
-    not reachable by that uid: then the run gets a mount namespace of its own where the home is
-    an empty folder holding only the Python install (nothing else of the machine changes)."""
+def unprivileged(*argv: str) -> list[str]:
+    """`argv` run as uid 65534. A Python installed under a private home (/root/.pyenv) is not
+    reachable by that uid: then the run gets a mount namespace of its own where the home is an
+    empty folder holding only the Python install (nothing else of the machine changes)."""
     python = Path(sys.base_prefix)
     private = next((p for p in [python, *python.parents] if p != Path("/") and not (p.stat().st_mode & 0o001)), None)
-    run = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
-           sys.executable, "-m", "tests.toolfuzz.escape_corpus", str(config_file)]
+    run = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", *argv]
     if private is None:
         return run
     inner = python.relative_to(private)
@@ -192,23 +191,36 @@ def _unprivileged_command(config_file: Path) -> list[str]:
             str(python), str(private), str(inner), *run]
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="dropping to an unprivileged uid (setpriv) needs root")
-@pytest.mark.skipif(shutil.which("setpriv") is None or shutil.which("unshare") is None,
-                    reason="setpriv and unshare (util-linux) are needed to run the corpus unprivileged")
+# dropping to an unprivileged uid needs root, and setpriv and unshare (util-linux)
+UNPRIVILEGED = pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None
+                                  or shutil.which("unshare") is None,
+                                  reason="running the corpus as uid 65534 needs root, setpriv and unshare")
+
+
+def unprivileged_env(root: Path, **extra: str) -> dict[str, str]:
+    """The environment of a run as uid 65534: this checkout's code, a home in the arena."""
+    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": f"{REPO / 'src'}:{REPO}",
+            "HOME": str(root), "PYTHONDONTWRITEBYTECODE": "1", **extra}
+
+
+def store_for_nobody(path: str) -> sqlite3.Connection:
+    """The run store, opened as masfuzz holds one, its files then owned by uid 65534: outside
+    a sandbox that uid could write it, so only the sandbox keeps it intact."""
+    db = _open_store(path)
+    for p in Path(path).parent.iterdir():
+        os.chown(p, NOBODY, NOBODY)
+    return db
+
+
+@UNPRIVILEGED
 def test_escape_corpus_as_an_unprivileged_user(arena):
     root, config, tcp, unix, sentinel, log = arena
-    db_dir = Path(config["store"]).parent
-    db = _open_store(config["store"])  # opened by the unprivileged runner too: see below
-    db.close()
-    for p in db_dir.iterdir():
-        os.chown(p, NOBODY, NOBODY)
+    store_for_nobody(config["store"]).close()  # opened by the unprivileged runner too
     config_file = root / "config.json"
     config_file.write_text(json.dumps(config))
     hashes = _victim_and_project_hashes(config)
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": f"{REPO / 'src'}:{REPO}",
-           "OPENAI_API_KEY": config["secrets"][2], "MASFUZZ_PLANTED_TOKEN": config["secrets"][3],
-           "HOME": str(root), "PYTHONDONTWRITEBYTECODE": "1"}
-    done = subprocess.run(_unprivileged_command(config_file), cwd=REPO, env=env, capture_output=True,
+    env = unprivileged_env(root, OPENAI_API_KEY=config["secrets"][2], MASFUZZ_PLANTED_TOKEN=config["secrets"][3])
+    done = subprocess.run(unprivileged(sys.executable, "-m", "tests.toolfuzz.escape_corpus", str(config_file)), cwd=REPO, env=env, capture_output=True,
                           text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
     outcomes = json.loads(done.stdout.strip().splitlines()[-1])

@@ -75,6 +75,7 @@ class Worker:
         self.serves: tuple[Target, bool] | None = None  # its target, whether it measures code
         self.stderr = _Tail(proc.stderr)
         self.calls: set[asyncio.Task[None]] = set()  # its model calls being answered
+        self.retiring = False  # serves no further request (`masfuzz.exec.sandbox.spent`)
 
     @classmethod
     async def start(cls, python: str, template: Template | None = None, plan: Plan | None = None) -> "Worker":
@@ -164,7 +165,7 @@ class PoolExecutor(Executor):
         healthy = False
         try:
             trace = await self._serve(worker, request)
-            healthy = worker.alive and trace.termination is not None \
+            healthy = worker.alive and not worker.retiring and trace.termination is not None \
                 and trace.termination.reason not in ("timeout", "crash")
             return trace
         finally:
@@ -228,6 +229,9 @@ class PoolExecutor(Executor):
             while True:
                 answer = await self._next(worker, max(0.0, deadline - time.perf_counter()),
                                           request.models, shown=request.limit, events=events)
+                if "retire" in answer:  # it has too little of its sandbox's limits left for another
+                    worker.retiring = True
+                    continue
                 if "exit" in answer:
                     raise _Ended("crash", f"the system under test called sys.exit({answer['exit']})"
                                  + (f": {answer['message']}" if answer.get("message") else ""))
@@ -288,6 +292,10 @@ class PoolExecutor(Executor):
         if not line:
             status = await proc.wait()
             await worker.stderr.drained()
+            if status == -signal.SIGXCPU and worker.plan is not None:  # a spin, as a timeout is
+                raise _Ended("timeout", f"the system under test used up its CPU time in the sandbox "
+                             f"(at least {worker.plan.limits.cpu_s} s a run, --sandbox-cpu); the worker "
+                             "was killed")
             raise _Ended("crash", _death(status, worker.stderr.last_line()))
         try:
             answer = json.loads(line)

@@ -16,11 +16,13 @@ hand):
   of the worker's `sys.path` (site-packages, the current folder a module target is found in) and
   the target's own folder, all read-only with the dot-files at their top hidden (`.env`, `.git`,
   the run store and model cache under `.masfuzz`), plus the run store and cache wherever they
-  are; a scratch tmpfs (`SCRATCH_MB`) as HOME, TMPDIR and, while the system runs, the
-  current folder; the folders the
-  user binds read-write (`--bind PATH`); a fresh /proc;
+  are; a scratch tmpfs (`Limits.disk_mb`) as HOME, TMPDIR and, while the system runs, the
+  current folder, holding links to the entries of the folder masfuzz ran in (`_link_entries`);
+  the folders the user binds read-write (`--bind PATH`); a fresh /proc;
 - no capability, no_new_privs, not dumpable, and the seccomp filter (mount, namespaces, ptrace,
-  keyring, modules, io_uring refused).
+  keyring, modules, io_uring refused);
+- hard limits (`Limits`: address space, processes for root too, file size, CPU time a run) and,
+  after each run, every other process of its PID namespace killed (`end_strays`).
 
 The processes: the started worker (outside, leading the process group the pool kills) forks a
 process that enters the namespaces, which forks the PID namespace's first process (it builds the
@@ -40,6 +42,7 @@ import contextlib
 import json
 import os
 import shutil
+import signal
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -50,7 +53,23 @@ from typing import Any
 from masfuzz.errors import MasfuzzError
 
 PLAN_ENV = "MASFUZZ_SUT_SANDBOX"  # the plan a worker confines itself by, from the pool
-SCRATCH_MB = 512  # what the system under test may write (its scratch tmpfs)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The system's resource limits in its sandbox (the commands' --sandbox-* options), hard
+    limits set in the serving worker before the target is opened, for root too
+    (`masfuzz.toolfuzz.confine.sandbox_tasks` says why RLIMIT_NPROC binds uid 0 there)."""
+    memory_mb: int = 8192  # address space (RLIMIT_AS) the worker may add to what it holds then
+    processes: int = 512  # processes and threads (RLIMIT_NPROC) beyond the worker's own
+    cpu_s: int = 300  # CPU seconds (RLIMIT_CPU) a run has at least, and at most twice that
+    disk_mb: int = 512  # the scratch tmpfs, and the largest file it may write anywhere (RLIMIT_FSIZE)
+
+    @classmethod
+    def of(cls, opts: Any) -> "Limits":
+        names = {"memory_mb": "sandbox_memory", "processes": "sandbox_processes",
+                 "cpu_s": "sandbox_cpu", "disk_mb": "sandbox_disk"}
+        return cls(**{k: v for k, name in names.items() if (v := getattr(opts, name, None)) is not None})
 
 
 @dataclass(frozen=True)
@@ -62,6 +81,7 @@ class SandboxSettings:
     pass_env: tuple[str, ...] = ()  # --pass-env NAME
     hidden: tuple[str, ...] = ()  # files masfuzz keeps (the run store, the model cache)
     code: tuple[str, ...] = ()  # folders of the user's code named by an option (`--context FILE.py:NAME`)
+    limits: Limits = Limits()
 
     @classmethod
     def of(cls, opts: Any) -> "SandboxSettings":
@@ -84,7 +104,7 @@ class SandboxSettings:
         return cls(not getattr(opts, "unsafe_no_sandbox", False), binds,
                    tuple(getattr(opts, "allow_net", None) or ()),
                    tuple(getattr(opts, "pass_env", None) or ()), hidden,
-                   tuple(_code_folders(context)) if isinstance(context, str) else ())
+                   tuple(_code_folders(context)) if isinstance(context, str) else (), Limits.of(opts))
 
 
 def _writable_by_the_sandbox(path: str) -> bool:
@@ -111,6 +131,7 @@ class Plan:
     pass_env: tuple[str, ...] = ()
     hidden: tuple[str, ...] = ()
     cwd: str = field(default="")
+    limits: Limits = Limits()
 
     def to_env(self) -> str:
         return json.dumps(asdict(self))
@@ -118,7 +139,8 @@ class Plan:
     @classmethod
     def from_env(cls, text: str) -> "Plan":
         data = json.loads(text)
-        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
+        limits = Limits(**data.pop("limits", {}))
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}, limits=limits)
 
 
 def plan_for(settings: SandboxSettings, target_ref: str) -> Plan:
@@ -130,7 +152,8 @@ def plan_for(settings: SandboxSettings, target_ref: str) -> Plan:
             *(os.path.realpath(p) for p in sys.path if p and os.path.isdir(p))]
     return Plan(tempfile.mkdtemp(prefix="masfuzz-sut-"), tuple(dict.fromkeys(code)),
                 tuple(os.path.realpath(p) for p in settings.binds), bool(settings.allow_net),
-                settings.pass_env, tuple(os.path.realpath(p) for p in settings.hidden), os.getcwd())
+                settings.pass_env, tuple(os.path.realpath(p) for p in settings.hidden), os.getcwd(),
+                settings.limits)
 
 
 def discard(plan: Plan | None) -> None:
@@ -182,7 +205,7 @@ def enter(plan: Plan) -> None:
     # the user's folders: their dot-names hidden, and those only their owner may enter copied
     # in when masfuzz runs as root (`Confinement.pack`)
     own = _user_folders(plan)
-    conf = confine.Confinement(plan.scratch, SCRATCH_MB, _readable(plan), _hidden(plan, own),
+    conf = confine.Confinement(plan.scratch, plan.limits.disk_mb, _readable(plan), _hidden(plan, own),
                                plan.pass_env, own, writable=list(plan.binds))
     conf.pack()
     # the middle says "namespaces entered" on `ready`, this process "id maps written" on `go`;
@@ -260,10 +283,31 @@ def _first(lib: Any, conf: Any, plan: Plan, sources: list[Any], status_w: int) -
     for fd in (0, 1):
         os.dup2(os.open(os.devnull, os.O_RDWR), fd)
     while True:  # reap every orphan until the serving worker ends
-        pid, status = os.wait()
+        ended = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOWAIT)  # its limits still readable
+        at_limit = ended is not None and ended.si_pid == serving and _at_cpu_limit(serving)
+        pid, status = os.waitpid(ended.si_pid, 0) if ended is not None else os.wait()
         if pid == serving:
-            os.write(status_w, str(os.waitstatus_to_exitcode(status)).encode())
+            code = -signal.SIGXCPU if at_limit else os.waitstatus_to_exitcode(status)
+            os.write(status_w, str(code).encode())
             os._exit(0)
+
+
+def _at_cpu_limit(pid: int) -> bool:
+    """Whether the ended (not yet reaped) process `pid` used up its CPU-time limit: SIGXCPU
+    kills it at the soft limit, SIGKILL at the hard one, which is all it gets when the system
+    set its soft limit up to the hard one itself."""
+    try:
+        limits = Path(f"/proc/{pid}/limits").read_text()
+        cpu = os.sysconf("SC_CLK_TCK")
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        used = (int(fields[11]) + int(fields[12])) / cpu  # utime, stime (fields 14, 15)
+    except (OSError, ValueError, IndexError):
+        return False
+    for line in limits.splitlines():
+        if line.startswith("Max cpu time"):
+            soft = line.split()[3]
+            return soft.isdigit() and used + 1 > int(soft)  # /proc's clock ticks lag the kernel's count
+    return False
 
 
 def _serving(lib: Any, plan: Plan) -> None:
@@ -271,6 +315,7 @@ def _serving(lib: Any, plan: Plan) -> None:
 
     confine.die_with_parent(lib)
     confine.lock_down(lib)
+    _limit(plan.limits)
     # the target is found from the folder masfuzz ran in (a relative path, a module); the
     # system runs in the scratch folder (`running`)
     try:
@@ -280,17 +325,107 @@ def _serving(lib: Any, plan: Plan) -> None:
     for name in ("HOME", "TMPDIR"):
         os.environ[name] = plan.scratch
     tempfile.tempdir = plan.scratch
+    _link_entries(plan.cwd, plan.scratch)
     _SCRATCH.append(plan.scratch)
 
 
+def _link_entries(folder: str, scratch: str) -> None:
+    """Give the scratch folder, the system's current folder while it runs (`running`), a link to
+    each entry of `folder` (the one masfuzz was started from), its dot-names left out: a
+    relative read (`open("data/prices.json")`, a prompts/ folder) finds what it finds outside,
+    a new file written by a relative path lands in the scratch, and overwriting one of those
+    entries fails as the read-only file system it is (`--bind` makes it writable)."""
+    try:
+        names = os.listdir(folder) if os.path.realpath(folder) != os.path.realpath(scratch) else []
+    except OSError:
+        return
+    for name in names:
+        if not name.startswith(".") and not os.path.lexists(os.path.join(scratch, name)):
+            with contextlib.suppress(OSError):
+                os.symlink(os.path.join(folder, name), os.path.join(scratch, name))
+
+
 _SCRATCH: list[str] = []  # the confined worker's scratch folder
+_LIMITS: list[Limits] = []  # and its limits
+
+
+def _limit(limits: Limits) -> None:
+    """The serving worker's hard limits but CPU time's (`limit_cpu`)."""
+    import resource
+
+    from masfuzz.toolfuzz import confine
+
+    confine.hard_limit(resource.RLIMIT_NPROC, confine.sandbox_tasks() + limits.processes)
+    confine.hard_limit(resource.RLIMIT_AS, confine.vm_bytes() + limits.memory_mb * 2**20)
+    confine.hard_limit(resource.RLIMIT_FSIZE, limits.disk_mb * 2**20)
+    confine.hard_limit(resource.RLIMIT_CORE, 0)
+    _LIMITS.append(limits)
+
+
+def limit_cpu() -> None:
+    """The confined worker's CPU-time limit, set once its target is open (importing a framework
+    is not a run's share). CPU time is the one limit a process cannot be given again, and a
+    warm worker serves many runs: the limit is twice a run's share past what the worker has
+    used, and it retires (`spent`) once less than a share is left; so every run has at least
+    `cpu_s`, and a spinning one is stopped within twice that by SIGXCPU (the soft limit, one
+    second before the hard one's SIGKILL), which the pool names."""
+    import resource
+
+    if not _LIMITS or resource.getrlimit(resource.RLIMIT_CPU)[1] != resource.RLIM_INFINITY:
+        return
+    end = int(_cpu_used()) + 2 * _LIMITS[0].cpu_s
+    try:
+        resource.setrlimit(resource.RLIMIT_CPU, (end, end + 1))
+    except (ValueError, OSError):
+        pass  # an unsupported limit: the run's wall clock still holds
+
+
+def _cpu_used() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def spent() -> str | None:
+    """Why this confined worker should serve no further run (None: it may): less than a run's
+    share of its CPU time or of its scratch folder is left. The pool then replaces it, so a run
+    never fails for what runs before it used."""
+    if not _LIMITS:
+        return None
+    import resource
+
+    limits = _LIMITS[0]
+    end = resource.getrlimit(resource.RLIMIT_CPU)[0]
+    if end != resource.RLIM_INFINITY and end - _cpu_used() < limits.cpu_s:
+        return "CPU time"
+    with contextlib.suppress(OSError):
+        disk = os.statvfs(_SCRATCH[0])
+        if disk.f_bavail * disk.f_frsize < limits.disk_mb * 2**19:
+            return "scratch space"
+    return None
+
+
+def end_strays() -> bool:
+    """Kill every process of the worker's PID namespace but itself (and the namespace's first
+    process, which reaps the orphans): what a run started, however it detached, ends with the
+    run, and frees its share of the process limit. Only in the confined worker, where
+    kill(-1) reaches nothing outside its namespace; False elsewhere."""
+    import signal
+
+    if not _SCRATCH or os.getpid() == 1:
+        return False
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(-1, signal.SIGKILL)
+    return True
 
 
 @contextlib.contextmanager
 def running() -> Iterator[None]:
     """While the system runs, its current folder is the scratch folder: what it writes to
     relative paths lands there (in the read-only folder masfuzz ran in it would fail, the
-    sandbox's doing and not the system's). masfuzz's own relative paths (the target, its code
+    sandbox's doing and not the system's), and what it reads finds the links to that folder's
+    entries (`_link_entries`). masfuzz's own relative paths (the target, its code
     coverage root, a scripted model's file) keep meaning what they meant outside."""
     if not _SCRATCH:
         yield
@@ -313,7 +448,8 @@ def _end_as(code: int) -> None:
 
     sys.stderr.flush()
     if code < 0:
-        signal.signal(-code, signal.SIG_DFL)
+        with contextlib.suppress(OSError):  # SIGKILL's and SIGSTOP's cannot be set, nor need to
+            signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
     os._exit(code if 0 <= code < 256 else 1)
 

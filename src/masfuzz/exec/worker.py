@@ -7,7 +7,9 @@ stdout, one JSON object per line:
   starts the scenario's clock here), then `{"event": {...}}` for every trace event as the system
   records it (so a run the parent must kill still has its events), then `{"trace": {...}}`;
   `{"error": "..."}` when the target is bad input; `{"exit": N}` when the system under test
-  called `sys.exit(N)` (the worker then ends: its state is no longer trustworthy).
+  called `sys.exit(N)` (the worker then ends: its state is no longer trustworthy);
+  `{"retire": "why"}` before a trace when the sandbox's limits leave the worker too little for
+  another run (`masfuzz.exec.sandbox.spent`): the pool replaces it.
 The system's model calls are masfuzz's to make (the model proxy, `masfuzz.llm.proxy`): each one
 is a `{"model_request": {...}}` line out, answered by a `{"model_reply": {...}}` line in, which
 a thread reading the input hands to the waiting call (`Inbox`) while the run goes on.
@@ -194,6 +196,7 @@ def serve(channel: Channel, lines: Iterable[str]) -> int:
         except ValueError as exc:
             channel.send({"error": f"worker: unreadable request ({exc})"})
             continue
+        sandbox.limit_cpu()
         channel.send({"ready": True, "system_id": system.spec.system.id,
                       "framework": system.spec.system.framework})
         trace_module.set_event_sink(lambda e: channel.send_model("event", e))
@@ -221,7 +224,10 @@ def serve(channel: Channel, lines: Iterable[str]) -> int:
         finally:
             trace_module.set_event_sink(None)
             trace_module.set_activity_sink(None)
+        if (why := sandbox.spent()) is not None:  # before the trace: the pool keeps it no longer
+            channel.send({"retire": why})
         channel.send_model("trace", result)
+        sandbox.end_strays()
         _kill_strays()
     return 0
 

@@ -113,13 +113,27 @@ class Analysis:
 # Said in every report of a run whose system under test ran outside the OS sandbox.
 UNSANDBOXED = ("--unsafe-no-sandbox: the system under test and its tools ran WITHOUT the OS "
                "sandbox, with this machine's files, network and processes")
-UNSANDBOXED_KEY = "unsafe_no_sandbox"  # in a run's config when it did
+# ... and of one whose system under test ran in masfuzz's own process (`--executor inprocess`,
+# the fast and debugging path: no worker, so no sandbox)
+IN_PROCESS = ("--executor inprocess: the system under test ran inside masfuzz's own process, "
+              "WITHOUT the OS sandbox, with this machine's files, network and processes (fuzzed "
+              "tool calls still ran in the tool sandbox)")
+# in a run's config when it did: True for --unsafe-no-sandbox, "inprocess" for --executor inprocess
+UNSANDBOXED_KEY = "unsafe_no_sandbox"
+
+
+def unsandboxed_warning(value: object) -> str | None:
+    """The warning for a run config's `UNSANDBOXED_KEY` value (None: the system was sandboxed)."""
+    if not value:
+        return None
+    return IN_PROCESS if value == "inprocess" else UNSANDBOXED
 
 
 def warnings(a: "Analysis") -> list[str]:
     """What every report of `a` says before anything else."""
     config = (a.extra.get("run") or {}).get("config") or {}
-    return [UNSANDBOXED] if config.get(UNSANDBOXED_KEY) else []
+    warning = unsandboxed_warning(config.get(UNSANDBOXED_KEY))
+    return [warning] if warning else []
 
 
 WHO_AND_WHEN = {"agent", "step", "step_ref", "subject", "found_by"}

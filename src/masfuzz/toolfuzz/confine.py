@@ -391,6 +391,48 @@ def lock_down(lib: Any) -> None:
     f.load()
 
 
+def hard_limit(kind: int, value: int) -> None:
+    """A hard limit (soft = hard): the confined code cannot raise it again (raising a hard
+    limit takes CAP_SYS_RESOURCE, dropped by `lock_down`)."""
+    import resource
+
+    try:
+        _, hard = resource.getrlimit(kind)
+        if hard != resource.RLIM_INFINITY:
+            value = min(value, hard)
+        resource.setrlimit(kind, (value, value))
+    except (ValueError, OSError):
+        pass  # an unsupported limit on this platform: the wall clock still holds
+
+
+def vm_bytes() -> int:
+    """This process's address space now (what RLIMIT_AS counts)."""
+    try:
+        with open("/proc/self/statm") as fh:
+            return int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError):
+        return 0
+
+
+def sandbox_tasks() -> int:
+    """Tasks (threads) of the sandbox's user now, which RLIMIT_NPROC counts: those of its PID
+    namespace plus the process outside it that entered the user namespace.
+
+    Why RLIMIT_NPROC holds for uid 0 here: the kernel counts a process against the limit by
+    (user namespace, id), and exempts only the machine's root (and CAP_SYS_ADMIN or
+    CAP_SYS_RESOURCE in the initial namespace). Root inside the sandbox is `SANDBOX_ID` (or the
+    user's own id) outside, with no capability, in a user namespace of its own: the count is
+    this sandbox's processes alone, and the limit binds. (A cgroup's pids.max would too, but a
+    writable cgroup is not there on every machine the namespaces are.)"""
+    n = 1
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            n += len(os.listdir(f"/proc/{pid}/task"))
+        except OSError:
+            continue
+    return n
+
+
 def clean_environment(keep: Iterable[str]) -> None:
     """Keep only the allow-listed and passed variables, and zero the initial environment block."""
     names = set(ENV_ALLOWED) | set(keep)

@@ -81,8 +81,9 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 
 from masfuzz.toolfuzz.confine import (Confinement, become_root_inside, build_root, clean_environment,
-                                      close_descriptors, die_with_parent, enter_namespaces, hidden_names,
-                                      libc, lock_down, readable_paths, seccomp, write_id_maps)
+                                      close_descriptors, die_with_parent, enter_namespaces, hard_limit,
+                                      hidden_names, libc, lock_down, readable_paths, sandbox_tasks,
+                                      seccomp, vm_bytes, write_id_maps)
 # imported here, not in the worker: a module imported in a forked worker is parsed there, and a
 # fork taken while another thread of masfuzz was inside CPython 3.11's AST constructor left the
 # child's parser state corrupt ("AST constructor recursion depth mismatch", gh-106905)
@@ -369,37 +370,6 @@ def isolation_problem() -> str | None:
     return _PROBLEM[0]
 
 
-def _limit(kind: int, value: int) -> None:
-    """A hard limit (soft = hard): a tool cannot raise it again."""
-    try:
-        _, hard = resource.getrlimit(kind)
-        if hard != resource.RLIM_INFINITY:
-            value = min(value, hard)
-        resource.setrlimit(kind, (value, value))
-    except (ValueError, OSError):
-        pass  # an unsupported limit on this platform: the wall clock still holds
-
-
-def _current_vm_bytes() -> int:
-    try:
-        with open("/proc/self/statm") as fh:
-            return int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError):
-        return 0
-
-
-def _sandbox_tasks() -> int:
-    """Tasks (threads) of the sandbox's user now, which RLIMIT_NPROC counts: those of its PID
-    namespace plus the process outside it that entered the user namespace."""
-    n = 1
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            n += len(os.listdir(f"/proc/{pid}/task"))
-        except OSError:
-            continue
-    return n
-
-
 def _capture_output(base: str) -> int:
     """Point this process's standard output and error (the file descriptors, so C code and the
     programs it starts are caught too) at a file of its own; the file's descriptor."""
@@ -481,7 +451,7 @@ def _worker(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str, isolate
         code.take()  # opens coverage.py's data here, once, not again in every call's fork
     if isolated:
         if limits.processes > 0:  # counted for the sandbox's own user: it holds for root too
-            _limit(resource.RLIMIT_NPROC, _sandbox_tasks() + limits.processes)
+            hard_limit(resource.RLIMIT_NPROC, sandbox_tasks() + limits.processes)
         try:
             lock_down(lib)
         except OSError as exc:
@@ -524,9 +494,9 @@ def _serve_held(conn: Any, tool: FuzzTool, limits: SandboxLimits, base: str, iso
     CPU-seconds limit: it would count all the calls together; the wall clock bounds each."""
     output = _capture_output(base)
     if limits.memory_mb > 0:
-        _limit(resource.RLIMIT_AS, _current_vm_bytes() + limits.memory_mb * 2**20)
-    _limit(resource.RLIMIT_FSIZE, limits.file_mb * 2**20)
-    _limit(resource.RLIMIT_CORE, 0)
+        hard_limit(resource.RLIMIT_AS, vm_bytes() + limits.memory_mb * 2**20)
+    hard_limit(resource.RLIMIT_FSIZE, limits.file_mb * 2**20)
+    hard_limit(resource.RLIMIT_CORE, 0)
     assert tool.connection is not None
     with tool.connection():
         _send(conn, {"kind": "ready", "isolated": isolated})
@@ -641,10 +611,10 @@ def _call_in_fork(tool: FuzzTool, arguments: dict[str, Any] | None, taint: bool,
                   base: str, state: CallState, code: Any) -> CallOutcome:
     output = _capture_output(base)
     if limits.memory_mb > 0:
-        _limit(resource.RLIMIT_AS, _current_vm_bytes() + limits.memory_mb * 2**20)
-    _limit(resource.RLIMIT_CPU, limits.cpu_s + 1)
-    _limit(resource.RLIMIT_FSIZE, limits.file_mb * 2**20)
-    _limit(resource.RLIMIT_CORE, 0)
+        hard_limit(resource.RLIMIT_AS, vm_bytes() + limits.memory_mb * 2**20)
+    hard_limit(resource.RLIMIT_CPU, limits.cpu_s + 1)
+    hard_limit(resource.RLIMIT_FSIZE, limits.file_mb * 2**20)
+    hard_limit(resource.RLIMIT_CORE, 0)
     sys.addaudithook(_audit)
     before = {t.ident for t in threading.enumerate()}
     outcome = _one_call(tool, arguments, taint, limits, base, state, code)
