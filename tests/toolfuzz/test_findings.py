@@ -204,3 +204,19 @@ def test_a_tool_failing_on_what_the_environment_lacks_is_the_settings(error, mes
     from masfuzz.toolfuzz.sandbox import CallOutcome
 
     assert attribution(CallOutcome(status="error", error_type=error, message=message))[0] == whose
+
+
+def test_arguments_the_frameworks_validation_refuses_before_the_tool_runs_are_not_the_tools():
+    """AG2's e-commerce example: AG2 validates a tool's arguments with pydantic before calling
+    it; the fuzzer's `{}` for a tool with required arguments failed there, in AG2's code, and
+    was blamed on the app. The same error raised in the app's own code stays its own."""
+    from masfuzz.toolfuzz.grouping import attribution
+    from masfuzz.toolfuzz.sandbox import CallOutcome
+
+    lib = "/venv/lib/python3.11/site-packages/autogen/fast_depends/core/model.py"
+    refused = CallOutcome(status="error", error_type="ValidationError", message="2 validation errors",
+                          frames=[(lib, 262, "_solve")])
+    assert attribution(refused)[0] == "harness"
+    own = CallOutcome(status="error", error_type="ValidationError", message="2 validation errors",
+                      frames=[("/app/functions.py", 12, "verify"), (lib, 262, "_solve")])
+    assert attribution(own)[0] == "sut"

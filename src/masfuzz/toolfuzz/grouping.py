@@ -175,6 +175,7 @@ _SANDBOX_MESSAGES = [
      "the tool reads run state masfuzz could not give it: the run context the app's server passes "
      "(give it with --context), or what an earlier step of a run sets (another tool)"),
 ]
+_INSTALLED = f"{os.sep}site-packages{os.sep}"  # an installed package's code: not the app's own
 # A file the tool named by its absolute path that this machine has but the sandbox does not show
 # (it shows the tool its own folder, the fixture and the Python install only).
 _MISSING_FILE = re.compile(r"No such file or directory: '(/[^']+)'")
@@ -203,4 +204,11 @@ def attribution(outcome: CallOutcome) -> tuple[str, str | None]:
     # failed). A frame of masfuzz's below the tool's (a taint object's method) does not count.
     if outcome.frames and all(f[0].startswith(_MASFUZZ_DIR + os.sep) for f in outcome.frames):
         return "harness", "raised in masfuzz's own calling code before the tool ran"
+    # The framework's check of the arguments (AG2 validates them with pydantic before calling
+    # the tool) refused what masfuzz wrote, and no line of the app ran: in a run, the model is
+    # told so and writes them again
+    if outcome.error_type == "ValidationError" and outcome.frames and all(
+            f[0].startswith(_MASFUZZ_DIR + os.sep) or _INSTALLED in f[0] for f in outcome.frames):
+        return "harness", ("the framework's validation refused the arguments before any of the "
+                           "tool's code ran (a model is told so and writes them again)")
     return "sut", None
