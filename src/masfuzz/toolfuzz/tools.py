@@ -37,7 +37,7 @@ class FuzzTool:
     schema: dict[str, Any]
     invoke_fn: Callable[[dict[str, Any]], Any]
     function: Callable[..., Any] | None = None  # the plain code under test, for priors and taint
-    kind: str = "python"  # python | openai_agents | autogen | langchain | mcp
+    kind: str = "python"  # python | openai_agents | autogen | langchain | mcp | a library's (libraries.py)
     notes: list[str] = field(default_factory=list)
     # A tool whose calls go to a process of its own (an MCP server): entered once in the
     # sandbox's worker, which then runs each call itself (masfuzz.toolfuzz.mcp says why).
@@ -159,6 +159,11 @@ def wrap_tool(obj: Any, *, name: str | None = None,
         return _from_agents_sdk(obj, context)
     if mod.startswith(("autogen_core.", "autogen_ext.", "autogen_agentchat.")) and hasattr(obj, "schema"):
         return _from_autogen(obj)
+    from masfuzz.toolfuzz.libraries import library_tool
+
+    native = library_tool(obj, context)  # smolagents, llama-index, agno, CrewAI, PydanticAI
+    if native is not None:
+        return native
     langchain = mod.startswith(("langchain", "langchain_core.", "langchain_community.")) or _is_langchain_tool(obj)
     if (langchain or inspect.isfunction(obj)) and _takes_injected(obj):
         # its framework hands it values the model never writes: they are bound, not fuzzed
@@ -176,7 +181,8 @@ def wrap_tool(obj: Any, *, name: str | None = None,
         return from_callable(obj, name=name)
     raise TargetError(
         f"a {mod}.{type(obj).__qualname__} is not a tool masfuzz can fuzz (expected a Python "
-        "function, an Agents SDK FunctionTool, an AutoGen tool, a LangChain tool or an MCP tool)"
+        "function, an Agents SDK FunctionTool, an AutoGen tool, a LangChain tool, an MCP tool, or a "
+        "tool of smolagents, llama-index, agno, CrewAI or PydanticAI)"
     )
 
 
