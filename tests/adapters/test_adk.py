@@ -8,6 +8,7 @@ import pytest
 pytest.importorskip("google.adk")
 
 from masfuzz.adapters.faults import FAULT_MARKER  # noqa: E402
+from masfuzz.errors import MasfuzzError  # noqa: E402
 from masfuzz.graph.coordination import CoordinationGraph  # noqa: E402
 from masfuzz.scenario import Fault, Mutation  # noqa: E402
 from masfuzz.trace import Message, RestrictedAttempt, ToolCall, ToolResult  # noqa: E402
@@ -100,3 +101,14 @@ def test_loop_termination_reasons_escalate_and_max_iterations():
     used_up = run_scenario(DESK, input="Please write a report", sut_model=DESK_POLICY)
     assert "loop refine: max_iterations=2 reached" in used_up.termination.detail
     assert [d for d in delegations(used_up) if d[2] == "sequence"].count(("reviser", "critic", "sequence")) == 1
+
+
+def test_a_speaking_order_reorders_a_loop_and_is_refused_where_adk_has_none():
+    trace = run_scenario(DESK, input="Please write a report", sut_model=DESK_POLICY,
+                         speaking_order=("reviser", "critic"))
+    assert trace.meta["speaking_order"] == {"refine": ["reviser", "critic"]}
+    assert ("refine", "reviser", "delegate") in delegations(trace)
+    _, obj, _ = system(DESK)
+    assert [a.name for a in obj.sub_agents[1].sub_agents[1].sub_agents] == ["critic", "reviser"]  # put back
+    with pytest.raises(MasfuzzError, match="fixes no order"):
+        run_scenario(SMALL, input="add these", sut_model=SMALL_POLICY, speaking_order=("math",))
