@@ -11,7 +11,7 @@ from masfuzz.adapters.faults import FAULT_MARKER  # noqa: E402
 from masfuzz.errors import MasfuzzError  # noqa: E402
 from masfuzz.graph.coordination import CoordinationGraph  # noqa: E402
 from masfuzz.scenario import Fault, Mutation  # noqa: E402
-from masfuzz.trace import Message, RestrictedAttempt, ToolCall, ToolResult  # noqa: E402
+from masfuzz.trace import HANDOVER_INPUTS, Message, RestrictedAttempt, ToolCall, ToolResult  # noqa: E402
 
 from tests.adapters.helpers import delegations, run_scenario, system  # noqa: E402
 from tests.conftest import ROOT  # noqa: E402
@@ -78,6 +78,8 @@ def test_every_llm_agent_is_answered_by_masfuzz_as_itself_and_its_model_put_back
 def test_transfer_tool_call_and_agent_tool_are_traced():
     trace = run_scenario(SMALL, input="add these", sut_model=SMALL_POLICY)
     assert delegations(trace)[0] == ("lead", "math", "handoff")
+    [given] = trace.meta[HANDOVER_INPUTS]  # what math's model got: the user's words, by ADK's default
+    assert given["agent"] == "math" and "add these" in given["text"]
     assert [(c.agent, c.tool, c.arguments) for c in trace.of_type(ToolCall)] == [("math", "add", {"a": 2, "b": 3})]
     assert trace.termination.final_output == "math: {\"result\": 5}"
     asked = run_scenario(SMALL, input="look around", sut_model=SMALL_POLICY)

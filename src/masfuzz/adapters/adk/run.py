@@ -27,6 +27,7 @@ from masfuzz.adapters.adk.mutate import mutated
 from masfuzz.adapters.adk.recording import make_plugin
 from masfuzz.adapters.base import system_lock
 from masfuzz.adapters.faults import tool_faults
+from masfuzz.adapters.handover import HandoverInputs
 from masfuzz.adapters.ordering import in_speaking_order
 from masfuzz.adapters.probes import restricted_probes
 from masfuzz.errors import MasfuzzError, ModelCallFailed, ModelError
@@ -194,7 +195,11 @@ def _ordered(w: Walk, order: tuple[str, ...]) -> list[tuple[Any, list[Any]]]:
 
 
 def _recorder(rec: TraceRecorder, exchange: Exchange) -> Any:
+    handover = HandoverInputs(rec)
+
     def on_reply(agent: str, request: ChatRequest, reply: ChatReply) -> None:
+        handover.received(agent, [m.content or "" for m in request.messages
+                                  if m.role != "system" and m.content])
         rec.turn(agent)
         rec.usage.model_calls += 1
         rec.usage.tokens_in += reply.usage.tokens_in

@@ -20,11 +20,11 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
+from masfuzz.adapters.handover import HandoverInputs
 from masfuzz.adapters.openai_agents import sdk
 from masfuzz.adapters.openai_agents.extract import Walk, slug
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
-    HANDOVER_INPUTS,
     AgentTurn,
     DelegationEvent,
     ErrorEvent,
@@ -34,9 +34,6 @@ from masfuzz.trace import (
     TraceRecorder,
 )
 
-# What a trace keeps of the input an agent received at a hand-over (a long history would make
-# every trace of a many-hand-over run quadratic in size).
-HANDOVER_TEXT_CHARS = 20_000
 # The agent whose model call is being prepared in this task (set by the input filter).
 CURRENT_AGENT: contextvars.ContextVar[str | None] = contextvars.ContextVar(
     "masfuzz_openai_agents_current_agent", default=None
@@ -143,8 +140,7 @@ class RunRecording:
         self.handoff_tools = index.handoff_tools
         self.next_handoff: dict[str, str] = {}  # source id -> target id the model just chose
         self.hint: str | None = None  # the agent id the next agent span belongs to, if known
-        self.handed_at: dict[str, int] = {}  # agent id -> its latest hand-over's event index
-        self.scanned = 0  # events read for hand-overs so far
+        self.handover = HandoverInputs(self.recorder)
         self.sequence = False  # a pipeline's run: each top-level run follows the one before
         self.last_top: str | None = None  # the agent of the latest top-level run
         self.adopted: list[str] = []  # the app's own traces recorded here
@@ -288,24 +284,8 @@ class RunRecording:
     # --- model calls -----------------------------------------------------------------------
 
     def received(self, agent: str, texts: list[str]) -> None:
-        """What `agent`'s model is given on its first call after a hand-over to it, after the
-        handoff's `input_filter` (`Trace.meta[HANDOVER_INPUTS]`): whether a fact the user gave
-        reached it is then seen, not guessed."""
-        events = self.recorder.events
-        for i in range(self.scanned, len(events)):  # each event read once over the run
-            if isinstance(events[i], DelegationEvent):
-                self.handed_at[events[i].to] = i
-        self.scanned = len(events)
-        d = self.handed_at.get(agent)
-        if d is None:
-            return
-        seen = self.recorder.meta.setdefault(HANDOVER_INPUTS, [])
-        if not any(x["delegation"] == d and x["agent"] == agent for x in seen):  # the first call
-            text = "\n".join(texts)
-            if len(text) > HANDOVER_TEXT_CHARS:  # the user's opening and the latest words
-                half = HANDOVER_TEXT_CHARS // 2
-                text = f"{text[:half]}\n…\n{text[-half:]}"
-            seen.append({"delegation": d, "agent": agent, "text": text})
+        """What `agent`'s model is given, after the handoff's `input_filter` (`handover`)."""
+        self.handover.received(agent, texts)
 
     def model_asked(self, agent: str, current_span: Any, calls: list[PendingCall],
                     offered: set[str]) -> None:
