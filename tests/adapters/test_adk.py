@@ -46,6 +46,9 @@ def test_extraction_counts_every_kind_of_adk_delegation():
     assert adapter.mutation_problem(obj, spec, Mutation(operator="drop_delegation", args=("lead", "math"))) is None
     assert "peer transfer" in adapter.mutation_problem(obj, spec, Mutation(operator="drop_delegation", args=("math", "fanout")))
     assert obj.sub_agents[0].name == "math"  # a mutant tried is undone at once
+    _, _, custom = system("tests/adapters/adk_systems.py:gate")  # the app's own BaseAgent subclass
+    assert custom.system.framework == "adk" and [a.id for a in custom.agents] == ["gate", "inner"]
+    assert any("runs its sub-agents in its own code" in n for n in custom.notes)
 
 
 def test_the_desk_sequence_and_loop_edges_and_termination_conditions():
