@@ -99,13 +99,15 @@ def test_a_tool_fault_is_recorded_and_a_stub_answers_for_the_tool():
     assert stubbed.of_type(ToolResult)[0].fault == "stub" and "41" in stubbed.termination.final_output
 
 
-def test_loop_termination_reasons_escalate_and_max_iterations():
+def test_termination_reasons_escalate_max_iterations_and_max_llm_calls():
     escalated = run_scenario(DESK, input="Please write a report about INV-9", sut_model=DESK_POLICY)
     assert escalated.termination.reason == "completed"
     assert "loop refine: critic escalated after 1 iteration(s)" in escalated.termination.detail
     used_up = run_scenario(DESK, input="Please write a report", sut_model=DESK_POLICY)
     assert "loop refine: max_iterations=2 reached" in used_up.termination.detail
     assert [d for d in delegations(used_up) if d[2] == "sequence"].count(("reviser", "critic", "sequence")) == 1
+    bounded = run_scenario(SMALL, input="add these", sut_model=SMALL_POLICY, max_turns=1)
+    assert bounded.termination.reason == "max_turns" and "max_llm_calls=1" in bounded.termination.detail
 
 
 def test_a_speaking_order_reorders_a_loop_and_is_refused_where_adk_has_none():
