@@ -7,7 +7,7 @@ request: the agent asking (`request.agent`), the tools it is offered, the result
 
 from __future__ import annotations
 
-from google.adk.agents import LlmAgent, ParallelAgent
+from google.adk.agents import BaseAgent, LlmAgent, ParallelAgent
 from google.adk.tools.agent_tool import AgentTool
 
 from masfuzz.llm.scripted import call, handoff, last_user_text, offered, say, tool_results
@@ -25,6 +25,18 @@ fanout = ParallelAgent(name="fanout", sub_agents=[
 scout = LlmAgent(name="scout", model="gemini-2.0-flash", instruction="Look around.")
 lead = LlmAgent(name="lead", model="gemini-2.0-flash", instruction="Route the user.",
                 sub_agents=[math, fanout], tools=[AgentTool(agent=scout)])
+
+
+class Gate(BaseAgent):
+    """An app's own agent class (ADK's custom agents): it runs its sub-agents in its own code."""
+
+    async def _run_async_impl(self, ctx):
+        for sub in self.sub_agents:
+            async for event in sub.run_async(ctx):
+                yield event
+
+
+gate = Gate(name="gate", sub_agents=[LlmAgent(name="inner", model="gemini-2.0-flash", instruction="Answer.")])
 
 
 def policy(request):

@@ -8,9 +8,10 @@ import pytest
 pytest.importorskip("google.adk")
 
 from masfuzz.adapters.faults import FAULT_MARKER  # noqa: E402
+from masfuzz.errors import MasfuzzError  # noqa: E402
 from masfuzz.graph.coordination import CoordinationGraph  # noqa: E402
 from masfuzz.scenario import Fault, Mutation  # noqa: E402
-from masfuzz.trace import Message, RestrictedAttempt, ToolCall, ToolResult  # noqa: E402
+from masfuzz.trace import HANDOVER_INPUTS, Message, RestrictedAttempt, ToolCall, ToolResult  # noqa: E402
 
 from tests.adapters.helpers import delegations, run_scenario, system  # noqa: E402
 from tests.conftest import ROOT  # noqa: E402
@@ -45,6 +46,9 @@ def test_extraction_counts_every_kind_of_adk_delegation():
     assert adapter.mutation_problem(obj, spec, Mutation(operator="drop_delegation", args=("lead", "math"))) is None
     assert "peer transfer" in adapter.mutation_problem(obj, spec, Mutation(operator="drop_delegation", args=("math", "fanout")))
     assert obj.sub_agents[0].name == "math"  # a mutant tried is undone at once
+    _, _, custom = system("tests/adapters/adk_systems.py:gate")  # the app's own BaseAgent subclass
+    assert custom.system.framework == "adk" and [a.id for a in custom.agents] == ["gate", "inner"]
+    assert any("runs its sub-agents in its own code" in n for n in custom.notes)
 
 
 def test_the_desk_sequence_and_loop_edges_and_termination_conditions():
@@ -77,6 +81,8 @@ def test_every_llm_agent_is_answered_by_masfuzz_as_itself_and_its_model_put_back
 def test_transfer_tool_call_and_agent_tool_are_traced():
     trace = run_scenario(SMALL, input="add these", sut_model=SMALL_POLICY)
     assert delegations(trace)[0] == ("lead", "math", "handoff")
+    [given] = trace.meta[HANDOVER_INPUTS]  # what math's model got: the user's words, by ADK's default
+    assert given["agent"] == "math" and "add these" in given["text"]
     assert [(c.agent, c.tool, c.arguments) for c in trace.of_type(ToolCall)] == [("math", "add", {"a": 2, "b": 3})]
     assert trace.termination.final_output == "math: {\"result\": 5}"
     asked = run_scenario(SMALL, input="look around", sut_model=SMALL_POLICY)
@@ -93,10 +99,23 @@ def test_a_tool_fault_is_recorded_and_a_stub_answers_for_the_tool():
     assert stubbed.of_type(ToolResult)[0].fault == "stub" and "41" in stubbed.termination.final_output
 
 
-def test_loop_termination_reasons_escalate_and_max_iterations():
+def test_termination_reasons_escalate_max_iterations_and_max_llm_calls():
     escalated = run_scenario(DESK, input="Please write a report about INV-9", sut_model=DESK_POLICY)
     assert escalated.termination.reason == "completed"
     assert "loop refine: critic escalated after 1 iteration(s)" in escalated.termination.detail
     used_up = run_scenario(DESK, input="Please write a report", sut_model=DESK_POLICY)
     assert "loop refine: max_iterations=2 reached" in used_up.termination.detail
     assert [d for d in delegations(used_up) if d[2] == "sequence"].count(("reviser", "critic", "sequence")) == 1
+    bounded = run_scenario(SMALL, input="add these", sut_model=SMALL_POLICY, max_turns=1)
+    assert bounded.termination.reason == "max_turns" and "max_llm_calls=1" in bounded.termination.detail
+
+
+def test_a_speaking_order_reorders_a_loop_and_is_refused_where_adk_has_none():
+    trace = run_scenario(DESK, input="Please write a report", sut_model=DESK_POLICY,
+                         speaking_order=("reviser", "critic"))
+    assert trace.meta["speaking_order"] == {"refine": ["reviser", "critic"]}
+    assert ("refine", "reviser", "delegate") in delegations(trace)
+    _, obj, _ = system(DESK)
+    assert [a.name for a in obj.sub_agents[1].sub_agents[1].sub_agents] == ["critic", "reviser"]  # put back
+    with pytest.raises(MasfuzzError, match="fixes no order"):
+        run_scenario(SMALL, input="add these", sut_model=SMALL_POLICY, speaking_order=("math",))

@@ -243,8 +243,19 @@ def _belongs(module: str, adapter: str, prefixes: tuple[str, ...]) -> bool:
         module.startswith(f"masfuzz.adapters.{adapter}.")
 
 
+def _framework_module(obj: Any) -> str:
+    """The module of the object's type, or of its nearest framework base class: an app's own
+    subclass of a framework's agent (an ADK custom agent) is that framework's object."""
+    known = [p for prefixes in ADAPTERS.values() for p in prefixes]
+    for cls in type(obj).__mro__:
+        mod = cls.__module__ or ""
+        if mod.startswith("masfuzz.adapters.") or any(mod == p or mod.startswith(p + ".") for p in known):
+            return mod
+    return type(obj).__module__ or ""
+
+
 def _find(obj: Any) -> Adapter | None:
-    mod = type(obj).__module__ or ""
+    mod = _framework_module(obj)
     for name, prefixes in ADAPTERS.items():
         if _belongs(mod, name, prefixes):
             try:
@@ -301,7 +312,7 @@ def discover_tool_context(obj: Any, factory: str | None = None) -> Any:
 
 
 def _hook(obj: Any, name: str) -> Any:
-    mod = type(obj).__module__ or ""
+    mod = _framework_module(obj)
     for adapter, prefixes in ADAPTERS.items():
         if _belongs(mod, adapter, prefixes):
             try:

@@ -92,3 +92,16 @@ def tools_of(root: Any, notes: list[str]) -> list[Any]:
             seen.add(edge.name)
             out.append(func)
     return out
+
+
+def prepare_worker_template() -> None:
+    """What the pool's template process does once for every worker it forks
+    (`masfuzz.exec.template`): import what a run uses (ADK's agents, runner and plugin base,
+    about 2 s of CPU) and make the bridge and plugin classes. No thread starts."""
+    import google.adk.runners  # noqa: F401
+
+    from masfuzz.adapters.adk.bridge import bridge_class
+    from masfuzz.adapters.adk.recording import plugin_class
+
+    bridge_class()
+    plugin_class()

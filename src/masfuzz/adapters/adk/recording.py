@@ -6,7 +6,7 @@ runner), before the agent's own callbacks: nothing of the app is changed to reco
 
 - an agent turn when an agent starts (a workflow agent too: it has no model, but it runs), and a
   delegation into it when a workflow agent started it: `delegate` from a sequential or loop
-  agent to its first sub-agent and from a parallel agent to each, `sequence` from the sub-agent
+  agent to its first sub-agent and from a parallel or custom agent to each, `sequence` from the sub-agent
   that ran before it (in a loop, from the last to the first: the next iteration);
 - a tool call with its arguments, and its result or error, with the injected fault if any; a
   call of an `AgentTool` is also an `as_tool` delegation; `transfer_to_agent` is no tool call but
@@ -78,12 +78,12 @@ class Recording:
         self._last_child.pop(me, None)  # a workflow agent starting again starts its order again
         parent = agent.parent_agent
         kind = kind_of(parent) if parent is not None else None
-        if kind in ("sequential", "loop", "parallel"):
+        if kind in ("sequential", "loop", "parallel", "other"):  # a workflow or custom agent ran it
             pid = self.agent_id(parent)
             before = self._last_child.get(pid)
             if kind == "loop" and parent.sub_agents and agent is parent.sub_agents[0]:
                 self.iterations[pid] = self.iterations.get(pid, 0) + 1
-            if before is not None and kind != "parallel":
+            if before is not None and kind in ("sequential", "loop"):
                 self.rec.add(DelegationEvent(**{"from": before}, to=me, trigger="sequence",
                                              t=self.rec.now()))
             else:

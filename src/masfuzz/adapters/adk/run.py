@@ -195,6 +195,7 @@ def _ordered(w: Walk, order: tuple[str, ...]) -> list[tuple[Any, list[Any]]]:
 
 def _recorder(rec: TraceRecorder, exchange: Exchange) -> Any:
     def on_reply(agent: str, request: ChatRequest, reply: ChatReply) -> None:
+        rec.received(agent, request.messages)
         rec.turn(agent)
         rec.usage.model_calls += 1
         rec.usage.tokens_in += reply.usage.tokens_in
