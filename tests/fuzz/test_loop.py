@@ -321,3 +321,89 @@ def test_the_report_says_which_tester_calls_the_cache_answered(cli, tmp_path):
     again = [re.search(r": (\d+) call\(s\) \((\d+) from the cache\), 0 tokens in", line)
              for line in reports["again"]]
     assert again and all(m and m[1] == m[2] for m in again), reports["again"]
+
+
+# -- the corpus and the schedules, without a system (a campaign that answers by configuration) --
+class Chain:
+    """A campaign whose system shows item k only when the first k agents run at their chain
+    temperatures at once: coverage that needs k stacked mutations."""
+
+    store = run_id = None
+    CHAIN = {"script_writer": 1.2, "voice_actor": 0.4, "graphic_designer": 0.8}
+
+    def __init__(self, seed):
+        self.seed, self.seen, self.ran = seed, set(), []
+
+    async def execute(self, scenarios):
+        from masfuzz.campaign.recorder import Outcome
+
+        out = []
+        for sc in scenarios:
+            items = {"seed"}
+            for k, (agent, t) in enumerate(self.CHAIN.items(), 1):
+                if sc.temperatures.get(agent) != t:
+                    break
+                items.add(f"chain{k}")
+            out.append(Outcome(sc, None, None, frozenset(items - self.seen)))
+            self.seen |= items
+            self.ran.append(sc)
+        return out
+
+    def progress(self, message):
+        pass
+
+    def budget_left(self):
+        return None
+
+    def time_left(self):
+        return None
+
+
+def _chain(schedule, seed, *, grow=True, rounds=300):
+    import asyncio
+
+    from masfuzz.fuzz.loop import FlarePhase
+
+    phase = FlarePhase([Scenario(input="Make a video about rain", sut_model="m")], AGENTS,
+                       rounds=rounds, schedule_name=schedule, choices=Choices(grow=grow))
+    campaign = Chain(seed)
+    asyncio.run(phase.run(campaign))
+    return phase, campaign
+
+
+@pytest.mark.parametrize("schedule", ["flare", "paper", "uniform"])
+def test_a_growing_corpus_stacks_mutations_the_seeds_alone_never_reach(schedule):
+    phase, campaign = _chain(schedule, 5, rounds=120 if schedule == "flare" else 300)
+    assert "chain3" in campaign.seen  # three agents' settings at once
+    [tip] = [e for e in phase.corpus if "chain3" in e.gain]
+    line = phase.lineage(phase.corpus.index(tip))
+    assert line[0] == 0 and len(line) == 4  # the seed, then one entry per link of the chain
+    assert [e.parent for e in phase.corpus[1:]] == [n for n in line[:-1]] \
+        and not any("identity" in e.mutation for e in phase.corpus)
+    _, kept = _chain(schedule, 5, grow=False, rounds=60)
+    assert "chain1" in kept.seen and "chain2" not in kept.seen  # one agent per mutant, forever
+
+
+def test_the_default_schedule_reaches_the_chain_in_fewer_executions():
+    def executions(schedule):
+        runs = []
+        for seed in range(8):
+            phase, _ = _chain(schedule, seed, rounds=150)
+            runs.append(next((n for n, h in enumerate(phase.history, 1) if "chain3" in h["gain"]),
+                             len(phase.history) + 1))
+        return sorted(runs)[len(runs) // 2]
+
+    assert executions("flare") < executions("uniform")
+
+
+def test_the_schedules_weights():
+    flare, _ = _chain("flare", 1, rounds=40)
+    rates = flare.summary()["operator_weights"]
+    assert rates["identity"] < rates["temperature"]  # an identity mutant never adds a setting
+    assert all(0 < w < 1 for w in rates.values()) and flare.summary()["agent_weights"]
+    paper, _ = _chain("paper", 1, rounds=40)
+    weights = paper.summary()["operator_weights"]
+    assert all(0.05 <= w <= 1 and round(w * 20, 6) == int(round(w * 20, 6)) for w in weights.values())
+    uniform, _ = _chain("uniform", 1, rounds=40)
+    assert set(uniform.summary()["operator_weights"].values()) == {0.5}
+    assert set(uniform.summary()["seed_weights"].values()) == {0.5}

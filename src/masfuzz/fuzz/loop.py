@@ -75,6 +75,12 @@ class Choices:
     recency: float = 0.5
     recency_floor: float = 0.1
     grow: bool = True  # mutants that add coverage join the corpus (False: the seeds only)
+    # `flare`: a setting the entry already changed (an agent's, the order) is changed again this
+    # many times less often than one it has not: stacking builds on what made the entry
+    restack: float = 3.0
+    # `flare`: a configuration mutant the campaign already ran is drawn again, up to this many
+    # times (a new sample of a tried configuration is the identity operator's job)
+    redraws: int = 8
 
     def to_data(self) -> dict[str, Any]:
         return {**asdict(self), "temperatures": list(self.temperatures)}
@@ -148,8 +154,16 @@ class Schedule:
     def operator(self, rng: random.Random) -> str:
         return self.operators.pick(rng)
 
-    def agent(self, rng: random.Random, operator: str, agents: list[str]) -> str:
+    def agent(self, rng: random.Random, operator: str, agents: list[str], parent: Scenario) -> str:
         return rng.choice(agents)
+
+    def sequence_rate(self, parent: Scenario) -> float:
+        """How likely a free-form mutant of `parent` gets a new speaking order."""
+        return self.choices.sequence_rate
+
+    def redraws(self) -> int:
+        """How often a mutant whose configuration already ran is drawn again (0: never)."""
+        return 0
 
     def reward(self, entry: int, operator: str, agent: str | None, gained: bool) -> None:
         pass
@@ -198,8 +212,19 @@ class FlareSchedule(Schedule):
     def operator(self, rng: random.Random) -> str:
         return self.operator_rates.pick(rng, list(OPERATORS))
 
-    def agent(self, rng: random.Random, operator: str, agents: list[str]) -> str:
-        return self.agent_rates.pick(rng, [f"{a}:{operator}" for a in agents]).rpartition(":")[0]
+    def agent(self, rng: random.Random, operator: str, agents: list[str], parent: Scenario) -> str:
+        changed = set(parent.temperatures) | set(parent.agent_models)
+        restack = self.choices.restack
+        return self.agent_rates.pick(
+            rng, [f"{a}:{operator}" for a in agents],
+            lambda key: 1 / restack if key.rpartition(":")[0] in changed else 1.0).rpartition(":")[0]
+
+    def sequence_rate(self, parent: Scenario) -> float:
+        rate = self.choices.sequence_rate
+        return rate / self.choices.restack if parent.speaking_order else rate
+
+    def redraws(self) -> int:
+        return self.choices.redraws
 
     def reward(self, entry: int, operator: str, agent: str | None, gained: bool) -> None:
         self.entry_rates.reward(str(entry), gained)
@@ -264,7 +289,8 @@ class Mutation:
 def mutate(seed: Scenario, operator: str, agents: list[str], rng: random.Random, *,
            choices: Choices, model_pool: tuple[str, ...] = (),
            participants: tuple[str, ...] = (), free_form: bool = False,
-           number: int = 0, agent: str | None = None) -> tuple[Scenario, Mutation]:
+           number: int = 0, agent: str | None = None,
+           sequence_rate: float | None = None) -> tuple[Scenario, Mutation]:
     """One mutant of `seed`: configuration mutation of one agent (`agent`, or a random one),
     and for free-form teams possibly a new speaking order. The input is never touched."""
     agent = agent if agent is not None else rng.choice(agents)
@@ -278,7 +304,8 @@ def mutate(seed: Scenario, operator: str, agents: list[str], rng: random.Random,
         model = models[agent] = rng.choice(model_pool)
     order = seed.speaking_order
     new_order: tuple[str, ...] = ()
-    if free_form and len(participants) > 1 and rng.random() < choices.sequence_rate:
+    rate = choices.sequence_rate if sequence_rate is None else sequence_rate
+    if free_form and len(participants) > 1 and rng.random() < rate:
         new_order = order = tuple(rng.sample(participants, len(participants)))
     mutation = Mutation(operator, agent, temperature, model, new_order)
     source = f"mutator:{operator}" + ("+sequence" if new_order else "")
@@ -327,6 +354,7 @@ class FlarePhase:
     history: list[dict[str, Any]] = field(default_factory=list)
     shrunk: dict[str, dict[str, Any]] = field(default_factory=dict)  # fingerprint -> result
     _known: set[str] = field(default_factory=set, init=False)  # the corpus's configurations
+    _tried: set[str] = field(default_factory=set, init=False)  # configurations proposed so far
     _rng: random.Random | None = field(default=None, init=False)  # set when the loop starts
     _next: int = field(default=1, init=False)  # the next round's number
     _seeded: bool = field(default=False, init=False)  # its seeds were run and judged
@@ -336,6 +364,7 @@ class FlarePhase:
             self.schedule_name = "uniform"
         self.corpus = [Entry(s) for s in self.seeds]
         self._known = {configuration(s) for s in self.seeds}
+        self._tried = set(self._known)
         self.schedule = schedule_for(self.schedule_name, self.choices, len(self.corpus))
 
     def go_on(self) -> bool:
@@ -418,15 +447,21 @@ class FlarePhase:
 
     async def _propose(self, rng: random.Random, number: int) -> "Proposal":
         """Round `number`'s mutant, drawn from the schedule and corpus as they stand."""
-        e = self.schedule.entry(rng)
-        parent = self.corpus[e].scenario
-        if self.strategy == "input":
-            return Proposal(number, e, "input", await self._rewritten(parent, rng, number), None)
-        op = self.schedule.operator(rng)
-        agent = self.schedule.agent(rng, op, self.agents)
-        mutant, mutation = mutate(parent, op, self.agents, rng, choices=self.choices,
-                                  model_pool=self.model_pool, participants=self.participants,
-                                  free_form=self.free_form, number=number, agent=agent)
+        for _ in range(self.schedule.redraws() + 1):
+            e = self.schedule.entry(rng)
+            parent = self.corpus[e].scenario
+            if self.strategy == "input":
+                return Proposal(number, e, "input", await self._rewritten(parent, rng, number), None)
+            op = self.schedule.operator(rng)
+            agent = self.schedule.agent(rng, op, self.agents, parent)
+            mutant, mutation = mutate(parent, op, self.agents, rng, choices=self.choices,
+                                      model_pool=self.model_pool, participants=self.participants,
+                                      free_form=self.free_form, number=number, agent=agent,
+                                      sequence_rate=self.schedule.sequence_rate(parent))
+            key = configuration(mutant)
+            if op == "identity" or key not in self._tried:
+                break
+        self._tried.add(key)
         return Proposal(number, e, op, mutant, mutation)
 
     async def _judge(self, c: Any, outcome: Any, entry: dict[str, Any]) -> bool:

@@ -18,6 +18,7 @@ from typing import Any
 from masfuzz.oracles.failure import SYMPTOMS
 
 FORMAT_VERSION = 1
+SHOWN_ENTRIES = 20  # corpus entries the text report lists (the JSON has them all)
 
 
 def fuzz_section(store: Any, run_id: int, spec: Any, info: dict[str, Any],
@@ -138,10 +139,12 @@ def corpus_lines(corpus: list[dict[str, Any]]) -> list[str]:
         return []
     lines = [f"  corpus: {len(corpus)} entries ({len(corpus) - len(joined)} seed(s), "
              f"{len(joined)} mutant(s) that added coverage)"]
-    for e in joined:
+    for e in joined[:SHOWN_ENTRIES]:
         shown = ", ".join(e["gain"][:3]) + (f" and {len(e['gain']) - 3} more" if len(e["gain"]) > 3 else "")
         lines.append(f"    entry {e['entry']} (round {e['round']}, lineage "
                      f"{' > '.join(map(str, e['lineage']))}): {e['mutation']}; found {shown}")
+    if len(joined) > SHOWN_ENTRIES:
+        lines.append(f"    and {len(joined) - SHOWN_ENTRIES} more (all in --format json)")
     return lines
 
 
