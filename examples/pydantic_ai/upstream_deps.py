@@ -31,3 +31,20 @@ def client_and_key() -> SimpleNamespace:
     """agent_delegation_deps.py's ClientAndKey (its get_jokes tool makes a real HTTP request:
     give it --stub get_jokes=... in a sandbox without network)."""
     return SimpleNamespace(http_client=httpx.AsyncClient(), api_key="masfuzz-placeholder")
+
+
+class _Customers:
+    """bank_support.py's DatabaseConn over one customer (its SQLite table is built in its main())."""
+
+    async def customer_name(self, *, id: int) -> str | None:
+        return "John" if id == 123 else None
+
+    async def customer_balance(self, *, id: int) -> float:
+        if id != 123:
+            raise ValueError("Customer not found")
+        return 123.45
+
+
+def bank_customer() -> SimpleNamespace:
+    """bank_support.py's SupportDependencies."""
+    return SimpleNamespace(customer_id=123, db=_Customers())

@@ -54,3 +54,16 @@ async def review(ctx: RunContext, text: str, which: int) -> str:
 def fail_always(reason: str) -> str:
     """A tool that always fails."""
     raise RuntimeError(f"broken: {reason}")
+
+
+class Account:
+    def __init__(self, owner: str) -> None:  # no default: masfuzz cannot make one
+        self.owner = owner
+
+
+teller = Agent("openai:gpt-4o-mini", name="teller", deps_type=Account)
+
+
+@teller.instructions
+def _owner(ctx: RunContext[Account]) -> str:
+    return f"You serve {ctx.deps.owner}."

@@ -117,3 +117,10 @@ def test_workflow_mutants_change_what_a_run_offers_and_never_the_objects():
         "support_agent", "seat_agent", "refund_agent"))).endswith("masfuzz does not rewrite it")
     trace = run(APP, "Move booking ABC123 to seat 14C", APP_POLICY)  # the system as written
     assert ("support_agent", "seat_agent", "as_tool") in delegations(trace)
+
+
+def test_dependencies_masfuzz_could_not_give_are_the_harness_cause():
+    from masfuzz.trace import HARNESS_CAUSE
+
+    trace = run("tests/adapters/pai_systems.py:teller", "hello", POLICY)
+    assert trace.termination.reason == "crash" and "--context" in trace.meta[HARNESS_CAUSE]

@@ -59,6 +59,9 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
     # first keeps the partial trace and says why it ended
     timeout = max(limit - min(0.5, limit * 0.1), 0.01)
     recorder.add(Message(agent=None, role="user", content=scenario.input))
+    deps = None if isinstance(entry, AgentPipeline) else _deps(scenario, entry)
+    # the app's code may read dependencies masfuzz had none to give (its failing then is ours)
+    no_deps = deps is None and getattr(entry, "deps_type", object) is not object
     async with system_lock(entry):
         with ExitStack() as stack:
             for agent in walk.agents:
@@ -82,15 +85,15 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
                                                "result (the app's own code ended the pipeline)")
                 else:
                     output = (await asyncio.wait_for(entry.run(scenario.input, usage_limits=limits,
-                                                               deps=_deps(scenario, entry)), timeout)).output
+                                                               deps=deps), timeout)).output
             except Exception as exc:  # how the run ended early; the system raising is a finding
                 if isinstance(exc, MasfuzzError) and not isinstance(exc, ModelCallFailed):
                     raise  # masfuzz's own failure or bad input, never the system's
-                return _ended(rec, exc, limit)
+                return _ended(rec, exc, limit, no_deps)
     return recorder.finish("completed", final_output=_text(output))
 
 
-def _ended(rec: RunRecording, exc: Exception, limit: float) -> Trace:
+def _ended(rec: RunRecording, exc: Exception, limit: float, no_deps: bool) -> Trace:
     """The trace of a run that raised `exc`: the model under test failing (no finding), the
     time limit, a usage limit, or the system under test crashing."""
     from pydantic_ai.exceptions import UnexpectedModelBehavior, UsageLimitExceeded
@@ -113,6 +116,12 @@ def _ended(rec: RunRecording, exc: Exception, limit: float) -> Trace:
         # the model's (a real model that cannot fill the schema, or a scripted one's mistake)
         rec.recorder.meta[HARNESS_CAUSE] = (f"the model under test gave no answer of the agent's "
                                             f"output type within its retries ({message})")
+    elif no_deps and isinstance(exc, (AttributeError, TypeError)) \
+            and "NoneType" in message:
+        # instructions or a hook read the dependencies the app's own code passes (`deps=`),
+        # which masfuzz had none to pass: the harness's doing, not the app's
+        recorder.meta[HARNESS_CAUSE] = (f"the app read its run dependencies ({message}), which "
+                                        "masfuzz did not have to pass: give --context MODULE:FACTORY")
     rec.fail_pending(f"the run ended with {type(exc).__name__}")
     speaker = next((e.agent for e in reversed(rec.recorder.events) if e.type == "agent_turn"), None)
     rec.recorder.add(ErrorEvent(agent=speaker, kind=type(exc).__name__, message=message))
