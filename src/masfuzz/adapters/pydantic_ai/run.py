@@ -26,10 +26,9 @@ from masfuzz.adapters.pydantic_ai.bridge import AgentModel
 from masfuzz.adapters.pydantic_ai.extract import FRAMEWORK, Walk
 from masfuzz.adapters.pydantic_ai.mutate import mutant
 from masfuzz.adapters.pydantic_ai.pipeline import AgentPipeline
+from masfuzz.adapters.probes import restricted_probes
 from masfuzz.adapters.pydantic_ai.recording import RunRecording, recording_toolset
 from masfuzz.errors import MasfuzzError, ModelCallFailed
-from masfuzz.graph.coordination import CoordinationGraph
-from masfuzz.llm.types import ToolDef
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import HARNESS_CAUSE, ErrorEvent, Message, Trace, TraceRecorder
@@ -48,7 +47,7 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
     owned: dict[str, set[str]] = {}
     for agent, tool in spec.permissions.allow:
         owned.setdefault(agent, set()).add(tool)
-    probes = _probes(spec) if scenario.restricted == "probe" else {}
+    probes = restricted_probes(spec) if scenario.restricted == "probe" else {}
     rec = RunRecording(recorder=recorder, workflow_tools={t.id for t in spec.tools}, owned=owned,
                        faults=tool_faults(scenario, [t.id for t in spec.tools]),
                        probes={a: {t.name for t in ts} for a, ts in probes.items()})
@@ -126,17 +125,6 @@ def _ended(rec: RunRecording, exc: Exception, limit: float, no_deps: bool) -> Tr
     speaker = next((e.agent for e in reversed(rec.recorder.events) if e.type == "agent_turn"), None)
     rec.recorder.add(ErrorEvent(agent=speaker, kind=type(exc).__name__, message=message))
     return rec.recorder.finish("crash", detail=f"{type(exc).__name__}: {message}")
-
-
-def _probes(spec: WorkflowSpec) -> dict[str, tuple[ToolDef, ...]]:
-    """Restricted tools offered to each agent as stubs: PydanticAI refuses a call of a tool the
-    agent does not have, and the call is recorded as a restricted attempt."""
-    out: dict[str, list[ToolDef]] = {}
-    for agent, tool in CoordinationGraph(spec).obligations().by_kind("restrict_tool").keys():
-        t = spec.tool(tool)
-        out.setdefault(agent, []).append(ToolDef(name=t.id, description=t.description,
-                                                 parameters=t.parameters or {"type": "object", "properties": {}}))
-    return {a: tuple(ts) for a, ts in out.items()}
 
 
 def _granted(tools: list[Any] | None) -> list[Any]:
