@@ -125,6 +125,9 @@ def _one_system_of(module: Any, target: str) -> tuple[Adapter, Any]:
     the top, and only the user knows which one a conversation starts with)."""
     names = [name for name, value in vars(module).items()
              if not name.startswith("_") and not inspect.ismodule(value) and _find(value) is not None]
+    root = vars(module).get("root_agent")
+    if "root_agent" in names and _find(root).framework == "adk":  # ADK's own convention (`adk run`)
+        return _find(root), root  # type: ignore[return-value]
     if len(names) == 1:
         value = getattr(module, names[0])
         builders = _functions_building(module, type(value).__name__)
