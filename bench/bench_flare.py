@@ -229,7 +229,7 @@ def main() -> int:
                     first = reached(replay(executions, loop, seed, rounds), fixture.items)
                     for item, n in first.items():
                         per_item[item].append(n)
-                    done = [n for n in first.values()]
+                    done = list(first.values())
                     per_item["all"].append(None if None in done else max(done))
                 figures[(fixture.name, loop)] = per_item
             print(f"{fixture.name}: {len(executions.table)} distinct configurations executed",

@@ -116,7 +116,8 @@ def fuzz_text(data: dict[str, Any]) -> str:
     if data["root_causes"]:
         lines.append("  root causes: " + ", ".join(f"{k} {v}" for k, v in data["root_causes"].items()))
     if weights:
-        lines.append(f"  operator weights ({data.get('schedule') or 'paper'} schedule): {weights}")
+        schedule = f" ({data['schedule']} schedule)" if data.get("schedule") else ""  # older runs: none
+        lines.append(f"  operator weights{schedule}: {weights}")
     lines += corpus_lines(data.get("corpus", []))
     for role, s in data["tester"].items():
         lines.append(f"  {role}: {s['calls']} call(s), {s.get('failed', 0)} failed, "
