@@ -186,6 +186,7 @@ def run(tools: list[FuzzTool], budgets: list[int], seeds: list[int], workers: in
 def report(runs: dict[str, Any], labels: list[Label], covered: set[str], tools: list[str]) -> None:
     from summary import record as record_figure  # not fuzzer.record
 
+    labels = [lb for lb in labels if lb.tool in tools]  # those of the tools this run fuzzed
     print(f"\n{len(labels)} labels over {len(covered & set(tools))} tools "
           f"({sum(lb.kind == 'real_bug' for lb in labels)} real bugs); with no known error: "
           f"{', '.join(sorted(covered & set(tools) - {lb.tool for lb in labels})) or 'none'}; "
