@@ -116,16 +116,17 @@ class Label:
 KINDS = ("real_bug", "documented_rejection", "environment")
 
 
-def load_labels(path: Path) -> list[Label]:
+def load_labels(path: Path) -> tuple[list[Label], set[str]]:
+    """The labels, and every tool the file covers (one with no known error has none)."""
     data = yaml.safe_load(path.read_text())
     labels = []
     for tool, entries in (data.get("tools") or {}).items():
-        for e in entries:
+        for e in entries or ():
             if e["kind"] not in KINDS:
                 raise SystemExit(f"{path}: {tool}: kind {e['kind']!r} is not one of {KINDS}")
             labels.append(Label(tool, e["error"], e.get("where", ""), e.get("message", ""), e["kind"],
                                 e.get("why", "")))
-    return labels
+    return labels, set(data.get("tools") or {})
 
 
 def errors_of(result: FuzzResult) -> list[dict[str, str]]:
@@ -144,7 +145,8 @@ def count(errors: list[dict[str, str]], labels: list[Label]) -> dict[str, set]:
             continue
         hit = next((lb for lb in labels if lb.matches(e["tool"], e["error"], e["frame"], e["message"])), None)
         if hit is None:
-            out["unlabelled"].add((e["tool"], e["error"], e["frame"], e["message"][:120]))
+            shown = json.dumps(e["message"].splitlines()[0][:100] if e["message"] else "")  # one escaped line
+            out["unlabelled"].add((e["tool"], e["error"], e["frame"], shown))
         else:
             out[hit.kind].add(hit)
     return out
@@ -181,12 +183,14 @@ def run(tools: list[FuzzTool], budgets: list[int], seeds: list[int], workers: in
     return runs
 
 
-def report(runs: dict[str, Any], labels: list[Label], tools: list[str]) -> None:
+def report(runs: dict[str, Any], labels: list[Label], covered: set[str], tools: list[str]) -> None:
     from summary import record as record_figure  # not fuzzer.record
 
-    labelled = {lb.tool for lb in labels}
-    print(f"\n{len(labels)} labels over {len(labelled)} tools ({sum(lb.kind == 'real_bug' for lb in labels)} "
-          f"real bugs); tools without a label: {', '.join(sorted(set(tools) - labelled)) or 'none'}")
+    labels = [lb for lb in labels if lb.tool in tools]  # those of the tools this run fuzzed
+    print(f"\n{len(labels)} labels over {len(covered & set(tools))} tools "
+          f"({sum(lb.kind == 'real_bug' for lb in labels)} real bugs); with no known error: "
+          f"{', '.join(sorted(covered & set(tools) - {lb.tool for lb in labels})) or 'none'}; "
+          f"not read yet: {', '.join(sorted(set(tools) - covered)) or 'none'}")
     print(f"\n{'calls':>5} {'engine':<11} {'real bugs':>10} {'per seed':>16} {'union':>6} "
           f"{'non-bugs':>9} {'per seed':>16} {'unlabelled':>10} {'set aside':>9} {'lines':>6} {'seconds':>8}")
     for budget, engines in runs.items():
@@ -242,7 +246,7 @@ def main() -> None:
     ap.add_argument("--load", default="", help="count a saved run against the labels, running nothing")
     args = ap.parse_args()
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    labels = load_labels(Path(args.labels))
+    labels, covered = load_labels(Path(args.labels))
     start = time.perf_counter()
     if args.load:
         saved = json.loads(Path(args.load).read_text())
@@ -254,7 +258,7 @@ def main() -> None:
         names = [t.name for t in tools]
         print(flush=True); print(f"{len(tools)} tools: {', '.join(names)}; seeds {seeds}")
         runs = run(tools, budgets, seeds, args.workers, Path(args.save) if args.save else None)
-    report(runs, labels, names)
+    report(runs, labels, covered, names)
     print(f"\ntotal {time.perf_counter() - start:.0f} s")
 
 

@@ -393,7 +393,8 @@ def _capture_output(base: str) -> int:
     loggers = [logging.getLogger(), *logging.Logger.manager.loggerDict.values()]
     for handler in (h for lg in loggers for h in getattr(lg, "handlers", ())):
         if isinstance(handler, logging.StreamHandler) and id(handler.stream) in before:
-            handler.setStream(sys.stdout if before[id(handler.stream)] == 1 else sys.stderr)
+            # not setStream: it flushes the old stream, whose descriptor may be gone
+            handler.stream = sys.stdout if before[id(handler.stream)] == 1 else sys.stderr
     return fd
 
 
