@@ -152,12 +152,15 @@ class Campaign:
     stop_reason: str | None = None  # set when the budget ended the campaign
     detectors: Detectors | None = None  # the deterministic oracles (default: the workflow's)
     results: list[PhaseResult] = field(default_factory=list)  # how each phase ended, in order
+    # when the command began (`time.monotonic()`): its start-up (loading the system and its
+    # models, the control check, FLARE's preparation) is spent of the wall-time budget too
+    started: float | None = None
 
     def __post_init__(self) -> None:
         self.recorder = Recorder(self.store, self.run_id, CoverageMap(self.coverage), self.spec,
                                  self.detectors)
-        self._t0 = time.monotonic()
-        self._renewed = self._t0
+        self._t0 = time.monotonic() if self.started is None else self.started
+        self._renewed = time.monotonic()
         self.phase: str | None = None
         # coverage C1..C4 counted as the map gains it, over the obligations the report counts
         self._tally = CriterionTally(CoordinationGraph(self.spec).obligations())
