@@ -173,7 +173,7 @@ def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None =
                             fault_modes=faults, criteria=criteria, max_turns=opts.max_turns,
                             timeout=opts.timeout, surroundings=surroundings(opts))
     campaign = Campaign(target, system.spec, executor, [StructuralModel(CoordinationGraph(system.spec).obligations())],
-                        [phase], store, run_id, seed=opts.seed, budget=_budget(opts, started),
+                        [phase], store, run_id, seed=opts.seed, budget=_budget(opts), started=started,
                         progress=say, tester_usage=tester.ledger.total, status=status,
                         lease_owner=owner)
     summary = {**_drive(campaign, store, run_id, owner, earlier, tester), **phase.summary()}
@@ -290,20 +290,17 @@ def _unsandboxed(opts: argparse.Namespace) -> dict[str, Any]:
     return {UNSANDBOXED_KEY: "inprocess"} if getattr(opts, "executor", None) == "inprocess" else {}
 
 
-def _budget(opts: argparse.Namespace, started: float | None = None) -> Budget:
-    """`--budget 10m,200x` and the --budget-* options: the tighter of each wins. With `started`
-    (a `time.monotonic()`), the wall time spent since then is spent of it: the budget is the
-    command's, its start-up included (loading the system and the models, the control check,
-    FLARE's preparation), not only its campaign's."""
+def _budget(opts: argparse.Namespace) -> Budget:
+    """`--budget 10m,200x` and the --budget-* options: the tighter of each wins. Its wall time
+    is the command's, its start-up included (`Campaign.started`)."""
     spec = getattr(opts, "budget", None) or {}
 
     def least(name: str) -> Any:
         values = [v for v in (getattr(opts, name, None), spec.get(name)) if v is not None]
         return min(values) if values else None
 
-    budget = Budget(wall_time=least("budget_time"), executions=least("budget_executions"),
-                    model_calls=least("budget_model_calls"))
-    return budget if started is None else budget.less_time(time.monotonic() - started)
+    return Budget(wall_time=least("budget_time"), executions=least("budget_executions"),
+                  model_calls=least("budget_model_calls"))
 
 
 def _free_model(model: str) -> bool:
@@ -385,7 +382,7 @@ def run_fuzz(opts: argparse.Namespace, progress: Callable[[str], None] | None = 
     control = _control(target, opts, say)
     phase = setup.phase()
     campaign = Campaign(target, system.spec, executor, setup.coverage_models(), [phase], store,
-                        run_id, seed=opts.seed, budget=_budget(opts, started), progress=say,
+                        run_id, seed=opts.seed, budget=_budget(opts), started=started, progress=say,
                         tester_usage=tester.ledger.total, status=status, lease_owner=owner,
                         detectors=setup.detectors())
     summary = _drive(campaign, store, run_id, owner, earlier, tester)
@@ -397,8 +394,8 @@ def run_fuzz(opts: argparse.Namespace, progress: Callable[[str], None] | None = 
 def _fuzz_setup(opts: argparse.Namespace, say: Callable[[str], None], *, prepare: bool = True,
                 need_seed: bool = True, share: float = 1.0) -> tuple:
     """The target opened, its models, the store and FLARE's setup; with `prepare`, the FLARE
-    specification and seed pool made within `share` of the budget's wall time (the campaign's
-    budget then counts that time as spent: `_budget`; `need_seed`: no seed at the end is bad
+    specification and seed pool made within `share` of the budget's wall time (the campaign
+    counts that time as spent: `Campaign.started`; `need_seed`: no seed at the end is bad
     input)."""
     from masfuzz.fuzz.campaign import FuzzSetup
     from masfuzz.store.db import RunStore
@@ -485,7 +482,7 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
     }
     built = {p: plan[p]() for p in phases}
     campaign = Campaign(target, system.spec, executor, setup.coverage_models(), list(built.values()),
-                        store, run_id, seed=opts.seed, budget=_budget(opts, started), progress=say,
+                        store, run_id, seed=opts.seed, budget=_budget(opts), started=started, progress=say,
                         tester_usage=tester.ledger.total, status=status, lease_owner=owner,
                         detectors=setup.detectors())
     summary = _drive(campaign, store, run_id, owner, earlier, tester)

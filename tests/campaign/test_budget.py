@@ -32,3 +32,26 @@ def test_a_count_share_is_whole_and_never_more_than_is_left():
     spent = {**NOTHING, "executions": 3}
     assert share_limits(budget, spent, phases[1:]) == {"executions": 3}  # nothing left to share
     assert share_limits(Budget(), NOTHING, phases) == {}  # no budget: no share
+
+
+def test_a_run_under_way_when_its_phases_share_ends_is_finished_within_the_whole_budget():
+    import asyncio
+
+    from masfuzz.campaign.engine import Campaign
+
+    class Left:  # the running phase's share spent, the whole budget not (or spent too)
+        def __init__(self, whole):
+            self.whole = whole
+
+        def time_left(self, *, whole=False):
+            return self.whole if whole else 0.0
+
+    async def scenario():
+        loop = asyncio.get_running_loop()
+        running = loop.create_future()
+        loop.call_soon(running.set_result, "trace")  # ends after the share did
+        finished = await Campaign._within_budget(Left(300.0), running)
+        abandoned = await Campaign._within_budget(Left(0.0), loop.create_future())
+        return finished, abandoned
+
+    assert asyncio.run(scenario()) == ("trace", None)

@@ -119,16 +119,16 @@ def test_a_spent_wall_time_ends_every_later_phase_the_tools_phase_too(cli, tmp_p
 
 
 def test_a_tight_wall_time_stops_the_tools_phase_inside_a_tool_and_says_so(cli, tmp_path):
-    # 400 calls of a tool take seconds: the wall time ends the phase inside one, between
-    # calls (4 s: more than the campaign's start takes on a loaded machine, so it is a tool)
-    code, out, err = _run(cli, tmp_path, FRAGILE, "--phases", "tools", "--calls", "400",
-                          "--memory-mb", "64", "--budget-time", "4")
-    assert "budget: wall time 4 s used; phase tools stops here" in err
-    assert "stopped early: wall time 4 s used" in out, (out, err)
+    # 4000 calls of a tool take minutes: the wall time ends the phase inside one, between
+    # calls (15 s: more than the command's start, which it counts, takes on a loaded machine)
+    code, out, err = _run(cli, tmp_path, FRAGILE, "--phases", "tools", "--calls", "4000",
+                          "--memory-mb", "64", "--budget-time", "15")
+    assert "budget: wall time 15 s used; phase tools stops here" in err
+    assert "stopped early: wall time 15 s used" in out, (out, err)
     code, out, err = cli("report", "--store", str(tmp_path / "runs.db"), "--format", "json")
     tools = json.loads(out)["tools"]
     parts = tools["session"]["tools"]
-    assert parts[-1]["stopped"] == "wall time 4 s used" and parts[-1]["calls"] < 400
+    assert parts[-1]["stopped"] == "wall time 15 s used" and parts[-1]["calls"] < 4000
     assert "reserve" not in [t["tool"] for t in parts]  # the tool after it never started
     if parts[0]["tool"] == "shout" and not parts[0].get("stopped"):  # what was found is kept
         assert {f["exception"] for f in tools["findings"]} >= {"IndexError", "UnicodeEncodeError"}

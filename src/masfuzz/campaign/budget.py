@@ -63,12 +63,6 @@ class Budget:
         """Does any part of it end a campaign?"""
         return any(getattr(self, part) is not None for part in PARTS)
 
-    def less_time(self, spent: float) -> "Budget":
-        """This budget with `spent` seconds already used (by work before the campaign)."""
-        if self.wall_time is None:
-            return self
-        return Budget(max(self.wall_time - spent, 1e-9), self.executions, self.model_calls)
-
     def executions_left(self, executions: int) -> int | None:
         return None if self.executions is None else max(0, self.executions - executions)
 

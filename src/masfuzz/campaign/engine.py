@@ -17,7 +17,8 @@ coverage C1..C4, failures, model calls, tokens, cost, elapsed time and ETA), han
 `progress` callback receives the campaign's lines of text (a phase starts, the budget ends it).
 Neither may break the campaign: a callback that raises is dropped, with one line saying so.
 
-Phases share the budget (`masfuzz.campaign.budget.share_limits`, a phase's `share`), and no phase
+Phases share the budget (`masfuzz.campaign.budget.share_limits`, a phase's `share`; an execution
+under way when its phase's wall-time share ends is finished within the whole budget), and no phase
 ends silently: each leaves a `PhaseResult` (done, stopped by the budget, not run and why, or
 failed; the executions it ran, the failures and the obligations it was first to find), which the
 run's summary and every report show.
@@ -151,12 +152,15 @@ class Campaign:
     stop_reason: str | None = None  # set when the budget ended the campaign
     detectors: Detectors | None = None  # the deterministic oracles (default: the workflow's)
     results: list[PhaseResult] = field(default_factory=list)  # how each phase ended, in order
+    # when the command began (`time.monotonic()`): its start-up (loading the system and its
+    # models, the control check, FLARE's preparation) is spent of the wall-time budget too
+    started: float | None = None
 
     def __post_init__(self) -> None:
         self.recorder = Recorder(self.store, self.run_id, CoverageMap(self.coverage), self.spec,
                                  self.detectors)
-        self._t0 = time.monotonic()
-        self._renewed = self._t0
+        self._t0 = time.monotonic() if self.started is None else self.started
+        self._renewed = time.monotonic()
         self.phase: str | None = None
         # coverage C1..C4 counted as the map gains it, over the obligations the report counts
         self._tally = CriterionTally(CoordinationGraph(self.spec).obligations())
@@ -219,14 +223,19 @@ class Campaign:
         return [outcomes[i] for i in range(len(scenarios))]
 
     async def _within_budget(self, task: "asyncio.Future[Any]") -> Any:
-        """The task's trace, or None when the wall-time budget ends first."""
-        left = self.time_left()
-        if left is None:
-            return await task
-        try:
-            return await asyncio.wait_for(asyncio.shield(task), left)
-        except asyncio.TimeoutError:
-            return None
+        """The task's trace, or None when the wall-time budget ends first. A run under way when
+        the running phase's share ends is finished within the whole budget: what it has done is
+        paid for, and thrown away it is lost (in the demo, the run that had reached the FAQ
+        agent's lookup, the first of C2, was abandoned with its last model call under way);
+        the phase then stops at its next step, and the phases after it share what is left."""
+        for left in (self.time_left(), self.time_left(whole=True)):
+            if left is None:
+                return await task
+            try:
+                return await asyncio.wait_for(asyncio.shield(task), left)
+            except asyncio.TimeoutError:
+                continue
+        return None
 
     async def within_budget(self, step: Any) -> Any:
         """`step`'s result (a coroutine: a tester's proposal), or BudgetExhausted when the
@@ -245,12 +254,13 @@ class Campaign:
         """The trace of one scenario (what the refine loop's `execute` expects)."""
         return (await self.execute([scenario]))[0].trace
 
-    def time_left(self) -> float | None:
-        """Seconds of the wall-time budget (of the running phase's share) left (None: no
-        wall-time budget)."""
+    def time_left(self, *, whole: bool = False) -> float | None:
+        """Seconds of the wall-time budget (of the running phase's share, or the `whole`
+        budget's) left (None: no wall-time budget)."""
         if self.budget.wall_time is None:
             return None
-        limit = min(self.budget.wall_time, self._limits.get("wall_time", self.budget.wall_time))
+        share = self.budget.wall_time if whole else self._limits.get("wall_time", self.budget.wall_time)
+        limit = min(self.budget.wall_time, share)
         return max(0.0, limit - self.elapsed)
 
     def budget_left(self, spends: tuple[str, ...] = PARTS) -> str | None:
