@@ -225,10 +225,10 @@ def test_placeholder_seed_tasks_are_rejected_and_counted():
 
 
 async def slow_tester(request):
-    """A Specification Agent that takes 30 s to answer."""
+    """A Specification Agent that takes two minutes to answer."""
     import asyncio
 
-    await asyncio.sleep(30)
+    await asyncio.sleep(120)
     return "{}"
 
 
@@ -243,7 +243,8 @@ def test_the_budget_covers_the_tester_steps_before_the_loop(cli, tmp_path):
                          "--no-judge", "--no-cache", "--executor", "inprocess", "--store",
                          str(tmp_path / "b.db"), "--format", "json")
     assert code == 0, err
-    assert time.monotonic() - t0 < 15  # not the tester's 30 s
+    # not the tester's two minutes (the margin is the start-up's, on a loaded machine)
+    assert time.monotonic() - t0 < 100
     data = json.loads(out)
     assert "specification" not in data["fuzz"]["tester"]  # cut short: the skeleton stands
     assert data["fuzz"]["dependencies"] == [] and data["fuzz"]["rounds"] == 0
