@@ -116,7 +116,7 @@ def test_timeout_fault_keeps_the_partial_trace():
                                  ("end", "timeout")]
     assert trace.of_type(ToolResult)[-1].fault == "timeout"
     assert trace.of_type(ErrorEvent)[-1].kind == "timeout"
-    assert 1.0 < trace.usage.wall_time < 2.5
+    assert 1.0 < trace.usage.wall_time < 8  # stopped at its timeout (generous for a loaded machine)
     assert not robustness_witness(trace, "seat_booking_agent", "update_seat").holds
 
 
