@@ -235,6 +235,18 @@ def test_agent_silent_three_turns_in_a_row_is_an_empty_utterance():
     assert f.root_cause == "Response Omission" and f.elements == ("a",)
 
 
+def test_an_agent_whose_turn_a_parallel_run_interrupts_is_not_silent():
+    """The SDK's input_guardrails example: the guardrail's checker agent runs in parallel with
+    the agent, so the agent's turn is cut by the checker's and its answer comes after: three
+    such turns were "no output in 3 consecutive turns", blamed on the app."""
+    events = [Message(role="user", content="go")]
+    for n in range(3):
+        events += [AgentTurn(agent="a"), AgentTurn(agent="checker"), Message(agent="checker", content="ok"),
+                   Message(agent="a", content=f"answer {n}")]
+    events.append(TerminationEvent(reason="completed", final_output="answer 2"))
+    assert by(detect(Trace(events=tuple(events))), "empty_utterances") == []
+
+
 def test_detectors_are_registered_once():
     assert len({d.__name__ for d in DETECTORS}) == len(DETECTORS) >= 7
 

@@ -326,11 +326,13 @@ def loops(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
 
 def empty_utterances(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     turns = _indexed(trace, AgentTurn)
-    bounds = [i for i, _ in turns] + [len(trace.events)]
     streak: dict[str, list[int]] = {}
     out = []
     for k, (i, turn) in enumerate(turns):
-        span = trace.events[i + 1:bounds[k + 1]]
+        # to the agent's own next turn: a run started in parallel (an input guardrail's checker
+        # agent) takes turns while this one is still writing, and its output comes after them
+        end = next((j for j, t in turns[k + 1:] if t.agent == turn.agent), len(trace.events))
+        span = trace.events[i + 1:end]
         productive = any(
             (isinstance(e, Message) and e.agent == turn.agent and e.content.strip())
             or (isinstance(e, (ToolCall, RestrictedAttempt)) and e.agent == turn.agent)
