@@ -805,12 +805,14 @@ def _dry_run(config: Any) -> None:
 
 def sut_sandbox(opts: argparse.Namespace) -> Any:
     """The OS sandbox a command's workers run the system under test in (`masfuzz.exec.sandbox`);
-    --unsafe-no-sandbox and --executor inprocess (no worker, no sandbox) are said on stderr."""
+    --unsafe-no-sandbox is said on stderr (--executor inprocess, no worker and no sandbox, is
+    said by its executor once it has run the system)."""
     from masfuzz.exec.sandbox import SandboxSettings
     from masfuzz.report.analysis import UNSANDBOXED_KEY, unsandboxed_warning
 
     settings = SandboxSettings.of(opts)
-    if (warning := unsandboxed_warning(_unsandboxed(opts).get(UNSANDBOXED_KEY))) is not None:
+    # --executor inprocess says it when it first runs the system (`InProcessExecutor`)
+    if (warning := unsandboxed_warning(_unsandboxed(opts).get(UNSANDBOXED_KEY) is True)) is not None:
         print(f"masfuzz: WARNING: {warning}", file=sys.stderr)
     return settings
 

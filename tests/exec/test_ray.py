@@ -213,6 +213,7 @@ def _campaign(cli, tmp_path, name, *extra, sut=POLICY, inputs=(SEAT,)):
 @pytest.mark.slow
 @pytest.mark.usefixtures("ray_cluster", "_in_repo")
 def test_ray_gives_the_coverage_and_failures_of_the_in_process_executor(cli, tmp_path):
+    from masfuzz.report.analysis import IN_PROCESS
     from tests.campaign.test_run import SLOPPY
 
     code_here, here, err = _campaign(cli, tmp_path, "here", "--executor", "inprocess", sut=SLOPPY)
@@ -225,8 +226,9 @@ def test_ray_gives_the_coverage_and_failures_of_the_in_process_executor(cli, tmp
         # error-key work of this round one of update_seat's 200 calls can come out differently
         # between two campaigns in one process: a nondeterminism of the tool fuzzer to find,
         # not Ray's (its findings are compared below)
-        if key not in ("run", "tools"):
+        if key not in ("run", "tools", "warnings"):
             assert on_ray[key] == here[key], key
+    assert here["warnings"] == [IN_PROCESS] and not on_ray.get("warnings")  # Ray's workers are sandboxed
     found = lambda doc: sorted((f["tool"], f["key"], f["attribution"]) for f in doc["tools"]["findings"])  # noqa: E731
     assert found(on_ray) == found(here) and found(here)
 

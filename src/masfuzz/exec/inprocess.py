@@ -15,6 +15,7 @@ measures its own: the numbers are those of the isolated executors (`masfuzz.exec
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 from typing import Any
 
@@ -32,12 +33,22 @@ class InProcessExecutor(Executor):
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self._measured: asyncio.Lock | None = None
+        self._warned = False  # the system runs unsandboxed here: said on stderr, once
 
     def load(self, target: Target | str) -> OpenedSystem:
         """The opened target (the process's one opening of it)."""
         return Target.of(target, self.orchestration, adapter=self.adapter).open()
 
     async def _execute(self, request: ExecutionRequest) -> Trace:
+        trace = await self._execute_here(request)
+        if not self._warned:  # after a run, not before: bad input stays one line (exit 2)
+            from masfuzz.report.analysis import IN_PROCESS
+
+            self._warned = True
+            print(f"masfuzz: WARNING: {IN_PROCESS}", file=sys.stderr)
+        return trace
+
+    async def _execute_here(self, request: ExecutionRequest) -> Trace:
         system = request.target.open()
         if not request.code_coverage:
             return await self._run(system, request)
