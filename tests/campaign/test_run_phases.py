@@ -59,6 +59,7 @@ def test_without_input_every_phase_runs_and_both_tools_are_fuzzed(cli, tmp_path)
     assert f"failures {len(own) + 1}" in last, last
     assert code == 1 and f"the system under test has {len(own) + 1} failure(s)" in err
     assert "runtime crash" in err.split("the system under test has")[1]
+    assert f"{len(own)} in runs, 1 by tool fuzzing" in err  # how the figure splits
     phases = ET.parse(junit).getroot().find("testsuite[@name='phases']")
     assert [c.get("name") for c in phases] == ["replay", "tools", "structural", "fuzz"]
     assert phases.get("errors") == "0"

@@ -41,18 +41,23 @@ def print_analysis(analysis: Any, fmt: str, *, obligations: bool = False,
         print(f"masfuzz: {why}", file=sys.stderr)
         return EXIT_FINDINGS
     tools = analysis.extra.get("tools") or {}  # the findings of a run's tool fuzzing count too
-    code = failure_gate(analysis.failures + gating_failures(tools.get("findings") or []), fail_on)
+    code = failure_gate(analysis.failures, fail_on, gating_failures(tools.get("findings") or []))
     return code or (EXIT_INCOMPLETE if incomplete else 0)
 
 
-def failure_gate(failures: list[dict[str, Any]], fail_on: str | None) -> int:
-    """1 (and one line on stderr) when the system under test has a failure `--fail-on` names."""
+def failure_gate(failures: list[dict[str, Any]], fail_on: str | None,
+                 tool_failures: list[dict[str, Any]] = ()) -> int:
+    """1 (and one line on stderr) when the system under test has a failure `--fail-on` names;
+    a run's tool-fuzzing findings count with its runs' and the line says how many they are, so
+    the figure agrees with the report's two lists (the runs' failures, the tools')."""
     from masfuzz.oracles.failure import gating
 
-    failing = gating(failures, fail_on)
+    failing = gating([*failures, *tool_failures], fail_on)
     if not failing:
         return 0
     kinds = ", ".join(sorted({f["category"].replace("_", " ") for f in failing}))
+    by_tools = len(gating(list(tool_failures), fail_on))
+    split = f"; {len(failing) - by_tools} in runs, {by_tools} by tool fuzzing" if by_tools else ""
     print(f"masfuzz: --fail-on {fail_on}: the system under test has {len(failing)} failure(s) "
-          f"({kinds})", file=sys.stderr)
+          f"({kinds}{split})", file=sys.stderr)
     return 1
