@@ -428,3 +428,23 @@ def test_a_documented_examples_hyphened_prefix_is_its_kind():
             "type": "string", "description": 'The tracking number, like "TRK-88231"'}}}),)})
     [(_, form)] = documented_formats(spec, "track_parcel")["tracking_number"]
     assert re.fullmatch(form, "TRK-10001") and not re.fullmatch(form, "ORD-1234")
+
+
+def test_a_hand_over_tool_is_no_rival_for_what_a_claim_is_about():
+    """A log's `transfer_to_refunds` call hands the floor over: it names an agent, not an
+    action, so "your refund has been processed" is still about issue_refund, which failed. A
+    second tool that really refunds would make the claim ambiguous (no finding)."""
+    def run(*other):
+        return _trace(AgentTurn(agent="triage"),
+                      ToolCall(agent="triage", tool="transfer_to_refunds", call_id="h1"),
+                      DelegationEvent(**{"from": "triage"}, to="refunds"), AgentTurn(agent="refunds"),
+                      *other,
+                      ToolCall(agent="refunds", tool="issue_refund", call_id="r1", arguments={"order_id": 7}),
+                      ToolResult(agent="refunds", tool="issue_refund", call_id="r1", status="error",
+                                 payload="Error: order 7 is past the 30-day refund window"),
+                      Message(agent="refunds", content="Your refund for order 7 has been processed!"))
+    [claim] = claimed_outcome(run(), None)
+    assert (claim.agent, claim.subject) == ("refunds", "issue_refund")
+    rival = (ToolCall(agent="refunds", tool="refund_voucher", call_id="v1"),
+             ToolResult(agent="refunds", tool="refund_voucher", call_id="v1", payload="voucher sent"))
+    assert claimed_outcome(run(*rival), None) == []

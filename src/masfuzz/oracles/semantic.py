@@ -57,6 +57,14 @@ def _claims(trace: Trace) -> list[tuple[int, str, str]]:
     return out
 
 
+def _handover_tools(trace: Trace) -> set[str]:
+    """Tools whose call handed the floor to another agent (a log's `transfer_to_refunds`): they
+    name an agent, not an action, so they are no rival for what a claim is about."""
+    ev = trace.events
+    return {e.tool for i, e in enumerate(ev[:-1])
+            if isinstance(e, ToolCall) and isinstance(ev[i + 1], DelegationEvent)}
+
+
 def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     """Kind 1 — an agent claims an action succeeded that its tool, in the same run, reported
     failed: the tool's result had status error, or its payload said so (`{"ok": false}`, a
@@ -77,7 +85,7 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     failed = [(i, r, why) for i, r in results if (why := _failed(r))]
     if not failed:
         return []
-    tools = {c.tool for c in trace.of_type(ToolCall)}
+    tools = {c.tool for c in trace.of_type(ToolCall)} - _handover_tools(trace)
     claims = [(ci, agent, [s for s in sentences(text) if claims_done(s)])
               for ci, agent, text in _claims(trace)]
     out = []
