@@ -62,9 +62,9 @@ def _offered(log):
     return out
 
 
-def _mutate(cli, target, suite, sut, *operators):
+def _mutate(cli, target, suite, sut, *operators, flags=()):
     code, out, err = cli("mutate", target, "--suite", suite, "--sut-model", sut, "--executor",
-                         "inprocess", "--no-cache", "--format", "json",
+                         "inprocess", "--no-cache", "--format", "json", *flags,
                          *(["--operators", ",".join(operators)] if operators else []))
     assert code == 0, err
     return json.loads(out)
@@ -255,8 +255,10 @@ def test_langgraph_mutants_show_in_the_trace_and_runs_after_are_unchanged(tmp_pa
 def test_langgraph_cover_suite_kills_mutants(cli, tmp_path):
     pytest.importorskip("langgraph")
     suite = _cover(cli, tmp_path, RESEARCH, RESEARCH_SUT)
+    # a run past its bound is the kill here: a short constant keeps the looping mutant's two
+    # cases from waiting the default minute each (the scripted graph ends in well under a second)
     data = _mutate(cli, RESEARCH, suite, RESEARCH_SUT, "remove_tool_edge", "drop_delegation",
-                   "grant_restricted", "remove_termination")
+                   "grant_restricted", "remove_termination", flags=("--mutant-timeout-const", "8"))
     assert data["framework"] == "langgraph" and data["killed"] >= 1
     killed = {r["mutant"] for o in data["operators"].values() for r in o["results"]
               if r["status"] == "killed"}
