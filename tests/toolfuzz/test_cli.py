@@ -74,7 +74,7 @@ def test_tools_findings_are_stored_and_report_shows_them(capsys, tmp_path):
 
 
 def test_fail_on_gives_a_non_zero_exit_only_for_the_kinds_found(capsys):
-    base = ["tools", f"{EXAMPLES}/map_search.py:open_street_map_search", "--calls", "200", "--seed", "5",
+    base = ["tools", f"{EXAMPLES}/map_search.py:open_street_map_search", "--calls", "60", "--seed", "5",
             "--model", f"scripted/{POLICIES}:tester", "--sut-model", f"scripted/{POLICIES}:agent"]
     assert main([*base, "--fail-on", "any"]) == 1  # the tool crashes on inputs an agent sends
     assert "--fail-on any" in capsys.readouterr().err
