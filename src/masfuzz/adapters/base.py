@@ -63,6 +63,25 @@ class Adapter(ABC):
         return None
 
 
+class WalkingAdapter(Adapter):
+    """An adapter whose extraction walks the framework's objects: the walk is kept per object
+    for the runs and mutation checks that follow, and made afresh (`fresh_walk`) for an object
+    this adapter never extracted (a worker that runs a system it was handed)."""
+
+    def __init__(self) -> None:
+        self._walks: dict[int, Any] = {}
+
+    def keep_walk(self, obj: Any, walk: Any) -> None:
+        self._walks[id(obj)] = walk
+
+    def walk_of(self, obj: Any, spec: WorkflowSpec) -> Any:
+        return self._walks.get(id(obj)) or self.fresh_walk(obj, spec)
+
+    @abstractmethod
+    def fresh_walk(self, obj: Any, spec: WorkflowSpec) -> Any:
+        """The walk of `obj`, made now."""
+
+
 async def execute(adapter: Adapter, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
     """Run one scenario with its sampling in force (`masfuzz.llm.sampling`): the one way every
     run starts, so whatever the framework its trace records in `meta["agent_settings"]` the

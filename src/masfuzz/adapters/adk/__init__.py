@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from masfuzz.adapters.base import Adapter
+from masfuzz.adapters.base import WalkingAdapter
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import Trace
@@ -18,13 +18,10 @@ from masfuzz.trace import Trace
 FRAMEWORK = "adk"
 
 
-class ADKAdapter(Adapter):
+class ADKAdapter(WalkingAdapter):
     framework: ClassVar[str] = FRAMEWORK
     extra: ClassVar[str] = "adk"
     model_setting: ClassVar[str] = "LlmAgent.model"
-
-    def __init__(self) -> None:
-        self._walks: dict[int, Any] = {}
 
     @classmethod
     def accepts(cls, obj: Any) -> bool:
@@ -36,8 +33,13 @@ class ADKAdapter(Adapter):
         from masfuzz.adapters.adk.extract import extract
 
         spec, w = extract(obj, target=target)
-        self._walks[id(obj)] = w
+        self.keep_walk(obj, w)
         return spec
+
+    def fresh_walk(self, obj: Any, spec: WorkflowSpec) -> Any:
+        from masfuzz.adapters.adk.extract import walk
+
+        return walk(obj)
 
     def model_places(self, obj: Any, spec: WorkflowSpec) -> dict[str, list[str]]:
         """Every `LlmAgent` (an agent with a model, its own or inherited); none for the
@@ -51,18 +53,15 @@ class ADKAdapter(Adapter):
         return OPERATORS
 
     def mutation_problem(self, obj: Any, spec: WorkflowSpec, mutation: Any) -> str | None:
-        from masfuzz.adapters.adk.extract import walk
         from masfuzz.adapters.adk.mutate import problem
 
-        return problem(self._walks.get(id(obj)) or walk(obj), mutation)
+        return problem(self.walk_of(obj, spec), mutation)
 
     async def run(self, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
-        from masfuzz.adapters.adk.extract import walk
         from masfuzz.adapters.adk.run import run_scenario
         from masfuzz.llm.settings import sut_client
 
-        w = self._walks.get(id(obj)) or walk(obj)
-        return await run_scenario(obj, w, spec, scenario, sut_client)
+        return await run_scenario(obj, self.walk_of(obj, spec), spec, scenario, sut_client)
 
 
 ADAPTER = ADKAdapter

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from masfuzz.adapters.base import Adapter
+from masfuzz.adapters.base import WalkingAdapter
 from masfuzz.adapters.openai_agents import sdk
 from masfuzz.adapters.openai_agents.extract import FRAMEWORK, Walk, extract, walk
 from masfuzz.llm.settings import sut_client
@@ -19,12 +19,9 @@ from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import Trace
 
 
-class OpenAIAgentsAdapter(Adapter):
+class OpenAIAgentsAdapter(WalkingAdapter):
     framework: ClassVar[str] = FRAMEWORK
     extra: ClassVar[str] = "openai-agents"
-
-    def __init__(self) -> None:
-        self._walks: dict[int, Walk] = {}
 
     @classmethod
     def accepts(cls, obj: Any) -> bool:
@@ -39,8 +36,11 @@ class OpenAIAgentsAdapter(Adapter):
         if module is None and target:
             module = _module_of(target)
         spec, w = extract(obj, target=target, module=module)
-        self._walks[id(obj)] = w
+        self.keep_walk(obj, w)
         return spec
+
+    def fresh_walk(self, obj: Any, spec: WorkflowSpec) -> Walk:
+        return walk(obj)
 
     @property
     def mutation_operators(self) -> frozenset[str]:
@@ -51,13 +51,12 @@ class OpenAIAgentsAdapter(Adapter):
     def mutation_problem(self, obj: Any, spec: WorkflowSpec, mutation: Any) -> str | None:
         from masfuzz.adapters.openai_agents.mutate import problem
 
-        return problem(self._walks.get(id(obj)) or walk(obj), mutation)
+        return problem(self.walk_of(obj, spec), mutation)
 
     async def run(self, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
         from masfuzz.adapters.openai_agents.run import run_scenario
 
-        w = self._walks.get(id(obj)) or walk(obj)
-        return await run_scenario(obj, w, spec, scenario, sut_client, framework=FRAMEWORK)
+        return await run_scenario(obj, self.walk_of(obj, spec), spec, scenario, sut_client, framework=FRAMEWORK)
 
 
 def _module_of(target: str) -> Any:

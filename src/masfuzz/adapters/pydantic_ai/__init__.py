@@ -10,20 +10,17 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from masfuzz.adapters.base import Adapter
+from masfuzz.adapters.base import WalkingAdapter
 from masfuzz.adapters.pydantic_ai.extract import FRAMEWORK, Walk, extract, is_agent, walk
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import Trace
 
 
-class PydanticAIAdapter(Adapter):
+class PydanticAIAdapter(WalkingAdapter):
     framework: ClassVar[str] = FRAMEWORK
     extra: ClassVar[str] = "pydantic-ai"
     model_setting: ClassVar[str] = "Agent.override(model=...)"
-
-    def __init__(self) -> None:
-        self._walks: dict[int, Walk] = {}
 
     @classmethod
     def accepts(cls, obj: Any) -> bool:
@@ -37,8 +34,11 @@ class PydanticAIAdapter(Adapter):
 
     def extract(self, obj: Any, *, target: str = "") -> WorkflowSpec:
         spec, w = extract(obj, target=target)
-        self._walks[id(obj)] = w
+        self.keep_walk(obj, w)
         return spec
+
+    def fresh_walk(self, obj: Any, spec: WorkflowSpec) -> Walk:
+        return walk(obj, spec.system.entry_agent)
 
     @property
     def mutation_operators(self) -> frozenset[str]:
@@ -49,14 +49,13 @@ class PydanticAIAdapter(Adapter):
     def mutation_problem(self, obj: Any, spec: WorkflowSpec, mutation: Any) -> str | None:
         from masfuzz.adapters.pydantic_ai.mutate import problem
 
-        return problem(self._walks.get(id(obj)) or walk(obj, spec.system.entry_agent), mutation)
+        return problem(self.walk_of(obj, spec), mutation)
 
     async def run(self, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
         from masfuzz.adapters.pydantic_ai.run import run_scenario
         from masfuzz.llm.settings import sut_client
 
-        w = self._walks.get(id(obj)) or walk(obj, spec.system.entry_agent)
-        return await run_scenario(obj, w, spec, scenario, sut_client)
+        return await run_scenario(obj, self.walk_of(obj, spec), spec, scenario, sut_client)
 
 
 ADAPTER = PydanticAIAdapter
