@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 
@@ -46,7 +47,7 @@ def print_analysis(analysis: Any, fmt: str, *, obligations: bool = False,
 
 
 def failure_gate(failures: list[dict[str, Any]], fail_on: str | None,
-                 tool_failures: list[dict[str, Any]] = ()) -> int:
+                 tool_failures: Sequence[dict[str, Any]] = ()) -> int:
     """1 (and one line on stderr) when the system under test has a failure `--fail-on` names;
     a run's tool-fuzzing findings count with its runs' and the line says how many they are, so
     the figure agrees with the report's two lists (the runs' failures, the tools')."""
