@@ -6,7 +6,7 @@ STAMP := $(VENV)/.stamp-install
 EXTRAS ?= local,openai,litellm,openai-agents,autogen,langgraph,toolfuzz,toolfuzz-langchain,toolfuzz-libs,ag2,dspy,otel,ray,pydantic-ai,adk,dev
 export CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 
-.PHONY: demo test bench install clean ag02 crewai browser sandbox
+.PHONY: demo test bench install clean ag02 crewai browser sandbox docs
 
 # A second environment for apps written against pyautogen 0.2.x (FLARE's benchmark apps; see
 # docs/flare-apps.md): the 0.2 API and AG2 both install the module `autogen`, so they cannot
@@ -57,10 +57,16 @@ sandbox:
 test: $(STAMP) browser sandbox
 	MASFUZZ_REQUIRE_BROWSER=1 $(PY) -m pytest -q
 
+# The documentation site (mkdocs.yml): the commands reference written from the option table, then
+# the site, with every broken link or anchor an error.
+docs: $(STAMP)
+	$(PY) -m masfuzz.cli.reference docs/commands.md
+	$(PY) -m mkdocs build --strict --site-dir site
+
 bench: $(STAMP)
 	$(PY) bench/summary.py --reset
 	for b in bench/bench_*.py; do $(PY) $$b || exit 1; done
 	$(PY) bench/summary.py
 
 clean:
-	rm -rf $(VENV) $(AG02) $(CREWAI) .masfuzz
+	rm -rf $(VENV) $(AG02) $(CREWAI) .masfuzz site
