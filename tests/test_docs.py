@@ -13,7 +13,6 @@ from masfuzz.cli.reference import render
 
 from tests.conftest import ROOT
 
-pytest.importorskip("mkdocs", reason="the dev extra installs mkdocs")
 
 
 @pytest.fixture(scope="module")
