@@ -14,7 +14,6 @@ from masfuzz.cli.reference import render
 from tests.conftest import ROOT
 
 
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     out = tmp_path_factory.mktemp("site")
