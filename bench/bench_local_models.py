@@ -1,6 +1,6 @@
 """The embedded models on the demo's workload, and their raw speed, on this machine.
 
-The workload is what README's first `cover` example does without a model string: the
+The workload is what docs/cover.md's last example does (no model string): the
 customer-service desk (examples/customer_service, three agents, two tools) covered with
 `local/gemma-3-270m` as both the tester and the system under test, within a small budget of
 executions. For it, the bench prints:
