@@ -37,6 +37,11 @@ embedded `local/` one (the option's help says to what). Bad input is one line an
 # The order a reader meets the commands in (the README's tour); a command not named here follows.
 READING_ORDER = ("run", "inspect", "exec", "cover", "fuzz", "replay", "report", "mutate", "tools",
                  "judge", "serve", "models")
+# The page that explains each command (docs/, beside this reference).
+GUIDES = {"run": "run.md", "inspect": "inspect.md", "exec": "exec.md", "cover": "cover.md",
+          "fuzz": "fuzz.md", "replay": "ci.md#replaying-a-suite", "report": "ci.md#reports",
+          "mutate": "mutate.md", "tools": "tools.md", "judge": "judge.md",
+          "serve": "frameworks.md#black-box-apps-exec-blackbox-and-serve", "models": "models.md"}
 
 
 def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
@@ -91,6 +96,8 @@ def _section(name: str, parser: argparse.ArgumentParser, summary: str, command: 
         lines += [summary[0].upper() + summary[1:] + ".", ""]
     if parser.description:
         lines += [_prose(parser.description), ""]
+    if command in GUIDES:
+        lines += [f"Guide: [{command}]({GUIDES[command]}).", ""]
     lines += ["```text", synopsis, "```", ""]
     if positionals:
         lines += [f"- {_code((a.metavar or a.dest).upper())}: {a.help or _POSITIONAL.get(a.dest, '')}"
