@@ -30,7 +30,7 @@ from typing import Any, Callable
 from pydantic import BaseModel, Field
 
 from masfuzz.errors import ModelError
-from masfuzz.fuzz.specification import CLOSING_WORDS, FlareSpec, Task, skeleton
+from masfuzz.graph.specification import CLOSING_WORDS, FlareSpec, Task, skeleton
 from masfuzz.graph.coordination import CoordinationGraph
 from masfuzz.llm.types import ChatMessage, ChatRequest, ModelClient
 from masfuzz.spec.model import WorkflowSpec
