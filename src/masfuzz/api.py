@@ -144,7 +144,7 @@ def run_mutate(opts: argparse.Namespace) -> dict[str, Any]:
     from masfuzz.exec import make_executor
     from masfuzz.generate.suite import load_suite
     from masfuzz.mutate.analysis import MutantLimits, analyse
-    from masfuzz.mutate.operators import mutants, parse_operators
+    from masfuzz.spec.mutants import mutants, parse_operators
     from masfuzz.target import Orchestration, Target
 
     suite = load_suite(opts.suite)

@@ -25,7 +25,7 @@ from typing import Any, get_args
 from masfuzz.errors import MasfuzzError
 from masfuzz.oracles.failure import FAIL_ON_NAMES
 from masfuzz.graph.obligations import CRITERIA as CRITERION_OF_KIND
-from masfuzz.mutate.operators import NAMES as MUTATION_OPERATORS
+from masfuzz.spec.mutants import NAMES as MUTATION_OPERATORS
 from masfuzz.scenario import FaultMode
 
 UNSET: Any = type("Unset", (), {"__repr__": lambda self: "UNSET"})()
