@@ -42,10 +42,10 @@ def options(command: str, **keywords: Any) -> argparse.Namespace:
 
 
 def target_of(opts: argparse.Namespace) -> Any:
-    from masfuzz.target import Orchestration, Target
+    from masfuzz.options import orchestration_of
+    from masfuzz.target import Target
 
-    return Target.of(opts.target, Orchestration.parse(getattr(opts, "coordinator", None),
-                                                      getattr(opts, "link", None) or ()))
+    return Target.of(opts.target, orchestration_of(opts))
 
 
 # -- inspect -----------------------------------------------------------------------------------
@@ -110,11 +110,8 @@ def _own_task(args: argparse.Namespace) -> str | None:
     message): without --input, exec runs it unchanged, as `fuzz` runs it as its null seed."""
     if not args.target:
         return None
-    from masfuzz.adapters.orchestration import from_args
-    from masfuzz.target import Target
-
     try:
-        return Target.of(args.target, from_args(args)).open().spec.system.task
+        return target_of(args).open().spec.system.task
     except MasfuzzError:
         return None  # the missing --input is what to say first
 
@@ -144,13 +141,14 @@ def run_mutate(opts: argparse.Namespace) -> dict[str, Any]:
     from masfuzz.exec import make_executor
     from masfuzz.generate.suite import load_suite
     from masfuzz.mutate.analysis import MutantLimits, analyse
+    from masfuzz.options import orchestration_of
     from masfuzz.spec.mutants import mutants, parse_operators
     from masfuzz.target import Orchestration, Target
 
     suite = load_suite(opts.suite)
     if not suite.cases:
         raise MasfuzzError(f"{opts.suite}: the suite has no case to run against the mutants")
-    graph = Orchestration.parse(getattr(opts, "coordinator", None), getattr(opts, "link", None) or ())
+    graph = orchestration_of(opts)
     target = Target.of(opts.target, graph or Orchestration.from_data(suite.orchestration))
     system = target.open()  # bad input (a target that does not load) stops here, before any run
     spec, adapter = system.spec, system.runner()

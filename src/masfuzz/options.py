@@ -699,6 +699,14 @@ def api_namespace(command: str, keywords: Mapping[str, Any]) -> argparse.Namespa
     return resolve(command, ns)
 
 
+def orchestration_of(ns: argparse.Namespace) -> Any:
+    """The graph the user supplied (`--coordinator`, `--link`), as the value a target carries
+    (`masfuzz.adapters.orchestration.Orchestration`)."""
+    from masfuzz.adapters.orchestration import Orchestration
+
+    return Orchestration.parse(getattr(ns, "coordinator", None), getattr(ns, "link", None) or ())
+
+
 def model_settings(ns: argparse.Namespace) -> Any:
     """The resolved model-call settings of a command, as the value every executor and worker
     receives (`masfuzz.llm.settings.ModelSettings`)."""

@@ -40,8 +40,6 @@ def run(args: argparse.Namespace) -> int:
 
     scenario = scenario_from(args)
     if args.blackbox or not args.target:
-        from masfuzz.adapters.blackbox import run_from_args
-
         trace = run_from_args(args, scenario)
     else:
         from masfuzz.api import execute_scenario, target_of
@@ -64,6 +62,29 @@ def run(args: argparse.Namespace) -> int:
     return failure_gate(failures, args.fail_on)
 
 
+def run_from_args(args: argparse.Namespace, scenario: Any) -> Any:
+    """`exec --blackbox COMMAND`: the app run as a black box, its agents named by --bb-agent or
+    by the workflow of --spec."""
+    from masfuzz.adapters.base import execute
+    from masfuzz.adapters.blackbox import BlackboxAdapter, BlackboxApp
+    from masfuzz.errors import MasfuzzError
+    from masfuzz.target import open_target
+
+    if not args.blackbox:
+        raise MasfuzzError("exec: give a TARGET, or --blackbox COMMAND")
+    agents: list[tuple[str, str]] = []
+    if args.spec:
+        agents = [(a.id, a.instructions) for a in open_target(args.spec).spec.agents if a.instructions]
+    for item in args.bb_agent:  # one name may be given several times, one prompt each
+        name, sep, prompt = item.partition("=")
+        if not sep or not name:
+            raise MasfuzzError(f"--bb-agent {item!r}: expected NAME=PROMPT")
+        agents.append((name, prompt))
+    app = BlackboxApp(args.blackbox, cwd=args.cwd, answers=args.answer, agents=agents)
+    adapter = BlackboxAdapter()
+    return asyncio.run(execute(adapter, app, adapter.extract(app), scenario))
+
+
 def _spec(trace: Any, args: argparse.Namespace) -> Any:
     """What the run is judged and measured against: the target's own spec, with the graph the
     user supplied (--coordinator/--link), the --spec of a black-box run, or else (for coverage)
@@ -71,9 +92,9 @@ def _spec(trace: Any, args: argparse.Namespace) -> Any:
     from masfuzz.target import Target
 
     if args.target and not args.blackbox:
-        from masfuzz.adapters.orchestration import from_args
+        from masfuzz.options import orchestration_of
 
-        return Target.of(args.target, from_args(args)).open().spec
+        return Target.of(args.target, orchestration_of(args)).open().spec
     if getattr(args, "spec", None):
         return Target.of(args.spec).open().spec
     if args.coverage and trace.speaker_order:
