@@ -165,3 +165,18 @@ def test_a_repeatable_options_variable_splits_on_commas_or_on_lines_when_a_value
     assert ns.stub == ["a=1", "b=2"]
     ns = resolve("exec", _parse("exec"), env={"MASFUZZ_STUB": 'a={"x": [1, 2]}\nb=ok\n'}, project={})
     assert ns.stub == ['a={"x": [1, 2]}', "b=ok"]
+
+
+@pytest.mark.parametrize("command", sorted(set(ARGV) - {"serve", "models"}))  # no API function
+def test_the_apis_options_are_the_command_lines(command, monkeypatch):
+    """The API resolves its keywords without the CLI's parser (it sits below the CLI): the same
+    names and values as the command line's, positionals included (`api.run` and `api.judge`
+    took none before)."""
+    from masfuzz import api
+    from masfuzz.options import POSITIONALS
+
+    monkeypatch.setenv("MASFUZZ_SUT_MODEL", "scripted/p.py:policy")  # not the embedded model's limits
+    cli = vars(resolve(command, _parse(command)))
+    given = ARGV[command][:1] + ARGV[command][2:3]  # the positionals (and exec's --input)
+    keywords = dict(zip(POSITIONALS.get(command, ()), given))
+    assert vars(api.options(command, **keywords)) == {k: v for k, v in cli.items() if k != "func"}

@@ -36,22 +36,16 @@ from masfuzz.scenario import surroundings
 
 def options(command: str, **keywords: Any) -> argparse.Namespace:
     """The resolved options of `command` for these keywords (one-line error on a bad one)."""
-    from masfuzz.cli import build_parser
     from masfuzz.options import api_namespace
 
-    names = {"inspect": ("target",), "cover": ("target",), "tools": ("target",),
-             "fuzz": ("target",), "exec": ("target", "--input"),
-             "replay": ("suite",), "mutate": ("target",)}.get(command, ())
-    given = [(n, keywords.pop(n.lstrip("-"))) for n in names if n.lstrip("-") in keywords]
-    argv = [x for n, v in given for x in ((n, str(v)) if n.startswith("--") else (str(v),))]
-    return api_namespace(command, build_parser(command), argv, keywords)
+    return api_namespace(command, keywords)
 
 
 def target_of(opts: argparse.Namespace) -> Any:
-    from masfuzz.target import Orchestration, Target
+    from masfuzz.options import orchestration_of
+    from masfuzz.target import Target
 
-    return Target.of(opts.target, Orchestration.parse(getattr(opts, "coordinator", None),
-                                                      getattr(opts, "link", None) or ()))
+    return Target.of(opts.target, orchestration_of(opts))
 
 
 # -- inspect -----------------------------------------------------------------------------------
@@ -63,10 +57,63 @@ def inspect(target: str, **keywords: Any) -> Any:
 # -- exec --------------------------------------------------------------------------------------
 def exec(target: str, input: str, **keywords: Any) -> Any:  # noqa: A001 (the command's name)
     """The `Trace` of one scenario on `target`."""
-    from masfuzz.cli.exec_cmd import scenario_from
-
     opts = options("exec", target=target, input=input, **keywords)
     return asyncio.run(execute_scenario(target_of(opts), scenario_from(opts), opts))
+
+
+def scenario_from(args: argparse.Namespace) -> Any:
+    """The one scenario `exec` runs, from its resolved options (the CLI's and the API's)."""
+    from masfuzz.scenario import Fault, Scenario
+
+    agent_models = {}
+    for item in args.agent_model:
+        agent, sep, model = item.partition("=")
+        if not sep or not agent or not model:
+            raise MasfuzzError(f"--agent-model {item!r}: expected AGENT=MODEL")
+        agent_models[agent] = model
+    temperatures = {}
+    for item in args.agent_temperature:
+        agent, _, value = item.partition("=")
+        try:
+            t = float(value)
+        except ValueError:
+            t = float("nan")
+        if not 0.0 <= t <= 2.0:  # nan fails this too
+            raise MasfuzzError(f"--agent-temperature {item!r}: expected AGENT=T with T in 0..2")
+        temperatures[agent.strip()] = t
+    if args.blackbox and (args.fault or args.stub):
+        raise MasfuzzError("--fault and --stub need a Python target: a black-box app's tools "
+                           "run inside the app, where masfuzz cannot replace them")
+    if args.input is None and not args.blackbox:
+        args.input = _own_task(args)  # the program's own task, run unchanged (FLARE's null seed)
+        if args.input is None:
+            raise MasfuzzError("exec: --input TEXT is required (only a --blackbox command or a "
+                               "program that starts its own chats may carry its own task)")
+    if args.input is not None and not args.input.strip():
+        raise MasfuzzError("--input: the user message is empty")
+    if args.input is not None:
+        try:
+            args.input.encode("utf-8")
+        except UnicodeEncodeError:
+            raise MasfuzzError("--input: not UTF-8 text") from None
+    return Scenario(
+        input=args.input, sut_model=args.sut_model, agent_models=agent_models,
+        temperatures=temperatures, nonce=args.nonce,
+        faults=tuple(Fault.parse(f) for f in args.fault), restricted=args.restricted,
+        **surroundings(args),
+        max_turns=args.max_turns, timeout=args.timeout,
+    )
+
+
+def _own_task(args: argparse.Namespace) -> str | None:
+    """The task of a program that carries its own (an AG2 script's or notebook's opening
+    message): without --input, exec runs it unchanged, as `fuzz` runs it as its null seed."""
+    if not args.target:
+        return None
+    try:
+        return target_of(args).open().spec.system.task
+    except MasfuzzError:
+        return None  # the missing --input is what to say first
 
 
 async def execute_scenario(target: Any, scenario: Any, opts: argparse.Namespace) -> Any:
@@ -94,13 +141,14 @@ def run_mutate(opts: argparse.Namespace) -> dict[str, Any]:
     from masfuzz.exec import make_executor
     from masfuzz.generate.suite import load_suite
     from masfuzz.mutate.analysis import MutantLimits, analyse
-    from masfuzz.mutate.operators import mutants, parse_operators
+    from masfuzz.options import orchestration_of
+    from masfuzz.spec.mutants import mutants, parse_operators
     from masfuzz.target import Orchestration, Target
 
     suite = load_suite(opts.suite)
     if not suite.cases:
         raise MasfuzzError(f"{opts.suite}: the suite has no case to run against the mutants")
-    graph = Orchestration.parse(getattr(opts, "coordinator", None), getattr(opts, "link", None) or ())
+    graph = orchestration_of(opts)
     target = Target.of(opts.target, graph or Orchestration.from_data(suite.orchestration))
     system = target.open()  # bad input (a target that does not load) stops here, before any run
     spec, adapter = system.spec, system.runner()

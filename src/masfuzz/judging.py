@@ -37,7 +37,7 @@ def judge_log(log: Imported, spec: WorkflowSpec | None = None, *, client: Any = 
         failures.append(checked)
     if client is not None and own is not None:
         from masfuzz.fuzz.failure_agents import confirm_proposals, identify_failures
-        from masfuzz.fuzz.specification import skeleton
+        from masfuzz.graph.specification import skeleton
 
         flare = skeleton(own)
         # the detectors' readings of free text are proposals: the judge agent decides them

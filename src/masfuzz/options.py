@@ -25,7 +25,7 @@ from typing import Any, get_args
 from masfuzz.errors import MasfuzzError
 from masfuzz.oracles.failure import FAIL_ON_NAMES
 from masfuzz.graph.obligations import CRITERIA as CRITERION_OF_KIND
-from masfuzz.mutate.operators import NAMES as MUTATION_OPERATORS
+from masfuzz.spec.mutants import NAMES as MUTATION_OPERATORS
 from masfuzz.scenario import FaultMode
 
 UNSET: Any = type("Unset", (), {"__repr__": lambda self: "UNSET"})()
@@ -670,11 +670,22 @@ def find_pyproject(start: Path) -> Path | None:
     return None
 
 
-def api_namespace(command: str, parser: argparse.ArgumentParser, argv: list[str],
-                  keywords: Mapping[str, Any]) -> argparse.Namespace:
-    """The Python API's form: keywords in place of flags, same resolution and checks
-    (`argv`: the command's positionals and required flags)."""
-    ns = parser.parse_args([command, *argv])
+# The Python API's positionals (the CLI's own arguments, not settings), in the order its
+# functions take them: what a command's function needs before any option.
+POSITIONALS: dict[str, tuple[str, ...]] = {
+    "inspect": ("target",), "cover": ("target",), "tools": ("target",), "fuzz": ("target",),
+    "run": ("target",), "mutate": ("target",), "exec": ("target", "input"),
+    "replay": ("suite", "target"), "judge": ("target",)}
+
+
+def api_namespace(command: str, keywords: Mapping[str, Any]) -> argparse.Namespace:
+    """The Python API's form: keywords in place of flags and positionals, the same resolution
+    and checks as the command line, without its parser (the API sits below the CLI)."""
+    keywords = dict(keywords)
+    ns = argparse.Namespace(command=command)
+    for name in POSITIONALS.get(command, ()):
+        value = keywords.pop(name, None)
+        setattr(ns, name, None if value is None else str(value))
     known = {s.name for s in settings_of(command)}
     for key, value in keywords.items():
         if key not in known:
@@ -686,6 +697,14 @@ def api_namespace(command: str, parser: argparse.ArgumentParser, argv: list[str]
             value = str(value) if not isinstance(value, (list, tuple)) else ",".join(map(str, value))
         setattr(ns, key, value if value is not None else UNSET)
     return resolve(command, ns)
+
+
+def orchestration_of(ns: argparse.Namespace) -> Any:
+    """The graph the user supplied (`--coordinator`, `--link`), as the value a target carries
+    (`masfuzz.adapters.orchestration.Orchestration`)."""
+    from masfuzz.adapters.orchestration import Orchestration
+
+    return Orchestration.parse(getattr(ns, "coordinator", None), getattr(ns, "link", None) or ())
 
 
 def model_settings(ns: argparse.Namespace) -> Any:

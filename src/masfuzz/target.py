@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from masfuzz.adapters.orchestration import Orchestration  # the graph a target carries
 from masfuzz.errors import MasfuzzError, TargetError
 
 if TYPE_CHECKING:
@@ -27,57 +28,6 @@ if TYPE_CHECKING:
     from masfuzz.scenario import Scenario
     from masfuzz.spec.model import WorkflowSpec
     from masfuzz.trace import Trace
-
-
-@dataclass(frozen=True)
-class Orchestration:
-    """What the user said about the graph: a coordinator name and links, by agent name."""
-
-    coordinator: str | None = None
-    links: tuple[tuple[str, str], ...] = ()
-
-    @classmethod
-    def parse(cls, coordinator: str | None = None, links: Any = ()) -> "Orchestration":
-        """From the command-line forms: `--coordinator NAME`, `--link FROM->TO` strings (or
-        already split pairs)."""
-        pairs = []
-        for link in links or ():
-            if isinstance(link, str):
-                src, sep, dst = link.partition("->")
-                src, dst = src.strip(), dst.strip()
-                if not sep or not src or not dst or "->" in dst:
-                    raise TargetError(f"--link {link!r}: expected FROM->TO (two agent names)")
-                pairs.append((src, dst))
-            else:
-                src, dst = link
-                pairs.append((str(src), str(dst)))
-        if coordinator is not None and not coordinator.strip():
-            raise TargetError("--coordinator: the coordinator needs a non-empty name")
-        return cls(coordinator.strip() if coordinator else None, tuple(pairs))
-
-    @classmethod
-    def from_data(cls, data: Any) -> "Orchestration":
-        """From what `to_data` wrote (a suite file, a run config, a worker request)."""
-        if not data:
-            return cls()
-        if not isinstance(data, dict):
-            raise TargetError(f"orchestration: expected a mapping, not {data!r}")
-        return cls.parse(data.get("coordinator"), data.get("links") or ())
-
-    def to_data(self) -> dict[str, Any]:
-        """`{}` when nothing was said, so records of ordinary targets stay unchanged."""
-        out: dict[str, Any] = {}
-        if self.coordinator:
-            out["coordinator"] = self.coordinator
-        if self.links:
-            out["links"] = self.link_texts()
-        return out
-
-    def link_texts(self) -> list[str]:
-        return [f"{a}->{b}" for a, b in self.links]
-
-    def __bool__(self) -> bool:
-        return bool(self.coordinator or self.links)
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ reached meanwhile."""
 import json
 import pytest
 
-from masfuzz.control import placeholders, probe
+from masfuzz.control import probe
+from masfuzz.placeholders import placeholders
 from masfuzz.llm.types import ChatMessage, ChatRequest, ToolDef
 from tests.conftest import ROOT
 

@@ -10,7 +10,7 @@ from masfuzz.coverage.behaviour import BehaviourModel, BehaviourSpace
 from masfuzz.fuzz.behaviour_map import BehaviourMapping, agent_turns, map_behaviours
 from masfuzz.exec import make_executor
 from masfuzz.fuzz.space_agent import space_agent
-from masfuzz.fuzz.specification import skeleton
+from masfuzz.graph.specification import skeleton
 from masfuzz.llm.scripted import ScriptedClient
 from masfuzz.scenario import Scenario
 from masfuzz.target import open_target

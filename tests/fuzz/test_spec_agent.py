@@ -8,7 +8,7 @@ import pytest
 from masfuzz.coverage.behaviour import BehaviourSpace
 from masfuzz.fuzz.space_agent import space_agent
 from masfuzz.fuzz.spec_agent import PROMPT_BUDGET, read_source, spec_request, specification_agent
-from masfuzz.fuzz.specification import skeleton
+from masfuzz.graph.specification import skeleton
 from masfuzz.graph.paths import execution_paths
 from masfuzz.llm.scripted import ScriptedClient
 from masfuzz.target import open_target

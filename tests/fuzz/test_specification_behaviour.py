@@ -7,7 +7,7 @@ import pytest
 
 from masfuzz.coverage.behaviour import BehaviourModel, BehaviourSpace
 from masfuzz.exec import make_executor
-from masfuzz.fuzz.specification import skeleton
+from masfuzz.graph.specification import skeleton
 from masfuzz.scenario import Scenario
 from masfuzz.target import open_target
 

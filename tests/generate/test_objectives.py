@@ -1,7 +1,7 @@
 """R1–R4 and obligation-preserving bundling; the leak check."""
 
 from masfuzz.generate.leaks import forbidden_identifiers, leaked
-from masfuzz.generate.objectives import bundle, objectives
+from masfuzz.graph.objectives import bundle, objectives
 from masfuzz.graph import CoordinationGraph
 from masfuzz.spec import load_manifest
 

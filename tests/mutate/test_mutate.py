@@ -9,7 +9,7 @@ import pytest
 
 from masfuzz.errors import MasfuzzError
 from masfuzz.generate.suite import Suite, SuiteCase
-from masfuzz.mutate.operators import mutants
+from masfuzz.spec.mutants import mutants
 from masfuzz.scenario import Mutation, Scenario
 from masfuzz.target import Target
 from masfuzz.trace import RestrictedAttempt, ToolCall

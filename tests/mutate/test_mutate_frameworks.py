@@ -86,7 +86,7 @@ def test_agentchat_team_changes_for_the_run_and_is_restored():
     pytest.importorskip("autogen_agentchat")
     from masfuzz.adapters.autogen.extract import leaves
     from masfuzz.adapters.autogen.mutate import mutated
-    from masfuzz.mutate.operators import mutants
+    from masfuzz.spec.mutants import mutants
 
     system = Target.of(VIDEO).open()
     team = system.obj

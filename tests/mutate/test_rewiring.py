@@ -75,7 +75,7 @@ def _same(before, after):
 
 def test_graphflow_edges_retargeted_and_dropped():
     pytest.importorskip("autogen_agentchat")
-    from masfuzz.mutate.operators import mutants
+    from masfuzz.spec.mutants import mutants
 
     system = Target.of(GRAPH).open()
     retarget = _m("retarget_delegation", "drafter", "reviewer", "publisher")

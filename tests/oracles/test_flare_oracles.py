@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from masfuzz.fuzz.specification import skeleton
+from masfuzz.graph.specification import skeleton
 from masfuzz.llm.scripted import ScriptedClient
 from masfuzz.oracles import detect
 from masfuzz.fuzz.failure_agents import Finding, Guard, identify_failures

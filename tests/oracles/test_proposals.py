@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 
 from masfuzz.fuzz.failure_agents import confirm_proposals, to_failures, _Checked, Finding
-from masfuzz.fuzz.specification import skeleton
+from masfuzz.graph.specification import skeleton
 from masfuzz.llm.scripted import ScriptedClient
 from masfuzz.oracles import detect
 from masfuzz.oracles.failure import JUDGE_CONFIRMED, RULE, UNCONFIRMED, dedupe

@@ -301,7 +301,7 @@ def test_a_correct_run_has_no_finding_at_all():
 
 
 def test_semantic_findings_cite_their_flare_clauses():
-    from masfuzz.fuzz.specification import skeleton
+    from masfuzz.graph.specification import skeleton
     from masfuzz.oracles.flare import cite
 
     flare = skeleton(SPEC)

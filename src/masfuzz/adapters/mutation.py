@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, MutableMapping
 from typing import Any, TypeVar
 
 from masfuzz.errors import TargetError
-from masfuzz.mutate.operators import UNBOUNDED_TURNS
+from masfuzz.spec.mutants import UNBOUNDED_TURNS
 from masfuzz.scenario import Mutation
 
 T = TypeVar("T")

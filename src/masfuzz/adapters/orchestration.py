@@ -21,17 +21,63 @@ that did, is an `agent.clone(...)`. A manifest is the other way to state any gra
 from __future__ import annotations
 
 import ast
-import argparse
+from dataclasses import dataclass
 from typing import Any
 
 from masfuzz.errors import TargetError
-from masfuzz.target import Orchestration
 
 DEFAULT_COORDINATOR = "coordinator"
 
 
-def from_args(args: argparse.Namespace) -> Orchestration:
-    return Orchestration.parse(getattr(args, "coordinator", None), getattr(args, "link", None) or ())
+@dataclass(frozen=True)
+class Orchestration:
+    """What the user said about the graph: a coordinator name and links, by agent name."""
+
+    coordinator: str | None = None
+    links: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def parse(cls, coordinator: str | None = None, links: Any = ()) -> "Orchestration":
+        """From the command-line forms: `--coordinator NAME`, `--link FROM->TO` strings (or
+        already split pairs)."""
+        pairs = []
+        for link in links or ():
+            if isinstance(link, str):
+                src, sep, dst = link.partition("->")
+                src, dst = src.strip(), dst.strip()
+                if not sep or not src or not dst or "->" in dst:
+                    raise TargetError(f"--link {link!r}: expected FROM->TO (two agent names)")
+                pairs.append((src, dst))
+            else:
+                src, dst = link
+                pairs.append((str(src), str(dst)))
+        if coordinator is not None and not coordinator.strip():
+            raise TargetError("--coordinator: the coordinator needs a non-empty name")
+        return cls(coordinator.strip() if coordinator else None, tuple(pairs))
+
+    @classmethod
+    def from_data(cls, data: Any) -> "Orchestration":
+        """From what `to_data` wrote (a suite file, a run config, a worker request)."""
+        if not data:
+            return cls()
+        if not isinstance(data, dict):
+            raise TargetError(f"orchestration: expected a mapping, not {data!r}")
+        return cls.parse(data.get("coordinator"), data.get("links") or ())
+
+    def to_data(self) -> dict[str, Any]:
+        """`{}` when nothing was said, so records of ordinary targets stay unchanged."""
+        out: dict[str, Any] = {}
+        if self.coordinator:
+            out["coordinator"] = self.coordinator
+        if self.links:
+            out["links"] = self.link_texts()
+        return out
+
+    def link_texts(self) -> list[str]:
+        return [f"{a}->{b}" for a, b in self.links]
+
+    def __bool__(self) -> bool:
+        return bool(self.coordinator or self.links)
 
 
 def split_names(attr: str | None) -> list[str] | None:

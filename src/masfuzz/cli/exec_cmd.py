@@ -35,70 +35,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def scenario_from(args: argparse.Namespace) -> Any:
-    from masfuzz.errors import MasfuzzError
-    from masfuzz.scenario import Fault, Scenario, surroundings
-
-    agent_models = {}
-    for item in args.agent_model:
-        agent, sep, model = item.partition("=")
-        if not sep or not agent or not model:
-            raise MasfuzzError(f"--agent-model {item!r}: expected AGENT=MODEL")
-        agent_models[agent] = model
-    temperatures = {}
-    for item in args.agent_temperature:
-        agent, _, value = item.partition("=")
-        try:
-            t = float(value)
-        except ValueError:
-            t = float("nan")
-        if not 0.0 <= t <= 2.0:  # nan fails this too
-            raise MasfuzzError(f"--agent-temperature {item!r}: expected AGENT=T with T in 0..2")
-        temperatures[agent.strip()] = t
-    if args.blackbox and (args.fault or args.stub):
-        raise MasfuzzError("--fault and --stub need a Python target: a black-box app's tools "
-                           "run inside the app, where masfuzz cannot replace them")
-    if args.input is None and not args.blackbox:
-        args.input = _own_task(args)  # the program's own task, run unchanged (FLARE's null seed)
-        if args.input is None:
-            raise MasfuzzError("exec: --input TEXT is required (only a --blackbox command or a "
-                               "program that starts its own chats may carry its own task)")
-    if args.input is not None and not args.input.strip():
-        raise MasfuzzError("--input: the user message is empty")
-    if args.input is not None:
-        try:
-            args.input.encode("utf-8")
-        except UnicodeEncodeError:
-            raise MasfuzzError("--input: not UTF-8 text") from None
-    return Scenario(
-        input=args.input, sut_model=args.sut_model, agent_models=agent_models,
-        temperatures=temperatures, nonce=args.nonce,
-        faults=tuple(Fault.parse(f) for f in args.fault), restricted=args.restricted,
-        **surroundings(args),
-        max_turns=args.max_turns, timeout=args.timeout,
-    )
-
-
-def _own_task(args: argparse.Namespace) -> str | None:
-    """The task of a program that carries its own (an AG2 script's or notebook's opening
-    message): without --input, exec runs it unchanged, as `fuzz` runs it as its null seed."""
-    if not args.target:
-        return None
-    from masfuzz.adapters.orchestration import from_args
-    from masfuzz.errors import MasfuzzError
-    from masfuzz.target import Target
-
-    try:
-        return Target.of(args.target, from_args(args)).open().spec.system.task
-    except MasfuzzError:
-        return None  # the missing --input is what to say first
-
-
 def run(args: argparse.Namespace) -> int:
+    from masfuzz.api import scenario_from
+
     scenario = scenario_from(args)
     if args.blackbox or not args.target:
-        from masfuzz.adapters.blackbox import run_from_args
-
         trace = run_from_args(args, scenario)
     else:
         from masfuzz.api import execute_scenario, target_of
@@ -121,6 +62,29 @@ def run(args: argparse.Namespace) -> int:
     return failure_gate(failures, args.fail_on)
 
 
+def run_from_args(args: argparse.Namespace, scenario: Any) -> Any:
+    """`exec --blackbox COMMAND`: the app run as a black box, its agents named by --bb-agent or
+    by the workflow of --spec."""
+    from masfuzz.adapters.base import execute
+    from masfuzz.adapters.blackbox import BlackboxAdapter, BlackboxApp
+    from masfuzz.errors import MasfuzzError
+    from masfuzz.target import open_target
+
+    if not args.blackbox:
+        raise MasfuzzError("exec: give a TARGET, or --blackbox COMMAND")
+    agents: list[tuple[str, str]] = []
+    if args.spec:
+        agents = [(a.id, a.instructions) for a in open_target(args.spec).spec.agents if a.instructions]
+    for item in args.bb_agent:  # one name may be given several times, one prompt each
+        name, sep, prompt = item.partition("=")
+        if not sep or not name:
+            raise MasfuzzError(f"--bb-agent {item!r}: expected NAME=PROMPT")
+        agents.append((name, prompt))
+    app = BlackboxApp(args.blackbox, cwd=args.cwd, answers=args.answer, agents=agents)
+    adapter = BlackboxAdapter()
+    return asyncio.run(execute(adapter, app, adapter.extract(app), scenario))
+
+
 def _spec(trace: Any, args: argparse.Namespace) -> Any:
     """What the run is judged and measured against: the target's own spec, with the graph the
     user supplied (--coordinator/--link), the --spec of a black-box run, or else (for coverage)
@@ -128,9 +92,9 @@ def _spec(trace: Any, args: argparse.Namespace) -> Any:
     from masfuzz.target import Target
 
     if args.target and not args.blackbox:
-        from masfuzz.adapters.orchestration import from_args
+        from masfuzz.options import orchestration_of
 
-        return Target.of(args.target, from_args(args)).open().spec
+        return Target.of(args.target, orchestration_of(args)).open().spec
     if getattr(args, "spec", None):
         return Target.of(args.spec).open().spec
     if args.coverage and trace.speaker_order:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from masfuzz.adapters import orchestration
-from masfuzz.options import add_arguments
+from masfuzz.options import add_arguments, orchestration_of
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -30,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
         return _check(args)
     if args.against:
         return _against(args)
-    sut = open_target(args.target, orchestration.from_args(args))
+    sut = open_target(args.target, orchestration_of(args))
     analysis = Analysis.of_spec(sut.spec)
     if args.format in ("yaml", "json"):
         print(dump_manifest(sut.spec, args.format), end="")
@@ -56,7 +55,7 @@ def _check(args: argparse.Namespace) -> int:
     from masfuzz.api import sut_sandbox
 
     around = surroundings(args)
-    report = run_check(Target.of(args.target, orchestration.from_args(args)),
+    report = run_check(Target.of(args.target, orchestration_of(args)),
                        stubs=around["stubs"], context=around["context"], sandbox=sut_sandbox(args))
     if args.format == "json":
         print(json.dumps(report.as_dict(), indent=2))
@@ -72,7 +71,7 @@ def _against(args: argparse.Namespace) -> int:
     from masfuzz.graph.drift import drift
     from masfuzz.target import open_target
 
-    actual = open_target(args.target, orchestration.from_args(args)).spec
+    actual = open_target(args.target, orchestration_of(args)).spec
     declared = open_target(args.against).spec
     found = drift(declared, actual)
     if args.format == "json":

@@ -10,8 +10,8 @@ import json
 import sys
 from typing import Any
 
-from masfuzz.adapters import orchestration
-from masfuzz.options import add_arguments
+from masfuzz.adapters.orchestration import Orchestration
+from masfuzz.options import add_arguments, orchestration_of
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -37,10 +37,10 @@ def run(args: argparse.Namespace) -> int:
     target = args.target or suite.target
     if not target:
         raise MasfuzzError(f"{args.suite}: no target recorded; give TARGET")
-    if not orchestration.from_args(args):  # the suite's coordinator and links, unless overridden
-        recorded = orchestration.Orchestration.from_data(suite.orchestration)
+    if not orchestration_of(args):  # the suite's coordinator and links, unless overridden
+        recorded = Orchestration.from_data(suite.orchestration)
         args.coordinator, args.link = recorded.coordinator, recorded.link_texts()
-    rounds = asyncio.run(replay_with(executor_for(args), Target.of(target, orchestration.from_args(args)),
+    rounds = asyncio.run(replay_with(executor_for(args), Target.of(target, orchestration_of(args)),
                                      suite, args.sut_model, repeat=args.repeat))
     if args.repeat > 1:
         return _print_repeated(args, target, rounds)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from masfuzz.fuzz.specification import FlareSpec
+from masfuzz.graph.specification import FlareSpec
 from masfuzz.oracles.detectors import announced_end
 from masfuzz.trace import AgentTurn, ChatEnd, ChatStart, Message, ToolCall, Trace
 

@@ -3,7 +3,7 @@
 masfuzz drives agents with adversarial and mutated inputs on purpose, and an app's shell, file
 or HTTP tool then acts on whatever machine runs it. So a worker of the pool (`masfuzz.exec.pool`)
 confines itself right after it starts, before it reads its first request or imports the target,
-with the steps of the tool sandbox (`masfuzz.toolfuzz.confine`, which says why each is done by
+with the steps of the tool sandbox (`masfuzz.exec.confine`, which says why each is done by
 hand):
 
 - its environment is an allow-list plus `--pass-env` names (no key of masfuzz's or a model's);
@@ -59,7 +59,7 @@ PLAN_ENV = "MASFUZZ_SUT_SANDBOX"  # the plan a worker confines itself by, from t
 class Limits:
     """The system's resource limits in its sandbox (the commands' --sandbox-* options), hard
     limits set in the serving worker before the target is opened, for root too
-    (`masfuzz.toolfuzz.confine.sandbox_tasks` says why RLIMIT_NPROC binds uid 0 there)."""
+    (`masfuzz.exec.confine.sandbox_tasks` says why RLIMIT_NPROC binds uid 0 there)."""
     memory_mb: int = 8192  # address space (RLIMIT_AS) the worker may add to what it holds then
     processes: int = 512  # processes and threads (RLIMIT_NPROC) beyond the worker's own
     cpu_s: int = 300  # CPU seconds (RLIMIT_CPU) a run has at least, and at most twice that
@@ -93,7 +93,7 @@ class SandboxSettings:
                 raise MasfuzzError(f"--bind {path}: no such file or folder")
             if os.geteuid() == 0 and getattr(opts, "unsafe_no_sandbox", False) is False \
                     and not _writable_by_the_sandbox(path):
-                from masfuzz.toolfuzz import confine
+                from masfuzz.exec import confine
 
                 raise MasfuzzError(
                     f"--bind {path}: the sandbox's user cannot write it: masfuzz runs as root, and root "
@@ -110,7 +110,7 @@ class SandboxSettings:
 def _writable_by_the_sandbox(path: str) -> bool:
     """Whether uid/gid `SANDBOX_ID` (what root inside is outside, when masfuzz runs as root) may
     write `path` by its mode bits (a folder: create files in it, so also enter it)."""
-    from masfuzz.toolfuzz import confine
+    from masfuzz.exec import confine
 
     st = os.stat(path)
     need = 0o3 if os.path.isdir(path) else 0o2
@@ -193,7 +193,7 @@ def check(settings: SandboxSettings) -> None:
 def enter(plan: Plan) -> None:
     """Confine this worker process by `plan`. Returns only in the confined serving worker; the
     process it was called in stays outside, waits, and ends as the serving worker ended."""
-    from masfuzz.toolfuzz import confine
+    from masfuzz.exec import confine
 
     confine.close_descriptors([0, 1, 2])
     confine.clean_environment(plan.pass_env)
@@ -235,7 +235,7 @@ def enter(plan: Plan) -> None:
 
 
 def _middle(lib: Any, conf: Any, plan: Plan, ready_w: int, go_r: int, status_w: int) -> None:
-    from masfuzz.toolfuzz import confine
+    from masfuzz.exec import confine
 
     try:
         confine.die_with_parent(lib)
@@ -263,7 +263,7 @@ def _middle(lib: Any, conf: Any, plan: Plan, ready_w: int, go_r: int, status_w: 
 
 def _first(lib: Any, conf: Any, plan: Plan, sources: list[Any], status_w: int) -> None:
     """PID 1 of the namespace: build the root, start the serving worker, pass its status on."""
-    from masfuzz.toolfuzz import confine
+    from masfuzz.exec import confine
 
     try:
         confine.die_with_parent(lib)
@@ -311,7 +311,7 @@ def _at_cpu_limit(pid: int) -> bool:
 
 
 def _serving(lib: Any, plan: Plan) -> None:
-    from masfuzz.toolfuzz import confine
+    from masfuzz.exec import confine
 
     confine.die_with_parent(lib)
     confine.lock_down(lib)
@@ -353,7 +353,7 @@ def _limit(limits: Limits) -> None:
     """The serving worker's hard limits but CPU time's (`limit_cpu`)."""
     import resource
 
-    from masfuzz.toolfuzz import confine
+    from masfuzz.exec import confine
 
     confine.hard_limit(resource.RLIMIT_NPROC, confine.sandbox_tasks() + limits.processes)
     confine.hard_limit(resource.RLIMIT_AS, confine.vm_bytes() + limits.memory_mb * 2**20)
@@ -455,7 +455,7 @@ def _end_as(code: int) -> None:
 
 
 def _readable(plan: Plan) -> list[str]:
-    from masfuzz.toolfuzz.confine import readable_paths
+    from masfuzz.exec.confine import readable_paths
 
     paths = [p for p in sys.path if p and os.path.exists(p)]
     return readable_paths(None) + [os.path.realpath(p) for p in paths] + list(plan.code) + [plan.cwd]
@@ -475,7 +475,7 @@ def _user_folders(plan: Plan) -> list[str]:
 def _hidden(plan: Plan, own: list[str]) -> list[str]:
     """The dot-names at the top of the user's folders and the files masfuzz keeps, with their
     SQLite companions."""
-    from masfuzz.toolfuzz.confine import hidden_names
+    from masfuzz.exec.confine import hidden_names
 
     kept = [f"{p}{suffix}" for p in plan.hidden for suffix in ("", "-wal", "-shm", "-journal")]
     # never the Python that runs the worker: a project's own virtual environment is a dot-folder

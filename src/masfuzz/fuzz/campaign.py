@@ -32,7 +32,7 @@ from masfuzz.fuzz.loop import Choices, FlarePhase
 from masfuzz.fuzz.shrink import Reproduce
 from masfuzz.fuzz.spec_agent import TesterStats, read_source, specification_agent
 from masfuzz.fuzz.seeds import rewrite_input, seed_tasks
-from masfuzz.fuzz.specification import FlareSpec, skeleton
+from masfuzz.graph.specification import FlareSpec, skeleton
 from masfuzz.graph.coordination import CoordinationGraph
 from masfuzz.graph.paths import FREE_FORM
 from masfuzz.oracles.flare import detect_cited

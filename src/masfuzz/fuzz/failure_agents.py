@@ -38,7 +38,7 @@ from pydantic import BaseModel, Field
 from masfuzz.fuzz.spec_agent import (
     TesterStats, ask, clip, missing_lists, object_schema, text_schema, tester_request,
 )
-from masfuzz.fuzz.specification import FlareSpec
+from masfuzz.graph.specification import FlareSpec
 from masfuzz.llm.types import ModelClient
 from masfuzz.oracles.attribution import attribute
 from masfuzz.oracles.blame import blame_all

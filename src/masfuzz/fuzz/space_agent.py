@@ -40,7 +40,7 @@ from masfuzz.fuzz.spec_agent import (
     text_schema,
     with_source,
 )
-from masfuzz.fuzz.specification import FlareSpec, Task
+from masfuzz.graph.specification import FlareSpec, Task
 from masfuzz.llm.types import ChatRequest, ModelClient
 from masfuzz.spec.model import WorkflowSpec
 

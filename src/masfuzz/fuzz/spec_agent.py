@@ -30,11 +30,11 @@ from typing import Any, Callable
 from pydantic import BaseModel, Field
 
 from masfuzz.errors import ModelError
-from masfuzz.fuzz.specification import CLOSING_WORDS, FlareSpec, Task, skeleton
+from masfuzz.graph.specification import CLOSING_WORDS, FlareSpec, Task, skeleton
 from masfuzz.graph.coordination import CoordinationGraph
 from masfuzz.llm.types import ChatMessage, ChatRequest, ModelClient
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.toolfuzz.structured import parse_json_object
+from masfuzz.llm.structured import parse_json_object
 
 PROMPT_VERSION = 1  # part of the cache key: a changed prompt must not reuse old answers
 SOURCE_CAP = 4_000  # characters of source text

@@ -119,7 +119,7 @@ def details(tool: dict[str, Any], known: Mapping[str, Any] | None = None) -> str
 
 
 def write(obj: dict[str, Any], known: Mapping[str, Any] | None = None) -> str:
-    """The user's message for one witness objective (see `masfuzz.generate.objectives`);
+    """The user's message for one witness objective (see `masfuzz.graph.objectives`);
     `known`: values of the caller's own for parameters of these names."""
     family, agent = obj["family"], obj["agent"]
     attempt = max(0, obj.get("attempt", 1) - 1)

@@ -21,7 +21,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
-from masfuzz.generate.objectives import Bundle
+from masfuzz.graph.objectives import Bundle
 from masfuzz.graph.coordination import CoordinationGraph
 from masfuzz.llm.types import ChatMessage, ChatRequest, ModelClient
 from masfuzz.spec.model import WorkflowSpec

@@ -16,7 +16,7 @@ from typing import Any
 from masfuzz.coverage.structural import Observation, observe
 from masfuzz.errors import ModelCallFailed
 from masfuzz.generate.leaks import leaked
-from masfuzz.generate.objectives import Bundle
+from masfuzz.graph.objectives import Bundle
 from masfuzz.generate.realizer import Feedback, ObjectiveInputs, Realizer
 from masfuzz.graph.obligations import Obligation
 from masfuzz.scenario import Provenance, Scenario

@@ -16,7 +16,7 @@ from typing import Any
 
 from masfuzz.campaign import BudgetExhausted, Campaign
 from masfuzz.generate.leaks import forbidden_identifiers
-from masfuzz.generate.objectives import Bundle, plan
+from masfuzz.graph.objectives import Bundle, plan
 from masfuzz.generate.realizer import Realizer, lift_inputs
 from masfuzz.generate.refine import Attempt, Realization, Refinement, complete, judge, scenario_factory
 from masfuzz.oracles.robustness import robustness_witness

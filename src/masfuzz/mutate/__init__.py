@@ -1,5 +1,6 @@
 """Mutation analysis of suites (`masfuzz mutate`): workflow mutants and whether a suite kills them.
 
-`operators` enumerates the mutants of a spec; the adapters apply them to the live system at run
-time (`Adapter.mutation_operators`); `analysis` runs a suite against each mutant and scores it.
+`masfuzz.spec.mutants` enumerates the mutants of a spec; the adapters apply them to the live
+system at run time (`Adapter.mutation_operators`); `analysis` runs a suite against each mutant
+and scores it.
 """

@@ -41,7 +41,7 @@ from typing import Any
 
 from masfuzz.errors import MasfuzzError
 from masfuzz.generate.suite import Suite, SuiteCase, check_case
-from masfuzz.mutate.operators import DESCRIPTIONS
+from masfuzz.spec.mutants import DESCRIPTIONS
 from masfuzz.oracles.detectors import detect
 from masfuzz.scenario import Mutation, Scenario
 from masfuzz.spec.model import WorkflowSpec

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from masfuzz.fuzz.specification import FlareSpec, Task
+from masfuzz.graph.specification import FlareSpec, Task
 from masfuzz.graph.paths import FIXED, FREE_FORM
 from masfuzz.oracles.attribution import attribute
 from masfuzz.oracles.blame import blame_all

@@ -25,7 +25,7 @@ def fuzz_section(store: Any, run_id: int, spec: Any, info: dict[str, Any],
                  failures: list[dict[str, Any]]) -> dict[str, Any]:
     from masfuzz.coverage.behaviour import BehaviourSpace
     from masfuzz.coverage.paths import PathModel, path_item
-    from masfuzz.fuzz.specification import FlareSpec, skeleton
+    from masfuzz.graph.specification import FlareSpec, skeleton
 
     summary = info.get("summary") or {}
     loop = summary.get("fuzz") or {}

@@ -10,7 +10,7 @@ def generation_section(store: Any, run_id: int, spec: Any, info: dict[str, Any],
                        usage: list[dict[str, Any]]) -> dict[str, Any]:
     """The structural phase's part of a run, rebuilt from the store: the bundles its
     configuration plans for the spec, each bundle's recorded attempts, and the fault re-runs."""
-    from masfuzz.generate.objectives import plan
+    from masfuzz.graph.objectives import plan
 
     config, summary = info["config"], info.get("summary") or {}
     criteria = tuple(c.strip() for c in str(config.get("criteria", "C1,C2,C3,C4")).split(","))

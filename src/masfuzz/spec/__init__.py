@@ -1,4 +1,5 @@
-"""The workflow specification: types, manifest I/O, well-formedness."""
+"""The workflow specification: types, manifest I/O, well-formedness, and its mutants (`mutants`:
+the workflow mutation operators, which the adapters apply and `masfuzz.mutate` scores)."""
 
 from masfuzz.spec.manifest import dump_manifest, is_manifest_path, load_manifest, parse_manifest
 from masfuzz.spec.model import (

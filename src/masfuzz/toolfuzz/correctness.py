@@ -26,7 +26,7 @@ from typing import Any
 from masfuzz.llm.types import ModelClient
 from masfuzz.toolfuzz.agent import AgentRun, observation, run_agent
 from masfuzz.toolfuzz.sandbox import Sandbox
-from masfuzz.toolfuzz.structured import ask_json
+from masfuzz.llm.structured import ask_json
 from masfuzz.toolfuzz.tools import FuzzTool, tool_doc
 
 ORACLE_THRESHOLD = 5

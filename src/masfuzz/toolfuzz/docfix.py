@@ -18,7 +18,7 @@ from masfuzz.llm.types import ModelClient
 from masfuzz.toolfuzz.agent import observation
 from masfuzz.toolfuzz.correctness import CorrectnessReport, correctness_pipeline, sets_of
 from masfuzz.toolfuzz.sandbox import Sandbox
-from masfuzz.toolfuzz.structured import ask_json
+from masfuzz.llm.structured import ask_json
 from masfuzz.toolfuzz.tools import FuzzTool
 
 FIX_PROMPT = """You maintain the documentation of an AI agent's tool. Agents using it answered these user requests wrongly.

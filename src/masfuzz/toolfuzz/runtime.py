@@ -20,7 +20,7 @@ from masfuzz.toolfuzz.agent import AgentRun, ask_for_call, run_agent
 from masfuzz.toolfuzz.fuzzer import FuzzResult, UniqueError, fuzz_tool
 from masfuzz.toolfuzz.grouping import error_key
 from masfuzz.toolfuzz.sandbox import Sandbox, off_loop
-from masfuzz.toolfuzz.structured import ask_json
+from masfuzz.llm.structured import ask_json
 from masfuzz.toolfuzz.tools import FuzzTool, tool_doc
 
 REQUEST_PROMPT = """You are an AI assistant tester. The idea is to come up with a prompt which will make the following tool produce an error.

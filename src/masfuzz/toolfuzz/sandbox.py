@@ -1,7 +1,7 @@
 """Run fuzzed tool calls where they can do no harm.
 
 The isolation is the operating system's, the same whether masfuzz runs as root or not
-(masfuzz.toolfuzz.confine has the steps and why they are done by hand). A tool's worker is a
+(masfuzz.exec.confine has the steps and why they are done by hand). A tool's worker is a
 fork of masfuzz that, before any tool code runs:
 - has every inherited descriptor closed (a run store's, a model client's socket) and an
   environment of an allow-list plus the names the user passes (`--pass-env`);
@@ -81,7 +81,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from masfuzz.toolfuzz.confine import (Confinement, become_root_inside, build_root, clean_environment,
+from masfuzz.exec.confine import (Confinement, become_root_inside, build_root, clean_environment,
                                       close_descriptors, die_with_parent, enter_namespaces, hard_limit,
                                       hidden_names, libc, lock_down, readable_paths, sandbox_tasks,
                                       seccomp, vm_bytes, write_id_maps)
@@ -234,7 +234,7 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
 
 
 def _confinement(tool: FuzzTool | None, state: CallState, base: str, scratch_mb: int) -> Confinement:
-    """What a worker of `tool` may read and keep (see masfuzz.toolfuzz.confine)."""
+    """What a worker of `tool` may read and keep (see masfuzz.exec.confine)."""
     setup_file = None
     if state.setup is not None:
         try:
@@ -250,7 +250,7 @@ def _confinement(tool: FuzzTool | None, state: CallState, base: str, scratch_mb:
 
 
 def _confined(conn: Any, conf: Confinement, serve: Callable[[Any], None]) -> None:
-    """In a fresh fork of masfuzz: confine a worker (masfuzz.toolfuzz.confine's steps) and run
+    """In a fresh fork of masfuzz: confine a worker (masfuzz.exec.confine's steps) and run
     `serve(lib)` in it, as PID 1 of its PID namespace. This process stays outside, writes the
     user namespace's id maps and passes on how the worker ended; a refused step is sent to the
     parent as {"kind": "refused", "detail": why}."""

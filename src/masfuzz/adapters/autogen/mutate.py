@@ -35,7 +35,7 @@ from autogen_core.tools import StaticStreamWorkbench
 from masfuzz.adapters import mutation as shared
 from masfuzz.adapters.autogen.extract import inner_agent, leaves, participants
 from masfuzz.adapters.mutation import Changes, NotApplicable, TurnLimit
-from masfuzz.mutate.operators import NAMES
+from masfuzz.spec.mutants import NAMES
 from masfuzz.scenario import Mutation
 
 OPERATORS: frozenset[str] = frozenset(NAMES)  # each has a meaning here (by team kind, above)

@@ -21,10 +21,9 @@ no declared name) are one agent to it, and get one setting.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
-from masfuzz.adapters.base import Adapter, execute
+from masfuzz.adapters.base import Adapter
 from masfuzz.errors import MasfuzzError
 from masfuzz.llm.types import ChatReply, ChatRequest, ModelClient
 from masfuzz.scenario import Scenario
@@ -91,30 +90,8 @@ class BlackboxAdapter(Adapter):
 ADAPTER = BlackboxAdapter
 
 
-def _spec_of(target: str) -> WorkflowSpec:
-    from masfuzz.target import open_target
-
-    return open_target(target).spec
-
-
-def run_from_args(args: Any, scenario: Scenario) -> Trace:
-    if not args.blackbox:
-        raise MasfuzzError("exec: give a TARGET, or --blackbox COMMAND")
-    agents: list[tuple[str, str]] = []
-    if args.spec:
-        agents = [(a.id, a.instructions) for a in _spec_of(args.spec).agents if a.instructions]
-    for item in args.bb_agent:  # one name may be given several times, one prompt each
-        name, sep, prompt = item.partition("=")
-        if not sep or not name:
-            raise MasfuzzError(f"--bb-agent {item!r}: expected NAME=PROMPT")
-        agents.append((name, prompt))
-    app = BlackboxApp(args.blackbox, cwd=args.cwd, answers=args.answer, agents=agents)
-    adapter = BlackboxAdapter()
-    return asyncio.run(execute(adapter, app, adapter.extract(app), scenario))
-
-
 __all__ = [
     "ADAPTER", "DEFAULT_TIMEOUT", "DUMMY_KEY", "OUTPUT_TAIL", "STOP_PHRASES", "AppOutcome",
     "BlackboxAdapter", "BlackboxApp", "app_environment", "run_app", "run_blackbox",
-    "run_from_args", "spec_from_traces", "trace_from_calls",
+    "spec_from_traces", "trace_from_calls",
 ]

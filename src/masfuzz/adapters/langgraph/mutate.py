@@ -40,7 +40,7 @@ from masfuzz.adapters import mutation as shared
 from masfuzz.adapters.langgraph.extract import END, START, handoff_destination, inner_tool_nodes, tool_nodes
 from masfuzz.adapters.langgraph.reach import Place, graph_places
 from masfuzz.adapters.mutation import Changes, NotApplicable, TurnLimit
-from masfuzz.mutate.operators import NAMES
+from masfuzz.spec.mutants import NAMES
 from masfuzz.scenario import Mutation
 from masfuzz.spec.model import WorkflowSpec
 

@@ -176,7 +176,7 @@ def _run_hook(handoff: Any, ctx: Any) -> None:
     import json
 
     from masfuzz.adapters.syncrun import run_coroutine_sync
-    from masfuzz.control import placeholders
+    from masfuzz.placeholders import placeholders
 
     schema = getattr(handoff, "input_json_schema", None) or {}
     try:

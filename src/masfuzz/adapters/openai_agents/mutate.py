@@ -20,7 +20,7 @@ from masfuzz.adapters import mutation as shared
 from masfuzz.adapters.mutation import Changes, NotApplicable, TurnLimit
 from masfuzz.adapters.openai_agents import sdk
 from masfuzz.adapters.openai_agents.extract import Walk
-from masfuzz.mutate.operators import NAMES
+from masfuzz.spec.mutants import NAMES
 from masfuzz.scenario import Mutation
 
 OPERATORS: frozenset[str] = frozenset(NAMES)  # every operator applies to this framework
