@@ -109,3 +109,31 @@ def test_a_judge_that_cannot_answer_leaves_the_rule_deciding_and_says_why(cli, t
     assert code in (0, 1), err
     [f] = [f for f in json.loads(out)["failures"] if f["detector"] == "handover_facts"]
     assert f["decided_by"].startswith("rule (judge unavailable: its replies were malformed")
+
+
+def test_a_judge_call_that_fails_leaves_the_rule_deciding_and_says_why():
+    trace = _handover(Message(agent="seat_agent", content="What is your confirmation number?"))
+    failing = ScriptedClient(testers.failing_judge, "scripted/tester")
+    [f], [note] = asyncio.run(confirm_proposals(trace, skeleton(SPEC), detect(trace, SPEC), failing))
+    assert f.decided_by.startswith("rule (judge unavailable: its model call failed") and f.proposal
+    assert "no reply within 30s" in f.decided_by and "the rules decided" in note
+
+
+def test_the_judge_spends_the_model_call_budget_and_respects_it(cli, tmp_path):
+    """One tester call allowed: the first execution's proposal is judged (rejected: a note), the
+    second's, recorded with the budget spent, stays the rule's and says why."""
+    from masfuzz.store.db import RunStore
+
+    store = tmp_path / "runs.db"
+    code, _, err = cli("fuzz", DESK, "--input", FALSE, "--input", TRUE, "--sut-model", DOUBTING,
+                       "--model", CAMPAIGN_JUDGE, "--budget", "1calls", "--seed-tasks", "0",
+                       "--no-spec-agent", "--no-cache", "--executor", "inprocess", "--store", str(store),
+                       "--progress", "off")
+    assert code in (0, 1), err
+    db = RunStore(store)
+    run = db.latest_run("fuzz")
+    [note] = db.notes(run)
+    assert db.scenario(note["scenario_id"]).input == FALSE
+    [f] = [f for f in db.failures(run) if f["detector"] == "handover_facts"]
+    assert db.scenario(f["scenario_id"]).input == TRUE
+    assert f["decided_by"].startswith("rule (judge unavailable: budget: 1 tester model calls")
