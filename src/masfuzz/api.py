@@ -432,7 +432,7 @@ def run_fuzz(opts: argparse.Namespace, progress: Callable[[str], None] | None = 
     campaign = Campaign(target, system.spec, executor, setup.coverage_models(), [phase], store,
                         run_id, seed=opts.seed, budget=_budget(opts), started=started, progress=say,
                         tester_usage=tester.ledger.total, status=status, lease_owner=owner,
-                        detectors=setup.detectors())
+                        detectors=setup.detectors(), confirm=setup.confirm())
     summary = _drive(campaign, store, run_id, owner, earlier, tester)
     store.finish_run(run_id, "completed", {**summary, **control,
                                            "fuzz": {**phase.summary(), **setup.summary()}})
@@ -532,7 +532,7 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
     campaign = Campaign(target, system.spec, executor, setup.coverage_models(), list(built.values()),
                         store, run_id, seed=opts.seed, budget=_budget(opts), started=started, progress=say,
                         tester_usage=tester.ledger.total, status=status, lease_owner=owner,
-                        detectors=setup.detectors())
+                        detectors=setup.detectors(), confirm=setup.confirm())
     summary = _drive(campaign, store, run_id, owner, earlier, tester)
     summary.update(control)
     summary.update(known.summary())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import time
 from collections.abc import Iterator
 from typing import Annotated, Any, Literal, Union
@@ -249,6 +250,19 @@ def carries_refusal(event: Any) -> bool:
     if isinstance(event, ErrorEvent):
         return "model not injected" in event.message
     return isinstance(event, ToolResult) and event.status == "error" and "model not injected" in str(event.payload)
+
+
+HANDOFF_TOOL = re.compile(r"^transfer_to_(?P<to>\w+)$")
+
+
+def handoff_call_target(tool: str) -> str | None:
+    """The agent a model's call of `transfer_to_<agent>` hands the floor to (the OpenAI Agents
+    SDK's and langgraph-swarm's default handoff tool, and the name masfuzz's own bridges show
+    their model), or None for any other tool. Such a call is a hand-over: a trace records it as
+    a `DelegationEvent` alone, never as a tool call with a result, whether it was recorded live
+    or read from a log, so the specification a log gives has no `transfer_to_x` tool edge."""
+    found = HANDOFF_TOOL.match(tool)
+    return found.group("to") if found else None
 
 
 class TraceRecorder:

@@ -99,6 +99,28 @@ def test_openai_agents_run_items_and_handoffs():
     assert [(d.from_, d.to) for _, d in _at(log.trace, DelegationEvent)] == [("assistant", "refunds")]
     [(ref, err)] = [(r, e) for r, e in _at(log.trace, ToolResult) if e.status == "error"]
     assert ref == "4" and (err.agent, err.tool) == ("refunds", "refund")
+    # the hand-over is a delegation alone, as the live adapters record it: no tool, no result
+    assert [e.tool for _, e in _at(log.trace, ToolCall)] == ["refund"]
+    assert [e.tool for _, e in _at(log.trace, ToolResult)] == ["refund"]
+
+
+def test_a_log_hand_over_is_no_tool_edge_of_the_workflow_it_gives():
+    """The workflow a log gives (`judge --chat` derives it, and FLARE's specification from it)
+    has the hand-over as a delegation, as a live run's has, and no `transfer_to_x` tool."""
+    from masfuzz.adapters.blackbox import spec_from_traces
+
+    trace = read({"new_items": [
+        {"type": "handoff_call_item", "agent": {"name": "triage"}, "raw_item": {
+            "type": "function_call", "name": "transfer_to_faq", "call_id": "h1", "arguments": "{}"}},
+        {"type": "handoff_output_item", "agent": {"name": "triage"}, "raw_item": {
+            "type": "function_call_output", "call_id": "h1", "output": "{\"assistant\": \"faq\"}"}},
+        {"type": "tool_call_item", "agent": {"name": "faq"}, "raw_item": {
+            "type": "function_call", "name": "faq_lookup", "call_id": "f1", "arguments": "{}"}},
+        {"type": "tool_call_output_item", "agent": {"name": "faq"}, "raw_item": {
+            "type": "function_call_output", "call_id": "f1", "output": "No answer."}}]}).trace
+    spec = spec_from_traces([trace])
+    assert [t.id for t in spec.tools] == ["faq_lookup"]
+    assert ("triage", "faq") in {(d.from_, d.to) for d in spec.delegations}
 
 
 def test_langgraph_message_state():
@@ -113,7 +135,9 @@ def test_langgraph_message_state():
         {"type": "ai", "name": "weather_agent", "content": "Sunny, 25 C."}]}
     log = read(state)
     assert log.format == "langgraph" and log.trace.speaker_order == ["supervisor", "weather_agent"]
-    assert [(r, e.status) for r, e in _at(log.trace, ToolResult)] == [("2", "ok"), ("4", "error")]
+    # langgraph-swarm's transfer is a hand-over, its "ok" no tool's result (as the live adapter)
+    assert [(r, e.status) for r, e in _at(log.trace, ToolResult)] == [("4", "error")]
+    assert [(r, d.to) for r, d in _at(log.trace, DelegationEvent)] == [("1", "weather_agent")]
     assert [r for r, _ in _at(log.trace, AgentTurn)] == ["1", "3"]
 
 

@@ -218,3 +218,16 @@ def proposal_judge(request: ChatRequest) -> str:
         else:
             out.append((n, "CORRECT", "the log shows it"))
     return verdicts(out)
+
+
+def campaign_tester(request: ChatRequest):
+    """A `fuzz` or `run` campaign's tester whose judge agent is `proposal_judge`: the failure
+    agent reports nothing (so every verdict is on a detector's proposal) and every other request
+    (the structural phase's realizer) gets the generic template tester's answer."""
+    from masfuzz.generate.generic_tester import policy as template
+
+    if request.agent == "judge-agent":
+        return proposal_judge(request)
+    if request.agent == "failure-agent":
+        return json.dumps({"violations": []})
+    return template(request)

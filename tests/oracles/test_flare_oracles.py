@@ -277,3 +277,57 @@ def test_the_guard_checks_clauses_elements_root_causes_and_quotes(run):
     }
     for reason, change in cases.items():
         assert guard.problem(ok.model_copy(update=change))[0] == reason
+
+
+# --- a tool the instructions make conditional ----------------------------------------------------
+
+def _loop(critic: str, refiner: str, *, called: str | None = None):
+    """A writer-critic-refiner loop (ADK's loop sample's shape) in which the critic says `critic`
+    and the refiner `refiner`: its workflow, FLARE specification and trace."""
+    from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
+    from masfuzz.trace import TerminationEvent, ToolCall, Trace
+
+    wf = WorkflowSpec(
+        system=SystemInfo(id="loop", entry_agent="critic", pattern="handoff"),
+        agents=(AgentSpec(id="critic", instructions=(
+                    "Review the draft. If the draft has problems, call request_revision with them. "
+                    "Otherwise say it is approved.")),
+                AgentSpec(id="refiner", instructions=(
+                    "Analyze the critique.\nIF the critique is exactly \"No major issues found.\":\n"
+                    "You MUST call the 'exit_loop' function.\nELSE (the critique has feedback):\n"
+                    "Apply the suggestions.\n\nEither output the refined document OR call exit_loop.")),
+                AgentSpec(id="archivist", instructions="Call store_draft, and if it fails, apologise.")),
+        tools=(ToolSpec(id="request_revision", description="Send the draft back."),
+               ToolSpec(id="exit_loop", description="End the loop."),
+               ToolSpec(id="store_draft", description="Store the draft.")),
+        permissions=Permissions(allow=(("critic", "request_revision"), ("refiner", "exit_loop"),
+                                       ("archivist", "store_draft"))),
+        delegations=({"from": "critic", "to": "refiner"}, {"from": "refiner", "to": "archivist"}))
+    events = [Message(role="user", content="Write a short story about a lighthouse."),
+              AgentTurn(agent="critic"), Message(agent="critic", content=critic),
+              AgentTurn(agent="refiner")]
+    events += [ToolCall(agent="refiner", tool=called, call_id="c1")] if called else []
+    events += [Message(agent="refiner", content=refiner), AgentTurn(agent="archivist"),
+               Message(agent="archivist", content="The story is ready."),
+               TerminationEvent(reason="completed", final_output=refiner)]
+    return wf, skeleton(wf), Trace(scenario_id="s", events=tuple(events))
+
+
+def _omitted(wf, spec, trace):
+    return {f.elements for f in tool_omission(trace, spec, wf)}
+
+
+def test_a_conditional_tool_is_no_duty_while_its_condition_is_not_shown_met():
+    # the critic found nothing wrong: no revision owed; the refiner had feedback: no exit owed
+    wf, spec, trace = _loop("The story is clear and the draft has no problems.",
+                            "The lighthouse keeper climbed the stairs at dusk.")
+    assert _omitted(wf, spec, trace) == {("archivist", "store_draft")}  # plain duty, not called
+
+
+def test_a_conditional_tool_is_a_duty_once_the_trace_shows_its_condition():
+    wf, spec, trace = _loop("The draft has problems: the ending is rushed.", "Here is the story again.")
+    assert ("critic", "request_revision") in _omitted(wf, spec, trace)
+    wf, spec, trace = _loop("No major issues found.", "The story is final.")
+    assert ("refiner", "exit_loop") in _omitted(wf, spec, trace)  # the IF line's quote was said
+    wf, spec, trace = _loop("No major issues found.", "Done.", called="exit_loop")
+    assert ("refiner", "exit_loop") not in _omitted(wf, spec, trace)

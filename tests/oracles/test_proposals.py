@@ -7,6 +7,9 @@ proposal_judge), so these fail when the proposal is not passed or its verdict ig
 from __future__ import annotations
 
 import asyncio
+import json
+
+import pytest
 
 from masfuzz.fuzz.failure_agents import confirm_proposals, to_failures, _Checked, Finding
 from masfuzz.graph.specification import skeleton
@@ -15,6 +18,7 @@ from masfuzz.oracles import detect
 from masfuzz.oracles.failure import JUDGE_CONFIRMED, RULE, UNCONFIRMED, dedupe
 from masfuzz.trace import AgentTurn, ErrorEvent, Message, TerminationEvent, Trace
 
+from tests.conftest import ROOT
 from tests.oracles import oracle_testers as testers
 from tests.oracles.test_semantic import SPEC, _handover
 
@@ -60,3 +64,76 @@ def test_a_failure_agent_finding_of_the_proposed_fault_confirms_it_and_prints_as
     assert [f.fingerprint for f in agreed] == [proposed.fingerprint]  # one fault, one fingerprint
     [f] = dedupe([proposed, *agreed])
     assert f.decided_by == JUDGE_CONFIRMED and set(f.oracles) == {"handover_facts", "failure_agent"}
+
+
+DESK = f"{ROOT / 'tests' / 'oracles' / 'semantic_apps.py'}:careful_triage"
+DOUBTING = f"scripted/{ROOT / 'tests' / 'oracles' / 'doubting_seat_policy.py'}:policy"
+CAMPAIGN_JUDGE = f"scripted/{ROOT / 'tests' / 'oracles' / 'oracle_testers.py'}:campaign_tester"
+TRUE = "Please move me to seat 14C, confirmation ABC123"
+FALSE = TRUE + " (doubtful)"
+
+
+@pytest.mark.parametrize("command", ["fuzz", "run"])
+def test_fuzz_and_run_put_each_proposal_to_the_judge_before_storing_it(cli, tmp_path, command):
+    """The doubtful execution runs first: its proposal, were the verdict ignored, would be the
+    stored reproducer; rejected, it is a note, and the true one's execution reproduces."""
+    from masfuzz.store.db import RunStore
+
+    store = tmp_path / "runs.db"
+    extra = (["--rounds", "1", "--seed-tasks", "0", "--no-spec-agent"] if command == "fuzz"
+             else ["--phases", "flare", "--budget", "4x", "--seed-tasks", "0", "--no-spec-agent",
+                   "--suite", str(tmp_path / "suite.yaml")])
+    code, out, err = cli(command, DESK, "--input", FALSE, "--input", TRUE, "--sut-model", DOUBTING,
+                         "--model", CAMPAIGN_JUDGE, "--no-cache", "--executor", "inprocess",
+                         "--store", str(store), "--progress", "off", *extra)
+    assert code in (0, 1), err
+    db = RunStore(store)
+    run = db.latest_run(command)
+    [f] = [f for f in db.failures(run) if f["detector"] == "handover_facts"]
+    assert (f["decided_by"], f["agent"]) == (JUDGE_CONFIRMED, "seat_booking_agent")
+    assert db.scenario(f["scenario_id"]).input == TRUE
+    notes = db.notes(run)
+    assert notes and all("rejected handover_facts's proposal" in n["text"] for n in notes)
+    assert {db.scenario(n["scenario_id"]).input for n in notes} == {FALSE}
+    assert "rejected by the judge agent (no failures)" in out
+
+
+def test_a_judge_that_cannot_answer_leaves_the_rule_deciding_and_says_why(cli, tmp_path):
+    """The template tester answers a judge's request with a user request, twice: malformed, so
+    the proposal is kept, and says the judge was unavailable."""
+    store = tmp_path / "runs.db"
+    code, out, err = cli("fuzz", DESK, "--input", TRUE, "--sut-model", DOUBTING, "--model",
+                         "scripted/masfuzz.generate.generic_tester:policy", "--rounds", "1",
+                         "--seed-tasks", "0", "--no-spec-agent", "--no-cache", "--executor",
+                         "inprocess", "--store", str(store), "--format", "json", "--progress", "off")
+    assert code in (0, 1), err
+    [f] = [f for f in json.loads(out)["failures"] if f["detector"] == "handover_facts"]
+    assert f["decided_by"].startswith("rule (judge unavailable: its replies were malformed")
+
+
+def test_a_judge_call_that_fails_leaves_the_rule_deciding_and_says_why():
+    trace = _handover(Message(agent="seat_agent", content="What is your confirmation number?"))
+    failing = ScriptedClient(testers.failing_judge, "scripted/tester")
+    [f], [note] = asyncio.run(confirm_proposals(trace, skeleton(SPEC), detect(trace, SPEC), failing))
+    assert f.decided_by.startswith("rule (judge unavailable: its model call failed") and f.proposal
+    assert "no reply within 30s" in f.decided_by and "the rules decided" in note
+
+
+def test_the_judge_spends_the_model_call_budget_and_respects_it(cli, tmp_path):
+    """One tester call allowed: the first execution's proposal is judged (rejected: a note), the
+    second's, recorded with the budget spent, stays the rule's and says why."""
+    from masfuzz.store.db import RunStore
+
+    store = tmp_path / "runs.db"
+    code, _, err = cli("fuzz", DESK, "--input", FALSE, "--input", TRUE, "--sut-model", DOUBTING,
+                       "--model", CAMPAIGN_JUDGE, "--budget", "1calls", "--seed-tasks", "0",
+                       "--no-spec-agent", "--no-cache", "--executor", "inprocess", "--store", str(store),
+                       "--progress", "off")
+    assert code in (0, 1), err
+    db = RunStore(store)
+    run = db.latest_run("fuzz")
+    [note] = db.notes(run)
+    assert db.scenario(note["scenario_id"]).input == FALSE
+    [f] = [f for f in db.failures(run) if f["detector"] == "handover_facts"]
+    assert db.scenario(f["scenario_id"]).input == TRUE
+    assert f["decided_by"].startswith("rule (judge unavailable: budget: 1 tester model calls")

@@ -42,7 +42,7 @@ from masfuzz.adapters.otel import arguments_of
 from masfuzz.errors import MasfuzzError
 from masfuzz.trace import (
     EVENT_SOURCES, AgentTurn, ChatEnd, ChatStart, DelegationEvent, Message, TerminationEvent,
-    ToolCall, ToolResult, Trace, Usage,
+    ToolCall, ToolResult, Trace, Usage, handoff_call_target,
 )
 
 FORMATS = ("ag2", "ag2-sequence", "agentchat", "magentic-one", "openai-agents", "langgraph")
@@ -57,7 +57,6 @@ _CODE_BLOCK = re.compile(r"```[ \t]*(\w*)[^\n]*\n(.*?)```", re.DOTALL)
 _EXIT = re.compile(r"exit\s*code:?\s*(-?\d+)|\bexitcode:\s*(-?\d+)", re.IGNORECASE)
 _SCRIPT_RAN = re.compile(r"^\s*The script ran\b", re.IGNORECASE)
 _ROLE_SPEAKER = re.compile(r"^\s*(?P<agent>[^()]+?)\s*(?:\((?:->\s*(?P<to>[^)]+)|[^)]*)\))?\s*$")
-_HANDOFF_TOOL = re.compile(r"^transfer_to_(?P<to>\w+)$")
 _ERROR_TEXT = re.compile(r"^\s*(?:error\b|traceback\b|exception\b)", re.IGNORECASE)
 _TERMINATE_ONLY = re.compile(r"\s*\bTERMINATE\b\s*", re.IGNORECASE)
 _AGENTCHAT_TYPES = ("TextMessage", "MultiModalMessage", "StopMessage", "ToolCallRequestEvent",
@@ -93,6 +92,8 @@ class _Builder:
     tokens_out: int = 0
     model_calls: int = 0
     calls: dict[str, str] = field(default_factory=dict)  # call id -> the calling agent
+    handoffs: set[str] = field(default_factory=set)  # call ids of hand-overs (their output is none)
+    handed: str | None = None  # the agent the last hand-over named, until the next turn
     code: dict[str, Any] | None = None  # the last code block not yet run: author, call id
 
     def add(self, event: Any, ref: str | None) -> None:
@@ -100,10 +101,12 @@ class _Builder:
         self.sources.append(ref)
 
     def turn(self, agent: str, ref: str, trigger: str | None = "selector") -> None:
-        """`agent` takes the floor (a speaker change in a group chat is its delegation)."""
+        """`agent` takes the floor (a speaker change in a group chat is its delegation, unless
+        a hand-over to it was just recorded)."""
+        handed, self.handed = self.handed, None
         if agent == self.speaker:
             return
-        if self.speaker is not None and trigger:
+        if self.speaker is not None and trigger and agent != handed:
             self.add(DelegationEvent(**{"from": self.speaker, "to": agent}, trigger=trigger), ref)
         self.add(AgentTurn(agent=agent), ref)
         self.speaker = agent
@@ -240,15 +243,23 @@ def _ag2_chat(b: _Builder, messages: list[dict[str, Any]], prefix: str, *, first
             b.add(DelegationEvent(**{"from": agent, "to": to}, trigger="delegate"), ref)
 
 
-def _call(b: _Builder, agent: str, tool: str, raw: Any, call_id: str, ref: str) -> None:
+def _call(b: _Builder, agent: str, tool: str, raw: Any, call_id: str, ref: str) -> str | None:
+    """A tool call, or a hand-over (`transfer_to_<agent>`: a delegation, as live adapters record
+    it, and its output no tool result); returns the agent handed to, if any."""
+    to = handoff_call_target(tool)
+    if to is not None:
+        b.add(DelegationEvent(**{"from": agent, "to": to}, trigger="handoff"), ref)
+        b.handoffs.add(call_id)
+        b.handed = to
+        return to
     b.add(ToolCall(agent=agent, tool=tool, arguments=arguments_of(raw), call_id=call_id), ref)
     b.calls[call_id or tool] = agent
-    handoff = _HANDOFF_TOOL.match(tool)
-    if handoff:
-        b.add(DelegationEvent(**{"from": agent, "to": handoff.group("to")}, trigger="handoff"), ref)
+    return None
 
 
 def _result(b: _Builder, call_id: str, tool: str, text: str, ref: str, error: bool | None = None) -> None:
+    if call_id and call_id in b.handoffs:
+        return  # a hand-over's acknowledgement ({"assistant": "refunds"}): no tool answered
     agent = b.calls.get(call_id) or b.calls.get(tool) or b.speaker or "agent"
     if not tool:  # named by the call it answers
         tool = next((e.tool for e in reversed(b.events)
@@ -337,7 +348,9 @@ def _read_agentchat(data: Any, fmt: str) -> Trace:
         b.usage(m.get("models_usage"))
         if kind == "ToolCallRequestEvent":
             for call in content or ():
-                if isinstance(call, dict):
+                if isinstance(call, dict) and handoff_call_target(str(call.get("name", ""))) is not None:
+                    b.handoffs.add(str(call.get("id", "")))  # its HandoffMessage is the hand-over
+                elif isinstance(call, dict):
                     _call(b, source, str(call.get("name", "")), call.get("arguments"), str(call.get("id", "")), ref)
         elif kind == "ToolCallExecutionEvent":
             for r in content or ():
@@ -387,10 +400,10 @@ def _read_openai(data: Any, fmt: str) -> Trace:
             b.say(current, _text(item.get("content")), ref)
         elif kind == "function_call":
             b.turn(current, ref, None)
-            _call(b, current, str(item.get("name", "")), item.get("arguments"), str(item.get("call_id", "")), ref)
-            handoff = _HANDOFF_TOOL.match(str(item.get("name", "")))
-            if handoff:
-                current = handoff.group("to")
+            to = _call(b, current, str(item.get("name", "")), item.get("arguments"),
+                       str(item.get("call_id", "")), ref)
+            if to is not None:
+                current = to
                 b.speaker = current  # the delegation above hands the floor over
                 b.add(AgentTurn(agent=current), ref)
         elif kind == "function_call_output":

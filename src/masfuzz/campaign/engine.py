@@ -44,7 +44,7 @@ import asyncio
 import os
 import socket
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -55,6 +55,7 @@ from masfuzz.coverage.base import CoverageMap, CoverageModel
 from masfuzz.coverage.structural import CriterionTally
 from masfuzz.errors import MasfuzzError
 from masfuzz.graph.coordination import CoordinationGraph
+from masfuzz.oracles.failure import Failure, undecided
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.store.db import RunStore
@@ -92,6 +93,9 @@ def _spends(phase: Phase) -> tuple[str, ...]:
 def _share(phase: Phase) -> float:
     """A phase's weight in the budget's shares (`share`, 1 when it does not say)."""
     return float(getattr(phase, "share", 1.0))
+
+
+Confirm = Callable[[Any, list[Failure]], Awaitable[tuple[list[Failure], list[str]]]]
 
 
 class PhaseNotRun(Exception):
@@ -151,6 +155,11 @@ class Campaign:
     lease_owner: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
     stop_reason: str | None = None  # set when the budget ended the campaign
     detectors: Detectors | None = None  # the deterministic oracles (default: the workflow's)
+    # The judge agent's decision on the detectors' proposals of one execution, before anything
+    # of it is stored (`masfuzz.fuzz.failure_agents.confirm_proposals` under the command's
+    # tester): (trace, failures) -> (failures decided, notes on those it rejected). None: the
+    # rules decide (`--no-judge`, or a command without a tester).
+    confirm: Confirm | None = None
     results: list[PhaseResult] = field(default_factory=list)  # how each phase ended, in order
     # when the command began (`time.monotonic()`): its start-up (loading the system and its
     # models, the control check, FLARE's preparation) is spent of the wall-time budget too
@@ -204,7 +213,8 @@ class Campaign:
                     # unrecorded (not a timeout of the system), and a resumed campaign runs it.
                     exhausted = self._exhausted() or f"wall time {self.budget.wall_time:g} s used"
                     break
-                outcomes[i] = self.recorder.record(scenarios[i], trace)
+                found, notes = await self._decided(scenarios[i], trace)
+                outcomes[i] = self.recorder.record(scenarios[i], trace, found, notes)
                 self._count_usage(trace)
                 self.renew_lease()
                 self._emit("execution")
@@ -221,6 +231,27 @@ class Campaign:
             raise BudgetExhausted(exhausted, share=self._share_only(exhausted),
                                   outcomes=[outcomes.get(i) for i in range(len(scenarios))])
         return [outcomes[i] for i in range(len(scenarios))]
+
+    async def _decided(self, scenario: Scenario, trace: Any) -> tuple[list[Failure], list[str]]:
+        """The execution's findings as they are to be stored: the detectors', each proposal put
+        to the judge (`confirm`) first. The judge's calls are the tester's, so the model-call
+        budget counts them; with that budget spent, the wall-time budget ending during the
+        call, or the call breaking, the rule decides the proposals and says why: a proposal
+        is never lost, and the campaign goes on."""
+        found = self.recorder.findings(scenario, trace)
+        if self.confirm is None or not any(f.for_the_judge for f in found):
+            return found, []
+        spent = self.budget_left(("model_calls",))
+        if spent is not None:
+            return undecided(found, f"budget: {spent}"), []
+        step = self.confirm(trace.model_copy(update={"scenario_id": scenario.id}), found)
+        left = self.time_left(whole=True)
+        try:
+            return await (step if left is None else asyncio.wait_for(step, left))
+        except asyncio.TimeoutError:
+            return undecided(found, f"wall time {self.budget.wall_time:g} s used during its call"), []
+        except Exception as exc:  # masfuzz's or the model layer's own failure: said, not fatal
+            return undecided(found, f"{type(exc).__name__}: {exc}"), []
 
     async def _within_budget(self, task: "asyncio.Future[Any]") -> Any:
         """The task's trace, or None when the wall-time budget ends first. A run under way when

@@ -188,7 +188,15 @@ class Recorder:
                                           outcome.scenario.id)
         return fresh
 
-    def record(self, scenario: Scenario, trace: Trace) -> Outcome:
+    def findings(self, scenario: Scenario, trace: Trace) -> list[Failure]:
+        """What the deterministic detectors find in one execution of `scenario`, before it is
+        recorded (its proposals may go to the judge agent first: `Campaign.confirm`)."""
+        return self.detectors(trace.model_copy(update={"scenario_id": scenario.id}))
+
+    def record(self, scenario: Scenario, trace: Trace, found: list[Failure] | None = None,
+               notes: Iterable[str] = ()) -> Outcome:
+        """Store one execution with its findings (`found`, as decided; default: the detectors'
+        own) and the notes on proposals the judge rejected, which are no failures."""
         trace = trace.model_copy(update={"scenario_id": scenario.id})
         self.settle_replay()  # something new runs: all that was stored is covered before it
         items = self.coverage.items(trace)
@@ -196,6 +204,8 @@ class Recorder:
         if self.store is not None and self.run_id is not None:
             eid = self.store.record_execution(self.run_id, scenario, trace, sorted(items),
                                               seq=len(self._done))
+            for note in notes:
+                self.store.record_note(self.run_id, eid, scenario.id, note)
         self._done[scenario.id] = (eid, trace)
         self._note_faults(scenario)
         self._items[scenario.id] = set(items)
@@ -203,5 +213,5 @@ class Recorder:
         self.executed += 1
         outcome = Outcome(scenario, trace, eid, self.coverage.add(items))
         # the first scenario that showed a failure stays its reproducer (or a stronger witness)
-        fresh = self.add_failures(outcome, self.detectors(trace))
+        fresh = self.add_failures(outcome, self.detectors(trace) if found is None else found)
         return Outcome(scenario, trace, eid, outcome.gain, tuple(fresh))

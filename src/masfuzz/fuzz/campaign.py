@@ -8,10 +8,12 @@ writes). Both are part of the run's configuration, so a re-run with the same one
 
 During it: coverage is structural (obligations), behavioural (FLARE's agent x behaviour matrix)
 and path (legal execution paths under the specification's dependencies); every execution goes
-through the spec-aware deterministic oracles; an execution that added coverage is also read by
-the failure and judge agents (`--judge-rounds`, off with `--no-judge`). Only those: a model-backed
-reading of every execution would cost two or more tester calls per run, and an execution that
-covered nothing new follows a path and behaviours already judged.
+through the spec-aware deterministic oracles, whose proposals (readings of free text) the judge
+agent decides before the execution is stored (`confirm`: one call for an execution that has
+any); an execution that added coverage is also read by the failure and judge agents
+(`--judge-rounds`; `--no-judge` turns both off). Only those: a model-backed reading of every
+execution would cost two or more tester calls per run, and an execution that covered nothing
+new follows a path and behaviours already judged.
 """
 
 from __future__ import annotations
@@ -194,6 +196,21 @@ class FuzzSetup:
             rejected=[_decision(r) for r in report.rejected],
             added=[f.fingerprint for f in report.failures]))
         return {"items": items, "failures": report.failures}
+
+    def confirm(self) -> Any:
+        """The judge agent's decision on every execution's proposals (`Campaign.confirm`), or
+        None with `--no-judge`: the rules then decide, as without a tester."""
+        return None if self.opts.no_judge else self._confirm
+
+    async def _confirm(self, trace: Any, failures: list[Any]) -> tuple[list[Any], list[str]]:
+        from masfuzz.fuzz.failure_agents import confirm_proposals
+
+        stats = TesterStats()
+        try:
+            return await confirm_proposals(trace, self.flare, failures, self.tester,
+                                           seed=self.opts.seed, stats=stats)
+        finally:  # a call the budget cut short was made all the same (the rejections: notes)
+            self._count("proposal_judge", stats)
 
     def _count(self, role: str, stats: TesterStats) -> None:
         total = self.stats.setdefault(role, TesterStats())

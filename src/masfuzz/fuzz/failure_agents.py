@@ -44,7 +44,7 @@ from masfuzz.oracles.attribution import attribute
 from masfuzz.oracles.blame import blame_all
 from masfuzz.oracles.eventlog import EventLog, event_log
 from masfuzz.oracles.failure import (
-    AGENTS, FLARE_CATEGORIES, JUDGE_CONFIRMED, JUDGED_DETECTOR, ROOT_CAUSES, Failure, dedupe,
+    AGENTS, FLARE_CATEGORIES, JUDGE_CONFIRMED, JUDGED_DETECTOR, ROOT_CAUSES, Failure, dedupe, undecided,
 )
 from masfuzz.trace import Trace
 
@@ -230,24 +230,32 @@ def to_failures(confirmed: list[_Checked], trace: Trace, tools: list[str] = ()) 
 
 
 async def confirm_proposals(trace: Trace, flare_spec: FlareSpec, failures: list[Failure], client: ModelClient,
-                            *, seed: int | None = None) -> tuple[list[Failure], list[str]]:
-    """The detectors' proposals (`Failure.proposal`: readings of free text) put to the judge
-    agent with the specification and the log, as the failure agent's findings are: each judged
-    CORRECT is kept as `decided_by` JUDGE_CONFIRMED, each judged INCORRECT is no failure and
-    becomes a note (with the judge's reason); a proposal the judge gave no verdict on keeps the
-    rule's decision. Returns the failures and the notes."""
-    proposals = [f for f in failures if f.proposal and f.attribution == "sut"]
+                            *, seed: int | None = None,
+                            stats: TesterStats | None = None) -> tuple[list[Failure], list[str]]:
+    """The one place a detector's proposal (`Failure.for_the_judge`: a reading of free text) is
+    decided, for `judge`, `fuzz` and `run` alike: the proposals are put to the judge agent with
+    the specification and the log, as the failure agent's findings are; each judged CORRECT is
+    kept as `decided_by` JUDGE_CONFIRMED, each judged INCORRECT is no failure and becomes a note
+    (with the judge's reason). When the judge gives no usable answer (its call failed, its reply
+    stayed malformed) or no verdict on a proposal, the rule's decision stands and says so
+    (`judge_unavailable`): a proposal is never lost. `stats` counts the judge's calls. Returns
+    the failures and the notes."""
+    proposals = [f for f in failures if f.for_the_judge]
     if not proposals:
         return failures, []
+    stats = stats if stats is not None else TesterStats()
     log = event_log(trace)
     guard = Guard(flare_spec, trace, log)
     checked = [_Checked(finding=Finding(category=f.category, clause=_clause_for(f, flare_spec), root_cause=f.root_cause,
                                         elements=f.elements, quote=_quote(trace, f), reason=f.description),
                         evidence=f.evidence) for f in proposals]
     verdicts = await ask(client, judge_request(shared_input(flare_spec, log), checked, guard, 1, seed),
-                         TesterStats(), lambda d: missing_lists(d, ("verdicts",)))
+                         stats, lambda d: missing_lists(d, ("verdicts",)))
     if verdicts is None:
-        return failures, [f"{JUDGE_AGENT} gave no usable answer on the detectors' proposals: the rules decided"]
+        why = (f"its model call failed: {stats.failures[-1]}" if stats.failures else
+               f"its replies were malformed ({'; '.join(stats.malformed_reasons[-2:])})")
+        return undecided(failures, why), [f"{JUDGE_AGENT} gave no usable answer on the detectors' "
+                                          f"proposals ({why}): the rules decided"]
     report = FailureReport()
     correct, _ = _apply_verdicts(checked, verdicts["verdicts"], report, 1)
     confirmed = {id(c.finding) for c in correct}
@@ -256,14 +264,16 @@ async def confirm_proposals(trace: Trace, flare_spec: FlareSpec, failures: list[
     out, notes = [], []
     for f in failures:
         finding = decided.get(id(f))
-        if finding is not None and id(finding) in confirmed:
+        if finding is None:  # not a proposal: the rule decided
+            out.append(f)
+        elif id(finding) in confirmed:
             out.append(f.model_copy(update={"decided_by": JUDGE_CONFIRMED}))
-        elif finding is not None and id(finding) in refused:
+        elif id(finding) in refused:
             why = refused[id(finding)]
             notes.append(f"{JUDGE_AGENT} rejected {f.detector}'s proposal, not reported: {f.description}"
                          + (f" (judge: {why})" if why else ""))
-        else:  # not a proposal, or no verdict on it: the rule's decision stands
-            out.append(f)
+        else:  # the judge answered, but not about this one: the rule's decision stands
+            out += undecided([f], "it gave no verdict on this proposal")
     return out, notes
 
 

@@ -133,13 +133,35 @@ JUDGED_DETECTOR = "failure_agent"  # the detector name of FLARE's failure agents
 # for, which tool a request needs, what an instruction depends on — only proposes: the judge
 # agent confirms or rejects the proposal when a tester model is configured (JUDGE_CONFIRMED;
 # a rejected one is no failure, it is kept as a note), and without one the rule stands
-# (UNCONFIRMED). The failure and judge agents' own findings are theirs (AGENTS).
+# (UNCONFIRMED); when the judge could not answer (its call failed or timed out, its reply was
+# malformed, the budget's model calls were spent) the rule stands too and says why
+# (`judge_unavailable`): a proposal is never lost for want of a verdict. The failure and judge
+# agents' own findings are theirs (AGENTS).
 RULE = "rule"
 UNCONFIRMED = "rule (no judge configured)"
 JUDGE_CONFIRMED = "judge confirmed"
 AGENTS = "failure and judge agents"
 PROPOSING_DETECTORS = frozenset({"claimed_outcome", "handover_facts", "participation", "instructed_order",
                                  "misrouted_request"})
+
+
+
+def judge_unavailable(why: str) -> str:
+    """`decided_by` of a proposal the judge was asked about and gave no verdict on."""
+    return f"rule (judge unavailable: {' '.join(why.split())[:200]})"
+
+
+def rule_decided(decided_by: str) -> bool:
+    """Did a proposal's rule decide it alone (no judge configured, or none available)?"""
+    return decided_by == UNCONFIRMED or decided_by.startswith("rule (judge unavailable")
+
+
+def undecided(failures: list["Failure"], why: str) -> list["Failure"]:
+    """`failures` with each of the system's proposals kept as the rule decided it, saying that
+    the judge was unavailable and why."""
+    return [f.model_copy(update={"decided_by": judge_unavailable(why)})
+            if f.for_the_judge else f for f in failures]
+
 
 FINGERPRINT_CHARS = 16  # 64 bits of sha256: no collisions among the failures of one store
 
@@ -204,6 +226,12 @@ class Failure(BaseModel):
         return self.detector in PROPOSING_DETECTORS and self.decided_by != JUDGE_CONFIRMED
 
     @property
+    def for_the_judge(self) -> bool:
+        """A proposal about the system's own behaviour: what the judge agent is asked about
+        (one the harness or the settings caused is no finding of the system's to confirm)."""
+        return self.proposal and self.attribution == "sut"
+
+    @property
     def category_name(self) -> str:
         return CATEGORY_NAMES[self.category]
 
@@ -220,7 +248,7 @@ def merge(kept: Failure, other: Failure) -> Failure:
     best = other if better and kept.scenario_id == other.scenario_id else kept
     found = tuple(dict.fromkeys((*best.oracles, *kept.oracles, *other.oracles)))
     update: dict = {} if found == best.found_by else {"found_by": found}
-    if best.decided_by == UNCONFIRMED and {kept.decided_by, other.decided_by} & {AGENTS, JUDGE_CONFIRMED}:
+    if rule_decided(best.decided_by) and {kept.decided_by, other.decided_by} & {AGENTS, JUDGE_CONFIRMED}:
         update["decided_by"] = JUDGE_CONFIRMED  # the failure and judge agents found it too
     return best.model_copy(update=update) if update else best
 

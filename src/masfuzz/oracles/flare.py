@@ -28,6 +28,7 @@ from masfuzz.oracles.attribution import attribute
 from masfuzz.oracles.blame import blame_all
 from masfuzz.oracles.detectors import detect
 from masfuzz.oracles.failure import Failure, dedupe
+from masfuzz.oracles.wording import STOPWORDS, sentences, words
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import AgentTurn, Message, RestrictedAttempt, ToolCall, Trace
 
@@ -114,7 +115,7 @@ def tool_omission(trace: Trace, spec: FlareSpec,
                   workflow: WorkflowSpec | None = None) -> list[Failure]:
     out = []
     for task in spec.tasks:
-        if task.kind != "use_tool" or not task.tool or not _named_duty(task, spec, workflow):
+        if task.kind != "use_tool" or not task.tool or not _duty(task, spec, workflow, trace):
             continue
         answers = _answers(trace, task.agent)
         if not answers or _called(trace, task.agent, task.tool):
@@ -130,14 +131,89 @@ def tool_omission(trace: Trace, spec: FlareSpec,
     return out
 
 
-def _named_duty(task: Task, spec: FlareSpec, workflow: WorkflowSpec | None) -> bool:
-    """Is the tool named in the agent's instructions or its other task texts? (The use-tool
-    task's own description is the tool's, and says nothing about the agent's duty.)"""
+def _duty(task: Task, spec: FlareSpec, workflow: WorkflowSpec | None, trace: Trace) -> bool:
+    """Is calling the tool the agent's duty in this run? The tool must be named in the agent's
+    instructions or its other task texts (the use-tool task's own description is the tool's,
+    and says nothing about the agent's duty), by a sentence that asks for it plainly or under a
+    condition the trace shows met. A conditional sentence ("if the draft has problems, call
+    request_revision", "only when the user asks for a refund, use issue_refund", an "IF ...:"
+    line over the sentences below it) or a choice ("either output the document or call
+    exit_loop") makes the tool a duty only sometimes, and the critic that found nothing wrong
+    owes no revision request."""
     texts = [task.responsibility]
     texts += [f"{t.description} {t.responsibility}" for t in spec.tasks_of(task.agent) if t.id != task.id]
     if workflow is not None and any(a.id == task.agent for a in workflow.agents):
         texts.append(workflow.agent(task.agent).instructions)
-    return any(re.search(rf"\b{re.escape(task.tool)}\b", text) for text in texts)
+    named = re.compile(rf"\b{re.escape(task.tool)}\b")
+    conditions = [c for text in texts for c in _conditions(text, named)]
+    return any(c == "" or (c is not None and _met(c, trace)) for c in conditions)
+
+
+# A condition: its marker and the words up to the next comma, colon or "then" (after the tool,
+# "call X when the request mentions Y", it runs to the sentence's end).
+CONDITION = re.compile(r"\b(?:only\s+)?(?:if|when|whenever|unless|in\s+case|provided)\b\s*(.*?)"
+                       r"(?:,|:|\bthen\b|$)", re.IGNORECASE)
+CHOICE = re.compile(r"\beither\b.+\bor\b", re.IGNORECASE)
+OTHERWISE = re.compile(r"^\W*(?:else|otherwise)\b", re.IGNORECASE)
+NEGATED = re.compile(r"\b(?:not|no|never|none|nothing|without)\b|n't\b", re.IGNORECASE)
+QUOTED = re.compile(r"[\"“]([^\"”]{3,}?)[\"”]|(?<!\w)['‘]([^'’]{3,}?)['’](?!\w)")
+# Words a condition shares with any run: who asks and how, not what it is about.
+FILLER = STOPWORDS | {
+    "user", "users", "customer", "customers", "request", "requests", "asks", "ask", "asked",
+    "want", "wants", "mention", "mentions", "says", "say", "is", "are", "was", "be", "been", "has",
+    "have", "had", "any", "there", "it", "its", "this", "that", "you", "your", "they", "their",
+    "contains", "contain", "exactly", "only", "needed", "necessary", "possible", "applicable",
+    "something", "some", "about", "into", "asking", "need", "needs"}
+
+
+def _conditions(text: str, tool: re.Pattern[str]) -> list[str | None]:
+    """The condition of each sentence of `text` that names the tool: "" for none, None for a
+    choice or an else branch (a duty only sometimes, with nothing to check). A sentence's own
+    condition is one before the tool ("if X, call T") or after it in the same clause ("call T
+    when X"; not "call T, and if it fails, apologise"); an "IF ...:" line governs the sentences
+    after it up to an else, an empty line or the next such line."""
+    out: list[str | None] = []
+    for block in re.split(r"\n\s*\n", text or ""):
+        governing: str | None = ""
+        for sentence in sentences(block):
+            own = CONDITION.search(sentence)
+            if OTHERWISE.match(sentence):
+                governing = None
+            elif own and sentence.rstrip().endswith(":"):
+                governing = own.group(1).strip() or None
+                continue
+            at = tool.search(sentence)
+            if at is None:
+                continue
+            if CHOICE.search(sentence):
+                out.append(None)
+            elif own and (own.start() < at.start() or "," not in sentence[at.end():own.start()]):
+                out.append(own.group(1).strip() or None)
+            else:
+                out.append(governing)
+    return out
+
+
+def _met(condition: str, trace: Trace) -> bool:
+    """Does the trace show the condition met? Its quoted words said in the run; else, for one of
+    its alternatives ("A, B or C"), every word of what it is about in one plain (not negated)
+    sentence of the run's messages. Unsure is unmet: the oracle stays quiet."""
+    said = [m.content or "" for m in trace.events if isinstance(m, Message)]
+    quoted = [a or b for a, b in QUOTED.findall(condition)]
+    if quoted:
+        text = " ".join(" ".join(s.split()).lower() for s in said)
+        return all(" ".join(q.split()).lower().strip(" .") in text for q in quoted)
+    plain = [set(_stems(s)) for text in said for s in sentences(text) if not NEGATED.search(s)]
+    for alternative in re.split(r",|\bor\b", condition, flags=re.IGNORECASE):
+        wanted = set(_stems(alternative, FILLER))
+        if wanted and any(wanted <= s for s in plain):
+            return True
+    return False
+
+
+def _stems(text: str, drop: frozenset[str] | set[str] = frozenset()) -> list[str]:
+    """The text's words but `drop`, a plural's s taken off (problems and problem are one)."""
+    return [w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words(text) if w not in drop]
 
 
 def _answers(trace: Trace, agent: str) -> list[int]:

@@ -222,5 +222,8 @@ def _sections(store: Any, run_id: int, a: Analysis, info: dict[str, Any]) -> dic
         if a.spec is not None and (info["command"] == "fuzz" or (info["command"] == "run" and "flare" in phases))
         else None,
         "tools": tools_section(store.tool_findings(run_id), info),
+        # proposals the judge agent rejected: no failures, shown so that a user sees what was
+        # decided against (`masfuzz.fuzz.failure_agents.confirm_proposals`)
+        "rejected_proposals": store.notes(run_id),
         "usage": usage,
     }

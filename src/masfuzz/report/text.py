@@ -63,6 +63,11 @@ class TextReporter(Reporter):
 
         lines = phase_lines(phases_of(analysis))
         text = "\n" + "\n".join(lines) + "\n" if lines else ""
+        rejected = analysis.extra.get("rejected_proposals")
+        if rejected:
+            text += (f"\nrejected by the judge agent (no failures): {len(rejected)} proposal(s)\n"
+                     + "".join(f"  {r['text']}\n" for r in rejected[:LIST_LIMIT])
+                     + (f"  ... and {len(rejected) - LIST_LIMIT} more\n" if len(rejected) > LIST_LIMIT else ""))
         replayed = analysis.extra.get("replayed")
         if replayed:
             live = sum(1 for r in replayed if r["still_fails"])

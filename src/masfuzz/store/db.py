@@ -40,6 +40,12 @@ a later version or another application's database is refused with one line):
                                             -- FLARE's corpus: its seeds, then each mutant that
                                                added coverage, with the entry it was made from
                                                (added in place to a version 2 store)
+    notes(id INTEGER PRIMARY KEY, run_id, execution_id, scenario_id, text, created,
+          UNIQUE(run_id, scenario_id, text))
+                                            -- what the oracles decided against in an execution
+                                               (a proposal the judge agent rejected): no failure,
+                                               shown beside them (added in place to a version 2
+                                               store)
 
 Every write is committed as soon as it is made, so a campaign killed at any point loses at most
 the execution in flight, and recording the same execution twice writes nothing: a resumed
@@ -131,6 +137,11 @@ CREATE TABLE IF NOT EXISTS corpus (
     run_id INTEGER NOT NULL REFERENCES runs(id), entry INTEGER NOT NULL,
     scenario_id TEXT NOT NULL, parent INTEGER, round INTEGER NOT NULL, mutation TEXT NOT NULL,
     gain TEXT NOT NULL, PRIMARY KEY (run_id, entry));
+CREATE TABLE IF NOT EXISTS notes (
+    id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id),
+    execution_id INTEGER REFERENCES executions(id), scenario_id TEXT, text TEXT NOT NULL,
+    created REAL NOT NULL);
+CREATE UNIQUE INDEX IF NOT EXISTS notes_once ON notes(run_id, scenario_id, text);
 """
 
 _RUN_COLUMNS = ("id", "command", "spec_id", "target", "config", "seed", "started", "finished",
@@ -778,6 +789,20 @@ class RunStore:
                                "corpus WHERE run_id=? ORDER BY entry", (run_id,))
         return [{"entry": e, "scenario": sid, "parent": parent, "round": r, "mutation": m,
                  "gain": _loads(gain, [])} for e, sid, parent, r, m, gain in rows]
+
+    def record_note(self, run_id: int, execution_id: int | None, scenario_id: str, text: str) -> None:
+        """A note on one execution (a proposal the judge rejected); written once."""
+        self.db.execute("INSERT OR IGNORE INTO notes (run_id, execution_id, scenario_id, text, created) "
+                        "VALUES (?, ?, ?, ?, ?)", (run_id, execution_id, scenario_id, redact(_text(text)),
+                                                   time.time()))
+
+    def notes(self, run_id: int) -> list[dict[str, Any]]:
+        """The run's notes in the order written (none for a store written before they were kept)."""
+        if "notes" not in self._tables():
+            return []
+        rows = self.db.execute("SELECT execution_id, scenario_id, text FROM notes WHERE run_id=? "
+                               "ORDER BY id", (run_id,))
+        return [{"execution_id": eid, "scenario_id": sid, "text": text} for eid, sid, text in rows]
 
 
 def _alive(owner: str) -> bool:

@@ -14,7 +14,7 @@ from masfuzz.scenario import Scenario
 from masfuzz.serve.server import CallRecord
 from masfuzz.trace import (
     ANSWERS_EXHAUSTED, HARNESS_CAUSE, AgentTurn, ChatEnd, ChatStart, DelegationEvent, ErrorEvent, Message,
-    TerminationEvent, TerminationReason, ToolCall, ToolResult, Trace, TraceRecorder,
+    TerminationEvent, TerminationReason, ToolCall, ToolResult, Trace, TraceRecorder, handoff_call_target,
 )
 
 from masfuzz.adapters.blackbox.process import AppOutcome
@@ -42,10 +42,6 @@ _OUTPUT_TOOL_DESCRIPTION = "The final response which ends this conversation"
 
 def _output_tool(tool: Any) -> bool:
     return bool(_OUTPUT_TOOL.match(tool.name)) or tool.description.startswith(_OUTPUT_TOOL_DESCRIPTION)
-
-
-def _handoff_target(tool: str) -> str | None:
-    return tool[len("transfer_to_"):] if tool.startswith("transfer_to_") else None
 
 
 def _norm(name: str) -> str:
@@ -167,7 +163,7 @@ def trace_from_calls(calls: list[CallRecord], outcome: AppOutcome | None, scenar
                 last_text = json.dumps(tc.arguments, ensure_ascii=False)
                 rec.add(Message(t=c.t, agent=c.agent, content=last_text))
                 continue
-            target = _handoff_target(tc.name)
+            target = handoff_call_target(tc.name)
             if target is not None:
                 pending_handoff = (c.agent, target)
                 continue
