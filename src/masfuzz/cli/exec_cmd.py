@@ -36,14 +36,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from masfuzz.api import scenario_from
+    from masfuzz.api import execute_scenario, scenario_from, target_of
 
     scenario = scenario_from(args)
     if args.blackbox or not args.target:
         trace = run_from_args(args, scenario)
     else:
-        from masfuzz.api import execute_scenario, target_of
-
         trace = asyncio.run(execute_scenario(target_of(args), scenario, args))
     spec = _spec(trace, args)
     from masfuzz.oracles import detect
