@@ -25,6 +25,7 @@ from typing import Any, Iterable
 
 import autogen
 
+from masfuzz.adapters.ag2.handoffs import pattern_edges, pattern_transition
 from masfuzz.adapters.ag2.live import ChatCall, has_model, llm_config
 from masfuzz.adapters.source import function_site
 from masfuzz.spec.model import (
@@ -234,7 +235,11 @@ def _chat_edges(a: Any, b: Any, max_turns: int | None, names: set[str], d: Any) 
 def _group_edges(manager: Any, names: set[str], d: Any) -> Iterable[Delegation]:
     group = manager.groupchat
     members = [m.name for m in group.agents]
-    if group.speaker_selection_method == "round_robin":
+    state = pattern_transition(group)
+    if state is not None:
+        raw = pattern_edges(group, state) | _nested_openings(group.agents, names)
+        trigger, why = "handoff", "the group pattern's hand-offs"
+    elif group.speaker_selection_method == "round_robin":
         raw = {(members[i], members[(i + 1) % len(members)]) for i in range(len(members))}
         trigger, why = "sequence", "next in round-robin order"
     else:
@@ -242,6 +247,14 @@ def _group_edges(manager: Any, names: set[str], d: Any) -> Iterable[Delegation]:
         trigger, why = "selector", "chosen by the manager's model"
     for a, b in sorted(_through_proxies(raw, names)):
         yield d(a, b, trigger, why)
+
+
+def _nested_openings(agents: Iterable[Any], names: set[str]) -> set[tuple[str, str]]:
+    """A model-less participant that answers by running nested chats (a pattern's wrapper of a
+    `NestedChatTarget`) hands the floor to each chat's first speaker."""
+    return {(a.name, to) for a in agents if a.name not in names
+            for chat, _ in nested_chats(a) if chat.get("recipient") is not None
+            for to in _openers(chat["recipient"], names)}
 
 
 def _through_proxies(edges: set[tuple[str, str]], names: set[str]) -> set[tuple[str, str]]:

@@ -162,7 +162,7 @@ def _variables_set(function: Any) -> set[str]:
     """The context variables a tool's code sets (`context_variables["x"] = ...`,
     `context_variables.set("x", ...)`, `.update({"x": ...})`)."""
     try:
-        source = inspect.getsource(_apps_own(function))
+        source = inspect.getsource(apps_own(function))
     except (OSError, TypeError, ValueError):
         return set()
     keys = set(re.findall(r"""context_variables\[\s*['"]([^'"]+)['"]\s*\]\s*=(?!=)""", source))
@@ -172,7 +172,7 @@ def _variables_set(function: Any) -> set[str]:
     return keys
 
 
-def _apps_own(function: Any) -> Any:
+def apps_own(function: Any) -> Any:
     """The app's function under AG2's wrappers (`__wrapped__`, and the closures of a group's
     tool executor, which wraps it again to inject the context variables)."""
     for _ in range(6):
