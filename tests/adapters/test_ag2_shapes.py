@@ -319,6 +319,7 @@ def test_a_group_patterns_delegations_are_its_hand_offs_not_every_pair():
                            ("billing", "desk"), ("tech", "desk"), ("supervisor", "reviewer")}
     assert {a.id for a in spec.agents} >= {"archivist", "reviewer"}
     assert "archivist" not in {d.to for d in spec.delegations}  # never handed to
+    assert "wrapped_nested_supervisor_1 is a model-less proxy: answers with nested chats with reviewer" in spec.notes
     # a run under masfuzz's probe (every tool and hand-off it is offered) takes no other edge
     trace = asyncio.run(ex.run(helpdesk, Scenario(input="I want a refund of 300 EUR.",
                                                   sut_model="scripted/masfuzz.control:probe")))

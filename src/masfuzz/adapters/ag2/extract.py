@@ -134,7 +134,10 @@ def extract(plan: Plan, *, task: str | None = None) -> WorkflowSpec:
             allow.append((a.name, name))
     for p in {p.name: p for p in plan.agents if not has_model(p)}.values():
         runs = sorted(t for t in (getattr(p, "function_map", None) or {}) if t in tools)
-        role = f"runs {', '.join(runs)}" if runs else "speaks for the user"
+        nested = [c["recipient"].name for c, _ in nested_chats(p) if c.get("recipient") is not None]
+        role = (f"runs {', '.join(runs)}" if runs
+                else f"answers with nested chats with {', '.join(nested)}" if nested
+                else "speaks for the user")
         notes.append(f"{p.name} is a model-less proxy: {role}")
     for a in models:
         for t in sorted(getattr(a, "function_map", None) or {}):
