@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
+import getpass
 import importlib
 import importlib.util
 import io
@@ -207,6 +209,7 @@ def _import_file(path: Path, root: Path, dotted: str | None) -> Any:
     # A file that reads its task with input() as it loads reads end of file, as under a closed
     # terminal: masfuzz never waits on the user's keyboard, or on a worker's request channel.
     saved, sys.stdin = sys.stdin, io.StringIO("")
+    asked, getpass.getpass = getpass.getpass, functools.partial(_no_secret_prompt, path)
     try:
         if path.suffix == ".ipynb":
             return _import_script(notebook_script(path, notebook_source(path, imported=True)),
@@ -218,6 +221,17 @@ def _import_file(path: Path, root: Path, dotted: str | None) -> Any:
         return _import_script(path)
     finally:
         sys.stdin = saved
+        getpass.getpass = asked
+
+
+def _no_secret_prompt(path: Path, prompt: str = "Password: ", stream: Any = None) -> str:
+    """A file asking for a secret as it loads (a notebook's `getpass("Please provide your
+    X_API_KEY")` when the variable is unset): getpass reads the terminal, not stdin, so it would
+    wait on it or fail with a bare EOFError. Say what it asked and the way out."""
+    raise TargetError(
+        f"{path.name} asks for a secret as it loads (getpass: {str(prompt).strip()!r}) and masfuzz "
+        "answers no prompt: set the variable it asks for in the environment (a sandboxed run "
+        "also needs --pass-env NAME, or a dummy value when masfuzz's model replaces the one it is for)")
 
 
 def _ancestor_providing(path: Path, name: str | None) -> Path | None:
