@@ -26,7 +26,7 @@ from typing import Any, Iterable
 import autogen
 
 from masfuzz.adapters.ag2.handoffs import pattern_edges, pattern_transition
-from masfuzz.adapters.ag2.live import ChatCall, has_model, llm_config
+from masfuzz.adapters.ag2.live import ChatCall, has_model, llm_config, tool_parameters
 from masfuzz.adapters.source import function_site
 from masfuzz.spec.model import (
     AgentSpec, Delegation, Pattern, Permissions, SystemInfo, Termination, ToolSpec, WorkflowSpec,
@@ -129,7 +129,7 @@ def extract(plan: Plan, *, task: str | None = None) -> WorkflowSpec:
             executor = next((e for e in plan.agents if name in (getattr(e, "function_map", None) or {})), None)
             func = executor.function_map[name] if executor is not None else None
             tools.setdefault(name, ToolSpec(id=name, description=fn.get("description", ""),
-                                            parameters=fn.get("parameters", {}),
+                                            parameters=tool_parameters(fn),
                                             source=function_site(func) if func else None))
             allow.append((a.name, name))
     for p in {p.name: p for p in plan.agents if not has_model(p)}.values():

@@ -27,7 +27,7 @@ import inspect
 import re
 from typing import Any
 
-from masfuzz.adapters.ag2.live import llm_config
+from masfuzz.adapters.ag2.live import llm_config, tool_parameters
 from masfuzz.toolfuzz.tools import NO_RUN_CONTEXT, FuzzTool, schema_from_signature
 
 CONTEXT_VARIABLES = "context_variables"  # AG2's name for the agent's shared variables
@@ -88,7 +88,7 @@ def executed_tool(executor: Any, name: str, entry: Any, offered: dict[str, Any] 
     source = inspect.unwrap(origin)
     function.__wrapped__ = source  # type: ignore[attr-defined]  # priors and frames read the tool's code
     if offered is not None:
-        schema = dict(offered.get("parameters") or {"type": "object", "properties": {}})
+        schema = tool_parameters(offered) or {"type": "object", "properties": {}}
         description = offered.get("description", "") or inspect.getdoc(source) or ""
     else:  # registered for execution only: what its signature says, less what AG2 binds
         schema = schema_from_signature(origin, skip=set(bound()))
