@@ -10,7 +10,8 @@ through model-less participants (a planner whose tool call the proxy answers, an
 proxy's turn goes to, is planner -> writer):
 - a two-agent chat: both ways;
 - a group chat: round robin gives its cycle, `allowed_or_disallowed_speaker_transitions` its
-  edges, and otherwise every ordered pair (the manager's model chooses);
+  edges, and otherwise every ordered pair (the manager's model chooses); a group started from
+  a pattern (`initiate_group_chat`) gives its agents' hand-offs (`handoffs`);
 - nested chats registered on an agent: the holder to each nested recipient;
 - a sequence of chats (`initiate_chats`, or one `initiate_chat` after another): the agent that
   closes one chat to the agent that opens the next.
