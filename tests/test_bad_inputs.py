@@ -479,3 +479,17 @@ def test_a_function_that_exits_while_a_framework_captures_its_team_is_a_load_err
                            "sys.exit(main(sys.argv[1:]))", "inspect", f"{app}:main"],
                           capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert _one_line(done.returncode, done.stderr, "SystemExit: 4"), done.stderr
+
+
+def test_a_file_asking_for_a_secret_as_it_loads_says_what_it_asked(tmp_path, capsys):
+    """LangGraph's multi-agent tutorials ask for their keys with getpass in a cell when the
+    variable is unset; getpass reads the terminal, not stdin, and the load ended in a bare
+    "EOFError (getpass.py:148)"."""
+    app = tmp_path / "asks_key.py"
+    app.write_text("import getpass, os\n\nif not os.environ.get('NOPE_API_KEY'):\n"
+                   "    os.environ['NOPE_API_KEY'] = getpass.getpass('Please provide your NOPE_API_KEY')\n"
+                   "x = 1\n")
+    assert main(["inspect", f"{app}:x", "--unsafe-no-sandbox"]) == 2
+    err = capsys.readouterr().err
+    assert _one_line(2, err, "getpass: 'Please provide your NOPE_API_KEY'"), err
+    assert "--pass-env" in err

@@ -14,15 +14,18 @@ Rules (docs/architecture.md, "Loading a target"), each one a lesson from real ap
 - The agent frameworks the file imports are imported first, from site-packages.
 - A Jupyter notebook (`nb.ipynb:team`) is imported from its code cells, written to
   `.masfuzz/notebooks/<name>.py` beside it (`notebook_script`) so that tracebacks and code
-  coverage name real lines. A cell's first statement that `await`s at top level is the notebook
-  running its system (`await Console(team.run_stream(...))`): it and the rest of its cell are
-  left out (masfuzz runs the system); the definitions before it stay.
+  coverage name real lines. A cell's first statement that `await`s at top level, or starts a task
+  on the notebook's event loop (`asyncio.create_task(...)`), is the notebook running its system
+  (`await Console(team.run_stream(...))`): it and the rest of its cell are left out (masfuzz
+  runs the system); the definitions before it stay.
 """
 
 from __future__ import annotations
 
 import ast
 import contextlib
+import functools
+import getpass
 import importlib
 import importlib.util
 import io
@@ -207,6 +210,7 @@ def _import_file(path: Path, root: Path, dotted: str | None) -> Any:
     # A file that reads its task with input() as it loads reads end of file, as under a closed
     # terminal: masfuzz never waits on the user's keyboard, or on a worker's request channel.
     saved, sys.stdin = sys.stdin, io.StringIO("")
+    asked, getpass.getpass = getpass.getpass, functools.partial(_no_secret_prompt, path)
     try:
         if path.suffix == ".ipynb":
             return _import_script(notebook_script(path, notebook_source(path, imported=True)),
@@ -218,6 +222,17 @@ def _import_file(path: Path, root: Path, dotted: str | None) -> Any:
         return _import_script(path)
     finally:
         sys.stdin = saved
+        getpass.getpass = asked
+
+
+def _no_secret_prompt(path: Path, prompt: str = "Password: ", stream: Any = None) -> str:
+    """A file asking for a secret as it loads (a notebook's `getpass("Please provide your
+    X_API_KEY")` when the variable is unset): getpass reads the terminal, not stdin, so it would
+    wait on it or fail with a bare EOFError. Say what it asked and the way out."""
+    raise TargetError(
+        f"{path.name} asks for a secret as it loads (getpass: {str(prompt).strip()!r}) and masfuzz "
+        "answers no prompt: set the variable it asks for in the environment (a sandboxed run "
+        "also needs --pass-env NAME, or a dummy value when masfuzz's model replaces the one it is for)")
 
 
 def _ancestor_providing(path: Path, name: str | None) -> Path | None:
@@ -306,6 +321,33 @@ def _awaits_at_top_level(code: str) -> bool:
             return False  # a plain syntax error: the import reports it
 
 
+_TASK_STARTS = {"create_task", "ensure_future"}
+
+
+def _starts_a_task(code: str) -> bool:
+    """A statement that starts the system on the notebook's running event loop
+    (`run = asyncio.create_task(Console(team.run_stream(...)))`, then stopped or cancelled
+    later): Jupyter gives it a loop, a script has none ("no running event loop")."""
+    try:
+        tree = compile(code, "<cell>", "exec", flags=ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    except SyntaxError:
+        return False
+    todo: list[ast.AST] = list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue  # defined here, run later (or never)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in _TASK_STARTS:
+            return True
+        todo.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def _runs_at_top_level(code: str) -> bool:
+    return _awaits_at_top_level(code) or _starts_a_task(code)
+
+
 def _without_the_run(cell: str) -> str:
     """A cell that awaits at top level, left out from its first statement that does so: that is
     the notebook running its system, and what follows it reads the run's result. What comes
@@ -317,12 +359,12 @@ def _without_the_run(cell: str) -> str:
     try:
         for statement in compile(cell, "<cell>", "exec", flags=flags).body:
             start, end = statement.lineno - 1, statement.end_lineno or statement.lineno
-            if _awaits_at_top_level("\n".join(text[start:end])):
+            if _runs_at_top_level("\n".join(text[start:end])):
                 cut = start
                 break
     except SyntaxError:
         pass
-    return "\n".join(text[:cut] + ["# (masfuzz: left out, it awaits at top level) " + ln
+    return "\n".join(text[:cut] + ["# (masfuzz: left out, it runs the system at top level) " + ln
                                     for ln in text[cut:]])
 
 
@@ -343,7 +385,7 @@ def notebook_source(path: str | Path, *, imported: bool = False) -> str:
         source = cell.get("source", "")
         text = "".join(source) if isinstance(source, list) else str(source)
         kept = "\n".join(ln for ln in text.splitlines() if not ln.lstrip().startswith(("%", "!")))
-        if imported and _awaits_at_top_level(kept):
+        if imported and _runs_at_top_level(kept):
             kept = _without_the_run(kept)
         lines += [kept, ""]
     return "\n".join(lines)

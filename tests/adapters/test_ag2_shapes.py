@@ -305,3 +305,22 @@ def test_an_opening_message_in_dict_form_is_the_programs_own_task(message, tmp_p
         f"user.initiate_chat(planner, message={message}, max_turns=1)\n")
     spec = InProcessExecutor().load(str(program)).spec
     assert spec.system.task == "Plan a picnic for four"
+
+
+def test_a_group_patterns_delegations_are_its_hand_offs_not_every_pair():
+    """AG2's group-pattern API gives its GroupChat every agent and no transition limits; the
+    speakers follow the agents' hand-offs and their tools' ReplyResult targets. Read as every
+    ordered pair, the agent-pattern cookbook's triage app had 30 delegations for 8 and its
+    redundant app's nested-chat agents were unreachable."""
+    helpdesk = str(HERE / "fixtures_ag2" / "helpdesk.py")
+    ex = InProcessExecutor()
+    spec = ex.load(helpdesk).spec
+    assert edges(spec) == {("desk", "billing"), ("desk", "tech"), ("billing", "supervisor"),
+                           ("billing", "desk"), ("tech", "desk"), ("supervisor", "reviewer")}
+    assert {a.id for a in spec.agents} >= {"archivist", "reviewer"}
+    assert "archivist" not in {d.to for d in spec.delegations}  # never handed to
+    assert "wrapped_nested_supervisor_1 is a model-less proxy: answers with nested chats with reviewer" in spec.notes
+    # a run under masfuzz's probe (every tool and hand-off it is offered) takes no other edge
+    trace = asyncio.run(ex.run(helpdesk, Scenario(input="I want a refund of 300 EUR.",
+                                                  sut_model="scripted/masfuzz.control:probe")))
+    assert witnessed(trace) and witnessed(trace) <= edges(spec)

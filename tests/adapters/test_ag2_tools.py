@@ -5,8 +5,10 @@ the parameters AG2 injects (a ChatContext, a Depends value) bound and never fuzz
 from __future__ import annotations
 
 import json
+from typing import Literal
 
 import pytest
+from pydantic import BaseModel
 
 from masfuzz.adapters.base import program_target
 from masfuzz.api import call_tool
@@ -63,6 +65,38 @@ def test_context_variables_the_model_is_not_asked_for_are_the_agents_own():
     [tool], _ = collect_tools(agent, "keeper")
     assert set(tool.schema["properties"]) == {"fact"}
     assert tool.invoke({"fact": "b"}) == "2 fact(s)"  # the agent's own variables, not a fuzzed dict
+
+
+class Task(BaseModel):
+    topic: str
+    priority: Literal["low", "high"]
+
+
+def plan(tasks: list[Task]) -> str:
+    """Plan the tasks."""
+    return ", ".join(f"{t.topic}:{t.priority}" for t in tasks)
+
+
+plan.__annotations__ = {"tasks": list[Task], "return": str}  # not strings: AG2 builds its schema
+
+
+def test_a_parameter_of_pydantic_models_is_fuzzed_with_its_definitions_resolvable():
+    """AG2 offers a `list[Model]` parameter as pydantic's schema of that parameter alone, its
+    `$defs` inside the parameter and its `$ref`s pointing at the root: the triage-with-tasks
+    cookbook app's `initiate_tasks` was not fuzzed ("Unresolvable JSON pointer")."""
+    import autogen
+    import jsonschema
+
+    config = {"config_list": [{"model": "gpt-4o-mini", "api_key": "sk-unused"}]}
+    planner = autogen.AssistantAgent("planner", llm_config=config)
+    autogen.register_function(plan, caller=planner, executor=planner, description="Plan the tasks.")
+    [tool], _ = collect_tools(planner, "planner")
+    assert "Task" in tool.schema["$defs"] and "$defs" not in tool.schema["properties"]["tasks"]
+    arguments = {"tasks": [{"topic": "solar", "priority": "high"}]}
+    jsonschema.validate(arguments, tool.schema)  # every $ref resolves
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"tasks": [{"topic": "solar", "priority": "urgent"}]}, tool.schema)
+    assert tool.invoke(arguments) == "solar:high"
 
 
 def test_a_tool_reading_a_variable_another_tool_sets_in_a_run_fails_on_the_harness():

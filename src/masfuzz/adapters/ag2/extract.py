@@ -10,7 +10,8 @@ through model-less participants (a planner whose tool call the proxy answers, an
 proxy's turn goes to, is planner -> writer):
 - a two-agent chat: both ways;
 - a group chat: round robin gives its cycle, `allowed_or_disallowed_speaker_transitions` its
-  edges, and otherwise every ordered pair (the manager's model chooses);
+  edges, and otherwise every ordered pair (the manager's model chooses); a group started from
+  a pattern (`initiate_group_chat`) gives its agents' hand-offs (`handoffs`);
 - nested chats registered on an agent: the holder to each nested recipient;
 - a sequence of chats (`initiate_chats`, or one `initiate_chat` after another): the agent that
   closes one chat to the agent that opens the next.
@@ -25,7 +26,8 @@ from typing import Any, Iterable
 
 import autogen
 
-from masfuzz.adapters.ag2.live import ChatCall, has_model, llm_config
+from masfuzz.adapters.ag2.handoffs import pattern_edges, pattern_transition
+from masfuzz.adapters.ag2.live import ChatCall, has_model, llm_config, tool_parameters
 from masfuzz.adapters.source import function_site
 from masfuzz.spec.model import (
     AgentSpec, Delegation, Pattern, Permissions, SystemInfo, Termination, ToolSpec, WorkflowSpec,
@@ -128,12 +130,15 @@ def extract(plan: Plan, *, task: str | None = None) -> WorkflowSpec:
             executor = next((e for e in plan.agents if name in (getattr(e, "function_map", None) or {})), None)
             func = executor.function_map[name] if executor is not None else None
             tools.setdefault(name, ToolSpec(id=name, description=fn.get("description", ""),
-                                            parameters=fn.get("parameters", {}),
+                                            parameters=tool_parameters(fn),
                                             source=function_site(func) if func else None))
             allow.append((a.name, name))
     for p in {p.name: p for p in plan.agents if not has_model(p)}.values():
         runs = sorted(t for t in (getattr(p, "function_map", None) or {}) if t in tools)
-        role = f"runs {', '.join(runs)}" if runs else "speaks for the user"
+        nested = [c["recipient"].name for c, _ in nested_chats(p) if c.get("recipient") is not None]
+        role = (f"runs {', '.join(runs)}" if runs
+                else f"answers with nested chats with {', '.join(nested)}" if nested
+                else "speaks for the user")
         notes.append(f"{p.name} is a model-less proxy: {role}")
     for a in models:
         for t in sorted(getattr(a, "function_map", None) or {}):
@@ -234,7 +239,11 @@ def _chat_edges(a: Any, b: Any, max_turns: int | None, names: set[str], d: Any) 
 def _group_edges(manager: Any, names: set[str], d: Any) -> Iterable[Delegation]:
     group = manager.groupchat
     members = [m.name for m in group.agents]
-    if group.speaker_selection_method == "round_robin":
+    state = pattern_transition(group)
+    if state is not None:
+        raw = pattern_edges(group, state) | _nested_openings(group.agents, names)
+        trigger, why = "handoff", "the group pattern's hand-offs"
+    elif group.speaker_selection_method == "round_robin":
         raw = {(members[i], members[(i + 1) % len(members)]) for i in range(len(members))}
         trigger, why = "sequence", "next in round-robin order"
     else:
@@ -242,6 +251,14 @@ def _group_edges(manager: Any, names: set[str], d: Any) -> Iterable[Delegation]:
         trigger, why = "selector", "chosen by the manager's model"
     for a, b in sorted(_through_proxies(raw, names)):
         yield d(a, b, trigger, why)
+
+
+def _nested_openings(agents: Iterable[Any], names: set[str]) -> set[tuple[str, str]]:
+    """A model-less participant that answers by running nested chats (a pattern's wrapper of a
+    `NestedChatTarget`) hands the floor to each chat's first speaker."""
+    return {(a.name, to) for a in agents if a.name not in names
+            for chat, _ in nested_chats(a) if chat.get("recipient") is not None
+            for to in _openers(chat["recipient"], names)}
 
 
 def _through_proxies(edges: set[tuple[str, str]], names: set[str]) -> set[tuple[str, str]]:

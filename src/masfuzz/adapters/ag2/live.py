@@ -64,6 +64,30 @@ def llm_config(agent: Any) -> dict[str, Any]:
     return dict(cfg) if isinstance(cfg, dict) else cfg.model_dump()
 
 
+def tool_parameters(function: dict[str, Any]) -> dict[str, Any]:
+    """A tool's parameter schema as AG2 offers it, with the `$defs` AG2 leaves inside each
+    parameter (pydantic's schema of that parameter alone, whose `$ref`s still say
+    `#/$defs/...` from the root) moved to the root, where those references resolve."""
+    defs: dict[str, Any] = {}
+
+    def lift(node: Any, root: bool) -> Any:
+        if isinstance(node, list):
+            return [lift(v, False) for v in node]
+        if not isinstance(node, dict):
+            return node
+        out = {k: lift(v, False) for k, v in node.items() if root or k not in ("$defs", "definitions")}
+        if not root:
+            for key in ("$defs", "definitions"):
+                for name, sub in (node.get(key) or {}).items():
+                    defs.setdefault(name, lift(sub, False))
+        return out
+
+    schema = lift(function.get("parameters") or {}, True)
+    if defs:
+        schema["$defs"] = {**defs, **(schema.get("$defs") or {})}
+    return schema
+
+
 @dataclass
 class ChatCall:
     """One chat a program starts, as read (not run)."""

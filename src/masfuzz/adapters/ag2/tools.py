@@ -27,7 +27,7 @@ import inspect
 import re
 from typing import Any
 
-from masfuzz.adapters.ag2.live import llm_config
+from masfuzz.adapters.ag2.live import llm_config, tool_parameters
 from masfuzz.toolfuzz.tools import NO_RUN_CONTEXT, FuzzTool, schema_from_signature
 
 CONTEXT_VARIABLES = "context_variables"  # AG2's name for the agent's shared variables
@@ -88,7 +88,7 @@ def executed_tool(executor: Any, name: str, entry: Any, offered: dict[str, Any] 
     source = inspect.unwrap(origin)
     function.__wrapped__ = source  # type: ignore[attr-defined]  # priors and frames read the tool's code
     if offered is not None:
-        schema = dict(offered.get("parameters") or {"type": "object", "properties": {}})
+        schema = tool_parameters(offered) or {"type": "object", "properties": {}}
         description = offered.get("description", "") or inspect.getdoc(source) or ""
     else:  # registered for execution only: what its signature says, less what AG2 binds
         schema = schema_from_signature(origin, skip=set(bound()))
@@ -162,7 +162,7 @@ def _variables_set(function: Any) -> set[str]:
     """The context variables a tool's code sets (`context_variables["x"] = ...`,
     `context_variables.set("x", ...)`, `.update({"x": ...})`)."""
     try:
-        source = inspect.getsource(_apps_own(function))
+        source = inspect.getsource(apps_own(function))
     except (OSError, TypeError, ValueError):
         return set()
     keys = set(re.findall(r"""context_variables\[\s*['"]([^'"]+)['"]\s*\]\s*=(?!=)""", source))
@@ -172,7 +172,7 @@ def _variables_set(function: Any) -> set[str]:
     return keys
 
 
-def _apps_own(function: Any) -> Any:
+def apps_own(function: Any) -> Any:
     """The app's function under AG2's wrappers (`__wrapped__`, and the closures of a group's
     tool executor, which wraps it again to inject the context variables)."""
     for _ in range(6):
