@@ -21,7 +21,7 @@ import pytest
 
 from masfuzz.exec.sandbox import problem
 from tests.toolfuzz import escape_corpus
-from tests.conftest import MASFUZZ_CLI
+from tests.conftest import MASFUZZ_CLI, ROOT
 from tests.toolfuzz.test_escapes import (REPO, UNPRIVILEGED, _open_store, _processes_with, _store_bytes,  # noqa: F401
                                          arena, store_for_nobody, unprivileged, unprivileged_env)
 from tests.generate.test_cover import TESTER
@@ -186,12 +186,12 @@ def _within_limits(outcomes: dict[str, str]) -> None:
 def test_the_limits_hold_and_end_as_that_runs_own(arena, cli, monkeypatch):  # noqa: F811
     """The resource probes under small limits, for root inside too: a memory balloon and raising
     the limits (rlimit_raise), a disk fill of the scratch folder after one huge file (disk_fill),
-    a fork bomb, then a CPU spin. Each is the run's own error, the spin its timeout (SIGXCPU,
-    named), never masfuzz's hang or crash; the machine is untouched and nothing survives."""
+    a fork bomb. Each is the run's own error, never masfuzz's hang or crash; the machine is
+    untouched and nothing survives. (The CPU spin: `test_a_limit_hit_is_the_settings_finding`.)"""
     app, config = _project(arena[1], monkeypatch)
     config["disk_mb"] = 32
     before = _before(config)
-    probes = (*RESOURCES, "cpu_spin")
+    probes = RESOURCES
     code, out, err = cli("exec", f"{app}:prober", "--input", f"{','.join(probes)} {json.dumps(config)}",
                          "--sut-model", f"scripted/{app}:policy", "--timeout", "300", "--max-turns", "40",
                          "--no-cache", "--format", "json", *LIMITS)
@@ -201,9 +201,6 @@ def test_the_limits_hold_and_end_as_that_runs_own(arena, cli, monkeypatch):  # n
     results = [e["payload"] for e in trace["events"] if e["type"] == "tool_result"]
     outcomes = dict(zip(calls, results))
     _within_limits(outcomes)
-    assert calls[-1] == "cpu_spin" and "cpu_spin" not in outcomes  # it never returned
-    end = [e for e in trace["events"] if e["type"] == "termination"][-1]
-    assert end["reason"] == "timeout" and "CPU time" in end["detail"] and "--sandbox-cpu" in end["detail"], end
     root, _, tcp, unix, sentinel, log = arena
     assert _tree_hash(Path(config["victim"])) == before[0] and _tree_hash(Path(config["project"])) == before[1]
     assert sentinel.poll() is None
@@ -230,3 +227,33 @@ def test_an_app_reads_its_files_relative_to_the_current_folder_and_its_own(cli, 
     assert results["prices"] == '{"apple": 1.5}' and results["tone"] == "cheerful and brief", results
     assert results["note"].startswith("noted in ") and str(project) not in results["note"], results
     assert _tree_hash(project) == before  # the note went to the scratch
+
+
+def test_a_limit_hit_is_the_settings_finding(cli, monkeypatch):
+    """A tiny app whose tools need more than tiny limits give: 512 MB (--sandbox-memory 256),
+    200 processes (--sandbox-processes 64), a 64 MB file (--sandbox-disk 32), then a spin that
+    the CPU limit ends (--sandbox-cpu 2). Each finding the hits make names the limit and the
+    setting that raises it and is the settings', so `--fail-on any` passes; the spin's end is a
+    timeout naming --sandbox-cpu."""
+    monkeypatch.chdir(ROOT)
+    app = "tests/exec/fixtures/limits_app.py"
+    code, out, err = cli("exec", f"{app}:heavy", "--input", "hog,spawn,fill,spin", "--sut-model",
+                         f"scripted/{app}:policy", *LIMITS, "--timeout", "120", "--no-cache",
+                         "--format", "json", "--failures", "--fail-on", "any")
+    assert code == 0, err  # the gate counts no finding of the settings'
+    data = json.loads(out)
+    events = data["trace"]["events"]
+    end = events[-1]
+    assert end["reason"] == "timeout" and "CPU time" in end["detail"] and "--sandbox-cpu" in end["detail"], end
+    hits = {h["limit"]: h for h in data["trace"]["meta"]["sandbox_limits"]}
+    assert sorted(hits) == ["cpu", "disk", "memory", "processes"], hits
+    for limit, tool, value in (("memory", "hog", 256), ("processes", "spawn", 64), ("disk", "fill", 32)):
+        shown = events[hits[limit]["event"]]
+        assert shown["type"] == "tool_result" and shown["tool"] == tool and shown["status"] == "error", shown
+        assert hits[limit]["says"].startswith(f"hit --sandbox-{limit} {value} ")
+    by_tool = {f["elements"][1] if f["detector"] != "runtime_crash" else "spin": f for f in data["failures"]}
+    for f in data["failures"]:
+        print(f["detector"], f["attribution"], f["because"][:80])
+    assert {t: f["attribution"] for t, f in by_tool.items()} == dict.fromkeys(by_tool, "settings"), by_tool
+    assert "spin" in by_tool and by_tool["spin"]["because"].startswith("hit --sandbox-cpu 2 "), by_tool
+    assert all(f["severity"] == "info" for f in data["failures"])

@@ -41,6 +41,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import sys
@@ -70,6 +71,26 @@ class Limits:
         names = {"memory_mb": "sandbox_memory", "processes": "sandbox_processes",
                  "cpu_s": "sandbox_cpu", "disk_mb": "sandbox_disk"}
         return cls(**{k: v for k, name in names.items() if (v := getattr(opts, name, None)) is not None})
+
+
+# Each limit: the option that sets it, the `Limits` field, what it bounds, its unit.
+LIMIT_OPTIONS = {
+    "memory": ("--sandbox-memory", "memory_mb", "address space a process of the system may add", "MB"),
+    "processes": ("--sandbox-processes", "processes", "processes and threads the system may start", ""),
+    "disk": ("--sandbox-disk", "disk_mb", "scratch space and largest file the system may write", "MB"),
+    "cpu": ("--sandbox-cpu", "cpu_s", "CPU seconds a run has at least", "s"),
+}
+# What hitting a limit says, in an exception's text as the adapters record it ("MemoryError: ",
+# "BlockingIOError: [Errno 11] ...") or on a dying worker's stderr: RLIMIT_AS refuses an
+# allocation (ENOMEM, Python's MemoryError, C++'s bad_alloc), RLIMIT_NPROC a fork (EAGAIN) or a
+# thread, RLIMIT_FSIZE a write past the largest file (EFBIG), the full scratch tmpfs any write
+# (ENOSPC). EAGAIN and ENOSPC have other causes (a non-blocking socket, a full disk of a
+# --bind folder): `limit_hits` checks the limit was near.
+_HIT_TEXT = {
+    "memory": re.compile(r"\bMemoryError\b|\[Errno 12\]|Cannot allocate memory|bad_alloc|[Oo]ut of memory"),
+    "processes": re.compile(r"can't start new thread|\[Errno 11\] Resource temporarily unavailable"),
+    "disk": re.compile(r"\[Errno 27\]|File too large|\[Errno 28\]|No space left on device"),
+}
 
 
 @dataclass(frozen=True)
@@ -418,6 +439,72 @@ def end_strays() -> bool:
     with contextlib.suppress(ProcessLookupError):
         os.kill(-1, signal.SIGKILL)
     return True
+
+
+# -- limit hits -------------------------------------------------------------------------------
+def hit(limit: str, limits: Limits, event: int | None = None) -> dict[str, Any]:
+    """A run's hit of `limit` (`LIMIT_OPTIONS`), shown by the trace's event `event` (None: the
+    run's end), for `trace.SANDBOX_LIMITS`: it says which limit and which setting raises it.
+    A runaway (a fork bomb, an unbounded allocation) would pass no sane limit, and one that
+    needs a little more than the default would: the user judges which, so it is the settings'
+    finding, never the app's."""
+    option, name, what, unit = LIMIT_OPTIONS[limit]
+    value = getattr(limits, name)
+    return {"limit": limit, "event": event,
+            "says": f"hit {option} {value} ({what}{f', {unit}' if unit else ''}): masfuzz's sandbox "
+                    f"limit, a setting, not the app's defect; raise {option} if the app needs more, "
+                    "or judge whether it should need that much"}
+
+
+def watch(event: Any) -> dict[str, Any] | None:
+    """The limit hit `event` shows (`hit`, its event for the pool to fill in), checked as the
+    run records it: an error (a tool's, the run's) that names what a limit refuses, while the
+    state that makes it the limit's (the processes that used it up, the full scratch folder)
+    is still there. None unconfined (`--unsafe-no-sandbox`: there is no limit to hit)."""
+    if not _LIMITS:
+        return None
+    from masfuzz.trace import ErrorEvent, ToolResult
+
+    text = event.payload if isinstance(event, ToolResult) and event.status == "error" else \
+        event.message if isinstance(event, ErrorEvent) else ""
+    limit = next((k for k, pattern in _HIT_TEXT.items() if pattern.search(text)), None)
+    return hit(limit, _LIMITS[0]) if limit is not None and _near(limit, _LIMITS[0], text) else None
+
+
+def _near(limit: str, limits: Limits, text: str) -> bool:
+    """Whether the limit a text names was near enough to be what refused: half the processes
+    still running (no thread is refused for another cause), the scratch folder nearly full
+    (no file is too large for another cause here)."""
+    if limit == "processes" and "thread" not in text:
+        return _tasks() * 2 >= limits.processes
+    if limit == "disk" and ("[Errno 28]" in text or "No space" in text):
+        with contextlib.suppress(OSError):
+            disk = os.statvfs(_SCRATCH[0])
+            return disk.f_bavail * disk.f_frsize < limits.disk_mb * 2**20 // 10
+        return False
+    return True
+
+
+def _tasks() -> int:
+    """The processes and threads of this worker's PID namespace (its own /proc)."""
+    count = 0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        with contextlib.suppress(OSError):
+            count += len(os.listdir(f"/proc/{pid}/task"))
+    return count
+
+
+def died_of(status: int, stderr: str, plan: Plan | None) -> dict[str, Any] | None:
+    """The limit a confined worker that ended with `status` (its stderr's tail) died of: its
+    CPU time (SIGXCPU, `_first`), or memory its native code was refused (an abort or segfault
+    after an allocator's message); None when none, or unconfined."""
+    if plan is None:
+        return None
+    if status == -signal.SIGXCPU:
+        return hit("cpu", plan.limits)
+    if status != 0 and _HIT_TEXT["memory"].search(stderr):
+        return hit("memory", plan.limits)
+    return None
 
 
 @contextlib.contextmanager

@@ -74,9 +74,11 @@ class Channel:
     def send(self, message: dict[str, Any]) -> None:
         self.write(json.dumps(message, default=str))
 
-    def send_model(self, key: str, model: Any) -> None:
-        """`{key: model}` without a round trip through dicts (events and traces are many)."""
-        self.write(f'{{"{key}":{model.model_dump_json(by_alias=True)}}}')
+    def send_model(self, key: str, model: Any, then: dict[str, Any] | None = None) -> None:
+        """`{key: model}` without a round trip through dicts (events and traces are many), and
+        `then` on the next line in the same write (no other thread's line between them)."""
+        line = f'{{"{key}":{model.model_dump_json(by_alias=True)}}}'
+        self.write(line if then is None else f"{line}\n{json.dumps(then)}")
 
     def write(self, line: str) -> None:
         with self.lock:
@@ -176,6 +178,13 @@ def _measure(request: Any) -> Any:
     return codecov.start_run(request.target, request.scenario).attach
 
 
+def _send_event(channel: Channel, event: Any) -> None:
+    """A trace event as the system records it, and right after it the sandbox limit it shows
+    was hit (`sandbox.watch`), if one."""
+    limit = sandbox.watch(event)
+    channel.send_model("event", event, None if limit is None else {"limit_hit": limit})
+
+
 def serve(channel: Channel, lines: Iterable[str]) -> int:
     from masfuzz import trace as trace_module
     from masfuzz.exec.base import run_guarded
@@ -199,7 +208,7 @@ def serve(channel: Channel, lines: Iterable[str]) -> int:
         sandbox.limit_cpu()
         channel.send({"ready": True, "system_id": system.spec.system.id,
                       "framework": system.spec.system.framework})
-        trace_module.set_event_sink(lambda e: channel.send_model("event", e))
+        trace_module.set_event_sink(lambda e: _send_event(channel, e))
         # `at` on the system-wide monotonic clock, the parent's too: how long the model calls
         # took is whose a timeout is (`masfuzz.exec.pool._model_seconds`)
         trace_module.set_activity_sink(lambda agent, busy, usage: channel.send(
