@@ -31,7 +31,7 @@ pytestmark = pytest.mark.skipif(problem() is not None, reason=f"no OS isolation 
 FIXTURE = Path(__file__).parent / "fixtures" / "escape_app.py"
 # the corpus's probes that try to leave (not those about a tool call's own limits and state)
 PROBES = ("write_bound", "remount_root", "proc_root", "host_proc", "nsenter", "unix_libc", "tcp_libc",
-          "secrets", "store_fds", "ptrace", "namespaces", "kill_host", "kernel", "survivors")
+          "secrets", "home_files", "store_fds", "ptrace", "namespaces", "kill_host", "kernel", "survivors")
 # the probes of the system's resource limits, under small ones (the CPU spin, which ends its run,
 # apart)
 RESOURCES = ("rlimit_raise", "disk_fill", "fork_bomb")
@@ -45,11 +45,17 @@ def _project(config: dict, monkeypatch) -> tuple[str, dict]:
     them) alone; masfuzz's own key is planted too, and must not show."""
     project = Path(config["project"])
     shutil.copy(FIXTURE, project / "app.py")
-    plain = [f"planted-{uuid.uuid4().hex}" for _ in range(2)]
+    plain = [f"planted-{uuid.uuid4().hex}" for _ in range(3)]
     (project / ".env").write_text(f"OPENAI_API_KEY={plain[0]}\n")
     monkeypatch.setenv("SHOP_PLANTED_VALUE", plain[1])
     monkeypatch.setenv("OPENAI_API_KEY", config["secrets"][2])
-    return str(project / "app.py"), {**config, "secrets": plain}
+    # the arena's folder as a home folder holding the project: credentials at its top, another
+    # project's .env and a note beside (`home_files`, when masfuzz is started from there)
+    home = project.parent
+    for path in (".ssh/id_rsa", ".aws/credentials", "other/.env", "other/notes.txt"):
+        (home / path).parent.mkdir(exist_ok=True)
+        (home / path).write_text(f"secret = {plain[2]}\n")
+    return str(project / "app.py"), {**config, "secrets": plain, "home": str(home)}
 
 
 def _exec_argv(app: str, config: dict, *extra: str, probes: tuple[str, ...] = PROBES) -> list[str]:
@@ -99,8 +105,11 @@ def _before(config: dict) -> tuple:
 
 
 def test_the_escape_corpus_through_an_agents_tool_is_held_under_exec(arena, cli, monkeypatch):  # noqa: F811
+    """Started from the home folder that holds the project (`home_files`): only the project is
+    readable, its dot-files hidden; the home folder's credentials and other projects are not."""
     planted = arena[1]["secrets"]
     app, config = _project(arena[1], monkeypatch)
+    monkeypatch.chdir(config["home"])
     db = _open_store(config["store"])
     before = _before(config)
     outcomes, out = _exec(cli, app, config)
@@ -163,12 +172,14 @@ def test_unsandboxed_the_same_corpus_gets_out(arena, cli, monkeypatch):  # noqa:
     (only the probes that harm nothing beyond the test's own folder and listeners)."""
     root, config, tcp, unix, sentinel, log = arena
     app, config = _project(config, monkeypatch)
+    monkeypatch.chdir(config["home"])
     outcomes, _ = _exec(cli, app, config, "--unsafe-no-sandbox",
-                        probes=("proc_root", "tcp_libc", "unix_libc", "secrets"))
+                        probes=("proc_root", "tcp_libc", "unix_libc", "secrets", "home_files"))
     assert "wrote" in outcomes["proc_root"], outcomes
     assert "connected" in outcomes["tcp_libc"] and tcp.connections >= 1
     assert "found a planted secret in env SHOP_PLANTED_VALUE" in outcomes["secrets"]
     assert f"found a planted secret in {config['project']}/.env" in outcomes["secrets"]
+    assert f"found a planted secret in {config['home']}/other/.env" in outcomes["home_files"]
 
 
 def _within_limits(outcomes: dict[str, str]) -> None:

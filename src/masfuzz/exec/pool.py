@@ -77,7 +77,6 @@ class Worker:
         self.serves: tuple[Target, bool] | None = None  # its target, whether it measures code
         self.stderr = _Tail(proc.stderr)
         self.calls: set[asyncio.Task[None]] = set()  # its model calls being answered
-        self.retiring = False  # serves no further request (`masfuzz.exec.sandbox.spent`)
 
     @classmethod
     async def start(cls, python: str, template: Template | None = None, plan: Plan | None = None) -> "Worker":
@@ -167,7 +166,7 @@ class PoolExecutor(Executor):
         healthy = False
         try:
             trace = await self._serve(worker, request)
-            healthy = worker.alive and not worker.retiring and trace.termination is not None \
+            healthy = worker.alive and trace.termination is not None \
                 and trace.termination.reason not in ("timeout", "crash")
             return trace
         finally:
@@ -231,9 +230,6 @@ class PoolExecutor(Executor):
             while True:
                 answer = await self._next(worker, max(0.0, deadline - time.perf_counter()),
                                           request.models, shown=request.limit, events=events)
-                if "retire" in answer:  # it has too little of its sandbox's limits left for another
-                    worker.retiring = True
-                    continue
                 if "exit" in answer:
                     raise _Ended("crash", f"the system under test called sys.exit({answer['exit']})"
                                  + (f": {answer['message']}" if answer.get("message") else ""))
@@ -301,7 +297,7 @@ class PoolExecutor(Executor):
             limit = died_of(status, worker.stderr.text, worker.plan)
             if limit is not None and limit["limit"] == "cpu":  # a spin, as a timeout is
                 raise _Ended("timeout", f"the system under test used up its CPU time in the sandbox "
-                             f"(at least {worker.plan.limits.cpu_s} s a run, --sandbox-cpu); the worker "
+                             f"({worker.plan.limits.cpu_s} s a run, --sandbox-cpu); the worker "
                              "was killed", limit)
             raise _Ended("crash", _death(status, worker.stderr.last_line()), limit)
         try:
