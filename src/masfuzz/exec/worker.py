@@ -30,6 +30,7 @@ import asyncio
 import json
 import os
 import queue
+import select
 import signal
 import sys
 import threading
@@ -203,6 +204,8 @@ def serve(channel: Channel, lines: Iterable[str], *, apart: bool = False) -> int
         except ValueError as exc:
             channel.send({"error": f"worker: unreadable request ({exc})"})
             continue
+        if apart and fresh:
+            _prepare(system)
         channel.send({"ready": True, "system_id": system.spec.system.id,
                       "framework": system.spec.system.framework})
         exited = _apart(lines, lambda: _serve_one(channel, request, system)) if apart \
@@ -213,6 +216,15 @@ def serve(channel: Channel, lines: Iterable[str], *, apart: bool = False) -> int
         if exited:
             return 0
     return 0
+
+
+def _prepare(system: Any) -> None:
+    """What a run would build once per process (`Adapter.prepare`), built before the runs are
+    forked from this worker; a failure leaves it to the runs."""
+    try:
+        system.runner().prepare(system.obj)
+    except Exception:  # noqa: BLE001 - the run builds it itself and reports what fails
+        pass
 
 
 def _serve_one(channel: Channel, request: Any, system: Any) -> bool:
@@ -253,6 +265,7 @@ def _serve_one(channel: Channel, request: Any, system: Any) -> bool:
 
 
 _ANSWERED, _EXITED = b"1", b"2"  # what a run's child process says before it ends
+_SAID_MAX = 60_000  # bytes of the names of the modules it imported that it passes on (`_import`)
 
 
 def _apart(inbox: Any, run: Any) -> bool:
@@ -269,6 +282,11 @@ def _apart(inbox: Any, run: Any) -> bool:
     # while the run goes on, this worker ignores what the run may send it (a kill(-1) reaches
     # every process of the sandbox but the sender): only masfuzz's SIGKILL ends it
     saved = _ignore_signals()
+    # what the worker holds now is the runs' shared start: the garbage collector of a run
+    # walking it would write to (and so copy) every page of it
+    import gc
+
+    gc.freeze()
     pid = os.fork()
     if pid == 0:
         said_w, exited = said[1], False
@@ -280,8 +298,11 @@ def _apart(inbox: Any, run: Any) -> bool:
 
             ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
             inbox.listen(replies[0])
+            before = set(sys.modules)
             exited = run()
-            os.write(said_w, _EXITED if exited else _ANSWERED)
+            imported = "\n".join(m for m in list(sys.modules) if m not in before).encode()
+            # within the pipe's buffer: the write never waits for the worker to read
+            os.write(said_w, (_EXITED if exited else _ANSWERED) + imported[:_SAID_MAX])
         except BaseException:  # noqa: BLE001 - masfuzz's own failure: the worker's stderr says it
             import traceback
 
@@ -291,19 +312,59 @@ def _apart(inbox: Any, run: Any) -> bool:
     os.close(replies[0])
     os.close(said[1])
     try:
-        os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
-        at_limit = sandbox.at_cpu_limit(pid)
-        _, status = os.waitpid(pid, 0)
+        told = _told(pid, said[0])
+        if told not in (_ANSWERED, _EXITED):
+            os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+            at_limit = sandbox.at_cpu_limit(pid)
+            _, status = os.waitpid(pid, 0)
+            sys.stderr.flush()
+            sandbox.end_as(-signal.SIGXCPU if at_limit else os.waitstatus_to_exitcode(status))
     finally:
         _restore_signals(saved)
         inbox.forward_to(None)
         os.close(replies[1])
-    told = os.read(said[0], 1)
+    # it answered: it has nothing left to do but end, which it need not be waited for
+    sandbox.end_strays()
+    _kill_strays()
+    os.set_blocking(said[0], False)
+    try:
+        names = os.read(said[0], _SAID_MAX)
+    except BlockingIOError:
+        names = b""
     os.close(said[0])
-    if told not in (_ANSWERED, _EXITED):
-        sys.stderr.flush()
-        sandbox.end_as(-signal.SIGXCPU if at_limit else os.waitstatus_to_exitcode(status))
+    _import(names.decode(errors="replace").split("\n"))
     return told == _EXITED
+
+
+def _told(pid: int, fd: int) -> bytes:
+    """What the run's child said on `fd` once it said it (its first byte), or b"" when it
+    ended without a word. Its end is watched apart from the pipe, which a process it forked
+    may hold open."""
+    try:
+        ended = os.pidfd_open(pid)
+    except (AttributeError, OSError):  # an old kernel: wait for its end
+        os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+        return os.read(fd, 1) if select.select([fd], [], [], 0)[0] else b""
+    try:
+        if fd in select.select([fd, ended], [], [])[0] or select.select([fd], [], [], 0)[0]:
+            return os.read(fd, 1)
+        return b""
+    finally:
+        os.close(ended)
+
+
+def _import(names: list[str]) -> None:
+    """Import here what a run imported (a framework's lazy imports, the model client): the next
+    run's fork has them, as a warm worker that ran in its own process had them. An import runs
+    a module's own code, none of the system's run."""
+    import importlib
+
+    for name in names:
+        if name and name not in sys.modules:
+            try:
+                importlib.import_module(name)
+            except (Exception, SystemExit):  # noqa: BLE001 - the run imports it again itself
+                pass
 
 
 class Inbox:
