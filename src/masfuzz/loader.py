@@ -93,6 +93,11 @@ def load_callable(ref: str, option: str) -> Any:
 # meant in the folder masfuzz ran in.
 _RELATIVE_TO: list[str] = []
 
+# Where a file the user named really is, for a sandboxed worker that cannot follow the name: the
+# sandbox shows the target's project, not the folder masfuzz ran in, so a target named through
+# that folder (or through a link in it) is found at its real path (`masfuzz.exec.sandbox.Plan`).
+REAL_PATHS: dict[str, str] = {}
+
 
 @contextlib.contextmanager
 def paths_relative_to(folder: str) -> Iterator[None]:
@@ -113,9 +118,10 @@ def _import(where: str, target: str) -> tuple[Any, Path | None]:
             if exc.name and where.startswith(exc.name):
                 raise TargetError(f"{target}: no module named {where!r}") from None
             raise TargetError(f"{target}: importing {where} failed: {_describe(exc, None)}") from None
-    path = Path(where).expanduser()
+    path = Path(REAL_PATHS.get(where, where)).expanduser()
     if not path.is_absolute() and _RELATIVE_TO:
         path = Path(_RELATIVE_TO[-1]) / path
+    path = Path(REAL_PATHS.get(str(path), str(path)))
     if not path.exists():
         raise TargetError(f"{target}: no such file {where!r}")
     if path.is_dir():

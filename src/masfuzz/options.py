@@ -492,8 +492,8 @@ TABLE: tuple[Setting, ...] = (
     Setting("sandbox_processes", "processes and threads the sandboxed system under test may "
             "start (a limit that holds for root too)", integer(low=16, high=1_000_000), 512,
             ("run", "inspect", *RUNS), metavar="N"),
-    Setting("sandbox_cpu", "CPU seconds a run of the sandboxed system under test has at least "
-            "(a run spinning is stopped within twice that, as a timeout)",
+    Setting("sandbox_cpu", "CPU seconds a run of the sandboxed system under test has (a run "
+            "spinning is stopped then, as a timeout)",
             integer(low=1, high=86_400), 300, ("run", "inspect", *RUNS), metavar="S"),
     Setting("sandbox_disk", "the sandboxed system under test's scratch folder (HOME, TMPDIR), "
             "in MB; also the largest file it may write anywhere", integer(low=1, high=1_048_576),

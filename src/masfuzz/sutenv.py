@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import mmap
 import os
 import threading
 from collections.abc import Iterator
@@ -45,7 +46,9 @@ class Refusal:
 
     _lock = threading.Lock()
     _server: ThreadingHTTPServer | None = None
-    _hits = 0
+    # the count, in memory shared with the processes forked from this one: a pool worker runs
+    # each run in a child (`masfuzz.exec.worker._apart`) while this process's thread answers
+    _hits = mmap.mmap(-1, 8)
 
     @classmethod
     def url(cls) -> str:
@@ -60,12 +63,11 @@ class Refusal:
     @classmethod
     def hit(cls) -> None:
         with cls._lock:
-            cls._hits += 1
+            cls._hits[:] = (cls.hits() + 1).to_bytes(8, "little")
 
     @classmethod
     def hits(cls) -> int:
-        with cls._lock:
-            return cls._hits
+        return int.from_bytes(cls._hits[:], "little")
 
     # While the app's code loads (`loading`), a chat completion is answered with a placeholder
     # instead: a module that runs its app at import time (a quickstart's `app.invoke(...)` at

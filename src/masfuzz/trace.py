@@ -183,6 +183,10 @@ MODEL_SECONDS = "model_seconds"
 # approval, a stop word) cannot end or move on by them, which is masfuzz's doing, not the app's.
 STAND_IN_USERS = "stand_in_users"
 HARNESS_CAUSE = "harness_cause"
+# The sandbox limits a run hit (`masfuzz.exec.sandbox.limit_hits`): a list of {"limit", "event"
+# (the index of the event that shows it; None: the run's end), "says" (which limit, which
+# setting raises it)}. What a limit stopped is the user's setting, not the app's bug.
+SANDBOX_LIMITS = "sandbox_limits"
 BOUND_REASONS = ("max_turns", "message_limit")  # terminations by a turn or message bound
 # Reasons under which the system concluded by itself (premature termination is judged on these).
 CONCLUDED_REASONS = ("completed", "text_mention", "handoff_to_user")

@@ -143,9 +143,12 @@ def test_unknown_executor_kind_is_a_clear_error():
         make_executor("ray2")
 
 
-def test_a_warm_worker_short_of_its_limits_is_replaced_before_the_next_run():
-    """A run that fills the sandbox's scratch leaves its worker less than a run's share: the
-    worker retires, and the next run has a whole scratch folder of its own."""
+def test_a_warm_worker_gives_every_run_a_fresh_state():
+    """Each run of a warm worker starts from the state its target was opened in: a run that
+    fills the sandbox's scratch leaves the next one a whole scratch folder, and one that leaves
+    a module global, an environment variable, files in its home and current folders and a
+    thread behind leaves the next one none of them (`worker._apart`, `sandbox.fresh_scratch`);
+    the same worker served all the runs."""
     from masfuzz.exec import PoolExecutor
     from masfuzz.exec.sandbox import Limits, SandboxSettings, problem
 
@@ -153,15 +156,18 @@ def test_a_warm_worker_short_of_its_limits_is_replaced_before_the_next_run():
         pytest.skip(f"no OS sandbox here: {problem()}")
     ex = PoolExecutor(adapter=ADAPTER, timeout=60, sandbox=SandboxSettings(limits=Limits(disk_mb=8)))
 
-    async def twice():
+    async def runs():
         try:
-            return [await ex.run(TARGET, Scenario(input="fill")) for _ in range(2)]
+            traces = [await ex.run(TARGET, Scenario(input=word)) for word in ("fill", "fill", "poison", "poison")]
+            return traces, [w.proc.pid for w in ex._idle]
         finally:
             await ex.aclose()
 
-    runs = run(twice())
-    wrote = [t.of_type(ToolResult)[0].payload for t in runs]
+    (*filled, first, second), idle = run(runs())
+    wrote = [t.of_type(ToolResult)[0].payload for t in filled]
     assert all(w.startswith("wrote ") and 4 <= int(w.split()[1]) <= 8 for w in wrote), wrote
+    assert [t.of_type(ToolResult)[0].payload for t in (first, second)] == ["clean", "clean"]
+    assert len(idle) == 1  # one warm worker, never replaced
 
 
 def test_a_killed_sandboxed_worker_leaves_no_zombie_behind():

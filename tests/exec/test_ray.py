@@ -179,7 +179,7 @@ def test_a_killed_worker_is_a_crash_a_lost_ray_worker_runs_again_once_a_hang_is_
     assert lost.system_id == ok.system_id
     # a run past its limit: the worker killed at --timeout on its node, the pool's timeout trace
     assert hung.termination.reason == "timeout"
-    assert "no result within 3 s; the worker was killed" in hung.termination.detail
+    assert "no result within 3 s (--timeout); the worker was killed" in hung.termination.detail
 
 
 @pytest.mark.usefixtures("ray_cluster", "_in_repo")

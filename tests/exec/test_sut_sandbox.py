@@ -21,7 +21,7 @@ import pytest
 
 from masfuzz.exec.sandbox import problem
 from tests.toolfuzz import escape_corpus
-from tests.conftest import MASFUZZ_CLI
+from tests.conftest import MASFUZZ_CLI, ROOT
 from tests.toolfuzz.test_escapes import (REPO, UNPRIVILEGED, _open_store, _processes_with, _store_bytes,  # noqa: F401
                                          arena, store_for_nobody, unprivileged, unprivileged_env)
 from tests.generate.test_cover import TESTER
@@ -31,7 +31,7 @@ pytestmark = pytest.mark.skipif(problem() is not None, reason=f"no OS isolation 
 FIXTURE = Path(__file__).parent / "fixtures" / "escape_app.py"
 # the corpus's probes that try to leave (not those about a tool call's own limits and state)
 PROBES = ("write_bound", "remount_root", "proc_root", "host_proc", "nsenter", "unix_libc", "tcp_libc",
-          "secrets", "store_fds", "ptrace", "namespaces", "kill_host", "kernel", "survivors")
+          "secrets", "home_files", "store_fds", "ptrace", "namespaces", "kill_host", "kernel", "survivors")
 # the probes of the system's resource limits, under small ones (the CPU spin, which ends its run,
 # apart)
 RESOURCES = ("rlimit_raise", "disk_fill", "fork_bomb")
@@ -45,11 +45,17 @@ def _project(config: dict, monkeypatch) -> tuple[str, dict]:
     them) alone; masfuzz's own key is planted too, and must not show."""
     project = Path(config["project"])
     shutil.copy(FIXTURE, project / "app.py")
-    plain = [f"planted-{uuid.uuid4().hex}" for _ in range(2)]
+    plain = [f"planted-{uuid.uuid4().hex}" for _ in range(3)]
     (project / ".env").write_text(f"OPENAI_API_KEY={plain[0]}\n")
     monkeypatch.setenv("SHOP_PLANTED_VALUE", plain[1])
     monkeypatch.setenv("OPENAI_API_KEY", config["secrets"][2])
-    return str(project / "app.py"), {**config, "secrets": plain}
+    # the arena's folder as a home folder holding the project: credentials at its top, another
+    # project's .env and a note beside (`home_files`, when masfuzz is started from there)
+    home = project.parent
+    for path in (".ssh/id_rsa", ".aws/credentials", "other/.env", "other/notes.txt"):
+        (home / path).parent.mkdir(exist_ok=True)
+        (home / path).write_text(f"secret = {plain[2]}\n")
+    return str(project / "app.py"), {**config, "secrets": plain, "home": str(home)}
 
 
 def _exec_argv(app: str, config: dict, *extra: str, probes: tuple[str, ...] = PROBES) -> list[str]:
@@ -99,8 +105,11 @@ def _before(config: dict) -> tuple:
 
 
 def test_the_escape_corpus_through_an_agents_tool_is_held_under_exec(arena, cli, monkeypatch):  # noqa: F811
+    """Started from the home folder that holds the project (`home_files`): only the project is
+    readable, its dot-files hidden; the home folder's credentials and other projects are not."""
     planted = arena[1]["secrets"]
     app, config = _project(arena[1], monkeypatch)
+    monkeypatch.chdir(config["home"])
     db = _open_store(config["store"])
     before = _before(config)
     outcomes, out = _exec(cli, app, config)
@@ -163,12 +172,14 @@ def test_unsandboxed_the_same_corpus_gets_out(arena, cli, monkeypatch):  # noqa:
     (only the probes that harm nothing beyond the test's own folder and listeners)."""
     root, config, tcp, unix, sentinel, log = arena
     app, config = _project(config, monkeypatch)
+    monkeypatch.chdir(config["home"])
     outcomes, _ = _exec(cli, app, config, "--unsafe-no-sandbox",
-                        probes=("proc_root", "tcp_libc", "unix_libc", "secrets"))
+                        probes=("proc_root", "tcp_libc", "unix_libc", "secrets", "home_files"))
     assert "wrote" in outcomes["proc_root"], outcomes
     assert "connected" in outcomes["tcp_libc"] and tcp.connections >= 1
     assert "found a planted secret in env SHOP_PLANTED_VALUE" in outcomes["secrets"]
     assert f"found a planted secret in {config['project']}/.env" in outcomes["secrets"]
+    assert f"found a planted secret in {config['home']}/other/.env" in outcomes["home_files"]
 
 
 def _within_limits(outcomes: dict[str, str]) -> None:
@@ -186,12 +197,12 @@ def _within_limits(outcomes: dict[str, str]) -> None:
 def test_the_limits_hold_and_end_as_that_runs_own(arena, cli, monkeypatch):  # noqa: F811
     """The resource probes under small limits, for root inside too: a memory balloon and raising
     the limits (rlimit_raise), a disk fill of the scratch folder after one huge file (disk_fill),
-    a fork bomb, then a CPU spin. Each is the run's own error, the spin its timeout (SIGXCPU,
-    named), never masfuzz's hang or crash; the machine is untouched and nothing survives."""
+    a fork bomb. Each is the run's own error, never masfuzz's hang or crash; the machine is
+    untouched and nothing survives. (The CPU spin: `test_a_limit_hit_is_the_settings_finding`.)"""
     app, config = _project(arena[1], monkeypatch)
     config["disk_mb"] = 32
     before = _before(config)
-    probes = (*RESOURCES, "cpu_spin")
+    probes = RESOURCES
     code, out, err = cli("exec", f"{app}:prober", "--input", f"{','.join(probes)} {json.dumps(config)}",
                          "--sut-model", f"scripted/{app}:policy", "--timeout", "300", "--max-turns", "40",
                          "--no-cache", "--format", "json", *LIMITS)
@@ -201,9 +212,6 @@ def test_the_limits_hold_and_end_as_that_runs_own(arena, cli, monkeypatch):  # n
     results = [e["payload"] for e in trace["events"] if e["type"] == "tool_result"]
     outcomes = dict(zip(calls, results))
     _within_limits(outcomes)
-    assert calls[-1] == "cpu_spin" and "cpu_spin" not in outcomes  # it never returned
-    end = [e for e in trace["events"] if e["type"] == "termination"][-1]
-    assert end["reason"] == "timeout" and "CPU time" in end["detail"] and "--sandbox-cpu" in end["detail"], end
     root, _, tcp, unix, sentinel, log = arena
     assert _tree_hash(Path(config["victim"])) == before[0] and _tree_hash(Path(config["project"])) == before[1]
     assert sentinel.poll() is None
@@ -230,3 +238,51 @@ def test_an_app_reads_its_files_relative_to_the_current_folder_and_its_own(cli, 
     assert results["prices"] == '{"apple": 1.5}' and results["tone"] == "cheerful and brief", results
     assert results["note"].startswith("noted in ") and str(project) not in results["note"], results
     assert _tree_hash(project) == before  # the note went to the scratch
+
+
+@pytest.mark.parametrize("named", ["shop/app.py:shop", "link/app.py:shop"])
+def test_a_target_named_from_outside_its_project_is_found(cli, tmp_path, monkeypatch, named):
+    """Started from the folder above the project (which the sandbox does not show), or through a
+    link in it: the worker finds the target at its real path, and the app's own files beside it."""
+    project = tmp_path / "home" / "shop"
+    (project / "prompts").mkdir(parents=True)
+    shutil.copy(Path(__file__).parent / "fixtures" / "files_app.py", project / "app.py")
+    (project / "prompts" / "tone.txt").write_text("cheerful and brief")
+    (project / "pyproject.toml").write_text("[project]\nname = 'shop'\n")
+    (tmp_path / "home" / "link").symlink_to(project)
+    monkeypatch.chdir(tmp_path / "home")
+    code, out, err = cli("exec", named, "--input", "quote", "--sut-model", "scripted/shop/app.py:policy",
+                         "--timeout", "120", "--no-cache", "--format", "json")
+    assert code == 0, err
+    results = {e["tool"]: e["payload"] for e in json.loads(out)["events"] if e["type"] == "tool_result"}
+    assert results["tone"] == "cheerful and brief", results
+
+
+def test_a_limit_hit_is_the_settings_finding(cli, monkeypatch):
+    """A tiny app whose tools need more than tiny limits give: 512 MB (--sandbox-memory 256),
+    200 processes (--sandbox-processes 64), a 64 MB file (--sandbox-disk 32), then a spin that
+    the CPU limit ends (--sandbox-cpu 2). Each finding the hits make names the limit and the
+    setting that raises it and is the settings', so `--fail-on any` passes; the spin's end is a
+    timeout naming --sandbox-cpu."""
+    monkeypatch.chdir(ROOT)
+    app = "tests/exec/fixtures/limits_app.py"
+    code, out, err = cli("exec", f"{app}:heavy", "--input", "hog,spawn,fill,spin", "--sut-model",
+                         f"scripted/{app}:policy", *LIMITS, "--timeout", "120", "--no-cache",
+                         "--format", "json", "--failures", "--fail-on", "any")
+    assert code == 0, err  # the gate counts no finding of the settings'
+    data = json.loads(out)
+    events = data["trace"]["events"]
+    end = events[-1]
+    assert end["reason"] == "timeout" and "CPU time" in end["detail"] and "--sandbox-cpu" in end["detail"], end
+    hits = {h["limit"]: h for h in data["trace"]["meta"]["sandbox_limits"]}
+    assert sorted(hits) == ["cpu", "disk", "memory", "processes"], hits
+    for limit, tool, value in (("memory", "hog", 256), ("processes", "spawn", 64), ("disk", "fill", 32)):
+        shown = events[hits[limit]["event"]]
+        assert shown["type"] == "tool_result" and shown["tool"] == tool and shown["status"] == "error", shown
+        assert hits[limit]["says"].startswith(f"hit --sandbox-{limit} {value} ")
+    by_tool = {f["elements"][1] if f["detector"] != "runtime_crash" else "spin": f for f in data["failures"]}
+    for f in data["failures"]:
+        print(f["detector"], f["attribution"], f["because"][:80])
+    assert {t: f["attribution"] for t, f in by_tool.items()} == dict.fromkeys(by_tool, "settings"), by_tool
+    assert "spin" in by_tool and by_tool["spin"]["because"].startswith("hit --sandbox-cpu 2 "), by_tool
+    assert all(f["severity"] == "info" for f in data["failures"])

@@ -330,3 +330,23 @@ def test_a_run_the_probe_ended_by_answering_before_an_agent_acted_is_the_probes_
     stopped = answered.model_copy(update={"events": (*events, TerminationEvent(reason="max_turns"))})
     [f] = attribute(stopped, [never])
     assert f.attribution == "sut"
+
+
+@pytest.mark.parametrize("shown,whose", [(None, "settings"), (2, "settings"), (1, "sut"), ("none", "sut")])
+def test_a_crash_a_sandbox_limit_shows_is_the_settings_finding(shown, whose):
+    """A run that died of a sandbox limit (`meta.sandbox_limits`, event None: at its end), or
+    whose crash is the error that shows the hit, is the settings' with the limit's words; a hit
+    shown by another event (a tool error the run went on from), or none at all, leaves it the
+    app's."""
+    from masfuzz.exec.sandbox import Limits, hit
+    from masfuzz.oracles import detect
+
+    hits = [] if shown == "none" else [hit("memory", Limits(memory_mb=256), shown)]
+    trace = Trace(scenario_id="s", meta={"sandbox_limits": hits}, events=(
+        Message(agent=None, role="user", content="load it"),
+        ToolResult(agent="a", tool="load", status="error", payload="ValueError: bad row"),
+        ErrorEvent(kind="crash", message="MemoryError: "),
+        TerminationEvent(reason="crash", detail="MemoryError: ")))
+    [crash] = [f for f in detect(trace) if f.category == "runtime_crash"]
+    assert crash.attribution == whose, crash
+    assert crash.because.startswith("hit --sandbox-memory 256 ") == (whose == "settings")

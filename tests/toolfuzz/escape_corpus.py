@@ -185,6 +185,20 @@ def escape(probe: str, config: str) -> str:
             for secret in cfg["secrets"]:
                 if secret in text:
                     got.append(f"found a planted secret in {where}")
+    elif probe == "home_files":  # not in PROBES: the SUT's corpus, started from a home folder
+        for folder, _, files in os.walk(cfg["home"]):
+            for name in files:
+                try:
+                    text = open(os.path.join(folder, name), "rb").read().decode(errors="replace")
+                except OSError:
+                    continue
+                got += [f"found a planted secret in {folder}/{name}" for s in cfg["secrets"] if s in text]
+        for path in ("~/.ssh/id_rsa", "~/.aws/credentials"):
+            try:
+                open(os.path.expanduser(path)).read()
+                got.append(f"read {path}")
+            except OSError:
+                pass
     elif probe == "disk_fill":
         written = 0
         try:

@@ -43,6 +43,12 @@ class Adapter(ABC):
     # Where a run puts masfuzz's model for an agent that has one (its framework's model setting).
     model_setting: ClassVar[str] = "the agent's model setting"
 
+    def prepare(self, obj: Any) -> None:
+        """Build what a run would build once per process and keep (a framework's trace
+        provider and the HTTP client it opens): a pool worker calls it before it forks each
+        run from its state (`masfuzz.exec.worker`), so that a run does not pay it every time.
+        Nothing of a run's own state."""
+
     def model_places(self, obj: Any, spec: WorkflowSpec) -> dict[str, list[str]]:
         """Agent -> where a run puts masfuzz's model in place of the agent's own; [] when masfuzz
         found no model of the agent's to replace (an agent that speaks without one, or one whose

@@ -38,7 +38,7 @@ from pydantic import ValidationError
 from masfuzz.errors import MasfuzzError, TargetError
 from masfuzz.exec.base import Executor
 from masfuzz.exec.request import ExecutionRequest
-from masfuzz.exec.sandbox import PLAN_ENV, Plan, check, discard, plan_for
+from masfuzz.exec.sandbox import PLAN_ENV, Plan, check, died_of, discard, plan_for
 from masfuzz.exec.template import ForkedProcess, Template
 from masfuzz.llm import proxy
 from masfuzz.llm.client import SLOTS_ENV
@@ -46,7 +46,7 @@ from masfuzz.llm.settings import ModelSettings
 from masfuzz.loader import FRAMEWORKS
 from masfuzz.proc import kill_group, start_in_group
 from masfuzz.target import Target, adapter_name
-from masfuzz.trace import (ENDED_IN_MODEL_CALL, EVENTS, MODEL_SECONDS, AgentTurn, Trace, Usage,
+from masfuzz.trace import (ENDED_IN_MODEL_CALL, EVENTS, MODEL_SECONDS, SANDBOX_LIMITS, AgentTurn, Trace, Usage,
                            ended_trace, running_tool)
 
 LOAD_TIMEOUT = 120.0  # seconds to import the target (a cold framework import on a busy machine)
@@ -56,14 +56,16 @@ _EVENT_LINE = b'{"event":'
 _MODEL_LINE = b'{"model_call":'  # a SUT model call starting or ending (`trace.model_call`)
 _MODEL_REQUEST = b'{"%s":' % proxy.REQUEST_KEY.encode()  # a SUT model call for us to make
 _TRACE_LINE = b'{"trace":'
+_LIMIT_LINE = b'{"limit_hit":'  # the event before it shows a sandbox limit hit (`sandbox.watch`)
 
 
 class _Ended(Exception):
     """The request ended without a trace: (kind, message)."""
 
-    def __init__(self, kind: str, message: str) -> None:
+    def __init__(self, kind: str, message: str, limit: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.kind = kind
+        self.limit = limit  # the sandbox limit it hit (`sandbox.died_of`), if one
 
 
 class Worker:
@@ -75,7 +77,6 @@ class Worker:
         self.serves: tuple[Target, bool] | None = None  # its target, whether it measures code
         self.stderr = _Tail(proc.stderr)
         self.calls: set[asyncio.Task[None]] = set()  # its model calls being answered
-        self.retiring = False  # serves no further request (`masfuzz.exec.sandbox.spent`)
 
     @classmethod
     async def start(cls, python: str, template: Template | None = None, plan: Plan | None = None) -> "Worker":
@@ -165,7 +166,7 @@ class PoolExecutor(Executor):
         healthy = False
         try:
             trace = await self._serve(worker, request)
-            healthy = worker.alive and not worker.retiring and trace.termination is not None \
+            healthy = worker.alive and trace.termination is not None \
                 and trace.termination.reason not in ("timeout", "crash")
             return trace
         finally:
@@ -229,15 +230,14 @@ class PoolExecutor(Executor):
             while True:
                 answer = await self._next(worker, max(0.0, deadline - time.perf_counter()),
                                           request.models, shown=request.limit, events=events)
-                if "retire" in answer:  # it has too little of its sandbox's limits left for another
-                    worker.retiring = True
-                    continue
                 if "exit" in answer:
                     raise _Ended("crash", f"the system under test called sys.exit({answer['exit']})"
                                  + (f": {answer['message']}" if answer.get("message") else ""))
                 if "trace" not in answer:
                     raise _Ended("crash", "worker answered without a trace")
-                return answer["trace"]
+                hits = _limit_hits(events)
+                return answer["trace"].model_copy(update={"meta": {**answer["trace"].meta, SANDBOX_LIMITS: hits}}) \
+                    if hits else answer["trace"]
         except _Ended as ended:
             kept = _events(events)
             meta = {"stderr_tail": worker.stderr.text[-STDERR_TAIL:]} if worker.stderr.text else {}
@@ -248,6 +248,8 @@ class PoolExecutor(Executor):
             usage, by_agent = _model_use(events, scenario)
             if by_agent:  # the calls each agent made before the end, as a finished run says them
                 meta["agent_settings"] = by_agent
+            if hits := _limit_hits(events) + ([ended.limit] if ended.limit is not None else []):
+                meta[SANDBOX_LIMITS] = hits
             return ended_trace(
                 scenario, ended.kind, f"{ended}{_while(kept, answering)}", time.perf_counter() - t_run,
                 system_id=info.get("system_id", ""), framework=info.get("framework", ""),
@@ -273,15 +275,15 @@ class PoolExecutor(Executor):
                     if line.startswith(_MODEL_REQUEST):
                         worker.answer(line, models)
                         continue
-                    if events is None or not line.startswith((_EVENT_LINE, _MODEL_LINE)):
+                    if events is None or not line.startswith((_EVENT_LINE, _MODEL_LINE, _LIMIT_LINE)):
                         break
                     events.append(line)
         except TimeoutError:
             await worker.kill()
             if loading:
                 raise TargetError(f"loading the target took longer than {limit:g} s") from None
-            raise _Ended("timeout", f"no result within {shown or limit:g} s; the worker was "
-                         "killed") from None
+            raise _Ended("timeout", f"no result within {shown or limit:g} s (--timeout); the worker "
+                         "was killed") from None
         except ValueError:  # a line over the protocol limit
             raise _Ended("crash", "worker sent an answer too large to read") from None
         if line.startswith(_TRACE_LINE):  # the common case, validated straight from JSON
@@ -292,11 +294,12 @@ class PoolExecutor(Executor):
         if not line:
             status = await proc.wait()
             await worker.stderr.drained()
-            if status == -signal.SIGXCPU and worker.plan is not None:  # a spin, as a timeout is
+            limit = died_of(status, worker.stderr.text, worker.plan)
+            if limit is not None and limit["limit"] == "cpu":  # a spin, as a timeout is
                 raise _Ended("timeout", f"the system under test used up its CPU time in the sandbox "
-                             f"(at least {worker.plan.limits.cpu_s} s a run, --sandbox-cpu); the worker "
-                             "was killed")
-            raise _Ended("crash", _death(status, worker.stderr.last_line()))
+                             f"({worker.plan.limits.cpu_s} s a run, --sandbox-cpu); the worker "
+                             "was killed", limit)
+            raise _Ended("crash", _death(status, worker.stderr.last_line()), limit)
         try:
             answer = json.loads(line)
         except json.JSONDecodeError:
@@ -345,7 +348,7 @@ def _events(lines: list[bytes]) -> tuple[Any, ...]:
     """The streamed events, as far as they can be read (the last line may be cut off)."""
     raw = []
     for line in lines:
-        if line.startswith(_MODEL_LINE):
+        if not line.startswith(_EVENT_LINE):
             continue
         try:
             raw.append(json.loads(line)["event"])
@@ -355,6 +358,20 @@ def _events(lines: list[bytes]) -> tuple[Any, ...]:
         return tuple(EVENTS.validate_python(raw))
     except ValidationError:
         return ()
+
+
+def _limit_hits(lines: list[bytes]) -> list[dict[str, Any]]:
+    """The sandbox limits the run hit, each at the event streamed just before its note."""
+    hits, count = [], 0
+    for line in lines:
+        if line.startswith(_EVENT_LINE):
+            count += 1
+        elif line.startswith(_LIMIT_LINE):
+            try:
+                hits.append({**json.loads(line)["limit_hit"], "event": count - 1})
+            except (ValueError, KeyError, TypeError):
+                break
+    return hits
 
 
 def _model_notes(lines: list[bytes]) -> Iterator[dict[str, Any]]:

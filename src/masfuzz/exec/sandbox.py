@@ -13,8 +13,10 @@ hand):
   worker's own loopback (its model calls go to masfuzz over the protocol pipes: the model
   proxy, `masfuzz.llm.proxy`);
 - a root file system of its own: the Python install, masfuzz, the system's programs, the folders
-  of the worker's `sys.path` (site-packages, the current folder a module target is found in) and
-  the target's own folder, all read-only with the dot-files at their top hidden (`.env`, `.git`,
+  of the worker's `sys.path` (site-packages, a library's folder) and the target's project (the
+  nearest ancestor of its file with a pyproject.toml, setup.py, .git...: `_project_of`), never a
+  folder around it (the start folder when it is outside the project, the home folder: `_exposed`),
+  all read-only with the dot-files at their top hidden (`.env`, `.git`, `.ssh`,
   the run store and model cache under `.masfuzz`), plus the run store and cache wherever they
   are; a scratch tmpfs (`Limits.disk_mb`) as HOME, TMPDIR and, while the system runs, the
   current folder, holding links to the entries of the folder masfuzz ran in (`_link_entries`);
@@ -22,7 +24,11 @@ hand):
 - no capability, no_new_privs, not dumpable, and the seccomp filter (mount, namespaces, ptrace,
   keyring, modules, io_uring refused);
 - hard limits (`Limits`: address space, processes for root too, file size, CPU time a run) and,
-  after each run, every other process of its PID namespace killed (`end_strays`).
+  after each run, every other process of its PID namespace killed (`end_strays`) and the
+  scratch folder emptied of what the run wrote (`fresh_scratch`); each run is a child process
+  forked from the worker (`masfuzz.exec.worker`), so no state of one run reaches the next;
+- a run that hits a limit says so (`watch`, `died_of`): which limit, which option raises it,
+  and the finding it makes is the settings' (`masfuzz.oracles.attribution`).
 
 The processes: the started worker (outside, leading the process group the pool kills) forks a
 process that enters the namespaces, which forks the PID namespace's first process (it builds the
@@ -41,6 +47,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import sys
@@ -62,7 +69,7 @@ class Limits:
     (`masfuzz.exec.confine.sandbox_tasks` says why RLIMIT_NPROC binds uid 0 there)."""
     memory_mb: int = 8192  # address space (RLIMIT_AS) the worker may add to what it holds then
     processes: int = 512  # processes and threads (RLIMIT_NPROC) beyond the worker's own
-    cpu_s: int = 300  # CPU seconds (RLIMIT_CPU) a run has at least, and at most twice that
+    cpu_s: int = 300  # CPU seconds (RLIMIT_CPU) a run has
     disk_mb: int = 512  # the scratch tmpfs, and the largest file it may write anywhere (RLIMIT_FSIZE)
 
     @classmethod
@@ -70,6 +77,26 @@ class Limits:
         names = {"memory_mb": "sandbox_memory", "processes": "sandbox_processes",
                  "cpu_s": "sandbox_cpu", "disk_mb": "sandbox_disk"}
         return cls(**{k: v for k, name in names.items() if (v := getattr(opts, name, None)) is not None})
+
+
+# Each limit: the option that sets it, the `Limits` field, what it bounds, its unit.
+LIMIT_OPTIONS = {
+    "memory": ("--sandbox-memory", "memory_mb", "address space a process of the system may add", "MB"),
+    "processes": ("--sandbox-processes", "processes", "processes and threads the system may start", ""),
+    "disk": ("--sandbox-disk", "disk_mb", "scratch space and largest file the system may write", "MB"),
+    "cpu": ("--sandbox-cpu", "cpu_s", "CPU seconds a run has", "s"),
+}
+# What hitting a limit says, in an exception's text as the adapters record it ("MemoryError: ",
+# "BlockingIOError: [Errno 11] ...") or on a dying worker's stderr: RLIMIT_AS refuses an
+# allocation (ENOMEM, Python's MemoryError, C++'s bad_alloc), RLIMIT_NPROC a fork (EAGAIN) or a
+# thread, RLIMIT_FSIZE a write past the largest file (EFBIG), the full scratch tmpfs any write
+# (ENOSPC). EAGAIN and ENOSPC have other causes (a non-blocking socket, a full disk of a
+# --bind folder): `limit_hits` checks the limit was near.
+_HIT_TEXT = {
+    "memory": re.compile(r"\bMemoryError\b|\[Errno 12\]|Cannot allocate memory|bad_alloc|[Oo]ut of memory"),
+    "processes": re.compile(r"can't start new thread|\[Errno 11\] Resource temporarily unavailable"),
+    "disk": re.compile(r"\[Errno 27\]|File too large|\[Errno 28\]|No space left on device"),
+}
 
 
 @dataclass(frozen=True)
@@ -125,13 +152,17 @@ def _writable_by_the_sandbox(path: str) -> bool:
 class Plan:
     """What one worker confines itself to (sent in its environment, `PLAN_ENV`)."""
     scratch: str  # an empty folder of the machine's; a tmpfs inside
-    code: tuple[str, ...] = ()  # the target's folder, read-only
+    code: tuple[str, ...] = ()  # the target's project and the code it imports, read-only
+    projects: tuple[str, ...] = ()  # the target's project folders (`_project_of`)
+    home: str = ""  # the user's home folder, never readable whole (`_exposed`)
     binds: tuple[str, ...] = ()
     network: bool = False  # keep the machine's network namespace
     pass_env: tuple[str, ...] = ()
     hidden: tuple[str, ...] = ()
     cwd: str = field(default="")
     limits: Limits = Limits()
+    # the target's file as named from `cwd` -> its real path (`masfuzz.loader.REAL_PATHS`)
+    real_paths: tuple[tuple[str, str], ...] = ()
 
     def to_env(self) -> str:
         return json.dumps(asdict(self))
@@ -140,7 +171,9 @@ class Plan:
     def from_env(cls, text: str) -> "Plan":
         data = json.loads(text)
         limits = Limits(**data.pop("limits", {}))
-        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}, limits=limits)
+        real = tuple(tuple(pair) for pair in data.pop("real_paths", ()))
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}, limits=limits,
+                   real_paths=real)
 
 
 def plan_for(settings: SandboxSettings, target_ref: str) -> Plan:
@@ -148,12 +181,27 @@ def plan_for(settings: SandboxSettings, target_ref: str) -> Plan:
     # masfuzz's own sys.path too: loading the target here may have added the ancestor folder a
     # file's absolute imports need (`masfuzz.loader`, `from examples.x import y` in a script
     # under examples/), which the worker's import of it will need again
-    code = [*_code_folders(target_ref), *settings.code,
-            *(os.path.realpath(p) for p in sys.path if p and os.path.isdir(p))]
-    return Plan(tempfile.mkdtemp(prefix="masfuzz-sut-"), tuple(dict.fromkeys(code)),
+    home, cwd = os.path.realpath(os.path.expanduser("~")), os.getcwd()
+    projects = tuple(sorted({_project_of(f, home) for f in [*_code_folders(target_ref), *settings.code]}))
+    code = _exposed([*projects, *(p for p in sys.path if p and os.path.isdir(p)), cwd], projects, home, cwd)
+    return Plan(tempfile.mkdtemp(prefix="masfuzz-sut-"), tuple(code), projects, home,
                 tuple(os.path.realpath(p) for p in settings.binds), bool(settings.allow_net),
                 settings.pass_env, tuple(os.path.realpath(p) for p in settings.hidden), os.getcwd(),
-                settings.limits)
+                settings.limits, _real_paths(target_ref, cwd))
+
+
+def _real_paths(target_ref: str, cwd: str) -> tuple[tuple[str, str], ...]:
+    """A file target as the worker will name it (as given, and from the folder masfuzz ran in)
+    and where it really is: the sandbox shows only the latter when the folder masfuzz ran in
+    lies outside the target's project, or the name goes through a link."""
+    from masfuzz.loader import split_target
+
+    where, _ = split_target(target_ref)
+    named = os.path.join(cwd, os.path.expanduser(where))
+    if not os.path.isfile(named):
+        return ()
+    real = os.path.realpath(named)
+    return tuple((name, real) for name in dict.fromkeys((where, named)) if name != real)
 
 
 def discard(plan: Plan | None) -> None:
@@ -162,15 +210,75 @@ def discard(plan: Plan | None) -> None:
 
 
 def _code_folders(target_ref: str) -> list[str]:
-    """The folder a file target is imported from (its first ancestor that is no package)."""
+    """The folder a file target is imported from (its first ancestor that is no package); a
+    module target's, from the file it was found in."""
     from masfuzz.loader import _package_root, split_target
 
     where, _ = split_target(target_ref)
     path = Path(where).expanduser()
     if not path.is_file():
-        return []  # a module, found on sys.path (whose folders are readable anyway)
+        found = _module_file(where)
+        if found is None:
+            return []  # a module with no file of its own (a namespace, a built-in)
+        path = Path(found)
     path = path.resolve()
     return sorted({str(path.parent), str(_package_root(path)[0])})
+
+
+def _module_file(name: str) -> str | None:
+    import importlib.util
+
+    module = sys.modules.get(name)
+    if getattr(module, "__file__", None):
+        return module.__file__
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    return spec.origin if spec is not None and spec.has_location else None
+
+
+# What marks a project's top folder: the target's project is readable in the sandbox, the
+# folders around it (a home folder's other projects and credentials) are not.
+_PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", ".git")
+
+
+def _project_of(folder: str, home: str) -> str:
+    """The project `folder` (a target's) belongs to: its nearest ancestor holding a project
+    file, never the `home` folder or an ancestor of it (a dot-files repository at home is no
+    project of the target's); `folder` itself when there is none."""
+    here = folder
+    while not _holds(here, home):
+        if any(os.path.exists(os.path.join(here, name)) for name in _PROJECT_FILES):
+            return here
+        here = os.path.dirname(here)
+    return folder
+
+
+def _holds(folder: str, path: str) -> bool:
+    """Whether `folder` is `path` or one of its ancestors."""
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _exposed(folders: list[str], projects: tuple[str, ...], home: str, cwd: str) -> list[str]:
+    """The user's `folders` the sandbox may show: not one that holds more than the target
+    needs, which is a folder holding its project or the home folder (the start folder, a
+    home folder of other projects and dot-files, on the path because Python put the current
+    folder there), nor the current folder outside the project. A folder of the Python install
+    or of masfuzz stays, as does one inside the project or elsewhere (a PYTHONPATH library)."""
+    cwd = os.path.realpath(cwd)
+    system = [os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)]
+    out = []
+    for folder in dict.fromkeys(os.path.realpath(f) for f in folders):
+        if any(_holds(s, folder) for s in system):
+            out.append(folder)
+        elif _holds(folder, home) or any(_holds(folder, p) and folder != p for p in projects):
+            continue
+        elif folder == cwd and not any(_holds(p, cwd) for p in projects):
+            continue
+        else:
+            out.append(folder)
+    return out
 
 
 def problem() -> str | None:
@@ -231,7 +339,7 @@ def enter(plan: Plan) -> None:
     os.dup2(null, 1)
     _, ended = os.waitpid(middle, 0)
     served = os.read(status[0], 16)
-    _end_as(int(served) if served.strip().lstrip(b"-").isdigit() else os.waitstatus_to_exitcode(ended))
+    end_as(int(served) if served.strip().lstrip(b"-").isdigit() else os.waitstatus_to_exitcode(ended))
 
 
 def _middle(lib: Any, conf: Any, plan: Plan, ready_w: int, go_r: int, status_w: int) -> None:
@@ -284,7 +392,7 @@ def _first(lib: Any, conf: Any, plan: Plan, sources: list[Any], status_w: int) -
         os.dup2(os.open(os.devnull, os.O_RDWR), fd)
     while True:  # reap every orphan until the serving worker ends
         ended = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOWAIT)  # its limits still readable
-        at_limit = ended is not None and ended.si_pid == serving and _at_cpu_limit(serving)
+        at_limit = ended is not None and ended.si_pid == serving and at_cpu_limit(serving)
         pid, status = os.waitpid(ended.si_pid, 0) if ended is not None else os.wait()
         if pid == serving:
             code = -signal.SIGXCPU if at_limit else os.waitstatus_to_exitcode(status)
@@ -292,7 +400,7 @@ def _first(lib: Any, conf: Any, plan: Plan, sources: list[Any], status_w: int) -
             os._exit(0)
 
 
-def _at_cpu_limit(pid: int) -> bool:
+def at_cpu_limit(pid: int) -> bool:
     """Whether the ended (not yet reaped) process `pid` used up its CPU-time limit: SIGXCPU
     kills it at the soft limit, SIGKILL at the hard one, which is all it gets when the system
     set its soft limit up to the hard one itself."""
@@ -327,6 +435,11 @@ def _serving(lib: Any, plan: Plan) -> None:
     tempfile.tempdir = plan.scratch
     _link_entries(plan.cwd, plan.scratch)
     _SCRATCH.append(plan.scratch)
+    from masfuzz.loader import REAL_PATHS
+
+    REAL_PATHS.update(plan.real_paths)
+    _CWD.append(plan.cwd)
+    _SCRATCH_ENTRIES.update(os.listdir(plan.scratch))
 
 
 def _link_entries(folder: str, scratch: str) -> None:
@@ -346,6 +459,8 @@ def _link_entries(folder: str, scratch: str) -> None:
 
 
 _SCRATCH: list[str] = []  # the confined worker's scratch folder
+_SCRATCH_ENTRIES: set[str] = set()  # what it held before the first run (`fresh_scratch`)
+_CWD: list[str] = []  # the folder masfuzz ran in
 _LIMITS: list[Limits] = []  # and its limits
 
 
@@ -363,17 +478,15 @@ def _limit(limits: Limits) -> None:
 
 
 def limit_cpu() -> None:
-    """The confined worker's CPU-time limit, set once its target is open (importing a framework
-    is not a run's share). CPU time is the one limit a process cannot be given again, and a
-    warm worker serves many runs: the limit is twice a run's share past what the worker has
-    used, and it retires (`spent`) once less than a share is left; so every run has at least
-    `cpu_s`, and a spinning one is stopped within twice that by SIGXCPU (the soft limit, one
-    second before the hard one's SIGKILL), which the pool names."""
+    """The confined run's CPU-time limit, set in the process that runs it (forked afresh for
+    each run, `masfuzz.exec.worker._apart`, its CPU time counted from zero) once its target is
+    open (importing a framework is not a run's share): `cpu_s`, then SIGXCPU (the soft limit,
+    one second before the hard one's SIGKILL), which the pool names."""
     import resource
 
     if not _LIMITS or resource.getrlimit(resource.RLIMIT_CPU)[1] != resource.RLIM_INFINITY:
         return
-    end = int(_cpu_used()) + 2 * _LIMITS[0].cpu_s
+    end = int(_cpu_used()) + _LIMITS[0].cpu_s
     try:
         resource.setrlimit(resource.RLIMIT_CPU, (end, end + 1))
     except (ValueError, OSError):
@@ -387,23 +500,23 @@ def _cpu_used() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def spent() -> str | None:
-    """Why this confined worker should serve no further run (None: it may): less than a run's
-    share of its CPU time or of its scratch folder is left. The pool then replaces it, so a run
-    never fails for what runs before it used."""
-    if not _LIMITS:
-        return None
-    import resource
-
-    limits = _LIMITS[0]
-    end = resource.getrlimit(resource.RLIMIT_CPU)[0]
-    if end != resource.RLIM_INFINITY and end - _cpu_used() < limits.cpu_s:
-        return "CPU time"
-    with contextlib.suppress(OSError):
-        disk = os.statvfs(_SCRATCH[0])
-        if disk.f_bavail * disk.f_frsize < limits.disk_mb * 2**19:
-            return "scratch space"
-    return None
+def fresh_scratch() -> None:
+    """After a run, the scratch folder as the worker made it: what the run wrote there (its
+    current folder, HOME and TMPDIR) removed, the links to the start folder's entries it
+    removed made again (`_link_entries`). So the next run neither sees a file of this one nor
+    lacks the space it filled."""
+    if not _SCRATCH:
+        return
+    scratch = _SCRATCH[0]
+    for name in os.listdir(scratch):
+        path = os.path.join(scratch, name)
+        if name not in _SCRATCH_ENTRIES:
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+    _link_entries(_CWD[0], scratch)
 
 
 def end_strays() -> bool:
@@ -418,6 +531,72 @@ def end_strays() -> bool:
     with contextlib.suppress(ProcessLookupError):
         os.kill(-1, signal.SIGKILL)
     return True
+
+
+# -- limit hits -------------------------------------------------------------------------------
+def hit(limit: str, limits: Limits, event: int | None = None) -> dict[str, Any]:
+    """A run's hit of `limit` (`LIMIT_OPTIONS`), shown by the trace's event `event` (None: the
+    run's end), for `trace.SANDBOX_LIMITS`: it says which limit and which setting raises it.
+    A runaway (a fork bomb, an unbounded allocation) would pass no sane limit, and one that
+    needs a little more than the default would: the user judges which, so it is the settings'
+    finding, never the app's."""
+    option, name, what, unit = LIMIT_OPTIONS[limit]
+    value = getattr(limits, name)
+    return {"limit": limit, "event": event,
+            "says": f"hit {option} {value} ({what}{f', {unit}' if unit else ''}): masfuzz's sandbox "
+                    f"limit, a setting, not the app's defect; raise {option} if the app needs more, "
+                    "or judge whether it should need that much"}
+
+
+def watch(event: Any) -> dict[str, Any] | None:
+    """The limit hit `event` shows (`hit`, its event for the pool to fill in), checked as the
+    run records it: an error (a tool's, the run's) that names what a limit refuses, while the
+    state that makes it the limit's (the processes that used it up, the full scratch folder)
+    is still there. None unconfined (`--unsafe-no-sandbox`: there is no limit to hit)."""
+    if not _LIMITS:
+        return None
+    from masfuzz.trace import ErrorEvent, ToolResult
+
+    text = event.payload if isinstance(event, ToolResult) and event.status == "error" else \
+        event.message if isinstance(event, ErrorEvent) else ""
+    limit = next((k for k, pattern in _HIT_TEXT.items() if pattern.search(text)), None)
+    return hit(limit, _LIMITS[0]) if limit is not None and _near(limit, _LIMITS[0], text) else None
+
+
+def _near(limit: str, limits: Limits, text: str) -> bool:
+    """Whether the limit a text names was near enough to be what refused: half the processes
+    still running (no thread is refused for another cause), the scratch folder nearly full
+    (no file is too large for another cause here)."""
+    if limit == "processes" and "thread" not in text:
+        return _tasks() * 2 >= limits.processes
+    if limit == "disk" and ("[Errno 28]" in text or "No space" in text):
+        with contextlib.suppress(OSError):
+            disk = os.statvfs(_SCRATCH[0])
+            return disk.f_bavail * disk.f_frsize < limits.disk_mb * 2**20 // 10
+        return False
+    return True
+
+
+def _tasks() -> int:
+    """The processes and threads of this worker's PID namespace (its own /proc)."""
+    count = 0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        with contextlib.suppress(OSError):
+            count += len(os.listdir(f"/proc/{pid}/task"))
+    return count
+
+
+def died_of(status: int, stderr: str, plan: Plan | None) -> dict[str, Any] | None:
+    """The limit a confined worker that ended with `status` (its stderr's tail) died of: its
+    CPU time (SIGXCPU, `_first`), or memory its native code was refused (an abort or segfault
+    after an allocator's message); None when none, or unconfined."""
+    if plan is None:
+        return None
+    if status == -signal.SIGXCPU:
+        return hit("cpu", plan.limits)
+    if status != 0 and _HIT_TEXT["memory"].search(stderr):
+        return hit("memory", plan.limits)
+    return None
 
 
 @contextlib.contextmanager
@@ -442,7 +621,7 @@ def running() -> Iterator[None]:
             os.chdir(before)
 
 
-def _end_as(code: int) -> None:
+def end_as(code: int) -> None:
     """End this process as the serving worker ended (a signal's death by that signal)."""
     import signal
 
@@ -458,17 +637,17 @@ def _readable(plan: Plan) -> list[str]:
     from masfuzz.exec.confine import readable_paths
 
     paths = [p for p in sys.path if p and os.path.exists(p)]
-    return readable_paths(None) + [os.path.realpath(p) for p in paths] + list(plan.code) + [plan.cwd]
+    return readable_paths(None) + _exposed([*paths, *plan.code], plan.projects, plan.home, plan.cwd)
 
 
 def _user_folders(plan: Plan) -> list[str]:
-    """The readable folders that are the user's: the target's, the current one, those of
-    `sys.path` outside the Python install and masfuzz."""
+    """The readable folders that are the user's: the target's project, the current folder when
+    it is inside it, those of `sys.path` outside the Python install and masfuzz (`_exposed`)."""
     import masfuzz
 
     system = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
     system.add(os.path.realpath(os.path.dirname(masfuzz.__file__)))
-    folders = {os.path.realpath(p) for p in [*sys.path, *plan.code, plan.cwd] if p and os.path.isdir(p)}
+    folders = {p for p in _exposed([*sys.path, *plan.code], plan.projects, plan.home, plan.cwd) if os.path.isdir(p)}
     return sorted(f for f in folders if not any(f == q or f.startswith(q + os.sep) for q in system))
 
 

@@ -1,15 +1,14 @@
 """The worker process of the isolated executors: `python -m masfuzz.exec.worker`.
 
 Protocol: `ExecutionRequest`s as JSON lines on stdin, served one after another (the target is
-opened once, on the first); the worker ends at end of input. For each request it answers on
+opened once, on the first; each run in a child process forked from that state, `_apart`, so
+none sees what an earlier one left); the worker ends at end of input. For each request it answers on
 stdout, one JSON object per line:
   `{"ready": true, "system_id": ..., "framework": ...}` once the target is loaded (the parent
   starts the scenario's clock here), then `{"event": {...}}` for every trace event as the system
   records it (so a run the parent must kill still has its events), then `{"trace": {...}}`;
   `{"error": "..."}` when the target is bad input; `{"exit": N}` when the system under test
   called `sys.exit(N)` (the worker then ends: its state is no longer trustworthy);
-  `{"retire": "why"}` before a trace when the sandbox's limits leave the worker too little for
-  another run (`masfuzz.exec.sandbox.spent`): the pool replaces it.
 The system's model calls are masfuzz's to make (the model proxy, `masfuzz.llm.proxy`): each one
 is a `{"model_request": {...}}` line out, answered by a `{"model_reply": {...}}` line in, which
 a thread reading the input hands to the waiting call (`Inbox`) while the run goes on.
@@ -31,6 +30,7 @@ import asyncio
 import json
 import os
 import queue
+import select
 import signal
 import sys
 import threading
@@ -74,9 +74,11 @@ class Channel:
     def send(self, message: dict[str, Any]) -> None:
         self.write(json.dumps(message, default=str))
 
-    def send_model(self, key: str, model: Any) -> None:
-        """`{key: model}` without a round trip through dicts (events and traces are many)."""
-        self.write(f'{{"{key}":{model.model_dump_json(by_alias=True)}}}')
+    def send_model(self, key: str, model: Any, then: dict[str, Any] | None = None) -> None:
+        """`{key: model}` without a round trip through dicts (events and traces are many), and
+        `then` on the next line in the same write (no other thread's line between them)."""
+        line = f'{{"{key}":{model.model_dump_json(by_alias=True)}}}'
+        self.write(line if then is None else f"{line}\n{json.dumps(then)}")
 
     def write(self, line: str) -> None:
         with self.lock:
@@ -176,11 +178,17 @@ def _measure(request: Any) -> Any:
     return codecov.start_run(request.target, request.scenario).attach
 
 
-def serve(channel: Channel, lines: Iterable[str]) -> int:
-    from masfuzz import trace as trace_module
-    from masfuzz.exec.base import run_guarded
+def _send_event(channel: Channel, event: Any) -> None:
+    """A trace event as the system records it, and right after it the sandbox limit it shows
+    was hit (`sandbox.watch`), if one."""
+    limit = sandbox.watch(event)
+    channel.send_model("event", event, None if limit is None else {"limit_hit": limit})
+
+
+def serve(channel: Channel, lines: Iterable[str], *, apart: bool = False) -> int:
+    """Serve the requests of `lines`, each answered on `channel`; `apart`: each run in a child
+    process of its own (`_apart`), so that no run sees what an earlier one left."""
     from masfuzz.exec.request import ExecutionRequest  # after the stdout switch: imports may print
-    from masfuzz.llm import settings
 
     first = True
     for line in lines:
@@ -196,40 +204,167 @@ def serve(channel: Channel, lines: Iterable[str]) -> int:
         except ValueError as exc:
             channel.send({"error": f"worker: unreadable request ({exc})"})
             continue
-        sandbox.limit_cpu()
+        if apart and fresh:
+            _prepare(system)
         channel.send({"ready": True, "system_id": system.spec.system.id,
                       "framework": system.spec.system.framework})
-        trace_module.set_event_sink(lambda e: channel.send_model("event", e))
-        # `at` on the system-wide monotonic clock, the parent's too: how long the model calls
-        # took is whose a timeout is (`masfuzz.exec.pool._model_seconds`)
-        trace_module.set_activity_sink(lambda agent, busy, usage: channel.send(
-            {"model_call": agent, "busy": busy, "at": time.monotonic(),
-             **({"usage": usage} if usage else {})}))
-        # The parent kills this worker at the request's limit, with the events streamed so far:
-        # that kill is the authoritative end, so the adapter's own clock runs a little longer.
-        scenario = request.scenario.model_copy(update={"timeout": request.limit + GRACE})
-        try:
-            with settings.use(request.models, request.scenario):  # as the parent said
-                attach = _measure(request)
-                with sandbox.running():
-                    ran = _run(run_guarded(system.run(scenario)))
-                result = attach(ran.model_copy(update={"scenario_id": request.scenario.id}))
-        except MasfuzzError as exc:
-            channel.send({"error": str(exc)})
-            continue
-        except SystemExit as exc:  # the system under test exited: its status is not ours
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-            channel.send({"exit": code, "message": "" if isinstance(exc.code, int) else str(exc.code)})
-            return 0
-        finally:
-            trace_module.set_event_sink(None)
-            trace_module.set_activity_sink(None)
-        if (why := sandbox.spent()) is not None:  # before the trace: the pool keeps it no longer
-            channel.send({"retire": why})
-        channel.send_model("trace", result)
+        exited = _apart(lines, lambda: _serve_one(channel, request, system)) if apart \
+            else _serve_one(channel, request, system)
         sandbox.end_strays()
         _kill_strays()
+        sandbox.fresh_scratch()
+        if exited:
+            return 0
     return 0
+
+
+def _prepare(system: Any) -> None:
+    """What a run would build once per process (`Adapter.prepare`), built before the runs are
+    forked from this worker; a failure leaves it to the runs."""
+    try:
+        system.runner().prepare(system.obj)
+    except Exception:  # noqa: BLE001 - the run builds it itself and reports what fails
+        pass
+
+
+def _serve_one(channel: Channel, request: Any, system: Any) -> bool:
+    """Run one request on the opened `system` and answer it; True when the system under test
+    called sys.exit (the worker then ends: its state is no longer trustworthy)."""
+    from masfuzz import trace as trace_module
+    from masfuzz.exec.base import run_guarded
+    from masfuzz.llm import settings
+
+    sandbox.limit_cpu()
+    trace_module.set_event_sink(lambda e: _send_event(channel, e))
+    # `at` on the system-wide monotonic clock, the parent's too: how long the model calls
+    # took is whose a timeout is (`masfuzz.exec.pool._model_seconds`)
+    trace_module.set_activity_sink(lambda agent, busy, usage: channel.send(
+        {"model_call": agent, "busy": busy, "at": time.monotonic(),
+         **({"usage": usage} if usage else {})}))
+    # The parent kills this worker at the request's limit, with the events streamed so far:
+    # that kill is the authoritative end, so the adapter's own clock runs a little longer.
+    scenario = request.scenario.model_copy(update={"timeout": request.limit + GRACE})
+    try:
+        with settings.use(request.models, request.scenario):  # as the parent said
+            attach = _measure(request)
+            with sandbox.running():
+                ran = _run(run_guarded(system.run(scenario)))
+            result = attach(ran.model_copy(update={"scenario_id": request.scenario.id}))
+    except MasfuzzError as exc:
+        channel.send({"error": str(exc)})
+        return False
+    except SystemExit as exc:  # the system under test exited: its status is not ours
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        channel.send({"exit": code, "message": "" if isinstance(exc.code, int) else str(exc.code)})
+        return True
+    finally:
+        trace_module.set_event_sink(None)
+        trace_module.set_activity_sink(None)
+    channel.send_model("trace", result)
+    return False
+
+
+_ANSWERED, _EXITED = b"1", b"2"  # what a run's child process says before it ends
+_SAID_MAX = 60_000  # bytes of the names of the modules it imported that it passes on (`_import`)
+
+
+def _apart(inbox: Any, run: Any) -> bool:
+    """`run()` in a child process forked from this worker, which has opened the target and run
+    nothing of the system yet: every run starts from that state, whatever an earlier one did
+    to the module globals, the environment, signal handlers, threads or the current folder
+    (its files: `sandbox.fresh_scratch`), at the cost of a fork. The model replies `inbox`
+    reads are passed to the child. A child that ends without answering (a crash, a kill, the
+    system's own `os._exit`) ends this worker the same way, so the pool sees that end as the
+    run's; its CPU limit (`sandbox.limit_cpu`) is the run's alone, named when it is what
+    killed it. Returns whether the system called sys.exit."""
+    replies, said = os.pipe(), os.pipe()
+    inbox.forward_to(replies[1])
+    # while the run goes on, this worker ignores what the run may send it (a kill(-1) reaches
+    # every process of the sandbox but the sender): only masfuzz's SIGKILL ends it
+    saved = _ignore_signals()
+    # what the worker holds now is the runs' shared start: the garbage collector of a run
+    # walking it would write to (and so copy) every page of it
+    import gc
+
+    gc.freeze()
+    pid = os.fork()
+    if pid == 0:
+        said_w, exited = said[1], False
+        try:
+            _restore_signals(saved)
+            os.close(replies[1])
+            os.close(said[0])
+            import ctypes
+
+            ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            inbox.listen(replies[0])
+            before = set(sys.modules)
+            exited = run()
+            imported = "\n".join(m for m in list(sys.modules) if m not in before).encode()
+            # within the pipe's buffer: the write never waits for the worker to read
+            os.write(said_w, (_EXITED if exited else _ANSWERED) + imported[:_SAID_MAX])
+        except BaseException:  # noqa: BLE001 - masfuzz's own failure: the worker's stderr says it
+            import traceback
+
+            traceback.print_exc()
+            os._exit(1)
+        os._exit(0)
+    os.close(replies[0])
+    os.close(said[1])
+    try:
+        told = _told(pid, said[0])
+        if told not in (_ANSWERED, _EXITED):
+            os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+            at_limit = sandbox.at_cpu_limit(pid)
+            _, status = os.waitpid(pid, 0)
+            sys.stderr.flush()
+            sandbox.end_as(-signal.SIGXCPU if at_limit else os.waitstatus_to_exitcode(status))
+    finally:
+        _restore_signals(saved)
+        inbox.forward_to(None)
+        os.close(replies[1])
+    # it answered: it has nothing left to do but end, which it need not be waited for
+    sandbox.end_strays()
+    _kill_strays()
+    os.set_blocking(said[0], False)
+    try:
+        names = os.read(said[0], _SAID_MAX)
+    except BlockingIOError:
+        names = b""
+    os.close(said[0])
+    _import(names.decode(errors="replace").split("\n"))
+    return told == _EXITED
+
+
+def _told(pid: int, fd: int) -> bytes:
+    """What the run's child said on `fd` once it said it (its first byte), or b"" when it
+    ended without a word. Its end is watched apart from the pipe, which a process it forked
+    may hold open."""
+    try:
+        ended = os.pidfd_open(pid)
+    except (AttributeError, OSError):  # an old kernel: wait for its end
+        os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+        return os.read(fd, 1) if select.select([fd], [], [], 0)[0] else b""
+    try:
+        if fd in select.select([fd, ended], [], [])[0] or select.select([fd], [], [], 0)[0]:
+            return os.read(fd, 1)
+        return b""
+    finally:
+        os.close(ended)
+
+
+def _import(names: list[str]) -> None:
+    """Import here what a run imported (a framework's lazy imports, the model client): the next
+    run's fork has them, as a warm worker that ran in its own process had them. An import runs
+    a module's own code, none of the system's run."""
+    import importlib
+
+    for name in names:
+        if name and name not in sys.modules:
+            try:
+                importlib.import_module(name)
+            except (Exception, SystemExit):  # noqa: BLE001 - the run imports it again itself
+                pass
 
 
 class Inbox:
@@ -240,7 +375,32 @@ class Inbox:
     def __init__(self, stream: TextIO, calls: Any) -> None:
         self.stream, self.calls = stream, calls
         self.requests: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self._forward: int | None = None  # a run's child process's pipe (`_apart`)
+        self._lock = threading.Lock()
         threading.Thread(target=self._read, name="masfuzz-worker-inbox", daemon=True).start()
+
+    def forward_to(self, fd: int | None) -> None:
+        """Pass the model replies to the pipe `fd` from now on (None: deliver them here)."""
+        with self._lock:
+            self._forward = fd
+
+    def listen(self, fd: int) -> None:
+        """In a run's child process: deliver the replies its parent passes on `fd`."""
+        from masfuzz.llm.proxy import REPLY_KEY
+
+        def read() -> None:
+            with os.fdopen(fd, encoding="utf-8") as pipe:
+                for line in pipe:
+                    self._deliver(line, REPLY_KEY)
+            self.calls.close("masfuzz closed the worker's channel")
+
+        threading.Thread(target=read, name="masfuzz-run-inbox", daemon=True).start()
+
+    def _deliver(self, line: str, key: str) -> None:
+        try:
+            self.calls.deliver(json.loads(line)[key])
+        except (ValueError, KeyError, TypeError):
+            pass  # a reply cut short: its call ends with the run's time limit
 
     def _read(self) -> None:
         from masfuzz.llm.proxy import REPLY_KEY
@@ -249,10 +409,11 @@ class Inbox:
         try:
             for line in self.stream:
                 if line.startswith(reply):
-                    try:
-                        self.calls.deliver(json.loads(line)[REPLY_KEY])
-                    except (ValueError, KeyError, TypeError):
-                        pass  # a reply cut short: its call ends with the run's time limit
+                    with self._lock:
+                        if self._forward is None:
+                            self._deliver(line, REPLY_KEY)
+                        else:
+                            _write_all(self._forward, line.encode())
                 else:
                     self.requests.put(line)
         finally:
@@ -262,6 +423,36 @@ class Inbox:
     def __iter__(self) -> Iterator[str]:
         while (line := self.requests.get()) is not None:
             yield line
+
+
+# What a signal does by default to a process but end or stop it (and what cannot be caught).
+_HARMLESS = {signal.SIGKILL, signal.SIGSTOP, signal.SIGCHLD, signal.SIGCONT, signal.SIGWINCH, signal.SIGURG}
+
+
+def _ignore_signals() -> dict[int, Any]:
+    saved = {}
+    for sig in signal.valid_signals() - _HARMLESS:
+        try:
+            handler = signal.signal(sig, signal.SIG_IGN)
+        except (OSError, ValueError):
+            continue  # one the C library keeps for itself
+        if handler is not None:
+            saved[sig] = handler
+    return saved
+
+
+def _restore_signals(saved: dict[int, Any]) -> None:
+    for sig, handler in saved.items():
+        signal.signal(sig, handler)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    try:
+        while view:
+            view = view[os.write(fd, view):]
+    except OSError:
+        pass  # the run's child is gone; its end is reported by the run
 
 
 def main() -> int:
@@ -275,7 +466,7 @@ def main() -> int:
 
     calls = ProxiedCalls(channel.send)
     SUT_CLIENTS.route(proxied_client(calls))  # the system's model calls are masfuzz's to make
-    return serve(channel, Inbox(_claim_stdin(), calls))
+    return serve(channel, Inbox(_claim_stdin(), calls), apart=True)
 
 
 if __name__ == "__main__":

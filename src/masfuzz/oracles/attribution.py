@@ -32,6 +32,12 @@ in with a user who says nothing waits for words masfuzz never gives: its not end
 (a bound reached), its rounds through the silent human and the human's empty turns are the
 harness's.
 
+A run that hit a limit of masfuzz's sandbox (`--sandbox-memory`, `--sandbox-processes`,
+`--sandbox-disk`, `--sandbox-cpu`; `masfuzz.exec.sandbox.limit_hits`) was stopped by the user's
+setting: a finding that shows the hit (the refused allocation, fork or write, the run the limit
+ended) is the settings', saying which limit and which setting raises it. A runaway is still
+shown, for the user to judge; `--fail-on` does not count it.
+
 A probe call itself (Restricted Tool Access) stays the app's, unless the agent's model was
 masfuzz's own probe model, which calls every tool it is offered (and a run all of whose agents
 ran on the probe and stopped at a bound, or went round a loop, is the probe's too): the app as written cannot make the
@@ -49,7 +55,7 @@ from typing import Any
 from masfuzz.oracles.failure import Failure
 from masfuzz.oracles.robustness import FAULT_MARKER, admits_failure
 from masfuzz.ownwords import PROBE_MODELS, RAW_ARGUMENTS, echoed
-from masfuzz.trace import (MISSING_CONTEXT, STAND_IN_USERS, AgentTurn, DelegationEvent, Message,
+from masfuzz.trace import (MISSING_CONTEXT, SANDBOX_LIMITS, STAND_IN_USERS, AgentTurn, DelegationEvent, Message,
                            RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace)
 
 
@@ -63,9 +69,25 @@ def attribute(trace: Trace, failures: list[Failure]) -> list[Failure]:
     call it after `masfuzz.oracles.blame`)."""
     out = []
     for f in failures:
+        limit = "" if f.attribution != "sut" else _sandbox_limit(trace, f)
+        if limit:
+            out.append(f.model_copy(update={"attribution": "settings", "because": limit}))
+            continue
         because = "" if f.attribution != "sut" else _cause(trace, f)
         out.append(f.model_copy(update={"attribution": "harness", "because": because}) if because else f)
     return out
+
+
+def _sandbox_limit(trace: Trace, failure: Failure) -> str:
+    """What a sandbox limit the run hit says (`SANDBOX_LIMITS`: which limit, which setting raises
+    it), when the finding's evidence shows the hit (the error, or the run's end for a run the
+    limit ended): the user's setting stopped the app there, so the finding is the settings'."""
+    ends = [i for i, e in enumerate(trace.events) if isinstance(e, TerminationEvent)]
+    for hit in trace.meta.get(SANDBOX_LIMITS) or ():
+        at = hit.get("event") if hit.get("event") is not None else (ends[-1] if ends else None)
+        if at is not None and at in failure.evidence:
+            return str(hit.get("says", ""))
+    return ""
 
 
 def _cause(trace: Trace, failure: Failure) -> str:

@@ -53,6 +53,11 @@ class OpenAIAgentsAdapter(WalkingAdapter):
 
         return problem(self.walk_of(obj, spec), mutation)
 
+    def prepare(self, obj: Any) -> None:
+        from masfuzz.adapters.openai_agents.recording import dispatch
+
+        dispatch()  # the SDK's trace provider, made on first use with an HTTP client of its own
+
     async def run(self, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
         from masfuzz.adapters.openai_agents.run import run_scenario
 
