@@ -4,7 +4,9 @@ One `Llama` per model per process, created on first use and guarded by a lock: l
 re-entrant. Generation runs in a worker thread so the event loop stays free for the system under
 test. Tool calls and structured output come from `toolprompt` (few-shot prompt + JSON-schema
 grammar); invalid output is retried with a different seed, and after the last attempt the raw
-text comes back with `finish_reason="error"` rather than an unvalidated tool call.
+text comes back with `finish_reason="error"` rather than an unvalidated tool call. Each caller's
+prompt prefix is kept and restored (`local_prefix`), and a call's deadline is checked before every
+decode. docs/local-model.md says what each part is worth.
 """
 
 from __future__ import annotations
