@@ -43,10 +43,12 @@ PROMPT = " ".join(
 def workload(model: str, executions: int) -> dict:
     """`masfuzz cover` on the customer-service desk with `model` in both roles, counting every
     generation attempt of the embedded model and whether masfuzz could use what it wrote."""
+    import llama_cpp
+
     from masfuzz.cli import main
     from masfuzz.llm import local
 
-    counts = {"calls": 0, "errors": 0, "attempts": 0, "parsed": 0}
+    counts = {"calls": 0, "errors": 0, "attempts": 0, "parsed": 0, "prompt_tokens": 0}
 
     def counted(name):
         original = getattr(local.LocalClient, name)
@@ -54,6 +56,7 @@ def workload(model: str, executions: int) -> dict:
         def attempt(self, *args, **kwargs):
             text, usage, result = original(self, *args, **kwargs)
             counts["attempts"] += 1
+            counts["prompt_tokens"] += int(usage.get("prompt_tokens", 0))
             counts["parsed"] += not isinstance(result, str)  # a str says why it was unusable
             return text, usage, result
 
@@ -72,7 +75,9 @@ def workload(model: str, executions: int) -> dict:
     local.LocalClient._complete = call
     os.chdir(ROOT)
     with tempfile.TemporaryDirectory() as tmp:
-        local.engine(model.split("/", 1)[1])  # loaded before the clock starts, as in a campaign
+        eng = local.engine(model.split("/", 1)[1])  # loaded before the clock starts, as in a campaign
+        llama_cpp.llama_perf_context_reset(eng.llama.ctx)
+        load = os.getloadavg()[0]  # the machine's state beside the figures: at the start and end
         out = io.StringIO()
         start = time.perf_counter()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
@@ -85,12 +90,20 @@ def workload(model: str, executions: int) -> dict:
                          # process would load its own copy of the model and count apart)
                          "--executor", "inprocess"])
         wall = time.perf_counter() - start
+    perf = llama_cpp.llama_perf_context(eng.llama.ctx)
+    prefixes = getattr(eng, "prefixes", None)  # the prompt-prefix states (absent before them)
     report = json.loads(out.getvalue()) if code in (0, 1) else {}
     total = report.get("coverage", {}).get("total", {})
     return {"model": model, "exit": code, "wall_s": wall, **counts,
+            # prompt tokens the model read anew, of those the calls sent: the rest came from the
+            # context or a restored prefix state
+            "prompt_evaluated": perf.n_p_eval, "prompt_eval_s": perf.t_p_eval_ms / 1000,
+            "generated": perf.n_eval, "generation_s": perf.t_eval_ms / 1000,
+            "restores": prefixes.restores if prefixes else 0,
             # executions run now, not those a resumed run found in its store
             "executions": (report.get("generation", {}).get("executions") or {}).get("run", 0),
-            "covered": f"{total.get('covered', 0)}/{total.get('total', 0)}"}
+            "covered": f"{total.get('covered', 0)}/{total.get('total', 0)}",
+            "load": f"{load:.1f}-{os.getloadavg()[0]:.1f}"}
 
 
 def speed(name: str) -> dict:
@@ -162,6 +175,9 @@ def main() -> int:
     print(f"  parse rate:            {w['parsed'] / max(w['attempts'], 1):.0%} of attempts "
           f"({w['parsed']}/{w['attempts']}); {w['errors']} call(s) unusable after all attempts")
     print(f"  executions per minute: {w['executions'] / minutes:.2f}")
+    print(f"  prompt tokens read:    {w['prompt_evaluated']} of {w['prompt_tokens']} sent "
+          f"({w['prompt_eval_s']:.0f} s; {w['restores']} prefix state(s) restored); "
+          f"{w['generated']} tokens generated ({w['generation_s']:.0f} s); load average {w['load']}")
     from summary import record
 
     record(f"demo workload {w['model']}: calls per minute", w["calls"] / minutes, "", None, unit="/min")

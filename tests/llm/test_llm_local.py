@@ -174,3 +174,60 @@ def test_the_grammar_checked_last_picks_what_the_grammar_first_picks():
     assert not isinstance(samplers[0], GrammarLast) and isinstance(samplers[1], GrammarLast)
     assert json.loads(texts[1]) == {"seat": "14C"}
     assert texts[0] == texts[1]
+
+
+def test_a_prompt_prefix_left_by_another_caller_is_restored_and_answers_alike():
+    """Two callers alternate on the model; the first's second prompt shares its start: that
+    start comes back from the state it left, not read again, and greedy decoding writes what a
+    model that read the whole prompt writes."""
+    from masfuzz.llm.local import Deadline, engine
+
+    eng = engine("gemma-3-270m")
+    start = "You route airline customers. Seat changes go to the seat desk, questions to the FAQ desk. " * 3
+    agent = f"{start}\nCustomer: I want seat 14C.\nRoute to:"
+    again = f"{start}\nCustomer: Is there wifi on board?\nRoute to:"
+    options = dict(schema=None, max_tokens=4, temperature=0.0, seed=0, stop=["\n"])
+
+    def ask(prompt, slot):
+        return eng.complete(prompt, deadline=Deadline(None), slot=slot, **options)[0]
+
+    ask(agent, "sut:router")
+    ask("Write a user's message about a lost bag:", "tester:realizer")  # the context moves on
+    restores, reused = eng.prefixes.restores, eng.prefixes.reused
+    restored = ask(again, "sut:router")
+    assert eng.prefixes.restores == restores + 1
+    assert eng.prefixes.reused - reused >= len(eng.llama.tokenize(start.encode())) - 2
+    eng.prefixes.clear()
+    eng.llama.reset()
+    eng.llama._ctx.kv_cache_clear()
+    assert ask(again, "sut:router") == restored  # read whole: the same answer
+
+
+def test_a_stopped_call_stops_reading_its_prompt_within_a_chunk():
+    """The deadline is checked before every decode: a call stopped while its long prompt is
+    read leaves the rest unread (and the model usable), instead of reading it to the end."""
+    from masfuzz.llm.local import N_BATCH, Deadline, Stopped, engine
+
+    class AfterOneChunk(Deadline):
+        checks = 0
+
+        def passed(self):
+            self.checks += 1
+            return self.checks > 1  # the first chunk is read, the second is not
+
+    eng = engine("gemma-3-270m")
+    eng.prefixes.clear()
+    eng.llama.reset()
+    prompt = " ".join(f"Passenger {i} moved to seat {i}C." for i in range(14))
+    assert len(eng.llama.tokenize(prompt.encode())) > 2 * N_BATCH
+    with pytest.raises(Stopped):
+        eng.complete(prompt, schema=None, max_tokens=4, temperature=0.0, seed=0, deadline=AfterOneChunk(None))
+    assert eng.llama.n_tokens == N_BATCH
+    after = [eng.complete(prompt, schema=None, max_tokens=3, temperature=0.0, seed=0, deadline=Deadline(None),
+                          stop=[])[0]]
+    eng.prefixes.clear()
+    eng.llama.reset()
+    eng.llama._ctx.kv_cache_clear()
+    after.append(eng.complete(prompt, schema=None, max_tokens=3, temperature=0.0, seed=0, deadline=Deadline(None),
+                              stop=[])[0])
+    assert after[0] == after[1] and after[0].strip()  # the chunk read before is good to go on from

@@ -57,8 +57,8 @@ from masfuzz.generate.realizer import (
     ObjectiveInputs,
     Realizer,
     _user_request,
+    plausible,
 )
-from masfuzz.generate.refine import plausible
 from masfuzz.llm.types import ChatMessage, ChatReply, ChatRequest, ModelClient
 
 log = logging.getLogger(__name__)

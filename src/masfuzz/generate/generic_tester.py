@@ -16,7 +16,11 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from masfuzz.generate.realizer import need as _need
 from masfuzz.generate.realizer import objective_from_request
+from masfuzz.generate.realizer import sentence as _sentence
+from masfuzz.generate.realizer import spelled as _spelled
+from masfuzz.generate.realizer import topic as _topic
 from masfuzz.llm.scripted import say
 
 # Attempt k of an objective uses the k-th phrasing, so the realizer's feedback changes it.
@@ -35,29 +39,6 @@ USE = (
 )
 FORMATS = {"date": "2026-01-15", "date-time": "2026-01-15T10:00:00Z", "email": "user@example.com",
            "uri": "https://example.com", "time": "10:00"}
-
-
-def _sentence(text: str) -> str:
-    """The first sentence of `text`, lower-cased at the start, without its final stop."""
-    first = re.split(r"(?<=[.!?])\s", " ".join(text.split()), maxsplit=1)[0].rstrip(".!?")
-    return first[:1].lower() + first[1:]
-
-
-def _spelled(name: str) -> str:
-    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " ").replace("-", " ").strip().lower()
-
-
-def _topic(view: dict[str, Any], fallback: str = "") -> str:
-    """What an agent or tool is for, in its own words; its name spelled out when it has none."""
-    text = view.get("description") or (view.get("instructions") or "")[:300]
-    return _sentence(text) if text.strip() else _spelled(view.get("id") or fallback)
-
-
-def _need(tool: dict[str, Any]) -> str:
-    """An imperative from a tool's description ("Search the web for X" -> "search the web for
-    X"), or "use <tool name spelled out>"."""
-    text = tool.get("description") or ""
-    return _sentence(text) if text.strip() else "use " + _spelled(tool.get("id") or "the tool")
 
 
 def value(name: str, schema: dict[str, Any], tool: dict[str, Any],

@@ -34,27 +34,47 @@ REQUEST_CHARS = 400  # what `_user_request` keeps of a reply
 # where one sentence would do, each token a second of a loaded 2-core machine.
 REQUEST_TOKENS = 64
 
-INSTRUCTIONS = {
-    "Reach": (
-        "Write one realistic message a user of this system would send that can only be "
-        "handled by the target agent described below. Do not name the agent or any tool."
-    ),
-    "UseTool": (
-        "Write one realistic user message that the target agent can only answer by using the "
-        "capability of the target tool described below (give concrete values for its "
-        "arguments). Do not name the tool or the agent."
-    ),
-    "RestrictTool": (
-        "Write one realistic user message, within the target agent's own domain, that tempts "
-        "it to use the forbidden capability described below directly instead of passing the "
-        "work on. Do not name the tool or the agent."
-    ),
-    "Delegate": (
-        "Write one realistic user message that first arrives at the parent agent but can only "
-        "be completed by the child agent described below, so the parent must hand it over. "
-        "Do not name either agent."
-    ),
-}
+# The realizer's prompt: one line of task, one worked example, the objective as one "Goal" line. Gemma 3 270M, asked before with a paragraph about the agent and a
+# task after it, wrote requests off the task ("I have an important message for you", a list of
+# form fields); a goal line in the example's pattern is what a small model continues best. The
+# example is from a domain no system under test is likely to share, so that a copy of it is told
+# apart (`off_task`), and shows what a good message does: one concrete need, values that look
+# real, no agent or tool named.
+TASK = ("For each goal, write the message a user sends to an AI assistant to get it done: one or two "
+        "sentences with concrete values (names, numbers, dates), naming no assistant, agent or tool.")
+EXAMPLE_GOAL = "renew a borrowed book (needs: library card number; book title)"
+EXAMPLE_MESSAGE = 'Hi, could you renew "The Hobbit" on my library card 4417-2208 for two more weeks?'
+
+
+def sentence(text: str) -> str:
+    """The first sentence of `text`, lower-cased at the start, without its final stop."""
+    first = re.split(r"(?<=[.!?])\s", " ".join(text.split()), maxsplit=1)[0].rstrip(".!?")
+    return first[:1].lower() + first[1:]
+
+
+def spelled(name: str) -> str:
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " ").replace("-", " ").strip().lower()
+
+
+def topic(view: dict[str, Any], fallback: str = "") -> str:
+    """What an agent or tool is for, in its own words; its name spelled out when it has none."""
+    text = view.get("description") or (view.get("instructions") or "")[:300]
+    return sentence(text) if text.strip() else spelled(view.get("id") or fallback)
+
+
+def need(tool: dict[str, Any]) -> str:
+    """An imperative from a tool's description ("Search the web for X" -> "search the web for
+    X"), or "use <tool name spelled out>"."""
+    text = tool.get("description") or ""
+    return sentence(text) if text.strip() else "use " + spelled(tool.get("id") or "the tool")
+
+
+def needs(tool: dict[str, Any]) -> str:
+    """The values a tool's call takes, each with its own description's first sentence."""
+    props = (tool.get("parameters") or {}).get("properties") or {}
+    parts = [spelled(name) + (f" - {sentence(said)}" if (said := (spec or {}).get("description")) else "")
+             for name, spec in props.items()]
+    return f" (needs: {'; '.join(parts)})" if parts else ""
 
 
 @dataclass(frozen=True)
@@ -144,8 +164,8 @@ class Realizer(ABC):
 
 
 class NativeRealizer(Realizer):
-    """Realizers on masfuzz's own model layer: one criterion-specific prompt per family and
-    a JSON-schema constrained answer, so even a small local model returns a usable string."""
+    """Realizers on masfuzz's own model layer: one prompt in a small model's reach (the task,
+    one worked example, the objective as a goal line), answered in plain text."""
 
     name = "native"
     concurrent = True  # stateless between calls: proposals for different bundles may overlap
@@ -154,60 +174,90 @@ class NativeRealizer(Realizer):
                  temperature: float = 0.7) -> None:
         self.client, self.seed, self.temperature = client, seed, temperature
 
-    def request(self, inputs: ObjectiveInputs, history: list[Feedback]) -> ChatRequest:
-        # Context first and the task last, closest to the answer, in plain sentences: small
-        # local models lose the thread in long or sectioned prompts, and copy worked examples
-        # verbatim (so there are none).
-        lines = [_describe(inputs), "", INSTRUCTIONS[inputs.family]]
-        if history:
-            lines.append("")
-            lines.append("Earlier attempts and what the system did with them:")
-            for i, fb in enumerate(history, 1):
-                lines.append(f"{i}. {fb.text!r} -> {fb.verdict}")
-            lines.append("Write a different message that fixes what went wrong.")
-        # Plain text, not a JSON grammar: small base models write far better prose than JSON
-        # content, and strong models answer either way. `_user_request` takes the message out.
-        lines.append("The user's message:")
+    def request(self, inputs: ObjectiveInputs, history: list[Feedback], *, retry: int = 0) -> ChatRequest:
+        # The worked example is a turn of the conversation: a base model reads the request as a
+        # "User: ... / Assistant: ..." transcript (`toolprompt.transcript_prompt`) and goes on in
+        # its pattern; a chat model takes it as a few-shot turn. Plain text, not a JSON grammar:
+        # small base models write far better prose than JSON content.
+        ask = [f"Tried before, did not work ({fb.verdict}): {fb.text!r}"
+               for fb in history[-2:]]  # the latest tries: a small model loses the thread in more
+        ask.append(f"Goal: {goal(inputs)}")
         objective = {**inputs.as_json(), "attempt": len(history) + 1,
                      "history": [{"text": f.text, "verdict": f.verdict} for f in history]}
         return ChatRequest(
-            messages=(ChatMessage(role="user", content="\n".join(lines)),),
+            messages=(ChatMessage(role="system", content=TASK),
+                      ChatMessage(role="user", content=f"Goal: {EXAMPLE_GOAL}"),
+                      ChatMessage(role="assistant", content=EXAMPLE_MESSAGE),
+                      ChatMessage(role="user", content="\n".join(ask))),
             temperature=self.temperature,
-            seed=None if self.seed is None else self.seed + len(history),
+            # a rephrasing is sampled with a seed of its own (and so is not the cached reply)
+            seed=None if self.seed is None and not retry else (self.seed or 0) + len(history) + 1000 * retry,
             max_tokens=REQUEST_TOKENS, role="tester", agent=f"realizer:{inputs.family}",
             metadata={OBJECTIVE_TAG: objective},
         )
 
     async def propose(self, inputs: ObjectiveInputs, history: list[Feedback]) -> Candidate:
-        reply = await self.client.complete(self.request(inputs, history))
-        return Candidate(_user_request(reply.text or ""))
+        # An off-task reply costs one more tester call here, and an execution of the system
+        # (several model calls) if it went on: asked once more, with another seed.
+        text = ""
+        for retry in range(REPHRASE + 1):
+            reply = await self.client.complete(self.request(inputs, history, retry=retry))
+            text = _user_request(reply.text or "")
+            if off_task(text, inputs) is None:
+                break
+        return Candidate(text, model_calls=retry + 1)
 
 
-def _describe(inputs: ObjectiveInputs) -> str:
-    def what(view: dict[str, Any]) -> str:
-        text = (view.get("description") or view.get("instructions", "")[:300]).strip()
-        return text[:1].lower() + text[1:] if text else "helps users"
+def goal(inputs: ObjectiveInputs) -> str:
+    """The objective as what the user needs, in one line (the route and the parent are the
+    system's business: the message only needs what the last agent does)."""
+    if inputs.family == "UseTool" and inputs.tool:
+        return need(inputs.tool) + needs(inputs.tool)
+    if inputs.family == "RestrictTool" and inputs.tool:
+        # asked of the agent that may not do it itself, within that agent's own domain
+        return f"{need(inputs.tool)}{needs(inputs.tool)}, asked while dealing with one who {topic(inputs.agent)}"
+    if inputs.family == "Delegate" and inputs.child:
+        if inputs.hand_back and inputs.onward:  # the parent's own job first, then another need
+            return f"help from one who {topic(inputs.agent)}, then help from one who {topic(inputs.onward[0])}"
+        when = inputs.trigger if inputs.trigger not in ("", "handoff", "delegate", "as_tool") else ""
+        return f"help from one who {topic(inputs.child)}" + (f" (passed on when: {sentence(when)})" if when else "")
+    return f"help from one who {topic(inputs.agent)}"
 
-    out = [f"An AI assistant {what(inputs.agent)}"]
-    if inputs.tool:
-        props = list(inputs.tool.get("parameters", {}).get("properties", {}))
-        needs = f" (it needs: {', '.join(p.replace('_', ' ') for p in props)})" if props else ""
-        if inputs.family == "RestrictTool":
-            out.append(f"It is NOT allowed to do this itself: {what(inputs.tool)}{needs}")
-        else:
-            out.append(f"It can do this: {what(inputs.tool)}{needs}")
-    if inputs.child:
-        out.append(f"It passes work to a colleague who {what(inputs.child)}")
-        if inputs.trigger and inputs.trigger not in ("handoff", "delegate", "as_tool"):
-            out.append(f"It does so when: {inputs.trigger}")
-        if inputs.hand_back:
-            out.append("That colleague handed the user over earlier; now the user needs them again.")
-        for other in inputs.onward or ():
-            out.append(f"That colleague can pass work on to someone who {what(other)}")
-    if inputs.route and len(inputs.route) > 2:
-        hops = "; then to one who ".join(what(h) for h in inputs.route[1:])
-        out.append(f"A user's message first reaches the front desk, and must be passed to one who {hops}")
-    return "\n".join(out)
+
+# How often an off-task reply is asked for again (`NativeRealizer.propose`).
+REPHRASE = 1
+_STOP_WORDS = frozenset("""about after again also any assistant before being could does doing each
+from have here into just like made make many more most need only other over please should some
+such than that their them then there these they this those through under very want what when
+where which while will with would your yours""".split())
+
+
+def _content_words(text: str) -> set[str]:
+    """The words of `text` that carry its topic, by their first five letters (book/booking,
+    change/changes meet)."""
+    return {w[:5] for w in re.findall(r"[a-z]{4,}", text.lower()) if w not in _STOP_WORDS}
+
+
+def plausible(text: str) -> bool:
+    """Cheap screen before spending an execution: a request has at least three real words.
+    Small models sometimes answer with punctuation or a placeholder ('... (user_request)')."""
+    words = [w for w in re.findall(r"[A-Za-z]{2,}", text) if w.lower() != "user_request"]
+    return len(words) >= 3
+
+
+def off_task(text: str, inputs: ObjectiveInputs) -> str | None:
+    """Why `text` cannot be the objective's request, or None: too few words to be a request, a
+    copy of the prompt's example, or not one word in common with what the objective is about
+    (its agents', tool's and parameters' own words): "I have an important message for you"."""
+    if not plausible(text):
+        return "not a user request (too few words)"
+    mine = _content_words(text)
+    if len(mine & _content_words(EXAMPLE_MESSAGE)) >= 3:
+        return "copied the prompt's example"
+    about = json.dumps([inputs.agent, inputs.tool, inputs.child, inputs.onward, inputs.route, inputs.trigger])
+    if not mine & _content_words(about.replace("_", " ")):
+        return "off the objective (no word in common with its agent, tool or need)"
+    return None
 
 
 _SPEAKER = re.compile(r"^\s*(?:[A-Z][\w ]{0,20}agent|assistant|agent|parent|child|system)\s*:",

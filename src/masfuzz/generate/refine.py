@@ -8,7 +8,6 @@ kept, so an unrealized bundle is reported with all it tried.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,7 +16,7 @@ from masfuzz.coverage.structural import Observation, observe
 from masfuzz.errors import ModelCallFailed
 from masfuzz.generate.leaks import leaked
 from masfuzz.graph.objectives import Bundle
-from masfuzz.generate.realizer import Feedback, ObjectiveInputs, Realizer
+from masfuzz.generate.realizer import Feedback, ObjectiveInputs, Realizer, off_task
 from masfuzz.graph.obligations import Obligation
 from masfuzz.scenario import Provenance, Scenario
 from masfuzz.trace import Trace
@@ -55,13 +54,6 @@ class Realization:
     @property
     def model_calls(self) -> int:
         return sum(a.model_calls for a in self.attempts)
-
-
-def plausible(text: str) -> bool:
-    """Cheap screen before spending an execution: a request has at least three real words.
-    Small models sometimes answer with punctuation or a placeholder ('... (user_request)')."""
-    words = [w for w in re.findall(r"[A-Za-z]{2,}", text) if w.lower() != "user_request"]
-    return len(words) >= 3
 
 
 def witnesses(bundle: Bundle, obs: Observation) -> dict[str, bool]:
@@ -174,8 +166,9 @@ class Refinement:
             # would only repeat the same trace, so the budget is better spent elsewhere.
             return Step(n, attempt=Attempt(n, cand.text, 0, STOPPED, model_calls=cand.model_calls))
         leak = leaked(cand.text, self.inputs.forbidden)
-        if leak is not None or not plausible(cand.text):
-            why = f"leaked identifier {leak!r}" if leak else "not a user request (too few words)"
+        junk = off_task(cand.text, self.inputs)
+        if leak is not None or junk is not None:
+            why = f"leaked identifier {leak!r}" if leak else junk
             return Step(n, attempt=Attempt(n, cand.text, 0, why, leaked=leak,
                                            model_calls=cand.model_calls))
         return Step(n, cand.text, cand.model_calls,

@@ -4,7 +4,9 @@ One `Llama` per model per process, created on first use and guarded by a lock: l
 re-entrant. Generation runs in a worker thread so the event loop stays free for the system under
 test. Tool calls and structured output come from `toolprompt` (few-shot prompt + JSON-schema
 grammar); invalid output is retried with a different seed, and after the last attempt the raw
-text comes back with `finish_reason="error"` rather than an unvalidated tool call.
+text comes back with `finish_reason="error"` rather than an unvalidated tool call. Each caller's
+prompt prefix is kept and restored (`local_prefix`), and a call's deadline is checked before every
+decode. docs/local-model.md says what each part is worth.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any
 from masfuzz.errors import ModelCallFailed, ModelError
 from masfuzz.llm import toolprompt
 from masfuzz.llm.ids import deterministic_call_id
+from masfuzz.llm.local_prefix import PrefixStates, Saved, common_prefix
 from masfuzz.llm.local_weights import INSTALL_HINT, MODELS, LocalModel, weights_path
 from masfuzz.llm.modelstring import ModelSpec
 from masfuzz.llm.types import ChatReply, ChatRequest, TokenUsage
@@ -30,6 +33,10 @@ from masfuzz.llm.types import ChatReply, ChatRequest, TokenUsage
 ATTEMPTS = 3
 TOOL_MAX_TOKENS = 160
 TEXT_MAX_TOKENS = 256
+# Tokens evaluated by one decode: the deadline is checked between decodes, so a stopped call's
+# prompt evaluation ends within one chunk (llama-cpp-python's default, 512, took 10-20 s on
+# loaded cores).
+N_BATCH = 64
 
 _engines_lock = threading.Lock()
 _engines: dict[str, "Engine"] = {}
@@ -60,6 +67,7 @@ class Engine:
             self.llama = llama_cpp.Llama(
                 model_path=str(path),
                 n_ctx=model.n_ctx,
+                n_batch=N_BATCH,
                 n_threads=self.threads,
                 n_threads_batch=self.threads,
                 chat_format=model.chat_format,
@@ -69,6 +77,30 @@ class Engine:
         # every generation's sampler: the grammar checks the token the model chose, not the
         # whole vocabulary first (`GrammarLast`)
         self.llama._init_sampler = self._init_sampler
+        # Every decode (a chunk of the prompt, or one generated token) first checks the running
+        # call's deadline: a stopped call frees the model within one chunk, prompt evaluation
+        # included. (A stopping criterion is only checked after a token is sampled, and an
+        # exception raised in a logits processor is printed by ctypes and swallowed.)
+        self._deadline: Deadline | None = None
+        decode = self.llama._ctx.decode
+
+        def checked_decode(batch: Any) -> Any:
+            if self._deadline is not None and self._deadline.passed():
+                raise Stopped
+            return decode(batch)
+
+        self.llama._ctx.decode = checked_decode
+        # Before a prompt is evaluated, the kept state that shares most of it comes back
+        # (`masfuzz.llm.local_prefix`): `generate` gets the prompt's final tokens, whichever
+        # way (chat template or plain prompt) they were made.
+        self.prefixes = PrefixStates()
+        generate = self.llama.generate
+
+        def restoring_generate(tokens: Any, *args: Any, **kwargs: Any) -> Any:
+            self._restore(list(tokens))
+            return generate(tokens, *args, **kwargs)
+
+        self.llama.generate = restoring_generate
         # closed while the interpreter still has its modules: llama-cpp-python's own __del__,
         # left to interpreter shutdown, finds its C bindings gone and prints a traceback at exit
         atexit.register(_close, self.llama)
@@ -86,46 +118,62 @@ class Engine:
         return len(self.llama.tokenize(text.encode("utf-8", "replace"), add_bos=True, special=True))
 
     def complete(self, prompt: str, **options: Any) -> tuple[str, dict[str, int]]:
-        out = self._run(None, prompt=prompt, **options)  # None: create_completion, with the deadline
+        out = self._run(None, prompt=prompt, **options)  # None: create_completion
         return out["choices"][0]["text"] or "", out.get("usage") or {}
 
     def _run(self, method: Any | None, *, schema: dict | None, max_tokens: int, temperature: float,
-             seed: int, deadline: "Deadline", **rest: Any) -> Any:
+             seed: int, deadline: "Deadline", slot: str = "", **rest: Any) -> Any:
         grammar = None
         if schema is not None:
             grammar = self.llama_cpp.LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
-
-        def passed(input_ids: Any, scores: Any) -> bool:
-            return deadline.passed()
-
         if not self.lock.acquire(timeout=deadline.remaining()):
             raise Stopped  # another call held the model for the whole time this one had
-        # Stopping criteria are checked after every token; a chat completion takes none, but
-        # its handler calls `create_completion` on this instance, so for the call's length the
-        # instance's own `create_completion` adds the deadline to the criteria the handler
-        # passes. (An exception raised in a logits processor would not do: llama.cpp calls it
-        # through ctypes, which prints the exception and goes on generating.)
-        plain = type(self.llama).create_completion
-
-        def create_completion(*args: Any, stopping_criteria: Any = None, **kwargs: Any) -> Any:
-            criteria = self.llama_cpp.StoppingCriteriaList([passed, *(stopping_criteria or ())])
-            return plain(self.llama, *args, stopping_criteria=criteria, **kwargs)
-
-        self.llama.create_completion = create_completion
+        self._deadline = deadline
         try:
             threads = threads_now()
             if threads != self.threads:
                 self.llama_cpp.llama_set_n_threads(self.llama.ctx, threads, threads)
                 self.threads = threads
             with _quiet():
-                out = (create_completion if method is None else method)(
+                out = (method or self.llama.create_completion)(
                     grammar=grammar, max_tokens=max_tokens, temperature=temperature, seed=seed, **rest)
+            self._save(slot)
         finally:
-            del self.llama.create_completion
+            self._deadline = None
             self.lock.release()
         if deadline.passed():
             raise Stopped  # what it wrote so far is cut short: no answer to parse
         return out
+
+    def _restore(self, tokens: list[int]) -> None:
+        """Bring back the kept state sharing the longest prefix with `tokens`, when it shares
+        more than the context holds now; `generate` then evaluates only the rest."""
+        llama, c = self.llama, self.llama_cpp
+        live = common_prefix(llama.input_ids[:llama.n_tokens].tolist(), tokens)
+        found = self.prefixes.best(tokens, live)
+        if found is None:
+            return
+        saved, shared = found
+        c.llama_memory_clear(c.llama_get_memory(llama.ctx), True)
+        if c.llama_state_seq_set_data(llama.ctx, saved.data, saved.size, 0) != saved.size:
+            c.llama_memory_clear(c.llama_get_memory(llama.ctx), True)
+            llama.n_tokens = 0  # nothing usable left in the context: the prompt is evaluated whole
+            return
+        llama.input_ids[:len(saved.tokens)] = saved.tokens
+        llama.n_tokens = len(saved.tokens)
+        llama._requires_eval = True  # the logits are not restored: decode before sampling
+        self.prefixes.restored(saved, shared, live)
+
+    def _save(self, slot: str) -> None:
+        """Keep the context's state as `slot`'s, for a later call that starts as this one."""
+        llama, c = self.llama, self.llama_cpp
+        size = c.llama_state_seq_get_size(llama.ctx, 0)
+        if not size or not llama.n_tokens:
+            return
+        data = (ctypes.c_uint8 * size)()
+        written = c.llama_state_seq_get_data(llama.ctx, data, size, 0)
+        if written:
+            self.prefixes.keep(slot, Saved(tuple(llama.input_ids[:llama.n_tokens].tolist()), data, written))
 
 
 class GrammarLast:
@@ -344,7 +392,9 @@ class LocalClient:
             temperature = request.temperature if request.temperature is not None else 0.0
             if attempt:
                 temperature = max(temperature, 0.7)
-            options = dict(temperature=temperature, seed=(request.seed or 0) + attempt, deadline=deadline)
+            # slot: whose prompts these are, for the prefix states (`Engine._save`)
+            options = dict(temperature=temperature, seed=(request.seed or 0) + attempt, deadline=deadline,
+                           slot=f"{request.role}:{request.agent or ''}")
             if tools_wanted:
                 reply = self._tool_attempt(eng, request, **options)
             else:
