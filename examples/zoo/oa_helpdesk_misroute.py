@@ -1,15 +1,14 @@
 """Misrouted request, Agents SDK: an IT helpdesk. The front desk, Mara, hands account lockouts to
 the accounts team, which can unlock accounts; the network team can only reissue VPN tokens.
 
-Seeded: the handoff to the network team was copied from the accounts one and kept its tool name
-(`tool_name_override="transfer_to_accounts_team"`), and the real accounts handoff is missing, so
-Mara's "hand off to accounts_team" lands with the network team, whose tools cannot unlock anything.
-Fixed: each handoff under its own name.
+Seeded: Mara's routing table files lockouts ("locked", "login") under the network team, next to
+VPN tokens, so a caller locked out of their account lands with a team whose tools cannot unlock
+anything and who sends them away. Fixed: lockouts go to the accounts team.
 """
 
 from __future__ import annotations
 
-from agents import Agent, function_tool, handoff
+from agents import Agent, function_tool
 
 
 @function_tool
@@ -40,18 +39,17 @@ NETWORK = Agent(
     name="Network Team", handoff_description="Reissues VPN tokens.", tools=[reissue_vpn_token],
     instructions="You look after remote access. Call reissue_vpn_token when the request mentions vpn or token. "
     "Say \"Nothing is wrong on the network side; please try again later.\"")
-ROUTING = ("You answer the helpdesk line. Hand off to accounts_team when the request mentions locked, login or "
-           "password. Hand off to network_team when the request mentions vpn or token. Say \"Could you tell me "
-           "more about the problem?\"")
+NETWORK_FIRST = ("You answer the helpdesk line. Hand off to network_team when the request mentions vpn, token, "
+                 "locked or login. Hand off to accounts_team when the request mentions password reset. Say \"Could "
+                 "you tell me more about the problem?\"")
+ACCOUNTS_FIRST = ("You answer the helpdesk line. Hand off to accounts_team when the request mentions locked, login or "
+                  "password. Hand off to network_team when the request mentions vpn or token. Say \"Could you "
+                  "tell me more about the problem?\"")
 
 
-def build(copied_override: bool) -> Agent:
-    if copied_override:
-        handoffs = [handoff(NETWORK, tool_name_override="transfer_to_accounts_team"), handoff(NETWORK)]
-    else:
-        handoffs = [handoff(ACCOUNTS), handoff(NETWORK)]
-    return Agent(name="Mara", instructions=ROUTING, handoffs=handoffs)
+def build(routing: str) -> Agent:
+    return Agent(name="Mara", instructions=routing, handoffs=[ACCOUNTS, NETWORK])
 
 
-seeded = build(copied_override=True)
-fixed = build(copied_override=False)
+seeded = build(NETWORK_FIRST)
+fixed = build(ACCOUNTS_FIRST)

@@ -166,6 +166,25 @@ def test_a_tool_argument_replacing_the_users_value_is_information_loss(value):
     assert f.step == 2 and f.elements[2] == "identifier"
 
 
+def test_another_of_the_users_values_taken_for_the_one_that_did_not_reach_the_agent_is_loss():
+    """The user gave two references of one form; only the other reached the receiving agent
+    (its recorded input), and it called the tool with that one: a stand-in for the lost fact."""
+    two = "My old booking XYZ789 is done. Please move me to seat 14C on ABC123"
+    call = ToolCall(agent="seat_agent", tool="update_seat",
+                    arguments={"confirmation_number": "XYZ789", "new_seat": "14C"})
+
+    def run(received: str) -> Trace:
+        return Trace(scenario_id="s", events=(
+            Message(role="user", content=two), AgentTurn(agent="triage"),
+            DelegationEvent(**{"from": "triage"}, to="seat_agent"), AgentTurn(agent="seat_agent"), call,
+            TerminationEvent(reason="completed", final_output="")),
+            meta={HANDOVER_INPUTS: [{"since": 3, "agent": "seat_agent", "text": received}]})
+
+    [f] = handover_facts(run("My old booking XYZ789 is done."), SPEC)
+    assert (f.agent, f.step, f.elements[2]) == ("triage", 2, "identifier") and "ABC123" in f.description
+    assert handover_facts(run(two), SPEC) == []  # both reached it: its choice, not a loss
+
+
 @pytest.mark.parametrize("after", [
     [ToolCall(agent="seat_agent", tool="update_seat",
               arguments={"confirmation_number": "ABC123", "new_seat": "14C"})],
@@ -249,6 +268,7 @@ def _booking(date: str, status: str, payload: str, fault: str | None = None) -> 
 @pytest.mark.parametrize("payload", [
     "ValueError: time data '2025-03-14' does not match format '%d/%m/%Y'",
     "invalid date: expected DD/MM/YYYY",
+    '{"ok": false, "error": {"code": "BAD_DATE", "field": "date", "message": "cannot read it"}}',
 ])
 def test_a_tool_rejecting_its_own_documented_form_is_a_specification_mismatch(payload):
     [f] = tool_doc_mismatch(_booking("2025-03-14", "error", payload), SPEC)
