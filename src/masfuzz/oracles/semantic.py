@@ -18,7 +18,7 @@ from typing import Any
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.instructed import misrouted_request
 from masfuzz.oracles.wording import (
-    about_tool, claims_done, is_question, owners, payload_failure, sentences, tools_of,
+    about_tool, claims_done, is_question, owners, payload_failure, says_done_by_verb, sentences, tools_of,
 )
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
@@ -71,7 +71,8 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     failed `status`, an `error`, "not available", "declined"), and a later message of an agent
     states in the past, without negation, question, hedge or condition, that the tool's action
     was done ("Your seat has been changed to 14C"). The claim must name the tool's action (or
-    claim success in general words and name its object: "the seat change went through"); a
+    claim success in general words and name its object: "the seat change went through", or say
+    the tool's own verb done, whatever the verb: "the ticket is closed" after close_ticket); a
     successful retry of the same tool between the failure and the claim clears it.
 
     Category agent_task_execution, root cause Incorrect Verification (the agent did not verify
@@ -86,7 +87,9 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     if not failed:
         return []
     tools = {c.tool for c in trace.of_type(ToolCall)} - _handover_tools(trace)
-    claims = [(ci, agent, [s for s in sentences(text) if claims_done(s)])
+    failed_tools = {r.tool for _, r, _ in failed}
+    claims = [(ci, agent, [s for s in sentences(text)
+                           if claims_done(s) or any(says_done_by_verb(s, t) for t in failed_tools)])
               for ci, agent, text in _claims(trace)]
     out = []
     for fi, r, why in failed:
