@@ -15,7 +15,7 @@ every agent's model, the scripted template tester), and the findings attributed 
 Per failure kind and command, then overall; the overall figures are recorded in the bench summary.
 Then who and when on labelled transcripts: bench_attribution.py's agent and step accuracy.
 
-    python bench/bench_oracles.py [--commands exec,fuzz,run] [--only KIND[,KIND]] [--rounds N]
+    python bench/bench_oracles.py [--commands exec,fuzz,run] [--only KIND|SYSTEM[,...]] [--rounds N]
                                   [--budget Nx] [--jobs N] [--json FILE]
 """
 
@@ -155,7 +155,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--commands", default=",".join(COMMANDS),
                         help="comma list of exec, fuzz, run (default all three)")
-    parser.add_argument("--only", default="", help="comma list of failure kinds (default all)")
+    parser.add_argument("--only", default="", help="comma list of failure kinds or system names (default all)")
     parser.add_argument("--rounds", type=int, default=4, help="fuzz: mutants after the seed (default 4)")
     parser.add_argument("--budget", default="8x", help="run: the campaign's budget (default 8x)")
     parser.add_argument("--jobs", type=int, default=2, help="systems measured at once (default 2)")
@@ -177,11 +177,11 @@ def main() -> int:
         print(json.dumps(measure_system(label, labels["policy"], args)))
         return 0
     if args.only:
-        kinds = set(args.only.split(","))
-        if unknown := kinds - {s["kind"] for s in systems}:
-            print(f"bench_oracles: unknown kind {sorted(unknown)[0]!r}", file=sys.stderr)
+        wanted = set(args.only.split(","))
+        if unknown := wanted - {s["kind"] for s in systems} - {s["name"] for s in systems}:
+            print(f"bench_oracles: unknown kind or system {sorted(unknown)[0]!r}", file=sys.stderr)
             return 2
-        systems = [s for s in systems if s["kind"] in kinds]
+        systems = [s for s in systems if s["kind"] in wanted or s["name"] in wanted]
 
     started = time.monotonic()
     print(f"bug zoo: {len(systems)} seeded systems with fixed twins; commands {', '.join(args.commands)}")

@@ -28,13 +28,13 @@ def _team(writer: str, reviewer: str = "Check the writer's draft and say APPROVE
 TEAM = _team("Write a short post based on the researcher's findings.")
 
 
-def _run(*speakers, task="Write a post about the water cycle.", reason="completed", last=None):
+def _run(*speakers, task="Write a post about the water cycle.", reason="completed", last=None, detail=""):
     events = [Message(role="user", content=task)]
     for a in speakers:
         events += [AgentTurn(agent=a), Message(agent=a, content=f"{a}: my part of the work.")]
     if last:
         events[-1] = Message(agent=speakers[-1], content=last)
-    events.append(TerminationEvent(reason=reason, final_output=events[-1].content))
+    events.append(TerminationEvent(reason=reason, detail=detail, final_output=events[-1].content))
     return Trace(scenario_id="s", events=tuple(events))
 
 
@@ -46,6 +46,7 @@ def _run(*speakers, task="Write a post about the water cycle.", reason="complete
     "Wait for the researcher, then write.",
     "Use the researcher's notes to write the post.",
     "Write from the facts gathered by the researcher.",
+    "Take what the researcher reports and turn it into a post.",
 ])
 def test_an_agent_speaking_before_the_agent_its_instructions_depend_on_is_an_order_violation(writer):
     spec = _team(writer, reviewer="Say APPROVED when the post is good.")
@@ -152,6 +153,34 @@ def test_routing_is_silent_when_the_receiver_fits_or_the_request_reaches_a_holde
     assert misrouted_request(trace, DESK) == []
 
 
+HELPDESK = WorkflowSpec(
+    system=SystemInfo(id="helpdesk", entry_agent="triage", pattern="handoff"),
+    agents=(AgentSpec(id="triage"), AgentSpec(id="network"), AgentSpec(id="accounts")),
+    tools=(ToolSpec(id="unlock_account", description="Unlock a staff account after too many failed logins."),
+           ToolSpec(id="reissue_vpn_token", description="Send a staff member a new VPN token.")),
+    permissions=Permissions(allow=(("accounts", "unlock_account"), ("network", "reissue_vpn_token"))),
+    delegations=({"from": "triage", "to": "network"}, {"from": "triage", "to": "accounts"}))
+
+
+def _desk(to: str, request: str, reply: str) -> Trace:
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content=request), AgentTurn(agent="triage"),
+        DelegationEvent(**{"from": "triage"}, to=to), AgentTurn(agent=to), Message(agent=to, content=reply),
+        TerminationEvent(reason="completed", final_output=reply)))
+
+
+def test_a_request_worded_like_a_sibling_tool_s_description_routed_elsewhere_is_misrouted():
+    """Neither the tool's action nor its object is named ("locked out", not "unlock my
+    account"): the request shares the words of unlock_account's description only."""
+    request = "I'm locked out after typing my password wrong; my login is pkaur07."
+    [f] = misrouted_request(_desk("network", request, "Nothing wrong on the network side."), HELPDESK)
+    assert f.elements == ("triage", "network", "unlock_account")
+    assert misrouted_request(_desk("accounts", request, "Unlocked."), HELPDESK) == []
+    # words spread over both tools' descriptions: nothing tells which one is asked for
+    both = "I'm locked out after failed logins and need a new VPN token too."
+    assert misrouted_request(_desk("network", both, "A new token is on its way."), HELPDESK) == []
+
+
 # -- participation in a fixed (round-robin) order -------------------------------------------------
 
 ROUND = WorkflowSpec(
@@ -188,6 +217,16 @@ def test_a_stop_word_said_before_a_round_robin_member_spoke_is_premature_termina
 ])
 def test_fixed_order_participation_is_silent_when_every_member_spoke_or_no_stop_word(trace, spec):
     assert participation(trace, spec) == []
+
+
+def test_a_round_robin_stopped_by_a_rule_on_a_member_s_message_before_others_spoke_is_premature():
+    """AgentChat's TextMessageTermination naming the wrong member ends the run `completed`, its
+    stop message naming that member: a stop condition like a stop word."""
+    trace = _run("drafter", detail="Text message received from 'drafter'")
+    found = participation(trace, ROUND)
+    assert {f.elements for f in found} == {("drafter", "editor"), ("drafter", "checker")}
+    assert participation(_run("drafter", "editor", "checker", detail="Text message received from 'checker'"),
+                         ROUND) == []
 
 
 # -- instructions the spec lacks, read from what each model was told ------------------------------

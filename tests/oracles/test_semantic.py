@@ -69,12 +69,14 @@ FAILED_RESULTS = [
     ("ok", '{"error": "seat 14C is not available"}'),
     ("ok", "Seat 14C is not available on this flight."),
     ("ok", "Request declined by the airline."),
+    ("ok", "Traceback (most recent call last): KeyError: '14C'"),  # an exception passed back as text
 ]
 CLAIMS = [
     "Your seat has been changed to 14C.",
     "Done! I've updated your seat to 14C.",
     "All set: I moved you to seat 14C.",
     "Good news. The seat change went through successfully.",
+    "No problem, that's sorted: seat 14C is yours.",
 ]
 NOT_CLAIMS = [
     "Sorry, your seat could not be changed.",
@@ -95,6 +97,28 @@ def test_a_success_claimed_after_a_failed_tool_is_incorrect_verification(status,
     assert (f.category, f.root_cause, f.agent) == ("agent_task_execution", "Incorrect Verification",
                                                   "seat_agent")
     assert f.step == 6 and f.evidence == (5, 6) and f.elements == ("seat_agent", "update_seat")
+
+
+@pytest.mark.parametrize("tool,payload,claim", [
+    ("close_ticket", "INC-1 | close request DECLINED | tasks still open", "Done and dusted, the ticket is closed."),
+    ("lodge_claim", '{"ok": false, "error": {"code": "POLICY_LAPSED"}}', "We've lodged it with the insurer."),
+    ("renew_permit", "Traceback: ValueError: permit expired", "Your permit has been renewed."),
+])
+def test_a_claim_in_the_tool_s_own_verb_outside_the_known_actions_is_read(tool, payload, claim):
+    """The tool's verb (its name's first word) said done is a claim about it, whatever the verb."""
+    spec = WorkflowSpec(system=SystemInfo(id="x", entry_agent="a"), agents=(AgentSpec(id="a"),),
+                        tools=(ToolSpec(id=tool, description="Do it."),), permissions=Permissions(allow=(("a", tool),)))
+
+    def run(reply: str) -> Trace:
+        return Trace(scenario_id="s", events=(
+            Message(role="user", content="please"), AgentTurn(agent="a"),
+            ToolCall(agent="a", tool=tool, call_id="c", arguments={}),
+            ToolResult(agent="a", tool=tool, call_id="c", payload=payload),
+            Message(agent="a", content=reply), TerminationEvent(reason="completed", final_output=reply)))
+
+    [f] = claimed_outcome(run(claim), spec)
+    assert (f.agent, f.elements) == ("a", ("a", tool))
+    assert claimed_outcome(run(f"It was not {claim.split()[-1].rstrip('.')}, sorry."), spec) == []
 
 
 @pytest.mark.parametrize("reply", NOT_CLAIMS)
@@ -164,6 +188,25 @@ def test_a_tool_argument_replacing_the_users_value_is_information_loss(value):
                                arguments={"confirmation_number": value, "new_seat": "14C"}))
     [f] = handover_facts(trace, SPEC)
     assert f.step == 2 and f.elements[2] == "identifier"
+
+
+def test_another_of_the_users_values_taken_for_the_one_that_did_not_reach_the_agent_is_loss():
+    """The user gave two references of one form; only the other reached the receiving agent
+    (its recorded input), and it called the tool with that one: a stand-in for the lost fact."""
+    two = "My old booking XYZ789 is done. Please move me to seat 14C on ABC123"
+    call = ToolCall(agent="seat_agent", tool="update_seat",
+                    arguments={"confirmation_number": "XYZ789", "new_seat": "14C"})
+
+    def run(received: str) -> Trace:
+        return Trace(scenario_id="s", events=(
+            Message(role="user", content=two), AgentTurn(agent="triage"),
+            DelegationEvent(**{"from": "triage"}, to="seat_agent"), AgentTurn(agent="seat_agent"), call,
+            TerminationEvent(reason="completed", final_output="")),
+            meta={HANDOVER_INPUTS: [{"since": 3, "agent": "seat_agent", "text": received}]})
+
+    [f] = handover_facts(run("My old booking XYZ789 is done."), SPEC)
+    assert (f.agent, f.step, f.elements[2]) == ("triage", 2, "identifier") and "ABC123" in f.description
+    assert handover_facts(run(two), SPEC) == []  # both reached it: its choice, not a loss
 
 
 @pytest.mark.parametrize("after", [
@@ -249,6 +292,7 @@ def _booking(date: str, status: str, payload: str, fault: str | None = None) -> 
 @pytest.mark.parametrize("payload", [
     "ValueError: time data '2025-03-14' does not match format '%d/%m/%Y'",
     "invalid date: expected DD/MM/YYYY",
+    '{"ok": false, "error": {"code": "BAD_DATE", "field": "date", "message": "cannot read it"}}',
 ])
 def test_a_tool_rejecting_its_own_documented_form_is_a_specification_mismatch(payload):
     [f] = tool_doc_mismatch(_booking("2025-03-14", "error", payload), SPEC)

@@ -72,7 +72,8 @@ def check_information_loss(seeded, fixed, c):
         return any(c["value"] in str(e.arguments) for e in events(trace, "tool_call", tool=c["tool"]))
 
     assert carried(fixed) and not carried(seeded)
-    assert any(text.rstrip().endswith("?") for text in said(seeded))  # the agent had to ask
+    # the agent had to ask, or it went on with another value in the fact's place
+    assert any(text.rstrip().endswith("?") for text in said(seeded)) or events(seeded, "tool_call", tool=c["tool"])
     # what the receiving agent's model was given, as every framework's adapter records it: the
     # value reached it in the fixed twin only
     [receiver] = {e.agent for e in events(fixed, "tool_call", tool=c["tool"])}
@@ -123,7 +124,7 @@ def check_restricted_tool(seeded, fixed, c, agent):
 def check_loop(seeded, fixed, c):
     calls = [str(e.arguments) for e in events(seeded, "tool_call", tool=c["tool"])]
     assert len(calls) >= 3 and len(set(calls)) == 1 and bounded(seeded)
-    assert ending(fixed) == "completed" and len(events(fixed, "tool_call", tool=c["tool"])) < 3
+    assert not bounded(fixed) and len(events(fixed, "tool_call", tool=c["tool"])) < 3
 
 
 def check_missing_termination(seeded, fixed, c):

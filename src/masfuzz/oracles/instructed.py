@@ -22,7 +22,7 @@ import re
 
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.wording import (
-    GIVE_UP, addresses_agent, asks_for, is_question, mentions, name_pattern, names_agent, owners, sentences,
+    GIVE_UP, STOPWORDS, addresses_agent, asks_for, is_question, mentions, name_pattern, names_agent, owners, sentences,
     tool_objects, tools_of, words,
 )
 from masfuzz.spec.model import AgentSpec, WorkflowSpec
@@ -43,9 +43,14 @@ _DEPENDS = (
     r"\b(?:use|using|from|build\s+on|building\s+on|review|revise|edit|check|summari[sz]e|read|"
     r"take|refine|verify|improve)\s+{X}'s\b",
     r"\b{X}'s\s+(?:findings|research|draft|output|notes|results|plan|design|review|feedback|code|"
-    r"script|outline|analysis|report|data|answer|work|facts|sources|summary)\b",
+    r"script|outline|analysis|report|data|answer|work|facts|sources|summary|figures|numbers|estimate|"
+    r"survey|assessment|verdict|recommendation|decision|quote|list|check)\b",
     r"\b(?:provided|produced|written|prepared|gathered|found|given|researched|drafted|supplied|"
     r"collected)\s+by\s+{X}\b",
+    # what the other agent says or finds, as the object of this one's work ("take what iris
+    # reports and ...", "price the repair from whatever the surveyor finds")
+    r"\bwhat(?:ever)?\s+{X}\s+(?:reports|finds|says|gathers|produces|returns|sends|writes|"
+    r"gives|provides|decides|concludes|recommends|hands\s+over|comes\s+up\s+with)\b",
 )
 NEGATED = re.compile(r"\b(?:not|never|no|without|instead\s+of|except|skip)\b|n't\b", re.IGNORECASE)
 
@@ -180,9 +185,10 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
         if after in acted:
             out.setdefault(before, f"{after} works from it (\"{said[:80]}\")")
     end = trace.termination
-    if spec.system.pattern == "fixed_order" and end is not None and end.reason == "text_mention":
+    if spec.system.pattern == "fixed_order" and end is not None and _stop_condition(end, spec):
         # a fixed (round-robin) order gives every member a turn: each is there to contribute,
-        # so a stop word said before a member's first turn cut it out (unless the task did)
+        # so a stop condition that fired before a member's first turn cut it out (unless the
+        # task did)
         excused = {a.id for a in spec.agents for s in sentences(task)
                    if NEGATED.search(s) and names_agent(s, spec, a.id)}
         for a in spec.agents:
@@ -205,6 +211,14 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
     return out
 
 
+def _stop_condition(end: TerminationEvent, spec: WorkflowSpec) -> bool:
+    """Did a stop condition of the team end the run: a stop word, or a rule keyed to who spoke
+    (AgentChat's `TextMessageTermination("quill")`: its stop message names the member)? A run
+    that ran out of work ends `completed` too, naming nobody."""
+    return end.reason == "text_mention" or end.reason == "completed" and any(
+        re.search(rf"(?<![\w-]){re.escape(a.id)}(?![\w-])", end.detail) for a in spec.agents)
+
+
 def _proxy(agent: AgentSpec) -> bool:
     """A member that stands in for the human (a user proxy) contributes only when asked."""
     kind = str(agent.model_settings.get("type") or "")
@@ -218,7 +232,7 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     that route), one an
     agent that acted depends on by its instructions, the only holder of a tool the task asks
     for (its action and its object: "move me to seat 14C" asks for update_seat), or, when a stop
-    word ended a fixed (round-robin) order, a member whose first turn had not come (user proxies
+    condition ended a fixed (round-robin) order normally (a stop word, a text message), a member whose first turn had not come (user proxies
     and members the task excuses left out). A member the
     run handed the task to is `premature_termination`'s (detectors.py), and a run that ends with
     a question waits for the user: both are left out.
@@ -279,9 +293,12 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     its description's words: "you, the one who tracks parcels, refund this yourself", as a
     restricted-tool probe writes): the route is the one the user asked for.
 
+    A request naming neither may still fit a tool by the words of its description's first
+    sentence (`_servable_by_description`).
+
     Cannot see: a request that names the needed work in words other than the tool's action and
-    object, tools whose names do not say what they do, or a router whose instructions make
-    this route right."""
+    object and its description's, tools whose names and descriptions do not say what they do,
+    or a router whose instructions make this route right."""
     if spec is None:
         return []
     user_text, fitting, out = "", [], []
@@ -290,7 +307,7 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         if isinstance(e, Message) and e.role == "user":
             user_text = e.content
             fitting = [t.id for t in spec.tools if asks_for(user_text, t.id, spec)] \
-                or _servable_by_object(user_text, spec)
+                or _servable_by_object(user_text, spec) or _servable_by_description(user_text, spec)
             selecting = spec.system.pattern == "selector"
         if selecting and isinstance(e, AgentTurn) and fitting:
             selecting = False  # the selector's choice for this request: its first turn
@@ -333,6 +350,34 @@ def _servable_by_object(request: str, spec: WorkflowSpec) -> list[str]:
     fitting = [t for t in named if carries_arguments(request, spec, t)]
     others = [t.id for t in spec.tools if t.id not in named and carries_arguments(request, spec, t.id)]
     return fitting if not others else []
+
+
+def _stems(text: str) -> set[str]:
+    """A text's content words, cut to a rough stem: a reversing or repeating prefix (un-, re-)
+    and a plural, past or -ing ending off, so that "locked" and "unlock", "logins" and "login"
+    meet."""
+    out = set()
+    for w in words(text):
+        if w in STOPWORDS or len(w) < 4 or w.isdigit():
+            continue
+        w = re.sub(r"^(?:un|re)(?=\w{4})", "", w)
+        out.add(re.sub(r"(?:ing|ed|es|s)$", "", w) if len(w) > 5 else w.rstrip("s"))
+    return out
+
+
+DESCRIBED = 2  # content words a request must share with a tool's description to ask for it
+
+
+def _servable_by_description(request: str, spec: WorkflowSpec) -> list[str]:
+    """The tools a request asks for in words of their descriptions rather than of their names
+    ("I'm locked out, my login is ..." and unlock_account, "Unlock a staff account after too many
+    failed logins."): the tools whose description's first sentence shares at least DESCRIBED
+    content words with the request, when every other tool shares none. Silent when the words
+    are spread over several tools: then nothing tells which one the request needs."""
+    asked = _stems(request)
+    shared = {t.id: len(asked & _stems((sentences(t.description or "") or [""])[0])) for t in spec.tools}
+    fitting = [t for t, n in shared.items() if n >= DESCRIBED]
+    return fitting if fitting and all(n == 0 for t, n in shared.items() if t not in fitting) else []
 
 
 def _misselected(trace: Trace, spec: WorkflowSpec, d: int, chosen: str,

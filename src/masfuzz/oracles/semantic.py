@@ -18,7 +18,7 @@ from typing import Any
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.instructed import misrouted_request
 from masfuzz.oracles.wording import (
-    about_tool, claims_done, is_question, owners, payload_failure, sentences, tools_of,
+    about_tool, claims_done, is_question, owners, payload_failure, says_done_by_verb, sentences, tools_of,
 )
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
@@ -71,7 +71,8 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     failed `status`, an `error`, "not available", "declined"), and a later message of an agent
     states in the past, without negation, question, hedge or condition, that the tool's action
     was done ("Your seat has been changed to 14C"). The claim must name the tool's action (or
-    claim success in general words and name its object: "the seat change went through"); a
+    claim success in general words and name its object: "the seat change went through", or say
+    the tool's own verb done, whatever the verb: "the ticket is closed" after close_ticket); a
     successful retry of the same tool between the failure and the claim clears it.
 
     Category agent_task_execution, root cause Incorrect Verification (the agent did not verify
@@ -86,7 +87,9 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     if not failed:
         return []
     tools = {c.tool for c in trace.of_type(ToolCall)} - _handover_tools(trace)
-    claims = [(ci, agent, [s for s in sentences(text) if claims_done(s)])
+    failed_tools = {r.tool for _, r, _ in failed}
+    claims = [(ci, agent, [s for s in sentences(text)
+                           if claims_done(s) or any(says_done_by_verb(s, t) for t in failed_tools)])
               for ci, agent, text in _claims(trace)]
     out = []
     for fi, r, why in failed:
@@ -140,7 +143,7 @@ ASKS: dict[str, re.Pattern[str]] = {
 }
 PARAMS: dict[str, re.Pattern[str]] = {
     "identifier": re.compile(r"confirmation|booking|order|reference|ticket|account|invoice|"
-                             r"case|tracking|reservation|(?:^|_)id$", re.IGNORECASE),
+                             r"case|tracking|reservation|(?:^|_)(?:id|ref|code|no|number)$", re.IGNORECASE),
     "date": re.compile(r"date|day", re.IGNORECASE),
     "amount": re.compile(r"amount|price|total|sum", re.IGNORECASE),
     "email": re.compile(r"e-?mail", re.IGNORECASE),
@@ -182,7 +185,8 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     tried a tool first, or calls a tool with a parameter of that kind (by its name:
     `confirmation_number`, `order_id`, `date`, `amount`, `email`) left empty though required,
     or set to a value of that kind's shape that is not the user's however written (a date
-    reformatted, an amount in cents) and that no earlier event of the run contains.
+    reformatted, an amount in cents) and that no earlier event of the run contains, or set to
+    one of the user's values while another of the same form never reached it (`_stand_in`).
 
     Category agent_relationship, root cause Information Loss at Hand-over. Blamed: the agent
     that handed over (step: the hand-over), unless the adapter recorded what the receiving
@@ -210,12 +214,12 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         symptom = _loss_after(trace, d, e.to, given, spec)
         if symptom is None:
             continue
-        at, kind, how = symptom
+        at, kind, how, wanted = symptom
         if how.startswith("asked") and spec is not None \
                 and not _fits_docs(spec, e.to, kind, given[kind]):
             continue  # no value the user gave has the form its tools document: asking is right
         received = _received(trace, d, e.to)
-        had = received is not None and any(v in received for v in given[kind])
+        had = received is not None and any(v in received for v in wanted)
         blamed, step = (e.to, at) if had else (e.from_, d)
         seen = ("it received them" if had else "they were not in what it received"
                 if received is not None else "what it received is not recorded")
@@ -240,9 +244,9 @@ def _fits_docs(spec: WorkflowSpec, agent: str, kind: str, values: list[str]) -> 
 
 
 def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
-                spec: WorkflowSpec | None) -> tuple[int, str, str] | None:
+                spec: WorkflowSpec | None) -> tuple[int, str, str, list[str]] | None:
     """The first sign after the hand-over at `d` that `agent` lacks a fact of a kind the user
-    gave: (event, kind, what it did). Looks until the user speaks again or the next hand-over
+    gave: (event, kind, what it did, the values it lacks). Looks until the user speaks again or the next hand-over
     (which starts a window of its own)."""
     tried = False
     for i in range(d + 1, len(trace.events)):
@@ -250,16 +254,17 @@ def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
         if isinstance(e, Message) and e.role == "user" or isinstance(e, DelegationEvent):
             return None
         if isinstance(e, ToolCall) and e.agent == agent:
-            replaced = _replaced(trace, i, e, given, spec)
-            if replaced:
-                return i, replaced[0], replaced[1]
+            if replaced := _replaced(trace, i, e, given, spec):
+                return i, *replaced, given[replaced[0]]
+            if stand_in := _stand_in(e, given, _received(trace, d, agent)):
+                return i, *stand_in
             tried = True
         if isinstance(e, Message) and e.role == "assistant" and e.agent == agent and not tried:
             for s in sentences(e.content):
                 kinds = _asked(s) & set(given)
                 if kinds:
                     kind = sorted(kinds)[0]
-                    return i, kind, f"asked for it again: \"{s[:100]}\""
+                    return i, kind, f"asked for it again: \"{s[:100]}\"", given[kind]
     return None
 
 
@@ -284,6 +289,29 @@ def _replaced(trace: Trace, i: int, call: ToolCall, given: dict[str, list[str]],
                     and not any(text in _text_of(e) for e in trace.events[:i]):
                 return kind, (f"called {call.tool} with {param}={text!r}, a value no earlier "
                               "event holds")
+    return None
+
+
+def _stand_in(call: ToolCall, given: dict[str, list[str]],
+              received: str | None) -> tuple[str, str, list[str]] | None:
+    """A parameter of a kind the user gave set to one of the user's values, while another value
+    the user gave of the same kind and form (two references VSA-...) is missing from what the
+    agent's model received (`_received`): the agent had one candidate left, and took it for the
+    one that was lost. Needs the recorded input: without it, which values reached it is unknown."""
+    if received is None:
+        return None
+    for param, value in call.arguments.items():
+        if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+            continue
+        text = str(value).strip()
+        for kind in given:
+            if not PARAMS[kind].search(param) or not FACTS[kind].fullmatch(text):
+                continue
+            lost = [v for v in given[kind] if v not in received and not _same_fact(kind, text, v)
+                    and re.fullmatch(_shape(v), text)]
+            if lost:
+                return kind, (f"called {call.tool} with {param}={text!r}, while the user's {lost[0]}, "
+                              "of the same form, never reached it"), lost
     return None
 
 
@@ -360,10 +388,14 @@ _EXAMPLE = re.compile(r"\b(?:such as|e\.g\.,?|for example|for instance|example:)
 _QUOTED_EXAMPLE = re.compile(r"\b(?:like|such as|e\.g\.,?|for example|for instance|example:)\s+"
                              r"[\"“]([A-Za-z0-9][^\"”]{0,38}[A-Za-z0-9])[\"”]", re.IGNORECASE)
 # An error that rejects an argument's form, not its content ("not found" is about content).
+# Matched on the payload with underscores as spaces: an error code (INVALID_DATE, BAD_FORMAT)
+# says it as well as a sentence.
 FORMAT_REJECTION = re.compile(
     r"\b(?:invalid|format|malformed|expected|must be|parse|unparsable|unparseable|unreadable|"
     r"not understood|not recogni[sz]ed|not a valid|does not match|"
-    r"doesn't match|unrecognized|unrecognised|wrong|could not convert|cannot convert)\b", re.IGNORECASE)
+    r"doesn't match|unrecognized|unrecognised|wrong|could not convert|cannot convert|"
+    r"(?:cannot|can't|could not|couldn't|unable to) (?:read|understand|interpret)|"
+    r"bad (?:date|time|datetime|format|value|input|amount|number))\b", re.IGNORECASE)
 
 
 def _shape(example: str) -> str:
@@ -466,7 +498,7 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                     for doc, regex in fs if re.fullmatch(regex, str(call.arguments[p]))]
         broken = [p for p, fs in formats.items() if p in call.arguments
                   and not all(re.fullmatch(regex, str(call.arguments[p])) for _, regex in fs)]
-        if not followed or broken or not FORMAT_REJECTION.search(r.payload):
+        if not followed or broken or not FORMAT_REJECTION.search(r.payload.replace("_", " ")):
             continue
         named = [p for p, _ in followed if p in r.payload or str(call.arguments[p]) in r.payload]
         if not named:

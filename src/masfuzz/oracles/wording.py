@@ -38,8 +38,11 @@ _DONE = {name: re.compile(rf"\b(?:{done})\b", re.IGNORECASE)
 # action as a noun ("your refund has been issued", "the booking is complete").
 GENERIC_DONE = re.compile(
     r"\b(?:successfully|success|confirmed|all set|went through|is complete|completed|done|issued|"
-    r"processed|granted|approved|executed|carried out|finali[sz]ed)\b",
+    r"processed|granted|approved|executed|carried out|finali[sz]ed|sorted|taken care of|good to go|"
+    r"gone through|gone in|all good|squared away|wrapped up)\b",
     re.IGNORECASE)
+# Courtesies that carry a negation's words but negate nothing ("No problem, that's cancelled").
+COURTESY = re.compile(r"\b(?:no problem|not a problem|no worries)\b", re.IGNORECASE)
 # A sentence with any of these reports no success: negations, apologies, failures, questions'
 # and hedges' words, the future and conditions.
 NOT_A_CLAIM = re.compile(
@@ -77,9 +80,21 @@ def is_question(sentence: str) -> bool:
 def claims_done(sentence: str) -> bool:
     """Does the sentence state, plainly and in the past, that something was done? Negated,
     hedged, conditional, future and asking sentences claim nothing."""
-    if is_question(sentence) or NOT_A_CLAIM.search(sentence):
+    if not plain(sentence):
         return False
     return any(p.search(sentence) for p in _DONE.values()) or bool(GENERIC_DONE.search(sentence))
+
+
+def plain(sentence: str) -> bool:
+    """A sentence that states, not asks, hedges, negates or promises (courtesies aside)."""
+    return not is_question(sentence) and not NOT_A_CLAIM.search(COURTESY.sub("", sentence))
+
+
+def says_done_by_verb(sentence: str, tool: str) -> bool:
+    """Does a plain sentence say the tool's own verb done, whatever the verb (close_ticket:
+    "the ticket is closed", lodge_claim: "we've lodged it")?"""
+    return plain(sentence) and any(re.search(rf"\b{re.escape(p)}\b", sentence, re.IGNORECASE)
+                                   for p in _participles(tool))
 
 
 def words(text: str) -> list[str]:
@@ -127,6 +142,9 @@ def about_tool(sentence: str, tool: str, spec: WorkflowSpec | None, rivals: Iter
     in general words and names the tool's object."""
     objects = tool_objects(tool)
     shared = [r for r in rivals if r != tool and tool_actions(r, spec) & tool_actions(tool, spec)]
+    if says_done_by_verb(sentence, tool) and not any(_participles(r) & _participles(tool)
+                                                     for r in rivals if r != tool):
+        return True  # the tool's own verb, which no other tool of the run shares
     acts = tool_actions(tool, spec)
     if actions_claimed(sentence) & acts:
         return not shared or mentions(sentence, objects)
@@ -165,8 +183,12 @@ def payload_failure(payload: str, tool: str = "") -> str | None:
     if data is not None:
         return None
     first = sentences(text)[:1]
-    hit = FAILED_TEXT.search(first[0]) if first else None
+    hit = (FAILED_TEXT.search(first[0]) or RAISED.search(first[0])) if first else None
     return f'"{hit.group(0)}"' if hit else None
+
+
+# An exception's text passed back as the tool's answer ("Traceback ...", "ValueError: ...").
+RAISED = re.compile(r"\bTraceback\b|\b[A-Z]\w*(?:Error|Exception)\b")
 
 
 # The boolean fields that report an action's outcome, whatever the action.
