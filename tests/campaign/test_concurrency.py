@@ -28,7 +28,11 @@ def test_two_processes_one_second_apart(tmp_path):
     second = _cover(tmp_path)
     out1, err1 = first.communicate(timeout=300)
     out2, err2 = second.communicate(timeout=300)
-    assert first.returncode == 0 and second.returncode == 0, err1 + err2
+    assert first.returncode == 0, err1
+    # the second waits out one lease (30 s) for the first to finish: on a loaded machine the first
+    # may take longer, and then the second is refused with one line, which is as correct
+    refused = second.returncode == 2 and "worked on by another masfuzz process" in err2
+    assert second.returncode == 0 or refused, err2
     db = sqlite3.connect(tmp_path / "runs.db")
     runs = db.execute("SELECT id, status FROM runs").fetchall()
     rows = db.execute("SELECT COUNT(*), COUNT(DISTINCT run_id || scenario_id) FROM executions").fetchone()
@@ -37,4 +41,5 @@ def test_two_processes_one_second_apart(tmp_path):
     assert rows[0] == rows[1] > 0  # no execution recorded twice
     said = [ln for ln in err2.splitlines() if "run 1" in ln]
     assert len(said) == 1 and ("already complete" in said[0] or "another masfuzz process" in said[0])
-    assert out2 == out1  # it shows the very run the first one made
+    if not refused:
+        assert out2 == out1  # it shows the very run the first one made
