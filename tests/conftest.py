@@ -9,6 +9,21 @@ EXAMPLES = ROOT / "examples"
 MASFUZZ_CLI = [sys.executable, "-c", "import sys; from masfuzz.cli import main; sys.exit(main(sys.argv[1:]))"]
 
 
+def pytest_collection_modifyitems(items):
+    """`make test` runs the suite in pytest-xdist workers (`--dist loadgroup`), which hand out
+    single tests: the tests that share a module- or package-scoped fixture (a Ray cluster, a
+    llama.cpp server, one stored run) go to one worker as one xdist group, so that the fixture is
+    built once, as in a serial run, and not once per worker or again each time its module comes
+    back to a worker."""
+    for item in items:
+        for name in item.fixturenames:
+            shared = [d for d in item._fixtureinfo.name2fixturedefs.get(name, ())
+                      if d.scope in ("module", "package") and d.baseid]  # ours, not a plugin's
+            if shared:
+                item.add_marker(pytest.mark.xdist_group(f"{shared[-1].baseid}::{name}"))
+                break
+
+
 def stored_rows(store, table: str) -> int:
     """Rows of a run store's table, read while a campaign may be writing it (0 before it is)."""
     import sqlite3
