@@ -38,6 +38,16 @@ def stored_rows(store, table: str) -> int:
         return 0  # not written yet
 
 
+@pytest.fixture(autouse=True)
+def _own_model_cache(monkeypatch, tmp_path_factory):
+    """Each test its own model-reply cache. The default, `.masfuzz/model-cache.sqlite` in the
+    current folder, is the repository's for every test run from it (`in_repo`): one test would
+    get the replies another cached (a stateful policy not called again), the more so with
+    parallel workers sharing it, and a policy edited since a past run would answer from its
+    old replies. A test that names its own cache (`--cache`) still has it."""
+    monkeypatch.setenv("MASFUZZ_CACHE", str(tmp_path_factory.mktemp("model-cache") / "replies.sqlite"))
+
+
 @pytest.fixture
 def in_repo(monkeypatch):
     """The repository as the current folder: targets and policies named relative to it."""
