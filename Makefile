@@ -54,8 +54,12 @@ sandbox:
 	dpkg -s $(SANDBOX_PKGS) >/dev/null 2>&1 || \
 	  { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(SANDBOX_PKGS); }
 
+# The suite in TEST_WORKERS pytest-xdist processes (2: CI's cores; most tests wait on
+# subprocesses, sandboxes and model calls). loadgroup keeps the tests sharing a module's fixture
+# on one worker (tests/conftest.py); TEST_WORKERS=0 runs it in this process alone.
+TEST_WORKERS ?= 2
 test: $(STAMP) browser sandbox
-	MASFUZZ_REQUIRE_BROWSER=1 $(PY) -m pytest -q
+	MASFUZZ_REQUIRE_BROWSER=1 $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
 
 # The documentation site (mkdocs.yml): the commands reference written from the option table, then
 # the site, with every broken link or anchor an error.

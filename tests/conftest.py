@@ -9,6 +9,21 @@ EXAMPLES = ROOT / "examples"
 MASFUZZ_CLI = [sys.executable, "-c", "import sys; from masfuzz.cli import main; sys.exit(main(sys.argv[1:]))"]
 
 
+def pytest_collection_modifyitems(items):
+    """`make test` runs the suite in pytest-xdist workers (`--dist loadgroup`), which hand out
+    single tests: the tests that share a module- or package-scoped fixture (a Ray cluster, a
+    llama.cpp server, one stored run) go to one worker as one xdist group, so that the fixture is
+    built once, as in a serial run, and not once per worker or again each time its module comes
+    back to a worker."""
+    for item in items:
+        for name in item.fixturenames:
+            shared = [d for d in item._fixtureinfo.name2fixturedefs.get(name, ())
+                      if d.scope in ("module", "package") and d.baseid]  # ours, not a plugin's
+            if shared:
+                item.add_marker(pytest.mark.xdist_group(f"{shared[-1].baseid}::{name}"))
+                break
+
+
 def stored_rows(store, table: str) -> int:
     """Rows of a run store's table, read while a campaign may be writing it (0 before it is)."""
     import sqlite3
@@ -21,6 +36,16 @@ def stored_rows(store, table: str) -> int:
             db.close()
     except sqlite3.OperationalError:
         return 0  # not written yet
+
+
+@pytest.fixture(autouse=True)
+def _own_model_cache(monkeypatch, tmp_path_factory):
+    """Each test its own model-reply cache. The default, `.masfuzz/model-cache.sqlite` in the
+    current folder, is the repository's for every test run from it (`in_repo`): one test would
+    get the replies another cached (a stateful policy not called again), the more so with
+    parallel workers sharing it, and a policy edited since a past run would answer from its
+    old replies. A test that names its own cache (`--cache`) still has it."""
+    monkeypatch.setenv("MASFUZZ_CACHE", str(tmp_path_factory.mktemp("model-cache") / "replies.sqlite"))
 
 
 @pytest.fixture

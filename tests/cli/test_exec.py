@@ -176,8 +176,10 @@ def test_fail_on_exits_1_for_the_apps_failures_and_never_for_the_settings(cli):
     code, _, err = cli("exec", APP, "--input", SEAT, "--sut-model", POLICY, "--max-turns", "1",
                        "--fail-on", "any")
     assert code == 0, err  # stopped by the user's bound: the settings', not the app's
+    # the hang lasts until --timeout, which must leave the worker time to start and reach the
+    # tool on a loaded machine (1 s did not: the run ended before any tool ran, an app timeout)
     code, _, err = cli("exec", APP, "--input", SEAT, "--sut-model", POLICY,
-                       "--fault", "update_seat=timeout", "--timeout", "1", "--fail-on", "RC")
+                       "--fault", "update_seat=timeout", "--timeout", "30", "--fail-on", "RC")
     assert code == 0, err  # masfuzz made the tool hang: the injected fault is the harness's
     code, _, err = cli("exec", APP, "--input", SEAT + " - do it yourself", "--sut-model", POLICY,
                        "--fail-on", "TI")

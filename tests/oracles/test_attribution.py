@@ -201,7 +201,8 @@ def test_an_injected_fault_the_app_crashed_on_is_the_apps():
 
 def test_a_tool_masfuzz_made_hang_is_not_the_apps_timeout(cli):
     code, out, err = cli("exec", APP, "--input", "Please change my seat to 12A, confirmation ABC123",
-                         "--sut-model", CAREFUL, "--fault", "update_seat=timeout", "--timeout", "2",
+                         # generous: the worker must start and reach the tool before it ends
+                         "--sut-model", CAREFUL, "--fault", "update_seat=timeout", "--timeout", "30",
                          "--format", "json", "--failures", "--fail-on", "any")
     assert code == 0, err
     [hang] = json.loads(out)["failures"]
