@@ -183,7 +183,7 @@ def plan_for(settings: SandboxSettings, target_ref: str) -> Plan:
     # under examples/), which the worker's import of it will need again
     home, cwd = os.path.realpath(os.path.expanduser("~")), os.getcwd()
     projects = tuple(sorted({_project_of(f, home) for f in [*_code_folders(target_ref), *settings.code]}))
-    code = _exposed([*projects, *(p for p in sys.path if p and os.path.isdir(p)), cwd], projects, home, cwd)
+    code = _exposed([*projects, *(p for p in sys.path if p and os.path.isdir(p)), cwd], projects, home)
     return Plan(tempfile.mkdtemp(prefix="masfuzz-sut-"), tuple(code), projects, home,
                 tuple(os.path.realpath(p) for p in settings.binds), bool(settings.allow_net),
                 settings.pass_env, tuple(os.path.realpath(p) for p in settings.hidden), os.getcwd(),
@@ -260,21 +260,20 @@ def _holds(folder: str, path: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
-def _exposed(folders: list[str], projects: tuple[str, ...], home: str, cwd: str) -> list[str]:
+def _exposed(folders: list[str], projects: tuple[str, ...], home: str) -> list[str]:
     """The user's `folders` the sandbox may show: not one that holds more than the target
     needs, which is a folder holding its project or the home folder (the start folder, a
     home folder of other projects and dot-files, on the path because Python put the current
-    folder there), nor the current folder outside the project. A folder of the Python install
-    or of masfuzz stays, as does one inside the project or elsewhere (a PYTHONPATH library)."""
-    cwd = os.path.realpath(cwd)
+    folder there). A folder of the Python install or of masfuzz stays, as does one inside the
+    project or beside it: a PYTHONPATH library, or the folder masfuzz was started from when it
+    holds neither (an app's folder, whose modules a `--context` factory imports by name, as the
+    app's server started there does)."""
     system = [os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)]
     out = []
     for folder in dict.fromkeys(os.path.realpath(f) for f in folders):
         if any(_holds(s, folder) for s in system):
             out.append(folder)
         elif _holds(folder, home) or any(_holds(folder, p) and folder != p for p in projects):
-            continue
-        elif folder == cwd and not any(_holds(p, cwd) for p in projects):
             continue
         else:
             out.append(folder)
@@ -637,7 +636,7 @@ def _readable(plan: Plan) -> list[str]:
     from masfuzz.exec.confine import readable_paths
 
     paths = [p for p in sys.path if p and os.path.exists(p)]
-    return readable_paths(None) + _exposed([*paths, *plan.code], plan.projects, plan.home, plan.cwd)
+    return readable_paths(None) + _exposed([*paths, *plan.code], plan.projects, plan.home)
 
 
 def _user_folders(plan: Plan) -> list[str]:
@@ -647,7 +646,7 @@ def _user_folders(plan: Plan) -> list[str]:
 
     system = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
     system.add(os.path.realpath(os.path.dirname(masfuzz.__file__)))
-    folders = {p for p in _exposed([*sys.path, *plan.code], plan.projects, plan.home, plan.cwd) if os.path.isdir(p)}
+    folders = {p for p in _exposed([*sys.path, *plan.code], plan.projects, plan.home) if os.path.isdir(p)}
     return sorted(f for f in folders if not any(f == q or f.startswith(q + os.sep) for q in system))
 
 
