@@ -103,6 +103,14 @@ def test_a_success_claimed_after_a_failed_tool_is_incorrect_verification(status,
     ("close_ticket", "INC-1 | close request DECLINED | tasks still open", "Done and dusted, the ticket is closed."),
     ("lodge_claim", '{"ok": false, "error": {"code": "POLICY_LAPSED"}}', "We've lodged it with the insurer."),
     ("renew_permit", "Traceback: ValueError: permit expired", "Your permit has been renewed."),
+    # irregular past forms: the "+ed" rule alone misses them
+    ("reset_password", '{"ok": false}', "Your password has been reset."),
+    ("set_up_account", "Error: directory offline", "Your account is all set up."),
+    ("build_report", "Traceback: KeyError: 'q3'", "I've built the quarterly report."),
+    ("hold_room", '{"status": "rejected"}', "The room is held for you."),
+    ("sell_shares", "Order rejected by the exchange.", "Your shares were sold."),
+    ("deal_with_complaint", "Error: queue unavailable", "We have dealt with your complaint."),
+    ("take_down_post", '{"error": "forbidden"}', "The post has been taken down."),
 ])
 def test_a_claim_in_the_tool_s_own_verb_outside_the_known_actions_is_read(tool, payload, claim):
     """The tool's verb (its name's first word) said done is a claim about it, whatever the verb."""

@@ -197,17 +197,53 @@ OUTCOME_KEYS = ("ok", "success", "succeeded", "accepted", "completed", "processe
 STATUS_CODE_KEYS = ("status", "status_code", "statusCode", "http_status", "code")
 
 
+# English verbs whose past forms do not end in -ed, as a tool's name may start with them
+# (reset_password, put_file, set_up_account): the verb and its past tense and participle.
+IRREGULAR_PAST: dict[str, tuple[str, ...]] = {
+    "set": ("set",), "reset": ("reset",), "put": ("put",), "cut": ("cut",), "shut": ("shut",),
+    "send": ("sent",), "resend": ("resent",), "pay": ("paid",), "prepay": ("prepaid",),
+    "repay": ("repaid",), "build": ("built",), "rebuild": ("rebuilt",), "make": ("made",),
+    "remake": ("remade",), "hold": ("held",), "withhold": ("withheld",), "uphold": ("upheld",),
+    "keep": ("kept",), "buy": ("bought",), "sell": ("sold",), "deal": ("dealt",),
+    "take": ("took", "taken"), "give": ("gave", "given"),
+    "find": ("found",), "bring": ("brought",), "lend": ("lent",), "spend": ("spent",),
+    "bind": ("bound",), "lay": ("laid",), "leave": ("left",), "lose": ("lost",),
+    "run": ("ran", "run"), "rerun": ("reran", "rerun"), "write": ("wrote", "written"),
+    "rewrite": ("rewrote", "rewritten"), "draw": ("drew", "drawn"), "do": ("did", "done"),
+    "redo": ("redid", "redone"), "undo": ("undid", "undone"), "freeze": ("froze", "frozen"),
+    "unfreeze": ("unfroze", "unfrozen"), "choose": ("chose", "chosen"), "feed": ("fed",),
+    "read": ("read",), "tell": ("told",), "split": ("split",), "upset": ("upset",),
+    "forecast": ("forecast",), "broadcast": ("broadcast",), "win": ("won",), "hang": ("hung",),
+    "shoot": ("shot",), "stick": ("stuck",), "swap": ("swapped",), "ship": ("shipped",),
+    "stop": ("stopped",), "drop": ("dropped",), "plan": ("planned",), "submit": ("submitted",),
+    "transfer": ("transferred",), "cancel": ("cancelled", "canceled"), "admit": ("admitted",),
+    "refer": ("referred",), "commit": ("committed",), "top": ("topped",), "log": ("logged",),
+    "tag": ("tagged",), "flag": ("flagged",), "bar": ("barred",), "ban": ("banned",),
+    "scan": ("scanned",), "pin": ("pinned",), "map": ("mapped",), "wrap": ("wrapped",),
+}
+
+
 def _participles(tool: str) -> set[str]:
-    """The past participles of a tool's verb (its name's first word): release_results ->
-    released; an action of `ACTIONS` adds its own (send -> sent)."""
-    verb = next(iter(words(tool)), "")
+    """The past forms of a tool's verb (its name's first word): release_results -> released,
+    reset_password -> reset (`IRREGULAR_PAST`), set_up_account -> set up; an action of
+    `ACTIONS` adds its own (send -> sent)."""
+    toks = words(tool)
+    verb = next(iter(toks), "")
     if not verb:
         return set()
-    out = {verb + "d" if verb.endswith("e") else verb[:-1] + "ied" if verb.endswith("y") else verb + "ed"}
+    out = set(IRREGULAR_PAST.get(verb, ())) or {
+        verb + "d" if verb.endswith("e") else verb[:-1] + "ied" if verb.endswith("y")
+        and verb[-2:-1] not in "aeiou" else verb + "ed"}
+    # a phrasal verb (set_up, deal_with, take_down): its particle belongs to the past form
+    if len(toks) > 1 and toks[1] in PARTICLES:
+        out |= {f"{p} {toks[1]}" for p in out}
     action = _stem_of(verb)
     if action:
         out |= {p.replace("?", "") for p in ACTIONS[action][1].split("|")}
     return out
+
+
+PARTICLES = {"up", "down", "out", "off", "in", "with", "back", "over", "away", "on"}
 
 
 def _json_failure(data: dict, tool: str = "") -> str | None:
