@@ -153,6 +153,8 @@ EMPTY_THEN_CLAIM = [
     ("update_address", "Update the address on file.", '{"rows_updated": 0}', "Your address has been updated."),
     ("update_address", "Update the address on file.", "0 rows updated.", "Done, I've updated your address."),
     ("book_room", "Book a room and return the confirmation.", "{}", "Your room is booked."),
+    ("find_booking", "Find a booking.", '{"status": "not_found"}', "I found your booking, it's for June 3."),
+    ("search_flights", SEARCH_DOC, '{"message": "No results for that date"}', "I found BA117."),
 ]
 
 
@@ -180,6 +182,7 @@ def test_a_found_claim_beside_another_find_tool_is_this_one_s_only_when_it_names
     ("update_address", "Update the address on file.", "", "Your address has been updated."),
     ("check_conflicts", "Check the calendar. Returns the conflicts.", "[]", "Your meeting is all set."),
     ("update_address", "Update the address on file.", '{"updated": 1, "warnings": []}', "Address updated."),
+    ("search_flights", SEARCH_DOC, '{"message": "3 flights found", "results": [1, 2, 3]}', "I found BA117."),
 ])
 def test_an_empty_answer_that_is_the_tool_s_due_or_is_reported_honestly_is_silent(tool, doc, payload, reply):
     assert claimed_outcome(*_one_tool_run(tool, doc, payload, reply)) == []

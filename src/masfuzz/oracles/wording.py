@@ -266,6 +266,8 @@ EMPTY_TEXT = re.compile(
     r"\bno \w+(?: \w+)? (?:found|matched|located|returned)\b|\bnothing (?:found|matched|returned)\b|"
     r"\b(?:0|zero) (?:rows?|records?|items?|results?|match(?:es)?|entries)\b",
     re.IGNORECASE)
+NONE_FOUND = re.compile(EMPTY_TEXT.pattern + r"|\bnot found\b", re.IGNORECASE)
+MESSAGE_KEYS = {"status", "state", "message", "msg", "detail", "details", "info", "note", "result"}
 # The fields of a structured answer that hold the thing found or the count of things done.
 CONTAINER_KEYS = {"items", "results", "result", "data", "records", "rows", "matches", "hits",
                   "entries", "values"}
@@ -310,6 +312,10 @@ def empty_result(payload: str, tool: str, spec: WorkflowSpec | None) -> str | No
             if (k in COUNT_KEYS or k in _participles(tool)) and value == 0 \
                     and not isinstance(value, bool):
                 return f"{key}: 0"
+            # a status or message in words ({"status": "not_found"}, {"message": "No results"})
+            if k in MESSAGE_KEYS and isinstance(value, str) \
+                    and NONE_FOUND.search(value.replace("_", " ")):
+                return f"{key}: {value[:60]}"
         return None
     first = sentences(text)[:1]
     hit = EMPTY_TEXT.search(first[0]) if first and data is None else None
