@@ -129,8 +129,11 @@ def test_a_claim_in_the_tool_s_own_verb_outside_the_known_actions_is_read(tool, 
     assert claimed_outcome(run(f"It was not {claim.split()[-1].rstrip('.')}, sorry."), spec) == []
 
 
-def _one_tool_run(tool: str, doc: str, payload: str, reply: str, *, rival: str = "") -> tuple[Trace, WorkflowSpec]:
-    tools = (ToolSpec(id=tool, description=doc), *([ToolSpec(id=rival, description="Look it up.")] if rival else []))
+def _one_tool_run(tool: str, doc: str, payload: str, reply: str, *,
+                  rival: str = "") -> tuple[Trace, WorkflowSpec]:
+    """One agent, one tool call and its answer, then its reply; a rival tool called first."""
+    tools = (ToolSpec(id=tool, description=doc),
+             *([ToolSpec(id=rival, description="Look it up.")] if rival else []))
     spec = WorkflowSpec(system=SystemInfo(id="x", entry_agent="a"), agents=(AgentSpec(id="a"),), tools=tools,
                         permissions=Permissions(allow=tuple(("a", t.id) for t in tools)))
     before = (ToolCall(agent="a", tool=rival, call_id="r", arguments={}),
@@ -167,7 +170,8 @@ def test_an_empty_answer_then_a_claim_of_the_thing_found_or_done_is_incorrect_ve
 
 
 def test_a_found_claim_beside_another_find_tool_is_this_one_s_only_when_it_names_its_object():
-    run = _one_tool_run("search_flights", SEARCH_DOC, "[]", "I found a flight for you: BA117.", rival="get_weather")
+    run = _one_tool_run("search_flights", SEARCH_DOC, "[]", "I found a flight for you: BA117.",
+                        rival="get_weather")
     [f] = claimed_outcome(*run)
     assert f.elements == ("a", "search_flights")
     assert claimed_outcome(*_one_tool_run("search_flights", SEARCH_DOC, "[]", "I found it: BA117.",

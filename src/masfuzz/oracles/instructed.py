@@ -163,7 +163,8 @@ def instructed_order(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     """Kind 4 — an agent takes the floor (its first turn, message or tool call) before an agent
     its own instructions or description say it depends on ("based on the researcher's
     findings", "after the researcher has ...", "use the planner's draft", "wait for the
-    reviewer") has acted, and that agent acts only later. Works for every pattern, a fixed
+    reviewer", or a product only that agent makes: "once the data has been gathered",
+    `_producer`) has acted, and that agent acts only later. Works for every pattern, a fixed
     (round-robin) order included: the order is judged against the instructions, not against
     itself.
 

@@ -77,14 +77,18 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     states in the past, without negation, question, hedge or condition, that the tool's action
     was done ("Your seat has been changed to 14C"). The claim must name the tool's action (or
     claim success in general words and name its object: "the seat change went through", or say
-    the tool's own verb done, whatever the verb: "the ticket is closed" after close_ticket); a
-    successful retry of the same tool between the failure and the claim clears it.
+    the tool's own verb done, whatever the verb and however it forms its past: "the ticket is
+    closed" after close_ticket, "your password has been reset" after reset_password); a
+    successful retry of the same tool between the failure and the claim clears it. A tool whose
+    job is to find or do something and that answered nothing (`empty_result`: `{"results": []}`,
+    "0 rows updated") failed too for a claim of the thing found or done ("I found flight BA117").
 
     Category agent_task_execution, root cause Incorrect Verification (the agent did not verify
     the outcome it reports). Blamed: the agent that claimed; step: the claim.
 
     Cannot see: a claim in words its vocabulary lacks ("the exit row is yours now"), a failure a
-    tool reports only in a field it does not read (a payload `{"seats_left": 0}`), a success that
+    tool reports only in a field it does not read (a payload `{"seats_left": 0}`), a bare empty
+    answer (`[]`, `None`) from a tool whose documentation does not say it returns, a success that
     is true through a route the trace does not show, or a claim made in a language other than
     English."""
     results = [(i, r) for i, r in enumerate(trace.events) if isinstance(r, ToolResult)]
