@@ -69,6 +69,40 @@ def test_no_dependency_is_read_from_negated_or_third_party_sentences(writer):
     assert instructed_order(_run("writer", "researcher", "reviewer"), spec) == []
 
 
+def _analysis_team(writer: str, analyst: str = "Crunch the quarterly sales numbers.",
+          researcher: str = "Gather the market data from public sources.") -> WorkflowSpec:
+    return WorkflowSpec(
+        system=SystemInfo(id="desk", entry_agent="writer", pattern="fixed_order"),
+        agents=(AgentSpec(id="writer", instructions=writer), AgentSpec(id="analyst", instructions=analyst),
+                AgentSpec(id="scout", description=researcher)))
+
+
+@pytest.mark.parametrize("writer,before", [
+    ("Once the data has been gathered, write the market report.", "scout"),
+    ("After the numbers are in, write the summary.", "analyst"),
+    ("When the sales numbers are ready, write them up.", "analyst"),
+    ("Wait for the data, then write the report.", "scout"),
+])
+def test_a_dependency_on_a_product_no_agent_is_named_for_is_read_from_who_makes_it(writer, before):
+    """The product maps to the one agent whose own instructions or description say it makes it."""
+    spec = _analysis_team(writer)
+    assert [(b, a) for b, a, _ in instructed_dependencies(spec)] == [(before, "writer")]
+    [f] = instructed_order(_run("writer", "analyst", "scout"), spec)
+    assert (f.agent, f.elements) == ("writer", (before, "writer"))
+    assert instructed_order(_run("analyst", "scout", "writer"), spec) == []
+
+
+@pytest.mark.parametrize("writer,analyst", [
+    ("Once the data has been gathered, write the report.", "Gather the sales data."),  # two make it
+    ("Gather the data. Once the data has been gathered, write the report.", "Crunch the numbers."),  # itself
+    ("When the draft is ready, send it.", "Crunch the numbers."),  # nobody makes it
+    ("Once the figures are in, write the report.", "Check the figures; do not compute figures."),  # negated
+])
+def test_an_unnamed_product_made_by_several_agents_itself_or_nobody_is_no_dependency(writer, analyst):
+    spec = _analysis_team(writer, analyst=analyst)
+    assert instructed_dependencies(spec) == []
+
+
 def test_agents_named_by_everyday_words_are_not_read_into_a_dependency():
     spec = WorkflowSpec(system=SystemInfo(id="t", entry_agent="writer"), agents=(
         AgentSpec(id="user"), AgentSpec(id="writer", instructions="Write after the user has spoken.")))

@@ -103,6 +103,14 @@ def test_a_success_claimed_after_a_failed_tool_is_incorrect_verification(status,
     ("close_ticket", "INC-1 | close request DECLINED | tasks still open", "Done and dusted, the ticket is closed."),
     ("lodge_claim", '{"ok": false, "error": {"code": "POLICY_LAPSED"}}', "We've lodged it with the insurer."),
     ("renew_permit", "Traceback: ValueError: permit expired", "Your permit has been renewed."),
+    # irregular past forms: the "+ed" rule alone misses them
+    ("reset_password", '{"ok": false}', "Your password has been reset."),
+    ("set_up_account", "Error: directory offline", "Your account is all set up."),
+    ("build_report", "Traceback: KeyError: 'q3'", "I've built the quarterly report."),
+    ("hold_room", '{"status": "rejected"}', "The room is held for you."),
+    ("sell_shares", "Order rejected by the exchange.", "Your shares were sold."),
+    ("deal_with_complaint", "Error: queue unavailable", "We have dealt with your complaint."),
+    ("take_down_post", '{"error": "forbidden"}', "The post has been taken down."),
 ])
 def test_a_claim_in_the_tool_s_own_verb_outside_the_known_actions_is_read(tool, payload, claim):
     """The tool's verb (its name's first word) said done is a claim about it, whatever the verb."""
@@ -119,6 +127,69 @@ def test_a_claim_in_the_tool_s_own_verb_outside_the_known_actions_is_read(tool, 
     [f] = claimed_outcome(run(claim), spec)
     assert (f.agent, f.elements) == ("a", ("a", tool))
     assert claimed_outcome(run(f"It was not {claim.split()[-1].rstrip('.')}, sorry."), spec) == []
+
+
+def _one_tool_run(tool: str, doc: str, payload: str, reply: str, *,
+                  rival: str = "") -> tuple[Trace, WorkflowSpec]:
+    """One agent, one tool call and its answer, then its reply; a rival tool called first."""
+    tools = (ToolSpec(id=tool, description=doc),
+             *([ToolSpec(id=rival, description="Look it up.")] if rival else []))
+    spec = WorkflowSpec(system=SystemInfo(id="x", entry_agent="a"), agents=(AgentSpec(id="a"),), tools=tools,
+                        permissions=Permissions(allow=tuple(("a", t.id) for t in tools)))
+    before = (ToolCall(agent="a", tool=rival, call_id="r", arguments={}),
+              ToolResult(agent="a", tool=rival, call_id="r", payload='{"ok": true}')) if rival else ()
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content="please"), AgentTurn(agent="a"), *before,
+        ToolCall(agent="a", tool=tool, call_id="c", arguments={}),
+        ToolResult(agent="a", tool=tool, call_id="c", payload=payload),
+        Message(agent="a", content=reply), TerminationEvent(reason="completed", final_output=reply))), spec
+
+
+SEARCH_DOC = "Search flights for a date. Returns the matching flights."
+EMPTY_THEN_CLAIM = [
+    ("search_flights", SEARCH_DOC, "[]", "I found a flight for you: BA117 at 9:00."),
+    ("search_flights", SEARCH_DOC, '{"results": []}', "Good news, I found flight BA117."),
+    ("search_flights", SEARCH_DOC, '{"flights": [], "total": 0}', "I found BA117 at 9:00 for you."),
+    ("search_flights", SEARCH_DOC, "No flights found for 2025-06-03.", "I found BA117 at 9:00."),
+    ("find_booking", "Find a booking. Returns the booking.", "None", "I found your booking ABC123."),
+    ("lookup_order", "Look up an order; returns it.", '""', "I looked up your order: it is on its way."),
+    ("update_address", "Update the address on file.", '{"rows_updated": 0}', "Your address has been updated."),
+    ("update_address", "Update the address on file.", "0 rows updated.", "Done, I've updated your address."),
+    ("book_room", "Book a room and return the confirmation.", "{}", "Your room is booked."),
+    ("find_booking", "Find a booking.", '{"status": "not_found"}', "I found your booking, it's for June 3."),
+    ("search_flights", SEARCH_DOC, '{"message": "No results for that date"}', "I found BA117."),
+]
+
+
+@pytest.mark.parametrize("tool,doc,payload,claim", EMPTY_THEN_CLAIM)
+def test_an_empty_answer_then_a_claim_of_the_thing_found_or_done_is_incorrect_verification(
+        tool, doc, payload, claim):
+    """A tool whose job is to find or do something answered nothing; the agent said it did."""
+    [f] = claimed_outcome(*_one_tool_run(tool, doc, payload, claim))
+    assert (f.agent, f.elements) == ("a", ("a", tool)) and "nothing in its answer" in f.description
+
+
+def test_a_found_claim_beside_another_find_tool_is_this_one_s_only_when_it_names_its_object():
+    run = _one_tool_run("search_flights", SEARCH_DOC, "[]", "I found a flight for you: BA117.",
+                        rival="get_weather")
+    [f] = claimed_outcome(*run)
+    assert f.elements == ("a", "search_flights")
+    assert claimed_outcome(*_one_tool_run("search_flights", SEARCH_DOC, "[]", "I found it: BA117.",
+                                          rival="get_weather")) == []
+
+
+@pytest.mark.parametrize("tool,doc,payload,reply", [
+    ("search_flights", SEARCH_DOC, "[]", "I couldn't find any flights on that date."),  # honest
+    ("search_flights", SEARCH_DOC, '[{"flight": "BA117"}]', "I found flight BA117."),  # found
+    ("search_flights", SEARCH_DOC, '{"results": [], "ok": true}', "There are no flights that day."),
+    ("send_reminder", "Send a reminder e-mail.", "None", "The reminder has been sent."),  # returns nothing
+    ("update_address", "Update the address on file.", "", "Your address has been updated."),
+    ("check_conflicts", "Check the calendar. Returns the conflicts.", "[]", "Your meeting is all set."),
+    ("update_address", "Update the address on file.", '{"updated": 1, "warnings": []}', "Address updated."),
+    ("search_flights", SEARCH_DOC, '{"message": "3 flights found", "results": [1, 2, 3]}', "I found BA117."),
+])
+def test_an_empty_answer_that_is_the_tool_s_due_or_is_reported_honestly_is_silent(tool, doc, payload, reply):
+    assert claimed_outcome(*_one_tool_run(tool, doc, payload, reply)) == []
 
 
 @pytest.mark.parametrize("reply", NOT_CLAIMS)

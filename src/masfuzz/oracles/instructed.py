@@ -53,6 +53,23 @@ _DEPENDS = (
     r"gives|provides|decides|concludes|recommends|hands\s+over|comes\s+up\s+with)\b",
 )
 NEGATED = re.compile(r"\b(?:not|never|no|without|instead\s+of|except|skip)\b|n't\b", re.IGNORECASE)
+# How an agent's text says it works from a product no agent is named for ("after the numbers
+# are in", "once the data has been gathered", "when the draft is ready", "wait for the
+# estimate"): the product's words (one or two, the last its noun).
+_AFTER_PRODUCT = (
+    r"\b(?:after|once|when|until|as\s+soon\s+as)\s+(?:the|your|our)\s+(?P<p>\w+(?:\s+\w+)?)\s+"
+    r"(?:is|are|has\s+been|have\s+been|was|were)\s+(?:in|ready|done|available|complete|completed|"
+    r"finished|gathered|collected|written|drafted|prepared|compiled|produced|delivered|back|"
+    r"submitted|finali[sz]ed|calculated|computed|researched|crunched|assembled)\b",
+    r"\bwait(?:s|ing)?\s+(?:for|until)\s+(?:the|your|our)\s+(?P<p>\w+(?:\s+\w+)?)\b",
+    r"\bbased\s+on\s+the\s+(?P<p>\w+(?:\s+\w+)?)\b",
+)
+# How an agent's text says it makes a product ("you crunch the numbers", "gather the data",
+# "write the first draft"), `{P}` the product's noun.
+_PRODUCES = (r"\b(?:produc|prepar|writ|wrote|draft|gather|collect|compil|crunch|comput|calculat|"
+             r"fetch|pull|research|creat|build|generat|deliver|provid|supply|supplie|assembl|"
+             r"put\s+together|come\s+up\s+with|compos|estimat|forecast|find|source)\w*\b"
+             r"[^.!?]*?\b{P}\b")
 
 
 # The dependencies read from each spec, by identity (the spec is kept so that its id is not
@@ -82,6 +99,10 @@ def _read_dependencies(spec: WorkflowSpec) -> list[tuple[str, str, str]]:
             if NEGATED.search(s):
                 continue
             named = [x for x in ids if x != a.id and names_agent(s, spec, x)]
+            if not named and (x := _producer(spec, a.id, s)) is not None:
+                if (x, a.id) not in [(b, f) for b, f, _ in out]:
+                    out.append((x, a.id, s))
+                continue
             if len(named) != 1:
                 continue
             x = named[0]
@@ -90,6 +111,29 @@ def _read_dependencies(spec: WorkflowSpec) -> list[tuple[str, str, str]]:
                 if (x, a.id) not in [(b, f) for b, f, _ in out]:
                     out.append((x, a.id, s))
     return out
+
+
+# What a sentence may wait for that no agent makes: the people and the run itself.
+NOT_PRODUCTS = {"user", "users", "customer", "customers", "task", "conversation", "chat", "run",
+                "request", "question", "human", "client", "caller", "meeting", "call", "it", "one"}
+
+
+def _producer(spec: WorkflowSpec, agent: str, sentence: str) -> str | None:
+    """The one other agent whose own instructions or description say it makes the product a
+    sentence of `agent`'s waits for without naming anyone ("once the data has been gathered":
+    the agent told to "gather the market data"); None when the sentence waits for no product,
+    when `agent` makes it itself, or when no agent or several do (then the order is not sure)."""
+    nouns = {m.group("p").split()[-1].lower() for p in _AFTER_PRODUCT
+             for m in re.finditer(p, sentence, re.IGNORECASE)} - NOT_PRODUCTS
+    for noun in nouns:
+        stem = noun[:-1] if len(noun) > 3 and noun.endswith("s") and not noun.endswith("ss") else noun
+        made = re.compile(_PRODUCES.replace("{P}", rf"{re.escape(stem)}s?"), re.IGNORECASE)
+        makers = [x.id for x in spec.agents
+                  if any(made.search(t) and not NEGATED.search(t)
+                         for t in sentences(f"{x.instructions}\n{x.description}") if t != sentence)]
+        if agent not in makers and len(makers) == 1:
+            return makers[0]
+    return None
 
 
 def with_prompts(spec: WorkflowSpec, trace: Trace) -> WorkflowSpec:
@@ -119,7 +163,8 @@ def instructed_order(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     """Kind 4 — an agent takes the floor (its first turn, message or tool call) before an agent
     its own instructions or description say it depends on ("based on the researcher's
     findings", "after the researcher has ...", "use the planner's draft", "wait for the
-    reviewer") has acted, and that agent acts only later. Works for every pattern, a fixed
+    reviewer", or a product only that agent makes: "once the data has been gathered",
+    `_producer`) has acted, and that agent acts only later. Works for every pattern, a fixed
     (round-robin) order included: the order is judged against the instructions, not against
     itself.
 

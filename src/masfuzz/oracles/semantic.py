@@ -18,7 +18,8 @@ from typing import Any
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.instructed import misrouted_request
 from masfuzz.oracles.wording import (
-    about_tool, claims_done, is_question, owners, payload_failure, says_done_by_verb, sentences, tools_of,
+    about_tool, claims_done, empty_result, is_question, owners, payload_failure, says_done_by_verb,
+    sentences, tools_of,
 )
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
@@ -29,14 +30,18 @@ INCORRECT_VERIFICATION = "Incorrect Verification"
 INFORMATION_LOSS = "Information Loss at Hand-over"
 
 
-def _failed(r: ToolResult) -> str | None:
+def _failed(r: ToolResult, spec: WorkflowSpec | None = None, *, empty: bool = False) -> str | None:
     """Why a tool result is a failure, or None. A refused probe call (`blocked`) is masfuzz's
-    stub answering, not the app's tool."""
+    stub answering, not the app's tool. With `empty`, an answer with nothing in it from a tool
+    whose job was to find or do something (`empty_result`) is one too: what a claim of the
+    thing found or done contradicts, though the tool itself did not fail."""
     if r.status == "error":
         return "an error" + (f" ({' '.join(r.payload.split())[:80]})" if r.payload else "")
     if r.status == "ok":
-        why = payload_failure(r.payload, r.tool)
-        return f"a failure in its answer ({why})" if why else None
+        if why := payload_failure(r.payload, r.tool):
+            return f"a failure in its answer ({why})"
+        if empty and (why := empty_result(r.payload, r.tool, spec)):
+            return f"nothing in its answer ({why})"
     return None
 
 
@@ -72,18 +77,22 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     states in the past, without negation, question, hedge or condition, that the tool's action
     was done ("Your seat has been changed to 14C"). The claim must name the tool's action (or
     claim success in general words and name its object: "the seat change went through", or say
-    the tool's own verb done, whatever the verb: "the ticket is closed" after close_ticket); a
-    successful retry of the same tool between the failure and the claim clears it.
+    the tool's own verb done, whatever the verb and however it forms its past: "the ticket is
+    closed" after close_ticket, "your password has been reset" after reset_password); a
+    successful retry of the same tool between the failure and the claim clears it. A tool whose
+    job is to find or do something and that answered nothing (`empty_result`: `{"results": []}`,
+    "0 rows updated") failed too for a claim of the thing found or done ("I found flight BA117").
 
     Category agent_task_execution, root cause Incorrect Verification (the agent did not verify
     the outcome it reports). Blamed: the agent that claimed; step: the claim.
 
     Cannot see: a claim in words its vocabulary lacks ("the exit row is yours now"), a failure a
-    tool reports only in a field it does not read (a payload `{"seats_left": 0}`), a success that
+    tool reports only in a field it does not read (a payload `{"seats_left": 0}`), a bare empty
+    answer (`[]`, `None`) from a tool whose documentation does not say it returns, a success that
     is true through a route the trace does not show, or a claim made in a language other than
     English."""
     results = [(i, r) for i, r in enumerate(trace.events) if isinstance(r, ToolResult)]
-    failed = [(i, r, why) for i, r in results if (why := _failed(r))]
+    failed = [(i, r, why) for i, r in results if (why := _failed(r, spec, empty=True))]
     if not failed:
         return []
     tools = {c.tool for c in trace.of_type(ToolCall)} - _handover_tools(trace)
@@ -95,7 +104,8 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     for fi, r, why in failed:
         # a successful retry: what is claimed after it is true
         retried = next((j for j, s in results if j > fi and s.tool == r.tool
-                        and s.agent == r.agent and not _failed(s)), len(trace.events))
+                        and s.agent == r.agent and not _failed(s, spec, empty=True)),
+                       len(trace.events))
         for ci, agent, done in claims:
             if ci <= fi or not done:
                 continue

@@ -127,9 +127,11 @@ def tool_objects(tool: str) -> set[str]:
 
 
 def mentions(text: str, word_set: Iterable[str]) -> bool:
-    """Does the text name any of these words (a plural or possessive counts)?"""
+    """Does the text name any of these words (a plural or possessive counts, and the singular
+    of a plural: "flight" names search_flights' object)?"""
     toks = set(words(text))
-    return any(w in toks or f"{w}s" in toks for w in word_set)
+    return any(w in toks or f"{w}s" in toks or len(w) > 3 and w.endswith("s") and w[:-1] in toks
+               for w in word_set)
 
 
 def actions_claimed(sentence: str) -> set[str]:
@@ -145,6 +147,10 @@ def about_tool(sentence: str, tool: str, spec: WorkflowSpec | None, rivals: Iter
     if says_done_by_verb(sentence, tool) and not any(_participles(r) & _participles(tool)
                                                      for r in rivals if r != tool):
         return True  # the tool's own verb, which no other tool of the run shares
+    if says_done_by_verb(sentence, tool) and objects and mentions(sentence, objects) and not any(
+            _participles(r) & _participles(tool) and tool_objects(r) & objects
+            for r in rivals if r != tool):
+        return True  # a verb a rival shares ("found"), with the object only this tool has
     acts = tool_actions(tool, spec)
     if actions_claimed(sentence) & acts:
         return not shared or mentions(sentence, objects)
@@ -197,17 +203,123 @@ OUTCOME_KEYS = ("ok", "success", "succeeded", "accepted", "completed", "processe
 STATUS_CODE_KEYS = ("status", "status_code", "statusCode", "http_status", "code")
 
 
+# English verbs whose past forms do not end in -ed, as a tool's name may start with them
+# (reset_password, put_file, set_up_account): the verb and its past tense and participle.
+IRREGULAR_PAST: dict[str, tuple[str, ...]] = {
+    "set": ("set",), "reset": ("reset",), "put": ("put",), "cut": ("cut",), "shut": ("shut",),
+    "send": ("sent",), "resend": ("resent",), "pay": ("paid",), "prepay": ("prepaid",),
+    "repay": ("repaid",), "build": ("built",), "rebuild": ("rebuilt",), "make": ("made",),
+    "remake": ("remade",), "hold": ("held",), "withhold": ("withheld",), "uphold": ("upheld",),
+    "keep": ("kept",), "buy": ("bought",), "sell": ("sold",), "deal": ("dealt",),
+    "take": ("took", "taken"), "give": ("gave", "given"),
+    "find": ("found",), "bring": ("brought",), "lend": ("lent",), "spend": ("spent",),
+    "bind": ("bound",), "lay": ("laid",), "leave": ("left",), "lose": ("lost",),
+    "run": ("ran", "run"), "rerun": ("reran", "rerun"), "write": ("wrote", "written"),
+    "rewrite": ("rewrote", "rewritten"), "draw": ("drew", "drawn"), "do": ("did", "done"),
+    "redo": ("redid", "redone"), "undo": ("undid", "undone"), "freeze": ("froze", "frozen"),
+    "unfreeze": ("unfroze", "unfrozen"), "choose": ("chose", "chosen"), "feed": ("fed",),
+    "read": ("read",), "tell": ("told",), "split": ("split",), "upset": ("upset",),
+    "forecast": ("forecast",), "broadcast": ("broadcast",), "win": ("won",), "hang": ("hung",),
+    "shoot": ("shot",), "stick": ("stuck",), "swap": ("swapped",), "ship": ("shipped",),
+    "stop": ("stopped",), "drop": ("dropped",), "plan": ("planned",), "submit": ("submitted",),
+    "transfer": ("transferred",), "cancel": ("cancelled", "canceled"), "admit": ("admitted",),
+    "refer": ("referred",), "commit": ("committed",), "top": ("topped",), "log": ("logged",),
+    "tag": ("tagged",), "flag": ("flagged",), "bar": ("barred",), "ban": ("banned",),
+    "scan": ("scanned",), "pin": ("pinned",), "map": ("mapped",), "wrap": ("wrapped",),
+}
+
+
 def _participles(tool: str) -> set[str]:
-    """The past participles of a tool's verb (its name's first word): release_results ->
-    released; an action of `ACTIONS` adds its own (send -> sent)."""
-    verb = next(iter(words(tool)), "")
+    """The past forms of a tool's verb (its name's first word): release_results -> released,
+    reset_password -> reset (`IRREGULAR_PAST`), set_up_account -> set up; an action of
+    `ACTIONS` adds its own (send -> sent)."""
+    toks = words(tool)
+    verb = next(iter(toks), "")
     if not verb:
         return set()
-    out = {verb + "d" if verb.endswith("e") else verb[:-1] + "ied" if verb.endswith("y") else verb + "ed"}
+    out = set(IRREGULAR_PAST.get(verb, ())) or {
+        verb + "d" if verb.endswith("e") else verb[:-1] + "ied" if verb.endswith("y")
+        and verb[-2:-1] not in "aeiou" else verb + "ed"}
+    # a phrasal verb (set_up, deal_with, take_down): its particle belongs to the past form
+    if len(toks) > 1 and toks[1] in PARTICLES:
+        out |= {f"{p} {toks[1]}" for p in out}
     action = _stem_of(verb)
     if action:
         out |= {p.replace("?", "") for p in ACTIONS[action][1].split("|")}
+    if verb in FIND_VERBS:
+        out |= set(FOUND)
     return out
+
+
+PARTICLES = {"up", "down", "out", "off", "in", "with", "back", "over", "away", "on"}
+# Verbs of tools whose job is to find a thing (find_booking, search_flights, lookup_order), and
+# the past forms with which a sentence says the thing was found.
+FIND_VERBS = {"find", "search", "lookup", "look", "locate", "retrieve", "fetch", "query", "get",
+              "list"}
+FOUND = ("found", "located", "retrieved", "fetched", "looked up", "pulled up", "tracked down")
+
+# An answer that says nothing was found or changed, in its first sentence ("No results",
+# "0 rows updated", "no flights found").
+EMPTY_TEXT = re.compile(
+    r"^\s*(?:none|null|nil|n/a|empty|\[\s*\]|\{\s*\}|\(\s*\))\s*\.?\s*$|"
+    r"\bno (?:results?|match(?:es)?|matching \w+|records?|rows?|items?|entries|data|hits)\b|"
+    r"\bno \w+(?: \w+)? (?:found|matched|located|returned)\b|\bnothing (?:found|matched|returned)\b|"
+    r"\b(?:0|zero) (?:rows?|records?|items?|results?|match(?:es)?|entries)\b",
+    re.IGNORECASE)
+NONE_FOUND = re.compile(EMPTY_TEXT.pattern + r"|\bnot found\b", re.IGNORECASE)
+MESSAGE_KEYS = {"status", "state", "message", "msg", "detail", "details", "info", "note", "result"}
+# The fields of a structured answer that hold the thing found or the count of things done.
+CONTAINER_KEYS = {"items", "results", "result", "data", "records", "rows", "matches", "hits",
+                  "entries", "values"}
+COUNT_KEYS = {"count", "total", "rows_updated", "rows_affected", "affected_rows", "updated",
+              "affected", "matched", "modified", "modified_count", "matched_count", "num_results"}
+# A docstring that says the tool hands back what it found or made ("Returns the booking").
+RETURNS = re.compile(r"\b(?:returns?|gives? back|yields?|responds? with)\b(?!\s+(?:none|nothing)\b)",
+                     re.IGNORECASE)
+
+
+def tool_job(tool: str, spec: WorkflowSpec | None) -> str | None:
+    """'find' when a tool's job is to find a thing (its verb is one of `FIND_VERBS`), 'do' when
+    it is to perform an action (`tool_actions`), else None (a check, a calculation)."""
+    verb = next(iter(words(tool)), "")
+    if verb in FIND_VERBS:
+        return "find"
+    return "do" if tool_actions(tool, spec) else None
+
+
+def empty_result(payload: str, tool: str, spec: WorkflowSpec | None) -> str | None:
+    """Why a tool's answer is empty where its job needed a thing, or None. Only a tool whose job
+    is to find or do something (`tool_job`) fails by answering nothing: a structured answer whose
+    container of the thing is empty (`{"items": []}`, `{"flights": []}`) or whose count is 0
+    (`{"rows_updated": 0}`), or a first sentence that says none was found or changed ("No
+    results", "0 rows updated"). A bare empty answer (`[]`, `{}`, `None`, `""`) is a failure only
+    when the tool's documentation says it returns something: a tool that does its work and
+    returns None has answered as it should."""
+    if tool_job(tool, spec) is None:
+        return None
+    text = (payload or "").strip()
+    doc = _tool_spec(tool, spec)
+    returns = doc is not None and bool(RETURNS.search(doc.description or ""))
+    data = structured(text) if text[:1] in "{[" else None
+    if not text or text.lower() in ("none", "null", "nil", '""', "''") or data in ([], {}):
+        return f"an empty answer ({text or 'nothing'})" if returns else None
+    if isinstance(data, dict):
+        holders = CONTAINER_KEYS | tool_objects(tool) | {f"{o}s" for o in tool_objects(tool)}
+        for key, value in data.items():
+            k = str(key).lower()
+            if k in holders and value in ([], {}, None, ""):
+                return f"{key}: {json.dumps(value)}"
+            if (k in COUNT_KEYS or k in _participles(tool)) and value == 0 \
+                    and not isinstance(value, bool):
+                return f"{key}: 0"
+            # a status or message in words ({"status": "not_found"}, {"message": "No results"})
+            if k in MESSAGE_KEYS and isinstance(value, str) \
+                    and NONE_FOUND.search(value.replace("_", " ")):
+                return f"{key}: {value[:60]}"
+        return None
+    first = sentences(text)[:1]
+    hit = EMPTY_TEXT.search(first[0]) if first and data is None else None
+    return f'"{hit.group(0).strip()}"' if hit else None
 
 
 def _json_failure(data: dict, tool: str = "") -> str | None:
