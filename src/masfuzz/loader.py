@@ -93,9 +93,9 @@ def load_callable(ref: str, option: str) -> Any:
 # meant in the folder masfuzz ran in.
 _RELATIVE_TO: list[str] = []
 
-# Where a file the user named really is, for a sandboxed worker that cannot follow the name: the
-# sandbox shows the target's project, not the folder masfuzz ran in, so a target named through
-# that folder (or through a link in it) is found at its real path (`masfuzz.exec.sandbox.Plan`).
+# Where a file the user named (as named) really is, for a sandboxed worker that cannot follow
+# the name: the sandbox may not show the folder masfuzz ran in, nor a link on the way, so such a
+# target is found at its real path (`masfuzz.exec.sandbox.Plan.real_paths`).
 REAL_PATHS: dict[str, str] = {}
 
 
@@ -121,7 +121,6 @@ def _import(where: str, target: str) -> tuple[Any, Path | None]:
     path = Path(REAL_PATHS.get(where, where)).expanduser()
     if not path.is_absolute() and _RELATIVE_TO:
         path = Path(_RELATIVE_TO[-1]) / path
-    path = Path(REAL_PATHS.get(str(path), str(path)))
     if not path.exists():
         raise TargetError(f"{target}: no such file {where!r}")
     if path.is_dir():

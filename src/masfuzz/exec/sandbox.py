@@ -161,7 +161,7 @@ class Plan:
     hidden: tuple[str, ...] = ()
     cwd: str = field(default="")
     limits: Limits = Limits()
-    # the target's file as named from `cwd` -> its real path (`masfuzz.loader.REAL_PATHS`)
+    # the target's file as named -> its real path (`masfuzz.loader.REAL_PATHS`)
     real_paths: tuple[tuple[str, str], ...] = ()
 
     def to_env(self) -> str:
@@ -191,17 +191,15 @@ def plan_for(settings: SandboxSettings, target_ref: str) -> Plan:
 
 
 def _real_paths(target_ref: str, cwd: str) -> tuple[tuple[str, str], ...]:
-    """A file target as the worker will name it (as given, and from the folder masfuzz ran in)
-    and where it really is: the sandbox shows only the latter when the folder masfuzz ran in
-    lies outside the target's project, or the name goes through a link."""
+    """A file target as named and where it really is, when the two differ: the sandbox may show
+    only the latter (the folder masfuzz ran in lies outside the target's project, or the name
+    goes through a link)."""
     from masfuzz.loader import split_target
 
     where, _ = split_target(target_ref)
     named = os.path.join(cwd, os.path.expanduser(where))
-    if not os.path.isfile(named):
-        return ()
     real = os.path.realpath(named)
-    return tuple((name, real) for name in dict.fromkeys((where, named)) if name != real)
+    return ((where, real),) if os.path.isfile(named) and where != real else ()
 
 
 def discard(plan: Plan | None) -> None:
