@@ -4,14 +4,14 @@ key, with flag > environment > file > default, and every bad value is one line a
 import pytest
 
 from masfuzz.cli import build_parser, main
-from masfuzz.options import TABLE, UNSET, resolve
+from masfuzz.options import TABLE, UNSET, _parser_for, resolve
 
 ARGV = {"inspect": ["t.py:x"], "exec": ["t.py:x", "--input", "hi"], "cover": ["t.py:x"],
         "replay": ["s.yaml"], "report": [], "tools": ["t.py:x"], "serve": [],
         "models": ["check", "scripted/p.py:policy"], "fuzz": ["t.py:x"], "judge": [], "run": ["t.py:x"],
         "mutate": ["t.py:x"]}
 POOL = ["2", "3", "64", "128", "0.5", "1.5", "true", "false", "C1", "C2", "error", "timeout", "a=b", "c=d",
-        "a->b", "c->d", "alpha", "beta", "json", "text", "pool", "inprocess", "native", "dspy",
+        "a->b", "c->d", "a=error", "c=timeout", "alpha", "beta", "json", "text", "pool", "inprocess", "native", "dspy",
         "probe", "off", "yaml", "dot", "10m", "200x", "flare", "uniform", "1/1", "2/3", "any", "ST",
         "replay", "structural", "plain",
         "drop_delegation", "lower_turn_limit", "mod:setup", "mod:other"]
@@ -60,7 +60,11 @@ def test_flag_environment_file_default(setting, command):
     flag = [setting.flag] if setting.flag_kind == "switch" else [setting.flag, raw1]
     if setting.flag_kind == "switch":  # a switch given on the command line is True
         v1, raw2, v2 = True, "false", False
-    want = lambda v: [v] if many else v  # noqa: E731
+    want = lambda v: (v,) if many else v  # noqa: E731
+    if setting.name == "budget":  # the configuration's budget is the spec's, with the --budget-* ones
+        from masfuzz.options import _budget
+
+        want = lambda v: _budget({"budget": v})  # noqa: E731
     env, project = {setting.env: raw2}, {setting.key: [raw2] if many else raw2}
     ns = resolve(command, _parse(command, *flag), env=env, project=project)
     assert getattr(ns, setting.name) == want(v1)  # flag over environment and file
@@ -71,8 +75,11 @@ def test_flag_environment_file_default(setting, command):
     hosted = {f"MASFUZZ_{name.upper()}": "scripted/p.py:policy" for name in ("model", "sut_model")
               if name != setting.name}  # the embedded model's own defaults: the test below
     ns = resolve(command, _parse(command), env=hosted, project={})
-    default = setting.default_for(command)
-    assert getattr(ns, setting.name) == (list(default) if isinstance(default, tuple) else default)
+    default = setting.default_for(command)  # parsed as the user's text would be
+    if default is not None:
+        parse = _parser_for(setting, command)
+        default = tuple(map(parse, default)) if many else parse(default)
+    assert getattr(ns, setting.name) == (want(default) if setting.name == "budget" else default)
     assert getattr(ns, setting.name) is not UNSET
 
 
@@ -162,9 +169,9 @@ def test_unknown_and_malformed_pyproject(cli, tmp_path, monkeypatch):
 
 def test_a_repeatable_options_variable_splits_on_commas_or_on_lines_when_a_value_holds_one():
     ns = resolve("exec", _parse("exec"), env={"MASFUZZ_STUB": "a=1,b=2"}, project={})
-    assert ns.stub == ["a=1", "b=2"]
+    assert ns.stub == ("a=1", "b=2") and ns.stubs == {"a": "1", "b": "2"}
     ns = resolve("exec", _parse("exec"), env={"MASFUZZ_STUB": 'a={"x": [1, 2]}\nb=ok\n'}, project={})
-    assert ns.stub == ['a={"x": [1, 2]}', "b=ok"]
+    assert ns.stub == ('a={"x": [1, 2]}', "b=ok")
 
 
 @pytest.mark.parametrize("command", sorted(set(ARGV) - {"serve", "models"}))  # no API function
@@ -180,3 +187,67 @@ def test_the_apis_options_are_the_command_lines(command, monkeypatch):
     given = ARGV[command][:1] + ARGV[command][2:3]  # the positionals (and exec's --input)
     keywords = dict(zip(POSITIONALS.get(command, ()), given))
     assert vars(api.options(command, **keywords)) == {k: v for k, v in cli.items() if k != "func"}
+
+
+def test_a_cli_run_and_an_api_run_of_one_configuration_store_the_same_config(cli, tmp_path, monkeypatch):
+    """The CLI builds the configuration from flags, the API from keywords: the same campaign,
+    so the same stored config (what a re-run resumes by), parsed values included (the stub,
+    the criteria, the fault modes, the user's delegation, the budget)."""
+    import json
+    import sqlite3
+
+    pytest.importorskip("agents")
+    from masfuzz import api
+    from tests.generate.test_cover import CS, CS_SUT, TESTER
+
+    flags = {"model": TESTER, "sut_model": CS_SUT, "no_cache": True, "no_check": True,
+             "phases": "structural", "criteria": "C1,C2", "faults": "none",
+             "stub": ["update_seat=seat changed"], "link": ["FAQ Agent->Seat Booking Agent"],
+             "input": ["Change my seat to 3A"], "seed_tasks": 0, "no_judge": True,
+             "budget": "2x", "executor": "inprocess"}
+    argv = ["run", CS]
+    for name, value in flags.items():
+        for v in value if isinstance(value, list) else [value]:
+            argv += [f"--{name.replace('_', '-')}"] + ([] if v is True else [str(v)])
+    code, _, err = cli(*argv, "--store", str(tmp_path / "cli.db"), "--suite", str(tmp_path / "cli.yaml"))
+    assert code in (0, 1), err
+    api.run(CS, **flags, store=str(tmp_path / "api.db"), suite=str(tmp_path / "api.yaml"))
+
+    def stored(db):
+        with sqlite3.connect(tmp_path / db) as conn:
+            [(config,)] = conn.execute("SELECT config FROM runs").fetchall()
+        return json.loads(config)
+
+    config = stored("cli.db")
+    assert config == stored("api.db")
+    assert config["criteria"] == "C1,C2" and config["faults"] == [] and config["phases"] == [
+        "structural"] and config["stubs"] == {"update_seat": "seat changed"}
+    assert config["orchestration"]["links"] == ["FAQ Agent->Seat Booking Agent"]
+
+
+def test_an_unknown_keyword_to_the_api_is_one_error_naming_it():
+    from masfuzz import api
+    from masfuzz.errors import MasfuzzError
+
+    with pytest.raises(MasfuzzError, match=r"^masfuzz.api.cover: no option 'sut_modle' \(did you "
+                                           r"mean 'sut_model'\?\)$"):
+        api.cover("t.py:x", sut_modle="scripted/p.py:policy")
+    with pytest.raises(MasfuzzError, match=r"^masfuzz.api.exec: no option 'rounds'$"):
+        api.exec("t.py:x", "hi", rounds=3)  # fuzz's, not exec's
+
+
+def test_the_configuration_is_frozen_typed_and_parsed_once():
+    import dataclasses
+
+    from masfuzz.options import config_class
+
+    config = resolve("exec", _parse("exec", "--fault", "t=error", "--stub", "t=ok", "--coordinator",
+                                    "boss", "--link", "a->b"), env={}, project={})
+    assert [(f.tool, f.mode) for f in config.fault] == [("t", "error")] and config.stubs == {"t": "ok"}
+    assert config.orchestration.coordinator == "boss" and config.orchestration.links == (("a", "b"),)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        config.timeout = 5.0
+    assert not hasattr(config, "rounds")  # fuzz's setting is no field of exec's configuration
+    types = {f.name: f.type for f in dataclasses.fields(config_class("run"))}
+    assert (types["workers"], types["criteria"], types["no_check"], types["bind"]) == (
+        "int | None", "tuple[str, ...] | None", "bool", "tuple[str, ...]")

@@ -126,7 +126,7 @@ def test_toml_blocks_configure(tmp_path, monkeypatch):
                        and lang == "toml"]
     (tmp_path / "pyproject.toml").write_text(configuration)
     ns = resolve("cover", build_parser("cover").parse_args(["cover", "t.py:x"]), env={})
-    assert ns.attempts == 3 and ns.criteria == "C1,C2,C4" and ns.model_timeout == 60.0
+    assert ns.attempts == 3 and ns.criteria == ("C1", "C2", "C4") and ns.model_timeout == 60.0
 
 
 def test_yaml_and_json_blocks_parse():

@@ -17,7 +17,6 @@ in pyproject.toml, or its default, exactly as on the command line. Each function
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import os
 import socket
@@ -27,25 +26,22 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from masfuzz.campaign.budget import Budget
 from masfuzz.errors import MasfuzzError
-from masfuzz.options import model_settings
+from masfuzz.options import Config, configure, model_settings
 from masfuzz.report.analysis import Analysis
 from masfuzz.scenario import surroundings
 
 
-def options(command: str, **keywords: Any) -> argparse.Namespace:
-    """The resolved options of `command` for these keywords (one-line error on a bad one)."""
-    from masfuzz.options import api_namespace
+def options(command: str, **keywords: Any) -> Config:
+    """The resolved configuration of `command` for these keywords (`masfuzz.options.Config`;
+    one-line error on a bad one): what every `run_*` function here takes."""
+    return configure(command, **keywords)
 
-    return api_namespace(command, keywords)
 
-
-def target_of(opts: argparse.Namespace) -> Any:
-    from masfuzz.options import orchestration_of
+def target_of(opts: Config) -> Any:
     from masfuzz.target import Target
 
-    return Target.of(opts.target, orchestration_of(opts))
+    return Target.of(opts.target, opts.orchestration)
 
 
 # -- inspect -----------------------------------------------------------------------------------
@@ -61,9 +57,9 @@ def exec(target: str, input: str, **keywords: Any) -> Any:  # noqa: A001 (the co
     return asyncio.run(execute_scenario(target_of(opts), scenario_from(opts), opts))
 
 
-def scenario_from(args: argparse.Namespace) -> Any:
+def scenario_from(args: Config) -> Any:
     """The one scenario `exec` runs, from its resolved options (the CLI's and the API's)."""
-    from masfuzz.scenario import Fault, Scenario
+    from masfuzz.scenario import Scenario
 
     agent_models = {}
     for item in args.agent_model:
@@ -81,31 +77,32 @@ def scenario_from(args: argparse.Namespace) -> Any:
         if not 0.0 <= t <= 2.0:  # nan fails this too
             raise MasfuzzError(f"--agent-temperature {item!r}: expected AGENT=T with T in 0..2")
         temperatures[agent.strip()] = t
-    if args.blackbox and (args.fault or args.stub):
+    if args.blackbox and (args.fault or args.stubs):
         raise MasfuzzError("--fault and --stub need a Python target: a black-box app's tools "
                            "run inside the app, where masfuzz cannot replace them")
-    if args.input is None and not args.blackbox:
-        args.input = _own_task(args)  # the program's own task, run unchanged (FLARE's null seed)
-        if args.input is None:
+    task = args.input
+    if task is None and not args.blackbox:
+        task = _own_task(args)  # the program's own task, run unchanged (FLARE's null seed)
+        if task is None:
             raise MasfuzzError("exec: --input TEXT is required (only a --blackbox command or a "
                                "program that starts its own chats may carry its own task)")
-    if args.input is not None and not args.input.strip():
+    if task is not None and not task.strip():
         raise MasfuzzError("--input: the user message is empty")
-    if args.input is not None:
+    if task is not None:
         try:
-            args.input.encode("utf-8")
+            task.encode("utf-8")
         except UnicodeEncodeError:
             raise MasfuzzError("--input: not UTF-8 text") from None
     return Scenario(
-        input=args.input, sut_model=args.sut_model, agent_models=agent_models,
+        input=task, sut_model=args.sut_model, agent_models=agent_models,
         temperatures=temperatures, nonce=args.nonce,
-        faults=tuple(Fault.parse(f) for f in args.fault), restricted=args.restricted,
+        faults=args.fault, restricted=args.restricted,
         **surroundings(args),
         max_turns=args.max_turns, timeout=args.timeout,
     )
 
 
-def _own_task(args: argparse.Namespace) -> str | None:
+def _own_task(args: Config) -> str | None:
     """The task of a program that carries its own (an AG2 script's or notebook's opening
     message): without --input, exec runs it unchanged, as `fuzz` runs it as its null seed."""
     if not args.target:
@@ -116,7 +113,7 @@ def _own_task(args: argparse.Namespace) -> str | None:
         return None  # the missing --input is what to say first
 
 
-async def execute_scenario(target: Any, scenario: Any, opts: argparse.Namespace) -> Any:
+async def execute_scenario(target: Any, scenario: Any, opts: Config) -> Any:
     from masfuzz.exec import make_executor
 
     target.open().check(scenario)
@@ -137,19 +134,17 @@ def mutate(target: str, **keywords: Any) -> dict[str, Any]:
     return run_mutate(options("mutate", target=target, **keywords))
 
 
-def run_mutate(opts: argparse.Namespace) -> dict[str, Any]:
+def run_mutate(opts: Config) -> dict[str, Any]:
     from masfuzz.exec import make_executor
     from masfuzz.generate.suite import load_suite
     from masfuzz.mutate.analysis import MutantLimits, analyse
-    from masfuzz.options import orchestration_of
     from masfuzz.spec.mutants import mutants, parse_operators
     from masfuzz.target import Orchestration, Target
 
     suite = load_suite(opts.suite)
     if not suite.cases:
         raise MasfuzzError(f"{opts.suite}: the suite has no case to run against the mutants")
-    graph = orchestration_of(opts)
-    target = Target.of(opts.target, graph or Orchestration.from_data(suite.orchestration))
+    target = Target.of(opts.target, opts.orchestration or Orchestration.from_data(suite.orchestration))
     system = target.open()  # bad input (a target that does not load) stops here, before any run
     spec, adapter = system.spec, system.runner()
     chosen = mutants(spec, parse_operators(opts.operators))
@@ -181,7 +176,7 @@ def cover(target: str, **keywords: Any) -> Any:
     return run_cover(options("cover", target=target, **keywords))
 
 
-def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None = None,
+def run_cover(opts: Config, progress: Callable[[str], None] | None = None,
               status: Callable[[Any], None] | None = None) -> Any:
     """`cover` on resolved options. `progress` receives the campaign's lines of text, `status`
     its numbers (a `masfuzz.campaign.Status`) after each execution and phase change; the same
@@ -197,31 +192,29 @@ def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None =
 
     started = time.monotonic()
     say = progress or (lambda msg: None)
-    faults = tuple(m for m in opts.faults.split(",") if m and m != "none")  # checked options
-    criteria = tuple(c.strip() for c in opts.criteria.split(",") if c.strip())
     target = target_of(opts)
     system = target.open()
     models = model_settings(opts)
     tester = models.client(opts.model, role="tester")
     realizer = _realizer(opts, tester)
-    config = _config(opts, faults, target)
+    config = _config(opts, target)
     store = RunStore(opts.store)
     owner = f"{socket.gethostname()}:{os.getpid()}"
     # made (not started) before the run is claimed: an executor that cannot be had is bad input
     executor = make_executor(opts.executor, ray_address=opts.ray_address, concurrency=opts.workers,
                              timeout=opts.timeout, models=models,
                              sandbox=sut_sandbox(opts))
-    run_id = _claim(store, "cover", target, config, owner, system.spec, opts, say)
+    run_id = _claim(store, "cover", target, config, owner, system.spec, opts, say, fresh=opts.fresh)
     if isinstance(run_id, Analysis):  # already complete: shown as stored
         return run_id
     earlier = store.usage(run_id)
     control = _control(target, opts, say)
     phase = StructuralPhase(realizer, opts.sut_model, attempts=opts.attempts,
                             merge=not opts.no_bundle, path_aware=not opts.no_route,
-                            fault_modes=faults, criteria=criteria, max_turns=opts.max_turns,
+                            fault_modes=opts.faults, criteria=opts.criteria, max_turns=opts.max_turns,
                             timeout=opts.timeout, surroundings=surroundings(opts))
     campaign = Campaign(target, system.spec, executor, [StructuralModel(CoordinationGraph(system.spec).obligations())],
-                        [phase], store, run_id, seed=opts.seed, budget=_budget(opts), started=started,
+                        [phase], store, run_id, seed=opts.seed, budget=opts.budget, started=started,
                         progress=say, tester_usage=tester.ledger.total, status=status,
                         lease_owner=owner)
     summary = {**_drive(campaign, store, run_id, owner, earlier, tester), **phase.summary()}
@@ -236,7 +229,7 @@ def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None =
     return analyze(store, run_id)
 
 
-def _control(target: Any, opts: argparse.Namespace, say: Callable[[str], None]) -> dict[str, Any]:
+def _control(target: Any, opts: Config, say: Callable[[str], None]) -> dict[str, Any]:
     """The control check a campaign starts with (`masfuzz.control`), unless --no-check: its
     line in the progress, its report in the run's summary."""
     if opts.no_check:
@@ -277,17 +270,17 @@ def _drive(campaign: Any, store: Any, run_id: int, owner: str, earlier: list[dic
 
 
 def _claim(store: Any, command: str, target: Any, config: dict[str, Any], owner: str, spec: Any,
-           opts: argparse.Namespace, say: Callable[[str], None]) -> Any:
+           opts: Config, say: Callable[[str], None], *, fresh: bool) -> Any:
     """The run this invocation continues or starts, or the analysis of the completed run of the
-    same configuration (which is shown, not redone, unless --fresh)."""
+    same configuration (which is shown, not redone, unless `fresh`)."""
     from masfuzz.campaign import LEASE_TTL
 
-    if not opts.fresh:
+    if not fresh:
         done = store.completed_run(command, target.ref, config)
         if done is not None and store.find_resumable(command, target.ref, config) is None:
             return _already_done(store, done, opts, say)
     run_id, state = store.claim_run(command, target.ref, config, owner, spec=spec,
-                                    seed=opts.seed, fresh=opts.fresh, wait=LEASE_TTL)
+                                    seed=opts.seed, fresh=fresh, wait=LEASE_TTL)
     if state == "completed":  # another process finished it while this one waited
         return _already_done(store, run_id, opts, say)
     if state == "resumed":
@@ -295,7 +288,7 @@ def _claim(store: Any, command: str, target: Any, config: dict[str, Any], owner:
     return run_id
 
 
-def _already_done(store: Any, run_id: int, opts: argparse.Namespace,
+def _already_done(store: Any, run_id: int, opts: Config,
                   say: Callable[[str], None]) -> Any:
     from masfuzz.report.analysis import analyze
 
@@ -304,7 +297,7 @@ def _already_done(store: Any, run_id: int, opts: argparse.Namespace,
     return analyze(store, run_id)
 
 
-def _realizer(opts: argparse.Namespace, tester: Any) -> Any:
+def _realizer(opts: Config, tester: Any) -> Any:
     if opts.realizer == "dspy":
         from masfuzz.generate.dspy_realizer import DSPyRealizer  # one-line error without dspy
 
@@ -314,41 +307,29 @@ def _realizer(opts: argparse.Namespace, tester: Any) -> Any:
     return NativeRealizer(tester, seed=opts.seed)
 
 
-def _config(opts: argparse.Namespace, faults: tuple[str, ...], target: Any) -> dict[str, Any]:
+def _config(opts: Config, target: Any) -> dict[str, Any]:
     """What identifies a campaign's configuration: a re-run with the same one resumes it."""
     config = _redacted({"model": opts.model, "realizer": opts.realizer,
                         "sut_model": opts.sut_model, "attempts": opts.attempts,
                         "bundle": not opts.no_bundle, "route": not opts.no_route,
-                        "faults": list(faults), "seed": opts.seed, "criteria": opts.criteria})
+                        "faults": list(opts.faults), "seed": opts.seed,
+                        "criteria": ",".join(opts.criteria)})
     if target.orchestration:  # the graph the user supplied is part of the system under test
         config["orchestration"] = target.orchestration.to_data()
-    if opts.stub or opts.run_code or opts.context:  # so are the stand-ins for its surroundings
+    if opts.stubs or opts.run_code or opts.context:  # so are the stand-ins for its surroundings
         config.update(_redacted(surroundings(opts)))
     return {**config, **_unsandboxed(opts)}
 
 
-def _unsandboxed(opts: argparse.Namespace) -> dict[str, Any]:
+def _unsandboxed(opts: Config) -> dict[str, Any]:
     """A run's config says when its system under test ran outside the OS sandbox (its reports
     warn): --unsafe-no-sandbox, or --executor inprocess, which runs it in this process; absent
     otherwise, so configs of sandboxed runs stay as they were."""
     from masfuzz.report.analysis import UNSANDBOXED_KEY
 
-    if getattr(opts, "unsafe_no_sandbox", False):
+    if opts.unsafe_no_sandbox:
         return {UNSANDBOXED_KEY: True}
-    return {UNSANDBOXED_KEY: "inprocess"} if getattr(opts, "executor", None) == "inprocess" else {}
-
-
-def _budget(opts: argparse.Namespace) -> Budget:
-    """`--budget 10m,200x` and the --budget-* options: the tighter of each wins. Its wall time
-    is the command's, its start-up included (`Campaign.started`)."""
-    spec = getattr(opts, "budget", None) or {}
-
-    def least(name: str) -> Any:
-        values = [v for v in (getattr(opts, name, None), spec.get(name)) if v is not None]
-        return min(values) if values else None
-
-    return Budget(wall_time=least("budget_time"), executions=least("budget_executions"),
-                  model_calls=least("budget_model_calls"))
+    return {UNSANDBOXED_KEY: "inprocess"} if opts.executor == "inprocess" else {}
 
 
 def _free_model(model: str) -> bool:
@@ -407,7 +388,7 @@ def fuzz(target: str, **keywords: Any) -> Any:
     return run_fuzz(options("fuzz", target=target, **keywords))
 
 
-def run_fuzz(opts: argparse.Namespace, progress: Callable[[str], None] | None = None,
+def run_fuzz(opts: Config, progress: Callable[[str], None] | None = None,
              status: Callable[[Any], None] | None = None) -> Any:
     from masfuzz.campaign import Campaign
     from masfuzz.exec import make_executor
@@ -423,14 +404,14 @@ def run_fuzz(opts: argparse.Namespace, progress: Callable[[str], None] | None = 
     executor = make_executor(opts.executor, ray_address=opts.ray_address, concurrency=opts.workers,
                              timeout=opts.timeout, models=models, code_coverage=opts.code_coverage,
                              sandbox=sut_sandbox(opts))
-    run_id = _claim(store, "fuzz", target, config, owner, system.spec, opts, say)
+    run_id = _claim(store, "fuzz", target, config, owner, system.spec, opts, say, fresh=opts.fresh)
     if isinstance(run_id, Analysis):  # already complete: shown as stored
         return run_id
     earlier = store.usage(run_id)
     control = _control(target, opts, say)
     phase = setup.phase()
     campaign = Campaign(target, system.spec, executor, setup.coverage_models(), [phase], store,
-                        run_id, seed=opts.seed, budget=_budget(opts), started=started, progress=say,
+                        run_id, seed=opts.seed, budget=opts.budget, started=started, progress=say,
                         tester_usage=tester.ledger.total, status=status, lease_owner=owner,
                         detectors=setup.detectors(), confirm=setup.confirm())
     summary = _drive(campaign, store, run_id, owner, earlier, tester)
@@ -439,7 +420,7 @@ def run_fuzz(opts: argparse.Namespace, progress: Callable[[str], None] | None = 
     return analyze(store, run_id)
 
 
-def _fuzz_setup(opts: argparse.Namespace, say: Callable[[str], None], *, prepare: bool = True,
+def _fuzz_setup(opts: Config, say: Callable[[str], None], *, prepare: bool = True,
                 need_seed: bool = True, share: float = 1.0) -> tuple:
     """The target opened, its models, the store and FLARE's setup; with `prepare`, the FLARE
     specification and seed pool made within `share` of the budget's wall time (the campaign
@@ -455,7 +436,7 @@ def _fuzz_setup(opts: argparse.Namespace, say: Callable[[str], None], *, prepare
     store = RunStore(opts.store)
     setup = FuzzSetup(opts, system.spec, tester, cache_dir=Path(opts.store).parent / "flare-specs")
     if prepare:
-        wall = _budget(opts).wall_time
+        wall = opts.budget.wall_time
         asyncio.run(setup.prepare(say, None if wall is None else wall * share, need_seed=need_seed))
     return target, system, models, tester, store, setup
 
@@ -466,7 +447,7 @@ def run(target: str, **keywords: Any) -> Any:
     return run_campaign(options("run", target=target, **keywords))
 
 
-def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | None = None,
+def run_campaign(opts: Config, progress: Callable[[str], None] | None = None,
                  status: Callable[[Any], None] | None = None) -> Any:
     """One campaign, one store, one budget shared by its phases in order (by default): the
     failures stored for this target replayed first, then runtime fuzzing of the tools the agents
@@ -485,7 +466,7 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
 
     started = time.monotonic()
     say = progress or (lambda msg: None)
-    phases = [p.strip() for p in opts.phases.split(",")]
+    phases = list(opts.phases)
     if "tools" in phases and opts.calls < 1:
         raise MasfuzzError(f"--calls must be at least 1, not {opts.calls}")
     if "tools" in phases and (opts.fixture or opts.setup):
@@ -497,20 +478,19 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
     target, system, models, tester, store, setup = _fuzz_setup(
         opts, say, prepare="flare" in phases, need_seed=False,
         share=_flare_share(phases) if "flare" in phases else 1.0)
-    faults = tuple(m for m in opts.faults.split(",") if m and m != "none")
-    criteria = tuple(c.strip() for c in opts.criteria.split(",") if c.strip())
-    config = {**_config(opts, faults, target), **_redacted(setup.config()), "phases": phases}
+    config = {**_config(opts, target), **_redacted(setup.config()), "phases": phases}
     if "tools" in phases:
         config["tools"] = {"calls": opts.calls, "timeout": _tool_timeout(opts),
                            "memory_mb": opts.memory_mb, "sandbox": not opts.unsafe_no_sandbox,
                            "fixture": opts.fixture, "setup": opts.setup,
                            "pass_env": list(opts.pass_env or ())}  # names only, never values
     owner = f"{socket.gethostname()}:{os.getpid()}"
-    opts.fresh = opts.fresh or not opts.resume  # each run is a new campaign; --resume continues one
     executor = make_executor(opts.executor, ray_address=opts.ray_address, concurrency=opts.workers,
                              timeout=opts.timeout, models=models, code_coverage=opts.code_coverage,
                              sandbox=sut_sandbox(opts))
-    run_id = _claim(store, "run", target, config, owner, system.spec, opts, say)
+    # each run is a new campaign; --resume continues one
+    run_id = _claim(store, "run", target, config, owner, system.spec, opts, say,
+                    fresh=opts.fresh or not opts.resume)
     if isinstance(run_id, Analysis):
         return run_id
     earlier = store.usage(run_id)
@@ -519,7 +499,7 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
                                if "replay" in phases else [])
     structural = StructuralPhase(
         _realizer(opts, tester), opts.sut_model, attempts=opts.attempts, merge=not opts.no_bundle,
-        path_aware=not opts.no_route, fault_modes=faults, criteria=criteria, max_turns=opts.max_turns,
+        path_aware=not opts.no_route, fault_modes=opts.faults, criteria=opts.criteria, max_turns=opts.max_turns,
         timeout=opts.timeout, surroundings=surroundings(opts)) if "structural" in phases else None
     plan: dict[str, Callable[[], Any]] = {  # only the chosen phases are built
         "replay": lambda: known,
@@ -530,7 +510,7 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
     }
     built = {p: plan[p]() for p in phases}
     campaign = Campaign(target, system.spec, executor, setup.coverage_models(), list(built.values()),
-                        store, run_id, seed=opts.seed, budget=_budget(opts), started=started, progress=say,
+                        store, run_id, seed=opts.seed, budget=opts.budget, started=started, progress=say,
                         tester_usage=tester.ledger.total, status=status, lease_owner=owner,
                         detectors=setup.detectors(), confirm=setup.confirm())
     summary = _drive(campaign, store, run_id, owner, earlier, tester)
@@ -565,7 +545,7 @@ def _flare_share(phases: list[str]) -> float:
     return weights["flare"] / sum(weights[p] for p in phases)
 
 
-def _tool_timeout(opts: argparse.Namespace) -> float:
+def _tool_timeout(opts: Config) -> float:
     """Seconds one tool call may take in `run`: `masfuzz tools`' default, or less when --timeout
     (a run's time limit there) is lower."""
     from masfuzz.options import BY_NAME
@@ -573,7 +553,7 @@ def _tool_timeout(opts: argparse.Namespace) -> float:
     return min(opts.timeout, BY_NAME["timeout"].default_for("tools"))
 
 
-def _tools_phase(opts: argparse.Namespace, say: Callable[[str], None]) -> Any:
+def _tools_phase(opts: Config, say: Callable[[str], None]) -> Any:
     """`run`'s tool-fuzzing phase: the run's seed, --calls per tool, the sandbox's limits;
     skipped with a warning where the machine cannot sandbox a tool."""
     from masfuzz.toolfuzz.phase import ToolsPhase
@@ -593,7 +573,7 @@ def judge(otel: str, target: str | None = None, **keywords: Any) -> Any:
     return run_judge(options("judge", otel=otel, target=target, **keywords))
 
 
-def run_judge(opts: argparse.Namespace) -> Any:
+def run_judge(opts: Config) -> Any:
     """Each trace in the spans file (`--otel`) or each chat transcript (`--chat`) recorded as
     an execution of a `judge` run: its structural coverage against the target's workflow (or,
     without a target, the workflow the traces show) and the failures the detectors find, in the
@@ -689,7 +669,7 @@ def tools(target: str, **keywords: Any) -> dict[str, Any]:
     return run_tools(options("tools", target=target, **keywords))
 
 
-def run_tools(opts: argparse.Namespace) -> dict[str, Any]:
+def run_tools(opts: Config) -> dict[str, Any]:
     import random
 
     from masfuzz.report.tools import findings_of, tool_usage_rows
@@ -712,7 +692,7 @@ def run_tools(opts: argparse.Namespace) -> dict[str, Any]:
     _dry_run(config)  # a bad --fixture or --setup is said alone, before anything else
     if server is not None:  # its tools are listed by the server, which runs in the sandbox
         found, notes = mcp_tools(server, config.limits, isolate=config.isolate, state=config.state)
-    found = _named_tools(found, getattr(opts, "tool", None), opts.target)
+    found = _named_tools(found, list(opts.tool), opts.target)
     if opts.unsafe_no_sandbox:
         _sandbox_problem(opts, "tools")  # says it runs without the OS sandbox
     print(f"masfuzz tools: seed {seed}", file=sys.stderr)
@@ -782,7 +762,7 @@ def _named_tools(found: list[Any], names: list[str] | None, target: str) -> list
     return [t for t in found if t.name in names]
 
 
-def _tool_session(opts: argparse.Namespace, seed: int, *, timeout: float, models: bool) -> Any:
+def _tool_session(opts: Config, seed: int, *, timeout: float, models: bool) -> Any:
     """The tool-fuzzing session's settings from a command's options (`masfuzz tools`, and
     the tools phase of `masfuzz run`, which fuzzes without the model stages)."""
     from masfuzz.toolfuzz.sandbox import SandboxLimits
@@ -792,14 +772,14 @@ def _tool_session(opts: argparse.Namespace, seed: int, *, timeout: float, models
         calls=opts.calls, seed=seed,
         model=opts.model if models else None, sut_model=opts.sut_model if models else None,
         correctness=bool(models and opts.correctness), fix_docs=bool(models and opts.fix_docs),
-        fix_candidates=getattr(opts, "candidates", 3),
+        # `run`'s tools phase fixes no documentation: the candidates are `tools`' own option
+        **({"fix_candidates": opts.candidates} if models else {}),
         limits=SandboxLimits(time_s=timeout, cpu_s=max(1, int(timeout)), memory_mb=opts.memory_mb),
-        isolate=not opts.unsafe_no_sandbox, state=_call_state(opts),
-        workers=getattr(opts, "workers", 1) or 1,
+        isolate=not opts.unsafe_no_sandbox, state=_call_state(opts), workers=opts.workers,
     )
 
 
-def _call_state(opts: argparse.Namespace) -> Any:
+def _call_state(opts: Config) -> Any:
     """What each sandboxed tool call starts from: `--fixture DIR` and `--setup MODULE:FUNCTION`,
     checked here (a folder that is not one, a function that does not load: exit 2)."""
     import inspect as pyinspect
@@ -808,13 +788,13 @@ def _call_state(opts: argparse.Namespace) -> Any:
     from masfuzz.toolfuzz.sandbox import CallState
 
     fixture = None
-    if getattr(opts, "fixture", None):
+    if opts.fixture:
         folder = Path(opts.fixture).expanduser()
         if not folder.is_dir():
             raise MasfuzzError(f"--fixture {opts.fixture}: no such folder")
         fixture = str(folder.resolve())
     setup, takes_folder = None, False
-    if getattr(opts, "setup", None):
+    if opts.setup:
         try:
             setup = load_target(opts.setup).obj
         except MasfuzzError as exc:
@@ -827,7 +807,7 @@ def _call_state(opts: argparse.Namespace) -> Any:
         except (TypeError, ValueError):
             params = []
         takes_folder = bool(params)
-    return CallState(fixture, setup, opts.setup or "", takes_folder, tuple(getattr(opts, "pass_env", ()) or ()))
+    return CallState(fixture, setup, opts.setup or "", takes_folder, opts.pass_env)
 
 
 def _dry_run(config: Any) -> None:
@@ -851,7 +831,7 @@ def _dry_run(config: Any) -> None:
         raise MasfuzzError(f"{outcome.message or outcome.status}{tail}")
 
 
-def sut_sandbox(opts: argparse.Namespace) -> Any:
+def sut_sandbox(opts: Config) -> Any:
     """The OS sandbox a command's workers run the system under test in (`masfuzz.exec.sandbox`);
     --unsafe-no-sandbox is said on stderr (--executor inprocess, no worker and no sandbox, is
     said by its executor once it has run the system)."""
@@ -865,7 +845,7 @@ def sut_sandbox(opts: argparse.Namespace) -> Any:
     return settings
 
 
-def _sandbox_problem(opts: argparse.Namespace, command: str) -> str | None:
+def _sandbox_problem(opts: Config, command: str) -> str | None:
     """Why tool calls cannot run in the OS sandbox here (None: they can, or the user said
     --unsafe-no-sandbox, which is then said on stderr)."""
     from masfuzz.toolfuzz.sandbox import isolation_problem

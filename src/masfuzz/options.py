@@ -14,6 +14,8 @@ default so that `resolve` can tell a flag given from one left out.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import difflib
 import math
 import os
 import tomllib
@@ -26,7 +28,7 @@ from masfuzz.errors import MasfuzzError
 from masfuzz.oracles.failure import FAIL_ON_NAMES
 from masfuzz.graph.obligations import CRITERIA as CRITERION_OF_KIND
 from masfuzz.spec.mutants import NAMES as MUTATION_OPERATORS
-from masfuzz.scenario import FaultMode
+from masfuzz.scenario import Fault, FaultMode
 
 UNSET: Any = type("Unset", (), {"__repr__": lambda self: "UNSET"})()
 DEFAULT_MODEL = "local/gemma-3-270m"
@@ -109,19 +111,20 @@ def choice(*values: str) -> Parser:
 
 
 def choices_list(*values: str, none: bool = False) -> Parser:
-    """A comma list of choices (`C1,C2`); `none` allows the word none for an empty list."""
+    """A comma list of choices (`C1,C2`, or a list) -> the names in order; `none` allows the
+    word none for an empty list."""
 
-    def parse(value: Any) -> str:
-        items = value if isinstance(value, list) else str(value).split(",")
+    def parse(value: Any) -> tuple[str, ...]:
+        items = value if isinstance(value, (list, tuple)) else str(value).split(",")
         items = [str(i).strip() for i in items if str(i).strip()]
         if none and items == ["none"]:
-            return "none"
+            return ()
         bad = [i for i in items if i not in values]
         if bad or not items:
             what = f"unknown {bad[0]!r}" if bad else "empty"
             allowed = ", ".join(values) + (", or none" if none else "")
             raise ValueError(f"{what}: expected a comma list of {allowed}")
-        return ",".join(items)
+        return tuple(items)
 
     return parse
 
@@ -193,6 +196,14 @@ def pair(sep: str, what: str) -> Parser:
         return str(value)
 
     return parse
+
+
+def tool_fault(value: Any) -> Fault:
+    """`TOOL=MODE`, MODE a fault mode (`masfuzz.scenario.Fault`)."""
+    tool, sep, mode = str(value).partition("=")
+    if not sep or not tool or mode not in FAULT_MODES:
+        raise ValueError(f"expected TOOL=MODE with MODE one of {', '.join(FAULT_MODES)}, not {value!r}")
+    return Fault(tool=tool, mode=mode)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -353,7 +364,7 @@ TABLE: tuple[Setting, ...] = (
     Setting("nonce", "execution nonce, sent as every SUT request's seed: a new nonce is a new "
             "sample, never a cached answer", integer(low=0), None, ("exec",), metavar="N"),
     Setting("fault", "inject a fault into a tool: error, malformed, timeout or empty "
-            "(repeatable)", pair("=", "TOOL=MODE"), (), ("exec",), "append", metavar="TOOL=MODE"),
+            "(repeatable)", tool_fault, (), ("exec",), "append", metavar="TOOL=MODE"),
     Setting("stub", "replace a tool by a canned result, for tools that need keys, paid "
             "services or the network: TOOL=RESULT, or TOOL=@FILE for a file's text "
             "(repeatable; kept in every scenario, so saved cases replay with it)",
@@ -563,37 +574,43 @@ def _env_list(raw: str) -> list[str]:
     return [v for v in (raw.splitlines() if "\n" in raw else raw.split(",")) if v]
 
 
-def resolve(command: str, ns: argparse.Namespace, *, env: Mapping[str, str] | None = None,
-            project: Mapping[str, Any] | None = None, where: str = "pyproject.toml") -> argparse.Namespace:
-    """Fill every setting of `command` in `ns`: flag > environment > file > default, checked."""
+def resolve(command: str, given: argparse.Namespace | Mapping[str, Any], *,
+            env: Mapping[str, str] | None = None, project: Mapping[str, Any] | None = None,
+            where: str = "pyproject.toml") -> "Config":
+    """`command`'s configuration: every setting from flag > environment > file > default,
+    checked, and the values several layers read parsed once (`Config`). `given` holds what the
+    user gave (the parsed flags, or the API's keywords), UNSET (or None for a repeatable one)
+    where nothing was; it also carries the command's positionals."""
     env = os.environ if env is None else env
     if project is None:
         project, where = project_settings(command)
+    given = vars(given) if isinstance(given, argparse.Namespace) else dict(given)
+    values: dict[str, Any] = {name: given.get(name) for name in POSITIONALS.get(command, ())}
     defaulted: set[str] = set()
     for s in settings_of(command):
         parse = _parser_for(s, command)
-        given = getattr(ns, s.name, UNSET)
-        if s.flag_kind == "append" and given is None:
-            given = UNSET
-        if given is not UNSET:
-            value = _check(parse, given, s.flag, many=s.flag_kind == "append")
+        many = s.flag_kind == "append"
+        value = given.get(s.name, UNSET)
+        if many and value is None:
+            value = UNSET
+        if value is not UNSET:
+            value = _check(parse, value, s.flag, many=many)
         elif s.env in env:
             raw = env[s.env]
-            many = s.flag_kind == "append"
             value = _check(parse, _env_list(raw) if many else raw, s.env, many=many)
         elif s.key in project:
             raw = project[s.key]
-            many = s.flag_kind == "append"
             if many and not isinstance(raw, list):
                 raise MasfuzzError(f"{where} [tool.masfuzz] {s.key}: expected a list")
             value = _check(parse, raw, f"{where} [tool.masfuzz] {s.key}", many=many)
         else:
             value = s.default_for(command)
-            value = list(value) if isinstance(value, tuple) else value
+            # a default is written as the user would write it (`"C1,C2,C3,C4"`): parsed the same
+            value = _check(parse, value, s.flag, many=many) if value is not None else None
             defaulted.add(s.name)
-        setattr(ns, s.name, value)
-    _sized_for_the_model(command, ns, defaulted)
-    return ns
+        values[s.name] = tuple(value) if many else value
+    _sized_for_the_model(command, values, defaulted)
+    return _configured(command, values)
 
 
 # The embedded models answer in seconds to minutes per call on a small machine. Limits sized for
@@ -608,18 +625,18 @@ def executes(command: str) -> bool:
     return command in RUNS or any(part in RUNS for part in COMBINED.get(command, ()))
 
 
-def _sized_for_the_model(command: str, ns: argparse.Namespace, defaulted: set[str]) -> None:
+def _sized_for_the_model(command: str, values: dict[str, Any], defaulted: set[str]) -> None:
     def slow(name: str) -> bool:
-        return str(getattr(ns, name, None) or "").startswith(SLOW_MODEL)
+        return str(values.get(name) or "").startswith(SLOW_MODEL)
 
     if "timeout" in defaulted and executes(command) and slow("sut_model"):
-        ns.timeout = SLOW_MODEL_LIMITS["timeout"]
+        values["timeout"] = SLOW_MODEL_LIMITS["timeout"]
     if "mutant_timeout_const" in defaulted and slow("sut_model"):
-        ns.mutant_timeout_const = SLOW_MODEL_LIMITS["mutant_timeout_const"]
+        values["mutant_timeout_const"] = SLOW_MODEL_LIMITS["mutant_timeout_const"]
     if "workers" in defaulted and slow("sut_model"):  # one embedded model per worker: no room
-        ns.workers = 1
+        values["workers"] = 1
     if "model_timeout" in defaulted and (slow("sut_model") or slow("model")):
-        ns.model_timeout = SLOW_MODEL_LIMITS["model_timeout"]
+        values["model_timeout"] = SLOW_MODEL_LIMITS["model_timeout"]
 
 
 def _parser_for(s: Setting, command: str) -> Parser:
@@ -675,46 +692,159 @@ def find_pyproject(start: Path) -> Path | None:
 POSITIONALS: dict[str, tuple[str, ...]] = {
     "inspect": ("target",), "cover": ("target",), "tools": ("target",), "fuzz": ("target",),
     "run": ("target",), "mutate": ("target",), "exec": ("target", "input"),
-    "replay": ("suite", "target"), "judge": ("target",)}
+    "replay": ("suite", "target"), "judge": ("target",), "models": ("model",)}
 
 
-def api_namespace(command: str, keywords: Mapping[str, Any]) -> argparse.Namespace:
-    """The Python API's form: keywords in place of flags and positionals, the same resolution
-    and checks as the command line, without its parser (the API sits below the CLI)."""
+def api_values(command: str, keywords: Mapping[str, Any]) -> dict[str, Any]:
+    """The Python API's keywords as `resolve` takes what the user gave: keywords in place of
+    flags and positionals, checked the same way (a number may be given as a number, a list as
+    a list); a keyword that is no setting of the command is one clear error."""
+    given: dict[str, Any] = {}
     keywords = dict(keywords)
-    ns = argparse.Namespace(command=command)
     for name in POSITIONALS.get(command, ()):
         value = keywords.pop(name, None)
-        setattr(ns, name, None if value is None else str(value))
+        given[name] = None if value is None else str(value)
     known = {s.name for s in settings_of(command)}
     for key, value in keywords.items():
         if key not in known:
-            raise MasfuzzError(f"masfuzz.api.{command}: no option {key!r}")
+            close = difflib.get_close_matches(key, sorted(known), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise MasfuzzError(f"masfuzz.api.{command}: no option {key!r}{hint}")
         setting = BY_NAME[key]
         if setting.flag_kind == "append" and isinstance(value, str):
             value = [value]
         if setting.flag_kind != "append" and not isinstance(value, (str, bool)) and value is not None:
             value = str(value) if not isinstance(value, (list, tuple)) else ",".join(map(str, value))
-        setattr(ns, key, value if value is not None else UNSET)
-    return resolve(command, ns)
+        given[key] = value if value is not None else UNSET
+    return given
 
 
-def orchestration_of(ns: argparse.Namespace) -> Any:
-    """The graph the user supplied (`--coordinator`, `--link`), as the value a target carries
-    (`masfuzz.adapters.orchestration.Orchestration`)."""
+def configure(command: str, **keywords: Any) -> "Config":
+    """The Python API's configuration of `command`: its keywords resolved like flags."""
+    return resolve(command, api_values(command, keywords))
+
+
+# -- the resolved configuration ----------------------------------------------------------------
+@dataclass(frozen=True)
+class Config:
+    """A command's resolved configuration: what every layer below the API reads, in place of
+    the command line. Each command has its own subclass (`config_class`), one field per
+    setting of the command (a repeatable one a tuple) and per positional (`target`, ...),
+    typed by the setting's parser; a setting of another command is no attribute of it.
+
+    The fields here are the ones parsed once from several settings, and the settings the
+    shared layers read whatever the command (the sandbox, the surroundings, the store): a
+    command without such a setting has it at the value that means "not given"."""
+
+    command: str = ""
+    # --stub TOOL=RESULT (a file's text for TOOL=@FILE), read once
+    stubs: Mapping[str, str] = field(default_factory=dict)
+    # --coordinator and --link, as the value a target carries (None: neither given)
+    orchestration: Any = None  # masfuzz.adapters.orchestration.Orchestration | None
+    # model-call settings (`masfuzz.llm.settings.ModelSettings`), unchecked: `model_settings`
+    models: Any = None
+    # settings that shared layers read whatever the command
+    context: str | None = None
+    run_code: bool = False
+    store: str | None = None
+    cache: str | None = None
+    executor: str | None = None
+    unsafe_no_sandbox: bool = False
+    bind: tuple[str, ...] = ()
+    allow_net: tuple[str, ...] = ()
+    pass_env: tuple[str, ...] = ()
+    secret_env: tuple[str, ...] = ()
+    sandbox_memory: int | None = None
+    sandbox_processes: int | None = None
+    sandbox_cpu: int | None = None
+    sandbox_disk: int | None = None
+
+    def replace(self, **changes: Any) -> "Config":
+        """A copy with some values changed (the configuration itself never changes)."""
+        return dataclasses.replace(self, **changes)
+
+    def settings(self) -> dict[str, Any]:
+        """Every setting and positional of the command, by name (the derived fields left out)."""
+        derived = {"command", "stubs", "orchestration", "models"}
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+                if f.name not in derived and (f.name in self._own() or f.name in POSITIONALS.get(self.command, ()))}
+
+    def _own(self) -> set[str]:
+        return {s.name for s in settings_of(self.command)}
+
+
+# Settings whose field holds more than their own parsed value: `budget` is the tighter of the
+# --budget spec and the --budget-* options (`masfuzz.campaign.budget.Budget`).
+PARSED_TYPES = {"budget": "Budget"}
+_CLASSES: dict[str, type[Config]] = {}
+
+
+def config_class(command: str) -> type[Config]:
+    """The frozen dataclass of `command`'s configuration, made from the option table."""
+    if command not in _CLASSES:
+        base = {f.name for f in dataclasses.fields(Config)}
+        own = [(name, "str | None", field(default=None))
+               for name in POSITIONALS.get(command, ()) if name not in BY_NAME or
+               not BY_NAME[name].applies_to(command)]
+        own += [(s.name, _type_of(s, command), field(default=None)) for s in settings_of(command)
+                if s.name not in base]
+        _CLASSES[command] = dataclasses.make_dataclass(
+            command.title() + "Config", own, bases=(Config,), frozen=True,
+            namespace={"__doc__": f"The resolved configuration of `masfuzz {command}`."})
+    return _CLASSES[command]
+
+
+def _type_of(s: Setting, command: str) -> str:
+    """A setting's type, as its parser says it (`-> int`), a tuple of them when repeatable."""
+    if s.name in PARSED_TYPES:
+        return PARSED_TYPES[s.name]
+    returns = getattr(_parser_for(s, command), "__annotations__", {}).get("return", "Any")
+    returns = returns if isinstance(returns, str) else getattr(returns, "__name__", "Any")
+    if s.flag_kind == "append":
+        return f"tuple[{returns}, ...]"
+    return returns if s.flag_kind == "switch" else f"{returns} | None"
+
+
+def _configured(command: str, values: dict[str, Any]) -> Config:
+    """The `Config` of resolved values, with the values parsed from several settings."""
     from masfuzz.adapters.orchestration import Orchestration
+    from masfuzz.scenario import parse_stubs
 
-    return Orchestration.parse(getattr(ns, "coordinator", None), getattr(ns, "link", None) or ())
+    derived: dict[str, Any] = {"command": command}
+    derived["stubs"] = parse_stubs(values.get("stub", ()))
+    orchestration = Orchestration.parse(values.get("coordinator"), values.get("link", ()))
+    derived["orchestration"] = orchestration or None
+    if "budget" in values:  # the campaigns': one budget of the spec and the --budget-* options
+        values = {**values, "budget": _budget(values)}
+    if "cache" in values:
+        from masfuzz.llm.settings import ModelSettings
+
+        derived["models"] = ModelSettings(
+            cache=None if values["no_cache"] else values["cache"], timeout=values["model_timeout"],
+            retries=values["retries"], api_key_env=values["api_key_env"] or None,
+            max_connections=values["max_connections"])
+    return config_class(command)(**derived, **values)
 
 
-def model_settings(ns: argparse.Namespace) -> Any:
-    """The resolved model-call settings of a command, as the value every executor and worker
-    receives (`masfuzz.llm.settings.ModelSettings`)."""
-    from masfuzz.llm.settings import ModelSettings
+def _budget(values: Mapping[str, Any]) -> Any:
+    """`--budget 10m,200x` and the --budget-* options: the tighter of each wins."""
+    from masfuzz.campaign.budget import Budget
 
-    settings = ModelSettings(cache=None if ns.no_cache else ns.cache, timeout=ns.model_timeout,
-                             retries=ns.retries, api_key_env=ns.api_key_env or None,
-                             max_connections=ns.max_connections)
-    settings.api_key()  # a named variable that is not set is bad input, said now
-    settings.open_cache()  # so is a cache file that cannot be used
+    spec = values.get("budget") or {}
+
+    def least(name: str) -> Any:
+        given = [v for v in (values.get(name), spec.get(name)) if v is not None]
+        return min(given) if given else None
+
+    return Budget(wall_time=least("budget_time"), executions=least("budget_executions"),
+                  model_calls=least("budget_model_calls"))
+
+
+def model_settings(config: Config) -> Any:
+    """The command's model-call settings, checked now (as the value every executor and worker
+    receives, `masfuzz.llm.settings.ModelSettings`): a named key variable that is not set, or
+    a cache file that cannot be used, is bad input."""
+    settings = config.models
+    settings.api_key()
+    settings.open_cache()
     return settings

@@ -25,19 +25,6 @@ class Fault(BaseModel):
     tool: str
     mode: FaultMode
 
-    @classmethod
-    def parse(cls, text: str) -> "Fault":
-        """`TOOL=MODE`, as given on the command line."""
-        from masfuzz.errors import MasfuzzError
-
-        tool, sep, mode = text.partition("=")
-        if not sep or not tool or mode not in ("error", "malformed", "timeout", "empty"):
-            raise MasfuzzError(
-                f"--fault {text!r}: expected TOOL=MODE with MODE one of error, malformed, "
-                "timeout, empty"
-            )
-        return cls(tool=tool, mode=mode)  # type: ignore[arg-type]
-
 
 def parse_stub(text: str) -> tuple[str, str]:
     """`TOOL=RESULT` or `TOOL=@FILE` (the file's text is the result), as given on the command
@@ -62,16 +49,15 @@ def parse_stubs(items: "tuple[str, ...] | list[str]") -> dict[str, str]:
     return dict(parse_stub(item) for item in items)
 
 
-def surroundings(opts: Any) -> dict[str, Any]:
-    """What the user set about the system's surroundings (`--stub`, `--run-code`, `--context`),
-    as the `Scenario` fields every scenario of a command carries."""
-    context = getattr(opts, "context", None)
-    if context:  # named wrong is bad input, said before anything runs
+def surroundings(config: Any) -> dict[str, Any]:
+    """What the user set about the system's surroundings (`--stub`, `--run-code`, `--context`)
+    in a command's configuration (`masfuzz.options.Config`, parsed there), as the `Scenario`
+    fields every scenario of the command carries."""
+    if config.context:  # named wrong is bad input, said before anything runs
         from masfuzz.loader import load_callable
 
-        load_callable(context, "--context")
-    return {"stubs": parse_stubs(getattr(opts, "stub", None) or ()),
-            "run_code": bool(getattr(opts, "run_code", False)), "context": context}
+        load_callable(config.context, "--context")
+    return {"stubs": dict(config.stubs), "run_code": config.run_code, "context": config.context}
 
 
 class Mutation(BaseModel):

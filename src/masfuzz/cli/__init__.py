@@ -95,9 +95,9 @@ def _main(argv: list[str] | None = None) -> int:
         from masfuzz.options import resolve
         from masfuzz.redact import add_secret_names
 
-        resolve(args.command, args)
-        add_secret_names(getattr(args, "secret_env", None))
-        return int(args.func(args) or 0)
+        config = resolve(args.command, args)
+        add_secret_names(config.secret_env)
+        return int(args.func(config) or 0)
     except MasfuzzError as exc:
         print(f"masfuzz: error: {exc}", file=sys.stderr)
         return exc.exit_code

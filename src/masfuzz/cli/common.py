@@ -2,26 +2,26 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from typing import Any
 
+from masfuzz.options import Config
 
-def executor_for(args: argparse.Namespace) -> Any:
-    """The executor a command's options ask for (the caller closes it: `await ex.aclose()`)."""
+
+def executor_for(args: Config) -> Any:
+    """The executor a command's configuration asks for (the caller closes it: `await ex.aclose()`)."""
     from masfuzz.api import sut_sandbox
     from masfuzz.exec import make_executor
     from masfuzz.options import model_settings
 
-    return make_executor(args.executor, ray_address=getattr(args, "ray_address", None),
-                         concurrency=getattr(args, "workers", None) or 1,
+    return make_executor(args.executor, ray_address=args.ray_address, concurrency=args.workers,
                          timeout=args.timeout, models=model_settings(args), sandbox=sut_sandbox(args))
 
 
 def print_analysis(analysis: Any, fmt: str, *, obligations: bool = False,
                    fail_under: float | None = None, reports: Any = (),
-                   fail_on: str | None = None) -> int:
+                   fail_on: Sequence[str] | None = None) -> int:
     """Render an analysis: each `--report FORMAT[:PATH]` (a file written atomically, or the
     terminal), else `--format` to the terminal; exit 1 when `--fail-under` or `--fail-on`
     fails it, else 3 when a phase failed for masfuzz's own reasons (`masfuzz.report.phases`)."""
@@ -46,7 +46,7 @@ def print_analysis(analysis: Any, fmt: str, *, obligations: bool = False,
     return code or (EXIT_INCOMPLETE if incomplete else 0)
 
 
-def failure_gate(failures: list[dict[str, Any]], fail_on: str | None,
+def failure_gate(failures: list[dict[str, Any]], fail_on: Sequence[str] | None,
                  tool_failures: Sequence[dict[str, Any]] = ()) -> int:
     """1 (and one line on stderr) when the system under test has a failure `--fail-on` names;
     a run's tool-fuzzing findings count with its runs' and the line says how many they are, so
@@ -59,6 +59,7 @@ def failure_gate(failures: list[dict[str, Any]], fail_on: str | None,
     kinds = ", ".join(sorted({f["category"].replace("_", " ") for f in failing}))
     by_tools = len(gating(list(tool_failures), fail_on))
     split = f"; {len(failing) - by_tools} in runs, {by_tools} by tool fuzzing" if by_tools else ""
-    print(f"masfuzz: --fail-on {fail_on}: the system under test has {len(failing)} failure(s) "
+    named = fail_on if isinstance(fail_on, str) else ",".join(fail_on or ())
+    print(f"masfuzz: --fail-on {named}: the system under test has {len(failing)} failure(s) "
           f"({kinds}{split})", file=sys.stderr)
     return 1

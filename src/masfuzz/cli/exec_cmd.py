@@ -16,7 +16,7 @@ import json
 from typing import Any
 
 from masfuzz.cli.common import failure_gate
-from masfuzz.options import add_arguments
+from masfuzz.options import Config, add_arguments
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -35,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: Config) -> int:
     from masfuzz.api import execute_scenario, scenario_from, target_of
 
     scenario = scenario_from(args)
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     spec = _spec(trace, args)
     from masfuzz.oracles import detect
 
-    declared = bool(args.target and not args.blackbox) or bool(getattr(args, "spec", None))
+    declared = bool(args.target and not args.blackbox) or bool(args.spec)
     failures = [f.model_dump(mode="json") for f in detect(trace, spec if declared else None)]
     if args.coverage:
         _print_with_coverage(trace, spec, args, failures)
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     return failure_gate(failures, args.fail_on)
 
 
-def run_from_args(args: argparse.Namespace, scenario: Any) -> Any:
+def run_from_args(args: Config, scenario: Any) -> Any:
     """`exec --blackbox COMMAND`: the app run as a black box, its agents named by --bb-agent or
     by the workflow of --spec."""
     from masfuzz.adapters.base import execute
@@ -83,17 +83,15 @@ def run_from_args(args: argparse.Namespace, scenario: Any) -> Any:
     return asyncio.run(execute(adapter, app, adapter.extract(app), scenario))
 
 
-def _spec(trace: Any, args: argparse.Namespace) -> Any:
+def _spec(trace: Any, args: Config) -> Any:
     """What the run is judged and measured against: the target's own spec, with the graph the
     user supplied (--coordinator/--link), the --spec of a black-box run, or else (for coverage)
     the workflow observed in the run."""
     from masfuzz.target import Target
 
     if args.target and not args.blackbox:
-        from masfuzz.options import orchestration_of
-
-        return Target.of(args.target, orchestration_of(args)).open().spec
-    if getattr(args, "spec", None):
+        return Target.of(args.target, args.orchestration).open().spec
+    if args.spec:
         return Target.of(args.spec).open().spec
     if args.coverage and trace.speaker_order:
         from masfuzz.adapters.blackbox import spec_from_traces
@@ -102,7 +100,7 @@ def _spec(trace: Any, args: argparse.Namespace) -> Any:
     return None
 
 
-def _print_with_coverage(trace: Any, spec: Any, args: argparse.Namespace,
+def _print_with_coverage(trace: Any, spec: Any, args: Config,
                          failures: list[dict[str, Any]]) -> None:
     """`masfuzz exec ... --coverage`: the trace, then its structural coverage."""
     from masfuzz.report import Analysis, JsonReporter, TextReporter

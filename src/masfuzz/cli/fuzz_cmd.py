@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from masfuzz.options import add_arguments
+from masfuzz.options import Config, add_arguments
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -20,7 +20,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: Config) -> int:
     from masfuzz.api import run_fuzz
     from masfuzz.cli.common import print_analysis
     from masfuzz.cli.progress import display_for

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from masfuzz.options import add_arguments, orchestration_of
+from masfuzz.options import Config, add_arguments
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -19,7 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: Config) -> int:
     from masfuzz.target import open_target
     from masfuzz.graph.render import to_dot, to_mermaid
     from masfuzz.report import Analysis, JsonReporter, TextReporter
@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
         return _check(args)
     if args.against:
         return _against(args)
-    sut = open_target(args.target, orchestration_of(args))
+    sut = open_target(args.target, args.orchestration)
     analysis = Analysis.of_spec(sut.spec)
     if args.format in ("yaml", "json"):
         print(dump_manifest(sut.spec, args.format), end="")
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check(args: argparse.Namespace) -> int:
+def _check(args: Config) -> int:
     """`inspect --check`: the control check's report; exit 1 when a model call escaped masfuzz."""
     import json
 
@@ -55,7 +55,7 @@ def _check(args: argparse.Namespace) -> int:
     from masfuzz.api import sut_sandbox
 
     around = surroundings(args)
-    report = run_check(Target.of(args.target, orchestration_of(args)),
+    report = run_check(Target.of(args.target, args.orchestration),
                        stubs=around["stubs"], context=around["context"], sandbox=sut_sandbox(args))
     if args.format == "json":
         print(json.dumps(report.as_dict(), indent=2))
@@ -64,14 +64,14 @@ def _check(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-def _against(args: argparse.Namespace) -> int:
+def _against(args: Config) -> int:
     """`inspect --against MANIFEST`: the structural drift of the code from the manifest."""
     import json
 
     from masfuzz.graph.drift import drift
     from masfuzz.target import open_target
 
-    actual = open_target(args.target, orchestration_of(args)).spec
+    actual = open_target(args.target, args.orchestration).spec
     declared = open_target(args.against).spec
     found = drift(declared, actual)
     if args.format == "json":

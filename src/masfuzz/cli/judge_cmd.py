@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from masfuzz.options import add_arguments
+from masfuzz.options import Config, add_arguments
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: Config) -> int:
     from masfuzz.api import run_judge
     from masfuzz.cli.common import failure_gate, print_analysis
     from masfuzz.report.judged import judged_text

@@ -7,7 +7,7 @@ import argparse
 import asyncio
 import json
 
-from masfuzz.options import add_arguments, model_settings
+from masfuzz.options import Config, add_arguments, model_settings
 from masfuzz.llm.types import ChatMessage, ChatReply, ChatRequest, ToolDef
 
 UPDATE_SEAT = ToolDef(
@@ -49,13 +49,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     models.set_defaults(func=_no_action)
 
 
-def _no_action(args: argparse.Namespace) -> int:
+def _no_action(args: Config) -> int:
     from masfuzz.errors import MasfuzzError
 
     raise MasfuzzError("models: name an action: masfuzz models check MODEL")
 
 
-def run_check(args: argparse.Namespace) -> int:
+def run_check(args: Config) -> int:
     client = model_settings(args).client(args.model, role="tester")
 
     async def once() -> ChatReply:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from masfuzz.options import add_arguments
+from masfuzz.options import Config, add_arguments
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: Config) -> int:
     from masfuzz.api import run_mutate
     from masfuzz.report.mutation import killed_text, mutation_text
 

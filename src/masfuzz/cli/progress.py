@@ -14,7 +14,6 @@ live panel so the terminal is left as it was.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import sys
 import time
@@ -27,14 +26,14 @@ from masfuzz.campaign.status import Status
 PLAIN_EVERY = 10.0  # seconds between two plain progress lines within a phase
 
 
-def display_for(args: argparse.Namespace) -> "Display":
+def display_for(args: Any) -> "Display":  # a campaign's Config (--progress, --format)
     """The display `--progress` asks for: auto is a live panel when stderr is a terminal rich
     can draw on (not `TERM=dumb`; `NO_COLOR` only drops the colours), plain lines otherwise, and
     nothing with `--format json` (a machine reads that run's output); plain forces plain lines,
     off shows nothing."""
-    mode = getattr(args, "progress", "auto")
+    mode = args.progress
     if mode == "auto":
-        if getattr(args, "format", "text") == "json":
+        if args.format == "json":
             return Display("off")
         console = terminal_console()
         return Display("live", console=console) if console is not None else Display("plain")

@@ -11,7 +11,7 @@ import sys
 from typing import Any
 
 from masfuzz.adapters.orchestration import Orchestration
-from masfuzz.options import add_arguments, orchestration_of
+from masfuzz.options import Config, add_arguments
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: Config) -> int:
     from masfuzz.cli.common import executor_for
     from masfuzz.errors import MasfuzzError
     from masfuzz.generate.suite import load_suite
@@ -37,10 +37,9 @@ def run(args: argparse.Namespace) -> int:
     target = args.target or suite.target
     if not target:
         raise MasfuzzError(f"{args.suite}: no target recorded; give TARGET")
-    if not orchestration_of(args):  # the suite's coordinator and links, unless overridden
-        recorded = Orchestration.from_data(suite.orchestration)
-        args.coordinator, args.link = recorded.coordinator, recorded.link_texts()
-    rounds = asyncio.run(replay_with(executor_for(args), Target.of(target, orchestration_of(args)),
+    # the suite's coordinator and links, unless overridden
+    graph = args.orchestration or Orchestration.from_data(suite.orchestration)
+    rounds = asyncio.run(replay_with(executor_for(args), Target.of(target, graph),
                                      suite, args.sut_model, repeat=args.repeat))
     if args.repeat > 1:
         return _print_repeated(args, target, rounds)
@@ -66,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     return 0 if held == len(outcomes) else 1
 
 
-def _print_repeated(args: argparse.Namespace, target: str, rounds: list[list[Any]]) -> int:
+def _print_repeated(args: Config, target: str, rounds: list[list[Any]]) -> int:
     """`--repeat K`: per case, how many of the K runs held; pass^k over the suite (the share of
     cases that held in every run, as agent benchmarks measure reliability) and the flaky cases
     (held in some runs, not all)."""

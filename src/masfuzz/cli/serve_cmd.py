@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from masfuzz.options import add_arguments
+from masfuzz.options import Config, add_arguments
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: Config) -> int:
     from masfuzz.errors import MasfuzzError
     from masfuzz.llm import get_client
     from masfuzz.serve import ModelServer

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from masfuzz.cli.common import failure_gate
-from masfuzz.options import add_arguments
+from masfuzz.options import Config, add_arguments
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: Config) -> int:
     from masfuzz.api import run_tools
 
     data = run_tools(args)

@@ -73,10 +73,12 @@ class Limits:
     disk_mb: int = 512  # the scratch tmpfs, and the largest file it may write anywhere (RLIMIT_FSIZE)
 
     @classmethod
-    def of(cls, opts: Any) -> "Limits":
-        names = {"memory_mb": "sandbox_memory", "processes": "sandbox_processes",
-                 "cpu_s": "sandbox_cpu", "disk_mb": "sandbox_disk"}
-        return cls(**{k: v for k, name in names.items() if (v := getattr(opts, name, None)) is not None})
+    def of(cls, config: Any) -> "Limits":
+        """From a command's configuration (`masfuzz.options.Config`; a command without the
+        --sandbox-* options has them unset, and the limits at their defaults)."""
+        given = {"memory_mb": config.sandbox_memory, "processes": config.sandbox_processes,
+                 "cpu_s": config.sandbox_cpu, "disk_mb": config.sandbox_disk}
+        return cls(**{k: v for k, v in given.items() if v is not None})
 
 
 # Each limit: the option that sets it, the `Limits` field, what it bounds, its unit.
@@ -111,14 +113,14 @@ class SandboxSettings:
     limits: Limits = Limits()
 
     @classmethod
-    def of(cls, opts: Any) -> "SandboxSettings":
-        """From a command's options (absent ones at their defaults)."""
-        hidden = tuple(str(getattr(opts, name)) for name in ("store", "cache") if getattr(opts, name, None))
-        binds = tuple(getattr(opts, "bind", None) or ())
-        for path in binds:
+    def of(cls, config: Any) -> "SandboxSettings":
+        """From a command's configuration (`masfuzz.options.Config`; options the command does
+        not have are unset there)."""
+        hidden = tuple(str(path) for path in (config.store, config.cache) if path)
+        for path in config.bind:
             if not os.path.exists(path):
                 raise MasfuzzError(f"--bind {path}: no such file or folder")
-            if os.geteuid() == 0 and getattr(opts, "unsafe_no_sandbox", False) is False \
+            if os.geteuid() == 0 and not config.unsafe_no_sandbox \
                     and not _writable_by_the_sandbox(path):
                 from masfuzz.exec import confine
 
@@ -127,11 +129,10 @@ class SandboxSettings:
                     f"inside the sandbox is uid {confine.SANDBOX_ID} outside (so that no file only root "
                     f"may read is readable); give that user the right first (chown {confine.SANDBOX_ID} "
                     f"{path}, or chmod o+w {path})")
-        context = getattr(opts, "context", None)
-        return cls(not getattr(opts, "unsafe_no_sandbox", False), binds,
-                   tuple(getattr(opts, "allow_net", None) or ()),
-                   tuple(getattr(opts, "pass_env", None) or ()), hidden,
-                   tuple(_code_folders(context)) if isinstance(context, str) else (), Limits.of(opts))
+        context = config.context
+        return cls(not config.unsafe_no_sandbox, config.bind, config.allow_net, config.pass_env,
+                   hidden, tuple(_code_folders(context)) if isinstance(context, str) else (),
+                   Limits.of(config))
 
 
 def _writable_by_the_sandbox(path: str) -> bool:

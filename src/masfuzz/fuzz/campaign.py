@@ -18,7 +18,6 @@ new follows a path and behaviours already judged.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import time
 from collections.abc import Callable, Sequence
@@ -43,8 +42,10 @@ from masfuzz.spec.model import WorkflowSpec
 
 
 class FuzzSetup:
-    def __init__(self, opts: argparse.Namespace, workflow: WorkflowSpec, tester: Any, *,
+    def __init__(self, opts: Any, workflow: WorkflowSpec, tester: Any, *,
                  cache_dir: Path) -> None:
+        """`opts`: the resolved configuration of `fuzz` or `run` (`masfuzz.options.Config`,
+        a layer above this one)."""
         self.opts, self.workflow, self.tester, self.cache_dir = opts, workflow, tester, cache_dir
         self.graph = CoordinationGraph(workflow)
         self.choices = Choices(batch=opts.batch)
@@ -112,7 +113,7 @@ class FuzzSetup:
                 "shrink": None if o.no_shrink else vars(self.reproduce()), "code_coverage": o.code_coverage,
                 "dependencies": [list(d) for d in self.flare.relationships.dependencies],
                 "choices": self.choices.to_data(),
-                **(surroundings(o) if o.stub or o.run_code or o.context else {})}
+                **(surroundings(o) if o.stubs or o.run_code or o.context else {})}
 
     # -- the campaign's parts ----------------------------------------------------------------------
     def coverage_models(self) -> list[Any]:

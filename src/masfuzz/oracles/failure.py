@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, computed_field
@@ -96,12 +97,12 @@ SYMPTOMS: dict[str, str] = {"agent_relationship": "AR", "system_termination": "S
 FAIL_ON_NAMES = (*CATEGORY_NAMES, *dict.fromkeys(SYMPTOMS.values()), "any")
 
 
-def gating(failures: list[dict], fail_on: str | None) -> list[dict]:
-    """The failures that fail a `--fail-on` gate (a comma list of categories or Table-1
-    symbols, or any): the system's own only, never the harness's or the settings'."""
+def gating(failures: list[dict], fail_on: str | Sequence[str] | None) -> list[dict]:
+    """The failures that fail a `--fail-on` gate (categories or Table-1 symbols, or any; a
+    comma list or its names): the system's own only, never the harness's or the settings'."""
     if not fail_on:
         return []
-    wanted = set(fail_on.split(","))
+    wanted = set(fail_on.split(",") if isinstance(fail_on, str) else fail_on)
     return [f for f in failures if f.get("attribution", "sut") == "sut"
             and ("any" in wanted or f["category"] in wanted or SYMPTOMS.get(f["category"]) in wanted)]
 
