@@ -192,7 +192,7 @@ def test_the_apis_options_are_the_command_lines(command, monkeypatch):
 def test_a_cli_run_and_an_api_run_of_one_configuration_store_the_same_config(cli, tmp_path, monkeypatch):
     """The CLI builds the configuration from flags, the API from keywords: the same campaign,
     so the same stored config (what a re-run resumes by), parsed values included (the stub,
-    the criteria, the fault modes, the user's delegation, the budget)."""
+    the criteria, the fault modes, the user's delegation, the budget), and the same verdict."""
     import json
     import sqlite3
 
@@ -211,7 +211,10 @@ def test_a_cli_run_and_an_api_run_of_one_configuration_store_the_same_config(cli
             argv += [f"--{name.replace('_', '-')}"] + ([] if v is True else [str(v)])
     code, _, err = cli(*argv, "--store", str(tmp_path / "cli.db"), "--suite", str(tmp_path / "cli.yaml"))
     assert code in (0, 1), err
-    api.run(CS, **flags, store=str(tmp_path / "api.db"), suite=str(tmp_path / "api.yaml"))
+    analysis = api.run(CS, **flags, store=str(tmp_path / "api.db"), suite=str(tmp_path / "api.yaml"))
+    # one verdict for both faces: the API's result carries the CLI's exit status and its lines
+    assert analysis.verdict.exit_code == code
+    assert all(f"masfuzz: {line}" in err for line in analysis.verdict.lines)
 
     def stored(db):
         with sqlite3.connect(tmp_path / db) as conn:

@@ -44,6 +44,22 @@ def target_of(opts: Config) -> Any:
     return Target.of(opts.target, opts.orchestration)
 
 
+def _gated(run_command: Callable[..., Any]) -> Callable[..., Any]:
+    """A campaign's `Analysis` with its verdict (`masfuzz.report.verdict`) for the command's
+    --fail-under and --fail-on: what the CLI's exit status says, for API users too."""
+    from functools import wraps
+
+    @wraps(run_command)
+    def gated(opts: Config, *args: Any, **kwargs: Any) -> Any:
+        from masfuzz.report.verdict import verdict
+
+        analysis = run_command(opts, *args, **kwargs)
+        analysis.verdict = verdict(analysis, opts.fail_under, opts.fail_on)
+        return analysis
+
+    return gated
+
+
 # -- inspect -----------------------------------------------------------------------------------
 def inspect(target: str, **keywords: Any) -> Any:
     """The `WorkflowSpec` of a target, as `masfuzz inspect` extracts it."""
@@ -176,6 +192,7 @@ def cover(target: str, **keywords: Any) -> Any:
     return run_cover(options("cover", target=target, **keywords))
 
 
+@_gated
 def run_cover(opts: Config, progress: Callable[[str], None] | None = None,
               status: Callable[[Any], None] | None = None) -> Any:
     """`cover` on resolved options. `progress` receives the campaign's lines of text, `status`
@@ -388,6 +405,7 @@ def fuzz(target: str, **keywords: Any) -> Any:
     return run_fuzz(options("fuzz", target=target, **keywords))
 
 
+@_gated
 def run_fuzz(opts: Config, progress: Callable[[str], None] | None = None,
              status: Callable[[Any], None] | None = None) -> Any:
     from masfuzz.campaign import Campaign
@@ -447,6 +465,7 @@ def run(target: str, **keywords: Any) -> Any:
     return run_campaign(options("run", target=target, **keywords))
 
 
+@_gated
 def run_campaign(opts: Config, progress: Callable[[str], None] | None = None,
                  status: Callable[[Any], None] | None = None) -> Any:
     """One campaign, one store, one budget shared by its phases in order (by default): the
@@ -573,6 +592,7 @@ def judge(otel: str, target: str | None = None, **keywords: Any) -> Any:
     return run_judge(options("judge", otel=otel, target=target, **keywords))
 
 
+@_gated
 def run_judge(opts: Config) -> Any:
     """Each trace in the spans file (`--otel`) or each chat transcript (`--chat`) recorded as
     an execution of a `judge` run: its structural coverage against the target's workflow (or,
@@ -872,5 +892,9 @@ def report(store: str | os.PathLike[str] | None = None, run: int | None = None) 
     path = Path(store if store is not None else options("report").store)
     if not path.exists():
         raise MasfuzzError(f"{path}: no run store here (run `masfuzz cover` first, or give --store)")
+    from masfuzz.report.verdict import verdict
+
     with RunStore(path, read_only=True) as db:
-        return analyze(db, run)
+        analysis = analyze(db, run)
+    analysis.verdict = verdict(analysis)  # no gate: incomplete (3) or passed (0)
+    return analysis

@@ -101,10 +101,10 @@ class Expectation:
         """No failure of the app's own (of these categories or Table-1 symbols; any if none
         given), as the deterministic detectors judge the trace."""
         from masfuzz.oracles import detect
-        from masfuzz.oracles.failure import gating
+        from masfuzz.report.verdict import failure_verdict
 
         found = [f.model_dump(mode="json") for f in detect(self.trace)]
-        failing = gating(found, ",".join(categories) or "any")
+        failing = failure_verdict(found, categories or ("any",)).failing  # the CLI's --fail-on
         if failing:
             self._fail("expected no failure" + (f" of {', '.join(categories)}" if categories else "")
                        + ", found: " + "; ".join(f"[{f['category']}] {f['description']}" for f in failing))

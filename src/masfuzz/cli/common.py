@@ -23,43 +23,29 @@ def print_analysis(analysis: Any, fmt: str, *, obligations: bool = False,
                    fail_under: float | None = None, reports: Any = (),
                    fail_on: Sequence[str] | None = None) -> int:
     """Render an analysis: each `--report FORMAT[:PATH]` (a file written atomically, or the
-    terminal), else `--format` to the terminal; exit 1 when `--fail-under` or `--fail-on`
-    fails it, else 3 when a phase failed for masfuzz's own reasons (`masfuzz.report.phases`)."""
+    terminal), else `--format` to the terminal; then its verdict (`masfuzz.report.verdict`):
+    its lines on stderr, its exit status returned."""
     from masfuzz.report import write_report
-    from masfuzz.report.phases import EXIT_FINDINGS, EXIT_INCOMPLETE, incomplete_line, phases_of
-    from masfuzz.report.tools import gating_failures
+    from masfuzz.report.verdict import verdict
 
     for spec in reports or [fmt]:
         kind, _, path = spec.partition(":")
         write_report(analysis, kind, path or None, obligations=obligations)
         if path:  # coverage.py's habit: say where the file went
             print(f"masfuzz: wrote the {kind} report to {path}", file=sys.stderr)
-    incomplete = incomplete_line(phases_of(analysis))
-    if incomplete:  # whatever else the exit says, a phase masfuzz failed to run is said
-        print(f"masfuzz: {incomplete}", file=sys.stderr)
-    why = analysis.gate(fail_under)
-    if why:
-        print(f"masfuzz: {why}", file=sys.stderr)
-        return EXIT_FINDINGS
-    tools = analysis.extra.get("tools") or {}  # the findings of a run's tool fuzzing count too
-    code = failure_gate(analysis.failures, fail_on, gating_failures(tools.get("findings") or []))
-    return code or (EXIT_INCOMPLETE if incomplete else 0)
+    return said(verdict(analysis, fail_under, fail_on))
 
 
 def failure_gate(failures: list[dict[str, Any]], fail_on: Sequence[str] | None,
                  tool_failures: Sequence[dict[str, Any]] = ()) -> int:
-    """1 (and one line on stderr) when the system under test has a failure `--fail-on` names;
-    a run's tool-fuzzing findings count with its runs' and the line says how many they are, so
-    the figure agrees with the report's two lists (the runs' failures, the tools')."""
-    from masfuzz.oracles.failure import gating
+    """The `--fail-on` gate of a command with failures and no analysis (`exec`, `tools`)."""
+    from masfuzz.report.verdict import failure_verdict
 
-    failing = gating([*failures, *tool_failures], fail_on)
-    if not failing:
-        return 0
-    kinds = ", ".join(sorted({f["category"].replace("_", " ") for f in failing}))
-    by_tools = len(gating(list(tool_failures), fail_on))
-    split = f"; {len(failing) - by_tools} in runs, {by_tools} by tool fuzzing" if by_tools else ""
-    named = fail_on if isinstance(fail_on, str) else ",".join(fail_on or ())
-    print(f"masfuzz: --fail-on {named}: the system under test has {len(failing)} failure(s) "
-          f"({kinds}{split})", file=sys.stderr)
-    return 1
+    return said(failure_verdict(failures, fail_on, tool_failures))
+
+
+def said(outcome: Any) -> int:
+    """A verdict's lines on stderr; its exit status."""
+    for line in outcome.lines:
+        print(f"masfuzz: {line}", file=sys.stderr)
+    return outcome.exit_code

@@ -69,6 +69,9 @@ class Analysis:
     traces: dict[int, Trace] = field(default_factory=dict)
     # Coverage over the course of the run: one point per execution, in the order recorded.
     timeline: list["Point"] = field(default_factory=list)
+    # Whether the run passes its gates (`masfuzz.report.verdict.Verdict`): the API's campaigns
+    # set it for their --fail-under and --fail-on, as the CLI's exit status says it
+    verdict: Any = None
 
     @classmethod
     def of_spec(cls, spec: WorkflowSpec) -> "Analysis":
