@@ -137,3 +137,16 @@ def test_the_judge_spends_the_model_call_budget_and_respects_it(cli, tmp_path):
     [f] = [f for f in db.failures(run) if f["detector"] == "handover_facts"]
     assert db.scenario(f["scenario_id"]).input == TRUE
     assert f["decided_by"].startswith("rule (judge unavailable: budget: 1 tester model calls")
+
+
+@pytest.mark.parametrize("judge", [True, False])
+def test_cover_puts_each_proposal_to_the_judge_too(cli, tmp_path, judge):
+    """`cover`'s executions go through the same decision point as `fuzz`'s: its tester judges
+    the lost-fact proposal (confirmed), and with --no-judge the rule decides and says so."""
+    code, out, err = cli("cover", DESK, "--sut-model", DOUBTING, "--model", CAMPAIGN_JUDGE, "--no-cache",
+                         "--executor", "inprocess", "--store", str(tmp_path / "runs.db"), "--progress", "off",
+                         "--no-check", "--suite", str(tmp_path / "suite.yaml"), "--format", "json",
+                         *(() if judge else ("--no-judge",)))
+    assert code in (0, 1), err
+    [f] = [f for f in json.loads(out)["failures"] if f["detector"] == "handover_facts"]
+    assert (f["decided_by"], f["agent"]) == (JUDGE_CONFIRMED if judge else UNCONFIRMED, "seat_booking_agent")

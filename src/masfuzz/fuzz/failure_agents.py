@@ -31,6 +31,7 @@ fingerprint. A reply that is not JSON or not of the asked shape is counted and r
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -275,6 +276,22 @@ async def confirm_proposals(trace: Trace, flare_spec: FlareSpec, failures: list[
         else:  # the judge answered, but not about this one: the rule's decision stands
             out += undecided([f], "it gave no verdict on this proposal")
     return out, notes
+
+
+def proposal_judge(flare_spec: FlareSpec, client: ModelClient, *, seed: int | None = None,
+                   count: Callable[[TesterStats], None] | None = None) -> Callable[..., Any]:
+    """A campaign's `confirm` step (`masfuzz.campaign.Campaign.confirm`): each execution's
+    proposals put to the judge agent (`confirm_proposals`) under the command's tester, for
+    `cover`, `fuzz` and `run` alike; `count` receives each call's statistics, also when a budget
+    cut the call short (the call was made all the same)."""
+    async def confirm(trace: Trace, failures: list[Failure]) -> tuple[list[Failure], list[str]]:
+        stats = TesterStats()
+        try:
+            return await confirm_proposals(trace, flare_spec, failures, client, seed=seed, stats=stats)
+        finally:
+            if count is not None:
+                count(stats)
+    return confirm
 
 
 PREFIX = {"agent_relationship": "rel::", "system_termination": "term::", "agent_task_execution": "task::",
