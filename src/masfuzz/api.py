@@ -665,7 +665,8 @@ def run_judge(opts: argparse.Namespace) -> Any:
         own = replace(log, trace=trace.model_copy(update={"scenario_id": scenario.id}))
         section, found[scenario.id] = judge_log(own, target_spec, client=client, rounds=opts.judge_rounds,
                                                 expected=opts.expected)
-        recorder.record(scenario, trace)
+        # the proposals the judge rejected are the run's notes, as in a campaign's store
+        recorder.record(scenario, trace, notes=section.get("rejected_proposals", ()))
         judged.append(section)
     store.finish_run(run_id, "completed", {"judged": len(traces)})
     analysis = analyze(store, run_id)

@@ -239,8 +239,9 @@ async def confirm_proposals(trace: Trace, flare_spec: FlareSpec, failures: list[
     kept as `decided_by` JUDGE_CONFIRMED, each judged INCORRECT is no failure and becomes a note
     (with the judge's reason). When the judge gives no usable answer (its call failed, its reply
     stayed malformed) or no verdict on a proposal, the rule's decision stands and says so
-    (`judge_unavailable`): a proposal is never lost. `stats` counts the judge's calls. Returns
-    the failures and the notes."""
+    (`judge_unavailable`, which each such failure carries): a proposal is never lost. `stats`
+    counts the judge's calls. Returns the failures and the notes on the rejected proposals (only
+    those: a report lists them as "rejected by the judge agent")."""
     proposals = [f for f in failures if f.for_the_judge]
     if not proposals:
         return failures, []
@@ -255,8 +256,7 @@ async def confirm_proposals(trace: Trace, flare_spec: FlareSpec, failures: list[
     if verdicts is None:
         why = (f"its model call failed: {stats.failures[-1]}" if stats.failures else
                f"its replies were malformed ({'; '.join(stats.malformed_reasons[-2:])})")
-        return undecided(failures, why), [f"{JUDGE_AGENT} gave no usable answer on the detectors' "
-                                          f"proposals ({why}): the rules decided"]
+        return undecided(failures, why), []
     report = FailureReport()
     correct, _ = _apply_verdicts(checked, verdicts["verdicts"], report, 1)
     confirmed = {id(c.finding) for c in correct}

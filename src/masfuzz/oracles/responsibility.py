@@ -150,10 +150,13 @@ def answer_check(trace: Trace, expected: str | None) -> Failure | None:
         at = len(trace.events) - 1
     step = _introduced(trace, at, answer, expected)
     agent = _agent_of(trace, step)
+    # about the clause it violates, as FLARE's failure agent names it (`blame.SUBJECTS`): the
+    # agent's answer; so the failure agent's finding of this wrong answer is this one failure
+    clause = f"task::{agent}::answer" if agent else None
     return Failure(
         category="agent_task_execution", root_cause="Prompt and Instruction Deviation",
-        detector=WRONG_ANSWER, evidence=(step, at), scenario_id=trace.scenario_id,
-        elements=(agent or "-",), agent=agent, step=step, step_ref=source_of(trace, step),
+        detector=WRONG_ANSWER, evidence=(step, at), scenario_id=trace.scenario_id, clause=clause,
+        subject=clause, elements=(agent or "-",), agent=agent, step=step, step_ref=source_of(trace, step),
         description=f"the final answer ({' '.join(answer.split())[:120]!r}) is not the expected "
         f"{expected!r}; {agent or 'the run'} first said it at {_ref(trace, step)}")
 
