@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from masfuzz.oracles.blame import source_of
-from masfuzz.oracles.failure import Failure
+from masfuzz.oracles.failure import RULE, Failure
 from masfuzz.trace import AgentTurn, Message, ToolCall, ToolResult, Trace
 
 WRONG_ANSWER = "expected_answer"  # the detector name of the deterministic final-answer check
@@ -184,6 +184,7 @@ def answer_check(trace: Trace, expected: str | None) -> Failure | None:
     return Failure(
         category="agent_task_execution", root_cause="Prompt and Instruction Deviation",
         detector=WRONG_ANSWER, evidence=(step, at), scenario_id=trace.scenario_id, clause=clause,
+        decided_by=RULE,  # a comparison of the final answer with the expected one
         subject=clause, elements=(agent or "-",), agent=agent, step=step, step_ref=source_of(trace, step),
         description=f"the final answer ({' '.join(answer.split())[:120]!r}) is not the expected "
         f"{expected!r}; {agent or 'the run'} first said it at {_ref(trace, step)}")
