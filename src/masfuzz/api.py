@@ -233,7 +233,7 @@ def run_cover(opts: Config, progress: Callable[[str], None] | None = None,
     campaign = Campaign(target, system.spec, executor, [StructuralModel(CoordinationGraph(system.spec).obligations())],
                         [phase], store, run_id, seed=opts.seed, budget=opts.budget, started=started,
                         progress=say, tester_usage=tester.ledger.total, status=status,
-                        lease_owner=owner)
+                        lease_owner=owner, confirm=_proposal_judge(opts, system.spec, tester))
     summary = {**_drive(campaign, store, run_id, owner, earlier, tester), **phase.summary()}
     generation = analyze(store, run_id).extra["generation"]
     suite = suite_from_run(store, run_id, generation, target=target, spec=system.spec,
@@ -244,6 +244,18 @@ def run_cover(opts: Config, progress: Callable[[str], None] | None = None,
     # completed only once the suite is written: a campaign killed before that resumes instead
     store.finish_run(run_id, "completed", summary)
     return analyze(store, run_id)
+
+
+def _proposal_judge(opts: Config, spec: Any, tester: Any) -> Any:
+    """`cover`'s judge of the detectors' proposals, as `fuzz` and `run` have theirs: the tester
+    model as FLARE's judge agent over the specification's skeleton (`cover` has no Specification
+    Agent), unless --no-judge (then the rules decide, and say so)."""
+    if opts.no_judge:
+        return None
+    from masfuzz.fuzz.failure_agents import proposal_judge
+    from masfuzz.graph.specification import skeleton
+
+    return proposal_judge(skeleton(spec), tester, seed=opts.seed)
 
 
 def _control(target: Any, opts: Config, say: Callable[[str], None]) -> dict[str, Any]:
@@ -333,6 +345,8 @@ def _config(opts: Config, target: Any) -> dict[str, Any]:
                         "criteria": ",".join(opts.criteria)})
     if target.orchestration:  # the graph the user supplied is part of the system under test
         config["orchestration"] = target.orchestration.to_data()
+    if opts.no_judge:  # the rules decide the proposals: other findings (absent only so)
+        config["judge"] = False
     if opts.stubs or opts.run_code or opts.context:  # so are the stand-ins for its surroundings
         config.update(_redacted(surroundings(opts)))
     return {**config, **_unsandboxed(opts)}
@@ -651,7 +665,8 @@ def run_judge(opts: Config) -> Any:
         own = replace(log, trace=trace.model_copy(update={"scenario_id": scenario.id}))
         section, found[scenario.id] = judge_log(own, target_spec, client=client, rounds=opts.judge_rounds,
                                                 expected=opts.expected)
-        recorder.record(scenario, trace)
+        # the proposals the judge rejected are the run's notes, as in a campaign's store
+        recorder.record(scenario, trace, notes=section.get("rejected_proposals", ()))
         judged.append(section)
     store.finish_run(run_id, "completed", {"judged": len(traces)})
     analysis = analyze(store, run_id)

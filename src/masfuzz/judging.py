@@ -27,6 +27,7 @@ def judge_log(log: Imported, spec: WorkflowSpec | None = None, *, client: Any = 
     `expected` (else the answer the log's file keeps) is checked against the final answer."""
     trace, expected = log.trace, expected or log.expected
     notes: list[str] = []
+    rejected: list[str] = []  # the proposals the judge agent rejected: no failures
     try:
         own = spec if spec is not None else spec_from_traces([trace])
     except MasfuzzError as exc:  # no agent spoke: there is nothing to judge but the answer
@@ -43,7 +44,6 @@ def judge_log(log: Imported, spec: WorkflowSpec | None = None, *, client: Any = 
         # the detectors' readings of free text are proposals: the judge agent decides them
         # before anything is final, then the failure agents add what the detectors missed
         failures, rejected = asyncio.run(confirm_proposals(trace, flare, failures, client))
-        notes += rejected
         report = asyncio.run(identify_failures(trace, flare, client, rounds=rounds, expected=expected))
         failures += report.failures
         notes += report.notes
@@ -56,6 +56,7 @@ def judge_log(log: Imported, spec: WorkflowSpec | None = None, *, client: Any = 
         "failures": [f.model_dump(mode="json") for f in failures],
         "attribution": blame.as_dict() if blame is not None else None,
         **({"expected": expected} if expected else {}), **({"notes": notes} if notes else {}),
+        **({"rejected_proposals": rejected} if rejected else {}),
     }, failures
 
 

@@ -451,7 +451,7 @@ TABLE: tuple[Setting, ...] = (
     Setting("judge_rounds", "rounds the failure agent and the judge agent may take to agree",
             integer(low=1, high=10), 2, ("fuzz", "judge"), metavar="K"),
     Setting("no_judge", "no failure or judge agent: only the deterministic oracles", boolean,
-            False, ("fuzz",), "switch"),
+            False, ("cover", "fuzz"), "switch"),
     Setting("reproduce", "when a failure still reproduces while a mutant is shrunk toward its "
             "seed: K of N fresh samples (default 1/1 for scripted models, 2/3 otherwise)",
             fraction, None, ("fuzz",), metavar="K/N"),

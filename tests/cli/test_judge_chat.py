@@ -122,7 +122,9 @@ def test_model_runs_flares_failure_and_judge_agents_on_the_log_told_the_expected
                             "--format", "json")
     assert code == 0, err
     [judged] = json.loads(out)["judged"]["logs"]
-    [agents] = [f for f in judged["failures"] if f["detector"] == "failure_agent"]
+    # the failure agent found the wrong answer the answer check found: one fault, one failure
+    [agents] = [f for f in judged["failures"] if "failure_agent" in f["found_by"]]
+    assert set(agents["found_by"]) == {"failure_agent", "expected_answer"} and len(judged["failures"]) == 1
     assert agents["agent"] == "WebSurfer" and agents["step_ref"] == "5"
     assert agents["clause"] == "task::WebSurfer::answer"
 

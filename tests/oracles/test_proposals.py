@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import xml.etree.ElementTree as ET
 
+import markupsafe
 import pytest
 
 from masfuzz.fuzz.failure_agents import confirm_proposals, to_failures, _Checked, Finding
@@ -85,7 +87,9 @@ def test_fuzz_and_run_put_each_proposal_to_the_judge_before_storing_it(cli, tmp_
                    "--suite", str(tmp_path / "suite.yaml")])
     code, out, err = cli(command, DESK, "--input", FALSE, "--input", TRUE, "--sut-model", DOUBTING,
                          "--model", CAMPAIGN_JUDGE, "--no-cache", "--executor", "inprocess",
-                         "--store", str(store), "--progress", "off", "--no-check", "--no-shrink", *extra)
+                         "--store", str(store), "--progress", "off", "--no-check", "--no-shrink", *extra,
+                         *(a for fmt in ("text", "html", "sarif", "junit", "json")
+                           for a in ("--report", f"{fmt}:{tmp_path / ('report.' + fmt)}")))
     assert code in (0, 1), err
     db = RunStore(store)
     run = db.latest_run(command)
@@ -95,7 +99,21 @@ def test_fuzz_and_run_put_each_proposal_to_the_judge_before_storing_it(cli, tmp_
     notes = db.notes(run)
     assert notes and all("rejected handover_facts's proposal" in n["text"] for n in notes)
     assert {db.scenario(n["scenario_id"]).input for n in notes} == {FALSE}
-    assert "rejected by the judge agent (no failures)" in out
+    assert "rejected by the judge agent (no failures)" in (tmp_path / "report.text").read_text()
+    # every format that shows findings lists the rejection, none counts it as a failure
+    said = notes[0]["text"]
+    page = (tmp_path / "report.html").read_text()
+    assert "Rejected by the judge agent" in page and str(markupsafe.escape(said)) in page
+    [sarif] = json.loads((tmp_path / "report.sarif").read_text())["runs"]
+    assert said in [n["message"]["text"] for n in sarif["invocations"][0]["toolExecutionNotifications"]]
+    assert not any(said in r["message"]["text"] for r in sarif["results"])
+    junit = ET.parse(tmp_path / "report.junit").getroot()
+    [suite] = [s for s in junit if s.get("name") == "rejected proposals"]
+    assert suite.get("failures") == "0" and said in [c.findtext("system-out") for c in suite]
+    data = json.loads((tmp_path / "report.json").read_text())
+    assert said in [r["text"] for r in data["rejected_proposals"]]
+    assert not any(f["detector"] == "handover_facts" and f["scenario_id"] == notes[0]["scenario_id"]
+                   for f in data["failures"])
 
 
 def test_a_judge_that_cannot_answer_leaves_the_rule_deciding_and_says_why(cli, tmp_path):
@@ -114,9 +132,9 @@ def test_a_judge_that_cannot_answer_leaves_the_rule_deciding_and_says_why(cli, t
 def test_a_judge_call_that_fails_leaves_the_rule_deciding_and_says_why():
     trace = _handover(Message(agent="seat_agent", content="What is your confirmation number?"))
     failing = ScriptedClient(testers.failing_judge, "scripted/tester")
-    [f], [note] = asyncio.run(confirm_proposals(trace, skeleton(SPEC), detect(trace, SPEC), failing))
+    [f], notes = asyncio.run(confirm_proposals(trace, skeleton(SPEC), detect(trace, SPEC), failing))
     assert f.decided_by.startswith("rule (judge unavailable: its model call failed") and f.proposal
-    assert "no reply within 30s" in f.decided_by and "the rules decided" in note
+    assert "no reply within 30s" in f.decided_by and notes == []  # no rejection: nothing to list
 
 
 def test_the_judge_spends_the_model_call_budget_and_respects_it(cli, tmp_path):
@@ -137,3 +155,16 @@ def test_the_judge_spends_the_model_call_budget_and_respects_it(cli, tmp_path):
     [f] = [f for f in db.failures(run) if f["detector"] == "handover_facts"]
     assert db.scenario(f["scenario_id"]).input == TRUE
     assert f["decided_by"].startswith("rule (judge unavailable: budget: 1 tester model calls")
+
+
+@pytest.mark.parametrize("judge", [True, False])
+def test_cover_puts_each_proposal_to_the_judge_too(cli, tmp_path, judge):
+    """`cover`'s executions go through the same decision point as `fuzz`'s: its tester judges
+    the lost-fact proposal (confirmed), and with --no-judge the rule decides and says so."""
+    code, out, err = cli("cover", DESK, "--sut-model", DOUBTING, "--model", CAMPAIGN_JUDGE, "--no-cache",
+                         "--executor", "inprocess", "--store", str(tmp_path / "runs.db"), "--progress", "off",
+                         "--no-check", "--suite", str(tmp_path / "suite.yaml"), "--format", "json",
+                         *(() if judge else ("--no-judge",)))
+    assert code in (0, 1), err
+    [f] = [f for f in json.loads(out)["failures"] if f["detector"] == "handover_facts"]
+    assert (f["decided_by"], f["agent"]) == (JUDGE_CONFIRMED if judge else UNCONFIRMED, "seat_booking_agent")

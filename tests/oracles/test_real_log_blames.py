@@ -167,3 +167,43 @@ def test_an_executors_echo_of_a_failed_run_is_not_the_agent_relaying_the_raw_err
         {"content": "exitcode: 0 (execution succeeded)\nCode output: 3.14159", "role": "assistant", "name": "user_proxy"},
         {"content": "Pi to 5 decimals is 3.14159. TERMINATE", "role": "user", "name": "assistant"}]}, "pi.json")
     assert [f for f in detect(log.trace) if f.detector == "unrecovered_tool_error"] == []
+
+
+def test_a_tool_refusal_the_agent_claims_as_success_is_decided_at_the_claim():
+    """The tool answered truly (the refund window is over); the agent told the user it worked:
+    the claim is the step that went wrong, not the call that came first."""
+    events = (Message(role="user", content="Refund order 7 please."),
+              AgentTurn(agent="refunds"),
+              ToolCall(agent="refunds", tool="issue_refund", arguments={"order": 7}, call_id="r1"),
+              ToolResult(agent="refunds", tool="issue_refund", call_id="r1", status="error",
+                         payload="Error: order 7 is past the 30-day refund window"),
+              Message(agent="refunds", content="Your refund for order 7 has been processed!"),
+              TerminationEvent(reason="completed", final_output="Your refund for order 7 has been processed!"))
+    trace = Trace(events=events)
+    found = blame_all(trace, detect(trace))
+    [claim] = [f for f in found if f.root_cause == "Incorrect Verification"]
+    blame = decisive(trace, found)
+    assert (blame.agent, blame.step) == ("refunds", claim.step) and claim.step == 4
+
+
+def _city_run(instruction: str, report: str) -> Trace:
+    return Trace(events=(
+        Message(role="user", content="What was the population of the capital of Australia in 2021?"),
+        AgentTurn(agent="Orchestrator"), Message(agent="Orchestrator", content=instruction),
+        AgentTurn(agent="WebSurfer"), Message(agent="WebSurfer", content=report),
+        AgentTurn(agent="Orchestrator"), Message(agent="Orchestrator", content="FINAL ANSWER: 5,231,147"),
+        TerminationEvent(reason="completed", final_output="FINAL ANSWER: 5,231,147")))
+
+
+def test_a_wrong_value_a_worker_found_on_a_wrong_instruction_is_the_instructions():
+    """The orchestrator named a city nobody had named; the worker looked it up as told: the
+    instruction is where the run went wrong. The same report on a faithful instruction is the
+    worker's own mistake."""
+    misled = _city_run("Please search the 2021 census population of Sydney.",
+                       "The ABS page says Greater Sydney had 5,231,147 people.")
+    wrong = answer_check(misled, "453,558")
+    assert (wrong.agent, wrong.step) == ("Orchestrator", 2)
+    faithful = _city_run("Please search the 2021 census population of the capital of Australia.",
+                         "The ABS page says Greater Sydney had 5,231,147 people.")
+    wrong = answer_check(faithful, "453,558")
+    assert (wrong.agent, wrong.step) == ("WebSurfer", 4)

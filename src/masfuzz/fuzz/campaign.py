@@ -201,17 +201,11 @@ class FuzzSetup:
     def confirm(self) -> Any:
         """The judge agent's decision on every execution's proposals (`Campaign.confirm`), or
         None with `--no-judge`: the rules then decide, as without a tester."""
-        return None if self.opts.no_judge else self._confirm
+        from masfuzz.fuzz.failure_agents import proposal_judge
 
-    async def _confirm(self, trace: Any, failures: list[Any]) -> tuple[list[Any], list[str]]:
-        from masfuzz.fuzz.failure_agents import confirm_proposals
-
-        stats = TesterStats()
-        try:
-            return await confirm_proposals(trace, self.flare, failures, self.tester,
-                                           seed=self.opts.seed, stats=stats)
-        finally:  # a call the budget cut short was made all the same (the rejections: notes)
-            self._count("proposal_judge", stats)
+        return None if self.opts.no_judge else proposal_judge(
+            self.flare, self.tester, seed=self.opts.seed,
+            count=lambda stats: self._count("proposal_judge", stats))
 
     def _count(self, role: str, stats: TesterStats) -> None:
         total = self.stats.setdefault(role, TesterStats())

@@ -31,6 +31,7 @@ fingerprint. A reply that is not JSON or not of the asked shape is counted and r
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -238,8 +239,9 @@ async def confirm_proposals(trace: Trace, flare_spec: FlareSpec, failures: list[
     kept as `decided_by` JUDGE_CONFIRMED, each judged INCORRECT is no failure and becomes a note
     (with the judge's reason). When the judge gives no usable answer (its call failed, its reply
     stayed malformed) or no verdict on a proposal, the rule's decision stands and says so
-    (`judge_unavailable`): a proposal is never lost. `stats` counts the judge's calls. Returns
-    the failures and the notes."""
+    (`judge_unavailable`, which each such failure carries): a proposal is never lost. `stats`
+    counts the judge's calls. Returns the failures and the notes on the rejected proposals (only
+    those: a report lists them as "rejected by the judge agent")."""
     proposals = [f for f in failures if f.for_the_judge]
     if not proposals:
         return failures, []
@@ -254,8 +256,7 @@ async def confirm_proposals(trace: Trace, flare_spec: FlareSpec, failures: list[
     if verdicts is None:
         why = (f"its model call failed: {stats.failures[-1]}" if stats.failures else
                f"its replies were malformed ({'; '.join(stats.malformed_reasons[-2:])})")
-        return undecided(failures, why), [f"{JUDGE_AGENT} gave no usable answer on the detectors' "
-                                          f"proposals ({why}): the rules decided"]
+        return undecided(failures, why), []
     report = FailureReport()
     correct, _ = _apply_verdicts(checked, verdicts["verdicts"], report, 1)
     confirmed = {id(c.finding) for c in correct}
@@ -275,6 +276,22 @@ async def confirm_proposals(trace: Trace, flare_spec: FlareSpec, failures: list[
         else:  # the judge answered, but not about this one: the rule's decision stands
             out += undecided([f], "it gave no verdict on this proposal")
     return out, notes
+
+
+def proposal_judge(flare_spec: FlareSpec, client: ModelClient, *, seed: int | None = None,
+                   count: Callable[[TesterStats], None] | None = None) -> Callable[..., Any]:
+    """A campaign's `confirm` step (`masfuzz.campaign.Campaign.confirm`): each execution's
+    proposals put to the judge agent (`confirm_proposals`) under the command's tester, for
+    `cover`, `fuzz` and `run` alike; `count` receives each call's statistics, also when a budget
+    cut the call short (the call was made all the same)."""
+    async def confirm(trace: Trace, failures: list[Failure]) -> tuple[list[Failure], list[str]]:
+        stats = TesterStats()
+        try:
+            return await confirm_proposals(trace, flare_spec, failures, client, seed=seed, stats=stats)
+        finally:
+            if count is not None:
+                count(stats)
+    return confirm
 
 
 PREFIX = {"agent_relationship": "rel::", "system_termination": "term::", "agent_task_execution": "task::",

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from masfuzz.oracles.blame import source_of
-from masfuzz.oracles.failure import Failure
+from masfuzz.oracles.failure import RULE, Failure
 from masfuzz.trace import AgentTurn, Message, ToolCall, ToolResult, Trace
 
 WRONG_ANSWER = "expected_answer"  # the detector name of the deterministic final-answer check
@@ -138,6 +138,34 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
     return at
 
 
+# a capitalised word: a name (a place, a person, a product) or a sentence's first word
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]{2,}\b")
+# a name inside a sentence: a capitalised word that does not open it
+_NAME = re.compile(r"(?<![.!?:\n]\s)(?<!^)\b[A-Z][a-z]{2,}\b")
+
+
+def _premise(trace: Trace, step: int) -> int:
+    """The step a wrong value really came from: the instruction the agent that stated it was
+    following, when that instruction named something no earlier message (the task included) had
+    named and the agent's message names it too ("search the population of Sydney" for the
+    capital of Australia: the worker did what it was told, the instruction was wrong); else
+    `step`. Only the nearest message of another agent since the user last spoke counts."""
+    worker = getattr(trace.events[step], "agent", None)
+    agents = {e.agent for e in trace.events if isinstance(e, AgentTurn)}
+    for j in range(step - 1, -1, -1):
+        e = trace.events[j]
+        if not isinstance(e, Message):
+            continue
+        if e.role == "user":
+            return step
+        if e.role != "assistant" or not e.agent or e.agent == worker:
+            continue
+        said = " ".join(m.content for m in trace.events[:j] if isinstance(m, Message))
+        new = set(_NAME.findall(e.content.strip())) - set(_CAPITALISED.findall(said)) - agents
+        return j if new & set(_CAPITALISED.findall(trace.events[step].content)) else step
+    return step
+
+
 def answer_check(trace: Trace, expected: str | None) -> Failure | None:
     """A final answer that is not `expected`: an agent task execution failure (its result is
     semantically wrong, FLARE §3.4), blamed on the step that introduced it."""
@@ -148,12 +176,16 @@ def answer_check(trace: Trace, expected: str | None) -> Failure | None:
         return None
     if at is None:
         at = len(trace.events) - 1
-    step = _introduced(trace, at, answer, expected)
+    step = _premise(trace, _introduced(trace, at, answer, expected))
     agent = _agent_of(trace, step)
+    # about the clause it violates, as FLARE's failure agent names it (`blame.SUBJECTS`): the
+    # agent's answer; so the failure agent's finding of this wrong answer is this one failure
+    clause = f"task::{agent}::answer" if agent else None
     return Failure(
         category="agent_task_execution", root_cause="Prompt and Instruction Deviation",
-        detector=WRONG_ANSWER, evidence=(step, at), scenario_id=trace.scenario_id,
-        elements=(agent or "-",), agent=agent, step=step, step_ref=source_of(trace, step),
+        detector=WRONG_ANSWER, evidence=(step, at), scenario_id=trace.scenario_id, clause=clause,
+        decided_by=RULE,  # a comparison of the final answer with the expected one
+        subject=clause, elements=(agent or "-",), agent=agent, step=step, step_ref=source_of(trace, step),
         description=f"the final answer ({' '.join(answer.split())[:120]!r}) is not the expected "
         f"{expected!r}; {agent or 'the run'} first said it at {_ref(trace, step)}")
 
@@ -179,7 +211,13 @@ def decisive(trace: Trace, failures: list[Failure]) -> Blame | None:
         return None
     candidates = [(f.step, f.agent, f"{f.root_cause} ({f.detector}): {f.description}") for f in own]
     error = first_uncorrected_error(trace)
-    if error is not None:
+    # a failed call that a claim of success contradicts (Incorrect Verification) is that
+    # finding's evidence: the tool answered, the agent told the user otherwise, and the claim is
+    # the step that went wrong (the call is not the first fault merely for coming first)
+    contradicted = {_call_of(trace, i) if isinstance(trace.events[i], ToolResult) else i
+                    for f in own if f.root_cause == "Incorrect Verification"
+                    for i in f.evidence if 0 <= i < len(trace.events)}
+    if error is not None and error not in contradicted:
         call = trace.events[error]
         candidates.append((error, call.agent, f"the first failed tool call never corrected ({call.tool} "
                            f"by {call.agent} at {_ref(trace, error)}): the run went on without its result"))

@@ -75,6 +75,7 @@ def page(a: Analysis) -> dict[str, Any]:
         "phases_shown": bool(phase_lines(phases_of(a))),
         "groups": _groups(own, a.traces),
         "set_aside": _groups([f for f in a.failures if f not in own], a.traces),
+        "rejected": a.extra.get("rejected_proposals") or [],
         "tools": _tools(a.extra.get("tools")),
         "usage": usage_rows(a.extra.get("usage") or []),
     }

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from masfuzz.oracles.failure import RULE
+
 
 def summary(logs: list[dict[str, Any]]) -> dict[str, Any]:
     failed = sum(1 for x in logs if x["verdict"] == "failure")
@@ -28,12 +30,16 @@ def log_lines(section: dict[str, Any]) -> list[str]:
         where = f" at step {f['step_ref'] if f.get('step_ref') is not None else f.get('step')}" \
             if f.get("step") is not None else ""
         whose = "" if f.get("attribution", "sut") == "sut" else f" (not the app's: {f['attribution']})"
+        # which decided, where a judge could have: confirmed, or unavailable and why
+        decided = f" (decided by {f['decided_by']})" if f.get("decided_by") not in (None, "", RULE) else ""
         out.append(f"  [{f['category']} / {f['root_cause']}]{whose} {f.get('agent') or '-'}{where}: "
-                   f"{f['description']}")
+                   f"{f['description']}{decided}")
     a = section.get("attribution")
     if a:
         out.append(f"  attribution: {_who(section)}")
         out.append(f"    why: {a['why']}")
+    for note in section.get("rejected_proposals", ()):
+        out.append(f"  rejected (no failure): {note}")
     for note in section.get("notes", ()):
         out.append(f"  note: {note}")
     return out

@@ -5,7 +5,8 @@ gap is shown, the gate for it is `--fail-under`); a C3 restricted edge that a sc
 witness fails, since it is a restricted call the system attempted. A failure of the app's own
 fails its test case, with its description, who and when (the blamed agent, the decisive event),
 the oracles that found it, its evidence and reproducer; a finding caused by masfuzz
-or the settings is skipped with its cause. Each phase of the campaign is a test case too: one
+or the settings is skipped with its cause; a proposal the judge agent rejected passes, saying
+so. Each phase of the campaign is a test case too: one
 that did not run, or was stopped, is skipped with why; one that failed for masfuzz's own reasons
 is an error.
 """
@@ -50,6 +51,13 @@ class JUnitReporter(Reporter):
                 ET.SubElement(case, "skipped", message=f"caused by the {whose}, not the app: {f.get('because', '')}")
                 continue
             _mark(case, "failure", f["description"], _details(f), kind=f["category"])
+        rejected = analysis.extra.get("rejected_proposals") or ()
+        if rejected:  # decided against: passing cases that say so, never failures
+            suite = _suite(root, "rejected proposals")
+            for n, r in enumerate(rejected, 1):
+                case = ET.SubElement(suite, "testcase", classname="masfuzz.rejected_proposals",
+                                     name=f"{r['scenario_id']} #{n}")
+                ET.SubElement(case, "system-out").text = r["text"]
         phases = phases_of(analysis)
         if phases:  # a phase that did not run, or failed, is never silent
             suite = _suite(root, "phases")

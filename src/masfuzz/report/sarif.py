@@ -5,7 +5,8 @@ blamed on (else of the agent or tool it is about: the extractors record file and
 blamed agent first among the agents and tools as logical locations, the decisive step and the
 oracles that found it in its properties, and carries masfuzz's fingerprint as a partial fingerprint so dashboards de-duplicate it across
 runs. Severity maps to SARIF's level (high: error, medium: warning, low: note). Findings caused
-by masfuzz or the settings are left out: they are not about the app's code.
+by masfuzz or the settings are left out: they are not about the app's code. The proposals the
+judge agent rejected are notifications of the invocation (level note), never results.
 """
 
 from __future__ import annotations
@@ -39,9 +40,14 @@ class SarifReporter(Reporter):
             "tool": {"driver": {"name": "masfuzz", "version": __version__, "rules": rules}},
             "results": results,
         }
-        if warnings(analysis):
-            run["invocations"] = [{"executionSuccessful": True, "toolExecutionNotifications": [
-                {"level": "warning", "message": {"text": w}} for w in warnings(analysis)]}]
+        # said, not results: the run's warnings, and the proposals the judge agent rejected
+        # (no failures of the app, so never code-scanning alerts)
+        said = [{"level": "warning", "message": {"text": w}} for w in warnings(analysis)] + [
+            {"level": "note", "message": {"text": r["text"]}, "descriptor": {"id": "rejected-proposal"},
+             "properties": {"scenario": r["scenario_id"]}}
+            for r in analysis.extra.get("rejected_proposals") or ()]
+        if said:
+            run["invocations"] = [{"executionSuccessful": True, "toolExecutionNotifications": said}]
         return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
 
     def _result(self, f: dict[str, Any], analysis: Analysis, index: dict[str, int]) -> dict[str, Any]:
