@@ -70,6 +70,30 @@ def test_boundary_strings_draw_each_value_class_and_nul_often():
     assert any("\x00" in d and d.strip("\x00") and d not in BOUNDARY_STRINGS for d in drawn)
 
 
+def test_values_past_float_and_digit_limits_are_drawn_in_every_seed():
+    """A calculator's crash on a result past 4,300 digits, and n > 1e308 for an int argument,
+    were never reached in 200 calls: now every seed reaches them."""
+    import math
+    import sys
+
+    def past_digits(text: str) -> bool:  # an integer expression whose value has over 4,300 digits
+        for op in ("**", "^"):
+            base, _, exp = text.partition(op)
+            if exp and base.lstrip("-").isdigit() and exp.isdigit():
+                return abs(int(base)) > 1 and int(exp) * math.log10(abs(int(base))) > sys.get_int_max_str_digits()
+        return text.lstrip("-").isdigit() and len(text.lstrip("-")) > sys.get_int_max_str_digits()
+
+    text = {"type": "object", "properties": {"expression": {"type": "string"}}, "required": ["expression"]}
+    number = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+    for seed in (0, 1):
+        drawn = [a["expression"] for _, a in draw_mixture(text, {}, 200, seed)]
+        assert any(past_digits(d) for d in drawn), seed
+        # past a float: by name, as a literal, or as arithmetic (1e308*10, 1.5**14287)
+        assert any(d in ("inf", "-inf", "NaN", "Infinity", "1e309", "-1e309")
+                   or d.startswith(("1e308*", "1.7976931348623157e308*", "1.5**", "1.5^")) for d in drawn), seed
+        assert any(abs(a["n"]) > 10**308 for _, a in draw_mixture(number, {}, 200, seed)), seed
+
+
 def test_later_batches_do_not_redraw_the_simplest_arguments():
     schema = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
     simplest = {p: a for p, a in draw_mixture(schema, {}, 25, seed=0)[:len(PARTS)]}

@@ -59,6 +59,25 @@ def test_langchain_tool_taints_the_underlying_function():
     assert "SKU-" in priors["code"].separators
 
 
+def test_a_langchain_tool_without_args_schema_gets_no_key_its_run_cannot_take():
+    pytest.importorskip("langchain_core")
+    from langchain_core.tools import BaseTool
+
+    class Keys(BaseTool):  # as JsonListKeysTool: no args_schema, LangChain infers it from _run
+        name: str = "keys"
+        description: str = "List the keys at a path."
+
+        def _run(self, tool_input: str, run_manager=None) -> str:
+            return ",".join(tool_input.split("."))
+
+    tool = wrap_tool(Keys())
+    assert tool.schema["additionalProperties"] is False and list(tool.schema["properties"]) == ["tool_input"]
+    # an open schema drew extra keys: a TypeError through BaseTool.run, and one masfuzz's own
+    # call raised (set aside) on the taint path
+    result = fuzz_tool(tool, calls=40, seed=0)
+    assert not [u for u in result.unique.values() if u.key.error_type == "TypeError"]
+
+
 def test_a_workflow_target_yields_its_function_tools():
     agents = pytest.importorskip("agents")
     t1 = agents.function_tool(lookup)

@@ -8,7 +8,9 @@
 - boundary: edge values of each property's own type: empty, blank, NUL, very long strings, path
   components over 255 bytes, `..`, absolute paths, separators; 0, -1, huge numbers, inf, NaN;
   integers past the 64-bit limits and past what a float holds (2**1024), the largest and
-  smallest floats; nesting towers, as values ([[[...]]], 200 levels) and as JSON text (2000);
+  smallest floats; numbers past their limits as text (1e309, 4,301 digits) and expressions whose
+  value is (2**100000, 9**9**9); nesting towers, as values ([[[...]]], 200 levels) and as JSON
+  text (2000);
 - nested: deep structures: lists of objects with keys missing, extra or of the wrong type,
   lists of lists, JSON text of nested values.
 The fuzzer steers the shares (`draw_mixture(weights=...)`) towards the parts whose calls reach
@@ -40,7 +42,8 @@ _DATE_FORMATS = ["%Y-%m-%d", "%Y/%m/%d", "%d.%m.%Y", "%B %d, %Y", "%Y", "%m/%d/%
 
 
 def semantic_strings() -> st.SearchStrategy[str]:
-    """Text an agent plausibly sends: words, phrases, places, addresses, dates, paths, urls."""
+    """Text an agent plausibly sends: words, phrases, places, addresses, dates, paths, urls,
+    numbers and arithmetic (some past their limits)."""
     word = st.sampled_from(_WORDS)
     phrase = st.lists(st.one_of(word, st.sampled_from(_PLACES)), min_size=1, max_size=6).map(" ".join)
     sentence = st.lists(phrase, min_size=4, max_size=14).map(" ".join)  # often over 100 chars
@@ -53,6 +56,7 @@ def semantic_strings() -> st.SearchStrategy[str]:
         st.from_regex(r"https?://[a-z]{3,8}\.(com|org)/[a-z]{0,6}", fullmatch=True),
         st.from_regex(r"[a-z]{2,8}@[a-z]{2,6}\.com", fullmatch=True),
         st.just(""), st.text(string.printable, max_size=30),
+        huge_numbers_text(),  # what an agent asks a calculator: 2**100000, 9**9**9, 1e308*10
     )
 
 
@@ -163,10 +167,17 @@ BOUNDARY_CLASSES: dict[str, list[str]] = {
              "dir/"],
     "syntax": ["-", "--help", "*", "?", "%s%n", "{}", "[]", "{", "]", "\"", "'", "`", "$(x)", ";",
                "|", "(", ")", "' OR 1=1 --"],
-    # numbers past the 64-bit and float limits written as text, and nesting towers as JSON text
-    # (a recursive parser's limit: json.loads fails past ~1000 levels)
-    "literal": ["null", "None", "0", "-1", "1e309", "NaN", "SELECT", "select * from", "def",
-                "import", str(2**64), "1" + "0" * 400, "1e-400", _TOWER_TEXT, _TOWER_OBJECT_TEXT],
+    # keywords, and nesting towers as JSON text (a recursive parser's limit: json.loads fails past
+    # ~1000 levels)
+    "literal": ["null", "None", "SELECT", "select * from", "def", "import", _TOWER_TEXT,
+                _TOWER_OBJECT_TEXT],
+    # numbers past their limits written as text: past 64 bits, past a float (1e309 parses to
+    # inf), inf and NaN by name, past the 4,300 digits Python turns an int into text or back
+    # (int(s), str(n) raise), and expressions whose value is past them: a calculator that
+    # evaluates 2**100000 cannot print it, and 9**9**9 (370 million digits) runs for hours
+    "number": ["0", "-1", str(2**64), "1" + "0" * 400, "1e309", "-1e309", "1e-400", "inf", "-inf",
+               "NaN", "Infinity", "1" * 4301, "-" + "9" * 5000, "9**9**9", "9^9^9", "2**100000",
+               "10**4301", "factorial(10000)", "1e308*10", "(-8)**(1/3)"],
 }
 BOUNDARY_STRINGS = [s for examples in BOUNDARY_CLASSES.values() for s in examples]
 _SEPARATORS = ["/", "\\", "..", ":", ",", ";", " ", "\x00", "\n"]
@@ -200,6 +211,18 @@ def boundary_strings(prior: SyntaxPrior | None = None) -> st.SearchStrategy[str]
     return st.one_of(*branches)
 
 
+def huge_numbers_text() -> st.SearchStrategy[str]:
+    """Numbers and arithmetic past a limit, as text: the "number" class, and powers and
+    products whose value is past a float (1.5**14287, 1e308*10), past 4,300 digits (2**14287,
+    10**4300*10) or past what can be computed in a call's time (9**9**9)."""
+    power = st.builds(lambda b, op, e: f"{b}{op}{e}", st.sampled_from(["2", "9", "10", "-7", "1.5"]),
+                      st.sampled_from(["**", "^"]),
+                      st.sampled_from(["14287", "100000", "1000000", "9**9", "(9**9)"]))
+    scaled = st.builds(lambda a, b: f"{a}*{b}", st.sampled_from(["1e308", "1.7976931348623157e308", "10**4300"]),
+                       st.sampled_from(["10", "1e10", "2", "10**4300"]))
+    return st.one_of(st.sampled_from(BOUNDARY_CLASSES["number"]), power, scaled)
+
+
 def _bounds(prop: dict[str, Any]) -> list[float]:
     out: list[float] = []
     for key, step in (("minimum", 0), ("maximum", 0), ("exclusiveMinimum", 1), ("exclusiveMaximum", -1)):
@@ -209,17 +232,29 @@ def _bounds(prop: dict[str, Any]) -> list[float]:
     return out
 
 
+# Integers at their edges by class, each class drawn as often as any other (as the strings').
+# An int past 4,300 digits is not among them: no JSON encoder or decoder of Python's takes one
+# (an agent's framework could not parse it), so it is given as text ("number" above); these
+# stay under it yet make a result past it (1800! has 5,000 digits; 2**14287 has 4,301).
+INT_CLASSES: dict[str, list[int]] = {
+    "small": [0, -1, 1, 2, 255, 256],
+    "bits": [-2**31, 2**31 - 1, 2**31, -2**63, 2**63 - 1, 2**63, 2**64, -2**64 - 1, 10**18],
+    "past_float": [2**1024, -2**1024, 10**309, -10**309, 10**4000],  # math.sqrt, float() overflow
+    "digits": [1800, 4301, 14287, 10**4, 10**5, 10**100, -10**100],  # results past 4,300 digits
+}
+
+
 def boundary_numbers(prop: dict[str, Any], integer: bool) -> st.SearchStrategy[Any]:
     """Numbers at their edges: 0, -1, 1, the schema's bounds and one past them, 32- and 64-bit
-    limits, huge values; for floats also -0.0, the tiniest, inf and NaN."""
-    ints = [0, -1, 1, 2, 255, 256, -2**31, 2**31 - 1, 2**31, -2**63, 2**63 - 1, 2**63, 10**18, 10**100,
-            -10**100, 2**64, -2**64 - 1, 2**1024, -2**1024]  # the last two: past what a float holds
-    ints += [int(b) for b in _bounds(prop) if float(b).is_integer()]
+    limits, past what a float holds, sizes whose results pass 4,300 digits; for floats also
+    -0.0, the tiniest, the largest, inf and NaN."""
+    bounds = [int(b) for b in _bounds(prop) if float(b).is_integer()]
     if integer:
-        return st.sampled_from(ints)
+        return st.one_of(*(st.sampled_from(v) for v in INT_CLASSES.values()),
+                         *([st.sampled_from(bounds)] if bounds else []))
     floats = [0.0, -0.0, -1.0, 1.0, 0.5, 1e-300, 5e-324, 2.2250738585072014e-308, 1e308, -1e308,
               1.7976931348623157e308, float("inf"), float("-inf"), float("nan"), 2.0**53 + 1] + [float(b) for b in _bounds(prop)]
-    return st.sampled_from(floats + [float(i) for i in ints[:8]])
+    return st.sampled_from(floats + [float(i) for i in INT_CLASSES["small"] + INT_CLASSES["bits"][:2]])
 
 
 def _items_schema(prop: dict[str, Any]) -> dict[str, Any]:

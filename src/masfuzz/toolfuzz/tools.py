@@ -245,9 +245,22 @@ def schema_from_signature(fn: Callable[..., Any], skip: Any = ()) -> dict[str, A
     except Exception as exc:  # an annotation pydantic cannot express
         raise TargetError(f"{fn.__qualname__}: cannot build a JSON schema from its signature: {exc}") from None
     schema.pop("title", None)
-    if not any(p.kind == p.VAR_KEYWORD for p in inspect.signature(fn).parameters.values()):
-        schema["additionalProperties"] = False  # the function takes no other keyword
+    close_to_signature(schema, fn)
     return schema
+
+
+def close_to_signature(schema: dict[str, Any], fn: Callable[..., Any] | None) -> None:
+    """Mark the schema closed (`additionalProperties: false`) when the function takes no other
+    keyword (no `**kwargs`): a key the signature has no parameter for can only fail in the
+    binding of the call, before any of the tool's code runs, so it is never worth a call."""
+    if fn is None or "additionalProperties" in schema:
+        return
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):  # a builtin without a signature: nothing known
+        return
+    if not any(p.kind == p.VAR_KEYWORD for p in params):
+        schema["additionalProperties"] = False
 
 
 def _from_agents_sdk(tool: Any, context: Callable[[], Any] | None = None) -> FuzzTool:
@@ -341,6 +354,10 @@ def langchain_tool(tool: Any, *, invoke: Callable[[dict[str, Any]], Any] | None 
                 return run(**kw, run_manager=None) if takes_manager else run(**kw)
 
             fn.__wrapped__ = run  # type: ignore[attr-defined]  # so source lookups find the tool
+    # The schema is LangChain's (an args_schema, or one it inferred from `_run`'s signature), and
+    # an open one invites keys the function cannot bind: through BaseTool.run a TypeError
+    # "unexpected keyword argument", through the tainted function one masfuzz's own call raised.
+    close_to_signature(schema, getattr(fn, "__wrapped__", fn))
     notes = []
     if any(k in LANGCHAIN_RESERVED for k in schema.get("properties", {})):
         notes.append("an argument name is reserved by LangChain (config/callbacks/run_manager)")
