@@ -89,7 +89,7 @@ from masfuzz.exec.confine import (Confinement, become_root_inside, build_root, c
 # fork taken while another thread of masfuzz was inside CPython 3.11's AST constructor left the
 # child's parser state corrupt ("AST constructor recursion depth mismatch", gh-106905)
 from masfuzz.exec.codecov import meter
-from masfuzz.proc import descendants, reap
+from masfuzz.proc import descendants, own_folder, reap
 from masfuzz.toolfuzz.priors import call_tainted
 from masfuzz.toolfuzz.swallowed import SWALLOWED_ERROR, logged_exceptions
 from masfuzz.toolfuzz.swallowed import swallowed as swallowed_exception
@@ -350,7 +350,7 @@ def isolation_problem() -> str | None:
     """Why this machine cannot confine a tool (None: it can), probed once per process by
     confining a worker that does nothing."""
     if not _PROBLEM:
-        base = tempfile.mkdtemp(prefix="masfuzz-probe-")
+        base = own_folder("masfuzz-probe-")
         ctx = multiprocessing.get_context("fork")
         parent, child = ctx.Pipe()
         conf = _confinement(None, CallState(), base, 1)
@@ -888,7 +888,7 @@ class Sandbox:
         if self.isolate and (why := isolation_problem()) is not None:
             raise SandboxUnavailable(why)
         self.limits = limits or SandboxLimits()
-        self.base = tempfile.mkdtemp(prefix="masfuzz-sandbox-")
+        self.base = own_folder("masfuzz-sandbox-")
         self._ctx = multiprocessing.get_context("fork")
         self._proc: Any = None
         self._conn: Any = None
