@@ -175,12 +175,13 @@ def test_unsandboxed_the_same_corpus_gets_out(arena, cli, monkeypatch):  # noqa:
     app, config = _project(config, monkeypatch)
     monkeypatch.chdir(config["home"])
     outcomes, _ = _exec(cli, app, config, "--unsafe-no-sandbox",
-                        probes=("proc_root", "tcp_libc", "unix_libc", "secrets", "home_files"))
+                        probes=("proc_root", "tcp_libc", "unix_libc", "secrets", "home_files", "kernel"))
     assert "wrote" in outcomes["proc_root"], outcomes
     assert "connected" in outcomes["tcp_libc"] and tcp.connections >= 1
     assert "found a planted secret in env SHOP_PLANTED_VALUE" in outcomes["secrets"]
     assert f"found a planted secret in {config['project']}/.env" in outcomes["secrets"]
     assert f"found a planted secret in {config['home']}/other/.env" in outcomes["home_files"]
+    assert "wrote /dev/shm" in outcomes["kernel"], outcomes["kernel"]
 
 
 def _within_limits(outcomes: dict[str, str]) -> None:
