@@ -57,32 +57,16 @@ def test_folders_of_gone_processes_are_swept_and_no_others(tmp_path, monkeypatch
     assert sweep("masfuzz-test-") == []  # this process's own stays while it runs
 
 
-def herd() -> str:
-    """Shards the catalogue over 8 helper processes of 64 MB each."""
-    import time
-
-    children = []
-    for _ in range(8):
-        pid = os.fork()
-        if pid == 0:
-            block = bytearray(64 * 2**20)
-            for i in range(0, len(block), 4096):
-                block[i] = 1
-            time.sleep(1)
-            os._exit(0)
-        children.append(pid)
-    return f"{sum(os.waitpid(pid, 0)[1] == 0 for pid in children)} of 8 helpers held 64 MB"
-
-
 def test_a_tool_calls_helpers_share_the_tool_sandboxs_memory_limit():
     """The tool sandbox's worker is in a memory cgroup of its own as the system's is: 8 helpers
     of 64 MB each within their address space, together over 256 MB (+ the 32 MB scratch)."""
     from masfuzz.toolfuzz.sandbox import Sandbox, SandboxLimits, isolation_problem
     from masfuzz.toolfuzz.tools import from_callable
+    from tests.exec.fixtures.limits_app import herd_of_helpers
 
     if isolation_problem() is not None:
         pytest.skip(f"no OS isolation here: {isolation_problem()}")
-    with Sandbox(from_callable(herd), SandboxLimits(time_s=60, memory_mb=256, disk_mb=32)) as box:
+    with Sandbox(from_callable(herd_of_helpers), SandboxLimits(time_s=60, memory_mb=256, disk_mb=32)) as box:
         outcome = box.call({})
         group = box.cgroup
     held = int(outcome.result.split()[0])
