@@ -201,3 +201,85 @@ def reap(pids: list[int]) -> None:
             os.waitpid(pid, 0)
         except ChildProcessError:
             pass  # not ours: whoever is its parent reaps it
+
+
+# -- folders that live as long as their process ---------------------------------------------
+_SWEPT: set[str] = set()
+_UNNAMED_STALE_S = 3600  # a folder an older masfuzz made (no pid in its name): stale after an hour
+
+
+def own_folder(prefix: str) -> str:
+    """A new temporary folder named `{prefix}{pid}-XXXXXXXX`, its owner this process. A process
+    that is killed (SIGKILL, the machine's OOM killer, a CI runner's timeout) cannot remove its
+    folders; the pid in the name lets the next one with the same prefix (`sweep`) tell them
+    from a living process's."""
+    import tempfile
+
+    if prefix not in _SWEPT:
+        _SWEPT.add(prefix)
+        sweep(prefix)
+    return tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-")
+
+
+def sweep(prefix: str) -> list[str]:
+    """Remove the folders `own_folder(prefix)` made in processes that are gone: only this user's,
+    only when the pid in the name runs no more (or, named before pids were, untouched for a
+    hour), and never one a mount namespace still mounts something on (a sandbox's scratch: removing
+    it would unmount the tmpfs of a sandbox that runs); the paths removed."""
+    import shutil
+    import tempfile
+
+    base, removed, now = tempfile.gettempdir(), [], time.time()
+    try:
+        names = [n for n in os.listdir(base) if n.startswith(prefix)]
+    except OSError:
+        return []
+    mounted: set[str] | None = None
+    for name in names:
+        path = os.path.join(base, name)
+        try:
+            st = os.lstat(path)
+        except OSError:
+            continue
+        if st.st_uid != os.geteuid() or not os.path.isdir(path) or os.path.islink(path):
+            continue
+        pid, dash, _ = name[len(prefix):].partition("-")
+        if dash and pid.isdigit():
+            if alive(int(pid)):
+                continue
+        elif now - st.st_mtime < _UNNAMED_STALE_S:
+            continue
+        mounted = _mount_points() if mounted is None else mounted
+        if path in mounted:
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        if not os.path.exists(path):
+            removed.append(path)
+    return removed
+
+
+def alive(pid: int) -> bool:
+    """Whether a process `pid` runs (any user's)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
+
+
+def _mount_points() -> set[str]:
+    """Every mount point of every mount namespace this process can see into (each read once)."""
+    points, seen = set(), set()
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            namespace = os.stat(f"/proc/{pid}/ns/mnt").st_ino
+            if namespace in seen:
+                continue
+            seen.add(namespace)
+            with open(f"/proc/{pid}/mountinfo", "rb") as fh:
+                points.update(os.fsdecode(line.split()[4]).replace("\\040", " ") for line in fh)
+        except (OSError, IndexError):
+            continue
+    return points

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from masfuzz.exec.sandbox import problem
+from tests.exec.test_memory_limits import memory_cgroup_here
 from tests.toolfuzz import escape_corpus
 from tests.conftest import MASFUZZ_CLI, ROOT
 from tests.toolfuzz.test_escapes import (REPO, UNPRIVILEGED, _open_store, _processes_with, _store_bytes,  # noqa: F401
@@ -174,12 +175,13 @@ def test_unsandboxed_the_same_corpus_gets_out(arena, cli, monkeypatch):  # noqa:
     app, config = _project(config, monkeypatch)
     monkeypatch.chdir(config["home"])
     outcomes, _ = _exec(cli, app, config, "--unsafe-no-sandbox",
-                        probes=("proc_root", "tcp_libc", "unix_libc", "secrets", "home_files"))
+                        probes=("proc_root", "tcp_libc", "unix_libc", "secrets", "home_files", "kernel"))
     assert "wrote" in outcomes["proc_root"], outcomes
     assert "connected" in outcomes["tcp_libc"] and tcp.connections >= 1
     assert "found a planted secret in env SHOP_PLANTED_VALUE" in outcomes["secrets"]
     assert f"found a planted secret in {config['project']}/.env" in outcomes["secrets"]
     assert f"found a planted secret in {config['home']}/other/.env" in outcomes["home_files"]
+    assert "wrote /dev/shm" in outcomes["kernel"], outcomes["kernel"]
 
 
 def _within_limits(outcomes: dict[str, str]) -> None:
@@ -260,13 +262,14 @@ def test_a_target_named_from_outside_its_project_is_found(cli, tmp_path, monkeyp
 
 def test_a_limit_hit_is_the_settings_finding(cli, monkeypatch):
     """A tiny app whose tools need more than tiny limits give: 512 MB (--sandbox-memory 256),
-    200 processes (--sandbox-processes 64), a 64 MB file (--sandbox-disk 32), then a spin that
+    200 processes (--sandbox-processes 64), a 64 MB file (--sandbox-disk 32), 8 helpers of 64
+    MB (--sandbox-memory again, all together, where a memory cgroup can be made), then a spin that
     the CPU limit ends (--sandbox-cpu 2). Each finding the hits make names the limit and the
     setting that raises it and is the settings', so `--fail-on any` passes; the spin's end is a
     timeout naming --sandbox-cpu."""
     monkeypatch.chdir(ROOT)
     app = "tests/exec/fixtures/limits_app.py"
-    code, out, err = cli("exec", f"{app}:heavy", "--input", "hog,spawn,fill,spin", "--sut-model",
+    code, out, err = cli("exec", f"{app}:heavy", "--input", "herd,hog,spawn,fill,spin", "--sut-model",
                          f"scripted/{app}:policy", *LIMITS, "--timeout", "120", "--no-cache",
                          "--format", "json", "--failures", "--fail-on", "any")
     assert code == 0, err  # the gate counts no finding of the settings'
@@ -274,8 +277,18 @@ def test_a_limit_hit_is_the_settings_finding(cli, monkeypatch):
     events = data["trace"]["events"]
     end = events[-1]
     assert end["reason"] == "timeout" and "CPU time" in end["detail"] and "--sandbox-cpu" in end["detail"], end
-    hits = {h["limit"]: h for h in data["trace"]["meta"]["sandbox_limits"]}
+    hits = {h["limit"]: h for h in data["trace"]["meta"]["sandbox_limits"]
+            if h["event"] is not None or h["limit"] == "cpu"}  # herd's (below) apart
     assert sorted(hits) == ["cpu", "disk", "memory", "processes"], hits
+    # `herd`'s 8 helpers of 64 MB, each within its address space: in a memory cgroup (root
+    # here) over 256 MB together, so the kernel kills some, and says so as the memory limit's
+    results = {e["tool"]: e["payload"] for e in events if e["type"] == "tool_result"}
+    held = int(results["herd"].split()[0])
+    if memory_cgroup_here():
+        assert held * 64 < 256, results["herd"]
+        assert any(h["limit"] == "memory" and h["event"] is None for h in data["trace"]["meta"]["sandbox_limits"])
+    else:
+        assert held == 8, results["herd"]  # the limit is per process only (docs/sandbox.md)
     for limit, tool, value in (("memory", "hog", 256), ("processes", "spawn", 64), ("disk", "fill", 32)):
         shown = events[hits[limit]["event"]]
         assert shown["type"] == "tool_result" and shown["tool"] == tool and shown["status"] == "error", shown

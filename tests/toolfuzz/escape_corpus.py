@@ -296,6 +296,38 @@ def escape(probe: str, config: str) -> str:
             got.append("io_uring set up")
         if libc.syscall(175, None, 0, b"") == 0:  # init_module
             got.append("loaded a module")
+        if libc.syscall(250, 0, -3, 0, 0, 0) >= 0:  # keyctl(GET_KEYRING_ID, the user keyring)
+            got.append("reached the kernel keyring")
+        if libc.syscall(323, 0) >= 0:  # userfaultfd
+            got.append("userfaultfd opened")
+        attr = (ctypes.c_uint32 * 30)(1, 120)  # PERF_TYPE_SOFTWARE, sizeof(struct perf_event_attr)
+        if libc.syscall(298, attr, 0, -1, -1, 0) >= 0:  # perf_event_open on this process
+            got.append("perf_event_open")
+        if libc.syscall(321, 0, ctypes.create_string_buffer(128), 128) >= 0:  # bpf(BPF_MAP_CREATE)
+            got.append("bpf map created")
+        handle = ctypes.create_string_buffer(136)
+        ctypes.memmove(handle, struct.pack("ii", 128, 0), 8)
+        if libc.syscall(304, -100, handle, 0) >= 0 or ctypes.get_errno() not in (1, 22, 116):
+            got.append(f"open_by_handle_at: errno {ctypes.get_errno()}")  # EPERM, EINVAL, ESTALE: refused
+        shm = libc.open(f"/dev/shm/{cfg['marker']}".encode(), os.O_CREAT | os.O_WRONLY, 0o600)
+        if shm >= 0:  # the machine's shared memory: a channel to any process of the same user
+            got.append("wrote /dev/shm")
+            libc.close(shm)
+            libc.unlink(f"/dev/shm/{cfg['marker']}".encode())
+        import fcntl
+        import termios
+
+        for fd in (0, 1, 2):
+            try:
+                fcntl.ioctl(fd, termios.TIOCSTI, b"x")
+                got.append(f"TIOCSTI on descriptor {fd}")
+            except OSError:
+                pass
+        for pid in ("1", str(os.getppid()), str(cfg["sentinel"])):  # another process's memory, by libc
+            fd = libc.open(f"/proc/{pid}/mem".encode(), os.O_RDWR)
+            if fd >= 0:
+                got.append(f"opened /proc/{pid}/mem for writing")
+                libc.close(fd)
     return "; ".join(got) or "nothing"
 
 

@@ -126,6 +126,7 @@ class Confinement:
     keep_env: tuple[str, ...] = ()  # names passed from masfuzz's environment (`--pass-env`)
     own: list[str] = field(default_factory=list)  # the user's folders (the tool's, the fixture)
     writable: list[str] = field(default_factory=list)  # bound read-write, as the user asked (`--bind`)
+    cgroup: str = ""  # the memory cgroup the worker enters first (`masfuzz.exec.cgroup`; "": none)
     packed: bytes = b""  # those of them the sandbox's user may not read, copied (see `pack`)
     # Keep the machine's network: only for a tool whose server is reached by URL, where the
     # worker holds masfuzz's MCP client and no code of the tool (masfuzz.toolfuzz.mcp)

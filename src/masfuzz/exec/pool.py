@@ -36,9 +36,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from masfuzz.errors import MasfuzzError, TargetError
+from masfuzz.exec import cgroup
 from masfuzz.exec.base import Executor
 from masfuzz.exec.request import ExecutionRequest
-from masfuzz.exec.sandbox import PLAN_ENV, Plan, check, died_of, discard, plan_for
+from masfuzz.exec.sandbox import PLAN_ENV, Plan, check, died_of, discard, hit, plan_for
 from masfuzz.exec.template import ForkedProcess, Template
 from masfuzz.llm import proxy
 from masfuzz.llm.client import SLOTS_ENV
@@ -220,6 +221,7 @@ class PoolExecutor(Executor):
         info: dict[str, Any] = {}
         worker.stderr.reset()
         t_run = time.perf_counter()
+        killed = cgroup.oom_killed(worker.plan.cgroup if worker.plan else None)
         try:
             await worker.send(request)  # its input stays open: model replies come that way
             info = await self._next(worker, self.load_timeout, request.models, loading=True)
@@ -235,7 +237,7 @@ class PoolExecutor(Executor):
                                  + (f": {answer['message']}" if answer.get("message") else ""))
                 if "trace" not in answer:
                     raise _Ended("crash", "worker answered without a trace")
-                hits = _limit_hits(events)
+                hits = _limit_hits(events) + _oom_kills(worker.plan, killed)
                 return answer["trace"].model_copy(update={"meta": {**answer["trace"].meta, SANDBOX_LIMITS: hits}}) \
                     if hits else answer["trace"]
         except _Ended as ended:
@@ -248,7 +250,9 @@ class PoolExecutor(Executor):
             usage, by_agent = _model_use(events, scenario)
             if by_agent:  # the calls each agent made before the end, as a finished run says them
                 meta["agent_settings"] = by_agent
-            if hits := _limit_hits(events) + ([ended.limit] if ended.limit is not None else []):
+            died = [ended.limit] if ended.limit is not None else []
+            killed_now = [] if died and died[0]["limit"] == "memory" else _oom_kills(worker.plan, killed)
+            if hits := _limit_hits(events) + died + killed_now:
                 meta[SANDBOX_LIMITS] = hits
             return ended_trace(
                 scenario, ended.kind, f"{ended}{_while(kept, answering)}", time.perf_counter() - t_run,
@@ -299,7 +303,7 @@ class PoolExecutor(Executor):
                 raise _Ended("timeout", f"the system under test used up its CPU time in the sandbox "
                              f"({worker.plan.limits.cpu_s} s a run, --sandbox-cpu); the worker "
                              "was killed", limit)
-            raise _Ended("crash", _death(status, worker.stderr.last_line()), limit)
+            raise _Ended("crash", _death(status, worker.stderr.last_line(), limit), limit)
         try:
             answer = json.loads(line)
         except json.JSONDecodeError:
@@ -358,6 +362,14 @@ def _events(lines: list[bytes]) -> tuple[Any, ...]:
         return tuple(EVENTS.validate_python(raw))
     except ValidationError:
         return ()
+
+
+def _oom_kills(plan: Plan | None, before: int) -> list[dict[str, Any]]:
+    """The memory limit's hit when the kernel killed a process of the sandbox's memory cgroup
+    during the run (a child the system started: the system went on without it)."""
+    if plan is None or cgroup.oom_killed(plan.cgroup) <= before:
+        return []
+    return [hit("memory", plan.limits)]
 
 
 def _limit_hits(lines: list[bytes]) -> list[dict[str, Any]]:
@@ -445,13 +457,19 @@ def _while(events: tuple[Any, ...], answering: str | None = None) -> str:
     return f" while {turns[-1]} was acting" if turns else ""
 
 
-def _death(status: int, last_line: str) -> str:
+def _death(status: int, last_line: str, limit: dict[str, Any] | None = None) -> str:
+    """One line: how the worker ended, and whose the end is when a signal ended it (a kill or a
+    crash of native code often leaves no Python traceback): a sandbox limit's (`died_of`) or
+    the app's own."""
     if status < 0:
         try:
             name = signal.Signals(-status).name
         except ValueError:
             name = f"signal {-status}"
-        what = f"worker killed by {name}"
+        whose = (f"at the sandbox's {limit['limit']} limit, not the app's crash" if limit else
+                 "no sandbox limit's: the app's, or a kill from outside" if -status == signal.SIGKILL else
+                 "the app's own crash")
+        what = f"worker killed by {name} ({whose})"
     else:
         what = f"worker exited with status {status} before answering"
     return f"{what}: {last_line}" if last_line else what

@@ -58,6 +58,7 @@ from pathlib import Path
 from typing import Any
 
 from masfuzz.errors import MasfuzzError
+from masfuzz.proc import own_folder
 
 PLAN_ENV = "MASFUZZ_SUT_SANDBOX"  # the plan a worker confines itself by, from the pool
 
@@ -83,7 +84,7 @@ class Limits:
 
 # Each limit: the option that sets it, the `Limits` field, what it bounds, its unit.
 LIMIT_OPTIONS = {
-    "memory": ("--sandbox-memory", "memory_mb", "address space a process of the system may add", "MB"),
+    "memory": ("--sandbox-memory", "memory_mb", "memory a process (in a cgroup, all together) may add", "MB"),
     "processes": ("--sandbox-processes", "processes", "processes and threads the system may start", ""),
     "disk": ("--sandbox-disk", "disk_mb", "scratch space and largest file the system may write", "MB"),
     "cpu": ("--sandbox-cpu", "cpu_s", "CPU seconds a run has", "s"),
@@ -164,6 +165,7 @@ class Plan:
     limits: Limits = Limits()
     # the target's file as named -> its real path (`masfuzz.loader.REAL_PATHS`)
     real_paths: tuple[tuple[str, str], ...] = ()
+    cgroup: str = ""  # the memory cgroup the worker enters (`masfuzz.exec.cgroup`; "": none here)
 
     def to_env(self) -> str:
         return json.dumps(asdict(self))
@@ -185,10 +187,14 @@ def plan_for(settings: SandboxSettings, target_ref: str) -> Plan:
     home, cwd = os.path.realpath(os.path.expanduser("~")), os.getcwd()
     projects = tuple(sorted({_project_of(f, home) for f in [*_code_folders(target_ref), *settings.code]}))
     code = _exposed([*projects, *(p for p in sys.path if p and os.path.isdir(p)), cwd], projects, home)
-    return Plan(tempfile.mkdtemp(prefix="masfuzz-sut-"), tuple(code), projects, home,
+    from masfuzz.exec import cgroup
+
+    return Plan(own_folder("masfuzz-sut-"), tuple(code), projects, home,
                 tuple(os.path.realpath(p) for p in settings.binds), bool(settings.allow_net),
                 settings.pass_env, tuple(os.path.realpath(p) for p in settings.hidden), os.getcwd(),
-                settings.limits, _real_paths(target_ref, cwd))
+                settings.limits, _real_paths(target_ref, cwd),
+                # the scratch tmpfs's pages are charged to the cgroup too: they are --sandbox-disk's
+                cgroup.create(settings.limits.memory_mb + settings.limits.disk_mb) or "")
 
 
 def _real_paths(target_ref: str, cwd: str) -> tuple[tuple[str, str], ...]:
@@ -205,7 +211,10 @@ def _real_paths(target_ref: str, cwd: str) -> tuple[tuple[str, str], ...]:
 
 def discard(plan: Plan | None) -> None:
     if plan is not None:
+        from masfuzz.exec import cgroup
+
         shutil.rmtree(plan.scratch, ignore_errors=True)
+        cgroup.remove(plan.cgroup)
 
 
 def _code_folders(target_ref: str) -> list[str]:
@@ -299,8 +308,10 @@ def check(settings: SandboxSettings) -> None:
 def enter(plan: Plan) -> None:
     """Confine this worker process by `plan`. Returns only in the confined serving worker; the
     process it was called in stays outside, waits, and ends as the serving worker ended."""
-    from masfuzz.exec import confine
+    from masfuzz.exec import cgroup, confine
 
+    if plan.cgroup:  # while this process is still itself outside: inside, no cgroup is seen
+        cgroup.enter(plan.cgroup)
     confine.close_descriptors([0, 1, 2])
     confine.clean_environment(plan.pass_env)
     sutenv = sys.modules.get("masfuzz.sutenv")
@@ -586,12 +597,20 @@ def _tasks() -> int:
 
 def died_of(status: int, stderr: str, plan: Plan | None) -> dict[str, Any] | None:
     """The limit a confined worker that ended with `status` (its stderr's tail) died of: its
-    CPU time (SIGXCPU, `_first`), or memory its native code was refused (an abort or segfault
-    after an allocator's message); None when none, or unconfined."""
+    CPU time (SIGXCPU, `_first`), the memory of its cgroup (a SIGKILL the kernel's OOM killer
+    counted, `masfuzz.exec.cgroup`), or memory its native code was refused (an abort or segfault
+    after an allocator's message); None when none (a signal of the app's own code: its crash),
+    or unconfined. A dead process's address space cannot be read any more (the kernel frees it
+    before the parent reaps), so native code that dies silently of a refused allocation, with
+    no cgroup's count or message, reads as the app's crash."""
     if plan is None:
         return None
+    from masfuzz.exec import cgroup
+
     if status == -signal.SIGXCPU:
         return hit("cpu", plan.limits)
+    if status == -signal.SIGKILL and cgroup.oom_killed(plan.cgroup):
+        return hit("memory", plan.limits)
     if status != 0 and _HIT_TEXT["memory"].search(stderr):
         return hit("memory", plan.limits)
     return None

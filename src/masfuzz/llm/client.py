@@ -22,6 +22,7 @@ from typing import Any
 from masfuzz.errors import MasfuzzError, ModelCallFailed, ModelError
 from masfuzz.llm.accounting import Ledger, price_of
 from masfuzz.llm.cache import ResponseCache, cache_key
+from masfuzz.proc import own_folder
 from masfuzz.llm.modelstring import ModelSpec, parse_model_string
 from masfuzz.redact import redact, redact_data
 from masfuzz.trace import model_call
@@ -66,7 +67,7 @@ class ConnectionLimit:
         """The slot folder this process and the workers it starts share (made on first use,
         removed when the process ends)."""
         if self._folder is None:
-            self._folder, self._own = tempfile.mkdtemp(prefix="masfuzz-slots-"), True
+            self._folder, self._own = own_folder("masfuzz-slots-"), True
             atexit.register(shutil.rmtree, self._folder, True)
         return self._folder
 

@@ -180,6 +180,7 @@ _INSTALLED = f"{os.sep}site-packages{os.sep}"  # an installed package's code: no
 # (it shows the tool its own folder, the fixture and the Python install only).
 _MISSING_FILE = re.compile(r"No such file or directory: '(/[^']+)'")
 _LIMIT_TYPES = {"MemoryError": "the sandbox's memory limit (--memory-mb)",
+                "Crash[out of memory]": "the sandbox's memory limit (--memory-mb) for all of a worker's processes",
                 "Crash[SIGXCPU]": "the sandbox's CPU-time limit (--timeout)",
                 "Crash[SIGXFSZ]": "the sandbox's file size limit"}
 

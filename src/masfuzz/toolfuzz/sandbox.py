@@ -88,8 +88,9 @@ from masfuzz.exec.confine import (Confinement, become_root_inside, build_root, c
 # imported here, not in the worker: a module imported in a forked worker is parsed there, and a
 # fork taken while another thread of masfuzz was inside CPython 3.11's AST constructor left the
 # child's parser state corrupt ("AST constructor recursion depth mismatch", gh-106905)
+from masfuzz.exec import cgroup
 from masfuzz.exec.codecov import meter
-from masfuzz.proc import descendants, reap
+from masfuzz.proc import descendants, own_folder, reap
 from masfuzz.toolfuzz.priors import call_tainted
 from masfuzz.toolfuzz.swallowed import SWALLOWED_ERROR, logged_exceptions
 from masfuzz.toolfuzz.swallowed import swallowed as swallowed_exception
@@ -103,6 +104,7 @@ MAX_RESULT_CHARS = 4000
 RETURNED_ERROR = "ReturnedError"  # error_type of an error message a tool returned instead of raising
 CONTRACT_VIOLATION = "ContractViolation"  # error_type of a return of the wrong type
 SETUP_ERROR = "SetupError"  # error_type of a fixture or setup that failed before the tool ran
+OUT_OF_MEMORY = "Crash[out of memory]"  # error_type of a call the kernel killed at the memory cgroup's limit
 MAX_OUTPUT_CHARS = 2000  # the tail of a call's standard output and error kept with its outcome
 # What a returned error message starts with, whatever the tool's style: "Error: ...",
 # "ERROR ...", "Traceback (most recent call last)", an exception's repr "KeyError('x')" or its
@@ -254,6 +256,8 @@ def _confined(conn: Any, conf: Confinement, serve: Callable[[Any], None]) -> Non
     `serve(lib)` in it, as PID 1 of its PID namespace. This process stays outside, writes the
     user namespace's id maps and passes on how the worker ended; a refused step is sent to the
     parent as {"kind": "refused", "detail": why}."""
+    if conf.cgroup:  # while still outside: inside the namespaces no cgroup is seen
+        cgroup.enter(conf.cgroup)
     close_descriptors([conn.fileno()])
     clean_environment(conf.keep_env)
     lib = libc()
@@ -350,7 +354,7 @@ def isolation_problem() -> str | None:
     """Why this machine cannot confine a tool (None: it can), probed once per process by
     confining a worker that does nothing."""
     if not _PROBLEM:
-        base = tempfile.mkdtemp(prefix="masfuzz-probe-")
+        base = own_folder("masfuzz-probe-")
         ctx = multiprocessing.get_context("fork")
         parent, child = ctx.Pipe()
         conf = _confinement(None, CallState(), base, 1)
@@ -888,7 +892,9 @@ class Sandbox:
         if self.isolate and (why := isolation_problem()) is not None:
             raise SandboxUnavailable(why)
         self.limits = limits or SandboxLimits()
-        self.base = tempfile.mkdtemp(prefix="masfuzz-sandbox-")
+        self.base = own_folder("masfuzz-sandbox-")
+        # all a worker's processes share the memory limit where a cgroup can be made (docs/sandbox.md)
+        self.cgroup = cgroup.create(self.limits.memory_mb + self.limits.disk_mb) if self.isolate else None
         self._ctx = multiprocessing.get_context("fork")
         self._proc: Any = None
         self._conn: Any = None
@@ -908,6 +914,7 @@ class Sandbox:
     def _start_worker(self) -> None:
         parent, child = self._ctx.Pipe()
         conf = _confinement(self.tool, self.state, self.base, self.limits.disk_mb)
+        conf.cgroup = self.cgroup or ""
         if self.isolate:
             def serve(lib: Any) -> None:
                 _worker(child, self.tool, self.limits, conf.scratch, True, self.state, conf, lib)
@@ -971,6 +978,7 @@ class Sandbox:
         self._next_id += 1
         start = time.perf_counter()
         limit = self.limits.time_s if time_s is None else min(time_s, self.limits.time_s)
+        killed = cgroup.oom_killed(self.cgroup)
         try:
             self._conn.send((self._next_id, arguments, taint))
             if not self._conn.poll(limit):
@@ -978,7 +986,7 @@ class Sandbox:
                 return CallOutcome("timeout", error_type="Timeout",
                                    message=f"no answer within {limit:g} s; killed",
                                    duration=time.perf_counter() - start)
-            return CallOutcome.from_json(self._conn.recv_bytes())
+            return self._out_of_memory(CallOutcome.from_json(self._conn.recv_bytes()), killed)
         except ValueError as exc:  # the channel carried something else: a tool forging answers
             self._stop(kill=True)
             return CallOutcome("crash", error_type="Crash", message=f"the worker's answer was not an outcome ({exc})",
@@ -989,15 +997,25 @@ class Sandbox:
                 self._proc.join(1)
                 code = self._proc.exitcode
             self._stop(kill=True)
-            return CallOutcome("crash", error_type=_crash_name(code),
-                               message=f"the tool's process died (exit code {code})",
-                               duration=time.perf_counter() - start)
+            outcome = CallOutcome("crash", error_type=_crash_name(code),
+                                  message=f"the tool's process died (exit code {code})",
+                                  duration=time.perf_counter() - start)
+            return self._out_of_memory(outcome, killed)
+
+    def _out_of_memory(self, outcome: CallOutcome, killed_before: int) -> CallOutcome:
+        """A call's SIGKILL that the memory cgroup's OOM killer counted is the memory limit's
+        kill (a setting's), not the tool's crash."""
+        if outcome.error_type == "Crash[SIGKILL]" and cgroup.oom_killed(self.cgroup) > killed_before:
+            outcome.error_type = OUT_OF_MEMORY
+            outcome.message += f", killed at the sandbox's memory limit ({self.limits.memory_mb} MB, all its processes)"
+        return outcome
 
     def run(self, calls: list[tuple[dict[str, Any], bool]]) -> list[CallOutcome]:
         return [self.call(args, taint=taint) for args, taint in calls]
 
     def close(self) -> None:
         self._stop(kill=False)
+        cgroup.remove(self.cgroup)
         shutil.rmtree(self.base, ignore_errors=True)
 
 
