@@ -1,0 +1,120 @@
+"""The SUT model bridge: a CrewAI `BaseLLM` (CrewAI's own custom-LLM interface) that answers an
+agent's model calls through masfuzz.
+
+A run sets one `MasfuzzLLM` as the `llm` of every agent it reaches (and as the crew's
+`manager_llm` when CrewAI makes its own manager), so no call can leave for a provider. It says
+it supports function calling, so CrewAI's executor hands it the agent's tools as OpenAI-style
+function schemas and takes its tool calls back in the same form (CrewAI runs the tools itself);
+every `ChatRequest` names the agent asking (`from_agent`, the object CrewAI passes), and is
+answered by the client of the model string `Scenario.model_for(agent)` names. CrewAI's call is
+synchronous, inside its own threads: the bridge runs the client's coroutine on the run's event
+loop and waits for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from masfuzz.errors import ModelError
+from masfuzz.llm.types import ChatMessage, ChatReply, ChatRequest, ToolCallRequest, ToolDef
+
+_bridge_class: Any = None
+
+
+def bridge_class() -> Any:
+    """`MasfuzzLLM`, made on first use so that importing masfuzz never imports CrewAI."""
+    global _bridge_class
+    if _bridge_class is not None:
+        return _bridge_class
+    from crewai import BaseLLM
+
+    class MasfuzzLLM(BaseLLM):
+        """The model of one run: `agent_of` names the agent asking."""
+
+        llm_type: str = "masfuzz"
+        scenario: Any = None
+        clients: Any = None  # model string -> masfuzz ModelClient
+        agent_of: Any = None  # CrewAI agent object -> agent id
+        on_reply: Any = None  # (agent, request, reply, task) -> None
+        extra_tools: dict[str, Any] = {}  # agent id -> restricted-tool probes offered to it
+        loop: Any = None  # the run's event loop
+
+        def supports_function_calling(self) -> bool:
+            return True
+
+        def supports_stop_words(self) -> bool:
+            return False
+
+        def get_context_window_size(self) -> int:
+            return 128_000
+
+        def call(self, messages: Any, tools: Any = None, callbacks: Any = None,
+                 available_functions: Any = None, from_task: Any = None, from_agent: Any = None,
+                 response_model: Any = None, **_: Any) -> Any:
+            agent = self.agent_of(from_agent)
+            request = chat_request(agent, messages, tools, self.extra_tools.get(agent, ()),
+                                   temperature=self.temperature, response_model=response_model)
+            model_string = self.scenario.model_for(agent)
+            if not model_string:
+                raise ModelError(f"no model for agent {agent!r}: give --sut-model")
+            reply: ChatReply = asyncio.run_coroutine_threadsafe(
+                self.clients(model_string).complete(request), self.loop).result()
+            self.on_reply(agent, request, reply, from_task)
+            if reply.tool_calls:
+                return [{"id": c.id or f"call_{i}", "type": "function",
+                         "function": {"name": c.name, "arguments": json.dumps(c.arguments)}}
+                        for i, c in enumerate(reply.tool_calls)]
+            if response_model is not None and reply.text:
+                return response_model.model_validate_json(reply.text)
+            return reply.text or ""
+
+    _bridge_class = MasfuzzLLM
+    return MasfuzzLLM
+
+
+def make_llm(*, model: str, temperature: float | None, **fields: Any) -> Any:
+    return bridge_class()(model=model or "masfuzz", temperature=temperature, **fields)
+
+
+def chat_request(agent: str, messages: Any, tools: Any, probes: tuple[ToolDef, ...], *,
+                 temperature: float | None, response_model: Any) -> ChatRequest:
+    defs = [ToolDef(name=t["function"]["name"], description=t["function"].get("description", ""),
+                    parameters=t["function"].get("parameters") or {"type": "object", "properties": {}})
+            for t in tools or () if isinstance(t, dict) and "function" in t]
+    offered = {d.name for d in defs}
+    defs += [p for p in probes if p.name not in offered]
+    return ChatRequest(
+        messages=tuple(_messages(messages)), tools=tuple(defs),
+        response_schema=response_model.model_json_schema() if response_model is not None else None,
+        temperature=temperature, role="sut", agent=agent)
+
+
+def _messages(messages: Any) -> list[ChatMessage]:
+    if isinstance(messages, str):
+        return [ChatMessage(role="user", content=messages)]
+    out = []
+    for m in messages:
+        role = m.get("role", "user")
+        content = m.get("content")
+        if isinstance(content, list):  # multimodal parts: their text
+            content = "\n".join(p.get("text", "") for p in content if isinstance(p, dict))
+        calls = tuple(ToolCallRequest(id=c.get("id", ""), name=c["function"]["name"],
+                                      arguments=_arguments(c["function"].get("arguments")))
+                      for c in m.get("tool_calls") or ())
+        out.append(ChatMessage(role=role if role in ("system", "user", "assistant", "tool") else "user",
+                               content=content, name=m.get("name"), tool_calls=calls,
+                               tool_call_id=m.get("tool_call_id")))
+    return out
+
+
+def _arguments(raw: Any) -> dict[str, Any]:
+    if isinstance(raw, dict):
+        return raw
+    try:
+        value = json.loads(raw or "{}")
+    except ValueError:
+        return {"_raw": raw}
+    return value if isinstance(value, dict) else {"_raw": value}
+
