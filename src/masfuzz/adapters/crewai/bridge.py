@@ -50,6 +50,14 @@ def bridge_class() -> Any:
         def get_context_window_size(self) -> int:
             return 128_000
 
+        def get_input_tokens_count(self, messages: Any, tools: Any = None,
+                                   response_model: Any = None) -> int:
+            """CrewAI's preflight of a request's size: masfuzz's own estimate (CrewAI's
+            fallback warns at every call that it has none)."""
+            from masfuzz.llm.scripted import estimate_tokens
+
+            return sum(estimate_tokens(m.content or "") for m in _messages(messages))
+
         def call(self, messages: Any, tools: Any = None, callbacks: Any = None,
                  available_functions: Any = None, from_task: Any = None, from_agent: Any = None,
                  response_model: Any = None, **_: Any) -> Any:
@@ -84,7 +92,9 @@ def chat_request(agent: str, messages: Any, tools: Any, probes: tuple[ToolDef, .
                     parameters=t["function"].get("parameters") or {"type": "object", "properties": {}})
             for t in tools or () if isinstance(t, dict) and "function" in t]
     offered = {d.name for d in defs}
-    defs += [p for p in probes if p.name not in offered]
+    # probes only beside the agent's own tools: CrewAI takes tool calls back (native function
+    # calling) only from an agent that has some; from one without, a call would be its answer
+    defs += [p for p in probes if p.name not in offered] if defs else []
     return ChatRequest(
         messages=tuple(_messages(messages)), tools=tuple(defs),
         response_schema=response_model.model_json_schema() if response_model is not None else None,

@@ -68,7 +68,7 @@ async def run_scenario(crew: Any, w: Walk, spec: WorkflowSpec, scenario: Scenari
     async with system_lock(crew):
         loop = asyncio.get_running_loop()
         try:
-            with injected(w, scenario, clients, recording, probes, loop), hooked(recording):
+            with controlled(w, scenario, clients, recording, probes, loop), hooked(recording):
                 result = await asyncio.wait_for(asyncio.to_thread(
                     crew.kickoff, inputs=_inputs(crew, scenario.input)), timeout)
         except (ModelCallFailed, ModelError) as exc:
@@ -94,13 +94,12 @@ def _inputs(crew: Any, text: str) -> dict[str, str]:
     called."""
     import re
 
-    names: set[str] = set()
-    for task in crew.tasks:
-        names.update(re.findall(r"\{([A-Za-z_][A-Za-z0-9_]*)\}",
-                                f"{task.description} {task.expected_output}"))
-    for agent in crew.agents:
-        names.update(re.findall(r"\{([A-Za-z_][A-Za-z0-9_]*)\}",
-                                f"{agent.role} {agent.goal} {agent.backstory}"))
+    def original(obj: Any, attr: str) -> str:  # before an earlier kickoff filled it in
+        return str(getattr(obj, f"_original_{attr}", None) or getattr(obj, attr, "") or "")
+
+    texts = [original(t, a) for t in crew.tasks for a in ("description", "expected_output")]
+    texts += [original(a, k) for a in crew.agents for k in ("role", "goal", "backstory")]
+    names = set(re.findall(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", " ".join(texts)))
     return {n: text for n in sorted(names)} or {"input": text}
 
 
@@ -125,7 +124,9 @@ class Recording:
     # -- model calls (the bridge) ----------------------------------------------------------
     def on_reply(self, agent: str, request: ChatRequest, reply: ChatReply, task: Any) -> None:
         rec = self.rec
-        if task is not None and task is not self._task:
+        # a task of the crew's own starts (a delegated piece of work is a task CrewAI makes
+        # for the coworker: no boundary)
+        if task is not self._task and any(task is t for t in self.walk.crew.tasks):
             if self._task is not None and self.speaking and self.speaking != agent \
                     and self.walk.manager is None:
                 rec.add(DelegationEvent(**{"from": self.speaking}, to=agent, trigger="sequence",
@@ -188,7 +189,7 @@ def hooked(recording: Recording) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def injected(w: Walk, scenario: Scenario, clients: Any, recording: Recording,
+def controlled(w: Walk, scenario: Scenario, clients: Any, recording: Recording,
              probes: dict[str, Any], loop: Any) -> Iterator[None]:
     """Every agent's `llm` masfuzz's for the run (the manager's too), every tool with a fault or
     a stub answered by it, and the tasks in the scenario's speaking order; all put back on exit."""
@@ -218,7 +219,12 @@ def injected(w: Walk, scenario: Scenario, clients: Any, recording: Recording,
             for a in w.agents}
         for edge in w.tools:
             injection = recording.faults.get(edge.name)
-            if injection is not None and "_run" not in edge.tool.__dict__:
+            if injection is None or any(u[0] is edge.tool for u in undo):
+                continue
+            if "func" in type(edge.tool).model_fields:  # a `@tool` function: `run` calls it
+                undo.append((edge.tool, "func", edge.tool.func))
+                edge.tool.func = _replaced(injection, edge.name)
+            else:  # a BaseTool subclass: `run` calls its `_run`, replaced on this object only
                 object.__setattr__(edge.tool, "_run", _replaced(injection, edge.name))
                 undo.append((edge.tool, "-_run", None))
         if scenario.speaking_order:
