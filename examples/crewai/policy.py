@@ -74,6 +74,6 @@ def manager(request: ChatRequest):
     task = _task(request)
     if tool_results(request, "delegate_work_to_coworker"):
         return say(tool_results(request, "delegate_work_to_coworker")[-1].content or "")
-    coworker = "Researcher" if "weather" in task else "Editor" if "Edit" in task else "Planner"
+    coworker = "Editor" if "Edit the plan" in task else "Planner" if "Plan a day" in task else "Researcher"
     return call("delegate_work_to_coworker", task=task, context=last_user_text(request),
                 coworker=coworker)

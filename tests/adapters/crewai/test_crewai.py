@@ -17,7 +17,6 @@ from masfuzz.scenario import Fault, Scenario  # noqa: E402
 from masfuzz.trace import Message, RestrictedAttempt, ToolCall, ToolResult  # noqa: E402
 
 from tests.adapters.helpers import delegations, run_scenario, system  # noqa: E402
-from tests.conftest import ROOT  # noqa: E402
 
 SMALL = "tests/adapters/crewai/crew_systems.py:sequential"
 BOSS = "tests/adapters/crewai/crew_systems.py:hierarchical"
@@ -25,10 +24,7 @@ POLICY = "scripted/tests/adapters/crewai/crew_systems.py:policy"
 TRIP = "examples/crewai/crew.py:crew"
 TRIP_POLICY = "scripted/examples/crewai/policy.py:policy"
 
-
-@pytest.fixture(autouse=True)
-def _in_repo(monkeypatch):
-    monkeypatch.chdir(ROOT)
+pytestmark = pytest.mark.usefixtures("in_repo")
 
 
 def test_extraction_of_tasks_context_delegation_tools_and_the_manager():
