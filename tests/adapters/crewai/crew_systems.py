@@ -4,6 +4,7 @@ scripted policy that answers their agents from what CrewAI gives each one."""
 from __future__ import annotations
 
 from crewai import Agent, Crew, Process, Task
+from crewai.project import CrewBase, agent, crew, task
 from crewai.tools import BaseTool, tool
 from pydantic import BaseModel, Field
 
@@ -81,3 +82,22 @@ def policy(request: ChatRequest):
                     coworker="Counter" if "Count" in task else "Writer")
     heard = done[-1].content if done else ""
     return say(f"I am {agent}: {heard}".strip())
+
+
+@CrewBase
+class Project:
+    """A CrewAI project as `crewai create` lays it out (agents and tasks by decorated methods,
+    the crew by its `@crew` method), its configuration in code rather than YAML."""
+
+    @agent
+    def counter(self) -> Agent:
+        return _agents()[0]
+
+    @task
+    def count(self) -> Task:
+        return Task(description="Count the words of: {text}", expected_output="a number",
+                    agent=self.counter())
+
+    @crew
+    def team(self) -> Crew:
+        return Crew(agents=self.agents, tasks=self.tasks, process=Process.sequential)

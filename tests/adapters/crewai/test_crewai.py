@@ -40,6 +40,8 @@ def test_extraction_of_tasks_context_delegation_tools_and_the_manager():
         ("counter", "writer", "sequence"),  # write's context
         ("definer", "counter", "delegate"), ("definer", "writer", "delegate")}  # allow_delegation
     assert CoordinationGraph(spec).obligations().counts()["C3"] == 4  # 3 agents x 2 tools - 2
+    _, _, project = system("tests/adapters/crewai/crew_systems.py:Project")  # its @crew method
+    assert [a.id for a in project.agents] == ["counter"] and project.tools[0].id == "count_words"
     _, _, boss = system(BOSS)
     assert boss.system.entry_agent == "crew_manager" and boss.system.pattern == "orchestrated"
     assert {(d.from_, d.to) for d in boss.delegations} == {

@@ -33,12 +33,23 @@ def crew_of(obj: Any) -> Any:
     if isinstance(obj, Crew):
         return obj
     instance = obj() if isinstance(obj, type) else obj
-    builders = [name for name in dir(type(instance))
-                if getattr(getattr(type(instance), name, None), "is_crew", False)]
+    builders = [name for name, value in vars(type(instance)).items() if _is_crew_method(value)]
     if len(builders) != 1:
         raise TargetError(f"{type(instance).__name__}: a CrewAI project class needs exactly one "
                           f"@crew method (found {len(builders)})")
     return getattr(instance, builders[0])()
+
+
+def _is_crew_method(value: Any) -> bool:
+    """A method `@crew` made: CrewAI keeps no mark on it, but its chain of wrapped functions
+    holds the decorator's own `wrapper` (from crewai.project)."""
+    while callable(value):
+        code = getattr(value, "__code__", None)
+        if code is not None and code.co_name == "wrapper" and "crewai" in code.co_filename \
+                and "project" in code.co_filename:
+            return True
+        value = getattr(value, "__wrapped__", None)
+    return False
 
 
 class CrewAIAdapter(WalkingAdapter):
