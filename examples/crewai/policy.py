@@ -2,8 +2,9 @@
 
 It reads what CrewAI gives each agent: the researcher calls its weather tool for the city in its
 task and reports the result (or says the tool failed); the planner asks the researcher a
-question when its context has no forecast, else plans around it; the editor names the weather
-its context carries. CrewAI's manager delegates each task to the agent whose role fits it.
+question when its context has no forecast (`ask_question_to_researcher`: masfuzz shows CrewAI's
+delegation tools one per coworker), else plans around it; the editor names the weather its
+context carries. CrewAI's manager delegates each task to the agent whose role fits it.
 
     masfuzz exec examples/crewai/crew.py:crew --input "Lisbon" \\
         --sut-model scripted/examples/crewai/policy.py:policy
@@ -59,9 +60,9 @@ def _forecast(request: ChatRequest) -> str | None:
 
 def planner(request: ChatRequest):
     forecast = _forecast(request)
-    if forecast is None and not tool_results(request) and offered(request, "ask_question_to_coworker"):
-        return call("ask_question_to_coworker", question="What is the weather?",
-                    context=_task(request), coworker="Researcher")
+    if forecast is None and not tool_results(request) and offered(request, "ask_question_to_researcher"):
+        return call("ask_question_to_researcher", question="What is the weather?",
+                    context=_task(request))
     return say(f"Morning walk, afternoon museum, evening dinner ({forecast or 'weather unknown'}).")
 
 
@@ -72,8 +73,7 @@ def editor(request: ChatRequest):
 
 def manager(request: ChatRequest):
     task = _task(request)
-    if tool_results(request, "delegate_work_to_coworker"):
-        return say(tool_results(request, "delegate_work_to_coworker")[-1].content or "")
-    coworker = "Editor" if "Edit the plan" in task else "Planner" if "Plan a day" in task else "Researcher"
-    return call("delegate_work_to_coworker", task=task, context=last_user_text(request),
-                coworker=coworker)
+    if tool_results(request):
+        return say(tool_results(request)[-1].content or "")
+    coworker = "editor" if "Edit the plan" in task else "planner" if "Plan a day" in task else "researcher"
+    return call(f"delegate_work_to_{coworker}", task=task, context=last_user_text(request))

@@ -8,7 +8,7 @@ from crewai.project import CrewBase, agent, crew, task
 from crewai.tools import BaseTool, tool
 from pydantic import BaseModel, Field
 
-from masfuzz.llm.scripted import call, offered, say, tool_results
+from masfuzz.llm.scripted import call, handoff, offered, say, tool_results
 from masfuzz.llm.types import ChatRequest
 
 
@@ -71,15 +71,15 @@ def policy(request: ChatRequest):
     if agent == "counter" and not done:
         return call("count_words", text=task.split("Count the words of: ", 1)[-1].split("\n")[0])
     if agent == "definer" and not done:
-        if "delegate" in task and offered(request, "delegate_work_to_coworker"):
-            return call("delegate_work_to_coworker", task="write it", context="crew", coworker="Writer")
+        if "delegate" in task and offered(request, "delegate_work_to_writer"):
+            return handoff("writer")  # CrewAI is given the task and the writer's role
         if offered(request, "count_words"):  # the probe of a tool it does not have
             return call("count_words", text="a b")
     if agent == "definer" and not tool_results(request, "glossary_lookup"):
         return call("glossary_lookup", term="crew")
-    if agent == "crew_manager" and not tool_results(request, "delegate_work_to_coworker"):
-        return call("delegate_work_to_coworker", task=task[:80], context="",
-                    coworker="Counter" if "Count" in task else "Writer")
+    if agent == "crew_manager" and not done:
+        return call("delegate_work_to_counter" if "Count" in task else "delegate_work_to_writer",
+                    task=task[:80], context="")
     heard = done[-1].content if done else ""
     return say(f"I am {agent}: {heard}".strip())
 

@@ -200,7 +200,8 @@ def controlled(w: Walk, scenario: Scenario, clients: Any, recording: Recording,
     def llm_for(agent_id: str, current: Any) -> Any:
         return make_llm(model=_model_string(current), temperature=getattr(current, "temperature", None),
                         scenario=scenario, clients=clients, agent_of=recording.agent_of,
-                        on_reply=recording.on_reply, extra_tools=probes, loop=loop)
+                        on_reply=recording.on_reply, extra_tools=probes, loop=loop,
+                        roles={w.id_of(a): str(a.role) for a in w.agents})
 
     try:
         for agent in w.agents:
