@@ -143,8 +143,12 @@ class Recording:
         name = str(ctx.tool_name)
         args = dict(ctx.tool_input or {})
         if name in DELEGATION_TOOLS:
-            to = self.walk.by_role(str(args.get("coworker", ""))) or str(args.get("coworker", ""))
-            self.rec.add(DelegationEvent(**{"from": agent}, to=to, trigger="delegate", t=self.rec.now()))
+            # a coworker no agent's role names is no hand-over: CrewAI answers the model with
+            # an error that lists the coworkers
+            to = self.walk.by_role(str(args.get("coworker", "")))
+            if to is not None:
+                self.rec.add(DelegationEvent(**{"from": agent}, to=to, trigger="delegate",
+                                             t=self.rec.now()))
             return None
         if name in self.workflow_tools and (agent, name) not in self.allowed:
             self.rec.add(RestrictedAttempt(agent=agent, tool=name, arguments=args, mode=(
