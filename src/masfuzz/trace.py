@@ -321,6 +321,18 @@ class TraceRecorder:
                 break
         self.add(AgentTurn(agent=agent, t=self.now()))
 
+    def replied(self, agent: str, request: Any, reply: Any) -> None:
+        """`agent`'s model answered `request` (a `ChatRequest`) with `reply` (a `ChatReply`): its
+        usage counted, its system prompt kept (`SYSTEM_PROMPTS`, the first seen), its text said."""
+        self.usage.model_calls += 1
+        self.usage.tokens_in += reply.usage.tokens_in
+        self.usage.tokens_out += reply.usage.tokens_out
+        system = "\n".join(m.content or "" for m in request.messages if m.role == "system").strip()
+        if system:
+            self.meta.setdefault(SYSTEM_PROMPTS, {}).setdefault(agent, system)
+        if reply.text:
+            self.add(Message(agent=agent, role="assistant", content=reply.text, t=self.now()))
+
     @property
     def terminated(self) -> bool:
         return any(isinstance(e, TerminationEvent) for e in self.events)

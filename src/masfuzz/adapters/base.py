@@ -110,6 +110,7 @@ ADAPTERS: dict[str, tuple[str, ...]] = {
     "ag2": ("autogen", "ag2"),
     "pydantic_ai": ("pydantic_ai",),
     "adk": ("google.adk",),
+    "crewai": ("crewai",),
 }
 
 
@@ -139,7 +140,7 @@ def resolve(obj: Any, target: str = "") -> tuple[Adapter, Any]:
     raise TargetError(
         f"{target}: a {type(obj).__module__}.{type(obj).__qualname__} is not a system masfuzz "
         "can test (expected an Agents SDK Agent, an AutoGen AgentChat team or agent, a "
-        "LangGraph graph, an AG2 agent, a PydanticAI Agent, a Google ADK agent, or a zero-argument "
+        "LangGraph graph, an AG2 agent, a PydanticAI Agent, a Google ADK agent, a CrewAI crew, or a zero-argument "
         "function returning one)"
     )
 
@@ -168,7 +169,7 @@ def _one_system_of(module: Any, target: str) -> tuple[Adapter, Any]:
                           f"systems: {', '.join(names)}")
     raise TargetError(f"{target}: no system masfuzz can test at its top level (an Agents SDK "
                       "Agent, an AutoGen AgentChat team or agent, a LangGraph graph, an AG2 "
-                      "agent, a PydanticAI Agent, a Google ADK agent); name one as FILE:NAME, or a "
+                      "agent, a PydanticAI Agent, a Google ADK agent, a CrewAI crew); name one as FILE:NAME, or a "
                       "zero-argument function returning one")
 
 

@@ -238,22 +238,7 @@ def model_name(agent: Any) -> str | None:
 def extract(root: Any, *, target: str = "") -> tuple[WorkflowSpec, Walk]:
     w = walk(root)
     agents = tuple(_agent_spec(a, w) for a in w.agents)
-    tools: dict[str, ToolSpec] = {}
-    allow: dict[tuple[str, str], None] = {}
-    for edge in w.tools:
-        allow[(w.id_of(edge.owner), edge.name)] = None
-        tools.setdefault(edge.name, ToolSpec(
-            id=edge.name, description=edge.description, parameters=edge.parameters,
-            kind=edge.kind,  # type: ignore[arg-type]
-            source=_source(getattr(edge.tool, "func", None) or edge.tool)))
-    seen: set[tuple[str, str, str]] = set()
-    delegations = []
-    for d in w.delegations:
-        key = (w.id_of(d.source), w.id_of(d.target), d.trigger)
-        if key not in seen:
-            seen.add(key)
-            delegations.append(Delegation(**{"from": key[0]}, to=key[1], trigger=d.trigger,
-                                          condition=d.condition))
+    tools, allow, delegations = spec_edges(w, lambda tool: _source(getattr(tool, "func", None) or tool))
     spec = WorkflowSpec(
         system=SystemInfo(id=_system_id(target, root), entry_agent=w.id_of(root),
                           framework=FRAMEWORK, pattern=_pattern(root, delegations)),
@@ -267,6 +252,29 @@ def extract(root: Any, *, target: str = "") -> tuple[WorkflowSpec, Walk]:
         notes=tuple(dict.fromkeys(w.notes)),
     )
     return spec, w
+
+
+def spec_edges(w: SharedWalk, source: Any) -> tuple[dict[str, ToolSpec], dict[tuple[str, str], None],
+                                                    list[Delegation]]:
+    """A walk's tools (by name, the first seen), allowed (agent, tool) pairs and delegations
+    (one per source, target and trigger), as the spec states them; `source(tool)` locates a tool."""
+    tools: dict[str, ToolSpec] = {}
+    allow: dict[tuple[str, str], None] = {}
+    for edge in w.tools:
+        allow[(w.id_of(edge.owner), edge.name)] = None
+        tools.setdefault(edge.name, ToolSpec(
+            id=edge.name, description=edge.description, parameters=edge.parameters,
+            kind=edge.kind,  # type: ignore[arg-type]
+            source=source(edge.tool)))
+    seen: set[tuple[str, str, str]] = set()
+    delegations = []
+    for d in w.delegations:
+        key = (w.id_of(d.source), w.id_of(d.target), d.trigger)
+        if key not in seen:
+            seen.add(key)
+            delegations.append(Delegation(**{"from": key[0]}, to=key[1], trigger=d.trigger,
+                                          condition=d.condition))
+    return tools, allow, delegations
 
 
 def _pattern(root: Any, delegations: list[Delegation]) -> str:

@@ -33,7 +33,7 @@ from masfuzz.errors import MasfuzzError, ModelCallFailed, ModelError
 from masfuzz.llm.types import ChatReply, ChatRequest
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import HARNESS_CAUSE, SYSTEM_PROMPTS, ErrorEvent, Message, RestrictedAttempt, Trace, TraceRecorder
+from masfuzz.trace import HARNESS_CAUSE, ErrorEvent, Message, RestrictedAttempt, Trace, TraceRecorder
 
 DEFAULT_TIMEOUT = 60.0  # seconds, when the scenario sets none (a hanging tool must end somehow)
 APP_NAME = "masfuzz"
@@ -197,14 +197,7 @@ def _recorder(rec: TraceRecorder, exchange: Exchange) -> Any:
     def on_reply(agent: str, request: ChatRequest, reply: ChatReply) -> None:
         rec.received(agent, request.messages)
         rec.turn(agent)
-        rec.usage.model_calls += 1
-        rec.usage.tokens_in += reply.usage.tokens_in
-        rec.usage.tokens_out += reply.usage.tokens_out
-        system = "\n".join(m.content or "" for m in request.messages if m.role == "system").strip()
-        if system:
-            rec.meta.setdefault(SYSTEM_PROMPTS, {}).setdefault(agent, system)
-        if reply.text:
-            rec.add(Message(agent=agent, role="assistant", content=reply.text, t=rec.now()))
+        rec.replied(agent, request, reply)
         probes = {t.name for t in exchange.extra_tools.get(agent, ())}
         for call in reply.tool_calls:
             if call.name in probes:  # recorded as the model asks: the app may fail before ADK runs it

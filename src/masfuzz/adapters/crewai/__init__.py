@@ -1,0 +1,129 @@
+"""The CrewAI adapter: extract a `WorkflowSpec` from a crew, run scenarios on it.
+
+A target is a `Crew`, or a `@CrewBase` class (or instance) of a CrewAI project: its `@crew`
+method builds the crew, as `crewai run` does. Modules: `extract` (the static walk: agents,
+tasks and their context, the process and its manager, delegation, tools), `bridge` (masfuzz's
+model as a CrewAI `BaseLLM`), `run` (one scenario on `Crew.kickoff`, recorded by the bridge and
+CrewAI's tool-call hooks, with tool faults and stubs). CrewAI is imported only when a target
+uses it; it needs an environment of its own (`make crewai`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from masfuzz.adapters.base import WalkingAdapter
+from masfuzz.errors import TargetError
+from masfuzz.scenario import Scenario
+from masfuzz.spec.model import WorkflowSpec
+from masfuzz.trace import Trace
+
+FRAMEWORK = "crewai"
+
+
+def _is_crew_project(obj: Any) -> bool:
+    cls = obj if isinstance(obj, type) else type(obj)
+    return bool(getattr(cls, "is_crew_class", False))
+
+
+def crew_of(obj: Any) -> Any:
+    """The `Crew` a target stands for: itself, or what its `@crew` method builds."""
+    from crewai import Crew
+
+    if isinstance(obj, Crew):
+        return obj
+    instance = obj() if isinstance(obj, type) else obj
+    builders = [name for name, value in vars(type(instance)).items() if _is_crew_method(value)]
+    if len(builders) != 1:
+        raise TargetError(f"{type(instance).__name__}: a CrewAI project class needs exactly one "
+                          f"@crew method (found {len(builders)})")
+    return getattr(instance, builders[0])()
+
+
+def _is_crew_method(value: Any) -> bool:
+    """A method `@crew` made: CrewAI keeps no mark on it, but its chain of wrapped functions
+    holds the decorator's own `wrapper` (from crewai.project)."""
+    while callable(value):
+        code = getattr(value, "__code__", None)
+        if code is not None and code.co_name == "wrapper" and "crewai" in code.co_filename \
+                and "project" in code.co_filename:
+            return True
+        value = getattr(value, "__wrapped__", None)
+    return False
+
+
+class CrewAIAdapter(WalkingAdapter):
+    framework: ClassVar[str] = FRAMEWORK
+    extra: ClassVar[str] = "crewai"
+    model_setting: ClassVar[str] = "Agent.llm"
+
+    @classmethod
+    def accepts(cls, obj: Any) -> bool:
+        from crewai import Crew
+
+        return isinstance(obj, Crew) or _is_crew_project(obj)
+
+    def prepare(self, obj: Any) -> None:
+        from masfuzz.adapters.crewai.run import quiet
+
+        quiet()
+
+    def extract(self, obj: Any, *, target: str = "") -> WorkflowSpec:
+        from masfuzz.adapters.crewai.extract import extract
+        from masfuzz.adapters.crewai.run import quiet
+
+        quiet()
+        spec, w = extract(crew_of(obj), target=target)
+        self.keep_walk(obj, w)
+        return spec
+
+    def fresh_walk(self, obj: Any, spec: WorkflowSpec) -> Any:
+        from masfuzz.adapters.crewai.extract import walk
+
+        return walk(crew_of(obj))
+
+    def model_places(self, obj: Any, spec: WorkflowSpec) -> dict[str, list[str]]:
+        """Every agent has a model in CrewAI (its own `llm`, or CrewAI's default)."""
+        from masfuzz.adapters.crewai.extract import MANAGER_ROLE, slug
+
+        return {a.id: ["Crew.manager_llm" if a.id == slug(MANAGER_ROLE) else self.model_setting]
+                for a in spec.agents}
+
+    async def run(self, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
+        from masfuzz.adapters.crewai.run import run_scenario
+        from masfuzz.llm.settings import sut_client
+
+        w = self.walk_of(obj, spec)
+        return await run_scenario(w.crew, w, spec, scenario, sut_client)
+
+
+ADAPTER = CrewAIAdapter
+
+__all__ = ["ADAPTER", "CrewAIAdapter", "tools_of"]
+
+
+def tools_of(obj: Any, notes: list[str]) -> list[Any]:
+    """Tool fuzzing's hook: the CrewAI tools of the crew's agents and tasks, as `inspect`
+    counts them (tool fuzzing calls a CrewAI tool through its own methods)."""
+    from masfuzz.adapters.crewai.extract import walk
+
+    w = walk(crew_of(obj))
+    notes.extend(w.notes)
+    out, seen = [], set()
+    for edge in w.tools:
+        if edge.name not in seen:
+            seen.add(edge.name)
+            out.append(edge.tool)
+    return out
+
+
+def prepare_worker_template() -> None:
+    """What the pool's template process does once for every worker it forks: import CrewAI's
+    crew, agent and hooks, and make the bridge class. No thread starts."""
+    import crewai.hooks  # noqa: F401
+
+    from masfuzz.adapters.crewai.bridge import bridge_class
+    from masfuzz.adapters.crewai.run import quiet
+
+    quiet()
+    bridge_class()

@@ -1,0 +1,272 @@
+"""Run one scenario on the user's CrewAI crew and record its `Trace`.
+
+CrewAI runs its own `Crew.kickoff` on the user's unmodified crew, in a thread of its own (the
+call is synchronous). For the run every agent's `llm` is a `MasfuzzLLM` (`bridge`), the crew's
+`manager_llm` too when CrewAI makes the manager, and each workflow tool's body is wrapped so
+that a fault or a stub can take its place; all of it is put back afterwards. CrewAI's telemetry
+and tracing are switched off (`CREWAI_DISABLE_TELEMETRY`, `OTEL_SDK_DISABLED`,
+`CREWAI_TRACING_ENABLED=false`), so nothing leaves the machine.
+
+The trace is recorded where CrewAI runs, in order: model calls by the bridge (agent turns, what
+each agent said, a task boundary when a model call comes from the next task: a `sequence`
+delegation to the task's agent), tool calls and results by CrewAI's global tool-call hooks
+(`crewai.hooks`), which run in the executing thread before and after every tool. CrewAI's event
+bus (`crewai.events`) says the same, but its handlers run later in a thread pool, so its order
+is not the run's. A call of "Delegate work to coworker" / "Ask question to coworker" is a
+`delegate` delegation to the coworker it names; a call of a workflow tool the calling agent
+does not have (another agent's, or a restricted-tool probe masfuzz offered) is refused by the
+hook, as CrewAI refuses a blocked tool, and recorded as a restricted attempt.
+
+How a run ends: `completed` with the crew's final output, `timeout` at the scenario's limit,
+`crash` when the crew raises (a task without an agent, an agent's output it cannot parse).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import Iterator
+from typing import Any
+
+from masfuzz.adapters.base import system_lock
+from masfuzz.adapters.crewai.bridge import make_llm
+from masfuzz.adapters.crewai.extract import (DELEGATION_TOOLS, FRAMEWORK, ManagerStandIn, Walk,
+                                             tool_name)
+from masfuzz.adapters.faults import Injection, injected, tool_faults
+from masfuzz.adapters.ordering import in_speaking_order
+from masfuzz.adapters.probes import restricted_probes
+from masfuzz.errors import MasfuzzError, ModelCallFailed, ModelError
+from masfuzz.llm.types import ChatReply, ChatRequest
+from masfuzz.scenario import Scenario
+from masfuzz.spec.model import WorkflowSpec
+from masfuzz.trace import (DelegationEvent, ErrorEvent, Message, RestrictedAttempt,
+                           ToolCall, ToolResult, Trace, TraceRecorder)
+
+DEFAULT_TIMEOUT = 60.0  # seconds, when the scenario sets none
+NO_NETWORK = {"CREWAI_DISABLE_TELEMETRY": "true", "OTEL_SDK_DISABLED": "true",
+              "CREWAI_TRACING_ENABLED": "false", "CREWAI_DISABLE_TRACKING": "true"}
+
+
+def quiet() -> None:
+    """CrewAI's telemetry off for this process (read by CrewAI at every span it would send)."""
+    os.environ.update(NO_NETWORK)
+
+
+async def run_scenario(crew: Any, w: Walk, spec: WorkflowSpec, scenario: Scenario,
+                       clients: Any) -> Trace:
+    quiet()
+    rec = TraceRecorder(scenario_id=scenario.id, system_id=spec.system.id, framework=FRAMEWORK)
+    rec.meta.update({"sut_model": scenario.sut_model, "restricted": scenario.restricted,
+                     "faults": {f.tool: f.mode for f in scenario.faults}})
+    faults = tool_faults(scenario, [t.id for t in spec.tools])
+    probes = restricted_probes(spec) if scenario.restricted == "probe" else {}
+    rec.add(Message(agent=None, role="user", content=scenario.input, t=rec.now()))
+    recording = Recording(rec, w, set(spec.permissions.allow), {t.id for t in spec.tools}, faults)
+    limit = scenario.timeout or DEFAULT_TIMEOUT
+    timeout = max(limit - min(0.5, limit * 0.1), 0.01)
+    async with system_lock(crew):
+        loop = asyncio.get_running_loop()
+        try:
+            with controlled(w, scenario, clients, recording, probes, loop), hooked(recording):
+                result = await asyncio.wait_for(asyncio.to_thread(
+                    crew.kickoff, inputs=_inputs(crew, scenario.input)), timeout)
+        except (ModelCallFailed, ModelError) as exc:
+            rec.add(ErrorEvent(kind="model_error", message=str(exc)))
+            return rec.finish("other", detail=f"the model under test failed: {exc}")
+        except MasfuzzError:
+            raise
+        except asyncio.TimeoutError:
+            rec.add(ErrorEvent(kind="timeout", message=f"the run did not end within {limit:g} s"))
+            return rec.finish("timeout", detail=f"time limit {limit:g} s")
+        except Exception as exc:  # the crew raised: a finding, not a masfuzz crash
+            message = str(exc).splitlines()[0] if str(exc) else ""
+            rec.add(ErrorEvent(agent=recording.speaking, kind=type(exc).__name__, message=message))
+            return rec.finish("crash", detail=f"{type(exc).__name__}: {message}")
+    tasks = len(getattr(result, "tasks_output", None) or ())
+    return rec.finish("completed", detail=f"{tasks} task(s) done",
+                      final_output=str(getattr(result, "raw", result)))
+
+
+def _inputs(crew: Any, text: str) -> dict[str, str]:
+    """The scenario's input for every `{placeholder}` the crew's tasks and agents interpolate
+    (CrewAI refuses a kickoff missing one): the input is what the user asks, whatever it is
+    called."""
+    import re
+
+    def original(obj: Any, attr: str) -> str:  # before an earlier kickoff filled it in
+        return str(getattr(obj, f"_original_{attr}", None) or getattr(obj, attr, "") or "")
+
+    texts = [original(t, a) for t in crew.tasks for a in ("description", "expected_output")]
+    texts += [original(a, k) for a in crew.agents for k in ("role", "goal", "backstory")]
+    names = set(re.findall(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", " ".join(texts)))
+    return {n: text for n in sorted(names)} or {"input": text}
+
+
+class Recording:
+    """What the bridge and the tool hooks record, in the order CrewAI runs them."""
+
+    def __init__(self, rec: TraceRecorder, w: Walk, allowed: set[tuple[str, str]],
+                 workflow_tools: set[str], faults: dict[str, Injection]) -> None:
+        self.rec, self.walk, self.allowed = rec, w, allowed
+        self.workflow_tools, self.faults = workflow_tools, faults
+        self.speaking: str | None = None
+        self._task: Any = None  # the task of the latest model call
+        self._blocked: set[int] = set()  # id(hook context input) of calls the hook refused
+        self._probes: set[tuple[str, str]] = set()  # (agent, tool) probes its model is offered
+
+    def agent_of(self, agent: Any) -> str:
+        if agent is None:
+            return self.speaking or "agent"
+        found = self.walk.ids.get(id(agent)) or self.walk.by_role(str(getattr(agent, "role", "")))
+        return found or str(getattr(agent, "role", "agent"))
+
+    # -- model calls (the bridge) ----------------------------------------------------------
+    def on_reply(self, agent: str, request: ChatRequest, reply: ChatReply, task: Any) -> None:
+        rec = self.rec
+        # a task of the crew's own starts (a delegated piece of work is a task CrewAI makes
+        # for the coworker: no boundary)
+        if task is not self._task and any(task is t for t in self.walk.crew.tasks):
+            if self._task is not None and self.speaking and self.speaking != agent \
+                    and self.walk.manager is None:
+                rec.add(DelegationEvent(**{"from": self.speaking}, to=agent, trigger="sequence",
+                                        t=rec.now()))
+            self._task = task
+        rec.received(agent, request.messages)
+        rec.turn(agent)
+        self.speaking = agent
+        rec.replied(agent, request, reply)
+
+    # -- tools (CrewAI's tool-call hooks) --------------------------------------------------
+    def before(self, ctx: Any) -> bool | None:
+        agent = self.agent_of(ctx.agent)
+        name = str(ctx.tool_name)
+        args = dict(ctx.tool_input or {})
+        if name in DELEGATION_TOOLS:
+            # a coworker no agent's role names is no hand-over: CrewAI answers the model with
+            # an error that lists the coworkers
+            to = self.walk.by_role(str(args.get("coworker", "")))
+            if to is not None:
+                self.rec.add(DelegationEvent(**{"from": agent}, to=to, trigger="delegate",
+                                             t=self.rec.now()))
+            return None
+        if name in self.workflow_tools and (agent, name) not in self.allowed:
+            self.rec.add(RestrictedAttempt(agent=agent, tool=name, arguments=args, mode=(
+                "probe" if (agent, name) in self._probes else "faithful"), t=self.rec.now()))
+            self._blocked.add(id(ctx.tool_input))
+            return False
+        self.rec.add(ToolCall(agent=agent, tool=name, arguments=args, t=self.rec.now()))
+        return None
+
+    def after(self, ctx: Any) -> str | None:
+        agent = self.agent_of(ctx.agent)
+        name = str(ctx.tool_name)
+        if name in DELEGATION_TOOLS:
+            self.rec.turn(agent)  # the coworker answered: the delegator speaks again
+            return None
+        if id(ctx.tool_input) in self._blocked:
+            self._blocked.discard(id(ctx.tool_input))
+            payload = f"tool {name} is not available to agent {agent}"
+            self.rec.add(ToolResult(agent=agent, tool=name, status="blocked", payload=payload,
+                                    t=self.rec.now()))
+            return payload
+        result = str(ctx.tool_result if ctx.tool_result is not None else "")
+        injection = self.faults.get(name)
+        self.rec.add(ToolResult(agent=agent, tool=name, payload=result,
+                                status="error" if result.startswith("Error executing tool") else "ok",
+                                fault=injection.mode if injection else None, t=self.rec.now()))
+        return None
+
+
+@contextlib.contextmanager
+def hooked(recording: Recording) -> Iterator[None]:
+    from crewai.hooks import (register_after_tool_call_hook, register_before_tool_call_hook,
+                              unregister_after_tool_call_hook, unregister_before_tool_call_hook)
+
+    register_before_tool_call_hook(recording.before)
+    register_after_tool_call_hook(recording.after)
+    try:
+        yield
+    finally:
+        unregister_before_tool_call_hook(recording.before)
+        unregister_after_tool_call_hook(recording.after)
+
+
+@contextlib.contextmanager
+def controlled(w: Walk, scenario: Scenario, clients: Any, recording: Recording,
+             probes: dict[str, Any], loop: Any) -> Iterator[None]:
+    """Every agent's `llm` masfuzz's for the run (the manager's too), every tool with a fault or
+    a stub answered by it, and the tasks in the scenario's speaking order; all put back on exit."""
+    crew = w.crew
+    undo: list[tuple[Any, str, Any]] = []
+    recording._probes = {(a, t.name) for a, ts in probes.items() for t in ts}
+
+    def llm_for(agent_id: str, current: Any) -> Any:
+        return make_llm(model=_model_string(current), temperature=getattr(current, "temperature", None),
+                        scenario=scenario, clients=clients, agent_of=recording.agent_of,
+                        on_reply=recording.on_reply, extra_tools=probes, loop=loop,
+                        roles={w.id_of(a): str(a.role) for a in w.agents})
+
+    try:
+        for agent in w.agents:
+            if isinstance(agent, ManagerStandIn):
+                undo += [(crew, "manager_llm", crew.manager_llm), (crew, "manager_agent", None)]
+                crew.manager_llm = llm_for(w.id_of(agent), crew.manager_llm)
+                continue
+            undo.append((agent, "llm", agent.llm))
+            agent.llm = llm_for(w.id_of(agent), agent.llm)
+            # an agent that calls tools through another model sends those calls there too
+            if getattr(agent, "function_calling_llm", None) is not None:
+                undo.append((agent, "function_calling_llm", agent.function_calling_llm))
+                agent.function_calling_llm = None
+        recording.rec.meta["model_swapped_at"] = {
+            w.id_of(a): ["Crew.manager_llm" if isinstance(a, ManagerStandIn) else "Agent.llm"]
+            for a in w.agents}
+        for edge in w.tools:
+            injection = recording.faults.get(edge.name)
+            if injection is None or any(u[0] is edge.tool for u in undo):
+                continue
+            if "func" in type(edge.tool).model_fields:  # a `@tool` function: `run` calls it
+                undo.append((edge.tool, "func", edge.tool.func))
+                edge.tool.func = _replaced(injection, edge.name)
+            else:  # a BaseTool subclass: `run` calls its `_run`, replaced on this object only
+                object.__setattr__(edge.tool, "_run", _replaced(injection, edge.name))
+                undo.append((edge.tool, "-_run", None))
+        if scenario.speaking_order:
+            undo.append((crew, "tasks", crew.tasks))
+            crew.tasks = _ordered(w, scenario.speaking_order)
+            recording.rec.meta["speaking_order"] = [w.id_of(t.agent) for t in crew.tasks]
+        yield
+    finally:
+        for obj, attr, value in reversed(undo):
+            if attr.startswith("-"):
+                obj.__dict__.pop(attr[1:], None)
+            else:
+                setattr(obj, attr, value)
+
+
+def _replaced(injection: Injection, name: str) -> Any:
+    def run(*args: Any, **kwargs: Any) -> Any:
+        return injected(injection, name)
+
+    return run
+
+
+def _model_string(llm: Any) -> str:
+    if llm is None:
+        return "masfuzz"
+    return llm if isinstance(llm, str) else str(getattr(llm, "model", "") or "masfuzz")
+
+
+def _ordered(w: Walk, order: tuple[str, ...]) -> list[Any]:
+    """The crew's tasks with the named agents' tasks first, in the order given: who speaks when
+    under the sequential process. The hierarchical manager chooses: no order to impose."""
+    if w.manager is not None:
+        raise MasfuzzError("speaking order: a hierarchical crew's manager chooses who works when; "
+                           "only a sequential crew's tasks run in a set order")
+    tasks = list(w.crew.tasks)
+    by_agent: dict[str, list[Any]] = {}
+    for t in tasks:
+        by_agent.setdefault(w.id_of(t.agent), []).append(t)
+    agents = in_speaking_order(list(by_agent), order, lambda a: a)
+    return [t for a in agents for t in by_agent[a]]

@@ -1,0 +1,94 @@
+"""The CrewAI adapter on real CrewAI crews run by CrewAI's own kickoff, driven by a scripted
+policy (no mocks, no network): extraction, model injection, traces, faults, termination."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+pytest.importorskip("crewai", reason="CrewAI is not in this environment: `make crewai` builds "
+                    ".venv-crewai, and `make test` runs these tests there")
+
+from masfuzz.adapters.faults import FAULT_MARKER  # noqa: E402
+from masfuzz.errors import MasfuzzError  # noqa: E402
+from masfuzz.graph.coordination import CoordinationGraph  # noqa: E402
+from masfuzz.scenario import Fault, Scenario  # noqa: E402
+from masfuzz.trace import Message, RestrictedAttempt, ToolCall, ToolResult  # noqa: E402
+
+from tests.adapters.helpers import delegations, run_scenario, system  # noqa: E402
+
+SMALL = "tests/adapters/crewai/crew_systems.py:sequential"
+BOSS = "tests/adapters/crewai/crew_systems.py:hierarchical"
+POLICY = "scripted/tests/adapters/crewai/crew_systems.py:policy"
+TRIP = "examples/crewai/crew.py:crew"
+TRIP_POLICY = "scripted/examples/crewai/policy.py:policy"
+
+pytestmark = pytest.mark.usefixtures("in_repo")
+
+
+def test_extraction_of_tasks_context_delegation_tools_and_the_manager():
+    _, _, spec = system(SMALL)
+    assert spec.system.framework == "crewai" and spec.system.entry_agent == "counter"
+    assert [a.id for a in spec.agents] == ["counter", "definer", "writer"]
+    assert spec.agent("definer").instructions.startswith("You are Definer. Knows words.")
+    assert {t.id for t in spec.tools} == {"count_words", "glossary_lookup"}
+    assert spec.tool("glossary_lookup").parameters["required"] == ["term"]
+    assert set(spec.permissions.allow) == {("counter", "count_words"), ("definer", "glossary_lookup")}
+    assert {(d.from_, d.to, d.trigger) for d in spec.delegations} == {
+        ("counter", "definer", "sequence"), ("definer", "writer", "sequence"),  # task order
+        ("counter", "writer", "sequence"),  # write's context
+        ("definer", "counter", "delegate"), ("definer", "writer", "delegate")}  # allow_delegation
+    assert CoordinationGraph(spec).obligations().counts()["C3"] == 4  # 3 agents x 2 tools - 2
+    _, _, project = system("tests/adapters/crewai/crew_systems.py:Project")  # its @crew method
+    assert [a.id for a in project.agents] == ["counter"] and project.tools[0].id == "count_words"
+    _, _, boss = system(BOSS)
+    assert boss.system.entry_agent == "crew_manager" and boss.system.pattern == "orchestrated"
+    assert {(d.from_, d.to) for d in boss.delegations} == {
+        ("crew_manager", "counter"), ("crew_manager", "definer"), ("crew_manager", "writer")}
+
+
+def test_every_agent_is_answered_by_masfuzz_as_itself_and_its_llm_put_back():
+    adapter, crew, spec = system(SMALL)
+    before = [a.llm for a in crew.agents]
+    trace = asyncio.run(adapter.run(crew, spec, Scenario(input="the crew works", sut_model=POLICY,
+                                                         restricted="probe")))
+    said = [m.content for m in trace.of_type(Message) if m.agent == "writer"]
+    assert said and said[-1].startswith("I am writer")
+    assert trace.meta["model_swapped_at"] == {a: ["Agent.llm"] for a in ("counter", "definer", "writer")}
+    [attempt] = trace.of_type(RestrictedAttempt)  # the definer took a probe, which the hook refused
+    assert (attempt.agent, attempt.tool, attempt.mode) == ("definer", "count_words", "probe")
+    assert [r.status for r in trace.of_type(ToolResult) if r.agent == "definer"] == ["blocked", "ok"]
+    assert [(c.agent, c.tool) for c in trace.of_type(ToolCall)] == [
+        ("counter", "count_words"), ("definer", "glossary_lookup")]
+    assert ("counter", "definer", "sequence") in delegations(trace)
+    assert trace.termination.reason == "completed" and "3 task(s)" in trace.termination.detail
+    assert [a.llm for a in crew.agents] == before
+
+
+def test_a_tool_fault_and_a_stub_are_recorded():
+    trace = run_scenario(TRIP, input="Lisbon", sut_model=TRIP_POLICY, faults=(Fault(tool="city_weather", mode="error"),))
+    result = trace.of_type(ToolResult)[0]  # and again when the planner asks the researcher
+    assert ("planner", "researcher", "delegate") in delegations(trace)
+    assert result.status == "error" and result.fault == "error" and FAULT_MARKER in result.payload
+    assert "The weather tool failed" in [m.content for m in trace.of_type(Message) if m.agent == "researcher"][0]
+    stubbed = run_scenario(TRIP, input="Oslo", sut_model=TRIP_POLICY, stubs={"city_weather": "Oslo: hot, 30 C"})
+    assert stubbed.of_type(ToolResult)[0].fault == "stub"
+    assert "Oslo: hot, 30 C" in stubbed.termination.final_output
+
+
+def test_delegation_tools_and_the_hierarchical_manager_are_traced():
+    trace = run_scenario(SMALL, input="please delegate", sut_model=POLICY)
+    assert ("definer", "writer", "delegate") in delegations(trace)
+    boss = run_scenario(BOSS, input="count these words", sut_model=POLICY)
+    assert ("crew_manager", "counter", "delegate") in delegations(boss)
+    assert boss.meta["model_swapped_at"]["crew_manager"] == ["Crew.manager_llm"]
+    assert ("counter", "count_words") in [(c.agent, c.tool) for c in boss.of_type(ToolCall)]
+
+
+def test_a_speaking_order_reorders_the_tasks_and_is_refused_for_a_manager():
+    trace = run_scenario(SMALL, input="the crew works", sut_model=POLICY, speaking_order=("definer",))
+    assert trace.meta["speaking_order"] == ["definer", "counter", "writer"]
+    assert trace.speaker_order[0] == "definer"
+    with pytest.raises(MasfuzzError, match="manager chooses"):
+        run_scenario(BOSS, input="x", sut_model=POLICY, speaking_order=("counter",))
