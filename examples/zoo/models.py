@@ -31,3 +31,13 @@ def ag2_config() -> dict:
     """An AutoGen 0.2-style llm_config: one OpenAI model, its key from the environment."""
     return {"config_list": [{"model": os.environ.get("OPENAI_MODEL", "gpt-4o-mini"),
                              "api_key": os.environ.get("OPENAI_API_KEY", "not-set")}], "cache_seed": None}
+
+
+def pydantic_ai_model() -> str:
+    """A PydanticAI model name (`provider:model`); masfuzz overrides it (`Agent.override`)."""
+    return "openai:" + os.environ.get("OPENAI_MODEL", "gpt-4o-mini")
+
+
+def adk_model() -> str:
+    """A Google ADK model name; masfuzz puts its own model in `LlmAgent.model`."""
+    return os.environ.get("GEMINI_MODEL", "gemini-2.5-flash")
