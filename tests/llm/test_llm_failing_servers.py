@@ -8,6 +8,7 @@ import json
 import sqlite3
 import threading
 import time
+from collections import Counter
 
 import pytest
 
@@ -180,25 +181,71 @@ def test_cover_completes_and_records_each_failed_tester_call(cli, tmp_path, monk
         assert all(said in v and v.endswith("(2 attempts)") and len(v) < 600 for v in failed), failed[0]
 
 
-@pytest.mark.parametrize("case", ["not-json", "no-choices", "500-then-200"])
+class EachItsOwn:
+    """Each request (retried, the same body) answers one of `answers` always: the first request
+    seen the first, the next the second, and round; so that one run meets every one of them."""
+
+    def __init__(self, *answers):
+        self.answers, self.order = answers, {}
+        self.lock = threading.Lock()
+
+    def __call__(self, body):
+        key = json.dumps(body, sort_keys=True)
+        with self.lock:
+            which = self.order.setdefault(key, len(self.order) % len(self.answers))
+        return self.answers[which](body)
+
+
+class InTurn:
+    """Each request answers `steps` in turn, one a time it comes (the last one from then on)."""
+
+    def __init__(self, *steps):
+        self.steps, self.seen = steps, {}
+        self.lock = threading.Lock()
+
+    def __call__(self, body):
+        key = json.dumps(body, sort_keys=True)
+        with self.lock:
+            n = self.seen[key] = self.seen.get(key, 0) + 1
+        return self.steps[min(n, len(self.steps)) - 1](body)
+
+
+# `run` meets all five answers in two campaigns: every broken reply, each request its own; then
+# a 500, a 429 with Retry-After and the answer, each request in turn (three attempts a call)
+RUN_CASES = {
+    "broken": (EachItsOwn(*(answer for answer, _said in BROKEN.values())),
+               tuple(said for _answer, said in BROKEN.values()), "1"),
+    "500-429-200": (InTurn(lambda body: (500, {"error": {"message": "the backend fell over"}}),
+                           lambda body: (429, {"error": {"message": "slow down"}}, {"Retry-After": "1"}),
+                           lambda body: (200, text_reply(a_request(body)))), (), "2"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(RUN_CASES))
 def test_run_completes_with_a_failing_tester_in_every_phase(cli, tmp_path, monkeypatch, case):
     pytest.importorskip("agents")
     monkeypatch.chdir(ROOT)
-    answer, said = CASES[case]
+    answer, saids, retries = RUN_CASES[case]
     with StatusServer(answer=answer) as srv:
         code, out, err, status = _campaign(cli, tmp_path, "run", srv.url, "--input", TASK,
-                                           "--budget-executions", "8", "--phases", "structural,flare")
+                                           "--budget-executions", "8", "--phases", "structural,flare",
+                                           "--retries", retries)
     assert code in (0, 1), err
     assert "Traceback" not in err and status == [("completed",)]
     report = json.loads(out)
     tester = report["fuzz"]["tester"]  # the FLARE agents: calls, failures and the last one's reason
     assert tester["specification"]["calls"] >= 1
-    if said is None:
+    if not saids:  # each call answered at its third attempt, after the 429's wait
         assert all(role["failed"] == 0 for role in tester.values()), tester
-    else:
-        assert tester["specification"]["failed"] == tester["specification"]["calls"]
-        assert all(said in role["last_failure"] for role in tester.values() if role["failed"]), tester
-        assert said in json.dumps(report["generation"]["unrealized"])
+        sent = Counter(json.dumps(body, sort_keys=True) for _key, body in srv.requests)
+        assert report["generation"]["realized"] and min(sent.values()) >= 3, sent.values()
+        return
+    assert tester["specification"]["failed"] == tester["specification"]["calls"]
+    failures = [role["last_failure"] for role in tester.values() if role["failed"]]
+    failures += [a["verdict"] for item in report["generation"]["unrealized"] for a in item["attempts"]]
+    # each failed call recorded with what the server answered, and the run met every answer
+    assert all(any(said in f for said in saids) and len(f) < 600 for f in failures), failures
+    assert all(any(said in f for f in failures) for said in saids), failures
 
 
 def test_cover_with_the_dspy_realizer_records_a_failed_tester_call_too(cli, tmp_path, monkeypatch):

@@ -105,8 +105,10 @@ def fuzz_text(data: dict[str, Any]) -> str:
     path = row["path"]
     weights = ", ".join(f"{k} {v:.2f}" for k, v in data["operator_weights"].items())
     fails = " ".join(f"{k} {v}" for k, v in row["failures"].items())
+    # a run whose FLARE phase never started has no strategy: "(None)" read as one
+    strategy = f" ({data['strategy']})" if data.get("strategy") else " (not run)"
     lines = [
-        "", f"fuzzing ({data['strategy']}): {data['seeds']} seed(s), {data['rounds']} rounds, "
+        "", f"fuzzing{strategy}: {data['seeds']} seed(s), {data['rounds']} rounds, "
         f"{data['rounds_with_gain']} found something new",
         f"  SC {_pct(row['sc'])}  BC {_pct(row['bc'])}  "
         f"paths {path['covered']}/{path['total']}{'+ (capped)' if path['capped'] else ''}  "
