@@ -111,7 +111,7 @@ class Executions:
 
         opts = resolve("fuzz", build_parser("fuzz").parse_args(
             ["fuzz", *fixture.argv(), "--store", str(store)]))
-        self.target, system, models, _, _, self.setup, _ = _fuzz_setup(opts, lambda m: None)
+        self.target, system, models, _, _, self.setup = _fuzz_setup(opts, lambda m: None)
         self.executor = make_executor("inprocess", concurrency=1, timeout=opts.timeout,
                                       models=models, sandbox=sut_sandbox(opts))
         self.coverage = CoverageMap(self.setup.coverage_models())

@@ -53,7 +53,8 @@ def campaign_run(workers: int, executions: int, batch: int, folder: Path) -> dic
                        max_connections=16,  # a model call per worker at once, as a provider allows
                        seed_tasks=0, no_spec_agent=True, no_judge=True, no_check=True,
                        no_cache=True, executor="pool", store=str(folder / f"w{workers}.db"))
-    target, system, models, tester, store, setup, budget = api._fuzz_setup(opts, lambda m: None)
+    target, system, models, tester, store, setup = api._fuzz_setup(opts, lambda m: None)
+    budget = api._budget(opts)
     run_id = store.start_run("fuzz", system.spec, target.ref, api._redacted(setup.config()),
                              seed=opts.seed)
     executor = make_executor("pool", concurrency=workers, timeout=opts.timeout, models=models)
