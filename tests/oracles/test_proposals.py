@@ -10,6 +10,7 @@ import asyncio
 import json
 import xml.etree.ElementTree as ET
 
+import jsonschema
 import markupsafe
 import pytest
 
@@ -23,6 +24,7 @@ from masfuzz.trace import AgentTurn, ErrorEvent, Message, TerminationEvent, Trac
 from tests.conftest import ROOT
 from tests.oracles import oracle_testers as testers
 from tests.oracles.test_semantic import SPEC, _handover
+from tests.report.test_ci_reports import _schema
 
 JUDGE = ScriptedClient(testers.proposal_judge, "scripted/tester")
 
@@ -104,7 +106,9 @@ def test_fuzz_and_run_put_each_proposal_to_the_judge_before_storing_it(cli, tmp_
     said = notes[0]["text"]
     page = (tmp_path / "report.html").read_text()
     assert "Rejected by the judge agent" in page and str(markupsafe.escape(said)) in page
-    [sarif] = json.loads((tmp_path / "report.sarif").read_text())["runs"]
+    whole = json.loads((tmp_path / "report.sarif").read_text())
+    jsonschema.validate(whole, _schema())
+    [sarif] = whole["runs"]
     assert said in [n["message"]["text"] for n in sarif["invocations"][0]["toolExecutionNotifications"]]
     assert not any(said in r["message"]["text"] for r in sarif["results"])
     junit = ET.parse(tmp_path / "report.junit").getroot()
