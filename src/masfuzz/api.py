@@ -866,6 +866,15 @@ def _dry_run(config: Any) -> None:
         raise MasfuzzError(f"{outcome.message or outcome.status}{tail}")
 
 
+def executor_for(opts: Config) -> Any:
+    """The executor a replaying command's configuration asks for (`replay`, the pytest plugin;
+    the caller closes it: `await ex.aclose()`)."""
+    from masfuzz.exec import make_executor
+
+    return make_executor(opts.executor, ray_address=opts.ray_address, concurrency=opts.workers,
+                         timeout=opts.timeout, models=model_settings(opts), sandbox=sut_sandbox(opts))
+
+
 def sut_sandbox(opts: Config) -> Any:
     """The OS sandbox a command's workers run the system under test in (`masfuzz.exec.sandbox`);
     --unsafe-no-sandbox is said on stderr (--executor inprocess, no worker and no sandbox, is

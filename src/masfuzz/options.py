@@ -8,7 +8,10 @@ enters: numbers in range and finite, choices from their set, booleans spelled as
 value is one line naming where it came from, and exit status 2.
 
 argparse stays the parser (flags, help, positionals); it declares every flag with an "unset"
-default so that `resolve` can tell a flag given from one left out.
+default so that `resolve` can tell a flag given from one left out. `resolve` returns the
+command's `Config`, frozen and typed, with the values several layers read parsed once (the
+stubs, the user's graph, the budget, comma lists, the model-call settings): every layer below
+the API takes that object, never the command line's namespace.
 """
 
 from __future__ import annotations
@@ -762,15 +765,6 @@ class Config:
     def replace(self, **changes: Any) -> "Config":
         """A copy with some values changed (the configuration itself never changes)."""
         return dataclasses.replace(self, **changes)
-
-    def settings(self) -> dict[str, Any]:
-        """Every setting and positional of the command, by name (the derived fields left out)."""
-        derived = {"command", "stubs", "orchestration", "models"}
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-                if f.name not in derived and (f.name in self._own() or f.name in POSITIONALS.get(self.command, ()))}
-
-    def _own(self) -> set[str]:
-        return {s.name for s in settings_of(self.command)}
 
 
 # Settings whose field holds more than their own parsed value: `budget` is the tighter of the

@@ -3,8 +3,11 @@ for trace assertions (`masfuzz.testing`).
 
 Suites are collected from files named `masfuzz-suite*.yaml` / `masfuzz-suite*.json` (or
 `*.masfuzz-suite.yaml`), or named explicitly with `--masfuzz-suite PATH`. A case passes when
-re-executing its scenario still produces every witness it was saved with. This module imports
-nothing heavy until a suite is actually collected.
+re-executing its scenario still produces every witness it was saved with. The cases run as
+`masfuzz replay` runs them, with its settings from the option table (`MASFUZZ_*` variables,
+`[tool.masfuzz]` and `[tool.masfuzz.replay]` in pyproject.toml: the executor, the time limit,
+the sandbox, the model-call settings, the model). This module imports nothing heavy until a
+suite is actually collected.
 """
 
 from __future__ import annotations
@@ -64,6 +67,18 @@ class SuiteFile(pytest.File):
 # to the loop that started them, so every case runs on the same one; both end with the session.
 _EXECUTORS: dict[Any, Any] = {}
 _LOOP: list[asyncio.AbstractEventLoop] = []
+_CONFIG: list[Any] = []  # `replay`'s configuration, resolved once for the session
+
+
+def _replay_config(config: Any) -> Any:
+    """`masfuzz replay`'s configuration (`masfuzz.options.Config`): --masfuzz-sut-model over
+    MASFUZZ_SUT_MODEL and the project's settings, as a flag is over them."""
+    if not _CONFIG:
+        from masfuzz.options import resolve
+
+        model = config.getoption("masfuzz_sut_model")
+        _CONFIG.append(resolve("replay", {"sut_model": model} if model else {}))
+    return _CONFIG[0]
 
 
 def _loop() -> asyncio.AbstractEventLoop:
@@ -79,6 +94,7 @@ def pytest_sessionfinish(session: Any, exitstatus: Any) -> None:
     for executor in _EXECUTORS.values():
         loop.run_until_complete(executor.aclose())
     _EXECUTORS.clear()
+    _CONFIG.clear()
     loop.close()
 
 
@@ -88,24 +104,24 @@ class SuiteCaseItem(pytest.Item):
         self.suite, self.case = suite, case
 
     def runtest(self) -> None:
-        from masfuzz.exec import make_executor
+        from masfuzz.api import executor_for
         from masfuzz.generate.suite import check_case
         from masfuzz.target import Orchestration, Target
 
         ref = self.config.getoption("masfuzz_target") or self.suite.target
         # the suite's own graph travels with its target
         target = Target.of(ref, Orchestration.from_data(self.suite.orchestration))
+        settings = _replay_config(self.config)
         if target not in _EXECUTORS:
-            _EXECUTORS[target] = make_executor("pool", timeout=120.0)
+            _EXECUTORS[target] = executor_for(settings)
         executor = _EXECUTORS[target]
 
         async def execute(sc: Any) -> Any:
             return await executor.run(target, sc)
 
         scenario = self.case.scenario
-        model = self.config.getoption("masfuzz_sut_model")
-        if model:
-            scenario = scenario.model_copy(update={"sut_model": model})
+        if settings.sut_model:
+            scenario = scenario.model_copy(update={"sut_model": settings.sut_model})
         outcome = check_case(self.case, _loop().run_until_complete(execute(scenario)))
         if not outcome.passed:
             raise SuiteCaseFailure(outcome)

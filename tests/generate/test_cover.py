@@ -2,6 +2,7 @@
 
 import json
 import sqlite3
+import os
 import subprocess
 import sys
 
@@ -105,13 +106,17 @@ def test_replay_and_pytest_reproduce_the_suite(cli, tmp_path):
     (proj / "masfuzz-suite.yaml").write_text(suite.read_text())
     empty = tmp_path / "empty"
     empty.mkdir()
-    for args in ([str(proj)], ["--masfuzz-suite", str(suite), str(empty)]):
+    # the plugin takes replay's settings from the option table: here the executor, from its
+    # variable (the in-process executor says it ran the system in masfuzz's own process)
+    for args, env in (([str(proj)], {}),
+                      (["-s", "--masfuzz-suite", str(suite), str(empty)], {"MASFUZZ_EXECUTOR": "inprocess"})):
         proc = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir",
              str(tmp_path), *args],
-            capture_output=True, text=True, cwd=tmp_path, timeout=300,
+            capture_output=True, text=True, cwd=tmp_path, timeout=300, env={**os.environ, **env},
         )
         assert f"{n} passed" in proc.stdout, proc.stdout + proc.stderr
+        assert ("--executor inprocess" in proc.stdout + proc.stderr) == bool(env)
 
 
 def test_replay_reports_a_lost_witness(cli, tmp_path):

@@ -6,18 +6,6 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from masfuzz.options import Config
-
-
-def executor_for(args: Config) -> Any:
-    """The executor a command's configuration asks for (the caller closes it: `await ex.aclose()`)."""
-    from masfuzz.api import sut_sandbox
-    from masfuzz.exec import make_executor
-    from masfuzz.options import model_settings
-
-    return make_executor(args.executor, ray_address=args.ray_address, concurrency=args.workers,
-                         timeout=args.timeout, models=model_settings(args), sandbox=sut_sandbox(args))
-
 
 def print_analysis(analysis: Any, fmt: str, *, obligations: bool = False,
                    fail_under: float | None = None, reports: Any = (),

@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: Config) -> int:
-    from masfuzz.cli.common import executor_for
+    from masfuzz.api import executor_for
     from masfuzz.errors import MasfuzzError
     from masfuzz.generate.suite import load_suite
     from masfuzz.target import Target
