@@ -190,6 +190,7 @@ class ControlReport:
 def unseen(spec: Any) -> list[str]:
     """What masfuzz cannot see or control in the workflow: hosted tools, and the extraction's notes."""
     out = [f"hosted tool {t.id!r}: it runs at the model provider, its calls are not the app's"
+           if t.kind == "hosted" else f"MCP tool {t.id!r}: it runs in its server's process, not the app's"
            for t in spec.tools if t.kind in ("hosted", "mcp")]
     return out + list(spec.notes)
 

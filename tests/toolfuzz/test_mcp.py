@@ -157,3 +157,10 @@ def test_an_agents_mcp_server_tools_are_fuzzed_and_reproduced(capsys, tmp_path):
     from masfuzz.api import call_tool  # the reproducer opens a session of its own, here
 
     assert call_tool(f"{app}:agent", "convert", {"amount": 2.0, "unit": "km"}) == "2000.0"
+    # and its tools are the agent's edges in the coordination graph, described from the server
+    from masfuzz.api import inspect
+
+    spec = inspect(f"{app}:agent")
+    assert set(spec.permissions.allow) == {("helper", t) for t in ("add", "lookup", "convert")}
+    convert = next(t for t in spec.tools if t.id == "convert")
+    assert convert.kind == "mcp" and "unit" in convert.parameters["properties"]

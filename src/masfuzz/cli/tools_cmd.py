@@ -14,9 +14,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "tools",
         help="fuzz agent tools for runtime errors and documentation-induced wrong answers",
         description="Fuzz every tool of TARGET: one tool (module:attr or file.py:attr: a Python "
-        "function, an Agents SDK FunctionTool, an AutoGen tool, a LangChain tool), a list of "
-        "tools, a module, or a workflow (an Agents SDK agent, an AutoGen team). Every call runs "
-        "in a sandbox: its own temporary folder, no network, CPU/memory/time limits.",
+        "function, an Agents SDK FunctionTool, an AutoGen tool, a LangChain tool, a tool of "
+        "smolagents, llama-index, agno, CrewAI or PydanticAI), a list of tools, a module, an MCP "
+        "server ('mcp:COMMAND ARGS' over stdio, or its http(s) URL), or a workflow (an Agents "
+        "SDK agent, an AutoGen team). Every call runs in a sandbox: its own temporary folder, no "
+        "network, CPU/memory/time limits.",
     )
     p.add_argument("target")
     add_arguments(p, "tools")

@@ -6,8 +6,10 @@ The walk follows what the SDK itself would follow at run time, starting at the e
 It counts the way the structural-coverage paper's Table I counts (docs/architecture.md, "How
 structural coverage counts"): an `as_tool` tool is both a tool edge of its owner and an `as_tool` delegation; hosted
 tools are tools; agents are distinct by object, tools by name; restricted edges are closed-world.
-MCP tools and agents that a tool starts inside its own code cannot be seen statically: they
-become notes.
+An agent's MCP servers are asked for their tools when the spec is extracted (the server is
+started for that: its tools are edges of the graph like any other); a hosted MCP tool's and a
+server's that cannot be listed, and agents that a tool starts inside its own code, cannot be
+seen: they become notes.
 """
 
 from __future__ import annotations
@@ -44,7 +46,8 @@ class ToolEdge:
     owner: Any  # the agent object
     tool: Any  # the SDK tool object
     name: str
-    kind: str  # function | hosted | agent
+    kind: str  # function | hosted | agent | mcp
+    server: Any = None  # an mcp tool's server object
 
 
 @dataclass
@@ -132,11 +135,25 @@ def walk(entry: Any) -> Walk:
                 continue
             kind = "function" if sdk.is_function_tool(tool) else "hosted"
             w.tools.append(ToolEdge(agent, tool, sdk.tool_name(tool), kind))
+    return w
+
+
+def _mcp_edges(w: Walk) -> list[ToolEdge]:
+    """The tools of each agent's MCP servers, as that agent's tool edges: the server is started
+    and asked (`sdk.mcp_tools`), once per extraction, never per walk. A server that cannot be
+    listed is a note, its tools not in the graph."""
+    edges = []
+    for agent in w.agents:
         for server in list(getattr(agent, "mcp_servers", None) or ()):
             name = getattr(server, "name", None) or type(server).__name__
-            w.notes.append(f"agent {me}: MCP server {name!r}: its tools are unknown until it "
-                           "connects and are not in the graph")
-    return w
+            try:
+                listed = sdk.mcp_tools(server)
+            except Exception as exc:  # the server's failure to start or answer: say so, go on
+                w.notes.append(f"agent {w.id_of(agent)}: MCP server {name!r}: listing its tools failed "
+                               f"({type(exc).__name__}: {str(exc)[:120]}); they are not in the graph")
+                continue
+            edges += [ToolEdge(agent, t, t.name, "mcp", server) for t in listed]
+    return edges
 
 
 def extract(entry: Any, *, target: str = "", module: Any = None) -> tuple[WorkflowSpec, Walk]:
@@ -146,7 +163,7 @@ def extract(entry: Any, *, target: str = "", module: Any = None) -> tuple[Workfl
 
     tools: dict[str, ToolSpec] = {}
     allow: dict[tuple[str, str], None] = {}
-    for edge in w.tools:
+    for edge in w.tools + _mcp_edges(w):
         allow[(w.id_of(edge.owner), edge.name)] = None
         if edge.name not in tools:  # tools are distinct by name: the first one describes it
             tools[edge.name] = _tool_spec(edge, w, locator)
@@ -212,12 +229,15 @@ def _tool_spec(edge: ToolEdge, w: Walk, locator: Locator) -> ToolSpec:
         source = locator.as_tool(edge.name, sdk.agent_of_tool(tool))
     elif edge.kind == "hosted":
         source = locator.hosted(tool, edge.owner)
+    elif edge.kind == "mcp":  # where the app builds its server
+        source = locator.hosted(edge.server, edge.owner)
     else:
         source = locator.function_tool(tool)
     return ToolSpec(
         id=edge.name,
         description=str(getattr(tool, "description", "") or ""),
-        parameters=dict(getattr(tool, "params_json_schema", None) or {}),
+        parameters=sdk.mcp_input_schema(tool) if edge.kind == "mcp" else
+        dict(getattr(tool, "params_json_schema", None) or {}),
         kind=edge.kind,  # type: ignore[arg-type]
         enabled_condition=sdk.condition_text(tool) or None,
         source=source,

@@ -69,6 +69,29 @@ def is_hosted_mcp(obj: Any) -> bool:
     return cls is not None and isinstance(obj, cls)
 
 
+def mcp_tools(server: Any, timeout_s: float = 30.0) -> list[Any]:
+    """The tools an agent's MCP server lists (`mcp.types.Tool`), through the SDK's own server
+    object: connected for the listing, then closed (the app's run connects it again itself).
+    Raises what connecting or listing raised."""
+    import asyncio
+
+    from masfuzz.adapters.syncrun import run_coroutine_sync
+
+    async def listing() -> list[Any]:
+        await server.connect()
+        try:
+            return list(await server.list_tools())
+        finally:
+            await server.cleanup()
+
+    return run_coroutine_sync(asyncio.wait_for(listing(), timeout_s))
+
+
+def mcp_input_schema(tool: Any) -> dict[str, Any]:
+    """An MCP tool's input schema, by its MCP SDK 2.x name or its 1.x one."""
+    return dict(getattr(tool, "input_schema", None) or getattr(tool, "inputSchema", None) or {})
+
+
 def tool_name(tool: Any) -> str:
     name = getattr(tool, "name", None)
     if isinstance(name, str) and name:
