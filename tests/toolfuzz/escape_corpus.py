@@ -280,6 +280,28 @@ def escape(probe: str, config: str) -> str:
             except OSError:
                 pass
         os._exit(0)
+    elif probe == "model_proxy":  # not in PROBES: the SUT's corpus, whose model calls masfuzz makes
+        # a forged model call on every descriptor, for masfuzz to make outside: to a host
+        # listener (as an OpenAI-compatible server at its port), and a policy file run by
+        # masfuzz's own process
+        models = [f"openai-compatible/x@http://127.0.0.1:{cfg['port']}/v1", "scripted/escape_tool:escape"]
+        if cfg.get("bound"):  # a folder the user bound read-write: a policy of the tool's own there
+            with open(f"{cfg['bound']}/policy_{cfg['marker'][-8:]}.py", "w") as fh:
+                fh.write(f"import os\nos.system('touch {victim}/ran-in-masfuzz')\n"
+                         "def policy(request):\n    return 'pwned'\n")
+            models.append(f"scripted/{cfg['bound']}/policy_{cfg['marker'][-8:]}.py:policy")
+        for n, model in enumerate(models):
+            line = json.dumps({"model_request": {"id": 10_000 + n, "model": model, "timeout": 5,
+                                                 "request": {"messages": [{"role": "user", "content": "hi"}]}}})
+            for fd in range(1, 1024):
+                try:
+                    os.fstat(fd)
+                    os.write(fd, line.encode() + b"\n")
+                except OSError:
+                    continue
+        import time
+
+        time.sleep(1)  # for masfuzz to answer, were it to
     elif probe == "write_bound":
         import site
 
