@@ -24,8 +24,9 @@ from masfuzz.exec.sandbox import problem
 from tests.exec.test_memory_limits import memory_cgroup_here
 from tests.toolfuzz import escape_corpus
 from tests.conftest import MASFUZZ_CLI, ROOT
-from tests.toolfuzz.test_escapes import (REPO, UNPRIVILEGED, _open_store, _processes_with, _store_bytes,  # noqa: F401
-                                         arena, store_for_nobody, unprivileged, unprivileged_env)
+from tests.toolfuzz.test_escapes import (MEMORY_SECRET, REPO, UNPRIVILEGED, _open_store,  # noqa: F401
+                                         _processes_with, _store_bytes, arena, store_for_nobody, unprivileged,
+                                         unprivileged_env)
 from tests.generate.test_cover import TESTER
 from tests.toolfuzz.test_os_sandbox import _tree_hash
 
@@ -34,7 +35,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "escape_app.py"
 # the corpus's probes that try to leave (not those about a tool call's own limits and state)
 PROBES = ("write_bound", "remount_root", "proc_root", "host_proc", "nsenter", "unix_libc", "tcp_libc",
           "secrets", "home_files", "store_fds", "ptrace", "namespaces", "kill_host", "kernel", "survivors",
-          "model_proxy")
+          "model_proxy", "own_memory")
 # the probes of the system's resource limits, under small ones (the CPU spin, which ends its run,
 # apart)
 RESOURCES = ("rlimit_raise", "disk_fill", "fork_bomb")
@@ -52,6 +53,7 @@ def _project(config: dict, monkeypatch) -> tuple[str, dict]:
     (project / ".env").write_text(f"OPENAI_API_KEY={plain[0]}\n")
     monkeypatch.setenv("SHOP_PLANTED_VALUE", plain[1])
     monkeypatch.setenv("OPENAI_API_KEY", config["secrets"][2])
+    monkeypatch.setenv("MASFUZZ_MEMORY_TOKEN", MEMORY_SECRET)  # `own_memory`'s
     # the arena's folder as a home folder holding the project: credentials at its top, another
     # project's .env and a note beside (`home_files`, when masfuzz is started from there)
     home = project.parent
