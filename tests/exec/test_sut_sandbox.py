@@ -10,6 +10,7 @@ out, so the probes can fail."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import tempfile
@@ -23,8 +24,9 @@ from masfuzz.exec.sandbox import problem
 from tests.exec.test_memory_limits import memory_cgroup_here
 from tests.toolfuzz import escape_corpus
 from tests.conftest import MASFUZZ_CLI, ROOT
-from tests.toolfuzz.test_escapes import (REPO, UNPRIVILEGED, _open_store, _processes_with, _store_bytes,  # noqa: F401
-                                         arena, store_for_nobody, unprivileged, unprivileged_env)
+from tests.toolfuzz.test_escapes import (MEMORY_SECRET, REPO, UNPRIVILEGED, _open_store,  # noqa: F401
+                                         _processes_with, _store_bytes, arena, store_for_nobody, unprivileged,
+                                         unprivileged_env)
 from tests.generate.test_cover import TESTER
 from tests.toolfuzz.test_os_sandbox import _tree_hash
 
@@ -32,7 +34,8 @@ pytestmark = pytest.mark.skipif(problem() is not None, reason=f"no OS isolation 
 FIXTURE = Path(__file__).parent / "fixtures" / "escape_app.py"
 # the corpus's probes that try to leave (not those about a tool call's own limits and state)
 PROBES = ("write_bound", "remount_root", "proc_root", "host_proc", "nsenter", "unix_libc", "tcp_libc",
-          "secrets", "home_files", "store_fds", "ptrace", "namespaces", "kill_host", "kernel", "survivors")
+          "secrets", "home_files", "store_fds", "ptrace", "namespaces", "kill_host", "kernel", "survivors",
+          "model_proxy", "own_memory")
 # the probes of the system's resource limits, under small ones (the CPU spin, which ends its run,
 # apart)
 RESOURCES = ("rlimit_raise", "disk_fill", "fork_bomb")
@@ -50,6 +53,7 @@ def _project(config: dict, monkeypatch) -> tuple[str, dict]:
     (project / ".env").write_text(f"OPENAI_API_KEY={plain[0]}\n")
     monkeypatch.setenv("SHOP_PLANTED_VALUE", plain[1])
     monkeypatch.setenv("OPENAI_API_KEY", config["secrets"][2])
+    monkeypatch.setenv("MASFUZZ_MEMORY_TOKEN", MEMORY_SECRET)  # `own_memory`'s
     # the arena's folder as a home folder holding the project: credentials at its top, another
     # project's .env and a note beside (`home_files`, when masfuzz is started from there)
     home = project.parent
@@ -299,3 +303,20 @@ def test_a_limit_hit_is_the_settings_finding(cli, monkeypatch):
     assert {t: f["attribution"] for t, f in by_tool.items()} == dict.fromkeys(by_tool, "settings"), by_tool
     assert "spin" in by_tool and by_tool["spin"]["because"].startswith("hit --sandbox-cpu 2 "), by_tool
     assert all(f["severity"] == "info" for f in data["failures"])
+
+
+def test_a_forged_model_call_gets_nothing_out(arena, cli, monkeypatch, tmp_path):  # noqa: F811
+    """The system's model calls are masfuzz's to make (the model proxy): a tool that writes a
+    model request of its own onto the worker's channel gets masfuzz to connect to no host
+    address and to run no file the sandbox could write (a --bind folder's)."""
+    root, _, tcp, unix, sentinel, log = arena
+    app, config = _project(arena[1], monkeypatch)
+    bound = root / "bound"
+    bound.mkdir()
+    bound.chmod(0o777)
+    config["bound"] = str(bound)
+    before = _tree_hash(Path(config["victim"]))
+    code, out, err = cli(*_exec_argv(app, config, "--bind", str(bound), probes=("model_proxy",)))
+    assert code == 0, err
+    assert tcp.connections == 0
+    assert _tree_hash(Path(config["victim"])) == before, sorted(os.listdir(config["victim"]))

@@ -14,7 +14,7 @@ import sys
 PROBES = ("remount_root", "proc_root", "host_proc", "nsenter", "unix_libc", "tcp_libc",
           "rlimit_raise", "fork_bomb", "store_fds", "state_set", "state_check", "secrets",
           "disk_fill", "survivors", "ptrace", "namespaces", "kill_host", "forge_answer",
-          "write_bound", "kernel")
+          "write_bound", "kernel", "own_memory")
 
 
 def escape(probe: str, config: str) -> str:
@@ -280,6 +280,46 @@ def escape(probe: str, config: str) -> str:
             except OSError:
                 pass
         os._exit(0)
+    elif probe == "model_proxy":  # not in PROBES: the SUT's corpus, whose model calls masfuzz makes
+        # a forged model call on every descriptor, for masfuzz to make outside: to a host
+        # listener (as an OpenAI-compatible server at its port), and a policy file run by
+        # masfuzz's own process
+        models = [f"openai-compatible/x@http://127.0.0.1:{cfg['port']}/v1", "scripted/escape_tool:escape"]
+        if cfg.get("bound"):  # a folder the user bound read-write: a policy of the tool's own there
+            with open(f"{cfg['bound']}/policy_{cfg['marker'][-8:]}.py", "w") as fh:
+                fh.write(f"import os\nos.system('touch {victim}/ran-in-masfuzz')\n"
+                         "def policy(request):\n    return 'pwned'\n")
+            models.append(f"scripted/{cfg['bound']}/policy_{cfg['marker'][-8:]}.py:policy")
+        for n, model in enumerate(models):
+            line = json.dumps({"model_request": {"id": 10_000 + n, "model": model, "timeout": 5,
+                                                 "request": {"messages": [{"role": "user", "content": "hi"}]}}})
+            for fd in range(1, 1024):
+                try:
+                    os.fstat(fd)
+                    os.write(fd, line.encode() + b"\n")
+                except OSError:
+                    continue
+        import time
+
+        time.sleep(1)  # for masfuzz to answer, were it to
+    elif probe == "own_memory":
+        # masfuzz's memory, which a fork of it starts with: a secret of masfuzz's environment
+        # (not in this config: given reversed) counted against a string never planted, each
+        # made here the same way, so the copies this probe makes cancel out
+        counts = []
+        for reversed_value in (cfg["memory_needle"], cfg["memory_control"]):
+            needle = reversed_value[::-1].encode()
+            found = 0
+            with open("/proc/self/maps") as maps:
+                for line in maps:
+                    parts = line.split()
+                    if parts[1].startswith("rw") and (len(parts) < 6 or parts[5] in ("[heap]", "[stack]")):
+                        lo, hi = (int(x, 16) for x in parts[0].split("-"))
+                        for at in range(lo, hi, 4 << 20):  # in pieces: the sandbox's memory is small
+                            found += ctypes.string_at(at, min(hi, at + (4 << 20) + len(needle)) - at).count(needle)
+            counts.append(found)
+        if counts[0] > counts[1]:
+            got.append(f"found a planted secret in its own memory ({counts[0] - counts[1]} copies)")
     elif probe == "write_bound":
         import site
 

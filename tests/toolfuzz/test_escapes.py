@@ -27,6 +27,7 @@ pytestmark = pytest.mark.skipif(isolation_problem() is not None,
                                 reason=f"no OS isolation here: {isolation_problem()}")
 REPO = Path(__file__).resolve().parents[2]
 NOBODY = 65534
+MEMORY_SECRET = f"sk-planted-memory-{uuid.uuid4().hex}"  # in no config: only in masfuzz's memory
 DISK_MB = 32
 SENTINEL = """
 import signal, sys, time
@@ -97,7 +98,9 @@ def arena():
     config = {"victim": str(victim), "project": str(project), "port": tcp.port,
               "unix": str(root / "host.sock"), "abstract": unix.socks[1].getsockname()[1:].decode(),
               "sentinel": sentinel.pid, "marker": marker, "secrets": secrets,
-              "store": str(store_dir / "store.db"), "disk_mb": DISK_MB}
+              "store": str(store_dir / "store.db"), "disk_mb": DISK_MB,
+              # `own_memory`: MEMORY_SECRET's value, planted in masfuzz's environment by each test
+              "memory_needle": MEMORY_SECRET[::-1], "memory_control": f"never-planted-{uuid.uuid4().hex}"[::-1]}
     yield root, config, tcp, unix, sentinel, log
     tcp.close()
     unix.close()
@@ -158,6 +161,7 @@ def test_escape_corpus_as_root(arena, monkeypatch):
     Path(config["project"]).chmod(0o700)  # a private project: copied in, not bound
     monkeypatch.setenv("OPENAI_API_KEY", config["secrets"][2])
     monkeypatch.setenv("MASFUZZ_PLANTED_TOKEN", config["secrets"][3])
+    monkeypatch.setenv("MASFUZZ_MEMORY_TOKEN", MEMORY_SECRET)
     monkeypatch.chdir(config["project"])
     db = _open_store(config["store"])
     store_before = _store_bytes(config["store"])
@@ -200,7 +204,7 @@ UNPRIVILEGED = pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") i
 def unprivileged_env(root: Path, **extra: str) -> dict[str, str]:
     """The environment of a run as uid 65534: this checkout's code, a home in the arena."""
     return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": f"{REPO / 'src'}:{REPO}",
-            "HOME": str(root), "PYTHONDONTWRITEBYTECODE": "1", **extra}
+            "HOME": str(root), "PYTHONDONTWRITEBYTECODE": "1", "MASFUZZ_MEMORY_TOKEN": MEMORY_SECRET, **extra}
 
 
 def store_for_nobody(path: str) -> sqlite3.Connection:

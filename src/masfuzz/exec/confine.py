@@ -29,8 +29,9 @@ a sandboxing tool could start. The steps are bubblewrap's, in the same order:
    and the cross-process memory calls, the kernel keyring, module and kexec calls, `bpf`,
    `perf_event_open`, `userfaultfd` and io_uring (whose operations seccomp would not see).
 5. (`clean_environment`) an environment made of an allow-list plus the names the user passes
-   (`--pass-env`): masfuzz's own keys never enter, and the process's initial environment block
-   (what /proc/self/environ reads) is zeroed too.
+   (`--pass-env`): masfuzz's own keys never enter, the process's initial environment block
+   (what /proc/self/environ reads) is zeroed too, and so is every copy of a secret's value in
+   the memory the fork started with (`scrub_memory`).
 """
 
 from __future__ import annotations
@@ -435,12 +436,86 @@ def sandbox_tasks() -> int:
 
 
 def clean_environment(keep: Iterable[str]) -> None:
-    """Keep only the allow-listed and passed variables, and zero the initial environment block."""
+    """Keep only the allow-listed and passed variables, zero the initial environment block, and
+    zero every copy of a secret's value the process holds (`scrub_memory`)."""
+    from masfuzz.redact import secret_names
+
     names = set(ENV_ALLOWED) | set(keep)
+    # long values only: a copy of a short one ("dev", a column name) is as likely an
+    # unrelated string of the process's, which zeroing would break
+    secrets = [v for n in secret_names() if n not in names and len(v := os.environ.get(n, "")) >= SCRUBBED_CHARS]
     for name in list(os.environ):
         if name not in names:
             del os.environ[name]  # unsetenv: the C library's copy goes too
     _zero_initial_environment()
+    scrub_memory(secrets)
+    del secrets
+
+
+_SCRUB_CHUNK = 8 << 20
+SCRUBBED_CHARS = 12  # the shortest secret value `scrub_memory` looks for (API keys are longer)
+
+
+def scrub_memory(values: list[str]) -> int:
+    """Zero every copy of `values` in this process's private anonymous memory (Python's heap
+    and arenas, the C heap, the stack); how many. The sandboxes' workers are forks of masfuzz
+    (the tool's, a warm template's), whose memory holds the key a model client was given and
+    the strings the environment was read into: deleting the variables does not remove those.
+    Each value is looked for as Python keeps that str (one, two or four bytes a character, by its
+    widest) and as UTF-8 (the C library's and `os.environb`'s copies); through a buffer of its
+    own, zeroed after, so the search leaves no copy behind."""
+    needles: list[bytearray] = []
+    for value in values:
+        widest = max(map(ord, value), default=0)
+        python = "latin-1" if widest < 256 else "utf-16-le" if widest < 65536 else "utf-32-le"
+        for encoding in dict.fromkeys(("utf-8", python)):  # one for ASCII
+            form = bytearray(value.encode(encoding))
+            if form not in needles:
+                needles.append(form)
+    if not needles:
+        return 0
+    longest = max(len(n) for n in needles)
+    buffer = bytearray(_SCRUB_CHUNK + longest)
+    view = (ctypes.c_char * len(buffer)).from_buffer(buffer)
+    own = [(ctypes.addressof(view), ctypes.addressof(view) + len(buffer))]
+    for needle in needles:
+        start = ctypes.addressof((ctypes.c_char * len(needle)).from_buffer(needle))
+        own.append((start, start + len(needle)))
+    zeroed = 0
+    for lo, hi in _anonymous_regions():
+        at = lo
+        while at < hi:
+            size = min(len(buffer), hi - at)
+            ctypes.memmove(view, at, size)
+            for needle in needles:
+                found = buffer.find(needle, 0, size)
+                while found >= 0:
+                    where = at + found
+                    if not any(a <= where < b for a, b in own):
+                        ctypes.memset(where, 0, len(needle))
+                        zeroed += 1
+                    found = buffer.find(needle, found + 1, size)
+            at += max(size - longest, 1) if size == len(buffer) else size
+    for needle in needles:
+        needle[:] = bytes(len(needle))
+    buffer[:] = bytes(len(buffer))
+    return zeroed
+
+
+def _anonymous_regions() -> list[tuple[int, int]]:
+    """This process's private, readable and writable memory that maps no file (a mapped file
+    may end before its mapping, where a read faults)."""
+    regions = []
+    with open("/proc/self/maps") as maps:
+        for line in maps:
+            parts = line.split()
+            if not parts[1].startswith("rw") or parts[1][3] != "p":
+                continue
+            if len(parts) > 5 and parts[5] not in ("[heap]", "[stack]"):
+                continue
+            lo, hi = (int(x, 16) for x in parts[0].split("-"))
+            regions.append((lo, hi))
+    return regions
 
 
 def _zero_initial_environment() -> None:

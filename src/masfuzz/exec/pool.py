@@ -39,7 +39,7 @@ from masfuzz.errors import MasfuzzError, TargetError
 from masfuzz.exec import cgroup
 from masfuzz.exec.base import Executor
 from masfuzz.exec.request import ExecutionRequest
-from masfuzz.exec.sandbox import PLAN_ENV, Plan, check, died_of, discard, hit, plan_for
+from masfuzz.exec.sandbox import PLAN_ENV, Plan, check, died_of, discard, hit, model_refused, plan_for
 from masfuzz.exec.template import ForkedProcess, Template
 from masfuzz.llm import proxy
 from masfuzz.llm.client import SLOTS_ENV
@@ -78,6 +78,7 @@ class Worker:
         self.serves: tuple[Target, bool] | None = None  # its target, whether it measures code
         self.stderr = _Tail(proc.stderr)
         self.calls: set[asyncio.Task[None]] = set()  # its model calls being answered
+        self.named: frozenset[str] = frozenset()  # the model strings its run named (`model_refused`)
 
     @classmethod
     async def start(cls, python: str, template: Template | None = None, plan: Plan | None = None) -> "Worker":
@@ -123,7 +124,11 @@ class Worker:
                 message = json.loads(line)[proxy.REQUEST_KEY]
             except (ValueError, KeyError, TypeError):
                 message = None
-            out = await proxy.answer(message, models)
+            model = message.get("model") if isinstance(message, dict) else None
+            if (why := model_refused(model, self.named, self.plan)) is not None:
+                out = proxy.refused(message, why)
+            else:
+                out = await proxy.answer(message, models)
             assert self.proc.stdin is not None
             try:
                 self.proc.stdin.write(json.dumps(out).encode() + b"\n")
@@ -220,6 +225,7 @@ class PoolExecutor(Executor):
         events: list[Any] = []
         info: dict[str, Any] = {}
         worker.stderr.reset()
+        worker.named = frozenset(m for m in (scenario.sut_model, *scenario.agent_models.values()) if m)
         t_run = time.perf_counter()
         killed = cgroup.oom_killed(worker.plan.cgroup if worker.plan else None)
         try:

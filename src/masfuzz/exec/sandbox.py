@@ -288,6 +288,47 @@ def _exposed(folders: list[str], projects: tuple[str, ...], home: str) -> list[s
     return out
 
 
+def model_refused(model_string: Any, named: frozenset[str], plan: Plan | None) -> str | None:
+    """Why masfuzz will not make a model call a sandboxed worker asked for (None: it will). The
+    calls are masfuzz's to make, outside the sandbox, so a call is a way out: code of the system
+    could write a request of its own onto the worker's channel. A model string the run named
+    (`--sut-model`, `--agent-model`: `named`) is made as asked; any other, which the system's
+    own code named (a `MasfuzzChatModel(model=...)`), is refused when it would reach an address
+    the sandbox does not (a base URL, without `--allow-net`), or run a policy file the sandbox
+    could have written (in a `--bind` folder) in masfuzz's own process."""
+    from masfuzz.errors import ModelError
+    from masfuzz.llm.modelstring import parse_model_string
+
+    if plan is None or (isinstance(model_string, str) and model_string in named):
+        return None
+    try:
+        spec = parse_model_string(model_string)
+    except (ModelError, TypeError, AttributeError):
+        return None  # the call fails on its own, saying so
+    if spec.base_url and not plan.network:
+        return (f"model {spec.display}: the system named a model at an address its sandbox does not "
+                "reach; name it with --sut-model or --agent-model, or allow the network with --allow-net")
+    if spec.provider == "scripted":
+        where = _policy_file(spec.model.rpartition(":")[0])
+        if where is None or any(_holds(os.path.realpath(b), where) for b in plan.binds):
+            return (f"model {spec.display}: a policy the system named that its sandbox could have "
+                    "written (a --bind folder's) is not run by masfuzz; name it with --sut-model")
+    return None
+
+
+def _policy_file(name: str) -> str | None:
+    """Where a scripted policy's file or module is (its real path), found without importing it;
+    None when it is nowhere."""
+    if name.endswith(".py") or os.sep in name:
+        return os.path.realpath(os.path.expanduser(name))
+    top = name.split(".")[0]
+    for entry in sys.path:
+        for candidate in (os.path.join(entry or ".", top), os.path.join(entry or ".", top + ".py")):
+            if os.path.exists(candidate):
+                return os.path.realpath(candidate)
+    return None
+
+
 def problem() -> str | None:
     """Why this machine cannot confine a worker (None: it can): the tool sandbox's probe, the
     same kernel features."""

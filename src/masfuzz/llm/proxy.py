@@ -117,6 +117,12 @@ def proxied_client(calls: ProxiedCalls) -> Callable[[str, Any], Any]:
     return make
 
 
+def refused(message: Any, why: str) -> dict[str, Any]:
+    """The `model_reply` line refusing a `model_request` (the call is not made): `why`."""
+    call_id = message.get("id") if isinstance(message, dict) else None
+    return {REPLY_KEY: {"id": call_id, "error": {"type": "ModelCallFailed", "message": why}}}
+
+
 async def answer(message: Any, settings: Any) -> dict[str, Any]:
     """The parent's side: the `model_reply` line for one `model_request`, made with this
     process's client for the model string under `settings` (the request's `ModelSettings`)."""
