@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import sys
 from typing import Any
 
 from masfuzz.adapters.crewai.extract import DELEGATION_TOOLS
@@ -44,7 +46,11 @@ def bridge_class() -> Any:
         roles: dict[str, str] = {}  # agent id -> its CrewAI role (whom a delegation tool names)
 
         def supports_function_calling(self) -> bool:
-            return True
+            # CrewAI's converter (a task's output_json / output_pydantic) asks this too, and on
+            # True hands the text to `instructor`, which makes a client of its own from the model
+            # name: a call no one would answer for masfuzz. Said False there, the conversion is
+            # a `call` of this model like any other.
+            return not _from_converter(sys._getframe(1))
 
         def supports_stop_words(self) -> bool:
             return False
@@ -81,11 +87,31 @@ def bridge_class() -> Any:
                          "function": {"name": name, "arguments": json.dumps(args)}}
                         for i, (c, (name, args)) in enumerate(zip(reply.tool_calls, calls))]
             if response_model is not None and reply.text:
-                return response_model.model_validate_json(reply.text)
+                try:
+                    return response_model.model_validate_json(reply.text)
+                except ValueError:  # text, as from a model without structured output: CrewAI
+                    pass  # converts it (a call of its converter, answered here too)
+            if reply.text and _from_converter(sys._getframe(1)):
+                try:  # the converter json.dumps what it gets: the object, not its text
+                    return json.loads(reply.text)
+                except ValueError:
+                    pass
             return reply.text or ""
 
     _bridge_class = MasfuzzLLM
     return MasfuzzLLM
+
+
+def _from_converter(frame: Any) -> bool:
+    """The call comes from CrewAI's output converter (crewai/utilities/converter.py), directly
+    or through BaseLLM's wrappers around `call` (its retry policy)."""
+    for _ in range(6):
+        if frame is None:
+            return False
+        if frame.f_code.co_filename.endswith(os.path.join("utilities", "converter.py")):
+            return True
+        frame = frame.f_back
+    return False
 
 
 def make_llm(*, model: str, temperature: float | None, **fields: Any) -> Any:
