@@ -50,7 +50,7 @@ def bridge_class() -> Any:
             # True hands the text to `instructor`, which makes a client of its own from the model
             # name: a call no one would answer for masfuzz. Said False there, the conversion is
             # a `call` of this model like any other.
-            return not _from_converter(sys._getframe(1))
+            return _converter(sys._getframe(1)) is None
 
         def supports_stop_words(self) -> bool:
             return False
@@ -70,8 +70,11 @@ def bridge_class() -> Any:
                  available_functions: Any = None, from_task: Any = None, from_agent: Any = None,
                  response_model: Any = None, **_: Any) -> Any:
             agent = self.agent_of(from_agent)
+            converter = _converter(sys._getframe(1))
+            # the converter's call asks for JSON of the task's output model: said as its schema
+            wanted = response_model or getattr(converter, "model", None)
             request = chat_request(agent, messages, tools, self.extra_tools.get(agent, ()),
-                                   temperature=self.temperature, response_model=response_model,
+                                   temperature=self.temperature, response_model=wanted,
                                    roles=self.roles)
             model_string = self.scenario.model_for(agent)
             if not model_string:
@@ -91,7 +94,7 @@ def bridge_class() -> Any:
                     return response_model.model_validate_json(reply.text)
                 except ValueError:  # text, as from a model without structured output: CrewAI
                     pass  # converts it (a call of its converter, answered here too)
-            if reply.text and _from_converter(sys._getframe(1)):
+            if reply.text and converter is not None:
                 try:  # the converter json.dumps what it gets: the object, not its text
                     return json.loads(reply.text)
                 except ValueError:
@@ -102,16 +105,16 @@ def bridge_class() -> Any:
     return MasfuzzLLM
 
 
-def _from_converter(frame: Any) -> bool:
-    """The call comes from CrewAI's output converter (crewai/utilities/converter.py), directly
-    or through BaseLLM's wrappers around `call` (its retry policy)."""
+def _converter(frame: Any) -> Any:
+    """CrewAI's output converter (crewai/utilities/converter.py) the call comes from, directly
+    or through BaseLLM's wrappers around `call` (its retry policy); None for any other call."""
     for _ in range(6):
         if frame is None:
-            return False
+            return None
         if frame.f_code.co_filename.endswith(os.path.join("utilities", "converter.py")):
-            return True
+            return frame.f_locals.get("self")
         frame = frame.f_back
-    return False
+    return None
 
 
 def make_llm(*, model: str, temperature: float | None, **fields: Any) -> Any:
