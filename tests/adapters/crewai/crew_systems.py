@@ -3,6 +3,8 @@ scripted policy that answers their agents from what CrewAI gives each one."""
 
 from __future__ import annotations
 
+import json
+
 from crewai import Agent, Crew, Process, Task
 from crewai.project import CrewBase, agent, crew, task
 from crewai.tools import BaseTool, tool
@@ -101,3 +103,23 @@ class Project:
     @crew
     def team(self) -> Crew:
         return Crew(agents=self.agents, tasks=self.tasks, process=Process.sequential)
+
+
+class Answer(BaseModel):
+    text: str
+
+
+def converted() -> Crew:
+    """One task whose answer CrewAI converts into JSON (`output_json`): a second model call."""
+    writer = _agents()[2]
+    return Crew(agents=[writer], tasks=[Task(description="Answer about: {text}", expected_output="an answer",
+                                             agent=writer, output_json=Answer)])
+
+
+def converting(request: ChatRequest):
+    """The writer's answer in text (as a model without structured output gives it), and its
+    JSON when CrewAI's converter asks for it."""
+    system = " ".join(m.content or "" for m in request.messages if m.role == "system")
+    if "You are Writer" in system:
+        return say("the crew is a team")
+    return say(json.dumps({"text": request.messages[-1].content or ""}))  # the converter's call

@@ -92,3 +92,17 @@ def test_a_speaking_order_reorders_the_tasks_and_is_refused_for_a_manager():
     assert trace.speaker_order[0] == "definer"
     with pytest.raises(MasfuzzError, match="manager chooses"):
         run_scenario(BOSS, input="x", sut_model=POLICY, speaking_order=("counter",))
+
+
+def test_an_output_json_conversion_is_answered_by_masfuzz_and_its_failure_is_the_model_s():
+    """CrewAI converts a task's answer into its `output_json` model with a model call of its own
+    (through `instructor`, a client of its own, unless the model says it has no function
+    calling there): masfuzz's model answers it, and a reply that is no such JSON is the model's
+    doing, not the crew's."""
+    target = "tests/adapters/crewai/crew_systems.py:converted"
+    trace = run_scenario(target, input="x", sut_model="scripted/tests/adapters/crewai/crew_systems.py:converting")
+    assert trace.termination.reason == "completed" and trace.usage.model_calls == 2
+    assert trace.termination.final_output == "the crew is a team"
+    failed = run_scenario(target, input="x", sut_model=POLICY)  # answers in text only
+    assert failed.termination.reason == "crash"
+    assert "did not answer with that JSON" in failed.meta["harness_cause"]

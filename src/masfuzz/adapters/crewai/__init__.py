@@ -30,14 +30,18 @@ def crew_of(obj: Any) -> Any:
     """The `Crew` a target stands for: itself, or what its `@crew` method builds."""
     from crewai import Crew
 
+    from masfuzz.loader import call_user
+
     if isinstance(obj, Crew):
         return obj
-    instance = obj() if isinstance(obj, type) else obj
-    builders = [name for name, value in vars(type(instance)).items() if _is_crew_method(value)]
+    cls = obj if isinstance(obj, type) else type(obj)
+    builders = [name for name, value in vars(cls).items() if _is_crew_method(value)]
     if len(builders) != 1:
-        raise TargetError(f"{type(instance).__name__}: a CrewAI project class needs exactly one "
+        raise TargetError(f"{cls.__name__}: a CrewAI project class needs exactly one "
                           f"@crew method (found {len(builders)})")
-    return getattr(instance, builders[0])()
+    # the app's own code runs here (its YAML, its agents): what it raises is a load error
+    instance = call_user(cls, failed=f"{cls.__name__}()") if isinstance(obj, type) else obj
+    return call_user(getattr(instance, builders[0]), failed=f"{cls.__name__}.{builders[0]}()")
 
 
 def _is_crew_method(value: Any) -> bool:

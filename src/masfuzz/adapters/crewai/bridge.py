@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import sys
 from typing import Any
 
 from masfuzz.adapters.crewai.extract import DELEGATION_TOOLS
@@ -44,7 +46,11 @@ def bridge_class() -> Any:
         roles: dict[str, str] = {}  # agent id -> its CrewAI role (whom a delegation tool names)
 
         def supports_function_calling(self) -> bool:
-            return True
+            # CrewAI's converter (a task's output_json / output_pydantic) asks this too, and on
+            # True hands the text to `instructor`, which makes a client of its own from the model
+            # name: a call no one would answer for masfuzz. Said False there, the conversion is
+            # a `call` of this model like any other.
+            return _converter(sys._getframe(1)) is None
 
         def supports_stop_words(self) -> bool:
             return False
@@ -64,8 +70,11 @@ def bridge_class() -> Any:
                  available_functions: Any = None, from_task: Any = None, from_agent: Any = None,
                  response_model: Any = None, **_: Any) -> Any:
             agent = self.agent_of(from_agent)
+            converter = _converter(sys._getframe(1))
+            # the converter's call asks for JSON of the task's output model: said as its schema
+            wanted = response_model or getattr(converter, "model", None)
             request = chat_request(agent, messages, tools, self.extra_tools.get(agent, ()),
-                                   temperature=self.temperature, response_model=response_model,
+                                   temperature=self.temperature, response_model=wanted,
                                    roles=self.roles)
             model_string = self.scenario.model_for(agent)
             if not model_string:
@@ -81,11 +90,31 @@ def bridge_class() -> Any:
                          "function": {"name": name, "arguments": json.dumps(args)}}
                         for i, (c, (name, args)) in enumerate(zip(reply.tool_calls, calls))]
             if response_model is not None and reply.text:
-                return response_model.model_validate_json(reply.text)
+                try:
+                    return response_model.model_validate_json(reply.text)
+                except ValueError:  # text, as from a model without structured output: CrewAI
+                    pass  # converts it (a call of its converter, answered here too)
+            if reply.text and converter is not None:
+                try:  # the converter json.dumps what it gets: the object, not its text
+                    return json.loads(reply.text)
+                except ValueError:
+                    pass
             return reply.text or ""
 
     _bridge_class = MasfuzzLLM
     return MasfuzzLLM
+
+
+def _converter(frame: Any) -> Any:
+    """CrewAI's output converter (crewai/utilities/converter.py) the call comes from, directly
+    or through BaseLLM's wrappers around `call` (its retry policy); None for any other call."""
+    for _ in range(6):
+        if frame is None:
+            return None
+        if frame.f_code.co_filename.endswith(os.path.join("utilities", "converter.py")):
+            return frame.f_locals.get("self")
+        frame = frame.f_back
+    return None
 
 
 def make_llm(*, model: str, temperature: float | None, **fields: Any) -> Any:

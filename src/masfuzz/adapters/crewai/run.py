@@ -40,7 +40,7 @@ from masfuzz.errors import MasfuzzError, ModelCallFailed, ModelError
 from masfuzz.llm.types import ChatReply, ChatRequest
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import (DelegationEvent, ErrorEvent, Message, RestrictedAttempt,
+from masfuzz.trace import (HARNESS_CAUSE, DelegationEvent, ErrorEvent, Message, RestrictedAttempt,
                            ToolCall, ToolResult, Trace, TraceRecorder)
 
 DEFAULT_TIMEOUT = 60.0  # seconds, when the scenario sets none
@@ -81,11 +81,28 @@ async def run_scenario(crew: Any, w: Walk, spec: WorkflowSpec, scenario: Scenari
             return rec.finish("timeout", detail=f"time limit {limit:g} s")
         except Exception as exc:  # the crew raised: a finding, not a masfuzz crash
             message = str(exc).splitlines()[0] if str(exc) else ""
+            if _conversion_failed(exc):
+                rec.meta[HARNESS_CAUSE] = (
+                    f"the crew crashed turning {recording.speaking}'s answer into its task's "
+                    "output_json / output_pydantic model: the model under test did not answer "
+                    "with that JSON (masfuzz's probe and scripted models answer in text)")
             rec.add(ErrorEvent(agent=recording.speaking, kind=type(exc).__name__, message=message))
             return rec.finish("crash", detail=f"{type(exc).__name__}: {message}")
     tasks = len(getattr(result, "tasks_output", None) or ())
     return rec.finish("completed", detail=f"{tasks} task(s) done",
                       final_output=str(getattr(result, "raw", result)))
+
+
+def _conversion_failed(exc: BaseException) -> bool:
+    """The crash is CrewAI's conversion of an answer into a task's output model failing (its
+    `ConverterError`, or the task output refusing what the conversion gave)."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if type(seen).__name__ == "ConverterError" or (
+                type(seen).__name__ == "ValidationError" and getattr(seen, "title", "") == "TaskOutput"):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 def _inputs(crew: Any, text: str) -> dict[str, str]:
