@@ -258,6 +258,13 @@ def test_a_stop_word_said_before_a_round_robin_member_spoke_is_premature_termina
     assert all("fixed speaking order" in f.description for f in found)
 
 
+def test_a_member_cut_out_of_a_fixed_order_is_blamed_on_the_one_whose_turn_came_before_it():
+    """The drafter escalated out of the round; the checker, after the round, spoke last."""
+    trace = _run("drafter", "checker", reason="completed", detail="loop round: drafter escalated")
+    [f] = participation(trace, ROUND)
+    assert (f.agent, f.step, f.elements) == ("drafter", 2, ("drafter", "editor"))
+
+
 @pytest.mark.parametrize("trace,spec", [
     (_run("drafter", "editor", "checker", reason="text_mention"), ROUND),  # every member spoke
     (_run("drafter", reason="completed"), ROUND),  # no stop word: the app's own end

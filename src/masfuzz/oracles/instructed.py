@@ -330,14 +330,34 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     for member, why in _needed(trace, spec, acted).items():
         if member in acted or member in handed or member == ender or member in routed_away:
             continue
+        cutter, at = _cut_by(trace, spec, member, acted, end_i) or (ender, step)
         out.append(Failure(
             category="system_termination", root_cause="Premature Termination",
-            detector="participation", evidence=tuple(sorted({step, end_i})),
-            scenario_id=trace.scenario_id, elements=(ender, member), agent=ender, step=step,
+            detector="participation", evidence=tuple(sorted({at, step, end_i})),
+            scenario_id=trace.scenario_id, elements=(cutter, member), agent=cutter, step=at,
             clause="term::bound",
-            description=f"{ender} ended the run ({end.reason}, event {step}) before {member} "
-            f"acted at all, though its work is needed: {why}"))
+            description=f"{cutter} ended the {'run' if cutter == ender else 'round'} "
+            f"({end.reason}, event {at}) before {member} acted at all, though its work is needed: {why}"))
     return dedupe(out)
+
+
+def _cut_by(trace: Trace, spec: WorkflowSpec, member: str, acted: dict[str, int],
+            end_i: int) -> tuple[str, int] | None:
+    """In a fixed order, the agent after whose turn `member`'s should have come, and its last
+    act: the nearest member before it in the order that acted. Its act ended the round (a stop
+    word, an escalation out of a loop) though another agent may speak last. None outside a
+    fixed order or when no earlier member acted."""
+    if spec.system.pattern != "fixed_order":
+        return None
+    ids = [a.id for a in spec.agents]
+    if member not in ids:
+        return None
+    before = next((x for x in reversed(ids[:ids.index(member)]) if x in acted), None)
+    if before is None:
+        return None
+    last = max(i for i, e in enumerate(trace.events[:end_i])
+               if getattr(e, "agent", None) == before and isinstance(e, (AgentTurn, Message, ToolCall)))
+    return before, last
 
 
 # -- routing ------------------------------------------------------------------------------------
