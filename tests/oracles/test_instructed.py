@@ -103,6 +103,25 @@ def test_an_unnamed_product_made_by_several_agents_itself_or_nobody_is_no_depend
     assert instructed_dependencies(spec) == []
 
 
+@pytest.mark.parametrize("writer", [
+    # the maker calls its product otherwise (its tool: funding_check), and the sentence's first
+    # clause negates something else
+    "The sum in a letter is never yours to choose: it is what the funding figures allow.",
+    "Write the letter. The amount rests on the funding review.",
+    "The award comes from the funding assessment, so write it up.",
+])
+def test_a_product_named_otherwise_by_its_maker_is_read_from_the_tool_that_makes_it(writer):
+    spec = WorkflowSpec(
+        system=SystemInfo(id="fund", entry_agent="writer", pattern="fixed_order"),
+        agents=(AgentSpec(id="writer", instructions=writer), AgentSpec(id="hale", instructions="Run the check."),
+                AgentSpec(id="clerk", instructions="File the letters.")),
+        tools=(ToolSpec(id="funding_check"), ToolSpec(id="issue_letter")),
+        permissions=Permissions(allow=(("hale", "funding_check"), ("clerk", "issue_letter"))))
+    assert [(b, a) for b, a, _ in instructed_dependencies(spec)] == [("hale", "writer")]
+    assert instructed_order(_run("writer", "hale"), spec) != []
+    assert instructed_order(_run("hale", "writer"), spec) == []
+
+
 def test_agents_named_by_everyday_words_are_not_read_into_a_dependency():
     spec = WorkflowSpec(system=SystemInfo(id="t", entry_agent="writer"), agents=(
         AgentSpec(id="user"), AgentSpec(id="writer", instructions="Write after the user has spoken.")))
@@ -237,6 +256,13 @@ def test_a_stop_word_said_before_a_round_robin_member_spoke_is_premature_termina
     assert {(f.root_cause, f.agent, f.step) for f in found} == {
         ("Premature Termination", "drafter", 2)}
     assert all("fixed speaking order" in f.description for f in found)
+
+
+def test_a_member_cut_out_of_a_fixed_order_is_blamed_on_the_one_whose_turn_came_before_it():
+    """The drafter escalated out of the round; the checker, after the round, spoke last."""
+    trace = _run("drafter", "checker", reason="completed", detail="loop round: drafter escalated")
+    [f] = participation(trace, ROUND)
+    assert (f.agent, f.step, f.elements) == ("drafter", 2, ("drafter", "editor"))
 
 
 @pytest.mark.parametrize("trace,spec", [

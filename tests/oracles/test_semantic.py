@@ -563,3 +563,31 @@ def test_a_hand_over_tool_is_no_rival_for_what_a_claim_is_about():
     rival = (ToolCall(agent="refunds", tool="refund_voucher", call_id="v1"),
              ToolResult(agent="refunds", tool="refund_voucher", call_id="v1", payload="voucher sent"))
     assert claimed_outcome(run(*rival), None) == []
+
+
+@pytest.mark.parametrize("payload", [
+    '{"order": "X-1", "accepted": 0, "reason": "past the return window"}',  # a flag as the integer 0
+    '{"order": "X-1", "ok": "false"}',  # a flag as a word
+])
+@pytest.mark.parametrize("claim", [
+    "You're all set: five euros back on your card.",  # success without a past verb, naming nothing
+    "Here is your refund: five euros back on your card.",
+    "Your reference is RF-2231. Have a nice day!",
+])
+def test_a_present_tense_success_answering_the_agent_s_own_failed_call_is_incorrect_verification(payload, claim):
+    [f] = claimed_outcome(_refund_run(payload, claim), REFUND_SPEC)
+    assert (f.root_cause, f.agent, f.step) == ("Incorrect Verification", "refunds", 4)
+    assert claimed_outcome(_refund_run('{"order": "X-1", "accepted": 1}', claim), REFUND_SPEC) == []
+
+
+def test_a_general_success_after_another_agent_s_failed_call_is_not_read_as_its_claim():
+    run = _trace(AgentTurn(agent="refunds"),
+                 ToolCall(agent="refunds", tool="issue_refund", call_id="r1", arguments={"order": "X-1"}),
+                 ToolResult(agent="refunds", tool="issue_refund", call_id="r1", payload='{"accepted": 0}'),
+                 Message(agent="refunds", content="The refund could not be issued."),
+                 AgentTurn(agent="greeter"), Message(agent="greeter", content="You're all set for the newsletter."))
+    assert claimed_outcome(run, REFUND_SPEC) == []
+
+
+def test_an_identifier_longer_than_sixteen_characters_is_a_fact():
+    assert user_facts("the MRN on the paperwork is 25GB48213370551092.")["identifier"] == ["25GB48213370551092"]

@@ -63,6 +63,12 @@ _AFTER_PRODUCT = (
     r"submitted|finali[sz]ed|calculated|computed|researched|crunched|assembled)\b",
     r"\bwait(?:s|ing)?\s+(?:for|until)\s+(?:the|your|our)\s+(?P<p>\w+(?:\s+\w+)?)\b",
     r"\bbased\s+on\s+the\s+(?P<p>\w+(?:\s+\w+)?)\b",
+    # the product as what bounds or carries this agent's work ("the sum is what the funding
+    # figures allow", "it rests on the survey results", "the price comes from the estimate")
+    r"\bwhat(?:ever)?\s+(?:the|your|our)\s+(?P<p>\w+(?:\s+\w+)?)\s+(?:allows?|permits?|says?|shows?|"
+    r"gives?|sets?|states?|reports?|finds?)\b",
+    r"\b(?:rests?|relies|rely|depends?|hinges?)\s+on\s+(?:the|your|our)\s+(?P<p>\w+(?:\s+\w+)?)\b",
+    r"\bcomes?\s+from\s+(?:the|your|our)\s+(?P<p>\w+(?:\s+\w+)?)\b",
 )
 # How an agent's text says it makes a product ("you crunch the numbers", "gather the data",
 # "write the first draft"), `{P}` the product's noun.
@@ -95,7 +101,7 @@ def _read_dependencies(spec: WorkflowSpec) -> list[tuple[str, str, str]]:
     out = []
     for a in spec.agents:
         text = f"{a.instructions}\n{a.description}"
-        for s in sentences(text):
+        for s in (c for t in sentences(text) for c in clauses(t)):
             if NEGATED.search(s):
                 continue
             named = [x for x in ids if x != a.id and names_agent(s, spec, x)]
@@ -113,6 +119,12 @@ def _read_dependencies(spec: WorkflowSpec) -> list[tuple[str, str, str]]:
     return out
 
 
+def clauses(sentence: str) -> list[str]:
+    """A sentence cut at colons, semicolons and ", so" / ", but": a negation in one clause ("the
+    sum is never yours to choose: it is what the figures allow") does not negate the others."""
+    return [c for c in re.split(r"\s*[:;]\s+|,\s+(?=(?:so|but)\b)", sentence) if c.strip()]
+
+
 # What a sentence may wait for that no agent makes: the people and the run itself.
 NOT_PRODUCTS = {"user", "users", "customer", "customers", "task", "conversation", "chat", "run",
                 "request", "question", "human", "client", "caller", "meeting", "call", "it", "one"}
@@ -122,9 +134,12 @@ def _producer(spec: WorkflowSpec, agent: str, sentence: str) -> str | None:
     """The one other agent whose own instructions or description say it makes the product a
     sentence of `agent`'s waits for without naming anyone ("once the data has been gathered":
     the agent told to "gather the market data"); None when the sentence waits for no product,
-    when `agent` makes it itself, or when no agent or several do (then the order is not sure)."""
+    when `agent` makes it itself, or when no agent or several do (then the order is not sure).
+    When no agent says it makes the product by its noun, the one agent holding a tool named by one
+    of the product's words makes it ("the funding figures": the holder of funding_check)."""
     nouns = {m.group("p").split()[-1].lower() for p in _AFTER_PRODUCT
              for m in re.finditer(p, sentence, re.IGNORECASE)} - NOT_PRODUCTS
+    claimed = False  # some agent says it makes a product of that noun
     for noun in nouns:
         stem = noun[:-1] if len(noun) > 3 and noun.endswith("s") and not noun.endswith("ss") else noun
         made = re.compile(_PRODUCES.replace("{P}", rf"{re.escape(stem)}s?"), re.IGNORECASE)
@@ -133,7 +148,18 @@ def _producer(spec: WorkflowSpec, agent: str, sentence: str) -> str | None:
                          for t in sentences(f"{x.instructions}\n{x.description}") if t != sentence)]
         if agent not in makers and len(makers) == 1:
             return makers[0]
-    return None
+        claimed = claimed or bool(makers)
+    if claimed:
+        return None
+    # no agent says it makes the product by that noun: the product is named differently by its
+    # maker and its user ("the funding figures", "the funding check"); its maker is then the one
+    # agent holding a tool named by one of the product's words
+    product = {w.lower() for p in _AFTER_PRODUCT for m in re.finditer(p, sentence, re.IGNORECASE)
+               for w in m.group("p").split()} - NOT_PRODUCTS - STOPWORDS
+    if not product:
+        return None
+    holders = [x.id for x in spec.agents if any(set(words(t)) & product for t in tools_of(spec, x.id))]
+    return holders[0] if len(holders) == 1 and holders[0] != agent else None
 
 
 def with_prompts(spec: WorkflowSpec, trace: Trace) -> WorkflowSpec:
@@ -304,14 +330,34 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     for member, why in _needed(trace, spec, acted).items():
         if member in acted or member in handed or member == ender or member in routed_away:
             continue
+        cutter, at = _cut_by(trace, spec, member, acted, end_i) or (ender, step)
         out.append(Failure(
             category="system_termination", root_cause="Premature Termination",
-            detector="participation", evidence=tuple(sorted({step, end_i})),
-            scenario_id=trace.scenario_id, elements=(ender, member), agent=ender, step=step,
+            detector="participation", evidence=tuple(sorted({at, step, end_i})),
+            scenario_id=trace.scenario_id, elements=(cutter, member), agent=cutter, step=at,
             clause="term::bound",
-            description=f"{ender} ended the run ({end.reason}, event {step}) before {member} "
-            f"acted at all, though its work is needed: {why}"))
+            description=f"{cutter} ended the {'run' if cutter == ender else 'round'} "
+            f"({end.reason}, event {at}) before {member} acted at all, though its work is needed: {why}"))
     return dedupe(out)
+
+
+def _cut_by(trace: Trace, spec: WorkflowSpec, member: str, acted: dict[str, int],
+            end_i: int) -> tuple[str, int] | None:
+    """In a fixed order, the agent after whose turn `member`'s should have come, and its last
+    act: the nearest member before it in the order that acted. Its act ended the round (a stop
+    word, an escalation out of a loop) though another agent may speak last. None outside a
+    fixed order or when no earlier member acted."""
+    if spec.system.pattern != "fixed_order":
+        return None
+    ids = [a.id for a in spec.agents]
+    if member not in ids:
+        return None
+    before = next((x for x in reversed(ids[:ids.index(member)]) if x in acted), None)
+    if before is None:
+        return None
+    last = max(i for i, e in enumerate(trace.events[:end_i])
+               if getattr(e, "agent", None) == before and isinstance(e, (AgentTurn, Message, ToolCall)))
+    return before, last
 
 
 # -- routing ------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from typing import Any
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.instructed import misrouted_request
 from masfuzz.oracles.wording import (
-    about_tool, claims_done, empty_result, is_question, owners, payload_failure, says_done_by_verb,
+    SURE_DONE, about_tool, claims_done, empty_result, is_question, owners, payload_failure, says_done_by_verb,
     sentences, tools_of,
 )
 from masfuzz.spec.model import WorkflowSpec
@@ -112,6 +112,10 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             if ci > retried:
                 break
             claim = next((s for s in done if about_tool(s, r.tool, spec, tools)), None)
+            if claim is None and _answers_only(trace, fi, ci, r, agent):
+                # a success in sure general words ("You're all set") that names nothing is
+                # about the one outcome it answers: the claimer's own tool, the only one it called
+                claim = next((s for s in done if SURE_DONE.search(s)), None)
             if claim is None:
                 continue
             out.append(Failure(
@@ -125,12 +129,29 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     return dedupe(out)
 
 
+def _answers_only(trace: Trace, fi: int, ci: int, r: ToolResult, agent: str) -> bool:
+    """Is the message at `ci` the claimer's first word after its own call's result at `fi`, with
+    no other tool's result since its last message before the call: the answer to that one
+    outcome, whatever words it uses."""
+    if r.agent != agent:
+        return False
+    start = max((i for i in range(fi) if isinstance(e := trace.events[i], Message)
+                 and e.role == "assistant" and e.agent == agent), default=-1)
+    for i in range(start + 1, ci):
+        e = trace.events[i]
+        if isinstance(e, ToolResult) and e.tool != r.tool:
+            return False
+        if i > fi and isinstance(e, Message) and e.role == "assistant" and e.agent == agent:
+            return False
+    return True
+
+
 # -- kind 2: facts across hand-overs ----------------------------------------------------------
 
 # The facts a user gives that agents pass on: identifiers, dates, amounts, e-mail addresses.
 FACTS: dict[str, re.Pattern[str]] = {
     "identifier": re.compile(
-        r"(?<![\w-])(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{3,15}(?![\w-])|#\d{3,}\b"),
+        r"(?<![\w-])(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{3,33}(?![\w-])|#\d{3,}\b"),
     "date": re.compile(
         r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|"
         r"sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b", re.IGNORECASE),

@@ -33,14 +33,26 @@ ACTIONS: dict[str, tuple[tuple[str, ...], str]] = {
 }
 _DONE = {name: re.compile(rf"\b(?:{done})\b", re.IGNORECASE)
          for name, (_, done) in ACTIONS.items()}
+# Success said without a past verb, handing the outcome over in the present: "here is your
+# booking", "your reference is BK-221", "you're confirmed", "the room is yours", "it is in place".
+PRESENT_DONE = (r"\bhere(?:'s| is| are)\s+(?:your|the)\b|\byour\s+(?:\w+\s+)?(?:reference|confirmation|"
+                r"ticket|receipt)(?:\s+(?:number|code|no))?\s+is\b|\byou(?:'re|\s+are)\s+(?:all\s+)?"
+                r"(?:set|booked|in|good|confirmed|sorted|covered)\b|\bis\s+(?:now\s+)?(?:yours|in\s+place|"
+                r"on\s+(?:its|the)\s+way|under\s+way|live)\b")
 # A claim that does not name the action in its verb ("all set", "went through", "has been
 # issued") is about a tool only when it names the tool's object (the seat of update_seat) or its
 # action as a noun ("your refund has been issued", "the booking is complete").
 GENERIC_DONE = re.compile(
     r"\b(?:successfully|success|confirmed|all set|went through|is complete|completed|done|issued|"
     r"processed|granted|approved|executed|carried out|finali[sz]ed|sorted|taken care of|good to go|"
-    r"gone through|gone in|all good|squared away|wrapped up)\b",
+    r"gone through|gone in|all good|squared away|wrapped up)\b|" + PRESENT_DONE,
     re.IGNORECASE)
+# The general words that claim success and nothing else: a sentence saying one answers an
+# outcome whatever it names ("You're all set"), unlike "processed" or "done", which a refusal
+# handled is too.
+SURE_DONE = re.compile(
+    r"\b(?:successfully|all set|good to go|went through|gone through|taken care of|all good|"
+    r"squared away|sorted)\b|" + PRESENT_DONE, re.IGNORECASE)
 # Courtesies that carry a negation's words but negate nothing ("No problem, that's cancelled").
 COURTESY = re.compile(r"\b(?:no problem|not a problem|no worries)\b", re.IGNORECASE)
 # A sentence with any of these reports no success: negations, apologies, failures, questions'
@@ -324,8 +336,11 @@ def empty_result(payload: str, tool: str, spec: WorkflowSpec | None) -> str | No
 
 def _json_failure(data: dict, tool: str = "") -> str | None:
     for key in (*OUTCOME_KEYS, *sorted(_participles(tool))):
-        if data.get(key) is False:
-            return f"{key}: false"
+        value = data.get(key)
+        # false as a flag, whether a boolean, the integer 0 (`{"accepted": 0}`) or a word
+        if value is False or type(value) is int and value == 0 or \
+                isinstance(value, str) and value.strip().lower() in ("false", "no"):
+            return f"{key}: {json.dumps(value)}"
     for key in STATUS_CODE_KEYS:
         value = data.get(key)
         if isinstance(value, int) and not isinstance(value, bool) and 400 <= value < 600:
