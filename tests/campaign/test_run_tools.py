@@ -152,12 +152,13 @@ def test_each_tool_not_fuzzed_yet_gets_an_equal_part_of_the_time_the_phase_has_l
 
     campaign = Campaign()
     first = _Part.of(campaign, ("wall_time",), tools_left=3)
-    assert first.stop() is None and 19.0 < first.time_left() <= 20.0
+    assert first.time_left() == 20.0  # before its first call (the arguments' generation) too
+    assert first.stop() is None and 19.0 < first.time_left() <= 20.0  # the first call: it starts
     first.end -= 20.0  # its 20 s passed: it stops, saying why; the phase goes on
-    assert first.stop() == ("its part of phase tools's share used (20.0 s, the phase's time left "
-                            "shared by 3 tool(s))") and first.time_left() == 0.0
+    assert first.stop() == ("its part of phase tools's share used (20.0 s from its first call, the "
+                            "phase's time left shared by 3 tool(s))") and first.time_left() == 0.0
     last = _Part.of(campaign, ("wall_time",), tools_left=1)  # the last has what is left
-    assert last.end is None and last.stop() is None and last.time_left() == 60.0
+    assert last.stop() is None and last.time_left() == 60.0
     campaign.spent = "wall time 90 s used"  # the phase's own budget stops any part
     assert first.stop() == last.stop() == "wall time 90 s used"
 

@@ -168,17 +168,20 @@ class ToolsPhase:
 @dataclass
 class _Part:
     """A tool's part of the phase's wall time: what is left, shared equally by the tools not
-    fuzzed yet (one that stops early leaves its rest to the next). Under load the first tool's
-    calls used the whole share and the second got none (the demo at load 22: faq_lookup_tool 16
-    sandboxed calls in 183 s, update_seat, whose error is the example's real bug, not one).
-    `stop` is asked between calls from the fuzzing loop's thread: it reads the budget and the
-    clock only (the campaign renews its lease on the event loop's thread, which the store's
+    fuzzed yet (one that stops early leaves its rest to the next), counted from the tool's first
+    call. Under load the first tool's calls used the whole share and the second got none (the
+    demo at load 22: faq_lookup_tool 16 sandboxed calls in 183 s, update_seat, whose error is
+    the example's real bug, not one); counted from the part's start, the arguments' generation
+    before the first call (seconds to minutes under load) left a tool no call at all.
+    `stop` is asked before each call from the fuzzing loop's thread: it reads the budget and
+    the clock only (the campaign renews its lease on the event loop's thread, which the store's
     connection belongs to)."""
 
     campaign: Any
     spends: tuple[str, ...]
-    end: float | None  # time.monotonic() at which the part is used
-    used: str = ""  # the reason given when it is
+    length: float | None  # seconds from the first call; None: the phase's own time left
+    used: str = ""  # the reason given when it is used
+    end: float | None = None  # time.monotonic() at which it is, once the first call is asked
 
     @classmethod
     def of(cls, campaign: Any, spends: tuple[str, ...], *, tools_left: int) -> "_Part":
@@ -186,19 +189,23 @@ class _Part:
         if left is None or tools_left <= 1:  # the last tool's part is what the phase has left
             return cls(campaign, spends, None)
         part = left / tools_left
-        return cls(campaign, spends, time.monotonic() + part,
-                   f"its part of phase tools's share used ({part:.1f} s, the phase's time left "
-                   f"shared by {tools_left} tool(s))")
+        return cls(campaign, spends, part, f"its part of phase tools's share used ({part:.1f} s from "
+                                           f"its first call, the phase's time left shared by {tools_left} tool(s))")
 
     def stop(self) -> str | None:
         why = self.campaign.budget_left(self.spends)
-        if why is None and self.end is not None and time.monotonic() >= self.end:
-            return self.used
-        return why
+        if self.length is None or why is not None:
+            return why
+        if self.end is None:  # the first call: the part starts
+            self.end = time.monotonic() + self.length
+        return self.used if time.monotonic() >= self.end else None
 
     def time_left(self) -> float | None:
         left = self.campaign.time_left()
-        return left if self.end is None else min(left or 0.0, max(0.0, self.end - time.monotonic()))
+        if self.length is None:
+            return left
+        mine = self.length if self.end is None else max(0.0, self.end - time.monotonic())
+        return min(left or 0.0, mine)
 
 
 def _result(data: dict[str, Any]) -> str:
