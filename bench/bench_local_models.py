@@ -14,7 +14,8 @@ executions. For it, the bench prints:
 Then, per model: load time, prompt and generated tokens/s, one tool-call request's latency, and
 peak memory. Each measurement runs in its own subprocess (its own model load, its own peak).
 
-    .venv/bin/python bench/bench_local_models.py [--executions N] [--model local/NAME]
+    .venv/bin/python bench/bench_local_models.py [--executions N] [--model local/NAME] [--no-speed]
+        [--against CHECKOUT]   # another commit's code beside this one's, at the same load
 """
 
 from __future__ import annotations
@@ -40,15 +41,19 @@ PROMPT = " ".join(
 )
 
 
-def workload(model: str, executions: int) -> dict:
+def workload(model: str, executions: int, root: Path = ROOT, restore: bool = True) -> dict:
     """`masfuzz cover` on the customer-service desk with `model` in both roles, counting every
-    generation attempt of the embedded model and whether masfuzz could use what it wrote."""
+    generation attempt of the embedded model and whether masfuzz could use what it wrote. `root`
+    is the checkout whose code and example run (another commit's, for --against); without
+    `restore`, no kept prompt-prefix state is restored (what they change, apart from the code)."""
+    sys.path.insert(0, str(root / "src"))
     import llama_cpp
 
     from masfuzz.cli import main
     from masfuzz.llm import local
 
-    counts = {"calls": 0, "errors": 0, "attempts": 0, "parsed": 0, "prompt_tokens": 0}
+    counts = {"calls": 0, "errors": 0, "attempts": 0, "parsed": 0, "prompt_tokens": 0,
+              "tester_calls": 0, "app_calls": 0, "sequence": []}
 
     def counted(name):
         original = getattr(local.LocalClient, name)
@@ -69,11 +74,20 @@ def workload(model: str, executions: int) -> dict:
     def call(self, *args, **kwargs):
         reply = whole(self, *args, **kwargs)
         counts["calls"] += 1
+        request = args[1]  # (engine, request, deadline)
+        counts["tester_calls" if request.role == "tester" else "app_calls"] += 1
+        # who asked and what came: the app's calls an execution, agent by agent
+        said = ",".join(c.name for c in reply.tool_calls) or reply.finish_reason
+        counts["sequence"].append("tester" if request.role == "tester" else f"{request.agent}>{said}")
         counts["errors"] += reply.finish_reason == "error"
         return reply
 
     local.LocalClient._complete = call
-    os.chdir(ROOT)
+    if not restore:
+        from masfuzz.llm import local_prefix
+
+        local_prefix.PrefixStates.best = lambda self, tokens, live: None
+    os.chdir(root)
     with tempfile.TemporaryDirectory() as tmp:
         eng = local.engine(model.split("/", 1)[1])  # loaded before the clock starts, as in a campaign
         llama_cpp.llama_perf_context_reset(eng.llama.ctx)
@@ -94,7 +108,7 @@ def workload(model: str, executions: int) -> dict:
     prefixes = getattr(eng, "prefixes", None)  # the prompt-prefix states (absent before them)
     report = json.loads(out.getvalue()) if code in (0, 1) else {}
     total = report.get("coverage", {}).get("total", {})
-    return {"model": model, "exit": code, "wall_s": wall, **counts,
+    return {"model": model, "root": str(root), "restore": restore, "exit": code, "wall_s": wall, **counts,
             # prompt tokens the model read anew, of those the calls sent: the rest came from the
             # context or a restored prefix state
             "prompt_evaluated": perf.n_p_eval, "prompt_eval_s": perf.t_p_eval_ms / 1000,
@@ -146,10 +160,36 @@ def speed(name: str) -> dict:
 
 
 def _child(*argv: str) -> dict:
-    proc = subprocess.run([sys.executable, __file__, *argv], capture_output=True, text=True)
+    return _answer(_start(*argv))
+
+
+def _start(*argv: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, __file__, *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def _answer(proc: subprocess.Popen) -> dict:
+    out, err = proc.communicate()
     if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(argv)}: failed: {proc.stderr.strip().splitlines()[-1:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+        raise SystemExit(f"{' '.join(proc.args[2:])}: failed: {err.strip().splitlines()[-1:]}")
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def _print_workload(w: dict, label: str, verbose: bool) -> None:
+    minutes = w["wall_s"] / 60
+    print(f"workload{label}: cover examples/customer_service (tester and app: {w['model']}), "
+          f"{w['executions']} executions, {w['wall_s']:.0f} s, obligations covered {w['covered']}")
+    print(f"  calls per minute:      {w['calls'] / minutes:.1f}  ({w['calls']} calls: "
+          f"{w['tester_calls']} tester, {w['app_calls']} app)")
+    print(f"  parse rate:            {w['parsed'] / max(w['attempts'], 1):.0%} of attempts "
+          f"({w['parsed']}/{w['attempts']}); {w['errors']} call(s) unusable after all attempts")
+    print(f"  executions per minute: {w['executions'] / minutes:.2f}  "
+          f"({w['app_calls'] / max(w['executions'], 1):.1f} app calls an execution)")
+    print(f"  prompt tokens read:    {w['prompt_evaluated']} of {w['prompt_tokens']} sent "
+          f"({w['prompt_eval_s']:.0f} s; {w['restores']} prefix state(s) restored); "
+          f"{w['generated']} tokens generated ({w['generation_s']:.0f} s); load average {w['load']}")
+    if verbose:  # the calls in order: the tester's, and each agent's with the tool it called
+        print("  calls: " + " ".join(w["sequence"]))
 
 
 def main() -> int:
@@ -157,27 +197,32 @@ def main() -> int:
     parser.add_argument("--executions", type=int, default=DEFAULT_EXECUTIONS)
     parser.add_argument("--model", default="local/gemma-3-270m", help="the workload's model")
     parser.add_argument("--no-speed", action="store_true", help="the workload only")
+    parser.add_argument("--against", metavar="CHECKOUT", type=Path,
+                        help="also run the workload with another checkout's code (its src/ and "
+                             "example), at the same time, so that both see the same load")
+    parser.add_argument("--no-prefix", action="store_true",
+                        help="--against's run restores no kept prompt-prefix state")
+    parser.add_argument("--calls", action="store_true", help="print the workload's calls in order")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     parser.add_argument("--workload", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.workload:
-        print(json.dumps(workload(args.model, args.executions)))
+        print(json.dumps(workload(args.model, args.executions, args.root.resolve(), not args.no_prefix)))
         return 0
     if args.one:
         print(json.dumps(speed(args.one)))
         return 0
 
-    w = _child("--workload", "--model", args.model, "--executions", str(args.executions))
+    argv = ("--workload", "--model", args.model, "--executions", str(args.executions))
+    other = _start(*argv, "--root", str(args.against), *(["--no-prefix"] if args.no_prefix else [])) \
+        if args.against else None
+    w = _child(*argv)
+    if other is not None:
+        _print_workload(_answer(other), f" of {args.against}" + (" without prefix states" if args.no_prefix else ""),
+                        args.calls)
+    _print_workload(w, "", args.calls)
     minutes = w["wall_s"] / 60
-    print(f"workload: cover examples/customer_service (tester and app: {w['model']}), "
-          f"{w['executions']} executions, {w['wall_s']:.0f} s, obligations covered {w['covered']}")
-    print(f"  calls per minute:      {w['calls'] / minutes:.1f}  ({w['calls']} calls)")
-    print(f"  parse rate:            {w['parsed'] / max(w['attempts'], 1):.0%} of attempts "
-          f"({w['parsed']}/{w['attempts']}); {w['errors']} call(s) unusable after all attempts")
-    print(f"  executions per minute: {w['executions'] / minutes:.2f}")
-    print(f"  prompt tokens read:    {w['prompt_evaluated']} of {w['prompt_tokens']} sent "
-          f"({w['prompt_eval_s']:.0f} s; {w['restores']} prefix state(s) restored); "
-          f"{w['generated']} tokens generated ({w['generation_s']:.0f} s); load average {w['load']}")
     from summary import record
 
     record(f"demo workload {w['model']}: calls per minute", w["calls"] / minutes, "", None, unit="/min")

@@ -3,7 +3,7 @@ off-task replies, asked again once before an execution is spent on them."""
 
 import asyncio
 
-from masfuzz.generate.realizer import (EXAMPLE_MESSAGE, Feedback, NativeRealizer, ObjectiveInputs,
+from masfuzz.generate.realizer import (EXAMPLES, Feedback, NativeRealizer, ObjectiveInputs,
                                        goal, off_task)
 from masfuzz.generate.refine import Refinement
 from masfuzz.llm.scripted import ScriptedClient, say
@@ -34,13 +34,14 @@ def test_the_goal_line_says_what_the_user_needs_with_the_values_a_call_takes():
     hand_back = inputs("Delegate", tool=None, child={"id": "triage"}, hand_back=True, onward=[FAQ_AGENT])
     assert goal(hand_back) == ("help from one who changes the seat on a customer's booking, then help "
                                "from one who answers questions about baggage and wi-fi")
-    # the worked example is a turn before the objective's: a base model's transcript goes on in
-    # its pattern, a chat model takes it as a few-shot turn
+    # the worked examples are turns before the objective's: a base model's transcript goes on in
+    # their pattern, a chat model takes them as few-shot turns
     turns = NativeRealizer(None).request(inputs(), []).messages
-    assert [m.role for m in turns] == ["system", "user", "assistant", "user"]
-    assert turns[2].content == EXAMPLE_MESSAGE and turns[3].content == f"Goal: {goal(inputs())}"
+    assert [m.role for m in turns] == ["system"] + ["user", "assistant"] * len(EXAMPLES) + ["user"]
+    assert [m.content for m in turns[2:-1:2]] == [message for _goal, message in EXAMPLES]
+    assert turns[-1].content == f"Goal: {goal(inputs())}"
     retried = NativeRealizer(None).request(inputs(), [Feedback("Seat please", "seat_booking_agent never acted")])
-    assert retried.messages[3].content.startswith("Tried before, did not work (seat_booking_agent never acted)")
+    assert retried.messages[-1].content.startswith("Tried before, did not work (seat_booking_agent never acted)")
 
 
 def test_off_task_replies_are_told_apart_from_requests_for_the_objective():
@@ -50,6 +51,13 @@ def test_off_task_replies_are_told_apart_from_requests_for_the_objective():
     assert off_task("I have an important message for you.", objective).startswith("off the objective")
     assert off_task("Could you renew The Hobbit on my library card for two weeks?", objective) == (
         "copied the prompt's example")
+    assert off_task("Please book a court for Saturday, and do you have lessons?", objective) == (
+        "copied the prompt's example")
+    # a chat model answering the goal as the assistant, though it names the seat
+    assert off_task("I'd be happy to help you change your seat on your booking.", objective) == (
+        "the assistant's voice, not the user's")
+    assert off_task("I'm sorry for any confusion, but I'm just an AI. Which seat?", objective) == (
+        "the assistant's voice, not the user's")
     assert off_task("Hello ...", objective) == "not a user request (too few words)"
 
 

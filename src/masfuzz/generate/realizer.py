@@ -34,16 +34,28 @@ REQUEST_CHARS = 400  # what `_user_request` keeps of a reply
 # where one sentence would do, each token a second of a loaded 2-core machine.
 REQUEST_TOKENS = 64
 
-# The realizer's prompt: one line of task, one worked example, the objective as one "Goal" line. Gemma 3 270M, asked before with a paragraph about the agent and a
-# task after it, wrote requests off the task ("I have an important message for you", a list of
-# form fields); a goal line in the example's pattern is what a small model continues best. The
-# example is from a domain no system under test is likely to share, so that a copy of it is told
-# apart (`off_task`), and shows what a good message does: one concrete need, values that look
-# real, no agent or tool named.
+# The realizer's prompt: one line of task, three worked examples, the objective as one "Goal"
+# line. Gemma 3 270M, asked with a paragraph about the agent and a task after it, wrote requests
+# off the task ("I have an important message for you", a list of form fields); with one example,
+# half of its replies and of SmolLM2's were still off it: the goal line copied in the system's
+# words ("move the passenger with this confirmation number"), or the assistant's voice ("I'd be
+# happy to help you change your seat"). The examples show the three kinds of goal line `goal`
+# writes (a tool's need with its values; an agent's topic; two agents' in turn) each turned into
+# the user's own words with values that look real, naming no agent or tool. Their domains are
+# none a system under test is likely to share, so that a copy is told apart (`off_task`); they
+# are one prefix for every objective, which the embedded model keeps read (docs/local-model.md).
 TASK = ("For each goal, write the message a user sends to an AI assistant to get it done: one or two "
-        "sentences with concrete values (names, numbers, dates), naming no assistant, agent or tool.")
-EXAMPLE_GOAL = "renew a borrowed book (needs: library card number; book title)"
-EXAMPLE_MESSAGE = 'Hi, could you renew "The Hobbit" on my library card 4417-2208 for two more weeks?'
+        "sentences in the user's own words, with concrete values (names, numbers, dates), naming no "
+        "assistant, agent or tool.")
+EXAMPLES = (
+    ("renew the member's borrowed book (needs: card number - the member's library card number; "
+     "title - the book's title)",
+     'Hi, could you renew "The Hobbit" on my library card 4417-2208 for two more weeks?'),
+    ("help from one who answers questions about opening hours, parking and lockers at the gym",
+     "Is the gym open before 7 on Sundays, and can I leave my bag in a locker overnight?"),
+    ("help from one who books tennis courts, then help from one who answers questions about lessons",
+     "Please book me a tennis court for Saturday at 10:00, and do you have lessons for beginners?"),
+)
 
 
 def sentence(text: str) -> str:
@@ -165,7 +177,7 @@ class Realizer(ABC):
 
 class NativeRealizer(Realizer):
     """Realizers on masfuzz's own model layer: one prompt in a small model's reach (the task,
-    one worked example, the objective as a goal line), answered in plain text."""
+    three worked examples, the objective as a goal line), answered in plain text."""
 
     name = "native"
     concurrent = True  # stateless between calls: proposals for different bundles may overlap
@@ -175,7 +187,7 @@ class NativeRealizer(Realizer):
         self.client, self.seed, self.temperature = client, seed, temperature
 
     def request(self, inputs: ObjectiveInputs, history: list[Feedback], *, retry: int = 0) -> ChatRequest:
-        # The worked example is a turn of the conversation: a base model reads the request as a
+        # The worked examples are turns of the conversation: a base model reads the request as a
         # "User: ... / Assistant: ..." transcript (`toolprompt.transcript_prompt`) and goes on in
         # its pattern; a chat model takes it as a few-shot turn. Plain text, not a JSON grammar:
         # small base models write far better prose than JSON content.
@@ -184,10 +196,10 @@ class NativeRealizer(Realizer):
         ask.append(f"Goal: {goal(inputs)}")
         objective = {**inputs.as_json(), "attempt": len(history) + 1,
                      "history": [{"text": f.text, "verdict": f.verdict} for f in history]}
+        examples = [ChatMessage(role=role, content=text) for example_goal, message in EXAMPLES
+                    for role, text in (("user", f"Goal: {example_goal}"), ("assistant", message))]
         return ChatRequest(
-            messages=(ChatMessage(role="system", content=TASK),
-                      ChatMessage(role="user", content=f"Goal: {EXAMPLE_GOAL}"),
-                      ChatMessage(role="assistant", content=EXAMPLE_MESSAGE),
+            messages=(ChatMessage(role="system", content=TASK), *examples,
                       ChatMessage(role="user", content="\n".join(ask))),
             temperature=self.temperature,
             # a rephrasing is sampled with a seed of its own (and so is not the cached reply)
@@ -245,15 +257,27 @@ def plausible(text: str) -> bool:
     return len(words) >= 3
 
 
+# An assistant's offer of help: a chat-tuned model answering the goal instead of writing the
+# user's message ("I'd be happy to help you change your seat", "I'm sorry for any confusion, but
+# I'm just an AI": SmolLM2-135M, 7 of 20 replies with one worked example).
+_ASSISTANT_VOICE = re.compile(
+    r"\b(?:I(?:'d| would) (?:be )?(?:happy|glad|love) to (?:help|assist)|I'?m (?:happy|glad|here) to "
+    r"(?:help|assist)|how (?:can|may) I (?:help|assist)|I'?m (?:just )?an AI|sorry for any confusion|"
+    r"what do you want)\b", re.IGNORECASE)
+
+
 def off_task(text: str, inputs: ObjectiveInputs) -> str | None:
     """Why `text` cannot be the objective's request, or None: too few words to be a request, a
-    copy of the prompt's example, or not one word in common with what the objective is about
-    (its agents', tool's and parameters' own words): "I have an important message for you"."""
+    copy of one of the prompt's examples, the assistant's voice, or not one word in common with
+    what the objective is about (its agents', tool's and parameters' own words): "I have an
+    important message for you"."""
     if not plausible(text):
         return "not a user request (too few words)"
     mine = _content_words(text)
-    if len(mine & _content_words(EXAMPLE_MESSAGE)) >= 3:
+    if any(len(mine & _content_words(message)) >= 3 for _goal, message in EXAMPLES):
         return "copied the prompt's example"
+    if _ASSISTANT_VOICE.search(text):
+        return "the assistant's voice, not the user's"
     about = json.dumps([inputs.agent, inputs.tool, inputs.child, inputs.onward, inputs.route, inputs.trigger])
     if not mine & _content_words(about.replace("_", " ")):
         return "off the objective (no word in common with its agent, tool or need)"
