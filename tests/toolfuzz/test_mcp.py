@@ -158,9 +158,22 @@ def test_an_agents_mcp_server_tools_are_fuzzed_and_reproduced(capsys, tmp_path):
 
     assert call_tool(f"{app}:agent", "convert", {"amount": 2.0, "unit": "km"}) == "2000.0"
     # and its tools are the agent's edges in the coordination graph, described from the server
-    from masfuzz.api import inspect
+    from masfuzz.api import exec as exec_, inspect
 
     spec = inspect(f"{app}:agent")
     assert set(spec.permissions.allow) == {("helper", t) for t in ("add", "lookup", "convert")}
     convert = next(t for t in spec.tools if t.id == "convert")
     assert convert.kind == "mcp" and "unit" in convert.parameters["properties"]
+    # a run connects the servers the app's main would: the tool answers (no "Server not
+    # initialized" crash blamed on the app), and the call covers its edge
+    policy = tmp_path / "policy.py"
+    policy.write_text(
+        "from masfuzz.llm.scripted import call, say, tool_results\n"
+        "def policy(request):\n"
+        "    done = tool_results(request, 'convert')\n"
+        "    if not done and any(t.name == 'convert' for t in request.tools):\n"
+        "        return call('convert', amount=2.0, unit='km')\n"
+        "    return say('It is ' + (done[-1].content if done else 'unknown'))\n")
+    trace = exec_(f"{app}:agent", "2 km in metres?", sut_model=f"scripted/{policy}:policy", executor="inprocess")
+    end = trace.termination
+    assert end.reason == "completed" and "2000.0" in (end.final_output or ""), (end.reason, end.detail)

@@ -158,3 +158,18 @@ def test_memory_limit_stops_a_runaway_allocation():
         small = box.call({"mb": 10})
     assert big.status in ("error", "crash") and "Memory" in (big.error_type + big.message)
     assert small.status == "ok"
+
+
+def _double(n: int) -> int:
+    return 2 * n
+
+
+def test_a_worker_ready_after_start_stopped_waiting_still_answers_its_first_call(monkeypatch):
+    # an MCP server starting on a loaded machine made its worker say "ready" after `_start`
+    # had stopped waiting: that message was read as the first call's answer, a "Crash" blamed
+    # on the tool
+    monkeypatch.setattr(Sandbox, "READY_WAIT_S", 0.0)
+    with Sandbox(from_callable(_double)) as box:
+        first = box.call({"n": 4})
+        assert (first.status, first.result) == ("ok", "8"), first
+        assert box.call({"n": 5}).status == "ok" and box.network_isolation != "unknown"

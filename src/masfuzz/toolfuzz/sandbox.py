@@ -883,6 +883,8 @@ class Sandbox:
     audit hook and the limits hold. With `isolate=True` on a machine that refuses namespaces,
     `SandboxUnavailable` is raised before any call runs."""
 
+    READY_WAIT_S = 30.0  # how long starting waits for the worker; a later "ready" is taken by `_answer`
+
     def __init__(self, tool: FuzzTool, limits: SandboxLimits | None = None, *,
                  isolate: bool = True, use_netns: bool | None = None,
                  state: CallState | None = None) -> None:
@@ -899,6 +901,7 @@ class Sandbox:
         self._proc: Any = None
         self._conn: Any = None
         self.network_isolation = "unknown"  # namespace | blocked-sockets (unsafe mode)
+        self._late = True  # until the worker says it is ready (`_start`, `_answer`)
         self._next_id = 0
 
     def __enter__(self) -> "Sandbox":
@@ -925,13 +928,37 @@ class Sandbox:
         self._proc.start()
         child.close()
         self._conn = parent
-        if parent.poll(30):
+        self._late = True  # until the worker says it is ready
+        if parent.poll(self.READY_WAIT_S):
             answer = json.loads(parent.recv_bytes())
             if answer.get("kind") != "ready":
                 raise SandboxUnavailable(str(answer.get("detail")))
-            self.network_isolation = "namespace" if answer.get("isolated") else "blocked-sockets"
-            if self.tool.reaches:  # only masfuzz's MCP client runs there, with the machine's network
-                self.network_isolation = "none: reaches its server's URL"
+            self._ready(answer)
+
+    def _ready(self, answer: dict[str, Any]) -> None:
+        self._late = False
+        self.network_isolation = "namespace" if answer.get("isolated") else "blocked-sockets"
+        if self.tool.reaches:  # only masfuzz's MCP client runs there, with the machine's network
+            self.network_isolation = "none: reaches its server's URL"
+
+    def _answer(self, limit: float) -> bytes | None:
+        """The worker's answer to the call just sent, within `limit` seconds (None: none came).
+        A worker slower than `_start` waited for (an MCP server starting on a loaded machine)
+        says it is ready first: that is no answer, and the call's own time starts then (the
+        call's "not an outcome" crash and timeout were the slow start's, blamed on the tool)."""
+        deadline = time.perf_counter() + limit
+        while self._conn.poll(max(deadline - time.perf_counter(), 0)):
+            data = self._conn.recv_bytes()
+            try:
+                late = json.loads(data)
+            except ValueError:
+                return data
+            if self._late and isinstance(late, dict) and late.get("kind") == "ready":  # once only
+                self._ready(late)
+                deadline = time.perf_counter() + limit
+                continue
+            return data
+        return None
 
     def _stop(self, kill: bool) -> None:
         if self._proc is None:
@@ -981,12 +1008,13 @@ class Sandbox:
         killed = cgroup.oom_killed(self.cgroup)
         try:
             self._conn.send((self._next_id, arguments, taint))
-            if not self._conn.poll(limit):
+            answer = self._answer(limit)
+            if answer is None:
                 self._stop(kill=True)
                 return CallOutcome("timeout", error_type="Timeout",
                                    message=f"no answer within {limit:g} s; killed",
                                    duration=time.perf_counter() - start)
-            return self._out_of_memory(CallOutcome.from_json(self._conn.recv_bytes()), killed)
+            return self._out_of_memory(CallOutcome.from_json(answer), killed)
         except ValueError as exc:  # the channel carried something else: a tool forging answers
             self._stop(kill=True)
             return CallOutcome("crash", error_type="Crash", message=f"the worker's answer was not an outcome ({exc})",

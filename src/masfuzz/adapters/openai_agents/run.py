@@ -78,11 +78,12 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
                     with adopting(rec):
                         final = await asyncio.wait_for(entry.start(scenario.input), timeout)
                 else:
-                    result = await asyncio.wait_for(
-                        agents.Runner.run(entry, scenario.input, run_config=run_config,
-                                          max_turns=max_turns, context=run_context(scenario.context, entry)),
-                        timeout,
-                    )
+                    async with sdk.mcp_connected(walk.agents):
+                        result = await asyncio.wait_for(
+                            agents.Runner.run(entry, scenario.input, run_config=run_config,
+                                              max_turns=max_turns, context=run_context(scenario.context, entry)),
+                            timeout,
+                        )
                     final = result.final_output
             if final is INPUT_ENDED:  # a chat loop asking for the next message: the user left
                 return recorder.finish("other", detail=f"{entry.name}() asked for more input after "

@@ -8,9 +8,10 @@ naming what is missing, instead of a traceback from deep inside a run.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import weakref
-from typing import Any
+from typing import Any, AsyncIterator
 
 from masfuzz.errors import TargetError
 
@@ -85,6 +86,30 @@ def mcp_tools(server: Any, timeout_s: float = 30.0) -> list[Any]:
             await server.cleanup()
 
     return run_coroutine_sync(asyncio.wait_for(listing(), timeout_s))
+
+
+@contextlib.asynccontextmanager
+async def mcp_connected(agents: list[Any]) -> AsyncIterator[None]:
+    """The agents' MCP servers connected for one run, as the app's own `async with server:`
+    around its run does (masfuzz runs the agent without the app's main): a server not
+    connected yet is connected here and closed after; one the app connected is left as it is,
+    and one that does not start is left unconnected.
+    Without this every run of such an agent fails on "Server not initialized", masfuzz's
+    omission, not the app's."""
+    opened: list[Any] = []
+    try:
+        for agent in agents:
+            for server in list(getattr(agent, "mcp_servers", None) or ()):
+                if getattr(server, "session", None) is None and all(server is not o for o in opened):
+                    try:
+                        await server.connect()
+                    except Exception:  # left unconnected: it fails the run only if the run
+                        continue  # reaches its agent, as the app's own server would
+                    opened.append(server)
+        yield
+    finally:
+        for server in reversed(opened):
+            await server.cleanup()
 
 
 def mcp_input_schema(tool: Any) -> dict[str, Any]:
