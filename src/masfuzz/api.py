@@ -120,7 +120,7 @@ async def execute_scenario(target: Any, scenario: Any, opts: argparse.Namespace)
     from masfuzz.exec import make_executor
 
     target.open().check(scenario)
-    executor = make_executor(opts.executor, ray_address=opts.ray_address,
+    executor = make_executor(opts.executor, ray_address=opts.ray_address, ray_cpus=opts.ray_cpus,
                              timeout=scenario.timeout or opts.timeout,
                              models=model_settings(opts),
                              sandbox=sut_sandbox(opts))
@@ -158,7 +158,7 @@ def run_mutate(opts: argparse.Namespace) -> dict[str, Any]:
     # process; in this process they take turns, since a mutant changes the live objects every
     # run here shares
     workers = 1 if opts.executor == "inprocess" else opts.workers
-    executor = make_executor(opts.executor, ray_address=opts.ray_address, concurrency=workers,
+    executor = make_executor(opts.executor, ray_address=opts.ray_address, ray_cpus=opts.ray_cpus, concurrency=workers,
                              timeout=opts.timeout, models=model_settings(opts),
                              sandbox=sut_sandbox(opts))
 
@@ -208,7 +208,7 @@ def run_cover(opts: argparse.Namespace, progress: Callable[[str], None] | None =
     store = RunStore(opts.store)
     owner = f"{socket.gethostname()}:{os.getpid()}"
     # made (not started) before the run is claimed: an executor that cannot be had is bad input
-    executor = make_executor(opts.executor, ray_address=opts.ray_address, concurrency=opts.workers,
+    executor = make_executor(opts.executor, ray_address=opts.ray_address, ray_cpus=opts.ray_cpus, concurrency=opts.workers,
                              timeout=opts.timeout, models=models,
                              sandbox=sut_sandbox(opts))
     run_id = _claim(store, "cover", target, config, owner, system.spec, opts, say)
@@ -420,7 +420,7 @@ def run_fuzz(opts: argparse.Namespace, progress: Callable[[str], None] | None = 
     if target.orchestration:
         config["orchestration"] = target.orchestration.to_data()
     owner = f"{socket.gethostname()}:{os.getpid()}"
-    executor = make_executor(opts.executor, ray_address=opts.ray_address, concurrency=opts.workers,
+    executor = make_executor(opts.executor, ray_address=opts.ray_address, ray_cpus=opts.ray_cpus, concurrency=opts.workers,
                              timeout=opts.timeout, models=models, code_coverage=opts.code_coverage,
                              sandbox=sut_sandbox(opts))
     run_id = _claim(store, "fuzz", target, config, owner, system.spec, opts, say)
@@ -507,7 +507,7 @@ def run_campaign(opts: argparse.Namespace, progress: Callable[[str], None] | Non
                            "pass_env": list(opts.pass_env or ())}  # names only, never values
     owner = f"{socket.gethostname()}:{os.getpid()}"
     opts.fresh = opts.fresh or not opts.resume  # each run is a new campaign; --resume continues one
-    executor = make_executor(opts.executor, ray_address=opts.ray_address, concurrency=opts.workers,
+    executor = make_executor(opts.executor, ray_address=opts.ray_address, ray_cpus=opts.ray_cpus, concurrency=opts.workers,
                              timeout=opts.timeout, models=models, code_coverage=opts.code_coverage,
                              sandbox=sut_sandbox(opts))
     run_id = _claim(store, "run", target, config, owner, system.spec, opts, say)

@@ -15,6 +15,7 @@ def executor_for(args: argparse.Namespace) -> Any:
     from masfuzz.options import model_settings
 
     return make_executor(args.executor, ray_address=getattr(args, "ray_address", None),
+                         ray_cpus=getattr(args, "ray_cpus", None),
                          concurrency=getattr(args, "workers", None) or 1,
                          timeout=args.timeout, models=model_settings(args), sandbox=sut_sandbox(args))
 
