@@ -100,6 +100,19 @@ def test_the_same_seed_gives_the_same_run(cli, tmp_path):
     assert _scrub(a["fuzz"]) == _scrub(b["fuzz"]) and _scrub(a["failures"]) == _scrub(b["failures"])
 
 
+def test_the_free_pace_keeps_workers_busy_within_the_executions_budget(cli, tmp_path):
+    """Three mutants in flight, each drawn as one ends: the budget counts those under way, so
+    the campaign runs exactly the nine executions it allows, every one learnt from."""
+    pytest.importorskip("agents")
+    from masfuzz.store.db import RunStore
+
+    data = _fuzz(cli, tmp_path, "free", "--pace", "free", "--workers", "3", "--budget", "9x")
+    assert [h["round"] for h in data["fuzz"]["history"]][:2] == [0, 0]
+    assert sorted(h["round"] for h in data["fuzz"]["history"][2:]) == list(range(1, 8))
+    with RunStore(str(tmp_path / "free.db")) as store:
+        assert len(list(store.executions(store.latest_run()))) == 9
+
+
 def test_uniform_keeps_its_weights_and_report_shows_the_run(cli, tmp_path):
     pytest.importorskip("agents")
     fuzz = _fuzz(cli, tmp_path, "u", "--strategy", "uniform")["fuzz"]
