@@ -1,24 +1,29 @@
-"""Concurrent executions: the speedup of 16 workers over 1, on a FLARE campaign and on the replay of
-its executions, and that the runs with 1 and 16 workers are the same runs.
+"""Concurrent executions: the speedup of 16 workers over 1, on a FLARE campaign (each --pace) and
+on the replay of its executions, and that the runs with 1 and 16 workers are the same runs where
+the pace promises it.
 
 The customer-service desk runs on a scripted model that waits 100 ms per call, as a hosted model
 keeps a caller waiting (tests/campaign/sleepy_policy.py). Two workloads, each with --workers 1,
 then --workers 16 (both with --max-connections 16), in the warm worker pool (each execution in a
 worker process masfuzz can kill):
 
-- a FLARE campaign of 200 executions (2 seeds and 198 mutants in batches of --batch, default 64):
-  batch-synchronous, as the issue asks (FLARE's weights are updated after each batch), so a
-  batch lasts as long as its slowest worker; the bench prints that ceiling, computed from the
-  model calls each execution made, placed on 16 workers as the engine starts them;
+- a FLARE campaign of 200 executions (2 seeds and 198 mutants), at each pace (`--pace`):
+  `batch` (batches of --batch, default 64; the weights move after each batch, so a batch lasts
+  as long as its slowest worker: the bench prints that ceiling, computed from the model calls
+  each execution made, placed on 16 workers as the engine starts them; the same run at 1 and
+  16 workers), `steady` (16 in flight, a new mutant drawn as soon as the oldest is learnt from,
+  records in draw order: the same run for a seed and --workers, so 1 and 16 differ) and `free`
+  (a new mutant as soon as any worker is free, recorded as it ends);
 - the replay of those 200 executions as one suite (`masfuzz replay` submits every case at once):
   the executor's own scaling.
 
-Printed for each: the campaign's wall time with the workers started, the speedup (target >= 12x),
+Printed for each: the campaign's wall time with the workers started, the speedup (target >= 14x),
 whether coverage, failures and traces are identical; and the pool's start-up, shown apart because
 it is CPU work (each worker imports the agent framework) that a 2-core machine does two at a time,
 paid once per campaign.
 
     .venv/bin/python bench/bench_workers.py [--executions 200] [--workers 16] [--batch 64]
+                                            [--paces batch,steady,free]
 """
 
 from __future__ import annotations
@@ -38,10 +43,10 @@ SUT = "scripted/tests/campaign/sleepy_policy.py:policy"
 TESTER = "scripted/examples/testers/template_tester.py:policy"
 INPUTS = ["Please change my seat to 14C, confirmation ABC123",
           "How much luggage can I bring? Also change my seat to 3A, booking XYZ789"]
-TARGET_SPEEDUP = 12.0
+TARGET_SPEEDUP = 14.0
 
 
-def campaign_run(workers: int, executions: int, batch: int, folder: Path) -> dict:
+def campaign_run(workers: int, executions: int, batch: int, folder: Path, pace: str = "batch") -> dict:
     """One FLARE campaign as `masfuzz fuzz` makes it, its worker pool started before the clock."""
     from masfuzz import api
     from masfuzz.campaign import Campaign
@@ -49,10 +54,10 @@ def campaign_run(workers: int, executions: int, batch: int, folder: Path) -> dic
     from masfuzz.report.analysis import analyze
 
     opts = api.options("fuzz", target=TARGET, sut_model=SUT, model=TESTER, input=INPUTS,
-                       rounds=executions - len(INPUTS), batch=batch, workers=workers, seed=7,
+                       rounds=executions - len(INPUTS), batch=batch, pace=pace, workers=workers, seed=7,
                        max_connections=16,  # a model call per worker at once, as a provider allows
                        seed_tasks=0, no_spec_agent=True, no_judge=True, no_check=True,
-                       no_cache=True, executor="pool", store=str(folder / f"w{workers}.db"))
+                       no_cache=True, executor="pool", store=str(folder / f"{pace}-w{workers}.db"))
     target, system, models, tester, store, setup = api._fuzz_setup(opts, lambda m: None)
     budget = api._budget(opts)
     run_id = store.start_run("fuzz", system.spec, target.ref, api._redacted(setup.config()),
@@ -67,8 +72,8 @@ def campaign_run(workers: int, executions: int, batch: int, folder: Path) -> dic
     execute = campaign.execute
     calls: dict[str, int] = {}
 
-    async def counted(scenarios):
-        outcomes = await execute(scenarios)
+    async def counted(scenarios, **keywords):
+        outcomes = await execute(scenarios, **keywords)
         batch = []
         for o in outcomes:
             if not o.reused:
@@ -167,21 +172,28 @@ def main() -> int:
     parser.add_argument("--executions", type=int, default=200)
     parser.add_argument("--workers", type=int, default=16)
     parser.add_argument("--batch", type=int, default=64, help="FLARE's batch (--batch of fuzz)")
+    parser.add_argument("--paces", default="batch,steady,free", help="FLARE's paces (--pace)")
     args = parser.parse_args()
     os.chdir(ROOT)
     sys.path.insert(0, str(ROOT))
+    paces = args.paces.split(",")
     with tempfile.TemporaryDirectory() as tmp:
-        fuzz = {n: campaign_run(n, args.executions, args.batch, Path(tmp)) for n in (1, args.workers)}
-        rerun = {n: replay_run(n, fuzz[1]) for n in (1, args.workers)}
+        fuzz = {pace: {n: campaign_run(n, args.executions, args.batch, Path(tmp), pace)
+                       for n in (1, args.workers)} for pace in paces}
+        rerun = {n: replay_run(n, fuzz[paces[0]][1]) for n in (1, args.workers)}
     print(f"workers: {args.executions} executions, a scripted model waiting 100 ms per call, "
           f"{os.cpu_count()} cores")
     from summary import record
 
     ok = True
-    for name, runs, keys in (
-            (f"FLARE campaign, batches of {args.batch}", fuzz,
-             ("coverage", "order", "history", "failures", "executions")),
-            ("replay of its executions as one suite", rerun, ("outcomes", "traces", "executions"))):
+    workloads = [(f"FLARE campaign, --pace {pace}" + (f", batches of {args.batch}" if pace == "batch"
+                                                       else ""), f"FLARE {pace}", fuzz[pace],
+                  # only the batch pace promises the run of --workers 1
+                  ("coverage", "order", "history", "failures", "executions")
+                  if pace == "batch" else ("executions",)) for pace in paces]
+    workloads.append(("replay of its executions as one suite", "replay", rerun,
+                      ("outcomes", "traces", "executions")))
+    for name, short, runs, keys in workloads:
         one, many = runs[1], runs[args.workers]
         speedup = one["wall"] / many["wall"]
         same = {k: one[k] == many[k] for k in keys}
@@ -190,18 +202,20 @@ def main() -> int:
         for n, r in runs.items():
             print(f"    --workers {n:<3} start-up {r['startup']:6.1f} s   run {r['wall']:6.1f} s   "
                   f"({r['executions']} executions)")
+        steady = short.startswith("FLARE") and short != "FLARE batch"
+        allow = ("no batch holds the workers" if steady else
+                 f"the model waits alone allow {bound:.1f}x (reached {speedup / bound:.0%})")
         print(f"    speedup, workers started: {speedup:.1f}x (target >= {TARGET_SPEEDUP:g}x: "
-              f"{'met' if speedup >= TARGET_SPEEDUP else 'NOT met'}); the model waits alone allow "
-              f"{bound:.1f}x (reached {speedup / bound:.0%})")
+              f"{'met' if speedup >= TARGET_SPEEDUP else 'NOT met'}); {allow}")
         print("    identical to --workers 1: " + ", ".join(f"{k} {'yes' if v else 'NO'}"
                                                          for k, v in same.items()))
-        short = "FLARE" if runs is fuzz else "replay"
         record(f"workers: speedup 16 over 1, {short}", speedup, f">= {TARGET_SPEEDUP:g}x",
-               speedup >= TARGET_SPEEDUP, unit="x", note=f"waits alone allow {bound:.1f}x")
+               speedup >= TARGET_SPEEDUP, unit="x",
+               note="" if steady else f"waits alone allow {bound:.1f}x")
         record(f"workers: identical results 16 vs 1, {short}", "yes" if all(same.values()) else "NO",
                "yes", all(same.values()))
         ok = ok and all(same.values())
-    record("workers: start-up of 16 workers", fuzz[args.workers]["startup"], "", None, unit=" s",
+    record("workers: start-up of 16 workers", fuzz[paces[0]][args.workers]["startup"], "", None, unit=" s",
            note=f"{os.cpu_count()} cores")
     return 0 if ok else 1
 

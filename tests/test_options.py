@@ -13,7 +13,7 @@ ARGV = {"inspect": ["t.py:x"], "exec": ["t.py:x", "--input", "hi"], "cover": ["t
 POOL = ["2", "3", "64", "128", "0.5", "1.5", "true", "false", "C1", "C2", "error", "timeout", "a=b", "c=d",
         "a->b", "c->d", "a=error", "c=timeout", "alpha", "beta", "json", "text", "pool", "inprocess", "native", "dspy",
         "probe", "off", "yaml", "dot", "10m", "200x", "flare", "uniform", "1/1", "2/3", "any", "ST",
-        "replay", "structural", "plain",
+        "replay", "structural", "plain", "steady", "free",
         "drop_delegation", "lower_turn_limit", "mod:setup", "mod:other"]
 BAD = ["abc", "-3", "nan", "0", "99999999999", "maybe", "", "C9", "x"]
 CASES = [(s, c) for s in TABLE for c in s.commands]

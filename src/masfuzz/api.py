@@ -133,7 +133,7 @@ async def execute_scenario(target: Any, scenario: Any, opts: Config) -> Any:
     from masfuzz.exec import make_executor
 
     target.open().check(scenario)
-    executor = make_executor(opts.executor, ray_address=opts.ray_address,
+    executor = make_executor(opts.executor, ray_address=opts.ray_address, ray_cpus=opts.ray_cpus,
                              timeout=scenario.timeout or opts.timeout,
                              models=model_settings(opts),
                              sandbox=sut_sandbox(opts))
@@ -169,7 +169,8 @@ def run_mutate(opts: Config) -> dict[str, Any]:
     # process; in this process they take turns, since a mutant changes the live objects every
     # run here shares
     workers = 1 if opts.executor == "inprocess" else opts.workers
-    executor = make_executor(opts.executor, ray_address=opts.ray_address, concurrency=workers,
+    executor = make_executor(opts.executor, ray_address=opts.ray_address, ray_cpus=opts.ray_cpus,
+                             concurrency=workers,
                              timeout=opts.timeout, models=model_settings(opts),
                              sandbox=sut_sandbox(opts))
 
@@ -218,7 +219,8 @@ def run_cover(opts: Config, progress: Callable[[str], None] | None = None,
     store = RunStore(opts.store)
     owner = f"{socket.gethostname()}:{os.getpid()}"
     # made (not started) before the run is claimed: an executor that cannot be had is bad input
-    executor = make_executor(opts.executor, ray_address=opts.ray_address, concurrency=opts.workers,
+    executor = make_executor(opts.executor, ray_address=opts.ray_address, ray_cpus=opts.ray_cpus,
+                             concurrency=opts.workers,
                              timeout=opts.timeout, models=models,
                              sandbox=sut_sandbox(opts))
     run_id = _claim(store, "cover", target, config, owner, system.spec, opts, say, fresh=opts.fresh)
@@ -433,7 +435,8 @@ def run_fuzz(opts: Config, progress: Callable[[str], None] | None = None,
     if target.orchestration:
         config["orchestration"] = target.orchestration.to_data()
     owner = f"{socket.gethostname()}:{os.getpid()}"
-    executor = make_executor(opts.executor, ray_address=opts.ray_address, concurrency=opts.workers,
+    executor = make_executor(opts.executor, ray_address=opts.ray_address, ray_cpus=opts.ray_cpus,
+                             concurrency=opts.workers,
                              timeout=opts.timeout, models=models, code_coverage=opts.code_coverage,
                              sandbox=sut_sandbox(opts))
     run_id = _claim(store, "fuzz", target, config, owner, system.spec, opts, say, fresh=opts.fresh)
@@ -518,7 +521,8 @@ def run_campaign(opts: Config, progress: Callable[[str], None] | None = None,
                            "fixture": opts.fixture, "setup": opts.setup,
                            "pass_env": list(opts.pass_env or ())}  # names only, never values
     owner = f"{socket.gethostname()}:{os.getpid()}"
-    executor = make_executor(opts.executor, ray_address=opts.ray_address, concurrency=opts.workers,
+    executor = make_executor(opts.executor, ray_address=opts.ray_address, ray_cpus=opts.ray_cpus,
+                             concurrency=opts.workers,
                              timeout=opts.timeout, models=models, code_coverage=opts.code_coverage,
                              sandbox=sut_sandbox(opts))
     # each run is a new campaign; --resume continues one
@@ -871,8 +875,9 @@ def executor_for(opts: Config) -> Any:
     the caller closes it: `await ex.aclose()`)."""
     from masfuzz.exec import make_executor
 
-    return make_executor(opts.executor, ray_address=opts.ray_address, concurrency=opts.workers,
-                         timeout=opts.timeout, models=model_settings(opts), sandbox=sut_sandbox(opts))
+    return make_executor(opts.executor, ray_address=opts.ray_address, ray_cpus=opts.ray_cpus,
+                         concurrency=opts.workers, timeout=opts.timeout, models=model_settings(opts),
+                         sandbox=sut_sandbox(opts))
 
 
 def sut_sandbox(opts: Config) -> Any:

@@ -287,7 +287,8 @@ TABLE: tuple[Setting, ...] = (
             per_command={"exec": 60.0, "tools": 10.0}, metavar="S"),
     Setting("workers", "executions at once (for tools: tools tested at once, each in its own "
             "sandbox; 1: one after another); the results are those of --workers 1 for the same "
-            "seed (1 when the system under test's model is an embedded local/ one, unless given)",
+            "seed (fuzz: and --batch, whose default grows with --workers) (1 when the system "
+            "under test's model is an embedded local/ one, unless given)",
             integer(low=1, high=256), 4, ("cover", "replay", "fuzz", "mutate", "tools"),
             metavar="N"),
     Setting("executor", "where the system under test runs: pool (killable warm worker "
@@ -297,6 +298,9 @@ TABLE: tuple[Setting, ...] = (
     Setting("ray_address", "the Ray cluster --executor ray runs on (ray://HOST:10001, HOST:6379 "
             "or auto); unset: RAY_ADDRESS, else a local Ray masfuzz starts and stops", text, None,
             RUNS, metavar="ADDRESS"),
+    Setting("ray_cpus", "CPUs each --executor ray actor reserves: a fraction, since a run "
+            "mostly waits on its models (0.25: four actors a CPU)", number(positive=True), 0.25,
+            RUNS, metavar="N"),
     Setting("store", "SQLite run store", text, ".masfuzz/runs.db",
             ("cover", "report", "tools", "fuzz", "judge"), metavar="DB"),
     Setting("format", "output format", choice("text", "json"), "text",
@@ -447,8 +451,15 @@ TABLE: tuple[Setting, ...] = (
     Setting("rounds", "mutants to execute after the seeds", integer(low=1, high=1_000_000), 20,
             ("fuzz",), metavar="N"),
     Setting("batch", "mutants drawn together from the weights as they stand and executed "
-            "together (up to --workers at once); the weights move after each batch",
+            "together (up to --workers at once); the weights move after each batch (default: "
+            "8, or 2 x --workers when more)",
             integer(low=1, high=10_000), 8, ("fuzz",), metavar="N"),
+    Setting("pace", "batch: batches of --batch, the same run for a seed whatever --workers; "
+            "steady: --workers mutants in flight, a new one drawn as soon as one is done and "
+            "recorded in draw order (the same run for a seed and --workers); free: the same, "
+            "recorded as each ends (fastest; the run depends on which ends first)",
+            choice("batch", "steady", "free"), "batch", ("fuzz",),
+            choices=("batch", "steady", "free")),
     Setting("seed_tasks", "tasks the tester model writes from the workflow's documentation, "
             "added to the --input seeds", integer(low=0, high=100), 2, ("fuzz",), metavar="N"),
     Setting("judge_rounds", "rounds the failure agent and the judge agent may take to agree",
@@ -613,6 +624,7 @@ def resolve(command: str, given: argparse.Namespace | Mapping[str, Any], *,
             defaulted.add(s.name)
         values[s.name] = tuple(value) if many else value
     _sized_for_the_model(command, values, defaulted)
+    _sized_for_the_workers(values, defaulted)
     return _configured(command, values)
 
 
@@ -640,6 +652,19 @@ def _sized_for_the_model(command: str, values: dict[str, Any], defaulted: set[st
         values["workers"] = 1
     if "model_timeout" in defaulted and (slow("sut_model") or slow("model")):
         values["model_timeout"] = SLOW_MODEL_LIMITS["model_timeout"]
+
+
+def _sized_for_the_workers(values: dict[str, Any], defaulted: set[str]) -> None:
+    """Left to their defaults, the limits that would idle many workers grow with them: a model
+    call at once per worker (the work waits on the models), and FLARE's batches twice the
+    workers (a batch lasts as long as its slowest run: small ones leave workers idle)."""
+    workers = values.get("workers")
+    if not isinstance(workers, int):
+        return
+    if "max_connections" in defaulted and "max_connections" in values:
+        values["max_connections"] = max(values["max_connections"], workers)
+    if "batch" in defaulted and "batch" in values:
+        values["batch"] = max(values["batch"], 2 * workers)
 
 
 def _parser_for(s: Setting, command: str) -> Parser:

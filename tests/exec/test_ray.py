@@ -113,7 +113,9 @@ def test_a_cluster_gets_this_folder_as_working_dir_and_a_slot_folder_per_node(mo
     ex = make_executor("ray", concurrency=16)
     ex._connect()
     [init] = local.inits
-    assert "address" not in init and init["num_cpus"] >= 16  # --workers runs at once locally
+    # --workers runs at once locally, each actor on a fraction of a CPU (the work waits on models)
+    assert "address" not in init and ex.num_cpus < 1 and init["num_cpus"] >= 16 * ex.num_cpus
+    assert make_executor("ray", ray_cpus=2.0).num_cpus == 2.0  # --ray-cpus
     assert "working_dir" not in init["runtime_env"] and ex._folder == str(tmp_path)
 
     theirs = FakeRay()

@@ -100,6 +100,19 @@ def test_the_same_seed_gives_the_same_run(cli, tmp_path):
     assert _scrub(a["fuzz"]) == _scrub(b["fuzz"]) and _scrub(a["failures"]) == _scrub(b["failures"])
 
 
+def test_the_free_pace_keeps_workers_busy_within_the_executions_budget(cli, tmp_path):
+    """Three mutants in flight, each drawn as one ends: the budget counts those under way, so
+    the campaign runs exactly the nine executions it allows, every one learnt from."""
+    pytest.importorskip("agents")
+    from masfuzz.store.db import RunStore
+
+    data = _fuzz(cli, tmp_path, "free", "--pace", "free", "--workers", "3", "--budget", "9x")
+    assert [h["round"] for h in data["fuzz"]["history"]][:2] == [0, 0]
+    assert sorted(h["round"] for h in data["fuzz"]["history"][2:]) == list(range(1, 8))
+    with RunStore(str(tmp_path / "free.db")) as store:
+        assert len(list(store.executions(store.latest_run()))) == 9
+
+
 def test_uniform_keeps_its_weights_and_report_shows_the_run(cli, tmp_path):
     pytest.importorskip("agents")
     fuzz = _fuzz(cli, tmp_path, "u", "--strategy", "uniform")["fuzz"]
@@ -110,29 +123,31 @@ def test_uniform_keeps_its_weights_and_report_shows_the_run(cli, tmp_path):
     assert re.search(r"paths \d+/\d+ +behaviours A \d+/\d+ N \d+/\d+ +failures AR \d", out)
 
 
-def test_a_killed_run_resumes_to_the_uninterrupted_one(cli, tmp_path, monkeypatch):
+@pytest.mark.parametrize("pace", [("--batch", "2"),  # batches of 2
+                                  ("--pace", "steady", "--workers", "3")])  # three in flight
+def test_a_killed_run_resumes_to_the_uninterrupted_one(cli, tmp_path, monkeypatch, pace):
     pytest.importorskip("agents")
-    from masfuzz.campaign.engine import Campaign
+    from masfuzz.fuzz.loop import FlarePhase
 
-    whole = _fuzz(cli, tmp_path, "whole", "--batch", "2")  # batches of 2: killed mid-loop
+    whole = _fuzz(cli, tmp_path, "whole", *pace)
     grown = [e for e in whole["fuzz"]["corpus"] if e["parent"] is not None]
     assert grown, "the hot triage agent's mutant should have joined the corpus"
-    real, calls = Campaign.execute, {"n": 0}
+    real, calls = FlarePhase._propose, {"n": 0}
 
-    async def dies_on_the_sixth(self, scenarios):
+    async def dies_mid_loop(self, rng, number):  # drawing the ninth mutant, the rest under way
         calls["n"] += 1
-        if calls["n"] == 6:
+        if calls["n"] == 9:
             raise KeyboardInterrupt
-        return await real(self, scenarios)
+        return await real(self, rng, number)
 
-    monkeypatch.setattr(Campaign, "execute", dies_on_the_sixth)
-    assert "interrupted" in _fuzz(cli, tmp_path, "killed", "--batch", "2", expect=130)  # as Ctrl-C would
-    monkeypatch.setattr(Campaign, "execute", real)
+    monkeypatch.setattr(FlarePhase, "_propose", dies_mid_loop)
+    assert "interrupted" in _fuzz(cli, tmp_path, "killed", *pace, expect=130)  # as Ctrl-C would
+    monkeypatch.setattr(FlarePhase, "_propose", real)
     from masfuzz.store.db import RunStore
 
     with RunStore(str(tmp_path / "killed.db")) as store:  # killed with its corpus grown
         assert any(e["parent"] is not None for e in store.corpus(store.latest_run()))
-    resumed = _fuzz(cli, tmp_path, "killed", "--batch", "2")
+    resumed = _fuzz(cli, tmp_path, "killed", *pace)
     assert resumed["fuzz"]["rounds"] == 12
     # the corpus the killed run stored, grown again by the resumed one: the uninterrupted one's
     assert resumed["fuzz"]["corpus"] == whole["fuzz"]["corpus"]

@@ -176,12 +176,19 @@ class Campaign:
         self.recorder.coverage.listeners.append(self._tally.add)
         self._sut = [0, 0, 0]  # model calls, tokens in, tokens out of this invocation's runs
         self._limits: dict[str, float] = {}  # the running phase's share of the budget
+        self._in_flight = 0  # executions started and not yet recorded (calls may overlap)
 
     # -- what phases call ----------------------------------------------------------------------
-    async def execute(self, scenarios: Sequence[Scenario]) -> list[Outcome]:
+    async def execute(self, scenarios: Sequence[Scenario], *,
+                      after: Awaitable[Any] | None = None) -> list[Outcome]:
         """Run scenarios (concurrently, as the executor allows) and record them in the given
         order. Scenarios already executed in this run are answered from the store. Raises
-        BudgetExhausted, after recording what the budget allowed, when the budget runs out."""
+        BudgetExhausted, after recording what the budget allowed, when the budget runs out.
+
+        Calls may overlap (FLARE's steady pace keeps one per free worker): an execution under
+        way counts against the executions budget, so overlapping calls never run more than it
+        allows; `after`, when given, is awaited before the first of these is recorded (the
+        call made before this one, so records keep the order the calls were made in)."""
         outcomes: dict[int, Outcome] = {}
         pending: list[int] = []
         for i, sc in enumerate(scenarios):
@@ -198,6 +205,8 @@ class Campaign:
             exhausted = self._why_executions()
         if exhausted is not None:
             pending = pending[:left or 0] if left else []
+        self._in_flight += len(pending)
+        unrecorded = set(pending)
         # Started longest expected first (the executor's slots are handed out in the order
         # tasks start): a batch lasts as long as its last execution, and starting the long ones
         # first keeps the workers busy to the end. Recording stays in submission order below,
@@ -208,6 +217,9 @@ class Campaign:
         try:
             for i in pending:  # record in submission order, whatever finished first
                 trace = await self._within_budget(tasks[i])
+                if after is not None:
+                    await after
+                    after = None
                 if trace is None:
                     # The wall-time budget ran out with this run under way: it is abandoned,
                     # unrecorded (not a timeout of the system), and a resumed campaign runs it.
@@ -215,10 +227,13 @@ class Campaign:
                     break
                 found, notes = await self._decided(scenarios[i], trace)
                 outcomes[i] = self.recorder.record(scenarios[i], trace, found, notes)
+                unrecorded.discard(i)
+                self._in_flight -= 1
                 self._count_usage(trace)
                 self.renew_lease()
                 self._emit("execution")
         finally:
+            self._in_flight -= len(unrecorded)
             for task in tasks.values():
                 task.cancel()
         for i, sc in enumerate(scenarios):  # a scenario submitted twice gets one execution
@@ -469,9 +484,10 @@ class Campaign:
         return BudgetExhausted(why, share=self._share_only(why))
 
     def _executions_left(self) -> int | None:
-        left = self.budget.executions_left(self.recorder.recorded)
+        used = self.recorder.recorded + self._in_flight
+        left = self.budget.executions_left(used)
         if "executions" in self._limits:
-            share = max(0, int(self._limits["executions"]) - self.recorder.recorded)
+            share = max(0, int(self._limits["executions"]) - used)
             left = share if left is None else min(left, share)
         return left
 

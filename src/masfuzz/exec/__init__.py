@@ -19,7 +19,7 @@
 All take `concurrency` (requests at once; the default 1 suits a 2-core machine running local
 models), `timeout` (seconds, used when the scenario sets none), `models` (`ModelSettings`), and
 `adapter`/`orchestration` (what `run(target, ...)` puts in the `Target` it builds);
-`make_executor` passes `ray_address` on to the Ray executor only.
+`make_executor` passes `ray_address` and `ray_cpus` (each actor's CPUs) on to the Ray executor only.
 Only bad input raises (`MasfuzzError`, e.g. a target that does not load).
 """
 
@@ -42,9 +42,12 @@ EXECUTORS: dict[str, type[Executor]] = {
 }
 
 
-def make_executor(kind: str = "pool", *, ray_address: str | None = None, **options: Any) -> Executor:
+def make_executor(kind: str = "pool", *, ray_address: str | None = None,
+                  ray_cpus: float | None = None, **options: Any) -> Executor:
     if kind == "ray" and ray_address:
         options["address"] = ray_address
+    if kind == "ray" and ray_cpus:
+        options["num_cpus"] = ray_cpus
     try:
         cls = EXECUTORS[kind]
     except KeyError:

@@ -32,8 +32,9 @@ Where Ray runs:
 - Ray already initialised in this process (an API caller's `ray.init`): used as it is.
 
 `concurrency` bounds the executions in flight, as for every executor, and so the actors; each
-actor reserves `num_cpus` (default 1) of the cluster's CPUs, and no more run at once than the
-cluster's CPUs (when masfuzz connects) hold.
+actor reserves `num_cpus` (`--ray-cpus`, default 0.25: a run mostly waits on its models, and a
+whole CPU an actor would make 100 workers need 100 CPUs) of the cluster's CPUs, and no more run
+at once than the cluster's CPUs (when masfuzz connects) hold.
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ class RayExecutor(Executor):
     kind = "ray"
 
     def __init__(self, *, address: str | None = None, runtime_env: dict[str, Any] | None = None,
-                 num_cpus: float = 1.0, load_timeout: float = LOAD_TIMEOUT, **options: Any) -> None:
+                 num_cpus: float = 0.25, load_timeout: float = LOAD_TIMEOUT, **options: Any) -> None:
         super().__init__(**options)
         if not ray_installed():  # said before a campaign claims its run, not at its first execution
             raise MasfuzzError(MISSING)

@@ -48,7 +48,9 @@ class FuzzSetup:
         a layer above this one)."""
         self.opts, self.workflow, self.tester, self.cache_dir = opts, workflow, tester, cache_dir
         self.graph = CoordinationGraph(workflow)
-        self.choices = Choices(batch=opts.batch)
+        # the steady paces keep --workers mutants in flight: part of what a seed reproduces
+        self.choices = Choices(batch=opts.batch, pace=opts.pace,
+                               window=0 if opts.pace == "batch" else opts.workers)
         self.flare: FlareSpec = skeleton(workflow)
         self.inputs: list[str] = list(opts.input or ())
         # FLARE's null seed: the system's own task, where it has one (an AG2 program's)

@@ -32,13 +32,26 @@ Strategies: `flare` (the above), `uniform` (the same loop under the `uniform` sc
 ablation the paper lacks) and `input` (no configuration or order mutation; the tester model
 rewrites the user input, LLM-Fuzzer style: the paper's strongest baseline).
 
-Rounds go in batches (`Choices.batch`, `--batch`): a batch's mutants are all drawn from the
-weights and corpus as they stand, executed together (as many at once as `--workers` allows)
-and recorded in the order drawn; the weights move and the corpus grows after the batch, mutant
-by mutant in that order (batch-synchronous). Everything random comes from one
-`random.Random(seed)`, so the same `--seed` with scripted models gives the same run whatever
-`--workers` is; a resumed run re-proposes the same mutants, which the store answers with the
-gains they had, and so grows the same corpus and ends as the uninterrupted one.
+The pace (`Choices.pace`, `--pace`) says when mutants are drawn and learnt from:
+
+- `batch` (the default): a batch's mutants (`Choices.batch`, `--batch`) are all drawn from the
+  weights and corpus as they stand, executed together (as many at once as `--workers` allows)
+  and recorded in the order drawn; the weights move and the corpus grows after the batch,
+  mutant by mutant in that order. The same `--seed` and `--batch` with scripted models give
+  the same run whatever `--workers` is, but a batch lasts as long as its slowest run.
+- `steady`: `Choices.window` (`--workers`) mutants in flight; mutant n is drawn as soon as
+  mutant n - window was learnt from, and each is recorded, read and learnt from in draw order
+  (a slow run holds up the records behind it, not the workers): the same `--seed` and
+  `--workers` give the same run.
+- `free`: a mutant is drawn whenever a worker is free and learnt from as it ends, nothing
+  waiting for anything; the run depends on which execution ends first.
+
+Everything random comes from one `random.Random(seed)` (shrinking has its own streams). A
+resumed run re-proposes the same mutants, which the store answers with the gains they had, and
+so grows the same corpus and ends as the uninterrupted one, under `batch` and `steady`; under
+`free` it goes on from what was stored, but not necessarily as the uninterrupted run would have.
+The model-backed readings of a batch's executions (behaviour mapping, the failure and judge
+agents) are made all at once, and used in draw order; `steady` makes them one at a time.
 """
 
 from __future__ import annotations
@@ -55,6 +68,7 @@ from masfuzz.scenario import Provenance, Scenario
 OPERATORS = ("identity", "temperature", "model", "joint")
 STRATEGIES = ("flare", "uniform", "input")
 SCHEDULES = ("flare", "paper", "uniform")
+PACES = ("batch", "steady", "free")
 
 
 @dataclass(frozen=True)
@@ -66,12 +80,15 @@ class Choices:
     low: float = 0.05  # `paper`: clamps, so nothing is ever starved or certain
     high: float = 1.0
     temperatures: tuple[float, ...] = (0.0, 0.4, 0.8, 1.2)  # what temperature scaling draws
-    sequence_rate: float = 0.5  # how often a free-form mutant also gets a new speaking order
+    # how often a free-form mutant also gets a new speaking order: a new order undoes the one a
+    # stacked entry was built on (bench deep-team, seeds 0-19: 0.5 -> 65 executions to every
+    # item under flare, 0.3 -> 47.5; under uniform 137.5 -> 158.5)
+    sequence_rate: float = 0.3
     # mutants proposed from one state of the weights and executed together (up to --workers at
     # once); the weights move after the batch, so a seed gives one run whatever --workers is
     batch: int = 8
-    # `flare`: an entry's energy is halved for each entry that joined after it, down to this
-    # share (a seed the corpus has outgrown is still picked now and then)
+    # `flare`: an entry's energy is halved for each of its descendants that joined, down to
+    # this share (an entry its children have outgrown is still picked now and then)
     recency: float = 0.5
     recency_floor: float = 0.1
     grow: bool = True  # mutants that add coverage join the corpus (False: the seeds only)
@@ -81,6 +98,10 @@ class Choices:
     # `flare`: a configuration mutant the campaign already ran is drawn again, up to this many
     # times (a new sample of a tried configuration is the identity operator's job)
     redraws: int = 8
+    # `--pace`: batch (the rounds go in batches of `batch`), steady or free (`window` mutants
+    # in flight, a new one drawn as soon as one is done; see `FlarePhase._steady`)
+    pace: str = "batch"
+    window: int = 0  # steady and free: mutants in flight (--workers); batch: unused
 
     def to_data(self) -> dict[str, Any]:
         return {**asdict(self), "temperatures": list(self.temperatures)}
@@ -145,7 +166,8 @@ class Schedule:
         self.entries = Weights.of([str(i) for i in range(entries)], choices)
         self.operators = Weights.of(list(OPERATORS), choices)
 
-    def joined(self, entry: int) -> None:
+    def joined(self, entry: int, parent: int) -> None:
+        """Entry `entry`, a mutant of entry `parent`, joined the corpus."""
         self.entries.add(str(entry))
 
     def entry(self, rng: random.Random) -> int:
@@ -165,7 +187,7 @@ class Schedule:
         """How often a mutant whose configuration already ran is drawn again (0: never)."""
         return 0
 
-    def reward(self, entry: int, operator: str, agent: str | None, gained: bool) -> None:
+    def reward(self, entry: int, operator: str, mutation: "Mutation | None", gained: bool) -> None:
         pass
 
     def weights(self) -> dict[str, dict[str, float]]:
@@ -178,36 +200,58 @@ class PaperSchedule(Schedule):
 
     name = "paper"
 
-    def reward(self, entry: int, operator: str, agent: str | None, gained: bool) -> None:
+    def reward(self, entry: int, operator: str, mutation: "Mutation | None", gained: bool) -> None:
         self.entries.reward(str(entry), gained)
         self.operators.reward(operator, gained)
 
 
 class FlareSchedule(Schedule):
-    """masfuzz's default. Energy: an entry's smoothed success rate (its mutants that added
-    coverage over its mutants) times its recency (halved for each entry that joined after it,
-    down to `recency_floor`), so a new entry, one gain closer to what needs stacked changes, is
-    mutated most until it stops paying. Operators and (agent, operator) pairs are picked by
-    their smoothed success rates: the identity operator, which cannot add a setting, and an
-    agent whose settings change nothing fade instead of walking at random."""
+    """masfuzz's default. Energy, in two steps: a seed's share (the smoothed success rate of the
+    mutants made from it and its descendants), then, within that seed's tree, an entry's
+    smoothed success rate times its recency (halved for each of its own descendants that
+    joined, down to `recency_floor`), so a new entry, one gain closer to what needs stacked
+    changes, is mutated most until it stops paying or a child takes over from it. Operators and
+    (agent, operator) pairs are picked by their smoothed success rates: the identity operator,
+    which cannot add a setting, and an agent whose settings change nothing fade instead of
+    walking at random.
+
+    Why per seed and per descendant (measured by replaying the loop, bench/bench_flare.py): with
+    recency over the whole corpus, one seed's run of gains starved the other seeds (shallow
+    fixture: the seat request's tree got 29% of the picks, so the item only it reaches came a
+    median 112 executions in, against 60 under uniform picks), and an unrelated entry joining
+    took the energy from the entry one step from the next item of a chain."""
 
     name = "flare"
 
     def __init__(self, choices: Choices, entries: int) -> None:
         super().__init__(choices, entries)
-        self.count = entries
-        self.entry_rates, self.operator_rates, self.agent_rates = Rates(), Rates(), Rates()
+        self.parents: list[int | None] = [None] * entries
+        self.roots = list(range(entries))  # each entry's seed
+        self.entry_rates, self.root_rates = Rates(), Rates()
+        self.operator_rates, self.agent_rates = Rates(), Rates()
 
-    def joined(self, entry: int) -> None:
-        self.count = entry + 1
+    def joined(self, entry: int, parent: int) -> None:
+        self.parents.append(parent)
+        self.roots.append(self.roots[parent])
 
-    def energy(self, entry: int) -> float:
+    def energies(self) -> list[float]:
+        """Every entry's chance of being picked."""
         c = self.choices
-        recency = max(c.recency_floor, c.recency ** (self.count - 1 - entry))
-        return self.entry_rates.rate(str(entry)) * recency
+        children = [0] * len(self.parents)
+        for e, parent in enumerate(self.parents):
+            while parent is not None:  # every ancestor of e is outgrown once more
+                children[parent] += 1
+                parent = self.parents[parent]
+        own = [self.entry_rates.rate(str(e)) * max(c.recency_floor, c.recency ** children[e])
+               for e in range(len(self.parents))]
+        seeds = sorted(set(self.roots))
+        total = sum(self.root_rates.rate(str(r)) for r in seeds)
+        tree = {r: sum(w for w, root in zip(own, self.roots) if root == r) for r in seeds}
+        return [self.root_rates.rate(str(r)) / total * w / tree[r] for w, r in zip(own, self.roots)]
 
     def entry(self, rng: random.Random) -> int:
-        return rng.choices(range(self.count), weights=[self.energy(e) for e in range(self.count)])[0]
+        energies = self.energies()
+        return rng.choices(range(len(energies)), weights=energies)[0]
 
     def operator(self, rng: random.Random) -> str:
         return self.operator_rates.pick(rng, list(OPERATORS))
@@ -226,14 +270,15 @@ class FlareSchedule(Schedule):
     def redraws(self) -> int:
         return self.choices.redraws
 
-    def reward(self, entry: int, operator: str, agent: str | None, gained: bool) -> None:
+    def reward(self, entry: int, operator: str, mutation: "Mutation | None", gained: bool) -> None:
         self.entry_rates.reward(str(entry), gained)
+        self.root_rates.reward(str(self.roots[entry]), gained)
         self.operator_rates.reward(operator, gained)
-        if agent is not None:
-            self.agent_rates.reward(f"{agent}:{operator}", gained)
+        if mutation is not None:
+            self.agent_rates.reward(f"{mutation.agent}:{operator}", gained)
 
     def weights(self) -> dict[str, dict[str, float]]:
-        return {"seed_weights": {str(e): round(self.energy(e), 6) for e in range(self.count)},
+        return {"seed_weights": {str(e): round(w, 6) for e, w in enumerate(self.energies())},
                 "operator_weights": self.operator_rates.values(list(OPERATORS)),
                 "agent_weights": {k: round(self.agent_rates.rate(k), 6)
                                   for k in sorted(self.agent_rates.tries)}}
@@ -381,34 +426,84 @@ class FlarePhase:
             self._rng = random.Random(c.seed)
         if not self._seeded:  # the seeds themselves first, together (those run: from the store)
             outcomes = await c.execute(self.seeds)
-            for number, outcome in enumerate(outcomes):
-                await self._judge(c, outcome, {"round": 0, "seed": number, "operator": "seed",
-                                               "mutation": "seed"})
+            readings = await asyncio.gather(*(self._reading(c, o) for o in outcomes))
+            for number, (outcome, extra) in enumerate(zip(outcomes, readings)):
+                row = {"round": 0, "seed": number, "operator": "seed", "mutation": "seed"}
+                self._judge(c, outcome, row, extra)
+                self.history.append(row)
                 self.corpus[number].gain = tuple(sorted(outcome.gain))
                 self._record(c, number)
             self._seeded = True
-        rng = self._rng
+        if self.choices.pace == "batch":
+            await self._batches(c, self._rng)
+        else:
+            await self._steady(c, self._rng)
+
+    async def _batches(self, c: Any, rng: random.Random) -> None:
+        """Batch-synchronous rounds: a batch drawn, executed together, learnt from in draw order."""
         while self._next <= self.rounds:
             numbers = range(self._next, min(self._next + max(1, self.choices.batch), self.rounds + 1))
             self._next = numbers.stop
             proposed = [await self._propose(rng, number) for number in numbers]  # in draw order
             outcomes = await c.execute([p.mutant for p in proposed])
-            judged = []
-            for p, outcome in zip(proposed, outcomes):
-                entry = {"round": p.number, "seed": p.entry, "operator": p.operator,
-                         "mutation": p.mutation.describe() if p.mutation else "input rewritten"}
-                judged.append((entry, await self._judge(c, outcome, entry)))
-            for p, outcome, (entry, gained) in zip(proposed, outcomes, judged):
-                # after the batch, in the order drawn
-                self.schedule.reward(p.entry, p.operator, p.mutation and p.mutation.agent, gained)
-                if gained:
-                    self._join(c, p, outcome, entry)
-                c.progress(f"round {p.number}/{self.rounds}: entry {p.entry}, {entry['mutation']} -> "
-                           + (f"{len(entry['gain'])} new item(s)" if gained else "nothing new")
-                           + (f", joined the corpus as entry {entry['joined']}" if "joined" in entry else "")
-                           + (f", {len(entry['failures'])} new failure(s)" if entry["failures"] else ""))
+            # the model-backed readings all at once (each waits on the tester), used in order
+            readings = await asyncio.gather(*(self._reading(c, o) for o in outcomes))
+            for p, outcome, extra in zip(proposed, outcomes, readings):
+                row = self._row(p)
+                self._learn(c, p, outcome, row, self._judge(c, outcome, row, extra))
             for p, outcome in zip(proposed, outcomes):
                 await self._shrink(c, outcome, self.root(p.entry))
+
+    async def _steady(self, c: Any, rng: random.Random) -> None:
+        """The steady paces: `Choices.window` mutants in flight, a new one drawn as soon as one
+        is done, from the weights and corpus as they stand; nothing waits for a batch.
+
+        `steady`: each mutant is recorded, read and shrunk after the one drawn before it, and
+        the schedule learns from them in that order, here, one at a time: mutant n is drawn
+        right after mutant n - window was learnt from, so a seed and a window give one run
+        whatever finishes first (a slow run holds up the records behind it, not the workers;
+        the model-backed readings go one at a time). `free`: each mutant is recorded, read,
+        learnt from and shrunk as it ends, all at once, and a mutant is drawn whenever a worker
+        is free: the run depends on which execution ends first."""
+        ordered = self.choices.pace == "steady"
+        window = max(1, self.choices.window)
+        running: list[tuple[Proposal, asyncio.Task[Any]]] = []
+
+        async def one(p: Proposal, before: "asyncio.Future[Any] | None") -> Any:
+            [outcome] = await c.execute([p.mutant], after=before)
+            if before is not None:
+                await before  # (answered from the store, `execute` did not wait for it)
+            row = self._row(p)
+            gained = self._judge(c, outcome, row, await self._reading(c, outcome))
+            if not ordered:
+                self._learn(c, p, outcome, row, gained)
+            await self._shrink(c, outcome, self.root(p.entry))
+            return outcome, row, gained
+
+        try:
+            while self._next <= self.rounds or running:
+                if self._next <= self.rounds and len(running) < window:
+                    proposal = await self._propose(rng, self._next)
+                    self._next += 1
+                    before = asyncio.shield(running[-1][1]) if ordered and running else None
+                    running.append((proposal, asyncio.ensure_future(one(proposal, before))))
+                    continue
+                if ordered:  # the oldest, learnt from in draw order
+                    proposal, task = running.pop(0)
+                    self._learn(c, proposal, *await task)
+                    continue
+                await asyncio.wait([t for _, t in running], return_when=asyncio.FIRST_COMPLETED)
+                for done in [r for r in running if r[1].done()]:
+                    running.remove(done)
+                    done[1].result()  # a run's error (the budget) stops the drawing
+        except Exception:
+            # the budget: what is under way was started within it, and ends and is recorded
+            await asyncio.gather(*(t for _, t in running), return_exceptions=True)
+            raise
+        except BaseException:  # interrupted: what is under way is dropped (a resume runs it)
+            for _, task in running:
+                task.cancel()
+            raise
 
     def _join(self, c: Any, p: "Proposal", outcome: Any, row: dict[str, Any]) -> None:
         """The mutant joins the corpus when its configuration is new to the corpus: an identity
@@ -423,7 +518,7 @@ class FlarePhase:
         new = Entry(outcome.scenario, parent=p.entry, round=p.number, mutation=row["mutation"],
                     gain=tuple(row["gain"]))
         self.corpus.append(new)
-        self.schedule.joined(number)
+        self.schedule.joined(number, p.entry)
         row["joined"] = number
         self._record(c, number)
 
@@ -447,7 +542,7 @@ class FlarePhase:
 
     async def _propose(self, rng: random.Random, number: int) -> "Proposal":
         """Round `number`'s mutant, drawn from the schedule and corpus as they stand."""
-        for _ in range(self.schedule.redraws() + 1):
+        for attempt in range(self.schedule.redraws() + 1):
             e = self.schedule.entry(rng)
             parent = self.corpus[e].scenario
             if self.strategy == "input":
@@ -459,23 +554,44 @@ class FlarePhase:
                                       free_form=self.free_form, number=number, agent=agent,
                                       sequence_rate=self.schedule.sequence_rate(parent))
             key = configuration(mutant)
-            if op == "identity" or key not in self._tried:
+            if key not in self._tried or (op == "identity" and attempt == 0):
                 break
         self._tried.add(key)
         return Proposal(number, e, op, mutant, mutation)
 
-    async def _judge(self, c: Any, outcome: Any, entry: dict[str, Any]) -> bool:
-        """Coverage and failures of one execution, the model-backed oracles' included; a row of
-        the history. Returns whether cumulative coverage grew (the feedback)."""
+    async def _reading(self, c: Any, outcome: Any) -> dict[str, Any]:
+        """The model-backed oracles' reading of one execution (its behaviour mapping, the
+        failure and judge agents' failures), within the budget; {} without them."""
+        if self.analyse is None or outcome.reused or c.budget_left() is not None:
+            return {}
+        return await _bounded(self.analyse(outcome), c.time_left())
+
+    def _judge(self, c: Any, outcome: Any, row: dict[str, Any], extra: dict[str, Any]) -> bool:
+        """Coverage and failures of one execution, `extra` (its reading) included, into its
+        history `row`. Returns whether cumulative coverage grew (the feedback)."""
         gain, failures = set(outcome.gain), [f.fingerprint for f in outcome.failures]
-        if self.analyse is not None and not outcome.reused and c.budget_left() is None:
-            extra = await _bounded(self.analyse(outcome), c.time_left())
+        if extra:
             gain |= c.recorder.add_items(outcome, extra.get("items", ()))
             failures += [f.fingerprint for f in c.recorder.add_failures(outcome,
                                                                         extra.get("failures", ()))]
-        entry.update(scenario=outcome.scenario.id, gain=sorted(gain), failures=failures)
-        self.history.append(entry)
+        row.update(scenario=outcome.scenario.id, gain=sorted(gain), failures=failures)
         return bool(gain)
+
+    @staticmethod
+    def _row(p: "Proposal") -> dict[str, Any]:
+        return {"round": p.number, "seed": p.entry, "operator": p.operator,
+                "mutation": p.mutation.describe() if p.mutation else "input rewritten"}
+
+    def _learn(self, c: Any, p: "Proposal", outcome: Any, row: dict[str, Any], gained: bool) -> None:
+        """One mutant's feedback: its history row, the schedule's reward, the corpus."""
+        self.history.append(row)
+        self.schedule.reward(p.entry, p.operator, p.mutation, gained)
+        if gained:
+            self._join(c, p, outcome, row)
+        c.progress(f"round {p.number}/{self.rounds}: entry {p.entry}, {row['mutation']} -> "
+                   + (f"{len(row['gain'])} new item(s)" if gained else "nothing new")
+                   + (f", joined the corpus as entry {row['joined']}" if "joined" in row else "")
+                   + (f", {len(row['failures'])} new failure(s)" if row["failures"] else ""))
 
     async def _shrink(self, c: Any, outcome: Any, seed: Scenario) -> None:
         """Reduce the mutant toward its seed for each deterministic failure it showed first."""
