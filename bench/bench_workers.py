@@ -59,7 +59,7 @@ def campaign_run(workers: int, executions: int, batch: int, folder: Path, pace: 
                        seed_tasks=0, no_spec_agent=True, no_judge=True, no_check=True,
                        no_cache=True, executor="pool", store=str(folder / f"{pace}-w{workers}.db"))
     target, system, models, tester, store, setup = api._fuzz_setup(opts, lambda m: None)
-    budget = api._budget(opts)
+    budget = opts.budget
     run_id = store.start_run("fuzz", system.spec, target.ref, api._redacted(setup.config()),
                              seed=opts.seed)
     executor = make_executor("pool", concurrency=workers, timeout=opts.timeout, models=models)
