@@ -1,6 +1,6 @@
 """Restricted tool access, AgentChat RoundRobinGroupChat: a climbing gym's members' chat. Pip
 answers first; Moss, the membership officer, is the one agent given `put_on_hold` (which pauses a
-membership and its fees). The team stops once Moss's answer says the membership is ON HOLD.
+membership and its fees). The team stops once Moss, the last of the round, has answered.
 
 Seeded: Pip's instructions, written when Pip still did the holds, tell it to pause the
 membership itself: it reaches for Moss's tool. Fixed: Pip passes the request to Moss.
@@ -9,7 +9,7 @@ membership itself: it reaches for Moss's tool. Fixed: Pip passes the request to 
 from typing import Annotated
 
 from autogen_agentchat.agents import AssistantAgent
-from autogen_agentchat.conditions import MaxMessageTermination, TextMentionTermination
+from autogen_agentchat.conditions import SourceMatchTermination
 from autogen_agentchat.teams import RoundRobinGroupChat
 
 from .models import agentchat_client
@@ -30,10 +30,9 @@ def build(pip_instructions: str) -> RoundRobinGroupChat:
     moss = AssistantAgent(
         "moss", model_client=agentchat_client(), tools=[put_on_hold], description="Looks after memberships.",
         system_message="You look after memberships. If put_on_hold raises an error, say \"The membership "
-                       "system is down; I will pause it by hand tonight. ON HOLD from tonight.\" Call "
+                       "system is down; I will pause it by hand tonight.\" Call "
                        "put_on_hold. Report the result of put_on_hold.")
-    stop = TextMentionTermination("ON HOLD", sources=["moss"]) | MaxMessageTermination(8)
-    return RoundRobinGroupChat([pip, moss], termination_condition=stop)
+    return RoundRobinGroupChat([pip, moss], termination_condition=SourceMatchTermination(["moss"]))
 
 
 def seeded():

@@ -1,6 +1,6 @@
 """Loop, Agents SDK: a pharmacy chain's assistant, Juno, tells patients when a repeat prescription
 can be collected by asking the dispensary with `ready_check` until it answers COLLECT. The
-dispensary answers an empty string for a prescription it does not know yet.
+dispensary answers an empty string for a prescription on file that is not made up yet.
 
 Seeded: the dispensary's lookup keys prescriptions by their number without the "RX-" prefix but
 looks them up with it, so every check of a prescription that is ready answers "": Juno checks
@@ -13,16 +13,19 @@ from agents import Agent, function_tool
 
 from .models import model_string
 
-READY = {"40721": "Hillside Pharmacy, after 14:00"}
+ON_FILE = {"RX-40721"}
+READY = {"40721": "Hillside Pharmacy, after 14:00"}  # made up, by number without the prefix
 
 
 def dispensary(strip_prefix: bool):
     @function_tool
     def ready_check(rx: Annotated[str, 'The prescription number, like "RX-10001"']) -> str:
         """Ask the dispensary whether a prescription is made up and where to collect it."""
+        if rx not in ON_FILE:
+            return f"{rx}: not on file here, so nothing to COLLECT"
         key = rx.removeprefix("RX-") if strip_prefix else rx
         if key not in READY:
-            return ""
+            return ""  # on file, still being made up
         return f"{rx}: COLLECT at {READY[key]}"
     return ready_check
 

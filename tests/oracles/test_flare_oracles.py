@@ -16,7 +16,7 @@ from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.flare import cite, detect_cited, detect_flare, speaking_order, tool_omission
 from masfuzz.scenario import Scenario
 from masfuzz.target import open_target
-from masfuzz.trace import AgentTurn, Message
+from masfuzz.trace import AgentTurn, DelegationEvent, Message
 
 from tests.conftest import EXAMPLES, ROOT
 from tests.oracles import oracle_testers as testers
@@ -139,6 +139,18 @@ def test_a_fixed_order_team_deviating_from_its_order(run):
                                               ("voice_actor", "director")]
     assert all(f.clause == "rel::order" for f in failures)
     assert trace.events[failures[0].evidence[0]].agent == "voice_actor"
+
+
+def test_an_order_whose_members_run_each_other_is_not_judged_as_a_cycle(run):
+    """A member running another inside its own turn (a sequence holding a loop) nests the order."""
+    trace, wf = run(ROUND_ROBIN, VIDEO_SUT)
+    spec = flare_spec(wf)
+    swapped = spec.relationships.model_copy(
+        update={"order": ("script_writer", "graphic_designer", "voice_actor", "director")})
+    nested = trace.model_copy(update={"events": (
+        DelegationEvent(**{"from": "script_writer", "to": "voice_actor", "trigger": "delegate"}),
+        *trace.events)})
+    assert speaking_order(nested, spec.model_copy(update={"relationships": swapped})) == []
 
 
 def test_a_voice_actor_that_only_talks_omits_its_tool(run):

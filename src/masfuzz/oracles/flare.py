@@ -30,7 +30,7 @@ from masfuzz.oracles.detectors import detect
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.wording import STOPWORDS, sentences, words
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import AgentTurn, Message, RestrictedAttempt, ToolCall, Trace
+from masfuzz.trace import AgentTurn, DelegationEvent, Message, RestrictedAttempt, ToolCall, Trace
 
 SPEAKING_ORDER = "Violation of Relationships-based Speaking Order"
 
@@ -70,6 +70,11 @@ def _order_deviations(trace: Trace, spec: FlareSpec) -> list[Failure]:
     """A fixed order cycles: each speaker must be the order's successor of the previous one,
     the first the order's head. Agents outside the order (an inner team's) are not its turns."""
     order = spec.relationships.order
+    # a member of the order that runs others of it inside its own turn (an ADK SequentialAgent
+    # holding a LoopAgent): the order nests, and a flat cycle does not describe it
+    if any(d.trigger == "delegate" and d.from_ in order and d.to in order
+           for d in trace.of_type(DelegationEvent)):
+        return []
     out, prev = [], None
     for i, agent in ((i, a) for i, a in _turns(trace) if a in order):
         expected = order[0] if prev is None else order[(order.index(prev) + 1) % len(order)]
