@@ -13,6 +13,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 import uuid
@@ -320,3 +321,39 @@ def test_a_forged_model_call_gets_nothing_out(arena, cli, monkeypatch, tmp_path)
     assert code == 0, err
     assert tcp.connections == 0
     assert _tree_hash(Path(config["victim"])) == before, sorted(os.listdir(config["victim"]))
+
+
+FORK_HOOK_APP = Path(__file__).parent / "fixtures" / "fork_hook_app.py"
+
+
+def test_a_target_whose_import_starts_a_thread_in_every_fork_runs_sandboxed():
+    """A library's fork hook (OpenTelemetry's, under CrewAI) starts a thread in every fork of a
+    process that imported it, and the kernel enters a user namespace only single-threaded:
+    masfuzz loaded the target before it probed the sandbox, so the probe failed with EINVAL and
+    `exec` refused to run. In a new process, the run is sandboxed; the refusal names the thread."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    done = subprocess.run(
+        [*MASFUZZ_CLI, "exec", f"{FORK_HOOK_APP}:agent", "--input", "threads?", "--sut-model",
+         f"scripted/{FORK_HOOK_APP}:policy", "--timeout", "120", "--no-cache", "--format", "json"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    trace = json.loads(done.stdout)
+    assert [e["payload"] for e in trace["events"] if e["type"] == "tool_result"] == ["1 thread(s)"]
+    # a fork of that process cannot enter the namespaces: the refusal says which thread runs
+    probe = ("import importlib.util, os, sys\n"
+             "from masfuzz.exec import confine\n"
+             f"spec = importlib.util.spec_from_file_location('app', {str(FORK_HOOK_APP)!r})\n"
+             "spec.loader.exec_module(importlib.util.module_from_spec(spec))\n"
+             "print(confine.threads_after_fork())\n"
+             "if os.fork() == 0:\n"
+             "    try:\n"
+             "        confine.enter_namespaces(confine.libc())\n"
+             "    except OSError as exc:\n"
+             "        print(exc, flush=True)\n"
+             "    os._exit(0)\n"
+             "os.wait()\n")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120)
+    lines = done.stdout.splitlines()
+    assert lines[0] == "['fork-hook-exporter']", done.stderr
+    assert "runs 1 other thread(s) (fork-hook-exporter)" in lines[1], lines
