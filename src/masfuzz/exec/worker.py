@@ -206,6 +206,8 @@ def serve(channel: Channel, lines: Iterable[str], *, apart: bool = False) -> int
             continue
         if apart and fresh:
             _prepare(system)
+        if fresh:
+            sandbox.settled()
         channel.send({"ready": True, "system_id": system.spec.system.id,
                       "framework": system.spec.system.framework})
         exited = _apart(lines, lambda: _serve_one(channel, request, system)) if apart \
