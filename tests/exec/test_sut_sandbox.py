@@ -358,3 +358,27 @@ def test_a_target_whose_import_starts_a_thread_in_every_fork_runs_sandboxed():
     lines = done.stdout.splitlines()
     assert lines[0] == "['fork-hook-exporter']", done.stderr
     assert "runs 1 other thread(s) (fork-hook-exporter)" in lines[1], lines
+
+
+def test_a_worker_forked_from_a_template_that_imported_such_a_target_runs_sandboxed():
+    """The template (`masfuzz.exec.template`) imported the framework, whose fork hook then runs in
+    every worker forked from it: such a worker becomes a fresh `python -m masfuzz.exec.worker`
+    (`worker._fresh_for_the_sandbox`) and serves sandboxed, where it failed to enter the
+    namespaces. In a new process: the fixture's hook stays out of pytest's."""
+    script = ("import asyncio\n"
+              "from masfuzz.exec import PoolExecutor, pool\n"
+              "from masfuzz.scenario import Scenario\n"
+              "preload = pool._preload\n"
+              "pool._preload = lambda: [*preload(), 'tests.exec.fixtures.fork_hook_app']\n"
+              "ex = PoolExecutor(timeout=120, template=True)\n"
+              "async def go():\n"
+              "    try:\n"
+              f"        return await ex.run({f'{FORK_HOOK_APP}:agent'!r}, Scenario(input='threads?', "
+              f"sut_model={f'scripted/{FORK_HOOK_APP}:policy'!r}))\n"
+              "    finally:\n"
+              "        await ex.aclose()\n"
+              "print(asyncio.run(go()).termination.model_dump_json())\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[-1])["reason"] == "completed", done.stdout
