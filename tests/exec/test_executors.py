@@ -147,8 +147,9 @@ def test_a_warm_worker_gives_every_run_a_fresh_state():
     """Each run of a warm worker starts from the state its target was opened in: a run that
     fills the sandbox's scratch leaves the next one a whole scratch folder, and one that leaves
     a module global, an environment variable, files in its home and current folders and a
-    thread behind leaves the next one none of them (`worker._apart`, `sandbox.fresh_scratch`);
-    the same worker served all the runs."""
+    thread behind leaves the next one none of them (`worker._apart`, `sandbox.fresh_scratch`),
+    while the data folder the target's import made in its home stays, emptied of the run's file
+    (`sandbox.settled`); the same worker served all the runs."""
     from masfuzz.exec import PoolExecutor
     from masfuzz.exec.sandbox import Limits, SandboxSettings, problem
 

@@ -13,6 +13,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 import uuid
@@ -320,3 +321,64 @@ def test_a_forged_model_call_gets_nothing_out(arena, cli, monkeypatch, tmp_path)
     assert code == 0, err
     assert tcp.connections == 0
     assert _tree_hash(Path(config["victim"])) == before, sorted(os.listdir(config["victim"]))
+
+
+FORK_HOOK_APP = Path(__file__).parent / "fixtures" / "fork_hook_app.py"
+
+
+def test_a_target_whose_import_starts_a_thread_in_every_fork_runs_sandboxed():
+    """A library's fork hook (OpenTelemetry's, under CrewAI) starts a thread in every fork of a
+    process that imported it, and the kernel enters a user namespace only single-threaded:
+    masfuzz loaded the target before it probed the sandbox, so the probe failed with EINVAL and
+    `exec` refused to run. In a new process, the run is sandboxed; the refusal names the thread."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    done = subprocess.run(
+        [*MASFUZZ_CLI, "exec", f"{FORK_HOOK_APP}:agent", "--input", "threads?", "--sut-model",
+         f"scripted/{FORK_HOOK_APP}:policy", "--timeout", "120", "--no-cache", "--format", "json"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    trace = json.loads(done.stdout)
+    results = [e["payload"] for e in trace["events"] if e["type"] == "tool_result"]
+    assert len(results) == 1 and results[0].endswith("thread(s)"), results
+    # a fork of that process cannot enter the namespaces: the refusal says which thread runs
+    probe = ("import importlib.util, os, sys\n"
+             "from masfuzz.exec import confine\n"
+             f"spec = importlib.util.spec_from_file_location('app', {str(FORK_HOOK_APP)!r})\n"
+             "spec.loader.exec_module(importlib.util.module_from_spec(spec))\n"
+             "print(confine.threads_after_fork())\n"
+             "if os.fork() == 0:\n"
+             "    try:\n"
+             "        confine.enter_namespaces(confine.libc())\n"
+             "    except OSError as exc:\n"
+             "        print(exc, flush=True)\n"
+             "    os._exit(0)\n"
+             "os.wait()\n")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120)
+    lines = done.stdout.splitlines()
+    assert lines[0] == "['fork-hook-exporter']", done.stderr
+    assert "runs 1 other thread(s) (fork-hook-exporter)" in lines[1], lines
+
+
+def test_a_worker_forked_from_a_template_that_imported_such_a_target_runs_sandboxed():
+    """The template (`masfuzz.exec.template`) imported the framework, whose fork hook then runs in
+    every worker forked from it: such a worker becomes a fresh `python -m masfuzz.exec.worker`
+    (`worker._fresh_for_the_sandbox`) and serves sandboxed, where it failed to enter the
+    namespaces. In a new process: the fixture's hook stays out of pytest's."""
+    script = ("import asyncio\n"
+              "from masfuzz.exec import PoolExecutor, pool\n"
+              "from masfuzz.scenario import Scenario\n"
+              "preload = pool._preload\n"
+              "pool._preload = lambda: [*preload(), 'tests.exec.fixtures.fork_hook_app']\n"
+              "ex = PoolExecutor(timeout=120, template=True)\n"
+              "async def go():\n"
+              "    try:\n"
+              f"        return await ex.run({f'{FORK_HOOK_APP}:agent'!r}, Scenario(input='threads?', "
+              f"sut_model={f'scripted/{FORK_HOOK_APP}:policy'!r}))\n"
+              "    finally:\n"
+              "        await ex.aclose()\n"
+              "print(asyncio.run(go()).termination.model_dump_json())\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[-1])["reason"] == "completed", done.stdout

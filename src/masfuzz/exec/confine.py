@@ -216,9 +216,54 @@ def hidden_names(folders: Iterable[str]) -> list[str]:
     return hidden
 
 
+def other_threads() -> list[str]:
+    """The names of this process's threads but the calling one: Python's name for a Python
+    thread, the kernel's (`comm`) for a native one."""
+    import threading
+
+    python = {t.native_id: t.name for t in threading.enumerate()}
+    own = threading.get_native_id()
+    names = []
+    for tid in sorted(int(t) for t in os.listdir("/proc/self/task") if int(t) != own):
+        try:
+            comm = Path(f"/proc/self/task/{tid}/comm").read_text().strip()
+        except OSError:
+            continue  # ended meanwhile
+        names.append(python.get(tid, comm))
+    return names
+
+
+def threads_after_fork() -> list[str]:
+    """The threads a child forked from this process now has besides its own (`other_threads`).
+    A fork copies only the calling thread, but a library's `os.register_at_fork` hook may start
+    one again in the child (OpenTelemetry's batch span processor, which CrewAI imports, restarts
+    its exporter there): such a child cannot enter a user namespace (`enter_namespaces`)."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(read)
+            os.write(write, "\n".join(other_threads()).encode()[:4096])
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as answer:
+        names = answer.read().decode(errors="replace")
+    os.waitpid(pid, 0)
+    return names.split("\n") if names else []
+
+
 def enter_namespaces(lib: Any, network: bool = False) -> None:
     """Unshare every namespace the worker needs (the caller's parent then writes the id maps);
-    `network` keeps the machine's network namespace (`Confinement.network`)."""
+    `network` keeps the machine's network namespace (`Confinement.network`). The kernel enters a
+    user namespace only from a single-threaded process (EINVAL otherwise, which names no
+    cause): a thread running here is said by name."""
+    if others := other_threads():
+        raise ConfinementError(errno.EINVAL, (
+            "unshare of user/mount/network/IPC/PID/UTS namespaces refused: the process entering "
+            f"them runs {len(others)} other thread(s) ({', '.join(others[:8])}), started by code "
+            "imported before it (at import, or by an os.register_at_fork hook); the kernel "
+            "enters a user namespace only from a single-threaded process"))
     _check(lib.unshare(UNSHARED & ~_CLONE_NEWNET if network else UNSHARED),
            "unshare of user/mount/network/IPC/PID/UTS namespaces")
 

@@ -489,7 +489,7 @@ def _serving(lib: Any, plan: Plan) -> None:
 
     REAL_PATHS.update(plan.real_paths)
     _CWD.append(plan.cwd)
-    _SCRATCH_ENTRIES.update(os.listdir(plan.scratch))
+    settled()
 
 
 def _link_entries(folder: str, scratch: str) -> None:
@@ -509,7 +509,7 @@ def _link_entries(folder: str, scratch: str) -> None:
 
 
 _SCRATCH: list[str] = []  # the confined worker's scratch folder
-_SCRATCH_ENTRIES: set[str] = set()  # what it held before the first run (`fresh_scratch`)
+_SCRATCH_ENTRIES: set[str] = set()  # its paths before the first run (`settled`, `fresh_scratch`)
 _CWD: list[str] = []  # the folder masfuzz ran in
 _LIMITS: list[Limits] = []  # and its limits
 
@@ -550,17 +550,39 @@ def _cpu_used() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def settled() -> None:
+    """The scratch folder as it is now is the runs' start: called once the worker has opened
+    its target, since what the target's import and the adapter's preparation wrote there is no
+    run's (CrewAI makes its task-output database's folder under HOME as a crew is built, and
+    opens it in every run)."""
+    if _SCRATCH:
+        _SCRATCH_ENTRIES.clear()
+        _SCRATCH_ENTRIES.update(_paths_in(_SCRATCH[0]))
+
+
+def _paths_in(folder: str) -> Iterator[str]:
+    """Every path below `folder`, relative to it (a linked folder not entered)."""
+    for top, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            yield os.path.relpath(os.path.join(top, name), folder)
+
+
 def fresh_scratch() -> None:
-    """After a run, the scratch folder as the worker made it: what the run wrote there (its
-    current folder, HOME and TMPDIR) removed, the links to the start folder's entries it
-    removed made again (`_link_entries`). So the next run neither sees a file of this one nor
-    lacks the space it filled."""
+    """After a run, the scratch folder as it was at the runs' start (`settled`): what the run
+    wrote there (its current folder, HOME and TMPDIR), at any depth, removed, the links to the
+    start folder's entries it removed made again (`_link_entries`). So the next run neither
+    sees a new file of this one nor lacks the space it filled; a file there before is kept as
+    the run left it."""
     if not _SCRATCH:
         return
     scratch = _SCRATCH[0]
-    for name in os.listdir(scratch):
-        path = os.path.join(scratch, name)
-        if name not in _SCRATCH_ENTRIES:
+    for top, dirs, files in os.walk(scratch):
+        for name in [*dirs, *files]:
+            path = os.path.join(top, name)
+            if os.path.relpath(path, scratch) in _SCRATCH_ENTRIES:
+                continue
+            if name in dirs:
+                dirs.remove(name)  # not walked into: it goes whole
             if os.path.isdir(path) and not os.path.islink(path):
                 shutil.rmtree(path, ignore_errors=True)
             else:

@@ -206,6 +206,8 @@ def serve(channel: Channel, lines: Iterable[str], *, apart: bool = False) -> int
             continue
         if apart and fresh:
             _prepare(system)
+        if fresh:
+            sandbox.settled()
         channel.send({"ready": True, "system_id": system.spec.system.id,
                       "framework": system.spec.system.framework})
         exited = _apart(lines, lambda: _serve_one(channel, request, system)) if apart \
@@ -455,10 +457,33 @@ def _write_all(fd: int, data: bytes) -> None:
         pass  # the run's child is gone; its end is reported by the run
 
 
+_FRESH_ENV = "MASFUZZ_WORKER_FRESH"  # set in a worker that replaced itself (`_fresh_for_the_sandbox`)
+
+
+def _fresh_for_the_sandbox() -> bool:
+    """Whether this worker can enter the sandbox as it is; else it becomes a fresh `python -m
+    masfuzz.exec.worker` (same pid, pipes and environment: the pool sees no change) and does not
+    return. A worker forked from the template (`masfuzz.exec.template`) carries the framework
+    the template imported, and a library's fork hook may start a thread in every fork of it
+    (`confine.threads_after_fork`), which the kernel's user namespace refuses. Once fresh, a
+    thread still there is named by the sandbox's refusal."""
+    from masfuzz.exec import confine
+
+    if os.environ.pop(_FRESH_ENV, None) or not confine.threads_after_fork():
+        return True
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.environ[_FRESH_ENV] = "1"
+    os.execv(sys.executable, [sys.executable, "-m", "masfuzz.exec.worker"])
+    return False  # not reached
+
+
 def main() -> int:
     _die_with_parent()
-    plan = os.environ.pop(sandbox.PLAN_ENV, None)
-    if plan:  # before the first request: nothing of the system under test has run yet
+    plan = os.environ.get(sandbox.PLAN_ENV)
+    if plan and _fresh_for_the_sandbox():
+        os.environ.pop(sandbox.PLAN_ENV)
+        # before the first request: nothing of the system under test has run yet
         sandbox.enter(sandbox.Plan.from_env(plan))
     channel = Channel(_claim_stdout())
     from masfuzz.llm.proxy import ProxiedCalls, proxied_client

@@ -84,7 +84,7 @@ from typing import Any, Literal, get_args
 from masfuzz.exec.confine import (Confinement, become_root_inside, build_root, clean_environment,
                                       close_descriptors, die_with_parent, enter_namespaces, hard_limit,
                                       hidden_names, libc, lock_down, readable_paths, sandbox_tasks,
-                                      seccomp, vm_bytes, write_id_maps)
+                                      seccomp, threads_after_fork, vm_bytes, write_id_maps)
 # imported here, not in the worker: a module imported in a forked worker is parsed there, and a
 # fork taken while another thread of masfuzz was inside CPython 3.11's AST constructor left the
 # child's parser state corrupt ("AST constructor recursion depth mismatch", gh-106905)
@@ -352,7 +352,12 @@ _PROBLEM: list[str | None] = []
 
 def isolation_problem() -> str | None:
     """Why this machine cannot confine a tool (None: it can), probed once per process by
-    confining a worker that does nothing."""
+    confining a worker that does nothing. The question is the machine's: when a fork of this
+    process would not be single-threaded (a library's fork hook starts a thread,
+    `threads_after_fork`), which no worker masfuzz starts afresh inherits, it is asked in a
+    fresh interpreter."""
+    if not _PROBLEM and threads_after_fork():
+        _PROBLEM.append(_fresh_problem())
     if not _PROBLEM:
         base = own_folder("masfuzz-probe-")
         ctx = multiprocessing.get_context("fork")
@@ -373,6 +378,25 @@ def isolation_problem() -> str | None:
         shutil.rmtree(base, ignore_errors=True)
         _PROBLEM.append(None if answer.get("kind") == "ready" else str(answer.get("detail")))
     return _PROBLEM[0]
+
+
+def _fresh_problem() -> str | None:
+    """`isolation_problem` as a new Python process, which imported nothing but masfuzz, says it."""
+    import masfuzz
+
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [os.path.dirname(os.path.dirname(masfuzz.__file__)), *filter(None, [env.get("PYTHONPATH")])])
+    code = "import json; from masfuzz.toolfuzz.sandbox import isolation_problem; print(json.dumps(isolation_problem()))"
+    try:
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                              timeout=120, check=False)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"the probe in a fresh Python process did not run: {exc}"
+    try:
+        return json.loads(done.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return f"the probe in a fresh Python process failed: {done.stderr.strip()[-300:]}"
 
 
 def _capture_output(base: str) -> int:
