@@ -26,7 +26,7 @@ def quote(order: str) -> str:
     """The price of an order given as JSON: {"items": [{"name": ..., "qty": ...}]}."""
     try:
         data = json.loads(order)
-    except ValueError:
+    except (ValueError, RecursionError):  # a nesting tower deeper than json's recursion limit
         return "not JSON"
     if not isinstance(data, dict):
         return "not an object"
