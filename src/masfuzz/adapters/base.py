@@ -114,6 +114,16 @@ ADAPTERS: dict[str, tuple[str, ...]] = {
 }
 
 
+def numbered(base: str, taken: Any) -> str:
+    """`base`, or `base#2`, `base#3`... whichever `taken` does not hold yet: agents of one name
+    are told apart by their order of discovery, in every adapter alike."""
+    ident, n = base, 1
+    while ident in taken:
+        n += 1
+        ident = f"{base}#{n}"
+    return ident
+
+
 def resolve(obj: Any, target: str = "") -> tuple[Adapter, Any]:
     """(adapter, object to hand it). A zero-argument factory is called once to get the system."""
     found = _find(obj)

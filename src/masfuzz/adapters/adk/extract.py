@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from masfuzz.adapters.base import numbered
 from masfuzz.adapters.openai_agents.extract import Walk as SharedWalk
 from masfuzz.spec.model import (AgentSpec, Delegation, Permissions, SourceLocation, SystemInfo,
                                 Termination, ToolSpec, WorkflowSpec)
@@ -99,11 +100,7 @@ def walk(root: Any) -> Walk:
         if id(agent) in w.ids:
             return
         base = str(getattr(agent, "name", "") or "agent")
-        ident, n = base, 1
-        while ident in w.ids.values():
-            n += 1
-            ident = f"{base}#{n}"
-        w.ids[id(agent)] = ident
+        w.ids[id(agent)] = numbered(base, w.ids.values())
         w.agents.append(agent)
         queue.append(agent)
 

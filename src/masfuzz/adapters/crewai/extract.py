@@ -28,6 +28,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from masfuzz.adapters.base import numbered
 from masfuzz.adapters.adk.extract import ToolEdge, spec_edges
 from masfuzz.adapters.openai_agents.extract import DelegationEdge
 from masfuzz.adapters.openai_agents.extract import Walk as SharedWalk
@@ -88,11 +89,7 @@ def walk(crew: Any) -> Walk:
         if id(agent) in w.ids:
             return
         base = slug(str(getattr(agent, "role", "") or "agent"))
-        ident, n = base, 1
-        while ident in w.ids.values():
-            n += 1
-            ident = f"{base}#{n}"
-        w.ids[id(agent)] = ident
+        w.ids[id(agent)] = numbered(base, w.ids.values())
         w.agents.append(agent)
 
     members = list(crew.agents)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from masfuzz.adapters.base import numbered
 from masfuzz.adapters.openai_agents import sdk
 from masfuzz.adapters.openai_agents.locate import Locator, relative, source_of_callable
 from masfuzz.spec.model import (
@@ -85,10 +86,7 @@ def walk(entry: Any) -> Walk:
         if id(agent) in w.ids:
             return
         base = slug(str(getattr(agent, "name", "") or "agent"))
-        ident, n = base, 1
-        while ident in taken:
-            n += 1
-            ident = f"{base}#{n}"
+        ident = numbered(base, taken)
         taken.add(ident)
         w.ids[id(agent)] = ident
         w.agents.append(agent)

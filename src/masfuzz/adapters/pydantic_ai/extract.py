@@ -27,6 +27,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from masfuzz.adapters.base import numbered
 from masfuzz.adapters.source import function_site
 from masfuzz.spec.model import AgentSpec, Delegation, Permissions, SystemInfo, Termination
 from masfuzz.spec.model import ToolSpec, WorkflowSpec
@@ -81,8 +82,7 @@ def walk(entry: Any, entry_name: str = "") -> Walk:
             return
         # two agents of one name are told apart by their order of discovery
         base = str(agent.name or found_as or "agent")
-        ident = next(f"{base}#{n}" if n > 1 else base for n in range(1, len(taken) + 2)
-                     if (f"{base}#{n}" if n > 1 else base) not in taken)
+        ident = numbered(base, taken)
         taken.add(ident)
         w.ids[id(agent)] = ident
         w.agents.append(agent)
