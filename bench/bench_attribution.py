@@ -20,13 +20,26 @@ log's messages), computed exactly as its expectation, not sampled.
 The logs were written by masfuzz's authors together with the attribution rules, so the numbers
 say the rules do what they were made for on these kinds, not how they fare on real logs.
 
+`--who-when DIR` scores real logs instead: the Who&When dataset (Zhang et al., "Which Agent
+Causes Task Failures and When?", ICML 2025; github.com/mingyin1/Agents_Failure_Attribution,
+also on Hugging Face as Kevin355/Who_and_When), 184 failed runs labelled with the agent
+responsible and the decisive step: Hand-Crafted (Magentic-One teams) and Algorithm-Generated
+(AG2 group chats with code execution), each a folder of N.json with `history`,
+`mistake_agent`, `mistake_step` and the task's `ground_truth`. Get it from there; it is not
+part of masfuzz. Printed per subset and per half (odd-numbered files, on which the rules were
+developed, and even-numbered ones, held out): agent and step accuracy (exact and within +-1),
+logs with no attribution, the random pick's expectation, and per labelled agent how often it
+was named and whom masfuzz named instead.
+
     python bench/bench_attribution.py [--labels bench/judge_labels]
+    python bench/bench_attribution.py --who-when "path/to/Who&When"
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from collections import Counter
 from pathlib import Path
 
 from masfuzz.adapters.transcript import load
@@ -62,10 +75,60 @@ def _random_pick(trace, label) -> tuple[float, float, float]:
     return agent, exact, near
 
 
+WHO_WHEN = ("Hand-Crafted", "Algorithm-Generated")
+
+
+def who_when(root: Path) -> None:
+    """Agent and step accuracy per subset and half of the Who&When logs under `root`."""
+    subsets = [s for s in WHO_WHEN if (root / s).is_dir()]
+    if not subsets:
+        raise SystemExit(f"{root}: no {' or '.join(WHO_WHEN)} folder (the Who&When dataset's layout)")
+    print(f"{'':34}{'logs':>5}{'agent':>7}{'step':>6}{'step+-1':>8}{'none':>6}   "
+          f"random: {'agent':>5}{'step':>6}{'step+-1':>8}")
+    for subset in subsets:
+        files = sorted((root / subset).glob("*.json"), key=lambda p: (len(p.stem), p.stem))
+        for half, parity in (("odd (dev)", 1), ("even (held out)", 0)):
+            hits = {"agent": 0, "exact": 0, "near": 0}
+            rand = {"agent": 0.0, "exact": 0.0, "near": 0.0}
+            confusion: dict[str, Counter] = {}
+            n = none = 0
+            for f in files:
+                if not f.stem.isdigit() or int(f.stem) % 2 != parity:
+                    continue
+                data = json.loads(f.read_text())
+                label = {"agent": data["mistake_agent"], "step": str(data["mistake_step"])}
+                log = load(f)
+                got = judge_log(log)[0]["attribution"] or {}
+                n += 1
+                none += not got
+                hits["agent"] += got.get("agent") == label["agent"]
+                hits["exact"] += got.get("step_ref") == label["step"]
+                hits["near"] += _near(got.get("step_ref"), label["step"])
+                for k, v in zip(("agent", "exact", "near"), _random_pick(log.trace, label)):
+                    rand[k] += v
+                confusion.setdefault(label["agent"], Counter())[got.get("agent") or "-"] += 1
+            if not n:
+                continue
+            print(f"{subset + ' ' + half:34}{n:5}" + "".join(f"{hits[k] / n:{w}.0%}" for k, w in
+                                                          (("agent", 7), ("exact", 6), ("near", 8)))
+                  + f"{none:6}   {'':8}" + "".join(f"{rand[k] / n:{w}.0%}" for k, w in
+                                                  (("agent", 5), ("exact", 6), ("near", 8))))
+            top = sorted(confusion.items(), key=lambda kv: -sum(kv[1].values()))[:4]
+            for agent, named in top:
+                total = sum(named.values())
+                others = ", ".join(f"{a} {c}" for a, c in named.most_common() if a != agent)[:70]
+                print(f"    {agent[:28]:28} named in {named[agent]}/{total}" + (f"; instead: {others}" if others else ""))
+    print("\nstep: the message index the log labels (`mistake_step`); none: logs given no attribution")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--labels", type=Path, default=HERE)
+    ap.add_argument("--who-when", type=Path, metavar="DIR",
+                    help="the Who&When dataset's folder (Hand-Crafted/, Algorithm-Generated/)")
     args = ap.parse_args()
+    if args.who_when:
+        return who_when(args.who_when)
     labels = json.loads((args.labels / "labels.json").read_text())
     hits = {"agent": 0, "exact": 0, "near": 0}
     rand = {"agent": 0.0, "exact": 0.0, "near": 0.0}
