@@ -198,6 +198,9 @@ USER_BOUND = "user_bound"
 # id that log gave it (span id, message number), so that a finding's step is named as the user
 # would find it: a list aligned with `Trace.events`, None where an event has no counterpart.
 EVENT_SOURCES = "event_sources"
+# The tool a code block an agent wrote and an executor ran is recorded as (imported transcripts):
+# the call is the code's author's, its result the run's output.
+CODE_TOOL = "code_execution"
 # Tools that failed reading a run context masfuzz did not have to pass (the app's server passes
 # one; `--context MODULE:FACTORY` gives it): their errors are the harness's, not the app's.
 MISSING_CONTEXT = "missing_context_tools"

@@ -41,12 +41,11 @@ from typing import Any
 from masfuzz.adapters.otel import arguments_of
 from masfuzz.errors import MasfuzzError
 from masfuzz.trace import (
-    EVENT_SOURCES, AgentTurn, ChatEnd, ChatStart, DelegationEvent, Message, TerminationEvent,
+    CODE_TOOL, EVENT_SOURCES, AgentTurn, ChatEnd, ChatStart, DelegationEvent, Message, TerminationEvent,
     ToolCall, ToolResult, Trace, Usage, handoff_call_target,
 )
 
 FORMATS = ("ag2", "ag2-sequence", "agentchat", "magentic-one", "openai-agents", "langgraph")
-CODE_TOOL = "code_execution"  # the tool a code block run by an executor is recorded as
 # Where a dump keeps the task's correct answer (benchmark logs do), checked like --expected.
 EXPECTED_KEYS = ("expected_answer", "ground_truth", "expected")
 USER_NAMES = ("user", "human", "User", "Human", "admin", "Admin")

@@ -21,10 +21,13 @@ from typing import Any
 
 from masfuzz.oracles.blame import source_of
 from masfuzz.oracles.failure import RULE, Failure
-from masfuzz.trace import AgentTurn, Message, ToolCall, ToolResult, Trace
+from masfuzz.trace import CODE_TOOL, AgentTurn, Message, ToolCall, ToolResult, Trace
 
 WRONG_ANSWER = "expected_answer"  # the detector name of the deterministic final-answer check
-_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+# a number that stands as one: not the digits of an identifier (a hash, "4d51c4bf", a file id)
+_NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![A-Za-z_]*\d)")
+# a list's item number at the start of a line ("1. Load the file", "2) ..."): states nothing
+_ENUMERATOR = re.compile(r"^(\s*(?:[-*]\s*)?)\d{1,2}[.)](?=\s)", re.MULTILINE)
 _WORDS = re.compile(r"[^\w.]+")
 _FULL_STOP = re.compile(r"\.(?!\d)")
 _CODE = re.compile(r"```.*?```", re.DOTALL)  # code an agent wrote: not a fact it states
@@ -70,15 +73,47 @@ def _call_of(trace: Trace, i: int) -> int:
 
 # -- the final answer -----------------------------------------------------------------------------
 
+# An answer given as such: the "FINAL ANSWER: ..." line of GAIA-style runs (Magentic-One's
+# orchestrator prints it when it closes); the rest of that line is the answer.
+_FINAL = re.compile(r"^\s*FINAL ANSWER:\s*(.*?)\s*$", re.MULTILINE | re.IGNORECASE)
+# A code executor's stock reply to a message that held no code (AG2's; Magentic-One's
+# ComputerTerminal's): it ran nothing and says nothing
+_NO_CODE = re.compile(r"^\s*(?:There is no code from the last \d+ message|No code block detected in the messages)",
+                      re.IGNORECASE)
+
+
+def runners(trace: Trace) -> set[str]:
+    """The agents that only run code (AG2's code executor, Magentic-One's ComputerTerminal), told
+    by what they said, not by their names: every message of theirs relays the output of a run
+    just recorded, or is the executor's stock reply that there was no code to run. Such an agent
+    states no fact and writes no code: what its runs show is the code's author's."""
+    said: dict[str, bool] = {}
+    for i, e in enumerate(trace.events):
+        if isinstance(e, Message) and e.role == "assistant" and e.agent:
+            before = trace.events[i - 1] if i else None
+            relays = (isinstance(before, ToolResult) and before.payload == e.content) or bool(_NO_CODE.match(e.content))
+            said[e.agent] = said.get(e.agent, True) and relays
+    return {agent for agent, only in said.items() if only}
+
+
 def final_answer(trace: Trace) -> tuple[int | None, str]:
-    """The run's final answer and the event that gave it: the termination's final output, else
-    the last assistant message with more than a stop word in it."""
+    """The run's final answer and the event that gave it: a "FINAL ANSWER:" line, else the
+    termination's final output, else the last assistant message with more than a stop word in
+    it that is not a code executor's relay of a run."""
     end = trace.termination
     for i in range(len(trace.events) - 1, -1, -1):
         e = trace.events[i]
-        if isinstance(e, Message) and e.role == "assistant" and \
+        if isinstance(e, Message) and e.role == "assistant":
+            stated = _FINAL.findall(e.content)
+            if stated and stated[-1]:
+                return i, stated[-1]
+    quiet = runners(trace)
+    for i in range(len(trace.events) - 1, -1, -1):
+        e = trace.events[i]
+        if isinstance(e, Message) and e.role == "assistant" and e.agent not in quiet and \
                 re.sub(r"\bTERMINATE\b", "", e.content).strip():
-            if end is None or not end.final_output or end.final_output == e.content:
+            if end is None or not end.final_output or end.final_output == e.content or \
+                    trace.meta.get("source") == "transcript":  # an importer's guess, not the app's output
                 return i, e.content
             break
     return None, (end.final_output or "") if end is not None else ""
@@ -91,7 +126,7 @@ def _norm(text: str) -> str:
 
 def _numbers(text: str) -> list[float]:
     out = []
-    for n in _NUMBER.findall(text):
+    for n in _NUMBER.findall(_ENUMERATOR.sub(r"\1", text)):
         try:
             out.append(float(n.replace(",", "")))
         except ValueError:
@@ -111,29 +146,48 @@ def matches(answer: str, expected: str) -> bool:
     return False
 
 
+# a phrase an answer gives as its value: in double quotes or in bold
+_QUOTED = re.compile(r'"([^"\n]{2,80})"|“([^”\n]{2,80})”|\*\*([^*\n]{2,80})\*\*')
+
+
 def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
-    """The first agent message that said what the final answer says wrongly: its numbers that
-    are neither the expected one nor the task's, else its last line. The agent that first
-    states a wrong value introduced it, even when a tool's output held it among others (the
-    agent picked it); code an agent wrote states no fact, and a message that relays the tool
-    result before it (an executor printing its run) says nothing of its own."""
+    """The step that first put forward what the final answer says wrongly: its numbers that are
+    neither the expected one nor the task's, else its last line. The agent that first states a
+    wrong value introduced it, even when a tool's output held it among others (the agent picked
+    it); code an agent wrote states no fact, and a message that relays the tool result before it
+    (an executor printing its run) says nothing of its own. A value that first appeared in the
+    output of code an agent wrote and ran came from that code: the step is the code's, its
+    author's (the executor only ran it)."""
     # the user's numbers, and the opening message's (a log often opens with an agent relaying the task)
     opening = next((e for e in trace.events if isinstance(e, Message)), None)
     given = {n for e in trace.events if isinstance(e, Message) and (e.role == "user" or e is opening)
              for n in _numbers(e.content)}
     wrong = set(_numbers(_CODE.sub(" ", answer))) - set(_numbers(expected)) - given
+    # a text answer: the phrases the answer quotes or sets in bold (the value it gives), those
+    # that are not the expected one; else its last line
+    said = " ".join(m.content for m in trace.events if isinstance(m, Message) and m.role == "user")
+    quoted = {_norm("".join(g)) for g in _QUOTED.findall(_CODE.sub(" ", answer))} - {""}
+    phrases = {q for q in quoted if not matches(q, expected) and f" {q} " not in f" {_norm(said)} "}
     last = next((ln.strip() for ln in reversed(answer.splitlines())
                  if re.sub(r"\bTERMINATE\b", "", ln).strip()), "")
+    quiet = runners(trace)
+
+    def states(text: str) -> bool:
+        if wrong:
+            return bool(wrong & set(_numbers(text)))
+        if phrases:
+            return any(f" {q} " in f" {_norm(text)} " for q in phrases)
+        return bool(last and _norm(last) and _norm(last) in _norm(text))
+
     for i, e in enumerate(trace.events[:at + 1]):
-        if not isinstance(e, Message) or e.role != "assistant":
+        if isinstance(e, ToolResult) and e.tool == CODE_TOOL and e.status == "ok" and states(e.payload):
+            return _call_of(trace, i)
+        if not isinstance(e, Message) or e.role != "assistant" or e.agent in quiet:
             continue
         before = trace.events[i - 1] if i else None
         if isinstance(before, ToolResult) and before.payload == e.content:
             continue
-        text = _CODE.sub(" ", e.content)
-        if wrong and wrong & set(_numbers(text)):
-            return i
-        if not wrong and last and _norm(last) and _norm(last) in _norm(text):
+        if states(_CODE.sub(" ", e.content)):
             return i
     return at
 
@@ -150,7 +204,10 @@ def _premise(trace: Trace, step: int) -> int:
     named and the agent's message names it too ("search the population of Sydney" for the
     capital of Australia: the worker did what it was told, the instruction was wrong); else
     `step`. Only the nearest message of another agent since the user last spoke counts."""
+    if not isinstance(trace.events[step], Message):
+        return step  # code that computed the value: no instruction named it
     worker = getattr(trace.events[step], "agent", None)
+    quiet = runners(trace)
     agents = {e.agent for e in trace.events if isinstance(e, AgentTurn)}
     for j in range(step - 1, -1, -1):
         e = trace.events[j]
@@ -160,6 +217,8 @@ def _premise(trace: Trace, step: int) -> int:
             return step
         if e.role != "assistant" or not e.agent or e.agent == worker:
             continue
+        if e.agent in quiet:
+            return step  # the agent answered a run's output, not an instruction
         said = " ".join(m.content for m in trace.events[:j] if isinstance(m, Message))
         new = set(_NAME.findall(e.content.strip())) - set(_CAPITALISED.findall(said)) - agents
         return j if new & set(_CAPITALISED.findall(trace.events[step].content)) else step
