@@ -1,7 +1,8 @@
 """False blames seen on real multi-agent logs (AG2 group chats with code execution,
 Magentic-One-style orchestrator teams), each fixed: the executor's stock "reply TERMINATE"
 sentence, an orchestrator speaking between worker turns, a stop word that ended an earlier chat
-of a sequence, and the first failed tool call kept for the decisive step."""
+of a sequence, and the first failed tool call kept for the decisive step; and a wrong final
+answer traced to the agent whose words or code put its value forward."""
 
 from __future__ import annotations
 
@@ -207,3 +208,75 @@ def test_a_wrong_value_a_worker_found_on_a_wrong_instruction_is_the_instructions
                          "The ABS page says Greater Sydney had 5,231,147 people.")
     wrong = answer_check(faithful, "453,558")
     assert (wrong.agent, wrong.step) == ("WebSurfer", 4)
+
+
+# --- a wrong final answer traced to where its value entered (issue 27: what agents said) ---------
+
+def _read(history, **kept):
+    from masfuzz.adapters.transcript import read
+
+    return read({"history": history, **kept}, "log.json").trace
+
+
+def _blamed(trace, expected):
+    wrong = answer_check(trace, expected)
+    return wrong.agent, wrong.step_ref
+
+
+IDLE_M1 = "No code block detected in the messages. Please provide a markdown-encoded code block to execute."
+
+
+def test_a_value_printed_by_code_is_its_authors_not_the_executors_nor_the_verifiers():
+    """The checker "verified" what the code printed; the executor only ran it and its stock
+    reply is no answer; the list numbers of the plan are no value the task gave."""
+    trace = _read([
+        {"name": "Lead", "role": "assistant", "content": "Task: count the orders in orders.csv shipped "
+         "after their due date.\nPlan:\n1. Load the file.\n2. Compare the dates."},
+        {"name": "Coder", "role": "user", "content": "```python\nimport pandas as pd\n"
+         "df = pd.read_csv('orders.csv')\nprint((df.shipped > df.due).sum())\n```"},
+        {"name": "Runner", "role": "user", "content": "exitcode: 0 (execution succeeded)\nCode output: 2"},
+        {"name": "Checker", "role": "user", "content": "I have verified the result: 2 orders were late."},
+        {"name": "Runner", "role": "user", "content": EXECUTOR_BOILERPLATE},
+        {"name": "Checker", "role": "user", "content": "TERMINATE"}])
+    assert _blamed(trace, "5") == ("Coder", "1")
+    assert answer_check(trace, "2") is None  # the checker's answer, not the executor's reply
+
+
+def test_a_magentic_one_final_answer_line_is_the_answer_and_its_value_the_workers():
+    trace = _read([
+        {"role": "human", "content": "On which street is the Harbor Bridge of Port Elm?"},
+        {"role": "Orchestrator (thought)", "content": "Initial plan: WebSurfer looks the bridge up."},
+        {"role": "Orchestrator (-> WebSurfer)", "content": "Please find the street of the Harbor Bridge of Port Elm."},
+        {"role": "WebSurfer", "content": "I typed 'Harbor Bridge Port Elm' into the search bar. "
+         "The city's page says the bridge starts at Elm Road."},
+        {"role": "Orchestrator (-> Assistant)", "content": "Please double-check the street."},
+        {"role": "Assistant", "content": "I have no browser; I cannot check it."},
+        {"role": "Orchestrator (thought)", "content": "Request satisfied."},
+        {"role": "Orchestrator (termination condition)", "content": "No agent selected.\nFINAL ANSWER: Elm Road\n"
+         "(the run closed)"}])
+    assert _blamed(trace, "Quay Street") == ("WebSurfer", "3")
+    assert answer_check(trace, "Elm Road") is None
+
+
+def test_a_magentic_one_terminal_runs_the_assistants_code_and_is_never_blamed_for_it():
+    trace = _read([
+        {"role": "human", "content": "What is the mean of the values in data.txt?"},
+        {"role": "Orchestrator (-> Assistant)", "content": "Please write a script that averages data.txt."},
+        {"role": "Assistant", "content": "```python\nvals = [float(x) for x in open('data.txt')]\n"
+         "print(sum(vals) / (len(vals) + 1))\n```"},
+        {"role": "Orchestrator (-> ComputerTerminal)", "content": "Please run the script."},
+        {"role": "ComputerTerminal", "content": "The script ran, then exited with Unix exit code: 0\n"
+         "Its output was:\n41.5"},
+        {"role": "Orchestrator (-> ComputerTerminal)", "content": "Please report the mean."},
+        {"role": "ComputerTerminal", "content": IDLE_M1},
+        {"role": "Orchestrator (termination condition)", "content": "FINAL ANSWER: 41.5"}])
+    assert _blamed(trace, "83") == ("Assistant", "2")
+
+
+def test_a_quoted_text_value_is_blamed_on_who_first_said_it_not_on_who_confirmed_it():
+    trace = _read([
+        {"name": "Lead", "role": "assistant", "content": "Task: translate 'I see the river' into Veln."},
+        {"name": "Translator", "role": "user", "content": "Verb first, then object: the sentence is \"Sor nira pel\"."},
+        {"name": "Lead", "role": "assistant", "content": "Checker, please check the translation."},
+        {"name": "Checker", "role": "user", "content": "I confirm that \"Sor nira pel\" is right.\nTERMINATE"}])
+    assert _blamed(trace, "Sor pel nira") == ("Translator", "1")
