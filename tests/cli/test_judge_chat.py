@@ -143,3 +143,33 @@ def test_otel_spans_get_who_and_when_named_by_their_span_ids(cli, tmp_path):
     document = json.loads(spans.read_text())
     ids = {s["spanId"] for rs in document["resourceSpans"] for ss in rs["scopeSpans"] for s in ss["spans"]}
     assert blame["step_ref"] in ids  # the code_execution call's span, as the user's spans name it
+
+
+def test_a_folder_of_labelled_benchmark_dumps_names_agent_and_step_and_checks_their_answers(cli, tmp_path):
+    """Dumps that keep the task's answer (`ground_truth`, as benchmark logs do) are checked
+    against it: the wrong one is blamed on the code that printed the value, the right one is
+    clean with `"failures": []`."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    _write(logs, "code.json", {"ground_truth": "5", "history": [
+        {"name": "Lead", "role": "assistant", "content": "Task: count the late orders in orders.csv."},
+        {"name": "Coder", "role": "user", "content": "```python\nprint(2)\n```"},
+        {"name": "Runner", "role": "user", "content": "exitcode: 0 (execution succeeded)\nCode output: 2"},
+        {"name": "Checker", "role": "user", "content": "Verified: 2 orders were late. TERMINATE"},
+        {"name": "Runner", "role": "user", "content": TERMINAL_IDLE}]})
+    _write(logs, "team.json", {"ground_truth": "Elm Road", "history": [
+        {"role": "human", "content": "On which street does the Harbor Bridge start?"},
+        {"role": "Orchestrator (-> WebSurfer)", "content": "Please look the bridge up."},
+        {"role": "WebSurfer", "content": "The city's page says it starts at Elm Road."},
+        {"role": "Orchestrator (termination condition)", "content": "FINAL ANSWER: Elm Road"}]})
+    code, out, err = _judge(cli, tmp_path, "--chat", str(logs))
+    assert code == 0, err
+    assert out.strip().splitlines() == [
+        f"{logs / 'code.json'}: ag2, failure, agent Coder, step 1",
+        f"{logs / 'team.json'}: magentic-one, no failure found",
+        "2 log(s): 1 with a failure, 1 without"]
+    code, out, err = _judge(cli, tmp_path, "--chat", str(logs), "--format", "json")
+    wrong, right = json.loads(out)["judged"]["logs"]
+    assert (wrong["attribution"]["agent"], wrong["attribution"]["step_ref"]) == ("Coder", "1")
+    assert "the code Coder wrote at message 1 printed it first" in wrong["attribution"]["why"]
+    assert right["attribution"] is None and right["failures"] == [] and right["expected"] == "Elm Road"

@@ -246,7 +246,9 @@ def answer_check(trace: Trace, expected: str | None) -> Failure | None:
         decided_by=RULE,  # a comparison of the final answer with the expected one
         subject=clause, elements=(agent or "-",), agent=agent, step=step, step_ref=source_of(trace, step),
         description=f"the final answer ({' '.join(answer.split())[:120]!r}) is not the expected "
-        f"{expected!r}; {agent or 'the run'} first said it at {_ref(trace, step)}")
+        f"{expected!r}; " + (f"the code {agent} wrote at {_ref(trace, step)} printed it first"
+                            if isinstance(trace.events[step], ToolCall) else
+                            f"{agent or 'the run'} first said it at {_ref(trace, step)}"))
 
 
 # -- the one agent and the decisive step ----------------------------------------------------------

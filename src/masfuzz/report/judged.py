@@ -50,7 +50,10 @@ def judged_text(judged: dict[str, Any], *, batch: bool) -> str:
     logs = judged["logs"]
     if not batch:
         return "\n".join(line for s in logs for line in log_lines(s)) + "\n"
-    out = [f"{s['file']}: {s['format']}, {s['verdict']}, {_who(s)}" for s in logs]
+    # a clean log names no one; a failed one without an attribution says so
+    out = [f"{s['file']}: {s['format']}, {s['verdict']}" + (f", {_who(s)}" if s.get("attribution") else
+                                                           ", no agent named" if s["verdict"] == "failure" else "")
+           for s in logs]
     t = judged["summary"]
     out.append(f"{t['logs']} log(s): {t['failed']} with a failure, {t['no_failure_found']} without")
     return "\n".join(out) + "\n"
