@@ -177,7 +177,7 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
             return bool(wrong & set(_numbers(text)))
         if phrases:
             return any(f" {q} " in f" {_norm(text)} " for q in phrases)
-        return bool(last and _norm(last) and _norm(last) in _norm(text))
+        return bool(last and _norm(last) and f" {_norm(last)} " in f" {_norm(text)} ")
 
     for i, e in enumerate(trace.events[:at + 1]):
         if isinstance(e, ToolResult) and e.tool == CODE_TOOL and e.status == "ok" and states(e.payload):
