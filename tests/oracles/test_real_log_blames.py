@@ -280,3 +280,19 @@ def test_a_quoted_text_value_is_blamed_on_who_first_said_it_not_on_who_confirmed
         {"name": "Lead", "role": "assistant", "content": "Checker, please check the translation."},
         {"name": "Checker", "role": "user", "content": "I confirm that \"Sor nira pel\" is right.\nTERMINATE"}])
     assert _blamed(trace, "Sor pel nira") == ("Translator", "1")
+
+
+def test_a_plans_heading_numbers_and_a_letter_inside_words_are_no_statement_of_the_value():
+    plan = _read([
+        {"role": "human", "content": "How many moons does the planet Vell have?"},
+        {"role": "Orchestrator (thought)", "content": "Initial plan:\n### 3. FACTS TO DERIVE\n- the count of moons"},
+        {"role": "Orchestrator (-> WebSurfer)", "content": "Please count the moons of Vell."},
+        {"role": "WebSurfer", "content": "The almanac page lists 3 moons of Vell."},
+        {"role": "Orchestrator (termination condition)", "content": "FINAL ANSWER: 3"}])
+    assert _blamed(plan, "2") == ("WebSurfer", "3")
+    letter = _read([
+        {"role": "human", "content": "Which letter ends the code word?"},
+        {"role": "Orchestrator (-> WebSurfer)", "content": "Please look the code word up."},
+        {"role": "WebSurfer", "content": "The code word is Kayak, so its last letter is k."},
+        {"role": "Orchestrator (termination condition)", "content": "FINAL ANSWER: k"}])
+    assert _blamed(letter, "s") == ("WebSurfer", "2")

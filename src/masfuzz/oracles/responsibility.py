@@ -26,8 +26,9 @@ from masfuzz.trace import CODE_TOOL, AgentTurn, Message, ToolCall, ToolResult, T
 WRONG_ANSWER = "expected_answer"  # the detector name of the deterministic final-answer check
 # a number that stands as one: not the digits of an identifier (a hash, "4d51c4bf", a file id)
 _NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![A-Za-z_]*\d)")
-# a list's item number at the start of a line ("1. Load the file", "2) ..."): states nothing
-_ENUMERATOR = re.compile(r"^(\s*(?:[-*]\s*)?)\d{1,2}[.)](?=\s)", re.MULTILINE)
+# a list's or a heading's item number at the start of a line ("1. Load the file", "2) ...",
+# "### 3. FACTS TO DERIVE"): states nothing
+_ENUMERATOR = re.compile(r"^(\s*(?:[-*#]+\s*)?)\d{1,2}[.)](?=\s)", re.MULTILINE)
 _WORDS = re.compile(r"[^\w.]+")
 _FULL_STOP = re.compile(r"\.(?!\d)")
 _CODE = re.compile(r"```.*?```", re.DOTALL)  # code an agent wrote: not a fact it states
