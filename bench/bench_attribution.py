@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -82,7 +83,9 @@ def who_when(root: Path) -> None:
     """Agent and step accuracy per subset and half of the Who&When logs under `root`."""
     subsets = [s for s in WHO_WHEN if (root / s).is_dir()]
     if not subsets:
-        raise SystemExit(f"{root}: no {' or '.join(WHO_WHEN)} folder (the Who&When dataset's layout)")
+        print(f"{root}: no {' or '.join(WHO_WHEN)} folder (the Who&When dataset's layout; get it from "
+              "github.com/mingyin1/Agents_Failure_Attribution)", file=sys.stderr)
+        raise SystemExit(2)
     print(f"{'':34}{'logs':>5}{'agent':>7}{'step':>6}{'step+-1':>8}{'none':>6}   "
           f"random: {'agent':>5}{'step':>6}{'step+-1':>8}")
     for subset in subsets:

@@ -173,3 +173,35 @@ def test_a_folder_of_labelled_benchmark_dumps_names_agent_and_step_and_checks_th
     assert (wrong["attribution"]["agent"], wrong["attribution"]["step_ref"]) == ("Coder", "1")
     assert "the code Coder wrote at message 1 printed it first" in wrong["attribution"]["why"]
     assert right["attribution"] is None and right["failures"] == [] and right["expected"] == "Elm Road"
+
+
+def test_bench_attribution_scores_who_when_shaped_logs_per_subset_and_half(tmp_path):
+    """`bench/bench_attribution.py --who-when DIR`: the dataset's layout (a folder per subset of
+    N.json with `history`, `mistake_agent`, `mistake_step`, `ground_truth`), odd and even files
+    scored apart, each against the random pick; a folder without it is one line and exit 2."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    code_log = {"ground_truth": "5", "mistake_agent": "Coder", "mistake_step": "1", "history": [
+        {"name": "Lead", "role": "assistant", "content": "Task: count the late orders."},
+        {"name": "Coder", "role": "user", "content": "```python\nprint(2)\n```"},
+        {"name": "Runner", "role": "user", "content": "exitcode: 0 (execution succeeded)\nCode output: 2"},
+        {"name": "Checker", "role": "user", "content": "Verified: 2 orders were late. TERMINATE"}]}
+    subset = tmp_path / "Algorithm-Generated"
+    subset.mkdir()
+    _write(subset, "1.json", code_log)
+    _write(subset, "2.json", {**code_log, "mistake_agent": "Checker", "mistake_step": "3"})
+    bench = [sys.executable, str(ROOT / "bench" / "bench_attribution.py"), "--who-when"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    out = subprocess.run([*bench, str(tmp_path)], capture_output=True, text=True, env=env, check=True).stdout
+    dev = next(ln for ln in out.splitlines() if ln.startswith("Algorithm-Generated odd"))
+    held = next(ln for ln in out.splitlines() if ln.startswith("Algorithm-Generated even"))
+    # one log each; agent, step, step+-1, none, then the random pick: 4 agents spoke, 4 messages
+    assert dev.split()[3:8] == ["1", "100%", "100%", "100%", "0"] and dev.split()[8:] == ["25%", "25%", "75%"]
+    assert held.split()[4:9] == ["1", "0%", "0%", "0%", "0"]  # "even (held out)": one word more
+    assert "Checker" in out and "named in 0/1; instead: Coder 1" in out
+    bad = subprocess.run([*bench, str(tmp_path / "Algorithm-Generated")], capture_output=True, text=True, env=env)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
