@@ -5,7 +5,13 @@ decisive step, the first step at which the run went irrecoverably wrong.
 `masfuzz.oracles.blame` (the one place that says whom and when a detector's finding blames), and
 adds what only a whole log shows:
 - a final answer that is not the expected one (`answer_check`, with `--expected`): the step
-  that first said the wrong answer (the wrong fact introduced), by its agent;
+  that first put the wrong value forward (the wrong fact introduced), by its agent: the first
+  message that states it, or the code whose run first printed it (its author's, never the
+  executor's that only ran it), or the instruction that sent the agent after it.
+The final answer is what the log gives as such: a "FINAL ANSWER:" line, else the last agent
+message that is more than a stop word and not an executor's relay. Executors are told by what
+they say (`runners`), never by their names. Each rule was kept only if it helped on real logs
+it was not written on (docs/judge.md, "On real logs").
 A tool error the run went on from is no failure of its own, but the first failed call that no
 later call made good is often where a run started to go wrong (the agent works around a result
 it never got): it is a candidate for the decisive step of a run that failed, never a verdict by
