@@ -580,6 +580,17 @@ def test_a_present_tense_success_answering_the_agent_s_own_failed_call_is_incorr
     assert claimed_outcome(_refund_run('{"order": "X-1", "accepted": 1}', claim), REFUND_SPEC) == []
 
 
+@pytest.mark.parametrize("reply", [
+    "Here is the revised code:\n```python\nprint(sum(range(101)))\n```",
+    "Here's the updated script using the other parser:\n```python\nparse()\n```",
+    "Here is the link again: [the order page](https://shop.example/orders/X-1)",
+    "Below are the steps:\n1. Open the order.\n2. Ask for a refund.",
+])
+def test_a_promise_of_content_to_come_after_a_failed_call_is_no_outcome_claim(reply):
+    # what follows is the agent's own writing (code, a link, steps), not the outcome it reports
+    assert claimed_outcome(_refund_run('{"order": "X-1", "accepted": 0}', reply), REFUND_SPEC) == []
+
+
 def test_a_general_success_after_another_agent_s_failed_call_is_not_read_as_its_claim():
     run = _trace(AgentTurn(agent="refunds"),
                  ToolCall(agent="refunds", tool="issue_refund", call_id="r1", arguments={"order": "X-1"}),

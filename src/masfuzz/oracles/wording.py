@@ -97,9 +97,21 @@ def claims_done(sentence: str) -> bool:
     return any(p.search(sentence) for p in _DONE.values()) or bool(GENERIC_DONE.search(sentence))
 
 
+# A sentence that presents content to come, not an outcome: it ends with a colon and what it
+# presents follows it ("Here is the revised code:" before a code block), or what it presents is
+# the speaker's own writing ("Here's the updated script using Firefox", "Here is the link again:
+# [...]"). It promises content; "Here is your refund: five euros back" still hands an outcome over.
+PRESENTS = re.compile(
+    r"^\W*(?:here(?:'s|\s+is|\s+are)|below\s+(?:is|are))\b(?:[^:]*:\s*$|[^:]*?\b(?:code|script|snippet|"
+    r"function|program|command|query|link|url|plan|steps?|draft|version|summary|outline|example|table)s?\b)",
+    re.IGNORECASE)
+
+
 def plain(sentence: str) -> bool:
-    """A sentence that states, not asks, hedges, negates or promises (courtesies aside)."""
-    return not is_question(sentence) and not NOT_A_CLAIM.search(COURTESY.sub("", sentence))
+    """A sentence that states, not asks, hedges, negates or promises (courtesies aside); one
+    that presents content to come (`PRESENTS`) promises it."""
+    return not is_question(sentence) and not PRESENTS.search(sentence) and \
+        not NOT_A_CLAIM.search(COURTESY.sub("", sentence))
 
 
 def says_done_by_verb(sentence: str, tool: str) -> bool:
