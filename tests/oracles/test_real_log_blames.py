@@ -296,3 +296,22 @@ def test_a_plans_heading_numbers_and_a_letter_inside_words_are_no_statement_of_t
         {"role": "WebSurfer", "content": "The code word is Kayak, so its last letter is k."},
         {"role": "Orchestrator (termination condition)", "content": "FINAL ANSWER: k"}])
     assert _blamed(letter, "s") == ("WebSurfer", "2")
+
+
+def test_a_short_answer_is_compared_whole_numbers_by_value_lists_as_sets():
+    from masfuzz.oracles.responsibility import matches
+    assert not matches("shrimp and grits", "shrimp")  # the expected words merely appear
+    assert matches("Shrimp.", "shrimp") and matches("$55", "55") and matches("1000.0", "1,000")
+    assert matches("Tidal, Harbinger", "Harbinger, Tidal") and not matches("Harbinger", "Harbinger, Tidal")
+    assert not matches("Harbinger, Tidal, Oasis", "Harbinger, Tidal")
+    # a sentence is read for the value: not inside a longer name it quotes, numbers among its own
+    assert not matches('The missing course is "shrimp and grits". TERMINATE', "shrimp")
+    assert matches('The missing course is "shrimp". TERMINATE', "shrimp")
+    assert matches("Confirmed: Paris. TERMINATE", "Paris") and matches("The total is 1,312,400.", "1312400")
+    assert not matches("Agreed, the answer is 74. TERMINATE", "47")
+    trace = _read([
+        {"role": "human", "content": "Which main course left the menu?"},
+        {"role": "Orchestrator (-> WebSurfer)", "content": "Please compare the two menus."},
+        {"role": "WebSurfer", "content": "The later menu no longer lists shrimp and grits."},
+        {"role": "Orchestrator (termination condition)", "content": "FINAL ANSWER: shrimp and grits"}])
+    assert _blamed(trace, "shrimp") == ("WebSurfer", "2")

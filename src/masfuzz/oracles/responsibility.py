@@ -141,20 +141,64 @@ def _numbers(text: str) -> list[float]:
     return out
 
 
-def matches(answer: str, expected: str) -> bool:
-    """Does the final answer give the expected one? Its words in order, or, for a number, the
-    number among the answer's (1,000 and 1000.0 alike)."""
-    want = _norm(expected)
-    if want and f" {want} " in f" {_norm(answer)} ":
-        return True
-    wanted = _numbers(expected)
-    if len(wanted) == 1 and _norm(expected).replace(" ", "").replace(".", "").lstrip("-").isdigit():
-        return any(abs(x - wanted[0]) <= 1e-9 * max(1.0, abs(x)) for x in _numbers(answer))
-    return False
-
-
 # a phrase an answer gives as its value: in double quotes or in bold
 _QUOTED = re.compile(r'"([^"\n]{2,80})"|“([^”\n]{2,80})”|\*\*([^*\n]{2,80})\*\*')
+# how a list answer separates its items ("Harbinger, Tidal"; one item a line)
+_ITEMS = re.compile(r"\s*(?:[;\n]|(?<!\d),|,(?!\d{3}(?!\d)))\s*")  # not a number's 1,000
+# a sentence, not a bare value: its punctuation, or a verb that states ("the answer is 56")
+_SENTENCE = re.compile(r"[.!?](?:\s|$)|:(?!\d)|\b(?:is|are|was|were|be|been|has|have|had)\b", re.IGNORECASE)
+
+
+def _number(text: str) -> float | None:
+    """The one number a value is ("$55", "1,000", "12.5%"), or None."""
+    found = _numbers(text)
+    if len(found) == 1 and _norm(text).replace(" ", "").replace(".", "").lstrip("-").isdigit():
+        return found[0]
+    return None
+
+
+def _same(value: str, expected: str) -> bool:
+    """One value against one expected value: a number by value (1,000 and 1000.0 alike, "$55"
+    and 55), else the same words once normalised (case, punctuation)."""
+    want, got = _number(expected), _number(value)
+    if want is not None:
+        return got is not None and abs(got - want) <= 1e-9 * max(1.0, abs(want))
+    return bool(_norm(expected)) and _norm(value) == _norm(expected)
+
+
+def _items(text: str) -> list[str]:
+    return [i for i in _ITEMS.split(text.strip()) if _norm(i)]
+
+
+def matches(answer: str, expected: str) -> bool:
+    """Does the final answer give the expected one? A bare value (one line, no sentence: "shrimp
+    and grits", "$55") is compared whole: the same words, a number by value, a list as the same
+    set of items in any order ("shrimp and grits" is not "shrimp"). A sentence is read for the
+    expected value: its words in it, not inside a longer phrase the answer quotes or sets in bold
+    (the dish "shrimp and grits" is not "shrimp"), or, for a number, among the answer's numbers;
+    for a list, each item so."""
+    answer = re.sub(r"\b(?:TERMINATE|APPROVE)\b", " ", answer).strip()
+    wanted = _items(expected)
+    if "\n" not in answer and not _SENTENCE.search(answer):
+        given = _items(answer)
+        if len(wanted) > 1:
+            return len(given) == len(wanted) and all(any(_same(g, w) for g in given) for w in wanted) \
+                and all(any(_same(g, w) for w in wanted) for g in given)
+        return _same(answer, expected)
+    return all(_stated(answer, w) for w in wanted) if wanted else False
+
+
+def _stated(text: str, expected: str) -> bool:
+    """Does a sentence give this one expected value (see `matches`)?"""
+    want = _norm(expected)
+    wider = [q for g in _QUOTED.findall(text) if (q := _norm("".join(g))) != want and f" {want} " in f" {q} "]
+    free = _norm(text)
+    for q in wider:  # the expected words as part of a longer name the answer gives
+        free = f" {free} ".replace(f" {q} ", " | ")
+    if want and f" {want} " in f" {free} ":
+        return True
+    number = _number(expected)
+    return number is not None and any(abs(x - number) <= 1e-9 * max(1.0, abs(x)) for x in _numbers(text))
 
 
 def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
