@@ -315,3 +315,12 @@ def test_a_short_answer_is_compared_whole_numbers_by_value_lists_as_sets():
         {"role": "WebSurfer", "content": "The later menu no longer lists shrimp and grits."},
         {"role": "Orchestrator (termination condition)", "content": "FINAL ANSWER: shrimp and grits"}])
     assert _blamed(trace, "shrimp") == ("WebSurfer", "2")
+
+
+def test_the_names_of_the_task_an_agent_relays_first_are_no_wrong_instruction():
+    trace = _read([
+        {"name": "Planner", "role": "assistant", "content": "# General Task\nHow many coins can Mira keep "
+         "from the Velmont game?\n## Plan\n1. Work out the rules.\n2. Verify the count."},
+        {"name": "Solver", "role": "user", "content": "Mira keeps 30 coins in the Velmont game."},
+        {"name": "Checker", "role": "user", "content": "I agree: Mira keeps 30 coins.\nTERMINATE"}])
+    assert _blamed(trace, "16") == ("Solver", "1")  # not the opening agent, who relayed the task

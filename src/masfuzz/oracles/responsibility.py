@@ -260,12 +260,13 @@ def _premise(trace: Trace, step: int) -> int:
     worker = getattr(trace.events[step], "agent", None)
     quiet = runners(trace)
     agents = {e.agent for e in trace.events if isinstance(e, AgentTurn)}
+    opening = next((e for e in trace.events if isinstance(e, Message)), None)
     for j in range(step - 1, -1, -1):
         e = trace.events[j]
         if not isinstance(e, Message):
             continue
-        if e.role == "user":
-            return step
+        if e.role == "user" or e is opening:
+            return step  # the task itself (a log often opens with an agent relaying it)
         if e.role != "assistant" or not e.agent or e.agent == worker:
             continue
         if e.agent in quiet:
