@@ -254,7 +254,9 @@ def _premise(trace: Trace, step: int) -> int:
     following, when that instruction named something no earlier message (the task included) had
     named and the agent's message names it too ("search the population of Sydney" for the
     capital of Australia: the worker did what it was told, the instruction was wrong); else
-    `step`. Only the nearest message of another agent since the user last spoke counts."""
+    `step`. Only the nearest message of another agent since the user last spoke counts; the
+    opening message, when an agent opens the log relaying the task, speaks for the user: its
+    names are the task's."""
     if not isinstance(trace.events[step], Message):
         return step  # code that computed the value: no instruction named it
     worker = getattr(trace.events[step], "agent", None)
