@@ -1,7 +1,8 @@
 """Loop, AG2 (AutoGen 0.2 API): a print shop's order assistant, prn_c, tells customers whether
 their artwork proof has been signed off by asking the studio with `proof_status` until it answers
-approved. The studio's lookup answers a bare None for a job it cannot find. The chat ends when
-prn_c answers without a tool call; the shop floor's auto-replies are capped at eight.
+approved. The studio's lookup answers a bare None for a job on file whose proof it cannot find. The
+chat ends when prn_c answers without a tool call; the shop floor's auto-replies are capped at
+eight.
 
 Seeded: the studio keeps its proofs by job number as an int but looks them up with the digits of
 the reference as text, so every check answers None and prn_c checks again and again until the
@@ -14,12 +15,16 @@ import autogen
 
 from .models import ag2_config
 
-PROOFS = {4471: "approved by j.okoro 11:02, plates go on press 2 tonight", 4480: "with the customer"}
+ON_FILE = {"pj-4471", "pj-4480"}
+PROOFS = {4471: "approved by j.okoro 11:02, plates go on press 2 tonight",  # by job number
+          4480: "sent to the customer on Monday, not approved by them yet"}
 
 
 def studio(key):
     def proof_status(job: Annotated[str, 'The job reference, like "pj-0000"']):
         """Where a job's artwork proof stands in the studio."""
+        if job not in ON_FILE:
+            return f"{job}: no such job, so nothing to be approved"
         return PROOFS.get(key(job.rpartition("-")[2]))
     return proof_status
 
