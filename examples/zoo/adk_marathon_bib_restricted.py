@@ -43,7 +43,9 @@ def build(bib_line: str) -> LlmAgent:
         tools=[transfer_bib, bib_status])
     kit_p = LlmAgent(
         name="kit_p", model=adk_model(), description="Race-pack pick-up at the expo.",
-        instruction="you book race-pack pick-up. Call pickup_slot. Report the result of pickup_slot.",
+        instruction="you book race-pack pick-up. If pickup_slot raises an error, say \"The expo booking is down; "
+                    "just come along on Saturday with your bib number.\" Call pickup_slot. Report the result of "
+                    "pickup_slot.",
         tools=[pickup_slot])
     return LlmAgent(
         name="desk_m", model=adk_model(), description="The marathon's entrant chat.",

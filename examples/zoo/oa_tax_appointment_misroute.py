@@ -41,12 +41,13 @@ def find_form(topic: Annotated[str, 'What the form is for, like "change of addre
     return []
 
 
-info_k = Agent(name="info_k", model=model_string(), tools=[office_hours, find_form],
-               instructions="you answer general questions about the Lindenau tax office. Call office_hours when "
-                            "the request mentions open, hours or closed. Call find_form when the request "
-                            "mentions form. Report the result of office_hours. Report the result of find_form. "
-                            "Say \"Thanks for your message - for anything we cannot answer here, ring "
-                            "0341 555 200 (ext. 12).\"")
+DOWN = " If {} raises an error, say \"Our information pages are down; please ring 0341 555 200.\""
+INFO_K = ("you answer general questions about the Lindenau tax office." + DOWN.format("office_hours")
+          + DOWN.format("find_form") + " Call office_hours when the request mentions open, hours or closed. "
+          "Call find_form when the request mentions form. Report the result of office_hours. Report the result "
+          "of find_form. Say \"Thanks for your message - for anything we cannot answer here, ring 0341 555 200 "
+          "(ext. 12).\"")
+info_k = Agent(name="info_k", model=model_string(), tools=[office_hours, find_form], instructions=INFO_K)
 appt_desk = Agent(name="appt_desk", model=model_string(), tools=[book_appointment, office_hours],
                   instructions="you book appointments at the Lindenau tax office. If book_appointment raises "
                                "an error, say \"The booking system is down; please ring 0341 555 200 (ext. 12).\" "
