@@ -36,17 +36,22 @@ class RunRecording:
     delegated: set[tuple[str, str]] = field(default_factory=set)  # (tool call id, agent)
     final: dict[str, str] = field(default_factory=dict)  # agent -> its last answer
     top: str | None = None  # the last agent the app's own code ran (outside any tool)
+    # (from, to) -> trigger of the hand-overs the app's code or graph makes (`sequence` else)
+    handovers: dict[tuple[str, str], str] = field(default_factory=dict)
+    graph_output: Any = None  # the value a pydantic-graph graph's End gave
 
     def model_called(self, agent: str) -> None:
         """`agent` takes a turn; inside another agent's tool, that tool delegated to it; outside
-        any tool after another agent, the app's code handed over to it (a `sequence`)."""
+        any tool after another agent, the app's code or graph handed over to it (a `sequence`, or
+        the spec's trigger for that edge: a graph's `graph_edge`)."""
         outer = CURRENT_TOOL.get()
         if outer is not None and outer[0] != agent and (outer[2], agent) not in self.delegated:
             self.delegated.add((outer[2], agent))
             self.recorder.add(DelegationEvent(**{"from": outer[0], "to": agent, "trigger": "as_tool"}))
         elif outer is None:
             if self.top is not None and self.top != agent:
-                self.recorder.add(DelegationEvent(**{"from": self.top, "to": agent, "trigger": "sequence"}))
+                trigger = self.handovers.get((self.top, agent), "sequence")
+                self.recorder.add(DelegationEvent(**{"from": self.top, "to": agent, "trigger": trigger}))
             self.top = agent
         self.recorder.turn(agent)
 

@@ -1,0 +1,82 @@
+"""A pydantic-graph graph whose nodes run PydanticAI agents (tests/adapters/test_pydantic_ai.py).
+
+Both of pydantic-graph's ways to write a node: `triage`, a builder step, runs `classifier`; a
+decision sends a refusal to the end through a step of plain code (`refuse`), anything else
+through another (`open_draft`) to the `Draft` node, a `BaseNode` running `writer` (which has a
+tool), whose `run` returns `Review`; `Review` runs `reviewer` and returns `Draft | End[str]`.
+By hand: 3 agents, 1 tool, delegations classifier -> writer, writer -> reviewer and reviewer ->
+writer (the loop back), the End reachable after `triage` and after `Review`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic_ai import Agent
+from pydantic_graph import BaseNode, End, GraphBuilder, GraphRunContext, StepContext, TypeExpression
+from typing import Literal
+
+
+@dataclass
+class Desk:
+    task: str = ""
+    rounds: int = 0
+
+
+classifier = Agent("openai:gpt-4o-mini", name="classifier", instructions="Answer draft or refuse.")
+writer = Agent("openai:gpt-4o-mini", name="writer", instructions="Write a short answer.")
+reviewer = Agent("openai:gpt-4o-mini", name="reviewer", instructions="Answer OK or REDO.")
+
+
+@writer.tool_plain
+def lookup(topic: str) -> str:
+    """Facts about a topic."""
+    return f"facts about {topic}"
+
+
+@dataclass
+class Draft(BaseNode[Desk]):
+    async def run(self, ctx: GraphRunContext[Desk]) -> Review:
+        ctx.state.rounds += 1
+        result = await writer.run(ctx.state.task)
+        return Review(result.output)
+
+
+@dataclass
+class Review(BaseNode[Desk, None, str]):
+    draft: str
+
+    async def run(self, ctx: GraphRunContext[Desk]) -> Draft | End[str]:
+        verdict = (await reviewer.run(self.draft)).output
+        return Draft() if "REDO" in verdict else End(self.draft)
+
+
+g = GraphBuilder(state_type=Desk, input_type=str, output_type=str)
+
+
+@g.step
+async def triage(ctx: StepContext[Desk, None, str]) -> str:
+    ctx.state.task = ctx.inputs
+    return "refuse" if "refuse" in (await classifier.run(ctx.inputs)).output else "draft"
+
+
+@g.step
+async def refuse(ctx: StepContext[Desk, None, object]) -> str:
+    return "refused"
+
+
+@g.step
+async def open_draft(ctx: StepContext[Desk, None, object]) -> Draft:
+    return Draft()
+
+
+g.add(
+    g.node(Draft),
+    g.node(Review),
+    g.edge_from(g.start_node).to(triage),
+    g.edge_from(triage).to(g.decision()
+                           .branch(g.match(TypeExpression[Literal["refuse"]]).to(refuse))
+                           .branch(g.match(str).to(open_draft))),
+    g.edge_from(refuse).to(g.end_node),
+)
+desk = g.build()
