@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from pydantic_ai import Agent
 from pydantic_graph import BaseNode, End, GraphBuilder, GraphRunContext, StepContext, TypeExpression
+from pydantic_graph import reduce_list_append
 from typing import Literal
 
 
@@ -80,3 +81,44 @@ g.add(
     g.edge_from(refuse).to(g.end_node),
 )
 desk = g.build()
+
+
+# `panel`: a fork. `chair` frames the question, `pro` and `con` answer it in parallel branches,
+# a join collects both, `judge` decides. By hand: 4 agents, delegations chair -> pro, chair ->
+# con, pro -> judge, con -> judge.
+chair = Agent("openai:gpt-4o-mini", name="chair", instructions="Frame the question.")
+pro = Agent("openai:gpt-4o-mini", name="pro", instructions="Argue for.")
+con = Agent("openai:gpt-4o-mini", name="con", instructions="Argue against.")
+judge = Agent("openai:gpt-4o-mini", name="judge", instructions="Decide.")
+p = GraphBuilder(input_type=str, output_type=str)
+
+
+@p.step
+async def frame(ctx: StepContext[None, None, str]) -> str:
+    return (await chair.run(ctx.inputs)).output
+
+
+@p.step
+async def argue_for(ctx: StepContext[None, None, str]) -> str:
+    return (await pro.run(ctx.inputs)).output
+
+
+@p.step
+async def argue_against(ctx: StepContext[None, None, str]) -> str:
+    return (await con.run(ctx.inputs)).output
+
+
+@p.step
+async def decide(ctx: StepContext[None, None, list[str]]) -> str:
+    return (await judge.run("\n".join(sorted(ctx.inputs)))).output
+
+
+both = p.join(reduce_list_append, initial_factory=list[str])
+p.add(
+    p.edge_from(p.start_node).to(frame),
+    p.edge_from(frame).to(argue_for, argue_against),
+    p.edge_from(argue_for, argue_against).to(both),
+    p.edge_from(both).to(decide),
+    p.edge_from(decide).to(p.end_node),
+)
+panel = p.build()

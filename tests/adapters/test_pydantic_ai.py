@@ -141,6 +141,9 @@ def test_a_pydantic_graph_is_read_as_its_agents_with_its_node_edges_as_delegatio
         ("reviewer", "writer", "graph_edge", "Review -> Draft")]
     assert [c for c in spec.termination.conditions if c.startswith("graph End")] == [
         "graph End after node triage (classifier)", "graph End after node Review (reviewer)"]
+    _, _, spec = system("tests/adapters/pai_graph.py:panel")  # a fork into two branches, a join
+    assert {(d.from_, d.to) for d in spec.delegations} == {("chair", "pro"), ("chair", "con"),
+                                                          ("pro", "judge"), ("con", "judge")}
 
 
 def test_a_graph_runs_every_agent_through_masfuzz_and_traces_its_node_hand_offs():
@@ -158,3 +161,8 @@ def test_a_graph_runs_every_agent_through_masfuzz_and_traces_its_node_hand_offs(
     trace = run(GRAPH, "forever", GRAPH_POLICY, max_turns=5)  # the reviewer never accepts
     assert trace.termination.reason == "max_turns" and "more than 5 nodes" in trace.termination.detail
     assert ("reviewer", "writer", "graph_edge") in delegations(trace)
+
+    # parallel branches: each follows the agent before the fork, the join's agent follows both
+    trace = run("tests/adapters/pai_graph.py:panel", "tabs or spaces", "scripted/masfuzz.control:probe")
+    assert sorted(delegations(trace)) == [("chair", "con", "graph_edge"), ("chair", "pro", "graph_edge"),
+                                          ("con", "judge", "graph_edge"), ("pro", "judge", "graph_edge")]
