@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from masfuzz.adapters import faults as fault_lib
+from masfuzz.adapters.handover import Handovers
 from masfuzz.trace import MISSING_CONTEXT, DelegationEvent, RestrictedAttempt, ToolCall, ToolResult, TraceRecorder
 
 # (agent, tool, call id) of the tool running in this context
@@ -36,9 +37,8 @@ class RunRecording:
     delegated: set[tuple[str, str]] = field(default_factory=set)  # (tool call id, agent)
     final: dict[str, str] = field(default_factory=dict)  # agent -> its last answer
     top: str | None = None  # the last agent the app's own code ran (outside any tool)
-    # (from, to) -> trigger of the hand-overs the app's code or graph makes (`sequence` else)
-    handovers: dict[tuple[str, str], str] = field(default_factory=dict)
-    spoken: list[str] = field(default_factory=list)  # agents the app's code ran, last last
+    # who the app's code or graph hands over from, to the agent it runs next
+    handovers: Handovers = field(default_factory=lambda: Handovers({}))
     graph_output: Any = None  # the value a pydantic-graph graph's End gave
 
     def model_called(self, agent: str) -> None:
@@ -50,31 +50,10 @@ class RunRecording:
             self.delegated.add((outer[2], agent))
             self.recorder.add(DelegationEvent(**{"from": outer[0], "to": agent, "trigger": "as_tool"}))
         elif outer is None:
-            if self.top is not None and self.top != agent:
-                for source in self._handing_over(agent):
-                    trigger = self.handovers.get((source, agent), "sequence")
-                    self.recorder.add(DelegationEvent(**{"from": source, "to": agent, "trigger": trigger}))
+            for source, trigger in self.handovers.ran(agent):
+                self.recorder.add(DelegationEvent(**{"from": source, "to": agent, "trigger": trigger}))
             self.top = agent
-            if agent in self.spoken:
-                self.spoken.remove(agent)
-            self.spoken.append(agent)
         self.recorder.turn(agent)
-
-    def _handing_over(self, agent: str) -> list[str]:
-        """Who hands over to `agent`, which the app's code or graph runs next: each agent that
-        may (a declared edge) and has spoken since `agent` last did, unless an agent it hands
-        over to, which hands over to `agent` too, spoke after it (`a -> b -> c` is not also
-        `a -> c`); else the last agent to speak. A graph's parallel branches are so told
-        apart: each branch's agent follows the one before the fork, not its sibling, and the
-        agent after a join follows every branch."""
-        out = []
-        for i, source in enumerate(self.spoken):
-            later = self.spoken[i + 1:]
-            if source != agent and (source, agent) in self.handovers and agent not in later \
-                    and not any((source, b) in self.handovers and (b, agent) in self.handovers
-                                for b in later):
-                out.append(source)
-        return out or [self.top or ""]
 
     def asked(self, agent: str, tool: str, arguments: dict[str, Any], call_id: str) -> None:
         """The agent's model asked for a tool call."""

@@ -23,6 +23,7 @@ from typing import Any
 
 from masfuzz.adapters.base import system_lock
 from masfuzz.adapters.faults import tool_faults
+from masfuzz.adapters.handover import Handovers
 from masfuzz.adapters.pydantic_ai.bridge import AgentModel
 from masfuzz.adapters.pydantic_ai.extract import FRAMEWORK, Walk
 from masfuzz.adapters.pydantic_ai.mutate import mutant
@@ -60,7 +61,7 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
     # first keeps the partial trace and says why it ended
     timeout = max(limit - min(0.5, limit * 0.1), 0.01)
     recorder.add(Message(agent=None, role="user", content=scenario.input))
-    rec.handovers = {d.edge: d.trigger for d in spec.delegations if d.trigger != "as_tool"}
+    rec.handovers = Handovers({d.edge: d.trigger for d in spec.delegations if d.trigger != "as_tool"})
     deps, graph_args = None, {}
     if walk.graph is not None:
         graph_args, missing = graph_arguments(scenario, entry)
