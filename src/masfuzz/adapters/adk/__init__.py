@@ -27,7 +27,9 @@ class ADKAdapter(WalkingAdapter):
     def accepts(cls, obj: Any) -> bool:
         from google.adk.agents import BaseAgent
 
-        return isinstance(obj, BaseAgent)
+        from masfuzz.adapters.adk.extract import is_workflow
+
+        return isinstance(obj, BaseAgent) or is_workflow(obj)
 
     def extract(self, obj: Any, *, target: str = "") -> WorkflowSpec:
         from masfuzz.adapters.adk.extract import extract

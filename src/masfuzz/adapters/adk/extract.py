@@ -49,14 +49,24 @@ GEMINI_BUILT_INS = frozenset({"GoogleSearchTool", "VertexAiSearchTool", "UrlCont
 
 
 def kind_of(agent: Any) -> str:
-    """llm | sequential | parallel | loop | other (a custom `BaseAgent`)."""
+    """llm | sequential | parallel | loop | graph (ADK 2's `Workflow`) | other (a custom
+    `BaseAgent`)."""
     from google.adk.agents import LlmAgent, LoopAgent, ParallelAgent, SequentialAgent
 
     for cls, kind in ((LlmAgent, "llm"), (SequentialAgent, "sequential"),
                       (ParallelAgent, "parallel"), (LoopAgent, "loop")):
         if isinstance(agent, cls):
             return kind
-    return "other"
+    return "graph" if is_workflow(agent) else "other"
+
+
+def is_workflow(obj: Any) -> bool:
+    """ADK 2's graph `Workflow` (none in an ADK without one)."""
+    try:
+        from google.adk.workflow import Workflow
+    except ImportError:  # pragma: no cover - ADK 1
+        return False
+    return isinstance(obj, Workflow)
 
 
 @dataclass
@@ -124,11 +134,79 @@ def walk(root: Any) -> Walk:
                     f"next iteration (max_iterations={limit})" if limit else "next iteration"))
         elif kind == "parallel":
             w.delegations += [DelegationEdge(agent, s, "delegate", "parallel") for s in subs]
+        elif kind == "graph":
+            _graph_edges(agent, w, visit)
         elif kind == "other" and subs:
             w.notes.append(f"agent {w.id_of(agent)}: a custom {type(agent).__name__} runs its "
                            "sub-agents in its own code; which it runs, and when, is not in the graph")
             w.delegations += [DelegationEdge(agent, s, "delegate", "custom agent") for s in subs]
     return w
+
+
+START = "__START__"  # the name of a Workflow graph's start node
+
+
+def is_agent_node(node: Any) -> bool:
+    """A node of a `Workflow` graph that is an agent: an ADK agent, or a workflow of its own.
+    Function nodes, tool nodes and joins are the graph's code, run between agents."""
+    from google.adk.agents import BaseAgent
+
+    return isinstance(node, BaseAgent) or is_workflow(node)
+
+
+def graph_successors(workflow: Any) -> dict[str, list[tuple[str, str]]]:
+    """Node name -> (next node's name, the route that edge is taken on, '' for always)."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for edge in workflow.graph.edges if workflow.graph is not None else ():
+        route = edge.route
+        label = "" if route is None else "|".join(map(str, route)) if isinstance(route, list) else str(route)
+        out.setdefault(edge.from_node.name, []).append((edge.to_node.name, label))
+    return out
+
+
+def next_agent_nodes(workflow: Any, start: str) -> list[tuple[str, str]]:
+    """The nearest agent nodes after node `start` (through the nodes that run no agent), each
+    with the path there (`route_weekend[value_ideas] -> value_agent`)."""
+    nodes = {n.name: n for n in workflow.graph.nodes}
+    succ = graph_successors(workflow)
+    out: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    queue = deque([(start, "")])
+    while queue:
+        name, path = queue.popleft()
+        for nxt, route in succ.get(name, ()):
+            step = f"{path}{name}[{route}] -> " if route else f"{path}{name} -> "
+            if nxt in seen:
+                continue
+            seen.add(nxt)
+            if is_agent_node(nodes[nxt]):
+                out.append((nxt, step + nxt))
+            else:
+                queue.append((nxt, step))
+    return out
+
+
+def _graph_edges(workflow: Any, w: Walk, visit: Any) -> None:
+    """ADK 2's graph `Workflow`: its agent nodes are its sub-agents, a `delegate` edge to each it
+    can start with, a `graph_edge` from each agent node to the next agent nodes its edges reach
+    (through function nodes, tool nodes and joins: the graph's code, not agents)."""
+    me = w.id_of(workflow)
+    if workflow.graph is None:
+        w.notes.append(f"workflow {me}: no graph (no edges): it runs nothing")
+        return
+    nodes = {n.name: n for n in workflow.graph.nodes}
+    for name, node in nodes.items():
+        if name != START and is_agent_node(node):
+            visit(node)
+    for name, path in next_agent_nodes(workflow, START):
+        w.delegations.append(DelegationEdge(workflow, nodes[name], "delegate", f"graph start: {path}"))
+    for name, node in nodes.items():
+        if name != START and is_agent_node(node):
+            w.delegations += [DelegationEdge(node, nodes[nxt], "graph_edge", path)
+                              for nxt, path in next_agent_nodes(workflow, name)]
+    code = [n for n in nodes if n != START and not is_agent_node(nodes[n])]
+    if code:
+        w.notes.append(f"workflow {me}: nodes of code, run between its agents: {', '.join(code)}")
 
 
 def transfer_targets(agent: Any) -> list[Any]:
@@ -276,6 +354,8 @@ def spec_edges(w: SharedWalk, source: Any) -> tuple[dict[str, ToolSpec], dict[tu
 
 def _pattern(root: Any, delegations: list[Delegation]) -> str:
     triggers = {d.trigger for d in delegations}
+    if kind_of(root) == "graph":
+        return "graph"
     if kind_of(root) == "sequential" or (triggers and triggers <= {"sequence", "delegate"}):
         return "fixed_order"
     if "handoff" in triggers:
@@ -332,6 +412,9 @@ def _max_llm_calls() -> int | None:
 def _termination(w: Walk) -> tuple[str, ...]:
     out = ["final_response", f"max_llm_calls={_max_llm_calls()}"]
     for agent in w.agents:
+        if kind_of(agent) == "graph" and agent.graph is not None:
+            ends = sorted(agent.graph._terminal_node_names)  # computed when ADK validated the graph
+            out.append(f"{w.id_of(agent)}: the graph ends after node {', '.join(ends)}")
         if kind_of(agent) == "loop":
             limit = agent.max_iterations
             out.append(f"{w.id_of(agent)}: escalate" + (f" or max_iterations={limit}" if limit
