@@ -156,3 +156,7 @@ def test_an_adk_2_graph_workflow_is_its_agent_nodes_with_graph_edges_through_its
 
     trace = run_scenario(FLOW, input="what is up", sut_model="scripted/tests/adapters/adk_systems.py:plain_policy")
     assert trace.termination.reason == "crash" and "output_schema" in trace.meta[HARNESS_CAUSE]
+    # classify's output_schema=str reaches the model as a JSON schema: the probe answers a JSON string
+    trace = run_scenario(FLOW, input="what is up", sut_model="scripted/masfuzz.control:probe")
+    assert trace.termination.reason == "completed" and '"masfuzz check"' in [
+        m.content for m in trace.of_type(Message) if m.agent == "classify"]

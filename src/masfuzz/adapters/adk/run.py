@@ -136,11 +136,15 @@ def _ended(rec: TraceRecorder, w: Walk, plugin: Any, final: list[tuple[str, str]
 
 
 def _answer_off_schema(exc: BaseException) -> bool:
-    """Did ADK's check of a model's answer against an `output_schema` raise `exc`?"""
+    """Did ADK's check of a model's answer against an `output_schema` raise `exc`? (Its JSON
+    check of an LLM answer, or a workflow's check of an LLM agent node's output; a function
+    node's output failing its schema is the app's.)"""
     tb = exc.__traceback__
     while tb is not None:
         code = tb.tb_frame.f_code
         if code.co_name == "validate_schema" and code.co_filename.endswith("_schema_utils.py"):
+            return True
+        if code.co_name == "_validate_output_data" and kind_of(tb.tb_frame.f_locals.get("self")) == "llm":
             return True
         tb = tb.tb_next
     return False
