@@ -7,8 +7,8 @@ request: the agent asking (`request.agent`), the tools it is offered, the result
 
 from __future__ import annotations
 
-from google.adk import Event, Workflow
-from google.adk.workflow import JoinNode
+from google.adk import Context, Event, Workflow
+from google.adk.workflow import JoinNode, node
 from google.adk.agents import BaseAgent, LlmAgent, ParallelAgent
 from google.adk.tools.agent_tool import AgentTool
 
@@ -72,6 +72,22 @@ desk_flow = Workflow(name="desk_flow", edges=[
     (facts, both), (tone, both),
     (both, LlmAgent(name="editor", model="gemini-2.0-flash", instruction="Edit the answers.")),
 ])
+
+
+# `drafts_flow`: ADK 2's dynamic workflow. Its one node's code runs `drafter`, then `polisher`
+# (`ctx.run_node`). By hand: 3 agents, drafts_flow -> drafter (delegate), drafter -> polisher
+# (sequence).
+drafter = LlmAgent(name="drafter", model="gemini-2.0-flash", instruction="Draft.")
+polisher = LlmAgent(name="polisher", model="gemini-2.0-flash", instruction="Polish.")
+
+
+@node(rerun_on_resume=True)
+async def draft_then_polish(ctx: Context, node_input: str) -> str:
+    draft = await ctx.run_node(drafter, node_input)
+    return await ctx.run_node(polisher, draft)
+
+
+drafts_flow = Workflow(name="drafts_flow", edges=[("START", draft_then_polish)])
 
 
 def policy(request):

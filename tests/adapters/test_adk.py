@@ -160,3 +160,12 @@ def test_an_adk_2_graph_workflow_is_its_agent_nodes_with_graph_edges_through_its
     trace = run_scenario(FLOW, input="what is up", sut_model="scripted/masfuzz.control:probe")
     assert trace.termination.reason == "completed" and '"masfuzz check"' in [
         m.content for m in trace.of_type(Message) if m.agent == "classify"]
+
+
+def test_a_dynamic_workflow_node_running_agents_in_its_code_is_read_in_call_order():
+    _, _, spec = system("tests/adapters/adk_systems.py:drafts_flow")
+    assert [(d.from_, d.to, d.trigger) for d in spec.delegations] == [
+        ("drafts_flow", "drafter", "delegate"), ("drafter", "polisher", "sequence")]
+    trace = run_scenario("tests/adapters/adk_systems.py:drafts_flow", input="a poem", sut_model=SMALL_POLICY)
+    assert delegations(trace) == [("drafts_flow", "drafter", "delegate"), ("drafter", "polisher", "sequence")]
+    assert trace.termination.final_output == "I am polisher"

@@ -28,12 +28,14 @@ x workflow tool pair not allowed): a workflow agent calls no tool, so it can att
 
 from __future__ import annotations
 
+import ast
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from masfuzz.adapters.base import numbered
+from masfuzz.adapters.source import code_of
 from masfuzz.adapters.openai_agents.extract import Walk as SharedWalk
 from masfuzz.spec.model import (AgentSpec, Delegation, Permissions, SourceLocation, SystemInfo,
                                 Termination, ToolSpec, WorkflowSpec)
@@ -207,6 +209,43 @@ def _graph_edges(workflow: Any, w: Walk, visit: Any) -> None:
     code = [n for n in nodes if n != START and not is_agent_node(nodes[n])]
     if code:
         w.notes.append(f"workflow {me}: nodes of code, run between its agents: {', '.join(code)}")
+    for name in code:  # ADK 2's dynamic workflows: a node's code runs agents (`ctx.run_node`)
+        run = agents_run_by_node(nodes[name])
+        for agent in run:
+            visit(agent)
+        if run:
+            w.delegations.append(DelegationEdge(workflow, run[0], "delegate", f"node {name} runs it"))
+            w.delegations += [DelegationEdge(a, b, "sequence", f"node {name}'s code")
+                              for a, b in zip(run, run[1:])]
+            w.notes.append(f"workflow {me}: node {name} runs "
+                           f"{', '.join(w.id_of(a) for a in run)} in its own code (ctx.run_node), "
+                           "read in the order of the calls; its loops and branches are not in the graph")
+
+
+def graph_members(workflow: Any) -> list[Any]:
+    """The agents a graph workflow runs: its agent nodes, and the agents its nodes' code runs."""
+    nodes = list(workflow.graph.nodes) if workflow.graph is not None else []
+    return [n for n in nodes if n.name != START and is_agent_node(n)] + [
+        a for n in nodes if not is_agent_node(n) for a in agents_run_by_node(n)]
+
+
+def agents_run_by_node(node: Any) -> list[Any]:
+    """The ADK agents a function node's code runs (`await ctx.run_node(agent, ...)`, ADK 2's
+    dynamic workflows), in the order of the calls in its source."""
+    code = code_of(getattr(node, "_func", None)) if getattr(node, "_func", None) is not None else None
+    if code is None:
+        return []
+    tree, names = code
+    calls = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Call)
+                    and isinstance(n.func, ast.Attribute) and n.func.attr == "run_node"
+                    and n.args and isinstance(n.args[0], ast.Name)),
+                   key=lambda n: (n.lineno, n.col_offset))
+    out: list[Any] = []
+    for call in calls:
+        value = names.get(call.args[0].id)  # type: ignore[attr-defined]
+        if value is not None and is_agent_node(value) and all(value is not a for a in out):
+            out.append(value)
+    return out
 
 
 def transfer_targets(agent: Any) -> list[Any]:

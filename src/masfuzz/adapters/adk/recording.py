@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from masfuzz.adapters.adk.extract import TRANSFER_TOOL, Walk, kind_of
+from masfuzz.adapters.adk.extract import TRANSFER_TOOL, Walk, graph_members, kind_of
 from masfuzz.adapters.faults import Injection, inject
 from masfuzz.adapters.handover import Handovers
 from masfuzz.trace import DelegationEvent, RestrictedAttempt, ToolCall, ToolResult, TraceRecorder
@@ -72,11 +72,12 @@ class Recording:
         self._refused: set[str] = set()  # call ids this plugin answered (ADK still runs the after hooks)
         # ADK 2's graph workflows: agent node -> its workflow, and each workflow's hand-overs
         self._graph_of = {walk.id_of(node): workflow for workflow in walk.agents
-                          if kind_of(workflow) == "graph" and workflow.graph is not None
-                          for node in workflow.graph.nodes if id(node) in walk.ids}
+                          if kind_of(workflow) == "graph" for node in graph_members(workflow)
+                          if id(node) in walk.ids}
         self._graphs: dict[str, Handovers] = {}
         self._graph_edges = {(walk.id_of(d.source), walk.id_of(d.target)): d.trigger
-                             for d in walk.delegations if d.trigger in ("delegate", "graph_edge")}
+                             for d in walk.delegations if d.trigger in ("delegate", "graph_edge", "sequence")
+                             and walk.id_of(d.target) in self._graph_of}
 
     def agent_id(self, agent_or_name: Any) -> str:
         if isinstance(agent_or_name, str):

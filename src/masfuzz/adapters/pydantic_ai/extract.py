@@ -22,14 +22,12 @@ from __future__ import annotations
 
 import ast
 import importlib
-import inspect
-import textwrap
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 from masfuzz.adapters.base import numbered
-from masfuzz.adapters.source import function_site
+from masfuzz.adapters.source import code_of, function_site
 from masfuzz.spec.model import AgentSpec, Delegation, Permissions, SystemInfo, Termination
 from masfuzz.spec.model import ToolSpec, WorkflowSpec
 
@@ -175,15 +173,10 @@ def _native_tools(agent: Any) -> list[Any]:
 
 def agents_run_by(function: Any) -> list[tuple[Any, str]]:
     """(agent, the name it was found by) for every agent `function`'s code runs."""
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(inspect.unwrap(function))))
-    except (OSError, TypeError, SyntaxError):
+    code = code_of(function)
+    if code is None:
         return []
-    names = dict(getattr(function, "__globals__", {}))
-    try:
-        names.update(inspect.getclosurevars(function).nonlocals)
-    except (TypeError, ValueError):
-        pass
+    tree, names = code
     assigned: dict[str, ast.AST] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
