@@ -3,7 +3,8 @@
 Both of pydantic-graph's ways to write a node: `triage`, a builder step, runs `classifier`; a
 decision sends a refusal to the end through a step of plain code (`refuse`), anything else
 through another (`open_draft`) to the `Draft` node, a `BaseNode` running `writer` (which has a
-tool), whose `run` returns `Review`; `Review` runs `reviewer` and returns `Draft | End[str]`.
+tool), whose `run` returns `Review`; `Review` runs `reviewer` (in a method of its own) and
+returns `Draft | End[str]`.
 By hand: 3 agents, 1 tool, delegations classifier -> writer, writer -> reviewer and reviewer ->
 writer (the loop back), the End reachable after `triage` and after `Review`.
 """
@@ -48,8 +49,10 @@ class Review(BaseNode[Desk, None, str]):
     draft: str
 
     async def run(self, ctx: GraphRunContext[Desk]) -> Draft | End[str]:
-        verdict = (await reviewer.run(self.draft)).output
-        return Draft() if "REDO" in verdict else End(self.draft)
+        return Draft() if "REDO" in await self.verdict() else End(self.draft)
+
+    async def verdict(self) -> str:  # the node's agent runs in a helper of its own
+        return (await reviewer.run(self.draft)).output
 
 
 g = GraphBuilder(state_type=Desk, input_type=str, output_type=str)
