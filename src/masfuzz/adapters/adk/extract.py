@@ -12,6 +12,10 @@ follows what ADK itself follows at run time:
   each to the next; under a `LoopAgent` the same, plus the edge from the last back to the first
   (the next iteration, up to `max_iterations` or until one escalates); under a `ParallelAgent`:
   a `delegate` edge to each sub-agent, run concurrently;
+- ADK 2's graph `Workflow` (`_graph_edges`): an agent with no model, a `delegate` edge to each
+  agent node it starts with and a `graph_edge` from each agent node to the next agent nodes its
+  edges reach through its nodes of code (function, tool and join nodes); the agents a function
+  node's code runs (`ctx.run_node`) in the order of those calls;
 - `tools` of every `LlmAgent`: an `AgentTool` is both a tool edge of its owner (kind `agent`)
   and an `as_tool` delegation to the agent it wraps (walked in turn); a function or a
   `FunctionTool` is a `function` tool; a tool the model never calls by name (Gemini's built-in

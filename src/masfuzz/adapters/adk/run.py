@@ -1,8 +1,9 @@
 """Run one scenario on the user's ADK agents and record its `Trace`.
 
 ADK runs its own loop on the user's unmodified agent tree, with an `InMemoryRunner` (in-memory
-session, artifact and memory services: no Google service, no credentials). For the run, every
-`LlmAgent` reached gets a `MasfuzzLlm` as its `model` (`bridge`), a `SequentialAgent` its
+session, artifact and memory services: no Google service, no credentials; ADK 2's graph
+`Workflow`, a node and no agent, is given to it as its root node). For the run, every
+`LlmAgent` reached (a workflow's agent nodes too) gets a `MasfuzzLlm` as its `model` (`bridge`), a `SequentialAgent` its
 sub-agents in the scenario's speaking order, and the runner masfuzz's recording plugin
 (`recording`); all of it is put back afterwards. The turn bound is ADK's own
 `RunConfig.max_llm_calls`.

@@ -4,11 +4,13 @@ PydanticAI runs its own loop (`agent.run`) on the user's unmodified agents. For 
 agent of the walk is entered into `agent.override(...)` with masfuzz's model (`bridge`) and its
 toolsets wrapped for recording, faults and stubs (`recording.RunRecording`); the overrides are
 context variables, so they reach the agents the app's tools run. There is no speaking order:
-the entry agent speaks, and another agent speaks only when a tool of a speaking agent runs it.
+the entry agent speaks, and another agent speaks only when a tool of a speaking agent runs it,
+or the app's code (a pipeline) or graph (a pydantic-graph graph, run node by node) does.
 
-How a run ends is part of the trace: `completed` with the entry agent's output; `max_turns` when
-a `UsageLimits` bound (PydanticAI's request limit, 50 by default, or the scenario's
-`max_turns` as a request limit) stops it; `timeout` at the scenario's time limit; `crash` when
+How a run ends is part of the trace: `completed` with the entry agent's output (a graph's: the
+value of its End, after the node the detail names); `max_turns` when a `UsageLimits` bound
+(PydanticAI's request limit, 50 by default, or the scenario's `max_turns` as a request limit)
+stops it, or a graph runs more nodes than that; `timeout` at the scenario's time limit; `crash` when
 the system raises (a tool's exception propagates out of a PydanticAI run; a model answer that
 fails validation more often than the agent's retries allow is `UnexpectedModelBehavior`).
 """
@@ -131,7 +133,7 @@ async def run_graph(graph: Any, arguments: dict[str, Any], rec: RunRecording, li
             for task in item:  # the app's nodes and steps; not the graph's decisions, forks, joins
                 if node_function(graph.nodes.get(task.node_id)) is not None:
                     path.append(str(task.node_id))
-                    runs += task.node_id not in ("__start__", "__end__")
+                    runs += 1
             if runs > limit:
                 rec.fail_pending("the run stopped at its node limit")
                 return rec.recorder.finish("max_turns", detail=f"the graph ran more than {limit} "
