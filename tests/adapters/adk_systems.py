@@ -88,6 +88,9 @@ async def draft_then_polish(ctx: Context, node_input: str) -> str:
 
 
 drafts_flow = Workflow(name="drafts_flow", edges=[("START", draft_then_polish)])
+# a workflow nested in another as its second node: outer -> opener -> drafts_flow -> drafter...
+nested_flow = Workflow(name="outer", edges=[("START", LlmAgent(name="opener", model="gemini-2.0-flash",
+                                                              instruction="Open."), drafts_flow)])
 
 
 def policy(request):

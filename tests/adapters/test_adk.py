@@ -169,3 +169,7 @@ def test_a_dynamic_workflow_node_running_agents_in_its_code_is_read_in_call_orde
     trace = run_scenario("tests/adapters/adk_systems.py:drafts_flow", input="a poem", sut_model=SMALL_POLICY)
     assert delegations(trace) == [("drafts_flow", "drafter", "delegate"), ("drafter", "polisher", "sequence")]
     assert trace.termination.final_output == "I am polisher"
+
+    trace = run_scenario("tests/adapters/adk_systems.py:nested_flow", input="a poem", sut_model=SMALL_POLICY)
+    assert delegations(trace) == [("outer", "opener", "delegate"), ("opener", "drafts_flow", "graph_edge"),
+                                  ("drafts_flow", "drafter", "delegate"), ("drafter", "polisher", "sequence")]
