@@ -36,7 +36,7 @@ from typing import Any
 from masfuzz.llm.scripted import say
 from masfuzz.llm.types import ChatRequest
 from masfuzz.ownwords import PROBE_MODELS
-from masfuzz.placeholders import placeholders
+from masfuzz.placeholders import placeholder_value, placeholders
 from masfuzz.scenario import Scenario
 from masfuzz.trace import Trace, carries_refusal
 
@@ -77,7 +77,7 @@ def _probe(request: ChatRequest, *, tools_first: bool) -> Any:
         _picked[pick] += 1
         return say(pick)
     if request.response_schema:  # a typed answer (an Agents SDK `output_type`): the reply is its JSON
-        return say(json.dumps(placeholders(request.response_schema)))
+        return say(json.dumps(placeholder_value(request.response_schema)))
     return say(PROBE_REPLY)
 
 

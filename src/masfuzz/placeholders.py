@@ -23,6 +23,14 @@ def placeholders(schema: dict[str, Any], defs: dict[str, Any] | None = None, dep
             for name in schema.get("required") or list(props)}
 
 
+def placeholder_value(schema: dict[str, Any]) -> Any:
+    """The plainest value of any JSON schema: an object's placeholders, or a plain string,
+    number, list... (an answer typed `str`, as an ADK agent's `output_schema=str` asks)."""
+    if schema.get("type", "object") == "object" or "properties" in schema:
+        return placeholders(schema)
+    return _placeholder("", schema, {**(schema.get("$defs") or {})})
+
+
 def _placeholder(name: str, prop: dict[str, Any], defs: dict[str, Any], depth: int = 0) -> Any:
     plain = {"string": "masfuzz check", "integer": 1, "number": 1, "null": None}
     kind = prop.get("type")

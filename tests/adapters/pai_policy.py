@@ -26,3 +26,15 @@ def handoff_policy(request):
     if request.agent == "search":
         return say('{"flight_number": "AK456"}')
     return say("seat 1A on " + (request.messages[-1].content or "").split()[-1])
+
+
+def graph_policy(request):
+    """pai_graph.py's agents: each reacts to the text it is given, so a wrong prompt shows."""
+    text = next((m.content or "" for m in reversed(request.messages) if m.role == "user"), "")
+    if request.agent == "classifier":
+        return say("refuse" if "refuse" in text else "draft")
+    if request.agent == "writer":
+        if not tool_results(request, "lookup"):
+            return call("lookup", topic=text)
+        return say(f"draft of {text}: " + tool_results(request, "lookup")[0].content)
+    return say("REDO" if "forever" in text else "OK")

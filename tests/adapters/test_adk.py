@@ -121,3 +121,55 @@ def test_a_speaking_order_reorders_a_loop_and_is_refused_where_adk_has_none():
     assert [a.name for a in obj.sub_agents[1].sub_agents[1].sub_agents] == ["critic", "reviser"]  # put back
     with pytest.raises(MasfuzzError, match="fixes no order"):
         run_scenario(SMALL, input="add these", sut_model=SMALL_POLICY, speaking_order=("math",))
+
+
+FLOW = "tests/adapters/adk_systems.py:desk_flow"
+
+
+def test_an_adk_2_graph_workflow_is_its_agent_nodes_with_graph_edges_through_its_code():
+    _, flow, spec = system(FLOW)
+    assert spec.system.pattern == "graph" and spec.system.entry_agent == "desk_flow"
+    assert [a.id for a in spec.agents] == ["desk_flow", "classify", "refunds", "facts", "tone", "editor"]
+    assert spec.agent("desk_flow").model is None and spec.permissions.allow == (("refunds", "refund"),)
+    assert [(d.from_, d.to, d.trigger) for d in spec.delegations] == [
+        ("desk_flow", "classify", "delegate"), ("classify", "refunds", "graph_edge"),
+        ("classify", "facts", "graph_edge"), ("classify", "tone", "graph_edge"),
+        ("facts", "editor", "graph_edge"), ("tone", "editor", "graph_edge")]
+    assert spec.delegations[1].condition == "classify -> route[refund] -> refunds"  # through the router
+    assert "desk_flow: the graph ends after node editor, refunds" in spec.termination.conditions
+
+    nodes = [n for n in flow.graph.nodes if getattr(n, "model", None)]  # the objects ADK runs
+    before = [n.model for n in nodes]
+    trace = run_scenario(FLOW, input="please refund INV-7", sut_model=SMALL_POLICY)
+    assert delegations(trace) == [("desk_flow", "classify", "delegate"), ("classify", "refunds", "graph_edge")]
+    assert [(c.agent, c.tool) for c in trace.of_type(ToolCall)] == [("refunds", "refund")]
+    assert trace.termination.reason == "completed" and trace.termination.final_output.startswith("refunds:")
+    assert set(trace.meta["model_swapped_at"]) == {"classify", "refunds", "facts", "tone", "editor"}
+    assert [n.model for n in nodes] == before  # put back
+
+    trace = run_scenario(FLOW, input="what is up", sut_model=SMALL_POLICY)  # the fan-out and the join
+    assert sorted(delegations(trace)[1:]) == [("classify", "facts", "graph_edge"), ("classify", "tone", "graph_edge"),
+                                              ("facts", "editor", "graph_edge"), ("tone", "editor", "graph_edge")]
+    assert trace.termination.final_output == "I am editor"
+
+    from masfuzz.trace import HARNESS_CAUSE
+
+    trace = run_scenario(FLOW, input="what is up", sut_model="scripted/tests/adapters/adk_systems.py:plain_policy")
+    assert trace.termination.reason == "crash" and "output_schema" in trace.meta[HARNESS_CAUSE]
+    # classify's output_schema=str reaches the model as a JSON schema: the probe answers a JSON string
+    trace = run_scenario(FLOW, input="what is up", sut_model="scripted/masfuzz.control:probe")
+    assert trace.termination.reason == "completed" and '"masfuzz check"' in [
+        m.content for m in trace.of_type(Message) if m.agent == "classify"]
+
+
+def test_a_dynamic_workflow_node_running_agents_in_its_code_is_read_in_call_order():
+    _, _, spec = system("tests/adapters/adk_systems.py:drafts_flow")
+    assert [(d.from_, d.to, d.trigger) for d in spec.delegations] == [
+        ("drafts_flow", "drafter", "delegate"), ("drafter", "polisher", "sequence")]
+    trace = run_scenario("tests/adapters/adk_systems.py:drafts_flow", input="a poem", sut_model=SMALL_POLICY)
+    assert delegations(trace) == [("drafts_flow", "drafter", "delegate"), ("drafter", "polisher", "sequence")]
+    assert trace.termination.final_output == "I am polisher"
+
+    trace = run_scenario("tests/adapters/adk_systems.py:nested_flow", input="a poem", sut_model=SMALL_POLICY)
+    assert delegations(trace) == [("outer", "opener", "delegate"), ("opener", "drafts_flow", "graph_edge"),
+                                  ("drafts_flow", "drafter", "delegate"), ("drafter", "polisher", "sequence")]

@@ -124,3 +124,45 @@ def test_dependencies_masfuzz_could_not_give_are_the_harness_cause():
 
     trace = run("tests/adapters/pai_systems.py:teller", "hello", POLICY)
     assert trace.termination.reason == "crash" and "--context" in trace.meta[HARNESS_CAUSE]
+
+
+GRAPH = "tests/adapters/pai_graph.py:desk"
+GRAPH_POLICY = "scripted/tests/adapters/pai_policy.py:graph_policy"
+
+
+def test_a_pydantic_graph_is_read_as_its_agents_with_its_node_edges_as_delegations():
+    _, _, spec = system(GRAPH)
+    assert spec.system.pattern == "graph" and spec.system.entry_agent == "classifier"
+    assert [a.id for a in spec.agents] == ["classifier", "writer", "reviewer"]
+    assert [t.id for t in spec.tools] == ["lookup"] and spec.permissions.allow == (("writer", "lookup"),)
+    assert [(d.from_, d.to, d.trigger, d.condition) for d in spec.delegations] == [
+        ("classifier", "writer", "graph_edge", "triage -> Draft"),  # through a decision and a step
+        ("writer", "reviewer", "graph_edge", "Draft -> Review"),
+        ("reviewer", "writer", "graph_edge", "Review -> Draft")]
+    assert [c for c in spec.termination.conditions if c.startswith("graph End")] == [
+        "graph End after node triage (classifier)", "graph End after node Review (reviewer)"]
+    _, _, spec = system("tests/adapters/pai_graph.py:panel")  # a fork into two branches, a join
+    assert {(d.from_, d.to) for d in spec.delegations} == {("chair", "pro"), ("chair", "con"),
+                                                          ("pro", "judge"), ("con", "judge")}
+
+
+def test_a_graph_runs_every_agent_through_masfuzz_and_traces_its_node_hand_offs():
+    trace = run(GRAPH, "owls", GRAPH_POLICY)
+    assert trace.meta["model_swapped_at"].keys() == {"classifier", "writer", "reviewer"}
+    assert trace.meta["graph_path"] == ["triage", "open_draft", "Draft", "Review", "End"]
+    assert delegations(trace) == [("classifier", "writer", "graph_edge"), ("writer", "reviewer", "graph_edge")]
+    assert [(c.agent, c.tool, c.arguments) for c in trace.of_type(ToolCall)] == [("writer", "lookup", {"topic": "owls"})]
+    assert trace.termination.reason == "completed" and "End after node Review" in trace.termination.detail
+    assert trace.termination.final_output == "draft of owls: facts about owls"
+
+    trace = run(GRAPH, "please refuse", GRAPH_POLICY)  # the decision's other branch ends the graph
+    assert trace.meta["graph_path"] == ["triage", "refuse", "End"] and trace.termination.final_output == "refused"
+
+    trace = run(GRAPH, "forever", GRAPH_POLICY, max_turns=5)  # the reviewer never accepts
+    assert trace.termination.reason == "max_turns" and "more than 5 nodes" in trace.termination.detail
+    assert ("reviewer", "writer", "graph_edge") in delegations(trace)
+
+    # parallel branches: each follows the agent before the fork, the join's agent follows both
+    trace = run("tests/adapters/pai_graph.py:panel", "tabs or spaces", "scripted/masfuzz.control:probe")
+    assert sorted(delegations(trace)) == [("chair", "con", "graph_edge"), ("chair", "pro", "graph_edge"),
+                                          ("con", "judge", "graph_edge"), ("pro", "judge", "graph_edge")]

@@ -108,7 +108,7 @@ ADAPTERS: dict[str, tuple[str, ...]] = {
     "autogen": ("autogen_agentchat",),
     "langgraph": ("langgraph",),
     "ag2": ("autogen", "ag2"),
-    "pydantic_ai": ("pydantic_ai",),
+    "pydantic_ai": ("pydantic_ai", "pydantic_graph"),
     "adk": ("google.adk",),
     "crewai": ("crewai",),
 }

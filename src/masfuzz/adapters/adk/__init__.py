@@ -1,7 +1,7 @@
 """The Google ADK adapter: extract a `WorkflowSpec` from a root agent, run scenarios on it.
 
 Modules: `extract` (the static walk of the agent tree: sub-agents, transfers, workflow agents,
-agent tools, tools), `bridge` (masfuzz's model as an ADK `BaseLlm`, one per `LlmAgent`),
+ADK 2's graph workflows, agent tools, tools), `bridge` (masfuzz's model as an ADK `BaseLlm`, one per `LlmAgent`),
 `recording` (an ADK plugin recording the run as trace events, with tool faults and stubs),
 `mutate` (workflow mutants applied for one run), `run` (one scenario on an `InMemoryRunner`). ADK is imported only when a target uses it.
 """
@@ -27,7 +27,9 @@ class ADKAdapter(WalkingAdapter):
     def accepts(cls, obj: Any) -> bool:
         from google.adk.agents import BaseAgent
 
-        return isinstance(obj, BaseAgent)
+        from masfuzz.adapters.adk.extract import is_workflow
+
+        return isinstance(obj, BaseAgent) or is_workflow(obj)
 
     def extract(self, obj: Any, *, target: str = "") -> WorkflowSpec:
         from masfuzz.adapters.adk.extract import extract

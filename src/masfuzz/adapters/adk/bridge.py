@@ -108,9 +108,8 @@ def chat_request(agent: str, llm_request: Any, exchange: Exchange) -> ChatReques
     for content in llm_request.contents:
         messages += _messages(content, names)
     schema = config.response_json_schema
-    if schema is None and config.response_schema is not None and hasattr(config.response_schema,
-                                                                        "model_json_schema"):
-        schema = config.response_schema.model_json_schema()
+    if schema is None and config.response_schema is not None:
+        schema = _json_schema(config.response_schema)
     mode = getattr(getattr(getattr(config, "tool_config", None), "function_calling_config", None),
                    "mode", None)
     return ChatRequest(
@@ -121,6 +120,23 @@ def chat_request(agent: str, llm_request: Any, exchange: Exchange) -> ChatReques
         temperature=config.temperature, max_tokens=config.max_output_tokens,
         role="sut", agent=agent,
     )
+
+
+def _json_schema(given: Any) -> dict[str, Any] | None:
+    """The JSON schema of an agent's `output_schema` as ADK puts it in the request: a pydantic
+    model, a plain type (`str`, `list[str]`: ADK 2's workflow nodes answer those as JSON too), or
+    a Gemini `Schema`."""
+    from pydantic import TypeAdapter
+
+    if hasattr(given, "model_json_schema"):
+        return given.model_json_schema()
+    json_schema = getattr(given, "json_schema", None)  # google.genai's Schema
+    if json_schema is not None and hasattr(json_schema, "model_dump"):
+        return json_schema.model_dump(mode="json", exclude_none=True)
+    try:
+        return TypeAdapter(given).json_schema()
+    except Exception:  # not a type pydantic knows: the answer is asked for as text
+        return None
 
 
 def _transfer_tools(decl: Any, names: dict[str, str]) -> list[ToolDef]:

@@ -12,6 +12,10 @@ follows what ADK itself follows at run time:
   each to the next; under a `LoopAgent` the same, plus the edge from the last back to the first
   (the next iteration, up to `max_iterations` or until one escalates); under a `ParallelAgent`:
   a `delegate` edge to each sub-agent, run concurrently;
+- ADK 2's graph `Workflow` (`_graph_edges`): an agent with no model, a `delegate` edge to each
+  agent node it starts with and a `graph_edge` from each agent node to the next agent nodes its
+  edges reach through its nodes of code (function, tool and join nodes); the agents a function
+  node's code runs (`ctx.run_node`) in the order of those calls;
 - `tools` of every `LlmAgent`: an `AgentTool` is both a tool edge of its owner (kind `agent`)
   and an `as_tool` delegation to the agent it wraps (walked in turn); a function or a
   `FunctionTool` is a `function` tool; a tool the model never calls by name (Gemini's built-in
@@ -28,12 +32,14 @@ x workflow tool pair not allowed): a workflow agent calls no tool, so it can att
 
 from __future__ import annotations
 
+import ast
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from masfuzz.adapters.base import numbered
+from masfuzz.adapters.source import code_of
 from masfuzz.adapters.openai_agents.extract import Walk as SharedWalk
 from masfuzz.spec.model import (AgentSpec, Delegation, Permissions, SourceLocation, SystemInfo,
                                 Termination, ToolSpec, WorkflowSpec)
@@ -49,14 +55,24 @@ GEMINI_BUILT_INS = frozenset({"GoogleSearchTool", "VertexAiSearchTool", "UrlCont
 
 
 def kind_of(agent: Any) -> str:
-    """llm | sequential | parallel | loop | other (a custom `BaseAgent`)."""
+    """llm | sequential | parallel | loop | graph (ADK 2's `Workflow`) | other (a custom
+    `BaseAgent`)."""
     from google.adk.agents import LlmAgent, LoopAgent, ParallelAgent, SequentialAgent
 
     for cls, kind in ((LlmAgent, "llm"), (SequentialAgent, "sequential"),
                       (ParallelAgent, "parallel"), (LoopAgent, "loop")):
         if isinstance(agent, cls):
             return kind
-    return "other"
+    return "graph" if is_workflow(agent) else "other"
+
+
+def is_workflow(obj: Any) -> bool:
+    """ADK 2's graph `Workflow` (none in an ADK without one)."""
+    try:
+        from google.adk.workflow import Workflow
+    except ImportError:  # pragma: no cover - ADK 1
+        return False
+    return isinstance(obj, Workflow)
 
 
 @dataclass
@@ -124,11 +140,116 @@ def walk(root: Any) -> Walk:
                     f"next iteration (max_iterations={limit})" if limit else "next iteration"))
         elif kind == "parallel":
             w.delegations += [DelegationEdge(agent, s, "delegate", "parallel") for s in subs]
+        elif kind == "graph":
+            _graph_edges(agent, w, visit)
         elif kind == "other" and subs:
             w.notes.append(f"agent {w.id_of(agent)}: a custom {type(agent).__name__} runs its "
                            "sub-agents in its own code; which it runs, and when, is not in the graph")
             w.delegations += [DelegationEdge(agent, s, "delegate", "custom agent") for s in subs]
     return w
+
+
+START = "__START__"  # the name of a Workflow graph's start node
+
+
+def is_agent_node(node: Any) -> bool:
+    """A node of a `Workflow` graph that is an agent: an ADK agent, or a workflow of its own.
+    Function nodes, tool nodes and joins are the graph's code, run between agents."""
+    from google.adk.agents import BaseAgent
+
+    return isinstance(node, BaseAgent) or is_workflow(node)
+
+
+def graph_successors(workflow: Any) -> dict[str, list[tuple[str, str]]]:
+    """Node name -> (next node's name, the route that edge is taken on, '' for always)."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for edge in workflow.graph.edges if workflow.graph is not None else ():
+        route = edge.route
+        label = "" if route is None else "|".join(map(str, route)) if isinstance(route, list) else str(route)
+        out.setdefault(edge.from_node.name, []).append((edge.to_node.name, label))
+    return out
+
+
+def next_agent_nodes(workflow: Any, start: str) -> list[tuple[str, str]]:
+    """The nearest agent nodes after node `start` (through the nodes that run no agent), each
+    with the path there (`route_weekend[value_ideas] -> value_agent`)."""
+    nodes = {n.name: n for n in workflow.graph.nodes}
+    succ = graph_successors(workflow)
+    out: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    queue = deque([(start, "")])
+    while queue:
+        name, path = queue.popleft()
+        for nxt, route in succ.get(name, ()):
+            step = f"{path}{name}[{route}] -> " if route else f"{path}{name} -> "
+            if nxt in seen:
+                continue
+            seen.add(nxt)
+            if is_agent_node(nodes[nxt]):
+                out.append((nxt, step + nxt))
+            else:
+                queue.append((nxt, step))
+    return out
+
+
+def _graph_edges(workflow: Any, w: Walk, visit: Any) -> None:
+    """ADK 2's graph `Workflow`: its agent nodes are its sub-agents, a `delegate` edge to each it
+    can start with, a `graph_edge` from each agent node to the next agent nodes its edges reach
+    (through function nodes, tool nodes and joins: the graph's code, not agents)."""
+    me = w.id_of(workflow)
+    if workflow.graph is None:
+        w.notes.append(f"workflow {me}: no graph (no edges): it runs nothing")
+        return
+    nodes = {n.name: n for n in workflow.graph.nodes}
+    for name, node in nodes.items():
+        if name != START and is_agent_node(node):
+            visit(node)
+    for name, path in next_agent_nodes(workflow, START):
+        w.delegations.append(DelegationEdge(workflow, nodes[name], "delegate", f"graph start: {path}"))
+    for name, node in nodes.items():
+        if name != START and is_agent_node(node):
+            w.delegations += [DelegationEdge(node, nodes[nxt], "graph_edge", path)
+                              for nxt, path in next_agent_nodes(workflow, name)]
+    code = [n for n in nodes if n != START and not is_agent_node(nodes[n])]
+    if code:
+        w.notes.append(f"workflow {me}: nodes of code, run between its agents: {', '.join(code)}")
+    for name in code:  # ADK 2's dynamic workflows: a node's code runs agents (`ctx.run_node`)
+        run = agents_run_by_node(nodes[name])
+        for agent in run:
+            visit(agent)
+        if run:
+            w.delegations.append(DelegationEdge(workflow, run[0], "delegate", f"node {name} runs it"))
+            w.delegations += [DelegationEdge(a, b, "sequence", f"node {name}'s code")
+                              for a, b in zip(run, run[1:])]
+            w.notes.append(f"workflow {me}: node {name} runs "
+                           f"{', '.join(w.id_of(a) for a in run)} in its own code (ctx.run_node), "
+                           "read in the order of the calls; its loops and branches are not in the graph")
+
+
+def graph_members(workflow: Any) -> list[Any]:
+    """The agents a graph workflow runs: its agent nodes, and the agents its nodes' code runs."""
+    nodes = list(workflow.graph.nodes) if workflow.graph is not None else []
+    return [n for n in nodes if n.name != START and is_agent_node(n)] + [
+        a for n in nodes if not is_agent_node(n) for a in agents_run_by_node(n)]
+
+
+def agents_run_by_node(node: Any) -> list[Any]:
+    """The ADK agents a function node's code runs (`await ctx.run_node(agent, ...)`, ADK 2's
+    dynamic workflows), in the order of the calls in its source."""
+    code = code_of(getattr(node, "_func", None)) if getattr(node, "_func", None) is not None else None
+    if code is None:
+        return []
+    tree, names = code
+    calls = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Call)
+                    and isinstance(n.func, ast.Attribute) and n.func.attr == "run_node"
+                    and n.args and isinstance(n.args[0], ast.Name)),
+                   key=lambda n: (n.lineno, n.col_offset))
+    out: list[Any] = []
+    for call in calls:
+        value = names.get(call.args[0].id)  # type: ignore[attr-defined]
+        if value is not None and is_agent_node(value) and all(value is not a for a in out):
+            out.append(value)
+    return out
 
 
 def transfer_targets(agent: Any) -> list[Any]:
@@ -276,6 +397,8 @@ def spec_edges(w: SharedWalk, source: Any) -> tuple[dict[str, ToolSpec], dict[tu
 
 def _pattern(root: Any, delegations: list[Delegation]) -> str:
     triggers = {d.trigger for d in delegations}
+    if kind_of(root) == "graph":
+        return "graph"
     if kind_of(root) == "sequential" or (triggers and triggers <= {"sequence", "delegate"}):
         return "fixed_order"
     if "handoff" in triggers:
@@ -332,6 +455,9 @@ def _max_llm_calls() -> int | None:
 def _termination(w: Walk) -> tuple[str, ...]:
     out = ["final_response", f"max_llm_calls={_max_llm_calls()}"]
     for agent in w.agents:
+        if kind_of(agent) == "graph" and agent.graph is not None:
+            ends = sorted(agent.graph._terminal_node_names)  # computed when ADK validated the graph
+            out.append(f"{w.id_of(agent)}: the graph ends after node {', '.join(ends)}")
         if kind_of(agent) == "loop":
             limit = agent.max_iterations
             out.append(f"{w.id_of(agent)}: escalate" + (f" or max_iterations={limit}" if limit

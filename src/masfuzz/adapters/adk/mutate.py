@@ -72,7 +72,7 @@ def _apply(w: Walk, m: Mutation, changes: Changes) -> TurnLimit:
             changes.put(source, "disallow_transfer_to_parent", True)
         else:
             raise NotApplicable(f"{m.label}: ADK cannot drop this edge alone (a peer transfer, "
-                                "or a workflow agent's order)")
+                                "or a workflow agent's order or graph edge)")
     elif (op == "remove_termination" and args[:1] == ("max_turns",)) or op in shared.TURN_OPERATORS:
         return shared.turn_limit(m)
     else:

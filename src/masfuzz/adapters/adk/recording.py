@@ -15,6 +15,10 @@ runner), before the agent's own callbacks: nothing of the app is changed to reco
   answers a tool it cannot find: a model naming another agent's tool by itself is a faithful
   restricted attempt; a call of a restricted-tool probe masfuzz's model was offered is recorded
   by the bridge as the model makes it (the app's own model callbacks may fail on it first);
+- in ADK 2's graph `Workflow` (which is no agent: ADK calls no agent callback for it, and its
+  agent nodes have no parent), the workflow's turn when its first agent node starts, a
+  `delegate` from it to that node, and a `graph_edge` delegation to each later agent node from
+  the agent node its edges came from (`handover.Handovers`: parallel branches and joins too);
 - who escalated (`exit_loop`, any tool setting `actions.escalate`), for the termination reason.
 
 Faults and stubs replace the tool's body (`run_async` of that tool object, for this call), so
@@ -26,8 +30,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from masfuzz.adapters.adk.extract import TRANSFER_TOOL, Walk, kind_of
+from masfuzz.adapters.adk.extract import TRANSFER_TOOL, Walk, graph_members, kind_of
 from masfuzz.adapters.faults import Injection, inject
+from masfuzz.adapters.handover import Handovers
 from masfuzz.trace import DelegationEvent, RestrictedAttempt, ToolCall, ToolResult, TraceRecorder
 
 _plugin_class: Any = None
@@ -65,6 +70,14 @@ class Recording:
         self._last_child: dict[str, str] = {}  # workflow agent id -> its sub-agent that ran last
         self._patched: dict[int, Any] = {}  # id(tool) -> tool, whose run_async is injected
         self._refused: set[str] = set()  # call ids this plugin answered (ADK still runs the after hooks)
+        # ADK 2's graph workflows: agent node -> its workflow, and each workflow's hand-overs
+        self._graph_of = {walk.id_of(node): workflow for workflow in walk.agents
+                          if kind_of(workflow) == "graph" for node in graph_members(workflow)
+                          if id(node) in walk.ids}
+        self._graphs: dict[str, Handovers] = {}
+        self._graph_edges = {(walk.id_of(d.source), walk.id_of(d.target)): d.trigger
+                             for d in walk.delegations if d.trigger in ("delegate", "graph_edge", "sequence")
+                             and walk.id_of(d.target) in self._graph_of}
 
     def agent_id(self, agent_or_name: Any) -> str:
         if isinstance(agent_or_name, str):
@@ -90,8 +103,24 @@ class Recording:
                 self.rec.add(DelegationEvent(**{"from": pid}, to=me, trigger="delegate",
                                              t=self.rec.now()))
             self._last_child[pid] = me
+        elif me in self._graph_of:  # a node of a graph workflow, which ADK runs without a parent
+            self._graph_node(self._graph_of[me], me)
         self.rec.turn(me)
         return None
+
+    def _graph_node(self, workflow: Any, me: str) -> None:
+        """Agent node `me` of `workflow` starts: the workflow's own turn first if it had none
+        (it is no ADK agent: no callback says when it starts; a workflow nested in another is
+        that one's node), then the hand-over its graph made to `me`."""
+        wid = self.walk.id_of(workflow)
+        if wid not in self._graphs:
+            if wid in self._graph_of:
+                self._graph_node(self._graph_of[wid], wid)
+            self.rec.turn(wid)
+            self._graphs[wid] = Handovers(self._graph_edges, default="graph_edge")
+            self._graphs[wid].ran(wid)
+        for source, trigger in self._graphs[wid].ran(me):
+            self.rec.add(DelegationEvent(**{"from": source}, to=me, trigger=trigger, t=self.rec.now()))
 
     # -- tools ------------------------------------------------------------------------------
     async def before_tool_callback(self, *, tool: Any, tool_args: dict[str, Any],

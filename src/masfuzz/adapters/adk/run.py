@@ -1,8 +1,9 @@
 """Run one scenario on the user's ADK agents and record its `Trace`.
 
 ADK runs its own loop on the user's unmodified agent tree, with an `InMemoryRunner` (in-memory
-session, artifact and memory services: no Google service, no credentials). For the run, every
-`LlmAgent` reached gets a `MasfuzzLlm` as its `model` (`bridge`), a `SequentialAgent` its
+session, artifact and memory services: no Google service, no credentials; ADK 2's graph
+`Workflow`, a node and no agent, is given to it as its root node). For the run, every
+`LlmAgent` reached (a workflow's agent nodes too) gets a `MasfuzzLlm` as its `model` (`bridge`), a `SequentialAgent` its
 sub-agents in the scenario's speaking order, and the runner masfuzz's recording plugin
 (`recording`); all of it is put back afterwards. The turn bound is ADK's own
 `RunConfig.max_llm_calls`.
@@ -22,7 +23,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from masfuzz.adapters.adk.bridge import Exchange, bridge_class
-from masfuzz.adapters.adk.extract import ADK_DEFAULT, FRAMEWORK, Walk, kind_of, model_name
+from masfuzz.adapters.adk.extract import ADK_DEFAULT, FRAMEWORK, Walk, is_workflow, kind_of, model_name
 from masfuzz.adapters.adk.mutate import mutated
 from masfuzz.adapters.adk.recording import make_plugin
 from masfuzz.adapters.base import system_lock
@@ -62,7 +63,9 @@ async def run_scenario(root: Any, w: Walk, spec: WorkflowSpec, scenario: Scenari
     rec.add(Message(agent=None, role="user", content=scenario.input, t=rec.now()))
 
     async def drive() -> None:
-        runner = InMemoryRunner(agent=root, app_name=APP_NAME, plugins=[plugin])
+        # a graph `Workflow` is a node, not an agent: ADK runs it as the root node
+        runner = InMemoryRunner(**{"node" if is_workflow(root) else "agent": root},
+                                app_name=APP_NAME, plugins=[plugin])
         session = await runner.session_service.create_session(app_name=APP_NAME, user_id="masfuzz")
         message = types.Content(role="user", parts=[types.Part(text=scenario.input)])
         async for event in runner.run_async(user_id="masfuzz", session_id=session.id,
@@ -95,7 +98,13 @@ async def run_scenario(root: Any, w: Walk, spec: WorkflowSpec, scenario: Scenari
                 return rec.finish("max_turns", detail=f"{exc} (max_llm_calls={max_calls})",
                                   final_output=_last(final))
             message = str(exc).splitlines()[0] if str(exc) else ""
-            if exchange.open_probes:  # the app's code met a reply its own tools never get
+            if _answer_off_schema(exc):
+                # ADK checks the model's final answer against the agent's `output_schema` (a
+                # real Gemini is held to it by the request's response schema): an answer that
+                # does not fit is the model's, as a scripted one's plain text for a JSON type
+                rec.meta[HARNESS_CAUSE] = (f"the model under test answered off the agent's "
+                                           f"output_schema ({message})")
+            elif exchange.open_probes:  # the app's code met a reply its own tools never get
                 agent, tool = exchange.open_probes[-1]
                 rec.meta[HARNESS_CAUSE] = (
                     f"the run crashed on masfuzz's restricted-tool probe: {agent}'s model called "
@@ -125,6 +134,21 @@ def _ended(rec: TraceRecorder, w: Walk, plugin: Any, final: list[tuple[str, str]
     if final:
         details.insert(0, f"final response of {final[-1][0]}")
     return rec.finish("completed", detail="; ".join(details), final_output=_last(final))
+
+
+def _answer_off_schema(exc: BaseException) -> bool:
+    """Did ADK's check of a model's answer against an `output_schema` raise `exc`? (Its JSON
+    check of an LLM answer, or a workflow's check of an LLM agent node's output; a function
+    node's output failing its schema is the app's.)"""
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_name == "validate_schema" and code.co_filename.endswith("_schema_utils.py"):
+            return True
+        if code.co_name == "_validate_output_data" and kind_of(tb.tb_frame.f_locals.get("self")) == "llm":
+            return True
+        tb = tb.tb_next
+    return False
 
 
 def _inside(w: Walk, agent_id: str, loop: Any) -> bool:

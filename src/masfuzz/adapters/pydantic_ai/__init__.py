@@ -24,9 +24,10 @@ class PydanticAIAdapter(WalkingAdapter):
 
     @classmethod
     def accepts(cls, obj: Any) -> bool:
+        from masfuzz.adapters.pydantic_ai.graph import is_graph
         from masfuzz.adapters.pydantic_ai.pipeline import AgentPipeline
 
-        return is_agent(obj) or isinstance(obj, AgentPipeline)
+        return is_agent(obj) or isinstance(obj, AgentPipeline) or is_graph(obj)
 
     def model_places(self, obj: Any, spec: WorkflowSpec) -> dict[str, list[str]]:
         # every agent's model is overridden, one without a model of its own included

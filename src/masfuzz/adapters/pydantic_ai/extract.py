@@ -21,14 +21,13 @@ model's structured answer into that call). Agents are distinct by object; an age
 from __future__ import annotations
 
 import ast
-import inspect
-import textwrap
+import importlib
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 from masfuzz.adapters.base import numbered
-from masfuzz.adapters.source import function_site
+from masfuzz.adapters.source import code_of, function_site
 from masfuzz.spec.model import AgentSpec, Delegation, Permissions, SystemInfo, Termination
 from masfuzz.spec.model import ToolSpec, WorkflowSpec
 
@@ -37,11 +36,16 @@ RUN_METHODS = ("run", "run_sync", "run_stream", "run_stream_events", "iter")
 
 
 def is_agent(obj: Any) -> bool:
+    return instance_of(obj, "pydantic_ai", "Agent")
+
+
+def instance_of(obj: Any, module: str, name: str) -> bool:
+    """Is `obj` a `module.name`? False when the extra is not installed."""
     try:
-        from pydantic_ai import Agent
+        cls = getattr(importlib.import_module(module), name)
     except ImportError:  # pragma: no cover - the extra is not installed
         return False
-    return isinstance(obj, Agent)
+    return isinstance(obj, cls)
 
 
 @dataclass
@@ -62,15 +66,17 @@ class Walk:
     # (from, to, trigger, condition): `as_tool` through a tool, `sequence` in the app's code
     delegations: list[tuple[Any, Any, str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    graph: Any = None  # the `graph.GraphPlan` of a pydantic-graph graph
 
     def id_of(self, agent: Any) -> str:
         return self.ids[id(agent)]
 
 
 def walk(entry: Any, entry_name: str = "") -> Walk:
-    """The graph reachable from an agent, or from every agent of an app's programmatic
-    hand-off (`pipeline.AgentPipeline`: its first agent first, its code's order as sequence
-    edges)."""
+    """The graph reachable from an agent, from every agent of an app's programmatic hand-off
+    (`pipeline.AgentPipeline`: its first agent first, its code's order as sequence edges), or
+    from every agent a pydantic-graph graph's nodes run (`graph`: its edges as graph edges)."""
+    from masfuzz.adapters.pydantic_ai.graph import is_graph
     from masfuzz.adapters.pydantic_ai.pipeline import AgentPipeline
 
     w = Walk()
@@ -95,6 +101,8 @@ def walk(entry: Any, entry_name: str = "") -> Walk:
         w.delegations += [(entry.agents[a], entry.agents[b], "sequence", why) for a, b, why in entry.order.edges]
         w.notes.append(f"the app's own {entry.order.function} runs its agents: "
                        + " -> ".join(w.id_of(entry.agents[s.agent]) for s in entry.order.steps))
+    elif is_graph(entry):
+        _graph_roots(entry, w, visit)
     else:
         visit(entry, entry_name)
     while queue:
@@ -109,6 +117,32 @@ def walk(entry: Any, entry_name: str = "") -> Walk:
             name = str(getattr(native, "kind", None) or type(native).__name__)
             w.tools.append(ToolEdge(agent, name, "hosted", native))
     return w
+
+
+def _graph_roots(graph: Any, w: Walk, visit: Any) -> None:
+    """The agents a graph's nodes run, in the order a run first reaches their nodes; node
+    edges between agents as `graph_edge` delegations, two agents of one node as a `sequence`."""
+    from masfuzz.adapters.pydantic_ai.graph import label, plan
+    from masfuzz.errors import TargetError
+
+    p = w.graph = plan(graph)
+    nodes = p.agent_nodes()
+    if not nodes:
+        raise TargetError("the graph's nodes run no PydanticAI agent (masfuzz reads the agents a "
+                          "node's `run` or a step's function runs): no multi-agent system to test")
+    for node in nodes:
+        for agent, found_as in p.agents[node]:
+            visit(agent, found_as)
+    for node in nodes:
+        agents = [a for a, _ in p.agents[node]]
+        w.delegations += [(a, b, "sequence", f"node {node}") for a, b in zip(agents, agents[1:])]
+        for after in p.next_agent_nodes(node):
+            target = p.agents[after][0][0]
+            if target is not agents[-1]:
+                w.delegations.append((agents[-1], target, "graph_edge", f"{label(node)} -> {label(after)}"))
+    w.notes.append("a pydantic-graph graph: its nodes " + ", ".join(
+        f"{n} ({', '.join(w.id_of(a) for a, _ in p.agents[n])})" if p.agents.get(n) else n
+        for n in p.order if n not in ("__start__", "__end__")))
 
 
 def function_tools(agent: Any, notes: list[str], me: str) -> list[tuple[str, Any]]:
@@ -139,15 +173,10 @@ def _native_tools(agent: Any) -> list[Any]:
 
 def agents_run_by(function: Any) -> list[tuple[Any, str]]:
     """(agent, the name it was found by) for every agent `function`'s code runs."""
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(inspect.unwrap(function))))
-    except (OSError, TypeError, SyntaxError):
+    code = code_of(function)
+    if code is None:
         return []
-    names = dict(getattr(function, "__globals__", {}))
-    try:
-        names.update(inspect.getclosurevars(function).nonlocals)
-    except (TypeError, ValueError):
-        pass
+    tree, names = code
     assigned: dict[str, ast.AST] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
@@ -224,7 +253,8 @@ def extract(entry: Any, *, target: str = "") -> tuple[WorkflowSpec, Walk]:
                                                condition=condition))
     spec = WorkflowSpec(
         system=SystemInfo(id=_system_id(target, w), entry_agent=w.id_of(w.agents[0]), framework=FRAMEWORK,
-                          pattern="orchestrated" if delegations else "handoff"),
+                          pattern="graph" if w.graph is not None else
+                          "orchestrated" if delegations else "handoff"),
         agents=tuple(_agent_spec(a, w) for a in w.agents),
         tools=tuple(tools.values()),
         permissions=Permissions(allow=tuple(allow), restrict_mode="closed_world"),
@@ -293,6 +323,13 @@ def _tool_spec(edge: ToolEdge) -> ToolSpec:
 
 def _termination(w: Walk) -> tuple[str, ...]:
     out = ["final_output"]
+    if w.graph is not None:  # the graph ends when a node returns End (the end node)
+        from masfuzz.adapters.pydantic_ai.graph import END
+
+        out += [f"graph End after node {n} ({w.id_of(w.graph.agents[n][-1][0])})"
+                for n in w.graph.agent_nodes() if w.graph.ends(n)]
+        if END not in w.graph.order:
+            out.append("the graph has no path to its End")
     for agent in w.agents:
         if output_tool_names(agent):
             out.append(f"{w.id_of(agent)}: output tool {', '.join(output_tool_names(agent))}")

@@ -7,7 +7,8 @@ agent's toolsets; a restricted tool granted is added to the agent's toolsets; tw
 descriptions in what the model is offered. A delegation lives in a tool's code
 (`await other.run(...)`), so dropping it hides the tools through which the source runs the
 target (every tool running the target, to disconnect it); retargeting it would mean rewriting
-that code and is not applicable, nor is any mutant of a `sequence` edge, the app's own code.
+that code and is not applicable, nor is any mutant of a `sequence` edge, the app's own code,
+or of a pydantic-graph graph's `graph_edge` (a node's return type).
 """
 
 from __future__ import annotations
@@ -67,8 +68,8 @@ def mutant(w: Walk, m: Mutation | None) -> Mutant:
         if not edges:
             raise NotApplicable(f"{m.label}: no such delegation in the system")
         if any(trigger != "as_tool" for _, _, trigger, _ in edges):
-            raise NotApplicable(f"{m.label}: the app's own code makes this hand-off (a sequence): "
-                                "masfuzz does not rewrite it")
+            raise NotApplicable(f"{m.label}: the app's own code or graph makes this hand-off (a "
+                                "sequence or a graph edge): masfuzz does not rewrite it")
         for source, _, _, why in edges:
             out.hidden.setdefault(w.id_of(source), set()).add(why.removeprefix("tool "))
     elif op == "swap_descriptions":

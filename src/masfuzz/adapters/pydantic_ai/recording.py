@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from masfuzz.adapters import faults as fault_lib
+from masfuzz.adapters.handover import Handovers
 from masfuzz.trace import MISSING_CONTEXT, DelegationEvent, RestrictedAttempt, ToolCall, ToolResult, TraceRecorder
 
 # (agent, tool, call id) of the tool running in this context
@@ -36,17 +37,21 @@ class RunRecording:
     delegated: set[tuple[str, str]] = field(default_factory=set)  # (tool call id, agent)
     final: dict[str, str] = field(default_factory=dict)  # agent -> its last answer
     top: str | None = None  # the last agent the app's own code ran (outside any tool)
+    # who the app's code or graph hands over from, to the agent it runs next
+    handovers: Handovers = field(default_factory=lambda: Handovers({}))
+    graph_output: Any = None  # the value a pydantic-graph graph's End gave
 
     def model_called(self, agent: str) -> None:
         """`agent` takes a turn; inside another agent's tool, that tool delegated to it; outside
-        any tool after another agent, the app's code handed over to it (a `sequence`)."""
+        any tool after another agent, the app's code or graph handed over to it (a `sequence`, or
+        the spec's trigger for that edge: a graph's `graph_edge`)."""
         outer = CURRENT_TOOL.get()
         if outer is not None and outer[0] != agent and (outer[2], agent) not in self.delegated:
             self.delegated.add((outer[2], agent))
             self.recorder.add(DelegationEvent(**{"from": outer[0], "to": agent, "trigger": "as_tool"}))
         elif outer is None:
-            if self.top is not None and self.top != agent:
-                self.recorder.add(DelegationEvent(**{"from": self.top, "to": agent, "trigger": "sequence"}))
+            for source, trigger in self.handovers.ran(agent):
+                self.recorder.add(DelegationEvent(**{"from": source, "to": agent, "trigger": trigger}))
             self.top = agent
         self.recorder.turn(agent)
 

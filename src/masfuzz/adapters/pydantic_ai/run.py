@@ -4,11 +4,13 @@ PydanticAI runs its own loop (`agent.run`) on the user's unmodified agents. For 
 agent of the walk is entered into `agent.override(...)` with masfuzz's model (`bridge`) and its
 toolsets wrapped for recording, faults and stubs (`recording.RunRecording`); the overrides are
 context variables, so they reach the agents the app's tools run. There is no speaking order:
-the entry agent speaks, and another agent speaks only when a tool of a speaking agent runs it.
+the entry agent speaks, and another agent speaks only when a tool of a speaking agent runs it,
+or the app's code (a pipeline) or graph (a pydantic-graph graph, run node by node) does.
 
-How a run ends is part of the trace: `completed` with the entry agent's output; `max_turns` when
-a `UsageLimits` bound (PydanticAI's request limit, 50 by default, or the scenario's
-`max_turns` as a request limit) stops it; `timeout` at the scenario's time limit; `crash` when
+How a run ends is part of the trace: `completed` with the entry agent's output (a graph's: the
+value of its End, after the node the detail names); `max_turns` when a `UsageLimits` bound
+(PydanticAI's request limit, 50 by default, or the scenario's `max_turns` as a request limit)
+stops it, or a graph runs more nodes than that; `timeout` at the scenario's time limit; `crash` when
 the system raises (a tool's exception propagates out of a PydanticAI run; a model answer that
 fails validation more often than the agent's retries allow is `UnexpectedModelBehavior`).
 """
@@ -16,12 +18,14 @@ fails validation more often than the agent's retries allow is `UnexpectedModelBe
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from contextlib import ExitStack
 from typing import Any
 
 from masfuzz.adapters.base import system_lock
 from masfuzz.adapters.faults import tool_faults
+from masfuzz.adapters.handover import Handovers
 from masfuzz.adapters.pydantic_ai.bridge import AgentModel
 from masfuzz.adapters.pydantic_ai.extract import FRAMEWORK, Walk
 from masfuzz.adapters.pydantic_ai.mutate import mutant
@@ -35,6 +39,7 @@ from masfuzz.trace import HARNESS_CAUSE, ErrorEvent, Message, Trace, TraceRecord
 
 DEFAULT_TIMEOUT = 60.0  # seconds, when the scenario sets none (a hanging tool must end somehow)
 DEFAULT_REQUEST_LIMIT = 50  # PydanticAI's own UsageLimits default
+DEFAULT_NODE_LIMIT = 50  # node runs of a pydantic-graph graph, which has no bound of its own
 
 
 async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Scenario,
@@ -58,9 +63,17 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
     # first keeps the partial trace and says why it ended
     timeout = max(limit - min(0.5, limit * 0.1), 0.01)
     recorder.add(Message(agent=None, role="user", content=scenario.input))
-    deps = None if isinstance(entry, AgentPipeline) else _deps(scenario, entry)
-    # the app's code may read dependencies masfuzz had none to give (its failing then is ours)
-    no_deps = deps is None and getattr(entry, "deps_type", object) is not object
+    rec.handovers = Handovers({d.edge: d.trigger for d in spec.delegations if d.trigger != "as_tool"})
+    deps, graph_args = None, {}
+    if walk.graph is not None:
+        graph_args, missing = graph_arguments(scenario, entry)
+        no_deps = bool(missing)
+        if missing:
+            recorder.meta["graph_arguments_missing"] = missing
+    else:
+        deps = None if isinstance(entry, AgentPipeline) else _deps(scenario, entry)
+        # the app's code may read dependencies masfuzz had none to give (its failing then is ours)
+        no_deps = deps is None and getattr(entry, "deps_type", object) is not object
     async with system_lock(entry):
         with ExitStack() as stack:
             for agent in walk.agents:
@@ -75,7 +88,16 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
             recorder.meta["model_swapped_at"] = {walk.id_of(a): ["Agent.override(model=...)"]
                                                  for a in walk.agents}
             try:
-                if isinstance(entry, AgentPipeline):  # the app's own code runs its agents
+                if walk.graph is not None:  # the graph runs its nodes, they their agents
+                    ended = await asyncio.wait_for(run_graph(entry, graph_args, rec, mut.turns(
+                        scenario.max_turns or DEFAULT_NODE_LIMIT)), timeout)
+                    if ended is not None:
+                        return ended
+                    output = rec.graph_output
+                    path = recorder.meta["graph_path"]
+                    return recorder.finish("completed", final_output=_text(output), detail="the graph's "
+                                           f"End after node {path[-2] if len(path) > 1 else '?'}")
+                elif isinstance(entry, AgentPipeline):  # the app's own code runs its agents
                     output = await asyncio.wait_for(entry.start(scenario.input), timeout)
                     if output is None and not entry.returns_value:  # it prints, returns nothing
                         output = rec.final.get(rec.top or "")  # its last agent's answer
@@ -90,6 +112,59 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
                     raise  # masfuzz's own failure or bad input, never the system's
                 return _ended(rec, exc, limit, no_deps)
     return recorder.finish("completed", final_output=_text(output))
+
+
+async def run_graph(graph: Any, arguments: dict[str, Any], rec: RunRecording, limit: int) -> Trace | None:
+    """Run a pydantic-graph graph node by node (`Graph.iter`), the nodes it runs in the trace's
+    `graph_path`; its End's value is `rec.graph_output`. A graph whose loop would not end is
+    stopped after `limit` node runs (`max_turns`), as LangGraph's recursion limit stops one."""
+    from pydantic_graph import EndMarker
+
+    from masfuzz.adapters.pydantic_ai.graph import node_function
+
+    path: list[str] = rec.recorder.meta.setdefault("graph_path", [])
+    runs = 0
+    async with graph.iter(**arguments, infer_name=False) as graph_run:
+        async for item in graph_run:
+            if isinstance(item, EndMarker):
+                path.append("End")
+                rec.graph_output = item.value
+                return None
+            for task in item:  # the app's nodes and steps; not the graph's decisions, forks, joins
+                if node_function(graph.nodes.get(task.node_id)) is not None:
+                    path.append(str(task.node_id))
+                    runs += 1
+            if runs > limit:
+                rec.fail_pending("the run stopped at its node limit")
+                return rec.recorder.finish("max_turns", detail=f"the graph ran more than {limit} "
+                                           "nodes (--max-turns)")
+    return None
+
+
+def graph_arguments(scenario: Scenario, graph: Any) -> tuple[dict[str, Any], list[str]]:
+    """The graph run's `state`, `deps` and `inputs`, and which of those it declares that masfuzz
+    had none to give. `--context`'s factory gives the state, or a dict of any of the three;
+    otherwise a declared state or deps type that builds without arguments is built. The
+    scenario's task is the graph's input when it takes text."""
+    out: dict[str, Any] = {}
+    if scenario.context:
+        from masfuzz.loader import call_user, load_callable
+
+        made = call_user(load_callable(scenario.context, "--context"),
+                         failed=f"--context {scenario.context}: the factory failed")
+        keys = {"state", "deps", "inputs"}
+        out = dict(made) if isinstance(made, dict) and made and set(made) <= keys else {"state": made}
+    for key, declared in (("state", graph.state_type), ("deps", graph.deps_type)):
+        if key not in out and isinstance(declared, type) and declared is not type(None):
+            try:
+                out[key] = declared()
+            except Exception:
+                pass
+    if "inputs" not in out and graph.input_type in (str, Any):
+        out["inputs"] = scenario.input
+    declared = {"state": graph.state_type, "deps": graph.deps_type, "inputs": graph.input_type}
+    missing = [k for k, t in declared.items() if k not in out and t not in (None, type(None), Any)]
+    return out, missing
 
 
 def _ended(rec: RunRecording, exc: Exception, limit: float, no_deps: bool) -> Trace:
@@ -119,7 +194,7 @@ def _ended(rec: RunRecording, exc: Exception, limit: float, no_deps: bool) -> Tr
             and "NoneType" in message:
         # instructions or a hook read the dependencies the app's own code passes (`deps=`),
         # which masfuzz had none to pass: the harness's doing, not the app's
-        recorder.meta[HARNESS_CAUSE] = (f"the app read its run dependencies ({message}), which "
+        recorder.meta[HARNESS_CAUSE] = (f"the app read its run dependencies or graph state ({message}), which "
                                         "masfuzz did not have to pass: give --context MODULE:FACTORY")
     rec.fail_pending(f"the run ended with {type(exc).__name__}")
     speaker = next((e.agent for e in reversed(rec.recorder.events) if e.type == "agent_turn"), None)
@@ -157,4 +232,8 @@ def _text(output: Any) -> str:
     if isinstance(output, str):
         return output
     dump = getattr(output, "model_dump_json", None)
-    return dump() if callable(dump) else json.dumps(output, default=str)
+    if callable(dump):
+        return dump()
+    if dataclasses.is_dataclass(output) and not isinstance(output, type):  # a graph's End(Email(...))
+        output = dataclasses.asdict(output)
+    return json.dumps(output, default=str)
