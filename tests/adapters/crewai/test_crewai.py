@@ -4,6 +4,9 @@ policy (no mocks, no network): extraction, model injection, traces, faults, term
 from __future__ import annotations
 
 import asyncio
+import sys
+import threading
+import traceback
 
 import pytest
 
@@ -75,6 +78,23 @@ def test_a_tool_fault_and_a_stub_are_recorded():
     stubbed = run_scenario(TRIP, input="Oslo", sut_model=TRIP_POLICY, stubs={"city_weather": "Oslo: hot, 30 C"})
     assert stubbed.of_type(ToolResult)[0].fault == "stub"
     assert "Oslo: hot, 30 C" in stubbed.termination.final_output
+
+
+@pytest.mark.timeout(120)
+def test_a_hanging_tool_fault_ends_at_the_time_limit_and_leaves_no_thread_behind():
+    """`--fault TOOL=timeout` hangs the tool in CrewAI's thread: the run ends at its limit as a
+    timeout with the call unanswered, and the hung thread is released (it kept `asyncio.run`,
+    joining its threads, from ever returning: masfuzz hung with `--executor inprocess`)."""
+    adapter, crew, spec = system(TRIP)
+    before = [a.llm for a in crew.agents]
+    trace = asyncio.run(adapter.run(crew, spec, Scenario(
+        input="Lisbon", sut_model=TRIP_POLICY, timeout=1.0, faults=(Fault(tool="city_weather", mode="timeout"),))))
+    assert trace.termination.reason == "timeout"
+    assert [c.tool for c in trace.of_type(ToolCall)] == ["city_weather"] and not trace.of_type(ToolResult)
+    frames = sys._current_frames()
+    hung = [t.name for t in threading.enumerate() if t.ident in frames
+            and any(f.name == "injected" for f in traceback.extract_stack(frames[t.ident]))]
+    assert hung == [] and [a.llm for a in crew.agents] == before
 
 
 def test_delegation_tools_and_the_hierarchical_manager_are_traced():

@@ -20,6 +20,7 @@ import sys
 from typing import Any
 
 from masfuzz.adapters.crewai.extract import DELEGATION_TOOLS
+from masfuzz.adapters.faults import RunEnded
 from masfuzz.errors import ModelError
 from masfuzz.llm.types import ChatMessage, ChatReply, ChatRequest, ToolCallRequest, ToolDef
 
@@ -44,6 +45,7 @@ def bridge_class() -> Any:
         extra_tools: dict[str, Any] = {}  # agent id -> restricted-tool probes offered to it
         loop: Any = None  # the run's event loop
         roles: dict[str, str] = {}  # agent id -> its CrewAI role (whom a delegation tool names)
+        ended: Any = None  # threading.Event: the run's time is up, no call is answered
 
         def supports_function_calling(self) -> bool:
             # CrewAI's converter (a task's output_json / output_pydantic) asks this too, and on
@@ -69,6 +71,8 @@ def bridge_class() -> Any:
         def call(self, messages: Any, tools: Any = None, callbacks: Any = None,
                  available_functions: Any = None, from_task: Any = None, from_agent: Any = None,
                  response_model: Any = None, **_: Any) -> Any:
+            if self.ended.is_set():  # an abandoned thread of a run that timed out: unwind it
+                raise RunEnded("the run ended (its time limit) before this model call")
             agent = self.agent_of(from_agent)
             converter = _converter(sys._getframe(1))
             # the converter's call asks for JSON of the task's output model: said as its schema
@@ -81,6 +85,8 @@ def bridge_class() -> Any:
                 raise ModelError(f"no model for agent {agent!r}: give --sut-model")
             reply: ChatReply = asyncio.run_coroutine_threadsafe(
                 self.clients(model_string).complete(request), self.loop).result()
+            if self.ended.is_set():
+                raise RunEnded("the run ended (its time limit) during this model call")
             self.on_reply(agent, request, reply, from_task)
             if reply.tool_calls:
                 task = next((m.content or "" for m in request.messages if m.role == "user"), "")

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -44,6 +45,7 @@ from masfuzz.trace import (HARNESS_CAUSE, DelegationEvent, ErrorEvent, Message, 
                            ToolCall, ToolResult, Trace, TraceRecorder)
 
 DEFAULT_TIMEOUT = 60.0  # seconds, when the scenario sets none
+UNWIND = 5.0  # seconds CrewAI's threads get to stop once the run's time is up
 NO_NETWORK = {"CREWAI_DISABLE_TELEMETRY": "true", "OTEL_SDK_DISABLED": "true",
               "CREWAI_TRACING_ENABLED": "false", "CREWAI_DISABLE_TRACKING": "true"}
 
@@ -69,8 +71,8 @@ async def run_scenario(crew: Any, w: Walk, spec: WorkflowSpec, scenario: Scenari
         loop = asyncio.get_running_loop()
         try:
             with controlled(w, scenario, clients, recording, probes, loop), hooked(recording):
-                result = await asyncio.wait_for(asyncio.to_thread(
-                    crew.kickoff, inputs=_inputs(crew, scenario.input)), timeout)
+                result = await _kickoff(crew, _inputs(crew, scenario.input), timeout,
+                                        recording.ended)
         except (ModelCallFailed, ModelError) as exc:
             rec.add(ErrorEvent(kind="model_error", message=str(exc)))
             return rec.finish("other", detail=f"the model under test failed: {exc}")
@@ -91,6 +93,24 @@ async def run_scenario(crew: Any, w: Walk, spec: WorkflowSpec, scenario: Scenari
     tasks = len(getattr(result, "tasks_output", None) or ())
     return rec.finish("completed", detail=f"{tasks} task(s) done",
                       final_output=str(getattr(result, "raw", result)))
+
+
+async def _kickoff(crew: Any, inputs: dict[str, str], timeout: float, ended: threading.Event) -> Any:
+    """`crew.kickoff(inputs)` in a thread, for at most `timeout` s. At the limit the run's `ended`
+    is set and CrewAI's threads are given `UNWIND` s to stop: a tool hung by a `timeout` fault,
+    and the next model call, raise `RunEnded` there, which CrewAI (catching `Exception`) lets
+    through; only then are the crew's objects put back, so an abandoned thread never reaches
+    the app's own model. Without this the hung tool's thread outlived the run, and the event
+    loop's shutdown (joining its threads) hung masfuzz."""
+    work = asyncio.ensure_future(asyncio.to_thread(crew.kickoff, inputs=inputs))
+    try:
+        return await asyncio.wait_for(asyncio.shield(work), timeout)
+    except asyncio.TimeoutError:
+        ended.set()
+        await asyncio.wait({work}, timeout=UNWIND)
+        if work.done() and not work.cancelled():
+            work.exception()  # retrieved: RunEnded, or what the crew raised while unwinding
+        raise
 
 
 def _conversion_failed(exc: BaseException) -> bool:
@@ -131,6 +151,7 @@ class Recording:
         self._task: Any = None  # the task of the latest model call
         self._blocked: set[int] = set()  # id(hook context input) of calls the hook refused
         self._probes: set[tuple[str, str]] = set()  # (agent, tool) probes its model is offered
+        self.ended = threading.Event()  # the run's time is up: CrewAI's threads record nothing more
 
     def agent_of(self, agent: Any) -> str:
         if agent is None:
@@ -156,6 +177,8 @@ class Recording:
 
     # -- tools (CrewAI's tool-call hooks) --------------------------------------------------
     def before(self, ctx: Any) -> bool | None:
+        if self.ended.is_set():
+            return False
         agent = self.agent_of(ctx.agent)
         name = str(ctx.tool_name)
         args = dict(ctx.tool_input or {})
@@ -176,6 +199,8 @@ class Recording:
         return None
 
     def after(self, ctx: Any) -> str | None:
+        if self.ended.is_set():
+            return None
         agent = self.agent_of(ctx.agent)
         name = str(ctx.tool_name)
         if name in DELEGATION_TOOLS:
@@ -222,6 +247,7 @@ def controlled(w: Walk, scenario: Scenario, clients: Any, recording: Recording,
         return make_llm(model=_model_string(current), temperature=getattr(current, "temperature", None),
                         scenario=scenario, clients=clients, agent_of=recording.agent_of,
                         on_reply=recording.on_reply, extra_tools=probes, loop=loop,
+                        ended=recording.ended,
                         roles={w.id_of(a): str(a.role) for a in w.agents})
 
     try:
@@ -245,9 +271,9 @@ def controlled(w: Walk, scenario: Scenario, clients: Any, recording: Recording,
                 continue
             if "func" in type(edge.tool).model_fields:  # a `@tool` function: `run` calls it
                 undo.append((edge.tool, "func", edge.tool.func))
-                edge.tool.func = _replaced(injection, edge.name)
+                edge.tool.func = _replaced(injection, edge.name, recording.ended)
             else:  # a BaseTool subclass: `run` calls its `_run`, replaced on this object only
-                object.__setattr__(edge.tool, "_run", _replaced(injection, edge.name))
+                object.__setattr__(edge.tool, "_run", _replaced(injection, edge.name, recording.ended))
                 undo.append((edge.tool, "-_run", None))
         if scenario.speaking_order:
             undo.append((crew, "tasks", crew.tasks))
@@ -262,9 +288,9 @@ def controlled(w: Walk, scenario: Scenario, clients: Any, recording: Recording,
                 setattr(obj, attr, value)
 
 
-def _replaced(injection: Injection, name: str) -> Any:
+def _replaced(injection: Injection, name: str, ended: threading.Event) -> Any:
     def run(*args: Any, **kwargs: Any) -> Any:
-        return injected(injection, name)
+        return injected(injection, name, ended)
 
     return run
 
