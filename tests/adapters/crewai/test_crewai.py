@@ -16,7 +16,8 @@ pytest.importorskip("crewai", reason="CrewAI is not in this environment: `make c
 from masfuzz.adapters.faults import FAULT_MARKER  # noqa: E402
 from masfuzz.errors import MasfuzzError  # noqa: E402
 from masfuzz.graph.coordination import CoordinationGraph  # noqa: E402
-from masfuzz.scenario import Fault, Scenario  # noqa: E402
+from masfuzz.scenario import Fault, Mutation, Scenario  # noqa: E402
+from masfuzz.spec.mutants import mutants  # noqa: E402
 from masfuzz.trace import Message, RestrictedAttempt, ToolCall, ToolResult  # noqa: E402
 
 from tests.adapters.helpers import delegations, run_scenario, system  # noqa: E402
@@ -126,3 +127,37 @@ def test_an_output_json_conversion_is_answered_by_masfuzz_and_its_failure_is_the
     failed = run_scenario(target, input="x", sut_model=POLICY)  # answers in text only
     assert failed.termination.reason == "crash"
     assert "did not answer with that JSON" in failed.meta["harness_cause"]
+
+
+def test_workflow_mutants_change_what_the_crew_does_and_are_undone():
+    """Each mutant in CrewAI's terms, run by the trip crew's policy, which reacts to what its
+    agents are given: a tool taken away, a coworker taken away or swapped, a task's context cut."""
+    adapter, crew, spec = system(TRIP)
+    ops = {k: [m.label for m in v] for k, v in mutants(spec).items()}
+    assert "remove_termination(researcher)" in ops["remove_termination"]
+    assert "drop_delegation(researcher, planner)" in ops["drop_delegation"]
+
+    def run(operator, *args, faults=()):
+        return asyncio.run(adapter.run(crew, spec, Scenario(
+            input="Lisbon", sut_model=TRIP_POLICY, mutant=Mutation(operator=operator, args=args), faults=faults)))
+
+    plain = run("swap_descriptions", "city_weather", "city_weather")  # no change: the crew as written
+    assert ("planner", "researcher", "delegate") not in delegations(plain)  # its context has the forecast
+    untooled = run("remove_tool_edge", "researcher", "city_weather")
+    assert not untooled.of_type(ToolCall) and "Lisbon: sunny" not in untooled.termination.final_output
+    cut = run("drop_delegation", "researcher", "planner")  # the plan task no longer given the research
+    assert ("planner", "researcher", "delegate") in delegations(cut)
+    empty = (Fault(tool="city_weather", mode="empty"),)  # no forecast: the planner asks the researcher
+    assert ("planner", "researcher", "delegate") in delegations(run("swap_descriptions", "city_weather",
+                                                                    "city_weather", faults=empty))
+    alone = run("disconnect_agent", "researcher", faults=empty)  # ... unless no one may ask it
+    assert not [d for d in delegations(alone) if d[1] == "researcher"]
+    assert "weather unknown" in " ".join(m.content or "" for m in alone.of_type(Message) if m.agent == "planner")
+    sent = run("retarget_delegation", "planner", "researcher", "editor", faults=empty)
+    assert ("planner", "editor", "delegate") in delegations(sent)
+    granted = run("grant_restricted", "editor", "city_weather")
+    assert granted.termination.reason == "completed"
+    assert adapter.mutation_problem(crew, spec, Mutation(operator="retarget_delegation", args=(
+        "researcher", "planner", "editor"))).endswith("masfuzz does not reorder it")
+    assert [t.context for t in crew.tasks][1:] == [[crew.tasks[0]], crew.tasks[:2]]  # put back
+    assert [len(a.tools) for a in crew.agents] == [1, 0, 0]

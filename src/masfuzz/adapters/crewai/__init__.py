@@ -4,7 +4,7 @@ A target is a `Crew`, or a `@CrewBase` class (or instance) of a CrewAI project: 
 method builds the crew, as `crewai run` does. Modules: `extract` (the static walk: agents,
 tasks and their context, the process and its manager, delegation, tools), `bridge` (masfuzz's
 model as a CrewAI `BaseLLM`), `run` (one scenario on `Crew.kickoff`, recorded by the bridge and
-CrewAI's tool-call hooks, with tool faults and stubs). CrewAI is imported only when a target
+CrewAI's tool-call hooks, with tool faults and stubs), `mutate` (workflow mutants for one run). CrewAI is imported only when a target
 uses it; it needs an environment of its own (`make crewai`).
 """
 
@@ -92,6 +92,17 @@ class CrewAIAdapter(WalkingAdapter):
 
         return {a.id: ["Crew.manager_llm" if a.id == slug(MANAGER_ROLE) else self.model_setting]
                 for a in spec.agents}
+
+    @property
+    def mutation_operators(self) -> frozenset[str]:
+        from masfuzz.adapters.crewai.mutate import OPERATORS
+
+        return OPERATORS
+
+    def mutation_problem(self, obj: Any, spec: WorkflowSpec, mutation: Any) -> str | None:
+        from masfuzz.adapters.crewai.mutate import problem
+
+        return problem(self.walk_of(obj, spec), mutation)
 
     async def run(self, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
         from masfuzz.adapters.crewai.run import run_scenario

@@ -32,8 +32,8 @@ from typing import Any
 
 from masfuzz.adapters.base import system_lock
 from masfuzz.adapters.crewai.bridge import make_llm
-from masfuzz.adapters.crewai.extract import (DELEGATION_TOOLS, FRAMEWORK, ManagerStandIn, Walk,
-                                             tool_name)
+from masfuzz.adapters.crewai.extract import DELEGATION_TOOLS, FRAMEWORK, ManagerStandIn, Walk
+from masfuzz.adapters.crewai.mutate import Mutant, mutated
 from masfuzz.adapters.faults import Injection, injected, tool_faults
 from masfuzz.adapters.ordering import in_speaking_order
 from masfuzz.adapters.probes import restricted_probes
@@ -70,7 +70,10 @@ async def run_scenario(crew: Any, w: Walk, spec: WorkflowSpec, scenario: Scenari
     async with system_lock(crew):
         loop = asyncio.get_running_loop()
         try:
-            with controlled(w, scenario, clients, recording, probes, loop), hooked(recording):
+            # the mutant first (bad input, NotApplicable, re-raised as masfuzz's): `controlled`
+            # reads the agents and tools it changed
+            with mutated(w, scenario.mutant) as mutant, \
+                    controlled(w, scenario, clients, recording, probes, loop, mutant), hooked(recording):
                 result = await _kickoff(crew, _inputs(crew, scenario.input), timeout,
                                         recording.ended)
         except (ModelCallFailed, ModelError) as exc:
@@ -151,6 +154,7 @@ class Recording:
         self._task: Any = None  # the task of the latest model call
         self._blocked: set[int] = set()  # id(hook context input) of calls the hook refused
         self._probes: set[tuple[str, str]] = set()  # (agent, tool) probes its model is offered
+        self.dropped: set[tuple[str, str]] = set()  # (agent, coworker) a mutant took away
         self.ended = threading.Event()  # the run's time is up: CrewAI's threads record nothing more
 
     def agent_of(self, agent: Any) -> str:
@@ -186,6 +190,9 @@ class Recording:
             # a coworker no agent's role names is no hand-over: CrewAI answers the model with
             # an error that lists the coworkers
             to = self.walk.by_role(str(args.get("coworker", "")))
+            if (agent, to) in self.dropped:  # a mutant took this coworker from the agent
+                self._blocked.add(id(ctx.tool_input))
+                return False
             if to is not None:
                 self.rec.add(DelegationEvent(**{"from": agent}, to=to, trigger="delegate",
                                              t=self.rec.now()))
@@ -203,15 +210,17 @@ class Recording:
             return None
         agent = self.agent_of(ctx.agent)
         name = str(ctx.tool_name)
-        if name in DELEGATION_TOOLS:
-            self.rec.turn(agent)  # the coworker answered: the delegator speaks again
-            return None
         if id(ctx.tool_input) in self._blocked:
             self._blocked.discard(id(ctx.tool_input))
+            if name in DELEGATION_TOOLS:
+                return f"coworker {(ctx.tool_input or {}).get('coworker', '')} is not available"
             payload = f"tool {name} is not available to agent {agent}"
             self.rec.add(ToolResult(agent=agent, tool=name, status="blocked", payload=payload,
                                     t=self.rec.now()))
             return payload
+        if name in DELEGATION_TOOLS:
+            self.rec.turn(agent)  # the coworker answered: the delegator speaks again
+            return None
         result = str(ctx.tool_result if ctx.tool_result is not None else "")
         injection = self.faults.get(name)
         self.rec.add(ToolResult(agent=agent, tool=name, payload=result,
@@ -236,18 +245,21 @@ def hooked(recording: Recording) -> Iterator[None]:
 
 @contextlib.contextmanager
 def controlled(w: Walk, scenario: Scenario, clients: Any, recording: Recording,
-             probes: dict[str, Any], loop: Any) -> Iterator[None]:
+               probes: dict[str, Any], loop: Any, mutant: Mutant) -> Iterator[None]:
     """Every agent's `llm` masfuzz's for the run (the manager's too), every tool with a fault or
-    a stub answered by it, and the tasks in the scenario's speaking order; all put back on exit."""
+    a stub answered by it, and the tasks in the scenario's speaking order; all put back on exit.
+    The mutant's delegations dropped or redirected are the bridge's and the hook's to apply."""
     crew = w.crew
     undo: list[tuple[Any, str, Any]] = []
     recording._probes = {(a, t.name) for a, ts in probes.items() for t in ts}
+    recording.allowed |= mutant.granted
+    recording.dropped = mutant.dropped
 
     def llm_for(agent_id: str, current: Any) -> Any:
         return make_llm(model=_model_string(current), temperature=getattr(current, "temperature", None),
                         scenario=scenario, clients=clients, agent_of=recording.agent_of,
                         on_reply=recording.on_reply, extra_tools=probes, loop=loop,
-                        ended=recording.ended,
+                        ended=recording.ended, dropped=mutant.dropped, redirect=mutant.redirect,
                         roles={w.id_of(a): str(a.role) for a in w.agents})
 
     try:
