@@ -18,7 +18,7 @@ from masfuzz.errors import MasfuzzError  # noqa: E402
 from masfuzz.graph.coordination import CoordinationGraph  # noqa: E402
 from masfuzz.scenario import Fault, Mutation, Scenario  # noqa: E402
 from masfuzz.spec.mutants import mutants  # noqa: E402
-from masfuzz.trace import Message, RestrictedAttempt, ToolCall, ToolResult  # noqa: E402
+from masfuzz.trace import ChatEnd, Message, RestrictedAttempt, ToolCall, ToolResult  # noqa: E402
 
 from tests.adapters.helpers import delegations, run_scenario, system  # noqa: E402
 
@@ -161,3 +161,30 @@ def test_workflow_mutants_change_what_the_crew_does_and_are_undone():
         "researcher", "planner", "editor"))).endswith("masfuzz does not reorder it")
     assert [t.context for t in crew.tasks][1:] == [[crew.tasks[0]], crew.tasks[:2]]  # put back
     assert [len(a.tools) for a in crew.agents] == [1, 0, 0]
+
+
+FLOW = "examples/crewai/flow.py:TripFlow"
+
+
+def test_a_flow_s_methods_crews_and_agents_are_its_graph_and_every_agent_is_masfuzz_s():
+    """A Flow: its router's branch is a `graph_edge`, a listener a `sequence`; at run time the
+    crews and agents its methods make (one of them made inside the method) answer through
+    masfuzz's model, each method is a chat of its own, and the router's label is recorded."""
+    adapter, flow, spec = system(FLOW)
+    assert [a.id for a in spec.agents] == ["researcher", "planner", "editor"]
+    assert spec.system.entry_agent == "researcher" and spec.system.pattern == "orchestrated"
+    assert {(d.from_, d.to, d.trigger, d.condition) for d in spec.delegations} >= {
+        ("researcher", "planner", "graph_edge", "weather -> outdoor"),
+        ("planner", "editor", "sequence", "method edit listens to outdoor_day")}
+    assert "router weather" in spec.termination.conditions
+    rainy = asyncio.run(adapter.run(flow, spec, Scenario(input="Oslo", sut_model=TRIP_POLICY)))
+    ends = {e.chat: e.reason for e in rainy.of_type(ChatEnd)}
+    assert ends["weather"] == "routed to indoor" and "outdoor_day" not in ends
+    assert ("researcher", "planner", "graph_edge") in delegations(rainy)  # the planner made at run time
+    assert "Oslo: rain" in rainy.termination.final_output
+    sunny = asyncio.run(adapter.run(flow, spec, Scenario(input="Lisbon", sut_model=TRIP_POLICY,
+                                                         faults=(Fault(tool="city_weather", mode="error"),))))
+    assert {e.chat: e.reason for e in sunny.of_type(ChatEnd)}["weather"] == "routed to outdoor"
+    assert sunny.of_type(ToolResult)[0].fault == "error" and "no forecast" in sunny.termination.final_output
+    assert adapter.mutation_problem(flow, spec, Mutation(operator="drop_delegation", args=(
+        "researcher", "planner"))).startswith("not applicable on a CrewAI Flow")
