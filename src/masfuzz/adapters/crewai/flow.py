@@ -219,17 +219,21 @@ def extract_flow(obj: Any, *, target: str = "") -> tuple[Any, FlowWalk]:
 
 
 @contextlib.contextmanager
-def step_hooks(flow: Any, on_start: Any, on_end: Any) -> Iterator[None]:
-    """CrewAI's step interception points around each of `flow`'s methods (dispatched in the
-    flow's own thread, in order), for the run."""
+def step_hooks(cls: type, on_start: Any, on_end: Any) -> Iterator[None]:
+    """CrewAI's step interception points around each method of a flow of class `cls`
+    (dispatched in the flow's own thread, in order), for the run (runs of one flow take turns:
+    the system lock)."""
     from crewai.hooks.dispatch import InterceptionPoint, register, unregister
 
+    def ours(ctx: Any) -> bool:
+        return type(getattr(ctx, "flow", None)) is cls and getattr(ctx, "kind", "") == "flow_method"
+
     def pre(ctx: Any) -> None:
-        if getattr(ctx, "flow", None) is flow and getattr(ctx, "kind", "") == "flow_method":
+        if ours(ctx):
             on_start(str(ctx.step_name))
 
     def post(ctx: Any) -> None:
-        if getattr(ctx, "flow", None) is flow and getattr(ctx, "kind", "") == "flow_method":
+        if ours(ctx):
             on_end(str(ctx.step_name), getattr(ctx, "output", None))
 
     register(InterceptionPoint.PRE_STEP, pre)

@@ -100,8 +100,6 @@ async def run_flow(w: FlowWalk, spec: WorkflowSpec, scenario: Scenario, clients:
         raise MasfuzzError(f"mutant {scenario.mutant.label}: not applicable on a CrewAI Flow "
                            "(its crews are made inside its methods)")
     recording, probes = _recording(w, spec, scenario)
-    flow = _fresh(w.flow)
-    flow.suppress_flow_events = True  # CrewAI's console panels and event-bus copies of each step
     rec = recording.rec
     rec.meta["model_swapped_at"] = {a.id: ["Agent.llm"] for a in spec.agents}
 
@@ -122,10 +120,9 @@ async def run_flow(w: FlowWalk, spec: WorkflowSpec, scenario: Scenario, clients:
         def session(stack: contextlib.ExitStack) -> None:
             stack.enter_context(kickoffs_controlled(w, scenario, clients, recording, probes, loop))
             stack.enter_context(hooked(recording))
-            stack.enter_context(step_hooks(flow, started, ended))
+            stack.enter_context(step_hooks(w.flow, started, ended))
 
-        return await _outcome(recording, scenario, session,
-                              lambda: flow.kickoff(inputs=_flow_inputs(flow, scenario.input)))
+        return await _outcome(recording, scenario, session, lambda: _kickoff_flow(w.flow, scenario.input))
 
 
 async def _outcome(recording: Recording, scenario: Scenario,
@@ -160,21 +157,22 @@ async def _outcome(recording: Recording, scenario: Scenario,
 
 
 async def _kickoff(kickoff: Callable[[], Any], timeout: float, ended: threading.Event) -> Any:
-    """`kickoff()` (the crew's, the flow's) in a thread, for at most `timeout` s. At the limit the run's `ended`
-    is set and CrewAI's threads are given `UNWIND` s to stop: a tool hung by a `timeout` fault,
-    and the next model call, raise `RunEnded` there, which CrewAI (catching `Exception`) lets
-    through; only then are the crew's objects put back, so an abandoned thread never reaches
-    the app's own model. Without this the hung tool's thread outlived the run, and the event
-    loop's shutdown (joining its threads) hung masfuzz."""
+    """`kickoff()` (the crew's, the flow's) in a thread, for at most `timeout` s. At the limit,
+    or when the executor cancels the run first, the run's `ended` is set and CrewAI's threads
+    are given `UNWIND` s to stop: a tool hung by a `timeout` fault, and the next model call,
+    raise `RunEnded` there, which CrewAI (catching `Exception`) lets through; only then are the
+    crew's objects put back, so an abandoned thread never reaches the app's own model. Without
+    this the hung tool's thread outlived the run, and the event loop's shutdown (joining its
+    threads) hung masfuzz."""
     work = asyncio.ensure_future(asyncio.to_thread(kickoff))
     try:
         return await asyncio.wait_for(asyncio.shield(work), timeout)
-    except asyncio.TimeoutError:
-        ended.set()
-        await asyncio.wait({work}, timeout=UNWIND)
-        if work.done() and not work.cancelled():
-            work.exception()  # retrieved: RunEnded, or what the crew raised while unwinding
-        raise
+    finally:
+        if not work.done():
+            ended.set()
+            await asyncio.wait({work}, timeout=UNWIND)
+            if work.done() and not work.cancelled():
+                work.exception()  # retrieved: RunEnded, or what the crew raised while unwinding
 
 
 def _conversion_failed(exc: BaseException) -> bool:
@@ -486,10 +484,14 @@ def kickoffs_controlled(w: FlowWalk, scenario: Scenario, clients: Any, recording
         _flow_run.reset(token)
 
 
-def _fresh(cls: type) -> Any:
+def _kickoff_flow(cls: type, text: str) -> Any:
+    """A fresh flow (it keeps its state; its construction, which makes a Memory, takes seconds
+    and counts in the run's time) kicked off with the scenario's input."""
     from masfuzz.loader import call_user
 
-    return call_user(cls, failed=f"{cls.__name__}()")
+    flow = call_user(cls, failed=f"{cls.__name__}()")
+    flow.suppress_flow_events = True  # CrewAI's console panels and event-bus copies of each step
+    return flow.kickoff(inputs=_flow_inputs(flow, text))
 
 
 def _flow_inputs(flow: Any, text: str) -> dict[str, str]:
