@@ -17,8 +17,14 @@ is not the run's. A call of "Delegate work to coworker" / "Ask question to cowor
 does not have (another agent's, or a restricted-tool probe masfuzz offered) is refused by the
 hook, as CrewAI refuses a blocked tool, and recorded as a restricted attempt.
 
-How a run ends: `completed` with the crew's final output, `timeout` at the scenario's limit,
-`crash` when the crew raises (a task without an agent, an agent's output it cannot parse).
+A `Flow` (`run_flow`) runs the same way on a fresh flow: the crews and agents its methods
+make are controlled as they kick off (`Crew.kickoff` / `Agent.kickoff`, masfuzz's while the
+run is current in the calling context), and CrewAI's step hooks record each method as a chat
+of its own, a router's label in its end.
+
+How a run ends: `completed` with the crew's (the flow's) final output, `timeout` at the
+scenario's limit (CrewAI's threads released: `_kickoff`), `crash` when the crew raises (a task
+without an agent, an agent's output it cannot parse).
 """
 
 from __future__ import annotations
@@ -444,7 +450,12 @@ class _FlowRun:
         seen: set[str] = set()
         for tool in list(agent.tools or ()):
             add_tool(aw, agent, tool, seen)
-        return self._controlled(aw, lambda: (self.recording.hand_over(aw.id_of(agent)), go())[1])
+
+        def handed_over() -> Any:  # an agent run by itself has no task: its start is the hand-over
+            self.recording.hand_over(aw.id_of(agent))
+            return go()
+
+        return self._controlled(aw, handed_over)
 
 
 def _install() -> None:
