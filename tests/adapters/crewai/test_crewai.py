@@ -92,10 +92,7 @@ def test_a_hanging_tool_fault_ends_at_the_time_limit_and_leaves_no_thread_behind
         input="Lisbon", sut_model=TRIP_POLICY, timeout=1.0, faults=(Fault(tool="city_weather", mode="timeout"),))))
     assert trace.termination.reason == "timeout"
     assert [c.tool for c in trace.of_type(ToolCall)] == ["city_weather"] and not trace.of_type(ToolResult)
-    frames = sys._current_frames()
-    hung = [t.name for t in threading.enumerate() if t.ident in frames
-            and any(f.name == "injected" for f in traceback.extract_stack(frames[t.ident]))]
-    assert hung == [] and [a.llm for a in crew.agents] == before
+    assert _hung_threads() == [] and [a.llm for a in crew.agents] == before
 
 
 def test_delegation_tools_and_the_hierarchical_manager_are_traced():
@@ -166,6 +163,7 @@ def test_workflow_mutants_change_what_the_crew_does_and_are_undone():
 FLOW = "examples/crewai/flow.py:TripFlow"
 
 
+@pytest.mark.timeout(300)
 def test_a_flow_s_methods_crews_and_agents_are_its_graph_and_every_agent_is_masfuzz_s():
     """A Flow: its router's branch is a `graph_edge`, a listener a `sequence`; at run time the
     crews and agents its methods make (one of them made inside the method) answer through
@@ -188,3 +186,12 @@ def test_a_flow_s_methods_crews_and_agents_are_its_graph_and_every_agent_is_masf
     assert sunny.of_type(ToolResult)[0].fault == "error" and "no forecast" in sunny.termination.final_output
     assert adapter.mutation_problem(flow, spec, Mutation(operator="drop_delegation", args=(
         "researcher", "planner"))).startswith("not applicable on a CrewAI Flow")
+    hung = asyncio.run(adapter.run(flow, spec, Scenario(input="Oslo", sut_model=TRIP_POLICY, timeout=1.0,
+                                                        faults=(Fault(tool="city_weather", mode="timeout"),))))
+    assert hung.termination.reason == "timeout" and not _hung_threads()
+
+
+def _hung_threads():
+    frames = sys._current_frames()
+    return [t.name for t in threading.enumerate() if t.ident in frames
+            and any(f.name == "injected" for f in traceback.extract_stack(frames[t.ident]))]
