@@ -3,7 +3,8 @@
 `research` kicks off a one-task crew of the researcher (made inside the method, as flows do);
 the router `weather` sends a rainy forecast to `indoor_day` and any other to `outdoor_day`;
 `outdoor_day` runs the planner agent itself (`Agent.kickoff`), `indoor_day` an agent it makes
-at run time; `edit` listens to either (`or_`) and kicks off the editor's crew.
+at run time; `edit` listens to either (`or_`) and kicks off the editor's crew, which a helper
+function makes.
 
     masfuzz inspect examples/crewai/flow.py:TripFlow
     masfuzz exec examples/crewai/flow.py:TripFlow --input "Oslo" \\
@@ -50,7 +51,12 @@ class TripFlow(Flow[TripState]):
 
     @listen(or_(outdoor_day, indoor_day))
     def edit(self):
-        task = Task(description=f"Edit the plan for {self.state.city} into its final form: "
-                                f"{self.state.plan}\nForecast: {self.state.forecast}",
-                    expected_output="the final plan, naming the weather", agent=editor)
-        return Crew(agents=[editor], tasks=[task]).kickoff().raw
+        return editing(self.state).kickoff().raw
+
+
+def editing(state: TripState) -> Crew:
+    """The editor's crew, made by a helper the method calls."""
+    task = Task(description=f"Edit the plan for {state.city} into its final form: {state.plan}\n"
+                            f"Forecast: {state.forecast}",
+                expected_output="the final plan, naming the weather", agent=editor)
+    return Crew(agents=[editor], tasks=[task])

@@ -6,7 +6,8 @@ combine them), a `@router` method's return value the label whose listeners run n
 keeps each method's declaration on it (`__flow_method_definition__`: its start, listen and
 router conditions), which is what the walk reads. The crews and agents a method runs are made
 inside it at run time (`SomeCrew().crew().kickoff(...)`): the walk finds the `@CrewBase`
-classes, `Crew`s and `Agent`s the method's code names among its module's globals, and builds
+classes, `Crew`s and `Agent`s the method's code names among its module's globals (also as
+`module.name`, and in the code of a helper function of the same module it calls), and builds
 each crew as `crewai run` would (its `@crew` method), once per class.
 
 The graph: the agents of every crew found (their ids numbered across the flow) and the agents a
@@ -21,6 +22,7 @@ code that some method listens to (all such labels when its code names none of th
 from __future__ import annotations
 
 import contextlib
+import types
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -93,6 +95,25 @@ def _code_names(code: Any) -> list[str]:
     return out
 
 
+def _named(fn: Any, depth: int = 2) -> list[Any]:
+    """The objects `fn`'s code names among its module's globals: `name`, `module.name`, and
+    what a function of the same module it calls names in turn (a helper that builds a crew)."""
+    code, scope = getattr(fn, "__code__", None), getattr(fn, "__globals__", {})
+    if code is None:
+        return []
+    names = list(dict.fromkeys(_code_names(code)))
+    out: list[Any] = []
+    for name in names:
+        value = scope.get(name)
+        if isinstance(value, types.ModuleType):
+            out += [getattr(value, n) for n in names if n != name and hasattr(value, n)]
+        elif isinstance(value, types.FunctionType) and depth and value.__module__ == fn.__module__:
+            out += _named(value, depth - 1)
+        elif value is not None:
+            out.append(value)
+    return out
+
+
 def _strings(code: Any) -> set[str]:
     out = {c for c in code.co_consts if isinstance(c, str)}
     for const in code.co_consts:
@@ -124,10 +145,7 @@ def walk_flow(obj: Any) -> FlowWalk:
     w.flow, w.methods, w.crew_walks, w.preds = cls, methods_of(cls), [], {}
     built: dict[int, Any] = {}  # id(@CrewBase class or Crew) -> its crew
     for m in w.methods.values():
-        code = getattr(m.function, "__code__", None)
-        scope = getattr(m.function, "__globals__", {})
-        for name in dict.fromkeys(_code_names(code)) if code is not None else ():
-            value = scope.get(name)
+        for value in _named(m.function):
             if isinstance(value, Agent):
                 m.agents.append(value)
             elif isinstance(value, Crew) or (isinstance(value, type) and _is_crew_project(value)):
