@@ -355,6 +355,17 @@ class TraceRecorder:
         )
 
 
+    def model_failed(self, exc: BaseException) -> Trace:
+        """The model under test failed (not the system): the run ends with no finding."""
+        self.add(ErrorEvent(kind="model_error", message=str(exc)))
+        return self.finish("other", detail=f"the model under test failed: {exc}")
+
+    def timed_out(self, limit: float, final_output: str | None = None) -> Trace:
+        """The run reached its time limit (`limit` seconds)."""
+        self.add(ErrorEvent(kind="timeout", message=f"the run did not end within {limit:g} s"))
+        return self.finish("timeout", detail=f"time limit {limit:g} s", final_output=final_output)
+
+
 def running_tool(events: Any) -> ToolCall | None:
     """The tool call a run ended in: the last one without a result."""
     answered = {e.call_id or (e.agent, e.tool) for e in events if isinstance(e, ToolResult)}

@@ -33,6 +33,12 @@ class InjectedToolError(RuntimeError):
     """What a tool with an injected `error` fault raises."""
 
 
+class RunEnded(BaseException):
+    """What a tool hung by a `timeout` fault raises once the run it hung has ended (its time
+    limit): a BaseException, so that a framework's `except Exception` around a tool does not
+    hand it to the model as the tool's answer, and the run's thread unwinds instead of hanging."""
+
+
 class Injection(NamedTuple):
     """What runs in place of one tool's body: a fault mode, or `stub` with its canned result."""
 
@@ -78,10 +84,11 @@ def error_message(tool: str) -> str:
     return f"{FAULT_MARKER}: tool {tool} failed with an internal error (injected by masfuzz)"
 
 
-def injected(injection: Injection, tool: str) -> str:
+def injected(injection: Injection, tool: str, ended: threading.Event | None = None) -> str:
     """The result of `tool` under `injection`, for frameworks that call tools synchronously: raise,
-    return garbage, nothing or the stub's result, or hang (blocking the calling thread until the
-    harness kills the run at its time limit)."""
+    return garbage, nothing or the stub's result, or hang: block the calling thread until the
+    run's `ended` is set (the adapter's time limit), then raise `RunEnded`; without `ended`, until
+    the harness kills the worker process."""
     mode = injection.mode
     if mode == "stub":
         return injection.result
@@ -92,7 +99,8 @@ def injected(injection: Injection, tool: str) -> str:
     if mode == "empty":
         return ""
     if mode == "timeout":
-        threading.Event().wait()
+        (ended or threading.Event()).wait()
+        raise RunEnded(f"the run ended while tool {tool} hung (--fault {tool}=timeout)")
     raise MasfuzzError(f"unknown fault mode {mode!r}")
 
 

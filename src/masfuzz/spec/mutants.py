@@ -13,7 +13,8 @@ The operators are the structural faults a workflow regression introduces:
   which every run reaches first);
 - `swap_descriptions(tool, tool)`: two tools' descriptions exchanged;
 - `weaken_termination(max_turns, N)`: the turn limit raised tenfold (a runaway run stops later);
-- `remove_termination(agent)`: an agent's stop condition (`tool_use_behavior`) removed,
+- `remove_termination(agent)`: an agent's stop condition (`tool_use_behavior`; CrewAI's
+  `max_iter`) removed,
   `remove_termination(Condition)`: a team's termination condition of that class removed
   (AgentChat), or `remove_termination(max_turns)`: the turn limit lifted;
 - `lower_turn_limit(N)`: the turn limit halved.
@@ -102,10 +103,11 @@ TURN_CONDITIONS = ("MaxMessageTermination",)
 def stop_conditions(spec: WorkflowSpec) -> list[str]:
     """The stop conditions of the spec other than its turn limit, by the name a mutant gives
     them: an Agents SDK agent with a `tool_use_behavior` (the agent's id), an AgentChat
-    termination condition (its class, every one of that class in the team's condition)."""
+    termination condition (its class, every one of that class in the team's condition), a CrewAI
+    agent's `max_iter` (the agent's id)."""
     out = []
     for c in spec.termination.conditions:
-        if ": tool_use_behavior=" in c:
+        if ": tool_use_behavior=" in c or ": max_iter=" in c:  # CrewAI: an agent's stop bound
             out.append(c.split(":", 1)[0])
         out += [n for n in _CONDITION.findall(c) if n not in TURN_CONDITIONS]
     return list(dict.fromkeys(out))

@@ -4,6 +4,9 @@ policy (no mocks, no network): extraction, model injection, traces, faults, term
 from __future__ import annotations
 
 import asyncio
+import sys
+import threading
+import traceback
 
 import pytest
 
@@ -13,8 +16,9 @@ pytest.importorskip("crewai", reason="CrewAI is not in this environment: `make c
 from masfuzz.adapters.faults import FAULT_MARKER  # noqa: E402
 from masfuzz.errors import MasfuzzError  # noqa: E402
 from masfuzz.graph.coordination import CoordinationGraph  # noqa: E402
-from masfuzz.scenario import Fault, Scenario  # noqa: E402
-from masfuzz.trace import Message, RestrictedAttempt, ToolCall, ToolResult  # noqa: E402
+from masfuzz.scenario import Fault, Mutation, Scenario  # noqa: E402
+from masfuzz.spec.mutants import mutants  # noqa: E402
+from masfuzz.trace import ChatEnd, Message, RestrictedAttempt, ToolCall, ToolResult  # noqa: E402
 
 from tests.adapters.helpers import delegations, run_scenario, system  # noqa: E402
 
@@ -77,6 +81,20 @@ def test_a_tool_fault_and_a_stub_are_recorded():
     assert "Oslo: hot, 30 C" in stubbed.termination.final_output
 
 
+@pytest.mark.timeout(120)
+def test_a_hanging_tool_fault_ends_at_the_time_limit_and_leaves_no_thread_behind():
+    """`--fault TOOL=timeout` hangs the tool in CrewAI's thread: the run ends at its limit as a
+    timeout with the call unanswered, and the hung thread is released (it kept `asyncio.run`,
+    joining its threads, from ever returning: masfuzz hung with `--executor inprocess`)."""
+    adapter, crew, spec = system(TRIP)
+    before = [a.llm for a in crew.agents]
+    trace = asyncio.run(adapter.run(crew, spec, Scenario(
+        input="Lisbon", sut_model=TRIP_POLICY, timeout=1.0, faults=(Fault(tool="city_weather", mode="timeout"),))))
+    assert trace.termination.reason == "timeout"
+    assert [c.tool for c in trace.of_type(ToolCall)] == ["city_weather"] and not trace.of_type(ToolResult)
+    assert _hung_threads() == [] and [a.llm for a in crew.agents] == before
+
+
 def test_delegation_tools_and_the_hierarchical_manager_are_traced():
     trace = run_scenario(SMALL, input="please delegate", sut_model=POLICY)
     assert ("definer", "writer", "delegate") in delegations(trace)
@@ -106,3 +124,74 @@ def test_an_output_json_conversion_is_answered_by_masfuzz_and_its_failure_is_the
     failed = run_scenario(target, input="x", sut_model=POLICY)  # answers in text only
     assert failed.termination.reason == "crash"
     assert "did not answer with that JSON" in failed.meta["harness_cause"]
+
+
+def test_workflow_mutants_change_what_the_crew_does_and_are_undone():
+    """Each mutant in CrewAI's terms, run by the trip crew's policy, which reacts to what its
+    agents are given: a tool taken away, a coworker taken away or swapped, a task's context cut."""
+    adapter, crew, spec = system(TRIP)
+    ops = {k: [m.label for m in v] for k, v in mutants(spec).items()}
+    assert "remove_termination(researcher)" in ops["remove_termination"]
+    assert "drop_delegation(researcher, planner)" in ops["drop_delegation"]
+
+    def run(operator, *args, faults=()):
+        return asyncio.run(adapter.run(crew, spec, Scenario(
+            input="Lisbon", sut_model=TRIP_POLICY, mutant=Mutation(operator=operator, args=args), faults=faults)))
+
+    plain = run("swap_descriptions", "city_weather", "city_weather")  # no change: the crew as written
+    assert ("planner", "researcher", "delegate") not in delegations(plain)  # its context has the forecast
+    untooled = run("remove_tool_edge", "researcher", "city_weather")
+    assert not untooled.of_type(ToolCall) and "Lisbon: sunny" not in untooled.termination.final_output
+    cut = run("drop_delegation", "researcher", "planner")  # the plan task no longer given the research
+    assert ("planner", "researcher", "delegate") in delegations(cut)
+    empty = (Fault(tool="city_weather", mode="empty"),)  # no forecast: the planner asks the researcher
+    assert ("planner", "researcher", "delegate") in delegations(run("swap_descriptions", "city_weather",
+                                                                    "city_weather", faults=empty))
+    alone = run("disconnect_agent", "researcher", faults=empty)  # ... unless no one may ask it
+    assert not [d for d in delegations(alone) if d[1] == "researcher"]
+    assert "weather unknown" in " ".join(m.content or "" for m in alone.of_type(Message) if m.agent == "planner")
+    sent = run("retarget_delegation", "planner", "researcher", "editor", faults=empty)
+    assert ("planner", "editor", "delegate") in delegations(sent)
+    granted = run("grant_restricted", "editor", "city_weather")
+    assert granted.termination.reason == "completed"
+    assert adapter.mutation_problem(crew, spec, Mutation(operator="retarget_delegation", args=(
+        "researcher", "planner", "editor"))).endswith("masfuzz does not reorder it")
+    assert [t.context for t in crew.tasks][1:] == [[crew.tasks[0]], crew.tasks[:2]]  # put back
+    assert [len(a.tools) for a in crew.agents] == [1, 0, 0]
+
+
+FLOW = "examples/crewai/flow.py:TripFlow"
+
+
+@pytest.mark.timeout(300)
+def test_a_flow_s_methods_crews_and_agents_are_its_graph_and_every_agent_is_masfuzz_s():
+    """A Flow: its router's branch is a `graph_edge`, a listener a `sequence`; at run time the
+    crews and agents its methods make (one of them made inside the method) answer through
+    masfuzz's model, each method is a chat of its own, and the router's label is recorded."""
+    adapter, flow, spec = system(FLOW)
+    assert [a.id for a in spec.agents] == ["researcher", "planner", "editor"]
+    assert spec.system.entry_agent == "researcher" and spec.system.pattern == "orchestrated"
+    assert {(d.from_, d.to, d.trigger, d.condition) for d in spec.delegations} >= {
+        ("researcher", "planner", "graph_edge", "weather -> outdoor"),
+        ("planner", "editor", "sequence", "method edit listens to outdoor_day")}
+    assert "router weather" in spec.termination.conditions
+    rainy = asyncio.run(adapter.run(flow, spec, Scenario(input="Oslo", sut_model=TRIP_POLICY)))
+    ends = {e.chat: e.reason for e in rainy.of_type(ChatEnd)}
+    assert ends["weather"] == "routed to indoor" and "outdoor_day" not in ends
+    assert ("researcher", "planner", "graph_edge") in delegations(rainy)  # the planner made at run time
+    assert "Oslo: rain" in rainy.termination.final_output
+    sunny = asyncio.run(adapter.run(flow, spec, Scenario(input="Lisbon", sut_model=TRIP_POLICY,
+                                                         faults=(Fault(tool="city_weather", mode="error"),))))
+    assert {e.chat: e.reason for e in sunny.of_type(ChatEnd)}["weather"] == "routed to outdoor"
+    assert sunny.of_type(ToolResult)[0].fault == "error" and "no forecast" in sunny.termination.final_output
+    assert adapter.mutation_problem(flow, spec, Mutation(operator="drop_delegation", args=(
+        "researcher", "planner"))).startswith("not applicable on a CrewAI Flow")
+    hung = asyncio.run(adapter.run(flow, spec, Scenario(input="Oslo", sut_model=TRIP_POLICY, timeout=1.0,
+                                                        faults=(Fault(tool="city_weather", mode="timeout"),))))
+    assert hung.termination.reason == "timeout" and not _hung_threads()
+
+
+def _hung_threads():
+    frames = sys._current_frames()
+    return [t.name for t in threading.enumerate() if t.ident in frames
+            and any(f.name == "injected" for f in traceback.extract_stack(frames[t.ident]))]

@@ -4,7 +4,7 @@ A target is a `Crew`, or a `@CrewBase` class (or instance) of a CrewAI project: 
 method builds the crew, as `crewai run` does. Modules: `extract` (the static walk: agents,
 tasks and their context, the process and its manager, delegation, tools), `bridge` (masfuzz's
 model as a CrewAI `BaseLLM`), `run` (one scenario on `Crew.kickoff`, recorded by the bridge and
-CrewAI's tool-call hooks, with tool faults and stubs). CrewAI is imported only when a target
+CrewAI's tool-call hooks, with tool faults and stubs), `mutate` (workflow mutants for one run). CrewAI is imported only when a target
 uses it; it needs an environment of its own (`make crewai`).
 """
 
@@ -65,26 +65,33 @@ class CrewAIAdapter(WalkingAdapter):
     def accepts(cls, obj: Any) -> bool:
         from crewai import Crew
 
-        return isinstance(obj, Crew) or _is_crew_project(obj)
+        from masfuzz.adapters.crewai.flow import is_flow
+
+        return isinstance(obj, Crew) or _is_crew_project(obj) or is_flow(obj)
 
     def prepare(self, obj: Any) -> None:
+        from masfuzz.adapters.crewai.flow import is_flow
         from masfuzz.adapters.crewai.run import quiet
 
         quiet()
+        if is_flow(obj):  # every Flow() makes a Memory, whose storage import takes seconds
+            import crewai.memory.storage.lancedb_storage  # noqa: F401
 
     def extract(self, obj: Any, *, target: str = "") -> WorkflowSpec:
         from masfuzz.adapters.crewai.extract import extract
+        from masfuzz.adapters.crewai.flow import extract_flow, is_flow
         from masfuzz.adapters.crewai.run import quiet
 
         quiet()
-        spec, w = extract(crew_of(obj), target=target)
+        spec, w = extract_flow(obj, target=target) if is_flow(obj) else extract(crew_of(obj), target=target)
         self.keep_walk(obj, w)
         return spec
 
     def fresh_walk(self, obj: Any, spec: WorkflowSpec) -> Any:
         from masfuzz.adapters.crewai.extract import walk
+        from masfuzz.adapters.crewai.flow import is_flow, walk_flow
 
-        return walk(crew_of(obj))
+        return walk_flow(obj) if is_flow(obj) else walk(crew_of(obj))
 
     def model_places(self, obj: Any, spec: WorkflowSpec) -> dict[str, list[str]]:
         """Every agent has a model in CrewAI (its own `llm`, or CrewAI's default)."""
@@ -93,11 +100,32 @@ class CrewAIAdapter(WalkingAdapter):
         return {a.id: ["Crew.manager_llm" if a.id == slug(MANAGER_ROLE) else self.model_setting]
                 for a in spec.agents}
 
+    @property
+    def mutation_operators(self) -> frozenset[str]:
+        from masfuzz.adapters.crewai.mutate import OPERATORS
+
+        return OPERATORS
+
+    def mutation_problem(self, obj: Any, spec: WorkflowSpec, mutation: Any) -> str | None:
+        from masfuzz.adapters.crewai.mutate import problem
+
+        from masfuzz.adapters.crewai.flow import FlowWalk
+
+        w = self.walk_of(obj, spec)
+        if isinstance(w, FlowWalk):
+            return "not applicable on a CrewAI Flow (its crews are made inside its methods)"
+        return problem(w, mutation)
+
     async def run(self, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
         from masfuzz.adapters.crewai.run import run_scenario
         from masfuzz.llm.settings import sut_client
 
+        from masfuzz.adapters.crewai.flow import FlowWalk
+        from masfuzz.adapters.crewai.run import run_flow
+
         w = self.walk_of(obj, spec)
+        if isinstance(w, FlowWalk):
+            return await run_flow(w, spec, scenario, sut_client)
         return await run_scenario(w.crew, w, spec, scenario, sut_client)
 
 
@@ -110,8 +138,9 @@ def tools_of(obj: Any, notes: list[str]) -> list[Any]:
     """Tool fuzzing's hook: the CrewAI tools of the crew's agents and tasks, as `inspect`
     counts them (tool fuzzing calls a CrewAI tool through its own methods)."""
     from masfuzz.adapters.crewai.extract import walk
+    from masfuzz.adapters.crewai.flow import is_flow, walk_flow
 
-    w = walk(crew_of(obj))
+    w = walk_flow(obj) if is_flow(obj) else walk(crew_of(obj))
     notes.extend(w.notes)
     out, seen = [], set()
     for edge in w.tools:

@@ -20,6 +20,7 @@ import sys
 from typing import Any
 
 from masfuzz.adapters.crewai.extract import DELEGATION_TOOLS
+from masfuzz.adapters.faults import RunEnded
 from masfuzz.errors import ModelError
 from masfuzz.llm.types import ChatMessage, ChatReply, ChatRequest, ToolCallRequest, ToolDef
 
@@ -44,6 +45,9 @@ def bridge_class() -> Any:
         extra_tools: dict[str, Any] = {}  # agent id -> restricted-tool probes offered to it
         loop: Any = None  # the run's event loop
         roles: dict[str, str] = {}  # agent id -> its CrewAI role (whom a delegation tool names)
+        ended: Any = None  # threading.Event: the run's time is up, no call is answered
+        dropped: Any = frozenset()  # (agent, coworker) pairs a mutant took away
+        redirect: dict[Any, str] = {}  # (agent, coworker) -> the coworker a mutant sends it to
 
         def supports_function_calling(self) -> bool:
             # CrewAI's converter (a task's output_json / output_pydantic) asks this too, and on
@@ -69,22 +73,28 @@ def bridge_class() -> Any:
         def call(self, messages: Any, tools: Any = None, callbacks: Any = None,
                  available_functions: Any = None, from_task: Any = None, from_agent: Any = None,
                  response_model: Any = None, **_: Any) -> Any:
+            if self.ended.is_set():  # an abandoned thread of a run that timed out: unwind it
+                raise RunEnded("the run ended (its time limit) before this model call")
             agent = self.agent_of(from_agent)
             converter = _converter(sys._getframe(1))
             # the converter's call asks for JSON of the task's output model: said as its schema
             wanted = response_model or getattr(converter, "model", None)
             request = chat_request(agent, messages, tools, self.extra_tools.get(agent, ()),
                                    temperature=self.temperature, response_model=wanted,
-                                   roles=self.roles)
+                                   roles={i: r for i, r in self.roles.items()
+                                          if (agent, i) not in self.dropped})
             model_string = self.scenario.model_for(agent)
             if not model_string:
                 raise ModelError(f"no model for agent {agent!r}: give --sut-model")
             reply: ChatReply = asyncio.run_coroutine_threadsafe(
                 self.clients(model_string).complete(request), self.loop).result()
+            if self.ended.is_set():
+                raise RunEnded("the run ended (its time limit) during this model call")
             self.on_reply(agent, request, reply, from_task)
             if reply.tool_calls:
                 task = next((m.content or "" for m in request.messages if m.role == "user"), "")
-                calls = [crewai_call(c.name, dict(c.arguments), request.tools, task)
+                sent = {b: self.roles[c] for (a, b), c in self.redirect.items() if a == agent}
+                calls = [crewai_call(c.name, dict(c.arguments), request.tools, task, sent)
                          for c in reply.tool_calls]
                 return [{"id": c.id or f"call_{i}", "type": "function",
                          "function": {"name": name, "arguments": json.dumps(args)}}
@@ -165,14 +175,15 @@ def _delegation_tools(name: str, description: str, params: dict[str, Any],
 
 
 def crewai_call(name: str, args: dict[str, Any], offered: tuple[ToolDef, ...],
-                task: str) -> tuple[str, dict[str, Any]]:
+                task: str, redirect: dict[str, str] | None = None) -> tuple[str, dict[str, Any]]:
     """A tool call of masfuzz's model as CrewAI takes it: `delegate_work_to_<agent>` is CrewAI's
     `delegate_work_to_coworker` naming the agent's role (a hand-over that says no more hands
-    over the agent's own task)."""
+    over the agent's own task), or the role `redirect` gives that agent (a mutant's)."""
     for tool in offered:
         if tool.name == name and tool.handoff_to is not None:
             verb = name.removesuffix(f"_{tool.handoff_to}")
-            role = tool.description.rsplit("Coworker: ", 1)[-1].removesuffix(".")
+            role = (redirect or {}).get(tool.handoff_to) or \
+                tool.description.rsplit("Coworker: ", 1)[-1].removesuffix(".")
             key = "question" if verb.startswith("ask") else "task"
             return f"{verb}_coworker", {key: task, "context": "", **args, "coworker": role}
     return name, args

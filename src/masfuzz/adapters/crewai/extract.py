@@ -20,7 +20,7 @@ The walk reads what `Crew.kickoff` itself follows:
   `sanitize_tool_name`: "Add numbers" is `add_numbers`), with their `args_schema`.
 
 Restricted edges are closed-world over the agents (every agent x workflow tool pair it does not
-have). A `Flow` starts its crews inside its methods at run time: not walked (a note).
+have). A `Flow`, which starts its crews inside its methods, is walked by `flow`.
 """
 
 from __future__ import annotations
@@ -105,11 +105,11 @@ def walk(crew: Any) -> Walk:
     for agent in w.agents:
         seen: set[str] = set()
         for tool in list(getattr(agent, "tools", None) or ()):
-            _add_tool(w, agent, tool, seen)
+            add_tool(w, agent, tool, seen)
     for task in crew.tasks:
         seen = {e.name for e in w.tools if e.owner is task.agent}
         for tool in list(task.tools or ()) if task.agent is not None else ():
-            _add_tool(w, task.agent, tool, seen)
+            add_tool(w, task.agent, tool, seen)
     if w.manager is not None:
         w.delegations += [DelegationEdge(w.manager, a, "delegate", "Delegate work to coworker")
                           for a in members if a is not w.manager]
@@ -136,7 +136,7 @@ def walk(crew: Any) -> Walk:
     return w
 
 
-def _add_tool(w: Walk, owner: Any, tool: Any, seen: set[str]) -> None:
+def add_tool(w: Walk, owner: Any, tool: Any, seen: set[str]) -> None:
     name = tool_name(tool)
     if name in DELEGATION_TOOLS or name in seen:
         return
@@ -168,22 +168,27 @@ def instructions(agent: Any) -> str:
 
 def extract(crew: Any, *, target: str = "") -> tuple[WorkflowSpec, Walk]:
     w = walk(crew)
-    tools, allow, delegations = spec_edges(w, _source)
     entry = w.manager if w.manager is not None else next(
         (t.agent for t in crew.tasks if t.agent is not None), w.agents[0] if w.agents else None)
-    spec = WorkflowSpec(
+    return spec_of(w, entry, "orchestrated" if w.manager is not None else "fixed_order",
+                   _termination(crew, w), target), w
+
+
+def spec_of(w: Walk, entry: Any, pattern: str, termination: tuple[str, ...],
+            target: str) -> WorkflowSpec:
+    """The spec of a walk (a crew's, or a flow's and its crews'), its entry agent `entry`."""
+    tools, allow, delegations = spec_edges(w, _source)
+    return WorkflowSpec(
         system=SystemInfo(id=_system_id(target), entry_agent=w.id_of(entry) if entry else "",
-                          framework=FRAMEWORK,
-                          pattern="orchestrated" if w.manager is not None else "fixed_order"),
+                          framework=FRAMEWORK, pattern=pattern),  # type: ignore[arg-type]
         agents=tuple(_agent_spec(a, w) for a in w.agents),
         tools=tuple(tools.values()),
         permissions=Permissions(allow=tuple(allow), restrict=tuple(
             (w.id_of(a), t) for a in w.agents for t in tools if (w.id_of(a), t) not in allow)),
         delegations=tuple(delegations),
-        termination=Termination(conditions=_termination(crew, w)),
+        termination=Termination(conditions=termination),
         notes=tuple(dict.fromkeys(w.notes)),
     )
-    return spec, w
 
 
 def _agent_spec(agent: Any, w: Walk) -> AgentSpec:
@@ -200,11 +205,15 @@ def _agent_spec(agent: Any, w: Walk) -> AgentSpec:
 
 def _termination(crew: Any, w: Walk) -> tuple[str, ...]:
     out = ["every task done" if w.manager is None else "the manager's every task done"]
-    out += [f"{w.id_of(a)}: max_iter={a.max_iter}" for a in w.agents
-            if getattr(a, "max_iter", None)]
+    out += iteration_bounds(w)
     if crew.max_rpm:
         out.append(f"max_rpm={crew.max_rpm}")
     return tuple(out)
+
+
+def iteration_bounds(w: Walk) -> list[str]:
+    """Each agent's stop bound: CrewAI forces its answer after `max_iter` iterations of a task."""
+    return [f"{w.id_of(a)}: max_iter={a.max_iter}" for a in w.agents if getattr(a, "max_iter", None)]
 
 
 def _source(tool: Any) -> SourceLocation | None:
