@@ -36,7 +36,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "escape_app.py"
 # the corpus's probes that try to leave (not those about a tool call's own limits and state)
 PROBES = ("write_bound", "remount_root", "proc_root", "host_proc", "nsenter", "unix_libc", "tcp_libc",
           "secrets", "home_files", "store_fds", "ptrace", "namespaces", "kill_host", "kernel", "survivors",
-          "model_proxy", "own_memory")
+          "model_proxy", "own_memory", "forge_trace")
 # the probes of the system's resource limits, under small ones (the CPU spin, which ends its run,
 # apart)
 RESOURCES = ("rlimit_raise", "disk_fill", "fork_bomb")
@@ -123,6 +123,14 @@ def test_the_escape_corpus_through_an_agents_tool_is_held_under_exec(arena, cli,
     db.close()
     assert not any(s in r for r in outcomes.values() for s in config["secrets"] + planted)
     assert planted[2] not in out  # masfuzz's key (the input carries the config's, not this one)
+    _forgeries_dropped(out)
+
+
+def _forgeries_dropped(out: str) -> None:
+    """`forge_trace`'s lines reached masfuzz's channel with the worker and were dropped, unsealed
+    (`masfuzz.exec.frames`): the trace is the run's (`_held`), the forged output nowhere."""
+    assert "FORGED-BY-THE-TOOL" not in out
+    assert json.loads(out)["meta"]["channel_forged"]["lines"] >= 4
 
 
 @UNPRIVILEGED
