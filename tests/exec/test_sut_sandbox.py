@@ -39,7 +39,7 @@ PROBES = ("write_bound", "remount_root", "proc_root", "host_proc", "nsenter", "u
           "model_proxy", "own_memory", "forge_trace")
 # the probes of the system's resource limits, under small ones (the CPU spin, which ends its run,
 # apart)
-RESOURCES = ("rlimit_raise", "disk_fill", "fork_bomb")
+RESOURCES = ("rlimit_raise", "native_alloc", "disk_fill", "fork_bomb")  # numpy before the fork bomb takes its threads
 LIMITS = ("--sandbox-memory", "256", "--sandbox-processes", "64", "--sandbox-disk", "32", "--sandbox-cpu", "2")
 
 
@@ -202,6 +202,7 @@ def _within_limits(outcomes: dict[str, str]) -> None:
     for probe, result in outcomes.items():
         print(f"{probe:14} {result[:150]!r}")
     assert outcomes["rlimit_raise"] == "nothing"  # no limit raised, no 3 GB allocated
+    assert outcomes["native_alloc"] == "nothing"  # nor by numpy, malloc or mmap, and the run went on
     written = outcomes["disk_fill"]
     assert written.startswith("wrote ") and 0 < int(written.split()[1]) <= 32, written
     forked = int(outcomes["fork_bomb"].split()[-1])
@@ -274,7 +275,8 @@ def test_a_target_named_from_outside_its_project_is_found(cli, tmp_path, monkeyp
 
 
 def test_a_limit_hit_is_the_settings_finding(cli, monkeypatch):
-    """A tiny app whose tools need more than tiny limits give: 512 MB (--sandbox-memory 256),
+    """A tiny app whose tools need more than tiny limits give: 512 MB from numpy and from Python
+    (--sandbox-memory 256),
     200 processes (--sandbox-processes 64), a 64 MB file (--sandbox-disk 32), 8 helpers of 64
     MB (--sandbox-memory again, all together, where a memory cgroup can be made), then a spin that
     the CPU limit ends (--sandbox-cpu 2). Each finding the hits make names the limit and the
@@ -282,7 +284,7 @@ def test_a_limit_hit_is_the_settings_finding(cli, monkeypatch):
     timeout naming --sandbox-cpu."""
     monkeypatch.chdir(ROOT)
     app = "tests/exec/fixtures/limits_app.py"
-    code, out, err = cli("exec", f"{app}:heavy", "--input", "herd,hog,spawn,fill,spin", "--sut-model",
+    code, out, err = cli("exec", f"{app}:heavy", "--input", "native,herd,hog,spawn,fill,spin", "--sut-model",
                          f"scripted/{app}:policy", *LIMITS, "--timeout", "120", "--no-cache",
                          "--format", "json", "--failures", "--fail-on", "any")
     assert code == 0, err  # the gate counts no finding of the settings'
@@ -311,6 +313,8 @@ def test_a_limit_hit_is_the_settings_finding(cli, monkeypatch):
         print(f["detector"], f["attribution"], f["because"][:80])
     assert {t: f["attribution"] for t, f in by_tool.items()} == dict.fromkeys(by_tool, "settings"), by_tool
     assert "spin" in by_tool and by_tool["spin"]["because"].startswith("hit --sandbox-cpu 2 "), by_tool
+    # numpy's array refused in native code: the call's error, the memory limit's finding
+    assert by_tool["native"]["because"].startswith("hit --sandbox-memory 256 "), by_tool
     assert all(f["severity"] == "info" for f in data["failures"])
 
 
@@ -390,3 +394,42 @@ def test_a_worker_forked_from_a_template_that_imported_such_a_target_runs_sandbo
                           timeout=300, env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])})
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.splitlines()[-1])["reason"] == "completed", done.stdout
+
+
+MCP_APP = '''
+import sys
+
+from agents import Agent
+from agents.mcp import MCPServerStdio
+
+adder = MCPServerStdio(name="adder", params={{"command": sys.executable, "args": [{server!r}]}})
+agent = Agent(name="Counter", instructions="Add the numbers.", mcp_servers=[adder])
+
+
+def policy(request):
+    from masfuzz.llm.scripted import call, say, tool_results
+
+    done = tool_results(request)
+    return say(f"sum: {{done[0].content}}") if done else call("add", a=2, b=3)
+'''
+
+
+def test_an_agents_mcp_server_outside_the_project_starts_in_the_sandbox(cli, tmp_path, monkeypatch):
+    """An Agents SDK agent whose MCP server (stdio) is a script outside the app's project: the
+    sandbox shows what the server's command needs, read-only (`sandbox.programs_of`), and the
+    server starts inside it, as the app's own process would start it; before, every run failed
+    on the SDK's "Server not initialized"."""
+    servers, project = tmp_path / "servers", tmp_path / "app"
+    servers.mkdir()
+    project.mkdir()
+    shutil.copy(Path(__file__).parents[1] / "toolfuzz" / "mcp_server.py", servers / "server.py")
+    (project / "pyproject.toml").write_text("")
+    (project / "app.py").write_text(MCP_APP.format(server=str(servers / "server.py")))
+    monkeypatch.chdir(project)
+    code, out, err = cli("exec", "app.py:agent", "--input", "add", "--sut-model", "scripted/app.py:policy",
+                         "--timeout", "120", "--no-cache", "--format", "json")
+    assert code == 0, err
+    events = json.loads(out)["events"]
+    results = [e["payload"] for e in events if e["type"] == "tool_result"]
+    assert len(results) == 1 and "5" in results[0], events
+    assert events[-1]["reason"] == "completed", events[-1]

@@ -14,7 +14,7 @@ import sys
 PROBES = ("remount_root", "proc_root", "host_proc", "nsenter", "unix_libc", "tcp_libc",
           "rlimit_raise", "fork_bomb", "store_fds", "state_set", "state_check", "secrets",
           "disk_fill", "survivors", "ptrace", "namespaces", "kill_host", "forge_answer",
-          "write_bound", "kernel", "own_memory")
+          "write_bound", "kernel", "own_memory", "native_alloc")
 
 
 def escape(probe: str, config: str) -> str:
@@ -107,6 +107,29 @@ def escape(probe: str, config: str) -> str:
             block = bytearray(3 * 2**30)
             got.append(f"allocated {len(block) >> 20} MB")
         except MemoryError:
+            pass
+    elif probe == "native_alloc":  # 3 GB asked of native code: numpy, the C library, mmap
+        size = 3 * 2**30
+        try:
+            import numpy
+
+            got.append(f"numpy allocated {numpy.ones(size, dtype=numpy.uint8).nbytes >> 20} MB")
+        except ImportError:
+            pass
+        except MemoryError:  # numpy's own (_ArrayMemoryError) is one
+            pass
+        libc.malloc.restype = ctypes.c_void_p
+        block = libc.malloc(ctypes.c_size_t(size))
+        if block:  # the C library was given it: touch every page, as native code would
+            ctypes.memset(block, 1, size)
+            got.append(f"malloc gave and touched {size >> 20} MB")
+        import mmap
+
+        try:
+            mapped = mmap.mmap(-1, size)
+            mapped[::4096] = b"\1" * (size // 4096)
+            got.append(f"mmap gave and touched {size >> 20} MB")
+        except (OSError, MemoryError):
             pass
     elif probe == "fork_bomb":
         started = 0

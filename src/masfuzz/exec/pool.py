@@ -39,7 +39,8 @@ from masfuzz.errors import MasfuzzError, TargetError
 from masfuzz.exec import cgroup, frames
 from masfuzz.exec.base import Executor
 from masfuzz.exec.request import ExecutionRequest
-from masfuzz.exec.sandbox import PLAN_ENV, Plan, check, died_of, discard, hit, model_refused, plan_for
+from masfuzz.exec.sandbox import (PLAN_ENV, Plan, check, died_of, discard, hit, model_refused, plan_for,
+                                   programs_of)
 from masfuzz.exec.template import ForkedProcess, Template
 from masfuzz.llm import proxy
 from masfuzz.llm.client import SLOTS_ENV
@@ -187,7 +188,13 @@ class PoolExecutor(Executor):
 
     def _plan(self, request: ExecutionRequest) -> Plan | None:
         """The sandbox of a new worker for `request`'s target (None: --unsafe-no-sandbox)."""
-        return plan_for(self.sandbox, request.target.ref) if self.sandbox.enabled else None
+        if not self.sandbox.enabled:
+            return None
+        # the target is open in this process already (for its spec; not in a Ray actor, which
+        # opens nothing of the app outside its workers): its agents' MCP servers start in the
+        # sandbox from what they need, shown read-only
+        opened = request.target.opened()
+        return plan_for(self.sandbox, request.target.ref, programs_of(opened) if opened else ())
 
     async def _forks(self) -> Template | None:
         """The template workers are forked from: started on first use, on this event loop, with

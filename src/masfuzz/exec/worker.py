@@ -219,6 +219,7 @@ def serve(channel: Channel, lines: Iterable[str], *, apart: bool = False) -> int
             _prepare(system)
         if fresh:
             sandbox.settled()
+            sandbox.limit_memory()
         channel.send({"ready": True, "system_id": system.spec.system.id,
                       "framework": system.spec.system.framework})
         exited = _apart(lines, lambda: _serve_one(channel, request, system), channel.key) if apart \
