@@ -424,12 +424,30 @@ def test_an_agents_mcp_server_outside_the_project_starts_in_the_sandbox(cli, tmp
     project.mkdir()
     shutil.copy(Path(__file__).parents[1] / "toolfuzz" / "mcp_server.py", servers / "server.py")
     (project / "pyproject.toml").write_text("")
-    (project / "app.py").write_text(MCP_APP.format(server=str(servers / "server.py")))
+    (project / "mcp_app.py").write_text(MCP_APP.format(server=str(servers / "server.py")))
     monkeypatch.chdir(project)
-    code, out, err = cli("exec", "app.py:agent", "--input", "add", "--sut-model", "scripted/app.py:policy",
+    code, out, err = cli("exec", "mcp_app.py:agent", "--input", "add", "--sut-model", "scripted/mcp_app.py:policy",
                          "--timeout", "120", "--no-cache", "--format", "json")
     assert code == 0, err
     events = json.loads(out)["events"]
     results = [e["payload"] for e in events if e["type"] == "tool_result"]
     assert len(results) == 1 and "5" in results[0], events
     assert events[-1]["reason"] == "completed", events[-1]
+
+
+def test_a_folder_a_server_is_given_is_shown_with_its_dot_files_but_not_the_project(tmp_path):
+    """A repository an agent's git server is given is shown with its .git (what the server
+    reads); the project's dot-files stay hidden even when a server is given the project."""
+    from masfuzz.exec.sandbox import SandboxSettings, discard, plan_for
+
+    project, repo = tmp_path / "app", tmp_path / "repo"
+    (project / "pkg").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("")
+    (project / "app.py").write_text("")
+    repo.mkdir()
+    plan = plan_for(SandboxSettings(), f"{project}/app.py:agent", (str(repo), str(project), str(project / "pkg")))
+    try:
+        assert str(repo) in plan.whole and str(project) not in plan.whole  # pkg: as if it were not named
+        assert str(repo) in plan.code
+    finally:
+        discard(plan)

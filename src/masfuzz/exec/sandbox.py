@@ -166,6 +166,9 @@ class Plan:
     # the target's file as named -> its real path (`masfuzz.loader.REAL_PATHS`)
     real_paths: tuple[tuple[str, str], ...] = ()
     cgroup: str = ""  # the memory cgroup the worker enters (`masfuzz.exec.cgroup`; "": none here)
+    # folders the agents' programs are given (`programs_of`), shown with their dot-files (a
+    # repository's .git is what a git server reads), unless one holds a project of the target's
+    whole: tuple[str, ...] = ()
 
     def to_env(self) -> str:
         return json.dumps(asdict(self))
@@ -195,7 +198,8 @@ def plan_for(settings: SandboxSettings, target_ref: str, programs: tuple[str, ..
                 settings.pass_env, tuple(os.path.realpath(p) for p in settings.hidden), os.getcwd(),
                 settings.limits, _real_paths(target_ref, cwd),
                 # the scratch tmpfs's pages are charged to the cgroup too: they are --sandbox-disk's
-                cgroup.create(settings.limits.memory_mb + settings.limits.disk_mb) or "")
+                cgroup.create(settings.limits.memory_mb + settings.limits.disk_mb) or "",
+                tuple(os.path.realpath(p) for p in programs if not any(_holds(p, q) for q in projects)))
 
 
 def programs_of(system: Any) -> tuple[str, ...]:
@@ -772,6 +776,6 @@ def _hidden(plan: Plan, own: list[str]) -> list[str]:
     # never the Python that runs the worker: a project's own virtual environment is a dot-folder
     # at its top (`.venv`), and hiding it would hide every installed package
     needed = {os.path.realpath(p) for p in (sys.prefix, sys.exec_prefix, *sys.path) if p}
-    names = [h for h in hidden_names(own)
+    names = [h for h in hidden_names(f for f in own if f not in plan.whole)
              if not any(n == os.path.realpath(h) or n.startswith(os.path.realpath(h) + os.sep) for n in needed)]
     return names + [p for p in kept if os.path.exists(p)]
