@@ -14,7 +14,8 @@ import sys
 PROBES = ("remount_root", "proc_root", "host_proc", "nsenter", "unix_libc", "tcp_libc",
           "rlimit_raise", "fork_bomb", "store_fds", "state_set", "state_check", "secrets",
           "disk_fill", "survivors", "ptrace", "namespaces", "kill_host", "forge_answer",
-          "write_bound", "kernel", "own_memory", "native_alloc")
+          "write_bound", "kernel", "own_memory", "native_alloc", "forge_outcome",
+          "forge_sealed")
 
 
 def escape(probe: str, config: str) -> str:
@@ -325,6 +326,27 @@ def escape(probe: str, config: str) -> str:
         import time
 
         time.sleep(1)  # for masfuzz to answer, were it to
+    elif probe in ("forge_outcome", "forge_sealed"):
+        # the call's outcome, forged: an "ok" of the tool's making, framed as the outcome pipe
+        # once was (its length, then JSON: forge_outcome) or as a sealed line with a made-up
+        # seal (forge_sealed), on every descriptor and each /proc/self/fd entry, then the call's
+        # process ends at once. Were one taken, the call would be "ok" with FORGED as its
+        # result, not a crash.
+        fake = json.dumps({"status": "ok", "result": "FORGED-BY-THE-TOOL"}).encode()
+        data = len(fake).to_bytes(8, "big") + fake if probe == "forge_outcome" else b"\x1e" + b"0" * 32 + fake + b"\n"
+        for fd in range(0, 1024):
+            try:
+                os.fstat(fd)
+                os.write(fd, data)
+            except OSError:
+                continue
+        for name in os.listdir("/proc/self/fd"):
+            try:
+                with open(f"/proc/self/fd/{name}", "wb") as fh:
+                    fh.write(data)
+            except OSError:
+                continue
+        os._exit(0)
     elif probe == "forge_trace":  # not in PROBES: the SUT's corpus, whose worker answers masfuzz
         # masfuzz's worker protocol, forged: a ready note and a finished trace of the tool's
         # making (for this run, and ahead of time for the next one), as plain lines, as a frame

@@ -47,8 +47,8 @@ class Opener:
     that is not (the system's writing) is counted and dropped, and a late line of the request
     before (sealed with the key before) dropped silently."""
 
-    def __init__(self) -> None:
-        self.key = self.previous = b""
+    def __init__(self, key: bytes = b"") -> None:
+        self.key, self.previous = key, b""
         self.forged = 0
         self.first_forged = ""
 
@@ -86,3 +86,13 @@ class Opener:
 
 
 FORGED = "channel_forged"  # trace.meta: the lines an `Opener` dropped
+
+
+def last_sealed(key: bytes, data: bytes) -> bytes | None:
+    """The payload of the last line of `data` (JSON lines) sealed with `key`; None when none is:
+    what else a pipe holds, before or after it, its other writers wrote."""
+    opener = Opener(key)
+    for line in reversed(data.split(b"\n")):
+        if line and (payload := opener.open(line + b"\n")):
+            return payload
+    return None

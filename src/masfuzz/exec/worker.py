@@ -364,8 +364,7 @@ def _told(pid: int, fd: int, key: bytes) -> bytes:
     apart from the pipe, which a process it forked may hold open."""
     from masfuzz.exec.frames import Opener
 
-    opener = Opener()
-    opener.key = key
+    opener = Opener(key)
     said = b""
     try:
         ended = os.pidfd_open(pid)
