@@ -40,6 +40,21 @@ def escape(probe: str, config: str) -> str:
         except OSError:
             pass
 
+    def write_everywhere(data: bytes) -> None:
+        """`data` on every open descriptor, then on each reopened through /proc/self/fd."""
+        for fd in range(0, 1024):
+            try:
+                os.fstat(fd)
+                os.write(fd, data)
+            except OSError:
+                continue
+        for name in os.listdir("/proc/self/fd"):
+            try:
+                with open(f"/proc/self/fd/{name}", "wb") as fh:
+                    fh.write(data)
+            except OSError:
+                continue
+
     if probe == "remount_root":
         libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_void_p]
         if libc.mount(None, b"/", None, 32 | 4096, None) == 0:  # MS_REMOUNT | MS_BIND: writable again
@@ -334,18 +349,7 @@ def escape(probe: str, config: str) -> str:
         # result, not a crash.
         fake = json.dumps({"status": "ok", "result": "FORGED-BY-THE-TOOL"}).encode()
         data = len(fake).to_bytes(8, "big") + fake if probe == "forge_outcome" else b"\x1e" + b"0" * 32 + fake + b"\n"
-        for fd in range(0, 1024):
-            try:
-                os.fstat(fd)
-                os.write(fd, data)
-            except OSError:
-                continue
-        for name in os.listdir("/proc/self/fd"):
-            try:
-                with open(f"/proc/self/fd/{name}", "wb") as fh:
-                    fh.write(data)
-            except OSError:
-                continue
+        write_everywhere(data)
         os._exit(0)
     elif probe == "forge_trace":  # not in PROBES: the SUT's corpus, whose worker answers masfuzz
         # masfuzz's worker protocol, forged: a ready note and a finished trace of the tool's
@@ -364,18 +368,7 @@ def escape(probe: str, config: str) -> str:
         print(data.decode(), flush=True)
         sys.stderr.write(data.decode())
         sys.stderr.flush()
-        for fd in range(0, 1024):
-            try:
-                os.fstat(fd)
-                os.write(fd, data)
-            except OSError:
-                continue
-        for name in os.listdir("/proc/self/fd"):
-            try:
-                with open(f"/proc/self/fd/{name}", "wb") as fh:
-                    fh.write(data)
-            except OSError:
-                continue
+        write_everywhere(data)
         import tempfile
 
         with tempfile.NamedTemporaryFile(suffix=".txt", delete=False) as fh:
