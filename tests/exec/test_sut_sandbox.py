@@ -404,13 +404,6 @@ from agents.mcp import MCPServerStdio
 
 adder = MCPServerStdio(name="adder", params={{"command": sys.executable, "args": [{server!r}]}})
 agent = Agent(name="Counter", instructions="Add the numbers.", mcp_servers=[adder])
-
-
-def policy(request):
-    from masfuzz.llm.scripted import call, say, tool_results
-
-    done = tool_results(request)
-    return say(f"sum: {{done[0].content}}") if done else call("add", a=2, b=3)
 '''
 
 
@@ -418,15 +411,23 @@ def test_an_agents_mcp_server_outside_the_project_starts_in_the_sandbox(cli, tmp
     """An Agents SDK agent whose MCP server (stdio) is a script outside the app's project: the
     sandbox shows what the server's command needs, read-only (`sandbox.programs_of`), and the
     server starts inside it, as the app's own process would start it; before, every run failed
-    on the SDK's "Server not initialized"."""
-    servers, project = tmp_path / "servers", tmp_path / "app"
-    servers.mkdir()
-    project.mkdir()
+    on the SDK's "Server not initialized". Its scripted policy is in a folder the sandbox neither
+    shows nor binds (a --bind folder is beside it): masfuzz runs it outside, as it makes every
+    model call of the system's (the model proxy)."""
+    servers, project, policies, data = (tmp_path / name for name in ("servers", "app", "policies", "data"))
+    for folder in (servers, project, policies, data):
+        folder.mkdir()
+    data.chmod(0o777)
     shutil.copy(Path(__file__).parents[1] / "toolfuzz" / "mcp_server.py", servers / "server.py")
     (project / "pyproject.toml").write_text("")
     (project / "mcp_app.py").write_text(MCP_APP.format(server=str(servers / "server.py")))
+    (policies / "mcp_policy.py").write_text(
+        "from masfuzz.llm.scripted import call, say, tool_results\n\n\n"
+        "def policy(request):\n    done = tool_results(request)\n"
+        "    return say(f'sum: {done[0].content}') if done else call('add', a=2, b=3)\n")
     monkeypatch.chdir(project)
-    code, out, err = cli("exec", "mcp_app.py:agent", "--input", "add", "--sut-model", "scripted/mcp_app.py:policy",
+    code, out, err = cli("exec", "mcp_app.py:agent", "--input", "add", "--sut-model",
+                         f"scripted/{policies}/mcp_policy.py:policy", "--bind", str(data),
                          "--timeout", "120", "--no-cache", "--format", "json")
     assert code == 0, err
     events = json.loads(out)["events"]
