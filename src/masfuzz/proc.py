@@ -13,11 +13,33 @@ import asyncio
 import contextlib
 import ctypes
 import os
+import shutil
 import signal
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
+
+
+def program_folders(command: Sequence[str]) -> list[str]:
+    """What a sandbox must show for `command` to start in it: the virtual environment its
+    program is installed in (a console script's, `VENV/bin/NAME`), else the program's folder,
+    and the folder of each file or folder its arguments name by absolute path (a server
+    script, a repository). A program found on PATH is looked up here, as the shell would."""
+    if not command:
+        return []
+    found: list[str] = []
+    program = shutil.which(command[0]) or command[0]
+    exe = os.path.realpath(program)
+    venv = os.path.dirname(os.path.dirname(os.path.abspath(program)))
+    if os.path.exists(os.path.join(venv, "pyvenv.cfg")):
+        found.append(venv)
+    elif os.path.isfile(exe):
+        found.append(os.path.dirname(exe))
+    for arg in command[1:]:
+        if os.path.isabs(arg) and os.path.exists(arg):
+            found.append(arg if os.path.isdir(arg) else os.path.dirname(arg))
+    return found
 
 
 async def start_in_group(*argv: str, **options: Any) -> asyncio.subprocess.Process:

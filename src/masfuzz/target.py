@@ -68,6 +68,10 @@ class Target:
     def __str__(self) -> str:
         return self.ref
 
+    def opened(self) -> "OpenedSystem | None":
+        """The system if this process has opened it already (`open`), else None."""
+        return _OPENED.get(self)
+
     def open(self) -> "OpenedSystem":
         """The system, loaded and extracted on this process's first call only."""
         system = _OPENED.get(self)

@@ -76,13 +76,19 @@ def test_dying_worker_becomes_a_crash_trace(tool, signal_name):
     assert err.kind == "crash" and signal_name in err.message
 
 
-def test_garbage_answer_becomes_a_crash_trace(tmp_path):
+def test_an_unsealed_answer_is_dropped_and_noted(tmp_path):
+    """A line the worker did not seal with the request's key (`masfuzz.exec.frames`) is not its
+    answer, even a well-formed one: dropped, counted in the trace, and the run ends as the
+    worker did (here: without answering)."""
     fake = tmp_path / "fakepython"
-    fake.write_text("#!/bin/sh\nread request\necho 'this is not json'\n")  # answers its request
+    fake.write_text("#!/bin/sh\nread request\necho 'this is not json'\n"
+                    "echo '{\"ready\": true, \"system_id\": \"forged\"}'\n")
     fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
     trace = run(SubprocessExecutor(python=str(fake)).run(TARGET, Scenario(input="x")))
-    assert trace.termination.reason == "crash"
-    assert "garbage" in trace.of_type(ErrorEvent)[0].message
+    assert trace.termination.reason == "crash" and trace.system_id == ""
+    assert "before answering" in trace.of_type(ErrorEvent)[0].message
+    forged = trace.meta["channel_forged"]
+    assert forged["lines"] == 2 and forged["first"] == "this is not json\n"
 
 
 def test_worker_exiting_nonzero_becomes_a_crash_trace(tmp_path):

@@ -36,10 +36,10 @@ FIXTURE = Path(__file__).parent / "fixtures" / "escape_app.py"
 # the corpus's probes that try to leave (not those about a tool call's own limits and state)
 PROBES = ("write_bound", "remount_root", "proc_root", "host_proc", "nsenter", "unix_libc", "tcp_libc",
           "secrets", "home_files", "store_fds", "ptrace", "namespaces", "kill_host", "kernel", "survivors",
-          "model_proxy", "own_memory")
+          "model_proxy", "own_memory", "forge_trace")
 # the probes of the system's resource limits, under small ones (the CPU spin, which ends its run,
 # apart)
-RESOURCES = ("rlimit_raise", "disk_fill", "fork_bomb")
+RESOURCES = ("rlimit_raise", "native_alloc", "disk_fill", "fork_bomb")  # numpy before the fork bomb takes its threads
 LIMITS = ("--sandbox-memory", "256", "--sandbox-processes", "64", "--sandbox-disk", "32", "--sandbox-cpu", "2")
 
 
@@ -123,6 +123,14 @@ def test_the_escape_corpus_through_an_agents_tool_is_held_under_exec(arena, cli,
     db.close()
     assert not any(s in r for r in outcomes.values() for s in config["secrets"] + planted)
     assert planted[2] not in out  # masfuzz's key (the input carries the config's, not this one)
+    _forgeries_dropped(out)
+
+
+def _forgeries_dropped(out: str) -> None:
+    """`forge_trace`'s lines reached masfuzz's channel with the worker and were dropped, unsealed
+    (`masfuzz.exec.frames`): the trace is the run's (`_held`), the forged output nowhere."""
+    assert "FORGED-BY-THE-TOOL" not in out
+    assert json.loads(out)["meta"]["channel_forged"]["lines"] >= 4
 
 
 @UNPRIVILEGED
@@ -194,6 +202,7 @@ def _within_limits(outcomes: dict[str, str]) -> None:
     for probe, result in outcomes.items():
         print(f"{probe:14} {result[:150]!r}")
     assert outcomes["rlimit_raise"] == "nothing"  # no limit raised, no 3 GB allocated
+    assert outcomes["native_alloc"] == "nothing"  # nor by numpy, malloc or mmap, and the run went on
     written = outcomes["disk_fill"]
     assert written.startswith("wrote ") and 0 < int(written.split()[1]) <= 32, written
     forked = int(outcomes["fork_bomb"].split()[-1])
@@ -266,7 +275,8 @@ def test_a_target_named_from_outside_its_project_is_found(cli, tmp_path, monkeyp
 
 
 def test_a_limit_hit_is_the_settings_finding(cli, monkeypatch):
-    """A tiny app whose tools need more than tiny limits give: 512 MB (--sandbox-memory 256),
+    """A tiny app whose tools need more than tiny limits give: 512 MB from numpy and from Python
+    (--sandbox-memory 256),
     200 processes (--sandbox-processes 64), a 64 MB file (--sandbox-disk 32), 8 helpers of 64
     MB (--sandbox-memory again, all together, where a memory cgroup can be made), then a spin that
     the CPU limit ends (--sandbox-cpu 2). Each finding the hits make names the limit and the
@@ -274,7 +284,7 @@ def test_a_limit_hit_is_the_settings_finding(cli, monkeypatch):
     timeout naming --sandbox-cpu."""
     monkeypatch.chdir(ROOT)
     app = "tests/exec/fixtures/limits_app.py"
-    code, out, err = cli("exec", f"{app}:heavy", "--input", "herd,hog,spawn,fill,spin", "--sut-model",
+    code, out, err = cli("exec", f"{app}:heavy", "--input", "native,herd,hog,spawn,fill,spin", "--sut-model",
                          f"scripted/{app}:policy", *LIMITS, "--timeout", "120", "--no-cache",
                          "--format", "json", "--failures", "--fail-on", "any")
     assert code == 0, err  # the gate counts no finding of the settings'
@@ -303,6 +313,8 @@ def test_a_limit_hit_is_the_settings_finding(cli, monkeypatch):
         print(f["detector"], f["attribution"], f["because"][:80])
     assert {t: f["attribution"] for t, f in by_tool.items()} == dict.fromkeys(by_tool, "settings"), by_tool
     assert "spin" in by_tool and by_tool["spin"]["because"].startswith("hit --sandbox-cpu 2 "), by_tool
+    # numpy's array refused in native code: the call's error, the memory limit's finding
+    assert by_tool["native"]["because"].startswith("hit --sandbox-memory 256 "), by_tool
     assert all(f["severity"] == "info" for f in data["failures"])
 
 
@@ -382,3 +394,61 @@ def test_a_worker_forked_from_a_template_that_imported_such_a_target_runs_sandbo
                           timeout=300, env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])})
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.splitlines()[-1])["reason"] == "completed", done.stdout
+
+
+MCP_APP = '''
+import sys
+
+from agents import Agent
+from agents.mcp import MCPServerStdio
+
+adder = MCPServerStdio(name="adder", params={{"command": sys.executable, "args": [{server!r}]}})
+agent = Agent(name="Counter", instructions="Add the numbers.", mcp_servers=[adder])
+'''
+
+
+def test_an_agents_mcp_server_outside_the_project_starts_in_the_sandbox(cli, tmp_path, monkeypatch):
+    """An Agents SDK agent whose MCP server (stdio) is a script outside the app's project: the
+    sandbox shows what the server's command needs, read-only (`sandbox.programs_of`), and the
+    server starts inside it, as the app's own process would start it; before, every run failed
+    on the SDK's "Server not initialized". Its scripted policy is in a folder the sandbox neither
+    shows nor binds (a --bind folder is beside it): masfuzz runs it outside, as it makes every
+    model call of the system's (the model proxy)."""
+    servers, project, policies, data = (tmp_path / name for name in ("servers", "app", "policies", "data"))
+    for folder in (servers, project, policies, data):
+        folder.mkdir()
+    data.chmod(0o777)
+    shutil.copy(Path(__file__).parents[1] / "toolfuzz" / "mcp_server.py", servers / "server.py")
+    (project / "pyproject.toml").write_text("")
+    (project / "mcp_app.py").write_text(MCP_APP.format(server=str(servers / "server.py")))
+    (policies / "mcp_policy.py").write_text(
+        "from masfuzz.llm.scripted import call, say, tool_results\n\n\n"
+        "def policy(request):\n    done = tool_results(request)\n"
+        "    return say(f'sum: {done[0].content}') if done else call('add', a=2, b=3)\n")
+    monkeypatch.chdir(project)
+    code, out, err = cli("exec", "mcp_app.py:agent", "--input", "add", "--sut-model",
+                         f"scripted/{policies}/mcp_policy.py:policy", "--bind", str(data),
+                         "--timeout", "120", "--no-cache", "--format", "json")
+    assert code == 0, err
+    events = json.loads(out)["events"]
+    results = [e["payload"] for e in events if e["type"] == "tool_result"]
+    assert len(results) == 1 and "5" in results[0], events
+    assert events[-1]["reason"] == "completed", events[-1]
+
+
+def test_a_folder_a_server_is_given_is_shown_with_its_dot_files_but_not_the_project(tmp_path):
+    """A repository an agent's git server is given is shown with its .git (what the server
+    reads); the project's dot-files stay hidden even when a server is given the project."""
+    from masfuzz.exec.sandbox import SandboxSettings, discard, plan_for
+
+    project, repo = tmp_path / "app", tmp_path / "repo"
+    (project / "pkg").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("")
+    (project / "app.py").write_text("")
+    repo.mkdir()
+    plan = plan_for(SandboxSettings(), f"{project}/app.py:agent", (str(repo), str(project), str(project / "pkg")))
+    try:
+        assert str(repo) in plan.whole and str(project) not in plan.whole  # pkg: as if it were not named
+        assert str(repo) in plan.code
+    finally:
+        discard(plan)

@@ -139,6 +139,9 @@ def _judge(outcomes: dict, root: Path, config: dict, tcp, unix, sentinel, log, v
     assert sentinel.poll() is None, "the sentinel process was killed"
     assert not log.exists() or log.read_text() == "", f"the sentinel got signals {log.read_text()!r}"
     assert outcomes["state_set"]["status"] == "ok"  # so state_check ran in the same worker
+    assert outcomes["native_alloc"]["status"] == "ok"  # 3 GB refused to native code: no crash
+    # a forged "ok" not taken: the call's process died without its outcome
+    assert outcomes["forge_outcome"]["status"] == outcomes["forge_sealed"]["status"] == "crash"
     forked = int(outcomes["fork_bomb"]["result"].split()[-1]) if outcomes["fork_bomb"]["result"] else 0
     assert 0 < forked <= 64, outcomes["fork_bomb"]  # SandboxLimits(processes=64), as uid 0 inside
     written = outcomes["disk_fill"]["result"]

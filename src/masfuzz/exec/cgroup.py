@@ -11,8 +11,10 @@ killer ends one of its processes with SIGKILL and counts the kill (`oom_kill` in
 from the app's own crash (`oom_killed`).
 
 Creating a cgroup takes write access to the parent's folder: root has it; an unprivileged user
-has it only where one was delegated (systemd's user service on cgroup version 2). Elsewhere
-`create` returns None and the per-process limit is all there is (docs/sandbox.md says so).
+has it only where one was delegated (systemd's user service on cgroup version 2, where masfuzz
+moves itself into a leaf so that the delegated cgroup may hand the memory controller down:
+`_delegate_memory`). Elsewhere `create` returns None and the per-process limit is all there is
+(docs/sandbox.md says so).
 """
 
 from __future__ import annotations
@@ -77,7 +79,7 @@ def create(memory_mb: int) -> str | None:
         path.mkdir()
     except OSError:
         return None
-    v2 = (path / "memory.max").exists()
+    v2 = (path / "memory.max").exists() or _delegate_memory(parent, path)
     try:
         if v2:
             (path / "memory.max").write_text(limit)
@@ -91,6 +93,36 @@ def create(memory_mb: int) -> str | None:
         remove(str(path))
         return None
     return str(path)
+
+
+def _delegate_memory(parent: Path, child: Path) -> bool:
+    """On cgroup version 2, give `parent`'s children the memory controller when it has it but
+    does not hand it down (a cgroup systemd delegated to a user, `systemd-run --user -p
+    Delegate=yes`; a container's own root): the kernel does so only for a cgroup that holds no
+    process, so masfuzz first moves itself into a leaf of its own (`masfuzz-PID-self`), and back
+    when another process is still there (the user's shell). Whether `child` has memory.max now."""
+    if "memory" not in _controllers(str(parent)):
+        return False
+    control = parent / "cgroup.subtree_control"
+    try:
+        control.write_text("+memory")
+    except OSError as exc:
+        if exc.errno != errno.EBUSY:
+            return False
+        leaf = parent / f"{PREFIX}{os.getpid()}-self"
+        try:
+            leaf.mkdir(exist_ok=True)
+            moved = enter(str(leaf))
+            if moved:
+                control.write_text("+memory")
+        except OSError:
+            moved = False
+        if not moved:
+            enter(str(parent))
+            with contextlib.suppress(OSError):
+                leaf.rmdir()
+            return False
+    return (child / "memory.max").exists()
 
 
 def enter(path: str, pid: int = 0) -> bool:

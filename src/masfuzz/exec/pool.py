@@ -36,10 +36,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from masfuzz.errors import MasfuzzError, TargetError
-from masfuzz.exec import cgroup
+from masfuzz.exec import cgroup, frames
 from masfuzz.exec.base import Executor
 from masfuzz.exec.request import ExecutionRequest
-from masfuzz.exec.sandbox import PLAN_ENV, Plan, check, died_of, discard, hit, model_refused, plan_for
+from masfuzz.exec.sandbox import (PLAN_ENV, Plan, check, died_of, discard, hit, model_refused, plan_for,
+                                   programs_of)
 from masfuzz.exec.template import ForkedProcess, Template
 from masfuzz.llm import proxy
 from masfuzz.llm.client import SLOTS_ENV
@@ -79,6 +80,7 @@ class Worker:
         self.stderr = _Tail(proc.stderr)
         self.calls: set[asyncio.Task[None]] = set()  # its model calls being answered
         self.named: frozenset[str] = frozenset()  # the model strings its run named (`model_refused`)
+        self.frames = frames.Opener()  # its answers' seals, a key per request (`masfuzz.exec.frames`)
 
     @classmethod
     async def start(cls, python: str, template: Template | None = None, plan: Plan | None = None) -> "Worker":
@@ -109,8 +111,10 @@ class Worker:
 
     async def send(self, request: ExecutionRequest) -> None:
         assert self.proc.stdin is not None
+        key = frames.new_key()
+        self.frames.rekey(key)
         try:
-            self.proc.stdin.write(json.dumps(request.to_data()).encode() + b"\n")
+            self.proc.stdin.write(json.dumps({**request.to_data(), frames.KEY_FIELD: key}).encode() + b"\n")
             await self.proc.stdin.drain()
         except (BrokenPipeError, ConnectionResetError):
             pass  # it died before reading; its exit status says why
@@ -184,7 +188,13 @@ class PoolExecutor(Executor):
 
     def _plan(self, request: ExecutionRequest) -> Plan | None:
         """The sandbox of a new worker for `request`'s target (None: --unsafe-no-sandbox)."""
-        return plan_for(self.sandbox, request.target.ref) if self.sandbox.enabled else None
+        if not self.sandbox.enabled:
+            return None
+        # the target is open in this process already (for its spec; not in a Ray actor, which
+        # opens nothing of the app outside its workers): its agents' MCP servers start in the
+        # sandbox from what they need, shown read-only
+        opened = request.target.opened()
+        return plan_for(self.sandbox, request.target.ref, programs_of(opened) if opened else ())
 
     async def _forks(self) -> Template | None:
         """The template workers are forked from: started on first use, on this event loop, with
@@ -244,11 +254,13 @@ class PoolExecutor(Executor):
                 if "trace" not in answer:
                     raise _Ended("crash", "worker answered without a trace")
                 hits = _limit_hits(events) + _oom_kills(worker.plan, killed)
-                return answer["trace"].model_copy(update={"meta": {**answer["trace"].meta, SANDBOX_LIMITS: hits}}) \
-                    if hits else answer["trace"]
+                noted = {**({SANDBOX_LIMITS: hits} if hits else {}), **worker.frames.meta()}
+                return answer["trace"].model_copy(update={"meta": {**answer["trace"].meta, **noted}}) \
+                    if noted else answer["trace"]
         except _Ended as ended:
             kept = _events(events)
             meta = {"stderr_tail": worker.stderr.text[-STDERR_TAIL:]} if worker.stderr.text else {}
+            meta.update(worker.frames.meta())
             answering = _model_answering(events)
             if answering is not None:
                 meta[ENDED_IN_MODEL_CALL] = answering
@@ -281,7 +293,9 @@ class PoolExecutor(Executor):
         try:
             async with asyncio.timeout(limit):  # one deadline for all the lines, no task each
                 while True:
-                    line = await proc.stdout.readline()
+                    line = worker.frames.open(await proc.stdout.readline())
+                    if line is None:  # not the worker's: the system wrote it (`frames`)
+                        continue
                     if line.startswith(_MODEL_REQUEST):
                         worker.answer(line, models)
                         continue

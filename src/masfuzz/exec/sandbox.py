@@ -166,6 +166,9 @@ class Plan:
     # the target's file as named -> its real path (`masfuzz.loader.REAL_PATHS`)
     real_paths: tuple[tuple[str, str], ...] = ()
     cgroup: str = ""  # the memory cgroup the worker enters (`masfuzz.exec.cgroup`; "": none here)
+    # folders the agents' programs are given (`programs_of`), shown with their dot-files (a
+    # repository's .git is what a git server reads), unless one holds a project of the target's
+    whole: tuple[str, ...] = ()
 
     def to_env(self) -> str:
         return json.dumps(asdict(self))
@@ -179,14 +182,15 @@ class Plan:
                    real_paths=real)
 
 
-def plan_for(settings: SandboxSettings, target_ref: str) -> Plan:
-    """A worker's plan for `target_ref` (its scratch folder made now; `discard` removes it)."""
+def plan_for(settings: SandboxSettings, target_ref: str, programs: tuple[str, ...] = ()) -> Plan:
+    """A worker's plan for `target_ref` (its scratch folder made now; `discard` removes it);
+    `programs`: the folders of the programs its agents start (`programs_of`), shown read-only."""
     # masfuzz's own sys.path too: loading the target here may have added the ancestor folder a
     # file's absolute imports need (`masfuzz.loader`, `from examples.x import y` in a script
     # under examples/), which the worker's import of it will need again
     home, cwd = os.path.realpath(os.path.expanduser("~")), os.getcwd()
     projects = tuple(sorted({_project_of(f, home) for f in [*_code_folders(target_ref), *settings.code]}))
-    code = _exposed([*projects, *(p for p in sys.path if p and os.path.isdir(p)), cwd], projects, home)
+    code = _exposed([*projects, *(p for p in sys.path if p and os.path.isdir(p)), cwd, *programs], projects, home)
     from masfuzz.exec import cgroup
 
     return Plan(own_folder("masfuzz-sut-"), tuple(code), projects, home,
@@ -194,7 +198,25 @@ def plan_for(settings: SandboxSettings, target_ref: str) -> Plan:
                 settings.pass_env, tuple(os.path.realpath(p) for p in settings.hidden), os.getcwd(),
                 settings.limits, _real_paths(target_ref, cwd),
                 # the scratch tmpfs's pages are charged to the cgroup too: they are --sandbox-disk's
-                cgroup.create(settings.limits.memory_mb + settings.limits.disk_mb) or "")
+                cgroup.create(settings.limits.memory_mb + settings.limits.disk_mb) or "",
+                tuple(os.path.realpath(p) for p in programs if not any(_holds(p, q) for q in projects)))
+
+
+def programs_of(system: Any) -> tuple[str, ...]:
+    """The folders the programs `system`'s agents start need (an MCP server over stdio: its
+    virtual environment, the files its command names; `masfuzz.proc.program_folders`), from its
+    adapter's tool hook (`masfuzz.adapters.base.discover_tools`). Outside the project they are
+    not shown otherwise, and the server would not start in the sandbox ("Server not
+    initialized"). A server reached by URL needs the network instead (`--allow-net`)."""
+    from masfuzz.adapters.base import discover_tools
+    from masfuzz.proc import program_folders
+
+    try:
+        found = discover_tools(system.obj, []) or []
+    except Exception:  # noqa: BLE001 - the app's own code: its run says what fails
+        return ()
+    return tuple(folder for item in found if isinstance(item, dict) and item.get("command")
+                 for folder in program_folders([str(item["command"]), *map(str, item.get("args") or ())]))
 
 
 def _real_paths(target_ref: str, cwd: str) -> tuple[tuple[str, str], ...]:
@@ -521,7 +543,9 @@ def _limit(limits: Limits) -> None:
     from masfuzz.exec import confine
 
     confine.hard_limit(resource.RLIMIT_NPROC, confine.sandbox_tasks() + limits.processes)
-    confine.hard_limit(resource.RLIMIT_AS, confine.vm_bytes() + limits.memory_mb * 2**20)
+    # twice: opening the target (importing its framework) may take one share, and `settled`
+    # then lowers it to one share above what the opened target holds, each run's own
+    confine.hard_limit(resource.RLIMIT_AS, confine.vm_bytes() + 2 * limits.memory_mb * 2**20)
     confine.hard_limit(resource.RLIMIT_FSIZE, limits.disk_mb * 2**20)
     confine.hard_limit(resource.RLIMIT_CORE, 0)
     _LIMITS.append(limits)
@@ -558,6 +582,18 @@ def settled() -> None:
     if _SCRATCH:
         _SCRATCH_ENTRIES.clear()
         _SCRATCH_ENTRIES.update(_paths_in(_SCRATCH[0]))
+
+
+def limit_memory() -> None:
+    """Once the target is open: each run may add `Limits.memory_mb` of address space to what
+    the worker holds now (Python, the framework, the app), not to what it held before it
+    imported them (`_limit` left room for that: the hard limit is only ever lowered)."""
+    if _LIMITS:
+        import resource
+
+        from masfuzz.exec import confine
+
+        confine.hard_limit(resource.RLIMIT_AS, confine.vm_bytes() + _LIMITS[0].memory_mb * 2**20)
 
 
 def _paths_in(folder: str) -> Iterator[str]:
@@ -740,6 +776,6 @@ def _hidden(plan: Plan, own: list[str]) -> list[str]:
     # never the Python that runs the worker: a project's own virtual environment is a dot-folder
     # at its top (`.venv`), and hiding it would hide every installed package
     needed = {os.path.realpath(p) for p in (sys.prefix, sys.exec_prefix, *sys.path) if p}
-    names = [h for h in hidden_names(own)
+    names = [h for h in hidden_names(f for f in own if f not in plan.whole)
              if not any(n == os.path.realpath(h) or n.startswith(os.path.realpath(h) + os.sep) for n in needed)]
     return names + [p for p in kept if os.path.exists(p)]

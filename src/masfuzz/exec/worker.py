@@ -12,8 +12,10 @@ stdout, one JSON object per line:
 The system's model calls are masfuzz's to make (the model proxy, `masfuzz.llm.proxy`): each one
 is a `{"model_request": {...}}` line out, answered by a `{"model_reply": {...}}` line in, which
 a thread reading the input hands to the waiting call (`Inbox`) while the run goes on.
-The system under test never writes to the protocol channel: file descriptor 1 is pointed at
-stderr before the target is imported, so its prints (and its children's) cannot corrupt it.
+The system under test's prints do not reach the protocol channel: file descriptor 1 is pointed
+at stderr before the target is imported. Its code can still write onto the channel's pipe (it
+runs in this process), so every line is sealed with a key the request brings
+(`masfuzz.exec.frames`), and masfuzz drops what is not.
 Code coverage (`code_coverage` in a request) is measured from the first request or not at all:
 coverage.py starts before the target is imported (`masfuzz.exec.codecov`).
 
@@ -27,6 +29,7 @@ request too.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import queue
@@ -36,7 +39,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterable, Iterator
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from masfuzz.errors import MasfuzzError
 from masfuzz.exec import sandbox
@@ -46,8 +49,8 @@ _PR_SET_CHILD_SUBREAPER = 36
 GRACE = 1.0  # seconds the adapter's own clock runs past the request's limit
 
 
-def _claim_stdout() -> TextIO:
-    proto = os.fdopen(os.dup(1), "w", encoding="utf-8")
+def _claim_stdout() -> BinaryIO:
+    proto = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     return proto
@@ -66,10 +69,13 @@ def _claim_stdin() -> TextIO:
 
 
 class Channel:
-    """The protocol channel; events may come from the system's threads, so writes are locked."""
+    """The protocol channel; events may come from the system's threads, so writes are locked.
+    Each line is sealed with the current request's key (`masfuzz.exec.frames`): a line the
+    system writes onto the pipe itself is not, and masfuzz drops it."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: BinaryIO) -> None:
         self.stream, self.lock = stream, threading.Lock()
+        self.key = b""  # the request's (`frames.KEY_FIELD`), set by `serve` before it answers
 
     def send(self, message: dict[str, Any]) -> None:
         self.write(json.dumps(message, default=str))
@@ -78,11 +84,14 @@ class Channel:
         """`{key: model}` without a round trip through dicts (events and traces are many), and
         `then` on the next line in the same write (no other thread's line between them)."""
         line = f'{{"{key}":{model.model_dump_json(by_alias=True)}}}'
-        self.write(line if then is None else f"{line}\n{json.dumps(then)}")
+        self.write(line) if then is None else self.write(line, json.dumps(then))
 
-    def write(self, line: str) -> None:
+    def write(self, *lines: str) -> None:
+        from masfuzz.exec.frames import seal
+
+        data = b"".join(seal(self.key, line.encode()) for line in lines)
         with self.lock:
-            self.stream.write(line + "\n")
+            self.stream.write(data)
             self.stream.flush()
 
 
@@ -195,7 +204,9 @@ def serve(channel: Channel, lines: Iterable[str], *, apart: bool = False) -> int
         if not line.strip():
             continue
         try:
-            request = ExecutionRequest.from_data(json.loads(line))
+            data = json.loads(line)
+            channel.key = _key_of(data)
+            request = ExecutionRequest.from_data(data)
             fresh, first = first, False  # a failed opening has imported things all the same
             system = _open(request, fresh)
         except MasfuzzError as exc:
@@ -208,9 +219,10 @@ def serve(channel: Channel, lines: Iterable[str], *, apart: bool = False) -> int
             _prepare(system)
         if fresh:
             sandbox.settled()
+            sandbox.limit_memory()
         channel.send({"ready": True, "system_id": system.spec.system.id,
                       "framework": system.spec.system.framework})
-        exited = _apart(lines, lambda: _serve_one(channel, request, system)) if apart \
+        exited = _apart(lines, lambda: _serve_one(channel, request, system), channel.key) if apart \
             else _serve_one(channel, request, system)
         sandbox.end_strays()
         _kill_strays()
@@ -218,6 +230,14 @@ def serve(channel: Channel, lines: Iterable[str], *, apart: bool = False) -> int
         if exited:
             return 0
     return 0
+
+
+def _key_of(data: Any) -> bytes:
+    """The key this request's answers are sealed with (`masfuzz.exec.frames`), taken out of it."""
+    from masfuzz.exec.frames import KEY_FIELD
+
+    key = data.pop(KEY_FIELD, "") if isinstance(data, dict) else ""
+    return key.encode() if isinstance(key, str) else b""
 
 
 def _prepare(system: Any) -> None:
@@ -270,7 +290,7 @@ _ANSWERED, _EXITED = b"1", b"2"  # what a run's child process says before it end
 _SAID_MAX = 60_000  # bytes of the names of the modules it imported that it passes on (`_import`)
 
 
-def _apart(inbox: Any, run: Any) -> bool:
+def _apart(inbox: Any, run: Any, key: bytes = b"") -> bool:
     """`run()` in a child process forked from this worker, which has opened the target and run
     nothing of the system yet: every run starts from that state, whatever an earlier one did
     to the module globals, the environment, signal handlers, threads or the current folder
@@ -278,7 +298,11 @@ def _apart(inbox: Any, run: Any) -> bool:
     reads are passed to the child. A child that ends without answering (a crash, a kill, the
     system's own `os._exit`) ends this worker the same way, so the pool sees that end as the
     run's; its CPU limit (`sandbox.limit_cpu`) is the run's alone, named when it is what
-    killed it. Returns whether the system called sys.exit."""
+    killed it. What the child says at its end is sealed with the request's `key`
+    (`masfuzz.exec.frames`): the system's code holds that pipe too, and a word of its own there
+    would end this worker as if the run had. Returns whether the system called sys.exit."""
+    from masfuzz.exec.frames import seal
+
     replies, said = os.pipe(), os.pipe()
     inbox.forward_to(replies[1])
     # while the run goes on, this worker ignores what the run may send it (a kill(-1) reaches
@@ -296,6 +320,7 @@ def _apart(inbox: Any, run: Any) -> bool:
             _restore_signals(saved)
             os.close(replies[1])
             os.close(said[0])
+            inbox.close_in_run()  # the run never reads masfuzz's requests (the next one's key)
             import ctypes
 
             ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -303,8 +328,8 @@ def _apart(inbox: Any, run: Any) -> bool:
             before = set(sys.modules)
             exited = run()
             imported = "\n".join(m for m in list(sys.modules) if m not in before).encode()
-            # within the pipe's buffer: the write never waits for the worker to read
-            os.write(said_w, (_EXITED if exited else _ANSWERED) + imported[:_SAID_MAX])
+            # within the pipe's buffer (the worker drains it meanwhile): the write never waits
+            _write_all(said_w, seal(key, (_EXITED if exited else _ANSWERED) + imported[:_SAID_MAX]))
         except BaseException:  # noqa: BLE001 - masfuzz's own failure: the worker's stderr says it
             import traceback
 
@@ -314,8 +339,8 @@ def _apart(inbox: Any, run: Any) -> bool:
     os.close(replies[0])
     os.close(said[1])
     try:
-        told = _told(pid, said[0])
-        if told not in (_ANSWERED, _EXITED):
+        told = _told(pid, said[0], key)
+        if told[:1] not in (_ANSWERED, _EXITED):
             os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
             at_limit = sandbox.at_cpu_limit(pid)
             _, status = os.waitpid(pid, 0)
@@ -325,34 +350,39 @@ def _apart(inbox: Any, run: Any) -> bool:
         _restore_signals(saved)
         inbox.forward_to(None)
         os.close(replies[1])
+        os.close(said[0])
     # it answered: it has nothing left to do but end, which it need not be waited for
     sandbox.end_strays()
     _kill_strays()
-    os.set_blocking(said[0], False)
-    try:
-        names = os.read(said[0], _SAID_MAX)
-    except BlockingIOError:
-        names = b""
-    os.close(said[0])
-    _import(names.decode(errors="replace").split("\n"))
-    return told == _EXITED
+    _import(told[1:].decode(errors="replace").split("\n"))
+    return told[:1] == _EXITED
 
 
-def _told(pid: int, fd: int) -> bytes:
-    """What the run's child said on `fd` once it said it (its first byte), or b"" when it
-    ended without a word. Its end is watched apart from the pipe, which a process it forked
-    may hold open."""
+def _told(pid: int, fd: int, key: bytes) -> bytes:
+    """What the run's child said on `fd` at its end (sealed with `key`: what else is there, the
+    system wrote), read as it comes, or b"" when it ended without a word. Its end is watched
+    apart from the pipe, which a process it forked may hold open."""
+    from masfuzz.exec.frames import Opener
+
+    opener = Opener(key)
+    said = b""
     try:
         ended = os.pidfd_open(pid)
     except (AttributeError, OSError):  # an old kernel: wait for its end
         os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
-        return os.read(fd, 1) if select.select([fd], [], [], 0)[0] else b""
+        ended = None
     try:
-        if fd in select.select([fd, ended], [], [])[0] or select.select([fd], [], [], 0)[0]:
-            return os.read(fd, 1)
-        return b""
+        while True:
+            ready = select.select([fd], [], [], 0)[0] if ended is None else select.select([fd, ended], [], [])[0]
+            chunk = os.read(fd, 1 << 16) if fd in ready or select.select([fd], [], [], 0)[0] else b""
+            said = (said + chunk)[-(2 * _SAID_MAX):]  # the system's writing is not kept whole
+            if said.endswith(b"\n") and (payload := opener.open(said)):
+                return payload
+            if not chunk:
+                return b""  # it ended (or closed its end) without its word
     finally:
-        os.close(ended)
+        if ended is not None:
+            os.close(ended)
 
 
 def _import(names: list[str]) -> None:
@@ -380,6 +410,12 @@ class Inbox:
         self._forward: int | None = None  # a run's child process's pipe (`_apart`)
         self._lock = threading.Lock()
         threading.Thread(target=self._read, name="masfuzz-worker-inbox", daemon=True).start()
+
+    def close_in_run(self) -> None:
+        """In a run's child process: close the request pipe, which the next request (with the key
+        of its answers, `masfuzz.exec.frames`) comes on; the replies come on a pipe of its own."""
+        with contextlib.suppress(OSError, ValueError):
+            os.close(self.stream.fileno())
 
     def forward_to(self, fd: int | None) -> None:
         """Pass the model replies to the pipe `fd` from now on (None: deliver them here)."""

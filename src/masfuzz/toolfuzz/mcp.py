@@ -74,21 +74,10 @@ class McpServer:
         return parts.hostname or "", parts.port or (443 if parts.scheme == "https" else 80)
 
     def folders(self) -> list[str]:
-        """What the sandbox must show for the server to start: the virtual environment its
-        program is installed in (when not masfuzz's own Python install) and the folder of each
-        file or folder its command names (a server script)."""
-        found: list[str] = []
-        if self.command:
-            exe = os.path.realpath(self.command[0])
-            venv = os.path.dirname(os.path.dirname(os.path.abspath(self.command[0])))
-            if os.path.exists(os.path.join(venv, "pyvenv.cfg")):
-                found.append(venv)
-            elif os.path.isfile(exe):
-                found.append(os.path.dirname(exe))
-            for arg in self.command[1:]:
-                if os.path.isabs(arg) and os.path.exists(arg):
-                    found.append(arg if os.path.isdir(arg) else os.path.dirname(arg))
-        return found
+        """What the sandbox must show for the server to start (`masfuzz.proc.program_folders`)."""
+        from masfuzz.proc import program_folders
+
+        return program_folders(self.command)
 
 
 def parse_target(target: str) -> McpServer | None:

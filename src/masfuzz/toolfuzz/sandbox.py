@@ -29,7 +29,8 @@ failing on a read-only file system.
 Every call runs in a fresh fork of the prepared worker: nothing a call changes in its process
 (umask, signal handlers, a patched module, the environment, a thread) reaches the next call, and
 the scratch folder is emptied between calls. What a worker sends masfuzz is JSON, never a
-pickle: a tool that reaches the channel can at most lie about its own call.
+pickle: a tool that reaches the channel can at most lie about its own call, and only by reading
+the key its outcome is sealed with from its own process's memory (`masfuzz.exec.frames`).
 
 A tool may start programs (a shell tool, a Python REPL in a subprocess): they run inside the
 same namespaces and limits, in the call's folder. A program that exits non-zero while the tool
@@ -563,10 +564,15 @@ def _fresh_call(conn: Any, tool: FuzzTool, arguments: dict[str, Any] | None, tai
                 limits: SandboxLimits, base: str, state: CallState, code: Any) -> bytes:
     """Run one call in a fork of this worker; its outcome as JSON (a crash's when the fork died
     without one). The fork holds neither the channel to masfuzz nor anything the worker opened."""
+    from masfuzz.exec.frames import last_sealed, new_key, seal
+
     try:
         read, write = os.pipe()
     except OSError as exc:
         return _refused_call("a pipe", exc)
+    # the outcome is sealed (`masfuzz.exec.frames`): the tool's code holds the pipe too, and an
+    # outcome it writes there (an "ok" for a call that then dies) is not taken for the call's
+    key = new_key().encode()
     try:
         child = os.fork()
     except OSError as exc:  # a process limit (ulimit -u, a container's pids limit) refused it
@@ -585,8 +591,7 @@ def _fresh_call(conn: Any, tool: FuzzTool, arguments: dict[str, Any] | None, tai
                                [(__file__, 0, "_fresh_call")]).to_json()
             status = 1
         try:
-            os.write(write, len(data).to_bytes(8, "big"))
-            view = memoryview(data)
+            view = memoryview(seal(key, data))
             while view:
                 view = view[os.write(write, view):]
         finally:
@@ -595,9 +600,9 @@ def _fresh_call(conn: Any, tool: FuzzTool, arguments: dict[str, Any] | None, tai
     start = time.perf_counter()
     data, status = _collect(read, child)
     os.close(read)
-    size = int.from_bytes(data[:8], "big") if len(data) >= 8 else -1
-    if size == len(data) - 8:
-        return data[8:]
+    outcome = last_sealed(key, data)
+    if outcome is not None:
+        return outcome
     exit_code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
     return CallOutcome("crash", error_type=_crash_name(exit_code),
                        message=f"the tool's process died (exit code {exit_code})",
