@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
 import sys
 import time
 from collections.abc import Callable
@@ -27,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from masfuzz.errors import MasfuzzError
-from masfuzz.options import Config, configure, model_settings
+from masfuzz.options import Config, as_run, configure, model_settings
 from masfuzz.report.analysis import Analysis
 from masfuzz.scenario import surroundings
 
@@ -187,77 +186,122 @@ def run_mutate(opts: Config) -> dict[str, Any]:
     return asyncio.run(analysed())
 
 
-# -- cover -------------------------------------------------------------------------------------
+# -- cover, fuzz, run: one campaign -------------------------------------------------------------
 def cover(target: str, **keywords: Any) -> Any:
-    """Structural test generation on `target`: the `Analysis` of the run (also in the store)."""
+    """Structural test generation on `target` (`run --phases structural`): the `Analysis` of
+    the run (also in the store)."""
     return run_cover(options("cover", target=target, **keywords))
 
 
+def fuzz(target: str, **keywords: Any) -> Any:
+    """FLARE's coverage-guided fuzzing on `target` (`run --phases flare`): the `Analysis` of
+    the run."""
+    return run_fuzz(options("fuzz", target=target, **keywords))
+
+
+def run(target: str, **keywords: Any) -> Any:
+    """The whole campaign on `target`, as `masfuzz run` does it: the `Analysis`."""
+    return run_campaign(options("run", target=target, **keywords))
+
+
 @_gated
-def run_cover(opts: Config, progress: Callable[[str], None] | None = None,
-              status: Callable[[Any], None] | None = None) -> Any:
-    """`cover` on resolved options. `progress` receives the campaign's lines of text, `status`
-    its numbers (a `masfuzz.campaign.Status`) after each execution and phase change; the same
-    for `run_fuzz` and `run_campaign`."""
+def run_campaign(opts: Config, progress: Callable[[str], None] | None = None,
+                 status: Callable[[Any], None] | None = None) -> Any:
+    """One campaign, one store, one budget shared by its phases in order (by default): the
+    failures stored for this target replayed first, then runtime fuzzing of the tools the agents
+    own (`masfuzz tools`' fuzzing, in the sandbox, no model), then structural generation, then
+    FLARE's loop, seeded, when the user and the tester give no seed, with what the structural
+    phase witnessed. Each phase has a share of the budget (`masfuzz.campaign.budget.share_limits`)
+    and leaves a result (`Campaign.results`, the summary's `phases`). Coverage is measured by
+    every model of both; failures are judged with FLARE's spec-aware detectors; the tools'
+    findings go into the same run.
+
+    `cover` and `fuzz` are presets of it (`--phases structural`, `--phases flare`, resumed
+    unless --fresh: `masfuzz.options.as_run`), their runs stored under their own command's
+    name. `progress` receives the campaign's lines of text, `status` its numbers (a
+    `masfuzz.campaign.Status`) after each execution and phase change."""
     from masfuzz.campaign import Campaign
-    from masfuzz.coverage.structural import StructuralModel
-    from masfuzz.exec import make_executor
+    from masfuzz.campaign.known import KnownFailuresPhase, known_failures
+    from masfuzz.campaign.session import open_campaign
     from masfuzz.generate.structural import StructuralPhase
     from masfuzz.generate.suite import suite_from_run
-    from masfuzz.graph.coordination import CoordinationGraph
-    from masfuzz.report.analysis import analyze
-    from masfuzz.store.db import RunStore
 
     started = time.monotonic()
+    opts = as_run(opts)
     say = progress or (lambda msg: None)
-    target = target_of(opts)
-    system = target.open()
-    models = model_settings(opts)
-    tester = models.client(opts.model, role="tester")
-    realizer = _realizer(opts, tester)
-    config = _config(opts, target)
-    store = RunStore(opts.store)
-    owner = f"{socket.gethostname()}:{os.getpid()}"
+    phases = list(opts.phases)
+    if "tools" in phases and opts.calls < 1:
+        raise MasfuzzError(f"--calls must be at least 1, not {opts.calls}")
+    if "tools" in phases and (opts.fixture or opts.setup):
+        from masfuzz.toolfuzz.sandbox import isolation_problem
+
+        if opts.unsafe_no_sandbox or isolation_problem() is None:  # else the phase is skipped
+            _dry_run(_tool_session(opts, opts.seed, timeout=_tool_timeout(opts), models=False))
+    # FLARE's preparation (its specification, the seed writer) spends FLARE's share of the time;
+    # with no seed, FLARE alone has nothing to do: bad input (with other phases, it is not run)
+    target, system, models, tester, store, setup = _fuzz_setup(
+        opts, say, prepare="flare" in phases, need_seed=phases == ["flare"],
+        share=_flare_share(phases) if "flare" in phases else 1.0)
+    config = _config(opts, target, setup, phases)
     # made (not started) before the run is claimed: an executor that cannot be had is bad input
-    executor = make_executor(opts.executor, ray_address=opts.ray_address, ray_cpus=opts.ray_cpus,
-                             concurrency=opts.workers,
-                             timeout=opts.timeout, models=models,
-                             sandbox=sut_sandbox(opts))
-    run_id = _claim(store, "cover", target, config, owner, system.spec, opts, say, fresh=opts.fresh)
-    if isinstance(run_id, Analysis):  # already complete: shown as stored
-        return run_id
-    earlier = store.usage(run_id)
-    control = _control(target, opts, say)
-    phase = StructuralPhase(realizer, opts.sut_model, attempts=opts.attempts,
-                            merge=not opts.no_bundle, path_aware=not opts.no_route,
-                            fault_modes=opts.faults, criteria=opts.criteria, max_turns=opts.max_turns,
-                            timeout=opts.timeout, surroundings=surroundings(opts))
-    campaign = Campaign(target, system.spec, executor, [StructuralModel(CoordinationGraph(system.spec).obligations())],
-                        [phase], store, run_id, seed=opts.seed, budget=opts.budget, started=started,
-                        progress=say, tester_usage=tester.ledger.total, status=status,
-                        lease_owner=owner, confirm=_proposal_judge(opts, system.spec, tester))
-    summary = {**_drive(campaign, store, run_id, owner, earlier, tester), **phase.summary()}
-    generation = analyze(store, run_id).extra["generation"]
-    suite = suite_from_run(store, run_id, generation, target=target, spec=system.spec,
-                           models={"tester": config["model"], "sut": config["sut_model"]},
-                           seed=opts.seed)
-    summary["suite"] = str(suite.save(opts.suite))
-    summary.update(control)
-    # completed only once the suite is written: a campaign killed before that resumes instead
-    store.finish_run(run_id, "completed", summary)
-    return analyze(store, run_id)
+    executor = executor_for(opts)
+    with open_campaign(store, opts.command, target.ref, config, spec=system.spec, seed=opts.seed,
+                       fresh=opts.fresh or not opts.resume, say=say,
+                       check=lambda: _control(target, opts, say)) as held:
+        if held.shown is not None:  # already complete: shown as stored
+            return held.shown
+        known = KnownFailuresPhase(known_failures(held.store, target.ref, before_run=held.run_id,
+                                                  sut_model=opts.sut_model)
+                                   if "replay" in phases else [])
+        structural = StructuralPhase(
+            _realizer(opts, tester), opts.sut_model, attempts=opts.attempts, merge=not opts.no_bundle,
+            path_aware=not opts.no_route, fault_modes=opts.faults, criteria=opts.criteria,
+            max_turns=opts.max_turns, timeout=opts.timeout,
+            surroundings=surroundings(opts)) if "structural" in phases else None
+        plan: dict[str, Callable[[], Any]] = {  # only the chosen phases are built
+            "replay": lambda: known,
+            "structural": lambda: structural,
+            # its seeds: the pool's and what the structural phase witnessed, if it runs before it
+            "flare": lambda: setup.after(structural if "structural" in phases[:phases.index("flare")] else None),
+            "tools": lambda: _tools_phase(opts, say),
+        }
+        built = {p: plan[p]() for p in phases}
+        campaign = Campaign(target, system.spec, executor, setup.coverage_models(), list(built.values()),
+                            held.store, held.run_id, seed=opts.seed, budget=opts.budget, started=started,
+                            progress=say, tester_usage=tester.ledger.total, status=status,
+                            lease_owner=held.owner, detectors=setup.detectors(), confirm=setup.confirm())
+        held.drive(campaign, tester)
+        summary: dict[str, Any] = {}
+        if "replay" in built:
+            summary.update(known.summary())
+        if "flare" in built and built["flare"].inner is not None:
+            summary["fuzz"] = {**built["flare"].summary(), **setup.summary()}
+        if "tools" in built:
+            summary.update(built["tools"].summary())
+        if structural is not None:
+            summary.update(structural.summary())
+            generation = _generation(held, system.spec, summary)
+            if generation:
+                suite = suite_from_run(held.store, held.run_id, generation, target=target,
+                                       spec=system.spec, seed=opts.seed,
+                                       models={"tester": config["model"], "sut": config["sut_model"]})
+                # completed only once the suite is written: a campaign killed before resumes
+                summary["suite"] = str(suite.save(opts.suite))
+        return held.finish(summary)
 
 
-def _proposal_judge(opts: Config, spec: Any, tester: Any) -> Any:
-    """`cover`'s judge of the detectors' proposals, as `fuzz` and `run` have theirs: the tester
-    model as FLARE's judge agent over the specification's skeleton (`cover` has no Specification
-    Agent), unless --no-judge (then the rules decide, and say so)."""
-    if opts.no_judge:
-        return None
-    from masfuzz.fuzz.failure_agents import proposal_judge
-    from masfuzz.graph.specification import skeleton
+def _generation(held: Any, spec: Any, summary: dict[str, Any]) -> dict[str, Any]:
+    """The structural phase's report section before the run is finished (its suite is written
+    from it first), read with the summary the run is about to be finished with."""
+    from masfuzz.report.generation import generation_section
 
-    return proposal_judge(skeleton(spec), tester, seed=opts.seed)
+    info = held.store.run_info(held.run_id)
+    return generation_section(held.store, held.run_id, spec, {**info, "summary": {**held.summary, **summary}},
+                              held.store.usage(held.run_id))
+
+
+# `cover` and `fuzz` on resolved options: presets of `run` (`masfuzz.options.as_run`)
+run_cover = run_fuzz = run_campaign
 
 
 def _control(target: Any, opts: Config, say: Callable[[str], None]) -> dict[str, Any]:
@@ -282,52 +326,6 @@ def _control(target: Any, opts: Config, say: Callable[[str], None]) -> dict[str,
     return {"control": report.as_dict()}
 
 
-def _drive(campaign: Any, store: Any, run_id: int, owner: str, earlier: list[dict[str, Any]],
-           tester: Any) -> dict[str, Any]:
-    """Run the campaign; its usage is stored whatever happens, and an interrupted run keeps its
-    `running` status with the lease released, so the next call resumes it."""
-    t0 = time.perf_counter()
-    try:
-        asyncio.run(campaign.run())
-    except BaseException:
-        store.record_usage(run_id, _usage(earlier, tester, campaign))
-        store.release_lease(run_id, owner)
-        raise
-    store.record_usage(run_id, _usage(earlier, tester, campaign))
-    return {"wall_time": round(time.perf_counter() - t0, 3), "stopped": campaign.stop_reason,
-            "executions": {"run": campaign.recorder.executed,
-                           "reused_from_store": campaign.recorder.reused},
-            "phases": [r.as_dict() for r in campaign.results]}
-
-
-def _claim(store: Any, command: str, target: Any, config: dict[str, Any], owner: str, spec: Any,
-           opts: Config, say: Callable[[str], None], *, fresh: bool) -> Any:
-    """The run this invocation continues or starts, or the analysis of the completed run of the
-    same configuration (which is shown, not redone, unless `fresh`)."""
-    from masfuzz.campaign import LEASE_TTL
-
-    if not fresh:
-        done = store.completed_run(command, target.ref, config)
-        if done is not None and store.find_resumable(command, target.ref, config) is None:
-            return _already_done(store, done, opts, say)
-    run_id, state = store.claim_run(command, target.ref, config, owner, spec=spec,
-                                    seed=opts.seed, fresh=fresh, wait=LEASE_TTL)
-    if state == "completed":  # another process finished it while this one waited
-        return _already_done(store, run_id, opts, say)
-    if state == "resumed":
-        say(f"resuming run {run_id} from {opts.store}")
-    return run_id
-
-
-def _already_done(store: Any, run_id: int, opts: Config,
-                  say: Callable[[str], None]) -> Any:
-    from masfuzz.report.analysis import analyze
-
-    say(f"run {run_id} of this configuration is already complete in {opts.store}: shown as "
-        "stored (--fresh starts a new run)")
-    return analyze(store, run_id)
-
-
 def _realizer(opts: Config, tester: Any) -> Any:
     if opts.realizer == "dspy":
         from masfuzz.generate.dspy_realizer import DSPyRealizer  # one-line error without dspy
@@ -338,20 +336,29 @@ def _realizer(opts: Config, tester: Any) -> Any:
     return NativeRealizer(tester, seed=opts.seed)
 
 
-def _config(opts: Config, target: Any) -> dict[str, Any]:
-    """What identifies a campaign's configuration: a re-run with the same one resumes it."""
-    config = _redacted({"model": opts.model, "realizer": opts.realizer,
-                        "sut_model": opts.sut_model, "attempts": opts.attempts,
-                        "bundle": not opts.no_bundle, "route": not opts.no_route,
-                        "faults": list(opts.faults), "seed": opts.seed,
-                        "criteria": ",".join(opts.criteria)})
+def _config(opts: Config, target: Any, setup: Any, phases: list[str]) -> dict[str, Any]:
+    """What identifies a campaign's configuration (a re-run with the same one resumes it): its
+    phases and the settings of those phases, the system's graph and surroundings."""
+    config: dict[str, Any] = {"phases": phases, "model": opts.model, "sut_model": opts.sut_model,
+                              "seed": opts.seed}
+    if "structural" in phases:
+        config.update({"realizer": opts.realizer, "attempts": opts.attempts,
+                       "bundle": not opts.no_bundle, "route": not opts.no_route,
+                       "faults": list(opts.faults), "criteria": ",".join(opts.criteria)})
+    if "flare" in phases:
+        config.update(setup.config())
+    if "tools" in phases:
+        config["tools"] = {"calls": opts.calls, "timeout": _tool_timeout(opts),
+                           "memory_mb": opts.memory_mb, "sandbox": not opts.unsafe_no_sandbox,
+                           "fixture": opts.fixture, "setup": opts.setup,
+                           "pass_env": list(opts.pass_env or ())}  # names only, never values
     if target.orchestration:  # the graph the user supplied is part of the system under test
         config["orchestration"] = target.orchestration.to_data()
     if opts.no_judge:  # the rules decide the proposals: other findings (absent only so)
         config["judge"] = False
     if opts.stubs or opts.run_code or opts.context:  # so are the stand-ins for its surroundings
-        config.update(_redacted(surroundings(opts)))
-    return {**config, **_unsandboxed(opts)}
+        config.update(surroundings(opts))
+    return {**_redacted(config), **_unsandboxed(opts)}
 
 
 def _unsandboxed(opts: Config) -> dict[str, Any]:
@@ -363,96 +370,6 @@ def _unsandboxed(opts: Config) -> dict[str, Any]:
     if opts.unsafe_no_sandbox:
         return {UNSANDBOXED_KEY: True}
     return {UNSANDBOXED_KEY: "inprocess"} if opts.executor == "inprocess" else {}
-
-
-def _free_model(model: str) -> bool:
-    """Whether a model string names a model that costs nothing (an embedded or scripted one)."""
-    from masfuzz.llm.accounting import price_of
-    from masfuzz.llm.modelstring import parse_model_string
-
-    try:
-        spec = parse_model_string(model)
-    except MasfuzzError:
-        return False
-    return price_of(spec.provider, spec.model) == (0.0, 0.0)
-
-
-def _usage(earlier: list[dict[str, Any]], tester: Any, campaign: Any) -> list[dict[str, Any]]:
-    """Model usage of the run so far: earlier invocations' rows plus this one's (the tester's
-    ledger by agent; the system under test's calls as its traces counted them)."""
-    rows: dict[tuple[str, str, str], dict[str, Any]] = {}
-
-    def add(role: str, agent: str, model: str, **values: Any) -> None:
-        row = rows.setdefault((role, agent, model), {"role": role, "agent": agent, "model": model,
-                                                     "calls": 0, "tokens_in": 0, "tokens_out": 0,
-                                                     "cache_hits": 0, "seconds": 0.0, "cost": 0.0})
-        for k, v in values.items():
-            row[k] = None if v is None or row[k] is None else round(row[k] + v, 6)
-
-    for r in earlier:
-        add(r["role"], r["agent"], r["model"], **{k: r[k] for k in
-            ("calls", "tokens_in", "tokens_out", "cache_hits", "seconds", "cost")})
-    for (role, agent), u in tester.ledger.by_agent.items():
-        add(role, agent, tester.model_string, calls=u.calls, tokens_in=u.tokens_in,
-            tokens_out=u.tokens_out, cache_hits=u.cache_hits, seconds=u.wall_time, cost=u.cost)
-    traces = [t for _, t in campaign.recorder.traces_this_invocation()]
-    by_agent, priced = 0, True
-    for t in traces:  # the calls each agent made, as the model layer saw them
-        for agent, s in (t.meta.get("agent_settings") or {}).items():
-            model = s.get("model")
-            models = model if isinstance(model, list) else [str(model or "")]
-            free = all(map(_free_model, models))
-            priced = priced and free
-            # the app's tokens are counted per run, not per agent: its cost is known only
-            # when its models cost nothing (local, scripted); otherwise it is unknown, not $0
-            add("sut", agent, ",".join(models), calls=s.get("calls", 0), cost=0.0 if free else None)
-            by_agent += s.get("calls", 0)
-    if traces:  # tokens and time only as whole runs count them
-        sut = [t.usage for t in traces]
-        add("sut", "-", "", calls=0 if by_agent else sum(u.model_calls for u in sut),
-            tokens_in=sum(u.tokens_in for u in sut), tokens_out=sum(u.tokens_out for u in sut),
-            seconds=sum(u.wall_time for u in sut), cost=0.0 if by_agent and priced else None)
-    return list(rows.values())
-
-
-# -- fuzz --------------------------------------------------------------------------------------
-def fuzz(target: str, **keywords: Any) -> Any:
-    """FLARE's coverage-guided fuzzing on `target`: the `Analysis` of the run."""
-    return run_fuzz(options("fuzz", target=target, **keywords))
-
-
-@_gated
-def run_fuzz(opts: Config, progress: Callable[[str], None] | None = None,
-             status: Callable[[Any], None] | None = None) -> Any:
-    from masfuzz.campaign import Campaign
-    from masfuzz.exec import make_executor
-    from masfuzz.report.analysis import analyze
-
-    started = time.monotonic()
-    say = progress or (lambda msg: None)
-    target, system, models, tester, store, setup = _fuzz_setup(opts, say)
-    config = {**_redacted(setup.config()), **_unsandboxed(opts)}
-    if target.orchestration:
-        config["orchestration"] = target.orchestration.to_data()
-    owner = f"{socket.gethostname()}:{os.getpid()}"
-    executor = make_executor(opts.executor, ray_address=opts.ray_address, ray_cpus=opts.ray_cpus,
-                             concurrency=opts.workers,
-                             timeout=opts.timeout, models=models, code_coverage=opts.code_coverage,
-                             sandbox=sut_sandbox(opts))
-    run_id = _claim(store, "fuzz", target, config, owner, system.spec, opts, say, fresh=opts.fresh)
-    if isinstance(run_id, Analysis):  # already complete: shown as stored
-        return run_id
-    earlier = store.usage(run_id)
-    control = _control(target, opts, say)
-    phase = setup.phase()
-    campaign = Campaign(target, system.spec, executor, setup.coverage_models(), [phase], store,
-                        run_id, seed=opts.seed, budget=opts.budget, started=started, progress=say,
-                        tester_usage=tester.ledger.total, status=status, lease_owner=owner,
-                        detectors=setup.detectors(), confirm=setup.confirm())
-    summary = _drive(campaign, store, run_id, owner, earlier, tester)
-    store.finish_run(run_id, "completed", {**summary, **control,
-                                           "fuzz": {**phase.summary(), **setup.summary()}})
-    return analyze(store, run_id)
 
 
 def _fuzz_setup(opts: Config, say: Callable[[str], None], *, prepare: bool = True,
@@ -474,99 +391,6 @@ def _fuzz_setup(opts: Config, say: Callable[[str], None], *, prepare: bool = Tru
         wall = opts.budget.wall_time
         asyncio.run(setup.prepare(say, None if wall is None else wall * share, need_seed=need_seed))
     return target, system, models, tester, store, setup
-
-
-# -- run -----------------------------------------------------------------------------------------
-def run(target: str, **keywords: Any) -> Any:
-    """The whole campaign on `target`, as `masfuzz run` does it: the `Analysis`."""
-    return run_campaign(options("run", target=target, **keywords))
-
-
-@_gated
-def run_campaign(opts: Config, progress: Callable[[str], None] | None = None,
-                 status: Callable[[Any], None] | None = None) -> Any:
-    """One campaign, one store, one budget shared by its phases in order (by default): the
-    failures stored for this target replayed first, then runtime fuzzing of the tools the agents
-    own (`masfuzz tools`' fuzzing, in the sandbox, no model), then structural generation
-    (cover's), then FLARE's loop (fuzz's), seeded, when the user and the tester give no seed,
-    with what the structural phase witnessed. Each phase has a share of the budget (`masfuzz.campaign.budget.share_limits`)
-    and leaves a result (`Campaign.results`, the summary's `phases`). Coverage is measured by
-    every model of both; failures are judged with FLARE's spec-aware detectors; the tools'
-    findings go into the same run."""
-    from masfuzz.campaign import Campaign
-    from masfuzz.campaign.known import KnownFailuresPhase, known_failures
-    from masfuzz.exec import make_executor
-    from masfuzz.generate.structural import StructuralPhase
-    from masfuzz.generate.suite import suite_from_run
-    from masfuzz.report.analysis import analyze
-
-    started = time.monotonic()
-    say = progress or (lambda msg: None)
-    phases = list(opts.phases)
-    if "tools" in phases and opts.calls < 1:
-        raise MasfuzzError(f"--calls must be at least 1, not {opts.calls}")
-    if "tools" in phases and (opts.fixture or opts.setup):
-        from masfuzz.toolfuzz.sandbox import isolation_problem
-
-        if opts.unsafe_no_sandbox or isolation_problem() is None:  # else the phase is skipped
-            _dry_run(_tool_session(opts, opts.seed, timeout=_tool_timeout(opts), models=False))
-    # FLARE's preparation (its specification, the seed writer) spends FLARE's share of the time
-    target, system, models, tester, store, setup = _fuzz_setup(
-        opts, say, prepare="flare" in phases, need_seed=False,
-        share=_flare_share(phases) if "flare" in phases else 1.0)
-    config = {**_config(opts, target), **_redacted(setup.config()), "phases": phases}
-    if "tools" in phases:
-        config["tools"] = {"calls": opts.calls, "timeout": _tool_timeout(opts),
-                           "memory_mb": opts.memory_mb, "sandbox": not opts.unsafe_no_sandbox,
-                           "fixture": opts.fixture, "setup": opts.setup,
-                           "pass_env": list(opts.pass_env or ())}  # names only, never values
-    owner = f"{socket.gethostname()}:{os.getpid()}"
-    executor = make_executor(opts.executor, ray_address=opts.ray_address, ray_cpus=opts.ray_cpus,
-                             concurrency=opts.workers,
-                             timeout=opts.timeout, models=models, code_coverage=opts.code_coverage,
-                             sandbox=sut_sandbox(opts))
-    # each run is a new campaign; --resume continues one
-    run_id = _claim(store, "run", target, config, owner, system.spec, opts, say,
-                    fresh=opts.fresh or not opts.resume)
-    if isinstance(run_id, Analysis):
-        return run_id
-    earlier = store.usage(run_id)
-    control = _control(target, opts, say)
-    known = KnownFailuresPhase(known_failures(store, target.ref, before_run=run_id, sut_model=opts.sut_model)
-                               if "replay" in phases else [])
-    structural = StructuralPhase(
-        _realizer(opts, tester), opts.sut_model, attempts=opts.attempts, merge=not opts.no_bundle,
-        path_aware=not opts.no_route, fault_modes=opts.faults, criteria=opts.criteria, max_turns=opts.max_turns,
-        timeout=opts.timeout, surroundings=surroundings(opts)) if "structural" in phases else None
-    plan: dict[str, Callable[[], Any]] = {  # only the chosen phases are built
-        "replay": lambda: known,
-        "structural": lambda: structural,
-        # its seeds: the pool's and what the structural phase witnessed, if it runs before it
-        "flare": lambda: setup.after(structural if "structural" in phases[:phases.index("flare")] else None),
-        "tools": lambda: _tools_phase(opts, say),
-    }
-    built = {p: plan[p]() for p in phases}
-    campaign = Campaign(target, system.spec, executor, setup.coverage_models(), list(built.values()),
-                        store, run_id, seed=opts.seed, budget=opts.budget, started=started, progress=say,
-                        tester_usage=tester.ledger.total, status=status, lease_owner=owner,
-                        detectors=setup.detectors(), confirm=setup.confirm())
-    summary = _drive(campaign, store, run_id, owner, earlier, tester)
-    summary.update(control)
-    summary.update(known.summary())
-    if "flare" in built and built["flare"].inner is not None:
-        summary["fuzz"] = {**built["flare"].summary(), **setup.summary()}
-    if "tools" in built:
-        summary.update(built["tools"].summary())
-    if "structural" in built:
-        summary.update(structural.summary())
-        generation = analyze(store, run_id).extra.get("generation")
-        if generation:
-            suite = suite_from_run(store, run_id, generation, target=target, spec=system.spec,
-                                   models={"tester": config["model"], "sut": config["sut_model"]},
-                                   seed=opts.seed)
-            summary["suite"] = str(suite.save(opts.suite))
-    store.finish_run(run_id, "completed", summary)
-    return analyze(store, run_id)
 
 
 def _flare_share(phases: list[str]) -> float:
@@ -617,20 +441,10 @@ def run_judge(opts: Config) -> Any:
     without a target, the workflow the traces show) and the failures the detectors find, in the
     store and its reports; transcripts also get their verdict and attribution, log by log
     (`extra["judged"]`)."""
-    from dataclasses import replace
-
     from masfuzz.adapters import otel
     from masfuzz.adapters.blackbox import spec_from_traces
-    from masfuzz.campaign.recorder import Recorder
-    from masfuzz.coverage.base import CoverageMap
-    from masfuzz.coverage.structural import StructuralModel
-    from masfuzz.graph.coordination import CoordinationGraph
-    from masfuzz.judging import judge_log
-    from masfuzz.report.judged import summary
-    from masfuzz.report.analysis import analyze
-    from masfuzz.scenario import Provenance, Scenario
+    from masfuzz.campaign.session import open_campaign
     from masfuzz.store.db import RunStore
-    from masfuzz.trace import Message
 
     if bool(opts.otel) == bool(opts.chat):
         raise MasfuzzError("judge: give --otel FILE (OTLP/JSON spans) or --chat FILE|DIR (chat "
@@ -648,14 +462,32 @@ def run_judge(opts: Config) -> Any:
     # what the spans could not show (the ingestion's notes) is said with the report's notes
     said = [n for t in traces for n in t.meta.get("notes", ())]
     spec = spec.model_copy(update={"notes": (*spec.notes, *(f"judge --otel: {n}" for n in dict.fromkeys(said)))})
-    store = RunStore(opts.store)
     source = {"chat": list(opts.chat)} if opts.chat else {"otel": opts.otel}
-    run_id = store.start_run("judge", spec, opts.target or (opts.otel or ",".join(opts.chat)),
-                             _redacted({**source, "traces": len(traces)}))
+    with open_campaign(RunStore(opts.store), "judge", opts.target or (opts.otel or ",".join(opts.chat)),
+                       _redacted({**source, "traces": len(traces)}), spec=spec, seed=None,
+                       fresh=True, resumable=False) as held:
+        analysis = _judged(opts, logs, spec, target_spec, held)
+    return analysis
+
+
+def _judged(opts: Config, logs: list[Any], spec: Any, target_spec: Any, held: Any) -> Any:
+    """`judge`'s logs recorded as the executions of its run (`held`), judged one by one."""
+    from dataclasses import replace
+
+    from masfuzz.campaign.recorder import Recorder
+    from masfuzz.coverage.base import CoverageMap
+    from masfuzz.coverage.structural import StructuralModel
+    from masfuzz.graph.coordination import CoordinationGraph
+    from masfuzz.judging import judge_log
+    from masfuzz.report.judged import summary
+    from masfuzz.scenario import Provenance, Scenario
+    from masfuzz.trace import Message
+
     # each log's failures are judge_log's: the detectors', the answer check's and the agents',
     # with who and when
     found: dict[str, list[Any]] = {}
-    recorder = Recorder(store, run_id, CoverageMap([StructuralModel(CoordinationGraph(spec).obligations())]),
+    recorder = Recorder(held.store, held.run_id,
+                        CoverageMap([StructuralModel(CoordinationGraph(spec).obligations())]),
                         spec, detectors=lambda t: found.get(t.scenario_id, []))
     client = model_settings(opts).client(opts.model, role="tester") if opts.model else None
     judged = []
@@ -672,9 +504,7 @@ def run_judge(opts: Config) -> Any:
         # the proposals the judge rejected are the run's notes, as in a campaign's store
         recorder.record(scenario, trace, notes=section.get("rejected_proposals", ()))
         judged.append(section)
-    store.finish_run(run_id, "completed", {"judged": len(traces)})
-    analysis = analyze(store, run_id)
-    store.close()
+    analysis = held.finish({"judged": len(logs)})
     analysis.extra["judged"] = {"logs": judged, "summary": summary(judged)}
     return analysis
 
@@ -711,6 +541,7 @@ def tools(target: str, **keywords: Any) -> dict[str, Any]:
 def run_tools(opts: Config) -> dict[str, Any]:
     import random
 
+    from masfuzz.campaign.session import open_campaign
     from masfuzz.report.tools import findings_of, tool_usage_rows
     from masfuzz.store.db import RunStore
     from masfuzz.toolfuzz.mcp import mcp_tools, parse_target
@@ -735,21 +566,22 @@ def run_tools(opts: Config) -> dict[str, Any]:
     if opts.unsafe_no_sandbox:
         _sandbox_problem(opts, "tools")  # says it runs without the OS sandbox
     print(f"masfuzz tools: seed {seed}", file=sys.stderr)
-    run_id = store.start_run("tools", None, opts.target, _redacted({
+    identity = _redacted({
         "calls": opts.calls, "seed": seed, "model": opts.model, "sut_model": opts.sut_model,
         "correctness": opts.correctness, "fix_docs": opts.fix_docs, "fixture": opts.fixture,
-        "setup": opts.setup, "pass_env": list(opts.pass_env or ()), **_unsandboxed(opts)}), seed=seed)
-    tester = agent = None
-    if opts.model or opts.sut_model:  # made with the command's model settings (cache, timeout, key)
-        models = model_settings(opts)
-        tester = models.client(opts.model or opts.sut_model, role="tester")
-        agent = models.client(opts.sut_model or opts.model, role="sut")
-    data = session_dict(FuzzSession(config, tester=tester, agent=agent).run(found, notes, opts.target))
-    for finding in findings_of(data):
-        store.record_tool_finding(run_id, finding)
-    store.record_usage(run_id, tool_usage_rows(data))
-    store.finish_run(run_id, "completed", {"tools": data})
-    store.close()
+        "setup": opts.setup, "pass_env": list(opts.pass_env or ()), **_unsandboxed(opts)})
+    with open_campaign(store, "tools", opts.target, identity, spec=None, seed=seed, fresh=True,
+                       resumable=False) as held:
+        tester = agent = None
+        if opts.model or opts.sut_model:  # made with the command's model settings (cache, timeout, key)
+            models = model_settings(opts)
+            tester = models.client(opts.model or opts.sut_model, role="tester")
+            agent = models.client(opts.sut_model or opts.model, role="sut")
+        data = session_dict(FuzzSession(config, tester=tester, agent=agent).run(found, notes, opts.target))
+        for finding in findings_of(data):
+            held.store.record_tool_finding(held.run_id, finding)
+        held.store.record_usage(held.run_id, tool_usage_rows(data))
+        held.finish({"tools": data})
     return data
 
 
@@ -871,12 +703,13 @@ def _dry_run(config: Any) -> None:
 
 
 def executor_for(opts: Config) -> Any:
-    """The executor a replaying command's configuration asks for (`replay`, the pytest plugin;
-    the caller closes it: `await ex.aclose()`)."""
+    """The executor a command's configuration asks for (the campaigns, `replay`, the pytest
+    plugin; the caller closes it: `await ex.aclose()`)."""
     from masfuzz.exec import make_executor
 
     return make_executor(opts.executor, ray_address=opts.ray_address, ray_cpus=opts.ray_cpus,
                          concurrency=opts.workers, timeout=opts.timeout, models=model_settings(opts),
+                         code_coverage=bool(getattr(opts, "code_coverage", False)),  # fuzz's, run's
                          sandbox=sut_sandbox(opts))
 
 

@@ -171,11 +171,11 @@ def budget_spec(value: Any) -> dict[str, float]:
 
 def report_spec(value: Any) -> str:
     """`FORMAT` or `FORMAT:PATH`, FORMAT a registered reporter."""
-    from masfuzz.report import REPORTERS
+    from masfuzz.report import reporter_names  # the built-in ones and the plugins'
 
     fmt, _, path = str(value).partition(":")
-    if fmt not in REPORTERS:
-        raise ValueError(f"expected FORMAT[:PATH] with FORMAT one of {', '.join(REPORTERS)}, "
+    if fmt not in reporter_names():
+        raise ValueError(f"expected FORMAT[:PATH] with FORMAT one of {', '.join(reporter_names())}, "
                          f"not {value!r}")
     if _ and not path.strip():
         raise ValueError(f"{value!r}: the PATH after ':' is empty")
@@ -339,13 +339,18 @@ TABLE: tuple[Setting, ...] = (
             "against it (and --model's failure agents are told it)", text, None, ("judge",),
             metavar="ANSWER"),
     Setting("resume", "continue the interrupted campaign of this configuration instead of "
-            "starting a new one", boolean, False, ("run",), "switch"),
+            "starting a new one", boolean, False, ("run",), "switch",
+            # `cover` and `fuzz`, presets of `run` (`as_run`), continue theirs unless --fresh
+            per_command={"run": False, "cover": True, "fuzz": True}),
     Setting("phases", "the phases of `masfuzz run`, in this order: replay (the failures stored "
             "for this target, re-executed first: fixed or still failing), tools (runtime fuzzing "
             "of the tools the agents own, as `masfuzz tools` does it, no model), structural "
             "(cover's generation), flare (fuzz's loop); the cheap, sure ones first, so a short "
             "budget still reaches them", choices_list("replay", "structural", "flare", "tools"),
-            "replay,tools,structural,flare", ("run",), metavar="P1,P2"),
+            "replay,tools,structural,flare", ("run",), metavar="P1,P2",
+            # the presets: `cover` is `run --phases structural`, `fuzz` is `run --phases flare`
+            per_command={"run": "replay,tools,structural,flare", "cover": "structural",
+                         "fuzz": "flare"}),
     Setting("no_check", "skip the control check a campaign starts with (one run on masfuzz's "
             "probe model that calls each tool once)", boolean, False, ("cover", "fuzz"), "switch"),
     Setting("obligations", "list every obligation, not just the counts", boolean, False,
@@ -857,6 +862,24 @@ def _budget(values: Mapping[str, Any]) -> Any:
 
     return Budget(wall_time=least("budget_time"), executions=least("budget_executions"),
                   model_calls=least("budget_model_calls"))
+
+
+def as_run(config: Config) -> Config:
+    """A `cover` or `fuzz` configuration as the `run` it is a preset of (its command's name
+    kept, so its runs stay its own): the settings `run` has and the preset does not take their
+    defaults for the preset's command (`phases`, `resume`: the presets' rows), parsed as a
+    default is; `run`'s own configuration as it is."""
+    if config.command not in COMBINED["run"]:
+        return config
+    values = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
+    for f in dataclasses.fields(config_class("run")):
+        if f.name in values or f.name not in BY_NAME:
+            continue
+        s = BY_NAME[f.name]
+        default, many = s.default_for(config.command), s.flag_kind == "append"
+        value = _check(_parser_for(s, "run"), default, s.flag, many=many) if default is not None else None
+        values[f.name] = tuple(value) if many else value
+    return config_class("run")(**values)
 
 
 def model_settings(config: Config) -> Any:

@@ -122,6 +122,10 @@ class SuiteCaseItem(pytest.Item):
         scenario = self.case.scenario
         if settings.sut_model:
             scenario = scenario.model_copy(update={"sut_model": settings.sut_model})
+        # the option table's --timeout for replay (MASFUZZ_TIMEOUT, [tool.masfuzz] timeout)
+        # bounds each case; the bound the case was recorded with only when it is tighter
+        if scenario.timeout is None or scenario.timeout > settings.timeout:
+            scenario = scenario.model_copy(update={"timeout": settings.timeout})
         outcome = check_case(self.case, _loop().run_until_complete(execute(scenario)))
         if not outcome.passed:
             raise SuiteCaseFailure(outcome)
@@ -129,8 +133,11 @@ class SuiteCaseItem(pytest.Item):
     def repr_failure(self, excinfo: Any, style: Any = None) -> str:
         if isinstance(excinfo.value, SuiteCaseFailure):
             o = excinfo.value.outcome
+            ended = o.trace.termination
+            how = (f"\n  the run ended: {ended.reason}: {ended.detail}"
+                   if ended is not None and ended.reason != "completed" and ended.detail else "")
             return (f"witnesses lost: {', '.join(o.lost)}\n  input: {o.case.scenario.input!r}\n"
-                    f"  observed agents: {o.trace.speaker_order} {o.detail}")
+                    f"  observed agents: {o.trace.speaker_order} {o.detail}{how}")
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Any, int, str]:

@@ -117,6 +117,22 @@ def test_replay_and_pytest_reproduce_the_suite(cli, tmp_path):
         )
         assert f"{n} passed" in proc.stdout, proc.stdout + proc.stderr
         assert ("--executor inprocess" in proc.stdout + proc.stderr) == bool(env)
+    # and its timeout, over the 120 s each case was recorded with: a model that takes 60 s a
+    # call is stopped at the configured 2 s, and the case fails as a timeout (one case: each
+    # waits for its worker to be stopped)
+    import yaml
+
+    one = yaml.safe_load(suite.read_text())
+    one["cases"] = one["cases"][:1]
+    slow_proj = tmp_path / "slow"
+    slow_proj.mkdir()
+    (slow_proj / "masfuzz-suite.yaml").write_text(yaml.safe_dump(one))
+    slow = {"MASFUZZ_TIMEOUT": "2", "SLEEPY_POLICY_DELAY": "60"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(tmp_path),
+         "--masfuzz-sut-model", f"scripted/{ROOT}/tests/campaign/sleepy_policy.py:policy", str(slow_proj)],
+        capture_output=True, text=True, cwd=tmp_path, timeout=600, env={**os.environ, **slow})
+    assert "1 failed" in proc.stdout and "timeout: no result within 2 s" in proc.stdout, proc.stdout + proc.stderr
 
 
 def test_replay_reports_a_lost_witness(cli, tmp_path):

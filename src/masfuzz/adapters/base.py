@@ -306,6 +306,19 @@ def _find(obj: Any) -> Adapter | None:
             cls = module.ADAPTER
             if cls.accepts(obj):
                 return cls()
+    return _plugin_adapter(obj)
+
+
+def _plugin_adapter(obj: Any) -> Adapter | None:
+    """The adapter a plugin adds (`masfuzz.adapters` entry points, `masfuzz.plugins`) that
+    accepts `obj`, asked after the built-in ones."""
+    from masfuzz.plugins import load_all, not_a
+
+    for name, cls in load_all("masfuzz.adapters"):
+        if not (isinstance(cls, type) and issubclass(cls, Adapter)):
+            raise not_a("masfuzz.adapters", name, cls)
+        if cls.accepts(obj):
+            return cls()
     return None
 
 

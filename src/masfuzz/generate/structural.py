@@ -43,13 +43,27 @@ class StructuralPhase:
     witnessed: list[Scenario] = field(default_factory=list)
     unfinished: list[str] = field(default_factory=list)  # bundles the budget stopped mid-way
     _loops: list[Refinement] | None = field(default=None, init=False)  # set by the first pass
+    _objectives: int = field(default=0, init=False)  # the objectives the first pass planned
     _said: set[int] = field(default_factory=set, init=False)  # bundles said to be finished
     _faulted: set[str] = field(default_factory=set, init=False)  # bundles whose faults re-ran
 
     def summary(self) -> dict[str, Any]:
-        """The phase's part of the run's summary: the bundles whose attempts the budget cut
-        short (the report says so rather than calling them unrealized)."""
-        return {"unfinished": list(self.unfinished)}
+        """The phase's part of the run's summary: what it decided, as its typed record (the
+        report reads it: `masfuzz.report.records.StructuralRecord`), and the bundles whose
+        attempts the budget cut short (the report says so rather than calling them unrealized)."""
+        from masfuzz.report.records import PlannedBundle, StructuralRecord
+
+        summary: dict[str, Any] = {"unfinished": list(self.unfinished)}
+        if self._loops is not None:
+            done = [r for r in (loop.realization() for loop in self._loops)
+                    if r.passed and r.accepted is not None and r.accepted.scenario is not None]
+            summary[StructuralRecord.KEY] = StructuralRecord(
+                objectives=self._objectives,
+                bundles=tuple(PlannedBundle(loop.bundle.id, str(loop.bundle), loop.bundle.obligation_ids)
+                              for loop in self._loops),
+                realized=tuple((r.bundle.id, r.accepted.scenario.id) for r in done),
+                unfinished=tuple(self.unfinished)).to_data()
+        return summary
 
     def go_on(self) -> bool:
         """One more attempt for each objective bundle not yet witnessed, for the campaign's
@@ -70,7 +84,8 @@ class StructuralPhase:
         make = scenario_factory(self.sut_model, seed=c.seed, max_turns=self.max_turns,
                                 timeout=self.timeout, surroundings=self.surroundings)
         if self._loops is None:  # the first pass: every bundle's loop, after what is stored
-            graph, _objs, bundles = plan(c.spec, criteria=self.criteria, merge=self.merge)
+            graph, objs, bundles = plan(c.spec, criteria=self.criteria, merge=self.merge)
+            self._objectives = len(objs)
             forbidden = forbidden_identifiers(c.spec)
             stored = _stored_attempts(c)
             loops: list[Refinement] = []

@@ -256,4 +256,6 @@ def _make_provider(spec: ModelSpec, **options: Any) -> Any:
         from masfuzz.llm.local import LocalClient
 
         return LocalClient(spec, **options)
-    raise ModelError(f"model string {spec.display!r}: no provider {spec.provider!r}")  # pragma: no cover
+    from masfuzz.plugins import load  # a plugin's provider (`masfuzz.providers`)
+
+    return load("masfuzz.providers", spec.provider)(spec, **options)

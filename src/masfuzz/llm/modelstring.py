@@ -20,6 +20,14 @@ from masfuzz.errors import ModelError
 PROVIDERS = ("scripted", "local", "openai", "openai-compatible", "litellm")
 LOCAL_MODELS = ("gemma-3-270m", "smollm2-135m")
 
+
+def providers() -> tuple[str, ...]:
+    """The built-in providers, then those plugins add (`masfuzz.providers` entry points,
+    `masfuzz.plugins`): `NAME/MODEL` for a plugin's, MODEL handed to it as written."""
+    from masfuzz.plugins import names
+
+    return (*PROVIDERS, *(n for n in names("masfuzz.providers") if n not in PROVIDERS))
+
 FORMS = (
     "scripted/FILE.py:POLICY, scripted/PKG.MOD:POLICY, local/gemma-3-270m, local/smollm2-135m, "
     "openai/MODEL, openai-compatible/NAME@http://HOST:PORT/v1, litellm/PROVIDER/MODEL"
@@ -49,10 +57,10 @@ def parse_model_string(model_string: str) -> ModelSpec:
     provider, sep, rest = raw.partition("/")
     if not sep or not rest.strip():
         raise ModelError(f"model string {shown!r} does not parse: expected one of {FORMS}")
-    if provider not in PROVIDERS:
+    if provider not in providers():
         raise ModelError(
             f"model string {shown!r}: unknown provider {provider!r} "
-            f"(known: {', '.join(PROVIDERS)})"
+            f"(known: {', '.join(providers())})"
         )
     if provider == "scripted":
         _, colon, attr = rest.rpartition(":")

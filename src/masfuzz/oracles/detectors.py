@@ -625,9 +625,21 @@ DETECTORS: list[Detector] = [
 ]
 
 
+def plugin_detectors() -> list[Detector]:
+    """The detectors plugins add (`masfuzz.detectors` entry points, `masfuzz.plugins`), after
+    the built-in ones; a plugin that is no function is one line when first used."""
+    from masfuzz.plugins import load_all, not_a
+
+    found = load_all("masfuzz.detectors")
+    for name, d in found:
+        if not callable(d) or isinstance(d, type):
+            raise not_a("masfuzz.detectors", name, d)
+    return [d for _, d in found]
+
+
 def detect(trace: Trace, spec: WorkflowSpec | None = None) -> list[Failure]:
     """Every deterministic detector over one trace, each finding attributed and blamed (who and
     when), de-duplicated by fingerprint."""
     found = [f.model_copy(update={"decided_by": UNCONFIRMED if f.detector in PROPOSING_DETECTORS else RULE})
-             for d in DETECTORS for f in d(trace, spec)]
+             for d in (*DETECTORS, *plugin_detectors()) for f in d(trace, spec)]
     return dedupe(attribute(trace, blame_all(trace, found)))

@@ -206,6 +206,9 @@ def _timeline(store: Any, run_id: int, space: ObligationSpace, failures: list[di
     return points
 
 
+STORED_BEFORE_PHASES = {"cover": ["structural"], "fuzz": ["flare"], "run": ["structural", "flare"]}
+
+
 def _sections(store: Any, run_id: int, a: Analysis, info: dict[str, Any]) -> dict[str, Any]:
     """What each phase left in the store, as report sections."""
     from masfuzz.report.fuzzing import fuzz_section
@@ -213,17 +216,16 @@ def _sections(store: Any, run_id: int, a: Analysis, info: dict[str, Any]) -> dic
     from masfuzz.report.tools import tools_section
 
     usage = store.usage(run_id)
-    # `masfuzz run` has the phases of both (those its --phases chose), and replays the known
-    # failures first
-    phases = (info.get("config") or {}).get("phases") or ["structural", "flare"]
+    # the phases the run's configuration chose (`cover` and `fuzz` are presets of `run`); a
+    # run stored before configurations named them: its command's
+    phases = (info.get("config") or {}).get("phases") or STORED_BEFORE_PHASES.get(info["command"], [])
     return {
         "phases": (info.get("summary") or {}).get("phases"),  # how each phase ended
         "replayed": (info.get("summary") or {}).get("replayed"),
         "generation": generation_section(store, run_id, a.spec, info, usage)
-        if info["command"] == "cover" or (info["command"] == "run" and "structural" in phases) else None,
+        if "structural" in phases else None,
         "fuzz": fuzz_section(store, run_id, a.spec, info, a.failures)
-        if a.spec is not None and (info["command"] == "fuzz" or (info["command"] == "run" and "flare" in phases))
-        else None,
+        if a.spec is not None and "flare" in phases else None,
         "tools": tools_section(store.tool_findings(run_id), info),
         # proposals the judge agent rejected: no failures, shown so that a user sees what was
         # decided against (`masfuzz.fuzz.failure_agents.confirm_proposals`)

@@ -5,31 +5,32 @@ from __future__ import annotations
 
 from typing import Any
 
+from masfuzz.report.records import PlannedBundle, StructuralRecord
+
 
 def generation_section(store: Any, run_id: int, spec: Any, info: dict[str, Any],
                        usage: list[dict[str, Any]]) -> dict[str, Any]:
-    """The structural phase's part of a run, rebuilt from the store: the bundles its
-    configuration plans for the spec, each bundle's recorded attempts, and the fault re-runs."""
-    from masfuzz.graph.objectives import plan
-
-    config, summary = info["config"], info.get("summary") or {}
-    criteria = tuple(c.strip() for c in str(config.get("criteria", "C1,C2,C3,C4")).split(","))
-    _, objs, bundles = plan(spec, criteria=criteria, merge=config.get("bundle", True))
+    """The structural phase's part of a run: the bundles it planned and which it realized, as
+    its record says (`StructuralRecord`), each bundle's recorded attempts, and the fault
+    re-runs."""
+    summary = info.get("summary") or {}
+    record = StructuralRecord.of_summary(summary) or _replanned(spec, info, store, run_id)
     by_bundle: dict[str, list[dict[str, Any]]] = {}
     for a in store.attempts(run_id):
         by_bundle.setdefault(a["bundle_id"], []).append(a)
+    accepted = dict(record.realized)
     realized, unrealized = [], []
-    unfinished = set(summary.get("unfinished") or ())  # bundles the budget stopped mid-way
-    for b in bundles:
+    for b in record.bundles:
         tried = sorted(by_bundle.get(b.id, []), key=lambda a: a["number"])
-        if tried and tried[-1]["reward"] == 1:
-            realized.append({"bundle": str(b), "obligations": list(b.obligation_ids),
-                             "attempts": len(tried), "scenario": tried[-1]["scenario_id"],
-                             "input": tried[-1]["text"]})
+        if b.id in accepted:
+            chosen = next((a for a in reversed(tried) if a["scenario_id"] == accepted[b.id]), tried[-1])
+            realized.append({"bundle": b.label, "obligations": list(b.obligations),
+                             "attempts": len(tried), "scenario": accepted[b.id],
+                             "input": chosen["text"]})
         else:
-            unrealized.append({"bundle": str(b), "obligations": list(b.obligation_ids),
+            unrealized.append({"bundle": b.label, "obligations": list(b.obligations),
                                "attempts": [{"text": a["text"], "verdict": a["verdict"]}
-                                            for a in tried], "unfinished": b.id in unfinished})
+                                            for a in tried], "unfinished": b.id in record.unfinished})
     faults = [{"agent": f["agent"], "tool": f["tool"], "mode": f["mode"], "holds": bool(f["holds"]),
                "reasons": list(f["reasons"]), "scenario": f["scenario_id"]}
               for f in store.fault_runs(run_id)]
@@ -41,11 +42,11 @@ def generation_section(store: Any, run_id: int, spec: Any, info: dict[str, Any],
     for u in unrealized:  # what other scenarios showed of it, kept in the suite all the same
         u["witnessed_by"] = {ob: seen[ob] for ob in u["obligations"] if ob in seen}
     tester_calls = sum(u["calls"] for u in usage if u["role"] == "tester")
-    n_obl = len(objs)
+    n_obl = record.objectives
     return {
-        "objectives": len(objs),
-        "bundles": len(bundles),
-        "suite_size": {"bundled": len(bundles), "one_per_objective": len(objs),
+        "objectives": n_obl,
+        "bundles": len(record.bundles),
+        "suite_size": {"bundled": len(record.bundles), "one_per_objective": n_obl,
                        "cases_written": len(realized) + len(incidental) + len(faults)},
         "realized": realized,
         "incidental": incidental,
@@ -59,6 +60,25 @@ def generation_section(store: Any, run_id: int, spec: Any, info: dict[str, Any],
         "suite": summary.get("suite"),
         "run_id": run_id,
     }
+
+
+def _replanned(spec: Any, info: dict[str, Any], store: Any, run_id: int) -> StructuralRecord:
+    """The record of a run stored before its structural phase wrote one: its bundles planned
+    again from its configuration, a bundle realized when its last attempt was accepted."""
+    from masfuzz.graph.objectives import plan
+
+    config, summary = info["config"], info.get("summary") or {}
+    criteria = tuple(c.strip() for c in str(config.get("criteria", "C1,C2,C3,C4")).split(","))
+    _, objs, bundles = plan(spec, criteria=criteria, merge=config.get("bundle", True))
+    last: dict[str, dict[str, Any]] = {}
+    for a in sorted(store.attempts(run_id), key=lambda a: a["number"]):
+        last[a["bundle_id"]] = a
+    return StructuralRecord(
+        objectives=len(objs),
+        bundles=tuple(PlannedBundle(b.id, str(b), b.obligation_ids) for b in bundles),
+        realized=tuple((b.id, last[b.id]["scenario_id"]) for b in bundles
+                       if b.id in last and last[b.id]["reward"] == 1),
+        unfinished=tuple(summary.get("unfinished") or ()))
 
 
 def _stopped(summary: dict[str, Any]) -> str | None:
