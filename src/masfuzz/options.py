@@ -282,9 +282,10 @@ TABLE: tuple[Setting, ...] = (
     Setting("max_turns", "turn bound per run", integer(low=1, high=100_000), None,
             ("exec", "cover", "fuzz"), metavar="N"),
     Setting("timeout", "seconds before a run (tools: a tool call) is stopped and recorded as a "
-            "timeout (900 for runs whose agents use an embedded local/ model)",
+            "timeout (900 for runs whose agents use an embedded local/ model; replay: a case's "
+            "recorded bound, or this one where it is tighter)",
             number(positive=True, high=86_400), 120.0, RUNS + ("tools",),
-            per_command={"exec": 60.0, "tools": 10.0}, metavar="S"),
+            per_command={"exec": 60.0, "tools": 10.0, "replay": None}, metavar="S"),
     Setting("workers", "executions at once (for tools: tools tested at once, each in its own "
             "sandbox; 1: one after another); the results are those of --workers 1 for the same "
             "seed (fuzz: and --batch, whose default grows with --workers) (1 when the system "

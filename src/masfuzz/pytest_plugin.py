@@ -105,6 +105,7 @@ class SuiteCaseItem(pytest.Item):
 
     def runtest(self) -> None:
         from masfuzz.api import executor_for
+        from masfuzz.generate.replay import as_replayed
         from masfuzz.generate.suite import check_case
         from masfuzz.target import Orchestration, Target
 
@@ -119,13 +120,8 @@ class SuiteCaseItem(pytest.Item):
         async def execute(sc: Any) -> Any:
             return await executor.run(target, sc)
 
-        scenario = self.case.scenario
-        if settings.sut_model:
-            scenario = scenario.model_copy(update={"sut_model": settings.sut_model})
-        # the option table's --timeout for replay (MASFUZZ_TIMEOUT, [tool.masfuzz] timeout)
-        # bounds each case; the bound the case was recorded with only when it is tighter
-        if scenario.timeout is None or scenario.timeout > settings.timeout:
-            scenario = scenario.model_copy(update={"timeout": settings.timeout})
+        # replay's --timeout (MASFUZZ_TIMEOUT, [tool.masfuzz] timeout) where it is tighter
+        scenario = as_replayed(self.case.scenario, settings.sut_model, settings.timeout)
         outcome = check_case(self.case, _loop().run_until_complete(execute(scenario)))
         if not outcome.passed:
             raise SuiteCaseFailure(outcome)

@@ -133,6 +133,12 @@ def test_replay_and_pytest_reproduce_the_suite(cli, tmp_path):
          "--masfuzz-sut-model", f"scripted/{ROOT}/tests/campaign/sleepy_policy.py:policy", str(slow_proj)],
         capture_output=True, text=True, cwd=tmp_path, timeout=600, env={**os.environ, **slow})
     assert "1 failed" in proc.stdout and "timeout: no result within 2 s" in proc.stdout, proc.stdout + proc.stderr
+    # `masfuzz replay` bounds the case the same way (one replay under both)
+    proc = subprocess.run(
+        [sys.executable, "-c", "from masfuzz.cli import run; run()", "replay", str(slow_proj / "masfuzz-suite.yaml"), "--timeout", "2",
+         "--sut-model", f"scripted/{ROOT}/tests/campaign/sleepy_policy.py:policy"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=600, env={**os.environ, **slow})
+    assert proc.returncode == 1 and "0 passed, 1 failed" in proc.stdout, proc.stdout + proc.stderr
 
 
 def test_replay_reports_a_lost_witness(cli, tmp_path):

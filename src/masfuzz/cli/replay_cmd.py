@@ -40,7 +40,7 @@ def run(args: Config) -> int:
     # the suite's coordinator and links, unless overridden
     graph = args.orchestration or Orchestration.from_data(suite.orchestration)
     rounds = asyncio.run(replay_with(executor_for(args), Target.of(target, graph),
-                                     suite, args.sut_model, repeat=args.repeat))
+                                     suite, args.sut_model, repeat=args.repeat, timeout=args.timeout))
     if args.repeat > 1:
         return _print_repeated(args, target, rounds)
     outcomes = rounds[0]
@@ -94,7 +94,7 @@ def _print_repeated(args: Config, target: str, rounds: list[list[Any]]) -> int:
 
 
 async def replay_with(executor: Any, target: Any, suite: Any, sut_model: str | None, *,
-                      repeat: int = 1) -> list[list[Any]]:
+                      repeat: int = 1, timeout: float | None = None) -> list[list[Any]]:
     """The suite replayed `repeat` times on one executor. Runs after the first carry a nonce
     (the run's number) as their execution nonce: a new sample of every model call, never a
     cached answer, so a flaky case shows."""
@@ -106,7 +106,7 @@ async def replay_with(executor: Any, target: Any, suite: Any, sut_model: str | N
             async def execute(scenario: Any, n: int = n) -> Any:
                 return await executor.run(target, scenario.model_copy(update={"nonce": n}) if n else scenario)
 
-            rounds.append(await replay(suite, execute, sut_model=sut_model))
+            rounds.append(await replay(suite, execute, sut_model=sut_model, timeout=timeout))
     finally:
         await executor.aclose()
     return rounds
