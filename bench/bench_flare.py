@@ -143,12 +143,15 @@ class Replay:
     def __init__(self, seed: int, executions: Executions) -> None:
         self.seed, self.executions, self.seen = seed, executions, set()
 
-    async def execute(self, scenarios: list[Any]) -> list[Any]:
+    async def execute(self, scenarios: list[Any], after: Any = None) -> list[Any]:
         from masfuzz.campaign.recorder import Outcome
 
         out = []
         for sc in scenarios:
             items = await self.executions.items(sc)
+            if after is not None:  # recorded after the call before it, as the campaign does
+                await after
+                after = None
             out.append(Outcome(sc, None, None, frozenset(items - self.seen)))
             self.seen |= items
         return out

@@ -350,9 +350,11 @@ class Chain:
     def __init__(self, seed):
         self.seed, self.seen, self.ran = seed, set(), []
 
-    async def execute(self, scenarios):
+    async def execute(self, scenarios, after=None):
         from masfuzz.campaign.recorder import Outcome
 
+        if after is not None:  # recorded after the call before it, as the campaign does
+            await after
         out = []
         for sc in scenarios:
             items = {"seed"}
