@@ -142,13 +142,16 @@ class Replay:
 
     def __init__(self, seed: int, executions: Executions) -> None:
         self.seed, self.executions, self.seen = seed, executions, set()
+        self.one: asyncio.Lock | None = None  # this replay's loop's: a configuration runs once
 
     async def execute(self, scenarios: list[Any], after: Any = None) -> list[Any]:
         from masfuzz.campaign.recorder import Outcome
 
+        self.one = self.one or asyncio.Lock()
         out = []
         for sc in scenarios:
-            items = await self.executions.items(sc)
+            async with self.one:
+                items = await self.executions.items(sc)
             if after is not None:  # recorded after the call before it, as the campaign does
                 await after
                 after = None

@@ -494,13 +494,17 @@ class FlarePhase:
         all at once (the executor's slots bound how many run): a task per mutant answering
         (outcome, reading). Mutant n is recorded after mutant n - 1 (and the first after
         `after`), so records keep the draw order; its reading starts as soon as it is recorded."""
-        tasks: list[asyncio.Task[Any]] = []
-        before = after
-        for mutant in mutants:
-            recorded: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-            tasks.append(asyncio.ensure_future(self._executed_and_read(c, mutant, before, recorded)))
-            before = recorded
-        return tasks
+        loop = asyncio.get_running_loop()
+        recorded: list[asyncio.Future[Any]] = [loop.create_future() for _ in mutants]
+        befores = [after, *recorded[:-1]]
+        # started longest expected first (the slots go in the order requests start, and a
+        # batch lasts as long as its last execution); recorded in draw order all the same
+        expected = getattr(getattr(c, "recorder", None), "expected_seconds", lambda sc: 0.0)
+        tasks: dict[int, asyncio.Task[Any]] = {}
+        for i in sorted(range(len(mutants)), key=lambda i: -expected(mutants[i])):
+            tasks[i] = asyncio.ensure_future(
+                self._executed_and_read(c, mutants[i], befores[i], recorded[i]))
+        return [tasks[i] for i in range(len(mutants))]
 
     async def _executed_and_read(self, c: Any, mutant: Scenario, before: "asyncio.Future[Any] | None",
                                  recorded: "asyncio.Future[Any]") -> tuple[Any, dict[str, Any]]:
