@@ -67,19 +67,21 @@ def campaign_run(workers: int, executions: int, batch: int, folder: Path, pace: 
     campaign = Campaign(target, system.spec, executor, setup.coverage_models(), [phase], store,
                         run_id, seed=opts.seed, budget=budget, detectors=setup.detectors())
 
-    # each submission's executions: (SUT model calls, its parent's, None for no parent)
-    batches: list[list[tuple[int, int | None]]] = []
+    # each batch's executions: (SUT model calls, its parent's, None for no parent); a batch's
+    # mutants are submitted one call each (all at once), so they are grouped by their round
+    groups: dict[int, list[tuple[int, int | None]]] = {}
     execute = campaign.execute
     calls: dict[str, int] = {}
 
     async def counted(scenarios, **keywords):
         outcomes = await execute(scenarios, **keywords)
-        batch = []
         for o in outcomes:
             if not o.reused:
                 calls[o.scenario.id] = o.trace.usage.model_calls
-                batch.append((calls[o.scenario.id], calls.get(o.scenario.provenance.parent)))
-        batches.append(batch)
+                mutant = o.scenario.provenance.source.startswith("mutator")
+                group = (o.scenario.provenance.attempt - 1) // batch if mutant else -1
+                groups.setdefault(group, []).append(
+                    (calls[o.scenario.id], calls.get(o.scenario.provenance.parent)))
         return outcomes
 
     campaign.execute = counted
@@ -94,6 +96,7 @@ def campaign_run(workers: int, executions: int, batch: int, folder: Path, pace: 
     store.finish_run(run_id, "completed", {"fuzz": phase.summary()})
     analysis = analyze(store, run_id)
     scenarios = [scenario for _, scenario, _ in store.executions(run_id)]
+    batches = [groups[k] for k in sorted(groups)]
     return {"startup": startup, "wall": wall, "executions": campaign.recorder.executed,
             "batches": batches, "scenarios": scenarios, "target": target, "models": models,
             "coverage": json.dumps(sorted(campaign.recorder.coverage.seen)),

@@ -3,6 +3,8 @@
 stages from the selector's instructions, the failure agent reports one real violation and one
 quoting text nobody said (the judge keeps the first), the Space Agent splits tool tasks, the mapper maps turns to behaviours."""
 
+import time
+
 from tests.fuzz import flare_testers
 from tests.oracles import oracle_testers
 
@@ -19,3 +21,10 @@ def policy(request):
     if request.agent == "behaviour-mapper":
         return _MAPPER(request)
     raise AssertionError(f"unexpected tester role {request.agent!r}")
+
+
+def slow(request):
+    """`policy`, each call blocking briefly (its thread, not the event loop), as a remote
+    model's would: what runs meanwhile shows whether the campaign waits on it."""
+    time.sleep(0.02)
+    return policy(request)

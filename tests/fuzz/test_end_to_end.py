@@ -97,6 +97,51 @@ def test_the_failure_and_judge_agents_and_the_mapper_in_the_loop(cli, tmp_path):
     assert json.loads(again)["fuzz"]["table1"] == data["fuzz"]["table1"]
 
 
+def test_readings_run_beside_the_batch_and_a_seed_still_gives_one_stored_run(cli, tmp_path,
+                                                                              monkeypatch):
+    """Behaviour mapping and the failure and judge agents are requests the workers run beside
+    the executions: at --workers 4 a mutant is mapped as soon as it is recorded, before the
+    rest of its batch is (the recorder's order, not a clock), and under --pace batch the same
+    seed gives the same stored run twice, whichever request ends first."""
+    from masfuzz.campaign.recorder import Recorder
+    from masfuzz.fuzz import behaviour_map
+    from masfuzz.store.db import RunStore
+
+    log, record, mapping = [], Recorder.record, behaviour_map.map_behaviours
+
+    def recorded(self, scenario, *args, **kwargs):
+        log.append(("record", scenario.id))
+        return record(self, scenario, *args, **kwargs)
+
+    async def mapped(trace, *args, **kwargs):
+        log.append(("map", trace.scenario_id))
+        return await mapping(trace, *args, **kwargs)
+
+    monkeypatch.setattr(Recorder, "record", recorded)
+    monkeypatch.setattr(behaviour_map, "map_behaviours", mapped)
+    tester = "scripted/" + str(ROOT / "tests" / "fuzz" / "full_tester.py") + ":slow"
+    runs = []
+    for name in ("a", "b"):
+        log.clear()
+        store = str(tmp_path / f"{name}.db")
+        code, out, err = cli("fuzz", f"{TEAM}:selector_team", "--input", "A video about rain",
+                             "--sut-model", VIDEO, "--model", tester, "--map-behaviours",
+                             "--rounds", "4", "--batch", "4", "--workers", "4", "--seed", "2",
+                             "--seed-tasks", "0", "--no-cache", "--executor", "inprocess",
+                             "--store", store, "--format", "json")
+        assert code == 0, err
+        batch = [sid for kind, sid in log if kind == "record"][1:5]  # after the seed
+        assert len(batch) == 4
+        # the batch's first mutant is mapped before its last one is recorded
+        assert log.index(("map", batch[0])) < log.index(("record", batch[-1]))
+        with RunStore(store) as db:
+            stored = [(sc.id, [type(e).__name__ for e in trace.events])
+                      for _, sc, trace in db.executions(db.latest_run())]
+        fuzz = json.loads(out)["fuzz"]
+        runs.append((stored, fuzz["history"], fuzz["corpus"], fuzz["table1"]))
+    assert runs[0] == runs[1]
+
+
 def test_the_desk_with_its_own_model_has_no_failure_under_mutation(cli, tmp_path):
     """The customer-service desk's restricted call needs a hot triage agent (test_loop.py); with
     the desk's own policy no mutation produces a failure."""

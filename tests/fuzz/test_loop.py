@@ -350,9 +350,11 @@ class Chain:
     def __init__(self, seed):
         self.seed, self.seen, self.ran = seed, set(), []
 
-    async def execute(self, scenarios):
+    async def execute(self, scenarios, after=None):
         from masfuzz.campaign.recorder import Outcome
 
+        if after is not None:  # recorded after the call before it, as the campaign does
+            await after
         out = []
         for sc in scenarios:
             items = {"seed"}
@@ -423,3 +425,44 @@ def test_the_schedules_weights():
     uniform, _ = _chain("uniform", 1, rounds=40)
     assert set(uniform.summary()["operator_weights"].values()) == {0.5}
     assert set(uniform.summary()["seed_weights"].values()) == {0.5}
+
+
+def test_a_reading_holds_a_worker_slot_as_an_execution_does():
+    """`dispatched`: a model-backed reading takes one of the executor's slots, so with one
+    slot an execution waits for the reading to end (and runs without one when there is no
+    executor)."""
+    import asyncio
+
+    from masfuzz.exec.base import Executor
+    from masfuzz.fuzz.loop import dispatched
+
+    log = []
+
+    class OneSlot(Executor):
+        async def _execute(self, request):
+            log.append("execution")
+            raise RuntimeError("not run further")
+
+    class Campaign:
+        executor = OneSlot(concurrency=1)
+
+    async def reading(go):
+        log.append("reading starts")
+        await go.wait()
+        log.append("reading ends")
+        return {}
+
+    async def main():
+        go = asyncio.Event()
+        read = asyncio.ensure_future(dispatched(Campaign(), reading(go)))
+        await asyncio.sleep(0)
+        execution = asyncio.ensure_future(Campaign.executor.execute(None))
+        for _ in range(5):  # the execution gets every chance to start, and has no slot
+            await asyncio.sleep(0)
+        go.set()
+        await read
+        await asyncio.gather(execution, return_exceptions=True)
+        assert await dispatched(object(), reading(go)) == {}
+
+    asyncio.run(main())
+    assert log[:3] == ["reading starts", "reading ends", "execution"]

@@ -97,6 +97,14 @@ class Executor(ABC):
                                            "not the app's doing")
         return redact_trace(trace.model_copy(update={"meta": meta}))
 
+    async def call(self, step: Awaitable[Any]) -> Any:
+        """A request of another kind than an execution (FLARE's model-backed reading of one:
+        behaviour mapping, the failure and judge agents): it takes one of the same slots, so
+        `concurrency` bounds what runs at once of both kinds. Its model calls go through the
+        same client and its `max_connections`, as the proxied calls of the workers' runs do."""
+        async with self._semaphore():
+            return await step
+
     @abstractmethod
     async def _execute(self, request: ExecutionRequest) -> Trace:
         """One request, already holding a concurrency slot."""

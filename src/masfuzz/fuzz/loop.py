@@ -50,8 +50,12 @@ Everything random comes from one `random.Random(seed)` (shrinking has its own st
 resumed run re-proposes the same mutants, which the store answers with the gains they had, and
 so grows the same corpus and ends as the uninterrupted one, under `batch` and `steady`; under
 `free` it goes on from what was stored, but not necessarily as the uninterrupted run would have.
-The model-backed readings of a batch's executions (behaviour mapping, the failure and judge
-agents) are made all at once, and used in draw order; `steady` makes them one at a time.
+The model-backed reading of an execution (behaviour mapping, the failure and judge agents) is a
+request like the execution itself: it takes one of the executor's slots (`dispatched`,
+`Executor.call`: `--workers` bounds both kinds together; their model calls share the client's
+`max_connections`) and starts as soon as its execution is recorded, while the rest of the batch
+still runs; it is used in draw order. A batch's shrinking runs beside the next batch, whose
+records wait for it, so the store's order is the same whatever ends first.
 """
 
 from __future__ import annotations
@@ -372,6 +376,14 @@ async def _bounded(step: Awaitable[dict[str, Any]], seconds: float | None) -> di
         return {}
 
 
+async def dispatched(c: Any, step: Awaitable[Any]) -> Any:
+    """A model-backed step run as a request to the campaign's workers: it holds one of the
+    executor's slots (`Executor.call`) as an execution does, so `--workers` bounds executions
+    and readings together; without an executor (a replayed campaign) it just runs."""
+    executor = getattr(c, "executor", None)
+    return await (executor.call(step) if executor is not None else step)
+
+
 # What the phase asks of its surroundings, so the loop stays a pure strategy:
 # rewrite(text, number) -> a new user input (the `input` strategy's tester call);
 # analyse(outcome) -> coverage items and failures a model-backed oracle adds to an execution.
@@ -440,19 +452,81 @@ class FlarePhase:
             await self._steady(c, self._rng)
 
     async def _batches(self, c: Any, rng: random.Random) -> None:
-        """Batch-synchronous rounds: a batch drawn, executed together, learnt from in draw order."""
-        while self._next <= self.rounds:
-            numbers = range(self._next, min(self._next + max(1, self.choices.batch), self.rounds + 1))
-            self._next = numbers.stop
-            proposed = [await self._propose(rng, number) for number in numbers]  # in draw order
-            outcomes = await c.execute([p.mutant for p in proposed])
-            # the model-backed readings all at once (each waits on the tester), used in order
-            readings = await asyncio.gather(*(self._reading(c, o) for o in outcomes))
-            for p, outcome, extra in zip(proposed, outcomes, readings):
-                row = self._row(p)
-                self._learn(c, p, outcome, row, self._judge(c, outcome, row, extra))
-            for p, outcome in zip(proposed, outcomes):
-                await self._shrink(c, outcome, self.root(p.entry))
+        """Batch-synchronous rounds: a batch drawn from the weights as they stand, its requests
+        dispatched to the workers, learnt from in draw order.
+
+        Each mutant's execution and then its reading are requests of their own (`_dispatch`):
+        a mutant is read as soon as it is recorded, while the rest of the batch still runs.
+        The batch's shrinking (`_shrinks`) runs while the next batch executes and is read;
+        that batch is recorded after the last shrinking execution, so the store's order (the
+        batch, its shrinking, the next batch) and every gain are the same whatever finishes
+        first."""
+        shrinking: asyncio.Future[Any] | None = None  # the last batch's shrinking, under way
+        try:
+            while self._next <= self.rounds:
+                numbers = range(self._next, min(self._next + max(1, self.choices.batch), self.rounds + 1))
+                self._next = numbers.stop
+                proposed = [await self._propose(rng, number) for number in numbers]  # in draw order
+                tasks = self._dispatch(c, [p.mutant for p in proposed], after=shrinking)
+                outcomes = []
+                try:
+                    for p, task in zip(proposed, tasks):
+                        outcome, extra = await task
+                        row = self._row(p)
+                        self._learn(c, p, outcome, row, self._judge(c, outcome, row, extra))
+                        outcomes.append(outcome)
+                finally:  # the budget or an interrupt: those behind cannot be recorded in order
+                    for task in tasks:
+                        task.cancel()
+                    await asyncio.gather(*tasks, return_exceptions=True)
+                shrinking = asyncio.ensure_future(self._shrinks(
+                    c, [(o, self.root(p.entry)) for p, o in zip(proposed, outcomes)]))
+            if shrinking is not None:
+                await shrinking
+        except BaseException:
+            if shrinking is not None and not shrinking.done():
+                shrinking.cancel()
+            raise
+
+    def _dispatch(self, c: Any, mutants: list[Scenario], *,
+                  after: "asyncio.Future[Any] | None") -> "list[asyncio.Task[Any]]":
+        """Each mutant's execution, then its model-backed reading, as requests to the workers,
+        all at once (the executor's slots bound how many run): a task per mutant answering
+        (outcome, reading). Mutant n is recorded after mutant n - 1 (and the first after
+        `after`), so records keep the draw order; its reading starts as soon as it is recorded."""
+        loop = asyncio.get_running_loop()
+        recorded: list[asyncio.Future[Any]] = [loop.create_future() for _ in mutants]
+        befores = [after, *recorded[:-1]]
+        # started longest expected first (the slots go in the order requests start, and a
+        # batch lasts as long as its last execution); recorded in draw order all the same
+        expected = getattr(getattr(c, "recorder", None), "expected_seconds", lambda sc: 0.0)
+        tasks: dict[int, asyncio.Task[Any]] = {}
+        for i in sorted(range(len(mutants)), key=lambda i: -expected(mutants[i])):
+            tasks[i] = asyncio.ensure_future(
+                self._executed_and_read(c, mutants[i], befores[i], recorded[i]))
+        return [tasks[i] for i in range(len(mutants))]
+
+    async def _executed_and_read(self, c: Any, mutant: Scenario, before: "asyncio.Future[Any] | None",
+                                 recorded: "asyncio.Future[Any]") -> tuple[Any, dict[str, Any]]:
+        try:
+            [outcome] = await c.execute([mutant], after=before)
+            if before is not None:
+                await before  # (answered from the store, `execute` did not wait for it)
+        except BaseException as exc:
+            if isinstance(exc, asyncio.CancelledError):
+                recorded.cancel()
+            elif not recorded.done():  # the mutants behind it learn why they were not recorded
+                recorded.set_exception(exc)
+                recorded.exception()  # (retrieved: the batch's loop raises it from this task)
+            raise
+        recorded.set_result(None)
+        return outcome, await self._reading(c, outcome)
+
+    async def _shrinks(self, c: Any, outcomes: list[tuple[Any, Scenario]]) -> None:
+        """A batch's shrinking, mutant by mutant in draw order (each shrinking's executions are
+        recorded in turn, so the store's order does not depend on timing)."""
+        for outcome, seed in outcomes:
+            await self._shrink(c, outcome, seed)
 
     async def _steady(self, c: Any, rng: random.Random) -> None:
         """The steady paces: `Choices.window` mutants in flight, a new one drawn as soon as one
@@ -564,7 +638,7 @@ class FlarePhase:
         failure and judge agents' failures), within the budget; {} without them."""
         if self.analyse is None or outcome.reused or c.budget_left() is not None:
             return {}
-        return await _bounded(self.analyse(outcome), c.time_left())
+        return await dispatched(c, _bounded(self.analyse(outcome), c.time_left()))
 
     def _judge(self, c: Any, outcome: Any, row: dict[str, Any], extra: dict[str, Any]) -> bool:
         """Coverage and failures of one execution, `extra` (its reading) included, into its
