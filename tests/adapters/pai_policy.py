@@ -26,3 +26,11 @@ def handoff_policy(request):
     if request.agent == "search":
         return say('{"flight_number": "AK456"}')
     return say("seat 1A on " + (request.messages[-1].content or "").split()[-1])
+
+
+def persistent_policy(request):
+    """The lead calls `write` again after every failure, as a model may on a retry prompt."""
+    if request.agent == "lead":
+        done = [r for r in tool_results(request, "write") if "failed" not in (r.content or "")]
+        return say("lead: " + done[0].content) if done else call("write", topic="owls")
+    return say(f"{request.agent} here")
