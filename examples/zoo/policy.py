@@ -17,6 +17,8 @@ What it understands, in any sentence of an agent's instructions (case-insensitiv
   failed (refused, rejected...);
 - `If TOOL raises an error, say "TEXT".` — say TEXT when the tool's last result is an error the
   framework reports (its words "error" or "exception"), not a refusal the tool answered;
+- `If TOOL answers WORD, say "TEXT".` — say TEXT when the tool's last result has WORD in it (a
+  status the app's own tool uses, like VOID or errors);
 - `Report the result of TOOL.` — repeat the tool's last result to the user;
 - `Say "TEXT".` — say TEXT;
 - `... when the request mentions A, B or C` — the sentence applies only when the user's request
@@ -44,10 +46,11 @@ WORD = re.compile(r"[a-z0-9]+")
 
 @dataclass(frozen=True)
 class Step:
-    kind: str  # handoff, call, on_error, on_raise, report, say
+    kind: str  # handoff, call, on_error, on_raise, on_word, report, say
     target: str = ""  # the agent or tool
     text: str = ""  # what to say; for a call, the word that ends its repetition
     when: tuple[str, ...] = ()
+    word: str = ""  # on_word: what in the tool's result makes the step apply
 
 
 def sentences(text: str) -> list[str]:
@@ -78,6 +81,8 @@ def parse(instructions: str) -> list[Step]:
             steps.append(Step("on_error", m.group(1), m.group(2), words))
         elif m := re.search(r"\bif (\w+) raises an error, say [\"“](.+?)[\"”]", s, re.I):
             steps.append(Step("on_raise", m.group(1), m.group(2), words))
+        elif m := re.search(r"\bif (\w+) answers [\"“]?([\w-]+)[\"”]?, say [\"“](.+?)[\"”]", s, re.I):
+            steps.append(Step("on_word", m.group(1), m.group(3), (), m.group(2)))
         elif m := re.search(r"\bhand off to (\w+)", s, re.I):
             steps.append(Step("handoff", m.group(1), when=words))
         elif m := re.search(r"\bcall (\w+)(?:.*?\buntil it says (\w+))?", s, re.I):
@@ -207,6 +212,10 @@ def act(request):
         elif step.kind in ("on_error", "on_raise"):
             results = _results(request, step.target)
             if results and (FAILED if step.kind == "on_error" else RAISED).search(results[-1]):
+                return say(step.text)
+        elif step.kind == "on_word":
+            results = _results(request, step.target)
+            if results and re.search(rf"(?<![\w-]){re.escape(step.word)}(?![\w-])", results[-1], re.I):
                 return say(step.text)
         elif step.kind == "report":
             results = _results(request, step.target)
