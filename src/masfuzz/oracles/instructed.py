@@ -284,10 +284,12 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
 
 def _stop_condition(end: TerminationEvent, spec: WorkflowSpec) -> bool:
     """Did a stop condition of the team end the run: a stop word, or a rule keyed to who spoke
-    (AgentChat's `TextMessageTermination("quill")`: its stop message names the member)? A run
-    that ran out of work ends `completed` too, naming nobody."""
+    or what was called (AgentChat's `TextMessageTermination("quill")`, `FunctionCallTermination`:
+    its stop message names the member or the tool)? A run that ran out of work ends `completed`
+    too, naming nobody."""
+    named = [a.id for a in spec.agents] + [t.id for t in spec.tools]
     return end.reason == "text_mention" or end.reason == "completed" and any(
-        re.search(rf"(?<![\w-]){re.escape(a.id)}(?![\w-])", end.detail) for a in spec.agents)
+        re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", end.detail) for n in named)
 
 
 def _proxy(agent: AgentSpec) -> bool:

@@ -18,8 +18,9 @@ from typing import Any
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.instructed import misrouted_request
 from masfuzz.oracles.wording import (
-    SURE_DONE, about_tool, claims_done, empty_result, is_question, owners, payload_failure, says_done_by_verb,
-    sentences, tools_of,
+    GIVE_UP, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result, is_question, mentions, owners,
+    payload_failure, plain, says_done_by_verb, sentences, structured, tool_job, tool_objects, tools_of,
+    unconfirmed_state, words,
 )
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
@@ -33,8 +34,9 @@ INFORMATION_LOSS = "Information Loss at Hand-over"
 def _failed(r: ToolResult, spec: WorkflowSpec | None = None, *, empty: bool = False) -> str | None:
     """Why a tool result is a failure, or None. A refused probe call (`blocked`) is masfuzz's
     stub answering, not the app's tool. With `empty`, an answer with nothing in it from a tool
-    whose job was to find or do something (`empty_result`) is one too: what a claim of the
-    thing found or done contradicts, though the tool itself did not fail."""
+    whose job was to find or do something (`empty_result`), or an action tool's state that does
+    not say the action happened (`unconfirmed_state`), is one too: what a claim of the thing
+    found or done contradicts, though the tool itself did not fail."""
     if r.status == "error":
         return "an error" + (f" ({' '.join(r.payload.split())[:80]})" if r.payload else "")
     if r.status == "ok":
@@ -42,6 +44,8 @@ def _failed(r: ToolResult, spec: WorkflowSpec | None = None, *, empty: bool = Fa
             return f"a failure in its answer ({why})"
         if empty and (why := empty_result(r.payload, r.tool, spec)):
             return f"nothing in its answer ({why})"
+        if empty and (why := unconfirmed_state(r.payload, r.tool, spec)):
+            return f"a state that is not its action done ({why})"
     return None
 
 
@@ -97,25 +101,28 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         return []
     tools = {c.tool for c in trace.of_type(ToolCall)} - _handover_tools(trace)
     failed_tools = {r.tool for _, r, _ in failed}
-    claims = [(ci, agent, [s for s in sentences(text)
-                           if claims_done(s) or any(says_done_by_verb(s, t) for t in failed_tools)])
+    claims = [(ci, agent, text, [s for s in sentences(text)
+                                 if claims_done(s) or any(says_done_by_verb(s, t) for t in failed_tools)])
               for ci, agent, text in _claims(trace)]
+    asked = " ".join(e.content for e in trace.of_type(Message) if e.role == "user")
     out = []
     for fi, r, why in failed:
         # a successful retry: what is claimed after it is true
         retried = next((j for j, s in results if j > fi and s.tool == r.tool
                         and s.agent == r.agent and not _failed(s, spec, empty=True)),
                        len(trace.events))
-        for ci, agent, done in claims:
-            if ci <= fi or not done:
+        for ci, agent, text, done in claims:
+            if ci <= fi:
                 continue
             if ci > retried:
                 break
             claim = next((s for s in done if about_tool(s, r.tool, spec, tools)), None)
             if claim is None and _answers_only(trace, fi, ci, r, agent):
                 # a success in sure general words ("You're all set") that names nothing is
-                # about the one outcome it answers: the claimer's own tool, the only one it called
-                claim = next((s for s in done if SURE_DONE.search(s)), None)
+                # about the one outcome it answers: the claimer's own tool, the only one it called;
+                # so is an answer that speaks of the tool's object as if the action held
+                claim = next((s for s in done if SURE_DONE.search(s)), None) \
+                    or _silent_claim(text, r, spec, asked)
             if claim is None:
                 continue
             out.append(Failure(
@@ -127,6 +134,44 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 "outcome contradicts the tool's result"))
             break
     return dedupe(out)
+
+
+def _silent_claim(text: str, r: ToolResult, spec: WorkflowSpec | None, asked: str) -> str | None:
+    """The sentence of an answer to a failed action that tells the user about the action's
+    object as if it had worked, or None: the tool performs an action (`tool_job` "do"), the
+    answer names the tool's object ("the manifest" of add_to_manifest), every sentence of it
+    states plainly (no negation, apology, hedge or question), and it relays nothing of the
+    tool's answer that the user did not say (not its state, its reason, its figures). An
+    answer that passes on the failure, in any words, carries some of it; one that carries
+    none of it and speaks of the object plainly told the user an outcome the tool did not give."""
+    if tool_job(r.tool, spec) != "do" or GIVE_UP.search(text) or not all(plain(s) for s in sentences(text)):
+        return None
+    objects = tool_objects(r.tool)
+    named = next((s for s in sentences(text) if objects and mentions(s, objects)), None)
+    if named is None:
+        return None
+    said, given = set(words(text)), set(words(asked))
+    told = {w for w in words(" ".join(_leaves(r.payload))) if len(w) > 2 or w.isdigit()} - given - STOPWORDS
+    return None if told & said else named
+
+
+def _leaves(payload: str) -> list[str]:
+    """The values of a tool's answer as text: a structured answer's leaves (its keys are the
+    shape, not what it says), else the answer itself."""
+    data = structured(payload.strip())
+    if data is None:
+        return [payload]
+    out: list[str] = []
+    stack: list[Any] = [data]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            stack.extend(v)
+        elif v is not None and not isinstance(v, bool):
+            out.append(str(v))
+    return out
 
 
 def _answers_only(trace: Trace, fi: int, ci: int, r: ToolResult, agent: str) -> bool:
