@@ -285,13 +285,14 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             user_before.append(d)
             for kind, values in user_facts(e.content).items():
                 given.setdefault(kind, []).extend(values)
-        if not isinstance(e, DelegationEvent) or e.to == e.from_ or not given or d in misrouted:
+        if not isinstance(e, DelegationEvent) or e.to == e.from_ or not user_before or d in misrouted:
             continue
-        symptom = _loss_after(trace, d, e.to, given, spec)
+        told = " ".join(trace.events[u].content for u in user_before)
+        symptom = _loss_after(trace, d, e.to, given, spec, told)
         if symptom is None:
             continue
         at, kind, how, wanted = symptom
-        if how.startswith("asked") and spec is not None \
+        if how.startswith("asked") and spec is not None and kind in given \
                 and not _fits_docs(spec, e.to, kind, given[kind]):
             continue  # no value the user gave has the form its tools document: asking is right
         received = _received(trace, d, e.to)
@@ -304,7 +305,7 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             evidence=(*user_before, d, at), scenario_id=trace.scenario_id,
             elements=(e.from_, e.to, kind), agent=blamed, step=step,
             subject=e.to if blamed == e.from_ else e.from_,  # the peer (blame.SUBJECTS)
-            description=f"the user gave the {kind} {', '.join(given[kind][:3])} before "
+            description=f"the user gave the {kind} {', '.join(wanted[:3])} before "
             f"{e.from_} handed over to {e.to} (event {d}), but {e.to} {how} (event {at}); "
             f"{seen}"))
     return dedupe(out)
@@ -320,7 +321,7 @@ def _fits_docs(spec: WorkflowSpec, agent: str, kind: str, values: list[str]) -> 
 
 
 def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
-                spec: WorkflowSpec | None) -> tuple[int, str, str, list[str]] | None:
+                spec: WorkflowSpec | None, told: str = "") -> tuple[int, str, str, list[str]] | None:
     """The first sign after the hand-over at `d` that `agent` lacks a fact of a kind the user
     gave: (event, kind, what it did, the values it lacks). Looks until the user speaks again or the next hand-over
     (which starts a window of its own)."""
@@ -341,6 +342,33 @@ def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
                 if kinds:
                     kind = sorted(kinds)[0]
                     return i, kind, f"asked for it again: \"{s[:100]}\"", given[kind]
+                if spec is not None and (documented := _asked_documented(s, spec, agent, told)):
+                    return i, documented[0], f"asked for it again: \"{s[:100]}\"", documented[1]
+    return None
+
+
+def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str) -> tuple[str, list[str]] | None:
+    """A question (or request) for what a parameter of one of the agent's tools documents ("the
+    sales order" of `order: The sales order, like "so-00000"`: every content word of its
+    description), when the user's messages hold values of the form the documentation gives
+    for it (`so-55120`): (the parameter, as "TOOL's PARAM", and the user's values). The tool's
+    own documentation says what the fact is and what it looks like, whatever its kind."""
+    if not (is_question(sentence) or REQUEST.search(sentence)):
+        return None
+    said = set(words(sentence))
+    for tool in tools_of(spec, agent):
+        t = next((x for x in spec.tools if x.id == tool), None)
+        props = ((t.parameters if t is not None else None) or {}).get("properties") or {}
+        for param, forms in documented_formats(spec, tool).items():
+            about = re.split(r",?\s*\b(?:like|such as|e\.g\.|for example|for instance)\b",
+                             str((props.get(param) or {}).get("description") or ""), maxsplit=1)[0]
+            content = {w for w in words(about) if w not in STOPWORDS and not w.isdigit()}
+            if not content or not content <= said:
+                continue
+            values = [m.group(0) for m in re.finditer(rf"(?<![\w-])(?:{forms[0][1]})(?![\w-])", told)
+                      if all(re.fullmatch(r, m.group(0)) for _, r in forms)]
+            if values:
+                return f"{param} of {tool}", values
     return None
 
 
