@@ -57,10 +57,13 @@ NEGATED = re.compile(r"\b(?:not|never|no|without|instead\s+of|except|skip)\b|n't
 # are in", "once the data has been gathered", "when the draft is ready", "wait for the
 # estimate"): the product's words (one or two, the last its noun).
 _AFTER_PRODUCT = (
-    r"\b(?:after|once|when|until|as\s+soon\s+as)\s+(?:the|your|our)\s+(?P<p>\w+(?:\s+\w+)?)\s+"
-    r"(?:is|are|has\s+been|have\s+been|was|were)\s+(?:in|ready|done|available|complete|completed|"
+    r"\b(?:after|once|when|until|as\s+soon\s+as)\s+(?:the|your|our|their|its)\s+(?P<p>\w+(?:\s+\w+)?)\s+"
+    # what the product is for ("the survey notes for a site"): not part of its name
+    r"(?:(?:for|of|on)\s+(?:a|an|the|this|that|each|every|its|their)\s+\w+\s+)?"
+    r"(?:(?:is|are|has\s+been|have\s+been|was|were)\s+(?:in|ready|done|available|complete|completed|"
     r"finished|gathered|collected|written|drafted|prepared|compiled|produced|delivered|back|"
-    r"submitted|finali[sz]ed|calculated|computed|researched|crunched|assembled)\b",
+    r"submitted|finali[sz]ed|calculated|computed|researched|crunched|assembled|\w+ed)|"
+    r"exists?|(?:is|are)\s+there|(?:has|have)\s+arrived|arrives?)\b",
     r"\bwait(?:s|ing)?\s+(?:for|until)\s+(?:the|your|our)\s+(?P<p>\w+(?:\s+\w+)?)\b",
     r"\bbased\s+on\s+the\s+(?P<p>\w+(?:\s+\w+)?)\b",
     # the product as what bounds or carries this agent's work ("the sum is what the funding
