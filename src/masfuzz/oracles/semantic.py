@@ -602,7 +602,8 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                     for doc, regex in fs if re.fullmatch(regex, str(call.arguments[p]))]
         broken = [p for p, fs in formats.items() if p in call.arguments
                   and not all(re.fullmatch(regex, str(call.arguments[p])) for _, regex in fs)]
-        if not followed or broken or not FORMAT_REJECTION.search(r.payload.replace("_", " ")):
+        if not followed or broken or not (FORMAT_REJECTION.search(r.payload.replace("_", " "))
+                                          or _day_month_swapped(followed, call.arguments)):
             continue
         named = [p for p, _ in followed if p in r.payload or str(call.arguments[p]) in r.payload]
         if not named:
@@ -620,6 +621,42 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             f"\"{' '.join(r.payload.split())[:120]}\" — the documentation and the behaviour "
             "disagree"))
     return dedupe(out)
+
+
+def _strptime_layout(doc: str) -> str:
+    """A documented date layout (DD/MM/YYYY HH:MM) as `strptime`'s: MM after an hour is minutes."""
+    fields = {"YYYY": "%Y", "YY": "%y", "DD": "%d", "HH": "%H", "hh": "%H", "SS": "%S", "ss": "%S", "mm": "%M"}
+    out, prev = [], ""
+    for part in re.findall(rf"{_FIELD}|.", doc):
+        out.append("%M" if part == "MM" and prev in ("HH", "hh") else "%m" if part == "MM" else fields.get(part, part))
+        if part not in (":", " "):
+            prev = part if part in fields or part == "MM" else ""
+    return "".join(out)
+
+
+def _day_month_swapped(followed: list[tuple[str, str]], arguments: dict[str, Any]) -> list[str]:
+    """The parameters whose value is a real date read in the documented layout (day first, or
+    month first) and none read with day and month swapped (16/08/2026: no sixteenth month): a
+    tool rejecting it read the other order than its documentation gives, whatever words its
+    rejection uses."""
+    from datetime import datetime
+
+    out = []
+    for param, doc in followed:
+        layout = _strptime_layout(doc)
+        if "%d" not in layout or "%m" not in layout:
+            continue
+        swapped = layout.replace("%d", "\0").replace("%m", "%d").replace("\0", "%m")
+        value = str(arguments.get(param, ""))
+        try:
+            datetime.strptime(value, layout)
+        except ValueError:
+            continue
+        try:
+            datetime.strptime(value, swapped)
+        except ValueError:
+            out.append(param)
+    return out
 
 
 def _last_call(trace: Trace, ri: int, r: ToolResult) -> tuple[int, ToolCall] | None:
