@@ -5,6 +5,8 @@ of a sequence, and the first failed tool call kept for the decisive step."""
 
 from __future__ import annotations
 
+import pytest
+
 from masfuzz.oracles.detectors import announced_end, detect, loops
 from masfuzz.oracles.eventlog import event_log
 from masfuzz.oracles.blame import blame_all
@@ -206,4 +208,18 @@ def test_a_wrong_value_a_worker_found_on_a_wrong_instruction_is_the_instructions
     faithful = _city_run("Please search the 2021 census population of the capital of Australia.",
                          "The ABS page says Greater Sydney had 5,231,147 people.")
     wrong = answer_check(faithful, "453,558")
+    assert (wrong.agent, wrong.step) == ("WebSurfer", 4)
+
+
+@pytest.mark.parametrize("instruction, report", [
+    ("please look up census table tb-5503 for the capital.", "Table tb-5503 gives 5,231,147 people."),
+    ("please use the 2016 census figures for the capital.", "The 2016 census gives 5,231,147 people."),
+    ("please check postcode NSW 2000 area: SW1A 1AA style codes aside.", "SW1A 1AA area gives 5,231,147 people."),
+])
+def test_a_wrong_instruction_is_read_from_the_facts_it_brought_in_not_only_names(instruction, report):
+    """An instruction that brought in an id, a figure or a code of no earlier message, which the
+    worker's wrong report repeats, is where the run went wrong, in lower case too."""
+    wrong = answer_check(_city_run(instruction, report), "453,558")
+    assert (wrong.agent, wrong.step) == ("Orchestrator", 2)
+    wrong = answer_check(_city_run("please search for the capital's population.", report), "453,558")
     assert (wrong.agent, wrong.step) == ("WebSurfer", 4)

@@ -21,6 +21,7 @@ from typing import Any
 
 from masfuzz.oracles.blame import source_of
 from masfuzz.oracles.failure import RULE, Failure
+from masfuzz.oracles.semantic import fact_values
 from masfuzz.trace import AgentTurn, Message, ToolCall, ToolResult, Trace
 
 WRONG_ANSWER = "expected_answer"  # the detector name of the deterministic final-answer check
@@ -144,14 +145,20 @@ _CAPITALISED = re.compile(r"\b[A-Z][a-z]{2,}\b")
 _NAME = re.compile(r"(?<![.!?:\n]\s)(?<!^)\b[A-Z][a-z]{2,}\b")
 
 
+_FIGURE = re.compile(r"(?<![\w.,])\d[\d,]*\d(?:\.\d+)?(?!\w)")  # a number as a message writes it
+
+
 def _premise(trace: Trace, step: int) -> int:
     """The step a wrong value really came from: the instruction the agent that stated it was
     following, when that instruction named something no earlier message (the task included) had
     named and the agent's message names it too ("search the population of Sydney" for the
-    capital of Australia: the worker did what it was told, the instruction was wrong); else
+    capital of Australia: the worker did what it was told, the instruction was wrong; "look up
+    order so-4471", "use the 2019 figures": a name, or a fact of any form); else
     `step`. Only the nearest message of another agent since the user last spoke counts."""
     worker = getattr(trace.events[step], "agent", None)
     agents = {e.agent for e in trace.events if isinstance(e, AgentTurn)}
+    # a log that opens with an agent relaying the task: that message is the task, no instruction
+    opening = next((i for i, e in enumerate(trace.events) if isinstance(e, Message)), None)
     for j in range(step - 1, -1, -1):
         e = trace.events[j]
         if not isinstance(e, Message):
@@ -160,9 +167,17 @@ def _premise(trace: Trace, step: int) -> int:
             return step
         if e.role != "assistant" or not e.agent or e.agent == worker:
             continue
+        if j == opening:
+            return step
         said = " ".join(m.content for m in trace.events[:j] if isinstance(m, Message))
+        worked = trace.events[step].content
         new = set(_NAME.findall(e.content.strip())) - set(_CAPITALISED.findall(said)) - agents
-        return j if new & set(_CAPITALISED.findall(trace.events[step].content)) else step
+        # or a fact of any form the instruction brought in: an id, a code, a date, an amount, a
+        # postcode, a lower-case reference (`semantic.FACTS`), or a figure of two digits or more
+        values = (fact_values(e.content) | set(_FIGURE.findall(e.content))) \
+            - fact_values(said) - set(_FIGURE.findall(said))
+        hit = new & set(_CAPITALISED.findall(worked)) or {v for v in values if v in worked}
+        return j if hit else step
     return step
 
 

@@ -195,8 +195,11 @@ def _answers_only(trace: Trace, fi: int, ci: int, r: ToolResult, agent: str) -> 
 
 # The facts a user gives that agents pass on: identifiers, dates, amounts, e-mail addresses.
 FACTS: dict[str, re.Pattern[str]] = {
+    # a code of capitals and digits (ABC123, LB-30117), a number after # (#4412), or a lower-case
+    # reference: letters, a hyphen, digits (so-55120, q7-2291)
     "identifier": re.compile(
-        r"(?<![\w-])(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{3,33}(?![\w-])|#\d{3,}\b"),
+        r"(?<![\w-])(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{3,33}(?![\w-])|#\d{3,}\b|"
+        r"(?<![\w-])[a-z][a-z0-9]{0,5}-(?=[a-z0-9-]*\d)[a-z0-9][a-z0-9-]{1,30}(?![\w-])"),
     "date": re.compile(
         r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|"
         r"sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b", re.IGNORECASE),
@@ -204,6 +207,8 @@ FACTS: dict[str, re.Pattern[str]] = {
         r"[$€£]\s?\d[\d,]*(?:\.\d{1,2})?|"
         r"\b\d[\d,]*(?:\.\d{1,2})?\s?(?:USD|EUR|GBP|dollars|euros|pounds)\b", re.IGNORECASE),
     "email": re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]+\b"),
+    # a postal code in two parts (TR18 4HJ, K1A 0B1) or a ZIP+4 (02139-4307)
+    "postcode": re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b|\b[A-Z]\d[A-Z]\s\d[A-Z]\d\b|\b\d{5}-\d{4}\b"),
 }
 # How an agent asks for a fact of each kind, and the parameter names that carry one.
 ASKS: dict[str, re.Pattern[str]] = {
@@ -216,6 +221,7 @@ ASKS: dict[str, re.Pattern[str]] = {
     "date": re.compile(r"\b(?:date|which day|what day)\b", re.IGNORECASE),
     "amount": re.compile(r"\b(?:amount|how much)\b", re.IGNORECASE),
     "email": re.compile(r"\be-?mail\b", re.IGNORECASE),
+    "postcode": re.compile(r"\b(?:post\s?code|postal\s+code|zip(?:\s+code)?)\b", re.IGNORECASE),
 }
 PARAMS: dict[str, re.Pattern[str]] = {
     "identifier": re.compile(r"confirmation|booking|order|reference|ticket|account|invoice|"
@@ -223,6 +229,7 @@ PARAMS: dict[str, re.Pattern[str]] = {
     "date": re.compile(r"date|day", re.IGNORECASE),
     "amount": re.compile(r"amount|price|total|sum", re.IGNORECASE),
     "email": re.compile(r"e-?mail", re.IGNORECASE),
+    "postcode": re.compile(r"post_?code|postal|zip", re.IGNORECASE),
 }
 REQUEST = re.compile(r"^\s*(?:please\s+)?(?:provide|give|share|tell|send|enter|confirm)\b|"
                      r"\bi (?:will )?need your\b", re.IGNORECASE)
@@ -232,6 +239,12 @@ def user_facts(text: str) -> dict[str, list[str]]:
     """The facts of each kind a text gives, in order."""
     return {kind: [m.group(0) for m in p.finditer(text or "")] for kind, p in FACTS.items()
             if p.search(text or "")}
+
+
+def fact_values(text: str) -> set[str]:
+    """Every fact value a text holds, of any kind of `FACTS` (identifiers, codes, dates, amounts,
+    e-mail addresses, postcodes): the values a message can introduce, by their form."""
+    return {v for values in user_facts(text).values() for v in values}
 
 
 def _asked(sentence: str) -> set[str]:
