@@ -664,3 +664,23 @@ def test_a_date_real_in_the_documented_order_only_rejected_is_a_spec_mismatch(va
                               payload=f'{{"errors": ["at: no such day {value!r}"]}}'),
                    Message(agent="seat_agent", content="Sorry, could you give me another day?"))
     assert bool(tool_doc_mismatch(trace, DATED)) == found
+
+
+def test_a_question_for_the_parameter_it_describes_most_fully_needs_a_value_of_that_form():
+    """"drop-off day and time" names `at` (day and time), not only `day`: a bare date the user
+    gave is not the value it asks for."""
+    spec = BOOKING_SPEC.model_copy(update={"tools": (*BOOKING_SPEC.tools, ToolSpec(
+        id="slots", description="Free slots.", parameters={"type": "object", "properties": {
+            "day": {"type": "string", "description": 'The day, like "14/08/2026"'}}}), ToolSpec(
+        id="drop", description="Book the drop-off.", parameters={"type": "object", "properties": {
+            "at": {"type": "string", "description": 'Drop-off day and time, like "14/08/2026 09:00"'}}})),
+        "permissions": Permissions(allow=(*BOOKING_SPEC.permissions.allow, ("seat_agent", "slots"),
+                                          ("seat_agent", "drop")))})
+    def run(user):
+        return Trace(scenario_id="s", events=(
+            Message(role="user", content=user), AgentTurn(agent="triage"),
+            DelegationEvent(**{"from": "triage"}, to="seat_agent"), AgentTurn(agent="seat_agent"),
+            Message(agent="seat_agent", content="Could you tell me the drop-off day and time?"),
+            TerminationEvent(reason="completed")))
+    assert handover_facts(run("Can she stay from 16/08/2026?"), spec) == []
+    assert handover_facts(run("Can she stay from 16/08/2026 08:30?"), spec)

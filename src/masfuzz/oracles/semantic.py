@@ -369,6 +369,7 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str) 
     if not (is_question(sentence) or REQUEST.search(sentence)):
         return None
     said = set(words(sentence))
+    asked = []  # (how many of its words the question says, the parameter, its tool, its forms)
     for tool in tools_of(spec, agent):
         t = next((x for x in spec.tools if x.id == tool), None)
         props = ((t.parameters if t is not None else None) or {}).get("properties") or {}
@@ -376,13 +377,15 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str) 
             about = re.split(r",?\s*\b(?:like|such as|e\.g\.|for example|for instance)\b",
                              str((props.get(param) or {}).get("description") or ""), maxsplit=1)[0]
             content = {w for w in words(about) if w not in STOPWORDS and not w.isdigit()}
-            if not content or not content <= said:
-                continue
-            values = [m.group(0) for m in re.finditer(rf"(?<![\w-])(?:{forms[0][1]})(?![\w-])", told)
-                      if all(re.fullmatch(r, m.group(0)) for _, r in forms)]
-            if values:
-                return f"{param} of {tool}", values
-    return None
+            if content and content <= said:
+                asked.append((len(content), param, tool, forms))
+    if not asked:
+        return None
+    # the parameter the question describes most fully ("drop-off day and time", not "the day")
+    _, param, tool, forms = max(asked, key=lambda a: a[0])
+    values = [m.group(0) for m in re.finditer(rf"(?<![\w-])(?:{forms[0][1]})(?![\w-])", told)
+              if all(re.fullmatch(r, m.group(0)) for _, r in forms)]
+    return (f"{param} of {tool}", values) if values else None
 
 
 def _replaced(trace: Trace, i: int, call: ToolCall, given: dict[str, list[str]],
