@@ -123,9 +123,9 @@ def _read_dependencies(spec: WorkflowSpec) -> list[tuple[str, str, str]]:
 
 
 def clauses(sentence: str) -> list[str]:
-    """A sentence cut at colons, semicolons and ", so" / ", but": a negation in one clause ("the
+    """A sentence cut at colons, semicolons, dashes and ", so" / ", but": a negation in one clause ("the
     sum is never yours to choose: it is what the figures allow") does not negate the others."""
-    return [c for c in re.split(r"\s*[:;]\s+|,\s+(?=(?:so|but)\b)", sentence) if c.strip()]
+    return [c for c in re.split(r"\s*[:;]\s+|\s+[-–—]\s+|,\s+(?=(?:so|but)\b)", sentence) if c.strip()]
 
 
 # What a sentence may wait for that no agent makes: the people and the run itself.

@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from masfuzz.oracles.failure import Failure, dedupe
-from masfuzz.oracles.instructed import misrouted_request
+from masfuzz.oracles.instructed import clauses, misrouted_request
 from masfuzz.oracles.wording import (
     GIVE_UP, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result, is_question, mentions, owners,
     payload_failure, plain, says_done_by_verb, sentences, structured, tool_job, tool_objects, tools_of,
@@ -101,7 +101,9 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         return []
     tools = {c.tool for c in trace.of_type(ToolCall)} - _handover_tools(trace)
     failed_tools = {r.tool for _, r, _ in failed}
-    claims = [(ci, agent, text, [s for s in sentences(text)
+    # read clause by clause: a condition in a later clause ("sign the slip when they arrive")
+    # does not hedge the claim before it ("Issued - the units are on their way")
+    claims = [(ci, agent, text, [s for s in sentences(text) for s in clauses(s)
                                  if claims_done(s) or any(says_done_by_verb(s, t) for t in failed_tools)])
               for ci, agent, text in _claims(trace)]
     asked = " ".join(e.content for e in trace.of_type(Message) if e.role == "user")

@@ -383,12 +383,13 @@ ENUM = re.compile(r"[A-Za-z]+(?:[_-][A-Za-z]+)*")
 
 
 def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str | None:
-    """The state an action tool's structured answer gives in a status field, when it is an
+    """The state a tool's structured answer gives in a status field, when it is an
     enum-like word (`"state": "VOID"`) that neither names the tool's action done (its
     participle: confirm_loan's CONFIRMED) nor is a state in which an action holds or runs
     (`HOLDING_STATES`): the tool did not say the action happened. Read only against a claim
-    that it did: a state it does not know is no failure by itself."""
-    if tool_job(tool, spec) != "do":
+    that it did: a state it does not know is no failure by itself. A tool whose job is to find
+    a thing reports no action's state."""
+    if tool_job(tool, spec) == "find":
         return None
     data = structured((payload or "").strip())
     if not isinstance(data, dict):
