@@ -603,6 +603,8 @@ def test_an_identifier_longer_than_sixteen_characters_is_a_fact():
     ('{"seat": "14C", "state": "LAPSED"}', "Your seat is 14C for the flight.", True),
     ('{"seat": "14C", "state": "UPDATED"}', "Your seat is 14C for the flight.", False),
     ('{"seat": "14C", "state": "PENDING"}', "Your seat is 14C for the flight.", False),
+    # the claim in its own clause, a condition in the next ("board when called")
+    ('{"seat": "14C", "status": "pending_review"}', "Updated - you are in 14C; board when called.", True),
     # passing the failure on, in any words: it relays the tool's own state or reason
     ('{"seat": "14C", "state": "LAPSED"}', "The seat request is LAPSED.", False),
     ('{"seat": "14C", "result": {"ok": false, "why": "exit row"}}', "That seat is an exit row one.", False),
