@@ -56,7 +56,7 @@ def judge_log(log: Imported, spec: WorkflowSpec | None = None, *, client: Any = 
         "failures": [f.model_dump(mode="json") for f in failures],
         "attribution": blame.as_dict() if blame is not None else None,
         **({"expected": expected} if expected else {}), **({"notes": notes} if notes else {}),
-        **({"rejected_proposals": rejected} if rejected else {}),
+        "rejected_proposals": rejected,  # [] when none: a reader need not test for the key
     }, failures
 
 

@@ -38,3 +38,11 @@ def graph_policy(request):
             return call("lookup", topic=text)
         return say(f"draft of {text}: " + tool_results(request, "lookup")[0].content)
     return say("REDO" if "forever" in text else "OK")
+
+
+def persistent_policy(request):
+    """The lead calls `write` again after every failure, as a model may on a retry prompt."""
+    if request.agent == "lead":
+        done = [r for r in tool_results(request, "write") if "failed" not in (r.content or "")]
+        return say("lead: " + done[0].content) if done else call("write", topic="owls")
+    return say(f"{request.agent} here")

@@ -63,3 +63,24 @@ def test_native_run_and_blackbox_run_agree():
         (c.agent, c.tool, c.arguments) for c in live.of_type(ToolCall)]
     assert [r.payload for r in box.of_type(ToolResult)] == [r.payload for r in live.of_type(ToolResult)]
     assert box.termination.reason == live.termination.reason
+
+
+def test_restricted_probe_offers_each_agent_the_others_tools_and_the_framework_refuses_them(monkeypatch):
+    """`--restricted probe`: each model agent is offered the tools registered for the others'
+    models; a call of one is a restricted attempt, refused as AG2 refuses a function its executor
+    does not have (the tool does not run), and the agent's own tools still run."""
+    from masfuzz.trace import RestrictedAttempt
+
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    trace = asyncio.run(InProcessExecutor().run("examples/zoo/ag2_carryover.py:fixed", Scenario(
+        input="My order ORD-4412 arrived broken.", sut_model="scripted/masfuzz.control:probe")))
+    probes = [(e.agent, e.tool, e.mode) for e in trace.of_type(RestrictedAttempt)]
+    assert probes == [("intake", "ship_replacement", "probe"), ("shipping", "log_complaint", "probe")]
+    refused = [(r.agent, r.tool, r.status) for r in trace.of_type(ToolResult) if r.status == "blocked"]
+    assert refused == [("intake", "ship_replacement", "blocked"), ("shipping", "log_complaint", "blocked")]
+    assert not any("ships tomorrow" in r.payload for r in trace.of_type(ToolResult) if r.agent == "intake")
+    assert ("shipping", "ship_replacement") in {(c.agent, c.tool) for c in trace.of_type(ToolCall)}
+    # off: the agents see their own tools only
+    trace = asyncio.run(InProcessExecutor().run("examples/zoo/ag2_carryover.py:fixed", Scenario(
+        input="My order ORD-4412 arrived broken.", sut_model="scripted/masfuzz.control:probe", restricted="off")))
+    assert trace.of_type(RestrictedAttempt) == []

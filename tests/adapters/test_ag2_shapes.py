@@ -321,6 +321,7 @@ def test_a_group_patterns_delegations_are_its_hand_offs_not_every_pair():
     assert "archivist" not in {d.to for d in spec.delegations}  # never handed to
     assert "wrapped_nested_supervisor_1 is a model-less proxy: answers with nested chats with reviewer" in spec.notes
     # a run under masfuzz's probe (every tool and hand-off it is offered) takes no other edge
-    trace = asyncio.run(ex.run(helpdesk, Scenario(input="I want a refund of 300 EUR.",
+    # (no restricted stubs: each refused call would take a round of the group's six)
+    trace = asyncio.run(ex.run(helpdesk, Scenario(input="I want a refund of 300 EUR.", restricted="off",
                                                   sut_model="scripted/masfuzz.control:probe")))
     assert witnessed(trace) and witnessed(trace) <= edges(spec)

@@ -70,12 +70,23 @@ def test_every_agent_answers_through_masfuzz_and_the_delegation_is_traced():
     assert "final_result" not in {c.tool for c in trace.of_type(ToolCall)}
 
 
-def test_tool_fault_and_tool_error_are_recorded_and_end_the_run():
+def test_tool_fault_is_a_model_retry_and_a_tool_error_ends_the_run():
+    from masfuzz.oracles import detect
+
+    # an injected error takes PydanticAI's own form of a tool's failure, ModelRetry: the model is
+    # told, and the run goes on (an exception of another type would end it, the fault's doing)
     trace = run(APP, "Move booking ABC123 to seat 14C", APP_POLICY,
                 faults=(Fault(tool="seat_map", mode="error"),))
     result = next(r for r in trace.of_type(ToolResult) if r.tool == "seat_map")
     assert (result.status, result.fault, result.agent) == ("error", "error", "seat_agent")
-    assert trace.termination.reason == "crash" and "InjectedToolError" in trace.termination.detail
+    assert trace.termination.reason == "completed"
+    # a model that calls the faulted tool again uses up its retries: that crash is the fault's
+    trace = run(SYSTEMS, "write", "scripted/tests/adapters/pai_policy.py:persistent_policy",
+                faults=(Fault(tool="write", mode="error"),))
+    assert [(r.tool, r.fault) for r in trace.of_type(ToolResult)] == [("write", "error")] * 2
+    assert trace.termination.reason == "crash" and "exceeded max retries" in trace.termination.detail
+    found = {f.detector: f.attribution for f in detect(trace)}
+    assert found == {"runtime_crash": "harness", "unrecovered_tool_error": "harness"}
 
     trace = run(SYSTEMS, "write and fail", POLICY)
     result = next(r for r in trace.of_type(ToolResult) if r.tool == "fail_always")

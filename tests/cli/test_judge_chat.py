@@ -84,7 +84,8 @@ def test_no_failure_is_an_empty_failures_list_in_json(cli, tmp_path):
     assert data["failures"] == []
     [judged] = data["judged"]["logs"]
     assert judged["verdict"] == "no failure found" and judged["attribution"] is None
-    assert judged["failures"] == []
+    assert judged["failures"] == [] and judged["rejected_proposals"] == []
+    assert data["rejected_proposals"] == []
 
 
 def test_a_folder_is_judged_log_by_log_with_one_summary(cli, tmp_path):

@@ -145,16 +145,17 @@ def test_an_injected_fault_handled_honestly_is_no_app_finding_and_mishandled_it_
     assert code == 0, err
     [loop] = failures
     assert loop["detector"] == "loop" and loop["attribution"] == "harness"
-    assert "--fault update_seat=error" in loop["because"] and "handled it" in loop["because"]
-    # the same retries, then a reply that says the seat was changed: the handling is the app's
+    # every retry was answered by the fault, which masfuzz keeps failing: the retries are its doing
+    assert "--fault update_seat=error" in loop["because"] and "retry" in loop["because"]
+    # the same retries, then a reply that says the seat was changed: that reply is the app's
     code, failures, err = _injected(cli, "boastful", *fault)
     assert code == 1, err
     found = {f["detector"]: f for f in failures}
-    loop = found["loop"]
-    assert (loop["detector"], loop["attribution"], loop["agent"]) == ("loop", "sut", "seat_booking_agent")
-    # and the reply itself is an incorrect verification: the seat "changed" against the tool's error
     assert sorted(found) == ["claimed_outcome", "loop"], sorted(found)
-    assert found["claimed_outcome"]["root_cause"] == "Incorrect Verification"
+    assert (found["loop"]["attribution"], found["loop"]["agent"]) == ("harness", "seat_booking_agent")
+    # the reply is an incorrect verification: the seat "changed" against the tool's error
+    claim = found["claimed_outcome"]
+    assert (claim["root_cause"], claim["attribution"]) == ("Incorrect Verification", "sut")
     # without the fault the tool works at once: both desks are clean
     for policy in ("honest", "boastful"):
         code, failures, err = _injected(cli, policy)
@@ -197,6 +198,45 @@ def test_an_injected_fault_the_app_crashed_on_is_the_apps():
     trace = _faulted(ErrorEvent(agent="seat_booking_agent", kind="crash", message="KeyError: 'seat'"),
                      end="crash", final="Sorry, something went wrong")
     assert {f.attribution for f in detect(trace)} == {"sut"}
+
+
+def test_a_crash_that_is_the_injected_error_itself_is_the_faults():
+    """A framework that lets a raising tool end the run (ADK; PydanticAI once the fault used up
+    the tool's retries) crashes on masfuzz's own error: the crash and the error's non-handling
+    are the fault's; the same crash on an error of the app's own is the app's (above)."""
+    from masfuzz.oracles import detect
+
+    crash = ErrorEvent(agent="seat_booking_agent", kind="InjectedToolError",
+                       message=f"InjectedToolError: {FAULT_MARKER}: tool update_seat failed")
+    found = {f.detector: f for f in detect(_faulted(crash, end="crash"))}
+    assert sorted(found) == ["runtime_crash", "unrecovered_tool_error"]
+    assert {f.attribution for f in found.values()} == {"harness"}
+    assert "--fault update_seat=error" in found["runtime_crash"].because
+    # the same error raised by the tool itself, not injected: the app's
+    real = _faulted(crash, end="crash")
+    real = real.model_copy(update={"events": tuple(
+        e.model_copy(update={"fault": None}) if isinstance(e, ToolResult) else e for e in real.events)})
+    assert {f.attribution for f in detect(real)} == {"sut"}
+
+
+def _retried(fault):
+    calls = [e for n in range(4) for e in (
+        ToolCall(agent="desk", tool="ready_check", call_id=f"c{n}", arguments={"rx": "RX-1"}),
+        ToolResult(agent="desk", tool="ready_check", call_id=f"c{n}", payload="", fault=fault))]
+    return Trace(scenario_id="s", events=(Message(agent=None, role="user", content="Is RX-1 ready?"),
+                                          AgentTurn(agent="desk"), *calls,
+                                          TerminationEvent(reason="max_turns", detail="Max turns (4) exceeded")))
+
+
+def test_a_loop_of_calls_the_injected_fault_answered_is_the_faults_and_of_real_answers_the_apps():
+    """An agent that calls again a tool masfuzz fails on every call (empty here) is retrying
+    what masfuzz keeps failing; the same calls answered by the tool itself are the app's loop."""
+    from masfuzz.oracles import detect
+
+    [loop] = [f for f in detect(_retried("empty")) if f.detector == "loop"]
+    assert loop.attribution == "harness" and "--fault ready_check=empty" in loop.because
+    [loop] = [f for f in detect(_retried(None)) if f.detector == "loop"]
+    assert (loop.attribution, loop.agent) == ("sut", "desk")
 
 
 def test_a_tool_masfuzz_made_hang_is_not_the_apps_timeout(cli):

@@ -303,3 +303,18 @@ def test_a_timeout_in_a_model_call_is_the_models_only_when_the_model_took_the_ti
     assert crash.attribution == whose
     assert ("raise --timeout" in crash.because) == (whose == "harness")
     assert ("40 agent turns" in crash.description) == (whose == "sut")
+
+
+def test_an_empty_final_output_is_a_response_omission_only_when_no_agent_answered():
+    """AgentChat's FunctionCallTermination ends on a tool call's message, with no final text: the
+    last speaker's answer before it is the response."""
+    from masfuzz.oracles.detectors import premature_termination
+
+    def run(*said):
+        return Trace(scenario_id="s", events=(Message(role="user", content="File it."), AgentTurn(agent="clerk"),
+                                              *(Message(agent="clerk", content=s) for s in said),
+                                              TerminationEvent(reason="completed", final_output="")))
+    assert premature_termination(run("Filed as 2291/D."), None) == []
+    [omitted] = premature_termination(run(), None)
+    assert omitted.root_cause == "Response Omission"
+    assert [f.root_cause for f in premature_termination(run(""), None)] == ["Response Omission"]

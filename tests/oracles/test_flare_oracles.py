@@ -3,6 +3,7 @@ the clauses they cite, and the failure and judge agents (scripted testers) behin
 
 from __future__ import annotations
 
+import re
 import asyncio
 
 import pytest
@@ -343,3 +344,12 @@ def test_a_conditional_tool_is_a_duty_once_the_trace_shows_its_condition():
     assert ("refiner", "exit_loop") in _omitted(wf, spec, trace)  # the IF line's quote was said
     wf, spec, trace = _loop("No major issues found.", "Done.", called="exit_loop")
     assert ("refiner", "exit_loop") not in _omitted(wf, spec, trace)
+
+
+def test_a_tool_named_as_where_a_thing_comes_from_is_a_duty_only_when_the_run_is_about_it():
+    """"Fares come from fare_table": a booking that asks nothing of fares owes no fare lookup."""
+    from masfuzz.oracles.flare import _conditions
+
+    said = "Fares come from fare_table and cabins from cabin_list. Call add_to_manifest."
+    assert [_conditions(said, re.compile(rf"\b{t}\b")) for t in ("fare_table", "cabin_list", "add_to_manifest")] \
+        == [["Fares"], ["cabins"], [""]]

@@ -82,6 +82,8 @@ def _analysis_team(writer: str, analyst: str = "Crunch the quarterly sales numbe
     ("After the numbers are in, write the summary.", "analyst"),
     ("When the sales numbers are ready, write them up.", "analyst"),
     ("Wait for the data, then write the report.", "scout"),
+    ("Once the sales numbers for a quarter exist, write them up.", "analyst"),
+    ("You write reports once their data has been sourced.", "scout"),
 ])
 def test_a_dependency_on_a_product_no_agent_is_named_for_is_read_from_who_makes_it(writer, before):
     """The product maps to the one agent whose own instructions or description say it makes it."""
@@ -287,6 +289,15 @@ def test_a_round_robin_stopped_by_a_rule_on_a_member_s_message_before_others_spo
     assert {f.elements for f in found} == {("drafter", "editor"), ("drafter", "checker")}
     assert participation(_run("drafter", "editor", "checker", detail="Text message received from 'checker'"),
                          ROUND) == []
+
+
+def test_a_round_robin_stopped_by_a_rule_on_a_tool_call_before_others_spoke_is_premature():
+    """AgentChat's FunctionCallTermination watching the wrong function: its stop message names
+    the tool; a run that ran out of work names nothing (above)."""
+    spec = ROUND.model_copy(update={"tools": (ToolSpec(id="outline"),)})
+    trace = _run("drafter", detail="Function 'outline' was executed.")
+    assert {f.elements for f in participation(trace, spec)} == {("drafter", "editor"), ("drafter", "checker")}
+    assert participation(_run("drafter", detail="Function 'outline' was executed."), ROUND) == []
 
 
 # -- instructions the spec lacks, read from what each model was told ------------------------------

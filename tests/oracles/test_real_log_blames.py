@@ -6,6 +6,8 @@ answer traced to the agent whose words or code put its value forward."""
 
 from __future__ import annotations
 
+import pytest
+
 from masfuzz.oracles.detectors import announced_end, detect, loops
 from masfuzz.oracles.eventlog import event_log
 from masfuzz.oracles.blame import blame_all
@@ -324,3 +326,17 @@ def test_the_names_of_the_task_an_agent_relays_first_are_no_wrong_instruction():
         {"name": "Solver", "role": "user", "content": "Mira keeps 30 coins in the Velmont game."},
         {"name": "Checker", "role": "user", "content": "I agree: Mira keeps 30 coins.\nTERMINATE"}])
     assert _blamed(trace, "16") == ("Solver", "1")  # not the opening agent, who relayed the task
+
+
+@pytest.mark.parametrize("instruction, report", [
+    ("please look up census table tb-5503 for the capital.", "Table tb-5503 gives 5,231,147 people."),
+    ("please use the 2016 census figures for the capital.", "The 2016 census gives 5,231,147 people."),
+    ("please check postcode NSW 2000 area: SW1A 1AA style codes aside.", "SW1A 1AA area gives 5,231,147 people."),
+])
+def test_a_wrong_instruction_is_read_from_the_facts_it_brought_in_not_only_names(instruction, report):
+    """An instruction that brought in an id, a figure or a code of no earlier message, which the
+    worker's wrong report repeats, is where the run went wrong, in lower case too."""
+    wrong = answer_check(_city_run(instruction, report), "453,558")
+    assert (wrong.agent, wrong.step) == ("Orchestrator", 2)
+    wrong = answer_check(_city_run("please search for the capital's population.", report), "453,558")
+    assert (wrong.agent, wrong.step) == ("WebSurfer", 4)

@@ -602,3 +602,98 @@ def test_a_general_success_after_another_agent_s_failed_call_is_not_read_as_its_
 
 def test_an_identifier_longer_than_sixteen_characters_is_a_fact():
     assert user_facts("the MRN on the paperwork is 25GB48213370551092.")["identifier"] == ["25GB48213370551092"]
+
+
+# --- failures and claims by their shape, whatever the words (a blind zoo set's kinds) -----------
+
+@pytest.mark.parametrize("payload, reply, found", [
+    # an outcome nested in the answer, and an answer that speaks of the seat as if it moved
+    ('{"seat": "14C", "result": {"ok": false, "row": 14}}', "You are in 14C: board at gate 3.", True),
+    ('{"seat": "14C", "result": {"ok": true, "row": 14}}', "You are in 14C: board at gate 3.", False),
+    # a state that is not the action done (nor one an action holds in)
+    ('{"seat": "14C", "state": "LAPSED"}', "Your seat is 14C for the flight.", True),
+    ('{"seat": "14C", "state": "UPDATED"}', "Your seat is 14C for the flight.", False),
+    ('{"seat": "14C", "state": "PENDING"}', "Your seat is 14C for the flight.", False),
+    # the claim in its own clause, a condition in the next ("board when called")
+    ('{"seat": "14C", "status": "pending_review"}', "Updated - you are in 14C; board when called.", True),
+    # passing the failure on, in any words: it relays the tool's own state or reason
+    ('{"seat": "14C", "state": "LAPSED"}', "The seat request is LAPSED.", False),
+    ('{"seat": "14C", "result": {"ok": false, "why": "exit row"}}', "That seat is an exit row one.", False),
+    # not about the seat, or not plain
+    ('{"seat": "14C", "result": {"ok": false}}', "Thanks for flying with us.", False),
+    ('{"seat": "14C", "result": {"ok": false}}', "Sorry, your seat could not be moved.", False),
+])
+def test_an_answer_to_a_failed_action_that_speaks_of_its_object_as_done_is_a_claim(payload, reply, found):
+    failures = claimed_outcome(_seat_run(payload, reply), SPEC)
+    assert bool(failures) == found, failures
+    if found:
+        assert (failures[0].agent, failures[0].root_cause) == ("seat_agent", "Incorrect Verification")
+
+
+BOOKING_SPEC = SPEC.model_copy(update={"tools": (*SPEC.tools, ToolSpec(
+    id="hold_slot", description="Hold a slot for the customer.",
+    parameters={"type": "object", "required": ["start", "order"], "properties": {
+        "start": {"type": "string", "description": 'When the customer is free, like "09:30"'},
+        "order": {"type": "string", "description": 'The sales order, like "so-00000"'}}})),
+    "permissions": Permissions(allow=(*SPEC.permissions.allow, ("seat_agent", "hold_slot")))})
+
+
+@pytest.mark.parametrize("user, question, found", [
+    ("Order so-55120 please, any time from 16:45.", "Could you tell me the sales order?", True),
+    ("Order so-55120 please, any time from 16:45.", "Could you tell me when the customer is free?", True),
+    # the user gave no value of the documented form: asking is right
+    ("My order is the big one, any time after work.", "Could you tell me the sales order?", False),
+    # no question for what the parameter documents
+    ("Order so-55120 please, any time from 16:45.", "Could you tell me your seat?", False),
+])
+def test_a_question_for_what_a_tools_parameter_documents_after_the_user_gave_it_is_a_loss(user, question, found):
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content=user), AgentTurn(agent="triage"),
+        Message(agent="triage", content="A customer wants a slot."),
+        DelegationEvent(**{"from": "triage"}, to="seat_agent"), AgentTurn(agent="seat_agent"),
+        Message(agent="seat_agent", content=question), TerminationEvent(reason="completed", final_output=question)))
+    failures = handover_facts(trace, BOOKING_SPEC)
+    assert bool(failures) == found, failures
+    if found:
+        assert (failures[0].agent, failures[0].step) == ("triage", 3)
+
+
+DATED = SPEC.model_copy(update={"tools": (ToolSpec(
+    id="reserve", description="Reserve a table.",
+    parameters={"type": "object", "properties": {"at": {
+        "type": "string", "description": "Day and time as DD/MM/YYYY HH:MM"}}}),),
+    "permissions": Permissions(allow=(("seat_agent", "reserve"),))})
+
+
+@pytest.mark.parametrize("value, found", [
+    ("16/08/2026 08:30", True),  # no sixteenth month: the tool read month first
+    ("05/08/2026 08:30", False),  # real either way: the rejection may be about the day
+    ("31/02/2026 08:30", False),  # no such day in the documented order either
+])
+def test_a_date_real_in_the_documented_order_only_rejected_is_a_spec_mismatch(value, found):
+    trace = _trace(AgentTurn(agent="seat_agent"),
+                   ToolCall(agent="seat_agent", tool="reserve", call_id="c1", arguments={"at": value}),
+                   ToolResult(agent="seat_agent", tool="reserve", call_id="c1",
+                              payload=f'{{"errors": ["at: no such day {value!r}"]}}'),
+                   Message(agent="seat_agent", content="Sorry, could you give me another day?"))
+    assert bool(tool_doc_mismatch(trace, DATED)) == found
+
+
+def test_a_question_for_the_parameter_it_describes_most_fully_needs_a_value_of_that_form():
+    """"drop-off day and time" names `at` (day and time), not only `day`: a bare date the user
+    gave is not the value it asks for."""
+    spec = BOOKING_SPEC.model_copy(update={"tools": (*BOOKING_SPEC.tools, ToolSpec(
+        id="slots", description="Free slots.", parameters={"type": "object", "properties": {
+            "day": {"type": "string", "description": 'The day, like "14/08/2026"'}}}), ToolSpec(
+        id="drop", description="Book the drop-off.", parameters={"type": "object", "properties": {
+            "at": {"type": "string", "description": 'Drop-off day and time, like "14/08/2026 09:00"'}}})),
+        "permissions": Permissions(allow=(*BOOKING_SPEC.permissions.allow, ("seat_agent", "slots"),
+                                          ("seat_agent", "drop")))})
+    def run(user):
+        return Trace(scenario_id="s", events=(
+            Message(role="user", content=user), AgentTurn(agent="triage"),
+            DelegationEvent(**{"from": "triage"}, to="seat_agent"), AgentTurn(agent="seat_agent"),
+            Message(agent="seat_agent", content="Could you tell me the drop-off day and time?"),
+            TerminationEvent(reason="completed")))
+    assert handover_facts(run("Can she stay from 16/08/2026?"), spec) == []
+    assert handover_facts(run("Can she stay from 16/08/2026 08:30?"), spec)

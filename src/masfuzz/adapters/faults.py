@@ -5,8 +5,14 @@ Framework-neutral: an adapter asks `tool_faults` which tools of a scenario misbe
 `inject(injection, tool)` in place of the real tool body; the trace's `ToolResult.fault` records
 the injection's mode. The four fault modes:
 
-- `error`: the tool raises `InjectedToolError`, whose message carries `FAULT_MARKER`, the raw
-  internal-error marker the witness checks the final reply for;
+- `error`: the tool fails with a message that carries `FAULT_MARKER`, the raw internal-error
+  marker the witness checks the final reply for, in the form the framework's own tools report a
+  failure where it has one (PydanticAI: `ModelRetry`, the tool's error channel, which the
+  framework turns into a retry prompt for the model), else by raising `InjectedToolError` (the
+  Agents SDK, AgentChat, AG2, LangGraph's `ToolNode` and CrewAI hand a raising tool's error to
+  the model as its result). masfuzz replaces the tool's body, so its own error handling never
+  sees the fault: a framework that lets the raised error end the run shows the fault, not the
+  app (`masfuzz.oracles.attribution`);
 - `malformed`: the tool returns a garbage payload (truncated JSON with a control character);
 - `timeout`: the tool hangs until the harness' time limit cancels the run;
 - `empty`: the tool returns an empty string.
@@ -82,6 +88,19 @@ def modes(injections: dict[str, Injection]) -> dict[str, str]:
 
 def error_message(tool: str) -> str:
     return f"{FAULT_MARKER}: tool {tool} failed with an internal error (injected by masfuzz)"
+
+
+def injected_cause(exc: BaseException) -> str:
+    """The injected fault's message when it is in `exc`'s chain of causes (a framework that
+    wrapped it, e.g. a retry limit the fault used up), else ""."""
+    seen: set[int] = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        seen.add(id(cur))
+        if FAULT_MARKER in str(cur):
+            return str(cur).splitlines()[0]
+        cur = cur.__cause__ or cur.__context__
+    return ""
 
 
 def injected(injection: Injection, tool: str, ended: threading.Event | None = None) -> str:

@@ -19,7 +19,10 @@ given never reaches the next agent; the team stops or goes round once the tool f
 the fault took from the run: the harness's. The app's handling of the fault itself is judged by
 the findings that show the faulted result (above) and by the robustness witness W^F1, which a
 crash or a leaked raw error fails; a crash and a call of a tool the agent must not use stay the
-app's whatever came before. A run without the fault shows whether the app does the same by
+app's whatever came before, but for two direct consequences of the fault itself (masfuzz
+replaces the tool's body, past its own error handling, and fails every call of it): a crash
+whose error is the injected one (`_fault_crash`), and a loop all of whose repeated calls the
+fault answered (`_injected`): the retries a lasting fault makes of an agent calling again. A run without the fault shows whether the app does the same by
 itself (`run` and `fuzz` run every faulted scenario's parent without it, and the recorder keeps
 such a run as the reproducer). A hand-over that starts
 with a tool call (an `as_tool` agent) masfuzz faulted never reached its agent: a finding that
@@ -55,8 +58,8 @@ from typing import Any
 from masfuzz.oracles.failure import Failure
 from masfuzz.oracles.robustness import FAULT_MARKER, admits_failure
 from masfuzz.ownwords import PROBE_MODELS, RAW_ARGUMENTS, echoed
-from masfuzz.trace import (MISSING_CONTEXT, SANDBOX_LIMITS, STAND_IN_USERS, AgentTurn, DelegationEvent, Message,
-                           RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace)
+from masfuzz.trace import (MISSING_CONTEXT, SANDBOX_LIMITS, STAND_IN_USERS, AgentTurn, DelegationEvent, ErrorEvent,
+                           Message, RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace)
 
 
 # What the app must never do, whatever a tool answered before: not a fault's consequence.
@@ -97,7 +100,8 @@ def _cause(trace: Trace, failure: Failure) -> str:
         if isinstance(event, ToolResult) and event.status == "error" and event.tool in missing:
             return (f"{event.tool} read the run context, and masfuzz passed none (the app's "
                     "server passes one): give it with --context MODULE:FACTORY")
-    lured = (_probe_lure(trace, failure) or _injected(trace, failure) or _after_fault(trace, failure)
+    lured = (_probe_lure(trace, failure) or _fault_crash(trace, failure) or _injected(trace, failure)
+             or _after_fault(trace, failure)
              or _silent_human(trace, failure) or _probe_bound(trace, failure))
     if lured:
         return lured
@@ -191,6 +195,11 @@ def _injected(trace: Trace, failure: Failure) -> str:
     if not results or not all(r.fault and r.fault != "stub" for _, r in results):
         return ""
     first, fault = results[0]
+    if failure.root_cause in RETRIED and _all_faulted_calls(trace, failure):
+        return (f"every call it repeats was answered by the fault masfuzz injected (--fault "
+                f"{fault.tool}={fault.fault}), which fails each call of the run alike: the agent "
+                "calling again is what masfuzz's lasting fault makes of a retry, not a loop of "
+                "the app's (a run without the fault shows whether it loops by itself)")
     end = trace.termination
     if end is None or end.reason in ("crash", "timeout"):
         return ""  # it crashed (or hung) after the fault: the handling is the app's
@@ -201,6 +210,45 @@ def _injected(trace: Trace, failure: Failure) -> str:
     return (f"masfuzz injected this fault (--fault {fault.tool}={fault.fault}) and the system "
             f"handled it: it told the user that {fault.tool} did not work, without crashing or "
             "leaking the raw error")
+
+
+def _all_faulted_calls(trace: Trace, failure: Failure) -> bool:
+    """Every tool call in the evidence is answered by an injected fault."""
+    calls = [i for i in failure.evidence if 0 <= i < len(trace.events) and isinstance(trace.events[i], ToolCall)]
+    answered = _results(trace, failure.evidence)
+    return bool(calls) and all(any(j > i and r.tool == trace.events[i].tool for j, r in answered) for i in calls) \
+        and all(r.fault and r.fault != "stub" for _, r in answered)
+
+
+def _fault_crash(trace: Trace, failure: Failure) -> str:
+    """A finding that is the run's crash (its evidence holds the crash's error or end), when
+    the crash is masfuzz's injected fault itself: the error masfuzz raised in place of the
+    tool's body (its message carries `FAULT_MARKER`) went up through the framework, or
+    ended the run through it (a retry limit the fault used up: the adapter keeps the fault's
+    message in the crash's). masfuzz replaced the tool's body, so the tool's own error
+    handling never saw the fault, and a tool that fails in the framework's own form (which the
+    injection uses where the framework has one) does not end the run: the crash shows the
+    fault, not the app. A crash with an error of the app's own (its code failing on what the
+    fault left it) stays the app's."""
+    end = trace.termination
+    if end is None or end.reason != "crash":
+        return ""
+    crash = [i for i, e in enumerate(trace.events) if isinstance(e, (ErrorEvent, TerminationEvent))]
+    said = [e.message if isinstance(e, ErrorEvent) else e.detail or "" for e in map(trace.events.__getitem__, crash)]
+    if not any(FAULT_MARKER in s for s in said) or not set(crash) & set(failure.evidence):
+        return ""
+    fault = next((e for e in trace.events[:crash[0]] if isinstance(e, ToolResult) and e.fault == "error"), None)
+    if fault is None:
+        return ""
+    return (f"the run crashed on the fault masfuzz injected in place of {fault.tool}'s body "
+            f"(--fault {fault.tool}={fault.fault}), which fails every call past the tool's own "
+            "error handling: the crash is the injected error itself (raised through the "
+            "framework, or using up the tool's retries), not something the app did; a crash "
+            "with an error of the app's own stays the app's")
+
+
+# What an agent calling again after a failed call is: a retry, of which a lasting fault makes a loop.
+RETRIED = ("Repetitive Execution of Completed Tasks",)
 
 
 def _after_fault(trace: Trace, failure: Failure) -> str:

@@ -191,7 +191,7 @@ def premature_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failu
                 description=f"{d.from_} handed the task to {d.to} (event {i}, {d.trigger}) but "
                 f"the run ended ({term.reason}) before {d.to} acted",
             ))
-    if not (term.final_output or "").strip():
+    if not (term.final_output or "").strip() and not _answered(trace, end_i):
         out.append(Failure(
             category="agent_task_execution", root_cause="Response Omission",
             detector="premature_termination", evidence=(end_i,), scenario_id=trace.scenario_id,
@@ -200,6 +200,18 @@ def premature_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failu
             + (f" from {trace.speaker_order[-1]}" if trace.speaker_order else ""),
         ))
     return dedupe(out)
+
+
+def _answered(trace: Trace, end_i: int) -> bool:
+    """Did an agent say something after the user last spoke? A run whose final output is empty
+    (the stop condition's own message was a tool call's, AgentChat's `FunctionCallTermination`)
+    still answered when its last speaker said something: no response was omitted."""
+    for e in reversed(trace.events[:end_i]):
+        if isinstance(e, Message) and e.role == "user":
+            return False
+        if isinstance(e, Message) and e.role == "assistant" and e.agent and e.content.strip():
+            return True
+    return False
 
 
 # -- loops and empty utterances (FLARE's intra-agent anomalies) ---------------------------------

@@ -159,6 +159,9 @@ def _duty(task: Task, spec: FlareSpec, workflow: WorkflowSpec | None, trace: Tra
 CONDITION = re.compile(r"\b(?:only\s+)?(?:if|when|whenever|unless|in\s+case|provided)\b\s*(.*?)"
                        r"(?:,|:|\bthen\b|$)", re.IGNORECASE)
 CHOICE = re.compile(r"\beither\b.+\bor\b", re.IGNORECASE)
+# A sentence that says where a thing comes from ("fares come from fare_table and cabins from
+# cabin_list"): the tool is a duty when the run is about that thing, its condition.
+SOURCE = re.compile(r"\bcomes?\s+from\b", re.IGNORECASE)
 OTHERWISE = re.compile(r"^\W*(?:else|otherwise)\b", re.IGNORECASE)
 NEGATED = re.compile(r"\b(?:not|no|never|none|nothing|without)\b|n't\b", re.IGNORECASE)
 QUOTED = re.compile(r"[\"“]([^\"”]{3,}?)[\"”]|(?<!\w)['‘]([^'’]{3,}?)['’](?!\w)")
@@ -190,7 +193,11 @@ def _conditions(text: str, tool: re.Pattern[str]) -> list[str | None]:
             at = tool.search(sentence)
             if at is None:
                 continue
-            if CHOICE.search(sentence):
+            source = SOURCE.search(sentence) and re.search(rf"(\w+)\s+(?:(?:comes?|is|are)\s+)?from\s+"
+                                                          rf"{tool.pattern}", sentence)
+            if source:  # "fares come from fare_table": a duty when the run is about fares
+                out.append(source.group(1))
+            elif CHOICE.search(sentence):
                 out.append(None)
             elif own and (own.start() < at.start() or "," not in sentence[at.end():own.start()]):
                 out.append(own.group(1).strip() or None)

@@ -57,10 +57,13 @@ NEGATED = re.compile(r"\b(?:not|never|no|without|instead\s+of|except|skip)\b|n't
 # are in", "once the data has been gathered", "when the draft is ready", "wait for the
 # estimate"): the product's words (one or two, the last its noun).
 _AFTER_PRODUCT = (
-    r"\b(?:after|once|when|until|as\s+soon\s+as)\s+(?:the|your|our)\s+(?P<p>\w+(?:\s+\w+)?)\s+"
-    r"(?:is|are|has\s+been|have\s+been|was|were)\s+(?:in|ready|done|available|complete|completed|"
+    r"\b(?:after|once|when|until|as\s+soon\s+as)\s+(?:the|your|our|their|its)\s+(?P<p>\w+(?:\s+\w+)?)\s+"
+    # what the product is for ("the survey notes for a site"): not part of its name
+    r"(?:(?:for|of|on)\s+(?:a|an|the|this|that|each|every|its|their)\s+\w+\s+)?"
+    r"(?:(?:is|are|has\s+been|have\s+been|was|were)\s+(?:in|ready|done|available|complete|completed|"
     r"finished|gathered|collected|written|drafted|prepared|compiled|produced|delivered|back|"
-    r"submitted|finali[sz]ed|calculated|computed|researched|crunched|assembled)\b",
+    r"submitted|finali[sz]ed|calculated|computed|researched|crunched|assembled|\w+ed)|"
+    r"exists?|(?:is|are)\s+there|(?:has|have)\s+arrived|arrives?)\b",
     r"\bwait(?:s|ing)?\s+(?:for|until)\s+(?:the|your|our)\s+(?P<p>\w+(?:\s+\w+)?)\b",
     r"\bbased\s+on\s+the\s+(?P<p>\w+(?:\s+\w+)?)\b",
     # the product as what bounds or carries this agent's work ("the sum is what the funding
@@ -120,9 +123,9 @@ def _read_dependencies(spec: WorkflowSpec) -> list[tuple[str, str, str]]:
 
 
 def clauses(sentence: str) -> list[str]:
-    """A sentence cut at colons, semicolons and ", so" / ", but": a negation in one clause ("the
+    """A sentence cut at colons, semicolons, dashes and ", so" / ", but": a negation in one clause ("the
     sum is never yours to choose: it is what the figures allow") does not negate the others."""
-    return [c for c in re.split(r"\s*[:;]\s+|,\s+(?=(?:so|but)\b)", sentence) if c.strip()]
+    return [c for c in re.split(r"\s*[:;]\s+|\s+[-–—]\s+|,\s+(?=(?:so|but)\b)", sentence) if c.strip()]
 
 
 # What a sentence may wait for that no agent makes: the people and the run itself.
@@ -284,10 +287,12 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
 
 def _stop_condition(end: TerminationEvent, spec: WorkflowSpec) -> bool:
     """Did a stop condition of the team end the run: a stop word, or a rule keyed to who spoke
-    (AgentChat's `TextMessageTermination("quill")`: its stop message names the member)? A run
-    that ran out of work ends `completed` too, naming nobody."""
+    or what was called (AgentChat's `TextMessageTermination("quill")`, `FunctionCallTermination`:
+    its stop message names the member or the tool)? A run that ran out of work ends `completed`
+    too, naming nobody."""
+    named = [a.id for a in spec.agents] + [t.id for t in spec.tools]
     return end.reason == "text_mention" or end.reason == "completed" and any(
-        re.search(rf"(?<![\w-]){re.escape(a.id)}(?![\w-])", end.detail) for a in spec.agents)
+        re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", end.detail) for n in named)
 
 
 def _proxy(agent: AgentSpec) -> bool:

@@ -27,6 +27,7 @@ from typing import Any
 
 from masfuzz.oracles.blame import source_of
 from masfuzz.oracles.failure import RULE, Failure
+from masfuzz.oracles.semantic import fact_values
 from masfuzz.trace import CODE_TOOL, AgentTurn, Message, ToolCall, ToolResult, Trace
 
 WRONG_ANSWER = "expected_answer"  # the detector name of the deterministic final-answer check
@@ -249,14 +250,17 @@ _CAPITALISED = re.compile(r"\b[A-Z][a-z]{2,}\b")
 _NAME = re.compile(r"(?<![.!?:\n]\s)(?<!^)\b[A-Z][a-z]{2,}\b")
 
 
+_FIGURE = re.compile(r"(?<![\w.,])\d[\d,]*\d(?:\.\d+)?(?!\w)")  # a number as a message writes it
+
+
 def _premise(trace: Trace, step: int) -> int:
     """The step a wrong value really came from: the instruction the agent that stated it was
     following, when that instruction named something no earlier message (the task included) had
     named and the agent's message names it too ("search the population of Sydney" for the
-    capital of Australia: the worker did what it was told, the instruction was wrong); else
-    `step`. Only the nearest message of another agent since the user last spoke counts; the
-    opening message, when an agent opens the log relaying the task, speaks for the user: its
-    names are the task's."""
+    capital of Australia: the worker did what it was told, the instruction was wrong; "look up
+    order so-4471", "use the 2019 figures": a name, or a fact of any form); else `step`. Only
+    the nearest message of another agent since the user last spoke counts; the opening message,
+    when an agent opens the log relaying the task, speaks for the user: its names are the task's."""
     if not isinstance(trace.events[step], Message):
         return step  # code that computed the value: no instruction named it
     worker = getattr(trace.events[step], "agent", None)
@@ -274,8 +278,14 @@ def _premise(trace: Trace, step: int) -> int:
         if e.agent in quiet:
             return step  # the agent answered a run's output, not an instruction
         said = " ".join(m.content for m in trace.events[:j] if isinstance(m, Message))
+        worked = trace.events[step].content
         new = set(_NAME.findall(e.content.strip())) - set(_CAPITALISED.findall(said)) - agents
-        return j if new & set(_CAPITALISED.findall(trace.events[step].content)) else step
+        # or a fact of any form the instruction brought in: an id, a code, a date, an amount, a
+        # postcode, a lower-case reference (`semantic.FACTS`), or a figure of two digits or more
+        values = (fact_values(e.content) | set(_FIGURE.findall(e.content))) \
+            - fact_values(said) - set(_FIGURE.findall(said))
+        hit = new & set(_CAPITALISED.findall(worked)) or {v for v in values if v in worked}
+        return j if hit else step
     return step
 
 

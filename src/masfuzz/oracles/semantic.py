@@ -16,10 +16,11 @@ import re
 from typing import Any
 
 from masfuzz.oracles.failure import Failure, dedupe
-from masfuzz.oracles.instructed import misrouted_request
+from masfuzz.oracles.instructed import clauses, misrouted_request
 from masfuzz.oracles.wording import (
-    SURE_DONE, about_tool, claims_done, empty_result, is_question, owners, payload_failure, says_done_by_verb,
-    sentences, tools_of,
+    GIVE_UP, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result, is_question, mentions, owners,
+    payload_failure, plain, says_done_by_verb, sentences, structured, tool_job, tool_objects, tools_of,
+    unconfirmed_state, words,
 )
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
@@ -33,8 +34,9 @@ INFORMATION_LOSS = "Information Loss at Hand-over"
 def _failed(r: ToolResult, spec: WorkflowSpec | None = None, *, empty: bool = False) -> str | None:
     """Why a tool result is a failure, or None. A refused probe call (`blocked`) is masfuzz's
     stub answering, not the app's tool. With `empty`, an answer with nothing in it from a tool
-    whose job was to find or do something (`empty_result`) is one too: what a claim of the
-    thing found or done contradicts, though the tool itself did not fail."""
+    whose job was to find or do something (`empty_result`), or an action tool's state that does
+    not say the action happened (`unconfirmed_state`), is one too: what a claim of the thing
+    found or done contradicts, though the tool itself did not fail."""
     if r.status == "error":
         return "an error" + (f" ({' '.join(r.payload.split())[:80]})" if r.payload else "")
     if r.status == "ok":
@@ -42,6 +44,8 @@ def _failed(r: ToolResult, spec: WorkflowSpec | None = None, *, empty: bool = Fa
             return f"a failure in its answer ({why})"
         if empty and (why := empty_result(r.payload, r.tool, spec)):
             return f"nothing in its answer ({why})"
+        if empty and (why := unconfirmed_state(r.payload, r.tool, spec)):
+            return f"a state that is not its action done ({why})"
     return None
 
 
@@ -97,25 +101,30 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         return []
     tools = {c.tool for c in trace.of_type(ToolCall)} - _handover_tools(trace)
     failed_tools = {r.tool for _, r, _ in failed}
-    claims = [(ci, agent, [s for s in sentences(text)
-                           if claims_done(s) or any(says_done_by_verb(s, t) for t in failed_tools)])
+    # read clause by clause: a condition in a later clause ("sign the slip when they arrive")
+    # does not hedge the claim before it ("Issued - the units are on their way")
+    claims = [(ci, agent, text, [s for s in sentences(text) for s in clauses(s)
+                                 if claims_done(s) or any(says_done_by_verb(s, t) for t in failed_tools)])
               for ci, agent, text in _claims(trace)]
+    asked = " ".join(e.content for e in trace.of_type(Message) if e.role == "user")
     out = []
     for fi, r, why in failed:
         # a successful retry: what is claimed after it is true
         retried = next((j for j, s in results if j > fi and s.tool == r.tool
                         and s.agent == r.agent and not _failed(s, spec, empty=True)),
                        len(trace.events))
-        for ci, agent, done in claims:
-            if ci <= fi or not done:
+        for ci, agent, text, done in claims:
+            if ci <= fi:
                 continue
             if ci > retried:
                 break
             claim = next((s for s in done if about_tool(s, r.tool, spec, tools)), None)
             if claim is None and _answers_only(trace, fi, ci, r, agent):
                 # a success in sure general words ("You're all set") that names nothing is
-                # about the one outcome it answers: the claimer's own tool, the only one it called
-                claim = next((s for s in done if SURE_DONE.search(s)), None)
+                # about the one outcome it answers: the claimer's own tool, the only one it called;
+                # so is an answer that speaks of the tool's object as if the action held
+                claim = next((s for s in done if SURE_DONE.search(s)), None) \
+                    or _silent_claim(text, r, spec, asked)
             if claim is None:
                 continue
             out.append(Failure(
@@ -127,6 +136,44 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 "outcome contradicts the tool's result"))
             break
     return dedupe(out)
+
+
+def _silent_claim(text: str, r: ToolResult, spec: WorkflowSpec | None, asked: str) -> str | None:
+    """The sentence of an answer to a failed action that tells the user about the action's
+    object as if it had worked, or None: the tool performs an action (`tool_job` "do"), the
+    answer names the tool's object ("the manifest" of add_to_manifest), every sentence of it
+    states plainly (no negation, apology, hedge or question), and it relays nothing of the
+    tool's answer that the user did not say (not its state, its reason, its figures). An
+    answer that passes on the failure, in any words, carries some of it; one that carries
+    none of it and speaks of the object plainly told the user an outcome the tool did not give."""
+    if tool_job(r.tool, spec) != "do" or GIVE_UP.search(text) or not all(plain(s) for s in sentences(text)):
+        return None
+    objects = tool_objects(r.tool)
+    named = next((s for s in sentences(text) if objects and mentions(s, objects)), None)
+    if named is None:
+        return None
+    said, given = set(words(text)), set(words(asked))
+    told = {w for w in words(" ".join(_leaves(r.payload))) if len(w) > 2 or w.isdigit()} - given - STOPWORDS
+    return None if told & said else named
+
+
+def _leaves(payload: str) -> list[str]:
+    """The values of a tool's answer as text: a structured answer's leaves (its keys are the
+    shape, not what it says), else the answer itself."""
+    data = structured(payload.strip())
+    if data is None:
+        return [payload]
+    out: list[str] = []
+    stack: list[Any] = [data]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            stack.extend(v)
+        elif v is not None and not isinstance(v, bool):
+            out.append(str(v))
+    return out
 
 
 def _answers_only(trace: Trace, fi: int, ci: int, r: ToolResult, agent: str) -> bool:
@@ -150,8 +197,11 @@ def _answers_only(trace: Trace, fi: int, ci: int, r: ToolResult, agent: str) -> 
 
 # The facts a user gives that agents pass on: identifiers, dates, amounts, e-mail addresses.
 FACTS: dict[str, re.Pattern[str]] = {
+    # a code of capitals and digits (ABC123, LB-30117), a number after # (#4412), or a lower-case
+    # reference: letters, a hyphen, digits (so-55120, q7-2291)
     "identifier": re.compile(
-        r"(?<![\w-])(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{3,33}(?![\w-])|#\d{3,}\b"),
+        r"(?<![\w-])(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{3,33}(?![\w-])|#\d{3,}\b|"
+        r"(?<![\w-])[a-z][a-z0-9]{0,5}-(?=[a-z0-9-]*\d)[a-z0-9][a-z0-9-]{1,30}(?![\w-])"),
     "date": re.compile(
         r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|"
         r"sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b", re.IGNORECASE),
@@ -159,6 +209,8 @@ FACTS: dict[str, re.Pattern[str]] = {
         r"[$€£]\s?\d[\d,]*(?:\.\d{1,2})?|"
         r"\b\d[\d,]*(?:\.\d{1,2})?\s?(?:USD|EUR|GBP|dollars|euros|pounds)\b", re.IGNORECASE),
     "email": re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]+\b"),
+    # a postal code in two parts (TR18 4HJ, K1A 0B1) or a ZIP+4 (02139-4307)
+    "postcode": re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b|\b[A-Z]\d[A-Z]\s\d[A-Z]\d\b|\b\d{5}-\d{4}\b"),
 }
 # How an agent asks for a fact of each kind, and the parameter names that carry one.
 ASKS: dict[str, re.Pattern[str]] = {
@@ -171,6 +223,7 @@ ASKS: dict[str, re.Pattern[str]] = {
     "date": re.compile(r"\b(?:date|which day|what day)\b", re.IGNORECASE),
     "amount": re.compile(r"\b(?:amount|how much)\b", re.IGNORECASE),
     "email": re.compile(r"\be-?mail\b", re.IGNORECASE),
+    "postcode": re.compile(r"\b(?:post\s?code|postal\s+code|zip(?:\s+code)?)\b", re.IGNORECASE),
 }
 PARAMS: dict[str, re.Pattern[str]] = {
     "identifier": re.compile(r"confirmation|booking|order|reference|ticket|account|invoice|"
@@ -178,6 +231,7 @@ PARAMS: dict[str, re.Pattern[str]] = {
     "date": re.compile(r"date|day", re.IGNORECASE),
     "amount": re.compile(r"amount|price|total|sum", re.IGNORECASE),
     "email": re.compile(r"e-?mail", re.IGNORECASE),
+    "postcode": re.compile(r"post_?code|postal|zip", re.IGNORECASE),
 }
 REQUEST = re.compile(r"^\s*(?:please\s+)?(?:provide|give|share|tell|send|enter|confirm)\b|"
                      r"\bi (?:will )?need your\b", re.IGNORECASE)
@@ -187,6 +241,12 @@ def user_facts(text: str) -> dict[str, list[str]]:
     """The facts of each kind a text gives, in order."""
     return {kind: [m.group(0) for m in p.finditer(text or "")] for kind, p in FACTS.items()
             if p.search(text or "")}
+
+
+def fact_values(text: str) -> set[str]:
+    """Every fact value a text holds, of any kind of `FACTS` (identifiers, codes, dates, amounts,
+    e-mail addresses, postcodes): the values a message can introduce, by their form."""
+    return {v for values in user_facts(text).values() for v in values}
 
 
 def _asked(sentence: str) -> set[str]:
@@ -240,13 +300,14 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             user_before.append(d)
             for kind, values in user_facts(e.content).items():
                 given.setdefault(kind, []).extend(values)
-        if not isinstance(e, DelegationEvent) or e.to == e.from_ or not given or d in misrouted:
+        if not isinstance(e, DelegationEvent) or e.to == e.from_ or not user_before or d in misrouted:
             continue
-        symptom = _loss_after(trace, d, e.to, given, spec)
+        told = " ".join(trace.events[u].content for u in user_before)
+        symptom = _loss_after(trace, d, e.to, given, spec, told)
         if symptom is None:
             continue
         at, kind, how, wanted = symptom
-        if how.startswith("asked") and spec is not None \
+        if how.startswith("asked") and spec is not None and kind in given \
                 and not _fits_docs(spec, e.to, kind, given[kind]):
             continue  # no value the user gave has the form its tools document: asking is right
         received = _received(trace, d, e.to)
@@ -259,7 +320,7 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             evidence=(*user_before, d, at), scenario_id=trace.scenario_id,
             elements=(e.from_, e.to, kind), agent=blamed, step=step,
             subject=e.to if blamed == e.from_ else e.from_,  # the peer (blame.SUBJECTS)
-            description=f"the user gave the {kind} {', '.join(given[kind][:3])} before "
+            description=f"the user gave the {kind} {', '.join(wanted[:3])} before "
             f"{e.from_} handed over to {e.to} (event {d}), but {e.to} {how} (event {at}); "
             f"{seen}"))
     return dedupe(out)
@@ -275,7 +336,7 @@ def _fits_docs(spec: WorkflowSpec, agent: str, kind: str, values: list[str]) -> 
 
 
 def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
-                spec: WorkflowSpec | None) -> tuple[int, str, str, list[str]] | None:
+                spec: WorkflowSpec | None, told: str = "") -> tuple[int, str, str, list[str]] | None:
     """The first sign after the hand-over at `d` that `agent` lacks a fact of a kind the user
     gave: (event, kind, what it did, the values it lacks). Looks until the user speaks again or the next hand-over
     (which starts a window of its own)."""
@@ -296,7 +357,37 @@ def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
                 if kinds:
                     kind = sorted(kinds)[0]
                     return i, kind, f"asked for it again: \"{s[:100]}\"", given[kind]
+                if spec is not None and (documented := _asked_documented(s, spec, agent, told)):
+                    return i, documented[0], f"asked for it again: \"{s[:100]}\"", documented[1]
     return None
+
+
+def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str) -> tuple[str, list[str]] | None:
+    """A question (or request) for what a parameter of one of the agent's tools documents ("the
+    sales order" of `order: The sales order, like "so-00000"`: every content word of its
+    description), when the user's messages hold values of the form the documentation gives
+    for it (`so-55120`): (the parameter, as "TOOL's PARAM", and the user's values). The tool's
+    own documentation says what the fact is and what it looks like, whatever its kind."""
+    if not (is_question(sentence) or REQUEST.search(sentence)):
+        return None
+    said = set(words(sentence))
+    asked = []  # (how many of its words the question says, the parameter, its tool, its forms)
+    for tool in tools_of(spec, agent):
+        t = next((x for x in spec.tools if x.id == tool), None)
+        props = ((t.parameters if t is not None else None) or {}).get("properties") or {}
+        for param, forms in documented_formats(spec, tool).items():
+            about = re.split(r",?\s*\b(?:like|such as|e\.g\.|for example|for instance)\b",
+                             str((props.get(param) or {}).get("description") or ""), maxsplit=1)[0]
+            content = {w for w in words(about) if w not in STOPWORDS and not w.isdigit()}
+            if content and content <= said:
+                asked.append((len(content), param, tool, forms))
+    if not asked:
+        return None
+    # the parameter the question describes most fully ("drop-off day and time", not "the day")
+    _, param, tool, forms = max(asked, key=lambda a: a[0])
+    values = [m.group(0) for m in re.finditer(rf"(?<![\w-])(?:{forms[0][1]})(?![\w-])", told)
+              if all(re.fullmatch(r, m.group(0)) for _, r in forms)]
+    return (f"{param} of {tool}", values) if values else None
 
 
 def _replaced(trace: Trace, i: int, call: ToolCall, given: dict[str, list[str]],
@@ -529,7 +620,8 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                     for doc, regex in fs if re.fullmatch(regex, str(call.arguments[p]))]
         broken = [p for p, fs in formats.items() if p in call.arguments
                   and not all(re.fullmatch(regex, str(call.arguments[p])) for _, regex in fs)]
-        if not followed or broken or not FORMAT_REJECTION.search(r.payload.replace("_", " ")):
+        if not followed or broken or not (FORMAT_REJECTION.search(r.payload.replace("_", " "))
+                                          or _day_month_swapped(followed, call.arguments)):
             continue
         named = [p for p, _ in followed if p in r.payload or str(call.arguments[p]) in r.payload]
         if not named:
@@ -547,6 +639,42 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             f"\"{' '.join(r.payload.split())[:120]}\" — the documentation and the behaviour "
             "disagree"))
     return dedupe(out)
+
+
+def _strptime_layout(doc: str) -> str:
+    """A documented date layout (DD/MM/YYYY HH:MM) as `strptime`'s: MM after an hour is minutes."""
+    fields = {"YYYY": "%Y", "YY": "%y", "DD": "%d", "HH": "%H", "hh": "%H", "SS": "%S", "ss": "%S", "mm": "%M"}
+    out, prev = [], ""
+    for part in re.findall(rf"{_FIELD}|.", doc):
+        out.append("%M" if part == "MM" and prev in ("HH", "hh") else "%m" if part == "MM" else fields.get(part, part))
+        if part not in (":", " "):
+            prev = part if part in fields or part == "MM" else ""
+    return "".join(out)
+
+
+def _day_month_swapped(followed: list[tuple[str, str]], arguments: dict[str, Any]) -> list[str]:
+    """The parameters whose value is a real date read in the documented layout (day first, or
+    month first) and none read with day and month swapped (16/08/2026: no sixteenth month): a
+    tool rejecting it read the other order than its documentation gives, whatever words its
+    rejection uses."""
+    from datetime import datetime
+
+    out = []
+    for param, doc in followed:
+        layout = _strptime_layout(doc)
+        if "%d" not in layout or "%m" not in layout:
+            continue
+        swapped = layout.replace("%d", "\0").replace("%m", "%d").replace("\0", "%m")
+        value = str(arguments.get(param, ""))
+        try:
+            datetime.strptime(value, layout)
+        except ValueError:
+            continue
+        try:
+            datetime.strptime(value, swapped)
+        except ValueError:
+            out.append(param)
+    return out
 
 
 def _last_call(trace: Trace, ri: int, r: ToolResult) -> tuple[int, ToolCall] | None:

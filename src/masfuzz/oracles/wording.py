@@ -346,7 +346,23 @@ def empty_result(payload: str, tool: str, spec: WorkflowSpec | None) -> str | No
     return f'"{hit.group(0).strip()}"' if hit else None
 
 
-def _json_failure(data: dict, tool: str = "") -> str | None:
+NESTED_DEPTH = 3  # how deep in an answer's nested objects an outcome field is read
+
+
+def _json_failure(data: dict, tool: str = "", depth: int = 0) -> str | None:
+    """`_flat_failure` of the object, else of an object nested in it (`{"result": {"ok":
+    false}}`): an outcome is reported where the tool's answer puts it, at any level. Lists are
+    not entered: one item's failure is not the whole answer's."""
+    if why := _flat_failure(data, tool):
+        return why
+    if depth < NESTED_DEPTH:
+        for key, value in data.items():
+            if isinstance(value, dict) and (why := _json_failure(value, tool, depth + 1)):
+                return f"{key}.{why}"
+    return None
+
+
+def _flat_failure(data: dict, tool: str = "") -> str | None:
     for key in (*OUTCOME_KEYS, *sorted(_participles(tool))):
         value = data.get(key)
         # false as a flag, whether a boolean, the integer 0 (`{"accepted": 0}`) or a word
@@ -364,6 +380,39 @@ def _json_failure(data: dict, tool: str = "") -> str | None:
     for key in ("error", "errors", "error_message"):
         if data.get(key):
             return f"{key}: {str(data[key])[:60]}"
+    return None
+
+
+# States that say an action holds or is under way, whatever the action: a state of an action
+# tool's answer that is none of these, nor the tool's own done-state (CONFIRMED of
+# confirm_loan), does not say the action happened.
+HOLDING_STATES = {"ok", "success", "successful", "succeeded", "done", "complete", "completed",
+                  "active", "accepted", "approved", "valid", "granted", "live", "open", "opened",
+                  "new", "pending", "queued", "scheduled", "processing", "in_progress",
+                  "received", "created", "updated", "saved", "true", "yes", "paid", "sent",
+                  "delivered", "ready", "available", "confirmed", "booked", "reserved"}
+ENUM = re.compile(r"[A-Za-z]+(?:[_-][A-Za-z]+)*")
+
+
+def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str | None:
+    """The state a tool's structured answer gives in a status field, when it is an
+    enum-like word (`"state": "VOID"`) that neither names the tool's action done (its
+    participle: confirm_loan's CONFIRMED) nor is a state in which an action holds or runs
+    (`HOLDING_STATES`): the tool did not say the action happened. Read only against a claim
+    that it did: a state it does not know is no failure by itself. A tool whose job is to find
+    a thing reports no action's state."""
+    if tool_job(tool, spec) == "find":
+        return None
+    data = structured((payload or "").strip())
+    if not isinstance(data, dict):
+        return None
+    done = {p.replace(" ", "_") for p in _participles(tool)}
+    for key in ("status", "state", "outcome", "result"):
+        value = data.get(key)
+        if isinstance(value, str) and ENUM.fullmatch(value.strip()):
+            v = value.strip().lower().replace("-", "_")
+            if v not in HOLDING_STATES and v not in done:
+                return f"{key}: {value}"
     return None
 
 

@@ -167,7 +167,7 @@ def analyze(store: Any, run_id: int | None = None) -> Analysis:
     a.extra["run"] = {k: info[k] for k in ("id", "command", "target", "config", "status",
                                             "started", "finished")}
     for name, section in _sections(store, run_id, a, info).items():
-        if section:
+        if section or name in ALWAYS_LISTED:
             a.extra[name] = section
     if a.space is not None:
         fuzz = a.extra.get("fuzz")
@@ -175,6 +175,11 @@ def analyze(store: Any, run_id: int | None = None) -> Analysis:
             if fuzz else {}
         a.timeline = _timeline(store, run_id, a.space, a.failures, flare)
     return a
+
+
+# Sections a report has even when empty: `[]` says the judge rejected nothing, as `failures`
+# says nothing was found, so a reader need not test for the key.
+ALWAYS_LISTED = ("rejected_proposals",)
 
 
 def _timeline(store: Any, run_id: int, space: ObligationSpace, failures: list[dict[str, Any]],

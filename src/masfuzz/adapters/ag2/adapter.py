@@ -29,6 +29,7 @@ from masfuzz.adapters.ag2.extract import Plan, extract
 from masfuzz.adapters.ag2.program import READ_TASK, Program, play, read, session
 from masfuzz.adapters.base import Adapter, system_lock
 from masfuzz.adapters.faults import tool_faults
+from masfuzz.adapters.probes import restricted_probes
 from masfuzz.adapters.ordering import in_speaking_order
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
@@ -67,6 +68,9 @@ class AG2Adapter(Adapter):
         # (name, prompt) pairs, and every agent the program builds adds its own as it is built:
         # the endpoint tells apart agents an app redefines, or builds only in some runs
         known = [(a.id, a.instructions) for a in spec.agents if a.instructions]
+        # `--restricted probe`: each model agent's model is also offered the workflow's tools the
+        # agent may not use; a call of one is recorded and refused (`live.Session.probes`)
+        probes = restricted_probes(spec) if scenario.restricted == "probe" else {}
         async with system_lock(obj), ModelServer(_PerAgentModels(scenario), agents=known) as server:
             server.on_request = lambda agent, kind, request: kind == "agent" and rec.received(agent, request.messages)
             def redirect(agent: Any) -> None:
@@ -77,6 +81,12 @@ class AG2Adapter(Adapter):
                 cfg["config_list"] = [{"model": "masfuzz-sut", "api_key": DUMMY_KEY,
                                        "base_url": server.url}]
                 cfg["cache_seed"] = None
+                offered = {t.get("function", {}).get("name") for t in cfg.get("tools") or ()}
+                stubs = [{"type": "function", "function": {"name": t.name, "description": t.description,
+                                                           "parameters": t.parameters}}
+                         for t in probes.get(agent.name, ()) if t.name not in offered]
+                if stubs:
+                    cfg["tools"] = [*(cfg.get("tools") or ()), *stubs]
                 _configure(agent, cfg)
 
             def arrange(group: Any) -> None:
@@ -90,6 +100,7 @@ class AG2Adapter(Adapter):
                              task=scenario.input or None,
                              task_answer=scenario.input or None,
                              injections=tool_faults(scenario, [t.id for t in spec.tools]),
+                             probes={a: {t.name for t in ts} for a, ts in probes.items()},
                              run_code=scenario.run_code)
             if isinstance(obj, Program):
                 crash = await asyncio.to_thread(play, obj, s)

@@ -152,7 +152,9 @@ def extract(plan: Plan, *, task: str | None = None) -> WorkflowSpec:
     return WorkflowSpec(
         system=SystemInfo(id=plan.name, entry_agent=entry, framework="ag2", pattern=_pattern(plan),
                           task=task or None),
-        agents=tuple(agents), tools=tuple(tools.values()), permissions=Permissions(allow=tuple(allow)),
+        agents=tuple(agents), tools=tuple(tools.values()),
+        # a tool is registered for the agents whose model may call it (`caller`): the others may not
+        permissions=Permissions(allow=tuple(allow), restrict_mode="closed_world"),
         delegations=tuple(delegations.values()), termination=_termination(plan), notes=tuple(notes))
 
 

@@ -39,7 +39,7 @@ from autogen.io.base import IOStream
 from masfuzz.adapters import faults
 from masfuzz.llm.openai_format import parse_arguments
 from masfuzz.trace import (
-    ChatEnd, ChatStart, DelegationEvent, Message, ToolCall, ToolResult, TraceRecorder,
+    ChatEnd, ChatStart, DelegationEvent, Message, RestrictedAttempt, ToolCall, ToolResult, TraceRecorder,
 )
 
 _SESSION: contextvars.ContextVar["Session | None"] = contextvars.ContextVar("masfuzz_ag2", default=None)
@@ -135,6 +135,8 @@ class Session:
     lines_read: int = 0  # the program's own input() calls
     said_exit: bool = False
     injections: dict[str, faults.Injection] = field(default_factory=dict)  # tool -> fault or stub
+    probes: dict[str, set[str]] = field(default_factory=dict)  # agent -> restricted tools offered (--restricted probe)
+    probing: set[str] = field(default_factory=set)  # call keys of probe calls not yet answered
     run_code: bool = False  # let the app's code executors run what its agents write
     code_not_run: list[dict[str, str]] = field(default_factory=list)  # what the stand-in kept
     _ids: Any = field(default_factory=lambda: itertools.count(1))
@@ -280,6 +282,11 @@ class Session:
         assert self.rec is not None
         call = ToolCall(agent=agent, tool=tool, arguments=parse_arguments(raw), call_id=call_id)
         self.calls[call_id or f"legacy:{tool}"] = call
+        if tool in self.probes.get(agent, ()):  # a tool masfuzz offered it and it may not use
+            self.probing.add(call_id or f"legacy:{tool}")
+            self.rec.add(RestrictedAttempt(agent=agent, tool=tool, arguments=call.arguments,
+                                           call_id=call_id, mode="probe"))
+            return
         self.rec.add(call)
 
     def _results(self, msg: dict[str, Any]) -> None:
@@ -296,6 +303,11 @@ class Session:
             ok = self.outcomes.pop(key, None)
             if ok is None:
                 ok = self.outcomes.pop(f"legacy:{call.tool}", True)
+            if key in self.probing:  # the framework refused it: the executor had no such function
+                self.probing.discard(key)
+                self.rec.add(ToolResult(agent=call.agent, tool=call.tool, call_id=call.call_id,
+                                        status="blocked", payload=_text(r.get("content"))))
+                continue
             injection = self.injections.get(call.tool)
             self.rec.add(ToolResult(agent=call.agent, tool=call.tool, call_id=call.call_id,
                                     status="ok" if ok else "error", payload=_text(r.get("content")),
@@ -605,6 +617,16 @@ def _injected(agent: Any, func_call: Any) -> Iterator[None]:
     name = func_call.get("name", "") if isinstance(func_call, dict) else ""
     table = getattr(agent, "_function_map", None)
     injection = s.injections.get(name) if s is not None else None
+    if s is not None and isinstance(table, dict) and name in table and \
+            any(k == f"legacy:{name}" or s.calls[k].tool == name for k in s.probing if k in s.calls):
+        # a probe call (`--restricted probe`): the executor runs no function its caller may not
+        # use, and answers as AG2 does for a function it does not have
+        own = table.pop(name)
+        try:
+            yield
+        finally:
+            table[name] = own
+        return
     if injection is None or not isinstance(table, dict) or name not in table:
         yield
         return

@@ -138,6 +138,10 @@ def _toolset_class() -> type:
             token = CURRENT_TOOL.set((self.agent, name, call_id))
             injection = rec.faults.get(name)
             try:
+                if injection is not None and injection.mode == "error":
+                    # a PydanticAI tool reports failure by raising ModelRetry, which the model
+                    # is told of (an exception of any other type ends the run): the fault's form
+                    raise ModelRetry(fault_lib.error_message(name))
                 if injection is not None:
                     result = await fault_lib.inject(injection, name)
                 else:

@@ -24,7 +24,7 @@ from contextlib import ExitStack
 from typing import Any
 
 from masfuzz.adapters.base import system_lock
-from masfuzz.adapters.faults import tool_faults
+from masfuzz.adapters.faults import injected_cause, tool_faults
 from masfuzz.adapters.handover import Handovers
 from masfuzz.adapters.pydantic_ai.bridge import AgentModel
 from masfuzz.adapters.pydantic_ai.extract import FRAMEWORK, Walk
@@ -190,6 +190,10 @@ def _ended(rec: RunRecording, exc: Exception, limit: float, no_deps: bool) -> Tr
         # the model's (a real model that cannot fill the schema, or a scripted one's mistake)
         rec.recorder.meta[HARNESS_CAUSE] = (f"the model under test gave no answer of the agent's "
                                             f"output type within its retries ({message})")
+    elif isinstance(exc, UnexpectedModelBehavior) and injected_cause(exc):
+        # a tool's retries that masfuzz's fault used up (it fails every call): the fault's
+        # message stays in the crash's, so that the crash is told apart as the fault's doing
+        message = f"{message.split('. ')[0]}, after {injected_cause(exc)}"
     elif no_deps and isinstance(exc, (AttributeError, TypeError)) \
             and "NoneType" in message:
         # instructions or a hook read the dependencies the app's own code passes (`deps=`),
