@@ -411,3 +411,34 @@ def test_a_member_the_task_names_is_needed_only_where_the_request_can_choose_the
         TerminationEvent(reason="completed", final_output="Restart the router.")))
     found = participation(trace, TICKETS)
     assert [(f.agent, f.elements) for f in found] == ([("support", ("support", "escalation"))] if needed else [])
+
+
+SCHOOL = WorkflowSpec(
+    system=SystemInfo(id="school", entry_agent="desk", pattern="graph"),
+    agents=(AgentSpec(id="desk"), AgentSpec(id="fitter")),
+    delegations=({"from": "desk", "to": "fitter"},),
+    tools=(ToolSpec(id="book_lesson", description="Put a skier in the group lesson of their level on a day.",
+                    parameters={"type": "object", "required": ["day"], "properties": {
+                        "day": {"type": "string", "description": 'The day, like "2026-01-20"'}}}),
+           ToolSpec(id="reserve_kit", description="Reserve rental skis and boots for a day.",
+                    parameters={"type": "object", "required": ["day", "boot"], "properties": {
+                        "day": {"type": "string", "description": 'The day, like "2026-01-20"'},
+                        "boot": {"type": "string", "description": 'The boot size, like "EU 38"'}}})),
+    permissions=Permissions(allow=(("desk", "book_lesson"), ("fitter", "reserve_kit"))))
+
+
+@pytest.mark.parametrize("task, needed", [
+    # the task carries both tools' arguments and speaks of what each describes: both are asked for
+    ("A group lesson on 2026-02-17, and rental skis and boots too, boot size EU 34.", True),
+    # it carries the kit's arguments but speaks of no rental: the day and size say nothing alone
+    ("A group lesson on 2026-02-17; he has his own gear, size EU 34.", False),
+])
+def test_a_run_ending_before_the_holder_of_a_second_tool_the_task_asks_for_is_premature(task, needed):
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content=task), AgentTurn(agent="desk"),
+        ToolCall(agent="desk", tool="book_lesson", arguments={"day": "2026-02-17"}, call_id="c1"),
+        ToolResult(agent="desk", tool="book_lesson", call_id="c1", payload='{"group": "first timers"}'),
+        Message(agent="desk", content="Booked: first timers, 09:15."),
+        TerminationEvent(reason="completed", detail="the graph reached END", final_output="Booked.")))
+    found = participation(trace, SCHOOL)
+    assert [(f.agent, f.elements) for f in found] == ([("desk", ("desk", "fitter"))] if needed else [])

@@ -634,13 +634,17 @@ BOOKING_SPEC = SPEC.model_copy(update={"tools": (*SPEC.tools, ToolSpec(
     id="hold_slot", description="Hold a slot for the customer.",
     parameters={"type": "object", "required": ["start", "order"], "properties": {
         "start": {"type": "string", "description": 'When the customer is free, like "09:30"'},
-        "order": {"type": "string", "description": 'The sales order, like "so-00000"'}}})),
+        "order": {"type": "string", "description": 'The sales order, like "so-00000"'},
+        "span": {"type": "string", "description": 'The days wanted, an ISO date range like "2026-01-05/2026-01-09"'}}})),
     "permissions": Permissions(allow=(*SPEC.permissions.allow, ("seat_agent", "hold_slot")))})
 
 
 @pytest.mark.parametrize("user, question, found", [
     ("Order so-55120 please, any time from 16:45.", "Could you tell me the sales order?", True),
     ("Order so-55120 please, any time from 16:45.", "Could you tell me when the customer is free?", True),
+    # a question for one comma-cut part of the parameter's description ("the days wanted")
+    ("Room for 38 players, 2026-02-16/2026-02-20.", "Could you tell me the days wanted?", True),
+    ("Room for 38 players, next week.", "Could you tell me the days wanted?", False),
     # the user gave no value of the documented form: asking is right
     ("My order is the big one, any time after work.", "Could you tell me the sales order?", False),
     # no question for what the parameter documents

@@ -242,7 +242,9 @@ def _ender(trace: Trace, end_i: int) -> tuple[str | None, int, str]:
 
 def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str, str]:
     """The members whose work the task needs, with why: named by the task, depended on by an
-    agent that acted, or the only holder of a tool the task asks for."""
+    agent that acted, or the only holder of a tool the task asks for (by its action and object,
+    by carrying its arguments alone, or by carrying its arguments and speaking of what its
+    description says)."""
     task = " ".join(e.content for e in trace.of_type(Message) if e.role == "user")
     out: dict[str, str] = {}
     # A route the app's code takes (a graph's edges, a chat sequence) is not the request's to
@@ -282,6 +284,16 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
     if len(servable) == 1 and servable[0] not in called and len(holders := owners(spec, servable[0])) == 1:
         out.setdefault(holders[0], f"it alone holds {servable[0]}, and the task carries every argument "
                        "it requires in the form its documentation gives")
+    # several tools may be servable when the task asks for several things at once (a lesson and
+    # its rental kit, both on one day): each one whose description the task also speaks of, in
+    # DESCRIBED content words of its first sentence, is asked for by both its arguments and its words
+    asked = _stems(task)
+    for tid in servable:
+        t = next(x for x in spec.tools if x.id == tid)
+        if tid not in called and len(holders := owners(spec, tid)) == 1 \
+                and len(asked & _stems((sentences(t.description or "") or [""])[0])) >= DESCRIBED:
+            out.setdefault(holders[0], f"it alone holds {tid}: the task carries every argument it requires "
+                           "in the form its documentation gives, and speaks of what its description says")
     return out
 
 

@@ -288,9 +288,13 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     A hand-over that misrouted the request (`misrouted_request`) is that fault, not this: the
     wrong agent asking for what its own tools need lost nothing.
 
-    Cannot see: facts of other shapes (a name, an address, a seat), facts lost in a carry-over
-    between chats of a sequence (AG2 `initiate_chats`), an agent that silently works without the
-    fact, or a receiving agent that asks again for a value because it doubts it."""
+    A carry-over between chats of a sequence (AG2 `initiate_chats`) is a hand-over too: the
+    adapter records it as a delegation (trigger "sequence") with what the next chat's agent
+    received, so a fact the carried summary dropped is judged as any other.
+
+    Cannot see: facts of other shapes (a name, an address, a seat) that no tool of the receiving
+    agent documents with an example, an agent that silently works without the fact, or a
+    receiving agent that asks again for a value because it doubts it."""
     misrouted = {f.step for f in misrouted_request(trace, spec)}
     user_before: list[int] = []
     given: dict[str, list[str]] = {}  # the facts of the user's messages so far, by kind
@@ -365,7 +369,8 @@ def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
 def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str) -> tuple[str, list[str]] | None:
     """A question (or request) for what a parameter of one of the agent's tools documents ("the
     sales order" of `order: The sales order, like "so-00000"`: every content word of its
-    description), when the user's messages hold values of the form the documentation gives
+    description, or of one of its comma-cut parts: "the days wanted" of `The days wanted, an ISO
+    date range like ...`), when the user's messages hold values of the form the documentation gives
     for it (`so-55120`): (the parameter, as "TOOL's PARAM", and the user's values). The tool's
     own documentation says what the fact is and what it looks like, whatever its kind."""
     if not (is_question(sentence) or REQUEST.search(sentence)):
@@ -378,9 +383,13 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str) 
         for param, forms in documented_formats(spec, tool).items():
             about = re.split(r",?\s*\b(?:like|such as|e\.g\.|for example|for instance)\b",
                              str((props.get(param) or {}).get("description") or ""), maxsplit=1)[0]
-            content = {w for w in words(about) if w not in STOPWORDS and not w.isdigit()}
-            if content and content <= said:
-                asked.append((len(content), param, tool, forms))
+            # the whole description, or one of its comma-cut parts ("The days wanted, an ISO
+            # date range": a question for "the days wanted" asks for that parameter)
+            for part in (about, *about.split(",")):
+                content = {w for w in words(part) if w not in STOPWORDS and not w.isdigit()}
+                if content and content <= said:
+                    asked.append((len(content), param, tool, forms))
+                    break
     if not asked:
         return None
     # the parameter the question describes most fully ("drop-off day and time", not "the day")
