@@ -236,6 +236,17 @@ def test_a_request_worded_like_a_sibling_tool_s_description_routed_elsewhere_is_
     assert misrouted_request(_desk("network", both, "A new token is on its way."), HELPDESK) == []
 
 
+
+def test_a_function_word_shared_with_another_tool_s_description_does_not_hide_the_fitting_one():
+    """"about" is in the request and in a third tool's description: it says nothing of what the
+    request needs, so the two content words shared with unlock_account still decide."""
+    spec = HELPDESK.model_copy(update={
+        "tools": (*HELPDESK.tools, ToolSpec(id="find_policy", description="The IT policies about a topic.")),
+        "permissions": Permissions(allow=(*HELPDESK.permissions.allow, ("network", "find_policy")))})
+    request = "I got a warning about my login: I'm locked out after typing my password wrong."
+    [f] = misrouted_request(_desk("network", request, "Thanks, ring the desk for anything else."), spec)
+    assert (f.agent, f.elements) == ("triage", ("triage", "network", "unlock_account"))
+
 # -- participation in a fixed (round-robin) order -------------------------------------------------
 
 ROUND = WorkflowSpec(

@@ -514,6 +514,36 @@ def test_a_quoted_example_documents_a_form_and_a_failed_conversion_rejects_it():
     assert tool_doc_mismatch(paid("120", "ValueError: could not convert string to float: '120'"), spec) == []
 
 
+def test_a_pattern_in_the_tool_matching_nothing_of_the_documented_form_is_a_mismatch():
+    """The tool's code matched a pattern against its input and found nothing (the runtime's
+    "'NoneType' object has no attribute 'group'", as a framework passes it to the model): the
+    message names no argument, but every text argument has exactly its documented form, so
+    documentation and code disagree, whatever the unit or pattern."""
+    props = {"weight": {"type": "string", "description": 'The weight with its unit, like "3.5 lb"'},
+             "code": {"type": "string", "description": 'The parcel code, like "pk-000"'}}
+    spec = SPEC.model_copy(update={"tools": (ToolSpec(
+        id="ship_parcel", description="Ship a parcel.",
+        parameters={"type": "object", "properties": props}),)})
+    crash = "Error: AttributeError(\"'NoneType' object has no attribute 'group'\")\n Please fix your mistakes."
+
+    def shipped(arguments: dict, payload: str = crash) -> Trace:
+        return _trace(ToolCall(agent="seat_agent", tool="ship_parcel", call_id="s1", arguments=arguments),
+                      ToolResult(agent="seat_agent", tool="ship_parcel", call_id="s1", status="error",
+                                 payload=payload),
+                      Message(agent="seat_agent", content="Sorry - could you send the weight again?"))
+
+    [f] = tool_doc_mismatch(shipped({"weight": "2.7 lb", "code": "pk-118"}), spec)
+    assert (f.root_cause, f.agent, f.step, f.elements) == (
+        "Tool Specification Mismatch", None, 2, ("seat_agent", "ship_parcel", "code", "weight"))
+    # the caller strayed from the documented form ("2.7lb"): not the tool's defect
+    assert tool_doc_mismatch(shipped({"weight": "2.7lb", "code": "pk-118"}), spec) == []
+    # an argument with no documented form may be the one the pattern could not read
+    assert tool_doc_mismatch(shipped({"weight": "2.7 lb", "code": "pk-118", "note": "fragile"}), spec) == []
+    # another crash of the tool's code is no rejection of a form
+    assert tool_doc_mismatch(shipped({"weight": "2.7 lb", "code": "pk-118"},
+                                     "Error: ZeroDivisionError('division by zero')"), spec) == []
+
+
 def test_the_wrong_agent_asking_for_its_own_tools_input_lost_no_fact():
     """A refund routed to the parcel desk, which asks for a tracking number: the misroute is
     the fault (reported by `misrouted_request`), not an order number lost at the hand-over."""

@@ -460,13 +460,24 @@ def _servable_by_object(request: str, spec: WorkflowSpec) -> list[str]:
     return fitting if not others else []
 
 
+# Function words of four letters or more: they say nothing of what a request needs, and one
+# shared with a tool's description ("a letter about my return", "forms about a topic") must not
+# make that tool a candidate and so hide the one the request's content words do name.
+_FUNCTION_WORDS = {"about", "above", "after", "again", "also", "before", "below", "been", "could",
+                   "does", "each", "from", "have", "here", "into", "just", "like", "more", "most",
+                   "much", "only", "other", "over", "please", "should", "some", "such", "than",
+                   "that", "their", "them", "then", "there", "these", "they", "this", "those",
+                   "under", "very", "what", "when", "where", "which", "while", "will", "with",
+                   "would"}
+
+
 def _stems(text: str) -> set[str]:
     """A text's content words, cut to a rough stem: a reversing or repeating prefix (un-, re-)
     and a plural, past or -ing ending off, so that "locked" and "unlock", "logins" and "login"
-    meet."""
+    meet. Function words are no content words (`_FUNCTION_WORDS`)."""
     out = set()
     for w in words(text):
-        if w in STOPWORDS or len(w) < 4 or w.isdigit():
+        if w in STOPWORDS or w in _FUNCTION_WORDS or len(w) < 4 or w.isdigit():
             continue
         w = re.sub(r"^(?:un|re)(?=\w{4})", "", w)
         out.add(re.sub(r"(?:ing|ed|es|s)$", "", w) if len(w) > 5 else w.rstrip("s"))

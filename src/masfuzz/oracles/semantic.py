@@ -527,6 +527,10 @@ FORMAT_REJECTION = re.compile(
     r"doesn't match|unrecognized|unrecognised|wrong|could not convert|cannot convert|"
     r"(?:cannot|can't|could not|couldn't|unable to) (?:read|understand|interpret)|"
     r"bad (?:date|time|datetime|format|value|input|amount|number))\b", re.IGNORECASE)
+# The runtime's own words when a tool's code matched a pattern against its input and found no
+# match (`re.fullmatch(...).group(1)` on None): the tool rejected a form, though its message names
+# neither the parameter nor the value. A refusal the tool's author wrote never reads so.
+NO_MATCH_CRASH = re.compile(r"'NoneType' object has no attribute '(?:group|groups|groupdict|span|start|end)'")
 
 
 def _shape(example: str) -> str:
@@ -599,7 +603,9 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     prescribes a form ("date as YYYY-MM-DD", "amount in cents", "a six-character reference",
     "such as 14C") matches that form, and the tool answers with an error (or a failure in its
     payload) that rejects an argument's form ("invalid", "expected", "must be", "format") and
-    names the parameter or the value. An injected fault is masfuzz's, never this.
+    names the parameter or the value, or that is the runtime's word for a pattern in the tool's
+    code matching nothing (`NO_MATCH_CRASH`) while every text argument follows a documented
+    form. An injected fault is masfuzz's, never this.
 
     Category tool_invocation, root cause Tool Specification Mismatch: the tool's documentation
     and its behaviour disagree, so every agent following the documentation fails. Blamed: no
@@ -630,9 +636,14 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         broken = [p for p, fs in formats.items() if p in call.arguments
                   and not all(re.fullmatch(regex, str(call.arguments[p])) for _, regex in fs)]
         if not followed or broken or not (FORMAT_REJECTION.search(r.payload.replace("_", " "))
+                                          or NO_MATCH_CRASH.search(r.payload)
                                           or _day_month_swapped(followed, call.arguments)):
             continue
         named = [p for p, _ in followed if p in r.payload or str(call.arguments[p]) in r.payload]
+        if not named and NO_MATCH_CRASH.search(r.payload) and _all_documented(call.arguments, formats):
+            # a pattern in the tool's code matched none of the arguments' documented forms:
+            # which one it read is not said, but every argument is as documented
+            named = [p for p, _ in followed]
         if not named:
             continue
         who = owners(spec, r.tool)
@@ -648,6 +659,13 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             f"\"{' '.join(r.payload.split())[:120]}\" — the documentation and the behaviour "
             "disagree"))
     return dedupe(out)
+
+
+def _all_documented(arguments: dict[str, Any], formats: dict[str, list[tuple[str, str]]]) -> bool:
+    """Does every text argument of the call have a documented form (and so, as the caller
+    checked, follow it)? Only then can a rejection that names no argument be laid on the
+    documentation: an argument with no documented form may be the one the tool could not read."""
+    return all(p in formats for p, v in arguments.items() if isinstance(v, str))
 
 
 def _strptime_layout(doc: str) -> str:
