@@ -106,6 +106,7 @@ def test_a_scenario_using_a_tool_covers_more_of_its_body(by_executor):
 OFF = """
 import asyncio, io, json, sys
 from masfuzz.exec import ExecutionRequest, make_executor
+from masfuzz.exec.frames import Opener
 from masfuzz.exec.worker import Channel, serve
 from masfuzz.scenario import Scenario
 from masfuzz.target import Target
@@ -114,9 +115,9 @@ sc = Scenario(input="Please change my seat to 14C, confirmation ABC123", sut_mod
 trace = asyncio.run(make_executor("inprocess").run({app!r}, sc))
 request = ExecutionRequest(Target({app!r}), sc)
 late = ExecutionRequest(Target({app!r}), sc, code_coverage=True)
-out = io.StringIO()
+out = io.BytesIO()  # the worker's lines are sealed frames (no key in these requests: the empty one)
 serve(Channel(out), [json.dumps(request.to_data()), json.dumps(late.to_data())])
-answers = [json.loads(line) for line in out.getvalue().splitlines()]
+answers = [json.loads(Opener().open(line)) for line in out.getvalue().splitlines()]
 (worker_trace,) = [a["trace"] for a in answers if "trace" in a]
 print(json.dumps({{"inprocess": sorted(trace.meta), "worker": sorted(worker_trace["meta"]),
                   "request": sorted(request.to_data()), "imported": "coverage" in sys.modules,

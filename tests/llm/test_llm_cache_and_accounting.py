@@ -68,7 +68,7 @@ def test_editing_a_policy_file_invalidates_its_cached_answers(tmp_path):
 def test_the_apps_cost_is_known_only_for_free_models_never_a_made_up_zero():
     from types import SimpleNamespace
 
-    from masfuzz.api import _usage
+    from masfuzz.campaign.session import usage_rows as _usage
     from masfuzz.llm.accounting import Ledger
     from masfuzz.trace import Trace, Usage
 
