@@ -86,13 +86,11 @@ async def run_scenario(root: Any, w: Walk, spec: WorkflowSpec, scenario: Scenari
                 run_config = RunConfig(max_llm_calls=max_calls) if max_calls else RunConfig()
                 await asyncio.wait_for(drive(), timeout)
         except (ModelCallFailed, ModelError) as exc:  # the model under test failed: no finding
-            rec.add(ErrorEvent(kind="model_error", message=str(exc)))
-            return rec.finish("other", detail=f"the model under test failed: {exc}")
+            return rec.model_failed(exc)
         except MasfuzzError:
             raise
         except asyncio.TimeoutError:
-            rec.add(ErrorEvent(kind="timeout", message=f"the run did not end within {limit:g} s"))
-            return rec.finish("timeout", detail=f"time limit {limit:g} s", final_output=_last(final))
+            return rec.timed_out(limit, final_output=_last(final))
         except Exception as exc:  # the system under test raised: a finding, not a masfuzz crash
             if type(exc).__name__ == "LlmCallsLimitExceededError":
                 return rec.finish("max_turns", detail=f"{exc} (max_llm_calls={max_calls})",

@@ -98,15 +98,12 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
             return recorder.finish("completed", final_output=text)
         except ModelCallFailed as exc:  # the model under test failed, not the system: no finding
             rec.close_open_calls("the model under test did not answer")
-            recorder.add(ErrorEvent(kind="model_error", message=str(exc)))
-            return recorder.finish("other", detail=f"the model under test failed: {exc}")
+            return recorder.model_failed(exc)
         except MasfuzzError:
             raise
         except asyncio.TimeoutError:
             rec.close_open_calls(f"cancelled at the {limit:g} s time limit")
-            recorder.add(ErrorEvent(kind="timeout",
-                                    message=f"the run did not end within {limit:g} s"))
-            return recorder.finish("timeout", detail=f"time limit {limit:g} s")
+            return recorder.timed_out(limit)
         except agents.MaxTurnsExceeded as exc:
             rec.close_open_calls("the run stopped at its turn limit")
             return recorder.finish("max_turns", detail=f"{exc} (max_turns={max_turns})")

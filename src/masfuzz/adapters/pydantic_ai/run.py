@@ -175,12 +175,10 @@ def _ended(rec: RunRecording, exc: Exception, limit: float, no_deps: bool) -> Tr
     recorder = rec.recorder
     if isinstance(exc, ModelCallFailed):
         rec.fail_pending("the model under test did not answer")
-        recorder.add(ErrorEvent(kind="model_error", message=str(exc)))
-        return recorder.finish("other", detail=f"the model under test failed: {exc}")
+        return recorder.model_failed(exc)
     if isinstance(exc, asyncio.TimeoutError):
         rec.fail_pending(f"cancelled at the {limit:g} s time limit")
-        recorder.add(ErrorEvent(kind="timeout", message=f"the run did not end within {limit:g} s"))
-        return recorder.finish("timeout", detail=f"time limit {limit:g} s")
+        return recorder.timed_out(limit)
     if isinstance(exc, UsageLimitExceeded):
         rec.fail_pending("the run stopped at its usage limit")
         return recorder.finish("max_turns", detail=str(exc))
