@@ -65,6 +65,7 @@ class AgentModel:
         rec.model_called(self.agent)
         self._returned(messages)
         request = self._request(messages, info)
+        rec.recorder.received(self.agent, request.messages)  # a delegate's prompt: what its tool wrote
         if request.messages and request.messages[0].role == "system":
             rec.recorder.meta.setdefault(SYSTEM_PROMPTS, {}).setdefault(self.agent, request.messages[0].content)
         model_string = self.scenario.model_for(self.agent)
