@@ -61,6 +61,7 @@ PLOUGH = """# Winter service: ploughs
 
 BINS = """# Winter service: bins
 - Call collection_day.
+- If collection_day raises an error, say "The collections calendar is down; in snow, put your bins out as usual and we will come when the roads allow."
 - Report the result of collection_day.
 """
 

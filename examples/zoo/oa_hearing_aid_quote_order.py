@@ -1,10 +1,10 @@
 """Speaking order, OpenAI Agents SDK, agents run in plain Python: a hearing-aid repair
 workshop. A repair request goes to two agents one after the other, in the app's own function:
-the bench technician tests the aid and logs the diagnosis, the quotes agent prices the repair
+the bench technician tests the aid and logs the diagnosis, the estimates agent prices the repair
 from that diagnosis (its instructions say the diagnosis has to be logged first). Both share the
 job's run context, where the diagnosis is kept.
 
-Seeded: the function runs the quotes agent before the bench (the two calls were swapped when the
+Seeded: the function runs the estimates agent before the bench (the two calls were swapped when the
 customer-facing quote was moved to the top of the reply): the price lookup finds no diagnosis
 and answers 404. Fixed: the bench runs first.
 """
@@ -59,8 +59,8 @@ bench = Agent(name="bench", model=model_string(), tools=[log_diagnosis], instruc
 - Report the result of log_diagnosis.
 """)
 
-quotes = Agent(name="quotes", model=model_string(), tools=[price_repair], instructions="""\
-**Quotes.** You price repairs from the bench's diagnosis, so the diagnosis has to be logged first.
+estimates = Agent(name="estimates", model=model_string(), tools=[price_repair], instructions="""\
+**Estimates.** You price repairs from the bench's diagnosis, so the diagnosis has to be logged first.
 - Call price_repair.
 - If price_repair raises an error, say "The price list is unavailable; we will email the quote today."
 - Report the result of price_repair.
@@ -69,7 +69,7 @@ quotes = Agent(name="quotes", model=model_string(), tools=[price_repair], instru
 
 async def seeded(request: str) -> str:
     job = Job()
-    quote = await Runner.run(quotes, request, context=job)
+    quote = await Runner.run(estimates, request, context=job)
     diagnosis = await Runner.run(bench, request, context=job)
     return f"{quote.final_output}\n\n{diagnosis.final_output}"
 
@@ -77,5 +77,5 @@ async def seeded(request: str) -> str:
 async def fixed(request: str) -> str:
     job = Job()
     diagnosis = await Runner.run(bench, request, context=job)
-    quote = await Runner.run(quotes, request, context=job)
+    quote = await Runner.run(estimates, request, context=job)
     return f"{quote.final_output}\n\n{diagnosis.final_output}"

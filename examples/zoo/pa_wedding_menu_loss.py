@@ -44,7 +44,8 @@ def build(with_message: bool) -> Agent:
     planner = Agent(pydantic_ai_model(), name="planner", instructions="""\
 You are the events planner at Aldercombe Barn, answering couples.
 1. Call ask_kitchen when the request mentions menu, food, dietary, vegan or allergies.
-2. Report the result of ask_kitchen.
+2. If ask_kitchen raises an error, say "I couldn't reach the kitchen just now; I'll confirm your menu by email today."
+3. Report the result of ask_kitchen.
 """)
 
     @planner.tool
