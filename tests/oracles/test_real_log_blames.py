@@ -340,3 +340,19 @@ def test_a_wrong_instruction_is_read_from_the_facts_it_brought_in_not_only_names
     assert (wrong.agent, wrong.step) == ("Orchestrator", 2)
     wrong = answer_check(_city_run("please search for the capital's population.", report), "453,558")
     assert (wrong.agent, wrong.step) == ("WebSurfer", 4)
+
+
+def test_a_runtime_warning_printed_into_a_message_states_no_value():
+    """The Python runtime's warnings that a console log interleaves with an agent's message
+    ("...py:216: UserWarning: Resolved model mismatch: gpt-4o-2024-08-06 != ...") are the
+    process's: the 6 of the model's date is no statement of the wrong answer 6."""
+    warning = ("/opt/app/agents/orchestrator.py:216: UserWarning: Resolved model mismatch: "
+               "gpt-4o-2024-08-06 != gpt-4o-2024-05-13. Model mapping may be incorrect.\n"
+               "  ledger_response = await self._model_client.create(")
+    trace = _read([
+        {"role": "human", "content": "How many stations lie between Ashby and Corran, not counting them?"},
+        {"role": "Orchestrator (thought)", "content": f"Initial plan:\nWebSurfer lists the stations.\n\n{warning}"},
+        {"role": "Orchestrator (-> WebSurfer)", "content": "Please list the stations between Ashby and Corran."},
+        {"role": "WebSurfer", "content": "The line's page shows 6 stations between Ashby and Corran."},
+        {"role": "Orchestrator (termination condition)", "content": "FINAL ANSWER: 6"}])
+    assert _blamed(trace, "9") == ("WebSurfer", "3")

@@ -39,6 +39,15 @@ _ENUMERATOR = re.compile(r"^(\s*(?:[-*#]+\s*)?)\d{1,2}[.)](?=\s)", re.MULTILINE)
 _WORDS = re.compile(r"[^\w.]+")
 _FULL_STOP = re.compile(r"\.(?!\d)")
 _CODE = re.compile(r"```.*?```", re.DOTALL)  # code an agent wrote: not a fact it states
+# a warning the Python runtime printed into the log while the agent ran ("/site-packages/x.py:216:
+# UserWarning: Resolved model mismatch: gpt-4o-2024-08-06 != ...", then the source line it
+# quotes, indented): the process's, not the agent's words, and its numbers are no values
+_RUNTIME = re.compile(r"^\S*\.py:\d+: \w*Warning: .*(?:\n[ \t]+\S.*)?$", re.MULTILINE)
+
+
+def _own_words(text: str) -> str:
+    """What an agent's message states: neither the code it wrote nor the runtime's warnings."""
+    return _RUNTIME.sub(" ", _CODE.sub(" ", text))
 
 
 @dataclass(frozen=True)
@@ -214,11 +223,11 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
     opening = next((e for e in trace.events if isinstance(e, Message)), None)
     given = {n for e in trace.events if isinstance(e, Message) and (e.role == "user" or e is opening)
              for n in _numbers(e.content)}
-    wrong = set(_numbers(_CODE.sub(" ", answer))) - set(_numbers(expected)) - given
+    wrong = set(_numbers(_own_words(answer))) - set(_numbers(expected)) - given
     # a text answer: the phrases the answer quotes or sets in bold (the value it gives), those
     # that are not the expected one; else its last line
     said = " ".join(m.content for m in trace.events if isinstance(m, Message) and m.role == "user")
-    quoted = {_norm("".join(g)) for g in _QUOTED.findall(_CODE.sub(" ", answer))} - {""}
+    quoted = {_norm("".join(g)) for g in _QUOTED.findall(_own_words(answer))} - {""}
     phrases = {q for q in quoted if not matches(q, expected) and f" {q} " not in f" {_norm(said)} "}
     last = next((ln.strip() for ln in reversed(answer.splitlines())
                  if re.sub(r"\bTERMINATE\b", "", ln).strip()), "")
@@ -239,7 +248,7 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
         before = trace.events[i - 1] if i else None
         if isinstance(before, ToolResult) and before.payload == e.content:
             continue
-        if states(_CODE.sub(" ", e.content)):
+        if states(_own_words(e.content)):
             return i
     return at
 
