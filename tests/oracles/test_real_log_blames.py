@@ -356,3 +356,17 @@ def test_a_runtime_warning_printed_into_a_message_states_no_value():
         {"role": "WebSurfer", "content": "The line's page shows 6 stations between Ashby and Corran."},
         {"role": "Orchestrator (termination condition)", "content": "FINAL ANSWER: 6"}])
     assert _blamed(trace, "9") == ("WebSurfer", "3")
+
+
+def test_a_web_address_states_no_value():
+    """A page's address names the page: the 12 of a search's "&first=12" is not the worker
+    stating the wrong count 12, the later report is."""
+    trace = _read([
+        {"role": "human", "content": "How many bridges cross the Vell river in Port Elm?"},
+        {"role": "Orchestrator (-> WebSurfer)", "content": "Please search for the bridges over the Vell."},
+        {"role": "WebSurfer", "content": "I typed 'Vell river bridges' into the search bar.\nHere is a screenshot of "
+         "[Vell river bridges - Search](https://search.example/search?q=vell+bridges&first=12&sp=-1)."},
+        {"role": "Orchestrator (-> WebSurfer)", "content": "Please open the city's page on its bridges."},
+        {"role": "WebSurfer", "content": "The city's page counts 12 bridges over the Vell."},
+        {"role": "Orchestrator (termination condition)", "content": "FINAL ANSWER: 12"}])
+    assert _blamed(trace, "9") == ("WebSurfer", "4")

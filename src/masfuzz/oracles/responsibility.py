@@ -45,9 +45,13 @@ _CODE = re.compile(r"```.*?```", re.DOTALL)  # code an agent wrote: not a fact i
 _RUNTIME = re.compile(r"^\S*\.py:\d+: \w*Warning: .*(?:\n[ \t]+\S.*)?$", re.MULTILINE)
 
 
+_ADDRESS = re.compile(r"\bhttps?://[^\s)\]]+")
+
+
 def _own_words(text: str) -> str:
-    """What an agent's message states: neither the code it wrote nor the runtime's warnings."""
-    return _RUNTIME.sub(" ", _CODE.sub(" ", text))
+    """What an agent's message states: not the code it wrote, the runtime's warnings or the
+    addresses of the pages it saw."""
+    return _ADDRESS.sub(" ", _RUNTIME.sub(" ", _CODE.sub(" ", text)))
 
 
 @dataclass(frozen=True)
