@@ -43,8 +43,7 @@ _CODE = re.compile(r"```.*?```", re.DOTALL)  # code an agent wrote: not a fact i
 # UserWarning: Resolved model mismatch: gpt-4o-2024-08-06 != ...", then the source line it
 # quotes, indented): the process's, not the agent's words, and its numbers are no values
 _RUNTIME = re.compile(r"^\S*\.py:\d+: \w*Warning: .*(?:\n[ \t]+\S.*)?$", re.MULTILINE)
-
-
+# a web address: it names a page, it states nothing (a search's "&first=12&sp=-1" is no value)
 _ADDRESS = re.compile(r"\bhttps?://[^\s)\]]+")
 
 
