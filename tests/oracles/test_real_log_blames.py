@@ -370,3 +370,24 @@ def test_a_web_address_states_no_value():
         {"role": "WebSurfer", "content": "The city's page counts 12 bridges over the Vell."},
         {"role": "Orchestrator (termination condition)", "content": "FINAL ANSWER: 12"}])
     assert _blamed(trace, "9") == ("WebSurfer", "4")
+
+
+def test_a_closing_remark_is_no_answer_to_a_question_of_a_number():
+    """A group chat that ends on "no objections, I will finalize" answered with the number it
+    last put forward: a wrong one is traced from there (to the solver that first said it), not
+    from the remark's own words, which its speaker said first. An answer given as such ("FINAL
+    ANSWER: unknown") stays the answer; a right number earlier is no answer the run gave."""
+    def chat(said):
+        return _read([
+            {"name": "Lead", "role": "assistant", "content": "# General Task\nHow many bridges cross the Vell?"},
+            {"name": "Solver", "role": "user", "content": f"The city's register counts {said} bridges over the Vell."},
+            {"name": "Checker", "role": "user", "content": "The count looks plausible to me."},
+            {"name": "Lead", "role": "user", "content": "Since there are no objections, I will finalize.\nTERMINATE"}])
+    assert _blamed(chat(17), "12") == ("Solver", "1")
+    assert _blamed(chat(12), "12") == ("Lead", "3")  # the right count said, but not as the answer
+    given = _read([
+        {"role": "human", "content": "How many bridges cross the Vell?"},
+        {"role": "Orchestrator (-> WebSurfer)", "content": "Please count the bridges over the Vell."},
+        {"role": "WebSurfer", "content": "The register lists 17 bridges over the Vell."},
+        {"role": "Orchestrator (termination condition)", "content": "FINAL ANSWER: unknown"}])
+    assert _blamed(given, "12") == ("Orchestrator", "3")
