@@ -370,6 +370,13 @@ def test_a_web_address_states_no_value():
         {"role": "WebSurfer", "content": "The city's page counts 12 bridges over the Vell."},
         {"role": "Orchestrator (termination condition)", "content": "FINAL ANSWER: 12"}])
     assert _blamed(trace, "9") == ("WebSurfer", "4")
+    # an answer that is an address is still traced to who first gave it
+    link = _read([
+        {"role": "human", "content": "Which file holds the Vell bridge register?"},
+        {"role": "WebSurfer", "content": "The register is at https://files.example/vell-2019.csv as the city says."},
+        {"role": "Assistant", "content": "I have nothing to add."},
+        {"role": "Orchestrator (termination condition)", "content": "FINAL ANSWER: https://files.example/vell-2019.csv"}])
+    assert _blamed(link, "https://files.example/vell-2024.csv") == ("WebSurfer", "1")
 
 
 def test_a_closing_remark_is_no_answer_to_a_question_of_a_number():

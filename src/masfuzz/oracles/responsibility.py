@@ -48,9 +48,13 @@ _ADDRESS = re.compile(r"\bhttps?://[^\s)\]]+")
 
 
 def _own_words(text: str) -> str:
-    """What an agent's message states: not the code it wrote, the runtime's warnings or the
-    addresses of the pages it saw."""
-    return _ADDRESS.sub(" ", _RUNTIME.sub(" ", _CODE.sub(" ", text)))
+    """What an agent's message states: not the code it wrote nor the runtime's warnings."""
+    return _RUNTIME.sub(" ", _CODE.sub(" ", text))
+
+
+def _stated_numbers(text: str) -> list[float]:
+    """The numbers a message states: in its own words, not in the addresses of pages it saw."""
+    return _numbers(_ADDRESS.sub(" ", _own_words(text)))
 
 
 @dataclass(frozen=True)
@@ -234,7 +238,7 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
     (an executor printing its run) says nothing of its own. A value that first appeared in the
     output of code an agent wrote and ran came from that code: the step is the code's, its
     author's (the executor only ran it)."""
-    wrong = set(_numbers(_own_words(answer))) - set(_numbers(expected)) - _task_numbers(trace)
+    wrong = set(_stated_numbers(answer)) - set(_numbers(expected)) - _task_numbers(trace)
     # a text answer: the phrases the answer quotes or sets in bold (the value it gives), those
     # that are not the expected one; else its last line
     said = " ".join(m.content for m in trace.events if isinstance(m, Message) and m.role == "user")
@@ -245,8 +249,8 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
     quiet = runners(trace)
 
     def states(text: str) -> bool:
-        if wrong:
-            return bool(wrong & set(_numbers(text)))
+        if wrong:  # a page's address states no number
+            return bool(wrong & set(_numbers(_ADDRESS.sub(" ", text))))
         if phrases:
             return any(f" {q} " in f" {_norm(text)} " for q in phrases)
         return bool(last and _norm(last) and f" {_norm(last)} " in f" {_norm(text)} ")
@@ -317,7 +321,7 @@ def _last_figure(trace: Trace, at: int) -> int | None:
     for i in range(at - 1, -1, -1):
         e = trace.events[i]
         if isinstance(e, Message) and e.role == "assistant" and e.agent not in quiet and \
-                not _relays(trace, i) and _numbers(_own_words(e.content)):
+                not _relays(trace, i) and _stated_numbers(e.content):
             return i
     return None
 
@@ -330,7 +334,7 @@ def answer_check(trace: Trace, expected: str | None) -> Failure | None:
     at, answer = final_answer(trace)
     if matches(answer, expected):
         return None
-    if at is not None and _number(expected) is not None and not _numbers(_own_words(answer)) \
+    if at is not None and _number(expected) is not None and not _stated_numbers(answer) \
             and not _FINAL.search(trace.events[at].content):  # an answer given as such is the answer
         # a closing remark states no number: the number the run last put forward is what it
         # answered, and where a wrong one came from (one that matches is no answer it gave)
