@@ -220,6 +220,11 @@ def _read(history, **kept):
     return read({"history": history, **kept}, "log.json").trace
 
 
+def _console(*said):
+    """A Magentic-One console log: (role, content) per message, the role its speaker."""
+    return _read([{"role": role, "content": text} for role, text in said])
+
+
 def _blamed(trace, expected):
     wrong = answer_check(trace, expected)
     return wrong.agent, wrong.step_ref
@@ -349,33 +354,33 @@ def test_a_runtime_warning_printed_into_a_message_states_no_value():
     warning = ("/opt/app/agents/orchestrator.py:216: UserWarning: Resolved model mismatch: "
                "gpt-4o-2024-08-06 != gpt-4o-2024-05-13. Model mapping may be incorrect.\n"
                "  ledger_response = await self._model_client.create(")
-    trace = _read([
-        {"role": "human", "content": "How many stations lie between Ashby and Corran, not counting them?"},
-        {"role": "Orchestrator (thought)", "content": f"Initial plan:\nWebSurfer lists the stations.\n\n{warning}"},
-        {"role": "Orchestrator (-> WebSurfer)", "content": "Please list the stations between Ashby and Corran."},
-        {"role": "WebSurfer", "content": "The line's page shows 6 stations between Ashby and Corran."},
-        {"role": "Orchestrator (termination condition)", "content": "FINAL ANSWER: 6"}])
+    trace = _console(
+        ("human", "How many stations lie between Ashby and Corran, not counting them?"),
+        ("Orchestrator (thought)", f"Initial plan:\nWebSurfer lists the stations.\n\n{warning}"),
+        ("Orchestrator (-> WebSurfer)", "Please list the stations between Ashby and Corran."),
+        ("WebSurfer", "The line's page shows 6 stations between Ashby and Corran."),
+        ("Orchestrator (termination condition)", "FINAL ANSWER: 6"))
     assert _blamed(trace, "9") == ("WebSurfer", "3")
 
 
 def test_a_web_address_states_no_value():
     """A page's address names the page: the 12 of a search's "&first=12" is not the worker
     stating the wrong count 12, the later report is."""
-    trace = _read([
-        {"role": "human", "content": "How many bridges cross the Vell river in Port Elm?"},
-        {"role": "Orchestrator (-> WebSurfer)", "content": "Please search for the bridges over the Vell."},
-        {"role": "WebSurfer", "content": "I typed 'Vell river bridges' into the search bar.\nHere is a screenshot of "
-         "[Vell river bridges - Search](https://search.example/search?q=vell+bridges&first=12&sp=-1)."},
-        {"role": "Orchestrator (-> WebSurfer)", "content": "Please open the city's page on its bridges."},
-        {"role": "WebSurfer", "content": "The city's page counts 12 bridges over the Vell."},
-        {"role": "Orchestrator (termination condition)", "content": "FINAL ANSWER: 12"}])
+    trace = _console(
+        ("human", "How many bridges cross the Vell river in Port Elm?"),
+        ("Orchestrator (-> WebSurfer)", "Please search for the bridges over the Vell."),
+        ("WebSurfer", "I typed 'Vell river bridges' into the search bar.\nHere is a screenshot of "
+         "[Vell river bridges - Search](https://search.example/search?q=vell+bridges&first=12&sp=-1)."),
+        ("Orchestrator (-> WebSurfer)", "Please open the city's page on its bridges."),
+        ("WebSurfer", "The city's page counts 12 bridges over the Vell."),
+        ("Orchestrator (termination condition)", "FINAL ANSWER: 12"))
     assert _blamed(trace, "9") == ("WebSurfer", "4")
     # an answer that is an address is still traced to who first gave it
-    link = _read([
-        {"role": "human", "content": "Which file holds the Vell bridge register?"},
-        {"role": "WebSurfer", "content": "The register is at https://files.example/vell-2019.csv as the city says."},
-        {"role": "Assistant", "content": "I have nothing to add."},
-        {"role": "Orchestrator (termination condition)", "content": "FINAL ANSWER: https://files.example/vell-2019.csv"}])
+    link = _console(
+        ("human", "Which file holds the Vell bridge register?"),
+        ("WebSurfer", "The register is at https://files.example/vell-2019.csv as the city says."),
+        ("Assistant", "I have nothing to add."),
+        ("Orchestrator (termination condition)", "FINAL ANSWER: https://files.example/vell-2019.csv"))
     assert _blamed(link, "https://files.example/vell-2024.csv") == ("WebSurfer", "1")
 
 
@@ -392,9 +397,9 @@ def test_a_closing_remark_is_no_answer_to_a_question_of_a_number():
             {"name": "Lead", "role": "user", "content": "Since there are no objections, I will finalize.\nTERMINATE"}])
     assert _blamed(chat(17), "12") == ("Solver", "1")
     assert _blamed(chat(12), "12") == ("Lead", "3")  # the right count said, but not as the answer
-    given = _read([
-        {"role": "human", "content": "How many bridges cross the Vell?"},
-        {"role": "Orchestrator (-> WebSurfer)", "content": "Please count the bridges over the Vell."},
-        {"role": "WebSurfer", "content": "The register lists 17 bridges over the Vell."},
-        {"role": "Orchestrator (termination condition)", "content": "FINAL ANSWER: unknown"}])
+    given = _console(
+        ("human", "How many bridges cross the Vell?"),
+        ("Orchestrator (-> WebSurfer)", "Please count the bridges over the Vell."),
+        ("WebSurfer", "The register lists 17 bridges over the Vell."),
+        ("Orchestrator (termination condition)", "FINAL ANSWER: unknown"))
     assert _blamed(given, "12") == ("Orchestrator", "3")
