@@ -58,10 +58,12 @@ def test_a_magentic_one_console_log_whose_roles_are_the_speakers():
         {"content": "Find the tallest building in Oslo.", "role": "human"},
         {"content": "Plan: ask WebSurfer.", "role": "Orchestrator (thought)"},
         {"content": "Search for the tallest building in Oslo.", "role": "Orchestrator (-> WebSurfer)"},
+        {"content": "Next speaker WebSurfer", "role": "Orchestrator (thought)"},
         {"content": "The tallest is Oslo Plaza, 117 m.", "role": "WebSurfer"}]})
     assert log.format == "magentic-one"
     assert log.trace.speaker_order == ["Orchestrator", "WebSurfer"]
-    assert ("Orchestrator", "WebSurfer") in [(d.from_, d.to) for _, d in _at(log.trace, DelegationEvent)]
+    # one hand-over, at the message that made it (its step), not again at the receiver's turn
+    assert [(r, d.from_, d.to) for r, d in _at(log.trace, DelegationEvent)] == [("2", "Orchestrator", "WebSurfer")]
 
 
 def test_agentchat_and_magentic_one_task_results():

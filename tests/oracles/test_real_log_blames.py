@@ -220,6 +220,11 @@ def _read(history, **kept):
     return read({"history": history, **kept}, "log.json").trace
 
 
+def _console(*said):
+    """A Magentic-One console log: (role, content) per message, the role its speaker."""
+    return _read([{"role": role, "content": text} for role, text in said])
+
+
 def _blamed(trace, expected):
     wrong = answer_check(trace, expected)
     return wrong.agent, wrong.step_ref
@@ -340,3 +345,61 @@ def test_a_wrong_instruction_is_read_from_the_facts_it_brought_in_not_only_names
     assert (wrong.agent, wrong.step) == ("Orchestrator", 2)
     wrong = answer_check(_city_run("please search for the capital's population.", report), "453,558")
     assert (wrong.agent, wrong.step) == ("WebSurfer", 4)
+
+
+def test_a_runtime_warning_printed_into_a_message_states_no_value():
+    """The Python runtime's warnings that a console log interleaves with an agent's message
+    ("...py:216: UserWarning: Resolved model mismatch: gpt-4o-2024-08-06 != ...") are the
+    process's: the 6 of the model's date is no statement of the wrong answer 6."""
+    warning = ("/opt/app/agents/orchestrator.py:216: UserWarning: Resolved model mismatch: "
+               "gpt-4o-2024-08-06 != gpt-4o-2024-05-13. Model mapping may be incorrect.\n"
+               "  ledger_response = await self._model_client.create(")
+    trace = _console(
+        ("human", "How many stations lie between Ashby and Corran, not counting them?"),
+        ("Orchestrator (thought)", f"Initial plan:\nWebSurfer lists the stations.\n\n{warning}"),
+        ("Orchestrator (-> WebSurfer)", "Please list the stations between Ashby and Corran."),
+        ("WebSurfer", "The line's page shows 6 stations between Ashby and Corran."),
+        ("Orchestrator (termination condition)", "FINAL ANSWER: 6"))
+    assert _blamed(trace, "9") == ("WebSurfer", "3")
+
+
+def test_a_web_address_states_no_value():
+    """A page's address names the page: the 12 of a search's "&first=12" is not the worker
+    stating the wrong count 12, the later report is."""
+    trace = _console(
+        ("human", "How many bridges cross the Vell river in Port Elm?"),
+        ("Orchestrator (-> WebSurfer)", "Please search for the bridges over the Vell."),
+        ("WebSurfer", "I typed 'Vell river bridges' into the search bar.\nHere is a screenshot of "
+         "[Vell river bridges - Search](https://search.example/search?q=vell+bridges&first=12&sp=-1)."),
+        ("Orchestrator (-> WebSurfer)", "Please open the city's page on its bridges."),
+        ("WebSurfer", "The city's page counts 12 bridges over the Vell."),
+        ("Orchestrator (termination condition)", "FINAL ANSWER: 12"))
+    assert _blamed(trace, "9") == ("WebSurfer", "4")
+    # an answer that is an address is still traced to who first gave it
+    link = _console(
+        ("human", "Which file holds the Vell bridge register?"),
+        ("WebSurfer", "The register is at https://files.example/vell-2019.csv as the city says."),
+        ("Assistant", "I have nothing to add."),
+        ("Orchestrator (termination condition)", "FINAL ANSWER: https://files.example/vell-2019.csv"))
+    assert _blamed(link, "https://files.example/vell-2024.csv") == ("WebSurfer", "1")
+
+
+def test_a_closing_remark_is_no_answer_to_a_question_of_a_number():
+    """A group chat that ends on "no objections, I will finalize" answered with the number it
+    last put forward: a wrong one is traced from there (to the solver that first said it), not
+    from the remark's own words, which its speaker said first. An answer given as such ("FINAL
+    ANSWER: unknown") stays the answer; a right number earlier is no answer the run gave."""
+    def chat(said):
+        return _read([
+            {"name": "Lead", "role": "assistant", "content": "# General Task\nHow many bridges cross the Vell?"},
+            {"name": "Solver", "role": "user", "content": f"The city's register counts {said} bridges over the Vell."},
+            {"name": "Checker", "role": "user", "content": "The count looks plausible to me."},
+            {"name": "Lead", "role": "user", "content": "Since there are no objections, I will finalize.\nTERMINATE"}])
+    assert _blamed(chat(17), "12") == ("Solver", "1")
+    assert _blamed(chat(12), "12") == ("Lead", "3")  # the right count said, but not as the answer
+    given = _console(
+        ("human", "How many bridges cross the Vell?"),
+        ("Orchestrator (-> WebSurfer)", "Please count the bridges over the Vell."),
+        ("WebSurfer", "The register lists 17 bridges over the Vell."),
+        ("Orchestrator (termination condition)", "FINAL ANSWER: unknown"))
+    assert _blamed(given, "12") == ("Orchestrator", "3")

@@ -102,9 +102,9 @@ class _Builder:
     def turn(self, agent: str, ref: str, trigger: str | None = "selector") -> None:
         """`agent` takes the floor (a speaker change in a group chat is its delegation, unless
         a hand-over to it was just recorded)."""
-        handed, self.handed = self.handed, None
         if agent == self.speaker:
-            return
+            return  # the same speaker goes on: a hand-over it made still waits for its receiver
+        handed, self.handed = self.handed, None
         if self.speaker is not None and trigger and agent != handed:
             self.add(DelegationEvent(**{"from": self.speaker, "to": agent}, trigger=trigger), ref)
         self.add(AgentTurn(agent=agent), ref)
@@ -238,8 +238,9 @@ def _ag2_chat(b: _Builder, messages: list[dict[str, Any]], prefix: str, *, first
         if isinstance(m.get("function_call"), dict):
             fc = m["function_call"]
             _call(b, agent, str(fc.get("name", "")), fc.get("arguments"), "", ref)
-        if to:
+        if to:  # the hand-over is this message, not the receiver's first turn after it
             b.add(DelegationEvent(**{"from": agent, "to": to}, trigger="delegate"), ref)
+            b.handed = to
 
 
 def _call(b: _Builder, agent: str, tool: str, raw: Any, call_id: str, ref: str) -> str | None:

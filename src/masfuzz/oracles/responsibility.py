@@ -39,6 +39,22 @@ _ENUMERATOR = re.compile(r"^(\s*(?:[-*#]+\s*)?)\d{1,2}[.)](?=\s)", re.MULTILINE)
 _WORDS = re.compile(r"[^\w.]+")
 _FULL_STOP = re.compile(r"\.(?!\d)")
 _CODE = re.compile(r"```.*?```", re.DOTALL)  # code an agent wrote: not a fact it states
+# a warning the Python runtime printed into the log while the agent ran ("/site-packages/x.py:216:
+# UserWarning: Resolved model mismatch: gpt-4o-2024-08-06 != ...", then the source line it
+# quotes, indented): the process's, not the agent's words, and its numbers are no values
+_RUNTIME = re.compile(r"^\S*\.py:\d+: \w*Warning: .*(?:\n[ \t]+\S.*)?$", re.MULTILINE)
+# a web address: it names a page, it states nothing (a search's "&first=12&sp=-1" is no value)
+_ADDRESS = re.compile(r"\bhttps?://[^\s)\]]+")
+
+
+def _own_words(text: str) -> str:
+    """What an agent's message states: not the code it wrote nor the runtime's warnings."""
+    return _RUNTIME.sub(" ", _CODE.sub(" ", text))
+
+
+def _stated_numbers(text: str) -> list[float]:
+    """The numbers a message states: in its own words, not in the addresses of pages it saw."""
+    return _numbers(_ADDRESS.sub(" ", _own_words(text)))
 
 
 @dataclass(frozen=True)
@@ -90,6 +106,12 @@ _NO_CODE = re.compile(r"^\s*(?:There is no code from the last \d+ message|No cod
                       re.IGNORECASE)
 
 
+def _relays(trace: Trace, i: int) -> bool:
+    """Is the message at `i` the output of the run recorded just before it, relayed?"""
+    before = trace.events[i - 1] if i else None
+    return isinstance(before, ToolResult) and before.payload == trace.events[i].content
+
+
 def runners(trace: Trace) -> set[str]:
     """The agents that only run code (AG2's code executor, Magentic-One's ComputerTerminal), told
     by what they said, not by their names: every message of theirs relays the output of a run
@@ -98,9 +120,7 @@ def runners(trace: Trace) -> set[str]:
     said: dict[str, bool] = {}
     for i, e in enumerate(trace.events):
         if isinstance(e, Message) and e.role == "assistant" and e.agent:
-            before = trace.events[i - 1] if i else None
-            relays = (isinstance(before, ToolResult) and before.payload == e.content) or bool(_NO_CODE.match(e.content))
-            said[e.agent] = said.get(e.agent, True) and relays
+            said[e.agent] = said.get(e.agent, True) and (_relays(trace, i) or bool(_NO_CODE.match(e.content)))
     return {agent for agent, only in said.items() if only}
 
 
@@ -202,6 +222,14 @@ def _stated(text: str, expected: str) -> bool:
     return number is not None and any(abs(x - number) <= 1e-9 * max(1.0, abs(x)) for x in _numbers(text))
 
 
+def _task_numbers(trace: Trace) -> set[float]:
+    """The user's numbers, and the opening message's (a log often opens with an agent relaying
+    the task): the task's, no value an agent put forward."""
+    opening = next((e for e in trace.events if isinstance(e, Message)), None)
+    return {n for e in trace.events if isinstance(e, Message) and (e.role == "user" or e is opening)
+            for n in _numbers(e.content)}
+
+
 def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
     """The step that first put forward what the final answer says wrongly: its numbers that are
     neither the expected one nor the task's, else its last line. The agent that first states a
@@ -210,23 +238,19 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
     (an executor printing its run) says nothing of its own. A value that first appeared in the
     output of code an agent wrote and ran came from that code: the step is the code's, its
     author's (the executor only ran it)."""
-    # the user's numbers, and the opening message's (a log often opens with an agent relaying the task)
-    opening = next((e for e in trace.events if isinstance(e, Message)), None)
-    given = {n for e in trace.events if isinstance(e, Message) and (e.role == "user" or e is opening)
-             for n in _numbers(e.content)}
-    wrong = set(_numbers(_CODE.sub(" ", answer))) - set(_numbers(expected)) - given
+    wrong = set(_stated_numbers(answer)) - set(_numbers(expected)) - _task_numbers(trace)
     # a text answer: the phrases the answer quotes or sets in bold (the value it gives), those
     # that are not the expected one; else its last line
     said = " ".join(m.content for m in trace.events if isinstance(m, Message) and m.role == "user")
-    quoted = {_norm("".join(g)) for g in _QUOTED.findall(_CODE.sub(" ", answer))} - {""}
+    quoted = {_norm("".join(g)) for g in _QUOTED.findall(_own_words(answer))} - {""}
     phrases = {q for q in quoted if not matches(q, expected) and f" {q} " not in f" {_norm(said)} "}
     last = next((ln.strip() for ln in reversed(answer.splitlines())
                  if re.sub(r"\bTERMINATE\b", "", ln).strip()), "")
     quiet = runners(trace)
 
     def states(text: str) -> bool:
-        if wrong:
-            return bool(wrong & set(_numbers(text)))
+        if wrong:  # a page's address states no number
+            return bool(wrong & set(_numbers(_ADDRESS.sub(" ", text))))
         if phrases:
             return any(f" {q} " in f" {_norm(text)} " for q in phrases)
         return bool(last and _norm(last) and f" {_norm(last)} " in f" {_norm(text)} ")
@@ -236,10 +260,9 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
             return _call_of(trace, i)
         if not isinstance(e, Message) or e.role != "assistant" or e.agent in quiet:
             continue
-        before = trace.events[i - 1] if i else None
-        if isinstance(before, ToolResult) and before.payload == e.content:
+        if _relays(trace, i):
             continue
-        if states(_CODE.sub(" ", e.content)):
+        if states(_own_words(e.content)):
             return i
     return at
 
@@ -289,6 +312,20 @@ def _premise(trace: Trace, step: int) -> int:
     return step
 
 
+def _last_figure(trace: Trace, at: int) -> int | None:
+    """The answer to a question whose answer is a number, when the final message states none
+    (a closing remark: "no objections, I will finalize"): the last agent message before it
+    that states a number in its own words (not a relay of a run). A message whose numbers are
+    all the task's counts too (leaving it out did worse on real logs: docs/judge.md)."""
+    quiet = runners(trace)
+    for i in range(at - 1, -1, -1):
+        e = trace.events[i]
+        if isinstance(e, Message) and e.role == "assistant" and e.agent not in quiet and \
+                not _relays(trace, i) and _stated_numbers(e.content):
+            return i
+    return None
+
+
 def answer_check(trace: Trace, expected: str | None) -> Failure | None:
     """A final answer that is not `expected`: an agent task execution failure (its result is
     semantically wrong, FLARE §3.4), blamed on the step that introduced it."""
@@ -297,6 +334,13 @@ def answer_check(trace: Trace, expected: str | None) -> Failure | None:
     at, answer = final_answer(trace)
     if matches(answer, expected):
         return None
+    if at is not None and _number(expected) is not None and not _stated_numbers(answer) \
+            and not _FINAL.search(trace.events[at].content):  # an answer given as such is the answer
+        # a closing remark states no number: the number the run last put forward is what it
+        # answered, and where a wrong one came from (one that matches is no answer it gave)
+        figure = _last_figure(trace, at)
+        if figure is not None and not matches(trace.events[figure].content, expected):
+            at, answer = figure, trace.events[figure].content
     if at is None:
         at = len(trace.events) - 1
     step = _premise(trace, _introduced(trace, at, answer, expected))
