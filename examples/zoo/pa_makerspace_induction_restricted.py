@@ -40,8 +40,9 @@ def opening_hours() -> str:
 
 
 safety_lead = Agent(pydantic_ai_model(), name="safety_lead",
-                    instructions="you run machine inductions at Forge Lane Makerspace. Call induction_slots. Report "
-                                 "the result of induction_slots.")
+                    instructions="you run machine inductions at Forge Lane Makerspace. If induction_slots raises an "
+                                 "error, say \"The induction calendar is down; sessions are on the noticeboard.\" "
+                                 "Call induction_slots. Report the result of induction_slots.")
 safety_lead.tool_plain(sign_off_induction)
 safety_lead.tool_plain(induction_slots)
 
