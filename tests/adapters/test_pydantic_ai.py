@@ -51,10 +51,12 @@ def test_extraction_counts_agents_tools_and_delegations_through_tools():
     # writer: its variable; archivist: run by a helper the tool hands it to
     assert [a.id for a in spec.agents] == ["lead", "writer", "critic", "editor", "archivist"]
     assert {t.id: t.kind for t in spec.tools} == {"write": "function", "review": "function",
-                                                  "archive": "function", "count_words": "function",
+                                                  "archive": "function", "translate": "function",
+                                                  "count_words": "function",
                                                   "web_search": "hosted", "fail_always": "function"}
     assert ("lead", "archivist", "as_tool") in {(d.from_, d.to, d.trigger) for d in spec.delegations}
     assert any("ExternalToolset" in n and "not in the graph" in n for n in spec.notes)
+    assert any(n.startswith("agent lead: tool translate builds an agent") for n in spec.notes)
     assert "writer: output tool final_result" in spec.termination.conditions
 
 

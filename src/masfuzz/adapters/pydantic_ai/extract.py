@@ -115,6 +115,10 @@ def walk(entry: Any, entry_name: str = "") -> Walk:
             for target, found_as in agents_run_by(tool.function):
                 visit(target, found_as)
                 w.delegations.append((agent, target, "as_tool", f"tool {name}"))
+            if builds_agent(tool.function):
+                w.notes.append(f"agent {me}: tool {name} builds an agent in its own code: that agent "
+                               "exists only while the tool runs, is not in the graph, and runs with "
+                               "the model the code gives it, not masfuzz's")
         for native in _native_tools(agent):
             name = str(getattr(native, "kind", None) or type(native).__name__)
             w.tools.append(ToolEdge(agent, name, "hosted", native))
@@ -203,6 +207,16 @@ def agents_run_by(function: Any, owner: Any = None) -> list[tuple[Any, str]]:
         for key, (agent, found_as) in _runs(helper_code[0], bound, _assignments(helper_code[0])):
             out.setdefault(key, (agent, _name_in(agent, names) or found_as))
     return list(out.values())
+
+
+def builds_agent(function: Any) -> bool:
+    """Does the function's code make an agent (`Agent(...)`) rather than run one it is given?"""
+    from pydantic_ai import Agent
+
+    code = code_of(function)
+    return code is not None and any(
+        isinstance(node, ast.Call) and isinstance(cls := _value_of(node.func, code[1]), type)
+        and issubclass(cls, Agent) for node in ast.walk(code[0]))
 
 
 def _runs(tree: ast.AST, names: dict[str, Any], assigned: dict[str, ast.AST]) -> list[tuple[int, tuple[Any, str]]]:
