@@ -381,4 +381,7 @@ def test_reporting_a_tools_result_owes_its_call_only_under_the_condition_that_as
     assert _omitted(wf, skeleton(wf), trace("Please renew my mooring m-114.", "ask_berths")) == set()
     assert _omitted(wf, skeleton(wf), trace("Two hundred litres of diesel please.", "ask_berths")) \
         == {("desk", "ask_fuel")}
-    assert _conditions("Report the result of ask_fuel.", re.compile(r"\bask_fuel\b")) == [""]
+    fuel = re.compile(r"\bask_fuel\b")
+    assert _conditions("Report the result of ask_fuel.", fuel) == [""]
+    # a sentence on the tool's error presupposes a call too: it hides no report duty
+    assert "" in _conditions('If ask_fuel raises an error, say "Closed". Report the result of ask_fuel.', fuel)

@@ -185,8 +185,9 @@ def _conditions(text: str, tool: re.Pattern[str]) -> list[str | None]:
     condition is one before the tool ("if X, call T") or after it in the same clause ("call T
     when X"; not "call T, and if it fails, apologise"); an "IF ...:" line governs the sentences
     after it up to an else, an empty line or the next such line. A sentence that only uses the
-    tool's result ("report the result of T") counts only when no other sentence of the text asks
-    for the tool: "call T when X. Report the result of T." owes T only when X."""
+    tool's result ("report the result of T", "if T raises an error, say ...") counts only when no
+    other sentence of the text asks for the tool: "call T when X. Report the result of T." owes T
+    only when X."""
     out: list[str | None] = []
     uses: list[str | None] = []  # the conditions of sentences that only use the tool's result
     result_of = re.compile(RESULT_OF.format(tool=tool.pattern), re.IGNORECASE)
@@ -209,15 +210,19 @@ def _conditions(text: str, tool: re.Pattern[str]) -> list[str | None]:
             elif CHOICE.search(sentence):
                 out.append(None)
             elif own and (own.start() < at.start() or "," not in sentence[at.end():own.start()]):
-                (uses if _only_uses(sentence, tool, result_of) else out).append(own.group(1).strip() or None)
+                (uses if _only_uses(sentence, tool, result_of, own) else out).append(own.group(1).strip() or None)
             else:
-                (uses if _only_uses(sentence, tool, result_of) else out).append(governing)
+                (uses if _only_uses(sentence, tool, result_of, own) else out).append(governing)
     return out or uses
 
 
-def _only_uses(sentence: str, tool: re.Pattern[str], result_of: re.Pattern[str]) -> bool:
-    """Is every mention of the tool in the sentence one of its result?"""
-    return len(tool.findall(sentence)) == len(result_of.findall(sentence))
+def _only_uses(sentence: str, tool: re.Pattern[str], result_of: re.Pattern[str],
+               own: re.Match[str] | None) -> bool:
+    """Is every mention of the tool in the sentence one of its result ("report the result of
+    T") or in the sentence's own condition ("if T raises an error, say ...")? Either presupposes
+    a call and asks for none."""
+    spans = [m.span() for m in result_of.finditer(sentence)] + ([own.span(1)] if own else [])
+    return all(any(a <= m.start() and m.end() <= b for a, b in spans) for m in tool.finditer(sentence))
 
 
 def _met(condition: str, trace: Trace) -> bool:
