@@ -372,13 +372,16 @@ def test_reporting_a_tools_result_owes_its_call_only_under_the_condition_that_as
         tools=(ToolSpec(id="ask_berths"), ToolSpec(id="ask_fuel")),
         permissions=Permissions(allow=(("desk", "ask_berths"), ("desk", "ask_fuel"))))
 
-    def trace(said: str, tool: str) -> Trace:
+    def trace(said: str, tool: str, answer: str = "Done: m-114.") -> Trace:
         return Trace(scenario_id="s", events=(
             Message(role="user", content=said), AgentTurn(agent="desk"),
-            ToolCall(agent="desk", tool=tool, call_id="c1"), Message(agent="desk", content="Done: m-114."),
-            TerminationEvent(reason="completed", final_output="Done: m-114.")))
+            ToolCall(agent="desk", tool=tool, call_id="c1"), Message(agent="desk", content=answer),
+            TerminationEvent(reason="completed", final_output=answer)))
 
     assert _omitted(wf, skeleton(wf), trace("Please renew my mooring m-114.", "ask_berths")) == set()
+    # what the request mentions is read in the request: the desk's own words about diesel are not it
+    assert _omitted(wf, skeleton(wf), trace("Please renew my mooring m-114.", "ask_berths",
+                                            "We do diesel and moorings.")) == set()
     assert _omitted(wf, skeleton(wf), trace("Two hundred litres of diesel please.", "ask_berths")) \
         == {("desk", "ask_fuel")}
     fuel = re.compile(r"\bask_fuel\b")

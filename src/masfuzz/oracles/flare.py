@@ -167,6 +167,9 @@ SOURCE = re.compile(r"\bcomes?\s+from\b", re.IGNORECASE)
 RESULT_OF = (r"\b(?:results?|outputs?|answers?|repl(?:y|ies)|responses?|findings)\s+(?:of|from|"
              r"(?:returned|given)\s+by)\s+{tool}|{tool}(?:'s|’s)\s+(?:results?|outputs?|answers?|"
              r"repl(?:y|ies)|responses?|findings)\b|\bwhat\s+{tool}\s+(?:returns|says|gives|found)\b")
+# A condition on what was asked, by its subject ("the request mentions ...", "the user asks ...").
+ABOUT_REQUEST = re.compile(r"^\W*(?:the\s+|a\s+)?(?:user|customer|caller|client|request|message|question)s?"
+                           r"(?:'s)?\b", re.IGNORECASE)
 OTHERWISE = re.compile(r"^\W*(?:else|otherwise)\b", re.IGNORECASE)
 NEGATED = re.compile(r"\b(?:not|no|never|none|nothing|without)\b|n't\b", re.IGNORECASE)
 QUOTED = re.compile(r"[\"“]([^\"”]{3,}?)[\"”]|(?<!\w)['‘]([^'’]{3,}?)['’](?!\w)")
@@ -228,8 +231,12 @@ def _only_uses(sentence: str, tool: re.Pattern[str], result_of: re.Pattern[str],
 def _met(condition: str, trace: Trace) -> bool:
     """Does the trace show the condition met? Its quoted words said in the run; else, for one of
     its alternatives ("A, B or C"), every word of what it is about in one plain (not negated)
-    sentence of the run's messages. Unsure is unmet: the oracle stays quiet."""
-    said = [m.content or "" for m in trace.events if isinstance(m, Message)]
+    sentence of the run's messages. A condition on what was asked ("the request mentions
+    diesel", "the user asks for a refund") is read in the user's messages only: an agent's own
+    reply ("the fuel berth does diesel only") does not make the request about diesel. Unsure is
+    unmet: the oracle stays quiet."""
+    said = [m.content or "" for m in trace.events if isinstance(m, Message)
+            and (m.role == "user" or not ABOUT_REQUEST.match(condition))]
     quoted = [a or b for a, b in QUOTED.findall(condition)]
     if quoted:
         text = " ".join(" ".join(s.split()).lower() for s in said)
