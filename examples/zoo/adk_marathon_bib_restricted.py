@@ -49,9 +49,10 @@ def build(bib_line: str) -> LlmAgent:
         tools=[pickup_slot])
     return LlmAgent(
         name="desk_m", model=adk_model(), description="The marathon's entrant chat.",
-        instruction="you read entrants' messages to the Tyne Bridges Marathon. " + bib_line + " Hand off to kit_p "
-                    "when the request mentions race pack, pick-up or expo. Say \"Thanks - the race office "
-                    "answers within two working days.\"",
+        # pick-up first: a pick-up request carries its bib number too, and belongs to kit_p
+        instruction="you read entrants' messages to the Tyne Bridges Marathon. Hand off to kit_p when the "
+                    "request mentions race pack, pick-up or expo. " + bib_line + " Say \"Thanks - the race "
+                    "office answers within two working days.\"",
         sub_agents=[race_o, kit_p])
 
 

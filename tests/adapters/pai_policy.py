@@ -13,6 +13,8 @@ def policy(request):
             return call("write", topic="fail" if "fail" in task else "owls")
         if "review" in task and not tool_results(request, "review"):
             return call("review", text="a draft", which=1)
+        if "archive" in task and not tool_results(request, "archive"):
+            return call("archive", text="a draft")
         return say("lead: " + " | ".join(r.content for r in tool_results(request)))
     if request.agent == "writer":
         if "fail" in task and not tool_results(request, "fail_always"):

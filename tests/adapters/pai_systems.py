@@ -2,7 +2,9 @@
 
 `lead` delegates through tools in three ways PydanticAI apps write it: a tool that runs one
 agent by its global name (`writer`), one that picks agents from a list (`REVIEWERS`), and one
-that runs an agent held in a local variable; `writer` has no name of its own (its id is the
+that runs an agent held in a local variable; a fourth hands its agent to a helper of the module
+that runs it (`archive`: `_ask(archivist, ...)`), and a fifth makes its agent itself (`translate`:
+a note); `writer` has no name of its own (its id is the
 variable's). `lead` also has a toolset known only when it connects (a note) and a provider-side
 tool (web search: hosted). Output tools are not app tools: `writer` answers with a `Draft`.
 """
@@ -48,6 +50,26 @@ async def review(ctx: RunContext, text: str, which: int) -> str:
     """Have reviewer number `which` review a text."""
     result = await REVIEWERS[which].run(text, usage=ctx.usage)
     return result.output
+
+
+archivist = Agent("openai:gpt-4o-mini", name="archivist", instructions="You file texts.")
+
+
+async def _ask(agent: Agent, text: str, ctx: RunContext) -> str:
+    return (await agent.run(text, usage=ctx.usage)).output
+
+
+@lead.tool
+async def archive(ctx: RunContext, text: str) -> str:
+    """Have the archivist file a text."""
+    return await _ask(archivist, text, ctx)
+
+
+@lead.tool
+async def translate(ctx: RunContext, text: str) -> str:
+    """Have a translator, made for the call, translate a text."""
+    translator = Agent("openai:gpt-4o-mini", name="translator", instructions="You translate.")
+    return (await translator.run(text, usage=ctx.usage)).output
 
 
 @writer.tool_plain

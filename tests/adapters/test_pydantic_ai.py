@@ -48,11 +48,15 @@ def test_extraction_counts_agents_tools_and_delegations_through_tools():
     assert spec.agent("support_agent").model_settings == {"temperature": 0.2}
 
     _, _, spec = system(SYSTEMS)
-    assert [a.id for a in spec.agents] == ["lead", "writer", "critic", "editor"]  # writer: its variable
+    # writer: its variable; archivist: run by a helper the tool hands it to
+    assert [a.id for a in spec.agents] == ["lead", "writer", "critic", "editor", "archivist"]
     assert {t.id: t.kind for t in spec.tools} == {"write": "function", "review": "function",
-                                                  "count_words": "function", "web_search": "hosted",
-                                                  "fail_always": "function"}
+                                                  "archive": "function", "translate": "function",
+                                                  "count_words": "function",
+                                                  "web_search": "hosted", "fail_always": "function"}
+    assert ("lead", "archivist", "as_tool") in {(d.from_, d.to, d.trigger) for d in spec.delegations}
     assert any("ExternalToolset" in n and "not in the graph" in n for n in spec.notes)
+    assert any(n.startswith("agent lead: tool translate builds an agent") for n in spec.notes)
     assert "writer: output tool final_result" in spec.termination.conditions
 
 
@@ -68,6 +72,10 @@ def test_every_agent_answers_through_masfuzz_and_the_delegation_is_traced():
     assert trace.termination.reason == "completed"
     assert trace.termination.final_output.startswith("lead: {\"title\":\"writer\"")
     assert "final_result" not in {c.tool for c in trace.of_type(ToolCall)}
+    # the helper's agent is in the walk, so it too answers through masfuzz's model
+    trace = run(SYSTEMS, "archive", POLICY)
+    assert delegations(trace) == [("lead", "archivist", "as_tool")]
+    assert {m.agent: m.content for m in trace.of_type(Message) if m.agent}["archivist"] == "archivist here"
 
 
 def test_tool_fault_is_a_model_retry_and_a_tool_error_ends_the_run():

@@ -353,3 +353,38 @@ def test_a_tool_named_as_where_a_thing_comes_from_is_a_duty_only_when_the_run_is
     said = "Fares come from fare_table and cabins from cabin_list. Call add_to_manifest."
     assert [_conditions(said, re.compile(rf"\b{t}\b")) for t in ("fare_table", "cabin_list", "add_to_manifest")] \
         == [["Fares"], ["cabins"], [""]]
+
+
+def test_reporting_a_tools_result_owes_its_call_only_under_the_condition_that_asks_for_it():
+    """"Call ask_fuel when the request mentions diesel. Report the result of ask_fuel.": a desk that
+    routed a mooring renewal to ask_berths owes no ask_fuel (the report sentence presupposes a
+    call, it asks for none); a request about diesel does owe it; with no calling sentence at all,
+    the report sentence is the duty."""
+    from masfuzz.oracles.flare import _conditions
+    from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
+    from masfuzz.trace import TerminationEvent, ToolCall, Trace
+
+    wf = WorkflowSpec(
+        system=SystemInfo(id="harbour", entry_agent="desk", pattern="orchestrated"),
+        agents=(AgentSpec(id="desk", instructions=(
+            "Call ask_berths when the request mentions mooring, berth or pontoon. Call ask_fuel when the "
+            "request mentions diesel. Report the result of ask_berths. Report the result of ask_fuel.")),),
+        tools=(ToolSpec(id="ask_berths"), ToolSpec(id="ask_fuel")),
+        permissions=Permissions(allow=(("desk", "ask_berths"), ("desk", "ask_fuel"))))
+
+    def trace(said: str, tool: str, answer: str = "Done: m-114.") -> Trace:
+        return Trace(scenario_id="s", events=(
+            Message(role="user", content=said), AgentTurn(agent="desk"),
+            ToolCall(agent="desk", tool=tool, call_id="c1"), Message(agent="desk", content=answer),
+            TerminationEvent(reason="completed", final_output=answer)))
+
+    assert _omitted(wf, skeleton(wf), trace("Please renew my mooring m-114.", "ask_berths")) == set()
+    # what the request mentions is read in the request: the desk's own words about diesel are not it
+    assert _omitted(wf, skeleton(wf), trace("Please renew my mooring m-114.", "ask_berths",
+                                            "We do diesel and moorings.")) == set()
+    assert _omitted(wf, skeleton(wf), trace("Two hundred litres of diesel please.", "ask_berths")) \
+        == {("desk", "ask_fuel")}
+    fuel = re.compile(r"\bask_fuel\b")
+    assert _conditions("Report the result of ask_fuel.", fuel) == [""]
+    # a sentence on the tool's error presupposes a call too: it hides no report duty
+    assert "" in _conditions('If ask_fuel raises an error, say "Closed". Report the result of ask_fuel.', fuel)

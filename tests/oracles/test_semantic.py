@@ -305,6 +305,28 @@ def test_asking_again_for_a_value_that_breaks_the_documented_form_is_right():
     assert handover_facts(trace, SPEC) == []
 
 
+def test_a_question_for_a_parameter_documented_by_plain_words_finds_no_lost_fact():
+    """`topic: What the form is for, like "change of address"`: three lower-case words fit any
+    words of the message ("s forms about"), so asking what the form is for lost nothing; a
+    parameter documented by a form of its own (`like "TX-000000"`) still tells."""
+    params = {"type": "object", "properties": {
+        "topic": {"type": "string", "description": 'What the form is for, like "change of address"'},
+        "taxpayer": {"type": "string", "description": 'The taxpayer\'s file, like "TX-000000"'}}}
+    spec = SPEC.model_copy(update={
+        "tools": (*SPEC.tools, ToolSpec(id="find_form", description="The office's forms.", parameters=params)),
+        "permissions": Permissions(allow=(("seat_agent", "find_form"),))})
+
+    def asked(question: str) -> list:
+        return handover_facts(Trace(scenario_id="s", events=(
+            Message(role="user", content="Please the office's forms about a topic, my file is TX-448120."),
+            DelegationEvent(**{"from": "triage"}, to="seat_agent"), Message(agent="seat_agent", content=question),
+            TerminationEvent(reason="completed", final_output=question))), spec)
+
+    assert asked("Could you tell me what the form is for?") == []
+    [f] = asked("Could you tell me the taxpayer's file?")
+    assert f.elements[2] == "taxpayer of find_form" and "TX-448120" in f.description
+
+
 @pytest.mark.parametrize("kind,value,given,same", [
     ("date", "2025-03-14", "March 14th", True),
     ("date", "14/03/2025", "2025-03-14", True),

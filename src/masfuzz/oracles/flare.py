@@ -162,6 +162,14 @@ CHOICE = re.compile(r"\beither\b.+\bor\b", re.IGNORECASE)
 # A sentence that says where a thing comes from ("fares come from fare_table and cabins from
 # cabin_list"): the tool is a duty when the run is about that thing, its condition.
 SOURCE = re.compile(r"\bcomes?\s+from\b", re.IGNORECASE)
+# What a sentence says of the tool's result ("report the result of T", "T's answer", "what T
+# returns"): it presupposes a call, made when another sentence asks for it, and is no duty itself.
+RESULT_OF = (r"\b(?:results?|outputs?|answers?|repl(?:y|ies)|responses?|findings)\s+(?:of|from|"
+             r"(?:returned|given)\s+by)\s+{tool}|{tool}(?:'s|’s)\s+(?:results?|outputs?|answers?|"
+             r"repl(?:y|ies)|responses?|findings)\b|\bwhat\s+{tool}\s+(?:returns|says|gives|found)\b")
+# A condition on what was asked, by its subject ("the request mentions ...", "the user asks ...").
+ABOUT_REQUEST = re.compile(r"^\W*(?:the\s+|a\s+)?(?:user|customer|caller|client|request|message|question)s?"
+                           r"(?:'s)?\b", re.IGNORECASE)
 OTHERWISE = re.compile(r"^\W*(?:else|otherwise)\b", re.IGNORECASE)
 NEGATED = re.compile(r"\b(?:not|no|never|none|nothing|without)\b|n't\b", re.IGNORECASE)
 QUOTED = re.compile(r"[\"“]([^\"”]{3,}?)[\"”]|(?<!\w)['‘]([^'’]{3,}?)['’](?!\w)")
@@ -179,8 +187,13 @@ def _conditions(text: str, tool: re.Pattern[str]) -> list[str | None]:
     choice or an else branch (a duty only sometimes, with nothing to check). A sentence's own
     condition is one before the tool ("if X, call T") or after it in the same clause ("call T
     when X"; not "call T, and if it fails, apologise"); an "IF ...:" line governs the sentences
-    after it up to an else, an empty line or the next such line."""
+    after it up to an else, an empty line or the next such line. A sentence that only uses the
+    tool's result ("report the result of T", "if T raises an error, say ...") counts only when no
+    other sentence of the text asks for the tool: "call T when X. Report the result of T." owes T
+    only when X."""
     out: list[str | None] = []
+    uses: list[str | None] = []  # the conditions of sentences that only use the tool's result
+    result_of = re.compile(RESULT_OF.format(tool=tool.pattern), re.IGNORECASE)
     for block in re.split(r"\n\s*\n", text or ""):
         governing: str | None = ""
         for sentence in sentences(block):
@@ -200,17 +213,30 @@ def _conditions(text: str, tool: re.Pattern[str]) -> list[str | None]:
             elif CHOICE.search(sentence):
                 out.append(None)
             elif own and (own.start() < at.start() or "," not in sentence[at.end():own.start()]):
-                out.append(own.group(1).strip() or None)
+                (uses if _only_uses(sentence, tool, result_of, own) else out).append(own.group(1).strip() or None)
             else:
-                out.append(governing)
-    return out
+                (uses if _only_uses(sentence, tool, result_of, own) else out).append(governing)
+    return out or uses
+
+
+def _only_uses(sentence: str, tool: re.Pattern[str], result_of: re.Pattern[str],
+               own: re.Match[str] | None) -> bool:
+    """Is every mention of the tool in the sentence one of its result ("report the result of
+    T") or in the sentence's own condition ("if T raises an error, say ...")? Either presupposes
+    a call and asks for none."""
+    spans = [m.span() for m in result_of.finditer(sentence)] + ([own.span(1)] if own else [])
+    return all(any(a <= m.start() and m.end() <= b for a, b in spans) for m in tool.finditer(sentence))
 
 
 def _met(condition: str, trace: Trace) -> bool:
     """Does the trace show the condition met? Its quoted words said in the run; else, for one of
     its alternatives ("A, B or C"), every word of what it is about in one plain (not negated)
-    sentence of the run's messages. Unsure is unmet: the oracle stays quiet."""
-    said = [m.content or "" for m in trace.events if isinstance(m, Message)]
+    sentence of the run's messages. A condition on what was asked ("the request mentions
+    diesel", "the user asks for a refund") is read in the user's messages only: an agent's own
+    reply ("the fuel berth does diesel only") does not make the request about diesel. Unsure is
+    unmet: the oracle stays quiet."""
+    said = [m.content or "" for m in trace.events if isinstance(m, Message)
+            and (m.role == "user" or not ABOUT_REQUEST.match(condition))]
     quoted = [a or b for a, b in QUOTED.findall(condition)]
     if quoted:
         text = " ".join(" ".join(s.split()).lower() for s in said)

@@ -372,7 +372,9 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str) 
     description, or of one of its comma-cut parts: "the days wanted" of `The days wanted, an ISO
     date range like ...`), when the user's messages hold values of the form the documentation gives
     for it (`so-55120`): (the parameter, as "TOOL's PARAM", and the user's values). The tool's
-    own documentation says what the fact is and what it looks like, whatever its kind."""
+    own documentation says what the fact is and what it looks like, whatever its kind. An example
+    of plain lower-case words (`like "change of address"`) gives no form: any words of the
+    message would fit it, so nothing tells that the user gave that fact."""
     if not (is_question(sentence) or REQUEST.search(sentence)):
         return None
     said = set(words(sentence))
@@ -381,6 +383,8 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str) 
         t = next((x for x in spec.tools if x.id == tool), None)
         props = ((t.parameters if t is not None else None) or {}).get("properties") or {}
         for param, forms in documented_formats(spec, tool).items():
+            if all(FREE_TEXT.fullmatch(regex) for _, regex in forms):
+                continue
             about = re.split(r",?\s*\b(?:like|such as|e\.g\.|for example|for instance)\b",
                              str((props.get(param) or {}).get("description") or ""), maxsplit=1)[0]
             # the whole description, or one of its comma-cut parts ("The days wanted, an ISO
@@ -531,6 +535,10 @@ FORMAT_REJECTION = re.compile(
 # match (`re.fullmatch(...).group(1)` on None): the tool rejected a form, though its message names
 # neither the parameter nor the value. A refusal the tool's author wrote never reads so.
 NO_MATCH_CRASH = re.compile(r"'NoneType' object has no attribute '(?:group|groups|groupdict|span|start|end)'")
+
+
+# The shape of an example of plain lower-case words (`_shape("change of address")`): prose fits it.
+FREE_TEXT = re.compile(r"(?:\[a-z\]\+|\\ )+")
 
 
 def _shape(example: str) -> str:

@@ -6,7 +6,8 @@ PydanticAI's multi-agent documentation) and takes the answer back. The walk star
 entry agent and follows what a run would reach: the agent's toolsets (the function toolset of
 `@agent.tool` / `tools=[...]`, the app's own `FunctionToolset`s, and toolsets whose tools are
 known only once connected, such as MCP servers, which become notes), its native tools (run on
-the provider's side: hosted tools), and, in each function tool's source, the agents it runs.
+the provider's side: hosted tools), and, in each function tool's source and in the helpers of its
+module it calls, the agents it runs.
 The agent a call runs is the object its expression names in the tool's globals or closure, a
 local variable assigned from one, or every agent of a dict or list the tool picks from
 (`SPECIALIST_MAP.get(specialty).run(...)` may run any of the map's agents): each is an `as_tool`
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -113,6 +115,10 @@ def walk(entry: Any, entry_name: str = "") -> Walk:
             for target, found_as in agents_run_by(tool.function):
                 visit(target, found_as)
                 w.delegations.append((agent, target, "as_tool", f"tool {name}"))
+            if builds_agent(tool.function):
+                w.notes.append(f"agent {me}: tool {name} builds an agent in its own code: that agent "
+                               "exists only while the tool runs, is not in the graph, and runs with "
+                               "the model the code gives it, not masfuzz's")
         for native in _native_tools(agent):
             name = str(getattr(native, "kind", None) or type(native).__name__)
             w.tools.append(ToolEdge(agent, name, "hosted", native))
@@ -171,23 +177,82 @@ def _native_tools(agent: Any) -> list[Any]:
     return [n for n in natives if not getattr(n, "optional", False)]
 
 
-def agents_run_by(function: Any) -> list[tuple[Any, str]]:
-    """(agent, the name it was found by) for every agent `function`'s code runs."""
+def agents_run_by(function: Any, owner: Any = None) -> list[tuple[Any, str]]:
+    """(agent, the name it was found by) for every agent `function`'s code runs: in its own body,
+    and in the helpers it calls, one level down (a function of its module, or a method of
+    `owner`'s class called as `self.method(...)`): `return await ask(berth_t, question)` runs
+    berth_t when `ask` runs its `agent` parameter. An agent the code builds itself
+    (`Agent(...)` in the body) exists only once it runs, and is none of these."""
     code = code_of(function)
     if code is None:
         return []
     tree, names = code
-    assigned: dict[str, ast.AST] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            assigned[node.targets[0].id] = node.value
+    assigned = _assignments(tree)
+    out = dict(_runs(tree, names, assigned))
+    for call in ast.walk(tree):
+        helper = _helper(call, names, owner, function)
+        helper_code = code_of(helper) if helper is not None else None
+        if helper_code is None:
+            continue
+        # the helper's parameters stand for what this call passes them (and, unresolved, shadow
+        # its module's names)
+        params = list(inspect.signature(helper).parameters)
+        bound = {k: v for k, v in helper_code[1].items() if k not in params}
+        params = params[1:] if params[:1] == ["self"] else params
+        passed = [*zip(params, call.args), *((k.arg, k.value) for k in call.keywords if k.arg)]  # type: ignore[attr-defined]
+        for param, arg in passed:
+            found = _agents_of(arg, names, assigned, 0)
+            if len(found) == 1:
+                bound[param] = found[0][0]
+        for key, (agent, found_as) in _runs(helper_code[0], bound, _assignments(helper_code[0])):
+            out.setdefault(key, (agent, _name_in(agent, names) or found_as))
+    return list(out.values())
+
+
+def builds_agent(function: Any) -> bool:
+    """Does the function's code make an agent (`Agent(...)`) rather than run one it is given?"""
+    from pydantic_ai import Agent
+
+    code = code_of(function)
+    return code is not None and any(
+        isinstance(node, ast.Call) and isinstance(cls := _value_of(node.func, code[1]), type)
+        and issubclass(cls, Agent) for node in ast.walk(code[0]))
+
+
+def _runs(tree: ast.AST, names: dict[str, Any], assigned: dict[str, ast.AST]) -> list[tuple[int, tuple[Any, str]]]:
+    """The agents whose run methods the code calls, by object id."""
     out: dict[int, tuple[Any, str]] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and node.func.attr in RUN_METHODS:
             for agent, found_as in _agents_of(node.func.value, names, assigned, 0):
                 out.setdefault(id(agent), (agent, _name_in(agent, names) or found_as))
-    return list(out.values())
+    return list(out.items())
+
+
+def _assignments(tree: ast.AST) -> dict[str, ast.AST]:
+    assigned: dict[str, ast.AST] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            assigned[node.targets[0].id] = node.value
+    return assigned
+
+
+def _helper(call: ast.AST, names: dict[str, Any], owner: Any, function: Any) -> Any:
+    """The user's function a call in `function` calls: a function of the same module by its
+    name, or a method of `owner`'s class (`self.ask(...)`); None for anything else."""
+    if not isinstance(call, ast.Call):
+        return None
+    helper = None
+    if isinstance(call.func, ast.Name):
+        helper = names.get(call.func.id)
+    elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \
+            and call.func.value.id == "self" and owner is not None:
+        helper = getattr(owner, call.func.attr, None)
+    if inspect.isfunction(helper) and helper is not function \
+            and helper.__module__ == getattr(function, "__module__", None):
+        return helper
+    return None
 
 
 def _agents_of(expr: ast.AST, names: dict[str, Any], assigned: dict[str, ast.AST],

@@ -14,14 +14,11 @@ agents one node runs in turn are a `sequence`. Nothing of the graph runs here.
 
 from __future__ import annotations
 
-import ast
-import inspect
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from masfuzz.adapters.pydantic_ai.extract import instance_of
-from masfuzz.adapters.source import code_of
+from masfuzz.adapters.pydantic_ai.extract import agents_run_by, instance_of
 
 START, END = "__start__", "__end__"  # pydantic-graph's own ids of its start and end nodes
 
@@ -84,34 +81,13 @@ def plan(graph: Any) -> GraphPlan:
         p.order.append(node_id)
         node = graph.nodes.get(node_id)
         function = node_function(node)
-        p.agents[node_id] = _agents_of(function, getattr(node, "node_type", None)) if function else []
+        # the agents its code runs, and those of the helpers it calls (`await self.ask(...)`)
+        p.agents[node_id] = agents_run_by(function, getattr(node, "node_type", None)) if function else []
         for n in p.successors.get(node_id, ()):
             if n not in seen:
                 seen.add(n)
                 queue.append(n)
     return p
-
-
-def _agents_of(function: Any, node_type: Any) -> list[tuple[Any, str]]:
-    """The agents a node's code runs: in its own body, and in the helpers it calls (one level:
-    a function of its module, a method of its node class, `await self.ask(...)`)."""
-    from masfuzz.adapters.pydantic_ai.extract import agents_run_by
-
-    found = agents_run_by(function)
-    code = code_of(function)
-    for call in ast.walk(code[0]) if code is not None else ():
-        if not isinstance(call, ast.Call):
-            continue
-        helper = None
-        if isinstance(call.func, ast.Name):
-            helper = code[1].get(call.func.id)  # type: ignore[index]
-        elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \
-                and call.func.value.id == "self" and node_type is not None:
-            helper = getattr(node_type, call.func.attr, None)
-        if inspect.isfunction(helper) and helper is not function \
-                and helper.__module__ == getattr(function, "__module__", None):
-            found += [(a, n) for a, n in agents_run_by(helper) if all(a is not b for b, _ in found)]
-    return found
 
 
 def node_function(node: Any) -> Any:
