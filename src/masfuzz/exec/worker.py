@@ -222,7 +222,7 @@ def serve(channel: Channel, lines: Iterable[str], *, apart: bool = False) -> int
             sandbox.limit_memory()
         channel.send({"ready": True, "system_id": system.spec.system.id,
                       "framework": system.spec.system.framework})
-        exited = _apart(lines, lambda: _serve_one(channel, request, system), channel.key) if apart \
+        exited = _apart(lines, lambda: _serve_one(channel, request, system), channel) if apart \
             else _serve_one(channel, request, system)
         sandbox.end_strays()
         _kill_strays()
@@ -290,7 +290,7 @@ _ANSWERED, _EXITED = b"1", b"2"  # what a run's child process says before it end
 _SAID_MAX = 60_000  # bytes of the names of the modules it imported that it passes on (`_import`)
 
 
-def _apart(inbox: Any, run: Any, key: bytes = b"") -> bool:
+def _apart(inbox: Any, run: Any, channel: Channel) -> bool:
     """`run()` in a child process forked from this worker, which has opened the target and run
     nothing of the system yet: every run starts from that state, whatever an earlier one did
     to the module globals, the environment, signal handlers, threads or the current folder
@@ -298,10 +298,15 @@ def _apart(inbox: Any, run: Any, key: bytes = b"") -> bool:
     reads are passed to the child. A child that ends without answering (a crash, a kill, the
     system's own `os._exit`) ends this worker the same way, so the pool sees that end as the
     run's; its CPU limit (`sandbox.limit_cpu`) is the run's alone, named when it is what
-    killed it. What the child says at its end is sealed with the request's `key`
-    (`masfuzz.exec.frames`): the system's code holds that pipe too, and a word of its own there
-    would end this worker as if the run had. Returns whether the system called sys.exit."""
+    killed it, and so is the memory it grew by (`sandbox.peak_note`), which the pool weighs
+    against what the run printed of memory (`sandbox.died_of`). What the child says at its end is
+    sealed with the request's key (`masfuzz.exec.frames`): the system's code holds that pipe
+    too, and a word of its own there would end this worker as if the run had. Returns whether
+    the system called sys.exit."""
     from masfuzz.exec.frames import seal
+
+    key = channel.key
+    resident = sandbox.resident_mb()
 
     replies, said = os.pipe(), os.pipe()
     inbox.forward_to(replies[1])
@@ -343,7 +348,8 @@ def _apart(inbox: Any, run: Any, key: bytes = b"") -> bool:
         if told[:1] not in (_ANSWERED, _EXITED):
             os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
             at_limit = sandbox.at_cpu_limit(pid)
-            _, status = os.waitpid(pid, 0)
+            _, status, usage = os.wait4(pid, 0)
+            channel.send(sandbox.peak_note(usage, resident))
             sys.stderr.flush()
             sandbox.end_as(-signal.SIGXCPU if at_limit else os.waitstatus_to_exitcode(status))
     finally:
