@@ -5,6 +5,8 @@ Cases that masfuzz once accepted silently are in it, so they stay refused."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -298,6 +300,8 @@ def test_every_bad_input_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
     assert not failed, f"{len(failed)} of {len(cases)} bad inputs:\n" + "\n".join(failed)
 
 
+CS_EXEC_ARGS = ["exec", CS, "--input", "change my seat to 14C, confirmation ABC123", "--sut-model", CS_SUT,
+                "--no-cache"]
 CS_COVER = ["cover", CS, "--model", "scripted/" + str(EXAMPLES / "testers" / "template_tester.py") + ":policy",
             "--sut-model", CS_SUT, "--attempts", "1", "--executor", "inprocess", "--no-cache"]
 
@@ -345,7 +349,8 @@ def test_a_full_disk_is_one_line_and_the_store_resumes(tmp_path):
 
 def test_a_read_only_store_is_reported_and_refused_for_writing(tmp_path, cli, monkeypatch):
     """A store masfuzz may not write (its file and folder read-only to the user) is read by
-    `report`; a command that would write it says it cannot, in one line."""
+    `report`; a command that would write it says it cannot, in one line; so does a campaign
+    whose suite goes to that folder (it was a traceback after the campaign)."""
     import os
     import shutil
 
@@ -367,8 +372,57 @@ def test_a_read_only_store_is_reported_and_refused_for_writing(tmp_path, cli, mo
         assert code == 0 and out == want, err
         code, out, err = _cli_process([*CS_COVER, "--store", str(store)], prefix=prefix)
         assert _one_line(code, err, "masfuzz cannot write this run store"), err
+        # a store it can write, a suite in the read-only folder: the campaign's end says so
+        writable = tmp_path / "rw"
+        writable.mkdir(mode=0o777)
+        writable.chmod(0o777)
+        code, out, err = _cli_process([*CS_COVER, "--store", str(writable / "runs.db"), "--suite",
+                                       str(folder / "suite.yaml")], prefix=prefix)
+        assert _one_line(code, err, "cannot write the suite (Permission denied)"), err
     finally:
         folder.chmod(0o755)
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not all(map(shutil.which, ("setpriv", "unshare", "prlimit"))),
+                    reason="a process limit of a user of its own needs root, setpriv, unshare and prlimit")
+@pytest.mark.parametrize("nproc", [5, 10])
+def test_a_process_limit_is_one_line_never_a_crash_of_the_app(nproc):
+    """Run as a uid no other process has (RLIMIT_NPROC counts that user's processes and threads:
+    masfuzz's own, here), `exec` and `tools` under `ulimit -u` 5 and 10: wherever the machine
+    refuses masfuzz a process or a thread (the worker's start, its reading thread, a run's
+    fork, the tool sandbox's worker), the end is one line naming the limit, or calls that are
+    masfuzz's failures; never a traceback, an EOFError, or a crash finding of the app's."""
+    import json
+    import subprocess
+
+    from tests.conftest import MASFUZZ_CLI
+    from tests.toolfuzz.test_escapes import unprivileged, unprivileged_env
+
+    import tempfile
+
+    tmp_path = Path(tempfile.mkdtemp(prefix="masfuzz-nproc-"))  # pytest's is root's alone
+    tmp_path.chmod(0o777)
+    env = unprivileged_env(tmp_path)
+    uid = 40_000 + nproc  # no one's
+    tools = ["tools", str(ROOT / "tests" / "faults" / "hanging_tool.py") + ":hang_on_odd", "--calls", "4",
+             "--timeout", "5", "--store", str(tmp_path / "tools.db"), "--format", "json"]
+    for argv in ([*CS_EXEC_ARGS, "--format", "json", "--failures"], *([tools] if nproc == 5 else [])):
+        done = subprocess.run(["prlimit", f"--nproc={nproc}", *unprivileged(*MASFUZZ_CLI, *argv, uid=uid)],
+                              cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+        print(argv[0], done.returncode, done.stderr[-300:])
+        assert "Traceback" not in done.stderr and "EOFError" not in done.stderr, done.stderr[-3000:]
+        if done.returncode == 2:
+            assert done.stderr.count("\n") == 1 and done.stderr.startswith("masfuzz: error: "), done.stderr
+            continue
+        assert done.returncode in (0, 1), done.stderr[-3000:]
+        data = json.loads(done.stdout)
+        if argv[0] == "exec":
+            assert [f for f in data["failures"] if f["attribution"] == "sut"] == [], data["failures"]
+        else:  # a call the machine refused is masfuzz's failure, never the tool's crash
+            errors = [e for t in data["tools"] for e in t["errors"]]
+            assert [e for e in errors if e["attribution"] == "sut" and e["error_type"].startswith("Crash")] == [], errors
+            assert all(e["attribution"] == "harness" for e in errors if e["error_type"] == "MasfuzzError"), errors
+    shutil.rmtree(tmp_path, ignore_errors=True)
 
 
 def _running(pid: int) -> bool:

@@ -223,11 +223,20 @@ def _import_file(path: Path, root: Path, dotted: str | None) -> Any:
         if dotted is not None:
             if str(root) not in sys.path:
                 sys.path.insert(0, str(root))
-            return importlib.import_module(dotted)
+            module = importlib.import_module(dotted)
+            if _is_file(module, path):
+                return module
+            # that name is another folder's module (loaded first, or ahead on the path: two
+            # `policies/scripted.py` of two projects): this file, by its path, under its own name
         return _import_script(path)
     finally:
         sys.stdin = saved
         getpass.getpass = asked
+
+
+def _is_file(module: Any, path: Path) -> bool:
+    where = getattr(module, "__file__", None)
+    return where is not None and Path(where).resolve() == path
 
 
 def _no_secret_prompt(path: Path, prompt: str = "Password: ", stream: Any = None) -> str:

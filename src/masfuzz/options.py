@@ -17,6 +17,7 @@ the API takes that object, never the command line's namespace.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import difflib
 import math
@@ -716,8 +717,9 @@ def project_settings(command: str, start: Path | None = None) -> tuple[dict[str,
 def find_pyproject(start: Path) -> Path | None:
     for folder in (start.resolve(), *start.resolve().parents):
         candidate = folder / "pyproject.toml"
-        if candidate.is_file():
-            return candidate
+        with contextlib.suppress(OSError):  # a folder above this user may not search: none there
+            if candidate.is_file():
+                return candidate
     return None
 
 

@@ -346,3 +346,29 @@ def test_a_context_factory_imports_the_apps_modules_from_the_folder_masfuzz_runs
                          "--context", f"{glue / 'ctx.py'}:session")
     [tool] = json.loads(out)["tools"]
     assert code == 0 and tool["calls"] == 3 and tool["failed"] == 0, (err, tool)
+
+
+def test_an_mcp_server_that_does_not_start_says_why_when_its_agent_is_reached(capfd):
+    """The server's start error and its last words on stderr, not the SDK's "Server not
+    initialized": a server missing its settings says which."""
+    import sys
+
+    from agents import Agent
+    from agents.exceptions import UserError
+    from agents.mcp import MCPServerStdio
+
+    from masfuzz.adapters.openai_agents import sdk
+
+    said = "import sys; sys.stderr.write('adder: DB_URL is not set\\n'); sys.exit(1)"
+    server = MCPServerStdio(name="adder", params={"command": sys.executable, "args": ["-c", said]})
+
+    async def reach() -> str:
+        async with sdk.mcp_connected([Agent(name="Counter", mcp_servers=[server])]):
+            with pytest.raises(UserError) as raised:
+                await server.list_tools()
+        return str(raised.value)
+
+    why = asyncio.run(reach())
+    assert why.startswith("MCP server 'adder' did not start: ") and why.endswith("its stderr: adder: DB_URL is not set")
+    assert "DB_URL" in capfd.readouterr().err  # shown as before
+    assert "list_tools" not in vars(server)  # the server's own again after the run

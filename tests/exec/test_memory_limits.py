@@ -5,6 +5,7 @@ kill; and the scratch folders of killed masfuzz processes are swept, no living o
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import tempfile
@@ -13,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from masfuzz.exec import cgroup
-from masfuzz.exec.sandbox import Limits, Plan, died_of
+from masfuzz.exec.sandbox import Limits, Plan, died_of, problem
 from masfuzz.proc import own_folder, sweep
+from tests.conftest import ROOT
 
 
 def memory_cgroup_here() -> bool:
@@ -33,6 +35,34 @@ def test_a_silent_kill_is_the_memory_limits_only_when_the_kernel_counted_it(tmp_
     (group / "memory.oom_control").write_text("oom_kill_disable 0\nunder_oom 0\noom_kill 1\n")
     assert died_of(-signal.SIGKILL, "", plan)["says"].startswith("hit --sandbox-memory 256 ")
     assert died_of(-signal.SIGSEGV, "", plan) is None  # native code's crash, no word of memory
+
+
+def test_a_printed_memory_error_is_the_limits_only_when_the_run_grew_near_it(tmp_path):
+    plan = Plan(str(tmp_path), limits=Limits(memory_mb=256))
+    said = "MemoryError: out of memory"
+    assert died_of(-signal.SIGABRT, said, plan, None) is None  # no word of the worker's: the app's words alone
+    assert died_of(-signal.SIGABRT, said, plan, 20.0) is None  # it grew by little: its own crash
+    assert died_of(-signal.SIGABRT, said, plan, 200.0)["limit"] == "memory"
+    assert died_of(-signal.SIGABRT, "", plan, 200.0) is None  # grown, but nothing refused
+
+
+@pytest.mark.skipif(problem() is not None, reason=f"no OS isolation here: {problem()}")
+@pytest.mark.parametrize("tool, whose", [("liar", "the app's own crash; its output names an allocation refused"),
+                                         ("balloon", "at the sandbox's memory limit")])
+def test_who_a_death_after_a_memory_error_is_decided_by_what_masfuzz_saw(cli, monkeypatch, tool, whose):
+    """`liar` prints "MemoryError" and dies of SIGSEGV having used nothing: its crash is the
+    app's (the text alone once made it the sandbox's). `balloon` fills its address space in
+    native code, then aborts: the worker saw it grow (`sandbox.peak_note`), so it is the limit's."""
+    monkeypatch.chdir(ROOT)
+    app = "tests/exec/fixtures/limits_app.py"
+    code, out, err = cli("exec", f"{app}:heavy", "--input", tool, "--sut-model", f"scripted/{app}:policy",
+                         "--sandbox-memory", "256", "--timeout", "120", "--no-cache", "--format", "json")
+    assert code == 0, err
+    trace = json.loads(out)
+    end = trace["events"][-1]
+    assert end["reason"] == "crash" and whose in end["detail"], end
+    limits = [h["limit"] for h in trace["meta"].get("sandbox_limits", [])]
+    assert limits == (["memory"] if tool == "balloon" else []), trace["meta"]
 
 
 def test_folders_of_gone_processes_are_swept_and_no_others(tmp_path, monkeypatch):

@@ -36,7 +36,8 @@ FIXTURE = Path(__file__).parent / "fixtures" / "escape_app.py"
 # the corpus's probes that try to leave (not those about a tool call's own limits and state)
 PROBES = ("write_bound", "remount_root", "proc_root", "host_proc", "nsenter", "unix_libc", "tcp_libc",
           "secrets", "home_files", "store_fds", "ptrace", "namespaces", "kill_host", "kernel", "survivors",
-          "model_proxy", "own_memory", "forge_trace")
+          "model_proxy", "own_memory", "forge_trace", "held_fds", "parent_memory", "group_signal",
+          "kernel_settings")
 # the probes of the system's resource limits, under small ones (the CPU spin, which ends its run,
 # apart)
 RESOURCES = ("rlimit_raise", "native_alloc", "disk_fill", "fork_bomb")  # numpy before the fork bomb takes its threads

@@ -134,3 +134,16 @@ def test_a_call_over_its_timeout_is_a_one_line_error():
     with pytest.raises(ModelError, match=r"seat_policy.py:slow: no reply within 0.1 s$"):
         run(client.complete(user("x")))
     assert client.ledger.by_role["sut"].errors == 1
+
+
+def test_two_policies_of_one_module_name_in_two_folders_are_each_their_own(tmp_path):
+    """`a/policies/scripted.py` and `b/policies/scripted.py` (each in a package): the dotted name
+    `policies.scripted` is the first one loaded, so the second was it too; each is its file."""
+    for side in ("a", "b"):
+        package = tmp_path / side / "policies"
+        package.mkdir(parents=True)
+        (package / "__init__.py").write_text("")
+        (package / "scripted.py").write_text(f"def policy(request):\n    return 'from {side}'\n")
+    said = [run(get_client(f"scripted/{tmp_path}/{side}/policies/scripted.py:policy").complete(user("hi"))).text
+            for side in ("a", "b", "a")]
+    assert said == ["from a", "from b", "from a"]

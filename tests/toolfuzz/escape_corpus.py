@@ -15,7 +15,7 @@ PROBES = ("remount_root", "proc_root", "host_proc", "nsenter", "unix_libc", "tcp
           "rlimit_raise", "fork_bomb", "store_fds", "state_set", "state_check", "secrets",
           "disk_fill", "survivors", "ptrace", "namespaces", "kill_host", "forge_answer",
           "write_bound", "kernel", "own_memory", "native_alloc", "forge_outcome",
-          "forge_sealed")
+          "forge_sealed", "held_fds", "parent_memory", "group_signal", "kernel_settings")
 
 
 def escape(probe: str, config: str) -> str:
@@ -443,6 +443,86 @@ def escape(probe: str, config: str) -> str:
             if fd >= 0:
                 got.append(f"opened /proc/{pid}/mem for writing")
                 libc.close(fd)
+    elif probe == "held_fds":
+        # a folder descriptor held open from outside (one the sandbox was built from) leads
+        # out: ".." from a folder beyond the new root climbs the machine's tree, and /proc's
+        # link to it is that folder; from each, the victim folder is tried at the machine's root
+        held = [int(fd) for fd in os.listdir("/proc/self/fd") if os.path.isdir(f"/proc/self/fd/{fd}")]
+        for fd in held:
+            for start in (fd, f"/proc/self/fd/{fd}"):
+                here = -1
+                try:
+                    here = os.open(start, os.O_RDONLY | os.O_DIRECTORY) if isinstance(start, str) else os.dup(start)
+                    for _ in range(40):
+                        up = os.open("..", os.O_RDONLY | os.O_DIRECTORY, dir_fd=here)
+                        os.close(here)
+                        here = up
+                    os.close(os.open(f"{victim[1:]}/via-fd-{fd}", os.O_CREAT | os.O_WRONLY, 0o644, dir_fd=here))
+                    got.append(f"wrote the victim folder through held descriptor {fd} ({start})")
+                except OSError:
+                    pass
+                finally:
+                    if here >= 0:
+                        os.close(here)
+    elif probe == "parent_memory":
+        # this process made dumpable again, then its parent's (the worker's) memory, environment
+        # and descriptors asked for, by /proc and by process_vm_readv, and the machine's pid 1's
+        libc.prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE: its own only; the parent's is the question
+        for pid in {os.getppid(), 1}:
+            for part, mode in (("mem", os.O_RDWR), ("mem", os.O_RDONLY), ("environ", os.O_RDONLY)):
+                try:
+                    os.close(os.open(f"/proc/{pid}/{part}", mode))
+                    got.append(f"opened /proc/{pid}/{part} ({'rw' if mode else 'r'})")
+                except OSError:
+                    pass
+            try:  # its descriptors' names may be listed; opening one (its request pipe) is the way in
+                names = os.listdir(f"/proc/{pid}/fd")
+            except OSError:
+                names = []
+            for name in names:
+                try:
+                    os.close(os.open(f"/proc/{pid}/fd/{name}", os.O_RDONLY | os.O_NONBLOCK))
+                    got.append(f"opened /proc/{pid}/fd/{name}")
+                except OSError:
+                    pass
+            buffer = ctypes.create_string_buffer(64)
+            local = (ctypes.c_void_p * 2)(ctypes.addressof(buffer), 64)
+            remote = (ctypes.c_void_p * 2)(0x400000, 64)
+            libc.syscall.restype = ctypes.c_long
+            if libc.syscall(310, pid, local, 1, remote, 1, 0) >= 0 or ctypes.get_errno() not in (1, 3, 14):
+                got.append(f"process_vm_readv of {pid}: errno {ctypes.get_errno()}")  # EPERM, ESRCH, EFAULT
+    elif probe == "group_signal":
+        # the driver's process group (the sentinel is in it and notes SIGURG, which every other
+        # process ignores), by its number, and the sentinel's pid taken for a group
+        for target in {-cfg["driver_pgid"], -cfg["sentinel"]}:  # (kill(-1): `kill_host`'s)
+            try:
+                os.kill(target, signal.SIGURG)
+                got.append(f"signalled group {-target}")
+            except OSError:
+                pass
+    elif probe == "kernel_settings":
+        # the machine's kernel settings and cgroups: core_pattern (a program the host runs as
+        # root) written back as it reads, the cgroup's memory limit raised
+        for path in ("/proc/sys/kernel/core_pattern", "/proc/sys/vm/overcommit_memory",
+                     "/proc/sysrq-trigger"):
+            try:
+                now = open(path).read() if not path.endswith("trigger") else ""
+                if path.endswith("trigger"):
+                    os.close(os.open(path, os.O_WRONLY))  # opened only: a key written here acts
+                else:
+                    with open(path, "w") as fh:
+                        fh.write(now)
+                got.append(f"opened {path} for writing")
+            except OSError:
+                pass
+        for top, _, files in os.walk("/sys/fs/cgroup"):
+            for name in files:
+                if name in ("memory.max", "memory.limit_in_bytes", "pids.max", "cgroup.procs"):
+                    try:
+                        os.close(os.open(os.path.join(top, name), os.O_WRONLY))
+                        got.append(f"opened {top}/{name} for writing")
+                    except OSError:
+                        pass
     return "; ".join(got) or "nothing"
 
 

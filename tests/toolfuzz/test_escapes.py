@@ -7,6 +7,7 @@ held (processes, memory, disk) for root too."""
 import json
 import os
 import shutil
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -34,7 +35,7 @@ import signal, sys, time
 log = sys.argv[1]
 def note(sig, frame):
     open(log, "a").write(f"{sig}\\n")
-for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT, signal.SIGUSR1):
+for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT, signal.SIGUSR1, signal.SIGURG):
     signal.signal(sig, note)
 open(log + ".ready", "w").close()
 while True:
@@ -97,7 +98,7 @@ def arena():
     unix = unix_listener(str(root / "host.sock"), f"masfuzz-escape-{uuid.uuid4().hex}")
     config = {"victim": str(victim), "project": str(project), "port": tcp.port,
               "unix": str(root / "host.sock"), "abstract": unix.socks[1].getsockname()[1:].decode(),
-              "sentinel": sentinel.pid, "marker": marker, "secrets": secrets,
+              "sentinel": sentinel.pid, "driver_pgid": os.getpgid(0), "marker": marker, "secrets": secrets,
               "store": str(store_dir / "store.db"), "disk_mb": DISK_MB,
               # `own_memory`: MEMORY_SECRET's value, planted in masfuzz's environment by each test
               "memory_needle": MEMORY_SECRET[::-1], "memory_control": f"never-planted-{uuid.uuid4().hex}"[::-1]}
@@ -181,13 +182,13 @@ def test_escape_corpus_as_root(arena, monkeypatch):
     _judge(outcomes, root, config, tcp, unix, sentinel, log, *hashes)
 
 
-def unprivileged(*argv: str) -> list[str]:
-    """`argv` run as uid 65534. A Python installed under a private home (/root/.pyenv) is not
+def unprivileged(*argv: str, uid: int = NOBODY) -> list[str]:
+    """`argv` run as `uid` (65534). A Python installed under a private home (/root/.pyenv) is not
     reachable by that uid: then the run gets a mount namespace of its own where the home is an
     empty folder holding only the Python install (nothing else of the machine changes)."""
     python = Path(sys.base_prefix)
     private = next((p for p in [python, *python.parents] if p != Path("/") and not (p.stat().st_mode & 0o001)), None)
-    run = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", *argv]
+    run = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", *argv]
     if private is None:
         return run
     inner = python.relative_to(private)
@@ -287,3 +288,26 @@ def test_a_machine_file_the_sandbox_does_not_show_is_the_settings_failure(tmp_pa
     whose, why = attribution(outside)
     assert whose == "settings" and "--fixture" in why
     assert attribution(nowhere) == ("sut", None)  # missing on the machine too: the tool's own error
+
+
+def test_the_probes_added_last_get_out_where_no_sandbox_holds_them(arena):
+    """Called in this process, unconfined: a folder descriptor held from outside leads to the
+    victim folder, the parent's memory opens, the driver's group gets the signal, the kernel's
+    settings open for writing (as root). So each can fail the corpus."""
+    root, config, tcp, unix, sentinel, log = arena
+    held = os.open("/usr", os.O_PATH | os.O_DIRECTORY)
+    try:
+        said = {p: escape_corpus.escape(p, json.dumps(config))
+                for p in ("held_fds", "parent_memory", "group_signal", "kernel_settings")}
+    finally:
+        os.close(held)
+    assert f"through held descriptor {held}" in said["held_fds"], said
+    assert (Path(config["victim"]) / f"via-fd-{held}").exists()
+    assert f"opened /proc/{os.getppid()}/mem" in said["parent_memory"], said
+    assert said["group_signal"] == f"signalled group {config['driver_pgid']}", said
+    deadline = time.monotonic() + 10
+    while not (log.exists() and log.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert log.read_text().split() == [str(int(signal.SIGURG))]
+    if os.geteuid() == 0:
+        assert "opened /proc/sys/kernel/core_pattern for writing" in said["kernel_settings"], said

@@ -127,3 +127,22 @@ def test_refused_isolation_is_one_line_unless_unsafe(capsys, monkeypatch, tmp_pa
     code = main([*argv, "--unsafe-no-sandbox"])
     out, err = capsys.readouterr()
     assert code == 0 and "WITHOUT the OS sandbox" in err and "network isolation: blocked-sockets" in out
+
+
+def test_a_linked_folder_is_shown_with_what_it_leads_to(tmp_path):
+    """A project's `.venv` linked to a virtual environment elsewhere: Python's path names the
+    link, which is recreated inside, so the folder it leads to must be bound too (a clone with
+    its venv linked in failed every call with "No module named ...")."""
+    from masfuzz.exec.confine import Confinement
+
+    real = tmp_path / "envs" / "shop"
+    real.mkdir(parents=True)
+    (tmp_path / "project").mkdir()
+    (tmp_path / "project" / ".venv").symlink_to(real)
+    sources = Confinement(str(tmp_path / "scratch"), 1, [str(tmp_path / "project" / ".venv")]).open_sources()
+    try:
+        assert [(s.path, s.link) for s in sources] == [(str(real), ""), (str(tmp_path / "project" / ".venv"), str(real))]
+    finally:
+        for s in sources:
+            if s.fd >= 0:
+                os.close(s.fd)

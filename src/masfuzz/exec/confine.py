@@ -163,7 +163,11 @@ class Confinement:
         """Open every readable path (O_PATH), parents before what they hold; paths already
         inside another are left to it. Missing paths are skipped."""
         sources: list[Source] = []
-        for path in sorted({os.path.abspath(p) for p in self.readable}, key=lambda p: (p.count(os.sep), p)):
+        paths = {os.path.abspath(p) for p in self.readable}
+        # a link is shown as a link, so what it leads to must be shown too (a project's `.venv`
+        # linked to a virtual environment elsewhere: Python's own path names the link)
+        paths |= {os.path.realpath(p) for p in paths if os.path.islink(p)}
+        for path in sorted(paths, key=lambda p: (p.count(os.sep), p)):
             if any(path.startswith(s.path.rstrip(os.sep) + os.sep) for s in sources if s.fd >= 0):
                 continue
             if os.path.islink(path):

@@ -25,6 +25,7 @@ code coverage as its first one did. A killed worker's trace carries no code cove
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -39,8 +40,8 @@ from masfuzz.errors import MasfuzzError, TargetError
 from masfuzz.exec import cgroup, frames
 from masfuzz.exec.base import Executor
 from masfuzz.exec.request import ExecutionRequest
-from masfuzz.exec.sandbox import (PLAN_ENV, Plan, check, died_of, discard, hit, model_refused, plan_for,
-                                   programs_of)
+from masfuzz.exec.sandbox import (PEAK_KEY, PLAN_ENV, Plan, check, died_of, discard, hit, model_refused, plan_for,
+                                   programs_of, said_out_of_memory)
 from masfuzz.exec.template import ForkedProcess, Template
 from masfuzz.llm import proxy
 from masfuzz.llm.client import SLOTS_ENV
@@ -59,6 +60,7 @@ _MODEL_LINE = b'{"model_call":'  # a SUT model call starting or ending (`trace.m
 _MODEL_REQUEST = b'{"%s":' % proxy.REQUEST_KEY.encode()  # a SUT model call for us to make
 _TRACE_LINE = b'{"trace":'
 _LIMIT_LINE = b'{"limit_hit":'  # the event before it shows a sandbox limit hit (`sandbox.watch`)
+_PEAK_LINE = b'{"%s":' % PEAK_KEY.encode()  # how much a run that died grew (`sandbox.peak_note`)
 
 
 class _Ended(Exception):
@@ -299,7 +301,7 @@ class PoolExecutor(Executor):
                     if line.startswith(_MODEL_REQUEST):
                         worker.answer(line, models)
                         continue
-                    if events is None or not line.startswith((_EVENT_LINE, _MODEL_LINE, _LIMIT_LINE)):
+                    if events is None or not line.startswith((_EVENT_LINE, _MODEL_LINE, _LIMIT_LINE, _PEAK_LINE)):
                         break
                     events.append(line)
         except TimeoutError:
@@ -318,12 +320,13 @@ class PoolExecutor(Executor):
         if not line:
             status = await proc.wait()
             await worker.stderr.drained()
-            limit = died_of(status, worker.stderr.text, worker.plan)
+            limit = died_of(status, worker.stderr.text, worker.plan, _grown(events or []))
             if limit is not None and limit["limit"] == "cpu":  # a spin, as a timeout is
                 raise _Ended("timeout", f"the system under test used up its CPU time in the sandbox "
                              f"({worker.plan.limits.cpu_s} s a run, --sandbox-cpu); the worker "
                              "was killed", limit)
-            raise _Ended("crash", _death(status, worker.stderr.last_line(), limit), limit)
+            raise _Ended("crash", _death(status, worker.stderr.last_line(), limit,
+                                         said_out_of_memory(worker.stderr.text)), limit)
         try:
             answer = json.loads(line)
         except json.JSONDecodeError:
@@ -477,10 +480,19 @@ def _while(events: tuple[Any, ...], answering: str | None = None) -> str:
     return f" while {turns[-1]} was acting" if turns else ""
 
 
-def _death(status: int, last_line: str, limit: dict[str, Any] | None = None) -> str:
+def _grown(lines: list[bytes]) -> float | None:
+    """The MB a run that died grew by, as its worker noted (`sandbox.peak_note`)."""
+    for line in lines:
+        if line.startswith(_PEAK_LINE):
+            with contextlib.suppress(ValueError, KeyError, TypeError):
+                return float(json.loads(line)[PEAK_KEY])
+    return None
+
+
+def _death(status: int, last_line: str, limit: dict[str, Any] | None = None, memory_said: bool = False) -> str:
     """One line: how the worker ended, and whose the end is when a signal ended it (a kill or a
     crash of native code often leaves no Python traceback): a sandbox limit's (`died_of`) or
-    the app's own."""
+    the app's own, saying so when its output named memory that masfuzz did not see it use."""
     if status < 0:
         try:
             name = signal.Signals(-status).name
@@ -488,7 +500,8 @@ def _death(status: int, last_line: str, limit: dict[str, Any] | None = None) -> 
             name = f"signal {-status}"
         whose = (f"at the sandbox's {limit['limit']} limit, not the app's crash" if limit else
                  "no sandbox limit's: the app's, or a kill from outside" if -status == signal.SIGKILL else
-                 "the app's own crash")
+                 "the app's own crash" + ("; its output names an allocation refused, but the run did not grow "
+                                          "near --sandbox-memory" if memory_said else ""))
         what = f"worker killed by {name} ({whose})"
     else:
         what = f"worker exited with status {status} before answering"

@@ -694,14 +694,33 @@ def _tasks() -> int:
     return count
 
 
-def died_of(status: int, stderr: str, plan: Plan | None) -> dict[str, Any] | None:
-    """The limit a confined worker that ended with `status` (its stderr's tail) died of: its
-    CPU time (SIGXCPU, `_first`), the memory of its cgroup (a SIGKILL the kernel's OOM killer
-    counted, `masfuzz.exec.cgroup`), or memory its native code was refused (an abort or segfault
-    after an allocator's message); None when none (a signal of the app's own code: its crash),
-    or unconfined. A dead process's address space cannot be read any more (the kernel frees it
-    before the parent reaps), so native code that dies silently of a refused allocation, with
-    no cgroup's count or message, reads as the app's crash."""
+PEAK_KEY = "peak_memory"  # the worker's note of how much a run that died grew (`peak_note`)
+
+
+def resident_mb() -> float:
+    """This process's resident memory now, in MB (a run's fork starts with it)."""
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    return 0.0
+
+
+def peak_note(usage: Any, resident: float) -> dict[str, Any]:
+    """The worker's note, for the pool, of the memory a run's process that died grew by: its
+    peak resident memory (the kernel's count, `wait4`'s, its waited-for children's included)
+    above what the worker held when it forked it (`resident`)."""
+    return {PEAK_KEY: round(max(0.0, usage.ru_maxrss / 1024 - resident), 1)}
+
+
+def died_of(status: int, stderr: str, plan: Plan | None, grown_mb: float | None = None) -> dict[str, Any] | None:
+    """The limit a confined worker that ended with `status` died of, decided from what masfuzz
+    saw, never from what the app printed alone: its CPU time (SIGXCPU, `_first`), the memory of
+    its cgroup (a SIGKILL the kernel's OOM killer counted, `masfuzz.exec.cgroup`), or memory
+    its native code was refused: an allocator's message in its stderr (the app's to write, so
+    not enough) from a run that grew by half --sandbox-memory or more (`grown_mb`, the worker's
+    `peak_note`). None when none (a signal of the app's own code: its crash), or unconfined.
+    So an app that prints "MemoryError" and crashes owns its crash; and native code refused one
+    huge allocation, that dies of it with little grown, reads as the app's crash too (`_death`
+    says its message named memory)."""
     if plan is None:
         return None
     from masfuzz.exec import cgroup
@@ -710,9 +729,14 @@ def died_of(status: int, stderr: str, plan: Plan | None) -> dict[str, Any] | Non
         return hit("cpu", plan.limits)
     if status == -signal.SIGKILL and cgroup.oom_killed(plan.cgroup):
         return hit("memory", plan.limits)
-    if status != 0 and _HIT_TEXT["memory"].search(stderr):
+    if status != 0 and said_out_of_memory(stderr) and (grown_mb or 0) * 2 >= plan.limits.memory_mb:
         return hit("memory", plan.limits)
     return None
+
+
+def said_out_of_memory(text: str) -> bool:
+    """Whether `text` names an allocation refused (the app's words: a hint, not a proof)."""
+    return bool(_HIT_TEXT["memory"].search(text))
 
 
 @contextlib.contextmanager

@@ -222,7 +222,7 @@ def serve(channel: Channel, lines: Iterable[str], *, apart: bool = False) -> int
             sandbox.limit_memory()
         channel.send({"ready": True, "system_id": system.spec.system.id,
                       "framework": system.spec.system.framework})
-        exited = _apart(lines, lambda: _serve_one(channel, request, system), channel.key) if apart \
+        exited = _apart(lines, lambda: _serve_one(channel, request, system), channel) if apart \
             else _serve_one(channel, request, system)
         sandbox.end_strays()
         _kill_strays()
@@ -290,7 +290,7 @@ _ANSWERED, _EXITED = b"1", b"2"  # what a run's child process says before it end
 _SAID_MAX = 60_000  # bytes of the names of the modules it imported that it passes on (`_import`)
 
 
-def _apart(inbox: Any, run: Any, key: bytes = b"") -> bool:
+def _apart(inbox: Any, run: Any, channel: Channel) -> bool:
     """`run()` in a child process forked from this worker, which has opened the target and run
     nothing of the system yet: every run starts from that state, whatever an earlier one did
     to the module globals, the environment, signal handlers, threads or the current folder
@@ -298,10 +298,15 @@ def _apart(inbox: Any, run: Any, key: bytes = b"") -> bool:
     reads are passed to the child. A child that ends without answering (a crash, a kill, the
     system's own `os._exit`) ends this worker the same way, so the pool sees that end as the
     run's; its CPU limit (`sandbox.limit_cpu`) is the run's alone, named when it is what
-    killed it. What the child says at its end is sealed with the request's `key`
-    (`masfuzz.exec.frames`): the system's code holds that pipe too, and a word of its own there
-    would end this worker as if the run had. Returns whether the system called sys.exit."""
+    killed it, and so is the memory it grew by (`sandbox.peak_note`), which the pool weighs
+    against what the run printed of memory (`sandbox.died_of`). What the child says at its end is
+    sealed with the request's key (`masfuzz.exec.frames`): the system's code holds that pipe
+    too, and a word of its own there would end this worker as if the run had. Returns whether
+    the system called sys.exit."""
     from masfuzz.exec.frames import seal
+
+    key = channel.key
+    resident = sandbox.resident_mb()
 
     replies, said = os.pipe(), os.pipe()
     inbox.forward_to(replies[1])
@@ -313,7 +318,15 @@ def _apart(inbox: Any, run: Any, key: bytes = b"") -> bool:
     import gc
 
     gc.freeze()
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except OSError as exc:  # the machine's process limit: masfuzz's failure to run it, no crash
+        _restore_signals(saved)
+        inbox.forward_to(None)
+        for fd in (*replies, *said):
+            os.close(fd)
+        channel.send({"error": _starved(exc)})
+        return False
     if pid == 0:
         said_w, exited = said[1], False
         try:
@@ -330,10 +343,12 @@ def _apart(inbox: Any, run: Any, key: bytes = b"") -> bool:
             imported = "\n".join(m for m in list(sys.modules) if m not in before).encode()
             # within the pipe's buffer (the worker drains it meanwhile): the write never waits
             _write_all(said_w, seal(key, (_EXITED if exited else _ANSWERED) + imported[:_SAID_MAX]))
-        except BaseException:  # noqa: BLE001 - masfuzz's own failure: the worker's stderr says it
+        except BaseException as exc:  # noqa: BLE001 - masfuzz's own failure: the worker's stderr says it
             import traceback
 
             traceback.print_exc()
+            if _starved(exc):  # masfuzz's, not the system's crash: an error, not a finding
+                channel.send({"error": _starved(exc)})
             os._exit(1)
         os._exit(0)
     os.close(replies[0])
@@ -343,7 +358,8 @@ def _apart(inbox: Any, run: Any, key: bytes = b"") -> bool:
         if told[:1] not in (_ANSWERED, _EXITED):
             os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
             at_limit = sandbox.at_cpu_limit(pid)
-            _, status = os.waitpid(pid, 0)
+            _, status, usage = os.wait4(pid, 0)
+            channel.send(sandbox.peak_note(usage, resident))
             sys.stderr.flush()
             sandbox.end_as(-signal.SIGXCPU if at_limit else os.waitstatus_to_exitcode(status))
     finally:
@@ -515,19 +531,59 @@ def _fresh_for_the_sandbox() -> bool:
 
 
 def main() -> int:
-    _die_with_parent()
-    plan = os.environ.get(sandbox.PLAN_ENV)
-    if plan and _fresh_for_the_sandbox():
-        os.environ.pop(sandbox.PLAN_ENV)
-        # before the first request: nothing of the system under test has run yet
-        sandbox.enter(sandbox.Plan.from_env(plan))
+    try:
+        _die_with_parent()
+        plan = os.environ.get(sandbox.PLAN_ENV)
+        if plan and _fresh_for_the_sandbox():
+            os.environ.pop(sandbox.PLAN_ENV)
+            # before the first request: nothing of the system under test has run yet
+            sandbox.enter(sandbox.Plan.from_env(plan))
+    except (OSError, RuntimeError) as exc:
+        if not _starved(exc):
+            raise
+        return _cannot_serve(Channel(_claim_stdout()), _claim_stdin(), exc)
     channel = Channel(_claim_stdout())
     from masfuzz.llm.proxy import ProxiedCalls, proxied_client
     from masfuzz.llm.settings import SUT_CLIENTS
 
     calls = ProxiedCalls(channel.send)
     SUT_CLIENTS.route(proxied_client(calls))  # the system's model calls are masfuzz's to make
-    return serve(channel, Inbox(_claim_stdin(), calls), apart=True)
+    stdin = _claim_stdin()
+    try:
+        inbox = Inbox(stdin, calls)
+    except RuntimeError as exc:
+        if not _starved(exc):
+            raise
+        return _cannot_serve(channel, stdin, exc)
+    return serve(channel, inbox, apart=True)
+
+
+def _cannot_serve(channel: Channel, stdin: TextIO, exc: BaseException) -> int:
+    """Answer the first request (sealed with its key) with why this worker cannot serve."""
+    try:
+        channel.key = _key_of(json.loads(stdin.readline() or "{}"))
+    except ValueError:
+        return 1
+    channel.send({"error": _starved(exc)})
+    return 1
+
+
+def _starved(exc: BaseException) -> str:
+    """Why masfuzz's worker could not go on, when `exc` is the machine refusing it a thread or a
+    process ("" if not): the processes and threads its user may run are used up (this user's
+    other processes count too), which is no crash of the system under test's."""
+    import errno
+
+    thread = isinstance(exc, RuntimeError) and "can't start new thread" in str(exc)
+    if not (thread or isinstance(exc, OSError) and exc.errno == errno.EAGAIN):
+        return ""
+    import resource
+
+    soft = resource.getrlimit(resource.RLIMIT_NPROC)[0]
+    limit = "unlimited" if soft == resource.RLIM_INFINITY else soft
+    return (f"masfuzz's worker could not start a {'thread' if thread else 'process'} of its own ({exc}): "
+            f"the processes this user may run ({limit}: ulimit -u, or --sandbox-processes) are used up; "
+            "raise the limit, or run fewer workers")
 
 
 if __name__ == "__main__":

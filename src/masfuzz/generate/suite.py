@@ -8,6 +8,7 @@ see what was tried. `replay` re-executes the cases and says which witnesses stil
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import json
 import os
@@ -75,15 +76,22 @@ class Suite:
         from masfuzz.redact import redact_data
 
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
         data = redact_data(self.to_data())  # model strings may carry credentials
         if path.suffix == ".json":
             text = json.dumps(data, indent=2) + "\n"
         else:
             text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, path)
+        except OSError as exc:  # a folder masfuzz may not write, a full disk: the run is in the store
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise MasfuzzError(f"{path}: cannot write the suite ({exc.strerror or exc}); the run is kept in "
+                               "the run store: give a --suite PATH masfuzz can write, or `masfuzz report` "
+                               "the store") from None
         return path
 
 

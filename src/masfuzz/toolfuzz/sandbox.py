@@ -612,10 +612,13 @@ def _fresh_call(conn: Any, tool: FuzzTool, arguments: dict[str, Any] | None, tai
 def _refused_call(what: str, exc: OSError) -> bytes:
     """The outcome of a call masfuzz could not start: its own failure (a frame of masfuzz's only,
     so it is attributed to the harness), never a crash of the tool's."""
+    import resource
+
+    soft = resource.getrlimit(resource.RLIMIT_NPROC)[0]
     return CallOutcome("error", "", "MasfuzzError",
                        f"masfuzz could not start the call: {what} was refused ({exc}); a limit of "
-                       "this machine on processes or files, not the tool's failure",
-                       [(__file__, 0, "_fresh_call")]).to_json()
+                       f"this machine on processes (ulimit -u: {'unlimited' if soft < 0 else soft}) or "
+                       "files, not the tool's failure", [(__file__, 0, "_fresh_call")]).to_json()
 
 
 def _collect(read: int, child: int) -> tuple[bytes, int]:
@@ -905,6 +908,10 @@ class SandboxUnavailable(Exception):
     """The kernel refuses the isolation; the message says why."""
 
 
+class _NotStarted(OSError):
+    """A worker that ended before it said it was ready: masfuzz's failure to start it."""
+
+
 class Sandbox:
     """Runs calls of one tool in isolated worker processes. Use as a context manager.
 
@@ -959,7 +966,12 @@ class Sandbox:
         self._conn = parent
         self._late = True  # until the worker says it is ready
         if parent.poll(self.READY_WAIT_S):
-            answer = json.loads(parent.recv_bytes())
+            try:
+                answer = json.loads(parent.recv_bytes())
+            except EOFError:  # it ended before it was ready (the machine refused it a process)
+                self._proc.join(5)
+                raise _NotStarted(f"its sandbox worker ended before it was ready (exit code "
+                                  f"{self._proc.exitcode})") from None
             if answer.get("kind") != "ready":
                 raise SandboxUnavailable(str(answer.get("detail")))
             self._ready(answer)
@@ -1030,7 +1042,11 @@ class Sandbox:
         whose own time runs out first."""
         if self._proc is None or not self._proc.is_alive():
             self._stop(kill=True)
-            self._start()
+            try:
+                self._start()
+            except _NotStarted as exc:
+                self._stop(kill=True)
+                return CallOutcome.from_json(_refused_call("starting its worker", exc))
         self._next_id += 1
         start = time.perf_counter()
         limit = self.limits.time_s if time_s is None else min(time_s, self.limits.time_s)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import weakref
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Callable, Iterator
 
 from masfuzz.errors import TargetError
 
@@ -95,21 +95,76 @@ async def mcp_connected(agents: list[Any]) -> AsyncIterator[None]:
     connected yet is connected here and closed after; one the app connected is left as it is,
     and one that does not start is left unconnected.
     Without this every run of such an agent fails on "Server not initialized", masfuzz's
-    omission, not the app's."""
+    omission, not the app's. A server that does not start fails the run when it reaches its
+    agent, as the app's own would, with why (`_not_started`) rather than that line."""
     opened: list[Any] = []
+    failed: list[Any] = []
     try:
         for agent in agents:
             for server in list(getattr(agent, "mcp_servers", None) or ()):
-                if getattr(server, "session", None) is None and all(server is not o for o in opened):
-                    try:
-                        await server.connect()
-                    except Exception:  # left unconnected: it fails the run only if the run
-                        continue  # reaches its agent, as the app's own server would
+                if getattr(server, "session", None) is None and all(server is not o for o in opened + failed):
+                    with _stderr_kept(server) as said:
+                        try:
+                            await server.connect()
+                        except Exception as exc:  # left unconnected: it fails the run only if
+                            failed.append(server)  # the run reaches its agent
+                            server.list_tools = _not_started(server, exc, said())
+                            continue
                     opened.append(server)
         yield
     finally:
+        for server in failed:
+            with contextlib.suppress(AttributeError):
+                del server.list_tools
         for server in reversed(opened):
             await server.cleanup()
+
+
+@contextlib.contextmanager
+def _stderr_kept(server: Any) -> Iterator[Callable[[], str]]:
+    """While a stdio server starts: its stderr written to a file as well as to ours, so a start
+    that fails can say what the server said (`said()`, its last lines). A server reached by URL
+    has no stderr here."""
+    import sys
+    import tempfile
+
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    params = getattr(server, "params", None)
+    if not isinstance(params, StdioServerParameters):
+        yield lambda: ""
+        return
+    with tempfile.TemporaryFile("w+", errors="replace") as log:
+        given = server.create_streams
+        server.create_streams = lambda: stdio_client(params, errlog=log)
+
+        def said() -> str:
+            log.flush()
+            log.seek(0)
+            text = log.read()
+            sys.stderr.write(text)  # what the user would have seen of it
+            return " | ".join(text.strip().splitlines()[-3:])[-300:]
+
+        try:
+            yield said
+        finally:
+            server.create_streams = given
+
+
+def _not_started(server: Any, exc: Exception, said: str) -> Callable[..., Any]:
+    """The server's `list_tools` once it did not start: the run that reaches its agent fails
+    with the start's error and the server's last words, not the SDK's "Server not initialized"."""
+    from agents.exceptions import UserError
+
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:  # anyio's task group around it
+        exc = exc.exceptions[0]  # type: ignore[assignment]
+    why = f"MCP server {getattr(server, 'name', '?')!r} did not start: {type(exc).__name__}: {exc}" + \
+        (f"; its stderr: {said}" if said else "")
+
+    async def list_tools(*_: Any, **__: Any) -> Any:
+        raise UserError(why)
+
+    return list_tools
 
 
 def mcp_input_schema(tool: Any) -> dict[str, Any]:
