@@ -269,7 +269,7 @@ def run_campaign(opts: Config, progress: Callable[[str], None] | None = None,
         campaign = Campaign(target, system.spec, executor, setup.coverage_models(), list(built.values()),
                             held.store, held.run_id, seed=opts.seed, budget=opts.budget, started=started,
                             progress=say, tester_usage=tester.ledger.total, status=status,
-                            lease_owner=held.owner, detectors=setup.detectors(), confirm=setup.confirm())
+                            detectors=setup.detectors(), confirm=setup.confirm())
         held.drive(campaign, tester)
         summary: dict[str, Any] = {}
         if "replay" in built:
