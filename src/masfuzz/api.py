@@ -251,7 +251,7 @@ def run_campaign(opts: Config, progress: Callable[[str], None] | None = None,
         if held.shown is not None:  # already complete: shown as stored
             return held.shown
         known = KnownFailuresPhase(known_failures(held.store, target.ref, before_run=held.run_id,
-                                                  sut_model=opts.sut_model)
+                                                  sut_model=opts.sut_model, timeout=opts.timeout)
                                    if "replay" in phases else [])
         structural = StructuralPhase(
             _realizer(opts, tester), opts.sut_model, attempts=opts.attempts, merge=not opts.no_bundle,
