@@ -251,7 +251,7 @@ def run_campaign(opts: Config, progress: Callable[[str], None] | None = None,
         if held.shown is not None:  # already complete: shown as stored
             return held.shown
         known = KnownFailuresPhase(known_failures(held.store, target.ref, before_run=held.run_id,
-                                                  sut_model=opts.sut_model)
+                                                  sut_model=opts.sut_model, timeout=opts.timeout)
                                    if "replay" in phases else [])
         structural = StructuralPhase(
             _realizer(opts, tester), opts.sut_model, attempts=opts.attempts, merge=not opts.no_bundle,
@@ -269,7 +269,7 @@ def run_campaign(opts: Config, progress: Callable[[str], None] | None = None,
         campaign = Campaign(target, system.spec, executor, setup.coverage_models(), list(built.values()),
                             held.store, held.run_id, seed=opts.seed, budget=opts.budget, started=started,
                             progress=say, tester_usage=tester.ledger.total, status=status,
-                            lease_owner=held.owner, detectors=setup.detectors(), confirm=setup.confirm())
+                            detectors=setup.detectors(), confirm=setup.confirm())
         held.drive(campaign, tester)
         summary: dict[str, Any] = {}
         if "replay" in built:

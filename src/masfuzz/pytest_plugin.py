@@ -105,7 +105,7 @@ class SuiteCaseItem(pytest.Item):
 
     def runtest(self) -> None:
         from masfuzz.api import executor_for
-        from masfuzz.generate.replay import as_replayed
+        from masfuzz.campaign.known import as_replayed
         from masfuzz.generate.suite import check_case
         from masfuzz.target import Orchestration, Target
 

@@ -169,7 +169,7 @@ def _open(target: Target) -> OpenedSystem:
         if not adapter.accepts(obj):
             raise TargetError(f"{ref}: adapter {type(adapter).__name__} does not accept a "
                               f"{type(obj).__module__}.{type(obj).__qualname__}")
-        return OpenedSystem(target, adapter.extract(obj, target=ref), obj, adapter)
+        return OpenedSystem(target, _extracted(adapter, obj, ref), obj, adapter)
     notes: list[str] = []
     program = None if orchestration else program_target(ref)
     if program is not None:
@@ -180,10 +180,22 @@ def _open(target: Target) -> OpenedSystem:
         else:
             entry = load_target(ref).obj
         adapter, obj = resolve(entry, ref)
-    spec = validate(adapter.extract(obj, target=ref), ref)
+    spec = validate(_extracted(adapter, obj, ref), ref)
     if notes:
         spec = spec.model_copy(update={"notes": tuple(dict.fromkeys((*spec.notes, *notes)))})
     return OpenedSystem(target, spec, obj, adapter)
+
+
+def _extracted(adapter: Any, obj: Any, ref: str) -> "WorkflowSpec":
+    """The adapter's spec of `obj`; its refusal (a graph whose nodes run no agent, a project
+    class with two @crew methods, a framework release it cannot read) is a load error like any
+    other: one line naming the target first, whatever the adapter wrote."""
+    try:
+        return adapter.extract(obj, target=ref)
+    except TargetError as exc:
+        if str(exc).startswith(f"{ref}:"):
+            raise
+        raise TargetError(f"{ref}: {exc}") from None
 
 
 def open_target(target: "Target | str", orchestration: Orchestration | None = None, *,

@@ -125,3 +125,18 @@ p.add(
     p.edge_from(decide).to(p.end_node),
 )
 panel = p.build()
+
+
+@dataclass
+class Count(BaseNode[None, None, int]):
+    """A node of plain code: `counter` runs no agent, and masfuzz refuses it as it loads."""
+
+    n: int = 0
+
+    async def run(self, ctx: GraphRunContext) -> End[int]:
+        return End(self.n + 1)
+
+
+c = GraphBuilder(output_type=int)
+c.add(c.node(Count), c.edge_from(c.start_node).to(Count))
+counter = c.build()

@@ -165,6 +165,14 @@ def test_a_pydantic_graph_is_read_as_its_agents_with_its_node_edges_as_delegatio
                                                           ("pro", "judge"), ("con", "judge")}
 
 
+def test_a_graph_whose_nodes_run_no_agent_is_one_line_naming_the_target_first_and_exit_2(cli):
+    code, out, err = cli("inspect", "tests/adapters/pai_graph.py:counter")
+    assert code == 2 and out == "", out
+    [line] = err.strip().splitlines()  # as every load error reads: the target, then why
+    assert line.startswith("masfuzz: error: tests/adapters/pai_graph.py:counter: the graph's nodes "
+                           "run no PydanticAI agent"), line
+
+
 def test_a_graph_runs_every_agent_through_masfuzz_and_traces_its_node_hand_offs():
     trace = run(GRAPH, "owls", GRAPH_POLICY)
     assert trace.meta["model_swapped_at"].keys() == {"classifier", "writer", "reviewer"}

@@ -68,11 +68,11 @@ def test_without_input_every_phase_runs_and_both_tools_are_fuzzed(cli, tmp_path)
 
 @needs_sandbox
 def test_the_tools_phase_outlives_the_lease_renewal_interval_and_fuzzes_every_tool(cli, tmp_path, monkeypatch):
-    from masfuzz.campaign import engine
+    from masfuzz.campaign import session
     from masfuzz.store.db import RunStore
 
     # renewal due every 0.1 s: the tools phase (seconds of sandboxed calls) spans many of them
-    monkeypatch.setattr(engine, "LEASE_TTL", 0.3)
+    monkeypatch.setattr(session, "LEASE_TTL", 0.3)
     renewed_on: list[int] = []
     renew = RunStore.renew_lease
 
@@ -89,8 +89,9 @@ def test_the_tools_phase_outlives_the_lease_renewal_interval_and_fuzzes_every_to
     # what it found: no execution of the app, update_seat's one error, no obligation
     assert report["phases"] == [{"phase": "tools", "status": "done", "reason": "", "problems": [],
                                  "executions": 0, "failures": 1, "met": 0, "passes": 1}]
-    # the lease was kept while the tools were fuzzed, and only from this (the loop's) thread
-    assert renewed_on and set(renewed_on) == {threading.get_ident()}
+    # the lease was kept while the tools were fuzzed, by the session's keeper on a connection
+    # of its own (the store's own is the loop's thread's: no ProgrammingError above)
+    assert renewed_on and threading.get_ident() not in renewed_on
     assert code == 1  # update_seat's error
 
 

@@ -53,8 +53,19 @@ def test_an_ag2_group_chat_blames_the_code_that_failed_not_the_terminals_boilerp
     assert "ag2 transcript, failure" in out
     assert "attribution: agent DataAnalyst, step 2" in out
     assert "Termination Condition Violation" not in out  # the terminal's sentence is no announcement
+    # what the log shows, not the coverage of the workflow derived from the log itself
+    assert "seen: 3 agent(s): Planner, DataAnalyst, Computer_terminal" in out, out
+    assert "  delegations: Planner -> DataAnalyst, DataAnalyst -> Computer_terminal, " in out
+    assert "coverage" not in out and "C3" not in out and "obligations" not in out
+    assert out.count("KeyError") == 0 and out.count("[agent_task_execution") <= 1  # each finding once
     code, out, err = _judge(cli, tmp_path, "--chat", log, "--format", "json")
-    [judged] = json.loads(out)["judged"]["logs"]
+    data = json.loads(out)
+    assert "coverage" not in data and "structure" not in data
+    assert data["seen"]["agents"] == ["Planner", "DataAnalyst", "Computer_terminal"]
+    assert ["Planner", "DataAnalyst"] in data["seen"]["delegations"]
+    assert data["seen"]["tools"] == ["code_execution"]
+    assert data["run"]["command"] == "judge" and data["failures"] and data["rejected_proposals"] == []
+    [judged] = data["judged"]["logs"]
     assert judged["format"] == "ag2" and judged["attribution"]["agent"] == "DataAnalyst"
     assert judged["attribution"]["step_ref"] == "2"
     [failure] = [f for f in judged["failures"] if f["detector"] == "missing_termination"]

@@ -182,6 +182,15 @@ def test_a_robustness_case_that_failed_when_recorded_is_a_known_finding_not_a_lo
     code, out, err = cli("replay", str(suite), "--sut-model", f"scripted/{lazy}:policy")
     assert code == 0, out + err
     assert out.count("still fails, as recorded (a known finding)") == len(faults)
+    # the pytest plugin judges them the same way (one rule: `check_case` on `as_replayed`)
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "masfuzz-suite.yaml").write_text(suite.read_text())
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(tmp_path),
+         "--masfuzz-sut-model", f"scripted/{lazy}:policy", str(proj)],
+        capture_output=True, text=True, cwd=tmp_path, timeout=600, env=dict(os.environ))
+    assert f"{len(faults)} passed" in proc.stdout and "failed" not in proc.stdout, proc.stdout + proc.stderr
     empty = tmp_path / "empty.yaml"
     doc["cases"] = []
     empty.write_text(yaml.safe_dump(doc))

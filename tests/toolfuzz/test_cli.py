@@ -109,3 +109,55 @@ def test_a_module_that_builds_its_model_client_as_it_loads_is_fuzzed_and_reprodu
     argv = shlex.split(finding["reproduce"])
     ran = subprocess.run([sys.executable, *argv[1:]], capture_output=True, text=True, timeout=120)
     assert "IndexError" in ran.stderr and "OpenAIError" not in ran.stderr, ran.stderr[-500:]
+
+
+def test_a_tools_run_longer_than_its_lease_keeps_it_and_a_second_claim_is_refused(capsys, tmp_path, monkeypatch):
+    import threading
+    import time
+    import types
+
+    from masfuzz.campaign import session
+    from masfuzz.store import db
+    from masfuzz.store.db import RunLeased, RunStore
+    from masfuzz.toolfuzz.session import FuzzSession
+
+    # the store's clock stands still unless the test moves it: the lease expires when the test
+    # says, whatever the machine's load; renewal is due every 0.1 s of real time
+    now = [time.time()]
+    monkeypatch.setattr(db, "time", types.SimpleNamespace(time=lambda: now[0], monotonic=time.monotonic,
+                                                          sleep=time.sleep))
+    monkeypatch.setattr(session, "LEASE_TTL", 0.3)
+    renewed = threading.Event()
+    renew = RunStore.renew_lease
+
+    def spy(self, *args, **kwargs):
+        renew(self, *args, **kwargs)
+        renewed.set()
+
+    monkeypatch.setattr(RunStore, "renew_lease", spy)
+    store = str(tmp_path / "runs.db")
+    claims: list[str] = []
+    real = FuzzSession.test_tool
+
+    async def mid_way(self, tool, **kwargs):
+        now[0] += 60  # the lease taken at the start has long expired
+        renewed.clear()
+        renewed.wait(30)  # the keeper's next renewal (a generous bound: without one, the claim below succeeds)
+        with RunStore(store) as other:
+            [run] = other.db.execute("SELECT id, config FROM runs").fetchall()
+            try:
+                other.claim_run("tools", f"{EXAMPLES}/map_search.py:open_street_map_search",
+                                json.loads(run[1]), "elsewhere:1")
+                claims.append("claimed")
+            except RunLeased as exc:
+                claims.append(str(exc))
+        return await real(self, tool, **kwargs)
+
+    monkeypatch.setattr(FuzzSession, "test_tool", mid_way)
+    code = main(["tools", f"{EXAMPLES}/map_search.py:open_street_map_search", "--calls", "2",
+                 "--seed", "5", "--store", store])
+    assert code == 0, capsys.readouterr().err
+    [said] = claims
+    assert "is being worked on by another masfuzz process" in said
+    with RunStore(store) as db_:  # finished: the lease let go
+        assert db_.db.execute("SELECT status, lease_owner FROM runs").fetchall() == [("completed", None)]

@@ -33,16 +33,13 @@ raising `PhaseNotRun` (no seed, no sandbox); one that breaks on masfuzz's own er
 but bad input, a `MasfuzzError`) is recorded as failed and the next phase runs; one that ran but
 left some of its work undone for masfuzz's own reasons lists it in its `problems`.
 
-The lease on the run is renewed on the event loop's thread only (the store's SQLite connection
-belongs to it): after every recorded execution, and by a task that wakes every LEASE_TTL/3 s for
-phases whose work is not executions (tool fuzzing in threads).
+The lease on the run is the invocation's (`campaign.session.open_campaign` claims, renews and
+releases it), not the engine's.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
-import socket
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -59,9 +56,6 @@ from masfuzz.oracles.failure import Failure, undecided
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.store.db import RunStore
-
-LEASE_TTL = 30.0  # seconds a run's lease lasts without renewal (a killed campaign frees it)
-
 
 @dataclass(frozen=True)
 class _NoUsage:
@@ -152,7 +146,6 @@ class Campaign:
     # its calls are what a model-call budget counts.
     tester_usage: Callable[[], Any] = lambda: NO_USAGE
     status: Callable[[Status], None] | None = None  # the numbers, as they change
-    lease_owner: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
     stop_reason: str | None = None  # set when the budget ended the campaign
     detectors: Detectors | None = None  # the deterministic oracles (default: the workflow's)
     # The judge agent's decision on the detectors' proposals of one execution, before anything
@@ -169,7 +162,6 @@ class Campaign:
         self.recorder = Recorder(self.store, self.run_id, CoverageMap(self.coverage), self.spec,
                                  self.detectors)
         self._t0 = time.monotonic() if self.started is None else self.started
-        self._renewed = time.monotonic()
         self.phase: str | None = None
         # coverage C1..C4 counted as the map gains it, over the obligations the report counts
         self._tally = CriterionTally(CoordinationGraph(self.spec).obligations())
@@ -230,7 +222,6 @@ class Campaign:
                 unrecorded.discard(i)
                 self._in_flight -= 1
                 self._count_usage(trace)
-                self.renew_lease()
                 self._emit("execution")
         finally:
             self._in_flight -= len(unrecorded)
@@ -316,13 +307,11 @@ class Campaign:
 
     # -- the run -------------------------------------------------------------------------------
     async def run(self) -> "Campaign":
-        keeper = asyncio.ensure_future(self._keep_lease())
         try:
             for i, phase in enumerate(self.phases):
                 await self._run_phase(phase, self.phases[i:])
             await self._go_on()
         finally:
-            keeper.cancel()
             close = getattr(self.executor, "aclose", None)
             if close is not None:
                 await close()
@@ -410,12 +399,6 @@ class Campaign:
         self.progress(f"{phase.name} {status}: {result.executions} execution(s), {result.failures} "
                       f"new failure(s), {result.met} obligation(s) met first")
 
-    async def _keep_lease(self) -> None:
-        """Renew the lease while phases work without executing (on this, the loop's, thread)."""
-        while True:
-            await asyncio.sleep(LEASE_TTL / 3)
-            self.renew_lease()
-
     # -- the numbers ---------------------------------------------------------------------------
     def snapshot(self, event: str = "execution") -> Status:
         """The campaign's numbers now (see `Status`)."""
@@ -497,13 +480,3 @@ class Campaign:
             return self._share_spent("executions")
         return f"{self.budget.executions} executions done"
 
-    def renew_lease(self) -> None:
-        """Keep this process's lease on the run (at most every LEASE_TTL/3 s): after each
-        recorded execution, and from `_keep_lease` between. Only on the event loop's thread:
-        the store's connection is that thread's."""
-        if self.store is None or self.run_id is None:
-            return
-        now = time.monotonic()
-        if now - self._renewed >= LEASE_TTL / 3:
-            self.store.renew_lease(self.run_id, self.lease_owner, LEASE_TTL)
-            self._renewed = now

@@ -8,6 +8,10 @@ no oracle's name and no FLARE clause enters, so a failure found by `cover` and r
 `run` is recognised. A failure stored before failures said who and when is blamed on its stored
 trace first (`masfuzz.oracles.blame`): its stored fingerprint was made another way, and its
 replay is judged as a new one's.
+
+A stored scenario runs again as every replay runs one (`as_replayed`: `masfuzz replay`, the
+pytest plugin and this phase): on the model the command runs the app on now, within the
+command's time limit where it is tighter than the bound the scenario was recorded with.
 """
 
 from __future__ import annotations
@@ -17,6 +21,17 @@ from typing import Any
 
 from masfuzz.oracles.failure import Failure
 from masfuzz.scenario import Scenario
+
+
+def as_replayed(scenario: Scenario, sut_model: str | None = None,
+                timeout: float | None = None) -> Scenario:
+    """A stored scenario as a replay runs it: on `sut_model` when one is given, and within
+    `timeout` where that is tighter than the bound the scenario was recorded with (one recorded
+    on an embedded model keeps its longer bound unless the user asks for less)."""
+    update: dict = {"sut_model": sut_model} if sut_model else {}
+    if timeout is not None and (scenario.timeout is None or scenario.timeout > timeout):
+        update["timeout"] = timeout
+    return scenario.model_copy(update=update) if update else scenario
 
 
 @dataclass
@@ -46,11 +61,11 @@ class KnownFailuresPhase:
                              for f, live in self.results]}
 
 
-def known_failures(store: Any, target_ref: str, *, before_run: int,
-                   sut_model: str | None = None) -> list[tuple[Failure, Scenario]]:
+def known_failures(store: Any, target_ref: str, *, before_run: int, sut_model: str | None = None,
+                   timeout: float | None = None) -> list[tuple[Failure, Scenario]]:
     """The app's own failures earlier runs of this target stored, one per defect, each with its
-    reproducing scenario (the first run's that showed it), on `sut_model` if given: the model
-    the campaign runs the app on now, as `replay --sut-model` does."""
+    reproducing scenario (the first run's that showed it) as a replay runs it (`as_replayed`)
+    on the campaign's `sut_model` and within its `timeout`."""
     out: dict[str, tuple[Failure, Scenario]] = {}
     targets: dict[int, str] = {}
     for stored in store.failures():
@@ -66,7 +81,5 @@ def known_failures(store: Any, target_ref: str, *, before_run: int,
             continue
         scenario = store.scenario(failure.scenario_id) if failure.scenario_id else None
         if scenario is not None:
-            if sut_model:
-                scenario = scenario.model_copy(update={"sut_model": sut_model})
-            out[failure.fingerprint] = (failure, scenario)
+            out[failure.fingerprint] = (failure, as_replayed(scenario, sut_model, timeout))
     return list(out.values())

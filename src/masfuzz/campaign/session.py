@@ -7,8 +7,10 @@ It owns what each of those commands used to assemble again:
 - the claim: the unfinished run of the same command, target and configuration is resumed (its
   lease taken, waiting `LEASE_TTL` for another live process holding it); a completed one is
   shown as stored (`shown`), not redone, unless `fresh`;
-- the lease: released whatever ends the invocation (an interrupt, masfuzz's own error), so the
-  next invocation resumes the run, which keeps its `running` status;
+- the lease: renewed every `LEASE_TTL`/3 s while the invocation works, whatever the work holds
+  (a campaign's event loop, tool fuzzing, judging a log with a model), and released whatever
+  ends the invocation (an interrupt, masfuzz's own error), so the next invocation resumes the
+  run, which keeps its `running` status;
 - the control check the campaign starts with: a callable of the layer above (it knows the
   command's options), run once the run is claimed, its report kept for the summary;
 - the model usage: earlier invocations' rows plus this one's, stored whatever happens;
@@ -23,17 +25,22 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
+import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from masfuzz.campaign.engine import LEASE_TTL, Campaign
+from masfuzz.campaign.engine import Campaign
 from masfuzz.errors import MasfuzzError
 from masfuzz.report.analysis import Analysis, analyze
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.store.db import RunStore
+
+
+LEASE_TTL = 30.0  # seconds a run's lease lasts without renewal (a killed invocation frees it)
 
 
 def lease_owner() -> str:
@@ -94,16 +101,46 @@ def open_campaign(store: RunStore, command: str, target: str, config: dict[str, 
     try:
         held = _claim(store, command, target, config, owner, spec=spec, seed=seed,
                       fresh=fresh or not resumable, resumable=resumable, say=say)
-        if held.shown is None:
-            held.earlier = store.usage(held.run_id)
-            held.control = check() if check is not None else {}
-        try:
+        if held.shown is not None:
             yield held
+            return
+        try:
+            with _kept(store, held.run_id, owner):
+                held.earlier = store.usage(held.run_id)
+                held.control = check() if check is not None else {}
+                yield held
         finally:
-            if held.shown is None and not held.finished:
+            if not held.finished:
                 store.release_lease(held.run_id, owner)
     finally:
         store.close()
+
+
+@contextmanager
+def _kept(store: RunStore, run_id: int, owner: str) -> Iterator[None]:
+    """The lease on `run_id` renewed every LEASE_TTL/3 s until the block ends, from a thread of
+    its own on a connection of its own: the store's connection belongs to the thread that opened
+    it, and that thread's work may hold it for longer than a lease lasts (a tool's sandboxed
+    calls, a log judged by a model, a control check), after which another process would take
+    the run for abandoned. The renewal matches the owner, so one that comes after the release
+    or the finish changes nothing."""
+    stop = threading.Event()
+
+    def keep() -> None:
+        try:
+            with RunStore(store.path) as own:
+                while not stop.wait(LEASE_TTL / 3):
+                    own.renew_lease(run_id, owner, LEASE_TTL)
+        except (MasfuzzError, sqlite3.Error):
+            return  # a store that cannot be written: the work's own next write says so
+
+    keeper = threading.Thread(target=keep, name=f"masfuzz lease of run {run_id}", daemon=True)
+    keeper.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        keeper.join()
 
 
 def _claim(store: RunStore, command: str, target: str, config: dict[str, Any], owner: str, *,
@@ -120,7 +157,7 @@ def _claim(store: RunStore, command: str, target: str, config: dict[str, Any], o
         if done is not None and store.find_resumable(command, target, config) is None:
             return _shown(store, command, done, owner, say)
     run_id, state = store.claim_run(command, target, config, owner, spec=spec, seed=seed,
-                                    fresh=fresh, wait=LEASE_TTL)
+                                    fresh=fresh, wait=LEASE_TTL, ttl=LEASE_TTL)
     if state == "completed":  # another process finished it while this one waited
         return _shown(store, command, run_id, owner, say)
     if state == "resumed":

@@ -4,6 +4,7 @@ transcripts, judged like masfuzz's own runs; a transcript also gets who and when
 from __future__ import annotations
 
 import argparse
+import json
 
 from masfuzz.options import Config, add_arguments
 
@@ -25,8 +26,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: Config) -> int:
     from masfuzz.api import run_judge
-    from masfuzz.cli.common import failure_gate, print_analysis
-    from masfuzz.report.judged import judged_text
+    from masfuzz.cli.common import failure_gate, print_analysis, said
+    from masfuzz.report.judged import judged_text, log_view, log_view_text
+    from masfuzz.report.json_report import JsonReporter
+    from masfuzz.report.text import heading
+    from masfuzz.report.verdict import verdict
 
     analysis = run_judge(args)
     judged = analysis.extra["judged"]
@@ -34,5 +38,12 @@ def run(args: Config) -> int:
         # many logs: one line each and the totals, not the coverage of logs of unrelated runs
         print(judged_text(judged, batch=True), end="")
         return failure_gate(analysis.failures, args.fail_on)
+    if args.chat and not args.target and args.format in ("text", "json") and not args.report:
+        # logs nobody drove, against no workflow but their own: what a log shows, no coverage
+        if args.format == "json":
+            print(json.dumps(log_view(JsonReporter().data(analysis), analysis.spec), indent=2))
+        else:
+            print(log_view_text(heading(analysis), judged, analysis.spec), end="")
+        return said(verdict(analysis, args.fail_under, args.fail_on))
     return print_analysis(analysis, args.format, obligations=args.obligations, fail_under=args.fail_under,
                           reports=args.report, fail_on=args.fail_on)

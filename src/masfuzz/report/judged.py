@@ -1,6 +1,13 @@
 """The judge section of a report (`masfuzz judge`): each judged log's verdict, findings and
 attribution "agent, step, why", or one line per log and the totals of many. Plain rendering of
 the sections `masfuzz.judging` makes.
+
+Logs judged with no TARGET get the log view (`log_view`, `log_view_text`): what a log can show,
+the agents, tools and delegations seen, then the judge section. The coverage of the workflow
+derived from the logs themselves is complete by construction for C1 and C4 and counts, for C3,
+the closed-world pairs nobody drove the system towards: numbers that mean little for a log, so
+the view leaves them out (with a TARGET the coverage is against the target's workflow, and
+the whole report is shown).
 """
 
 from __future__ import annotations
@@ -8,6 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from masfuzz.oracles.failure import RULE
+
+# what only a driven run shows: the JSON report's keys the log view leaves out
+DRIVEN_ONLY = ("structure", "coverage", "obligations")
 
 
 def summary(logs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -57,3 +67,28 @@ def judged_text(judged: dict[str, Any], *, batch: bool) -> str:
     t = judged["summary"]
     out.append(f"{t['logs']} log(s): {t['failed']} with a failure, {t['no_failure_found']} without")
     return "\n".join(out) + "\n"
+
+
+def seen(spec: Any) -> dict[str, Any]:
+    """What the logs show of the system (the workflow derived from them): the agents that spoke,
+    the tools they called and the delegations between them, in the order first seen."""
+    return {"agents": [a.id for a in spec.agents], "tools": [t.id for t in spec.tools],
+            "delegations": [[d.from_, d.to] for d in spec.delegations]}
+
+
+def log_view(report: dict[str, Any], spec: Any) -> dict[str, Any]:
+    """The JSON report of logs judged with no TARGET: every key but the driven-only ones, and
+    what the logs show (`seen`)."""
+    return {**{k: v for k, v in report.items() if k not in DRIVEN_ONLY}, "seen": seen(spec)}
+
+
+def log_view_text(heading: list[str], judged: dict[str, Any], spec: Any) -> str:
+    """One log judged with no TARGET, as text: the run's heading, what the log shows, and the
+    log's verdict, findings and attribution."""
+    s = seen(spec)
+    out = [*heading,
+           f"seen: {len(s['agents'])} agent(s): {', '.join(s['agents'])}",
+           f"  tools called: {', '.join(s['tools']) or '(none)'}",
+           f"  delegations: {', '.join(f'{a} -> {b}' for a, b in s['delegations']) or '(none)'}",
+           ""]
+    return "\n".join(out) + "\n" + judged_text(judged, batch=False)

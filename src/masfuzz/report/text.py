@@ -10,14 +10,19 @@ from masfuzz.report.base import Reporter
 LIST_LIMIT = 200  # per criterion; a closed-world C3 set can be |agents| x |tools| long
 
 
+def heading(analysis: Analysis) -> list[str]:
+    """The report's first lines: which run, and its warnings."""
+    run = analysis.extra.get("run")
+    out = [f"run {run['id']}: masfuzz {run['command']} {run['target']} ({run['status']})"] if run else []
+    return out + [f"WARNING: {w}" for w in warnings(analysis)]
+
+
 class TextReporter(Reporter):
     format = "text"
 
     def render(self, analysis: Analysis, *, obligations: bool = False) -> str:
         spec, s = analysis.spec, analysis.structure
-        run = analysis.extra.get("run")
-        out = [f"run {run['id']}: masfuzz {run['command']} {run['target']} ({run['status']})"] if run else []
-        out += [f"WARNING: {w}" for w in warnings(analysis)]
+        out = heading(analysis)
         if spec is None or s is None:
             return "\n".join(out) + "\n" + self._sections(analysis)
         mode = spec.permissions.restrict_mode.replace("_", "-")

@@ -26,8 +26,8 @@ phase is reported failed, naming the tool (`masfuzz.report.phases`), and the nex
 Where the machine cannot sandbox a tool the phase does not run (`PhaseNotRun`), and says why.
 
 The fuzzing loop runs in a thread (`sandbox.off_loop`): its budget callback only reads the
-budget, and the campaign keeps its lease from the event loop's thread, to which the store's
-SQLite connection belongs.
+budget, not the store, whose SQLite connection belongs to the event loop's thread (the run's
+lease is kept by `campaign.session`, on a connection of its own).
 """
 
 from __future__ import annotations
@@ -174,8 +174,7 @@ class _Part:
     the example's real bug, not one); counted from the part's start, the arguments' generation
     before the first call (seconds to minutes under load) left a tool no call at all.
     `stop` is asked before each call from the fuzzing loop's thread: it reads the budget and
-    the clock only (the campaign renews its lease on the event loop's thread, which the store's
-    connection belongs to)."""
+    the clock only (the store's connection belongs to the event loop's thread)."""
 
     campaign: Any
     spends: tuple[str, ...]
