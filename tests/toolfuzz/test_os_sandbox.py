@@ -146,3 +146,28 @@ def test_a_linked_folder_is_shown_with_what_it_leads_to(tmp_path):
         for s in sources:
             if s.fd >= 0:
                 os.close(s.fd)
+
+
+def _priced(item: str) -> str:
+    """A price from a library on the import path (imported when called, as a lazy import is)."""
+    import shop_prices_lib
+
+    return shop_prices_lib.price(item)
+
+
+@pytest.mark.skipif(isolation_problem() is not None, reason=f"no OS isolation here: {isolation_problem()}")
+def test_a_library_on_the_import_path_outside_the_tools_folder_is_shown(tmp_path, monkeypatch):
+    """A PYTHONPATH folder (or an editable install's source, a .pth file's folder) outside the
+    tool's own folder and the Python install: every call failed on the import, the sandbox
+    showing neither; it is shown read-only now, its dot-files hidden."""
+    lib = tmp_path / "libs"
+    lib.mkdir()
+    (lib / "shop_prices_lib.py").write_text("def price(item):\n    return f'{item}: 1.50'\n")
+    (lib / ".env").write_text("SECRET=planted-in-a-library-folder\n")
+    monkeypatch.syspath_prepend(str(lib))
+    with Sandbox(from_callable(_priced)) as box:
+        outcome = box.call({"item": "apple"})
+    assert outcome.status == "ok" and outcome.result == "apple: 1.50", outcome
+    from masfuzz.exec.confine import hidden_names
+
+    assert str(lib / ".env") in hidden_names([str(lib)])

@@ -210,14 +210,18 @@ def readable_paths(fixture: str | None) -> list[str]:
 
 def hidden_names(folders: Iterable[str]) -> list[str]:
     """The dot-files and dot-folders at the top of the tool's source folder (.env, .git, a run
-    store under .masfuzz): a project's secrets live there, its code does not."""
+    store under .masfuzz): a project's secrets live there, its code does not. Never the Python
+    that runs the worker: a project's own virtual environment is a dot-folder at its top
+    (`.venv`), and hiding it would hide every installed package."""
+    needed = {os.path.realpath(p) for p in (sys.prefix, sys.exec_prefix, *sys.path) if p}
     hidden = []
     for folder in folders:
         try:
             hidden += [os.path.join(folder, n) for n in os.listdir(folder) if n.startswith(".")]
         except OSError:
             continue
-    return hidden
+    return [h for h in hidden
+            if not any(n == os.path.realpath(h) or n.startswith(os.path.realpath(h) + os.sep) for n in needed)]
 
 
 def other_threads() -> list[str]:

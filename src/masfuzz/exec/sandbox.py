@@ -776,8 +776,20 @@ def end_as(code: int) -> None:
 def _readable(plan: Plan) -> list[str]:
     from masfuzz.exec.confine import readable_paths
 
-    paths = [p for p in sys.path if p and os.path.exists(p)]
-    return readable_paths(None) + _exposed([*paths, *plan.code], plan.projects, plan.home)
+    return readable_paths(None) + _exposed([*_import_path(), *plan.code], plan.projects, plan.home)
+
+
+def _import_path() -> list[str]:
+    return [p for p in sys.path if p and os.path.exists(p)]
+
+
+def library_folders(projects: tuple[str, ...]) -> list[str]:
+    """The folders on Python's import path a sandbox shows besides the install (`_exposed`): a
+    PYTHONPATH library's, an editable install's source, a `.pth` file's folder; never one that
+    holds a project of `projects` or the home folder. The tool sandbox's (`masfuzz tools`): a
+    tool importing such a library failed every call."""
+    here = os.path.realpath(os.getcwd())  # the start folder: the tool's own folder is what it needs
+    return [f for f in _exposed(_import_path(), projects, os.path.realpath(os.path.expanduser("~"))) if f != here]
 
 
 def _user_folders(plan: Plan) -> list[str]:
@@ -797,9 +809,4 @@ def _hidden(plan: Plan, own: list[str]) -> list[str]:
     from masfuzz.exec.confine import hidden_names
 
     kept = [f"{p}{suffix}" for p in plan.hidden for suffix in ("", "-wal", "-shm", "-journal")]
-    # never the Python that runs the worker: a project's own virtual environment is a dot-folder
-    # at its top (`.venv`), and hiding it would hide every installed package
-    needed = {os.path.realpath(p) for p in (sys.prefix, sys.exec_prefix, *sys.path) if p}
-    names = [h for h in hidden_names(f for f in own if f not in plan.whole)
-             if not any(n == os.path.realpath(h) or n.startswith(os.path.realpath(h) + os.sep) for n in needed)]
-    return names + [p for p in kept if os.path.exists(p)]
+    return hidden_names(f for f in own if f not in plan.whole) + [p for p in kept if os.path.exists(p)]

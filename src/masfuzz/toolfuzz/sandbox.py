@@ -244,11 +244,14 @@ def _confinement(tool: FuzzTool | None, state: CallState, base: str, scratch_mb:
             setup_file = inspect.getsourcefile(inspect.unwrap(state.setup))
         except TypeError:
             setup_file = None
+    from masfuzz.exec.sandbox import library_folders
+
     roots = [r for r in ((tool.own_code_root if tool else None), setup_file, *(tool.readable if tool else ())) if r]
     folders = [r if os.path.isdir(r) else os.path.dirname(r) for r in roots]
     own = folders + ([os.path.realpath(state.fixture)] if state.fixture else [])
-    return Confinement(os.path.realpath(base), scratch_mb, readable_paths(state.fixture) + folders,
-                       hidden_names(folders), tuple(state.pass_env), own,
+    libraries = [f for f in library_folders(tuple(os.path.realpath(f) for f in folders)) if f not in folders]
+    return Confinement(os.path.realpath(base), scratch_mb, readable_paths(state.fixture) + folders + libraries,
+                       hidden_names(folders + libraries), tuple(state.pass_env), own,
                        network=bool(tool is not None and tool.reaches))
 
 
