@@ -453,3 +453,92 @@ def test_a_run_ending_before_the_holder_of_a_second_tool_the_task_asks_for_is_pr
         TerminationEvent(reason="completed", detail="the graph reached END", final_output="Booked.")))
     found = participation(trace, SCHOOL)
     assert [(f.agent, f.elements) for f in found] == ([("desk", ("desk", "fitter"))] if needed else [])
+
+
+# --- a blind zoo set's kinds, by their shape: a product's possessor, an unconditional hand-off,
+# a delegating tool wired to the wrong agent ------------------------------------------------------
+
+@pytest.mark.parametrize("writer", [
+    "Once the desk's sales numbers exist, write them up.",
+    "The summary comes from the team's sales numbers.",
+])
+def test_a_product_behind_a_possessor_of_any_name_is_still_a_dependency(writer):
+    """"the workshop's inspection notes": a possessor that is no agent's name stands where an
+    article would, and the product is read after it."""
+    spec = _analysis_team(writer)
+    assert [(b, a) for b, a, _ in instructed_dependencies(spec)] == [("analyst", "writer")]
+    assert instructed_order(_run("writer", "analyst", "scout"), spec) != []
+
+
+def _front_desk(front: str) -> WorkflowSpec:
+    return WorkflowSpec(
+        system=SystemInfo(id="glass", entry_agent="front", pattern="handoff"),
+        agents=(AgentSpec(id="front", instructions=front), AgentSpec(id="fitter_j"), AgentSpec(id="info_k")),
+        tools=(ToolSpec(id="job_history"), ToolSpec(id="book_fitting")),
+        permissions=Permissions(allow=(("front", "job_history"), ("fitter_j", "book_fitting"))),
+        delegations=({"from": "front", "to": "fitter_j"}, {"from": "front", "to": "info_k"}))
+
+
+def _looked_up(*after) -> Trace:
+    """front looks the customer up and the run ends on the look-up's answer (a tool-use
+    behaviour that stops at that tool), or goes on with `after`."""
+    events = (Message(role="user", content="A pane broke, can someone replace it?"), AgentTurn(agent="front"),
+              ToolCall(agent="front", tool="job_history", arguments={}, call_id="c1"),
+              ToolResult(agent="front", tool="job_history", call_id="c1", payload="2019: front bay"), *after)
+    return Trace(scenario_id="s", events=(*events, TerminationEvent(reason="completed", final_output="2019: front bay")))
+
+
+@pytest.mark.parametrize("front, needed", [
+    ("Call job_history. Hand off to fitter_j.", True),
+    ("Look the customer up, then pass the job on to fitter_j.", True),
+    ("Call job_history. Hand off to fitter_j when the customer wants a fitting.", False),  # a condition
+    ("Hand off to fitter_j for fittings. Hand off to info_k.", False),  # a default of a choice
+    ("Call job_history. Do not hand off to fitter_j.", False),
+])
+def test_a_run_ending_before_the_agent_the_instructions_hand_off_to_unconditionally_is_premature(front, needed):
+    spec = _front_desk(front)
+    found = participation(_looked_up(), spec)
+    assert [(f.agent, f.elements, f.step) for f in found] == ([("front", ("front", "fitter_j"), 4)] if needed else [])
+    # the hand-off made: its target acted
+    assert participation(_looked_up(DelegationEvent(**{"from": "front"}, to="fitter_j"), AgentTurn(agent="fitter_j"),
+                                    Message(agent="fitter_j", content="Booked for Thursday.")), spec) == []
+
+
+HARBOUR = WorkflowSpec(  # ask_berths was copied from ask_fuel and still runs fuel_q
+    system=SystemInfo(id="harbour", entry_agent="desk", pattern="orchestrated"),
+    agents=(AgentSpec(id="desk"), AgentSpec(id="fuel_q", instructions="You run the fuel berth: diesel and pump-outs."),
+            AgentSpec(id="berth_t", instructions="You look after the moorings.")),
+    tools=(ToolSpec(id="ask_berths", description="Pass a question about moorings or pontoons to the moorings officer."),
+           ToolSpec(id="ask_fuel", description="Pass a question about diesel or pump-outs to the fuel berth."),
+           ToolSpec(id="diesel_price", description="Today's price of marine diesel."),
+           ToolSpec(id="book_pumpout", description="Book a holding-tank pump-out."),
+           ToolSpec(id="renew_mooring", description="Renew a mooring for next season.")),
+    permissions=Permissions(allow=(("desk", "ask_berths"), ("desk", "ask_fuel"), ("fuel_q", "diesel_price"),
+                                   ("fuel_q", "book_pumpout"), ("berth_t", "renew_mooring"))),
+    delegations=({"from": "desk", "to": "fuel_q", "trigger": "as_tool"},))
+
+
+def _asked(tool: str, to: str, request: str, *after) -> Trace:
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content=request), AgentTurn(agent="desk"),
+        ToolCall(agent="desk", tool=tool, arguments={"question": request}, call_id="a1"),
+        DelegationEvent(**{"from": "desk"}, to=to, trigger="as_tool"), AgentTurn(agent=to), *after,
+        ToolResult(agent="desk", tool=tool, call_id="a1", payload="x"),
+        TerminationEvent(reason="completed", final_output="x")))
+
+
+def test_a_delegating_tool_that_runs_an_agent_knowing_nothing_of_the_request_is_misrouted():
+    """The router chose the tool whose description fits ("moorings"); the agent the tool ran
+    speaks of none of it and answers without a tool: the request never reached who could serve it."""
+    renew = "Kestrel is on mooring m-114, can you renew it for next season?"
+    trace = _asked("ask_berths", "fuel_q", renew, Message(agent="fuel_q", content="We do diesel and pump-outs only."))
+    [f] = misrouted_request(trace, HARBOUR)
+    assert (f.root_cause, f.agent, f.step, f.elements) == (MISROUTED, "desk", 3, ("desk", "fuel_q", "ask_berths"))
+    # the right agent behind the tool; a request the agent knows; the agent calling its own tool
+    assert misrouted_request(_asked("ask_berths", "berth_t", renew,
+                                    Message(agent="berth_t", content="Renewed.")), HARBOUR) == []
+    assert misrouted_request(_asked("ask_fuel", "fuel_q", "What does diesel cost today?",
+                                    Message(agent="fuel_q", content="£1.21.")), HARBOUR) == []
+    assert misrouted_request(_asked("ask_berths", "fuel_q", renew, ToolCall(agent="fuel_q", tool="book_pumpout",
+                                                                            arguments={}, call_id="b1"),
+                                    Message(agent="fuel_q", content="Booked.")), HARBOUR) == []

@@ -731,3 +731,62 @@ def test_a_question_for_the_parameter_it_describes_most_fully_needs_a_value_of_t
             TerminationEvent(reason="completed")))
     assert handover_facts(run("Can she stay from 16/08/2026?"), spec) == []
     assert handover_facts(run("Can she stay from 16/08/2026 08:30?"), spec)
+
+
+# --- a blind zoo set's kinds, by their shape: a flag named for the outcome, a validation error in
+# another language ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("payload, found", [
+    ('{"plot": "14b", "assigned": "false", "list_place": "4"}', True),  # every value as text
+    ('{"plot": "14b", "plot_assigned": "no"}', True),  # the outcome flag wrapped in the tool's object
+    ('{"plot": "14b", "is_assigned": "0"}', True),
+    ('{"plot": "14b", "assigned": "true", "from": "1 April"}', False),
+    ('{"plot": "14b", "gate_locked": "false"}', False),  # a fact about the plot, not the outcome
+])
+def test_an_outcome_flag_false_as_text_then_it_s_yours_is_incorrect_verification(payload, found):
+    spec = WorkflowSpec(system=SystemInfo(id="plots", entry_agent="a"), agents=(AgentSpec(id="a"),),
+                        tools=(ToolSpec(id="assign_plot", description="Give a vacant plot to a member."),),
+                        permissions=Permissions(allow=(("a", "assign_plot"),)))
+    reply = "It's yours from 1 April: the gate code comes with the invoice."
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="may I have plot 14b?"), AgentTurn(agent="a"),
+        ToolCall(agent="a", tool="assign_plot", call_id="c", arguments={"plot": "14b"}),
+        ToolResult(agent="a", tool="assign_plot", call_id="c", payload=payload),
+        Message(agent="a", content=reply), TerminationEvent(reason="completed", final_output=reply)))
+    failures = claimed_outcome(trace, spec)
+    assert [(f.agent, f.step) for f in failures] == ([("a", 4)] if found else [])
+
+
+PLEDGE = SPEC.model_copy(update={"tools": (ToolSpec(
+    id="pledge_gift", description="Set up a monthly gift.",
+    parameters={"type": "object", "properties": {"amount": {
+        "type": "string", "description": 'The monthly gift with a decimal comma, like "12,50"'}}}),),
+    "permissions": Permissions(allow=(("seat_agent", "pledge_gift"),))})
+
+
+@pytest.mark.parametrize("payload, reply, found", [
+    # a validation error's shape in any language: the value handed back as bad input, beside
+    # single words only (a state, the field); the caller gives up on it
+    ("{'resultaat': 'geweigerd', 'veld': 'bedrag', 'waarde': '12,50'}", "Sorry, that did not go through.", True),
+    ('{"status": "rejected", "field": "amount", "value": "12,50"}', "Could you give it again?", True),
+    # the caller went on as after a success: nothing says the foreign word is a refusal
+    ("{'resultaat': 'geweigerd', 'veld': 'bedrag', 'waarde': '12,50'}", "Your gift is set up.", False),
+    # the value under its own name is the thing refused, a reason or a figure is a refusal of content
+    ("{'resultaat': 'geweigerd', 'amount': '12,50'}", "Sorry, that did not go through.", False),
+    ("{'resultaat': 'geweigerd', 'veld': 'bedrag', 'waarde': '12,50', 'minimum': '15,00'}",
+     "Sorry, that did not go through.", False),
+    ("{'resultaat': 'vastgelegd', 'per_maand': '€ 12.50'}", "Sorry, that did not go through.", False),
+])
+def test_a_validation_error_in_any_language_of_a_documented_value_is_a_spec_mismatch(payload, reply, found):
+    trace = _trace(ToolCall(agent="seat_agent", tool="pledge_gift", call_id="p1", arguments={"amount": "12,50"}),
+                   ToolResult(agent="seat_agent", tool="pledge_gift", call_id="p1", payload=payload),
+                   Message(agent="seat_agent", content=reply))
+    failures = tool_doc_mismatch(trace, PLEDGE)
+    assert [(f.agent, f.step, f.elements) for f in failures] == (
+        [(None, 2, ("seat_agent", "pledge_gift", "amount"))] if found else [])
+    # the caller strayed from the documented form: not the tool's defect
+    strayed = _trace(ToolCall(agent="seat_agent", tool="pledge_gift", call_id="p1", arguments={"amount": "12.50"}),
+                     ToolResult(agent="seat_agent", tool="pledge_gift", call_id="p1",
+                                payload=payload.replace("12,50", "12.50")),
+                     Message(agent="seat_agent", content=reply))
+    assert tool_doc_mismatch(strayed, PLEDGE) == []

@@ -53,25 +53,28 @@ _DEPENDS = (
     r"gives|provides|decides|concludes|recommends|hands\s+over|comes\s+up\s+with)\b",
 )
 NEGATED = re.compile(r"\b(?:not|never|no|without|instead\s+of|except|skip)\b|n't\b", re.IGNORECASE)
+# A product's determiner: an article or possessive, or a possessor of any name ("the workshop's
+# inspection notes", "Anna's figures"; a possessor that names an agent is read as that agent).
+_DET = r"(?:(?:(?:the|your|our|their|its)\s+)?\w+(?:'s|s')|the|your|our|their|its)"
 # How an agent's text says it works from a product no agent is named for ("after the numbers
 # are in", "once the data has been gathered", "when the draft is ready", "wait for the
 # estimate"): the product's words (one or two, the last its noun).
 _AFTER_PRODUCT = (
-    r"\b(?:after|once|when|until|as\s+soon\s+as)\s+(?:the|your|our|their|its)\s+(?P<p>\w+(?:\s+\w+)?)\s+"
+    r"\b(?:after|once|when|until|as\s+soon\s+as)\s+" + _DET + r"\s+(?P<p>\w+(?:\s+\w+)?)\s+"
     # what the product is for ("the survey notes for a site"): not part of its name
     r"(?:(?:for|of|on)\s+(?:a|an|the|this|that|each|every|its|their)\s+\w+\s+)?"
     r"(?:(?:is|are|has\s+been|have\s+been|was|were)\s+(?:in|ready|done|available|complete|completed|"
     r"finished|gathered|collected|written|drafted|prepared|compiled|produced|delivered|back|"
     r"submitted|finali[sz]ed|calculated|computed|researched|crunched|assembled|\w+ed)|"
     r"exists?|(?:is|are)\s+there|(?:has|have)\s+arrived|arrives?)\b",
-    r"\bwait(?:s|ing)?\s+(?:for|until)\s+(?:the|your|our)\s+(?P<p>\w+(?:\s+\w+)?)\b",
-    r"\bbased\s+on\s+the\s+(?P<p>\w+(?:\s+\w+)?)\b",
+    r"\bwait(?:s|ing)?\s+(?:for|until)\s+" + _DET + r"\s+(?P<p>\w+(?:\s+\w+)?)\b",
+    r"\bbased\s+on\s+" + _DET + r"\s+(?P<p>\w+(?:\s+\w+)?)\b",
     # the product as what bounds or carries this agent's work ("the sum is what the funding
     # figures allow", "it rests on the survey results", "the price comes from the estimate")
-    r"\bwhat(?:ever)?\s+(?:the|your|our)\s+(?P<p>\w+(?:\s+\w+)?)\s+(?:allows?|permits?|says?|shows?|"
+    r"\bwhat(?:ever)?\s+" + _DET + r"\s+(?P<p>\w+(?:\s+\w+)?)\s+(?:allows?|permits?|says?|shows?|"
     r"gives?|sets?|states?|reports?|finds?)\b",
-    r"\b(?:rests?|relies|rely|depends?|hinges?)\s+on\s+(?:the|your|our)\s+(?P<p>\w+(?:\s+\w+)?)\b",
-    r"\bcomes?\s+from\s+(?:the|your|our)\s+(?P<p>\w+(?:\s+\w+)?)\b",
+    r"\b(?:rests?|relies|rely|depends?|hinges?)\s+on\s+" + _DET + r"\s+(?P<p>\w+(?:\s+\w+)?)\b",
+    r"\bcomes?\s+from\s+" + _DET + r"\s+(?P<p>\w+(?:\s+\w+)?)\b",
 )
 # How an agent's text says it makes a product ("you crunch the numbers", "gather the data",
 # "write the first draft"), `{P}` the product's noun.
@@ -119,6 +122,44 @@ def _read_dependencies(spec: WorkflowSpec) -> list[tuple[str, str, str]]:
             if any(re.search(p.replace("{X}", pat), s, re.IGNORECASE) for p in _DEPENDS):
                 if (x, a.id) not in [(b, f) for b, f, _ in out]:
                     out.append((x, a.id, s))
+    return out
+
+
+# An imperative that hands the work to one agent ("Hand off to fitter_j.", "Look it up, then pass
+# the job on to the fitter."), opening the sentence or a clause of it, `{X}` that agent's names:
+# nothing after the name, so that no scope ("for refunds") or condition follows it.
+_HANDS_TO = (r"(?:^|[,;:]\s*)(?:(?:then|next|finally|always|afterwards|after\s+that|and|now)\W+)*"
+             r"(?:hand|pass|transfer|delegate|forward|route|escalate|send)\s+(?:(?:it|this|them|the\s+\w+"
+             r"(?:\s+\w+)?)\s+)?(?:(?:off|over|on)\s+)?to\s+{X}\W*$")
+# Words that make a sentence's instruction hold only sometimes.
+CONDITIONAL = re.compile(r"\b(?:if|when|whenever|unless|only|in\s+case|should|where|otherwise|either|"
+                         r"depending|whether)\b", re.IGNORECASE)
+
+
+_HANDS = re.compile(r"\b(?:hand|pass|transfer|delegate|forward|route|escalate|send)\b", re.IGNORECASE)
+
+
+def instructed_handoffs(spec: WorkflowSpec) -> list[tuple[str, str, str]]:
+    """(agent, target, sentence): `agent`'s own instructions tell it to hand the work to `target`
+    unconditionally ("Call job_history. Hand off to fitter_j."): a sentence naming exactly one
+    other agent, with no negation or condition, that is only that imperative, and no other
+    sentence of them hands anything to another agent (then the plain one is the default of a
+    choice: "Hand off to appt_desk when ... Hand off to info_k."). Whatever the request, a run
+    in which `agent` acted needs `target`'s work."""
+    ids = [a.id for a in spec.agents]
+    out = []
+    for a in spec.agents:
+        said = sentences(a.instructions or "")
+        targets = {x for s in said if _HANDS.search(s) for x in ids if x != a.id and names_agent(s, spec, x)}
+        if len(targets) != 1:
+            continue
+        for s in said:
+            if NEGATED.search(s) or CONDITIONAL.search(s):
+                continue
+            named = [x for x in ids if x != a.id and names_agent(s, spec, x)]
+            if len(named) == 1 and re.search(_HANDS_TO.replace("{X}", name_pattern(spec, named[0])), s,
+                                             re.IGNORECASE):
+                out.append((a.id, named[0], s))
     return out
 
 
@@ -260,6 +301,11 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
     for before, after, said in instructed_dependencies(spec):
         if after in acted:
             out.setdefault(before, f"{after} works from it (\"{said[:80]}\")")
+    handed_by = {d.from_ for d in trace.of_type(DelegationEvent)}
+    for agent, target, said in instructed_handoffs(spec):
+        if agent in acted and agent not in handed_by:  # a hand-over it made served the instruction
+            out.setdefault(target, f"{agent}'s instructions hand the work to it, whatever the request "
+                           f"(\"{said[:80]}\")")
     end = trace.termination
     if spec.system.pattern == "fixed_order" and end is not None and _stop_condition(end, spec):
         # a fixed (round-robin) order gives every member a turn: each is there to contribute,
@@ -318,7 +364,8 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     before a member whose work the task needs acted at all: a member the task names (unless
     every hand-over of the run was the app's code's, a graph's edges: the request cannot choose
     that route), one an
-    agent that acted depends on by its instructions, the only holder of a tool the task asks
+    agent that acted depends on by its instructions or hands the work to unconditionally
+    (`instructed_handoffs`), the only holder of a tool the task asks
     for (its action and its object: "move me to seat 14C" asks for update_seat), or, when a stop
     condition ended a fixed (round-robin) order normally (a stop word, a text message), a member whose first turn had not come (user proxies
     and members the task excuses left out). A member the
@@ -402,7 +449,8 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     restricted-tool probe writes): the route is the one the user asked for.
 
     A request naming neither may still fit a tool by the words of its description's first
-    sentence (`_servable_by_description`).
+    sentence (`_servable_by_description`). A delegating tool whose description fits the request
+    but whose code runs an agent that knows nothing of it is a misroute too (`_miswired`).
 
     Cannot see: a request that names the needed work in words other than the tool's action and
     object and its description's, tools whose names and descriptions do not say what they do,
@@ -420,6 +468,8 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         if selecting and isinstance(e, AgentTurn) and fitting:
             selecting = False  # the selector's choice for this request: its first turn
             out += _misselected(trace, spec, d, e.agent, fitting, user_text)
+        if isinstance(e, DelegationEvent) and e.trigger in ROUTING_TRIGGERS and not fitting:
+            out += _miswired(trace, spec, d, e, user_text)
         if not isinstance(e, DelegationEvent) or e.trigger not in ROUTING_TRIGGERS or not fitting:
             continue
         mine = set(tools_of(spec, e.to))
@@ -473,14 +523,14 @@ _FUNCTION_WORDS = {"about", "above", "after", "again", "also", "before", "below"
 
 def _stems(text: str) -> set[str]:
     """A text's content words, cut to a rough stem: a reversing or repeating prefix (un-, re-)
-    and a plural, past or -ing ending off, so that "locked" and "unlock", "logins" and "login"
-    meet. Function words are no content words (`_FUNCTION_WORDS`)."""
+    and a plural, past or -ing ending off, so that "locked" and "unlock", "logins" and "login",
+    "moorings" and "mooring" meet. Function words are no content words (`_FUNCTION_WORDS`)."""
     out = set()
     for w in words(text):
         if w in STOPWORDS or w in _FUNCTION_WORDS or len(w) < 4 or w.isdigit():
             continue
         w = re.sub(r"^(?:un|re)(?=\w{4})", "", w)
-        out.add(re.sub(r"(?:ing|ed|es|s)$", "", w) if len(w) > 5 else w.rstrip("s"))
+        out.add(re.sub(r"(?:ings|ing|ed|es|s)$", "", w) if len(w) > 5 else w.rstrip("s"))
     return out
 
 
@@ -497,6 +547,41 @@ def _servable_by_description(request: str, spec: WorkflowSpec) -> list[str]:
     shared = {t.id: len(asked & _stems((sentences(t.description or "") or [""])[0])) for t in spec.tools}
     fitting = [t for t, n in shared.items() if n >= DESCRIBED]
     return fitting if fitting and all(n == 0 for t, n in shared.items() if t not in fitting) else []
+
+
+def _miswired(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, request: str) -> list[Failure]:
+    """A delegating tool that runs the wrong agent: the router called a tool (`ask_berths`) whose
+    description fits the request by words no other tool of the router has ("moorings"), and
+    the hand-over it made reached an agent whose instructions, description and tools speak of
+    none of them, which answered without calling any of its tools. The router chose by what the
+    tool says it does; the code behind the tool sent the request elsewhere, so the agent that
+    could serve it is not in the spec at all (no routing reaches it). Blamed: the router, whose
+    call is the routing step."""
+    call = next((x for x in reversed(trace.events[:d]) if isinstance(x, ToolCall)), None)
+    tool = next((t for t in spec.tools if call is not None and t.id == call.tool), None)
+    mine = tools_of(spec, e.to)
+    if tool is None or call.agent != e.from_ or not mine or tool.id in mine:
+        return []
+    others = set().union(*(_stems(x.description or "") for x in spec.tools
+                           if x.id != tool.id and x.id in tools_of(spec, e.from_)))
+    fits = _stems((sentences(tool.description or "") or [""])[0]) - others & _stems(request)
+    target = spec.agent(e.to)
+    known = _stems(" ".join([target.instructions or "", target.description or "", *(
+        f"{x.id} {x.description or ''}" for x in spec.tools if x.id in mine)]))
+    if not fits or fits & known or _stems(request) & _stems(" ".join(
+            f"{x.id} {x.description or ''}" for x in spec.tools if x.id in mine)):
+        return []
+    said = _answered_without(trace, d, e.to, mine, [])
+    if said is None:
+        return []
+    return [Failure(
+        category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
+        evidence=(d - 1 if trace.events[d - 1] is call else d, d, said), scenario_id=trace.scenario_id,
+        elements=(e.from_, e.to, tool.id), agent=e.from_, step=d, subject=e.to,
+        description=f"{e.from_} called {tool.id}, whose description (\"{(tool.description or '')[:80]}\") "
+        f"fits the request ({', '.join(sorted(fits))}), but it handed the request to {e.to} (event {d}), "
+        f"whose instructions and tools ({', '.join(sorted(mine))}) speak of none of it; {e.to} answered "
+        f"without a tool (event {said})")]
 
 
 def _misselected(trace: Trace, spec: WorkflowSpec, d: int, chosen: str,

@@ -18,8 +18,8 @@ from typing import Any
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.instructed import clauses, misrouted_request
 from masfuzz.oracles.wording import (
-    GIVE_UP, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result, is_question, mentions, owners,
-    payload_failure, plain, says_done_by_verb, sentences, structured, tool_job, tool_objects, tools_of,
+    GIVE_UP, HOLDING_STATES, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result, is_question, mentions, owners,
+    participles, payload_failure, plain, says_done_by_verb, sentences, structured, tool_job, tool_objects, tools_of,
     unconfirmed_state, words,
 )
 from masfuzz.spec.model import WorkflowSpec
@@ -605,7 +605,9 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     payload) that rejects an argument's form ("invalid", "expected", "must be", "format") and
     names the parameter or the value, or that is the runtime's word for a pattern in the tool's
     code matching nothing (`NO_MATCH_CRASH`) while every text argument follows a documented
-    form. An injected fault is masfuzz's, never this.
+    form, or that has a validation error's shape in any language (`_echoed_input`), failed in
+    English words or given up on by its caller (`_given_up`). An injected fault is masfuzz's,
+    never this.
 
     Category tool_invocation, root cause Tool Specification Mismatch: the tool's documentation
     and its behaviour disagree, so every agent following the documentation fails. Blamed: no
@@ -624,7 +626,10 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     formats_of: dict[str, dict[str, list[tuple[str, str]]]] = {}
     out = []
     for ri, r in enumerate(trace.events):
-        if not isinstance(r, ToolResult) or r.fault or not _failed(r):
+        if not isinstance(r, ToolResult) or r.fault:
+            continue
+        failed = bool(_failed(r))
+        if not failed and not _given_up(trace, ri, r.agent):
             continue
         found = calls.get(r.call_id) if r.call_id else _last_call(trace, ri, r)
         if found is None:
@@ -635,11 +640,12 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                     for doc, regex in fs if re.fullmatch(regex, str(call.arguments[p]))]
         broken = [p for p, fs in formats.items() if p in call.arguments
                   and not all(re.fullmatch(regex, str(call.arguments[p])) for _, regex in fs)]
-        if not followed or broken or not (FORMAT_REJECTION.search(r.payload.replace("_", " "))
-                                          or NO_MATCH_CRASH.search(r.payload)
-                                          or _day_month_swapped(followed, call.arguments)):
+        echoed = _echoed_input(r, call.arguments, followed)
+        if not followed or broken or not (echoed or failed and (
+                FORMAT_REJECTION.search(r.payload.replace("_", " ")) or NO_MATCH_CRASH.search(r.payload)
+                or _day_month_swapped(followed, call.arguments))):
             continue
-        named = [p for p, _ in followed if p in r.payload or str(call.arguments[p]) in r.payload]
+        named = echoed or [p for p, _ in followed if p in r.payload or str(call.arguments[p]) in r.payload]
         if not named and NO_MATCH_CRASH.search(r.payload) and _all_documented(call.arguments, formats):
             # a pattern in the tool's code matched none of the arguments' documented forms:
             # which one it read is not said, but every argument is as documented
@@ -659,6 +665,46 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             f"\"{' '.join(r.payload.split())[:120]}\" — the documentation and the behaviour "
             "disagree"))
     return dedupe(out)
+
+
+def _given_up(trace: Trace, ri: int, agent: str | None) -> bool:
+    """Did the calling agent answer the result at `ri` by giving up (an apology, "did not go
+    through"), before calling anything else: the system itself read it as a failure, in
+    whatever language the tool answered."""
+    for e in trace.events[ri + 1:]:
+        if isinstance(e, ToolCall) and e.agent == agent:
+            return False
+        if isinstance(e, Message) and e.role == "assistant" and e.agent == agent and e.content.strip():
+            return bool(GIVE_UP.search(e.content))
+    return False
+
+
+def _echoed_input(r: ToolResult, arguments: dict[str, Any], followed: list[tuple[str, str]]) -> list[str]:
+    """The documented-form parameters a failed answer hands back as bad input, or []: the answer
+    is the shape of a validation error in any language (`{"status": "rejected", "field":
+    "amount", "value": "12,50"}`): the argument's value verbatim under a key that is not the
+    parameter's own (a refusal of the thing itself puts it under its name: `{"seat": "14C"}`),
+    and besides it only single words (a state, the field's name) that say no English success:
+    no figure, reason or reference that an action done or a refusal of content would give."""
+    data = structured(r.payload.strip())
+    if not isinstance(data, dict) or len(data) < 2:
+        return []
+    values = {str(v): p for p, v in arguments.items() if isinstance(v, (str, int, float))}
+    echoed, word_leaves = [], 0
+    for key, value in data.items():
+        if not isinstance(value, str):
+            return []
+        if value in values:
+            if values[value] in words(str(key)) or values[value] == key:
+                return []
+            echoed.append(values[value])
+        elif re.fullmatch(r"[^\W\d]+", value) and value.lower() not in HOLDING_STATES \
+                and value.lower() not in participles(r.tool):
+            word_leaves += 1
+        else:
+            return []
+    documented = {p for p, _ in followed}
+    return sorted(set(echoed)) if echoed and word_leaves >= 2 and set(echoed) <= documented else []
 
 
 def _all_documented(arguments: dict[str, Any], formats: dict[str, list[tuple[str, str]]]) -> bool:
