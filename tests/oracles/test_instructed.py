@@ -542,3 +542,67 @@ def test_a_delegating_tool_that_runs_an_agent_knowing_nothing_of_the_request_is_
     assert misrouted_request(_asked("ask_berths", "fuel_q", renew, ToolCall(agent="fuel_q", tool="book_pumpout",
                                                                             arguments={}, call_id="b1"),
                                     Message(agent="fuel_q", content="Booked.")), HARBOUR) == []
+
+
+# --- the seventh zoo set's kinds: a product named with its maker in a relative clause, a hand-over
+# whose description names another agent than it reaches, a delegating tool that fits the request ----
+
+@pytest.mark.parametrize("writer, before", [
+    ("You write offers; the figure analyst works out is what you present.", "analyst"),  # the maker named
+    ("You write offers; the market data the research desk gathers is what you present.", None),  # no such tool
+])
+def test_a_product_named_with_its_maker_in_a_relative_clause_is_a_dependency(writer, before):
+    spec = _analysis_team(writer)
+    assert [(b, a) for b, a, _ in instructed_dependencies(spec)] == ([(before, "writer")] if before else [])
+
+
+def test_a_product_whose_maker_is_named_by_its_role_is_made_by_the_holder_of_the_verb_s_tool():
+    spec = WorkflowSpec(
+        system=SystemInfo(id="frames", entry_agent="cutter", pattern="orchestrated"),
+        agents=(AgentSpec(id="cutter", instructions="You cut mounts; the sight size the bench measures is what you cut to."),
+                AgentSpec(id="bench_k", instructions="You unwrap artworks.")),
+        tools=(ToolSpec(id="measure_artwork"), ToolSpec(id="cut_mount")),
+        permissions=Permissions(allow=(("bench_k", "measure_artwork"), ("cutter", "cut_mount"))))
+    assert [(b, a) for b, a, _ in instructed_dependencies(spec)] == [("bench_k", "cutter")]
+    assert instructed_order(_run("cutter", "bench_k"), spec) != []
+    assert instructed_order(_run("bench_k", "cutter"), spec) == []
+
+
+CARS = WorkflowSpec(  # the key desk's Handoff was copied from fleet_ops's: its target is still fleet_ops
+    system=SystemInfo(id="cars", entry_agent="intake", pattern="handoff"),
+    agents=(AgentSpec(id="intake"), AgentSpec(id="keys_desk"),
+            AgentSpec(id="fleet_ops", instructions='You look after the cars. Say "Fleet ops handles damage and '
+                                                   'fuel cards, not locks."')),
+    tools=(ToolSpec(id="remote_unlock", description="Unlock a car over the air."),
+           ToolSpec(id="report_damage", description="Log damage found on a car during a booking."),
+           ToolSpec(id="fuel_card", description="The PIN of the fuel card in a car.")),
+    permissions=Permissions(allow=(("keys_desk", "remote_unlock"), ("fleet_ops", "report_damage"),
+                                   ("fleet_ops", "fuel_card"))),
+    delegations=({"from": "intake", "to": "fleet_ops", "condition": "Pass the member to keys_desk: locked out, unlocking."},
+                 {"from": "intake", "to": "fleet_ops", "condition": "Pass the member to fleet_ops: damage, fuel cards."}))
+
+
+@pytest.mark.parametrize("request_, found", [
+    ("The app won't unlock car #4471 and my booking started at 8:15.", True),
+    ("There's a dent in car #4471.", False),  # what fleet_ops knows
+])
+def test_a_hand_over_whose_description_names_another_agent_than_it_reaches_is_misrouted(request_, found):
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content=request_), AgentTurn(agent="intake"),
+        DelegationEvent(**{"from": "intake"}, to="fleet_ops"), AgentTurn(agent="fleet_ops"),
+        Message(agent="fleet_ops", content="Fleet ops handles damage and fuel cards, not locks."),
+        TerminationEvent(reason="completed", final_output="x")))
+    failures = misrouted_request(trace, CARS)
+    assert [(f.agent, f.elements) for f in failures] == (
+        [("intake", ("intake", "fleet_ops", "remote_unlock"))] if found else [])
+
+
+def test_a_delegating_tool_the_request_fits_by_its_description_still_reaches_the_wrong_agent():
+    """The request fits `ask_berths` itself (by its description's words): the router chose right,
+    and it is the agent behind the tool that cannot serve it."""
+    spec = HARBOUR.model_copy(update={"tools": tuple(
+        t.model_copy(update={"description": "Ask the moorings team: renewals, moorings, winter berths."})
+        if t.id == "ask_berths" else t for t in HARBOUR.tools)})
+    renew = "Please renew mooring m-114 for the winter, the renewals form is done."
+    trace = _asked("ask_berths", "fuel_q", renew, Message(agent="fuel_q", content="We do diesel and pump-outs only."))
+    assert [f.agent for f in misrouted_request(trace, spec)] == ["desk"]

@@ -51,6 +51,10 @@ _DEPENDS = (
     # reports and ...", "price the repair from whatever the surveyor finds")
     r"\bwhat(?:ever)?\s+{X}\s+(?:reports|finds|says|gathers|produces|returns|sends|writes|"
     r"gives|provides|decides|concludes|recommends|hands\s+over|comes\s+up\s+with)\b",
+    # a product named with the other agent as its maker, in a relative clause ("the figure
+    # pricing_k works out is what you present", "the notes the surveyor takes")
+    r"\bthe\s+(?!(?:user|customer|client|request|task|question|person|people)s?\b)\w+(?:\s+\w+)?\s+{X}\s+"
+    r"(?!(?:is|was|has|does)\b)\w{2,}s\b",
 )
 NEGATED = re.compile(r"\b(?:not|never|no|without|instead\s+of|except|skip)\b|n't\b", re.IGNORECASE)
 # A product's determiner: an article or possessive, or a possessor of any name ("the workshop's
@@ -76,6 +80,10 @@ _AFTER_PRODUCT = (
     r"\b(?:rests?|relies|rely|depends?|hinges?)\s+on\s+" + _DET + r"\s+(?P<p>\w+(?:\s+\w+)?)\b",
     r"\bcomes?\s+from\s+" + _DET + r"\s+(?P<p>\w+(?:\s+\w+)?)\b",
 )
+# A product named with its making in a relative clause, the maker named by its role ("the sight
+# size the bench measures is what you cut to"): the maker's verb.
+_MADE_BY = re.compile(r"\bthe\s+\w+(?:\s+\w+)?\s+(?:the|our|your|their)\s+\w+\s+(?P<v>[a-z]{3,})s\b"
+                      r"(?:\s+(?:out|up))?\s+(?:is|are|becomes?|sets?)\b", re.IGNORECASE)
 # How an agent's text says it makes a product ("you crunch the numbers", "gather the data",
 # "write the first draft"), `{P}` the product's noun.
 _PRODUCES = (r"\b(?:produc|prepar|writ|wrote|draft|gather|collect|compil|crunch|comput|calculat|"
@@ -180,7 +188,15 @@ def _producer(spec: WorkflowSpec, agent: str, sentence: str) -> str | None:
     the agent told to "gather the market data"); None when the sentence waits for no product,
     when `agent` makes it itself, or when no agent or several do (then the order is not sure).
     When no agent says it makes the product by its noun, the one agent holding a tool named by one
-    of the product's words makes it ("the funding figures": the holder of funding_check)."""
+    of the product's words makes it ("the funding figures": the holder of funding_check). A
+    product named with its making in a relative clause ("the sight size the bench measures is
+    what you cut to") is made by the one other agent holding a tool named by that verb
+    (measure_artwork)."""
+    verbs = {m.group("v").lower() for m in _MADE_BY.finditer(sentence)} - {"i", "a"}
+    holders = {x.id for x in spec.agents if x.id != agent
+               for t in tools_of(spec, x.id) for w in words(t)[:1] if w in verbs or f"{w}e" in verbs}
+    if len(holders) == 1:
+        return holders.pop()
     nouns = {m.group("p").split()[-1].lower() for p in _AFTER_PRODUCT
              for m in re.finditer(p, sentence, re.IGNORECASE)} - NOT_PRODUCTS
     claimed = False  # some agent says it makes a product of that noun
@@ -468,30 +484,36 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         if selecting and isinstance(e, AgentTurn) and fitting:
             selecting = False  # the selector's choice for this request: its first turn
             out += _misselected(trace, spec, d, e.agent, fitting, user_text)
-        if isinstance(e, DelegationEvent) and e.trigger in ROUTING_TRIGGERS and not fitting:
-            out += _miswired(trace, spec, d, e, user_text)
-        if not isinstance(e, DelegationEvent) or e.trigger not in ROUTING_TRIGGERS or not fitting:
-            continue
-        mine = set(tools_of(spec, e.to))
-        if mine & set(fitting) or set(tools_of(spec, e.from_)) & set(fitting) \
-                or addresses_agent(user_text, spec, e.to):
-            continue
-        reachable = {x.to for x in spec.delegations if x.from_ == e.from_}
-        siblings = sorted({h for t in fitting for h in owners(spec, t)} & reachable - {e.to})
-        if not siblings:
-            continue
-        said = _answered_without(trace, d, e.to, fitting, siblings)
-        if said is None:
-            continue
-        out.append(Failure(
-            category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
-            evidence=(d, said), scenario_id=trace.scenario_id,
-            elements=(e.from_, e.to, *fitting), agent=e.from_, step=d, subject=e.to,
-            description=f"{e.from_} handed the request to {e.to} (event {d}), whose tools "
-            f"({', '.join(sorted(mine)) or 'none'}) cannot serve it, while "
-            f"{', '.join(siblings)} holds {', '.join(fitting)}, which the request asks for; "
-            f"{e.to} answered without it (event {said})"))
+        if isinstance(e, DelegationEvent) and e.trigger in ROUTING_TRIGGERS:
+            wrong = _routed_past(trace, spec, d, e, fitting, user_text)
+            # else the route may have reached another agent than it says (`_miswired`)
+            out += [wrong] if wrong else _miswired(trace, spec, d, e, user_text, fitting)
     return dedupe(out)
+
+
+def _routed_past(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, fitting: list[str],
+                 request: str) -> Failure | None:
+    """The hand-over at `d` gave the request to an agent none of whose tools fit it, while a
+    sibling the router could reach holds a fitting one, and it was answered without it."""
+    mine = set(tools_of(spec, e.to))
+    if not fitting or mine & set(fitting) or set(tools_of(spec, e.from_)) & set(fitting) \
+            or addresses_agent(request, spec, e.to):
+        return None
+    reachable = {x.to for x in spec.delegations if x.from_ == e.from_}
+    siblings = sorted({h for t in fitting for h in owners(spec, t)} & reachable - {e.to})
+    if not siblings:
+        return None
+    said = _answered_without(trace, d, e.to, fitting, siblings)
+    if said is None:
+        return None
+    return Failure(
+        category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
+        evidence=(d, said), scenario_id=trace.scenario_id,
+        elements=(e.from_, e.to, *fitting), agent=e.from_, step=d, subject=e.to,
+        description=f"{e.from_} handed the request to {e.to} (event {d}), whose tools "
+        f"({', '.join(sorted(mine)) or 'none'}) cannot serve it, while "
+        f"{', '.join(siblings)} holds {', '.join(fitting)}, which the request asks for; "
+        f"{e.to} answered without it (event {said})")
 
 
 def _servable_by_object(request: str, spec: WorkflowSpec) -> list[str]:
@@ -549,39 +571,59 @@ def _servable_by_description(request: str, spec: WorkflowSpec) -> list[str]:
     return fitting if fitting and all(n == 0 for t, n in shared.items() if t not in fitting) else []
 
 
-def _miswired(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, request: str) -> list[Failure]:
-    """A delegating tool that runs the wrong agent: the router called a tool (`ask_berths`) whose
-    description fits the request by words no other tool of the router has ("moorings"), and
-    the hand-over it made reached an agent whose instructions, description and tools speak of
-    none of them, which answered without calling any of its tools. The router chose by what the
-    tool says it does; the code behind the tool sent the request elsewhere, so the agent that
-    could serve it is not in the spec at all (no routing reaches it). Blamed: the router, whose
-    call is the routing step."""
-    call = next((x for x in reversed(trace.events[:d]) if isinstance(x, ToolCall)), None)
-    tool = next((t for t in spec.tools if call is not None and t.id == call.tool), None)
+def _miswired(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, request: str,
+              fitting: list[str]) -> list[Failure]:
+    """A route that reaches the wrong agent: the router took a route whose own description fits
+    the request by words no other route of the router has ("moorings", "unlocking"), and the
+    hand-over reached an agent whose instructions, description and tools speak of none of them,
+    which answered without calling any of its tools. A route is a delegating tool the router
+    called just before (`ask_berths`, "Pass a question about moorings ... to the moorings
+    officer"), or a hand-over to that agent whose description names another one (a copied
+    `Handoff`: "Pass the member to keys_desk: locked out, ..." with fleet_ops as its target).
+    The router chose by what the route says; the code behind it sent the request elsewhere.
+    Blamed: the router, whose choice is the routing step."""
     mine = tools_of(spec, e.to)
-    if tool is None or call.agent != e.from_ or not mine or tool.id in mine:
+    if not mine or set(mine) & set(fitting):
         return []
-    others = set().union(*(_stems(x.description or "") for x in spec.tools
-                           if x.id != tool.id and x.id in tools_of(spec, e.from_)))
-    fits = _stems((sentences(tool.description or "") or [""])[0]) - others & _stems(request)
+    ids = [a.id for a in spec.agents]
+    call = trace.events[d - 1] if d and isinstance(trace.events[d - 1], ToolCall) else None
+    tool = next((t for t in spec.tools if call is not None and call.agent == e.from_ and t.id == call.tool
+                 and t.id not in mine), None)
+    # (what the route is, its description) for every route of the router: its tools, its hand-overs
+    routes = [(t.id, (sentences(t.description or "") or [""])[0]) for t in spec.tools
+              if t.id in tools_of(spec, e.from_)] + [
+              (f"the hand-over to {x.to}", x.condition or "") for x in spec.delegations if x.from_ == e.from_]
+    if tool is not None:
+        taken = [(tool.id, (sentences(tool.description or "") or [""])[0])]
+    else:
+        taken = [(f"the hand-over to {x.to}", x.condition) for x in spec.delegations
+                 if x.from_ == e.from_ and x.to == e.to and x.condition
+                 and any(a != x.to and names_agent(x.condition, spec, a) for a in ids)]
     target = spec.agent(e.to)
-    known = _stems(" ".join([target.instructions or "", target.description or "", *(
+    # what the agent is told to do and can do: its instructions but the replies they quote (what
+    # it is told to say: "lessons are another team"), its description, its tools
+    told = re.sub(r"[\"“][^\"”]*[\"”]", " ", target.instructions or "")
+    known = _stems(" ".join([told, target.description or "", *(
         f"{x.id} {x.description or ''}" for x in spec.tools if x.id in mine)]))
-    if not fits or fits & known or _stems(request) & _stems(" ".join(
-            f"{x.id} {x.description or ''}" for x in spec.tools if x.id in mine)):
-        return []
-    said = _answered_without(trace, d, e.to, mine, [])
-    if said is None:
-        return []
-    return [Failure(
-        category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
-        evidence=(d - 1 if trace.events[d - 1] is call else d, d, said), scenario_id=trace.scenario_id,
-        elements=(e.from_, e.to, tool.id), agent=e.from_, step=d, subject=e.to,
-        description=f"{e.from_} called {tool.id}, whose description (\"{(tool.description or '')[:80]}\") "
-        f"fits the request ({', '.join(sorted(fits))}), but it handed the request to {e.to} (event {d}), "
-        f"whose instructions and tools ({', '.join(sorted(mine))}) speak of none of it; {e.to} answered "
-        f"without a tool (event {said})")]
+    for name, text in taken:
+        others = set().union(*(_stems(t) for n, t in routes if t != text))
+        fits = _stems(text) - others & _stems(request)
+        if not fits or fits & known:
+            continue
+        said = _answered_without(trace, d, e.to, mine, [])
+        if said is None:
+            return []
+        # the agent the route names, when the spec has it: its tools are what the request needed
+        meant = [t for a in ids if a not in (e.to, e.from_) and names_agent(text, spec, a) for t in tools_of(spec, a)]
+        return [Failure(
+            category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
+            evidence=(d - 1, d, said) if tool is not None else (d, said), scenario_id=trace.scenario_id,
+            elements=(e.from_, e.to, *([tool.id] if tool is not None else meant)), agent=e.from_, step=d,
+            subject=e.to,
+            description=f"{e.from_} took {name}, whose description (\"{text[:80]}\") fits the request "
+            f"({', '.join(sorted(fits))}), but it reached {e.to} (event {d}), whose instructions and tools "
+            f"({', '.join(sorted(mine))}) speak of none of it; {e.to} answered without a tool (event {said})")]
+    return []
 
 
 def _misselected(trace: Trace, spec: WorkflowSpec, d: int, chosen: str,

@@ -224,7 +224,9 @@ RAISED = re.compile(r"\bTraceback\b|\b[A-Z]\w*(?:Error|Exception)\b")
 
 # The boolean fields that report an action's outcome, whatever the action.
 OUTCOME_KEYS = ("ok", "success", "succeeded", "accepted", "completed", "processed", "confirmed",
-                "done", "executed", "applied")
+                "done", "executed", "applied",
+                # a write's outcome, whatever the tool's verb (`{"saved": 0}` of record_inspection)
+                "saved", "stored", "written", "recorded", "persisted", "created", "logged")
 STATUS_CODE_KEYS = ("status", "status_code", "statusCode", "http_status", "code")
 # Words a flag's name may wrap its outcome in ("is_assigned", "was_renewed", "has_been_sent").
 _FLAG_FILLER = {"is", "was", "were", "has", "have", "been", "got", "did"}
@@ -325,7 +327,8 @@ def tool_job(tool: str, spec: WorkflowSpec | None) -> str | None:
 def empty_result(payload: str, tool: str, spec: WorkflowSpec | None) -> str | None:
     """Why a tool's answer is empty where its job needed a thing, or None. Only a tool whose job
     is to find or do something (`tool_job`) fails by answering nothing: a structured answer whose
-    container of the thing is empty (`{"items": []}`, `{"flights": []}`) or whose count is 0
+    container of the thing is empty (`{"items": []}`, `{"flights": []}`, or named for what the
+    tool's verb makes: `{"bookings": []}` of book_tuning) or whose count is 0
     (`{"rows_updated": 0}`), or a first sentence that says none was found or changed ("No
     results", "0 rows updated"). A bare empty answer (`[]`, `{}`, `None`, `""`) is a failure only
     when the tool's documentation says it returns something: a tool that does its work and
@@ -340,9 +343,12 @@ def empty_result(payload: str, tool: str, spec: WorkflowSpec | None) -> str | No
         return f"an empty answer ({text or 'nothing'})" if returns else None
     if isinstance(data, dict):
         holders = CONTAINER_KEYS | tool_objects(tool) | {f"{o}s" for o in tool_objects(tool)}
+        verb = next(iter(words(tool)), "")
+        made = verb[:-1] if verb.endswith("e") else verb  # what the verb makes: book -> bookings
         for key, value in data.items():
             k = str(key).lower()
-            if k in holders and value in ([], {}, None, ""):
+            if (k in holders or len(made) > 2 and k.startswith(made) and k != verb) \
+                    and value in ([], {}, None, ""):
                 return f"{key}: {json.dumps(value)}"
             if (k in COUNT_KEYS or k in participles(tool)) and value == 0 \
                     and not isinstance(value, bool):
