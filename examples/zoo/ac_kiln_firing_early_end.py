@@ -1,7 +1,7 @@
 """Premature termination, AutoGen AgentChat RoundRobinGroupChat: a pottery studio's firing
 requests. front_q finds the member (`member_lookup`); glaze_t checks the glaze against the firing
 asked for (`glaze_check`); kiln_sched books shelf space in a firing (`book_firing`). The team
-stops on a `FunctionalTermination` predicate, `stop_when`.
+stops on a `FunctionalTermination` predicate, `stop_when`, or once kiln_sched has answered.
 
 Seeded: the predicate dates from when kiln_sched was the team's only member with tools: it stops
 the team as soon as any tool has run, which is now front_q's look-up, before glaze_t or kiln_sched
@@ -11,7 +11,7 @@ take a turn. Fixed: it stops once `book_firing` has answered.
 from typing import Annotated
 
 from autogen_agentchat.agents import AssistantAgent
-from autogen_agentchat.conditions import FunctionalTermination, MaxMessageTermination
+from autogen_agentchat.conditions import FunctionalTermination, MaxMessageTermination, TextMessageTermination
 from autogen_agentchat.messages import ToolCallExecutionEvent
 from autogen_agentchat.teams import RoundRobinGroupChat
 
@@ -60,7 +60,7 @@ def build(stop_when) -> RoundRobinGroupChat:
     kiln_sched = member("kiln_sched", [book_firing], "book the kilns",
                         "If book_firing raises an error, say \"The kiln diary is down; we will email your "
                         "shelf booking.\" Call book_firing. Report the result of book_firing.")
-    stop = FunctionalTermination(stop_when) | MaxMessageTermination(16)
+    stop = FunctionalTermination(stop_when) | TextMessageTermination("kiln_sched") | MaxMessageTermination(16)
     return RoundRobinGroupChat([front_q, glaze_t, kiln_sched], termination_condition=stop)
 
 

@@ -36,14 +36,8 @@ def tuning_history(piano: PIANO) -> list[str]:
     return ["2025-03-11: A440, two unisons reset"]
 
 
-@function_tool
-def regulation_quote(piano: PIANO) -> str:
-    """A quote for regulating a piano's action (a separate half-day job)."""
-    return "regulation: from €240, quoted after a visit"
-
-
 def build(closing: str) -> Agent:
-    agenda_t = Agent(name="agenda_t", model=model_string(), tools=[book_tuning, tuning_history, regulation_quote],
+    agenda_t = Agent(name="agenda_t", model=model_string(), tools=[book_tuning, tuning_history],
                      instructions="you keep the tuners' diary of Afinadores del Turia. If book_tuning raises an "
                                   "error, say \"La agenda no responde; le llamamos mañana para darle cita.\" "
                                   "Call book_tuning. " + closing)
