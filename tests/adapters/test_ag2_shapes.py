@@ -325,3 +325,23 @@ def test_a_group_patterns_delegations_are_its_hand_offs_not_every_pair():
     trace = asyncio.run(ex.run(helpdesk, Scenario(input="I want a refund of 300 EUR.", restricted="off",
                                                   sut_model="scripted/masfuzz.control:probe")))
     assert witnessed(trace) and witnessed(trace) <= edges(spec)
+
+
+def test_a_group_whose_speakers_an_app_function_picks_is_routed_by_code_not_a_selector():
+    """`speaker_selection_method=next_speaker` (a hand-over map): the app's code routes, as a
+    graph's edges do, so no model chose the route from the members' descriptions."""
+    import autogen
+
+    from masfuzz.adapters.ag2.live import _trigger, coded_selection
+
+    a, b = (autogen.AssistantAgent(n, llm_config=False) for n in ("intake", "booker"))
+
+    def next_speaker(last, chat):
+        return b if last is a else None
+
+    coded = autogen.GroupChat(agents=[a, b], messages=[], speaker_selection_method=next_speaker)
+    chosen = autogen.GroupChat(agents=[a, b], messages=[], speaker_selection_method="auto")
+    assert coded_selection(coded) and not coded_selection(chosen)
+    manager = autogen.GroupChatManager(groupchat=coded, llm_config=False)
+    assert _trigger(manager, nested=False) == "sequence"
+    assert _trigger(autogen.GroupChatManager(groupchat=chosen, llm_config=False), nested=False) == "selector"

@@ -453,3 +453,156 @@ def test_a_run_ending_before_the_holder_of_a_second_tool_the_task_asks_for_is_pr
         TerminationEvent(reason="completed", detail="the graph reached END", final_output="Booked.")))
     found = participation(trace, SCHOOL)
     assert [(f.agent, f.elements) for f in found] == ([("desk", ("desk", "fitter"))] if needed else [])
+
+
+# --- a blind zoo set's kinds, by their shape: a product's possessor, an unconditional hand-off,
+# a delegating tool wired to the wrong agent ------------------------------------------------------
+
+@pytest.mark.parametrize("writer", [
+    "Once the desk's sales numbers exist, write them up.",
+    "The summary comes from the team's sales numbers.",
+])
+def test_a_product_behind_a_possessor_of_any_name_is_still_a_dependency(writer):
+    """"the workshop's inspection notes": a possessor that is no agent's name stands where an
+    article would, and the product is read after it."""
+    spec = _analysis_team(writer)
+    assert [(b, a) for b, a, _ in instructed_dependencies(spec)] == [("analyst", "writer")]
+    assert instructed_order(_run("writer", "analyst", "scout"), spec) != []
+
+
+def _front_desk(front: str) -> WorkflowSpec:
+    return WorkflowSpec(
+        system=SystemInfo(id="glass", entry_agent="front", pattern="handoff"),
+        agents=(AgentSpec(id="front", instructions=front), AgentSpec(id="fitter_j"), AgentSpec(id="info_k")),
+        tools=(ToolSpec(id="job_history"), ToolSpec(id="book_fitting")),
+        permissions=Permissions(allow=(("front", "job_history"), ("fitter_j", "book_fitting"))),
+        delegations=({"from": "front", "to": "fitter_j"}, {"from": "front", "to": "info_k"}))
+
+
+def _looked_up(*after) -> Trace:
+    """front looks the customer up and the run ends on the look-up's answer (a tool-use
+    behaviour that stops at that tool), or goes on with `after`."""
+    events = (Message(role="user", content="A pane broke, can someone replace it?"), AgentTurn(agent="front"),
+              ToolCall(agent="front", tool="job_history", arguments={}, call_id="c1"),
+              ToolResult(agent="front", tool="job_history", call_id="c1", payload="2019: front bay"), *after)
+    return Trace(scenario_id="s", events=(*events, TerminationEvent(reason="completed", final_output="2019: front bay")))
+
+
+@pytest.mark.parametrize("front, needed", [
+    ("Call job_history. Hand off to fitter_j.", True),
+    ("Look the customer up, then pass the job on to fitter_j.", True),
+    ("Call job_history. Hand off to fitter_j when the customer wants a fitting.", False),  # a condition
+    ("Hand off to fitter_j for fittings. Hand off to info_k.", False),  # a default of a choice
+    ("Call job_history. Do not hand off to fitter_j.", False),
+])
+def test_a_run_ending_before_the_agent_the_instructions_hand_off_to_unconditionally_is_premature(front, needed):
+    spec = _front_desk(front)
+    found = participation(_looked_up(), spec)
+    assert [(f.agent, f.elements, f.step) for f in found] == ([("front", ("front", "fitter_j"), 4)] if needed else [])
+    # the hand-off made: its target acted
+    assert participation(_looked_up(DelegationEvent(**{"from": "front"}, to="fitter_j"), AgentTurn(agent="fitter_j"),
+                                    Message(agent="fitter_j", content="Booked for Thursday.")), spec) == []
+
+
+HARBOUR = WorkflowSpec(  # ask_berths was copied from ask_fuel and still runs fuel_q
+    system=SystemInfo(id="harbour", entry_agent="desk", pattern="orchestrated"),
+    agents=(AgentSpec(id="desk"), AgentSpec(id="fuel_q", instructions="You run the fuel berth: diesel and pump-outs."),
+            AgentSpec(id="berth_t", instructions="You look after the moorings.")),
+    tools=(ToolSpec(id="ask_berths", description="Pass a question about moorings or pontoons to the moorings officer."),
+           ToolSpec(id="ask_fuel", description="Pass a question about diesel or pump-outs to the fuel berth."),
+           ToolSpec(id="diesel_price", description="Today's price of marine diesel."),
+           ToolSpec(id="book_pumpout", description="Book a holding-tank pump-out."),
+           ToolSpec(id="renew_mooring", description="Renew a mooring for next season.")),
+    permissions=Permissions(allow=(("desk", "ask_berths"), ("desk", "ask_fuel"), ("fuel_q", "diesel_price"),
+                                   ("fuel_q", "book_pumpout"), ("berth_t", "renew_mooring"))),
+    delegations=({"from": "desk", "to": "fuel_q", "trigger": "as_tool"},))
+
+
+def _asked(tool: str, to: str, request: str, *after) -> Trace:
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content=request), AgentTurn(agent="desk"),
+        ToolCall(agent="desk", tool=tool, arguments={"question": request}, call_id="a1"),
+        DelegationEvent(**{"from": "desk"}, to=to, trigger="as_tool"), AgentTurn(agent=to), *after,
+        ToolResult(agent="desk", tool=tool, call_id="a1", payload="x"),
+        TerminationEvent(reason="completed", final_output="x")))
+
+
+def test_a_delegating_tool_that_runs_an_agent_knowing_nothing_of_the_request_is_misrouted():
+    """The router chose the tool whose description fits ("moorings"); the agent the tool ran
+    speaks of none of it and answers without a tool: the request never reached who could serve it."""
+    renew = "Kestrel is on mooring m-114, can you renew it for next season?"
+    trace = _asked("ask_berths", "fuel_q", renew, Message(agent="fuel_q", content="We do diesel and pump-outs only."))
+    [f] = misrouted_request(trace, HARBOUR)
+    assert (f.root_cause, f.agent, f.step, f.elements) == (MISROUTED, "desk", 3, ("desk", "fuel_q", "ask_berths"))
+    # the right agent behind the tool; a request the agent knows; the agent calling its own tool
+    assert misrouted_request(_asked("ask_berths", "berth_t", renew,
+                                    Message(agent="berth_t", content="Renewed.")), HARBOUR) == []
+    assert misrouted_request(_asked("ask_fuel", "fuel_q", "What does diesel cost today?",
+                                    Message(agent="fuel_q", content="£1.21.")), HARBOUR) == []
+    assert misrouted_request(_asked("ask_berths", "fuel_q", renew, ToolCall(agent="fuel_q", tool="book_pumpout",
+                                                                            arguments={}, call_id="b1"),
+                                    Message(agent="fuel_q", content="Booked.")), HARBOUR) == []
+
+
+# --- the seventh zoo set's kinds: a product named with its maker in a relative clause, a hand-over
+# whose description names another agent than it reaches, a delegating tool that fits the request ----
+
+@pytest.mark.parametrize("writer, before", [
+    ("You write offers; the figure analyst works out is what you present.", "analyst"),  # the maker named
+    ("You write offers; the market data the research desk gathers is what you present.", None),  # no such tool
+])
+def test_a_product_named_with_its_maker_in_a_relative_clause_is_a_dependency(writer, before):
+    spec = _analysis_team(writer)
+    assert [(b, a) for b, a, _ in instructed_dependencies(spec)] == ([(before, "writer")] if before else [])
+
+
+def test_a_product_whose_maker_is_named_by_its_role_is_made_by_the_holder_of_the_verb_s_tool():
+    spec = WorkflowSpec(
+        system=SystemInfo(id="frames", entry_agent="cutter", pattern="orchestrated"),
+        agents=(AgentSpec(id="cutter", instructions="You cut mounts; the sight size the bench measures is what you cut to."),
+                AgentSpec(id="bench_k", instructions="You unwrap artworks.")),
+        tools=(ToolSpec(id="measure_artwork"), ToolSpec(id="cut_mount")),
+        permissions=Permissions(allow=(("bench_k", "measure_artwork"), ("cutter", "cut_mount"))))
+    assert [(b, a) for b, a, _ in instructed_dependencies(spec)] == [("bench_k", "cutter")]
+    assert instructed_order(_run("cutter", "bench_k"), spec) != []
+    assert instructed_order(_run("bench_k", "cutter"), spec) == []
+
+
+CARS = WorkflowSpec(  # the key desk's Handoff was copied from fleet_ops's: its target is still fleet_ops
+    system=SystemInfo(id="cars", entry_agent="intake", pattern="handoff"),
+    agents=(AgentSpec(id="intake"), AgentSpec(id="keys_desk"),
+            AgentSpec(id="fleet_ops", instructions='You look after the cars. Say "Fleet ops handles damage and '
+                                                   'fuel cards, not locks."')),
+    tools=(ToolSpec(id="remote_unlock", description="Unlock a car over the air."),
+           ToolSpec(id="report_damage", description="Log damage found on a car during a booking."),
+           ToolSpec(id="fuel_card", description="The PIN of the fuel card in a car.")),
+    permissions=Permissions(allow=(("keys_desk", "remote_unlock"), ("fleet_ops", "report_damage"),
+                                   ("fleet_ops", "fuel_card"))),
+    delegations=({"from": "intake", "to": "fleet_ops", "condition": "Pass the member to keys_desk: locked out, unlocking."},
+                 {"from": "intake", "to": "fleet_ops", "condition": "Pass the member to fleet_ops: damage, fuel cards."}))
+
+
+@pytest.mark.parametrize("request_, found", [
+    ("The app won't unlock car #4471 and my booking started at 8:15.", True),
+    ("There's a dent in car #4471.", False),  # what fleet_ops knows
+])
+def test_a_hand_over_whose_description_names_another_agent_than_it_reaches_is_misrouted(request_, found):
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content=request_), AgentTurn(agent="intake"),
+        DelegationEvent(**{"from": "intake"}, to="fleet_ops"), AgentTurn(agent="fleet_ops"),
+        Message(agent="fleet_ops", content="Fleet ops handles damage and fuel cards, not locks."),
+        TerminationEvent(reason="completed", final_output="x")))
+    failures = misrouted_request(trace, CARS)
+    assert [(f.agent, f.elements) for f in failures] == (
+        [("intake", ("intake", "fleet_ops", "remote_unlock"))] if found else [])
+
+
+def test_a_delegating_tool_the_request_fits_by_its_description_still_reaches_the_wrong_agent():
+    """The request fits `ask_berths` itself (by its description's words): the router chose right,
+    and it is the agent behind the tool that cannot serve it."""
+    spec = HARBOUR.model_copy(update={"tools": tuple(
+        t.model_copy(update={"description": "Ask the moorings team: renewals, moorings, winter berths."})
+        if t.id == "ask_berths" else t for t in HARBOUR.tools)})
+    renew = "Please renew mooring m-114 for the winter, the renewals form is done."
+    trace = _asked("ask_berths", "fuel_q", renew, Message(agent="fuel_q", content="We do diesel and pump-outs only."))
+    assert [f.agent for f in misrouted_request(trace, spec)] == ["desk"]

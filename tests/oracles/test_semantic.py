@@ -753,3 +753,152 @@ def test_a_question_for_the_parameter_it_describes_most_fully_needs_a_value_of_t
             TerminationEvent(reason="completed")))
     assert handover_facts(run("Can she stay from 16/08/2026?"), spec) == []
     assert handover_facts(run("Can she stay from 16/08/2026 08:30?"), spec)
+
+
+# --- a blind zoo set's kinds, by their shape: a flag named for the outcome, a validation error in
+# another language ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("payload, found", [
+    ('{"plot": "14b", "assigned": "false", "list_place": "4"}', True),  # every value as text
+    ('{"plot": "14b", "plot_assigned": "no"}', True),  # the outcome flag wrapped in the tool's object
+    ('{"plot": "14b", "is_assigned": "0"}', True),
+    ('{"plot": "14b", "assigned": "true", "from": "1 April"}', False),
+    ('{"plot": "14b", "gate_locked": "false"}', False),  # a fact about the plot, not the outcome
+])
+def test_an_outcome_flag_false_as_text_then_it_s_yours_is_incorrect_verification(payload, found):
+    spec = WorkflowSpec(system=SystemInfo(id="plots", entry_agent="a"), agents=(AgentSpec(id="a"),),
+                        tools=(ToolSpec(id="assign_plot", description="Give a vacant plot to a member."),),
+                        permissions=Permissions(allow=(("a", "assign_plot"),)))
+    reply = "It's yours from 1 April: the gate code comes with the invoice."
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="may I have plot 14b?"), AgentTurn(agent="a"),
+        ToolCall(agent="a", tool="assign_plot", call_id="c", arguments={"plot": "14b"}),
+        ToolResult(agent="a", tool="assign_plot", call_id="c", payload=payload),
+        Message(agent="a", content=reply), TerminationEvent(reason="completed", final_output=reply)))
+    failures = claimed_outcome(trace, spec)
+    assert [(f.agent, f.step) for f in failures] == ([("a", 4)] if found else [])
+
+
+PLEDGE = SPEC.model_copy(update={"tools": (ToolSpec(
+    id="pledge_gift", description="Set up a monthly gift.",
+    parameters={"type": "object", "properties": {"amount": {
+        "type": "string", "description": 'The monthly gift with a decimal comma, like "12,50"'}}}),),
+    "permissions": Permissions(allow=(("seat_agent", "pledge_gift"),))})
+
+
+@pytest.mark.parametrize("payload, reply, found", [
+    # a validation error's shape in any language: the value handed back as bad input, beside
+    # single words only (a state, the field); the caller gives up on it
+    ("{'resultaat': 'geweigerd', 'veld': 'bedrag', 'waarde': '12,50'}", "Sorry, that did not go through.", True),
+    ('{"status": "rejected", "field": "amount", "value": "12,50"}', "Could you give it again?", True),
+    # the caller went on as after a success: nothing says the foreign word is a refusal
+    ("{'resultaat': 'geweigerd', 'veld': 'bedrag', 'waarde': '12,50'}", "Your gift is set up.", False),
+    # the value under its own name is the thing refused, a reason or a figure is a refusal of content
+    ("{'resultaat': 'geweigerd', 'amount': '12,50'}", "Sorry, that did not go through.", False),
+    ("{'resultaat': 'geweigerd', 'veld': 'bedrag', 'waarde': '12,50', 'minimum': '15,00'}",
+     "Sorry, that did not go through.", False),
+    ("{'resultaat': 'vastgelegd', 'per_maand': '€ 12.50'}", "Sorry, that did not go through.", False),
+])
+def test_a_validation_error_in_any_language_of_a_documented_value_is_a_spec_mismatch(payload, reply, found):
+    trace = _trace(ToolCall(agent="seat_agent", tool="pledge_gift", call_id="p1", arguments={"amount": "12,50"}),
+                   ToolResult(agent="seat_agent", tool="pledge_gift", call_id="p1", payload=payload),
+                   Message(agent="seat_agent", content=reply))
+    failures = tool_doc_mismatch(trace, PLEDGE)
+    assert [(f.agent, f.step, f.elements) for f in failures] == (
+        [(None, 2, ("seat_agent", "pledge_gift", "amount"))] if found else [])
+    # the caller strayed from the documented form: not the tool's defect
+    strayed = _trace(ToolCall(agent="seat_agent", tool="pledge_gift", call_id="p1", arguments={"amount": "12.50"}),
+                     ToolResult(agent="seat_agent", tool="pledge_gift", call_id="p1",
+                                payload=payload.replace("12,50", "12.50")),
+                     Message(agent="seat_agent", content=reply))
+    assert tool_doc_mismatch(strayed, PLEDGE) == []
+
+
+# --- the seventh zoo set's kinds: a promise joined to a claim, the team's own quoted replies, a
+# write's outcome, a container named for what the verb makes, a signed example, a value denied its
+# kind ----------------------------------------------------------------------------------------------
+
+def test_a_promise_joined_to_a_silent_claim_does_not_hedge_it():
+    spec = WorkflowSpec(system=SystemInfo(id="robes", entry_agent="a"), agents=(AgentSpec(id="a"),),
+                        tools=(ToolSpec(id="reserve_robes", description="Put robes aside for a choir."),),
+                        permissions=Permissions(allow=(("a", "reserve_robes"),)))
+
+    def run(payload: str, reply: str) -> Trace:
+        return Trace(scenario_id="s", events=(
+            Message(role="user", content="14 robes for 2026-06-14 please"), AgentTurn(agent="a"),
+            ToolCall(agent="a", tool="reserve_robes", call_id="c", arguments={"count": "14 robes"}),
+            ToolResult(agent="a", tool="reserve_robes", call_id="c", payload=payload),
+            Message(agent="a", content=reply), TerminationEvent(reason="completed", final_output=reply)))
+
+    claim = "Your robes have been put aside and will be ready for collection on the Friday."
+    refused = "could not reserve 14 robes on 2026-06-14: 9 left in stock that weekend"
+    assert [f.step for f in claimed_outcome(run(refused, claim), spec)] == [4]
+    assert claimed_outcome(run("14 robes reserved, collection Friday", claim), spec) == []
+    # a promise alone, or one that passes the stock on, claims nothing done
+    assert claimed_outcome(run(refused, "Your robes will be ready once we restock."), spec) == []
+    assert claimed_outcome(run(refused, "Only 9 robes are left in stock that weekend."), spec) == []
+
+
+def _quoted_replies(instructions: str, payload: str, reply: str, tool: str = "record_inspection") -> list:
+    spec = WorkflowSpec(system=SystemInfo(id="hives", entry_agent="a"),
+                        agents=(AgentSpec(id="a", instructions=instructions),),
+                        tools=(ToolSpec(id=tool, description="Eine Durchsicht eintragen."),),
+                        permissions=Permissions(allow=(("a", tool),)))
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="Volk c/7-n: 8 Brutwaben. Bitte eintragen."), AgentTurn(agent="a"),
+        ToolCall(agent="a", tool=tool, call_id="c", arguments={"colony": "c/7-n"}),
+        ToolResult(agent="a", tool=tool, call_id="c", payload=payload),
+        Message(agent="a", content=reply), TerminationEvent(reason="completed", final_output=reply)))
+    return claimed_outcome(trace, spec)
+
+
+HIVE = ('Call record_inspection. If record_inspection fails, say "Das hat nicht geklappt." '
+        'If record_inspection answers warnings, say "Nicht eingetragen: not registered here." '
+        'Say "Alles klar, ist eingetragen!"')
+UNSAVED = '{"http": 200, "id": null, "saved": 0, "warnings": ["colony c/7-n is not registered here"]}'
+
+
+@pytest.mark.parametrize("payload, reply, found", [
+    # the reply quoted for no failure, after a write that saved nothing: a claim in any language
+    (UNSAVED, "Alles klar, ist eingetragen!", True),
+    ('{"http": 200, "id": "insp-1", "saved": 1, "warnings": []}', "Alles klar, ist eingetragen!", False),
+    # the reply quoted for the failure, or one that relays the tool's answer
+    (UNSAVED, "Das hat nicht geklappt.", False),
+    (UNSAVED, "Nicht eingetragen: not registered here.", False),
+])
+def test_the_reply_a_team_quotes_for_success_given_after_a_failure_is_incorrect_verification(payload, reply, found):
+    assert [f.step for f in _quoted_replies(HIVE, payload, reply)] == ([4] if found else [])
+    # instructions that quote no reply for the tool failing tell no outcome apart: silent
+    assert _quoted_replies('Call record_inspection. Say "Alles klar, ist eingetragen!"', payload, reply) == []
+
+
+def test_an_empty_container_named_for_what_the_verb_makes_is_nothing_done():
+    instructions = ('If book_tuning raises an error, say "La agenda no responde." '
+                    'If book_tuning answers bookings, say "¡Listo! Queda reservada la afinación."')
+    found = _quoted_replies(instructions, '{"piano": "pn-0417", "bookings": []}',
+                            "¡Listo! Queda reservada la afinación.", tool="book_tuning")
+    assert [f.step for f in found] == [4] and "bookings: []" in found[0].description
+    assert _quoted_replies(instructions, '{"piano": "pn-0417", "bookings": [{"tuner": "Amparo"}]}',
+                           "¡Listo! Queda reservada la afinación.", tool="book_tuning") == []
+
+
+def test_a_signed_example_documents_a_form_and_a_value_denied_its_kind_rejects_it():
+    props = {"offset": {"type": "string", "description": 'The offset in metres, signed, like "-0.000 m"'},
+             "phone": {"type": "string", "description": 'The phone, like "+44 7700 900000"'}}
+    spec = SPEC.model_copy(update={"tools": (ToolSpec(
+        id="log_offset", description="Log an offset.", parameters={"type": "object", "properties": props}),),
+        "permissions": Permissions(allow=(("seat_agent", "log_offset"),))})
+    assert {p: [d for d, _ in f] for p, f in documented_formats(spec, "log_offset").items()} == {
+        "offset": ["like -0.000 m"], "phone": ["like +44 7700 900000"]}
+
+    def logged(payload: str) -> Trace:
+        return _trace(ToolCall(agent="seat_agent", tool="log_offset", call_id="o1",
+                               arguments={"offset": "-0.035 m", "phone": "+44 7700 900417"}),
+                      ToolResult(agent="seat_agent", tool="log_offset", call_id="o1", payload=payload),
+                      Message(agent="seat_agent", content="Sorry, could you send it again?"))
+
+    assert [f.elements for f in tool_doc_mismatch(logged(
+        "{'accepted': 0, 'warnings': [\"phone: '+44 7700 900417' is not a number we can ring\"]}"), spec)] == [
+        ("seat_agent", "log_offset", "phone")]
+    assert tool_doc_mismatch(logged("{'accepted': 0, 'warnings': [\"phone: '+44 7700 900417' is barred\"]}"),
+                             spec) == []

@@ -51,28 +51,39 @@ _DEPENDS = (
     # reports and ...", "price the repair from whatever the surveyor finds")
     r"\bwhat(?:ever)?\s+{X}\s+(?:reports|finds|says|gathers|produces|returns|sends|writes|"
     r"gives|provides|decides|concludes|recommends|hands\s+over|comes\s+up\s+with)\b",
+    # a product named with the other agent as its maker, in a relative clause ("the figure
+    # pricing_k works out is what you present", "the notes the surveyor takes")
+    r"\bthe\s+(?!(?:user|customer|client|request|task|question|person|people)s?\b)\w+(?:\s+\w+)?\s+{X}\s+"
+    r"(?!(?:is|was|has|does)\b)\w{2,}s\b",
 )
 NEGATED = re.compile(r"\b(?:not|never|no|without|instead\s+of|except|skip)\b|n't\b", re.IGNORECASE)
+# A product's determiner: an article or possessive, or a possessor of any name ("the workshop's
+# inspection notes", "Anna's figures"; a possessor that names an agent is read as that agent).
+_DET = r"(?:(?:(?:the|your|our|their|its)\s+)?\w+(?:'s|s')|the|your|our|their|its)"
 # How an agent's text says it works from a product no agent is named for ("after the numbers
 # are in", "once the data has been gathered", "when the draft is ready", "wait for the
 # estimate"): the product's words (one or two, the last its noun).
 _AFTER_PRODUCT = (
-    r"\b(?:after|once|when|until|as\s+soon\s+as)\s+(?:the|your|our|their|its)\s+(?P<p>\w+(?:\s+\w+)?)\s+"
+    r"\b(?:after|once|when|until|as\s+soon\s+as)\s+" + _DET + r"\s+(?P<p>\w+(?:\s+\w+)?)\s+"
     # what the product is for ("the survey notes for a site"): not part of its name
     r"(?:(?:for|of|on)\s+(?:a|an|the|this|that|each|every|its|their)\s+\w+\s+)?"
     r"(?:(?:is|are|has\s+been|have\s+been|was|were)\s+(?:in|ready|done|available|complete|completed|"
     r"finished|gathered|collected|written|drafted|prepared|compiled|produced|delivered|back|"
     r"submitted|finali[sz]ed|calculated|computed|researched|crunched|assembled|\w+ed)|"
     r"exists?|(?:is|are)\s+there|(?:has|have)\s+arrived|arrives?)\b",
-    r"\bwait(?:s|ing)?\s+(?:for|until)\s+(?:the|your|our)\s+(?P<p>\w+(?:\s+\w+)?)\b",
-    r"\bbased\s+on\s+the\s+(?P<p>\w+(?:\s+\w+)?)\b",
+    r"\bwait(?:s|ing)?\s+(?:for|until)\s+" + _DET + r"\s+(?P<p>\w+(?:\s+\w+)?)\b",
+    r"\bbased\s+on\s+" + _DET + r"\s+(?P<p>\w+(?:\s+\w+)?)\b",
     # the product as what bounds or carries this agent's work ("the sum is what the funding
     # figures allow", "it rests on the survey results", "the price comes from the estimate")
-    r"\bwhat(?:ever)?\s+(?:the|your|our)\s+(?P<p>\w+(?:\s+\w+)?)\s+(?:allows?|permits?|says?|shows?|"
+    r"\bwhat(?:ever)?\s+" + _DET + r"\s+(?P<p>\w+(?:\s+\w+)?)\s+(?:allows?|permits?|says?|shows?|"
     r"gives?|sets?|states?|reports?|finds?)\b",
-    r"\b(?:rests?|relies|rely|depends?|hinges?)\s+on\s+(?:the|your|our)\s+(?P<p>\w+(?:\s+\w+)?)\b",
-    r"\bcomes?\s+from\s+(?:the|your|our)\s+(?P<p>\w+(?:\s+\w+)?)\b",
+    r"\b(?:rests?|relies|rely|depends?|hinges?)\s+on\s+" + _DET + r"\s+(?P<p>\w+(?:\s+\w+)?)\b",
+    r"\bcomes?\s+from\s+" + _DET + r"\s+(?P<p>\w+(?:\s+\w+)?)\b",
 )
+# A product named with its making in a relative clause, the maker named by its role ("the sight
+# size the bench measures is what you cut to"): the maker's verb.
+_MADE_BY = re.compile(r"\bthe\s+\w+(?:\s+\w+)?\s+(?:the|our|your|their)\s+\w+\s+(?P<v>[a-z]{3,})s\b"
+                      r"(?:\s+(?:out|up))?\s+(?:is|are|becomes?|sets?)\b", re.IGNORECASE)
 # How an agent's text says it makes a product ("you crunch the numbers", "gather the data",
 # "write the first draft"), `{P}` the product's noun.
 _PRODUCES = (r"\b(?:produc|prepar|writ|wrote|draft|gather|collect|compil|crunch|comput|calculat|"
@@ -122,6 +133,44 @@ def _read_dependencies(spec: WorkflowSpec) -> list[tuple[str, str, str]]:
     return out
 
 
+# An imperative that hands the work to one agent ("Hand off to fitter_j.", "Look it up, then pass
+# the job on to the fitter."), opening the sentence or a clause of it, `{X}` that agent's names:
+# nothing after the name, so that no scope ("for refunds") or condition follows it.
+_HANDS_TO = (r"(?:^|[,;:]\s*)(?:(?:then|next|finally|always|afterwards|after\s+that|and|now)\W+)*"
+             r"(?:hand|pass|transfer|delegate|forward|route|escalate|send)\s+(?:(?:it|this|them|the\s+\w+"
+             r"(?:\s+\w+)?)\s+)?(?:(?:off|over|on)\s+)?to\s+{X}\W*$")
+# Words that make a sentence's instruction hold only sometimes.
+CONDITIONAL = re.compile(r"\b(?:if|when|whenever|unless|only|in\s+case|should|where|otherwise|either|"
+                         r"depending|whether)\b", re.IGNORECASE)
+
+
+_HANDS = re.compile(r"\b(?:hand|pass|transfer|delegate|forward|route|escalate|send)\b", re.IGNORECASE)
+
+
+def instructed_handoffs(spec: WorkflowSpec) -> list[tuple[str, str, str]]:
+    """(agent, target, sentence): `agent`'s own instructions tell it to hand the work to `target`
+    unconditionally ("Call job_history. Hand off to fitter_j."): a sentence naming exactly one
+    other agent, with no negation or condition, that is only that imperative, and no other
+    sentence of them hands anything to another agent (then the plain one is the default of a
+    choice: "Hand off to appt_desk when ... Hand off to info_k."). Whatever the request, a run
+    in which `agent` acted needs `target`'s work."""
+    ids = [a.id for a in spec.agents]
+    out = []
+    for a in spec.agents:
+        said = sentences(a.instructions or "")
+        targets = {x for s in said if _HANDS.search(s) for x in ids if x != a.id and names_agent(s, spec, x)}
+        if len(targets) != 1:
+            continue
+        for s in said:
+            if NEGATED.search(s) or CONDITIONAL.search(s):
+                continue
+            named = [x for x in ids if x != a.id and names_agent(s, spec, x)]
+            if len(named) == 1 and re.search(_HANDS_TO.replace("{X}", name_pattern(spec, named[0])), s,
+                                             re.IGNORECASE):
+                out.append((a.id, named[0], s))
+    return out
+
+
 def clauses(sentence: str) -> list[str]:
     """A sentence cut at colons, semicolons, dashes and ", so" / ", but": a negation in one clause ("the
     sum is never yours to choose: it is what the figures allow") does not negate the others."""
@@ -139,7 +188,15 @@ def _producer(spec: WorkflowSpec, agent: str, sentence: str) -> str | None:
     the agent told to "gather the market data"); None when the sentence waits for no product,
     when `agent` makes it itself, or when no agent or several do (then the order is not sure).
     When no agent says it makes the product by its noun, the one agent holding a tool named by one
-    of the product's words makes it ("the funding figures": the holder of funding_check)."""
+    of the product's words makes it ("the funding figures": the holder of funding_check). A
+    product named with its making in a relative clause ("the sight size the bench measures is
+    what you cut to") is made by the one other agent holding a tool named by that verb
+    (measure_artwork)."""
+    verbs = {m.group("v").lower() for m in _MADE_BY.finditer(sentence)} - {"i", "a"}
+    holders = {x.id for x in spec.agents if x.id != agent
+               for t in tools_of(spec, x.id) for w in words(t)[:1] if w in verbs or f"{w}e" in verbs}
+    if len(holders) == 1:
+        return holders.pop()
     nouns = {m.group("p").split()[-1].lower() for p in _AFTER_PRODUCT
              for m in re.finditer(p, sentence, re.IGNORECASE)} - NOT_PRODUCTS
     claimed = False  # some agent says it makes a product of that noun
@@ -260,6 +317,11 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
     for before, after, said in instructed_dependencies(spec):
         if after in acted:
             out.setdefault(before, f"{after} works from it (\"{said[:80]}\")")
+    handed_by = {d.from_ for d in trace.of_type(DelegationEvent)}
+    for agent, target, said in instructed_handoffs(spec):
+        if agent in acted and agent not in handed_by:  # a hand-over it made served the instruction
+            out.setdefault(target, f"{agent}'s instructions hand the work to it, whatever the request "
+                           f"(\"{said[:80]}\")")
     end = trace.termination
     if spec.system.pattern == "fixed_order" and end is not None and _stop_condition(end, spec):
         # a fixed (round-robin) order gives every member a turn: each is there to contribute,
@@ -318,7 +380,8 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     before a member whose work the task needs acted at all: a member the task names (unless
     every hand-over of the run was the app's code's, a graph's edges: the request cannot choose
     that route), one an
-    agent that acted depends on by its instructions, the only holder of a tool the task asks
+    agent that acted depends on by its instructions or hands the work to unconditionally
+    (`instructed_handoffs`), the only holder of a tool the task asks
     for (its action and its object: "move me to seat 14C" asks for update_seat), or, when a stop
     condition ended a fixed (round-robin) order normally (a stop word, a text message), a member whose first turn had not come (user proxies
     and members the task excuses left out). A member the
@@ -402,7 +465,8 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     restricted-tool probe writes): the route is the one the user asked for.
 
     A request naming neither may still fit a tool by the words of its description's first
-    sentence (`_servable_by_description`).
+    sentence (`_servable_by_description`). A delegating tool whose description fits the request
+    but whose code runs an agent that knows nothing of it is a misroute too (`_miswired`).
 
     Cannot see: a request that names the needed work in words other than the tool's action and
     object and its description's, tools whose names and descriptions do not say what they do,
@@ -420,28 +484,36 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         if selecting and isinstance(e, AgentTurn) and fitting:
             selecting = False  # the selector's choice for this request: its first turn
             out += _misselected(trace, spec, d, e.agent, fitting, user_text)
-        if not isinstance(e, DelegationEvent) or e.trigger not in ROUTING_TRIGGERS or not fitting:
-            continue
-        mine = set(tools_of(spec, e.to))
-        if mine & set(fitting) or set(tools_of(spec, e.from_)) & set(fitting) \
-                or addresses_agent(user_text, spec, e.to):
-            continue
-        reachable = {x.to for x in spec.delegations if x.from_ == e.from_}
-        siblings = sorted({h for t in fitting for h in owners(spec, t)} & reachable - {e.to})
-        if not siblings:
-            continue
-        said = _answered_without(trace, d, e.to, fitting, siblings)
-        if said is None:
-            continue
-        out.append(Failure(
-            category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
-            evidence=(d, said), scenario_id=trace.scenario_id,
-            elements=(e.from_, e.to, *fitting), agent=e.from_, step=d, subject=e.to,
-            description=f"{e.from_} handed the request to {e.to} (event {d}), whose tools "
-            f"({', '.join(sorted(mine)) or 'none'}) cannot serve it, while "
-            f"{', '.join(siblings)} holds {', '.join(fitting)}, which the request asks for; "
-            f"{e.to} answered without it (event {said})"))
+        if isinstance(e, DelegationEvent) and e.trigger in ROUTING_TRIGGERS:
+            wrong = _routed_past(trace, spec, d, e, fitting, user_text)
+            # else the route may have reached another agent than it says (`_miswired`)
+            out += [wrong] if wrong else _miswired(trace, spec, d, e, user_text, fitting)
     return dedupe(out)
+
+
+def _routed_past(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, fitting: list[str],
+                 request: str) -> Failure | None:
+    """The hand-over at `d` gave the request to an agent none of whose tools fit it, while a
+    sibling the router could reach holds a fitting one, and it was answered without it."""
+    mine = set(tools_of(spec, e.to))
+    if not fitting or mine & set(fitting) or set(tools_of(spec, e.from_)) & set(fitting) \
+            or addresses_agent(request, spec, e.to):
+        return None
+    reachable = {x.to for x in spec.delegations if x.from_ == e.from_}
+    siblings = sorted({h for t in fitting for h in owners(spec, t)} & reachable - {e.to})
+    if not siblings:
+        return None
+    said = _answered_without(trace, d, e.to, fitting, siblings)
+    if said is None:
+        return None
+    return Failure(
+        category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
+        evidence=(d, said), scenario_id=trace.scenario_id,
+        elements=(e.from_, e.to, *fitting), agent=e.from_, step=d, subject=e.to,
+        description=f"{e.from_} handed the request to {e.to} (event {d}), whose tools "
+        f"({', '.join(sorted(mine)) or 'none'}) cannot serve it, while "
+        f"{', '.join(siblings)} holds {', '.join(fitting)}, which the request asks for; "
+        f"{e.to} answered without it (event {said})")
 
 
 def _servable_by_object(request: str, spec: WorkflowSpec) -> list[str]:
@@ -473,14 +545,14 @@ _FUNCTION_WORDS = {"about", "above", "after", "again", "also", "before", "below"
 
 def _stems(text: str) -> set[str]:
     """A text's content words, cut to a rough stem: a reversing or repeating prefix (un-, re-)
-    and a plural, past or -ing ending off, so that "locked" and "unlock", "logins" and "login"
-    meet. Function words are no content words (`_FUNCTION_WORDS`)."""
+    and a plural, past or -ing ending off, so that "locked" and "unlock", "logins" and "login",
+    "moorings" and "mooring" meet. Function words are no content words (`_FUNCTION_WORDS`)."""
     out = set()
     for w in words(text):
         if w in STOPWORDS or w in _FUNCTION_WORDS or len(w) < 4 or w.isdigit():
             continue
         w = re.sub(r"^(?:un|re)(?=\w{4})", "", w)
-        out.add(re.sub(r"(?:ing|ed|es|s)$", "", w) if len(w) > 5 else w.rstrip("s"))
+        out.add(re.sub(r"(?:ings|ing|ed|es|s)$", "", w) if len(w) > 5 else w.rstrip("s"))
     return out
 
 
@@ -497,6 +569,61 @@ def _servable_by_description(request: str, spec: WorkflowSpec) -> list[str]:
     shared = {t.id: len(asked & _stems((sentences(t.description or "") or [""])[0])) for t in spec.tools}
     fitting = [t for t, n in shared.items() if n >= DESCRIBED]
     return fitting if fitting and all(n == 0 for t, n in shared.items() if t not in fitting) else []
+
+
+def _miswired(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, request: str,
+              fitting: list[str]) -> list[Failure]:
+    """A route that reaches the wrong agent: the router took a route whose own description fits
+    the request by words no other route of the router has ("moorings", "unlocking"), and the
+    hand-over reached an agent whose instructions, description and tools speak of none of them,
+    which answered without calling any of its tools. A route is a delegating tool the router
+    called just before (`ask_berths`, "Pass a question about moorings ... to the moorings
+    officer"), or a hand-over to that agent whose description names another one (a copied
+    `Handoff`: "Pass the member to keys_desk: locked out, ..." with fleet_ops as its target).
+    The router chose by what the route says; the code behind it sent the request elsewhere.
+    Blamed: the router, whose choice is the routing step."""
+    mine = tools_of(spec, e.to)
+    if not mine or set(mine) & set(fitting):
+        return []
+    ids = [a.id for a in spec.agents]
+    call = trace.events[d - 1] if d and isinstance(trace.events[d - 1], ToolCall) else None
+    tool = next((t for t in spec.tools if call is not None and call.agent == e.from_ and t.id == call.tool
+                 and t.id not in mine), None)
+    # (what the route is, its description) for every route of the router: its tools, its hand-overs
+    routes = [(t.id, (sentences(t.description or "") or [""])[0]) for t in spec.tools
+              if t.id in tools_of(spec, e.from_)] + [
+              (f"the hand-over to {x.to}", x.condition or "") for x in spec.delegations if x.from_ == e.from_]
+    if tool is not None:
+        taken = [(tool.id, (sentences(tool.description or "") or [""])[0])]
+    else:
+        taken = [(f"the hand-over to {x.to}", x.condition) for x in spec.delegations
+                 if x.from_ == e.from_ and x.to == e.to and x.condition
+                 and any(a != x.to and names_agent(x.condition, spec, a) for a in ids)]
+    target = spec.agent(e.to)
+    # what the agent is told to do and can do: its instructions but the replies they quote (what
+    # it is told to say: "lessons are another team"), its description, its tools
+    told = re.sub(r"[\"“][^\"”]*[\"”]", " ", target.instructions or "")
+    known = _stems(" ".join([told, target.description or "", *(
+        f"{x.id} {x.description or ''}" for x in spec.tools if x.id in mine)]))
+    for name, text in taken:
+        others = set().union(*(_stems(t) for n, t in routes if t != text))
+        fits = _stems(text) - others & _stems(request)
+        if not fits or fits & known:
+            continue
+        said = _answered_without(trace, d, e.to, mine, [])
+        if said is None:
+            return []
+        # the agent the route names, when the spec has it: its tools are what the request needed
+        meant = [t for a in ids if a not in (e.to, e.from_) and names_agent(text, spec, a) for t in tools_of(spec, a)]
+        return [Failure(
+            category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
+            evidence=(d - 1, d, said) if tool is not None else (d, said), scenario_id=trace.scenario_id,
+            elements=(e.from_, e.to, *([tool.id] if tool is not None else meant)), agent=e.from_, step=d,
+            subject=e.to,
+            description=f"{e.from_} took {name}, whose description (\"{text[:80]}\") fits the request "
+            f"({', '.join(sorted(fits))}), but it reached {e.to} (event {d}), whose instructions and tools "
+            f"({', '.join(sorted(mine))}) speak of none of it; {e.to} answered without a tool (event {said})")]
+    return []
 
 
 def _misselected(trace: Trace, spec: WorkflowSpec, d: int, chosen: str,

@@ -16,10 +16,10 @@ import re
 from typing import Any
 
 from masfuzz.oracles.failure import Failure, dedupe
-from masfuzz.oracles.instructed import clauses, misrouted_request
+from masfuzz.oracles.instructed import clauses, misrouted_request, with_prompts
 from masfuzz.oracles.wording import (
-    GIVE_UP, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result, is_question, mentions, owners,
-    payload_failure, plain, says_done_by_verb, sentences, structured, tool_job, tool_objects, tools_of,
+    GIVE_UP, HOLDING_STATES, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result, is_question, mentions, owners,
+    participles, payload_failure, plain, says_done_by_verb, sentences, structured, tool_job, tool_objects, tools_of,
     unconfirmed_state, words,
 )
 from masfuzz.spec.model import WorkflowSpec
@@ -102,8 +102,9 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     tools = {c.tool for c in trace.of_type(ToolCall)} - _handover_tools(trace)
     failed_tools = {r.tool for _, r, _ in failed}
     # read clause by clause: a condition in a later clause ("sign the slip when they arrive")
-    # does not hedge the claim before it ("Issued - the units are on their way")
-    claims = [(ci, agent, text, [s for s in sentences(text) for s in clauses(s)
+    # does not hedge the claim before it ("Issued - the units are on their way"), nor does a
+    # promise joined to it ("... and will be ready on Friday")
+    claims = [(ci, agent, text, [s for s in sentences(text) for s in clauses(PROMISE.sub("", s))
                                  if claims_done(s) or any(says_done_by_verb(s, t) for t in failed_tools)])
               for ci, agent, text in _claims(trace)]
     asked = " ".join(e.content for e in trace.of_type(Message) if e.role == "user")
@@ -124,7 +125,7 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 # about the one outcome it answers: the claimer's own tool, the only one it called;
                 # so is an answer that speaks of the tool's object as if the action held
                 claim = next((s for s in done if SURE_DONE.search(s)), None) \
-                    or _silent_claim(text, r, spec, asked)
+                    or _silent_claim(text, r, spec, asked) or _instructed_claim(text, r, agent, spec, trace, asked)
             if claim is None:
                 continue
             out.append(Failure(
@@ -138,6 +139,11 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     return dedupe(out)
 
 
+# A promise joined to a statement ("... have been put aside and will be ready on Friday"): what
+# follows an outcome told as settled, not a hedge of it.
+PROMISE = re.compile(r",?\s+and\s+(?:will|shall)\s.*$", re.IGNORECASE)
+
+
 def _silent_claim(text: str, r: ToolResult, spec: WorkflowSpec | None, asked: str) -> str | None:
     """The sentence of an answer to a failed action that tells the user about the action's
     object as if it had worked, or None: the tool performs an action (`tool_job` "do"), the
@@ -145,8 +151,10 @@ def _silent_claim(text: str, r: ToolResult, spec: WorkflowSpec | None, asked: st
     states plainly (no negation, apology, hedge or question), and it relays nothing of the
     tool's answer that the user did not say (not its state, its reason, its figures). An
     answer that passes on the failure, in any words, carries some of it; one that carries
-    none of it and speaks of the object plainly told the user an outcome the tool did not give."""
-    if tool_job(r.tool, spec) != "do" or GIVE_UP.search(text) or not all(plain(s) for s in sentences(text)):
+    none of it and speaks of the object plainly told the user an outcome the tool did not give.
+    A promise of what follows ("and will be ready on Friday") is no hedge of that outcome."""
+    if tool_job(r.tool, spec) != "do" or GIVE_UP.search(text) \
+            or not all(plain(PROMISE.sub("", s)) for s in sentences(text)):
         return None
     objects = tool_objects(r.tool)
     named = next((s for s in sentences(text) if objects and mentions(s, objects)), None)
@@ -155,6 +163,42 @@ def _silent_claim(text: str, r: ToolResult, spec: WorkflowSpec | None, asked: st
     said, given = set(words(text)), set(words(asked))
     told = {w for w in words(" ".join(_leaves(r.payload))) if len(w) > 2 or w.isdigit()} - given - STOPWORDS
     return None if told & said else named
+
+
+# A reply an agent's instructions quote for it to say ("If X fails, say \"...\"", "Say \"...\"").
+INSTRUCTED_REPLY = re.compile(r"\bsay\s+[\"“]([^\"”]+)[\"”]", re.IGNORECASE)
+# A condition that is about the tool failing ("raises an error", "fails", "is down", "answers 400").
+FAILURE_CONDITION = re.compile(r"\b(?:errors?|fail\w*|raises?|down|unavailable|not|no|refus\w*|reject\w*|"
+                               r"declin\w*|warnings?|[45]\d\d)\b", re.IGNORECASE)
+
+
+def _instructed_claim(text: str, r: ToolResult, agent: str, spec: WorkflowSpec | None, trace: Trace,
+                      asked: str) -> str | None:
+    """The reply an agent gave to its own call's failed result when it is a reply its own
+    instructions quote for another case than that tool failing ("Say \"Alles klar, ist
+    eingetragen\"", "If book_tuning answers bookings, say \"¡Listo! ...\""), while they quote
+    another for the tool failing ("If record_inspection fails, say ..."), and it relays nothing of
+    the tool's answer: the team's own instructions tell its outcome replies apart, in whatever
+    language they are written, and the agent gave the one that is not the failure's."""
+    if spec is None or all(a.id != agent for a in spec.agents):
+        return None
+    told = with_prompts(spec, trace).agent(agent).instructions or ""
+    replies, start = [], 0
+    for m in INSTRUCTED_REPLY.finditer(told):
+        before = told[start:m.start()]
+        condition = re.split(r"[.!?][\"”]?\s+", before)[-1]  # the sentence the quote is said in
+        replies.append((m.group(1).strip(), bool(re.search(rf"\b{re.escape(r.tool)}\b", condition))
+                        and bool(FAILURE_CONDITION.search(condition))))
+        start = m.end()
+    if not any(failure for _, failure in replies):
+        return None
+    said = " ".join(text.split())
+    other = next((q for q, failure in replies if not failure and " ".join(q.split()) in said), None)
+    if other is None:
+        return None
+    given = set(words(asked))
+    relayed = {w for w in words(" ".join(_leaves(r.payload))) if len(w) > 2 or w.isdigit()} - given - STOPWORDS
+    return None if relayed & set(words(text)) else other
 
 
 def _leaves(payload: str) -> list[str]:
@@ -519,15 +563,18 @@ def _date_format(doc: str) -> tuple[str, str] | None:
 _LENGTH = re.compile(r"\b(\d+|" + "|".join(_NUMBERS) + r")[- ]characters?\b", re.IGNORECASE)
 _EXAMPLE = re.compile(r"\b(?:such as|e\.g\.,?|for example|for instance|example:)\s+[\"'`]?"
                       r"([A-Za-z0-9][A-Za-z0-9\-/:.@]*[A-Za-z0-9])", re.IGNORECASE)
-# A quoted example (`like "EUR 120.00"`, `e.g. "2025-06-03 14:30"`): quoted, it may hold spaces.
+# A quoted example (`like "EUR 120.00"`, `e.g. "2025-06-03 14:30"`): quoted, it may hold spaces,
+# and open with a sign or a symbol (`like "-0.000 m"`, `like "£000.00"`, `like "#0000"`).
 _QUOTED_EXAMPLE = re.compile(r"\b(?:like|such as|e\.g\.,?|for example|for instance|example:)\s+"
-                             r"[\"“]([A-Za-z0-9][^\"”]{0,38}[A-Za-z0-9])[\"”]", re.IGNORECASE)
+                             r"[\"“]([-+±#£$€]?[A-Za-z0-9][^\"”]{0,38}[A-Za-z0-9])[\"”]", re.IGNORECASE)
 # An error that rejects an argument's form, not its content ("not found" is about content).
 # Matched on the payload with underscores as spaces: an error code (INVALID_DATE, BAD_FORMAT)
 # says it as well as a sentence.
 FORMAT_REJECTION = re.compile(
     r"\b(?:invalid|format|malformed|expected|must be|parse|unparsable|unparseable|unreadable|"
     r"not understood|not recogni[sz]ed|not a valid|does not match|"
+    # the value denied its kind ("'+44 7700 900417' is not a number we can ring")
+    r"not an? (?:number|date|time|amount|sum|price|code|phone|e-?mail|reference|value)|"
     r"doesn't match|unrecognized|unrecognised|wrong|could not convert|cannot convert|"
     r"(?:cannot|can't|could not|couldn't|unable to) (?:read|understand|interpret)|"
     r"bad (?:date|time|datetime|format|value|input|amount|number))\b", re.IGNORECASE)
@@ -613,7 +660,9 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     payload) that rejects an argument's form ("invalid", "expected", "must be", "format") and
     names the parameter or the value, or that is the runtime's word for a pattern in the tool's
     code matching nothing (`NO_MATCH_CRASH`) while every text argument follows a documented
-    form. An injected fault is masfuzz's, never this.
+    form, or that has a validation error's shape in any language (`_echoed_input`), failed in
+    English words or given up on by its caller (`_given_up`). An injected fault is masfuzz's,
+    never this.
 
     Category tool_invocation, root cause Tool Specification Mismatch: the tool's documentation
     and its behaviour disagree, so every agent following the documentation fails. Blamed: no
@@ -632,7 +681,10 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     formats_of: dict[str, dict[str, list[tuple[str, str]]]] = {}
     out = []
     for ri, r in enumerate(trace.events):
-        if not isinstance(r, ToolResult) or r.fault or not _failed(r):
+        if not isinstance(r, ToolResult) or r.fault:
+            continue
+        failed = bool(_failed(r))
+        if not failed and not _given_up(trace, ri, r.agent):
             continue
         found = calls.get(r.call_id) if r.call_id else _last_call(trace, ri, r)
         if found is None:
@@ -643,11 +695,12 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                     for doc, regex in fs if re.fullmatch(regex, str(call.arguments[p]))]
         broken = [p for p, fs in formats.items() if p in call.arguments
                   and not all(re.fullmatch(regex, str(call.arguments[p])) for _, regex in fs)]
-        if not followed or broken or not (FORMAT_REJECTION.search(r.payload.replace("_", " "))
-                                          or NO_MATCH_CRASH.search(r.payload)
-                                          or _day_month_swapped(followed, call.arguments)):
+        echoed = _echoed_input(r, call.arguments, followed)
+        if not followed or broken or not (echoed or failed and (
+                FORMAT_REJECTION.search(r.payload.replace("_", " ")) or NO_MATCH_CRASH.search(r.payload)
+                or _day_month_swapped(followed, call.arguments))):
             continue
-        named = [p for p, _ in followed if p in r.payload or str(call.arguments[p]) in r.payload]
+        named = echoed or [p for p, _ in followed if p in r.payload or str(call.arguments[p]) in r.payload]
         if not named and NO_MATCH_CRASH.search(r.payload) and _all_documented(call.arguments, formats):
             # a pattern in the tool's code matched none of the arguments' documented forms:
             # which one it read is not said, but every argument is as documented
@@ -667,6 +720,46 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             f"\"{' '.join(r.payload.split())[:120]}\" — the documentation and the behaviour "
             "disagree"))
     return dedupe(out)
+
+
+def _given_up(trace: Trace, ri: int, agent: str | None) -> bool:
+    """Did the calling agent answer the result at `ri` by giving up (an apology, "did not go
+    through"), before calling anything else: the system itself read it as a failure, in
+    whatever language the tool answered."""
+    for e in trace.events[ri + 1:]:
+        if isinstance(e, ToolCall) and e.agent == agent:
+            return False
+        if isinstance(e, Message) and e.role == "assistant" and e.agent == agent and e.content.strip():
+            return bool(GIVE_UP.search(e.content))
+    return False
+
+
+def _echoed_input(r: ToolResult, arguments: dict[str, Any], followed: list[tuple[str, str]]) -> list[str]:
+    """The documented-form parameters a failed answer hands back as bad input, or []: the answer
+    is the shape of a validation error in any language (`{"status": "rejected", "field":
+    "amount", "value": "12,50"}`): the argument's value verbatim under a key that is not the
+    parameter's own (a refusal of the thing itself puts it under its name: `{"seat": "14C"}`),
+    and besides it only single words (a state, the field's name) that say no English success:
+    no figure, reason or reference that an action done or a refusal of content would give."""
+    data = structured(r.payload.strip())
+    if not isinstance(data, dict) or len(data) < 2:
+        return []
+    values = {str(v): p for p, v in arguments.items() if isinstance(v, (str, int, float))}
+    echoed, word_leaves = [], 0
+    for key, value in data.items():
+        if not isinstance(value, str):
+            return []
+        if value in values:
+            if values[value] in words(str(key)) or values[value] == key:
+                return []
+            echoed.append(values[value])
+        elif re.fullmatch(r"[^\W\d]+", value) and value.lower() not in HOLDING_STATES \
+                and value.lower() not in participles(r.tool):
+            word_leaves += 1
+        else:
+            return []
+    documented = {p for p, _ in followed}
+    return sorted(set(echoed)) if echoed and word_leaves >= 2 and set(echoed) <= documented else []
 
 
 def _all_documented(arguments: dict[str, Any], formats: dict[str, list[tuple[str, str]]]) -> bool:

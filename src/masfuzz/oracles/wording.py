@@ -34,10 +34,11 @@ ACTIONS: dict[str, tuple[tuple[str, ...], str]] = {
 _DONE = {name: re.compile(rf"\b(?:{done})\b", re.IGNORECASE)
          for name, (_, done) in ACTIONS.items()}
 # Success said without a past verb, handing the outcome over in the present: "here is your
-# booking", "your reference is BK-221", "you're confirmed", "the room is yours", "it is in place".
+# booking", "your reference is BK-221", "you're confirmed", "the room is yours", "it is in place"
+# ("it's yours": the verb contracted is the same sentence).
 PRESENT_DONE = (r"\bhere(?:'s| is| are)\s+(?:your|the)\b|\byour\s+(?:\w+\s+)?(?:reference|confirmation|"
                 r"ticket|receipt)(?:\s+(?:number|code|no))?\s+is\b|\byou(?:'re|\s+are)\s+(?:all\s+)?"
-                r"(?:set|booked|in|good|confirmed|sorted|covered)\b|\bis\s+(?:now\s+)?(?:yours|in\s+place|"
+                r"(?:set|booked|in|good|confirmed|sorted|covered)\b|(?:\bis|'s)\s+(?:now\s+)?(?:yours|in\s+place|"
                 r"on\s+(?:its|the)\s+way|under\s+way|live)\b")
 # A claim that does not name the action in its verb ("all set", "went through", "has been
 # issued") is about a tool only when it names the tool's object (the seat of update_seat) or its
@@ -118,7 +119,7 @@ def says_done_by_verb(sentence: str, tool: str) -> bool:
     """Does a plain sentence say the tool's own verb done, whatever the verb (close_ticket:
     "the ticket is closed", lodge_claim: "we've lodged it")?"""
     return plain(sentence) and any(re.search(rf"\b{re.escape(p)}\b", sentence, re.IGNORECASE)
-                                   for p in _participles(tool))
+                                   for p in participles(tool))
 
 
 def words(text: str) -> list[str]:
@@ -168,11 +169,11 @@ def about_tool(sentence: str, tool: str, spec: WorkflowSpec | None, rivals: Iter
     in general words and names the tool's object."""
     objects = tool_objects(tool)
     shared = [r for r in rivals if r != tool and tool_actions(r, spec) & tool_actions(tool, spec)]
-    if says_done_by_verb(sentence, tool) and not any(_participles(r) & _participles(tool)
+    if says_done_by_verb(sentence, tool) and not any(participles(r) & participles(tool)
                                                      for r in rivals if r != tool):
         return True  # the tool's own verb, which no other tool of the run shares
     if says_done_by_verb(sentence, tool) and objects and mentions(sentence, objects) and not any(
-            _participles(r) & _participles(tool) and tool_objects(r) & objects
+            participles(r) & participles(tool) and tool_objects(r) & objects
             for r in rivals if r != tool):
         return True  # a verb a rival shares ("found"), with the object only this tool has
     acts = tool_actions(tool, spec)
@@ -223,8 +224,20 @@ RAISED = re.compile(r"\bTraceback\b|\b[A-Z]\w*(?:Error|Exception)\b")
 
 # The boolean fields that report an action's outcome, whatever the action.
 OUTCOME_KEYS = ("ok", "success", "succeeded", "accepted", "completed", "processed", "confirmed",
-                "done", "executed", "applied")
+                "done", "executed", "applied",
+                # a write's outcome, whatever the tool's verb (`{"saved": 0}` of record_inspection)
+                "saved", "stored", "written", "recorded", "persisted", "created", "logged")
 STATUS_CODE_KEYS = ("status", "status_code", "statusCode", "http_status", "code")
+# Words a flag's name may wrap its outcome in ("is_assigned", "was_renewed", "has_been_sent").
+_FLAG_FILLER = {"is", "was", "were", "has", "have", "been", "got", "did"}
+
+
+def _outcome_key(key: str, tool: str) -> bool:
+    """Does a field's name say the action's outcome: a general outcome word (`OUTCOME_KEYS`) or
+    the tool's own verb done (`released` of release_results), bare or wrapped in filler and the
+    tool's object (`is_assigned`, `plot_assigned` of assign_plot)?"""
+    rest = [w for w in words(key) if w not in _FLAG_FILLER and w not in tool_objects(tool)]
+    return len(rest) == 1 and (rest[0] in OUTCOME_KEYS or rest[0] in participles(tool))
 
 
 # English verbs whose past forms do not end in -ed, as a tool's name may start with them
@@ -253,7 +266,7 @@ IRREGULAR_PAST: dict[str, tuple[str, ...]] = {
 }
 
 
-def _participles(tool: str) -> set[str]:
+def participles(tool: str) -> set[str]:
     """The past forms of a tool's verb (its name's first word): release_results -> released,
     reset_password -> reset (`IRREGULAR_PAST`), set_up_account -> set up; an action of
     `ACTIONS` adds its own (send -> sent)."""
@@ -314,7 +327,8 @@ def tool_job(tool: str, spec: WorkflowSpec | None) -> str | None:
 def empty_result(payload: str, tool: str, spec: WorkflowSpec | None) -> str | None:
     """Why a tool's answer is empty where its job needed a thing, or None. Only a tool whose job
     is to find or do something (`tool_job`) fails by answering nothing: a structured answer whose
-    container of the thing is empty (`{"items": []}`, `{"flights": []}`) or whose count is 0
+    container of the thing is empty (`{"items": []}`, `{"flights": []}`, or named for what the
+    tool's verb makes: `{"bookings": []}` of book_tuning) or whose count is 0
     (`{"rows_updated": 0}`), or a first sentence that says none was found or changed ("No
     results", "0 rows updated"). A bare empty answer (`[]`, `{}`, `None`, `""`) is a failure only
     when the tool's documentation says it returns something: a tool that does its work and
@@ -329,11 +343,14 @@ def empty_result(payload: str, tool: str, spec: WorkflowSpec | None) -> str | No
         return f"an empty answer ({text or 'nothing'})" if returns else None
     if isinstance(data, dict):
         holders = CONTAINER_KEYS | tool_objects(tool) | {f"{o}s" for o in tool_objects(tool)}
+        verb = next(iter(words(tool)), "")
+        made = verb[:-1] if verb.endswith("e") else verb  # what the verb makes: book -> bookings
         for key, value in data.items():
             k = str(key).lower()
-            if k in holders and value in ([], {}, None, ""):
+            if (k in holders or len(made) > 2 and k.startswith(made) and k != verb) \
+                    and value in ([], {}, None, ""):
                 return f"{key}: {json.dumps(value)}"
-            if (k in COUNT_KEYS or k in _participles(tool)) and value == 0 \
+            if (k in COUNT_KEYS or k in participles(tool)) and value == 0 \
                     and not isinstance(value, bool):
                 return f"{key}: 0"
             # a status or message in words ({"status": "not_found"}, {"message": "No results"})
@@ -363,11 +380,12 @@ def _json_failure(data: dict, tool: str = "", depth: int = 0) -> str | None:
 
 
 def _flat_failure(data: dict, tool: str = "") -> str | None:
-    for key in (*OUTCOME_KEYS, *sorted(_participles(tool))):
-        value = data.get(key)
-        # false as a flag, whether a boolean, the integer 0 (`{"accepted": 0}`) or a word
-        if value is False or type(value) is int and value == 0 or \
-                isinstance(value, str) and value.strip().lower() in ("false", "no"):
+    for key, value in data.items():
+        # false as a flag, whether a boolean, the integer 0 (`{"accepted": 0}`) or text (a
+        # service that answers every value as a string: "false", "no", "0")
+        if _outcome_key(str(key), tool) and (
+                value is False or type(value) is int and value == 0
+                or isinstance(value, str) and value.strip().lower() in ("false", "no", "0")):
             return f"{key}: {json.dumps(value)}"
     for key in STATUS_CODE_KEYS:
         value = data.get(key)
@@ -406,7 +424,7 @@ def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str
     data = structured((payload or "").strip())
     if not isinstance(data, dict):
         return None
-    done = {p.replace(" ", "_") for p in _participles(tool)}
+    done = {p.replace(" ", "_") for p in participles(tool)}
     for key in ("status", "state", "outcome", "result"):
         value = data.get(key)
         if isinstance(value, str) and ENUM.fullmatch(value.strip()):

@@ -27,7 +27,7 @@ from typing import Any, Iterable
 import autogen
 
 from masfuzz.adapters.ag2.handoffs import pattern_edges, pattern_transition
-from masfuzz.adapters.ag2.live import ChatCall, has_model, llm_config, tool_parameters
+from masfuzz.adapters.ag2.live import ChatCall, coded_selection, has_model, llm_config, tool_parameters
 from masfuzz.adapters.source import function_site
 from masfuzz.spec.model import (
     AgentSpec, Delegation, Pattern, Permissions, SystemInfo, Termination, ToolSpec, WorkflowSpec,
@@ -160,12 +160,14 @@ def extract(plan: Plan, *, task: str | None = None) -> WorkflowSpec:
 
 def _pattern(plan: Plan) -> Pattern:
     """One two-agent chat or round robin is a fixed order; a group chat whose manager's model
-    picks speakers is a selector; a program that runs several chats, or nested ones, orders its
-    agents in its own code (no one speaking order holds across its chats)."""
-    methods = {g.groupchat.speaker_selection_method for g in plan.groups}
-    if methods - {"round_robin"}:
+    picks speakers is a selector; a program that runs several chats, or nested ones, or a group
+    whose speakers a function of its own picks (`coded_selection`), orders its agents in its own
+    code (no one speaking order holds across its chats)."""
+    chosen = [g for g in plan.groups if g.groupchat.speaker_selection_method != "round_robin"
+              and not coded_selection(g.groupchat)]
+    if chosen:
         return "selector"
-    if plan.nested or len(plan.chats) > 1:
+    if plan.nested or len(plan.chats) > 1 or any(coded_selection(g.groupchat) for g in plan.groups):
         return "orchestrated"
     return "fixed_order"
 
@@ -248,6 +250,9 @@ def _group_edges(manager: Any, names: set[str], d: Any) -> Iterable[Delegation]:
     elif group.speaker_selection_method == "round_robin":
         raw = {(members[i], members[(i + 1) % len(members)]) for i in range(len(members))}
         trigger, why = "sequence", "next in round-robin order"
+    elif coded_selection(group):
+        raw = {(s.name, t.name) for s, ts in group.allowed_speaker_transitions_dict.items() for t in ts}
+        trigger, why = "sequence", "chosen by the app's speaker-selection function"
     else:
         raw = {(s.name, t.name) for s, ts in group.allowed_speaker_transitions_dict.items() for t in ts}
         trigger, why = "selector", "chosen by the manager's model"

@@ -359,8 +359,18 @@ def _inferred_reason(frame: _Frame, result: Any) -> str:
 def _trigger(recipient: Any, *, nested: bool) -> str:
     group = getattr(recipient, "groupchat", None)
     if group is not None:
-        return "sequence" if group.speaker_selection_method == "round_robin" else "selector"
+        return "sequence" if group.speaker_selection_method == "round_robin" or coded_selection(group) \
+            else "selector"
     return "delegate" if nested else "sequence"
+
+
+def coded_selection(group: Any) -> bool:
+    """Does a function of the app's pick the group's speakers (`speaker_selection_method=
+    next_speaker`, a hand-over map)? Then its code routes, as a graph's edges do, not a model
+    choosing from the members' descriptions. AG2's own group transition (a pattern's hand-offs,
+    `handoffs.pattern_transition`) is not one."""
+    fn = getattr(group, "speaker_selection_method", None)
+    return callable(fn) and not getattr(fn, "__qualname__", "").startswith("create_group_transition.")
 
 
 def opening_text(message: Any) -> str:
