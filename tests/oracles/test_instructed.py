@@ -247,6 +247,58 @@ def test_a_function_word_shared_with_another_tool_s_description_does_not_hide_th
     [f] = misrouted_request(_desk("network", request, "Thanks, ring the desk for anything else."), spec)
     assert (f.agent, f.elements) == ("triage", ("triage", "network", "unlock_account"))
 
+# -- a misroute the spec pointed the right way: the model's, not the app's -----------------------
+
+def _desk_told(triage: str = "", faq: str = "", seat: str = "") -> WorkflowSpec:
+    return DESK.model_copy(update={"agents": (
+        AgentSpec(id="triage", instructions=triage), AgentSpec(id="faq_agent", description=faq),
+        AgentSpec(id="seat_agent", description=seat))})
+
+
+SEAT_CHANGE = "I want to change my seat to 14C, confirmation number ABC123"
+
+
+@pytest.mark.parametrize("spec,pointed", [
+    # the demo's triage: its rules send seat changes to the seat agent (the FAQ agent's
+    # description names seats too: the router's own rules decide)
+    (_desk_told("You are the first contact. Do not answer yourself: hand questions to the FAQ "
+                "agent and seat changes to the seat agent.",
+                faq="Answers questions about baggage, seats and food.", seat="Changes seats."),
+     "triage's instructions"),
+    (_desk_told("Hand off to seat_agent when the request mentions a seat change. Hand off to "
+                "faq_agent when the request mentions baggage or food."), "triage's instructions"),
+    # rules silent on it: the members' descriptions say which one serves it
+    (_desk_told("Route the customer.", faq="Answers baggage questions.", seat="Changes seats."),
+     "the members' descriptions"),
+])
+def test_a_misroute_against_a_spec_pointing_the_right_way_is_the_model_s(spec, pointed):
+    trace = _routed("faq_agent", SEAT_CHANGE, Message(agent="faq_agent", content="I cannot do that."))
+    [f] = misrouted_request(trace, spec)
+    assert (f.attribution, f.agent, f.elements) == ("harness", "triage", ("triage", "faq_agent", "update_seat"))
+    assert f"{pointed} point this request to seat_agent and not to faq_agent" in f.because
+    [g] = misrouted_request(_selected(AgentTurn(agent="faq_agent"), Message(agent="faq_agent", content="No."),
+                                      request=SEAT_CHANGE),
+                            spec.model_copy(update={"system": SELECTED_DESK.system}))
+    assert g.attribution == ("harness" if pointed.startswith("the members") else "sut")  # a selector has no rules
+
+
+@pytest.mark.parametrize("spec", [
+    # the rules list the request under the wrong agent (as the zoo's seeded misroutes do), even
+    # where the descriptions point right
+    _desk_told("Hand off to faq_agent when the request mentions a seat or a question. Hand off "
+               "to seat_agent when the request mentions an upgrade.", seat="Changes seats."),
+    _desk_told("Send seat changes and questions to the FAQ agent.", seat="Changes seats."),
+    # silent or ambiguous: nothing, both descriptions, a negated rule only
+    _desk_told(),
+    _desk_told("Route the customer.", faq="Answers questions about seats.", seat="Changes seats."),
+    _desk_told("Never send seat changes to the FAQ agent."),
+])
+def test_a_misroute_the_spec_points_to_leaves_silent_or_ambiguous_is_the_app_s(spec):
+    trace = _routed("faq_agent", SEAT_CHANGE, Message(agent="faq_agent", content="I cannot do that."))
+    [f] = misrouted_request(trace, spec)
+    assert (f.attribution, f.because) == ("sut", "")
+
+
 # -- participation in a fixed (round-robin) order -------------------------------------------------
 
 ROUND = WorkflowSpec(

@@ -1,0 +1,109 @@
+"""Where the app's own spec points a routing choice its model made: a model's error is the model's.
+
+`misrouted_request` finds a request handed to an agent that cannot serve it while a sibling the
+router could reach can. Two different defects look alike in the trace. The app's: its spec sends
+the request there (the router's instructions list the request's words under the wrong agent, the
+members' descriptions say the wrong agent serves it), or says nothing that tells the two apart,
+so a model that follows it can go either way (the zoo's seeded misroutes are built so). The
+model's: the spec points the request to the right agent, unambiguously, and the model in use
+chose another (the embedded 270M model handing "change my seat" to the FAQ agent of a triage
+told "hand seat changes to the seat booking agent"). The second is no bug of the app.
+
+The spec's pointing is read from two places, the router's own instructions first (they are its
+routing rules; the members' descriptions are what it chooses from when the rules are silent):
+
+- its instructions, cut into clauses, each clause's part about one member (the words before that
+  member's name, "seat changes to the seat booking agent", or after it when the clause starts
+  with the name, "hand off to billing_agent when the request mentions refunds"), matched to the
+  request by content words (the member's name itself left out);
+- when no such part shares a word with the request: the members' own descriptions (an Agents
+  SDK `handoff_description`, AgentChat's and ADK's `description`).
+
+It points the right way when some part about a holder of a fitting tool shares a content word
+with the request and no part about the chosen agent does. A negated clause ("never send refunds
+to shipping") is left out: whichever way it is read, the rest must decide.
+
+Cannot see: rules the router is given outside its instructions (a prompt built at run time that
+the trace does not record), synonyms (a rule for "refunds" and a request for "money back"), and
+rules whose conditions are not words of the request (the customer's tier, the time of day): then
+the spec reads as silent and the finding stays the app's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from masfuzz.oracles.wording import agent_names, name_pattern, sentences
+from masfuzz.spec.model import WorkflowSpec
+
+
+def model_misroute(spec: WorkflowSpec, router: str | None, request: str, chosen: str,
+                   right: list[str]) -> str:
+    """Why a misroute is the model's: the app's spec points `request` to one of `right` and not to
+    `chosen` ("" when it points to `chosen`, is silent or ambiguous: then it is the app's)."""
+    from masfuzz.oracles.instructed import _stems  # instructed calls this: imported late
+
+    asked = _stems(request)
+    members = [chosen, *right]
+    rules = _rule_parts(spec, router, members) if router else {}
+    source = "its instructions"
+    scores = {m: max((len(asked & _stems(p)) for p in rules.get(m, ())), default=0) for m in members}
+    if not any(scores.values()):
+        source = "the members' descriptions"
+        scores = {m: len(asked & _stems(_without_names(spec, m, _description(spec, m)))) for m in members}
+    pointed = [m for m in right if scores[m]]
+    if scores[chosen] or not pointed:
+        return ""
+    who = f"{router}'s" if router and source == "its instructions" else "the app's"
+    said = source.replace("its ", f"{who} ") if source.startswith("its") else source
+    return (f"the model in use chose {chosen}, though {said} point this request to "
+            f"{', '.join(pointed)} and not to {chosen}: the model did not follow the app's "
+            "routing, which is right here")
+
+
+def _description(spec: WorkflowSpec, agent: str) -> str:
+    return next((a.description for a in spec.agents if a.id == agent), "")
+
+
+def _without_names(spec: WorkflowSpec, agent: str, text: str) -> str:
+    return re.sub(rf"\b{name_pattern(spec, agent)}\b", " ", text or "", flags=re.IGNORECASE)
+
+
+def _naming(spec: WorkflowSpec, agent: str) -> str:
+    """How a routing rule names a member: its id or display name (spaces for underscores), or its
+    bare role word only where a rule names someone ("to billing", "the billing"): "seat" of
+    seat_agent in "seat changes go to ..." is the request's word, not the agent."""
+    a = spec.agent(agent)
+    full = {n for x in (a.id, a.name or a.id) for n in (x, re.sub(r"[_\-]+", " ", x).strip())}
+    bare = [n for n in agent_names(spec, agent) if n not in full]
+    alts = "|".join(re.escape(n) for n in sorted(full, key=len, reverse=True))
+    tail = rf"|(?:(?<=\bto\s)|(?<=\bthe\s))(?:{'|'.join(re.escape(n) for n in bare)})\b" if bare else ""
+    return rf"\b(?:the\s+)?(?:{alts})\b{tail}"
+
+
+def _rule_parts(spec: WorkflowSpec, router: str, members: list[str]) -> dict[str, list[str]]:
+    """Each member's parts of the router's instruction clauses: the words that route to it."""
+    from masfuzz.oracles.instructed import NEGATED, clauses
+
+    text = next((a.instructions for a in spec.agents if a.id == router), "")
+    out: dict[str, list[str]] = {}
+    for clause in (c for s in sentences(text) for c in clauses(s)):
+        if NEGATED.search(clause):
+            continue
+        spans = sorted((m.start(), m.end(), x) for x in members if agent_names(spec, x)
+                       for m in re.finditer(_naming(spec, x), clause, re.IGNORECASE))
+        if not spans:
+            continue
+        # "hand off to A when ..., to B when ...": the words after each name are its; "X to A
+        # and Y to B": the words before it are
+        name_first = not re.search(r"\w", re.sub(r"\b(?:hand(?:s)?\s+off|send|transfer|route|pass|"
+                                                  r"delegate|forward|escalate|give|hand|to|and|or|"
+                                                  r"then|always|please)\b", "", clause[:spans[0][0]],
+                                                  flags=re.IGNORECASE))
+        for i, (start, end, x) in enumerate(spans):
+            if name_first:
+                part = clause[end:spans[i + 1][0] if i + 1 < len(spans) else len(clause)]
+            else:
+                part = clause[spans[i - 1][1] if i else 0:start]
+            out.setdefault(x, []).append(part)
+    return out
