@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from masfuzz.oracles.failure import Failure, dedupe
-from masfuzz.oracles.specified import model_misroute
+from masfuzz.oracles.specified import model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
     GIVE_UP, STOPWORDS, addresses_agent, asks_for, is_question, mentions, name_pattern, names_agent, owners, sentences,
     tool_objects, tools_of, words,
@@ -349,11 +349,12 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         if member in acted or member in handed or member == ender or member in routed_away:
             continue
         cutter, at = _cut_by(trace, spec, member, acted, end_i) or (ender, step)
+        because = model_passed_over(trace, spec, member)
         out.append(Failure(
             category="system_termination", root_cause="Premature Termination",
             detector="participation", evidence=tuple(sorted({at, step, end_i})),
             scenario_id=trace.scenario_id, elements=(cutter, member), agent=cutter, step=at,
-            clause="term::bound",
+            clause="term::bound", **({"attribution": "harness", "because": because} if because else {}),
             description=f"{cutter} ended the {'run' if cutter == ender else 'round'} "
             f"({end.reason}, event {at}) before {member} acted at all, though its work is needed: {why}"))
     return dedupe(out)
@@ -434,7 +435,7 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         said = _answered_without(trace, d, e.to, fitting, siblings)
         if said is None:
             continue
-        because = model_misroute(spec, e.from_, user_text, e.to, siblings)
+        because = model_misroute(spec, e.from_, user_text, e.to, siblings) if e.trigger == "handoff" else ""
         out.append(Failure(
             category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
             evidence=(d, said), scenario_id=trace.scenario_id,

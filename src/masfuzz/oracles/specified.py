@@ -7,7 +7,9 @@ members' descriptions say the wrong agent serves it), or says nothing that tells
 so a model that follows it can go either way (the zoo's seeded misroutes are built so). The
 model's: the spec points the request to the right agent, unambiguously, and the model in use
 chose another (the embedded 270M model handing "change my seat" to the FAQ agent of a triage
-told "hand seat changes to the seat booking agent"). The second is no bug of the app.
+told "hand seat changes to the seat booking agent"). The second is no bug of the app. The same
+question decides `participation`'s member that never acted because a router handed the request
+to another (`model_passed_over`): a Spanish request a language triage gave the French agent.
 
 The spec's pointing is read from two places, the router's own instructions first (they are its
 routing rules; the members' descriptions are what it chooses from when the rules are silent):
@@ -16,11 +18,18 @@ routing rules; the members' descriptions are what it chooses from when the rules
   member's name, "seat changes to the seat booking agent", or after it when the clause starts
   with the name, "hand off to billing_agent when the request mentions refunds"), matched to the
   request by content words (the member's name itself left out);
-- when no such part shares a word with the request: the members' own descriptions (an Agents
-  SDK `handoff_description`, AgentChat's and ADK's `description`).
+- when no such part shares a word with the request: the members' own descriptions (an Agents SDK
+  `handoff_description`, AgentChat's and ADK's `description`), and, when none of them says the
+  chosen member serves it, the request itself, where it names a member or describes it in its
+  description's words (the user asked for it, and the router could reach it).
 
 It points the right way when some part about a holder of a fitting tool shares a content word
-with the request and no part about the chosen agent does. A negated clause ("never send refunds
+with the request and no part about the chosen agent does. Only a choice the model makes by the
+agent's name counts: a hand-off (trigger `handoff`) the router is offered unconditionally, or a
+speaker selector's pick. An `as_tool` or delegating tool is the app's code mapping the model's
+tool choice to an agent (a tool copied from another may run the wrong one), and a hand-off
+offered only under a condition (`is_enabled`, a context condition) may not have been offered in
+this run: both stay the app's. A negated clause ("never send refunds
 to shipping") is left out: whichever way it is read, the rest must decide.
 
 Cannot see: rules the router is given outside its instructions (a prompt built at run time that
@@ -33,8 +42,9 @@ from __future__ import annotations
 
 import re
 
-from masfuzz.oracles.wording import agent_names, name_pattern, sentences
+from masfuzz.oracles.wording import addresses_agent, agent_names, name_pattern, sentences
 from masfuzz.spec.model import WorkflowSpec
+from masfuzz.trace import DelegationEvent, Message, Trace
 
 
 def model_misroute(spec: WorkflowSpec, router: str | None, request: str, chosen: str,
@@ -43,22 +53,46 @@ def model_misroute(spec: WorkflowSpec, router: str | None, request: str, chosen:
     `chosen` ("" when it points to `chosen`, is silent or ambiguous: then it is the app's)."""
     from masfuzz.oracles.instructed import _stems  # instructed calls this: imported late
 
+    if router is not None:  # a hand-off the app offers only under a condition may not have been offered
+        right = [m for m in right if any(d.from_ == router and d.to == m and d.trigger == "handoff"
+                                         and not d.condition for d in spec.delegations)]
+    if not right:
+        return ""
     asked = _stems(request)
     members = [chosen, *right]
     rules = _rule_parts(spec, router, members) if router else {}
-    source = "its instructions"
     scores = {m: max((len(asked & _stems(p)) for p in rules.get(m, ())), default=0) for m in members}
+    said = f"{router}'s instructions"
     if not any(scores.values()):
-        source = "the members' descriptions"
         scores = {m: len(asked & _stems(_without_names(spec, m, _description(spec, m)))) for m in members}
+        said = "the members' descriptions"
+        # the user asked for a member by its name or its description's words, the router could
+        # reach it, and no description says the chosen one serves this: the request points there
+        named = {m: int(addresses_agent(request, spec, m)) for m in members}
+        if not scores[chosen] and any(named.values()):
+            said, scores = "the request", named
     pointed = [m for m in right if scores[m]]
     if scores[chosen] or not pointed:
         return ""
-    who = f"{router}'s" if router and source == "its instructions" else "the app's"
-    said = source.replace("its ", f"{who} ") if source.startswith("its") else source
-    return (f"the model in use chose {chosen}, though {said} point this request to "
-            f"{', '.join(pointed)} and not to {chosen}: the model did not follow the app's "
-            "routing, which is right here")
+    return (f"the model in use chose {chosen}, though {said} point{'s' if said == 'the request' else ''} "
+            f"this request to {', '.join(pointed)} and not to {chosen}: the model did not follow the "
+            "app's routing, which is right here")
+
+
+def model_passed_over(trace: Trace, spec: WorkflowSpec, member: str) -> str:
+    """Why a needed member that never acted is the model's doing (`participation`): a router
+    that could hand the request to `member` handed it to another, against a spec pointing it to
+    `member` (`model_misroute`); "" when no such hand-over is in the run."""
+    request = ""
+    for e in trace.events:
+        if isinstance(e, Message) and e.role == "user":
+            request = e.content
+        if isinstance(e, DelegationEvent) and e.trigger == "handoff" and e.to != member \
+                and any(x.from_ == e.from_ and x.to == member for x in spec.delegations):
+            because = model_misroute(spec, e.from_, request, e.to, [member])
+            if because:
+                return because
+    return ""
 
 
 def _description(spec: WorkflowSpec, agent: str) -> str:
