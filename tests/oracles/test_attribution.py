@@ -391,3 +391,21 @@ def test_a_crash_a_sandbox_limit_shows_is_the_settings_finding(shown, whose):
     [crash] = [f for f in detect(trace) if f.category == "runtime_crash"]
     assert crash.attribution == whose, crash
     assert crash.because.startswith("hit --sandbox-memory 256 ") == (whose == "settings")
+
+
+@pytest.mark.parametrize("prompts,whose", [(3, "harness"), (0, "sut")])
+def test_an_ag2_chat_that_reached_its_round_bound_through_a_silent_human_is_masfuzzs(prompts, whose):
+    """AG2 hands the floor back to its human after each answer (`RevertToUserTarget`) and records
+    no turn of it, only the prompts masfuzz's stand-in answered with nothing: the round bound is
+    reached through masfuzz's silence. Without a prompt, the chat's own going round is the app's."""
+    from masfuzz.oracles import detect
+    from masfuzz.trace import HUMAN_PROMPTS
+
+    said = [Message(agent="router", content="Could you tell me more about what you need?")] * 4
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="How do I fix a memory leak?"), AgentTurn(agent="router"), *said,
+        TerminationEvent(reason="message_limit", detail="Maximum rounds (8) reached", final_output=said[-1].content)),
+        meta={HUMAN_PROMPTS: prompts} if prompts else {})
+    [f] = [f for f in detect(trace) if f.detector == "missing_termination"]
+    assert f.attribution == whose
+    assert ("asked its human for input 3 time(s)" in f.because) == (whose == "harness")
