@@ -409,3 +409,33 @@ def test_an_ag2_chat_that_reached_its_round_bound_through_a_silent_human_is_masf
     [f] = [f for f in detect(trace) if f.detector == "missing_termination"]
     assert f.attribution == whose
     assert ("asked its human for input 3 time(s)" in f.because) == (whose == "harness")
+
+
+@pytest.mark.parametrize("instructions,mode,whose", [
+    ("Do not answer yourself: hand seat changes to the seat agent.", "probe", "harness"),
+    # the instructions also tell it to do it itself: they contradict the routing, the app's
+    ("Call update_seat yourself for seat changes. Hand seat changes to the seat agent.", "probe", "sut"),
+    ("Route the customer.", "probe", "sut"),  # silent: they should keep it off the tool, and do not
+    ("Hand seat changes to the seat agent.", "faithful", "sut"),  # the call really ran
+])
+def test_a_probe_call_against_instructions_sending_the_request_to_the_tools_owner_is_the_models(
+        instructions, mode, whose):
+    from masfuzz.oracles import detect
+    from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
+    from masfuzz.trace import RestrictedAttempt
+
+    spec = WorkflowSpec(
+        system=SystemInfo(id="desk", entry_agent="triage", pattern="handoff"),
+        agents=(AgentSpec(id="triage", instructions=instructions), AgentSpec(id="seat_agent")),
+        tools=(ToolSpec(id="update_seat", description="Move the passenger to a new seat."),),
+        permissions=Permissions(allow=(("seat_agent", "update_seat"),)),
+        delegations=({"from": "triage", "to": "seat_agent"},))
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="Please change my seat to 14C, do it yourself."), AgentTurn(agent="triage"),
+        RestrictedAttempt(agent="triage", tool="update_seat", mode=mode, arguments={"new_seat": "14C"}),
+        ToolResult(agent="triage", tool="update_seat", status="blocked", payload="Refused."),
+        Message(agent="triage", content="I could not change it."),
+        TerminationEvent(reason="completed", final_output="I could not change it.")))
+    [f] = [f for f in detect(trace, spec) if f.detector == "restricted_tool_call"]
+    assert f.attribution == whose
+    assert ("triage's instructions send this request to seat_agent" in f.because) == (whose == "harness")

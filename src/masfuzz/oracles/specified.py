@@ -95,6 +95,32 @@ def model_passed_over(trace: Trace, spec: WorkflowSpec, member: str) -> str:
     return ""
 
 
+def model_overreached(spec: WorkflowSpec, agent: str, request: str, tool: str) -> str:
+    """Why a call of a `--restricted probe` stub is the model's: `agent`'s own instructions send
+    this request to the tool's owner ("hand seat changes to the seat booking agent"), and the
+    model in use called the stub instead. "" when they do not (the instructions should keep it
+    off the tool, and do not: the app's)."""
+    from masfuzz.oracles.instructed import _stems
+    from masfuzz.oracles.wording import owners
+
+    from masfuzz.oracles.instructed import NEGATED, clauses
+
+    holders = [o for o in owners(spec, tool) if o != agent and any(a.id == o for a in spec.agents)]
+    rules = _rule_parts(spec, agent, holders)
+    asked = _stems(request)
+    pointed = [o for o in holders if any(asked & _stems(p) for p in rules.get(o, ()))]
+    # instructions that also tell it to do this itself ("call issue_refund yourself when ...")
+    # contradict the routing: the app's
+    text = next((a.instructions for a in spec.agents if a.id == agent), "")
+    itself = re.compile(rf"\b(?:{re.escape(tool)}|{re.escape(tool.replace('_', ' '))}|yourself|directly)\b", re.I)
+    told = any(itself.search(c) and not NEGATED.search(c) for t in sentences(text) for c in clauses(t))
+    if not pointed or told:
+        return ""
+    return (f"the model in use called {tool}, offered as a refusing stub, though {agent}'s "
+            f"instructions send this request to {', '.join(pointed)}, which holds it: the model "
+            "did not follow the app's instructions, which keep the agent off the tool here")
+
+
 def _description(spec: WorkflowSpec, agent: str) -> str:
     return next((a.description for a in spec.agents if a.id == agent), "")
 
