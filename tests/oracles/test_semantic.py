@@ -731,3 +731,20 @@ def test_a_question_for_the_parameter_it_describes_most_fully_needs_a_value_of_t
             TerminationEvent(reason="completed")))
     assert handover_facts(run("Can she stay from 16/08/2026?"), spec) == []
     assert handover_facts(run("Can she stay from 16/08/2026 08:30?"), spec)
+
+
+@pytest.mark.parametrize("instructions,whose", [
+    # told to pass the tool's answer on, or what to do when it fails: the claim is the model's
+    ("Change seats with update_seat. Report the result of update_seat.", "harness"),
+    ("Change seats with update_seat. If update_seat fails, apologise and say why.", "harness"),
+    # given a success line, or told to confirm (the zoo's seeded claims): the app's
+    ("Call update_seat. Report the result. Say \"Your seat has been changed.\"", "sut"),
+    ("Call update_seat, then confirm the change to the customer.", "sut"),
+    ("Change seats with update_seat.", "sut"),  # silent on the result
+])
+def test_a_claim_against_instructions_to_report_the_tool_s_answer_is_the_model_s(instructions, whose):
+    spec = SPEC.model_copy(update={"agents": tuple(
+        a.model_copy(update={"instructions": instructions}) if a.id == "seat_agent" else a for a in SPEC.agents)})
+    [f] = claimed_outcome(_seat_run('{"ok": false, "reason": "seat taken"}', "Your seat has been changed to 14C."), spec)
+    assert f.attribution == whose
+    assert ("seat_agent's instructions say" in f.because) == (whose == "harness")

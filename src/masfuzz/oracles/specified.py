@@ -121,6 +121,36 @@ def model_overreached(spec: WorkflowSpec, agent: str, request: str, tool: str) -
             "did not follow the app's instructions, which keep the agent off the tool here")
 
 
+# A clause telling the agent to pass the tool's answer on, or what to do when it fails.
+_REPORTS = re.compile(r"\b(?:report|pass(?:es)?\s+on|relay|repeat|read\s+out)\w*\b[^.]*?\b(?:result|outcome|"
+                      r"answer|reply|response|status|record)s?\b|\bif\b[^.]*?\b(?:fail|error|refus|reject|"
+                      r"declin)\w*", re.IGNORECASE)
+# A clause telling it to confirm regardless ("confirm the change", "tell them it is done").
+_CONFIRMS = re.compile(r"\b(?:confirm\w*|all\s+set|(?:it\s+is|it's|is)\s+done)\b", re.IGNORECASE)
+
+
+def model_claimed(spec: WorkflowSpec, agent: str, tool: str) -> str:
+    """Why a claimed success after a failed tool (`claimed_outcome`) is the model's: `agent`'s own
+    instructions tell it to pass the tool's answer on, or what to say when the tool fails, and
+    give it no success line to say or confirmation to make ("say \"Your refund has been
+    issued.\"", "confirm the change": then the claim is the app's, as in the zoo's seeded claims)."""
+    from masfuzz.oracles.instructed import clauses
+    from masfuzz.oracles.wording import SURE_DONE, claims_done, says_done_by_verb
+
+    text = next((a.instructions for a in spec.agents if a.id == agent), "")
+    quoted = re.findall(r"[\"“]([^\"”]+)[\"”]", text)
+    parts = [c for t in sentences(re.sub(r"[\"“][^\"”]*[\"”]", " ", text)) for c in clauses(t)]
+    if any(claims_done(q) or SURE_DONE.search(q) or says_done_by_verb(q, tool) for q in quoted) \
+            or any(_CONFIRMS.search(c) or claims_done(c) for c in parts):
+        return ""
+    told = next((c for c in parts if _REPORTS.search(c)), None)
+    if told is None:
+        return ""
+    return (f"the model in use told the user it was done, though {agent}'s instructions say "
+            f"\"{told.strip()[:120]}\" and give it no success line to say: the model did not follow "
+            "the app's instructions, which are right here")
+
+
 def _description(spec: WorkflowSpec, agent: str) -> str:
     return next((a.description for a in spec.agents if a.id == agent), "")
 
