@@ -748,3 +748,22 @@ def test_a_claim_against_instructions_to_report_the_tool_s_answer_is_the_model_s
     [f] = claimed_outcome(_seat_run('{"ok": false, "reason": "seat taken"}', "Your seat has been changed to 14C."), spec)
     assert f.attribution == whose
     assert ("seat_agent's instructions say" in f.because) == (whose == "harness")
+
+
+@pytest.mark.parametrize("instructions,whose", [
+    # asks only for what is missing, and was given it: the model's
+    ("You change seats. You need the confirmation number and the new seat; ask for whichever is missing.",
+     "harness"),
+    ("Always ask the customer for their confirmation number.", "sut"),  # told to ask whatever it has
+    ("Change seats with update_seat.", "sut"),  # silent
+])
+def test_a_fact_the_receiving_agent_was_given_and_asked_again_for_is_the_model_s_when_told_to_ask_only_if_missing(
+        instructions, whose):
+    spec = SPEC.model_copy(update={"agents": tuple(
+        a.model_copy(update={"instructions": instructions}) if a.id == "seat_agent" else a for a in SPEC.agents)})
+    ask = Message(agent="seat_agent", content="What is your confirmation number?")
+    kept = _handover(ask, meta={HANDOVER_INPUTS: [{"since": 3, "agent": "seat_agent", "text": USER}]})
+    [f] = handover_facts(kept, spec)
+    assert (f.agent, f.attribution) == ("seat_agent", whose)
+    lost = _handover(ask, meta={HANDOVER_INPUTS: [{"since": 3, "agent": "seat_agent", "text": "{}"}]})
+    assert [g.attribution for g in handover_facts(lost, spec)] == ["sut"]  # the hand-over dropped it

@@ -17,7 +17,7 @@ from typing import Any
 
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.instructed import clauses, misrouted_request
-from masfuzz.oracles.specified import model_claimed
+from masfuzz.oracles.specified import model_claimed, model_lost
 from masfuzz.oracles.wording import (
     GIVE_UP, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result, is_question, mentions, owners,
     payload_failure, plain, says_done_by_verb, sentences, structured, tool_job, tool_objects, tools_of,
@@ -322,7 +322,9 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         blamed, step = (e.to, at) if had else (e.from_, d)
         seen = ("it received them" if had else "they were not in what it received"
                 if received is not None else "what it received is not recorded")
+        because = model_lost(spec, e.to, PARAMS[kind]) if had and spec is not None else ""
         out.append(Failure(
+            **({"attribution": "harness", "because": because} if because else {}),
             category="agent_relationship", root_cause=INFORMATION_LOSS, detector="handover_facts",
             evidence=(*user_before, d, at), scenario_id=trace.scenario_id,
             elements=(e.from_, e.to, kind), agent=blamed, step=step,
