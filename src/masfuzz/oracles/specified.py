@@ -149,12 +149,8 @@ def model_claimed(spec: WorkflowSpec, agent: str, tool: str) -> str:
     if any(claims_done(q) or SURE_DONE.search(q) or says_done_by_verb(q, tool) for q in quoted) \
             or any(_CONFIRMS.search(c) or claims_done(c) for c in parts):
         return ""
-    told = next((c for c in parts if _REPORTS.search(c)), None)
-    if told is None:
-        return ""
-    return (f"the model in use told the user it was done, though {agent}'s instructions say "
-            f"\"{told.strip()[:120]}\" and give it no success line to say: the model did not follow "
-            "the app's instructions, which are right here")
+    return _ignored(agent, next((c for c in parts if _REPORTS.search(c)), None),
+                    "told the user it was done (and they give it no success line to say)")
 
 
 _ASKS = re.compile(r"\b(?:ask|request|collect|get)\w*\b", re.IGNORECASE)
@@ -173,12 +169,16 @@ def model_lost(spec: WorkflowSpec, agent: str, kind: re.Pattern[str]) -> str:
     parts = [c for t in sentences(text) for c in clauses(t) if _ASKS.search(c)]
     if any(kind.search(c) and not _ONLY_IF_MISSING.search(c) for c in parts):
         return ""
-    told = next((c for c in parts if _ONLY_IF_MISSING.search(c)), None)
+    return _ignored(agent, next((c for c in parts if _ONLY_IF_MISSING.search(c)), None),
+                    "asked again for what the app's hand-over had passed on to it")
+
+
+def _ignored(agent: str, told: str | None, did: str) -> str:
+    """The finding's `because` when the model did against what `agent`'s instructions say."""
     if told is None:
         return ""
-    return (f"the model in use asked again for what it had been given, though {agent}'s "
-            f"instructions say \"{told.strip()[:120]}\": the app's hand-over passed the fact on, "
-            "and the model did not follow the app's instructions")
+    return (f"the model in use {did}, though {agent}'s instructions say \"{told.strip()[:120]}\": "
+            "the model did not follow the app's instructions, which are right here")
 
 
 def _description(spec: WorkflowSpec, agent: str) -> str:
