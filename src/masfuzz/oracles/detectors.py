@@ -181,7 +181,10 @@ def premature_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failu
         return []
     end_i, term = end
     out = []
-    for i, d in _indexed(trace, DelegationEvent):
+    handovers = _indexed(trace, DelegationEvent)
+    for k, (i, d) in enumerate(handovers):
+        if term.reason == "handoff_to_user" and k == len(handovers) - 1:
+            continue  # the hand-off to the user that ends the run by design: the user acts after it
         acted = any(isinstance(e, (AgentTurn, Message, ToolCall, RestrictedAttempt))
                     and e.agent == d.to for e in trace.events[i + 1:end_i])
         if not acted:
