@@ -439,3 +439,35 @@ def test_a_probe_call_against_instructions_sending_the_request_to_the_tools_owne
     [f] = [f for f in detect(trace, spec) if f.detector == "restricted_tool_call"]
     assert f.attribution == whose
     assert ("triage's instructions send this request to seat_agent" in f.because) == (whose == "harness")
+
+
+def test_a_speaker_cycle_round_a_misroute_the_model_chose_is_the_models():
+    """The embedded model sends a seat change to the FAQ agent against triage's rules; the FAQ
+    agent hands it back, as its own instructions say, and the model sends it there again."""
+    from masfuzz.oracles import detect
+    from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
+
+    def desk(rules: str) -> WorkflowSpec:
+        return WorkflowSpec(
+            system=SystemInfo(id="desk", entry_agent="triage", pattern="handoff"),
+            agents=(AgentSpec(id="triage", instructions=rules), AgentSpec(id="faq_agent"),
+                    AgentSpec(id="seat_agent")),
+            tools=(ToolSpec(id="faq_lookup", description="Look up an answer."),
+                   ToolSpec(id="update_seat", description="Move the passenger to a new seat.")),
+            permissions=Permissions(allow=(("faq_agent", "faq_lookup"), ("seat_agent", "update_seat"))),
+            delegations=({"from": "triage", "to": "faq_agent"}, {"from": "triage", "to": "seat_agent"},
+                         {"from": "faq_agent", "to": "triage"}))
+
+    rounds = []
+    for _ in range(4):
+        rounds += [AgentTurn(agent="triage"), DelegationEvent(**{"from": "triage"}, to="faq_agent"),
+                   AgentTurn(agent="faq_agent"), DelegationEvent(**{"from": "faq_agent"}, to="triage")]
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="Please change my seat to 14C."), *rounds[:-1],
+        Message(agent="faq_agent", content="Sorry, I only answer questions."),
+        TerminationEvent(reason="completed", final_output="Sorry, I only answer questions.")))
+    right = {f.detector: f for f in detect(trace, desk("Hand seat changes to the seat agent."))}
+    assert right["misrouted_request"].attribution == "harness"
+    assert right["loop"].attribution == "harness" and "goes round a hand-over" in right["loop"].because
+    wrong = {f.detector: f for f in detect(trace, desk("Hand seat changes to the FAQ agent."))}
+    assert (wrong["misrouted_request"].attribution, wrong["loop"].attribution) == ("sut", "sut")

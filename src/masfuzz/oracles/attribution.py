@@ -36,6 +36,9 @@ in with a user who says nothing waits for words masfuzz never gives: its not end
 harness's. AG2 records no turn of its human, only how often it was asked (`HUMAN_PROMPTS`): a
 round bound reached by an AG2 chat whose human was asked is the silence's too.
 
+A speaker cycle through a hand-over the model chose against the app's routing (a misroute
+`oracles.specified` found the model's) is that choice repeated: the model's too.
+
 A run that hit a limit of masfuzz's sandbox (`--sandbox-memory`, `--sandbox-processes`,
 `--sandbox-disk`, `--sandbox-cpu`; `masfuzz.exec.sandbox.limit_hits`) was stopped by the user's
 setting: a finding that shows the hit (the refused allocation, fork or write, the run the limit
@@ -73,6 +76,10 @@ def attribute(trace: Trace, failures: list[Failure]) -> list[Failure]:
     call it after `masfuzz.oracles.blame`)."""
     out = []
     for f in failures:
+        went_round = "" if f.attribution != "sut" else _round_a_model_choice(f, failures)
+        if went_round:
+            out.append(f.model_copy(update={"attribution": "harness", "because": went_round}))
+            continue
         limit = "" if f.attribution != "sut" else _sandbox_limit(trace, f)
         if limit:
             out.append(f.model_copy(update={"attribution": "settings", "because": limit}))
@@ -80,6 +87,21 @@ def attribute(trace: Trace, failures: list[Failure]) -> list[Failure]:
         because = "" if f.attribution != "sut" else _cause(trace, f)
         out.append(f.model_copy(update={"attribution": "harness", "because": because}) if because else f)
     return out
+
+
+def _round_a_model_choice(failure: Failure, failures: list[Failure]) -> str:
+    """A speaker cycle that goes round a hand-over the model in use chose against the app's
+    routing (a misroute found the model's, `oracles.specified`): the router sends the request to
+    the wrong agent, which hands it back as its instructions say, again and again. The cycle is
+    that choice repeated, the model's too."""
+    if failure.detector != "loop" or failure.elements[:1] != ("speakers",):
+        return ""
+    cycle = set(failure.elements[1:])
+    for f in failures:
+        if f.root_cause == "Misrouted Request" and f.attribution == "harness" and f.because \
+                and {f.agent, f.subject} <= cycle:
+            return f"the cycle goes round a hand-over the model in use chose: {f.because}"
+    return ""
 
 
 def _sandbox_limit(trace: Trace, failure: Failure) -> str:
