@@ -356,6 +356,34 @@ def test_a_member_passed_over_by_a_router_against_a_spec_pointing_to_it_is_the_m
     assert (g.elements, g.attribution, g.because) == (("french_agent", "spanish_agent"), "sut", "")
 
 
+def _dice(rules: str) -> WorkflowSpec:
+    return WorkflowSpec(
+        system=SystemInfo(id="dice", entry_agent="root", pattern="handoff"),
+        agents=(AgentSpec(id="root", instructions=rules), AgentSpec(id="roll_agent"), AgentSpec(id="prime_agent")),
+        delegations=({"from": "root", "to": "roll_agent"}, {"from": "root", "to": "prime_agent"},
+                     {"from": "roll_agent", "to": "root"}))
+
+
+@pytest.mark.parametrize("rules,whose", [
+    # ADK's hello_world_ma: its rules send prime checks on to prime_agent; the model ended instead
+    ("You delegate rolling dice tasks to the roll_agent and prime checking tasks to the prime_agent.",
+     "harness"),
+    # told when to end by itself, or silent: the app's
+    ("Delegate rolling dice tasks to the roll_agent and prime checking tasks to the prime_agent. "
+     "Say \"DONE\" once the die is rolled.", "sut"),
+    ("You help with dice.", "sut"),
+])
+def test_a_run_ended_by_an_agent_whose_rules_send_the_request_on_to_a_member_is_the_model_s(rules, whose):
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="Roll a 10-sided die and check if the result is prime."),
+        AgentTurn(agent="root"), DelegationEvent(**{"from": "root"}, to="roll_agent"), AgentTurn(agent="roll_agent"),
+        DelegationEvent(**{"from": "roll_agent"}, to="root"), AgentTurn(agent="root"),
+        Message(agent="root", content="I rolled a 7."), TerminationEvent(reason="completed", final_output="I rolled a 7.")))
+    [f] = participation(trace, _dice(rules))
+    assert (f.elements, f.attribution) == (("root", "prime_agent"), whose)
+    assert ("ended the run at root, though root's instructions point" in f.because) == (whose == "harness")
+
+
 # -- participation in a fixed (round-robin) order -------------------------------------------------
 
 ROUND = WorkflowSpec(

@@ -349,7 +349,7 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         if member in acted or member in handed or member == ender or member in routed_away:
             continue
         cutter, at = _cut_by(trace, spec, member, acted, end_i) or (ender, step)
-        because = model_passed_over(trace, spec, member)
+        because = model_passed_over(trace, spec, member, ender)
         out.append(Failure(
             category="system_termination", root_cause="Premature Termination",
             detector="participation", evidence=tuple(sorted({at, step, end_i})),

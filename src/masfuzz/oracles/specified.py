@@ -57,38 +57,58 @@ def model_misroute(spec: WorkflowSpec, router: str | None, request: str, chosen:
                    right: list[str]) -> str:
     """Why a misroute is the model's: the app's spec points `request` to one of `right` and not to
     `chosen` ("" when it points to `chosen`, is silent or ambiguous: then it is the app's)."""
+    said, pointed = _pointed(spec, router, request, chosen, right)
+    if not pointed:
+        return ""
+    return (f"the model in use chose {chosen}, though {said} this request to {', '.join(pointed)} "
+            f"and not to {chosen}: the model did not follow the app's routing, which is right here")
+
+
+def _pointed(spec: WorkflowSpec, router: str | None, request: str, chosen: str | None,
+             right: list[str]) -> tuple[str, list[str]]:
+    """Which text points `request` (its words "point(s)") and to which of `right`, when it points
+    to none of them but `chosen` (None: no member was chosen); ("", []) otherwise."""
     from masfuzz.oracles.instructed import _stems  # instructed calls this: imported late
 
     if router is not None:  # a hand-off the app offers only under a condition may not have been offered
         right = [m for m in right if any(d.from_ == router and d.to == m and d.trigger == "handoff"
                                          and not d.condition for d in spec.delegations)]
     if not right:
-        return ""
+        return "", []
     asked = _stems(request)
-    members = [chosen, *right]
+    members = [m for m in (chosen, *right) if m is not None]
     rules = _rule_parts(spec, router, members) if router else {}
     scores = {m: max((len(asked & _stems(p)) for p in rules.get(m, ())), default=0) for m in members}
-    said = f"{router}'s instructions"
+    said = f"{router}'s instructions point"
     if not any(scores.values()):
         scores = {m: len(asked & _stems(_without_names(spec, m, _description(spec, m)))) for m in members}
-        said = "the members' descriptions"
+        said = "the members' descriptions point"
         # the user asked for a member by its name or its description's words, the router could
         # reach it, and no description says the chosen one serves this: the request points there
         named = {m: int(addresses_agent(request, spec, m)) for m in members}
-        if not scores[chosen] and any(named.values()):
-            said, scores = "the request", named
+        if not scores.get(chosen) and any(named.values()):
+            said, scores = "the request points", named
     pointed = [m for m in right if scores[m]]
-    if scores[chosen] or not pointed:
-        return ""
-    return (f"the model in use chose {chosen}, though {said} point{'s' if said == 'the request' else ''} "
-            f"this request to {', '.join(pointed)} and not to {chosen}: the model did not follow the "
-            "app's routing, which is right here")
+    return ("", []) if scores.get(chosen) or not pointed else (said, pointed)
 
 
-def model_passed_over(trace: Trace, spec: WorkflowSpec, member: str) -> str:
+# What lets an agent end a run by itself: a stop word or line it is given, an end it is told of.
+_ENDS = re.compile(r"[\"“]|\b(?:stop|end|finish|terminat|done|final|conclude|close)\w*", re.IGNORECASE)
+
+
+def model_passed_over(trace: Trace, spec: WorkflowSpec, member: str, ender: str | None = None) -> str:
     """Why a needed member that never acted is the model's doing (`participation`): a router
     that could hand the request to `member` handed it to another, against a spec pointing it to
-    `member` (`model_misroute`); "" when no such hand-over is in the run."""
+    `member` (`model_misroute`), or the agent that ended the run could hand it there
+    unconditionally and its own rules send this request there, with nothing in its instructions
+    that lets it end by itself (a stop word, a line to close on); "" otherwise."""
+    if ender is not None and not _ENDS.search(next((a.instructions for a in spec.agents if a.id == ender), "")):
+        request = next((e.content for e in trace.events if isinstance(e, Message) and e.role == "user"), "")
+        said, pointed = _pointed(spec, ender, request, None, [member])
+        if pointed and said.endswith("instructions point"):  # its own rules, not the descriptions
+            return (f"the model in use ended the run at {ender}, though {said} this request on to "
+                    f"{member}, which {ender} could hand it to: the model did not follow the app's "
+                    "routing, which is right here")
     request = ""
     for e in trace.events:
         if isinstance(e, Message) and e.role == "user":
