@@ -53,6 +53,11 @@ from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import DelegationEvent, Message, Trace
 
 
+# A delegation condition that gates the hand-off (the Agents SDK's `is_enabled`, a feature flag,
+# an AG2 context condition); one that names the mechanism (ADK's `transfer_to_agent`) is no gate.
+_GATED = re.compile(r"enabled|context|flag|when|if\b", re.IGNORECASE)
+
+
 def model_misroute(spec: WorkflowSpec, router: str | None, request: str, chosen: str,
                    right: list[str]) -> str:
     """Why a misroute is the model's: the app's spec points `request` to one of `right` and not to
@@ -72,7 +77,7 @@ def _pointed(spec: WorkflowSpec, router: str | None, request: str, chosen: str |
 
     if router is not None:  # a hand-off the app offers only under a condition may not have been offered
         right = [m for m in right if any(d.from_ == router and d.to == m and d.trigger == "handoff"
-                                         and not d.condition for d in spec.delegations)]
+                                         and not _GATED.search(d.condition) for d in spec.delegations)]
     if not right:
         return "", []
     asked = _stems(request)
