@@ -269,6 +269,10 @@ SEAT_CHANGE = "I want to change my seat to 14C, confirmation number ABC123"
     (_desk_told("Hand off to seat_agent when the request mentions a seat change. Hand off to "
                 "faq_agent when the request mentions baggage or food."), "triage's instructions point",
      "harness"),
+    # the airline demo's list of rules, glued without a space after a full stop
+    (_desk_told("Route the customer to the best agent: FAQ for policy questions, Seat for seating "
+                "needs and seat changes.Never emit more than one handoff per message."),
+     "triage's instructions point", "harness"),
     # rules silent on it: the request names the seat agent, no description says the FAQ one
     # serves it
     (_desk_told("Route the customer.", faq="Answers baggage questions."), "the request points", "harness"),

@@ -216,13 +216,16 @@ def _without_names(spec: WorkflowSpec, agent: str, text: str) -> str:
 
 def _naming(spec: WorkflowSpec, agent: str) -> str:
     """How a routing rule names a member: its id or display name (spaces for underscores), or its
-    bare role word only where a rule names someone ("to billing", "the billing"): "seat" of
-    seat_agent in "seat changes go to ..." is the request's word, not the agent."""
+    bare role word only where a rule names someone ("to billing", "the billing", "Billing for
+    invoices", "Billing:"): "seat" of seat_agent in "seat changes go to ..." is the request's
+    word, not the agent."""
     a = spec.agent(agent)
     full = {n for x in (a.id, a.name or a.id) for n in (x, re.sub(r"[_\-]+", " ", x).strip())}
     bare = [n for n in agent_names(spec, agent) if n not in full]
     alts = "|".join(re.escape(n) for n in sorted(full, key=len, reverse=True))
-    tail = rf"|(?:(?<=\bto\s)|(?<=\bthe\s))(?:{'|'.join(re.escape(n) for n in bare)})\b" if bare else ""
+    names = "|".join(re.escape(n) for n in bare)
+    tail = (rf"|(?:(?<=\bto\s)|(?<=\bthe\s))(?:{names})\b|\b(?:{names})(?=\s+(?:for|handles?|takes?)\b|:)"
+            if bare else "")
     return rf"\b(?:the\s+)?(?:{alts})\b{tail}"
 
 
@@ -230,14 +233,21 @@ def _rule_parts(spec: WorkflowSpec, router: str, members: list[str]) -> dict[str
     """Each member's parts of the router's instruction clauses: the words that route to it."""
     from masfuzz.oracles.instructed import NEGATED, clauses
 
-    text = next((a.instructions for a in spec.agents if a.id == router), "")
+    # prompts glued from string pieces lose the space after a full stop ("support.First, if"):
+    # without it two rules read as one sentence, and a negation in one would hide the other
+    text = re.sub(r"(?<=[a-z][.!?])(?=[A-Z])", " ", next((a.instructions for a in spec.agents if a.id == router), ""))
     out: dict[str, list[str]] = {}
     for clause in (c for s in sentences(text) for c in clauses(s)):
         if NEGATED.search(clause):
             continue
-        spans = sorted((m.start(), m.end(), x) for x in members if agent_names(spec, x)
-                       for m in re.finditer(_naming(spec, x), clause, re.IGNORECASE))
-        if not spans:
+        # every member's names cut the clause, so that the parts end where another's begins
+        found = sorted((m.start(), -m.end(), a.id) for a in spec.agents if a.id != router and agent_names(spec, a.id)
+                       for m in re.finditer(_naming(spec, a.id), clause, re.IGNORECASE))
+        spans: list[tuple[int, int, str]] = []
+        for start, end, x in found:
+            if not spans or start >= spans[-1][1]:  # a name inside a longer one is that one's
+                spans.append((start, -end, x))
+        if not any(x in members for _, _, x in spans):
             continue
         # "hand off to A when ..., to B when ...": the words after each name are its; "X to A
         # and Y to B": the words before it are
@@ -250,5 +260,6 @@ def _rule_parts(spec: WorkflowSpec, router: str, members: list[str]) -> dict[str
                 part = clause[end:spans[i + 1][0] if i + 1 < len(spans) else len(clause)]
             else:
                 part = clause[spans[i - 1][1] if i else 0:start]
-            out.setdefault(x, []).append(part)
+            if x in members:
+                out.setdefault(x, []).append(part)
     return out
