@@ -471,3 +471,30 @@ def test_a_speaker_cycle_round_a_misroute_the_model_chose_is_the_models():
     assert right["loop"].attribution == "harness" and "goes round a hand-over" in right["loop"].because
     wrong = {f.detector: f for f in detect(trace, desk("Hand seat changes to the FAQ agent."))}
     assert (wrong["misrouted_request"].attribution, wrong["loop"].attribution) == ("sut", "sut")
+
+
+def test_a_probe_call_by_a_specialist_told_to_hand_such_requests_back_is_the_models():
+    """The demo's FAQ agent: "if the customer wants something else, such as a seat change, hand
+    them back to the triage agent"; it called the seat tool's stub instead."""
+    from masfuzz.oracles import detect
+    from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
+    from masfuzz.trace import RestrictedAttempt
+
+    def desk(faq: str) -> WorkflowSpec:
+        return WorkflowSpec(
+            system=SystemInfo(id="desk", entry_agent="triage", pattern="handoff"),
+            agents=(AgentSpec(id="triage"), AgentSpec(id="faq_agent", instructions=faq), AgentSpec(id="seat_agent")),
+            tools=(ToolSpec(id="update_seat", description="Move the passenger to a new seat."),),
+            permissions=Permissions(allow=(("seat_agent", "update_seat"),)),
+            delegations=({"from": "triage", "to": "faq_agent"}, {"from": "triage", "to": "seat_agent"},
+                         {"from": "faq_agent", "to": "triage"}))
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="I want to change my seat to 14C."), AgentTurn(agent="faq_agent"),
+        RestrictedAttempt(agent="faq_agent", tool="update_seat", mode="probe", arguments={"new_seat": "14C"}),
+        ToolResult(agent="faq_agent", tool="update_seat", status="blocked", payload="Refused."),
+        Message(agent="faq_agent", content="I could not."), TerminationEvent(reason="completed", final_output="x")))
+    told = "Answer questions. If the customer wants something else, such as a seat change, hand them back to the triage agent."
+    [f] = [f for f in detect(trace, desk(told)) if f.detector == "restricted_tool_call"]
+    assert f.attribution == "harness" and "send this request to triage" in f.because
+    [g] = [f for f in detect(trace, desk("Answer questions.")) if f.detector == "restricted_tool_call"]
+    assert g.attribution == "sut"

@@ -131,12 +131,13 @@ def model_overreached(spec: WorkflowSpec, agent: str, request: str, tool: str) -
     this request to the tool's owner ("hand seat changes to the seat booking agent"), and the
     model in use called the stub instead. "" when they do not (the instructions should keep it
     off the tool, and do not: the app's)."""
-    from masfuzz.oracles.instructed import _stems
+    from masfuzz.oracles.instructed import NEGATED, _stems, clauses
     from masfuzz.oracles.wording import owners
 
-    from masfuzz.oracles.instructed import NEGATED, clauses
-
-    holders = [o for o in owners(spec, tool) if o != agent and any(a.id == o for a in spec.agents)]
+    # the tool's holders, and the agents it may pass the request to (a specialist told to hand
+    # "anything else, such as a seat change" back to triage is kept off the seat tool too)
+    holders = [a.id for a in spec.agents if a.id != agent and (a.id in owners(spec, tool) or any(
+        d.from_ == agent and d.to == a.id for d in spec.delegations))]
     rules = _rule_parts(spec, agent, holders)
     asked = _stems(request)
     pointed = [o for o in holders if any(asked & _stems(p) for p in rules.get(o, ()))]
@@ -148,7 +149,7 @@ def model_overreached(spec: WorkflowSpec, agent: str, request: str, tool: str) -
     if not pointed or told:
         return ""
     return (f"the model in use called {tool}, offered as a refusing stub, though {agent}'s "
-            f"instructions send this request to {', '.join(pointed)}, which holds it: the model "
+            f"instructions send this request to {', '.join(pointed)}: the model "
             "did not follow the app's instructions, which keep the agent off the tool here")
 
 
