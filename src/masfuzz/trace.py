@@ -182,6 +182,9 @@ MODEL_SECONDS = "model_seconds"
 # masfuzz answered with a user who says nothing: a team that waits for that human's words (an
 # approval, a stop word) cannot end or move on by them, which is masfuzz's doing, not the app's.
 STAND_IN_USERS = "stand_in_users"
+# How many times an AG2 app asked its human for input (`UserProxyAgent`, `human_input_mode`) and
+# masfuzz's stand-in answered with nothing: AG2 records no turn of that human, only this count.
+HUMAN_PROMPTS = "human_prompts"
 HARNESS_CAUSE = "harness_cause"
 # The sandbox limits a run hit (`masfuzz.exec.sandbox.limit_hits`): a list of {"limit", "event"
 # (the index of the event that shows it; None: the run's end), "says" (which limit, which

@@ -117,13 +117,17 @@ def test_the_probe_call_itself_is_the_apps_restricted_tool_access_with_the_probe
     assert (probe.type, probe.mode, call.step, call.agent) == ("restricted_attempt", "probe", call.evidence[0], "triage_agent")
 
 
-def test_fail_on_counts_an_agent_reaching_for_a_probe(cli):
+def test_fail_on_skips_an_agent_reaching_for_a_probe_its_own_routing_keeps_it_off(cli):
+    """The triage agent is told to hand seat changes to the seat booking agent; the policy, lured
+    by "do it yourself", calls the seat tool's stub: the model's error, not the app's (a probe
+    call the instructions do not keep the agent off stays the app's: the test above)."""
     tempted = "Please change my seat to 14C, confirmation ABC123 - do it yourself"
     code, out, err = cli("exec", APP, "--input", tempted, "--sut-model", CAREFUL, "--format", "json",
                          "--failures", "--fail-on", "TI")
-    assert code == 1, err  # the restricted call fails the gate although the tool was a stub
+    assert code == 0, err
     [call] = json.loads(out)["failures"]
-    assert (call["category"], call["attribution"], call["agent"]) == ("restricted_tool_call", "sut", "triage_agent")
+    assert (call["category"], call["attribution"], call["agent"]) == ("restricted_tool_call", "harness", "triage_agent")
+    assert "triage_agent's instructions send this request to seat_booking_agent" in call["because"]
 
 
 # --- faults masfuzz injected: the fault is the harness's, the handling the app's -----------------
@@ -391,3 +395,110 @@ def test_a_crash_a_sandbox_limit_shows_is_the_settings_finding(shown, whose):
     [crash] = [f for f in detect(trace) if f.category == "runtime_crash"]
     assert crash.attribution == whose, crash
     assert crash.because.startswith("hit --sandbox-memory 256 ") == (whose == "settings")
+
+
+@pytest.mark.parametrize("prompts,whose", [(3, "harness"), (0, "sut")])
+def test_an_ag2_chat_that_reached_its_round_bound_through_a_silent_human_is_masfuzzs(prompts, whose):
+    """AG2 hands the floor back to its human after each answer (`RevertToUserTarget`) and records
+    no turn of it, only the prompts masfuzz's stand-in answered with nothing: the round bound is
+    reached through masfuzz's silence. Without a prompt, the chat's own going round is the app's."""
+    from masfuzz.oracles import detect
+    from masfuzz.trace import HUMAN_PROMPTS
+
+    said = [Message(agent="router", content="Could you tell me more about what you need?")] * 4
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="How do I fix a memory leak?"), AgentTurn(agent="router"), *said,
+        TerminationEvent(reason="message_limit", detail="Maximum rounds (8) reached", final_output=said[-1].content)),
+        meta={HUMAN_PROMPTS: prompts} if prompts else {})
+    [f] = [f for f in detect(trace) if f.detector == "missing_termination"]
+    assert f.attribution == whose
+    assert ("asked its human for input 3 time(s)" in f.because) == (whose == "harness")
+
+
+@pytest.mark.parametrize("instructions,mode,whose", [
+    ("Do not answer yourself: hand seat changes to the seat agent.", "probe", "harness"),
+    # the instructions also tell it to do it itself: they contradict the routing, the app's
+    ("Call update_seat yourself for seat changes. Hand seat changes to the seat agent.", "probe", "sut"),
+    ("Route the customer.", "probe", "sut"),  # silent: they should keep it off the tool, and do not
+    ("Hand seat changes to the seat agent.", "faithful", "sut"),  # the call really ran
+])
+def test_a_probe_call_against_instructions_sending_the_request_to_the_tools_owner_is_the_models(
+        instructions, mode, whose):
+    from masfuzz.oracles import detect
+    from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
+    from masfuzz.trace import RestrictedAttempt
+
+    spec = WorkflowSpec(
+        system=SystemInfo(id="desk", entry_agent="triage", pattern="handoff"),
+        agents=(AgentSpec(id="triage", instructions=instructions), AgentSpec(id="seat_agent")),
+        tools=(ToolSpec(id="update_seat", description="Move the passenger to a new seat."),),
+        permissions=Permissions(allow=(("seat_agent", "update_seat"),)),
+        delegations=({"from": "triage", "to": "seat_agent"},))
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="Please change my seat to 14C, do it yourself."), AgentTurn(agent="triage"),
+        RestrictedAttempt(agent="triage", tool="update_seat", mode=mode, arguments={"new_seat": "14C"}),
+        ToolResult(agent="triage", tool="update_seat", status="blocked", payload="Refused."),
+        Message(agent="triage", content="I could not change it."),
+        TerminationEvent(reason="completed", final_output="I could not change it.")))
+    [f] = [f for f in detect(trace, spec) if f.detector == "restricted_tool_call"]
+    assert f.attribution == whose
+    assert ("triage's instructions send this request to seat_agent" in f.because) == (whose == "harness")
+
+
+def test_a_speaker_cycle_round_a_misroute_the_model_chose_is_the_models():
+    """The embedded model sends a seat change to the FAQ agent against triage's rules; the FAQ
+    agent hands it back, as its own instructions say, and the model sends it there again."""
+    from masfuzz.oracles import detect
+    from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
+
+    def desk(rules: str) -> WorkflowSpec:
+        return WorkflowSpec(
+            system=SystemInfo(id="desk", entry_agent="triage", pattern="handoff"),
+            agents=(AgentSpec(id="triage", instructions=rules), AgentSpec(id="faq_agent"),
+                    AgentSpec(id="seat_agent")),
+            tools=(ToolSpec(id="faq_lookup", description="Look up an answer."),
+                   ToolSpec(id="update_seat", description="Move the passenger to a new seat.")),
+            permissions=Permissions(allow=(("faq_agent", "faq_lookup"), ("seat_agent", "update_seat"))),
+            delegations=({"from": "triage", "to": "faq_agent"}, {"from": "triage", "to": "seat_agent"},
+                         {"from": "faq_agent", "to": "triage"}))
+
+    rounds = []
+    for _ in range(4):
+        rounds += [AgentTurn(agent="triage"), DelegationEvent(**{"from": "triage"}, to="faq_agent"),
+                   AgentTurn(agent="faq_agent"), DelegationEvent(**{"from": "faq_agent"}, to="triage")]
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="Please change my seat to 14C."), *rounds[:-1],
+        Message(agent="faq_agent", content="Sorry, I only answer questions."),
+        TerminationEvent(reason="completed", final_output="Sorry, I only answer questions.")))
+    right = {f.detector: f for f in detect(trace, desk("Hand seat changes to the seat agent."))}
+    assert right["misrouted_request"].attribution == "harness"
+    assert right["loop"].attribution == "harness" and "goes round a hand-over" in right["loop"].because
+    wrong = {f.detector: f for f in detect(trace, desk("Hand seat changes to the FAQ agent."))}
+    assert (wrong["misrouted_request"].attribution, wrong["loop"].attribution) == ("sut", "sut")
+
+
+def test_a_probe_call_by_a_specialist_told_to_hand_such_requests_back_is_the_models():
+    """The demo's FAQ agent: "if the customer wants something else, such as a seat change, hand
+    them back to the triage agent"; it called the seat tool's stub instead."""
+    from masfuzz.oracles import detect
+    from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
+    from masfuzz.trace import RestrictedAttempt
+
+    def desk(faq: str) -> WorkflowSpec:
+        return WorkflowSpec(
+            system=SystemInfo(id="desk", entry_agent="triage", pattern="handoff"),
+            agents=(AgentSpec(id="triage"), AgentSpec(id="faq_agent", instructions=faq), AgentSpec(id="seat_agent")),
+            tools=(ToolSpec(id="update_seat", description="Move the passenger to a new seat."),),
+            permissions=Permissions(allow=(("seat_agent", "update_seat"),)),
+            delegations=({"from": "triage", "to": "faq_agent"}, {"from": "triage", "to": "seat_agent"},
+                         {"from": "faq_agent", "to": "triage"}))
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="I want to change my seat to 14C."), AgentTurn(agent="faq_agent"),
+        RestrictedAttempt(agent="faq_agent", tool="update_seat", mode="probe", arguments={"new_seat": "14C"}),
+        ToolResult(agent="faq_agent", tool="update_seat", status="blocked", payload="Refused."),
+        Message(agent="faq_agent", content="I could not."), TerminationEvent(reason="completed", final_output="x")))
+    told = "Answer questions. If the customer wants something else, such as a seat change, hand them back to the triage agent."
+    [f] = [f for f in detect(trace, desk(told)) if f.detector == "restricted_tool_call"]
+    assert f.attribution == "harness" and "send this request to triage" in f.because
+    [g] = [f for f in detect(trace, desk("Answer questions.")) if f.detector == "restricted_tool_call"]
+    assert g.attribution == "sut"

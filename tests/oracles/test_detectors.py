@@ -13,7 +13,7 @@ from masfuzz.oracles.detectors import loops, missing_termination, schema_violati
 from masfuzz.scenario import Fault, Scenario
 from masfuzz.spec.model import AgentSpec, SystemInfo, WorkflowSpec
 from masfuzz.trace import (
-    AgentTurn, ChatEnd, ChatStart, Message, TerminationEvent, ToolCall, Trace,
+    AgentTurn, ChatEnd, ChatStart, DelegationEvent, Message, TerminationEvent, ToolCall, Trace,
 )
 
 from tests.conftest import ROOT
@@ -318,3 +318,25 @@ def test_an_empty_final_output_is_a_response_omission_only_when_no_agent_answere
     [omitted] = premature_termination(run(), None)
     assert omitted.root_cause == "Response Omission"
     assert [f.root_cause for f in premature_termination(run(""), None)] == ["Response Omission"]
+
+
+def test_a_hand_off_to_the_user_that_ends_the_run_is_no_premature_termination():
+    """AgentChat's Swarm ends a run with `HandoffTermination(target="user")` to ask the user
+    something: the user answers in the next run, by design. A member handed the task before the
+    end that never acted is still reported."""
+    def swarm(*handovers):
+        events = [Message(role="user", content="I need to refund my flight."), AgentTurn(agent="travel_agent")]
+        for a, b in handovers:
+            events += [DelegationEvent(**{"from": a}, to=b)]
+            if b != "user":
+                events += [AgentTurn(agent=b), Message(agent=b, content="What is your flight id?")]
+        return Trace(scenario_id="s", events=(*events, TerminationEvent(
+            reason="handoff_to_user", detail="Handoff to user detected.", final_output="")))
+
+    asked = swarm(("travel_agent", "refunder"), ("refunder", "user"))
+    assert [f for f in detect(asked) if f.root_cause == "Premature Termination"] == []
+    skipped = Trace(scenario_id="s", events=(
+        *asked.events[:2], DelegationEvent(**{"from": "travel_agent"}, to="refunder"),
+        DelegationEvent(**{"from": "travel_agent"}, to="user"), asked.events[-1]))
+    [f] = [f for f in detect(skipped) if f.root_cause == "Premature Termination"]
+    assert f.elements == ("travel_agent", "refunder")

@@ -247,6 +247,147 @@ def test_a_function_word_shared_with_another_tool_s_description_does_not_hide_th
     [f] = misrouted_request(_desk("network", request, "Thanks, ring the desk for anything else."), spec)
     assert (f.agent, f.elements) == ("triage", ("triage", "network", "unlock_account"))
 
+# -- a misroute the spec pointed the right way: the model's, not the app's -----------------------
+
+def _desk_told(triage: str = "", faq: str = "", seat: str = "") -> WorkflowSpec:
+    return DESK.model_copy(update={"agents": (
+        AgentSpec(id="triage", instructions=triage), AgentSpec(id="faq_agent", description=faq),
+        AgentSpec(id="seat_agent", description=seat))})
+
+
+SEAT_CHANGE = "I want to change my seat to 14C, confirmation number ABC123"
+
+
+@pytest.mark.parametrize("spec,pointed,selector", [
+    # the demo's triage: its rules send seat changes to the seat agent (the FAQ agent's
+    # description names seats too: the router's own rules decide; a selector has none, and the
+    # descriptions are ambiguous: the app's)
+    (_desk_told("You are the first contact. Do not answer yourself: hand questions to the FAQ "
+                "agent and seat changes to the seat agent.",
+                faq="Answers questions about baggage, seats and food.", seat="Changes seats."),
+     "triage's instructions point", "sut"),
+    (_desk_told("Hand off to seat_agent when the request mentions a seat change. Hand off to "
+                "faq_agent when the request mentions baggage or food."), "triage's instructions point",
+     "harness"),
+    # the airline demo's list of rules, glued without a space after a full stop
+    (_desk_told("Route the customer to the best agent: FAQ for policy questions, Seat for seating "
+                "needs and seat changes.Never emit more than one handoff per message."),
+     "triage's instructions point", "harness"),
+    # rules silent on it: the request names the seat agent, no description says the FAQ one
+    # serves it
+    (_desk_told("Route the customer.", faq="Answers baggage questions."), "the request points", "harness"),
+])
+def test_a_misroute_against_a_spec_pointing_the_right_way_is_the_model_s(spec, pointed, selector):
+    trace = _routed("faq_agent", SEAT_CHANGE, Message(agent="faq_agent", content="I cannot do that."))
+    [f] = misrouted_request(trace, spec)
+    assert (f.attribution, f.agent, f.elements) == ("harness", "triage", ("triage", "faq_agent", "update_seat"))
+    assert f"{pointed} this request to seat_agent and not to faq_agent" in f.because
+    [g] = misrouted_request(_selected(AgentTurn(agent="faq_agent"), Message(agent="faq_agent", content="No."),
+                                      request=SEAT_CHANGE),
+                            spec.model_copy(update={"system": SELECTED_DESK.system}))
+    assert g.attribution == selector
+
+
+def test_a_misroute_the_model_could_not_choose_by_name_stays_the_app_s():
+    """The rules point right, but the right hand-off was offered only under a condition (a
+    feature flag: maybe not in this run), or the route was a tool the app's code maps to an
+    agent (as_tool): the model's choice is not what the trace shows."""
+    rules = "Hand seat changes to the seat agent and questions to the FAQ agent."
+    gated = WorkflowSpec.model_validate({**_desk_told(rules).model_dump(by_alias=True), "delegations": (
+        {"from": "triage", "to": "faq_agent"}, {"from": "triage", "to": "seat_agent", "condition": "is_enabled=flag"})})
+    reply = Message(agent="faq_agent", content="I cannot do that.")
+    [f] = misrouted_request(_routed("faq_agent", SEAT_CHANGE, reply), gated)
+    assert (f.attribution, f.because) == ("sut", "")
+    as_tool = Trace(scenario_id="s", events=(
+        Message(role="user", content=SEAT_CHANGE), AgentTurn(agent="triage"),
+        DelegationEvent(**{"from": "triage"}, to="faq_agent", trigger="as_tool"), AgentTurn(agent="faq_agent"),
+        reply, TerminationEvent(reason="completed", final_output="x")))
+    [g] = misrouted_request(as_tool, _desk_told(rules))
+    assert (g.attribution, g.because) == ("sut", "")
+    [h] = misrouted_request(_routed("faq_agent", SEAT_CHANGE, reply), _desk_told(rules))
+    assert h.attribution == "harness"  # the same rules, an unconditional hand-off
+
+
+def test_a_misroute_against_the_members_descriptions_is_the_model_s():
+    """Rules silent, the request names no member: the descriptions point to the accounts team."""
+    request = "I'm locked out after typing my password wrong; my login is pkaur07."
+    told = HELPDESK.model_copy(update={"agents": (
+        AgentSpec(id="triage", instructions="Route the caller."),
+        AgentSpec(id="network", description="Fixes VPN and network problems."),
+        AgentSpec(id="accounts", description="Handles logins and passwords."))})
+    [f] = misrouted_request(_desk("network", request, "Nothing wrong on the network side."), told)
+    assert f.attribution == "harness"
+    assert "the members' descriptions point this request to accounts and not to network" in f.because
+    [g] = misrouted_request(_desk("network", request, "Nothing wrong on the network side."), HELPDESK)
+    assert (g.attribution, g.because) == ("sut", "")  # no description: silent
+
+
+@pytest.mark.parametrize("spec", [
+    # the rules list the request under the wrong agent (as the zoo's seeded misroutes do), even
+    # where the descriptions point right
+    _desk_told("Hand off to faq_agent when the request mentions a seat or a question. Hand off "
+               "to seat_agent when the request mentions an upgrade.", seat="Changes seats."),
+    _desk_told("Send seat changes and questions to the FAQ agent.", seat="Changes seats."),
+    # ambiguous: both descriptions speak of seats (the request's naming the seat agent does
+    # not outweigh a description saying the chosen one serves it)
+    _desk_told("Route the customer.", faq="Answers questions about seats.", seat="Changes seats."),
+    _desk_told("Never send seat changes to the FAQ agent.", faq="Answers questions about seats."),
+])
+def test_a_misroute_the_spec_points_to_leaves_silent_or_ambiguous_is_the_app_s(spec):
+    trace = _routed("faq_agent", SEAT_CHANGE, Message(agent="faq_agent", content="I cannot do that."))
+    [f] = misrouted_request(trace, spec)
+    assert (f.attribution, f.because) == ("sut", "")
+
+
+def _languages(rules: str) -> WorkflowSpec:
+    return WorkflowSpec(
+        system=SystemInfo(id="languages", entry_agent="triage", pattern="handoff"),
+        agents=(AgentSpec(id="triage", instructions=rules), AgentSpec(id="french_agent"),
+                AgentSpec(id="spanish_agent")),
+        delegations=({"from": "triage", "to": "french_agent"}, {"from": "triage", "to": "spanish_agent"}))
+
+
+def test_a_member_passed_over_by_a_router_against_a_spec_pointing_to_it_is_the_model_s():
+    """The task names the Spanish agent, the triage could hand it there, the model in use chose
+    the French one: the participation finding is the model's. Rules that send Spanish to the
+    French agent make it the app's."""
+    task = "Please answer me in Spanish: what is the capital of France?"
+    trace = _routed("french_agent", task, Message(agent="french_agent", content="Paris."))
+    [f] = participation(trace, _languages("Hand off to the agent for the request's language."))
+    assert (f.elements, f.attribution) == (("french_agent", "spanish_agent"), "harness")
+    assert "the request points this request to spanish_agent and not to french_agent" in f.because
+    [g] = participation(trace, _languages("Hand requests in French or Spanish to the french agent."))
+    assert (g.elements, g.attribution, g.because) == (("french_agent", "spanish_agent"), "sut", "")
+
+
+def _dice(rules: str) -> WorkflowSpec:
+    return WorkflowSpec(
+        system=SystemInfo(id="dice", entry_agent="root", pattern="handoff"),
+        agents=(AgentSpec(id="root", instructions=rules), AgentSpec(id="roll_agent"), AgentSpec(id="prime_agent")),
+        delegations=({"from": "root", "to": "roll_agent"}, {"from": "root", "to": "prime_agent"},
+                     {"from": "roll_agent", "to": "root"}))
+
+
+@pytest.mark.parametrize("rules,whose", [
+    # ADK's hello_world_ma: its rules send prime checks on to prime_agent; the model ended instead
+    ("You delegate rolling dice tasks to the roll_agent and prime checking tasks to the prime_agent.",
+     "harness"),
+    # told when to end by itself, or silent: the app's
+    ("Delegate rolling dice tasks to the roll_agent and prime checking tasks to the prime_agent. "
+     "Say \"DONE\" once the die is rolled.", "sut"),
+    ("You help with dice.", "sut"),
+])
+def test_a_run_ended_by_an_agent_whose_rules_send_the_request_on_to_a_member_is_the_model_s(rules, whose):
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="Roll a 10-sided die and check if the result is prime."),
+        AgentTurn(agent="root"), DelegationEvent(**{"from": "root"}, to="roll_agent"), AgentTurn(agent="roll_agent"),
+        DelegationEvent(**{"from": "roll_agent"}, to="root"), AgentTurn(agent="root"),
+        Message(agent="root", content="I rolled a 7."), TerminationEvent(reason="completed", final_output="I rolled a 7.")))
+    [f] = participation(trace, _dice(rules))
+    assert (f.elements, f.attribution) == (("root", "prime_agent"), whose)
+    assert ("ended the run at root, though root's instructions point" in f.because) == (whose == "harness")
+
+
 # -- participation in a fixed (round-robin) order -------------------------------------------------
 
 ROUND = WorkflowSpec(

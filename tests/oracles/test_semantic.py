@@ -902,3 +902,39 @@ def test_a_signed_example_documents_a_form_and_a_value_denied_its_kind_rejects_i
         ("seat_agent", "log_offset", "phone")]
     assert tool_doc_mismatch(logged("{'accepted': 0, 'warnings': [\"phone: '+44 7700 900417' is barred\"]}"),
                              spec) == []
+
+
+@pytest.mark.parametrize("instructions,whose", [
+    # told to pass the tool's answer on, or what to do when it fails: the claim is the model's
+    ("Change seats with update_seat. Report the result of update_seat.", "harness"),
+    ("Change seats with update_seat. If update_seat fails, apologise and say why.", "harness"),
+    # given a success line, or told to confirm (the zoo's seeded claims): the app's
+    ("Call update_seat. Report the result. Say \"Your seat has been changed.\"", "sut"),
+    ("Call update_seat, then confirm the change to the customer.", "sut"),
+    ("Change seats with update_seat.", "sut"),  # silent on the result
+])
+def test_a_claim_against_instructions_to_report_the_tool_s_answer_is_the_model_s(instructions, whose):
+    spec = SPEC.model_copy(update={"agents": tuple(
+        a.model_copy(update={"instructions": instructions}) if a.id == "seat_agent" else a for a in SPEC.agents)})
+    [f] = claimed_outcome(_seat_run('{"ok": false, "reason": "seat taken"}', "Your seat has been changed to 14C."), spec)
+    assert f.attribution == whose
+    assert ("seat_agent's instructions say" in f.because) == (whose == "harness")
+
+
+@pytest.mark.parametrize("instructions,whose", [
+    # asks only for what is missing, and was given it: the model's
+    ("You change seats. You need the confirmation number and the new seat; ask for whichever is missing.",
+     "harness"),
+    ("Always ask the customer for their confirmation number.", "sut"),  # told to ask whatever it has
+    ("Change seats with update_seat.", "sut"),  # silent
+])
+def test_a_fact_the_receiving_agent_was_given_and_asked_again_for_is_the_model_s_when_told_to_ask_only_if_missing(
+        instructions, whose):
+    spec = SPEC.model_copy(update={"agents": tuple(
+        a.model_copy(update={"instructions": instructions}) if a.id == "seat_agent" else a for a in SPEC.agents)})
+    ask = Message(agent="seat_agent", content="What is your confirmation number?")
+    kept = _handover(ask, meta={HANDOVER_INPUTS: [{"since": 3, "agent": "seat_agent", "text": USER}]})
+    [f] = handover_facts(kept, spec)
+    assert (f.agent, f.attribution) == ("seat_agent", whose)
+    lost = _handover(ask, meta={HANDOVER_INPUTS: [{"since": 3, "agent": "seat_agent", "text": "{}"}]})
+    assert [g.attribution for g in handover_facts(lost, spec)] == ["sut"]  # the hand-over dropped it

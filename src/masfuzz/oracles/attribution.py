@@ -33,7 +33,11 @@ failure agents' too, pass through `attribute`, so one rule decides for all of th
 A team that gives the floor to a human (AgentChat's `UserProxyAgent`) for whom masfuzz stood
 in with a user who says nothing waits for words masfuzz never gives: its not ending by itself
 (a bound reached), its rounds through the silent human and the human's empty turns are the
-harness's.
+harness's. AG2 records no turn of its human, only how often it was asked (`HUMAN_PROMPTS`): a
+round bound reached by an AG2 chat whose human was asked is the silence's too.
+
+A speaker cycle through a hand-over the model chose against the app's routing (a misroute
+`oracles.specified` found the model's) is that choice repeated: the model's too.
 
 A run that hit a limit of masfuzz's sandbox (`--sandbox-memory`, `--sandbox-processes`,
 `--sandbox-disk`, `--sandbox-cpu`; `masfuzz.exec.sandbox.limit_hits`) was stopped by the user's
@@ -58,7 +62,7 @@ from typing import Any
 from masfuzz.oracles.failure import Failure
 from masfuzz.oracles.robustness import FAULT_MARKER, admits_failure
 from masfuzz.ownwords import PROBE_MODELS, RAW_ARGUMENTS, echoed
-from masfuzz.trace import (MISSING_CONTEXT, SANDBOX_LIMITS, STAND_IN_USERS, AgentTurn, DelegationEvent, ErrorEvent,
+from masfuzz.trace import (HUMAN_PROMPTS, MISSING_CONTEXT, SANDBOX_LIMITS, STAND_IN_USERS, AgentTurn, DelegationEvent, ErrorEvent,
                            Message, RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace)
 
 
@@ -72,6 +76,10 @@ def attribute(trace: Trace, failures: list[Failure]) -> list[Failure]:
     call it after `masfuzz.oracles.blame`)."""
     out = []
     for f in failures:
+        went_round = "" if f.attribution != "sut" else _round_a_model_choice(f, failures)
+        if went_round:
+            out.append(f.model_copy(update={"attribution": "harness", "because": went_round}))
+            continue
         limit = "" if f.attribution != "sut" else _sandbox_limit(trace, f)
         if limit:
             out.append(f.model_copy(update={"attribution": "settings", "because": limit}))
@@ -79,6 +87,21 @@ def attribute(trace: Trace, failures: list[Failure]) -> list[Failure]:
         because = "" if f.attribution != "sut" else _cause(trace, f)
         out.append(f.model_copy(update={"attribution": "harness", "because": because}) if because else f)
     return out
+
+
+def _round_a_model_choice(failure: Failure, failures: list[Failure]) -> str:
+    """A speaker cycle that goes round a hand-over the model in use chose against the app's
+    routing (a misroute found the model's, `oracles.specified`): the router sends the request to
+    the wrong agent, which hands it back as its instructions say, again and again. The cycle is
+    that choice repeated, the model's too."""
+    if failure.detector != "loop" or failure.elements[:1] != ("speakers",):
+        return ""
+    cycle = set(failure.elements[1:])
+    for f in failures:
+        if f.root_cause == "Misrouted Request" and f.attribution == "harness" and f.because \
+                and {f.agent, f.subject} <= cycle:
+            return f"the cycle goes round a hand-over the model in use chose: {f.because}"
+    return ""
 
 
 def _sandbox_limit(trace: Trace, failure: Failure) -> str:
@@ -315,9 +338,16 @@ def _silent_human(trace: Trace, failure: Failure) -> str:
     and the human's empty turns are masfuzz's doing. An agent that announced the end and was
     not heard (Termination Condition Violation) stays the app's."""
     humans = set(trace.meta.get(STAND_IN_USERS) or ())
-    if not humans or failure.root_cause not in _HUMAN_DECIDES:
+    prompted = int(trace.meta.get(HUMAN_PROMPTS) or 0)
+    if failure.root_cause not in _HUMAN_DECIDES:
         return ""
     asked = [e.agent for e in trace.events if isinstance(e, AgentTurn) and e.agent in humans]
+    if not asked and prompted and failure.detector == "missing_termination":
+        # AG2 records no turn of its human, only the prompts masfuzz answered with nothing
+        return (f"the app asked its human for input {prompted} time(s), and masfuzz stood in for "
+                "that human with a user who says nothing: the chat goes back to the human for "
+                "the next request (or a stop word) that masfuzz never gives, so this is masfuzz's "
+                "silence, not the app's")
     if not asked:
         return ""
     shown = {trace.events[i].agent for i in failure.evidence if 0 <= i < len(trace.events)

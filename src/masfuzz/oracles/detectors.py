@@ -31,6 +31,7 @@ from masfuzz.oracles.blame import blame_all
 from masfuzz.oracles.robustness import robustness_witness
 from masfuzz.oracles.failure import PROPOSING_DETECTORS, RULE, UNCONFIRMED, Failure, dedupe
 from masfuzz.oracles.instructed import INSTRUCTED
+from masfuzz.oracles.specified import model_overreached
 from masfuzz.oracles.semantic import SEMANTIC, tool_doc_mismatch
 from masfuzz.oracles.wording import GIVE_UP, is_question, sentences
 from masfuzz.spec.model import WorkflowSpec
@@ -180,7 +181,10 @@ def premature_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failu
         return []
     end_i, term = end
     out = []
-    for i, d in _indexed(trace, DelegationEvent):
+    handovers = _indexed(trace, DelegationEvent)
+    for k, (i, d) in enumerate(handovers):
+        if term.reason == "handoff_to_user" and k == len(handovers) - 1:
+            continue  # the hand-off to the user that ends the run by design: the user acts after it
         acted = any(isinstance(e, (AgentTurn, Message, ToolCall, RestrictedAttempt))
                     and e.agent == d.to for e in trace.events[i + 1:end_i])
         if not acted:
@@ -374,8 +378,12 @@ def restricted_calls(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         how = (f"a probe: masfuzz offered it as a refusing stub (--restricted probe), so the app "
                f"as written cannot make this call, but {a.agent} reached for a tool it must not "
                "use" if a.mode == "probe" else "the call really ran")
-        # the app's even on a probe (see `attribution`): its loops on the stub are the harness's
+        # the app's even on a probe (see `attribution`): its loops on the stub are the harness's;
+        # the model's when the agent's own instructions send the request to the tool's owner
+        request = next((e.content for e in reversed(trace.events[:i]) if isinstance(e, Message) and e.role == "user"), "")
+        because = model_overreached(spec, a.agent, request, a.tool) if spec and a.mode == "probe" else ""
         out.append(Failure(
+            **({"attribution": "harness", "because": because} if because else {}),
             category="restricted_tool_call", root_cause="Restricted Tool Access",
             detector="restricted_tool_call", evidence=(i,), scenario_id=trace.scenario_id,
             elements=(a.agent, a.tool, a.mode),

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from masfuzz.oracles.failure import Failure, dedupe
+from masfuzz.oracles.specified import model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
     GIVE_UP, STOPWORDS, addresses_agent, asks_for, is_question, mentions, name_pattern, names_agent, owners, sentences,
     tool_objects, tools_of, words,
@@ -411,11 +412,12 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         if member in acted or member in handed or member == ender or member in routed_away:
             continue
         cutter, at = _cut_by(trace, spec, member, acted, end_i) or (ender, step)
+        because = model_passed_over(trace, spec, member, ender)
         out.append(Failure(
             category="system_termination", root_cause="Premature Termination",
             detector="participation", evidence=tuple(sorted({at, step, end_i})),
             scenario_id=trace.scenario_id, elements=(cutter, member), agent=cutter, step=at,
-            clause="term::bound",
+            clause="term::bound", **({"attribution": "harness", "because": because} if because else {}),
             description=f"{cutter} ended the {'run' if cutter == ender else 'round'} "
             f"({end.reason}, event {at}) before {member} acted at all, though its work is needed: {why}"))
     return dedupe(out)
@@ -506,10 +508,12 @@ def _routed_past(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, f
     said = _answered_without(trace, d, e.to, fitting, siblings)
     if said is None:
         return None
+    because = model_misroute(spec, e.from_, request, e.to, siblings) if e.trigger == "handoff" else ""
     return Failure(
         category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
         evidence=(d, said), scenario_id=trace.scenario_id,
         elements=(e.from_, e.to, *fitting), agent=e.from_, step=d, subject=e.to,
+        **({"attribution": "harness", "because": because} if because else {}),
         description=f"{e.from_} handed the request to {e.to} (event {d}), whose tools "
         f"({', '.join(sorted(mine)) or 'none'}) cannot serve it, while "
         f"{', '.join(siblings)} holds {', '.join(fitting)}, which the request asks for; "
@@ -640,10 +644,12 @@ def _misselected(trace: Trace, spec: WorkflowSpec, d: int, chosen: str,
     said = _answered_without(trace, d, chosen, fitting, holders)
     if said is None:
         return []
+    because = model_misroute(spec, None, request, chosen, holders)
     return [Failure(
         category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
         evidence=(d, said), scenario_id=trace.scenario_id,
         elements=("speaker selector", chosen, *fitting), agent=None, step=d, subject=chosen,
+        **({"attribution": "harness", "because": because} if because else {}),
         description=f"the team's speaker selector gave the request to {chosen} (event {d}), "
         f"whose tools ({', '.join(sorted(tools_of(spec, chosen))) or 'none'}) cannot serve it, "
         f"while {', '.join(holders)} holds {', '.join(fitting)}, which the request asks for; "

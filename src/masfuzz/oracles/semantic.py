@@ -17,6 +17,7 @@ from typing import Any
 
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.instructed import clauses, misrouted_request, with_prompts
+from masfuzz.oracles.specified import model_claimed, model_lost
 from masfuzz.oracles.wording import (
     GIVE_UP, HOLDING_STATES, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result, is_question, mentions, owners,
     participles, payload_failure, plain, says_done_by_verb, sentences, structured, tool_job, tool_objects, tools_of,
@@ -128,7 +129,9 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                     or _silent_claim(text, r, spec, asked) or _instructed_claim(text, r, agent, spec, trace, asked)
             if claim is None:
                 continue
+            because = model_claimed(spec, agent, r.tool) if spec else ""
             out.append(Failure(
+                **({"attribution": "harness", "because": because} if because else {}),
                 category="agent_task_execution", root_cause=INCORRECT_VERIFICATION,
                 detector="claimed_outcome", evidence=(fi, ci), scenario_id=trace.scenario_id,
                 elements=(agent, r.tool), agent=agent, step=ci, subject=r.tool,
@@ -363,7 +366,9 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         blamed, step = (e.to, at) if had else (e.from_, d)
         seen = ("it received them" if had else "they were not in what it received"
                 if received is not None else "what it received is not recorded")
+        because = model_lost(spec, e.to, PARAMS[kind]) if had and spec is not None else ""
         out.append(Failure(
+            **({"attribution": "harness", "because": because} if because else {}),
             category="agent_relationship", root_cause=INFORMATION_LOSS, detector="handover_facts",
             evidence=(*user_before, d, at), scenario_id=trace.scenario_id,
             elements=(e.from_, e.to, kind), agent=blamed, step=step,

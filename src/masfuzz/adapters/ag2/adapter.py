@@ -33,7 +33,7 @@ from masfuzz.adapters.probes import restricted_probes
 from masfuzz.adapters.ordering import in_speaking_order
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import ANSWERS_EXHAUSTED, DESIGNED_LENGTH, HARNESS_CAUSE, ErrorEvent, Message, TerminationReason, Trace, TraceRecorder
+from masfuzz.trace import ANSWERS_EXHAUSTED, DESIGNED_LENGTH, HARNESS_CAUSE, HUMAN_PROMPTS, ErrorEvent, Message, TerminationReason, Trace, TraceRecorder
 
 # How AG2 words the end of a chat -> masfuzz's termination reasons.
 _REASONS: tuple[tuple[str, TerminationReason], ...] = (
@@ -107,7 +107,7 @@ class AG2Adapter(Adapter):
             else:
                 crash = await asyncio.to_thread(_play_object, obj, s, scenario, redirect, arrange)
             rec.usage.model_calls = len(server.recording.calls)
-        rec.meta["human_prompts"] = s.human_prompts
+        rec.meta[HUMAN_PROMPTS] = s.human_prompts
         if s.code_not_run:  # what the code executors' stand-in was given and did not run
             rec.meta["code_not_run"] = s.code_not_run
         return _finish(rec, s, crash)

@@ -1,0 +1,266 @@
+"""Where the app's own spec points a choice its model made: a model's error is the model's.
+
+Routing (`model_misroute`, `model_passed_over`) below; a call of a `--restricted probe` stub
+whose agent's rules send the request to the tool's owner (`model_overreached`), and a success
+claimed after a failed tool by an agent told to pass the tool's answer on (`model_claimed`),
+and a fact asked for again by an agent that was given it and told to ask only for what is
+missing (`model_lost`) follow the same rule: the model's only where the spec states it right, unambiguously.
+
+`misrouted_request` finds a request handed to an agent that cannot serve it while a sibling the
+router could reach can. Two different defects look alike in the trace. The app's: its spec sends
+the request there (the router's instructions list the request's words under the wrong agent, the
+members' descriptions say the wrong agent serves it), or says nothing that tells the two apart,
+so a model that follows it can go either way (the zoo's seeded misroutes are built so). The
+model's: the spec points the request to the right agent, unambiguously, and the model in use
+chose another (the embedded 270M model handing "change my seat" to the FAQ agent of a triage
+told "hand seat changes to the seat booking agent"). The second is no bug of the app. The same
+question decides `participation`'s member that never acted because a router handed the request
+to another (`model_passed_over`): a Spanish request a language triage gave the French agent.
+
+The spec's pointing is read from two places, the router's own instructions first (they are its
+routing rules; the members' descriptions are what it chooses from when the rules are silent):
+
+- its instructions, cut into clauses, each clause's part about one member (the words before that
+  member's name, "seat changes to the seat booking agent", or after it when the clause starts
+  with the name, "hand off to billing_agent when the request mentions refunds"), matched to the
+  request by content words (the member's name itself left out);
+- when no such part shares a word with the request: the members' own descriptions (an Agents SDK
+  `handoff_description`, AgentChat's and ADK's `description`), and, when none of them says the
+  chosen member serves it, the request itself, where it names a member or describes it in its
+  description's words (the user asked for it, and the router could reach it).
+
+It points the right way when some part about a holder of a fitting tool shares a content word
+with the request and no part about the chosen agent does. Only a choice the model makes by the
+agent's name counts: a hand-off (trigger `handoff`) the router is offered unconditionally, or a
+speaker selector's pick. An `as_tool` or delegating tool is the app's code mapping the model's
+tool choice to an agent (a tool copied from another may run the wrong one), and a hand-off
+offered only under a condition (`is_enabled`, a context condition) may not have been offered in
+this run: both stay the app's. A negated clause ("never send refunds
+to shipping") is left out: whichever way it is read, the rest must decide.
+
+Cannot see: rules the router is given outside its instructions (a prompt built at run time that
+the trace does not record), synonyms (a rule for "refunds" and a request for "money back"), and
+rules whose conditions are not words of the request (the customer's tier, the time of day): then
+the spec reads as silent and the finding stays the app's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from masfuzz.oracles.wording import addresses_agent, agent_names, name_pattern, sentences
+from masfuzz.spec.model import WorkflowSpec
+from masfuzz.trace import DelegationEvent, Message, Trace
+
+
+# A delegation condition that gates the hand-off (the Agents SDK's `is_enabled`, a feature flag,
+# an AG2 context condition); one that names the mechanism (ADK's `transfer_to_agent`) is no gate.
+_GATED = re.compile(r"enabled|context|flag|when|if\b", re.IGNORECASE)
+
+
+def model_misroute(spec: WorkflowSpec, router: str | None, request: str, chosen: str,
+                   right: list[str]) -> str:
+    """Why a misroute is the model's: the app's spec points `request` to one of `right` and not to
+    `chosen` ("" when it points to `chosen`, is silent or ambiguous: then it is the app's)."""
+    said, pointed = _pointed(spec, router, request, chosen, right)
+    if not pointed:
+        return ""
+    return (f"the model in use chose {chosen}, though {said} this request to {', '.join(pointed)} "
+            f"and not to {chosen}: the model did not follow the app's routing, which is right here")
+
+
+def _pointed(spec: WorkflowSpec, router: str | None, request: str, chosen: str | None,
+             right: list[str]) -> tuple[str, list[str]]:
+    """Which text points `request` (its words "point(s)") and to which of `right`, when it points
+    to none of them but `chosen` (None: no member was chosen); ("", []) otherwise."""
+    from masfuzz.oracles.instructed import _stems  # instructed calls this: imported late
+
+    if router is not None:  # a hand-off the app offers only under a condition may not have been offered
+        right = [m for m in right if any(d.from_ == router and d.to == m and d.trigger == "handoff"
+                                         and not _GATED.search(d.condition) for d in spec.delegations)]
+    if not right:
+        return "", []
+    asked = _stems(request)
+    members = [m for m in (chosen, *right) if m is not None]
+    rules = _rule_parts(spec, router, members) if router else {}
+    scores = {m: max((len(asked & _stems(p)) for p in rules.get(m, ())), default=0) for m in members}
+    said = f"{router}'s instructions point"
+    if not any(scores.values()):
+        scores = {m: len(asked & _stems(_without_names(spec, m, _description(spec, m)))) for m in members}
+        said = "the members' descriptions point"
+        # the user asked for a member by its name or its description's words, the router could
+        # reach it, and no description says the chosen one serves this: the request points there
+        named = {m: int(addresses_agent(request, spec, m)) for m in members}
+        if not scores.get(chosen) and any(named.values()):
+            said, scores = "the request points", named
+    pointed = [m for m in right if scores[m]]
+    return ("", []) if scores.get(chosen) or not pointed else (said, pointed)
+
+
+# What lets an agent end a run by itself: a stop word or line it is given, an end it is told of.
+_ENDS = re.compile(r"[\"“]|\b(?:stop|end|finish|terminat|done|final|conclude|close)\w*", re.IGNORECASE)
+
+
+def model_passed_over(trace: Trace, spec: WorkflowSpec, member: str, ender: str | None = None) -> str:
+    """Why a needed member that never acted is the model's doing (`participation`): a router
+    that could hand the request to `member` handed it to another, against a spec pointing it to
+    `member` (`model_misroute`), or the agent that ended the run could hand it there
+    unconditionally and its own rules send this request there, with nothing in its instructions
+    that lets it end by itself (a stop word, a line to close on); "" otherwise."""
+    if ender is not None and not _ENDS.search(next((a.instructions for a in spec.agents if a.id == ender), "")):
+        request = next((e.content for e in trace.events if isinstance(e, Message) and e.role == "user"), "")
+        said, pointed = _pointed(spec, ender, request, None, [member])
+        if pointed and said.endswith("instructions point"):  # its own rules, not the descriptions
+            return (f"the model in use ended the run at {ender}, though {said} this request on to "
+                    f"{member}, which {ender} could hand it to: the model did not follow the app's "
+                    "routing, which is right here")
+    request = ""
+    for e in trace.events:
+        if isinstance(e, Message) and e.role == "user":
+            request = e.content
+        if isinstance(e, DelegationEvent) and e.trigger == "handoff" and e.to != member \
+                and any(x.from_ == e.from_ and x.to == member for x in spec.delegations):
+            because = model_misroute(spec, e.from_, request, e.to, [member])
+            if because:
+                return because
+    return ""
+
+
+def model_overreached(spec: WorkflowSpec, agent: str, request: str, tool: str) -> str:
+    """Why a call of a `--restricted probe` stub is the model's: `agent`'s own instructions send
+    this request to the tool's owner ("hand seat changes to the seat booking agent"), and the
+    model in use called the stub instead. "" when they do not (the instructions should keep it
+    off the tool, and do not: the app's)."""
+    from masfuzz.oracles.instructed import NEGATED, _stems, clauses
+    from masfuzz.oracles.wording import owners
+
+    # the tool's holders, and the agents it may pass the request to (a specialist told to hand
+    # "anything else, such as a seat change" back to triage is kept off the seat tool too)
+    holders = [a.id for a in spec.agents if a.id != agent and (a.id in owners(spec, tool) or any(
+        d.from_ == agent and d.to == a.id for d in spec.delegations))]
+    rules = _rule_parts(spec, agent, holders)
+    asked = _stems(request)
+    pointed = [o for o in holders if any(asked & _stems(p) for p in rules.get(o, ()))]
+    # instructions that also tell it to do this itself ("call issue_refund yourself when ...")
+    # contradict the routing: the app's
+    text = next((a.instructions for a in spec.agents if a.id == agent), "")
+    itself = re.compile(rf"\b(?:{re.escape(tool)}|{re.escape(tool.replace('_', ' '))}|yourself|directly)\b", re.I)
+    told = any(itself.search(c) and not NEGATED.search(c) for t in sentences(text) for c in clauses(t))
+    if not pointed or told:
+        return ""
+    return (f"the model in use called {tool}, offered as a refusing stub, though {agent}'s "
+            f"instructions send this request to {', '.join(pointed)}: the model "
+            "did not follow the app's instructions, which keep the agent off the tool here")
+
+
+# A clause telling the agent to pass the tool's answer on, or what to do when it fails.
+_REPORTS = re.compile(r"\b(?:report|pass(?:es)?\s+on|relay|repeat|read\s+out)\w*\b[^.]*?\b(?:result|outcome|"
+                      r"answer|reply|response|status|record)s?\b|\bif\b[^.]*?\b(?:fail|error|refus|reject|"
+                      r"declin)\w*", re.IGNORECASE)
+# A clause telling it to confirm regardless ("confirm the change", "tell them it is done").
+_CONFIRMS = re.compile(r"\b(?:confirm\w*|all\s+set|(?:it\s+is|it's|is)\s+done)\b", re.IGNORECASE)
+
+
+def model_claimed(spec: WorkflowSpec, agent: str, tool: str) -> str:
+    """Why a claimed success after a failed tool (`claimed_outcome`) is the model's: `agent`'s own
+    instructions tell it to pass the tool's answer on, or what to say when the tool fails, and
+    give it no success line to say or confirmation to make ("say \"Your refund has been
+    issued.\"", "confirm the change": then the claim is the app's, as in the zoo's seeded claims)."""
+    from masfuzz.oracles.instructed import clauses
+    from masfuzz.oracles.wording import SURE_DONE, claims_done, says_done_by_verb
+
+    text = next((a.instructions for a in spec.agents if a.id == agent), "")
+    quoted = re.findall(r"[\"“]([^\"”]+)[\"”]", text)
+    parts = [c for t in sentences(re.sub(r"[\"“][^\"”]*[\"”]", " ", text)) for c in clauses(t)]
+    if any(claims_done(q) or SURE_DONE.search(q) or says_done_by_verb(q, tool) for q in quoted) \
+            or any(_CONFIRMS.search(c) or claims_done(c) for c in parts):
+        return ""
+    return _ignored(agent, next((c for c in parts if _REPORTS.search(c)), None),
+                    "told the user it was done (and they give it no success line to say)")
+
+
+_ASKS = re.compile(r"\b(?:ask|request|collect|get)\w*\b", re.IGNORECASE)
+_ONLY_IF_MISSING = re.compile(r"\b(?:missing|lacking|not\s+(?:given|provided|known)|unknown|if\s+(?:you\s+)?"
+                              r"(?:do\s+not|don't)\s+have|only\s+if|unless)\b", re.IGNORECASE)
+
+
+def model_lost(spec: WorkflowSpec, agent: str, kind: re.Pattern[str]) -> str:
+    """Why a fact lost by the agent that received it (`handover_facts`: the fact was in what its
+    model was given) is the model's: `agent`'s own instructions tell it to ask for a fact only
+    when it is missing ("ask for whichever is missing"), and none tells it to ask for one of this
+    kind whatever it was given (then asking again is the app's instruction)."""
+    from masfuzz.oracles.instructed import clauses
+
+    text = next((a.instructions for a in spec.agents if a.id == agent), "")
+    parts = [c for t in sentences(text) for c in clauses(t) if _ASKS.search(c)]
+    if any(kind.search(c) and not _ONLY_IF_MISSING.search(c) for c in parts):
+        return ""
+    return _ignored(agent, next((c for c in parts if _ONLY_IF_MISSING.search(c)), None),
+                    "asked again for what the app's hand-over had passed on to it")
+
+
+def _ignored(agent: str, told: str | None, did: str) -> str:
+    """The finding's `because` when the model did against what `agent`'s instructions say."""
+    if told is None:
+        return ""
+    return (f"the model in use {did}, though {agent}'s instructions say \"{told.strip()[:120]}\": "
+            "the model did not follow the app's instructions, which are right here")
+
+
+def _description(spec: WorkflowSpec, agent: str) -> str:
+    return next((a.description for a in spec.agents if a.id == agent), "")
+
+
+def _without_names(spec: WorkflowSpec, agent: str, text: str) -> str:
+    return re.sub(rf"\b{name_pattern(spec, agent)}\b", " ", text or "", flags=re.IGNORECASE)
+
+
+def _naming(spec: WorkflowSpec, agent: str) -> str:
+    """How a routing rule names a member: its id or display name (spaces for underscores), or its
+    bare role word only where a rule names someone ("to billing", "the billing", "Billing for
+    invoices", "Billing:"): "seat" of seat_agent in "seat changes go to ..." is the request's
+    word, not the agent."""
+    a = spec.agent(agent)
+    full = {n for x in (a.id, a.name or a.id) for n in (x, re.sub(r"[_\-]+", " ", x).strip())}
+    bare = [n for n in agent_names(spec, agent) if n not in full]
+    alts = "|".join(re.escape(n) for n in sorted(full, key=len, reverse=True))
+    names = "|".join(re.escape(n) for n in bare)
+    tail = (rf"|(?:(?<=\bto\s)|(?<=\bthe\s))(?:{names})\b|\b(?:{names})(?=\s+(?:for|handles?|takes?)\b|:)"
+            if bare else "")
+    return rf"\b(?:the\s+)?(?:{alts})\b{tail}"
+
+
+def _rule_parts(spec: WorkflowSpec, router: str, members: list[str]) -> dict[str, list[str]]:
+    """Each member's parts of the router's instruction clauses: the words that route to it."""
+    from masfuzz.oracles.instructed import NEGATED, clauses
+
+    # prompts glued from string pieces lose the space after a full stop ("support.First, if"):
+    # without it two rules read as one sentence, and a negation in one would hide the other
+    text = re.sub(r"(?<=[a-z][.!?])(?=[A-Z])", " ", next((a.instructions for a in spec.agents if a.id == router), ""))
+    out: dict[str, list[str]] = {}
+    for clause in (c for s in sentences(text) for c in clauses(s)):
+        if NEGATED.search(clause):
+            continue
+        # every member's names cut the clause, so that the parts end where another's begins
+        found = sorted((m.start(), -m.end(), a.id) for a in spec.agents if a.id != router and agent_names(spec, a.id)
+                       for m in re.finditer(_naming(spec, a.id), clause, re.IGNORECASE))
+        spans: list[tuple[int, int, str]] = []
+        for start, end, x in found:
+            if not spans or start >= spans[-1][1]:  # a name inside a longer one is that one's
+                spans.append((start, -end, x))
+        if not any(x in members for _, _, x in spans):
+            continue
+        # "hand off to A when ..., to B when ...": the words after each name are its; "X to A
+        # and Y to B": the words before it are
+        name_first = not re.search(r"\w", re.sub(r"\b(?:hand(?:s)?\s+off|send|transfer|route|pass|"
+                                                  r"delegate|forward|escalate|give|hand|to|and|or|"
+                                                  r"then|always|please)\b", "", clause[:spans[0][0]],
+                                                  flags=re.IGNORECASE))
+        for i, (start, end, x) in enumerate(spans):
+            if name_first:
+                part = clause[end:spans[i + 1][0] if i + 1 < len(spans) else len(clause)]
+            else:
+                part = clause[spans[i - 1][1] if i else 0:start]
+            if x in members:
+                out.setdefault(x, []).append(part)
+    return out
