@@ -33,26 +33,25 @@ def test_the_phases_share_one_budget_and_the_next_run_replays_known_failures_fir
     assert "generation" in first and "fuzz" in first  # both phases ran, within the 24 executions
     assert "replayed" not in first  # nothing was known yet
     own = {f["detector"]: f for f in first["failures"] if f["attribution"] == "sut"}
-    # the sloppy seat agent's call off the schema and its apology after the tool's error; the
-    # triage agent calling update_seat when masfuzz offered it as a probe is the model's: its own
-    # routing sends seat changes to the seat booking agent (oracles.specified)
-    assert sorted(own) == ["tool_argument_mismatch", "unrecovered_tool_error"]
-    [probe] = [f for f in first["failures"] if f["detector"] == "restricted_tool_call"]
-    assert (probe["agent"], probe["attribution"]) == ("triage_agent", "harness")
-    assert "probe" in probe["description"] and "triage_agent's instructions send" in probe["because"]
+    # the sloppy seat agent's call off the schema and its apology after the tool's error, and the
+    # triage agent calling update_seat when masfuzz offered it as a probe: the agent reached for
+    # a tool it must not use, the app's too
+    assert sorted(own) == ["restricted_tool_call", "tool_argument_mismatch", "unrecovered_tool_error"]
+    assert own["restricted_tool_call"]["agent"] == "triage_agent"
+    assert "probe" in own["restricted_tool_call"]["description"]
 
     code, out, err = _run(cli, tmp_path, SLOPPY)
     assert code == 1
     phases = [line for line in err.splitlines() if ".. phase " in line]
     assert phases == ["  .. phase replay", "  .. phase tools", "  .. phase structural", "  .. phase fuzz"]
     assert "replay: STILL FAILS  [tool_invocation]" in err
-    assert "replayed: 2 failure(s) stored for this target: 2 still fail, 0 fixed" in out
+    assert "replayed: 3 failure(s) stored for this target: 3 still fail, 0 fixed" in out
 
     code, out, err = _run(cli, tmp_path, CS_SUT, "--phases", "replay", "--format", "json")
-    assert code == 0, err  # the careful desk: its seat agent fixed (its tempted triage is the model's)
+    assert code == 1, err  # the careful desk: its seat agent fixed, its triage agent still tempted
     third = json.loads(out)
     assert sorted((r["category"], r["still_fails"]) for r in third["replayed"]) == [
-        ("tool_invocation", False), ("tool_invocation", False)]
+        ("restricted_tool_call", True), ("tool_invocation", False), ("tool_invocation", False)]
 
 
 def _start(store, *extra):

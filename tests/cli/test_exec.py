@@ -181,10 +181,8 @@ def test_fail_on_exits_1_for_the_apps_failures_and_never_for_the_settings(cli):
     code, _, err = cli("exec", APP, "--input", SEAT, "--sut-model", POLICY,
                        "--fault", "update_seat=timeout", "--timeout", "30", "--fail-on", "RC")
     assert code == 0, err  # masfuzz made the tool hang: the injected fault is the harness's
-    # the call really runs (faithful): the app's, whatever its routing says (a probe call against
-    # triage's own routing is the model's: tests/oracles/test_attribution.py)
     code, _, err = cli("exec", APP, "--input", SEAT + " - do it yourself", "--sut-model", POLICY,
-                       "--fail-on", "TI", "--restricted", "faithful")
+                       "--fail-on", "TI")
     assert code == 1 and "--fail-on TI: the system under test has 1 failure(s) (restricted tool call)" in err
     code, _, err = cli("exec", APP, "--input", SEAT + " - do it yourself", "--sut-model", POLICY,
                        "--fail-on", "ST,TE")

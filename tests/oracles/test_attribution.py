@@ -117,17 +117,13 @@ def test_the_probe_call_itself_is_the_apps_restricted_tool_access_with_the_probe
     assert (probe.type, probe.mode, call.step, call.agent) == ("restricted_attempt", "probe", call.evidence[0], "triage_agent")
 
 
-def test_fail_on_skips_an_agent_reaching_for_a_probe_its_own_routing_keeps_it_off(cli):
-    """The triage agent is told to hand seat changes to the seat booking agent; the policy, lured
-    by "do it yourself", calls the seat tool's stub: the model's error, not the app's (a probe
-    call the instructions do not keep the agent off stays the app's: the test above)."""
+def test_fail_on_counts_an_agent_reaching_for_a_probe(cli):
     tempted = "Please change my seat to 14C, confirmation ABC123 - do it yourself"
     code, out, err = cli("exec", APP, "--input", tempted, "--sut-model", CAREFUL, "--format", "json",
                          "--failures", "--fail-on", "TI")
-    assert code == 0, err
+    assert code == 1, err  # the restricted call fails the gate although the tool was a stub
     [call] = json.loads(out)["failures"]
-    assert (call["category"], call["attribution"], call["agent"]) == ("restricted_tool_call", "harness", "triage_agent")
-    assert "triage_agent's instructions send this request to seat_booking_agent" in call["because"]
+    assert (call["category"], call["attribution"], call["agent"]) == ("restricted_tool_call", "sut", "triage_agent")
 
 
 # --- faults masfuzz injected: the fault is the harness's, the handling the app's -----------------
@@ -415,15 +411,15 @@ def test_an_ag2_chat_that_reached_its_round_bound_through_a_silent_human_is_masf
     assert ("asked its human for input 3 time(s)" in f.because) == (whose == "harness")
 
 
-@pytest.mark.parametrize("instructions,mode,whose", [
-    ("Do not answer yourself: hand seat changes to the seat agent.", "probe", "harness"),
-    # the instructions also tell it to do it itself: they contradict the routing, the app's
-    ("Call update_seat yourself for seat changes. Hand seat changes to the seat agent.", "probe", "sut"),
-    ("Route the customer.", "probe", "sut"),  # silent: they should keep it off the tool, and do not
-    ("Hand seat changes to the seat agent.", "faithful", "sut"),  # the call really ran
+@pytest.mark.parametrize("instructions,mode", [
+    # routing rules that send the request elsewhere do not make the call the model's: the probe
+    # asks whether the app keeps the agent off the tool, and here it does not
+    ("Do not answer yourself: hand seat changes to the seat agent.", "probe"),
+    ("Call update_seat yourself for seat changes. Hand seat changes to the seat agent.", "probe"),
+    ("Route the customer.", "probe"),
+    ("Hand seat changes to the seat agent.", "faithful"),  # the call really ran
 ])
-def test_a_probe_call_against_instructions_sending_the_request_to_the_tools_owner_is_the_models(
-        instructions, mode, whose):
+def test_a_probe_call_is_the_apps_whatever_its_routing_rules_say(instructions, mode):
     from masfuzz.oracles import detect
     from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
     from masfuzz.trace import RestrictedAttempt
@@ -441,8 +437,7 @@ def test_a_probe_call_against_instructions_sending_the_request_to_the_tools_owne
         Message(agent="triage", content="I could not change it."),
         TerminationEvent(reason="completed", final_output="I could not change it.")))
     [f] = [f for f in detect(trace, spec) if f.detector == "restricted_tool_call"]
-    assert f.attribution == whose
-    assert ("triage's instructions send this request to seat_agent" in f.because) == (whose == "harness")
+    assert f.attribution == "sut" and not f.because
 
 
 def test_a_speaker_cycle_round_a_misroute_the_model_chose_is_the_models():
@@ -475,30 +470,3 @@ def test_a_speaker_cycle_round_a_misroute_the_model_chose_is_the_models():
     assert right["loop"].attribution == "harness" and "goes round a hand-over" in right["loop"].because
     wrong = {f.detector: f for f in detect(trace, desk("Hand seat changes to the FAQ agent."))}
     assert (wrong["misrouted_request"].attribution, wrong["loop"].attribution) == ("sut", "sut")
-
-
-def test_a_probe_call_by_a_specialist_told_to_hand_such_requests_back_is_the_models():
-    """The demo's FAQ agent: "if the customer wants something else, such as a seat change, hand
-    them back to the triage agent"; it called the seat tool's stub instead."""
-    from masfuzz.oracles import detect
-    from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
-    from masfuzz.trace import RestrictedAttempt
-
-    def desk(faq: str) -> WorkflowSpec:
-        return WorkflowSpec(
-            system=SystemInfo(id="desk", entry_agent="triage", pattern="handoff"),
-            agents=(AgentSpec(id="triage"), AgentSpec(id="faq_agent", instructions=faq), AgentSpec(id="seat_agent")),
-            tools=(ToolSpec(id="update_seat", description="Move the passenger to a new seat."),),
-            permissions=Permissions(allow=(("seat_agent", "update_seat"),)),
-            delegations=({"from": "triage", "to": "faq_agent"}, {"from": "triage", "to": "seat_agent"},
-                         {"from": "faq_agent", "to": "triage"}))
-    trace = Trace(scenario_id="s", events=(
-        Message(role="user", content="I want to change my seat to 14C."), AgentTurn(agent="faq_agent"),
-        RestrictedAttempt(agent="faq_agent", tool="update_seat", mode="probe", arguments={"new_seat": "14C"}),
-        ToolResult(agent="faq_agent", tool="update_seat", status="blocked", payload="Refused."),
-        Message(agent="faq_agent", content="I could not."), TerminationEvent(reason="completed", final_output="x")))
-    told = "Answer questions. If the customer wants something else, such as a seat change, hand them back to the triage agent."
-    [f] = [f for f in detect(trace, desk(told)) if f.detector == "restricted_tool_call"]
-    assert f.attribution == "harness" and "send this request to triage" in f.because
-    [g] = [f for f in detect(trace, desk("Answer questions.")) if f.detector == "restricted_tool_call"]
-    assert g.attribution == "sut"

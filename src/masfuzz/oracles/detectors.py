@@ -31,7 +31,6 @@ from masfuzz.oracles.blame import blame_all
 from masfuzz.oracles.robustness import robustness_witness
 from masfuzz.oracles.failure import PROPOSING_DETECTORS, RULE, UNCONFIRMED, Failure, dedupe
 from masfuzz.oracles.instructed import INSTRUCTED
-from masfuzz.oracles.specified import model_overreached
 from masfuzz.oracles.semantic import SEMANTIC, tool_doc_mismatch
 from masfuzz.oracles.wording import GIVE_UP, is_question, sentences
 from masfuzz.spec.model import WorkflowSpec
@@ -378,12 +377,11 @@ def restricted_calls(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         how = (f"a probe: masfuzz offered it as a refusing stub (--restricted probe), so the app "
                f"as written cannot make this call, but {a.agent} reached for a tool it must not "
                "use" if a.mode == "probe" else "the call really ran")
-        # the app's even on a probe (see `attribution`): its loops on the stub are the harness's;
-        # the model's when the agent's own instructions send the request to the tool's owner
-        request = next((e.content for e in reversed(trace.events[:i]) if isinstance(e, Message) and e.role == "user"), "")
-        because = model_overreached(spec, a.agent, request, a.tool) if spec and a.mode == "probe" else ""
+        # the app's even on a probe (see `attribution`): its loops on the stub are the harness's.
+        # Not weighed against the agent's instructions as a misroute is (`specified`): the
+        # probe asks whether the app keeps an agent off a tool it must not use, and an agent
+        # that takes the tool it is offered against its routing rules is that very defect
         out.append(Failure(
-            **({"attribution": "harness", "because": because} if because else {}),
             category="restricted_tool_call", root_cause="Restricted Tool Access",
             detector="restricted_tool_call", evidence=(i,), scenario_id=trace.scenario_id,
             elements=(a.agent, a.tool, a.mode),

@@ -1,8 +1,6 @@
 """Where the app's own spec points a choice its model made: a model's error is the model's.
 
-Routing (`model_misroute`, `model_passed_over`) below; a call of a `--restricted probe` stub
-whose agent's rules send the request to the tool's owner (`model_overreached`), and a success
-claimed after a failed tool by an agent told to pass the tool's answer on (`model_claimed`),
+Routing (`model_misroute`, `model_passed_over`) below; a success claimed after a failed tool by an agent told to pass the tool's answer on (`model_claimed`),
 and a fact asked for again by an agent that was given it and told to ask only for what is
 missing (`model_lost`) follow the same rule: the model's only where the spec states it right, unambiguously.
 
@@ -124,33 +122,6 @@ def model_passed_over(trace: Trace, spec: WorkflowSpec, member: str, ender: str 
             if because:
                 return because
     return ""
-
-
-def model_overreached(spec: WorkflowSpec, agent: str, request: str, tool: str) -> str:
-    """Why a call of a `--restricted probe` stub is the model's: `agent`'s own instructions send
-    this request to the tool's owner ("hand seat changes to the seat booking agent"), and the
-    model in use called the stub instead. "" when they do not (the instructions should keep it
-    off the tool, and do not: the app's)."""
-    from masfuzz.oracles.instructed import NEGATED, _stems, clauses
-    from masfuzz.oracles.wording import owners
-
-    # the tool's holders, and the agents it may pass the request to (a specialist told to hand
-    # "anything else, such as a seat change" back to triage is kept off the seat tool too)
-    holders = [a.id for a in spec.agents if a.id != agent and (a.id in owners(spec, tool) or any(
-        d.from_ == agent and d.to == a.id for d in spec.delegations))]
-    rules = _rule_parts(spec, agent, holders)
-    asked = _stems(request)
-    pointed = [o for o in holders if any(asked & _stems(p) for p in rules.get(o, ()))]
-    # instructions that also tell it to do this itself ("call issue_refund yourself when ...")
-    # contradict the routing: the app's
-    text = next((a.instructions for a in spec.agents if a.id == agent), "")
-    itself = re.compile(rf"\b(?:{re.escape(tool)}|{re.escape(tool.replace('_', ' '))}|yourself|directly)\b", re.I)
-    told = any(itself.search(c) and not NEGATED.search(c) for t in sentences(text) for c in clauses(t))
-    if not pointed or told:
-        return ""
-    return (f"the model in use called {tool}, offered as a refusing stub, though {agent}'s "
-            f"instructions send this request to {', '.join(pointed)}: the model "
-            "did not follow the app's instructions, which keep the agent off the tool here")
 
 
 # A clause telling the agent to pass the tool's answer on, or what to do when it fails.
