@@ -7,6 +7,8 @@ request: the agent asking (`request.agent`), the tools it is offered, the result
 
 from __future__ import annotations
 
+import time
+
 from google.adk import Context, Event, Workflow
 from google.adk.workflow import JoinNode, node
 from google.adk.agents import BaseAgent, LlmAgent, ParallelAgent
@@ -122,3 +124,30 @@ def policy(request):
 def plain_policy(request):
     """Plain text for every agent, `classify`'s JSON output_schema included (the model's fault)."""
     return say(f"I am {request.agent}")
+
+
+# `poller`: an app with no bound of its own around a tool it polls. The job never leaves
+# "pending", the policy asks again while it is, and the third poll blocks the thread (a plain
+# function that waits, as ADK runs it on the event loop) past the run's time limit `POLL_LIMIT`.
+POLL_LIMIT = 10.0
+polls: list[str] = []
+
+
+def job_status(job: str) -> dict:
+    """The state of a print job."""
+    polls.append(job)
+    if len(polls) == 3:
+        time.sleep(POLL_LIMIT)
+    return {"job": job, "state": "pending"}
+
+
+poller = LlmAgent(name="poller", model="gemini-2.0-flash", instruction="Wait for the job with job_status.",
+                  tools=[job_status])
+
+
+def polling_policy(request):
+    """Calls job_status again as long as its last answer says pending, as a model told to wait would."""
+    results = tool_results(request, "job_status")
+    if not results or "pending" in results[-1].content:
+        return call("job_status", job="J-7")
+    return say(f"done: {results[-1].content}")

@@ -921,20 +921,43 @@ def test_a_claim_against_instructions_to_report_the_tool_s_answer_is_the_model_s
     assert ("seat_agent's instructions say" in f.because) == (whose == "harness")
 
 
-@pytest.mark.parametrize("instructions,whose", [
-    # asks only for what is missing, and was given it: the model's
-    ("You change seats. You need the confirmation number and the new seat; ask for whichever is missing.",
-     "harness"),
-    ("Always ask the customer for their confirmation number.", "sut"),  # told to ask whatever it has
-    ("Change seats with update_seat.", "sut"),  # silent
+def _form_run(props: dict, description: str, arguments: dict, payload: str) -> Trace:
+    """One call of `log_it` (documented by `props` and `description`) answered `payload`."""
+    spec = SPEC.model_copy(update={"tools": (ToolSpec(id="log_it", description=description, parameters={
+        "type": "object", "properties": props}),), "permissions": Permissions(allow=(("seat_agent", "log_it"),))})
+    trace = _trace(ToolCall(agent="seat_agent", tool="log_it", call_id="f1", arguments=arguments),
+                   ToolResult(agent="seat_agent", tool="log_it", call_id="f1", payload=payload),
+                   Message(agent="seat_agent", content="Sorry, could you send it again?"))
+    return trace, spec
+
+
+SIGNED = {"offset": {"type": "string", "description": 'The offset, signed, with its unit, like "-0.000 m"'}}
+PHONE = {"phone": {"type": "string", "description": "A number to ring, in international form"}}
+
+
+@pytest.mark.parametrize("props, description, value, payload", [
+    # a signed number with its unit as the example; a 400 code in the answer
+    (SIGNED, "Log an offset.", "-0.035 m", '{"status": 400, "detail": "offset -0.035 m?"}'),
+    # the example in a docstring sentence naming the parameter; a complaint filed under it, in German
+    (PHONE, 'Book it. The phone is written e.g. +44 7700 900000, with spaces.', "+44 7700 900417",
+     "{'accepted': 0, 'warnings': [\"phone: '+44 7700 900417' ungueltig\"]}"),
+    # a quoted pattern in a table row; a conversion's exception
+    (PHONE, "Book it.\n| phone | format \"+NN NNNN NNNNNN\" |", "+44 7700 900417",
+     "ValueError: '+44 7700 900417'"),
 ])
-def test_a_fact_the_receiving_agent_was_given_and_asked_again_for_is_the_model_s_when_told_to_ask_only_if_missing(
-        instructions, whose):
-    spec = SPEC.model_copy(update={"agents": tuple(
-        a.model_copy(update={"instructions": instructions}) if a.id == "seat_agent" else a for a in SPEC.agents)})
-    ask = Message(agent="seat_agent", content="What is your confirmation number?")
-    kept = _handover(ask, meta={HANDOVER_INPUTS: [{"since": 3, "agent": "seat_agent", "text": USER}]})
-    [f] = handover_facts(kept, spec)
-    assert (f.agent, f.attribution) == ("seat_agent", whose)
-    lost = _handover(ask, meta={HANDOVER_INPUTS: [{"since": 3, "agent": "seat_agent", "text": "{}"}]})
-    assert [g.attribution for g in handover_facts(lost, spec)] == ["sut"]  # the hand-over dropped it
+def test_a_documented_form_in_any_wording_rejected_by_its_structure_is_a_spec_mismatch(props, description, value, payload):
+    param = next(iter(props))
+    trace, spec = _form_run(props, description, {param: value}, payload)
+    [f] = tool_doc_mismatch(trace, spec)
+    assert (f.root_cause, f.agent, f.elements) == ("Tool Specification Mismatch", None, ("seat_agent", "log_it", param))
+
+
+@pytest.mark.parametrize("value, payload, schema", [
+    ("-35", '{"status": 400, "detail": "offset -35?"}', {}),  # not the documented form: the caller's
+    ("-0.035 m", '{"status": 404, "detail": "offset -0.035 m: gauge gone"}', {}),  # a content code
+    ("-0.035 m", '{"ok": false, "error": "offset -0.035 m out of range"}', {}),  # a content reason
+    ("-9.000 m", '{"status": 400, "detail": "offset -9.000 m"}', {"minimum": -1}),  # a documented bound
+])
+def test_a_rejection_of_another_form_or_for_a_documented_reason_is_no_mismatch(value, payload, schema):
+    trace, spec = _form_run({"offset": {**SIGNED["offset"], **schema}}, "Log an offset.", {"offset": value}, payload)
+    assert tool_doc_mismatch(trace, spec) == []

@@ -17,12 +17,13 @@ from typing import Any
 
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.instructed import clauses, misrouted_request, with_prompts
-from masfuzz.oracles.specified import model_claimed, model_lost
+from masfuzz.oracles.specified import model_claimed
 from masfuzz.oracles.wording import (
     GIVE_UP, HOLDING_STATES, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result, is_question, mentions, owners,
     participles, payload_failure, plain, says_done_by_verb, sentences, structured, tool_job, tool_objects, tools_of,
     unconfirmed_state, words,
 )
+from masfuzz.oracles.wording import STATUS_CODE_KEYS
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
     HANDOVER_INPUTS, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace,
@@ -366,9 +367,7 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         blamed, step = (e.to, at) if had else (e.from_, d)
         seen = ("it received them" if had else "they were not in what it received"
                 if received is not None else "what it received is not recorded")
-        because = model_lost(spec, e.to, PARAMS[kind]) if had and spec is not None else ""
         out.append(Failure(
-            **({"attribution": "harness", "because": because} if because else {}),
             category="agent_relationship", root_cause=INFORMATION_LOSS, detector="handover_facts",
             evidence=(*user_before, d, at), scenario_id=trace.scenario_id,
             elements=(e.from_, e.to, kind), agent=blamed, step=step,
@@ -566,12 +565,58 @@ def _date_format(doc: str) -> tuple[str, str] | None:
     regex = "".join(_FIELDS.get(part, re.escape(part)) for part in re.findall(rf"{_FIELD}|.", m.group(0)))
     return m.group(0), regex
 _LENGTH = re.compile(r"\b(\d+|" + "|".join(_NUMBERS) + r")[- ]characters?\b", re.IGNORECASE)
-_EXAMPLE = re.compile(r"\b(?:such as|e\.g\.,?|for example|for instance|example:)\s+[\"'`]?"
-                      r"([A-Za-z0-9][A-Za-z0-9\-/:.@]*[A-Za-z0-9])", re.IGNORECASE)
-# A quoted example (`like "EUR 120.00"`, `e.g. "2025-06-03 14:30"`): quoted, it may hold spaces,
-# and open with a sign or a symbol (`like "-0.000 m"`, `like "£000.00"`, `like "#0000"`).
-_QUOTED_EXAMPLE = re.compile(r"\b(?:like|such as|e\.g\.,?|for example|for instance|example:)\s+"
-                             r"[\"“]([-+±#£$€]?[A-Za-z0-9][^\"”]{0,38}[A-Za-z0-9])[\"”]", re.IGNORECASE)
+# The words that introduce a documented form by example: "like", "e.g.", "such as", "format:",
+# "in the form", "written as". After the older ones a bare word may be the example ("such as
+# Falmouth"); after the others, prose runs on ("like the sheet says"), so a bare example needs a
+# digit.
+_INTRO = (r"\b(?:(such as|e\.g\.|for example|for instance|example:)|like|examples?|format(?:ted as)?|"
+          r"in the form(?: of)?|written as|as in)[,:]?\s*")
+# A quoted form (any quotes; it may hold spaces and open with a sign: "+44 7700 900000",
+# "-0.000 m"), or a bare one: a value (a sign, then letters, digits and separators) and the words
+# after it that hold a digit or are a short unit after a number ("-0.035 m", "+44 7700 900000").
+_QUOTED = r"[\"'`\u201c\u2018]([^\"'`\u201d\u2019\s][^\"`\u201d\u2019]{0,38}?)[\"'`\u201d\u2019](?![A-Za-z])"
+_UNIT = r"(?<=\d\s)[A-Za-z%\u00b0\u00b5]{1,3}(?![\w%])"
+_BARE = (rf"((?:[+\-](?=\d))?[A-Za-z0-9#](?:[\w\-/:.@+#]*[A-Za-z0-9#])?"
+         rf"(?:\s(?:[+\-]?\d(?:[\w\-/:.]*\w)?|{_UNIT}))*)")
+_EXAMPLE = re.compile(_INTRO + f"(?:{_QUOTED}|{_BARE})", re.IGNORECASE)
+# A further example after the first: `like "0.5 kg" or "2 lb"`, `e.g. 14C, 2A`.
+_MORE = re.compile(rf"\s*(?:,|\bor\b)\s*(?:{_QUOTED}|{_BARE})")
+# A quoted pattern's placeholders: N, # and 9 a digit, X a letter or digit, A a letter
+# ("+44 NNNN NNNNNN", "AA-####").
+_PLACEHOLDER = {"N": r"\d", "#": r"\d", "9": r"\d", "X": "[A-Za-z0-9]", "x": "[A-Za-z0-9]", "A": "[A-Za-z]"}
+
+
+def _examples(doc: str) -> list[tuple[str, str]]:
+    """The forms a documentation gives by example or quoted pattern, in any wording that
+    introduces one: each (what the doc says, the regex of its shape: `_pattern` or `_shape`,
+    the alternatives given together joined)."""
+    out = []
+    for m in _EXAMPLE.finditer(doc):
+        values, end = [(m.group(2), True), (m.group(3), bool(m.group(1)))], m.end()
+        while (more := _MORE.match(doc, end)):
+            values += [(more.group(1), True), (more.group(2), False)]  # prose goes on after a comma
+            end = more.end()
+        # a bare example is a value only with a digit in it, or first after an older intro
+        forms = [v.strip() for v, any_word in values
+                 if v and v.strip() and (any_word or re.search(r"[\d#]", v))]
+        if forms:
+            regexes = list(dict.fromkeys(_pattern(v) or _shape(v) for v in forms))
+            out.append((f"like {' or '.join(forms)}",
+                        regexes[0] if len(regexes) == 1 else "(?:" + "|".join(regexes) + ")"))
+    return out
+
+
+def _pattern(form: str) -> str | None:
+    """A quoted pattern's regex ("+44 NNNN NNNNNN", "AA-####"): a run of one placeholder its
+    class, the rest as written; None when the form holds a digit other than 9 or a word, so is
+    an example."""
+    runs = re.findall(r"N+|#+|9+|X+|x+|A+|[A-Za-z]+|\d+|.", form)
+    if not any(r[0] in "N#9X" for r in runs) or \
+            any(r[0].isalnum() and r[0] not in _PLACEHOLDER for r in runs):
+        return None
+    return "".join(_PLACEHOLDER[r[0]] + "+" if r[0] in _PLACEHOLDER else re.escape(r) for r in runs)
+
+
 # An error that rejects an argument's form, not its content ("not found" is about content).
 # Matched on the payload with underscores as spaces: an error code (INVALID_DATE, BAD_FORMAT)
 # says it as well as a sentence.
@@ -588,6 +633,25 @@ FORMAT_REJECTION = re.compile(
 # neither the parameter nor the value. A refusal the tool's author wrote never reads so.
 NO_MATCH_CRASH = re.compile(r"'NoneType' object has no attribute '(?:group|groups|groupdict|span|start|end)'")
 
+# A rejection of a form told by its structure, in whatever language its message is: the HTTP
+# codes for a request the server could not read (400 Bad Request, 422 Unprocessable), or a
+# conversion's exception (int("-0.035 m") raises ValueError).
+FORM_STATUS = (400, 422)
+FORM_EXCEPTION = re.compile(r"\b(?:ValueError|TypeError|InvalidOperation|JSONDecodeError|ParserError|"
+                            r"ValidationError|DateParseError|ConversionError)\b")
+# A rejection for the value's content, which a documented form does not promise to pass: not
+# found, taken, not allowed, out of range (the HTTP codes and exceptions that say so, and their
+# words in a few languages).
+CONTENT_STATUS = (401, 402, 403, 404, 409, 410, 412, 423, 429)
+CONTENT_REJECTION = re.compile(
+    r"\b(?:KeyError|LookupError|IndexError|PermissionError|FileNotFoundError|not found|no such|unknown|"
+    r"does ?n[o']t exist|not exist|already|out of range|out of bounds|exceeds?|too (?:many|few|large|small|"
+    r"long|short|early|late|high|low|big)|at (?:most|least)|maximum|minimum|limit|unavailable|"
+    r"not available|fully booked|insufficient|not allowed|not permitted|forbidden|denied|duplicate|expired|"
+    r"barred|blocked|blacklisted|suspended|closed|cancell?ed|disabled|inactive|"
+    r"nicht gefunden|unbekannt|introuvable|inconnu|no encontrad[oa]|desconocid[oa]|non trovat[oa]|"
+    r"niet gevonden|n[a\u00e3]o encontrad[oa])\b", re.IGNORECASE)
+
 
 # The shape of an example of plain lower-case words (`_shape("change of address")`): prose fits it.
 FREE_TEXT = re.compile(r"(?:\[a-z\]\+|\\ )+")
@@ -597,9 +661,11 @@ def _shape(example: str) -> str:
     """The example's form as a regex: runs of digits, capitals, lower-case letters, and the
     other characters as they are ('14C' -> digits then capitals). Capitals that open the
     example before a hyphen are its kind's prefix and kept as written ('TRK-88231': a tracking
-    number is TRK- and digits; an order number ORD-1234 is not one)."""
-    prefix = re.match(r"[A-Z]+-", example)
-    out, prev = [re.escape(prefix.group())] if prefix else [], None
+    number is TRK- and digits; an order number ORD-1234 is not one). A sign opening a number
+    is a sign, either ("-0.000 m" documents a signed number, +0.012 m as well)."""
+    prefix = re.match(r"[A-Z]+-|[+-](?=\d)", example)
+    out = ["[+-]" if prefix.group() in "+-" else re.escape(prefix.group())] if prefix else []
+    prev = None
     for ch in example[prefix.end() if prefix else 0:]:
         cls = r"\d" if ch.isdigit() else "[A-Z]" if ch.isupper() else "[a-z]" if ch.isalpha() \
             else re.escape(ch)
@@ -611,17 +677,26 @@ def _shape(example: str) -> str:
 
 def documented_formats(spec: WorkflowSpec, tool: str) -> dict[str, list[tuple[str, str]]]:
     """Per parameter, the formats the tool's documentation prescribes: (what the doc says, a
-    regex the argument's text must match whole). Read from the parameter's schema description
-    and from the tool description's lines that name the parameter (`param: ...`)."""
+    regex the argument's text must match whole). Read from the parameter's schema description,
+    and from the tool description's lines that name the parameter (`param: ...`), its table rows
+    (`| param | ... |`) and its sentences that name this parameter and no other."""
     t = next((x for x in spec.tools if x.id == tool), None)
     if t is None:
         return {}
     props = (t.parameters or {}).get("properties") or {}
     out: dict[str, list[tuple[str, str]]] = {}
+    lines = (t.description or "").splitlines()
     for param, schema in props.items():
+        name = re.escape(param)
         docs = [str((schema or {}).get("description") or "")]
-        docs += [line for line in (t.description or "").splitlines()
-                 if re.match(rf"\s*{re.escape(param)}\b\s*(?:\([^)]*\))?\s*:", line)]
+        docs += [line for line in lines if re.match(rf"\s*{name}\b\s*(?:\([^)]*\))?\s*:", line)]
+        docs += [line.replace("|", " , ") for line in lines
+                 if re.match(rf"\s*\|\s*`?{name}`?\s*\|", line)]
+        docs += [s for s in re.split(r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)\s+",  # "e.g." ends none
+                                     " ".join(ln for ln in lines if not ln.lstrip().startswith("|")))
+                 if re.search(rf"\b{name}\b", s, re.IGNORECASE)
+                 and not any(re.search(rf"\b{re.escape(o)}\b", s, re.IGNORECASE) for o in props if o != param)
+                 and not re.match(rf"\s*{name}\b\s*(?:\([^)]*\))?\s*:", s)]
         doc = " ".join(docs)
         found = [(m.group(0), regex) for p, regex in _DOC_FORMATS if (m := p.search(doc))]
         if (dated := _date_format(doc)):
@@ -629,8 +704,7 @@ def documented_formats(spec: WorkflowSpec, tool: str) -> dict[str, list[tuple[st
         if (m := _LENGTH.search(doc)):
             n = _NUMBERS.get(m.group(1).lower()) or int(m.group(1))
             found.append((m.group(0), rf".{{{n}}}"))
-        if (m := _QUOTED_EXAMPLE.search(doc) or _EXAMPLE.search(doc)):
-            found.append((f"like {m.group(1)}", _shape(m.group(1))))
+        found += list(dict.fromkeys(_examples(doc)))
         if found:
             out[param] = found
     return out
@@ -661,9 +735,12 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     """Kind 6 — a tool rejects a call whose arguments follow the format its own documentation
     prescribes: every argument whose parameter's description (or the docstring line naming it)
     prescribes a form ("date as YYYY-MM-DD", "amount in cents", "a six-character reference",
-    "such as 14C") matches that form, and the tool answers with an error (or a failure in its
-    payload) that rejects an argument's form ("invalid", "expected", "must be", "format") and
-    names the parameter or the value, or that is the runtime's word for a pattern in the tool's
+    "such as 14C", `like "-0.000 m"`, a quoted pattern: `documented_formats`) matches that form,
+    and the tool answers with an error (or a failure in its payload) that rejects an argument's
+    form, in words or by its structure (`_rejects_form`: a 400/422 code, a conversion's
+    exception, a complaint filed under the parameter), gives no content reason, and names the
+    parameter or the value; no argument breaks a bound its schema documents. Or the answer is
+    the runtime's word for a pattern in the tool's
     code matching nothing (`NO_MATCH_CRASH`) while every text argument follows a documented
     form, or that has a validation error's shape in any language (`_echoed_input`), failed in
     English words or given up on by its caller (`_given_up`). An injected fault is masfuzz's,
@@ -701,11 +778,12 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         broken = [p for p, fs in formats.items() if p in call.arguments
                   and not all(re.fullmatch(regex, str(call.arguments[p])) for _, regex in fs)]
         echoed = _echoed_input(r, call.arguments, followed)
-        if not followed or broken or not (echoed or failed and (
-                FORMAT_REJECTION.search(r.payload.replace("_", " ")) or NO_MATCH_CRASH.search(r.payload)
-                or _day_month_swapped(followed, call.arguments))):
+        if not followed or broken or _out_of_documented_bounds(spec, r.tool, call.arguments):
             continue
         named = echoed or [p for p, _ in followed if p in r.payload or str(call.arguments[p]) in r.payload]
+        if not (echoed or failed and (NO_MATCH_CRASH.search(r.payload) or _day_month_swapped(followed, call.arguments)
+                                      or _rejects_form(r.payload, named))):
+            continue
         if not named and NO_MATCH_CRASH.search(r.payload) and _all_documented(call.arguments, formats):
             # a pattern in the tool's code matched none of the arguments' documented forms:
             # which one it read is not said, but every argument is as documented
@@ -766,6 +844,64 @@ def _echoed_input(r: ToolResult, arguments: dict[str, Any], followed: list[tuple
     documented = {p for p, _ in followed}
     return sorted(set(echoed)) if echoed and word_leaves >= 2 and set(echoed) <= documented else []
 
+
+def _rejects_form(payload: str, params: list[str]) -> bool:
+    """Does a failed answer reject an argument's form rather than its content? It says so in
+    words (`FORMAT_REJECTION`), or by its structure: a 400 or 422 code, a conversion's exception,
+    or a complaint the tool files under one of the parameters (`phone: '+44 ...' is not a
+    number we can ring`, `{"errors": {"phone": ...}}`, `{"field": "phone"}`), in any language;
+    never when it gives a content reason (`CONTENT_STATUS`, `CONTENT_REJECTION`)."""
+    data = structured(payload.strip())
+    codes = {v for k, v in _fields(data) if k in STATUS_CODE_KEYS and type(v) is int}
+    if codes & set(CONTENT_STATUS) or CONTENT_REJECTION.search(payload.replace("_", " ")):
+        return False
+    return bool(FORMAT_REJECTION.search(payload.replace("_", " ")) or codes & set(FORM_STATUS)
+                or FORM_EXCEPTION.search(payload) or any(_filed_under(data, payload, p) for p in params))
+
+
+def _fields(data: Any, depth: int = 0) -> list[tuple[str, Any]]:
+    """(key, value) of every field of a structured answer, nested ones too."""
+    if depth > 4:
+        return []
+    if isinstance(data, dict):
+        return [(str(k), v) for k, v in data.items()] + [f for v in data.values() for f in _fields(v, depth + 1)]
+    if isinstance(data, list):
+        return [f for v in data for f in _fields(v, depth + 1)]
+    return []
+
+
+def _filed_under(data: Any, payload: str, param: str) -> bool:
+    """Is a complaint filed under the parameter: a field that names it (`"field": "phone"`), a
+    key holding something else than the value sent (`"phone": "not a number we ring"`), or a
+    message labelled with it (`phone: ...`, `phone - ...`)? A key echoing the value back is no
+    complaint."""
+    fields = _fields(data)
+    if any(k in ("field", "param", "parameter", "argument", "loc", "path") and param in str(v) for k, v in fields):
+        return True
+    if any(k == param and isinstance(v, (list, dict)) and v for k, v in fields):
+        return True
+    texts = [v for _, v in fields if isinstance(v, str)] + [x for _, v in fields if isinstance(v, list)
+                                                             for x in v if isinstance(x, str)]
+    texts = texts if data is not None else [payload]
+    return any(re.match(rf"\W*{re.escape(param)}\W*\s*[:=\-\u2013]\s*\S", t) for t in texts)
+
+
+def _out_of_documented_bounds(spec: WorkflowSpec, tool: str, arguments: dict[str, Any]) -> bool:
+    """Does an argument break a bound its schema documents (enum, minimum, maximum, length,
+    pattern)? Then the tool refused it for a documented reason, not for its form."""
+    t = next((x for x in spec.tools if x.id == tool), None)
+    props = ((t.parameters if t is not None else None) or {}).get("properties") or {}
+    for param, value in arguments.items():
+        schema = props.get(param) or {}
+        text = str(value)
+        number = re.search(r"[+-]?\d+(?:\.\d+)?", text)
+        n = float(number.group()) if number else None
+        if "enum" in schema and value not in schema["enum"] or \
+                "pattern" in schema and not re.search(str(schema["pattern"]), text) or \
+                len(text) > schema.get("maxLength", len(text)) or len(text) < schema.get("minLength", 0) or \
+                n is not None and not (schema.get("minimum", n) <= n <= schema.get("maximum", n)):
+            return True
+    return False
 
 def _all_documented(arguments: dict[str, Any], formats: dict[str, list[tuple[str, str]]]) -> bool:
     """Does every text argument of the call have a documented form (and so, as the caller

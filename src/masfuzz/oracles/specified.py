@@ -1,8 +1,10 @@
 """Where the app's own spec points a choice its model made: a model's error is the model's.
 
-Routing (`model_misroute`, `model_passed_over`) below; a success claimed after a failed tool by an agent told to pass the tool's answer on (`model_claimed`),
-and a fact asked for again by an agent that was given it and told to ask only for what is
-missing (`model_lost`) follow the same rule: the model's only where the spec states it right, unambiguously.
+Routing (`model_misroute`, `model_passed_over`) below; a success claimed after a failed tool by
+an agent told to pass the tool's answer on (`model_claimed`) follows the same rule: the model's
+only where the spec states it right, unambiguously. A fact the receiving agent was given and
+asked for again stays the app's (`handover_facts` blames the receiver): the hand-over's receiver
+is part of the system, and which of its readings lost the fact the trace cannot tell.
 
 `misrouted_request` finds a request handed to an agent that cannot serve it while a sibling the
 router could reach can. Two different defects look alike in the trace. The app's: its spec sends
@@ -148,26 +150,6 @@ def model_claimed(spec: WorkflowSpec, agent: str, tool: str) -> str:
         return ""
     return _ignored(agent, next((c for c in parts if _REPORTS.search(c)), None),
                     "told the user it was done (and they give it no success line to say)")
-
-
-_ASKS = re.compile(r"\b(?:ask|request|collect|get)\w*\b", re.IGNORECASE)
-_ONLY_IF_MISSING = re.compile(r"\b(?:missing|lacking|not\s+(?:given|provided|known)|unknown|if\s+(?:you\s+)?"
-                              r"(?:do\s+not|don't)\s+have|only\s+if|unless)\b", re.IGNORECASE)
-
-
-def model_lost(spec: WorkflowSpec, agent: str, kind: re.Pattern[str]) -> str:
-    """Why a fact lost by the agent that received it (`handover_facts`: the fact was in what its
-    model was given) is the model's: `agent`'s own instructions tell it to ask for a fact only
-    when it is missing ("ask for whichever is missing"), and none tells it to ask for one of this
-    kind whatever it was given (then asking again is the app's instruction)."""
-    from masfuzz.oracles.instructed import clauses
-
-    text = next((a.instructions for a in spec.agents if a.id == agent), "")
-    parts = [c for t in sentences(text) for c in clauses(t) if _ASKS.search(c)]
-    if any(kind.search(c) and not _ONLY_IF_MISSING.search(c) for c in parts):
-        return ""
-    return _ignored(agent, next((c for c in parts if _ONLY_IF_MISSING.search(c)), None),
-                    "asked again for what the app's hand-over had passed on to it")
 
 
 def _ignored(agent: str, told: str | None, did: str) -> str:

@@ -11,8 +11,9 @@ sub-agents in the scenario's speaking order, and the runner masfuzz's recording 
 How a run ends is part of the trace: `completed` with the last final response (the detail says
 who gave it, which loop escalated and who escalated it, or which loop used up its
 `max_iterations`), `max_turns` when ADK's model-call limit stops it or the root loop runs out
-of iterations without anyone escalating, `timeout` at the scenario's time limit, `crash` when
-the system raises; the events up to that point are kept.
+of iterations without anyone escalating, `timeout` at the scenario's time limit (its own
+timer's, or the executor's cancel once past it: a blocking tool holds the timer back), `crash`
+when the system raises; the events up to that point are kept.
 """
 
 from __future__ import annotations
@@ -90,6 +91,15 @@ async def run_scenario(root: Any, w: Walk, spec: WorkflowSpec, scenario: Scenari
         except MasfuzzError:
             raise
         except asyncio.TimeoutError:
+            return rec.timed_out(limit, final_output=_last(final))
+        except asyncio.CancelledError:
+            # ADK runs a plain-function tool on the event loop: one that blocks (a poll that
+            # waits) holds our timer back until the executor's own limit cancels the run. Past
+            # our limit that is the same time-out: end it here, with the events up to it (a
+            # loop polled until then is seen), rather than let the cancel drop them all
+            if rec.now() < timeout or (task := asyncio.current_task()) is None:
+                raise
+            task.uncancel()
             return rec.timed_out(limit, final_output=_last(final))
         except Exception as exc:  # the system under test raised: a finding, not a masfuzz crash
             if type(exc).__name__ == "LlmCallsLimitExceededError":
