@@ -18,9 +18,12 @@ worker process masfuzz can kill):
   the executor's own scaling.
 
 Printed for each: the campaign's wall time with the workers started, the speedup (target >= 14x),
-whether coverage, failures and traces are identical; and the pool's start-up, shown apart because
-it is CPU work (each worker imports the agent framework) that a 2-core machine does two at a time,
-paid once per campaign.
+whether coverage, failures and traces are identical; the CPU each execution took at 16 workers,
+masfuzz's own process apart from its workers (whose runs are forked, sandboxed processes), and
+the speedup that CPU alone allows on this machine's cores; the load average at the start and the
+end (the cores are shared); and the pool's start-up, shown apart because it is CPU work (each
+worker imports the agent framework) that a 2-core machine does two at a time, paid once per
+campaign.
 
     .venv/bin/python bench/bench_workers.py [--executions 200] [--workers 16] [--batch 64]
                                             [--paces batch,steady,free]
@@ -86,9 +89,12 @@ def campaign_run(workers: int, executions: int, batch: int, folder: Path, pace: 
 
     campaign.execute = counted
 
+    cpu = CpuMeter(executor)
+
     async def timed() -> tuple[float, float]:  # one loop: the workers belong to it
         startup = await warm_up(executor, target, workers)
         t0 = time.perf_counter()
+        cpu.start()
         await campaign.run()  # closes the executor (its workers) at the end
         return startup, time.perf_counter() - t0
 
@@ -98,7 +104,7 @@ def campaign_run(workers: int, executions: int, batch: int, folder: Path, pace: 
     scenarios = [scenario for _, scenario, _ in store.executions(run_id)]
     batches = [groups[k] for k in sorted(groups)]
     return {"startup": startup, "wall": wall, "executions": campaign.recorder.executed,
-            "batches": batches, "scenarios": scenarios, "target": target, "models": models,
+            "cpu": cpu.spent, "batches": batches, "scenarios": scenarios, "target": target, "models": models,
             "coverage": json.dumps(sorted(campaign.recorder.coverage.seen)),
             "order": json.dumps([sc.id for sc in scenarios]),
             "history": json.dumps(phase.summary()["history"], sort_keys=True),
@@ -124,9 +130,12 @@ def replay_run(workers: int, campaign: dict) -> dict:
         traces.append(trace)
         return trace
 
+    cpu = CpuMeter(executor)
+
     async def timed() -> tuple[float, float, list]:
         startup = await warm_up(executor, target, workers)
         t0 = time.perf_counter()
+        cpu.start()
         try:
             outcomes = await replay(suite, execute)
         finally:
@@ -137,11 +146,66 @@ def replay_run(workers: int, campaign: dict) -> dict:
     startup, wall, outcomes = asyncio.run(timed())
     by_id = {t.scenario_id: t for t in traces}
     runs = [by_id[sc.id] for sc in campaign["scenarios"]]
-    return {"startup": startup, "wall": wall, "executions": len(outcomes),
+    return {"startup": startup, "wall": wall, "executions": len(outcomes), "cpu": cpu.spent,
             "batches": [[(t.usage.model_calls, None) for t in runs]],  # all at once, unordered
             "outcomes": json.dumps([o.passed for o in outcomes]),
             "traces": json.dumps([[e.model_dump(mode="json", exclude={"t"})
                                    for e in t.events] for t in runs], sort_keys=True, default=str)}
+
+
+class CpuMeter:
+    """The CPU time a run spent, from `start()` to the executor's close (its workers still
+    alive): masfuzz's own process, and its descendants (the template, the workers in their
+    sandboxes and each run's fork, which the worker waits for) read from /proc; each a
+    difference over the processes alive at both ends, so a process that ended unwaited in
+    between is missed (None where /proc is not there)."""
+
+    def __init__(self, executor) -> None:
+        self.spent: dict[str, float] | None = None
+        self._t0: tuple[float, dict[int, float]] | None = None
+        close = executor.aclose
+
+        async def aclose() -> None:
+            self.stop()
+            await close()
+
+        executor.aclose = aclose
+
+    def start(self) -> None:
+        self._t0 = (time.process_time(), _descendants_cpu())
+
+    def stop(self) -> None:
+        if self._t0 is None or self.spent is not None:
+            return
+        now = _descendants_cpu()
+        if now or self._t0[1]:
+            self.spent = {"masfuzz": time.process_time() - self._t0[0],
+                          "workers": sum(c - self._t0[1].get(p, 0.0) for p, c in now.items())}
+
+
+def _descendants_cpu() -> dict[int, float]:
+    """Every descendant of this process: its CPU seconds and its waited-for children's."""
+    tick = os.sysconf("SC_CLK_TCK")
+    children: dict[int, list[int]] = {}
+    spent: dict[int, float] = {}
+    try:
+        pids = [int(d) for d in os.listdir("/proc") if d.isdigit()]
+    except OSError:
+        return {}
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(pid)
+        spent[pid] = sum(int(x) for x in fields[11:15]) / tick  # utime stime cutime cstime
+    out, todo = {}, list(children.get(os.getpid(), []))
+    while todo:
+        pid = todo.pop()
+        out[pid] = spent[pid]
+        todo += children.get(pid, [])
+    return out
 
 
 async def warm_up(executor, target, workers: int) -> float:
@@ -180,12 +244,15 @@ def main() -> int:
     os.chdir(ROOT)
     sys.path.insert(0, str(ROOT))
     paces = args.paces.split(",")
+    load0 = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         fuzz = {pace: {n: campaign_run(n, args.executions, args.batch, Path(tmp), pace)
                        for n in (1, args.workers)} for pace in paces}
         rerun = {n: replay_run(n, fuzz[paces[0]][1]) for n in (1, args.workers)}
+    load = (load0, os.getloadavg())
     print(f"workers: {args.executions} executions, a scripted model waiting 100 ms per call, "
-          f"{os.cpu_count()} cores")
+          f"{os.cpu_count()} cores; load average {load[0][0]:.1f} at the start, {load[1][0]:.1f} "
+          "at the end (the machine's other work takes its share of the cores)")
     from summary import record
 
     ok = True
@@ -210,6 +277,14 @@ def main() -> int:
                  f"the model waits alone allow {bound:.1f}x (reached {speedup / bound:.0%})")
         print(f"    speedup, workers started: {speedup:.1f}x (target >= {TARGET_SPEEDUP:g}x: "
               f"{'met' if speedup >= TARGET_SPEEDUP else 'NOT met'}); {allow}")
+        if many["cpu"] is not None:
+            # the cores are shared by masfuzz, its workers and the runs: the CPU the runs at
+            # --workers N took, spread over every core, is the least time they could take
+            per = {k: 1000 * v / many["executions"] for k, v in many["cpu"].items()}
+            least = sum(many["cpu"].values()) / (os.cpu_count() or 1)
+            print(f"    CPU per execution at --workers {args.workers}: masfuzz {per['masfuzz']:.1f} ms, "
+                  f"its workers {per['workers']:.1f} ms (each run, its fork, the sandbox); on "
+                  f"{os.cpu_count()} cores idle that CPU alone allows {one['wall'] / least:.1f}x")
         print("    identical to --workers 1: " + ", ".join(f"{k} {'yes' if v else 'NO'}"
                                                          for k, v in same.items()))
         record(f"workers: speedup 16 over 1, {short}", speedup, f">= {TARGET_SPEEDUP:g}x",

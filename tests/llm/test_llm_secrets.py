@@ -6,7 +6,7 @@ import pytest
 
 from llmkit import StatusServer, user
 from masfuzz.llm import ResponseCache, get_client
-from masfuzz.redact import encodings, redact
+from masfuzz.redact import encodings, redact, redact_data
 
 TRICKY = 'tok"en\\with-ü-<&>\'-0123456789'
 
@@ -44,6 +44,19 @@ def test_a_secret_is_masked_in_every_encoding_it_can_take(monkeypatch):
         assert "***" in out, how
         for form in encodings(TRICKY):
             assert form not in out, (how, form)
+
+
+
+def test_a_value_is_redacted_string_by_string_wherever_a_secret_or_token_sits(monkeypatch):
+    monkeypatch.setenv("MY_SERVICE_TOKEN", "tok-0123456789")
+    clean = {"content": "fine", "tool_calls": [{"name": "update_seat", "arguments": '{"seat": "3A"}'}]}
+    assert redact_data(clean) is clean  # nothing to mask: the value itself, not a copy
+    leaky = {"content": "ok", "calls": [("x", {"tok-0123456789": "Bearer\tabc.def"})],
+             "n": 3, "url": "http://bob:pw@host/v1"}
+    assert redact_data(leaky) == {"content": "ok", "calls": [("x", {"***": "Bearer\t***"})],
+                                  "n": 3, "url": "http://host/v1"}
+    # a match the newline-joined search could make across two strings is only looked at again
+    assert redact_data(["sk-", "abcdefgh"]) == ["sk-", "abcdefgh"]
 
 
 @pytest.mark.parametrize("shape", ["letters", "url-like", "schemes", "bearer", "authorization", "query"])

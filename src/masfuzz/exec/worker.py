@@ -242,7 +242,15 @@ def _key_of(data: Any) -> bytes:
 
 def _prepare(system: Any) -> None:
     """What a run would build once per process (`Adapter.prepare`), built before the runs are
-    forked from this worker; a failure leaves it to the runs."""
+    forked from this worker; a failure leaves it to the runs. masfuzz's own such caches too:
+    the installed plugins' entry points, which making a run's model client reads (a scan of
+    every installed package's metadata), and the secrets' forms each model reply is masked
+    with; filled in every run's fork they were a third of its CPU."""
+    from masfuzz.llm.modelstring import providers
+    from masfuzz.redact import secret_values
+
+    providers()
+    secret_values()
     try:
         system.runner().prepare(system.obj)
     except Exception:  # noqa: BLE001 - the run builds it itself and reports what fails

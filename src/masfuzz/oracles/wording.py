@@ -10,6 +10,7 @@ so plainly, so that an oracle built on them stays quiet on a correct run.
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
 from collections.abc import Iterable
@@ -128,6 +129,7 @@ def words(text: str) -> list[str]:
     return [w for w in re.split(r"[^A-Za-z0-9]+", text.lower()) if w]
 
 
+@functools.lru_cache(maxsize=8192)  # every execution's requests go through it, word by word
 def _stem_of(word: str) -> str | None:
     for name, (stems, _) in ACTIONS.items():
         if any(word == s or word.startswith(s) and len(word) - len(s) <= 3 for s in stems):

@@ -56,7 +56,10 @@ class OpenAIAgentsAdapter(WalkingAdapter):
     def prepare(self, obj: Any) -> None:
         from masfuzz.adapters.openai_agents.recording import dispatch
 
+        from masfuzz.adapters.openai_agents.bridge import complete_types
+
         dispatch()  # the SDK's trace provider, made on first use with an HTTP client of its own
+        complete_types()
 
     async def run(self, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
         from masfuzz.adapters.openai_agents.run import run_scenario

@@ -22,6 +22,19 @@ from masfuzz.llm.types import ChatReply, ChatRequest, ToolCallRequest, ToolDef
 from masfuzz.trace import Message
 
 
+
+def complete_types() -> None:
+    """Build the Responses types a model call's answer is made of, which the openai package
+    leaves to their first use (a pydantic schema build each): a pool worker does it once,
+    before it forks its runs (`Adapter.prepare`), instead of every run doing it."""
+    from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
+    from openai.types.responses.response_usage import InputTokensDetails, OutputTokensDetails
+
+    for kind in (ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText,
+                 InputTokensDetails, OutputTokensDetails):  # the last two: agents.Usage's
+        kind.model_rebuild()
+
+
 class BridgeModel:
     """Built per run by `make_model`, which mixes in the installed SDK's `Model` base."""
 
