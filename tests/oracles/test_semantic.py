@@ -961,3 +961,26 @@ def test_a_documented_form_in_any_wording_rejected_by_its_structure_is_a_spec_mi
 def test_a_rejection_of_another_form_or_for_a_documented_reason_is_no_mismatch(value, payload, schema):
     trace, spec = _form_run({"offset": {**SIGNED["offset"], **schema}}, "Log an offset.", {"offset": value}, payload)
     assert tool_doc_mismatch(trace, spec) == []
+
+
+# --- a tool's own result type as the framework prints it: a model's str, a dataclass's repr, an
+# (ok, message) tuple -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("payload, failed", [
+    ("status_code=409 seat='14C' ref=None detail='seat held by another passenger'", True),  # pydantic str()
+    ("SeatChange(status_code=409, seat='14C', ref=None)", True),  # a dataclass's or model's repr
+    ("(False, 'Sitz 14C gesperrt')", True),  # (ok, message), the message in any language
+    ("status_code=201 seat='14C' ref='R-1'", False),
+    ("SeatChange(status_code=200, seat='14C', ref='R-1')", False),
+    ("(True, 'moved')", False),
+])
+def test_a_result_type_printed_by_the_framework_is_read_as_its_fields(payload, failed):
+    claims = claimed_outcome(_seat_run(payload, "Done - your seat is changed to 14C."), SPEC)
+    assert bool(claims) == failed
+
+
+@pytest.mark.parametrize("text", ["Seat 14C is yours, ref=R-1 as agreed.", "a=1 and b=2", "f(1, 2)", "x=1"])
+def test_prose_with_an_equals_sign_is_no_structure(text):
+    from masfuzz.oracles.wording import structured
+
+    assert structured(text) is None

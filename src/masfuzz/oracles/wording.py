@@ -190,18 +190,54 @@ def about_tool(sentence: str, tool: str, spec: WorkflowSpec | None, rivals: Iter
 
 
 def structured(text: str) -> object | None:
-    """A tool's answer read as data: JSON, or the Python literal a framework prints when a tool
-    returns a dict (`{'status': 422}`); None when it is neither."""
-    if text[:1] not in "{[":
+    """A tool's answer read as data: JSON, or what a framework prints when a tool returns a
+    Python value: a dict or a tuple literal (`{'status': 422}`, `(False, 'locked')`), a
+    dataclass's or a model's repr (`Visit(status_code=409, ref=None)`) or a pydantic model's str
+    (`status_code=409 ref=None`), the last two as the dict of their fields; None when it is
+    none of these. Frameworks print a tool's return value with str(), so these are the forms an
+    app's own result types reach the trace in."""
+    text = text.strip()
+    if text[:1] in "{[":
+        try:
+            return json.loads(text)
+        except ValueError:
+            pass
+    if text[:1] in "{[(":
+        try:
+            return ast.literal_eval(text)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return None
+    return _fields_of(text)
+
+
+# One `name=value` field of a pydantic model's str: the value a quoted string or one token.
+_FIELD_TEXT = re.compile(r"""([A-Za-z_]\w*)=('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^\s'"]+)""")
+
+
+def _fields_of(text: str) -> dict[str, object] | None:
+    """A dataclass's or model's repr (`Name(a=1, b='x')`), or a pydantic model's str
+    (`a=1 b='x'`), as the dict of its fields; None when the text is not wholly such fields."""
+    if len(text) > 20_000:
         return None
     try:
-        return json.loads(text)
-    except ValueError:
-        pass
-    try:
-        return ast.literal_eval(text)
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        call = ast.parse(text, mode="eval").body if re.match(r"[A-Za-z_][\w.]*\(", text) else None
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        call = None
+    if isinstance(call, ast.Call) and call.keywords and not call.args:
+        try:
+            return {k.arg: ast.literal_eval(k.value) for k in call.keywords if k.arg}
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return None
+    found = list(_FIELD_TEXT.finditer(text))
+    if len(found) < 2 or re.sub(r"\s+", "", "".join(m.group(0) for m in found)) != re.sub(r"\s+", "", text):
         return None
+    out: dict[str, object] = {}
+    for m in found:
+        try:
+            out[m.group(1)] = ast.literal_eval(m.group(2))
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            out[m.group(1)] = m.group(2)
+    return out
 
 
 def payload_failure(payload: str, tool: str = "") -> str | None:
@@ -213,6 +249,10 @@ def payload_failure(payload: str, tool: str = "") -> str | None:
     data = structured(text)
     if isinstance(data, dict):
         return _json_failure(data, tool)
+    if isinstance(data, tuple) and 2 <= len(data) <= 3 and data[0] is False \
+            and any(isinstance(x, str) and x.strip() for x in data[1:]):
+        # the (ok, message) pair a function returns by a common convention: `(False, "locked")`
+        return f"its first item, the outcome, is False: {text[:80]}"
     if data is not None:
         return None
     first = sentences(text)[:1]
