@@ -904,23 +904,6 @@ def test_a_signed_example_documents_a_form_and_a_value_denied_its_kind_rejects_i
                              spec) == []
 
 
-@pytest.mark.parametrize("instructions,whose", [
-    # told to pass the tool's answer on, or what to do when it fails: the claim is the model's
-    ("Change seats with update_seat. Report the result of update_seat.", "harness"),
-    ("Change seats with update_seat. If update_seat fails, apologise and say why.", "harness"),
-    # given a success line, or told to confirm (the zoo's seeded claims): the app's
-    ("Call update_seat. Report the result. Say \"Your seat has been changed.\"", "sut"),
-    ("Call update_seat, then confirm the change to the customer.", "sut"),
-    ("Change seats with update_seat.", "sut"),  # silent on the result
-])
-def test_a_claim_against_instructions_to_report_the_tool_s_answer_is_the_model_s(instructions, whose):
-    spec = SPEC.model_copy(update={"agents": tuple(
-        a.model_copy(update={"instructions": instructions}) if a.id == "seat_agent" else a for a in SPEC.agents)})
-    [f] = claimed_outcome(_seat_run('{"ok": false, "reason": "seat taken"}', "Your seat has been changed to 14C."), spec)
-    assert f.attribution == whose
-    assert ("seat_agent's instructions say" in f.because) == (whose == "harness")
-
-
 def _form_run(props: dict, description: str, arguments: dict, payload: str) -> Trace:
     """One call of `log_it` (documented by `props` and `description`) answered `payload`."""
     spec = SPEC.model_copy(update={"tools": (ToolSpec(id="log_it", description=description, parameters={

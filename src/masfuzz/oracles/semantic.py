@@ -17,7 +17,6 @@ from typing import Any
 
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.instructed import clauses, misrouted_request, with_prompts
-from masfuzz.oracles.specified import model_claimed
 from masfuzz.oracles.wording import (
     GIVE_UP, HOLDING_STATES, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result, is_question, mentions, owners,
     participles, payload_failure, plain, says_done_by_verb, sentences, structured, tool_job, tool_objects, tools_of,
@@ -130,9 +129,7 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                     or _silent_claim(text, r, spec, asked) or _instructed_claim(text, r, agent, spec, trace, asked)
             if claim is None:
                 continue
-            because = model_claimed(spec, agent, r.tool) if spec else ""
             out.append(Failure(
-                **({"attribution": "harness", "because": because} if because else {}),
                 category="agent_task_execution", root_cause=INCORRECT_VERIFICATION,
                 detector="claimed_outcome", evidence=(fi, ci), scenario_id=trace.scenario_id,
                 elements=(agent, r.tool), agent=agent, step=ci, subject=r.tool,

@@ -1,10 +1,10 @@
 """Where the app's own spec points a choice its model made: a model's error is the model's.
 
-Routing (`model_misroute`, `model_passed_over`) below; a success claimed after a failed tool by
-an agent told to pass the tool's answer on (`model_claimed`) follows the same rule: the model's
-only where the spec states it right, unambiguously. A fact the receiving agent was given and
-asked for again stays the app's (`handover_facts` blames the receiver): the hand-over's receiver
-is part of the system, and which of its readings lost the fact the trace cannot tell.
+Routing only (`model_misroute`, `model_passed_over`). A success claimed after a failed tool stays
+the app's even when the claimer was told what to say on a failure: such instructions cover the
+failures they name ("if the tool raises an error") and the claims seeded in apps are most often
+a failure they do not name (a result that says it failed without raising). A fact the receiving
+agent was given and asked for again stays the app's too (`handover_facts` blames the receiver).
 
 `misrouted_request` finds a request handed to an agent that cannot serve it while a sibling the
 router could reach can. Two different defects look alike in the trace. The app's: its spec sends
@@ -124,40 +124,6 @@ def model_passed_over(trace: Trace, spec: WorkflowSpec, member: str, ender: str 
             if because:
                 return because
     return ""
-
-
-# A clause telling the agent to pass the tool's answer on, or what to do when it fails.
-_REPORTS = re.compile(r"\b(?:report|pass(?:es)?\s+on|relay|repeat|read\s+out)\w*\b[^.]*?\b(?:result|outcome|"
-                      r"answer|reply|response|status|record)s?\b|\bif\b[^.]*?\b(?:fail|error|refus|reject|"
-                      r"declin)\w*", re.IGNORECASE)
-# A clause telling it to confirm regardless ("confirm the change", "tell them it is done").
-_CONFIRMS = re.compile(r"\b(?:confirm\w*|all\s+set|(?:it\s+is|it's|is)\s+done)\b", re.IGNORECASE)
-
-
-def model_claimed(spec: WorkflowSpec, agent: str, tool: str) -> str:
-    """Why a claimed success after a failed tool (`claimed_outcome`) is the model's: `agent`'s own
-    instructions tell it to pass the tool's answer on, or what to say when the tool fails, and
-    give it no success line to say or confirmation to make ("say \"Your refund has been
-    issued.\"", "confirm the change": then the claim is the app's, as in the zoo's seeded claims)."""
-    from masfuzz.oracles.instructed import clauses
-    from masfuzz.oracles.wording import SURE_DONE, claims_done, says_done_by_verb
-
-    text = next((a.instructions for a in spec.agents if a.id == agent), "")
-    quoted = re.findall(r"[\"“]([^\"”]+)[\"”]", text)
-    parts = [c for t in sentences(re.sub(r"[\"“][^\"”]*[\"”]", " ", text)) for c in clauses(t)]
-    if any(claims_done(q) or SURE_DONE.search(q) or says_done_by_verb(q, tool) for q in quoted) \
-            or any(_CONFIRMS.search(c) or claims_done(c) for c in parts):
-        return ""
-    return _ignored(agent, next((c for c in parts if _REPORTS.search(c)), None),
-                    "told the user it was done (and they give it no success line to say)")
-
-
-def _ignored(agent: str, told: str | None, did: str) -> str:
-    """The finding's `because` when the model did against what `agent`'s instructions say."""
-    if told is None:
-        return ""
-    return (f"the model in use {did}, though {agent}'s instructions say \"{told.strip()[:120]}\": "
-            "the model did not follow the app's instructions, which are right here")
 
 
 def _description(spec: WorkflowSpec, agent: str) -> str:
