@@ -64,6 +64,8 @@ def build(order: tuple[str, ...]) -> LlmAgent:
                   tools=[price_restoration])
     agents = {"k1": k1, "k2": k2}
     steps = "".join(f"- Call {name}.\n" for name in order)
+    steps += "".join(f"- If {name} raises an error, say \"Our studio team will look at your photos and write to you this week.\"\n"
+                     for name in order)
     reports = "".join(f"- Report the result of {name}.\n" for name in reversed(order))
     return LlmAgent(name="studio", model=adk_model(), description="The studio's enquiry desk.",
                     instruction="You answer enquiries to the Lantern Glass studio about restoring windows.\n"
