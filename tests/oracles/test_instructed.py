@@ -360,6 +360,18 @@ def test_a_member_passed_over_by_a_router_against_a_spec_pointing_to_it_is_the_m
     assert (g.elements, g.attribution, g.because) == (("french_agent", "spanish_agent"), "sut", "")
 
 
+def test_a_hand_off_to_the_user_before_a_member_acted_is_no_member_chosen_and_no_crash():
+    """A Swarm hands off to "user" (HandoffTermination): no agent of the spec was chosen, so no
+    misroute of the model's is read from it (it used to look "user" up as an agent and raise)."""
+    task = "Please answer me in Spanish: what is the capital of France?"
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content=task), AgentTurn(agent="triage"),
+        DelegationEvent(**{"from": "triage"}, to="user", trigger="handoff"),
+        TerminationEvent(reason="handoff_to_user", final_output="")))
+    found = participation(trace, _languages("Hand off to the agent for the request's language."))
+    assert found and all(f.attribution == "sut" for f in found)
+
+
 def _dice(rules: str) -> WorkflowSpec:
     return WorkflowSpec(
         system=SystemInfo(id="dice", entry_agent="root", pattern="handoff"),

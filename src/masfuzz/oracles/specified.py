@@ -80,6 +80,12 @@ def _pointed(spec: WorkflowSpec, router: str | None, request: str, chosen: str |
                                          and not _GATED.search(d.condition) for d in spec.delegations)]
     if not right:
         return "", []
+    agents = {a.id for a in spec.agents}
+    if chosen is not None and chosen not in agents:  # not a member (the user, an end): no routing of the spec's
+        return "", []
+    right = [m for m in right if m in agents]
+    if not right:
+        return "", []
     asked = _stems(request)
     members = [m for m in (chosen, *right) if m is not None]
     rules = _rule_parts(spec, router, members) if router else {}
@@ -115,10 +121,14 @@ def model_passed_over(trace: Trace, spec: WorkflowSpec, member: str, ender: str 
                     f"{member}, which {ender} could hand it to: the model did not follow the app's "
                     "routing, which is right here")
     request = ""
+    agents = {a.id for a in spec.agents}
     for e in trace.events:
         if isinstance(e, Message) and e.role == "user":
             request = e.content
+        # a hand-off to the user (a Swarm's "user", a HandoffTermination) ends the run: it chose no
+        # other member, so it is no misroute of the model's
         if isinstance(e, DelegationEvent) and e.trigger == "handoff" and e.to != member \
+                and e.to in agents and e.from_ in agents \
                 and any(x.from_ == e.from_ and x.to == member for x in spec.delegations):
             because = model_misroute(spec, e.from_, request, e.to, [member])
             if because:
