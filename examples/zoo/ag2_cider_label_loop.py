@@ -1,9 +1,10 @@
 """Loop, AG2 GroupChat: a community cider press prints bottle labels for the orchards that
 press with it. A checker and a fixer take turns: `a2` checks a label against the labelling rules
 with `check_label` ("FAIL: ..." or "PASS"), `Worker` corrects it with `fix_label`; the chat ends
-when a2 says APPROVED. The labels are pydantic models kept in the press's label store; the
-app's speaker-selection function passes the turn between the two, via `press`, who runs the
-tools: a failed check goes to Worker, a correction back to a2.
+when a2 says APPROVED (or STOPPED: a label the store does not hold). The labels are pydantic
+models kept in the press's label store; the app's speaker-selection function passes the turn
+between the two, via `press`, who runs the tools: a failed check goes to Worker, a correction
+back to a2.
 
 Seeded: `fix_label` builds the corrected label with `model_copy(update=...)` and reports it, but
 never puts it back in the store: every check reads the old label, fails the same way, and the two
@@ -39,7 +40,7 @@ def make_tools(store: dict[str, Label], keep: bool):
         """Check a bottle label against the labelling rules."""
         label = store.get(ref)
         if label is None:
-            return f"FAIL: no label {ref}"
+            return f"UNKNOWN: no label {ref} in the store"
         if label.contains_sulphites and "sulphites" not in label.allergens:
             return f"FAIL: {ref} contains sulphites but does not declare them"
         return f"PASS: {ref} meets the labelling rules"
@@ -58,6 +59,7 @@ def make_tools(store: dict[str, Label], keep: bool):
 
 
 A2 = ('You check bottle labels before they go to the printer.\n'
+      'If check_label answers UNKNOWN, say "STOPPED - there is no such label to print."\n'
       'Call check_label until it says PASS.\n'
       'If check_label raises an error, say "The rules checker is down; hold the print run."\n'
       'If check_label answers PASS, say "APPROVED - the label can go to the printer."')
@@ -87,7 +89,7 @@ def run(task: str, keep: bool):
 
     chat = autogen.GroupChat([a2, worker, press], messages=[], max_round=10, speaker_selection_method=next_speaker)
     manager = autogen.GroupChatManager(chat, llm_config=ag2_config(),
-                                       is_termination_msg=lambda m: "APPROVED" in (m.get("content") or ""))
+                                       is_termination_msg=lambda m: any(w in (m.get("content") or "") for w in ("APPROVED", "STOPPED")))
     return press.initiate_chat(manager, message=task)
 
 
