@@ -5,14 +5,16 @@ scheduler books the slot. The team's stop condition is the app's own function
 
 Seeded: the function stops at the first tool execution of anyone's, which is the desk's
 forecast, so the team ends normally before the scheduler books anything. Fixed: it stops once
-`book_slot` has run. Both keep a message cap as a safety net.
+`book_slot` has run, or once the scheduler answers in words (it asks the club for an account
+number the request lacks, or says the calendar is down): the round's last word is then the
+user's to answer. Both keep a message cap as a safety net.
 """
 
 from dataclasses import dataclass
 from typing import Annotated
 
 from autogen_agentchat.agents import AssistantAgent
-from autogen_agentchat.conditions import FunctionalTermination, MaxMessageTermination
+from autogen_agentchat.conditions import FunctionalTermination, MaxMessageTermination, TextMessageTermination
 from autogen_agentchat.messages import ToolCallExecutionEvent
 from autogen_agentchat.teams import RoundRobinGroupChat
 
@@ -67,18 +69,19 @@ SCHEDULER = """You are the telescope scheduler.
 
 
 def build(stop) -> RoundRobinGroupChat:
+    """A round robin of the desk and the scheduler, ended by `stop` or the message cap."""
     client = agentchat_client()
     desk = AssistantAgent("desk", model_client=client, tools=[seeing_forecast], system_message=DESK,
                           description="Checks the observing forecast.")
     scheduler = AssistantAgent("scheduler", model_client=client, tools=[book_slot], system_message=SCHEDULER,
                                description="Books telescope nights for clubs.")
     return RoundRobinGroupChat([desk, scheduler],
-                               termination_condition=FunctionalTermination(stop) | MaxMessageTermination(10))
+                               termination_condition=stop | MaxMessageTermination(10))
 
 
 def seeded():
-    return build(any_tool_ran)
+    return build(FunctionalTermination(any_tool_ran))
 
 
 def fixed():
-    return build(slot_booked)
+    return build(FunctionalTermination(slot_booked) | TextMessageTermination("scheduler"))

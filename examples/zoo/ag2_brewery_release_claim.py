@@ -4,7 +4,9 @@ client library answers a tuple `(released, note)`: a batch whose haze reading is
 is held, with the reason in German.
 
 Seeded: qa_desk's steps close with a cheerful line about the canning line whatever the tuple's
-first item was. Fixed: a step before it answers a held batch ("gesperrt") with the lab's reason.
+first item was. Fixed: steps before it answer every release the lab refused: a held batch
+("gesperrt") with the lab's reason, any other refusal (a batch number the lab does not know,
+"unbekannt") by keeping the batch in the tank, both read from the tuple's first item.
 """
 
 
@@ -35,7 +37,9 @@ STEPS = """You are the QA desk of Fellside Brewing.
 """
 
 HELD = ('* If release_batch answers gesperrt, say "The lab has held this batch (gesperrt): its haze reading is '
-        'over our limit, so it stays in the tank for another look."\n')
+        'over our limit, so it stays in the tank for another look."\n'
+        '* If release_batch answers False, say "The lab did not release this batch; it stays in the tank until '
+        'QA has checked the batch number and the lab\'s note."\n')
 
 
 def run(task: str, check: str):

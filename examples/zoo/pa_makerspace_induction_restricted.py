@@ -5,7 +5,8 @@ session it runs, and books those sessions (`induction_slots`).
 
 Seeded: concierge's instructions were written when sign-offs were a form the front desk filed:
 told to call sign_off_induction, a tool it was never given, it reaches for safety_lead's. Fixed:
-concierge asks safety_lead.
+concierge asks safety_lead. Both look a member up before anything is reported, so a request about
+a membership and a sign-off at once gets both.
 """
 
 from typing import Annotated
@@ -49,10 +50,10 @@ safety_lead.tool_plain(induction_slots)
 
 def build(machine_line: str) -> Agent:
     concierge = Agent(pydantic_ai_model(), name="concierge",
-                      instructions="you answer members of Forge Lane Makerspace. " + machine_line + " Report the "
-                                   "result of ask_safety. Call member_status when the request mentions membership "
-                                   "or renew. Report the result of member_status. Say \"Anything else? The space "
-                                   "is open from 18:00 tonight.\"")
+                      instructions="you answer members of Forge Lane Makerspace. Call member_status when the "
+                                   "request mentions membership or renew. " + machine_line + " Report the result "
+                                   "of ask_safety. Report the result of member_status. Say \"Anything else? The "
+                                   "space is open from 18:00 tonight.\"")
     concierge.tool_plain(member_status)
     concierge.tool_plain(opening_hours)
 

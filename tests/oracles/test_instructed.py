@@ -759,3 +759,55 @@ def test_a_delegating_tool_the_request_fits_by_its_description_still_reaches_the
     renew = "Please renew mooring m-114 for the winter, the renewals form is done."
     trace = _asked("ask_berths", "fuel_q", renew, Message(agent="fuel_q", content="We do diesel and pump-outs only."))
     assert [f.agent for f in misrouted_request(trace, spec)] == ["desk"]
+
+
+# -- generated inputs: what a request the harness wrote never asked for is not owed ---------------
+
+FLEET = WorkflowSpec(
+    system=SystemInfo(id="cars", entry_agent="fleet", pattern="graph"),
+    agents=(AgentSpec(id="fleet"), AgentSpec(id="keys")),
+    delegations=({"from": "fleet", "to": "keys"},),
+    tools=(ToolSpec(id="report_damage", description="Log damage found on a car before or during a booking.",
+                    parameters={"type": "object", "required": ["car"], "properties": {
+                        "car": {"type": "string", "description": 'The fleet number, like "#0000"'}}}),
+           ToolSpec(id="remote_unlock", description="Unlock a car over the air for the member whose booking "
+                    "is running now.", parameters={"type": "object", "required": ["car"], "properties": {
+                        "car": {"type": "string", "description": 'The fleet number, like "#0000"'}}})),
+    permissions=Permissions(allow=(("fleet", "report_damage"), ("keys", "remote_unlock"))))
+
+
+@pytest.mark.parametrize("task, needed", [
+    # a tester's request for report_damage: the words it shares with remote_unlock's description
+    # ("booking", the member of a field's documentation) speak of the damage report that was made
+    ('Please log damage found on a car before or during a booking. Use car: "#0000"; member: "Sam".', False),
+    # a member locked out speaks of unlocking in words the damage report does not use
+    ("Car #4471 has a scratch, and it won't unlock for the member whose booking started at 8:15.", True),
+])
+def test_words_of_the_work_done_do_not_ask_for_another_holder_s_tool(task, needed):
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content=task), AgentTurn(agent="fleet"),
+        ToolCall(agent="fleet", tool="report_damage", arguments={"car": "#0000"}, call_id="c1"),
+        ToolResult(agent="fleet", tool="report_damage", call_id="c1", payload="damage logged"),
+        Message(agent="fleet", content="damage logged"),
+        TerminationEvent(reason="completed", final_output="damage logged")))
+    assert [f.elements for f in participation(trace, FLEET)] == ([("fleet", "keys")] if needed else [])
+
+
+DIVES = WorkflowSpec(
+    system=SystemInfo(id="dives", entry_agent="kb", pattern="orchestrated"),
+    agents=(AgentSpec(id="kb", instructions="Call ask_bookings when the request mentions cancel."),
+            AgentSpec(id="bookings")),
+    delegations=({"from": "kb", "to": "bookings", "trigger": "delegate"},),
+    tools=(ToolSpec(id="ask_bookings", description="Pass a request about a booking to the bookings desk."),),
+    permissions=Permissions(allow=(("kb", "ask_bookings"),)))
+
+
+@pytest.mark.parametrize("task, needed", [
+    # a tester's request for ask_bookings, in its documentation's words: it asks for the tool
+    ('Please pass a request about a booking to the bookings desk. Use booking ref: "DV-1000".', False),
+    # a diver who names the desk in words of their own
+    ("Please put me through to the bookings desk about DV-7730.", True),
+])
+def test_a_member_named_only_in_a_tool_s_documentation_the_task_repeats_is_not_named_by_it(task, needed):
+    trace = _run("kb", task=task, last="See you on the boat!")
+    assert [f.elements for f in participation(trace, DIVES)] == ([("kb", "bookings")] if needed else [])

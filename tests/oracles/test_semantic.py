@@ -872,6 +872,18 @@ def test_the_reply_a_team_quotes_for_success_given_after_a_failure_is_incorrect_
     assert _quoted_replies('Call record_inspection. Say "Alles klar, ist eingetragen!"', payload, reply) == []
 
 
+def test_the_reply_quoted_for_an_outcome_flag_false_is_the_failure_reply():
+    # `If T answers False, say ...`: a tuple-answering tool's refusal, `(False, note)`; its reply
+    # passes the failure on, though it relays nothing of the note
+    instructions = ('If release_batch raises an error, say "The lab is not answering." '
+                    'If release_batch answers False, say "The lab did not release this batch." '
+                    'Say "Cheers! It is off to the canning line."')
+    refused = "(False, 'Charge BR-1000 unbekannt')"
+    assert _quoted_replies(instructions, refused, "The lab did not release this batch.", tool="release_batch") == []
+    assert [f.step for f in _quoted_replies(instructions, refused, "Cheers! It is off to the canning line.",
+                                            tool="release_batch")] == [4]
+
+
 def test_an_empty_container_named_for_what_the_verb_makes_is_nothing_done():
     instructions = ('If book_tuning raises an error, say "La agenda no responde." '
                     'If book_tuning answers bookings, say "¡Listo! Queda reservada la afinación."')

@@ -23,8 +23,8 @@ import re
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.specified import model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
-    GIVE_UP, STOPWORDS, addresses_agent, asks_for, is_question, mentions, name_pattern, names_agent, owners, sentences,
-    tool_objects, tools_of, words,
+    GIVE_UP, STOPWORDS, addresses_agent, asks_for, is_question, mentions, name_pattern, names_agent,
+    names_in_tool_words, owners, sentences, tool_objects, tools_of, words,
 )
 from masfuzz.spec.model import AgentSpec, WorkflowSpec
 from masfuzz.trace import (
@@ -311,8 +311,10 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
     coded = bool(handovers) and spec.system.pattern != "selector" \
         and all(t in CODED_TRIGGERS for t in handovers)
     for a in spec.agents:
-        named = [s for s in sentences(task)
-                 if not coded and not NEGATED.search(s) and names_agent(s, spec, a.id)]
+        # a member named in a tool's documentation the task repeats (a tester's request for a
+        # delegating tool) is that tool's route: the tool is asked for, not the member
+        named = [s for s in sentences(task) if not coded and not NEGATED.search(s)
+                 and names_agent(s, spec, a.id) and not names_in_tool_words(s, spec, a.id)]
         if named:
             out[a.id] = f"the task names it (\"{named[0][:80]}\")"
     for before, after, said in instructed_dependencies(spec):
@@ -349,12 +351,14 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
                        "it requires in the form its documentation gives")
     # several tools may be servable when the task asks for several things at once (a lesson and
     # its rental kit, both on one day): each one whose description the task also speaks of, in
-    # DESCRIBED content words of its first sentence, is asked for by both its arguments and its words
-    asked = _stems(task)
+    # DESCRIBED content words of its first sentence, is asked for by both its arguments and its words;
+    # words that also describe a tool the run called speak of the work that was done (a generated
+    # "log damage found on a car during a booking" served by report_damage asks nothing of
+    # remote_unlock, "for the member whose booking is running now")
+    asked = _stems(task) - {w for c in called for w in _stems(_first_sentence(spec, c))}
     for tid in servable:
-        t = next(x for x in spec.tools if x.id == tid)
         if tid not in called and len(holders := owners(spec, tid)) == 1 \
-                and len(asked & _stems((sentences(t.description or "") or [""])[0])) >= DESCRIBED:
+                and len(asked & _stems(_first_sentence(spec, tid))) >= DESCRIBED:
             out.setdefault(holders[0], f"it alone holds {tid}: the task carries every argument it requires "
                            "in the form its documentation gives, and speaks of what its description says")
     return out
@@ -563,6 +567,12 @@ def _stems(text: str) -> set[str]:
 DESCRIBED = 2  # content words a request must share with a tool's description to ask for it
 
 
+def _first_sentence(spec: WorkflowSpec, tool: str) -> str:
+    """A tool's description's first sentence: what it does ("" for a tool the spec lacks)."""
+    t = next((x for x in spec.tools if x.id == tool), None)
+    return (sentences(t.description or "") or [""])[0] if t else ""
+
+
 def _servable_by_description(request: str, spec: WorkflowSpec) -> list[str]:
     """The tools a request asks for in words of their descriptions rather than of their names
     ("I'm locked out, my login is ..." and unlock_account, "Unlock a staff account after too many
@@ -570,7 +580,7 @@ def _servable_by_description(request: str, spec: WorkflowSpec) -> list[str]:
     content words with the request, when every other tool shares none. Silent when the words
     are spread over several tools: then nothing tells which one the request needs."""
     asked = _stems(request)
-    shared = {t.id: len(asked & _stems((sentences(t.description or "") or [""])[0])) for t in spec.tools}
+    shared = {t.id: len(asked & _stems(_first_sentence(spec, t.id))) for t in spec.tools}
     fitting = [t for t, n in shared.items() if n >= DESCRIBED]
     return fitting if fitting and all(n == 0 for t, n in shared.items() if t not in fitting) else []
 

@@ -168,8 +168,9 @@ def _silent_claim(text: str, r: ToolResult, spec: WorkflowSpec | None, asked: st
 
 # A reply an agent's instructions quote for it to say ("If X fails, say \"...\"", "Say \"...\"").
 INSTRUCTED_REPLY = re.compile(r"\bsay\s+[\"“]([^\"”]+)[\"”]", re.IGNORECASE)
-# A condition that is about the tool failing ("raises an error", "fails", "is down", "answers 400").
-FAILURE_CONDITION = re.compile(r"\b(?:errors?|fail\w*|raises?|down|unavailable|not|no|refus\w*|reject\w*|"
+# A condition that is about the tool failing ("raises an error", "fails", "is down", "answers 400",
+# "answers False": an outcome flag or an `(ok, note)` tuple's first item false).
+FAILURE_CONDITION = re.compile(r"\b(?:errors?|fail\w*|false|raises?|down|unavailable|not|no|refus\w*|reject\w*|"
                                r"declin\w*|warnings?|[45]\d\d)\b", re.IGNORECASE)
 
 

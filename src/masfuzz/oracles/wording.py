@@ -513,7 +513,13 @@ def names_agent(text: str, spec: WorkflowSpec, agent: str) -> bool:
     return bool(re.search(rf"\b{name_pattern(spec, agent)}\b", text or "", re.IGNORECASE))
 
 
-QUOTED_WORDS = 4  # this many words of an agent's description in a row: the text describes it
+QUOTED_WORDS = 4  # this many words of a description in a row: the text describes its subject
+
+
+def quotes(text: str, source: str) -> bool:
+    """Does the text repeat QUOTED_WORDS words of the source in a row?"""
+    quoted, said = words(source), f" {' '.join(words(text))} "
+    return any(f" {' '.join(quoted[i:i + QUOTED_WORDS])} " in said for i in range(len(quoted) - QUOTED_WORDS + 1))
 
 
 def addresses_agent(text: str, spec: WorkflowSpec, agent: str) -> bool:
@@ -521,12 +527,18 @@ def addresses_agent(text: str, spec: WorkflowSpec, agent: str) -> bool:
     own words ("as the one who tracks a parcel and answers delivery questions")?"""
     if all(a.id != agent for a in spec.agents):
         return False  # not a member the spec knows: nothing to read it by
-    if names_agent(text, spec, agent):
-        return True
-    described = words(spec.agent(agent).description)
-    said = " ".join(words(text))
-    return any(f" {' '.join(described[i:i + QUOTED_WORDS])} " in f" {said} "
-               for i in range(len(described) - QUOTED_WORDS + 1))
+    return names_agent(text, spec, agent) or quotes(text, spec.agent(agent).description)
+
+
+def names_in_tool_words(text: str, spec: WorkflowSpec, agent: str) -> bool:
+    """Does the text name the agent in a request it words as a tool's description that names it
+    ("Please pass a request about a booking to the bookings desk.", a tester's request for
+    ask_bookings)? It asks for that tool, which reaches the agent, not for the agent. The words
+    repeated must be more than the name and its article: "pass it to the bookings desk" names it."""
+    name = re.compile(rf"\b{name_pattern(spec, agent)}\b", re.IGNORECASE)
+    return any(name.search(t.description or "") and any(
+        quotes(said, part) for said in name.split(text) for part in name.split(t.description or ""))
+        for t in spec.tools)
 
 
 def owners(spec: WorkflowSpec, tool: str) -> list[str]:
