@@ -95,7 +95,7 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     tool reports only in a field it does not read (a payload `{"seats_left": 0}`), a bare empty
     answer (`[]`, `None`) from a tool whose documentation does not say it returns, a success that
     is true through a route the trace does not show, or a claim made in a language other than
-    English."""
+    English, French, German, Spanish, Italian and Dutch (`wording.ACTIONS`, `FOREIGN_DONE`)."""
     results = [(i, r) for i, r in enumerate(trace.events) if isinstance(r, ToolResult)]
     failed = [(i, r, why) for i, r in results if (why := _failed(r, spec, empty=True))]
     if not failed:
@@ -583,10 +583,11 @@ _MORE = re.compile(rf"\s*(?:,|\bor\b)\s*(?:{_QUOTED}|{_BARE})")
 _PLACEHOLDER = {"N": r"\d", "#": r"\d", "9": r"\d", "X": "[A-Za-z0-9]", "x": "[A-Za-z0-9]", "A": "[A-Za-z]"}
 
 
-def _examples(doc: str) -> list[tuple[str, str]]:
-    """The forms a documentation gives by example or quoted pattern, in any wording that
-    introduces one: each (what the doc says, the regex of its shape: `_pattern` or `_shape`,
-    the alternatives given together joined)."""
+def example_forms(doc: str) -> list[list[str]]:
+    """The values a documentation gives by example or quoted pattern, in any wording that
+    introduces one, each introduction's alternatives together (`like "0.5 kg" or "2 lb"`): a
+    quoted one whole, spaces and all (`like "change of address"`). The run generator writes a
+    documented argument as this reads it, so that what it sends is the form the oracle checks."""
     out = []
     for m in _EXAMPLE.finditer(doc):
         values, end = [(m.group(2), True), (m.group(3), bool(m.group(1)))], m.end()
@@ -597,9 +598,18 @@ def _examples(doc: str) -> list[tuple[str, str]]:
         forms = [v.strip() for v, any_word in values
                  if v and v.strip() and (any_word or re.search(r"[\d#]", v))]
         if forms:
-            regexes = list(dict.fromkeys(_pattern(v) or _shape(v) for v in forms))
-            out.append((f"like {' or '.join(forms)}",
-                        regexes[0] if len(regexes) == 1 else "(?:" + "|".join(regexes) + ")"))
+            out.append(forms)
+    return out
+
+
+def _examples(doc: str) -> list[tuple[str, str]]:
+    """The forms a documentation gives (`example_forms`): each (what the doc says, the regex of
+    its shape: `_pattern` or `_shape`, the alternatives given together joined)."""
+    out = []
+    for forms in example_forms(doc):
+        regexes = list(dict.fromkeys(_pattern(v) or _shape(v) for v in forms))
+        out.append((f"like {' or '.join(forms)}",
+                    regexes[0] if len(regexes) == 1 else "(?:" + "|".join(regexes) + ")"))
     return out
 
 
@@ -640,6 +650,20 @@ FORM_EXCEPTION = re.compile(r"\b(?:ValueError|TypeError|InvalidOperation|JSONDec
 # found, taken, not allowed, out of range (the HTTP codes and exceptions that say so, and their
 # words in a few languages).
 CONTENT_STATUS = (401, 402, 403, 404, 409, 410, 412, 423, 429)
+# The same content reasons in French, German, Spanish, Italian and Dutch: already, taken, full,
+# unavailable, not allowed, closed, expired, too much, not enough, blocked, cancelled, duplicate.
+FOREIGN_CONTENT = (
+    r"déjà|complet|occupée?s?|indisponible|non autorisée?s?|interdite?s?|fermée?s?|expirée?s?|trop|"
+    r"insuffisante?s?|bloquée?s?|annulée?s?|doublon|suspendue?s?|"
+    r"bereits|schon|vergeben|belegt|besetzt|ausgebucht|voll|nicht verfügbar|nicht erlaubt|verboten|geschlossen|"
+    r"abgelaufen|zu (?:viele?|groß|klein|hoch|niedrig|lang|kurz|früh|spät)|nicht genug|unzureichend|"
+    r"gesperrt|storniert|doppelt|höchstens|mindestens|"
+    r"ya (?:existe|est[aá]|fue|ha)|ocupad[oa]s?|complet[oa]|lleno|no disponible|no permitid[oa]|prohibid[oa]|cerrad[oa]|"
+    r"caducad[oa]|vencid[oa]|demasiad[oa]s?|insuficiente|bloquead[oa]|cancelad[oa]|duplicad[oa]|"
+    r"già|occupat[oaie]|pieno|esaurit[oaie]|non disponibile|non consentit[oaie]|vietat[oaie]|"
+    r"chius[oaie]|scadut[oaie]|troppo|insufficiente|bloccat[oaie]|annullat[oaie]|duplicat[oaie]|"
+    r"bezet|volgeboekt|vol|niet beschikbaar|niet toegestaan|verboden|gesloten|verlopen|te (?:veel|groot|"
+    r"klein|hoog|laag|lang|kort|vroeg|laat)|onvoldoende|geblokkeerd|geannuleerd|dubbel")
 CONTENT_REJECTION = re.compile(
     r"\b(?:KeyError|LookupError|IndexError|PermissionError|FileNotFoundError|not found|no such|unknown|"
     r"does ?n[o']t exist|not exist|already|out of range|out of bounds|exceeds?|too (?:many|few|large|small|"
@@ -647,7 +671,7 @@ CONTENT_REJECTION = re.compile(
     r"not available|fully booked|insufficient|not allowed|not permitted|forbidden|denied|duplicate|expired|"
     r"barred|blocked|blacklisted|suspended|closed|cancell?ed|disabled|inactive|"
     r"nicht gefunden|unbekannt|introuvable|inconnu|no encontrad[oa]|desconocid[oa]|non trovat[oa]|"
-    r"niet gevonden|n[a\u00e3]o encontrad[oa])\b", re.IGNORECASE)
+    r"niet gevonden|n[a\u00e3]o encontrad[oa]|" + FOREIGN_CONTENT + r")\b", re.IGNORECASE)
 
 
 # The shape of an example of plain lower-case words (`_shape("change of address")`): prose fits it.
