@@ -62,7 +62,8 @@ def test_a_success_in_those_shapes_leaves_the_claim_alone(payload):
 
 @pytest.mark.parametrize("claim", [
     "I've put you down for Thursday at 10.",
-    "Votre créneau de jeudi est réservé.", "C'est fait : votre réservation est confirmée pour jeudi.",
+    "Votre créneau de jeudi est réservé.", "Votre réservation du 5 mai est confirmée.",  # mai: May, no negation
+    "C'est fait : votre réservation est confirmée pour jeudi.",
     "Ihr Termin am Donnerstag ist reserviert.", "Alles erledigt – Ihre Reservierung ist bestätigt.",
     "Su plaza para el jueves está reservada.", "¡Listo! Reserva confirmada para el jueves.",
     "Il suo posto per giovedì è prenotato.", "Prenotazione confermata per giovedì.",

@@ -94,7 +94,7 @@ FOREIGN_NOT_A_CLAIM = (
     r"\b(?:pas|jamais|aucune?|rien|impossible|malheureusement|désolée?|échoué|erreur|si|quand|lorsque|sera|"
     r"seront|serez|pourr\w*|devr\w*|peut-être|nicht|kein\w*|nie|niemals|leider|entschuldigung|fehlgeschlagen|"
     r"fehler|wenn|falls|sobald|wird|werden|würde|könnte|sollte|vielleicht|nunca|nada|ningun\w*|lamentablemente|"
-    r"lo siento|desafortunadamente|fall[oó]\w*|cuando|será|serán|podr\w*|deber\w*|quizás?|tal vez|non|mai|"
+    r"lo siento|desafortunadamente|fall[oó]\w*|cuando|será|serán|podr\w*|deber\w*|quizás?|tal vez|non|"
     r"nessun\w*|purtroppo|spiacente|mi dispiace|fallit\w*|errore|qualora|sarà|saranno|potr\w*|dovr\w*|forse|"
     r"niet|geen|nooit|helaas|mislukt|fout|zodra|zal|zullen|zou|wordt|misschien)\b|\bn['’]|[¿]")
 NOT_A_CLAIM = re.compile(
