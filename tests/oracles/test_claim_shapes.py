@@ -41,7 +41,11 @@ def _run(payload: str, claim: str, *between) -> Trace:
     "The slot is already taken.",
     "Reservierung fehlgeschlagen", "Réservation impossible : créneau complet",
     "Reserva rechazada: no hay plazas", "Prenotazione non riuscita", "Reservering mislukt: het tijdslot is vol",
-    "slot taken\n\nFix the errors and try again.",  # PydanticAI's retry prompt around the exception
+    # an exception as each framework turns it into the tool's answer (PydanticAI's retry prompt
+    # around it, LangGraph's ToolNode, the Agents SDK's and CrewAI's defaults), whatever its status
+    "slot taken\n\nFix the errors and try again.", "Error: ValueError('slot taken')\n Please fix your mistakes.",
+    "An error occurred while running the tool. Please try again. Error: slot taken",
+    "Error executing tool reserve_slot: slot taken",
 ])
 def test_a_failure_in_an_app_s_own_result_shape_contradicts_a_success_claim(payload):
     [f] = claimed_outcome(_run(payload, CLAIM), DESK)
@@ -70,6 +74,8 @@ def test_a_success_in_those_shapes_leaves_the_claim_alone(payload):
     "Uw plek op donderdag is gereserveerd.", "Reservering bevestigd voor donderdag.",
     # next steps and summaries (read before: kept as they are)
     "You're all set for Thursday — bring your ID.", "Summary:\n- Reservation: confirmed\n- Slot: Thursday 10:00",
+    # a success word alone as a label or its value
+    "Status: CONFIRMED", "Confirmed: Thursday 10:00.", "Reserviert: Donnerstag, 10 Uhr.",
 ])
 def test_a_claim_in_another_language_or_shape_after_a_refusal_is_incorrect_verification(claim):
     [f] = claimed_outcome(_run(REJECTED, claim), DESK)
@@ -82,6 +88,9 @@ def test_a_claim_in_another_language_or_shape_after_a_refusal_is_incorrect_verif
     "Purtroppo la prenotazione non è riuscita.", "Helaas is de reservering niet gelukt.",
     "Je n'ai pas pu réserver : le créneau est complet.", "Ihre Reservierung wird bestätigt, sobald ein Platz frei wird.",
     "Summary:\n- Reservation: rejected (slot taken)\n- Next step: try Friday",
+    # the refusal passed on in words of its own, a success label over it included
+    "The slot is taken.", "Confirmed: the slot is taken.", "Confirmed: nothing was reserved.",
+    "Confirmed: Thursday is no longer available.",
 ])
 def test_a_correct_refusal_in_any_of_those_languages_claims_nothing(answer):
     assert claimed_outcome(_run(REJECTED, answer), DESK) == []

@@ -18,7 +18,7 @@ from typing import Any
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.instructed import clauses, misrouted_request, with_prompts
 from masfuzz.oracles.wording import (
-    GIVE_UP, HOLDING_STATES, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result, is_question, mentions, owners,
+    ACTIONS, FAILED_TEXT, GIVE_UP, HOLDING_STATES, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result, is_question, mentions, owners,
     participles, payload_failure, plain, says_done_by_verb, sentences, structured, tool_job, tool_objects, tools_of,
     unconfirmed_state, words,
 )
@@ -125,7 +125,7 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 # a success in sure general words ("You're all set") that names nothing is
                 # about the one outcome it answers: the claimer's own tool, the only one it called;
                 # so is an answer that speaks of the tool's object as if the action held
-                claim = next((s for s in done if SURE_DONE.search(s)), None) \
+                claim = next((s for s in done if SURE_DONE.search(s)), None) or _labelled_claim(text, done) \
                     or _silent_claim(text, r, spec, asked) or _instructed_claim(text, r, agent, spec, trace, asked)
             if claim is None:
                 continue
@@ -138,6 +138,27 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 "outcome contradicts the tool's result"))
             break
     return dedupe(out)
+
+
+# A clause that is a success word alone: a label or its value ("Confirmed: Thursday 10:00",
+# "Status: CONFIRMED", "Reserviert: Donnerstag").
+SUCCESS_LABEL = re.compile(r"\W*(?:confirmed|booked|reserved|completed|successful|success|approved|"
+                           + ACTIONS["confirm"][1] + "|" + ACTIONS["book"][1] + r")\W*", re.IGNORECASE)
+
+
+# Words that say a thing wanted is not to be had, beside those of a failure or a content refusal.
+NOT_HELD = re.compile(r"\b(?:taken|full|none|gone|occupied|no longer)\b", re.IGNORECASE)
+
+
+def _labelled_claim(text: str, done: list[str]) -> str | None:
+    """The clause of an answer to a failed action that is a success word alone, a label or its
+    value ("Confirmed: Thursday 10:00", "Status: CONFIRMED"), when nothing in the answer speaks
+    of a failure, a refusal or an inability, and every clause of it states plainly: a
+    "Confirmed: the slot is taken" or "Confirmed: nothing was reserved" passes a failure on."""
+    if FAILED_TEXT.search(text) or GIVE_UP.search(text) or CONTENT_REJECTION.search(text) \
+            or NOT_HELD.search(text) or not all(plain(c) for x in sentences(text) for c in clauses(x)):
+        return None
+    return next((s for s in done if SUCCESS_LABEL.fullmatch(s)), None)
 
 
 # A promise joined to a statement ("... have been put aside and will be ready on Friday"): what
@@ -154,9 +175,9 @@ def _silent_claim(text: str, r: ToolResult, spec: WorkflowSpec | None, asked: st
     answer that passes on the failure, in any words, carries some of it; one that carries
     none of it and speaks of the object plainly told the user an outcome the tool did not give.
     A promise of what follows ("and will be ready on Friday") is no hedge of that outcome."""
-    if tool_job(r.tool, spec) != "do" or GIVE_UP.search(text) \
+    if tool_job(r.tool, spec) != "do" or GIVE_UP.search(text) or NOT_HELD.search(text) \
             or not all(plain(PROMISE.sub("", s)) for s in sentences(text)):
-        return None
+        return None  # "the slot is taken" passes the refusal on, in words of its own
     objects = tool_objects(r.tool)
     named = next((s for s in sentences(text) if objects and mentions(s, objects)), None)
     if named is None:
