@@ -46,6 +46,29 @@ def test_graph_spec_tool_nodes_become_tools_of_their_callers():
     assert spec.termination.max_turns == 12 and "recursion_limit=12" in spec.termination.conditions
     assert spec.agent("writer").description.startswith("Writes the final answer")
     assert spec.agent("writer").source.file == "examples/research_graph/graph.py"
+    assert not any("entered_by" in a.model_settings for a in spec.agents)  # START's edge is fixed
+
+
+def test_a_router_out_of_start_names_each_agent_it_may_enter_at():
+    """A conditional edge out of START chooses the first agent: no agent hands over, so each
+    choice carries the router's name (the routing oracle's siblings)."""
+    from langgraph.graph import END, START, MessagesState, StateGraph
+
+    def desk(state):  # unannotated: the hints of a local function are not resolvable
+        return {"messages": []}
+
+    def route(state):
+        return "seats"
+
+    graph = StateGraph(MessagesState)
+    for name in ("seats", "kb"):
+        graph.add_node(name, desk)
+        graph.add_edge(name, END)
+    graph.add_conditional_edges(START, route, ["seats", "kb"])
+    from masfuzz.adapters.langgraph.extract import extract_graph
+
+    spec = extract_graph(graph.compile())
+    assert {a.id: a.model_settings.get("entered_by") for a in spec.agents} == {"seats": "route", "kb": "route"}
 
 
 def test_answerable_question_runs_planner_researcher_writer():

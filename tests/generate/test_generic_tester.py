@@ -43,11 +43,15 @@ def test_its_words_come_from_the_system():
                 "status": {"type": "string", "enum": ["open", "closed"]},
                 "when": {"type": "string", "format": "date"},
                 "count": {"type": "integer", "minimum": 3},
-                "note": {"type": "string", "description": "A short note, such as 'fragile'."}}}}
+                "note": {"type": "string", "description": "A short note, such as 'fragile'."},
+                # a quoted example is taken whole, as the oracles read it, not cut at its first word
+                "topic": {"type": "string", "description": 'What the form is for, like "change of address".'},
+                "weight": {"type": "string", "description": "The parcel's weight, e.g. 1.2 kg"}}}}
     text = write({"family": "UseTool", "agent": {"id": "clerk", "description": ""}, "tool": tool})
     assert text.startswith("Please use lookup order.")  # its name spelled out: no description
     props = tool["parameters"]["properties"]
-    assert [value(n, s, tool) for n, s in props.items()] == ["A1B2C3D4", "open", "2026-01-15", 4, "fragile"]
+    assert [value(n, s, tool) for n, s in props.items()] == ["A1B2C3D4", "open", "2026-01-15", 4, "fragile",
+                                                              "change of address", "1.2 kg"]
     delegate = write({"family": "Delegate", "agent": {"id": "desk"},
                       "child": {"id": "billing_agent", "description": "Handles refunds. Polite."}})
     assert delegate == "I need help from someone who handles refunds."

@@ -368,7 +368,8 @@ def test_reporting_a_tools_result_owes_its_call_only_under_the_condition_that_as
         system=SystemInfo(id="harbour", entry_agent="desk", pattern="orchestrated"),
         agents=(AgentSpec(id="desk", instructions=(
             "Call ask_berths when the request mentions mooring, berth or pontoon. Call ask_fuel when the "
-            "request mentions diesel. Report the result of ask_berths. Report the result of ask_fuel.")),),
+            "request mentions diesel, petrol or pump-out. Report the result of ask_berths. Report the result "
+            "of ask_fuel.")),),
         tools=(ToolSpec(id="ask_berths"), ToolSpec(id="ask_fuel")),
         permissions=Permissions(allow=(("desk", "ask_berths"), ("desk", "ask_fuel"))))
 
@@ -384,6 +385,9 @@ def test_reporting_a_tools_result_owes_its_call_only_under_the_condition_that_as
                                             "We do diesel and moorings.")) == set()
     assert _omitted(wf, skeleton(wf), trace("Two hundred litres of diesel please.", "ask_berths")) \
         == {("desk", "ask_fuel")}
+    # every alternative of the listed condition counts, not only the one before its first comma
+    assert _omitted(wf, skeleton(wf), trace("A pump-out for m-114 please.", "ask_berths")) == {("desk", "ask_fuel")}
+    assert _omitted(wf, skeleton(wf), trace("My pontoon pass ran out.", "ask_fuel")) == {("desk", "ask_berths")}
     fuel = re.compile(r"\bask_fuel\b")
     assert _conditions("Report the result of ask_fuel.", fuel) == [""]
     # a sentence on the tool's error presupposes a call too: it hides no report duty

@@ -811,3 +811,69 @@ DIVES = WorkflowSpec(
 def test_a_member_named_only_in_a_tool_s_documentation_the_task_repeats_is_not_named_by_it(task, needed):
     trace = _run("kb", task=task, last="See you on the boat!")
     assert [f.elements for f in participation(trace, DIVES)] == ([("kb", "bookings")] if needed else [])
+
+
+# --- issue 27: routers of the app's code. A graph's conditional edge out of START (a keyword list)
+# or out of a classifier node whose label a function reads routes as an agent's hand-off does ----
+
+def _archive(router_node: bool) -> WorkflowSpec:
+    """Three desks a router chooses between: out of START (`entered_by`), or out of a classifier
+    node (its conditional edges)."""
+    entered = {} if router_node else {"entered_by": "route"}
+    desks = tuple(AgentSpec(id=a, model_settings=entered) for a in ("seats", "retrieval", "kb"))
+    return WorkflowSpec(
+        system=SystemInfo(id="archive", entry_agent="classify" if router_node else "kb", framework="langgraph",
+                          pattern="graph"),
+        agents=((AgentSpec(id="classify"),) if router_node else ()) + desks,
+        tools=(ToolSpec(id="reserve_seat", description="Reserve a reading-room seat for a reader."),
+               ToolSpec(id="order_box", description="Order a box up from the strongroom."),
+               ToolSpec(id="opening_hours", description="The archive's opening hours on a day.")),
+        permissions=Permissions(allow=(("seats", "reserve_seat"), ("retrieval", "order_box"),
+                                       ("kb", "opening_hours"))),
+        delegations=tuple({"from": "classify", "to": a, "trigger": "graph_edge", "condition": f"pick -> {a}"}
+                          for a in ("seats", "retrieval", "kb")) if router_node else ())
+
+
+SEAT_REQUEST = "I would like to reserve a seat in the reading room on 2026-05-07, ticket RT-40912."
+
+
+def _entered(to: str, *after, router_node: bool = False, request: str = SEAT_REQUEST) -> Trace:
+    chose = (AgentTurn(agent="classify"), Message(agent="classify", content='{"desk": "%s"}' % to),
+             DelegationEvent(**{"from": "classify"}, to=to, trigger="graph_edge")) if router_node else ()
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content=request), *chose, AgentTurn(agent=to),
+        ToolCall(agent=to, tool={"kb": "opening_hours", "seats": "reserve_seat", "retrieval": "order_box"}[to],
+                 arguments={}, call_id="c1"),
+        ToolResult(agent=to, tool="x", call_id="c1", payload='{"status": "ok"}'), *after,
+        TerminationEvent(reason="completed", final_output="x")))
+
+
+@pytest.mark.parametrize("router_node", [False, True])
+def test_a_code_router_sending_a_request_to_an_agent_without_its_tool_is_misrouted(router_node):
+    spec = _archive(router_node)
+    trace = _entered("kb", Message(agent="kb", content="We open at 09:30 on 2026-05-07."), router_node=router_node)
+    [f] = misrouted_request(trace, spec)
+    assert f.root_cause == MISROUTED and f.subject == "kb" and f.elements[1:] == ("kb", "reserve_seat")
+    # START's router is the app's function: no agent chose; a classifier node's output chose
+    assert (f.agent, f.elements[0], f.step) == (("classify", "classify", 3) if router_node else
+                                                (None, "router route", 1))
+    # reported once, as the misroute, not also as the seat desk's participation
+    assert [x.detector for x in detect(trace, spec)] == ["misrouted_request"]
+
+
+@pytest.mark.parametrize("router_node", [False, True])
+@pytest.mark.parametrize("to, request_", [
+    ("seats", SEAT_REQUEST),  # the reached agent can serve it
+    ("kb", "When do you open on 2026-05-07?"),  # no sibling's tool is asked for
+])
+def test_a_code_router_is_silent_when_the_reached_agent_fits_or_no_sibling_does(router_node, to, request_):
+    trace = _entered(to, Message(agent=to, content="Done."), router_node=router_node, request=request_)
+    assert misrouted_request(trace, _archive(router_node)) == []
+
+
+def test_a_graph_edge_with_one_target_chooses_nothing():
+    """A fixed edge (intake -> kb) routes by the graph, not by a choice: no sibling was in reach."""
+    spec = WorkflowSpec.model_validate({**_archive(True).model_dump(by_alias=True),
+                                        "delegations": [{"from": "classify", "to": "kb", "trigger": "graph_edge"}]})
+    trace = _entered("kb", Message(agent="kb", content="We open at 09:30."), router_node=True)
+    assert misrouted_request(trace, spec) == []

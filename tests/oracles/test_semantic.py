@@ -958,6 +958,19 @@ def test_a_rejection_of_another_form_or_for_a_documented_reason_is_no_mismatch(v
     assert tool_doc_mismatch(trace, spec) == []
 
 
+@pytest.mark.parametrize("reason", [
+    "bereits vergeben", "ausgebucht", "déjà utilisé", "numéro bloqué", "ya está registrado", "bloqueado",
+    "già in uso", "numero bloccato", "al bezet", "geblokkeerd",
+])
+def test_a_content_refusal_filed_under_the_parameter_in_another_language_is_no_mismatch(reason):
+    """Filed under the parameter, a refusal reads as a form's rejection in any language, unless
+    it gives a content reason: taken, full, blocked, in French, German, Spanish, Italian, Dutch."""
+    doc = "Book it. The phone is written e.g. +44 7700 900000, with spaces."
+    trace, spec = _form_run(PHONE, doc, {"phone": "+44 7700 900417"},
+                            "{'accepted': 0, 'warnings': [\"phone: '+44 7700 900417' %s\"]}" % reason)
+    assert tool_doc_mismatch(trace, spec) == []
+
+
 # --- a tool's own result type as the framework prints it: a model's str, a dataclass's repr, an
 # (ok, message) tuple -------------------------------------------------------------------------------
 

@@ -22,6 +22,7 @@ from masfuzz.generate.realizer import sentence as _sentence
 from masfuzz.generate.realizer import spelled as _spelled
 from masfuzz.generate.realizer import topic as _topic
 from masfuzz.llm.scripted import say
+from masfuzz.oracles.semantic import example_forms
 
 # Attempt k of an objective uses the k-th phrasing, so the realizer's feedback changes it.
 RESTRICT = (
@@ -79,8 +80,13 @@ WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven"
 
 
 def _from_description(said: str) -> str:
-    """Free text for a parameter from its own description: the example it gives ("such as
-    14C"), a code of the length it names ("six-character" -> "A1B2C3"), else its first words."""
+    """Free text for a parameter from its own description: the example it gives, read as the
+    oracles read it (`example_forms`: `like "change of address"` whole, "such as 14C"), or a
+    bare word after its introduction ("such as Falmouth"), a code of the length it names
+    ("six-character" -> "A1B2C3"), else its first words."""
+    documented = example_forms(said)
+    if documented:
+        return documented[0][0]
     found = EXAMPLE.search(said)
     if found:
         return found.group(1).rstrip(".")

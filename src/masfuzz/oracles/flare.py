@@ -156,8 +156,22 @@ def _duty(task: Task, spec: FlareSpec, workflow: WorkflowSpec | None, trace: Tra
 
 # A condition: its marker and the words up to the next comma, colon or "then" (after the tool,
 # "call X when the request mentions Y", it runs to the sentence's end).
-CONDITION = re.compile(r"\b(?:only\s+)?(?:if|when|whenever|unless|in\s+case|provided)\b\s*(.*?)"
-                       r"(?:,|:|\bthen\b|$)", re.IGNORECASE)
+_MARKER = r"\b(?:only\s+)?(?:if|when|whenever|unless|in\s+case|provided)\b\s*"
+CONDITION = re.compile(_MARKER + r"(.*?)(?:,|:|\bthen\b|$)", re.IGNORECASE)
+# A condition on what a thing mentions, is about or has, listing alternatives ("the request
+# mentions diesel, fuel or pump-out", "A, B, or C": one-word items after the first, the last
+# after "or"): its commas do not end it.
+LISTED = re.compile(_MARKER + r"([^,:]*?\b(?:mentions?|about|asks?\s+for|contains?|includes?|says?|wants?|"
+                    r"needs?|has|have|involves?|concerns?)\s+[^,:]*?(?:,\s*[\w'-]+)+,?\s+or\s+[\w'-]+)"
+                    r"(?=\s*(?:[,.:;!?]|\bthen\b|$))", re.IGNORECASE)
+
+
+def _condition(sentence: str) -> re.Match[str] | None:
+    """The sentence's first condition (`CONDITION`), whole when it lists alternatives (`LISTED`)."""
+    plain, listed = CONDITION.search(sentence), LISTED.search(sentence)
+    return listed if listed and (plain is None or listed.start() <= plain.start()) else plain
+
+
 CHOICE = re.compile(r"\beither\b.+\bor\b", re.IGNORECASE)
 # A sentence that says where a thing comes from ("fares come from fare_table and cabins from
 # cabin_list"): the tool is a duty when the run is about that thing, its condition.
@@ -197,7 +211,7 @@ def _conditions(text: str, tool: re.Pattern[str]) -> list[str | None]:
     for block in re.split(r"\n\s*\n", text or ""):
         governing: str | None = ""
         for sentence in sentences(block):
-            own = CONDITION.search(sentence)
+            own = _condition(sentence)
             if OTHERWISE.match(sentence):
                 governing = None
             elif own and sentence.rstrip().endswith(":"):

@@ -26,7 +26,7 @@ from masfuzz.oracles.wording import (
     GIVE_UP, STOPWORDS, addresses_agent, asks_for, is_question, mentions, name_pattern, names_agent,
     names_in_tool_words, owners, sentences, tool_objects, tools_of, words,
 )
-from masfuzz.spec.model import AgentSpec, WorkflowSpec
+from masfuzz.spec.model import ENTERED_BY, AgentSpec, WorkflowSpec
 from masfuzz.trace import (
     CONCLUDED_REASONS, SYSTEM_PROMPTS, AgentTurn, DelegationEvent, Message, RestrictedAttempt, TerminationEvent,
     ToolCall, Trace,
@@ -464,7 +464,10 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     omission: it had no fitting tool). Blamed: the router; step: the hand-over. A deterministic
     heuristic (detector `misrouted_request`). A team's speaker selector (pattern `selector`)
     routes too: its first choice after the user's message is judged the same way, blamed on no
-    agent (the selector chose from the members' descriptions: the team's wiring).
+    agent (the selector chose from the members' descriptions: the team's wiring). So does a router
+    of the app's code: a graph's conditional edge out of START (`_misentered`, blamed on no agent)
+    or out of a node that chooses between two agents or more (an LLM classifier whose label a
+    function reads: blamed on that node).
 
     Silent when the request asks for the agent it was given to (names it, or describes it in
     its description's words: "you, the one who tracks parcels, refund this yourself", as a
@@ -481,12 +484,22 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         return []
     user_text, fitting, out = "", [], []
     selecting = spec.system.pattern == "selector"
+    entering = False  # the first agent after the user's message is still to come
     for d, e in enumerate(trace.events):
         if isinstance(e, Message) and e.role == "user":
             user_text = e.content
             fitting = [t.id for t in spec.tools if asks_for(user_text, t.id, spec)] \
                 or _servable_by_object(user_text, spec) or _servable_by_description(user_text, spec)
             selecting = spec.system.pattern == "selector"
+            entering = True
+            continue
+        reached = e.to if isinstance(e, DelegationEvent) else e.agent if isinstance(e, AgentTurn) else None
+        if entering and reached is not None:
+            entering = False
+            router = _entry_router(spec, reached)
+            if router is not None:  # the app's router chose the agent the run enters at
+                out += _misentered(trace, spec, d, reached, router, fitting, user_text)
+                continue
         if selecting and isinstance(e, AgentTurn) and fitting:
             selecting = False  # the selector's choice for this request: its first turn
             out += _misselected(trace, spec, d, e.agent, fitting, user_text)
@@ -494,7 +507,60 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             wrong = _routed_past(trace, spec, d, e, fitting, user_text)
             # else the route may have reached another agent than it says (`_miswired`)
             out += [wrong] if wrong else _miswired(trace, spec, d, e, user_text, fitting)
+        elif isinstance(e, DelegationEvent) and e.trigger == "graph_edge" and _chooses(spec, e.from_):
+            # a graph node whose output a router function reads (an LLM classifier, a supervisor
+            # node): the route out of it is its choice
+            out += [wrong] if (wrong := _routed_past(trace, spec, d, e, fitting, user_text)) else []
     return dedupe(out)
+
+
+def _entry_router(spec: WorkflowSpec, agent: str) -> str | None:
+    """The router function of the app's code that may enter the run at this agent
+    (`ENTERED_BY`, a LangGraph conditional edge out of START), if any."""
+    return next((str(a.model_settings.get(ENTERED_BY) or "") or None for a in spec.agents if a.id == agent), None)
+
+
+def _chooses(spec: WorkflowSpec, node: str) -> bool:
+    """Does a graph node's edge out go to one of two agents or more (a conditional edge): the
+    route out of it is chosen, not fixed."""
+    return len({x.to for x in spec.delegations if x.from_ == node and x.trigger == "graph_edge"}) > 1
+
+
+def _served_before(trace: Trace, d: int, fitting: list[str]) -> bool:
+    """Was a fitting tool called since the user's last message, before event `d`: the request's
+    need was met before this route was taken."""
+    for x in reversed(trace.events[:d]):
+        if isinstance(x, Message) and x.role == "user":
+            return False
+        if isinstance(x, ToolCall) and x.tool in fitting:
+            return True
+    return False
+
+
+def _misentered(trace: Trace, spec: WorkflowSpec, d: int, chosen: str, router: str,
+                fitting: list[str], request: str) -> list[Failure]:
+    """The app's router function (a graph's conditional edge out of START: a keyword list, a
+    classifier's label read by code) entered the run for the user's request at `chosen`, none of
+    whose tools can serve it, while another agent the same router may enter at holds one that
+    can, and the request was answered without it. No agent chose: the router is the app's code,
+    so the finding blames no agent (elements: the router, the agent reached, the fitting tools)."""
+    if not fitting or set(tools_of(spec, chosen)) & set(fitting) or addresses_agent(request, spec, chosen):
+        return []
+    choices = {a.id for a in spec.agents if a.model_settings.get(ENTERED_BY) == router}
+    holders = sorted({h for t in fitting for h in owners(spec, t)} & choices - {chosen})
+    if not holders:
+        return []
+    said = _answered_without(trace, d, chosen, fitting, holders)
+    if said is None:
+        return []
+    return [Failure(
+        category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
+        evidence=(d, said), scenario_id=trace.scenario_id,
+        elements=(f"router {router}", chosen, *fitting), agent=None, step=d, subject=chosen,
+        description=f"the app's router {router} sent the request to {chosen} (event {d}), whose tools "
+        f"({', '.join(sorted(tools_of(spec, chosen))) or 'none'}) cannot serve it, while "
+        f"{', '.join(holders)}, which the same router may choose, holds {', '.join(fitting)}, which the "
+        f"request asks for; {chosen} answered without it (event {said})")]
 
 
 def _routed_past(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, fitting: list[str],
@@ -503,7 +569,7 @@ def _routed_past(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, f
     sibling the router could reach holds a fitting one, and it was answered without it."""
     mine = set(tools_of(spec, e.to))
     if not fitting or mine & set(fitting) or set(tools_of(spec, e.from_)) & set(fitting) \
-            or addresses_agent(request, spec, e.to):
+            or addresses_agent(request, spec, e.to) or _served_before(trace, d, fitting):
         return None
     reachable = {x.to for x in spec.delegations if x.from_ == e.from_}
     siblings = sorted({h for t in fitting for h in owners(spec, t)} & reachable - {e.to})

@@ -18,7 +18,7 @@ from typing import Any
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.instructed import clauses, misrouted_request, with_prompts
 from masfuzz.oracles.wording import (
-    GIVE_UP, HOLDING_STATES, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result, is_question, mentions, owners,
+    ACTIONS, FAILED_TEXT, GIVE_UP, HOLDING_STATES, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result, is_question, mentions, owners,
     participles, payload_failure, plain, says_done_by_verb, sentences, structured, tool_job, tool_objects, tools_of,
     unconfirmed_state, words,
 )
@@ -95,7 +95,7 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     tool reports only in a field it does not read (a payload `{"seats_left": 0}`), a bare empty
     answer (`[]`, `None`) from a tool whose documentation does not say it returns, a success that
     is true through a route the trace does not show, or a claim made in a language other than
-    English."""
+    English, French, German, Spanish, Italian and Dutch (`wording.ACTIONS`, `FOREIGN_DONE`)."""
     results = [(i, r) for i, r in enumerate(trace.events) if isinstance(r, ToolResult)]
     failed = [(i, r, why) for i, r in results if (why := _failed(r, spec, empty=True))]
     if not failed:
@@ -125,7 +125,7 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 # a success in sure general words ("You're all set") that names nothing is
                 # about the one outcome it answers: the claimer's own tool, the only one it called;
                 # so is an answer that speaks of the tool's object as if the action held
-                claim = next((s for s in done if SURE_DONE.search(s)), None) \
+                claim = next((s for s in done if SURE_DONE.search(s)), None) or _labelled_claim(text, done) \
                     or _silent_claim(text, r, spec, asked) or _instructed_claim(text, r, agent, spec, trace, asked)
             if claim is None:
                 continue
@@ -138,6 +138,27 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 "outcome contradicts the tool's result"))
             break
     return dedupe(out)
+
+
+# A clause that is a success word alone: a label or its value ("Confirmed: Thursday 10:00",
+# "Status: CONFIRMED", "Reserviert: Donnerstag").
+SUCCESS_LABEL = re.compile(r"\W*(?:confirmed|booked|reserved|completed|successful|success|approved|"
+                           + ACTIONS["confirm"][1] + "|" + ACTIONS["book"][1] + r")\W*", re.IGNORECASE)
+
+
+# Words that say a thing wanted is not to be had, beside those of a failure or a content refusal.
+NOT_HELD = re.compile(r"\b(?:taken|full|none|gone|occupied|no longer)\b", re.IGNORECASE)
+
+
+def _labelled_claim(text: str, done: list[str]) -> str | None:
+    """The clause of an answer to a failed action that is a success word alone, a label or its
+    value ("Confirmed: Thursday 10:00", "Status: CONFIRMED"), when nothing in the answer speaks
+    of a failure, a refusal or an inability, and every clause of it states plainly: a
+    "Confirmed: the slot is taken" or "Confirmed: nothing was reserved" passes a failure on."""
+    if FAILED_TEXT.search(text) or GIVE_UP.search(text) or CONTENT_REJECTION.search(text) \
+            or NOT_HELD.search(text) or not all(plain(c) for x in sentences(text) for c in clauses(x)):
+        return None
+    return next((s for s in done if SUCCESS_LABEL.fullmatch(s)), None)
 
 
 # A promise joined to a statement ("... have been put aside and will be ready on Friday"): what
@@ -154,9 +175,9 @@ def _silent_claim(text: str, r: ToolResult, spec: WorkflowSpec | None, asked: st
     answer that passes on the failure, in any words, carries some of it; one that carries
     none of it and speaks of the object plainly told the user an outcome the tool did not give.
     A promise of what follows ("and will be ready on Friday") is no hedge of that outcome."""
-    if tool_job(r.tool, spec) != "do" or GIVE_UP.search(text) \
+    if tool_job(r.tool, spec) != "do" or GIVE_UP.search(text) or NOT_HELD.search(text) \
             or not all(plain(PROMISE.sub("", s)) for s in sentences(text)):
-        return None
+        return None  # "the slot is taken" passes the refusal on, in words of its own
     objects = tool_objects(r.tool)
     named = next((s for s in sentences(text) if objects and mentions(s, objects)), None)
     if named is None:
@@ -584,10 +605,11 @@ _MORE = re.compile(rf"\s*(?:,|\bor\b)\s*(?:{_QUOTED}|{_BARE})")
 _PLACEHOLDER = {"N": r"\d", "#": r"\d", "9": r"\d", "X": "[A-Za-z0-9]", "x": "[A-Za-z0-9]", "A": "[A-Za-z]"}
 
 
-def _examples(doc: str) -> list[tuple[str, str]]:
-    """The forms a documentation gives by example or quoted pattern, in any wording that
-    introduces one: each (what the doc says, the regex of its shape: `_pattern` or `_shape`,
-    the alternatives given together joined)."""
+def example_forms(doc: str) -> list[list[str]]:
+    """The values a documentation gives by example or quoted pattern, in any wording that
+    introduces one, each introduction's alternatives together (`like "0.5 kg" or "2 lb"`): a
+    quoted one whole, spaces and all (`like "change of address"`). The run generator writes a
+    documented argument as this reads it, so that what it sends is the form the oracle checks."""
     out = []
     for m in _EXAMPLE.finditer(doc):
         values, end = [(m.group(2), True), (m.group(3), bool(m.group(1)))], m.end()
@@ -598,9 +620,18 @@ def _examples(doc: str) -> list[tuple[str, str]]:
         forms = [v.strip() for v, any_word in values
                  if v and v.strip() and (any_word or re.search(r"[\d#]", v))]
         if forms:
-            regexes = list(dict.fromkeys(_pattern(v) or _shape(v) for v in forms))
-            out.append((f"like {' or '.join(forms)}",
-                        regexes[0] if len(regexes) == 1 else "(?:" + "|".join(regexes) + ")"))
+            out.append(forms)
+    return out
+
+
+def _examples(doc: str) -> list[tuple[str, str]]:
+    """The forms a documentation gives (`example_forms`): each (what the doc says, the regex of
+    its shape: `_pattern` or `_shape`, the alternatives given together joined)."""
+    out = []
+    for forms in example_forms(doc):
+        regexes = list(dict.fromkeys(_pattern(v) or _shape(v) for v in forms))
+        out.append((f"like {' or '.join(forms)}",
+                    regexes[0] if len(regexes) == 1 else "(?:" + "|".join(regexes) + ")"))
     return out
 
 
@@ -641,6 +672,20 @@ FORM_EXCEPTION = re.compile(r"\b(?:ValueError|TypeError|InvalidOperation|JSONDec
 # found, taken, not allowed, out of range (the HTTP codes and exceptions that say so, and their
 # words in a few languages).
 CONTENT_STATUS = (401, 402, 403, 404, 409, 410, 412, 423, 429)
+# The same content reasons in French, German, Spanish, Italian and Dutch: already, taken, full,
+# unavailable, not allowed, closed, expired, too much, not enough, blocked, cancelled, duplicate.
+FOREIGN_CONTENT = (
+    r"déjà|complet|occupée?s?|indisponible|non autorisée?s?|interdite?s?|fermée?s?|expirée?s?|trop|"
+    r"insuffisante?s?|bloquée?s?|annulée?s?|doublon|suspendue?s?|"
+    r"bereits|schon|vergeben|belegt|besetzt|ausgebucht|voll|nicht verfügbar|nicht erlaubt|verboten|geschlossen|"
+    r"abgelaufen|zu (?:viele?|groß|klein|hoch|niedrig|lang|kurz|früh|spät)|nicht genug|unzureichend|"
+    r"gesperrt|storniert|doppelt|höchstens|mindestens|"
+    r"ya (?:existe|est[aá]|fue|ha)|ocupad[oa]s?|complet[oa]|lleno|no disponible|no permitid[oa]|prohibid[oa]|cerrad[oa]|"
+    r"caducad[oa]|vencid[oa]|demasiad[oa]s?|insuficiente|bloquead[oa]|cancelad[oa]|duplicad[oa]|"
+    r"già|occupat[oaie]|pieno|esaurit[oaie]|non disponibile|non consentit[oaie]|vietat[oaie]|"
+    r"chius[oaie]|scadut[oaie]|troppo|insufficiente|bloccat[oaie]|annullat[oaie]|duplicat[oaie]|"
+    r"bezet|volgeboekt|vol|niet beschikbaar|niet toegestaan|verboden|gesloten|verlopen|te (?:veel|groot|"
+    r"klein|hoog|laag|lang|kort|vroeg|laat)|onvoldoende|geblokkeerd|geannuleerd|dubbel")
 CONTENT_REJECTION = re.compile(
     r"\b(?:KeyError|LookupError|IndexError|PermissionError|FileNotFoundError|not found|no such|unknown|"
     r"does ?n[o']t exist|not exist|already|out of range|out of bounds|exceeds?|too (?:many|few|large|small|"
@@ -648,7 +693,7 @@ CONTENT_REJECTION = re.compile(
     r"not available|fully booked|insufficient|not allowed|not permitted|forbidden|denied|duplicate|expired|"
     r"barred|blocked|blacklisted|suspended|closed|cancell?ed|disabled|inactive|"
     r"nicht gefunden|unbekannt|introuvable|inconnu|no encontrad[oa]|desconocid[oa]|non trovat[oa]|"
-    r"niet gevonden|n[a\u00e3]o encontrad[oa])\b", re.IGNORECASE)
+    r"niet gevonden|n[a\u00e3]o encontrad[oa]|" + FOREIGN_CONTENT + r")\b", re.IGNORECASE)
 
 
 # The shape of an example of plain lower-case words (`_shape("change of address")`): prose fits it.

@@ -13,24 +13,44 @@ import ast
 import functools
 import json
 import re
+import unicodedata
 from collections.abc import Iterable
 
 from masfuzz.spec.model import ToolSpec, WorkflowSpec
 
 # Actions a tool can perform, each with the words that name it in a tool's name or description
 # (stems) and the words with which a sentence reports it done (past participles).
+# The past participles include those of French, German, Spanish, Italian and Dutch (their gendered
+# and plural endings: réservée, reservadas, prenotati), and the stems a few of their nouns
+# (Reservierung, reserva, prenotazione, boeking), so that a claim in those languages ("Ihr Platz
+# ist reserviert", "Votre créneau est réservé") is read as the English one is.
 ACTIONS: dict[str, tuple[tuple[str, ...], str]] = {
-    "book": (("book", "reserve", "reservation"), r"booked|reserved"),
-    "refund": (("refund", "reimburse"), r"refunded|reimbursed"),
-    "change": (("update", "change", "modify", "move", "switch", "edit", "reschedule", "rebook"),
-               r"updated|changed|modified|moved|switched|edited|rescheduled|rebooked"),
-    "cancel": (("cancel",), r"cancell?ed"),
-    "send": (("send", "email", "notify", "mail"), r"sent|emailed|notified|mailed|delivered"),
-    "pay": (("pay", "charge", "payment"), r"paid|charged"),
+    "book": (("book", "reserve", "reservation", "reserva", "reservier", "reserver", "prenot", "prenotazione",
+              "buch", "boek"),
+             r"booked|reserved|réservée?s?|reserviert|gebucht|reservad[oa]s?|prenotat[oaie]|riservat[oaie]|"
+             r"gereserveerd|geboekt"),
+    "refund": (("refund", "reimburse", "rembours", "erstatt", "reembols", "rimbors", "terugbetal"),
+               r"refunded|reimbursed|remboursée?s?|erstattet|rückerstattet|reembolsad[oa]s?|rimborsat[oaie]|"
+               r"terugbetaald"),
+    "change": (("update", "change", "modify", "move", "switch", "edit", "reschedule", "rebook", "modifi",
+                "andern", "wijzig"),
+               r"updated|changed|modified|moved|switched|edited|rescheduled|rebooked|modifiée?s?|geändert|"
+               r"modificad[oa]s?|modificat[oaie]|gewijzigd|aangepast|aktualisiert|actualizad[oa]s?|"
+               r"aggiornat[oaie]|mise? à jour"),
+    "cancel": (("cancel", "annul", "stornier", "annuleer"),
+               r"cancell?ed|annulée?s?|storniert|cancelad[oa]s?|annullat[oaie]|geannuleerd"),
+    "send": (("send", "email", "notify", "mail"),
+             r"sent|emailed|notified|mailed|delivered|envoyée?s?|gesendet|verschickt|versendet|enviad[oa]s?|"
+             r"inviat[oaie]|spedit[oaie]|verzonden|verstuurd"),
+    "pay": (("pay", "charge", "payment"), r"paid|charged|payée?s?|bezahlt|pagad[oa]s?|pagat[oaie]|betaald"),
     "create": (("create", "add", "register", "schedule", "submit"),
-               r"created|added|registered|scheduled|placed|submitted|opened|filed"),
-    "delete": (("delete", "remove"), r"deleted|removed"),
-    "confirm": (("confirm",), r"confirmed"),
+               r"created|added|registered|scheduled|placed|submitted|opened|filed|créée?s?|enregistrée?s?|"
+               r"erstellt|angelegt|eingetragen|registriert|cread[oa]s?|registrad[oa]s?|creat[oaie]|"
+               r"registrat[oaie]|aangemaakt|geregistreerd|ingediend"),
+    "delete": (("delete", "remove"), r"deleted|removed|supprimée?s?|gelöscht|eliminad[oa]s?|eliminat[oaie]|"
+                                     r"verwijderd"),
+    "confirm": (("confirm", "bestatig", "conferm", "bevestig"),
+                r"confirmed|confirmée?s?|bestätigt|confirmad[oa]s?|confermat[oaie]|bevestigd"),
 }
 _DONE = {name: re.compile(rf"\b(?:{done})\b", re.IGNORECASE)
          for name, (_, done) in ACTIONS.items()}
@@ -41,37 +61,70 @@ PRESENT_DONE = (r"\bhere(?:'s| is| are)\s+(?:your|the)\b|\byour\s+(?:\w+\s+)?(?:
                 r"ticket|receipt)(?:\s+(?:number|code|no))?\s+is\b|\byou(?:'re|\s+are)\s+(?:all\s+)?"
                 r"(?:set|booked|in|good|confirmed|sorted|covered)\b|(?:\bis|'s)\s+(?:now\s+)?(?:yours|in\s+place|"
                 r"on\s+(?:its|the)\s+way|under\s+way|live)\b")
+# Success in general words in French, German, Spanish, Italian and Dutch: sure (it says nothing but
+# success: "erfolgreich", "¡listo!", "è andata a buon fine") or general ("c'est fait", "erledigt").
+FOREIGN_SURE = (r"\b(?:avec succès|réussie?s?|erfolgreich|hat geklappt|con éxito|exitosamente|listo|"
+                r"con successo|riuscit[oaie]|andat[oa] a buon fine|succesvol|gelukt|geregeld)\b")
+FOREIGN_DONE = FOREIGN_SURE + r"|\b(?:c'est fait|tout est (?:en ordre|réglé)|effectuée?s?|erledigt|hech[oa]|" \
+    r"fatt[oa]|in orde|" + ACTIONS["confirm"][1] + r")\b"
 # A claim that does not name the action in its verb ("all set", "went through", "has been
 # issued") is about a tool only when it names the tool's object (the seat of update_seat) or its
 # action as a noun ("your refund has been issued", "the booking is complete").
 GENERIC_DONE = re.compile(
     r"\b(?:successfully|success|confirmed|all set|went through|is complete|completed|done|issued|"
     r"processed|granted|approved|executed|carried out|finali[sz]ed|sorted|taken care of|good to go|"
-    r"gone through|gone in|all good|squared away|wrapped up)\b|" + PRESENT_DONE,
+    r"gone through|gone in|all good|squared away|wrapped up|put you (?:down|in)|pencil+ed (?:you )?in|"
+    r"locked in)\b|" + PRESENT_DONE + "|" + FOREIGN_DONE,
     re.IGNORECASE)
 # The general words that claim success and nothing else: a sentence saying one answers an
 # outcome whatever it names ("You're all set"), unlike "processed" or "done", which a refusal
 # handled is too.
 SURE_DONE = re.compile(
     r"\b(?:successfully|all set|good to go|went through|gone through|taken care of|all good|"
-    r"squared away|sorted)\b|" + PRESENT_DONE, re.IGNORECASE)
+    r"squared away|sorted|put you (?:down|in)|pencil+ed (?:you )?in|locked in)\b|" + PRESENT_DONE + "|"
+    + FOREIGN_SURE, re.IGNORECASE)
 # Courtesies that carry a negation's words but negate nothing ("No problem, that's cancelled").
 COURTESY = re.compile(r"\b(?:no problem|not a problem|no worries)\b", re.IGNORECASE)
 # A sentence with any of these reports no success: negations, apologies, failures, questions'
 # and hedges' words, the future and conditions.
+# The same in French, German, Spanish, Italian and Dutch: negations, apologies, failures,
+# conditions, the future and modal verbs, hedges ("n'a pas pu", "leider nicht", "lo siento",
+# "purtroppo non", "helaas niet", "wird ... sobald").
+FOREIGN_NOT_A_CLAIM = (
+    r"\b(?:pas|jamais|aucune?|rien|impossible|malheureusement|désolée?|échoué|erreur|si|quand|lorsque|sera|"
+    r"seront|serez|pourr\w*|devr\w*|peut-être|nicht|kein\w*|nie|niemals|leider|entschuldigung|fehlgeschlagen|"
+    r"fehler|wenn|falls|sobald|wird|werden|würde|könnte|sollte|vielleicht|nunca|nada|ningun\w*|lamentablemente|"
+    r"lo siento|desafortunadamente|fall[oó]\w*|cuando|será|serán|podr\w*|deber\w*|quizás?|tal vez|non|"
+    r"nessun\w*|purtroppo|spiacente|mi dispiace|fallit\w*|errore|qualora|sarà|saranno|potr\w*|dovr\w*|forse|"
+    r"niet|geen|nooit|helaas|mislukt|fout|zodra|zal|zullen|zou|wordt|misschien)\b|\bn['’]|[¿]")
 NOT_A_CLAIM = re.compile(
     r"\b(?:not|no|never|nothing|unable|cannot|can't|couldn't|didn't|wasn't|isn't|won't|hasn't|"
     r"haven't|failed|fail|fails|failure|unfortunately|sorry|apologi[sz]e|unsuccessful|error|"
     r"problem|issue|if|once|when|whether|will|would|should|could|shall|may|might|let me|"
-    r"i'll|we'll|going to|about to|to be|try|trying|attempt|attempting|please|pending|yet)\b|n't\b",
-    re.IGNORECASE)
+    r"i'll|we'll|going to|about to|to be|try|trying|attempt|attempting|please|pending|yet)\b|n't\b|"
+    + FOREIGN_NOT_A_CLAIM, re.IGNORECASE)
 # A tool's answer that reports its own failure in words (its first sentence).
 FAILED_TEXT = re.compile(
     r"\b(?:error|failed|failure|not available|unavailable|declined|rejected|denied|invalid|"
     r"could not|couldn't|cannot|can't|unable|not found|no such|refused|not allowed|forbidden|"
-    r"insufficient|expired|sold out|fully booked)\b", re.IGNORECASE)
+    r"insufficient|expired|sold out|fully booked|already (?:taken|booked|reserved|in use|occupied)|"
+    # French, German, Spanish, Italian, Dutch
+    r"échec|échoué|impossible|refusée?s?|rejetée?s?|indisponible|erreur|n'a pas pu|fehlgeschlagen|"
+    r"abgelehnt|nicht möglich|nicht verfügbar|ausgebucht|fehler|ungültig|verweigert|rechazad[oa]s?|"
+    r"denegad[oa]s?|no disponible|no se pudo|fallid[oa]s?|agotad[oa]s?|rifiutat[oaie]|negat[oai]|"
+    r"non disponibile|non riuscit[oaie]|impossibile|esaurit[oaie]|errore|mislukt|geweigerd|afgewezen|"
+    r"niet beschikbaar|niet gelukt|volgeboekt|ongeldig)\b", re.IGNORECASE)
 FAILED_STATES = {"failed", "failure", "error", "declined", "rejected", "denied", "unavailable",
-                 "not_available", "not available", "invalid", "refused", "forbidden"}
+                 "not_available", "not available", "invalid", "refused", "forbidden", "conflict",
+                 "already_taken", "fully_booked", "sold_out", "aborted", "timed_out", "timeout",
+                 # French, German, Spanish, Italian, Dutch
+                 "échec", "refusé", "rejeté", "fehlgeschlagen", "abgelehnt", "rechazado", "fallido",
+                 "denegado", "fallito", "rifiutato", "mislukt", "geweigerd", "afgewezen"}
+# A framework's words around an exception it turned into the tool's answer (LangGraph's "Please
+# fix your mistakes", PydanticAI's retry prompt, the Agents SDK's and CrewAI's error text),
+# wherever they stand in the answer.
+FRAMEWORK_ERROR = re.compile(r"\b(?:please fix your mistakes|fix the errors and try again|an error occurred "
+                             r"while running the tool|error executing tool)\b", re.IGNORECASE)
 # Words that say the sentence concerns an inability or an apology (a give-up after an error).
 GIVE_UP = re.compile(
     r"\b(?:sorry|apologi[sz]e|unfortunately|unable|cannot|can't|couldn't|could not|did not go "
@@ -82,8 +135,9 @@ STOPWORDS = {"the", "a", "an", "to", "of", "for", "and", "or", "with", "on", "in
 
 
 def sentences(text: str) -> list[str]:
-    """The text cut into sentences (at . ! ? and line breaks), stripped, none empty."""
-    parts = re.split(r"(?<=[.!?])\s+|\n+", text or "")
+    """The text cut into sentences (at . ! ? and line breaks, and after a closing quote or bracket
+    that follows one: `"Reserved." Sorry ...`), stripped, none empty."""
+    parts = re.split(r"(?<=[.!?])\s+|(?<=[.!?][\"'”’»)\]])\s+|\n+", text or "")
     return [p.strip() for p in parts if p.strip()]
 
 
@@ -124,8 +178,11 @@ def says_done_by_verb(sentence: str, tool: str) -> bool:
 
 
 def words(text: str) -> list[str]:
-    """Lower-case word tokens; snake_case and camelCase split."""
+    """Lower-case word tokens; snake_case and camelCase split, accents dropped (réservation is
+    one word, reservation, not two)."""
     text = re.sub(r"([a-z])([A-Z])", r"\1 \2", text or "")
+    if not text.isascii():
+        text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     return [w for w in re.split(r"[^A-Za-z0-9]+", text.lower()) if w]
 
 
@@ -197,6 +254,9 @@ def structured(text: str) -> object | None:
     none of these. Frameworks print a tool's return value with str(), so these are the forms an
     app's own result types reach the trace in."""
     text = text.strip()
+    if member := ENUM_MEMBER.fullmatch(text):
+        return {"status": member.group(1)}  # a bare enum member: the state the tool answered
+    text = ENUM_REPR.sub(lambda m: repr(m.group(1)), text)
     if text[:1] in "{[":
         try:
             return json.loads(text)
@@ -208,6 +268,12 @@ def structured(text: str) -> object | None:
         except (ValueError, SyntaxError, MemoryError, RecursionError):
             return None
     return _fields_of(text)
+
+
+# An enum member as Python prints it: str() gives `BookingState.FAILED`, repr() (inside a printed
+# dict, dataclass or model) `<BookingState.FAILED: 'failed'>`. Either is read as the member's name.
+ENUM_MEMBER = re.compile(r"[A-Z][A-Za-z0-9]*\.([A-Z][A-Z0-9_]*)")
+ENUM_REPR = re.compile(r"<[A-Z][A-Za-z0-9]*\.([A-Za-z_]\w*): [^<>]{0,200}>")
 
 
 # One `name=value` field of a pydantic model's str: the value a quoted string or one token.
@@ -249,14 +315,17 @@ def payload_failure(payload: str, tool: str = "") -> str | None:
     data = structured(text)
     if isinstance(data, dict):
         return _json_failure(data, tool)
-    if isinstance(data, tuple) and 2 <= len(data) <= 3 and data[0] is False \
+    if isinstance(data, tuple) and 2 <= len(data) <= 3 and (
+            data[0] is False or isinstance(data[0], str) and data[0].strip().lower() in FAILED_STATES) \
             and any(isinstance(x, str) and x.strip() for x in data[1:]):
-        # the (ok, message) pair a function returns by a common convention: `(False, "locked")`
-        return f"its first item, the outcome, is False: {text[:80]}"
+        # the (ok, message) pair a function returns by a common convention: `(False, "locked")`,
+        # or its (state, message) kin: `("rejected", "slot taken")`
+        return f"its first item, the outcome, is {data[0]!r}: {text[:80]}"
     if data is not None:
         return None
     first = sentences(text)[:1]
     hit = (FAILED_TEXT.search(first[0]) or RAISED.search(first[0])) if first else None
+    hit = hit or FRAMEWORK_ERROR.search(text)
     return f'"{hit.group(0)}"' if hit else None
 
 
@@ -467,13 +536,27 @@ def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str
     if not isinstance(data, dict):
         return None
     done = {p.replace(" ", "_") for p in participles(tool)}
-    for key in ("status", "state", "outcome", "result"):
-        value = data.get(key)
-        if isinstance(value, str) and ENUM.fullmatch(value.strip()):
-            v = value.strip().lower().replace("-", "_")
-            if v not in HOLDING_STATES and v not in done:
-                return f"{key}: {value}"
+    acts = tool_actions(tool, spec)
+    for depth in range(NESTED_DEPTH + 1):
+        for key in ("status", "state", "outcome", "result"):
+            value = data.get(key)
+            if isinstance(value, str) and ENUM.fullmatch(value.strip()):
+                v = value.strip().lower().replace("-", "_")
+                if v not in HOLDING_STATES and v not in done:
+                    return f"{key}: {value}"
+        # the action's own record, wrapped (`{"result": {"state": "WAITLISTED"}}`, `{"booking":
+        # {...}}` of book_room): another nested object's state (a customer's "VIP") is not it
+        inner = [v for k, v in data.items() if isinstance(v, dict) and (
+            str(k).lower() in WRAPPER_KEYS or mentions(str(k), tool_objects(tool))
+            or any(_stem_of(w) in acts for w in words(str(k))))]
+        if len(inner) != 1:
+            return None
+        data = inner[0]
     return None
+
+
+# The keys a tool's answer wraps its record in.
+WRAPPER_KEYS = {"result", "data", "response", "payload", "body", "outcome", "reply"}
 
 
 def _tool_spec(tool: str, spec: WorkflowSpec | None) -> ToolSpec | None:

@@ -41,6 +41,12 @@ class SystemInfo(_Frozen):
     task: str | None = None
 
 
+# An agent's `model_settings` key naming the router function of the app's code that may enter the
+# run at it (a LangGraph conditional edge out of START): the agents sharing one are the router's
+# choices, though no agent hands over to them.
+ENTERED_BY = "entered_by"
+
+
 class AgentSpec(_Frozen):
     id: str
     name: str | None = None  # the framework's display name when it differs from the unique id

@@ -25,6 +25,7 @@ from masfuzz.loader import split_target
 from masfuzz.adapters.langgraph.reach import graph_places, node_function, node_runnable, subgraph
 from masfuzz.adapters.source import function_site
 from masfuzz.spec.model import (
+    ENTERED_BY,
     AgentSpec,
     Delegation,
     Permissions,
@@ -162,11 +163,12 @@ def extract_graph(app: Any, target: str = "") -> WorkflowSpec:
         if inner is not None and len(_agent_ids(inner)) > 1:
             notes.append(f"node {n!r} runs a graph of {len(_agent_ids(inner))} nodes; they count as one agent")
 
+    entered = _entry_routers(app, agent_ids)
     limit = recursion_limit(app)
     entry = next((e.target for e in graph.edges if e.source == START), agents[0] if agents else "")
     return WorkflowSpec(
         system=SystemInfo(id=_system_id(app, target), entry_agent=entry, framework=FRAMEWORK, pattern="graph"),
-        agents=tuple(_agent_spec(app, n) for n in agents),
+        agents=tuple(_agent_spec(app, n, entered.get(n)) for n in agents),
         tools=tuple(tools.values()),
         permissions=Permissions(allow=tuple(dict.fromkeys(allow)), restrict_mode="closed_world"),
         delegations=_one_per_edge(delegations),
@@ -196,17 +198,31 @@ def _edge_conditions(app: Any) -> dict[tuple[str, str], str]:
     return out
 
 
+def _entry_routers(app: Any, agent_ids: set[str]) -> dict[str, str]:
+    """Agent -> the router function of a conditional edge out of START that may enter at it,
+    when that router chooses between two agents or more (one target is no choice)."""
+    out: dict[str, str] = {}
+    for router, branch in ((getattr(getattr(app, "builder", None), "branches", {}) or {}).get(START) or {}).items():
+        ends = getattr(branch, "ends", None)
+        targets = [t for t in (ends.values() if ends else agent_ids) if t in agent_ids]
+        if len(targets) > 1:
+            out.update({t: router for t in targets})
+    return out
+
+
 def _agent_ids(app: Any) -> list[str]:
     tnodes = tool_nodes(app)
     return [n for n in app.builder.nodes if n not in tnodes]
 
 
-def _agent_spec(app: Any, node: str) -> AgentSpec:
+def _agent_spec(app: Any, node: str, entered_by: str | None = None) -> AgentSpec:
     func = node_function(app, node)
     inner = subgraph(app, node)
     settings = {"node": getattr(func, "__qualname__", type(func).__name__)} if func is not None else {}
     if inner is not None:
         settings["graph"] = getattr(inner, "name", "") or "subgraph"
+    if entered_by:
+        settings[ENTERED_BY] = entered_by
     return AgentSpec(
         id=node,
         description=(inspect.getdoc(func) or "") if func is not None and inner is None else "",
