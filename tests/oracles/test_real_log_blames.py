@@ -403,3 +403,38 @@ def test_a_closing_remark_is_no_answer_to_a_question_of_a_number():
         ("WebSurfer", "The register lists 17 bridges over the Vell."),
         ("Orchestrator (termination condition)", "FINAL ANSWER: unknown"))
     assert _blamed(given, "12") == ("Orchestrator", "3")
+
+
+def test_code_an_opening_carries_from_an_earlier_run_is_no_part_of_the_task():
+    """An AG2 opening relays the task and, after it, the code of an earlier run ("## Results from
+    last response"): the sample data that code made up is its author's, not the task's, so the
+    wrong time its run printed is traced to it."""
+    opening = ("# General Task\nWhen did the train with the most passengers on May 27 arrive?\n"
+               "## Results from last response\nThe data files were missing; sample data was made:\n"
+               "```python\nschedule = {'train_id': [1, 2], 'arrival': ['10:00 AM', '12:00 PM']}\n```")
+    trace = _read([
+        {"name": "Analyst", "role": "assistant", "content": opening},
+        {"name": "Computer_terminal", "role": "user", "content": "exitcode: 0 (execution succeeded)\nCode output: "},
+        {"name": "Database_Expert", "role": "user", "content": "Train 2 carried the most passengers; it "
+         "arrived at 12:00 PM.\nTERMINATE"}])
+    assert _blamed(trace, "6:41 PM") == ("Analyst", "0")
+    # numbers the task states in its own words stay the task's
+    task = _read([
+        {"name": "Lead", "role": "assistant", "content": "# General Task\nHow many bridges cross the Vell "
+         "since 12 May?"},
+        {"name": "Solver", "role": "user", "content": "There are 12 bridges."}])
+    assert _blamed(task, "9") == ("Solver", "1")
+
+
+def test_a_year_in_an_answer_of_a_count_is_its_context():
+    """"610 revisions before April 2018": the count is the answer's value, the year its context.
+    The year, first named by another agent, is not what the answer says wrongly."""
+    trace = _read([
+        {"name": "Lead", "role": "assistant", "content": "# General Task\nHow many revisions did the "
+         "page of the award's winning game have before its release month?"},
+        {"name": "Awards", "role": "user", "content": "The winning game is Vell Quest (2018 video game)."},
+        {"name": "Counter", "role": "user", "content": "The page had 610 revisions before its release."},
+        {"name": "Lead", "role": "user", "content": "So: 610 revisions before April 2018.\nTERMINATE"}])
+    assert _blamed(trace, "60") == ("Counter", "2")
+    # an expected year keeps years as values
+    assert _blamed(trace, "2019") == ("Awards", "1")

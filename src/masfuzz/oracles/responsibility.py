@@ -224,10 +224,18 @@ def _stated(text: str, expected: str) -> bool:
 
 def _task_numbers(trace: Trace) -> set[float]:
     """The user's numbers, and the opening message's (a log often opens with an agent relaying
-    the task): the task's, no value an agent put forward."""
+    the task): the task's, no value an agent put forward. The code an opening carries is not
+    the task (AG2's "## Results from last response" holds an earlier run's code, its sample data
+    made up): its numbers are that code's author's."""
     opening = next((e for e in trace.events if isinstance(e, Message)), None)
     return {n for e in trace.events if isinstance(e, Message) and (e.role == "user" or e is opening)
-            for n in _numbers(e.content)}
+            for n in _numbers(e.content if e.role == "user" else _own_words(e.content))}
+
+
+def _year(n: float) -> bool:
+    """A number that reads as a year: in an answer of another number, its context ("610
+    revisions before April 2018": the count is what the answer says, the year where)."""
+    return n.is_integer() and 1800 <= n <= 2100
 
 
 def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
@@ -239,6 +247,8 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
     output of code an agent wrote and ran came from that code: the step is the code's, its
     author's (the executor only ran it)."""
     wrong = set(_stated_numbers(answer)) - set(_numbers(expected)) - _task_numbers(trace)
+    if not any(_year(n) for n in _numbers(expected)) and any(not _year(n) for n in wrong):
+        wrong = {n for n in wrong if not _year(n)}  # an expected year keeps years as values
     # a text answer: the phrases the answer quotes or sets in bold (the value it gives), those
     # that are not the expected one; else its last line
     said = " ".join(m.content for m in trace.events if isinstance(m, Message) and m.role == "user")
