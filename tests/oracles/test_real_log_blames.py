@@ -438,3 +438,15 @@ def test_a_year_in_an_answer_of_a_count_is_its_context():
     assert _blamed(trace, "60") == ("Counter", "2")
     # an expected year keeps years as values
     assert _blamed(trace, "2019") == ("Awards", "1")
+
+
+def test_a_wrong_number_the_task_names_too_is_traced_past_the_opening():
+    """"Pick ball 2" of balls numbered 1 to 3: the task names every ball, so the wrong pick is a
+    task's number; still the answer's value, first given by the code that printed it."""
+    trace = _read([
+        {"name": "Lead", "role": "assistant", "content": "# General Task\nBalls 1, 2 and 3 wait on the ramp. "
+         "Which ball should you pick to win?"},
+        {"name": "Simulator", "role": "user", "content": "```python\nprint(simulate())\n```"},
+        {"name": "Computer_terminal", "role": "user", "content": "exitcode: 0 (execution succeeded)\nCode output: 2\n"},
+        {"name": "Checker", "role": "user", "content": "The simulation says ball 2 wins most often. TERMINATE"}])
+    assert _blamed(trace, "3") == ("Simulator", "1")

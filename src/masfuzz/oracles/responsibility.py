@@ -246,7 +246,14 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
     (an executor printing its run) says nothing of its own. A value that first appeared in the
     output of code an agent wrote and ran came from that code: the step is the code's, its
     author's (the executor only ran it)."""
-    wrong = set(_stated_numbers(answer)) - set(_numbers(expected)) - _task_numbers(trace)
+    given = set(_stated_numbers(answer)) - set(_numbers(expected))
+    wrong = given - _task_numbers(trace)
+    # every wrong number the answer gives is one the task names too ("ball 2" of balls 1 to
+    # 100): still its value when the answer asked for is a number; the task's own mention of it
+    # is no statement, so the first agent after the opening to give it introduced it
+    beyond_task = not wrong and given and _number(expected) is not None
+    if beyond_task:
+        wrong = given
     if not any(_year(n) for n in _numbers(expected)) and any(not _year(n) for n in wrong):
         wrong = {n for n in wrong if not _year(n)}  # an expected year keeps years as values
     # a text answer: the phrases the answer quotes or sets in bold (the value it gives), those
@@ -257,6 +264,7 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
     last = next((ln.strip() for ln in reversed(answer.splitlines())
                  if re.sub(r"\bTERMINATE\b", "", ln).strip()), "")
     quiet = runners(trace)
+    opening = next((e for e in trace.events if isinstance(e, Message)), None)
 
     def states(text: str) -> bool:
         if wrong:  # a page's address states no number
@@ -270,7 +278,7 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
             return _call_of(trace, i)
         if not isinstance(e, Message) or e.role != "assistant" or e.agent in quiet:
             continue
-        if _relays(trace, i):
+        if _relays(trace, i) or (beyond_task and e is opening):
             continue
         if states(_own_words(e.content)):
             return i
