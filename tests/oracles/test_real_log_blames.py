@@ -405,6 +405,12 @@ def test_a_closing_remark_is_no_answer_to_a_question_of_a_number():
     assert _blamed(given, "12") == ("Orchestrator", "3")
 
 
+def _group(*said):
+    """An AG2 group chat: (speaker, content) per message, the first the opening that relays the task."""
+    return _read([{"name": name, "role": "assistant" if not n else "user", "content": text}
+                  for n, (name, text) in enumerate(said)])
+
+
 def test_code_an_opening_carries_from_an_earlier_run_is_no_part_of_the_task():
     """An AG2 opening relays the task and, after it, the code of an earlier run ("## Results from
     last response"): the sample data that code made up is its author's, not the task's, so the
@@ -412,29 +418,29 @@ def test_code_an_opening_carries_from_an_earlier_run_is_no_part_of_the_task():
     opening = ("# General Task\nWhen did the train with the most passengers on May 27 arrive?\n"
                "## Results from last response\nThe data files were missing; sample data was made:\n"
                "```python\nschedule = {'train_id': [1, 2], 'arrival': ['10:00 AM', '12:00 PM']}\n```")
-    trace = _read([
-        {"name": "Analyst", "role": "assistant", "content": opening},
-        {"name": "Computer_terminal", "role": "user", "content": "exitcode: 0 (execution succeeded)\nCode output: "},
-        {"name": "Database_Expert", "role": "user", "content": "Train 2 carried the most passengers; it "
-         "arrived at 12:00 PM.\nTERMINATE"}])
+    trace = _group(
+        ("Analyst", opening),
+        ("Computer_terminal", "exitcode: 0 (execution succeeded)\nCode output: "),
+        ("Database_Expert", "Train 2 carried the most passengers; it "
+         "arrived at 12:00 PM.\nTERMINATE"))
     assert _blamed(trace, "6:41 PM") == ("Analyst", "0")
     # numbers the task states in its own words stay the task's
-    task = _read([
-        {"name": "Lead", "role": "assistant", "content": "# General Task\nHow many bridges cross the Vell "
-         "since 12 May?"},
-        {"name": "Solver", "role": "user", "content": "There are 12 bridges."}])
+    task = _group(
+        ("Lead", "# General Task\nHow many bridges cross the Vell "
+         "since 12 May?"),
+        ("Solver", "There are 12 bridges."))
     assert _blamed(task, "9") == ("Solver", "1")
 
 
 def test_a_year_in_an_answer_of_a_count_is_its_context():
     """"610 revisions before April 2018": the count is the answer's value, the year its context.
     The year, first named by another agent, is not what the answer says wrongly."""
-    trace = _read([
-        {"name": "Lead", "role": "assistant", "content": "# General Task\nHow many revisions did the "
-         "page of the award's winning game have before its release month?"},
-        {"name": "Awards", "role": "user", "content": "The winning game is Vell Quest (2018 video game)."},
-        {"name": "Counter", "role": "user", "content": "The page had 610 revisions before its release."},
-        {"name": "Lead", "role": "user", "content": "So: 610 revisions before April 2018.\nTERMINATE"}])
+    trace = _group(
+        ("Lead", "# General Task\nHow many revisions did the "
+         "page of the award's winning game have before its release month?"),
+        ("Awards", "The winning game is Vell Quest (2018 video game)."),
+        ("Counter", "The page had 610 revisions before its release."),
+        ("Lead", "So: 610 revisions before April 2018.\nTERMINATE"))
     assert _blamed(trace, "60") == ("Counter", "2")
     # an expected year keeps years as values
     assert _blamed(trace, "2019") == ("Awards", "1")
@@ -443,10 +449,10 @@ def test_a_year_in_an_answer_of_a_count_is_its_context():
 def test_a_wrong_number_the_task_names_too_is_traced_past_the_opening():
     """"Pick ball 2" of balls numbered 1 to 3: the task names every ball, so the wrong pick is a
     task's number; still the answer's value, first given by the code that printed it."""
-    trace = _read([
-        {"name": "Lead", "role": "assistant", "content": "# General Task\nBalls 1, 2 and 3 wait on the ramp. "
-         "Which ball should you pick to win?"},
-        {"name": "Simulator", "role": "user", "content": "```python\nprint(simulate())\n```"},
-        {"name": "Computer_terminal", "role": "user", "content": "exitcode: 0 (execution succeeded)\nCode output: 2\n"},
-        {"name": "Checker", "role": "user", "content": "The simulation says ball 2 wins most often. TERMINATE"}])
+    trace = _group(
+        ("Lead", "# General Task\nBalls 1, 2 and 3 wait on the ramp. "
+         "Which ball should you pick to win?"),
+        ("Simulator", "```python\nprint(simulate())\n```"),
+        ("Computer_terminal", "exitcode: 0 (execution succeeded)\nCode output: 2\n"),
+        ("Checker", "The simulation says ball 2 wins most often. TERMINATE"))
     assert _blamed(trace, "3") == ("Simulator", "1")
