@@ -82,6 +82,10 @@ def test_a_magentic_one_log_names_the_agent_and_step_of_the_wrong_answer(cli, tm
     assert "attribution: agent WebSurfer, step 3" in out  # its failed search: what it answered from
     code, out, _ = _judge(cli, tmp_path, "--chat", log, "--expected", "two", "--format", "json")
     [judged] = json.loads(out)["judged"]["logs"]
+    # what the log cannot show is said, named by the input it is about: no stop word, no bound
+    notes = json.loads(out)["notes"]
+    assert [n for n in notes if n.startswith("judge --chat: ") and "does not say how its run ended" in n]
+    assert not [n for n in notes if "--otel" in n]
     wrong = [f for f in judged["failures"] if f["detector"] == "expected_answer"]
     assert wrong and wrong[0]["agent"] == "WebSurfer" and wrong[0]["step_ref"] == "5"
     code, out, _ = _judge(cli, tmp_path, "--chat", log, "--expected", "3", "--format", "json")
@@ -114,6 +118,9 @@ def test_a_folder_is_judged_log_by_log_with_one_summary(cli, tmp_path):
     assert lines[2].endswith("c_clean.json: ag2, failure, agent greeter, step 1")  # "Hello!" is not 12
     assert lines[3] == "3 log(s): 3 with a failure, 0 without"
     assert "skipped" in err and "notes.json" in err
+    # a report by default (exit 0, as exec and fuzz); --fail-on makes a failure the exit status
+    code, _, err = _judge(cli, tmp_path, "--chat", str(logs), "--expected", "12", "--fail-on", "any")
+    assert code == 1 and "--fail-on any: the system under test has" in err, err
 
 
 def test_a_file_that_is_no_transcript_is_one_line_and_exit_2(cli, tmp_path):
