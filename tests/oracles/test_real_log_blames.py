@@ -316,6 +316,10 @@ def test_a_short_answer_is_compared_whole_numbers_by_value_lists_as_sets():
     assert matches('The missing course is "shrimp". TERMINATE', "shrimp")
     assert matches("Confirmed: Paris. TERMINATE", "Paris") and matches("The total is 1,312,400.", "1312400")
     assert not matches("Agreed, the answer is 74. TERMINATE", "47")
+    # a number by value in a sentence too: 17,000 hours is not the expected 17, nor 3.17 it
+    assert not matches("It would take about 17,000 hours.\nTERMINATE", "17")
+    assert not matches("The ratio is 3.17 here.\nTERMINATE", "17")
+    assert matches("It would take about 17 thousand hours.\nTERMINATE", "17")
     trace = _read([
         {"role": "human", "content": "Which main course left the menu?"},
         {"role": "Orchestrator (-> WebSurfer)", "content": "Please compare the two menus."},

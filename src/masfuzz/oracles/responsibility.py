@@ -212,14 +212,14 @@ def matches(answer: str, expected: str) -> bool:
 def _stated(text: str, expected: str) -> bool:
     """Does a sentence give this one expected value (see `matches`)?"""
     want = _norm(expected)
+    number = _number(expected)
+    if number is not None:  # a number by value: the 17 of "17,000" or of "17.5" is not 17
+        return any(abs(x - number) <= 1e-9 * max(1.0, abs(x)) for x in _numbers(text))
     wider = [q for g in _QUOTED.findall(text) if (q := _norm("".join(g))) != want and f" {want} " in f" {q} "]
     free = _norm(text)
     for q in wider:  # the expected words as part of a longer name the answer gives
         free = f" {free} ".replace(f" {q} ", " | ")
-    if want and f" {want} " in f" {free} ":
-        return True
-    number = _number(expected)
-    return number is not None and any(abs(x - number) <= 1e-9 * max(1.0, abs(x)) for x in _numbers(text))
+    return bool(want) and f" {want} " in f" {free} "
 
 
 def _task_numbers(trace: Trace) -> set[float]:
