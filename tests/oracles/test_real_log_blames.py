@@ -460,3 +460,24 @@ def test_a_wrong_number_the_task_names_too_is_traced_past_the_opening():
         ("Computer_terminal", "exitcode: 0 (execution succeeded)\nCode output: 2\n"),
         ("Checker", "The simulation says ball 2 wins most often. TERMINATE"))
     assert _blamed(trace, "3") == ("Simulator", "1")
+
+
+def test_a_page_a_surfer_reported_is_the_pages_words_not_the_surfers():
+    """A number in the text read off a page's screenshot is no value the surfer put forward: the
+    assistant that then computes the wrong count states it first. An orchestrator that restates
+    what a worker's page showed took it from that report, and so does the surfer summing up."""
+    page = ("I clicked 'Timetable'.\n\nHere is a screenshot of [Elm Line timetable](https://rail.example/elm). "
+            "The viewport shows 40% of the webpage.\nAutomatic OCR of the page screenshot has detected the "
+            "following text:\n\nElm Line  Zone {z}  trains 06:10 07:40")
+    def run(question, *rest):
+        return _console(("human", question), ("Orchestrator (-> WebSurfer)", "Please open the Elm Line timetable."),
+                        ("WebSurfer", page.format(z=6)), *rest, ("Orchestrator (termination condition)", "FINAL ANSWER: 6"))
+
+    computed = run("How many stops lie between Ashby and Corran on the Elm Line?",
+                   ("Orchestrator (-> Assistant)", "Please count the stops between Ashby and Corran from the timetable."),
+                   ("Assistant", "Counting the listed stations, there are 6 stops between them."))
+    assert _blamed(computed, "10") == ("Assistant", "4")
+    restated = run("Which zone of the Elm Line timetable is Corran in?",
+                   ("Orchestrator (-> WebSurfer)", "The page says zone 6; please confirm it on the fares page."),
+                   ("WebSurfer", "I could not open the fares page."))
+    assert _blamed(restated, "4") == ("WebSurfer", "2")

@@ -28,7 +28,9 @@ from typing import Any
 from masfuzz.oracles.blame import source_of
 from masfuzz.oracles.failure import RULE, Failure
 from masfuzz.oracles.semantic import fact_values
-from masfuzz.trace import CODE_TOOL, AgentTurn, Message, ToolCall, ToolResult, Trace
+from masfuzz.trace import (
+    CODE_TOOL, EVENT_SOURCES, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace,
+)
 
 WRONG_ANSWER = "expected_answer"  # the detector name of the deterministic final-answer check
 # a number that stands as one: not the digits of an identifier (a hash, "4d51c4bf", a file id)
@@ -47,9 +49,17 @@ _RUNTIME = re.compile(r"^\S*\.py:\d+: \w*Warning: .*(?:\n[ \t]+\S.*)?$", re.MULT
 _ADDRESS = re.compile(r"\bhttps?://[^\s)\]]+")
 
 
+# the page a web surfer reports after its own words (Magentic-One's: the page's metadata, the
+# text read off its screenshot): the page's content, not the surfer's statement, so a number in
+# it is no value the surfer put forward (an assistant that then computes it states it first)
+_PAGE = re.compile(r"(?:The following metadata was extracted from the webpage|Automatic OCR of the page "
+                   r"screenshot has detected the following text):.*", re.DOTALL)
+
+
 def _own_words(text: str) -> str:
-    """What an agent's message states: not the code it wrote nor the runtime's warnings."""
-    return _RUNTIME.sub(" ", _CODE.sub(" ", text))
+    """What an agent's message states: not the code it wrote, the runtime's warnings, nor the
+    page it reports."""
+    return _PAGE.sub(" ", _RUNTIME.sub(" ", _CODE.sub(" ", text)))
 
 
 def _stated_numbers(text: str) -> list[float]:
@@ -245,7 +255,9 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
     it); code an agent wrote states no fact, and a message that relays the tool result before it
     (an executor printing its run) says nothing of its own. A value that first appeared in the
     output of code an agent wrote and ran came from that code: the step is the code's, its
-    author's (the executor only ran it)."""
+    author's (the executor only ran it). A page a surfer reported is no statement of its own, but
+    a value first stated by a director (an orchestrator restating what a worker's report showed)
+    or by the surfer itself came from the first reported page that showed it: that report."""
     given = set(_stated_numbers(answer)) - set(_numbers(expected))
     wrong = given - _task_numbers(trace)
     # every wrong number the answer gives is one the task names too ("ball 2" of balls 1 to
@@ -265,6 +277,12 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
                  if re.sub(r"\bTERMINATE\b", "", ln).strip()), "")
     quiet = runners(trace)
     opening = next((e for e in trace.events if isinstance(e, Message)), None)
+    # the agents that address a worker in their own message ("Orchestrator (-> WebSurfer)"): a
+    # hand-over recorded right after a message of theirs, not a change of speaker
+    refs = trace.meta.get(EVENT_SOURCES) or [None] * len(trace.events)
+    directors = {d.from_ for k, d in enumerate(trace.events) if isinstance(d, DelegationEvent) and k
+                 and refs[k] is not None and refs[k] == refs[k - 1]
+                 and isinstance(trace.events[k - 1], Message) and trace.events[k - 1].agent == d.from_}
 
     def states(text: str) -> bool:
         if wrong:  # a page's address states no number
@@ -281,7 +299,12 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
         if _relays(trace, i) or (beyond_task and e is opening):
             continue
         if states(_own_words(e.content)):
-            return i
+            # a value read off a page: its first statement took it from the page that showed it
+            # first, when that page was its own report, or a worker's report to the director
+            return next((j for j in range(i) if isinstance(page := trace.events[j], Message)
+                         and page.role == "assistant" and page.agent not in quiet and _PAGE.search(page.content)
+                         and (page.agent == e.agent or e.agent in directors)
+                         and states(_ADDRESS.sub(" ", page.content))), i)
     return at
 
 
