@@ -215,15 +215,15 @@ def test_bench_attribution_scores_who_when_shaped_logs_per_subset_and_half(tmp_p
     _write(subset, "2.json", {**code_log, "mistake_agent": "Checker", "mistake_step": "3"})
     bench = [sys.executable, str(ROOT / "bench" / "bench_attribution.py"), "--who-when"]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    out = subprocess.run([*bench, str(tmp_path)], capture_output=True, text=True, env=env, check=True).stdout
+    # --each: a line per log too (to study the misses), the summary as without it
+    out = subprocess.run([*bench, str(tmp_path), "--each"], capture_output=True, text=True, env=env,
+                         check=True).stdout
     dev = next(ln for ln in out.splitlines() if ln.startswith("Algorithm-Generated odd"))
     held = next(ln for ln in out.splitlines() if ln.startswith("Algorithm-Generated even"))
     # one log each; agent, step, step+-1, none, then the random pick: 4 agents spoke, 4 messages
     assert dev.split()[3:8] == ["1", "100%", "100%", "100%", "0"] and dev.split()[8:] == ["25%", "25%", "75%"]
     assert held.split()[4:9] == ["1", "0%", "0%", "0%", "0"]  # "even (held out)": one word more
     assert "Checker" in out and "named in 0/1; instead: Coder 1" in out
-    each = subprocess.run([*bench, str(tmp_path), "--each"], capture_output=True, text=True, env=env,
-                          check=True).stdout  # a line per log, to study the misses
-    assert "Algo    2  label Checker @ 3    masfuzz Coder @ 1: " in each
+    assert "Algo    2  label Checker @ 3    masfuzz Coder @ 1: " in out
     bad = subprocess.run([*bench, str(tmp_path / "Algorithm-Generated")], capture_output=True, text=True, env=env)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
