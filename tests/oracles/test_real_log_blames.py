@@ -417,49 +417,53 @@ def _group(*said):
 
 def test_code_an_opening_carries_from_an_earlier_run_is_no_part_of_the_task():
     """An AG2 opening relays the task and, after it, the code of an earlier run ("## Results from
-    last response"): the sample data that code made up is its author's, not the task's, so the
-    wrong time its run printed is traced to it."""
-    opening = ("# General Task\nWhen did the train with the most passengers on May 27 arrive?\n"
-               "## Results from last response\nThe data files were missing; sample data was made:\n"
-               "```python\nschedule = {'train_id': [1, 2], 'arrival': ['10:00 AM', '12:00 PM']}\n```")
-    trace = _group(
-        ("Analyst", opening),
-        ("Computer_terminal", "exitcode: 0 (execution succeeded)\nCode output: "),
-        ("Database_Expert", "Train 2 carried the most passengers; it "
-         "arrived at 12:00 PM.\nTERMINATE"))
-    assert _blamed(trace, "6:41 PM") == ("Analyst", "0")
+    last response"): its numbers are not the task's, and the sample data it made up, printed
+    later by another agent's run, is that code's: its author's. The executor's "exitcode: 0" is
+    no value a run printed."""
+    def run(docks):
+        opening = ("# General Task\nWhen did the ferry with the most passengers on 3 March dock?\n"
+                   "## Results from last response\nThe data files were missing; sample data was made:\n"
+                   f"```python\nschedule = {{'ferry': ['Gull', 'Tern'], 'docks': ['10:00 AM', '{docks}']}}\n```")
+        return _group(
+            ("Analyst", opening),
+            ("Computer_terminal", "exitcode: 0 (execution succeeded)\nCode output: "),
+            ("Database_Expert", "```python\nprint(latest_docking())\n```"),
+            ("Computer_terminal", "exitcode: 0 (execution succeeded)\nCode output: 11:30 AM"),
+            ("Verifier", "The Tern carried the most passengers; it docked at 11:30 AM.\nTERMINATE"))
+
+    assert _blamed(run("11:30 AM"), "4:52 PM") == ("Analyst", "0")
+    # a value the run computed, held by no earlier code, stays the run's author's
+    assert _blamed(run("09:45 AM"), "4:52 PM") == ("Database_Expert", "2")
     # numbers the task states in its own words stay the task's
     task = _group(
-        ("Lead", "# General Task\nHow many bridges cross the Vell "
-         "since 12 May?"),
+        ("Lead", "# General Task\nHow many bridges cross the Vell since 12 May?"),
         ("Solver", "There are 12 bridges."))
     assert _blamed(task, "9") == ("Solver", "1")
 
 
 def test_a_year_in_an_answer_of_a_count_is_its_context():
-    """"610 revisions before April 2018": the count is the answer's value, the year its context.
+    """"742 edits before March 2016": the count is the answer's value, the year its context.
     The year, first named by another agent, is not what the answer says wrongly."""
     trace = _group(
-        ("Lead", "# General Task\nHow many revisions did the "
-         "page of the award's winning game have before its release month?"),
-        ("Awards", "The winning game is Vell Quest (2018 video game)."),
-        ("Counter", "The page had 610 revisions before its release."),
-        ("Lead", "So: 610 revisions before April 2018.\nTERMINATE"))
-    assert _blamed(trace, "60") == ("Counter", "2")
+        ("Lead", "# General Task\nHow many edits did the wiki page of the novel that won the Tessel "
+         "Prize get before the month it was published?"),
+        ("Prize", "The winning novel is Harbour Lights (2016 novel)."),
+        ("Counter", "The page had 742 edits before its publication."),
+        ("Lead", "So: 742 edits before March 2016.\nTERMINATE"))
+    assert _blamed(trace, "85") == ("Counter", "2")
     # an expected year keeps years as values
-    assert _blamed(trace, "2019") == ("Awards", "1")
+    assert _blamed(trace, "2015") == ("Prize", "1")
 
 
 def test_a_wrong_number_the_task_names_too_is_traced_past_the_opening():
-    """"Pick ball 2" of balls numbered 1 to 3: the task names every ball, so the wrong pick is a
-    task's number; still the answer's value, first given by the code that printed it."""
+    """"Pick token 2" of tokens numbered 1 to 4: the task names every token, so the wrong pick is
+    a task's number; still the answer's value, first given by the code that printed it."""
     trace = _group(
-        ("Lead", "# General Task\nBalls 1, 2 and 3 wait on the ramp. "
-         "Which ball should you pick to win?"),
+        ("Lead", "# General Task\nTokens 1, 2, 3 and 4 sit in a tray. Which token is removed first most often?"),
         ("Simulator", "```python\nprint(simulate())\n```"),
         ("Computer_terminal", "exitcode: 0 (execution succeeded)\nCode output: 2\n"),
-        ("Checker", "The simulation says ball 2 wins most often. TERMINATE"))
-    assert _blamed(trace, "3") == ("Simulator", "1")
+        ("Checker", "The simulation says token 2 is removed first most often. TERMINATE"))
+    assert _blamed(trace, "4") == ("Simulator", "1")
 
 
 def test_a_page_a_surfer_reported_is_the_pages_words_not_the_surfers():
@@ -476,7 +480,7 @@ def test_a_page_a_surfer_reported_is_the_pages_words_not_the_surfers():
     computed = run("How many stops lie between Ashby and Corran on the Elm Line?",
                    ("Orchestrator (-> Assistant)", "Please count the stops between Ashby and Corran from the timetable."),
                    ("Assistant", "Counting the listed stations, there are 6 stops between them."))
-    assert _blamed(computed, "10") == ("Assistant", "4")
+    assert _blamed(computed, "9") == ("Assistant", "4")
     restated = run("Which zone of the Elm Line timetable is Corran in?",
                    ("Orchestrator (-> WebSurfer)", "The page says zone 6; please confirm it on the fares page."),
                    ("WebSurfer", "I could not open the fares page."))

@@ -291,9 +291,18 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
             return any(f" {q} " in f" {_norm(text)} " for q in phrases)
         return bool(last and _norm(last) and f" {_norm(last)} " in f" {_norm(text)} ")
 
+    def wrote(code: str) -> bool:  # the value as a literal of the code (its made-up data)
+        if wrong:
+            return bool({w for w in wrong if abs(w) >= 10} & set(_numbers(" ".join(_FIGURE.findall(code)))))
+        return bool(phrases) and any(f" {q} " in f" {_norm(code)} " for q in phrases)
+
     for i, e in enumerate(trace.events[:at + 1]):
-        if isinstance(e, ToolResult) and e.tool == CODE_TOOL and e.status == "ok" and states(e.payload):
-            return _call_of(trace, i)
+        if isinstance(e, ToolResult) and e.tool == CODE_TOOL and e.status == "ok" and \
+                states(_RUN_HEADER.sub("", e.payload)):
+            call = _call_of(trace, i)
+            # a run that printed a value some earlier code held as data: that code made it up
+            return next((j for j in range(call) if isinstance(c := trace.events[j], ToolCall)
+                         and c.tool == CODE_TOOL and wrote(str(c.arguments.get("code", "")))), call)
         if not isinstance(e, Message) or e.role != "assistant" or e.agent in quiet:
             continue
         if _relays(trace, i) or (beyond_task and e is opening):
@@ -306,6 +315,11 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
                          and (page.agent == e.agent or e.agent in directors)
                          and states(_ADDRESS.sub(" ", page.content))), i)
     return at
+
+
+# the executor's report of how a run ended ("exitcode: 0 (execution succeeded)\nCode output:"):
+# not the run's output, its exit code no value the run printed
+_RUN_HEADER = re.compile(r"^\s*exit\s*code:?\s*-?\d+[^\n]*\n?(?:\s*Code output:)?", re.IGNORECASE)
 
 
 # a capitalised word: a name (a place, a person, a product) or a sentence's first word
