@@ -32,7 +32,10 @@ logs with no attribution, the random pick's expectation, and per labelled agent 
 was named and whom masfuzz named instead.
 
     python bench/bench_attribution.py [--labels bench/judge_labels]
-    python bench/bench_attribution.py --who-when "path/to/Who&When"
+    python bench/bench_attribution.py --who-when "path/to/Who&When" [--each]
+
+`--each` adds a line per log (its label, masfuzz's agent and step, and why), the list to study
+the misses by class: which step the label picks and which masfuzz picks.
 """
 
 from __future__ import annotations
@@ -79,8 +82,9 @@ def _random_pick(trace, label) -> tuple[float, float, float]:
 WHO_WHEN = ("Hand-Crafted", "Algorithm-Generated")
 
 
-def who_when(root: Path) -> None:
-    """Agent and step accuracy per subset and half of the Who&When logs under `root`."""
+def who_when(root: Path, each: bool = False) -> None:
+    """Agent and step accuracy per subset and half of the Who&When logs under `root`; `each`:
+    also one line per log (label, masfuzz's answer and why), to study the misses by class."""
     subsets = [s for s in WHO_WHEN if (root / s).is_dir()]
     if not subsets:
         print(f"{root}: no {' or '.join(WHO_WHEN)} folder (the Who&When dataset's layout; get it from "
@@ -110,6 +114,9 @@ def who_when(root: Path) -> None:
                 for k, v in zip(("agent", "exact", "near"), _random_pick(log.trace, label)):
                     rand[k] += v
                 confusion.setdefault(label["agent"], Counter())[got.get("agent") or "-"] += 1
+                if each:
+                    print(f"  {subset[:4]} {f.stem:>4}  label {label['agent']} @ {label['step']:4} masfuzz "
+                          f"{got.get('agent') or '-'} @ {got.get('step_ref') or '-'}: {(got.get('why') or '')[:90]}")
             if not n:
                 continue
             print(f"{subset + ' ' + half:34}{n:5}" + "".join(f"{hits[k] / n:{w}.0%}" for k, w in
@@ -129,9 +136,10 @@ def main() -> None:
     ap.add_argument("--labels", type=Path, default=HERE)
     ap.add_argument("--who-when", type=Path, metavar="DIR",
                     help="the Who&When dataset's folder (Hand-Crafted/, Algorithm-Generated/)")
+    ap.add_argument("--each", action="store_true", help="with --who-when: one line per log too")
     args = ap.parse_args()
     if args.who_when:
-        return who_when(args.who_when)
+        return who_when(args.who_when, args.each)
     labels = json.loads((args.labels / "labels.json").read_text())
     hits = {"agent": 0, "exact": 0, "near": 0}
     rand = {"agent": 0.0, "exact": 0.0, "near": 0.0}

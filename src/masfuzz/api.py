@@ -461,7 +461,8 @@ def run_judge(opts: Config) -> Any:
     spec = spec if spec is not None else spec_from_traces(traces)
     # what the spans could not show (the ingestion's notes) is said with the report's notes
     said = [n for t in traces for n in t.meta.get("notes", ())]
-    spec = spec.model_copy(update={"notes": (*spec.notes, *(f"judge --otel: {n}" for n in dict.fromkeys(said)))})
+    given = "--chat" if opts.chat else "--otel"  # the notes name the input they are about
+    spec = spec.model_copy(update={"notes": (*spec.notes, *(f"judge {given}: {n}" for n in dict.fromkeys(said)))})
     source = {"chat": list(opts.chat)} if opts.chat else {"otel": opts.otel}
     with open_campaign(RunStore(opts.store), "judge", opts.target or (opts.otel or ",".join(opts.chat)),
                        _redacted({**source, "traces": len(traces)}), spec=spec, seed=None,

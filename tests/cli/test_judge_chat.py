@@ -82,6 +82,10 @@ def test_a_magentic_one_log_names_the_agent_and_step_of_the_wrong_answer(cli, tm
     assert "attribution: agent WebSurfer, step 3" in out  # its failed search: what it answered from
     code, out, _ = _judge(cli, tmp_path, "--chat", log, "--expected", "two", "--format", "json")
     [judged] = json.loads(out)["judged"]["logs"]
+    # what the log cannot show is said, named by the input it is about: no stop word, no bound
+    notes = json.loads(out)["notes"]
+    assert [n for n in notes if n.startswith("judge --chat: ") and "does not say how its run ended" in n]
+    assert not [n for n in notes if "--otel" in n]
     wrong = [f for f in judged["failures"] if f["detector"] == "expected_answer"]
     assert wrong and wrong[0]["agent"] == "WebSurfer" and wrong[0]["step_ref"] == "5"
     code, out, _ = _judge(cli, tmp_path, "--chat", log, "--expected", "3", "--format", "json")
@@ -114,6 +118,9 @@ def test_a_folder_is_judged_log_by_log_with_one_summary(cli, tmp_path):
     assert lines[2].endswith("c_clean.json: ag2, failure, agent greeter, step 1")  # "Hello!" is not 12
     assert lines[3] == "3 log(s): 3 with a failure, 0 without"
     assert "skipped" in err and "notes.json" in err
+    # a report by default (exit 0, as exec and fuzz); --fail-on makes a failure the exit status
+    code, _, err = _judge(cli, tmp_path, "--chat", str(logs), "--expected", "12", "--fail-on", "any")
+    assert code == 1 and "--fail-on any: the system under test has" in err, err
 
 
 def test_a_file_that_is_no_transcript_is_one_line_and_exit_2(cli, tmp_path):
@@ -208,12 +215,15 @@ def test_bench_attribution_scores_who_when_shaped_logs_per_subset_and_half(tmp_p
     _write(subset, "2.json", {**code_log, "mistake_agent": "Checker", "mistake_step": "3"})
     bench = [sys.executable, str(ROOT / "bench" / "bench_attribution.py"), "--who-when"]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    out = subprocess.run([*bench, str(tmp_path)], capture_output=True, text=True, env=env, check=True).stdout
+    # --each: a line per log too (to study the misses), the summary as without it
+    out = subprocess.run([*bench, str(tmp_path), "--each"], capture_output=True, text=True, env=env,
+                         check=True).stdout
     dev = next(ln for ln in out.splitlines() if ln.startswith("Algorithm-Generated odd"))
     held = next(ln for ln in out.splitlines() if ln.startswith("Algorithm-Generated even"))
     # one log each; agent, step, step+-1, none, then the random pick: 4 agents spoke, 4 messages
     assert dev.split()[3:8] == ["1", "100%", "100%", "100%", "0"] and dev.split()[8:] == ["25%", "25%", "75%"]
     assert held.split()[4:9] == ["1", "0%", "0%", "0%", "0"]  # "even (held out)": one word more
     assert "Checker" in out and "named in 0/1; instead: Coder 1" in out
+    assert "Algo    2  label Checker @ 3    masfuzz Coder @ 1: " in out
     bad = subprocess.run([*bench, str(tmp_path / "Algorithm-Generated")], capture_output=True, text=True, env=env)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1

@@ -316,6 +316,10 @@ def test_a_short_answer_is_compared_whole_numbers_by_value_lists_as_sets():
     assert matches('The missing course is "shrimp". TERMINATE', "shrimp")
     assert matches("Confirmed: Paris. TERMINATE", "Paris") and matches("The total is 1,312,400.", "1312400")
     assert not matches("Agreed, the answer is 74. TERMINATE", "47")
+    # a number by value in a sentence too: 17,000 hours is not the expected 17, nor 3.17 it
+    assert not matches("It would take about 17,000 hours.\nTERMINATE", "17")
+    assert not matches("The ratio is 3.17 here.\nTERMINATE", "17")
+    assert matches("It would take about 17 thousand hours.\nTERMINATE", "17")
     trace = _read([
         {"role": "human", "content": "Which main course left the menu?"},
         {"role": "Orchestrator (-> WebSurfer)", "content": "Please compare the two menus."},
@@ -403,3 +407,81 @@ def test_a_closing_remark_is_no_answer_to_a_question_of_a_number():
         ("WebSurfer", "The register lists 17 bridges over the Vell."),
         ("Orchestrator (termination condition)", "FINAL ANSWER: unknown"))
     assert _blamed(given, "12") == ("Orchestrator", "3")
+
+
+def _group(*said):
+    """An AG2 group chat: (speaker, content) per message, the first the opening that relays the task."""
+    return _read([{"name": name, "role": "assistant" if not n else "user", "content": text}
+                  for n, (name, text) in enumerate(said)])
+
+
+def test_code_an_opening_carries_from_an_earlier_run_is_no_part_of_the_task():
+    """An AG2 opening relays the task and, after it, the code of an earlier run ("## Results from
+    last response"): its numbers are not the task's, and the sample data it made up, printed
+    later by another agent's run, is that code's: its author's. The executor's "exitcode: 0" is
+    no value a run printed."""
+    def run(docks):
+        opening = ("# General Task\nWhen did the ferry with the most passengers on 3 March dock?\n"
+                   "## Results from last response\nThe data files were missing; sample data was made:\n"
+                   f"```python\nschedule = {{'ferry': ['Gull', 'Tern'], 'docks': ['10:00 AM', '{docks}']}}\n```")
+        return _group(
+            ("Analyst", opening),
+            ("Computer_terminal", "exitcode: 0 (execution succeeded)\nCode output: "),
+            ("Database_Expert", "```python\nprint(latest_docking())\n```"),
+            ("Computer_terminal", "exitcode: 0 (execution succeeded)\nCode output: 11:30 AM"),
+            ("Verifier", "The Tern carried the most passengers; it docked at 11:30 AM.\nTERMINATE"))
+
+    assert _blamed(run("11:30 AM"), "4:52 PM") == ("Analyst", "0")
+    # a value the run computed, held by no earlier code, stays the run's author's
+    assert _blamed(run("09:45 AM"), "4:52 PM") == ("Database_Expert", "2")
+    # numbers the task states in its own words stay the task's
+    task = _group(
+        ("Lead", "# General Task\nHow many bridges cross the Vell since 12 May?"),
+        ("Solver", "There are 12 bridges."))
+    assert _blamed(task, "9") == ("Solver", "1")
+
+
+def test_a_year_in_an_answer_of_a_count_is_its_context():
+    """"742 edits before March 2016": the count is the answer's value, the year its context.
+    The year, first named by another agent, is not what the answer says wrongly."""
+    trace = _group(
+        ("Lead", "# General Task\nHow many edits did the wiki page of the novel that won the Tessel "
+         "Prize get before the month it was published?"),
+        ("Prize", "The winning novel is Harbour Lights (2016 novel)."),
+        ("Counter", "The page had 742 edits before its publication."),
+        ("Lead", "So: 742 edits before March 2016.\nTERMINATE"))
+    assert _blamed(trace, "85") == ("Counter", "2")
+    # an expected year keeps years as values
+    assert _blamed(trace, "2015") == ("Prize", "1")
+
+
+def test_a_wrong_number_the_task_names_too_is_traced_past_the_opening():
+    """"Pick token 2" of tokens numbered 1 to 4: the task names every token, so the wrong pick is
+    a task's number; still the answer's value, first given by the code that printed it."""
+    trace = _group(
+        ("Lead", "# General Task\nTokens 1, 2, 3 and 4 sit in a tray. Which token is removed first most often?"),
+        ("Simulator", "```python\nprint(simulate())\n```"),
+        ("Computer_terminal", "exitcode: 0 (execution succeeded)\nCode output: 2\n"),
+        ("Checker", "The simulation says token 2 is removed first most often. TERMINATE"))
+    assert _blamed(trace, "4") == ("Simulator", "1")
+
+
+def test_a_page_a_surfer_reported_is_the_pages_words_not_the_surfers():
+    """A number in the text read off a page's screenshot is no value the surfer put forward: the
+    assistant that then computes the wrong count states it first. An orchestrator that restates
+    what a worker's page showed took it from that report, and so does the surfer summing up."""
+    page = ("I clicked 'Timetable'.\n\nHere is a screenshot of [Elm Line timetable](https://rail.example/elm). "
+            "The viewport shows 40% of the webpage.\nAutomatic OCR of the page screenshot has detected the "
+            "following text:\n\nElm Line  Zone {z}  trains 06:10 07:40")
+    def run(question, *rest):
+        return _console(("human", question), ("Orchestrator (-> WebSurfer)", "Please open the Elm Line timetable."),
+                        ("WebSurfer", page.format(z=6)), *rest, ("Orchestrator (termination condition)", "FINAL ANSWER: 6"))
+
+    computed = run("How many stops lie between Ashby and Corran on the Elm Line?",
+                   ("Orchestrator (-> Assistant)", "Please count the stops between Ashby and Corran from the timetable."),
+                   ("Assistant", "Counting the listed stations, there are 6 stops between them."))
+    assert _blamed(computed, "9") == ("Assistant", "4")
+    restated = run("Which zone of the Elm Line timetable is Corran in?",
+                   ("Orchestrator (-> WebSurfer)", "The page says zone 6; please confirm it on the fares page."),
+                   ("WebSurfer", "I could not open the fares page."))
+    assert _blamed(restated, "4") == ("WebSurfer", "2")

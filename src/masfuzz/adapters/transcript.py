@@ -150,7 +150,13 @@ class _Builder:
         return Trace(system_id=system, framework=fmt, events=events,
                      usage=Usage(model_calls=self.model_calls, tokens_in=self.tokens_in,
                                  tokens_out=self.tokens_out),
-                     meta={"source": "transcript", "format": fmt, EVENT_SOURCES: list(self.sources)})
+                     meta={"source": "transcript", "format": fmt, EVENT_SOURCES: list(self.sources),
+                           # what the log could not show is said with the report's notes
+                           **({"notes": [UNKNOWN_END]} if reason == "other" else {})})
+
+
+UNKNOWN_END = ("a transcript that does not say how its run ended (no stop word last, no bound reached): "
+               "no bound exceeded nor stop word missed is reported for it")
 
 
 def _text(content: Any) -> str:

@@ -28,7 +28,9 @@ from typing import Any
 from masfuzz.oracles.blame import source_of
 from masfuzz.oracles.failure import RULE, Failure
 from masfuzz.oracles.semantic import fact_values
-from masfuzz.trace import CODE_TOOL, AgentTurn, Message, ToolCall, ToolResult, Trace
+from masfuzz.trace import (
+    CODE_TOOL, EVENT_SOURCES, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace,
+)
 
 WRONG_ANSWER = "expected_answer"  # the detector name of the deterministic final-answer check
 # a number that stands as one: not the digits of an identifier (a hash, "4d51c4bf", a file id)
@@ -47,9 +49,17 @@ _RUNTIME = re.compile(r"^\S*\.py:\d+: \w*Warning: .*(?:\n[ \t]+\S.*)?$", re.MULT
 _ADDRESS = re.compile(r"\bhttps?://[^\s)\]]+")
 
 
+# the page a web surfer reports after its own words (Magentic-One's: the page's metadata, the
+# text read off its screenshot): the page's content, not the surfer's statement, so a number in
+# it is no value the surfer put forward (an assistant that then computes it states it first)
+_PAGE = re.compile(r"(?:The following metadata was extracted from the webpage|Automatic OCR of the page "
+                   r"screenshot has detected the following text):.*", re.DOTALL)
+
+
 def _own_words(text: str) -> str:
-    """What an agent's message states: not the code it wrote nor the runtime's warnings."""
-    return _RUNTIME.sub(" ", _CODE.sub(" ", text))
+    """What an agent's message states: not the code it wrote, the runtime's warnings, nor the
+    page it reports."""
+    return _PAGE.sub(" ", _RUNTIME.sub(" ", _CODE.sub(" ", text)))
 
 
 def _stated_numbers(text: str) -> list[float]:
@@ -212,22 +222,30 @@ def matches(answer: str, expected: str) -> bool:
 def _stated(text: str, expected: str) -> bool:
     """Does a sentence give this one expected value (see `matches`)?"""
     want = _norm(expected)
+    number = _number(expected)
+    if number is not None:  # a number by value: the 17 of "17,000" or of "17.5" is not 17
+        return any(abs(x - number) <= 1e-9 * max(1.0, abs(x)) for x in _numbers(text))
     wider = [q for g in _QUOTED.findall(text) if (q := _norm("".join(g))) != want and f" {want} " in f" {q} "]
     free = _norm(text)
     for q in wider:  # the expected words as part of a longer name the answer gives
         free = f" {free} ".replace(f" {q} ", " | ")
-    if want and f" {want} " in f" {free} ":
-        return True
-    number = _number(expected)
-    return number is not None and any(abs(x - number) <= 1e-9 * max(1.0, abs(x)) for x in _numbers(text))
+    return bool(want) and f" {want} " in f" {free} "
 
 
 def _task_numbers(trace: Trace) -> set[float]:
     """The user's numbers, and the opening message's (a log often opens with an agent relaying
-    the task): the task's, no value an agent put forward."""
+    the task): the task's, no value an agent put forward. The code an opening carries is not
+    the task (AG2's "## Results from last response" holds an earlier run's code, its sample data
+    made up): its numbers are that code's author's."""
     opening = next((e for e in trace.events if isinstance(e, Message)), None)
     return {n for e in trace.events if isinstance(e, Message) and (e.role == "user" or e is opening)
-            for n in _numbers(e.content)}
+            for n in _numbers(e.content if e.role == "user" else _own_words(e.content))}
+
+
+def _year(n: float) -> bool:
+    """A number that reads as a year: in an answer of another number, its context ("610
+    revisions before April 2018": the count is what the answer says, the year where)."""
+    return n.is_integer() and 1800 <= n <= 2100
 
 
 def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
@@ -237,8 +255,19 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
     it); code an agent wrote states no fact, and a message that relays the tool result before it
     (an executor printing its run) says nothing of its own. A value that first appeared in the
     output of code an agent wrote and ran came from that code: the step is the code's, its
-    author's (the executor only ran it)."""
-    wrong = set(_stated_numbers(answer)) - set(_numbers(expected)) - _task_numbers(trace)
+    author's (the executor only ran it). A page a surfer reported is no statement of its own, but
+    a value first stated by a director (an orchestrator restating what a worker's report showed)
+    or by the surfer itself came from the first reported page that showed it: that report."""
+    given = set(_stated_numbers(answer)) - set(_numbers(expected))
+    wrong = given - _task_numbers(trace)
+    # every wrong number the answer gives is one the task names too ("ball 2" of balls 1 to
+    # 100): still its value when the answer asked for is a number; the task's own mention of it
+    # is no statement, so the first agent after the opening to give it introduced it
+    beyond_task = not wrong and given and _number(expected) is not None
+    if beyond_task:
+        wrong = given
+    if not any(_year(n) for n in _numbers(expected)) and any(not _year(n) for n in wrong):
+        wrong = {n for n in wrong if not _year(n)}  # an expected year keeps years as values
     # a text answer: the phrases the answer quotes or sets in bold (the value it gives), those
     # that are not the expected one; else its last line
     said = " ".join(m.content for m in trace.events if isinstance(m, Message) and m.role == "user")
@@ -247,6 +276,13 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
     last = next((ln.strip() for ln in reversed(answer.splitlines())
                  if re.sub(r"\bTERMINATE\b", "", ln).strip()), "")
     quiet = runners(trace)
+    opening = next((e for e in trace.events if isinstance(e, Message)), None)
+    # the agents that address a worker in their own message ("Orchestrator (-> WebSurfer)"): a
+    # hand-over recorded right after a message of theirs, not a change of speaker
+    refs = trace.meta.get(EVENT_SOURCES) or [None] * len(trace.events)
+    directors = {d.from_ for k, d in enumerate(trace.events) if isinstance(d, DelegationEvent) and k
+                 and refs[k] is not None and refs[k] == refs[k - 1]
+                 and isinstance(trace.events[k - 1], Message) and trace.events[k - 1].agent == d.from_}
 
     def states(text: str) -> bool:
         if wrong:  # a page's address states no number
@@ -255,16 +291,35 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
             return any(f" {q} " in f" {_norm(text)} " for q in phrases)
         return bool(last and _norm(last) and f" {_norm(last)} " in f" {_norm(text)} ")
 
+    def wrote(code: str) -> bool:  # the value as a literal of the code (its made-up data)
+        if wrong:
+            return bool({w for w in wrong if abs(w) >= 10} & set(_numbers(" ".join(_FIGURE.findall(code)))))
+        return bool(phrases) and any(f" {q} " in f" {_norm(code)} " for q in phrases)
+
     for i, e in enumerate(trace.events[:at + 1]):
-        if isinstance(e, ToolResult) and e.tool == CODE_TOOL and e.status == "ok" and states(e.payload):
-            return _call_of(trace, i)
+        if isinstance(e, ToolResult) and e.tool == CODE_TOOL and e.status == "ok" and \
+                states(_RUN_HEADER.sub("", e.payload)):
+            call = _call_of(trace, i)
+            # a run that printed a value some earlier code held as data: that code made it up
+            return next((j for j in range(call) if isinstance(c := trace.events[j], ToolCall)
+                         and c.tool == CODE_TOOL and wrote(str(c.arguments.get("code", "")))), call)
         if not isinstance(e, Message) or e.role != "assistant" or e.agent in quiet:
             continue
-        if _relays(trace, i):
+        if _relays(trace, i) or (beyond_task and e is opening):
             continue
         if states(_own_words(e.content)):
-            return i
+            # a value read off a page: its first statement took it from the page that showed it
+            # first, when that page was its own report, or a worker's report to the director
+            return next((j for j in range(i) if isinstance(page := trace.events[j], Message)
+                         and page.role == "assistant" and page.agent not in quiet and _PAGE.search(page.content)
+                         and (page.agent == e.agent or e.agent in directors)
+                         and states(_ADDRESS.sub(" ", page.content))), i)
     return at
+
+
+# the executor's report of how a run ended ("exitcode: 0 (execution succeeded)\nCode output:"):
+# not the run's output, its exit code no value the run printed
+_RUN_HEADER = re.compile(r"^\s*exit\s*code:?\s*-?\d+[^\n]*\n?(?:\s*Code output:)?", re.IGNORECASE)
 
 
 # a capitalised word: a name (a place, a person, a product) or a sentence's first word
