@@ -1,8 +1,9 @@
 """Marine tools for a sailing assistant (plain Python functions), two with misleading
 documentation (correctness defects: no exception, a wrong answer).
 
-`tide_times` (seeded) documents the day as free text ("June 3") but reads only YYYY-MM-DD and,
-on anything else, silently answers for the harbour's next listed day; `tide_times_fixed`
+`tide_times` (seeded) documents the day as free text ("June 4") but reads only YYYY-MM-DD and
+the form of its example and, on anything else ("4 June", "Jun 4"), silently answers for the
+harbour's first listed day; `tide_times_fixed`
 documents the format its code reads and refuses other text.
 `trail_length` (seeded) says it answers in kilometres and answers in miles; the fixed twin
 answers in kilometres.
@@ -10,7 +11,7 @@ answers in kilometres.
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 
 _TIDES = {  # harbour -> day -> the two high waters
     "brest": {"2024-06-03": ("06:12", "18:31"), "2024-06-04": ("06:58", "19:17"),
@@ -33,12 +34,16 @@ def tide_times(harbour: str, day: str) -> str:
     """High water times at a harbour on a day.
 
     harbour: Brest or Oban; another harbour raises ValueError.
-    day: the day you want, e.g. "June 3".
-    Example: tide_times("Brest", "June 3") -> "Brest, 2024-06-03: high water 06:12 and 18:31"
+    day: the day you want, e.g. "June 4".
+    Example: tide_times("Brest", "June 4") -> "Brest, 2024-06-04: high water 06:58 and 19:17"
     """
     listing = _harbour(harbour)
     key = day.strip()
-    if key not in listing:  # the seeded defect: any other text silently becomes the next listed day
+    try:
+        key = datetime.strptime(key, "%B %d").replace(year=2024).date().isoformat()
+    except ValueError:
+        pass
+    if key not in listing:  # the seeded defect: any other text silently becomes the first listed day
         key = min(listing)
     first, second = listing[key]
     return f"{harbour.strip().title()}, {key}: high water {first} and {second}"
@@ -50,7 +55,7 @@ def tide_times_fixed(harbour: str, day: str) -> str:
     harbour: Brest or Oban; another harbour raises ValueError.
     day: the day as YYYY-MM-DD, e.g. "2024-06-03"; another form raises ValueError, and a day
     with no listing says so.
-    Example: tide_times_fixed("Brest", "2024-06-03") -> "Brest, 2024-06-03: high water 06:12 and 18:31"
+    Example: tide_times_fixed("Brest", "2024-06-04") -> "Brest, 2024-06-04: high water 06:58 and 19:17"
     """
     listing = _harbour(harbour)
     try:
