@@ -14,7 +14,7 @@ a `documented_rejection` or `environment` label names, or that no label names, i
 finding (the unlabelled are listed: read the tool, label them). Correctness: the tools of the
 `correctness:` labels with `--correctness`, the tester and the agent being the zoo's scripted
 models (tool_zoo/policies.py, which act on each tool's documentation); a tool with an erroneous
-prompt set is flagged.
+prompt set, or a documented example it answers otherwise, is flagged.
 
     python bench/bench_toolfuzz_zoo.py [--calls 60] [--seeds 0] [--workers 2] [--only FILE,...]
         [--no-correctness]
@@ -135,7 +135,7 @@ def correctness(seed: int, workers: int) -> None:
                      correctness=True, model=f"{POLICIES}:tester", sut_model=f"{POLICIES}:agent", no_cache=True)
         for t in data["tools"]:
             c = t["correctness"] or {}
-            flagged = bool(c.get("erroneous_sets"))
+            flagged = bool(c.get("erroneous_sets") or c.get("wrong_examples"))
             defect = bool(truth[t["tool"]]["defect"])
             verdict = ("found" if flagged else "MISSED") if defect else ("FALSE" if flagged else "ok")
             found += defect and flagged
@@ -144,6 +144,8 @@ def correctness(seed: int, workers: int) -> None:
             checks = "; ".join(f"args {'=' if s['arguments_consistent'] else '!='} out "
                                f"{'=' if s['outputs_consistent'] else '!='} oracle {s['scores']}"
                                for s in c.get("sets", []))
+            checks += "".join(f"; example {e['call']} {'agrees' if e['agrees'] else 'WRONG'}"
+                              for e in c.get("examples", []))
             print(f"            {t['tool']:<24} {str(defect):>6} {str(flagged):>7} {len(c.get('sets', [])):>4}  "
                   f"{verdict}  [{checks}]")
     defects = found + missed
