@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+from typing import Optional
+
+from pydantic import BaseModel
 
 
 def file_size(file_path: str) -> str:
@@ -113,3 +116,57 @@ def send_email(to: str, body: str) -> str:
     """Send an email with `body` to the address `to`. Reads the SMTP settings from its own
     config file."""
     return f"sent to {to}"
+
+
+def book_slot(hour: int) -> str:
+    """Book a gym slot.
+
+    hour: the starting hour, 6 to 22; another hour raises ValueError."""
+    if not 6 <= hour <= 22:
+        raise ValueError(f"hour must be 6 to 22, got {hour}")
+    return f"booked at {hour}:00"
+
+
+def book_slot_quietly(hour: int) -> str:
+    """Book a gym slot at an hour from 6 to 22."""
+    if not 6 <= hour <= 22:
+        raise ValueError(f"hour must be 6 to 22, got {hour}")
+    return f"booked at {hour}:00"
+
+
+def parse_amount(amount: str) -> str:
+    """Parse an amount such as 1250.50; text that is no amount raises ValueError."""
+    return f"{float(amount):.2f}"  # float's own ValueError: the tool never checks
+
+
+def dial(number: str) -> str:
+    """Dial a number written as "+44 20 7946 0958"; another form raises ValueError."""
+    if not number.isdigit():
+        raise ValueError(
+            f"not a phone number: {number!r}")
+    return f"dialling {number}"
+
+
+def trail_km(trail: str) -> str:
+    """The length of a hiking trail, in kilometres.
+
+    Example: trail_km("Kungsleden") -> "Kungsleden: 440 km"
+    """
+    return f"{trail}: {440 / 1.609344:.0f} km"  # miles under a km label
+
+
+def days_between(start: str, end: str) -> str:
+    """Days from one date to another. Dates are written as DD/MM/YYYY."""
+    from datetime import date
+
+    return str((date.fromisoformat(end) - date.fromisoformat(start)).days)
+
+
+class Cover(BaseModel):
+    value: float
+    currency: Optional[str] = None
+
+
+def quote(cover: Cover, tracks: list[str], note: str = "") -> str:
+    """A quote for a cover and some tracks."""
+    return f"{cover.value} {tracks} {note}"  # a dict would have no .value: frameworks validate

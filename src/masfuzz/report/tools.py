@@ -170,7 +170,7 @@ def _tool_text(t: dict[str, Any], target: str = "") -> list[str]:
     cr = t.get("correctness")
     if cr is not None:
         out.append(f"   correctness: {len(cr['sets'])} prompt sets, {cr['erroneous_sets']} erroneous, "
-                   f"{cr['error_count']} erroneous prompts")
+                   f"{cr['error_count']} erroneous prompts and examples")
         for s in cr["sets"]:
             mark = "ERRONEOUS" if s["erroneous"] else "ok"
             out.append(f"      [{mark}] {s['template']}  args consistent={s['arguments_consistent']} "
@@ -178,6 +178,11 @@ def _tool_text(t: dict[str, Any], target: str = "") -> list[str]:
             if s["erroneous"]:
                 for p in s["failing_prompts"][:3]:
                     out.append(f"         failing prompt: {p}")
+        for e in cr.get("examples", []):
+            mark = "ok" if e["agrees"] else "WRONG"
+            out.append(f"      [{mark}] documented example {_visible(e['call'][:120])} -> "
+                       f"{_visible(repr(e['documented'])[:120])}"
+                       + ("" if e["agrees"] else f"; the tool gives {_visible(repr(e['got'])[:160])}"))
     d = t.get("docfix")
     if d is not None:
         out.append(f"   documentation fix: erroneous prompts {d['before']} -> {d['after']} "
@@ -226,6 +231,13 @@ def tool_findings_of(t: dict[str, Any]) -> list[dict[str, Any]]:
                         "message": f"erroneous prompt set: {s['template']}",
                         "arguments": None, "user_request": (s["failing_prompts"] or [None])[0],
                         "confirmed": None, "prompts": s["failing_prompts"]})
+    for e in (t.get("correctness") or {}).get("examples", []):
+        if not e["agrees"]:  # the documentation's own example, answered otherwise
+            out.append({"tool": t["tool"], "kind": "correctness", "fingerprint": fp("example", e["call"]),
+                        "agent": None, "step": None,
+                        "message": f"documented example {e['call']} -> {e['documented']!r}, the tool "
+                                   f"gives {e['got'][:200]!r}",
+                        "arguments": e["arguments"], "user_request": None, "confirmed": None})
     return out
 
 

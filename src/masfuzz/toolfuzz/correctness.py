@@ -12,10 +12,19 @@
    score below 5 fails.
 4. A prompt set is erroneous only when all three checks fail: each check alone has too many
    false positives (non-deterministic tools, harmless rephrasing).
+
+The cascade cannot see a tool that is wrong the same way for every phrasing (a tool documented
+in kilometres that answers in miles: consistent inputs, consistent outputs). Where the
+documentation itself gives an example with its answer (`Example: trail_length("Kungsleden") ->
+"Kungsleden: 440 km"`, or a doctest's `>>> call` and the line after it), that answer is the
+author's own expectation, firmer than any model's: the example is called in the sandbox, and an
+output that differs from the documented one (after the same normalisation) is a correctness
+error of its own (`examples` in the report), with no model asked.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import unicodedata
@@ -25,7 +34,7 @@ from typing import Any
 
 from masfuzz.llm.types import ModelClient
 from masfuzz.toolfuzz.agent import AgentRun, observation, run_agent
-from masfuzz.toolfuzz.sandbox import Sandbox
+from masfuzz.toolfuzz.sandbox import Sandbox, off_loop
 from masfuzz.llm.structured import ask_json
 from masfuzz.toolfuzz.tools import FuzzTool, tool_doc
 
@@ -92,23 +101,48 @@ class PromptSetResult:
 
 
 @dataclass
+class ExampleCheck:
+    """One example of the documentation, called: what it documents and what the tool gave."""
+    call: str  # as the documentation writes it
+    arguments: dict[str, Any]
+    documented: str
+    got: str
+
+    @property
+    def agrees(self) -> bool:
+        return normalise(self.documented) == normalise(self.got)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"call": self.call, "arguments": self.arguments, "documented": self.documented,
+                "got": self.got, "agrees": self.agrees}
+
+
+@dataclass
 class CorrectnessReport:
     tool: str
     description: str
     sets: list[PromptSetResult]
+    examples: list[ExampleCheck] = field(default_factory=list)
 
     @property
     def erroneous_sets(self) -> list[PromptSetResult]:
         return [s for s in self.sets if s.erroneous]
 
     @property
+    def wrong_examples(self) -> list[ExampleCheck]:
+        return [e for e in self.examples if not e.agrees]
+
+    @property
     def error_count(self) -> int:
-        """Erroneous prompts: the failing prompts of the erroneous sets."""
-        return sum(len(s.failing_prompts) for s in self.erroneous_sets)
+        """Erroneous prompts (the failing prompts of the erroneous sets) and documented
+        examples the tool answers otherwise."""
+        return sum(len(s.failing_prompts) for s in self.erroneous_sets) + len(self.wrong_examples)
 
     def to_dict(self) -> dict[str, Any]:
         return {"tool": self.tool, "description": self.description, "error_count": self.error_count,
-                "erroneous_sets": len(self.erroneous_sets), "sets": [s.to_dict() for s in self.sets]}
+                "erroneous_sets": len(self.erroneous_sets), "sets": [s.to_dict() for s in self.sets],
+                "examples": [e.to_dict() for e in self.examples],
+                "wrong_examples": len(self.wrong_examples)}
 
 
 # --- normalisation -------------------------------------------------------------------------
@@ -221,6 +255,45 @@ async def check_prompt_set(tool: FuzzTool, template: str, prompts: list[str], sa
     return result
 
 
+# --- the documentation's own examples ------------------------------------------------------
+
+_EXAMPLE = re.compile(r"(?:^|\n)\s*(?:Examples?:|>>>)\s*(\w+\((?:[^()\n]|\([^()\n]*\))*\))"
+                      r"(?:\s*(?:->|=>|returns?:?)\s*|\s*\n\s*(?!>>>))([^\n]+)")
+
+
+def documented_examples(tool: FuzzTool) -> list[tuple[str, dict[str, Any], str]]:
+    """(call, arguments, documented answer) of each example the description gives as a call of
+    the tool with literal arguments and its answer: `Example: f("a", 2) -> "x"` or a doctest's
+    `>>> f("a", 2)` with the answer on the next line. Positional arguments are named in the
+    schema's order."""
+    names = list((tool.schema.get("properties") or {}))
+    own = {tool.name, getattr(tool.function, "__name__", tool.name)}
+    out = []
+    for m in _EXAMPLE.finditer(tool.description or ""):
+        call, answer = m.group(1), m.group(2).strip()
+        try:
+            node = ast.parse(call, mode="eval").body
+            if (not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name)
+                    or node.func.id not in own or len(node.args) > len(names)):
+                continue  # a call of something else, or more arguments than the tool takes
+            arguments = {names[i]: ast.literal_eval(a) for i, a in enumerate(node.args)}
+            arguments.update({k.arg: ast.literal_eval(k.value) for k in node.keywords if k.arg})
+        except (SyntaxError, ValueError, TypeError):
+            continue  # not literal arguments: nothing to call it with
+        try:
+            documented = ast.literal_eval(answer)
+        except (SyntaxError, ValueError):
+            documented = answer
+        out.append((call, arguments, documented if isinstance(documented, str) else json.dumps(documented)))
+    return out
+
+
+def check_examples(tool: FuzzTool, sandbox: Sandbox) -> list[ExampleCheck]:
+    """Each documented example called in the sandbox, against its documented answer."""
+    return [ExampleCheck(call, arguments, documented, observation(sandbox.call(arguments)))
+            for call, arguments, documented in documented_examples(tool)]
+
+
 async def correctness_pipeline(tool: FuzzTool, sandbox: Sandbox, agent: ModelClient, tester: ModelClient, *,
                                seed: int, templates: int = 3, size: int = 5,
                                sets: list[tuple[str, list[str]]] | None = None) -> CorrectnessReport:
@@ -229,7 +302,8 @@ async def correctness_pipeline(tool: FuzzTool, sandbox: Sandbox, agent: ModelCli
         sets = await prompt_sets(tool, tester, templates=templates, size=size, seed=seed)
     results = [await check_prompt_set(tool, t, ps, sandbox, agent, tester, seed + 100 * i)
                for i, (t, ps) in enumerate(sets)]
-    return CorrectnessReport(tool.name, tool.description, results)
+    examples = await off_loop(check_examples, tool, sandbox)  # a sandboxed call blocks
+    return CorrectnessReport(tool.name, tool.description, results, examples)
 
 
 def sets_of(report: CorrectnessReport) -> list[tuple[str, list[str]]]:

@@ -16,9 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from masfuzz.toolfuzz.generate import DEFAULT_WEIGHTS, PARTS, draw_mixture
+from masfuzz.toolfuzz.generate import DEFAULT_WEIGHTS, PARTS, documented_calls, draw_mixture
 from masfuzz.toolfuzz.grouping import ErrorKey, attribution, error_key, normalise_message
-from masfuzz.toolfuzz.priors import Priors, SyntaxPrior, static_priors
+from masfuzz.toolfuzz.priors import Priors, SyntaxPrior, doc_priors, static_priors
+from masfuzz.toolfuzz.rejections import documented_rejection
 from masfuzz.toolfuzz.sandbox import CallOutcome, Sandbox, SandboxLimits
 from masfuzz.toolfuzz.tools import FuzzTool
 
@@ -120,12 +121,14 @@ def record(result: FuzzResult, tool: FuzzTool, arguments: dict[str, Any], outcom
     if outcome.status == "ok":
         result.ok += 1
         return None
-    if outcome.status == "handled":
-        result.ok += 1  # the tool returned: what it returned is its error handling
-        message = normalise_message(outcome.message, arguments=arguments)
+    rejected = documented_rejection(tool, outcome, arguments)
+    if outcome.status == "handled" or rejected:
+        result.ok += 1  # the tool returned, or refused as documented: its error handling
+        shown = f"{outcome.error_type}: {outcome.message}" if rejected else outcome.message
+        message = normalise_message(shown, arguments=arguments)
         group = result.handled.get(message)
         if group is None:
-            group = result.handled[message] = HandledError(message, outcome.message[:300],
+            group = result.handled[message] = HandledError(message, shown[:300],
                                                            dict(arguments), result.calls,
                                                            output=outcome.output)
         elif _size(arguments) < _size(group.shortest or group.arguments):
@@ -209,8 +212,10 @@ def fuzz_tool(tool: FuzzTool, *, calls: int = 200, seed: int = 0, batch: int = 2
     with GENERATING:
         priors = static_priors(tool.function, arg_names)
     result = FuzzResult(tool.name, seed)
-    for name, prior in priors.items():
-        result.priors.setdefault(name, SyntaxPrior()).merge(prior)
+    documented = doc_priors(tool.description, tool.schema)
+    for found in (priors, documented):
+        for name, prior in found.items():
+            result.priors.setdefault(name, SyntaxPrior()).merge(prior)
     own = sandbox is None
     box = sandbox or Sandbox(tool, limits)
     steer = Steering(weights)
@@ -224,6 +229,10 @@ def fuzz_tool(tool: FuzzTool, *, calls: int = 200, seed: int = 0, batch: int = 2
                                         skip_simplest=round_no > 0)
             if not examples:
                 break
+            if round_no == 0:  # the documentation's own examples first (`documented_calls`)
+                first = next((a for p, a in examples if p == "semantic"), examples[0][1])
+                examples = ([("semantic", a) for a in documented_calls(tool.schema, documented, first)]
+                            + examples)[:want]
             # Learn hard in the first round, then taint one call in four.
             every = 2 if round_no == 0 else 4
             for i, (part, arguments) in enumerate(examples):

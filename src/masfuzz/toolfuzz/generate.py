@@ -434,6 +434,27 @@ def draw_mixture(schema: dict[str, Any], priors: Priors, n: int, seed: int,
     return out
 
 
+def documented_calls(schema: dict[str, Any], documented: Priors,
+                     base: dict[str, Any]) -> list[dict[str, Any]]:
+    """Calls sending each value the documentation quotes for an argument (`priors.doc_priors`),
+    the other arguments as in `base`: what an agent copies from the documentation first, so a
+    tool refusing its own documented example is found whatever the budget. A list of strings
+    gets the argument's quoted values together (`tracks: like ["3:07", "4:45"]`)."""
+    props = _resolve(schema).get("properties") or {}
+    calls = []
+    for name, prior in documented.items():
+        prop = props.get(name) if isinstance(props.get(name), dict) else {}
+        items = prop.get("items")
+        values = sorted(prior.constants)
+        if not values:
+            continue
+        if _is_string(prop):
+            calls += [{**base, name: v} for v in values]
+        elif "array" in _types(prop) and isinstance(items, dict) and _is_string(items):
+            calls.append({**base, name: values})
+    return [c for i, c in enumerate(calls) if c not in calls[:i]]
+
+
 def mixture_strategy(schema: dict[str, Any], priors: Priors,
                      weights: dict[str, float] | None = None) -> st.SearchStrategy[tuple[str, dict[str, Any]]]:
     """(part, arguments) as one strategy, the part chosen by its weight (`draw_mixture` is

@@ -1,4 +1,5 @@
-"""Syntax priors: what a tool expects of its string arguments, learned from its code.
+"""Syntax priors: what a tool expects of its string arguments, learned from its code and read
+from its documentation.
 
 ToolFuzz (§4.1) notes that most tools carry strong syntax priors (a `query: ` prefix, a JSON
 object with given keys, a date format) that random strings never meet. Two sources feed one
@@ -209,6 +210,65 @@ def _str_consts(nodes: list[ast.AST]) -> set[str]:
         elif isinstance(n, (ast.Tuple, ast.List)):
             out |= _str_consts(n.elts)
     return out
+
+
+# --- the documentation ---------------------------------------------------------------------
+
+_QUOTED = re.compile(r"\"([^\"\n]{1,120})\"|(?<!\w)'([^'\n]{1,120})'(?!\w)")
+# A date or time format written for people: YYYY-MM-DD, DD/MM/YYYY, MM/DD/YY, HH:MM
+_FORMAT = re.compile(r"\b(?:YYYY|YY|MM|DD)(?:[-/. ](?:YYYY|YY|MM|DD)){1,2}(?:[ T]HH:MM(?::SS)?)?\b|\bHH:MM(?::SS)?\b")
+_FORMAT_CODES = {"YYYY": "%Y", "YY": "%y", "DD": "%d", "HH": "%H", "SS": "%S"}
+
+
+def doc_priors(description: str, schema: dict[str, Any]) -> Priors:
+    """Priors read from the documentation of each argument: its schema description, and the
+    line of the tool's description that names it (`day: the day, e.g. "June 4"`) with the lines
+    continuing it. Quoted examples become constants; formats such as DD/MM/YYYY, date formats
+    (a format the description states for no argument in particular, "Dates may be written as
+    DD/MM/YYYY", is every argument's; all of it documents a tool's only argument)."""
+    props = schema.get("properties") or {}
+    paragraphs = {arg: _arg_paragraph(description or "", arg) for arg in props}
+    general = description or ""
+    for text in paragraphs.values():
+        general = general.replace(text, " ") if text else general
+    everyone = {_strftime(m.group()) for m in _FORMAT.finditer(" ".join(general.split()))}
+    priors: Priors = {}
+    for arg, prop in props.items():
+        prop = prop if isinstance(prop, dict) else {}
+        text = f"{prop.get('description') or ''} {paragraphs[arg]}"
+        if len(props) == 1:  # the whole description documents the tool's one argument
+            text += " " + general
+        prior = SyntaxPrior()
+        prior.constants.update(a or b for a, b in _QUOTED.findall(text))
+        prior.date_formats.update(_strftime(m.group()) for m in _FORMAT.finditer(text))
+        if prop.get("type", "string") == "string":
+            prior.date_formats.update(everyone)
+        priors[arg] = prior
+    return priors
+
+
+def _arg_paragraph(description: str, arg: str) -> str:
+    """The lines of `description` documenting `arg`: from `arg:` (or `arg (type):`) to the next
+    such line or a blank one."""
+    out: list[str] = []
+    for line in description.splitlines():
+        named = re.match(r"\s*[*-]?\s*`?(\w+)`?\s*(?:\([^)]*\))?\s*:", line)
+        if named:
+            if out:
+                break
+            if named.group(1) == arg:
+                out.append(line)
+        elif out:
+            if not line.strip():
+                break
+            out.append(line)
+    return "\n".join(out)
+
+
+def _strftime(spec: str) -> str:
+    date, _, time = spec.partition("HH:MM")
+    fmt = re.sub(r"YYYY|YY|DD|MM", lambda m: _FORMAT_CODES.get(m.group(), "%m"), date)
+    return fmt + ("%H:%M" + time.replace(":SS", ":%S") if "HH:MM" in spec else "")
 
 
 # --- dynamic tainting ----------------------------------------------------------------------

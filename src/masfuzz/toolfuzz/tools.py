@@ -14,6 +14,8 @@ imports LangChain, AutoGen or the Agents SDK.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import functools
 import inspect
 import json
 import types
@@ -24,6 +26,9 @@ from contextlib import AbstractContextManager
 from typing import Any, Callable
 
 from masfuzz.errors import TargetError
+
+# Tool libraries whose `function` (libraries.py) already checks arguments as their agents do.
+_LIBRARY_CHECKED = ("smolagents", "llama_index", "agno", "crewai", "pydantic_ai")
 
 # LangChain reserves these names for its own run plumbing; a tool argument with one of them
 # never reaches the tool function through LangChain's wrapper.
@@ -52,7 +57,9 @@ class FuzzTool:
         """Call the plain function with these (possibly tainted) arguments."""
         if self.function is None:
             return self.invoke(arguments)
-        return _settle(self.function(**arguments))
+        if self.kind in _LIBRARY_CHECKED:  # its plain function checks the arguments as the library does
+            return _settle(self.function(**arguments))
+        return _settle(self.function(**as_declared(self.function, arguments)))
 
     @property
     def source_file(self) -> str | None:
@@ -224,9 +231,53 @@ def from_callable(fn: Callable[..., Any], *, name: str | None = None,
     doc = description if description is not None else inspect.getdoc(fn) or ""
 
     def invoke(arguments: dict[str, Any]) -> Any:
-        return fn(**arguments)
+        return fn(**as_declared(fn, arguments))
 
     return FuzzTool(name or fn.__name__, doc, schema, invoke, fn, "python")
+
+
+def as_declared(fn: Callable[..., Any], arguments: dict[str, Any]) -> dict[str, Any]:
+    """The arguments as an agent's framework hands them to `fn`: each validated against the
+    type its parameter declares, as the Agents SDK, LangChain, PydanticAI, AutoGen and AG2 all
+    do (pydantic, lax) before calling the function — a JSON object becomes the declared model
+    or dataclass, "5" the declared int. A tool's code never sees a dict where it declares a
+    model, or a list of lists where it declares `list[str]`: failing on one, it failed on
+    masfuzz's call. A value the declared type refuses is refused here, in masfuzz's frame (the
+    framework's refusal: the model is told and writes the call again). A string the declared type
+    takes as it is is passed as it was given (a taint object stays one)."""
+    adapters = _declared_types(fn)
+    if not adapters:
+        return arguments
+    out = dict(arguments)
+    for name, adapter in adapters.items():
+        if name not in out:
+            continue
+        value = adapter.validate_python(out[name])
+        if not (isinstance(out[name], str) and value == out[name]):
+            out[name] = value
+    return out
+
+
+@functools.lru_cache(maxsize=512)
+def _declared_types(fn: Callable[..., Any]) -> dict[str, Any]:
+    try:
+        hints = typing.get_type_hints(inspect.unwrap(fn))
+        params = inspect.signature(fn).parameters
+    except Exception:  # an annotation that does not resolve: nothing to check
+        return {}
+    from pydantic import TypeAdapter
+
+    adapters = {}
+    for name, hint in hints.items():
+        param = params.get(name)
+        if (name == "return" or hint in (Any, object) or param is None
+                or param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD)):
+            continue
+        try:
+            adapters[name] = TypeAdapter(hint)
+        except Exception:  # a type pydantic cannot validate (a run context, a client): as given
+            continue
+    return adapters
 
 
 def schema_from_signature(fn: Callable[..., Any], skip: Any = ()) -> dict[str, Any]:
@@ -234,10 +285,14 @@ def schema_from_signature(fn: Callable[..., Any], skip: Any = ()) -> dict[str, A
     from pydantic import create_model
 
     fields: dict[str, Any] = {}
+    try:  # annotations written as text (`from __future__ import annotations`) resolved
+        hints = typing.get_type_hints(fn)
+    except Exception:
+        hints = {}
     for pname, param in inspect.signature(fn).parameters.items():
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD) or pname in skip:
             continue
-        ann = param.annotation if param.annotation is not inspect.Parameter.empty else str
+        ann = hints.get(pname, param.annotation if param.annotation is not inspect.Parameter.empty else str)
         default = param.default if param.default is not inspect.Parameter.empty else ...
         fields[pname] = (ann, default)
     try:
@@ -272,6 +327,7 @@ def _from_agents_sdk(tool: Any, context: Callable[[], Any] | None = None) -> Fuz
     takes_ctx = _first_param_is_context(fn)
 
     def invoke(arguments: dict[str, Any]) -> Any:
+        arguments = as_declared(fn, arguments)  # the SDK validates them into the declared models
         if not takes_ctx:
             return fn(**arguments)
         ctx = context() if context is not None else None

@@ -1,0 +1,67 @@
+"""What the documentation says, used: the examples and formats it gives each argument are sent
+first (priors.doc_priors, generate.documented_calls), and an example it gives with its answer is
+checked against the tool (correctness.check_examples)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from masfuzz.loader import load_target
+from masfuzz.toolfuzz.correctness import check_examples, documented_examples
+from masfuzz.toolfuzz.fuzzer import fuzz_tool
+from masfuzz.toolfuzz.priors import doc_priors
+from masfuzz.toolfuzz.sandbox import CallOutcome
+from masfuzz.toolfuzz.tools import from_callable
+
+HERE = Path(__file__).resolve().parent
+
+
+def _tool(name):
+    return from_callable(load_target(f"{HERE / 'finding_tools.py'}:{name}").obj)
+
+
+def test_the_documentation_gives_each_argument_its_examples_and_formats():
+    tool = _tool("dial")
+    assert doc_priors(tool.description, tool.schema)["number"].constants == {"+44 20 7946 0958"}
+    days = _tool("days_between")  # a format stated for no argument in particular is each one's
+    found = doc_priors(days.description, days.schema)
+    assert found["start"].date_formats == found["end"].date_formats == {"%d/%m/%Y"}
+
+
+def test_a_tool_refusing_its_own_documented_example_is_found_in_a_tiny_budget():
+    result = fuzz_tool(_tool("dial"), calls=4, seed=0)
+    (error,) = result.unique.values()  # its other refusals are documented rejections
+    assert error.arguments["number"] == "+44 20 7946 0958"
+
+
+class _Calls:
+    def __init__(self, tool):
+        self.fn = load_target(f"{HERE / 'finding_tools.py'}:{tool.name}").obj
+
+    def call(self, arguments):
+        return CallOutcome("ok", result=self.fn(**arguments))
+
+
+def test_a_documented_example_answered_otherwise_is_a_correctness_error():
+    tool = _tool("trail_km")
+    assert documented_examples(tool) == [('trail_km("Kungsleden")', {"trail": "Kungsleden"}, "Kungsleden: 440 km")]
+    (check,) = check_examples(tool, _Calls(tool))
+    assert not check.agrees and check.got == "Kungsleden: 273 km"
+
+
+def test_a_doctest_is_an_example_and_other_calls_are_not():
+    def repeat(text: str, times: int = 1) -> str:
+        """Repeat a text.
+
+        >>> repeat("ab", times=2)
+        'abab'
+        >>> print("not the tool")
+        not the tool
+        """
+        return text * times
+
+    tool = from_callable(repeat)
+    assert documented_examples(tool) == [('repeat("ab", times=2)', {"text": "ab", "times": 2}, "abab")]
+    (check,) = check_examples(tool, type("C", (), {"call": staticmethod(
+        lambda a: CallOutcome("ok", result=repeat(**a)))})())
+    assert check.agrees
