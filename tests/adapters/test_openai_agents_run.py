@@ -320,6 +320,14 @@ def test_a_tool_reading_the_run_context_gets_the_users_or_blames_the_harness(cli
     assert result["payload"] == "seat 14C booked for Ada Lovelace" and data["failures"] == []
     code, _, err = cli(*args, "--context", "tests/adapters/oa_context.py:nowhere")
     assert code == 2 and len(err.strip().splitlines()) == 1 and "--context" in err
+    # instructions (as an `is_enabled` check or a hook) reading it crash the whole run: the
+    # crash is the harness's too (the SDK's agents_as_tools_conditional.py, its AppContext)
+    code, out, err = cli("exec", "tests/adapters/oa_context.py:greeter", *args[2:])
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["trace"]["events"][-1]["reason"] == "crash" and data["failures"]
+    for finding in data["failures"]:
+        assert finding["attribution"] == "harness" and "--context MODULE:FACTORY" in finding["because"]
 
 
 def test_a_context_factory_imports_the_apps_modules_from_the_folder_masfuzz_runs_in(cli, tmp_path, monkeypatch):

@@ -30,7 +30,7 @@ from masfuzz.adapters.base import system_lock
 from masfuzz.errors import MasfuzzError, ModelCallFailed
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import ErrorEvent, Message, Trace, TraceRecorder
+from masfuzz.trace import HARNESS_CAUSE, ErrorEvent, Message, Trace, TraceRecorder
 
 DEFAULT_TIMEOUT = 60.0  # seconds, when the scenario sets none (a hanging tool must end somehow)
 
@@ -123,10 +123,30 @@ def _crashed(rec: RunRecording, exc: Exception) -> Trace:
     message = str(exc).splitlines()[0] if str(exc) else ""
     if tripwires and isinstance(exc, tripwires):
         return rec.recorder.finish("other", detail=f"{type(exc).__name__}: {message}")
+    if _read_missing_context(exc):
+        # an `is_enabled` check, dynamic instructions or a hook read the run context the app's
+        # own code passes (`Runner.run(..., context=AppContext(...))`), which masfuzz had none
+        # to pass: the harness's doing, not the app's
+        rec.recorder.meta[HARNESS_CAUSE] = (f"the app read its run context ({message}), which "
+                                            "masfuzz did not have to pass: give --context MODULE:FACTORY")
     agent = getattr(getattr(getattr(exc, "run_data", None), "last_agent", None), "name", None)
     rec.recorder.add(ErrorEvent(agent=rec.id_by_name(agent) if agent else None,
                                 kind=type(exc).__name__, message=message))
     return rec.recorder.finish("crash", detail=f"{type(exc).__name__}: {message}")
+
+
+def _read_missing_context(exc: BaseException) -> bool:
+    """Did `exc` come from the app reading a run context that is None (`ctx.context.x` on
+    `None`): a frame of its traceback holding the SDK's run context wrapper with no context?"""
+    if not isinstance(exc, (AttributeError, TypeError)) or "NoneType" not in str(exc):
+        return False
+    wrapper = sdk.require().RunContextWrapper
+    tb = exc.__traceback__
+    while tb is not None:
+        if any(isinstance(v, wrapper) and v.context is None for v in tb.tb_frame.f_locals.values()):
+            return True
+        tb = tb.tb_next
+    return False
 
 
 def run_context(context: str | None, entry: Any, factory: Any = None) -> Any:
