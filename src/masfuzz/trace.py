@@ -185,6 +185,9 @@ STAND_IN_USERS = "stand_in_users"
 # How many times an AG2 app asked its human for input (`UserProxyAgent`, `human_input_mode`) and
 # masfuzz's stand-in answered with nothing: AG2 records no turn of that human, only this count.
 HUMAN_PROMPTS = "human_prompts"
+# The tool calls an Agents SDK run paused on for a human's approval (`needs_approval`) that
+# masfuzz's stand-in human approved, so that the run goes on as the app's unattended mode does.
+APPROVED_CALLS = "approved_calls"
 HARNESS_CAUSE = "harness_cause"
 # The sandbox limits a run hit (`masfuzz.exec.sandbox.limit_hits`): a list of {"limit", "event"
 # (the index of the event that shows it; None: the run's end), "says" (which limit, which

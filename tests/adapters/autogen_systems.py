@@ -31,6 +31,14 @@ def swarm_team():
     return Swarm([triage, billing], termination_condition=HandoffTermination("user") | MaxMessageTermination(8))
 
 
+def magentic_team():
+    """A kind of team masfuzz cannot rebuild with its own members (refused at load)."""
+    from autogen_agentchat.teams import MagenticOneGroupChat
+
+    coder = AssistantAgent("coder", model_client=_client(), system_message="Write code.")
+    return MagenticOneGroupChat([coder], model_client=_client())
+
+
 def swarm_policy(request):
     if request.agent == "triage":
         return handoff("billing")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from langchain_core.tools import tool
 from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode, tools_condition
@@ -36,6 +38,27 @@ def _build():
 
 
 calc_graph = _build()
+
+
+class _BriefInput(TypedDict):  # no 'messages', two string fields: which one is the task?
+    topic: str
+    audience: str
+
+
+class BriefState(_BriefInput):
+    brief: str
+
+
+def briefer(state: BriefState) -> dict:
+    """Writes a brief on the topic for the audience."""
+    return {"brief": model.invoke(f"Brief {state['audience']} on {state['topic']}").content}
+
+
+_brief = StateGraph(BriefState, input_schema=_BriefInput)
+_brief.add_node("briefer", briefer)
+_brief.add_edge(START, "briefer")
+_brief.add_edge("briefer", END)
+brief_graph = _brief.compile()
 
 
 def never(request):

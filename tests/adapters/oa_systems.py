@@ -52,6 +52,17 @@ manager = Agent(
     ],
 )
 
+# --- human approval: an agent tool and, inside it, a function tool that need it -----------
+@function_tool(needs_approval=True)
+def archive(topic: str) -> str:
+    """Archive a topic (a human approves each call)."""
+    return f"{topic} archived"
+
+
+archivist = Agent(name="Archivist", instructions="Archive.", tools=[archive])
+curator = Agent(name="Curator", instructions="Curate.", tools=[
+    archivist.as_tool(tool_name="file", tool_description="File a topic.", needs_approval=True)])
+
 # --- two agents sharing one name; a Handoff placed among the tools; a shared tool name -----
 helper_a = Agent(name="Helper", instructions="first helper", tools=[lookup])
 helper_b = Agent(name="Helper", instructions="second helper", tools=[lookup, crash_tool])
@@ -82,6 +93,18 @@ def manager_policy(request):
             return call("research", input="tides")
         return say("Report: " + tool_results(request, "research")[-1].content)
     return say("?")
+
+
+def curator_policy(request):
+    """The curator files the topic with the archivist (as a tool), who archives it; each then
+    answers with what it got back."""
+    if request.agent == "archivist":
+        if not tool_results(request, "archive"):
+            return call("archive", topic="tides")
+        return say("Filed: " + tool_results(request, "archive")[-1].content)
+    if not tool_results(request, "file"):
+        return call("file", input="tides")
+    return say("Done: " + tool_results(request, "file")[-1].content)
 
 
 def helpers_policy(request):

@@ -15,6 +15,8 @@ def policy(request):
             return call("review", text="a draft", which=1)
         if "archive" in task and not tool_results(request, "archive"):
             return call("archive", text="a draft")
+        if "translate" in task and not tool_results(request, "translate"):
+            return call("translate", text="a draft")
         return say("lead: " + " | ".join(r.content for r in tool_results(request)))
     if request.agent == "writer":
         if "fail" in task and not tool_results(request, "fail_always"):

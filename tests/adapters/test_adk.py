@@ -178,7 +178,9 @@ def test_a_dynamic_workflow_node_running_agents_in_its_code_is_read_in_call_orde
 def test_a_run_polling_until_the_executors_limit_keeps_its_events_and_its_loop_is_seen():
     """A tool that blocks holds ADK's event loop, and with it the adapter's timer, past the time
     limit: the executor's cancel comes first. The run still ends as a time-out with the polls
-    made up to it, so the loop detector sees the agent polling the same job again and again."""
+    made up to it, so the loop detector sees the agent polling the same job again and again.
+    The scenario has no time limit of its own: the executor's is the run's (the adapter's
+    clock, 60 s by default, would let the executor's cancel drop every event)."""
     import asyncio
 
     from masfuzz.exec import make_executor
@@ -188,10 +190,10 @@ def test_a_run_polling_until_the_executors_limit_keeps_its_events_and_its_loop_i
 
     target = "tests/adapters/adk_systems.py:poller"
     executor = make_executor("inprocess", timeout=adk_systems.POLL_LIMIT)
-    trace = asyncio.run(executor.run(target, Scenario(  # the limit given as the CLI gives it
-        input="Is print job J-7 done?", sut_model="scripted/tests/adapters/adk_systems.py:polling_policy",
-        timeout=adk_systems.POLL_LIMIT)))
-    assert trace.termination.reason == "timeout"
+    scenario = Scenario(input="Is print job J-7 done?",
+                        sut_model="scripted/tests/adapters/adk_systems.py:polling_policy")
+    trace = asyncio.run(executor.run(target, scenario))
+    assert trace.termination.reason == "timeout" and trace.scenario_id == scenario.id
     assert [c.arguments for c in trace.of_type(ToolCall)] == [{"job": "J-7"}] * 3
     assert trace.events[0] == Message(role="user", content="Is print job J-7 done?", t=trace.events[0].t)
     found = [f for f in detect(trace, system(target)[2]) if f.detector == "loop"]

@@ -261,6 +261,13 @@ def test_masfuzz_exec_prints_the_json_trace(cli):
     assert turns[:4] == PIPELINE
 
 
+def test_a_kind_of_team_masfuzz_cannot_run_is_refused_at_load_in_one_line(cli):
+    target = "tests/adapters/autogen_systems.py:magentic_team"
+    code, out, err = cli("inspect", target)
+    assert code == 2 and not out and err.strip().count("\n") == 0
+    assert err.startswith(f"masfuzz: error: {target}: MagenticOneGroupChat: masfuzz cannot run this kind of AutoGen team")
+
+
 def test_a_notebook_that_builds_its_client_as_it_loads_needs_no_key_and_runs_with_a_stub(
         cli, monkeypatch, tmp_path):
     """The AgentChat docs' notebooks: a module-level client built from the environment's key,

@@ -166,6 +166,16 @@ def test_masfuzz_exec_prints_the_json_trace(cli):
     assert trace["framework"] == "langgraph" and trace["events"][-1]["reason"] == "max_turns"
 
 
+
+def test_a_graph_with_nowhere_to_put_the_task_is_refused_at_load_in_one_line(cli):
+    """Its input has no 'messages' and two string fields: said by `inspect`, before any run."""
+    target = "tests/adapters/langgraph_systems.py:brief_graph"
+    code, out, err = cli("inspect", target)
+    assert code == 2 and not out
+    assert err.strip().count("\n") == 0 and err.startswith(f"masfuzz: error: {target}: the graph's input has no "
+                                                                  "'messages' field and 2 string fields (topic, audience)")
+
+
 # --- prebuilt agents: create_react_agent / create_agent, supervisor, swarm -------------------
 
 PREBUILT = "tests/adapters/langgraph_prebuilt.py"

@@ -166,6 +166,19 @@ def test_nested_as_tool_run_is_attributed_to_the_inner_agent():
     assert trace.termination.final_output == "Report: Tides follow the moon."
 
 
+def test_a_run_paused_for_a_humans_approval_goes_on_approved_with_the_models_arguments():
+    """`needs_approval` on an agent tool and on the tool inside it: each pause is approved by
+    masfuzz's stand-in human, and the resumed calls keep the arguments the model gave (a
+    pause left as it was ended the run with no output, the approved work never done)."""
+    trace = run(f"{SYSTEMS}:curator", "tides", f"scripted/{SYSTEMS}:curator_policy")
+    assert trace.termination.reason == "completed"
+    assert trace.termination.final_output == "Done: Filed: tides archived"
+    assert trace.meta["approved_calls"] == ["file", "archive"]
+    assert {c.tool: c.arguments for c in trace.of_type(ToolCall)} == {
+        "file": {"input": "tides"}, "archive": {"topic": "tides"}}
+    assert [r.payload for r in trace.of_type(ToolResult) if r.tool == "archive"][-1] == "tides archived"
+
+
 def test_max_turns_keeps_partial_trace_and_says_why():
     trace = run(f"{SYSTEMS}:manager", "x", f"scripted/{SYSTEMS}:looping_policy", max_turns=2)
     assert trace.termination.reason == "max_turns" and "max_turns=2" in trace.termination.detail
@@ -320,6 +333,14 @@ def test_a_tool_reading_the_run_context_gets_the_users_or_blames_the_harness(cli
     assert result["payload"] == "seat 14C booked for Ada Lovelace" and data["failures"] == []
     code, _, err = cli(*args, "--context", "tests/adapters/oa_context.py:nowhere")
     assert code == 2 and len(err.strip().splitlines()) == 1 and "--context" in err
+    # instructions (as an `is_enabled` check or a hook) reading it crash the whole run: the
+    # crash is the harness's too (the SDK's agents_as_tools_conditional.py, its AppContext)
+    code, out, err = cli("exec", "tests/adapters/oa_context.py:greeter", *args[2:])
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["trace"]["events"][-1]["reason"] == "crash" and data["failures"]
+    for finding in data["failures"]:
+        assert finding["attribution"] == "harness" and "--context MODULE:FACTORY" in finding["because"]
 
 
 def test_a_context_factory_imports_the_apps_modules_from_the_folder_masfuzz_runs_in(cli, tmp_path, monkeypatch):

@@ -78,6 +78,20 @@ def test_every_agent_answers_through_masfuzz_and_the_delegation_is_traced():
     assert {m.agent: m.content for m in trace.of_type(Message) if m.agent}["archivist"] == "archivist here"
 
 
+def test_an_agent_a_tool_builds_while_it_runs_answers_through_masfuzz_too():
+    """`translate` builds its translator in its body: no override of the walk reaches it, so
+    without `nested` it calls its own provider (refused here, the run's crash the app's)."""
+    from masfuzz.sutenv import sut_environment
+
+    with sut_environment():  # the environment the CLI gives the app's code: no provider reachable
+        trace = run(SYSTEMS, "translate", POLICY)
+    assert trace.termination.reason == "completed", trace.termination
+    assert delegations(trace) == [("lead", "translator", "as_tool")]
+    assert {m.agent: m.content for m in trace.of_type(Message) if m.agent}["translator"] == "translator here"
+    assert trace.termination.final_output == "lead: translator here"
+    assert not trace.meta.get("not_injected_calls")
+
+
 def test_tool_fault_is_a_model_retry_and_a_tool_error_ends_the_run():
     from masfuzz.oracles import detect
 

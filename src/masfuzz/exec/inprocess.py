@@ -64,10 +64,15 @@ class InProcessExecutor(Executor):
     async def _run(self, system: OpenedSystem, request: ExecutionRequest) -> Trace:
         limit = request.limit
         t0 = time.perf_counter()
+        # The executor's limit is the run's own (as a worker's): an adapter's clock, at its
+        # default when the scenario sets none, would otherwise run past it and the cancel below
+        # drop the run's events; the adapter ends a moment before, keeping them
+        scenario = request.scenario.model_copy(update={"timeout": limit})
         # the system's own writes to fds 1 and 2 (os.write, C code) reach no terminal unmasked
         with settings.use(request.models, request.scenario), RedactingFds():
             try:
-                return await asyncio.wait_for(run_guarded(system.run(request.scenario)), limit)
+                ran = await asyncio.wait_for(run_guarded(system.run(scenario)), limit)
+                return ran.model_copy(update={"scenario_id": request.scenario.id})
             except TimeoutError:
                 return ended_trace(
                     request.scenario, "timeout", f"no result within {limit:g} s; the run was cancelled",

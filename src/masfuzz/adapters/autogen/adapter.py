@@ -61,7 +61,9 @@ class AutoGenAdapter(Adapter):
         return isinstance(obj, (BaseGroupChat, BaseChatAgent))
 
     def extract(self, obj: Any, *, target: str = "") -> WorkflowSpec:
-        return extract_team(as_team(obj), target)
+        team = as_team(obj)
+        runnable(team)  # refused at load, not at its first run
+        return extract_team(team, target)
 
     @property
     def mutation_operators(self) -> frozenset[str]:
@@ -88,6 +90,18 @@ def as_team(obj: Any) -> Any:
     if isinstance(obj, BaseChatAgent):
         return RoundRobinGroupChat([obj], max_turns=1)
     return obj
+
+
+# The teams a run can rebuild with masfuzz's members (`_Run.rebuild`); another kind (MagenticOne,
+# a team class of the app's own) has constructor arguments masfuzz does not know.
+RUNNABLE = (SelectorGroupChat, GraphFlow, RoundRobinGroupChat, Swarm)
+
+
+def runnable(team: Any) -> None:
+    """Refuse a team masfuzz cannot run, in one line (TargetError: exit 2)."""
+    if not isinstance(team, RUNNABLE):
+        raise TargetError(f"{type(team).__name__}: masfuzz cannot run this kind of AutoGen team yet "
+                          f"(it runs {', '.join(t.__name__ for t in RUNNABLE)})")
 
 
 def capture(obj: Any, target: str) -> Any | None:
@@ -211,10 +225,9 @@ class _Run:
             )
         elif isinstance(team, GraphFlow):
             new = GraphFlow(self.members, graph=team._graph, **common)  # noqa: SLF001
-        elif isinstance(team, (RoundRobinGroupChat, Swarm)):
-            new = type(team)(members, emit_team_events=True, **common)
         else:
-            raise TargetError(f"{type(team).__name__}: masfuzz cannot run this kind of AutoGen team yet")
+            runnable(team)
+            new = type(team)(members, emit_team_events=True, **common)
         new._message_factory = team._message_factory  # noqa: SLF001 - the app's custom message types
         return new
 

@@ -28,7 +28,7 @@ from masfuzz.adapters.langgraph.extract import FRAMEWORK, extract_graph, handoff
 from masfuzz.adapters.langgraph.inject import described, model_slots, swap_models, swap_tools
 from masfuzz.adapters.langgraph.mutate import OPERATORS, mutated, problem
 from masfuzz.adapters.langgraph.trace import UpdateRecorder
-from masfuzz.errors import MasfuzzError, ModelError
+from masfuzz.errors import MasfuzzError, ModelError, TargetError
 from masfuzz.llm.types import ChatRequest, ToolDef
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
@@ -44,6 +44,7 @@ class LangGraphAdapter(Adapter):
         return isinstance(obj, Pregel) and hasattr(obj, "get_graph")
 
     def extract(self, obj: Any, *, target: str = "") -> WorkflowSpec:
+        input_field(obj)  # a graph with nowhere to put the task is refused at load
         return extract_graph(obj, target)
 
     def model_places(self, obj: Any, spec: WorkflowSpec) -> dict[str, list[str]]:
@@ -130,22 +131,27 @@ def _model(spec: WorkflowSpec, scenario: Scenario, probes: dict[str, tuple[ToolD
 
 
 def _input(app: Any, scenario: Scenario) -> dict[str, Any]:
-    """The user's input in the graph's own input schema: a message list when it has one, else
-    the key named by `scenario.extra["input_key"]`, else its only string field."""
-    key = scenario.extra.get("input_key")
-    fields = _input_fields(app)
-    if key is None and "messages" in fields:
+    """The user's input in the graph's own input schema: the key named by
+    `scenario.extra["input_key"]`, else the field `input_field` names."""
+    key = scenario.extra.get("input_key") or input_field(app)
+    if key == "messages":
         return {"messages": [HumanMessage(scenario.input)]}
-    if key is None:
-        strings = [k for k, v in fields.items() if v is str]
-        if len(strings) != 1:
-            raise MasfuzzError(
-                f"the graph's input has no 'messages' field and {len(strings)} string fields "
-                f"({', '.join(fields) or 'none'}): name the one for the user input in the scenario's "
-                "extra.input_key"
-            )
-        key = strings[0]
     return {key: scenario.input}
+
+
+def input_field(app: Any) -> str:
+    """The field of the graph's input the user's task goes in: its 'messages', else its only
+    string field. A graph with neither is refused (TargetError, at load: exit 2)."""
+    fields = _input_fields(app)
+    if "messages" in fields:
+        return "messages"
+    strings = [k for k, v in fields.items() if v is str]
+    if len(strings) != 1:
+        raise TargetError(
+            f"the graph's input has no 'messages' field and {len(strings)} string fields "
+            f"({', '.join(fields) or 'none'}): masfuzz has no field to put the task in (it takes "
+            "a graph whose input has 'messages' or exactly one string field)")
+    return strings[0]
 
 
 def _input_fields(app: Any) -> dict[str, Any]:

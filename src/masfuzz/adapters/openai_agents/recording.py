@@ -124,6 +124,7 @@ class RunRecording:
     restricted: str  # probe | faithful | off
     spans: dict[str, _Span] = field(default_factory=dict)
     pending: dict[str, list[PendingCall]] = field(default_factory=dict)  # agent span -> calls
+    approved: list[PendingCall] = field(default_factory=list)  # paused calls run on resuming
     blocked_spans: set[str] = field(default_factory=set)
     fault_spans: dict[str, str] = field(default_factory=dict)  # function span -> fault mode
     error_spans: dict[str, str] = field(default_factory=dict)  # function span -> error text
@@ -219,6 +220,9 @@ class RunRecording:
         agent_span = self.agent_span_of(span_id)
         queue = self.pending.get(agent_span or "", [])
         found = next((c for c in queue if c.name == tool), None)
+        if found is None:  # a call a paused run asked for, run by the resumed run's own span
+            queue = self.approved
+            found = next((c for c in queue if c.name == tool), None)
         if found is not None:
             queue.remove(found)
         call = ToolCall(agent=agent, tool=tool,
@@ -299,6 +303,38 @@ class RunRecording:
                 self.recorder.add(RestrictedAttempt(agent=agent, tool=c.name,
                                                     arguments=c.arguments, call_id=c.call_id,
                                                     mode="faithful"))
+
+    def paused(self, items: list[Any]) -> None:
+        """The run paused for a human's approval of these calls (`ToolApprovalItem`s), which
+        masfuzz's stand-in approves: what the pause recorded of each did not run (its result
+        says so), and the resumed run's call of it gets the model's arguments and call id."""
+        ids = set()
+        for item in items:
+            raw = getattr(item, "raw_item", None)
+            raw_args = getattr(raw, "arguments", None)
+            raw_args = raw_args if isinstance(raw_args, str) else ""
+            call = PendingCall(name=str(getattr(item, "name", None) or getattr(raw, "name", "")),
+                               arguments=_parse_args(raw_args), raw_arguments=raw_args,
+                               call_id=str(getattr(raw, "call_id", None) or ""))
+            self.approved.append(call)
+            ids.add(call.call_id)
+        events = self.recorder.events
+        calls = {e.call_id: e for e in events if isinstance(e, ToolCall) and e.call_id}
+        for i, event in enumerate(events):
+            if not isinstance(event, ToolResult) or event.payload or not event.call_id:
+                continue
+            call = calls.get(event.call_id)
+            # an agent tool whose inner run paused (its own tool awaits approval) returns
+            # nothing yet, and the resumed run calls it again
+            nested = call is not None and (call.agent, call.tool) in self.as_tool_target
+            if event.call_id in ids or nested:
+                events[i] = event.model_copy(update={"payload": "(not run yet: paused for a "
+                                                     "human's approval, needs_approval)"})
+            if nested and event.call_id not in ids:
+                ids.add(event.call_id)
+                self.approved.append(PendingCall(name=call.tool, arguments=dict(call.arguments),
+                                                 raw_arguments=json.dumps(call.arguments),
+                                                 call_id=call.call_id))
 
     def close_open_calls(self, why: str) -> None:
         """A run cut short (time limit, crash) leaves calls without results: answer them."""

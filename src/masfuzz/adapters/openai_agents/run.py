@@ -30,7 +30,7 @@ from masfuzz.adapters.base import system_lock
 from masfuzz.errors import MasfuzzError, ModelCallFailed
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import ErrorEvent, Message, Trace, TraceRecorder
+from masfuzz.trace import APPROVED_CALLS, HARNESS_CAUSE, ErrorEvent, Message, Trace, TraceRecorder
 
 DEFAULT_TIMEOUT = 60.0  # seconds, when the scenario sets none (a hanging tool must end somehow)
 
@@ -79,11 +79,9 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
                         final = await asyncio.wait_for(entry.start(scenario.input), timeout)
                 else:
                     async with sdk.mcp_connected(walk.agents):
-                        result = await asyncio.wait_for(
-                            agents.Runner.run(entry, scenario.input, run_config=run_config,
-                                              max_turns=max_turns, context=run_context(scenario.context, entry)),
-                            timeout,
-                        )
+                        result = await asyncio.wait_for(_run_approving(
+                            entry, scenario.input, rec, run_config=run_config, max_turns=max_turns,
+                            context=run_context(scenario.context, entry)), timeout)
                     final = result.final_output
             if final is INPUT_ENDED:  # a chat loop asking for the next message: the user left
                 return recorder.finish("other", detail=f"{entry.name}() asked for more input after "
@@ -114,6 +112,25 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
             restore_disabled()
 
 
+async def _run_approving(entry: Any, task: str, rec: RunRecording, *, context: Any, **options: Any) -> Any:
+    """`Runner.run`, resumed after each pause for a human's approval (a tool or agent tool with
+    `needs_approval`): masfuzz's stand-in human approves every call, as the SDK's examples do
+    unattended, and the trace names them (`meta.approved_calls`). A run left paused would end
+    with no output, before the approved work, which the app never does."""
+    agents = sdk.require()
+    result = await agents.Runner.run(entry, task, context=context, **options)
+    for _ in range(options["max_turns"]):  # each resume takes a turn at least
+        if not getattr(result, "interruptions", None):
+            break
+        state = result.to_state()
+        rec.paused(result.interruptions)
+        for item in result.interruptions:
+            state.approve(item)
+            rec.recorder.meta.setdefault(APPROVED_CALLS, []).append(str(getattr(item, "name", None) or "?"))
+        result = await agents.Runner.run(entry, state, **options)
+    return result
+
+
 def _crashed(rec: RunRecording, exc: Exception) -> Trace:
     agents = sdk.require()
     rec.close_open_calls(f"the run ended with {type(exc).__name__}")
@@ -123,10 +140,30 @@ def _crashed(rec: RunRecording, exc: Exception) -> Trace:
     message = str(exc).splitlines()[0] if str(exc) else ""
     if tripwires and isinstance(exc, tripwires):
         return rec.recorder.finish("other", detail=f"{type(exc).__name__}: {message}")
+    if _read_missing_context(exc):
+        # an `is_enabled` check, dynamic instructions or a hook read the run context the app's
+        # own code passes (`Runner.run(..., context=AppContext(...))`), which masfuzz had none
+        # to pass: the harness's doing, not the app's
+        rec.recorder.meta[HARNESS_CAUSE] = (f"the app read its run context ({message}), which "
+                                            "masfuzz did not have to pass: give --context MODULE:FACTORY")
     agent = getattr(getattr(getattr(exc, "run_data", None), "last_agent", None), "name", None)
     rec.recorder.add(ErrorEvent(agent=rec.id_by_name(agent) if agent else None,
                                 kind=type(exc).__name__, message=message))
     return rec.recorder.finish("crash", detail=f"{type(exc).__name__}: {message}")
+
+
+def _read_missing_context(exc: BaseException) -> bool:
+    """Did `exc` come from the app reading a run context that is None (`ctx.context.x` on
+    `None`): a frame of its traceback holding the SDK's run context wrapper with no context?"""
+    if not isinstance(exc, (AttributeError, TypeError)) or "NoneType" not in str(exc):
+        return False
+    wrapper = sdk.require().RunContextWrapper
+    tb = exc.__traceback__
+    while tb is not None:
+        if any(isinstance(v, wrapper) and v.context is None for v in tb.tb_frame.f_locals.values()):
+            return True
+        tb = tb.tb_next
+    return False
 
 
 def run_context(context: str | None, entry: Any, factory: Any = None) -> Any:

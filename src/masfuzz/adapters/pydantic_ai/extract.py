@@ -117,8 +117,8 @@ def walk(entry: Any, entry_name: str = "") -> Walk:
                 w.delegations.append((agent, target, "as_tool", f"tool {name}"))
             if builds_agent(tool.function):
                 w.notes.append(f"agent {me}: tool {name} builds an agent in its own code: that agent "
-                               "exists only while the tool runs, is not in the graph, and runs with "
-                               "the model the code gives it, not masfuzz's")
+                               "exists only while the tool runs and is not in the graph (a run gives "
+                               "it masfuzz's model and records it, as the walk's agents)")
         for native in _native_tools(agent):
             name = str(getattr(native, "kind", None) or type(native).__name__)
             w.tools.append(ToolEdge(agent, name, "hosted", native))

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
-from contextlib import ExitStack
+from contextlib import ExitStack, nullcontext
 from typing import Any
 
 from masfuzz.adapters.base import system_lock
@@ -31,7 +31,8 @@ from masfuzz.adapters.pydantic_ai.extract import FRAMEWORK, Walk
 from masfuzz.adapters.pydantic_ai.mutate import mutant
 from masfuzz.adapters.pydantic_ai.pipeline import AgentPipeline
 from masfuzz.adapters.probes import restricted_probes
-from masfuzz.adapters.pydantic_ai.recording import RunRecording, recording_toolset
+from masfuzz.adapters.pydantic_ai.nested import built_agents_overridden
+from masfuzz.adapters.pydantic_ai.recording import CURRENT_TOOL, RunRecording, recording_toolset
 from masfuzz.errors import MasfuzzError, ModelCallFailed
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
@@ -87,6 +88,7 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
                 stack.enter_context(agent.override(name=me, model=model, tools=[], toolsets=toolsets))
             recorder.meta["model_swapped_at"] = {walk.id_of(a): ["Agent.override(model=...)"]
                                                  for a in walk.agents}
+            stack.enter_context(built_agents_overridden(_BuiltAgents(walk, rec, scenario, clients)))
             try:
                 if walk.graph is not None:  # the graph runs its nodes, they their agents
                     ended = await asyncio.wait_for(run_graph(entry, graph_args, rec, mut.turns(
@@ -202,6 +204,39 @@ def _ended(rec: RunRecording, exc: Exception, limit: float, no_deps: bool) -> Tr
     speaker = next((e.agent for e in reversed(rec.recorder.events) if e.type == "agent_turn"), None)
     rec.recorder.add(ErrorEvent(agent=speaker, kind=type(exc).__name__, message=message))
     return rec.recorder.finish("crash", detail=f"{type(exc).__name__}: {message}")
+
+
+class _BuiltAgents:
+    """The override of an agent the app builds while the run goes (in a tool's body, per
+    request): masfuzz's model and the recording, as the walk's agents have. Its id is its name,
+    else the tool that built it; the walk's own agents are already overridden."""
+
+    def __init__(self, walk: Walk, rec: RunRecording, scenario: Scenario, clients: Any) -> None:
+        self.walked = {id(a) for a in walk.agents}
+        self.taken = {walk.id_of(a) for a in walk.agents}
+        self.rec, self.scenario, self.clients = rec, scenario, clients
+        self.ids: dict[int, str] = {}
+
+    def __call__(self, agent: Any) -> Any:
+        if id(agent) in self.walked:
+            return nullcontext()
+        me = self.ids.get(id(agent)) or self._name(agent)
+        swapped = self.rec.recorder.meta.setdefault("model_swapped_at", {})
+        swapped.setdefault(me, ["Agent.iter: built while the run went, overridden for its run"])
+        model = AgentModel(me, self.rec, self.scenario, self.clients).model()
+        toolsets = [recording_toolset(ts, me, self.rec) for ts in agent.toolsets]
+        return agent.override(name=me, model=model, tools=[], toolsets=toolsets)
+
+    def _name(self, agent: Any) -> str:
+        tool = CURRENT_TOOL.get()
+        base = agent.name or (f"{tool[1]}.agent" if tool else "agent")
+        me, n = base, 1
+        while me in self.taken:  # a walk agent's name, or another built agent's: one id each
+            n += 1
+            me = f"{base}#{n}"
+        self.taken.add(me)
+        self.ids[id(agent)] = me
+        return me
 
 
 def _granted(tools: list[Any] | None) -> list[Any]:
