@@ -40,7 +40,7 @@ def policy(request):
     return say(f"Done: {booked[-1].content}")
 
 
-def _greeting(ctx, agent) -> str:
+def _greeting(ctx: RunContextWrapper[AirlineContext], agent) -> str:
     return f"Greet {ctx.context.passenger} by name, then hand the seat request to the desk."
 
 

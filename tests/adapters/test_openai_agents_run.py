@@ -393,3 +393,18 @@ def test_an_mcp_server_that_does_not_start_says_why_when_its_agent_is_reached(ca
     assert why.startswith("MCP server 'adder' did not start: ") and why.endswith("its stderr: adder: DB_URL is not set")
     assert "DB_URL" in capfd.readouterr().err  # shown as before
     assert "list_tools" not in vars(server)  # the server's own again after the run
+
+
+def test_a_callback_reading_a_context_its_app_never_declares_nor_passes_crashes_on_the_app(cli):
+    """The zoo's handoff callback indexes an untyped wrapper's context, and nothing in its module
+    runs the agents with one: the crash is the app's (its fixed twin reads it only when there is
+    one), unlike the typed `RunContextWrapper[AirlineContext]` readers above."""
+    import json
+
+    code, out, err = cli("exec", "examples/zoo/oa_handoff_crash.py:seeded", "--input",
+                         "I'd like an upgrade to business for booking BK-2041.", "--sut-model",
+                         "scripted/examples/zoo/policy.py:policy", "--format", "json", "--failures")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["trace"]["events"][-1]["reason"] == "crash"
+    assert any(f["attribution"] == "sut" and f["root_cause"] == "Runtime Crash" for f in data["failures"])

@@ -14,6 +14,9 @@ it, `crash` when the system raises; the events up to that point are kept.
 from __future__ import annotations
 
 import asyncio
+import inspect
+import re
+import typing
 import uuid
 from typing import Any
 
@@ -154,16 +157,42 @@ def _crashed(rec: RunRecording, exc: Exception) -> Trace:
 
 def _read_missing_context(exc: BaseException) -> bool:
     """Did `exc` come from the app reading a run context that is None (`ctx.context.x` on
-    `None`): a frame of its traceback holding the SDK's run context wrapper with no context?"""
+    `None`) which the app says it runs with: a frame of its traceback holding the SDK's run
+    context wrapper with no context, in a function that declares the context's type
+    (`RunContextWrapper[AppContext]`) or in a module that passes one to `Runner.run`? Code that
+    declares none and reads it anyway (`ctx.context["tier"]` behind an untyped wrapper) crashes
+    on a run its own callers may start without one: that is the app's."""
     if not isinstance(exc, (AttributeError, TypeError)) or "NoneType" not in str(exc):
         return False
     wrapper = sdk.require().RunContextWrapper
     tb = exc.__traceback__
     while tb is not None:
-        if any(isinstance(v, wrapper) and v.context is None for v in tb.tb_frame.f_locals.values()):
+        frame = tb.tb_frame  # the SDK's own frames hold (and type) the wrapper too: the app's only
+        if str(frame.f_globals.get("__name__", "")).partition(".")[0] != wrapper.__module__.partition(".")[0] \
+                and any(isinstance(v, wrapper) and v.context is None for v in frame.f_locals.values()) \
+                and _declares_context(frame, wrapper):
             return True
         tb = tb.tb_next
     return False
+
+
+_TYPED_WRAPPER = re.compile(r"\bRunContextWrapper\[")
+_PASSES_CONTEXT = re.compile(r"\bRunner\.run\w*\((?:[^()]|\([^()]*\))*\bcontext\s*=")
+
+
+def _declares_context(frame: Any, wrapper: type) -> bool:
+    """Does the function of `frame` annotate its wrapper with the context's type, or does its
+    module hand a context to `Runner.run` (the app's own entry point runs it with one)?"""
+    code = frame.f_code
+    fn = next((v for v in list(frame.f_globals.values()) if getattr(v, "__code__", None) is code), None)
+    for note in getattr(fn, "__annotations__", {}).values():
+        if typing.get_origin(note) is wrapper or (isinstance(note, str) and _TYPED_WRAPPER.search(note)):
+            return True
+    try:
+        source = inspect.getsource(inspect.getmodule(code) or code)
+    except (OSError, TypeError):
+        return False
+    return bool(_PASSES_CONTEXT.search(source))
 
 
 def run_context(context: str | None, entry: Any, factory: Any = None) -> Any:
