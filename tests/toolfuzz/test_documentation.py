@@ -65,3 +65,20 @@ def test_a_doctest_is_an_example_and_other_calls_are_not():
     (check,) = check_examples(tool, type("C", (), {"call": staticmethod(
         lambda a: CallOutcome("ok", result=repeat(**a)))})())
     assert check.agrees
+
+
+def test_a_number_is_sent_each_value_its_documentation_names():
+    from masfuzz.toolfuzz.generate import documented_calls
+
+    def list_page(page: int = 1, page_size: int = 3) -> str:
+        """List bookings.
+
+        page: which page, from 1.
+        page_size: bookings per page, 0 to 1,000; 0 puts them all on one page.
+        """
+        return ""
+
+    tool = from_callable(list_page)
+    calls = documented_calls(tool.schema, doc_priors(tool.description, tool.schema), {"page": 2})
+    assert {"page": 2, "page_size": 0} in calls and {"page": 2, "page_size": 1000} in calls
+    assert {"page": 1} in calls  # "from 1"

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import string
 from typing import Any
 
@@ -439,7 +440,8 @@ def documented_calls(schema: dict[str, Any], documented: Priors,
     """Calls sending each value the documentation quotes for an argument (`priors.doc_priors`),
     the other arguments as in `base`: what an agent copies from the documentation first, so a
     tool refusing its own documented example is found whatever the budget. A list of strings
-    gets the argument's quoted values together (`tracks: like ["3:07", "4:45"]`)."""
+    gets the argument's quoted values together (`tracks: like ["3:07", "4:45"]`); a number,
+    each number its documentation names (`page_size: 0 to 50; 0 puts them all on one page`)."""
     props = _resolve(schema).get("properties") or {}
     calls = []
     for name, prior in documented.items():
@@ -450,6 +452,9 @@ def documented_calls(schema: dict[str, Any], documented: Priors,
             continue
         if _is_string(prop):
             calls += [{**base, name: v} for v in values]
+        elif prop.get("type") in ("integer", "number"):
+            calls += [{**base, name: int(float(v)) if prop["type"] == "integer" else float(v)}
+                      for v in values if re.fullmatch(r"-?\d+(?:\.\d+)?", v)]
         elif "array" in _types(prop) and isinstance(items, dict) and _is_string(items):
             calls.append({**base, name: values})
     return [c for i, c in enumerate(calls) if c not in calls[:i]]

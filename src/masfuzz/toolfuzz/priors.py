@@ -217,13 +217,15 @@ def _str_consts(nodes: list[ast.AST]) -> set[str]:
 _QUOTED = re.compile(r"\"([^\"\n]{1,120})\"|(?<!\w)'([^'\n]{1,120})'(?!\w)")
 # A date or time format written for people: YYYY-MM-DD, DD/MM/YYYY, MM/DD/YY, HH:MM
 _FORMAT = re.compile(r"\b(?:YYYY|YY|MM|DD)(?:[-/. ](?:YYYY|YY|MM|DD)){1,2}(?:[ T]HH:MM(?::SS)?)?\b|\bHH:MM(?::SS)?\b")
+_NUMBER = re.compile(r"(?<![\w.,])-?\d+(?:\.\d+)?(?![\w.,]?\w)")
 _FORMAT_CODES = {"YYYY": "%Y", "YY": "%y", "DD": "%d", "HH": "%H", "SS": "%S"}
 
 
 def doc_priors(description: str, schema: dict[str, Any]) -> Priors:
     """Priors read from the documentation of each argument: its schema description, and the
     line of the tool's description that names it (`day: the day, e.g. "June 4"`) with the lines
-    continuing it. Quoted examples become constants; formats such as DD/MM/YYYY, date formats
+    continuing it. Quoted examples become constants, and so do the numbers a number's own lines
+name ("0 to 50; 0 puts them all on one page"); formats such as DD/MM/YYYY, date formats
     (a format the description states for no argument in particular, "Dates may be written as
     DD/MM/YYYY", is every argument's; all of it documents a tool's only argument)."""
     props = schema.get("properties") or {}
@@ -239,6 +241,8 @@ def doc_priors(description: str, schema: dict[str, Any]) -> Priors:
         if len(props) == 1:  # the whole description documents the tool's one argument
             text += " " + general
         prior = SyntaxPrior()
+        if prop.get("type") in ("integer", "number"):  # the numbers it names: "0 to 50; 0 means all"
+            prior.constants.update(_NUMBER.findall(re.sub(r"(?<=\d),(?=\d{3})", "", paragraphs[arg])))
         prior.constants.update(a or b for a, b in _QUOTED.findall(text))
         prior.date_formats.update(_strftime(m.group()) for m in _FORMAT.finditer(text))
         if prop.get("type", "string") == "string":
