@@ -78,8 +78,10 @@ class AG2Adapter(Adapter):
                 if live.has_model(agent) and prompt and (agent.name, prompt) not in known:
                     known.append((agent.name, prompt))
                 cfg = live.llm_config(agent)
+                # a price (none: the model is masfuzz's) keeps AG2 from warning on every call
+                # that it cannot cost a model it does not know
                 cfg["config_list"] = [{"model": "masfuzz-sut", "api_key": DUMMY_KEY,
-                                       "base_url": server.url}]
+                                       "base_url": server.url, "price": [0, 0]}]
                 cfg["cache_seed"] = None
                 offered = {t.get("function", {}).get("name") for t in cfg.get("tools") or ()}
                 stubs = [{"type": "function", "function": {"name": t.name, "description": t.description,

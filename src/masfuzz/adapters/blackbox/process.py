@@ -72,7 +72,8 @@ def app_environment(url: str, scenario_input: str | None,
         if re.search(r"(KEY|TOKEN|SECRET)$", name, re.IGNORECASE):
             del env[name]
     env.pop("MASFUZZ_INPUT", None)
-    config_list = [{"model": "masfuzz-sut", "api_key": DUMMY_KEY, "base_url": url}]
+    # the price (AG2's field; masfuzz's model costs nothing) keeps AG2 apps from warning per call
+    config_list = [{"model": "masfuzz-sut", "api_key": DUMMY_KEY, "base_url": url, "price": [0, 0]}]
     env.update({
         "OPENAI_BASE_URL": url, "OPENAI_API_BASE": url, "OPENAI_API_KEY": DUMMY_KEY,
         "OAI_CONFIG_LIST": json.dumps(config_list),
