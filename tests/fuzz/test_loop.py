@@ -427,6 +427,50 @@ def test_the_schedules_weights():
     assert set(uniform.summary()["seed_weights"].values()) == {0.5}
 
 
+def test_the_default_schedule_fades_an_entrys_fruitless_resamples_and_favours_deep_entries():
+    from masfuzz.fuzz.loop import FlareSchedule, Mutation
+
+    schedule = FlareSchedule(Choices(), 2)
+    schedule.joined(2, 0)  # entries 2 and 4: mutants of seed 0; entry 3: a mutant of entry 2
+    schedule.joined(3, 2)
+    schedule.joined(4, 0)
+    for _ in range(8):  # entry 1's resamples never paid; a new order beside one teaches nothing
+        schedule.reward(1, "identity", Mutation("identity"), False)
+        schedule.reward(0, "identity", Mutation("identity", order=("b", "a")), False)
+
+    def identities(entry):
+        rng = random.Random(0)
+        return sum(schedule.operator(rng, entry) == "identity" for _ in range(2000))
+
+    assert identities(1) < identities(0) / 3  # entry 0 was never resampled as such
+    energies = schedule.energies()
+    # entry 3 stands on two stacked changes, entry 4 (as new, as productive) on one
+    assert energies[3] == pytest.approx(Choices().depth * energies[4])
+
+
+def test_a_redraw_keeps_the_rounds_chance_of_a_new_order():
+    """An entry whose single-setting mutants all ran: each redraw used to draw the order anew,
+    and a new order (never run) ended the redraws, so the entry's order was undone in most
+    rounds; the round's coin now decides it once, at the entry's sequence rate."""
+    import asyncio
+
+    from masfuzz.fuzz.loop import FlarePhase, configuration
+
+    order = tuple(reversed(AGENTS))
+    seed = Scenario(input="Make a video about rain", sut_model="m", speaking_order=order)
+    choices = Choices(temperatures=(0.4,))
+    phase = FlarePhase([seed], AGENTS, participants=tuple(AGENTS), free_form=True,
+                       choices=choices, model_pool=())
+    for agent in AGENTS:  # every configuration change of the entry has run
+        phase._tried.add(configuration(seed.model_copy(update={"temperatures": {agent: 0.4}})))
+    async def proposals(rng):
+        return [await phase._propose(rng, n) for n in range(1, 201)]
+
+    new_orders = sum(bool(p.mutation.order) for p in asyncio.run(proposals(random.Random(3))))
+    rate = phase.schedule.sequence_rate(seed)  # the entry has an order of its own: 0.1
+    assert rate < 0.2 and new_orders < 200 * 2 * rate, new_orders
+
+
 def test_a_reading_holds_a_worker_slot_as_an_execution_does():
     """`dispatched`: a model-backed reading takes one of the executor's slots, so with one
     slot an execution waits for the reading to end (and runs without one when there is no

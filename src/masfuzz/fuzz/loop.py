@@ -95,6 +95,10 @@ class Choices:
     # this share (an entry its children have outgrown is still picked now and then)
     recency: float = 0.5
     recency_floor: float = 0.1
+    # `flare`: an entry's energy is multiplied by this for each generation between it and its
+    # seed: a deeper entry stands on more stacked changes, so it is where the next link of a
+    # chain is (bench deep-team, seeds 100-299: 59.5 executions to every item -> 51.5)
+    depth: float = 3.0
     grow: bool = True  # mutants that add coverage join the corpus (False: the seeds only)
     # `flare`: a setting the entry already changed (an agent's, the order) is changed again this
     # many times less often than one it has not: stacking builds on what made the entry
@@ -177,7 +181,7 @@ class Schedule:
     def entry(self, rng: random.Random) -> int:
         return int(self.entries.pick(rng))
 
-    def operator(self, rng: random.Random) -> str:
+    def operator(self, rng: random.Random, entry: int) -> str:
         return self.operators.pick(rng)
 
     def agent(self, rng: random.Random, operator: str, agents: list[str], parent: Scenario) -> str:
@@ -233,6 +237,7 @@ class FlareSchedule(Schedule):
         self.roots = list(range(entries))  # each entry's seed
         self.entry_rates, self.root_rates = Rates(), Rates()
         self.operator_rates, self.agent_rates = Rates(), Rates()
+        self.resamples = Rates()  # per entry: did a resample of it (identity, no new order) pay
 
     def joined(self, entry: int, parent: int) -> None:
         self.parents.append(parent)
@@ -246,8 +251,11 @@ class FlareSchedule(Schedule):
             while parent is not None:  # every ancestor of e is outgrown once more
                 children[parent] += 1
                 parent = self.parents[parent]
+        depth: list[int] = []
+        for parent in self.parents:  # (a parent always comes before its children)
+            depth.append(0 if parent is None else depth[parent] + 1)
         own = [self.entry_rates.rate(str(e)) * max(c.recency_floor, c.recency ** children[e])
-               for e in range(len(self.parents))]
+               * c.depth ** depth[e] for e in range(len(self.parents))]
         seeds = sorted(set(self.roots))
         total = sum(self.root_rates.rate(str(r)) for r in seeds)
         tree = {r: sum(w for w, root in zip(own, self.roots) if root == r) for r in seeds}
@@ -257,8 +265,16 @@ class FlareSchedule(Schedule):
         energies = self.energies()
         return rng.choices(range(len(energies)), weights=energies)[0]
 
-    def operator(self, rng: random.Random) -> str:
-        return self.operator_rates.pick(rng, list(OPERATORS))
+    def operator(self, rng: random.Random, entry: int) -> str:
+        """By the operators' rates, the identity's times how its resamples of this entry paid:
+        a resample is always the entry's own configuration, so each miss is a direct sample of
+        that one configuration (a temperature change's misses say little of the ones untried).
+        The identity's global rate stays up where a new order drawn beside it adds a path, so
+        without this an entry whose resamples never pay (a deterministic model) spent more than
+        a quarter of its picks on them (bench deep-team, between its second and third item)."""
+        return self.operator_rates.pick(
+            rng, list(OPERATORS),
+            lambda op: 2 * self.resamples.rate(str(entry)) if op == "identity" else 1.0)
 
     def agent(self, rng: random.Random, operator: str, agents: list[str], parent: Scenario) -> str:
         changed = set(parent.temperatures) | set(parent.agent_models)
@@ -278,6 +294,8 @@ class FlareSchedule(Schedule):
         self.entry_rates.reward(str(entry), gained)
         self.root_rates.reward(str(self.roots[entry]), gained)
         self.operator_rates.reward(operator, gained)
+        if operator == "identity" and (mutation is None or not mutation.order):
+            self.resamples.reward(str(entry), gained)
         if mutation is not None:
             self.agent_rates.reward(f"{mutation.agent}:{operator}", gained)
 
@@ -616,17 +634,24 @@ class FlarePhase:
 
     async def _propose(self, rng: random.Random, number: int) -> "Proposal":
         """Round `number`'s mutant, drawn from the schedule and corpus as they stand."""
+        # Whether the round draws a new order is decided once, against each redraw's entry's
+        # rate: were it drawn anew at each redraw, a new order (always a configuration not run
+        # yet) would end the redraws far more often than its rate says, and undo the order an
+        # entry's gain stands on (bench deep-team: a third of the productive entry's picks).
+        coin = rng.random() if self.free_form and self.strategy != "input" and self.schedule.redraws() \
+            else None
         for attempt in range(self.schedule.redraws() + 1):
             e = self.schedule.entry(rng)
             parent = self.corpus[e].scenario
             if self.strategy == "input":
                 return Proposal(number, e, "input", await self._rewritten(parent, rng, number), None)
-            op = self.schedule.operator(rng)
+            op = self.schedule.operator(rng, e)
             agent = self.schedule.agent(rng, op, self.agents, parent)
+            rate = self.schedule.sequence_rate(parent)
             mutant, mutation = mutate(parent, op, self.agents, rng, choices=self.choices,
                                       model_pool=self.model_pool, participants=self.participants,
                                       free_form=self.free_form, number=number, agent=agent,
-                                      sequence_rate=self.schedule.sequence_rate(parent))
+                                      sequence_rate=rate if coin is None else float(coin < rate))
             key = configuration(mutant)
             if key not in self._tried or (op == "identity" and attempt == 0):
                 break
