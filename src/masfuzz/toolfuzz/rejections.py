@@ -10,8 +10,10 @@ hidden behind one:
   that raised (a `ValueError` out of `float()` or `date.fromisoformat()` is a library refusing
   what the tool failed to handle: a finding);
 - the tool's documentation (its description, or an argument's) says it raises that type;
-- no text argument of the call is one of the documentation's own quoted examples (a tool that
-  refuses its own documented example, `e.g. "+44 20 7946 0958"`, is broken, whatever it says).
+- the message does not name, as the value refused, an argument that is one of the
+  documentation's own quoted examples (a tool that refuses its own documented example, `e.g.
+  "+44 20 7946 0958"`, is broken, whatever it says; one refusing the hour of a call whose room is
+  the documented "Fjord" is not).
 """
 
 from __future__ import annotations
@@ -41,7 +43,8 @@ def documented_rejection(tool: FuzzTool, outcome: CallOutcome, arguments: dict[s
     if not re.search(rf"\b(?i:raise[sd]?)\b[^.;]{{0,40}}\b{re.escape(outcome.error_type)}\b", doc):
         return False
     examples = {a or b for a, b in _QUOTED.findall(doc)}
-    return not any(isinstance(v, str) and v.strip() in examples for v in arguments.values())
+    refused = [v for v in arguments.values() if isinstance(v, str) and v.strip() in examples]
+    return not any(v.strip() in (outcome.message or "") for v in refused)
 
 
 def documentation(tool: FuzzTool) -> str:

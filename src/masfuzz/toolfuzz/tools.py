@@ -253,7 +253,8 @@ def as_declared(fn: Callable[..., Any], arguments: dict[str, Any]) -> dict[str, 
         if name not in out:
             continue
         value = adapter.validate_python(out[name])
-        if not (isinstance(out[name], str) and value == out[name]):
+        # str.__eq__ itself: a taint object's own == would record the comparison as a prior
+        if not (isinstance(out[name], str) and isinstance(value, str) and str.__eq__(out[name], value)):
             out[name] = value
     return out
 
