@@ -61,13 +61,17 @@ def add_secret_names(names: Any) -> None:
 def secret_names() -> list[str]:
     # read afresh on every call (a variable set mid-run is masked from then on), but matched
     # against the patterns only when the names changed: a campaign asks this for every record,
-    # and the scan was a third of the driver's CPU at 16 workers
-    return list(_names(tuple(os.environ), os.environ.get("MASFUZZ_SECRET_ENV", ""), frozenset(_extra_names)))
+    # and the scan was a third of the driver's CPU at 16 workers. The names are taken as the
+    # environment keeps them (bytes on POSIX): decoding each one, every call, was most of what
+    # was left
+    keys = tuple(getattr(os.environ, "_data", os.environ))
+    return list(_names(keys, os.environ.get("MASFUZZ_SECRET_ENV", ""), frozenset(_extra_names)))
 
 
 @functools.lru_cache(maxsize=16)
-def _names(keys: tuple[str, ...], extra: str, added: frozenset[str]) -> tuple[str, ...]:
-    return tuple(sorted({k for k in keys if SECRET_NAME.search(k)} | added
+def _names(keys: tuple[str | bytes, ...], extra: str, added: frozenset[str]) -> tuple[str, ...]:
+    names = (os.fsdecode(k) for k in keys)
+    return tuple(sorted({k for k in names if SECRET_NAME.search(k)} | added
                   | {n.strip() for n in extra.split(",") if n.strip()}))
 
 
@@ -158,13 +162,33 @@ def redact_trace(trace: Any) -> Any:
     """A `Trace` with every known secret masked wherever it appeared (events, payloads, errors,
     meta, stderr tails)."""
     text = trace.model_dump_json(by_alias=True)
-    clean = redact(text)
+    values = secret_values()
+    clean = _masked(text, values)
     if clean == text:
+        _CLEAN_JSON.append((trace, values, text))
+        del _CLEAN_JSON[:-_CLEAN_KEPT]
         return trace
     try:
         return type(trace).model_validate_json(clean)
     except ValueError:  # masking broke the JSON (a secret inside an escape): mask field by field
         return type(trace).model_validate(redact_data(json.loads(text)))
+
+
+# The JSON of the last traces `redact_trace` found clean, with the secrets' forms it was
+# searched for: storing a trace right after its executor returned it needs neither a second dump
+# nor a second search (`trace_json`). A trace is frozen: a changed one is another object.
+_CLEAN_JSON: list[tuple[Any, list[str], str]] = []
+_CLEAN_KEPT = 64  # traces in flight at once, and more
+
+
+def trace_json(trace: Any) -> str:
+    """A `Trace`'s JSON as it is stored, every known secret masked: the text `redact_trace`
+    made of this very trace when no secret has changed since, else made and searched now."""
+    values = secret_values()
+    for kept, searched, text in reversed(_CLEAN_JSON):
+        if kept is trace and searched is values:
+            return text
+    return _masked(trace.model_dump_json(by_alias=True), values)
 
 
 class RedactingStream:

@@ -8,6 +8,7 @@ mode, the objectives it targets, and where it came from (realizer or mutator, pa
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from typing import Any, Literal
@@ -119,7 +120,9 @@ class Scenario(BaseModel):
     provenance: Provenance = Provenance()
     extra: dict[str, Any] = Field(default_factory=dict)  # adapter-specific knobs (e.g. stdin)
 
-    @property
+    # computed once per object (a campaign asks a scenario's id some 25 times per execution): a
+    # scenario is frozen, and a copy with changes forgets it (`model_copy`)
+    @functools.cached_property
     def id(self) -> str:
         """Content hash: the same scenario always has the same id, across runs and machines."""
         body = self.model_dump(mode="json", exclude={"provenance", "objectives"})
@@ -128,6 +131,12 @@ class Scenario(BaseModel):
                 body.pop(key)
         digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
         return "sc-" + digest[:12]
+
+    def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> "Scenario":
+        copied = super().model_copy(update=update, deep=deep)
+        if update:
+            copied.__dict__.pop("id", None)  # another content, another id
+        return copied
 
     def model_for(self, agent: str) -> str | None:
         return self.agent_models.get(agent, self.sut_model)

@@ -70,3 +70,39 @@ def test_failures_round_trip(tmp_path):
         [f] = store.failures(run)
         assert f["fingerprint"] == failure.fingerprint and f["detail"] == "x"
         assert f.failure == failure
+
+
+def test_a_trace_is_stored_as_its_whole_json_masked_once_checked_or_not(tmp_path, monkeypatch):
+    """The store reuses the JSON the executor's redaction made of the very same trace
+    (`redact.trace_json`); what it writes is byte for byte what dumping and masking it makes,
+    and a secret set after that check is masked all the same."""
+    from masfuzz.redact import redact, redact_trace
+    from masfuzz.trace import Message
+
+    def trace(sid, text):
+        rec = TraceRecorder(scenario_id=sid)
+        rec.add(AgentTurn(agent="triage_agent"))
+        rec.add(Message(agent="triage_agent", content=text))
+        return rec.finish()
+
+    checked, late = Scenario(input="checked"), Scenario(input="late")
+    with RunStore(tmp_path / "runs.db") as store:
+        run = store.start_run("fuzz", None, target="m.py", config={})
+        t1 = redact_trace(trace(checked.id, "seat 14C, code zq-7731-pass"))
+        t2 = redact_trace(trace(late.id, "seat 3A, code zq-7731-pass"))
+        store.record_execution(run, checked, t1)
+        monkeypatch.setenv("MASFUZZ_TEST_PASSWORD", "zq-7731-pass")  # a secret from now on
+        store.record_execution(run, late, t2)
+        stored = dict(store.db.execute("SELECT scenario_id, trace FROM executions"))
+    monkeypatch.delenv("MASFUZZ_TEST_PASSWORD")
+    assert stored[checked.id] == redact(t1.model_dump_json(by_alias=True)) == t1.model_dump_json(by_alias=True)
+    assert "zq-7731-pass" not in stored[late.id] and "code ***" in stored[late.id]
+
+
+def test_a_scenario_copy_with_changes_has_its_own_id():
+    sc = Scenario(input="hi", sut_model="scripted/a.py:p")
+    first = sc.id
+    changed = sc.model_copy(update={"temperatures": {"triage_agent": 0.5}})
+    assert changed.id == Scenario(input="hi", sut_model="scripted/a.py:p",
+                                  temperatures={"triage_agent": 0.5}).id != first
+    assert sc.model_copy().id == first and sc == Scenario(input="hi", sut_model="scripted/a.py:p")

@@ -74,7 +74,7 @@ from urllib.parse import quote
 from masfuzz import __version__
 from masfuzz.errors import MasfuzzError
 from masfuzz.oracles.failure import Failure
-from masfuzz.redact import redact, redact_data
+from masfuzz.redact import redact, redact_data, trace_json
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import Trace
@@ -526,7 +526,7 @@ class RunStore:
             cur = self.db.execute(
                 "INSERT OR IGNORE INTO executions (run_id, scenario_id, seq, trace, status, "
                 "wall_time, created) VALUES (?,?,?,?,?,?,?)",
-                (run_id, scenario.id, seq, redact(trace.model_dump_json(by_alias=True)), status,
+                (run_id, scenario.id, seq, trace_json(trace), status,
                  trace.usage.wall_time, time.time()))
             if not cur.rowcount:
                 row = self.db.execute("SELECT id FROM executions WHERE run_id=? AND scenario_id=?",
