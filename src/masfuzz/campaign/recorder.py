@@ -197,8 +197,7 @@ class Recorder:
                notes: Iterable[str] = ()) -> Outcome:
         """Store one execution with its findings (`found`, as decided; default: the detectors'
         own) and the notes on proposals the judge rejected, which are no failures."""
-        if trace.scenario_id != scenario.id:  # the same trace object else: stored as the executor checked it
-            trace = trace.model_copy(update={"scenario_id": scenario.id})
+        trace = trace.model_copy(update={"scenario_id": scenario.id})
         self.settle_replay()  # something new runs: all that was stored is covered before it
         items = self.coverage.items(trace)
         eid = None

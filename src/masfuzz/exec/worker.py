@@ -222,8 +222,6 @@ def serve(channel: Channel, lines: Iterable[str], *, apart: bool = False) -> int
             sandbox.limit_memory()
         channel.send({"ready": True, "system_id": system.spec.system.id,
                       "framework": system.spec.system.framework})
-        if apart:
-            _ahead(request)
         exited = _apart(lines, lambda: _serve_one(channel, request, system), channel) if apart \
             else _serve_one(channel, request, system)
         sandbox.end_strays()
@@ -257,21 +255,6 @@ def _prepare(system: Any) -> None:
         system.runner().prepare(system.obj)
     except Exception:  # noqa: BLE001 - the run builds it itself and reports what fails
         pass
-
-
-def _ahead(request: Any) -> None:
-    """What a run would make for itself that is the same for every run of this worker, made here
-    once, before the run is forked: its scenario's id, and the SUT client of each model string it
-    names (`SUT_CLIENTS`, kept here across runs: a proxied client holds nothing of a run's).
-    Made in every run's fork, they were parsing its model strings and compiling the patterns
-    that read them, every time."""
-    from masfuzz.llm.settings import SUT_CLIENTS
-
-    request.scenario.id  # noqa: B018 - computed once, kept on the scenario
-    for model in {request.scenario.sut_model, *request.scenario.agent_models.values()}:
-        if model:
-            with contextlib.suppress(MasfuzzError):  # the run reports a bad one itself
-                SUT_CLIENTS.get(model, request.models)
 
 
 def _serve_one(channel: Channel, request: Any, system: Any) -> bool:

@@ -172,11 +172,8 @@ class ManagedClient:
             if hit is not None:
                 return hit
         # masked before it is kept or used: a reply echoing a secret must not reach the cache
-        # file, and a cached repeat must be the same reply as the first (a provider whose
-        # replies another masfuzz client masked already, the model proxy's, is not read again)
-        reply = await self._call_provider(request, timeout)
-        if not getattr(self.provider, "replies_masked", False):
-            reply = redact_reply(reply, getattr(self.provider, "_key", None))
+        # file, and a cached repeat must be the same reply as the first
+        reply = redact_reply(await self._call_provider(request, timeout), getattr(self.provider, "_key", None))
         if key is not None and reply.finish_reason != "error":
             self.cache.put(key, self.spec.provider, self.spec.model, self.spec.base_url, reply)
         return reply

@@ -96,7 +96,6 @@ class ProxyProvider:
     """A provider whose answers come from the process that started this one."""
 
     times_each_attempt = True  # the answering process bounds each attempt (and retries)
-    replies_masked = True  # the answering process's client masked every secret in them (`answer`)
 
     def __init__(self, model_string: str, calls: ProxiedCalls) -> None:
         self.model_string, self.calls = model_string, calls
