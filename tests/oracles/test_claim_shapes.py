@@ -110,3 +110,23 @@ def test_a_sentence_ends_at_a_closing_quote():
     assert sentences('The desk said "Reserved." Sorry, that was wrong.') == [
         'The desk said "Reserved."', "Sorry, that was wrong."]
     assert sentences("She replied 'Done!' Then we left.") == ["She replied 'Done!'", "Then we left."]
+
+
+@pytest.mark.parametrize("said, found", [
+    ("You're all set for Thursday - bring your ID.", True),
+    ("The store could not reserve the slot: it is taken.", False),
+])
+def test_an_agent_run_as_a_tool_claims_in_its_own_reply_which_the_tool_s_answer_repeats(said, found):
+    """A sub-agent run as a tool (PydanticAI's delegation, an Agents SDK agent tool) says its
+    reply, and the delegating tool answers with the same words after it: the reply is the
+    sub-agent's claim, not a repeat of a tool's answer (which only a reply after it can be)."""
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="Please reserve a slot on Thursday."), AgentTurn(agent="front"),
+        ToolCall(agent="front", tool="ask_desk", arguments={"message": "reserve Thursday"}, call_id="a"),
+        AgentTurn(agent="desk"),
+        ToolCall(agent="desk", tool="reserve_slot", arguments={}, call_id="c"),
+        ToolResult(agent="desk", tool="reserve_slot", call_id="c", payload='{"result": {"state": "REJECTED"}}'),
+        Message(agent="desk", content=said),
+        ToolResult(agent="front", tool="ask_desk", call_id="a", payload=said), AgentTurn(agent="front"),
+        Message(agent="front", content=said), TerminationEvent(reason="completed", final_output=said)))
+    assert [(f.agent, f.step) for f in claimed_outcome(trace, DESK)] == ([("desk", 6)] if found else [])

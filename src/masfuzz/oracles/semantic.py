@@ -53,10 +53,13 @@ def _failed(r: ToolResult, spec: WorkflowSpec | None = None, *, empty: bool = Fa
 def _claims(trace: Trace) -> list[tuple[int, str, str]]:
     """(event index, agent, text) of everything an agent told: its messages, and the final
     output when no message already said it (blamed on the last speaker). A message that only
-    repeats a tool's answer (AgentChat's tool-call summary) is the tool's words, not a claim."""
-    payloads = {r.payload.strip() for r in trace.of_type(ToolResult) if r.payload.strip()}
+    repeats a tool's answer given before it (AgentChat's tool-call summary) is the tool's words,
+    not a claim; an agent run as a tool says its reply first, and the tool's answer repeats it."""
+    payloads: set[str] = set()
     out, said = [], set()
     for i, e in enumerate(trace.events):
+        if isinstance(e, ToolResult) and e.payload.strip():
+            payloads.add(e.payload.strip())
         if isinstance(e, Message) and e.role == "assistant" and e.agent and e.content.strip():
             said.add(e.content.strip())
             if e.content.strip() not in payloads:
