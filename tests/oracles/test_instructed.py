@@ -877,3 +877,36 @@ def test_a_graph_edge_with_one_target_chooses_nothing():
                                         "delegations": [{"from": "classify", "to": "kb", "trigger": "graph_edge"}]})
     trace = _entered("kb", Message(agent="kb", content="We open at 09:30."), router_node=True)
     assert misrouted_request(trace, spec) == []
+
+
+def test_a_request_carrying_only_one_tool_s_documented_arguments_is_routed_by_them():
+    """"Put Maisie (MS-20417) in for her Piano Grade 3" names neither entering nor a candidate,
+    but carries both arguments enter_candidate documents, in their forms, and no other tool's:
+    a classifier's route to the desk that only tells term dates is a misroute (silent when the
+    route reaches the entry desk, or when a second tool takes the same values)."""
+    args = {"type": "object", "required": ["pupil", "grade"], "properties": {
+        "pupil": {"type": "string", "description": 'The pupil\'s school number, like "MS-10000".'},
+        "grade": {"type": "string", "description": 'The exam, instrument and grade, like "Piano Grade 1".'}}}
+    spec = WorkflowSpec(
+        system=SystemInfo(id="school", entry_agent="clf", framework="langgraph", pattern="graph"),
+        agents=(AgentSpec(id="clf"), AgentSpec(id="exams"), AgentSpec(id="office")),
+        tools=(ToolSpec(id="enter_candidate", description="Enter a pupil for a graded practical exam.", parameters=args),
+               ToolSpec(id="term_dates", description="The school's term dates for this year.")),
+        permissions=Permissions(allow=(("exams", "enter_candidate"), ("office", "term_dates"))),
+        delegations=tuple({"from": "clf", "to": a, "trigger": "graph_edge"} for a in ("exams", "office")))
+    request = "Could you put Maisie (school number MS-20417) in for her Piano Grade 3 this summer?"
+
+    def routed(to: str, tool: str) -> Trace:
+        return Trace(scenario_id="s", events=(
+            Message(role="user", content=request), AgentTurn(agent="clf"), Message(agent="clf", content="ENTRY"),
+            DelegationEvent(**{"from": "clf"}, to=to, trigger="graph_edge"), AgentTurn(agent=to),
+            ToolCall(agent=to, tool=tool, arguments={}, call_id="c"),
+            ToolResult(agent=to, tool=tool, call_id="c", payload="done"), Message(agent=to, content="done"),
+            TerminationEvent(reason="completed", final_output="done")))
+
+    [f] = misrouted_request(routed("office", "term_dates"), spec)
+    assert (f.root_cause, f.subject, f.elements[1:]) == (MISROUTED, "office", ("office", "enter_candidate"))
+    assert misrouted_request(routed("exams", "enter_candidate"), spec) == []
+    twice = spec.model_copy(update={"tools": (*spec.tools, ToolSpec(
+        id="withdraw_candidate", description="Withdraw a pupil from an exam.", parameters=args))})
+    assert misrouted_request(routed("office", "term_dates"), twice) == []

@@ -489,7 +489,8 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         if isinstance(e, Message) and e.role == "user":
             user_text = e.content
             fitting = [t.id for t in spec.tools if asks_for(user_text, t.id, spec)] \
-                or _servable_by_object(user_text, spec) or _servable_by_description(user_text, spec)
+                or _servable_by_object(user_text, spec) or _servable_by_description(user_text, spec) \
+                or _servable_by_arguments(user_text, spec)
             selecting = spec.system.pattern == "selector"
             entering = True
             continue
@@ -604,6 +605,18 @@ def _servable_by_object(request: str, spec: WorkflowSpec) -> list[str]:
     fitting = [t for t in named if carries_arguments(request, spec, t)]
     others = [t.id for t in spec.tools if t.id not in named and carries_arguments(request, spec, t.id)]
     return fitting if not others else []
+
+
+def _servable_by_arguments(request: str, spec: WorkflowSpec) -> list[str]:
+    """The one tool a request carries every required argument for, in the form its documentation
+    gives (a pupil number shaped like "MS-10000" and an exam like "Piano Grade 1"), though it
+    names neither its action nor its object ("put Maisie in for her Piano Grade 3"): what the
+    request brought is what that tool acts on, as `participation` reads a needed member. None
+    when two tools or more could take the same values: then the values do not tell."""
+    from masfuzz.oracles.semantic import carries_arguments  # semantic reads routing: imported late
+
+    servable = [t.id for t in spec.tools if carries_arguments(request, spec, t.id)]
+    return servable if len(servable) == 1 else []
 
 
 # Function words of four letters or more: they say nothing of what a request needs, and one
