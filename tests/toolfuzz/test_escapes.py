@@ -293,21 +293,32 @@ def test_a_machine_file_the_sandbox_does_not_show_is_the_settings_failure(tmp_pa
 def test_the_probes_added_last_get_out_where_no_sandbox_holds_them(arena):
     """Called in this process, unconfined: a folder descriptor held from outside leads to the
     victim folder, the parent's memory opens, the driver's group gets the signal, the kernel's
-    settings open for writing (as root). So each can fail the corpus."""
-    root, config, tcp, unix, sentinel, log = arena
+    settings open for writing (as root). So each can fail the corpus.
+    The group signalled is a sentinel's own, not this process's: under xdist every worker shares
+    this process's group, and the SIGURG would reach the sentinel of a sandbox test running
+    beside this one (CI saw that test fail on a signal this test sent)."""
+    root, config, tcp, unix, _, _ = arena
+    log = root / "own-group.log"
+    sentinel = subprocess.Popen([sys.executable, "-c", SENTINEL, str(log), "own-group"], start_new_session=True)
+    deadline = time.monotonic() + 10
+    while not Path(str(log) + ".ready").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    config = {**config, "driver_pgid": sentinel.pid, "sentinel": sentinel.pid}
     held = os.open("/usr", os.O_PATH | os.O_DIRECTORY)
     try:
         said = {p: escape_corpus.escape(p, json.dumps(config))
                 for p in ("held_fds", "parent_memory", "group_signal", "kernel_settings")}
+        deadline = time.monotonic() + 10
+        while not (log.exists() and log.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.1)
     finally:
         os.close(held)
+        sentinel.kill()
+        sentinel.wait()
     assert f"through held descriptor {held}" in said["held_fds"], said
     assert (Path(config["victim"]) / f"via-fd-{held}").exists()
     assert f"opened /proc/{os.getppid()}/mem" in said["parent_memory"], said
     assert said["group_signal"] == f"signalled group {config['driver_pgid']}", said
-    deadline = time.monotonic() + 10
-    while not (log.exists() and log.read_text()) and time.monotonic() < deadline:
-        time.sleep(0.1)
     assert log.read_text().split() == [str(int(signal.SIGURG))]
     if os.geteuid() == 0:
         assert "opened /proc/sys/kernel/core_pattern for writing" in said["kernel_settings"], said
