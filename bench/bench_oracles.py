@@ -1,7 +1,8 @@
 """How well do masfuzz's oracles find the zoo's seeded bugs, and only those? Each system of the bug
 zoo (examples/zoo/, ground truth in bench/oracle_labels.yaml) runs as its seeded and its fixed twin
 under `masfuzz exec`, `masfuzz fuzz` and `masfuzz run` (small budgets, the zoo's scripted policy as
-every agent's model, the scripted template tester), and the findings attributed to the app
+every agent's model, a system's own `policy:` where its label names one, the scripted template
+tester), and the findings attributed to the app
 (attribution "sut") are compared with the labels:
 
 - recall: the seeded systems on which the labelled category was found (and, stricter, the
@@ -174,7 +175,7 @@ def main() -> int:
     os.chdir(ROOT)  # targets and the policy are named relative to the repository
     if args.system:
         label = next(s for s in systems if s["name"] == args.system)
-        print(json.dumps(measure_system(label, labels["policy"], args)))
+        print(json.dumps(measure_system(label, label.get("policy", labels["policy"]), args)))
         return 0
     if args.only:
         wanted = set(args.only.split(","))

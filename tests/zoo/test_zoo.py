@@ -1,5 +1,6 @@
 """The bug zoo (examples/zoo/) against its ground truth (bench/oracle_labels.yaml): every seeded
-system and its fixed twin load, run under the zoo's one scripted policy, and differ as labelled.
+system and its fixed twin load, run under the zoo's scripted policy (or the one its label names),
+and differ as labelled.
 
 The checks read the traces directly (which tool answered what, who spoke when, how the run
 ended), never masfuzz's oracles: the zoo is what the oracles are measured against.
@@ -17,12 +18,17 @@ SYSTEMS = {s["name"]: s for s in LABELS["systems"]}
 BOUNDS = ("max_turns", "message_limit", "timeout")
 
 
+def policy_of(label: dict) -> str:
+    """The scripted model a system runs under: its own `policy:`, else the zoo's."""
+    return label.get("policy", LABELS["policy"])
+
+
 def run(target: str, label: dict):
     from masfuzz import api
 
     extra = label.get("exec_args") or []
     keywords = {extra[i].lstrip("-").replace("-", "_"): extra[i + 1] for i in range(0, len(extra), 2)}
-    return api.exec(target, label["input"], sut_model=LABELS["policy"], executor="inprocess",
+    return api.exec(target, label["input"], sut_model=policy_of(label), executor="inprocess",
                     no_cache=True, **keywords)
 
 
@@ -174,12 +180,13 @@ def test_the_zoo_is_complete():
                                                           "pydantic-ai", "adk"}
 
 
-def test_the_policy_knows_no_system():
+@pytest.mark.parametrize("policy", sorted({policy_of(s) for s in SYSTEMS.values()}))
+def test_the_policy_knows_no_system(policy):
     """One policy drives seeded and fixed twins alike: it names no system, agent or tool of the
     zoo, so whatever differs between twins comes from the systems."""
     import re
 
-    source = (ROOT / LABELS["policy"].removeprefix("scripted/").split(":")[0]).read_text()
+    source = (ROOT / policy.removeprefix("scripted/").split(":")[0]).read_text()
     words = set(re.findall(r"[A-Za-z_]+", source))
     for s in SYSTEMS.values():
         c = s["check"]
