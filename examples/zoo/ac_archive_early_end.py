@@ -8,7 +8,9 @@ and an item nobody has checked yet is `INCOMPLETE`. catalogue passes what the sy
 
 Seeded: the team stops on `TextMentionTermination("COMPLETE")`, a plain substring test heard
 from any member, so catalogue's "INCOMPLETE" ends the run before the conservator and retrieval
-act. Fixed: the condition listens to retrieval only.
+act. Fixed: the team stops once retrieval, the last stage, has answered: booked, or asked the
+researcher for what it lacks (a round robin with no stop for that goes round to its message
+limit).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from autogen_agentchat.agents import AssistantAgent
-from autogen_agentchat.conditions import MaxMessageTermination, TextMentionTermination
+from autogen_agentchat.conditions import MaxMessageTermination, SourceMatchTermination, TextMentionTermination
 from autogen_agentchat.teams import RoundRobinGroupChat
 
 from .models import agentchat_client
@@ -48,7 +50,7 @@ def book_viewing(item: Annotated[str, 'The catalogue number, e.g. "MA-1900/001"'
     return ("HELD", f"{item} on desk 4 for {reader}, {day} from 10:00")
 
 
-def build(stop: TextMentionTermination) -> RoundRobinGroupChat:
+def build(stop) -> RoundRobinGroupChat:
     client = agentchat_client()
     catalogue = AssistantAgent(
         "catalogue", model_client=client, tools=[locate_item], reflect_on_tool_use=True,
@@ -76,4 +78,4 @@ def seeded():
 
 
 def fixed():
-    return build(TextMentionTermination("COMPLETE", sources=["retrieval"]))
+    return build(SourceMatchTermination(["retrieval"]))
