@@ -42,7 +42,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO, TextIO
 
 from masfuzz.errors import MasfuzzError
-from masfuzz.exec import sandbox
+from masfuzz.exec import sandbox, stacks
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
@@ -265,6 +265,7 @@ def _serve_one(channel: Channel, request: Any, system: Any) -> bool:
     from masfuzz.llm import settings
 
     sandbox.limit_cpu()
+    stacks.arm(channel.send)  # what the run is doing, asked for before a kill at the time limit
     trace_module.set_event_sink(lambda e: _send_event(channel, e))
     # `at` on the system-wide monotonic clock, the parent's too: how long the model calls
     # took is whose a timeout is (`masfuzz.exec.pool._model_seconds`)
@@ -288,6 +289,7 @@ def _serve_one(channel: Channel, request: Any, system: Any) -> bool:
         channel.send({"exit": code, "message": "" if isinstance(exc.code, int) else str(exc.code)})
         return True
     finally:
+        stacks.disarm()
         trace_module.set_event_sink(None)
         trace_module.set_activity_sink(None)
     channel.send_model("trace", result)
@@ -539,6 +541,7 @@ def _fresh_for_the_sandbox() -> bool:
 
 
 def main() -> int:
+    stacks.ignore()
     try:
         _die_with_parent()
         plan = os.environ.get(sandbox.PLAN_ENV)
