@@ -57,7 +57,7 @@ def test_a_misbehaving_tool_is_a_recorded_finding(cli, monkeypatch, word, tool, 
     assert failure["attribution"] == "sut"  # a tool of the app hung or died
     if reason == "timeout":  # what the run was doing, asked of it before the kill
         where = trace["meta"]["stacks_at_kill"]["where"]
-        assert where.startswith(f"in the app's own code, {tool} (tests/exec/fixtures/misbehaving_app.py:"), where
+        assert where.startswith(f"in the app's {tool} (tests/exec/fixtures/misbehaving_app.py:"), where
         assert where in end["detail"]
 
 
@@ -72,7 +72,7 @@ def test_a_run_sleeping_in_the_apps_own_code_is_the_apps_timeout_with_that_frame
     data = json.loads(out)
     end = data["trace"]["events"][-1]
     assert end["reason"] == "timeout"
-    assert "in the app's own code, throttled_instructions (tests/exec/fixtures/misbehaving_app.py:" in end["detail"]
+    assert "in the app's throttled_instructions (tests/exec/fixtures/misbehaving_app.py:" in end["detail"]
     assert "time.sleep(600)" in end["detail"]
     meta = data["trace"]["meta"]
     assert "ended_in_model_call" not in meta

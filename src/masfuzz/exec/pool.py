@@ -11,7 +11,9 @@ started) and the run is a `timeout`; a worker that dies (a segfault, an abort, `
 exit status) or calls `sys.exit` is a `crash`. Both keep the events the worker streamed before
 the end, and the model use it reported (each SUT model call done, with its tokens, by agent:
 the progress and the report count it as a finished run's), and say which agent or tool was
-running. A killed or dead worker is replaced lazily.
+running; a run killed at its time limit is first asked for its stacks (`masfuzz.exec.stacks`),
+which name the app's own code it was in or say it waited for masfuzz's model. A killed or dead
+worker is replaced lazily.
 
 With `concurrency` above 1, workers are forked from a template process (`masfuzz.exec.template`)
 that imported the agent framework once, so a worker starts without importing it again; each

@@ -161,7 +161,7 @@ class Where:
     def words(self) -> str:
         if self.kind == "app" and self.frame:
             path, line, function, source = self.frame
-            return (f"in the app's own code, {function} ({_short(path)}:{line}"
+            return (f"in the app's {function} ({_short(path)}:{line}"
                     + (f": {source[:80]}" if source else "") + ")")
         if self.kind == "model":
             return "waiting for masfuzz's model proxy to answer"

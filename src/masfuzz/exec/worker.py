@@ -9,6 +9,8 @@ stdout, one JSON object per line:
   records it (so a run the parent must kill still has its events), then `{"trace": {...}}`;
   `{"error": "..."}` when the target is bad input; `{"exit": N}` when the system under test
   called `sys.exit(N)` (the worker then ends: its state is no longer trustworthy);
+  `{"stacks": [...]}` when the pool, about to kill a run at its time limit, signals for them
+  (`masfuzz.exec.stacks`);
 The system's model calls are masfuzz's to make (the model proxy, `masfuzz.llm.proxy`): each one
 is a `{"model_request": {...}}` line out, answered by a `{"model_reply": {...}}` line in, which
 a thread reading the input hands to the waiting call (`Inbox`) while the run goes on.
