@@ -178,6 +178,9 @@ ENDED_IN_MODEL_CALL = "ended_in_model_call"
 # With it, the seconds the run's model calls took in all (the unfinished one up to the kill): a
 # timeout is the model's slowness only when its calls took the time, not the app going round.
 MODEL_SECONDS = "model_seconds"
+# What a run killed at the time limit was doing (`masfuzz.exec.stacks`): {"where": whose code it
+# was in, in words; "stacks": every thread's and asyncio task's frames, innermost last}.
+STACKS_AT_KILL = "stacks_at_kill"
 # The agents that stand for a human at the terminal (AgentChat's `UserProxyAgent`) for whom
 # masfuzz answered with a user who says nothing: a team that waits for that human's words (an
 # approval, a stop word) cannot end or move on by them, which is masfuzz's doing, not the app's.

@@ -226,6 +226,13 @@ def test_a_swarm_of_create_agent_agents_hands_off_and_takes_tool_faults(provider
                  faults=(Fault(tool="add", mode="error"),))
     [result] = faulty.of_type(ToolResult)
     assert result.status == "error" and result.fault == "error"  # reached the agent's own tool node
+    # the ToolNode create_agent builds re-raises a tool's error (langgraph 1.x: all but argument
+    # errors): the swarm dies when its tool fails, the app's robustness defect, not the fault's
+    from masfuzz.oracles import detect
+
+    assert faulty.termination.reason == "crash"
+    found = {f.detector: f.attribution for f in detect(faulty)}
+    assert found["runtime_crash"] == "sut" and found["unrecovered_tool_error"] == "sut", found
     assert provider_endpoint == []
 
 

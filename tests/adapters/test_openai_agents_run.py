@@ -177,6 +177,15 @@ def test_a_run_paused_for_a_humans_approval_goes_on_approved_with_the_models_arg
     assert {c.tool: c.arguments for c in trace.of_type(ToolCall)} == {
         "file": {"input": "tides"}, "archive": {"topic": "tides"}}
     assert [r.payload for r in trace.of_type(ToolResult) if r.tool == "archive"][-1] == "tides archived"
+    # the SDK runs each approved call again from its start on resuming (the agent tool's inner
+    # run too): the model asked once, so the trace has one call of each and one hand-over, and
+    # no detector sees a repeated step in it (it was a harness "repetitive execution", and
+    # under a model other than masfuzz's probe the app's)
+    assert [(c.agent, c.tool) for c in trace.of_type(ToolCall)] == [("curator", "file"), ("archivist", "archive")]
+    assert len([d for d in trace.of_type(DelegationEvent) if d.trigger == "as_tool"]) == 1
+    from masfuzz.oracles import detect
+
+    assert [f.root_cause for f in detect(trace)] == []
 
 
 def test_max_turns_keeps_partial_trace_and_says_why():

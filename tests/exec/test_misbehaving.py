@@ -55,6 +55,31 @@ def test_a_misbehaving_tool_is_a_recorded_finding(cli, monkeypatch, word, tool, 
     [failure] = [f for f in data["failures"] if f["category"] == "runtime_crash"]
     assert tool in failure["description"]
     assert failure["attribution"] == "sut"  # a tool of the app hung or died
+    if reason == "timeout":  # what the run was doing, asked of it before the kill
+        where = trace["meta"]["stacks_at_kill"]["where"]
+        assert where.startswith(f"in the app's {tool} (tests/exec/fixtures/misbehaving_app.py:"), where
+        assert where in end["detail"]
+
+
+def test_a_run_sleeping_in_the_apps_own_code_is_the_apps_timeout_with_that_frame(cli, monkeypatch):
+    """A rate limiter of the app's that waits out a quota before the model call (no tool, no
+    model call running): the kill names the app's function, file, line and source line, and the
+    timeout stays the app's."""
+    monkeypatch.chdir(ROOT)
+    code, out, err = cli("exec", f"{APP}:throttled", "--input", "hello", "--sut-model", POLICY,
+                         "--timeout", str(LIMIT), "--format", "json", "--failures")
+    assert code == 0, err
+    data = json.loads(out)
+    end = data["trace"]["events"][-1]
+    assert end["reason"] == "timeout"
+    assert "in the app's throttled_instructions (tests/exec/fixtures/misbehaving_app.py:" in end["detail"]
+    assert "time.sleep(600)" in end["detail"]
+    meta = data["trace"]["meta"]
+    assert "ended_in_model_call" not in meta
+    frames = [f for s in meta["stacks_at_kill"]["stacks"] for f in s["frames"]]
+    assert any(f[2] == "throttled_instructions" and f[3] == "time.sleep(600)" for f in frames)
+    [failure] = [f for f in data["failures"] if f["category"] == "runtime_crash"]
+    assert failure["attribution"] == "sut" and "throttled_instructions" in failure["description"]
 
 
 def test_a_model_slower_than_the_time_limit_is_the_harness_not_an_app_crash(cli, monkeypatch):
@@ -64,6 +89,8 @@ def test_a_model_slower_than_the_time_limit_is_the_harness_not_an_app_crash(cli,
     end = data["trace"]["events"][-1]
     assert end["reason"] == "timeout" and "while desk waited for its model's answer" in end["detail"]
     assert data["trace"]["meta"]["ended_in_model_call"] == "desk"
+    # the run's stacks show it waiting in masfuzz's model proxy, no code of the app's running
+    assert data["trace"]["meta"]["stacks_at_kill"]["where"] == "waiting for masfuzz's model proxy to answer"
     [failure] = [f for f in data["failures"] if f["category"] == "runtime_crash"]
     assert failure["attribution"] == "harness" and "raise --timeout" in failure["because"]
     code, out, _ = cli("exec", f"{APP}:desk", "--input", "please ponder", "--sut-model", POLICY,

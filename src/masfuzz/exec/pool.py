@@ -11,7 +11,9 @@ started) and the run is a `timeout`; a worker that dies (a segfault, an abort, `
 exit status) or calls `sys.exit` is a `crash`. Both keep the events the worker streamed before
 the end, and the model use it reported (each SUT model call done, with its tokens, by agent:
 the progress and the report count it as a finished run's), and say which agent or tool was
-running. A killed or dead worker is replaced lazily.
+running; a run killed at its time limit is first asked for its stacks (`masfuzz.exec.stacks`),
+which name the app's own code it was in or say it waited for masfuzz's model. A killed or dead
+worker is replaced lazily.
 
 With `concurrency` above 1, workers are forked from a template process (`masfuzz.exec.template`)
 that imported the agent framework once, so a worker starts without importing it again; each
@@ -37,7 +39,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from masfuzz.errors import MasfuzzError, TargetError
-from masfuzz.exec import cgroup, frames
+from masfuzz.exec import cgroup, frames, stacks
 from masfuzz.exec.base import Executor
 from masfuzz.exec.request import ExecutionRequest
 from masfuzz.exec.sandbox import (PEAK_KEY, PLAN_ENV, Plan, check, died_of, discard, hit, model_refused, plan_for,
@@ -49,11 +51,12 @@ from masfuzz.llm.settings import ModelSettings
 from masfuzz.loader import FRAMEWORKS
 from masfuzz.proc import kill_group, start_in_group
 from masfuzz.target import Target, adapter_name
-from masfuzz.trace import (ENDED_IN_MODEL_CALL, EVENTS, MODEL_SECONDS, SANDBOX_LIMITS, AgentTurn, Trace, Usage,
-                           ended_trace, running_tool)
+from masfuzz.trace import (ENDED_IN_MODEL_CALL, EVENTS, MODEL_SECONDS, SANDBOX_LIMITS, STACKS_AT_KILL, AgentTurn, Trace,
+                           Usage, ended_trace, running_tool)
 
 LOAD_TIMEOUT = 120.0  # seconds to import the target (a cold framework import on a busy machine)
 STDERR_TAIL = 4000  # characters of the worker's stderr kept for a crash report
+HELD = 200_000  # characters of stderr kept whole for a stack dump (`_Tail.hold`)
 _PROTOCOL_LIMIT = 64 * 1024 * 1024  # a trace is one JSON line; allow large ones
 _EVENT_LINE = b'{"event":'
 _MODEL_LINE = b'{"model_call":'  # a SUT model call starting or ending (`trace.model_call`)
@@ -61,15 +64,19 @@ _MODEL_REQUEST = b'{"%s":' % proxy.REQUEST_KEY.encode()  # a SUT model call for 
 _TRACE_LINE = b'{"trace":'
 _LIMIT_LINE = b'{"limit_hit":'  # the event before it shows a sandbox limit hit (`sandbox.watch`)
 _PEAK_LINE = b'{"%s":' % PEAK_KEY.encode()  # how much a run that died grew (`sandbox.peak_note`)
+_STACKS_LINE = b'{"%s":' % stacks.KEY.encode()  # the run's stacks, asked for before a kill
+STACKS_WAIT = 1.0  # seconds a run has to answer with its stacks (`stacks.DUMP`), then faulthandler's
 
 
 class _Ended(Exception):
     """The request ended without a trace: (kind, message)."""
 
-    def __init__(self, kind: str, message: str, limit: dict[str, Any] | None = None) -> None:
+    def __init__(self, kind: str, message: str, limit: dict[str, Any] | None = None,
+                 taken: list[dict[str, Any]] | None = None) -> None:
         super().__init__(message)
         self.kind = kind
         self.limit = limit  # the sandbox limit it hit (`sandbox.died_of`), if one
+        self.stacks = taken or []  # the run's stacks just before the kill (`masfuzz.exec.stacks`)
 
 
 class Worker:
@@ -264,9 +271,14 @@ class PoolExecutor(Executor):
             meta = {"stderr_tail": worker.stderr.text[-STDERR_TAIL:]} if worker.stderr.text else {}
             meta.update(worker.frames.meta())
             answering = _model_answering(events)
+            place = stacks.where(ended.stacks)
+            if place.kind == "app":  # its own code held the run, whatever model call was open
+                answering = None
             if answering is not None:
                 meta[ENDED_IN_MODEL_CALL] = answering
                 meta[MODEL_SECONDS] = round(_model_seconds(events, time.monotonic()), 3)
+            if ended.stacks:
+                meta[STACKS_AT_KILL] = {"where": place.words(), "stacks": ended.stacks}
             usage, by_agent = _model_use(events, scenario)
             if by_agent:  # the calls each agent made before the end, as a finished run says them
                 meta["agent_settings"] = by_agent
@@ -274,8 +286,10 @@ class PoolExecutor(Executor):
             killed_now = [] if died and died[0]["limit"] == "memory" else _oom_kills(worker.plan, killed)
             if hits := _limit_hits(events) + died + killed_now:
                 meta[SANDBOX_LIMITS] = hits
+            said = f" {place.words()}," if place.kind == "app" or place.kind == "model" and answering is None else ""
             return ended_trace(
-                scenario, ended.kind, f"{ended}{_while(kept, answering)}", time.perf_counter() - t_run,
+                scenario, ended.kind, f"{ended}{said}{_while(kept, answering)}".rstrip(","),
+                time.perf_counter() - t_run,
                 system_id=info.get("system_id", ""), framework=info.get("framework", ""),
                 meta=meta, events=kept, usage=usage,
             )
@@ -305,11 +319,12 @@ class PoolExecutor(Executor):
                         break
                     events.append(line)
         except TimeoutError:
+            taken = [] if loading else await _stacks_of(worker)
             await worker.kill()
             if loading:
                 raise TargetError(f"loading the target took longer than {limit:g} s") from None
             raise _Ended("timeout", f"no result within {shown or limit:g} s (--timeout); the worker "
-                         "was killed") from None
+                         "was killed", taken=taken) from None
         except ValueError:  # a line over the protocol limit
             raise _Ended("crash", "worker sent an answer too large to read") from None
         if line.startswith(_TRACE_LINE):  # the common case, validated straight from JSON
@@ -345,6 +360,32 @@ class PoolExecutor(Executor):
         template, self._template = self._template, None
         if template is not None and template.loop is asyncio.get_running_loop():
             await template.close()
+
+
+async def _stacks_of(worker: Worker) -> list[dict[str, Any]]:
+    """The run's stacks, asked of it before the kill at its time limit (`masfuzz.exec.stacks`):
+    its Python answer on the channel, else (the run stuck in native code) faulthandler's dump
+    on its stderr; [] when neither came. The signal goes to the worker's process group: the
+    worker ignores it while a run goes on, the run's process answers, a program a tool started
+    ends as it would a moment later at the kill."""
+    proc = worker.proc
+    if not worker.alive or proc.stdout is None:
+        return []
+    try:
+        os.killpg(proc.pid, stacks.DUMP)
+    except OSError:
+        return []
+    with contextlib.suppress(TimeoutError, ValueError, KeyError, TypeError):
+        async with asyncio.timeout(STACKS_WAIT):
+            while raw := await proc.stdout.readline():
+                line = worker.frames.open(raw)
+                if line and line.startswith(_STACKS_LINE):
+                    return list(json.loads(line)[stacks.KEY])
+    worker.stderr.hold()
+    with contextlib.suppress(OSError):
+        os.killpg(proc.pid, stacks.NATIVE)
+    await asyncio.sleep(STACKS_WAIT / 2)  # faulthandler writes from the handler itself, at once
+    return stacks.parse_faulthandler(worker.stderr.held or "")
 
 
 def _worker_env() -> dict[str, str]:
@@ -514,14 +555,22 @@ class _Tail:
 
     def __init__(self, stream: asyncio.StreamReader | None) -> None:
         self.text = ""
+        self.held: str | None = None  # all that came since `hold`, up to HELD characters
         self._task = asyncio.ensure_future(self._drain(stream)) if stream else None
 
     async def _drain(self, stream: asyncio.StreamReader) -> None:
         while chunk := await stream.read(65536):
-            self.text = (self.text + chunk.decode("utf-8", "replace"))[-STDERR_TAIL:]
+            text = chunk.decode("utf-8", "replace")
+            self.text = (self.text + text)[-STDERR_TAIL:]
+            if self.held is not None:
+                self.held = (self.held + text)[:HELD]
+
+    def hold(self) -> None:
+        """Keep all that comes from now on (a stack dump longer than the tail)."""
+        self.held = ""
 
     def reset(self) -> None:
-        self.text = ""
+        self.text, self.held = "", None
 
     async def drained(self) -> None:
         if self._task is not None:

@@ -9,6 +9,8 @@ stdout, one JSON object per line:
   records it (so a run the parent must kill still has its events), then `{"trace": {...}}`;
   `{"error": "..."}` when the target is bad input; `{"exit": N}` when the system under test
   called `sys.exit(N)` (the worker then ends: its state is no longer trustworthy);
+  `{"stacks": [...]}` when the pool, about to kill a run at its time limit, signals for them
+  (`masfuzz.exec.stacks`);
 The system's model calls are masfuzz's to make (the model proxy, `masfuzz.llm.proxy`): each one
 is a `{"model_request": {...}}` line out, answered by a `{"model_reply": {...}}` line in, which
 a thread reading the input hands to the waiting call (`Inbox`) while the run goes on.
@@ -42,7 +44,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO, TextIO
 
 from masfuzz.errors import MasfuzzError
-from masfuzz.exec import sandbox
+from masfuzz.exec import sandbox, stacks
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
@@ -265,6 +267,7 @@ def _serve_one(channel: Channel, request: Any, system: Any) -> bool:
     from masfuzz.llm import settings
 
     sandbox.limit_cpu()
+    stacks.arm(channel.send)  # what the run is doing, asked for before a kill at the time limit
     trace_module.set_event_sink(lambda e: _send_event(channel, e))
     # `at` on the system-wide monotonic clock, the parent's too: how long the model calls
     # took is whose a timeout is (`masfuzz.exec.pool._model_seconds`)
@@ -288,6 +291,7 @@ def _serve_one(channel: Channel, request: Any, system: Any) -> bool:
         channel.send({"exit": code, "message": "" if isinstance(exc.code, int) else str(exc.code)})
         return True
     finally:
+        stacks.disarm()
         trace_module.set_event_sink(None)
         trace_module.set_activity_sink(None)
     channel.send_model("trace", result)
@@ -539,6 +543,7 @@ def _fresh_for_the_sandbox() -> bool:
 
 
 def main() -> int:
+    stacks.ignore()
     try:
         _die_with_parent()
         plan = os.environ.get(sandbox.PLAN_ENV)

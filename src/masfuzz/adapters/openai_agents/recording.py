@@ -220,21 +220,29 @@ class RunRecording:
         agent_span = self.agent_span_of(span_id)
         queue = self.pending.get(agent_span or "", [])
         found = next((c for c in queue if c.name == tool), None)
+        resumed = False
         if found is None:  # a call a paused run asked for, run by the resumed run's own span
             queue = self.approved
             found = next((c for c in queue if c.name == tool), None)
+            resumed = found is not None and bool(found.call_id) and any(
+                isinstance(e, ToolCall) and e.call_id == found.call_id for e in self.recorder.events)
         if found is not None:
             queue.remove(found)
         call = ToolCall(agent=agent, tool=tool,
                         arguments=found.arguments if found else {},
                         call_id=found.call_id if found else "", t=self.recorder.now())
         rec.call = call
-        self.recorder.add(call)
+        # The SDK runs an approved call again from the start when the run resumes (an agent
+        # tool's whole inner run too): the model asked for it once, so it is the same call
+        # going on, its result the one that counts, not a second call nor a second hand-over
+        if not resumed:
+            self.recorder.add(call)
         self.open_calls[span_id] = call
         inner = self.as_tool_target.get((agent, tool))
         if inner is not None:
-            self.recorder.add(DelegationEvent(**{"from": agent}, to=inner, trigger="as_tool",
-                                              t=self.recorder.now()))
+            if not resumed:
+                self.recorder.add(DelegationEvent(**{"from": agent}, to=inner, trigger="as_tool",
+                                                  t=self.recorder.now()))
             self.hint = inner
 
     def span_ended(self, span: Any) -> None:
