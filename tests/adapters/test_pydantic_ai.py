@@ -102,14 +102,13 @@ def test_tool_fault_is_a_model_retry_and_a_tool_error_ends_the_run():
     result = next(r for r in trace.of_type(ToolResult) if r.tool == "seat_map")
     assert (result.status, result.fault, result.agent) == ("error", "error", "seat_agent")
     assert trace.termination.reason == "completed"
-    # a model that calls the faulted tool again uses up its retries and the run dies: the app's
-    # handling of its tool failing (W^F1), not the fault's
+    # a model that calls the faulted tool again uses up its retries: that crash is the fault's
     trace = run(SYSTEMS, "write", "scripted/tests/adapters/pai_policy.py:persistent_policy",
                 faults=(Fault(tool="write", mode="error"),))
     assert [(r.tool, r.fault) for r in trace.of_type(ToolResult)] == [("write", "error")] * 2
     assert trace.termination.reason == "crash" and "exceeded max retries" in trace.termination.detail
     found = {f.detector: f.attribution for f in detect(trace)}
-    assert found == {"runtime_crash": "sut", "unrecovered_tool_error": "sut"}
+    assert found == {"runtime_crash": "harness", "unrecovered_tool_error": "harness"}
 
     trace = run(SYSTEMS, "write and fail", POLICY)
     result = next(r for r in trace.of_type(ToolResult) if r.tool == "fail_always")

@@ -200,20 +200,19 @@ def test_an_injected_fault_the_app_crashed_on_is_the_apps():
     assert {f.attribution for f in detect(trace)} == {"sut"}
 
 
-def test_a_run_that_dies_on_the_injected_error_is_the_apps_robustness_defect():
-    """A framework that lets a raising tool end the run (ADK; LangGraph's ToolNode, which since
-    langgraph 1.x re-raises all but argument errors; PydanticAI once the tool's retries are used
-    up) dies when the tool fails: the fault is masfuzz's stimulus, the crash the system's
-    handling of it (the robustness witness W^F1 fails), the app's, as the same crash on an error
-    the tool raised itself is."""
+def test_a_crash_that_is_the_injected_error_itself_is_the_faults():
+    """A framework that lets a raising tool end the run (ADK; PydanticAI once the fault used up
+    the tool's retries) crashes on masfuzz's own error: the crash and the error's non-handling
+    are the fault's; the same crash on an error of the app's own is the app's (above)."""
     from masfuzz.oracles import detect
 
     crash = ErrorEvent(agent="seat_booking_agent", kind="InjectedToolError",
                        message=f"InjectedToolError: {FAULT_MARKER}: tool update_seat failed")
     found = {f.detector: f for f in detect(_faulted(crash, end="crash"))}
     assert sorted(found) == ["runtime_crash", "unrecovered_tool_error"]
-    assert {f.attribution for f in found.values()} == {"sut"}
-    assert "the run crashed after it" in found["unrecovered_tool_error"].description
+    assert {f.attribution for f in found.values()} == {"harness"}
+    assert "--fault update_seat=error" in found["runtime_crash"].because
+    # the same error raised by the tool itself, not injected: the app's
     real = _faulted(crash, end="crash")
     real = real.model_copy(update={"events": tuple(
         e.model_copy(update={"fault": None}) if isinstance(e, ToolResult) else e for e in real.events)})

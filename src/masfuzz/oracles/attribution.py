@@ -123,7 +123,7 @@ def _cause(trace: Trace, failure: Failure) -> str:
         if isinstance(event, ToolResult) and event.status == "error" and event.tool in missing:
             return (f"{event.tool} read the run context, and masfuzz passed none (the app's "
                     "server passes one): give it with --context MODULE:FACTORY")
-    lured = (_probe_lure(trace, failure) or _injected(trace, failure)
+    lured = (_probe_lure(trace, failure) or _fault_crash(trace, failure) or _injected(trace, failure)
              or _after_fault(trace, failure)
              or _silent_human(trace, failure) or _probe_bound(trace, failure))
     if lured:
