@@ -80,6 +80,7 @@ def test_a_run_sleeping_in_the_apps_own_code_is_the_apps_timeout_with_that_frame
     assert any(f[2] == "throttled_instructions" and f[3] == "time.sleep(600)" for f in frames)
     [failure] = [f for f in data["failures"] if f["category"] == "runtime_crash"]
     assert failure["attribution"] == "sut" and "throttled_instructions" in failure["description"]
+    assert "did not end by itself" not in failure["description"]  # the frame says why, no guess
 
 
 def test_a_model_slower_than_the_time_limit_is_the_harness_not_an_app_crash(cli, monkeypatch):

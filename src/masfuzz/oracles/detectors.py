@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -36,7 +37,7 @@ from masfuzz.oracles.wording import GIVE_UP, is_question, sentences
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
     BOUND_REASONS, CONCLUDED_REASONS, DESIGNED_LENGTH, ENDED_IN_MODEL_CALL, HARNESS_CAUSE,
-    MODEL_SECONDS, NOT_INJECTED_CALLS, USER_BOUND, AgentTurn, ChatEnd, ChatStart, DelegationEvent, ErrorEvent,
+    MODEL_SECONDS, NOT_INJECTED_CALLS, STACKS_AT_KILL, USER_BOUND, AgentTurn, ChatEnd, ChatStart, DelegationEvent, ErrorEvent,
     Message, RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace, carries_refusal,
     running_tool,
 )
@@ -576,6 +577,9 @@ def runtime_crash(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                    "waited for its model's answer: the model in use is slower than the limit, "
                    "the app did not hang; raise --timeout")
     turns = len(trace.speaker_order)
+    # the stacks at the kill show the app's own code holding the run (a sleep, a blocking wait):
+    # the description names that frame, not a guess that the app never ends
+    held = str((trace.meta.get(STACKS_AT_KILL) or {}).get("where", "")).startswith("in the app's")
     return [Failure(
         category="runtime_crash", root_cause="Runtime Crash", detector="runtime_crash",
         evidence=evidence, scenario_id=trace.scenario_id,
@@ -584,10 +588,10 @@ def runtime_crash(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         description=f"the system under test stopped with a {reason}"
         + (f" ({', '.join(kinds)})" if kinds else "")
         + (f" in {', '.join(agents)}" if agents else "")
-        + (f": {' '.join(first.split())[:160]}" if first else "")
+        + (f": {textwrap.shorten(first, 200, placeholder=' ...')}" if first else "")
         + (f" (after {turns} agent turns and {trace.usage.model_calls} model calls in "
-           f"{trace.usage.wall_time:g} s: the app did not end by itself, e.g. it has no turn or "
-           "message limit)"
+           f"{trace.usage.wall_time:g} s" + (")" if held else ": the app did not end by itself, "
+                                               "e.g. it has no turn or message limit)")
            if reason == "timeout" and not because and running is None and turns else ""),
     )]
 
