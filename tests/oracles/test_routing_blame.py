@@ -1,11 +1,13 @@
 """Misrouted requests where the app's code routes (`misrouted_request`), end to end through
-`masfuzz exec` on real AG2 and LangGraph systems (tests/oracles/routing_apps.py), each seeded
-system beside its fixed twin, and the oracle's reading of a classifier's label on a trace.
+`masfuzz exec` on real AG2, LangGraph and Agents SDK systems (tests/oracles/routing_apps.py,
+tests/oracles/dispatch_app.py), each seeded system beside its fixed twin, and the oracle's
+reading of a classifier's label on a trace.
 
 - An AG2 group whose next speaker a function of the app picks by reading the request is a
   router of the app's code, read as a LangGraph router out of START is: a request it sends to a
   member that cannot serve it is a misroute blamed on the function (no agent), not the premature
   end of a run that never reached the member holding the tool.
+- A plain Python function that picks which Agents SDK agent to run is such a router too.
 - A classifier that said the label its instructions give, which the router function reading it
   does not know, did its job: the function's table is the defect (no agent blamed).
 """
@@ -24,6 +26,7 @@ APPS = "tests/oracles/routing_apps.py"
 POLICY = "scripted/examples/zoo/policy.py:policy"
 LESSON = "Hi, could I book my son Leo into a beginners lesson on 2026-03-14?"
 EXAM = "Could you put Maisie, MS-20417, in for her Piano Grade 3 exam?"
+REFUND = "Hello, please refund order ORD-4471, the kettle arrived broken."
 
 
 def _failures(cli, target: str, text: str) -> list[dict]:
@@ -42,6 +45,18 @@ def test_an_ag2_speaker_selection_function_that_reads_the_request_misroutes_it(c
     # the fixed function routes the request to the lessons desk; the info desk it passed over
     # was one of its choices, not a member the run needed
     assert _failures(cli, f"{APPS}:ag2_swim_desk_fixed", LESSON) == []
+
+
+@pytest.mark.usefixtures("in_repo")
+def test_an_app_function_choosing_the_agents_sdk_agent_to_run_misroutes_the_request(cli):
+    # `agent = refunds if "Refund" in text else shipping; await Runner.run(agent, text)`: the
+    # app's own code chooses, so extraction reads the function as a router of both agents
+    pytest.importorskip("agents")
+    target = "tests/oracles/dispatch_app.py"
+    [f] = _failures(cli, f"{target}:handle_seeded", REFUND)
+    assert (f["root_cause"], f["agent"], f["elements"]) == (
+        "Misrouted Request", None, ["router handle_seeded", "shipping", "refund_order"])
+    assert _failures(cli, f"{target}:handle_fixed", REFUND) == []
 
 
 @pytest.mark.usefixtures("in_repo")
