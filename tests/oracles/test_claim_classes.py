@@ -116,3 +116,38 @@ def test_a_claim_in_those_words_after_a_refusal_is_incorrect_verification(reply)
 ])
 def test_a_label_with_nothing_under_it_a_negation_or_a_condition_claims_nothing(reply):
     assert _claims(REFUSED, reply) == []
+
+
+# -- a tool whose verb is the app's own ------------------------------------------------------------
+
+def _held(tool: str, payload: str, reply: str) -> list[str | None]:
+    spec = WorkflowSpec(
+        system=SystemInfo(id="bistro", entry_agent="host"), agents=(AgentSpec(id="host"),),
+        tools=(ToolSpec(id=tool, description="Hold a table for a party."),
+               ToolSpec(id="check_hours", description="When the bistro is open on a day.")),
+        permissions=Permissions(allow=(("host", tool), ("host", "check_hours"))))
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="A table for 4 on Friday at 19:00, please."), AgentTurn(agent="host"),
+        ToolCall(agent="host", tool=tool, call_id="c", arguments={"party": 4}),
+        ToolResult(agent="host", tool=tool, call_id="c", payload=payload),
+        Message(agent="host", content=reply), TerminationEvent(reason="completed", final_output=reply)))
+    return [f.agent for f in claimed_outcome(trace, spec)]
+
+
+@pytest.mark.parametrize("tool", ["hold_table", "secure_spot"])
+@pytest.mark.parametrize("reply", [
+    "Your table is booked for Friday at 19:00.", "Ihr Tisch ist gebucht.", "Votre table est réservée.",
+    "Great news, booked!", "Confirmed for Friday at 19:00.",
+])
+def test_words_of_holding_claim_a_tool_whose_verb_no_action_names(tool, reply):
+    # hold_table's verb is the app's own: "booked" or "reserviert" is what its success is said in
+    assert _held(tool, "Platz belegt", reply) == ["host"]
+
+
+@pytest.mark.parametrize("payload, reply", [
+    ("Platz belegt", "Friday is fully booked, sorry - shall I try Saturday?"),
+    ("Platz belegt", "Friday at 19:00 is already booked by another party."),
+    ('{"held": true, "table": 12}', "Your table is booked for Friday at 19:00."),
+])
+def test_a_refusal_passed_on_in_those_words_or_a_success_claims_nothing(payload, reply):
+    assert _held("hold_table", payload, reply) == []

@@ -18,7 +18,8 @@ from typing import Any
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.instructed import clauses, misrouted_request, with_prompts
 from masfuzz.oracles.wording import (
-    ACTIONS, FAILED_TEXT, GIVE_UP, HOLDING_STATES, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result, is_question, mentions, owners,
+    ACTIONS, FAILED_TEXT, GIVE_UP, HOLDING_STATES, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result,
+    holds_unnamed, is_question, mentions, owners,
     participles, payload_failure, plain, says_done_by_verb, sentences, structured, tool_actions, tool_job,
     tool_objects, tools_of, unconfirmed_state, words,
 )
@@ -129,7 +130,8 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 # a success in sure general words ("You're all set") that names nothing is
                 # about the one outcome it answers: the claimer's own tool, the only one it called;
                 # so is an answer that speaks of the tool's object as if the action held
-                claim = next((s for s in done if SURE_DONE.search(s)), None) or _labelled_claim(text, done) \
+                claim = next((s for s in done if SURE_DONE.search(s) or holds_unnamed(s, r.tool, spec)), None) \
+                    or _labelled_claim(text, done) \
                     or _invented_reference(trace, ci, text, r.tool, spec, named=False) \
                     or _silent_claim(text, r, spec, asked) or _instructed_claim(text, r, agent, spec, trace, asked)
             if claim is None:

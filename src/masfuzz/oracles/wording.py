@@ -261,12 +261,29 @@ def about_tool(sentence: str, tool: str, spec: WorkflowSpec | None, rivals: Iter
     acts = tool_actions(tool, spec)
     if actions_claimed(sentence) & acts:
         return not shared or mentions(sentence, objects)
+    if holds_unnamed(sentence, tool, spec) and objects and mentions(sentence, objects) \
+            and not any(tool_objects(r) & objects for r in rivals if r != tool):
+        return True  # "your table is booked" after hold_table: its thing held, in words of holding
     if not GENERIC_DONE.search(sentence):
         return False
     named_object = bool(objects) and mentions(sentence, objects)
     # the action named as a noun ("refund", "booking"): the tool's own unless a rival shares it
     named_action = not shared and any(_stem_of(w) in acts for w in words(sentence))
     return named_object or named_action
+
+
+# The actions whose words say a thing is held for someone, whatever the tool's own verb: a tool
+# named by a verb of no action of `ACTIONS` (hold_table, secure_spot, enter_draw) is claimed done
+# in these words ("booked", "reserviert", "confirmée").
+HOLDING = {"book", "confirm"}
+
+
+def holds_unnamed(sentence: str, tool: str, spec: WorkflowSpec | None) -> bool:
+    """Does a sentence say a thing held (booked, reserved, confirmed, in six languages) where the
+    tool performs no action `ACTIONS` knows and is not made to find things: its verb is the
+    app's own (hold_table), so the words of holding are what a claim of it done says."""
+    return not tool_actions(tool, spec) and tool_job(tool, spec) != "find" \
+        and bool(actions_claimed(sentence) & HOLDING) and not FAILED_TEXT.search(sentence)  # "fully booked"
 
 
 def structured(text: str) -> object | None:
