@@ -1,23 +1,15 @@
-"""Systems whose app code routes a request, each with a seeded routing defect and its fixed twin,
-run by the zoo's scripted policy (each agent does as its instructions say).
+"""A system whose app code routes a request, with a seeded routing defect and its fixed twin, run
+by the zoo's scripted policy (each agent does as its instructions say).
 
-- `ag2_swim_desk_*`: an AG2 group chat whose next speaker a function of the app picks by reading
-  the request: "lesson" sends it to the lessons desk, anything else to the pool's info desk. The
-  seeded function looks for "Lesson" with a capital, so a request written in lower case falls
-  through to the info desk, which cannot book.
-- `lg_exam_office_*`: a LangGraph classifier whose label a router function looks up in a table;
-  the seeded table still has the labels the classifier said before its prompt was rewritten.
+`ag2_swim_desk_*`: an AG2 group chat whose next speaker a function of the app picks by reading
+the request: "lesson" sends it to the lessons desk, anything else to the pool's info desk. The
+seeded function looks for "Lesson" with a capital, so a request written in lower case falls
+through to the info desk, which cannot book.
 """
-
 
 from typing import Annotated
 
 import autogen
-from langchain_core.tools import tool
-from langgraph.graph import END, START, MessagesState, StateGraph
-from langgraph.prebuilt import create_react_agent
-
-from masfuzz.adapters.langgraph.chat_model import MasfuzzChatModel
 
 DAY = Annotated[str, 'The day, like "2026-01-31"']
 CONFIG = {"config_list": [{"model": "gpt-4o-mini", "api_key": "not-set"}], "cache_seed": None}
@@ -67,56 +59,3 @@ def ag2_swim_desk_seeded():
 
 def ag2_swim_desk_fixed():
     return _swim_desk("lesson", any_case=True)
-
-
-@tool(parse_docstring=True)
-def enter_candidate(pupil: str, grade: str) -> str:
-    """Enter a pupil for a graded practical exam.
-
-    Args:
-        pupil: The pupil's school number, like "MS-10000".
-        grade: The exam, like "Piano Grade 1".
-    """
-    return f"Entered {pupil} for {grade}; the fee goes on next term's bill."
-
-
-@tool(parse_docstring=True)
-def term_dates() -> str:
-    """The school's term dates for this year."""
-    return "2026: spring 5 Jan-27 Mar, summer 20 Apr-17 Jul."
-
-
-CLASSIFY = ("You sort messages to the music school office.\n"
-            'Say "EXAM" when the request mentions exam or grade.\n'
-            'Say "OTHER".')
-OLD_LABELS = {"EXAMS": "entries"}  # what the classifier said before its prompt was rewritten
-LABELS = {"EXAM": "entries"}
-
-
-def _exam_office(table: dict[str, str]):
-    model = MasfuzzChatModel(model="local/gemma-3-270m")
-    graph = StateGraph(MessagesState)
-    graph.add_node("sorter", create_react_agent(model, [], prompt=CLASSIFY, name="sorter"))
-    graph.add_node("entries", create_react_agent(
-        model, [enter_candidate], prompt="You enter pupils for exams.\nCall enter_candidate.\n"
-        "Report the result of enter_candidate.", name="entries"))
-    graph.add_node("office", create_react_agent(
-        model, [term_dates], prompt="You answer general questions.\nCall term_dates.\n"
-        "Report the result of term_dates.", name="office"))
-    for node in ("entries", "office"):
-        graph.add_edge(node, END)
-
-    def route(state: MessagesState) -> str:
-        return table.get(state["messages"][-1].content.strip().strip('."').upper(), "office")
-
-    graph.add_edge(START, "sorter")
-    graph.add_conditional_edges("sorter", route, ["entries", "office"])
-    return graph.compile()
-
-
-def lg_exam_office_seeded():
-    return _exam_office(OLD_LABELS)
-
-
-def lg_exam_office_fixed():
-    return _exam_office(LABELS)

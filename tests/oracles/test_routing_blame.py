@@ -1,6 +1,6 @@
 """Misrouted requests where the app's code routes (`misrouted_request`), end to end through
 `masfuzz exec` on real AG2, LangGraph and Agents SDK systems (tests/oracles/routing_apps.py,
-tests/oracles/dispatch_app.py), each seeded system beside its fixed twin, and the oracle's
+tests/oracles/dispatch_app.py, the zoo's music office), each seeded system beside its fixed twin, and the oracle's
 reading of a classifier's label on a trace.
 
 - An AG2 group whose next speaker a function of the app picks by reading the request is a
@@ -61,10 +61,13 @@ def test_an_app_function_choosing_the_agents_sdk_agent_to_run_misroutes_the_requ
 
 @pytest.mark.usefixtures("in_repo")
 def test_a_label_the_router_function_does_not_know_blames_the_wiring(cli):
+    # the zoo's music office: its classifier says ENTRY, its router's table still has ENTRIES
     pytest.importorskip("langgraph")
-    [f] = _failures(cli, f"{APPS}:lg_exam_office_seeded", EXAM)
-    assert (f["root_cause"], f["agent"], f["elements"][:2]) == ("Misrouted Request", None, ["router route", "office"])
-    assert _failures(cli, f"{APPS}:lg_exam_office_fixed", EXAM) == []
+    office = "examples/zoo/lg_piano_exam_misroute.py"
+    [f] = _failures(cli, f"{office}:seeded", EXAM)
+    assert (f["root_cause"], f["agent"], f["elements"][:2]) == ("Misrouted Request", None, ["router route", "a4"])
+    assert "ENTRY" in f["description"]
+    assert _failures(cli, f"{office}:fixed", EXAM) == []
 
 
 OFFICE = WorkflowSpec(
