@@ -37,37 +37,25 @@ def _failures(cli, target: str, text: str) -> list[dict]:
 
 
 @pytest.mark.usefixtures("in_repo")
-def test_an_ag2_speaker_selection_function_that_reads_the_request_misroutes_it(cli):
-    pytest.importorskip("autogen")
-    [f] = _failures(cli, f"{APPS}:ag2_swim_desk_seeded", LESSON)
-    assert (f["root_cause"], f["agent"], f["elements"]) == (
-        "Misrouted Request", None, ["router next_speaker", "info", "book_lesson"])
-    # the fixed function routes the request to the lessons desk; the info desk it passed over
-    # was one of its choices, not a member the run needed
-    assert _failures(cli, f"{APPS}:ag2_swim_desk_fixed", LESSON) == []
-
-
-@pytest.mark.usefixtures("in_repo")
-def test_an_app_function_choosing_the_agents_sdk_agent_to_run_misroutes_the_request(cli):
+@pytest.mark.parametrize("framework, app, seeded, fixed, text, elements", [
+    # an AG2 group's selection function reading the request: the info desk it passed over in
+    # the fixed twin was one of its choices, not a member the run needed
+    ("autogen", APPS, "ag2_swim_desk_seeded", "ag2_swim_desk_fixed", LESSON,
+     ["router next_speaker", "info", "book_lesson"]),
     # `agent = refunds if "Refund" in text else shipping; await Runner.run(agent, text)`: the
     # app's own code chooses, so extraction reads the function as a router of both agents
-    pytest.importorskip("agents")
-    target = "tests/oracles/dispatch_app.py"
-    [f] = _failures(cli, f"{target}:handle_seeded", REFUND)
-    assert (f["root_cause"], f["agent"], f["elements"]) == (
-        "Misrouted Request", None, ["router handle_seeded", "shipping", "refund_order"])
-    assert _failures(cli, f"{target}:handle_fixed", REFUND) == []
-
-
-@pytest.mark.usefixtures("in_repo")
-def test_a_label_the_router_function_does_not_know_blames_the_wiring(cli):
+    ("agents", "tests/oracles/dispatch_app.py", "handle_seeded", "handle_fixed", REFUND,
+     ["router handle_seeded", "shipping", "refund_order"]),
     # the zoo's music office: its classifier says ENTRY, its router's table still has ENTRIES
-    pytest.importorskip("langgraph")
-    office = "examples/zoo/lg_piano_exam_misroute.py"
-    [f] = _failures(cli, f"{office}:seeded", EXAM)
-    assert (f["root_cause"], f["agent"], f["elements"][:2]) == ("Misrouted Request", None, ["router route", "a4"])
-    assert "ENTRY" in f["description"]
-    assert _failures(cli, f"{office}:fixed", EXAM) == []
+    ("langgraph", "examples/zoo/lg_piano_exam_misroute.py", "seeded", "fixed", EXAM,
+     ["router route", "a4", "enter_candidate"]),
+])
+def test_a_request_the_app_s_code_routes_wrong_is_a_misroute_blamed_on_the_code(
+        cli, framework, app, seeded, fixed, text, elements):
+    pytest.importorskip(framework)
+    [f] = _failures(cli, f"{app}:{seeded}", text)
+    assert (f["root_cause"], f["agent"], f["elements"]) == ("Misrouted Request", None, elements)
+    assert _failures(cli, f"{app}:{fixed}", text) == []
 
 
 OFFICE = WorkflowSpec(
