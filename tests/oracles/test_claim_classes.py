@@ -78,6 +78,8 @@ CLAIM = "Maisie is booked in for Thursday at 16:00."
 @pytest.mark.parametrize("payload", [
     "Slot taken.", "Platz belegt", "Kein Platz frei", "Complet", "Agotado.", "Vol", "No slots left",
     "SlotTaken('Thu 16:00')", "Unavailable()", "SlotTaken: Thu 16:00", "LessonFull('cello, Thursday')",
+    # a state word of refusal, in the outcome field of six languages
+    '{"status": "taken"}', '{"estado": "agotado"}', '{"statut": "complet"}', '{"status": "belegt"}',
 ])
 def test_a_bare_refusal_or_an_exception_named_for_one_contradicts_a_claim(payload):
     assert _claims(payload, CLAIM) == [("lessons_desk", 6)]
@@ -87,6 +89,7 @@ def test_a_bare_refusal_or_an_exception_named_for_one_contradicts_a_claim(payloa
     ("Booked: Thu 16:00", "book_lesson", CLAIM),
     ("Booking(ref='BK-1', status='booked')", "book_lesson", CLAIM),
     ("Decimal('35.00')", "book_lesson", CLAIM),  # a value's repr, no exception
+    ('{"estado": "reservado", "ref": "BK-1"}', "book_lesson", CLAIM),
     ("Payment taken.", "take_payment", "The fee is taken and Maisie is all set."),  # its own verb done
     ("Closed", "find_room", "I found a room: Maisie is all set."),  # what a finder found
 ])

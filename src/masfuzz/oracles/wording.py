@@ -401,6 +401,8 @@ OUTCOME_KEYS = ("ok", "success", "succeeded", "accepted", "completed", "processe
                 # a write's outcome, whatever the tool's verb (`{"saved": 0}` of record_inspection)
                 "saved", "stored", "written", "recorded", "persisted", "created", "logged")
 STATUS_CODE_KEYS = ("status", "status_code", "statusCode", "http_status", "code")
+# The fields a tool's answer states its outcome in (a state's name in French, Spanish and Italian too).
+STATE_KEYS = ("status", "state", "result", "outcome", "estado", "statut", "etat", "état", "stato")
 # Words a flag's name may wrap its outcome in ("is_assigned", "was_renewed", "has_been_sent").
 _FLAG_FILLER = {"is", "was", "were", "has", "have", "been", "got", "did"}
 
@@ -564,9 +566,10 @@ def _flat_failure(data: dict, tool: str = "") -> str | None:
         value = data.get(key)
         if isinstance(value, int) and not isinstance(value, bool) and 400 <= value < 600:
             return f"{key}: {value}"
-    for key in ("status", "state", "result", "outcome"):
+    for key in STATE_KEYS:
         value = data.get(key)
-        if isinstance(value, str) and value.strip().lower() in FAILED_STATES:
+        if isinstance(value, str) and (value.strip().lower() in FAILED_STATES or _bare_refusal(
+                value.replace("_", " "), tool)):  # a state word of refusal: "taken", "complet", "belegt"
             return f"{key}: {value}"
     for key in ("error", "errors", "error_message"):
         if data.get(key):
