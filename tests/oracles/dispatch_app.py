@@ -39,3 +39,9 @@ async def handle_fixed(text: str) -> str:
     else:
         agent = shipping
     return (await Runner.run(agent, text)).final_output
+
+
+def handle_sync(text: str) -> str:
+    """The seeded dispatcher as a plain function, its agent run with `Runner.run_sync`."""
+    agent = refunds if "Refund" in text else shipping
+    return Runner.run_sync(agent, text).final_output

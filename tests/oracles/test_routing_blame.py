@@ -46,6 +46,10 @@ def _failures(cli, target: str, text: str) -> list[dict]:
     # app's own code chooses, so extraction reads the function as a router of both agents
     ("agents", "tests/oracles/dispatch_app.py", "handle_seeded", "handle_fixed", REFUND,
      ["router handle_seeded", "shipping", "refund_order"]),
+    # the same as a plain function running its agent with `Runner.run_sync` (it crashed inside
+    # masfuzz's event loop, a crash of masfuzz's making reported as the app's)
+    ("agents", "tests/oracles/dispatch_app.py", "handle_sync", "handle_fixed", REFUND,
+     ["router handle_sync", "shipping", "refund_order"]),
     # the zoo's music office: its classifier says ENTRY, its router's table still has ENTRIES
     ("langgraph", "examples/zoo/lg_piano_exam_misroute.py", "seeded", "fixed", EXAM,
      ["router route", "a4", "enter_candidate"]),

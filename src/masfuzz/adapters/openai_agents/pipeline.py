@@ -283,8 +283,10 @@ class Pipeline:
         """Run the app's function on `task`; what it returns. `exit()` in the app (a gate that
         stops the pipeline) ends it as the app's author meant: with no result, as does the
         end of masfuzz's answers to its `input()` (a chat loop asking for the next message)."""
+        import asyncio
         import builtins
         import contextlib
+        import functools
         import sys
 
         takes_task = bool(_required(self.function))
@@ -293,7 +295,11 @@ class Pipeline:
             builtins.input = _answers(task)  # the app's own prompt for its task
         try:
             with contextlib.redirect_stdout(sys.stderr):  # masfuzz's stdout is its own output
-                result = self.function(task) if takes_task else self.function()
+                call = functools.partial(self.function, task) if takes_task else self.function
+                # a plain function runs its agents with `Runner.run_sync`, which starts an event
+                # loop of its own and refuses to run inside masfuzz's: it runs in a thread, with
+                # this run's context (its recorder) copied in, as it runs under the app's own main
+                result = call() if inspect.iscoroutinefunction(self.function) else await asyncio.to_thread(call)
                 if inspect.isawaitable(result):
                     result = await result
         except SystemExit as exc:
