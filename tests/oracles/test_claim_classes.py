@@ -106,6 +106,7 @@ def test_a_success_a_value_or_a_found_fact_in_those_shapes_is_no_refusal(payload
     "Your non-refundable lesson is booked for Thursday.",  # "non-" negates nothing
     "Ihr Platz ist reserviert und wird bis Donnerstag gehalten.",  # a promise joined to it
     "La leçon est réservée et sera confirmée par e-mail.",
+    "Booked; if you need to cancel, call us.",  # a clause after a semicolon is no label's value
 ])
 def test_a_claim_in_those_words_after_a_refusal_is_incorrect_verification(reply):
     assert _claims(REFUSED, reply) == [("lessons_desk", 6)]

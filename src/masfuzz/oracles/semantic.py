@@ -184,10 +184,13 @@ def _claim_clauses(sentence: str) -> list[str]:
     """The clauses a claim is read from, without a promise joined to one (`PROMISE`) and without
     a label whose value takes it back: "Reserved: none", "Booked: nothing", "Confirmed: the slot
     is taken" claim nothing, and a value that negates ("Gebucht: leider nicht") neither."""
-    parts = clauses(PROMISE.sub("", sentence))
-    return [c for c, value in zip(parts, [*parts[1:], None])
-            if value is None or len(words(c)) > LABEL_WORDS
-            or not (NO_VALUE.fullmatch(value) or NOT_HELD.search(value) or not plain(value))]
+    sentence = PROMISE.sub("", sentence)
+    parts = clauses(sentence)
+    label = re.match(r"\s*([^:;]+?)\s*:\s+(.*)$", sentence)  # only a colon makes a label
+    if label and len(words(label.group(1))) <= LABEL_WORDS and (
+            NO_VALUE.fullmatch(value := label.group(2)) or NOT_HELD.search(value) or not plain(value)):
+        return [c for c in parts if c.strip() != label.group(1).strip()]
+    return parts
 
 
 # A reference the answer presents as the outcome's: a label or a sentence naming a reference,
