@@ -470,9 +470,11 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     heuristic (detector `misrouted_request`). A team's speaker selector (pattern `selector`)
     routes too: its first choice after the user's message is judged the same way, blamed on no
     agent (the selector chose from the members' descriptions: the team's wiring). So does a router
-    of the app's code: a graph's conditional edge out of START (`_misentered`, blamed on no agent)
-    or out of a node that chooses between two agents or more (an LLM classifier whose label a
-    function reads: blamed on that node).
+    of the app's code: a graph's conditional edge out of START, an AG2 speaker-selection function
+    that reads the request, an Agents SDK app's function picking the agent to run (`ENTERED_BY`,
+    `_misentered`, blamed on no agent), or a conditional edge out of a node that chooses between
+    two agents or more (an LLM classifier whose label a function reads: blamed on that node,
+    unless the function does not know the label its instructions gave it, `_unread_label`).
 
     Silent when the request asks for the agent it was given to (names it, or describes it in
     its description's words: "you, the one who tracks parcels, refund this yourself", as a
