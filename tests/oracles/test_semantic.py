@@ -854,14 +854,15 @@ def _quoted_replies(instructions: str, payload: str, reply: str, tool: str = "re
 
 HIVE = ('Call record_inspection. If record_inspection fails, say "Das hat nicht geklappt." '
         'If record_inspection answers warnings, say "Nicht eingetragen: not registered here." '
-        'Say "Alles klar, ist eingetragen!"')
+        'Say "Alles klar, ist drin!"')
 UNSAVED = '{"http": 200, "id": null, "saved": 0, "warnings": ["colony c/7-n is not registered here"]}'
 
 
 @pytest.mark.parametrize("payload, reply, found", [
     # the reply quoted for no failure, after a write that saved nothing: a claim in any language
-    (UNSAVED, "Alles klar, ist eingetragen!", True),
-    ('{"http": 200, "id": "insp-1", "saved": 1, "warnings": []}', "Alles klar, ist eingetragen!", False),
+    # ("ist drin": words no vocabulary reads as success; "eingetragen" is read on its own)
+    (UNSAVED, "Alles klar, ist drin!", True),
+    ('{"http": 200, "id": "insp-1", "saved": 1, "warnings": []}', "Alles klar, ist drin!", False),
     # the reply quoted for the failure, or one that relays the tool's answer
     (UNSAVED, "Das hat nicht geklappt.", False),
     (UNSAVED, "Nicht eingetragen: not registered here.", False),
@@ -869,7 +870,7 @@ UNSAVED = '{"http": 200, "id": null, "saved": 0, "warnings": ["colony c/7-n is n
 def test_the_reply_a_team_quotes_for_success_given_after_a_failure_is_incorrect_verification(payload, reply, found):
     assert [f.step for f in _quoted_replies(HIVE, payload, reply)] == ([4] if found else [])
     # instructions that quote no reply for the tool failing tell no outcome apart: silent
-    assert _quoted_replies('Call record_inspection. Say "Alles klar, ist eingetragen!"', payload, reply) == []
+    assert _quoted_replies('Call record_inspection. Say "Alles klar, ist drin!"', payload, reply) == []
 
 
 def test_the_reply_quoted_for_an_outcome_flag_false_is_the_failure_reply():

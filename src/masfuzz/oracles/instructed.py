@@ -26,7 +26,7 @@ from masfuzz.oracles.wording import (
     GIVE_UP, STOPWORDS, addresses_agent, asks_for, is_question, mentions, name_pattern, names_agent,
     names_in_tool_words, owners, sentences, tool_objects, tools_of, words,
 )
-from masfuzz.spec.model import ENTERED_BY, AgentSpec, WorkflowSpec
+from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, AgentSpec, WorkflowSpec
 from masfuzz.trace import (
     CONCLUDED_REASONS, SYSTEM_PROMPTS, AgentTurn, DelegationEvent, Message, RestrictedAttempt, TerminationEvent,
     ToolCall, Trace,
@@ -411,9 +411,14 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     # a holder of a tool a misrouted request needed: the routing is the defect, reported there
     routed_away = {h for f in misrouted_request(trace, spec) for t in f.elements[2:]
                    for h in owners(spec, t)}
+    # the other choices of an app's router that entered the run at a member that acted (a graph's
+    # conditional edge out of START, an AG2 speaker-selection function reading the request): the
+    # code chose one of them; a request one of the others had to serve is a misroute, above
+    routers = {_entry_router(spec, a) for a in acted} - {None}
+    passed = {a.id for a in spec.agents if a.id not in acted and _entry_router(spec, a.id) in routers}
     out = []
     for member, why in _needed(trace, spec, acted).items():
-        if member in acted or member in handed or member == ender or member in routed_away:
+        if member in acted or member in handed or member == ender or member in routed_away or member in passed:
             continue
         cutter, at = _cut_by(trace, spec, member, acted, end_i) or (ender, step)
         because = model_passed_over(trace, spec, member, ender)
@@ -465,9 +470,11 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     heuristic (detector `misrouted_request`). A team's speaker selector (pattern `selector`)
     routes too: its first choice after the user's message is judged the same way, blamed on no
     agent (the selector chose from the members' descriptions: the team's wiring). So does a router
-    of the app's code: a graph's conditional edge out of START (`_misentered`, blamed on no agent)
-    or out of a node that chooses between two agents or more (an LLM classifier whose label a
-    function reads: blamed on that node).
+    of the app's code: a graph's conditional edge out of START, an AG2 speaker-selection function
+    that reads the request, an Agents SDK app's function picking the agent to run (`ENTERED_BY`,
+    `_misentered`, blamed on no agent), or a conditional edge out of a node that chooses between
+    two agents or more (an LLM classifier whose label a function reads: blamed on that node,
+    unless the function does not know the label its instructions gave it, `_unread_label`).
 
     Silent when the request asks for the agent it was given to (names it, or describes it in
     its description's words: "you, the one who tracks parcels, refund this yourself", as a
@@ -510,9 +517,32 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             out += [wrong] if wrong else _miswired(trace, spec, d, e, user_text, fitting)
         elif isinstance(e, DelegationEvent) and e.trigger == "graph_edge" and _chooses(spec, e.from_):
             # a graph node whose output a router function reads (an LLM classifier, a supervisor
-            # node): the route out of it is its choice
-            out += [wrong] if (wrong := _routed_past(trace, spec, d, e, fitting, user_text)) else []
+            # node): the route out of it is its choice, unless the function could not read it
+            if wrong := _routed_past(trace, spec, d, e, fitting, user_text):
+                out.append(_unread_label(trace, spec, d, e, wrong))
     return dedupe(out)
+
+
+def _unread_label(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, wrong: Failure) -> Failure:
+    """The misroute out of a classifier node, blamed on the wiring when the node said a label its
+    own instructions quote ("ENTRY") that the router function reading it does not know (none of
+    `ROUTE_LABELS`: its table's keys, the strings its code compares with): the function fell
+    through to its default, and the node did what it was told. Else the node's, unchanged."""
+    known = {str(x).strip().lower() for x in spec.agent(e.from_).model_settings.get(ROUTE_LABELS) or ()}
+    said = next((x.content for x in reversed(trace.events[:d]) if isinstance(x, Message)
+                 and x.role == "assistant" and x.agent == e.from_), "")
+    label = said.strip().strip(".!\"'`*").strip()
+    quoted = {q.strip().lower() for q in re.findall(r"[\"“]([^\"”]{1,40})[\"”]", spec.agent(e.from_).instructions or "")}
+    if not known or not label or label.lower() in known or label.lower() not in quoted \
+            or any(label.lower() == a.id.lower() for a in spec.agents):
+        return wrong
+    router = next((x.condition.split(" -> ")[0] for x in spec.delegations
+                   if x.from_ == e.from_ and x.to == e.to and x.condition), "router")
+    return wrong.model_copy(update={
+        "agent": None, "elements": (f"router {router}", *wrong.elements[1:]),
+        "description": f"{e.from_} labelled the request \"{label}\", a label its instructions give, but the "
+        f"router {router} knows no such label ({', '.join(sorted(known))}) and fell through to {e.to}; "
+        + wrong.description})
 
 
 def _entry_router(spec: WorkflowSpec, agent: str) -> str | None:

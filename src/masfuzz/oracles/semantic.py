@@ -18,9 +18,10 @@ from typing import Any
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.instructed import clauses, misrouted_request, with_prompts
 from masfuzz.oracles.wording import (
-    ACTIONS, FAILED_TEXT, GIVE_UP, HOLDING_STATES, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result, is_question, mentions, owners,
-    participles, payload_failure, plain, says_done_by_verb, sentences, structured, tool_job, tool_objects, tools_of,
-    unconfirmed_state, words,
+    ACTIONS, FAILED_TEXT, GIVE_UP, HOLDING_STATES, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result,
+    holds_unnamed, is_question, mentions, owners,
+    participles, payload_failure, plain, says_done_by_verb, sentences, structured, tool_actions, tool_job,
+    tool_objects, tools_of, unconfirmed_state, words,
 )
 from masfuzz.oracles.wording import STATUS_CODE_KEYS
 from masfuzz.spec.model import WorkflowSpec
@@ -108,7 +109,7 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     # read clause by clause: a condition in a later clause ("sign the slip when they arrive")
     # does not hedge the claim before it ("Issued - the units are on their way"), nor does a
     # promise joined to it ("... and will be ready on Friday")
-    claims = [(ci, agent, text, [s for s in sentences(text) for s in clauses(PROMISE.sub("", s))
+    claims = [(ci, agent, text, [s for s in sentences(text) for s in _claim_clauses(s)
                                  if claims_done(s) or any(says_done_by_verb(s, t) for t in failed_tools)])
               for ci, agent, text in _claims(trace)]
     asked = " ".join(e.content for e in trace.of_type(Message) if e.role == "user")
@@ -123,12 +124,15 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 continue
             if ci > retried:
                 break
-            claim = next((s for s in done if about_tool(s, r.tool, spec, tools)), None)
+            claim = next((s for s in done if about_tool(s, r.tool, spec, tools)), None) \
+                or _invented_reference(trace, ci, text, r.tool, spec, named=True)
             if claim is None and _answers_only(trace, fi, ci, r, agent):
                 # a success in sure general words ("You're all set") that names nothing is
                 # about the one outcome it answers: the claimer's own tool, the only one it called;
                 # so is an answer that speaks of the tool's object as if the action held
-                claim = next((s for s in done if SURE_DONE.search(s)), None) or _labelled_claim(text, done) \
+                claim = next((s for s in done if SURE_DONE.search(s) or holds_unnamed(s, r.tool, spec)), None) \
+                    or _labelled_claim(text, done) \
+                    or _invented_reference(trace, ci, text, r.tool, spec, named=False) \
                     or _silent_claim(text, r, spec, asked) or _instructed_claim(text, r, agent, spec, trace, asked)
             if claim is None:
                 continue
@@ -164,9 +168,65 @@ def _labelled_claim(text: str, done: list[str]) -> str | None:
     return next((s for s in done if SUCCESS_LABEL.fullmatch(s)), None)
 
 
-# A promise joined to a statement ("... have been put aside and will be ready on Friday"): what
+# A promise joined to a statement ("... have been put aside and will be ready on Friday", "ist
+# reserviert und wird bis 10 Uhr gehalten", "est réservée et sera confirmée par e-mail"): what
 # follows an outcome told as settled, not a hedge of it.
-PROMISE = re.compile(r",?\s+and\s+(?:will|shall)\s.*$", re.IGNORECASE)
+PROMISE = re.compile(r",?\s+(?:and|und|et|y|e|en)\s+(?:(?:you|we|it|they|sie|wir|es|vous|nous|on|il|elle)\s+)?"
+                     r"(?:will|shall|wird|werden|sera|seront|recevrez|será|serán|recibirá|sarà|saranno|"
+                     r"riceverà|zal|zullen|wordt|ontvangt)\s.*$", re.IGNORECASE)
+# The value of a label that says there is nothing under it ("Reserved: none", "Booked: -").
+NO_VALUE = re.compile(r"\W*(?:none|nil|null|n/?a|0|nothing|keine?|aucune?|ningun[oa]|nessun[oa]|geen)?\W*",
+                      re.IGNORECASE)
+LABEL_WORDS = 3  # a clause of at most this many words before a colon or a dash is a label
+
+
+def _claim_clauses(sentence: str) -> list[str]:
+    """The clauses a claim is read from, without a promise joined to one (`PROMISE`) and without
+    a label whose value takes it back: "Reserved: none", "Booked: nothing", "Confirmed: the slot
+    is taken" claim nothing, and a value that negates ("Gebucht: leider nicht") neither."""
+    sentence = PROMISE.sub("", sentence)
+    parts = clauses(sentence)
+    label = re.match(r"\s*([^:;]+?)\s*:\s+(.*)$", sentence)  # only a colon makes a label
+    if label and len(words(label.group(1))) <= LABEL_WORDS and (
+            NO_VALUE.fullmatch(value := label.group(2)) or NOT_HELD.search(value) or not plain(value)):
+        return [c for c in parts if c.strip() != label.group(1).strip()]
+    return parts
+
+
+# A reference the answer presents as the outcome's: a label or a sentence naming a reference,
+# confirmation or booking number, then the identifier ("Booking reference: BK-2211", "Your
+# confirmation number is C-77", "Buchungsnummer: BK-2211", "Référence : BK-2211").
+REFERENCE = re.compile(
+    r"(?P<label>\b(?:[\w-]+\s+){0,2}?(?:reference|ref|confirmation|booking|reservation|ticket|order|receipt|"
+    r"buchung\w*|referenz|best[aä]tigung\w*|reservierung\w*|r[ée]f[ée]rence|num[ée]ro(?:\s+de\s+\w+)?|"
+    r"confirmaci[oó]n|referencia|n[uú]mero(?:\s+de\s+\w+)?|localizador|riferimento|codice(?:\s+di\s+\w+)?|"
+    r"prenotazione|referentie|boekings\w*|reserverings\w*|bevestigings\w*)(?:\s+(?:number|no\.?|code|id|nummer|"
+    r"n[°º]))?)\s*(?::|#|\bis\b|\bist\b|\best\b|\bes\b|\bè\b)\s*#?\s*(?P<ref>[A-Za-z0-9][\w-]{2,33})",
+    re.IGNORECASE)
+
+
+def _invented_reference(trace: Trace, ci: int, text: str, tool: str, spec: WorkflowSpec | None, *,
+                        named: bool) -> str | None:
+    """The sentence of an answer after a failed action that presents a reference no event before
+    it holds ("Booking reference: BK-2211" when no tool answered one and the user gave none): a
+    reference is what an action done hands back, so one made up tells the user the action was
+    done. With `named`, its label must name the tool's action or object ("Booking reference" of
+    book_slot); without, the answer is the claimer's first word after its own failed call. An
+    answer that speaks of a failure, a refusal or a thing not to be had claims nothing."""
+    if FAILED_TEXT.search(text) or GIVE_UP.search(text) or NOT_HELD.search(text):
+        return None
+    seen = " ".join(_text_of(e) for e in trace.events[:ci]).lower()
+    for sentence in sentences(text):
+        for m in REFERENCE.finditer(sentence):
+            ref = m.group("ref")
+            if not (FACTS["identifier"].fullmatch(ref.upper()) or ref.isdigit() and len(ref) >= 4) \
+                    or ref.lower() in seen or not plain(sentence):
+                continue
+            label = m.group("label")
+            if named and not (mentions(label, tool_objects(tool)) or tool_actions(label, None) & tool_actions(tool, spec)):
+                continue
+            return sentence
+    return None
 
 
 def _silent_claim(text: str, r: ToolResult, spec: WorkflowSpec | None, asked: str) -> str | None:

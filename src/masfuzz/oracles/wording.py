@@ -67,11 +67,16 @@ FOREIGN_SURE = (r"\b(?:avec succès|réussie?s?|erfolgreich|hat geklappt|con éx
                 r"con successo|riuscit[oaie]|andat[oa] a buon fine|succesvol|gelukt|geregeld)\b")
 FOREIGN_DONE = FOREIGN_SURE + r"|\b(?:c'est fait|tout est (?:en ordre|réglé)|effectuée?s?|erledigt|hech[oa]|" \
     r"fatt[oa]|in orde|" + ACTIONS["confirm"][1] + r")\b"
+# Success said as the person being on the list the action keeps, whatever the action: "you're
+# signed up", "Sie sind eingetragen", "vous êtes inscrit", "u bent ingeschreven" (a booking desk
+# says it of a booking as a register says it of a sign-up).
+LISTED = (r"\b(?:signed (?:you )?up|enrolled|eingetragen|angemeldet|inscrite?s?|inscrit[oa]s?|iscritt[oaie]|"
+          r"ingeschreven|aangemeld|genoteerd|notiert|vorgemerkt)\b")
 # A claim that does not name the action in its verb ("all set", "went through", "has been
 # issued") is about a tool only when it names the tool's object (the seat of update_seat) or its
 # action as a noun ("your refund has been issued", "the booking is complete").
 GENERIC_DONE = re.compile(
-    r"\b(?:successfully|success|confirmed|all set|went through|is complete|completed|done|issued|"
+    LISTED + r"|\b(?:successfully|success|confirmed|all set|went through|is complete|completed|done|issued|"
     r"processed|granted|approved|executed|carried out|finali[sz]ed|sorted|taken care of|good to go|"
     r"gone through|gone in|all good|squared away|wrapped up|put you (?:down|in)|pencil+ed (?:you )?in|"
     r"locked in)\b|" + PRESENT_DONE + "|" + FOREIGN_DONE,
@@ -82,7 +87,7 @@ GENERIC_DONE = re.compile(
 SURE_DONE = re.compile(
     r"\b(?:successfully|all set|good to go|went through|gone through|taken care of|all good|"
     r"squared away|sorted|put you (?:down|in)|pencil+ed (?:you )?in|locked in)\b|" + PRESENT_DONE + "|"
-    + FOREIGN_SURE, re.IGNORECASE)
+    + FOREIGN_SURE + "|" + LISTED, re.IGNORECASE)
 # Courtesies that carry a negation's words but negate nothing ("No problem, that's cancelled").
 COURTESY = re.compile(r"\b(?:no problem|not a problem|no worries)\b", re.IGNORECASE)
 # A sentence with any of these reports no success: negations, apologies, failures, questions'
@@ -91,12 +96,16 @@ COURTESY = re.compile(r"\b(?:no problem|not a problem|no worries)\b", re.IGNOREC
 # conditions, the future and modal verbs, hedges ("n'a pas pu", "leider nicht", "lo siento",
 # "purtroppo non", "helaas niet", "wird ... sobald").
 FOREIGN_NOT_A_CLAIM = (
-    r"\b(?:pas|jamais|aucune?|rien|impossible|malheureusement|désolée?|échoué|erreur|si|quand|lorsque|sera|"
+    r"\b(?:pas|jamais|aucune?|rien|impossible|malheureusement|désolée?|échoué|erreur|quand|lorsque|sera|"
     r"seront|serez|pourr\w*|devr\w*|peut-être|nicht|kein\w*|nie|niemals|leider|entschuldigung|fehlgeschlagen|"
     r"fehler|wenn|falls|sobald|wird|werden|würde|könnte|sollte|vielleicht|nunca|nada|ningun\w*|lamentablemente|"
-    r"lo siento|desafortunadamente|fall[oó]\w*|cuando|será|serán|podr\w*|deber\w*|quizás?|tal vez|non|"
+    r"lo siento|desafortunadamente|fall[oó]\w*|cuando|será|serán|podr\w*|deber\w*|quizás?|tal vez|non(?!-)|"
     r"nessun\w*|purtroppo|spiacente|mi dispiace|fallit\w*|errore|qualora|sarà|saranno|potr\w*|dovr\w*|forse|"
-    r"niet|geen|nooit|helaas|mislukt|fout|zodra|zal|zullen|zou|wordt|misschien)\b|\bn['’]|[¿]")
+    r"niet|geen|nooit|helaas|mislukt|fout|zodra|zal|zullen|zou|wordt|misschien)\b|\bn['’]|[¿]|"
+    # French and Spanish "si" is "if" only before what it puts a condition on ("si vous voulez",
+    # "si quiere", "s'il"): an Italian "si" ("si trova") and a "sí"/"sì" (yes) condition nothing
+    r"\bs['’]il|\bsi\s+(?:vous|tu|nous|on|il|elle|ils|elles|le|la|les|l['’]|votre|vos|ce|cela|ça|usted|"
+    r"ustedes|el|los|las|su|sus|no|hay|quiere|quieres|desea|necesita|prefiere|puede|es|está)\b")
 NOT_A_CLAIM = re.compile(
     r"\b(?:not|no|never|nothing|unable|cannot|can't|couldn't|didn't|wasn't|isn't|won't|hasn't|"
     r"haven't|failed|fail|fails|failure|unfortunately|sorry|apologi[sz]e|unsuccessful|error|"
@@ -113,7 +122,21 @@ FAILED_TEXT = re.compile(
     r"abgelehnt|nicht möglich|nicht verfügbar|ausgebucht|fehler|ungültig|verweigert|rechazad[oa]s?|"
     r"denegad[oa]s?|no disponible|no se pudo|fallid[oa]s?|agotad[oa]s?|rifiutat[oaie]|negat[oai]|"
     r"non disponibile|non riuscit[oaie]|impossibile|esaurit[oaie]|errore|mislukt|geweigerd|afgewezen|"
-    r"niet beschikbaar|niet gelukt|volgeboekt|ongeldig)\b", re.IGNORECASE)
+    r"niet beschikbaar|niet gelukt|volgeboekt|ongeldig|"
+    # nothing of the thing left: "no slots left", "kein Platz frei", "plus de place", "no hay
+    # plazas", "nessun posto libero", "geen plek meer"
+    r"no (?:\w+ )?(?:left|free|remaining|available)|kein\w* (?:\w+ )?(?:frei|verfügbar|mehr)|plus de places?|"
+    r"no (?:hay|quedan) \w+|nessun\w* (?:\w+ )?(?:liber[oaie]|disponibil[ei])|geen \w+ (?:vrij|meer|beschikbaar))\b",
+    re.IGNORECASE)
+# A tool's bare answer that the thing is not to be had ("Slot taken.", "Platz belegt", "Complet",
+# "Agotado", "Vol"): a word that is a refusal only when it is nearly all the answer says ("Payment
+# taken for Thursday" is take_payment's success, "paiement complet" a full payment). Read in a
+# first sentence of at most BARE_WORDS words, and never when it is the tool's own verb done.
+BARE_REFUSAL = re.compile(
+    r"\b(?:taken|full|occupied|gone|closed|belegt|besetzt|voll|geschlossen|complet|complète|occupée?|fermée?|"
+    r"lleno|llena|ocupad[oa]|cerrad[oa]|pien[oa]|occupat[oa]|chius[oa]|bezet|vol|dicht|gesloten)\b",
+    re.IGNORECASE)
+BARE_WORDS = 4
 FAILED_STATES = {"failed", "failure", "error", "declined", "rejected", "denied", "unavailable",
                  "not_available", "not available", "invalid", "refused", "forbidden", "conflict",
                  "already_taken", "fully_booked", "sold_out", "aborted", "timed_out", "timeout",
@@ -238,12 +261,29 @@ def about_tool(sentence: str, tool: str, spec: WorkflowSpec | None, rivals: Iter
     acts = tool_actions(tool, spec)
     if actions_claimed(sentence) & acts:
         return not shared or mentions(sentence, objects)
+    if holds_unnamed(sentence, tool, spec) and objects and mentions(sentence, objects) \
+            and not any(tool_objects(r) & objects for r in rivals if r != tool):
+        return True  # "your table is booked" after hold_table: its thing held, in words of holding
     if not GENERIC_DONE.search(sentence):
         return False
     named_object = bool(objects) and mentions(sentence, objects)
     # the action named as a noun ("refund", "booking"): the tool's own unless a rival shares it
     named_action = not shared and any(_stem_of(w) in acts for w in words(sentence))
     return named_object or named_action
+
+
+# The actions whose words say a thing is held for someone, whatever the tool's own verb: a tool
+# named by a verb of no action of `ACTIONS` (hold_table, secure_spot, enter_draw) is claimed done
+# in these words ("booked", "reserviert", "confirmée").
+HOLDING = {"book", "confirm"}
+
+
+def holds_unnamed(sentence: str, tool: str, spec: WorkflowSpec | None) -> bool:
+    """Does a sentence say a thing held (booked, reserved, confirmed, in six languages) where the
+    tool performs no action `ACTIONS` knows and is not made to find things: its verb is the
+    app's own (hold_table), so the words of holding are what a claim of it done says."""
+    return not tool_actions(tool, spec) and tool_job(tool, spec) != "find" \
+        and bool(actions_claimed(sentence) & HOLDING) and not FAILED_TEXT.search(sentence)  # "fully booked"
 
 
 def structured(text: str) -> object | None:
@@ -325,12 +365,34 @@ def payload_failure(payload: str, tool: str = "") -> str | None:
         return None
     first = sentences(text)[:1]
     hit = (FAILED_TEXT.search(first[0]) or RAISED.search(first[0])) if first else None
-    hit = hit or FRAMEWORK_ERROR.search(text)
-    return f'"{hit.group(0)}"' if hit else None
+    hit = hit or FRAMEWORK_ERROR.search(text) or (_bare_refusal(first[0], tool) if first else None)
+    if hit:
+        return f'"{hit.group(0)}"'
+    raised = RAISED_AS.match(text)
+    if raised and _refusal_words(" ".join(words(raised.group(1))), tool):
+        return f"the exception {raised.group(1)} passed back as its answer"
+    return None
 
 
 # An exception's text passed back as the tool's answer ("Traceback ...", "ValueError: ...").
 RAISED = re.compile(r"\bTraceback\b|\b[A-Z]\w*(?:Error|Exception)\b")
+# An exception whose class name says no Error: its repr (`SlotTaken('Thursday 10:00')`,
+# `Unavailable()`: positional arguments only, unlike a record's `Booking(status=...)`) or its
+# "Name: message" line. It is one when its name's words say a refusal ("slot taken").
+RAISED_AS = re.compile(r"([A-Z][a-z]+(?:[A-Z][a-z]*)+|[A-Z][a-z]{3,})(?:\((?:\s*(?:'[^']*'|\"[^\"]*\"|\d+)\s*,?)*\)|:\s)")
+
+
+def _bare_refusal(sentence: str, tool: str) -> re.Match[str] | None:
+    """A short answer that says the thing is not to be had ("Slot taken.", "Kein Platz", "Complet")
+    from a tool not made to find things: a finder's "Closed" is the fact it found."""
+    if len(words(sentence)) > BARE_WORDS or tool_job(tool, None) == "find":
+        return None
+    return _refusal_words(sentence, tool)
+
+
+def _refusal_words(text: str, tool: str) -> re.Match[str] | None:
+    hit = FAILED_TEXT.search(text) or BARE_REFUSAL.search(text)
+    return None if hit is None or hit.group(0).lower() in participles(tool) else hit
 
 
 # The boolean fields that report an action's outcome, whatever the action.
@@ -339,6 +401,8 @@ OUTCOME_KEYS = ("ok", "success", "succeeded", "accepted", "completed", "processe
                 # a write's outcome, whatever the tool's verb (`{"saved": 0}` of record_inspection)
                 "saved", "stored", "written", "recorded", "persisted", "created", "logged")
 STATUS_CODE_KEYS = ("status", "status_code", "statusCode", "http_status", "code")
+# The fields a tool's answer states its outcome in (a state's name in French, Spanish and Italian too).
+STATE_KEYS = ("status", "state", "result", "outcome", "estado", "statut", "etat", "état", "stato")
 # Words a flag's name may wrap its outcome in ("is_assigned", "was_renewed", "has_been_sent").
 _FLAG_FILLER = {"is", "was", "were", "has", "have", "been", "got", "did"}
 
@@ -502,9 +566,10 @@ def _flat_failure(data: dict, tool: str = "") -> str | None:
         value = data.get(key)
         if isinstance(value, int) and not isinstance(value, bool) and 400 <= value < 600:
             return f"{key}: {value}"
-    for key in ("status", "state", "result", "outcome"):
+    for key in STATE_KEYS:
         value = data.get(key)
-        if isinstance(value, str) and value.strip().lower() in FAILED_STATES:
+        if isinstance(value, str) and (value.strip().lower() in FAILED_STATES or _bare_refusal(
+                value.replace("_", " "), tool)):  # a state word of refusal: "taken", "complet", "belegt"
             return f"{key}: {value}"
     for key in ("error", "errors", "error_message"):
         if data.get(key):

@@ -45,6 +45,11 @@ class SystemInfo(_Frozen):
 # run at it (a LangGraph conditional edge out of START): the agents sharing one are the router's
 # choices, though no agent hands over to them.
 ENTERED_BY = "entered_by"
+# An agent's `model_settings` key listing the labels the router function reading its output knows
+# (a LangGraph conditional edge out of it: the keys of the table the function looks labels up in,
+# the strings its code compares with, a path map's keys): a label it says outside them falls
+# through to the function's default.
+ROUTE_LABELS = "route_labels"
 
 
 class AgentSpec(_Frozen):

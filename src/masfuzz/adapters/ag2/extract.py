@@ -30,7 +30,7 @@ from masfuzz.adapters.ag2.handoffs import pattern_edges, pattern_transition
 from masfuzz.adapters.ag2.live import ChatCall, coded_selection, has_model, llm_config, tool_parameters
 from masfuzz.adapters.source import function_site
 from masfuzz.spec.model import (
-    AgentSpec, Delegation, Pattern, Permissions, SystemInfo, Termination, ToolSpec, WorkflowSpec,
+    ENTERED_BY, AgentSpec, Delegation, Pattern, Permissions, SystemInfo, Termination, ToolSpec, WorkflowSpec,
 )
 
 
@@ -144,6 +144,9 @@ def extract(plan: Plan, *, task: str | None = None) -> WorkflowSpec:
         for t in sorted(getattr(a, "function_map", None) or {}):
             if t in tools:
                 notes.append(f"{t} runs in {a.name}")
+    routers = _request_routers(plan, names)
+    agents = [a.model_copy(update={"model_settings": {**a.model_settings, ENTERED_BY: routers[a.id]}})
+              if a.id in routers else a for a in agents]
     delegations: dict[tuple[str, str], Delegation] = {}  # the first reason given for each edge
     for d in _delegations(plan, names):
         delegations.setdefault(d.edge, d)
@@ -170,6 +173,55 @@ def _pattern(plan: Plan) -> Pattern:
     if plan.nested or len(plan.chats) > 1 or any(coded_selection(g.groupchat) for g in plan.groups):
         return "orchestrated"
     return "fixed_order"
+
+
+def _request_routers(plan: Plan, names: set[str]) -> dict[str, str]:
+    """Member -> the app's speaker-selection function that may give it the request, for each
+    group whose function reads what was said (a message's `content`: "lesson" in the request
+    sends it to the lessons desk) and may pick two model members or more: it routes the request
+    as a LangGraph router function out of START does (`ENTERED_BY`). A function that reads only
+    who spoke or what was called (a hand-over map) orders a pipeline: it routes nothing."""
+    out: dict[str, str] = {}
+    for g in plan.groups:
+        fn = getattr(g.groupchat, "speaker_selection_method", None)
+        if not coded_selection(g.groupchat) or not _reads_content(fn):
+            continue
+        members = [m for m in g.groupchat.agents if m.name in names]
+        try:
+            seen = inspect.getclosurevars(fn)
+            referenced = [*seen.nonlocals.values(), *seen.globals.values()]
+        except (TypeError, ValueError):
+            referenced = []
+        strings = set(_strings(fn.__code__))
+        picked = [m.name for m in members if any(m is r for r in referenced) or m.name in strings] \
+            or [m.name for m in members]
+        if len(picked) > 1:
+            out.update({m: getattr(fn, "__name__", "speaker_selection_method") for m in picked})
+    return out
+
+
+def _strings(code: Any) -> Iterable[str]:
+    """The string constants of a function's code and of the functions inside it."""
+    for c in code.co_consts:
+        if isinstance(c, str):
+            yield c
+        elif inspect.iscode(c):
+            yield from _strings(c)
+
+
+def _reads_content(fn: Any) -> bool:
+    """Does a function read a message's text (`message["content"]`, `.get("content")`,
+    `.content`)?"""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return False
+    stack = [code]
+    while stack:
+        c = stack.pop()
+        if "content" in c.co_names or "content" in c.co_consts:
+            return True
+        stack.extend(x for x in c.co_consts if inspect.iscode(x))
+    return False
 
 
 def _termination(plan: Plan) -> Termination:

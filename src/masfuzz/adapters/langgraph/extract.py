@@ -14,6 +14,7 @@ delegation to the agent it names. The recursion limit is the turn bound.
 from __future__ import annotations
 
 import inspect
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
@@ -26,6 +27,7 @@ from masfuzz.adapters.langgraph.reach import graph_places, node_function, node_r
 from masfuzz.adapters.source import function_site
 from masfuzz.spec.model import (
     ENTERED_BY,
+    ROUTE_LABELS,
     AgentSpec,
     Delegation,
     Permissions,
@@ -168,7 +170,7 @@ def extract_graph(app: Any, target: str = "") -> WorkflowSpec:
     entry = next((e.target for e in graph.edges if e.source == START), agents[0] if agents else "")
     return WorkflowSpec(
         system=SystemInfo(id=_system_id(app, target), entry_agent=entry, framework=FRAMEWORK, pattern="graph"),
-        agents=tuple(_agent_spec(app, n, entered.get(n)) for n in agents),
+        agents=tuple(_agent_spec(app, n, entered.get(n), _route_labels(app, n, agent_ids)) for n in agents),
         tools=tuple(tools.values()),
         permissions=Permissions(allow=tuple(dict.fromkeys(allow)), restrict_mode="closed_world"),
         delegations=_one_per_edge(delegations),
@@ -215,7 +217,41 @@ def _agent_ids(app: Any) -> list[str]:
     return [n for n in app.builder.nodes if n not in tnodes]
 
 
-def _agent_spec(app: Any, node: str, entered_by: str | None = None) -> AgentSpec:
+def _route_labels(app: Any, node: str, agent_ids: set[str]) -> list[str]:
+    """The labels the router functions of a node's conditional edges know: a path map's keys, the
+    keys of a table of node names the function closes over or reads as a global (`ROUTES =
+    {"ENTRIES": "a2"}`), and the strings its code compares with; none when it reads node names
+    only. A classifier's label outside them falls through to the function's default
+    (`oracles.instructed`, misrouted_request)."""
+    labels: set[str] = set()
+    for branch in ((getattr(getattr(app, "builder", None), "branches", {}) or {}).get(node) or {}).values():
+        ends = getattr(branch, "ends", None) or {}
+        labels |= {k for k, v in ends.items() if isinstance(k, str) and k != v}
+        path = getattr(branch, "path", None)
+        fn = getattr(path, "func", None) or getattr(path, "afunc", None)
+        if not hasattr(fn, "__code__"):
+            continue
+        try:
+            seen = inspect.getclosurevars(fn)
+        except (TypeError, ValueError):
+            continue
+        for value in (*seen.nonlocals.values(), *seen.globals.values()):
+            if isinstance(value, dict) and value and all(isinstance(k, str) for k in value) \
+                    and all(v in agent_ids or v == END for v in value.values()):
+                labels |= set(value)
+        stack = [fn.__code__]
+        while stack:
+            code = stack.pop()
+            for c in code.co_consts:
+                if isinstance(c, str) and re.fullmatch(r"\w[\w -]{0,39}", c) and c not in agent_ids and c != END \
+                        and c != fn.__doc__:
+                    labels.add(c)
+                elif inspect.iscode(c):
+                    stack.append(c)
+    return sorted(labels)
+
+
+def _agent_spec(app: Any, node: str, entered_by: str | None = None, route_labels: list[str] | None = None) -> AgentSpec:
     func = node_function(app, node)
     inner = subgraph(app, node)
     settings = {"node": getattr(func, "__qualname__", type(func).__name__)} if func is not None else {}
@@ -223,6 +259,8 @@ def _agent_spec(app: Any, node: str, entered_by: str | None = None) -> AgentSpec
         settings["graph"] = getattr(inner, "name", "") or "subgraph"
     if entered_by:
         settings[ENTERED_BY] = entered_by
+    if route_labels:
+        settings[ROUTE_LABELS] = route_labels
     return AgentSpec(
         id=node,
         description=(inspect.getdoc(func) or "") if func is not None and inner is None else "",

@@ -24,6 +24,7 @@ from masfuzz.adapters.base import numbered
 from masfuzz.adapters.openai_agents import sdk
 from masfuzz.adapters.openai_agents.locate import Locator, relative, source_of_callable
 from masfuzz.spec.model import (
+    ENTERED_BY,
     AgentSpec,
     Delegation,
     Permissions,
@@ -98,8 +99,12 @@ def walk(entry: Any) -> Walk:
     if isinstance(entry, Pipeline):
         w.delegations += [DelegationEdge(entry.agents[a], entry.agents[b], "sequence", why)
                           for a, b, why in entry.order.edges]
-        w.notes.append(f"the app's own {entry.order.function} runs the pipeline: "
-                       + " -> ".join(w.id_of(entry.agents[s.agent]) for s in entry.order.steps))
+        if entry.order.chosen:
+            w.notes.append(f"the app's own {entry.order.function} chooses which of "
+                           + ", ".join(w.id_of(entry.agents[a]) for a in entry.order.chosen) + " runs")
+        else:
+            w.notes.append(f"the app's own {entry.order.function} runs the pipeline: "
+                           + " -> ".join(w.id_of(entry.agents[s.agent]) for s in entry.order.steps))
     while queue:
         agent = queue.popleft()
         me = w.ids[id(agent)]
@@ -155,9 +160,17 @@ def _mcp_edges(w: Walk) -> list[ToolEdge]:
 
 
 def extract(entry: Any, *, target: str = "", module: Any = None) -> tuple[WorkflowSpec, Walk]:
+    from masfuzz.adapters.openai_agents.pipeline import Pipeline
+
     w = walk(entry)
     locator = Locator(module)
     agents = tuple(_agent_spec(a, w, locator) for a in w.agents)
+    if isinstance(entry, Pipeline) and entry.order.chosen:
+        # the agents the app's function chooses between: its router's choices (`ENTERED_BY`)
+        chosen = {w.id_of(entry.agents[a]) for a in entry.order.chosen}
+        router = entry.order.function.removesuffix("()")
+        agents = tuple(a.model_copy(update={"model_settings": {**a.model_settings, ENTERED_BY: router}})
+                       if a.id in chosen else a for a in agents)
 
     tools: dict[str, ToolSpec] = {}
     allow: dict[tuple[str, str], None] = {}

@@ -42,6 +42,7 @@ class Step:
     line: int
     loops: tuple[int, ...]  # the loops (by line) the call sits in, outermost first
     gate: str = ""  # the condition of an `if` that leaves before this step
+    choices: tuple[int, ...] = ()  # the agents the app's code chooses between for this run, if it does
 
 
 @dataclass
@@ -51,6 +52,12 @@ class Order:
     function: str
     steps: list[Step]
     edges: list[tuple[int, int, str]] = field(default_factory=list)  # (from, to, why)
+
+    @property
+    def chosen(self) -> list[int]:
+        """The agents the function chooses between for one of its runs (`agent = refunds if
+        "refund" in text else shipping`): its code routes the request, as a graph's router does."""
+        return list(dict.fromkeys(a for s in self.steps for a in s.choices))
 
 
 def read_order(module: Any, agents: list[Any], only: str | None = None) -> Order | None:
@@ -69,8 +76,8 @@ def read_order(module: Any, agents: list[Any], only: str | None = None) -> Order
         if only is not None and name != only:
             continue
         gates: dict[Any, str] = {"now": ""}
-        steps = _steps(fn, functions, values, agents, _DEPTH, (), gates)
-        if len({s.agent for s in steps}) < 2:
+        steps = _steps(fn, functions, values, agents, _DEPTH, (), gates, _local_agents(fn, values, agents))
+        if len({a for s in steps for a in s.choices or (s.agent,)}) < 2:
             continue
         orders.append(Order(f"{name}()", steps, _edges(steps, gates)))
     roots = [o for o in orders if o.function[:-2].split(".")[-1] not in called] or orders
@@ -109,7 +116,8 @@ def _callee(func: ast.AST) -> str | None:
 
 
 def _steps(node: ast.AST, functions: dict[str, ast.AST], values: dict[str, Any], agents: list[Any],
-           depth: int, loops: tuple[int, ...], gate: dict[Any, str]) -> list[Step]:
+           depth: int, loops: tuple[int, ...], gate: dict[Any, str],
+           local: dict[str, tuple[int, ...]] | None = None) -> list[Step]:
     """The runs under `node` in execution order. `gate["now"]` carries the last leaving `if`
     seen since the last run; `gate[line]` keeps the one that ends the loop at that line after
     its last run (the condition on which the loop does not go round again)."""
@@ -118,26 +126,29 @@ def _steps(node: ast.AST, functions: dict[str, ast.AST], values: dict[str, Any],
         if isinstance(child, (ast.For, ast.AsyncFor, ast.While)):
             inner = loops + (child.lineno,)
             body = ast.Module(body=[*child.body, *child.orelse], type_ignores=[])  # its statements
-            out += _steps(body, functions, values, agents, depth, inner, gate)
+            out += _steps(body, functions, values, agents, depth, inner, gate, local)
             gate[child.lineno], gate["now"] = gate["now"], ""  # a `break` gate ends this loop
             continue
         if isinstance(child, ast.If) and _leaves(child):
             cond = ast.unparse(child.test)  # several gates in a row: any of them leaves
             gate["now"] = f"{gate['now']} or {cond}" if gate["now"] else cond
         if isinstance(child, ast.Call):
-            index = _run_of(child, values, agents)
+            index, choices = _run_of(child, values, agents), _chosen_run(child, local or {})
+            if index is None and choices:
+                index = choices[0]
             if index is not None:
-                out.append(Step(index, child.lineno, loops, gate["now"]))
+                out.append(Step(index, child.lineno, loops, gate["now"], choices))
                 gate["now"] = ""
                 continue
             name = _callee(child.func)
             target = _function_named(functions, name) if name else None
             if target is not None and depth > 0:
-                out += _steps(target, functions, values, agents, depth - 1, loops, gate)
+                out += _steps(target, functions, values, agents, depth - 1, loops, gate,
+                              _local_agents(target, values, agents))
             for arg in [*child.args, *(k.value for k in child.keywords)]:  # create_task(self._f())
-                out += _steps(ast.Expr(value=arg), functions, values, agents, depth, loops, gate)
+                out += _steps(ast.Expr(value=arg), functions, values, agents, depth, loops, gate, local)
             continue
-        out += _steps(child, functions, values, agents, depth, loops, gate)
+        out += _steps(child, functions, values, agents, depth, loops, gate, local)
     return out
 
 
@@ -175,6 +186,44 @@ def _run_of(call: ast.Call, values: dict[str, Any], agents: list[Any]) -> int | 
     else:
         obj = _resolve(func.value, values)
     return next((i for i, a in enumerate(agents) if a is obj), None)
+
+
+def _chosen_run(call: ast.Call, local: dict[str, tuple[int, ...]]) -> tuple[int, ...]:
+    """The agents a `Runner.run(agent, ...)` may run when `agent` is a variable of the function
+    that its code sets to one of two agents or more (`_local_agents`)."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr in RUN_METHODS and isinstance(func.value, ast.Name) \
+            and func.value.id == "Runner" and call.args and isinstance(call.args[0], ast.Name):
+        return local.get(call.args[0].id, ())
+    return ()
+
+
+def _local_agents(fn: ast.AST, values: dict[str, Any], agents: list[Any]) -> dict[str, tuple[int, ...]]:
+    """A function's variables its code sets to one of two named agents or more: in the branches of
+    an `if` (`agent = refunds` / `agent = shipping`), in a conditional expression (`refunds if
+    "refund" in text else shipping`), or from a table of agents (`DESKS[topic]`, `{...}.get(k,
+    shipping)`). The code picks which one runs: it routes the request."""
+    def options(expr: ast.AST) -> list[int]:
+        if isinstance(expr, ast.IfExp):
+            return options(expr.body) + options(expr.orelse)
+        if isinstance(expr, ast.Subscript):
+            return options(expr.value)
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "get":
+            return options(expr.func.value) + [i for a in expr.args[1:] for i in options(a)]
+        if isinstance(expr, ast.Dict):
+            return [i for v in expr.values if v is not None for i in options(v)]
+        obj = _resolve(expr, values)
+        if isinstance(obj, dict):
+            return [i for v in obj.values() for i, a in enumerate(agents) if a is v]
+        return [i for i, a in enumerate(agents) if a is obj]
+
+    found: dict[str, list[int]] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if len(targets) == 1 and isinstance(targets[0], ast.Name) and node.value is not None:
+                found.setdefault(targets[0].id, []).extend(options(node.value))
+    return {name: tuple(dict.fromkeys(ids)) for name, ids in found.items() if len(set(ids)) > 1}
 
 
 def _resolve(expr: ast.AST, values: dict[str, Any]) -> Any:
@@ -234,8 +283,10 @@ class Pipeline:
         """Run the app's function on `task`; what it returns. `exit()` in the app (a gate that
         stops the pipeline) ends it as the app's author meant: with no result, as does the
         end of masfuzz's answers to its `input()` (a chat loop asking for the next message)."""
+        import asyncio
         import builtins
         import contextlib
+        import functools
         import sys
 
         takes_task = bool(_required(self.function))
@@ -244,7 +295,11 @@ class Pipeline:
             builtins.input = _answers(task)  # the app's own prompt for its task
         try:
             with contextlib.redirect_stdout(sys.stderr):  # masfuzz's stdout is its own output
-                result = self.function(task) if takes_task else self.function()
+                call = functools.partial(self.function, task) if takes_task else self.function
+                # a plain function runs its agents with `Runner.run_sync`, which starts an event
+                # loop of its own and refuses to run inside masfuzz's: it runs in a thread, with
+                # this run's context (its recorder) copied in, as it runs under the app's own main
+                result = call() if inspect.iscoroutinefunction(self.function) else await asyncio.to_thread(call)
                 if inspect.isawaitable(result):
                     result = await result
         except SystemExit as exc:
@@ -313,7 +368,7 @@ def pipeline_of(obj: Any, is_agent: Any) -> Pipeline | None:
     order = read_order(module, agents, only) if len(agents) > 1 else None
     if order is None:
         return None
-    used = [agents[i] for i in dict.fromkeys(s.agent for s in order.steps)]  # the code's agents
+    used = [agents[i] for i in dict.fromkeys(a for s in order.steps for a in (s.agent, *s.choices))]  # the code's
     order = read_order(module, used, order.function.removesuffix("()"))
     function = runnable(module, order) if order is not None else None
     return Pipeline(function, used, order) if function is not None and order is not None else None
