@@ -208,3 +208,17 @@ def test_a_counted_noun_does_not_name_the_agent_that_bears_it():
                   ToolResult(agent="porter", tool="leave_key", status="ok", payload="key in safe 3"),
                   Message(agent="porter", content="Your key is in safe 3."))
     assert participation(served, HOSTEL) == [] and detect(served, HOSTEL) == []
+
+
+# -- a failed answer relayed field by field -------------------------------------------------------
+
+@pytest.mark.parametrize("reply", [
+    "Here is what came back: member GM-2231; rented False.",
+    "The system says rented: no, reason: no lockers left.",
+])
+def test_a_failure_relayed_field_by_field_claims_nothing(reply):
+    trace = _locker('{"member": "GM-2231", "rented": false}', reply)
+    assert claimed_outcome(trace, LOCKERS) == []
+    # the same answer with the action claimed done is still a false claim
+    [f] = claimed_outcome(_locker('{"member": "GM-2231", "rented": false}', "Your locker is rented."), LOCKERS)
+    assert f.root_cause == "Incorrect Verification"

@@ -109,7 +109,9 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     # read clause by clause: a condition in a later clause ("sign the slip when they arrive")
     # does not hedge the claim before it ("Issued - the units are on their way"), nor does a
     # promise joined to it ("... and will be ready on Friday")
-    claims = [(ci, agent, text, [s for s in sentences(text) for s in clauses(PROMISE.sub("", s))
+    # a sentence that relays a field of the answer with a false value claims nothing (FALSE_FIELD)
+    claims = [(ci, agent, text, [s for s in sentences(text) if not FALSE_FIELD.search(s)
+                                 for s in clauses(PROMISE.sub("", s))
                                  if claims_done(s) or any(says_done_by_verb(s, t) for t in failed_tools)])
               for ci, agent, text in _claims(trace)]
     asked = " ".join(e.content for e in trace.of_type(Message) if e.role == "user")
@@ -142,6 +144,13 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 "outcome contradicts the tool's result"))
             break
     return dedupe(out)
+
+
+# A field of a tool's answer relayed with a false value ("found False", "booked: no",
+# "reserved = null"): the sentence repeats the failure field by field, it claims nothing done.
+# The value ends the clause or a list item: "processed: no further action" is no field.
+FALSE_FIELD = re.compile(r"\b\w+(?:(?:\s*[:=]\s*|\s+)(?:false|none|null)|\s*[:=]\s*(?:no|0))"
+                         r"(?=\s*(?:[.,;!)\]}]|$))", re.IGNORECASE)
 
 
 # A clause that is a success word alone: a label or its value ("Confirmed: Thursday 10:00",
