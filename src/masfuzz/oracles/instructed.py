@@ -70,7 +70,7 @@ _AFTER_PRODUCT = (
     r"(?:(?:for|of|on)\s+(?:a|an|the|this|that|each|every|its|their)\s+\w+\s+)?"
     r"(?:(?:is|are|has\s+been|have\s+been|was|were)\s+(?:in|ready|done|available|complete|completed|"
     r"finished|gathered|collected|written|drafted|prepared|compiled|produced|delivered|back|"
-    r"submitted|finali[sz]ed|calculated|computed|researched|crunched|assembled|\w+ed)|"
+    r"submitted|finali[sz]ed|calculated|computed|researched|crunched|assembled|(?P<v>\w+ed))|"
     r"exists?|(?:is|are)\s+there|(?:has|have)\s+arrived|arrives?)\b",
     r"\bwait(?:s|ing)?\s+(?:for|until)\s+" + _DET + r"\s+(?P<p>\w+(?:\s+\w+)?)\b",
     r"\bbased\s+on\s+" + _DET + r"\s+(?P<p>\w+(?:\s+\w+)?)\b",
@@ -220,7 +220,16 @@ def _producer(spec: WorkflowSpec, agent: str, sentence: str) -> str | None:
     if not product:
         return None
     holders = [x.id for x in spec.agents if any(set(words(t)) & product for t in tools_of(spec, x.id))]
-    return holders[0] if len(holders) == 1 and holders[0] != agent else None
+    if holders:
+        return holders[0] if len(holders) == 1 and holders[0] != agent else None
+    # nor by its words: the participle says what is done to it ("once the van has been weighed
+    # in"), and its maker is the one other agent holding a tool named by that verb (weigh_in)
+    done = {m.group("v").lower() for m in re.finditer(_AFTER_PRODUCT[0], sentence, re.IGNORECASE)
+            if m.group("v")}
+    stems = {v[:-2] for v in done} | {v[:-1] for v in done}  # weighed: weigh; priced: price
+    holders = [x.id for x in spec.agents if x.id != agent
+               and any(words(t)[:1] and words(t)[0] in stems for t in tools_of(spec, x.id))]
+    return holders[0] if len(holders) == 1 else None
 
 
 def with_prompts(spec: WorkflowSpec, trace: Trace) -> WorkflowSpec:
@@ -496,7 +505,7 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         if isinstance(e, Message) and e.role == "user":
             user_text = e.content
             fitting = [t.id for t in spec.tools if asks_for(user_text, t.id, spec)] \
-                or _servable_by_object(user_text, spec) or _servable_by_description(user_text, spec) \
+                or _servable_by_object(user_text, spec) or _described_and_carried(user_text, spec) \
                 or _servable_by_arguments(user_text, spec)
             selecting = spec.system.pattern == "selector"
             entering = True
@@ -692,6 +701,18 @@ def _servable_by_description(request: str, spec: WorkflowSpec) -> list[str]:
     shared = {t.id: len(asked & _stems(_first_sentence(spec, t.id))) for t in spec.tools}
     fitting = [t for t, n in shared.items() if n >= DESCRIBED]
     return fitting if fitting and all(n == 0 for t, n in shared.items() if t not in fitting) else []
+
+
+def _described_and_carried(request: str, spec: WorkflowSpec) -> list[str]:
+    """`_servable_by_description`, narrowed by the arguments when its words fit several tools
+    ("booking HB-66120, 2 beds ... could someone leave us the door code?" shares words with
+    move_booking and leave_key_code): the one of them the request carries every required
+    argument for (`_servable_by_arguments`) is what it asks for; the others lack what they need
+    to act on, so the words alone do not make them candidates."""
+    described = _servable_by_description(request, spec)
+    if len(described) > 1 and (carried := [t for t in _servable_by_arguments(request, spec) if t in described]):
+        return carried
+    return described
 
 
 def _miswired(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, request: str,

@@ -20,7 +20,7 @@ from masfuzz.oracles.instructed import clauses, misrouted_request, with_prompts
 from masfuzz.oracles.wording import (
     ACTIONS, FAILED_TEXT, GIVE_UP, HOLDING_STATES, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result,
     holds_unnamed, is_question, mentions, owners,
-    participles, payload_failure, plain, says_done_by_verb, sentences, structured, tool_actions, tool_job,
+    participles, payload_failure, plain, says_done_by_verb, sentences, status_line, structured, tool_actions, tool_job,
     tool_objects, tools_of, unconfirmed_state, words,
 )
 from masfuzz.oracles.wording import STATUS_CODE_KEYS
@@ -109,7 +109,9 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     # read clause by clause: a condition in a later clause ("sign the slip when they arrive")
     # does not hedge the claim before it ("Issued - the units are on their way"), nor does a
     # promise joined to it ("... and will be ready on Friday")
-    claims = [(ci, agent, text, [s for s in sentences(text) for s in _claim_clauses(s)
+    # a sentence that relays a field of the answer with a false value claims nothing (FALSE_FIELD)
+    claims = [(ci, agent, text, [s for s in sentences(text) if not FALSE_FIELD.search(s)
+                                 for s in _claim_clauses(s)
                                  if claims_done(s) or any(says_done_by_verb(s, t) for t in failed_tools)])
               for ci, agent, text in _claims(trace)]
     asked = " ".join(e.content for e in trace.of_type(Message) if e.role == "user")
@@ -145,6 +147,13 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 "outcome contradicts the tool's result"))
             break
     return dedupe(out)
+
+
+# A field of a tool's answer relayed with a false value ("found False", "booked: no",
+# "reserved = null"): the sentence repeats the failure field by field, it claims nothing done.
+# The value ends the clause or a list item: "processed: no further action" is no field.
+FALSE_FIELD = re.compile(r"\b\w+(?:(?:\s*[:=]\s*|\s+)(?:false|none|null)|\s*[:=]\s*(?:no|0))"
+                         r"(?=\s*(?:[.,;!)\]}]|$))", re.IGNORECASE)
 
 
 # A clause that is a success word alone: a label or its value ("Confirmed: Thursday 10:00",
@@ -437,13 +446,15 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         if not isinstance(e, DelegationEvent) or e.to == e.from_ or not user_before or d in misrouted:
             continue
         told = " ".join(trace.events[u].content for u in user_before)
-        symptom = _loss_after(trace, d, e.to, given, spec, told)
+        looked_up = _looked_up(trace, d, e.from_)
+        symptom = _loss_after(trace, d, e.to, given, spec, told,
+                              " ".join(trace.events[r].payload for r in looked_up))
         if symptom is None:
             continue
         at, kind, how, wanted = symptom
-        if how.startswith("asked") and spec is not None and kind in given \
-                and not _fits_docs(spec, e.to, kind, given[kind]):
-            continue  # no value the user gave has the form its tools document: asking is right
+        source = (f"the user gave the {kind}" if any(v in told for v in wanted)
+                  else f"{e.from_}'s tools returned the {kind}")
+        sources = user_before if source.startswith("the user") else looked_up
         received = _received(trace, d, e.to)
         had = received is not None and any(v in received for v in wanted)
         blamed, step = (e.to, at) if had else (e.from_, d)
@@ -451,29 +462,44 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 if received is not None else "what it received is not recorded")
         out.append(Failure(
             category="agent_relationship", root_cause=INFORMATION_LOSS, detector="handover_facts",
-            evidence=(*user_before, d, at), scenario_id=trace.scenario_id,
+            evidence=(*sources, d, at), scenario_id=trace.scenario_id,
             elements=(e.from_, e.to, kind), agent=blamed, step=step,
             subject=e.to if blamed == e.from_ else e.from_,  # the peer (blame.SUBJECTS)
-            description=f"the user gave the {kind} {', '.join(wanted[:3])} before "
+            description=f"{source} {', '.join(wanted[:3])} before "
             f"{e.from_} handed over to {e.to} (event {d}), but {e.to} {how} (event {at}); "
             f"{seen}"))
     return dedupe(out)
 
 
+def _looked_up(trace: Trace, d: int, agent: str) -> list[int]:
+    """The results of the tools `agent` called before the hand-over at `d` (none injected with a
+    fault): what the team looked up for the request (a record found from the caller's phone
+    number) is the team's to pass on, as the user's words are."""
+    return [i for i, r in enumerate(trace.events[:d])
+            if isinstance(r, ToolResult) and r.agent == agent and r.status == "ok" and not r.fault]
+
+
 def _fits_docs(spec: WorkflowSpec, agent: str, kind: str, values: list[str]) -> bool:
     """Does a value the user gave have the form the agent's tools document for parameters of
     this kind ("the six-character booking reference")? True when none documents one."""
-    forms = [regex for t in tools_of(spec, agent)
-             for p, fs in documented_formats(spec, t).items() if PARAMS[kind].search(p)
-             for _, regex in fs]
+    forms = _documented_forms(spec, agent, kind)
     return not forms or any(all(re.fullmatch(r, v) for r in forms) for v in values)
 
 
+def _documented_forms(spec: WorkflowSpec, agent: str, kind: str) -> list[str]:
+    """The forms (regexes) the agent's tools document for parameters of this kind."""
+    return [regex for t in tools_of(spec, agent)
+            for p, fs in documented_formats(spec, t).items() if PARAMS[kind].search(p)
+            for _, regex in fs]
+
+
 def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
-                spec: WorkflowSpec | None, told: str = "") -> tuple[int, str, str, list[str]] | None:
+                spec: WorkflowSpec | None, told: str = "",
+                held: str = "") -> tuple[int, str, str, list[str]] | None:
     """The first sign after the hand-over at `d` that `agent` lacks a fact of a kind the user
-    gave: (event, kind, what it did, the values it lacks). Looks until the user speaks again or the next hand-over
-    (which starts a window of its own)."""
+    gave, or a fact the hander's tools returned (`held`, `_held_asked`): (event, kind, what it
+    did, the values it lacks). Looks until the user speaks again or the next hand-over (which
+    starts a window of its own)."""
     tried = False
     for i in range(d + 1, len(trace.events)):
         e = trace.events[i]
@@ -487,12 +513,39 @@ def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
             tried = True
         if isinstance(e, Message) and e.role == "assistant" and e.agent == agent and not tried:
             for s in sentences(e.content):
+                asked = f"asked for it again: \"{s[:100]}\""
                 kinds = _asked(s) & set(given)
                 if kinds:
                     kind = sorted(kinds)[0]
-                    return i, kind, f"asked for it again: \"{s[:100]}\"", given[kind]
+                    if spec is None or _fits_docs(spec, agent, kind, given[kind]):
+                        return i, kind, asked, given[kind]
+                    # no value the user gave of that kind fits its tools: the hander's may
+                    held_fact = _held_asked(s, spec, agent, held)
+                    return (i, held_fact[0], asked, held_fact[1]) if held_fact else None
                 if spec is not None and (documented := _asked_documented(s, spec, agent, told)):
-                    return i, documented[0], f"asked for it again: \"{s[:100]}\"", documented[1]
+                    return i, documented[0], asked, documented[1]
+                if held_fact := _held_asked(s, spec, agent, held):
+                    return i, held_fact[0], asked, held_fact[1]
+    return None
+
+
+def _held_asked(sentence: str, spec: WorkflowSpec | None, agent: str,
+                held: str) -> tuple[str, list[str]] | None:
+    """A question for a fact the hander's tools returned (`held`): what a parameter of the
+    agent's tools documents (`_asked_documented`), or a kind of fact (`_asked`) whose form its
+    tools document, when the results hold exactly one value of that form (a record found: the
+    learner number `LD-30417`). Several values (a search's list) leave the choice open, so asking
+    is right; a form no tool documents says nothing of what the agent lacks."""
+    if spec is None or not held.strip():
+        return None
+    if (documented := _asked_documented(sentence, spec, agent, held)) and len(set(documented[1])) == 1:
+        return documented
+    facts = user_facts(held)
+    for kind in sorted(_asked(sentence) & set(facts)):
+        values = sorted(set(facts[kind]))
+        if len(values) == 1 and _documented_forms(spec, agent, kind) \
+                and _fits_docs(spec, agent, kind, values):
+            return kind, values
     return None
 
 
@@ -953,12 +1006,14 @@ def _echoed_input(r: ToolResult, arguments: dict[str, Any], followed: list[tuple
 
 def _rejects_form(payload: str, params: list[str]) -> bool:
     """Does a failed answer reject an argument's form rather than its content? It says so in
-    words (`FORMAT_REJECTION`), or by its structure: a 400 or 422 code, a conversion's exception,
+    words (`FORMAT_REJECTION`), or by its structure: a 400 or 422 code (in a field, or the status
+    line the answer opens with: `status_line`), a conversion's exception,
     or a complaint the tool files under one of the parameters (`phone: '+44 ...' is not a
     number we can ring`, `{"errors": {"phone": ...}}`, `{"field": "phone"}`), in any language;
     never when it gives a content reason (`CONTENT_STATUS`, `CONTENT_REJECTION`)."""
     data = structured(payload.strip())
     codes = {v for k, v in _fields(data) if k in STATUS_CODE_KEYS and type(v) is int}
+    codes |= {code} if data is None and (code := status_line(payload)) is not None else set()
     if codes & set(CONTENT_STATUS) or CONTENT_REJECTION.search(payload.replace("_", " ")):
         return False
     return bool(FORMAT_REJECTION.search(payload.replace("_", " ")) or codes & set(FORM_STATUS)

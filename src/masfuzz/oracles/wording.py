@@ -15,6 +15,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Iterable
+from http import HTTPStatus
 
 from masfuzz.spec.model import ToolSpec, WorkflowSpec
 
@@ -350,7 +351,8 @@ def payload_failure(payload: str, tool: str = "") -> str | None:
     """Why a tool's answer (status ok) reports a failure, or None: a JSON object (or a printed
     dict) saying so (`ok`/`success` false, the tool's own outcome false — `released: false` from
     release_results —, a failed `status` in words or an HTTP status code of 400 or more, an
-    `error`), or a first sentence that says so."""
+    `error`), an HTTP status line of 400 or more opening it (`status_line`), or a first sentence
+    that says so."""
     text = (payload or "").strip()
     data = structured(text)
     if isinstance(data, dict):
@@ -363,6 +365,8 @@ def payload_failure(payload: str, tool: str = "") -> str | None:
         return f"its first item, the outcome, is {data[0]!r}: {text[:80]}"
     if data is not None:
         return None
+    if (code := status_line(text)) is not None and code >= 400:
+        return f"status line {code}: {text[:80]}"
     first = sentences(text)[:1]
     hit = (FAILED_TEXT.search(first[0]) or RAISED.search(first[0])) if first else None
     hit = hit or FRAMEWORK_ERROR.search(text) or (_bare_refusal(first[0], tool) if first else None)
@@ -371,6 +375,28 @@ def payload_failure(payload: str, tool: str = "") -> str | None:
     raised = RAISED_AS.match(text)
     if raised and _refusal_words(" ".join(words(raised.group(1))), tool):
         return f"the exception {raised.group(1)} passed back as its answer"
+    return None
+
+
+# An HTTP status line opening a tool's answer: "422 Unprocessable Entity: ...", "HTTP/1.1 409
+# Conflict", "HTTP 404 - no such slot". A service's own wrapper often answers so, in text.
+_STATUS_LINE = re.compile(r"\s*(HTTP(?:/\d(?:\.\d)?)?\s+)?([1-5]\d\d)\b[\s:\-\u2013]*(\w*)")
+
+
+def status_line(text: str) -> int | None:
+    """The HTTP status code a text opens with, or None: after `HTTP` or `HTTP/1.1`, or followed by
+    the first word of its standard reason phrase (`http.HTTPStatus`: "422 Unprocessable",
+    "409 Conflict", "404 Not ..."), so that a count or an amount opening a text ("404 items",
+    "500 kg") is not read as one."""
+    m = _STATUS_LINE.match(text or "")
+    if not m:
+        return None
+    try:
+        phrase = HTTPStatus(int(m.group(2))).phrase
+    except ValueError:
+        return None
+    if m.group(1) or m.group(3).lower() == phrase.split()[0].lower():
+        return int(m.group(2))
     return None
 
 
@@ -400,7 +426,8 @@ OUTCOME_KEYS = ("ok", "success", "succeeded", "accepted", "completed", "processe
                 "done", "executed", "applied",
                 # a write's outcome, whatever the tool's verb (`{"saved": 0}` of record_inspection)
                 "saved", "stored", "written", "recorded", "persisted", "created", "logged")
-STATUS_CODE_KEYS = ("status", "status_code", "statusCode", "http_status", "code")
+# A status code under any of these keys (an envelope `{"http": 409, "body": {...}}` too).
+STATUS_CODE_KEYS = ("status", "status_code", "statusCode", "http_status", "httpStatus", "http", "code")
 # The fields a tool's answer states its outcome in (a state's name in French, Spanish and Italian too).
 STATE_KEYS = ("status", "state", "result", "outcome", "estado", "statut", "etat", "état", "stato")
 # Words a flag's name may wrap its outcome in ("is_assigned", "was_renewed", "has_been_sent").
@@ -657,8 +684,18 @@ def name_pattern(spec: WorkflowSpec, agent: str) -> str:
     return rf"(?:the\s+)?(?:{alts})"
 
 
+# A count before a name ("2 beds", "three tickets", "a few more parcels"): the word is a thing
+# counted, not the agent that bears it as its name.
+_COUNTED = re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                      r"several|many|few|extra|more)\s+$", re.IGNORECASE)
+
+
 def names_agent(text: str, spec: WorkflowSpec, agent: str) -> bool:
-    return bool(re.search(rf"\b{name_pattern(spec, agent)}\b", text or "", re.IGNORECASE))
+    """Does the text name the agent: one of its names (`agent_names`) as a word, not after a
+    count (`_COUNTED`: "2 beds" counts beds, whatever agent is called `beds`)?"""
+    text = text or ""
+    return any(not _COUNTED.search(text[:m.start()])
+               for m in re.finditer(rf"\b{name_pattern(spec, agent)}\b", text, re.IGNORECASE))
 
 
 QUOTED_WORDS = 4  # this many words of a description in a row: the text describes its subject
