@@ -228,6 +228,9 @@ def test_an_exception_the_sdk_answered_as_an_error_result_is_the_tools_raise():
     # no traceback logged: 2.x's crash text, or an exception's text after the tool's name
     assert escaped_exception("mean", "Error executing tool mean", "").error_type == "UnexpectedToolError"
     assert escaped_exception("mean", "Error executing tool mean: no entry 'x'", "").error_type == "ToolError"
+    # a ToolError the tool raised on purpose, which 2.x logs as such: its error handling
+    logged = "[11/27/26 12:59:25] INFO     Tool 'mean' failed: \"no entry 'x'\"     server.py:452\n"
+    assert escaped_exception("mean", "Error executing tool mean: no entry 'x'", logged) is None
     # the server's own error handling, another tool's name, and the SDK refusing the arguments
     assert escaped_exception("mean", "no entry 'x'", "") is None
     assert escaped_exception("mean", "Error executing tool meaning: x", "") is None

@@ -139,3 +139,15 @@ def test_a_value_the_documentation_lists_is_valid():
     tool = from_callable(vat)
     assert refuses_documented_input(tool, "no VAT rate for 'FR'", {"country_code": "FR"})
     assert not refuses_documented_input(tool, "no VAT rate for 'XX'", {"country_code": "XX"})
+
+
+def test_a_value_quoted_as_refused_is_no_documented_valid_one():
+    from masfuzz.toolfuzz.rejections import refuses_documented_input
+
+    def amount(text: str) -> str:
+        """Parse an amount, e.g. "12.50"; text such as "n/a" raises ValueError."""
+        return ""
+
+    tool = from_callable(amount)
+    assert not refuses_documented_input(tool, "not an amount: 'n/a'", {"text": "n/a"})
+    assert refuses_documented_input(tool, "not an amount: '12.50'", {"text": "12.50"})

@@ -331,8 +331,9 @@ _TB_RAISED = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Ite
 def escaped_exception(name: str, text: str, log: str) -> RemoteFailure | None:
     """The exception tool `name` raised, when an error result's `text` is the SDK's server
     saying one escaped it; `log` is what the server wrote to its standard error during the
-    call. None for any other error result (the tool's own error handling) and for the SDK
-    refusing the arguments against the input schema (a validation error: "invalid params")."""
+    call. None for any other error result (the tool's own error handling: a `ToolError` the
+    2.x server logged as one, "Tool 'NAME' failed") and for the SDK refusing the arguments
+    against the input schema (a validation error: "invalid params")."""
     head = _ESCAPED + name
     if not text.startswith(head) or text[len(head):][:2] not in ("", ": "):
         return None
@@ -343,6 +344,8 @@ def escaped_exception(name: str, text: str, log: str) -> RemoteFailure | None:
     if raised is not None:
         error_type, message, frames = raised
         return RemoteFailure(message or detail or text, error_type, frames)
+    if detail and re.search(rf"Tool {re.escape(repr(name))} failed", log):
+        return None  # 2.x logged it as a ToolError the tool raised on purpose: its error handling
     # no traceback: 2.x's crash names no exception; with a text, 1.x's raise or 2.x's ToolError
     return RemoteFailure(detail or text, "ToolError" if detail else "UnexpectedToolError")
 

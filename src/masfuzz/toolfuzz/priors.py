@@ -288,13 +288,18 @@ _RANGES = [
 _REFUSING = re.compile(r"\b(?:raise[sd]?|error|reject(?:s|ed)?|refuse[sd]?|invalid|outside|not)\b", re.I)
 
 
+def _clauses(text: str) -> list[str]:
+    """Sentences and their parts: at ";", brackets and a full stop (not a decimal point)."""
+    return re.split(r"[;()]|\.(?:\s|$)", text)
+
+
 def doc_range(text: str) -> Range | None:
     """The range of values a number's documentation (its lines) says it takes, None when it
     names none. Thousands commas are read as such ("1 to 100,000")."""
     low = high = None
     low_open = high_open = False
     plain = re.sub(r"(?<=\d),(?=\d{3}\b)", "", " ".join(text.split()))
-    for clause in re.split(r"[;()]|\.(?:\s|$)", plain):
+    for clause in _clauses(plain):
         if _REFUSING.search(clause):
             continue
         for pattern, sets_low, sets_high, open_low, open_high in _RANGES:
@@ -307,6 +312,13 @@ def doc_range(text: str) -> Range | None:
     if low is None and high is None:
         return None
     return Range(low, high, low_open, high_open)
+
+
+def refused_examples(text: str) -> set[str]:
+    """The values documentation quotes in a clause saying what is refused ('text such as "n/a"
+    raises ValueError'): examples of what the tool does not take."""
+    return {a or b for clause in _clauses(" ".join(text.split()))
+            if _REFUSING.search(clause) for a, b in _QUOTED.findall(clause)}
 
 
 def doc_ranges(description: str, schema: dict[str, Any]) -> dict[str, Range]:

@@ -32,7 +32,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-from masfuzz.toolfuzz.priors import Range, SyntaxPrior, doc_priors, doc_ranges
+from masfuzz.toolfuzz.priors import Range, SyntaxPrior, doc_priors, doc_ranges, refused_examples
 from masfuzz.toolfuzz.sandbox import CallOutcome
 from masfuzz.toolfuzz.tools import FuzzTool
 
@@ -86,11 +86,11 @@ def refuses_documented_input(tool: FuzzTool, message: str, arguments: dict[str, 
     example or lists ("one of DE, FR"), a date in a format it gives, a number in its range."""
     if not arguments:
         return False
-    priors, ranges = _documented(tool)
+    priors, ranges, refused_examples = _documented(tool)
     named = {k for k, v in arguments.items()
              if re.search(rf"(?<!\w){re.escape(k)}(?!\w)", message) or _quoted(message, v, ranges.get(k))}
     refused = named or set(arguments)
-    return all(_valid(arguments[k], priors.get(k), ranges.get(k)) for k in refused)
+    return all(_valid(arguments[k], priors.get(k), ranges.get(k), refused_examples) for k in refused)
 
 
 def _quoted(message: str, value: Any, bounds: Range | None = None) -> bool:
@@ -108,19 +108,21 @@ def _quoted(message: str, value: Any, bounds: Range | None = None) -> bool:
     return False
 
 
-def _valid(value: Any, prior: SyntaxPrior | None, bounds: Range | None) -> bool:
+def _valid(value: Any, prior: SyntaxPrior | None, bounds: Range | None, refused: set[str]) -> bool:
     """Whether the documentation says `value` is one the argument takes (False: it does not,
-    or it says nothing that decides)."""
+    or it says nothing that decides). `refused`: values it quotes as ones it refuses."""
     if isinstance(value, bool):
         return False
     if isinstance(value, (int, float)):
         finite = isinstance(value, int) or math.isfinite(value)  # an int of any size compares exactly
         return bounds is not None and finite and bounds.holds(value)
     if isinstance(value, list):
-        return bool(value) and all(_valid(v, prior, bounds) for v in value)
+        return bool(value) and all(_valid(v, prior, bounds, refused) for v in value)
     if not isinstance(value, str) or prior is None:
         return False
     text = value.strip()
+    if text in refused:
+        return False
     if text in prior.constants:
         return True
     for fmt in prior.date_formats:
@@ -132,14 +134,14 @@ def _valid(value: Any, prior: SyntaxPrior | None, bounds: Range | None) -> bool:
     return False
 
 
-def _documented(tool: FuzzTool) -> tuple[dict[str, SyntaxPrior], dict[str, Range]]:
-    return _read(tool.description or "", json.dumps(tool.schema, sort_keys=True, default=str))
+def _documented(tool: FuzzTool) -> tuple[dict[str, SyntaxPrior], dict[str, Range], set[str]]:
+    return _read(tool.description or "", json.dumps(tool.schema, sort_keys=True, default=str), documentation(tool))
 
 
 @functools.lru_cache(maxsize=256)
-def _read(description: str, schema: str) -> tuple[dict[str, SyntaxPrior], dict[str, Range]]:
-    return doc_priors(description, json.loads(schema)), doc_ranges(description, json.loads(schema))
-
+def _read(description: str, schema: str, text: str) -> tuple[dict[str, SyntaxPrior], dict[str, Range], set[str]]:
+    """What the documentation says each argument takes, read once a tool."""
+    return doc_priors(description, json.loads(schema)), doc_ranges(description, json.loads(schema)), refused_examples(text)
 
 def documentation(tool: FuzzTool) -> str:
     """What the agent reads about the tool: its description and its arguments' descriptions."""
