@@ -151,3 +151,33 @@ def test_a_value_quoted_as_refused_is_no_documented_valid_one():
     tool = from_callable(amount)
     assert not refuses_documented_input(tool, "not an amount: 'n/a'", {"text": "n/a"})
     assert refuses_documented_input(tool, "not an amount: '12.50'", {"text": "12.50"})
+
+
+def test_an_mcp_tools_unnamed_raise_is_a_refusal_of_input_outside_its_documentation_only():
+    """An MCP tool's exception comes as the server's text, its type and code unseen: it is a
+    refusal when a number refused is outside its documented range, or the documentation says
+    the tool refuses input and the input is not documented valid; else the tool's bug."""
+    from masfuzz.toolfuzz.rejections import documented_refusal
+
+    def list_bookings(page: int = 1, page_size: int = 3) -> str:
+        """List the bookings, a page at a time.
+
+        page: which page, from 1.
+        page_size: bookings per page, 0 to 50; 0 puts them all on one page.
+        """
+        return ""
+
+    def cancel(reference: str) -> str:
+        """Cancel a booking.
+
+        reference: BK- and four digits, e.g. "BK-1003"; another form raises ValueError.
+        """
+        return ""
+
+    pages, cancels = from_callable(list_bookings), from_callable(cancel)
+    crash = "Error executing tool list_bookings"
+    assert documented_refusal(pages, crash, {"page": 0, "page_size": 3})
+    assert documented_refusal(pages, crash, {"page": 2, "page_size": 51})
+    assert not documented_refusal(pages, crash, {"page": 2, "page_size": 0})  # all documented: a crash
+    assert documented_refusal(cancels, "Error executing tool cancel", {"reference": "bk 12"})
+    assert not documented_refusal(cancels, "Error executing tool cancel", {"reference": "BK-1003"})

@@ -17,8 +17,9 @@ hidden behind one:
   them when it names none): one refusing the hour 0 of a call whose room is the documented
   "Fjord" is a rejection; one refusing the hour 17 is a bug.
 An MCP tool's raise reaches masfuzz as the server's error text, with no code to read
-(`mcp.escaped_exception`): there the documentation saying the tool refuses input, and the input
-refused not being documented as valid, decide (`documented_refusal`).
+(`mcp.escaped_exception`): there it is a refusal when the input refused has a number outside
+its documented range, or when the documentation says the tool refuses input and the input
+refused is not documented as valid (`documented_refusal`).
 """
 
 from __future__ import annotations
@@ -76,8 +77,21 @@ _REFUSES = re.compile(r"\b(?:raise[sd]?\s+(?:an?\s+)?\w*(?:Error|Exception)\b|(?
 def documented_refusal(tool: FuzzTool, message: str, arguments: dict[str, Any]) -> bool:
     """Whether an error whose type and code are unseen (an MCP server's text of an exception
     its tool raised) is the tool refusing, as documented, input it does not take: its
-    documentation says it refuses some input, and the input refused is not documented valid."""
+    documentation says it refuses some input and the input refused is not documented valid, or
+    the input refused has a number outside the range its documentation gives (`page: from 1`
+    refusing page 0: the server answers the model why, as its SDK means an error result to)."""
+    refused = _refused(tool, message, arguments)
+    ranges = _documented(tool)[1]
+    if any(_outside(arguments[k], ranges.get(k)) for k in refused):
+        return True
     return bool(_REFUSES.search(documentation(tool))) and not refuses_documented_input(tool, message, arguments)
+
+
+def _outside(value: Any, bounds: Range | None) -> bool:
+    """Whether a number is outside its documented range."""
+    if bounds is None or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return not (isinstance(value, int) or math.isfinite(value)) or not bounds.holds(value)
 
 
 def refuses_documented_input(tool: FuzzTool, message: str, arguments: dict[str, Any]) -> bool:
@@ -87,10 +101,16 @@ def refuses_documented_input(tool: FuzzTool, message: str, arguments: dict[str, 
     if not arguments:
         return False
     priors, ranges, refused_examples = _documented(tool)
+    refused = _refused(tool, message, arguments)
+    return all(_valid(arguments[k], priors.get(k), ranges.get(k), refused_examples) for k in refused)
+
+
+def _refused(tool: FuzzTool, message: str, arguments: dict[str, Any]) -> set[str]:
+    """The arguments an error refuses: those its message names or quotes, all when it names none."""
+    ranges = _documented(tool)[1]
     named = {k for k, v in arguments.items()
              if re.search(rf"(?<!\w){re.escape(k)}(?!\w)", message) or _quoted(message, v, ranges.get(k))}
-    refused = named or set(arguments)
-    return all(_valid(arguments[k], priors.get(k), ranges.get(k), refused_examples) for k in refused)
+    return named or set(arguments)
 
 
 def _quoted(message: str, value: Any, bounds: Range | None = None) -> bool:
