@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from typing import Optional
 
 from pydantic import BaseModel
@@ -170,3 +171,45 @@ class Cover(BaseModel):
 def quote(cover: Cover, tracks: list[str], note: str = "") -> str:
     """A quote for a cover and some tracks."""
     return f"{cover.value} {tracks} {note}"  # a dict would have no .value: frameworks validate
+
+
+def book_room(room: str, hour: int) -> str:
+    """Book a meeting room for one hour.
+
+    room: the room's name, e.g. "Fjord" or "Atrium".
+    hour: the starting hour, 8 to 17; another hour raises ValueError.
+    """
+    if not 8 <= hour < 17:  # the bug: 17, documented, is refused as if it were out of range
+        raise ValueError(f"hour must be 8 to 17, got {hour}")
+    return f"{room} booked at {hour}:00"
+
+
+def book_room_fixed(room: str, hour: int) -> str:
+    """Book a meeting room for one hour.
+
+    room: the room's name, e.g. "Fjord" or "Atrium".
+    hour: the starting hour, 8 to 17; another hour raises ValueError.
+    """
+    if not 8 <= hour <= 17:
+        raise ValueError(f"hour must be 8 to 17, got {hour}")
+    return f"{room} booked at {hour}:00"
+
+
+def due_day(day: str) -> str:
+    """When an invoice is due.
+
+    day: the invoice's date as YYYY-MM-DD; another form raises ValueError.
+    """
+    if not re.fullmatch(r"\d{4}-\d{2}-(?:0\d|1\d)", day):  # the bug: days after the 19th refused
+        raise ValueError(f"day must be YYYY-MM-DD, got {day!r}")
+    return f"due 30 days after {day}"
+
+
+def compound(principal: float, rate_percent: float, years: int) -> str:
+    """What a deposit grows to with yearly compound interest.
+
+    principal: the deposit; 0 or more.
+    rate_percent: the yearly rate in percent, 0 to 100.
+    years: how many years, any number from 0 up.
+    """
+    return f"{principal * (1 + rate_percent / 100) ** years:.6g}"  # float power: overflows

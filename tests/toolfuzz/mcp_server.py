@@ -1,13 +1,15 @@
 """A small MCP server of the project's own, with one known bug, for masfuzz's MCP tests.
 
 `python mcp_server.py` serves over stdio, `python mcp_server.py --http PORT` over streamable
-HTTP on 127.0.0.1. Three tools:
+HTTP on 127.0.0.1. Four tools:
 - `add`: correct;
-- `lookup`: raises for a key it does not have, which the SDK answers as an `isError` result
-  (the server's own error handling: a returned error, never a finding);
-- `convert`: the known bug. An unknown unit is refused (a returned error), but an empty one
+- `lookup`: raises, as documented, for a key it does not have, which the SDK answers as an
+  `isError` result (a documented refusal: never a finding);
+- `convert`: the known bug. An unknown unit is refused as documented, but an empty one
   reaches the unit helper's "cannot happen" branch, which aborts the process as a failed C
-  assertion would: one empty unit kills the whole server.
+  assertion would: one empty unit kills the whole server;
+- `mean`: crashes (ZeroDivisionError) on the empty list its documentation says gives 0, which
+  the SDK answers as an `isError` result too: the tool's exception, a finding.
 Written against the MCP SDK 1.x (FastMCP) and 2.x (MCPServer) alike.
 """
 
@@ -35,7 +37,7 @@ def add(a: int, b: int) -> int:
 
 @server.tool()
 def lookup(key: str) -> str:
-    """The entry stored under `key` (alpha or beta)."""
+    """The entry stored under `key` (alpha or beta); another key raises ValueError."""
     if key not in TABLE:
         raise ValueError(f"no entry {key!r}")
     return TABLE[key]
@@ -52,8 +54,14 @@ def _factor(unit: str) -> float:
 
 @server.tool()
 def convert(amount: float, unit: str) -> float:
-    """Convert `amount` of `unit` (m, km or cm) to metres."""
+    """Convert `amount` of `unit` (m, km or cm) to metres; another unit raises ValueError."""
     return amount * _factor(unit)
+
+
+@server.tool()
+def mean(values: list[float]) -> float:
+    """The mean of `values`; an empty list gives 0."""
+    return sum(values) / len(values)  # the bug: the empty list divides by zero
 
 
 if __name__ == "__main__":

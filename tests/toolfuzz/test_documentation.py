@@ -82,3 +82,32 @@ def test_a_number_is_sent_each_value_its_documentation_names():
     calls = documented_calls(tool.schema, doc_priors(tool.description, tool.schema), {"page": 2})
     assert {"page": 2, "page_size": 0} in calls and {"page": 2, "page_size": 1000} in calls
     assert {"page": 1} in calls  # "from 1"
+
+
+def test_a_number_documentation_gives_its_range_and_refusing_clauses_do_not():
+    from masfuzz.toolfuzz.priors import Range, doc_range
+
+    assert doc_range("the starting hour, 8 to 17 (office hours).") == Range(8, 17)
+    assert doc_range("between 1900 and 2100") == Range(1900, 2100)
+    assert doc_range("more than 0 and at most 30; another weight raises ValueError") == Range(0, 30, low_open=True)
+    assert doc_range("how many years, any number from 0 up") == Range(0, None)
+    assert doc_range("0 to 1,000,000; more raise ValueError") == Range(0, 1_000_000)
+    # a clause saying what is refused names no range taken
+    assert doc_range("a weight more than 30 raises ValueError") is None
+    assert doc_range("the yearly rate in percent") is None
+
+
+def test_every_number_at_the_top_of_its_range_at_once_is_sent():
+    """An overflow that needs two arguments large together ((1 + rate) ** years) is met in the
+    first calls, whatever the seed: the documented maximum of the rate with a large number of
+    years (no upper bound documented), not only one argument at its edge at a time."""
+    from masfuzz.toolfuzz.generate import top_corners
+    from masfuzz.toolfuzz.priors import doc_ranges
+
+    tool = _tool("compound")
+    corners = top_corners(tool.schema, doc_ranges(tool.description, tool.schema), {})
+    assert {"principal": 1e6, "rate_percent": 100.0, "years": 10**6} in corners
+    assert all(c["rate_percent"] == 100.0 for c in corners)  # documented: never past it
+    for seed in (0, 1, 2):
+        found = fuzz_tool(tool, calls=8, seed=seed)
+        assert {k.error_type for k in found.unique} >= {"OverflowError"}

@@ -102,6 +102,29 @@ def test_pydantic_ai_web_fetch_and_a_toolset_with_run_context():
         tool.invoke({"x": 0})
 
 
+def test_pydantic_ai_plain_function_gets_its_declared_models_as_the_library_hands_them():
+    """The tainted path calls the plain function: it gets a JSON object as the model the
+    function declares, as PydanticAI's validator hands it, never the dict (which would raise
+    an AttributeError of masfuzz's making on `item.unit`)."""
+    pytest.importorskip("pydantic_ai")
+    from pydantic import BaseModel
+    from pydantic_ai import Tool
+
+    class Item(BaseModel):
+        name: str
+        unit: str | None = None
+
+    def units(items: list[Item], note: str = "") -> str:
+        """The units of the items."""
+        return ",".join((i.unit or "-") for i in items) + note
+
+    tool = collect_tools(Tool(units, name="units"))[0][0]
+    assert tool.call_function({"items": [{"name": "egg"}, {"name": "flour", "unit": "g"}]}) == "-,g"
+    assert isinstance(tool.call_function({"items": [{"unit": "g"}]}), ReturnedError)  # the validator's refusal
+    taint = type("T", (str,), {})("!")
+    assert tool.call_function({"items": [], "note": taint}) == "!"
+
+
 def crewai_python() -> Path:
     python = Path(os.environ.get("MASFUZZ_CREWAI_PYTHON", ROOT / ".venv-crewai" / "bin" / "python"))
     if not python.exists():

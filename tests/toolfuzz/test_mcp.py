@@ -43,15 +43,21 @@ def test_stdio_server_every_tool_fuzzed_the_crash_found_the_errors_returned(caps
     code, data = _run(capsys, STDIO, "--calls", "8", "--store", str(tmp_path / "runs.db"))
     assert code == 0
     tools = _by_name(data)
-    assert set(tools) == {"add", "lookup", "convert"} and all(t["kind"] == "mcp" for t in tools.values())
+    assert set(tools) == {"add", "lookup", "convert", "mean"} and all(t["kind"] == "mcp" for t in tools.values())
     assert all(t["calls"] == 8 for t in tools.values())
     # nothing timed out: the session runs in the sandbox's worker, not on masfuzz's event loop
-    assert not [e for t in tools.values() for e in t["errors"] if e["status"] == "timeout"]
+    # (`mean` aside: a list nested 200 deep is a request the SDK's server never answers)
+    assert not [e for n, t in tools.items() for e in t["errors"] if e["status"] == "timeout" and n != "mean"]
     # a correct tool: no finding, no error message
     assert tools["add"]["unique_errors"] == 0 and tools["add"]["ok"] == 8
-    # the server's own error answer (isError) is the tool's returned error, never a finding
+    # the server's error answer (isError) to a documented refusal is error handling, never a finding
     assert tools["lookup"]["unique_errors"] == 0
     assert tools["lookup"]["returned_errors"] and tools["lookup"]["returned_errors"][0]["count"] >= 1
+    # an exception the tool raised on input its documentation takes is a finding, though the SDK
+    # answered it as an error result (2.x names no exception: "Error executing tool mean")
+    raised = [e for e in tools["mean"]["errors"] if e["status"] == "error"]
+    assert [e["arguments"]["values"] for e in raised] == [[]] and raised[0]["attribution"] == "sut"
+    assert raised[0]["error_type"] in ("UnexpectedToolError", "ToolError", "ZeroDivisionError")
     # the known bug: an empty unit kills the server; found, pointed at the server, with what it printed
     crash = tools["convert"]["errors"]
     assert tools["convert"]["unique_errors"] == 1 and len(crash) == 1
@@ -68,7 +74,7 @@ def test_tool_option_narrows_and_an_unknown_name_is_a_one_line_error(capsys):
     assert code == 0 and [t["tool"] for t in data["tools"]] == ["add"]
     code = main(["tools", STDIO, "--calls", "3", "--tool", "nope"])
     err = capsys.readouterr().err
-    assert code == 2 and "no tool named 'nope'" in err and "add, lookup, convert" in err
+    assert code == 2 and "no tool named 'nope'" in err and "add, lookup, convert, mean" in err
 
 
 def _free_port() -> int:
@@ -161,7 +167,7 @@ def test_an_agents_mcp_server_tools_are_fuzzed_and_reproduced(capsys, tmp_path):
     from masfuzz.api import exec as exec_, inspect
 
     spec = inspect(f"{app}:agent")
-    assert set(spec.permissions.allow) == {("helper", t) for t in ("add", "lookup", "convert")}
+    assert set(spec.permissions.allow) == {("helper", t) for t in ("add", "lookup", "convert", "mean")}
     convert = next(t for t in spec.tools if t.id == "convert")
     assert convert.kind == "mcp" and "unit" in convert.parameters["properties"]
     # a run connects the servers the app's main would: the tool answers (no "Server not
@@ -177,3 +183,55 @@ def test_an_agents_mcp_server_tools_are_fuzzed_and_reproduced(capsys, tmp_path):
     trace = exec_(f"{app}:agent", "2 km in metres?", sut_model=f"scripted/{policy}:policy", executor="inprocess")
     end = trace.termination
     assert end.reason == "completed" and "2000.0" in (end.final_output or ""), (end.reason, end.detail)
+
+
+_RICH_LOG = """[11/27/26 12:59:25] ERROR    Tool 'mean' raised an unexpected      server.py:455
+                             exception
+                             ╭─ Traceback (most recent call last─╮
+                             │ /srv/venv/lib/python3.11/site-pac │
+                             │ kages/mcp/server/mcpserver/tools/ │
+                             │ base.py:179 in run                │
+                             │                                   │
+                             │ ❱ 179 │   │   │   result = await  │
+                             │                                   │
+                             │ /srv/app/stats_server.py:6 in     │
+                             │ mean                              │
+                             │                                   │
+                             │ ❱ 6 │   return sum(values) / len( │
+                             ╰───────────────────────────────────╯
+                             ZeroDivisionError: division by zero
+
+                             The above exception was the direct
+                             cause of the following exception:
+
+                             ╭─ Traceback (most recent call last─╮
+                             │ /srv/venv/lib/python3.11/site-pac │
+                             │ kages/mcp/server/mcpserver/tools/ │
+                             │ base.py:213 in run                │
+                             ╰───────────────────────────────────╯
+                             UnexpectedToolError: Error executing
+                             tool mean
+"""
+
+
+def test_an_exception_the_sdk_answered_as_an_error_result_is_the_tools_raise():
+    from masfuzz.toolfuzz.mcp import escaped_exception
+
+    # the server logged the traceback (rich's box, its paths wrapped): the tool's own exception
+    raised = escaped_exception("mean", "Error executing tool mean", _RICH_LOG)
+    assert raised.error_type == "ZeroDivisionError" and str(raised) == "division by zero"
+    assert raised.frames[-1] == ("/srv/app/stats_server.py", 6, "mean")
+    plain = ('Traceback (most recent call last):\n  File "/srv/app/s.py", line 6, in mean\n'
+             "    return 1 / 0\nZeroDivisionError: division by zero\n")
+    assert escaped_exception("mean", "Error executing tool mean: division by zero", plain).frames == [
+        ("/srv/app/s.py", 6, "mean")]
+    # no traceback logged: 2.x's crash text, or an exception's text after the tool's name
+    assert escaped_exception("mean", "Error executing tool mean", "").error_type == "UnexpectedToolError"
+    assert escaped_exception("mean", "Error executing tool mean: no entry 'x'", "").error_type == "ToolError"
+    # a ToolError the tool raised on purpose, which 2.x logs as such: its error handling
+    logged = "[11/27/26 12:59:25] INFO     Tool 'mean' failed: \"no entry 'x'\"     server.py:452\n"
+    assert escaped_exception("mean", "Error executing tool mean: no entry 'x'", logged) is None
+    # the server's own error handling, another tool's name, and the SDK refusing the arguments
+    assert escaped_exception("mean", "no entry 'x'", "") is None
+    assert escaped_exception("mean", "Error executing tool meaning: x", "") is None
+    assert escaped_exception("mean", "Error executing tool mean: 1 validation error for meanArguments", "") is None

@@ -64,3 +64,15 @@ def test_a_failure_the_sandbox_or_masfuzz_caused_is_not_the_tools():
                                    frames=[(ours, 1, "invoke"), (tool, 3, "shout"),
                                            (os.path.join(_MASFUZZ_DIR, "toolfuzz", "priors.py"), 9, "__getitem__")]
                                    )) == ("sut", None)
+
+
+def test_a_value_repeated_in_a_list_is_printed_once_when_messages_are_masked():
+    """`[tower] * 1000` (the boundary part's) holds one tower: masking a message over its
+    printed forms walks each object once, not a thousand towers of 200 levels each."""
+    from masfuzz.toolfuzz.generate import tower
+    from masfuzz.toolfuzz.grouping import _structures
+
+    deep = tower({}, 200)
+    found = _structures({"items": [deep] * 1000})
+    assert len(found) <= 1 + 200 and sum(1 for v in found if v is deep) == 1
+    assert normalise_message(f"bad items: {[deep] * 3}", arguments={"items": [deep] * 3}).startswith("bad items: <arg>")

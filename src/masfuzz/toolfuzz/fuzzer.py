@@ -18,7 +18,7 @@ from typing import Any
 
 from masfuzz.toolfuzz.generate import DEFAULT_WEIGHTS, PARTS, documented_calls, draw_mixture
 from masfuzz.toolfuzz.grouping import ErrorKey, attribution, error_key, normalise_message
-from masfuzz.toolfuzz.priors import Priors, SyntaxPrior, doc_priors, static_priors
+from masfuzz.toolfuzz.priors import Priors, SyntaxPrior, doc_priors, doc_ranges, static_priors
 from masfuzz.toolfuzz.rejections import documented_rejection
 from masfuzz.toolfuzz.sandbox import CallOutcome, Sandbox, SandboxLimits
 from masfuzz.toolfuzz.tools import FuzzTool
@@ -213,6 +213,7 @@ def fuzz_tool(tool: FuzzTool, *, calls: int = 200, seed: int = 0, batch: int = 2
         priors = static_priors(tool.function, arg_names)
     result = FuzzResult(tool.name, seed)
     documented = doc_priors(tool.description, tool.schema)
+    ranges = doc_ranges(tool.description, tool.schema)
     for found in (priors, documented):
         for name, prior in found.items():
             result.priors.setdefault(name, SyntaxPrior()).merge(prior)
@@ -226,12 +227,12 @@ def fuzz_tool(tool: FuzzTool, *, calls: int = 200, seed: int = 0, batch: int = 2
             with GENERATING:
                 examples = draw_mixture(tool.schema, result.priors, want, seed * 1009 + round_no,
                                         steer.weights() if steering else steer.base,
-                                        skip_simplest=round_no > 0)
+                                        skip_simplest=round_no > 0, ranges=ranges)
             if not examples:
                 break
             if round_no == 0:  # the documentation's own examples first (`documented_calls`)
                 first = next((a for p, a in examples if p == "semantic"), examples[0][1])
-                examples = ([("semantic", a) for a in documented_calls(tool.schema, documented, first)]
+                examples = ([("semantic", a) for a in documented_calls(tool.schema, documented, first, ranges)]
                             + examples)[:want]
             # Learn hard in the first round, then taint one call in four.
             every = 2 if round_no == 0 else 4

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import re
 import string
 from typing import Any
@@ -29,7 +30,7 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, seed as hseed, settings, strategies as st
 from hypothesis_jsonschema import from_schema
 
-from masfuzz.toolfuzz.priors import Priors, SyntaxPrior
+from masfuzz.toolfuzz.priors import Priors, Range, SyntaxPrior
 
 _WORDS = ["coffee", "shop", "library", "office", "park", "museum", "supermarket", "station",
           "cancer", "RNA", "protein", "therapy", "river", "bridge", "school", "report", "notes",
@@ -359,7 +360,19 @@ PARTS = ("schema", "semantic", "boundary", "nested")
 DEFAULT_WEIGHTS = {"schema": 4.0, "semantic": 3.0, "boundary": 3.0, "nested": 2.0}
 
 
-def _fields(schema: dict[str, Any], priors: Priors, part: str) -> st.SearchStrategy[dict[str, Any]]:
+def documented_number(prop: dict[str, Any], bounds: Range) -> st.SearchStrategy[Any]:
+    """A number inside the range its documentation gives ("1 to 1000"), as an agent that read
+    it writes one: a call that gets past the tool's own range check reaches the code after it."""
+    low = bounds.low if bounds.low is not None else (bounds.high - 1000 if bounds.high is not None else 0)
+    high = bounds.high if bounds.high is not None else low + 10**6
+    if prop.get("type") == "integer":
+        lo, hi = math.ceil(low) + bounds.low_open, math.floor(high) - bounds.high_open
+        return st.integers(int(lo), int(hi)) if lo <= hi else _schema_strategy(prop)
+    return st.floats(low, high, exclude_min=bounds.low_open, exclude_max=bounds.high_open)
+
+
+def _fields(schema: dict[str, Any], priors: Priors, part: str,
+            ranges: dict[str, Range] | None = None) -> st.SearchStrategy[dict[str, Any]]:
     resolved = _resolve(schema)
     props: dict[str, Any] = resolved.get("properties") or {}
     if not props:
@@ -376,8 +389,12 @@ def _fields(schema: dict[str, Any], priors: Priors, part: str) -> st.SearchStrat
             fields[name] = boundary_value(prop, prior)
         elif part == "nested":
             fields[name] = nested_value(prop, prior)
+        elif _is_string(prop):
+            fields[name] = string_strategy(prop, prior)
+        elif ranges and name in ranges and prop.get("type") in ("integer", "number"):
+            fields[name] = st.one_of(documented_number(prop, ranges[name]), _schema_strategy(prop))
         else:
-            fields[name] = string_strategy(prop, prior) if _is_string(prop) else _schema_strategy(prop)
+            fields[name] = _schema_strategy(prop)
         if part != "semantic" and len(props) > 1:
             # one property at its edge, the others ordinary, is often what breaks (with one
             # property, an ordinary value would only repeat the schema part)
@@ -408,8 +425,8 @@ def allocate(weights: dict[str, float], n: int) -> dict[str, int]:
 
 
 def draw_mixture(schema: dict[str, Any], priors: Priors, n: int, seed: int,
-                 weights: dict[str, float] | None = None, *,
-                 skip_simplest: bool = False) -> list[tuple[str, dict[str, Any]]]:
+                 weights: dict[str, float] | None = None, *, skip_simplest: bool = False,
+                 ranges: dict[str, Range] | None = None) -> list[tuple[str, dict[str, Any]]]:
     """n (part, arguments) pairs: each part drawn on its own (seeded) for its share of n, then
     interleaved so every part is spread over the batch.
 
@@ -420,7 +437,7 @@ def draw_mixture(schema: dict[str, Any], priors: Priors, n: int, seed: int,
     drawn: dict[str, list[dict[str, Any]]] = {}
     for i, part in enumerate(PARTS):
         if counts.get(part, 0) > 0:
-            strategy = _fields(schema, priors, part)
+            strategy = _fields(schema, priors, part, ranges)
             if not skip_simplest:
                 drawn[part] = draw(strategy, counts[part], seed * 31 + i)
                 continue
@@ -435,13 +452,55 @@ def draw_mixture(schema: dict[str, Any], priors: Priors, n: int, seed: int,
     return out
 
 
+# How large a number with no documented or declared upper bound is sent in a call at the top of
+# every argument's range (`top_corners`): large, as a user asking for "a million years" is
+_MAGNITUDES = (10**3, 10**6, 10**9)
+
+
+def top_corners(schema: dict[str, Any], ranges: dict[str, Range],
+                base: dict[str, Any]) -> list[dict[str, Any]]:
+    """Calls with every number argument at the top of what it takes at once: its documented or
+    declared maximum, or, with none, a large number (one call per `_MAGNITUDES`). What overflows
+    or runs away only when several arguments are large together (`(1 + rate) ** years`,
+    `rows * columns`) is met there, where varying one argument at a time, the others ordinary,
+    rarely meets it. Only for tools with two number arguments or more."""
+    props = _resolve(schema).get("properties") or {}
+    numbers = {n: p for n, p in props.items() if isinstance(p, dict) and p.get("type") in ("integer", "number")}
+    if len(numbers) < 2:
+        return []
+    calls = []
+    for size in _MAGNITUDES:
+        call = dict(base)
+        for name, prop in numbers.items():
+            top = _top(prop, ranges.get(name))
+            low = ranges[name].low if name in ranges and ranges[name].low is not None else size
+            value = top if top is not None else max(size, low, prop.get("minimum", size))
+            call[name] = int(value) if prop["type"] == "integer" else float(value)
+        if call not in calls:
+            calls.append(call)
+    return calls
+
+
+def _top(prop: dict[str, Any], documented: Range | None) -> float | None:
+    """The largest value a number argument takes: the least of its documented and declared
+    maxima (one below an exclusive one), None when neither bounds it."""
+    tops = []
+    if documented is not None and documented.high is not None:
+        tops.append(documented.high - 1 if documented.high_open else documented.high)
+    for key, step in (("maximum", 0), ("exclusiveMaximum", 1)):
+        if isinstance(prop.get(key), (int, float)) and not isinstance(prop.get(key), bool):
+            tops.append(prop[key] - step)
+    return min(tops) if tops else None
+
+
 def documented_calls(schema: dict[str, Any], documented: Priors,
-                     base: dict[str, Any]) -> list[dict[str, Any]]:
+                     base: dict[str, Any], ranges: dict[str, Range] | None = None) -> list[dict[str, Any]]:
     """Calls sending each value the documentation quotes for an argument (`priors.doc_priors`),
     the other arguments as in `base`: what an agent copies from the documentation first, so a
     tool refusing its own documented example is found whatever the budget. A list of strings
     gets the argument's quoted values together (`tracks: like ["3:07", "4:45"]`); a number,
-    each number its documentation names (`page_size: 0 to 50; 0 puts them all on one page`)."""
+    each number its documentation names (`page_size: 0 to 50; 0 puts them all on one page`);
+    and every number at the top of its documented range at once (`top_corners`)."""
     props = _resolve(schema).get("properties") or {}
     calls = []
     for name, prior in documented.items():
@@ -457,6 +516,7 @@ def documented_calls(schema: dict[str, Any], documented: Priors,
                       for v in values if re.fullmatch(r"-?\d+(?:\.\d+)?", v)]
         elif "array" in _types(prop) and isinstance(items, dict) and _is_string(items):
             calls.append({**base, name: values})
+    calls += top_corners(schema, ranges or {}, base)
     return [c for i, c in enumerate(calls) if c not in calls[:i]]
 
 

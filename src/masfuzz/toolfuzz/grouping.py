@@ -97,8 +97,7 @@ def _printed(arguments: dict[str, Any]) -> list[str]:
     import json
 
     found = []
-    for value in _values(arguments):
-        if isinstance(value, (list, tuple, dict)):  # a string's repr is masked as quoted text
+    for value in _structures(arguments):  # a string's repr is masked as quoted text
             try:
                 found += [repr(value), json.dumps(value, default=str, ensure_ascii=False)]
             except (RecursionError, ValueError):  # a tower nested past what repr can print
@@ -106,16 +105,24 @@ def _printed(arguments: dict[str, Any]) -> list[str]:
     return found
 
 
-def _values(value: Any, depth: int = 0) -> list[Any]:
-    """Every value inside a structure, the structures among them included (down to a depth
-    a nesting tower cannot make recurse too deep)."""
-    if depth > _DEPTH:
-        return []
-    if isinstance(value, dict):
-        return [v for item in value.values() for v in [item, *_values(item, depth + 1)]]
-    if isinstance(value, (list, tuple)):
-        return [v for item in value for v in [item, *_values(item, depth + 1)]]
-    return []
+def _structures(value: Any) -> list[Any]:
+    """Every list, tuple or dict inside a structure, each object once (down to a depth a
+    nesting tower cannot make recurse too deep). Once: a list of one value a thousand times
+    (`[tower] * 1000`, what the boundary part sends) holds one structure, not a thousand
+    towers of 200 levels each printed whole, which took seconds a call."""
+    found: dict[int, Any] = {}
+
+    def walk(node: Any, depth: int) -> None:
+        if depth > _DEPTH:
+            return
+        items = node.values() if isinstance(node, dict) else node if isinstance(node, (list, tuple)) else ()
+        for item in items:
+            if isinstance(item, (list, tuple, dict)) and id(item) not in found:
+                found[id(item)] = item
+                walk(item, depth + 1)
+
+    walk(value, 0)
+    return list(found.values())
 
 
 def _strings(value: Any, depth: int = 0) -> list[str]:

@@ -34,16 +34,19 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable
 
-from masfuzz.toolfuzz.tools import FuzzTool, ReturnedError, _needs_context, _settle
+from masfuzz.toolfuzz.tools import FuzzTool, ReturnedError, _needs_context, _settle, as_declared
 
 
 def _plain(fn: Callable[..., Any], schema: dict[str, Any], retry: tuple[type[BaseException], ...] = (),
-           bind: Callable[[], list[Any]] | None = None) -> Callable[..., Any]:
+           bind: Callable[[], list[Any]] | None = None, *, declared: bool = False) -> Callable[..., Any]:
     """The plain code under test as tainting calls it, under its library's rules: arguments
     that library's validation refuses are refused here too, checked against the tool's schema
     without converting them (a tainted string must stay tainted), and the library's ways of
     asking the model to retry (`retry`) are returned errors. `bind`: the values the library
-    passes before the model's arguments (a run context)."""
+    passes before the model's arguments (a run context). `declared`: the library hands the
+    function its arguments as their declared types (PydanticAI validates them into the
+    function's models), so they are converted so too (`tools.as_declared`, strings kept as
+    given): a tool's code never sees a dict where it declares a model."""
     from jsonschema import Draft202012Validator
 
     validator = Draft202012Validator(schema)
@@ -58,6 +61,13 @@ def _plain(fn: Callable[..., Any], schema: dict[str, Any], retry: tuple[type[Bas
             signature.bind(*ahead, **arguments)
         except TypeError as exc:
             return ReturnedError(f"Error: invalid arguments: {exc}")
+        if declared:
+            from pydantic import ValidationError
+
+            try:
+                arguments = as_declared(fn, arguments)
+            except ValidationError as exc:
+                return ReturnedError(f"Error: invalid arguments: {exc}")
         try:
             return _settle(fn(*ahead, **arguments))
         except retry as exc:
@@ -271,7 +281,8 @@ def _pydantic_ai(tool: Any, context: Callable[[], Any] | None) -> FuzzTool:
         return _needs_context(tool.name, ctx[0].deps, call) if ctx else call()
 
     bound.__wrapped__ = tool.function  # type: ignore[attr-defined]
-    function = _plain(bound, schema, (ModelRetry,), (lambda: [run_context()]) if fs.takes_ctx else None)
+    function = _plain(bound, schema, (ModelRetry,), (lambda: [run_context()]) if fs.takes_ctx else None,
+                      declared=True)
     return FuzzTool(tool.name, tool.description or "", schema, invoke, function, "pydantic_ai")
 
 

@@ -14,6 +14,13 @@ kills the server gets a fresh one for the next call.
 What a call's outcome is:
 - a result with `isError` is the tool's returned error (the server's own error handling),
   shown apart and never a finding, like a Python tool that returns "Error: ...";
+- except when it is an exception the tool raised, which the SDK's server turned into an error
+  result (`escaped_exception`): "Error executing tool NAME" alone (the 2.x SDK's text of a
+  crash) or with the exception's text after it (1.x: any exception; 2.x: a `ToolError`). It
+  is the tool's error like a Python tool's raise, named by the type and frames of the
+  traceback the server logged to its standard error during the call where it logged one, and
+  judged as a raise is: a refusal the documentation gives of input it does not say is valid
+  is a documented rejection (`rejections.documented_refusal`), any other a finding;
 - a JSON-RPC error answer "invalid params" is the server refusing the arguments: a returned
   error too; any other JSON-RPC error (an internal error: an exception escaped the server's
   handler) is a finding of the server;
@@ -30,8 +37,10 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shlex
 import shutil
+import stat
 from collections.abc import Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
@@ -309,8 +318,92 @@ def result_value(result: Any) -> Any:
     return text
 
 
+# What the MCP Python SDK's server answers for an exception its tool raised (`Tool.run`)
+_ESCAPED = "Error executing tool "
+# A traceback as Python prints it, or as rich's logging handler draws it in a box, its paths
+# wrapped over the box's lines (the SDK's servers log a crash so where rich is installed)
+_TB_START = re.compile(r"Traceback \(most recent call last")
+_TB_FRAME = re.compile(r'File "([^"]+)", line (\d+), in (\S+)')
+_TB_BOXED_FRAME = re.compile(r"((?:/[^\s:]+)+\.py):(\d+)\s*in\s*([\w<>]+)")
+_TB_RAISED = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Iteration|Warning|Failure))(?::\s?(.*))?$")
+
+
+def escaped_exception(name: str, text: str, log: str) -> RemoteFailure | None:
+    """The exception tool `name` raised, when an error result's `text` is the SDK's server
+    saying one escaped it; `log` is what the server wrote to its standard error during the
+    call. None for any other error result (the tool's own error handling: a `ToolError` the
+    2.x server logged as one, "Tool 'NAME' failed") and for the SDK refusing the arguments
+    against the input schema (a validation error: "invalid params")."""
+    head = _ESCAPED + name
+    if not text.startswith(head) or text[len(head):][:2] not in ("", ": "):
+        return None
+    detail = text[len(head) + 2:].strip()
+    if re.match(r"\d+ validation errors? for ", detail):
+        return None
+    raised = _traceback(log)
+    if raised is not None:
+        error_type, message, frames = raised
+        return RemoteFailure(message or detail or text, error_type, frames)
+    if detail and re.search(rf"Tool {re.escape(repr(name))} failed", log):
+        return None  # 2.x logged it as a ToolError the tool raised on purpose: its error handling
+    # no traceback: 2.x's crash names no exception; with a text, 1.x's raise or 2.x's ToolError
+    return RemoteFailure(detail or text, "ToolError" if detail else "UnexpectedToolError")
+
+
+def _traceback(log: str) -> tuple[str, str, list[tuple[str, int, str]]] | None:
+    """(type, message, frames) of the first exception a traceback in `log` shows: the one the
+    tool raised (the SDK's wrapper is chained after it)."""
+    start = _TB_START.search(log)
+    if start is None:
+        return None
+    frames: list[tuple[str, int, str]] = []
+    box: list[str] = []  # a boxed frame's lines, joined when a blank box line ends it
+
+    def boxed() -> None:
+        m = _TB_BOXED_FRAME.search("".join(box))
+        if m is not None:
+            frames.append((m.group(1), int(m.group(2)), m.group(3)))
+        box.clear()
+
+    for line in log[start.end():].splitlines()[1:]:
+        if "│" in line:
+            inner = line.split("│", 1)[1].rsplit("│", 1)[0].strip()
+            box.append(inner) if inner else boxed()
+            continue
+        boxed()
+        plain = _TB_FRAME.search(line)
+        if plain is not None:
+            frames.append((plain.group(1), int(plain.group(2)), plain.group(3)))
+            continue
+        raised = _TB_RAISED.match(line.strip())
+        if raised is not None:
+            return raised.group(1).rsplit(".", 1)[-1], (raised.group(2) or "").strip(), frames
+    return None
+
+
+def _stderr_size() -> int | None:
+    """How much this process's standard error (a stdio server's too) holds, when it is a file."""
+    try:
+        info = os.fstat(2)
+    except OSError:
+        return None
+    return info.st_size if stat.S_ISREG(info.st_mode) else None
+
+
+def _stderr_since(mark: int | None) -> str:
+    if mark is None:
+        return ""
+    try:
+        size = os.fstat(2).st_size
+        return os.pread(2, min(size - mark, 64_000), max(mark, size - 64_000)).decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
 def call(connection: Connection, name: str, arguments: dict[str, Any]) -> Any:
-    """One tools/call on the held session, as `result_value` gives it."""
+    """One tools/call on the held session, as `result_value` gives it; an exception the tool
+    raised (`escaped_exception`) is raised here, as a Python tool's would be."""
+    mark = _stderr_size()
     try:
         result = connection.request(lambda session: session.call_tool(name, arguments))
     except RemoteFailure:
@@ -322,7 +415,12 @@ def call(connection: Connection, name: str, arguments: dict[str, Any]) -> Any:
         if code is not None and code not in (-32000, -1):
             raise RemoteFailure(f"JSON-RPC error {code}: {getattr(exc.error, 'message', exc)}") from None  # type: ignore[attr-defined]
         raise _failure(exc, "the server broke off the call") from None
-    return result_value(result)
+    value = result_value(result)
+    if isinstance(value, ReturnedError):
+        raised = escaped_exception(name, str(value), _stderr_since(mark))
+        if raised is not None:
+            raise raised
+    return value
 
 
 def tool_for(server: McpServer, entry: dict[str, Any],

@@ -218,13 +218,15 @@ _QUOTED = re.compile(r"\"([^\"\n]{1,120})\"|(?<!\w)'([^'\n]{1,120})'(?!\w)")
 # A date or time format written for people: YYYY-MM-DD, DD/MM/YYYY, MM/DD/YY, HH:MM
 _FORMAT = re.compile(r"\b(?:YYYY|YY|MM|DD)(?:[-/. ](?:YYYY|YY|MM|DD)){1,2}(?:[ T]HH:MM(?::SS)?)?\b|\bHH:MM(?::SS)?\b")
 _NUMBER = re.compile(r"(?<![\w.,])-?\d+(?:\.\d+)?(?![\w.,]?\w)")
+_ONE_OF = re.compile(r"\bone of ([\w.+-]{1,20}(?:\s*(?:,|\bor\b|\band\b)\s*[\w.+-]{1,20})+)")
 _FORMAT_CODES = {"YYYY": "%Y", "YY": "%y", "DD": "%d", "HH": "%H", "SS": "%S"}
 
 
 def doc_priors(description: str, schema: dict[str, Any]) -> Priors:
     """Priors read from the documentation of each argument: its schema description, and the
     line of the tool's description that names it (`day: the day, e.g. "June 4"`) with the lines
-    continuing it. Quoted examples become constants, and so do the numbers a number's own lines
+    continuing it. Quoted examples and listed values ("one of DE, FR, IT") become constants,
+    and so do the numbers a number's own lines
 name ("0 to 50; 0 puts them all on one page"); formats such as DD/MM/YYYY, date formats
     (a format the description states for no argument in particular, "Dates may be written as
     DD/MM/YYYY", is every argument's; all of it documents a tool's only argument)."""
@@ -244,11 +246,91 @@ name ("0 to 50; 0 puts them all on one page"); formats such as DD/MM/YYYY, date 
         if prop.get("type") in ("integer", "number"):  # the numbers it names: "0 to 50; 0 means all"
             prior.constants.update(_NUMBER.findall(re.sub(r"(?<=\d),(?=\d{3})", "", paragraphs[arg])))
         prior.constants.update(a or b for a, b in _QUOTED.findall(text))
+        if prop.get("type", "string") == "string":  # the values it lists: "one of DE, FR or IT"
+            for listed in _ONE_OF.findall(text):
+                prior.constants.update(v.rstrip(".") for v in re.split(r"\s*(?:,|\bor\b|\band\b)\s*", listed))
         prior.date_formats.update(_strftime(m.group()) for m in _FORMAT.finditer(text))
         if prop.get("type", "string") == "string":
             prior.date_formats.update(everyone)
         priors[arg] = prior
     return priors
+
+
+@dataclass(frozen=True)
+class Range:
+    """The values a number's documentation says it takes: "1 to 1000", "between 8 and 17", "more
+    than 0 and at most 30", "from 0 up" (None: no bound on that side)."""
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False  # "more than 0": 0 itself is not taken
+    high_open: bool = False
+
+    def holds(self, value: float) -> bool:
+        if self.low is not None and (value < self.low or (self.low_open and value == self.low)):
+            return False
+        return not (self.high is not None and (value > self.high or (self.high_open and value == self.high)))
+
+
+_NUM = r"(-?\d+(?:\.\d+)?)"
+# (pattern, sets low, sets high, open low, open high): ranges as documentation writes them
+_RANGES = [
+    (re.compile(rf"(?:between\s+){_NUM}\s+and\s+{_NUM}\b"), True, True, False, False),
+    (re.compile(rf"(?:from\s+)?{_NUM}\s*(?:to|through|-|–)\s*{_NUM}\b"), True, True, False, False),
+    (re.compile(rf"\b(?:at least|from|no less than|minimum(?: of)?)\s+{_NUM}\b"), True, False, False, False),
+    (re.compile(rf"{_NUM}\s+(?:or more|and up|or above|or higher|upwards)\b"), True, False, False, False),
+    (re.compile(rf"\b(?:more than|greater than|above)\s+{_NUM}\b"), True, False, True, False),
+    (re.compile(rf"\b(?:at most|up to|no more than|maximum(?: of)?)\s+{_NUM}\b"), False, True, False, False),
+    (re.compile(rf"{_NUM}\s+(?:or less|or fewer|or below|or lower)\b"), False, True, False, False),
+    (re.compile(rf"\b(?:less than|fewer than|below)\s+{_NUM}\b"), False, True, False, True),
+]
+# A clause that says what is refused ("a count outside 1 to 1000 raises ValueError", "more than 30
+# is an error") names the range it refuses: only the other clauses say what is taken.
+_REFUSING = re.compile(r"\b(?:raise[sd]?|error|reject(?:s|ed)?|refuse[sd]?|invalid|outside|not)\b", re.I)
+
+
+def _clauses(text: str) -> list[str]:
+    """Sentences and their parts: at ";", brackets and a full stop (not a decimal point)."""
+    return re.split(r"[;()]|\.(?:\s|$)", text)
+
+
+def doc_range(text: str) -> Range | None:
+    """The range of values a number's documentation (its lines) says it takes, None when it
+    names none. Thousands commas are read as such ("1 to 100,000")."""
+    low = high = None
+    low_open = high_open = False
+    plain = re.sub(r"(?<=\d),(?=\d{3}\b)", "", " ".join(text.split()))
+    for clause in _clauses(plain):
+        if _REFUSING.search(clause):
+            continue
+        for pattern, sets_low, sets_high, open_low, open_high in _RANGES:
+            for m in pattern.finditer(clause):
+                values = [float(v) for v in m.groups()]
+                if sets_low and low is None:
+                    low, low_open = values[0], open_low
+                if sets_high and high is None:
+                    high, high_open = values[-1], open_high
+    if low is None and high is None:
+        return None
+    return Range(low, high, low_open, high_open)
+
+
+def refused_examples(text: str) -> set[str]:
+    """The values documentation quotes in a clause saying what is refused ('text such as "n/a"
+    raises ValueError'): examples of what the tool does not take."""
+    return {a or b for clause in _clauses(" ".join(text.split()))
+            if _REFUSING.search(clause) for a, b in _QUOTED.findall(clause)}
+
+
+def doc_ranges(description: str, schema: dict[str, Any]) -> dict[str, Range]:
+    """The documented range of each number argument (`doc_range` of its lines)."""
+    out = {}
+    for arg, prop in (schema.get("properties") or {}).items():
+        prop = prop if isinstance(prop, dict) else {}
+        if prop.get("type") in ("integer", "number"):
+            found = doc_range(f"{prop.get('description') or ''}. {_arg_paragraph(description or '', arg)}")
+            if found is not None:
+                out[arg] = found
+    return out
 
 
 def _arg_paragraph(description: str, arg: str) -> str:

@@ -10,42 +10,158 @@ hidden behind one:
   that raised (a `ValueError` out of `float()` or `date.fromisoformat()` is a library refusing
   what the tool failed to handle: a finding);
 - the tool's documentation (its description, or an argument's) says it raises that type;
-- the message does not name, as the value refused, an argument that is one of the
-  documentation's own quoted examples (a tool that refuses its own documented example, `e.g.
-  "+44 20 7946 0958"`, is broken, whatever it says; one refusing the hour of a call whose room is
-  the documented "Fjord" is not).
+- the input refused is not one the documentation says is valid (`refuses_documented_input`): a
+  tool refusing its own documented example (`e.g. "+44 20 7946 0958"`), an hour inside its
+  documented "8 to 17", a date in its documented YYYY-MM-DD, is broken whatever it says. The
+  input refused is the arguments the message names, by name or by quoting their value (all of
+  them when it names none): one refusing the hour 0 of a call whose room is the documented
+  "Fjord" is a rejection; one refusing the hour 17 is a bug.
+An MCP tool's raise reaches masfuzz as the server's error text, with no code to read
+(`mcp.escaped_exception`): there it is a refusal when the input refused has a number outside
+its documented range, or when the documentation says the tool refuses input and the input
+refused is not documented as valid (`documented_refusal`).
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import linecache
+import math
 import os
 import re
+from datetime import datetime
 from typing import Any
 
+from masfuzz.toolfuzz.priors import Range, SyntaxPrior, doc_priors, doc_ranges, refused_examples
 from masfuzz.toolfuzz.sandbox import CallOutcome
 from masfuzz.toolfuzz.tools import FuzzTool
-
-_QUOTED = re.compile(r"\"([^\"]{2,200})\"|'([^']{2,200})'")
 
 
 def documented_rejection(tool: FuzzTool, outcome: CallOutcome, arguments: dict[str, Any]) -> bool:
     """Whether this failed call is the tool refusing, as documented, input it does not take."""
     if outcome.status != "error" or not outcome.frames or not outcome.error_type.isidentifier():
         return False
+    if tool.kind == "mcp":  # no code to read: the server's text of what its tool raised
+        if outcome.error_type == "RemoteFailure":
+            return False  # the server died or broke the protocol: never a refusal
+        if outcome.error_type in _UNNAMED:
+            return documented_refusal(tool, outcome.message or "", arguments)
+        return _says_it_raises(tool, outcome.error_type) and not refuses_documented_input(
+            tool, outcome.message or "", arguments)
     filename, line, _ = outcome.frames[-1]
     root = tool.own_code_root
     if not root or not (filename == root or filename.startswith(root + os.sep)):
         return False
     if not _raises_here(filename, line, outcome.error_type):
         return False
-    doc = documentation(tool)
-    if not re.search(rf"\b(?i:raise[sd]?)\b[^.;]{{0,40}}\b{re.escape(outcome.error_type)}\b", doc):
+    if not _says_it_raises(tool, outcome.error_type):
         return False
-    examples = {a or b for a, b in _QUOTED.findall(doc)}
-    refused = [v for v in arguments.values() if isinstance(v, str) and v.strip() in examples]
-    return not any(v.strip() in (outcome.message or "") for v in refused)
+    return not refuses_documented_input(tool, outcome.message or "", arguments)
 
+
+# The MCP SDK's names of an exception its server did not name (`mcp.escaped_exception`)
+_UNNAMED = ("ToolError", "UnexpectedToolError")
+
+
+def _says_it_raises(tool: FuzzTool, error_type: str) -> bool:
+    return re.search(rf"\b(?i:raise[sd]?)\b[^.;]{{0,40}}\b{re.escape(error_type)}\b", documentation(tool)) is not None
+
+
+# What documentation says of a tool that refuses input with an error: "raises ValueError",
+# "another form is an error", "is rejected".
+_REFUSES = re.compile(r"\b(?:raise[sd]?\s+(?:an?\s+)?\w*(?:Error|Exception)\b|(?:is|are|gives?|returns?)\s+an?\s+error"
+                      r"|(?:is|are)\s+(?:rejected|refused)|rejects?\b|refuses?\b)", re.I)
+
+
+def documented_refusal(tool: FuzzTool, message: str, arguments: dict[str, Any]) -> bool:
+    """Whether an error whose type and code are unseen (an MCP server's text of an exception
+    its tool raised) is the tool refusing, as documented, input it does not take: its
+    documentation says it refuses some input and the input refused is not documented valid, or
+    the input refused has a number outside the range its documentation gives (`page: from 1`
+    refusing page 0: the server answers the model why, as its SDK means an error result to)."""
+    refused = _refused(tool, message, arguments)
+    ranges = _documented(tool)[1]
+    if any(_outside(arguments[k], ranges.get(k)) for k in refused):
+        return True
+    return bool(_REFUSES.search(documentation(tool))) and not refuses_documented_input(tool, message, arguments)
+
+
+def _outside(value: Any, bounds: Range | None) -> bool:
+    """Whether a number is outside its documented range."""
+    if bounds is None or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return not (isinstance(value, int) or math.isfinite(value)) or not bounds.holds(value)
+
+
+def refuses_documented_input(tool: FuzzTool, message: str, arguments: dict[str, Any]) -> bool:
+    """Whether the arguments an error refuses (those its message names or quotes; all of them
+    when it names none) are each one the documentation says is valid: a value it quotes as an
+    example or lists ("one of DE, FR"), a date in a format it gives, a number in its range."""
+    if not arguments:
+        return False
+    priors, ranges, refused_examples = _documented(tool)
+    refused = _refused(tool, message, arguments)
+    return all(_valid(arguments[k], priors.get(k), ranges.get(k), refused_examples) for k in refused)
+
+
+def _refused(tool: FuzzTool, message: str, arguments: dict[str, Any]) -> set[str]:
+    """The arguments an error refuses: those its message names or quotes, all when it names none."""
+    ranges = _documented(tool)[1]
+    named = {k for k, v in arguments.items()
+             if re.search(rf"(?<!\w){re.escape(k)}(?!\w)", message) or _quoted(message, v, ranges.get(k))}
+    return named or set(arguments)
+
+
+def _quoted(message: str, value: Any, bounds: Range | None = None) -> bool:
+    """Whether the message quotes the value (as its repr, or a number as itself: not one that
+    is a bound of its documented range, which a message states as the range refused)."""
+    if isinstance(value, str):
+        return repr(value) in message or (len(value.strip()) >= 3 and value.strip() in message)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**100:
+        return False  # too long to be quoted (and past what str() of an int may give)
+    if bounds is not None and value in (bounds.low, bounds.high):
+        return False
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        forms = {str(value)} | ({str(int(value))} if isinstance(value, float) and value.is_integer() else set())
+        return any(re.search(rf"(?<![\d.]){re.escape(f)}(?![\d.])", message) for f in forms)
+    return False
+
+
+def _valid(value: Any, prior: SyntaxPrior | None, bounds: Range | None, refused: set[str]) -> bool:
+    """Whether the documentation says `value` is one the argument takes (False: it does not,
+    or it says nothing that decides). `refused`: values it quotes as ones it refuses."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float)):
+        finite = isinstance(value, int) or math.isfinite(value)  # an int of any size compares exactly
+        return bounds is not None and finite and bounds.holds(value)
+    if isinstance(value, list):
+        return bool(value) and all(_valid(v, prior, bounds, refused) for v in value)
+    if not isinstance(value, str) or prior is None:
+        return False
+    text = value.strip()
+    if text in refused:
+        return False
+    if text in prior.constants:
+        return True
+    for fmt in prior.date_formats:
+        try:
+            datetime.strptime(text, fmt)
+            return True
+        except ValueError:
+            continue
+    return False
+
+
+def _documented(tool: FuzzTool) -> tuple[dict[str, SyntaxPrior], dict[str, Range], set[str]]:
+    return _read(tool.description or "", json.dumps(tool.schema, sort_keys=True, default=str), documentation(tool))
+
+
+@functools.lru_cache(maxsize=256)
+def _read(description: str, schema: str, text: str) -> tuple[dict[str, SyntaxPrior], dict[str, Range], set[str]]:
+    """What the documentation says each argument takes, read once a tool."""
+    return doc_priors(description, json.loads(schema)), doc_ranges(description, json.loads(schema)), refused_examples(text)
 
 def documentation(tool: FuzzTool) -> str:
     """What the agent reads about the tool: its description and its arguments' descriptions."""

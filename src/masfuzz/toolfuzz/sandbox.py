@@ -865,12 +865,13 @@ def _failure(exc: BaseException, priors: dict[str, Any], duration: float,
     blocked = isinstance(exc, SandboxViolation) or any(
         isinstance(e, SandboxViolation) for e in _chain(exc))
     frames = [(f.filename, f.lineno or 0, f.name) for f in traceback.extract_tb(exc.__traceback__)]
+    error_type = type(exc).__name__
     if isinstance(exc, RemoteFailure):  # the server's failure: its frames are not masfuzz's client's
-        frames = list(exc.frames)
+        frames, error_type = list(exc.frames), exc.error_type
     msg = str(exc)
     from masfuzz.toolfuzz.grouping import normalise_message  # imported with the fuzzer, before any fork
 
-    return CallOutcome("blocked" if blocked else "error", "", type(exc).__name__, _clip(msg),
+    return CallOutcome("blocked" if blocked else "error", "", error_type, _clip(msg),
                        frames, _prior_dicts(priors), duration,
                        masked=normalise_message(msg, arguments=arguments))
 

@@ -122,9 +122,18 @@ class ReturnedError(str):
 
 class RemoteFailure(Exception):
     """A tool's server failed the call (it died, broke the protocol or answered an internal
-    error): a finding of the server, pointed at it rather than at masfuzz's client code."""
+    error): a finding of the server, pointed at it rather than at masfuzz's client code.
+    `error_type` and `frames`, when given, are those of the exception the server's tool raised
+    (`mcp.escaped_exception`), in its own process."""
 
     frames = [("<the tool's server>", 0, "tools/call")]
+
+    def __init__(self, message: str, error_type: str | None = None,
+                 frames: list[tuple[str, int, str]] | None = None) -> None:
+        super().__init__(message)
+        self.error_type = error_type or type(self).__name__
+        if frames:
+            self.frames = frames
 
 
 _CHECKED = (str, int, float, bool, bytes, list, dict, tuple, set, type(None))
