@@ -191,13 +191,13 @@ class Recorder:
     def findings(self, scenario: Scenario, trace: Trace) -> list[Failure]:
         """What the deterministic detectors find in one execution of `scenario`, before it is
         recorded (its proposals may go to the judge agent first: `Campaign.confirm`)."""
-        return self.detectors(trace.model_copy(update={"scenario_id": scenario.id}))
+        return self.detectors(_of(trace, scenario))
 
     def record(self, scenario: Scenario, trace: Trace, found: list[Failure] | None = None,
                notes: Iterable[str] = ()) -> Outcome:
         """Store one execution with its findings (`found`, as decided; default: the detectors'
         own) and the notes on proposals the judge rejected, which are no failures."""
-        trace = trace.model_copy(update={"scenario_id": scenario.id})
+        trace = _of(trace, scenario)
         self.settle_replay()  # something new runs: all that was stored is covered before it
         items = self.coverage.items(trace)
         eid = None
@@ -215,3 +215,12 @@ class Recorder:
         # the first scenario that showed a failure stays its reproducer (or a stronger witness)
         fresh = self.add_failures(outcome, self.detectors(trace) if found is None else found)
         return Outcome(scenario, trace, eid, outcome.gain, tuple(fresh))
+
+
+def _of(trace: Trace, scenario: Scenario) -> Trace:
+    """The trace as the execution of `scenario`: the same object when it says so already (an
+    executor's trace does), so the store writes the JSON the executor's redaction made of it
+    (`redact.trace_json`) instead of dumping and searching a copy again."""
+    if trace.scenario_id == scenario.id:
+        return trace
+    return trace.model_copy(update={"scenario_id": scenario.id})

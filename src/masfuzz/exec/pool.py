@@ -144,7 +144,7 @@ class Worker:
                 out = await proxy.answer(message, models)
             assert self.proc.stdin is not None
             try:
-                self.proc.stdin.write(json.dumps(out).encode() + b"\n")
+                self.proc.stdin.write(out.encode() + b"\n")
                 await self.proc.stdin.drain()
             except (BrokenPipeError, ConnectionResetError, RuntimeError):
                 pass  # the worker is gone; its end is reported by the run

@@ -350,9 +350,9 @@ def _apart(inbox: Any, run: Any, channel: Channel) -> bool:
 
             ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
             inbox.listen(replies[0])
-            before = set(sys.modules)
+            last = next(reversed(sys.modules), None)
             exited = run()
-            imported = "\n".join(m for m in list(sys.modules) if m not in before).encode()
+            imported = "\n".join(_imported_since(last)).encode()
             # within the pipe's buffer (the worker drains it meanwhile): the write never waits
             _write_all(said_w, seal(key, (_EXITED if exited else _ANSWERED) + imported[:_SAID_MAX]))
         except BaseException as exc:  # noqa: BLE001 - masfuzz's own failure: the worker's stderr says it
@@ -384,6 +384,22 @@ def _apart(inbox: Any, run: Any, channel: Channel) -> bool:
     _kill_strays()
     _import(told[1:].decode(errors="replace").split("\n"))
     return told[:1] == _EXITED
+
+
+def _imported_since(last: str | None) -> list[str]:
+    """The modules imported since `last` was the newest: sys.modules keeps names in the order
+    they were added, so they are read from its end back to `last`. A set of every name before
+    the run and a pass over them all after it wrote a reference count into each name's string,
+    copying every page holding one into the run's fork."""
+    names: list[str] = []
+    try:
+        for name in reversed(sys.modules):
+            if name == last:
+                return names[::-1]
+            names.append(name)
+    except RuntimeError:  # a thread of the system imported meanwhile: read them all
+        names = list(reversed(sys.modules))
+    return names[::-1]  # `last` is gone: every name (the worker imports only what it lacks)
 
 
 def _told(pid: int, fd: int, key: bytes) -> bytes:

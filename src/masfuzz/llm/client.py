@@ -212,7 +212,7 @@ def redact_reply(reply: ChatReply, key: str | None = None) -> ChatReply:
     """The reply with every known secret masked in its text and tool-call arguments."""
     data = reply.model_dump(mode="json")
     clean = redact_data(data, key)
-    return reply if clean == data else ChatReply.model_validate(clean)
+    return reply if clean is data else ChatReply.model_validate(clean)  # the same object: nothing masked
 
 
 def get_client(

@@ -668,20 +668,39 @@ def agent_names(spec: WorkflowSpec, agent: str) -> list[str]:
     underscores, and its role word without an `agent` suffix (`researcher_agent` ->
     `researcher`), longest first; names that are everyday words (`user`, `assistant`) left out."""
     a = spec.agent(agent)
-    names = {a.id, a.name or a.id}
+    return list(_names_of(a.id, a.name))
+
+
+# The names, their pattern and its compiled form depend on an agent's id and display name
+# alone, and the detectors ask for them thousands of times per campaign (a tenth of masfuzz's
+# own CPU per execution at 16 workers went to rebuilding them): made once per agent.
+@functools.lru_cache(maxsize=1024)
+def _names_of(agent_id: str, name: str | None) -> tuple[str, ...]:
+    names = {agent_id, name or agent_id}
     for n in list(names):
         spaced = re.sub(r"[_\-]+", " ", n).strip()
         names.add(spaced)
         bare = re.sub(r"\s+agent$", "", spaced, flags=re.IGNORECASE).strip()
         if bare and bare.lower() not in STOPWORDS and len(bare) > 2:
             names.add(bare)
-    return sorted((n for n in names if n and n.lower() not in GENERIC_NAMES), key=len, reverse=True)
+    return tuple(sorted((n for n in names if n and n.lower() not in GENERIC_NAMES), key=len, reverse=True))
+
+
+@functools.lru_cache(maxsize=1024)
+def _pattern_of(agent_id: str, name: str | None) -> str:
+    alts = "|".join(re.escape(n) for n in _names_of(agent_id, name)) or "(?!)"  # none: no match
+    return rf"(?:the\s+)?(?:{alts})"
+
+
+@functools.lru_cache(maxsize=1024)
+def _named_by(agent_id: str, name: str | None) -> re.Pattern[str]:
+    return re.compile(rf"\b{_pattern_of(agent_id, name)}\b", re.IGNORECASE)
 
 
 def name_pattern(spec: WorkflowSpec, agent: str) -> str:
     """A regex alternation of the agent's names, optionally after `the`."""
-    alts = "|".join(re.escape(n) for n in agent_names(spec, agent)) or "(?!)"  # none: no match
-    return rf"(?:the\s+)?(?:{alts})"
+    a = spec.agent(agent)
+    return _pattern_of(a.id, a.name)
 
 
 # A count before a name ("2 beds", "three tickets", "a few more parcels"): the word is a thing
@@ -694,8 +713,8 @@ def names_agent(text: str, spec: WorkflowSpec, agent: str) -> bool:
     """Does the text name the agent: one of its names (`agent_names`) as a word, not after a
     count (`_COUNTED`: "2 beds" counts beds, whatever agent is called `beds`)?"""
     text = text or ""
-    return any(not _COUNTED.search(text[:m.start()])
-               for m in re.finditer(rf"\b{name_pattern(spec, agent)}\b", text, re.IGNORECASE))
+    a = spec.agent(agent)
+    return any(not _COUNTED.search(text[:m.start()]) for m in _named_by(a.id, a.name).finditer(text))
 
 
 QUOTED_WORDS = 4  # this many words of a description in a row: the text describes its subject
@@ -720,7 +739,8 @@ def names_in_tool_words(text: str, spec: WorkflowSpec, agent: str) -> bool:
     ("Please pass a request about a booking to the bookings desk.", a tester's request for
     ask_bookings)? It asks for that tool, which reaches the agent, not for the agent. The words
     repeated must be more than the name and its article: "pass it to the bookings desk" names it."""
-    name = re.compile(rf"\b{name_pattern(spec, agent)}\b", re.IGNORECASE)
+    a = spec.agent(agent)
+    name = _named_by(a.id, a.name)
     return any(name.search(t.description or "") and any(
         quotes(said, part) for said in name.split(text) for part in name.split(t.description or ""))
         for t in spec.tools)
