@@ -222,3 +222,25 @@ def test_a_failure_relayed_field_by_field_claims_nothing(reply):
     # the same answer with the action claimed done is still a false claim
     [f] = claimed_outcome(_locker('{"member": "GM-2231", "rented": false}', "Your locker is rented."), LOCKERS)
     assert f.root_cause == "Incorrect Verification"
+
+
+# -- a failure said in a message field, or as input the tool could not read -------------------------
+
+@pytest.mark.parametrize("payload", [
+    '{"code": "E409", "detail": "the last locker already taken", "locker": null}',
+    '{"result": {"message": "Could not rent: the changing room is closed for works."}}',
+])
+def test_a_success_claimed_after_a_message_field_saying_failure_is_incorrect_verification(payload):
+    [f] = claimed_outcome(_locker(payload, "Lovely - your locker is rented from 03 Apr 2026."), LOCKERS)
+    assert (f.root_cause, f.agent) == ("Incorrect Verification", "desk")
+    # words that say it went through, in the same field, are no failure
+    assert claimed_outcome(_locker('{"code": "E0", "detail": "Locker rented; card payment not available at the door.", "locker": 14}',
+                                   "Lovely - your locker is rented from 03 Apr 2026."), LOCKERS) == []
+    assert payload_failure('{"detail": "3 lockers not available"}', "find_lockers") is None  # a finder's fact
+
+
+def test_a_code_and_a_note_that_the_documented_form_is_not_readable_is_a_specification_mismatch():
+    said = "Sorry, the locker system did not take that."
+    [f] = tool_doc_mismatch(_locker("31 start '03 Apr 2026' not readable", said), LOCKERS)
+    assert (f.root_cause, f.agent) == ("Tool Specification Mismatch", None)
+    assert tool_doc_mismatch(_locker("31 start '2026-04-03' not readable", said, start="2026-04-03"), LOCKERS) == []

@@ -767,7 +767,7 @@ def _pattern(form: str) -> str | None:
 # says it as well as a sentence.
 FORMAT_REJECTION = re.compile(
     r"\b(?:invalid|format|malformed|expected|must be|parse|unparsable|unparseable|unreadable|"
-    r"not understood|not recogni[sz]ed|not a valid|does not match|"
+    r"not understood|not recogni[sz]ed|not readable|not a valid|does not match|"
     # the value denied its kind ("'+44 7700 900417' is not a number we can ring")
     r"not an? (?:number|date|time|amount|sum|price|code|phone|e-?mail|reference|value)|"
     r"doesn't match|unrecognized|unrecognised|wrong|could not convert|cannot convert|"

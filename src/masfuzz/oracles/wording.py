@@ -118,6 +118,8 @@ FAILED_TEXT = re.compile(
     r"\b(?:error|failed|failure|not available|unavailable|declined|rejected|denied|invalid|"
     r"could not|couldn't|cannot|can't|unable|not found|no such|refused|not allowed|forbidden|"
     r"insufficient|expired|sold out|fully booked|already (?:taken|booked|reserved|in use|occupied)|"
+    # the input refused as unreadable ("31 size '297x420' not readable")
+    r"not (?:readable|recogni[sz]ed|understood|parsable|parseable)|unreadable|unrecogni[sz]ed|unparsable|unparseable|"
     # French, German, Spanish, Italian, Dutch
     r"échec|échoué|impossible|refusée?s?|rejetée?s?|indisponible|erreur|n'a pas pu|fehlgeschlagen|"
     r"abgelehnt|nicht möglich|nicht verfügbar|ausgebucht|fehler|ungültig|verweigert|rechazad[oa]s?|"
@@ -506,7 +508,7 @@ EMPTY_TEXT = re.compile(
     r"\b(?:0|zero) (?:rows?|records?|items?|results?|match(?:es)?|entries)\b",
     re.IGNORECASE)
 NONE_FOUND = re.compile(EMPTY_TEXT.pattern + r"|\bnot found\b", re.IGNORECASE)
-MESSAGE_KEYS = {"status", "state", "message", "msg", "detail", "details", "info", "note", "result"}
+MESSAGE_KEYS = {"status", "state", "message", "msg", "detail", "details", "info", "note", "result", "reason"}
 # The fields of a structured answer that hold the thing found or the count of things done.
 CONTAINER_KEYS = {"items", "results", "result", "data", "records", "rows", "matches", "hits",
                   "entries", "values"}
@@ -601,6 +603,16 @@ def _flat_failure(data: dict, tool: str = "") -> str | None:
     for key in ("error", "errors", "error_message"):
         if data.get(key):
             return f"{key}: {str(data[key])[:60]}"
+    # the answer's own words in a message field, when they say failure and claim nothing done
+    # (`{"code": "E409", "detail": "211-212 already taken", "hold": null}`): an answer that
+    # states no outcome by flag or status says it in words
+    if tool_job(tool, None) != "find":
+        for key in sorted(MESSAGE_KEYS):
+            value = data.get(key)
+            first = sentences(value)[:1] if isinstance(value, str) else []
+            if first and (hit := FAILED_TEXT.search(first[0])) and not claims_done(first[0]) and not any(
+                    re.search(rf"\b{re.escape(p)}\b", first[0], re.IGNORECASE) for p in participles(tool)):
+                return f'{key}: "{hit.group(0)}"'
     return None
 
 
