@@ -872,6 +872,23 @@ def test_the_reply_a_team_quotes_for_success_given_after_a_failure_is_incorrect_
     assert _quoted_replies('Call record_inspection. Say "Alles klar, ist eingetragen!"', payload, reply) == []
 
 
+@pytest.mark.parametrize("not_done", [
+    "I can't find that colony - could you check the tag?",
+    "Sorry, no such colony on our register.",
+    "Eintragen nicht möglich - bitte die Nummer am Stock prüfen.",
+])
+def test_a_quoted_reply_that_reports_a_failure_is_no_success_whatever_its_condition(not_done):
+    # the instructions quote this reply for a state of the tool's answer (`answers UNKNOWN`) that
+    # names no failure in its words; the reply itself says nothing was done, so giving it after
+    # that state passes the failure on, while the success reply after it is still a claim
+    instructions = ('Call record_inspection. If record_inspection raises an error, say "The hive log is down." '
+                    f'If record_inspection answers UNKNOWN, say "{not_done}" '
+                    'Say "Lovely, that inspection is in the book."')
+    unknown = '{"colony": "c/7-n", "status": "UNKNOWN"}'
+    assert _quoted_replies(instructions, unknown, not_done) == []
+    assert [f.step for f in _quoted_replies(instructions, unknown, "Lovely, that inspection is in the book.")] == [4]
+
+
 def test_the_reply_quoted_for_an_outcome_flag_false_is_the_failure_reply():
     # `If T answers False, say ...`: a tuple-answering tool's refusal, `(False, note)`; its reply
     # passes the failure on, though it relays nothing of the note

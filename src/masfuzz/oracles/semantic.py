@@ -18,7 +18,7 @@ from typing import Any
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.instructed import clauses, misrouted_request, with_prompts
 from masfuzz.oracles.wording import (
-    ACTIONS, FAILED_TEXT, GIVE_UP, HOLDING_STATES, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result, is_question, mentions, owners,
+    ACTIONS, FAILED_TEXT, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result, is_question, mentions, owners,
     participles, payload_failure, plain, says_done_by_verb, sentences, structured, tool_job, tool_objects, tools_of,
     unconfirmed_state, words,
 )
@@ -219,12 +219,22 @@ def _instructed_claim(text: str, r: ToolResult, agent: str, spec: WorkflowSpec |
     if not any(failure for _, failure in replies):
         return None
     said = " ".join(text.split())
-    other = next((q for q, failure in replies if not failure and " ".join(q.split()) in said), None)
+    # a quoted reply that itself reports a failure ("I can't find that lot number - could you
+    # check the packet?" for `answers UNKNOWN_LOT`) is the reply for a failure whatever its
+    # condition's words: saying it passes the failure on and claims no success
+    other = next((q for q, failure in replies if not failure and not _reports_failure(q)
+                  and " ".join(q.split()) in said), None)
     if other is None:
         return None
     given = set(words(asked))
     relayed = {w for w in words(" ".join(_leaves(r.payload))) if len(w) > 2 or w.isdigit()} - given - STOPWORDS
     return None if relayed & set(words(text)) else other
+
+
+def _reports_failure(text: str) -> bool:
+    """Does a reply say, in its own words, that the thing was not done or not found ("Sorry",
+    "could not", "can't find", "not found", "no such", "failed", and their kin in five languages)?"""
+    return bool(FAILED_TEXT.search(text) or GIVE_UP.search(text) or NONE_FOUND.search(text))
 
 
 def _leaves(payload: str) -> list[str]:
