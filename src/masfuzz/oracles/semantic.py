@@ -395,7 +395,11 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 and not _fits_docs(spec, e.to, kind, given[kind]):
             continue  # no value the user gave has the form its tools document: asking is right
         received = _received(trace, d, e.to)
-        had = received is not None and any(v in received for v in wanted)
+        # the facts lost on the way are those of the wanted kind missing from what the receiving
+        # agent's model was given: the receiver lost the fact itself only when every one reached it
+        missing = [v for v in wanted if v not in received] if received is not None else []
+        had = received is not None and not missing
+        wanted = missing or wanted
         blamed, step = (e.to, at) if had else (e.from_, d)
         seen = ("it received them" if had else "they were not in what it received"
                 if received is not None else "what it received is not recorded")
@@ -437,12 +441,16 @@ def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
             tried = True
         if isinstance(e, Message) and e.role == "assistant" and e.agent == agent and not tried:
             for s in sentences(e.content):
+                # what one of its tools documents names the fact and its form ("the client's
+                # Unique Taxpayer Reference, like \"UTR 1234567890\""): that is the fact asked
+                # for, more surely than any value of the kind a question's word names
+                # ("reference": every code the user wrote)
+                if spec is not None and (documented := _asked_documented(s, spec, agent, told)):
+                    return i, documented[0], f"asked for it again: \"{s[:100]}\"", documented[1]
                 kinds = _asked(s) & set(given)
                 if kinds:
                     kind = sorted(kinds)[0]
                     return i, kind, f"asked for it again: \"{s[:100]}\"", given[kind]
-                if spec is not None and (documented := _asked_documented(s, spec, agent, told)):
-                    return i, documented[0], f"asked for it again: \"{s[:100]}\"", documented[1]
     return None
 
 
