@@ -1,8 +1,8 @@
 """How well do masfuzz's oracles find the zoo's seeded bugs, and only those? Each system of the bug
 zoo (examples/zoo/, ground truth in bench/oracle_labels.yaml) runs as its seeded and its fixed twin
 under `masfuzz exec`, `masfuzz fuzz` and `masfuzz run` (small budgets, the zoo's scripted policy as
-every agent's model, a system's own `policy:` where its label names one, the scripted template
-tester), and the findings attributed to the app
+every agent's model, a system's own `policy:` where its label names one, its `exec_args` for
+each command that has the option, the scripted template tester), and the findings attributed to the app
 (attribution "sut") are compared with the labels:
 
 - recall: the seeded systems on which the labelled category was found (and, stricter, the
@@ -53,13 +53,31 @@ def masfuzz(argv: list[str]) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+def label_args(command: str, label: dict) -> list[str]:
+    """The label's `exec_args` (a bound such as `--max-turns 8`, `--restricted probe`) that the
+    command has: the system is measured under the same settings by every command that can take
+    them, and an option a command lacks (fuzz and run choose the restricted-tool mode
+    themselves) is left out rather than refused."""
+    from masfuzz.cli import build_parser
+
+    sub = next(a for a in build_parser(command)._subparsers._group_actions).choices[command]
+    out, keep = [], False
+    for token in label.get("exec_args") or []:
+        if token.startswith("--"):
+            keep = token.split("=", 1)[0] in sub._option_string_actions
+        if keep:
+            out.append(token)
+    return out
+
+
 def findings(command: str, target: str, label: dict, policy: str, args: argparse.Namespace,
              work: Path) -> list[dict]:
     """The failures one command reports on one twin, the app's own only."""
-    common = ["--input", label["input"], "--sut-model", policy, "--executor", "inprocess", "--no-cache"]
+    common = ["--input", label["input"], "--sut-model", policy, "--executor", "inprocess", "--no-cache",
+              *label_args(command, label)]
     store = work / f"{len(list(work.iterdir()))}.db"
     if command == "exec":
-        argv = ["exec", target, *common, *(label.get("exec_args") or []), "--format", "json", "--failures"]
+        argv = ["exec", target, *common, "--format", "json", "--failures"]
     elif command == "fuzz":
         argv = ["fuzz", target, *common, "--model", TESTER, "--seed-tasks", "0", "--rounds",
                 str(args.rounds), "--store", str(store), "--format", "json", "--progress", "off"]

@@ -340,3 +340,26 @@ def test_a_hand_off_to_the_user_that_ends_the_run_is_no_premature_termination():
         DelegationEvent(**{"from": "travel_agent"}, to="user"), asked.events[-1]))
     [f] = [f for f in detect(skipped) if f.root_cause == "Premature Termination"]
     assert f.elements == ("travel_agent", "refunder")
+
+
+def test_a_timeout_that_stops_a_run_still_repeating_a_call_is_the_loop_not_a_crash():
+    """A poll that never sees its answer change, called until the time limit (or a framework's
+    call limit racing it) stops the run: the loop is the defect, the time-out only its end. A
+    time-out after the repetition stopped, or with no repetition at all, is still a crash."""
+    from masfuzz.trace import ErrorEvent, ToolResult, Usage
+
+    def timed_out(samples: list[str]) -> Trace:
+        calls = [e for n, s in enumerate(samples) for e in (
+            ToolCall(agent="poller", tool="job_status", arguments={"job": s}, call_id=f"c{n}"),
+            ToolResult(agent="poller", tool="job_status", call_id=f"c{n}", payload=f"{s}: queued"))]
+        return Trace(scenario_id="s", usage=Usage(wall_time=60.0, model_calls=len(samples)), events=(
+            Message(agent=None, role="user", content="Is job J-1 done?"), AgentTurn(agent="poller"), *calls,
+            ErrorEvent(kind="timeout", message="the run did not end within 60 s"),
+            TerminationEvent(reason="timeout", detail="time limit 60 s")))
+
+    found = detect(timed_out(["J-1"] * 40))
+    assert [f.root_cause for f in found if f.category == "runtime_crash"] == []
+    assert [f.detector for f in found if f.root_cause == "Repetitive Execution of Completed Tasks"] == ["loop"]
+    for samples in ([f"J-{n}" for n in range(40)], ["J-1"] * 5 + [f"J-{n}" for n in range(2, 40)]):
+        [crash] = [f for f in detect(timed_out(samples)) if f.category == "runtime_crash"]
+        assert crash.attribution == "sut"

@@ -910,3 +910,49 @@ def test_a_request_carrying_only_one_tool_s_documented_arguments_is_routed_by_th
     twice = spec.model_copy(update={"tools": (*spec.tools, ToolSpec(
         id="withdraw_candidate", description="Withdraw a pupil from an exam.", parameters=args))})
     assert misrouted_request(routed("office", "term_dates"), twice) == []
+
+
+# -- a delegating tool that runs another agent than its name and description say ----------------
+
+def _hotel(spa_description: str = "Pass a treatment booking to the spa team.",
+           kitchen: str = "kitchen") -> WorkflowSpec:
+    return WorkflowSpec(
+        system=SystemInfo(id="hotel", entry_agent="concierge", pattern="orchestrated"),
+        agents=(AgentSpec(id="concierge"), AgentSpec(id="spa", instructions="You book treatments."),
+                AgentSpec(id=kitchen, instructions="You answer questions about meals.")),
+        tools=(ToolSpec(id="ask_spa", description=spa_description),
+               ToolSpec(id="ask_kitchen", description="Pass a question about meals or allergies to the kitchen."),
+               ToolSpec(id="book_treatment", description="Book a spa treatment."),
+               ToolSpec(id="menu", description="Today's menu and its allergens.")),
+        permissions=Permissions(allow=(("concierge", "ask_spa"), ("concierge", "ask_kitchen"),
+                                       ("spa", "book_treatment"), (kitchen, "menu"))),
+        delegations=({"from": "concierge", "to": kitchen, "trigger": "as_tool"},))
+
+
+def _concierge(tool: str, to: str) -> Trace:
+    request = "Could you fit me in for a back massage at four?"
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content=request), AgentTurn(agent="concierge"),
+        ToolCall(agent="concierge", tool=tool, arguments={"message": request}, call_id="a1"),
+        DelegationEvent(**{"from": "concierge"}, to=to, trigger="as_tool"), AgentTurn(agent=to),
+        ToolCall(agent=to, tool="menu", arguments={}, call_id="m1"),
+        ToolResult(agent=to, tool="menu", call_id="m1", payload="Soup; bread (gluten)."),
+        Message(agent=to, content="Today: soup, and bread with gluten."),
+        ToolResult(agent="concierge", tool=tool, call_id="a1", payload="Today: soup, and bread with gluten."),
+        TerminationEvent(reason="completed", final_output="Today: soup, and bread with gluten.")))
+
+
+def test_a_delegating_tool_that_runs_the_agent_its_sibling_names_is_a_misroute_of_the_wiring():
+    """The concierge chose `ask_spa` ("... to the spa team"), and the call ran the kitchen, the
+    agent `ask_kitchen` names (tools made in a loop that all run its last agent): whatever the
+    kitchen then does with its own tools, the request never reached the spa. No agent chose
+    the kitchen, so none is blamed."""
+    [f] = misrouted_request(_concierge("ask_spa", "kitchen"), _hotel())
+    assert (f.root_cause, f.agent, f.step, f.elements) == (MISROUTED, None, 3, ("ask_spa", "kitchen", "ask_kitchen"))
+    assert f.evidence == (2, 3)
+    # the tool ran the agent it names; or its name alone, not its description, says where it goes;
+    # or the agent it reached is the one it names by another spelling (`kitchen_agent`)
+    assert misrouted_request(_concierge("ask_spa", "spa"), _hotel()) == []
+    assert misrouted_request(_concierge("ask_kitchen", "kitchen"), _hotel()) == []
+    assert misrouted_request(_concierge("ask_spa", "kitchen"), _hotel("Book a treatment.")) == []
+    assert misrouted_request(_concierge("ask_kitchen", "kitchen_agent"), _hotel(kitchen="kitchen_agent")) == []

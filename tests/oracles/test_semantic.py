@@ -253,6 +253,55 @@ def test_what_the_receiving_agent_received_decides_whom_to_blame():
     assert (f.agent, f.step) == ("seat_agent", 4) and "it received them" in f.description
 
 
+def test_the_lost_fact_is_the_one_missing_from_what_the_receiving_agent_received():
+    """The user gave several codes of one kind; the hander's filter masked one of them on the
+    way. Whatever the receiving agent asks for by a kind's word ("reference"), the fact lost is
+    the one that did not reach it, and the hander that dropped it is blamed."""
+    two = "Please move me to seat 14C on ABC123; my loyalty code is LOY777"
+    ask = Message(agent="seat_agent", content="What is your booking reference?")
+
+    def run(received: str) -> Trace:
+        return Trace(scenario_id="s", events=(
+            Message(role="user", content=two), AgentTurn(agent="triage"),
+            DelegationEvent(**{"from": "triage"}, to="seat_agent"), AgentTurn(agent="seat_agent"), ask,
+            TerminationEvent(reason="completed", final_output=ask.content)),
+            meta={HANDOVER_INPUTS: [{"since": 3, "agent": "seat_agent", "text": received}]})
+
+    [f] = handover_facts(run("Please move me to seat 14C on [removed]; my loyalty code is LOY777"), SPEC)
+    assert (f.agent, f.step) == ("triage", 2) and "ABC123" in f.description and "LOY777" not in f.description
+    [f] = handover_facts(run(two), SPEC)  # both reached it: it lost the fact itself
+    assert (f.agent, f.step) == ("seat_agent", 4)
+
+
+CARD_SPEC = WorkflowSpec(
+    system=SystemInfo(id="library", entry_agent="front", pattern="handoff"),
+    agents=(AgentSpec(id="front", instructions="Take in the member's forms."),
+            AgentSpec(id="renewals", instructions="Renew cards with renew_card.")),
+    tools=(ToolSpec(id="renew_card", description="Renew a member's library card.", parameters={
+        "type": "object", "required": ["card"], "properties": {"card": {
+            "type": "string", "description": 'The member\'s library card number, like "LC 1234567"'}}}),),
+    permissions=Permissions(allow=(("renewals", "renew_card"),)),
+    delegations=({"from": "front", "to": "renewals"},))
+
+
+def test_a_question_for_what_a_tool_documents_names_the_lost_fact_among_codes_of_its_kind():
+    """The user's message holds codes of the identifier kind (form numbers RT12, RT14) beside the
+    fact a tool documents (`like "LC 1234567"`); the hander's filter masked only that one. The
+    receiving agent's question for the documented parameter says which fact it lacks: the card,
+    not the forms that reached it, so the hander is blamed for the card."""
+    user = "Hello! Forms RT12 and RT14 are enclosed, and my card is LC 7654321."
+    ask = Message(agent="renewals", content="Could you tell me the member's library card number?")
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content=user), AgentTurn(agent="front"),
+        DelegationEvent(**{"from": "front"}, to="renewals"), AgentTurn(agent="renewals"), ask,
+        TerminationEvent(reason="completed", final_output=ask.content)),
+        meta={HANDOVER_INPUTS: [{"since": 3, "agent": "renewals",
+                                 "text": user.replace("LC 7654321", "[masked]")}]})
+    [f] = handover_facts(trace, CARD_SPEC)
+    assert (f.agent, f.step) == ("front", 2)
+    assert "LC 7654321" in f.description and "RT12" not in f.description
+
+
 @pytest.mark.parametrize("value", ["", "XYZ999"])
 def test_a_tool_argument_replacing_the_users_value_is_information_loss(value):
     trace = _handover(ToolCall(agent="seat_agent", tool="update_seat",
@@ -871,6 +920,23 @@ def test_the_reply_a_team_quotes_for_success_given_after_a_failure_is_incorrect_
     assert [f.step for f in _quoted_replies(HIVE, payload, reply)] == ([4] if found else [])
     # instructions that quote no reply for the tool failing tell no outcome apart: silent
     assert _quoted_replies('Call record_inspection. Say "Alles klar, ist drin!"', payload, reply) == []
+
+
+@pytest.mark.parametrize("not_done", [
+    "I can't find that colony - could you check the tag?",
+    "Sorry, no such colony on our register.",
+    "Eintragen nicht möglich - bitte die Nummer am Stock prüfen.",
+])
+def test_a_quoted_reply_that_reports_a_failure_is_no_success_whatever_its_condition(not_done):
+    # the instructions quote this reply for a state of the tool's answer (`answers UNKNOWN`) that
+    # names no failure in its words; the reply itself says nothing was done, so giving it after
+    # that state passes the failure on, while the success reply after it is still a claim
+    instructions = ('Call record_inspection. If record_inspection raises an error, say "The hive log is down." '
+                    f'If record_inspection answers UNKNOWN, say "{not_done}" '
+                    'Say "Lovely, that inspection is in the book."')
+    unknown = '{"colony": "c/7-n", "status": "UNKNOWN"}'
+    assert _quoted_replies(instructions, unknown, not_done) == []
+    assert [f.step for f in _quoted_replies(instructions, unknown, "Lovely, that inspection is in the book.")] == [4]
 
 
 def test_the_reply_quoted_for_an_outcome_flag_false_is_the_failure_reply():

@@ -576,6 +576,8 @@ def runtime_crash(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         because = (f"masfuzz's time limit (--timeout) ended the run while {answering or 'an agent'} "
                    "waited for its model's answer: the model in use is slower than the limit, "
                    "the app did not hang; raise --timeout")
+    if reason == "timeout" and not because and running is None and _looping_at_end(trace, spec):
+        return []  # the loop's end, which `loops` reports: the app went round until it was stopped
     turns = len(trace.speaker_order)
     # the stacks at the kill show the app's own code holding the run (a sleep, a blocking wait):
     # the description names that frame, not a guess that the app never ends
@@ -594,6 +596,16 @@ def runtime_crash(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                                                "e.g. it has no turn or message limit)")
            if reason == "timeout" and not because and running is None and turns else ""),
     )]
+
+
+def _looping_at_end(trace: Trace, spec: WorkflowSpec | None) -> bool:
+    """Was a timed-out run still going round a loop when it was stopped: a loop (`loops`: an
+    identical tool call repeated, a speaker cycle without progress) whose repetitions reach the
+    run's last tool call or last agent turn? Then the time limit (masfuzz's, or a framework's
+    call limit racing it) only ended a loop that would not end by itself: the defect is the loop,
+    not a crash of the app."""
+    last = {max((i for i, _ in _indexed(trace, kind)), default=-1) for kind in (ToolCall, AgentTurn)} - {-1}
+    return any(last & set(f.evidence) for f in loops(trace, spec))
 
 
 def _model_bound(trace: Trace) -> bool:

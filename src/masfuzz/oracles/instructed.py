@@ -23,13 +23,13 @@ import re
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.specified import model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
-    GIVE_UP, STOPWORDS, addresses_agent, asks_for, is_question, mentions, name_pattern, names_agent,
+    GIVE_UP, STOPWORDS, addresses_agent, agent_names, asks_for, is_question, mentions, name_pattern, names_agent,
     names_in_tool_words, owners, sentences, tool_objects, tools_of, words,
 )
 from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, AgentSpec, WorkflowSpec
 from masfuzz.trace import (
     CONCLUDED_REASONS, SYSTEM_PROMPTS, AgentTurn, DelegationEvent, Message, RestrictedAttempt, TerminationEvent,
-    ToolCall, Trace,
+    ToolCall, ToolResult, Trace,
 )
 
 SPEAKING_ORDER = "Violation of Relationships-based Speaking Order"
@@ -491,7 +491,8 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
 
     A request naming neither may still fit a tool by the words of its description's first
     sentence (`_servable_by_description`). A delegating tool whose description fits the request
-    but whose code runs an agent that knows nothing of it is a misroute too (`_miswired`).
+    but whose code runs an agent that knows nothing of it is a misroute too (`_miswired`), and so
+    is one that runs the agent a sibling tool names (`_crossed_route`, blamed on no agent).
 
     Cannot see: a request that names the needed work in words other than the tool's action and
     object and its description's, tools whose names and descriptions do not say what they do,
@@ -522,8 +523,10 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             out += _misselected(trace, spec, d, e.agent, fitting, user_text)
         if isinstance(e, DelegationEvent) and e.trigger in ROUTING_TRIGGERS:
             wrong = _routed_past(trace, spec, d, e, fitting, user_text)
-            # else the route may have reached another agent than it says (`_miswired`)
-            out += [wrong] if wrong else _miswired(trace, spec, d, e, user_text, fitting)
+            # else the route may have reached another agent than it says (`_miswired`), or than
+            # its own name and its sibling routes' names say (`_crossed_route`)
+            out += [wrong] if wrong else _miswired(trace, spec, d, e, user_text, fitting) \
+                or _crossed_route(trace, spec, d, e)
         elif isinstance(e, DelegationEvent) and e.trigger == "graph_edge" and _chooses(spec, e.from_):
             # a graph node whose output a router function reads (an LLM classifier, a supervisor
             # node): the route out of it is its choice, unless the function could not read it
@@ -768,6 +771,72 @@ def _miswired(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, requ
             f"({', '.join(sorted(fits))}), but it reached {e.to} (event {d}), whose instructions and tools "
             f"({', '.join(sorted(mine))}) speak of none of it; {e.to} answered without a tool (event {said})")]
     return []
+
+
+_ARTICLES = {"the", "a", "an", "our", "your", "their"}
+
+
+def _route_target(spec: WorkflowSpec, tool: str) -> tuple[str, str] | None:
+    """(verb, target) of a delegating tool that says where it passes the request in its name and
+    in its description alike: `ask_returns`, "Pass ... to the returns desk." -> ("ask",
+    "returns"); "hand-ins" is `handins`. None when the name's words after its verb are not what
+    its description passes the request to."""
+    t = next((x for x in spec.tools if x.id == tool), None)
+    parts = words(tool)
+    if t is None or len(parts) < 2:
+        return None
+    target = "".join(w for w in parts[1:] if w != "to")
+    said = words(t.description or "")
+    for i, w in enumerate(said):
+        if w != "to":
+            continue
+        rest = said[i + 1:]
+        rest = rest[1:] if rest and rest[0] in _ARTICLES else rest
+        if any("".join(rest[:k]) == target for k in range(1, 4)):
+            return parts[0], target
+    return None
+
+
+def _is_named(target: str, spec: WorkflowSpec, agent: str) -> bool:
+    """Is a route's target (`returns`, `handins`) one of the agent's names, written together?"""
+    return any("".join(words(n)) in (target, f"{target}agent") for n in agent_names(spec, agent))
+
+
+def _crossed_route(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent) -> list[Failure]:
+    """A delegating tool that ran another agent than the one it names: the router called a tool
+    whose name and description say where it passes the request (`ask_returns`, "... to the
+    returns desk"), and the hand-over inside that call reached an agent it does not name, the
+    one a sibling route of the same router names by the same pattern (`ask_storage`, "... to the
+    storage desk"). The router chose by the name; the app's code behind the tool runs another
+    agent (tools made in a loop whose function reads the loop's variable when it runs, a copied
+    tool left pointing at its original). Whatever the request, the route is not the one chosen.
+    No agent chose the wrong target: the defect is the tool's wiring, so no agent is blamed;
+    `step` is the hand-over, and `elements` name the tool, the agent reached and the sibling."""
+    # the router's call still running when the hand-over happened: the delegating tool
+    open_calls = {x.call_id: i for i, x in enumerate(trace.events[:d]) if isinstance(x, ToolCall)
+                  and x.agent == e.from_}
+    for x in trace.events[:d]:
+        if isinstance(x, ToolResult):
+            open_calls.pop(x.call_id, None)
+    if not open_calls:
+        return []
+    ci = max(open_calls.values())
+    call = trace.events[ci]
+    route = _route_target(spec, call.tool)
+    if route is None or _is_named(route[1], spec, e.to) or names_agent(route[1], spec, e.to):
+        return []
+    sibling = next((t for t in tools_of(spec, e.from_) if t != call.tool
+                    and (r := _route_target(spec, t)) is not None and r[0] == route[0]
+                    and _is_named(r[1], spec, e.to)), None)
+    if sibling is None:
+        return []
+    return [Failure(
+        category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
+        evidence=(ci, d), scenario_id=trace.scenario_id, elements=(call.tool, e.to, sibling),
+        agent=None, step=d, subject=e.to,
+        description=f"{e.from_} called {call.tool} (event {ci}), which passes the request to "
+        f"{route[1]} by its name and description, but the call ran {e.to} (event {d}), the agent "
+        f"{sibling} is for: the tool's code runs another agent than the one it names")]
 
 
 def _misselected(trace: Trace, spec: WorkflowSpec, d: int, chosen: str,

@@ -18,7 +18,7 @@ from typing import Any
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.instructed import clauses, misrouted_request, with_prompts
 from masfuzz.oracles.wording import (
-    ACTIONS, FAILED_TEXT, GIVE_UP, HOLDING_STATES, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result,
+    ACTIONS, FAILED_TEXT, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result,
     holds_unnamed, is_question, mentions, owners,
     participles, payload_failure, plain, says_done_by_verb, sentences, status_line, structured, tool_actions, tool_job,
     tool_objects, tools_of, unconfirmed_state, words,
@@ -288,12 +288,22 @@ def _instructed_claim(text: str, r: ToolResult, agent: str, spec: WorkflowSpec |
     if not any(failure for _, failure in replies):
         return None
     said = " ".join(text.split())
-    other = next((q for q, failure in replies if not failure and " ".join(q.split()) in said), None)
+    # a quoted reply that itself reports a failure ("I can't find that lot number - could you
+    # check the packet?" for `answers UNKNOWN_LOT`) is the reply for a failure whatever its
+    # condition's words: saying it passes the failure on and claims no success
+    other = next((q for q, failure in replies if not failure and not _reports_failure(q)
+                  and " ".join(q.split()) in said), None)
     if other is None:
         return None
     given = set(words(asked))
     relayed = {w for w in words(" ".join(_leaves(r.payload))) if len(w) > 2 or w.isdigit()} - given - STOPWORDS
     return None if relayed & set(words(text)) else other
+
+
+def _reports_failure(text: str) -> bool:
+    """Does a reply say, in its own words, that the thing was not done or not found ("Sorry",
+    "could not", "can't find", "not found", "no such", "failed", and their kin in five languages)?"""
+    return bool(FAILED_TEXT.search(text) or GIVE_UP.search(text) or NONE_FOUND.search(text))
 
 
 def _leaves(payload: str) -> list[str]:
@@ -456,7 +466,11 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                   else f"{e.from_}'s tools returned the {kind}")
         sources = user_before if source.startswith("the user") else looked_up
         received = _received(trace, d, e.to)
-        had = received is not None and any(v in received for v in wanted)
+        # the facts lost on the way are those of the wanted kind missing from what the receiving
+        # agent's model was given: the receiver lost the fact itself only when every one reached it
+        missing = [v for v in wanted if v not in received] if received is not None else []
+        had = received is not None and not missing
+        wanted = missing or wanted
         blamed, step = (e.to, at) if had else (e.from_, d)
         seen = ("it received them" if had else "they were not in what it received"
                 if received is not None else "what it received is not recorded")
@@ -514,6 +528,12 @@ def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
         if isinstance(e, Message) and e.role == "assistant" and e.agent == agent and not tried:
             for s in sentences(e.content):
                 asked = f"asked for it again: \"{s[:100]}\""
+                # what one of its tools documents names the fact and its form ("the client's
+                # Unique Taxpayer Reference, like \"UTR 1234567890\""): that is the fact asked
+                # for, more surely than any value of the kind a question's word names
+                # ("reference": every code the user wrote)
+                if spec is not None and (documented := _asked_documented(s, spec, agent, told)):
+                    return i, documented[0], asked, documented[1]
                 kinds = _asked(s) & set(given)
                 if kinds:
                     kind = sorted(kinds)[0]
@@ -522,8 +542,6 @@ def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
                     # no value the user gave of that kind fits its tools: the hander's may
                     held_fact = _held_asked(s, spec, agent, held)
                     return (i, held_fact[0], asked, held_fact[1]) if held_fact else None
-                if spec is not None and (documented := _asked_documented(s, spec, agent, told)):
-                    return i, documented[0], asked, documented[1]
                 if held_fact := _held_asked(s, spec, agent, held):
                     return i, held_fact[0], asked, held_fact[1]
     return None
