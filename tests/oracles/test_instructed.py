@@ -388,6 +388,14 @@ def _dice(rules: str) -> WorkflowSpec:
     ("Delegate rolling dice tasks to the roll_agent and prime checking tasks to the prime_agent. "
      "Say \"DONE\" once the die is rolled.", "sut"),
     ("You help with dice.", "sut"),
+    # a fallback reply is for requests the rules send nowhere: this one they send on
+    ("- Delegate rolling dice tasks to the roll_agent.\n- Delegate prime checking tasks to the prime_agent.\n"
+     '- Otherwise reply "I only do dice - anything else?"', "harness"),
+    ("Delegate rolling dice tasks to the roll_agent and prime checking tasks to the prime_agent. "
+     'If none of these fits, say "Sorry, dice only."', "harness"),
+    # an end told apart from the fallback stays the app's
+    ("- Delegate rolling dice tasks to the roll_agent and prime checking tasks to the prime_agent.\n"
+     '- Once the die is rolled, say "DONE".\n- Otherwise reply "Dice only."', "sut"),
 ])
 def test_a_run_ended_by_an_agent_whose_rules_send_the_request_on_to_a_member_is_the_model_s(rules, whose):
     trace = Trace(scenario_id="s", events=(

@@ -105,6 +105,11 @@ def _pointed(spec: WorkflowSpec, router: str | None, request: str, chosen: str |
 
 # What lets an agent end a run by itself: a stop word or line it is given, an end it is told of.
 _ENDS = re.compile(r"[\"“]|\b(?:stop|end|finish|terminat|done|final|conclude|close)\w*", re.IGNORECASE)
+# A fallback line ("Otherwise reply "..."", "Else say ...", "If none of these fits, ..."): it
+# applies only where no rule of the agent's points the request on, so it lets the agent end only
+# a request its rules send nowhere.
+_FALLBACK = re.compile(r"(?:^|(?<=[-*\u2022] )|(?<=[.!?;] ))(?:otherwise|else|if (?:none|nothing|no rule)\b"
+                       r"[^.\n]*?\b(?:fits?|applies|matches))\b[^\n]*", re.IGNORECASE | re.MULTILINE)
 
 
 def model_passed_over(trace: Trace, spec: WorkflowSpec, member: str, ender: str | None = None) -> str:
@@ -112,8 +117,10 @@ def model_passed_over(trace: Trace, spec: WorkflowSpec, member: str, ender: str 
     that could hand the request to `member` handed it to another, against a spec pointing it to
     `member` (`model_misroute`), or the agent that ended the run could hand it there
     unconditionally and its own rules send this request there, with nothing in its instructions
-    that lets it end by itself (a stop word, a line to close on); "" otherwise."""
-    if ender is not None and not _ENDS.search(next((a.instructions for a in spec.agents if a.id == ender), "")):
+    that lets it end by itself (a stop word, a line to close on) but a fallback for requests its
+    rules send nowhere (`_FALLBACK`); "" otherwise."""
+    if ender is not None and not _ENDS.search(_FALLBACK.sub("", next((a.instructions for a in spec.agents
+                                                                       if a.id == ender), ""))):
         request = next((e.content for e in trace.events if isinstance(e, Message) and e.role == "user"), "")
         said, pointed = _pointed(spec, ender, request, None, [member])
         if pointed and said.endswith("instructions point"):  # its own rules, not the descriptions
