@@ -48,3 +48,23 @@ def code_of(function: Any) -> tuple[ast.AST, dict[str, Any]] | None:
     except (TypeError, ValueError):
         pass
     return tree, names
+
+
+def code_objects(code: Any) -> list[Any]:
+    """A function's code and the code of the functions, lambdas and comprehensions inside it,
+    outermost first (depth first, in the order the code holds them)."""
+    out = [code]
+    for const in code.co_consts:
+        if inspect.iscode(const):
+            out += code_objects(const)
+    return out
+
+
+def code_names(code: Any) -> list[str]:
+    """The global and attribute names a function's code uses, the functions inside it included."""
+    return [n for c in code_objects(code) for n in c.co_names]
+
+
+def code_strings(code: Any) -> set[str]:
+    """The string constants of a function's code, the functions inside it included."""
+    return {x for c in code_objects(code) for x in c.co_consts if isinstance(x, str)}

@@ -29,7 +29,7 @@ from masfuzz.oracles.wording import (
 from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, AgentSpec, WorkflowSpec
 from masfuzz.trace import (
     CONCLUDED_REASONS, SYSTEM_PROMPTS, AgentTurn, DelegationEvent, Message, RestrictedAttempt, TerminationEvent,
-    ToolCall, ToolResult, Trace,
+    ToolCall, Trace, running_tool,
 )
 
 SPEAKING_ORDER = "Violation of Relationships-based Speaking Order"
@@ -813,15 +813,10 @@ def _crossed_route(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent)
     No agent chose the wrong target: the defect is the tool's wiring, so no agent is blamed;
     `step` is the hand-over, and `elements` name the tool, the agent reached and the sibling."""
     # the router's call still running when the hand-over happened: the delegating tool
-    open_calls = {x.call_id: i for i, x in enumerate(trace.events[:d]) if isinstance(x, ToolCall)
-                  and x.agent == e.from_}
-    for x in trace.events[:d]:
-        if isinstance(x, ToolResult):
-            open_calls.pop(x.call_id, None)
-    if not open_calls:
+    call = running_tool([x for x in trace.events[:d] if not isinstance(x, ToolCall) or x.agent == e.from_])
+    if call is None:
         return []
-    ci = max(open_calls.values())
-    call = trace.events[ci]
+    ci = next(i for i, x in enumerate(trace.events[:d]) if x is call)
     route = _route_target(spec, call.tool)
     if route is None or _is_named(route[1], spec, e.to) or names_agent(route[1], spec, e.to):
         return []

@@ -109,9 +109,7 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     # read clause by clause: a condition in a later clause ("sign the slip when they arrive")
     # does not hedge the claim before it ("Issued - the units are on their way"), nor does a
     # promise joined to it ("... and will be ready on Friday")
-    # a sentence that relays a field of the answer with a false value claims nothing (FALSE_FIELD)
-    claims = [(ci, agent, text, [s for s in sentences(text) if not FALSE_FIELD.search(s)
-                                 for s in _claim_clauses(s)
+    claims = [(ci, agent, text, [s for s in sentences(text) for s in _claim_clauses(s)
                                  if claims_done(s) or any(says_done_by_verb(s, t) for t in failed_tools)])
               for ci, agent, text in _claims(trace)]
     asked = " ".join(e.content for e in trace.of_type(Message) if e.role == "user")
@@ -192,7 +190,10 @@ LABEL_WORDS = 3  # a clause of at most this many words before a colon or a dash 
 def _claim_clauses(sentence: str) -> list[str]:
     """The clauses a claim is read from, without a promise joined to one (`PROMISE`) and without
     a label whose value takes it back: "Reserved: none", "Booked: nothing", "Confirmed: the slot
-    is taken" claim nothing, and a value that negates ("Gebucht: leider nicht") neither."""
+    is taken" claim nothing, and a value that negates ("Gebucht: leider nicht") neither; nor does
+    a sentence that relays a field of the answer with a false value (`FALSE_FIELD`)."""
+    if FALSE_FIELD.search(sentence):
+        return []
     sentence = PROMISE.sub("", sentence)
     parts = clauses(sentence)
     label = re.match(r"\s*([^:;]+?)\s*:\s+(.*)$", sentence)  # only a colon makes a label

@@ -28,7 +28,7 @@ import autogen
 
 from masfuzz.adapters.ag2.handoffs import pattern_edges, pattern_transition
 from masfuzz.adapters.ag2.live import ChatCall, coded_selection, has_model, llm_config, tool_parameters
-from masfuzz.adapters.source import function_site
+from masfuzz.adapters.source import code_names, code_strings, function_site
 from masfuzz.spec.model import (
     ENTERED_BY, AgentSpec, Delegation, Pattern, Permissions, SystemInfo, Termination, ToolSpec, WorkflowSpec,
 )
@@ -192,7 +192,7 @@ def _request_routers(plan: Plan, names: set[str]) -> dict[str, str]:
             referenced = [*seen.nonlocals.values(), *seen.globals.values()]
         except (TypeError, ValueError):
             referenced = []
-        strings = set(_strings(fn.__code__))
+        strings = code_strings(fn.__code__)
         picked = [m.name for m in members if any(m is r for r in referenced) or m.name in strings] \
             or [m.name for m in members]
         if len(picked) > 1:
@@ -200,28 +200,11 @@ def _request_routers(plan: Plan, names: set[str]) -> dict[str, str]:
     return out
 
 
-def _strings(code: Any) -> Iterable[str]:
-    """The string constants of a function's code and of the functions inside it."""
-    for c in code.co_consts:
-        if isinstance(c, str):
-            yield c
-        elif inspect.iscode(c):
-            yield from _strings(c)
-
-
 def _reads_content(fn: Any) -> bool:
     """Does a function read a message's text (`message["content"]`, `.get("content")`,
     `.content`)?"""
     code = getattr(fn, "__code__", None)
-    if code is None:
-        return False
-    stack = [code]
-    while stack:
-        c = stack.pop()
-        if "content" in c.co_names or "content" in c.co_consts:
-            return True
-        stack.extend(x for x in c.co_consts if inspect.iscode(x))
-    return False
+    return code is not None and ("content" in code_names(code) or "content" in code_strings(code))
 
 
 def _termination(plan: Plan) -> Termination:

@@ -30,6 +30,7 @@ from typing import Any
 from masfuzz.adapters.base import numbered
 from masfuzz.adapters.crewai.extract import Walk, add_tool, iteration_bounds, slug, spec_of, walk
 from masfuzz.adapters.openai_agents.extract import DelegationEdge
+from masfuzz.adapters.source import code_names, code_strings
 
 
 def is_flow(obj: Any) -> bool:
@@ -87,21 +88,13 @@ def _function(value: Any) -> Any:
     return value
 
 
-def _code_names(code: Any) -> list[str]:
-    out = list(code.co_names)
-    for const in code.co_consts:
-        if hasattr(const, "co_names"):
-            out += _code_names(const)
-    return out
-
-
 def _named(fn: Any, depth: int = 2) -> list[Any]:
     """The objects `fn`'s code names among its module's globals: `name`, `module.name`, and
     what a function of the same module it calls names in turn (a helper that builds a crew)."""
     code, scope = getattr(fn, "__code__", None), getattr(fn, "__globals__", {})
     if code is None:
         return []
-    names = list(dict.fromkeys(_code_names(code)))
+    names = list(dict.fromkeys(code_names(code)))
     out: list[Any] = []
     for name in names:
         value = scope.get(name)
@@ -111,14 +104,6 @@ def _named(fn: Any, depth: int = 2) -> list[Any]:
             out += _named(value, depth - 1)
         elif value is not None:
             out.append(value)
-    return out
-
-
-def _strings(code: Any) -> set[str]:
-    out = {c for c in code.co_consts if isinstance(c, str)}
-    for const in code.co_consts:
-        if hasattr(const, "co_consts"):
-            out |= _strings(const)
     return out
 
 
@@ -190,7 +175,7 @@ def _ends(crew: Any, w: FlowWalk) -> tuple[Any, Any]:
 def _link(w: FlowWalk) -> None:
     labels = {n for m in w.methods.values() for n in names(m.listen) + names(m.start)
               if n not in w.methods}
-    routers = {r.name: (_strings(r.function.__code__) & labels) or labels
+    routers = {r.name: (code_strings(r.function.__code__) & labels) or labels
                for r in w.methods.values() if r.router and hasattr(r.function, "__code__")}
     for m in w.methods.values():
         preds = []

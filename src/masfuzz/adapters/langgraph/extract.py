@@ -24,7 +24,7 @@ from langgraph.prebuilt import ToolNode
 
 from masfuzz.loader import split_target
 from masfuzz.adapters.langgraph.reach import graph_places, node_function, node_runnable, subgraph
-from masfuzz.adapters.source import function_site
+from masfuzz.adapters.source import code_strings, function_site
 from masfuzz.spec.model import (
     ENTERED_BY,
     ROUTE_LABELS,
@@ -239,15 +239,8 @@ def _route_labels(app: Any, node: str, agent_ids: set[str]) -> list[str]:
             if isinstance(value, dict) and value and all(isinstance(k, str) for k in value) \
                     and all(v in agent_ids or v == END for v in value.values()):
                 labels |= set(value)
-        stack = [fn.__code__]
-        while stack:
-            code = stack.pop()
-            for c in code.co_consts:
-                if isinstance(c, str) and re.fullmatch(r"\w[\w -]{0,39}", c) and c not in agent_ids and c != END \
-                        and c != fn.__doc__:
-                    labels.add(c)
-                elif inspect.iscode(c):
-                    stack.append(c)
+        labels |= {c for c in code_strings(fn.__code__) if re.fullmatch(r"\w[\w -]{0,39}", c)
+                   and c not in agent_ids and c != END and c != fn.__doc__}
     return sorted(labels)
 
 
