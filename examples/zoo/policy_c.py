@@ -123,7 +123,15 @@ def shape(example: str) -> re.Pattern:
     for run in re.findall(r"[A-Z]+|[a-z]+|\d+|\s+|.", example):
         parts.append(r"[A-Z]+" if run.isupper() and run.isalpha() else r"[a-z]+" if run.isalpha()
                      else r"\d+" if run.isdigit() else r"\s+" if run.isspace() else re.escape(run))
-    return re.compile(r"(?<![\w])" + "".join(parts) + r"(?![\w])")
+    return re.compile(r"(?<![\w-])" + "".join(parts) + r"(?![\w])")
+
+
+def find(example: str, request) -> str | None:
+    """A value shaped like the example, newest text first; one that shares the example's words
+    ("10 cases") before any other of its shape."""
+    pattern, words = shape(example), set(re.findall(r"[a-z]{2,}", example.lower()))
+    found = [m.group(0) for t in texts(request) for m in pattern.finditer(t)]
+    return next((f for f in found if words & set(re.findall(r"[a-z]{2,}", f.lower()))), found[0] if found else None)
 
 
 def arguments(request, tool) -> tuple[dict, str | None]:
@@ -134,8 +142,7 @@ def arguments(request, tool) -> tuple[dict, str | None]:
         text = spec.get("description", "") + " " + spec.get("title", "")
         example = EXAMPLE.search(text)
         if example:
-            pattern = shape(example.group(1))
-            value = next((m.group(0) for t in texts(request) for m in [pattern.search(t)] if m), None)
+            value = find(example.group(1), request)
         elif spec.get("enum"):
             value = max(spec["enum"], key=lambda v: len(stems(str(v)) & stems(customer(request))))
         elif name.lower() in FREE_TEXT or set(name.lower().split("_")) & FREE_TEXT:
@@ -253,8 +260,7 @@ def structured(request, schema: dict) -> str:
         example = EXAMPLE.search(spec.get("description", ""))
         value = None
         if example:
-            pattern = shape(example.group(1))
-            value = next((m.group(0) for t in texts(request) for m in [pattern.search(t)] if m), None)
+            value = find(example.group(1), request)
         elif name.lower() in FREE_TEXT:
             value = customer(request)[:200]
         kind = spec.get("type")
