@@ -120,8 +120,9 @@ def touches(line: str, request) -> bool:
 
 def shape(example: str) -> re.Pattern:
     parts = []
-    for run in re.findall(r"[A-Z]+|[a-z]+|\d+|\s+|.", example):
-        parts.append(r"[A-Z]+" if run.isupper() and run.isalpha() else r"[a-z]+" if run.isalpha()
+    runs = re.findall(r"[A-Z]+-|[A-Z]+|[a-z]+|\d+|\s+|.", example)
+    for run in runs:  # a capital prefix ("PU-") as written; other letters and digits by their kind
+        parts.append(re.escape(run) if run.endswith("-") and len(run) > 1 else r"[A-Z]+" if run.isupper() and run.isalpha() else r"[a-z]+" if run.isalpha()
                      else r"\d+" if run.isdigit() else r"\s+" if run.isspace() else re.escape(run))
     return re.compile(r"(?<![\w-])" + "".join(parts) + r"(?![\w])")
 
@@ -207,7 +208,7 @@ def template(line: str) -> str | None:
     quoted = QUOTED.search(rest)
     if quoted and quoted.start() < 3:
         return quoted.group(1) or quoted.group(2)
-    if re.match(r"[\w ]+:\s*\S", rest):
+    if re.match(r"[\w ,]+:\s*\S", rest):
         return rest.rstrip(".")
     return None
 
@@ -274,7 +275,9 @@ def act(request):
     lines = rules(request)
     tools = own_tools(request)
     offered = {t.name: t for t in request.tools}
-    forced = offered.get(request.tool_choice) if request.tool_choice not in ("auto", "none", "required") else None
+    forced = offered.get(request.tool_choice)
+    if request.tool_choice == "required" and request.tools and not any(named(line, offered) for line in lines):
+        forced = request.tools[0]  # a call is required, of no tool the lines name: the schema offered first
     if forced is not None:  # a structured answer asked for as a tool call (LangChain's structured output)
         return call(forced.name, **json.loads(structured(request, forced.parameters)))
     # 1. a conditional reply whose tool has answered as it says
