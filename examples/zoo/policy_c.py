@@ -86,14 +86,14 @@ def texts(request) -> list[str]:
 
 
 def handoffs(request) -> dict[str, str]:
-    """The colleague name as a line may write it (lower-case) -> the agent its tool leads to."""
-    found = {}
+    """Who it can hand over to: the colleague's name, or the hand-over tool's own name, as a line
+    may write either (lower-case) -> the agent."""
+    out: dict[str, str] = {}
     for t in request.tools:
-        if t.handoff_to or t.name.startswith("transfer_to_"):
-            agent = t.handoff_to or t.name.removeprefix("transfer_to_")
-            found[agent.lower()] = agent
-            found[t.name.removeprefix("transfer_to_").lower()] = agent
-    return found
+        target = t.handoff_to or (t.name[len("transfer_to_"):] if t.name.startswith("transfer_to_") else None)
+        if target:
+            out.update({target.lower(): target, t.name.lower(): target})
+    return out
 
 
 def own_tools(request) -> set[str]:
