@@ -5,8 +5,9 @@ with `book_delivery`, answering `delivery: cleared` once the van has a slot.
 
 Seeded: the team stops on `TextMentionTermination("cleared")`, meant for the courier's closing
 line, but heard from every member: the pharmacist's own check answers "rx: cleared" and the run
-ends before the courier books the delivery the patient asked for. Fixed: the same word, from the
-courier only (`sources=["courier"]`).
+ends before the courier books the delivery the patient asked for. Fixed: the team stops once the
+courier, the last stage, has answered: booked, or asked the patient for what it lacks (a stop on
+its "cleared" alone would go round to the message limit when it has to ask).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from autogen_agentchat.agents import AssistantAgent
-from autogen_agentchat.conditions import MaxMessageTermination, TextMentionTermination
+from autogen_agentchat.conditions import MaxMessageTermination, SourceMatchTermination, TextMentionTermination
 from autogen_agentchat.teams import RoundRobinGroupChat
 
 from .models import agentchat_client
@@ -43,7 +44,7 @@ def book_delivery(patient: PATIENT,
     return f"van slot Thu 10:00-12:00 for {patient} at {postcode}; signature needed"
 
 
-def build(stop: TextMentionTermination) -> RoundRobinGroupChat:
+def build(stop) -> RoundRobinGroupChat:
     client = agentchat_client()
     intake = AssistantAgent(
         "intake", model_client=client, tools=[find_repeat], reflect_on_tool_use=True,
@@ -70,4 +71,4 @@ def seeded():
 
 
 def fixed():
-    return build(TextMentionTermination("cleared", sources=["courier"]))
+    return build(SourceMatchTermination(["courier"]))
