@@ -158,8 +158,12 @@ def named(line: str, names) -> list[str]:
 
 
 def tools_of(request) -> dict[str, object]:
-    handovers = {t.name for t in colleagues(request).values()}
-    return {t.name: t for t in request.tools if t.name not in handovers}
+    """Tools this agent can use or has used, by name (a reply written after a tool ran may be
+    asked for with no tools offered: the ones called are still known, as None)."""
+    handovers = {t.name for t in colleagues(request).values()} | {c.name for c in calls_made(request)
+                                                                    if c.name.startswith("transfer_to_")}
+    known = {c.name: None for c in calls_made(request) if c.name not in handovers}
+    return known | {t.name: t for t in request.tools if t.name not in handovers}
 
 
 def calls_made(request) -> list[ToolCallRequest]:
@@ -199,12 +203,19 @@ def example_of(description: str) -> str | None:
     return found.group(1) if found else None
 
 
+def _shape(example: str) -> str:
+    return "".join(r"\d" if ch.isdigit() else "[A-Z]" if ch.isupper() else "[a-z]" if ch.islower()
+                   else r"\s" if ch == " " else re.escape(ch) for ch in example)
+
+
 def shape(example: str) -> re.Pattern:
-    parts = []
-    for ch in example:
-        parts.append(r"\d" if ch.isdigit() else "[A-Z]" if ch.isupper() else "[a-z]" if ch.islower()
-                     else r"\s" if ch == " " else re.escape(ch))
-    return re.compile(r"(?<![\w])" + "".join(parts) + r"(?![\w])")
+    """Text of the example's shape; an example that is a list ("4, 5, 11") matches a list of any
+    length whose items have the shapes of its items."""
+    items = [i.strip() for i in example.split(",")]
+    if len(items) > 1 and all(items):
+        item = "(?:" + "|".join(sorted({_shape(i) for i in items}, key=len, reverse=True)) + ")"
+        return re.compile(r"(?<![\w])" + item + r"(?:,\s*" + item + r")+(?![\w])")
+    return re.compile(r"(?<![\w])" + _shape(example) + r"(?![\w])")
 
 
 def visible(request) -> list[str]:
@@ -232,7 +243,7 @@ def fill(request, tool) -> tuple[dict, str | None]:
         if value is None:
             if name in required:
                 human = name.replace("_", " ")
-                return args, f"your {human}" + (f' (something like "{example}")' if example else "")
+                return args, f"your {human}"
             continue
         args[name] = value
     return args, None
@@ -346,6 +357,8 @@ def step(request, line: str, tools: dict):
     if not which:
         return None
     tool = tools[which[0]]
+    if tool is None:  # not offered this time
+        return None
     only = ONLY.search(line)
     if only and not (topics(TOPICS.search(only.group(1)).group(1) if TOPICS.search(only.group(1))
                             else only.group(1)) & stems(customer(request))):
