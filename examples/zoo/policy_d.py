@@ -204,8 +204,11 @@ def example_of(description: str) -> str | None:
 
 
 def _shape(example: str) -> str:
-    return "".join(r"\d" if ch.isdigit() else "[A-Z]" if ch.isupper() else "[a-z]" if ch.islower()
-                   else r"\s" if ch == " " else re.escape(ch) for ch in example)
+    """Digits and capitals by runs of any length ("M4 6BF" is a shape "M15 4ZY" has too),
+    small letters one by one."""
+    return "".join(r"\d+" if part[0].isdigit() else "[A-Z]+" if part[0].isupper() else "[a-z]" if part.islower()
+                   else r"\s" if part == " " else re.escape(part)
+                   for part in re.findall(r"\d+|[A-Z]+|.", example))
 
 
 def shape(example: str) -> re.Pattern:
@@ -232,9 +235,10 @@ def fill(request, tool) -> tuple[dict, str | None]:
         description = spec.get("description", "") or ""
         example = example_of(description)
         value = None
-        if example:
+        if example:  # two arguments of one shape (pick-up, drop-off) take its values in turn
             pattern = shape(example)
-            value = next((m.group(0) for t in texts for m in [pattern.search(t)] if m), None)
+            value = next((m.group(0) for t in texts for m in pattern.finditer(t) if m.group(0) not in args.values()),
+                         None)
         elif spec.get("type") in ("integer", "number"):
             found = next((m.group(0) for t in texts for m in [re.search(r"\b\d+(?:\.\d+)?\b", t)] if m), None)
             value = (int(float(found)) if spec.get("type") == "integer" else float(found)) if found else None
@@ -287,6 +291,16 @@ def handover(request, line: str) -> object | None:
     return ChatReply(text=text, tool_calls=(ToolCallRequest(name=tool.name, arguments={}),), finish_reason="tool_calls")
 
 
+def mentions(answer: str, wanted: str) -> bool:
+    """Whether the answer holds what a prompt's condition names: a word (quoted, in backticks or
+    bare) or a field with its value (`"assigned": false`), spacing aside."""
+    wanted = wanted.strip(" .`")
+    if ":" in wanted:
+        squash = lambda text: re.sub(r"\s+", "", text.lower().replace("'", '"'))  # noqa: E731
+        return squash(wanted) in squash(answer)
+    return wanted.strip("\"“”'").lower() in answer.lower()
+
+
 def outcome(request, line: str, tools: dict) -> str | None:
     [*which] = named(line, tools)
     if not which:
@@ -302,10 +316,7 @@ def outcome(request, line: str, tools: dict) -> str | None:
     if FAILS.search(condition):
         holds = refused(newest)
     elif said:
-        words = QUOTE.findall(said.group(1)) or re.findall(r"`([^`]+)`", said.group(1)) \
-            or re.findall(r"\b[A-Z][A-Z_]{2,}\b", said.group(1)) \
-            or [w for w in re.split(r"\s+or\s+|,\s*", said.group(1).strip(" .")) if w]
-        holds = any(w.lower() in newest.lower() for w in words)
+        holds = any(mentions(newest, alt) for alt in re.split(r"\s+or\s+", said.group(1).strip(" .")) if alt)
     else:
         return None
     if not holds:
