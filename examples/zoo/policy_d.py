@@ -239,8 +239,11 @@ def fill(request, tool) -> tuple[dict, str | None]:
             pattern = shape(example)
             value = next((m.group(0) for t in texts for m in pattern.finditer(t) if m.group(0) not in args.values()),
                          None)
-        elif spec.get("type") in ("integer", "number"):
-            found = next((m.group(0) for t in texts for m in [re.search(r"\b\d+(?:\.\d+)?\b", t)] if m), None)
+        elif spec.get("type") in ("integer", "number"):  # "28 pupils" for `pupils`, else the first number
+            near = "|".join(re.escape(w[:5]) for w in name.lower().split("_") if len(w) > 2) or "$^"
+            found = next((m.group(1) for t in texts
+                          for m in [re.search(rf"\b(\d+(?:\.\d+)?)\s+(?:\w+\s+)?(?:{near})", t, re.I)] if m), None) \
+                or next((m.group(0) for t in texts for m in [re.search(r"\b\d+(?:\.\d+)?\b", t)] if m), None)
             value = (int(float(found)) if spec.get("type") == "integer" else float(found)) if found else None
         elif any(w in name.lower() for w in FREE_TEXT) or spec.get("type") in (None, "string") and not example:
             value = customer(request) or (texts[-1] if texts else None)
