@@ -6,7 +6,9 @@ rink's slogan, "Enjoy the ice!".
 
 Seeded: the team was given `TextMentionTermination("Enjoy the ice")` when the desk worked alone,
 and nobody added `sources=` when blades and coach_k joined: the desk's own sign-off ends the team
-before any skates are held or the warm-up booked. Fixed: only coach_k, the last stage, ends it.
+before any skates are held or the warm-up booked. Fixed: the team stops once coach_k, the last
+stage, has answered: booked, or asked the family for what it lacks (a round robin with no stop for
+that goes round to its message limit).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated
 
-from autogen_agentchat.conditions import MaxMessageTermination, TextMentionTermination
+from autogen_agentchat.conditions import MaxMessageTermination, SourceMatchTermination, TextMentionTermination
 from autogen_agentchat.agents import AssistantAgent
 from autogen_agentchat.teams import RoundRobinGroupChat
 
@@ -85,4 +87,4 @@ def seeded():
 
 
 def fixed():
-    return build(TextMentionTermination("Enjoy the ice", sources=["coach_k"]))
+    return build(SourceMatchTermination(["coach_k"]))

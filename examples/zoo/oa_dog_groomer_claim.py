@@ -8,7 +8,8 @@ table has a weight limit for a one-groomer slot; the reason comes in the groomer
 Seeded: pawla's prompt was written against the diary's first version, which answered HTTP errors
 for refusals: it checks for "error" or "500" and otherwise tells the owner the dog is booked in.
 The `DECLINED` in `data.state` falls through to that confirmation. Fixed: the check is on the
-booking's own state.
+booking's own state (and on any other failure the diary answers, such as a 404 for an unknown
+card).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def book_groom(dog_ref: str, slot: str) -> dict:
 
 SEEDED_CHECK = ('- If `book_groom` comes back with "error" or "500", say "Our booking diary is playing up - '
                 'we will ring you back to fix a time."\n')
-FIXED_CHECK = ("- If `book_groom` comes back with DECLINED, apologise, explain what the salon said and "
+FIXED_CHECK = ("- If `book_groom` fails or comes back with DECLINED, apologise, explain what the salon said and "
                "offer another slot.\n")
 
 PAWLA = """You book grooms at Muddy Paws, a dog grooming salon in Frome.

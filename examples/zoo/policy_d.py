@@ -324,6 +324,8 @@ def outcome(request, line: str, tools: dict) -> str | None:
         return None
     if not holds:
         return None
+    if BROKEN.search(newest):  # the tool broke: a plain apology, never the raw error
+        return pick(BROKE, line)
     action = action or after
     quoted = QUOTE.findall(action)
     if quoted:
