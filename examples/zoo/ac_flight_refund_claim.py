@@ -6,7 +6,8 @@ The airline's refund service answers a nested record: `{"refund": {"state": "ISS
 `"DENIED"` with the fare rule that forbids it (a Light fare is non-refundable; only its airport
 taxes come back, on request). Seeded: the refunder's system message, written when the demo's
 `refund_flight` could only say "refunded", tells it to announce the refund once the tool has
-run. Fixed: a line before it deals with a non-refundable fare.
+run. Fixed: lines before it deal with a non-refundable fare and with a booking the service does
+not know.
 """
 
 from __future__ import annotations
@@ -55,7 +56,9 @@ REFUNDER = (
     "Say \"All done - your refund is on its way and should reach your card within 7 working days. TERMINATE.\"")
 
 FARE_RULE = ("If refund_flight answers non-refundable, say \"I'm sorry - that fare is non-refundable, so the "
-             "ticket price can't be returned; I can claim back the airport taxes for you. TERMINATE.\" ")
+             "ticket price can't be returned; I can claim back the airport taxes for you. TERMINATE.\" "
+             "If refund_flight answers UNKNOWN_BOOKING, say \"I can't find that booking - could you check the "
+             "reference on your e-ticket? It starts with SK-. TERMINATE.\" ")
 
 
 def build(fare_rule: str) -> Swarm:

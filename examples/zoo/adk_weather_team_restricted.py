@@ -63,7 +63,7 @@ def block_paris_tool_guardrail(tool: BaseTool, args: dict[str, Any], tool_contex
 
 WEATHER = ("You are the main Weather Agent coordinating a team. Your main task: provide weather using the "
            "get_weather tool. "
-           "Hand off to greeting_agent when the request mentions hello, hi or hey. "
+           "Hand off to greeting_agent when the request mentions hello, hi, hey, greet or greeting. "
            "Hand off to farewell_agent when the request mentions bye, goodbye or cheers. "
            "Call get_weather. "
            "If get_weather raises an error, say \"The weather service is not answering just now - please try "
