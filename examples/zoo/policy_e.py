@@ -309,7 +309,17 @@ def failed(answer: str) -> bool:
 
 
 def broken(answer: str) -> bool:
-    return not answer.strip() or (bool(BROKEN.search(answer)) and data(answer) is None)
+    """The framework's report of a tool that raised (or a tool that answered nothing), not an
+    answer the tool gave, which is data even when it holds the word "error"."""
+    if not answer.strip():
+        return True
+    for parse in (json.loads, _literal):
+        try:
+            parse(answer)
+            return False
+        except (ValueError, SyntaxError, TypeError):
+            continue
+    return bool(BROKEN.search(answer))
 
 
 # --- the steps ----------------------------------------------------------------------------
@@ -359,6 +369,8 @@ def confirm(line: str, request) -> str:
     if last:
         call_, _ = last
         said = answers(request, call_.name)
+        if said and broken(said[-1]):  # nothing to confirm: the tool itself broke
+            return phrase(request, "down", tool=call_.name)
         parsed = data(said[-1]) if said else None
         flat = dict(fields(parsed)) if parsed is not None and not isinstance(parsed, str) else {}
         ref = next((v for k, v in flat.items() if v not in ("None", "", "null") and re.search(r"ref|reference|entry|number|booking|id$",
@@ -382,6 +394,8 @@ def closing(line: str, request, tools: set[str]):
     whom = re.search(r"\breferred to (?:the )?([\w' -]+)", line, re.I)
     if named and re.search(r"\b(restate|report|relay|set out|summar|tabulat|pass on)", low):
         said = answers(request, named[0])
+        if said and broken(said[-1]):
+            return say(phrase(request, "down", tool=named[0]))
         if said:
             onward = "\n\n" + phrase(request, "referred", whom="the " + whom.group(1).strip()) if whom else ""
             return say(phrase(request, "result") + "\n\n" + table(said[-1]) + onward)
