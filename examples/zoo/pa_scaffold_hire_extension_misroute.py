@@ -42,11 +42,12 @@ def book_inspection(contract: CONTRACT) -> str:
 
 hire_d = Agent(pydantic_ai_model(), name="hire_d", instructions=(
     "Hire desk, Norcross Scaffolding. Contracts only.\n"
-    "1. Extensions are to be made by means of extend_hire.\n"
+    "1. Extensions are to be made by means of extend_hire (applies to requests concerning extension, extend or "
+    "more weeks).\n"
     "2. Off-hire notices are to be entered by means of off_hire (applies to requests concerning off-hire, "
     "strike or collection).\n"
     "3. Where extend_hire reports 404, state \"No hire contract is held under that number.\"\n"
-    "4. Confirm the extension to the contractor."))
+    "4. Confirm the contract change to the contractor."))
 hire_d.tool_plain(extend_hire)
 hire_d.tool_plain(off_hire)
 
@@ -56,7 +57,7 @@ insp_r = Agent(pydantic_ai_model(), name="insp_r", instructions=(
     "2. Confirm the inspection to the contractor."))
 insp_r.tool_plain(book_inspection)
 
-HIRE_TOPICS = "quotes, delivery or invoices"
+HIRE_TOPICS = "quotes, delivery, invoices, end, strike-down or collection"
 SAFETY_TOPICS = "inspection, tags or loose boards"
 MOVED = "extension, extend or off-hire"  # the topics filed under the wrong desk in the seeded table
 
