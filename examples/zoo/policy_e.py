@@ -119,7 +119,12 @@ def texts(request) -> list[str]:
 
 
 def stems(text: str) -> set[str]:
-    return {w[:5] for w in WORD.findall(text.lower()) if w not in STOP and len(w) > 2}
+    return {stem(w) for w in WORD.findall(text.lower()) if w not in STOP and len(w) > 2}
+
+
+def stem(word: str) -> str:
+    """A word's first five letters, a plural's without its s: "fees" and "fee" are one word."""
+    return (word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word)[:5]
 
 
 def language(request) -> str:
@@ -178,7 +183,7 @@ def subject_applies(line: str, request) -> bool:
     if not found:
         return True
     words = re.split(r",\s*|\s+or\s+|\s+and\s+", found.group(1))
-    want = {w[:5] for phrase_ in words for w in WORD.findall(phrase_.lower()) if w not in STOP and len(w) > 2}
+    want = {stem(w) for phrase_ in words for w in WORD.findall(phrase_.lower()) if w not in STOP and len(w) > 2}
     return bool(want & stems(customer(request)))
 
 
@@ -213,7 +218,7 @@ def shape(example: str) -> re.Pattern:
 def find_value(request, name: str, spec: dict):
     description = spec.get("description", "")
     if spec.get("enum"):  # the value the message speaks of most
-        said = [w[:5] for w in WORD.findall(customer(request).lower())]
+        said = [stem(w) for w in WORD.findall(customer(request).lower())]
         return max(spec["enum"], key=lambda v: sum(said.count(w) for w in stems(str(v))))
     example = example_of(description)
     if example:
@@ -226,7 +231,8 @@ def find_value(request, name: str, spec: dict):
     if spec.get("type") in ("integer", "number"):
         unit = "|".join(w[:4] for w in WORD.findall((name + " " + description).lower()) if len(w) > 3)
         for text in texts(request):
-            found = re.search(rf"(\d+(?:\.\d+)?)\s*(?:{unit})", text.lower()) if unit else None
+            found = unit and (re.search(rf"(\d+(?:\.\d+)?)\s*(?:{unit})", text.lower())  # "3 weeks"
+                              or re.search(rf"\b(?:{unit})\w*\s*[:=]\s*(\d+(?:\.\d+)?)", text.lower()))  # "hours: 2"
             if found:
                 number = float(found.group(1))
                 return int(number) if spec.get("type") == "integer" else number
