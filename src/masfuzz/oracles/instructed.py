@@ -483,7 +483,8 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     that reads the request, an Agents SDK app's function picking the agent to run (`ENTERED_BY`,
     `_misentered`, blamed on no agent), or a conditional edge out of a node that chooses between
     two agents or more (an LLM classifier whose label a function reads: blamed on that node,
-    unless the function does not know the label its instructions gave it, `_unread_label`).
+    unless the node said the label its instructions give for the request and the function sent it
+    elsewhere: its table maps it wrong, or it does not know the label, `_wired_label`).
 
     Silent when the request asks for the agent it was given to (names it, or describes it in
     its description's words: "you, the one who tracks parcels, refund this yourself", as a
@@ -531,30 +532,55 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             # a graph node whose output a router function reads (an LLM classifier, a supervisor
             # node): the route out of it is its choice, unless the function could not read it
             if wrong := _routed_past(trace, spec, d, e, fitting, user_text):
-                out.append(_unread_label(trace, spec, d, e, wrong))
+                out.append(_wired_label(trace, spec, d, e, wrong, user_text))
     return dedupe(out)
 
 
-def _unread_label(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, wrong: Failure) -> Failure:
-    """The misroute out of a classifier node, blamed on the wiring when the node said a label its
-    own instructions quote ("ENTRY") that the router function reading it does not know (none of
-    `ROUTE_LABELS`: its table's keys, the strings its code compares with): the function fell
-    through to its default, and the node did what it was told. Else the node's, unchanged."""
+def _wired_label(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, wrong: Failure,
+                 request: str) -> Failure:
+    """The misroute out of a classifier node, blamed on the wiring when the node said the right
+    label and the router function reading it sent it to the wrong agent: the label is the one
+    its own instructions give for this request (the first quoted label whose condition the
+    request meets: 'Say "ENTRY" when the request mentions exam, grade or entry'), so its table
+    maps the right label to the wrong agent; or the label is one its instructions quote
+    ("ENTRY") that the function does not know (none of `ROUTE_LABELS`: its table's keys, the
+    strings its code compares with), so it fell through to its default. Either way the node did
+    what it was told. Else (a label its instructions give for another request, their default line
+    for a request a rule of theirs covers, or none they quote) the node's choice, unchanged."""
     known = {str(x).strip().lower() for x in spec.agent(e.from_).model_settings.get(ROUTE_LABELS) or ()}
     said = next((x.content for x in reversed(trace.events[:d]) if isinstance(x, Message)
                  and x.role == "assistant" and x.agent == e.from_), "")
     label = said.strip().strip(".!\"'`*").strip()
-    quoted = {q.strip().lower() for q in re.findall(r"[\"“]([^\"”]{1,40})[\"”]", spec.agent(e.from_).instructions or "")}
-    if not known or not label or label.lower() in known or label.lower() not in quoted \
-            or any(label.lower() == a.id.lower() for a in spec.agents):
+    told = spec.agent(e.from_).instructions or ""
+    quoted = {q.strip().lower() for q in re.findall(r"[\"“]([^\"”]{1,40})[\"”]", told)}
+    if not label or any(label.lower() == a.id.lower() for a in spec.agents):
         return wrong
     router = next((x.condition.split(" -> ")[0] for x in spec.delegations
                    if x.from_ == e.from_ and x.to == e.to and x.condition), "router")
+    given = _label_for(told, request)
+    unknown = bool(known) and label.lower() not in known
+    # the label its instructions give for this request when they tell it; else any they quote
+    if not (label.lower() == given.lower() if given is not None else unknown and label.lower() in quoted):
+        return wrong
+    why = f"the router {router} knows no such label ({', '.join(sorted(known))}) and fell through to {e.to}" \
+        if unknown else f"the router {router} maps it to {e.to}"
     return wrong.model_copy(update={
         "agent": None, "elements": (f"router {router}", *wrong.elements[1:]),
-        "description": f"{e.from_} labelled the request \"{label}\", a label its instructions give, but the "
-        f"router {router} knows no such label ({', '.join(sorted(known))}) and fell through to {e.to}; "
-        + wrong.description})
+        "description": f"{e.from_} labelled the request \"{label}\", the label its instructions give, but "
+        f"{why}; " + wrong.description})
+
+
+def _label_for(instructions: str, request: str) -> str | None:
+    """The label a classifier's instructions give for a request: the first label quoted in a
+    sentence whose condition the request meets ('Say "ROOM" when the request mentions practice,
+    room or rooms'); None when no condition is met (a default line is no reading of the request)."""
+    from masfuzz.oracles.flare import condition_of, met_in  # flare reads the detectors: imported late
+
+    for sentence in sentences(instructions):
+        labels = re.findall(r"[\"“]([^\"”]{1,40})[\"”]", sentence)
+        if labels and (condition := condition_of(sentence)) and met_in(condition.group(1), [request]):
+            return labels[0].strip()
+    return None
 
 
 def _entry_router(spec: WorkflowSpec, agent: str) -> str | None:
