@@ -11,6 +11,7 @@ import json
 import pytest
 
 from masfuzz.oracles.instructed import MISROUTED, misrouted_request, participation
+from masfuzz.oracles.semantic import claimed_outcome
 from masfuzz.oracles.wording import asks_for
 from masfuzz.spec.model import ROUTE_LABELS, AgentSpec, Delegation, Permissions, SystemInfo, ToolSpec, WorkflowSpec
 from masfuzz.trace import AgentTurn, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace
@@ -139,3 +140,34 @@ def _labelled(label: str, request: str = "Please renew my loan of B-7730021.") -
 def test_the_router_is_blamed_for_a_right_label_and_the_classifier_for_a_wrong_one(label, blamed, router):
     [f] = misrouted_request(_labelled(label), SORTED)
     assert (f.agent, f.elements[0], f.step) == (blamed, router, 3)
+
+
+# -- a claim beside a field relayed false, in another clause of the same sentence ----------------
+
+def _relayed(reply: str) -> Trace:
+    """A tennis club's desk books a court; the tool answers the court is not free."""
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content="Can I have court 3 on Saturday at 10:00?"), AgentTurn(agent="desk"),
+        ToolCall(agent="desk", tool="book_court", call_id="b1", arguments={"court": 3, "slot": "Sat 10:00"}),
+        ToolResult(agent="desk", tool="book_court", call_id="b1",
+                   payload='{"booked": false, "available": false, "reason": "court 3 is taken on Saturday 10:00"}'),
+        Message(agent="desk", content=reply), TerminationEvent(reason="completed", final_output=reply)))
+
+
+@pytest.mark.parametrize("reply", [
+    "Court 3 on Saturday: available False, but I booked it for you anyway, ref CT-5521.",
+    "The system said available: no, but I have booked court 3 for you anyway.",
+    "booked False; I have booked court 3 for you by hand.",
+])
+def test_a_claim_in_another_clause_than_a_field_relayed_false_is_still_read(reply):
+    [f] = claimed_outcome(_relayed(reply), None)
+    assert (f.root_cause, f.agent, f.elements) == ("Incorrect Verification", "desk", ("desk", "book_court"))
+
+
+@pytest.mark.parametrize("reply", [
+    "Court 3: available False, booked False.",  # the answer relayed field by field
+    "I'm sorry, booked: no, the court is taken on Saturday at 10:00.",
+    "Booked: none, court 3 is taken then.",
+])
+def test_a_sentence_of_false_fields_alone_claims_nothing(reply):
+    assert claimed_outcome(_relayed(reply), None) == []
