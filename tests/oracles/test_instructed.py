@@ -958,9 +958,11 @@ def test_a_delegating_tool_that_runs_the_agent_its_sibling_names_is_a_misroute_o
     [f] = misrouted_request(_concierge("ask_spa", "kitchen"), _hotel())
     assert (f.root_cause, f.agent, f.step, f.elements) == (MISROUTED, None, 3, ("ask_spa", "kitchen", "ask_kitchen"))
     assert f.evidence == (2, 3)
-    # the tool ran the agent it names; or its name alone, not its description, says where it goes;
-    # or the agent it reached is the one it names by another spelling (`kitchen_agent`)
+    # its name alone says where it goes when its words name an agent (test_missed_shapes.py reads
+    # the description and the binding too)
+    assert len(misrouted_request(_concierge("ask_spa", "kitchen"), _hotel("Book a treatment."))) == 1
+    # the tool ran the agent it names; or the agent it reached is the one it names by another
+    # spelling (`kitchen_agent`)
     assert misrouted_request(_concierge("ask_spa", "spa"), _hotel()) == []
     assert misrouted_request(_concierge("ask_kitchen", "kitchen"), _hotel()) == []
-    assert misrouted_request(_concierge("ask_spa", "kitchen"), _hotel("Book a treatment.")) == []
     assert misrouted_request(_concierge("ask_kitchen", "kitchen_agent"), _hotel(kitchen="kitchen_agent")) == []

@@ -171,3 +171,57 @@ def test_a_claim_in_another_clause_than_a_field_relayed_false_is_still_read(repl
 ])
 def test_a_sentence_of_false_fields_alone_claims_nothing(reply):
     assert claimed_outcome(_relayed(reply), None) == []
+
+
+# -- a delegating tool's target read from its name, its description or its binding ---------------
+
+def _marina(tools: dict[str, str], bound: dict[str, str] | None = None) -> WorkflowSpec:
+    """A marina's office routes by delegating tools (made in a loop in the app's code); `tools`:
+    each tool's description, `bound`: the agent the spec binds a tool to."""
+    return WorkflowSpec(
+        system=SystemInfo(id="marina", entry_agent="office", pattern="orchestrated"),
+        agents=(AgentSpec(id="office"), AgentSpec(id="berths", instructions="You allocate visitor berths."),
+                AgentSpec(id="fuel", instructions="You answer questions about the fuel pontoon.")),
+        tools=(*(ToolSpec(id=t, description=d) for t, d in tools.items()),
+               ToolSpec(id="allocate_berth", description="Allocate a visitor berth for some nights."),
+               ToolSpec(id="fuel_prices", description="Today's diesel and petrol prices.")),
+        permissions=Permissions(allow=(*(("office", t) for t in tools), ("berths", "allocate_berth"),
+                                       ("fuel", "fuel_prices"))),
+        delegations=tuple(Delegation.model_validate({"from": "office", "to": to, "trigger": "as_tool",
+                                                     "condition": f"tool {t}"}) for t, to in (bound or {}).items()))
+
+
+def _called(tool: str, to: str = "fuel") -> Trace:
+    request = "Have you got a berth for a 10 m yacht for two nights from Friday?"
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content=request), AgentTurn(agent="office"),
+        ToolCall(agent="office", tool=tool, arguments={"question": request}, call_id="a1"),
+        DelegationEvent(**{"from": "office"}, to=to, trigger="as_tool"), AgentTurn(agent=to),
+        ToolCall(agent=to, tool="fuel_prices", arguments={}, call_id="f1"),
+        ToolResult(agent=to, tool="fuel_prices", call_id="f1", payload="Diesel 1.62/l, petrol 1.71/l."),
+        Message(agent=to, content="Diesel is 1.62 a litre today."),
+        ToolResult(agent="office", tool=tool, call_id="a1", payload="Diesel is 1.62 a litre today."),
+        TerminationEvent(reason="completed", final_output="Diesel is 1.62 a litre today.")))
+
+
+@pytest.mark.parametrize("tools, bound, called", [
+    # its name alone names the berths agent, the description says nothing of where it goes
+    ({"ask_berths": "Ask about a visitor berth.", "ask_fuel": "Ask about fuel."}, None, "ask_berths"),
+    # its description alone names it, its name says nothing
+    ({"harbour_query_1": "Send a question about berths to the berths team.",
+      "harbour_query_2": "Send a question about fuel to the fuel team."}, None, "harbour_query_1"),
+    # neither: the spec binds each tool to its agent
+    ({"query_a": "Ask a question.", "query_b": "Ask a question."}, {"query_a": "berths", "query_b": "fuel"}, "query_a"),
+])
+def test_a_delegating_tool_whose_target_one_source_gives_that_ran_its_sibling_s_agent_is_crossed(tools, bound, called):
+    [f] = misrouted_request(_called(called), _marina(tools, bound))
+    sibling = next(t for t in tools if t != called)
+    assert (f.root_cause, f.agent, f.elements) == (MISROUTED, None, (called, "fuel", sibling))
+    # the sibling's own call reaching its agent is no crossed route (the berth request sent to
+    # the fuel agent's route is the router's own misroute, where the spec shows the route)
+    assert [f.agent for f in misrouted_request(_called(sibling), _marina(tools, bound))] == ["office"] * bool(bound)
+
+
+def test_a_delegating_tool_that_says_nowhere_where_it_goes_is_no_crossed_route():
+    tools = {"query_a": "Ask a question.", "query_b": "Ask a question."}
+    assert misrouted_request(_called("query_a"), _marina(tools)) == []

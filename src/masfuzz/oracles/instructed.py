@@ -523,11 +523,13 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             selecting = False  # the selector's choice for this request: its first turn
             out += _misselected(trace, spec, d, e.agent, fitting, user_text)
         if isinstance(e, DelegationEvent) and e.trigger in ROUTING_TRIGGERS:
+            # a route that reached another agent than it says it goes to, the one a sibling route
+            # names (`_crossed_route`), is the wiring's whatever the router chose; else the router
+            # passed the fitting agent by (`_routed_past`), or its route reached an agent knowing
+            # nothing of the request (`_miswired`)
             wrong = _routed_past(trace, spec, d, e, fitting, user_text)
-            # else the route may have reached another agent than it says (`_miswired`), or than
-            # its own name and its sibling routes' names say (`_crossed_route`)
-            out += [wrong] if wrong else _miswired(trace, spec, d, e, user_text, fitting) \
-                or _crossed_route(trace, spec, d, e)
+            out += _crossed_route(trace, spec, d, e) or ([wrong] if wrong else _miswired(
+                trace, spec, d, e, user_text, fitting))
         elif isinstance(e, DelegationEvent) and e.trigger == "graph_edge" and _chooses(spec, e.from_):
             # a graph node whose output a router function reads (an LLM classifier, a supervisor
             # node): the route out of it is its choice, unless the function could not read it
@@ -802,25 +804,32 @@ def _miswired(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, requ
 _ARTICLES = {"the", "a", "an", "our", "your", "their"}
 
 
-def _route_target(spec: WorkflowSpec, tool: str) -> tuple[str, str] | None:
-    """(verb, target) of a delegating tool that says where it passes the request in its name and
-    in its description alike: `ask_returns`, "Pass ... to the returns desk." -> ("ask",
-    "returns"); "hand-ins" is `handins`. None when the name's words after its verb are not what
-    its description passes the request to."""
+def _route_target(spec: WorkflowSpec, tool: str) -> str | None:
+    """Where a delegating tool says it passes the request, from whichever the app gives: its name
+    and its description alike (`ask_returns`, "Pass ... to the returns desk." -> "returns";
+    "hand-ins" is `handins`); else its name's words after its verb, or its description's words
+    after "to (the)", when they name an agent of the spec (`ask_spa` -> "spa", "Send the question to
+    the kitchen." -> "kitchen"); else the agent the spec binds it to (an `as_tool` delegation whose
+    condition names the tool). None when none of these says where it goes."""
     t = next((x for x in spec.tools if x.id == tool), None)
-    parts = words(tool)
-    if t is None or len(parts) < 2:
+    if t is None:
         return None
-    target = "".join(w for w in parts[1:] if w != "to")
+    parts = words(tool)
+    named = "".join(w for w in parts[1:] if w != "to")
     said = words(t.description or "")
+    described = []  # the words after each "to (the)" of the description, one to three of them
     for i, w in enumerate(said):
-        if w != "to":
-            continue
         rest = said[i + 1:]
         rest = rest[1:] if rest and rest[0] in _ARTICLES else rest
-        if any("".join(rest[:k]) == target for k in range(1, 4)):
-            return parts[0], target
-    return None
+        described += ["".join(rest[:k]) for k in range(1, 4) if w == "to" and len(rest) >= k]
+    if len(parts) > 1 and named in described:
+        return named
+    agents = [a.id for a in spec.agents]
+    for target in ([named] if len(parts) > 1 else []) + described:
+        if target and any(_names_target(target, spec, a) for a in agents):
+            return target
+    return next((x.to for x in spec.delegations if x.trigger == "as_tool" and x.to in agents
+                 and re.search(rf"(?<!\w){re.escape(tool)}(?!\w)", x.condition or "")), None)
 
 
 def _is_named(target: str, spec: WorkflowSpec, agent: str) -> bool:
@@ -828,27 +837,32 @@ def _is_named(target: str, spec: WorkflowSpec, agent: str) -> bool:
     return any("".join(words(n)) in (target, f"{target}agent") for n in agent_names(spec, agent))
 
 
+def _names_target(target: str, spec: WorkflowSpec, agent: str) -> bool:
+    """Is a route's target (`_route_target`) this agent: its id, or one of its names?"""
+    return target == agent or _is_named(target, spec, agent) or names_agent(target, spec, agent)
+
+
 def _crossed_route(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent) -> list[Failure]:
     """A delegating tool that ran another agent than the one it names: the router called a tool
-    whose name and description say where it passes the request (`ask_returns`, "... to the
-    returns desk"), and the hand-over inside that call reached an agent it does not name, the
-    one a sibling route of the same router names by the same pattern (`ask_storage`, "... to the
-    storage desk"). The router chose by the name; the app's code behind the tool runs another
-    agent (tools made in a loop whose function reads the loop's variable when it runs, a copied
-    tool left pointing at its original). Whatever the request, the route is not the one chosen.
-    No agent chose the wrong target: the defect is the tool's wiring, so no agent is blamed;
-    `step` is the hand-over, and `elements` name the tool, the agent reached and the sibling."""
+    that says where it passes the request (`_route_target`: its name and description, either
+    one naming an agent, or the agent the spec binds it to: `ask_returns`, "... to the returns
+    desk"), and the hand-over inside that call reached an agent it does not name, the one a
+    sibling route of the same router names (`ask_storage`, "... to the storage desk"). The router
+    chose by the name; the app's code behind the tool runs another agent (tools made in a loop
+    whose function reads the loop's variable when it runs, a copied tool left pointing at its
+    original). Whatever the request, the route is not the one chosen. No agent chose the wrong
+    target: the defect is the tool's wiring, so no agent is blamed; `step` is the hand-over, and
+    `elements` name the tool, the agent reached and the sibling."""
     # the router's call still running when the hand-over happened: the delegating tool
     call = running_tool([x for x in trace.events[:d] if not isinstance(x, ToolCall) or x.agent == e.from_])
     if call is None:
         return []
     ci = next(i for i, x in enumerate(trace.events[:d]) if x is call)
-    route = _route_target(spec, call.tool)
-    if route is None or _is_named(route[1], spec, e.to) or names_agent(route[1], spec, e.to):
+    target = _route_target(spec, call.tool)
+    if target is None or _names_target(target, spec, e.to):
         return []
     sibling = next((t for t in tools_of(spec, e.from_) if t != call.tool
-                    and (r := _route_target(spec, t)) is not None and r[0] == route[0]
-                    and _is_named(r[1], spec, e.to)), None)
+                    and (r := _route_target(spec, t)) is not None and _names_target(r, spec, e.to)), None)
     if sibling is None:
         return []
     return [Failure(
@@ -856,7 +870,7 @@ def _crossed_route(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent)
         evidence=(ci, d), scenario_id=trace.scenario_id, elements=(call.tool, e.to, sibling),
         agent=None, step=d, subject=e.to,
         description=f"{e.from_} called {call.tool} (event {ci}), which passes the request to "
-        f"{route[1]} by its name and description, but the call ran {e.to} (event {d}), the agent "
+        f"{target}, but the call ran {e.to} (event {d}), the agent "
         f"{sibling} is for: the tool's code runs another agent than the one it names")]
 
 
