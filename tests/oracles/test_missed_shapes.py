@@ -11,7 +11,7 @@ import json
 import pytest
 
 from masfuzz.oracles.instructed import MISROUTED, misrouted_request, participation
-from masfuzz.oracles.semantic import claimed_outcome
+from masfuzz.oracles.semantic import claimed_outcome, handover_facts
 from masfuzz.oracles.wording import asks_for
 from masfuzz.spec.model import ROUTE_LABELS, AgentSpec, Delegation, Permissions, SystemInfo, ToolSpec, WorkflowSpec
 from masfuzz.trace import AgentTurn, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace
@@ -225,3 +225,45 @@ def test_a_delegating_tool_whose_target_one_source_gives_that_ran_its_sibling_s_
 def test_a_delegating_tool_that_says_nowhere_where_it_goes_is_no_crossed_route():
     tools = {"query_a": "Ask a question.", "query_b": "Ask a question."}
     assert misrouted_request(_called("query_a"), _marina(tools)) == []
+
+
+# -- an all-digit reference the user named, lost at a hand-over ----------------------------------
+
+RETURNS = WorkflowSpec(
+    system=SystemInfo(id="returns", entry_agent="triage", pattern="handoff"),
+    agents=(AgentSpec(id="triage"), AgentSpec(id="returns_desk", instructions="You arrange returns.")),
+    tools=(ToolSpec(id="start_return", description="Start a return for an order.",
+                    parameters={"type": "object", "properties": {"order_number": {"type": "string"}},
+                                "required": ["order_number"]}),),
+    permissions=Permissions(allow=(("returns_desk", "start_return"),)),
+    delegations=({"from": "triage", "to": "returns_desk"},))
+
+
+def _returned(request: str) -> Trace:
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content=request), AgentTurn(agent="triage"),
+        DelegationEvent(**{"from": "triage"}, to="returns_desk"), AgentTurn(agent="returns_desk"),
+        Message(agent="returns_desk", content="Happy to help with the return. What is your order number?"),
+        TerminationEvent(reason="completed", final_output="What is your order number?")))
+
+
+@pytest.mark.parametrize("request_, number", [
+    ("Hi, I'd like to return the kettle from order 48213907, it leaks.", "48213907"),
+    ("Return please: order number: 48213907, the kettle leaks.", "48213907"),
+    ("The kettle leaks; it's case 20240117 with your support team, order no. 5512093.", "20240117"),
+])
+def test_an_all_digit_reference_named_by_its_noun_is_a_fact_lost_at_the_hand_over(request_, number):
+    [f] = handover_facts(_returned(request_), RETURNS)
+    assert (f.root_cause, f.agent, f.elements) == ("Information Loss at Hand-over", "triage",
+                                                   ("triage", "returns_desk", "identifier"))
+    assert number in f.description
+
+
+@pytest.mark.parametrize("request_", [
+    "I bought 2 kettles in 2024 and one leaks, I'd like to return it.",  # a count and a year
+    "The kettle I paid 1500 pounds for leaks, I'd like to return it.",  # an amount
+    "I'd like to return the kettle from my booking on 2026-03-14.",  # a date
+    "The kettle from order 14 leaks, I'd like to return it.",  # too short to be a reference
+])
+def test_counts_years_amounts_and_dates_are_no_lost_reference(request_):
+    assert handover_facts(_returned(request_), RETURNS) == []

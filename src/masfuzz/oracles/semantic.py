@@ -361,13 +361,25 @@ def _answers_only(trace: Trace, fi: int, ci: int, r: ToolResult, agent: str) -> 
 
 # -- kind 2: facts across hand-overs ----------------------------------------------------------
 
+# An all-digit reference the user names by its noun ("order 48213907", "case number 20240117",
+# "member no. 30417", "account: 99120334", "no. 48213907"): the number alone (group `v`) is the
+# fact. Four digits or more, not a year alone (2026), not an amount (1500 dollars), not part of a
+# date, a decimal or a longer code (2026-03-14, 12.50, 1,200).
+_NAMING = (r"order|case|booking|reservation|member(?:ship)?|account|customer|client|ticket|invoice|policy|"
+           r"claim|reference|ref|confirmation|tracking|receipt|application|patient|student|employee|pupil|"
+           r"loan|parcel|shipment|contract|serial|incident|complaint|registration|licen[cs]e|permit|"
+           r"voucher|card|job|file")
+NAMED_NUMBER = (rf"(?<![\w-])(?i:(?:{_NAMING})(?:\s+(?:number|no\.?|nr\.?|id|code|ref))?\s*:?\s*|no\.\s*)"
+                r"(?!(?:19|20)\d\d(?!\d))(?P<v>\d{4,})(?![\w/-]|[.,:]\d|\s?(?i:USD|EUR|GBP|dollars|euros|pounds)\b)")
+
 # The facts a user gives that agents pass on: identifiers, dates, amounts, e-mail addresses.
 FACTS: dict[str, re.Pattern[str]] = {
-    # a code of capitals and digits (ABC123, LB-30117), a number after # (#4412), or a lower-case
-    # reference: letters, a hyphen, digits (so-55120, q7-2291)
+    # a code of capitals and digits (ABC123, LB-30117), a number after # (#4412), a lower-case
+    # reference: letters, a hyphen, digits (so-55120, q7-2291), or a number its noun names
+    # (order 48213907: `NAMED_NUMBER`)
     "identifier": re.compile(
         r"(?<![\w-])(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{3,33}(?![\w-])|#\d{3,}\b|"
-        r"(?<![\w-])[a-z][a-z0-9]{0,5}-(?=[a-z0-9-]*\d)[a-z0-9][a-z0-9-]{1,30}(?![\w-])"),
+        r"(?<![\w-])[a-z][a-z0-9]{0,5}-(?=[a-z0-9-]*\d)[a-z0-9][a-z0-9-]{1,30}(?![\w-])|" + NAMED_NUMBER),
     "date": re.compile(
         r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|"
         r"sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b", re.IGNORECASE),
@@ -405,8 +417,8 @@ REQUEST = re.compile(r"^\s*(?:please\s+)?(?:provide|give|share|tell|send|enter|c
 
 def user_facts(text: str) -> dict[str, list[str]]:
     """The facts of each kind a text gives, in order."""
-    return {kind: [m.group(0) for m in p.finditer(text or "")] for kind, p in FACTS.items()
-            if p.search(text or "")}
+    return {kind: [m.group("v") if "v" in p.groupindex and m.group("v") else m.group(0) for m in p.finditer(text or "")]
+            for kind, p in FACTS.items() if p.search(text or "")}
 
 
 def fact_values(text: str) -> set[str]:
