@@ -267,3 +267,22 @@ def test_an_all_digit_reference_named_by_its_noun_is_a_fact_lost_at_the_hand_ove
 ])
 def test_counts_years_amounts_and_dates_are_no_lost_reference(request_):
     assert handover_facts(_returned(request_), RETURNS) == []
+
+
+# -- one reading of a reply that passes a failure on ---------------------------------------------
+
+@pytest.mark.parametrize("reply", [
+    "Confirmed: Saturday 10:00. Paid in full.",  # "in full" is no thing not to be had
+    "Confirmed: Saturday 10:00, all taken care of.",  # nor is "taken care of"
+])
+def test_words_of_a_thing_done_are_not_read_as_a_thing_not_to_be_had(reply):
+    [f] = claimed_outcome(_relayed(reply), None)
+    assert (f.agent, f.subject) == ("desk", "book_court")
+
+
+@pytest.mark.parametrize("reply", [
+    "Confirmed: court 3 is taken on Saturday at 10:00.",
+    "No courts found for Saturday 10:00; booking reference: CT-5521 is your enquiry.",
+])
+def test_a_reply_passing_the_failure_on_claims_nothing_whatever_reference_it_gives(reply):
+    assert claimed_outcome(_relayed(reply), None) == []
