@@ -923,18 +923,24 @@ def test_a_request_carrying_only_one_tool_s_documented_arguments_is_routed_by_th
 # -- a delegating tool that runs another agent than its name and description say ----------------
 
 def _hotel(spa_description: str = "Pass a treatment booking to the spa team.",
-           kitchen: str = "kitchen") -> WorkflowSpec:
+           kitchen: str = "kitchen", routes: dict[str, str] | None = None,
+           bound: dict[str, str] | None = None) -> WorkflowSpec:
+    """A hotel's concierge routes by delegating tools (`routes`: each one's description; the
+    default `ask_spa` and `ask_kitchen`), which the spec may bind to their agents (`bound`)."""
+    routes = routes or {"ask_spa": spa_description,
+                        "ask_kitchen": "Pass a question about meals or allergies to the kitchen."}
     return WorkflowSpec(
         system=SystemInfo(id="hotel", entry_agent="concierge", pattern="orchestrated"),
         agents=(AgentSpec(id="concierge"), AgentSpec(id="spa", instructions="You book treatments."),
                 AgentSpec(id=kitchen, instructions="You answer questions about meals.")),
-        tools=(ToolSpec(id="ask_spa", description=spa_description),
-               ToolSpec(id="ask_kitchen", description="Pass a question about meals or allergies to the kitchen."),
+        tools=(*(ToolSpec(id=t, description=d) for t, d in routes.items()),
                ToolSpec(id="book_treatment", description="Book a spa treatment."),
                ToolSpec(id="menu", description="Today's menu and its allergens.")),
-        permissions=Permissions(allow=(("concierge", "ask_spa"), ("concierge", "ask_kitchen"),
+        permissions=Permissions(allow=(*(("concierge", t) for t in routes),
                                        ("spa", "book_treatment"), (kitchen, "menu"))),
-        delegations=({"from": "concierge", "to": kitchen, "trigger": "as_tool"},))
+        delegations=({"from": "concierge", "to": kitchen, "trigger": "as_tool"}, *(
+            {"from": "concierge", "to": to, "trigger": "as_tool", "condition": f"tool {t}"}
+            for t, to in (bound or {}).items())))
 
 
 def _concierge(tool: str, to: str) -> Trace:

@@ -6,8 +6,6 @@ all-digit reference the user named ("order 48213907") lost at a hand-over."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from masfuzz.oracles.instructed import MISROUTED, misrouted_request, participation
@@ -15,6 +13,7 @@ from masfuzz.oracles.semantic import claimed_outcome, handover_facts
 from masfuzz.oracles.wording import asks_for
 from masfuzz.spec.model import ROUTE_LABELS, AgentSpec, Delegation, Permissions, SystemInfo, ToolSpec, WorkflowSpec
 from masfuzz.trace import AgentTurn, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace
+from tests.oracles.test_instructed import _concierge, _hotel
 
 # -- a tool named by a generic verb and its work ------------------------------------------------
 
@@ -88,30 +87,11 @@ def test_a_run_ending_before_the_holder_of_a_generically_named_tool_the_task_ask
 
 
 # -- a classifier's right label, wrongly mapped by the router's table -----------------------------
+# (end to end through `masfuzz exec` on the zoo's music office with its table's rows swapped:
+# test_routing_blame.py, tests/oracles/label_table_app.py)
 
-LIBRARY = "tests/oracles/label_table_app.py"
-POLICY = "scripted/examples/zoo/policy.py:policy"
-RENEW = "Hello, could you renew my loan of B-7730021? My card is LC-204311."
-
-
-def _failures(cli, target: str, text: str) -> list[dict]:
-    code, out, err = cli("exec", target, "--input", text, "--sut-model", POLICY, "--executor", "inprocess",
-                         "--no-cache", "--format", "json", "--failures")
-    assert code in (0, 1), err
-    return json.loads(out)["failures"]
-
-
-@pytest.mark.usefixtures("in_repo")
-def test_a_right_label_the_router_s_table_maps_to_the_wrong_agent_is_the_wiring_s(cli):
-    """The sorter said RENEW, the label its instructions give for a renewal; the table sent RENEW
-    to the holds agent. The classifier did its job: no agent is blamed, the router is the cause."""
-    pytest.importorskip("langgraph")
-    [f] = _failures(cli, f"{LIBRARY}:seeded", RENEW)
-    assert (f["root_cause"], f["agent"], f["elements"]) == (MISROUTED, None, ["router route", "holds", "renew_loan"])
-    assert _failures(cli, f"{LIBRARY}:fixed", RENEW) == []
-
-
-LABELS = 'Say "RENEW" when the request mentions renew, renewal or loan.\nSay "HOLD" when the request mentions hold.\nSay "GENERAL".'
+LABELS = ('Say "RENEW" when the request mentions renew, renewal or loan.\n'
+          'Say "HOLD" when the request mentions hold.\nSay "GENERAL".')
 SORTED = WorkflowSpec(
     system=SystemInfo(id="library", entry_agent="sorter", pattern="graph"),
     agents=(AgentSpec(id="sorter", instructions=LABELS, model_settings={ROUTE_LABELS: ["RENEW", "HOLD"]}),
@@ -175,56 +155,30 @@ def test_a_sentence_of_false_fields_alone_claims_nothing(reply):
 
 # -- a delegating tool's target read from its name, its description or its binding ---------------
 
-def _marina(tools: dict[str, str], bound: dict[str, str] | None = None) -> WorkflowSpec:
-    """A marina's office routes by delegating tools (made in a loop in the app's code); `tools`:
-    each tool's description, `bound`: the agent the spec binds a tool to."""
-    return WorkflowSpec(
-        system=SystemInfo(id="marina", entry_agent="office", pattern="orchestrated"),
-        agents=(AgentSpec(id="office"), AgentSpec(id="berths", instructions="You allocate visitor berths."),
-                AgentSpec(id="fuel", instructions="You answer questions about the fuel pontoon.")),
-        tools=(*(ToolSpec(id=t, description=d) for t, d in tools.items()),
-               ToolSpec(id="allocate_berth", description="Allocate a visitor berth for some nights."),
-               ToolSpec(id="fuel_prices", description="Today's diesel and petrol prices.")),
-        permissions=Permissions(allow=(*(("office", t) for t in tools), ("berths", "allocate_berth"),
-                                       ("fuel", "fuel_prices"))),
-        delegations=tuple(Delegation.model_validate({"from": "office", "to": to, "trigger": "as_tool",
-                                                     "condition": f"tool {t}"}) for t, to in (bound or {}).items()))
-
-
-def _called(tool: str, to: str = "fuel") -> Trace:
-    request = "Have you got a berth for a 10 m yacht for two nights from Friday?"
-    return Trace(scenario_id="s", events=(
-        Message(role="user", content=request), AgentTurn(agent="office"),
-        ToolCall(agent="office", tool=tool, arguments={"question": request}, call_id="a1"),
-        DelegationEvent(**{"from": "office"}, to=to, trigger="as_tool"), AgentTurn(agent=to),
-        ToolCall(agent=to, tool="fuel_prices", arguments={}, call_id="f1"),
-        ToolResult(agent=to, tool="fuel_prices", call_id="f1", payload="Diesel 1.62/l, petrol 1.71/l."),
-        Message(agent=to, content="Diesel is 1.62 a litre today."),
-        ToolResult(agent="office", tool=tool, call_id="a1", payload="Diesel is 1.62 a litre today."),
-        TerminationEvent(reason="completed", final_output="Diesel is 1.62 a litre today.")))
-
-
-@pytest.mark.parametrize("tools, bound, called", [
-    # its name alone names the berths agent, the description says nothing of where it goes
-    ({"ask_berths": "Ask about a visitor berth.", "ask_fuel": "Ask about fuel."}, None, "ask_berths"),
+@pytest.mark.parametrize("routes, bound, called", [
+    # its name alone names the spa, its description says nothing of where it goes
+    ({"ask_spa": "Ask about a treatment.", "ask_kitchen": "Ask about meals."}, None, "ask_spa"),
     # its description alone names it, its name says nothing
-    ({"harbour_query_1": "Send a question about berths to the berths team.",
-      "harbour_query_2": "Send a question about fuel to the fuel team."}, None, "harbour_query_1"),
+    ({"guest_query_1": "Send a question about treatments to the spa team.",
+      "guest_query_2": "Send a question about meals to the kitchen."}, None, "guest_query_1"),
     # neither: the spec binds each tool to its agent
-    ({"query_a": "Ask a question.", "query_b": "Ask a question."}, {"query_a": "berths", "query_b": "fuel"}, "query_a"),
+    ({"query_a": "Ask a question.", "query_b": "Ask a question."}, {"query_a": "spa", "query_b": "kitchen"}, "query_a"),
 ])
-def test_a_delegating_tool_whose_target_one_source_gives_that_ran_its_sibling_s_agent_is_crossed(tools, bound, called):
-    [f] = misrouted_request(_called(called), _marina(tools, bound))
-    sibling = next(t for t in tools if t != called)
-    assert (f.root_cause, f.agent, f.elements) == (MISROUTED, None, (called, "fuel", sibling))
-    # the sibling's own call reaching its agent is no crossed route (the berth request sent to
-    # the fuel agent's route is the router's own misroute, where the spec shows the route)
-    assert [f.agent for f in misrouted_request(_called(sibling), _marina(tools, bound))] == ["office"] * bool(bound)
+def test_a_delegating_tool_whose_target_one_source_gives_that_ran_its_sibling_s_agent_is_crossed(routes, bound, called):
+    """The concierge called the spa's route for a massage; the call ran the kitchen, the agent
+    the sibling route names (tools made in a loop): the wiring's, whichever source says where
+    each route goes."""
+    spec = _hotel(routes=routes, bound=bound)
+    [f] = misrouted_request(_concierge(called, "kitchen"), spec)
+    sibling = next(t for t in routes if t != called)
+    assert (f.root_cause, f.agent, f.elements) == (MISROUTED, None, (called, "kitchen", sibling))
+    # the sibling's own call reaching its agent is no crossed route
+    assert [f for f in misrouted_request(_concierge(sibling, "kitchen"), spec) if f.agent is None] == []
 
 
 def test_a_delegating_tool_that_says_nowhere_where_it_goes_is_no_crossed_route():
-    tools = {"query_a": "Ask a question.", "query_b": "Ask a question."}
-    assert misrouted_request(_called("query_a"), _marina(tools)) == []
+    spec = _hotel(routes={"query_a": "Ask a question.", "query_b": "Ask a question."})
+    assert misrouted_request(_concierge("query_a", "kitchen"), spec) == []
 
 
 # -- an all-digit reference the user named, lost at a hand-over ----------------------------------
