@@ -1,8 +1,8 @@
 """Shapes of runs the oracles missed or blamed wrongly, each fixed as a class: a tool named by a
-generic verb and the work it does (issue_refund), a router's table mapping the classifier's right
-label to the wrong agent, a claim in another clause of a sentence that relays a false field, a
+generic verb and the work it does (issue_refund), a claim in another clause of a sentence that relays a false field, a
 delegating tool whose target only its name, its description or its binding says, and an
-all-digit reference the user named ("order 48213907") lost at a hand-over."""
+all-digit reference the user named ("order 48213907") lost at a hand-over. (A router's table
+mapping a classifier's right label to the wrong agent: test_routing_blame.py.)"""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from masfuzz.oracles.instructed import MISROUTED, misrouted_request, participation
 from masfuzz.oracles.semantic import claimed_outcome, handover_facts
 from masfuzz.oracles.wording import asks_for
-from masfuzz.spec.model import ROUTE_LABELS, AgentSpec, Delegation, Permissions, SystemInfo, ToolSpec, WorkflowSpec
+from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
 from masfuzz.trace import AgentTurn, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace
 from tests.oracles.test_instructed import _concierge, _hotel
 
@@ -84,42 +84,6 @@ def test_a_run_ending_before_the_holder_of_a_generically_named_tool_the_task_ask
     spec = _shop("issue_refund").model_copy(update={"delegations": ()})
     assert [(f.root_cause, f.elements[-1:]) for f in participation(trace, spec)] == [
         ("Premature Termination", ("billing",))]
-
-
-# -- a classifier's right label, wrongly mapped by the router's table -----------------------------
-# (end to end through `masfuzz exec` on the zoo's music office with its table's rows swapped:
-# test_routing_blame.py, tests/oracles/label_table_app.py)
-
-LABELS = ('Say "RENEW" when the request mentions renew, renewal or loan.\n'
-          'Say "HOLD" when the request mentions hold.\nSay "GENERAL".')
-SORTED = WorkflowSpec(
-    system=SystemInfo(id="library", entry_agent="sorter", pattern="graph"),
-    agents=(AgentSpec(id="sorter", instructions=LABELS, model_settings={ROUTE_LABELS: ["RENEW", "HOLD"]}),
-            AgentSpec(id="renewals"), AgentSpec(id="holds")),
-    tools=(ToolSpec(id="renew_loan", description="Renew a book a reader has on loan."),
-           ToolSpec(id="place_hold", description="Place a hold on a book that is out.")),
-    permissions=Permissions(allow=(("renewals", "renew_loan"), ("holds", "place_hold"))),
-    delegations=tuple(Delegation.model_validate({"from": "sorter", "to": to, "trigger": "graph_edge",
-                                                 "condition": f"route -> {to}"}) for to in ("renewals", "holds")))
-
-
-def _labelled(label: str, request: str = "Please renew my loan of B-7730021.") -> Trace:
-    return Trace(scenario_id="s", events=(
-        Message(role="user", content=request),
-        AgentTurn(agent="sorter"), Message(agent="sorter", content=label),
-        DelegationEvent.model_validate({"from": "sorter", "to": "holds", "trigger": "graph_edge"}),
-        AgentTurn(agent="holds"), Message(agent="holds", content="I can only place holds on books."),
-        TerminationEvent(reason="completed", final_output="I can only place holds on books.")))
-
-
-@pytest.mark.parametrize("label, blamed, router", [
-    ("RENEW", None, "router route"),  # the right label, mapped to the wrong agent: the table's
-    ("HOLD", "sorter", "sorter"),  # the label its instructions give for another request: its own
-    ("GENERAL", "sorter", "sorter"),  # the default line, though a rule covers the request
-])
-def test_the_router_is_blamed_for_a_right_label_and_the_classifier_for_a_wrong_one(label, blamed, router):
-    [f] = misrouted_request(_labelled(label), SORTED)
-    assert (f.agent, f.elements[0], f.step) == (blamed, router, 3)
 
 
 # -- a claim beside a field relayed false, in another clause of the same sentence ----------------

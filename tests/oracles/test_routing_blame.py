@@ -98,3 +98,18 @@ def _sorted(label: str) -> Trace:
 def test_a_classifier_is_blamed_only_when_the_router_knew_its_label(label, blamed):
     [f] = misrouted_request(_sorted(label), OFFICE)
     assert (f.agent, f.step) == (blamed, 3)
+
+
+# the router knows EXAM but its table sends it to the office: the right label wrongly mapped
+MAPPED = OFFICE.model_copy(update={"agents": (
+    OFFICE.agent("sorter").model_copy(update={"model_settings": {ROUTE_LABELS: ["EXAM", "OTHER"]}}),
+    *OFFICE.agents[1:])})
+
+
+@pytest.mark.parametrize("label, blamed", [
+    ("EXAM", None),  # the label its instructions give for this request: the table maps it wrong
+    ("OTHER", "sorter"),  # its default line, though its EXAM rule covers the request: its own choice
+])
+def test_a_right_label_the_router_s_table_maps_to_the_wrong_agent_is_the_table_s(label, blamed):
+    [f] = misrouted_request(_sorted(label), MAPPED)
+    assert (f.agent, f.elements[0], f.step) == (blamed, "router route" if blamed is None else "sorter", 3)
