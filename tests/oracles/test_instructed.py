@@ -923,18 +923,24 @@ def test_a_request_carrying_only_one_tool_s_documented_arguments_is_routed_by_th
 # -- a delegating tool that runs another agent than its name and description say ----------------
 
 def _hotel(spa_description: str = "Pass a treatment booking to the spa team.",
-           kitchen: str = "kitchen") -> WorkflowSpec:
+           kitchen: str = "kitchen", routes: dict[str, str] | None = None,
+           bound: dict[str, str] | None = None) -> WorkflowSpec:
+    """A hotel's concierge routes by delegating tools (`routes`: each one's description; the
+    default `ask_spa` and `ask_kitchen`), which the spec may bind to their agents (`bound`)."""
+    routes = routes or {"ask_spa": spa_description,
+                        "ask_kitchen": "Pass a question about meals or allergies to the kitchen."}
     return WorkflowSpec(
         system=SystemInfo(id="hotel", entry_agent="concierge", pattern="orchestrated"),
         agents=(AgentSpec(id="concierge"), AgentSpec(id="spa", instructions="You book treatments."),
                 AgentSpec(id=kitchen, instructions="You answer questions about meals.")),
-        tools=(ToolSpec(id="ask_spa", description=spa_description),
-               ToolSpec(id="ask_kitchen", description="Pass a question about meals or allergies to the kitchen."),
+        tools=(*(ToolSpec(id=t, description=d) for t, d in routes.items()),
                ToolSpec(id="book_treatment", description="Book a spa treatment."),
                ToolSpec(id="menu", description="Today's menu and its allergens.")),
-        permissions=Permissions(allow=(("concierge", "ask_spa"), ("concierge", "ask_kitchen"),
+        permissions=Permissions(allow=(*(("concierge", t) for t in routes),
                                        ("spa", "book_treatment"), (kitchen, "menu"))),
-        delegations=({"from": "concierge", "to": kitchen, "trigger": "as_tool"},))
+        delegations=({"from": "concierge", "to": kitchen, "trigger": "as_tool"}, *(
+            {"from": "concierge", "to": to, "trigger": "as_tool", "condition": f"tool {t}"}
+            for t, to in (bound or {}).items())))
 
 
 def _concierge(tool: str, to: str) -> Trace:
@@ -958,9 +964,11 @@ def test_a_delegating_tool_that_runs_the_agent_its_sibling_names_is_a_misroute_o
     [f] = misrouted_request(_concierge("ask_spa", "kitchen"), _hotel())
     assert (f.root_cause, f.agent, f.step, f.elements) == (MISROUTED, None, 3, ("ask_spa", "kitchen", "ask_kitchen"))
     assert f.evidence == (2, 3)
-    # the tool ran the agent it names; or its name alone, not its description, says where it goes;
-    # or the agent it reached is the one it names by another spelling (`kitchen_agent`)
+    # its name alone says where it goes when its words name an agent (test_missed_shapes.py reads
+    # the description and the binding too)
+    assert len(misrouted_request(_concierge("ask_spa", "kitchen"), _hotel("Book a treatment."))) == 1
+    # the tool ran the agent it names; or the agent it reached is the one it names by another
+    # spelling (`kitchen_agent`)
     assert misrouted_request(_concierge("ask_spa", "spa"), _hotel()) == []
     assert misrouted_request(_concierge("ask_kitchen", "kitchen"), _hotel()) == []
-    assert misrouted_request(_concierge("ask_spa", "kitchen"), _hotel("Book a treatment.")) == []
     assert misrouted_request(_concierge("ask_kitchen", "kitchen_agent"), _hotel(kitchen="kitchen_agent")) == []

@@ -9,7 +9,8 @@ reading of a classifier's label on a trace.
   end of a run that never reached the member holding the tool.
 - A plain Python function that picks which Agents SDK agent to run is such a router too.
 - A classifier that said the label its instructions give, which the router function reading it
-  does not know, did its job: the function's table is the defect (no agent blamed).
+  does not know or its table maps to the wrong agent, did its job: the function's table is the
+  defect (no agent blamed).
 """
 
 from __future__ import annotations
@@ -53,6 +54,9 @@ def _failures(cli, target: str, text: str) -> list[dict]:
     # the zoo's music office: its classifier says ENTRY, its router's table still has ENTRIES
     ("langgraph", "examples/zoo/lg_piano_exam_misroute.py", "seeded", "fixed", EXAM,
      ["router route", "a4", "enter_candidate"]),
+    # the same office whose table maps the classifier's right label to the wrong agent
+    ("langgraph", "tests/oracles/label_table_app.py", "seeded", "fixed", EXAM,
+     ["router route", "a3", "enter_candidate"]),
 ])
 def test_a_request_the_app_s_code_routes_wrong_is_a_misroute_blamed_on_the_code(
         cli, framework, app, seeded, fixed, text, elements):
@@ -94,3 +98,18 @@ def _sorted(label: str) -> Trace:
 def test_a_classifier_is_blamed_only_when_the_router_knew_its_label(label, blamed):
     [f] = misrouted_request(_sorted(label), OFFICE)
     assert (f.agent, f.step) == (blamed, 3)
+
+
+# the router knows EXAM but its table sends it to the office: the right label wrongly mapped
+MAPPED = OFFICE.model_copy(update={"agents": (
+    OFFICE.agent("sorter").model_copy(update={"model_settings": {ROUTE_LABELS: ["EXAM", "OTHER"]}}),
+    *OFFICE.agents[1:])})
+
+
+@pytest.mark.parametrize("label, blamed", [
+    ("EXAM", None),  # the label its instructions give for this request: the table maps it wrong
+    ("OTHER", "sorter"),  # its default line, though its EXAM rule covers the request: its own choice
+])
+def test_a_right_label_the_router_s_table_maps_to_the_wrong_agent_is_the_table_s(label, blamed):
+    [f] = misrouted_request(_sorted(label), MAPPED)
+    assert (f.agent, f.elements[0], f.step) == (blamed, "router route" if blamed is None else "sorter", 3)

@@ -166,7 +166,7 @@ LISTED = re.compile(_MARKER + r"([^,:]*?\b(?:mentions?|about|asks?\s+for|contain
                     r"(?=\s*(?:[,.:;!?]|\bthen\b|$))", re.IGNORECASE)
 
 
-def _condition(sentence: str) -> re.Match[str] | None:
+def condition_of(sentence: str) -> re.Match[str] | None:
     """The sentence's first condition (`CONDITION`), whole when it lists alternatives (`LISTED`)."""
     plain, listed = CONDITION.search(sentence), LISTED.search(sentence)
     return listed if listed and (plain is None or listed.start() <= plain.start()) else plain
@@ -211,7 +211,7 @@ def _conditions(text: str, tool: re.Pattern[str]) -> list[str | None]:
     for block in re.split(r"\n\s*\n", text or ""):
         governing: str | None = ""
         for sentence in sentences(block):
-            own = _condition(sentence)
+            own = condition_of(sentence)
             if OTHERWISE.match(sentence):
                 governing = None
             elif own and sentence.rstrip().endswith(":"):
@@ -249,8 +249,13 @@ def _met(condition: str, trace: Trace) -> bool:
     diesel", "the user asks for a refund") is read in the user's messages only: an agent's own
     reply ("the fuel berth does diesel only") does not make the request about diesel. Unsure is
     unmet: the oracle stays quiet."""
-    said = [m.content or "" for m in trace.events if isinstance(m, Message)
-            and (m.role == "user" or not ABOUT_REQUEST.match(condition))]
+    return met_in(condition, [m.content or "" for m in trace.events if isinstance(m, Message)
+                              and (m.role == "user" or not ABOUT_REQUEST.match(condition))])
+
+
+def met_in(condition: str, said: list[str]) -> bool:
+    """Do these texts meet the condition (`_met`): its quoted words said in them, or every word
+    of one of its alternatives in one plain sentence of theirs?"""
     quoted = [a or b for a, b in QUOTED.findall(condition)]
     if quoted:
         text = " ".join(" ".join(s.split()).lower() for s in said)

@@ -483,7 +483,8 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     that reads the request, an Agents SDK app's function picking the agent to run (`ENTERED_BY`,
     `_misentered`, blamed on no agent), or a conditional edge out of a node that chooses between
     two agents or more (an LLM classifier whose label a function reads: blamed on that node,
-    unless the function does not know the label its instructions gave it, `_unread_label`).
+    unless the node said the label its instructions give for the request and the function sent it
+    elsewhere: its table maps it wrong, or it does not know the label, `_wired_label`).
 
     Silent when the request asks for the agent it was given to (names it, or describes it in
     its description's words: "you, the one who tracks parcels, refund this yourself", as a
@@ -522,39 +523,66 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             selecting = False  # the selector's choice for this request: its first turn
             out += _misselected(trace, spec, d, e.agent, fitting, user_text)
         if isinstance(e, DelegationEvent) and e.trigger in ROUTING_TRIGGERS:
+            # a route that reached another agent than it says it goes to, the one a sibling route
+            # names (`_crossed_route`), is the wiring's whatever the router chose; else the router
+            # passed the fitting agent by (`_routed_past`), or its route reached an agent knowing
+            # nothing of the request (`_miswired`)
             wrong = _routed_past(trace, spec, d, e, fitting, user_text)
-            # else the route may have reached another agent than it says (`_miswired`), or than
-            # its own name and its sibling routes' names say (`_crossed_route`)
-            out += [wrong] if wrong else _miswired(trace, spec, d, e, user_text, fitting) \
-                or _crossed_route(trace, spec, d, e)
+            out += _crossed_route(trace, spec, d, e) or ([wrong] if wrong else _miswired(
+                trace, spec, d, e, user_text, fitting))
         elif isinstance(e, DelegationEvent) and e.trigger == "graph_edge" and _chooses(spec, e.from_):
             # a graph node whose output a router function reads (an LLM classifier, a supervisor
             # node): the route out of it is its choice, unless the function could not read it
             if wrong := _routed_past(trace, spec, d, e, fitting, user_text):
-                out.append(_unread_label(trace, spec, d, e, wrong))
+                out.append(_wired_label(trace, spec, d, e, wrong, user_text))
     return dedupe(out)
 
 
-def _unread_label(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, wrong: Failure) -> Failure:
-    """The misroute out of a classifier node, blamed on the wiring when the node said a label its
-    own instructions quote ("ENTRY") that the router function reading it does not know (none of
-    `ROUTE_LABELS`: its table's keys, the strings its code compares with): the function fell
-    through to its default, and the node did what it was told. Else the node's, unchanged."""
+def _wired_label(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, wrong: Failure,
+                 request: str) -> Failure:
+    """The misroute out of a classifier node, blamed on the wiring when the node said the right
+    label and the router function reading it sent it to the wrong agent: the label is the one
+    its own instructions give for this request (the first quoted label whose condition the
+    request meets: 'Say "ENTRY" when the request mentions exam, grade or entry'), so its table
+    maps the right label to the wrong agent; or the label is one its instructions quote
+    ("ENTRY") that the function does not know (none of `ROUTE_LABELS`: its table's keys, the
+    strings its code compares with), so it fell through to its default. Either way the node did
+    what it was told. Else (a label its instructions give for another request, their default line
+    for a request a rule of theirs covers, or none they quote) the node's choice, unchanged."""
     known = {str(x).strip().lower() for x in spec.agent(e.from_).model_settings.get(ROUTE_LABELS) or ()}
     said = next((x.content for x in reversed(trace.events[:d]) if isinstance(x, Message)
                  and x.role == "assistant" and x.agent == e.from_), "")
     label = said.strip().strip(".!\"'`*").strip()
-    quoted = {q.strip().lower() for q in re.findall(r"[\"“]([^\"”]{1,40})[\"”]", spec.agent(e.from_).instructions or "")}
-    if not known or not label or label.lower() in known or label.lower() not in quoted \
-            or any(label.lower() == a.id.lower() for a in spec.agents):
+    told = spec.agent(e.from_).instructions or ""
+    quoted = {q.strip().lower() for q in re.findall(r"[\"“]([^\"”]{1,40})[\"”]", told)}
+    if not label or any(label.lower() == a.id.lower() for a in spec.agents):
         return wrong
     router = next((x.condition.split(" -> ")[0] for x in spec.delegations
                    if x.from_ == e.from_ and x.to == e.to and x.condition), "router")
+    given = _label_for(told, request)
+    unknown = bool(known) and label.lower() not in known
+    # the label its instructions give for this request when they tell it; else any they quote
+    if not (label.lower() == given.lower() if given is not None else unknown and label.lower() in quoted):
+        return wrong
+    why = f"the router {router} knows no such label ({', '.join(sorted(known))}) and fell through to {e.to}" \
+        if unknown else f"the router {router} maps it to {e.to}"
     return wrong.model_copy(update={
         "agent": None, "elements": (f"router {router}", *wrong.elements[1:]),
-        "description": f"{e.from_} labelled the request \"{label}\", a label its instructions give, but the "
-        f"router {router} knows no such label ({', '.join(sorted(known))}) and fell through to {e.to}; "
-        + wrong.description})
+        "description": f"{e.from_} labelled the request \"{label}\", the label its instructions give, but "
+        f"{why}; " + wrong.description})
+
+
+def _label_for(instructions: str, request: str) -> str | None:
+    """The label a classifier's instructions give for a request: the first label quoted in a
+    sentence whose condition the request meets ('Say "ROOM" when the request mentions practice,
+    room or rooms'); None when no condition is met (a default line is no reading of the request)."""
+    from masfuzz.oracles.flare import condition_of, met_in  # flare reads the detectors: imported late
+
+    for sentence in sentences(instructions):
+        labels = re.findall(r"[\"“]([^\"”]{1,40})[\"”]", sentence)
+        if labels and (condition := condition_of(sentence)) and met_in(condition.group(1), [request]):
+            return labels[0].strip()
+    return None
 
 
 def _entry_router(spec: WorkflowSpec, agent: str) -> str | None:
@@ -776,25 +804,32 @@ def _miswired(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, requ
 _ARTICLES = {"the", "a", "an", "our", "your", "their"}
 
 
-def _route_target(spec: WorkflowSpec, tool: str) -> tuple[str, str] | None:
-    """(verb, target) of a delegating tool that says where it passes the request in its name and
-    in its description alike: `ask_returns`, "Pass ... to the returns desk." -> ("ask",
-    "returns"); "hand-ins" is `handins`. None when the name's words after its verb are not what
-    its description passes the request to."""
+def _route_target(spec: WorkflowSpec, tool: str) -> str | None:
+    """Where a delegating tool says it passes the request, from whichever the app gives: its name
+    and its description alike (`ask_returns`, "Pass ... to the returns desk." -> "returns";
+    "hand-ins" is `handins`); else its name's words after its verb, or its description's words
+    after "to (the)", when they name an agent of the spec (`ask_spa` -> "spa", "Send the question to
+    the kitchen." -> "kitchen"); else the agent the spec binds it to (an `as_tool` delegation whose
+    condition names the tool). None when none of these says where it goes."""
     t = next((x for x in spec.tools if x.id == tool), None)
-    parts = words(tool)
-    if t is None or len(parts) < 2:
+    if t is None:
         return None
-    target = "".join(w for w in parts[1:] if w != "to")
+    parts = words(tool)
+    named = "".join(w for w in parts[1:] if w != "to")
     said = words(t.description or "")
+    described = []  # the words after each "to (the)" of the description, one to three of them
     for i, w in enumerate(said):
-        if w != "to":
-            continue
         rest = said[i + 1:]
         rest = rest[1:] if rest and rest[0] in _ARTICLES else rest
-        if any("".join(rest[:k]) == target for k in range(1, 4)):
-            return parts[0], target
-    return None
+        described += ["".join(rest[:k]) for k in range(1, 4) if w == "to" and len(rest) >= k]
+    if len(parts) > 1 and named in described:
+        return named
+    agents = [a.id for a in spec.agents]
+    for target in ([named] if len(parts) > 1 else []) + described:
+        if target and any(_names_target(target, spec, a) for a in agents):
+            return target
+    return next((x.to for x in spec.delegations if x.trigger == "as_tool" and x.to in agents
+                 and re.search(rf"(?<!\w){re.escape(tool)}(?!\w)", x.condition or "")), None)
 
 
 def _is_named(target: str, spec: WorkflowSpec, agent: str) -> bool:
@@ -802,27 +837,32 @@ def _is_named(target: str, spec: WorkflowSpec, agent: str) -> bool:
     return any("".join(words(n)) in (target, f"{target}agent") for n in agent_names(spec, agent))
 
 
+def _names_target(target: str, spec: WorkflowSpec, agent: str) -> bool:
+    """Is a route's target (`_route_target`) this agent: its id, or one of its names?"""
+    return target == agent or _is_named(target, spec, agent) or names_agent(target, spec, agent)
+
+
 def _crossed_route(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent) -> list[Failure]:
     """A delegating tool that ran another agent than the one it names: the router called a tool
-    whose name and description say where it passes the request (`ask_returns`, "... to the
-    returns desk"), and the hand-over inside that call reached an agent it does not name, the
-    one a sibling route of the same router names by the same pattern (`ask_storage`, "... to the
-    storage desk"). The router chose by the name; the app's code behind the tool runs another
-    agent (tools made in a loop whose function reads the loop's variable when it runs, a copied
-    tool left pointing at its original). Whatever the request, the route is not the one chosen.
-    No agent chose the wrong target: the defect is the tool's wiring, so no agent is blamed;
-    `step` is the hand-over, and `elements` name the tool, the agent reached and the sibling."""
+    that says where it passes the request (`_route_target`: its name and description, either
+    one naming an agent, or the agent the spec binds it to: `ask_returns`, "... to the returns
+    desk"), and the hand-over inside that call reached an agent it does not name, the one a
+    sibling route of the same router names (`ask_storage`, "... to the storage desk"). The router
+    chose by the name; the app's code behind the tool runs another agent (tools made in a loop
+    whose function reads the loop's variable when it runs, a copied tool left pointing at its
+    original). Whatever the request, the route is not the one chosen. No agent chose the wrong
+    target: the defect is the tool's wiring, so no agent is blamed; `step` is the hand-over, and
+    `elements` name the tool, the agent reached and the sibling."""
     # the router's call still running when the hand-over happened: the delegating tool
     call = running_tool([x for x in trace.events[:d] if not isinstance(x, ToolCall) or x.agent == e.from_])
     if call is None:
         return []
     ci = next(i for i, x in enumerate(trace.events[:d]) if x is call)
-    route = _route_target(spec, call.tool)
-    if route is None or _is_named(route[1], spec, e.to) or names_agent(route[1], spec, e.to):
+    target = _route_target(spec, call.tool)
+    if target is None or _names_target(target, spec, e.to):
         return []
     sibling = next((t for t in tools_of(spec, e.from_) if t != call.tool
-                    and (r := _route_target(spec, t)) is not None and r[0] == route[0]
-                    and _is_named(r[1], spec, e.to)), None)
+                    and (r := _route_target(spec, t)) is not None and _names_target(r, spec, e.to)), None)
     if sibling is None:
         return []
     return [Failure(
@@ -830,7 +870,7 @@ def _crossed_route(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent)
         evidence=(ci, d), scenario_id=trace.scenario_id, elements=(call.tool, e.to, sibling),
         agent=None, step=d, subject=e.to,
         description=f"{e.from_} called {call.tool} (event {ci}), which passes the request to "
-        f"{route[1]} by its name and description, but the call ran {e.to} (event {d}), the agent "
+        f"{target}, but the call ran {e.to} (event {d}), the agent "
         f"{sibling} is for: the tool's code runs another agent than the one it names")]
 
 

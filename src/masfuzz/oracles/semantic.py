@@ -160,8 +160,9 @@ SUCCESS_LABEL = re.compile(r"\W*(?:confirmed|booked|reserved|completed|successfu
                            + ACTIONS["confirm"][1] + "|" + ACTIONS["book"][1] + r")\W*", re.IGNORECASE)
 
 
-# Words that say a thing wanted is not to be had, beside those of a failure or a content refusal.
-NOT_HELD = re.compile(r"\b(?:taken|full|none|gone|occupied|no longer)\b", re.IGNORECASE)
+# Words that say a thing wanted is not to be had, beside those of a failure or a content refusal
+# ("taken care of" and "paid in full" say it done).
+NOT_HELD = re.compile(r"\b(?:taken(?!\s+care\b)|(?<!\bin\s)full|none|gone|occupied|no longer)\b", re.IGNORECASE)
 
 
 def _labelled_claim(text: str, done: list[str]) -> str | None:
@@ -187,20 +188,35 @@ NO_VALUE = re.compile(r"\W*(?:none|nil|null|n/?a|0|nothing|keine?|aucune?|ningun
 LABEL_WORDS = 3  # a clause of at most this many words before a colon or a dash is a label
 
 
+# Where a sentence turns from one statement to another: the separators of `clauses` but the
+# colon, which makes a label, not a new statement ("found False, but I booked it anyway: ref BK-1").
+TURN = re.compile(r"\s*;\s+|\s+[-–—]\s+|,\s+(?=(?:so|but)\b)")
+
+
 def _claim_clauses(sentence: str) -> list[str]:
-    """The clauses a claim is read from, without a promise joined to one (`PROMISE`) and without
-    a label whose value takes it back: "Reserved: none", "Booked: nothing", "Confirmed: the slot
-    is taken" claim nothing, and a value that negates ("Gebucht: leider nicht") neither; nor does
-    a sentence that relays a field of the answer with a false value (`FALSE_FIELD`)."""
-    if FALSE_FIELD.search(sentence):
-        return []
-    sentence = PROMISE.sub("", sentence)
-    parts = clauses(sentence)
+    """The clauses a claim is read from: the sentence's clauses without a promise joined to one
+    (`PROMISE`) and without what a value takes back (`_taken_back`)."""
+    out = []
+    for part in TURN.split(PROMISE.sub("", sentence)):
+        out += clauses(part)
+    dropped = _taken_back(PROMISE.sub("", sentence))
+    return [c for c in out if c.strip() not in dropped]
+
+
+def _taken_back(sentence: str) -> set[str]:
+    """The clauses of a sentence that a value takes back, which claim nothing: a field of the
+    tool's answer relayed with a false value ("found False", "booked: no", "reserved = null",
+    `FALSE_FIELD`) takes back the part of the sentence it sits in, up to a turn to another
+    statement (`TURN`: "found False, but I booked it anyway: ref BK-1" still claims the booking);
+    a label opening the sentence whose value says nothing is under it, a thing not to be had or
+    something not plain ("Reserved: none", "Booked: nothing", "Confirmed: the slot is taken",
+    "Gebucht: leider nicht") takes back the label."""
+    out = {c.strip() for part in TURN.split(sentence) if FALSE_FIELD.search(part) for c in clauses(part)}
     label = re.match(r"\s*([^:;]+?)\s*:\s+(.*)$", sentence)  # only a colon makes a label
     if label and len(words(label.group(1))) <= LABEL_WORDS and (
             NO_VALUE.fullmatch(value := label.group(2)) or NOT_HELD.search(value) or not plain(value)):
-        return [c for c in parts if c.strip() != label.group(1).strip()]
-    return parts
+        out.add(label.group(1).strip())
+    return out
 
 
 # A reference the answer presents as the outcome's: a label or a sentence naming a reference,
@@ -222,8 +238,9 @@ def _invented_reference(trace: Trace, ci: int, text: str, tool: str, spec: Workf
     reference is what an action done hands back, so one made up tells the user the action was
     done. With `named`, its label must name the tool's action or object ("Booking reference" of
     book_slot); without, the answer is the claimer's first word after its own failed call. An
-    answer that speaks of a failure, a refusal or a thing not to be had claims nothing."""
-    if FAILED_TEXT.search(text) or GIVE_UP.search(text) or NOT_HELD.search(text):
+    answer that speaks of a failure, a refusal, a thing not to be had or nothing found claims
+    nothing (`_reports_failure`)."""
+    if _reports_failure(text):
         return None
     seen = " ".join(_text_of(e) for e in trace.events[:ci]).lower()
     for sentence in sentences(text):
@@ -246,11 +263,12 @@ def _silent_claim(text: str, r: ToolResult, spec: WorkflowSpec | None, asked: st
     states plainly (no negation, apology, hedge or question), and it relays nothing of the
     tool's answer that the user did not say (not its state, its reason, its figures). An
     answer that passes on the failure, in any words, carries some of it; one that carries
-    none of it and speaks of the object plainly told the user an outcome the tool did not give.
+    none of it and speaks of the object plainly told the user an outcome the tool did not give;
+    one that relays a field of it false ("available False") passed the failure on.
     A promise of what follows ("and will be ready on Friday") is no hedge of that outcome."""
-    if tool_job(r.tool, spec) != "do" or GIVE_UP.search(text) or NOT_HELD.search(text) \
+    if tool_job(r.tool, spec) != "do" or GIVE_UP.search(text) or NOT_HELD.search(text) or FALSE_FIELD.search(text) \
             or not all(plain(PROMISE.sub("", s)) for s in sentences(text)):
-        return None  # "the slot is taken" passes the refusal on, in words of its own
+        return None  # "the slot is taken" passes the refusal on in words of its own, "booked False" in the tool's
     objects = tool_objects(r.tool)
     named = next((s for s in sentences(text) if objects and mentions(s, objects)), None)
     if named is None:
@@ -302,9 +320,11 @@ def _instructed_claim(text: str, r: ToolResult, agent: str, spec: WorkflowSpec |
 
 
 def _reports_failure(text: str) -> bool:
-    """Does a reply say, in its own words, that the thing was not done or not found ("Sorry",
-    "could not", "can't find", "not found", "no such", "failed", and their kin in five languages)?"""
-    return bool(FAILED_TEXT.search(text) or GIVE_UP.search(text) or NONE_FOUND.search(text))
+    """Does a reply say, in its own words, that the thing was not done, not to be had or not
+    found ("Sorry", "could not", "can't find", "not found", "no such", "failed", "taken", "no
+    results", and their kin in five languages)? Such a reply passes a failure on: it claims
+    nothing, whatever reference or label it also gives."""
+    return bool(FAILED_TEXT.search(text) or GIVE_UP.search(text) or NOT_HELD.search(text) or NONE_FOUND.search(text))
 
 
 def _leaves(payload: str) -> list[str]:
@@ -345,13 +365,25 @@ def _answers_only(trace: Trace, fi: int, ci: int, r: ToolResult, agent: str) -> 
 
 # -- kind 2: facts across hand-overs ----------------------------------------------------------
 
+# An all-digit reference the user names by its noun ("order 48213907", "case number 20240117",
+# "member no. 30417", "account: 99120334", "no. 48213907"): the number alone (group `v`) is the
+# fact. Four digits or more, not a year alone (2026), not an amount (1500 dollars), not part of a
+# date, a decimal or a longer code (2026-03-14, 12.50, 1,200).
+_NAMING = (r"order|case|booking|reservation|member(?:ship)?|account|customer|client|ticket|invoice|policy|"
+           r"claim|reference|ref|confirmation|tracking|receipt|application|patient|student|employee|pupil|"
+           r"loan|parcel|shipment|contract|serial|incident|complaint|registration|licen[cs]e|permit|"
+           r"voucher|card|job|file")
+NAMED_NUMBER = (rf"(?<![\w-])(?i:(?:{_NAMING})(?:\s+(?:number|no\.?|nr\.?|id|code|ref))?\s*:?\s*|no\.\s*)"
+                r"(?!(?:19|20)\d\d(?!\d))(?P<v>\d{4,})(?![\w/-]|[.,:]\d|\s?(?i:USD|EUR|GBP|dollars|euros|pounds)\b)")
+
 # The facts a user gives that agents pass on: identifiers, dates, amounts, e-mail addresses.
 FACTS: dict[str, re.Pattern[str]] = {
-    # a code of capitals and digits (ABC123, LB-30117), a number after # (#4412), or a lower-case
-    # reference: letters, a hyphen, digits (so-55120, q7-2291)
+    # a code of capitals and digits (ABC123, LB-30117), a number after # (#4412), a lower-case
+    # reference: letters, a hyphen, digits (so-55120, q7-2291), or a number its noun names
+    # (order 48213907: `NAMED_NUMBER`)
     "identifier": re.compile(
         r"(?<![\w-])(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{3,33}(?![\w-])|#\d{3,}\b|"
-        r"(?<![\w-])[a-z][a-z0-9]{0,5}-(?=[a-z0-9-]*\d)[a-z0-9][a-z0-9-]{1,30}(?![\w-])"),
+        r"(?<![\w-])[a-z][a-z0-9]{0,5}-(?=[a-z0-9-]*\d)[a-z0-9][a-z0-9-]{1,30}(?![\w-])|" + NAMED_NUMBER),
     "date": re.compile(
         r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|"
         r"sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b", re.IGNORECASE),
@@ -389,8 +421,8 @@ REQUEST = re.compile(r"^\s*(?:please\s+)?(?:provide|give|share|tell|send|enter|c
 
 def user_facts(text: str) -> dict[str, list[str]]:
     """The facts of each kind a text gives, in order."""
-    return {kind: [m.group(0) for m in p.finditer(text or "")] for kind, p in FACTS.items()
-            if p.search(text or "")}
+    return {kind: [m.group("v") if "v" in p.groupindex and m.group("v") else m.group(0) for m in p.finditer(text or "")]
+            for kind, p in FACTS.items() if p.search(text or "")}
 
 
 def fact_values(text: str) -> set[str]:

@@ -231,9 +231,30 @@ def tool_actions(tool: str, spec: WorkflowSpec | None) -> set[str]:
     return found
 
 
+# Verbs that say a tool does something without saying what: the noun after one names the work
+# (issue_refund refunds, make_booking books, process_payment pays, handle_complaint handles a
+# complaint). Such a verb is neither the tool's action nor a thing it acts on, so a request need
+# not say it ("please refund order 4471" asks for issue_refund).
+GENERIC_VERBS = frozenset({"issue", "make", "do", "process", "handle", "submit", "create", "run", "perform",
+                           "request", "execute", "initiate"})
+
+
+def _named_words(tool: str) -> list[str]:
+    """The tool's name's words, a leading generic verb (`GENERIC_VERBS`) left out."""
+    parts = words(tool)
+    return parts[1:] if len(parts) > 1 and parts[0] in GENERIC_VERBS else parts
+
+
 def tool_objects(tool: str) -> set[str]:
-    """The tool's name's words that are not actions nor filler: what it acts on (seat, order)."""
-    return {w for w in words(tool) if not _stem_of(w) and w not in STOPWORDS and len(w) > 2}
+    """The tool's name's words that are not actions, filler nor a leading generic verb: what it
+    acts on (seat, order; none for issue_refund)."""
+    return {w for w in _named_words(tool) if not _stem_of(w) and w not in STOPWORDS and len(w) > 2}
+
+
+def main_action(tool: str) -> str | None:
+    """The action of the first word of the tool's name past a generic verb: refund for
+    issue_refund and for refund_payment, book for make_booking."""
+    return next((a for w in _named_words(tool) if (a := _stem_of(w))), None)
 
 
 def mentions(text: str, word_set: Iterable[str]) -> bool:
@@ -768,9 +789,14 @@ def tools_of(spec: WorkflowSpec, agent: str) -> list[str]:
 
 def asks_for(text: str, tool: str, spec: WorkflowSpec | None) -> bool:
     """Does a request ask for what this tool does? It names the tool's action (a word of the
-    action's family: "move" my seat for update_seat) and every object of the tool's name."""
+    action's family: "move" my seat for update_seat) and every object of the tool's name. A
+    tool whose name is its actions alone, past a generic verb (issue_refund, make_booking,
+    refund_payment), is asked for by a request whose first action word is the name's first
+    action ("I'd like a refund for my booking": issue_refund, not make_booking): with no object
+    to tell the tools apart, what the request asks for first is what it asks for."""
     toks = words(text)
-    acts = {a for w in toks if (a := _stem_of(w))}
+    acts = [a for w in toks if (a := _stem_of(w))]
     objects = tool_objects(tool)
-    return bool(acts & tool_actions(tool, spec)) and bool(objects) and all(
-        mentions(text, [o]) for o in objects)
+    if not objects:
+        return bool(acts) and acts[0] == main_action(tool)
+    return bool(set(acts) & tool_actions(tool, spec)) and all(mentions(text, [o]) for o in objects)
