@@ -25,7 +25,7 @@ from masfuzz.oracles.wording import (
     tool_objects, tools_of, unconfirmed_state, words,
 )
 from masfuzz.oracles.wording import (
-    FAILED_STATES, HELD_STATES, HOLD_VERBS, HOLDING, MESSAGE_KEYS, STATE_KEYS, STATUS_CODE_KEYS,
+    FAILED_STATES, HELD_STATES, HOLD_VERBS, HOLDING, MESSAGE_KEYS, OUTCOME_KEYS, STATE_KEYS, STATUS_CODE_KEYS,
     actions_claimed, outcome_key,
 )
 from masfuzz.spec.model import WorkflowSpec
@@ -175,10 +175,13 @@ def reply_fields(text: str) -> list[tuple[str, Any]] | None:
     if isinstance(data, dict):
         return [(k, v) for k, v in _fields(data) if not isinstance(v, (dict, list))]
     parts = [p for p in _NEXT_FIELD.split(text.strip()) if p.strip()]
-    found = [_REPLY_FIELD.fullmatch(p) for p in parts]
-    if not parts or not all(found):
+    found = [m for p in parts if (m := _REPLY_FIELD.fullmatch(p)) and len(sentences(m.group(2))) == 1]
+    # a value of sentences is prose under a label ("Update: your pitch is booked. Sorry for the
+    # wait."), and one label alone is a sentence's unless it names an outcome ("status: done")
+    if not parts or len(found) < len(parts) or len(found) == 1 and (
+            found[0].group(1).lower() not in STATE_KEYS and found[0].group(1).lower() not in OUTCOME_KEYS):
         return None
-    return [(m.group(1), m.group(2)) for m in found if m]
+    return [(m.group(1), m.group(2)) for m in found]
 
 
 # A mark that says done by itself (a tick), as a field's value or opening it ("result: ✓ Thu").
