@@ -57,6 +57,7 @@ def _claims(payload: str, reply: str, tool: str = "book_pitch") -> list[tuple[st
     '{"status_code": 201, "allocation": {"status": "QUEUED", "position": 2}}',
     '{"ok": true, "request": {"state": "PENDING", "review": "warden"}}',
     '{"code": "200", "pitch": {"status": "TENTATIVE"}}',
+    '{"http": 202, "request_id": "r-88c1", "ts": "2026-08-01T09:12:00Z", "hold": {"state": "QUEUED"}}',
     '{"status": "PENDING"}',  # a booking still waiting is no booking, at the top level too
 ])
 @pytest.mark.parametrize("reply", ["Your van pitch is booked for Friday, two nights.",

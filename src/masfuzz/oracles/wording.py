@@ -679,12 +679,18 @@ def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str
     return None
 
 
+# The fields of an envelope that say which request it answers and when, not what became of it.
+REQUEST_KEYS = re.compile(r"(?:request|req|trace|correlation)_?id|timestamp|ts|time|api_?version|version|"
+                          r"took(?:_ms)?|latency(?:_ms)?|server", re.IGNORECASE)
+
+
 def _transport(key: str, value: object) -> bool:
     """Is a field of an answer's envelope about the request, not the thing: a success status code
-    (`"http": 200`), or a flag saying the request went (`"ok": true`)?"""
+    (`"http": 200`), a flag saying the request went (`"ok": true`), or the request's id or time?"""
     if key in STATUS_CODE_KEYS and (type(value) is int or isinstance(value, str) and value.isdigit()):
         return 100 <= int(value) < 400
-    return key.lower() in OUTCOME_KEYS and value is True
+    return key.lower() in OUTCOME_KEYS and value is True or bool(REQUEST_KEYS.fullmatch(key)) \
+        and not isinstance(value, (dict, list))
 
 
 # The keys a tool's answer wraps its record in.
