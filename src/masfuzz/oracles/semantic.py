@@ -25,7 +25,8 @@ from masfuzz.oracles.wording import (
     tool_objects, tools_of, unconfirmed_state, words,
 )
 from masfuzz.oracles.wording import (
-    FAILED_STATES, HELD_STATES, HOLD_VERBS, HOLDING, MESSAGE_KEYS, OUTCOME_KEYS, STATE_KEYS, STATUS_CODE_KEYS,
+    DONE_STATES, FAILED_STATES, HELD_STATES, HOLD_VERBS, HOLDING, MESSAGE_KEYS, OUTCOME_KEYS, STATE_KEYS,
+    STATUS_CODE_KEYS,
     actions_claimed, outcome_key,
 )
 from masfuzz.spec.model import WorkflowSpec
@@ -186,10 +187,6 @@ def reply_fields(text: str) -> list[tuple[str, Any]] | None:
 
 # A mark that says done by itself (a tick), as a field's value or opening it ("result: ✓ Thu").
 TICK = re.compile(r"^\W*[\u2713\u2714\u2705\u2611]")
-# The states a reply's status field claims an action done with, whatever the action.
-DONE_STATES = {"ok", "success", "successful", "succeeded", "done", "complete", "completed", "confirmed",
-               "booked", "reserved", "approved", "accepted", "granted", "paid", "sent", "created", "updated",
-               "saved", "scheduled", "issued", "processed", "yes", "true"}
 
 
 def _outcome_field(key: str, tool: str) -> bool:

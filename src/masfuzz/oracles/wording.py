@@ -619,16 +619,18 @@ def _flat_failure(data: dict, tool: str = "") -> str | None:
 # States that say an action holds or is under way, whatever the action: a state of an action
 # tool's answer that is none of these, nor the tool's own done-state (CONFIRMED of
 # confirm_loan), does not say the action happened.
-HOLDING_STATES = {"ok", "success", "successful", "succeeded", "done", "complete", "completed",
-                  "active", "accepted", "approved", "valid", "granted", "live", "open", "opened",
-                  "new", "pending", "queued", "scheduled", "processing", "in_progress",
-                  "received", "created", "updated", "saved", "true", "yes", "paid", "sent",
-                  "delivered", "ready", "available", "confirmed", "booked", "reserved"}
-ENUM = re.compile(r"[A-Za-z]+(?:[_-][A-Za-z]+)*")
-# A holding action's (a booking's, a reservation's, a hold's) states of a request still waiting
-# for the thing: a booking PENDING or QUEUED is not yet held, whatever an errand of another
-# action (a form submitted, a mail queued) has done by reaching them.
+# Among them, the states that say an action done, whatever the action (an agent's reply claims
+# with them too: `{"status": "confirmed"}`) ...
+DONE_STATES = {"ok", "success", "successful", "succeeded", "done", "complete", "completed", "accepted",
+               "approved", "granted", "scheduled", "created", "updated", "saved", "true", "yes", "paid",
+               "sent", "delivered", "confirmed", "booked", "reserved"}
+# ... and, for a holding action (a booking's, a reservation's, a hold's), the states of a request
+# still waiting for the thing: a booking PENDING or QUEUED is not yet held, whatever an errand of
+# another action (a form submitted, a mail queued) has done by reaching them.
 WAITING_STATES = {"pending", "queued", "processing", "in_progress", "received"}
+HOLDING_STATES = DONE_STATES | WAITING_STATES | {"active", "valid", "live", "open", "opened", "new", "ready",
+                                                 "available"}
+ENUM = re.compile(r"[A-Za-z]+(?:[_-][A-Za-z]+)*")
 # ... and its states of the thing held for someone, in words other than its verb's: HELD,
 # SECURED, ALLOCATED (reserve_boat's hold is HELD, not RESERVED).
 HELD_STATES = {"held", "secured", "allocated", "assigned", "locked", "guaranteed"}
