@@ -12,6 +12,7 @@ towards silence (`wording.py`): soundness over reach.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -23,7 +24,11 @@ from masfuzz.oracles.wording import (
     participles, payload_failure, plain, says_done_by_verb, sentences, status_line, structured, tool_actions, tool_job,
     tool_objects, tools_of, unconfirmed_state, words,
 )
-from masfuzz.oracles.wording import STATUS_CODE_KEYS
+from masfuzz.oracles.wording import (
+    DONE_STATES, FAILED_STATES, HELD_STATES, HOLD_VERBS, HOLDING, MESSAGE_KEYS, OUTCOME_KEYS, STATE_KEYS,
+    STATUS_CODE_KEYS,
+    actions_claimed, outcome_key,
+)
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
     HANDOVER_INPUTS, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace,
@@ -124,13 +129,21 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 continue
             if ci > retried:
                 break
+            fields = reply_fields(text)
+            if fields is not None and _passes_failure_on(fields, r, asked):
+                continue  # `{"result": "not held", "state": "WAITLIST"}`, `code: E_ABV_FORMAT`
             claim = next((s for s in done if about_tool(s, r.tool, spec, tools)), None) \
                 or _invented_reference(trace, ci, text, r.tool, spec, named=True)
+            if claim is None and fields is not None:
+                claim = _structured_claim(fields, r.tool, spec, tools,
+                                          answers=_answers_only(trace, fi, ci, r, agent))
             if claim is None and _answers_only(trace, fi, ci, r, agent):
                 # a success in sure general words ("You're all set") that names nothing is
                 # about the one outcome it answers: the claimer's own tool, the only one it called;
                 # so is an answer that speaks of the tool's object as if the action held
                 claim = next((s for s in done if SURE_DONE.search(s) or holds_unnamed(s, r.tool, spec)), None) \
+                    or next((s for s in sentences(text) if TICK.match(s) and plain(s) and not NOT_HELD.search(s)
+                             and not FAILED_TEXT.search(s)), None) \
                     or _labelled_claim(text, done) \
                     or _invented_reference(trace, ci, text, r.tool, spec, named=False) \
                     or _silent_claim(text, r, spec, asked) or _instructed_claim(text, r, agent, spec, trace, asked)
@@ -145,6 +158,91 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 "outcome contradicts the tool's result"))
             break
     return dedupe(out)
+
+
+# One `key: value` field of a reply written as fields ("status: done", "- result: locked in"): a
+# key of at most three words, then a value; a comma or a semicolon before the next key, or a new
+# line, ends it ("status: held at bond, code: E_ABV_FORMAT"). A time's colon ("10:00") is no key's.
+_REPLY_FIELD = re.compile(r"\s*(?:[-*\u2022]\s*)?([A-Za-z_][\w'-]*(?:[ .][A-Za-z_][\w'-]*){0,2})\s*[:=]\s+(\S.*?)\s*")
+_NEXT_FIELD = re.compile(r"\n+|[,;]\s*(?=[A-Za-z_][\w'-]*(?:[ .][A-Za-z_][\w'-]*){0,2}\s*[:=]\s)")
+
+
+def reply_fields(text: str) -> list[tuple[str, Any]] | None:
+    """An agent's reply as the fields it is written in, or None when it is prose: a JSON object
+    or a printed dict (its top level, and the fields of the objects in it), or `key: value`
+    lines or pairs, every part of the reply one. A terse, structured agent states an outcome as
+    a field ("result": "locked in", "ok": true, "status: done"), not as a sentence."""
+    data = structured(text.strip()) if text.strip()[:1] in "{" else None
+    if isinstance(data, dict):
+        return [(k, v) for k, v in _fields(data) if not isinstance(v, (dict, list))]
+    parts = [p for p in _NEXT_FIELD.split(text.strip()) if p.strip()]
+    found = [m for p in parts if (m := _REPLY_FIELD.fullmatch(p)) and len(sentences(m.group(2))) == 1]
+    # a value of sentences is prose under a label ("Update: your pitch is booked. Sorry for the
+    # wait."), and one label alone is a sentence's unless it names an outcome ("status: done")
+    if not parts or len(found) < len(parts) or len(found) == 1 and (
+            found[0].group(1).lower() not in STATE_KEYS and found[0].group(1).lower() not in OUTCOME_KEYS):
+        return None
+    return [(m.group(1), m.group(2)) for m in found]
+
+
+# A mark that says done by itself (a tick), as a field's value or opening it ("result: ✓ Thu").
+TICK = re.compile(r"^\W*[\u2713\u2714\u2705\u2611]")
+
+
+def _outcome_field(key: str, tool: str) -> bool:
+    """Is a reply's field one that states an outcome: a status, state, result or outcome (and
+    their French, Spanish and Italian names), or a flag of the outcome (`ok`, `booked`, the
+    tool's own verb done)?"""
+    return key.lower() in STATE_KEYS or outcome_key(key, tool) \
+        or bool(actions_claimed(key.replace("_", " ")))
+
+
+def _passes_failure_on(fields: list[tuple[str, Any]], r: ToolResult, asked: str) -> bool:
+    """Does a reply written as fields pass the tool's failure on: an outcome field false, empty
+    or in words of failure, refusal, waiting or negation (`"result": "not held"`, `"booked":
+    false`, `status: pending`), a value saying failure in any field, or a value carrying the
+    failed answer's own state, code or reason that the user did not say (`"state": "WAITLIST"`,
+    `code: E_ABV_FORMAT`)?"""
+    data = structured(r.payload.strip())
+    reported = [str(v) for k, v in _fields(data) if k.lower() in STATE_KEYS or k.lower() in STATUS_CODE_KEYS
+                or k.lower() in MESSAGE_KEYS or k.lower() in ("error", "errors", "why")] \
+        if isinstance(data, dict) else [r.payload]
+    told = {w for w in words(" ".join(reported)) if len(w) > 2 and not w.isdigit()} - set(words(asked)) - STOPWORDS
+    for key, value in fields:
+        if value is True:
+            continue
+        text = "" if value is None or value is False else str(value)
+        if _outcome_field(key, r.tool) and (not text.strip(".! ") or NO_VALUE.fullmatch(text) or not plain(text)
+                                            or text.strip().lower() in ("false", "no")):
+            return True
+        if text and (FAILED_TEXT.search(text) or GIVE_UP.search(text) or NOT_HELD.search(text)
+                     or text.strip().lower().replace(" ", "_") in FAILED_STATES or told & set(words(text))):
+            return True
+    return False
+
+
+def _structured_claim(fields: list[tuple[str, Any]], tool: str, spec: WorkflowSpec | None, tools: set[str], *,
+                      answers: bool) -> str | None:
+    """The field of a reply written as fields that claims the tool's action done, or None: an
+    outcome field (`_outcome_field`) true, ticked, or in words of success ("locked in",
+    "confirmed", "all set", the tool's own verb done: "status: entered", a holding tool's
+    "held"). It is about the tool when it answers the claimer's own call (`answers`), or when the
+    reply names the tool's object or action. Read after `_passes_failure_on` found nothing of
+    the failure in the reply."""
+    done = DONE_STATES | participles(tool)
+    if tool_actions(tool, spec) & HOLDING or next(iter(words(tool)), "") in HOLD_VERBS:
+        done |= HELD_STATES
+    for key, value in fields:
+        text = str(value).strip().strip(".!")
+        if not _outcome_field(key, tool) or not plain(text):
+            continue
+        if value is True or TICK.match(text) or text.lower().replace("_", " ") in done \
+                or SURE_DONE.search(text) or claims_done(text):
+            quote = f"{key}: {json.dumps(value) if isinstance(value, bool) else text}"
+            said = " ".join(f"{k} {v}" for k, v in fields)
+            if answers or about_tool(f"{quote} {said}", tool, spec, tools):
+                return quote
+    return None
 
 
 # A field of a tool's answer relayed with a false value ("found False", "booked: no",
@@ -823,7 +921,19 @@ FORMAT_REJECTION = re.compile(
     r"not an? (?:number|date|time|amount|sum|price|code|phone|e-?mail|reference|value)|"
     r"doesn't match|unrecognized|unrecognised|wrong|could not convert|cannot convert|"
     r"(?:cannot|can't|could not|couldn't|unable to) (?:read|understand|interpret)|"
-    r"bad (?:date|time|datetime|format|value|input|amount|number))\b", re.IGNORECASE)
+    r"bad (?:date|time|datetime|format|value|input|amount|number)|"
+    # the same in French, German, Spanish, Italian and Dutch: invalid, unreadable, not recognised,
+    # wrong format ("Alkoholgehalt nicht lesbar", "format incorrect", "formato non valido")
+    r"invalide|illisible|mal formée?|non reconnue?|format incorrect|"
+    r"ungültig\w*|unlesbar|nicht lesbar|unleserlich|nicht erkannt|falsches format|formatfehler|"
+    r"inválid[oa]|no válid[oa]|ilegible|no reconocid[oa]|formato (?:incorrecto|erróneo)|"
+    r"non valid[oa]|illeggibile|non riconosciut[oa]|formato (?:errato|non valido)|"
+    r"ongeldig\w*|onleesbaar|niet herkend|onjuist formaat)\b", re.IGNORECASE)
+# An error code that names a form ("E_ABV_FORMAT", "PARSE_ERROR", "SYNTAX"): the tool says by its
+# code that it could not read the value, whatever its message's words.
+FORM_CODE = re.compile(r"(?:^|[\W_])(?:FORMAT|PARSE|PARSING|SYNTAX|MALFORMED|UNPARSABLE|UNREADABLE)(?:$|[\W_])",
+                       re.IGNORECASE)
+CODE_KEYS = ("code", "error", "error_code", "errorCode", "err", "reason_code")
 # The runtime's own words when a tool's code matched a pattern against its input and found no
 # match (`re.fullmatch(...).group(1)` on None): the tool rejected a form, though its message names
 # neither the parameter nor the value. A refusal the tool's author wrote never reads so.
@@ -992,7 +1102,7 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             continue
         named = echoed or [p for p, _ in followed if p in r.payload or str(call.arguments[p]) in r.payload]
         if not (echoed or failed and (NO_MATCH_CRASH.search(r.payload) or _day_month_swapped(followed, call.arguments)
-                                      or _rejects_form(r.payload, named))):
+                                      or _rejects_form(r.payload, named, list(map(str, call.arguments.values()))))):
             continue
         if not named and NO_MATCH_CRASH.search(r.payload) and _all_documented(call.arguments, formats):
             # a pattern in the tool's code matched none of the arguments' documented forms:
@@ -1055,19 +1165,30 @@ def _echoed_input(r: ToolResult, arguments: dict[str, Any], followed: list[tuple
     return sorted(set(echoed)) if echoed and word_leaves >= 2 and set(echoed) <= documented else []
 
 
-def _rejects_form(payload: str, params: list[str]) -> bool:
+def _rejects_form(payload: str, params: list[str], sent: list[str]) -> bool:
     """Does a failed answer reject an argument's form rather than its content? It says so in
-    words (`FORMAT_REJECTION`), or by its structure: a 400 or 422 code (in a field, or the status
-    line the answer opens with: `status_line`), a conversion's exception,
+    words (`FORMAT_REJECTION`, in six languages), or by its structure: a 400 or 422 code (in a
+    field, or the status line the answer opens with: `status_line`), an error code naming a form
+    (`FORM_CODE`: E_ABV_FORMAT), a conversion's exception,
     or a complaint the tool files under one of the parameters (`phone: '+44 ...' is not a
     number we can ring`, `{"errors": {"phone": ...}}`, `{"field": "phone"}`), in any language;
-    never when it gives a content reason (`CONTENT_STATUS`, `CONTENT_REJECTION`)."""
+    never when it gives a content reason (`CONTENT_STATUS`, `CONTENT_REJECTION`). The values
+    `sent` that the answer quotes back are the caller's words, not the tool's reason: the
+    "vol" of a strength "13.5% vol" is no Dutch "full"."""
     data = structured(payload.strip())
     codes = {v for k, v in _fields(data) if k in STATUS_CODE_KEYS and type(v) is int}
     codes |= {code} if data is None and (code := status_line(payload)) is not None else set()
-    if codes & set(CONTENT_STATUS) or CONTENT_REJECTION.search(payload.replace("_", " ")):
+    own = payload
+    for value in sorted((v for v in sent if len(v.strip()) > 1), key=len, reverse=True):
+        own = own.replace(value, " ")
+    own = own.replace("_", " ")
+    if codes & set(CONTENT_STATUS):
         return False
-    return bool(FORMAT_REJECTION.search(payload.replace("_", " ")) or codes & set(FORM_STATUS)
+    if any(k in CODE_KEYS and isinstance(v, str) and FORM_CODE.search(v) for k, v in _fields(data)):
+        return True
+    if CONTENT_REJECTION.search(own):
+        return False
+    return bool(FORMAT_REJECTION.search(own) or codes & set(FORM_STATUS)
                 or FORM_EXCEPTION.search(payload) or any(_filed_under(data, payload, p) for p in params))
 
 

@@ -457,7 +457,7 @@ STATE_KEYS = ("status", "state", "result", "outcome", "estado", "statut", "etat"
 _FLAG_FILLER = {"is", "was", "were", "has", "have", "been", "got", "did"}
 
 
-def _outcome_key(key: str, tool: str) -> bool:
+def outcome_key(key: str, tool: str) -> bool:
     """Does a field's name say the action's outcome: a general outcome word (`OUTCOME_KEYS`) or
     the tool's own verb done (`released` of release_results), bare or wrapped in filler and the
     tool's object (`is_assigned`, `plot_assigned` of assign_plot)?"""
@@ -608,7 +608,7 @@ def _flat_failure(data: dict, tool: str = "") -> str | None:
     for key, value in data.items():
         # false as a flag, whether a boolean, the integer 0 (`{"accepted": 0}`) or text (a
         # service that answers every value as a string: "false", "no", "0")
-        if _outcome_key(str(key), tool) and (
+        if outcome_key(str(key), tool) and (
                 value is False or type(value) is int and value == 0
                 or isinstance(value, str) and value.strip().lower() in ("false", "no", "0")):
             return f"{key}: {json.dumps(value)}"
@@ -640,19 +640,32 @@ def _flat_failure(data: dict, tool: str = "") -> str | None:
 # States that say an action holds or is under way, whatever the action: a state of an action
 # tool's answer that is none of these, nor the tool's own done-state (CONFIRMED of
 # confirm_loan), does not say the action happened.
-HOLDING_STATES = {"ok", "success", "successful", "succeeded", "done", "complete", "completed",
-                  "active", "accepted", "approved", "valid", "granted", "live", "open", "opened",
-                  "new", "pending", "queued", "scheduled", "processing", "in_progress",
-                  "received", "created", "updated", "saved", "true", "yes", "paid", "sent",
-                  "delivered", "ready", "available", "confirmed", "booked", "reserved"}
+# Among them, the states that say an action done, whatever the action (an agent's reply claims
+# with them too: `{"status": "confirmed"}`) ...
+DONE_STATES = {"ok", "success", "successful", "succeeded", "done", "complete", "completed", "accepted",
+               "approved", "granted", "scheduled", "created", "updated", "saved", "true", "yes", "paid",
+               "sent", "delivered", "confirmed", "booked", "reserved"}
+# ... and, for a holding action (a booking's, a reservation's, a hold's), the states of a request
+# still waiting for the thing: a booking PENDING or QUEUED is not yet held, whatever an errand of
+# another action (a form submitted, a mail queued) has done by reaching them.
+WAITING_STATES = {"pending", "queued", "processing", "in_progress", "received"}
+HOLDING_STATES = DONE_STATES | WAITING_STATES | {"active", "valid", "live", "open", "opened", "new", "ready",
+                                                 "available"}
 ENUM = re.compile(r"[A-Za-z]+(?:[_-][A-Za-z]+)*")
+# ... and its states of the thing held for someone, in words other than its verb's: HELD,
+# SECURED, ALLOCATED (reserve_boat's hold is HELD, not RESERVED).
+HELD_STATES = {"held", "secured", "allocated", "assigned", "locked", "guaranteed"}
+HOLD_VERBS = {"hold", "secure", "allocate", "lock"}  # a tool's own verb that holds a thing (hold_table)
 
 
 def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str | None:
     """The state a tool's structured answer gives in a status field, when it is an
     enum-like word (`"state": "VOID"`) that neither names the tool's action done (its
     participle: confirm_loan's CONFIRMED) nor is a state in which an action holds or runs
-    (`HOLDING_STATES`): the tool did not say the action happened. Read only against a claim
+    (`HOLDING_STATES`): the tool did not say the action happened. A tool that holds a thing for
+    someone (its action books or confirms, or its verb holds: hold_table) has it done only in a
+    state of the thing held: its request WAITING (`WAITING_STATES`: PENDING, QUEUED), or on a
+    WAITLIST, is not the booking the verb asked for. Read only against a claim
     that it did: a state it does not know is no failure by itself. A tool whose job is to find
     a thing reports no action's state."""
     if tool_job(tool, spec) == "find":
@@ -662,22 +675,45 @@ def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str
         return None
     done = {p.replace(" ", "_") for p in participles(tool)}
     acts = tool_actions(tool, spec)
+    holding = bool(acts & HOLDING) or next(iter(words(tool)), "") in HOLD_VERBS
+    if holding:
+        done |= HELD_STATES
     for depth in range(NESTED_DEPTH + 1):
         for key in ("status", "state", "outcome", "result"):
             value = data.get(key)
             if isinstance(value, str) and ENUM.fullmatch(value.strip()):
                 v = value.strip().lower().replace("-", "_")
-                if v not in HOLDING_STATES and v not in done:
+                if v not in done and (v not in HOLDING_STATES or holding and v in WAITING_STATES):
                     return f"{key}: {value}"
         # the action's own record, wrapped (`{"result": {"state": "WAITLISTED"}}`, `{"booking":
-        # {...}}` of book_room): another nested object's state (a customer's "VIP") is not it
-        inner = [v for k, v in data.items() if isinstance(v, dict) and (
+        # {...}}` of book_room), or the one record of an envelope that says only how the request
+        # went (`{"http": 200, "hold": {...}}`): another nested object's state (a customer's
+        # "VIP") is not it
+        records = {k: v for k, v in data.items() if isinstance(v, dict)}
+        inner = [v for k, v in records.items() if (
             str(k).lower() in WRAPPER_KEYS or mentions(str(k), tool_objects(tool))
             or any(_stem_of(w) in acts for w in words(str(k))))]
+        if not inner and len(records) == 1 and all(_transport(str(k), v) for k, v in data.items()
+                                                   if k not in records):
+            inner = list(records.values())
         if len(inner) != 1:
             return None
         data = inner[0]
     return None
+
+
+# The fields of an envelope that say which request it answers and when, not what became of it.
+REQUEST_KEYS = re.compile(r"(?:request|req|trace|correlation)_?id|timestamp|ts|time|api_?version|version|"
+                          r"took(?:_ms)?|latency(?:_ms)?|server", re.IGNORECASE)
+
+
+def _transport(key: str, value: object) -> bool:
+    """Is a field of an answer's envelope about the request, not the thing: a success status code
+    (`"http": 200`), a flag saying the request went (`"ok": true`), or the request's id or time?"""
+    if key in STATUS_CODE_KEYS and (type(value) is int or isinstance(value, str) and value.isdigit()):
+        return 100 <= int(value) < 400
+    return key.lower() in OUTCOME_KEYS and value is True or bool(REQUEST_KEYS.fullmatch(key)) \
+        and not isinstance(value, (dict, list))
 
 
 # The keys a tool's answer wraps its record in.
