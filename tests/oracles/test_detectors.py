@@ -363,3 +363,26 @@ def test_a_timeout_that_stops_a_run_still_repeating_a_call_is_the_loop_not_a_cra
     for samples in ([f"J-{n}" for n in range(40)], ["J-1"] * 5 + [f"J-{n}" for n in range(2, 40)]):
         [crash] = [f for f in detect(timed_out(samples)) if f.category == "runtime_crash"]
         assert crash.attribution == "sut"
+
+
+def test_a_round_robin_that_only_signs_off_in_new_words_has_finished():
+    """A model that words its idle turns itself ("All done here.", then "That's everything from
+    me.") brings new words each turn but nothing of the work: the team had finished, as one that
+    says "Done." again had, and its stop condition did not fire; a team still drafting and
+    revising the work to the bound was cut off by a bound too low."""
+    idle = ["Nothing more needed on my side.", "I've nothing to add.", "That's everything from me.",
+            "All done here.", "Nothing more needed on my side.", "I've nothing to add."]
+    stalled = _round_robin(["Blurb: the kettle boils a litre in ninety seconds.", "Looks good. APPROVED", *idle])
+    [f] = missing_termination(stalled, ROUND_ROBIN)
+    assert (f.root_cause, f.agent, f.step) == ("Termination Condition Violation", None, 5)
+    revising = _round_robin(["Blurb: the kettle boils a litre in ninety seconds.", "Say how fast it heats.",
+                             "Blurb: the kettle boils a litre fast, in 90 seconds.", "Mention the litre first.",
+                             "Blurb: a litre boils in this kettle in 90 seconds.", "Name the kettle's colour.",
+                             "Blurb: the red kettle boils a litre in 90 seconds.", "Shorter, please."])
+    [f] = missing_termination(revising, ROUND_ROBIN)
+    assert f.root_cause == "Max Round Limit Exceeded"
+    # in a team whose agents choose who speaks, idle turns going round are a loop of theirs
+    chosen = ROUND_ROBIN.model_copy(update={"system": SystemInfo(id="blurbs", entry_agent="writer",
+                                                                 pattern="selector")})
+    [f] = loops(stalled, chosen)
+    assert f.root_cause == "Repetitive Execution of Completed Tasks"
