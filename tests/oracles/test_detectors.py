@@ -255,6 +255,9 @@ def test_detectors_are_registered_once():
 
 ROUND_ROBIN = WorkflowSpec(system=SystemInfo(id="blurbs", entry_agent="writer", pattern="fixed_order"),
                            agents=(AgentSpec(id="writer"), AgentSpec(id="reviewer")))
+# the same two agents, choosing who speaks: their going round is a loop of theirs (`loops`)
+CHOSEN = ROUND_ROBIN.model_copy(update={"system": SystemInfo(id="blurbs", entry_agent="writer",
+                                                             pattern="selector")})
 
 
 def _round_robin(said: list[str]) -> Trace:
@@ -276,9 +279,7 @@ def test_a_round_robin_that_only_repeats_itself_to_the_bound_has_a_stop_conditio
     [f] = missing_termination(working, ROUND_ROBIN)
     assert f.root_cause == "Max Round Limit Exceeded"
     # agents that choose who speaks: their going round is a loop of theirs (`loops`), not this
-    chosen = ROUND_ROBIN.model_copy(update={"system": SystemInfo(id="blurbs", entry_agent="writer",
-                                                                 pattern="selector")})
-    [f] = missing_termination(stalled, chosen)
+    [f] = missing_termination(stalled, CHOSEN)
     assert f.root_cause == "Max Round Limit Exceeded"
 
 
@@ -382,7 +383,5 @@ def test_a_round_robin_that_only_signs_off_in_new_words_has_finished():
     [f] = missing_termination(revising, ROUND_ROBIN)
     assert f.root_cause == "Max Round Limit Exceeded"
     # in a team whose agents choose who speaks, idle turns going round are a loop of theirs
-    chosen = ROUND_ROBIN.model_copy(update={"system": SystemInfo(id="blurbs", entry_agent="writer",
-                                                                 pattern="selector")})
-    [f] = loops(stalled, chosen)
+    [f] = loops(stalled, CHOSEN)
     assert f.root_cause == "Repetitive Execution of Completed Tasks"
