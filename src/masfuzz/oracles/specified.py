@@ -50,7 +50,7 @@ import re
 
 from masfuzz.oracles.wording import addresses_agent, agent_names, name_pattern, sentences
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import DelegationEvent, Message, Trace
+from masfuzz.trace import DelegationEvent, Message, ToolCall, ToolResult, Trace
 
 
 # A delegation condition that gates the hand-off (the Agents SDK's `is_enabled`, a feature flag,
@@ -76,8 +76,7 @@ def _pointed(spec: WorkflowSpec, router: str | None, request: str, chosen: str |
     from masfuzz.oracles.instructed import _stems  # instructed calls this: imported late
 
     if router is not None:  # a hand-off the app offers only under a condition may not have been offered
-        right = [m for m in right if any(d.from_ == router and d.to == m and d.trigger == "handoff"
-                                         and not _GATED.search(d.condition) for d in spec.delegations)]
+        right = [m for m in right if _offered(spec, router, m)]
     if not right:
         return "", []
     agents = {a.id for a in spec.agents}
@@ -103,6 +102,13 @@ def _pointed(spec: WorkflowSpec, router: str | None, request: str, chosen: str |
     return ("", []) if scores.get(chosen) or not pointed else (said, pointed)
 
 
+def _offered(spec: WorkflowSpec, router: str, member: str) -> bool:
+    """Does the app offer `router` a hand-off to `member` whatever the run (no `is_enabled`, no
+    context condition)?"""
+    return any(d.from_ == router and d.to == member and d.trigger == "handoff" and not _GATED.search(d.condition)
+               for d in spec.delegations)
+
+
 # What lets an agent end a run by itself: a stop word or line it is given, an end it is told of.
 _ENDS = re.compile(r"[\"“]|\b(?:stop|end|finish|terminat|done|final|conclude|close)\w*", re.IGNORECASE)
 # A fallback line ("Otherwise reply "..."", "Else say ...", "If none of these fits, ..."): it
@@ -115,18 +121,28 @@ _FALLBACK = re.compile(r"(?:^|(?<=[-*\u2022] )|(?<=[.!?;] ))(?:otherwise|else|if
 def model_passed_over(trace: Trace, spec: WorkflowSpec, member: str, ender: str | None = None) -> str:
     """Why a needed member that never acted is the model's doing (`participation`): a router
     that could hand the request to `member` handed it to another, against a spec pointing it to
-    `member` (`model_misroute`), or the agent that ended the run could hand it there
-    unconditionally and its own rules send this request there, with nothing in its instructions
-    that lets it end by itself (a stop word, a line to close on) but a fallback for requests its
-    rules send nowhere (`_FALLBACK`); "" otherwise."""
-    if ender is not None and not _ENDS.search(_FALLBACK.sub("", next((a.instructions for a in spec.agents
-                                                                       if a.id == ender), ""))):
-        request = next((e.content for e in trace.events if isinstance(e, Message) and e.role == "user"), "")
-        said, pointed = _pointed(spec, ender, request, None, [member])
-        if pointed and said.endswith("instructions point"):  # its own rules, not the descriptions
-            return (f"the model in use ended the run at {ender}, though {said} this request on to "
-                    f"{member}, which {ender} could hand it to: the model did not follow the app's "
-                    "routing, which is right here")
+    `member` (`model_misroute`), or the model of the agent that ended the run had the last word
+    (the run ended on its own message, not on a tool's answer the app stopped at) and did not
+    hand over, though it could hand the request there unconditionally and its own rules send this
+    request there (by the request's words, or whatever the request: `instructed_handoffs`), and
+    nothing in its instructions lets it end by itself (a stop word, a line to close on) but a
+    fallback for requests its rules send nowhere (`_FALLBACK`); "" otherwise."""
+    if ender is not None and _had_last_word(trace, ender) and _offered(spec, ender, member):
+        from masfuzz.oracles.instructed import instructed_handoffs  # instructed calls this: imported late
+
+        if not _ENDS.search(_FALLBACK.sub("", next((a.instructions for a in spec.agents if a.id == ender), "") or "")):
+            request = next((e.content for e in trace.events if isinstance(e, Message) and e.role == "user"), "")
+            said, pointed = _pointed(spec, ender, request, None, [member])
+            if pointed and said.endswith("instructions point"):  # its own rules, not the descriptions
+                said += " this request"
+            elif (ender, member) in {(a, t) for a, t, _ in instructed_handoffs(spec)}:
+                said = f"{ender}'s instructions hand every request"
+            else:
+                said = ""
+            if said:
+                return (f"the model in use ended the run at {ender}, though {said} on to {member}, "
+                        f"which {ender} could hand it to: the model did not follow the app's routing, "
+                        "which is right here")
     request = ""
     agents = {a.id for a in spec.agents}
     for e in trace.events:
@@ -141,6 +157,18 @@ def model_passed_over(trace: Trace, spec: WorkflowSpec, member: str, ender: str 
             if because:
                 return because
     return ""
+
+
+def _had_last_word(trace: Trace, agent: str) -> bool:
+    """Did the run end on `agent`'s own message, its model's choice to answer? Not when it ended
+    on a tool's answer (an Agents SDK agent stopped at a tool by the app's `tool_use_behavior`)
+    or a hand-over."""
+    for e in reversed(trace.events):
+        if isinstance(e, (ToolCall, ToolResult, DelegationEvent)):
+            return False
+        if isinstance(e, Message) and e.content.strip():
+            return e.role == "assistant" and e.agent == agent
+    return False
 
 
 def _description(spec: WorkflowSpec, agent: str) -> str:
