@@ -11,7 +11,7 @@ from masfuzz.target import open_target
 from masfuzz.oracles import DETECTORS, Failure, dedupe, detect
 from masfuzz.oracles.detectors import loops, missing_termination, schema_violations
 from masfuzz.scenario import Fault, Scenario
-from masfuzz.spec.model import AgentSpec, SystemInfo, WorkflowSpec
+from masfuzz.spec.model import AgentSpec, SystemInfo, Termination, WorkflowSpec
 from masfuzz.trace import (
     AgentTurn, ChatEnd, ChatStart, DelegationEvent, Message, TerminationEvent, ToolCall, Trace,
 )
@@ -385,3 +385,25 @@ def test_a_round_robin_that_only_signs_off_in_new_words_has_finished():
     # in a team whose agents choose who speaks, idle turns going round are a loop of theirs
     [f] = loops(stalled, CHOSEN)
     assert f.root_cause == "Repetitive Execution of Completed Tasks"
+
+
+@pytest.mark.parametrize("condition, reviewer, whose", [
+    # the condition waits for the word the reviewer is told to say, and the model never said it
+    ("TextMentionTermination(text='APPROVED')", 'Review the blurb. Say "Looks good. APPROVED"', "harness"),
+    ("TextMentionTermination(text='APPROVED')", "Review the blurb, then say APPROVED.", "harness"),
+    # a word no agent is told to say: the condition is the app's defect
+    ("TextMentionTermination(text='TERMINATE')", 'Review the blurb. Say "Looks good. APPROVED"', "sut"),
+    # told only under a condition: whether it applied is not the trace's to say
+    ("TextMentionTermination(text='APPROVED')", "If the blurb is short, say APPROVED.", "sut"),
+    # a call of a tool the reviewer is told to make, never made
+    ("FunctionCallTermination(function_name='publish_blurb')", "Review the blurb. Call publish_blurb.", "harness"),
+    ("FunctionCallTermination(function_name='publish_blurb')", "Review the blurb.", "sut"),
+])
+def test_a_bound_reached_because_the_model_never_did_what_ends_the_team_is_the_model_s(condition, reviewer, whose):
+    spec = ROUND_ROBIN.model_copy(update={
+        "agents": (AgentSpec(id="writer", instructions='Say "Blurb: it boils fast."'),
+                   AgentSpec(id="reviewer", instructions=reviewer)),
+        "termination": Termination(conditions=(f"({condition} | MaxMessageTermination(max_messages=8))",))})
+    idle = _round_robin(["Blurb: it boils fast.", "Looks good.", *["All done here.", "Nothing to add."] * 3])
+    [f] = missing_termination(idle, spec)
+    assert f.attribution == whose and ("the model in use did not follow" in f.because) == (whose == "harness")

@@ -33,6 +33,7 @@ from masfuzz.oracles.robustness import robustness_witness
 from masfuzz.oracles.failure import PROPOSING_DETECTORS, RULE, UNCONFIRMED, Failure, dedupe
 from masfuzz.oracles.instructed import INSTRUCTED
 from masfuzz.oracles.semantic import SEMANTIC, tool_doc_mismatch
+from masfuzz.oracles.specified import model_left_stop_undone
 from masfuzz.oracles.wording import GIVE_UP, STOPWORDS, is_question, sentences
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
@@ -111,6 +112,8 @@ def missing_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure
         "attribution": "settings",
         "because": f"the run stopped at the turn bound you set (--max-turns {users}), not at one "
                    "of the app's own: leave it unset, or raise it, to judge how the app ends"}
+    if not whose and (because := model_left_stop_undone(trace, spec)):
+        whose = {"attribution": "harness", "because": because}
     chat = _chats(trace)
     for i, e in _indexed(trace, Message):
         phrase = announced_end(e.content) if e.role == "assistant" and e.agent else None
@@ -140,8 +143,8 @@ def missing_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure
             category="system_termination", root_cause="Termination Condition Violation",
             detector="missing_termination", evidence=(stalled, end_i), scenario_id=trace.scenario_id,
             elements=(term.reason, "repeated"), agent=None, step=stalled, subject="", **whose,
-            description=f"the team had finished: from event {stalled} on its turns only said again "
-            f"what they had said, and no stop condition fired until {bound}: the termination "
+            description=f"the team had finished: from event {stalled} on its turns brought nothing new "
+            f"to the work, and no stop condition fired until {bound}: the termination "
             "condition waits for something the agents do not do",
         )]
     return [Failure(

@@ -50,7 +50,7 @@ import re
 
 from masfuzz.oracles.wording import addresses_agent, agent_names, name_pattern, sentences
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import DelegationEvent, Message, ToolCall, ToolResult, Trace
+from masfuzz.trace import AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace
 
 
 # A delegation condition that gates the hand-off (the Agents SDK's `is_enabled`, a feature flag,
@@ -157,6 +157,63 @@ def model_passed_over(trace: Trace, spec: WorkflowSpec, member: str, ender: str 
             if because:
                 return because
     return ""
+
+
+# The stop conditions of an AgentChat team as the spec renders them: a word a message must
+# mention, a tool whose call ends the run.
+_STOP_WORD = re.compile(r"\bTextMentionTermination\(text=(['\"])(.+?)\1")
+_STOP_CALL = re.compile(r"\bFunctionCallTermination\(function_name=(['\"])(.+?)\1")
+# Where instructions give an agent a word to say: inside a quoted line, or after a verb of saying
+# in the same sentence ("Say APPROVED when ...", "end with DONE").
+_SAYING = r"\b(?:say|reply|respond|answer|write|end|finish|close|sign\s+off)\b[^.!?\n]*?\b{W}\b|[\"“][^\"”]*\b{W}\b[^\"”]*[\"”]"
+_CALLING = r"\b(?:call|use|run|invoke)\b[^.!?\n]*?\b{F}\b"
+
+
+def model_left_stop_undone(trace: Trace, spec: WorkflowSpec | None) -> str:
+    """Why a run stopped by a bound is the model's doing (`missing_termination`): the team's own
+    stop condition waits for a word an agent's instructions give it to say, or a call of a tool
+    they tell it to make, unconditionally, and that agent had turns in which it never did (no
+    message of the run mentions the word; the tool was never called). The app's condition would
+    have fired on what its instructions ask: the model did not follow them. "" otherwise (a word
+    no agent is told to say, a tool's own answer the instructions wait for, a condition the spec
+    does not render: the app's)."""
+    from masfuzz.oracles.instructed import CONDITIONAL, NEGATED  # instructed calls this: imported late
+
+    if spec is None:
+        return ""
+    conditions = " ".join(spec.termination.conditions)
+    spoken = " ".join(e.content for e in trace.events if isinstance(e, Message))
+    called = {e.tool for e in trace.events if isinstance(e, ToolCall)}
+    turned = {e.agent for e in trace.events if isinstance(e, AgentTurn)}
+    waits = [(w, _SAYING, f"say {w!r}") for _, w in _STOP_WORD.findall(conditions) if w not in spoken] + \
+            [(f, _CALLING, f"call {f}") for _, f in _STOP_CALL.findall(conditions) if f not in called]
+    for target, rule, act in waits:
+        told = re.compile(rule.replace("{W}", re.escape(target)).replace("{F}", re.escape(target)), re.IGNORECASE)
+        for a in spec.agents:
+            line = next((x for x in _whole_sentences(a.instructions or "") if told.search(x)
+                         and not NEGATED.search(_QUOTE.sub(" ", x)) and not CONDITIONAL.search(_QUOTE.sub(" ", x))),
+                        None)
+            if a.id in turned and line is not None:
+                return (f"the team stops when an agent does what {a.id}'s instructions ask ({act}: "
+                        f"\"{line}\"), and {a.id} spoke without doing it: the model in use did not "
+                        "follow the app's instructions, on which its stop condition would have fired")
+    return ""
+
+
+_QUOTE = re.compile(r"[\"“][^\"“”]*[\"”]")
+
+
+def _whole_sentences(text: str) -> list[str]:
+    """The text's sentences, a quoted line kept whole in its sentence ('Say "Looks good.
+    APPROVED"' is one): what the agent is told, and the words it is given to say."""
+    quotes = _QUOTE.findall(text)
+
+    def hold(m: re.Match[str]) -> str:  # a quoted line ending its sentence ('say "Done." Then') ends it
+        end = m.group(0)[-2:-1]
+        return f"\x00{quotes.index(m.group(0))}\x00" + (end if end in (".", "!", "?") else "")
+
+    held = _QUOTE.sub(hold, text)
+    return [re.sub(r"\x00(\d+)\x00[.!?]?", lambda m: quotes[int(m.group(1))], x) for x in sentences(held)]
 
 
 def _had_last_word(trace: Trace, agent: str) -> bool:
