@@ -17,7 +17,14 @@ Per failure kind and command, then overall; the overall figures are recorded in 
 Then who and when on labelled transcripts: bench_attribution.py's agent and step accuracy.
 
     python bench/bench_oracles.py [--commands exec,fuzz,run] [--only KIND|SYSTEM[,...]] [--rounds N]
-                                  [--budget Nx] [--jobs N] [--json FILE]
+                                  [--budget Nx] [--jobs N] [--policy SPEC] [--json FILE]
+
+`--policy SPEC` (a `--sut-model` spec, e.g. scripted/examples/zoo/policy_b.py:policy) drives every
+system with that scripted model instead of its label's: do the oracles still find the bugs when
+another model words the same runs? A pair whose twins stop differing as labelled under that model
+(tests/zoo/test_zoo.py with MASFUZZ_ZOO_POLICY=SPEC) carries no bug to find and is left out by
+naming the others with `--only`. Figures measured under an override are recorded under the
+policy's name, apart from the zoo's own.
 """
 
 from __future__ import annotations
@@ -138,7 +145,8 @@ def measure(systems: list[dict], args: argparse.Namespace) -> list[dict]:
     several frameworks' apps is not what a user runs, and the twins of one system share it."""
     def one(label: dict) -> list[dict]:
         argv = [sys.executable, __file__, "--system", label["name"], "--commands", ",".join(args.commands),
-                "--rounds", str(args.rounds), "--budget", args.budget]
+                "--rounds", str(args.rounds), "--budget", args.budget,
+                *(["--policy", args.policy] if args.policy else [])]
         done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT)
         if done.returncode != 0:
             raise SystemExit(f"bench_oracles: {label['name']} failed:\n{done.stderr.strip()}")
@@ -178,6 +186,8 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=4, help="fuzz: mutants after the seed (default 4)")
     parser.add_argument("--budget", default="8x", help="run: the campaign's budget (default 8x)")
     parser.add_argument("--jobs", type=int, default=2, help="systems measured at once (default 2)")
+    parser.add_argument("--policy", help="a scripted model to drive every system with, overriding "
+                        "the labels' `policy:` (default: each system's own)")
     parser.add_argument("--json", type=Path, help="also write the rows and totals to this file")
     parser.add_argument("--system", help=argparse.SUPPRESS)  # one system's rows as JSON on stdout
     args = parser.parse_args()
@@ -193,7 +203,7 @@ def main() -> int:
     os.chdir(ROOT)  # targets and the policy are named relative to the repository
     if args.system:
         label = next(s for s in systems if s["name"] == args.system)
-        print(json.dumps(measure_system(label, label.get("policy", labels["policy"]), args)))
+        print(json.dumps(measure_system(label, args.policy or label.get("policy", labels["policy"]), args)))
         return 0
     if args.only:
         wanted = set(args.only.split(","))
@@ -203,7 +213,8 @@ def main() -> int:
         systems = [s for s in systems if s["kind"] in wanted or s["name"] in wanted]
 
     started = time.monotonic()
-    print(f"bug zoo: {len(systems)} seeded systems with fixed twins; commands {', '.join(args.commands)}")
+    print(f"bug zoo: {len(systems)} seeded systems with fixed twins; commands {', '.join(args.commands)}"
+          + (f"; every system under {args.policy}" if args.policy else ""))
     rows = measure(systems, args)
     elapsed = time.monotonic() - started
 
@@ -226,16 +237,18 @@ def main() -> int:
 
     from summary import record
 
+    # an override's figures are another measurement than the zoo's own: recorded under its name
+    under = f" under {Path(args.policy.removeprefix('scripted/').split(':')[0]).stem}" if args.policy else ""
     for command, s in totals.items():
         if s["pairs"] == 0:
             continue
-        record(f"oracles [{command}]: zoo recall", s["found"] / s["pairs"], "1.0", s["found"] == s["pairs"],
+        record(f"oracles [{command}]{under}: zoo recall", s["found"] / s["pairs"], "1.0", s["found"] == s["pairs"],
                note=f"{s['found']}/{s['pairs']} seeded systems, labelled category")
-        record(f"oracles [{command}]: zoo false-discovery rate", s["false"] / s["pairs"], "0", s["false"] == 0,
+        record(f"oracles [{command}]{under}: zoo false-discovery rate", s["false"] / s["pairs"], "0", s["false"] == 0,
                note=f"{s['false']}/{s['pairs']} fixed twins with an app finding, "
                f"{s['false_fault_only']} of them only under injected faults")
         if s["blame_named"]:
-            record(f"oracles [{command}]: zoo blamed agent right", s["blame_right"] / s["blame_named"], "1.0",
+            record(f"oracles [{command}]{under}: zoo blamed agent right", s["blame_right"] / s["blame_named"], "1.0",
                    s["blame_right"] == s["blame_named"], note=f"{s['blame_right']}/{s['blame_named']} findings")
     if args.json:
         args.json.write_text(json.dumps({"rows": rows, "totals": totals}, indent=2))

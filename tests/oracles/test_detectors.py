@@ -11,7 +11,7 @@ from masfuzz.target import open_target
 from masfuzz.oracles import DETECTORS, Failure, dedupe, detect
 from masfuzz.oracles.detectors import loops, missing_termination, schema_violations
 from masfuzz.scenario import Fault, Scenario
-from masfuzz.spec.model import AgentSpec, SystemInfo, WorkflowSpec
+from masfuzz.spec.model import AgentSpec, SystemInfo, Termination, WorkflowSpec
 from masfuzz.trace import (
     AgentTurn, ChatEnd, ChatStart, DelegationEvent, Message, TerminationEvent, ToolCall, Trace,
 )
@@ -255,6 +255,9 @@ def test_detectors_are_registered_once():
 
 ROUND_ROBIN = WorkflowSpec(system=SystemInfo(id="blurbs", entry_agent="writer", pattern="fixed_order"),
                            agents=(AgentSpec(id="writer"), AgentSpec(id="reviewer")))
+# the same two agents, choosing who speaks: their going round is a loop of theirs (`loops`)
+CHOSEN = ROUND_ROBIN.model_copy(update={"system": SystemInfo(id="blurbs", entry_agent="writer",
+                                                             pattern="selector")})
 
 
 def _round_robin(said: list[str]) -> Trace:
@@ -276,9 +279,7 @@ def test_a_round_robin_that_only_repeats_itself_to_the_bound_has_a_stop_conditio
     [f] = missing_termination(working, ROUND_ROBIN)
     assert f.root_cause == "Max Round Limit Exceeded"
     # agents that choose who speaks: their going round is a loop of theirs (`loops`), not this
-    chosen = ROUND_ROBIN.model_copy(update={"system": SystemInfo(id="blurbs", entry_agent="writer",
-                                                                 pattern="selector")})
-    [f] = missing_termination(stalled, chosen)
+    [f] = missing_termination(stalled, CHOSEN)
     assert f.root_cause == "Max Round Limit Exceeded"
 
 
@@ -363,3 +364,46 @@ def test_a_timeout_that_stops_a_run_still_repeating_a_call_is_the_loop_not_a_cra
     for samples in ([f"J-{n}" for n in range(40)], ["J-1"] * 5 + [f"J-{n}" for n in range(2, 40)]):
         [crash] = [f for f in detect(timed_out(samples)) if f.category == "runtime_crash"]
         assert crash.attribution == "sut"
+
+
+def test_a_round_robin_that_only_signs_off_in_new_words_has_finished():
+    """A model that words its idle turns itself ("All done here.", then "That's everything from
+    me.") brings new words each turn but nothing of the work: the team had finished, as one that
+    says "Done." again had, and its stop condition did not fire; a team still drafting and
+    revising the work to the bound was cut off by a bound too low."""
+    idle = ["Nothing more needed on my side.", "I've nothing to add.", "That's everything from me.",
+            "All done here.", "Nothing more needed on my side.", "I've nothing to add."]
+    stalled = _round_robin(["Blurb: the kettle boils a litre in ninety seconds.", "Looks good. APPROVED", *idle])
+    [f] = missing_termination(stalled, ROUND_ROBIN)
+    assert (f.root_cause, f.agent, f.step) == ("Termination Condition Violation", None, 5)
+    revising = _round_robin(["Blurb: the kettle boils a litre in ninety seconds.", "Say how fast it heats.",
+                             "Blurb: the kettle boils a litre fast, in 90 seconds.", "Mention the litre first.",
+                             "Blurb: a litre boils in this kettle in 90 seconds.", "Name the kettle's colour.",
+                             "Blurb: the red kettle boils a litre in 90 seconds.", "Shorter, please."])
+    [f] = missing_termination(revising, ROUND_ROBIN)
+    assert f.root_cause == "Max Round Limit Exceeded"
+    # in a team whose agents choose who speaks, idle turns going round are a loop of theirs
+    [f] = loops(stalled, CHOSEN)
+    assert f.root_cause == "Repetitive Execution of Completed Tasks"
+
+
+@pytest.mark.parametrize("condition, reviewer, whose", [
+    # the condition waits for the word the reviewer is told to say, and the model never said it
+    ("TextMentionTermination(text='APPROVED')", 'Review the blurb. Say "Looks good. APPROVED"', "harness"),
+    ("TextMentionTermination(text='APPROVED')", "Review the blurb, then say APPROVED.", "harness"),
+    # a word no agent is told to say: the condition is the app's defect
+    ("TextMentionTermination(text='TERMINATE')", 'Review the blurb. Say "Looks good. APPROVED"', "sut"),
+    # told only under a condition: whether it applied is not the trace's to say
+    ("TextMentionTermination(text='APPROVED')", "If the blurb is short, say APPROVED.", "sut"),
+    # a call of a tool the reviewer is told to make, never made
+    ("FunctionCallTermination(function_name='publish_blurb')", "Review the blurb. Call publish_blurb.", "harness"),
+    ("FunctionCallTermination(function_name='publish_blurb')", "Review the blurb.", "sut"),
+])
+def test_a_bound_reached_because_the_model_never_did_what_ends_the_team_is_the_model_s(condition, reviewer, whose):
+    spec = ROUND_ROBIN.model_copy(update={
+        "agents": (AgentSpec(id="writer", instructions='Say "Blurb: it boils fast."'),
+                   AgentSpec(id="reviewer", instructions=reviewer)),
+        "termination": Termination(conditions=(f"({condition} | MaxMessageTermination(max_messages=8))",))})
+    idle = _round_robin(["Blurb: it boils fast.", "Looks good.", *["All done here.", "Nothing to add."] * 3])
+    [f] = missing_termination(idle, spec)
+    assert f.attribution == whose and ("the model in use did not follow" in f.because) == (whose == "harness")

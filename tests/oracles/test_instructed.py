@@ -972,3 +972,32 @@ def test_a_delegating_tool_that_runs_the_agent_its_sibling_names_is_a_misroute_o
     assert misrouted_request(_concierge("ask_spa", "spa"), _hotel()) == []
     assert misrouted_request(_concierge("ask_kitchen", "kitchen"), _hotel()) == []
     assert misrouted_request(_concierge("ask_kitchen", "kitchen_agent"), _hotel(kitchen="kitchen_agent")) == []
+
+
+def _front_desk() -> WorkflowSpec:
+    return WorkflowSpec(
+        system=SystemInfo(id="repairs", entry_agent="front", pattern="handoff"),
+        agents=(AgentSpec(id="front", instructions="You answer the shop's messages. Call lookup. Hand off to fitter."),
+                AgentSpec(id="fitter", instructions="Call book_visit.")),
+        tools=(ToolSpec(id="lookup"), ToolSpec(id="book_visit")),
+        delegations=({"from": "front", "to": "fitter"},),
+        permissions=Permissions(allow=(("front", "lookup"), ("fitter", "book_visit"))))
+
+
+@pytest.mark.parametrize("end, whose", [
+    # the model had the turn after the look-up and answered in its own words instead of handing
+    # over, though the instructions hand every request on: the model's
+    ((Message(agent="front", content="All done here."),), "harness"),
+    # the app stopped the agent at the look-up's answer (a tool_use_behavior): its model never had
+    # the choice, so the end is the app's
+    ((), "sut"),
+])
+def test_an_end_against_an_unconditional_hand_off_is_the_model_s_only_when_it_had_the_last_word(end, whose):
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="The pane in the back door broke, customer c-1234."),
+        AgentTurn(agent="front"), ToolCall(agent="front", tool="lookup", arguments={"customer": "c-1234"}),
+        ToolResult(agent="front", tool="lookup", payload="2019: front bay"), *end,
+        TerminationEvent(reason="completed", final_output=end[0].content if end else "2019: front bay")))
+    [f] = participation(trace, _front_desk())
+    assert (f.elements, f.attribution) == (("front", "fitter"), whose)
+    assert ("front's instructions hand every request on to fitter" in f.because) == (whose == "harness")

@@ -33,7 +33,8 @@ from masfuzz.oracles.robustness import robustness_witness
 from masfuzz.oracles.failure import PROPOSING_DETECTORS, RULE, UNCONFIRMED, Failure, dedupe
 from masfuzz.oracles.instructed import INSTRUCTED
 from masfuzz.oracles.semantic import SEMANTIC, tool_doc_mismatch
-from masfuzz.oracles.wording import GIVE_UP, is_question, sentences
+from masfuzz.oracles.specified import model_left_stop_undone
+from masfuzz.oracles.wording import GIVE_UP, STOPWORDS, is_question, sentences
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
     BOUND_REASONS, CONCLUDED_REASONS, DESIGNED_LENGTH, ENDED_IN_MODEL_CALL, HARNESS_CAUSE,
@@ -111,6 +112,8 @@ def missing_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure
         "attribution": "settings",
         "because": f"the run stopped at the turn bound you set (--max-turns {users}), not at one "
                    "of the app's own: leave it unset, or raise it, to judge how the app ends"}
+    if not whose and (because := model_left_stop_undone(trace, spec)):
+        whose = {"attribution": "harness", "because": because}
     chat = _chats(trace)
     for i, e in _indexed(trace, Message):
         phrase = announced_end(e.content) if e.role == "assistant" and e.agent else None
@@ -140,8 +143,8 @@ def missing_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure
             category="system_termination", root_cause="Termination Condition Violation",
             detector="missing_termination", evidence=(stalled, end_i), scenario_id=trace.scenario_id,
             elements=(term.reason, "repeated"), agent=None, step=stalled, subject="", **whose,
-            description=f"the team had finished: from event {stalled} on its turns only said again "
-            f"what they had said, and no stop condition fired until {bound}: the termination "
+            description=f"the team had finished: from event {stalled} on its turns brought nothing new "
+            f"to the work, and no stop condition fired until {bound}: the termination "
             "condition waits for something the agents do not do",
         )]
     return [Failure(
@@ -286,22 +289,42 @@ def _turn_output(trace: Trace, start: int, stop: int) -> set[str]:
     return set(_TOKEN.findall(" ".join(parts).lower()))
 
 
+def _content(words: set[str]) -> set[str]:
+    """The words that carry what a turn is about: numbers, and words of three letters or more
+    other than the commonest (`STOPWORDS`)."""
+    return {w for w in words if any(c.isdigit() for c in w) or (len(w) >= 3 and w not in STOPWORDS)}
+
+
+def _work(trace: Trace, stop: int) -> set[str]:
+    """What the team is working on up to event `stop`: the task it was given (the user's
+    messages), what its tools were asked and answered, and what the agents said."""
+    task = " ".join(e.content[:_COMPARED_CHARS] for e in trace.events[:stop]
+                    if isinstance(e, Message) and e.role == "user")
+    return _content(_turn_output(trace, -1, stop) | set(_TOKEN.findall(task.lower())))
+
+
 def progressed(trace: Trace, turns: list[tuple[int, AgentTurn]], start: int, stop: int,
                p: int) -> bool:
     """Did the speaker cycle over turns[start:stop] make progress? A turn makes progress when
-    it brings a word or number its agent had not said in the stretch: new content, a new tool
-    result, the plan's next step ("open result 2" after "open result 1"). An orchestrator
-    speaking between every worker turn goes round a cycle by design and progresses while its
-    instructions or the results are new; a loop is the same messages again: more than half of
-    the turns after the first round bring nothing new."""
+    it brings a word or number its agent had not said in the stretch and is about the work: a
+    new tool call or result, or a message that shares a word with the task and what the team
+    made of it up to the cycle's second round (a new draft, the plan's next step, "open result
+    2" after "open result 1"). A turn of new words about nothing of the work ("All done here.",
+    then "That's everything from me.") is an agent with nothing left to do, however it words
+    it. An orchestrator speaking between every worker turn goes round a cycle by design and
+    progresses while its instructions or the results are new; a loop is the same messages
+    again, or idle ones: more than half of the turns after the first round bring nothing new."""
     bounds = [idx for idx, _ in turns] + [len(trace.events)]
+    work = _work(trace, bounds[min(start + p, stop)])
     said: dict[str, set[str]] = {}
     stalled = 0
     for k in range(start, stop):
         out = _turn_output(trace, bounds[k], bounds[k + 1])
         earlier = said.setdefault(turns[k][1].agent, set())
-        if k >= start + p and not out - earlier:
-            stalled += 1
+        if k >= start + p:
+            acted = any(isinstance(e, (ToolCall, ToolResult)) for e in trace.events[bounds[k] + 1:bounds[k + 1]])
+            if not out - earlier or not (acted or _content(out) & work):
+                stalled += 1
         earlier |= out
     return 2 * stalled <= stop - start - p
 

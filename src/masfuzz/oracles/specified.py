@@ -50,7 +50,7 @@ import re
 
 from masfuzz.oracles.wording import addresses_agent, agent_names, name_pattern, sentences
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import DelegationEvent, Message, Trace
+from masfuzz.trace import AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace
 
 
 # A delegation condition that gates the hand-off (the Agents SDK's `is_enabled`, a feature flag,
@@ -76,8 +76,7 @@ def _pointed(spec: WorkflowSpec, router: str | None, request: str, chosen: str |
     from masfuzz.oracles.instructed import _stems  # instructed calls this: imported late
 
     if router is not None:  # a hand-off the app offers only under a condition may not have been offered
-        right = [m for m in right if any(d.from_ == router and d.to == m and d.trigger == "handoff"
-                                         and not _GATED.search(d.condition) for d in spec.delegations)]
+        right = [m for m in right if _offered(spec, router, m)]
     if not right:
         return "", []
     agents = {a.id for a in spec.agents}
@@ -103,6 +102,13 @@ def _pointed(spec: WorkflowSpec, router: str | None, request: str, chosen: str |
     return ("", []) if scores.get(chosen) or not pointed else (said, pointed)
 
 
+def _offered(spec: WorkflowSpec, router: str, member: str) -> bool:
+    """Does the app offer `router` a hand-off to `member` whatever the run (no `is_enabled`, no
+    context condition)?"""
+    return any(d.from_ == router and d.to == member and d.trigger == "handoff" and not _GATED.search(d.condition)
+               for d in spec.delegations)
+
+
 # What lets an agent end a run by itself: a stop word or line it is given, an end it is told of.
 _ENDS = re.compile(r"[\"“]|\b(?:stop|end|finish|terminat|done|final|conclude|close)\w*", re.IGNORECASE)
 # A fallback line ("Otherwise reply "..."", "Else say ...", "If none of these fits, ..."): it
@@ -115,18 +121,28 @@ _FALLBACK = re.compile(r"(?:^|(?<=[-*\u2022] )|(?<=[.!?;] ))(?:otherwise|else|if
 def model_passed_over(trace: Trace, spec: WorkflowSpec, member: str, ender: str | None = None) -> str:
     """Why a needed member that never acted is the model's doing (`participation`): a router
     that could hand the request to `member` handed it to another, against a spec pointing it to
-    `member` (`model_misroute`), or the agent that ended the run could hand it there
-    unconditionally and its own rules send this request there, with nothing in its instructions
-    that lets it end by itself (a stop word, a line to close on) but a fallback for requests its
-    rules send nowhere (`_FALLBACK`); "" otherwise."""
-    if ender is not None and not _ENDS.search(_FALLBACK.sub("", next((a.instructions for a in spec.agents
-                                                                       if a.id == ender), ""))):
-        request = next((e.content for e in trace.events if isinstance(e, Message) and e.role == "user"), "")
-        said, pointed = _pointed(spec, ender, request, None, [member])
-        if pointed and said.endswith("instructions point"):  # its own rules, not the descriptions
-            return (f"the model in use ended the run at {ender}, though {said} this request on to "
-                    f"{member}, which {ender} could hand it to: the model did not follow the app's "
-                    "routing, which is right here")
+    `member` (`model_misroute`), or the model of the agent that ended the run had the last word
+    (the run ended on its own message, not on a tool's answer the app stopped at) and did not
+    hand over, though it could hand the request there unconditionally and its own rules send this
+    request there (by the request's words, or whatever the request: `instructed_handoffs`), and
+    nothing in its instructions lets it end by itself (a stop word, a line to close on) but a
+    fallback for requests its rules send nowhere (`_FALLBACK`); "" otherwise."""
+    if ender is not None and _had_last_word(trace, ender) and _offered(spec, ender, member):
+        from masfuzz.oracles.instructed import instructed_handoffs  # instructed calls this: imported late
+
+        if not _ENDS.search(_FALLBACK.sub("", next((a.instructions for a in spec.agents if a.id == ender), "") or "")):
+            request = next((e.content for e in trace.events if isinstance(e, Message) and e.role == "user"), "")
+            said, pointed = _pointed(spec, ender, request, None, [member])
+            if pointed and said.endswith("instructions point"):  # its own rules, not the descriptions
+                said += " this request"
+            elif (ender, member) in {(a, t) for a, t, _ in instructed_handoffs(spec)}:
+                said = f"{ender}'s instructions hand every request"
+            else:
+                said = ""
+            if said:
+                return (f"the model in use ended the run at {ender}, though {said} on to {member}, "
+                        f"which {ender} could hand it to: the model did not follow the app's routing, "
+                        "which is right here")
     request = ""
     agents = {a.id for a in spec.agents}
     for e in trace.events:
@@ -141,6 +157,75 @@ def model_passed_over(trace: Trace, spec: WorkflowSpec, member: str, ender: str 
             if because:
                 return because
     return ""
+
+
+# The stop conditions of an AgentChat team as the spec renders them: a word a message must
+# mention, a tool whose call ends the run.
+_STOP_WORD = re.compile(r"\bTextMentionTermination\(text=(['\"])(.+?)\1")
+_STOP_CALL = re.compile(r"\bFunctionCallTermination\(function_name=(['\"])(.+?)\1")
+# Where instructions give an agent a word to say: inside a quoted line, or after a verb of saying
+# in the same sentence ("Say APPROVED when ...", "end with DONE").
+_SAYING = r"\b(?:say|reply|respond|answer|write|end|finish|close|sign\s+off)\b[^.!?\n]*?\b{W}\b|[\"“][^\"”]*\b{W}\b[^\"”]*[\"”]"
+_CALLING = r"\b(?:call|use|run|invoke)\b[^.!?\n]*?\b{F}\b"
+
+
+def model_left_stop_undone(trace: Trace, spec: WorkflowSpec | None) -> str:
+    """Why a run stopped by a bound is the model's doing (`missing_termination`): the team's own
+    stop condition waits for a word an agent's instructions give it to say, or a call of a tool
+    they tell it to make, unconditionally, and that agent had turns in which it never did (no
+    message of the run mentions the word; the tool was never called). The app's condition would
+    have fired on what its instructions ask: the model did not follow them. "" otherwise (a word
+    no agent is told to say, a tool's own answer the instructions wait for, a condition the spec
+    does not render: the app's)."""
+    from masfuzz.oracles.instructed import CONDITIONAL, NEGATED  # instructed calls this: imported late
+
+    if spec is None:
+        return ""
+    conditions = " ".join(spec.termination.conditions)
+    spoken = " ".join(e.content for e in trace.events if isinstance(e, Message))
+    called = {e.tool for e in trace.events if isinstance(e, ToolCall)}
+    turned = {e.agent for e in trace.events if isinstance(e, AgentTurn)}
+    waits = [(w, _SAYING, f"say {w!r}") for _, w in _STOP_WORD.findall(conditions) if w not in spoken] + \
+            [(f, _CALLING, f"call {f}") for _, f in _STOP_CALL.findall(conditions) if f not in called]
+    for target, rule, act in waits:
+        told = re.compile(rule.replace("{W}", re.escape(target)).replace("{F}", re.escape(target)), re.IGNORECASE)
+        for a in spec.agents:
+            line = next((x for x in _whole_sentences(a.instructions or "") if told.search(x)
+                         and not NEGATED.search(_QUOTE.sub(" ", x)) and not CONDITIONAL.search(_QUOTE.sub(" ", x))),
+                        None)
+            if a.id in turned and line is not None:
+                return (f"the team stops when an agent does what {a.id}'s instructions ask ({act}: "
+                        f"\"{line}\"), and {a.id} spoke without doing it: the model in use did not "
+                        "follow the app's instructions, on which its stop condition would have fired")
+    return ""
+
+
+_QUOTE = re.compile(r"[\"“][^\"“”]*[\"”]")
+
+
+def _whole_sentences(text: str) -> list[str]:
+    """The text's sentences, a quoted line kept whole in its sentence ('Say "Looks good.
+    APPROVED"' is one): what the agent is told, and the words it is given to say."""
+    quotes = _QUOTE.findall(text)
+
+    def hold(m: re.Match[str]) -> str:  # a quoted line ending its sentence ('say "Done." Then') ends it
+        end = m.group(0)[-2:-1]
+        return f"\x00{quotes.index(m.group(0))}\x00" + (end if end in (".", "!", "?") else "")
+
+    held = _QUOTE.sub(hold, text)
+    return [re.sub(r"\x00(\d+)\x00[.!?]?", lambda m: quotes[int(m.group(1))], x) for x in sentences(held)]
+
+
+def _had_last_word(trace: Trace, agent: str) -> bool:
+    """Did the run end on `agent`'s own message, its model's choice to answer? Not when it ended
+    on a tool's answer (an Agents SDK agent stopped at a tool by the app's `tool_use_behavior`)
+    or a hand-over."""
+    for e in reversed(trace.events):
+        if isinstance(e, (ToolCall, ToolResult, DelegationEvent)):
+            return False
+        if isinstance(e, Message) and e.content.strip():
+            return e.role == "assistant" and e.agent == agent
+    return False
 
 
 def _description(spec: WorkflowSpec, agent: str) -> str:
