@@ -216,7 +216,8 @@ def _passes_failure_on(fields: list[tuple[str, Any]], r: ToolResult, asked: str)
                                             or text.strip().lower() in ("false", "no")):
             return True
         if text and (FAILED_TEXT.search(text) or GIVE_UP.search(text) or NOT_HELD.search(text)
-                     or text.strip().lower().replace(" ", "_") in FAILED_STATES or told & set(words(text))):
+                     or text.strip().lower().replace(" ", "_") in FAILED_STATES
+                     or told & set(words(DONE_IDIOM.sub(" ", text)))):
             return True
     return False
 
@@ -261,6 +262,9 @@ SUCCESS_LABEL = re.compile(r"\W*(?:confirmed|booked|reserved|completed|successfu
 # Words that say a thing wanted is not to be had, beside those of a failure or a content refusal
 # ("taken care of" and "paid in full" say it done).
 NOT_HELD = re.compile(r"\b(?:taken(?!\s+care\b)|(?<!\bin\s)full|none|gone|occupied|no longer)\b", re.IGNORECASE)
+# The idioms of a thing done that hold NOT_HELD's words ("all taken care of", "paid in full"): a
+# reply's own words, never a relay of a refusal's ("court 3 is taken").
+DONE_IDIOM = re.compile(r"\btaken\s+care\s+of\b|\bin\s+full\b", re.IGNORECASE)
 
 
 def _labelled_claim(text: str, done: list[str]) -> str | None:
