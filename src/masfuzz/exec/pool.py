@@ -396,13 +396,15 @@ def _worker_env() -> dict[str, str]:
 
 
 def _preload() -> list[str]:
-    """What a template imports before forking workers: the worker's own modules, and the agent
-    frameworks and masfuzz adapters this process has imported."""
+    """What a template imports before forking workers: the worker's own modules, the thread
+    pool asyncio starts for `to_thread` (a tool run off the event loop: imported by a worker's
+    first run otherwise), and the agent frameworks and masfuzz adapters this process has
+    imported."""
     frameworks = [m for m in FRAMEWORKS if m in sys.modules]
     adapters = sorted(m for m in sys.modules
                       if m.startswith("masfuzz.adapters.") and m.count(".") == 2)
-    return ["masfuzz.exec.worker", "masfuzz.exec.request", "masfuzz.exec.base", *frameworks,
-            *adapters]
+    return ["masfuzz.exec.worker", "masfuzz.exec.request", "masfuzz.exec.base", "concurrent.futures.thread",
+            *frameworks, *adapters]
 
 
 class SubprocessExecutor(PoolExecutor):

@@ -98,9 +98,12 @@ def tools_of(root: Any, notes: list[str]) -> list[Any]:
 def prepare_worker_template() -> None:
     """What the pool's template process does once for every worker it forks
     (`masfuzz.exec.template`): import what a run uses (ADK's agents, runner and plugin base,
-    about 2 s of CPU) and make the bridge and plugin classes. No thread starts."""
+    about 2 s of CPU) and make the bridge and plugin classes; the run module and what it
+    imports (the fault library, the detectors behind it), which each worker's first run imported
+    and the worker again after it. No thread starts."""
     import google.adk.runners  # noqa: F401
 
+    import masfuzz.adapters.adk.run  # noqa: F401
     from masfuzz.adapters.adk.bridge import bridge_class
     from masfuzz.adapters.adk.recording import plugin_class
 

@@ -196,7 +196,11 @@ def _run_hook(handoff: Any, ctx: Any) -> None:
 def prepare_worker_template() -> None:
     """What the pool's template process does once for every worker it forks
     (`masfuzz.exec.template`): the SDK's trace provider, made on a worker's first run, imports
-    its HTTP stack and builds an exporter (a tenth of a second of CPU or more). No thread starts."""
+    its HTTP stack and builds an exporter (a tenth of a second of CPU or more); the run module
+    and what it imports (the fault library, the detectors' patterns behind it), which each
+    worker's first run imported, and the worker again after it (`worker._import`): a tenth of a
+    second each, twice per worker. No thread starts."""
+    import masfuzz.adapters.openai_agents.run  # noqa: F401
     from masfuzz.adapters.openai_agents.recording import dispatch
 
     dispatch()

@@ -88,3 +88,11 @@ def tools_of(agent: Any, notes: list[str]) -> list[Any]:
             seen.add(edge.name)
             out.append(edge.tool if edge.tool.takes_ctx else edge.tool.function)
     return out
+
+
+def prepare_worker_template() -> None:
+    """What the pool's template process does once for every worker it forks
+    (`masfuzz.exec.template`): import the run module and what it imports (the fault library, the
+    detectors behind it), which each worker's first run imported and the worker again after it.
+    No thread starts."""
+    import masfuzz.adapters.pydantic_ai.run  # noqa: F401
