@@ -574,7 +574,9 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str) 
     description, or of one of its comma-cut parts: "the days wanted" of `The days wanted, an ISO
     date range like ...`), when the user's messages hold values of the form the documentation gives
     for it (`so-55120`): (the parameter, as "TOOL's PARAM", and the user's values). The tool's
-    own documentation says what the fact is and what it looks like, whatever its kind. An example
+    own documentation says what the fact is and what it looks like, whatever its kind; a question
+    that names the parameter itself (`docket`: "could you let me know your docket?", `booking_ref`:
+    "what's the booking ref?") asks for it as surely, however it is worded. An example
     of plain lower-case words (`like "change of address"`) gives no form: any words of the
     message would fit it, so nothing tells that the user gave that fact."""
     if not (is_question(sentence) or REQUEST.search(sentence)):
@@ -590,8 +592,9 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str) 
             about = re.split(r",?\s*\b(?:like|such as|e\.g\.|for example|for instance)\b",
                              str((props.get(param) or {}).get("description") or ""), maxsplit=1)[0]
             # the whole description, or one of its comma-cut parts ("The days wanted, an ISO
-            # date range": a question for "the days wanted" asks for that parameter)
-            for part in (about, *about.split(",")):
+            # date range": a question for "the days wanted" asks for that parameter), or the
+            # parameter's own name ("would you mind letting me know your docket?" of `docket`)
+            for part in (about, *about.split(","), " ".join(words(param))):
                 content = {w for w in words(part) if w not in STOPWORDS and not w.isdigit()}
                 if content and content <= said:
                     asked.append((len(content), param, tool, forms))
