@@ -64,3 +64,49 @@ def test_a_question_naming_a_parameter_of_its_own_tool_after_a_hand_over_is_info
 ])
 def test_a_question_for_a_parameter_the_user_never_gave_or_a_call_with_it_is_no_loss(after, said):
     assert handover_facts(_ferry(*after, said=said), FERRY) == []
+
+
+# -- a dependency told as working on what another agent has done -----------------------------------
+
+def _depot(said: str, *, described: bool) -> WorkflowSpec:
+    van = dict(description=said, instructions="Drive the crates out with `dispatch_van`.") if described \
+        else dict(description="Drives orders out.", instructions=f"You run the vans. {said}\n- Use `dispatch_van`.")
+    return WorkflowSpec(
+        system=SystemInfo(id="depot", entry_agent="van_r", pattern="fixed_order"),
+        agents=(AgentSpec(id="van_r", **van),
+                AgentSpec(id="packer_q", description="Packs orders.", instructions="Box the order with `box_order`.")),
+        tools=(ToolSpec(id="dispatch_van", description="Send a van."), ToolSpec(id="box_order", description="Box an order.")),
+        permissions=Permissions(allow=(("van_r", "dispatch_van"), ("packer_q", "box_order"))))
+
+
+def _turns(*agents: str) -> Trace:
+    events = [Message(role="user", content="Order DP-4410 to Leith, please.")]
+    for a in agents:
+        events += [AgentTurn(agent=a), Message(agent=a, content=f"{a}: done.")]
+    return _end(*events)
+
+
+@pytest.mark.parametrize("said,described", [
+    ("Ships whatever packer_q has boxed up for the customer.", True),
+    ("You load what packer_q had already put aside for the order.", False),
+    ("You drive out the crates packer_q has sealed.", False),
+])
+def test_working_on_what_another_agent_has_done_is_a_dependency_on_it(said, described):
+    from masfuzz.oracles.instructed import instructed_order
+
+    spec = _depot(said, described=described)
+    [f] = instructed_order(_turns("van_r", "packer_q"), spec)
+    assert (f.root_cause, f.agent, f.elements) == ("Violation of Relationships-based Speaking Order", "van_r",
+                                                   ("packer_q", "van_r"))
+    assert instructed_order(_turns("packer_q", "van_r"), spec) == []
+
+
+@pytest.mark.parametrize("said", [
+    "You never wait for whatever packer_q has boxed.",  # negated
+    "You load whatever packer_q has not touched.",  # what it has not done is no product of it
+    "Ships the order the customer has paid for.",  # the customer's doing, no agent's
+])
+def test_no_dependency_where_nothing_another_agent_has_done_is_worked_on(said):
+    from masfuzz.oracles.instructed import instructed_order
+
+    assert instructed_order(_turns("van_r", "packer_q"), _depot(said, described=True)) == []
