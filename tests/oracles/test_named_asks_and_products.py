@@ -32,11 +32,11 @@ FERRY = WorkflowSpec(
                     parameters=_params(route='The route, e.g. "Oban-Craignure"')),
            ToolSpec(id="load_vehicle", description="Put a vehicle on a sailing.",
                     parameters=_params(waybill='The freight waybill printed on the driver\'s sheet, e.g. "WB-00000"',
-                                       loyaltyPass='The haulier\'s pass, e.g. "HP/0000"'))),
+                                       loyaltyPass='The haulier\'s pass, e.g. "HP-0000"'))),
     permissions=Permissions(allow=(("quotes", "price_crossing"), ("loaders", "load_vehicle"))),
     delegations=({"from": "quotes", "to": "loaders"},))
 
-ASKED = "Our van goes Oban-Craignure on Friday; waybill WB-70412, pass HP/2210."
+ASKED = "Our van goes Oban-Craignure on Friday; waybill WB-70412, pass HP-2210."
 
 
 def _ferry(*after, said: str = ASKED) -> Trace:
@@ -47,7 +47,7 @@ def _ferry(*after, said: str = ASKED) -> Trace:
 
 @pytest.mark.parametrize("question,value", [
     ("Before I send the van down the ramp - which waybill is this for?", "WB-70412"),
-    ("So sorry, could you remind me of your loyalty pass?", "HP/2210"),  # camelCase, split
+    ("So sorry, could you remind me of your loyalty pass?", "HP-2210"),  # camelCase, split
 ])
 def test_a_question_naming_a_parameter_of_its_own_tool_after_a_hand_over_is_information_loss(question, value):
     [f] = handover_facts(_ferry(Message(agent="loaders", content=f"**Nearly there!**\n\n{question}")), FERRY)
@@ -58,7 +58,7 @@ def test_a_question_naming_a_parameter_of_its_own_tool_after_a_hand_over_is_info
 @pytest.mark.parametrize("after,said", [
     # the value reached it: it loads the van
     ([ToolCall(agent="loaders", tool="load_vehicle", call_id="l",
-               arguments={"waybill": "WB-70412", "loyaltyPass": "HP/2210"})], ASKED),
+               arguments={"waybill": "WB-70412", "loyaltyPass": "HP-2210"})], ASKED),
     # the user never gave a waybill of the documented form: asking for it is right
     ([Message(agent="loaders", content="Which waybill is this for?")], "Our van goes Oban-Craignure on Friday."),
 ])
