@@ -9,17 +9,8 @@ import pytest
 
 from masfuzz.oracles.semantic import handover_facts
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
-from masfuzz.trace import AgentTurn, DelegationEvent, Message, TerminationEvent, ToolCall, Trace
-
-
-def _params(**described: str) -> dict:
-    return {"type": "object", "required": list(described),
-            "properties": {p: {"type": "string", "description": d} for p, d in described.items()}}
-
-
-def _end(*events) -> Trace:
-    final = next((e.content for e in reversed(events) if isinstance(e, Message) and e.role == "assistant"), "")
-    return Trace(scenario_id="s", events=(*events, TerminationEvent(reason="completed", final_output=final)))
+from masfuzz.trace import AgentTurn, DelegationEvent, Message, ToolCall, Trace
+from tests.oracles.test_other_phrasings import _end, _params
 
 
 # -- a question naming the asking agent's own tool parameter --------------------------------------
