@@ -5,7 +5,8 @@ calls the tool); `desk()` returns the agent. Two agents' `.run` appear in the fa
 none runs when it is called: the system is the agent it returns, not a pipeline of the two.
 `helpers_desk()` is the same desk whose tools call a local helper that runs the agent. `slip()`
 is a real pipeline (loans, then events) whose first step is a local helper it calls, and whose
-answer is a dataclass holding a lock."""
+answer is a dataclass holding a lock. `both` is a tool of the module-level `front` that runs
+two agents itself."""
 
 import threading
 from dataclasses import dataclass, field
@@ -72,3 +73,14 @@ async def slip(task: str) -> Slip:
     loan = await renew(task)
     talk = (await events.run(f"a talk for whoever has {loan}")).output
     return Slip(loan, talk)
+
+
+front = Agent("openai:gpt-4o-mini", name="front", instructions="Ask `both` for anything.")
+
+
+@front.tool_plain
+async def both(question: str) -> str:
+    """A module-level tool that runs two agents (events, then loans): its owner's delegations,
+    not a second pipeline beside `slip()`."""
+    talk = (await events.run(question)).output
+    return (await loans.run(talk)).output

@@ -161,6 +161,11 @@ def test_a_pipeline_step_in_a_local_helper_counts_and_any_answer_is_written_as_t
     cannot write as it is (a dataclass holding a lock) is still the run's text, never a crash."""
     _, _, spec = system(f"{DESK}:slip")
     assert [(d.from_, d.to, d.trigger) for d in spec.delegations] == [("loans", "events", "sequence")]
+    # the module's one pipeline: `both`, a tool running events then loans, is no second order
+    from masfuzz.adapters.pydantic_ai.pipeline import capture
+    from masfuzz.loader import load_target
+
+    assert capture(load_target(DESK).obj, DESK).name == "slip"
     trace = run(f"{DESK}:slip", "renew LB-1", DESK_POLICY)
     assert trace.termination.reason == "completed", trace.termination
     assert json.loads(trace.termination.final_output)["talk"] == "events: done"

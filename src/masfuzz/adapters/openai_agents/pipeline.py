@@ -73,7 +73,7 @@ def read_order(module: Any, agents: list[Any], only: str | None = None) -> Order
     orders: list[Order] = []
     called = {name for f in functions.values() for name in _callees(f)}
     for name, fn in functions.items():
-        if only is not None and name != only:
+        if only is not None and name != only or _is_tool(fn):
             continue
         gates: dict[Any, str] = {"now": ""}
         steps = _steps(fn, functions | _nested(fn), values, agents, _DEPTH, (), gates,
@@ -101,6 +101,17 @@ def _functions(tree: ast.Module) -> dict[str, ast.AST]:
                 if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     out[f"{node.name}.{item.name}"] = item
     return out
+
+
+# Decorators that make a function an agent's tool (PydanticAI's `@agent.tool`, `@agent.tool_plain`,
+# the Agents SDK's `@function_tool`): the agents it runs are its owner's delegations.
+TOOL_DECORATORS = ("tool", "tool_plain", "function_tool")
+
+
+def _is_tool(fn: ast.AST) -> bool:
+    """A function registered as a tool where it is defined: the model calls it, the code does not."""
+    return any(ast.unparse(d).split("(")[0].split(".")[-1] in TOOL_DECORATORS
+               for d in getattr(fn, "decorator_list", ()))
 
 
 def _nested(fn: ast.AST) -> dict[str, ast.AST]:
