@@ -129,9 +129,11 @@ class OpenedSystem:
                                       f"{self.spec.system.id} (agents: {', '.join(known)})")
 
     async def run(self, scenario: "Scenario") -> "Trace":
-        """Run one scenario; an exception escaping the adapter is recorded as a crash."""
+        """Run one scenario; an exception escaping the adapter is recorded as a crash, and as
+        masfuzz's own: an adapter records the system's exceptions as the run's end itself, so
+        one that escapes it is masfuzz failing to run or read the system (`harness_cause`)."""
         from masfuzz.adapters.base import execute
-        from masfuzz.trace import ended_trace
+        from masfuzz.trace import HARNESS_CAUSE, ended_trace
 
         t0 = time.perf_counter()
         try:
@@ -142,6 +144,8 @@ class OpenedSystem:
             return ended_trace(
                 scenario, "crash", f"{type(exc).__name__}: {exc}", time.perf_counter() - t0,
                 system_id=self.spec.system.id, framework=self.spec.system.framework,
+                meta={HARNESS_CAUSE: f"masfuzz's {self.spec.system.framework} adapter failed "
+                                     f"({type(exc).__name__}), not the system under test"},
             )
 
 

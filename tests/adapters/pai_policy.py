@@ -1,4 +1,5 @@
-"""Scripted models for the PydanticAI adapter's test systems (pai_systems.py, pai_handoff.py)."""
+"""Scripted models for the PydanticAI adapter's test systems (pai_systems.py, pai_handoff.py,
+pai_desk_factory.py)."""
 
 from __future__ import annotations
 
@@ -50,3 +51,11 @@ def persistent_policy(request):
         done = [r for r in tool_results(request, "write") if "failed" not in (r.content or "")]
         return say("lead: " + done[0].content) if done else call("write", topic="owls")
     return say(f"{request.agent} here")
+
+
+def desk_policy(request):
+    """pai_desk_factory.py: the concierge asks the loans desk and passes its answer on."""
+    if request.agent == "concierge":
+        done = tool_results(request, "ask_loans")
+        return say("concierge: " + done[0].content) if done else call("ask_loans", question="renew LB-1")
+    return say(f"{request.agent}: done")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from masfuzz.adapters.base import execute
@@ -133,6 +135,59 @@ def test_programmatic_hand_off_is_read_from_the_code_and_traced_as_a_sequence():
     trace = run("tests/adapters/pai_handoff.py", "SFO to ANC", "scripted/tests/adapters/pai_policy.py:handoff_policy")
     assert delegations(trace) == [("search", "seats", "sequence")]
     assert trace.termination.final_output == "seat 1A on AK456"  # the typed answer reached the code
+
+
+DESK = "tests/adapters/pai_desk_factory.py"
+DESK_POLICY = "scripted/tests/adapters/pai_policy.py:desk_policy"
+
+
+@pytest.mark.parametrize("factory", ["desk", "helpers_desk"])
+def test_agents_run_in_the_tools_a_factory_defines_are_delegations_not_a_pipeline(factory):
+    """PydanticAI's docs' agent delegation inside a factory: the tools' `loans.run` and
+    `events.run` run when the front agent's model calls them, not when the factory does. Read
+    as a pipeline, the factory's returned Agent was taken for the run's answer (and writing it
+    crashed the run as the app's)."""
+    adapter, obj, spec = system(f"{DESK}:{factory}")
+    assert type(obj).__name__ == "Agent" and spec.system.entry_agent == "concierge"
+    assert {(d.from_, d.to, d.trigger) for d in spec.delegations} == {
+        ("concierge", "loans", "as_tool"), ("concierge", "events", "as_tool")}
+    trace = run(f"{DESK}:{factory}", "renew my loan", DESK_POLICY)
+    assert delegations(trace) == [("concierge", "loans", "as_tool")]
+    assert trace.termination.reason == "completed" and trace.termination.final_output == "concierge: loans: done"
+
+
+def test_a_pipeline_step_in_a_local_helper_counts_and_any_answer_is_written_as_text():
+    """A function the pipeline defines and calls is a step where it is called; an answer json
+    cannot write as it is (a dataclass holding a lock) is still the run's text, never a crash."""
+    _, _, spec = system(f"{DESK}:slip")
+    assert [(d.from_, d.to, d.trigger) for d in spec.delegations] == [("loans", "events", "sequence")]
+    # the module's one pipeline: `both`, a tool running events then loans, is no second order
+    from masfuzz.adapters.pydantic_ai.pipeline import capture
+    from masfuzz.loader import load_target
+
+    assert capture(load_target(DESK).obj, DESK).name == "slip"
+    trace = run(f"{DESK}:slip", "renew LB-1", DESK_POLICY)
+    assert trace.termination.reason == "completed", trace.termination
+    assert json.loads(trace.termination.final_output)["talk"] == "events: done"
+
+
+def test_an_exception_escaping_the_adapter_is_masfuzz_s_not_the_app_s_crash(monkeypatch):
+    """An adapter records the system's own exceptions as the run's end: one that escapes it is
+    masfuzz failing to run or read the system, never reported as the app's runtime crash."""
+    import asyncio
+
+    from masfuzz.adapters.pydantic_ai import run as pai_run
+    from masfuzz.oracles.detectors import runtime_crash
+
+    def misread(output):
+        raise TypeError("cannot pickle '_thread.RLock' object")
+
+    monkeypatch.setattr(pai_run, "_text", misread)
+    sut = open_target(f"{DESK}:desk")
+    trace = asyncio.run(sut.run(Scenario(input="renew my loan", sut_model=DESK_POLICY)))
+    assert trace.termination.reason == "crash"
+    [crash] = runtime_crash(trace, sut.spec)
+    assert crash.attribution == "harness" and "adapter failed" in crash.because
 
 
 def test_workflow_mutants_change_what_a_run_offers_and_never_the_objects():

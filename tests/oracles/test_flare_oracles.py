@@ -392,3 +392,44 @@ def test_reporting_a_tools_result_owes_its_call_only_under_the_condition_that_as
     assert _conditions("Report the result of ask_fuel.", fuel) == [""]
     # a sentence on the tool's error presupposes a call too: it hides no report duty
     assert "" in _conditions('If ask_fuel raises an error, say "Closed". Report the result of ask_fuel.', fuel)
+
+
+def test_a_parenthesised_condition_and_a_one_per_message_choice_owe_no_tool():
+    """A desk whose prompt makes its tools alternatives ("a single desk for each request, whichever
+    line matches first") or a line conditional in parentheses ("(only if the guest mentions
+    massage, sauna or facial)") owes no tool the request did not pick: the concierge that sent a
+    table booking to `ask_dining` omitted no `ask_spa`, even where the request also says "sauna"."""
+    from masfuzz.oracles.flare import _conditions
+    from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
+    from masfuzz.trace import TerminationEvent, ToolCall, Trace
+
+    lines = ("* Call `ask_spa` (only if the guest mentions massage, sauna or facial).\n"
+             "* Relay what `ask_spa` answered.\n"
+             "* Call `ask_dining` (only if the guest mentions dinner, table or breakfast).\n"
+             "* Relay what `ask_dining` answered.\n")
+    chosen = "You are the concierge of Hotel Mirador. Pick a single desk for each request - whichever line matches first:\n"
+
+    def omitted(instructions: str, said: str) -> set:
+        wf = WorkflowSpec(
+            system=SystemInfo(id="hotel", entry_agent="concierge", pattern="orchestrated"),
+            agents=(AgentSpec(id="concierge", instructions=instructions),),
+            tools=(ToolSpec(id="ask_spa"), ToolSpec(id="ask_dining")),
+            permissions=Permissions(allow=(("concierge", "ask_spa"), ("concierge", "ask_dining"))))
+        trace = Trace(scenario_id="s", events=(
+            Message(role="user", content=said), AgentTurn(agent="concierge"),
+            ToolCall(agent="concierge", tool="ask_dining", call_id="c1"),
+            Message(agent="concierge", content="**Booked!** Table for two at 20:00."),
+            TerminationEvent(reason="completed", final_output="Booked")))
+        return _omitted(wf, skeleton(wf), trace)
+
+    spa = re.compile(r"\bask_spa\b")
+    # the parenthesised condition is the whole list, to its closing parenthesis
+    assert _conditions(lines, spa) == ["the guest mentions massage, sauna or facial"]
+    assert omitted("Route the guest's request:\n" + lines, "A table for two for dinner at 20:00, please.") == set()
+    # a plain router whose condition the request meets still owes the tool
+    assert omitted("Route the guest's request:\n" + lines, "A facial tomorrow morning, please.") == {("concierge", "ask_spa")}
+    # one line of several: the one that matched first is the only one owed
+    assert _conditions(chosen + lines, spa) == [None]
+    assert omitted(chosen + lines, "Dinner at 20:00 for two, and is the sauna open late?") == set()
+    # "relay what `T` answered" presupposes the call: alone it is the duty, beside a call line it is none
+    assert _conditions("Relay what `ask_spa` answered.", spa) == [""]

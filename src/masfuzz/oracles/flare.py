@@ -142,9 +142,10 @@ def _duty(task: Task, spec: FlareSpec, workflow: WorkflowSpec | None, trace: Tra
     and says nothing about the agent's duty), by a sentence that asks for it plainly or under a
     condition the trace shows met. A conditional sentence ("if the draft has problems, call
     request_revision", "only when the user asks for a refund, use issue_refund", an "IF ...:"
-    line over the sentences below it) or a choice ("either output the document or call
-    exit_loop") makes the tool a duty only sometimes, and the critic that found nothing wrong
-    owes no revision request."""
+    line over the sentences below it, "ask T (only when ...)") or a choice ("either output the
+    document or call exit_loop", a line among those a "one desk per message, the first line
+    that fits:" makes alternatives) makes the tool a duty only sometimes, and the critic that
+    found nothing wrong owes no revision request."""
     texts = [task.responsibility]
     texts += [f"{t.description} {t.responsibility}" for t in spec.tasks_of(task.agent) if t.id != task.id]
     if workflow is not None and any(a.id == task.agent for a in workflow.agents):
@@ -154,16 +155,17 @@ def _duty(task: Task, spec: FlareSpec, workflow: WorkflowSpec | None, trace: Tra
     return any(c == "" or (c is not None and _met(c, trace)) for c in conditions)
 
 
-# A condition: its marker and the words up to the next comma, colon or "then" (after the tool,
-# "call X when the request mentions Y", it runs to the sentence's end).
+# A condition: its marker and the words up to the next comma, colon, closing parenthesis or
+# "then" (after the tool, "call X when the request mentions Y", it runs to the sentence's end;
+# "call X (only when ...)" to the parenthesis).
 _MARKER = r"\b(?:only\s+)?(?:if|when|whenever|unless|in\s+case|provided)\b\s*"
-CONDITION = re.compile(_MARKER + r"(.*?)(?:,|:|\bthen\b|$)", re.IGNORECASE)
+CONDITION = re.compile(_MARKER + r"(.*?)(?:,|:|\)|\bthen\b|$)", re.IGNORECASE)
 # A condition on what a thing mentions, is about or has, listing alternatives ("the request
 # mentions diesel, fuel or pump-out", "A, B, or C": one-word items after the first, the last
 # after "or"): its commas do not end it.
 LISTED = re.compile(_MARKER + r"([^,:]*?\b(?:mentions?|about|asks?\s+for|contains?|includes?|says?|wants?|"
                     r"needs?|has|have|involves?|concerns?)\s+[^,:]*?(?:,\s*[\w'-]+)+,?\s+or\s+[\w'-]+)"
-                    r"(?=\s*(?:[,.:;!?]|\bthen\b|$))", re.IGNORECASE)
+                    r"(?=\s*(?:[,.:;!?)]|\bthen\b|$))", re.IGNORECASE)
 
 
 def condition_of(sentence: str) -> re.Match[str] | None:
@@ -173,14 +175,26 @@ def condition_of(sentence: str) -> re.Match[str] | None:
 
 
 CHOICE = re.compile(r"\beither\b.+\bor\b", re.IGNORECASE)
+# A sentence that makes the lines after it alternatives, one of which a message gets ("use one
+# desk per message, the first line that fits:", "pick a single tool for each request",
+# "whichever rule matches first", "one of the following"): no tool they name is owed by itself.
+CHOICE_AMONG = re.compile(
+    r"\b(?:one|a\s+single|only\s+one|just\s+one|exactly\s+one)\s+(?:[\w-]+\s+){0,2}?(?:per|for\s+(?:each|every|a|the|any)|each)"
+    r"\s+(?:message|request|question|query|turn|ticket|enquiry|inquiry|e-?mail|case|customer|user|guest|caller|conversation)\b"
+    r"|\bfirst\s+(?:[\w-]+\s+)?(?:that|which|to)\s+(?:fits?|applies|apply|matches|match)\b"
+    r"|\bwhichever\s+(?:[\w-]+\s+){0,2}?(?:fits?|applies|matches|comes\s+first)\b"
+    r"|\b(?:only\s+|just\s+)?one\s+of\s+(?:these|those|the\s+following|the\s+lines?\s+below)\b", re.IGNORECASE)
 # A sentence that says where a thing comes from ("fares come from fare_table and cabins from
 # cabin_list"): the tool is a duty when the run is about that thing, its condition.
 SOURCE = re.compile(r"\bcomes?\s+from\b", re.IGNORECASE)
 # What a sentence says of the tool's result ("report the result of T", "T's answer", "what T
 # returns"): it presupposes a call, made when another sentence asks for it, and is no duty itself.
+# The tool may be quoted (`T`, 'T') and its saying in any tense ("share what `T` said").
 RESULT_OF = (r"\b(?:results?|outputs?|answers?|repl(?:y|ies)|responses?|findings)\s+(?:of|from|"
-             r"(?:returned|given)\s+by)\s+{tool}|{tool}(?:'s|’s)\s+(?:results?|outputs?|answers?|"
-             r"repl(?:y|ies)|responses?|findings)\b|\bwhat\s+{tool}\s+(?:returns|says|gives|found)\b")
+             r"(?:returned|given)\s+by)\s+[`'\"‘“]?{tool}|{tool}[`'\"’”]?(?:'s|’s)\s+(?:results?|outputs?|answers?|"
+             r"repl(?:y|ies)|responses?|findings)\b|\bwhat\s+[`'\"‘“]?{tool}[`'\"’”]?\s+(?:returns?|returned|says?|said|"
+             r"gives?|gave|found|finds|answers?|answered|repl(?:y|ies|ied)|reports?|reported|tells?|told|"
+             r"(?:comes?|came|sends?|sent)\s+back(?:\s+with)?)\b")
 # A condition on what was asked, by its subject ("the request mentions ...", "the user asks ...").
 ABOUT_REQUEST = re.compile(r"^\W*(?:the\s+|a\s+)?(?:user|customer|caller|client|request|message|question)s?"
                            r"(?:'s)?\b", re.IGNORECASE)
@@ -210,8 +224,10 @@ def _conditions(text: str, tool: re.Pattern[str]) -> list[str | None]:
     result_of = re.compile(RESULT_OF.format(tool=tool.pattern), re.IGNORECASE)
     for block in re.split(r"\n\s*\n", text or ""):
         governing: str | None = ""
+        choosing = False  # past a sentence that makes what follows alternatives (`CHOICE_AMONG`)
         for sentence in sentences(block):
             own = condition_of(sentence)
+            choosing = choosing or bool(CHOICE_AMONG.search(sentence))
             if OTHERWISE.match(sentence):
                 governing = None
             elif own and sentence.rstrip().endswith(":"):
@@ -224,6 +240,8 @@ def _conditions(text: str, tool: re.Pattern[str]) -> list[str | None]:
                                                           rf"{tool.pattern}", sentence)
             if source:  # "fares come from fare_table": a duty when the run is about fares
                 out.append(source.group(1))
+            elif choosing:  # one line of several: even its own condition met, an earlier one may fit
+                (uses if _only_uses(sentence, tool, result_of, own) else out).append(None)
             elif CHOICE.search(sentence):
                 out.append(None)
             elif own and (own.start() < at.start() or "," not in sentence[at.end():own.start()]):

@@ -52,6 +52,12 @@ _DEPENDS = (
     # reports and ...", "price the repair from whatever the surveyor finds")
     r"\bwhat(?:ever)?\s+{X}\s+(?:reports|finds|says|gathers|produces|returns|sends|writes|"
     r"gives|provides|decides|concludes|recommends|hands\s+over|comes\s+up\s+with)\b",
+    # what the other agent has done, any verb, as the object of this one's work ("bill whatever
+    # the seat desk has put aside", "ship what packing has boxed", "the rooms X has held")
+    r"\bwhat(?:ever)?\s+{X}\s+(?:has|have|had)\s+(?:(?:already|just|now|since|so\s+far)\s+)?"
+    r"(?!(?:not|no|never|nothing)\b)[a-z]{2,}\b",
+    r"\bthe\s+(?!(?:user|customer|client|request|task|question|person|people)s?\b)\w+(?:\s+\w+)?\s+{X}\s+"
+    r"(?:has|have|had)\s+(?:(?:already|just|now)\s+)?(?!(?:not|no|never|nothing|to)\b)[a-z]{2,}(?:ed|en|t|d)\b",
     # a product named with the other agent as its maker, in a relative clause ("the figure
     # pricing_k works out is what you present", "the notes the surveyor takes")
     r"\bthe\s+(?!(?:user|customer|client|request|task|question|person|people)s?\b)\w+(?:\s+\w+)?\s+{X}\s+"

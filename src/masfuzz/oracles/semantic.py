@@ -679,6 +679,9 @@ def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
                     return (i, held_fact[0], asked, held_fact[1]) if held_fact else None
                 if held_fact := _held_asked(s, spec, agent, held):
                     return i, held_fact[0], asked, held_fact[1]
+                # last, a question naming a parameter of its tools ("your docket?")
+                if spec is not None and (named := _asked_documented(s, spec, agent, told, by_name=True)):
+                    return i, named[0], asked, named[1]
     return None
 
 
@@ -702,7 +705,8 @@ def _held_asked(sentence: str, spec: WorkflowSpec | None, agent: str,
     return None
 
 
-def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str) -> tuple[str, list[str]] | None:
+def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str,
+                      by_name: bool = False) -> tuple[str, list[str]] | None:
     """A question (or request) for what a parameter of one of the agent's tools documents ("the
     sales order" of `order: The sales order, like "so-00000"`: every content word of its
     description, or of one of its comma-cut parts: "the days wanted" of `The days wanted, an ISO
@@ -710,11 +714,18 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str) 
     for it (`so-55120`): (the parameter, as "TOOL's PARAM", and the user's values). The tool's
     own documentation says what the fact is and what it looks like, whatever its kind. An example
     of plain lower-case words (`like "change of address"`) gives no form: any words of the
-    message would fit it, so nothing tells that the user gave that fact."""
+    message would fit it, so nothing tells that the user gave that fact.
+
+    `by_name`: a question that names the parameter itself instead (`docket`: "would you mind
+    letting me know your docket?", `booking_ref`: "what's the booking ref?"), however worded; a
+    name is shorter and more common than a description (`seat`, `day`), so only the user's values
+    that are facts of a kind by their own shape as well (`fact_values`: a code such as BC-55120,
+    a date) count, not any words a loose form ("six characters") fits."""
     if not (is_question(sentence) or REQUEST.search(sentence)):
         return None
     said = set(words(sentence))
     asked = []  # (how many of its words the question says, the parameter, its tool, its forms)
+    named = []  # the same, of the parameters the question names by their names
     for tool in tools_of(spec, agent):
         t = next((x for x in spec.tools if x.id == tool), None)
         props = ((t.parameters if t is not None else None) or {}).get("properties") or {}
@@ -730,12 +741,20 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str) 
                 if content and content <= said:
                     asked.append((len(content), param, tool, forms))
                     break
+            content = {w for w in words(param) if w not in STOPWORDS and not w.isdigit()}
+            if content and content <= said:
+                named.append((len(content), param, tool, forms))
+    # by name only when the question describes no parameter: one it describes is the one asked
+    # for ("the drop-off day and time" is `at`, whatever it says of a `day`)
+    asked = (named if not asked else []) if by_name else asked
     if not asked:
         return None
     # the parameter the question describes most fully ("drop-off day and time", not "the day")
     _, param, tool, forms = max(asked, key=lambda a: a[0])
     values = [m.group(0) for m in re.finditer(rf"(?<![\w-])(?:{forms[0][1]})(?![\w-])", told)
               if all(re.fullmatch(r, m.group(0)) for _, r in forms)]
+    if by_name:
+        values = [v for v in values if v in fact_values(told)]
     return (f"{param} of {tool}", values) if values else None
 
 

@@ -73,10 +73,11 @@ def read_order(module: Any, agents: list[Any], only: str | None = None) -> Order
     orders: list[Order] = []
     called = {name for f in functions.values() for name in _callees(f)}
     for name, fn in functions.items():
-        if only is not None and name != only:
+        if only is not None and name != only or _is_tool(fn):
             continue
         gates: dict[Any, str] = {"now": ""}
-        steps = _steps(fn, functions, values, agents, _DEPTH, (), gates, _local_agents(fn, values, agents))
+        steps = _steps(fn, functions | _nested(fn), values, agents, _DEPTH, (), gates,
+                       _local_agents(fn, values, agents))
         if len({a for s in steps for a in s.choices or (s.agent,)}) < 2:
             continue
         orders.append(Order(f"{name}()", steps, _edges(steps, gates)))
@@ -102,6 +103,25 @@ def _functions(tree: ast.Module) -> dict[str, ast.AST]:
     return out
 
 
+# Decorators that make a function an agent's tool (PydanticAI's `@agent.tool`, `@agent.tool_plain`,
+# the Agents SDK's `@function_tool`): the agents it runs are its owner's delegations.
+TOOL_DECORATORS = ("tool", "tool_plain", "function_tool")
+
+
+def _is_tool(fn: ast.AST) -> bool:
+    """A function registered as a tool where it is defined: the model calls it, the code does not."""
+    return any(ast.unparse(d).split("(")[0].split(".")[-1] in TOOL_DECORATORS
+               for d in getattr(fn, "decorator_list", ()))
+
+
+def _nested(fn: ast.AST) -> dict[str, ast.AST]:
+    """The functions a function defines in its body, by name: each runs where the function
+    calls it, not where it is defined (a tool registered on an agent, `@front.tool async def
+    ask(...)`, runs when that agent's model calls it: a delegation, not a step of the code)."""
+    return {n.name: n for n in ast.walk(fn)
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n is not fn}
+
+
 def _callees(fn: ast.AST) -> set[str]:
     return {n for call in ast.walk(fn) if isinstance(call, ast.Call) and (n := _callee(call.func))}
 
@@ -123,6 +143,8 @@ def _steps(node: ast.AST, functions: dict[str, ast.AST], values: dict[str, Any],
     its last run (the condition on which the loop does not go round again)."""
     out: list[Step] = []
     for child in _in_order(node):
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue  # defined here, run where it is called (`_nested`), if ever
         if isinstance(child, (ast.For, ast.AsyncFor, ast.While)):
             inner = loops + (child.lineno,)
             body = ast.Module(body=[*child.body, *child.orelse], type_ignores=[])  # its statements
@@ -143,7 +165,7 @@ def _steps(node: ast.AST, functions: dict[str, ast.AST], values: dict[str, Any],
             name = _callee(child.func)
             target = _function_named(functions, name) if name else None
             if target is not None and depth > 0:
-                out += _steps(target, functions, values, agents, depth - 1, loops, gate,
+                out += _steps(target, functions | _nested(target), values, agents, depth - 1, loops, gate,
                               _local_agents(target, values, agents))
             for arg in [*child.args, *(k.value for k in child.keywords)]:  # create_task(self._f())
                 out += _steps(ast.Expr(value=arg), functions, values, agents, depth, loops, gate, local)

@@ -266,11 +266,23 @@ def _deps(scenario: Scenario, entry: Any) -> Any:
 
 
 def _text(output: Any) -> str:
+    """The run's output as the trace's text, whatever the app returned: an object that cannot
+    be written as JSON as it is (a dataclass holding a lock or a client, which `asdict` cannot
+    copy) is written field by field, else as its repr; masfuzz failing to write it must never
+    end the run as the app's crash."""
     if isinstance(output, str):
         return output
-    dump = getattr(output, "model_dump_json", None)
-    if callable(dump):
-        return dump()
-    if dataclasses.is_dataclass(output) and not isinstance(output, type):  # a graph's End(Email(...))
-        output = dataclasses.asdict(output)
-    return json.dumps(output, default=str)
+    try:
+        dump = getattr(output, "model_dump_json", None)
+        if callable(dump):
+            return dump()
+        if dataclasses.is_dataclass(output) and not isinstance(output, type):  # a graph's End(Email(...))
+            output = dataclasses.asdict(output)
+        return json.dumps(output, default=str)
+    except Exception:
+        from pydantic_core import to_json
+
+        try:
+            return to_json(output, fallback=repr).decode()
+        except Exception:
+            return repr(output)
