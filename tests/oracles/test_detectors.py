@@ -395,6 +395,9 @@ def test_a_round_robin_that_only_signs_off_in_new_words_has_finished():
     ("TextMentionTermination(text='TERMINATE')", 'Review the blurb. Say "Looks good. APPROVED"', "sut"),
     # told only under a condition: whether it applied is not the trace's to say
     ("TextMentionTermination(text='APPROVED')", "If the blurb is short, say APPROVED.", "sut"),
+    # told for a later turn: whether the reviewer ever had that turn is the team's order
+    ("TextMentionTermination(text='APPROVED')", "Once the blurb reads well, say so, and on your next turn "
+     "reply APPROVED.", "sut"),
     # a call of a tool the reviewer is told to make, never made
     ("FunctionCallTermination(function_name='publish_blurb')", "Review the blurb. Call publish_blurb.", "harness"),
     ("FunctionCallTermination(function_name='publish_blurb')", "Review the blurb.", "sut"),

@@ -974,7 +974,7 @@ def test_a_delegating_tool_that_runs_the_agent_its_sibling_names_is_a_misroute_o
     assert misrouted_request(_concierge("ask_kitchen", "kitchen_agent"), _hotel(kitchen="kitchen_agent")) == []
 
 
-def _front_desk() -> WorkflowSpec:
+def _repairs_desk() -> WorkflowSpec:
     return WorkflowSpec(
         system=SystemInfo(id="repairs", entry_agent="front", pattern="handoff"),
         agents=(AgentSpec(id="front", instructions="You answer the shop's messages. Call lookup. Hand off to fitter."),
@@ -998,6 +998,6 @@ def test_an_end_against_an_unconditional_hand_off_is_the_model_s_only_when_it_ha
         AgentTurn(agent="front"), ToolCall(agent="front", tool="lookup", arguments={"customer": "c-1234"}),
         ToolResult(agent="front", tool="lookup", payload="2019: front bay"), *end,
         TerminationEvent(reason="completed", final_output=end[0].content if end else "2019: front bay")))
-    [f] = participation(trace, _front_desk())
+    [f] = participation(trace, _repairs_desk())
     assert (f.elements, f.attribution) == (("front", "fitter"), whose)
     assert ("front's instructions hand every request on to fitter" in f.because) == (whose == "harness")

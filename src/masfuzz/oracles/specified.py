@@ -191,7 +191,8 @@ def model_left_stop_undone(trace: Trace, spec: WorkflowSpec | None) -> str:
         told = re.compile(rule.replace("{W}", re.escape(target)).replace("{F}", re.escape(target)), re.IGNORECASE)
         for a in spec.agents:
             line = next((x for x in _whole_sentences(a.instructions or "") if told.search(x)
-                         and not NEGATED.search(_QUOTE.sub(" ", x)) and not CONDITIONAL.search(_QUOTE.sub(" ", x))),
+                         and not NEGATED.search(_QUOTE.sub(" ", x)) and not CONDITIONAL.search(_QUOTE.sub(" ", x))
+                         and not _DEFERRED.search(_QUOTE.sub(" ", x))),
                         None)
             if a.id in turned and line is not None:
                 return (f"the team stops when an agent does what {a.id}'s instructions ask ({act}: "
@@ -201,6 +202,13 @@ def model_left_stop_undone(trace: Trace, spec: WorkflowSpec | None) -> str:
 
 
 _QUOTE = re.compile(r"[\"“][^\"“”]*[\"”]")
+
+# A line told for a later turn or a state of the work ("After the video is rendered, say it is
+# done, and on your next turn reply TERMINATE"): whether the agent ever had that turn is the
+# team's order, not the model's choice, so the rule cannot blame the model for it.
+_DEFERRED = re.compile(r"\b(?:after|once|as\s+soon\s+as|before|until|at\s+the\s+end|finally|"
+                       r"(?:on|in)\s+(?:your|the)\s+(?:next|following|last|final)\s+(?:turn|message|reply))\b",
+                       re.IGNORECASE)
 
 
 def _whole_sentences(text: str) -> list[str]:
