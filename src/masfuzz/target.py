@@ -129,9 +129,9 @@ class OpenedSystem:
                                       f"{self.spec.system.id} (agents: {', '.join(known)})")
 
     async def run(self, scenario: "Scenario") -> "Trace":
-        """Run one scenario; an exception escaping the adapter is recorded as a crash, and as
-        masfuzz's own: an adapter records the system's exceptions as the run's end itself, so
-        one that escapes it is masfuzz failing to run or read the system (`harness_cause`)."""
+        """Run one scenario; an exception escaping the adapter is recorded as a crash: masfuzz's
+        own (`harness_cause`) when it was raised in masfuzz's code (`_raised_by_masfuzz`), the
+        system's when in the app's."""
         from masfuzz.adapters.base import execute
         from masfuzz.trace import HARNESS_CAUSE, ended_trace
 
@@ -145,8 +145,32 @@ class OpenedSystem:
                 scenario, "crash", f"{type(exc).__name__}: {exc}", time.perf_counter() - t0,
                 system_id=self.spec.system.id, framework=self.spec.system.framework,
                 meta={HARNESS_CAUSE: f"masfuzz's {self.spec.system.framework} adapter failed "
-                                     f"({type(exc).__name__}), not the system under test"},
+                                     f"({type(exc).__name__}), not the system under test"}
+                if _raised_by_masfuzz(exc) else {},
             )
+
+
+def _raised_by_masfuzz(exc: BaseException) -> bool:
+    """Was `exc` raised in masfuzz's code rather than the app's? The innermost frame of the
+    traceback that is either decides; the standard library's and installed packages' frames
+    (a framework's, `copy.deepcopy`'s) are passed over, since either side may have called them.
+    An adapter records the system's exceptions as the run's end itself, so one escaping it is
+    mostly masfuzz misreading the system (a PydanticAI factory's Agent taken for its answer),
+    but an app's own code raising past the adapter is still the app's crash."""
+    import os
+    import sysconfig
+    import traceback
+
+    here = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    installed = tuple({os.path.abspath(p) + os.sep for p in (sys.prefix, sys.base_prefix,
+                                                             *sysconfig.get_paths().values()) if p})
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        path = os.path.abspath(frame.filename)
+        if path.startswith(here):
+            return True
+        if not path.startswith(installed) and not frame.filename.startswith("<"):
+            return False
+    return True
 
 
 _OPENED: dict[Target, OpenedSystem] = {}

@@ -171,23 +171,33 @@ def test_a_pipeline_step_in_a_local_helper_counts_and_any_answer_is_written_as_t
     assert json.loads(trace.termination.final_output)["talk"] == "events: done"
 
 
-def test_an_exception_escaping_the_adapter_is_masfuzz_s_not_the_app_s_crash(monkeypatch):
-    """An adapter records the system's own exceptions as the run's end: one that escapes it is
-    masfuzz failing to run or read the system, never reported as the app's runtime crash."""
+@pytest.mark.parametrize("raised_in, whose", [("masfuzz", "harness"), ("app", "sut")])
+def test_an_exception_escaping_the_adapter_is_whoever_s_code_raised_it(monkeypatch, tmp_path, raised_in, whose):
+    """An adapter records the system's own exceptions as the run's end: one that escapes it was
+    raised by masfuzz misreading the system (here its text of the answer failing inside the
+    standard library, as `dataclasses.asdict` on an object holding a lock did), never the app's
+    runtime crash; one raised in the app's own code past the adapter stays the app's."""
     import asyncio
+    import functools
+    import importlib.util
 
     from masfuzz.adapters.pydantic_ai import run as pai_run
     from masfuzz.oracles.detectors import runtime_crash
 
-    def misread(output):
-        raise TypeError("cannot pickle '_thread.RLock' object")
-
+    if raised_in == "masfuzz":
+        misread = functools.partial(int, "an Agent object")  # raises in no Python frame of its own
+    else:
+        (tmp_path / "desk_hooks.py").write_text("def render(output):\n    raise RuntimeError('desk closed')\n")
+        spec = importlib.util.spec_from_file_location("desk_hooks", tmp_path / "desk_hooks.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        misread = module.render
     monkeypatch.setattr(pai_run, "_text", misread)
     sut = open_target(f"{DESK}:desk")
     trace = asyncio.run(sut.run(Scenario(input="renew my loan", sut_model=DESK_POLICY)))
     assert trace.termination.reason == "crash"
     [crash] = runtime_crash(trace, sut.spec)
-    assert crash.attribution == "harness" and "adapter failed" in crash.because
+    assert crash.attribution == whose and ("adapter failed" in (crash.because or "")) == (whose == "harness")
 
 
 def test_workflow_mutants_change_what_a_run_offers_and_never_the_objects():
