@@ -6,7 +6,8 @@ reading of a classifier's label on a trace.
 - An AG2 group whose next speaker a function of the app picks by reading the request is a
   router of the app's code, read as a LangGraph router out of START is: a request it sends to a
   member that cannot serve it is a misroute blamed on the function (no agent), not the premature
-  end of a run that never reached the member holding the tool.
+  end of a run that never reached the member holding the tool. So is one that gives the turn
+  to a greeter first and picks the worker after it, through helpers and tables of names.
 - A plain Python function that picks which Agents SDK agent to run is such a router too.
 - A classifier that said the label its instructions give, which the router function reading it
   does not know, did its job: the function's table is the defect (no agent blamed).
@@ -27,6 +28,7 @@ POLICY = "scripted/examples/zoo/policy.py:policy"
 LESSON = "Hi, could I book my son Leo into a beginners lesson on 2026-03-14?"
 EXAM = "Could you put Maisie, MS-20417, in for her Piano Grade 3 exam?"
 REFUND = "Hello, please refund order ORD-4471, the kettle arrived broken."
+TYRE = "Hi, the front tyre on my commuter split on the canal path - ticket BK-5521, could you put a new 700x32c one on before Friday?"
 
 
 def _failures(cli, target: str, text: str) -> list[dict]:
@@ -42,6 +44,11 @@ def _failures(cli, target: str, text: str) -> list[dict]:
     # the fixed twin was one of its choices, not a member the run needed
     ("autogen", APPS, "ag2_swim_desk_seeded", "ag2_swim_desk_fixed", LESSON,
      ["router next_speaker", "info", "book_lesson"]),
+    # the same function gives the turn to a greeter first, then picks the mechanic through a
+    # helper and a table of names, reading the greeter's welcome instead of the request: the
+    # misroute is the pick after the greeter, whatever message the code read
+    ("autogen", APPS, "ag2_bike_workshop_seeded", "ag2_bike_workshop_fixed", TYRE,
+     ["router next_speaker", "brakes_m", "fit_tyre"]),
     # `agent = refunds if "Refund" in text else shipping; await Runner.run(agent, text)`: the
     # app's own code chooses, so extraction reads the function as a router of both agents
     ("agents", "tests/oracles/dispatch_app.py", "handle_seeded", "handle_fixed", REFUND,
