@@ -2,9 +2,9 @@
 systems (tests/oracles/bound_apps.py), and what the oracles make of it.
 
 - A framework's own limit that --max-turns does not reach (PydanticAI's request_limit of 50 for
-  an agent a tool runs, raised through that tool) is named as the app's, not the user's setting;
-  the app's loop it stopped is the one finding: neither the limit's error coming out of the tool
-  (no Tool Execution Error) nor the bound itself (no Max Round Limit Exceeded) is a second one.
+  an agent a tool runs, raised through that tool) is named as the app's, not the user's setting:
+  the app's loop and the run's end at that limit are the app's findings, and the limit's error
+  coming out of the tool is no third one (no Tool Execution Error).
 - An app's own message limit (AgentChat's MaxMessageTermination) is the app's bound even when
   --max-turns is set: the run's end is the app's to judge, not "the turn bound you set".
 """
@@ -40,9 +40,12 @@ def test_a_nested_run_s_framework_limit_is_the_app_s_and_its_loop_the_one_findin
     meta = data["trace"]["meta"]
     assert data["trace"]["events"][-1]["reason"] == "max_turns" and "user_bound" not in meta
     assert "request_limit of 50" in meta[APP_BOUND] and "ask_reservations" in meta[APP_BOUND]
-    [loop] = data["failures"]
-    assert (loop["root_cause"], loop["agent"], loop["subject"]) == \
-        ("Repetitive Execution of Completed Tasks", "reservations_agent", "hold_status")
+    found = {f["root_cause"]: f for f in data["failures"]}
+    assert set(found) == {"Repetitive Execution of Completed Tasks", "Max Round Limit Exceeded"}
+    loop, bound = found["Repetitive Execution of Completed Tasks"], found["Max Round Limit Exceeded"]
+    assert (loop["agent"], loop["subject"]) == ("reservations_agent", "hold_status")
+    # the app's loop ran into PydanticAI's own limit: the app's finding, naming that limit
+    assert bound["attribution"] == "sut" and "ask_reservations started" in bound["description"]
 
 
 @pytest.mark.usefixtures("in_repo")
@@ -72,11 +75,10 @@ def _stopped(*, looping: bool, meta: dict) -> Trace:
     return Trace(scenario_id="s", system_id="permits", framework="pydantic-ai", events=tuple(events), meta=meta)
 
 
-def test_the_bound_raised_through_a_tool_is_no_tool_error_and_a_loop_it_stopped_is_no_second_fault():
+def test_the_bound_raised_through_a_tool_is_no_tool_error_and_is_named_as_the_app_s():
     app = {APP_BOUND: "PydanticAI's usage limit of the run ask_permits started"}
     assert unrecovered_tool_errors(_stopped(looping=True, meta=app), None) == []
-    assert missing_termination(_stopped(looping=True, meta=app), None) == []
-    # no loop: the app's bound stopped a run that did not conclude, named as the app's
+    # the app's bound stopped a run that did not conclude: the app's finding, naming the bound
     [f] = missing_termination(_stopped(looping=False, meta=app), None)
     assert f.attribution == "sut" and "ask_permits started" in f.description
     # the user's own bound stays the settings' finding, loop or not

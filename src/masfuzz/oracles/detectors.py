@@ -146,10 +146,6 @@ def missing_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure
             f"what they had said, and no stop condition fired until {bound}: the termination "
             "condition waits for something the agents do not do",
         )]
-    if users is None and _looping_at_end(trace, spec):
-        # one fault, one failure: the app went round a loop (`loops` reports it) until its own or
-        # its framework's bound stopped it; the bound did its job
-        return []
     return [Failure(
         category="system_termination", root_cause="Max Round Limit Exceeded",
         detector="missing_termination", evidence=(end_i,), scenario_id=trace.scenario_id,
