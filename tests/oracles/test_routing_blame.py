@@ -20,7 +20,7 @@ import json
 import pytest
 
 from masfuzz.oracles.instructed import misrouted_request
-from masfuzz.spec.model import ROUTE_LABELS, AgentSpec, Delegation, Permissions, SystemInfo, ToolSpec, WorkflowSpec
+from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, AgentSpec, Delegation, Permissions, SystemInfo, ToolSpec, WorkflowSpec
 from masfuzz.trace import AgentTurn, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace
 
 APPS = "tests/oracles/routing_apps.py"
@@ -101,3 +101,25 @@ def _sorted(label: str) -> Trace:
 def test_a_classifier_is_blamed_only_when_the_router_knew_its_label(label, blamed):
     [f] = misrouted_request(_sorted(label), OFFICE)
     assert (f.agent, f.step) == (blamed, 3)
+
+
+def test_a_router_s_first_pick_after_a_greeter_it_does_not_choose_is_judged():
+    """The app's router gives the turn after a greeter that is no choice of its own (the
+    framework's default speaker, a fixed first step): its pick then is the route judged."""
+    chosen = {ENTERED_BY: "pick_desk"}
+    spec = WorkflowSpec(
+        system=SystemInfo(id="council", entry_agent="greeter", pattern="orchestrated"),
+        agents=(AgentSpec(id="greeter"), AgentSpec(id="bins", model_settings=chosen),
+                AgentSpec(id="parking", model_settings=chosen)),
+        tools=(ToolSpec(id="book_collection", description="Book a bulky waste collection."),
+               ToolSpec(id="renew_permit", description="Renew a resident's parking permit.")),
+        permissions=Permissions(allow=(("bins", "book_collection"), ("parking", "renew_permit"))),
+        delegations=tuple(Delegation.model_validate({"from": "greeter", "to": to, "trigger": "sequence"})
+                          for to in ("bins", "parking")))
+    events = (Message(role="user", content="Could you renew my parking permit? It runs out on Friday."),
+              AgentTurn(agent="greeter"), Message(agent="greeter", content="Hello! Passing you on."),
+              DelegationEvent(**{"from": "greeter"}, to="bins", trigger="sequence"), AgentTurn(agent="bins"),
+              Message(agent="bins", content="Which items should we collect?"),
+              TerminationEvent(reason="completed"))
+    [f] = misrouted_request(Trace(scenario_id="s", events=events), spec)
+    assert (f.agent, f.step, f.elements) == (None, 3, ("router pick_desk", "bins", "renew_permit"))

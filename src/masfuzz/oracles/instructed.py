@@ -521,10 +521,11 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             if router is not None:  # the app's router chose the agent the run enters at
                 picks.append((d, reached, router))
                 continue
-        if isinstance(e, DelegationEvent) and e.trigger in CODED_TRIGGERS and picks \
-                and _entry_router(spec, e.to) == picks[0][2] \
+        if isinstance(e, DelegationEvent) and e.trigger in CODED_TRIGGERS and user_text \
+                and (router := _entry_router(spec, e.to)) is not None \
+                and (not picks or router == picks[0][2]) \
                 and not (e.trigger == "graph_edge" and _chooses(spec, e.from_)):  # a node's choice: below
-            picks.append((d, e.to, picks[0][2]))  # the same router passed the turn on
+            picks.append((d, e.to, router))  # the router passed the turn on (or first chose here)
             continue
         if selecting and isinstance(e, AgentTurn) and fitting:
             selecting = False  # the selector's choice for this request: its first turn
