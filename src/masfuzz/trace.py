@@ -203,6 +203,12 @@ CONCLUDED_REASONS = ("completed", "text_mention", "handoff_to_user")
 # AG2 two-agent chat started with `max_turns=N` exchanges N turns and ends, as the app meant.
 DESIGNED_LENGTH = "designed_length"
 USER_BOUND = "user_bound"
+# The bound that stopped a run when it is the app's own or its framework's default, not the one
+# masfuzz set from --max-turns (which replaces only the top-level run's bound): a nested run's
+# limit raised through the tool that ran it (PydanticAI's request_limit of 50 for an agent a tool
+# runs), a condition of the app's (an AG2 group's max_round, AgentChat's MaxMessageTermination).
+# Its value says which bound; a run it stopped is the app's to judge, not the user's setting.
+APP_BOUND = "app_bound"
 # A trace imported from a user's own log (OTel spans, a chat transcript) keeps, per event, the
 # id that log gave it (span id, message number), so that a finding's step is named as the user
 # would find it: a list aligned with `Trace.events`, None where an event has no counterpart.

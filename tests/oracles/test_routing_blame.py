@@ -6,7 +6,8 @@ reading of a classifier's label on a trace.
 - An AG2 group whose next speaker a function of the app picks by reading the request is a
   router of the app's code, read as a LangGraph router out of START is: a request it sends to a
   member that cannot serve it is a misroute blamed on the function (no agent), not the premature
-  end of a run that never reached the member holding the tool.
+  end of a run that never reached the member holding the tool. So is one that gives the turn
+  to a greeter first and picks the worker after it, through helpers and tables of names.
 - A plain Python function that picks which Agents SDK agent to run is such a router too.
 - A classifier that said the label its instructions give, which the router function reading it
   does not know or its table maps to the wrong agent, did its job: the function's table is the
@@ -20,7 +21,7 @@ import json
 import pytest
 
 from masfuzz.oracles.instructed import misrouted_request
-from masfuzz.spec.model import ROUTE_LABELS, AgentSpec, Delegation, Permissions, SystemInfo, ToolSpec, WorkflowSpec
+from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, AgentSpec, Delegation, Permissions, SystemInfo, ToolSpec, WorkflowSpec
 from masfuzz.trace import AgentTurn, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace
 
 APPS = "tests/oracles/routing_apps.py"
@@ -28,6 +29,7 @@ POLICY = "scripted/examples/zoo/policy.py:policy"
 LESSON = "Hi, could I book my son Leo into a beginners lesson on 2026-03-14?"
 EXAM = "Could you put Maisie, MS-20417, in for her Piano Grade 3 exam?"
 REFUND = "Hello, please refund order ORD-4471, the kettle arrived broken."
+TYRE = "Hi, the front tyre on my commuter split on the canal path - ticket BK-5521, could you put a new 700x32c one on before Friday?"
 
 
 def _failures(cli, target: str, text: str) -> list[dict]:
@@ -43,6 +45,11 @@ def _failures(cli, target: str, text: str) -> list[dict]:
     # the fixed twin was one of its choices, not a member the run needed
     ("autogen", APPS, "ag2_swim_desk_seeded", "ag2_swim_desk_fixed", LESSON,
      ["router next_speaker", "info", "book_lesson"]),
+    # the same function gives the turn to a greeter first, then picks the mechanic through a
+    # helper and a table of names, reading the greeter's welcome instead of the request: the
+    # misroute is the pick after the greeter, whatever message the code read
+    ("autogen", APPS, "ag2_bike_workshop_seeded", "ag2_bike_workshop_fixed", TYRE,
+     ["router next_speaker", "brakes_m", "fit_tyre"]),
     # `agent = refunds if "Refund" in text else shipping; await Runner.run(agent, text)`: the
     # app's own code chooses, so extraction reads the function as a router of both agents
     ("agents", "tests/oracles/dispatch_app.py", "handle_seeded", "handle_fixed", REFUND,
@@ -113,3 +120,25 @@ MAPPED = OFFICE.model_copy(update={"agents": (
 def test_a_right_label_the_router_s_table_maps_to_the_wrong_agent_is_the_table_s(label, blamed):
     [f] = misrouted_request(_sorted(label), MAPPED)
     assert (f.agent, f.elements[0], f.step) == (blamed, "router route" if blamed is None else "sorter", 3)
+
+
+def test_a_router_s_first_pick_after_a_greeter_it_does_not_choose_is_judged():
+    """The app's router gives the turn after a greeter that is no choice of its own (the
+    framework's default speaker, a fixed first step): its pick then is the route judged."""
+    chosen = {ENTERED_BY: "pick_desk"}
+    spec = WorkflowSpec(
+        system=SystemInfo(id="council", entry_agent="greeter", pattern="orchestrated"),
+        agents=(AgentSpec(id="greeter"), AgentSpec(id="bins", model_settings=chosen),
+                AgentSpec(id="parking", model_settings=chosen)),
+        tools=(ToolSpec(id="book_collection", description="Book a bulky waste collection."),
+               ToolSpec(id="renew_permit", description="Renew a resident's parking permit.")),
+        permissions=Permissions(allow=(("bins", "book_collection"), ("parking", "renew_permit"))),
+        delegations=tuple(Delegation.model_validate({"from": "greeter", "to": to, "trigger": "sequence"})
+                          for to in ("bins", "parking")))
+    events = (Message(role="user", content="Could you renew my parking permit? It runs out on Friday."),
+              AgentTurn(agent="greeter"), Message(agent="greeter", content="Hello! Passing you on."),
+              DelegationEvent(**{"from": "greeter"}, to="bins", trigger="sequence"), AgentTurn(agent="bins"),
+              Message(agent="bins", content="Which items should we collect?"),
+              TerminationEvent(reason="completed"))
+    [f] = misrouted_request(Trace(scenario_id="s", events=events), spec)
+    assert (f.agent, f.step, f.elements) == (None, 3, ("router pick_desk", "bins", "renew_permit"))

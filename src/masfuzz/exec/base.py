@@ -23,7 +23,7 @@ from masfuzz.scenario import Scenario
 from masfuzz.target import Orchestration, Target
 from masfuzz.sutenv import Refusal, sut_environment
 from masfuzz.trace import (
-    BOUND_REASONS, HARNESS_CAUSE, NOT_INJECTED_CALLS, USER_BOUND, Trace, ended_trace, running_tool,
+    APP_BOUND, HARNESS_CAUSE, NOT_INJECTED_CALLS, USER_BOUND, Trace, ended_trace, running_tool,
 )
 
 __all__ = ["DEFAULT_TIMEOUT", "Executor", "ExecutionRequest", "ended_trace", "redact_trace"]
@@ -87,8 +87,12 @@ class Executor(ABC):
             trace = await self._execute(request)
         meta = {**trace.meta, "executor": self.kind}
         end = trace.termination
-        if request.scenario.max_turns is not None and end is not None and end.reason in BOUND_REASONS:
-            meta[USER_BOUND] = request.scenario.max_turns  # the user's bound, not the app's
+        if request.scenario.max_turns is not None and end is not None and end.reason == "max_turns" \
+                and APP_BOUND not in meta:
+            # the user's bound, not the app's: a message limit (an AG2 group's max_round,
+            # AgentChat's MaxMessageTermination) is always the app's, and an adapter that saw
+            # the app's or its framework's own turn bound stop the run says so (`APP_BOUND`)
+            meta[USER_BOUND] = request.scenario.max_turns
         hung = running_tool(trace.events) if end is not None and end.reason == "timeout" else None
         if hung is not None and any(f.tool == hung.tool and f.mode == "timeout" for f in request.scenario.faults):
             # the injected fault itself: masfuzz made the tool hang until its own time limit

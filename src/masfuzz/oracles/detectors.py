@@ -37,7 +37,7 @@ from masfuzz.oracles.specified import model_left_stop_undone
 from masfuzz.oracles.wording import GIVE_UP, STOPWORDS, is_question, sentences
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
-    BOUND_REASONS, CONCLUDED_REASONS, DESIGNED_LENGTH, ENDED_IN_MODEL_CALL, HARNESS_CAUSE,
+    APP_BOUND, BOUND_REASONS, CONCLUDED_REASONS, DESIGNED_LENGTH, ENDED_IN_MODEL_CALL, HARNESS_CAUSE,
     MODEL_SECONDS, NOT_INJECTED_CALLS, STACKS_AT_KILL, USER_BOUND, AgentTurn, ChatEnd, ChatStart, DelegationEvent, ErrorEvent,
     Message, RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace, carries_refusal,
     running_tool,
@@ -134,6 +134,8 @@ def missing_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure
         )]
     if trace.meta.get(DESIGNED_LENGTH) and users is None:
         return []  # the conversation ran the length the app gave it
+    if trace.meta.get(APP_BOUND):  # say which bound it was: the app's or its framework's own
+        bound = f"{term.reason} ({trace.meta[APP_BOUND]}: the app's or its framework's own bound)"
     stalled = _stalled_from(trace, spec)
     if stalled is not None:
         # FLARE's two termination root causes: a bound too low for the task cuts off work in
@@ -422,7 +424,7 @@ def unrecovered_tool_errors(trace: Trace, spec: WorkflowSpec | None) -> list[Fai
     documented = {f.step for f in tool_doc_mismatch(trace, spec)}
     out = []
     for i, r in _indexed(trace, ToolResult):
-        if r.status != "error" or i in documented:
+        if r.status != "error" or i in documented or _the_bound(trace, i):
             continue
         # Recovery needs the system to go on: a model turn, call or hand-over after the error.
         went_on = any(isinstance(e, (Message, ToolCall, DelegationEvent, AgentTurn))
@@ -454,6 +456,20 @@ def unrecovered_tool_errors(trace: Trace, spec: WorkflowSpec | None) -> list[Fai
             "the error is not handled",
         ))
     return dedupe(out)
+
+
+def _the_bound(trace: Trace, i: int) -> bool:
+    """Is the tool error at `i` the bound that stopped the run, raised through the tool that ran
+    a nested agent (PydanticAI's `UsageLimitExceeded` out of `await cards_agent.run(...)` in a
+    tool, an Agents SDK `MaxTurnsExceeded` out of an agent run as a tool)? The run ended at a
+    turn or message bound whose stop message the error carries, and nothing acted after it:
+    `missing_termination` (or the loop the bound stopped) is that fault, not a tool's."""
+    end = _end(trace)
+    if end is None or end[1].reason not in BOUND_REASONS or not end[1].detail:
+        return False
+    said = (trace.events[i].payload or "").split(": ", 1)[-1].strip()
+    return bool(said) and said in end[1].detail and not any(
+        isinstance(e, (Message, ToolCall, DelegationEvent, AgentTurn)) for e in trace.events[i + 1:end[0]])
 
 
 def _call_of(trace: Trace, i: int) -> tuple[int, ...]:

@@ -509,8 +509,11 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     user_text, fitting, out = "", [], []
     selecting = spec.system.pattern == "selector"
     entering = False  # the first agent after the user's message is still to come
+    picks: list[tuple[int, str, str]] = []  # the app's router's picks for this request
     for d, e in enumerate(trace.events):
         if isinstance(e, Message) and e.role == "user":
+            out += _mispicked(trace, spec, picks, fitting, user_text)
+            picks = []
             user_text = e.content
             fitting = [t.id for t in spec.tools if asks_for(user_text, t.id, spec)] \
                 or _servable_by_object(user_text, spec) or _described_and_carried(user_text, spec) \
@@ -523,8 +526,14 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             entering = False
             router = _entry_router(spec, reached)
             if router is not None:  # the app's router chose the agent the run enters at
-                out += _misentered(trace, spec, d, reached, router, fitting, user_text)
+                picks.append((d, reached, router))
                 continue
+        if isinstance(e, DelegationEvent) and e.trigger in CODED_TRIGGERS and user_text \
+                and (router := _entry_router(spec, e.to)) is not None \
+                and (not picks or router == picks[0][2]) \
+                and not (e.trigger == "graph_edge" and _chooses(spec, e.from_)):  # a node's choice: below
+            picks.append((d, e.to, router))  # the router passed the turn on (or first chose here)
+            continue
         if selecting and isinstance(e, AgentTurn) and fitting:
             selecting = False  # the selector's choice for this request: its first turn
             out += _misselected(trace, spec, d, e.agent, fitting, user_text)
@@ -541,7 +550,22 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             # node): the route out of it is its choice, unless the function could not read it
             if wrong := _routed_past(trace, spec, d, e, fitting, user_text):
                 out.append(_wired_label(trace, spec, d, e, wrong, user_text))
-    return dedupe(out)
+    return dedupe(out + _mispicked(trace, spec, picks, fitting, user_text))
+
+
+def _mispicked(trace: Trace, spec: WorkflowSpec, picks: list[tuple[int, str, str]],
+               fitting: list[str], request: str) -> list[Failure]:
+    """Judge the app's router's choice for one request (`_misentered`) among its picks: the agent
+    it entered at and those it passed the turn on to (an AG2 speaker-selection function gives the
+    request to a greeter first, then to a tutor): the first pick that holds tools, the worker it
+    chose for the request, whatever message the code read to choose it; a greeter that only
+    passes the turn on is no destination. The first pick when none holds tools."""
+    if not picks:
+        return []
+    d, chosen, router = next((p for p in picks if tools_of(spec, p[1])), picks[0])
+    if _served_before(trace, d, fitting):
+        return []
+    return _misentered(trace, spec, d, chosen, router, fitting, request)
 
 
 def _wired_label(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, wrong: Failure,

@@ -35,7 +35,7 @@ from masfuzz.errors import MasfuzzError, ModelCallFailed, ModelError
 from masfuzz.llm.types import ChatReply, ChatRequest
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import HARNESS_CAUSE, ErrorEvent, Message, RestrictedAttempt, Trace, TraceRecorder
+from masfuzz.trace import APP_BOUND, HARNESS_CAUSE, ErrorEvent, Message, RestrictedAttempt, Trace, TraceRecorder
 
 DEFAULT_TIMEOUT = 60.0  # seconds, when the scenario sets none (a hanging tool must end somehow)
 APP_NAME = "masfuzz"
@@ -137,7 +137,8 @@ def _ended(rec: TraceRecorder, w: Walk, plugin: Any, final: list[tuple[str, str]
             details.append(f"loop {lid}: {escalated[-1]} escalated after {done} iteration(s)")
         elif loop.max_iterations and done >= loop.max_iterations:
             details.append(f"loop {lid}: max_iterations={loop.max_iterations} reached")
-            if loop is root:
+            if loop is root:  # the app's own bound, which --max-turns (ADK's max_llm_calls) is not
+                rec.meta[APP_BOUND] = f"ADK: loop {lid}'s max_iterations={loop.max_iterations}"
                 return rec.finish("max_turns", detail="; ".join(details), final_output=_last(final))
     if final:
         details.insert(0, f"final response of {final[-1][0]}")

@@ -33,7 +33,7 @@ from masfuzz.adapters.probes import restricted_probes
 from masfuzz.adapters.ordering import in_speaking_order
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import ANSWERS_EXHAUSTED, DESIGNED_LENGTH, HARNESS_CAUSE, HUMAN_PROMPTS, ErrorEvent, Message, TerminationReason, Trace, TraceRecorder
+from masfuzz.trace import ANSWERS_EXHAUSTED, APP_BOUND, DESIGNED_LENGTH, HARNESS_CAUSE, HUMAN_PROMPTS, ErrorEvent, Message, TerminationReason, Trace, TraceRecorder
 
 # How AG2 words the end of a chat -> masfuzz's termination reasons.
 _REASONS: tuple[tuple[str, TerminationReason], ...] = (
@@ -112,7 +112,8 @@ class AG2Adapter(Adapter):
         rec.meta[HUMAN_PROMPTS] = s.human_prompts
         if s.code_not_run:  # what the code executors' stand-in was given and did not run
             rec.meta["code_not_run"] = s.code_not_run
-        return _finish(rec, s, crash)
+        # masfuzz bounds only the chat it starts itself (`initiate_chat(max_turns=...)`)
+        return _finish(rec, s, crash, None if isinstance(obj, Program) else scenario.max_turns)
 
 
 def _configure(agent: Any, cfg: dict[str, Any]) -> None:
@@ -177,7 +178,7 @@ def _play_object(obj: Any, s: live.Session, scenario: Scenario, redirect: Any, a
     return None
 
 
-def _finish(rec: TraceRecorder, s: live.Session, crash: str | None) -> Trace:
+def _finish(rec: TraceRecorder, s: live.Session, crash: str | None, ours: int | None) -> Trace:
     final = next((e.content for e in reversed(rec.events)
                   if isinstance(e, Message) and e.agent), None)
     if crash:
@@ -192,4 +193,8 @@ def _finish(rec: TraceRecorder, s: live.Session, crash: str | None) -> Trace:
             break
     if s.last_reason.startswith("Maximum turns"):  # initiate_chat(max_turns=N): its length
         rec.meta[DESIGNED_LENGTH] = s.last_reason
+    if reason in ("max_turns", "message_limit") and not s.last_reason.startswith(f"Maximum turns ({ours})"):
+        # the app's own bound (a group's max_round, an agent's max_consecutive_auto_reply, the
+        # max_turns of a chat its code starts), not the one masfuzz gave the chat it started
+        rec.meta[APP_BOUND] = f"AG2: {s.last_reason}"
     return rec.finish(reason, detail=s.last_reason, final_output=final)

@@ -180,19 +180,20 @@ def _request_routers(plan: Plan, names: set[str]) -> dict[str, str]:
     group whose function reads what was said (a message's `content`: "lesson" in the request
     sends it to the lessons desk) and may pick two model members or more: it routes the request
     as a LangGraph router function out of START does (`ENTERED_BY`). A function that reads only
-    who spoke or what was called (a hand-over map) orders a pipeline: it routes nothing."""
+    who spoke or what was called (a hand-over map) orders a pipeline: it routes nothing. What the
+    function reads and picks is read through the helpers it calls and the tables it looks names
+    up in (`tutor_for(text)` over `TOPICS = (("angle", ...), "geometry_t")`), as apps write it."""
     out: dict[str, str] = {}
     for g in plan.groups:
         fn = getattr(g.groupchat, "speaker_selection_method", None)
-        if not coded_selection(g.groupchat) or not _reads_content(fn):
+        if not coded_selection(g.groupchat):
+            continue
+        functions, referenced = _reach_of(fn)
+        strings = set().union(*(code_strings(f.__code__) for f in functions),
+                              (v for v in referenced if isinstance(v, str)))
+        if not any("content" in code_names(f.__code__) for f in functions) and "content" not in strings:
             continue
         members = [m for m in g.groupchat.agents if m.name in names]
-        try:
-            seen = inspect.getclosurevars(fn)
-            referenced = [*seen.nonlocals.values(), *seen.globals.values()]
-        except (TypeError, ValueError):
-            referenced = []
-        strings = code_strings(fn.__code__)
         picked = [m.name for m in members if any(m is r for r in referenced) or m.name in strings] \
             or [m.name for m in members]
         if len(picked) > 1:
@@ -200,11 +201,37 @@ def _request_routers(plan: Plan, names: set[str]) -> dict[str, str]:
     return out
 
 
-def _reads_content(fn: Any) -> bool:
-    """Does a function read a message's text (`message["content"]`, `.get("content")`,
-    `.content`)?"""
-    code = getattr(fn, "__code__", None)
-    return code is not None and ("content" in code_names(code) or "content" in code_strings(code))
+def _reach_of(fn: Any, depth: int = 3) -> tuple[list[Any], list[Any]]:
+    """The functions a speaker-selection function runs (itself, the functions it closes over or
+    reads as globals, theirs in turn, `depth` deep) and the values they reference, a table's
+    entries (tuples, lists, sets, a dict's keys and values) flattened."""
+    functions, values, todo, opened = [], [], [(fn, 0)], set()
+    while todo:
+        f, level = todo.pop()
+        if not inspect.isfunction(f) or any(f is x for x in functions):
+            continue
+        functions.append(f)
+        try:
+            seen = inspect.getclosurevars(f)
+        except (TypeError, ValueError):
+            continue
+        items = [*seen.nonlocals.values(), *seen.globals.values()]
+        while items:
+            v = items.pop()
+            if isinstance(v, (dict, tuple, list, set, frozenset)):
+                if id(v) in opened:  # a table met twice, or one holding itself
+                    continue
+                opened.add(id(v))
+            if isinstance(v, dict):
+                items += [*v.keys(), *v.values()]
+            elif isinstance(v, (tuple, list, set, frozenset)):
+                items += list(v)
+            elif inspect.isfunction(v):
+                if level < depth:
+                    todo.append((v, level + 1))
+            else:
+                values.append(v)
+    return functions, values
 
 
 def _termination(plan: Plan) -> Termination:

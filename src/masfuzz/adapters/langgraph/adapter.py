@@ -32,7 +32,7 @@ from masfuzz.errors import MasfuzzError, ModelError, TargetError
 from masfuzz.llm.types import ChatRequest, ToolDef
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import SYSTEM_PROMPTS, ErrorEvent, Message, Trace, TraceRecorder
+from masfuzz.trace import APP_BOUND, SYSTEM_PROMPTS, ErrorEvent, Message, Trace, TraceRecorder
 
 
 class LangGraphAdapter(Adapter):
@@ -86,7 +86,11 @@ class LangGraphAdapter(Adapter):
                             updates.feed(chunk)
                 except TimeoutError:
                     return rec.finish("timeout", f"no end within {scenario.timeout:g} s", updates.final_output)
-                except GraphRecursionError:
+                except GraphRecursionError as exc:
+                    if f" {limit} " not in f" {exc} ":
+                        # a graph the app's code ran (in a tool, a node) with its own recursion
+                        # limit or LangGraph's default, not the one masfuzz gave the graph
+                        rec.meta[APP_BOUND] = f"LangGraph's recursion limit of a graph the app ran ({exc})"
                     return rec.finish("max_turns", f"recursion_limit={limit} reached", updates.final_output)
                 except Exception as exc:  # the system under test crashed: recorded, not raised
                     return _crash(rec, updates, exc, errors)

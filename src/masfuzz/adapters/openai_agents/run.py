@@ -33,7 +33,7 @@ from masfuzz.adapters.base import system_lock
 from masfuzz.errors import MasfuzzError, ModelCallFailed
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import APPROVED_CALLS, HARNESS_CAUSE, ErrorEvent, Message, Trace, TraceRecorder
+from masfuzz.trace import APP_BOUND, APPROVED_CALLS, HARNESS_CAUSE, ErrorEvent, Message, Trace, TraceRecorder
 
 DEFAULT_TIMEOUT = 60.0  # seconds, when the scenario sets none (a hanging tool must end somehow)
 
@@ -106,6 +106,10 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
             rec.close_open_calls(f"cancelled at the {limit:g} s time limit")
             return recorder.timed_out(limit)
         except agents.MaxTurnsExceeded as exc:
+            if isinstance(entry, Pipeline) or f"({max_turns})" not in str(exc):
+                # an agent run the app's code or an agent-as-tool started, with its own bound
+                # or the SDK's default, which the max_turns masfuzz gave its own run does not reach
+                recorder.meta[APP_BOUND] = f"the Agents SDK's turn limit of a run the app started ({exc})"
             rec.close_open_calls("the run stopped at its turn limit")
             return recorder.finish("max_turns", detail=f"{exc} (max_turns={max_turns})")
         except Exception as exc:  # the system under test raised: a finding, not a masfuzz crash

@@ -36,7 +36,7 @@ from masfuzz.adapters.pydantic_ai.recording import CURRENT_TOOL, RunRecording, r
 from masfuzz.errors import MasfuzzError, ModelCallFailed
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import HARNESS_CAUSE, ErrorEvent, Message, Trace, TraceRecorder
+from masfuzz.trace import APP_BOUND, HARNESS_CAUSE, ErrorEvent, Message, ToolResult, Trace, TraceRecorder
 
 DEFAULT_TIMEOUT = 60.0  # seconds, when the scenario sets none (a hanging tool must end somehow)
 DEFAULT_REQUEST_LIMIT = 50  # PydanticAI's own UsageLimits default
@@ -112,7 +112,8 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
             except Exception as exc:  # how the run ended early; the system raising is a finding
                 if isinstance(exc, MasfuzzError) and not isinstance(exc, ModelCallFailed):
                     raise  # masfuzz's own failure or bad input, never the system's
-                return _ended(rec, exc, limit, no_deps)
+                return _ended(rec, exc, limit, no_deps,
+                              limits.request_limit if walk.graph is None and not isinstance(entry, AgentPipeline) else None)
     return recorder.finish("completed", final_output=_text(output))
 
 
@@ -169,9 +170,10 @@ def graph_arguments(scenario: Scenario, graph: Any) -> tuple[dict[str, Any], lis
     return out, missing
 
 
-def _ended(rec: RunRecording, exc: Exception, limit: float, no_deps: bool) -> Trace:
+def _ended(rec: RunRecording, exc: Exception, limit: float, no_deps: bool, requests: int | None) -> Trace:
     """The trace of a run that raised `exc`: the model under test failing (no finding), the
-    time limit, a usage limit, or the system under test crashing."""
+    time limit, a usage limit, or the system under test crashing. `requests`: the request limit
+    masfuzz gave the entry agent's run (None: masfuzz ran no agent itself, the app's code did)."""
     from pydantic_ai.exceptions import UnexpectedModelBehavior, UsageLimitExceeded
 
     recorder = rec.recorder
@@ -182,6 +184,8 @@ def _ended(rec: RunRecording, exc: Exception, limit: float, no_deps: bool) -> Tr
         rec.fail_pending(f"cancelled at the {limit:g} s time limit")
         return recorder.timed_out(limit)
     if isinstance(exc, UsageLimitExceeded):
+        if (bound := _app_bound(recorder, exc, requests)) is not None:
+            recorder.meta[APP_BOUND] = bound
         rec.fail_pending("the run stopped at its usage limit")
         return recorder.finish("max_turns", detail=str(exc))
     message = str(exc).splitlines()[0] if str(exc) else ""
@@ -204,6 +208,22 @@ def _ended(rec: RunRecording, exc: Exception, limit: float, no_deps: bool) -> Tr
     speaker = next((e.agent for e in reversed(rec.recorder.events) if e.type == "agent_turn"), None)
     rec.recorder.add(ErrorEvent(agent=speaker, kind=type(exc).__name__, message=message))
     return rec.recorder.finish("crash", detail=f"{type(exc).__name__}: {message}")
+
+
+def _app_bound(recorder: TraceRecorder, exc: Exception, requests: int | None) -> str | None:
+    """Which of the app's or PydanticAI's own limits a `UsageLimitExceeded` is, or None when it
+    is the request limit masfuzz gave the entry agent's run (`requests`, the scenario's
+    --max-turns or PydanticAI's 50). A limit raised through a tool is that of the run the tool
+    started (`await cards_agent.run(..., usage=ctx.usage)`: the agent's own `usage_limits`,
+    PydanticAI's request_limit of 50 when it passes none), which --max-turns does not reach, and
+    so is any limit the app's own code ran into (a pipeline, a graph's node)."""
+    said = str(exc)
+    through = next((e.tool for e in reversed(recorder.events) if isinstance(e, ToolResult)
+                    and e.status == "error" and said and said in (e.payload or "")), None)
+    if requests is not None and through is None and f"request_limit of {requests}" in said:
+        return None
+    where = f"the run {through} started" if through else "a run of the app's own code"
+    return f"PydanticAI's usage limit of {where} ({said.split('. ')[0]})"
 
 
 class _BuiltAgents:
