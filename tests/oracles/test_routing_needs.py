@@ -157,6 +157,7 @@ def test_a_table_restating_a_failed_answer_claims_nothing(reply):
 @pytest.mark.parametrize("reply", [
     f"The kennel has been reserved.\n\n{TABLE}| reserved | None |",  # the sentence claims, whatever the table
     f"Kennel request received.\n\n{TABLE}| reserved | Biscuit |",  # a row says reserved, nothing takes it back
+    f"Sorry for the wait!\n\n{TABLE}| reserved | Biscuit |",  # an apology is a courtesy, no failure said
 ])
 def test_a_reply_claiming_over_a_failed_answer_is_still_an_incorrect_verification(reply):
     [f] = claimed_outcome(_kennel(reply), KENNELS)

@@ -109,7 +109,7 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     # read clause by clause: a condition in a later clause ("sign the slip when they arrive")
     # does not hedge the claim before it ("Issued - the units are on their way"), nor does a
     # promise joined to it ("... and will be ready on Friday")
-    claims = [(ci, agent, text, [s for s in sentences(text) if not (_reports_failure(text) and _restated_field(s))
+    claims = [(ci, agent, text, [s for s in sentences(text) if not (_restated_field(s) and _says_undone(text))
                                  for s in _claim_clauses(s)
                                  if claims_done(s) or any(says_done_by_verb(s, t) for t in failed_tools)])
               for ci, agent, text in _claims(trace)]
@@ -184,10 +184,16 @@ def _false_row(sentence: str) -> bool:
 
 def _restated_field(sentence: str) -> bool:
     """Does a line restate one field of an answer (a table row, a "name: value" list item)? In a
-    reply that says in its own words the thing was not done ("The interpreter could not be
-    processed.") such lines are the failed answer set out, not a claim: the reply's own sentence
-    governs."""
+    reply that says in its own words the thing was not done (`_says_undone`) such lines are the
+    failed answer set out, not a claim: the reply's own sentence governs."""
     return len(_cells(sentence)) >= 2 or bool(FIELD_ITEM.match(sentence))
+
+
+def _says_undone(text: str) -> bool:
+    """Does a sentence of the reply, outside its table and field lines, say the thing was not
+    done or not found ("The interpreter could not be processed.", "No kennel was found")? An
+    apology alone ("Sorry for the wait!") is a courtesy, and says nothing of the outcome."""
+    return any(FAILED_TEXT.search(s) or NONE_FOUND.search(s) for s in sentences(text) if not _restated_field(s))
 
 
 # A clause that is a success word alone: a label or its value ("Confirmed: Thursday 10:00",
