@@ -233,7 +233,8 @@ def _claim_clauses(sentence: str) -> list[str]:
     """The clauses a claim is read from, without a promise joined to one (`PROMISE`) and without
     a label whose value takes it back: "Reserved: none", "Booked: nothing", "Confirmed: the slot
     is taken" claim nothing, and a value that negates ("Gebucht: leider nicht") neither; nor does
-    a sentence that relays a field of the answer with a false value (`FALSE_FIELD`)."""
+    a sentence that relays a field of the answer with a false value (`FALSE_FIELD`), or a table
+    row that does (`_false_row`: "| assigned | None |")."""
     if FALSE_FIELD.search(sentence) or _false_row(sentence):
         return []
     sentence = PROMISE.sub("", sentence)
@@ -953,8 +954,8 @@ def carries_arguments(text: str, spec: WorkflowSpec, tool: str) -> bool:
     return bool(required)
 
 
-# A number standing alone in a text: not part of an identifier ("HL-204518"), a time ("10:00"), a
-# date ("12/03") or a phone number's groups are still numbers, but their neighbours tell.
+# A number in a text, not a part of an identifier ("HL-204518"), a time ("10:00") or a date
+# ("12/03"); what it counts is read from the words beside it (`_counted`).
 _NUMBER = re.compile(r"(?<![\w:./-])\d+(?:[.,]\d+)?(?![\w:/-]|[.,]\d)")
 # Words that say a parameter holds a sum of money: a number with a currency beside it fills it.
 _MONEY = {"amount", "price", "cost", "fee", "total", "sum", "charge", "payment", "balance", "value", "refund"}
