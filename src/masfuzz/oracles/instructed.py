@@ -26,7 +26,7 @@ from masfuzz.oracles.wording import (
     GIVE_UP, STOPWORDS, addresses_agent, agent_names, asks_for, is_question, mentions, name_pattern, names_agent,
     names_in_tool_words, owners, sentences, tool_objects, tools_of, words,
 )
-from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, AgentSpec, WorkflowSpec
+from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, AgentSpec, ToolSpec, WorkflowSpec
 from masfuzz.trace import (
     CONCLUDED_REASONS, SYSTEM_PROMPTS, AgentTurn, DelegationEvent, Message, RestrictedAttempt, TerminationEvent,
     ToolCall, Trace, running_tool,
@@ -313,13 +313,13 @@ def _ender(trace: Trace, end_i: int) -> tuple[str | None, int, str]:
     return (order[-1] if order else None), end_i, getattr(end, "final_output", "") or ""
 
 
-def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str, str]:
-    """The members whose work the task needs, with why: named by the task, depended on by an
-    agent that acted, or the only holder of a tool the task asks for (by its action and object,
-    by carrying its arguments alone, or by carrying its arguments and speaking of what its
-    description says)."""
+def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str, tuple[str, str | None]]:
+    """The members whose work the task needs, with why and, when the need is a tool, which:
+    named by the task, depended on by an agent that acted, or the only holder of a tool the task
+    asks for (by its action and object, by carrying its arguments alone, or by carrying its
+    arguments and speaking of what its description says)."""
     task = " ".join(e.content for e in trace.of_type(Message) if e.role == "user")
-    out: dict[str, str] = {}
+    out: dict[str, tuple[str, str | None]] = {}
     # A route the app's code takes (a graph's edges, a chat sequence) is not the request's to
     # choose: a member the task names but the code did not lead to was not this input's path.
     handovers = [d.trigger for d in trace.of_type(DelegationEvent)]
@@ -331,15 +331,15 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
         named = [s for s in sentences(task) if not coded and not NEGATED.search(s)
                  and names_agent(s, spec, a.id) and not names_in_tool_words(s, spec, a.id)]
         if named:
-            out[a.id] = f"the task names it (\"{named[0][:80]}\")"
+            out[a.id] = (f"the task names it (\"{named[0][:80]}\")", None)
     for before, after, said in instructed_dependencies(spec):
         if after in acted:
-            out.setdefault(before, f"{after} works from it (\"{said[:80]}\")")
+            out.setdefault(before, (f"{after} works from it (\"{said[:80]}\")", None))
     handed_by = {d.from_ for d in trace.of_type(DelegationEvent)}
     for agent, target, said in instructed_handoffs(spec):
         if agent in acted and agent not in handed_by:  # a hand-over it made served the instruction
-            out.setdefault(target, f"{agent}'s instructions hand the work to it, whatever the request "
-                           f"(\"{said[:80]}\")")
+            out.setdefault(target, (f"{agent}'s instructions hand the work to it, whatever the request "
+                                    f"(\"{said[:80]}\")", None))
     end = trace.termination
     if spec.system.pattern == "fixed_order" and end is not None and _stop_condition(end, spec):
         # a fixed (round-robin) order gives every member a turn: each is there to contribute,
@@ -349,21 +349,22 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
                    if NEGATED.search(s) and names_agent(s, spec, a.id)}
         for a in spec.agents:
             if a.id not in acted and a.id not in excused and not _proxy(a):
-                out.setdefault(a.id, "the team's fixed speaking order gives it a turn, and the "
-                               "run ended before its first")
+                out.setdefault(a.id, ("the team's fixed speaking order gives it a turn, and the "
+                                      "run ended before its first", None))
     called = {c.tool for c in trace.of_type(ToolCall)}
     for t in spec.tools:
         holders = owners(spec, t.id)
         if len(holders) == 1 and t.id not in called and asks_for(task, t.id, spec):
-            out.setdefault(holders[0], f"it alone holds {t.id}, which the task asks for")
+            out.setdefault(holders[0], (f"it alone holds {t.id}, which the task asks for", t.id))
     # the one tool the task carries every required argument for, in its documented form (an
     # employee id shaped like "EMP-0001"): the task brought what that tool needs to act on
     from masfuzz.oracles.semantic import carries_arguments  # semantic reads routing: imported late
 
     servable = [t.id for t in spec.tools if carries_arguments(task, spec, t.id)]
-    if len(servable) == 1 and servable[0] not in called and len(holders := owners(spec, servable[0])) == 1:
-        out.setdefault(holders[0], f"it alone holds {servable[0]}, and the task carries every argument "
-                       "it requires in the form its documentation gives")
+    if len(servable) == 1 and servable[0] not in called and len(holders := owners(spec, servable[0])) == 1 \
+            and _speaks_of(task, spec, servable[0]):
+        out.setdefault(holders[0], (f"it alone holds {servable[0]}, and the task carries every argument "
+                                    "it requires in the form its documentation gives", servable[0]))
     # several tools may be servable when the task asks for several things at once (a lesson and
     # its rental kit, both on one day): each one whose description the task also speaks of, in
     # DESCRIBED content words of its first sentence, is asked for by both its arguments and its words;
@@ -374,8 +375,9 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
     for tid in servable:
         if tid not in called and len(holders := owners(spec, tid)) == 1 \
                 and len(asked & _stems(_first_sentence(spec, tid))) >= DESCRIBED:
-            out.setdefault(holders[0], f"it alone holds {tid}: the task carries every argument it requires "
-                           "in the form its documentation gives, and speaks of what its description says")
+            out.setdefault(holders[0], (f"it alone holds {tid}: the task carries every argument it requires "
+                                        "in the form its documentation gives, and speaks of what its description "
+                                        "says", tid))
     return out
 
 
@@ -432,8 +434,17 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     routers = {_entry_router(spec, a) for a in acted} - {None}
     passed = {a.id for a in spec.agents if a.id not in acted and _entry_router(spec, a.id) in routers}
     out = []
-    for member, why in _needed(trace, spec, acted).items():
+    for member, (why, tool) in _needed(trace, spec, acted).items():
         if member in acted or member in handed or member == ender or member in routed_away or member in passed:
+            continue
+        if tool is not None and (wrong := _routed_elsewhere(trace, tool, spec, end_i)):
+            # the request went to an agent that cannot serve it, past the one holding the tool it
+            # needs: the routing is the fault, and the early end is what it caused (one fault,
+            # one failure)
+            out.append(wrong.model_copy(update={
+                "evidence": tuple(sorted({*wrong.evidence, end_i})),
+                "description": f"{wrong.description}; the run then ended ({end.reason}, event {end_i}) "
+                f"before {member} acted at all, though its work is needed: {why}"}))
             continue
         cutter, at = _cut_by(trace, spec, member, acted, end_i) or (ender, step)
         because = model_passed_over(trace, spec, member, ender)
@@ -445,6 +456,22 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             description=f"{cutter} ended the {'run' if cutter == ender else 'round'} "
             f"({end.reason}, event {at}) before {member} acted at all, though its work is needed: {why}"))
     return dedupe(out)
+
+
+def _routed_elsewhere(trace: Trace, tool: str, spec: WorkflowSpec, end_i: int) -> Failure | None:
+    """The misroute behind a needed member's absence: an agent's own routing (a handoff, a
+    delegating tool, an agent run as a tool) after the user's last message gave the request to an
+    agent that cannot serve it, while the one holder of `tool`, which the task asks for by any of
+    participation's readings, was a sibling that router could reach (`_routed_past`)."""
+    last = max((i for i, e in enumerate(trace.events[:end_i]) if isinstance(e, Message) and e.role == "user"),
+               default=-1)
+    request = trace.events[last].content if last >= 0 else ""
+    for d in range(last + 1, end_i):
+        e = trace.events[d]
+        if isinstance(e, DelegationEvent) and e.trigger in ROUTING_TRIGGERS \
+                and (wrong := _routed_past(trace, spec, d, e, [tool], request)):
+            return wrong
+    return None
 
 
 def _cut_by(trace: Trace, spec: WorkflowSpec, member: str, acted: dict[str, int],
@@ -716,7 +743,23 @@ def _servable_by_arguments(request: str, spec: WorkflowSpec) -> list[str]:
     from masfuzz.oracles.semantic import carries_arguments  # semantic reads routing: imported late
 
     servable = [t.id for t in spec.tools if carries_arguments(request, spec, t.id)]
-    return servable if len(servable) == 1 else []
+    return servable if len(servable) == 1 and _speaks_of(request, spec, servable[0]) else []
+
+
+def _speaks_of(request: str, spec: WorkflowSpec, tool: str) -> bool:
+    """Does a request speak of this tool's work, not only hold values it could take: does it
+    share a content word with the tool's own words (its name, its description, its parameters'
+    names and descriptions: "grade" of `enter_candidate`'s "The exam, instrument and grade")
+    that no other tool's own words have? The words every tool of the app shares (an
+    interpreter pool's "interpreter") say nothing of which one is asked for."""
+    def own(t: ToolSpec) -> set[str]:
+        props = (t.parameters or {}).get("properties") or {}
+        return _stems(" ".join([t.id, t.description or "", *props, *(
+            str((v or {}).get("description") or "") for v in props.values())]))
+
+    mine = next((own(t) for t in spec.tools if t.id == tool), set())
+    others = set().union(*(own(t) for t in spec.tools if t.id != tool))
+    return bool(_stems(request) & (mine - others))
 
 
 # Function words of four letters or more: they say nothing of what a request needs, and one

@@ -114,7 +114,8 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     # read clause by clause: a condition in a later clause ("sign the slip when they arrive")
     # does not hedge the claim before it ("Issued - the units are on their way"), nor does a
     # promise joined to it ("... and will be ready on Friday")
-    claims = [(ci, agent, text, [s for s in sentences(text) for s in _claim_clauses(s)
+    claims = [(ci, agent, text, [s for s in sentences(text) if not (_restated_field(s) and _says_undone(text))
+                                 for s in _claim_clauses(s)
                                  if claims_done(s) or any(says_done_by_verb(s, t) for t in failed_tools)])
               for ci, agent, text in _claims(trace)]
     asked = " ".join(e.content for e in trace.of_type(Message) if e.role == "user")
@@ -253,6 +254,47 @@ FALSE_FIELD = re.compile(r"\b\w+(?:(?:\s*[:=]\s*|\s+)(?:false|none|null)|\s*[:=]
                          r"(?=\s*(?:[.,;!)\]}]|$))", re.IGNORECASE)
 
 
+# A row of a markdown table ("| assigned | None |"): its cells, the first the field's name.
+TABLE_ROW = re.compile(r"\s*\|(?P<cells>.*)\|\s*$")
+# A line that restates one field of an answer: a table row of a name and a value, or a list
+# item "name: value" ("- assigned: None", "2. status: 409").
+FIELD_ITEM = re.compile(r"\s*(?:[-*•]|\d+[.)])\s+[\w .]{1,40}:\s*\S")
+FALSE_VALUE = re.compile(r"(?:false|no|nein|non|none|null|nil|n/?a|0|-+|—)?", re.IGNORECASE)
+
+
+def _cells(sentence: str) -> list[str]:
+    """The cells of a markdown table row, stripped; [] for anything else."""
+    m = TABLE_ROW.fullmatch(sentence)
+    return [c.strip().strip("`*_").strip() for c in m.group("cells").split("|")] if m else []
+
+
+def _false_row(sentence: str) -> bool:
+    """A table row that relays a field of the answer with a false value, as `FALSE_FIELD` reads
+    "assigned: None": a name and, after it, a value that is empty, false, none or null ("|
+    assigned | None |", "| booked | |"), or a failure status code under a status's name ("|
+    status.code | 409 |"). The row repeats the failure; whatever its name says, it claims nothing."""
+    cells = _cells(sentence)
+    if len(cells) != 2 or not words(cells[0]):  # a name and its value, as a two-column table gives
+        return False
+    key, value = words(cells[0])[-1], cells[1]
+    return bool(FALSE_VALUE.fullmatch(value)) or key in {k.lower() for k in STATUS_CODE_KEYS} \
+        and bool(re.fullmatch(r"[45]\d\d", value))
+
+
+def _restated_field(sentence: str) -> bool:
+    """Does a line restate one field of an answer (a table row, a "name: value" list item)? In a
+    reply that says in its own words the thing was not done (`_says_undone`) such lines are the
+    failed answer set out, not a claim: the reply's own sentence governs."""
+    return len(_cells(sentence)) >= 2 or bool(FIELD_ITEM.match(sentence))
+
+
+def _says_undone(text: str) -> bool:
+    """Does a sentence of the reply, outside its table and field lines, say the thing was not
+    done or not found ("The interpreter could not be processed.", "No kennel was found")? An
+    apology alone ("Sorry for the wait!") is a courtesy, and says nothing of the outcome."""
+    return any(FAILED_TEXT.search(s) or NONE_FOUND.search(s) for s in sentences(text) if not _restated_field(s))
+
+
 # A clause that is a success word alone: a label or its value ("Confirmed: Thursday 10:00",
 # "Status: CONFIRMED", "Reserviert: Donnerstag").
 SUCCESS_LABEL = re.compile(r"\W*(?:confirmed|booked|reserved|completed|successful|success|approved|"
@@ -312,7 +354,10 @@ def _taken_back(sentence: str) -> set[str]:
     statement (`TURN`: "found False, but I booked it anyway: ref BK-1" still claims the booking);
     a label opening the sentence whose value says nothing is under it, a thing not to be had or
     something not plain ("Reserved: none", "Booked: nothing", "Confirmed: the slot is taken",
-    "Gebucht: leider nicht") takes back the label."""
+    "Gebucht: leider nicht") takes back the label; a table row relaying a field with a false value
+    (`_false_row`: "| assigned | None |") takes back the whole row."""
+    if _false_row(sentence):
+        return {c.strip() for c in clauses(sentence)}
     out = {c.strip() for part in TURN.split(sentence) if FALSE_FIELD.search(part) for c in clauses(part)}
     label = re.match(r"\s*([^:;]+?)\s*:\s+(.*)$", sentence)  # only a colon makes a label
     if label and len(words(label.group(1))) <= LABEL_WORDS and (
@@ -1055,8 +1100,8 @@ def documented_formats(spec: WorkflowSpec, tool: str) -> dict[str, list[tuple[st
 
 def carries_arguments(text: str, spec: WorkflowSpec, tool: str) -> bool:
     """Does the text hold a value for every parameter the tool requires, in the form its
-    documentation gives (a number for a number)? False when a required parameter documents no
-    form: then nothing tells."""
+    documentation gives (a number for a number, written with what it counts: `_counted`)? False
+    when a required parameter documents no form: then nothing tells."""
     t = next((x for x in spec.tools if x.id == tool), None)
     if t is None:
         return False
@@ -1068,10 +1113,35 @@ def carries_arguments(text: str, spec: WorkflowSpec, tool: str) -> bool:
         kind = (props.get(p) or {}).get("type")
         regexes = [r for _, r in formats.get(p, ())]
         if not regexes and kind in ("number", "integer"):
-            regexes = [r"\d+(?:\.\d+)?"]
+            if not _counted(text, p, str((props.get(p) or {}).get("description") or "")):
+                return False
+            continue
         if not regexes or not all(re.search(rf"(?<![\w-]){r}(?![\w-])", text) for r in regexes):
             return False
     return bool(required)
+
+
+# A number in a text, not a part of an identifier ("HL-204518"), a time ("10:00") or a date
+# ("12/03"); what it counts is read from the words beside it (`_counted`).
+_NUMBER = re.compile(r"(?<![\w:./-])\d+(?:[.,]\d+)?(?![\w:/-]|[.,]\d)")
+# Words that say a parameter holds a sum of money: a number with a currency beside it fills it.
+_MONEY = {"amount", "price", "cost", "fee", "total", "sum", "charge", "payment", "balance", "value", "refund"}
+_CURRENCY = re.compile(r"^(?:[$€£¥]|usd|eur|gbp|chf|jpy|cad|aud|dollars?|euros?|pounds?)$", re.IGNORECASE)
+
+
+def _counted(text: str, param: str, doc: str) -> bool:
+    """Does the text hold a value for a number parameter that documents no form: a number
+    written with what the parameter counts, a word of its name or description beside it ("3
+    weeks" for `weeks`, "hours: 2" for `hours`, "a party of 6" for `party_size`), or, for a sum
+    of money, with its currency ("59.00 EUR", "£412.50" for `amount`)? Any number in a request
+    ("Thursday 12 March at 10:00 in court 4") is no value for an `hours` nobody gave."""
+    counts = {w.rstrip("s") for w in words(f"{param} {doc}") if len(w) > 2 and w not in STOPWORDS}
+    money = bool(counts & _MONEY)
+    for m in _NUMBER.finditer(text):
+        near = re.findall(r"[$€£¥]|[^\W\d_]+", text[:m.start()])[-2:] + re.findall(r"[$€£¥]|[^\W\d_]+", text[m.end():])[:2]
+        if {w.lower().rstrip("s") for w in near} & counts or money and any(_CURRENCY.match(w) for w in near):
+            return True
+    return False
 
 
 def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
