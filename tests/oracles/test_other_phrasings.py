@@ -84,6 +84,23 @@ def test_a_status_line_rejecting_the_documented_form_is_a_specification_mismatch
                                      "format", said, start="2026-04-03"), LOCKERS) == []
 
 
+@pytest.mark.parametrize("payload, failed", [
+    ("(422, 'START_FORMAT', \"début '03 Apr 2026' illisible\")", True),  # a web-style handler's (status, code, why)
+    ("(409, {'detail': 'no lockers left'})", True),
+    ("(201, 'locker 14')", False),
+    ("(14, 'lockers free')", False),  # a count first, no status
+])
+def test_a_tuple_opening_with_an_http_status_of_failure_is_a_failure(payload, failed):
+    assert bool(payload_failure(payload)) == failed
+
+
+def test_a_status_tuple_rejecting_the_documented_form_is_a_specification_mismatch():
+    trace = _locker("(422, 'START_FORMAT', \"début '03 Apr 2026' illisible\")",
+                    "The locker could not be rented.")
+    [f] = tool_doc_mismatch(trace, LOCKERS)
+    assert (f.root_cause, f.agent, f.elements) == ("Tool Specification Mismatch", None, ("desk", "rent_locker", "start"))
+
+
 # -- a fact the hander's tools looked up, lost at the hand-over ------------------------------------
 
 CLINIC = WorkflowSpec(

@@ -374,8 +374,9 @@ def payload_failure(payload: str, tool: str = "") -> str | None:
     """Why a tool's answer (status ok) reports a failure, or None: a JSON object (or a printed
     dict) saying so (`ok`/`success` false, the tool's own outcome false — `released: false` from
     release_results —, a failed `status` in words or an HTTP status code of 400 or more, an
-    `error`), an HTTP status line of 400 or more opening it (`status_line`), or a first sentence
-    that says so."""
+    `error`), a tuple whose first item says it (`(False, "locked")`, `("rejected", ...)`, an HTTP
+    status of 400 or more: `(400, "CN_FORMAT", "...")`), an HTTP status line of 400 or more
+    opening it (`status_line`), or a first sentence that says so."""
     text = (payload or "").strip()
     data = structured(text)
     if isinstance(data, dict):
@@ -386,6 +387,10 @@ def payload_failure(payload: str, tool: str = "") -> str | None:
         # the (ok, message) pair a function returns by a common convention: `(False, "locked")`,
         # or its (state, message) kin: `("rejected", "slot taken")`
         return f"its first item, the outcome, is {data[0]!r}: {text[:80]}"
+    if isinstance(data, tuple) and 2 <= len(data) <= 3 and _http_error(data[0]) and any(data[1:]):
+        # the (status, ...) tuple a web-style handler returns: `(400, "CN_FORMAT", "...")`,
+        # `(404, {"detail": "no such slot"})`
+        return f"its first item, the status, is {data[0]}: {text[:80]}"
     if data is not None:
         return None
     if (code := status_line(text)) is not None and code >= 400:
@@ -404,6 +409,18 @@ def payload_failure(payload: str, tool: str = "") -> str | None:
 # An HTTP status line opening a tool's answer: "422 Unprocessable Entity: ...", "HTTP/1.1 409
 # Conflict", "HTTP 404 - no such slot". A service's own wrapper often answers so, in text.
 _STATUS_LINE = re.compile(r"\s*(HTTP(?:/\d(?:\.\d)?)?\s+)?([1-5]\d\d)\b[\s:\-\u2013]*(\w*)")
+
+
+def _http_error(value: object) -> bool:
+    """Is `value` an HTTP status code of 400 or more, as a number (not a count: one
+    `http.HTTPStatus` knows)?"""
+    if not isinstance(value, int) or isinstance(value, bool) or value < 400:
+        return False
+    try:
+        HTTPStatus(value)
+    except ValueError:
+        return False
+    return True
 
 
 def status_line(text: str) -> int | None:
