@@ -433,3 +433,32 @@ def test_a_parenthesised_condition_and_a_one_per_message_choice_owe_no_tool():
     assert omitted(chosen + lines, "Dinner at 20:00 for two, and is the sauna open late?") == set()
     # "relay what `T` answered" presupposes the call: alone it is the duty, beside a call line it is none
     assert _conditions("Relay what `ask_spa` answered.", spa) == [""]
+
+
+@pytest.mark.parametrize("line", [
+    "- Requests concerning massage, sauna or facials are referred by means of ask_spa.",
+    "Messages about massage, sauna or facials go to `ask_spa`.",
+    "Spa bookings are made by means of ask_spa (applies to requests concerning massage, sauna or facials).",
+    "Use ask_spa for requests about massage, sauna or facials.",
+])
+def test_a_line_scoped_to_the_requests_it_concerns_owes_its_tool_only_for_those(line):
+    """A line's scope said in words of its own, not after if/when ("Requests concerning X are
+    referred by means of T", "(applies to requests concerning X)", "for requests about X") is its
+    condition: a table booking owes no `ask_spa`, a facial does."""
+    from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
+    from masfuzz.trace import TerminationEvent, ToolCall, Trace
+
+    wf = WorkflowSpec(
+        system=SystemInfo(id="hotel", entry_agent="concierge", pattern="orchestrated"),
+        agents=(AgentSpec(id="concierge", instructions=line + "\nThe result of ask_spa is to be restated."),),
+        tools=(ToolSpec(id="ask_spa"), ToolSpec(id="ask_dining")),
+        permissions=Permissions(allow=(("concierge", "ask_spa"), ("concierge", "ask_dining"))))
+
+    def trace(said: str) -> Trace:
+        return Trace(scenario_id="s", events=(
+            Message(role="user", content=said), AgentTurn(agent="concierge"),
+            ToolCall(agent="concierge", tool="ask_dining", call_id="c1"),
+            Message(agent="concierge", content="Your table is held."), TerminationEvent(reason="completed")))
+
+    assert _omitted(wf, skeleton(wf), trace("A table for two for dinner at 20:00, please.")) == set()
+    assert _omitted(wf, skeleton(wf), trace("A facial tomorrow morning, please.")) == {("concierge", "ask_spa")}

@@ -158,18 +158,34 @@ def _duty(task: Task, spec: FlareSpec, workflow: WorkflowSpec | None, trace: Tra
 # A condition: its marker and the words up to the next comma, colon, closing parenthesis or
 # "then" (after the tool, "call X when the request mentions Y", it runs to the sentence's end;
 # "call X (only when ...)" to the parenthesis).
-_MARKER = r"\b(?:only\s+)?(?:if|when|whenever|unless|in\s+case|provided)\b\s*"
+# A condition's opening word, or a line's scope said in words of its own ("(applies to requests
+# concerning off-hire, strike or collection)", "only for enquiries about fuel"): both limit the
+# duty to the requests they name.
+_MARKER = (r"\b(?:only\s+)?(?:if|when|whenever|unless|in\s+case|provided|"
+           r"applies\s+(?:only\s+)?to|for\s+(?:requests?|messages?|questions?|enquir(?:y|ies)|inquir(?:y|ies)))\b\s*")
 CONDITION = re.compile(_MARKER + r"(.*?)(?:,|:|\)|\bthen\b|$)", re.IGNORECASE)
 # A condition on what a thing mentions, is about or has, listing alternatives ("the request
 # mentions diesel, fuel or pump-out", "A, B, or C": one-word items after the first, the last
 # after "or"): its commas do not end it.
 LISTED = re.compile(_MARKER + r"([^,:]*?\b(?:mentions?|about|asks?\s+for|contains?|includes?|says?|wants?|"
-                    r"needs?|has|have|involves?|concerns?)\s+[^,:]*?(?:,\s*[\w'-]+)+,?\s+or\s+[\w'-]+)"
+                    r"needs?|has|have|involves?|concerns?|concerning|regarding|involving|mentioning)\s+[^,:]*?(?:,\s*[\w'-]+)+,?\s+or\s+[\w'-]+)"
                     r"(?=\s*(?:[,.:;!?)]|\bthen\b|$))", re.IGNORECASE)
 
 
+# A condition as the sentence's subject: the requests it is about ("Requests concerning
+# inspections, tags or handovers are referred by means of ask_safety.", "Messages about fuel go
+# to `fuel_card`."): what they concern, up to the verb the duty follows.
+SUBJECT = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:all\s+|any\s+)?((?:requests?|messages?|questions?|enquir(?:y|ies)|"
+                     r"inquir(?:y|ies)|matters?)\s+(?:that\s+(?:are|is)\s+)?(?:about|concerning|regarding|"
+                     r"mentioning|involving)\s+.+?)\s+(?:are|is|go|goes|should|must|get|gets|will|can|need|needs)\b",
+                     re.IGNORECASE)
+
+
 def condition_of(sentence: str) -> re.Match[str] | None:
-    """The sentence's first condition (`CONDITION`), whole when it lists alternatives (`LISTED`)."""
+    """The sentence's first condition (`CONDITION`), whole when it lists alternatives (`LISTED`),
+    or the requests its subject names (`SUBJECT`)."""
+    if subject := SUBJECT.search(sentence):
+        return subject
     plain, listed = CONDITION.search(sentence), LISTED.search(sentence)
     return listed if listed and (plain is None or listed.start() <= plain.start()) else plain
 
@@ -196,7 +212,7 @@ RESULT_OF = (r"\b(?:results?|outputs?|answers?|repl(?:y|ies)|responses?|findings
              r"gives?|gave|found|finds|answers?|answered|repl(?:y|ies|ied)|reports?|reported|tells?|told|"
              r"(?:comes?|came|sends?|sent)\s+back(?:\s+with)?)\b")
 # A condition on what was asked, by its subject ("the request mentions ...", "the user asks ...").
-ABOUT_REQUEST = re.compile(r"^\W*(?:the\s+|a\s+)?(?:user|customer|caller|client|request|message|question)s?"
+ABOUT_REQUEST = re.compile(r"^\W*(?:the\s+|a\s+)?(?:user|customer|caller|client|request|message|question|enquir(?:y|ie))s?"
                            r"(?:'s)?\b", re.IGNORECASE)
 OTHERWISE = re.compile(r"^\W*(?:else|otherwise)\b", re.IGNORECASE)
 NEGATED = re.compile(r"\b(?:not|no|never|none|nothing|without)\b|n't\b", re.IGNORECASE)
@@ -207,7 +223,8 @@ FILLER = STOPWORDS | {
     "want", "wants", "mention", "mentions", "says", "say", "is", "are", "was", "be", "been", "has",
     "have", "had", "any", "there", "it", "its", "this", "that", "you", "your", "they", "their",
     "contains", "contain", "exactly", "only", "needed", "necessary", "possible", "applicable",
-    "something", "some", "about", "into", "asking", "need", "needs"}
+    "something", "some", "about", "into", "asking", "need", "needs", "concerning", "regarding",
+    "mentioning", "involving", "message", "messages", "question", "questions", "matter", "matters"}
 
 
 def _conditions(text: str, tool: re.Pattern[str]) -> list[str | None]:
