@@ -177,8 +177,6 @@ def model_left_stop_undone(trace: Trace, spec: WorkflowSpec | None) -> str:
     have fired on what its instructions ask: the model did not follow them. "" otherwise (a word
     no agent is told to say, a tool's own answer the instructions wait for, a condition the spec
     does not render: the app's)."""
-    from masfuzz.oracles.instructed import CONDITIONAL, NEGATED  # instructed calls this: imported late
-
     if spec is None:
         return ""
     conditions = " ".join(spec.termination.conditions)
@@ -191,9 +189,7 @@ def model_left_stop_undone(trace: Trace, spec: WorkflowSpec | None) -> str:
         told = re.compile(rule.replace("{W}", re.escape(target)).replace("{F}", re.escape(target)), re.IGNORECASE)
         for a in spec.agents:
             line = next((x for x in _whole_sentences(a.instructions or "") if told.search(x)
-                         and not NEGATED.search(_QUOTE.sub(" ", x)) and not CONDITIONAL.search(_QUOTE.sub(" ", x))
-                         and not _DEFERRED.search(_QUOTE.sub(" ", x))),
-                        None)
+                         and not _hedged(_QUOTE.sub(" ", x))), None)
             if a.id in turned and line is not None:
                 return (f"the team stops when an agent does what {a.id}'s instructions ask ({act}: "
                         f"\"{line}\"), and {a.id} spoke without doing it: the model in use did not "
@@ -209,6 +205,14 @@ _QUOTE = re.compile(r"[\"“][^\"“”]*[\"”]")
 _DEFERRED = re.compile(r"\b(?:after|once|as\s+soon\s+as|before|until|at\s+the\s+end|finally|"
                        r"(?:on|in)\s+(?:your|the)\s+(?:next|following|last|final)\s+(?:turn|message|reply))\b",
                        re.IGNORECASE)
+
+
+def _hedged(said: str) -> bool:
+    """Is an instruction (its quoted words taken out) negated, conditional or deferred, so that
+    the trace cannot say the agent had to do it on a turn it had?"""
+    from masfuzz.oracles.instructed import CONDITIONAL, NEGATED  # instructed calls this module: imported late
+
+    return bool(NEGATED.search(said) or CONDITIONAL.search(said) or _DEFERRED.search(said))
 
 
 def _whole_sentences(text: str) -> list[str]:
