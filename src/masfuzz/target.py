@@ -157,19 +157,14 @@ def _raised_by_masfuzz(exc: BaseException) -> bool:
     An adapter records the system's exceptions as the run's end itself, so one escaping it is
     mostly masfuzz misreading the system (a PydanticAI factory's Agent taken for its answer),
     but an app's own code raising past the adapter is still the app's crash."""
-    import os
-    import sysconfig
     import traceback
 
-    here = os.path.dirname(os.path.abspath(__file__)) + os.sep
-    installed = tuple({os.path.abspath(p) + os.sep for p in (sys.prefix, sys.base_prefix,
-                                                             *sysconfig.get_paths().values()) if p})
+    from masfuzz.origin import origin
+
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        path = os.path.abspath(frame.filename)
-        if path.startswith(here):
-            return True
-        if not path.startswith(installed) and not frame.filename.startswith("<"):
-            return False
+        whose = origin(frame.filename)
+        if whose in ("masfuzz", "app"):
+            return whose == "masfuzz"
     return True
 
 

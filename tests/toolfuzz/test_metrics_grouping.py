@@ -48,7 +48,8 @@ def test_key_includes_the_innermost_frame_of_the_tools_own_code(tmp_path):
 def test_a_failure_the_sandbox_or_masfuzz_caused_is_not_the_tools():
     import os
 
-    from masfuzz.toolfuzz.grouping import _MASFUZZ_DIR, attribution
+    from masfuzz.origin import MASFUZZ_ROOT as _MASFUZZ_DIR
+    from masfuzz.toolfuzz.grouping import attribution
     from masfuzz.toolfuzz.sandbox import CallOutcome
 
     ours = os.path.join(_MASFUZZ_DIR, "toolfuzz", "tools.py")

@@ -35,7 +35,6 @@ import functools
 import json
 import os
 import sys
-import sysconfig
 import tempfile
 import weakref
 from concurrent.futures import ThreadPoolExecutor
@@ -45,6 +44,7 @@ from typing import Any
 from masfuzz.coverage.code import FileArcs, execution_data, target_root
 from masfuzz.errors import MasfuzzError
 from masfuzz.loader import split_target
+from masfuzz.origin import MASFUZZ_ROOT, installed_roots
 from masfuzz.target import OpenedSystem, Target
 
 META_KEY = "code_coverage"
@@ -94,9 +94,7 @@ class Meter:
 def _never(root: Path) -> list[str]:
     """Folders never measured even under the root: masfuzz itself, the interpreter's libraries
     and installed packages (a script at a project's top has the virtualenv below it)."""
-    here = Path(__file__).resolve().parents[1]
-    folders = {here, Path(sys.prefix), Path(sys.base_prefix),
-               *(Path(p) for p in sysconfig.get_paths().values() if p)}
+    folders = {Path(MASFUZZ_ROOT), *(Path(p) for p in installed_roots())}
     return [f"{f.resolve()}/*" for f in folders if not root.is_relative_to(f.resolve())]
 
 

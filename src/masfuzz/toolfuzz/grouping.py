@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from masfuzz.origin import origin
 from masfuzz.toolfuzz.mcp import UNREACHABLE
 from masfuzz.toolfuzz.sandbox import SETUP_ERROR, CallOutcome
 from masfuzz.toolfuzz.tools import NO_RUN_CONTEXT
@@ -35,7 +36,6 @@ _MASKS = [
     (re.compile(r"[\[({]\s*<(?:str|arg)>\s*[\])}]"), "<arg>"),
 ]
 _DEPTH = 50  # how deep into an argument's structure its echoed values are looked for
-_MASFUZZ_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 @dataclass(frozen=True)
@@ -139,7 +139,7 @@ def _strings(value: Any, depth: int = 0) -> list[str]:
 
 def innermost_own_frame(frames: list[tuple[str, int, str]], own_root: str | None) -> str:
     """The deepest frame in the tool's own code; else the deepest outside masfuzz."""
-    outside = [f for f in frames if not f[0].startswith(_MASFUZZ_DIR)]
+    outside = [f for f in frames if origin(f[0]) != "masfuzz"]
     own = [f for f in outside if own_root and (f[0] == own_root or f[0].startswith(own_root + os.sep))]
     pick = (own or outside or frames or [("?", 0, "?")])[-1]
     filename, line, func = pick
@@ -182,7 +182,6 @@ _SANDBOX_MESSAGES = [
      "the tool reads run state masfuzz could not give it: the run context the app's server passes "
      "(give it with --context), or what an earlier step of a run sets (another tool)"),
 ]
-_INSTALLED = f"{os.sep}site-packages{os.sep}"  # an installed package's code: not the app's own
 # A file the tool named by its absolute path that this machine has but the sandbox does not show
 # (it shows the tool its own folder, the fixture and the Python install only).
 _MISSING_FILE = re.compile(r"No such file or directory: '(/[^']+)'")
@@ -210,13 +209,13 @@ def attribution(outcome: CallOutcome) -> tuple[str, str | None]:
                             "install (give the file with --fixture)")
     # Every frame masfuzz's: the tool's code never ran (its arguments did not bind, a wrapper
     # failed). A frame of masfuzz's below the tool's (a taint object's method) does not count.
-    if outcome.frames and all(f[0].startswith(_MASFUZZ_DIR + os.sep) for f in outcome.frames):
+    if outcome.frames and all(origin(f[0]) == "masfuzz" for f in outcome.frames):
         return "harness", "raised in masfuzz's own calling code before the tool ran"
     # The framework's check of the arguments (AG2 validates them with pydantic before calling
     # the tool) refused what masfuzz wrote, and no line of the app ran: in a run, the model is
     # told so and writes them again
     if outcome.error_type == "ValidationError" and outcome.frames and all(
-            f[0].startswith(_MASFUZZ_DIR + os.sep) or _INSTALLED in f[0] for f in outcome.frames):
+            origin(f[0]) in ("masfuzz", "installed") for f in outcome.frames):
         return "harness", ("the framework's validation refused the arguments before any of the "
                            "tool's code ran (a model is told so and writes them again)")
     return "sut", None
