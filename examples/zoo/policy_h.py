@@ -241,7 +241,10 @@ def outcome(tool: str, answer: str) -> str:
 
 
 def offered_tool(step: str, request: ChatRequest) -> ToolDef | None:
-    for tool in request.tools:
+    """The tool a step names: one offered, or one already called (a framework that asks for the
+    reply to a tool's answer offers no tools then)."""
+    called = [ToolDef(name=c.name) for m in request.messages if m.role == "assistant" for c in m.tool_calls]
+    for tool in [*request.tools, *called]:
         if not tool.handoff_to and re.search(r"(?<![\w])`?" + re.escape(tool.name) + r"`?(?![\w])", step):
             return tool
     return None
@@ -301,6 +304,8 @@ def tool_step(step: str, tool: ToolDef, request: ChatRequest, since: int):
         if answer is None or answered_since(request, results_of(request, tool.name)[-1][0]):
             return None
         return say(outcome(tool.name, answer))
+    if not any(t.name == tool.name for t in request.tools):  # named, but not offered now
+        return None
     until = re.search(r"until it (?:reports|shows|returns|says)\s+[\"'`]?([\w-]+)", step, re.I)
     args, missing = arguments(tool, request)
     calls = tool_calls_of(request, tool.name)
