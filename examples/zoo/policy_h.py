@@ -32,7 +32,7 @@ instructions, tools and wiring give it. Its character:
   - a closing step: `State / Reply / Close with "TEXT"` says TEXT; `Confirm ...` confirms the
     last call's particulars as actioned (whatever the answer said: a literal reading);
     `Report the outcome of TOOL` reports its newest answer, `not possible` when it reads as a
-    refusal;
+    refusal, `pending` when it says the work awaits a further step (awaiting, queued, on hold);
 - a tool that broke with no step for it gets a formal notice, never the raw error; an agent with
   nothing left to do says so in one status line;
 - as a group chat's speaker selector it follows the sequence the selection prompt states
@@ -58,6 +58,7 @@ EXAMPLE = re.compile(r"""(?:e\.g\.|like|for example|such as|format|as in)[:,]?\s
 NEGATED = re.compile(r"(?:\bnot|\binstead of|\bold|\bprevious|\bformer)\W*(?:\w+\W+){0,2}$", re.I)
 REFUSALS = ("declin", "reject", "refus", "fail", "denied", "unable", "cannot", "invalid", "void",
             "not permitted", "not possible", "abgelehnt", "rechaz", "geweigerd", "refusé")
+PENDING = ("awaiting", "pending", "queued", "in progress", "on hold", "in_review", "under review")
 ERROR = re.compile(r"\b(error|exception|traceback)\b", re.I)
 WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
 
@@ -237,6 +238,8 @@ def outcome(tool: str, answer: str) -> str:
         pass
     if reads_refused(answer):
         return f"Outcome: not possible — {tool} declined the request.\nDetail: {detail}"
+    if any(word in answer.lower() for word in PENDING):
+        return f"Outcome: pending — {tool} has lodged the request; it awaits a further step.\nDetail: {detail}"
     return f"Outcome: completed — actioned via {tool}.\nDetail: {detail}"
 
 
