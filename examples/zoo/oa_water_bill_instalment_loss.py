@@ -3,7 +3,8 @@ billing office. The web chat posts each message the customer sends as one line; 
 front_w, who reads the account and the bill, and each message after it to plans_k, who arranges
 payment plans. The turns of one conversation share an SDK session (`SQLiteSession`, the SDK's
 SQLite-backed conversation memory), so plans_k reads what was said before the customer's
-follow-up: the account number, given once, in the first message.
+follow-ups (a second request, then a correction of it): the account number, given once, in the
+first message.
 
 Seeded: the chat opens `SQLiteSession(thread)` afresh for each message. The session id is the
 same, but a session without a `db_path` keeps its history in an in-memory SQLite database of its
@@ -44,7 +45,7 @@ def leak_allowance(account: ACCOUNT) -> dict:
 @function_tool
 def arrange_instalments(account: ACCOUNT,
                         instalments: Annotated[int, 'How many monthly payments, e.g. "6"']) -> tuple:
-    """Spread the balance of a water account over monthly instalments by direct debit."""
+    """Set up, or replace, the plan spreading a water account's balance over monthly direct debits."""
     return (201, {"account": account, "plan": f"{instalments} x £{412.60 / instalments:.2f}",
                   "first_collection": "2025-05-28"})
 
