@@ -34,6 +34,8 @@ def save_preferences(member: MEMBER, details: Annotated[str, "What the member sa
 
 def book_induction(member: MEMBER, slot: Annotated[str, 'An induction slot, e.g. "Sat 09:30"']) -> tuple:
     """Book a new member onto a wall induction with an instructor."""
+    if member not in SIGNUPS:
+        return (False, {"member": member, "reason": "no sign-up on file"})
     return (True, {"member": member, "slot": slot, "instructor": "Ines", "bring": "indoor shoes or hire at the desk"})
 
 
@@ -45,11 +47,20 @@ def reads_none_as_empty(msg: dict) -> bool:
     return "terminate" in (msg.get("content") or "").lower()
 
 
+def note_and_reply(sender, recipient, summary_args) -> str:
+    """The intake chat's carry-over: the member's own note, then the desk's answer, so the later
+    desks read what the member asked for in their words."""
+    messages = sender.chat_messages[recipient]
+    return f"{messages[0]['content']}\n{messages[-1]['content']}"
+
+
 def run(task: str, stop_test):
     intake_p = autogen.AssistantAgent(
         "intake_p", llm_config=ag2_config(),
         system_message="You welcome new members of Crux Works climbing gym.\n"
                        "- Look the member's sign-up up with find_signup.\n"
+                       "- If find_signup comes back with 404, say \"We can't find that membership number yet - "
+                       "could you check it against your sign-up email?\"\n"
                        "- Let the member know their sign-up is on file.")
     prefs_k = autogen.AssistantAgent(
         "prefs_k", llm_config=ag2_config(),
@@ -60,18 +71,19 @@ def run(task: str, stop_test):
         "welcome_e", llm_config=ag2_config(),
         system_message="You book new members' wall inductions.\n"
                        "- Book the induction with book_induction.\n"
+                       "- If book_induction comes back with False, say \"We couldn't book the induction: there is "
+                       "no sign-up on file for that number yet.\"\n"
                        "- Let the member know the induction is booked.")
     member_proxy = autogen.UserProxyAgent("member_proxy", human_input_mode="NEVER", code_execution_config=False,
                                           is_termination_msg=stop_test)
     for tool, caller in ((find_signup, intake_p), (save_preferences, prefs_k), (book_induction, welcome_e)):
         autogen.register_function(tool, caller=caller, executor=member_proxy, description=tool.__doc__)
-    # every desk reads the member's own sign-up note; the earlier chats come along as carry-over
     return autogen.initiate_chats([
         {"sender": member_proxy, "recipient": intake_p, "message": task, "max_turns": 2,
+         "summary_method": note_and_reply},
+        {"sender": member_proxy, "recipient": prefs_k, "message": "Here is what I'd like to climb.", "max_turns": 2,
          "summary_method": "last_msg"},
-        {"sender": member_proxy, "recipient": prefs_k, "message": task, "max_turns": 2,
-         "summary_method": "last_msg"},
-        {"sender": member_proxy, "recipient": welcome_e, "message": task, "max_turns": 2,
+        {"sender": member_proxy, "recipient": welcome_e, "message": "Please book my induction.", "max_turns": 2,
          "summary_method": "last_msg"},
     ])
 
