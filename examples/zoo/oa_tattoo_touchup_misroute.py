@@ -73,16 +73,20 @@ def build(routes: str) -> Agent:
     aftercare_m = Agent(name="aftercare_m", model=model_string(), tools=[aftercare_sheet], instructions=(
         "You give Black Lantern Tattoo's aftercare advice and nothing else.\n"
         "Look the advice up with aftercare_sheet.\n"
+        'If aftercare_sheet raises an error, say "The aftercare sheet is not to hand; the studio will email it to you."\n'
         "Then pass on what aftercare_sheet says, word for word."))
     ink_b = Agent(name="ink_b", model=model_string(), tools=[book_session], instructions=(
         "You keep the artists' diary at Black Lantern Tattoo.\n"
         "Book the session with book_session.\n"
+        'If book_session raises an error, say "The diary is not answering just now; we will message you back today."\n'
         "Then pass on what book_session says, word for word."))
     return Agent(name="front", model=model_string(), tools=[
         aftercare_m.as_tool(tool_name="ask_aftercare", tool_description="Ask the aftercare desk."),
         ink_b.as_tool(tool_name="ask_bookings", tool_description="Ask the bookings desk."),
     ], instructions=(
         "You read messages sent to Black Lantern Tattoo, Leith Walk.\n" + routes
+        + 'If ask_aftercare or ask_bookings raises an error, say "Sorry, the desk cannot be reached; '
+          'we will reply by email."\n'
         + "Pass on whatever ask_aftercare or ask_bookings says, word for word.\n"
         'Otherwise reply "Walk-ins are Saturdays from 12:00; bring photo ID."'))
 

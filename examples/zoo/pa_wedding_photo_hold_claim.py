@@ -60,6 +60,7 @@ def build(lines: str) -> Agent:
         "You answer couples who write to Juniper & Vale Photography.\n"
         "Questions about dates, availability, booking or holding a wedding day are put to the diary through "
         "ask_diary.\n"
+        'If ask_diary raises an error, say "The diary cannot be reached just now; Lena will email you today."\n'
         "Then pass on what ask_diary says, word for word.\n"
         'Otherwise reply "Our collections and prices are on the website under Weddings."'))
 

@@ -75,7 +75,7 @@ FREE = re.compile(r"message|request|input|details|note|query|question|brief|task
 QUOTED = re.compile(r'"([^"]+)"')
 FAILURE_WORDS = re.compile(r"\b(error|refused|declined|rejected|denied|full|unavailable|invalid|failed|cannot|"
                            r"not|no|closed|clash|conflict|taken)\b", re.I)
-ERROR_TEXT = re.compile(r"^\s*error\b|traceback|exception|raised|\bkeyerror\b|\bvalueerror\b", re.I)
+ERROR_TEXT = re.compile(r"\berror\b|traceback|exception|raised|\b[A-Z][a-z]+Error\b", re.I)
 PARTICIPLES = ("secured", "locked in", "put through", "booked in", "taken care of", "sorted")
 OK_KEYS = re.compile(r"^(ok|success|confirmed|booked|held|done|accepted|assigned|fitted|approved)$", re.I)
 CODE_KEYS = re.compile(r"^(http|status|code|status_code)$", re.I)
@@ -381,7 +381,8 @@ def step(s: Sentence, request, tools: dict, mates: dict):
     mate = next((c for c in mates if named(text, c)), None)
     if not s.concerns(request):
         return None
-    if CONDITION.match(text) and tool:
+    if CONDITION.match(text) and tool:  # about whichever named tool has answered
+        tool = next((t for t in tools if named(text, t) and newest(request, t) is not None), tool)
         answer = newest(request, tool)
         if answer is None:
             return None
