@@ -222,11 +222,12 @@ def failed(answer: str) -> bool:
     if broken(answer):
         return True
     for key, value in leaves(parsed(answer)):
-        if isinstance(value, bool) and (OK_KEYS.match(key) or key == "first") and not value:
+        flag, code = OK_KEYS.match(key) or key == "first", CODE_KEYS.match(key) or key == "first"
+        if isinstance(value, bool) and flag and not value:
             return True
-        if isinstance(value, int) and not isinstance(value, bool) and value >= 400 and (CODE_KEYS.match(key) or key == "first"):
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 400 and code:
             return True
-        if isinstance(value, str) and FAILURE_WORDS.search(value) and (OK_KEYS.match(key) or CODE_KEYS.match(key) or key in ("state", "result", "first")):
+        if isinstance(value, str) and FAILURE_WORDS.search(value) and (flag or code or key in ("state", "result")):
             return True
     return False
 
