@@ -238,7 +238,7 @@ def example_of(description: str) -> str | None:
 
 
 def name_in(text: str) -> str | None:
-    m = re.search(r"(?:my name is|i'm|i am|this is|name's|under|signed,?|cheers,?|thanks,?|thx,?|-|—)\s+"
+    m = re.search(r"(?:my name is|i'm|i am|this is|name's|under|signed,?|cheers,?|thanks,?|thx,?)\s+"
                   r"([a-z][a-z'\-]+(?:\s+[a-z][a-z'\-]+)?)\b", text, re.I)
     if not m:
         return None
@@ -314,6 +314,8 @@ def chatty(key: str, value) -> str:
     a = amounts(text)
     if a:
         return chatty_amount(*a[0][1])
+    if "name" in key:
+        return text.title()
     return text.lower() if len(text) < 40 else text[:40].lower() + "…"
 
 
@@ -355,22 +357,24 @@ def no_dice(tool: str, answer: str) -> str:
 
 
 def short(answer: str) -> str:
+    """A tool's answer as it texts it: the leaves of a JSON answer, `key value`, in one line."""
     try:
         data = json.loads(answer)
     except (ValueError, TypeError):
         return answer.strip()[:160]
-    if isinstance(data, dict):
-        flat = []
+    flat: list[str] = []
 
-        def walk(d, key=""):
-            for k, v in d.items():
-                if isinstance(v, dict):
-                    walk(v, k)
-                else:
-                    flat.append(f"{k} {v}")
-        walk(data)
-        return ", ".join(flat)[:160]
-    return str(data)[:160]
+    def walk(value, key=""):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, k)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v, key)
+        else:
+            flat.append(f"{key} {value}".strip())
+    walk(data)
+    return ", ".join(flat)[:160]
 
 
 def note(line: str, request) -> str:
