@@ -471,7 +471,7 @@ def act(request):
         quoted = QUOTED.search(line)
         if quoted and re.match(r"(?:otherwise\s*,?\s*)?(?:say|reply|answer)\b", low):
             return say(quoted.group(1))
-    results = [m.content for m in request.messages if m.role == "tool" and m.content]
+    results = [a for t in tools for a in answers(request, t) if a]  # its own tools', not a hand-over's
     if results:
         return say("fyi: " + short(results[-1]))
     return say(pick(("hmm can't sort that one here sry 🤷", "no dice, that's not something i can do from here 🙈"),
