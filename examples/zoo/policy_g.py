@@ -51,7 +51,7 @@ FILLER = set("the a an of to for and or in on at by is are be with from as that 
              "about re regarding asks ask wants want please".split())
 FREE_TEXT = {"question", "request", "details", "message", "query", "task", "note", "notes", "summary", "text",
              "input", "brief"}
-REF = re.compile(r"\b([A-Za-z]{1,4})[- ]?(\d{3,})\b")
+REF = re.compile(r"\b([A-Za-z]{1,4})-?(\d{3,})\b")
 AMOUNT = re.compile(r"([$€£])\s?(\d+(?:[.,]\d{1,2})?)|(\d+(?:[.,]\d{1,2})?)\s?(eur|euros?|usd|gbp|bucks|quid)\b",
                     re.I)
 OUTCOME = re.compile(r"\b(?:if|when|whenever|should)\b.*?\b(says|returns|comes back(?: with)?|answers|gives|"
@@ -108,6 +108,14 @@ def handoffs(request) -> dict[str, object]:
 def own_tools(request) -> dict[str, object]:
     names = {t.name for t in handoffs(request).values()}
     return {t.name: t for t in request.tools if t.name not in names}
+
+
+def own_calls(request) -> list:
+    """The calls this agent made of tools (not hand-overs), oldest first: a reply written after a
+    tool ran may be asked for with no tools offered at all."""
+    passing = {t.name for t in handoffs(request).values()}
+    return [c for m in request.messages if m.role == "assistant" for c in m.tool_calls
+            if c.name not in passing and not c.name.startswith("transfer_to")]
 
 
 def calls_made(request, tool: str) -> list[dict]:
@@ -329,19 +337,17 @@ def ask(missing: list[str], request) -> str:
 
 
 def confirm(request) -> str | None:
-    last = None
-    for m in request.messages:
-        if m.role == "assistant":
-            for c in m.tool_calls:
-                if c.name in own_tools(request):
-                    last = c
-    if last is None:
+    made = own_calls(request)
+    if not made:
         return None
+    last = made[-1]
     facts = [f"{v} {k.replace('_', ' ')}" if isinstance(v, int) else chatty(k, v)
              for k, v in last.arguments.items() if len(str(v)) < 60]
     ref = ["".join(r) for _, r in refs(" ".join(answers(request, last.name)[-1:]))]
     new_refs = [r for r in ref if r not in facts]
     tail = f" conf # {new_refs[-1]}" if new_refs else ""
+    money = amounts(" ".join(answers(request, last.name)[-1:]))
+    tail += f" total {chatty_amount(*money[-1][1])}" if money else ""
     facts = ", ".join(facts)
     opener = pick(("yep that's locked 🔒", "done ✅ all sorted", "ok ur all set 👍"), customer(request), last.name)
     return f"{opener} {last.name.replace('_', ' ')}: {facts}.{tail} thx!"
@@ -385,13 +391,13 @@ def note(line: str, request) -> str:
     for item in items:
         words = set(re.findall(r"[a-z]+", item))
         value = None
-        if words & {"ticket", "ref", "reference", "number", "order", "booking", "conf"}:
+        if words & {"ticket", "ref", "reference", "number", "order", "booking", "conf", "id", "code"}:
             r = refs(text)
             value = r[0][1][0] + r[0][1][1] if r else None
         elif words & {"day", "date", "when"}:
             d = dates(text)
             value = chatty_date(d[0][1]) if d else None
-        elif words & {"amount", "price", "fee", "total"}:
+        elif words & {"amount", "price", "fee", "total", "rate", "cost"}:
             a = amounts(text)
             value = chatty_amount(*a[0][1]) if a else None
         elif "name" in words:
@@ -471,7 +477,7 @@ def act(request):
         quoted = QUOTED.search(line)
         if quoted and re.match(r"(?:otherwise\s*,?\s*)?(?:say|reply|answer)\b", low):
             return say(quoted.group(1))
-    results = [a for t in tools for a in answers(request, t) if a]  # its own tools', not a hand-over's
+    results = [a for c in own_calls(request) for a in answers(request, c.name) if a]  # not a hand-over's
     if results:
         return say("fyi: " + short(results[-1]))
     return say(pick(("hmm can't sort that one here sry 🤷", "no dice, that's not something i can do from here 🙈"),
