@@ -34,6 +34,7 @@ instructions, tools and wiring give it. Its character:
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import re
@@ -362,11 +363,20 @@ def no_dice(tool: str, answer: str) -> str:
     return f"no dice 😕 {tool.replace('_', ' ')} came back: {short(answer)}"
 
 
+def parsed(answer: str):
+    """A tool's answer as data: JSON, or the repr of a Python value (some frameworks send that)."""
+    for read in (json.loads, ast.literal_eval):
+        try:
+            return read(answer)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            continue
+    return None
+
+
 def short(answer: str) -> str:
     """A tool's answer as it texts it: the leaves of a JSON answer, `key value`, in one line."""
-    try:
-        data = json.loads(answer)
-    except (ValueError, TypeError):
+    data = parsed(answer)
+    if data is None:
         return answer.strip()[:160]
     flat: list[str] = []
 
