@@ -58,6 +58,7 @@ AMOUNT = re.compile(r"([$€£])\s?(\d+(?:[.,]\d{1,2})?)|(\d+(?:[.,]\d{1,2})?)\s
 OUTCOME = re.compile(r"\b(?:if|when|whenever|should)\b.*?\b(says|returns|comes back(?: with)?|answers|gives|"
                      r"reports|replies)\b\s*(.+)", re.I)
 QUOTED = re.compile(r"[\"“]([^\"”]+)[\"”]")
+BROKEN = re.compile(r"\b(?:error|exception|traceback|not available|timed out|unavailable)\b", re.I)
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 
 
@@ -433,6 +434,15 @@ def routed_by_description(request):
     return max(scored)[2] if scored and max(scored)[0] else None
 
 
+def handled(request, tool: str, answer: str) -> bool:
+    """Whether a later `if TOOL says ...` line of the instructions speaks to this answer."""
+    for line in lines(request):
+        outcome = OUTCOME.search(line)
+        if outcome and tool in line and any(w and w in answer.lower() for w in words_after(outcome.group(2))):
+            return True
+    return False
+
+
 def act(request):
     colleagues = handoffs(request)
     tools = own_tools(request)
@@ -447,7 +457,11 @@ def act(request):
             got = answers(request, tool)
             if got and any(w and w in got[-1].lower() for w in words_after(outcome.group(2))):
                 quoted = QUOTED.search(line)
-                return say(quoted.group(1) if quoted else no_dice(tool, got[-1]))
+                if quoted:
+                    return say(quoted.group(1))
+                if BROKEN.search(got[-1]):  # the tool itself broke: no raw error text for the customer
+                    return say(f"ugh {tool.replace('_', ' ')} isn't working for me rn 😬 someone will get back to u")
+                return say(no_dice(tool, got[-1]))
             continue
         if re.search(r"\b(?:relay|pass|forward|tell)\b.*\banswer\b", low) and named_tools:
             got = answers(request, named_tools[0])
@@ -457,6 +471,9 @@ def act(request):
         if named_tools:
             tool = named_tools[0]
             if calls_made(request, tool):
+                got = answers(request, tool)
+                if got and BROKEN.search(got[-1]) and not handled(request, tool, got[-1]):
+                    return say(f"ugh {tool.replace('_', ' ')} isn't working for me rn 😬 someone will get back to u")
                 continue
             if not applies(line, tool, request):
                 continue
@@ -473,7 +490,7 @@ def act(request):
                 return handoff(target)
             continue
         targets = [c for c in colleagues if re.search(rf"\b{re.escape(c)}\b", line, re.I)]
-        if targets:
+        if targets and re.search(r"\b(?:hand|hands|pass|send|refer|route|forward)\b", low):
             if handed_over(request) or not applies(line, targets[0], request):
                 continue
             return handoff(targets[0])
