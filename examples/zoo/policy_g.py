@@ -27,6 +27,8 @@ instructions, tools and wiring give it. Its character:
   - `confirm ...` confirms what the newest call did, from the call's own arguments;
   - `pass on / leave a note with the A, B and C` writes a one-line note of those facts;
   - `pass/relay TOOL's answer` relays the newest answer; `say "TEXT"` says it;
+- a tool that broke (an error or exception in its answer, a call refused as not available) with
+  no line for it gets "ugh TOOL isn't working for me rn", never the raw error;
 - with nothing left to do it relays the newest tool answer, else says it can't help here;
 - as a group chat's speaker selector (`request.agent == "selector"`) it picks the first listed
   member who has not spoken; asked for a response schema it fills the fields from the chat.
