@@ -95,7 +95,8 @@ def _topics(line: str) -> list[str] | None:
                       r"|for requests about)\s+(.+?)(?:[.;)]|$)", line, re.I)
     if not found:
         return None
-    return [w.strip(" '\"`").lower() for w in re.split(r",|\bor\b|\band\b", found.group(1)) if w.strip(" '\"`")]
+    words = [re.sub(r"^(an?|the)\s+", "", w.strip(" '\"`").lower()) for w in re.split(r",|\bor\b|\band\b", found.group(1))]
+    return [w for w in words if w]
 
 
 def _mentions(request, topics: list[str] | None) -> bool:
