@@ -143,7 +143,8 @@ def _arguments(request, tool: str) -> tuple[dict, str | None]:
         value = None
         if "enum" in schema:
             for text in said:
-                value = next((v for v in schema["enum"] if str(v).lower() in text.lower()), None)
+                value = next((v for v in schema["enum"]
+                              if re.search(rf"(?<!\w){re.escape(str(v))}(?:e?s)?(?!\w)", text, re.I)), None)
                 if value is not None:
                     break
         elif (example := _example(description)) is not None:
