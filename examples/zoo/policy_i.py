@@ -42,7 +42,9 @@ from masfuzz.llm.types import ChatReply, ToolCallRequest
 HAND_VERBS = r"(?:pass|hand|refer|send|route|transfer|forward)"
 READ_ONLY = re.compile(r"(status|lookup|look_up|find|check|get|show)", re.I)
 FAILURE_WORDS = ("false", "error", "refus", "reject", "denied", "declin", "full", "unavailable", "invalid",
-                 "not possible", "cannot", "failed")
+                 "not possible", "cannot", "failed", "unparseable", "unknown", "not recogn", "no such", "not found",
+                 "sold out", "no reconoc", "ungültig", "onleesbaar", "illisible")
+LISTED_PROBLEMS = re.compile(r"""['"](?:problems|errors|issues)['"]\s*:\s*\[\s*[^\]\s]""")
 IDENT = re.compile(r"`([A-Za-z_][\w.-]*)`|\b([a-z][a-z0-9]*_[a-z0-9_]+)\b")
 
 
@@ -176,12 +178,13 @@ def _resolved(schema: dict, root: dict) -> dict:
 
 def _failed(result: str) -> bool:
     low = result.lower()
-    return bool(re.search(r"\b[45]\d\d\b", result)) or any(w in low for w in FAILURE_WORDS)
+    return (bool(re.search(r"\b[45]\d\d\b", result) or LISTED_PROBLEMS.search(result))
+            or any(w in low for w in FAILURE_WORDS))
 
 
 def _reason(result: str) -> str:
     """The reason a tool's answer gives, read from its own fields when it has them."""
-    found = re.search(r"['\"]?(?:reason|detail|note|message|why|msg)['\"]?\s*[:=]\s*['\"]([^'\"]+)", result)
+    found = re.search(r"['\"]?(?:reason|detail|note|nota|notiz|motivo|message|why|msg)['\"]?\s*[:=]\s*['\"]([^'\"]+)", result)
     return found.group(1) if found else result.strip()[:160]
 
 
