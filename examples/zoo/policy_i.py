@@ -29,7 +29,8 @@ agent or named in backticks, or a colleague it can hand over to):
 
 Before it closes, it double-checks with a read-only look-up (a tool whose name says status,
 lookup, find, check, get or show) that its instructions mention but no step has used. An agent
-with nothing left to do writes a short summary that it has nothing to add.
+with nothing left to do writes a short summary that it has nothing to add, or, when the newest
+tool answer it got reads as a failure, an unticked line for it with the answer quoted.
 """
 
 from __future__ import annotations
@@ -327,6 +328,17 @@ def act(request):
         if missing is not None:
             return _ask(missing)
         return ChatReply(tool_calls=(ToolCallRequest(name=tool, arguments=args),), finish_reason="tool_calls")
+    return _nothing_left(request)
+
+
+def _nothing_left(request) -> ChatReply:
+    """No line applies: say so, with the newest tool answer unticked when it failed."""
+    last = _last_call(request)
+    newest = _results(request, last.name)[-1:] if last else []
+    if newest and _failed(newest[0]):
+        return say(checklist("I could not complete this.",
+                             [f"- [ ] {last.name} - not possible: {_reason(newest[0])}", _quoted(newest[0])],
+                             ["- [ ] a colleague will follow this up with you"]))
     return say(checklist("Nothing further is needed from me on this.", ["- [x] read the request"],
                          ["- [ ] none on my side"]))
 
