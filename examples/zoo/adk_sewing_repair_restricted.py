@@ -57,8 +57,8 @@ def build(repair_line: str) -> LlmAgent:
     return LlmAgent(
         name="stitch_desk", model=adk_model(), description="The repair shop's message line.",
         instruction="Message line, Hemline Sewing Machine Repairs.\n"
-                    "- Pass the message to `parts_c` when it is about needles, bobbins, feet or parts.\n"
                     f"- {repair_line}\n"
+                    "- Pass the message to `parts_c` when it is about needles, bobbins, feet or parts.\n"
                     '- Otherwise reply "The shop is open Tuesday to Saturday, 9:30-17:00."',
         sub_agents=[bench_w, parts_c])
 
@@ -68,4 +68,4 @@ def seeded():
 
 
 def fixed():
-    return build("Pass the message to `bench_w` when it is about a repair, service or warranty.")
+    return build("Pass the message to `bench_w` when it is about a repair, service, warranty or the workshop queue.")

@@ -14,7 +14,7 @@ agent or named in backticks, or a colleague it can hand over to):
 
 - a hand-over line: `Pass / hand / refer / send / route ... to NAME ... about A, B or C` -- hands
   the conversation to NAME (through the handoff tool when one is offered, else in words) when the
-  customer's request mentions one of the topics, once;
+  customer's request mentions one of the topics (their stems), once;
 - a tool step: any other line naming a tool (`Reserve the dock with `reserve_x``) -- calls it once,
   each argument found in the conversation from the shape of its description's example (`e.g.
   "SC-0000"`, `like "14/05/2026"`), an enumerated argument from the value the conversation names,
@@ -102,11 +102,16 @@ def _topics(line: str) -> list[str] | None:
     return [w for w in words if w]
 
 
+def _stem(word: str) -> str:
+    """A topic word's stem, so "parts" finds "part" and "feet" stays "feet"."""
+    return re.sub(r"(ies|es|s|ing|ed)$", "", word) if len(word) > 4 else word
+
+
 def _mentions(request, topics: list[str] | None) -> bool:
     if topics is None:
         return True
     text = _request_text(request).lower()
-    return any(t in text for t in topics)
+    return any(_stem(t) in text for t in topics)
 
 
 def shape(example: str) -> re.Pattern:
@@ -221,7 +226,7 @@ def _ask(description: str) -> ChatReply:
 
 def _hand_over(request, colleague: str, line: str) -> ChatReply:
     topics = _topics(line) or []
-    about = next((t for t in topics if t in _request_text(request).lower()), None)
+    about = next((t for t in topics if _stem(t) in _request_text(request).lower()), None)
     because = f"the request is about {about}" if about else "this is their part of the work"
     text = f"I am passing this to {colleague} because {because}."
     tool = resolve_handoff(colleague, request.tools)
