@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from masfuzz.oracles.detectors import tool_argument_mismatch
+from masfuzz.oracles.semantic import claimed_outcome
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
 from masfuzz.trace import AgentTurn, Message, TerminationEvent, ToolCall, ToolResult, Trace
 
@@ -57,3 +58,46 @@ def test_the_same_text_refused_or_text_no_validator_reads_as_the_type_still_brea
     assert "days: not integer" in f.description  # no whole number: the tool got another value
     [f] = tool_argument_mismatch(_extended({"days": "3"}), _lockers())
     assert "hire_id: required" in f.description
+
+
+# -- a state that names the tool's action done in the tool's own words ---------------------------
+
+def _office(tool: str, description: str) -> WorkflowSpec:
+    return WorkflowSpec(
+        system=SystemInfo(id="office", entry_agent="clerk", pattern="handoff"),
+        agents=(AgentSpec(id="clerk", instructions=f"Call {tool} and report back."),),
+        tools=(ToolSpec(id=tool, description=description),),
+        permissions=Permissions(allow=(("clerk", tool),)))
+
+
+def _reported(tool: str, payload: str, reply: str = "status: done") -> Trace:
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content="Please sort out accounts AC-1187 and AC-1190, they are the same customer."),
+        AgentTurn(agent="clerk"),
+        ToolCall(agent="clerk", tool=tool, call_id="c1", arguments={"keep": "AC-1187", "drop": "AC-1190"}),
+        ToolResult(agent="clerk", tool=tool, call_id="c1", payload=payload),
+        Message(agent="clerk", content=reply),
+        TerminationEvent(reason="completed", final_output=reply)))
+
+
+@pytest.mark.parametrize("tool, description, payload", [
+    # the verb its documentation says it does after its first: merging archives the old account
+    ("merge_accounts", "Merge two customer accounts and archive the duplicate.",
+     '{"kept": "AC-1187", "state": "ARCHIVED"}'),
+    ("merge_accounts", "Fold the second account into the first and then retire it.",
+     '{"kept": "AC-1187", "status": "RETIRED"}'),
+    # its own verb bare: an estimate drawn up is in the state "estimate"
+    ("estimate_merge", "Estimate what merging two accounts would change on the next bill.",
+     '{"kept": "AC-1187", "status": "estimate", "change": "-4.20"}'),
+])
+def test_a_state_in_the_tool_s_own_words_for_its_action_done_contradicts_no_claim(tool, description, payload):
+    """A terse model answers "status: done" after every call. The tool's state names its action
+    done, in the verb its name or its documentation gives: nothing the claim contradicts."""
+    assert claimed_outcome(_reported(tool, payload), _office(tool, description)) == []
+
+
+def test_a_state_its_documentation_gives_for_what_it_does_otherwise_is_still_no_action_done():
+    description = "Merge two customer accounts, or flag them for review when their addresses differ."
+    [f] = claimed_outcome(_reported("merge_accounts", '{"kept": null, "state": "FLAGGED"}'),
+                          _office("merge_accounts", description))
+    assert f.root_cause == "Incorrect Verification" and "FLAGGED" in f.description
