@@ -8,9 +8,10 @@ from __future__ import annotations
 import pytest
 
 from masfuzz.oracles.detectors import tool_argument_mismatch
-from masfuzz.oracles.semantic import claimed_outcome
+from masfuzz.oracles.semantic import claimed_outcome, handover_facts
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
-from masfuzz.trace import AgentTurn, Message, TerminationEvent, ToolCall, ToolResult, Trace
+from masfuzz.trace import (HANDOVER_INPUTS, AgentTurn, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult,
+                           Trace)
 
 
 # -- a value written as text that the framework's validation converts -----------------------------
@@ -101,3 +102,49 @@ def test_a_state_its_documentation_gives_for_what_it_does_otherwise_is_still_no_
     [f] = claimed_outcome(_reported("merge_accounts", '{"kept": null, "state": "FLAGGED"}'),
                           _office("merge_accounts", description))
     assert f.root_cause == "Incorrect Verification" and "FLAGGED" in f.description
+
+
+# -- a question naming a parameter whose documented form is a counted list ------------------------
+
+def _hostel() -> WorkflowSpec:
+    params = {"type": "object", "required": ["group", "beds"], "properties": {
+        "group": {"type": "string", "description": 'The group booking, like "GRP-0000".'},
+        "beds": {"type": "string", "description": 'How many beds of each dorm kind, like "6 female, 4 mixed".'}}}
+    return WorkflowSpec(
+        system=SystemInfo(id="hostel", entry_agent="front_desk", pattern="handoff"),
+        agents=(AgentSpec(id="front_desk", instructions="Hand group stays to allocations."),
+                AgentSpec(id="allocations", instructions="Allocate dorm beds with allocate_beds.")),
+        tools=(ToolSpec(id="allocate_beds", description="Allocate dorm beds to a group.", parameters=params),),
+        permissions=Permissions(allow=(("allocations", "allocate_beds"),)),
+        delegations=({"from": "front_desk", "to": "allocations"},))
+
+
+STAY = "School trip GRP-2207 arrives Friday: 11 girls and 9 boys, so 11 female, 9 mixed beds please."
+
+
+def _allocated(question: str, received: str) -> Trace:
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content=STAY), AgentTurn(agent="front_desk"),
+        DelegationEvent(**{"from": "front_desk"}, to="allocations"), AgentTurn(agent="allocations"),
+        Message(agent="allocations", content=question),
+        TerminationEvent(reason="completed", final_output=question)))
+    return trace.model_copy(update={"meta": {HANDOVER_INPUTS: [{"since": 3, "agent": "allocations", "text": received}]}})
+
+
+@pytest.mark.parametrize("question", ["beds?", "Lovely - and what are your beds, please?"])
+def test_a_question_naming_a_parameter_whose_counted_form_the_user_wrote_is_a_lost_fact(question):
+    """A terse or chatty model asks for the parameter by its bare name. Its documented form, a
+    list of counts ("6 female, 4 mixed"), is specific enough that text of that form in the user's
+    message is the fact itself, as a code or a date is."""
+    [f] = handover_facts(_allocated(question, "Group GRP-2207 arrives Friday."), _hostel())
+    assert (f.root_cause, f.agent) == ("Information Loss at Hand-over", "front_desk")
+    assert "11 female, 9 mixed" in f.description
+
+
+def test_a_bare_name_whose_form_is_one_count_or_word_is_still_no_loss():
+    """"how many beds" with a form of one count ("6 beds") stays silent: a bare number fits too
+    much of any message to say the user gave it."""
+    spec = _hostel()
+    beds = spec.tools[0].parameters["properties"]["beds"]
+    beds["description"] = 'How many beds, like "6 beds".'
+    assert handover_facts(_allocated("beds?", "Group GRP-2207 arrives Friday."), spec) == []
