@@ -141,6 +141,16 @@ def test_a_question_naming_a_parameter_whose_counted_form_the_user_wrote_is_a_lo
     assert "11 female, 9 mixed" in f.description
 
 
+def test_a_question_naming_a_parameter_documented_as_a_clock_time_the_user_wrote_is_a_lost_fact():
+    spec = _hostel()
+    spec.tools[0].parameters["properties"]["checkin"] = {"type": "string",
+                                                         "description": 'When the coach pulls in, like "14:00".'}
+    trace = _allocated("need: checkin?", "Group GRP-2207 arrives Friday.")
+    said = trace.events[0].model_copy(update={"content": STAY + " The coach gets in at 19:20."})
+    [f] = handover_facts(trace.model_copy(update={"events": (said, *trace.events[1:])}), spec)
+    assert "19:20" in f.description and "checkin" in f.description
+
+
 def test_a_bare_name_whose_form_is_one_count_or_word_is_still_no_loss():
     """"how many beds" with a form of one count ("6 beds") stays silent: a bare number fits too
     much of any message to say the user gave it."""

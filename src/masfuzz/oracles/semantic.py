@@ -799,21 +799,23 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str,
     values = [m.group(0) for m in re.finditer(rf"(?<![\w-])(?:{forms[0][1]})(?![\w-])", told)
               if all(re.fullmatch(r, m.group(0)) for _, r in forms)]
     if by_name:
-        values = [v for v in values if v in fact_values(told) or any(_compound(r) for _, r in forms)]
+        values = [v for v in values if v in fact_values(told) or any(_telling(r) for _, r in forms)]
     return (f"{param} of {tool}", values) if values else None
 
 
 # The runs of one class that `_shape` writes: digits, capitals, lower-case letters.
 _RUNS = re.compile(r"\\d\+|\[A-Z\]\+|\[a-z\]\+")
+# The shape of a clock time ("09:30", "16:45:00"), as `_shape` or `_DOC_FORMATS` write it.
+_CLOCK = re.compile(r"\\d(?:\+|\{\d\})(?::\\d(?:\+|\{\d\}))+")
 
 
-def _compound(regex: str) -> bool:
-    """Is a documented form a value in several parts, counted (`_shape` of "3 vegan, 2 coeliac":
-    four runs of digits and letters, digits among them)? Text of that form is the fact the
-    parameter documents by its shape alone: no everyday words fit it by chance, as a bare word
-    or number would."""
+def _telling(regex: str) -> bool:
+    """Is a documented form one that text fits only when it is that fact, as a code or a date
+    is: a clock time (`_shape` of "09:30"), or a value in several counted parts ("3 vegan, 2
+    coeliac": four runs of digits and letters, digits among them)? No everyday words fit it by
+    chance, as they fit a bare word or number."""
     runs = _RUNS.findall(regex)
-    return len(runs) >= 4 and "\\d+" in runs
+    return bool(_CLOCK.fullmatch(regex)) or len(runs) >= 4 and "\\d+" in runs
 
 
 def _replaced(trace: Trace, i: int, call: ToolCall, given: dict[str, list[str]],
