@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from masfuzz.oracles.detectors import tool_argument_mismatch
-from masfuzz.oracles.semantic import claimed_outcome, handover_facts
+from masfuzz.oracles.semantic import claimed_outcome, handover_facts, tool_doc_mismatch
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
 from masfuzz.trace import (HANDOVER_INPUTS, AgentTurn, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult,
                            Trace)
@@ -158,3 +158,36 @@ def test_a_bare_name_whose_form_is_one_count_or_word_is_still_no_loss():
     beds = spec.tools[0].parameters["properties"]["beds"]
     beds["description"] = 'How many beds, like "6 beds".'
     assert handover_facts(_allocated("beds?", "Group GRP-2207 arrives Friday."), spec) == []
+
+
+# -- a rejection whose outcome key the oracle does not list, its caller not giving up -------------
+
+def _callback(reply: str, payload: str) -> tuple[Trace, WorkflowSpec]:
+    params = {"type": "object", "required": ["telefon"], "properties": {
+        "telefon": {"type": "string", "description": 'Rückrufnummer, like "+49 30 1234567".'}}}
+    spec = WorkflowSpec(
+        system=SystemInfo(id="praxis", entry_agent="empfang", pattern="handoff"),
+        agents=(AgentSpec(id="empfang", instructions="Trage Rückrufe mit rueckruf_eintragen ein."),),
+        tools=(ToolSpec(id="rueckruf_eintragen", description="Einen Rückruf eintragen.", parameters=params),),
+        permissions=Permissions(allow=(("empfang", "rueckruf_eintragen"),)))
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="Bitte um Rückruf unter +49 30 5550199."), AgentTurn(agent="empfang"),
+        ToolCall(agent="empfang", tool="rueckruf_eintragen", call_id="r1", arguments={"telefon": "+49 30 5550199"}),
+        ToolResult(agent="empfang", tool="rueckruf_eintragen", call_id="r1", payload=payload),
+        Message(agent="empfang", content=reply), TerminationEvent(reason="completed", final_output=reply)))
+    return trace, spec
+
+
+@pytest.mark.parametrize("reply", ["status: done", "Erledigt, wir rufen zurück."])
+def test_a_refusal_state_under_an_unlisted_key_rejects_the_documented_form_whatever_the_caller_says(reply):
+    """The answer's outcome sits under "ergebnis", a key the oracle does not list, beside the
+    field and the value it refused: a validation error's shape. Its plain state word of refusal
+    says the failure even when the caller's model goes on as if it had worked."""
+    trace, spec = _callback(reply, '{"ergebnis": "abgelehnt", "feld": "nummer", "wert": "+49 30 5550199"}')
+    [f] = tool_doc_mismatch(trace, spec)
+    assert (f.root_cause, f.agent, f.step) == ("Tool Specification Mismatch", None, 3)
+
+
+def test_an_accepted_answer_under_unlisted_keys_is_no_rejection():
+    trace, spec = _callback("status: done", '{"ergebnis": "eingetragen", "nummer": "+49 30 5550199", "um": "14:00"}')
+    assert tool_doc_mismatch(trace, spec) == []

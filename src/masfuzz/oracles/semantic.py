@@ -1193,7 +1193,7 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     for ri, r in enumerate(trace.events):
         if not isinstance(r, ToolResult) or r.fault:
             continue
-        failed = bool(_failed(r))
+        failed = bool(_failed(r)) or _refusal_leaf(r.payload)
         if not failed and not _given_up(trace, ri, r.agent):
             continue
         found = calls.get(r.call_id) if r.call_id else _last_call(trace, ri, r)
@@ -1231,6 +1231,16 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             f"\"{' '.join(r.payload.split())[:120]}\" — the documentation and the behaviour "
             "disagree"))
     return dedupe(out)
+
+
+def _refusal_leaf(payload: str) -> bool:
+    """Does a structured answer hold a state word of refusal (`FAILED_STATES`: "rejected",
+    "abgelehnt", "geweigerd") as a whole value, under whatever key: its outcome under a name the
+    oracle does not list (`{"resultaat": "geweigerd", ...}`, `{"ergebnis": "abgelehnt", ...}`)?
+    A state word so plain says the failure whoever reads it, the caller's reply aside."""
+    data = structured((payload or "").strip())
+    return isinstance(data, dict) and any(isinstance(v, str) and v.strip().lower() in FAILED_STATES
+                                          for _, v in _fields(data))
 
 
 def _given_up(trace: Trace, ri: int, agent: str | None) -> bool:
