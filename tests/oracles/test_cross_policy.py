@@ -191,3 +191,33 @@ def test_a_refusal_state_under_an_unlisted_key_rejects_the_documented_form_whate
 def test_an_accepted_answer_under_unlisted_keys_is_no_rejection():
     trace, spec = _callback("status: done", '{"ergebnis": "eingetragen", "nummer": "+49 30 5550199", "um": "14:00"}')
     assert tool_doc_mismatch(trace, spec) == []
+
+
+# -- a question naming a parameter whose value the handing agent's own tools found -----------------
+
+def _library() -> WorkflowSpec:
+    return WorkflowSpec(
+        system=SystemInfo(id="library", entry_agent="enquiries", pattern="handoff"),
+        agents=(AgentSpec(id="enquiries", instructions="Find the member with find_member, then hand renewals to loans."),
+                AgentSpec(id="loans", instructions="Renew loans with renew_loans.")),
+        tools=(ToolSpec(id="find_member", description="Find a member's record by e-mail.", parameters={
+                   "type": "object", "properties": {"email": {"type": "string", "description": "Their e-mail."}}}),
+               ToolSpec(id="renew_loans", description="Renew every loan on a card.", parameters={
+                   "type": "object", "required": ["card"], "properties": {
+                       "card": {"type": "string", "description": 'The library card, like "LB-00000".'}}})),
+        permissions=Permissions(allow=(("enquiries", "find_member"), ("loans", "renew_loans"))),
+        delegations=({"from": "enquiries", "to": "loans"},))
+
+
+@pytest.mark.parametrize("question", ["need: card?", "What is the card (format: LB-00000)?"])
+def test_a_question_naming_a_parameter_the_handers_tools_found_is_a_lost_fact(question):
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="Could you renew my books? I'm priya.n@example.org."),
+        AgentTurn(agent="enquiries"),
+        ToolCall(agent="enquiries", tool="find_member", call_id="f1", arguments={"email": "priya.n@example.org"}),
+        ToolResult(agent="enquiries", tool="find_member", call_id="f1",
+                   payload='{"found": true, "member": {"card": "LB-20931", "loans": 3}}'),
+        DelegationEvent(**{"from": "enquiries"}, to="loans"), AgentTurn(agent="loans"),
+        Message(agent="loans", content=question), TerminationEvent(reason="completed", final_output=question)))
+    [f] = handover_facts(trace, _library())
+    assert (f.root_cause, f.agent) == ("Information Loss at Hand-over", "enquiries") and "LB-20931" in f.description

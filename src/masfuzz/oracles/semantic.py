@@ -736,11 +736,15 @@ def _held_asked(sentence: str, spec: WorkflowSpec | None, agent: str,
     agent's tools documents (`_asked_documented`), or a kind of fact (`_asked`) whose form its
     tools document, when the results hold exactly one value of that form (a record found: the
     learner number `LD-30417`). Several values (a search's list) leave the choice open, so asking
-    is right; a form no tool documents says nothing of what the agent lacks."""
+    is right; a form no tool documents says nothing of what the agent lacks. A question naming
+    the parameter by its name ("need: booking?", "What is the booking (format: CM-10000)?")
+    asks for it as one describing it does, as for the user's values (`by_name`)."""
     if spec is None or not held.strip():
         return None
-    if (documented := _asked_documented(sentence, spec, agent, held)) and len(set(documented[1])) == 1:
-        return documented
+    for by_name in (False, True):
+        documented = _asked_documented(sentence, spec, agent, held, by_name=by_name)
+        if documented and len(set(documented[1])) == 1:
+            return documented
     facts = user_facts(held)
     for kind in sorted(_asked(sentence) & set(facts)):
         values = sorted(set(facts[kind]))
