@@ -221,3 +221,48 @@ def test_a_question_naming_a_parameter_the_handers_tools_found_is_a_lost_fact(qu
         Message(agent="loans", content=question), TerminationEvent(reason="completed", final_output=question)))
     [f] = handover_facts(trace, _library())
     assert (f.root_cause, f.agent) == ("Information Loss at Hand-over", "enquiries") and "LB-20931" in f.description
+
+
+# -- a call with a value of the documented form that stands in for the user's, lost ---------------
+
+def _clinic() -> WorkflowSpec:
+    return WorkflowSpec(
+        system=SystemInfo(id="clinic", entry_agent="reception", pattern="handoff"),
+        agents=(AgentSpec(id="reception", instructions="Pass follow-ups to scheduling, without payment details."),
+                AgentSpec(id="scheduling", instructions="Book follow-ups with book_follow_up.")),
+        tools=(ToolSpec(id="book_follow_up", description="Book a patient's follow-up visit.", parameters={
+            "type": "object", "required": ["patient"], "properties": {
+                "patient": {"type": "string", "description": 'The patient file, like "PAT 100000".'}}}),),
+        permissions=Permissions(allow=(("scheduling", "book_follow_up"),)),
+        delegations=({"from": "reception", "to": "scheduling"},))
+
+
+def _booked(said: str, received: str, patient: str) -> Trace:
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content=said), AgentTurn(agent="reception"),
+        DelegationEvent(**{"from": "reception"}, to="scheduling"), AgentTurn(agent="scheduling"),
+        ToolCall(agent="scheduling", tool="book_follow_up", call_id="b1", arguments={"patient": patient}),
+        ToolResult(agent="scheduling", tool="book_follow_up", call_id="b1", payload=f"No file {patient}."),
+        Message(agent="scheduling", content="status: done"), TerminationEvent(reason="completed")))
+    return trace.model_copy(update={"meta": {HANDOVER_INPUTS: [{"since": 3, "agent": "scheduling", "text": received}]}})
+
+
+SAID = "Please book the follow-up for PAT 552901; the last invoice was EUR 2,300."
+
+
+def test_a_value_of_the_documented_form_in_place_of_the_users_lost_one_is_information_loss():
+    """The hand-over dropped the patient file; the agent filled the parameter with the part of an
+    amount that has its form ("EUR 2" of "EUR 2,300")."""
+    trace = _booked(SAID, "Please book the follow-up for [removed]; the last invoice was EUR 2,300.", "EUR 2")
+    [f] = handover_facts(trace, _clinic())
+    assert (f.root_cause, f.agent, f.step) == ("Information Loss at Hand-over", "reception", 2)
+    assert "PAT 552901" in f.description
+
+
+@pytest.mark.parametrize("said,received,patient", [
+    (SAID, SAID, "PAT 552901"),  # it reached the agent, which used it
+    # a second file the hand-over left out, while the agent used the one it was given
+    ("Follow-up for PAT 552901 please (old file PAT 100233).", "Follow-up for PAT 552901 please.", "PAT 552901"),
+])
+def test_a_value_of_the_users_that_reached_the_agent_is_no_stand_in(said, received, patient):
+    assert handover_facts(_booked(said, received, patient), _clinic()) == []

@@ -702,7 +702,8 @@ def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
         if isinstance(e, ToolCall) and e.agent == agent:
             if replaced := _replaced(trace, i, e, given, spec):
                 return i, *replaced, given[replaced[0]]
-            if stand_in := _stand_in(e, given, _received(trace, d, agent)):
+            received = _received(trace, d, agent)
+            if stand_in := _stand_in(e, given, received) or _documented_stand_in(e, spec, told, received):
                 return i, *stand_in
             tried = True
         if isinstance(e, Message) and e.role == "assistant" and e.agent == agent and not tried:
@@ -866,6 +867,32 @@ def _stand_in(call: ToolCall, given: dict[str, list[str]],
             if lost:
                 return kind, (f"called {call.tool} with {param}={text!r}, while the user's {lost[0]}, "
                               "of the same form, never reached it"), lost
+    return None
+
+
+def _documented_stand_in(call: ToolCall, spec: WorkflowSpec | None, told: str,
+                         received: str | None) -> tuple[str, str, list[str]] | None:
+    """`_stand_in` for a parameter whose form the tool documents, whatever its kind (`utr: The
+    client's Unique Taxpayer Reference, like "UTR 1234567890"`): the call's value has that form
+    but is none of the user's values of it that reached the agent, and a value of it the user
+    wrote is missing from what the agent's model received. The agent took whatever of that form
+    it had ("GBP 1", cut from an amount "GBP 1,140": a value of the user's text is a whole one,
+    not the head of a longer number) for the one that was lost. An agent that used a value of
+    the user's that reached it did its work with what it was given. Needs the recorded input,
+    as `_stand_in` does."""
+    if received is None or spec is None:
+        return None
+    for param, forms in documented_formats(spec, call.tool).items():
+        value = call.arguments.get(param)
+        if not isinstance(value, str) or all(FREE_TEXT.fullmatch(r) for _, r in forms) \
+                or not all(re.fullmatch(r, value.strip()) for _, r in forms):
+            continue
+        values = [m.group(0) for m in re.finditer(rf"(?<![\w-])(?:{forms[0][1]})(?![\w-]|[.,]\d)", told)
+                  if all(re.fullmatch(r, m.group(0)) for _, r in forms)]
+        lost = [v for v in values if v not in received]
+        if lost and not (value.strip() in values and value.strip() in received):
+            return (f"{param} of {call.tool}", f"called {call.tool} with {param}={value.strip()!r}, while the "
+                    f"user's {lost[0]}, of the form its documentation gives, never reached it", lost)
     return None
 
 
