@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from masfuzz.oracles.detectors import tool_argument_mismatch
+from masfuzz.oracles.instructed import misrouted_request
 from masfuzz.oracles.semantic import claimed_outcome, handover_facts, tool_doc_mismatch
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
 from masfuzz.trace import (HANDOVER_INPUTS, AgentTurn, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult,
@@ -266,3 +267,52 @@ def test_a_value_of_the_documented_form_in_place_of_the_users_lost_one_is_inform
 ])
 def test_a_value_of_the_users_that_reached_the_agent_is_no_stand_in(said, received, patient):
     assert handover_facts(_booked(said, received, patient), _clinic()) == []
+
+
+# -- a miswired route whose agent did its own work with its own tools -----------------------------
+
+def _practice() -> WorkflowSpec:
+    return WorkflowSpec(
+        system=SystemInfo(id="practice", entry_agent="reception", pattern="handoff"),
+        agents=(AgentSpec(id="reception", instructions="Call ask_pharmacy for medicines, ask_grooming for grooming."),
+                AgentSpec(id="disp_k", instructions="You issue repeat prescriptions."),
+                AgentSpec(id="salon_b", instructions="You book grooming appointments and quote their prices.")),
+        tools=(ToolSpec(id="ask_pharmacy", description="Ask the pharmacy: repeat prescriptions, tablets, flea treatment."),
+               ToolSpec(id="ask_grooming", description="Ask the grooming room: baths, clips, nail trims."),
+               ToolSpec(id="repeat_prescription", description="Issue a repeat prescription for a pet."),
+               ToolSpec(id="book_groom", description="Book a grooming slot."),
+               ToolSpec(id="groom_prices", description="Grooming prices by coat.")),
+        permissions=Permissions(allow=(("reception", "ask_pharmacy"), ("reception", "ask_grooming"),
+                                       ("disp_k", "repeat_prescription"), ("salon_b", "book_groom"),
+                                       ("salon_b", "groom_prices"))),
+        delegations=({"from": "reception", "to": "disp_k", "trigger": "as_tool"},
+                     {"from": "reception", "to": "salon_b", "trigger": "as_tool"}))
+
+
+def _asked_pharmacy(reached: str, *work) -> Trace:
+    request = "Could Mochi have her repeat tablets please? Same as last month."
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content=request), AgentTurn(agent="reception"),
+        ToolCall(agent="reception", tool="ask_pharmacy", call_id="a1", arguments={"input": request}),
+        DelegationEvent(**{"from": "reception"}, to=reached, trigger="as_tool"), AgentTurn(agent=reached),
+        *work, TerminationEvent(reason="completed")))
+
+
+def test_a_route_reaching_an_agent_that_does_its_own_unrelated_work_is_still_misrouted():
+    """The pharmacy's route runs the grooming agent (its code copied from the grooming room's). A terse model books
+    the slot its own tool offers, then says the tablets are not its job: its own work done
+    in place of the request is no sign the route served it."""
+    trace = _asked_pharmacy(
+        "salon_b", ToolCall(agent="salon_b", tool="book_groom", call_id="g1", arguments={"slot": "Sat 10:00"}),
+        ToolResult(agent="salon_b", tool="book_groom", call_id="g1", payload="Sat 10:00 booked, table 2."),
+        Message(agent="salon_b", content="I only book grooming - medicines are the pharmacy's."))
+    [f] = misrouted_request(trace, _practice())
+    assert (f.root_cause, f.agent, f.subject) == ("Misrouted Request", "reception", "salon_b")
+
+
+def test_the_route_reaching_its_own_agent_is_no_misroute():
+    trace = _asked_pharmacy(
+        "disp_k", ToolCall(agent="disp_k", tool="repeat_prescription", call_id="p1", arguments={"pet": "Mochi"}),
+        ToolResult(agent="disp_k", tool="repeat_prescription", call_id="p1", payload="Issued RX-2231."),
+        Message(agent="disp_k", content="Mochi's repeat is issued, RX-2231."))
+    assert misrouted_request(trace, _practice()) == []

@@ -824,11 +824,11 @@ def _miswired(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, requ
     """A route that reaches the wrong agent: the router took a route whose own description fits
     the request by words no other route of the router has ("moorings", "unlocking"), and the
     hand-over reached an agent whose instructions, description and tools speak of none of them,
-    which answered without calling any of its tools. A route is a delegating tool the router
-    called just before (`ask_berths`, "Pass a question about moorings ... to the moorings
-    officer"), or a hand-over to that agent whose description names another one (a copied
-    `Handoff`: "Pass the member to keys_desk: locked out, ..." with fleet_ops as its target).
-    The router chose by what the route says; the code behind it sent the request elsewhere.
+    which answered (calling none of its tools, or only tools that speak of none of them). A route is
+    a delegating tool the router called just before (`ask_berths`, "Pass a question about moorings
+    ... to the moorings officer"), or a hand-over to that agent whose description names another one
+    (a copied `Handoff`: "Pass the member to keys_desk: locked out, ..." with fleet_ops as its
+    target). The router chose by what the route says; the code behind it sent the request elsewhere.
     Blamed: the router, whose choice is the routing step."""
     mine = tools_of(spec, e.to)
     if not mine or set(mine) & set(fitting):
@@ -858,7 +858,10 @@ def _miswired(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, requ
         fits = _stems(text) - others & _stems(request)
         if not fits or fits & known:
             continue
-        said = _answered_without(trace, d, e.to, mine, [])
+        # its own tools speak of none of the route's words (`known`): calling one is its own
+        # work done in place of the request's (a lane booked for a lesson move), no sign that
+        # it served what the route promised
+        said = _answered_without(trace, d, e.to, [], [])
         if said is None:
             return []
         # the agent the route names, when the spec has it: its tools are what the request needed
@@ -870,7 +873,7 @@ def _miswired(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, requ
             subject=e.to,
             description=f"{e.from_} took {name}, whose description (\"{text[:80]}\") fits the request "
             f"({', '.join(sorted(fits))}), but it reached {e.to} (event {d}), whose instructions and tools "
-            f"({', '.join(sorted(mine))}) speak of none of it; {e.to} answered without a tool (event {said})")]
+            f"({', '.join(sorted(mine))}) speak of none of it; {e.to} answered with none of it (event {said})")]
     return []
 
 
