@@ -13,6 +13,7 @@ from masfuzz.oracles.semantic import claimed_outcome, handover_facts, tool_doc_m
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
 from masfuzz.trace import (HANDOVER_INPUTS, AgentTurn, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult,
                            Trace)
+from tests.oracles.test_other_phrasings import _params
 
 
 # -- a value written as text that the framework's validation converts -----------------------------
@@ -107,17 +108,21 @@ def test_a_state_its_documentation_gives_for_what_it_does_otherwise_is_still_no_
 
 # -- a question naming a parameter whose documented form is a counted list ------------------------
 
-def _hostel() -> WorkflowSpec:
-    params = {"type": "object", "required": ["group", "beds"], "properties": {
-        "group": {"type": "string", "description": 'The group booking, like "GRP-0000".'},
-        "beds": {"type": "string", "description": 'How many beds of each dorm kind, like "6 female, 4 mixed".'}}}
+def _handing(system: str, hander: str, receiver: str, tools: dict[str, tuple[str, str, dict[str, str]]]) -> WorkflowSpec:
+    """A team of two: `hander` hands over to `receiver`. `tools`: per tool, its owner, its
+    description and its parameters' descriptions (text, all required)."""
     return WorkflowSpec(
-        system=SystemInfo(id="hostel", entry_agent="front_desk", pattern="handoff"),
-        agents=(AgentSpec(id="front_desk", instructions="Hand group stays to allocations."),
-                AgentSpec(id="allocations", instructions="Allocate dorm beds with allocate_beds.")),
-        tools=(ToolSpec(id="allocate_beds", description="Allocate dorm beds to a group.", parameters=params),),
-        permissions=Permissions(allow=(("allocations", "allocate_beds"),)),
-        delegations=({"from": "front_desk", "to": "allocations"},))
+        system=SystemInfo(id=system, entry_agent=hander, pattern="handoff"),
+        agents=(AgentSpec(id=hander, instructions=f"Hand requests over to {receiver}."),
+                AgentSpec(id=receiver, instructions=f"Serve what {hander} hands over.")),
+        tools=tuple(ToolSpec(id=t, description=d, parameters=_params(**ps)) for t, (_, d, ps) in tools.items()),
+        permissions=Permissions(allow=tuple((owner, t) for t, (owner, _, _) in tools.items())),
+        delegations=({"from": hander, "to": receiver},))
+
+
+def _hostel() -> WorkflowSpec:
+    return _handing("hostel", "front_desk", "allocations", {"allocate_beds": ("allocations", "Allocate dorm beds to a group.", {
+        "group": 'The group booking, like "GRP-0000".', "beds": 'How many beds of each dorm kind, like "6 female, 4 mixed".'})})
 
 
 STAY = "School trip GRP-2207 arrives Friday: 11 girls and 9 boys, so 11 female, 9 mixed beds please."
@@ -197,17 +202,9 @@ def test_an_accepted_answer_under_unlisted_keys_is_no_rejection():
 # -- a question naming a parameter whose value the handing agent's own tools found -----------------
 
 def _library() -> WorkflowSpec:
-    return WorkflowSpec(
-        system=SystemInfo(id="library", entry_agent="enquiries", pattern="handoff"),
-        agents=(AgentSpec(id="enquiries", instructions="Find the member with find_member, then hand renewals to loans."),
-                AgentSpec(id="loans", instructions="Renew loans with renew_loans.")),
-        tools=(ToolSpec(id="find_member", description="Find a member's record by e-mail.", parameters={
-                   "type": "object", "properties": {"email": {"type": "string", "description": "Their e-mail."}}}),
-               ToolSpec(id="renew_loans", description="Renew every loan on a card.", parameters={
-                   "type": "object", "required": ["card"], "properties": {
-                       "card": {"type": "string", "description": 'The library card, like "LB-00000".'}}})),
-        permissions=Permissions(allow=(("enquiries", "find_member"), ("loans", "renew_loans"))),
-        delegations=({"from": "enquiries", "to": "loans"},))
+    return _handing("library", "enquiries", "loans", {
+        "find_member": ("enquiries", "Find a member's record by e-mail.", {"email": "Their e-mail."}),
+        "renew_loans": ("loans", "Renew every loan on a card.", {"card": 'The library card, like "LB-00000".'})})
 
 
 @pytest.mark.parametrize("question", ["need: card?", "What is the card (format: LB-00000)?"])
@@ -227,15 +224,8 @@ def test_a_question_naming_a_parameter_the_handers_tools_found_is_a_lost_fact(qu
 # -- a call with a value of the documented form that stands in for the user's, lost ---------------
 
 def _clinic() -> WorkflowSpec:
-    return WorkflowSpec(
-        system=SystemInfo(id="clinic", entry_agent="reception", pattern="handoff"),
-        agents=(AgentSpec(id="reception", instructions="Pass follow-ups to scheduling, without payment details."),
-                AgentSpec(id="scheduling", instructions="Book follow-ups with book_follow_up.")),
-        tools=(ToolSpec(id="book_follow_up", description="Book a patient's follow-up visit.", parameters={
-            "type": "object", "required": ["patient"], "properties": {
-                "patient": {"type": "string", "description": 'The patient file, like "PAT 100000".'}}}),),
-        permissions=Permissions(allow=(("scheduling", "book_follow_up"),)),
-        delegations=({"from": "reception", "to": "scheduling"},))
+    return _handing("clinic", "reception", "scheduling", {"book_follow_up": (
+        "scheduling", "Book a patient's follow-up visit.", {"patient": 'The patient file, like "PAT 100000".'})})
 
 
 def _booked(said: str, received: str, patient: str) -> Trace:
