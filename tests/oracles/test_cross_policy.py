@@ -288,16 +288,27 @@ def _asked_pharmacy(reached: str, *work) -> Trace:
         *work, TerminationEvent(reason="completed")))
 
 
-def test_a_route_reaching_an_agent_that_does_its_own_unrelated_work_is_still_misrouted():
-    """The pharmacy's route runs the grooming agent (its code copied from the grooming room's). A terse model books
-    the slot its own tool offers, then says the tablets are not its job: its own work done
-    in place of the request is no sign the route served it."""
-    trace = _asked_pharmacy(
+def _groomed(reply: str) -> Trace:
+    return _asked_pharmacy(
         "salon_b", ToolCall(agent="salon_b", tool="book_groom", call_id="g1", arguments={"slot": "Sat 10:00"}),
         ToolResult(agent="salon_b", tool="book_groom", call_id="g1", payload="Sat 10:00 booked, table 2."),
-        Message(agent="salon_b", content="I only book grooming - medicines are the pharmacy's."))
-    [f] = misrouted_request(trace, _practice())
+        Message(agent="salon_b", content=reply))
+
+
+@pytest.mark.parametrize("reply", ["I only do grooming - repeat tablets are the pharmacy's.",
+                                   "Sorry, I can't help with that here."])
+def test_a_route_reaching_an_agent_that_does_its_own_unrelated_work_is_still_misrouted(reply):
+    """The pharmacy's route runs the grooming agent (its code copied from the grooming room's).
+    A terse model books the slot its own tool offers, then says the tablets are not its job (or
+    gives up): its own work done in place of the request is no sign the route served it."""
+    [f] = misrouted_request(_groomed(reply), _practice())
     assert (f.root_cause, f.agent, f.subject) == ("Misrouted Request", "reception", "salon_b")
+
+
+def test_an_agent_that_says_the_request_done_with_its_own_tools_is_not_read_as_misrouted():
+    """Its tools' words may differ from the route's and still serve the request: a reply saying
+    it done leaves the route unjudged."""
+    assert misrouted_request(_groomed("Mochi's repeat tablets are booked in for Sat 10:00."), _practice()) == []
 
 
 def test_the_route_reaching_its_own_agent_is_no_misroute():

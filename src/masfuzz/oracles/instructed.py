@@ -23,8 +23,8 @@ import re
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.specified import model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
-    GIVE_UP, STOPWORDS, addresses_agent, agent_names, asks_for, is_question, mentions, name_pattern, names_agent,
-    names_in_tool_words, owners, sentences, tool_objects, tools_of, words,
+    GIVE_UP, STOPWORDS, addresses_agent, agent_names, asks_for, claims_done, is_question, mentions, name_pattern,
+    names_agent, names_in_tool_words, owners, sentences, tool_objects, tools_of, words,
 )
 from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, AgentSpec, ToolSpec, WorkflowSpec
 from masfuzz.trace import (
@@ -858,12 +858,16 @@ def _miswired(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, requ
         fits = _stems(text) - others & _stems(request)
         if not fits or fits & known:
             continue
-        # its own tools speak of none of the route's words (`known`): calling one is its own
-        # work done in place of the request's (a lane booked for a lesson move), no sign that
-        # it served what the route promised
-        said = _answered_without(trace, d, e.to, [], [])
+        said = _answered_without(trace, d, e.to, mine, [])
         if said is None:
-            return []
+            # it called its own tools, which speak of none of the route's words (`known`): its
+            # own work done in place of the request's (a lane booked for a lesson move) when its
+            # reply then gives up or speaks of the route's subject without saying it was done
+            said = _answered_without(trace, d, e.to, [], [])
+            reply = trace.events[said].content if said is not None else ""
+            if said is None or not (GIVE_UP.search(reply) or _stems(reply) & fits and not any(
+                    claims_done(x) for x in sentences(reply))):
+                return []
         # the agent the route names, when the spec has it: its tools are what the request needed
         meant = [t for a in ids if a not in (e.to, e.from_) and names_agent(text, spec, a) for t in tools_of(spec, a)]
         return [Failure(
