@@ -840,8 +840,10 @@ PLEDGE = SPEC.model_copy(update={"tools": (ToolSpec(
     # single words only (a state, the field); the caller gives up on it
     ("{'resultaat': 'geweigerd', 'veld': 'bedrag', 'waarde': '12,50'}", "Sorry, that did not go through.", True),
     ('{"status": "rejected", "field": "amount", "value": "12,50"}', "Could you give it again?", True),
-    # the caller went on as after a success: nothing says the foreign word is a refusal
-    ("{'resultaat': 'geweigerd', 'veld': 'bedrag', 'waarde': '12,50'}", "Your gift is set up.", False),
+    # the caller went on as after a success: a state word of refusal the oracle reads (Dutch
+    # "geweigerd") still says it; one in a language it does not read (Swedish "avvisad") does not
+    ("{'resultaat': 'geweigerd', 'veld': 'bedrag', 'waarde': '12,50'}", "Your gift is set up.", True),
+    ("{'resultat': 'avvisad', 'fält': 'belopp', 'värde': '12,50'}", "Your gift is set up.", False),
     # the value under its own name is the thing refused, a reason or a figure is a refusal of content
     ("{'resultaat': 'geweigerd', 'amount': '12,50'}", "Sorry, that did not go through.", False),
     ("{'resultaat': 'geweigerd', 'veld': 'bedrag', 'waarde': '12,50', 'minimum': '15,00'}",

@@ -27,6 +27,8 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
+from pydantic import TypeAdapter, ValidationError
+
 from masfuzz.oracles.attribution import attribute
 from masfuzz.oracles.blame import blame_all
 from masfuzz.oracles.robustness import robustness_witness
@@ -483,6 +485,15 @@ def _call_of(trace: Trace, i: int) -> tuple[int, ...]:
     return ()
 
 
+def _answer_of(trace: Trace, i: int) -> ToolResult | None:
+    """The result answering the tool call at `i`: by its call id, else the next result of the
+    same agent and tool."""
+    c = trace.events[i]
+    return next((r for r in trace.events[i + 1:] if isinstance(r, ToolResult)
+                 and (r.call_id == c.call_id if c.call_id and r.call_id else (r.agent, r.tool) == (c.agent, c.tool))),
+                None)
+
+
 def _relayed(trace: Trace, i: int, stop: int) -> int | None:
     """After a real tool error, a reply whose words are only the error's own (the raw exception
     text, "'SKU-9999'" for a KeyError) before any retry or other route: the error is passed to
@@ -533,9 +544,30 @@ _JSON_TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
-def schema_violations(value: Any, schema: dict[str, Any], path: str = "") -> list[str]:
+# The Python types a framework's validator converts a JSON value to, for the JSON types whose
+# values a model may write as text: pydantic's lax mode (which the Agents SDK, LangChain,
+# PydanticAI and AgentChat validate tool arguments with) reads "20.00" as the number 20.0.
+_LAX_TYPES: dict[str, Any] = {"integer": TypeAdapter(int), "number": TypeAdapter(float),
+                              "boolean": TypeAdapter(bool)}
+
+
+def _lax_reads(value: Any, name: str) -> bool:
+    """Does pydantic's lax mode read `value` (text) as a value of the JSON type `name`?"""
+    adapter = _LAX_TYPES.get(name)
+    if adapter is None or not isinstance(value, str):
+        return False
+    try:
+        adapter.validate_python(value)
+    except ValidationError:
+        return False
+    return True
+
+
+def schema_violations(value: Any, schema: dict[str, Any], path: str = "", lax: bool = False) -> list[str]:
     """What `value` breaks of a JSON schema, as `path: rule` (the parts of JSON Schema that tool
-    parameter schemas use: type, enum, required, properties, additionalProperties, items)."""
+    parameter schemas use: type, enum, required, properties, additionalProperties, items).
+    `lax`: a value written as text that the validator's lax mode converts to the type
+    (`_lax_reads`: "20.00" for a number, "3" for an integer, "true" for a boolean) is of it."""
     if not isinstance(schema, dict):
         return []
     where = path or "arguments"
@@ -544,6 +576,7 @@ def schema_violations(value: Any, schema: dict[str, Any], path: str = "") -> lis
         names = types if isinstance(types, list) else [types]
         ok = any(isinstance(value, _JSON_TYPES.get(n, object))
                  and not (n in ("integer", "number") and isinstance(value, bool))
+                 or lax and _lax_reads(value, n)
                  for n in names)
         if not ok:
             return [f"{where}: not {'/'.join(names)}"]
@@ -551,7 +584,7 @@ def schema_violations(value: Any, schema: dict[str, Any], path: str = "") -> lis
         return [f"{where}: not one of the enum values"]
     out = []
     for alt in ("anyOf", "oneOf"):
-        if alt in schema and all(schema_violations(value, s, path) for s in schema[alt]):
+        if alt in schema and all(schema_violations(value, s, path, lax) for s in schema[alt]):
             out.append(f"{where}: matches no {alt} branch")
     if isinstance(value, dict):
         props = schema.get("properties", {})
@@ -559,16 +592,21 @@ def schema_violations(value: Any, schema: dict[str, Any], path: str = "") -> lis
                 if k not in value]
         for k, v in value.items():
             if k in props:
-                out += schema_violations(v, props[k], f"{path + '.' if path else ''}{k}")
+                out += schema_violations(v, props[k], f"{path + '.' if path else ''}{k}", lax)
             elif schema.get("additionalProperties") is False:
                 out.append(f"{path + '.' if path else ''}{k}: not a declared parameter")
     if isinstance(value, (list, tuple)) and isinstance(schema.get("items"), dict):
         for n, item in enumerate(value):
-            out += schema_violations(item, schema["items"], f"{where}[{n}]")
+            out += schema_violations(item, schema["items"], f"{where}[{n}]", lax)
     return out
 
 
 def tool_argument_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
+    """A call whose arguments break its tool's schema. A value written as text that the
+    framework's validation converts to the schema's type (a number as "20.00": `_lax_reads`) breaks
+    it only when the tool did not take it: the call then did what the model meant, and the same
+    value a model may write either way is no defect of the app's. A call the tool answered with
+    an error (the framework refused the text, or the tool failed on a string) still breaks it."""
     if spec is None:
         return []
     schemas = {t.id: t.parameters for t in spec.tools if t.parameters}
@@ -576,7 +614,9 @@ def tool_argument_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Fail
     for i, c in _indexed(trace, ToolCall):
         if c.tool not in schemas:
             continue
-        problems = schema_violations(c.arguments, schemas[c.tool])
+        answer = _answer_of(trace, i)
+        taken = answer is not None and answer.status == "ok" and not answer.fault
+        problems = schema_violations(c.arguments, schemas[c.tool], lax=taken)
         if problems:
             out.append(Failure(
                 category="tool_invocation", root_cause="Tool Specification Mismatch",

@@ -23,8 +23,8 @@ import re
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.specified import model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
-    GIVE_UP, STOPWORDS, addresses_agent, agent_names, asks_for, is_question, mentions, name_pattern, names_agent,
-    names_in_tool_words, owners, sentences, tool_objects, tools_of, words,
+    GIVE_UP, STOPWORDS, addresses_agent, agent_names, asks_for, claims_done, is_question, mentions, name_pattern,
+    names_agent, names_in_tool_words, owners, sentences, tool_objects, tools_of, words,
 )
 from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, AgentSpec, ToolSpec, WorkflowSpec
 from masfuzz.trace import (
@@ -824,11 +824,11 @@ def _miswired(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, requ
     """A route that reaches the wrong agent: the router took a route whose own description fits
     the request by words no other route of the router has ("moorings", "unlocking"), and the
     hand-over reached an agent whose instructions, description and tools speak of none of them,
-    which answered without calling any of its tools. A route is a delegating tool the router
-    called just before (`ask_berths`, "Pass a question about moorings ... to the moorings
-    officer"), or a hand-over to that agent whose description names another one (a copied
-    `Handoff`: "Pass the member to keys_desk: locked out, ..." with fleet_ops as its target).
-    The router chose by what the route says; the code behind it sent the request elsewhere.
+    which answered (calling none of its tools, or only tools that speak of none of them). A route is
+    a delegating tool the router called just before (`ask_berths`, "Pass a question about moorings
+    ... to the moorings officer"), or a hand-over to that agent whose description names another one
+    (a copied `Handoff`: "Pass the member to keys_desk: locked out, ..." with fleet_ops as its
+    target). The router chose by what the route says; the code behind it sent the request elsewhere.
     Blamed: the router, whose choice is the routing step."""
     mine = tools_of(spec, e.to)
     if not mine or set(mine) & set(fitting):
@@ -860,7 +860,14 @@ def _miswired(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, requ
             continue
         said = _answered_without(trace, d, e.to, mine, [])
         if said is None:
-            return []
+            # it called its own tools, which speak of none of the route's words (`known`): its
+            # own work done in place of the request's (a lane booked for a lesson move) when its
+            # reply then gives up or speaks of the route's subject without saying it was done
+            said = _answered_without(trace, d, e.to, [], [])
+            reply = trace.events[said].content if said is not None else ""
+            if said is None or not (GIVE_UP.search(reply) or _stems(reply) & fits and not any(
+                    claims_done(x) for x in sentences(reply))):
+                return []
         # the agent the route names, when the spec has it: its tools are what the request needed
         meant = [t for a in ids if a not in (e.to, e.from_) and names_agent(text, spec, a) for t in tools_of(spec, a)]
         return [Failure(
@@ -870,7 +877,7 @@ def _miswired(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, requ
             subject=e.to,
             description=f"{e.from_} took {name}, whose description (\"{text[:80]}\") fits the request "
             f"({', '.join(sorted(fits))}), but it reached {e.to} (event {d}), whose instructions and tools "
-            f"({', '.join(sorted(mine))}) speak of none of it; {e.to} answered without a tool (event {said})")]
+            f"({', '.join(sorted(mine))}) speak of none of it; {e.to} answered with none of it (event {said})")]
     return []
 
 

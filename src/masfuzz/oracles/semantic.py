@@ -702,7 +702,8 @@ def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
         if isinstance(e, ToolCall) and e.agent == agent:
             if replaced := _replaced(trace, i, e, given, spec):
                 return i, *replaced, given[replaced[0]]
-            if stand_in := _stand_in(e, given, _received(trace, d, agent)):
+            received = _received(trace, d, agent)
+            if stand_in := _stand_in(e, given, received) or _documented_stand_in(e, spec, told, received):
                 return i, *stand_in
             tried = True
         if isinstance(e, Message) and e.role == "assistant" and e.agent == agent and not tried:
@@ -736,11 +737,15 @@ def _held_asked(sentence: str, spec: WorkflowSpec | None, agent: str,
     agent's tools documents (`_asked_documented`), or a kind of fact (`_asked`) whose form its
     tools document, when the results hold exactly one value of that form (a record found: the
     learner number `LD-30417`). Several values (a search's list) leave the choice open, so asking
-    is right; a form no tool documents says nothing of what the agent lacks."""
+    is right; a form no tool documents says nothing of what the agent lacks. A question naming
+    the parameter by its name ("need: booking?", "What is the booking (format: CM-10000)?")
+    asks for it as one describing it does, as for the user's values (`by_name`)."""
     if spec is None or not held.strip():
         return None
-    if (documented := _asked_documented(sentence, spec, agent, held)) and len(set(documented[1])) == 1:
-        return documented
+    for by_name in (False, True):
+        documented = _asked_documented(sentence, spec, agent, held, by_name=by_name)
+        if documented and len(set(documented[1])) == 1:
+            return documented
     facts = user_facts(held)
     for kind in sorted(_asked(sentence) & set(facts)):
         values = sorted(set(facts[kind]))
@@ -799,8 +804,23 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str,
     values = [m.group(0) for m in re.finditer(rf"(?<![\w-])(?:{forms[0][1]})(?![\w-])", told)
               if all(re.fullmatch(r, m.group(0)) for _, r in forms)]
     if by_name:
-        values = [v for v in values if v in fact_values(told)]
+        values = [v for v in values if v in fact_values(told) or any(_telling(r) for _, r in forms)]
     return (f"{param} of {tool}", values) if values else None
+
+
+# The runs of one class that `_shape` writes: digits, capitals, lower-case letters.
+_RUNS = re.compile(r"\\d\+|\[A-Z\]\+|\[a-z\]\+")
+# The shape of a clock time ("09:30", "16:45:00"), as `_shape` or `_DOC_FORMATS` write it.
+_CLOCK = re.compile(r"\\d(?:\+|\{\d\})(?::\\d(?:\+|\{\d\}))+")
+
+
+def _telling(regex: str) -> bool:
+    """Is a documented form one that text fits only when it is that fact, as a code or a date
+    is: a clock time (`_shape` of "09:30"), or a value in several counted parts ("3 vegan, 2
+    coeliac": four runs of digits and letters, digits among them)? No everyday words fit it by
+    chance, as they fit a bare word or number."""
+    runs = _RUNS.findall(regex)
+    return bool(_CLOCK.fullmatch(regex)) or len(runs) >= 4 and "\\d+" in runs
 
 
 def _replaced(trace: Trace, i: int, call: ToolCall, given: dict[str, list[str]],
@@ -847,6 +867,32 @@ def _stand_in(call: ToolCall, given: dict[str, list[str]],
             if lost:
                 return kind, (f"called {call.tool} with {param}={text!r}, while the user's {lost[0]}, "
                               "of the same form, never reached it"), lost
+    return None
+
+
+def _documented_stand_in(call: ToolCall, spec: WorkflowSpec | None, told: str,
+                         received: str | None) -> tuple[str, str, list[str]] | None:
+    """`_stand_in` for a parameter whose form the tool documents, whatever its kind (`utr: The
+    client's Unique Taxpayer Reference, like "UTR 1234567890"`): the call's value has that form
+    but is none of the user's values of it that reached the agent, and a value of it the user
+    wrote is missing from what the agent's model received. The agent took whatever of that form
+    it had ("GBP 1", cut from an amount "GBP 1,140": a value of the user's text is a whole one,
+    not the head of a longer number) for the one that was lost. An agent that used a value of
+    the user's that reached it did its work with what it was given. Needs the recorded input,
+    as `_stand_in` does."""
+    if received is None or spec is None:
+        return None
+    for param, forms in documented_formats(spec, call.tool).items():
+        value = call.arguments.get(param)
+        if not isinstance(value, str) or all(FREE_TEXT.fullmatch(r) for _, r in forms) \
+                or not all(re.fullmatch(r, value.strip()) for _, r in forms):
+            continue
+        values = [m.group(0) for m in re.finditer(rf"(?<![\w-])(?:{forms[0][1]})(?![\w-]|[.,]\d)", told)
+                  if all(re.fullmatch(r, m.group(0)) for _, r in forms)]
+        lost = [v for v in values if v not in received]
+        if lost and not (value.strip() in values and value.strip() in received):
+            return (f"{param} of {call.tool}", f"called {call.tool} with {param}={value.strip()!r}, while the "
+                    f"user's {lost[0]}, of the form its documentation gives, never reached it", lost)
     return None
 
 
@@ -1178,7 +1224,7 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     for ri, r in enumerate(trace.events):
         if not isinstance(r, ToolResult) or r.fault:
             continue
-        failed = bool(_failed(r))
+        failed = bool(_failed(r)) or _refusal_leaf(r.payload)
         if not failed and not _given_up(trace, ri, r.agent):
             continue
         found = calls.get(r.call_id) if r.call_id else _last_call(trace, ri, r)
@@ -1216,6 +1262,16 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             f"\"{' '.join(r.payload.split())[:120]}\" — the documentation and the behaviour "
             "disagree"))
     return dedupe(out)
+
+
+def _refusal_leaf(payload: str) -> bool:
+    """Does a structured answer hold a state word of refusal (`FAILED_STATES`: "rejected",
+    "abgelehnt", "geweigerd") as a whole value, under whatever key: its outcome under a name the
+    oracle does not list (`{"resultaat": "geweigerd", ...}`, `{"ergebnis": "abgelehnt", ...}`)?
+    A state word so plain says the failure whoever reads it, the caller's reply aside."""
+    data = structured((payload or "").strip())
+    return isinstance(data, dict) and any(isinstance(v, str) and v.strip().lower() in FAILED_STATES
+                                          for _, v in _fields(data))
 
 
 def _given_up(trace: Trace, ri: int, agent: str | None) -> bool:

@@ -690,7 +690,7 @@ def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str
     data = structured((payload or "").strip())
     if not isinstance(data, dict):
         return None
-    done = {p.replace(" ", "_") for p in participles(tool)}
+    done = {p.replace(" ", "_") for p in participles(tool)} | documented_done(tool, spec)
     acts = tool_actions(tool, spec)
     holding = bool(acts & HOLDING) or next(iter(words(tool)), "") in HOLD_VERBS
     if holding:
@@ -717,6 +717,29 @@ def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str
             return None
         data = inner[0]
     return None
+
+
+# Where a tool's documentation turns from what it does to what it does otherwise ("Confirm a
+# loan, or void it when papers are missing"): the verbs after it are not its action.
+_OTHERWISE = re.compile(r"[,;:(]|\b(?:or|unless|if|when|otherwise|except|but|else)\b", re.IGNORECASE)
+
+
+def documented_done(tool: str, spec: WorkflowSpec | None) -> set[str]:
+    """The states that say a tool's action done in its own words, beside its name's participle:
+    its verb bare (draft_payroll's "draft": the thing is in the state the verb makes it), and the
+    past forms of the verbs its documentation's first clause says it does, in the imperative a
+    docstring opens with and after "and" or "then" ("Add missing hours to a payslip and reissue
+    it.": correct_payslip's REISSUED). What the documentation says the tool does otherwise
+    (after "or", "unless", "when", a comma) is not its action done."""
+    verb = next(iter(words(tool)), "")
+    out = {verb} if verb and verb not in GENERIC_VERBS else set()
+    doc = _tool_spec(tool, spec)
+    first = sentences(doc.description or "")[:1] if doc is not None else []
+    if first:
+        said = words(_OTHERWISE.split(first[0], maxsplit=1)[0])
+        verbs = said[:1] + [w for before, w in zip(said, said[1:]) if before in ("and", "then")]
+        out |= {p.replace(" ", "_") for w in verbs if len(w) > 2 for p in participles(w)}
+    return out - FAILED_STATES
 
 
 # The fields of an envelope that say which request it answers and when, not what became of it.
