@@ -1037,6 +1037,8 @@ CONTENT_REJECTION = re.compile(
     r"long|short|early|late|high|low|big)|at (?:most|least)|maximum|minimum|limit|unavailable|"
     r"not available|fully booked|insufficient|not allowed|not permitted|forbidden|denied|duplicate|expired|"
     r"barred|blocked|blacklisted|suspended|closed|cancell?ed|disabled|inactive|"
+    # a refusal on the merits of what the value stands for: its cover, standing or dues
+    r"lapsed|(?:not |in)eligible|not covered|no cover|unpaid|overdue|in arrears|revoked|"
     r"nicht gefunden|unbekannt|introuvable|inconnu|no encontrad[oa]|desconocid[oa]|non trovat[oa]|"
     r"niet gevonden|n[a\u00e3]o encontrad[oa]|" + FOREIGN_CONTENT + r")\b", re.IGNORECASE)
 
@@ -1194,7 +1196,10 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         if not followed or broken or _out_of_documented_bounds(spec, r.tool, call.arguments):
             continue
         named = echoed or [p for p, _ in followed if p in r.payload or str(call.arguments[p]) in r.payload]
-        if not (echoed or failed and (NO_MATCH_CRASH.search(r.payload) or _day_month_swapped(followed, call.arguments)
+        # a date only the documented order reads is a mismatch when the failure names that date
+        # (its parameter or its value), not another argument (a policy refused on its merits)
+        swapped = _day_month_swapped([f for f in followed if f[0] in named], call.arguments)
+        if not (echoed or failed and (NO_MATCH_CRASH.search(r.payload) or swapped
                                       or _rejects_form(r.payload, named, list(map(str, call.arguments.values()))))):
             continue
         if not named and NO_MATCH_CRASH.search(r.payload) and _all_documented(call.arguments, formats):
