@@ -49,3 +49,51 @@ def test_a_refusal_on_the_merits_is_no_specification_mismatch(payload):
 def test_a_documented_date_the_tool_reads_the_other_way_round_is_still_a_mismatch():
     [f] = tool_doc_mismatch(_board("{\"state\": \"refused\", \"arrival\": \"no 23rd month in '23/07/2026'\"}"), KENNEL)
     assert f.elements == ("desk", "board_dog", "arrival")
+
+
+# -- a fact asked for by its documentation in a statement, or before a bare "provide it?" ----------
+
+METERS = WorkflowSpec(
+    system=SystemInfo(id="gas", entry_agent="reads", pattern="graph"),
+    agents=(AgentSpec(id="reads", instructions="Read the account with `account_status`."),
+            AgentSpec(id="swaps", instructions="Book the meter exchange with `book_exchange`.")),
+    tools=(ToolSpec(id="account_status", description="The account's balance and meter.",
+                    parameters=_params(account='The gas account, e.g. "GA-000000"')),
+           ToolSpec(id="book_exchange", description="Book an engineer to change a meter.",
+                    parameters=_params(meter_no='The serial number stamped on the meter, e.g. "MS-00000"'))),
+    permissions=Permissions(allow=(("reads", "account_status"), ("swaps", "book_exchange"))),
+    delegations=({"from": "reads", "to": "swaps"},))
+
+TOLD = "Account GA-204417 - the meter (MS-88213 on the plate) has stopped turning. Can you change it?"
+
+
+def _meters(reply: str, told: str = TOLD) -> Trace:
+    return _end(Message(role="user", content=told), AgentTurn(agent="reads"),
+                ToolCall(agent="reads", tool="account_status", call_id="a", arguments={"account": "GA-204417"}),
+                ToolResult(agent="reads", tool="account_status", call_id="a", status="ok",
+                           payload="{'account': 'GA-204417', 'balance': '£0.00'}"),
+                DelegationEvent(**{"from": "reads"}, to="swaps"), AgentTurn(agent="swaps"),
+                Message(agent="swaps", content=reply))
+
+
+@pytest.mark.parametrize("reply", [
+    'Status: on hold - to proceed we shall require the serial number stamped on the meter, e.g. "MS-00000".',
+    'Status: on hold. The serial number stamped on the meter, like "MS-00000". Would you kindly supply it?',
+    "Before an engineer can be booked, I'll need the serial number stamped on the meter.",
+])
+def test_asking_for_what_a_tool_documents_in_a_statement_or_before_provide_it_is_information_loss(reply):
+    [f] = handover_facts(_meters(reply), METERS)
+    assert (f.root_cause, f.agent, f.step) == ("Information Loss at Hand-over", "reads", 4)
+    assert "MS-88213" in f.description
+
+
+@pytest.mark.parametrize("reply,told", [
+    # the user gave no serial of the documented form: asking for it is right
+    ("To proceed we shall require the serial number stamped on the meter.",
+     "Account GA-204417 - the meter has stopped turning. Can you change it?"),
+    # the agent states what it needs, no request of the user's
+    ("I do not need the serial number stamped on the meter; the engineer reads it on site.", TOLD),
+    ("The serial number stamped on the meter is on file. Shall I book the engineer for Monday?", TOLD),
+])
+def test_a_statement_that_asks_nothing_or_a_fact_never_given_is_no_loss(reply, told):
+    assert handover_facts(_meters(reply, told), METERS) == []

@@ -562,8 +562,19 @@ PARAMS: dict[str, re.Pattern[str]] = {
     "email": re.compile(r"e-?mail", re.IGNORECASE),
     "postcode": re.compile(r"post_?code|postal|zip", re.IGNORECASE),
 }
-REQUEST = re.compile(r"^\s*(?:please\s+)?(?:provide|give|share|tell|send|enter|confirm)\b|"
-                     r"\bi (?:will )?need your\b", re.IGNORECASE)
+# A request to the user to provide something: an imperative opening the sentence, one after
+# "please" or "kindly" anywhere in it, or the speaker's own need of a thing ("I require the
+# following: ...", "we shall need the serial", "I'll need your ..."; not "I need to check", nor
+# a need negated: "I do not need").
+REQUEST = re.compile(r"^\s*(?:please\s+)?(?:provide|give|share|tell|send|enter|confirm|supply|quote)\b|"
+                     r"\b(?:please|kindly)\s+(?:provide|give|share|tell|send|enter|confirm|supply|quote)\b|"
+                     r"\b(?:i|we)(?:'ll|'d)?\s+(?:(?:will|shall|would|should|still|first|also|just|then|now)\s+)*"
+                     r"(?:need|require)\s+(?!to\b)", re.IGNORECASE)
+# A question that asks for a thing the sentence before it names ("The meter serial, e.g. ...
+# Could you provide it?"): read with that sentence.
+ANAPHORIC_ASK = re.compile(r"\b(?:provide|give|share|tell|send|enter|confirm|supply|quote|let\s+(?:me|us)\s+"
+                           r"(?:have|know))\s+(?:us\s+|me\s+)?(?:with\s+)?(?:it|this|that|them|these|those)\b",
+                           re.IGNORECASE)
 
 
 def user_facts(text: str) -> dict[str, list[str]]:
@@ -706,7 +717,7 @@ def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
                 return i, *stand_in
             tried = True
         if isinstance(e, Message) and e.role == "assistant" and e.agent == agent and not tried:
-            for s in sentences(e.content):
+            for s in _asking_sentences(e.content):
                 asked = f"asked for it again: \"{s[:100]}\""
                 # what one of its tools documents names the fact and its form ("the client's
                 # Unique Taxpayer Reference, like \"UTR 1234567890\""): that is the fact asked
@@ -728,6 +739,22 @@ def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
                 if spec is not None and (named := _asked_documented(s, spec, agent, told, by_name=True)):
                     return i, named[0], asked, named[1]
     return None
+
+
+def _asking_sentences(text: str) -> list[str]:
+    """A message's sentences, each question that asks for a thing only by a pronoun ("Could you
+    please provide it?") read together with the sentences before it back to the last question
+    (what it points to: "I require the following: the account number, e.g. "WW-0000000"."),
+    as the statement and the question ask for it together."""
+    said, out, start = sentences(text), [], 0
+    for k, s in enumerate(said):
+        if is_question(s) and ANAPHORIC_ASK.search(s) and k > start:
+            out.append(" ".join(said[start:k + 1]))
+        else:
+            out.append(s)
+        if is_question(s):
+            start = k + 1
+    return out
 
 
 def _held_asked(sentence: str, spec: WorkflowSpec | None, agent: str,
