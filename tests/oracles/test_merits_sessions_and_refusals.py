@@ -97,3 +97,57 @@ def test_asking_for_what_a_tool_documents_in_a_statement_or_before_provide_it_is
 ])
 def test_a_statement_that_asks_nothing_or_a_fact_never_given_is_no_loss(reply, told):
     assert handover_facts(_meters(reply, told), METERS) == []
+
+
+# -- a tool's refusal naming the step another agent's tool takes -----------------------------------
+
+HOMES = WorkflowSpec(
+    system=SystemInfo(id="homes", entry_agent="intake", pattern="fixed_order"),
+    agents=(AgentSpec(id="intake", instructions="Log the instruction with `log_instruction`."),
+            AgentSpec(id="lister_v", instructions="You advertise homes; the asking price is never yours to set. "
+                                                  "List the home with `list_property`."),
+            AgentSpec(id="surveyor_b", instructions="You are the chartered surveyor. Use `value_property`.")),
+    tools=(ToolSpec(id="log_instruction", description="Log a seller's instruction.",
+                    parameters=_params(address="The address")),
+           ToolSpec(id="list_property", description="Put a home on the market.",
+                    parameters=_params(address="The address")),
+           ToolSpec(id="value_property", description="Value a home for sale.",
+                    parameters=_params(address="The address"))),
+    permissions=Permissions(allow=(("intake", "log_instruction"), ("lister_v", "list_property"),
+                                   ("surveyor_b", "value_property"))))
+
+
+def _homes(order: tuple[str, ...], listed: str) -> Trace:
+    answers = {"log_instruction": "logged", "value_property": '{"value": "£325,000"}', "list_property": listed}
+    events = [Message(role="user", content="Please sell 14 Elm Row for me.")]
+    for agent in order:
+        tool = next(t for a, t in HOMES.permissions.allow if a == agent)
+        events += [AgentTurn(agent=agent),
+                   ToolCall(agent=agent, tool=tool, call_id=agent, arguments={"address": "14 Elm Row"}),
+                   ToolResult(agent=agent, tool=tool, call_id=agent, status="ok", payload=answers[tool]),
+                   Message(agent=agent, content=f"Outcome: {answers[tool]}")]
+    return _end(*events)
+
+
+@pytest.mark.parametrize("refusal", [
+    "{'ok': False, 'reason': 'no valuation on file for 14 Elm Row'}",
+    "409 Conflict: 14 Elm Row has not yet been valued",
+    '{"status": {"code": 412, "text": "a valuation is required before a home is listed"}}',
+])
+def test_a_refusal_naming_the_step_a_later_agent_takes_is_a_speaking_order_violation(refusal):
+    [f] = instructed_order(_homes(("intake", "lister_v", "surveyor_b"), refusal), HOMES)
+    assert (f.root_cause, f.agent, f.elements) == ("Violation of Relationships-based Speaking Order", "lister_v",
+                                                   ("surveyor_b", "lister_v"))
+    assert f.step == 5
+
+
+@pytest.mark.parametrize("order,refusal", [
+    # the right order: the listing goes through
+    (("intake", "surveyor_b", "lister_v"), '{"ok": true, "listing": "RM-2231"}'),
+    # the valuer spoke first and the listing still fails: not the order
+    (("intake", "surveyor_b", "lister_v"), "{'ok': False, 'reason': 'no valuation on file for 14 Elm Row'}"),
+    # a refusal for another reason than a step the later agent takes
+    (("intake", "lister_v", "surveyor_b"), "{'ok': False, 'reason': 'the listing portal is down'}"),
+])
+def test_a_refusal_after_the_step_or_naming_none_is_no_order_violation(order, refusal):
+    assert instructed_order(_homes(order, refusal), HOMES) == []
