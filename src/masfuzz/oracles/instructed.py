@@ -267,7 +267,9 @@ def instructed_order(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     its own instructions or description say it depends on ("based on the researcher's
     findings", "after the researcher has ...", "use the planner's draft", "wait for the
     reviewer", or a product only that agent makes: "once the data has been gathered",
-    `_producer`) has acted, and that agent acts only later. Works for every pattern, a fixed
+    `_producer`) has acted, and that agent acts only later; or a tool of the agent refused a
+    call for want of the step one other agent's tool takes ("no triage outcome on file",
+    `_refused_for_want_of`), that agent acting only after it. Works for every pattern, a fixed
     (round-robin) order included: the order is judged against the instructions, not against
     itself.
 

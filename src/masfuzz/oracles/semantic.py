@@ -612,7 +612,8 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     """Kind 2 — a fact the user gave before a hand-over (an identifier such as a confirmation
     or order number, a date, an amount, an e-mail address, found with patterns) does not reach
     the agent the task is handed to: after the hand-over, before the user speaks again, that
-    agent asks for a fact of that kind ("What is your confirmation number?") without having
+    agent asks for a fact of that kind ("What is your confirmation number?", "I require the
+    following: the account number", `REQUEST`, `_asking_sentences`) without having
     tried a tool first, or calls a tool with a parameter of that kind (by its name:
     `confirmation_number`, `order_id`, `date`, `amount`, `email`) left empty though required,
     or set to a value of that kind's shape that is not the user's however written (a date
