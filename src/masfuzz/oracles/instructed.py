@@ -23,13 +23,14 @@ import re
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.specified import model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
-    GIVE_UP, STOPWORDS, addresses_agent, agent_names, asks_for, claims_done, is_question, mentions, name_pattern,
-    names_agent, names_in_tool_words, owners, sentences, tool_objects, tools_of, words,
+    FIND_VERBS, GENERIC_VERBS, GIVE_UP, STOPWORDS, addresses_agent, agent_names, asks_for, claims_done, is_question,
+    mentions, name_pattern, names_agent, names_in_tool_words, owners, participles, payload_failure, sentences,
+    tool_objects, tools_of, words,
 )
 from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, AgentSpec, ToolSpec, WorkflowSpec
 from masfuzz.trace import (
     CONCLUDED_REASONS, SYSTEM_PROMPTS, AgentTurn, DelegationEvent, Message, RestrictedAttempt, TerminationEvent,
-    ToolCall, Trace, running_tool,
+    ToolCall, ToolResult, Trace, running_tool,
 )
 
 SPEAKING_ORDER = "Violation of Relationships-based Speaking Order"
@@ -266,7 +267,9 @@ def instructed_order(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     its own instructions or description say it depends on ("based on the researcher's
     findings", "after the researcher has ...", "use the planner's draft", "wait for the
     reviewer", or a product only that agent makes: "once the data has been gathered",
-    `_producer`) has acted, and that agent acts only later. Works for every pattern, a fixed
+    `_producer`) has acted, and that agent acts only later; or a tool of the agent refused a
+    call for want of the step one other agent's tool takes ("no triage outcome on file",
+    `_refused_for_want_of`), that agent acting only after it. Works for every pattern, a fixed
     (round-robin) order included: the order is judged against the instructions, not against
     itself.
 
@@ -283,10 +286,11 @@ def instructed_order(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         return []
     spec = with_prompts(spec, trace)
     first = _acted(trace)
-    out = []
+    out, pairs = [], set()
     for before, after, said in instructed_dependencies(spec):
         if after not in first or before not in first or first[before] < first[after]:
             continue
+        pairs.add((before, after))
         out.append(Failure(
             category="agent_relationship", root_cause=SPEAKING_ORDER, detector="instructed_order",
             evidence=(first[after], first[before]), scenario_id=trace.scenario_id,
@@ -294,7 +298,70 @@ def instructed_order(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             description=f"{after} took the floor at event {first[after]} before {before} acted "
             f"(event {first[before]}), though its instructions say it depends on {before}: "
             f"\"{said[:120]}\""))
+    for before, after, ri in _refused_for_want_of(trace, spec, first):
+        if (before, after) in pairs:
+            continue
+        pairs.add((before, after))
+        out.append(Failure(
+            category="agent_relationship", root_cause=SPEAKING_ORDER, detector="instructed_order",
+            evidence=(first[after], ri, first[before]), scenario_id=trace.scenario_id,
+            elements=(before, after), agent=after, step=first[after], clause="rel::order",
+            description=f"{after} took the floor at event {first[after]} before {before} acted "
+            f"(event {first[before]}), and {after}'s {trace.events[ri].tool} refused for want of the "
+            f"step {before}'s tools take: \"{' '.join(trace.events[ri].payload.split())[:120]}\""))
     return dedupe(out)
+
+
+# Words that say a step is missing or not yet taken, near the step's name in a tool's refusal
+# ("no triage outcome on file", "not yet been valued", "a valuation is required before ...").
+_WANTING = {"no", "not", "without", "missing", "awaiting", "pending", "require", "requires", "required", "need",
+            "needs", "needed", "yet", "first", "outstanding", "absent"}
+_NEAR = 5  # words between a step's name and the word saying it is wanting
+
+
+def _step_words(tool: str) -> set[str]:
+    """The words that name the step a tool takes: its verb (its name's first word), the verb's
+    past forms and the nouns made from it (value_property: valued, valuation; assess_case:
+    assessment; triage_referral: triage). None for a verb that says no step (`GENERIC_VERBS`:
+    process, create) or one of finding ("not found" is about a thing, not a step)."""
+    verb = next(iter(words(tool)), "")
+    if len(verb) < 3 or verb in GENERIC_VERBS or verb in FIND_VERBS:
+        return set()
+    root = verb[:-1] if verb.endswith("e") else verb
+    return {verb, f"{verb}s", *participles(tool), *(root + end for end in ("ation", "ion", "ment", "al"))}
+
+
+def _refused_for_want_of(trace: Trace, spec: WorkflowSpec, first: dict[str, int]) -> list[tuple[str, str, int]]:
+    """(before, after, refusal): a tool of `after` failed, its answer saying the step a tool of
+    one other agent, `before`, takes is wanting ("no triage outcome on file for this referral"
+    while triage_referral is `before`'s), and `before` first acts only after that refusal and
+    after `after` took the floor. The app's own tool says which step comes first, whatever the
+    agents' instructions say of it; the step's name is read in the tool's words, the values of
+    the call quoted back left out."""
+    calls = {e.call_id: e for e in trace.events if isinstance(e, ToolCall) and e.call_id}
+    out = []
+    for ri, r in enumerate(trace.events):
+        if not isinstance(r, ToolResult) or r.fault or r.agent not in first:
+            continue
+        if r.status == "ok" and not payload_failure(r.payload, r.tool):
+            continue
+        own = r.payload.replace("n't", " not")
+        call = calls.get(r.call_id) if r.call_id else None
+        for value in sorted((str(v) for v in (call.arguments.values() if call else ()) if len(str(v)) > 2),
+                            key=len, reverse=True):
+            own = own.replace(value, " ")
+        said = words(own)
+        wanting = [k for k, w in enumerate(said) if w in _WANTING]
+        mine = set(tools_of(spec, r.agent))
+        makers = {x.id for x in spec.agents if x.id != r.agent for t in tools_of(spec, x.id)
+                  if t not in mine and any(w in _step_words(t) and any(abs(k - j) <= _NEAR for j in wanting)
+                                           for k, w in enumerate(said))}
+        if len(makers) != 1:
+            continue
+        before = makers.pop()
+        if first.get(before, -1) > ri and first[r.agent] < first[before]:
+            out.append((before, r.agent, ri))
+    return out
 
 
 # -- participation ------------------------------------------------------------------------------

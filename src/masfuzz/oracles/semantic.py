@@ -562,8 +562,19 @@ PARAMS: dict[str, re.Pattern[str]] = {
     "email": re.compile(r"e-?mail", re.IGNORECASE),
     "postcode": re.compile(r"post_?code|postal|zip", re.IGNORECASE),
 }
-REQUEST = re.compile(r"^\s*(?:please\s+)?(?:provide|give|share|tell|send|enter|confirm)\b|"
-                     r"\bi (?:will )?need your\b", re.IGNORECASE)
+# A request to the user to provide something: an imperative opening the sentence, one after
+# "please" or "kindly" anywhere in it, or the speaker's own need of a thing ("I require the
+# following: ...", "we shall need the serial", "I'll need your ..."; not "I need to check", nor
+# a need negated: "I do not need").
+REQUEST = re.compile(r"^\s*(?:please\s+)?(?:provide|give|share|tell|send|enter|confirm|supply|quote)\b|"
+                     r"\b(?:please|kindly)\s+(?:provide|give|share|tell|send|enter|confirm|supply|quote)\b|"
+                     r"\b(?:i|we)(?:'ll|'d)?\s+(?:(?:will|shall|would|should|still|first|also|just|then|now)\s+)*"
+                     r"(?:need|require)\s+(?!to\b)", re.IGNORECASE)
+# A question that asks for a thing the sentence before it names ("The meter serial, e.g. ...
+# Could you provide it?"): read with that sentence.
+ANAPHORIC_ASK = re.compile(r"\b(?:provide|give|share|tell|send|enter|confirm|supply|quote|let\s+(?:me|us)\s+"
+                           r"(?:have|know))\s+(?:us\s+|me\s+)?(?:with\s+)?(?:it|this|that|them|these|those)\b",
+                           re.IGNORECASE)
 
 
 def user_facts(text: str) -> dict[str, list[str]]:
@@ -601,7 +612,8 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     """Kind 2 — a fact the user gave before a hand-over (an identifier such as a confirmation
     or order number, a date, an amount, an e-mail address, found with patterns) does not reach
     the agent the task is handed to: after the hand-over, before the user speaks again, that
-    agent asks for a fact of that kind ("What is your confirmation number?") without having
+    agent asks for a fact of that kind ("What is your confirmation number?", "I require the
+    following: the account number", `REQUEST`, `_asking_sentences`) without having
     tried a tool first, or calls a tool with a parameter of that kind (by its name:
     `confirmation_number`, `order_id`, `date`, `amount`, `email`) left empty though required,
     or set to a value of that kind's shape that is not the user's however written (a date
@@ -707,7 +719,7 @@ def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
                 return i, *stand_in
             tried = True
         if isinstance(e, Message) and e.role == "assistant" and e.agent == agent and not tried:
-            for s in sentences(e.content):
+            for s in _asking_sentences(e.content):
                 asked = f"asked for it again: \"{s[:100]}\""
                 # what one of its tools documents names the fact and its form ("the client's
                 # Unique Taxpayer Reference, like \"UTR 1234567890\""): that is the fact asked
@@ -729,6 +741,22 @@ def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
                 if spec is not None and (named := _asked_documented(s, spec, agent, told, by_name=True)):
                     return i, named[0], asked, named[1]
     return None
+
+
+def _asking_sentences(text: str) -> list[str]:
+    """A message's sentences, each question that asks for a thing only by a pronoun ("Could you
+    please provide it?") read together with the sentences before it back to the last question
+    (what it points to: "I require the following: the account number, e.g. "WW-0000000"."),
+    as the statement and the question ask for it together."""
+    said, out, start = sentences(text), [], 0
+    for k, s in enumerate(said):
+        if is_question(s) and ANAPHORIC_ASK.search(s) and k > start:
+            out.append(" ".join(said[start:k + 1]))
+        else:
+            out.append(s)
+        if is_question(s):
+            start = k + 1
+    return out
 
 
 def _held_asked(sentence: str, spec: WorkflowSpec | None, agent: str,
@@ -1083,6 +1111,8 @@ CONTENT_REJECTION = re.compile(
     r"long|short|early|late|high|low|big)|at (?:most|least)|maximum|minimum|limit|unavailable|"
     r"not available|fully booked|insufficient|not allowed|not permitted|forbidden|denied|duplicate|expired|"
     r"barred|blocked|blacklisted|suspended|closed|cancell?ed|disabled|inactive|"
+    # a refusal on the merits of what the value stands for: its cover, standing or dues
+    r"lapsed|(?:not |in)eligible|not covered|no cover|unpaid|overdue|in arrears|revoked|"
     r"nicht gefunden|unbekannt|introuvable|inconnu|no encontrad[oa]|desconocid[oa]|non trovat[oa]|"
     r"niet gevonden|n[a\u00e3]o encontrad[oa]|" + FOREIGN_CONTENT + r")\b", re.IGNORECASE)
 
@@ -1240,7 +1270,10 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         if not followed or broken or _out_of_documented_bounds(spec, r.tool, call.arguments):
             continue
         named = echoed or [p for p, _ in followed if p in r.payload or str(call.arguments[p]) in r.payload]
-        if not (echoed or failed and (NO_MATCH_CRASH.search(r.payload) or _day_month_swapped(followed, call.arguments)
+        # a date only the documented order reads is a mismatch when the failure names that date
+        # (its parameter or its value), not another argument (a policy refused on its merits)
+        swapped = _day_month_swapped([f for f in followed if f[0] in named], call.arguments)
+        if not (echoed or failed and (NO_MATCH_CRASH.search(r.payload) or swapped
                                       or _rejects_form(r.payload, named, list(map(str, call.arguments.values()))))):
             continue
         if not named and NO_MATCH_CRASH.search(r.payload) and _all_documented(call.arguments, formats):
