@@ -1,0 +1,96 @@
+"""--persistent N (AFL++'s persistent mode): one forked process of a warm worker serves up to N
+runs, so what a run leaves in memory reaches the next runs of that process and no further; a
+run that crashes, exits or is killed at its time limit takes its process (and its worker) with
+it, and the next run starts from a fresh fork."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from masfuzz.errors import MasfuzzError
+from masfuzz.exec import PoolExecutor, make_executor
+from masfuzz.exec.request import PROCESS_RUN, ExecutionRequest
+from masfuzz.exec.sandbox import problem
+from masfuzz.scenario import Scenario
+from masfuzz.target import Target
+from masfuzz.trace import ToolResult
+
+TOY = Path(__file__).parent / "fixtures" / "toy_system.py"
+TARGET = f"{TOY}:system"
+ADAPTER = f"{TOY}:ToyAdapter"
+
+# the toy's `poison` tool writes into HOME: only where the sandbox gives the run a scratch one
+pytestmark = pytest.mark.skipif(problem() is not None, reason=f"no OS sandbox here: {problem()}")
+
+
+def _runs(words: list[str], persistent: int, timeout: float | None = None):
+    """The traces of `words` run one after another on one pool, and the pids of the workers
+    that served them (one per run)."""
+    ex = PoolExecutor(adapter=ADAPTER, timeout=60, persistent=persistent)
+
+    async def go():
+        traces, pids = [], []
+        try:
+            for word in words:
+                hangs = "hang" in word
+                traces.append(await ex.run(TARGET, Scenario(input=word, timeout=1.5 if hangs else timeout)))
+                pids.append(ex._idle[0].proc.pid if ex._idle else None)
+        finally:
+            await ex.aclose()
+        return traces, pids
+
+    return asyncio.run(go())
+
+
+def _said(trace) -> str:
+    results = trace.of_type(ToolResult)
+    return results[-1].payload if results else trace.termination.reason
+
+
+def test_persistent_runs_share_their_process_and_a_fresh_fork_follows_the_nth():
+    """Four runs that each leave state behind (a module global, an environment variable, a
+    thread; the files they write are removed after each run whatever the mode) on one warm
+    worker: with --persistent 3 the second and third see what the runs before them left, the
+    fourth starts from a fresh fork; each trace says its place in its process."""
+    traces, pids = _runs(["poison"] * 4, persistent=3)
+    said = [_said(t) for t in traces]
+    assert said[0] == said[3] == "clean", said
+    for leftover in said[1:3]:
+        assert leftover.startswith("left over: "), said
+        assert {"global", "environment", "thread"} <= set(leftover.removeprefix("left over: ").split(", "))
+        assert "file" not in leftover  # the scratch folder is still fresh for every run
+    assert [t.meta[PROCESS_RUN] for t in traces] == [1, 2, 3, 1]
+    assert len(set(pids)) == 1  # one warm worker served them all
+
+
+def test_without_persistent_every_run_starts_clean():
+    traces, pids = _runs(["poison"] * 3, persistent=1)
+    assert [_said(t) for t in traces] == ["clean"] * 3
+    assert all(PROCESS_RUN not in t.meta for t in traces)
+    assert len(set(pids)) == 1
+
+
+@pytest.mark.parametrize("end, reason", [("specialist abort", "crash"), ("specialist hang", "timeout")])
+def test_a_run_that_crashes_or_times_out_leaves_the_next_a_fresh_process(end, reason):
+    """A crash or a kill at the time limit in run k is recorded as that run's, and run k + 1
+    inherits nothing of the process run k shared with the runs before it."""
+    traces, pids = _runs(["poison", "poison", end, "poison"], persistent=10)
+    assert [t.termination.reason for t in traces] == ["completed", "completed", reason, "completed"]
+    assert _said(traces[1]).startswith("left over: ")
+    assert _said(traces[3]) == "clean"
+    assert traces[3].meta[PROCESS_RUN] == 1
+    assert pids[1] != pids[3]  # the pool replaced the worker the end took with it
+
+
+def test_persistent_travels_with_the_request_and_is_checked():
+    request = ExecutionRequest(Target(TARGET), Scenario(input="x"), persistent=5)
+    assert ExecutionRequest.from_data(request.to_data()).persistent == 5
+    assert "persistent" not in ExecutionRequest(Target(TARGET), Scenario(input="x")).to_data()
+    with pytest.raises(MasfuzzError, match="persistent"):
+        ExecutionRequest.from_data({**request.to_data(), "persistent": 0})
+    with pytest.raises(MasfuzzError, match="persistent"):
+        make_executor("pool", persistent=0)
+    assert make_executor("pool", persistent=4).request(TARGET, Scenario(input="x")).persistent == 4
