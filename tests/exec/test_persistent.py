@@ -94,3 +94,25 @@ def test_persistent_travels_with_the_request_and_is_checked():
     with pytest.raises(MasfuzzError, match="persistent"):
         make_executor("pool", persistent=0)
     assert make_executor("pool", persistent=4).request(TARGET, Scenario(input="x")).persistent == 4
+
+
+def test_replay_under_persistent_names_the_cases_that_ran_otherwise_than_in_a_fresh_fork():
+    """AFL++'s stability (`masfuzz replay --persistent N`): the suite's cases under --persistent
+    and each in a fresh fork, compared; the toy's `lookup` keeps no state and runs the same, its
+    `poison` says what an earlier run left, so its cases after the first in a process differ."""
+    from masfuzz.cli.replay_cmd import _stability, replay_with
+    from masfuzz.generate.suite import Suite, SuiteCase
+
+    words = ["poison", "lookup", "poison", "lookup", "poison"]
+    cases = [SuiteCase(id=f"c{i}", kind="witness", title=w, scenario=Scenario(input=w), expected=[], attempts=[])
+             for i, w in enumerate(words)]
+    suite = Suite(target=TARGET, system={}, models={}, seed=7, cases=cases, unrealized=[])
+
+    def replayed(persistent: int):
+        ex = PoolExecutor(adapter=ADAPTER, timeout=60, persistent=persistent)
+        return asyncio.run(replay_with(ex, Target.of(TARGET, adapter=ADAPTER), suite, None))[0]
+
+    stability = _stability(3, replayed(3), replayed(1))
+    # c0-c2 share a process, c3-c4 the next one: c2's poison sees c0's, c4's is its process's first
+    assert stability == {"persistent": 3, "cases": 5, "same": 4, "shared": 3, "differ": ["c2"]}
+    assert _stability(3, replayed(1), replayed(1))["differ"] == []
