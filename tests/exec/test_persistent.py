@@ -116,3 +116,29 @@ def test_replay_under_persistent_names_the_cases_that_ran_otherwise_than_in_a_fr
     # c0-c2 share a process, c3-c4 the next one: c2's poison sees c0's, c4's is its process's first
     assert stability == {"persistent": 3, "cases": 5, "same": 4, "shared": 3, "differ": ["c2"]}
     assert _stability(3, replayed(1), replayed(1))["differ"] == []
+
+
+def test_each_persistent_run_gets_its_own_cpu_time_under_the_processes_hard_limit():
+    """`sandbox.limit_cpu`: a process serving N runs has the N runs' CPU time as its hard limit
+    (it can only ever be lowered), set at its first run, and each run's own as the soft limit,
+    counted from the run's start; a limit masfuzz did not set is left alone."""
+    import subprocess
+    import sys
+
+    code = """
+import resource
+from masfuzz.exec import sandbox
+sandbox._LIMITS.append(sandbox.Limits(cpu_s=5))
+used = lambda: sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
+start = int(used())
+sandbox.limit_cpu(3)
+first = resource.getrlimit(resource.RLIMIT_CPU)
+while used() < start + 1.2:
+    pass
+sandbox.limit_cpu(3)
+print(first, resource.getrlimit(resource.RLIMIT_CPU))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    (soft1, hard1), (soft2, hard2) = eval(out.replace(") (", "), ("))  # noqa: S307 - our own print
+    assert hard1 == hard2 and soft1 + 5 < hard1 <= soft1 + 11  # three runs of 5 s, from its start
+    assert soft2 == soft1 + 1  # the second run's 5 s from its own start, a second later
