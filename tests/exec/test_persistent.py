@@ -6,6 +6,7 @@ it, and the next run starts from a fresh fork."""
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 from pathlib import Path
 
 import pytest
@@ -94,6 +95,9 @@ def test_persistent_travels_with_the_request_and_is_checked():
     with pytest.raises(MasfuzzError, match="persistent"):
         make_executor("pool", persistent=0)
     assert make_executor("pool", persistent=4).request(TARGET, Scenario(input="x")).persistent == 4
+    if importlib.util.find_spec("ray") is not None:  # a Ray actor serves the request's data through a pool
+        ray_request = make_executor("ray", persistent=4).request(TARGET, Scenario(input="x"))
+        assert ExecutionRequest.from_data(ray_request.to_data()).persistent == 4
 
 
 def test_replay_under_persistent_names_the_cases_that_ran_otherwise_than_in_a_fresh_fork():
