@@ -25,8 +25,14 @@ end (the cores are shared); and the pool's start-up, shown apart because it is C
 worker imports the agent framework) that a 2-core machine does two at a time, paid once per
 campaign.
 
+`--persistent N` measures in AFL++'s persistent mode (`masfuzz fuzz --persistent N`: one forked
+process of a worker serves up to N runs, the fork paid once per N); every figure is printed
+with the mode it was measured in. With N > 1 the replay runs once more at --workers 16 with a
+fresh fork per run, and its traces are compared with the persistent ones (AFL++'s stability:
+whether what a run leaves in its process changed a later run).
+
     .venv/bin/python bench/bench_workers.py [--executions 200] [--workers 16] [--batch 64]
-                                            [--paces batch,steady,free]
+                                            [--paces batch,steady,free] [--persistent N]
 """
 
 from __future__ import annotations
@@ -49,7 +55,8 @@ INPUTS = ["Please change my seat to 14C, confirmation ABC123",
 TARGET_SPEEDUP = 14.0
 
 
-def campaign_run(workers: int, executions: int, batch: int, folder: Path, pace: str = "batch") -> dict:
+def campaign_run(workers: int, executions: int, batch: int, folder: Path, pace: str = "batch",
+                 persistent: int = 1) -> dict:
     """One FLARE campaign as `masfuzz fuzz` makes it, its worker pool started before the clock."""
     from masfuzz import api
     from masfuzz.campaign import Campaign
@@ -65,7 +72,8 @@ def campaign_run(workers: int, executions: int, batch: int, folder: Path, pace: 
     budget = opts.budget
     run_id = store.start_run("fuzz", system.spec, target.ref, api._redacted(setup.config()),
                              seed=opts.seed)
-    executor = make_executor("pool", concurrency=workers, timeout=opts.timeout, models=models)
+    executor = make_executor("pool", concurrency=workers, timeout=opts.timeout, models=models,
+                             persistent=persistent)
     phase = setup.phase()
     campaign = Campaign(target, system.spec, executor, setup.coverage_models(), [phase], store,
                         run_id, seed=opts.seed, budget=budget, detectors=setup.detectors())
@@ -111,10 +119,11 @@ def campaign_run(workers: int, executions: int, batch: int, folder: Path, pace: 
             "failures": json.dumps(sorted(f["fingerprint"] for f in analysis.failures))}
 
 
-def replay_run(workers: int, campaign: dict) -> dict:
+def replay_run(workers: int, campaign: dict, persistent: int = 1) -> dict:
     """The campaign's executions replayed as one suite, all cases submitted at once, as
     `masfuzz replay` does (masfuzz.generate.replay)."""
     from masfuzz.exec import make_executor
+    from masfuzz.exec.request import PROCESS_RUN
     from masfuzz.generate.replay import replay
     from masfuzz.generate.suite import Suite, SuiteCase
 
@@ -122,7 +131,8 @@ def replay_run(workers: int, campaign: dict) -> dict:
     cases = [SuiteCase(id=sc.id, kind="witness", title=sc.input[:40], scenario=sc, expected=[],
                        attempts=[]) for sc in campaign["scenarios"]]
     suite = Suite(target=TARGET, system={}, models={"sut": SUT}, seed=7, cases=cases, unrealized=[])
-    executor = make_executor("pool", concurrency=workers, timeout=60.0, models=campaign["models"])
+    executor = make_executor("pool", concurrency=workers, timeout=60.0, models=campaign["models"],
+                             persistent=persistent)
     traces: list = []
 
     async def execute(scenario):
@@ -150,7 +160,8 @@ def replay_run(workers: int, campaign: dict) -> dict:
             "batches": [[(t.usage.model_calls, None) for t in runs]],  # all at once, unordered
             "outcomes": json.dumps([o.passed for o in outcomes]),
             "traces": json.dumps([[e.model_dump(mode="json", exclude={"t"})
-                                   for e in t.events] for t in runs], sort_keys=True, default=str)}
+                                   for e in t.events] for t in runs], sort_keys=True, default=str),
+            "shared": sum(1 for t in runs if t.meta.get(PROCESS_RUN, 1) > 1)}
 
 
 class CpuMeter:
@@ -240,18 +251,24 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=16)
     parser.add_argument("--batch", type=int, default=64, help="FLARE's batch (--batch of fuzz)")
     parser.add_argument("--paces", default="batch,steady,free", help="FLARE's paces (--pace)")
+    parser.add_argument("--persistent", type=int, default=1,
+                        help="runs one forked worker process serves (fuzz's --persistent; 1: a fork per run)")
     args = parser.parse_args()
     os.chdir(ROOT)
     sys.path.insert(0, str(ROOT))
     paces = args.paces.split(",")
     load0 = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
-        fuzz = {pace: {n: campaign_run(n, args.executions, args.batch, Path(tmp), pace)
+        fuzz = {pace: {n: campaign_run(n, args.executions, args.batch, Path(tmp), pace, args.persistent)
                        for n in (1, args.workers)} for pace in paces}
-        rerun = {n: replay_run(n, fuzz[paces[0]][1]) for n in (1, args.workers)}
+        rerun = {n: replay_run(n, fuzz[paces[0]][1], args.persistent) for n in (1, args.workers)}
+        # AFL++'s stability: the same executions, each in a fresh fork, against the persistent runs
+        forked = replay_run(args.workers, fuzz[paces[0]][1]) if args.persistent > 1 else None
     load = (load0, os.getloadavg())
+    mode = (f"--persistent {args.persistent}: one fork per {args.persistent} runs of a worker"
+            if args.persistent > 1 else "a fresh fork per run")
     print(f"workers: {args.executions} executions, a scripted model waiting 100 ms per call, "
-          f"{os.cpu_count()} cores; load average {load[0][0]:.1f} at the start, {load[1][0]:.1f} "
+          f"{os.cpu_count()} cores, {mode}; load average {load[0][0]:.1f} at the start, {load[1][0]:.1f} "
           "at the end (the machine's other work takes its share of the cores)")
     from summary import record
 
@@ -275,7 +292,7 @@ def main() -> int:
         steady = short.startswith("FLARE") and short != "FLARE batch"
         allow = ("no batch holds the workers" if steady else
                  f"the model waits alone allow {bound:.1f}x (reached {speedup / bound:.0%})")
-        print(f"    speedup, workers started: {speedup:.1f}x (target >= {TARGET_SPEEDUP:g}x: "
+        print(f"    speedup, workers started: {speedup:.1f}x [{mode}] (target >= {TARGET_SPEEDUP:g}x: "
               f"{'met' if speedup >= TARGET_SPEEDUP else 'NOT met'}); {allow}")
         if many["cpu"] is not None:
             # the cores are shared by masfuzz, its workers and the runs: the CPU the runs at
@@ -287,9 +304,15 @@ def main() -> int:
                   f"{os.cpu_count()} cores idle that CPU alone allows {one['wall'] / least:.1f}x")
         print("    identical to --workers 1: " + ", ".join(f"{k} {'yes' if v else 'NO'}"
                                                          for k, v in same.items()))
+        if short == "replay" and forked is not None:
+            stable = forked["traces"] == many["traces"]
+            print(f"    identical to a fresh fork per run (--workers {args.workers}; {many['shared']} of "
+                  f"{many['executions']} runs shared a process with earlier ones): traces "
+                  f"{'yes' if stable else 'NO'}")
+            same["stability"] = stable
+        note = "" if steady else f"waits alone allow {bound:.1f}x"
         record(f"workers: speedup 16 over 1, {short}", speedup, f">= {TARGET_SPEEDUP:g}x",
-               speedup >= TARGET_SPEEDUP, unit="x",
-               note="" if steady else f"waits alone allow {bound:.1f}x")
+               speedup >= TARGET_SPEEDUP, unit="x", note=f"{note}; {mode}" if note else mode)
         record(f"workers: identical results 16 vs 1, {short}", "yes" if all(same.values()) else "NO",
                "yes", all(same.values()))
         ok = ok and all(same.values())

@@ -711,6 +711,7 @@ def executor_for(opts: Config) -> Any:
     return make_executor(opts.executor, ray_address=opts.ray_address, ray_cpus=opts.ray_cpus,
                          concurrency=opts.workers, timeout=opts.timeout, models=model_settings(opts),
                          code_coverage=bool(getattr(opts, "code_coverage", False)),  # fuzz's, run's
+                         persistent=getattr(opts, "persistent", 1),  # not the pytest plugin's
                          sandbox=sut_sandbox(opts))
 
 

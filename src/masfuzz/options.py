@@ -303,6 +303,12 @@ TABLE: tuple[Setting, ...] = (
     Setting("ray_cpus", "CPUs each --executor ray actor reserves: a fraction, since a run "
             "mostly waits on its models (0.25: four actors a CPU)", number(positive=True), 0.25,
             RUNS, metavar="N"),
+    Setting("persistent", "runs one forked process of a worker may serve before a fresh fork "
+            "takes its place (AFL++'s persistent mode: the fork each run costs, paid once per N); "
+            "what a run leaves in memory reaches the next runs of its process, so only for apps "
+            "that keep no state between runs (a trace's meta process_run says its place; replay "
+            "--persistent N says which cases ran otherwise than in a fresh fork); 1: a fresh fork "
+            "for every run", integer(low=1, high=100_000), 1, ("cover", "replay", "fuzz"), metavar="N"),
     Setting("store", "SQLite run store", text, ".masfuzz/runs.db",
             ("cover", "report", "tools", "fuzz", "judge"), metavar="DB"),
     Setting("format", "output format", choice("text", "json"), "text",

@@ -1,6 +1,8 @@
 """`masfuzz replay SUITE [TARGET]`: re-execute a saved suite; exit 1 if a witness was lost, a
 robustness case that held when recorded fails now, or the suite has no case. `--repeat K` runs
-it K times and reports pass^k and the flaky cases."""
+it K times and reports pass^k and the flaky cases. `--persistent N` (N > 1) runs it so, then each
+case once more in a fresh fork of its own, and says which cases ran otherwise: AFL++'s
+stability, whether what a run leaves in its process changes the next runs of this app."""
 
 from __future__ import annotations
 
@@ -41,8 +43,13 @@ def run(args: Config) -> int:
     graph = args.orchestration or Orchestration.from_data(suite.orchestration)
     rounds = asyncio.run(replay_with(executor_for(args), Target.of(target, graph),
                                      suite, args.sut_model, repeat=args.repeat, timeout=args.timeout))
+    stability = None
+    if args.persistent > 1:  # the same cases, each in a fresh fork: no run before it in its process
+        fresh = asyncio.run(replay_with(executor_for(args.replace(persistent=1)), Target.of(target, graph),
+                                        suite, args.sut_model, timeout=args.timeout))
+        stability = _stability(args.persistent, rounds[0], fresh[0])
     if args.repeat > 1:
-        return _print_repeated(args, target, rounds)
+        return _print_repeated(args, target, rounds, stability)
     outcomes = rounds[0]
     held = sum(1 for o in outcomes if o.passed)
     if args.format == "json":
@@ -50,6 +57,7 @@ def run(args: Config) -> int:
             "suite": args.suite, "target": target, "passed": held, "failed": len(outcomes) - held,
             "cases": [{"id": o.case.id, "title": o.case.title, "held": o.held, "lost": o.lost,
                        "detail": o.detail} for o in outcomes],
+            **({"stability": stability} if stability else {}),
         }, indent=2))
     else:
         for kind, heading in (("witness", None), ("fault", "robustness (fault re-runs)")):
@@ -62,10 +70,39 @@ def run(args: Config) -> int:
                     (f"  ({o.detail})" if o.detail else "")
                 print(f"{mark} {o.case.id} {o.case.title}{extra}")
         print(f"{held} passed, {len(outcomes) - held} failed")
+        _print_stability(stability)
     return 0 if held == len(outcomes) else 1
 
 
-def _print_repeated(args: Config, target: str, rounds: list[list[Any]]) -> int:
+def _stability(persistent: int, shared: list[Any], fresh: list[Any]) -> dict[str, Any]:
+    """AFL++'s stability for `--persistent`: the cases whose run in a process shared with earlier
+    runs (`shared`) went otherwise than in a fresh fork (`fresh`): its events (their times
+    aside) or its end. The model cache answers both runs alike, so what differs is the state
+    an earlier run left, or the app's own nondeterminism."""
+    from masfuzz.exec.request import PROCESS_RUN
+
+    def run(outcome: Any) -> Any:
+        trace = outcome.trace
+        return ([e.model_dump(mode="json", exclude={"t"}) for e in trace.events],
+                trace.termination.reason if trace.termination else None)
+
+    differ = [a.case.id for a, b in zip(shared, fresh) if run(a) != run(b)]
+    return {"persistent": persistent, "cases": len(shared), "same": len(shared) - len(differ),
+            "shared": sum(1 for o in shared if o.trace.meta.get(PROCESS_RUN, 1) > 1), "differ": differ}
+
+
+def _print_stability(stability: dict[str, Any] | None) -> None:
+    if not stability:
+        return
+    s = stability
+    print(f"stability under --persistent {s['persistent']}: {s['same']} of {s['cases']} case(s) ran as in "
+          f"a fresh fork of their own ({s['shared']} shared a process with earlier runs)"
+          + (f"; ran otherwise: {', '.join(s['differ'])} (what an earlier run left in the process, or "
+             "the app's own nondeterminism: leave --persistent off for this app)" if s["differ"] else ""))
+
+
+def _print_repeated(args: Config, target: str, rounds: list[list[Any]],
+                    stability: dict[str, Any] | None = None) -> int:
     """`--repeat K`: per case, how many of the K runs held; pass^k over the suite (the share of
     cases that held in every run, as agent benchmarks measure reliability) and the flaky cases
     (held in some runs, not all)."""
@@ -81,6 +118,7 @@ def _print_repeated(args: Config, target: str, rounds: list[list[Any]]) -> int:
             "cases": [{"id": runs[0].case.id, "title": runs[0].case.title, "passed": n, "runs": k,
                        "pass^k": 1 if n == k else 0,
                        "lost": sorted({w for o in runs for w in o.lost})} for runs, n in zip(cases, passes)],
+            **({"stability": stability} if stability else {}),
         }, indent=2))
     else:
         for runs, n in zip(cases, passes):
@@ -90,6 +128,7 @@ def _print_repeated(args: Config, target: str, rounds: list[list[Any]]) -> int:
                   + (f"  lost: {', '.join(lost)}" if lost else ""))
         print(f"pass^{k} = {pass_k:.2f} ({always} of {len(cases)} case(s) held in all {k} runs); "
               f"flaky: {len(flaky)}")
+        _print_stability(stability)
     return 0 if always == len(cases) else 1
 
 

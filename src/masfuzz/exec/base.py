@@ -46,8 +46,9 @@ class Executor(ABC):
     """Runs execution requests with bounded concurrency. Its methods are coroutines.
 
     `sandbox` says how the isolated executors' workers are confined (the in-process executor
-    cannot be). `timeout`, `models`, `code_coverage` and the target options (`adapter`, `orchestration`) are
-    the defaults of the requests `run(target, scenario)` builds; `execute(request)` takes a
+    cannot be). `timeout`, `models`, `code_coverage`, `persistent` (runs a worker's forked process
+    may serve, `ExecutionRequest.persistent`) and the target options (`adapter`, `orchestration`)
+    are the defaults of the requests `run(target, scenario)` builds; `execute(request)` takes a
     request whole.
     """
 
@@ -56,9 +57,12 @@ class Executor(ABC):
     def __init__(self, *, concurrency: int = 1, timeout: float | None = DEFAULT_TIMEOUT,
                  adapter: Any = None, orchestration: Orchestration | None = None,
                  models: ModelSettings | None = None, code_coverage: bool = False,
-                 sandbox: SandboxSettings | None = None) -> None:
+                 sandbox: SandboxSettings | None = None, persistent: int = 1) -> None:
         if concurrency < 1:
             raise MasfuzzError(f"executor concurrency must be at least 1, not {concurrency}")
+        if persistent < 1:
+            raise MasfuzzError(f"executor persistent runs must be at least 1, not {persistent}")
+        self.persistent = persistent
         self.concurrency = concurrency
         self.default_timeout = timeout or DEFAULT_TIMEOUT
         self.adapter = adapter
@@ -71,7 +75,8 @@ class Executor(ABC):
 
     def request(self, target: Target | str, scenario: Scenario) -> ExecutionRequest:
         return ExecutionRequest(Target.of(target, self.orchestration, adapter=self.adapter),
-                                scenario, self.models, self.default_timeout, self.code_coverage)
+                                scenario, self.models, self.default_timeout, self.code_coverage,
+                                self.persistent)
 
     def _semaphore(self) -> asyncio.Semaphore:
         # Created lazily so that the semaphore binds to the loop that actually runs scenarios.

@@ -5,6 +5,10 @@ this event loop, the worker pool sends it to a worker process as one JSON line, 
 would receive the same document. Model settings name the API-key *variable*, never its value,
 so a request can be written anywhere without carrying a secret. `code_coverage` asks for the
 lines and branches of the target's own code the run executed (`masfuzz.exec.codecov`).
+`persistent` is AFL++'s persistent mode (`--persistent N`): the worker may run it in a process
+that served up to N - 1 runs before it, instead of a fresh fork of its own
+(`masfuzz.exec.worker`); such a run's trace says which run of its process it was
+(`PROCESS_RUN`).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from masfuzz.scenario import Scenario
 from masfuzz.target import Target
 
 DEFAULT_TIMEOUT = 60.0  # seconds per scenario when neither the scenario nor the caller names one
+PROCESS_RUN = "process_run"  # trace.meta: the run's place among its process's runs (1: a fresh fork)
 
 
 @dataclass(frozen=True)
@@ -27,6 +32,7 @@ class ExecutionRequest:
     models: ModelSettings = field(default_factory=ModelSettings)
     timeout: float = DEFAULT_TIMEOUT  # hard bound on the run, unless the scenario sets its own
     code_coverage: bool = False  # trace.meta["code_coverage"]: the target's own lines and arcs run
+    persistent: int = 1  # runs one forked process may serve (1: a fresh fork for each run)
 
     @property
     def limit(self) -> float:
@@ -37,6 +43,8 @@ class ExecutionRequest:
                 "models": self.models.model_dump(mode="json"), "timeout": self.timeout}
         if self.code_coverage:  # absent when off, so requests without it stay as they were
             data["code_coverage"] = True
+        if self.persistent > 1:  # likewise
+            data["persistent"] = self.persistent
         return data
 
     @classmethod
@@ -46,4 +54,10 @@ class ExecutionRequest:
         return cls(Target.from_data(data["target"]), Scenario.model_validate(data["scenario"]),
                    ModelSettings.model_validate(data.get("models") or {}),
                    float(data.get("timeout") or DEFAULT_TIMEOUT),
-                   data.get("code_coverage") is True)
+                   data.get("code_coverage") is True, _runs(data.get("persistent", 1)))
+
+
+def _runs(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise MasfuzzError(f"execution request: persistent must be a whole number of at least 1, not {value!r}")
+    return value

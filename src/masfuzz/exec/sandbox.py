@@ -551,20 +551,31 @@ def _limit(limits: Limits) -> None:
     _LIMITS.append(limits)
 
 
-def limit_cpu() -> None:
+def limit_cpu(runs: int = 1) -> None:
     """The confined run's CPU-time limit, set in the process that runs it (forked afresh for
     each run, `masfuzz.exec.worker._apart`, its CPU time counted from zero) once its target is
-    open (importing a framework is not a run's share): `cpu_s`, then SIGXCPU (the soft limit,
-    one second before the hard one's SIGKILL), which the pool names."""
+    open (importing a framework is not a run's share): `cpu_s` from now, then SIGXCPU (the soft
+    limit, one second before the hard one's SIGKILL), which the pool names. A process that
+    serves `runs` runs (`--persistent`) gets the hard limit of all of them at its first (it can
+    only ever be lowered) and each run's own as the soft one."""
     import resource
 
-    if not _LIMITS or resource.getrlimit(resource.RLIMIT_CPU)[1] != resource.RLIM_INFINITY:
+    if not _LIMITS:
         return
-    end = int(_cpu_used()) + _LIMITS[0].cpu_s
+    hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+    if hard == resource.RLIM_INFINITY:
+        hard = int(_cpu_used()) + runs * _LIMITS[0].cpu_s + 1
+        _CPU_SET[:] = [True]
+    elif not _CPU_SET:
+        return  # a limit masfuzz did not set: the run's wall clock holds
+    end = min(int(_cpu_used()) + _LIMITS[0].cpu_s, hard - 1)
     try:
-        resource.setrlimit(resource.RLIMIT_CPU, (end, end + 1))
+        resource.setrlimit(resource.RLIMIT_CPU, (end, hard))
     except (ValueError, OSError):
         pass  # an unsupported limit: the run's wall clock still holds
+
+
+_CPU_SET: list[bool] = []  # whether this process's CPU limit is masfuzz's (`limit_cpu`)
 
 
 def _cpu_used() -> float:
@@ -627,18 +638,38 @@ def fresh_scratch() -> None:
     _link_entries(_CWD[0], scratch)
 
 
-def end_strays() -> bool:
+def end_strays(keep: int | None = None) -> bool:
     """Kill every process of the worker's PID namespace but itself (and the namespace's first
-    process, which reaps the orphans): what a run started, however it detached, ends with the
-    run, and frees its share of the process limit. Only in the confined worker, where
-    kill(-1) reaches nothing outside its namespace; False elsewhere."""
+    process, which reaps the orphans, and `keep`, the process serving the next run under
+    `--persistent`): what a run started, however it detached, ends with the run, and frees its
+    share of the process limit. Only in the confined worker, where kill(-1) reaches nothing
+    outside its namespace; False elsewhere."""
     import signal
 
     if not _SCRATCH or os.getpid() == 1:
         return False
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(-1, signal.SIGKILL)
+    if keep is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(-1, signal.SIGKILL)
+        return True
+    spared = {1, os.getpid(), keep}
+    for _ in range(10):  # one by one, as the namespace's /proc lists them: one may fork meanwhile
+        live = [pid for pid in _namespace_pids() if pid not in spared]
+        if not live:
+            break
+        for pid in live:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
     return True
+
+
+def _namespace_pids() -> Iterator[int]:
+    """The processes of this PID namespace not yet dead (a zombie waits for its reaper)."""
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            with contextlib.suppress(OSError, IndexError):
+                if Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+                    yield int(name)
 
 
 # -- limit hits -------------------------------------------------------------------------------

@@ -136,11 +136,12 @@ def _children() -> list[int]:
     return out
 
 
-def _kill_strays() -> None:
+def _kill_strays(keep: int | None = None) -> None:
     """Kill what the system under test left running: every child of this worker (and, as
-    orphans are reparented here, their children in turn), then reap them."""
+    orphans are reparented here, their children in turn) but `keep` (the child serving the next
+    run, `_Resident`), then reap them."""
     for _ in range(10):  # killing a child may hand its own children over to us
-        pids = _children()
+        pids = [pid for pid in _children() if pid != keep]
         if not pids:
             return
         for pid in pids:
@@ -198,39 +199,48 @@ def _send_event(channel: Channel, event: Any) -> None:
 
 def serve(channel: Channel, lines: Iterable[str], *, apart: bool = False) -> int:
     """Serve the requests of `lines`, each answered on `channel`; `apart`: each run in a child
-    process of its own (`_apart`), so that no run sees what an earlier one left."""
+    process forked from this worker (`_Resident`), so that no run sees what an earlier one left
+    (a request's `persistent` lets one such process serve several runs)."""
     from masfuzz.exec.request import ExecutionRequest  # after the stdout switch: imports may print
 
     first = True
-    for line in lines:
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-            channel.key = _key_of(data)
-            request = ExecutionRequest.from_data(data)
-            fresh, first = first, False  # a failed opening has imported things all the same
-            system = _open(request, fresh)
-        except MasfuzzError as exc:
-            channel.send({"error": str(exc)})
-            continue
-        except ValueError as exc:
-            channel.send({"error": f"worker: unreadable request ({exc})"})
-            continue
-        if apart and fresh:
-            _prepare(system)
-        if fresh:
-            sandbox.settled()
-            sandbox.limit_memory()
-        channel.send({"ready": True, "system_id": system.spec.system.id,
-                      "framework": system.spec.system.framework})
-        exited = _apart(lines, lambda: _serve_one(channel, request, system), channel) if apart \
-            else _serve_one(channel, request, system)
-        sandbox.end_strays()
-        _kill_strays()
-        sandbox.fresh_scratch()
-        if exited:
-            return 0
+    resident: _Resident | None = None
+    try:
+        for line in lines:
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+                channel.key = _key_of(data)
+                request = ExecutionRequest.from_data(data)
+                fresh, first = first, False  # a failed opening has imported things all the same
+                system = _open(request, fresh)
+            except MasfuzzError as exc:
+                channel.send({"error": str(exc)})
+                continue
+            except ValueError as exc:
+                channel.send({"error": f"worker: unreadable request ({exc})"})
+                continue
+            if apart and fresh:
+                _prepare(system)
+            if fresh:
+                sandbox.settled()
+                sandbox.limit_memory()
+            channel.send({"ready": True, "system_id": system.spec.system.id,
+                          "framework": system.spec.system.framework})
+            if apart:
+                resident, exited = _apart(resident, lines, line, request.persistent, channel)
+            else:
+                exited = _serve_one(channel, request, system)
+            keep = resident.pid if resident is not None else None
+            sandbox.end_strays(keep)
+            _kill_strays(keep)
+            sandbox.fresh_scratch()
+            if exited:
+                return 0
+    finally:
+        if resident is not None:
+            resident.end()
     return 0
 
 
@@ -259,14 +269,16 @@ def _prepare(system: Any) -> None:
         pass
 
 
-def _serve_one(channel: Channel, request: Any, system: Any) -> bool:
+def _serve_one(channel: Channel, request: Any, system: Any, place: int | None = None) -> bool:
     """Run one request on the opened `system` and answer it; True when the system under test
-    called sys.exit (the worker then ends: its state is no longer trustworthy)."""
+    called sys.exit (the worker then ends: its state is no longer trustworthy). `place`: the
+    run's among the runs of its process (`--persistent`), said in its trace."""
     from masfuzz import trace as trace_module
     from masfuzz.exec.base import run_guarded
+    from masfuzz.exec.request import PROCESS_RUN
     from masfuzz.llm import settings
 
-    sandbox.limit_cpu()
+    sandbox.limit_cpu(request.persistent)
     stacks.arm(channel.send)  # what the run is doing, asked for before a kill at the time limit
     trace_module.set_event_sink(lambda e: _send_event(channel, e))
     # `at` on the system-wide monotonic clock, the parent's too: how long the model calls
@@ -294,96 +306,163 @@ def _serve_one(channel: Channel, request: Any, system: Any) -> bool:
         stacks.disarm()
         trace_module.set_event_sink(None)
         trace_module.set_activity_sink(None)
+    if place is not None:
+        result = result.model_copy(update={"meta": {**result.meta, PROCESS_RUN: place}})
     channel.send_model("trace", result)
     return False
 
 
-_ANSWERED, _EXITED = b"1", b"2"  # what a run's child process says before it ends
+_ANSWERED, _EXITED = b"1", b"2"  # what a run's child process says after each run
 _SAID_MAX = 60_000  # bytes of the names of the modules it imported that it passes on (`_import`)
 
 
-def _apart(inbox: Any, run: Any, channel: Channel) -> bool:
-    """`run()` in a child process forked from this worker, which has opened the target and run
-    nothing of the system yet: every run starts from that state, whatever an earlier one did
-    to the module globals, the environment, signal handlers, threads or the current folder
-    (its files: `sandbox.fresh_scratch`), at the cost of a fork. The model replies `inbox`
-    reads are passed to the child. A child that ends without answering (a crash, a kill, the
-    system's own `os._exit`) ends this worker the same way, so the pool sees that end as the
-    run's; its CPU limit (`sandbox.limit_cpu`) is the run's alone, named when it is what
-    killed it, and so is the memory it grew by (`sandbox.peak_note`), which the pool weighs
-    against what the run printed of memory (`sandbox.died_of`). What the child says at its end is
-    sealed with the request's key (`masfuzz.exec.frames`): the system's code holds that pipe
-    too, and a word of its own there would end this worker as if the run had. Returns whether
-    the system called sys.exit."""
-    from masfuzz.exec.frames import seal
+def _apart(resident: "_Resident | None", inbox: Any, line: str, runs: int,
+           channel: Channel) -> "tuple[_Resident | None, bool]":
+    """Run the request `line` in a child process forked from this worker (`_Resident`), which
+    has opened the target and run nothing of the system yet: the resident one when it may serve
+    more runs, else a fresh fork. With `runs` 1 (the default) every run starts from that state,
+    whatever an earlier one did to the module globals, the environment, signal handlers,
+    threads or the current folder (its files: `sandbox.fresh_scratch`), at the cost of a fork
+    (~3,000 copy-on-write page faults: CPython writes a reference count into every object a
+    run touches). With `runs` N (`--persistent N`, AFL++'s persistent mode) one fork serves up
+    to N runs, paying that once: what a run leaves in memory reaches the next runs of that
+    process. A child that ends without answering (a crash, a kill, the system's own `os._exit`)
+    ends this worker the same way, so the pool sees that end as the run's (and a run after it
+    starts in a new worker's fresh fork). Returns the child that may serve the next run (None:
+    none) and whether the system called sys.exit."""
+    if resident is not None and resident.runs != runs:  # asked otherwise: a fresh fork
+        resident.end()
+        resident = None
+    if resident is None:
+        resident = _Resident.fork(inbox, channel, runs)
+        if resident is None:
+            return None, False
+    inbox.pass_on(resident.requests, line)
+    told = resident.told(channel.key)  # or this worker ends as the child did
+    resident.served += 1
+    exited = told[:1] == _EXITED
+    if exited or resident.served >= resident.runs:  # it ends by itself: `_kill_strays` reaps it
+        resident.end()
+        resident = None
+    sandbox.end_strays(resident.pid if resident is not None else None)
+    _kill_strays(resident.pid if resident is not None else None)
+    _import(told[1:].decode(errors="replace").split("\n"))
+    return resident, exited
 
-    key = channel.key
-    resident = sandbox.resident_mb()
 
-    replies, said = os.pipe(), os.pipe()
-    inbox.forward_to(replies[1])
-    # while the run goes on, this worker ignores what the run may send it (a kill(-1) reaches
-    # every process of the sandbox but the sender): only masfuzz's SIGKILL ends it
-    saved = _ignore_signals()
-    # what the worker holds now is the runs' shared start: the garbage collector of a run
-    # walking it would write to (and so copy) every page of it
-    import gc
+class _Resident:
+    """A child process forked from the worker before any run, serving the runs the worker passes
+    it (each request's line, on the pipe the model replies come on) up to `runs` of them, then
+    ending. Its CPU limit (`sandbox.limit_cpu`) is each run's, named when it is what killed it,
+    and so is the memory it grew by (`sandbox.peak_note`), which the pool weighs against what the
+    run printed of memory (`sandbox.died_of`). What the child says after each run is sealed with
+    the request's key (`masfuzz.exec.frames`): the system's code holds that pipe too, and a word
+    of its own there would end this worker as if the run had."""
 
-    gc.freeze()
-    try:
-        pid = os.fork()
-    except OSError as exc:  # the machine's process limit: masfuzz's failure to run it, no crash
-        _restore_signals(saved)
-        inbox.forward_to(None)
-        for fd in (*replies, *said):
-            os.close(fd)
-        channel.send({"error": _starved(exc)})
-        return False
-    if pid == 0:
-        said_w, exited = said[1], False
+    def __init__(self, pid: int, requests: int, said: int, runs: int, resident_mb: float,
+                 signals: dict[int, Any], inbox: Any, channel: Channel) -> None:
+        self.pid, self.requests, self.said, self.runs = pid, requests, said, runs
+        self.resident_mb, self.signals, self.inbox, self.channel = resident_mb, signals, inbox, channel
+        self.served = 0
+
+    @classmethod
+    def fork(cls, inbox: Any, channel: Channel, runs: int) -> "_Resident | None":
+        """The child, forked now; None (and the request answered with why) when the machine
+        refuses the process."""
+        resident = sandbox.resident_mb()
+        replies, said = os.pipe(), os.pipe()
+        inbox.forward_to(replies[1])
+        # while the child lives, this worker ignores what a run may send it (a kill(-1) reaches
+        # every process of the sandbox but the sender): only masfuzz's SIGKILL ends it
+        saved = _ignore_signals()
+        # what the worker holds now is the runs' shared start: the garbage collector of a run
+        # walking it would write to (and so copy) every page of it
+        import gc
+
+        gc.freeze()
         try:
+            pid = os.fork()
+        except OSError as exc:  # the machine's process limit: masfuzz's failure to run it, no crash
             _restore_signals(saved)
-            os.close(replies[1])
-            os.close(said[0])
-            inbox.close_in_run()  # the run never reads masfuzz's requests (the next one's key)
-            import ctypes
+            inbox.forward_to(None)
+            for fd in (*replies, *said):
+                os.close(fd)
+            channel.send({"error": _starved(exc)})
+            return None
+        if pid == 0:
+            try:
+                _restore_signals(saved)
+                os.close(replies[1])
+                os.close(said[0])
+                inbox.close_in_run()  # the run never reads masfuzz's requests (the next one's key)
+                import ctypes
 
-            ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-            inbox.listen(replies[0])
-            last = next(reversed(sys.modules), None)
-            exited = run()
-            imported = "\n".join(_imported_since(last)).encode()
-            # within the pipe's buffer (the worker drains it meanwhile): the write never waits
-            _write_all(said_w, seal(key, (_EXITED if exited else _ANSWERED) + imported[:_SAID_MAX]))
-        except BaseException as exc:  # noqa: BLE001 - masfuzz's own failure: the worker's stderr says it
-            import traceback
+                ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+                _serve_runs(channel, inbox.listen(replies[0]), said[1], runs)
+            except BaseException as exc:  # noqa: BLE001 - masfuzz's own failure: the worker's stderr says it
+                import traceback
 
-            traceback.print_exc()
-            if _starved(exc):  # masfuzz's, not the system's crash: an error, not a finding
-                channel.send({"error": _starved(exc)})
-            os._exit(1)
-        os._exit(0)
-    os.close(replies[0])
-    os.close(said[1])
-    try:
-        told = _told(pid, said[0], key)
-        if told[:1] not in (_ANSWERED, _EXITED):
-            os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
-            at_limit = sandbox.at_cpu_limit(pid)
-            _, status, usage = os.wait4(pid, 0)
-            channel.send(sandbox.peak_note(usage, resident))
+                traceback.print_exc()
+                if _starved(exc):  # masfuzz's, not the system's crash: an error, not a finding
+                    channel.send({"error": _starved(exc)})
+                os._exit(1)
+            os._exit(0)
+        os.close(replies[0])
+        os.close(said[1])
+        return cls(pid, replies[1], said[0], runs, resident, saved, inbox, channel)
+
+    def told(self, key: bytes) -> bytes:
+        """What the child said at the end of the run sealed with `key`; when it ended without a
+        word, this worker ends as it did (its CPU limit's end named, its growth noted)."""
+        try:
+            told = _told(self.pid, self.said, key)
+            if told[:1] in (_ANSWERED, _EXITED):
+                return told
+            os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOWAIT)
+            at_limit = sandbox.at_cpu_limit(self.pid)
+            _, status, usage = os.wait4(self.pid, 0)
+            self.channel.send(sandbox.peak_note(usage, self.resident_mb))
             sys.stderr.flush()
             sandbox.end_as(-signal.SIGXCPU if at_limit else os.waitstatus_to_exitcode(status))
-    finally:
-        _restore_signals(saved)
-        inbox.forward_to(None)
-        os.close(replies[1])
-        os.close(said[0])
-    # it answered: it has nothing left to do but end, which it need not be waited for
-    sandbox.end_strays()
-    _kill_strays()
-    _import(told[1:].decode(errors="replace").split("\n"))
-    return told[:1] == _EXITED
+        except BaseException:
+            self.end()
+            raise
+        return b""  # not reached: `end_as` does not return
+
+    def end(self) -> None:
+        """This worker's part: the pipes closed (the child, if still waiting for a run, reads
+        their end and ends), its signals its own again. The child itself is killed and reaped
+        with the strays (`_kill_strays`)."""
+        _restore_signals(self.signals)
+        self.inbox.forward_to(None)
+        for fd in (self.requests, self.said):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+def _serve_runs(channel: Channel, requests: Any, said: int, runs: int) -> None:
+    """In a `_Resident` child: serve up to `runs` requests as they come from the worker, saying
+    after each (sealed with its key, `masfuzz.exec.frames`) whether the system called sys.exit
+    and the modules the run imported; end when the system exited or the worker's pipe closes."""
+    from masfuzz.exec.frames import seal
+    from masfuzz.exec.request import ExecutionRequest
+
+    for place in range(1, runs + 1):
+        line = requests.get()
+        if line is None:
+            return
+        data = json.loads(line)
+        channel.key = key = _key_of(data)
+        request = ExecutionRequest.from_data(data)
+        last = next(reversed(sys.modules), None)
+        exited = _serve_one(channel, request, request.target.open(), place if runs > 1 else None)
+        if runs > 1:  # what the run started ends with it (the worker spares this process's own)
+            _kill_strays()
+        imported = "\n".join(_imported_since(last)).encode()
+        # within the pipe's buffer (the worker drains it meanwhile): the write never waits
+        _write_all(said, seal(key, (_EXITED if exited else _ANSWERED) + imported[:_SAID_MAX]))
+        if exited:
+            return
 
 
 def _imported_since(last: str | None) -> list[str]:
@@ -466,17 +545,33 @@ class Inbox:
         with self._lock:
             self._forward = fd
 
-    def listen(self, fd: int) -> None:
-        """In a run's child process: deliver the replies its parent passes on `fd`."""
+    def pass_on(self, fd: int, line: str) -> None:
+        """Pass a request to the run's child process on `fd`, between the replies passed there."""
+        with self._lock:
+            _write_all(fd, line.encode() + (b"" if line.endswith("\n") else b"\n"))
+
+    def listen(self, fd: int) -> "queue.SimpleQueue[str | None]":
+        """In a run's child process: deliver the replies its parent passes on `fd`; the requests
+        passed there come in the queue returned (None once the parent closed it)."""
         from masfuzz.llm.proxy import REPLY_KEY
 
+        reply = '{"%s":' % REPLY_KEY
+        requests: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+
         def read() -> None:
-            with os.fdopen(fd, encoding="utf-8") as pipe:
-                for line in pipe:
-                    self._deliver(line, REPLY_KEY)
-            self.calls.close("masfuzz closed the worker's channel")
+            try:
+                with os.fdopen(fd, encoding="utf-8") as pipe:
+                    for line in pipe:
+                        if line.startswith(reply):
+                            self._deliver(line, REPLY_KEY)
+                        else:
+                            requests.put(line)
+            finally:
+                self.calls.close("masfuzz closed the worker's channel")
+                requests.put(None)
 
         threading.Thread(target=read, name="masfuzz-run-inbox", daemon=True).start()
+        return requests
 
     def _deliver(self, line: str, key: str) -> None:
         try:
