@@ -81,6 +81,8 @@ def clock(hours: int, minutes: int) -> str:
         return f"quarter past {number(h12)}"
     if minutes == 45:
         return f"quarter to {number(nxt)}"
+    if minutes % 5 == 0:
+        return f"{number(minutes)} past {number(h12)}" if minutes < 30 else f"{number(60 - minutes)} to {number(nxt)}"
     return f"{number(h12)} {number(minutes)}" if minutes >= 10 else f"{number(h12)} oh {number(minutes)}"
 
 
@@ -89,6 +91,8 @@ def spoken(value) -> str:
     text = str(value).strip()
     if m := re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", text):
         return f"the {ordinal(int(m[3]))} of {MONTHS[int(m[2]) - 1]}"
+    if m := re.fullmatch(r"(\d{4}-\d{2}-\d{2})[ T](\d{1,2}:\d{2})", text):
+        return f"{spoken(m[1])} at {spoken(m[2])}"
     if m := re.fullmatch(r"(\d{1,2})[:.](\d{2})", text):
         return clock(int(m[1]), int(m[2]))
     if re.fullmatch(r"\d{1,3}", text):
@@ -221,6 +225,25 @@ def texts(request) -> list[str]:
     return spoken_ + heard
 
 
+def counted(said: str, description: str) -> int | None:
+    """A count the caller said, in digits or words, before a noun the parameter speaks of
+    ("three tickets" for "How many tickets (seats) to hold")."""
+    nouns = stems(description)
+    words = re.findall(r"\d{1,3}|[a-z]+", said.lower())
+    for i, word in enumerate(words):
+        value = int(word) if word.isdigit() else UNITS.index(word) if word in UNITS[1:] else None
+        if value is not None and any(w[:5] in nouns for w in words[i + 1:i + 3]):
+            return value
+    return None
+
+
+def ask(missing: str) -> str:
+    missing = re.sub(r"\s*\([^)]*\)", "", missing)
+    if missing.lower().startswith("how many"):
+        return f"Sorry, {missing.lower()}, again?"
+    return f"Sorry, what was {missing} again?"
+
+
 def what(description: str, name: str) -> str:
     base = re.split(r",?\s*(?:e\.g\.|for example|like|such as)\b", description or "", flags=re.I)[0].strip(" .")
     base = base or name.replace("_", " ")
@@ -246,6 +269,9 @@ def arguments(request, tool) -> tuple[dict, str | None]:
             if hit is not None:
                 found[name] = int(hit) if spec.get("type") == "integer" else hit
                 continue
+        elif spec.get("type") == "integer" and (count := counted(said, desc or name)) is not None:
+            found[name] = count
+            continue
         if name in (schema.get("required") or props):
             missing = missing or what(desc, name)
     return found, missing
@@ -304,7 +330,8 @@ def relay(request, tool: str) -> str:
     found = data(got[-1])
     if found is None:
         return f"The system says {got[-1].strip()}."
-    return " ".join(f"{k.replace('_', ' ')}: {spoken(v)}." if k else f"{spoken(v)}." for k, v in leaves(found))
+    fields = [(k, v) for k, v in leaves(found) if k or not re.fullmatch(r"[1-5]\d\d", v)]  # not the bare status
+    return " ".join(f"{k.replace('_', ' ').capitalize()}, {spoken(v)}." if k else f"{spoken(v)}." for k, v in fields)
 
 
 def act(request):
@@ -334,8 +361,7 @@ def act(request):
                 continue
             args, missing = arguments(request, tools[tool])
             if missing:
-                text = f"Sorry, what was {missing} again?"
-                return say(text)
+                return say(ask(missing))
             return call(tool, **args)
         if m := TRANSFER.search(line):
             target = m[1].lower()
@@ -357,7 +383,8 @@ def act(request):
                 return say(quoted[1])
             continue
         if low.startswith("read out") or low.startswith("read back"):
-            tool = next((t for t in tools if t in line), None)
+            heard = set(tools) | {c.name for c in asked(request)}  # a reflection is asked without tools
+            tool = next((t for t in heard if re.search(rf"\b{re.escape(t)}\b", line)), None)
             text = relay(request, tool) if tool else ""
             if text and not said_before(request, text):
                 return say(text)
