@@ -184,13 +184,22 @@ def reason(answer: str) -> str:
     why = [v for k, v in fields if re.search(r"reason|message|detail|note|why|text|error|info", k, re.I)]
     status = [v for k, v in fields if re.search(r"status|state|code|result|outcome", k, re.I)]
     words = [v for k, v in fields if not k and not re.fullmatch(r"[\d.]+", v)]
-    return ". ".join(dict.fromkeys(status + why + words)) or answer.strip()
+    parts = list(dict.fromkeys(status + why + words))
+    worded = [p for p in parts if not re.fullmatch(r"[\d.]+", p)]  # a bare status code is not said aloud
+    return ". ".join(worded or parts) or answer.strip()
+
+
+def broken(answer: str) -> bool:
+    """The framework's report of a tool that raised: error text, not data the tool answered (a
+    field named "error" in a tool's own answer is what the tool said)."""
+    return data(answer) is None and bool(BROKEN.search(answer))
 
 
 def reference(answer: str) -> str | None:
     found = data(answer)
     for key, value in leaves(found) if found is not None else ():
-        if re.search(r"ref|confirmation|booking_?id|job|ticket|code", key, re.I) and re.search(r"\d", value):
+        if re.search(r"ref|confirm|booking|job|ticket|member|hold|order", key, re.I) and \
+                re.search(r"\d", value) and re.search(r"[A-Za-z]", value):
             return value
     m = re.search(r"\b[A-Z]{1,4}-?\d{2,}[A-Z0-9-]*\b", answer)
     return m[0] if m else None
@@ -298,9 +307,9 @@ def outcome(line: str, request) -> str | None:
         return None
     newest = got[-1]
     if verb == "fails":
-        hit = bool(REFUSAL.search(newest)) and not BROKEN.search(newest)
+        hit = bool(REFUSAL.search(newest)) and not broken(newest)
     elif verb in ("breaks", "errors"):
-        hit = bool(BROKEN.search(newest))
+        hit = broken(newest)
     else:
         words, _, rest = rest.partition(",")
         hit = any(w.strip().lower() in newest.lower()
@@ -341,7 +350,7 @@ def act(request):
     if last_call is not None:
         got = answers(request, last_call.name)
         planned = any(OUTCOME.match(line) and re.search(r"break|error", line, re.I) for line in lines(request))
-        if got and BROKEN.search(got[-1]) and not planned:
+        if got and broken(got[-1]) and not planned:
             text = "Sorry, the system isn't answering just now. Could you try again in a few minutes?"
             if not said_before(request, text):
                 return say(text)
