@@ -254,7 +254,7 @@ def ask(missing: str) -> str:
 
 
 def what(description: str, name: str) -> str:
-    base = re.split(r",?\s*(?:e\.g\.|for example|like|such as)\b", description or "", flags=re.I)[0].strip(" .")
+    base = re.split(r",?\s*(?:e\.g\.|for example\b|like\b|such as\b)", description or "", flags=re.I)[0].strip(" .")
     base = base or name.replace("_", " ")
     return base[0].lower() + base[1:]
 
@@ -296,7 +296,8 @@ def own_tools(request) -> dict:
 
 OUTCOME = re.compile(r"^(?:if|when|should)\s+(\w+)\s+(says|answers|returns|comes back with|reports|fails|"
                      r"breaks|errors)\b(.*)$", re.I)
-TRANSFER = re.compile(r"\b(?:put|transfer|pass|send)\b.*?\b(?:through )?to\s+(?:the\s+)?(\w+)", re.I)
+TRANSFER = re.compile(r"\b(?:put|transfer|pass|send)\b.*?\b(?:through )?to\s+((?:the\s+)?(\w+)[\w' -]*?)"
+                      r"\s*(?:\bfor\b|\babout\b|\bwhen\b|\bif\b|[.,;]|$)", re.I)
 
 
 def outcome(line: str, request) -> str | None:
@@ -328,7 +329,7 @@ def confirm(request) -> str:
     last = calls[-1]
     values = ", ".join(spoken(v) for v in last.arguments.values())
     ref = reference((answers(request, last.name) or [""])[-1])
-    tail = f" Your reference is {spoken(ref)}." if ref else ""
+    tail = f" Your reference is {spoken(ref)}." if ref and ref not in last.arguments.values() else ""
     return f"Lovely, that's done. I've got you down for {values}.{tail} Anything else?"
 
 
@@ -373,7 +374,7 @@ def act(request):
                 return say(ask(missing))
             return call(tool, **args)
         if m := TRANSFER.search(line):
-            target = m[1].lower()
+            target = m[2].lower()
             if not touches(request, line):
                 continue
             if target in people:
