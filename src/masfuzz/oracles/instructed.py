@@ -339,9 +339,12 @@ def _refused_for_want_of(trace: Trace, spec: WorkflowSpec, first: dict[str, int]
     agents' instructions say of it; the step's name is read in the tool's words, the values of
     the call quoted back left out."""
     calls = {e.call_id: e for e in trace.events if isinstance(e, ToolCall) and e.call_id}
+    # a probe's refusal is masfuzz's stub speaking ("Refused: ... not available to this agent"),
+    # not the app's tool saying which step comes first
+    probed = {e.call_id for e in trace.events if isinstance(e, RestrictedAttempt) and e.call_id}
     out = []
     for ri, r in enumerate(trace.events):
-        if not isinstance(r, ToolResult) or r.fault or r.agent not in first:
+        if not isinstance(r, ToolResult) or r.fault or r.agent not in first or r.call_id in probed:
             continue
         if r.status == "ok" and not payload_failure(r.payload, r.tool):
             continue
