@@ -1,0 +1,58 @@
+"""How a team's end is judged, and what an agent owes after asking: a stop word said again and
+again while the team runs on to its bound is a stop condition that does not hear it (the wiring,
+no agent), not a bound too low; an order of work a speaker selector's prompt states makes every
+member it lists needed, so a stop word heard from an early member ends the team too soon; an
+agent that asked for an argument its tool requires and got no answer owes no call; and a request
+whose own ask ("could you send over whatever fits?") speaks of one tool's work only, routed to an
+agent whose tools do something else, is misrouted."""
+
+from __future__ import annotations
+
+from masfuzz.oracles import detect
+from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, Termination, ToolSpec, WorkflowSpec
+from masfuzz.trace import AgentTurn, Message, TerminationEvent, ToolCall, ToolResult, Trace
+
+# -- a stop word the condition does not hear ----------------------------------------------------
+
+# A museum loan's group chat: the registrar checks the crate, the conservator writes the condition
+# report and closes with the team's stop word.
+LOAN = WorkflowSpec(
+    system=SystemInfo(id="loan", entry_agent="registrar", framework="ag2", pattern="selector"),
+    agents=(AgentSpec(id="registrar", instructions="Check the crate with crate_check."),
+            AgentSpec(id="conservator", instructions='Write the condition report, then say "Report filed. TERMINATE"')),
+    tools=(ToolSpec(id="crate_check", description="Check a loan crate's seals and climate log."),),
+    permissions=Permissions(allow=(("registrar", "crate_check"),)))
+
+
+def _loan(closing: str, times: int, spec: WorkflowSpec = LOAN) -> list:
+    """The conservator closes `times` times (the model picks it again and again: no new turn is
+    recorded) and the chat runs to its round limit."""
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="Crate L-88 from the Rijksmuseum arrived this morning; please log its condition."),
+        AgentTurn(agent="registrar"),
+        ToolCall(agent="registrar", tool="crate_check", arguments={"crate": "L-88"}, call_id="c"),
+        ToolResult(agent="registrar", tool="crate_check", call_id="c", payload='{"seals": "intact", "rh": "52%"}'),
+        Message(agent="registrar", content="Seals intact, humidity 52% throughout."),
+        AgentTurn(agent="conservator"),
+        *[Message(agent="conservator", content=closing) for _ in range(times)],
+        TerminationEvent(reason="message_limit", detail="Maximum rounds (12) reached")))
+    return [f for f in detect(trace, spec) if f.detector == "missing_termination"]
+
+
+def test_a_stop_word_said_again_and_again_to_the_bound_is_a_condition_that_does_not_hear_it():
+    """Said five times, the stop word was given the floor to close and closed: the condition is
+    what failed (FLARE's Termination Condition Violation), the team's wiring, no agent's; not a
+    round limit too low for the task."""
+    [f] = _loan("Report filed, no new damage. TERMINATE", 5)
+    assert (f.root_cause, f.agent) == ("Termination Condition Violation", None)
+    assert "5 times" in f.description and f.step == 7  # the first time it was said again
+
+
+def test_a_stop_word_only_another_member_may_say_is_heard_by_design():
+    """A condition that listens to the registrar only (`sources=["registrar"]`) is meant not to
+    hear the conservator: the conservator's stop word is no condition failing, and it is blamed as
+    the announcer whose end was not the one to honour."""
+    only = LOAN.model_copy(update={"termination": Termination(
+        conditions=("(TextMentionTermination(text='TERMINATE', sources=['registrar']) | MaxMessageTermination(max_messages=12))",))})
+    [f] = _loan("Report filed, no new damage. TERMINATE", 5, only)
+    assert (f.root_cause, f.agent) == ("Termination Condition Violation", "conservator")
