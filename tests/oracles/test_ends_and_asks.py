@@ -56,3 +56,52 @@ def test_a_stop_word_only_another_member_may_say_is_heard_by_design():
         conditions=("(TextMentionTermination(text='TERMINATE', sources=['registrar']) | MaxMessageTermination(max_messages=12))",))})
     [f] = _loan("Report filed, no new damage. TERMINATE", 5, only)
     assert (f.root_cause, f.agent) == ("Termination Condition Violation", "conservator")
+
+
+# -- an ask for a required argument that no one answered -----------------------------------------
+
+def _params(**props: tuple[str, str]) -> dict:
+    return {"type": "object", "required": list(props),
+            "properties": {p: {"type": kind, "description": doc} for p, (kind, doc) in props.items()}}
+
+
+# A bike shop's service desk books a repair slot; the booking needs the bike's frame number and a
+# drop-off day.
+WORKSHOP = WorkflowSpec(
+    system=SystemInfo(id="workshop", entry_agent="service_desk", framework="ag2", pattern="orchestrated"),
+    agents=(AgentSpec(id="service_desk", instructions="Book the repair with book_repair. Tell the rider it is booked."),),
+    tools=(ToolSpec(id="book_repair", description="Book a bike into the workshop for a service.",
+                    parameters=_params(frame_number=("string", 'The frame number, e.g. "WTU-000000"'),
+                                       drop_off=("string", 'The drop-off day, e.g. "Tue"'))),),
+    permissions=Permissions(allow=(("service_desk", "book_repair"),)))
+
+
+def _desk(*said: str, answered: str | None = None) -> set:
+    """The desk says `said` in turn; when `answered`, the rider replies after its first line."""
+    from masfuzz.graph.specification import skeleton
+    from masfuzz.oracles.flare import tool_omission
+
+    lines = [Message(agent="service_desk", content=s) for s in said]
+    if answered is not None:
+        lines.insert(1, Message(role="user", content=answered))
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="My gears slip under load, could you fit in a service?"),
+        AgentTurn(agent="service_desk"), *lines,
+        TerminationEvent(reason="max_turns", detail="Maximum turns (2) reached")))
+    return {f.elements for f in tool_omission(trace, skeleton(WORKSHOP), WORKSHOP)}
+
+
+def test_an_agent_whose_ask_for_a_required_argument_went_unanswered_owes_no_call():
+    """It asked for the drop-off day, politely and without a question mark, nobody answered, and
+    it signed off: it had nothing to book with, so it omitted nothing."""
+    assert _desk("Happy to help. Please let me know which drop-off day suits you and the frame number.",
+                 "That's all from me for now - speak soon!") == set()
+    assert _desk("Sorry to trouble you, but could I have your drop-off day?", "Have a good ride!") == set()
+
+
+def test_an_agent_that_got_its_answer_or_asked_for_nothing_it_needs_still_owes_the_call():
+    """Once the rider gave the day and the frame, the sign-off is an omission; so is one after a
+    question that asks for nothing the booking needs."""
+    assert _desk("Could you tell me the drop-off day?", "All sorted, see you then!",
+                 answered="Tuesday, frame WTU-118342.") == {("service_desk", "book_repair")}
+    assert _desk("Is there anything else I can help with?", "Bye for now!") == {("service_desk", "book_repair")}

@@ -562,8 +562,11 @@ PARAMS: dict[str, re.Pattern[str]] = {
     "email": re.compile(r"e-?mail", re.IGNORECASE),
     "postcode": re.compile(r"post_?code|postal|zip", re.IGNORECASE),
 }
-REQUEST = re.compile(r"^\s*(?:please\s+)?(?:provide|give|share|tell|send|enter|confirm)\b|"
-                     r"\bi (?:will )?need your\b", re.IGNORECASE)
+# A request to provide, however politely put: "Share your order number", "Please let me know
+# which slot suits you.", "Kindly send the form", "We'll need your postcode to go ahead."
+REQUEST = re.compile(r"^\s*(?:please\s+|kindly\s+)?(?:provide|give|share|tell|send|enter|confirm)\b|"
+                     r"\b(?:please|kindly)\s+let\s+(?:me|us)\s+know\b|^\s*let\s+(?:me|us)\s+know\b|"
+                     r"\b(?:i|we)(?:'ll|\s+will)?\s+need\s+your\b", re.IGNORECASE)
 
 
 def user_facts(text: str) -> dict[str, list[str]]:
