@@ -105,3 +105,50 @@ def test_an_agent_that_got_its_answer_or_asked_for_nothing_it_needs_still_owes_t
     assert _desk("Could you tell me the drop-off day?", "All sorted, see you then!",
                  answered="Tuesday, frame WTU-118342.") == {("service_desk", "book_repair")}
     assert _desk("Is there anything else I can help with?", "Bye for now!") == {("service_desk", "book_repair")}
+
+
+# -- an order of work the speaker selector's prompt states ---------------------------------------
+
+def _claims_team(prompt: str) -> WorkflowSpec:
+    """An insurer's claims team whose speaker selector reads `prompt`; its stop word is heard
+    from anyone (a `TextMentionTermination` without `sources`)."""
+    from masfuzz.spec.model import SELECTOR_PROMPT
+
+    return WorkflowSpec(
+        system=SystemInfo(id="claims", entry_agent="intake_clerk", framework="autogen", pattern="selector"),
+        agents=(AgentSpec(id="intake_clerk", description="Logs the claim."),
+                AgentSpec(id="loss_adjuster", description="Values the damage."),
+                AgentSpec(id="claims_lead", description="Settles the claim.")),
+        termination=Termination(conditions=(
+            "(TextMentionTermination(text='DONE') | MaxMessageTermination(max_messages=20))",)),
+        notes=(SELECTOR_PROMPT + prompt,))
+
+
+def _claim(*speakers: str) -> Trace:
+    """Each of `speakers` takes a turn and says its piece; the last one's "DONE" ends the run."""
+    said = [(AgentTurn(agent=a), Message(agent=a, content=f"{a} has done its part." + (" DONE" if k == len(speakers) - 1 else "")))
+            for k, a in enumerate(speakers)]
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content="Claim for storm damage to the conservatory roof at 4 Alder Close, policy HH-20931."),
+        *[e for pair in said for e in pair],
+        TerminationEvent(reason="text_mention", detail="Text 'DONE' mentioned")))
+
+
+def test_an_order_of_work_the_selector_prompt_states_makes_each_member_it_lists_needed():
+    """"Claims go intake_clerk -> loss_adjuster -> claims_lead." lists all three: the intake
+    clerk's "DONE", heard from anyone, ended the team before the adjuster and the lead had a turn.
+    Blamed: the clerk, the member after whose turn theirs should have come."""
+    team = _claims_team("Pick who speaks next. Claims go intake_clerk -> loss_adjuster -> claims_lead. Only return the role.")
+    found = [f for f in detect(_claim("intake_clerk"), team) if f.detector == "participation"]
+    assert {f.elements for f in found} == {("intake_clerk", "loss_adjuster"), ("intake_clerk", "claims_lead")}
+    assert {(f.root_cause, f.agent) for f in found} == {("Premature Termination", "intake_clerk")}
+    # the whole order acted: nothing is missing
+    assert detect(_claim("intake_clerk", "loss_adjuster", "claims_lead"), team) == []
+
+
+def test_a_selector_prompt_that_lists_members_without_an_order_needs_none_of_them():
+    """A prompt that lists who may speak but no order ("you may choose intake_clerk, loss_adjuster
+    or claims_lead", or an order it negates) leaves the selector free to end early."""
+    for prompt in ("Choose intake_clerk, loss_adjuster or claims_lead, whichever fits the message.",
+                   "There is no fixed order: intake_clerk, then loss_adjuster, then claims_lead only when needed."):
+        assert [f for f in detect(_claim("intake_clerk"), _claims_team(prompt)) if f.detector == "participation"] == []

@@ -26,7 +26,7 @@ from masfuzz.oracles.wording import (
     GIVE_UP, STOPWORDS, addresses_agent, agent_names, asks_for, is_question, mentions, name_pattern, names_agent,
     names_in_tool_words, owners, sentences, tool_objects, tools_of, words,
 )
-from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, AgentSpec, ToolSpec, WorkflowSpec
+from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, SELECTOR_PROMPT, AgentSpec, ToolSpec, WorkflowSpec
 from masfuzz.trace import (
     CONCLUDED_REASONS, SYSTEM_PROMPTS, AgentTurn, DelegationEvent, Message, RestrictedAttempt, TerminationEvent,
     ToolCall, Trace, running_tool,
@@ -341,16 +341,19 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
             out.setdefault(target, (f"{agent}'s instructions hand the work to it, whatever the request "
                                     f"(\"{said[:80]}\")", None))
     end = trace.termination
-    if spec.system.pattern == "fixed_order" and end is not None and _stop_condition(end, spec):
-        # a fixed (round-robin) order gives every member a turn: each is there to contribute,
+    if (order := stated_order(spec)) and end is not None and _stop_condition(end, spec):
+        # a fixed (round-robin) order gives every member a turn, and an order of work a speaker
+        # selector's prompt states gives each member it lists one: each is there to contribute,
         # so a stop condition that fired before a member's first turn cut it out (unless the
         # task did)
         excused = {a.id for a in spec.agents for s in sentences(task)
                    if NEGATED.search(s) and names_agent(s, spec, a.id)}
+        which = "fixed speaking order" if spec.system.pattern == "fixed_order" else \
+            "order of work, as its speaker selector's prompt states it,"
         for a in spec.agents:
-            if a.id not in acted and a.id not in excused and not _proxy(a):
-                out.setdefault(a.id, ("the team's fixed speaking order gives it a turn, and the "
-                                      "run ended before its first", None))
+            if a.id in order and a.id not in acted and a.id not in excused and not _proxy(a):
+                out.setdefault(a.id, (f"the team's {which} gives it a turn, and the run ended "
+                                      "before its first", None))
     called = {c.tool for c in trace.of_type(ToolCall)}
     for t in spec.tools:
         holders = owners(spec, t.id)
@@ -379,6 +382,47 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
                                         "in the form its documentation gives, and speaks of what its description "
                                         "says", tid))
     return out
+
+
+# What may stand between two members of an order of work: commas, "then", "and", "followed by",
+# "next", an arrow, a short aside in brackets ("script_writer (the script), then voice_actor").
+_ORDER_GAP = re.compile(r"(?:\s|[,;:]|\band\b|\bthen\b|\bfollowed\s+by\b|\bnext\b|\bafter\s+that\b|"
+                        r"->|=>|\u2192|>|\([^()]{0,40}\))*", re.IGNORECASE)
+# Words that make a list of members an order: "then", "followed by", an arrow, "order", "first".
+_ORDER_CUE = re.compile(r"\bthen\b|\bfollowed\s+by\b|->|=>|\u2192|\border\b|\bsequence\b|\bfirst\b",
+                        re.IGNORECASE)
+
+
+def stated_order(spec: WorkflowSpec) -> list[str]:
+    """The members the team's order gives a turn, in that order: every member of a fixed
+    (round-robin) order; in a team whose speaker selector reads a prompt of the app's
+    (`SELECTOR_PROMPT` in the spec's notes), the members named, one after another, in a sentence
+    of it that states an order of work ("The order of work is script_writer, then voice_actor,
+    then director."), not negated. Empty when neither says one."""
+    if spec.system.pattern == "fixed_order":
+        return [a.id for a in spec.agents]
+    if spec.system.pattern != "selector":
+        return []
+    prompts = [n.removeprefix(SELECTOR_PROMPT) for n in spec.notes if n.startswith(SELECTOR_PROMPT)]
+    for sentence in (s for p in prompts for s in sentences(p)):
+        if NEGATED.search(sentence) or not _ORDER_CUE.search(sentence):
+            continue
+        found = sorted((m.start(), m.end(), a.id) for a in spec.agents
+                       for m in re.finditer(rf"(?<![\w-])(?:{name_pattern(spec, a.id)})(?![\w-])", sentence,
+                                            re.IGNORECASE))
+        chain: list[tuple[int, int, str]] = []
+        for hit in found:
+            if chain and hit[0] < chain[-1][1]:
+                continue  # a shorter name inside one already read
+            if chain and not _ORDER_GAP.fullmatch(sentence[chain[-1][1]:hit[0]]):
+                if len({a for _, _, a in chain}) >= 2:
+                    break
+                chain = []
+            chain.append(hit)
+        members = list(dict.fromkeys(a for _, _, a in chain))
+        if len(members) >= 2:
+            return members
+    return []
 
 
 def _stop_condition(end: TerminationEvent, spec: WorkflowSpec) -> bool:
@@ -476,13 +520,12 @@ def _routed_elsewhere(trace: Trace, tool: str, spec: WorkflowSpec, end_i: int) -
 
 def _cut_by(trace: Trace, spec: WorkflowSpec, member: str, acted: dict[str, int],
             end_i: int) -> tuple[str, int] | None:
-    """In a fixed order, the agent after whose turn `member`'s should have come, and its last
-    act: the nearest member before it in the order that acted. Its act ended the round (a stop
-    word, an escalation out of a loop) though another agent may speak last. None outside a
-    fixed order or when no earlier member acted."""
-    if spec.system.pattern != "fixed_order":
-        return None
-    ids = [a.id for a in spec.agents]
+    """In a fixed order (or an order of work the selector's prompt states, `stated_order`), the
+    agent after whose turn `member`'s should have come, and its last act: the nearest member
+    before it in the order that acted. Its act ended the round (a stop word, an escalation out of
+    a loop) though another agent may speak last. None outside such an order or when no earlier
+    member acted."""
+    ids = stated_order(spec)
     if member not in ids:
         return None
     before = next((x for x in reversed(ids[:ids.index(member)]) if x in acted), None)
