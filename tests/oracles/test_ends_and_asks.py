@@ -152,3 +152,73 @@ def test_a_selector_prompt_that_lists_members_without_an_order_needs_none_of_the
     for prompt in ("Choose intake_clerk, loss_adjuster or claims_lead, whichever fits the message.",
                    "There is no fixed order: intake_clerk, then loss_adjuster, then claims_lead only when needed."):
         assert [f for f in detect(_claim("intake_clerk"), _claims_team(prompt)) if f.detector == "participation"] == []
+
+
+# -- a request's own ask -------------------------------------------------------------------------
+
+def _travel(ask: str, cover: str = "A travel insurance quote for a family on the trip's cost.") -> WorkflowSpec:
+    """A tour operator's supervisor hands requests to the packages desk (which searches the
+    holidays on offer) or the insurance desk (which quotes a family's travel cover on the trip's
+    cost). Its routing lines date from before package holidays were sold: a family trip goes to
+    insurance."""
+    from masfuzz.spec.model import Delegation
+
+    return WorkflowSpec(
+        system=SystemInfo(id="tours", entry_agent="supervisor", framework="langgraph", pattern="handoff"),
+        agents=(AgentSpec(id="supervisor", instructions=(
+                    "Hand over to insurance_desk anything about a family trip, cover or claims. "
+                    "Hand over to packages_desk anything about coach tours.")),
+                AgentSpec(id="packages_desk", instructions="Search with search_packages and share what it found."),
+                AgentSpec(id="insurance_desk", instructions="Quote cover with cover_quote and share it.")),
+        tools=(ToolSpec(id="search_packages", description=ask, parameters=_params(query=("string", "The request as written"))),
+               ToolSpec(id="cover_quote", description=cover,
+                        parameters=_params(trip_cost=("string", 'The trip\'s cost in euros, e.g. "€1,000"')))),
+        permissions=Permissions(allow=(("packages_desk", "search_packages"), ("insurance_desk", "cover_quote"))),
+        delegations=(Delegation(**{"from": "supervisor"}, to="packages_desk", trigger="handoff"),
+                     Delegation(**{"from": "supervisor"}, to="insurance_desk", trigger="handoff")))
+
+
+HOLIDAY = ("We're a family of four planning a trip to Crete in the August holidays, €2,400 all in. "
+           "Could you show us whatever is still available?")
+
+
+def _routed(to: str, tool: str, payload: str) -> Trace:
+    from masfuzz.trace import DelegationEvent
+
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content=HOLIDAY), AgentTurn(agent="supervisor"),
+        DelegationEvent(**{"from": "supervisor"}, to=to, trigger="handoff"), AgentTurn(agent=to),
+        ToolCall(agent=to, tool=tool, call_id="c",
+                 arguments={"trip_cost": "€2,400"} if tool == "cover_quote" else {"query": HOLIDAY}),
+        ToolResult(agent=to, tool=tool, call_id="c", payload=payload),
+        Message(agent=to, content=f"Here is what came back: {payload}"),
+        TerminationEvent(reason="completed", final_output=f"Here is what came back: {payload}")))
+
+
+def test_a_request_whose_ask_speaks_of_one_tools_work_is_misrouted_past_it():
+    """Its ask ("show us whatever is still available") speaks of the search's work alone; the
+    rest (a family trip, a budget a cover quote could take) is why. Sent to the insurance desk,
+    which quoted cover (answered in Greek: the words of a result play no part), the request was
+    misrouted by the supervisor, whose routing line sent it there; the twin sent to the packages
+    desk is right."""
+    tours = _travel("Search the operator's holiday packages for those still available on the dates asked.")
+    [f] = detect(_routed("insurance_desk", "cover_quote", '{"asfalisi": "oikogeneiaki", "kostos": "€96"}'), tours)
+    assert (f.root_cause, f.agent, f.elements) == ("Misrouted Request", "supervisor",
+                                                   ("supervisor", "insurance_desk", "search_packages"))
+    assert f.attribution == "sut"  # the routing line sent it there: the app's, not the model's
+    assert detect(_routed("packages_desk", "search_packages", '[{"ref": "CR-118", "nights": 7}]'), tours) == []
+
+
+def test_an_ask_that_wants_nothing_found_or_no_one_finder_tells_nothing():
+    """No misroute is read when the ask wants an act, not whatever matches ("could you book us
+    the cheapest?"), when the one finder's description shares no word with the request, or when
+    two finders speak of it (cover found as well as packages): the ask does not say which tool."""
+    available = "Search the operator's holiday packages still available on the dates asked."
+    for request, tours in (
+            (HOLIDAY.replace("show us whatever is still available", "book us the cheapest"), _travel(available)),
+            (HOLIDAY, _travel("Search the operator's brochure on the dates asked.")),
+            (HOLIDAY, _travel(available).model_copy(update={"tools": (*_travel(available).tools, ToolSpec(
+                id="find_cover", description="Find the cover still available for a family's trip."))}))):
+        trace = _routed("insurance_desk", "cover_quote", '{"asfalisi": "oikogeneiaki"}')
+        trace = trace.model_copy(update={"events": (Message(role="user", content=request), *trace.events[1:])})
+        assert [f for f in detect(trace, tours) if f.detector == "misrouted_request"] == [], request

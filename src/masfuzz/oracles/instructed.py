@@ -24,7 +24,7 @@ from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.specified import model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
     GIVE_UP, STOPWORDS, addresses_agent, agent_names, asks_for, is_question, mentions, name_pattern, names_agent,
-    names_in_tool_words, owners, sentences, tool_objects, tools_of, words,
+    names_in_tool_words, owners, sentences, tool_job, tool_objects, tools_of, words,
 )
 from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, SELECTOR_PROMPT, AgentSpec, ToolSpec, WorkflowSpec
 from masfuzz.trace import (
@@ -364,6 +364,8 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
     from masfuzz.oracles.semantic import carries_arguments  # semantic reads routing: imported late
 
     servable = [t.id for t in spec.tools if carries_arguments(task, spec, t.id)]
+    if (ask := _described_by_ask(task, spec)) and set(ask) <= called:
+        servable = []  # its ask ("send over whatever fits") was served: values say why, not what
     if len(servable) == 1 and servable[0] not in called and len(holders := owners(spec, servable[0])) == 1 \
             and _speaks_of(task, spec, servable[0]):
         out.setdefault(holders[0], (f"it alone holds {servable[0]}, and the task carries every argument "
@@ -850,13 +852,46 @@ def _servable_by_description(request: str, spec: WorkflowSpec) -> list[str]:
     return fitting if fitting and all(n == 0 for t, n in shared.items() if t not in fitting) else []
 
 
+# An ask for whatever matches: "send over whatever fits", "anything that suits us", "any flats
+# available?", "show us what's available", "what do you have", "what's on offer". It asks for
+# things to be found, not for an act done.
+_OPEN_ASK = re.compile(
+    r"\b(?:whatever|anything|something|any\s+\w+|what(?:'s|\s+is|\s+are)?)\s+(?:\w+\s+){0,3}?"
+    r"(?:fits?|suits?|match(?:es)?|available|on\s+offer|in\s+stock|(?:you|we)\s+(?:have|'ve\s+got|offer|could\s+find))\b",
+    re.IGNORECASE)
+
+
+def _described_by_ask(request: str, spec: WorkflowSpec) -> list[str]:
+    """The finder a request's own ask wants: its question or plea asks for whatever matches
+    (`_OPEN_ASK`: "Could you send over whatever fits?"), so it wants things found, and exactly
+    one tool whose job is to find (`wording.tool_job`: search_listings) speaks of the request in
+    its description's first sentence ("... homes that fit a client's request": a word met as a
+    stem or whole, "fits" and "fit"). The rest of a request says why and for whom, and may speak
+    of another tool's work ("we're hoping to purchase a flat", a budget of "€440,000" a mortgage
+    quote could take); its ask says what is wanted."""
+    if not any((is_question(s) or re.match(r"\s*(?:please|kindly)\b", s, re.IGNORECASE)) and _OPEN_ASK.search(s)
+               for s in sentences(request)):
+        return []
+    asked = _stems(request)
+    finders = [t.id for t in spec.tools if tool_job(t.id, spec) == "find"
+               and asked & (_stems(first := _first_sentence(spec, t.id)) | set(words(first)))]
+    return finders if len(finders) == 1 else []
+
+
 def _described_and_carried(request: str, spec: WorkflowSpec) -> list[str]:
-    """`_servable_by_description`, narrowed by the arguments when its words fit several tools
-    ("booking HB-66120, 2 beds ... could someone leave us the door code?" shares words with
-    move_booking and leave_key_code): the one of them the request carries every required
-    argument for (`_servable_by_arguments`) is what it asks for; the others lack what they need
-    to act on, so the words alone do not make them candidates."""
+    """`_servable_by_description`, narrowed when its words fit several tools: to the one the
+    request's own ask speaks of (`_described_by_ask`: the rest of a request says why, its ask
+    what), else to the one the request carries every required argument for
+    (`_servable_by_arguments`: "booking HB-66120, 2 beds ... could someone leave us the door
+    code?" shares words with move_booking and leave_key_code, and carries only the latter's
+    arguments); the others lack what they need to act on, so the words alone do not make them
+    candidates. When no tool's description shares enough words with the request, the ask alone
+    may name the one wanted."""
     described = _servable_by_description(request, spec)
+    if not described:
+        return _described_by_ask(request, spec)
+    if len(described) > 1 and (asked := [t for t in _described_by_ask(request, spec) if t in described]):
+        return asked
     if len(described) > 1 and (carried := [t for t in _servable_by_arguments(request, spec) if t in described]):
         return carried
     return described
