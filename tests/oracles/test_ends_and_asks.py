@@ -222,3 +222,26 @@ def test_an_ask_that_wants_nothing_found_or_no_one_finder_tells_nothing():
         trace = _routed("insurance_desk", "cover_quote", '{"asfalisi": "oikogeneiaki"}')
         trace = trace.model_copy(update={"events": (Message(role="user", content=request), *trace.events[1:])})
         assert [f for f in detect(trace, tours) if f.detector == "misrouted_request"] == [], request
+
+
+def test_an_ag2_groups_speaker_selection_prompt_states_its_order_of_work():
+    """An AG2 group whose manager's model picks speakers (`"auto"`) reads the app's
+    `select_speaker_message_template`: the spec carries it, so its order of work is read as an
+    AgentChat selector prompt's is."""
+    import pytest
+
+    autogen = pytest.importorskip("autogen")
+    from masfuzz.adapters.ag2.adapter import AG2Adapter
+    from masfuzz.oracles.instructed import stated_order
+
+    llm = {"config_list": [{"model": "gpt-4o-mini", "api_key": "unused"}]}
+    desks = [autogen.AssistantAgent(n, llm_config=llm, system_message=f"You are the {n}.")
+             for n in ("Intake", "Assessor", "Approver")]
+    proxy = autogen.UserProxyAgent("Client", human_input_mode="NEVER", code_execution_config=False)
+    template = ("Roles: {roles}. Applications pass from Intake to Assessor, then Approver signs. "
+                "Every application goes Intake, then Assessor, then Approver. Pick from {agentlist}.")
+    group = autogen.GroupChat([proxy, *desks], messages=[], max_round=8, speaker_selection_method="auto",
+                              select_speaker_message_template=template)
+    manager = autogen.GroupChatManager(group, llm_config=llm)
+    spec = AG2Adapter().extract(manager)
+    assert spec.system.pattern == "selector" and stated_order(spec) == ["Intake", "Assessor", "Approver"]

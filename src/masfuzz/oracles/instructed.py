@@ -386,9 +386,9 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
     return out
 
 
-# What may stand between two members of an order of work: commas, "then", "and", "followed by",
-# "next", an arrow, a short aside in brackets ("script_writer (the script), then voice_actor").
-_ORDER_GAP = re.compile(r"(?:\s|[,;:]|\band\b|\bthen\b|\bfollowed\s+by\b|\bnext\b|\bafter\s+that\b|"
+# What may stand between two members of an order of work: commas, "then", "and", "to", "followed
+# by", "next", an arrow, a short aside in brackets ("script_writer (the script), then voice_actor").
+_ORDER_GAP = re.compile(r"(?:\s|[,;:]|\band\b|\bthen\b|\bto\b|\bfollowed\s+by\b|\bnext\b|\bafter\s+that\b|"
                         r"->|=>|\u2192|>|\([^()]{0,40}\))*", re.IGNORECASE)
 # Words that make a list of members an order: "then", "followed by", an arrow, "order", "first".
 _ORDER_CUE = re.compile(r"\bthen\b|\bfollowed\s+by\b|->|=>|\u2192|\border\b|\bsequence\b|\bfirst\b",
@@ -400,12 +400,14 @@ def stated_order(spec: WorkflowSpec) -> list[str]:
     (round-robin) order; in a team whose speaker selector reads a prompt of the app's
     (`SELECTOR_PROMPT` in the spec's notes), the members named, one after another, in a sentence
     of it that states an order of work ("The order of work is script_writer, then voice_actor,
-    then director."), not negated. Empty when neither says one."""
+    then director."), not negated; the longest such list where several sentences give one.
+    Empty when neither says one."""
     if spec.system.pattern == "fixed_order":
         return [a.id for a in spec.agents]
     if spec.system.pattern != "selector":
         return []
     prompts = [n.removeprefix(SELECTOR_PROMPT) for n in spec.notes if n.startswith(SELECTOR_PROMPT)]
+    longest: list[str] = []
     for sentence in (s for p in prompts for s in sentences(p)):
         if NEGATED.search(sentence) or not _ORDER_CUE.search(sentence):
             continue
@@ -422,9 +424,9 @@ def stated_order(spec: WorkflowSpec) -> list[str]:
                 chain = []
             chain.append(hit)
         members = list(dict.fromkeys(a for _, _, a in chain))
-        if len(members) >= 2:
-            return members
-    return []
+        if len(members) >= 2 and len(members) > len(longest):
+            longest = members  # the fullest statement of the order, where several sentences give one
+    return longest
 
 
 def _stop_condition(end: TerminationEvent, spec: WorkflowSpec) -> bool:
