@@ -117,15 +117,33 @@ def missing_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure
     if not whose and (because := model_left_stop_undone(trace, spec)):
         whose = {"attribution": "harness", "because": because}
     chat = _chats(trace)
-    for i, e in _indexed(trace, Message):
-        phrase = announced_end(e.content) if e.role == "assistant" and e.agent else None
-        if phrase is None:
-            continue
-        # Only turns of the same chat go on past it: a stop word that ended an earlier chat of a
-        # sequence (AG2's initiate_chats) did its job, whatever the later chats do.
-        turns_after = sum(1 for j, _ in _indexed(trace, AgentTurn) if j > i and chat[j] == chat[i])
-        if turns_after == 0:
+    said = [(i, e, phrase) for i, e in _indexed(trace, Message)
+            if e.role == "assistant" and e.agent and (phrase := announced_end(e.content))]
+    for i, e, phrase in said:
+        # Only acts of the same chat go on past it: a stop word that ended an earlier chat of a
+        # sequence (AG2's initiate_chats) did its job, whatever the later chats do. An act is a
+        # turn, or a message or call without a turn of its own (AG2 records no new turn when the
+        # model picks the same speaker again).
+        after = [j for j, x in enumerate(trace.events) if j > i and chat[j] == chat[i] and _acts(x)]
+        if not after:
             continue  # the announcement was the last thing said: the bound merely coincided
+        again = [j for j, x, p in said if j > i and chat[j] == chat[i] and _stop_word(p)]
+        if _stop_word(phrase) and again and not _unheard_by_design(spec, e.agent):
+            # The stop word itself was said again and the team still went on: whoever said it
+            # had the floor to close and closed, more than once, and the condition did not hear
+            # it (AG2's manager left on its exact-match default while the "in content" test sits
+            # on the proxy). The condition is the team's wiring: no agent is to blame. A closing
+            # in prose ("I am ending the workflow") said again is no stop word the condition
+            # missed: the announcer may owe the word itself (FLARE's director, below).
+            return [Failure(
+                category="system_termination", root_cause="Termination Condition Violation",
+                detector="missing_termination", evidence=(i, *again, end_i), scenario_id=trace.scenario_id,
+                elements=(term.reason, "unheard"), agent=None, step=after[0], subject="", **whose,
+                description=f"the end was announced {len(again) + 1} times (\"{phrase}\", first by "
+                f"{e.agent} at event {i}) but the run went on until {bound}: the termination condition "
+                "does not hear the stop word it is given",
+            )]
+        turns_after = sum(1 for j in after if isinstance(trace.events[j], AgentTurn)) or len(after)
         return [Failure(
             category="system_termination", root_cause="Termination Condition Violation",
             detector="missing_termination", evidence=(i, end_i), scenario_id=trace.scenario_id,
@@ -159,6 +177,28 @@ def missing_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure
         f"{len(trace.speaker_order)} turns (a termination condition that never fires, or a bound "
         "too low for the task)",
     )]
+
+
+def _stop_word(phrase: str) -> bool:
+    """Is the announcement a stop word, written as one (TERMINATE), rather than prose?"""
+    return phrase.isupper()
+
+
+def _unheard_by_design(spec: WorkflowSpec | None, agent: str) -> bool:
+    """Does a stop condition of the spec listen to other agents only (AgentChat's
+    `TextMentionTermination("TERMINATE", sources=["director"])`)? Then this agent's stop word is
+    not meant to end the team."""
+    for condition in spec.termination.conditions if spec is not None else ():
+        for listed in re.findall(r"sources=\[([^\]]*)\]", condition):
+            if agent not in re.findall(r"['\"]([^'\"]+)['\"]", listed):
+                return True
+    return False
+
+
+def _acts(event: Any) -> bool:
+    """Is the event an agent acting: a turn, a message of its own, a tool call?"""
+    return isinstance(event, (AgentTurn, ToolCall)) or \
+        isinstance(event, Message) and event.role == "assistant" and bool(event.agent)
 
 
 def _stalled_from(trace: Trace, spec: WorkflowSpec | None) -> int | None:

@@ -11,7 +11,8 @@ the specification broke:
   agent whose task requires a tool answered in its turns but never called it. Only when the tool
   is named in the agent's instructions or its other task texts: an agent merely holding a tool
   often answers honestly without it (the seat-booking agent asking for a missing confirmation
-  number), and an agent asking a question is waiting for input, not omitting its tool;
+  number), and an agent asking a question is waiting for input, not omitting its tool, as is one
+  that asked for an argument the tool requires and got no answer (`_waiting`);
 - `cite` attaches the clause to what the existing detectors (`detectors.py`) found, so they are
   not re-implemented here: a bound or a termination never taken cites the termination pattern,
   a restricted call or a tool error the tool's clause, a silent agent its answer task.
@@ -28,7 +29,8 @@ from masfuzz.oracles.attribution import attribute
 from masfuzz.oracles.blame import blame_all
 from masfuzz.oracles.detectors import detect
 from masfuzz.oracles.failure import Failure, dedupe
-from masfuzz.oracles.wording import STOPWORDS, sentences, words
+from masfuzz.oracles.semantic import REQUEST
+from masfuzz.oracles.wording import STOPWORDS, is_question, sentences, words
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import AgentTurn, DelegationEvent, Message, RestrictedAttempt, ToolCall, Trace
 
@@ -125,7 +127,7 @@ def tool_omission(trace: Trace, spec: FlareSpec,
         answers = _answers(trace, task.agent)
         if not answers or _called(trace, task.agent, task.tool):
             continue
-        if all(trace.events[i].content.rstrip().endswith("?") for i in answers):
+        if all(i in _waiting(trace, answers, task.tool, workflow) for i in answers):
             continue  # it asked for what it lacks: waiting for input, not skipping its tool
         out.append(Failure(
             category="tool_invocation", root_cause="Tool Invocation Omission",
@@ -312,6 +314,36 @@ def _answers(trace: Trace, agent: str) -> list[int]:
     """The agent's own non-empty utterances (a hand-over or a silent turn is no answer)."""
     return [i for i, e in enumerate(trace.events) if isinstance(e, Message)
             and e.role == "assistant" and e.agent == agent and e.content.strip()]
+
+
+def _waiting(trace: Trace, answers: list[int], tool: str, workflow: WorkflowSpec | None) -> set[int]:
+    """The answers in which the agent waits for input rather than skipping its tool: a question,
+    and, once it asked for an argument the tool requires ("would you mind letting me know your
+    slot?", "Please let me know which slot suits you."), everything it says until the user
+    answers. An agent whose ask went unanswered (an AG2 proxy that never replies) has nothing to
+    call the tool with, so signing off then is no omission. An ask for anything else ("anything
+    else I can do?") leaves its later answers owing the call."""
+    required = _required_words(workflow, tool)
+    out: set[int] = set()
+    asked = False
+    for i, e in enumerate(trace.events):
+        if isinstance(e, Message) and e.role == "user":
+            asked = False
+        if i not in answers:
+            continue
+        asked = asked or any((is_question(s) or REQUEST.search(s)) and required & set(_stems(s))
+                             for s in sentences(e.content))
+        if asked or e.content.rstrip().endswith("?"):
+            out.add(i)
+    return out
+
+
+def _required_words(workflow: WorkflowSpec | None, tool: str) -> set[str]:
+    """The words naming the arguments a tool requires: each required parameter's name
+    (`slot`, `party_size`: party, size)."""
+    t = next((x for x in workflow.tools if x.id == tool), None) if workflow is not None else None
+    required = ((t.parameters or {}).get("required") or []) if t is not None else []
+    return set(_stems(" ".join(required), STOPWORDS))
 
 
 def _called(trace: Trace, agent: str, tool: str) -> bool:

@@ -25,9 +25,9 @@ from masfuzz.oracles.specified import model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
     FIND_VERBS, GENERIC_VERBS, GIVE_UP, STOPWORDS, addresses_agent, agent_names, asks_for, claims_done, is_question,
     mentions, name_pattern, names_agent, names_in_tool_words, owners, participles, payload_failure, sentences,
-    tool_objects, tools_of, words,
+    tool_job, tool_objects, tools_of, words,
 )
-from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, AgentSpec, ToolSpec, WorkflowSpec
+from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, SELECTOR_PROMPT, AgentSpec, ToolSpec, WorkflowSpec
 from masfuzz.trace import (
     CONCLUDED_REASONS, SYSTEM_PROMPTS, AgentTurn, DelegationEvent, Message, RestrictedAttempt, TerminationEvent,
     ToolCall, ToolResult, Trace, running_tool,
@@ -411,16 +411,19 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
             out.setdefault(target, (f"{agent}'s instructions hand the work to it, whatever the request "
                                     f"(\"{said[:80]}\")", None))
     end = trace.termination
-    if spec.system.pattern == "fixed_order" and end is not None and _stop_condition(end, spec):
-        # a fixed (round-robin) order gives every member a turn: each is there to contribute,
+    if (order := stated_order(spec)) and end is not None and _stop_condition(end, spec):
+        # a fixed (round-robin) order gives every member a turn, and an order of work a speaker
+        # selector's prompt states gives each member it lists one: each is there to contribute,
         # so a stop condition that fired before a member's first turn cut it out (unless the
         # task did)
         excused = {a.id for a in spec.agents for s in sentences(task)
                    if NEGATED.search(s) and names_agent(s, spec, a.id)}
+        which = "fixed speaking order" if spec.system.pattern == "fixed_order" else \
+            "order of work, as its speaker selector's prompt states it,"
         for a in spec.agents:
-            if a.id not in acted and a.id not in excused and not _proxy(a):
-                out.setdefault(a.id, ("the team's fixed speaking order gives it a turn, and the "
-                                      "run ended before its first", None))
+            if a.id in order and a.id not in acted and a.id not in excused and not _proxy(a):
+                out.setdefault(a.id, (f"the team's {which} gives it a turn, and the run ended "
+                                      "before its first", None))
     called = {c.tool for c in trace.of_type(ToolCall)}
     for t in spec.tools:
         holders = owners(spec, t.id)
@@ -431,6 +434,8 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
     from masfuzz.oracles.semantic import carries_arguments  # semantic reads routing: imported late
 
     servable = [t.id for t in spec.tools if carries_arguments(task, spec, t.id)]
+    if (ask := _described_by_ask(task, spec)) and set(ask) <= called:
+        servable = []  # its ask ("send over whatever fits") was served: values say why, not what
     if len(servable) == 1 and servable[0] not in called and len(holders := owners(spec, servable[0])) == 1 \
             and _speaks_of(task, spec, servable[0]):
         out.setdefault(holders[0], (f"it alone holds {servable[0]}, and the task carries every argument "
@@ -449,6 +454,49 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
                                         "in the form its documentation gives, and speaks of what its description "
                                         "says", tid))
     return out
+
+
+# What may stand between two members of an order of work: commas, "then", "and", "to", "followed
+# by", "next", an arrow, a short aside in brackets ("script_writer (the script), then voice_actor").
+_ORDER_GAP = re.compile(r"(?:\s|[,;:]|\band\b|\bthen\b|\bto\b|\bfollowed\s+by\b|\bnext\b|\bafter\s+that\b|"
+                        r"->|=>|\u2192|>|\([^()]{0,40}\))*", re.IGNORECASE)
+# Words that make a list of members an order: "then", "followed by", an arrow, "order", "first".
+_ORDER_CUE = re.compile(r"\bthen\b|\bfollowed\s+by\b|->|=>|\u2192|\border\b|\bsequence\b|\bfirst\b",
+                        re.IGNORECASE)
+
+
+def stated_order(spec: WorkflowSpec) -> list[str]:
+    """The members the team's order gives a turn, in that order: every member of a fixed
+    (round-robin) order; in a team whose speaker selector reads a prompt of the app's
+    (`SELECTOR_PROMPT` in the spec's notes), the members named, one after another, in a sentence
+    of it that states an order of work ("The order of work is script_writer, then voice_actor,
+    then director."), not negated; the longest such list where several sentences give one.
+    Empty when neither says one."""
+    if spec.system.pattern == "fixed_order":
+        return [a.id for a in spec.agents]
+    if spec.system.pattern != "selector":
+        return []
+    prompts = [n.removeprefix(SELECTOR_PROMPT) for n in spec.notes if n.startswith(SELECTOR_PROMPT)]
+    longest: list[str] = []
+    for sentence in (s for p in prompts for s in sentences(p)):
+        if NEGATED.search(sentence) or not _ORDER_CUE.search(sentence):
+            continue
+        found = sorted((m.start(), m.end(), a.id) for a in spec.agents
+                       for m in re.finditer(rf"(?<![\w-])(?:{name_pattern(spec, a.id)})(?![\w-])", sentence,
+                                            re.IGNORECASE))
+        chain: list[tuple[int, int, str]] = []
+        for hit in found:
+            if chain and hit[0] < chain[-1][1]:
+                continue  # a shorter name inside one already read
+            if chain and not _ORDER_GAP.fullmatch(sentence[chain[-1][1]:hit[0]]):
+                if len({a for _, _, a in chain}) >= 2:
+                    break
+                chain = []
+            chain.append(hit)
+        members = list(dict.fromkeys(a for _, _, a in chain))
+        if len(members) >= 2 and len(members) > len(longest):
+            longest = members  # the fullest statement of the order, where several sentences give one
+    return longest
 
 
 def _stop_condition(end: TerminationEvent, spec: WorkflowSpec) -> bool:
@@ -546,13 +594,12 @@ def _routed_elsewhere(trace: Trace, tool: str, spec: WorkflowSpec, end_i: int) -
 
 def _cut_by(trace: Trace, spec: WorkflowSpec, member: str, acted: dict[str, int],
             end_i: int) -> tuple[str, int] | None:
-    """In a fixed order, the agent after whose turn `member`'s should have come, and its last
-    act: the nearest member before it in the order that acted. Its act ended the round (a stop
-    word, an escalation out of a loop) though another agent may speak last. None outside a
-    fixed order or when no earlier member acted."""
-    if spec.system.pattern != "fixed_order":
-        return None
-    ids = [a.id for a in spec.agents]
+    """In a fixed order (or an order of work the selector's prompt states, `stated_order`), the
+    agent after whose turn `member`'s should have come, and its last act: the nearest member
+    before it in the order that acted. Its act ended the round (a stop word, an escalation out of
+    a loop) though another agent may speak last. None outside such an order or when no earlier
+    member acted."""
+    ids = stated_order(spec)
     if member not in ids:
         return None
     before = next((x for x in reversed(ids[:ids.index(member)]) if x in acted), None)
@@ -877,13 +924,46 @@ def _servable_by_description(request: str, spec: WorkflowSpec) -> list[str]:
     return fitting if fitting and all(n == 0 for t, n in shared.items() if t not in fitting) else []
 
 
+# An ask for whatever matches: "send over whatever fits", "anything that suits us", "any flats
+# available?", "show us what's available", "what do you have", "what's on offer". It asks for
+# things to be found, not for an act done.
+_OPEN_ASK = re.compile(
+    r"\b(?:whatever|anything|something|any\s+\w+|what(?:'s|\s+is|\s+are)?)\s+(?:\w+\s+){0,3}?"
+    r"(?:fits?|suits?|match(?:es)?|available|on\s+offer|in\s+stock|(?:you|we)\s+(?:have|'ve\s+got|offer|could\s+find))\b",
+    re.IGNORECASE)
+
+
+def _described_by_ask(request: str, spec: WorkflowSpec) -> list[str]:
+    """The finder a request's own ask wants: its question or plea asks for whatever matches
+    (`_OPEN_ASK`: "Could you send over whatever fits?"), so it wants things found, and exactly
+    one tool whose job is to find (`wording.tool_job`: search_listings) speaks of the request in
+    its description's first sentence ("... homes that fit a client's request": a word met as a
+    stem or whole, "fits" and "fit"). The rest of a request says why and for whom, and may speak
+    of another tool's work ("we're hoping to purchase a flat", a budget of "€440,000" a mortgage
+    quote could take); its ask says what is wanted."""
+    if not any((is_question(s) or re.match(r"\s*(?:please|kindly)\b", s, re.IGNORECASE)) and _OPEN_ASK.search(s)
+               for s in sentences(request)):
+        return []
+    asked = _stems(request)
+    finders = [t.id for t in spec.tools if tool_job(t.id, spec) == "find"
+               and asked & (_stems(first := _first_sentence(spec, t.id)) | set(words(first)))]
+    return finders if len(finders) == 1 else []
+
+
 def _described_and_carried(request: str, spec: WorkflowSpec) -> list[str]:
-    """`_servable_by_description`, narrowed by the arguments when its words fit several tools
-    ("booking HB-66120, 2 beds ... could someone leave us the door code?" shares words with
-    move_booking and leave_key_code): the one of them the request carries every required
-    argument for (`_servable_by_arguments`) is what it asks for; the others lack what they need
-    to act on, so the words alone do not make them candidates."""
+    """`_servable_by_description`, narrowed when its words fit several tools: to the one the
+    request's own ask speaks of (`_described_by_ask`: the rest of a request says why, its ask
+    what), else to the one the request carries every required argument for
+    (`_servable_by_arguments`: "booking HB-66120, 2 beds ... could someone leave us the door
+    code?" shares words with move_booking and leave_key_code, and carries only the latter's
+    arguments); the others lack what they need to act on, so the words alone do not make them
+    candidates. When no tool's description shares enough words with the request, the ask alone
+    may name the one wanted."""
     described = _servable_by_description(request, spec)
+    if not described:
+        return _described_by_ask(request, spec)
+    if len(described) > 1 and (asked := [t for t in _described_by_ask(request, spec) if t in described]):
+        return asked
     if len(described) > 1 and (carried := [t for t in _servable_by_arguments(request, spec) if t in described]):
         return carried
     return described

@@ -562,12 +562,14 @@ PARAMS: dict[str, re.Pattern[str]] = {
     "email": re.compile(r"e-?mail", re.IGNORECASE),
     "postcode": re.compile(r"post_?code|postal|zip", re.IGNORECASE),
 }
-# A request to the user to provide something: an imperative opening the sentence, one after
-# "please" or "kindly" anywhere in it, or the speaker's own need of a thing ("I require the
-# following: ...", "we shall need the serial", "I'll need your ..."; not "I need to check", nor
-# a need negated: "I do not need").
+# A request to the user to provide something, however politely put: an imperative opening the
+# sentence, one after "please" or "kindly" anywhere in it ("Kindly send the form"), "(please) let
+# me know ..." ("Please let me know which slot suits you."), or the speaker's own need of a thing
+# ("I require the following: ...", "we shall need the serial", "We'll need your postcode"; not
+# "I need to check", nor a need negated: "I do not need").
 REQUEST = re.compile(r"^\s*(?:please\s+)?(?:provide|give|share|tell|send|enter|confirm|supply|quote)\b|"
                      r"\b(?:please|kindly)\s+(?:provide|give|share|tell|send|enter|confirm|supply|quote)\b|"
+                     r"\b(?:please|kindly)\s+let\s+(?:me|us)\s+know\b|^\s*let\s+(?:me|us)\s+know\b|"
                      r"\b(?:i|we)(?:'ll|'d)?\s+(?:(?:will|shall|would|should|still|first|also|just|then|now)\s+)*"
                      r"(?:need|require)\s+(?!to\b)", re.IGNORECASE)
 # A question that asks for a thing the sentence before it names ("The meter serial, e.g. ...

@@ -50,6 +50,9 @@ ENTERED_BY = "entered_by"
 # the strings its code compares with, a path map's keys): a label it says outside them falls
 # through to the function's default.
 ROUTE_LABELS = "route_labels"
+# How a `WorkflowSpec.notes` entry holding a speaker selector's prompt opens (AgentChat's
+# `SelectorGroupChat(selector_prompt=...)`): the prompt may state the team's order of work.
+SELECTOR_PROMPT = "selector prompt: "
 
 
 class AgentSpec(_Frozen):

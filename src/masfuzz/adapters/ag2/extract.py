@@ -30,7 +30,7 @@ from masfuzz.adapters.ag2.handoffs import pattern_edges, pattern_transition
 from masfuzz.adapters.ag2.live import ChatCall, coded_selection, has_model, llm_config, tool_parameters
 from masfuzz.adapters.source import code_names, code_strings, function_site
 from masfuzz.spec.model import (
-    ENTERED_BY, AgentSpec, Delegation, Pattern, Permissions, SystemInfo, Termination, ToolSpec, WorkflowSpec,
+    ENTERED_BY, SELECTOR_PROMPT, AgentSpec, Delegation, Pattern, Permissions, SystemInfo, Termination, ToolSpec, WorkflowSpec,
 )
 
 
@@ -144,6 +144,9 @@ def extract(plan: Plan, *, task: str | None = None) -> WorkflowSpec:
         for t in sorted(getattr(a, "function_map", None) or {}):
             if t in tools:
                 notes.append(f"{t} runs in {a.name}")
+    for g in plan.groups:
+        if g.groupchat.speaker_selection_method == "auto":  # the manager's model reads this prompt
+            notes.append(SELECTOR_PROMPT + " ".join(str(g.groupchat.select_speaker_message_template or "").split()))
     routers = _request_routers(plan, names)
     agents = [a.model_copy(update={"model_settings": {**a.model_settings, ENTERED_BY: routers[a.id]}})
               if a.id in routers else a for a in agents]

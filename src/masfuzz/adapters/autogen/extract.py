@@ -25,6 +25,7 @@ from masfuzz.spec.model import (
     Delegation,
     Pattern,
     Permissions,
+    SELECTOR_PROMPT,
     SourceLocation,
     SystemInfo,
     Termination,
@@ -101,7 +102,7 @@ def extract_team(team: Any, target: str = "") -> WorkflowSpec:
     conditions, max_turns = _termination(team)
     if pattern == "selector":
         conditions.append(selector_settings(team))
-        notes.append("selector prompt: " + " ".join(str(getattr(team, "_selector_prompt", "")).split()))
+        notes.append(SELECTOR_PROMPT + " ".join(str(getattr(team, "_selector_prompt", "")).split()))
 
     return WorkflowSpec(
         system=SystemInfo(
