@@ -125,7 +125,8 @@ def tool_omission(trace: Trace, spec: FlareSpec,
         answers = _answers(trace, task.agent)
         if not answers or _called(trace, task.agent, task.tool):
             continue
-        if all(trace.events[i].content.rstrip().endswith("?") for i in answers):
+        replies = [i for i in answers if not _beside_call(trace, i)]
+        if replies and all(_asks(trace.events[i].content) for i in replies):
             continue  # it asked for what it lacks: waiting for input, not skipping its tool
         out.append(Failure(
             category="tool_invocation", root_cause="Tool Invocation Omission",
@@ -174,9 +175,10 @@ LISTED = re.compile(_MARKER + r"([^,:]*?\b(?:mentions?|about|asks?\s+for|contain
 
 # A condition as the sentence's subject: the requests it is about ("Requests concerning
 # inspections, tags or handovers are referred by means of ask_safety.", "Messages about fuel go
-# to `fuel_card`."): what they concern, up to the verb the duty follows.
+# to `fuel_card`.", a router's "Anything about healing or fading is put to aftercare_m through
+# ask_aftercare."): what they concern, up to the verb the duty follows.
 SUBJECT = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:all\s+|any\s+)?((?:requests?|messages?|questions?|enquir(?:y|ies)|"
-                     r"inquir(?:y|ies)|matters?)\s+(?:that\s+(?:are|is)\s+)?(?:about|concerning|regarding|"
+                     r"inquir(?:y|ies)|matters?|anything|everything|whatever|something)\s+(?:that\s+(?:are|is)\s+)?(?:about|concerning|regarding|"
                      r"mentioning|involving)\s+.+?)\s+(?:are|is|go|goes|should|must|get|gets|will|can|need|needs)\b",
                      re.IGNORECASE)
 
@@ -208,12 +210,13 @@ SOURCE = re.compile(r"\bcomes?\s+from\b", re.IGNORECASE)
 # The tool may be quoted (`T`, 'T') and its saying in any tense ("share what `T` said").
 RESULT_OF = (r"\b(?:results?|outputs?|answers?|repl(?:y|ies)|responses?|findings)\s+(?:of|from|"
              r"(?:returned|given)\s+by)\s+[`'\"‘“]?{tool}|{tool}[`'\"’”]?(?:'s|’s)\s+(?:results?|outputs?|answers?|"
-             r"repl(?:y|ies)|responses?|findings)\b|\bwhat\s+[`'\"‘“]?{tool}[`'\"’”]?\s+(?:returns?|returned|says?|said|"
+             r"repl(?:y|ies)|responses?|findings)\b|\bwhat(?:ever)?\s+(?:[`'\"‘“]?\w+[`'\"’”]?\s+(?:or|and)\s+)?"
+             r"[`'\"‘“]?{tool}[`'\"’”]?(?:\s+(?:or|and)\s+[`'\"‘“]?\w+[`'\"’”]?)?\s+(?:returns?|returned|says?|said|"
              r"gives?|gave|found|finds|answers?|answered|repl(?:y|ies|ied)|reports?|reported|tells?|told|"
              r"(?:comes?|came|sends?|sent)\s+back(?:\s+with)?)\b")
 # A condition on what was asked, by its subject ("the request mentions ...", "the user asks ...").
-ABOUT_REQUEST = re.compile(r"^\W*(?:the\s+|a\s+)?(?:user|customer|caller|client|request|message|question|enquir(?:y|ie))s?"
-                           r"(?:'s)?\b", re.IGNORECASE)
+ABOUT_REQUEST = re.compile(r"^\W*(?:the\s+|a\s+)?(?:user|customer|caller|client|request|message|question|enquir(?:y|ie)|"
+                           r"anything|everything|whatever|something)s?(?:'s)?\b", re.IGNORECASE)
 OTHERWISE = re.compile(r"^\W*(?:else|otherwise)\b", re.IGNORECASE)
 NEGATED = re.compile(r"\b(?:not|no|never|none|nothing|without)\b|n't\b", re.IGNORECASE)
 QUOTED = re.compile(r"[\"“]([^\"”]{3,}?)[\"”]|(?<!\w)['‘]([^'’]{3,}?)['’](?!\w)")
@@ -312,6 +315,24 @@ def _answers(trace: Trace, agent: str) -> list[int]:
     """The agent's own non-empty utterances (a hand-over or a silent turn is no answer)."""
     return [i for i, e in enumerate(trace.events) if isinstance(e, Message)
             and e.role == "assistant" and e.agent == agent and e.content.strip()]
+
+
+def _beside_call(trace: Trace, i: int) -> bool:
+    """Is the utterance at `i` the text an agent writes beside its own tool call (a ReAct
+    "Thought: ... Action: find_voucher" before the call), not a reply: its next event is that
+    agent's call?"""
+    nxt = trace.events[i + 1] if i + 1 < len(trace.events) else None
+    return isinstance(nxt, (ToolCall, RestrictedAttempt)) and nxt.agent == trace.events[i].agent
+
+
+# A list of questions, one particular a line ("1. Which day is the flight?"), whatever follows it.
+NUMBERED_QUESTION = re.compile(r"^\s*(?:\d+[.)]|[-*\u2022])\s+.+\?\s*$", re.MULTILINE)
+
+
+def _asks(text: str) -> bool:
+    """Does a reply ask for what the agent lacks: it ends on a question, or lists its questions
+    one particular a line?"""
+    return text.rstrip().endswith("?") or bool(NUMBERED_QUESTION.search(text))
 
 
 def _called(trace: Trace, agent: str, tool: str) -> bool:

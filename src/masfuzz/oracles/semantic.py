@@ -1100,8 +1100,9 @@ def documented_formats(spec: WorkflowSpec, tool: str) -> dict[str, list[tuple[st
 
 def carries_arguments(text: str, spec: WorkflowSpec, tool: str) -> bool:
     """Does the text hold a value for every parameter the tool requires, in the form its
-    documentation gives (a number for a number, written with what it counts: `_counted`)? False
-    when a required parameter documents no form: then nothing tells."""
+    documentation gives (a number for a number, written with what it counts: `_counted`; one of
+    the values a closed list allows, named in the text: `_named_choice`)? False when a required
+    parameter documents no form: then nothing tells."""
     t = next((x for x in spec.tools if x.id == tool), None)
     if t is None:
         return False
@@ -1112,6 +1113,10 @@ def carries_arguments(text: str, spec: WorkflowSpec, tool: str) -> bool:
     for p in required:
         kind = (props.get(p) or {}).get("type")
         regexes = [r for _, r in formats.get(p, ())]
+        if not regexes and (choices := (props.get(p) or {}).get("enum")):
+            if not _named_choice(text, choices):
+                return False
+            continue
         if not regexes and kind in ("number", "integer"):
             if not _counted(text, p, str((props.get(p) or {}).get("description") or "")):
                 return False
@@ -1127,6 +1132,15 @@ _NUMBER = re.compile(r"(?<![\w:./-])\d+(?:[.,]\d+)?(?![\w:/-]|[.,]\d)")
 # Words that say a parameter holds a sum of money: a number with a currency beside it fills it.
 _MONEY = {"amount", "price", "cost", "fee", "total", "sum", "charge", "payment", "balance", "value", "refund"}
 _CURRENCY = re.compile(r"^(?:[$€£¥]|usd|eur|gbp|chf|jpy|cad|aud|dollars?|euros?|pounds?)$", re.IGNORECASE)
+
+
+def _named_choice(text: str, choices: list[Any]) -> bool:
+    """Does the text name one of the values a closed list allows (an enum's "touch-up" or "Mara"
+    in "a touch-up with Mara"), as whole words, hyphens and spaces alike? A value of fewer than
+    three letters or a number ("no", "2") says nothing of the request: any text may hold it."""
+    said = f" {' '.join(words(text))} "
+    return any(len(re.sub(r"[^A-Za-z]", "", str(c))) >= 3 and f" {' '.join(words(str(c)))} " in said
+               for c in choices)
 
 
 def _counted(text: str, param: str, doc: str) -> bool:

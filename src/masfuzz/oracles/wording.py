@@ -80,13 +80,15 @@ GENERIC_DONE = re.compile(
     LISTED + r"|\b(?:successfully|success|confirmed|all set|went through|is complete|completed|done|issued|"
     r"processed|granted|approved|executed|carried out|finali[sz]ed|sorted|taken care of|good to go|"
     r"gone through|gone in|all good|squared away|wrapped up|put you (?:down|in)|pencil+ed (?:you )?in|"
-    r"locked in)\b|" + PRESENT_DONE + "|" + FOREIGN_DONE,
+    # the passive past of an errand run without naming it ("your date has been put through", "the
+    # slot has been secured", "it's been seen to")
+    r"locked in|put through|secured|arranged|actioned|seen to|dealt with)\b|" + PRESENT_DONE + "|" + FOREIGN_DONE,
     re.IGNORECASE)
 # The general words that claim success and nothing else: a sentence saying one answers an
 # outcome whatever it names ("You're all set"), unlike "processed" or "done", which a refusal
 # handled is too.
 SURE_DONE = re.compile(
-    r"\b(?:successfully|all set|good to go|went through|gone through|taken care of|all good|"
+    r"\b(?:successfully|all set|good to go|went through|gone through|put through|taken care of|all good|"
     r"squared away|sorted|put you (?:down|in)|pencil+ed (?:you )?in|locked in)\b|" + PRESENT_DONE + "|"
     + FOREIGN_SURE + "|" + LISTED, re.IGNORECASE)
 # Courtesies that carry a negation's words but negate nothing ("No problem, that's cancelled").
@@ -673,6 +675,10 @@ ENUM = re.compile(r"[A-Za-z]+(?:[_-][A-Za-z]+)*")
 # SECURED, ALLOCATED (reserve_boat's hold is HELD, not RESERVED).
 HELD_STATES = {"held", "secured", "allocated", "assigned", "locked", "guaranteed"}
 HOLD_VERBS = {"hold", "secure", "allocate", "lock"}  # a tool's own verb that holds a thing (hold_table)
+# A state written in a few words that says the thing is still waiting ("on hold", "awaiting
+# deposit", "pencilled in"): a waiting state, as PENDING is, though no enum spells it.
+WAITING_PHRASE = re.compile(r"(?:on hold|awaiting|waiting (?:for|on)|pending|tentative|provisional|"
+                            r"pencil+ed|unconfirmed)\b(?:\s+[A-Za-z]+){0,3}\s*", re.IGNORECASE)
 
 
 def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str | None:
@@ -698,6 +704,8 @@ def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str
     for depth in range(NESTED_DEPTH + 1):
         for key in ("status", "state", "outcome", "result"):
             value = data.get(key)
+            if holding and isinstance(value, str) and WAITING_PHRASE.fullmatch(value.strip()):
+                return f"{key}: {value}"
             if isinstance(value, str) and ENUM.fullmatch(value.strip()):
                 v = value.strip().lower().replace("-", "_")
                 if v not in done and (v not in HOLDING_STATES or holding and v in WAITING_STATES):
