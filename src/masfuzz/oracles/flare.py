@@ -28,6 +28,7 @@ from masfuzz.oracles.attribution import attribute
 from masfuzz.oracles.blame import blame_all
 from masfuzz.oracles.detectors import detect
 from masfuzz.oracles.failure import Failure, dedupe
+from masfuzz.oracles.instructed import beside_call
 from masfuzz.oracles.wording import STOPWORDS, sentences, words
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import AgentTurn, DelegationEvent, Message, RestrictedAttempt, ToolCall, Trace
@@ -125,7 +126,7 @@ def tool_omission(trace: Trace, spec: FlareSpec,
         answers = _answers(trace, task.agent)
         if not answers or _called(trace, task.agent, task.tool):
             continue
-        replies = [i for i in answers if not _beside_call(trace, i)]
+        replies = [i for i in answers if not beside_call(trace, i)]
         if replies and all(_asks(trace.events[i].content) for i in replies):
             continue  # it asked for what it lacks: waiting for input, not skipping its tool
         out.append(Failure(
@@ -315,14 +316,6 @@ def _answers(trace: Trace, agent: str) -> list[int]:
     """The agent's own non-empty utterances (a hand-over or a silent turn is no answer)."""
     return [i for i, e in enumerate(trace.events) if isinstance(e, Message)
             and e.role == "assistant" and e.agent == agent and e.content.strip()]
-
-
-def _beside_call(trace: Trace, i: int) -> bool:
-    """Is the utterance at `i` the text an agent writes beside its own tool call (a ReAct
-    "Thought: ... Action: find_voucher" before the call), not a reply: its next event is that
-    agent's call?"""
-    nxt = trace.events[i + 1] if i + 1 < len(trace.events) else None
-    return isinstance(nxt, (ToolCall, RestrictedAttempt)) and nxt.agent == trace.events[i].agent
 
 
 # A list of questions, one particular a line ("1. Which day is the flight?"), whatever follows it.
