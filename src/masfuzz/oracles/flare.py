@@ -144,7 +144,8 @@ def _duty(task: Task, spec: FlareSpec, workflow: WorkflowSpec | None, trace: Tra
     and says nothing about the agent's duty), by a sentence that asks for it plainly or under a
     condition the trace shows met. A conditional sentence ("if the draft has problems, call
     request_revision", "only when the user asks for a refund, use issue_refund", an "IF ...:"
-    line over the sentences below it, "ask T (only when ...)") or a choice ("either output the
+    line over the sentences below it, "ask T (only when ...)", a router's "Anything about A or B
+    is put to X through ask_x") or a choice ("either output the
     document or call exit_loop", a line among those a "one desk per message, the first line
     that fits:" makes alternatives) makes the tool a duty only sometimes, and the critic that
     found nothing wrong owes no revision request."""
