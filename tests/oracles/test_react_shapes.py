@@ -236,3 +236,43 @@ def test_an_agent_that_asked_for_the_missing_particulars_in_numbered_questions_o
 
 def test_an_agent_that_answers_without_asking_or_calling_still_omits_its_tool():
     assert _gate("We are open every day from 10:00.") == {("gate", "opening_hours")}
+
+
+# -- a question asked in words where the app offers a hand-over to the user ---------------------
+
+def _swarm(offers: dict, said: str) -> Trace:
+    """A Swarm that stops when an agent hands the floor to the user; its desk asks the user for a
+    count in words, turn after turn, to the message bound."""
+    from masfuzz.spec.model import Termination
+
+    spec = WorkflowSpec(
+        system=SystemInfo(id="climb", entry_agent="wall_desk", framework="autogen", pattern="handoff"),
+        agents=(AgentSpec(id="wall_desk", instructions="Register the visit with register_visit.\n"
+                                                       "Then hand the conversation back to the user.",
+                          model_settings={"handoffs": offers}),),
+        tools=(ToolSpec(id="register_visit", description="Register a group visit."),),
+        permissions=Permissions(allow=(("wall_desk", "register_visit"),)),
+        termination=Termination(conditions=("(HandoffTermination(target='user') | MaxMessageTermination("
+                                            "max_messages=6))",), max_turns=6))
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="Booking for 2026-02-14, climbers: 2."), AgentTurn(agent="wall_desk"),
+        *(Message(agent="wall_desk", content=said) for _ in range(5)),
+        TerminationEvent(reason="message_limit", detail="Maximum number of messages 6 reached", final_output=said)))
+    return spec, trace
+
+
+ASKED = "Thought: a few particulars are missing before I can act.\nTo get this moving I need:\n1. How many climbers?"
+
+
+def test_a_question_asked_in_words_instead_of_the_offered_hand_over_to_the_user_is_the_model_s():
+    from masfuzz.oracles import detect
+
+    spec, trace = _swarm({"transfer_to_user": "user"}, ASKED)
+    [f] = [f for f in detect(trace, spec) if f.root_cause == "Max Round Limit Exceeded"]
+    assert f.attribution == "harness" and "did not take the hand-over" in f.because
+    # no hand-over to the user offered: the app left its agent no way to ask; nor is a desk
+    # that goes round without asking anything the model's
+    for offers, said in (({}, ASKED), ({"transfer_to_user": "user"}, "Registering your visit now.")):
+        spec, trace = _swarm(offers, said)
+        [f] = [f for f in detect(trace, spec) if f.root_cause == "Max Round Limit Exceeded"]
+        assert f.attribution == "sut"

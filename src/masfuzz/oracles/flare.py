@@ -29,7 +29,7 @@ from masfuzz.oracles.blame import blame_all
 from masfuzz.oracles.detectors import detect
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.instructed import beside_call
-from masfuzz.oracles.wording import STOPWORDS, sentences, words
+from masfuzz.oracles.wording import STOPWORDS, asks_back, sentences, words
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import AgentTurn, DelegationEvent, Message, RestrictedAttempt, ToolCall, Trace
 
@@ -127,7 +127,7 @@ def tool_omission(trace: Trace, spec: FlareSpec,
         if not answers or _called(trace, task.agent, task.tool):
             continue
         replies = [i for i in answers if not beside_call(trace, i)]
-        if replies and all(_asks(trace.events[i].content) for i in replies):
+        if replies and all(asks_back(trace.events[i].content) for i in replies):
             continue  # it asked for what it lacks: waiting for input, not skipping its tool
         out.append(Failure(
             category="tool_invocation", root_cause="Tool Invocation Omission",
@@ -317,16 +317,6 @@ def _answers(trace: Trace, agent: str) -> list[int]:
     """The agent's own non-empty utterances (a hand-over or a silent turn is no answer)."""
     return [i for i, e in enumerate(trace.events) if isinstance(e, Message)
             and e.role == "assistant" and e.agent == agent and e.content.strip()]
-
-
-# A list of questions, one particular a line ("1. Which day is the flight?"), whatever follows it.
-NUMBERED_QUESTION = re.compile(r"^\s*(?:\d+[.)]|[-*\u2022])\s+.+\?\s*$", re.MULTILINE)
-
-
-def _asks(text: str) -> bool:
-    """Does a reply ask for what the agent lacks: it ends on a question, or lists its questions
-    one particular a line?"""
-    return text.rstrip().endswith("?") or bool(NUMBERED_QUESTION.search(text))
 
 
 def _called(trace: Trace, agent: str, tool: str) -> bool:

@@ -173,6 +173,17 @@ def is_question(sentence: str) -> bool:
     return sentence.rstrip().endswith("?")
 
 
+# A list of questions, one particular a line ("1. Which day is the flight?"), whatever follows it.
+NUMBERED_QUESTION = re.compile(r"^\s*(?:\d+[.)]|[-*\u2022])\s+.+\?\s*$", re.MULTILINE)
+
+
+def asks_back(text: str) -> bool:
+    """Does a reply ask the user for what the agent lacks: it ends on a question, or lists its
+    questions one particular a line (a reasoning model's "To get this moving I need:\n1. Which
+    day ...?")?"""
+    return text.rstrip().endswith("?") or bool(NUMBERED_QUESTION.search(text))
+
+
 def claims_done(sentence: str) -> bool:
     """Does the sentence state, plainly and in the past, that something was done? Negated,
     hedged, conditional, future and asking sentences claim nothing."""
