@@ -698,8 +698,8 @@ def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str
     participle: confirm_loan's CONFIRMED) nor is a state in which an action holds or runs
     (`HOLDING_STATES`): the tool did not say the action happened. A tool that holds a thing for
     someone (its action books or confirms, or its verb holds: hold_table) has it done only in a
-    state of the thing held: its request WAITING (`WAITING_STATES`: PENDING, QUEUED), or on a
-    WAITLIST, is not the booking the verb asked for. Read only against a claim
+    state of the thing held: its request WAITING (`WAITING_STATES`: PENDING, QUEUED, or in a few
+    words: `WAITING_PHRASE`, "on hold"), or on a WAITLIST, is not the booking the verb asked for. Read only against a claim
     that it did: a state it does not know is no failure by itself. A tool whose job is to find
     a thing reports no action's state."""
     if tool_job(tool, spec) == "find":
