@@ -77,6 +77,8 @@ def test_a_2xx_envelope_whose_record_is_only_waiting_is_no_hold_done(payload):
     ('{"http": 201, "hold": {"state": "held"}}', "The date has been secured for you."),
     (PENCILLED, "The day could not be secured yet: it is pencilled while Kofi is asked."),
     (PENCILLED, "Thought: the day is only pencilled.\nThe 12th is pencilled for 48 hours while Kofi is asked."),
+    # the tool's own state word passed on, though "pencilled in" says a booking elsewhere
+    (PENCILLED, "We have pencilled you in for the 12th while Kofi is asked."),
 ])
 def test_a_hold_made_or_a_waiting_one_passed_on_claims_nothing_false(payload, said):
     assert claimed_outcome(_relayed(payload, said), DIARY) == []

@@ -25,7 +25,7 @@ from masfuzz.oracles.wording import (
     tool_objects, tools_of, unconfirmed_state, words,
 )
 from masfuzz.oracles.wording import (
-    DONE_STATES, FAILED_STATES, HELD_STATES, HOLD_VERBS, HOLDING, MESSAGE_KEYS, OUTCOME_KEYS, STATE_KEYS,
+    DONE_STATES, ENUM, FAILED_STATES, HELD_STATES, HOLD_VERBS, HOLDING, MESSAGE_KEYS, OUTCOME_KEYS, STATE_KEYS,
     STATUS_CODE_KEYS,
     actions_claimed, outcome_key,
 )
@@ -148,7 +148,7 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                     or _labelled_claim(text, done) \
                     or _invented_reference(trace, ci, text, r.tool, spec, named=False) \
                     or _silent_claim(text, r, spec, asked) or _instructed_claim(text, r, agent, spec, trace, asked)
-            if claim is None:
+            if claim is None or _restates_state(claim, r.payload):
                 continue
             out.append(Failure(
                 category="agent_task_execution", root_cause=INCORRECT_VERIFICATION,
@@ -1297,6 +1297,18 @@ def _rejects_form(payload: str, params: list[str], sent: list[str]) -> bool:
         return False
     return bool(FORMAT_REJECTION.search(own) or codes & set(FORM_STATUS)
                 or FORM_EXCEPTION.search(payload) or any(_filed_under(data, payload, p) for p in params))
+
+
+def _restates_state(sentence: str, payload: str) -> bool:
+    """Does the sentence name the state the tool's answer gives, one that is no action done
+    ("The 12th is pencilled in for 48 hours" after `"state": "PENCILLED"`)? Then it passes the
+    tool's state on, in the tool's own word, whatever success words stand beside it ("pencilled
+    in" says a booking too)."""
+    states = [str(v) for k, v in _fields(structured((payload or "").strip()))
+              if str(k).lower() in STATE_KEYS and isinstance(v, str) and ENUM.fullmatch(v.strip())
+              and v.strip().lower() not in DONE_STATES]
+    said = {w for w in words(sentence)} | {w[:-2] for w in words(sentence) if w.endswith("ed")}
+    return any(all(w in said or w[:-2] in said for w in words(state)) for state in states)
 
 
 def _fields(data: Any, depth: int = 0) -> list[tuple[str, Any]]:
