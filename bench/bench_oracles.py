@@ -207,10 +207,10 @@ def main() -> int:
         return 0
     if args.only:
         wanted = set(args.only.split(","))
-        if unknown := wanted - {s["kind"] for s in systems} - {s["name"] for s in systems}:
+        if unknown := wanted - {s.get("kind") for s in systems} - {s["name"] for s in systems}:
             print(f"bench_oracles: unknown kind or system {sorted(unknown)[0]!r}", file=sys.stderr)
             return 2
-        systems = [s for s in systems if s["kind"] in wanted or s["name"] in wanted]
+        systems = [s for s in systems if s.get("kind") in wanted or s["name"] in wanted]
 
     started = time.monotonic()
     print(f"bug zoo: {len(systems)} seeded systems with fixed twins; commands {', '.join(args.commands)}"

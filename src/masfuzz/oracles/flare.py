@@ -29,8 +29,9 @@ from masfuzz.oracles.attribution import attribute
 from masfuzz.oracles.blame import blame_all
 from masfuzz.oracles.detectors import detect
 from masfuzz.oracles.failure import Failure, dedupe
+from masfuzz.oracles.instructed import beside_call
 from masfuzz.oracles.semantic import REQUEST
-from masfuzz.oracles.wording import STOPWORDS, is_question, sentences, words
+from masfuzz.oracles.wording import STOPWORDS, asks_back, is_question, sentences, words
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import AgentTurn, DelegationEvent, Message, RestrictedAttempt, ToolCall, Trace
 
@@ -127,7 +128,9 @@ def tool_omission(trace: Trace, spec: FlareSpec,
         answers = _answers(trace, task.agent)
         if not answers or _called(trace, task.agent, task.tool):
             continue
-        if all(i in _waiting(trace, answers, task.tool, workflow) for i in answers):
+        # what it wrote beside a call of its own is no reply (h10); every reply left waits for input
+        replies = [i for i in answers if not beside_call(trace, i)]
+        if replies and all(i in _waiting(trace, replies, task.tool, workflow) for i in replies):
             continue  # it asked for what it lacks: waiting for input, not skipping its tool
         out.append(Failure(
             category="tool_invocation", root_cause="Tool Invocation Omission",
@@ -144,7 +147,8 @@ def _duty(task: Task, spec: FlareSpec, workflow: WorkflowSpec | None, trace: Tra
     and says nothing about the agent's duty), by a sentence that asks for it plainly or under a
     condition the trace shows met. A conditional sentence ("if the draft has problems, call
     request_revision", "only when the user asks for a refund, use issue_refund", an "IF ...:"
-    line over the sentences below it, "ask T (only when ...)") or a choice ("either output the
+    line over the sentences below it, "ask T (only when ...)", a router's "Anything about A or B
+    is put to X through ask_x") or a choice ("either output the
     document or call exit_loop", a line among those a "one desk per message, the first line
     that fits:" makes alternatives) makes the tool a duty only sometimes, and the critic that
     found nothing wrong owes no revision request."""
@@ -176,9 +180,10 @@ LISTED = re.compile(_MARKER + r"([^,:]*?\b(?:mentions?|about|asks?\s+for|contain
 
 # A condition as the sentence's subject: the requests it is about ("Requests concerning
 # inspections, tags or handovers are referred by means of ask_safety.", "Messages about fuel go
-# to `fuel_card`."): what they concern, up to the verb the duty follows.
+# to `fuel_card`.", a router's "Anything about healing or fading is put to aftercare_m through
+# ask_aftercare."): what they concern, up to the verb the duty follows.
 SUBJECT = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:all\s+|any\s+)?((?:requests?|messages?|questions?|enquir(?:y|ies)|"
-                     r"inquir(?:y|ies)|matters?)\s+(?:that\s+(?:are|is)\s+)?(?:about|concerning|regarding|"
+                     r"inquir(?:y|ies)|matters?|anything|everything|whatever|something)\s+(?:that\s+(?:are|is)\s+)?(?:about|concerning|regarding|"
                      r"mentioning|involving)\s+.+?)\s+(?:are|is|go|goes|should|must|get|gets|will|can|need|needs)\b",
                      re.IGNORECASE)
 
@@ -210,12 +215,13 @@ SOURCE = re.compile(r"\bcomes?\s+from\b", re.IGNORECASE)
 # The tool may be quoted (`T`, 'T') and its saying in any tense ("share what `T` said").
 RESULT_OF = (r"\b(?:results?|outputs?|answers?|repl(?:y|ies)|responses?|findings)\s+(?:of|from|"
              r"(?:returned|given)\s+by)\s+[`'\"‘“]?{tool}|{tool}[`'\"’”]?(?:'s|’s)\s+(?:results?|outputs?|answers?|"
-             r"repl(?:y|ies)|responses?|findings)\b|\bwhat\s+[`'\"‘“]?{tool}[`'\"’”]?\s+(?:returns?|returned|says?|said|"
+             r"repl(?:y|ies)|responses?|findings)\b|\bwhat(?:ever)?\s+(?:[`'\"‘“]?\w+[`'\"’”]?\s+(?:or|and)\s+)?"
+             r"[`'\"‘“]?{tool}[`'\"’”]?(?:\s+(?:or|and)\s+[`'\"‘“]?\w+[`'\"’”]?)?\s+(?:returns?|returned|says?|said|"
              r"gives?|gave|found|finds|answers?|answered|repl(?:y|ies|ied)|reports?|reported|tells?|told|"
              r"(?:comes?|came|sends?|sent)\s+back(?:\s+with)?)\b")
 # A condition on what was asked, by its subject ("the request mentions ...", "the user asks ...").
-ABOUT_REQUEST = re.compile(r"^\W*(?:the\s+|a\s+)?(?:user|customer|caller|client|request|message|question|enquir(?:y|ie))s?"
-                           r"(?:'s)?\b", re.IGNORECASE)
+ABOUT_REQUEST = re.compile(r"^\W*(?:the\s+|a\s+)?(?:user|customer|caller|client|request|message|question|enquir(?:y|ie)|"
+                           r"anything|everything|whatever|something)s?(?:'s)?\b", re.IGNORECASE)
 OTHERWISE = re.compile(r"^\W*(?:else|otherwise)\b", re.IGNORECASE)
 NEGATED = re.compile(r"\b(?:not|no|never|none|nothing|without)\b|n't\b", re.IGNORECASE)
 QUOTED = re.compile(r"[\"“]([^\"”]{3,}?)[\"”]|(?<!\w)['‘]([^'’]{3,}?)['’](?!\w)")
@@ -333,7 +339,7 @@ def _waiting(trace: Trace, answers: list[int], tool: str, workflow: WorkflowSpec
             continue
         asked = asked or any((is_question(s) or REQUEST.search(s)) and required & set(_stems(s))
                              for s in sentences(e.content))
-        if asked or e.content.rstrip().endswith("?"):
+        if asked or asks_back(e.content):  # a question, or questions listed one per line
             out.add(i)
     return out
 

@@ -1130,11 +1130,20 @@ def _misselected(trace: Trace, spec: WorkflowSpec, d: int, chosen: str,
         f"{chosen} answered without it (event {said})")]
 
 
+def beside_call(trace: Trace, i: int) -> bool:
+    """Is the utterance at `i` the text an agent writes beside its own tool call (a ReAct
+    "Thought: ... Action: find_voucher" before the call), not a reply: its next event is that
+    agent's call?"""
+    nxt = trace.events[i + 1] if i + 1 < len(trace.events) else None
+    return isinstance(nxt, (ToolCall, RestrictedAttempt)) and nxt.agent == trace.events[i].agent
+
+
 def _answered_without(trace: Trace, d: int, agent: str, fitting: list[str],
                       siblings: list[str]) -> int | None:
     """After the hand-over at `d` and before the user speaks again: None if a fitting tool is
     called or a holder of one reached, or if `agent` says nothing; else its reply that gives up
-    (refuses, apologises), or its first reply."""
+    (refuses, apologises), or its first reply (the text beside a call of its own is none:
+    `beside_call`)."""
     first = gave_up = None
     for i in range(d + 1, len(trace.events)):
         x = trace.events[i]
@@ -1144,7 +1153,8 @@ def _answered_without(trace: Trace, d: int, agent: str, fitting: list[str],
                 or isinstance(x, DelegationEvent) and x.to in siblings \
                 or isinstance(x, AgentTurn) and x.agent in siblings:
             return None
-        if isinstance(x, Message) and x.role == "assistant" and x.agent == agent and x.content.strip():
+        if isinstance(x, Message) and x.role == "assistant" and x.agent == agent and x.content.strip() \
+                and not beside_call(trace, i):
             first = i if first is None else first
             if gave_up is None and GIVE_UP.search(x.content):
                 gave_up = i

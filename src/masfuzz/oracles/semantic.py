@@ -25,7 +25,7 @@ from masfuzz.oracles.wording import (
     tool_objects, tools_of, unconfirmed_state, words,
 )
 from masfuzz.oracles.wording import (
-    DONE_STATES, FAILED_STATES, HELD_STATES, HOLD_VERBS, HOLDING, MESSAGE_KEYS, OUTCOME_KEYS, STATE_KEYS,
+    DONE_STATES, ENUM, FAILED_STATES, HELD_STATES, HOLD_VERBS, HOLDING, MESSAGE_KEYS, OUTCOME_KEYS, STATE_KEYS,
     STATUS_CODE_KEYS,
     actions_claimed, outcome_key,
 )
@@ -148,7 +148,7 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                     or _labelled_claim(text, done) \
                     or _invented_reference(trace, ci, text, r.tool, spec, named=False) \
                     or _silent_claim(text, r, spec, asked) or _instructed_claim(text, r, agent, spec, trace, asked)
-            if claim is None:
+            if claim is None or _restates_state(claim, r.payload):
                 continue
             out.append(Failure(
                 category="agent_task_execution", root_cause=INCORRECT_VERIFICATION,
@@ -1178,8 +1178,9 @@ def documented_formats(spec: WorkflowSpec, tool: str) -> dict[str, list[tuple[st
 
 def carries_arguments(text: str, spec: WorkflowSpec, tool: str) -> bool:
     """Does the text hold a value for every parameter the tool requires, in the form its
-    documentation gives (a number for a number, written with what it counts: `_counted`)? False
-    when a required parameter documents no form: then nothing tells."""
+    documentation gives (a number for a number, written with what it counts: `_counted`; one of
+    the values a closed list allows, named in the text: `_named_choice`)? False when a required
+    parameter documents no form: then nothing tells."""
     t = next((x for x in spec.tools if x.id == tool), None)
     if t is None:
         return False
@@ -1190,6 +1191,10 @@ def carries_arguments(text: str, spec: WorkflowSpec, tool: str) -> bool:
     for p in required:
         kind = (props.get(p) or {}).get("type")
         regexes = [r for _, r in formats.get(p, ())]
+        if not regexes and (choices := (props.get(p) or {}).get("enum")):
+            if not _named_choice(text, choices):
+                return False
+            continue
         if not regexes and kind in ("number", "integer"):
             if not _counted(text, p, str((props.get(p) or {}).get("description") or "")):
                 return False
@@ -1205,6 +1210,15 @@ _NUMBER = re.compile(r"(?<![\w:./-])\d+(?:[.,]\d+)?(?![\w:/-]|[.,]\d)")
 # Words that say a parameter holds a sum of money: a number with a currency beside it fills it.
 _MONEY = {"amount", "price", "cost", "fee", "total", "sum", "charge", "payment", "balance", "value", "refund"}
 _CURRENCY = re.compile(r"^(?:[$€£¥]|usd|eur|gbp|chf|jpy|cad|aud|dollars?|euros?|pounds?)$", re.IGNORECASE)
+
+
+def _named_choice(text: str, choices: list[Any]) -> bool:
+    """Does the text name one of the values a closed list allows (an enum's "touch-up" or "Mara"
+    in "a touch-up with Mara"), as whole words, hyphens and spaces alike? A value of fewer than
+    three letters or a number ("no", "2") says nothing of the request: any text may hold it."""
+    said = f" {' '.join(words(text))} "
+    return any(len(re.sub(r"[^A-Za-z]", "", str(c))) >= 3 and f" {' '.join(words(str(c)))} " in said
+               for c in choices)
 
 
 def _counted(text: str, param: str, doc: str) -> bool:
@@ -1374,6 +1388,18 @@ def _rejects_form(payload: str, params: list[str], sent: list[str]) -> bool:
         return False
     return bool(FORMAT_REJECTION.search(own) or codes & set(FORM_STATUS)
                 or FORM_EXCEPTION.search(payload) or any(_filed_under(data, payload, p) for p in params))
+
+
+def _restates_state(sentence: str, payload: str) -> bool:
+    """Does the sentence name the state the tool's answer gives, one that is no action done
+    ("The 12th is pencilled in for 48 hours" after `"state": "PENCILLED"`)? Then it passes the
+    tool's state on, in the tool's own word, whatever success words stand beside it ("pencilled
+    in" says a booking too)."""
+    states = [str(v) for k, v in _fields(structured((payload or "").strip()))
+              if str(k).lower() in STATE_KEYS and isinstance(v, str) and ENUM.fullmatch(v.strip())
+              and v.strip().lower() not in DONE_STATES]
+    said = {w for w in words(sentence)} | {w[:-2] for w in words(sentence) if w.endswith("ed")}
+    return any(all(w in said or w[:-2] in said for w in words(state)) for state in states)
 
 
 def _fields(data: Any, depth: int = 0) -> list[tuple[str, Any]]:

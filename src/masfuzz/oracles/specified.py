@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import re
 
-from masfuzz.oracles.wording import addresses_agent, agent_names, name_pattern, sentences
+from masfuzz.oracles.wording import addresses_agent, agent_names, asks_back, name_pattern, sentences
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace
 
@@ -163,6 +163,7 @@ def model_passed_over(trace: Trace, spec: WorkflowSpec, member: str, ender: str 
 # mention, a tool whose call ends the run.
 _STOP_WORD = re.compile(r"\bTextMentionTermination\(text=(['\"])(.+?)\1")
 _STOP_CALL = re.compile(r"\bFunctionCallTermination\(function_name=(['\"])(.+?)\1")
+_STOP_HANDOFF = re.compile(r"\bHandoffTermination\(target=(['\"])(.+?)\1")
 # Where instructions give an agent a word to say: inside a quoted line, or after a verb of saying
 # in the same sentence ("Say APPROVED when ...", "end with DONE").
 _SAYING = r"\b(?:say|reply|respond|answer|write|end|finish|close|sign\s+off)\b[^.!?\n]*?\b{W}\b|[\"“][^\"”]*\b{W}\b[^\"”]*[\"”]"
@@ -194,6 +195,28 @@ def model_left_stop_undone(trace: Trace, spec: WorkflowSpec | None) -> str:
                 return (f"the team stops when an agent does what {a.id}'s instructions ask ({act}: "
                         f"\"{line}\"), and {a.id} spoke without doing it: the model in use did not "
                         "follow the app's instructions, on which its stop condition would have fired")
+    return _asked_without_handing_over(trace, spec, conditions)
+
+
+def _asked_without_handing_over(trace: Trace, spec: WorkflowSpec, conditions: str) -> str:
+    """The team stops when an agent hands the floor to the user (AgentChat's
+    `HandoffTermination(target="user")`, a Swarm's way to ask its human), the app offered the
+    agent that hand-over, and that agent ended the run asking the user in words (`asks_back`) without
+    ever taking it: its question could only be heard through the hand-over the app gave it, so
+    going round unanswered to the bound is the model's choice, not the app's. "" otherwise (no
+    such condition, no such hand-over offered: then the app left its agent no way to ask)."""
+    said = [e for e in trace.events if isinstance(e, Message) and e.role == "assistant" and e.content.strip()]
+    for _, target in _STOP_HANDOFF.findall(conditions):
+        if not said or any(isinstance(e, DelegationEvent) and e.to == target for e in trace.events):
+            continue
+        last = said[-1]
+        offered = next((a.model_settings.get("handoffs") for a in spec.agents if a.id == last.agent), None) or {}
+        if target in (offered.values() if isinstance(offered, dict) else offered) and asks_back(last.content):
+            question = " ".join(last.content.split())[-80:]
+            return (f"the team stops when an agent hands the floor to {target}, as the app lets {last.agent} "
+                    f'do, and {last.agent} asked {target} in words instead ("{question}") '
+                    "without handing over: the model in use did not take the hand-over on which the app "
+                    "would have heard the question and stopped")
     return ""
 
 

@@ -80,13 +80,15 @@ GENERIC_DONE = re.compile(
     LISTED + r"|\b(?:successfully|success|confirmed|all set|went through|is complete|completed|done|issued|"
     r"processed|granted|approved|executed|carried out|finali[sz]ed|sorted|taken care of|good to go|"
     r"gone through|gone in|all good|squared away|wrapped up|put you (?:down|in)|pencil+ed (?:you )?in|"
-    r"locked in)\b|" + PRESENT_DONE + "|" + FOREIGN_DONE,
+    # the passive past of an errand run without naming it ("your date has been put through", "the
+    # slot has been secured", "it's been seen to")
+    r"locked in|put through|secured|arranged|actioned|seen to|dealt with)\b|" + PRESENT_DONE + "|" + FOREIGN_DONE,
     re.IGNORECASE)
 # The general words that claim success and nothing else: a sentence saying one answers an
 # outcome whatever it names ("You're all set"), unlike "processed" or "done", which a refusal
 # handled is too.
 SURE_DONE = re.compile(
-    r"\b(?:successfully|all set|good to go|went through|gone through|taken care of|all good|"
+    r"\b(?:successfully|all set|good to go|went through|gone through|put through|taken care of|all good|"
     r"squared away|sorted|put you (?:down|in)|pencil+ed (?:you )?in|locked in)\b|" + PRESENT_DONE + "|"
     + FOREIGN_SURE + "|" + LISTED, re.IGNORECASE)
 # Courtesies that carry a negation's words but negate nothing ("No problem, that's cancelled").
@@ -169,6 +171,17 @@ def sentences(text: str) -> list[str]:
 
 def is_question(sentence: str) -> bool:
     return sentence.rstrip().endswith("?")
+
+
+# A list of questions, one particular a line ("1. Which day is the flight?"), whatever follows it.
+NUMBERED_QUESTION = re.compile(r"^\s*(?:\d+[.)]|[-*\u2022])\s+.+\?\s*$", re.MULTILINE)
+
+
+def asks_back(text: str) -> bool:
+    """Does a reply ask the user for what the agent lacks: it ends on a question, or lists its
+    questions one particular a line (a reasoning model's "To get this moving I need:\n1. Which
+    day ...?")?"""
+    return text.rstrip().endswith("?") or bool(NUMBERED_QUESTION.search(text))
 
 
 def claims_done(sentence: str) -> bool:
@@ -673,6 +686,10 @@ ENUM = re.compile(r"[A-Za-z]+(?:[_-][A-Za-z]+)*")
 # SECURED, ALLOCATED (reserve_boat's hold is HELD, not RESERVED).
 HELD_STATES = {"held", "secured", "allocated", "assigned", "locked", "guaranteed"}
 HOLD_VERBS = {"hold", "secure", "allocate", "lock"}  # a tool's own verb that holds a thing (hold_table)
+# A state written in a few words that says the thing is still waiting ("on hold", "awaiting
+# deposit", "pencilled in"): a waiting state, as PENDING is, though no enum spells it.
+WAITING_PHRASE = re.compile(r"(?:on hold|awaiting|waiting (?:for|on)|pending|tentative|provisional|"
+                            r"pencil+ed|unconfirmed)\b(?:\s+[A-Za-z]+){0,3}\s*", re.IGNORECASE)
 
 
 def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str | None:
@@ -681,8 +698,8 @@ def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str
     participle: confirm_loan's CONFIRMED) nor is a state in which an action holds or runs
     (`HOLDING_STATES`): the tool did not say the action happened. A tool that holds a thing for
     someone (its action books or confirms, or its verb holds: hold_table) has it done only in a
-    state of the thing held: its request WAITING (`WAITING_STATES`: PENDING, QUEUED), or on a
-    WAITLIST, is not the booking the verb asked for. Read only against a claim
+    state of the thing held: its request WAITING (`WAITING_STATES`: PENDING, QUEUED, or in a few
+    words: `WAITING_PHRASE`, "on hold"), or on a WAITLIST, is not the booking the verb asked for. Read only against a claim
     that it did: a state it does not know is no failure by itself. A tool whose job is to find
     a thing reports no action's state."""
     if tool_job(tool, spec) == "find":
@@ -698,6 +715,8 @@ def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str
     for depth in range(NESTED_DEPTH + 1):
         for key in ("status", "state", "outcome", "result"):
             value = data.get(key)
+            if holding and isinstance(value, str) and WAITING_PHRASE.fullmatch(value.strip()):
+                return f"{key}: {value}"
             if isinstance(value, str) and ENUM.fullmatch(value.strip()):
                 v = value.strip().lower().replace("-", "_")
                 if v not in done and (v not in HOLDING_STATES or holding and v in WAITING_STATES):
