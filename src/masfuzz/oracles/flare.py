@@ -28,7 +28,7 @@ from masfuzz.oracles.attribution import attribute
 from masfuzz.oracles.blame import blame_all
 from masfuzz.oracles.detectors import detect
 from masfuzz.oracles.failure import Failure, dedupe
-from masfuzz.oracles.wording import STOPWORDS, sentences, words
+from masfuzz.oracles.wording import STOPWORDS, sentences, stem, words
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import AgentTurn, DelegationEvent, Message, RestrictedAttempt, ToolCall, Trace
 
@@ -304,8 +304,8 @@ def met_in(condition: str, said: list[str]) -> bool:
 
 
 def _stems(text: str, drop: frozenset[str] | set[str] = frozenset()) -> list[str]:
-    """The text's words but `drop`, a plural's s taken off (problems and problem are one)."""
-    return [w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words(text) if w not in drop]
+    """The text's words but `drop`, each as its stem (`wording.stem`: problems and problem are one)."""
+    return [stem(w) for w in words(text) if w not in drop]
 
 
 def _answers(trace: Trace, agent: str) -> list[int]:

@@ -24,7 +24,7 @@ from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.specified import model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
     GIVE_UP, STOPWORDS, addresses_agent, agent_names, asks_for, is_question, mentions, name_pattern, names_agent,
-    names_in_tool_words, owners, sentences, tool_objects, tools_of, words,
+    names_in_tool_words, owners, sentences, stem, tool_objects, tools_of, words,
 )
 from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, AgentSpec, ToolSpec, WorkflowSpec
 from masfuzz.trace import (
@@ -774,16 +774,11 @@ _FUNCTION_WORDS = {"about", "above", "after", "again", "also", "before", "below"
 
 
 def _stems(text: str) -> set[str]:
-    """A text's content words, cut to a rough stem: a reversing or repeating prefix (un-, re-)
-    and a plural, past or -ing ending off, so that "locked" and "unlock", "logins" and "login",
-    "moorings" and "mooring" meet. Function words are no content words (`_FUNCTION_WORDS`)."""
-    out = set()
-    for w in words(text):
-        if w in STOPWORDS or w in _FUNCTION_WORDS or len(w) < 4 or w.isdigit():
-            continue
-        w = re.sub(r"^(?:un|re)(?=\w{4})", "", w)
-        out.add(re.sub(r"(?:ings|ing|ed|es|s)$", "", w) if len(w) > 5 else w.rstrip("s"))
-    return out
+    """A text's content words as stems (`wording.stem`), a reversing or repeating prefix (un-,
+    re-) off first, so that "locked" and "unlock", "logins" and "login", "triangle" and
+    "triangles" meet. Function words are no content words (`_FUNCTION_WORDS`)."""
+    return {stem(re.sub(r"^(?:un|re)(?=\w{4})", "", w)) for w in words(text)
+            if w not in STOPWORDS and w not in _FUNCTION_WORDS and len(w) >= 4 and not w.isdigit()}
 
 
 DESCRIBED = 2  # content words a request must share with a tool's description to ask for it

@@ -13,9 +13,12 @@ import ast
 import functools
 import json
 import re
+import threading
 import unicodedata
 from collections.abc import Iterable
 from http import HTTPStatus
+
+import snowballstemmer
 
 from masfuzz.spec.model import ToolSpec, WorkflowSpec
 
@@ -212,10 +215,59 @@ def words(text: str) -> list[str]:
     return [w for w in re.split(r"[^A-Za-z0-9]+", text.lower()) if w]
 
 
+# The English Snowball (Porter2) stemmer of the Snowball project: the oracles' one stemmer, so that
+# "triangle" and "triangles", "booking" and "booked", "cancellation" and "cancel" meet wherever
+# two texts' words are compared. Its stemmer objects keep state between calls: one per thread.
+_SNOWBALL = threading.local()
+
+
+@functools.lru_cache(maxsize=16384)  # every execution's requests go through it, word by word
+def stem(word: str) -> str:
+    """A lower-case word's Snowball stem: its inflections (plural, past, -ing) and its common
+    derivational endings (-ation, -al, -ment in long words) off."""
+    stemmer = getattr(_SNOWBALL, "stemmer", None)
+    if stemmer is None:
+        stemmer = _SNOWBALL.stemmer = snowballstemmer.stemmer("english")
+    return stemmer.stemWord(word)
+
+
+# Endings that derive a noun from a verb and that Snowball keeps on a short word (payment,
+# enrolment on a short stem) or leaves after its own cut (registr-ation -> registr, regist-er).
+_DERIVED = ("ment", "ion", "ation", "ition", "al", "ance", "ence", "age", "ure")
+
+
+def same_root(a: str, b: str) -> bool:
+    """Are two words forms of one root: their stems equal, one stem the other with a derivational
+    ending (`_DERIVED`, or a letter or two on a stem of four: registr/regist, notifi/notif), or
+    the two differing in the Latin alternation of a verb and its -sion noun (extend/extension,
+    convert/conversion, submit/submission)?"""
+    a, b = stem(a), stem(b)
+    if a == b:
+        return True
+    short, long = sorted((a, b), key=len)
+    if long.startswith(short):
+        rest = long[len(short):]
+        return len(short) >= 4 and len(rest) <= 2 or len(short) >= 3 and rest in _DERIVED
+    for x, y in ((a, b), (b, a)):
+        verb = re.fullmatch(r"(\w{4,}?)[dt]", x)
+        noun = re.fullmatch(r"(\w{4,}?)s{1,2}", y)
+        if verb and noun and verb.group(1) == noun.group(1):
+            return True
+    return False
+
+
 @functools.lru_cache(maxsize=8192)  # every execution's requests go through it, word by word
 def _stem_of(word: str) -> str | None:
+    """The action (`ACTIONS`) a word names: one of the action's words with a short ending
+    ("bookings", "reservierung"), or any derived form of one's root (`same_root`: "cancellation",
+    "reimbursement", "modification")."""
     for name, (stems, _) in ACTIONS.items():
         if any(word == s or word.startswith(s) and len(word) - len(s) <= 3 for s in stems):
+            return name
+    if len(word) < 4 or not word.isalpha():
+        return None
+    for name, (stems, _) in ACTIONS.items():
+        if any(same_root(word, s) for s in stems):
             return name
     return None
 
@@ -852,4 +904,24 @@ def asks_for(text: str, tool: str, spec: WorkflowSpec | None) -> bool:
     objects = tool_objects(tool)
     if not objects:
         return bool(acts) and acts[0] == main_action(tool)
-    return bool(set(acts) & tool_actions(tool, spec)) and all(mentions(text, [o]) for o in objects)
+    if set(acts) & tool_actions(tool, spec):
+        return all(mentions(text, [o]) for o in objects)
+    # a verb of the app's own (extend_hire, renew_permit, enrol_pupil): asked for in any form of
+    # its root ("an extension of my hire", "the renewal of my permit"), with the rest of the name
+    verb = own_verb(tool, spec)
+    return verb is not None and any(same_root(verb, w) for w in toks) \
+        and all(mentions(text, [o]) for o in objects - {verb})
+
+
+def own_verb(tool: str, spec: WorkflowSpec | None) -> str | None:
+    """The verb of a tool whose action `ACTIONS` does not know (extend_hire, renew_permit,
+    transfer_funds): its name's first word past a generic verb, when an object follows it and
+    the tool's description opens with a form of the same word ("Extend a hire by some days.",
+    "Renews ..."): a name's first word is its verb only when its description says so, since
+    flight_status opens with a noun."""
+    named = _named_words(tool)
+    doc = _tool_spec(tool, spec)
+    if len(named) < 2 or _stem_of(named[0]) or named[0] in FIND_VERBS or doc is None:
+        return None
+    first = sentences(doc.description or "")[:1]
+    return named[0] if first and any(same_root(named[0], w) for w in words(first[0])[:2]) else None
