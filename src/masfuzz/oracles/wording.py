@@ -89,6 +89,9 @@ GENERIC_DONE = re.compile(
 # outcome whatever it names ("You're all set"), unlike "processed" or "done", which a refusal
 # handled is too.
 SURE_DONE = re.compile(
+    # "Done" (or "All done") as the verdict a reply opens with, what it is about after a dash or
+    # a colon ("Done - Thursday, 10:00"): said of the outcome asked for, not of a refusal handled
+    r"^\W*(?:all\s+)?done\s*(?:[-\u2013\u2014:,!.]|$)|"
     r"\b(?:successfully|all set|good to go|went through|gone through|taken care of|all good|"
     r"squared away|sorted|put you (?:down|in)|pencil+ed (?:you )?in|locked in)\b|" + PRESENT_DONE + "|"
     + FOREIGN_SURE + "|" + LISTED, re.IGNORECASE)
@@ -720,6 +723,11 @@ DONE_STATES = {"ok", "success", "successful", "succeeded", "done", "complete", "
 WAITING_STATES = {"pending", "queued", "processing", "in_progress", "received"}
 HOLDING_STATES = DONE_STATES | WAITING_STATES | {"active", "valid", "live", "open", "opened", "new", "ready",
                                                  "available"}
+# ... and the states of a request lodged, whatever it asks: ACCEPTED, RECEIVED, SUBMITTED, OPEN, NEW
+# say the desk took the request in, which is all a form's or a ticket's errand needs, but a
+# holding action's request taken in holds nothing yet (a booking request ACCEPTED is not a booking).
+LODGED_STATES = {"accepted", "received", "submitted", "lodged", "requested", "open", "opened", "new",
+                 "awaiting", "awaiting_confirmation", "in_review", "under_review"}
 ENUM = re.compile(r"[A-Za-z]+(?:[_-][A-Za-z]+)*")
 # ... and its states of the thing held for someone, in words other than its verb's: HELD,
 # SECURED, ALLOCATED (reserve_boat's hold is HELD, not RESERVED).
@@ -733,8 +741,9 @@ def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str
     participle: confirm_loan's CONFIRMED) nor is a state in which an action holds or runs
     (`HOLDING_STATES`): the tool did not say the action happened. A tool that holds a thing for
     someone (its action books or confirms, or its verb holds: hold_table) has it done only in a
-    state of the thing held: its request WAITING (`WAITING_STATES`: PENDING, QUEUED), or on a
-    WAITLIST, is not the booking the verb asked for. Read only against a claim
+    state of the thing held: its request WAITING (`WAITING_STATES`: PENDING, QUEUED), lodged
+    (`LODGED_STATES`: ACCEPTED, RECEIVED, SUBMITTED, OPEN), or on a WAITLIST, is not the booking
+    the verb asked for (its own verb's state is: SUBMITTED of submit_booking). Read only against a claim
     that it did: a state it does not know is no failure by itself. A tool whose job is to find
     a thing reports no action's state."""
     if tool_job(tool, spec) == "find":
@@ -752,7 +761,8 @@ def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str
             value = data.get(key)
             if isinstance(value, str) and ENUM.fullmatch(value.strip()):
                 v = value.strip().lower().replace("-", "_")
-                if v not in done and (v not in HOLDING_STATES or holding and v in WAITING_STATES):
+                if v not in done and (v not in HOLDING_STATES - (LODGED_STATES if holding else set())
+                                      or holding and v in WAITING_STATES):
                     return f"{key}: {value}"
         # the action's own record, wrapped (`{"result": {"state": "WAITLISTED"}}`, `{"booking":
         # {...}}` of book_room), or the one record of an envelope that says only how the request
