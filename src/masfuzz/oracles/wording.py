@@ -761,8 +761,7 @@ def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str
             value = data.get(key)
             if isinstance(value, str) and ENUM.fullmatch(value.strip()):
                 v = value.strip().lower().replace("-", "_")
-                if v not in done and (v not in HOLDING_STATES - (LODGED_STATES if holding else set())
-                                      or holding and v in WAITING_STATES):
+                if v not in done and (v not in HOLDING_STATES or holding and v in WAITING_STATES | LODGED_STATES):
                     return f"{key}: {value}"
         # the action's own record, wrapped (`{"result": {"state": "WAITLISTED"}}`, `{"booking":
         # {...}}` of book_room), or the one record of an envelope that says only how the request
