@@ -7,7 +7,8 @@ a helpdesk):
    it lets meet (`wording.same_root`), and a tool's own verb read from its description;
 2. a holding tool's request lodged (ACCEPTED, RECEIVED, SUBMITTED, OPEN) is no hold, and a
    success said in a field of another name (`"slot": "held for you"`) or as "Done - Thursday";
-3. a reply's flag written out (`paid: true`) claims; a false one (`paid: false`, null, "no") not;
+3. a reply's flag written out (`paid: true`) claims; a false one (`paid: false`, null, "no") not,
+   nor does a reply written as fields one of which is false (`{"pitch": null, "nights": 2}`);
 4. a head count given bare ("a table for 4") is given: asking for it again after a hand-over
    loses it; dates, times, years and durations are no head counts;
 5. with no tool to tell, the members' own descriptions and instructions judge a pick;
@@ -154,11 +155,18 @@ def test_a_success_in_a_field_of_another_name_or_a_bare_done_is_a_claim(reply):
 
 @pytest.mark.parametrize("reply", [
     '{"slot": null, "nights": 2}',
+    '{"pitch": null, "nights": 2}',  # the thing itself null: no pitch is what it says
+    '{"pitch": false}',
+    '{"pitch": "no", "nights": 2}',
     "Sorry, no van pitches are left for Friday.",
     '{"slot": "not held", "reason": "no van pitches left"}',
 ])
 def test_a_reply_passing_the_failure_on_claims_nothing(reply):
     assert _pitch(FAILED, reply) == []
+
+
+def test_a_reply_giving_the_thing_a_value_after_the_failure_claims_it():
+    assert _pitch(FAILED, '{"pitch": 14, "nights": 2}') == [("pitches", 4)]
 
 
 # -- 3. flags written out -----------------------------------------------------------------------

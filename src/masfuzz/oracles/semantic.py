@@ -432,11 +432,16 @@ def _silent_claim(text: str, r: ToolResult, spec: WorkflowSpec | None, asked: st
     tool's answer that the user did not say (not its state, its reason, its figures). An
     answer that passes on the failure, in any words, carries some of it; one that carries
     none of it and speaks of the object plainly told the user an outcome the tool did not give;
-    one that relays a field of it false ("available False") passed the failure on.
+    one that relays a field of it false ("available False"), or a reply written as fields one
+    of which is false, null or "no" (`{"slot": null, "day": "Thursday"}`), passed the failure on.
     A promise of what follows ("and will be ready on Friday") is no hedge of that outcome."""
+    fields = reply_fields(text) or []
     if tool_job(r.tool, spec) != "do" or GIVE_UP.search(text) or NOT_HELD.search(text) or FALSE_FIELD.search(text) \
+            or any(FALSE_VALUE.fullmatch(str(v).strip()) for _, v in fields) \
             or not all(plain(PROMISE.sub("", s)) for s in sentences(text)):
-        return None  # "the slot is taken" passes the refusal on in words of its own, "booked False" in the tool's
+        # "the slot is taken" passes the refusal on in words of its own, "booked False" in the
+        # tool's, a reply's field false, null or "no" (`{"slot": null}`) in its own fields
+        return None
     objects = tool_objects(r.tool)
     named = next((s for s in sentences(text) if objects and mentions(s, objects)), None)
     if named is None:
