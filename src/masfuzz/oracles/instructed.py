@@ -687,6 +687,7 @@ def _misentered(trace: Trace, spec: WorkflowSpec, d: int, chosen: str, router: s
     so the finding blames no agent (elements: the router, the agent reached, the fitting tools)."""
     choices = {a.id for a in spec.agents if a.model_settings.get(ENTERED_BY) == router}
     described = _described_members(request, spec, choices) if described and not fitting else []
+    described = [] if _reached_before(trace, d, described) else described
     if not (fitting or described) or set(tools_of(spec, chosen)) & set(fitting) or chosen in described \
             or addresses_agent(request, spec, chosen):
         return []
@@ -713,6 +714,7 @@ def _routed_past(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, f
     mine = set(tools_of(spec, e.to))
     reachable = {x.to for x in spec.delegations if x.from_ == e.from_}
     described = _described_members(request, spec, reachable) if described and not fitting else []
+    described = [] if _reached_before(trace, d, described) else described
     if not (fitting or described) or mine & set(fitting) or e.to in described \
             or set(tools_of(spec, e.from_)) & set(fitting) \
             or addresses_agent(request, spec, e.to) or _served_before(trace, d, fitting):
@@ -986,6 +988,18 @@ def _misselected(trace: Trace, spec: WorkflowSpec, d: int, chosen: str,
         f"{chosen} answered without it (event {said})")]
 
 
+def _reached_before(trace: Trace, d: int, members: list[str]) -> bool:
+    """Did one of `members` take a turn since the user's last message, before event `d`: a
+    router passing the request on in turn (a pipeline, a planner's steps) had already given it
+    to the member it needed, and a later hand-over is the next step, not a misroute."""
+    for x in reversed(trace.events[:d]):
+        if isinstance(x, Message) and x.role == "user":
+            return False
+        if isinstance(x, AgentTurn) and x.agent in members:
+            return True
+    return False
+
+
 def _fitting_members(spec: WorkflowSpec, fitting: list[str], described: list[str]) -> set[str]:
     """The members that can serve a request: the holders of the tools it asks for, else the
     member its words describe (`_described_members`)."""
@@ -1010,7 +1024,11 @@ def _described_members(request: str, spec: WorkflowSpec, candidates: set[str]) -
     own words (its description and instructions, its name left out) share a content word with
     the request that no other candidate's own words have ("triangles" of "Marks geometry: angles,
     triangles", beside "Marks algebra: equations, factorising"), more of them than any other
-    candidate. None on a tie (none such words included), or when fewer than two have words to read."""
+    candidate. None on a tie (none such words included), when fewer than two have words to read,
+    or when a candidate holds tools: then the tools tell the members apart, and a request no tool
+    fits leaves the pick unsure."""
+    if any(tools_of(spec, a) for a in candidates):
+        return []  # members with tools are told apart by them: a request no tool fits is unsure
     own = {a.id: _stems(re.sub(rf"\b{name_pattern(spec, a.id)}\b", " ", f"{a.description}\n{a.instructions}",
                                flags=re.IGNORECASE)) for a in spec.agents if a.id in candidates}
     if sum(1 for words_ in own.values() if words_) < 2:
