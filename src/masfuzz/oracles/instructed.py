@@ -19,6 +19,7 @@ where its reading is not sure (`wording.py`).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.specified import model_misroute, model_passed_over
@@ -670,10 +671,15 @@ def _chooses(spec: WorkflowSpec, node: str) -> bool:
 def _served_before(trace: Trace, d: int, fitting: list[str]) -> bool:
     """Was a fitting tool called since the user's last message, before event `d`: the request's
     need was met before this route was taken."""
+    return _since_request(trace, d, lambda x: isinstance(x, ToolCall) and x.tool in fitting)
+
+
+def _since_request(trace: Trace, d: int, found: Callable[[object], bool]) -> bool:
+    """Is an event `found` since the user's last message, before event `d`?"""
     for x in reversed(trace.events[:d]):
         if isinstance(x, Message) and x.role == "user":
             return False
-        if isinstance(x, ToolCall) and x.tool in fitting:
+        if found(x):
             return True
     return False
 
@@ -992,12 +998,7 @@ def _reached_before(trace: Trace, d: int, members: list[str]) -> bool:
     """Did one of `members` take a turn since the user's last message, before event `d`: a
     router passing the request on in turn (a pipeline, a planner's steps) had already given it
     to the member it needed, and a later hand-over is the next step, not a misroute."""
-    for x in reversed(trace.events[:d]):
-        if isinstance(x, Message) and x.role == "user":
-            return False
-        if isinstance(x, AgentTurn) and x.agent in members:
-            return True
-    return False
+    return _since_request(trace, d, lambda x: isinstance(x, AgentTurn) and x.agent in members)
 
 
 def _fitting_members(spec: WorkflowSpec, fitting: list[str], described: list[str]) -> set[str]:
