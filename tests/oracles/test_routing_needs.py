@@ -25,13 +25,14 @@ CARD = ("string", 'The reader\'s library card, e.g. "LC-0000"')
 
 # A library's front desk passes matters on through two delegating tools; a loan's prolongation is
 # the loans desk's, study rooms and a lost card the rooms desk's. Every tool takes the card, so the
-# card alone tells nothing, and "prolong" is no verb of the shared vocabulary.
+# card alone tells nothing, and "prolong" is no verb of the shared vocabulary nor the verb its description opens
+# with (`wording.own_verb`).
 LIBRARY = WorkflowSpec(
     system=SystemInfo(id="library", entry_agent="front", pattern="orchestrated"),
     agents=(AgentSpec(id="front"), AgentSpec(id="loans"), AgentSpec(id="rooms")),
     tools=(ToolSpec(id="ask_loans", description="Pass a matter to the loans desk (loans, fines, reservations)."),
            ToolSpec(id="ask_rooms", description="Pass a matter to the study rooms desk."),
-           ToolSpec(id="prolong_loan", description="Prolong a reader's loan by whole days and give the new due date.",
+           ToolSpec(id="prolong_loan", description="Add whole days to a reader's loan and give the new due date.",
                     parameters=_params(card=CARD, days=("integer", "How many more days of loan"))),
            ToolSpec(id="hold_room", description="Hold a study room for a reader's card for the day.",
                     parameters=_params(card=CARD)),

@@ -31,7 +31,7 @@ from masfuzz.oracles.detectors import detect
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.instructed import beside_call
 from masfuzz.oracles.semantic import REQUEST
-from masfuzz.oracles.wording import STOPWORDS, asks_back, is_question, sentences, words
+from masfuzz.oracles.wording import STOPWORDS, asks_back, is_question, sentences, stem, words
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import AgentTurn, DelegationEvent, Message, RestrictedAttempt, ToolCall, Trace
 
@@ -312,8 +312,8 @@ def met_in(condition: str, said: list[str]) -> bool:
 
 
 def _stems(text: str, drop: frozenset[str] | set[str] = frozenset()) -> list[str]:
-    """The text's words but `drop`, a plural's s taken off (problems and problem are one)."""
-    return [w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words(text) if w not in drop]
+    """The text's words but `drop`, each as its stem (`wording.stem`: problems and problem are one)."""
+    return [stem(w) for w in words(text) if w not in drop]
 
 
 def _answers(trace: Trace, agent: str) -> list[int]:

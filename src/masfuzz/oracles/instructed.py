@@ -19,12 +19,13 @@ where its reading is not sure (`wording.py`).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.specified import model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
     FIND_VERBS, GENERIC_VERBS, GIVE_UP, STOPWORDS, addresses_agent, agent_names, asks_for, claims_done, is_question,
-    mentions, name_pattern, names_agent, names_in_tool_words, owners, participles, payload_failure, sentences,
+    mentions, name_pattern, names_agent, names_in_tool_words, owners, participles, payload_failure, sentences, stem,
     tool_job, tool_objects, tools_of, words,
 )
 from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, SELECTOR_PROMPT, AgentSpec, ToolSpec, WorkflowSpec
@@ -651,6 +652,7 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     if spec is None:
         return []
     user_text, fitting, out = "", [], []
+    described = False  # no tool fits the request: the members' own words may tell (`_described_members`)
     selecting = spec.system.pattern == "selector"
     entering = False  # the first agent after the user's message is still to come
     picks: list[tuple[int, str, str]] = []  # the app's router's picks for this request
@@ -662,6 +664,7 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             fitting = [t.id for t in spec.tools if asks_for(user_text, t.id, spec)] \
                 or _servable_by_object(user_text, spec) or _described_and_carried(user_text, spec) \
                 or _servable_by_arguments(user_text, spec)
+            described = not fitting
             selecting = spec.system.pattern == "selector"
             entering = True
             continue
@@ -678,27 +681,27 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 and not (e.trigger == "graph_edge" and _chooses(spec, e.from_)):  # a node's choice: below
             picks.append((d, e.to, router))  # the router passed the turn on (or first chose here)
             continue
-        if selecting and isinstance(e, AgentTurn) and fitting:
+        if selecting and isinstance(e, AgentTurn) and (fitting or described):
             selecting = False  # the selector's choice for this request: its first turn
-            out += _misselected(trace, spec, d, e.agent, fitting, user_text)
+            out += _misselected(trace, spec, d, e.agent, fitting, user_text, described)
         if isinstance(e, DelegationEvent) and e.trigger in ROUTING_TRIGGERS:
             # a route that reached another agent than it says it goes to, the one a sibling route
             # names (`_crossed_route`), is the wiring's whatever the router chose; else the router
             # passed the fitting agent by (`_routed_past`), or its route reached an agent knowing
             # nothing of the request (`_miswired`)
-            wrong = _routed_past(trace, spec, d, e, fitting, user_text)
+            wrong = _routed_past(trace, spec, d, e, fitting, user_text, described)
             out += _crossed_route(trace, spec, d, e) or ([wrong] if wrong else _miswired(
                 trace, spec, d, e, user_text, fitting))
         elif isinstance(e, DelegationEvent) and e.trigger == "graph_edge" and _chooses(spec, e.from_):
             # a graph node whose output a router function reads (an LLM classifier, a supervisor
             # node): the route out of it is its choice, unless the function could not read it
-            if wrong := _routed_past(trace, spec, d, e, fitting, user_text):
+            if wrong := _routed_past(trace, spec, d, e, fitting, user_text, described):
                 out.append(_wired_label(trace, spec, d, e, wrong, user_text))
-    return dedupe(out + _mispicked(trace, spec, picks, fitting, user_text))
+    return dedupe(out + _mispicked(trace, spec, picks, fitting, user_text, described))
 
 
 def _mispicked(trace: Trace, spec: WorkflowSpec, picks: list[tuple[int, str, str]],
-               fitting: list[str], request: str) -> list[Failure]:
+               fitting: list[str], request: str, described: bool = False) -> list[Failure]:
     """Judge the app's router's choice for one request (`_misentered`) among its picks: the agent
     it entered at and those it passed the turn on to (an AG2 speaker-selection function gives the
     request to a greeter first, then to a tutor): the first pick that holds tools, the worker it
@@ -709,7 +712,7 @@ def _mispicked(trace: Trace, spec: WorkflowSpec, picks: list[tuple[int, str, str
     d, chosen, router = next((p for p in picks if tools_of(spec, p[1])), picks[0])
     if _served_before(trace, d, fitting):
         return []
-    return _misentered(trace, spec, d, chosen, router, fitting, request)
+    return _misentered(trace, spec, d, chosen, router, fitting, request, described)
 
 
 def _wired_label(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, wrong: Failure,
@@ -721,8 +724,10 @@ def _wired_label(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, w
     maps the right label to the wrong agent; or the label is one its instructions quote
     ("ENTRY") that the function does not know (none of `ROUTE_LABELS`: its table's keys, the
     strings its code compares with), so it fell through to its default. Either way the node did
-    what it was told. Else (a label its instructions give for another request, their default line
-    for a request a rule of theirs covers, or none they quote) the node's choice, unchanged."""
+    what it was told. So is a label the function knows when the instructions give no condition
+    this request meets: no evidence is against the node, and blame needs some. Else (a label its
+    instructions give for another request, their default line for a request a rule of theirs
+    covers, or none they quote) the node's choice, unchanged."""
     known = {str(x).strip().lower() for x in spec.agent(e.from_).model_settings.get(ROUTE_LABELS) or ()}
     said = next((x.content for x in reversed(trace.events[:d]) if isinstance(x, Message)
                  and x.role == "assistant" and x.agent == e.from_), "")
@@ -735,6 +740,15 @@ def _wired_label(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, w
                    if x.from_ == e.from_ and x.to == e.to and x.condition), "router")
     given = _label_for(told, request)
     unknown = bool(known) and label.lower() not in known
+    if given is None and known and not unknown:
+        # a label the router knows, from instructions that give no condition this request meets
+        # (none readable): nothing says the node should have said another, so nothing is
+        # against it; the route its label took is the wiring's
+        return wrong.model_copy(update={
+            "agent": None, "elements": (f"router {router}", *wrong.elements[1:]),
+            "description": f"{e.from_} labelled the request \"{label}\", a label the router {router} knows "
+            f"and maps to {e.to}; its instructions give no condition this request meets, so nothing "
+            "shows the label wrong: the route is the wiring's; " + wrong.description})
     # the label its instructions give for this request when they tell it; else any they quote
     if not (label.lower() == given.lower() if given is not None else unknown and label.lower() in quoted):
         return wrong
@@ -774,25 +788,33 @@ def _chooses(spec: WorkflowSpec, node: str) -> bool:
 def _served_before(trace: Trace, d: int, fitting: list[str]) -> bool:
     """Was a fitting tool called since the user's last message, before event `d`: the request's
     need was met before this route was taken."""
+    return _since_request(trace, d, lambda x: isinstance(x, ToolCall) and x.tool in fitting)
+
+
+def _since_request(trace: Trace, d: int, found: Callable[[object], bool]) -> bool:
+    """Is an event `found` since the user's last message, before event `d`?"""
     for x in reversed(trace.events[:d]):
         if isinstance(x, Message) and x.role == "user":
             return False
-        if isinstance(x, ToolCall) and x.tool in fitting:
+        if found(x):
             return True
     return False
 
 
 def _misentered(trace: Trace, spec: WorkflowSpec, d: int, chosen: str, router: str,
-                fitting: list[str], request: str) -> list[Failure]:
+                fitting: list[str], request: str, described: bool = False) -> list[Failure]:
     """The app's router function (a graph's conditional edge out of START: a keyword list, a
     classifier's label read by code) entered the run for the user's request at `chosen`, none of
     whose tools can serve it, while another agent the same router may enter at holds one that
     can, and the request was answered without it. No agent chose: the router is the app's code,
     so the finding blames no agent (elements: the router, the agent reached, the fitting tools)."""
-    if not fitting or set(tools_of(spec, chosen)) & set(fitting) or addresses_agent(request, spec, chosen):
-        return []
     choices = {a.id for a in spec.agents if a.model_settings.get(ENTERED_BY) == router}
-    holders = sorted({h for t in fitting for h in owners(spec, t)} & choices - {chosen})
+    described = _described_members(request, spec, choices) if described and not fitting else []
+    described = [] if _reached_before(trace, d, described) else described
+    if not (fitting or described) or set(tools_of(spec, chosen)) & set(fitting) or chosen in described \
+            or addresses_agent(request, spec, chosen):
+        return []
+    holders = sorted(_fitting_members(spec, fitting, described) & choices - {chosen})
     if not holders:
         return []
     said = _answered_without(trace, d, chosen, fitting, holders)
@@ -801,23 +823,26 @@ def _misentered(trace: Trace, spec: WorkflowSpec, d: int, chosen: str, router: s
     return [Failure(
         category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
         evidence=(d, said), scenario_id=trace.scenario_id,
-        elements=(f"router {router}", chosen, *fitting), agent=None, step=d, subject=chosen,
-        description=f"the app's router {router} sent the request to {chosen} (event {d}), whose tools "
-        f"({', '.join(sorted(tools_of(spec, chosen))) or 'none'}) cannot serve it, while "
-        f"{', '.join(holders)}, which the same router may choose, holds {', '.join(fitting)}, which the "
-        f"request asks for; {chosen} answered without it (event {said})")]
+        elements=(f"router {router}", chosen, *(fitting or holders)), agent=None, step=d, subject=chosen,
+        description=f"the app's router {router} sent the request to {chosen} (event {d}), whose "
+        f"{_cannot(spec, chosen, fitting)}, while {', '.join(holders)}, which the same router may choose, "
+        f"{_can(fitting)}; {chosen} answered without it (event {said})")]
 
 
 def _routed_past(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, fitting: list[str],
-                 request: str) -> Failure | None:
+                 request: str, described: bool = False) -> Failure | None:
     """The hand-over at `d` gave the request to an agent none of whose tools fit it, while a
-    sibling the router could reach holds a fitting one, and it was answered without it."""
+    sibling the router could reach holds a fitting one (or, no tool fitting, is the member the
+    request speaks of: `_described_members`), and it was answered without it."""
     mine = set(tools_of(spec, e.to))
-    if not fitting or mine & set(fitting) or set(tools_of(spec, e.from_)) & set(fitting) \
+    reachable = {x.to for x in spec.delegations if x.from_ == e.from_}
+    described = _described_members(request, spec, reachable) if described and not fitting else []
+    described = [] if _reached_before(trace, d, described) else described
+    if not (fitting or described) or mine & set(fitting) or e.to in described \
+            or set(tools_of(spec, e.from_)) & set(fitting) \
             or addresses_agent(request, spec, e.to) or _served_before(trace, d, fitting):
         return None
-    reachable = {x.to for x in spec.delegations if x.from_ == e.from_}
-    siblings = sorted({h for t in fitting for h in owners(spec, t)} & reachable - {e.to})
+    siblings = sorted(_fitting_members(spec, fitting, described) & reachable - {e.to})
     if not siblings:
         return None
     said = _answered_without(trace, d, e.to, fitting, siblings)
@@ -827,11 +852,10 @@ def _routed_past(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, f
     return Failure(
         category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
         evidence=(d, said), scenario_id=trace.scenario_id,
-        elements=(e.from_, e.to, *fitting), agent=e.from_, step=d, subject=e.to,
+        elements=(e.from_, e.to, *(fitting or siblings)), agent=e.from_, step=d, subject=e.to,
         **({"attribution": "harness", "because": because} if because else {}),
-        description=f"{e.from_} handed the request to {e.to} (event {d}), whose tools "
-        f"({', '.join(sorted(mine)) or 'none'}) cannot serve it, while "
-        f"{', '.join(siblings)} holds {', '.join(fitting)}, which the request asks for; "
+        description=f"{e.from_} handed the request to {e.to} (event {d}), whose "
+        f"{_cannot(spec, e.to, fitting)}, while {', '.join(siblings)} {_can(fitting)}; "
         f"{e.to} answered without it (event {said})")
 
 
@@ -891,16 +915,11 @@ _FUNCTION_WORDS = {"about", "above", "after", "again", "also", "before", "below"
 
 
 def _stems(text: str) -> set[str]:
-    """A text's content words, cut to a rough stem: a reversing or repeating prefix (un-, re-)
-    and a plural, past or -ing ending off, so that "locked" and "unlock", "logins" and "login",
-    "moorings" and "mooring" meet. Function words are no content words (`_FUNCTION_WORDS`)."""
-    out = set()
-    for w in words(text):
-        if w in STOPWORDS or w in _FUNCTION_WORDS or len(w) < 4 or w.isdigit():
-            continue
-        w = re.sub(r"^(?:un|re)(?=\w{4})", "", w)
-        out.add(re.sub(r"(?:ings|ing|ed|es|s)$", "", w) if len(w) > 5 else w.rstrip("s"))
-    return out
+    """A text's content words as stems (`wording.stem`), a reversing or repeating prefix (un-,
+    re-) off first, so that "locked" and "unlock", "logins" and "login", "triangle" and
+    "triangles" meet. Function words are no content words (`_FUNCTION_WORDS`)."""
+    return {stem(re.sub(r"^(?:un|re)(?=\w{4})", "", w)) for w in words(text)
+            if w not in STOPWORDS and w not in _FUNCTION_WORDS and len(w) >= 4 and not w.isdigit()}
 
 
 DESCRIBED = 2  # content words a request must share with a tool's description to ask for it
@@ -1105,14 +1124,17 @@ def _crossed_route(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent)
 
 
 def _misselected(trace: Trace, spec: WorkflowSpec, d: int, chosen: str,
-                 fitting: list[str], request: str) -> list[Failure]:
+                 fitting: list[str], request: str, described: bool = False) -> list[Failure]:
     """A team's speaker selector gave the user's request (turn `d`) to `chosen`, none of whose
     tools can serve it, while another member holds one that can, and the request was answered
     without it. No agent decided this route: the selector chose from the members' descriptions,
     so the finding blames no agent (the team's wiring)."""
-    if set(tools_of(spec, chosen)) & set(fitting) or addresses_agent(request, spec, chosen):
+    described = _described_members(request, spec, {a.id for a in spec.agents if not _proxy(a)}) \
+        if described and not fitting else []
+    if not (fitting or described) or set(tools_of(spec, chosen)) & set(fitting) or chosen in described \
+            or addresses_agent(request, spec, chosen):
         return []
-    holders = sorted({h for t in fitting for h in owners(spec, t)} - {chosen})
+    holders = sorted(_fitting_members(spec, fitting, described) - {chosen})
     if not holders:
         return []
     said = _answered_without(trace, d, chosen, fitting, holders)
@@ -1122,11 +1144,10 @@ def _misselected(trace: Trace, spec: WorkflowSpec, d: int, chosen: str,
     return [Failure(
         category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
         evidence=(d, said), scenario_id=trace.scenario_id,
-        elements=("speaker selector", chosen, *fitting), agent=None, step=d, subject=chosen,
+        elements=("speaker selector", chosen, *(fitting or holders)), agent=None, step=d, subject=chosen,
         **({"attribution": "harness", "because": because} if because else {}),
         description=f"the team's speaker selector gave the request to {chosen} (event {d}), "
-        f"whose tools ({', '.join(sorted(tools_of(spec, chosen))) or 'none'}) cannot serve it, "
-        f"while {', '.join(holders)} holds {', '.join(fitting)}, which the request asks for; "
+        f"whose {_cannot(spec, chosen, fitting)}, while {', '.join(holders)} {_can(fitting)}; "
         f"{chosen} answered without it (event {said})")]
 
 
@@ -1136,6 +1157,54 @@ def beside_call(trace: Trace, i: int) -> bool:
     agent's call?"""
     nxt = trace.events[i + 1] if i + 1 < len(trace.events) else None
     return isinstance(nxt, (ToolCall, RestrictedAttempt)) and nxt.agent == trace.events[i].agent
+
+
+def _reached_before(trace: Trace, d: int, members: list[str]) -> bool:
+    """Did one of `members` take a turn since the user's last message, before event `d`: a
+    router passing the request on in turn (a pipeline, a planner's steps) had already given it
+    to the member it needed, and a later hand-over is the next step, not a misroute."""
+    return _since_request(trace, d, lambda x: isinstance(x, AgentTurn) and x.agent in members)
+
+
+def _fitting_members(spec: WorkflowSpec, fitting: list[str], described: list[str]) -> set[str]:
+    """The members that can serve a request: the holders of the tools it asks for, else the
+    member its words describe (`_described_members`)."""
+    return {h for t in fitting for h in owners(spec, t)} if fitting else set(described)
+
+
+def _cannot(spec: WorkflowSpec, chosen: str, fitting: list[str]) -> str:
+    if fitting:
+        return f"tools ({', '.join(sorted(tools_of(spec, chosen))) or 'none'}) cannot serve it"
+    return "description and instructions speak of none of it"
+
+
+def _can(fitting: list[str]) -> str:
+    if fitting:
+        return f"holds {', '.join(fitting)}, which the request asks for"
+    return "is the one whose description and instructions speak of what it asks"
+
+
+def _described_members(request: str, spec: WorkflowSpec, candidates: set[str]) -> list[str]:
+    """The member a request needs among the router's `candidates` by what they say of
+    themselves, when no tool tells (tool-less markers, tutors, writers): the one candidate whose
+    own words (its description and instructions, its name left out) share a content word with
+    the request that no other candidate's own words have ("triangles" of "Marks geometry: angles,
+    triangles", beside "Marks algebra: equations, factorising"), more of them than any other
+    candidate. None on a tie (none such words included), when fewer than two have words to read,
+    or when a candidate holds tools: then the tools tell the members apart, and a request no tool
+    fits leaves the pick unsure."""
+    if any(tools_of(spec, a) for a in candidates):
+        return []  # members with tools are told apart by them: a request no tool fits is unsure
+    own = {a.id: _stems(re.sub(rf"\b{name_pattern(spec, a.id)}\b", " ", f"{a.description}\n{a.instructions}",
+                               flags=re.IGNORECASE)) for a in spec.agents if a.id in candidates}
+    if sum(1 for words_ in own.values() if words_) < 2:
+        return []
+    asked = _stems(request)
+    fits = sorted(((len(asked & (mine - set().union(*(w for b, w in own.items() if b != a)))), a)
+                   for a, mine in own.items()), reverse=True)
+    # the one that speaks of more of the request than any other ("angles", "triangle" of the
+    # geometry marker; a router's "answer" is one word)
+    return [fits[0][1]] if fits[0][0] > fits[1][0] else []
 
 
 def _answered_without(trace: Trace, d: int, agent: str, fitting: list[str],

@@ -22,7 +22,7 @@ from masfuzz.oracles.wording import (
     ACTIONS, FAILED_TEXT, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result,
     holds_unnamed, is_question, mentions, owners,
     participles, payload_failure, plain, says_done_by_verb, sentences, status_line, structured, tool_actions, tool_job,
-    tool_objects, tools_of, unconfirmed_state, words,
+    stem, tool_objects, tools_of, unconfirmed_state, words,
 )
 from masfuzz.oracles.wording import (
     DONE_STATES, ENUM, FAILED_STATES, HELD_STATES, HOLD_VERBS, HOLDING, MESSAGE_KEYS, OUTCOME_KEYS, STATE_KEYS,
@@ -179,13 +179,16 @@ def reply_fields(text: str) -> list[tuple[str, Any]] | None:
     parts = [p for p in _NEXT_FIELD.split(text.strip()) if p.strip()]
     found = [m for p in parts if (m := _REPLY_FIELD.fullmatch(p)) and len(sentences(m.group(2))) == 1]
     # a value of sentences is prose under a label ("Update: your pitch is booked. Sorry for the
-    # wait."), and one label alone is a sentence's unless it names an outcome ("status: done")
+    # wait."), and one label alone is a sentence's unless it names an outcome ("status: done") or
+    # its value is a flag's ("paid: true", "booked: no")
     if not parts or len(found) < len(parts) or len(found) == 1 and (
-            found[0].group(1).lower() not in STATE_KEYS and found[0].group(1).lower() not in OUTCOME_KEYS):
+            found[0].group(1).lower() not in STATE_KEYS and found[0].group(1).lower() not in OUTCOME_KEYS
+            and found[0].group(2).strip(" .!").lower() not in FLAG_WORDS):
         return None
     return [(m.group(1), m.group(2)) for m in found]
 
 
+FLAG_WORDS = {"true", "false", "yes", "no"}  # a field's value that is a flag, written out
 # A mark that says done by itself (a tick), as a field's value or opening it ("result: ✓ Thu").
 TICK = re.compile(r"^\W*[\u2713\u2714\u2705\u2611]")
 
@@ -234,17 +237,35 @@ def _structured_claim(fields: list[tuple[str, Any]], tool: str, spec: WorkflowSp
     done = DONE_STATES | participles(tool)
     if tool_actions(tool, spec) & HOLDING or next(iter(words(tool)), "") in HOLD_VERBS:
         done |= HELD_STATES
+    objects = tool_objects(tool)
     for key, value in fields:
         text = str(value).strip().strip(".!")
-        if not _outcome_field(key, tool) or not plain(text):
+        if not plain(text) or value is False or value is None:
             continue
+        outcome = _outcome_field(key, tool)
+        # the thing itself as the field, true or in a done state (`"deposit": true`, `"pitch":
+        # "reserved"`), or, answering the claimer's own call, a field of any name whose value
+        # hands the thing over (`"slot": "held for you"`, `"pitch": "yours"`)
+        thing = bool(objects) and mentions(key.replace("_", " "), objects)
+        if not outcome and not thing and not (answers and HANDED_OVER.match(text)):
+            continue
+        if not outcome and not thing:
+            return f"{key}: {text}"
         if value is True or TICK.match(text) or text.lower().replace("_", " ") in done \
-                or SURE_DONE.search(text) or claims_done(text):
+                or SURE_DONE.search(text) or claims_done(text) or HANDED_OVER.match(text) and (
+                    answers or thing) or thing and (first := words(text)[:1]) and first[0] in done:
             quote = f"{key}: {json.dumps(value) if isinstance(value, bool) else text}"
             said = " ".join(f"{k} {v}" for k, v in fields)
             if answers or about_tool(f"{quote} {said}", tool, spec, tools):
                 return quote
     return None
+
+
+# A value that hands the thing over to the user: it is theirs, or held, kept or set aside for
+# them ("yours", "all yours", "held for you", "reserved for Ruth", "kept aside for you").
+HANDED_OVER = re.compile(r"^\W*(?:(?:all\s+|now\s+)?yours\b|(?:\w+\s+){0,2}(?:held|reserved|kept|set aside|"
+                         r"saved|booked|secured|locked in)\s+(?:(?:aside|in)\s+)?for\s+(?:you|\w+)\b)",
+                         re.IGNORECASE)
 
 
 # A field of a tool's answer relayed with a false value ("found False", "booked: no",
@@ -411,11 +432,16 @@ def _silent_claim(text: str, r: ToolResult, spec: WorkflowSpec | None, asked: st
     tool's answer that the user did not say (not its state, its reason, its figures). An
     answer that passes on the failure, in any words, carries some of it; one that carries
     none of it and speaks of the object plainly told the user an outcome the tool did not give;
-    one that relays a field of it false ("available False") passed the failure on.
+    one that relays a field of it false ("available False"), or a reply written as fields one
+    of which is false, null or "no" (`{"slot": null, "day": "Thursday"}`), passed the failure on.
     A promise of what follows ("and will be ready on Friday") is no hedge of that outcome."""
+    fields = reply_fields(text) or []
     if tool_job(r.tool, spec) != "do" or GIVE_UP.search(text) or NOT_HELD.search(text) or FALSE_FIELD.search(text) \
+            or any(FALSE_VALUE.fullmatch(str(v).strip()) for _, v in fields) \
             or not all(plain(PROMISE.sub("", s)) for s in sentences(text)):
-        return None  # "the slot is taken" passes the refusal on in words of its own, "booked False" in the tool's
+        # "the slot is taken" passes the refusal on in words of its own, "booked False" in the
+        # tool's, a reply's field false, null or "no" (`{"slot": null}`) in its own fields
+        return None
     objects = tool_objects(r.tool)
     named = next((s for s in sentences(text) if objects and mentions(s, objects)), None)
     if named is None:
@@ -742,6 +768,35 @@ def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
                 # last, a question naming a parameter of its tools ("your docket?")
                 if spec is not None and (named := _asked_documented(s, spec, agent, told, by_name=True)):
                     return i, named[0], asked, named[1]
+                if spec is not None and (counted := _asked_count(s, spec, agent, told)):
+                    return i, counted[0], asked, counted[1]
+    return None
+
+
+def _asked_count(sentence: str, spec: WorkflowSpec, agent: str, told: str) -> tuple[str, list[str]] | None:
+    """A question for a count a number parameter of the agent's tools takes, which documents no
+    form ("How many guests will there be?" for `party_size: How many people are dining`), when the
+    user's messages gave it (`count_given`: "a table for 4"): (the parameter, as "TOOL's PARAM",
+    and the user's value). The question asks for it by a word of the parameter's name or
+    description other than the count's own ("how many", "number")."""
+    if not (is_question(sentence) or REQUEST.search(sentence)):
+        return None
+    said = {stem(w) for w in words(sentence)}
+    for tool in tools_of(spec, agent):
+        t = next((x for x in spec.tools if x.id == tool), None)
+        props = ((t.parameters if t is not None else None) or {}).get("properties") or {}
+        for param, schema in props.items():
+            doc = str((schema or {}).get("description") or "")
+            if (schema or {}).get("type") not in ("integer", "number") or documented_formats(spec, tool).get(param):
+                continue
+            about = {stem(w) for w in words(f"{param} {doc}") if w not in STOPWORDS and len(w) > 3} \
+                - {stem(w) for w in ("many", "much", "number", "count", "total", "there", "will", "with")}
+            # a head count is asked for in any of its words ("guests" for `party_size`), or as
+            # "how many" alone ("How many will be dining?")
+            headcount = bool(about & _HEADCOUNT) and bool(said & _HEADCOUNT or re.search(
+                r"\bhow\s+many\b", sentence, re.IGNORECASE))
+            if (about & said or headcount) and (value := count_given(told, param, doc)) is not None:
+                return f"{param} of {tool}", [value]
     return None
 
 
@@ -1222,18 +1277,44 @@ def _named_choice(text: str, choices: list[Any]) -> bool:
 
 
 def _counted(text: str, param: str, doc: str) -> bool:
-    """Does the text hold a value for a number parameter that documents no form: a number
+    """Does the text hold a value for a number parameter that documents no form (`count_given`)?"""
+    return count_given(text, param, doc) is not None
+
+
+# Words that say a number parameter counts the people (or their places) a booking is for: a
+# head count, which a request gives as a bare number after "for" ("a table for 4", "for 3
+# please") as often as with its unit.
+_HEADCOUNT = {stem(w) for w in ("party", "guests", "people", "persons", "pax", "covers", "seats", "diners",
+                                "adults", "attendees", "tickets", "places", "spaces", "headcount",
+                                "travellers", "travelers", "passengers", "participants", "heads")}
+# A head count without its unit: a number of one or two digits after "for" (or "we are", "party
+# of", before "of us"), not followed by a unit, a time's, a date's or a price's mark ("for 3
+# nights", "for 10:30", "for 12/03", "for 40 euros", "for 2pm"), nor a month's name.
+_BARE_COUNT = re.compile(
+    r"(?:\bfor|\bwe\s+are|\bwe're|\bparty\s+of)\s+(?P<n>\d{1,2})(?![\d:./,-]|\s*(?:%|[$€£¥]|(?:st|nd|rd|th|am|pm|h)\b))"
+    r"(?!\s+(?:nights?|days?|hours?|hrs?|minutes?|mins?|weeks?|months?|years?|o'?clock|euros?|dollars?|pounds?|"
+    r"quid|eur|usd|gbp|kg|km|miles?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b)"
+    r"|(?P<m>\b\d{1,2})\s+of\s+us\b", re.IGNORECASE)
+
+
+def count_given(text: str, param: str, doc: str) -> str | None:
+    """The value a text gives a number parameter that documents no form, or None: a number
     written with what the parameter counts, a word of its name or description beside it ("3
-    weeks" for `weeks`, "hours: 2" for `hours`, "a party of 6" for `party_size`), or, for a sum
-    of money, with its currency ("59.00 EUR", "£412.50" for `amount`)? Any number in a request
-    ("Thursday 12 March at 10:00 in court 4") is no value for an `hours` nobody gave."""
+    weeks" for `weeks`, "hours: 2" for `hours`, "a party of 6" for `party_size`), for a sum of
+    money with its currency ("59.00 EUR", "£412.50" for `amount`), or, for a head count
+    (`_HEADCOUNT`: party_size, guests, seats), a bare number the request books for ("a table
+    for 4", "for 3 please", "4 of us": `_BARE_COUNT`). Any number in a request ("Thursday 12
+    March at 10:00 in court 4", "for 2026", "for 10:30") is no value for an `hours` or a `guests`
+    nobody gave."""
     counts = {w.rstrip("s") for w in words(f"{param} {doc}") if len(w) > 2 and w not in STOPWORDS}
     money = bool(counts & _MONEY)
     for m in _NUMBER.finditer(text):
         near = re.findall(r"[$€£¥]|[^\W\d_]+", text[:m.start()])[-2:] + re.findall(r"[$€£¥]|[^\W\d_]+", text[m.end():])[:2]
         if {w.lower().rstrip("s") for w in near} & counts or money and any(_CURRENCY.match(w) for w in near):
-            return True
-    return False
+            return m.group(0)
+    if {stem(w) for w in words(f"{param} {doc}")} & _HEADCOUNT and (bare := _BARE_COUNT.search(text)):
+        return bare.group("n") or bare.group("m")
+    return None
 
 
 def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:

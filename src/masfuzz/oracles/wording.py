@@ -13,9 +13,12 @@ import ast
 import functools
 import json
 import re
+import threading
 import unicodedata
 from collections.abc import Iterable
 from http import HTTPStatus
+
+import snowballstemmer
 
 from masfuzz.spec.model import ToolSpec, WorkflowSpec
 
@@ -88,6 +91,9 @@ GENERIC_DONE = re.compile(
 # outcome whatever it names ("You're all set"), unlike "processed" or "done", which a refusal
 # handled is too.
 SURE_DONE = re.compile(
+    # "Done" (or "All done") as the verdict a reply opens with, what it is about after a dash or
+    # a colon ("Done - Thursday, 10:00"): said of the outcome asked for, not of a refusal handled
+    r"^\W*(?:all\s+)?done\s*(?:[-\u2013\u2014:,!.]|$)|"
     r"\b(?:successfully|all set|good to go|went through|gone through|put through|taken care of|all good|"
     r"squared away|sorted|put you (?:down|in)|pencil+ed (?:you )?in|locked in)\b|" + PRESENT_DONE + "|"
     + FOREIGN_SURE + "|" + LISTED, re.IGNORECASE)
@@ -225,10 +231,59 @@ def words(text: str) -> list[str]:
     return [w for w in re.split(r"[^A-Za-z0-9]+", text.lower()) if w]
 
 
+# The English Snowball (Porter2) stemmer of the Snowball project: the oracles' one stemmer, so that
+# "triangle" and "triangles", "booking" and "booked", "cancellation" and "cancel" meet wherever
+# two texts' words are compared. Its stemmer objects keep state between calls: one per thread.
+_SNOWBALL = threading.local()
+
+
+@functools.lru_cache(maxsize=16384)  # every execution's requests go through it, word by word
+def stem(word: str) -> str:
+    """A lower-case word's Snowball stem: its inflections (plural, past, -ing) and its common
+    derivational endings (-ation, -al, -ment in long words) off."""
+    stemmer = getattr(_SNOWBALL, "stemmer", None)
+    if stemmer is None:
+        stemmer = _SNOWBALL.stemmer = snowballstemmer.stemmer("english")
+    return stemmer.stemWord(word)
+
+
+# Endings that derive a noun from a verb and that Snowball keeps on a short word (payment,
+# enrolment on a short stem) or leaves after its own cut (registr-ation -> registr, regist-er).
+_DERIVED = ("ment", "ion", "ation", "ition", "al", "ance", "ence", "age", "ure")
+
+
+def same_root(a: str, b: str) -> bool:
+    """Are two words forms of one root: their stems equal, one stem the other with a derivational
+    ending (`_DERIVED`, or a letter or two on a stem of four: registr/regist, notifi/notif), or
+    the two differing in the Latin alternation of a verb and its -sion noun (extend/extension,
+    convert/conversion, submit/submission)?"""
+    a, b = stem(a), stem(b)
+    if a == b:
+        return True
+    short, long = sorted((a, b), key=len)
+    if long.startswith(short):
+        rest = long[len(short):]
+        return len(short) >= 4 and len(rest) <= 2 or len(short) >= 3 and rest in _DERIVED
+    for x, y in ((a, b), (b, a)):
+        verb = re.fullmatch(r"(\w{4,}?)[dt]", x)
+        noun = re.fullmatch(r"(\w{4,}?)s{1,2}", y)
+        if verb and noun and verb.group(1) == noun.group(1):
+            return True
+    return False
+
+
 @functools.lru_cache(maxsize=8192)  # every execution's requests go through it, word by word
 def _stem_of(word: str) -> str | None:
+    """The action (`ACTIONS`) a word names: one of the action's words with a short ending
+    ("bookings", "reservierung"), or any derived form of one's root (`same_root`: "cancellation",
+    "reimbursement", "modification")."""
     for name, (stems, _) in ACTIONS.items():
         if any(word == s or word.startswith(s) and len(word) - len(s) <= 3 for s in stems):
+            return name
+    if len(word) < 4 or not word.isalpha():
+        return None
+    for name, (stems, _) in ACTIONS.items():
+        if any(same_root(word, s) for s in stems):
             return name
     return None
 
@@ -681,6 +736,11 @@ DONE_STATES = {"ok", "success", "successful", "succeeded", "done", "complete", "
 WAITING_STATES = {"pending", "queued", "processing", "in_progress", "received"}
 HOLDING_STATES = DONE_STATES | WAITING_STATES | {"active", "valid", "live", "open", "opened", "new", "ready",
                                                  "available"}
+# ... and the states of a request lodged, whatever it asks: ACCEPTED, RECEIVED, SUBMITTED, OPEN, NEW
+# say the desk took the request in, which is all a form's or a ticket's errand needs, but a
+# holding action's request taken in holds nothing yet (a booking request ACCEPTED is not a booking).
+LODGED_STATES = {"accepted", "received", "submitted", "lodged", "requested", "open", "opened", "new",
+                 "awaiting", "awaiting_confirmation", "in_review", "under_review"}
 ENUM = re.compile(r"[A-Za-z]+(?:[_-][A-Za-z]+)*")
 # ... and its states of the thing held for someone, in words other than its verb's: HELD,
 # SECURED, ALLOCATED (reserve_boat's hold is HELD, not RESERVED).
@@ -699,7 +759,9 @@ def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str
     (`HOLDING_STATES`): the tool did not say the action happened. A tool that holds a thing for
     someone (its action books or confirms, or its verb holds: hold_table) has it done only in a
     state of the thing held: its request WAITING (`WAITING_STATES`: PENDING, QUEUED, or in a few
-    words: `WAITING_PHRASE`, "on hold"), or on a WAITLIST, is not the booking the verb asked for. Read only against a claim
+    words: `WAITING_PHRASE`, "on hold"), lodged (`LODGED_STATES`: ACCEPTED, RECEIVED, SUBMITTED,
+    OPEN), or on a WAITLIST, is not the booking the verb asked for (its own verb's state is:
+    SUBMITTED of submit_booking). Read only against a claim
     that it did: a state it does not know is no failure by itself. A tool whose job is to find
     a thing reports no action's state."""
     if tool_job(tool, spec) == "find":
@@ -719,7 +781,7 @@ def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str
                 return f"{key}: {value}"
             if isinstance(value, str) and ENUM.fullmatch(value.strip()):
                 v = value.strip().lower().replace("-", "_")
-                if v not in done and (v not in HOLDING_STATES or holding and v in WAITING_STATES):
+                if v not in done and (v not in HOLDING_STATES or holding and v in WAITING_STATES | LODGED_STATES):
                     return f"{key}: {value}"
         # the action's own record, wrapped (`{"result": {"state": "WAITLISTED"}}`, `{"booking":
         # {...}}` of book_room), or the one record of an envelope that says only how the request
@@ -894,4 +956,24 @@ def asks_for(text: str, tool: str, spec: WorkflowSpec | None) -> bool:
     objects = tool_objects(tool)
     if not objects:
         return bool(acts) and acts[0] == main_action(tool)
-    return bool(set(acts) & tool_actions(tool, spec)) and all(mentions(text, [o]) for o in objects)
+    if set(acts) & tool_actions(tool, spec):
+        return all(mentions(text, [o]) for o in objects)
+    # a verb of the app's own (extend_hire, renew_permit, enrol_pupil): asked for in any form of
+    # its root ("an extension of my hire", "the renewal of my permit"), with the rest of the name
+    verb = own_verb(tool, spec)
+    return verb is not None and any(same_root(verb, w) for w in toks) \
+        and all(mentions(text, [o]) for o in objects - {verb})
+
+
+def own_verb(tool: str, spec: WorkflowSpec | None) -> str | None:
+    """The verb of a tool whose action `ACTIONS` does not know (extend_hire, renew_permit,
+    transfer_funds): its name's first word past a generic verb, when an object follows it and
+    the tool's description opens with a form of the same word ("Extend a hire by some days.",
+    "Renews ..."): a name's first word is its verb only when its description says so, since
+    flight_status opens with a noun."""
+    named = _named_words(tool)
+    doc = _tool_spec(tool, spec)
+    if len(named) < 2 or _stem_of(named[0]) or named[0] in FIND_VERBS or doc is None:
+        return None
+    first = sentences(doc.description or "")[:1]
+    return named[0] if first and any(same_root(named[0], w) for w in words(first[0])[:2]) else None
