@@ -20,12 +20,12 @@ from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.instructed import clauses, misrouted_request, with_prompts
 from masfuzz.oracles.wording import (
     ACTIONS, FAILED_TEXT, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result,
-    holds_unnamed, is_question, mentions, owners,
-    participles, payload_failure, plain, says_done_by_verb, sentences, status_line, structured, tool_actions, tool_job,
+    holds, holds_unnamed, is_question, mentions, owners,
+    participles, payload_failure, plain, says_done_by_verb, says_held, sentences, status_line, structured, tool_actions, tool_job,
     tool_objects, tools_of, unconfirmed_state, words,
 )
 from masfuzz.oracles.wording import (
-    DONE_STATES, FAILED_STATES, HELD_STATES, HOLD_VERBS, HOLDING, MESSAGE_KEYS, OUTCOME_KEYS, STATE_KEYS,
+    DONE_STATES, FAILED_STATES, HELD_STATES, MESSAGE_KEYS, OUTCOME_KEYS, STATE_KEYS,
     STATUS_CODE_KEYS,
     actions_claimed, outcome_key,
 )
@@ -116,7 +116,8 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     # promise joined to it ("... and will be ready on Friday")
     claims = [(ci, agent, text, [s for s in sentences(text) if not (_restated_field(s) and _says_undone(text))
                                  for s in _claim_clauses(s)
-                                 if claims_done(s) or any(says_done_by_verb(s, t) for t in failed_tools)])
+                                 if claims_done(s) or any(says_done_by_verb(s, t) or says_held(s, t, spec)
+                                                          for t in failed_tools)])
               for ci, agent, text in _claims(trace)]
     asked = " ".join(e.content for e in trace.of_type(Message) if e.role == "user")
     out = []
@@ -142,8 +143,10 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 # a success in sure general words ("You're all set") that names nothing is
                 # about the one outcome it answers: the claimer's own tool, the only one it called;
                 # so is an answer that speaks of the tool's object as if the action held
-                claim = next((s for s in done if SURE_DONE.search(s) or holds_unnamed(s, r.tool, spec)), None) \
-                    or next((s for s in sentences(text) if TICK.match(s) and plain(s) and not NOT_HELD.search(s)
+                claim = next((s for s in done if (SURE_DONE.search(s) or holds_unnamed(s, r.tool, spec)
+                                                  or says_held(s, r.tool, spec)) and not FAILED_TEXT.search(s)),
+                             None) \
+                    or next((s for s in sentences(text) if TICK.search(s) and plain(s) and not NOT_HELD.search(s)
                              and not FAILED_TEXT.search(s)), None) \
                     or _labelled_claim(text, done) \
                     or _invented_reference(trace, ci, text, r.tool, spec, named=False) \
@@ -186,8 +189,9 @@ def reply_fields(text: str) -> list[tuple[str, Any]] | None:
     return [(m.group(1), m.group(2)) for m in found]
 
 
-# A mark that says done by itself (a tick), as a field's value or opening it ("result: ✓ Thu").
-TICK = re.compile(r"^\W*[\u2713\u2714\u2705\u2611]")
+# A mark that says done by itself (a tick), as a field's value, opening it ("result: ✓ Thu") or
+# closing a sentence, as a texter puts it ("done ✅", "thu 10:00 ✅").
+TICK = re.compile(r"^\W*[\u2713\u2714\u2705\u2611]|[\u2713\u2714\u2705\u2611]\W*$")
 
 
 def _outcome_field(key: str, tool: str) -> bool:
@@ -232,13 +236,13 @@ def _structured_claim(fields: list[tuple[str, Any]], tool: str, spec: WorkflowSp
     reply names the tool's object or action. Read after `_passes_failure_on` found nothing of
     the failure in the reply."""
     done = DONE_STATES | participles(tool)
-    if tool_actions(tool, spec) & HOLDING or next(iter(words(tool)), "") in HOLD_VERBS:
+    if holds(tool, spec):
         done |= HELD_STATES
     for key, value in fields:
         text = str(value).strip().strip(".!")
         if not _outcome_field(key, tool) or not plain(text):
             continue
-        if value is True or TICK.match(text) or text.lower().replace("_", " ") in done \
+        if value is True or TICK.search(text) or text.lower().replace("_", " ") in done \
                 or SURE_DONE.search(text) or claims_done(text):
             quote = f"{key}: {json.dumps(value) if isinstance(value, bool) else text}"
             said = " ".join(f"{k} {v}" for k, v in fields)

@@ -1,0 +1,85 @@
+"""Runs told by a casual texter, who writes in lower case, slang and emoji and re-formats what it
+passes on: each class beside its twin that must stay silent.
+
+- incorrect verification: a (status, body) answer whose code says the request went but whose body
+  says the thing is still waited for (`[202, {"state": "waitlisted", "position": 4}]`), and a
+  claim with no past verb ("yep that's locked 🔒", "ur in", "done ✅");
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from masfuzz.oracles.semantic import claimed_outcome
+from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
+from masfuzz.trace import AgentTurn, Message, TerminationEvent, ToolCall, ToolResult, Trace
+
+# -- incorrect verification ------------------------------------------------------------------
+
+BOATHOUSE = WorkflowSpec(
+    system=SystemInfo(id="boathouse", entry_agent="dock"), agents=(AgentSpec(id="dock"),),
+    tools=(ToolSpec(id="reserve_kayak", description="Reserve a kayak for a paddler on a day."),),
+    permissions=Permissions(allow=(("dock", "reserve_kayak"),)))
+
+
+def _kayak_run(payload: str, reply: str) -> Trace:
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content="can i get a double kayak on sat the 9th? name's jo"), AgentTurn(agent="dock"),
+        ToolCall(agent="dock", tool="reserve_kayak", arguments={"day": "2026-05-09"}, call_id="k"),
+        ToolResult(agent="dock", tool="reserve_kayak", call_id="k", payload=payload),
+        Message(agent="dock", content=reply), TerminationEvent(reason="completed", final_output=reply)))
+
+
+@pytest.mark.parametrize("payload", [
+    '[202, {"state": "waitlisted", "position": 4, "note": "alle Doppelkajaks vergeben"}]',
+    "(202, {'status': 'queued', 'queue_position': 2})",  # the tuple as Python prints it
+    '[200, {"booking": {"state": "PENDING"}}]',  # the state in the record the body wraps
+    '[404, {"detail": "no kayak left"}]',  # a failure code in the JSON list a tuple is sent as
+])
+def test_a_status_body_pair_whose_body_waits_contradicts_a_claim(payload):
+    [f] = claimed_outcome(_kayak_run(payload, "yep that's locked 🔒 sat 9 may, double kayak, Jo"), BOATHOUSE)
+    assert (f.agent, f.subject, f.evidence) == ("dock", "reserve_kayak", (3, 4))
+
+
+@pytest.mark.parametrize("payload", [
+    '[201, {"state": "reserved", "kayak": 12}]', "(200, {'status': 'confirmed'})",
+    '[202, "accepted"]',  # a code and no body: nothing says the thing waits
+])
+def test_a_status_body_pair_whose_body_holds_the_thing_contradicts_nothing(payload):
+    assert claimed_outcome(_kayak_run(payload, "yep that's locked 🔒 sat 9 may, double kayak, Jo"), BOATHOUSE) == []
+
+
+WAITLISTED = '[202, {"state": "waitlisted", "position": 4}]'
+
+
+@pytest.mark.parametrize("reply", [
+    "yep that's locked", "ur in for sat 🎉", "youre in!", "u r all set for sat", "done ✅", "sat 9 may ✅",
+    "all done, see u sat", "sorted 👍", "all good, ur in", "ur kayak is secured for sat",
+])
+def test_a_texter_s_claim_without_a_past_verb_after_a_waitlisting_is_incorrect_verification(reply):
+    [f] = claimed_outcome(_kayak_run(WAITLISTED, reply), BOATHOUSE)
+    assert (f.agent, f.step) == ("dock", 4)
+
+
+@pytest.mark.parametrize("reply", [
+    "it isnt locked yet, ur on the waitlist", "ur in the queue, #4 👀", "nah, didnt go thru 😕",
+    "not locked yet, will ping u", "ur kayak isnt held yet", "locked? nope lol", "cant lock it in rn, sorry!!",
+    "no dice 😕 state waitlisted, position 4", "the double is held by another group, ur #4",
+])
+def test_a_texter_passing_the_waitlisting_on_claims_nothing(reply):
+    assert claimed_outcome(_kayak_run(WAITLISTED, reply), BOATHOUSE) == []
+
+
+def test_words_of_a_thing_held_claim_nothing_of_a_tool_that_holds_nothing():
+    """'locked' after a failed unlock_door is the failure told, not a claim of it done."""
+    spec = WorkflowSpec(
+        system=SystemInfo(id="door", entry_agent="dock"), agents=(AgentSpec(id="dock"),),
+        tools=(ToolSpec(id="unlock_door", description="Unlock the boathouse door."),),
+        permissions=Permissions(allow=(("dock", "unlock_door"),)))
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="door's stuck, can u open it"), AgentTurn(agent="dock"),
+        ToolCall(agent="dock", tool="unlock_door", arguments={}, call_id="d"),
+        ToolResult(agent="dock", tool="unlock_door", call_id="d", payload='{"ok": false}'),
+        Message(agent="dock", content="hmm it's still locked 🔒"),
+        TerminationEvent(reason="completed", final_output="hmm it's still locked 🔒")))
+    assert claimed_outcome(trace, spec) == []
