@@ -4,15 +4,25 @@ passes on: each class beside its twin that must stay silent.
 - incorrect verification: a (status, body) answer whose code says the request went but whose body
   says the thing is still waited for (`[202, {"state": "waitlisted", "position": 4}]`), and a
   claim with no past verb ("yep that's locked 🔒", "ur in", "done ✅");
+- information loss: a reference the user spelt otherwise than the tool documents it ("rb-20417"
+  for "RB00000"), lost in a brief the next agent works from alone, and asked for in slang ("can u
+  send ur ticket pls?"); passed on re-spelt ("RB20417") it is no loss;
 """
 
 from __future__ import annotations
 
 import pytest
 
-from masfuzz.oracles.semantic import claimed_outcome
+from masfuzz.oracles.semantic import claimed_outcome, handover_facts
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
-from masfuzz.trace import AgentTurn, Message, TerminationEvent, ToolCall, ToolResult, Trace
+from masfuzz.trace import (
+    HANDOVER_INPUTS, AgentTurn, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace,
+)
+
+
+def _params(**described: str) -> dict:
+    return {"type": "object", "required": list(described),
+            "properties": {p: {"type": "string", "description": d} for p, d in described.items()}}
 
 # -- incorrect verification ------------------------------------------------------------------
 
@@ -83,3 +93,61 @@ def test_words_of_a_thing_held_claim_nothing_of_a_tool_that_holds_nothing():
         Message(agent="dock", content="hmm it's still locked 🔒"),
         TerminationEvent(reason="completed", final_output="hmm it's still locked 🔒")))
     assert claimed_outcome(trace, spec) == []
+
+
+# -- information loss ------------------------------------------------------------------------
+
+
+def _workshop(form: str) -> WorkflowSpec:
+    return WorkflowSpec(
+        system=SystemInfo(id="workshop", entry_agent="counter", pattern="graph"),
+        agents=(AgentSpec(id="counter", instructions="Write the brief for the workshop: the day and the bikes."),
+                AgentSpec(id="yard", instructions="Book the service with book_service. You only see the brief.")),
+        tools=(ToolSpec(id="book_service", description="Put a bike service on the workshop's list.",
+                        parameters=_params(ticket=f"The repair ticket on the customer's tag, e.g. \"{form}\"",
+                                           day='The day, e.g. "2026-01-31"')),),
+        permissions=Permissions(allow=(("yard", "book_service"),)),
+        delegations=({"from": "counter", "to": "yard"},))
+
+
+def _brief_run(user: str, brief: str, *after) -> Trace:
+    events = (Message(role="user", content=user), AgentTurn(agent="counter"),
+              Message(agent="counter", content=brief), DelegationEvent(**{"from": "counter"}, to="yard"),
+              AgentTurn(agent="yard"), *after)
+    final = next(e.content for e in reversed(events) if isinstance(e, Message))
+    return Trace(scenario_id="s", events=(*events, TerminationEvent(reason="completed", final_output=final)),
+                 meta={HANDOVER_INPUTS: [{"since": 4, "agent": "yard", "text": brief}]})
+
+
+USER_TICKET = "hiya, can u service our 2 bikes on fri the 6th? ticket's rb-20417 (the blue one squeaks)"
+
+
+@pytest.mark.parametrize("form", ["RB00000", "RB-0000"])
+@pytest.mark.parametrize("ask", ["can u send ur ticket pls?", "whats ur repair ticket? 🙏",
+                                 "need ur ticket no pls", "pls send ur ticket"])
+def test_a_reference_spelt_otherwise_than_documented_lost_in_a_brief_is_information_loss(form, ask):
+    trace = _brief_run(USER_TICKET, "📝 service Fri Mar 6, 2 bikes", Message(agent="yard", content=ask))
+    [f] = handover_facts(trace, _workshop(form))
+    assert (f.root_cause, f.agent, f.step) == ("Information Loss at Hand-over", "counter", 3)
+    assert "rb-20417" in f.description and "not in what it received" in f.description
+
+
+def test_a_reference_passed_on_re_spelt_is_no_loss():
+    call = ToolCall(agent="yard", tool="book_service", call_id="b", arguments={"ticket": "RB20417", "day": "2026-03-06"})
+    done = ToolResult(agent="yard", tool="book_service", call_id="b", payload="{'booked': True}")
+    trace = _brief_run(USER_TICKET, "📝 ticket RB20417, service Fri Mar 6, 2 bikes", call, done,
+                       Message(agent="yard", content="ur booked in for fri 👍"))
+    assert handover_facts(trace, _workshop("RB00000")) == []
+
+
+def test_a_receiver_that_got_the_re_spelt_reference_and_asks_again_lost_it_itself():
+    trace = _brief_run(USER_TICKET, "📝 ticket RB20417, service Fri Mar 6, 2 bikes",
+                       Message(agent="yard", content="can u send ur ticket pls?"))
+    [f] = handover_facts(trace, _workshop("RB00000"))
+    assert (f.agent, f.step) == ("yard", 5) and "it received them" in f.description
+
+
+def test_a_statement_of_what_to_bring_is_no_request():
+    trace = _brief_run(USER_TICKET, "📝 service Fri Mar 6, 2 bikes",
+                       Message(agent="yard", content="you'll need your repair ticket at the counter."))
+    assert handover_facts(trace, _workshop("RB00000")) == []

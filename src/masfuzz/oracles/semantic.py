@@ -550,7 +550,7 @@ ASKS: dict[str, re.Pattern[str]] = {
     # any thing's number, code, id or reference ("the shipment id", "your payslip number"),
     # but those no identifier the user gives stands for (a phone number, a postcode)
     "identifier": re.compile(
-        r"\b(?!(?:the|a|an|your|my|our|their|its|that|this|which|what|any|some|total|phone|mobile|"
+        r"\b(?!(?:the|a|an|your|ur|u|my|our|their|its|that|this|which|what|any|some|total|phone|mobile|"
         r"telephone|fax|zip|postal|post|pin|house|street|seat|room|table|guest|party)\b)"
         r"[a-z]+[\s_-](?:number|code|id|reference|ref|no)\b|\b(?:id|reference)\b", re.IGNORECASE),
     "date": re.compile(r"\b(?:date|which day|what day)\b", re.IGNORECASE),
@@ -566,8 +566,12 @@ PARAMS: dict[str, re.Pattern[str]] = {
     "email": re.compile(r"e-?mail", re.IGNORECASE),
     "postcode": re.compile(r"post_?code|postal|zip", re.IGNORECASE),
 }
-REQUEST = re.compile(r"^\s*(?:please\s+)?(?:provide|give|share|tell|send|enter|confirm)\b|"
-                     r"\bi (?:will )?need your\b", re.IGNORECASE)
+# A request to provide a fact, a texter's too: "pls send ur ticket", "can u send it",
+# "need ur sitter id" (the subject dropped: not "you'll need your pass at the gate"), "drop me ur
+# order no".
+REQUEST = re.compile(r"^\s*(?:(?:please|pls|plz)\s+)?(?:(?:can|could)\s+(?:you|u)\s+)?"
+                     r"(?:provide|give|share|tell|send|enter|confirm|drop|text)\b|"
+                     r"(?:^\s*|[,;:]\s*|\b(?:i|we)\s+(?:will\s+)?)need\s+(?:your|ur)\b", re.IGNORECASE)
 
 
 def user_facts(text: str) -> dict[str, list[str]]:
@@ -652,7 +656,7 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         received = _received(trace, d, e.to)
         # the facts lost on the way are those of the wanted kind missing from what the receiving
         # agent's model was given: the receiver lost the fact itself only when every one reached it
-        missing = [v for v in wanted if v not in received] if received is not None else []
+        missing = [v for v in wanted if not _reached(v, received)] if received is not None else []
         had = received is not None and not missing
         wanted = missing or wanted
         blamed, step = (e.to, at) if had else (e.from_, d)
@@ -679,9 +683,36 @@ def _looked_up(trace: Trace, d: int, agent: str) -> list[int]:
 
 def _fits_docs(spec: WorkflowSpec, agent: str, kind: str, values: list[str]) -> bool:
     """Does a value the user gave have the form the agent's tools document for parameters of
-    this kind ("the six-character booking reference")? True when none documents one."""
+    this kind ("the six-character booking reference"), in any of its spellings (`_spellings`)?
+    True when none documents one."""
     forms = _documented_forms(spec, agent, kind)
-    return not forms or any(all(re.fullmatch(r, v) for r in forms) for v in values)
+    return not forms or any(_fits(v, forms) for v in values)
+
+
+def _reference_key(value: str) -> str:
+    """A reference as it is compared, whoever wrote it: lower case, without the #, dashes, dots and
+    spaces people and models add or drop ("lp-30418", "LP30418" and "LP 30418" are one ticket)."""
+    return re.sub(r"[#\s._-]", "", value).lower()
+
+
+def _spellings(value: str) -> list[str]:
+    """A user's identifier as written and as a tool's documentation may spell it: upper case, and
+    without its separators ("lp-30418": LP-30418, LP30418): the form a tool documents ("LP00000")
+    is the reference's, not the user's way of writing it."""
+    compact = re.sub(r"[\s._-]", "", value)
+    return list(dict.fromkeys((value, value.upper(), compact, compact.upper())))
+
+
+def _fits(value: str, forms: list[str]) -> bool:
+    """Does some spelling of the value match every documented form?"""
+    return any(all(re.fullmatch(r, s) for r in forms) for s in _spellings(value))
+
+
+def _reached(value: str, received: str) -> bool:
+    """Did a fact reach what an agent received, however the hander re-wrote a reference in it
+    (the customer's "lp-30418" passed on as "LP30418")?"""
+    return value in received or any(_reference_key(value) == _reference_key(v)
+                                    for v in user_facts(received).get("identifier", []))
 
 
 def _documented_forms(spec: WorkflowSpec, agent: str, kind: str) -> list[str]:
@@ -769,7 +800,9 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str,
     letting me know your docket?", `booking_ref`: "what's the booking ref?"), however worded; a
     name is shorter and more common than a description (`seat`, `day`), so only the user's values
     that are facts of a kind by their own shape as well (`fact_values`: a code such as BC-55120,
-    a date) count, not any words a loose form ("six characters") fits."""
+    a date) count, not any words a loose form ("six characters") fits. A reference the user spelt
+    otherwise than the documentation (lower case, a dash: "lp-30418" for "LP00000") is the same
+    reference (`_spellings`)."""
     if not (is_question(sentence) or REQUEST.search(sentence)):
         return None
     said = set(words(sentence))
@@ -802,6 +835,9 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str,
     _, param, tool, forms = max(asked, key=lambda a: a[0])
     values = [m.group(0) for m in re.finditer(rf"(?<![\w-])(?:{forms[0][1]})(?![\w-])", told)
               if all(re.fullmatch(r, m.group(0)) for _, r in forms)]
+    # the user's references in another spelling than the documented one ("lp-30418" for "LP00000")
+    values += [v for v in user_facts(told).get("identifier", [])
+               if v not in values and _fits(v, [r for _, r in forms])]
     if by_name:
         values = [v for v in values if v in fact_values(told)]
     return (f"{param} of {tool}", values) if values else None
@@ -882,7 +918,7 @@ def _same_fact(kind: str, value: str, given: str) -> bool:
     if kind == "amount":
         return any(a == b or a == b * 100 or a * 100 == b
                    for a in _numbers(value) for b in _numbers(given))
-    a, b = (re.sub(r"[#\s-]", "", x).lower() for x in (value, given))
+    a, b = (_reference_key(x) for x in (value, given))
     return a in b or b in a
 
 
