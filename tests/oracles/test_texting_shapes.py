@@ -7,12 +7,16 @@ passes on: each class beside its twin that must stay silent.
 - information loss: a reference the user spelt otherwise than the tool documents it ("rb-20417"
   for "RB00000"), lost in a brief the next agent works from alone, and asked for in slang ("can u
   send ur ticket pls?"); passed on re-spelt ("RB20417") it is no loss;
+- speaking order: a dependency told by the other agent's work done ("at the rate of the sitter
+  hx_pair found") or by the maker, passing a product on for the agent whose tools take it ("Pass
+  on the frame code for pricer"); a note left for a coordinator is none;
 """
 
 from __future__ import annotations
 
 import pytest
 
+from masfuzz.oracles.instructed import instructed_dependencies, instructed_order
 from masfuzz.oracles.semantic import claimed_outcome, handover_facts
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
 from masfuzz.trace import (
@@ -151,3 +155,50 @@ def test_a_statement_of_what_to_bring_is_no_request():
     trace = _brief_run(USER_TICKET, "📝 service Fri Mar 6, 2 bikes",
                        Message(agent="yard", content="you'll need your repair ticket at the counter."))
     assert handover_facts(trace, _workshop("RB00000")) == []
+
+
+# -- speaking order --------------------------------------------------------------------------
+
+
+def _framers(matcher: str, pricer: str) -> WorkflowSpec:
+    return WorkflowSpec(
+        system=SystemInfo(id="framers", entry_agent="pricer", pattern="fixed_order"),
+        agents=(AgentSpec(id="pricer", instructions=pricer), AgentSpec(id="matcher", instructions=matcher),
+                AgentSpec(id="fitter", instructions="Book the fitting with book_fitting.")),
+        tools=(ToolSpec(id="match_frame", description="Frames that suit an artwork.", parameters=_params(size="The size")),
+               ToolSpec(id="quote_frame", description="Quote a frame.",
+                        parameters=_params(frame_code='The frame\'s code, e.g. "FR-000"')),
+               ToolSpec(id="book_fitting", description="Book a fitting.", parameters=_params(day="The day"))),
+        permissions=Permissions(allow=(("matcher", "match_frame"), ("pricer", "quote_frame"),
+                                       ("fitter", "book_fitting"))))
+
+
+def _turns(*speakers) -> Trace:
+    events = [Message(role="user", content="hiya, need a frame for a 30x40 print pls")]
+    for a in speakers:
+        events += [AgentTurn(agent=a), Message(agent=a, content="quick one, need ur frame code pls?")]
+    return Trace(scenario_id="s", events=(*events, TerminationEvent(reason="completed", final_output="ok")))
+
+
+@pytest.mark.parametrize("matcher,pricer", [
+    ("Find a frame with match_frame.", "Frames are priced at the rate of the frame matcher found."),
+    ("Find a frame with match_frame.", "Quote the moulding the matcher chose with quote_frame."),
+    ("Find a frame with match_frame.", "Price the frame the matcher picked."),
+    ("Find a frame with match_frame. Pass on the frame code for pricer.", "Quote the frame with quote_frame."),
+    ("Find a frame with match_frame, then hand the frame's code on for pricer.", "Quote with quote_frame."),
+])
+def test_a_dependency_told_by_work_done_or_by_its_maker_orders_the_team(matcher, pricer):
+    spec = _framers(matcher, pricer)
+    assert [(b, a) for b, a, _ in instructed_dependencies(spec)] == [("matcher", "pricer")]
+    [f] = instructed_order(_turns("pricer", "matcher", "fitter"), spec)
+    assert (f.agent, f.step, f.elements) == ("pricer", 1, ("matcher", "pricer"))
+    assert instructed_order(_turns("matcher", "pricer", "fitter"), spec) == []
+
+
+@pytest.mark.parametrize("matcher", [
+    "Find a frame with match_frame. Leave your notes for pricer.",  # nothing pricer's tools take
+    "Find a frame with match_frame. Pass on the frame code for fitter.",  # fitter's tools take no code
+])
+def test_a_note_left_for_an_agent_whose_tools_do_not_take_it_orders_nothing(matcher):
+    spec = _framers(matcher, "Quote the frame with quote_frame.")
+    assert instructed_dependencies(spec) == []

@@ -23,7 +23,7 @@ import re
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.specified import model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
-    GIVE_UP, STOPWORDS, addresses_agent, agent_names, asks_for, is_question, mentions, name_pattern, names_agent,
+    GIVE_UP, IRREGULAR_PAST, STOPWORDS, addresses_agent, agent_names, asks_for, is_question, mentions, name_pattern, names_agent,
     names_in_tool_words, owners, sentences, tool_objects, tools_of, words,
 )
 from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, AgentSpec, ToolSpec, WorkflowSpec
@@ -59,9 +59,13 @@ _DEPENDS = (
     r"\bthe\s+(?!(?:user|customer|client|request|task|question|person|people)s?\b)\w+(?:\s+\w+)?\s+{X}\s+"
     r"(?:has|have|had)\s+(?:(?:already|just|now)\s+)?(?!(?:not|no|never|nothing|to)\b)[a-z]{2,}(?:ed|en|t|d)\b",
     # a product named with the other agent as its maker, in a relative clause ("the figure
-    # pricing_k works out is what you present", "the notes the surveyor takes")
+    # pricing_k works out is what you present", "the notes the surveyor takes") ...
     r"\bthe\s+(?!(?:user|customer|client|request|task|question|person|people)s?\b)\w+(?:\s+\w+)?\s+{X}\s+"
     r"(?!(?:is|was|has|does)\b)\w{2,}s\b",
+    # ... or in the past, its work done ("at the rate of the sitter hx_pair found", "the room
+    # the planner chose", "the slot the desk picked")
+    r"\bthe\s+(?!(?:user|customer|client|request|task|question|person|people)s?\b)\w+(?:\s+\w+)?\s+{X}\s+"
+    r"(?:(?:already|just)\s+)?(?:[a-z]{2,}ed|" + "|".join(sorted({p for ps in IRREGULAR_PAST.values() for p in ps})) + r")\b",
 )
 NEGATED = re.compile(r"\b(?:not|never|no|without|instead\s+of|except|skip)\b|n't\b", re.IGNORECASE)
 # A product's determiner: an article or possessive, or a possessor of any name ("the workshop's
@@ -137,7 +141,28 @@ def _read_dependencies(spec: WorkflowSpec) -> list[tuple[str, str, str]]:
             if any(re.search(p.replace("{X}", pat), s, re.IGNORECASE) for p in _DEPENDS):
                 if (x, a.id) not in [(b, f) for b, f, _ in out]:
                     out.append((x, a.id, s))
+            elif _passes_for(spec, s, x) and (a.id, x) not in [(b, f) for b, f, _ in out]:
+                out.append((a.id, x, s))
     return out
+
+
+# The maker's side of a dependency: it passes a product on for another agent ("Pass on the
+# sitter's id and visit rate for fee_desk"), `{X}` that agent's names.
+_PASSES_FOR = (r"\b(?:pass(?:es)?|hand(?:s)?|send(?:s)?|forward(?:s)?|give(?:s)?|leave(?:s)?|note(?:s)?)\s+"
+               r"(?:on\s+)?(?P<p>(?:(?!\bfor\b)[^.!?])+?)\s+(?:on\s+)?for\s+{X}\b")
+
+
+def _passes_for(spec: WorkflowSpec, sentence: str, x: str) -> bool:
+    """Does an agent's sentence pass a product on for `x` that `x`'s tools take (the sitter's id
+    for quote_visits(sitter_id)): `x` works from it, so speaks after its maker. A note left for a
+    coordinator ("leave your findings for the manager") names nothing its tools take."""
+    m = re.search(_PASSES_FOR.replace("{X}", name_pattern(spec, x)), sentence, re.IGNORECASE)
+    if m is None:
+        return False
+    product = set(words(m.group("p"))) - STOPWORDS
+    takes = {w for t in spec.tools if t.id in tools_of(spec, x)
+             for param in ((t.parameters or {}).get("properties") or {}) for w in words(param)} - STOPWORDS
+    return bool(product & takes)
 
 
 # An imperative that hands the work to one agent ("Hand off to fitter_j.", "Look it up, then pass
