@@ -10,13 +10,16 @@ passes on: each class beside its twin that must stay silent.
 - speaking order: a dependency told by the other agent's work done ("at the rate of the sitter
   hx_pair found") or by the maker, passing a product on for the agent whose tools take it ("Pass
   on the frame code for pricer"); a note left for a coordinator is none;
+- misrouted request: a hand-off whose description (what the router chose by) describes a
+  sibling's work, refused in slang by the agent reached: the wiring's, no agent's; the same
+  route under a right description is the router's.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from masfuzz.oracles.instructed import instructed_dependencies, instructed_order
+from masfuzz.oracles.instructed import instructed_dependencies, instructed_order, misrouted_request
 from masfuzz.oracles.semantic import claimed_outcome, handover_facts
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
 from masfuzz.trace import (
@@ -202,3 +205,46 @@ def test_a_dependency_told_by_work_done_or_by_its_maker_orders_the_team(matcher,
 def test_a_note_left_for_an_agent_whose_tools_do_not_take_it_orders_nothing(matcher):
     spec = _framers(matcher, "Quote the frame with quote_frame.")
     assert instructed_dependencies(spec) == []
+
+
+# -- misrouted request -----------------------------------------------------------------------
+
+GROOMING = "Grooming: baths, nail clipping and de-shedding for dogs and cats."
+CHECKUPS = "Health checks: vaccinations, worming and check-ups for pets."
+
+
+def _pet_desk(groomer: str, vet: str) -> WorkflowSpec:
+    return WorkflowSpec(
+        system=SystemInfo(id="pets", entry_agent="desk", pattern="handoff"),
+        agents=(AgentSpec(id="desk", instructions="Hand each message to the colleague whose description fits it."),
+                AgentSpec(id="groomer", description=groomer, instructions="Book grooming with book_groom."),
+                AgentSpec(id="vet", description=vet, instructions="Book health checks with book_checkup.")),
+        tools=(ToolSpec(id="book_groom", description="Book a bath, nail clipping or de-shedding session.",
+                        parameters=_params(pet="The pet's name")),
+               ToolSpec(id="book_checkup", description="Book a health check with the house vet.",
+                        parameters=_params(pet="The pet's name"))),
+        permissions=Permissions(allow=(("groomer", "book_groom"), ("vet", "book_checkup"))),
+        delegations=({"from": "desk", "to": "groomer", "trigger": "handoff"},
+                     {"from": "desk", "to": "vet", "trigger": "handoff"}))
+
+
+def _handed_to_vet() -> Trace:
+    reply = "no dice, that's not something i can do from here 🙈"
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content="hiya! can u book rex in for a groom, bath + nail clipping, on sat? he's "
+                                     "shedding everywhere lol. the house is a mess"),
+        AgentTurn(agent="desk"), DelegationEvent(**{"from": "desk"}, to="vet", trigger="handoff"),
+        AgentTurn(agent="vet"), Message(agent="vet", content=reply),
+        TerminationEvent(reason="completed", final_output=reply)))
+
+
+def test_a_hand_off_description_describing_a_sibling_s_work_misroutes_by_the_wiring():
+    """The blurbs zipped onto the desks in the wrong order: the vet is described as the groomer."""
+    [f] = misrouted_request(_handed_to_vet(), _pet_desk(groomer=CHECKUPS, vet=GROOMING))
+    assert (f.root_cause, f.agent, f.step, f.subject) == ("Misrouted Request", None, 2, "vet")
+    assert "book_groom" in f.elements and "description" in f.description
+
+
+def test_the_same_route_under_right_descriptions_is_the_router_s():
+    [f] = misrouted_request(_handed_to_vet(), _pet_desk(groomer=GROOMING, vet=CHECKUPS))
+    assert (f.root_cause, f.agent, f.step) == ("Misrouted Request", "desk", 2)

@@ -732,6 +732,17 @@ def _routed_past(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, f
     if said is None:
         return None
     because = model_misroute(spec, e.from_, request, e.to, siblings) if e.trigger == "handoff" else ""
+    if not because and e.trigger == "handoff" and _misdescribed(spec, request, e.to, siblings):
+        # the router chose by the hand-off's description, which describes another agent's work
+        return Failure(
+            category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
+            evidence=(d, said), scenario_id=trace.scenario_id,
+            elements=(f"the hand-off description of {e.to}", e.to, *fitting), agent=None, step=d, subject=e.to,
+            description=f"{e.from_} handed the request to {e.to} (event {d}), whose hand-off description "
+            f"(\"{(spec.agent(e.to).description or '')[:80]}\") fits it, but whose tools "
+            f"({', '.join(sorted(mine)) or 'none'}) cannot serve it, while {', '.join(siblings)} holds "
+            f"{', '.join(fitting)}: the description given to {e.to} is another agent's work (the wiring); "
+            f"{e.to} answered without it (event {said})")
     return Failure(
         category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
         evidence=(d, said), scenario_id=trace.scenario_id,
@@ -741,6 +752,21 @@ def _routed_past(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, f
         f"({', '.join(sorted(mine)) or 'none'}) cannot serve it, while "
         f"{', '.join(siblings)} holds {', '.join(fitting)}, which the request asks for; "
         f"{e.to} answered without it (event {said})")
+
+
+def _misdescribed(spec: WorkflowSpec, request: str, chosen: str, siblings: list[str]) -> bool:
+    """Does the description a router chose `chosen` by (its hand-off description) fit the request
+    by DESCRIBED content words or more that none of `chosen`'s tools speak of, and better than
+    every sibling's does? Then the router followed the description, and the description, not the
+    choice, is wrong: given to the wrong agent (blurbs zipped onto a reordered list of desks)."""
+    def fit(member: str) -> set[str]:
+        described = re.sub(rf"\b{name_pattern(spec, member)}\b", " ", spec.agent(member).description or "",
+                           flags=re.IGNORECASE)
+        return _stems(request) & _stems(described)
+
+    tools = _stems(" ".join(f"{x.id} {x.description or ''}" for x in spec.tools if x.id in tools_of(spec, chosen)))
+    mine = fit(chosen)
+    return len(mine - tools) >= DESCRIBED and all(len(fit(s)) < len(mine) for s in siblings)
 
 
 def _servable_by_object(request: str, spec: WorkflowSpec) -> list[str]:
@@ -826,10 +852,24 @@ def _servable_by_description(request: str, spec: WorkflowSpec) -> list[str]:
     failed logins."): the tools whose description's first sentence shares at least DESCRIBED
     content words with the request, when every other tool shares none. Silent when the words
     are spread over several tools: then nothing tells which one the request needs."""
-    asked = _stems(request)
-    shared = {t.id: len(asked & _stems(_first_sentence(spec, t.id))) for t in spec.tools}
+    said = {t.id: _stems(_first_sentence(spec, t.id)) for t in spec.tools}
+    # the words every tool's description has (the "book" of book_groom and book_checkup) tell
+    # none apart
+    asked = _stems(request) - (set.intersection(*said.values()) if len(said) > 1 else set())
+    shared = {t: len(asked & s) for t, s in said.items()}
     fitting = [t for t, n in shared.items() if n >= DESCRIBED]
-    return fitting if fitting and all(n == 0 for t, n in shared.items() if t not in fitting) else []
+    rest = [n for t, n in shared.items() if t not in fitting]
+    if fitting and all(n == 0 for n in rest):
+        return fitting
+    # one word shared with another tool by chance (the "house kit" asked for, a mixing desk's
+    # "house engineer") is no rival to a tool sharing DESCRIBED more whose thing the request names
+    # (the "live room" of book_live_room), unless the request carries all that tool needs
+    from masfuzz.oracles.semantic import carries_arguments  # semantic reads routing: imported late
+
+    return fitting if len(fitting) == 1 and (objects := tool_objects(fitting[0]) - set(words(fitting[0])[:1])) \
+        and all(mentions(request, [o]) for o in objects) \
+        and all(n <= 1 and shared[fitting[0]] >= n + DESCRIBED for n in rest) \
+        and not any(carries_arguments(request, spec, t) for t, n in shared.items() if n and t not in fitting) else []
 
 
 def _described_and_carried(request: str, spec: WorkflowSpec) -> list[str]:
