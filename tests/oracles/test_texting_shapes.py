@@ -12,14 +12,17 @@ passes on: each class beside its twin that must stay silent.
   on the frame code for pricer"); a note left for a coordinator is none;
 - misrouted request: a hand-off whose description (what the router chose by) describes a
   sibling's work, refused in slang by the agent reached: the wiring's, no agent's; the same
-  route under a right description is the router's.
+  route under a right description is the router's;
+- a hand-over scoped by a leading "For X or Y," is a condition, not the agent's whole job.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from masfuzz.oracles.instructed import instructed_dependencies, instructed_order, misrouted_request
+from masfuzz.oracles.instructed import (
+    instructed_dependencies, instructed_handoffs, instructed_order, misrouted_request,
+)
 from masfuzz.oracles.semantic import claimed_outcome, handover_facts
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
 from masfuzz.trace import (
@@ -248,3 +251,20 @@ def test_a_hand_off_description_describing_a_sibling_s_work_misroutes_by_the_wir
 def test_the_same_route_under_right_descriptions_is_the_router_s():
     [f] = misrouted_request(_handed_to_vet(), _pet_desk(groomer=GROOMING, vet=CHECKUPS))
     assert (f.root_cause, f.agent, f.step) == ("Misrouted Request", "desk", 2)
+
+
+# -- a scoped hand-over ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("line,handed", [
+    ("- For new bookings or wedding cars, hand over to hire_b.", False),
+    ("For anything about a hire, pass it on to hire_b.", False),
+    ("Check the hire with find_hire, then hand over to hire_b.", True),
+    ("For each message, hand over to hire_b.", True),  # every message: no scope
+])
+def test_a_hand_over_scoped_by_a_leading_for_holds_only_for_those_requests(line, handed):
+    spec = WorkflowSpec(
+        system=SystemInfo(id="garage", entry_agent="line", pattern="handoff"),
+        agents=(AgentSpec(id="line", instructions=f"Vintage car hire, phone line.\n{line}"), AgentSpec(id="hire_b")),
+        delegations=({"from": "line", "to": "hire_b", "trigger": "handoff"},))
+    assert bool(instructed_handoffs(spec)) == handed

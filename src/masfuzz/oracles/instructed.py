@@ -176,6 +176,11 @@ CONDITIONAL = re.compile(r"\b(?:if|when|whenever|unless|only|in\s+case|should|wh
                          r"depending|whether)\b", re.IGNORECASE)
 
 
+# A scope opening the sentence, which makes its instruction hold for those requests only ("For new
+# bookings or wedding cars, hand over to hire_b."); "for each" or "for every" is no scope.
+SCOPED = re.compile(r"^\W*for\s+(?!(?:each|every|all|any)\b)[^,;:.]{1,80}[,;:]", re.IGNORECASE)
+
+
 _HANDS = re.compile(r"\b(?:hand|pass|transfer|delegate|forward|route|escalate|send)\b", re.IGNORECASE)
 
 
@@ -194,7 +199,7 @@ def instructed_handoffs(spec: WorkflowSpec) -> list[tuple[str, str, str]]:
         if len(targets) != 1:
             continue
         for s in said:
-            if NEGATED.search(s) or CONDITIONAL.search(s):
+            if NEGATED.search(s) or CONDITIONAL.search(s) or SCOPED.search(s):
                 continue
             named = [x for x in ids if x != a.id and names_agent(s, spec, x)]
             if len(named) == 1 and re.search(_HANDS_TO.replace("{X}", name_pattern(spec, named[0])), s,
