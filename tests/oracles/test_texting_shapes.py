@@ -13,7 +13,8 @@ passes on: each class beside its twin that must stay silent.
 - misrouted request: a hand-off whose description (what the router chose by) describes a
   sibling's work, refused in slang by the agent reached: the wiring's, no agent's; the same
   route under a right description is the router's;
-- a hand-over scoped by a leading "For X or Y," is a condition, not the agent's whole job.
+- a hand-over or a tool scoped by a leading "For X or Y," is a condition, not the agent's whole
+  job: the mix engineer handed a live-room request owes no mixing booking.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import pytest
 from masfuzz.oracles.instructed import (
     instructed_dependencies, instructed_handoffs, instructed_order, misrouted_request,
 )
+from masfuzz.graph.specification import skeleton
+from masfuzz.oracles.flare import tool_omission
 from masfuzz.oracles.semantic import claimed_outcome, handover_facts
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
 from masfuzz.trace import (
@@ -268,3 +271,21 @@ def test_a_hand_over_scoped_by_a_leading_for_holds_only_for_those_requests(line,
         agents=(AgentSpec(id="line", instructions=f"Vintage car hire, phone line.\n{line}"), AgentSpec(id="hire_b")),
         delegations=({"from": "line", "to": "hire_b", "trigger": "handoff"},))
     assert bool(instructed_handoffs(spec)) == handed
+
+
+@pytest.mark.parametrize("request_,owed", [
+    ("hey! we need the live room for tracking drums, 6 hours on 18 april pls", False),
+    ("hiya, can u do mixing for our 4 songs? 🎧", True),
+])
+def test_a_tool_scoped_by_a_leading_for_is_owed_only_for_those_requests(request_, owed):
+    spec = WorkflowSpec(
+        system=SystemInfo(id="studio", entry_agent="mx_9"),
+        agents=(AgentSpec(id="mx_9", instructions="Mix engineer.\n- For mixing or mastering, book with book_mix.\n"
+                                                  "- Confirm the mix slot to the artist."),),
+        tools=(ToolSpec(id="book_mix", description="Book mixing or mastering time."),),
+        permissions=Permissions(allow=(("mx_9", "book_mix"),)))
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content=request_), AgentTurn(agent="mx_9"),
+        Message(agent="mx_9", content="no dice, that's not something i can do from here 🙈"),
+        TerminationEvent(reason="completed", final_output="no dice")))
+    assert bool(tool_omission(trace, skeleton(spec), spec)) == owed
