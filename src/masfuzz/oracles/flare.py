@@ -167,8 +167,10 @@ def _duty(task: Task, spec: FlareSpec, workflow: WorkflowSpec | None, trace: Tra
 # A condition's opening word, or a line's scope said in words of its own ("(applies to requests
 # concerning off-hire, strike or collection)", "only for enquiries about fuel"): both limit the
 # duty to the requests they name.
-_MARKER = (r"\b(?:only\s+)?(?:if|when|whenever|unless|in\s+case|provided|"
-           r"applies\s+(?:only\s+)?to|for\s+(?:requests?|messages?|questions?|enquir(?:y|ies)|inquir(?:y|ies)))\b\s*")
+# A scope opening the sentence is one too ("For mixing or mastering, book with book_mix."; "for
+# each" or "for every" is none).
+_MARKER = (r"(?:^\W*for(?!\s+(?:each|every|all|any)\b)\b|\b(?:only\s+)?(?:if|when|whenever|unless|in\s+case|provided|"
+           r"applies\s+(?:only\s+)?to|for\s+(?:requests?|messages?|questions?|enquir(?:y|ies)|inquir(?:y|ies)))\b)\s*")
 CONDITION = re.compile(_MARKER + r"(.*?)(?:,|:|\)|\bthen\b|$)", re.IGNORECASE)
 # A condition on what a thing mentions, is about or has, listing alternatives ("the request
 # mentions diesel, fuel or pump-out", "A, B, or C": one-word items after the first, the last

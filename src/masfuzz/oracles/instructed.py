@@ -24,9 +24,9 @@ from collections.abc import Callable
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.specified import model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
-    FIND_VERBS, GENERIC_VERBS, GIVE_UP, STOPWORDS, addresses_agent, agent_names, asks_for, claims_done, is_question,
-    mentions, name_pattern, names_agent, names_in_tool_words, owners, participles, payload_failure, sentences, stem,
-    tool_job, tool_objects, tools_of, words,
+    FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOPWORDS, addresses_agent, agent_names, asks_for,
+    claims_done, is_question, mentions, name_pattern, names_agent, names_in_tool_words, owners, participles,
+    payload_failure, sentences, stem, tool_job, tool_objects, tools_of, words,
 )
 from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, SELECTOR_PROMPT, AgentSpec, ToolSpec, WorkflowSpec
 from masfuzz.trace import (
@@ -61,9 +61,13 @@ _DEPENDS = (
     r"\bthe\s+(?!(?:user|customer|client|request|task|question|person|people)s?\b)\w+(?:\s+\w+)?\s+{X}\s+"
     r"(?:has|have|had)\s+(?:(?:already|just|now)\s+)?(?!(?:not|no|never|nothing|to)\b)[a-z]{2,}(?:ed|en|t|d)\b",
     # a product named with the other agent as its maker, in a relative clause ("the figure
-    # pricing_k works out is what you present", "the notes the surveyor takes")
+    # pricing_k works out is what you present", "the notes the surveyor takes") ...
     r"\bthe\s+(?!(?:user|customer|client|request|task|question|person|people)s?\b)\w+(?:\s+\w+)?\s+{X}\s+"
     r"(?!(?:is|was|has|does)\b)\w{2,}s\b",
+    # ... or in the past, its work done ("at the rate of the sitter hx_pair found", "the room
+    # the planner chose", "the slot the desk picked")
+    r"\bthe\s+(?!(?:user|customer|client|request|task|question|person|people)s?\b)\w+(?:\s+\w+)?\s+{X}\s+"
+    r"(?:(?:already|just)\s+)?(?:[a-z]{2,}ed|" + "|".join(sorted({p for ps in IRREGULAR_PAST.values() for p in ps})) + r")\b",
 )
 NEGATED = re.compile(r"\b(?:not|never|no|without|instead\s+of|except|skip)\b|n't\b", re.IGNORECASE)
 # A product's determiner: an article or possessive, or a possessor of any name ("the workshop's
@@ -139,7 +143,28 @@ def _read_dependencies(spec: WorkflowSpec) -> list[tuple[str, str, str]]:
             if any(re.search(p.replace("{X}", pat), s, re.IGNORECASE) for p in _DEPENDS):
                 if (x, a.id) not in [(b, f) for b, f, _ in out]:
                     out.append((x, a.id, s))
+            elif _passes_for(spec, s, x) and (a.id, x) not in [(b, f) for b, f, _ in out]:
+                out.append((a.id, x, s))
     return out
+
+
+# The maker's side of a dependency: it passes a product on for another agent ("Pass on the
+# sitter's id and visit rate for fee_desk"), `{X}` that agent's names.
+_PASSES_FOR = (r"\b(?:pass(?:es)?|hand(?:s)?|send(?:s)?|forward(?:s)?|give(?:s)?|leave(?:s)?|note(?:s)?)\s+"
+               r"(?:on\s+)?(?P<p>(?:(?!\bfor\b)[^.!?])+?)\s+(?:on\s+)?for\s+{X}\b")
+
+
+def _passes_for(spec: WorkflowSpec, sentence: str, x: str) -> bool:
+    """Does an agent's sentence pass a product on for `x` that `x`'s tools take (the sitter's id
+    for quote_visits(sitter_id)): `x` works from it, so speaks after its maker. A note left for a
+    coordinator ("leave your findings for the manager") names nothing its tools take."""
+    m = re.search(_PASSES_FOR.replace("{X}", name_pattern(spec, x)), sentence, re.IGNORECASE)
+    if m is None:
+        return False
+    product = set(words(m.group("p"))) - STOPWORDS
+    takes = {w for t in spec.tools if t.id in tools_of(spec, x)
+             for param in ((t.parameters or {}).get("properties") or {}) for w in words(param)} - STOPWORDS
+    return bool(product & takes)
 
 
 # An imperative that hands the work to one agent ("Hand off to fitter_j.", "Look it up, then pass
@@ -151,6 +176,11 @@ _HANDS_TO = (r"(?:^|[,;:]\s*)(?:(?:then|next|finally|always|afterwards|after\s+t
 # Words that make a sentence's instruction hold only sometimes.
 CONDITIONAL = re.compile(r"\b(?:if|when|whenever|unless|only|in\s+case|should|where|otherwise|either|"
                          r"depending|whether)\b", re.IGNORECASE)
+
+
+# A scope opening the sentence, which makes its instruction hold for those requests only ("For new
+# bookings or wedding cars, hand over to hire_b."); "for each" or "for every" is no scope.
+SCOPED = re.compile(r"^\W*for\s+(?!(?:each|every|all|any)\b)[^,;:.]{1,80}[,;:]", re.IGNORECASE)
 
 
 _HANDS = re.compile(r"\b(?:hand|pass|transfer|delegate|forward|route|escalate|send)\b", re.IGNORECASE)
@@ -171,7 +201,7 @@ def instructed_handoffs(spec: WorkflowSpec) -> list[tuple[str, str, str]]:
         if len(targets) != 1:
             continue
         for s in said:
-            if NEGATED.search(s) or CONDITIONAL.search(s):
+            if NEGATED.search(s) or CONDITIONAL.search(s) or SCOPED.search(s):
                 continue
             named = [x for x in ids if x != a.id and names_agent(s, spec, x)]
             if len(named) == 1 and re.search(_HANDS_TO.replace("{X}", name_pattern(spec, named[0])), s,
@@ -849,6 +879,17 @@ def _routed_past(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, f
     if said is None:
         return None
     because = model_misroute(spec, e.from_, request, e.to, siblings) if e.trigger == "handoff" else ""
+    if not because and e.trigger == "handoff" and _misdescribed(spec, request, e.to, siblings):
+        # the router chose by the hand-off's description, which describes another agent's work
+        return Failure(
+            category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
+            evidence=(d, said), scenario_id=trace.scenario_id,
+            elements=(f"the hand-off description of {e.to}", e.to, *fitting), agent=None, step=d, subject=e.to,
+            description=f"{e.from_} handed the request to {e.to} (event {d}), whose hand-off description "
+            f"(\"{(spec.agent(e.to).description or '')[:80]}\") fits it, but whose tools "
+            f"({', '.join(sorted(mine)) or 'none'}) cannot serve it, while {', '.join(siblings)} holds "
+            f"{', '.join(fitting)}: the description given to {e.to} is another agent's work (the wiring); "
+            f"{e.to} answered without it (event {said})")
     return Failure(
         category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
         evidence=(d, said), scenario_id=trace.scenario_id,
@@ -857,6 +898,21 @@ def _routed_past(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, f
         description=f"{e.from_} handed the request to {e.to} (event {d}), whose "
         f"{_cannot(spec, e.to, fitting)}, while {', '.join(siblings)} {_can(fitting)}; "
         f"{e.to} answered without it (event {said})")
+
+
+def _misdescribed(spec: WorkflowSpec, request: str, chosen: str, siblings: list[str]) -> bool:
+    """Does the description a router chose `chosen` by (its hand-off description) fit the request
+    by DESCRIBED content words or more that none of `chosen`'s tools speak of, and better than
+    every sibling's does? Then the router followed the description, and the description, not the
+    choice, is wrong: given to the wrong agent (blurbs zipped onto a reordered list of desks)."""
+    def fit(member: str) -> set[str]:
+        described = re.sub(rf"\b{name_pattern(spec, member)}\b", " ", spec.agent(member).description or "",
+                           flags=re.IGNORECASE)
+        return _stems(request) & _stems(described)
+
+    tools = _stems(" ".join(f"{x.id} {x.description or ''}" for x in spec.tools if x.id in tools_of(spec, chosen)))
+    mine = fit(chosen)
+    return len(mine - tools) >= DESCRIBED and all(len(fit(s)) < len(mine) for s in siblings)
 
 
 def _servable_by_object(request: str, spec: WorkflowSpec) -> list[str]:
@@ -937,10 +993,24 @@ def _servable_by_description(request: str, spec: WorkflowSpec) -> list[str]:
     failed logins."): the tools whose description's first sentence shares at least DESCRIBED
     content words with the request, when every other tool shares none. Silent when the words
     are spread over several tools: then nothing tells which one the request needs."""
-    asked = _stems(request)
-    shared = {t.id: len(asked & _stems(_first_sentence(spec, t.id))) for t in spec.tools}
+    said = {t.id: _stems(_first_sentence(spec, t.id)) for t in spec.tools}
+    # the words every tool's description has (the "book" of book_groom and book_checkup) tell
+    # none apart
+    asked = _stems(request) - (set.intersection(*said.values()) if len(said) > 1 else set())
+    shared = {t: len(asked & s) for t, s in said.items()}
     fitting = [t for t, n in shared.items() if n >= DESCRIBED]
-    return fitting if fitting and all(n == 0 for t, n in shared.items() if t not in fitting) else []
+    rest = [n for t, n in shared.items() if t not in fitting]
+    if fitting and all(n == 0 for n in rest):
+        return fitting
+    # one word shared with another tool by chance (the "house kit" asked for, a mixing desk's
+    # "house engineer") is no rival to a tool sharing DESCRIBED more whose thing the request names
+    # (the "live room" of book_live_room), unless the request carries all that tool needs
+    from masfuzz.oracles.semantic import carries_arguments  # semantic reads routing: imported late
+
+    return fitting if len(fitting) == 1 and (objects := tool_objects(fitting[0]) - set(words(fitting[0])[:1])) \
+        and all(mentions(request, [o]) for o in objects) \
+        and all(n <= 1 and shared[fitting[0]] >= n + DESCRIBED for n in rest) \
+        and not any(carries_arguments(request, spec, t) for t, n in shared.items() if n and t not in fitting) else []
 
 
 # An ask for whatever matches: "send over whatever fits", "anything that suits us", "any flats

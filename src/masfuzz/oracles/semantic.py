@@ -19,13 +19,13 @@ from typing import Any
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.instructed import clauses, misrouted_request, with_prompts
 from masfuzz.oracles.wording import (
-    ACTIONS, FAILED_TEXT, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done, empty_result,
-    holds_unnamed, is_question, mentions, owners,
-    participles, payload_failure, plain, says_done_by_verb, sentences, status_line, structured, tool_actions, tool_job,
-    stem, tool_objects, tools_of, unconfirmed_state, words,
+    ACTIONS, FAILED_TEXT, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
+    empty_result, holds, holds_unnamed, is_question, mentions, owners, participles, payload_failure, plain,
+    says_done_by_verb, says_held, sentences, status_line, stem, structured, tool_actions, tool_job, tool_objects,
+    tools_of, unconfirmed_state, words,
 )
 from masfuzz.oracles.wording import (
-    DONE_STATES, ENUM, FAILED_STATES, HELD_STATES, HOLD_VERBS, HOLDING, MESSAGE_KEYS, OUTCOME_KEYS, STATE_KEYS,
+    DONE_STATES, ENUM, FAILED_STATES, HELD_STATES, HOLDING, HOLD_VERBS, MESSAGE_KEYS, OUTCOME_KEYS, STATE_KEYS,
     STATUS_CODE_KEYS,
     actions_claimed, outcome_key,
 )
@@ -116,7 +116,8 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     # promise joined to it ("... and will be ready on Friday")
     claims = [(ci, agent, text, [s for s in sentences(text) if not (_restated_field(s) and _says_undone(text))
                                  for s in _claim_clauses(s)
-                                 if claims_done(s) or any(says_done_by_verb(s, t) for t in failed_tools)])
+                                 if claims_done(s) or any(says_done_by_verb(s, t) or says_held(s, t, spec)
+                                                          for t in failed_tools)])
               for ci, agent, text in _claims(trace)]
     asked = " ".join(e.content for e in trace.of_type(Message) if e.role == "user")
     out = []
@@ -142,8 +143,10 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 # a success in sure general words ("You're all set") that names nothing is
                 # about the one outcome it answers: the claimer's own tool, the only one it called;
                 # so is an answer that speaks of the tool's object as if the action held
-                claim = next((s for s in done if SURE_DONE.search(s) or holds_unnamed(s, r.tool, spec)), None) \
-                    or next((s for s in sentences(text) if TICK.match(s) and plain(s) and not NOT_HELD.search(s)
+                claim = next((s for s in done if (SURE_DONE.search(s) or holds_unnamed(s, r.tool, spec)
+                                                  or says_held(s, r.tool, spec)) and not FAILED_TEXT.search(s)),
+                             None) \
+                    or next((s for s in sentences(text) if TICK.search(s) and plain(s) and not NOT_HELD.search(s)
                              and not FAILED_TEXT.search(s)), None) \
                     or _labelled_claim(text, done) \
                     or _invented_reference(trace, ci, text, r.tool, spec, named=False) \
@@ -189,8 +192,9 @@ def reply_fields(text: str) -> list[tuple[str, Any]] | None:
 
 
 FLAG_WORDS = {"true", "false", "yes", "no"}  # a field's value that is a flag, written out
-# A mark that says done by itself (a tick), as a field's value or opening it ("result: ✓ Thu").
-TICK = re.compile(r"^\W*[\u2713\u2714\u2705\u2611]")
+# A mark that says done by itself (a tick), as a field's value, opening it ("result: ✓ Thu") or
+# closing a sentence, as a texter puts it ("done ✅", "thu 10:00 ✅").
+TICK = re.compile(r"^\W*[\u2713\u2714\u2705\u2611]|[\u2713\u2714\u2705\u2611]\W*$")
 
 
 def _outcome_field(key: str, tool: str) -> bool:
@@ -235,7 +239,7 @@ def _structured_claim(fields: list[tuple[str, Any]], tool: str, spec: WorkflowSp
     reply names the tool's object or action. Read after `_passes_failure_on` found nothing of
     the failure in the reply."""
     done = DONE_STATES | participles(tool)
-    if tool_actions(tool, spec) & HOLDING or next(iter(words(tool)), "") in HOLD_VERBS:
+    if holds(tool, spec):
         done |= HELD_STATES
     objects = tool_objects(tool)
     for key, value in fields:
@@ -251,7 +255,7 @@ def _structured_claim(fields: list[tuple[str, Any]], tool: str, spec: WorkflowSp
             continue
         if not outcome and not thing:
             return f"{key}: {text}"
-        if value is True or TICK.match(text) or text.lower().replace("_", " ") in done \
+        if value is True or TICK.search(text) or text.lower().replace("_", " ") in done \
                 or SURE_DONE.search(text) or claims_done(text) or HANDED_OVER.match(text) and (
                     answers or thing) or thing and (first := words(text)[:1]) and first[0] in done:
             quote = f"{key}: {json.dumps(value) if isinstance(value, bool) else text}"
@@ -572,7 +576,7 @@ ASKS: dict[str, re.Pattern[str]] = {
     # any thing's number, code, id or reference ("the shipment id", "your payslip number"),
     # but those no identifier the user gives stands for (a phone number, a postcode)
     "identifier": re.compile(
-        r"\b(?!(?:the|a|an|your|my|our|their|its|that|this|which|what|any|some|total|phone|mobile|"
+        r"\b(?!(?:the|a|an|your|ur|u|my|our|their|its|that|this|which|what|any|some|total|phone|mobile|"
         r"telephone|fax|zip|postal|post|pin|house|street|seat|room|table|guest|party)\b)"
         r"[a-z]+[\s_-](?:number|code|id|reference|ref|no)\b|\b(?:id|reference)\b", re.IGNORECASE),
     "date": re.compile(r"\b(?:date|which day|what day)\b", re.IGNORECASE),
@@ -588,14 +592,18 @@ PARAMS: dict[str, re.Pattern[str]] = {
     "email": re.compile(r"e-?mail", re.IGNORECASE),
     "postcode": re.compile(r"post_?code|postal|zip", re.IGNORECASE),
 }
-# A request to the user to provide something, however politely put: an imperative opening the
-# sentence, one after "please" or "kindly" anywhere in it ("Kindly send the form"), "(please) let
-# me know ..." ("Please let me know which slot suits you."), or the speaker's own need of a thing
-# ("I require the following: ...", "we shall need the serial", "We'll need your postcode"; not
-# "I need to check", nor a need negated: "I do not need").
-REQUEST = re.compile(r"^\s*(?:please\s+)?(?:provide|give|share|tell|send|enter|confirm|supply|quote)\b|"
+# A request to the user to provide something, however politely or casually put: an imperative
+# opening the sentence, after "please"/"pls" or "can u" ("pls send ur ticket", "can u send it",
+# "drop me ur order no"), one after "please" or "kindly" anywhere in it ("Kindly send the form"),
+# "(please) let me know ..." ("Please let me know which slot suits you."), a need with its subject
+# dropped (", need ur sitter id"; not "you'll need your pass at the gate"), or the speaker's own
+# need of a thing ("I require the following: ...", "we shall need the serial", "We'll need your
+# postcode"; not "I need to check", nor a need negated: "I do not need").
+REQUEST = re.compile(r"^\s*(?:(?:please|pls|plz)\s+)?(?:(?:can|could)\s+(?:you|u)\s+)?"
+                     r"(?:provide|give|share|tell|send|enter|confirm|supply|quote|drop|text)\b|"
                      r"\b(?:please|kindly)\s+(?:provide|give|share|tell|send|enter|confirm|supply|quote)\b|"
                      r"\b(?:please|kindly)\s+let\s+(?:me|us)\s+know\b|^\s*let\s+(?:me|us)\s+know\b|"
+                     r"(?:^\s*|[,;:]\s*)need\s+(?:your|ur)\b|"
                      r"\b(?:i|we)(?:'ll|'d)?\s+(?:(?:will|shall|would|should|still|first|also|just|then|now)\s+)*"
                      r"(?:need|require)\s+(?!to\b)", re.IGNORECASE)
 # A question that asks for a thing the sentence before it names ("The meter serial, e.g. ...
@@ -688,7 +696,7 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         received = _received(trace, d, e.to)
         # the facts lost on the way are those of the wanted kind missing from what the receiving
         # agent's model was given: the receiver lost the fact itself only when every one reached it
-        missing = [v for v in wanted if v not in received] if received is not None else []
+        missing = [v for v in wanted if not _reached(v, received)] if received is not None else []
         had = received is not None and not missing
         wanted = missing or wanted
         blamed, step = (e.to, at) if had else (e.from_, d)
@@ -715,9 +723,36 @@ def _looked_up(trace: Trace, d: int, agent: str) -> list[int]:
 
 def _fits_docs(spec: WorkflowSpec, agent: str, kind: str, values: list[str]) -> bool:
     """Does a value the user gave have the form the agent's tools document for parameters of
-    this kind ("the six-character booking reference")? True when none documents one."""
+    this kind ("the six-character booking reference"), in any of its spellings (`_spellings`)?
+    True when none documents one."""
     forms = _documented_forms(spec, agent, kind)
-    return not forms or any(all(re.fullmatch(r, v) for r in forms) for v in values)
+    return not forms or any(_fits(v, forms) for v in values)
+
+
+def _reference_key(value: str) -> str:
+    """A reference as it is compared, whoever wrote it: lower case, without the #, dashes, dots and
+    spaces people and models add or drop ("lp-30418", "LP30418" and "LP 30418" are one ticket)."""
+    return re.sub(r"[#\s._-]", "", value).lower()
+
+
+def _spellings(value: str) -> list[str]:
+    """A user's identifier as written and as a tool's documentation may spell it: upper case, and
+    without its separators ("lp-30418": LP-30418, LP30418): the form a tool documents ("LP00000")
+    is the reference's, not the user's way of writing it."""
+    compact = re.sub(r"[\s._-]", "", value)
+    return list(dict.fromkeys((value, value.upper(), compact, compact.upper())))
+
+
+def _fits(value: str, forms: list[str]) -> bool:
+    """Does some spelling of the value match every documented form?"""
+    return any(all(re.fullmatch(r, s) for r in forms) for s in _spellings(value))
+
+
+def _reached(value: str, received: str) -> bool:
+    """Did a fact reach what an agent received, however the hander re-wrote a reference in it
+    (the customer's "lp-30418" passed on as "LP30418")?"""
+    return value in received or any(_reference_key(value) == _reference_key(v)
+                                    for v in user_facts(received).get("identifier", []))
 
 
 def _documented_forms(spec: WorkflowSpec, agent: str, kind: str) -> list[str]:
@@ -855,7 +890,9 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str,
     letting me know your docket?", `booking_ref`: "what's the booking ref?"), however worded; a
     name is shorter and more common than a description (`seat`, `day`), so only the user's values
     that are facts of a kind by their own shape as well (`fact_values`: a code such as BC-55120,
-    a date) count, not any words a loose form ("six characters") fits."""
+    a date) count, not any words a loose form ("six characters") fits. A reference the user spelt
+    otherwise than the documentation (lower case, a dash: "lp-30418" for "LP00000") is the same
+    reference (`_spellings`)."""
     if not (is_question(sentence) or REQUEST.search(sentence)):
         return None
     said = set(words(sentence))
@@ -888,6 +925,9 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str,
     _, param, tool, forms = max(asked, key=lambda a: a[0])
     values = [m.group(0) for m in re.finditer(rf"(?<![\w-])(?:{forms[0][1]})(?![\w-])", told)
               if all(re.fullmatch(r, m.group(0)) for _, r in forms)]
+    # the user's references in another spelling than the documented one ("lp-30418" for "LP00000")
+    values += [v for v in user_facts(told).get("identifier", [])
+               if v not in values and _fits(v, [r for _, r in forms])]
     if by_name:
         values = [v for v in values if v in fact_values(told) or any(_telling(r) for _, r in forms)]
     return (f"{param} of {tool}", values) if values else None
@@ -1009,7 +1049,7 @@ def _same_fact(kind: str, value: str, given: str) -> bool:
     if kind == "amount":
         return any(a == b or a == b * 100 or a * 100 == b
                    for a in _numbers(value) for b in _numbers(given))
-    a, b = (re.sub(r"[#\s-]", "", x).lower() for x in (value, given))
+    a, b = (_reference_key(x) for x in (value, given))
     return a in b or b in a
 
 

@@ -60,10 +60,11 @@ _DONE = {name: re.compile(rf"\b(?:{done})\b", re.IGNORECASE)
          for name, (_, done) in ACTIONS.items()}
 # Success said without a past verb, handing the outcome over in the present: "here is your
 # booking", "your reference is BK-221", "you're confirmed", "the room is yours", "it is in place"
-# ("it's yours": the verb contracted is the same sentence).
+# ("it's yours": the verb contracted is the same sentence). A texter's "youre in", "ur in", "u r
+# all set" say "you're" as well; "in" a queue, a line or luck is no place won.
 PRESENT_DONE = (r"\bhere(?:'s| is| are)\s+(?:your|the)\b|\byour\s+(?:\w+\s+)?(?:reference|confirmation|"
-                r"ticket|receipt)(?:\s+(?:number|code|no))?\s+is\b|\byou(?:'re|\s+are)\s+(?:all\s+)?"
-                r"(?:set|booked|in|good|confirmed|sorted|covered)\b|(?:\bis|'s)\s+(?:now\s+)?(?:yours|in\s+place|"
+                r"ticket|receipt)(?:\s+(?:number|code|no))?\s+is\b|\b(?:you(?:'re|\u2019re|re|\s+are)|ur|u\s+r)\s+(?:all\s+)?"
+                r"(?:set|booked|good|confirmed|sorted|covered|in(?!\s+(?:the\s+|a\s+)?(?:queue|line|waitlist|wait\s*list|waiting\s+list|luck)\b))\b|(?:\bis|'s)\s+(?:now\s+)?(?:yours|in\s+place|"
                 r"on\s+(?:its|the)\s+way|under\s+way|live)\b")
 # Success in general words in French, German, Spanish, Italian and Dutch: sure (it says nothing but
 # success: "erfolgreich", "¡listo!", "è andata a buon fine") or general ("c'est fait", "erledigt").
@@ -94,7 +95,8 @@ SURE_DONE = re.compile(
     # "Done" (or "All done") as the verdict a reply opens with, what it is about after a dash or
     # a colon ("Done - Thursday, 10:00"): said of the outcome asked for, not of a refusal handled
     r"^\W*(?:all\s+)?done\s*(?:[-\u2013\u2014:,!.]|$)|"
-    r"\b(?:successfully|all set|good to go|went through|gone through|put through|taken care of|all good|"
+    r"\b(?:successfully|all set|good to go|all done|done and dusted|went through|gone through|put through|"
+    r"taken care of|all good|"
     r"squared away|sorted|put you (?:down|in)|pencil+ed (?:you )?in|locked in)\b|" + PRESENT_DONE + "|"
     + FOREIGN_SURE + "|" + LISTED, re.IGNORECASE)
 # Courtesies that carry a negation's words but negate nothing ("No problem, that's cancelled").
@@ -118,8 +120,11 @@ FOREIGN_NOT_A_CLAIM = (
 NOT_A_CLAIM = re.compile(
     r"\b(?:not|no|never|nothing|unable|cannot|can't|couldn't|didn't|wasn't|isn't|won't|hasn't|"
     r"haven't|failed|fail|fails|failure|unfortunately|sorry|apologi[sz]e|unsuccessful|error|"
-    r"problem|issue|if|once|when|whether|will|would|should|could|shall|may|might|let me|"
-    r"i'll|we'll|going to|about to|to be|try|trying|attempt|attempting|please|pending|yet)\b|n't\b|"
+    # "may" the month beside a day's number ("sat 9 may", "May 9") hedges nothing
+    r"problem|issue|if|once|when|whether|will|would|should|could|shall|(?<!\d\s)may(?!\s+\d)|might|let me|"
+    r"i'll|we'll|going to|about to|to be|try|trying|attempt|attempting|please|pending|yet|"
+    # a texter's negations, without the apostrophe ("it isnt locked", "cant") or in slang
+    r"isnt|wasnt|arent|werent|dont|doesnt|didnt|cant|couldnt|wont|wouldnt|hasnt|havent|aint|nope|nah)\b|n't\b|"
     + FOREIGN_NOT_A_CLAIM, re.IGNORECASE)
 # A tool's answer that reports its own failure in words (its first sentence).
 FAILED_TEXT = re.compile(
@@ -370,6 +375,21 @@ def about_tool(sentence: str, tool: str, spec: WorkflowSpec | None, rivals: Iter
 HOLDING = {"book", "confirm"}
 
 
+def holds(tool: str, spec: WorkflowSpec | None) -> bool:
+    """Does the tool hold a thing for someone: its action books or confirms (`HOLDING`), or its
+    own verb holds (`HOLD_VERBS`: hold_table, secure_spot)? Such a tool's action done is the
+    thing held (`HELD_STATES`), whatever word says it."""
+    return bool(tool_actions(tool, spec) & HOLDING) or next(iter(words(tool)), "") in HOLD_VERBS
+
+
+def says_held(sentence: str, tool: str, spec: WorkflowSpec | None) -> bool:
+    """Does a plain sentence say the holding tool's thing held, in words of its state and no verb of
+    its action ("yep that's locked 🔒", "your pitch is secured")? For a tool that holds nothing
+    ("your account is locked" after unlock_account) the same words report its failure."""
+    return holds(tool, spec) and plain(sentence) and bool(_HELD.search(sentence)) \
+        and not FAILED_TEXT.search(sentence)
+
+
 def holds_unnamed(sentence: str, tool: str, spec: WorkflowSpec | None) -> bool:
     """Does a sentence say a thing held (booked, reserved, confirmed, in six languages) where the
     tool performs no action `ACTIONS` knows and is not made to find things: its verb is the
@@ -449,6 +469,8 @@ def payload_failure(payload: str, tool: str = "") -> str | None:
     data = structured(text)
     if isinstance(data, dict):
         return _json_failure(data, tool)
+    if isinstance(data, list):
+        data = tuple(data)  # the same tuple after a JSON round trip (`[404, {"detail": ...}]`)
     if isinstance(data, tuple) and 2 <= len(data) <= 3 and (
             data[0] is False or isinstance(data[0], str) and data[0].strip().lower() in FAILED_STATES) \
             and any(isinstance(x, str) and x.strip() for x in data[1:]):
@@ -489,6 +511,23 @@ def _http_error(value: object) -> bool:
     except ValueError:
         return False
     return True
+
+
+def status_body(data: object) -> dict | None:
+    """The body of a web-style handler's (status, body) answer whose status says the request went
+    (a code under 400: `(202, {"state": "waitlisted"})`, or the JSON list `[202, {...}]` it is
+    sent as), or None: what became of the thing is in the body, not in the code (a 202 Accepted
+    only says the request was taken in)."""
+    if not isinstance(data, (tuple, list)) or not 2 <= len(data) <= 3:
+        return None
+    code, bodies = data[0], [x for x in data[1:] if isinstance(x, dict)]
+    if not isinstance(code, int) or isinstance(code, bool) or not 100 <= code < 400 or len(bodies) != 1:
+        return None
+    try:
+        HTTPStatus(code)
+    except ValueError:
+        return None
+    return bodies[0]
 
 
 def status_line(text: str) -> int | None:
@@ -745,6 +784,9 @@ ENUM = re.compile(r"[A-Za-z]+(?:[_-][A-Za-z]+)*")
 # ... and its states of the thing held for someone, in words other than its verb's: HELD,
 # SECURED, ALLOCATED (reserve_boat's hold is HELD, not RESERVED).
 HELD_STATES = {"held", "secured", "allocated", "assigned", "locked", "guaranteed"}
+# The same states said as a sentence's word ("that's locked", "ur spot is secured": `says_held`).
+# Held "by" someone ("the slot is held by another pupil") is the thing not to be had.
+_HELD = re.compile(r"\b(?:" + "|".join(sorted(HELD_STATES)) + r")\b(?!\s+by\b)", re.IGNORECASE)
 HOLD_VERBS = {"hold", "secure", "allocate", "lock"}  # a tool's own verb that holds a thing (hold_table)
 # A state written in a few words that says the thing is still waiting ("on hold", "awaiting
 # deposit", "pencilled in"): a waiting state, as PENDING is, though no enum spells it.
@@ -761,17 +803,20 @@ def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str
     state of the thing held: its request WAITING (`WAITING_STATES`: PENDING, QUEUED, or in a few
     words: `WAITING_PHRASE`, "on hold"), lodged (`LODGED_STATES`: ACCEPTED, RECEIVED, SUBMITTED,
     OPEN), or on a WAITLIST, is not the booking the verb asked for (its own verb's state is:
-    SUBMITTED of submit_booking). Read only against a claim
+    SUBMITTED of submit_booking). A (status, body) answer under a code that says the request
+    went (`status_body`: `[202, {"state": "waitlisted", "position": 4}]`) is read by its body's
+    state. Read only against a claim
     that it did: a state it does not know is no failure by itself. A tool whose job is to find
     a thing reports no action's state."""
     if tool_job(tool, spec) == "find":
         return None
     data = structured((payload or "").strip())
+    data = status_body(data) or data
     if not isinstance(data, dict):
         return None
     done = {p.replace(" ", "_") for p in participles(tool)} | documented_done(tool, spec)
     acts = tool_actions(tool, spec)
-    holding = bool(acts & HOLDING) or next(iter(words(tool)), "") in HOLD_VERBS
+    holding = holds(tool, spec)
     if holding:
         done |= HELD_STATES
     for depth in range(NESTED_DEPTH + 1):
