@@ -79,3 +79,14 @@ def test_no_file_cites_a_page_the_repository_lacks():
     missing = sorted({f"{path.relative_to(ROOT)}: {name}" for path, name in cited
                       if not (ROOT / name).is_file()})
     assert not missing, missing
+
+
+def test_no_file_holds_a_merge_conflicts_markers():
+    """A merge resolved in haste leaves git's markers in a page or a module; a page still builds
+    and a test may still pass with them, so they are looked for."""
+    marker = re.compile(r"^(?:<{7}|>{7}) ", re.MULTILINE)
+    found = [str(p.relative_to(ROOT)) for folder in ("src", "docs", "tests", "examples", "bench")
+             for p in (ROOT / folder).rglob("*") if p.suffix in {".py", ".md", ".yaml", ".yml", ".toml", ".json"}
+             and p.is_file() and marker.search(p.read_text(errors="replace"))]
+    found += [n for n in ("README.md", "pyproject.toml", "Makefile") if marker.search((ROOT / n).read_text())]
+    assert not found, found
