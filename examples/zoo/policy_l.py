@@ -83,8 +83,8 @@ def customer(request) -> str:
 
 
 def visible(request) -> str:
-    """Everything said in the conversation but the prompt and the tools' answers."""
-    return "\n".join(m.content or "" for m in request.messages if m.role in ("user", "assistant"))
+    """Everything said in the conversation but the prompt, the tools' answers included."""
+    return "\n".join(m.content or "" for m in request.messages if m.role != "system")
 
 
 def touches(request, topics: str) -> bool:
