@@ -197,7 +197,12 @@ def confirmation(request) -> str:
 
 
 def readout(tool: str, answer: str) -> str:
-    items = leaves(parsed(answer))
+    data = parsed(answer)
+    if isinstance(data, str):  # prose, a colleague's own reply: passed on without its pleasantries, by pronoun
+        for courtesy in (*OPENERS, *CLOSERS):
+            data = data.replace(courtesy, "")
+        return warm(f"I checked with my colleague who looks after that, and here's what came back: {data.strip()}", tool)
+    items = leaves(data)
     bullets = "\n".join(f"- {item}" for item in items)
     return (f"{pick(OPENERS, answer)} I've had a look at that for you, and here's where things stand:\n{bullets}\n"
             f"{pick(CLOSERS, answer)}")
@@ -248,7 +253,8 @@ def act(request):
             continue
         lower = line.lower()
         if re.match(r"(read out|relay|pass on|sum up|tell the customer what)", lower):
-            for tool in mentioned(line, plain):
+            # a reflection turn (AgentChat's reflect_on_tool_use) offers no tools: the answers name them
+            for tool in mentioned(line, {r.name for r in tool_results(request) if r.name} | set(plain)):
                 answer = newest(request, tool)
                 if answer is not None:
                     return readout(tool, answer)
