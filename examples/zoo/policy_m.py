@@ -98,9 +98,15 @@ def broke(answer: str) -> bool:
     return parsed(answer) is None and bool(BROKE.search(answer)) and not answer.lstrip().startswith(("{", "("))
 
 
-def ref_in(answer: str) -> str | None:
-    m = re.search(r"\b[A-Z]{2,4}-\d{3,}\b", answer)
-    return m[0] if m else None
+def ref_in(answer: str, given=()) -> str | None:
+    """The reference an answer holds: not one the call itself passed in."""
+    return next((r for r in re.findall(r"\b[A-Z]{2,4}-\d{3,}\b", answer) if r not in given), None)
+
+
+def answered(request) -> bool:
+    """Something was said since the newest tool answer (it gets no second word)."""
+    roles = [m.role for m in request.messages if m.role == "tool" or (m.role == "assistant" and m.content)]
+    return "tool" not in roles or roles[-1] != "tool"
 
 
 # --- acting -----------------------------------------------------------------------------------
@@ -163,7 +169,8 @@ def act(request):
     handoffs = {t.handoff_to.lower(): t for t in request.tools if t.handoff_to}
     made = calls(request)
     done = {c.name for c in made} | {r.name for r in tool_results(request)}
-    last = next((c for c in reversed(made) if c.name in tools), None)
+    # a reflection on a tool's answer is asked without the tools: the newest answered call counts
+    last = next((c for c in reversed(made) if c.name in tools or tool_results(request, c.name)), None)
     newest = (tool_results(request, last.name) or [None])[-1] if last else None
     planned = {m[1] for line in lines(request) if (m := ERRORS.match(line))}
     if newest is not None and broke(newest.content) and last.name not in planned and not said(request, "Tool down. Try later."):
@@ -210,12 +217,12 @@ def act(request):
                 return say(m[1])
             continue
         if line.lower().startswith("confirm") and last is not None:
-            ref = ref_in(newest.content) if newest is not None else None
+            ref = ref_in(newest.content, [str(v) for v in last.arguments.values()]) if newest is not None else None
             text = f"Done: {ref}." if ref else "Booked."
             if not said(request, text):
                 return say(text)
             continue
-    if newest is not None and not said(request, gist(newest.content)):
+    if newest is not None and not answered(request):
         return say(gist(newest.content))
     return say("Ok.")
 
