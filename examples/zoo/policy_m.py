@@ -120,7 +120,7 @@ def example(spec: dict) -> str | None:
 def pattern_of(sample: str) -> str:
     out = ""
     for run in re.findall(r"\d+|[A-Z]+|[a-z]+|.", sample):
-        out += (rf"\d{{{len(run)}}}" if run.isdigit() else rf"[A-Z]{{{len(run)}}}" if run.isupper()
+        out += (r"\d+" if run.isdigit() else rf"[A-Z]{{{len(run)}}}" if run.isupper()
                 else "[a-z]+" if run.isalpha() else re.escape(run))
     return rf"(?<![\w-]){out}(?![\w-])"
 
