@@ -47,6 +47,7 @@ BY_NAME = (  # a parameter without an example, found by what its name says it is
 OUTCOME = re.compile(r"^(?:if|when)\s+(\w+)\s+(?:says|answers|returns|gives)\s+(.+?)(?:[:,]\s*(.*))?$", re.I)
 ERRORS = re.compile(r"^(?:if|when)\s+(\w+)\s+(?:errors|breaks|raises)\b[:,]?\s*(.*)$", re.I)
 PASS = re.compile(r"\b(?:pass|hand|send|transfer|route)\b.*?\bto\s+(\w+)\s*(?:\bfor\b\s*(.*))?$", re.I)
+HANDOFF = re.compile(r"(?:transfer|handoff|hand_off)_(?:back_)?to_(\w+)$")  # a hand-over tool by its name
 QUOTE = re.compile(r'"([^"]+)"')
 
 
@@ -66,7 +67,8 @@ def customer(request) -> str:
 
 
 def words(text: str) -> set[str]:
-    return {w[:4] for w in re.findall(r"[a-z]{3,}", text.lower())}
+    """Rough stems: "tuning" and "tune" meet, "lilies" and "lily" do not need to."""
+    return {re.sub(r"(?:ing|ed|es|s|e)$", "", w)[:5] for w in re.findall(r"[a-z]{3,}", text.lower())}
 
 
 def touches(request, topics: str | None) -> bool:
@@ -165,8 +167,9 @@ def gist(answer: str) -> str:
 
 
 def act(request):
-    tools = {t.name: t for t in request.tools if not t.handoff_to}
-    handoffs = {t.handoff_to.lower(): t for t in request.tools if t.handoff_to}
+    handoffs = {(t.handoff_to or m[1]).lower(): t for t in request.tools
+                if (m := HANDOFF.match(t.name) or [None, None]) and (t.handoff_to or m[1])}
+    tools = {t.name: t for t in request.tools if t not in handoffs.values()}
     made = calls(request)
     done = {c.name for c in made} | {r.name for r in tool_results(request)}
     # a reflection on a tool's answer is asked without the tools: the newest answered call counts
