@@ -18,6 +18,7 @@ instructions, tools and wiring give it. Its character:
     answer holds a word; without a quoted reply it answers "Failed - W.";
   - a line naming an offered tool: calls it once (only when the customer's words touch the
     line's `for ...` topics, if it has any);
+  - `... with TOOL until it says W`: calls TOOL again while its newest answer lacks W;
   - `Pass/Hand/Send/Transfer ... to NAME [for ...]`: hands over once, through the hand-over tool
     when one is offered, else says "Passing to NAME.";
   - `Reply/Say "TEXT"`: says TEXT once;
@@ -141,8 +142,9 @@ def value_for(request, name: str, spec: dict):
         regex = pattern_of(sample)
     else:
         regex = next((r for key, r in BY_NAME if re.search(key, name, re.I)), None)
-    if regex is None:
-        return None
+    if regex is None:  # free text (a question for a colleague): the customer's own words
+        said_ = [m.content for m in request.messages if m.role == "user" and m.content]
+        return said_[-1] if said_ and re.search(r"question|message|request|query|text|task", name) else None
     hit = next((m[0] for text in sources(request) for m in [re.search(regex, text)] if m), None)
     return int(hit) if hit is not None and spec.get("type") == "integer" else hit
 
@@ -199,7 +201,10 @@ def act(request):
         named = [t for t in tools if re.search(rf"\b{re.escape(t)}\b", line)]
         if named and not re.match(r"(?:confirm|reply|say)\b", line, re.I):
             topics = re.search(r"\bfor\b\s+(.*)$", line)
-            if named[0] in done or not touches(request, topics[1] if topics else None):
+            until = re.search(r"\buntil\b.*?\b(?:says|shows|reads)\s+['\"`]?(\w+)", line)
+            got = tool_results(request, named[0])
+            again = bool(until and got and until[1].lower() not in got[-1].content.lower())
+            if (named[0] in done and not again) or not touches(request, topics[1] if topics else None):
                 continue
             return minimal_call(request, tools[named[0]])
         if m := PASS.search(line):
