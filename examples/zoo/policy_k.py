@@ -38,7 +38,7 @@ from masfuzz.llm.types import ToolCallRequest
 NUMBERS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
 STATUS_KEYS = ("status", "state", "result", "outcome", "esito", "ok", "accepted", "booked", "code", "http")
 NOTE_KEYS = ("note", "reason", "detail", "message", "error", "grund", "raison", "text")
-REF_KEYS = ("ref", "reference", "booking", "confirmation", "order", "id")
+REF_KEYS = ("ref", "reference", "booking", "confirmation", "consignment", "order", "id")
 BROKEN = re.compile(r"\b(error|exception|traceback)\b", re.I)
 QUOTED = re.compile(r'"([^"]+)"')
 STOP = {"in", "of", "to", "on", "at", "by", "is", "it", "the", "and", "for", "with", "about", "any", "anything", "asked", "only", "when", "customer", "their"}
@@ -140,7 +140,7 @@ def reference_of(answer: str) -> str | None:
     if isinstance(parsed, str):
         return None
     for k, v in leaves(parsed):
-        if k in REF_KEYS and re.fullmatch(r"[A-Za-z]{1,4}-?\d{2,}", v):
+        if k in REF_KEYS and re.fullmatch(r"[A-Za-z]{1,4}-?[A-Za-z0-9]*\d{2,}", v):
             return v
     return None
 
@@ -209,11 +209,12 @@ def answered(request, tool: str) -> list[str]:
 def called_here(request) -> list[str]:
     """The tools this agent's model asked for in this conversation, in order."""
     names = []
-    offered = own_tools(request)
+    offered = own_tools(request)  # none on a reflection call: then every call but a transfer counts
     for m in request.messages:
         if m.role == "assistant":
             for c in m.tool_calls:
-                if c.name in offered and c.name not in names and answered(request, c.name):
+                mine = c.name in offered if request.tools else not c.name.startswith("transfer_to_")
+                if mine and c.name not in names and answered(request, c.name):
                     names.append(c.name)
     return names
 
