@@ -187,7 +187,8 @@ def arguments(request, tool) -> tuple[dict, list[str]]:
         elif kind == "boolean":
             value = True
         elif example_of(description):
-            hits = [h for source in sources for h in shape(example_of(description)).findall(source) if h not in used]
+            example = example_of(description)  # the documentation's own example is nobody's value
+            hits = [h for source in sources for h in shape(example).findall(source) if h not in used | {example}]
             value = hits[0] if hits else None
             if value:
                 used.add(value)
