@@ -292,7 +292,7 @@ def act(request):
         if target:
             if any(c.name == handoffs(request)[target] for m in request.messages if m.role == "assistant"
                    for c in m.tool_calls):
-                continue
+                break  # the first routing line that applies decided; the request was routed once
             return handoff(target)
         if line.lower().startswith(("if ", "report", "mark", "say", "show", "list")):
             continue
