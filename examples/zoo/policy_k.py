@@ -40,6 +40,8 @@ STATUS_KEYS = ("status", "state", "result", "outcome", "esito", "ok", "accepted"
 NOTE_KEYS = ("note", "reason", "detail", "message", "error", "grund", "raison", "text")
 REF_KEYS = ("ref", "reference", "booking", "confirmation", "consignment", "order", "id")
 BROKEN = re.compile(r"\b(error|exception|traceback)\b", re.I)
+FREE_TEXT = {"question", "request", "query", "message", "task", "details", "enquiry"}
+TABLE_ROW = re.compile(r"^\|\s*(?!Item\b)[^|\s-][^|]*\|\s*([^|]+?)\s*\|", re.M)
 QUOTED = re.compile(r'"([^"]+)"')
 STOP = {"in", "of", "to", "on", "at", "by", "is", "it", "the", "and", "for", "with", "about", "any", "anything", "asked", "only", "when", "customer", "their"}
 
@@ -62,6 +64,10 @@ def lines(request) -> list[str]:
 
 def customer(request) -> str:
     return "\n".join(m.content or "" for m in request.messages if m.role == "user")
+
+
+def last_customer(request) -> str:
+    return next((m.content for m in reversed(request.messages) if m.role == "user" and m.content), "")
 
 
 def stems(text: str) -> set[str]:
@@ -116,8 +122,11 @@ def status_of(answer: str) -> str:
         return "Error"
     parsed = data(answer)
     if isinstance(parsed, str):
-        return capitalised(parsed.split(":")[0].split(".")[0][:40])
+        row = TABLE_ROW.search(parsed)  # a colleague's own table: its first row's result
+        return row.group(1) if row else capitalised(parsed.split(":")[0].split(".")[0][:40])
     found = leaves(parsed)
+    if any(k == "error" for k, _ in found) and not any(k in STATUS_KEYS for k, _ in found):
+        return "Failed"  # an error envelope: the tool refused the call
     textual = [v for k, v in found if k in STATUS_KEYS and not v.isdigit()]
     coded = [v for k, v in found if k in STATUS_KEYS]
     if isinstance(parsed, (list, tuple)) and found and not textual:
@@ -186,6 +195,8 @@ def arguments(request, tool) -> tuple[dict, list[str]]:
             value = count_for(text, name, description)
         elif kind == "boolean":
             value = True
+        elif kind == "string" and not example_of(description) and FREE_TEXT & set(re.findall(r"[a-z]+", f"{name} {description}".lower())):
+            value = last_customer(request)  # a colleague or a search is given the customer's own words
         elif example_of(description):
             example = example_of(description)  # the documentation's own example is nobody's value
             hits = [h for source in sources for h in shape(example).findall(source) if h not in used | {example}]
