@@ -38,12 +38,12 @@ from masfuzz.llm.types import ToolCallRequest
 NUMBERS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
 STATUS_KEYS = ("status", "state", "result", "outcome", "esito", "ok", "accepted", "booked", "code", "http")
 NOTE_KEYS = ("note", "reason", "detail", "message", "error", "grund", "raison", "text")
-REF_KEYS = ("ref", "reference", "booking", "confirmation", "consignment", "order", "id")
+REF_KEYS = ("ref", "reference", "booking", "confirmation", "consignment", "invoice", "order", "id")
 BROKEN = re.compile(r"\b(error|exception|traceback)\b", re.I)
 FREE_TEXT = {"question", "request", "query", "message", "task", "details", "enquiry"}
 TABLE_ROW = re.compile(r"^\|\s*(?!Item\b)[^|\s-][^|]*\|\s*([^|]+?)\s*\|", re.M)
 QUOTED = re.compile(r'"([^"]+)"')
-STOP = {"in", "of", "to", "on", "at", "by", "is", "it", "the", "and", "for", "with", "about", "any", "anything", "asked", "only", "when", "customer", "their"}
+STOP = {"a", "s", "in", "of", "to", "on", "at", "by", "is", "it", "the", "and", "for", "with", "about", "any", "anything", "asked", "only", "when", "customer", "their"}
 
 
 # --- reading the request ---------------------------------------------------------------------
@@ -170,7 +170,7 @@ def shape(example: str) -> re.Pattern:
 
 
 def count_for(text: str, name: str, description: str) -> int | None:
-    words = {w for w in re.findall(r"[a-z]{2,}", f"{name} {description}".lower().replace("_", " ")) if w not in STOP}
+    words = {w for w in re.findall(r"[a-z]+", f"{name} {description}".lower().replace("_", " ")) if w not in STOP}
     for m in re.finditer(r"\b(\d+|" + "|".join(NUMBERS) + r")\s+([a-z]+)", text.lower()):
         noun = m.group(2)
         if any(noun[:4] == w[:4] for w in words):
