@@ -170,6 +170,9 @@ def shape(example: str) -> re.Pattern:
 
 
 def count_for(text: str, name: str, description: str) -> int | None:
+    given = re.search(rf"\b{re.escape(name.replace('_', ' '))}\s*[:=]\s*(\d+)\b", text.replace("_", " "), re.I)
+    if given:  # "length cm: 2", a form filled in
+        return int(given.group(1))
     words = {w for w in re.findall(r"[a-z]+", f"{name} {description}".lower().replace("_", " ")) if w not in STOP}
     for m in re.finditer(r"\b(\d+|" + "|".join(NUMBERS) + r")\s+([a-z]+)", text.lower()):
         noun = m.group(2)
@@ -199,7 +202,8 @@ def arguments(request, tool) -> tuple[dict, list[str]]:
             value = last_customer(request)  # a colleague or a search is given the customer's own words
         elif example_of(description):
             example = example_of(description)  # the documentation's own example is nobody's value
-            hits = [h for source in sources for h in shape(example).findall(source) if h not in used | {example}]
+            hits = [h for source in sources for h in shape(example).findall(source) if h not in used]
+            hits = [h for h in hits if h != example] or hits  # the example only when it is all there is
             value = hits[0] if hits else None
             if value:
                 used.add(value)
