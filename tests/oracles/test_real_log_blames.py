@@ -485,3 +485,31 @@ def test_a_page_a_surfer_reported_is_the_pages_words_not_the_surfers():
                    ("Orchestrator (-> WebSurfer)", "The page says zone 6; please confirm it on the fares page."),
                    ("WebSurfer", "I could not open the fares page."))
     assert _blamed(restated, "4") == ("WebSurfer", "2")
+
+
+def test_the_numbers_of_an_answer_of_a_name_are_its_working_not_its_value():
+    """Asked for a name, an answer that says "of the 3 trails with 1,200 reviews, **Mist Trail**"
+    gives the name; its counts are the working that led there, first said by another agent."""
+    trace = _group(
+        ("Lead", "# General Task\nWhich waterfall trail in the park is rated best?"),
+        ("Finder", "The search lists 3 trails with over 1,200 reviews."),
+        ("Picker", "Of those, the best rated is **Mist Trail**."),
+        ("Lead", "Of the 3 trails with 1,200 reviews, the answer is **Mist Trail**.\nTERMINATE"))
+    assert _blamed(trace, "Yosemite Falls") == ("Picker", "2")
+    # asked for a number, the answer's numbers are its value (as before)
+    assert _blamed(trace, "5") == ("Finder", "1")
+
+
+def test_a_label_in_bold_and_a_stop_word_in_bold_are_no_value_of_the_answer():
+    """"**Summary:**" names what follows and "**TERMINATE**" ends the chat: neither is the text
+    value the answer gives, so neither is traced to the first message that used the word."""
+    labelled = _group(
+        ("Lead", "# General Task\nWhich waterfall trail is rated best? Reply with a short summary."),
+        ("Picker", "The best rated trail is \"Mist Trail\"."),
+        ("Lead", "**Summary:** the best rated trail is \"Mist Trail\".\nTERMINATE"))
+    assert _blamed(labelled, "Yosemite Falls") == ("Picker", "1")
+    stopped = _group(
+        ("Lead", "# General Task\nWhich waterfall trail is rated best? Reply TERMINATE when done."),
+        ("Picker", "The best rated trail is Mist Trail."),
+        ("Lead", "I agree.\nThe best rated trail is Mist Trail.\n**TERMINATE**"))
+    assert _blamed(stopped, "Yosemite Falls") == ("Picker", "1")

@@ -157,6 +157,11 @@ def final_answer(trace: Trace) -> tuple[int | None, str]:
     return None, (end.final_output or "") if end is not None else ""
 
 
+# the words that end a chat or approve a step (AG2's, AgentChat's): no value an answer gives
+STOP_WORDS = ("TERMINATE", "APPROVE")
+_STOP_WORD = re.compile(rf"\b(?:{'|'.join(STOP_WORDS)})\b")
+
+
 def _norm(text: str) -> str:
     """Lower-case words and numbers, a sentence's full stop dropped (3.5 keeps its point)."""
     return " ".join(_WORDS.sub(" ", _FULL_STOP.sub(" ", text.lower())).split())
@@ -173,7 +178,9 @@ def _numbers(text: str) -> list[float]:
 
 
 # a phrase an answer gives as its value: in double quotes or in bold
-_QUOTED = re.compile(r'"([^"\n]{2,80})"|“([^”\n]{2,80})”|\*\*([^*\n]{2,80})\*\*')
+# (not a label set in bold with its colon, "**Distance Verification:**", which names what follows
+# and states nothing; "**O'Jung's Tavern**: 790 m" gives its name)
+_QUOTED = re.compile(r'"([^"\n]{2,80})"|“([^”\n]{2,80})”|\*\*(?![^*\n]*:\*\*)([^*\n]{2,80})\*\*')
 # how a list answer separates its items ("Harbinger, Tidal"; one item a line)
 _ITEMS = re.compile(r"\s*(?:[;\n]|(?<!\d),|,(?!\d{3}(?!\d)))\s*")  # not a number's 1,000
 # a sentence, not a bare value: its punctuation, or a verb that states ("the answer is 56")
@@ -208,7 +215,7 @@ def matches(answer: str, expected: str) -> bool:
     expected value: its words in it, not inside a longer phrase the answer quotes or sets in bold
     (the dish "shrimp and grits" is not "shrimp"), or, for a number, among the answer's numbers;
     for a list, each item so."""
-    answer = re.sub(r"\b(?:TERMINATE|APPROVE)\b", " ", answer).strip()
+    answer = _STOP_WORD.sub(" ", answer).strip()
     wanted = _items(expected)
     if "\n" not in answer and not _SENTENCE.search(answer):
         given = _items(answer)
@@ -258,7 +265,7 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
     author's (the executor only ran it). A page a surfer reported is no statement of its own, but
     a value first stated by a director (an orchestrator restating what a worker's report showed)
     or by the surfer itself came from the first reported page that showed it: that report."""
-    given = set(_stated_numbers(answer)) - set(_numbers(expected))
+    given = set(_stated_numbers(answer)) - set(_numbers(expected)) if _numbers(expected) else set()
     wrong = given - _task_numbers(trace)
     # every wrong number the answer gives is one the task names too ("ball 2" of balls 1 to
     # 100): still its value when the answer asked for is a number; the task's own mention of it
@@ -272,9 +279,10 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
     # that are not the expected one; else its last line
     said = " ".join(m.content for m in trace.events if isinstance(m, Message) and m.role == "user")
     quoted = {_norm("".join(g)) for g in _QUOTED.findall(_own_words(answer))} - {""}
-    phrases = {q for q in quoted if not matches(q, expected) and f" {q} " not in f" {_norm(said)} "}
+    phrases = {q for q in quoted if not matches(q, expected) and f" {q} " not in f" {_norm(said)} "
+               and q.upper() not in STOP_WORDS}  # "**TERMINATE**" ends the chat, it is no value
     last = next((ln.strip() for ln in reversed(answer.splitlines())
-                 if re.sub(r"\bTERMINATE\b", "", ln).strip()), "")
+                 if _norm(_STOP_WORD.sub(" ", ln))), "")
     quiet = runners(trace)
     opening = next((e for e in trace.events if isinstance(e, Message)), None)
     # the agents that address a worker in their own message ("Orchestrator (-> WebSurfer)"): a
