@@ -513,3 +513,29 @@ def test_a_label_in_bold_and_a_stop_word_in_bold_are_no_value_of_the_answer():
         ("Picker", "The best rated trail is Mist Trail."),
         ("Lead", "I agree.\nThe best rated trail is Mist Trail.\n**TERMINATE**"))
     assert _blamed(stopped, "Yosemite Falls") == ("Picker", "1")
+
+
+def test_an_opening_that_relays_another_task_than_the_users_request_is_the_decisive_step():
+    """The dump keeps the user's request (`question`) and the opening agent relays another task
+    ("# General Task\\nError: Function lookup not found."): the team then debugged a script and
+    answered that. The opening set it on the wrong task; an opening that relays the request
+    (however its plan then goes) is no candidate."""
+    from masfuzz.adapters.transcript import read
+    from masfuzz.judging import judge_log
+
+    def run(task):
+        history = [
+            {"name": "Debug_Lead", "role": "assistant", "content": f"You are given a task.\n# General Task\n{task}\n"
+             "## Plan\n1. Fix the script.\n2. Run the tests."},
+            {"name": "Coder", "role": "user", "content": "Here is the fixed script:\n```python\nprint(sum([4, 16]))\n```"},
+            {"name": "Computer_terminal", "role": "user", "content": "exitcode: 0 (execution succeeded)\nCode output: 20\n"},
+            {"name": "Tester", "role": "user", "content": "The script prints 20 as expected: all is fixed.\nTERMINATE"}]
+        log = read({"history": history, "ground_truth": "3.1.3.1; 1.11.1.7", "question": (
+            "What are the EC numbers of the two most commonly used chemicals for the virus testing "
+            "method in the 2016 paper about sweet potato viruses?")}, "log.json")
+        return judge_log(log)[0]["attribution"]
+
+    assert (lambda a: (a["agent"], a["step_ref"]))(run("Error: Function lookup not found.")) == ("Debug_Lead", "0")
+    relayed = run("What are the EC numbers of the two most commonly used chemicals for the virus testing "
+                  "method in the 2016 paper about sweet potato viruses?")
+    assert (relayed["agent"], relayed["step_ref"]) == ("Coder", "1")

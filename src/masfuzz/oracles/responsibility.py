@@ -29,7 +29,7 @@ from masfuzz.oracles.blame import source_of
 from masfuzz.oracles.failure import RULE, Failure
 from masfuzz.oracles.semantic import fact_values
 from masfuzz.trace import (
-    CODE_TOOL, EVENT_SOURCES, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace,
+    CODE_TOOL, EVENT_SOURCES, USER_REQUEST, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace,
 )
 
 WRONG_ANSWER = "expected_answer"  # the detector name of the deterministic final-answer check
@@ -435,6 +435,28 @@ def first_uncorrected_error(trace: Trace) -> int | None:
     return None
 
 
+# how much of the user's request an agent's relay of it names, at least, to be that request
+# (a relay quotes it whole; a relay of another task names a few of its common words)
+_RELAYED = 0.5
+
+
+def task_not_relayed(trace: Trace) -> int | None:
+    """The opening message, when an agent opens the log relaying the task (AG2's "You are given:
+    ... # General Task") and it names less than half the words of the user's request the log
+    keeps (`USER_REQUEST`): the team was set on another task ("# General Task\nError: Function
+    seek_experts_help not found."), and whatever it then did answered that one. A candidate for
+    the decisive step of a run that failed, never a failure by itself."""
+    request = trace.meta.get(USER_REQUEST)
+    opening = next((i for i, e in enumerate(trace.events) if isinstance(e, Message)), None)
+    if not isinstance(request, str) or opening is None:
+        return None
+    e = trace.events[opening]
+    asked = set(_norm(request).split())
+    if e.role != "assistant" or not e.agent or not asked:
+        return None
+    return opening if len(asked & set(_norm(e.content).split())) < _RELAYED * len(asked) else None
+
+
 def decisive(trace: Trace, failures: list[Failure]) -> Blame | None:
     """The one agent most responsible and the decisive step of a run with failures of its own
     (`failures` as `blame.blame_all` gives them); None when it has none."""
@@ -453,5 +475,10 @@ def decisive(trace: Trace, failures: list[Failure]) -> Blame | None:
         call = trace.events[error]
         candidates.append((error, call.agent, f"the first failed tool call never corrected ({call.tool} "
                            f"by {call.agent} at {_ref(trace, error)}): the run went on without its result"))
+    elsewhere = task_not_relayed(trace)
+    if elsewhere is not None:
+        candidates.append((elsewhere, trace.events[elsewhere].agent, (
+            f"{trace.events[elsewhere].agent} opened the run at {_ref(trace, elsewhere)} with a task that is not "
+            "the user's request (it names little of what the user asked): the team worked on that task")))
     step, agent, why = min(candidates, key=lambda c: c[0])
     return Blame(agent=agent, step=step, step_ref=source_of(trace, step), why=why)
