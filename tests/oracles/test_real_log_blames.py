@@ -539,3 +539,15 @@ def test_an_opening_that_relays_another_task_than_the_users_request_is_the_decis
     relayed = run("What are the EC numbers of the two most commonly used chemicals for the virus testing "
                   "method in the 2016 paper about sweet potato viruses?")
     assert (relayed["agent"], relayed["step_ref"]) == ("Coder", "1")
+
+
+def test_a_name_the_users_request_gives_is_no_value_of_the_answer():
+    """The answer quotes the film the user asked about beside the colour it answers: the film's
+    name is the request's (kept beside the messages as `question`), not a value the answer gives,
+    so the first agent to give the colour, not the opening that relayed the question, is blamed."""
+    question = "In the film Harbour Lights, what colour was the lantern on the pier?"
+    history = [
+        {"name": "Lead", "role": "assistant", "content": f"# General Task\n{question}"},
+        {"name": "Critic", "role": "user", "content": "The lantern in \"Harbour Lights\" was \"green\"."},
+        {"name": "Lead", "role": "assistant", "content": "So in \"Harbour Lights\" the lantern was \"green\".\nTERMINATE"}]
+    assert _blamed(_read(history, question=question), "red") == ("Critic", "1")

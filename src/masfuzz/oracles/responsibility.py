@@ -276,8 +276,10 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
     if not any(_year(n) for n in _numbers(expected)) and any(not _year(n) for n in wrong):
         wrong = {n for n in wrong if not _year(n)}  # an expected year keeps years as values
     # a text answer: the phrases the answer quotes or sets in bold (the value it gives), those
-    # that are not the expected one; else its last line
-    said = " ".join(m.content for m in trace.events if isinstance(m, Message) and m.role == "user")
+    # that are not the expected one nor the user's (a name the request gives: what was asked
+    # about); else its last line
+    said = " ".join([m.content for m in trace.events if isinstance(m, Message) and m.role == "user"]
+                    + [str(trace.meta.get(USER_REQUEST) or "")])
     quoted = {_norm("".join(g)) for g in _QUOTED.findall(_own_words(answer))} - {""}
     phrases = {q for q in quoted if not matches(q, expected) and f" {q} " not in f" {_norm(said)} "
                and q.upper() not in STOP_WORDS}  # "**TERMINATE**" ends the chat, it is no value
