@@ -551,3 +551,23 @@ def test_a_name_the_users_request_gives_is_no_value_of_the_answer():
         {"name": "Critic", "role": "user", "content": "The lantern in \"Harbour Lights\" was \"green\"."},
         {"name": "Lead", "role": "assistant", "content": "So in \"Harbour Lights\" the lantern was \"green\".\nTERMINATE"}]
     assert _blamed(_read(history, question=question), "red") == ("Critic", "1")
+
+
+def test_a_value_in_the_pages_a_search_printed_is_picked_by_who_states_it_not_made_by_the_search():
+    """A run that printed a web search's results holds many names; the one the answer gives wrongly
+    was picked by the agent that stated it, not computed by the search's code. A run that printed
+    a value of its own (no pages) is still the code's."""
+    pages = ("Search Result 1:\nDog genome assemblies\nhttps://genomes.example/dog\nUU_Cfam_GSD_1.0 and "
+             "CanFam3.1 are listed.\nSearch Result 2:\nCanFam4 release\nhttps://assemblies.example/canfam4\n")
+    trace = _group(
+        ("Lead", "# General Task\nWhich dog genome assembly was most relevant in May 2020?"),
+        ("Searcher", "```python\nprint(perform_web_search('dog genome assembly May 2020'))\n```"),
+        ("Computer_terminal", f"exitcode: 0 (execution succeeded)\nCode output: {pages}"),
+        ("Checker", "The most relevant assembly is **UU_Cfam_GSD_1.0**.\nTERMINATE"))
+    assert _blamed(trace, "CanFam3.1") == ("Checker", "3")
+    computed = _group(
+        ("Lead", "# General Task\nWhich dog genome assembly was most relevant in May 2020?"),
+        ("Searcher", "```python\nprint(pick_assembly(2020, 5))\n```"),
+        ("Computer_terminal", "exitcode: 0 (execution succeeded)\nCode output: UU_Cfam_GSD_1.0\n"),
+        ("Checker", "The most relevant assembly is **UU_Cfam_GSD_1.0**.\nTERMINATE"))
+    assert _blamed(computed, "CanFam3.1") == ("Searcher", "1")

@@ -262,7 +262,8 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
     it); code an agent wrote states no fact, and a message that relays the tool result before it
     (an executor printing its run) says nothing of its own. A value that first appeared in the
     output of code an agent wrote and ran came from that code: the step is the code's, its
-    author's (the executor only ran it). A page a surfer reported is no statement of its own, but
+    author's (the executor only ran it), unless the run printed pages (`_retrieved`: a search's
+    results), whose values are the pages' as a reported page's are. A page a surfer reported is no statement of its own, but
     a value first stated by a director (an orchestrator restating what a worker's report showed)
     or by the surfer itself came from the first reported page that showed it: that report."""
     given = set(_stated_numbers(answer)) - set(_numbers(expected)) if _numbers(expected) else set()
@@ -308,7 +309,7 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
 
     for i, e in enumerate(trace.events[:at + 1]):
         if isinstance(e, ToolResult) and e.tool == CODE_TOOL and e.status == "ok" and \
-                states(_RUN_HEADER.sub("", e.payload)):
+                not _retrieved(e.payload) and states(_RUN_HEADER.sub("", e.payload)):
             call = _call_of(trace, i)
             # a run that printed a value some earlier code held as data: that code made it up
             return next((j for j in range(call) if isinstance(c := trace.events[j], ToolCall)
@@ -325,6 +326,13 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
                          and (page.agent == e.agent or e.agent in directors)
                          and states(_ADDRESS.sub(" ", page.content))), i)
     return at
+
+
+def _retrieved(output: str) -> bool:
+    """A run that printed pages (a web search's results, a scraped listing: two web addresses or
+    more): what it shows is the pages' words, as a surfer's reported page is, not a value the
+    code computed or made up; the agent that then states one of them picked it."""
+    return len(_ADDRESS.findall(output)) >= 2
 
 
 # the executor's report of how a run ended ("exitcode: 0 (execution succeeded)\nCode output:"):
