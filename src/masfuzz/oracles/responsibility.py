@@ -263,9 +263,10 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
     (an executor printing its run) says nothing of its own. A value that first appeared in the
     output of code an agent wrote and ran came from that code: the step is the code's, its
     author's (the executor only ran it), unless the run printed pages (`_retrieved`: a search's
-    results), whose values are the pages' as a reported page's are. A page a surfer reported is no statement of its own, but
-    a value first stated by a director (an orchestrator restating what a worker's report showed)
-    or by the surfer itself came from the first reported page that showed it: that report."""
+    results), whose values are the pages' as a reported page's are. A page a surfer reported is
+    no statement of its own, but a value first stated by a director (an orchestrator restating
+    what a worker's report showed) or by the surfer itself came from the first reported page
+    that showed it: that report."""
     given = set(_stated_numbers(answer)) - set(_numbers(expected)) if _numbers(expected) else set()
     wrong = given - _task_numbers(trace)
     # every wrong number the answer gives is one the task names too ("ball 2" of balls 1 to
