@@ -25,9 +25,10 @@ Causes Task Failures and When?", ICML 2025; github.com/mingyin1/Agents_Failure_A
 also on Hugging Face as Kevin355/Who_and_When), 184 failed runs labelled with the agent
 responsible and the decisive step: Hand-Crafted (Magentic-One teams) and Algorithm-Generated
 (AG2 group chats with code execution), each a folder of N.json with `history`,
-`mistake_agent`, `mistake_step` and the task's `ground_truth`. Get it from there; it is not
-part of masfuzz. Printed per subset and per half (odd-numbered files, on which the rules were
-developed, and even-numbered ones, held out): agent and step accuracy (exact and within +-1),
+`mistake_agent`, `mistake_step`, the task's `ground_truth` and the user's `question`. Get it
+from there; it is not part of masfuzz. Printed per subset and per half (odd-numbered files, on which the rules were
+developed, and even-numbered ones, held out): agent and step accuracy (exact and within +-1;
+an agent's name compared whatever its case, as a few labels write "Websurfer" for WebSurfer),
 logs with no attribution, the random pick's expectation, and per labelled agent how often it
 was named and whom masfuzz named instead.
 
@@ -69,11 +70,17 @@ def _near(a: str | None, b: str | None) -> bool:
     return pa is not None and pb is not None and pa[0] == pb[0] and abs(pa[1] - pb[1]) <= 1
 
 
+def _same_agent(a: str | None, b: str | None) -> bool:
+    """The same agent, its name's case aside: a few Who&When labels write "Websurfer" for the
+    log's WebSurfer."""
+    return a is not None and b is not None and a.casefold() == b.casefold()
+
+
 def _random_pick(trace, label) -> tuple[float, float, float]:
     """The random pick's expected agent, exact-step and within-1 accuracy on one log."""
     agents = sorted({e.agent for e in trace.events if isinstance(e, AgentTurn)})
     steps = sorted({r for r in trace.meta[EVENT_SOURCES] if r is not None}, key=_position)
-    agent = (label["agent"] in agents) / len(agents) if agents else 0.0
+    agent = sum(_same_agent(a, label["agent"]) for a in agents) / len(agents) if agents else 0.0
     exact = (label["step"] in steps) / len(steps) if steps else 0.0
     near = sum(_near(s, label["step"]) for s in steps) / len(steps) if steps else 0.0
     return agent, exact, near
@@ -108,12 +115,13 @@ def who_when(root: Path, each: bool = False) -> None:
                 got = judge_log(log)[0]["attribution"] or {}
                 n += 1
                 none += not got
-                hits["agent"] += got.get("agent") == label["agent"]
+                hits["agent"] += _same_agent(got.get("agent"), label["agent"])
                 hits["exact"] += got.get("step_ref") == label["step"]
                 hits["near"] += _near(got.get("step_ref"), label["step"])
                 for k, v in zip(("agent", "exact", "near"), _random_pick(log.trace, label)):
                     rand[k] += v
-                confusion.setdefault(label["agent"], Counter())[got.get("agent") or "-"] += 1
+                named = got.get("agent") or "-"
+                confusion.setdefault(label["agent"], Counter())[label["agent"] if _same_agent(named, label["agent"]) else named] += 1
                 if each:
                     print(f"  {subset[:4]} {f.stem:>4}  label {label['agent']} @ {label['step']:4} masfuzz "
                           f"{got.get('agent') or '-'} @ {got.get('step_ref') or '-'}: {(got.get('why') or '')[:90]}")

@@ -213,6 +213,10 @@ APP_BOUND = "app_bound"
 # id that log gave it (span id, message number), so that a finding's step is named as the user
 # would find it: a list aligned with `Trace.events`, None where an event has no counterpart.
 EVENT_SOURCES = "event_sources"
+# The user's request as a log's dump keeps it beside the messages (a benchmark log's `question`),
+# when no message of the log is the user's own: what the team was asked, to hold the task an
+# agent relayed to it against.
+USER_REQUEST = "user_request"
 # The tool a code block an agent wrote and an executor ran is recorded as (imported transcripts):
 # the call is the code's author's, its result the run's output.
 CODE_TOOL = "code_execution"

@@ -10,7 +10,7 @@ import pytest
 from masfuzz.adapters.transcript import CODE_TOOL, detect_format, load, read
 from masfuzz.errors import MasfuzzError
 from masfuzz.trace import (
-    EVENT_SOURCES, AgentTurn, ChatEnd, ChatStart, DelegationEvent, Message, ToolCall, ToolResult,
+    EVENT_SOURCES, USER_REQUEST, AgentTurn, ChatEnd, ChatStart, DelegationEvent, Message, ToolCall, ToolResult,
 )
 
 CODE = "Let me compute it.\n```python\nprint(1 / 0)\n```"
@@ -37,6 +37,16 @@ def test_an_ag2_group_chat_with_code_execution():
     assert t.termination.reason == "text_mention"
     assert [(d.from_, d.to) for _, d in _at(t, DelegationEvent)] == [("Coder", "Computer_terminal"),
                                                                      ("Computer_terminal", "Coder")]
+
+
+def test_a_dump_that_keeps_the_answer_and_the_request_beside_the_messages():
+    """A benchmark log keeps the task's answer (`ground_truth`) and the user's request
+    (`question`) beside its messages, which open with an agent relaying the task."""
+    history = [{"content": "# General Task\nWhat is 1/0?", "role": "assistant", "name": "Lead"},
+               {"content": "It is infinity.", "role": "user", "name": "Coder"}]
+    log = read({"history": history, "ground_truth": "undefined", "question": "What is 1/0?"})
+    assert log.expected == "undefined" and log.trace.meta[USER_REQUEST] == "What is 1/0?"
+    assert USER_REQUEST not in read({"history": history}).trace.meta
 
 
 def test_an_ag2_chat_sequence_keeps_its_chat_boundaries():

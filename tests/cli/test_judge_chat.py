@@ -197,7 +197,8 @@ def test_a_folder_of_labelled_benchmark_dumps_names_agent_and_step_and_checks_th
 def test_bench_attribution_scores_who_when_shaped_logs_per_subset_and_half(tmp_path):
     """`bench/bench_attribution.py --who-when DIR`: the dataset's layout (a folder per subset of
     N.json with `history`, `mistake_agent`, `mistake_step`, `ground_truth`), odd and even files
-    scored apart, each against the random pick; a folder without it is one line and exit 2."""
+    scored apart, each against the random pick, an agent's name whatever its case; a folder
+    without it is one line and exit 2."""
     import os
     import subprocess
     import sys
@@ -213,6 +214,7 @@ def test_bench_attribution_scores_who_when_shaped_logs_per_subset_and_half(tmp_p
     subset.mkdir()
     _write(subset, "1.json", code_log)
     _write(subset, "2.json", {**code_log, "mistake_agent": "Checker", "mistake_step": "3"})
+    _write(subset, "3.json", {**code_log, "mistake_agent": "coder"})  # a label's case is no other agent
     bench = [sys.executable, str(ROOT / "bench" / "bench_attribution.py"), "--who-when"]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     # --each: a line per log too (to study the misses), the summary as without it
@@ -221,7 +223,7 @@ def test_bench_attribution_scores_who_when_shaped_logs_per_subset_and_half(tmp_p
     dev = next(ln for ln in out.splitlines() if ln.startswith("Algorithm-Generated odd"))
     held = next(ln for ln in out.splitlines() if ln.startswith("Algorithm-Generated even"))
     # one log each; agent, step, step+-1, none, then the random pick: 4 agents spoke, 4 messages
-    assert dev.split()[3:8] == ["1", "100%", "100%", "100%", "0"] and dev.split()[8:] == ["25%", "25%", "75%"]
+    assert dev.split()[3:8] == ["2", "100%", "100%", "100%", "0"] and dev.split()[8:] == ["25%", "25%", "75%"]
     assert held.split()[4:9] == ["1", "0%", "0%", "0%", "0"]  # "even (held out)": one word more
     assert "Checker" in out and "named in 0/1; instead: Coder 1" in out
     assert "Algo    2  label Checker @ 3    masfuzz Coder @ 1: " in out

@@ -485,3 +485,89 @@ def test_a_page_a_surfer_reported_is_the_pages_words_not_the_surfers():
                    ("Orchestrator (-> WebSurfer)", "The page says zone 6; please confirm it on the fares page."),
                    ("WebSurfer", "I could not open the fares page."))
     assert _blamed(restated, "4") == ("WebSurfer", "2")
+
+
+def test_the_numbers_of_an_answer_of_a_name_are_its_working_not_its_value():
+    """Asked for a name, an answer that says "of the 3 trails with 1,200 reviews, **Mist Trail**"
+    gives the name; its counts are the working that led there, first said by another agent."""
+    trace = _group(
+        ("Lead", "# General Task\nWhich waterfall trail in the park is rated best?"),
+        ("Finder", "The search lists 3 trails with over 1,200 reviews."),
+        ("Picker", "Of those, the best rated is **Mist Trail**."),
+        ("Lead", "Of the 3 trails with 1,200 reviews, the answer is **Mist Trail**.\nTERMINATE"))
+    assert _blamed(trace, "Yosemite Falls") == ("Picker", "2")
+    # asked for a number, the answer's numbers are its value (as before)
+    assert _blamed(trace, "5") == ("Finder", "1")
+
+
+def test_a_label_in_bold_and_a_stop_word_in_bold_are_no_value_of_the_answer():
+    """"**Summary:**" names what follows and "**TERMINATE**" ends the chat: neither is the text
+    value the answer gives, so neither is traced to the first message that used the word."""
+    labelled = _group(
+        ("Lead", "# General Task\nWhich waterfall trail is rated best? Reply with a short summary."),
+        ("Picker", "The best rated trail is \"Mist Trail\"."),
+        ("Lead", "**Summary:** the best rated trail is \"Mist Trail\".\nTERMINATE"))
+    assert _blamed(labelled, "Yosemite Falls") == ("Picker", "1")
+    stopped = _group(
+        ("Lead", "# General Task\nWhich waterfall trail is rated best? Reply TERMINATE when done."),
+        ("Picker", "The best rated trail is Mist Trail."),
+        ("Lead", "I agree.\nThe best rated trail is Mist Trail.\n**TERMINATE**"))
+    assert _blamed(stopped, "Yosemite Falls") == ("Picker", "1")
+
+
+def test_an_opening_that_relays_another_task_than_the_users_request_is_the_decisive_step():
+    """The dump keeps the user's request (`question`) and the opening agent relays another task
+    ("# General Task\\nError: Function lookup not found."): the team then debugged a script and
+    answered that. The opening set it on the wrong task; an opening that relays the request
+    (however its plan then goes) is no candidate."""
+    from masfuzz.adapters.transcript import read
+    from masfuzz.judging import judge_log
+
+    def run(task):
+        history = [
+            {"name": "Debug_Lead", "role": "assistant", "content": f"You are given a task.\n# General Task\n{task}\n"
+             "## Plan\n1. Fix the script.\n2. Run the tests."},
+            {"name": "Coder", "role": "user", "content": "Here is the fixed script:\n```python\nprint(sum([4, 16]))\n```"},
+            {"name": "Computer_terminal", "role": "user", "content": "exitcode: 0 (execution succeeded)\nCode output: 20\n"},
+            {"name": "Tester", "role": "user", "content": "The script prints 20 as expected: all is fixed.\nTERMINATE"}]
+        log = read({"history": history, "ground_truth": "3.1.3.1; 1.11.1.7", "question": (
+            "What are the EC numbers of the two most commonly used chemicals for the virus testing "
+            "method in the 2016 paper about sweet potato viruses?")}, "log.json")
+        return judge_log(log)[0]["attribution"]
+
+    assert (lambda a: (a["agent"], a["step_ref"]))(run("Error: Function lookup not found.")) == ("Debug_Lead", "0")
+    relayed = run("What are the EC numbers of the two most commonly used chemicals for the virus testing "
+                  "method in the 2016 paper about sweet potato viruses?")
+    assert (relayed["agent"], relayed["step_ref"]) == ("Coder", "1")
+
+
+def test_a_name_the_users_request_gives_is_no_value_of_the_answer():
+    """The answer quotes the film the user asked about beside the colour it answers: the film's
+    name is the request's (kept beside the messages as `question`), not a value the answer gives,
+    so the first agent to give the colour, not the opening that relayed the question, is blamed."""
+    question = "In the film Harbour Lights, what colour was the lantern on the pier?"
+    history = [
+        {"name": "Lead", "role": "assistant", "content": f"# General Task\n{question}"},
+        {"name": "Critic", "role": "user", "content": "The lantern in \"Harbour Lights\" was \"green\"."},
+        {"name": "Lead", "role": "assistant", "content": "So in \"Harbour Lights\" the lantern was \"green\".\nTERMINATE"}]
+    assert _blamed(_read(history, question=question), "red") == ("Critic", "1")
+
+
+def test_a_value_in_the_pages_a_search_printed_is_picked_by_who_states_it_not_made_by_the_search():
+    """A run that printed a web search's results holds many names; the one the answer gives wrongly
+    was picked by the agent that stated it, not computed by the search's code. A run that printed
+    a value of its own (no pages) is still the code's."""
+    pages = ("Search Result 1:\nDog genome assemblies\nhttps://genomes.example/dog\nUU_Cfam_GSD_1.0 and "
+             "CanFam3.1 are listed.\nSearch Result 2:\nCanFam4 release\nhttps://assemblies.example/canfam4\n")
+    trace = _group(
+        ("Lead", "# General Task\nWhich dog genome assembly was most relevant in May 2020?"),
+        ("Searcher", "```python\nprint(perform_web_search('dog genome assembly May 2020'))\n```"),
+        ("Computer_terminal", f"exitcode: 0 (execution succeeded)\nCode output: {pages}"),
+        ("Checker", "The most relevant assembly is **UU_Cfam_GSD_1.0**.\nTERMINATE"))
+    assert _blamed(trace, "CanFam3.1") == ("Checker", "3")
+    computed = _group(
+        ("Lead", "# General Task\nWhich dog genome assembly was most relevant in May 2020?"),
+        ("Searcher", "```python\nprint(pick_assembly(2020, 5))\n```"),
+        ("Computer_terminal", "exitcode: 0 (execution succeeded)\nCode output: UU_Cfam_GSD_1.0\n"),
+        ("Checker", "The most relevant assembly is **UU_Cfam_GSD_1.0**.\nTERMINATE"))
+    assert _blamed(computed, "CanFam3.1") == ("Searcher", "1")

@@ -26,7 +26,9 @@ the exit code is not 0. Every event keeps the number the user's file gives its m
 step is named as the user's log numbers it. How the run ended is rarely in a transcript: a
 last message announcing the end is `text_mention`, a bound the dump states (`max_round`,
 `max_turns`) and reached is `max_turns`, anything else `other`. A dump that keeps the task's
-correct answer (`expected_answer`, `ground_truth`: benchmark logs do) gives it as `expected`.
+correct answer (`expected_answer`, `ground_truth`: benchmark logs do) gives it as `expected`,
+and one that keeps the user's request beside the messages (`question`) gives it as
+`meta[USER_REQUEST]`.
 """
 
 from __future__ import annotations
@@ -41,13 +43,16 @@ from typing import Any
 from masfuzz.adapters.otel import arguments_of
 from masfuzz.errors import MasfuzzError
 from masfuzz.trace import (
-    CODE_TOOL, EVENT_SOURCES, AgentTurn, ChatEnd, ChatStart, DelegationEvent, Message, TerminationEvent,
+    CODE_TOOL, EVENT_SOURCES, USER_REQUEST, AgentTurn, ChatEnd, ChatStart, DelegationEvent, Message, TerminationEvent,
     ToolCall, ToolResult, Trace, Usage, handoff_call_target,
 )
 
 FORMATS = ("ag2", "ag2-sequence", "agentchat", "magentic-one", "openai-agents", "langgraph")
 # Where a dump keeps the task's correct answer (benchmark logs do), checked like --expected.
 EXPECTED_KEYS = ("expected_answer", "ground_truth", "expected")
+# Where it keeps the user's request, when the messages open with an agent relaying it (GAIA-style
+# benchmark logs keep the `question` the run was given).
+REQUEST_KEYS = ("question",)
 USER_NAMES = ("user", "human", "User", "Human", "admin", "Admin")
 _CHAT_ROLES = ("user", "assistant", "system", "tool", "function")
 _CODE_BLOCK = re.compile(r"```[ \t]*(\w*)[^\n]*\n(.*?)```", re.DOTALL)
@@ -501,8 +506,11 @@ def read(data: Any, source: str = "") -> Imported:
     trace = _READERS[fmt](data, fmt)
     expected = next((str(data[k]) for k in EXPECTED_KEYS if isinstance(data, dict) and data.get(k) not in (None, "")),
                     None)
+    request = next((data[k] for k in REQUEST_KEYS if isinstance(data, dict) and isinstance(data.get(k), str)
+                    and data[k].strip()), None)
+    meta = {**trace.meta, USER_REQUEST: request} if request else trace.meta
     return Imported(format=trace.framework, source=source, expected=expected,
-                    trace=trace.model_copy(update={"scenario_id": Path(source).stem if source else ""}))
+                    trace=trace.model_copy(update={"scenario_id": Path(source).stem if source else "", "meta": meta}))
 
 
 def load(path: str | Path) -> Imported:

@@ -29,7 +29,7 @@ from masfuzz.oracles.blame import source_of
 from masfuzz.oracles.failure import RULE, Failure
 from masfuzz.oracles.semantic import fact_values
 from masfuzz.trace import (
-    CODE_TOOL, EVENT_SOURCES, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace,
+    CODE_TOOL, EVENT_SOURCES, USER_REQUEST, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace,
 )
 
 WRONG_ANSWER = "expected_answer"  # the detector name of the deterministic final-answer check
@@ -157,6 +157,11 @@ def final_answer(trace: Trace) -> tuple[int | None, str]:
     return None, (end.final_output or "") if end is not None else ""
 
 
+# the words that end a chat or approve a step (AG2's, AgentChat's): no value an answer gives
+STOP_WORDS = ("TERMINATE", "APPROVE")
+_STOP_WORD = re.compile(rf"\b(?:{'|'.join(STOP_WORDS)})\b")
+
+
 def _norm(text: str) -> str:
     """Lower-case words and numbers, a sentence's full stop dropped (3.5 keeps its point)."""
     return " ".join(_WORDS.sub(" ", _FULL_STOP.sub(" ", text.lower())).split())
@@ -173,7 +178,9 @@ def _numbers(text: str) -> list[float]:
 
 
 # a phrase an answer gives as its value: in double quotes or in bold
-_QUOTED = re.compile(r'"([^"\n]{2,80})"|“([^”\n]{2,80})”|\*\*([^*\n]{2,80})\*\*')
+# (not a label set in bold with its colon, "**Distance Verification:**", which names what follows
+# and states nothing; "**O'Jung's Tavern**: 790 m" gives its name)
+_QUOTED = re.compile(r'"([^"\n]{2,80})"|“([^”\n]{2,80})”|\*\*(?![^*\n]*:\*\*)([^*\n]{2,80})\*\*')
 # how a list answer separates its items ("Harbinger, Tidal"; one item a line)
 _ITEMS = re.compile(r"\s*(?:[;\n]|(?<!\d),|,(?!\d{3}(?!\d)))\s*")  # not a number's 1,000
 # a sentence, not a bare value: its punctuation, or a verb that states ("the answer is 56")
@@ -208,7 +215,7 @@ def matches(answer: str, expected: str) -> bool:
     expected value: its words in it, not inside a longer phrase the answer quotes or sets in bold
     (the dish "shrimp and grits" is not "shrimp"), or, for a number, among the answer's numbers;
     for a list, each item so."""
-    answer = re.sub(r"\b(?:TERMINATE|APPROVE)\b", " ", answer).strip()
+    answer = _STOP_WORD.sub(" ", answer).strip()
     wanted = _items(expected)
     if "\n" not in answer and not _SENTENCE.search(answer):
         given = _items(answer)
@@ -255,10 +262,12 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
     it); code an agent wrote states no fact, and a message that relays the tool result before it
     (an executor printing its run) says nothing of its own. A value that first appeared in the
     output of code an agent wrote and ran came from that code: the step is the code's, its
-    author's (the executor only ran it). A page a surfer reported is no statement of its own, but
-    a value first stated by a director (an orchestrator restating what a worker's report showed)
-    or by the surfer itself came from the first reported page that showed it: that report."""
-    given = set(_stated_numbers(answer)) - set(_numbers(expected))
+    author's (the executor only ran it), unless the run printed pages (`_retrieved`: a search's
+    results), whose values are the pages' as a reported page's are. A page a surfer reported is
+    no statement of its own, but a value first stated by a director (an orchestrator restating
+    what a worker's report showed) or by the surfer itself came from the first reported page
+    that showed it: that report."""
+    given = set(_stated_numbers(answer)) - set(_numbers(expected)) if _numbers(expected) else set()
     wrong = given - _task_numbers(trace)
     # every wrong number the answer gives is one the task names too ("ball 2" of balls 1 to
     # 100): still its value when the answer asked for is a number; the task's own mention of it
@@ -269,12 +278,15 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
     if not any(_year(n) for n in _numbers(expected)) and any(not _year(n) for n in wrong):
         wrong = {n for n in wrong if not _year(n)}  # an expected year keeps years as values
     # a text answer: the phrases the answer quotes or sets in bold (the value it gives), those
-    # that are not the expected one; else its last line
-    said = " ".join(m.content for m in trace.events if isinstance(m, Message) and m.role == "user")
+    # that are not the expected one nor the user's (a name the request gives: what was asked
+    # about); else its last line
+    said = " ".join([m.content for m in trace.events if isinstance(m, Message) and m.role == "user"]
+                    + [str(trace.meta.get(USER_REQUEST) or "")])
     quoted = {_norm("".join(g)) for g in _QUOTED.findall(_own_words(answer))} - {""}
-    phrases = {q for q in quoted if not matches(q, expected) and f" {q} " not in f" {_norm(said)} "}
+    phrases = {q for q in quoted if not matches(q, expected) and f" {q} " not in f" {_norm(said)} "
+               and q.upper() not in STOP_WORDS}  # "**TERMINATE**" ends the chat, it is no value
     last = next((ln.strip() for ln in reversed(answer.splitlines())
-                 if re.sub(r"\bTERMINATE\b", "", ln).strip()), "")
+                 if _norm(_STOP_WORD.sub(" ", ln))), "")
     quiet = runners(trace)
     opening = next((e for e in trace.events if isinstance(e, Message)), None)
     # the agents that address a worker in their own message ("Orchestrator (-> WebSurfer)"): a
@@ -298,7 +310,7 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
 
     for i, e in enumerate(trace.events[:at + 1]):
         if isinstance(e, ToolResult) and e.tool == CODE_TOOL and e.status == "ok" and \
-                states(_RUN_HEADER.sub("", e.payload)):
+                not _retrieved(e.payload) and states(_RUN_HEADER.sub("", e.payload)):
             call = _call_of(trace, i)
             # a run that printed a value some earlier code held as data: that code made it up
             return next((j for j in range(call) if isinstance(c := trace.events[j], ToolCall)
@@ -315,6 +327,13 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
                          and (page.agent == e.agent or e.agent in directors)
                          and states(_ADDRESS.sub(" ", page.content))), i)
     return at
+
+
+def _retrieved(output: str) -> bool:
+    """A run that printed pages (a web search's results, a scraped listing: two web addresses or
+    more): what it shows is the pages' words, as a surfer's reported page is, not a value the
+    code computed or made up; the agent that then states one of them picked it."""
+    return len(_ADDRESS.findall(output)) >= 2
 
 
 # the executor's report of how a run ended ("exitcode: 0 (execution succeeded)\nCode output:"):
@@ -427,6 +446,28 @@ def first_uncorrected_error(trace: Trace) -> int | None:
     return None
 
 
+# how much of the user's request an agent's relay of it names, at least, to be that request
+# (a relay quotes it whole; a relay of another task names a few of its common words)
+_RELAYED = 0.5
+
+
+def task_not_relayed(trace: Trace) -> int | None:
+    """The opening message, when an agent opens the log relaying the task (AG2's "You are given:
+    ... # General Task") and it names less than half the words of the user's request the log
+    keeps (`USER_REQUEST`): the team was set on another task ("# General Task\nError: Function
+    seek_experts_help not found."), and whatever it then did answered that one. A candidate for
+    the decisive step of a run that failed, never a failure by itself."""
+    request = trace.meta.get(USER_REQUEST)
+    opening = next((i for i, e in enumerate(trace.events) if isinstance(e, Message)), None)
+    if not isinstance(request, str) or opening is None:
+        return None
+    e = trace.events[opening]
+    asked = set(_norm(request).split())
+    if e.role != "assistant" or not e.agent or not asked:
+        return None
+    return opening if len(asked & set(_norm(e.content).split())) < _RELAYED * len(asked) else None
+
+
 def decisive(trace: Trace, failures: list[Failure]) -> Blame | None:
     """The one agent most responsible and the decisive step of a run with failures of its own
     (`failures` as `blame.blame_all` gives them); None when it has none."""
@@ -445,5 +486,10 @@ def decisive(trace: Trace, failures: list[Failure]) -> Blame | None:
         call = trace.events[error]
         candidates.append((error, call.agent, f"the first failed tool call never corrected ({call.tool} "
                            f"by {call.agent} at {_ref(trace, error)}): the run went on without its result"))
+    elsewhere = task_not_relayed(trace)
+    if elsewhere is not None:
+        candidates.append((elsewhere, trace.events[elsewhere].agent, (
+            f"{trace.events[elsewhere].agent} opened the run at {_ref(trace, elsewhere)} with a task that is not "
+            "the user's request (it names little of what the user asked): the team worked on that task")))
     step, agent, why = min(candidates, key=lambda c: c[0])
     return Blame(agent=agent, step=step, step_ref=source_of(trace, step), why=why)
