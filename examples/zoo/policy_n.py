@@ -135,7 +135,7 @@ def find(request, schema: dict) -> str | None:
     if schema.get("enum"):
         for text in texts:
             for option in schema["enum"]:
-                if re.search(rf"\b{re.escape(str(option))}\b", text, re.I):
+                if re.search(rf"\b{re.escape(str(option).replace('_', ' '))}\b", text.replace("_", " "), re.I):
                     return option
         return None
     example = EXAMPLE.search(schema.get("description", ""))
@@ -258,6 +258,11 @@ def outcome(request, line: str, tool: str, answer: str) -> str | None:
 
 
 def act(request):
+    """The first sentence of the instructions that applies answers; a reply already given in this
+    conversation does not count, so the next sentence gets its turn."""
+    def fresh(text):
+        return text and not already_said(request, text)
+
     offered, colleagues = tools(request), handoffs(request)
     last_tool, last_answer = newest_answer(request)
     for line in sentences(request):
@@ -275,7 +280,7 @@ def act(request):
         if CONDITION.match(line):
             if last_tool and (last_tool in named or not named):
                 reply = outcome(request, line, last_tool, last_answer)
-                if reply:
+                if fresh(reply):
                     return say(reply)
             continue
         if last_tool and broken(last_answer):
@@ -284,17 +289,17 @@ def act(request):
         if re.match(r"(?:pass on|relay|summari[sz]e|report|tell the \w+ what)", low):
             for name in named or ([last_tool] if last_tool else []):
                 text = relay(request, name)
-                if text:
+                if fresh(text):
                     return say(text)
             continue
         if low.startswith("confirm"):
             text = confirmation(request)
-            if text:
+            if fresh(text):
                 return say(text)
             continue
         if low.startswith(("say ", "reply ", "answer ", "respond ", "finish with", "end with", "sign off")):
             quoted = QUOTE.search(line)
-            if quoted and not named:
+            if quoted and not named and fresh(quoted.group(1)):
                 return say(quoted.group(1))
         # a tool to call
         for name in named:
@@ -312,6 +317,10 @@ def act(request):
         return say("I'm sorry, something went wrong on our side while I was checking that. "
                    "Please try again in a little while.")
     return say("Thank you, that's everything from me for now.")
+
+
+def already_said(request, text: str) -> bool:
+    return any(m.role == "assistant" and (m.content or "").strip() == text.strip() for m in request.messages)
 
 
 def policy(request):
