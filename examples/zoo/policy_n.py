@@ -39,6 +39,7 @@ CONDITION = re.compile(r"^\s*(?:if|when|should|whenever)\b", re.I)
 UNTIL = re.compile(r"\buntil\b.*?\b(?:says?|shows?|reads?|returns?|reports?)\s+[\"'`]?([\w-]+)", re.I)
 WORDS_SAID = re.compile(r"\b(?:says?|returns?|shows?|reports?|comes back with|answers?)\s+(.+?)(?:,|\bthen\b|$)", re.I)
 FAILS = re.compile(r"\b(?:fails?|errors?|does(?:n't| not) go through|is refused|is declined|is rejected|cannot)\b", re.I)
+ONLY = re.compile(r"\bonly (?:if|when)\b.*?\b(?:asks? about|mentions?|wants?|is about)\s+(.+)$", re.I)
 QUOTE = re.compile(r"[\"“]([^\"”]{3,})[\"”]")
 EXAMPLE = re.compile(r"\b(?:e\.g\.|eg|for example|like|such as)\s*[:,]?\s*[\"'“`]([^\"'”`]+)[\"'”`]", re.I)
 FAILED = re.compile(r"\b(?:fail|failed|failure|declin\w*|refus\w*|reject\w*|denied|unavailable|not available|full|"
@@ -301,7 +302,10 @@ def act(request):
             quoted = QUOTE.search(line)
             if quoted and not named and fresh(quoted.group(1)):
                 return say(quoted.group(1))
-        # a tool to call
+        # a tool to call, where the request touches the sentence's topic if it names one
+        scope = ONLY.search(line)
+        if scope and not stems(scope.group(1)) & stems(customer(request)):
+            continue
         for name in named:
             until = UNTIL.search(line)
             answers = answers_of(request, name)
