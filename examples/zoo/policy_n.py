@@ -315,7 +315,9 @@ def act(request):
                 return call(name, **calls_of(request, name)[-1].arguments)
             args, missing = fill(request, offered[name])
             if missing:
-                return say(f"Could you tell me your {' and '.join(m.replace('_', ' ') for m in missing)}?")
+                wanted = [m.replace("_", " ") for m in missing]
+                listed = ", ".join(wanted[:-1]) + " and " + wanted[-1] if len(wanted) > 1 else wanted[0]
+                return say(f"Could you tell me your {listed}?")
             return call(name, **args)
     if last_tool and broken(last_answer):
         return say("I'm sorry, something went wrong on our side while I was checking that. "
