@@ -96,6 +96,17 @@ def campaign_run(workers: int, executions: int, batch: int, folder: Path, pace: 
         return outcomes
 
     campaign.execute = counted
+    # the executions the workers judged (`Executor.judged`), judged here again after the clock
+    by_workers: list[tuple[object, list, object]] = []
+    judged = executor.judged
+
+    async def judged_here(request, judge):
+        trace, found = await judged(request, judge)
+        if found is not None:
+            by_workers.append((trace, found, judge))
+        return trace, found
+
+    executor.judged = judged_here
 
     cpu = CpuMeter(executor)
 
@@ -111,7 +122,9 @@ def campaign_run(workers: int, executions: int, batch: int, folder: Path, pace: 
     analysis = analyze(store, run_id)
     scenarios = [scenario for _, scenario, _ in store.executions(run_id)]
     batches = [groups[k] for k in sorted(groups)]
+    here = [judge(trace) == found for trace, found, judge in by_workers]
     return {"startup": startup, "wall": wall, "executions": campaign.recorder.executed,
+            "judged": (len(here), all(here)),
             "cpu": cpu.spent, "batches": batches, "scenarios": scenarios, "target": target, "models": models,
             "coverage": json.dumps(sorted(campaign.recorder.coverage.seen)),
             "order": json.dumps([sc.id for sc in scenarios]),
@@ -304,6 +317,11 @@ def main() -> int:
                   f"{os.cpu_count()} cores idle that CPU alone allows {one['wall'] / least:.1f}x")
         print("    identical to --workers 1: " + ", ".join(f"{k} {'yes' if v else 'NO'}"
                                                          for k, v in same.items()))
+        if short != "replay":
+            count, alike = many["judged"]
+            print(f"    judged by the workers where they ran: {count} of {many['executions']} executions; "
+                  f"the same failures as judging them here: {'yes' if alike else 'NO'}")
+            same["judged here"] = alike
         if short == "replay" and forked is not None:
             stable = forked["traces"] == many["traces"]
             print(f"    identical to a fresh fork per run (--workers {args.workers}; {many['shared']} of "
