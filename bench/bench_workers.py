@@ -136,7 +136,7 @@ def replay_run(workers: int, campaign: dict, persistent: int = 1) -> dict:
     """The campaign's executions replayed as one suite, all cases submitted at once, as
     `masfuzz replay` does (masfuzz.generate.replay)."""
     from masfuzz.exec import make_executor
-    from masfuzz.exec.request import PROCESS_RUN
+    from masfuzz.trace import PROCESS_RUN
     from masfuzz.generate.replay import replay
     from masfuzz.generate.suite import Suite, SuiteCase
 

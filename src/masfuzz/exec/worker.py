@@ -11,6 +11,8 @@ stdout, one JSON object per line:
   called `sys.exit(N)` (the worker then ends: its state is no longer trustworthy);
   `{"stacks": [...]}` when the pool, about to kill a run at its time limit, signals for them
   (`masfuzz.exec.stacks`);
+A judging request (`{"judge": ..., "trace": ...}`, `masfuzz.exec.request.JUDGE`) is answered
+with `{"judged": [failures]}` by this process itself, never by a run's fork (`_judge`).
 The system's model calls are masfuzz's to make (the model proxy, `masfuzz.llm.proxy`): each one
 is a `{"model_request": {...}}` line out, answered by a `{"model_reply": {...}}` line in, which
 a thread reading the input hands to the waiting call (`Inbox`) while the run goes on.
@@ -298,7 +300,7 @@ def _serve_one(channel: Channel, request: Any, system: Any, place: int | None = 
     run's among the runs of its process (`--persistent`), said in its trace."""
     from masfuzz import trace as trace_module
     from masfuzz.exec.base import run_guarded
-    from masfuzz.exec.request import PROCESS_RUN
+    from masfuzz.trace import PROCESS_RUN
     from masfuzz.llm import settings
 
     sandbox.limit_cpu(request.persistent)
