@@ -18,7 +18,9 @@ worker process masfuzz can kill):
   the executor's own scaling.
 
 Printed for each: the campaign's wall time with the workers started, the speedup (target >= 14x),
-whether coverage, failures and traces are identical; the CPU each execution took at 16 workers,
+whether coverage, failures and traces are identical; for a campaign at 16 workers, how many of its
+executions the workers judged where they ran (`Executor.judged`) and whether each got the failures
+judging its trace in this process gives; the CPU each execution took at 16 workers,
 masfuzz's own process apart from its workers (whose runs are forked, sandboxed processes), and
 the speedup that CPU alone allows on this machine's cores; the load average at the start and the
 end (the cores are shared); and the pool's start-up, shown apart because it is CPU work (each
