@@ -97,7 +97,7 @@ class Executor(ABC):
         return self.finished(request, trace)
 
     async def judged(self, request: ExecutionRequest,
-                     judge: "PortableJudge") -> "tuple[Trace, list[Failure] | None]":
+                     judge: PortableJudge) -> tuple[Trace, list[Failure] | None]:
         """The execution of `request`, and the failures `judge` finds in its trace when this
         executor judged it where it ran (the pool's workers, `PoolExecutor.judged`): None here,
         and the caller judges the trace itself."""

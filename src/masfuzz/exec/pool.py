@@ -34,7 +34,7 @@ import signal
 import sys
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -49,13 +49,15 @@ from masfuzz.llm import proxy
 from masfuzz.llm.client import SLOTS_ENV
 from masfuzz.llm.settings import ModelSettings
 from masfuzz.loader import FRAMEWORKS
-from masfuzz.oracles.failure import Failure
-from masfuzz.oracles.portable import PortableJudge
 from masfuzz.redact import trace_json
 from masfuzz.proc import kill_group, start_in_group
 from masfuzz.target import Target, adapter_name
 from masfuzz.trace import (ENDED_IN_MODEL_CALL, EVENTS, MODEL_SECONDS, SANDBOX_LIMITS, STACKS_AT_KILL, AgentTurn, Trace,
                            Usage, ended_trace, running_tool)
+
+if TYPE_CHECKING:  # imported when judging: a worker that never judges loads no detector
+    from masfuzz.oracles.failure import Failure
+    from masfuzz.oracles.portable import PortableJudge
 
 LOAD_TIMEOUT = 120.0  # seconds to import the target (a cold framework import on a busy machine)
 STDERR_TAIL = 4000  # characters of the worker's stderr kept for a crash report
@@ -339,6 +341,8 @@ class PoolExecutor(Executor):
         found = answer.get(JUDGED)
         if not isinstance(found, list):
             return None
+        from masfuzz.oracles.failure import Failure
+
         try:
             return [Failure.model_validate(f) for f in found]
         except ValidationError:
