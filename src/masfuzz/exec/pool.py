@@ -49,8 +49,8 @@ from masfuzz.llm import proxy
 from masfuzz.llm.client import SLOTS_ENV
 from masfuzz.llm.settings import ModelSettings
 from masfuzz.loader import FRAMEWORKS
-from masfuzz.redact import trace_json
 from masfuzz.proc import kill_group, start_in_group
+from masfuzz.redact import trace_json
 from masfuzz.target import Target, adapter_name
 from masfuzz.trace import (ENDED_IN_MODEL_CALL, EVENTS, MODEL_SECONDS, SANDBOX_LIMITS, STACKS_AT_KILL, AgentTurn, Trace,
                            Usage, ended_trace, running_tool)
