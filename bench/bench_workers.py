@@ -18,7 +18,9 @@ worker process masfuzz can kill):
   the executor's own scaling.
 
 Printed for each: the campaign's wall time with the workers started, the speedup (target >= 14x),
-whether coverage, failures and traces are identical; the CPU each execution took at 16 workers,
+whether coverage, failures and traces are identical; for a campaign at 16 workers, how many of its
+executions the workers judged where they ran (`Executor.judged`) and whether each got the failures
+judging its trace in this process gives; the CPU each execution took at 16 workers,
 masfuzz's own process apart from its workers (whose runs are forked, sandboxed processes), and
 the speedup that CPU alone allows on this machine's cores; the load average at the start and the
 end (the cores are shared); and the pool's start-up, shown apart because it is CPU work (each
@@ -96,6 +98,17 @@ def campaign_run(workers: int, executions: int, batch: int, folder: Path, pace: 
         return outcomes
 
     campaign.execute = counted
+    # the executions the workers judged (`Executor.judged`), judged here again after the clock
+    by_workers: list[tuple[object, list, object]] = []
+    judged = executor.judged
+
+    async def judged_here(request, judge):
+        trace, found = await judged(request, judge)
+        if found is not None:
+            by_workers.append((trace, found, judge))
+        return trace, found
+
+    executor.judged = judged_here
 
     cpu = CpuMeter(executor)
 
@@ -111,7 +124,9 @@ def campaign_run(workers: int, executions: int, batch: int, folder: Path, pace: 
     analysis = analyze(store, run_id)
     scenarios = [scenario for _, scenario, _ in store.executions(run_id)]
     batches = [groups[k] for k in sorted(groups)]
+    here = [judge(trace) == found for trace, found, judge in by_workers]
     return {"startup": startup, "wall": wall, "executions": campaign.recorder.executed,
+            "judged": (len(here), all(here)),
             "cpu": cpu.spent, "batches": batches, "scenarios": scenarios, "target": target, "models": models,
             "coverage": json.dumps(sorted(campaign.recorder.coverage.seen)),
             "order": json.dumps([sc.id for sc in scenarios]),
@@ -123,7 +138,7 @@ def replay_run(workers: int, campaign: dict, persistent: int = 1) -> dict:
     """The campaign's executions replayed as one suite, all cases submitted at once, as
     `masfuzz replay` does (masfuzz.generate.replay)."""
     from masfuzz.exec import make_executor
-    from masfuzz.exec.request import PROCESS_RUN
+    from masfuzz.trace import PROCESS_RUN
     from masfuzz.generate.replay import replay
     from masfuzz.generate.suite import Suite, SuiteCase
 
@@ -304,6 +319,11 @@ def main() -> int:
                   f"{os.cpu_count()} cores idle that CPU alone allows {one['wall'] / least:.1f}x")
         print("    identical to --workers 1: " + ", ".join(f"{k} {'yes' if v else 'NO'}"
                                                          for k, v in same.items()))
+        if short != "replay":
+            count, alike = many["judged"]
+            print(f"    judged by the workers where they ran: {count} of {many['executions']} executions; "
+                  f"the same failures as judging them here: {'yes' if alike else 'NO'}")
+            same["judged here"] = alike
         if short == "replay" and forked is not None:
             stable = forked["traces"] == many["traces"]
             print(f"    identical to a fresh fork per run (--workers {args.workers}; {many['shared']} of "

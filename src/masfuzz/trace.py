@@ -238,6 +238,10 @@ HANDOVER_TEXT_CHARS = 20_000
 # builds its own SystemMessage). The instructed oracles read an agent's instructions from it when
 # the spec has none. Recorded by adapters that see model inputs.
 SYSTEM_PROMPTS = "system_prompts"
+# The run's place among the runs of its process under AFL++'s persistent mode (`--persistent N`,
+# `masfuzz.exec.worker`): 1 for a fresh fork; k > 1: k - 1 runs before it shared its process, and
+# what they left in memory reached it (a report says so of a failure such a run showed).
+PROCESS_RUN = "process_run"
 NOT_INJECTED_CALLS = "not_injected_calls"  # model calls of the app's own clients masfuzz refused  # the turn bound the user set (--max-turns) that a run stopped at
 ANSWERS_EXHAUSTED = ("the app read more input than masfuzz's scripted answers give and saw end of "
                      "file, as after a closed terminal: the answers ran out, the app did not fail")

@@ -7,17 +7,18 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
 
 from masfuzz.errors import MasfuzzError
 from masfuzz.exec import PoolExecutor, make_executor
-from masfuzz.exec.request import PROCESS_RUN, ExecutionRequest
+from masfuzz.exec.request import ExecutionRequest
 from masfuzz.exec.sandbox import problem
 from masfuzz.scenario import Scenario
 from masfuzz.target import Target
-from masfuzz.trace import ToolResult
+from masfuzz.trace import PROCESS_RUN, ToolResult
 
 TOY = Path(__file__).parent / "fixtures" / "toy_system.py"
 TARGET = f"{TOY}:system"
@@ -146,3 +147,53 @@ print(first, resource.getrlimit(resource.RLIMIT_CPU))
     (soft1, hard1), (soft2, hard2) = eval(out.replace(") (", "), ("))  # noqa: S307 - our own print
     assert hard1 == hard2 and soft1 + 5 < hard1 <= soft1 + 11  # three runs of 5 s, from its start
     assert soft2 == soft1 + 1  # the second run's 5 s from its own start, a second later
+
+
+def _campaign_report(tmp_path, persistent: int):
+    """A campaign of a clean run then a failing one (the triage agent calls a tool it may not)
+    on one worker, and its analysis."""
+    from masfuzz.campaign import Campaign
+    from masfuzz.coverage.structural import StructuralModel
+    from masfuzz.graph.coordination import CoordinationGraph
+    from masfuzz.report.analysis import analyze
+    from masfuzz.store.db import RunStore
+
+    target = Target(TARGET, adapter=ADAPTER)
+    spec = target.open().spec
+    store = RunStore(tmp_path / f"p{persistent}.db")
+    run_id = store.start_run("cover", spec, TARGET, {}, seed=0)
+
+    class OneByOne:
+        name = "one by one"
+
+        async def run(self, campaign):
+            for word in ("lookup", "triage hang"):
+                await campaign.execute([Scenario(input=word)])
+
+    ex = PoolExecutor(adapter=ADAPTER, timeout=60, persistent=persistent)
+    asyncio.run(Campaign(target, spec, ex, [StructuralModel(CoordinationGraph(spec).obligations())],
+                         [OneByOne()], store, run_id).run())
+    return analyze(store, run_id)
+
+
+def test_a_failure_a_run_showed_after_others_in_its_process_is_flagged_in_every_report(tmp_path):
+    """Under --persistent the failing run was the second of its process: what the first left may
+    have caused it, which the text, JSON and HTML reports say of that failure; with a fresh fork
+    per run they say nothing of it."""
+    import html as markup
+
+    from masfuzz.report import HtmlReporter, JsonReporter, TextReporter
+    from masfuzz.report.analysis import SHARED_PROCESS
+
+    said = SHARED_PROCESS.format(place=2, earlier="1 run")
+    shared = _campaign_report(tmp_path, persistent=3)
+    [failure] = shared.failures
+    assert failure["process_run"] == 2 and failure["shared_process"] == said
+    assert said in TextReporter().render(shared)
+    assert json.loads(JsonReporter().render(shared))["failures"][0]["shared_process"] == said
+    assert said in markup.unescape(HtmlReporter().render(shared))
+    fresh = _campaign_report(tmp_path, persistent=1)
+    [failure] = fresh.failures
+    assert "shared_process" not in failure and "process_run" not in failure
+    for reporter in (TextReporter(), JsonReporter(), HtmlReporter()):
+        assert "possibly caused by state an earlier run left" not in markup.unescape(reporter.render(fresh))

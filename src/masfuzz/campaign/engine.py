@@ -53,6 +53,7 @@ from masfuzz.coverage.structural import CriterionTally
 from masfuzz.errors import MasfuzzError
 from masfuzz.graph.coordination import CoordinationGraph
 from masfuzz.oracles.failure import Failure, undecided
+from masfuzz.oracles.portable import PortableJudge
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.store.db import RunStore
@@ -204,20 +205,20 @@ class Campaign:
         # first keeps the workers busy to the end. Recording stays in submission order below,
         # so the order runs start in never changes a result.
         started = sorted(pending, key=lambda i: -self.recorder.expected_seconds(scenarios[i]))
-        tasks = {i: asyncio.ensure_future(self.executor.execute(
-            self.executor.request(self.target, scenarios[i]))) for i in started}
+        tasks = {i: asyncio.ensure_future(self._run(scenarios[i])) for i in started}
         try:
             for i in pending:  # record in submission order, whatever finished first
-                trace = await self._within_budget(tasks[i])
+                ran = await self._within_budget(tasks[i])
                 if after is not None:
                     await after
                     after = None
-                if trace is None:
+                if ran is None:
                     # The wall-time budget ran out with this run under way: it is abandoned,
                     # unrecorded (not a timeout of the system), and a resumed campaign runs it.
                     exhausted = self._exhausted() or f"wall time {self.budget.wall_time:g} s used"
                     break
-                found, notes = await self._decided(scenarios[i], trace)
+                trace, judged = ran
+                found, notes = await self._decided(scenarios[i], trace, judged)
                 outcomes[i] = self.recorder.record(scenarios[i], trace, found, notes)
                 unrecorded.discard(i)
                 self._in_flight -= 1
@@ -238,13 +239,26 @@ class Campaign:
                                   outcomes=[outcomes.get(i) for i in range(len(scenarios))])
         return [outcomes[i] for i in range(len(scenarios))]
 
-    async def _decided(self, scenario: Scenario, trace: Any) -> tuple[list[Failure], list[str]]:
-        """The execution's findings as they are to be stored: the detectors', each proposal put
-        to the judge (`confirm`) first. The judge's calls are the tester's, so the model-call
-        budget counts them; with that budget spent, the wall-time budget ending during the
-        call, or the call breaking, the rule decides the proposals and says why: a proposal
-        is never lost, and the campaign goes on."""
-        found = self.recorder.findings(scenario, trace)
+    async def _run(self, scenario: Scenario) -> tuple[Any, list[Failure] | None]:
+        """One execution, and its detectors' findings when the executor judged it where it ran
+        (`Executor.judged`: the pool's workers, while this process records the others); else
+        None, and the recorder judges it here."""
+        request = self.executor.request(self.target, scenario)
+        judge = self.recorder.detectors
+        if isinstance(judge, PortableJudge) and hasattr(self.executor, "judged"):
+            return await self.executor.judged(request, judge)
+        return await self.executor.execute(request), None
+
+    async def _decided(self, scenario: Scenario, trace: Any,
+                       judged: list[Failure] | None = None) -> tuple[list[Failure], list[str]]:
+        """The execution's findings as they are to be stored: the detectors' (`judged`, when the
+        executor ran them on this very trace), each proposal put to the judge (`confirm`)
+        first. The judge's calls are the tester's, so the model-call budget counts them; with
+        that budget spent, the wall-time budget ending during the call, or the call breaking,
+        the rule decides the proposals and says why: a proposal is never lost, and the campaign
+        goes on."""
+        found = judged if judged is not None and trace.scenario_id == scenario.id \
+            else self.recorder.findings(scenario, trace)
         if self.confirm is None or not any(f.for_the_judge for f in found):
             return found, []
         spent = self.budget_left(("model_calls",))

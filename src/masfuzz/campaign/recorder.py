@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from masfuzz.coverage.base import CoverageMap
-from masfuzz.oracles import detect
 from masfuzz.oracles.failure import Failure, merge
+from masfuzz.oracles.portable import PortableJudge
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.store.db import RunStore
@@ -46,7 +46,8 @@ class Recorder:
     coverage: CoverageMap
     spec: WorkflowSpec | None = None
     # The deterministic oracles every execution goes through (FLARE's spec-aware ones in a fuzzing
-    # run); by default the workflow's detectors.
+    # run); by default the workflow's detectors. A `PortableJudge` may be run where the execution
+    # ran (`Campaign._run`); any other function is run here.
     detectors: Detectors | None = None
     executed: int = 0  # executions this invocation ran
     reused: int = 0  # executions this invocation answered from the store
@@ -61,8 +62,8 @@ class Recorder:
     failures_by: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.detectors is None:
-            self.detectors = lambda trace: detect(trace, self.spec)
+        if self.detectors is None:  # as data: a worker can judge with it (`Executor.judged`)
+            self.detectors = PortableJudge("workflow", self.spec)
         if self.store is None or self.run_id is None:
             return
         stored = self.store.coverage_items(self.run_id)

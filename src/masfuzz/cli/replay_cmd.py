@@ -79,7 +79,7 @@ def _stability(persistent: int, shared: list[Any], fresh: list[Any]) -> dict[str
     runs (`shared`) went otherwise than in a fresh fork (`fresh`): its events (their times
     aside) or its end. The model cache answers both runs alike, so what differs is the state
     an earlier run left, or the app's own nondeterminism."""
-    from masfuzz.exec.request import PROCESS_RUN
+    from masfuzz.trace import PROCESS_RUN
 
     def run(outcome: Any) -> Any:
         trace = outcome.trace

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from masfuzz.errors import MasfuzzError
 from masfuzz.exec.request import DEFAULT_TIMEOUT, ExecutionRequest
@@ -25,6 +25,10 @@ from masfuzz.sutenv import Refusal, sut_environment
 from masfuzz.trace import (
     APP_BOUND, HARNESS_CAUSE, NOT_INJECTED_CALLS, USER_BOUND, Trace, ended_trace, running_tool,
 )
+
+if TYPE_CHECKING:  # a judging request's parts; the worker imports the detectors when it judges
+    from masfuzz.oracles.failure import Failure
+    from masfuzz.oracles.portable import PortableJudge
 
 __all__ = ["DEFAULT_TIMEOUT", "Executor", "ExecutionRequest", "ended_trace", "redact_trace"]
 
@@ -90,6 +94,18 @@ class Executor(ABC):
     async def execute(self, request: ExecutionRequest) -> Trace:
         async with self._semaphore():
             trace = await self._execute(request)
+        return self.finished(request, trace)
+
+    async def judged(self, request: ExecutionRequest,
+                     judge: PortableJudge) -> tuple[Trace, list[Failure] | None]:
+        """The execution of `request`, and the failures `judge` finds in its trace when this
+        executor judged it where it ran (the pool's workers, `PoolExecutor.judged`): None here,
+        and the caller judges the trace itself."""
+        return await self.execute(request), None
+
+    def finished(self, request: ExecutionRequest, trace: Trace) -> Trace:
+        """The trace as it leaves the executor: what the run's end means said in its meta, and
+        every known secret masked."""
         meta = {**trace.meta, "executor": self.kind}
         end = trace.termination
         if request.scenario.max_turns is not None and end is not None and end.reason == "max_turns" \

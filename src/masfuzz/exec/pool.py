@@ -34,14 +34,14 @@ import signal
 import sys
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from masfuzz.errors import MasfuzzError, TargetError
 from masfuzz.exec import cgroup, frames, stacks
 from masfuzz.exec.base import Executor
-from masfuzz.exec.request import ExecutionRequest
+from masfuzz.exec.request import JUDGE, JUDGED, ExecutionRequest
 from masfuzz.exec.sandbox import (PEAK_KEY, PLAN_ENV, Plan, check, died_of, discard, hit, model_refused, plan_for,
                                    programs_of, said_out_of_memory)
 from masfuzz.exec.template import ForkedProcess, Template
@@ -50,9 +50,14 @@ from masfuzz.llm.client import SLOTS_ENV
 from masfuzz.llm.settings import ModelSettings
 from masfuzz.loader import FRAMEWORKS
 from masfuzz.proc import kill_group, start_in_group
+from masfuzz.redact import trace_json
 from masfuzz.target import Target, adapter_name
 from masfuzz.trace import (ENDED_IN_MODEL_CALL, EVENTS, MODEL_SECONDS, SANDBOX_LIMITS, STACKS_AT_KILL, AgentTurn, Trace,
                            Usage, ended_trace, running_tool)
+
+if TYPE_CHECKING:  # imported when judging: a worker that never judges loads no detector
+    from masfuzz.oracles.failure import Failure
+    from masfuzz.oracles.portable import PortableJudge
 
 LOAD_TIMEOUT = 120.0  # seconds to import the target (a cold framework import on a busy machine)
 STDERR_TAIL = 4000  # characters of the worker's stderr kept for a crash report
@@ -119,11 +124,15 @@ class Worker:
         return self.proc.returncode is None
 
     async def send(self, request: ExecutionRequest) -> None:
+        await self.send_text(json.dumps(request.to_data()))
+
+    async def send_text(self, request: str) -> None:
+        """A request (one JSON object's text) with the key its answers are to be sealed with."""
         assert self.proc.stdin is not None
         key = frames.new_key()
         self.frames.rekey(key)
         try:
-            self.proc.stdin.write(json.dumps({**request.to_data(), frames.KEY_FIELD: key}).encode() + b"\n")
+            self.proc.stdin.write(f'{request[:-1]},"{frames.KEY_FIELD}":"{key}"}}\n'.encode())
             await self.proc.stdin.drain()
         except (BrokenPipeError, ConnectionResetError):
             pass  # it died before reading; its exit status says why
@@ -180,6 +189,24 @@ class PoolExecutor(Executor):
         self._idle: list[Worker] = []
 
     async def _execute(self, request: ExecutionRequest) -> Trace:
+        return (await self._on_worker(request))[0]
+
+    async def judged(self, request: ExecutionRequest,
+                     judge: PortableJudge) -> tuple[Trace, list[Failure] | None]:
+        """The execution, then its judging on the same worker (a judging request, `JUDGE`),
+        while the campaign's process goes on with the other workers' traces and model calls: the
+        detectors were most of its CPU at 16 workers, one trace at a time. With one worker there
+        is nothing to overlap, and the caller judges, as it always did."""
+        if self.concurrency == 1:
+            return await super().judged(request, judge)
+        async with self._semaphore():
+            return await self._on_worker(request, judge)
+
+    async def _on_worker(self, request: ExecutionRequest,
+                         judge: PortableJudge | None = None) -> tuple[Trace, list[Failure] | None]:
+        """The request's trace from a warm (or new) worker; with `judge`, the trace as it leaves
+        the executor (`finished`) and what `judge` found in it there (None when the run did not
+        end well, or judging failed in the worker: the caller judges it)."""
         worker = await self._warm(request) or await Worker.start(
             self.python, await self._forks(), self._plan(request))
         healthy = False
@@ -187,9 +214,12 @@ class PoolExecutor(Executor):
             trace = await self._serve(worker, request)
             healthy = worker.alive and trace.termination is not None \
                 and trace.termination.reason not in ("timeout", "crash")
-            return trace
+            if judge is None:
+                return trace, None
+            trace = self.finished(request, trace)
+            return trace, (await self._judge(worker, request, trace, judge) if healthy else None)
         finally:
-            if healthy and self.reuse:
+            if healthy and worker.alive and self.reuse:
                 worker.serves = (request.target, request.code_coverage)
                 self._idle.append(worker)
             else:
@@ -297,6 +327,27 @@ class PoolExecutor(Executor):
             await worker.kill()
             raise
 
+    async def _judge(self, worker: Worker, request: ExecutionRequest, trace: Trace,
+                     judge: PortableJudge) -> list[Failure] | None:
+        """What `judge` finds in `trace`, judged by `worker` (which ran it) in its own process, on
+        the trace as this process has it (the JSON the store is about to write); None when the
+        worker could not judge it (it is killed if it took longer than the run may: a judging
+        of ordinary traces takes milliseconds)."""
+        await worker.send_text(f'{{"{JUDGE}":{judge.text},"trace":{trace_json(trace)}}}')
+        try:  # no run's stacks to ask for at the limit: as while loading
+            answer = await self._next(worker, request.limit, request.models, loading=True)
+        except (_Ended, MasfuzzError):
+            return None
+        found = answer.get(JUDGED)
+        if not isinstance(found, list):
+            return None
+        from masfuzz.oracles.failure import Failure
+
+        try:
+            return [Failure.model_validate(f) for f in found]
+        except ValidationError:
+            return None
+
     async def _next(self, worker: Worker, limit: float, models: ModelSettings, *,
                     loading: bool = False, shown: float | None = None,
                     events: list[Any] | None = None) -> dict[str, Any]:
@@ -396,15 +447,15 @@ def _worker_env() -> dict[str, str]:
 
 
 def _preload() -> list[str]:
-    """What a template imports before forking workers: the worker's own modules, the thread
-    pool asyncio starts for `to_thread` (a tool run off the event loop: imported by a worker's
-    first run otherwise), and the agent frameworks and masfuzz adapters this process has
+    """What a template imports before forking workers: the worker's own modules and the
+    detectors it judges with (`JUDGE`), the thread pool asyncio starts for `to_thread` (a tool
+    run off the event loop: imported by a worker's first run otherwise), and the agent frameworks and masfuzz adapters this process has
     imported."""
     frameworks = [m for m in FRAMEWORKS if m in sys.modules]
     adapters = sorted(m for m in sys.modules
                       if m.startswith("masfuzz.adapters.") and m.count(".") == 2)
     return ["masfuzz.exec.worker", "masfuzz.exec.request", "masfuzz.exec.base", "concurrent.futures.thread",
-            *frameworks, *adapters]
+            "masfuzz.oracles.portable", *frameworks, *adapters]
 
 
 class SubprocessExecutor(PoolExecutor):

@@ -8,7 +8,12 @@ lines and branches of the target's own code the run executed (`masfuzz.exec.code
 `persistent` is AFL++'s persistent mode (`--persistent N`): the worker may run it in a process
 that served up to N - 1 runs before it, instead of a fresh fork of its own
 (`masfuzz.exec.worker`); such a run's trace says which run of its process it was
-(`PROCESS_RUN`).
+(`masfuzz.trace.PROCESS_RUN`).
+
+A judging request (`JUDGE`) is the other request a worker serves: a campaign's deterministic
+detectors (`masfuzz.oracles.portable`) and the trace of the run the worker just answered, as the
+executor hands it over (its meta said, its secrets masked); the worker answers with the failures
+they find (`JUDGED`). It runs in the worker's own process, never in the run's.
 """
 
 from __future__ import annotations
@@ -22,7 +27,8 @@ from masfuzz.scenario import Scenario
 from masfuzz.target import Target
 
 DEFAULT_TIMEOUT = 60.0  # seconds per scenario when neither the scenario nor the caller names one
-PROCESS_RUN = "process_run"  # trace.meta: the run's place among its process's runs (1: a fresh fork)
+JUDGE = "judge"  # a judging request's line: {JUDGE: <PortableJudge.text>, "trace": <the trace>}
+JUDGED = "judged"  # its answer: {JUDGED: [failures]}, or {JUDGED: null} when judging failed there
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,8 @@ stdout, one JSON object per line:
   called `sys.exit(N)` (the worker then ends: its state is no longer trustworthy);
   `{"stacks": [...]}` when the pool, about to kill a run at its time limit, signals for them
   (`masfuzz.exec.stacks`);
+A judging request (`{"judge": ..., "trace": ...}`, `masfuzz.exec.request.JUDGE`) is answered
+with `{"judged": [failures]}` by this process itself, never by a run's fork (`_judge`).
 The system's model calls are masfuzz's to make (the model proxy, `masfuzz.llm.proxy`): each one
 is a `{"model_request": {...}}` line out, answered by a `{"model_reply": {...}}` line in, which
 a thread reading the input hands to the waiting call (`Inbox`) while the run goes on.
@@ -201,7 +203,7 @@ def serve(channel: Channel, lines: Iterable[str], *, apart: bool = False) -> int
     """Serve the requests of `lines`, each answered on `channel`; `apart`: each run in a child
     process forked from this worker (`_Resident`), so that no run sees what an earlier one left
     (a request's `persistent` lets one such process serve several runs)."""
-    from masfuzz.exec.request import ExecutionRequest  # after the stdout switch: imports may print
+    from masfuzz.exec.request import JUDGE, ExecutionRequest  # after the stdout switch: imports may print
 
     first = True
     resident: _Resident | None = None
@@ -212,6 +214,9 @@ def serve(channel: Channel, lines: Iterable[str], *, apart: bool = False) -> int
             try:
                 data = json.loads(line)
                 channel.key = _key_of(data)
+                if isinstance(data, dict) and JUDGE in data:  # the run before it, judged here
+                    _judge(channel, data)
+                    continue
                 request = ExecutionRequest.from_data(data)
                 fresh, first = first, False  # a failed opening has imported things all the same
                 system = _open(request, fresh)
@@ -242,6 +247,26 @@ def serve(channel: Channel, lines: Iterable[str], *, apart: bool = False) -> int
         if resident is not None:
             resident.end()
     return 0
+
+
+def _judge(channel: Channel, data: dict[str, Any]) -> None:
+    """A judging request (`masfuzz.exec.request.JUDGE`): the failures its detectors find in its
+    trace, answered as data. In this process, not a run's (no run sees the request's key, nor
+    can leave anything behind for the detectors); when judging fails here, the answer says none
+    was made and the pool judges the trace itself (where the same failure is said)."""
+    from masfuzz.exec.request import JUDGE, JUDGED
+    from masfuzz.oracles.portable import PortableJudge
+    from masfuzz.trace import Trace
+
+    try:
+        found = PortableJudge.from_data(data[JUDGE])(Trace.model_validate(data["trace"]))
+    except Exception:  # noqa: BLE001 - masfuzz's own failure: on stderr, and judged again there
+        import traceback
+
+        traceback.print_exc()
+        channel.send({JUDGED: None})
+        return
+    channel.write(f'{{"{JUDGED}":[{",".join(f.model_dump_json() for f in found)}]}}')
 
 
 def _key_of(data: Any) -> bytes:
@@ -275,7 +300,7 @@ def _serve_one(channel: Channel, request: Any, system: Any, place: int | None = 
     run's among the runs of its process (`--persistent`), said in its trace."""
     from masfuzz import trace as trace_module
     from masfuzz.exec.base import run_guarded
-    from masfuzz.exec.request import PROCESS_RUN
+    from masfuzz.trace import PROCESS_RUN
     from masfuzz.llm import settings
 
     sandbox.limit_cpu(request.persistent)

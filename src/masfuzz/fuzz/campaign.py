@@ -36,7 +36,7 @@ from masfuzz.fuzz.seeds import rewrite_input, seed_tasks
 from masfuzz.graph.specification import FlareSpec, skeleton
 from masfuzz.graph.coordination import CoordinationGraph
 from masfuzz.graph.paths import FREE_FORM
-from masfuzz.oracles.flare import detect_cited
+from masfuzz.oracles.portable import PortableJudge
 from masfuzz.scenario import Provenance, Scenario, surroundings
 from masfuzz.spec.model import WorkflowSpec
 
@@ -126,8 +126,10 @@ class FuzzSetup:
         return PathModel(self.workflow, self.flare.relationships.dependencies,
                          max_turns=self.opts.max_turns)
 
-    def detectors(self) -> Callable[[Any], list[Any]]:
-        return lambda trace: detect_cited(trace, self.flare, self.workflow)
+    def detectors(self) -> PortableJudge:
+        """FLARE's deterministic oracles over the specification as it stands (after `prepare`),
+        as data the workers can judge with."""
+        return PortableJudge("flare", self.workflow, self.flare)
 
     def phase(self, witnessed: Sequence[Scenario] = ()) -> FlarePhase:
         """FLARE's loop on the seed pool, and after it the scenarios in `witnessed` (those the

@@ -16,7 +16,7 @@ from masfuzz.coverage.structural import CriterionResult, StructuralCoverage
 from masfuzz.graph.coordination import CoordinationGraph
 from masfuzz.graph.obligations import CRITERION_NAMES, ObligationSpace
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import Trace
+from masfuzz.trace import PROCESS_RUN, Trace
 
 
 @dataclass
@@ -141,6 +141,23 @@ def warnings(a: "Analysis") -> list[str]:
 
 WHO_AND_WHEN = {"agent", "step", "step_ref", "subject", "found_by"}
 
+# A failure shown by a run that shared its process with earlier runs (AFL++'s persistent mode,
+# `--persistent N`): what they left in memory may be its cause, which no fresh fork would show.
+SHARED_PROCESS = ("possibly caused by state an earlier run left: the run that showed it shared its "
+                  "process with {earlier} before it (--persistent; it was run {place} of that "
+                  "process); `masfuzz replay --persistent N` runs each case in a fresh fork too and "
+                  "says which ran otherwise")
+
+
+def shared_process(failure: dict[str, Any], trace: Trace | None) -> None:
+    """Flag `failure` (a report's dict) when the run that showed it shared its process with
+    earlier runs: its place among them (`process_run`) and what that means (`shared_process`)."""
+    place = trace.meta.get(PROCESS_RUN, 1) if trace is not None else 1
+    if isinstance(place, int) and place > 1:
+        failure["process_run"] = place
+        failure["shared_process"] = SHARED_PROCESS.format(
+            place=place, earlier="1 run" if place == 2 else f"{place - 1} runs")
+
 
 def analyze(store: Any, run_id: int | None = None) -> Analysis:
     """The analysis of one stored run (default: the latest), read from the store alone."""
@@ -164,6 +181,8 @@ def analyze(store: Any, run_id: int | None = None) -> Analysis:
         trace = store.trace(eid)
         if trace is not None:
             a.traces[eid] = trace
+    for f in a.failures:
+        shared_process(f, a.traces.get(f.get("execution_id")))
     a.extra["run"] = {k: info[k] for k in ("id", "command", "target", "config", "status",
                                             "started", "finished")}
     for name, section in _sections(store, run_id, a, info).items():

@@ -119,7 +119,8 @@ def _groups(failures: list[dict[str, Any]], traces: dict[int, Trace]) -> list[di
             items.append({
                 **{k: f.get(k) for k in ("fingerprint", "detector", "description", "severity",
                                          "confidence", "attribution", "because", "scenario_id",
-                                         "input", "clause", "agent", "step", "step_ref", "decided_by")},
+                                         "input", "clause", "agent", "step", "step_ref", "decided_by",
+                                         "shared_process")},
                 "who_and_when": who_and_when(f), "found_by": oracles(f),
                 # the text report's words, as JUnit's skip message has them
                 "why_set_aside": "" if f.get("attribution", "sut") == "sut"

@@ -163,6 +163,8 @@ def failure_lines(failures: list[dict[str, Any]]) -> list[str]:
         out.append(f"  [{category} / {f['root_cause']}]{tag} {f['description']}")
         if f.get("because"):
             out.append(f"    {f['because']}")
+        if f.get("shared_process"):
+            out.append(f"    {f['shared_process']}")
         out.append(f"    {who_and_when(f)}")
         where = f"    found by {', '.join(oracles(f))}" + (f", decided by {f['decided_by']}" if f.get("decided_by") else "")
         where += f", fingerprint {f['fingerprint']}, events "
