@@ -307,6 +307,8 @@ class TraceRecorder:
         self._t0 = time.perf_counter()
         self._last_asking: str | None = None  # the agent of the latest model call (`received`)
         self._handed: set[str] = set()  # agents handed to since their latest model call
+        self._delegations = 0  # how many delegations the trace has
+        self._asked_after: dict[str, int] = {}  # agent -> the delegations before its latest call
 
     def now(self) -> float:
         return round(time.perf_counter() - self._t0, 6)
@@ -318,7 +320,11 @@ class TraceRecorder:
             event = event.model_copy(update={"t": self.now()})
         self.events.append(event)
         if isinstance(event, DelegationEvent):
-            self._handed.add(event.to)
+            # a new hand-over to the agent only if another came since its latest call: one
+            # recorded right after that call (a framework that records it late) led to the call
+            if self._delegations > self._asked_after.get(event.to, -1):
+                self._handed.add(event.to)
+            self._delegations += 1
         if _EVENT_SINK is not None:
             _EVENT_SINK(event)
         return event
@@ -329,15 +335,16 @@ class TraceRecorder:
         reached it is seen, not guessed. A call begins a hand-over when it follows another
         agent's call, or when the agent was handed to since its latest call (a router, a
         carry-over or the app's code that calls no model handed over to it again): a delegation
-        to it was recorded since, or `handed` says so, from an adapter that sees the hand-over
-        begin but records it only later (a LangGraph node's update comes after its model calls),
-        whose delegations then say nothing of the call. The entry is placed by the events so
-        far and the oracle matches it to the hand-over."""
+        to it was recorded after another delegation since that call, or `handed` says so, from
+        an adapter that sees the hand-over begin but records it only later (a LangGraph node's
+        update comes after its model calls), whose delegations then say nothing of the call.
+        The entry is placed by the events so far and the oracle matches it to the hand-over."""
         if not agent:
             return
         if handed is None:
             handed = agent in self._handed
         self._handed.discard(agent)
+        self._asked_after[agent] = self._delegations
         if agent == self._last_asking and not handed:
             return
         self._last_asking = agent
