@@ -76,15 +76,6 @@ def test_sequence_of_chats_records_carry_over_and_hands_the_work_on():
     assert len(trace.of_type(ChatEnd)) == 3
     assert witnessed(trace) == edges(spec)
     assert trace.of_type(Message)[0].content == "My name is Ana, from Lisbon"
-    # a later chat opens with its own message: AG2's carry-over appended to it (the earlier
-    # chats' summaries) is the agents' words, in those chats' ends, not the user's; what the
-    # next chat's agent received holds it (`handover_inputs`)
-    users = [m.content for m in trace.of_type(Message) if m.role == "user"]
-    assert "Great! Could you tell me what topics you are interested in reading about?" in users
-    assert "Let's find something fun to read." in users and not any("Context:" in text for text in users)
-    summary = trace.of_type(ChatEnd)[0].summary
-    assert summary and any(summary in x["text"] for x in trace.meta["handover_inputs"]
-                           if x["agent"] == names[2])
     reach = {f"reach::{n}" for n in names}
     assert reach <= ids(spec)
     assert {e.agent for e in trace.of_type(AgentTurn)} == set(names)

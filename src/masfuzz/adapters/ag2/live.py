@@ -44,7 +44,6 @@ from masfuzz.trace import (
 
 _SESSION: contextvars.ContextVar["Session | None"] = contextvars.ContextVar("masfuzz_ag2", default=None)
 _INIT_SIG = inspect.signature(autogen.ConversableAgent.initiate_chat)
-CARRYOVER = "\nContext: \n"  # what AG2 puts between a chat's message and its carry-over
 READ_LIMIT = 50  # chats a program may start while it is read; a loop that goes on is cut there
 TASK_ANSWERS = 10  # input() calls answered with the task before any chat (then exit, then EOF)
 
@@ -110,7 +109,6 @@ class _Frame:
     reason: str = ""
     summary_method: Any = "last_msg"
     max_turns: int | None = None
-    own: str | None = None  # a chat with carry-over: its own opening message, without it
 
 
 @dataclass
@@ -206,8 +204,6 @@ class Session:
             frame.speaker = sender.name if has_model(sender) else parent.speaker
         elif self.last_top_speaker:
             frame.speaker = self.last_top_speaker  # the sequence hands the work on
-        if args.get("kwargs", {}).get("carryover"):
-            frame.own = opening_text(args.get("message"))
         self.frames.append(frame)
         self.rec.add(ChatStart(chat=frame.chat, parent=parent.chat if parent else None, kind=kind,
                                sender=sender.name, recipient=recipient.name,
@@ -251,11 +247,7 @@ class Session:
         calls = list(msg.get("tool_calls") or ())
         legacy = msg.get("function_call")
         if not has_model(sender) or (opening and frame is not None and len(self.frames) == 1):
-            # a proxy speaks for the user; a top-level chat opens with the app's task. AG2 adds
-            # the carry-over to it ("\nContext: \n" and the earlier chats' summaries): those are
-            # the agents' words (each chat's summary is in its end), not the user's
-            if opening and frame is not None and frame.own and text.startswith(frame.own + CARRYOVER):
-                text = frame.own
+            # a proxy speaks for the user; a top-level chat opens with the app's task
             if text:
                 self.rec.add(Message(role="user", content=text))
             return
