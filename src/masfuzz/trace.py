@@ -223,16 +223,25 @@ CODE_TOOL = "code_execution"
 # Tools that failed reading a run context masfuzz did not have to pass (the app's server passes
 # one; `--context MODULE:FACTORY` gives it): their errors are the harness's, not the app's.
 MISSING_CONTEXT = "missing_context_tools"
-# What an agent's model was given on its first call after another agent's (after the
+# What an agent's model was given on its first call of each hand-over to it (after the
 # framework's hand-over filters, carry-overs, context trimming): a list of {"agent": the agent,
 # "since": how many events the trace had then, "text": the non-system messages' text and the
-# arguments of the calls in them}. The hand-over oracle tells from it whether a fact the user
+# arguments of the calls in them}, one entry per hand-over, a second hand-over to the same agent
+# later in the run its own entry. The hand-over oracle tells from it whether a fact the user
 # gave reached the agent handed to. Recorded by `TraceRecorder.received`, which every adapter
 # that sees its agents' model requests calls.
 HANDOVER_INPUTS = "handover_inputs"
 # What a trace keeps of one such input (a long history would make every trace of a
 # many-hand-over run quadratic in size): the user's opening and the latest words.
 HANDOVER_TEXT_CHARS = 20_000
+# The messages a node of the app took out of the conversation or replaced (LangGraph's
+# `RemoveMessage`, a message with the id of one already there: the caller's message rewritten or
+# masked, a summary in place of the history): a list of {"event": the index of the message taken
+# out, None when the trace does not hold it; "by": the node; "at": how many events the trace had
+# then; "with": the index of the node's message in its place, None when there is none or the
+# node is no agent; "text": that message's text}. A message a node writes in the user's place is
+# the node's (`Message(agent=node, role="user")`): the user's own words have no agent.
+REPLACED_MESSAGES = "replaced_messages"
 # What each agent's model was told as its system message on its first call ({agent: text}), for
 # apps whose instructions live in code the extractor cannot read (a LangGraph node function that
 # builds its own SystemMessage). The instructed oracles read an agent's instructions from it when
@@ -305,6 +314,9 @@ class TraceRecorder:
         self.meta: dict[str, Any] = {}
         self._t0 = time.perf_counter()
         self._last_asking: str | None = None  # the agent of the latest model call (`received`)
+        self._handed: set[str] = set()  # agents handed to since their latest model call
+        self._delegations = 0  # how many delegations the trace has
+        self._asked_after: dict[str, int] = {}  # agent -> the delegations before its latest call
 
     def now(self) -> float:
         return round(time.perf_counter() - self._t0, 6)
@@ -315,17 +327,33 @@ class TraceRecorder:
         if not event.t:
             event = event.model_copy(update={"t": self.now()})
         self.events.append(event)
+        if isinstance(event, DelegationEvent):
+            # a new hand-over to the agent only if another came since its latest call: one
+            # recorded right after that call (a framework that records it late) led to the call
+            if self._delegations > self._asked_after.get(event.to, -1):
+                self._handed.add(event.to)
+            self._delegations += 1
         if _EVENT_SINK is not None:
             _EVENT_SINK(event)
         return event
 
-    def received(self, agent: str | None, messages: Any) -> None:
-        """`agent`'s model is asked with these messages (`ChatMessage`s): on its first call after
-        another agent's, keep what it was given (`HANDOVER_INPUTS`), so that whether a fact
-        reached it is seen, not guessed. Frameworks differ in when they record the hand-over
-        itself (a LangGraph node's update comes after its model calls), so the entry is placed
-        by the events so far and the oracle matches it to the hand-over."""
-        if not agent or agent == self._last_asking:
+    def received(self, agent: str | None, messages: Any, handed: bool | None = None) -> None:
+        """`agent`'s model is asked with these messages (`ChatMessage`s): on its first call of a
+        hand-over to it, keep what it was given (`HANDOVER_INPUTS`), so that whether a fact
+        reached it is seen, not guessed. A call begins a hand-over when it follows another
+        agent's call, or when the agent was handed to since its latest call (a router, a
+        carry-over or the app's code that calls no model handed over to it again): a delegation
+        to it was recorded after another delegation since that call, or `handed` says so, from
+        an adapter that sees the hand-over begin but records it only later (a LangGraph node's
+        update comes after its model calls), whose delegations then say nothing of the call.
+        The entry is placed by the events so far and the oracle matches it to the hand-over."""
+        if not agent:
+            return
+        if handed is None:
+            handed = agent in self._handed
+        self._handed.discard(agent)
+        self._asked_after[agent] = self._delegations
+        if agent == self._last_asking and not handed:
             return
         self._last_asking = agent
         parts = [m.content for m in messages if m.role != "system" and m.content]

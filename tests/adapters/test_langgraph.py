@@ -246,3 +246,41 @@ def test_a_model_chosen_at_call_time_is_reported_not_injected_for_its_agent(cli,
     assert finding["description"].startswith("model not injected for agent:")
     assert finding["attribution"] == "harness"
     assert provider_endpoint == []
+
+
+REVISIT = "tests/adapters/langgraph_revisit.py"
+
+
+def test_each_hand_over_to_an_agent_keeps_what_it_was_given_a_second_one_too():
+    """`checker`, plain code, sends the graph back to `clerk` with a note: no other model was
+    asked in between, yet it is a new hand-over, and what clerk was given then (the note) is its
+    own entry, the one the hand-over oracle reads for it."""
+    from masfuzz.oracles.semantic import _received
+    from masfuzz.trace import HANDOVER_INPUTS, DelegationEvent
+
+    trace = run(f"{REVISIT}:graph", input="Van slot today please, I am in after 17:00",
+                sut_model=f"scripted/{REVISIT}:policy")
+    assert delegations(trace) == [("intake", "clerk", "graph_edge"), ("clerk", "checker", "graph_edge"),
+                                  ("checker", "clerk", "graph_edge"), ("clerk", "checker", "graph_edge")]
+    given = [x["text"] for x in trace.meta[HANDOVER_INPUTS] if x["agent"] == "clerk"]
+    assert len(given) == 2 and "17:30 is free" not in given[0] and "17:30 is free" in given[1]
+    back = [i for i, e in enumerate(trace.events) if isinstance(e, DelegationEvent) and e.from_ == "checker"]
+    assert "17:30 is free" in _received(trace, back[0], "clerk")
+
+
+def test_a_node_that_swaps_the_callers_message_writes_in_the_users_place_and_says_what_it_replaced():
+    """`tidy` takes the caller's message out (`RemoveMessage`) and puts a masked one in its
+    place; `summary` replaces the whole history with one message: each new message is its
+    node's, in the user's role, and `meta.replaced_messages` says which messages it replaced."""
+    from masfuzz.trace import REPLACED_MESSAGES
+
+    trace = run(f"{REVISIT}:swapping", input="Refund order 881 to card 4929 1234 5678 9012",
+                sut_model=f"scripted/{REVISIT}:policy")
+    users = [(i, e.agent, e.content) for i, e in enumerate(trace.events) if isinstance(e, Message) and e.role == "user"]
+    assert users[0] == (0, None, "Refund order 881 to card 4929 1234 5678 9012")  # the user's own words
+    masked = next(i for i, who, text in users if who == "tidy")
+    assert trace.events[masked].content == "Refund order 881 to card [card]"
+    summary = next(i for i, who, _ in users if who == "summary")
+    swaps = [(x["event"], x["by"], x["with"]) for x in trace.meta[REPLACED_MESSAGES]]
+    assert swaps[0] == (0, "tidy", masked)
+    assert sorted(swaps[1:]) == [(masked, "summary", summary), (masked + 1, "summary", summary)]

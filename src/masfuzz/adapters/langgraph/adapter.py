@@ -14,6 +14,7 @@ import asyncio
 import typing
 import uuid
 from contextlib import ExitStack
+from collections.abc import Callable
 from typing import Any
 
 from langchain_core.messages import HumanMessage
@@ -62,10 +63,11 @@ class LangGraphAdapter(Adapter):
         faults = tool_faults(scenario, [t.id for t in spec.tools])
         probes = restricted_probes(spec) if scenario.restricted == "probe" else {}
         offered: dict[str, set[str]] = {}  # the tools the app bound to each agent's model, seen at run time
-        model, errors = _model(spec, scenario, probes, rec, offered)
+        model, errors = _model(spec, scenario, probes, rec, offered, lambda: updates.speaker)
         updates = UpdateRecorder(rec, spec, tool_node_ids=set(tool_nodes(obj)), tool_faults=modes(faults),
                                  probes={a: {t.name for t in ts} for a, ts in probes.items()},
-                                 handoffs=handoff_tools(obj), offered=offered)
+                                 handoffs=handoff_tools(obj), offered=offered,
+                                 user_message=USER_MESSAGE_ID)
         thread = {"thread_id": f"masfuzz-{uuid.uuid4().hex}"}
         async with system_lock(obj):
             # the mutant first: the model swap reads the bindings it changed
@@ -98,13 +100,13 @@ class LangGraphAdapter(Adapter):
 
 
 def _model(spec: WorkflowSpec, scenario: Scenario, probes: dict[str, tuple[ToolDef, ...]],
-           rec: TraceRecorder, offered: dict[str, set[str]],
+           rec: TraceRecorder, offered: dict[str, set[str]], speaker: Callable[[], str | None],
            ) -> tuple[MasfuzzChatModel | None, list[tuple[str | None, BaseException]]]:
     """One chat model for every node; per-node model strings become per-agent clients, all made
     before the run so a bad model string is an input error, not a crash of the system. Each
     request's tools, but masfuzz's probes, go into `offered`: a node may bind its tools where the
     extractor cannot read them (a helper that builds nodes), and what the app bound is what the
-    agent owns."""
+    agent owns. `speaker`: the agent node whose update came last."""
     from masfuzz.llm.settings import sut_client
 
     errors: list[tuple[str | None, BaseException]] = []
@@ -117,7 +119,9 @@ def _model(spec: WorkflowSpec, scenario: Scenario, probes: dict[str, tuple[ToolD
         rec.usage.tokens_in += reply.usage.tokens_in
         rec.usage.tokens_out += reply.usage.tokens_out
 
-    def told(agent: str | None, request: ChatRequest) -> None:
+    visits: dict[str, str | None] = {}  # agent -> the run of its node its latest call was in
+
+    def told(agent: str | None, request: ChatRequest, visit: str | None) -> None:
         # a node's own SystemMessage is its instructions, which extraction cannot read
         system = "\n".join(m.content or "" for m in request.messages if m.role == "system").strip()
         if agent and system:
@@ -125,7 +129,12 @@ def _model(spec: WorkflowSpec, scenario: Scenario, probes: dict[str, tuple[ToolD
         if agent:
             stubs = {t.name for t in probes.get(agent, ())}
             offered.setdefault(agent, set()).update(t.name for t in request.tools if t.name not in stubs)
-        rec.received(agent, request.messages)
+        # a new run of the agent's node after another agent's node spoke is a hand-over (from a
+        # router that is plain code too), which the updates record only once the node is done
+        handed = visit is not None and visits.get(agent or "") != visit and speaker() not in (None, agent)
+        if agent is not None:
+            visits[agent] = visit
+        rec.received(agent, request.messages, handed)
 
     model = MasfuzzChatModel(
         model=scenario.sut_model or "", clients=clients, extra_tools=probes,
@@ -134,12 +143,15 @@ def _model(spec: WorkflowSpec, scenario: Scenario, probes: dict[str, tuple[ToolD
     return model, errors
 
 
+USER_MESSAGE_ID = "masfuzz-user-message"  # the id of the user's message in the graph's state
+
+
 def _input(app: Any, scenario: Scenario) -> dict[str, Any]:
     """The user's input in the graph's own input schema: the key named by
     `scenario.extra["input_key"]`, else the field `input_field` names."""
     key = scenario.extra.get("input_key") or input_field(app)
-    if key == "messages":
-        return {"messages": [HumanMessage(scenario.input)]}
+    if key == "messages":  # its id names it in the trace when a node takes it out or rewrites it
+        return {"messages": [HumanMessage(scenario.input, id=USER_MESSAGE_ID)]}
     return {key: scenario.input}
 
 

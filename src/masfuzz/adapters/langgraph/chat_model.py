@@ -40,7 +40,8 @@ class MasfuzzChatModel(BaseChatModel):
     clients: dict[str, Any] = Field(default_factory=dict)
     # agent -> extra tools offered to it (restricted-tool probes), as masfuzz ToolDefs
     extra_tools: dict[str, tuple[ToolDef, ...]] = Field(default_factory=dict)
-    on_request: Callable[[str | None, ChatRequest], None] | None = None
+    # (agent, request, visit): `visit` names the node's run the call is in (`_visit_of`)
+    on_request: Callable[[str | None, ChatRequest, str | None], None] | None = None
     on_reply: Callable[[str | None, ChatReply], None] | None = None
     on_error: Callable[[str | None, BaseException], None] | None = None
     _resolved: Any = PrivateAttr(default=None)
@@ -78,7 +79,7 @@ class MasfuzzChatModel(BaseChatModel):
             agent=agent,
         )
         if self.on_request is not None:
-            self.on_request(agent, request)
+            self.on_request(agent, request, _visit_of(run_manager))
         try:
             reply = await self._client_for(agent).complete(request)
         except Exception as exc:
@@ -105,6 +106,15 @@ def _node_of(run_manager: Any) -> str | None:
         return namespace.split("|", 1)[0].split(":", 1)[0]
     node = metadata.get("langgraph_node")
     return str(node) if node else None
+
+
+def _visit_of(run_manager: Any) -> str | None:
+    """Which run of its top-level node a call is in (`node:<task>`, the first part of the
+    checkpoint namespace): a node run again after another agent's is a new hand-over to it,
+    though no other model was asked in between (a router that is plain code)."""
+    metadata = getattr(run_manager, "metadata", None) or {}
+    namespace = str(metadata.get("langgraph_checkpoint_ns") or "")
+    return namespace.split("|", 1)[0] or None
 
 
 def _choice(choice: Any) -> str:

@@ -9,6 +9,13 @@ namespace of the outer node: each update of one of its model nodes is a turn of 
 its tool nodes give its tool results. The outer node's own update then repeats what the inner
 ones said (and the bookkeeping messages langgraph-supervisor adds), so it is read only when no
 inner update came. A call of a handoff tool is a `handoff` delegation, not a tool call.
+
+A message is its writer's: a `HumanMessage` an agent node puts in the state is that node's,
+said in the user's place (`Message(agent=node, role="user")`); the user's own words are the
+messages with no agent. A node that swaps messages (`RemoveMessage`, or a message with the id
+of one already in the state: the caller's message rewritten or masked, a summary in place of the
+history) is recorded in `meta.replaced_messages` (`REPLACED_MESSAGES`), whether it calls a model
+or not, so that the words the graph took out and the node's that took their place are told apart.
 """
 
 from __future__ import annotations
@@ -16,17 +23,27 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, RemoveMessage, ToolMessage
 
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import DelegationEvent, Message, RestrictedAttempt, ToolCall, ToolResult, TraceRecorder
+from masfuzz.trace import (
+    REPLACED_MESSAGES, DelegationEvent, Message, RestrictedAttempt, ToolCall, ToolResult, TraceRecorder,
+)
+
+REMOVE_ALL = "__remove_all__"  # langgraph.graph.message.REMOVE_ALL_MESSAGES: the whole history
 
 
 class UpdateRecorder:
     def __init__(self, recorder: TraceRecorder, spec: WorkflowSpec, *, tool_node_ids: set[str],
                  tool_faults: dict[str, str], probes: dict[str, set[str]],
-                 handoffs: dict[str, str] | None = None, offered: dict[str, set[str]] | None = None) -> None:
+                 handoffs: dict[str, str] | None = None, offered: dict[str, set[str]] | None = None,
+                 user_message: str | None = None) -> None:
         self.rec = recorder
+        # message id -> the index of the event that records it; the user's input (`user_message`,
+        # the id masfuzz gave it) is the trace's first event
+        self.ids: dict[str, int | None] = {user_message: 0} if user_message else {}
+        self.recorded: dict[int, int] = {}  # id() of a message of the update being read -> its event
+        self.unnamed: list[tuple[BaseMessage, int]] = []  # recorded before the graph gave it its id
         self.agents = {a.id for a in spec.agents}
         self.tool_node_ids = tool_node_ids
         self.workflow_tools = {t.id for t in spec.tools}
@@ -59,7 +76,10 @@ class UpdateRecorder:
         for node, update in updates.items():
             for part in update if isinstance(update, list) else [update]:
                 if outer is None:
+                    self.recorded.clear()
+                    swaps = self._swapped(_messages(part))
                     self._update(node, part)
+                    self._record_swaps(node, swaps)
                 elif outer in self.agents:
                     self._inner_update(outer, part)
 
@@ -96,6 +116,33 @@ class UpdateRecorder:
         if not messages and isinstance(update, dict) and update:
             self.rec.add(Message(agent=node, content=json.dumps(update, default=str, sort_keys=True)))
 
+    def _swapped(self, messages: list[BaseMessage]) -> list[tuple[int | None, BaseMessage | None]]:
+        """The ids of the messages an update takes out of the state (`RemoveMessage`) or
+        replaces (a message with the id of one in it), each with the message put in its place:
+        the one with its id, else the update's first `HumanMessage` (a rewrite), else none."""
+        removed = [m.id for m in messages if isinstance(m, RemoveMessage) and m.id]
+        if removed or any(m.id for m in messages):
+            named = [(m, e) for m, e in self.unnamed if m.id]  # LangGraph's reducer names them
+            self.ids.update((m.id, e) for m, e in named if m.id not in self.ids)
+            self.unnamed = [(m, e) for m, e in self.unnamed if not m.id]
+        put = [m for m in messages if not isinstance(m, RemoveMessage)]
+        gone = sorted(self.ids, key=lambda k: self.ids[k] or 0) if REMOVE_ALL in removed else removed
+        human = next((m for m in put if isinstance(m, HumanMessage) and m.id not in self.ids), None)
+        out = [(mid, human) for mid in gone if mid != REMOVE_ALL]
+        out += [(m.id, m) for m in put if m.id and m.id in self.ids and m.id not in gone]
+        # out of the state (a replacement records its id again, at its own event)
+        return [(self.ids.pop(mid, None), new) for mid, new in out]
+
+    def _record_swaps(self, node: str, swaps: list[tuple[int | None, BaseMessage | None]]) -> None:
+        """`meta.replaced_messages`: for each message `node` took out, the event that recorded
+        it (None: not in the trace), the events so far, the event of the node's message in its
+        place (None: none, or the node is no agent) and that message's text."""
+        for event, new in swaps:
+            text = "" if new is None else new.content if isinstance(new.content, str) else new.text()
+            self.rec.meta.setdefault(REPLACED_MESSAGES, []).append({
+                "event": event, "by": node, "at": len(self.rec.events),
+                "with": None if new is None else self.recorded.get(id(new)), "text": text})
+
     def _inner_update(self, agent: str, update: Any) -> None:
         """An update from inside the graph an agent node runs: tool results, or a turn."""
         messages = _messages(update)
@@ -120,6 +167,12 @@ class UpdateRecorder:
 
     def _message(self, node: str, m: BaseMessage) -> None:
         text = m.content if isinstance(m.content, str) else m.text()
+        if isinstance(m, (AIMessage, HumanMessage)):
+            self.recorded[id(m)] = len(self.rec.events)
+            if m.id:
+                self.ids[m.id] = len(self.rec.events)
+            else:
+                self.unnamed.append((m, len(self.rec.events)))
         if isinstance(m, AIMessage):
             if text:
                 self.rec.add(Message(agent=node, content=text))

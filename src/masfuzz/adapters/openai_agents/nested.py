@@ -13,6 +13,12 @@ a masfuzz run is in progress its `RunConfig` is in a context variable, which asy
 runner is replaced by one that gives such runs masfuzz's model, its model-input filter (which
 tells the recording which agent is calling) and its tracing settings, and keeps the rest of the
 app's own `RunConfig`. Outside a masfuzz run it passes every call through unchanged.
+
+The same runner tells the recording what each run the app's own code starts is given (`on_run`):
+a chat front-end's runs, one per customer message, carry the user's words (`user_turns`). A run
+started inside another (by a tool, a guardrail, an agent-as-tool) carries its caller's words,
+not the user's: a context variable set for the length of each run tells them apart, as
+`run_sync`, which runs `run`, is one run.
 """
 
 from __future__ import annotations
@@ -26,6 +32,8 @@ from typing import Any
 from masfuzz.adapters.openai_agents import sdk
 
 _RUN_CONFIG: ContextVar[Any] = ContextVar("masfuzz_agents_run_config", default=None)
+_ON_RUN: ContextVar[Any] = ContextVar("masfuzz_agents_on_run", default=None)
+_IN_RUN: ContextVar[bool] = ContextVar("masfuzz_agents_in_run", default=False)
 _runner_classes: dict[type, type] = {}
 
 
@@ -53,33 +61,51 @@ def _with_ours(kwargs: dict[str, Any]) -> dict[str, Any]:
     return {**kwargs, "run_config": config}
 
 
+@contextlib.contextmanager
+def _one_run(input: Any) -> Iterator[None]:
+    """Around a run: the recording told its input when the app's own code started it."""
+    on_run = _ON_RUN.get()
+    if on_run is not None and not _IN_RUN.get():
+        on_run(input)
+    token = _IN_RUN.set(True)
+    try:
+        yield
+    finally:
+        _IN_RUN.reset(token)
+
+
 def _runner_class() -> type:
     base = sdk.require().run.AgentRunner
     cls = _runner_classes.get(base)
     if cls is None:
         class MasfuzzAgentRunner(base):  # type: ignore[misc, valid-type]
             async def run(self, starting_agent: Any, input: Any, **kwargs: Any) -> Any:
-                return await super().run(starting_agent, input, **_with_ours(kwargs))
+                with _one_run(input):
+                    return await super().run(starting_agent, input, **_with_ours(kwargs))
 
             def run_sync(self, starting_agent: Any, input: Any, **kwargs: Any) -> Any:
-                return super().run_sync(starting_agent, input, **_with_ours(kwargs))
+                with _one_run(input):
+                    return super().run_sync(starting_agent, input, **_with_ours(kwargs))
 
             def run_streamed(self, starting_agent: Any, input: Any, **kwargs: Any) -> Any:
-                return super().run_streamed(starting_agent, input, **_with_ours(kwargs))
+                with _one_run(input):  # its task, made here, keeps the context it was made in
+                    return super().run_streamed(starting_agent, input, **_with_ours(kwargs))
 
         cls = _runner_classes[base] = MasfuzzAgentRunner
     return cls
 
 
 @contextlib.contextmanager
-def every_run_injected(run_config: Any) -> Iterator[None]:
-    """Within the block, runs the app starts itself use `run_config`'s model and recording."""
+def every_run_injected(run_config: Any, on_run: Any = None) -> Iterator[None]:
+    """Within the block, runs the app starts itself use `run_config`'s model and recording;
+    `on_run(input)` is called as each run the app's own code starts begins."""
     run_module = sdk.require().run
     cls = _runner_class()
     if not isinstance(run_module.get_default_agent_runner(), cls):
         run_module.set_default_agent_runner(cls())  # a pass-through outside masfuzz's runs
-    token = _RUN_CONFIG.set(run_config)
+    token, hook = _RUN_CONFIG.set(run_config), _ON_RUN.set(on_run)
     try:
         yield
     finally:
+        _ON_RUN.reset(hook)
         _RUN_CONFIG.reset(token)

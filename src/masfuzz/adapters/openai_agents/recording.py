@@ -22,6 +22,7 @@ from typing import Any
 
 from masfuzz.adapters.openai_agents import sdk
 from masfuzz.adapters.openai_agents.extract import Walk, slug
+from masfuzz.adapters.user_turns import UserWords
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
     AgentTurn,
@@ -142,6 +143,8 @@ class RunRecording:
         self.hint: str | None = None  # the agent id the next agent span belongs to, if known
         self.sequence = False  # a pipeline's run: each top-level run follows the one before
         self.last_top: str | None = None  # the agent of the latest top-level run
+        self.handed_to: str | None = None  # the agent a handoff just gave the floor to
+        self.words: UserWords | None = None  # the user's messages, as the app's runs get them
         self.adopted: list[str] = []  # the app's own traces recorded here
 
     # --- identity --------------------------------------------------------------------------
@@ -207,10 +210,17 @@ class RunRecording:
         elif rec.kind == "function":
             self._tool_started(span.span_id, rec, str(getattr(data, "name", "") or ""))
 
+    def run_input(self, given: Any) -> None:
+        """A run the app's own code starts is given `given` (`nested`): the user's words in it."""
+        if self.words is not None:
+            self.words.heard(user_texts(given))
+
     def _next_run(self, agent: str) -> None:
         """A pipeline's code started a run of `agent` after a run of another: the edge its code
-        takes."""
-        if self.last_top is not None and self.last_top != agent:
+        takes. The SDK starts the agent a handoff leads to at the top level too: that is the
+        handoff's edge, recorded as such, not the code's."""
+        handed, self.handed_to = self.handed_to, None
+        if self.last_top is not None and self.last_top != agent and handed != agent:
             self.recorder.add(DelegationEvent(**{"from": self.last_top}, to=agent, trigger="sequence",
                                               t=self.recorder.now()))
         self.last_top = agent
@@ -282,7 +292,7 @@ class RunRecording:
                 return
             target = self.next_handoff.pop(source, None) or \
                 self.handoff_targets.get((source, to_name)) or self.id_by_name(to_name)
-            self.hint = target
+            self.hint = self.handed_to = target
             self.recorder.add(DelegationEvent(**{"from": source}, to=target, trigger="handoff",
                                               t=self.recorder.now()))
         elif rec.kind == "other" and getattr(data, "type", "") == "guardrail":
@@ -351,6 +361,25 @@ class RunRecording:
                                          status="error", payload=why,
                                          fault=self.fault_spans.get(span_id)))
         self.open_calls.clear()
+
+
+def user_texts(given: Any) -> list[str]:
+    """The user-role texts of a run's input, in order: the string it is, or those of its input
+    items (`to_input_list()`'s dicts, or the SDK's typed items); none of a paused run resumed
+    (a `RunState`)."""
+    if isinstance(given, str):
+        return [given]
+    out = []
+    for item in given if isinstance(given, list) else ():
+        field = item.get if isinstance(item, dict) else lambda k, i=item: getattr(i, k, None)
+        if field("role") != "user" or (field("type") or "message") != "message":
+            continue
+        content = field("content")
+        if isinstance(content, list):  # parts: input_text, input_image, ...
+            content = "\n".join(str(p.get("text") if isinstance(p, dict) else getattr(p, "text", "") or "")
+                                for p in content)
+        out.append(str(content or ""))
+    return out
 
 
 def _text(value: Any) -> str:

@@ -30,10 +30,11 @@ from masfuzz.adapters.openai_agents.pipeline import INPUT_ENDED, Pipeline
 from masfuzz.adapters.openai_agents.recording import RunRecording, adopting, dispatch
 from masfuzz.adapters.openai_agents.tools import instrumented
 from masfuzz.adapters.base import system_lock
+from masfuzz.adapters.user_turns import UserWords
 from masfuzz.errors import MasfuzzError, ModelCallFailed
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import APP_BOUND, APPROVED_CALLS, HARNESS_CAUSE, ErrorEvent, Message, Trace, TraceRecorder
+from masfuzz.trace import APP_BOUND, APPROVED_CALLS, HARNESS_CAUSE, ErrorEvent, Trace, TraceRecorder
 
 DEFAULT_TIMEOUT = 60.0  # seconds, when the scenario sets none (a hanging tool must end somehow)
 
@@ -69,13 +70,13 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
     # cancels it: stopping first keeps the partial trace and says why it ended.
     limit = scenario.timeout or DEFAULT_TIMEOUT
     timeout = max(limit - min(0.5, limit * 0.1), 0.01)
-    recorder.add(Message(agent=None, role="user", content=scenario.input, t=recorder.now()))
+    rec.words = UserWords(recorder, scenario.input)
 
     async with system_lock(entry):
         processor.runs[trace_id] = rec
         try:
             with mutated(walk, scenario.mutant) as turns, instrumented(rec, tool_faults), \
-                    every_run_injected(run_config):
+                    every_run_injected(run_config, rec.run_input):
                 max_turns = turns(max_turns)
                 if isinstance(entry, Pipeline):  # the app's own function runs its agents
                     with adopting(rec):

@@ -22,7 +22,7 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-from masfuzz.adapters.pydantic_ai.recording import RunRecording
+from masfuzz.adapters.pydantic_ai.recording import CURRENT_TOOL, RunRecording
 from masfuzz.errors import MasfuzzError, ModelError
 from masfuzz.llm.types import ChatMessage, ChatRequest, ToolCallRequest, ToolDef
 from masfuzz.trace import SYSTEM_PROMPTS, Message
@@ -62,6 +62,8 @@ class AgentModel:
         from pydantic_ai.usage import RequestUsage
 
         rec = self.recording
+        if rec.words is not None and CURRENT_TOOL.get() is None:  # a run of the app's own code:
+            rec.words.heard(user_prompts(messages))  # a new message of the user's, if any
         rec.model_called(self.agent)
         self._returned(messages)
         request = self._request(messages, info)
@@ -146,6 +148,19 @@ class AgentModel:
         )
 
 
+def user_prompts(messages: list[Any]) -> list[str]:
+    """The user prompts of PydanticAI's message history (`message_history` and the run's own),
+    in order."""
+    from pydantic_ai.messages import ModelRequest, UserPromptPart
+
+    return [_prompt_text(p) for m in messages if isinstance(m, ModelRequest)
+            for p in m.parts if isinstance(p, UserPromptPart)]
+
+
+def _prompt_text(part: Any) -> str:
+    return part.content if isinstance(part.content, str) else " ".join(c for c in part.content if isinstance(c, str))
+
+
 def chat_messages(messages: list[Any], instructions: str | None) -> list[ChatMessage]:
     """PydanticAI's message history as chat messages."""
     from pydantic_ai.messages import (
@@ -173,9 +188,7 @@ def chat_messages(messages: list[Any], instructions: str | None) -> list[ChatMes
             continue
         for p in m.parts if isinstance(m, ModelRequest) else ():
             if isinstance(p, UserPromptPart):
-                content = p.content if isinstance(p.content, str) else \
-                    " ".join(c for c in p.content if isinstance(c, str))
-                out.append(ChatMessage(role="user", content=content))
+                out.append(ChatMessage(role="user", content=_prompt_text(p)))
             elif isinstance(p, ToolReturnPart):
                 out.append(ChatMessage(role="tool", name=p.tool_name, tool_call_id=p.tool_call_id,
                                        content=p.model_response_str()))

@@ -19,6 +19,7 @@ from typing import Any
 
 from masfuzz.adapters import faults as fault_lib
 from masfuzz.adapters.handover import Handovers
+from masfuzz.adapters.user_turns import UserWords
 from masfuzz.trace import MISSING_CONTEXT, DelegationEvent, RestrictedAttempt, ToolCall, ToolResult, TraceRecorder
 
 # (agent, tool, call id) of the tool running in this context
@@ -40,6 +41,7 @@ class RunRecording:
     # who the app's code or graph hands over from, to the agent it runs next
     handovers: Handovers = field(default_factory=lambda: Handovers({}))
     graph_output: Any = None  # the value a pydantic-graph graph's End gave
+    words: UserWords | None = None  # the user's messages, as the app's own runs get them
 
     def model_called(self, agent: str) -> None:
         """`agent` takes a turn; inside another agent's tool, that tool delegated to it; outside

@@ -33,10 +33,11 @@ from masfuzz.adapters.pydantic_ai.pipeline import AgentPipeline
 from masfuzz.adapters.probes import restricted_probes
 from masfuzz.adapters.pydantic_ai.nested import built_agents_overridden
 from masfuzz.adapters.pydantic_ai.recording import CURRENT_TOOL, RunRecording, recording_toolset
+from masfuzz.adapters.user_turns import UserWords
 from masfuzz.errors import MasfuzzError, ModelCallFailed
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import APP_BOUND, HARNESS_CAUSE, ErrorEvent, Message, ToolResult, Trace, TraceRecorder
+from masfuzz.trace import APP_BOUND, HARNESS_CAUSE, ErrorEvent, ToolResult, Trace, TraceRecorder
 
 DEFAULT_TIMEOUT = 60.0  # seconds, when the scenario sets none (a hanging tool must end somehow)
 DEFAULT_REQUEST_LIMIT = 50  # PydanticAI's own UsageLimits default
@@ -63,7 +64,7 @@ async def run_scenario(entry: Any, walk: Walk, spec: WorkflowSpec, scenario: Sce
     # end a little before the scenario's limit, at which an executor cancels the run: stopping
     # first keeps the partial trace and says why it ended
     timeout = max(limit - min(0.5, limit * 0.1), 0.01)
-    recorder.add(Message(agent=None, role="user", content=scenario.input))
+    rec.words = UserWords(recorder, scenario.input)
     rec.handovers = Handovers({d.edge: d.trigger for d in spec.delegations if d.trigger != "as_tool"})
     deps, graph_args = None, {}
     if walk.graph is not None:
