@@ -169,7 +169,8 @@ def _duty(task: Task, spec: FlareSpec, workflow: WorkflowSpec | None, trace: Tra
 # duty to the requests they name.
 # A scope opening the sentence is one too ("For mixing or mastering, book with book_mix."; "for
 # each" or "for every" is none).
-_MARKER = (r"(?:^\W*for(?!\s+(?:each|every|all|any)\b)\b|\b(?:only\s+)?(?:if|when|whenever|unless|in\s+case|provided|"
+_MARKER = (r"(?:^\W*for(?!\s+(?:each|every|all|any)\b)\b|\b(?:only|just|solely|exclusively)\s+for\b|"
+           r"\b(?:only\s+)?(?:if|when|whenever|unless|in\s+case|provided|"
            r"applies\s+(?:only\s+)?to|for\s+(?:requests?|messages?|questions?|enquir(?:y|ies)|inquir(?:y|ies)))\b)\s*")
 CONDITION = re.compile(_MARKER + r"(.*?)(?:,|:|\)|\bthen\b|$)", re.IGNORECASE)
 # A condition on what a thing mentions, is about or has, listing alternatives ("the request
@@ -190,12 +191,22 @@ SUBJECT = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:all\s+|any\s+)?((?:requests?|messag
                      re.IGNORECASE)
 
 
+# A scope listing topics with no verb ("ask_workroom (only for fabric, re-cover, recover or
+# sofa)", "only for the extractor, hire, honey or spinning"): a duty only for a request about one
+# of them; its commas do not end it either.
+SCOPED = re.compile(r"\b(?:only|just|solely|exclusively)\s+for\s+((?:[\w'-]+\s+){0,3}?[\w'-]+"
+                    r"(?:,\s*(?:[\w'-]+\s+){0,3}?[\w'-]+)*,?\s+(?:or|and)\s+(?:[\w'-]+\s+){0,3}?[\w'-]+)"
+                    r"(?=\s*(?:[,.:;!?)]|$))", re.IGNORECASE)
+
+
 def condition_of(sentence: str) -> re.Match[str] | None:
-    """The sentence's first condition (`CONDITION`), whole when it lists alternatives (`LISTED`),
-    or the requests its subject names (`SUBJECT`)."""
+    """The sentence's first condition (`CONDITION`), whole when it lists alternatives (`LISTED`,
+    `SCOPED`), or the requests its subject names (`SUBJECT`)."""
     if subject := SUBJECT.search(sentence):
         return subject
-    plain, listed = CONDITION.search(sentence), LISTED.search(sentence)
+    plain = CONDITION.search(sentence)
+    listed = min((m for m in (LISTED.search(sentence), SCOPED.search(sentence)) if m),
+                 key=lambda m: m.start(), default=None)
     return listed if listed and (plain is None or listed.start() <= plain.start()) else plain
 
 
