@@ -669,6 +669,10 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     adapter records it as a delegation (trigger "sequence") with what the next chat's agent
     received, so a fact the carried summary dropped is judged as any other.
 
+    A question describing a parameter of the receiving agent's own tools, of which the user gave
+    no value of the documented form, asks for that parameter, not for another fact the user gave
+    (`_asks_own_parameter`: "the hut's number" is no ask for the request reference KS-0000).
+
     Cannot see: facts of other shapes (a name, an address, a seat) that no tool of the receiving
     agent documents with an example, an agent that silently works without the fact, or a
     receiving agent that asks again for a value because it doubts it."""

@@ -22,8 +22,9 @@ routing rules; the members' descriptions are what it chooses from when the rules
 
 - its instructions, cut into clauses, each clause's part about one member (the words before that
   member's name, "seat changes to the seat booking agent", or after it when the clause starts
-  with the name, "hand off to billing_agent when the request mentions refunds"), matched to the
-  request by content words (the member's name itself left out);
+  with the name, "hand off to billing_agent when the request mentions refunds", or with a
+  routing verb and the one routed, "put the member through to concerts for refunds"), matched
+  to the request by content words (the member's name itself left out);
 - when no such part shares a word with the request: the members' own descriptions (an Agents SDK
   `handoff_description`, AgentChat's and ADK's `description`), and, when none of them says the
   chosen member serves it, the request itself, where it names a member or describes it in its
