@@ -91,11 +91,13 @@ def _framer(said: str) -> tuple:
         permissions=Permissions(allow=(("counter", "ask_workshop"),)))
     trace = _trace(Message(role="user", content=said), AgentTurn(agent="counter"),
                    Message(agent="counter", content="Thank you so much for asking! We're open 9 till 5, "
-                           "Tuesday to Saturday, and there's parking round the back."))
+                           "Tuesday to Saturday, and there's parking round the back. The workshop does "
+                           "frames and mounts."))
     return wf, skeleton(wf), trace
 
 
 def test_a_tool_scoped_by_topics_is_no_duty_for_a_request_about_none_of_them():
+    # the agent's own reply naming a topic does not make the request about it
     wf, spec, trace = _framer("Hello! What time do you close on Saturdays? Is there parking nearby?")
     assert tool_omission(trace, spec, wf) == []
 

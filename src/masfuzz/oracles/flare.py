@@ -269,7 +269,7 @@ def _conditions(text: str, tool: re.Pattern[str]) -> list[str | None]:
             if OTHERWISE.match(sentence):
                 governing = None
             elif own and sentence.rstrip().endswith(":"):
-                governing = own.group(1).strip() or None
+                governing = _scope(own)
                 continue
             at = tool.search(sentence)
             if at is None:
@@ -283,10 +283,18 @@ def _conditions(text: str, tool: re.Pattern[str]) -> list[str | None]:
             elif CHOICE.search(sentence):
                 out.append(None)
             elif own and (own.start() < at.start() or "," not in sentence[at.end():own.start()]):
-                (uses if _only_uses(sentence, tool, result_of, own) else out).append(own.group(1).strip() or None)
+                (uses if _only_uses(sentence, tool, result_of, own) else out).append(_scope(own))
             else:
                 (uses if _only_uses(sentence, tool, result_of, own) else out).append(governing)
     return out or uses
+
+
+def _scope(own: re.Match[str]) -> str | None:
+    """A condition's text; a topic-list scope (`SCOPED`) is on what was asked, so it is read as
+    one on the requests (`ABOUT_REQUEST`): the agent's own "the concert office looks after
+    tickets" does not make a subscription refund a request about tickets."""
+    text = own.group(1).strip()
+    return (f"requests about {text}" if own.re is SCOPED else text) or None
 
 
 def _only_uses(sentence: str, tool: re.Pattern[str], result_of: re.Pattern[str],
