@@ -138,3 +138,15 @@ def test_asking_again_for_the_reference_the_user_gave_is_still_information_loss(
     question = "Happy to help! Could you tell me your booking code for the night of arrival?"
     [f] = handover_facts(_camp(said, question), CAMP)
     assert f.root_cause == "Information Loss at Hand-over" and "CP-5512" in f.description
+
+
+def test_an_agent_a_request_was_misrouted_to_owes_no_call_of_its_own_tools_for_it():
+    wf = _club("Connect the caller to boathouse for boats, outings, fees or money back.",
+               "Connect the caller to fees_desk for new members or standing orders.")
+    assert tool_omission(_misrouted(), skeleton(wf), wf) == []
+    # reached rightly, with a request its tool serves, it owes the call
+    rowed = _trace(Message(role="user", content="Can I book a boat for an outing on Sunday?"),
+                   AgentTurn(agent="reception"),
+                   DelegationEvent.model_validate({"from": "reception", "to": "boathouse", "trigger": "handoff"}),
+                   AgentTurn(agent="boathouse"), Message(agent="boathouse", content="Lovely, enjoy your outing!"))
+    assert {f.elements for f in tool_omission(rowed, skeleton(wf), wf)} == {("boathouse", "book_boat")}

@@ -12,7 +12,8 @@ the specification broke:
   is named in the agent's instructions or its other task texts: an agent merely holding a tool
   often answers honestly without it (the seat-booking agent asking for a missing confirmation
   number), and an agent asking a question is waiting for input, not omitting its tool, as is one
-  that asked for an argument the tool requires and got no answer (`_waiting`);
+  that asked for an argument the tool requires and got no answer (`_waiting`), and one a
+  request was misrouted to (`misrouted_request`: its tools cannot serve it);
 - `cite` attaches the clause to what the existing detectors (`detectors.py`) found, so they are
   not re-implemented here: a bound or a termination never taken cites the termination pattern,
   a restricted call or a tool error the tool's clause, a silent agent its answer task.
@@ -121,9 +122,16 @@ def _order_failure(trace: Trace, spec: FlareSpec, evidence: tuple[int, ...],
 
 def tool_omission(trace: Trace, spec: FlareSpec,
                   workflow: WorkflowSpec | None = None) -> list[Failure]:
+    from masfuzz.oracles.instructed import misrouted_request  # instructed reads flare: imported late
+
+    # an agent a request was misrouted to cannot serve it: it owes no call of its own tools for
+    # it (the concert office handed a subscription refund holds no ticket for it); the misroute
+    # is the fault, found once
+    misrouted = {f.elements[1] for f in misrouted_request(trace, workflow)} if workflow is not None else set()
     out = []
     for task in spec.tasks:
-        if task.kind != "use_tool" or not task.tool or not _duty(task, spec, workflow, trace):
+        if task.kind != "use_tool" or not task.tool or task.agent in misrouted \
+                or not _duty(task, spec, workflow, trace):
             continue
         answers = _answers(trace, task.agent)
         if not answers or _called(trace, task.agent, task.tool):
