@@ -12,7 +12,8 @@ the specification broke:
   is named in the agent's instructions or its other task texts: an agent merely holding a tool
   often answers honestly without it (the seat-booking agent asking for a missing confirmation
   number), and an agent asking a question is waiting for input, not omitting its tool, as is one
-  that asked for an argument the tool requires and got no answer (`_waiting`);
+  that asked for an argument the tool requires and got no answer (`_waiting`), and one a
+  request was misrouted to (`misrouted_request`: its tools cannot serve it);
 - `cite` attaches the clause to what the existing detectors (`detectors.py`) found, so they are
   not re-implemented here: a bound or a termination never taken cites the termination pattern,
   a restricted call or a tool error the tool's clause, a silent agent its answer task.
@@ -121,9 +122,16 @@ def _order_failure(trace: Trace, spec: FlareSpec, evidence: tuple[int, ...],
 
 def tool_omission(trace: Trace, spec: FlareSpec,
                   workflow: WorkflowSpec | None = None) -> list[Failure]:
+    from masfuzz.oracles.instructed import misrouted_request  # instructed reads flare: imported late
+
+    # an agent a request was misrouted to cannot serve it: it owes no call of its own tools for
+    # it (the concert office handed a subscription refund holds no ticket for it); the misroute
+    # is the fault, found once
+    misrouted = {f.elements[1] for f in misrouted_request(trace, workflow)} if workflow is not None else set()
     out = []
     for task in spec.tasks:
-        if task.kind != "use_tool" or not task.tool or not _duty(task, spec, workflow, trace):
+        if task.kind != "use_tool" or not task.tool or task.agent in misrouted \
+                or not _duty(task, spec, workflow, trace):
             continue
         answers = _answers(trace, task.agent)
         if not answers or _called(trace, task.agent, task.tool):
@@ -169,7 +177,8 @@ def _duty(task: Task, spec: FlareSpec, workflow: WorkflowSpec | None, trace: Tra
 # duty to the requests they name.
 # A scope opening the sentence is one too ("For mixing or mastering, book with book_mix."; "for
 # each" or "for every" is none).
-_MARKER = (r"(?:^\W*for(?!\s+(?:each|every|all|any)\b)\b|\b(?:only\s+)?(?:if|when|whenever|unless|in\s+case|provided|"
+_MARKER = (r"(?:^\W*for(?!\s+(?:each|every|all|any)\b)\b|\b(?:only|just|solely|exclusively)\s+for\b|"
+           r"\b(?:only\s+)?(?:if|when|whenever|unless|in\s+case|provided|"
            r"applies\s+(?:only\s+)?to|for\s+(?:requests?|messages?|questions?|enquir(?:y|ies)|inquir(?:y|ies)))\b)\s*")
 CONDITION = re.compile(_MARKER + r"(.*?)(?:,|:|\)|\bthen\b|$)", re.IGNORECASE)
 # A condition on what a thing mentions, is about or has, listing alternatives ("the request
@@ -190,12 +199,22 @@ SUBJECT = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:all\s+|any\s+)?((?:requests?|messag
                      re.IGNORECASE)
 
 
+# A scope listing topics with no verb ("ask_workroom (only for fabric, re-cover, recover or
+# sofa)", "only for the extractor, hire, honey or spinning"): a duty only for a request about one
+# of them; its commas do not end it either.
+SCOPED = re.compile(r"\b(?:only|just|solely|exclusively)\s+for\s+((?:[\w'-]+\s+){0,3}?[\w'-]+"
+                    r"(?:,\s*(?:[\w'-]+\s+){0,3}?[\w'-]+)*,?\s+(?:or|and)\s+(?:[\w'-]+\s+){0,3}?[\w'-]+)"
+                    r"(?=\s*(?:[,.:;!?)]|$))", re.IGNORECASE)
+
+
 def condition_of(sentence: str) -> re.Match[str] | None:
-    """The sentence's first condition (`CONDITION`), whole when it lists alternatives (`LISTED`),
-    or the requests its subject names (`SUBJECT`)."""
+    """The sentence's first condition (`CONDITION`), whole when it lists alternatives (`LISTED`,
+    `SCOPED`), or the requests its subject names (`SUBJECT`)."""
     if subject := SUBJECT.search(sentence):
         return subject
-    plain, listed = CONDITION.search(sentence), LISTED.search(sentence)
+    plain = CONDITION.search(sentence)
+    listed = min((m for m in (LISTED.search(sentence), SCOPED.search(sentence)) if m),
+                 key=lambda m: m.start(), default=None)
     return listed if listed and (plain is None or listed.start() <= plain.start()) else plain
 
 
@@ -258,7 +277,7 @@ def _conditions(text: str, tool: re.Pattern[str]) -> list[str | None]:
             if OTHERWISE.match(sentence):
                 governing = None
             elif own and sentence.rstrip().endswith(":"):
-                governing = own.group(1).strip() or None
+                governing = _scope(own)
                 continue
             at = tool.search(sentence)
             if at is None:
@@ -272,10 +291,18 @@ def _conditions(text: str, tool: re.Pattern[str]) -> list[str | None]:
             elif CHOICE.search(sentence):
                 out.append(None)
             elif own and (own.start() < at.start() or "," not in sentence[at.end():own.start()]):
-                (uses if _only_uses(sentence, tool, result_of, own) else out).append(own.group(1).strip() or None)
+                (uses if _only_uses(sentence, tool, result_of, own) else out).append(_scope(own))
             else:
                 (uses if _only_uses(sentence, tool, result_of, own) else out).append(governing)
     return out or uses
+
+
+def _scope(own: re.Match[str]) -> str | None:
+    """A condition's text; a topic-list scope (`SCOPED`) is on what was asked, so it is read as
+    one on the requests (`ABOUT_REQUEST`): the agent's own "the concert office looks after
+    tickets" does not make a subscription refund a request about tickets."""
+    text = own.group(1).strip()
+    return (f"requests about {text}" if own.re is SCOPED else text) or None
 
 
 def _only_uses(sentence: str, tool: re.Pattern[str], result_of: re.Pattern[str],

@@ -669,6 +669,10 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     adapter records it as a delegation (trigger "sequence") with what the next chat's agent
     received, so a fact the carried summary dropped is judged as any other.
 
+    A question describing a parameter of the receiving agent's own tools, of which the user gave
+    no value of the documented form, asks for that parameter, not for another fact the user gave
+    (`_asks_own_parameter`: "the hut's number" is no ask for the request reference KS-0000).
+
     Cannot see: facts of other shapes (a name, an address, a seat) that no tool of the receiving
     agent documents with an example, an agent that silently works without the fact, or a
     receiving agent that asks again for a value because it doubts it."""
@@ -791,6 +795,9 @@ def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
                 if spec is not None and (documented := _asked_documented(s, spec, agent, told)):
                     return i, documented[0], asked, documented[1]
                 kinds = _asked(s) & set(given)
+                if spec is not None and kinds and _asks_own_parameter(s, spec, agent, kinds) \
+                        and not _held_asked(s, spec, agent, held):
+                    continue  # it asks for what its tools document, of which the user gave nothing
                 if kinds:
                     kind = sorted(kinds)[0]
                     if spec is None or _fits_docs(spec, agent, kind, given[kind]):
@@ -895,6 +902,42 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str,
     reference (`_spellings`)."""
     if not (is_question(sentence) or REQUEST.search(sentence)):
         return None
+    asked, named = _described(sentence, spec, agent)
+    # by name only when the question describes no parameter: one it describes is the one asked
+    # for ("the drop-off day and time" is `at`, whatever it says of a `day`)
+    asked = (named if not asked else []) if by_name else asked
+    if not asked:
+        return None
+    # the parameter the question describes most fully ("drop-off day and time", not "the day")
+    _, param, tool, forms, _ = max(asked, key=lambda a: a[0])
+    values = [m.group(0) for m in re.finditer(rf"(?<![\w-])(?:{forms[0][1]})(?![\w-])", told)
+              if all(re.fullmatch(r, m.group(0)) for _, r in forms)]
+    # the user's references in another spelling than the documented one ("lp-30418" for "LP00000")
+    values += [v for v in user_facts(told).get("identifier", [])
+               if v not in values and _fits(v, [r for _, r in forms])]
+    if by_name:
+        values = [v for v in values if v in fact_values(told) or any(_telling(r) for _, r in forms)]
+    return (f"{param} of {tool}", values) if values else None
+
+
+def _asks_own_parameter(sentence: str, spec: WorkflowSpec, agent: str, kinds: set[str]) -> bool:
+    """Is every kind of fact the question asks for (`_asked`: "number" of "the hut's number")
+    a word of a parameter of the agent's tools that it describes in its documentation's words
+    ("the hut's number and the day of hire" of `hut: The hut's number` and `day: The day of
+    hire`)? Called once `_asked_documented` found that the user gave no value of that
+    parameter's documented form: the question asks for the parameter, not for whatever
+    identifier or date the user gave (a request reference `KS-0000` is no hut's number), so it
+    is no ask-again. A kind said in words of no described parameter ("your booking reference for
+    that day" of `day: The day`) is still asked for."""
+    described = {w for *_, said in _described(sentence, spec, agent)[0] for w in said}
+    heads = [words(m.group(0))[-1:] if (m := ASKS[k].search(sentence)) else [] for k in kinds]
+    return bool(described) and all(head and head[0] in described for head in heads)
+
+
+def _described(sentence: str, spec: WorkflowSpec, agent: str) -> tuple[list[tuple], list[tuple]]:
+    """The documented-form parameters of the agent's tools a sentence describes (every content
+    word of its description, or of one of its comma-cut parts) and those it names by their names:
+    (how many of its words the sentence says, the parameter, its tool, its forms, those words)."""
     said = set(words(sentence))
     asked = []  # (how many of its words the question says, the parameter, its tool, its forms)
     named = []  # the same, of the parameters the question names by their names
@@ -911,26 +954,12 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str,
             for part in (about, *about.split(",")):
                 content = {w for w in words(part) if w not in STOPWORDS and not w.isdigit()}
                 if content and content <= said:
-                    asked.append((len(content), param, tool, forms))
+                    asked.append((len(content), param, tool, forms, content))
                     break
             content = {w for w in words(param) if w not in STOPWORDS and not w.isdigit()}
             if content and content <= said:
-                named.append((len(content), param, tool, forms))
-    # by name only when the question describes no parameter: one it describes is the one asked
-    # for ("the drop-off day and time" is `at`, whatever it says of a `day`)
-    asked = (named if not asked else []) if by_name else asked
-    if not asked:
-        return None
-    # the parameter the question describes most fully ("drop-off day and time", not "the day")
-    _, param, tool, forms = max(asked, key=lambda a: a[0])
-    values = [m.group(0) for m in re.finditer(rf"(?<![\w-])(?:{forms[0][1]})(?![\w-])", told)
-              if all(re.fullmatch(r, m.group(0)) for _, r in forms)]
-    # the user's references in another spelling than the documented one ("lp-30418" for "LP00000")
-    values += [v for v in user_facts(told).get("identifier", [])
-               if v not in values and _fits(v, [r for _, r in forms])]
-    if by_name:
-        values = [v for v in values if v in fact_values(told) or any(_telling(r) for _, r in forms)]
-    return (f"{param} of {tool}", values) if values else None
+                named.append((len(content), param, tool, forms, content))
+    return asked, named
 
 
 # The runs of one class that `_shape` writes: digits, capitals, lower-case letters.

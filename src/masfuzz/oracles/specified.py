@@ -22,8 +22,9 @@ routing rules; the members' descriptions are what it chooses from when the rules
 
 - its instructions, cut into clauses, each clause's part about one member (the words before that
   member's name, "seat changes to the seat booking agent", or after it when the clause starts
-  with the name, "hand off to billing_agent when the request mentions refunds"), matched to the
-  request by content words (the member's name itself left out);
+  with the name, "hand off to billing_agent when the request mentions refunds", or with a
+  routing verb and the one routed, "put the member through to concerts for refunds"), matched
+  to the request by content words (the member's name itself left out);
 - when no such part shares a word with the request: the members' own descriptions (an Agents SDK
   `handoff_description`, AgentChat's and ADK's `description`), and, when none of them says the
   chosen member serves it, the request itself, where it names a member or describes it in its
@@ -286,6 +287,15 @@ def _naming(spec: WorkflowSpec, agent: str) -> str:
     return rf"\b(?:the\s+)?(?:{alts})\b{tail}"
 
 
+# The words that lead a routing rule up to the member's name and say nothing of the request: a
+# verb of routing, the one routed (the member, the caller, them), fillers.
+_ROUTING_LEAD = (r"\b(?:hand(?:s)?\s+off|send|transfer|route|pass|delegate|forward|escalate|give|hand|"
+                 r"put|connect|refer|direct|redirect|switch|through|over|across|on|onward|straight|"
+                 r"the|a|this|that|any|every|them|him|her|it|you|"
+                 r"member|customer|client|caller|user|guest|patient|person|visitor|they|"
+                 r"to|and|or|then|always|please)\b")
+
+
 def _rule_parts(spec: WorkflowSpec, router: str, members: list[str]) -> dict[str, list[str]]:
     """Each member's parts of the router's instruction clauses: the words that route to it."""
     from masfuzz.oracles.instructed import NEGATED, clauses
@@ -307,11 +317,9 @@ def _rule_parts(spec: WorkflowSpec, router: str, members: list[str]) -> dict[str
         if not any(x in members for _, _, x in spans):
             continue
         # "hand off to A when ..., to B when ...": the words after each name are its; "X to A
-        # and Y to B": the words before it are
-        name_first = not re.search(r"\w", re.sub(r"\b(?:hand(?:s)?\s+off|send|transfer|route|pass|"
-                                                  r"delegate|forward|escalate|give|hand|to|and|or|"
-                                                  r"then|always|please)\b", "", clause[:spans[0][0]],
-                                                  flags=re.IGNORECASE))
+        # and Y to B": the words before it are. A routing verb with its object ("put the member
+        # through to A for ...", "connect the caller to A about ...") still puts the name first.
+        name_first = not re.search(r"\w", re.sub(_ROUTING_LEAD, "", clause[:spans[0][0]], flags=re.IGNORECASE))
         for i, (start, end, x) in enumerate(spans):
             if name_first:
                 part = clause[end:spans[i + 1][0] if i + 1 < len(spans) else len(clause)]
