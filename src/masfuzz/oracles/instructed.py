@@ -384,7 +384,58 @@ def instructed_order(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             description=f"{after} took the floor at event {first[after]} before {before} acted "
             f"(event {first[before]}), and {after}'s {trace.events[ri].tool} refused for want of the "
             f"step {before}'s tools take: \"{' '.join(trace.events[ri].payload.split())[:120]}\""))
+    for before, after, q, ri in _asked_before_made(trace, spec, first):
+        if (before, after) in pairs:
+            continue
+        pairs.add((before, after))
+        out.append(Failure(
+            category="agent_relationship", root_cause=SPEAKING_ORDER, detector="instructed_order",
+            evidence=(first[after], q, ri), scenario_id=trace.scenario_id,
+            elements=(before, after), agent=after, step=first[after], clause="rel::order",
+            description=f"{after} took the floor at event {first[after]} before {before} acted "
+            f"(event {first[before]}) and asked for what {before} makes (\"{trace.events[q].content.strip()[:80]}\", "
+            f"event {q}): the value it then acted on came from {before}'s {trace.events[ri].tool} (event {ri})"))
     return dedupe(out)
+
+
+# The words that say which of a thing's fields an argument is, in any spelling (permit_no,
+# "Permit number?"): the thing's own words name what is asked for.
+_FIELD_WORDS = {"no", "nr", "num", "number", "id", "ref", "reference", "code"}
+
+
+def _asked_before_made(trace: Trace, spec: WorkflowSpec, first: dict[str, int]) -> list[tuple[str, str, int, int]]:
+    """(before, after, question, made): `after` took the floor before `before` acted, asked
+    there for an argument of a tool of its own by the argument's name ("Induction card?" for
+    book_lane(induction_card)), and the value it later passed for that argument was first said
+    in the answer of `before`'s tool (the card sign_off issued), not by the user. The run itself
+    shows the dependency, whatever the instructions say: `after` spoke without the thing it
+    needed from `before`. A question put while handing the work to `before` is that hand-over,
+    no early turn."""
+    out = []
+    told = " ".join(e.content for e in trace.of_type(Message) if e.role == "user")
+    for ci, c in enumerate(trace.events):
+        if not isinstance(c, ToolCall) or c.agent not in first:
+            continue
+        for name, value in (c.arguments or {}).items():
+            value = str(value).strip()
+            if len(value) < 4 or value in told:
+                continue
+            made = next((i for i, r in enumerate(trace.events[:ci]) if isinstance(r, ToolResult)
+                         and value in r.payload), None)
+            before = trace.events[made].agent if made is not None else None
+            if before is None or before == c.agent or first.get(before, ci) <= first[c.agent]:
+                continue
+            wanted = set(words(name)) - STOPWORDS
+            wanted = wanted - _FIELD_WORDS or wanted  # "Permit number?" asks for permit_no
+            q = next((i for i in range(first[c.agent], first[before]) if isinstance(m := trace.events[i], Message)
+                      and m.role == "assistant" and m.agent == c.agent and any(
+                          is_question(x) and wanted <= {w for y in words(x) for w in (y, y.rstrip("s"))}
+                          for x in sentences(m.content))), None)
+            handed = any(isinstance(d, DelegationEvent) and d.from_ == c.agent and d.to == before
+                         and d.trigger in ROUTING_TRIGGERS for d in trace.events[first[c.agent]:first[before]])
+            if q is not None and wanted and not handed:
+                out.append((before, c.agent, q, made))
+    return out
 
 
 # Words that say a step is missing or not yet taken, near the step's name in a tool's refusal
