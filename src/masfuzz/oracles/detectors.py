@@ -795,4 +795,16 @@ def detect(trace: Trace, spec: WorkflowSpec | None = None) -> list[Failure]:
     when), de-duplicated by fingerprint."""
     found = [f.model_copy(update={"decided_by": UNCONFIRMED if f.detector in PROPOSING_DETECTORS else RULE})
              for d in (*DETECTORS, *plugin_detectors()) for f in d(trace, spec)]
-    return dedupe(attribute(trace, blame_all(trace, found)))
+    return dedupe(attribute(trace, blame_all(trace, _one_fault(trace, found))))
+
+
+def _one_fault(trace: Trace, found: list[Failure]) -> list[Failure]:
+    """A run that ended before a member it needed acted (Premature Termination, at the end)
+    often ends with nothing said too: the empty final output is that early end's symptom, not
+    a second fault (an ADK tool that skips the summary ends the turn on its answer), so its
+    Response Omission at the same end is left out. One fault, one failure: its root cause."""
+    end = _end(trace)
+    if end is None or not any(f.root_cause == "Premature Termination" and end[0] in f.evidence for f in found):
+        return found
+    return [f for f in found if not (f.root_cause == "Response Omission" and f.detector == "premature_termination"
+                                     and f.evidence == (end[0],))]

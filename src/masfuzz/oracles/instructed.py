@@ -26,7 +26,7 @@ from masfuzz.oracles.specified import model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
     FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOPWORDS, addresses_agent, agent_names, asks_for,
     claims_done, is_question, mentions, name_pattern, names_agent, names_in_tool_words, owners, participles,
-    payload_failure, sentences, stem, tool_job, tool_objects, tools_of, words,
+    payload_failure, same_root, sentences, stem, tool_job, tool_objects, tools_of, words,
 )
 from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, SELECTOR_PROMPT, AgentSpec, ToolSpec, WorkflowSpec
 from masfuzz.trace import (
@@ -60,6 +60,11 @@ _DEPENDS = (
     r"(?!(?:not|no|never|nothing)\b)[a-z]{2,}\b",
     r"\bthe\s+(?!(?:user|customer|client|request|task|question|person|people)s?\b)\w+(?:\s+\w+)?\s+{X}\s+"
     r"(?:has|have|had)\s+(?:(?:already|just|now)\s+)?(?!(?:not|no|never|nothing|to)\b)[a-z]{2,}(?:ed|en|t|d)\b",
+    # ... or the things it has done named bare, after a preposition ("books lanes for archers
+    # coach_r has signed off", "ships to customers billing has cleared")
+    r"\b(?:for|to|of|on|with|from)\s+(?!(?:the|a|an|what|whatever|which|whom?|user|customer|client|request|"
+    r"task|question|person|people)s?\b)\w+\s+{X}\s+(?:has|have|had)\s+(?:(?:already|just|now)\s+)?"
+    r"(?!(?:not|no|never|nothing|to)\b)[a-z]{2,}(?:ed|en|t|d)\b",
     # a product named with the other agent as its maker, in a relative clause ("the figure
     # pricing_k works out is what you present", "the notes the surveyor takes") ...
     r"\bthe\s+(?!(?:user|customer|client|request|task|question|person|people)s?\b)\w+(?:\s+\w+)?\s+{X}\s+"
@@ -127,7 +132,7 @@ def _read_dependencies(spec: WorkflowSpec) -> list[tuple[str, str, str]]:
     ids = [a.id for a in spec.agents]
     out = []
     for a in spec.agents:
-        text = f"{a.instructions}\n{a.description}"
+        text = "\n".join([a.instructions or "", a.description or "", *_argument_docs(spec, a.id)])
         for s in (c for t in sentences(text) for c in clauses(t)):
             if NEGATED.search(s):
                 continue
@@ -146,6 +151,16 @@ def _read_dependencies(spec: WorkflowSpec) -> list[tuple[str, str, str]]:
             elif _passes_for(spec, s, x) and (a.id, x) not in [(b, f) for b, f, _ in out]:
                 out.append((a.id, x, s))
     return out
+
+
+def _argument_docs(spec: WorkflowSpec, agent: str) -> list[str]:
+    """The documentation of the arguments of an agent's own tools, each a sentence of its own:
+    what a tool takes says what its holder works from ("induction_card: The induction card
+    coach_r issued" makes coach_r's card a thing the holder needs before it acts)."""
+    mine = set(tools_of(spec, agent))
+    return [f"{str(v.get('description')).rstrip('. ')}." for t in spec.tools if t.id in mine
+            for v in ((t.parameters or {}).get("properties") or {}).values()
+            if isinstance(v, dict) and v.get("description")]
 
 
 # The maker's side of a dependency: it passes a product on for another agent ("Pass on the
@@ -207,6 +222,35 @@ def instructed_handoffs(spec: WorkflowSpec) -> list[tuple[str, str, str]]:
             if len(named) == 1 and re.search(_HANDS_TO.replace("{X}", name_pattern(spec, named[0])), s,
                                              re.IGNORECASE):
                 out.append((a.id, named[0], s))
+    return out
+
+
+# A routing line that hands one kind of request to one agent: "Pass to engrave_e for a tag,
+# engraving or plaque.", "Send it to billing for refunds or invoices." (`{X}` the agent's names),
+# the kinds listed after "for".
+_HANDS_FOR = (r"^\W*(?:hand|pass|transfer|delegate|forward|route|escalate|send)\s+(?:(?:it|this|them)\s+)?"
+              r"(?:(?:off|over|on)\s+)?to\s+{X}\s+for\s+(?P<topics>[^.;:!?]+?)\W*$")
+
+
+def _topic_handoffs(spec: WorkflowSpec) -> list[tuple[str, str, list[str], str]]:
+    """(agent, target, kinds, sentence): a line of `agent`'s instructions that hands requests of
+    the kinds it lists to `target` ("Pass to engrave_e for a tag, engraving or plaque."), naming
+    no other agent and negating nothing. A task asking for one of those kinds needs `target`'s
+    work once `agent` has acted, whatever else the task asks for."""
+    ids = [a.id for a in spec.agents]
+    out = []
+    for a in spec.agents:
+        for s in sentences(a.instructions or ""):
+            named = [x for x in ids if x != a.id and names_agent(s, spec, x)]
+            if len(named) != 1 or NEGATED.search(s):
+                continue
+            m = re.search(_HANDS_FOR.replace("{X}", name_pattern(spec, named[0])), s, re.IGNORECASE)
+            if m is None:
+                continue
+            kinds = [w for w in words(m.group("topics")) if w not in STOPWORDS and w not in NOT_PRODUCTS
+                     and len(w) >= 3 and w not in ("any", "all", "each", "every", "anything", "else")]
+            if kinds:
+                out.append((a.id, named[0], kinds, s))
     return out
 
 
@@ -340,7 +384,58 @@ def instructed_order(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             description=f"{after} took the floor at event {first[after]} before {before} acted "
             f"(event {first[before]}), and {after}'s {trace.events[ri].tool} refused for want of the "
             f"step {before}'s tools take: \"{' '.join(trace.events[ri].payload.split())[:120]}\""))
+    for before, after, q, ri in _asked_before_made(trace, spec, first):
+        if (before, after) in pairs:
+            continue
+        pairs.add((before, after))
+        out.append(Failure(
+            category="agent_relationship", root_cause=SPEAKING_ORDER, detector="instructed_order",
+            evidence=(first[after], q, ri), scenario_id=trace.scenario_id,
+            elements=(before, after), agent=after, step=first[after], clause="rel::order",
+            description=f"{after} took the floor at event {first[after]} before {before} acted "
+            f"(event {first[before]}) and asked for what {before} makes (\"{trace.events[q].content.strip()[:80]}\", "
+            f"event {q}): the value it then acted on came from {before}'s {trace.events[ri].tool} (event {ri})"))
     return dedupe(out)
+
+
+# The words that say which of a thing's fields an argument is, in any spelling (permit_no,
+# "Permit number?"): the thing's own words name what is asked for.
+_FIELD_WORDS = {"no", "nr", "num", "number", "id", "ref", "reference", "code"}
+
+
+def _asked_before_made(trace: Trace, spec: WorkflowSpec, first: dict[str, int]) -> list[tuple[str, str, int, int]]:
+    """(before, after, question, made): `after` took the floor before `before` acted, asked
+    there for an argument of a tool of its own by the argument's name ("Induction card?" for
+    book_lane(induction_card)), and the value it later passed for that argument was first said
+    in the answer of `before`'s tool (the card sign_off issued), not by the user. The run itself
+    shows the dependency, whatever the instructions say: `after` spoke without the thing it
+    needed from `before`. A question put while handing the work to `before` is that hand-over,
+    no early turn."""
+    out = []
+    told = " ".join(e.content for e in trace.of_type(Message) if e.role == "user")
+    for ci, c in enumerate(trace.events):
+        if not isinstance(c, ToolCall) or c.agent not in first:
+            continue
+        for name, value in (c.arguments or {}).items():
+            value = str(value).strip()
+            if len(value) < 4 or value in told:
+                continue
+            made = next((i for i, r in enumerate(trace.events[:ci]) if isinstance(r, ToolResult)
+                         and value in r.payload), None)
+            before = trace.events[made].agent if made is not None else None
+            if before is None or before == c.agent or first.get(before, ci) <= first[c.agent]:
+                continue
+            wanted = set(words(name)) - STOPWORDS
+            wanted = wanted - _FIELD_WORDS or wanted  # "Permit number?" asks for permit_no
+            q = next((i for i in range(first[c.agent], first[before]) if isinstance(m := trace.events[i], Message)
+                      and m.role == "assistant" and m.agent == c.agent and any(
+                          is_question(x) and wanted <= {w for y in words(x) for w in (y, y.rstrip("s"))}
+                          for x in sentences(m.content))), None)
+            handed = any(isinstance(d, DelegationEvent) and d.from_ == c.agent and d.to == before
+                         and d.trigger in ROUTING_TRIGGERS for d in trace.events[first[c.agent]:first[before]])
+            if q is not None and wanted and not handed:
+                out.append((before, c.agent, q, made))
+    return out
 
 
 # Words that say a step is missing or not yet taken, near the step's name in a tool's refusal
@@ -441,6 +536,10 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
         if agent in acted and agent not in handed_by:  # a hand-over it made served the instruction
             out.setdefault(target, (f"{agent}'s instructions hand the work to it, whatever the request "
                                     f"(\"{said[:80]}\")", None))
+    for agent, target, topics, said in _topic_handoffs(spec):
+        if agent in acted and (asked := [t for t in topics if mentions(task, [t])]):
+            out.setdefault(target, (f"{agent}'s instructions hand a request for {asked[0]} to it, and the task "
+                                    f"asks for one (\"{said[:80]}\")", None))
     end = trace.termination
     if (order := stated_order(spec)) and end is not None and _stop_condition(end, spec):
         # a fixed (round-robin) order gives every member a turn, and an order of work a speaker
@@ -693,7 +792,7 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             user_text = e.content
             fitting = [t.id for t in spec.tools if asks_for(user_text, t.id, spec)] \
                 or _servable_by_object(user_text, spec) or _described_and_carried(user_text, spec) \
-                or _servable_by_arguments(user_text, spec)
+                or _servable_by_arguments(user_text, spec) or _servable_by_activity(user_text, spec)
             described = not fitting
             selecting = spec.system.pattern == "selector"
             entering = True
@@ -929,6 +1028,29 @@ def _servable_by_object(request: str, spec: WorkflowSpec) -> list[str]:
     fitting = [t for t in named if carries_arguments(request, spec, t)]
     others = [t.id for t in spec.tools if t.id not in named and carries_arguments(request, spec, t.id)]
     return fitting if not others else []
+
+
+# The endings of a noun made from a verb, which names the work itself (tuning, cleaning, repair,
+# removal, inspection): a tool named by such a noun does that work.
+_VERBAL_NOUN = re.compile(r"\w{3,}(?:ing|ion|ment|al|ance|ence|age|ure|ry)$")
+
+
+def _servable_by_activity(request: str, spec: WorkflowSpec) -> list[str]:
+    """The one tool whose name's object is the work itself, a noun made from a verb (book_tuning,
+    arrange_cleaning, schedule_inspection), that a request asks for by that work's own verb or any
+    form of its root ("could someone come and tune it?", "can you inspect the boiler?"), which
+    neither the tool's action nor its object names word for word. A tool whose job is to find
+    (a look-up of a booking) does no work of its own. None when two tools' works are spoken of."""
+    said = [w for w in words(request) if w not in STOPWORDS and len(w) >= 3]
+    hits = []
+    for t in spec.tools:
+        objects = tool_objects(t.id) - set(words(t.id)[:1])
+        if len(objects) != 1 or tool_job(t.id, spec) == "find":
+            continue
+        work = next(iter(objects))
+        if _VERBAL_NOUN.fullmatch(work) and any(same_root(work, w) for w in said):
+            hits.append(t.id)
+    return hits if len(hits) == 1 else []
 
 
 def _servable_by_arguments(request: str, spec: WorkflowSpec) -> list[str]:

@@ -781,6 +781,13 @@ HOLDING_STATES = DONE_STATES | WAITING_STATES | {"active", "valid", "live", "ope
 LODGED_STATES = {"accepted", "received", "submitted", "lodged", "requested", "open", "opened", "new",
                  "awaiting", "awaiting_confirmation", "in_review", "under_review"}
 ENUM = re.compile(r"[A-Za-z]+(?:[_-][A-Za-z]+)*")
+# ... and the states in which a thing a status look-up reads has come out well, whatever action
+# made it so (a certificate ISSUED, a permit GRANTED, an order DISPATCHED, a claim SETTLED): a
+# tool that only reads a state has no action of its own for a claim to be judged against.
+SETTLED_STATES = DONE_STATES | {"issued", "certified", "cleared", "passed", "finished", "resolved", "settled",
+                                "dispatched", "shipped", "published", "registered", "verified", "signed",
+                                "fulfilled", "ready", "valid", "active", "available", "collected",
+                                "refunded", "renewed", "enrolled"}
 # ... and its states of the thing held for someone, in words other than its verb's: HELD,
 # SECURED, ALLOCATED (reserve_boat's hold is HELD, not RESERVED).
 HELD_STATES = {"held", "secured", "allocated", "assigned", "locked", "guaranteed"}
@@ -807,7 +814,9 @@ def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str
     went (`status_body`: `[202, {"state": "waitlisted", "position": 4}]`) is read by its body's
     state. Read only against a claim
     that it did: a state it does not know is no failure by itself. A tool whose job is to find
-    a thing reports no action's state."""
+    a thing reports no action's state, and one that only reads how a thing stands (no action, no
+    hold of its own: cert_status) has the thing done in a settled state (`SETTLED_STATES`: a
+    certificate ISSUED, an order READY_FOR_COLLECTION), whatever action made it so."""
     if tool_job(tool, spec) == "find":
         return None
     data = structured((payload or "").strip())
@@ -817,6 +826,7 @@ def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str
     done = {p.replace(" ", "_") for p in participles(tool)} | documented_done(tool, spec)
     acts = tool_actions(tool, spec)
     holding = holds(tool, spec)
+    reads = not acts and not holding  # a status look-up (cert_status, permit_state): no action of its own
     if holding:
         done |= HELD_STATES
     for depth in range(NESTED_DEPTH + 1):
@@ -826,6 +836,8 @@ def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str
                 return f"{key}: {value}"
             if isinstance(value, str) and ENUM.fullmatch(value.strip()):
                 v = value.strip().lower().replace("-", "_")
+                if reads and _settled(v):
+                    continue  # the thing it reads came out well: the outcome a claim may report
                 if v not in done and (v not in HOLDING_STATES or holding and v in WAITING_STATES | LODGED_STATES):
                     return f"{key}: {value}"
         # the action's own record, wrapped (`{"result": {"state": "WAITLISTED"}}`, `{"booking":
@@ -843,6 +855,13 @@ def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str
             return None
         data = inner[0]
     return None
+
+
+def _settled(state: str) -> bool:
+    """Is a state (lower case, "_" between its words) one of `SETTLED_STATES`, alone or with what
+    it is settled for ("ready_for_collection", "cleared_to_fly")?"""
+    parts = state.split("_")
+    return state in SETTLED_STATES or parts[0] in SETTLED_STATES and len(parts) > 2 and parts[1] in ("for", "to")
 
 
 # Where a tool's documentation turns from what it does to what it does otherwise ("Confirm a
