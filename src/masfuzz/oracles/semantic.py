@@ -573,12 +573,14 @@ FACTS: dict[str, re.Pattern[str]] = {
 }
 # How an agent asks for a fact of each kind, and the parameter names that carry one.
 ASKS: dict[str, re.Pattern[str]] = {
-    # any thing's number, code, id or reference ("the shipment id", "your payslip number"),
-    # but those no identifier the user gives stands for (a phone number, a postcode)
+    # any thing's number, code, id or reference ("the shipment id", "your payslip number"), the
+    # number also as its sign or short forms ("ur order # pls?", "conf num", "acct nr"), but
+    # those no identifier the user gives stands for (a phone number, a postcode)
     "identifier": re.compile(
         r"\b(?!(?:the|a|an|your|ur|u|my|our|their|its|that|this|which|what|any|some|total|phone|mobile|"
         r"telephone|fax|zip|postal|post|pin|house|street|seat|room|table|guest|party)\b)"
-        r"[a-z]+[\s_-](?:number|code|id|reference|ref|no)\b|\b(?:id|reference)\b", re.IGNORECASE),
+        r"[a-z]+(?:[\s_-](?:number|num|nr|code|id|reference|ref|no)\b|\s?#(?!\w))|\b(?:id|reference)\b",
+        re.IGNORECASE),
     "date": re.compile(r"\b(?:date|which day|what day)\b", re.IGNORECASE),
     "amount": re.compile(r"\b(?:amount|how much)\b", re.IGNORECASE),
     "email": re.compile(r"\be-?mail\b", re.IGNORECASE),

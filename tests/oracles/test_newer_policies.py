@@ -1,0 +1,51 @@
+"""Shapes the newer scripted models gave runs of systems written for other models: the zoo run
+under a ReAct reasoner, a casual texter, a procedural enterprise clerk, a checklist writer and a
+voice line (policy_f .. policy_j) showed the oracles readings they had not expected. Each test
+holds a small realistic trace of such a shape beside its twin that must still be read as before.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from masfuzz.oracles.semantic import handover_facts
+from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
+from masfuzz.trace import HANDOVER_INPUTS, AgentTurn, DelegationEvent, Message, TerminationEvent, Trace
+
+
+def _params(**described: str) -> dict:
+    return {"type": "object", "required": list(described),
+            "properties": {p: {"type": "string", "description": d} for p, d in described.items()}}
+
+
+# -- a number asked for by its sign or a short form ----------------------------------------------
+
+BAKERY = WorkflowSpec(
+    system=SystemInfo(id="bakery", entry_agent="front", pattern="handoff"),
+    agents=(AgentSpec(id="front", instructions="Hand remakes over to ovens."),
+            AgentSpec(id="ovens", instructions="Book remakes with book_remake.")),
+    tools=(ToolSpec(id="book_remake", description="Put a cake remake on tomorrow's bake list.",
+                    parameters=_params(order="The cake order to remake")),),
+    permissions=Permissions(allow=(("ovens", "book_remake"),)),
+    delegations=({"from": "front", "to": "ovens"},))
+
+
+def _remake(ask: str, received: str = "Hand over: the customer's cake needs a remake.") -> Trace:
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content="the cake for order CK-5521 came squashed, can u redo it for sat?"),
+        AgentTurn(agent="front"), DelegationEvent(**{"from": "front"}, to="ovens"), AgentTurn(agent="ovens"),
+        Message(agent="ovens", content=ask), TerminationEvent(reason="completed", final_output=ask)),
+        meta={HANDOVER_INPUTS: [{"since": 3, "agent": "ovens", "text": received}]})
+
+
+@pytest.mark.parametrize("ask", ["kk, need ur order # real quick?", "whats the order num pls?",
+                                 "can u send ur order nr?", "oops, order#?"])
+def test_a_number_asked_for_by_its_sign_or_short_form_is_a_lost_identifier(ask):
+    [f] = handover_facts(_remake(ask), BAKERY)
+    assert (f.root_cause, f.agent, f.step) == ("Information Loss at Hand-over", "front", 2)
+    assert "CK-5521" in f.description
+
+
+@pytest.mark.parametrize("ask", ["need ur phone # pls?", "u want it by sat? 🎂"])
+def test_a_number_no_reference_stands_for_or_no_number_asks_nothing_lost(ask):
+    assert handover_facts(_remake(ask), BAKERY) == []
