@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from masfuzz.oracles.instructed import participation
 from masfuzz.oracles.semantic import handover_facts
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
 from masfuzz.trace import HANDOVER_INPUTS, AgentTurn, DelegationEvent, Message, TerminationEvent, Trace
@@ -49,3 +50,37 @@ def test_a_number_asked_for_by_its_sign_or_short_form_is_a_lost_identifier(ask):
 @pytest.mark.parametrize("ask", ["need ur phone # pls?", "u want it by sat? 🎂"])
 def test_a_number_no_reference_stands_for_or_no_number_asks_nothing_lost(ask):
     assert handover_facts(_remake(ask), BAKERY) == []
+
+
+# -- a closing question under a stop rule keyed to who spoke -------------------------------------
+
+ROTA = WorkflowSpec(
+    system=SystemInfo(id="rota", entry_agent="planner", pattern="fixed_order"),
+    agents=(AgentSpec(id="planner", instructions="Draft next week's shift rota."),
+            AgentSpec(id="union_rep", instructions="Check the draft against the rest-hours agreement."),
+            AgentSpec(id="publisher", instructions="Publish the agreed rota to the staff board.")))
+
+
+def _rota_run(*speakers: str, said: str = "which week do u mean, the 12th or the 19th?") -> Trace:
+    events: list = [Message(role="user", content="Plan the kitchen rota for the week of 12 May please.")]
+    for who in speakers:
+        events += [AgentTurn(agent=who), Message(agent=who, content=said)]
+    return Trace(scenario_id="s", events=(*events, TerminationEvent(
+        reason="completed", detail=f"Text message received from '{speakers[-1]}'", final_output=said)))
+
+
+def test_a_question_that_a_stop_rule_on_its_speaker_ends_a_round_robin_on_is_premature_termination():
+    """The rule fires on the planner's every message: the team stops on its question, and again
+    on its next message when the user answers, so the union rep and the publisher never speak."""
+    found = participation(_rota_run("planner"), ROTA)
+    assert {f.elements for f in found} == {("planner", "union_rep"), ("planner", "publisher")}
+    assert {(f.root_cause, f.agent, f.step) for f in found} == {("Premature Termination", "planner", 2)}
+
+
+@pytest.mark.parametrize("trace", [
+    _rota_run("planner", "union_rep", "publisher"),  # the last member asks: every member spoke
+    _rota_run("planner").model_copy(update={"events": (*_rota_run("planner").events[:-1], TerminationEvent(
+        reason="completed", final_output="which week?"))}),  # ran out of work, naming nobody
+])
+def test_a_closing_question_without_a_stop_rule_on_its_speaker_still_waits_for_the_user(trace):
+    assert participation(trace, ROTA) == []

@@ -540,6 +540,16 @@ def _stop_condition(end: TerminationEvent, spec: WorkflowSpec) -> bool:
         re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", end.detail) for n in named)
 
 
+def _stops_on_speaker(end: TerminationEvent, spec: WorkflowSpec, ender: str) -> bool:
+    """Did a rule keyed to who spoke (`TextMessageTermination("quill")`: the stop message names
+    the member) end a fixed order on the ender's message? It fires on that member's every
+    message, a question to the user included, and fires again when the team resumes with the
+    answer: a closing question is not the team waiting for the user, and the members after the
+    ender in the order never get a turn."""
+    return spec.system.pattern == "fixed_order" and end.reason == "completed" \
+        and re.search(rf"(?<![\w-]){re.escape(ender)}(?![\w-])", end.detail) is not None
+
+
 def _proxy(agent: AgentSpec) -> bool:
     """A member that stands in for the human (a user proxy) contributes only when asked."""
     kind = str(agent.model_settings.get("type") or "")
@@ -557,7 +567,8 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     condition ended a fixed (round-robin) order normally (a stop word, a text message), a member whose first turn had not come (user proxies
     and members the task excuses left out). A member the
     run handed the task to is `premature_termination`'s (detectors.py), and a run that ends with
-    a question waits for the user: both are left out.
+    a question waits for the user: both are left out, unless a rule keyed to who spoke ended a
+    fixed order on that question (`_stops_on_speaker`).
 
     Category system_termination, root cause Premature Termination. Blamed: the agent that ended
     the run (said the stop word, gave the final answer); step: its last message (or the end).
@@ -571,7 +582,8 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     end_i = max(i for i, e in enumerate(trace.events) if isinstance(e, TerminationEvent))
     acted = _acted(trace)
     ender, step, last = _ender(trace, end_i)
-    if ender is None or (sentences(last) and is_question(sentences(last)[-1])):
+    if ender is None or (sentences(last) and is_question(sentences(last)[-1])
+                         and not _stops_on_speaker(end, spec, ender)):
         return []
     handed = {e.to for e in trace.of_type(DelegationEvent)}
     # a holder of a tool a misrouted request needed: the routing is the defect, reported there
