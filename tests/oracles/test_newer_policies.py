@@ -52,6 +52,27 @@ def test_a_number_no_reference_stands_for_or_no_number_asks_nothing_lost(ask):
     assert handover_facts(_remake(ask), BAKERY) == []
 
 
+RECEIVED = "Customer: the cake for order CK-5521 came squashed, can u redo it for sat?"
+
+
+@pytest.mark.parametrize("ovens", ["Book remakes with book_remake.",
+                                   "If the order is missing, ask the customer for it. Book remakes with book_remake."])
+def test_a_receiver_whose_model_was_given_the_fact_and_asks_anyway_is_the_model_s_lapse(ovens):
+    """The hand-over carried the order (the adapter recorded it in what the model received): the
+    model overlooked it, and its instructions ask only when it is missing. Shown, not counted."""
+    spec = BAKERY.model_copy(update={"agents": (BAKERY.agents[0], AgentSpec(id="ovens", instructions=ovens))})
+    [f] = handover_facts(_remake("kk, need ur order # real quick?", received=RECEIVED), spec)
+    assert (f.agent, f.step, f.attribution) == ("ovens", 4, "harness")
+    assert "overlooked" in f.because and "CK-5521" in f.because
+
+
+def test_a_receiver_whose_instructions_tell_it_to_ask_again_asks_by_the_app_s_words():
+    spec = BAKERY.model_copy(update={"agents": (BAKERY.agents[0], AgentSpec(
+        id="ovens", instructions="Always ask the customer for the order number first. Book remakes with book_remake."))})
+    [f] = handover_facts(_remake("kk, need ur order # real quick?", received=RECEIVED), spec)
+    assert (f.agent, f.attribution, f.because) == ("ovens", "sut", "")
+
+
 # -- a closing question under a stop rule keyed to who spoke -------------------------------------
 
 ROTA = WorkflowSpec(

@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from masfuzz.oracles.failure import Failure, dedupe
-from masfuzz.oracles.instructed import clauses, misrouted_request, with_prompts
+from masfuzz.oracles.instructed import CONDITIONAL, NEGATED, clauses, misrouted_request, with_prompts
 from masfuzz.oracles.wording import (
     ACTIONS, FAILED_TEXT, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
     empty_result, holds, holds_unnamed, is_question, mentions, owners, participles, payload_failure, plain,
@@ -704,15 +704,38 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         blamed, step = (e.to, at) if had else (e.from_, d)
         seen = ("it received them" if had else "they were not in what it received"
                 if received is not None else "what it received is not recorded")
+        because = _overlooked(spec, e.to, wanted) if had else ""
         out.append(Failure(
             category="agent_relationship", root_cause=INFORMATION_LOSS, detector="handover_facts",
             evidence=(*sources, d, at), scenario_id=trace.scenario_id,
             elements=(e.from_, e.to, kind), agent=blamed, step=step,
             subject=e.to if blamed == e.from_ else e.from_,  # the peer (blame.SUBJECTS)
+            **({"attribution": "harness", "because": because} if because else {}),
             description=f"{source} {', '.join(wanted[:3])} before "
             f"{e.from_} handed over to {e.to} (event {d}), but {e.to} {how} (event {at}); "
             f"{seen}"))
     return dedupe(out)
+
+
+# An instruction to ask the user for something: "Ask for the order number.", "Always confirm the
+# date with the customer."
+_ASK_LINE = re.compile(r"\bask\b|\b(?:request|obtain|collect|get)\b[^.;]*\bfrom\s+the\s+(?:user|customer|client|"
+                       r"caller|guest)|\b(?:confirm|verify|check|double-check)\b[^.;]*\bwith\s+the\s+(?:user|"
+                       r"customer|client|caller|guest)", re.IGNORECASE)
+
+
+def _overlooked(spec: WorkflowSpec | None, agent: str, values: list[str]) -> str:
+    """Why a fact the receiving agent's model was given, and asked for anyway, is the model's
+    lapse: the hand-over carried it (the adapter recorded it in what the model received), and no
+    unconditional line of the agent's instructions tells it to ask (an "If the size is missing,
+    ask for it" did not apply: the size was there). "" when a line does: the app's own words
+    make it ask again."""
+    lines = next((a.instructions or "" for a in spec.agents if a.id == agent), "") if spec is not None else ""
+    if any(_ASK_LINE.search(s) and not CONDITIONAL.search(s) and not NEGATED.search(s) for s in sentences(lines)):
+        return ""
+    return (f"the model in use asked for {', '.join(values[:3])}, which the hand-over gave {agent}'s model "
+            "(recorded in what it received), and nothing in its instructions tells it to ask again: the "
+            "model overlooked it, the app lost nothing")
 
 
 def _looked_up(trace: Trace, d: int, agent: str) -> list[int]:
