@@ -9,9 +9,10 @@ from __future__ import annotations
 import pytest
 
 from masfuzz.oracles.instructed import participation
-from masfuzz.oracles.semantic import handover_facts
+from masfuzz.oracles.semantic import claimed_outcome, handover_facts
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
-from masfuzz.trace import HANDOVER_INPUTS, AgentTurn, DelegationEvent, Message, TerminationEvent, Trace
+from masfuzz.trace import (HANDOVER_INPUTS, AgentTurn, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult,
+                           Trace)
 
 
 def _params(**described: str) -> dict:
@@ -105,3 +106,34 @@ def test_a_question_that_a_stop_rule_on_its_speaker_ends_a_round_robin_on_is_pre
 ])
 def test_a_closing_question_without_a_stop_rule_on_its_speaker_still_waits_for_the_user(trace):
     assert participation(trace, ROTA) == []
+
+
+# -- a failed answer relayed word for word -------------------------------------------------------
+
+BOILERS = WorkflowSpec(
+    system=SystemInfo(id="boilers", entry_agent="desk"), agents=(AgentSpec(id="desk"),),
+    tools=(ToolSpec(id="book_service", description="Book a boiler service visit."),),
+    permissions=Permissions(allow=(("desk", "book_service"),)))
+# a pydantic model's str(), as a tool returning one is passed back to the model
+SLOT = ("status_code=409 boiler='BX-2207' day='2026-04-02' visit_ref=None "
+        "detail='engineer already booked: call-out to Elm Road, 08:00-12:00'")
+
+
+def _service(reply: str) -> Trace:
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content="can someone service boiler BX-2207 on 2 april?"), AgentTurn(agent="desk"),
+        ToolCall(agent="desk", tool="book_service", call_id="b", arguments={"boiler": "BX-2207", "day": "2026-04-02"}),
+        ToolResult(agent="desk", tool="book_service", call_id="b", payload=SLOT),
+        Message(agent="desk", content=reply), TerminationEvent(reason="completed", final_output=reply)))
+
+
+@pytest.mark.parametrize("reply", [f"no dice 😕 book service came back: {SLOT}",
+                                   f"nope 😕 the diary said {SLOT}"])
+def test_a_failed_answer_relayed_word_for_word_claims_nothing(reply):
+    """Its "already booked" is the tool's word for the engineer's day, relayed: no claim."""
+    assert claimed_outcome(_service(reply), BOILERS) == []
+
+
+def test_a_claim_in_the_agent_s_own_words_after_the_same_answer_still_contradicts_it():
+    [f] = claimed_outcome(_service("all booked for 2 april, engineer already booked for u 👍"), BOILERS)
+    assert (f.agent, f.step) == ("desk", 4)
