@@ -137,3 +137,37 @@ def test_a_failed_answer_relayed_word_for_word_claims_nothing(reply):
 def test_a_claim_in_the_agent_s_own_words_after_the_same_answer_still_contradicts_it():
     [f] = claimed_outcome(_service("all booked for 2 april, engineer already booked for u 👍"), BOILERS)
     assert (f.agent, f.step) == ("desk", 4)
+
+
+# -- a closing formula is how to close, not leave to end anywhere ---------------------------------
+
+COUNCIL = WorkflowSpec(
+    system=SystemInfo(id="council", entry_agent="front", pattern="handoff"),
+    agents=(AgentSpec(id="front", instructions=(
+        "You are the front desk of Lowmoor Council's waste service.\n"
+        "1. Transfer to `bulky` when the message is about a sofa, fridge or mattress collection.\n"
+        "2. Transfer to `bins` when the message is about a missed bin.\n"
+        '3. Close with "Thanks for contacting Lowmoor Council."')),
+        AgentSpec(id="bulky", instructions="Book bulky waste collections with `book_collection`."),
+        AgentSpec(id="bins", instructions="Log missed bins with `log_missed_bin`.")),
+    tools=(ToolSpec(id="book_collection", description="Book a bulky waste collection."),
+           ToolSpec(id="log_missed_bin", description="Log a missed bin collection.")),
+    permissions=Permissions(allow=(("bulky", "book_collection"), ("bins", "log_missed_bin"))),
+    delegations=({"from": "front", "to": "bulky"}, {"from": "front", "to": "bins"},
+                 {"from": "bulky", "to": "front"}, {"from": "bins", "to": "front"}))
+
+
+def _collection(reply: str) -> Trace:
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content="Can you collect an old fridge from 4 Mill Lane next week? Put me through to bulky."),
+        AgentTurn(agent="front"), Message(agent="front", content=reply),
+        TerminationEvent(reason="completed", final_output=reply)))
+
+
+@pytest.mark.parametrize("reply, whose", [
+    ("hmm can't sort that one here sry", "harness"),  # its own words: the closing line did not end it
+    ("Thanks for contacting Lowmoor Council.", "sut"),  # the app's own closing words, said first
+])
+def test_an_end_in_the_model_s_own_words_before_the_routing_its_rules_give_is_the_model_s(reply, whose):
+    [f] = participation(_collection(reply), COUNCIL)
+    assert (f.root_cause, f.elements, f.attribution) == ("Premature Termination", ("front", "bulky"), whose)
