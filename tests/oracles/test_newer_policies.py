@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from masfuzz.oracles.instructed import participation
+from masfuzz.oracles.instructed import instructed_dependencies, instructed_order, participation
 from masfuzz.oracles.semantic import claimed_outcome, handover_facts
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
 from masfuzz.trace import (HANDOVER_INPUTS, AgentTurn, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult,
@@ -171,3 +171,37 @@ def _collection(reply: str) -> Trace:
 def test_an_end_in_the_model_s_own_words_before_the_routing_its_rules_give_is_the_model_s(reply, whose):
     [f] = participation(_collection(reply), COUNCIL)
     assert (f.root_cause, f.elements, f.attribution) == ("Premature Termination", ("front", "bulky"), whose)
+
+
+# -- a product named with its making done, its maker by a role ----------------------------------
+
+def _signs(pricer: str) -> WorkflowSpec:
+    return WorkflowSpec(
+        system=SystemInfo(id="signs", entry_agent="intake", pattern="fixed_order"),
+        agents=(AgentSpec(id="intake", instructions="Log the order with `log_order`."),
+                AgentSpec(id="billing_b", instructions="Signs are invoiced at the rate the pricing desk agreed.\n"
+                                                       "- Raise the invoice with `raise_invoice`."),
+                AgentSpec(id="pr_4", instructions=pricer)),
+        tools=(ToolSpec(id="log_order"), ToolSpec(id="raise_invoice"), ToolSpec(id="quote_job")),
+        permissions=Permissions(allow=(("intake", "log_order"), ("billing_b", "raise_invoice"),
+                                       ("pr_4", "quote_job"))))
+
+
+def test_a_product_whose_maker_s_own_lines_make_it_orders_the_team():
+    """Neither the maker's name nor its tool's says it: its own line does ("Agree the rate ...")."""
+    spec = _signs("Pricing desk.\n- Agree the rate with the shop using `quote_job`.")
+    assert [(b, a) for b, a, _ in instructed_dependencies(spec)] == [("pr_4", "billing_b")]
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="Quote and invoice a shop sign for order SG-118 please."),
+        AgentTurn(agent="intake"), AgentTurn(agent="billing_b"), Message(agent="billing_b", content="which rate?"),
+        AgentTurn(agent="pr_4"), TerminationEvent(reason="completed")))
+    [f] = instructed_order(trace, spec)
+    assert (f.elements, f.agent, f.step) == (("pr_4", "billing_b"), "billing_b", 2)
+
+
+@pytest.mark.parametrize("pricer", [
+    "Pricing desk.\n- Look the job up with `quote_job`.",  # no line of its makes the rate
+    "Pricing desk.\n- Never agree the rate yourself; use `quote_job` for a figure.",  # negated
+])
+def test_a_product_no_other_agent_s_lines_make_orders_nothing(pricer):
+    assert instructed_dependencies(_signs(pricer)) == []

@@ -221,6 +221,27 @@ NOT_PRODUCTS = {"user", "users", "customer", "customers", "task", "conversation"
                 "request", "question", "human", "client", "caller", "meeting", "call", "it", "one"}
 
 
+# The same product, its making done ("crowns are milled in the shade the shade desk recorded"):
+# the product's noun and the maker's verb in the past, ending the clause.
+_MADE_BY_PAST = re.compile(r"\bthe\s+(?P<p>\w+)\s+(?:the|our|your|their)\s+\w+(?:\s+\w+)?\s+(?P<v>[a-z]{3,}ed)\b"
+                           r"(?=\s*(?:[.,;:!?]|$))", re.IGNORECASE)
+
+
+def _made_in_the_past(spec: WorkflowSpec, agent: str, sentence: str) -> str | None:
+    """The maker of a product named with its making done, its maker by a role ("the shade the
+    shade desk recorded"): the one other agent whose own instructions tell it to do that to that
+    product ("Record the shade with `read_shade`."), or holding a tool named by the verb."""
+    for m in _MADE_BY_PAST.finditer(sentence):
+        verb, noun = stem(m.group("v")), stem(m.group("p"))
+        makers = {x.id for x in spec.agents if x.id != agent and (
+            any(verb in {stem(w) for w in words(t)[:1]} for t in tools_of(spec, x.id))
+            or any({verb, noun} <= {stem(w) for w in words(t)} and not NEGATED.search(t)
+                   for t in sentences(x.instructions or "")))}
+        if len(makers) == 1:
+            return makers.pop()
+    return None
+
+
 def _producer(spec: WorkflowSpec, agent: str, sentence: str) -> str | None:
     """The one other agent whose own instructions or description say it makes the product a
     sentence of `agent`'s waits for without naming anyone ("once the data has been gathered":
@@ -236,6 +257,8 @@ def _producer(spec: WorkflowSpec, agent: str, sentence: str) -> str | None:
                for t in tools_of(spec, x.id) for w in words(t)[:1] if w in verbs or f"{w}e" in verbs}
     if len(holders) == 1:
         return holders.pop()
+    if maker := _made_in_the_past(spec, agent, sentence):
+        return maker
     nouns = {m.group("p").split()[-1].lower() for p in _AFTER_PRODUCT
              for m in re.finditer(p, sentence, re.IGNORECASE)} - NOT_PRODUCTS
     claimed = False  # some agent says it makes a product of that noun
