@@ -253,7 +253,6 @@ def _whole_sentences(text: str) -> list[str]:
     return [re.sub(r"\x00(\d+)\x00[.!?]?", lambda m: quotes[int(m.group(1))], x) for x in sentences(held)]
 
 
-_QUOTE = re.compile(r"[\"“]([^\"”]+)[\"”]")
 # What makes an ending line hold at a point of the work ("Say "DONE" once the die is rolled.").
 _WHEN = re.compile(r"\b(?:if|when|whenever|once|after|unless|as\s+soon\s+as|otherwise)\b", re.IGNORECASE)
 
