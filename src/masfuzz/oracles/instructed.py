@@ -265,6 +265,27 @@ NOT_PRODUCTS = {"user", "users", "customer", "customers", "task", "conversation"
                 "request", "question", "human", "client", "caller", "meeting", "call", "it", "one"}
 
 
+# The same product, its making done ("crowns are milled in the shade the shade desk recorded"):
+# the product's noun and the maker's verb in the past, ending the clause.
+_MADE_BY_PAST = re.compile(r"\bthe\s+(?P<p>\w+)\s+(?:the|our|your|their)\s+\w+(?:\s+\w+)?\s+(?P<v>[a-z]{3,}ed)\b"
+                           r"(?=\s*(?:[.,;:!?]|$))", re.IGNORECASE)
+
+
+def _made_in_the_past(spec: WorkflowSpec, agent: str, sentence: str) -> str | None:
+    """The maker of a product named with its making done, its maker by a role ("the shade the
+    shade desk recorded"): the one other agent whose own instructions tell it to do that to that
+    product ("Record the shade with `read_shade`."), or holding a tool named by the verb."""
+    for m in _MADE_BY_PAST.finditer(sentence):
+        verb, noun = stem(m.group("v")), stem(m.group("p"))
+        makers = {x.id for x in spec.agents if x.id != agent and (
+            any(verb in {stem(w) for w in words(t)[:1]} for t in tools_of(spec, x.id))
+            or any({verb, noun} <= {stem(w) for w in words(t)} and not NEGATED.search(t)
+                   for t in sentences(x.instructions or "")))}
+        if len(makers) == 1:
+            return makers.pop()
+    return None
+
+
 def _producer(spec: WorkflowSpec, agent: str, sentence: str) -> str | None:
     """The one other agent whose own instructions or description say it makes the product a
     sentence of `agent`'s waits for without naming anyone ("once the data has been gathered":
@@ -280,6 +301,8 @@ def _producer(spec: WorkflowSpec, agent: str, sentence: str) -> str | None:
                for t in tools_of(spec, x.id) for w in words(t)[:1] if w in verbs or f"{w}e" in verbs}
     if len(holders) == 1:
         return holders.pop()
+    if maker := _made_in_the_past(spec, agent, sentence):
+        return maker
     nouns = {m.group("p").split()[-1].lower() for p in _AFTER_PRODUCT
              for m in re.finditer(p, sentence, re.IGNORECASE)} - NOT_PRODUCTS
     claimed = False  # some agent says it makes a product of that noun
@@ -639,6 +662,16 @@ def _stop_condition(end: TerminationEvent, spec: WorkflowSpec) -> bool:
         re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", end.detail) for n in named)
 
 
+def _stops_on_speaker(end: TerminationEvent, spec: WorkflowSpec, ender: str) -> bool:
+    """Did a rule keyed to who spoke (`TextMessageTermination("quill")`: the stop message names
+    the member) end a fixed order on the ender's message? It fires on that member's every
+    message, a question to the user included, and fires again when the team resumes with the
+    answer: a closing question is not the team waiting for the user, and the members after the
+    ender in the order never get a turn."""
+    return spec.system.pattern == "fixed_order" and end.reason == "completed" \
+        and re.search(rf"(?<![\w-]){re.escape(ender)}(?![\w-])", end.detail) is not None
+
+
 def _proxy(agent: AgentSpec) -> bool:
     """A member that stands in for the human (a user proxy) contributes only when asked."""
     kind = str(agent.model_settings.get("type") or "")
@@ -656,7 +689,8 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     condition ended a fixed (round-robin) order normally (a stop word, a text message), a member whose first turn had not come (user proxies
     and members the task excuses left out). A member the
     run handed the task to is `premature_termination`'s (detectors.py), and a run that ends with
-    a question waits for the user: both are left out.
+    a question waits for the user: both are left out, unless a rule keyed to who spoke ended a
+    fixed order on that question (`_stops_on_speaker`).
 
     Category system_termination, root cause Premature Termination. Blamed: the agent that ended
     the run (said the stop word, gave the final answer); step: its last message (or the end).
@@ -670,7 +704,8 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     end_i = max(i for i, e in enumerate(trace.events) if isinstance(e, TerminationEvent))
     acted = _acted(trace)
     ender, step, last = _ender(trace, end_i)
-    if ender is None or (sentences(last) and is_question(sentences(last)[-1])):
+    if ender is None or (sentences(last) and is_question(sentences(last)[-1])
+                         and not _stops_on_speaker(end, spec, ender)):
         return []
     handed = {e.to for e in trace.of_type(DelegationEvent)}
     # a holder of a tool a misrouted request needed: the routing is the defect, reported there

@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from masfuzz.oracles.failure import Failure, dedupe
-from masfuzz.oracles.instructed import clauses, misrouted_request, with_prompts
+from masfuzz.oracles.instructed import CONDITIONAL, NEGATED, clauses, misrouted_request, with_prompts
 from masfuzz.oracles.wording import (
     ACTIONS, FAILED_TEXT, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
     empty_result, holds, holds_unnamed, is_question, mentions, owners, participles, payload_failure, plain,
@@ -151,7 +151,7 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                     or _labelled_claim(text, done) \
                     or _invented_reference(trace, ci, text, r.tool, spec, named=False) \
                     or _silent_claim(text, r, spec, asked) or _instructed_claim(text, r, agent, spec, trace, asked)
-            if claim is None or _restates_state(claim, r.payload):
+            if claim is None or _restates_state(claim, r.payload) or _quotes_answer(claim, r.payload):
                 continue
             out.append(Failure(
                 category="agent_task_execution", root_cause=INCORRECT_VERIFICATION,
@@ -573,12 +573,14 @@ FACTS: dict[str, re.Pattern[str]] = {
 }
 # How an agent asks for a fact of each kind, and the parameter names that carry one.
 ASKS: dict[str, re.Pattern[str]] = {
-    # any thing's number, code, id or reference ("the shipment id", "your payslip number"),
-    # but those no identifier the user gives stands for (a phone number, a postcode)
+    # any thing's number, code, id or reference ("the shipment id", "your payslip number"), the
+    # number also as its sign or short forms ("ur order # pls?", "conf num", "acct nr"), but
+    # those no identifier the user gives stands for (a phone number, a postcode)
     "identifier": re.compile(
         r"\b(?!(?:the|a|an|your|ur|u|my|our|their|its|that|this|which|what|any|some|total|phone|mobile|"
         r"telephone|fax|zip|postal|post|pin|house|street|seat|room|table|guest|party)\b)"
-        r"[a-z]+[\s_-](?:number|code|id|reference|ref|no)\b|\b(?:id|reference)\b", re.IGNORECASE),
+        r"[a-z]+(?:[\s_-](?:number|num|nr|code|id|reference|ref|no)\b|\s?#(?!\w))|\b(?:id|reference)\b",
+        re.IGNORECASE),
     "date": re.compile(r"\b(?:date|which day|what day)\b", re.IGNORECASE),
     "amount": re.compile(r"\b(?:amount|how much)\b", re.IGNORECASE),
     "email": re.compile(r"\be-?mail\b", re.IGNORECASE),
@@ -706,15 +708,38 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         blamed, step = (e.to, at) if had else (e.from_, d)
         seen = ("it received them" if had else "they were not in what it received"
                 if received is not None else "what it received is not recorded")
+        because = _overlooked(spec, e.to, wanted) if had else ""
         out.append(Failure(
             category="agent_relationship", root_cause=INFORMATION_LOSS, detector="handover_facts",
             evidence=(*sources, d, at), scenario_id=trace.scenario_id,
             elements=(e.from_, e.to, kind), agent=blamed, step=step,
             subject=e.to if blamed == e.from_ else e.from_,  # the peer (blame.SUBJECTS)
+            **({"attribution": "harness", "because": because} if because else {}),
             description=f"{source} {', '.join(wanted[:3])} before "
             f"{e.from_} handed over to {e.to} (event {d}), but {e.to} {how} (event {at}); "
             f"{seen}"))
     return dedupe(out)
+
+
+# An instruction to ask the user for something: "Ask for the order number.", "Always confirm the
+# date with the customer."
+_ASK_LINE = re.compile(r"\bask\b|\b(?:request|obtain|collect|get)\b[^.;]*\bfrom\s+the\s+(?:user|customer|client|"
+                       r"caller|guest)|\b(?:confirm|verify|check|double-check)\b[^.;]*\bwith\s+the\s+(?:user|"
+                       r"customer|client|caller|guest)", re.IGNORECASE)
+
+
+def _overlooked(spec: WorkflowSpec | None, agent: str, values: list[str]) -> str:
+    """Why a fact the receiving agent's model was given, and asked for anyway, is the model's
+    lapse: the hand-over carried it (the adapter recorded it in what the model received), and no
+    unconditional line of the agent's instructions tells it to ask (an "If the size is missing,
+    ask for it" did not apply: the size was there). "" when a line does: the app's own words
+    make it ask again."""
+    lines = next((a.instructions or "" for a in spec.agents if a.id == agent), "") if spec is not None else ""
+    if any(_ASK_LINE.search(s) and not CONDITIONAL.search(s) and not NEGATED.search(s) for s in sentences(lines)):
+        return ""
+    return (f"the model in use asked for {', '.join(values[:3])}, which the hand-over gave {agent}'s model "
+            "(recorded in what it received), and nothing in its instructions tells it to ask again: the "
+            "model overlooked it, the app lost nothing")
 
 
 def _looked_up(trace: Trace, d: int, agent: str) -> list[int]:
@@ -1550,6 +1575,17 @@ def _restates_state(sentence: str, payload: str) -> bool:
               and v.strip().lower() not in DONE_STATES]
     said = {w for w in words(sentence)} | {w[:-2] for w in words(sentence) if w.endswith("ed")}
     return any(all(w in said or w[:-2] in said for w in words(state)) for state in states)
+
+
+QUOTED_WORDS = 3  # a part of a tool's answer at least this long, relayed word for word, is its words
+
+
+def _quotes_answer(sentence: str, payload: str) -> bool:
+    """Is the sentence the failed tool's own answer, relayed word for word (a record's repr read
+    out after "no dice, it came back:": `status_code=409 ... detail='engineer already booked'`)?
+    Its success words are the tool's, said of its failure, not the agent's claim."""
+    said = " ".join(re.findall(r"[\w=.:/-]+", sentence.lower()))
+    return len(said.split()) >= QUOTED_WORDS and said in " ".join(re.findall(r"[\w=.:/-]+", payload.lower()))
 
 
 def _fields(data: Any, depth: int = 0) -> list[tuple[str, Any]]:

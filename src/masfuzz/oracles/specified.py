@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import re
 
-from masfuzz.oracles.wording import addresses_agent, agent_names, asks_back, name_pattern, sentences
+from masfuzz.oracles.wording import STOPWORDS, addresses_agent, agent_names, asks_back, name_pattern, sentences, stem, words
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace
 
@@ -126,12 +126,14 @@ def model_passed_over(trace: Trace, spec: WorkflowSpec, member: str, ender: str 
     (the run ended on its own message, not on a tool's answer the app stopped at) and did not
     hand over, though it could hand the request there unconditionally and its own rules send this
     request there (by the request's words, or whatever the request: `instructed_handoffs`), and
-    nothing in its instructions lets it end by itself (a stop word, a line to close on) but a
-    fallback for requests its rules send nowhere (`_FALLBACK`); "" otherwise."""
+    nothing in its instructions lets it end by itself as it did (a stop word, a line to close on
+    that says when or whose closing words it said: `_may_end`) but a fallback for requests its
+    rules send nowhere (`_FALLBACK`); "" otherwise."""
     if ender is not None and _had_last_word(trace, ender) and _offered(spec, ender, member):
         from masfuzz.oracles.instructed import instructed_handoffs  # instructed calls this: imported late
 
-        if not _ENDS.search(_FALLBACK.sub("", next((a.instructions for a in spec.agents if a.id == ender), "") or "")):
+        last = next((e.content for e in reversed(trace.events) if isinstance(e, Message) and e.agent == ender), "")
+        if not _may_end(next((a.instructions for a in spec.agents if a.id == ender), "") or "", last):
             request = next((e.content for e in trace.events if isinstance(e, Message) and e.role == "user"), "")
             said, pointed = _pointed(spec, ender, request, None, [member])
             if pointed and said.endswith("instructions point"):  # its own rules, not the descriptions
@@ -250,6 +252,28 @@ def _whole_sentences(text: str) -> list[str]:
 
     held = _QUOTE.sub(hold, text)
     return [re.sub(r"\x00(\d+)\x00[.!?]?", lambda m: quotes[int(m.group(1))], x) for x in sentences(held)]
+
+
+# What makes an ending line hold at a point of the work ("Say "DONE" once the die is rolled.").
+_WHEN = re.compile(r"\b(?:if|when|whenever|once|after|unless|as\s+soon\s+as|otherwise)\b", re.IGNORECASE)
+
+
+def _may_end(instructions: str, last: str) -> bool:
+    """Do the agent's instructions let it end the run as it did, with `last`: a line that ends
+    (`_ENDS`: a stop word, a line to close on, a quoted reply), outside a fallback? An
+    unconditional line that only gives the closing words ('3. Close with "Thank you for
+    contacting the passport office."', the last step of a procedure that routes first) is how to
+    close, not leave to end anywhere: an end in words of the model's own ("can't sort that one
+    here") is not that line's. A line that says when to end ("once the die is rolled") lets the
+    agent end there, in whatever words."""
+    said = {stem(w) for w in words(last)}
+    for line in re.split(r"\n+|(?<=[.!?])\s+(?=[A-Z0-9])", _FALLBACK.sub("", instructions)):
+        if not _ENDS.search(line):
+            continue
+        quotes = [{stem(w) for w in words(q) if w not in STOPWORDS} for q in _QUOTE.findall(line)]
+        if not quotes or _WHEN.search(_QUOTE.sub("", line)) or any(q and len(q & said) * 2 >= len(q) for q in quotes):
+            return True
+    return False
 
 
 def _had_last_word(trace: Trace, agent: str) -> bool:
