@@ -26,7 +26,7 @@ from masfuzz.oracles.wording import (
 )
 from masfuzz.oracles.wording import (
     DONE_STATES, ENUM, FAILED_STATES, HELD_STATES, HOLDING, HOLD_VERBS, MESSAGE_KEYS, OUTCOME_KEYS, STATE_KEYS,
-    STATUS_CODE_KEYS,
+    STATUS_CODE_KEYS, TICKED_ITEM,
     actions_claimed, outcome_key,
 )
 from masfuzz.spec.model import WorkflowSpec
@@ -193,8 +193,9 @@ def reply_fields(text: str) -> list[tuple[str, Any]] | None:
 
 FLAG_WORDS = {"true", "false", "yes", "no"}  # a field's value that is a flag, written out
 # A mark that says done by itself (a tick), as a field's value, opening it ("result: ✓ Thu") or
-# closing a sentence, as a texter puts it ("done ✅", "thu 10:00 ✅").
-TICK = re.compile(r"^\W*[\u2713\u2714\u2705\u2611]|[\u2713\u2714\u2705\u2611]\W*$")
+# closing a sentence, as a texter puts it ("done ✅", "thu 10:00 ✅"), or a task list's ticked box
+# opening a line ("- [x] dock reservation": `TICKED_ITEM`).
+TICK = re.compile(TICKED_ITEM + r"|^\W*[\u2713\u2714\u2705\u2611]|[\u2713\u2714\u2705\u2611]\W*$")
 
 
 def _outcome_field(key: str, tool: str) -> bool:
@@ -526,14 +527,18 @@ def _leaves(payload: str) -> list[str]:
 def _answers_only(trace: Trace, fi: int, ci: int, r: ToolResult, agent: str) -> bool:
     """Is the message at `ci` the claimer's first word after its own call's result at `fi`, with
     no other tool's result since its last message before the call: the answer to that one
-    outcome, whatever words it uses."""
+    outcome, whatever words it uses. A tool that neither performs an action nor finds a thing
+    (`tool_job` None: a second look at a station's state, a check, a calculation) answers no
+    request of its own, so its result between (a "dock_status" after the failed "reserve_dock")
+    leaves the answer the failed action's; another action's or a look-up's result may be what
+    the answer speaks of ("Here is your booking" after find_booking)."""
     if r.agent != agent:
         return False
     start = max((i for i in range(fi) if isinstance(e := trace.events[i], Message)
                  and e.role == "assistant" and e.agent == agent), default=-1)
     for i in range(start + 1, ci):
         e = trace.events[i]
-        if isinstance(e, ToolResult) and e.tool != r.tool:
+        if isinstance(e, ToolResult) and e.tool != r.tool and tool_job(e.tool, None) is not None:
             return False
         if i > fi and isinstance(e, Message) and e.role == "assistant" and e.agent == agent:
             return False
