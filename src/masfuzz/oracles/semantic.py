@@ -19,7 +19,7 @@ from typing import Any
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.instructed import clauses, misrouted_request, with_prompts
 from masfuzz.oracles.wording import (
-    ACTIONS, FAILED_TEXT, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
+    ACTIONS, FAILED_TEXT, FIND_VERBS, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
     empty_result, holds, holds_unnamed, is_question, mentions, owners, participles, payload_failure, plain,
     says_done_by_verb, says_held, sentences, status_line, stem, structured, tool_actions, tool_job, tool_objects,
     tools_of, unconfirmed_state, words,
@@ -138,14 +138,14 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 or _invented_reference(trace, ci, text, r.tool, spec, named=True)
             if claim is None and fields is not None:
                 claim = _structured_claim(fields, r.tool, spec, tools,
-                                          answers=_answers_only(trace, fi, ci, r, agent))
-            if claim is None and _answers_only(trace, fi, ci, r, agent):
+                                          answers=_answers_only(trace, fi, ci, r, agent, spec))
+            if claim is None and _answers_only(trace, fi, ci, r, agent, spec):
                 # a success in sure general words ("You're all set") that names nothing is
                 # about the one outcome it answers: the claimer's own tool, the only one it called;
                 # so is an answer that speaks of the tool's object as if the action held
                 claim = next((s for s in done if (SURE_DONE.search(s) or holds_unnamed(s, r.tool, spec)
-                                                  or says_held(s, r.tool, spec)) and not FAILED_TEXT.search(s)),
-                             None) \
+                                                  or says_held(s, r.tool, spec)) and not FAILED_TEXT.search(s)
+                              and not _presents_found(trace, fi, ci, r, s)), None) \
                     or next((s for s in sentences(text) if TICK.search(s) and plain(s) and not NOT_HELD.search(s)
                              and not FAILED_TEXT.search(s)), None) \
                     or _labelled_claim(text, done) \
@@ -524,25 +524,48 @@ def _leaves(payload: str) -> list[str]:
     return out
 
 
-def _answers_only(trace: Trace, fi: int, ci: int, r: ToolResult, agent: str) -> bool:
+def _answers_only(trace: Trace, fi: int, ci: int, r: ToolResult, agent: str,
+                  spec: WorkflowSpec | None = None) -> bool:
     """Is the message at `ci` the claimer's first word after its own call's result at `fi`, with
     no other tool's result since its last message before the call: the answer to that one
-    outcome, whatever words it uses. A tool that neither performs an action nor finds a thing
-    (`tool_job` None: a second look at a station's state, a check, a calculation) answers no
-    request of its own, so its result between (a "dock_status" after the failed "reserve_dock")
-    leaves the answer the failed action's; another action's or a look-up's result may be what
-    the answer speaks of ("Here is your booking" after find_booking)."""
+    outcome, whatever words it uses. A tool that only reads (`_reads_only`: a second look at a
+    station's board, a status check) answers no request of its own, so its result after the
+    failed call leaves the answer the failed action's (what it found may still be what the
+    answer presents: `_presents_found`)."""
     if r.agent != agent:
         return False
     start = max((i for i in range(fi) if isinstance(e := trace.events[i], Message)
                  and e.role == "assistant" and e.agent == agent), default=-1)
     for i in range(start + 1, ci):
         e = trace.events[i]
-        if isinstance(e, ToolResult) and e.tool != r.tool and tool_job(e.tool, None) is not None:
+        if isinstance(e, ToolResult) and e.tool != r.tool and not (i > fi and _reads_only(e.tool, spec)):
             return False
         if i > fi and isinstance(e, Message) and e.role == "assistant" and e.agent == agent:
             return False
     return True
+
+
+# Verbs of a tool that only reads, beside a finder's (`FIND_VERBS`): it checks or shows a state.
+READ_VERBS = {"check", "show", "view", "status", "inspect", "read", "peek", "see", "list", "browse"}
+# "Here is your ..." presents a thing, which a look-up between may have found.
+PRESENTS_FOUND = re.compile(r"\bhere(?:'s|\u2019s|\s+is|\s+are)\b", re.IGNORECASE)
+
+
+def _reads_only(tool: str, spec: WorkflowSpec | None) -> bool:
+    """Does a tool only read: its name's first word or its documentation's first word is a
+    verb of finding or checking (`FIND_VERBS`, `READ_VERBS`: look_up_x, "Look up a station's
+    live state"), or its documentation says it is read-only?"""
+    doc = next((t.description or "" for t in spec.tools if t.id == tool), "") if spec else ""
+    said = words(doc)
+    return bool({(words(tool) or [""])[0], (said or [""])[0]} & (FIND_VERBS | READ_VERBS)) \
+        or bool(re.search(r"\bread[- ]only\b", doc, re.IGNORECASE))
+
+
+def _presents_found(trace: Trace, fi: int, ci: int, r: ToolResult, sentence: str) -> bool:
+    """Does the sentence present a thing ("Here is your booking") after another tool's result
+    came back since the failed call: it may present what that tool found, not claim the action."""
+    return bool(PRESENTS_FOUND.search(sentence)) and any(
+        isinstance(e, ToolResult) and e.tool != r.tool for e in trace.events[fi + 1:ci])
 
 
 # -- kind 2: facts across hand-overs ----------------------------------------------------------
@@ -1175,7 +1198,7 @@ FORMAT_REJECTION = re.compile(
     r"ongeldig\w*|onleesbaar|niet herkend|onjuist formaat)\b", re.IGNORECASE)
 # An error code that names a form ("E_ABV_FORMAT", "PARSE_ERROR", "SYNTAX"): the tool says by its
 # code that it could not read the value, whatever its message's words.
-FORM_CODE = re.compile(r"(?:^|[\W_])(?:FORMAT|PARSE|PARSING|SYNTAX|MALFORMED|UNPARSABLE|UNREADABLE)(?:$|[\W_])",
+FORM_CODE = re.compile(r"(?:^|[\W_])(?:FORMAT|PARSE|PARSING|SYNTAX|MALFORMED|UNPARSE?ABLE|UNREADABLE)(?:$|[\W_])",
                        re.IGNORECASE)
 CODE_KEYS = ("code", "error", "error_code", "errorCode", "err", "reason_code")
 # The runtime's own words when a tool's code matched a pattern against its input and found no

@@ -760,6 +760,14 @@ def _flat_failure(data: dict, tool: str = "") -> str | None:
     for key in ("error", "errors", "error_message"):
         if data.get(key):
             return f"{key}: {str(data[key])[:60]}"
+    # a validator's list of what is wrong with the request (`{"reservation": null, "problems":
+    # [{"field": "collect_on", "code": "unparseable"}]}`): no exception, no failure word, the
+    # request refused item by item. Only of a tool that performs an action: a finder's or a
+    # checker's "issues" are the things it found, its job done
+    if tool_job(tool, None) == "do" and not any(data.get(k) is True for k in OUTCOME_KEYS):
+        for key, value in data.items():
+            if str(key).lower() in PROBLEM_KEYS and isinstance(value, (list, dict)) and value:
+                return f"{key}: {str(value)[:60]}"
     # the answer's own words in a message field, when they say failure and claim nothing done
     # (`{"code": "E409", "detail": "211-212 already taken", "hold": null}`): an answer that
     # states no outcome by flag or status says it in words
@@ -771,6 +779,11 @@ def _flat_failure(data: dict, tool: str = "") -> str | None:
                     re.search(rf"\b{re.escape(p)}\b", first[0], re.IGNORECASE) for p in participles(tool)):
                 return f'{key}: "{hit.group(0)}"'
     return None
+
+
+# The fields a validator lists what is wrong with a request under, beside `errors`.
+PROBLEM_KEYS = {"problems", "violations", "validation_errors", "validationerrors", "field_errors",
+                "fielderrors", "issues", "faults", "rejections", "failures", "invalid_fields"}
 
 
 # States that say an action holds or is under way, whatever the action: a state of an action
