@@ -70,6 +70,11 @@ _DEPENDS = (
     r"(?:(?:already|just)\s+)?(?:[a-z]{2,}ed|" + "|".join(sorted({p for ps in IRREGULAR_PAST.values() for p in ps})) + r")\b",
 )
 NEGATED = re.compile(r"\b(?:not|never|no|without|instead\s+of|except|skip)\b|n't\b", re.IGNORECASE)
+# Who a request comes from or is about: a relative clause of theirs ("the date the caller gave")
+# names no member's product.
+_PEOPLE = {"user", "users", "customer", "customers", "client", "clients", "caller", "guest", "guests",
+           "patient", "patients", "practice", "member", "members", "person", "people", "visitor",
+           "buyer", "sender", "owner", "applicant", "passenger", "tenant"}
 # A product's determiner: an article or possessive, or a possessor of any name ("the workshop's
 # inspection notes", "Anna's figures"; a possessor that names an agent is read as that agent).
 _DET = r"(?:(?:(?:the|your|our|their|its)\s+)?\w+(?:'s|s')|the|your|our|their|its)"
@@ -92,6 +97,13 @@ _AFTER_PRODUCT = (
     r"gives?|sets?|states?|reports?|finds?)\b",
     r"\b(?:rests?|relies|rely|depends?|hinges?)\s+on\s+" + _DET + r"\s+(?P<p>\w+(?:\s+\w+)?)\b",
     r"\bcomes?\s+from\s+" + _DET + r"\s+(?P<p>\w+(?:\s+\w+)?)\b",
+    # the product named with its maker's past work in a relative clause, the maker by a role of
+    # its own that is no agent's name ("milled in the shade the shade desk recorded", "the
+    # figure the pricing bench settled on"); a person of the request making it ("the date the
+    # caller gave") names no member
+    r"\bthe\s+(?P<p>\w+)\s+the\s+(?!(?:" + "|".join(sorted(_PEOPLE)) + r")\b)\w+(?:\s+\w+)?\s+"
+    r"(?:(?:already|just)\s+)?(?:[a-z]{3,}ed|" + "|".join(sorted({p for ps in IRREGULAR_PAST.values() for p in ps}))
+    + r")\b",
 )
 # A product named with its making in a relative clause, the maker named by its role ("the sight
 # size the bench measures is what you cut to"): the maker's verb.

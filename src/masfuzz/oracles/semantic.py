@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from masfuzz.oracles.failure import Failure, dedupe
-from masfuzz.oracles.instructed import clauses, misrouted_request, with_prompts
+from masfuzz.oracles.instructed import clauses, instructed_order, misrouted_request, with_prompts
 from masfuzz.oracles.wording import (
     ACTIONS, FAILED_TEXT, FIND_VERBS, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
     empty_result, holds, holds_unnamed, is_question, mentions, owners, participles, payload_failure, plain,
@@ -691,7 +691,10 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     itself (blamed, step: its question or call).
 
     A hand-over that misrouted the request (`misrouted_request`) is that fault, not this: the
-    wrong agent asking for what its own tools need lost nothing.
+    wrong agent asking for what its own tools need lost nothing. Nor is an agent that took the
+    floor before the member it depends on (`instructed_order`) and asks, before that member acts,
+    for what it had yet to make (the mill asking for the shade the shade desk has not recorded):
+    the speaking order is the fault, whatever values of the user's fit the asked fact's form.
 
     A carry-over between chats of a sequence (AG2 `initiate_chats`) is a hand-over too: the
     adapter records it as a delegation (trigger "sequence") with what the next chat's agent
@@ -701,6 +704,9 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     agent documents with an example, an agent that silently works without the fact, or a
     receiving agent that asks again for a value because it doubts it."""
     misrouted = {f.step for f in misrouted_request(trace, spec)}
+    # an agent that took the floor before the member whose work it depends on (`instructed_order`)
+    # asks for what that member had yet to make: one fault, the speaking order's, not a loss
+    early = [(f.agent, f.evidence[-1]) for f in instructed_order(trace, spec)]
     user_before: list[int] = []
     given: dict[str, list[str]] = {}  # the facts of the user's messages so far, by kind
     out = []
@@ -718,6 +724,8 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         if symptom is None:
             continue
         at, kind, how, wanted = symptom
+        if any(agent == e.to and at < maker_acted for agent, maker_acted in early):
+            continue
         source = (f"the user gave the {kind}" if any(v in told for v in wanted)
                   else f"{e.from_}'s tools returned the {kind}")
         sources = user_before if source.startswith("the user") else looked_up
