@@ -114,7 +114,8 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     # read clause by clause: a condition in a later clause ("sign the slip when they arrive")
     # does not hedge the claim before it ("Issued - the units are on their way"), nor does a
     # promise joined to it ("... and will be ready on Friday")
-    claims = [(ci, agent, text, [s for s in sentences(text) if not (_restated_field(s) and _says_undone(text))
+    claims = [(ci, agent, text, [s for s in sentences(ARGUMENT_ECHO.sub("", text))
+                                 if not (_restated_field(s) and _says_undone(text))
                                  for s in _claim_clauses(s)
                                  if claims_done(s) or any(says_done_by_verb(s, t) or says_held(s, t, spec)
                                                           for t in failed_tools)])
@@ -131,6 +132,8 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 continue
             if ci > retried:
                 break
+            if _quotes_answer(text, r.payload):
+                continue  # the failed answer set out verbatim, a code block or a quote: reported
             fields = reply_fields(text)
             if fields is not None and _passes_failure_on(fields, r, asked):
                 continue  # `{"result": "not held", "state": "WAITLIST"}`, `code: E_ABV_FORMAT`
@@ -162,6 +165,33 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 "outcome contradicts the tool's result"))
             break
     return dedupe(out)
+
+
+# The arguments of a call echoed after what a line claims ("- [x] return courier (case: DL-0000)"):
+# the thing claimed is named before them, and a word of theirs ("case") is no object of the claim.
+ARGUMENT_ECHO = re.compile(r"\s*\(\s*[A-Za-z_][\w ]{0,30}?\s*[:=]\s*[^()\n]*\)")
+# What a reply sets out as quoted, not as its own words: a fenced code block, an inline code span,
+# a quotation in double quotes, a block quote's lines.
+QUOTED_SPAN = re.compile(r"```[^\n]*\n(.*?)```|`([^`\n]+)`|[\"\u201c]([^\"\u201d]+)[\"\u201d]|^>\s?(.+)$",
+                         re.DOTALL | re.MULTILINE)
+QUOTED_MIN = 8  # a tool's answer shorter than this, quoted, may be a word of the reply's own
+
+
+def _quotes_answer(text: str, payload: str) -> bool:
+    """Does the reply quote the tool's answer whole, in a code block, a code span, double quotes
+    or a block quote ("- [x] log_case checked" over a fenced `{'logged': False, ...}`)? The
+    answer set out verbatim, or the same data re-serialised (JSON for a printed dict), is the
+    failure passed on to whoever reads the reply, whatever its checklist ticks: reporting, not
+    claiming."""
+    answer = re.sub(r"\s+", "", payload or "")
+    if len(answer) < QUOTED_MIN:
+        return False
+    data = structured(payload.strip())
+    for m in QUOTED_SPAN.finditer(text or ""):
+        span = next(g for g in m.groups() if g is not None)
+        if answer in re.sub(r"\s+", "", span) or data is not None and structured(span.strip()) == data:
+            return True
+    return False
 
 
 # One `key: value` field of a reply written as fields ("status: done", "- result: locked in"): a
@@ -962,8 +992,12 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str,
     values = [m.group(0) for m in re.finditer(rf"(?<![\w-])(?:{forms[0][1]})(?![\w-])", told)
               if all(re.fullmatch(r, m.group(0)) for _, r in forms)]
     # the user's references in another spelling than the documented one ("lp-30418" for "LP00000")
+    # ... but not a reference that is, as written, another parameter's documented form of the same
+    # tool (the case number "DL-0000" of `case` is not the `shade` "A1" respelt "DL0000")
+    others = [r for p, fs in documented_formats(spec, tool).items() if p != param for _, r in fs]
     values += [v for v in user_facts(told).get("identifier", [])
-               if v not in values and _fits(v, [r for _, r in forms])]
+               if v not in values and _fits(v, [r for _, r in forms])
+               and not any(re.fullmatch(r, v) for r in others)]
     if by_name:
         values = [v for v in values if v in fact_values(told) or any(_telling(r) for _, r in forms)]
     return (f"{param} of {tool}", values) if values else None
