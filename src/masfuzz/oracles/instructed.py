@@ -754,7 +754,45 @@ def _mispicked(trace: Trace, spec: WorkflowSpec, picks: list[tuple[int, str, str
     d, chosen, router = next((p for p in picks if tools_of(spec, p[1])), picks[0])
     if _served_before(trace, d, fitting):
         return []
-    return _misentered(trace, spec, d, chosen, router, fitting, request, described)
+    return [_named_pick(trace, spec, d, chosen, router, request, f)
+            for f in _misentered(trace, spec, d, chosen, router, fitting, request, described)]
+
+
+def _named_pick(trace: Trace, spec: WorkflowSpec, d: int, chosen: str, router: str, request: str,
+                wrong: Failure) -> Failure:
+    """The router's misroute blamed on the agent that chose it by name: the app's function gave
+    the turn to the member the message just before it names ("I am passing this to seats_k",
+    an AG2 speaker-selection function reading the colleague a front desk names), so the choice
+    was that agent's words, not the code's. Its own instructions, when a line of theirs sends a
+    request like this one to the member chosen, are the evidence against it (quoted). A message
+    naming no member, or several (a welcome listing the desks), leaves the route the code's."""
+    said = next(((i, x) for i in range(d - 1, -1, -1) if isinstance(x := trace.events[i], Message)
+                 and x.role == "assistant" and x.agent and x.agent != chosen and x.content.strip()), None)
+    if said is None:
+        return wrong
+    i, msg = said
+    named = [a.id for a in spec.agents if a.id != msg.agent and names_agent(msg.content, spec, a.id)]
+    if named != [chosen] or all(a.id != msg.agent for a in spec.agents):
+        return wrong
+    told = spec.agent(msg.agent).instructions or ""
+    line = _line_for(told, request, spec, chosen)
+    why = f" as its instructions say: \"{line[:120]}\"" if line else ""
+    return wrong.model_copy(update={
+        "agent": msg.agent, "step": i, "elements": (msg.agent, *wrong.elements[1:]), "evidence": (i, *wrong.evidence),
+        "description": f"{msg.agent} named {chosen} for the request (event {i}){why}, and the app's router "
+        f"{router} gave {chosen} the turn it named; " + wrong.description})
+
+
+def _line_for(instructions: str, request: str, spec: WorkflowSpec, member: str) -> str | None:
+    """The line of a router agent's instructions that sends a request like this one to `member`:
+    it names the member, and its condition is met by the request."""
+    from masfuzz.oracles.flare import condition_of, met_in  # flare reads the detectors: imported late
+
+    for sentence in sentences(instructions):
+        if names_agent(sentence, spec, member) and (condition := condition_of(sentence)) \
+                and met_in(condition.group(1), [request]):
+            return sentence
+    return None
 
 
 def _wired_label(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, wrong: Failure,
