@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from masfuzz.oracles.semantic import claimed_outcome
+from masfuzz.oracles.wording import payload_failure
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
 from masfuzz.trace import AgentTurn, Message, TerminationEvent, ToolCall, ToolResult, Trace
 
@@ -92,3 +93,23 @@ def test_a_finder_between_may_be_what_the_answer_presents():
              ToolResult(agent="porter", tool="find_bookings", call_id="c3",
                         payload='{"bookings": [{"station": "Gare Nord", "day": "2026-07-30"}]}'))
     assert claimed_outcome(_run(REFUSED, "Here is your booking: Gare Nord, 30 July.", *found), LOCKERS) == []
+
+
+@pytest.mark.parametrize("payload, tool", [
+    ("{'state': 'UNFILLED', 'shift': 'night'}", "book_locum"),
+    ('{"status": "NOT_ALLOCATED"}', "reserve_locker"),
+    ('{"status": "NO_CAPACITY", "depot": "east"}', "book_van"),
+    ("Hold(status='UNBOOKABLE', pitch=4)", "book_pitch"),
+])
+def test_a_state_negating_what_it_names_is_an_action_tool_s_failure(payload, tool):
+    assert payload_failure(payload, tool)
+
+
+@pytest.mark.parametrize("payload, tool", [
+    ('{"status": "UNPAID", "invoice": "IN-4"}', "find_invoice"),  # a finder's fact
+    ('{"status": "UNLOCKED"}', "unlock_account"),  # the tool's own verb done
+    ('{"booking": {"status": "BOOKED"}, "customer": {"status": "UNVERIFIED"}}', "book_van"),  # another record
+    ('{"status": "UNDER_REVIEW"}', "submit_claim"),
+])
+def test_a_finder_s_state_the_tool_s_own_verb_or_another_record_s_state_is_none(payload, tool):
+    assert payload_failure(payload, tool) is None

@@ -733,6 +733,11 @@ def _json_failure(data: dict, tool: str = "", depth: int = 0) -> str | None:
     not entered: one item's failure is not the whole answer's."""
     if why := _flat_failure(data, tool):
         return why
+    # a state negating what it names, read at the top only: a nested record's (a customer's
+    # "UNVERIFIED") is not the action's, which `unconfirmed_state` finds where it is wrapped
+    if depth == 0 and (key := next((k for k in STATE_KEYS if isinstance(data.get(k), str)
+                                    and negated_state(data[k], tool)), None)):
+        return f"{key}: {data[key]}"
     if depth < NESTED_DEPTH:
         for key, value in data.items():
             if isinstance(value, dict) and (why := _json_failure(value, tool, depth + 1)):
@@ -784,6 +789,21 @@ def _flat_failure(data: dict, tool: str = "") -> str | None:
 # The fields a validator lists what is wrong with a request under, beside `errors`.
 PROBLEM_KEYS = {"problems", "violations", "validation_errors", "validationerrors", "field_errors",
                 "fielderrors", "issues", "faults", "rejections", "failures", "invalid_fields"}
+
+
+# A state that negates what it names, in no table: NOT_DISPATCHED, NO_DRIVER, NON_REFUNDABLE, or an
+# un- word of a participle or an ability (UNCOVERED, UNASSIGNED, UNFILLED, UNBOOKABLE), UNKNOWN.
+NEGATED_STATE = re.compile(r"(?:not|no|non)[_\- ][a-z]+(?:[_\- ][a-z]+)*|un[a-z]{3,}(?:ed|able|ible)|unknown",
+                           re.IGNORECASE)
+
+
+def negated_state(value: str, tool: str) -> bool:
+    """Is a state of an action tool's answer one that negates what it names (`NEGATED_STATE`),
+    and not the tool's own verb done (UNLOCKED of unlock_door, UNSUBSCRIBED of unsubscribe)? A
+    finder's or a checker's state ("UNPAID" of an invoice looked up) is the fact it found."""
+    v = value.strip().lower().replace("-", "_")
+    return tool_job(tool, None) == "do" and bool(NEGATED_STATE.fullmatch(v)) \
+        and v.replace("_", " ") not in participles(tool)
 
 
 # States that say an action holds or is under way, whatever the action: a state of an action
