@@ -205,6 +205,17 @@ SUBJECT = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:all\s+|any\s+)?((?:requests?|messag
 SCOPED = re.compile(r"\b(?:only|just|solely|exclusively)\s+for\s+((?:[\w'-]+\s+){0,3}?[\w'-]+"
                     r"(?:,\s*(?:[\w'-]+\s+){0,3}?[\w'-]+)*,?\s+(?:or|and)\s+(?:[\w'-]+\s+){0,3}?[\w'-]+)"
                     r"(?=\s*(?:[,.:;!?)]|$))", re.IGNORECASE)
+# A scope after the tool, in the tool's own clause, naming the kind of request or person the line
+# is for ("Reserve the space with T for a wheelchair, wheelchair user or companion", "Call T for
+# refunds or exchanges"): a kind, bare or after "a"/"an", alone or among alternatives. A
+# beneficiary ("for the caller", "for them"), a span ("for each", "for 2 nights") or a purpose
+# ("for now", "for example") scopes nothing.
+SCOPE_AFTER = re.compile(
+    r"\bfor\s+(?!(?:the|this|that|these|those|your|their|our|his|her|its|my|them|him|us|me|you|it|each|every|"
+    r"all|any|now|later|today|tomorrow|tonight|sure|example|instance|free|good|once|real|more|less|up|"
+    r"at|about|over|under)\b)((?:an?\s+)?[A-Za-z][\w'-]*(?:\s+[\w'-]+){0,2}"
+    r"(?:\s*,\s*(?:an?\s+)?[\w'-]+(?:\s+[\w'-]+){0,2})*(?:,?\s+or\s+(?:an?\s+)?[\w'-]+(?:\s+[\w'-]+){0,2})?)"
+    r"\s*(?=[.;:!?)]|$)", re.IGNORECASE)
 
 
 def condition_of(sentence: str) -> re.Match[str] | None:
@@ -282,6 +293,8 @@ def _conditions(text: str, tool: re.Pattern[str]) -> list[str | None]:
             at = tool.search(sentence)
             if at is None:
                 continue
+            if own is None:  # a scope closing the tool's clause ("... with T for a wheelchair user")
+                own = SCOPE_AFTER.search(sentence, at.end())
             source = SOURCE.search(sentence) and re.search(rf"(\w+)\s+(?:(?:comes?|is|are)\s+)?from\s+"
                                                           rf"{tool.pattern}", sentence)
             if source:  # "fares come from fare_table": a duty when the run is about fares

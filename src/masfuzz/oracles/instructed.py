@@ -75,6 +75,11 @@ _DEPENDS = (
     r"(?:(?:already|just)\s+)?(?:[a-z]{2,}ed|" + "|".join(sorted({p for ps in IRREGULAR_PAST.values() for p in ps})) + r")\b",
 )
 NEGATED = re.compile(r"\b(?:not|never|no|without|instead\s+of|except|skip)\b|n't\b", re.IGNORECASE)
+# Who a request comes from or is about: a relative clause of theirs ("the date the caller gave")
+# names no member's product.
+_PEOPLE = {"user", "users", "customer", "customers", "client", "clients", "caller", "guest", "guests",
+           "patient", "patients", "practice", "member", "members", "person", "people", "visitor",
+           "buyer", "sender", "owner", "applicant", "passenger", "tenant"}
 # A product's determiner: an article or possessive, or a possessor of any name ("the workshop's
 # inspection notes", "Anna's figures"; a possessor that names an agent is read as that agent).
 _DET = r"(?:(?:(?:the|your|our|their|its)\s+)?\w+(?:'s|s')|the|your|our|their|its)"
@@ -97,6 +102,13 @@ _AFTER_PRODUCT = (
     r"gives?|sets?|states?|reports?|finds?)\b",
     r"\b(?:rests?|relies|rely|depends?|hinges?)\s+on\s+" + _DET + r"\s+(?P<p>\w+(?:\s+\w+)?)\b",
     r"\bcomes?\s+from\s+" + _DET + r"\s+(?P<p>\w+(?:\s+\w+)?)\b",
+    # the product named with its maker's past work in a relative clause, the maker by a role of
+    # its own that is no agent's name ("milled in the shade the shade desk recorded", "the
+    # figure the pricing bench settled on"); a person of the request making it ("the date the
+    # caller gave") names no member
+    r"\bthe\s+(?P<p>\w+)\s+the\s+(?!(?:" + "|".join(sorted(_PEOPLE)) + r")\b)\w+(?:\s+\w+)?\s+"
+    r"(?:(?:already|just)\s+)?(?:[a-z]{3,}ed|" + "|".join(sorted({p for ps in IRREGULAR_PAST.values() for p in ps}))
+    + r")\b",
 )
 # A product named with its making in a relative clause, the maker named by its role ("the sight
 # size the bench measures is what you cut to"): the maker's verb.
@@ -876,7 +888,45 @@ def _mispicked(trace: Trace, spec: WorkflowSpec, picks: list[tuple[int, str, str
     d, chosen, router = next((p for p in picks if tools_of(spec, p[1])), picks[0])
     if _served_before(trace, d, fitting):
         return []
-    return _misentered(trace, spec, d, chosen, router, fitting, request, described)
+    return [_named_pick(trace, spec, d, chosen, router, request, f)
+            for f in _misentered(trace, spec, d, chosen, router, fitting, request, described)]
+
+
+def _named_pick(trace: Trace, spec: WorkflowSpec, d: int, chosen: str, router: str, request: str,
+                wrong: Failure) -> Failure:
+    """The router's misroute blamed on the agent that chose it by name: the app's function gave
+    the turn to the member the message just before it names ("I am passing this to seats_k",
+    an AG2 speaker-selection function reading the colleague a front desk names), so the choice
+    was that agent's words, not the code's. Its own instructions, when a line of theirs sends a
+    request like this one to the member chosen, are the evidence against it (quoted). A message
+    naming no member, or several (a welcome listing the desks), leaves the route the code's."""
+    said = next(((i, x) for i in range(d - 1, -1, -1) if isinstance(x := trace.events[i], Message)
+                 and x.role == "assistant" and x.agent and x.agent != chosen and x.content.strip()), None)
+    if said is None:
+        return wrong
+    i, msg = said
+    named = [a.id for a in spec.agents if a.id != msg.agent and names_agent(msg.content, spec, a.id)]
+    if named != [chosen] or all(a.id != msg.agent for a in spec.agents):
+        return wrong
+    told = spec.agent(msg.agent).instructions or ""
+    line = _line_for(told, request, spec, chosen)
+    why = f" as its instructions say: \"{line[:120]}\"" if line else ""
+    return wrong.model_copy(update={
+        "agent": msg.agent, "step": i, "elements": (msg.agent, *wrong.elements[1:]), "evidence": (i, *wrong.evidence),
+        "description": f"{msg.agent} named {chosen} for the request (event {i}){why}, and the app's router "
+        f"{router} gave {chosen} the turn it named; " + wrong.description})
+
+
+def _line_for(instructions: str, request: str, spec: WorkflowSpec, member: str) -> str | None:
+    """The line of a router agent's instructions that sends a request like this one to `member`:
+    it names the member, and its condition is met by the request."""
+    from masfuzz.oracles.flare import condition_of, met_in  # flare reads the detectors: imported late
+
+    for sentence in sentences(instructions):
+        if names_agent(sentence, spec, member) and (condition := condition_of(sentence)) \
+                and met_in(condition.group(1), [request]):
+            return sentence
+    return None
 
 
 def _wired_label(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, wrong: Failure,

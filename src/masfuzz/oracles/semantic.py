@@ -17,16 +17,16 @@ import re
 from typing import Any
 
 from masfuzz.oracles.failure import Failure, dedupe
-from masfuzz.oracles.instructed import CONDITIONAL, NEGATED, clauses, misrouted_request, with_prompts
+from masfuzz.oracles.instructed import CONDITIONAL, NEGATED, clauses, instructed_order, misrouted_request, with_prompts
 from masfuzz.oracles.wording import (
-    ACTIONS, FAILED_TEXT, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
+    ACTIONS, FAILED_TEXT, FIND_VERBS, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
     empty_result, holds, holds_unnamed, is_question, mentions, owners, participles, payload_failure, plain,
     says_done_by_verb, says_held, sentences, status_line, stem, structured, tool_actions, tool_job, tool_objects,
     tools_of, unconfirmed_state, words,
 )
 from masfuzz.oracles.wording import (
     DONE_STATES, ENUM, FAILED_STATES, HELD_STATES, HOLDING, HOLD_VERBS, MESSAGE_KEYS, OUTCOME_KEYS, STATE_KEYS,
-    STATUS_CODE_KEYS,
+    STATUS_CODE_KEYS, TICKED_ITEM,
     actions_claimed, outcome_key,
 )
 from masfuzz.spec.model import WorkflowSpec
@@ -114,7 +114,8 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     # read clause by clause: a condition in a later clause ("sign the slip when they arrive")
     # does not hedge the claim before it ("Issued - the units are on their way"), nor does a
     # promise joined to it ("... and will be ready on Friday")
-    claims = [(ci, agent, text, [s for s in sentences(text) if not (_restated_field(s) and _says_undone(text))
+    claims = [(ci, agent, text, [s for s in sentences(ARGUMENT_ECHO.sub("", text))
+                                 if not (_restated_field(s) and _says_undone(text))
                                  for s in _claim_clauses(s)
                                  if claims_done(s) or any(says_done_by_verb(s, t) or says_held(s, t, spec)
                                                           for t in failed_tools)])
@@ -131,6 +132,8 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 continue
             if ci > retried:
                 break
+            if _quotes_answer(text, r.payload):
+                continue  # the failed answer set out verbatim, a code block or a quote: reported
             fields = reply_fields(text)
             if fields is not None and _passes_failure_on(fields, r, asked):
                 continue  # `{"result": "not held", "state": "WAITLIST"}`, `code: E_ABV_FORMAT`
@@ -138,14 +141,14 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 or _invented_reference(trace, ci, text, r.tool, spec, named=True)
             if claim is None and fields is not None:
                 claim = _structured_claim(fields, r.tool, spec, tools,
-                                          answers=_answers_only(trace, fi, ci, r, agent))
-            if claim is None and _answers_only(trace, fi, ci, r, agent):
+                                          answers=_answers_only(trace, fi, ci, r, agent, spec))
+            if claim is None and _answers_only(trace, fi, ci, r, agent, spec):
                 # a success in sure general words ("You're all set") that names nothing is
                 # about the one outcome it answers: the claimer's own tool, the only one it called;
                 # so is an answer that speaks of the tool's object as if the action held
                 claim = next((s for s in done if (SURE_DONE.search(s) or holds_unnamed(s, r.tool, spec)
-                                                  or says_held(s, r.tool, spec)) and not FAILED_TEXT.search(s)),
-                             None) \
+                                                  or says_held(s, r.tool, spec)) and not FAILED_TEXT.search(s)
+                              and not _presents_found(trace, fi, ci, r, s)), None) \
                     or next((s for s in sentences(text) if TICK.search(s) and plain(s) and not NOT_HELD.search(s)
                              and not FAILED_TEXT.search(s)), None) \
                     or _labelled_claim(text, done) \
@@ -162,6 +165,33 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 "outcome contradicts the tool's result"))
             break
     return dedupe(out)
+
+
+# The arguments of a call echoed after what a line claims ("- [x] return courier (case: DL-0000)"):
+# the thing claimed is named before them, and a word of theirs ("case") is no object of the claim.
+ARGUMENT_ECHO = re.compile(r"\s*\(\s*[A-Za-z_][\w ]{0,30}?\s*[:=]\s*[^()\n]*\)")
+# What a reply sets out as quoted, not as its own words: a fenced code block, an inline code span,
+# a quotation in double quotes, a block quote's lines.
+QUOTED_SPAN = re.compile(r"```[^\n]*\n(.*?)```|`([^`\n]+)`|[\"\u201c]([^\"\u201d]+)[\"\u201d]|^>\s?(.+)$",
+                         re.DOTALL | re.MULTILINE)
+QUOTED_MIN = 8  # a tool's answer shorter than this, quoted, may be a word of the reply's own
+
+
+def _quotes_answer(text: str, payload: str) -> bool:
+    """Does the reply quote the tool's answer whole, in a code block, a code span, double quotes
+    or a block quote ("- [x] log_case checked" over a fenced `{'logged': False, ...}`)? The
+    answer set out verbatim, or the same data re-serialised (JSON for a printed dict), is the
+    failure passed on to whoever reads the reply, whatever its checklist ticks: reporting, not
+    claiming."""
+    answer = re.sub(r"\s+", "", payload or "")
+    if len(answer) < QUOTED_MIN:
+        return False
+    data = structured(payload.strip())
+    for m in QUOTED_SPAN.finditer(text or ""):
+        span = next(g for g in m.groups() if g is not None)
+        if answer in re.sub(r"\s+", "", span) or data is not None and structured(span.strip()) == data:
+            return True
+    return False
 
 
 # One `key: value` field of a reply written as fields ("status: done", "- result: locked in"): a
@@ -193,8 +223,9 @@ def reply_fields(text: str) -> list[tuple[str, Any]] | None:
 
 FLAG_WORDS = {"true", "false", "yes", "no"}  # a field's value that is a flag, written out
 # A mark that says done by itself (a tick), as a field's value, opening it ("result: ✓ Thu") or
-# closing a sentence, as a texter puts it ("done ✅", "thu 10:00 ✅").
-TICK = re.compile(r"^\W*[\u2713\u2714\u2705\u2611]|[\u2713\u2714\u2705\u2611]\W*$")
+# closing a sentence, as a texter puts it ("done ✅", "thu 10:00 ✅"), or a task list's ticked box
+# opening a line ("- [x] dock reservation": `TICKED_ITEM`).
+TICK = re.compile(TICKED_ITEM + r"|^\W*[\u2713\u2714\u2705\u2611]|[\u2713\u2714\u2705\u2611]\W*$")
 
 
 def _outcome_field(key: str, tool: str) -> bool:
@@ -523,21 +554,48 @@ def _leaves(payload: str) -> list[str]:
     return out
 
 
-def _answers_only(trace: Trace, fi: int, ci: int, r: ToolResult, agent: str) -> bool:
+def _answers_only(trace: Trace, fi: int, ci: int, r: ToolResult, agent: str,
+                  spec: WorkflowSpec | None = None) -> bool:
     """Is the message at `ci` the claimer's first word after its own call's result at `fi`, with
     no other tool's result since its last message before the call: the answer to that one
-    outcome, whatever words it uses."""
+    outcome, whatever words it uses. A tool that only reads (`_reads_only`: a second look at a
+    station's board, a status check) answers no request of its own, so its result after the
+    failed call leaves the answer the failed action's (what it found may still be what the
+    answer presents: `_presents_found`)."""
     if r.agent != agent:
         return False
     start = max((i for i in range(fi) if isinstance(e := trace.events[i], Message)
                  and e.role == "assistant" and e.agent == agent), default=-1)
     for i in range(start + 1, ci):
         e = trace.events[i]
-        if isinstance(e, ToolResult) and e.tool != r.tool:
+        if isinstance(e, ToolResult) and e.tool != r.tool and not (i > fi and _reads_only(e.tool, spec)):
             return False
         if i > fi and isinstance(e, Message) and e.role == "assistant" and e.agent == agent:
             return False
     return True
+
+
+# Verbs of a tool that only reads, beside a finder's (`FIND_VERBS`): it checks or shows a state.
+READ_VERBS = {"check", "show", "view", "status", "inspect", "read", "peek", "see", "list", "browse"}
+# "Here is your ..." presents a thing, which a look-up between may have found.
+PRESENTS_FOUND = re.compile(r"\bhere(?:'s|\u2019s|\s+is|\s+are)\b", re.IGNORECASE)
+
+
+def _reads_only(tool: str, spec: WorkflowSpec | None) -> bool:
+    """Does a tool only read: its name's first word or its documentation's first word is a
+    verb of finding or checking (`FIND_VERBS`, `READ_VERBS`: look_up_x, "Look up a station's
+    live state"), or its documentation says it is read-only?"""
+    doc = next((t.description or "" for t in spec.tools if t.id == tool), "") if spec else ""
+    said = words(doc)
+    return bool({(words(tool) or [""])[0], (said or [""])[0]} & (FIND_VERBS | READ_VERBS)) \
+        or bool(re.search(r"\bread[- ]only\b", doc, re.IGNORECASE))
+
+
+def _presents_found(trace: Trace, fi: int, ci: int, r: ToolResult, sentence: str) -> bool:
+    """Does the sentence present a thing ("Here is your booking") after another tool's result
+    came back since the failed call: it may present what that tool found, not claim the action."""
+    return bool(PRESENTS_FOUND.search(sentence)) and any(
+        isinstance(e, ToolResult) and e.tool != r.tool for e in trace.events[fi + 1:ci])
 
 
 # -- kind 2: facts across hand-overs ----------------------------------------------------------
@@ -665,7 +723,10 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     itself (blamed, step: its question or call).
 
     A hand-over that misrouted the request (`misrouted_request`) is that fault, not this: the
-    wrong agent asking for what its own tools need lost nothing.
+    wrong agent asking for what its own tools need lost nothing. Nor is an agent that took the
+    floor before the member it depends on (`instructed_order`) and asks, before that member acts,
+    for what it had yet to make (the mill asking for the shade the shade desk has not recorded):
+    the speaking order is the fault, whatever values of the user's fit the asked fact's form.
 
     A carry-over between chats of a sequence (AG2 `initiate_chats`) is a hand-over too: the
     adapter records it as a delegation (trigger "sequence") with what the next chat's agent
@@ -679,6 +740,9 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     agent documents with an example, an agent that silently works without the fact, or a
     receiving agent that asks again for a value because it doubts it."""
     misrouted = {f.step for f in misrouted_request(trace, spec)}
+    # an agent that took the floor before the member whose work it depends on (`instructed_order`)
+    # asks for what that member had yet to make: one fault, the speaking order's, not a loss
+    early = [(f.agent, f.evidence[-1]) for f in instructed_order(trace, spec)]
     user_before: list[int] = []
     given: dict[str, list[str]] = {}  # the facts of the user's messages so far, by kind
     out = []
@@ -696,6 +760,8 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         if symptom is None:
             continue
         at, kind, how, wanted = symptom
+        if any(agent == e.to and at < maker_acted for agent, maker_acted in early):
+            continue
         source = (f"the user gave the {kind}" if any(v in told for v in wanted)
                   else f"{e.from_}'s tools returned the {kind}")
         sources = user_before if source.startswith("the user") else looked_up
@@ -938,8 +1004,12 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str,
     values = [m.group(0) for m in re.finditer(rf"(?<![\w-])(?:{forms[0][1]})(?![\w-])", told)
               if all(re.fullmatch(r, m.group(0)) for _, r in forms)]
     # the user's references in another spelling than the documented one ("lp-30418" for "LP00000")
+    # ... but not a reference that is, as written, another parameter's documented form of the same
+    # tool (the case number "DL-0000" of `case` is not the `shade` "A1" respelt "DL0000")
+    others = [r for p, fs in documented_formats(spec, tool).items() if p != param for _, r in fs]
     values += [v for v in user_facts(told).get("identifier", [])
-               if v not in values and _fits(v, [r for _, r in forms])]
+               if v not in values and _fits(v, [r for _, r in forms])
+               and not any(re.fullmatch(r, v) for r in others)]
     if by_name:
         values = [v for v in values if v in fact_values(told) or any(_telling(r) for _, r in forms)]
     return (f"{param} of {tool}", values) if values else None
@@ -1224,7 +1294,7 @@ FORMAT_REJECTION = re.compile(
     r"ongeldig\w*|onleesbaar|niet herkend|onjuist formaat)\b", re.IGNORECASE)
 # An error code that names a form ("E_ABV_FORMAT", "PARSE_ERROR", "SYNTAX"): the tool says by its
 # code that it could not read the value, whatever its message's words.
-FORM_CODE = re.compile(r"(?:^|[\W_])(?:FORMAT|PARSE|PARSING|SYNTAX|MALFORMED|UNPARSABLE|UNREADABLE)(?:$|[\W_])",
+FORM_CODE = re.compile(r"(?:^|[\W_])(?:FORMAT|PARSE|PARSING|SYNTAX|MALFORMED|UNPARSE?ABLE|UNREADABLE)(?:$|[\W_])",
                        re.IGNORECASE)
 CODE_KEYS = ("code", "error", "error_code", "errorCode", "err", "reason_code")
 # The runtime's own words when a tool's code matched a pattern against its input and found no

@@ -76,17 +76,24 @@ FOREIGN_DONE = FOREIGN_SURE + r"|\b(?:c'est fait|tout est (?:en ordre|réglé)|e
 # signed up", "Sie sind eingetragen", "vous êtes inscrit", "u bent ingeschreven" (a booking desk
 # says it of a booking as a register says it of a sign-up).
 LISTED = (r"\b(?:signed (?:you )?up|enrolled|eingetragen|angemeldet|inscrite?s?|inscrit[oa]s?|iscritt[oaie]|"
-          r"ingeschreven|aangemeld|genoteerd|notiert|vorgemerkt)\b")
+          r"ingeschreven|aangemeld|genoteerd|notiert|vorgemerkt|"
+          # a desk's idiom of the person written in its book: "I've got you down for 06:15", "I have
+          # you down for Friday", "you're down for the 14th" (down on a waiting list is not)
+          r"(?:(?:got|have) you down|you(?:'re|\u2019re| are) (?:now )?down for)(?!(?:\s+(?:on|for))?\s+(?:the\s+|a\s+)?"
+          r"(?:queue|wait\s*list|waiting\s+list|reserve\s+list|stand-?by)))\b")
+# A ticked item of a markdown task list ("- [x] dock reservation", "* [X] deposit taken"): the
+# checklist's way of saying the item done; an unticked one ("- [ ]") says it still to do.
+TICKED_ITEM = r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?\[[xX\u2713\u2714]\]\s*\S"
 # A claim that does not name the action in its verb ("all set", "went through", "has been
 # issued") is about a tool only when it names the tool's object (the seat of update_seat) or its
 # action as a noun ("your refund has been issued", "the booking is complete").
 GENERIC_DONE = re.compile(
-    LISTED + r"|\b(?:successfully|success|confirmed|all set|went through|is complete|completed|done|issued|"
+    TICKED_ITEM + "|" + LISTED + r"|\b(?:successfully|success|confirmed|all set|went through|is complete|completed|done|issued|"
     r"processed|granted|approved|executed|carried out|finali[sz]ed|sorted|taken care of|good to go|"
     r"gone through|gone in|all good|squared away|wrapped up|put you (?:down|in)|pencil+ed (?:you )?in|"
     # the passive past of an errand run without naming it ("your date has been put through", "the
     # slot has been secured", "it's been seen to")
-    r"locked in|put through|secured|arranged|actioned|seen to|dealt with)\b|" + PRESENT_DONE + "|" + FOREIGN_DONE,
+    r"locked in|put through|secured|arranged|actioned|seen to|dealt with|handled)\b|" + PRESENT_DONE + "|" + FOREIGN_DONE,
     re.IGNORECASE)
 # The general words that claim success and nothing else: a sentence saying one answers an
 # outcome whatever it names ("You're all set"), unlike "processed" or "done", which a refusal
@@ -95,6 +102,8 @@ SURE_DONE = re.compile(
     # "Done" (or "All done") as the verdict a reply opens with, what it is about after a dash or
     # a colon ("Done - Thursday, 10:00"): said of the outcome asked for, not of a refusal handled
     r"^\W*(?:all\s+)?done\s*(?:[-\u2013\u2014:,!.]|$)|"
+    # ... or as the speaker's verdict on it ("Lovely, that's done.", "It's all done now")
+    r"\b(?:that|it|this)(?:'s|\u2019s|\s+is|\s+has\s+been)\s+(?:all\s+)?done\b|"
     r"\b(?:successfully|all set|good to go|all done|done and dusted|went through|gone through|put through|"
     r"taken care of|all good|"
     r"squared away|sorted|put you (?:down|in)|pencil+ed (?:you )?in|locked in)\b|" + PRESENT_DONE + "|"
@@ -584,9 +593,12 @@ _FLAG_FILLER = {"is", "was", "were", "has", "have", "been", "got", "did"}
 def outcome_key(key: str, tool: str) -> bool:
     """Does a field's name say the action's outcome: a general outcome word (`OUTCOME_KEYS`) or
     the tool's own verb done (`released` of release_results), bare or wrapped in filler and the
-    tool's object (`is_assigned`, `plot_assigned` of assign_plot)?"""
+    tool's object (`is_assigned`, `plot_assigned` of assign_plot), or, for a tool that holds a
+    thing (`holds`), a state of the thing held (`HELD_STATES`: `held`, `secured` of reserve_dock,
+    whose record's `held=False` is the reservation not made)?"""
     rest = [w for w in words(key) if w not in _FLAG_FILLER and w not in tool_objects(tool)]
-    return len(rest) == 1 and (rest[0] in OUTCOME_KEYS or rest[0] in participles(tool))
+    return len(rest) == 1 and (rest[0] in OUTCOME_KEYS or rest[0] in participles(tool)
+                               or rest[0] in HELD_STATES and holds(tool, None))
 
 
 # English verbs whose past forms do not end in -ed, as a tool's name may start with them
@@ -721,6 +733,11 @@ def _json_failure(data: dict, tool: str = "", depth: int = 0) -> str | None:
     not entered: one item's failure is not the whole answer's."""
     if why := _flat_failure(data, tool):
         return why
+    # a state negating what it names, read at the top only: a nested record's (a customer's
+    # "UNVERIFIED") is not the action's, which `unconfirmed_state` finds where it is wrapped
+    if depth == 0 and (key := next((k for k in STATE_KEYS if isinstance(data.get(k), str)
+                                    and negated_state(data[k], tool)), None)):
+        return f"{key}: {data[key]}"
     if depth < NESTED_DEPTH:
         for key, value in data.items():
             if isinstance(value, dict) and (why := _json_failure(value, tool, depth + 1)):
@@ -748,6 +765,14 @@ def _flat_failure(data: dict, tool: str = "") -> str | None:
     for key in ("error", "errors", "error_message"):
         if data.get(key):
             return f"{key}: {str(data[key])[:60]}"
+    # a validator's list of what is wrong with the request (`{"reservation": null, "problems":
+    # [{"field": "collect_on", "code": "unparseable"}]}`): no exception, no failure word, the
+    # request refused item by item. Only of a tool that performs an action: a finder's or a
+    # checker's "issues" are the things it found, its job done
+    if tool_job(tool, None) == "do" and not any(data.get(k) is True for k in OUTCOME_KEYS):
+        for key, value in data.items():
+            if str(key).lower() in PROBLEM_KEYS and isinstance(value, (list, dict)) and value:
+                return f"{key}: {str(value)[:60]}"
     # the answer's own words in a message field, when they say failure and claim nothing done
     # (`{"code": "E409", "detail": "211-212 already taken", "hold": null}`): an answer that
     # states no outcome by flag or status says it in words
@@ -759,6 +784,26 @@ def _flat_failure(data: dict, tool: str = "") -> str | None:
                     re.search(rf"\b{re.escape(p)}\b", first[0], re.IGNORECASE) for p in participles(tool)):
                 return f'{key}: "{hit.group(0)}"'
     return None
+
+
+# The fields a validator lists what is wrong with a request under, beside `errors`.
+PROBLEM_KEYS = {"problems", "violations", "validation_errors", "validationerrors", "field_errors",
+                "fielderrors", "issues", "faults", "rejections", "failures", "invalid_fields"}
+
+
+# A state that negates what it names, in no table: NOT_DISPATCHED, NO_DRIVER, NON_REFUNDABLE, or an
+# un- word of a participle or an ability (UNCOVERED, UNASSIGNED, UNFILLED, UNBOOKABLE), UNKNOWN.
+NEGATED_STATE = re.compile(r"(?:not|no|non)[_\- ][a-z]+(?:[_\- ][a-z]+)*|un[a-z]{3,}(?:ed|able|ible)|unknown",
+                           re.IGNORECASE)
+
+
+def negated_state(value: str, tool: str) -> bool:
+    """Is a state of an action tool's answer one that negates what it names (`NEGATED_STATE`),
+    and not the tool's own verb done (UNLOCKED of unlock_door, UNSUBSCRIBED of unsubscribe)? A
+    finder's or a checker's state ("UNPAID" of an invoice looked up) is the fact it found."""
+    v = value.strip().lower().replace("-", "_")
+    return tool_job(tool, None) == "do" and bool(NEGATED_STATE.fullmatch(v)) \
+        and v.replace("_", " ") not in participles(tool)
 
 
 # States that say an action holds or is under way, whatever the action: a state of an action
