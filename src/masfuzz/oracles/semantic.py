@@ -154,7 +154,7 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                     or _labelled_claim(text, done) \
                     or _invented_reference(trace, ci, text, r.tool, spec, named=False) \
                     or _silent_claim(text, r, spec, asked) or _instructed_claim(text, r, agent, spec, trace, asked)
-            if claim is None or _restates_state(claim, r.payload) or _quotes_answer(claim, r.payload):
+            if claim is None or _restates_state(claim, r.payload) or _relays_answer(claim, r.payload):
                 continue
             out.append(Failure(
                 category="agent_task_execution", root_cause=INCORRECT_VERIFICATION,
@@ -1650,7 +1650,7 @@ def _restates_state(sentence: str, payload: str) -> bool:
 QUOTED_WORDS = 3  # a part of a tool's answer at least this long, relayed word for word, is its words
 
 
-def _quotes_answer(sentence: str, payload: str) -> bool:
+def _relays_answer(sentence: str, payload: str) -> bool:
     """Is the sentence the failed tool's own answer, relayed word for word (a record's repr read
     out after "no dice, it came back:": `status_code=409 ... detail='engineer already booked'`)?
     Its success words are the tool's, said of its failure, not the agent's claim."""
