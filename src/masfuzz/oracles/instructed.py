@@ -387,14 +387,51 @@ def _refused_for_want_of(trace: Trace, spec: WorkflowSpec, first: dict[str, int]
         said = words(own)
         wanting = [k for k, w in enumerate(said) if w in _WANTING]
         mine = set(tools_of(spec, r.agent))
+
+        def near(names: set[str]) -> bool:
+            return any(w in names and any(abs(k - j) <= _NEAR for j in wanting) for k, w in enumerate(said))
+
         makers = {x.id for x in spec.agents if x.id != r.agent for t in tools_of(spec, x.id)
-                  if t not in mine and any(w in _step_words(t) and any(abs(k - j) <= _NEAR for j in wanting)
-                                           for k, w in enumerate(said))}
+                  if t not in mine and near(_step_words(t))}
+        if not makers and call is not None:
+            makers = _product_makers(trace, spec, r.agent, call, ri, near)
         if len(makers) != 1:
             continue
         before = makers.pop()
         if first.get(before, -1) > ri and first[r.agent] < first[before]:
             out.append((before, r.agent, ri))
+    return out
+
+
+def _product_words(tool: str, mine: set[str]) -> set[str]:
+    """The words that name what a tool makes: its name's words after a verb of making
+    (assign_berth: berth; allocate_plot_number: plot, number), none of them a word of the
+    refused agent's own tools' names (`mine`: a shared object, "booking" in cancel_booking and
+    create_booking, is no one else's product). None for a tool that makes nothing: a verb of
+    finding or a generic one (`_step_words` empty)."""
+    return set(words(tool)[1:]) - mine if _step_words(tool) else set()
+
+
+def _product_makers(trace: Trace, spec: WorkflowSpec, agent: str, call: ToolCall, ri: int,
+                    near: Callable[[set[str]], bool]) -> set[str]:
+    """The other agents whose tool makes the thing the refusal says is wanting ("no berth on
+    file" while assign_berth is another's), read in its product words (`_product_words`), and
+    that made it later for the same case: a call of that tool after the refusal carrying a
+    value the refused call carried (the same vessel, the same order number). A thing named
+    in a refusal is often merely absent (a wrong number), so the later making of it for that
+    very case is what shows the order was wrong."""
+    mine = {w for t in tools_of(spec, agent) for w in words(t)}
+    values = {str(v) for v in call.arguments.values() if len(str(v)) > 2}
+    out = set()
+    for x in spec.agents:
+        if x.id == agent:
+            continue
+        for t in tools_of(spec, x.id):
+            if t in tools_of(spec, agent) or not near(_product_words(t, mine)):
+                continue
+            if any(isinstance(e, ToolCall) and e.agent == x.id and e.tool == t
+                   and values & {str(v) for v in e.arguments.values()} for e in trace.events[ri + 1:]):
+                out.add(x.id)
     return out
 
 
