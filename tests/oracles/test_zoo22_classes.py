@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from masfuzz.oracles.instructed import SPEAKING_ORDER, instructed_order
+from masfuzz.oracles.instructed import SPEAKING_ORDER, instructed_order, participation
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
-from masfuzz.trace import AgentTurn, Message, TerminationEvent, ToolCall, ToolResult, Trace
+from masfuzz.trace import AgentTurn, Message, RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace
 
 # -- a refusal naming another member's product -----------------------------------------------------
 
@@ -52,3 +52,32 @@ def test_a_thing_merely_absent_is_no_order_violation(patient, tool):
     spec = CLINIC.model_copy(update={"permissions": Permissions(
         allow=(("billing", "invoice_visit"), ("nurse", "open_chart"), ("nurse", "find_chart")))})
     assert instructed_order(_clinic('{"error": "no chart on file"}', patient, tool), spec) == []
+
+
+# -- one fault, one failure: work another did with a forbidden call ---------------------------------
+
+GYM = WorkflowSpec(
+    system=SystemInfo(id="gym", entry_agent="desk", pattern="orchestrated"),
+    agents=(AgentSpec(id="desk", instructions="Greet members and answer questions about classes."),
+            AgentSpec(id="accounts", instructions="Cancel memberships with cancel_membership.")),
+    tools=(ToolSpec(id="class_times", description="Timetable of the week's classes."),
+           ToolSpec(id="cancel_membership", description="Cancel a member's membership.")),
+    permissions=Permissions(allow=(("desk", "class_times"), ("accounts", "cancel_membership"))))
+
+
+def _gym(reached: bool) -> Trace:
+    task = "Hi, please cancel my membership, number GM-5521, I'm moving away."
+    grab = (RestrictedAttempt(agent="desk", tool="cancel_membership", arguments={"member": "GM-5521"},
+                              call_id="r1"),
+            ToolResult(agent="desk", tool="cancel_membership", call_id="r1", status="blocked",
+                       payload="Unknown tool name: 'cancel_membership'")) if reached else ()
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content=task), AgentTurn(agent="desk"), *grab,
+        Message(agent="desk", content="Status: done. Membership GM-5521 - cancelled."),
+        TerminationEvent(reason="completed", final_output="Status: done.")))
+
+
+def test_a_member_whose_work_another_reached_for_with_a_forbidden_call_is_no_second_fault():
+    [cut] = participation(_gym(reached=False), GYM)
+    assert (cut.root_cause, cut.elements) == ("Premature Termination", ("desk", "accounts"))
+    assert participation(_gym(reached=True), GYM) == []

@@ -619,9 +619,16 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     # code chose one of them; a request one of the others had to serve is a misroute, above
     routers = {_entry_router(spec, a) for a in acted} - {None}
     passed = {a.id for a in spec.agents if a.id not in acted and _entry_router(spec, a.id) in routers}
+    # the members whose tool another agent reached for though it may not (a restricted call, a
+    # probe's refusal): that agent took the member's work, the restricted call is the fault, and
+    # the member's absence is what it caused (one fault, one failure)
+    forbidden = {(e.agent, e.tool) for e in trace.events if isinstance(e, (RestrictedAttempt, ToolCall))}
+    usurped = {m for m in (a.id for a in spec.agents)
+               if any(t in tools_of(spec, m) and a != m and t not in tools_of(spec, a) for a, t in forbidden)}
     out = []
     for member, (why, tool) in _needed(trace, spec, acted).items():
-        if member in acted or member in handed or member == ender or member in routed_away or member in passed:
+        if member in acted or member in handed or member == ender or member in routed_away or member in passed \
+                or member in usurped:
             continue
         if tool is not None and (wrong := _routed_elsewhere(trace, tool, spec, end_i)):
             # the request went to an agent that cannot serve it, past the one holding the tool it
