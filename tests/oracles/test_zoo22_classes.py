@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+from masfuzz.graph.specification import skeleton
+from masfuzz.oracles.detectors import missing_termination
+from masfuzz.oracles.flare import tool_omission
 from masfuzz.oracles.instructed import SPEAKING_ORDER, instructed_order, participation
+from masfuzz.oracles.wording import lists_missing
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
 from masfuzz.trace import AgentTurn, Message, RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace
 
@@ -81,3 +85,83 @@ def test_a_member_whose_work_another_reached_for_with_a_forbidden_call_is_no_sec
     [cut] = participation(_gym(reached=False), GYM)
     assert (cut.root_cause, cut.elements) == ("Premature Termination", ("desk", "accounts"))
     assert participation(_gym(reached=True), GYM) == []
+
+
+# -- an ask for missing values in a structured form is asking ------------------------------------------
+
+ALLOTMENT = WorkflowSpec(
+    system=SystemInfo(id="allotments", entry_agent="plots", pattern="handoff"),
+    agents=(AgentSpec(id="plots", instructions="Let plots to members. Book the plot with let_plot."),),
+    tools=(ToolSpec(id="let_plot", description="Let an allotment plot.", parameters={
+        "type": "object", "required": ["member_no", "plot_size", "start_month"],
+        "properties": {"member_no": {"type": "string"}, "plot_size": {"type": "string"},
+                       "start_month": {"type": "string"}}}),),
+    permissions=Permissions(allow=(("plots", "let_plot"),)))
+
+
+def _allotment(reply: str) -> Trace:
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content="I'd like an allotment plot please, something small near the gate."),
+        AgentTurn(agent="plots"), Message(agent="plots", content=reply),
+        TerminationEvent(reason="completed", final_output=reply)))
+
+
+@pytest.mark.parametrize("reply", [
+    "Missing: member no, start month",
+    "Still needed:\n- member number\n- month you want to start",
+    "To reserve it, I need: your membership number and a start month",
+    "Plot request\n\n| Field | Needed |\n| --- | --- |\n| Member no | yes |\n| Start month | yes |",
+])
+def test_an_ask_for_missing_values_in_a_structured_form_owes_no_call(reply):
+    assert lists_missing(reply)
+    assert tool_omission(_allotment(reply), skeleton(ALLOTMENT), ALLOTMENT) == []
+
+
+@pytest.mark.parametrize("reply", [
+    "Plot 14 is yours from March.",  # claims the work without the tool
+    "Missing: 2 sheds from the inventory",  # an outcome, not names of values
+    "Summary\n\n| Item | Result |\n| --- | --- |\n| Let plot | Done |",
+])
+def test_a_reply_that_lists_no_missing_values_still_owes_the_call(reply):
+    assert not lists_missing(reply)
+    [f] = tool_omission(_allotment(reply), skeleton(ALLOTMENT), ALLOTMENT)
+    assert f.elements == ("plots", "let_plot")
+
+
+# -- a round that stalls on an ask nobody answers: the request's, not the stop condition's ------------
+
+KENNEL = WorkflowSpec(
+    system=SystemInfo(id="kennel", entry_agent="intake", pattern="fixed_order"),
+    agents=(AgentSpec(id="intake", instructions="Check the dog's vaccination card with check_card."),
+            AgentSpec(id="rooms", instructions="Book a kennel with book_kennel. Say BOOKED.")),
+    tools=(ToolSpec(id="check_card", description="Check a vaccination card."),
+           ToolSpec(id="book_kennel", description="Book a kennel.", parameters={
+               "type": "object", "required": ["arrival_day", "nights"],
+               "properties": {"arrival_day": {"type": "string"}, "nights": {"type": "integer"}}})),
+    permissions=Permissions(allow=(("intake", "check_card"), ("rooms", "book_kennel"))),
+    termination={"conditions": ("TextMentionTermination('BOOKED', sources=['rooms'])",
+                                "MaxMessageTermination(9)")})
+
+
+def _kennel(second: str) -> Trace:
+    events = [Message(role="user", content="Can Pepper stay with you? Her card number is VC-7781.")]
+    for _ in range(4):
+        events += [AgentTurn(agent="intake"), Message(agent="intake", content="Card | Valid"),
+                   AgentTurn(agent="rooms"), Message(agent="rooms", content=second)]
+    events.append(TerminationEvent(reason="message_limit", detail="Maximum number of messages 9 reached",
+                                   final_output=second))
+    return Trace(scenario_id="s", events=tuple(events))
+
+
+@pytest.mark.parametrize("ask", ["Still needed: arrival day, number of nights",
+                                 "Which nights would Pepper stay?"])
+def test_a_round_stalled_on_an_ask_nobody_answered_is_not_the_apps_stop_condition(ask):
+    [f] = missing_termination(_kennel(ask), KENNEL)
+    assert (f.root_cause, f.attribution) == ("Termination Condition Violation", "harness")
+    assert "rooms asks for values the request left out" in f.because
+
+
+@pytest.mark.parametrize("said", ["Kennel | Pending", "Anything else I can help with?"])
+def test_a_round_stalled_without_an_ask_for_values_stays_the_apps(said):
+    [f] = missing_termination(_kennel(said), KENNEL)
+    assert (f.root_cause, f.attribution) == ("Termination Condition Violation", "sut")
