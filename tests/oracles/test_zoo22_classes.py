@@ -165,3 +165,13 @@ def test_a_round_stalled_on_an_ask_nobody_answered_is_not_the_apps_stop_conditio
 def test_a_round_stalled_without_an_ask_for_values_stays_the_apps(said):
     [f] = missing_termination(_kennel(said), KENNEL)
     assert (f.root_cause, f.attribution) == ("Termination Condition Violation", "sut")
+
+
+@pytest.mark.parametrize("last,cut", [("Missing: membership number", False),
+                                      ("Status: done. Membership GM-5521 - cancelled.", True)])
+def test_a_run_that_ends_listing_the_values_it_lacks_waits_for_the_user(last, cut):
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="Hi, please cancel my membership, I'm moving away."),
+        AgentTurn(agent="desk"), Message(agent="desk", content=last),
+        TerminationEvent(reason="completed", final_output=last)))
+    assert bool(participation(trace, GYM)) is cut

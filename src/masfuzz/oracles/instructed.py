@@ -25,7 +25,7 @@ from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.specified import model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
     FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOPWORDS, addresses_agent, agent_names, asks_for,
-    claims_done, is_question, mentions, name_pattern, names_agent, names_in_tool_words, owners, participles,
+    claims_done, is_question, lists_missing, mentions, name_pattern, names_agent, names_in_tool_words, owners, participles,
     payload_failure, sentences, stem, tool_job, tool_objects, tools_of, words,
 )
 from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, SELECTOR_PROMPT, AgentSpec, ToolSpec, WorkflowSpec
@@ -594,7 +594,9 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     condition ended a fixed (round-robin) order normally (a stop word, a text message), a member whose first turn had not come (user proxies
     and members the task excuses left out). A member the
     run handed the task to is `premature_termination`'s (detectors.py), and a run that ends with
-    a question waits for the user: both are left out.
+    a question or a list of the values it lacks (`lists_missing`) waits for the user: both are
+    left out; so is a member whose tool another agent reached for with a restricted call (that
+    call is the fault).
 
     Category system_termination, root cause Premature Termination. Blamed: the agent that ended
     the run (said the stop word, gave the final answer); step: its last message (or the end).
@@ -608,7 +610,7 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     end_i = max(i for i, e in enumerate(trace.events) if isinstance(e, TerminationEvent))
     acted = _acted(trace)
     ender, step, last = _ender(trace, end_i)
-    if ender is None or (sentences(last) and is_question(sentences(last)[-1])):
+    if ender is None or (sentences(last) and is_question(sentences(last)[-1])) or lists_missing(last):
         return []
     handed = {e.to for e in trace.of_type(DelegationEvent)}
     # a holder of a tool a misrouted request needed: the routing is the defect, reported there
