@@ -120,6 +120,7 @@ def test_an_ask_for_missing_values_in_a_structured_form_owes_no_call(reply):
 @pytest.mark.parametrize("reply", [
     "Plot 14 is yours from March.",  # claims the work without the tool
     "Missing: 2 sheds from the inventory",  # an outcome, not names of values
+    "Plot 14 is yours from March.\nMissing: none",
     "Summary\n\n| Item | Result |\n| --- | --- |\n| Let plot | Done |",
 ])
 def test_a_reply_that_lists_no_missing_values_still_owes_the_call(reply):

@@ -200,10 +200,16 @@ WANTING_HEADER = re.compile(r"^(?:still\s+)?(?:needed|missing|required|outstandi
                             r"needed\s+from\s+you)$", re.IGNORECASE)
 
 
+# What says nothing is wanting ("Missing: none", "Required: n/a").
+NOTHING = frozenset({"none", "nothing", "n/a", "na", "nil", "-", "no", "nope"})
+
+
 def _names_only(items: list[str]) -> bool:
     """Do the items name things (a field, a detail: six words at most, no figure), not report
-    outcomes ("Missing: 2 crates from the delivery")?"""
-    return bool(items) and all(0 < len(i.split()) <= 6 and not re.search(r"\d", i) for i in items)
+    outcomes ("Missing: 2 crates from the delivery") or that nothing is wanting ("Missing:
+    none")?"""
+    return bool(items) and all(0 < len(i.split()) <= 6 and not re.search(r"\d", i)
+                               and i.lower() not in NOTHING for i in items)
 
 
 def lists_missing(text: str) -> bool:
