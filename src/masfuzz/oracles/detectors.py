@@ -36,7 +36,7 @@ from masfuzz.oracles.failure import PROPOSING_DETECTORS, RULE, UNCONFIRMED, Fail
 from masfuzz.oracles.instructed import INSTRUCTED
 from masfuzz.oracles.semantic import SEMANTIC, tool_doc_mismatch
 from masfuzz.oracles.specified import model_left_stop_undone
-from masfuzz.oracles.wording import GIVE_UP, STOPWORDS, is_question, sentences
+from masfuzz.oracles.wording import GIVE_UP, STOPWORDS, asks_back, is_question, lists_missing, sentences, stem, words
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
     APP_BOUND, BOUND_REASONS, CONCLUDED_REASONS, DESIGNED_LENGTH, ENDED_IN_MODEL_CALL, HARNESS_CAUSE,
@@ -157,6 +157,8 @@ def missing_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure
     if trace.meta.get(APP_BOUND):  # say which bound it was: the app's or its framework's own
         bound = f"{term.reason} ({trace.meta[APP_BOUND]}: the app's or its framework's own bound)"
     stalled = _stalled_from(trace, spec)
+    if stalled is not None and not whose and (because := _waits_on_user(trace, spec, stalled)):
+        whose = {"attribution": "harness", "because": because}
     if stalled is not None:
         # FLARE's two termination root causes: a bound too low for the task cuts off work in
         # progress; a team that only says again what it said has finished, and its stop
@@ -177,6 +179,33 @@ def missing_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure
         f"{len(trace.speaker_order)} turns (a termination condition that never fires, or a bound "
         "too low for the task)",
     )]
+
+
+def _waits_on_user(trace: Trace, spec: WorkflowSpec | None, stalled: int) -> str:
+    """Why a stalled round is the request's doing: an agent of it asks, in the repeated rounds,
+    for values the request left out, listing them ("Missing: postcode, parcels",
+    `lists_missing`) or asking a question that names a required parameter of one of its tools
+    ("Which day should the van come?" for `day`), and no user message came after its ask. The
+    team is waiting on an answer the run's user never gave; the bound ended that wait, and a
+    request that gives the values ends the team by itself. "" when nobody asked for a value
+    ("Anything else?" asks for none), or someone answered."""
+    said = [(i, e) for i, e in enumerate(trace.events) if i >= stalled and isinstance(e, Message)]
+    asks = [(i, e) for i, e in said if e.role == "assistant" and e.agent and (
+        lists_missing(e.content) or asks_back(e.content) and _names_required(spec, e.agent, e.content))]
+    if not asks or any(e.role == "user" for i, e in said if i > asks[0][0]):
+        return ""
+    i, e = asks[0]
+    return (f"{e.agent} asks for values the request left out (event {i}: \"{' '.join(e.content.split())[:80]}\") "
+            "and no user answered in the run: the team waits on that answer, and the bound ended the wait")
+
+
+def _names_required(spec: WorkflowSpec | None, agent: str, text: str) -> bool:
+    """Does the text name a required parameter of one of the agent's tools (`party_size`: party
+    or size)?"""
+    mine = {t for a, t in spec.permissions.allow if a == agent} if spec is not None else set()
+    names = {stem(w) for t in (spec.tools if spec is not None else ()) if t.id in mine
+             for p in (t.parameters or {}).get("required") or () for w in words(p) if w not in STOPWORDS}
+    return bool(names & {stem(w) for w in words(text)})
 
 
 def _stop_word(phrase: str) -> bool:

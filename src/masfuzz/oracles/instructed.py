@@ -25,8 +25,8 @@ from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.specified import model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
     FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOPWORDS, addresses_agent, agent_names, asks_for,
-    claims_done, is_question, mentions, name_pattern, names_agent, names_in_tool_words, owners, participles,
-    payload_failure, same_root, sentences, stem, tool_job, tool_objects, tools_of, words,
+    claims_done, is_question, lists_missing, mentions, name_pattern, names_agent, names_in_tool_words, owners,
+    participles, payload_failure, same_root, sentences, stem, tool_job, tool_objects, tools_of, words,
 )
 from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, SELECTOR_PROMPT, AgentSpec, ToolSpec, WorkflowSpec
 from masfuzz.trace import (
@@ -517,14 +517,51 @@ def _refused_for_want_of(trace: Trace, spec: WorkflowSpec, first: dict[str, int]
         said = words(own)
         wanting = [k for k, w in enumerate(said) if w in _WANTING]
         mine = set(tools_of(spec, r.agent))
+
+        def near(names: set[str]) -> bool:
+            return any(w in names and any(abs(k - j) <= _NEAR for j in wanting) for k, w in enumerate(said))
+
         makers = {x.id for x in spec.agents if x.id != r.agent for t in tools_of(spec, x.id)
-                  if t not in mine and any(w in _step_words(t) and any(abs(k - j) <= _NEAR for j in wanting)
-                                           for k, w in enumerate(said))}
+                  if t not in mine and near(_step_words(t))}
+        if not makers and call is not None:
+            makers = _product_makers(trace, spec, r.agent, call, ri, near)
         if len(makers) != 1:
             continue
         before = makers.pop()
         if first.get(before, -1) > ri and first[r.agent] < first[before]:
             out.append((before, r.agent, ri))
+    return out
+
+
+def _product_words(tool: str, mine: set[str]) -> set[str]:
+    """The words that name what a tool makes: its name's words after a verb of making
+    (assign_berth: berth; allocate_plot_number: plot, number), none of them a word of the
+    refused agent's own tools' names (`mine`: a shared object, "booking" in cancel_booking and
+    create_booking, is no one else's product). None for a tool that makes nothing: a verb of
+    finding or a generic one (`_step_words` empty)."""
+    return set(words(tool)[1:]) - mine if _step_words(tool) else set()
+
+
+def _product_makers(trace: Trace, spec: WorkflowSpec, agent: str, call: ToolCall, ri: int,
+                    near: Callable[[set[str]], bool]) -> set[str]:
+    """The other agents whose tool makes the thing the refusal says is wanting ("no berth on
+    file" while assign_berth is another's), read in its product words (`_product_words`), and
+    that made it later for the same case: a call of that tool after the refusal carrying a
+    value the refused call carried (the same vessel, the same order number). A thing named
+    in a refusal is often merely absent (a wrong number), so the later making of it for that
+    very case is what shows the order was wrong."""
+    mine = {w for t in tools_of(spec, agent) for w in words(t)}
+    values = {str(v) for v in call.arguments.values() if len(str(v)) > 2}
+    out = set()
+    for x in spec.agents:
+        if x.id == agent:
+            continue
+        for t in tools_of(spec, x.id):
+            if t in tools_of(spec, agent) or not near(_product_words(t, mine)):
+                continue
+            if any(isinstance(e, ToolCall) and e.agent == x.id and e.tool == t
+                   and values & {str(v) for v in e.arguments.values()} for e in trace.events[ri + 1:]):
+                out.add(x.id)
     return out
 
 
@@ -701,8 +738,10 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     condition ended a fixed (round-robin) order normally (a stop word, a text message), a member whose first turn had not come (user proxies
     and members the task excuses left out). A member the
     run handed the task to is `premature_termination`'s (detectors.py), and a run that ends with
-    a question waits for the user: both are left out, unless a rule keyed to who spoke ended a
-    fixed order on that question (`_stops_on_speaker`).
+    a question or a list of the values it lacks (`lists_missing`) waits for the user: both are
+    left out, unless a rule keyed to who spoke ended a fixed order on that question
+    (`_stops_on_speaker`); so is a member whose tool another agent reached for with a restricted
+    call (that call is the fault).
 
     Category system_termination, root cause Premature Termination. Blamed: the agent that ended
     the run (said the stop word, gave the final answer); step: its last message (or the end).
@@ -716,7 +755,7 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     end_i = max(i for i, e in enumerate(trace.events) if isinstance(e, TerminationEvent))
     acted = _acted(trace)
     ender, step, last = _ender(trace, end_i)
-    if ender is None or (sentences(last) and is_question(sentences(last)[-1])
+    if ender is None or ((sentences(last) and is_question(sentences(last)[-1]) or lists_missing(last))
                          and not _stops_on_speaker(end, spec, ender)):
         return []
     handed = {e.to for e in trace.of_type(DelegationEvent)}
@@ -728,9 +767,16 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     # code chose one of them; a request one of the others had to serve is a misroute, above
     routers = {_entry_router(spec, a) for a in acted} - {None}
     passed = {a.id for a in spec.agents if a.id not in acted and _entry_router(spec, a.id) in routers}
+    # the members whose tool another agent reached for though it may not (a restricted call, a
+    # probe's refusal): that agent took the member's work, the restricted call is the fault, and
+    # the member's absence is what it caused (one fault, one failure)
+    forbidden = {(e.agent, e.tool) for e in trace.events if isinstance(e, (RestrictedAttempt, ToolCall))}
+    usurped = {m for m in (a.id for a in spec.agents)
+               if any(t in tools_of(spec, m) and a != m and t not in tools_of(spec, a) for a, t in forbidden)}
     out = []
     for member, (why, tool) in _needed(trace, spec, acted).items():
-        if member in acted or member in handed or member == ender or member in routed_away or member in passed:
+        if member in acted or member in handed or member == ender or member in routed_away or member in passed \
+                or member in usurped:
             continue
         if tool is not None and (wrong := _routed_elsewhere(trace, tool, spec, end_i)):
             # the request went to an agent that cannot serve it, past the one holding the tool it

@@ -197,11 +197,59 @@ def is_question(sentence: str) -> bool:
 NUMBERED_QUESTION = re.compile(r"^\s*(?:\d+[.)]|[-*\u2022])\s+.+\?\s*$", re.MULTILINE)
 
 
+# A line that labels what is still wanting from the user ("Missing: date, party size", "Still
+# needed: arrival day", "To proceed I need:" over a list): the label, then what it lists.
+WANTING_LABEL = re.compile(r"^[\W_]*(?:(?:still\s+)?(?:missing|needed|required|outstanding|wanted)(?:\s+(?:details?|"
+                           r"fields?|information|info|values?))?|(?:details?|fields?|information|info)\s+(?:missing|needed|"
+                           r"required)|(?:please\s+)?(?:provide|send|confirm)|(?:to\s+\w+(?:\s+\w+)?,?\s+)?(?:i|we)\s+"
+                           r"(?:still\s+)?need)\s*:\s*(.*)$", re.IGNORECASE | re.MULTILINE)
+LIST_ITEM = re.compile(r"^\s*(?:\d+[.)]|[-*\u2022])\s+(.+)$")
+# A table column of what is wanting: its header says so ("| Field | Needed |").
+WANTING_HEADER = re.compile(r"^(?:still\s+)?(?:needed|missing|required|outstanding|to\s+(?:provide|confirm)|"
+                            r"needed\s+from\s+you)$", re.IGNORECASE)
+
+
+# What says nothing is wanting ("Missing: none", "Required: n/a").
+NOTHING = frozenset({"none", "nothing", "n/a", "na", "nil", "-", "no", "nope"})
+
+
+def _names_only(items: list[str]) -> bool:
+    """Do the items name things (a field, a detail: six words at most, no figure), not report
+    outcomes ("Missing: 2 crates from the delivery") or that nothing is wanting ("Missing:
+    none")?"""
+    return bool(items) and all(0 < len(i.split()) <= 6 and not re.search(r"\d", i)
+                               and i.lower() not in NOTHING for i in items)
+
+
+def lists_missing(text: str) -> bool:
+    """Does a reply ask for missing values in a structured form: a line labelled with what is
+    wanting that lists names ("Missing: date, party size", "Needed:" over a bulleted list of
+    fields), or a table whose header marks a column as needed ("| Field | Needed |")?"""
+    lines = (text or "").splitlines()
+    for k, line in enumerate(lines):
+        if m := WANTING_LABEL.match(line):
+            rest = m.group(1).strip().rstrip(".")
+            if rest:
+                items = [i.strip(" *`_") for i in re.split(r",|;|/|\band\b|\bor\b", rest) if i.strip(" *`_")]
+            else:  # the label over a list, one name a line
+                items = []
+                for nxt in lines[k + 1:]:
+                    if not (item := LIST_ITEM.match(nxt)):
+                        break
+                    items.append(item.group(1).strip(" *`_.").split(":")[0])
+            if _names_only(items):
+                return True
+        if k and re.fullmatch(r"\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*", line) and "|" in lines[k - 1]:
+            if any(WANTING_HEADER.match(c.strip(" *`_")) for c in lines[k - 1].split("|")):
+                return True
+    return False
+
+
 def asks_back(text: str) -> bool:
-    """Does a reply ask the user for what the agent lacks: it ends on a question, or lists its
+    """Does a reply ask the user for what the agent lacks: it ends on a question, lists its
     questions one particular a line (a reasoning model's "To get this moving I need:\n1. Which
-    day ...?")?"""
-    return text.rstrip().endswith("?") or bool(NUMBERED_QUESTION.search(text))
+    day ...?"), or lists the missing values in a structured form (`lists_missing`)?"""
+    return text.rstrip().endswith("?") or bool(NUMBERED_QUESTION.search(text)) or lists_missing(text)
 
 
 def claims_done(sentence: str) -> bool:
