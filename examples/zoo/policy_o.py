@@ -22,7 +22,7 @@ first line that still has something to do:
 - `Confirm ...` confirms from the last answer's reference; `Report/Pass on ...` reports the
   newest answer as JSON; `Say "TEXT"` says TEXT; `Set FIELD to VALUE` fixes a typed field.
 
-A tool that breaks, with no line for it, is reported as JSON with the error's own text.
+A tool that breaks, with no line for it, is answered with the error's own text, copied.
 """
 
 from __future__ import annotations
@@ -120,6 +120,11 @@ def parsed(answer: str):
             return load(text)
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             pass
+    inner = re.search(r"\{.*\}", text, re.S)  # a colleague's answer: a sentence, then its JSON
+    if inner and inner.group() != text:
+        found = parsed(inner.group())
+        if isinstance(found, dict):
+            return found
     fields = dict(re.findall(r"(\w+)=('[^']*'|\"[^\"]*\"|[\w.-]+)", text))
     return {k: v.strip("'\"") for k, v in fields.items()} or text
 
@@ -273,13 +278,19 @@ def typed(request, settings: dict, honest: dict | None) -> str:
             out[name] = honest[name]
         elif name.lower() in fields:
             out[name] = fields[name.lower()]
+        elif name.lower() in STATUS_KEYS and kind == "string" and any(k in fields for k in STATUS_KEYS):
+            out[name] = str(next(fields[k] for k in STATUS_KEYS if k in fields))
         elif kind == "boolean":
             out[name] = False
         elif kind in ("integer", "number"):
             out[name] = 0
+        elif name.lower() in REF_KEYS:
+            out[name] = reference(request)
+        elif name.lower().endswith("_by") or name.lower() in ("agent", "desk", "team"):
+            last = next((c.name for m in reversed(request.messages) for c in m.tool_calls), None)
+            out[name] = last
         else:
-            ref = reference(request) if name.lower() in REF_KEYS else None
-            out[name] = ref
+            out[name] = "answered"
     return json.dumps(out, ensure_ascii=False)
 
 
@@ -331,11 +342,25 @@ def summarise(request, keys: str) -> str:
     return json.dumps(out)
 
 
+def about(request, rest: str, routed: bool) -> bool:
+    """Does a line's topic (`for A, B or C`, after the tool or colleague it names) touch the
+    user's words? A line without one always applies; `for anything else` only when no earlier
+    topic line did."""
+    topic = TOPIC.search(rest)
+    if not topic:
+        return True
+    if re.search(r"\b(?:anything|everything|all) (?:else|other)", topic.group(1), re.I):
+        return not routed
+    words = re.findall(r"[a-z]{4,}", topic.group(1).lower())
+    return any(w.rstrip("s")[:5] in user_words(request).lower() for w in words)
+
+
 def policy(request):
     tools = offered(request)
     hands = handovers(request)
     said_last = request.messages[-1] if request.messages else None
     settings: dict = {}
+    routed = False  # a line with a topic matched: "anything else" lines no longer apply
     for line in lines(request):
         low = line.lower()
         # a hand-over
@@ -343,11 +368,9 @@ def policy(request):
         if target and target.group(1).lower() in hands and not CONDITIONAL.match(line):
             if handed_over(request):
                 continue
+            if not about(request, line[target.end():], routed):
+                continue
             topic = TOPIC.search(line[target.end():])
-            if topic:
-                words = [w for w in re.findall(r"[a-z]{4,}", topic.group(1).lower())]
-                if not any(w[:5] in user_words(request).lower() for w in words):
-                    continue
             reason = f"Passing this to {target.group(1)}: {topic.group(1) if topic else 'their desk'}."
             return ChatReply(text=reason, tool_calls=(ToolCallRequest(name=hands[target.group(1).lower()]),))
         tool = named_tool(line, tools) or next((t for t in TICKED.findall(line) if t not in hands and t.lower() not in hands), None)
@@ -357,8 +380,11 @@ def policy(request):
             if done and said_last is not None and said_last.role == "tool" and outcome_applies(line, tool, done[-1]):
                 return outcome_reply(request, line, tool, done[-1])
             continue
-        # a tool to call
+        # a tool to call, for the topics the line names after it
         if tool and not SET.search(line):
+            if not about(request, line[line.find(tool) + len(tool):], routed):
+                continue
+            routed = True
             done = answers(request, tool)
             until = UNTIL.search(line)
             if done and not (until and until.group(1) not in done[-1]):
@@ -381,7 +407,7 @@ def policy(request):
     # nothing left to do: answer
     last_tool = next((m for m in reversed(request.messages) if m.role == "tool"), None)
     if last_tool is not None and broke(last_tool.content or "") and not request.response_schema:
-        return json.dumps({"error": (last_tool.content or "").strip()})
+        return (last_tool.content or "").strip()  # copied as it came
     if request.response_schema:
         return typed(request, settings, None)
     for line in lines(request):
