@@ -205,10 +205,11 @@ def number_for(name: str, text: str) -> int | None:
 
 def find(request, name: str, schema: dict, text: str):
     kind = schema.get("type")
-    if "enum" in schema:
-        for value in schema["enum"]:
-            if re.search(rf"\b{re.escape(str(value))}\b", text, re.I):
-                return value
+    if "enum" in schema:  # what the user named first, else what a colleague or tool did
+        for where in (user_words(request), text):
+            for value in schema["enum"]:
+                if re.search(rf"\b{re.escape(str(value))}\b", where, re.I):
+                    return value
         return None
     if kind in ("integer", "number"):
         return number_for(name, user_words(request))
