@@ -49,7 +49,7 @@ KEYS = re.compile(r"\bas JSON with the keys?\s+(.+?)\.?$", re.I)
 ERROR = ("Traceback", "Error", "Exception", "error occurred", "raised")
 NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
            "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
-STATUS_KEYS = ("status", "state", "outcome", "result", "code", "ok", "success", "booked")
+STATUS_KEYS = ("status", "state", "outcome", "result", "code", "http", "status_code", "ok", "success", "booked")
 REF_KEYS = ("reference", "ref", "booking_ref", "id", "number", "confirmation", "ticket", "code_ref")
 RENAMED = {"status": "result", "outcome": "status", "state": "status", "reference": "ref", "reason": "why",
            "note": "why", "message": "detail"}
@@ -332,8 +332,8 @@ def summarise(request, keys: str) -> str:
     out = {}
     for name in names:
         if re.search(r"date|day", name):
-            m = re.search(r"\d{4}-\d{2}-\d{2}", text)
-        elif re.search(r"size|count|number_of|people|party", name):
+            m = re.search(r"\d{4}-\d{2}-\d{2}|\d{1,2}[/.]\d{1,2}[/.]\d{4}|\d{1,2} [A-Z][a-z]{2,8} \d{4}", text)
+        elif re.search(r"size|count|number_of|people|party|guests|riders|walkers|seats", name):
             n = number_for(name, text)
             out[name] = n
             continue
