@@ -6,7 +6,8 @@ forecast is over the tandem limit. Its answer is a typed `JumpBooking`.
 
 Seeded: manifest's instructions were written when every booking went onto a load, so they set
 `booked` to true and `status` to "manifested" after calling the tool, whatever it said. Fixed: a
-line first answers a WIND_HOLD with the tool's own status and reason, and `booked` false.
+line first answers a WIND_HOLD with the tool's own status and reason, and `booked` false. (Both
+say `booked` false when the tool itself breaks.)
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ def book_tandem(ctx: RunContextWrapper[DropZone], jump_day: str, jumpers: int) -
 
 MANIFEST = """You run the tandem manifest at Skyline Drop Zone.
 Book the jump with book_tandem.
+If book_tandem raises an error, set booked to false and set status to unavailable.
 {hold}Set booked to true.
 Set status to manifested."""
 
