@@ -39,7 +39,7 @@ from datetime import datetime
 from masfuzz.llm.scripted import resolve_handoff
 from masfuzz.llm.types import ChatReply, ToolCallRequest
 
-WHOLE_TASK = {"input", "task", "brief", "request", "instructions", "job"}
+WHOLE_TASK = {"input", "task", "brief", "instructions", "job"}  # an agent run as a tool takes a brief
 MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
                                       "nov", "dec"), 1)}
 DATE_ISO = re.compile(r"\b(20\d\d)-(\d\d)-(\d\d)\b")
@@ -48,7 +48,7 @@ DATE_WORDS = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([A-Za-z]{3})[
 REF = re.compile(r"\b[A-Z]{1,4}-?\d{3,6}(?:-\d+)?\b")
 TIME = re.compile(r"\b([01]?\d|2[0-3])[:.]([0-5]\d)\b")
 MONEY = re.compile(r"[£€$]\s?(\d[\d,]*(?:\.\d\d)?)|(\d[\d,]*(?:\.\d\d)?)\s?(?:EUR|GBP|pounds|euros)\b")
-COUNT = re.compile(r"\b(\d{1,4})\s+(people|guests|adults|children|kids|climbers|players|copies|parts|singers"
+COUNT = re.compile(r"\b(\d{1,4})\s+(?:copies of the \w+ \w+|)(people|guests|adults|children|kids|climbers|players|copies|parts|singers"
                    r"|riders|pupils|of us|persons|seats|covers)\b", re.I)
 FAIL_WORDS = re.compile(r"\b(?:unavailable|not available|declin|refus|reject|denied|fail|could not|cannot|can't"
                         r"|unable|invalid|no such|not found|full|conflict|nicht|abgelehnt|besetzt|complet)", re.I)
@@ -171,7 +171,7 @@ def gist(text: str) -> str:
     sentences = re.split(r"(?<=[.!?])\s+", text.strip())
     ask = next((s for s in sentences if re.search(r"\b(?:like|want|need|could|can|please|book|hire|reserve|borrow"
                                                   r"|looking for|hoping)\b", s, re.I)), sentences[0] if sentences else "")
-    ask = re.sub(r"^(?:hi|hello|hey|good \w+)[^,.!]*[,.!]\s*", "", ask, flags=re.I)
+    ask = re.sub(r"^(?:hi|hello|hey|good \w+)(?: there)?\s*[-,.!:]+\s*", "", ask, flags=re.I)
     ask = MONEY.sub(lambda m: m.group(1) or m.group(2), ask)
     ask = DATE_WORDS.sub(lambda m: iso_dates(m.group(0))[0] if iso_dates(m.group(0)) else m.group(0), ask)
     ask = DATE_DMY.sub(lambda m: iso_dates(m.group(0))[0], ask)
@@ -241,7 +241,8 @@ def shape_of(ex: str) -> re.Pattern:
 
 
 def value_for(request, name: str, spec: dict):
-    text = words_of(request)
+    # the conversation first, then what tools answered (a number a look-up found)
+    text = words_of(request) + "\n" + "\n".join(m.content or "" for m in talk(request) if m.role == "tool")
     description = f"{spec.get('title', '')} {spec.get('description', '')}"
     kind = spec.get("type")
     if "enum" in spec:
@@ -260,8 +261,8 @@ def value_for(request, name: str, spec: dict):
             if noun.lower().rstrip("s") in {h.rstrip("s") for h in hint} or {"how", "many"} <= hint:
                 return int(n) if kind == "integer" else float(n)
         return None
-    if name in WHOLE_TASK or re.search(r"message|request|question|details|notes?|words", name + description, re.I):
-        return customer(request)
+    if re.search(r"message|request|question|details|notes?|words", name + description, re.I):
+        return customer(request).strip()
     return None
 
 
