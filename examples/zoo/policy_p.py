@@ -252,13 +252,19 @@ def value_for(request, name: str, spec: dict):
                or re.fullmatch(r"\d{1,2} [A-Z][a-z]{2} \d{4}", ex.strip())):
         dates = iso_dates(text)
         return date_in_shape(dates[0], ex) if dates else None
+    if ex and re.fullmatch(r"[a-z]+", ex):
+        return ex if re.search(rf"\b{ex}\b", text, re.I) else None  # a word of the trade, as written
     if ex:
         m = shape_of(ex).search(text)
         return m.group(0) if m else None
     if kind in ("integer", "number"):
-        hint = set(re.findall(r"[a-z]+", (name + " " + description).lower()))
+        # a number beside a word of the parameter's own name or description ("85 guests", "8 years")
+        hint = {h.rstrip("s") for h in re.findall(r"[a-z]{3,}", (name + " " + description).lower())} - {"how", "many", "the"}
+        for n, noun in re.findall(r"\b(\d{1,4})\s+(?:[a-z]+\s+)?([a-z]+)", text.lower()):
+            if noun.rstrip("s") in hint:
+                return int(n) if kind == "integer" else float(n)
         for n, noun in COUNT.findall(text):
-            if noun.lower().rstrip("s") in {h.rstrip("s") for h in hint} or {"how", "many"} <= hint:
+            if {"how", "many"} <= set(description.lower().split()):
                 return int(n) if kind == "integer" else float(n)
         return None
     if re.search(r"message|request|question|details|notes?|words", name + description, re.I):
