@@ -224,11 +224,13 @@ def date_in_shape(iso: str, ex: str) -> str:
 
 def shape_of(ex: str) -> re.Pattern:
     parts = []
-    for tok in re.findall(r"\d+|[A-Za-z]+|\s+|.", ex):
+    toks = re.findall(r"\d+|[A-Za-z]+|\s+|.", ex)
+    for i, tok in enumerate(toks):
         if tok.isdigit():
             parts.append(r"\d+")
         elif tok.isalpha() and tok.isupper() and len(tok) <= 4:
-            parts.append(re.escape(tok) if len(tok) > 1 else r"[A-Z]")
+            # a prefix before a dash names the kind of number ("SM-" cards); other capitals are any
+            parts.append(re.escape(tok) if toks[i + 1:i + 2] == ["-"] else rf"[A-Z]{{{len(tok)}}}")
         elif tok.isalpha() and tok[0].isupper():
             parts.append(r"(?!Task\b)[A-Z][a-z']+")
         elif tok.isalpha():
@@ -367,8 +369,7 @@ def act(request):
     fresh = not own_calls(request)
     steps = [n for ln in lines if not re.match(r"\s*(?:if|when|should)\b", ln, re.I)
              for n in named(ln, plain) if n != "exit_loop"]
-    steps = list(dict.fromkeys(steps + [c.name for c in own_calls(request)
-                                        if c.name in plain and c.name != "exit_loop"]))
+    steps = list(dict.fromkeys(steps))  # the steps its own instructions name, in their order
     every_ok = any(re.search(r"\bmark (?:every|each|all)\b.*✅", ln) and not re.search(r"\bonly\b", ln)
                    for ln in lines)
     closing = None
