@@ -49,7 +49,7 @@ REF = re.compile(r"\b[A-Z]{1,4}-?\d{3,6}(?:-\d+)?\b")
 TIME = re.compile(r"\b([01]?\d|2[0-3])[:.]([0-5]\d)\b")
 MONEY = re.compile(r"[£€$]\s?(\d[\d,]*(?:\.\d\d)?)|(\d[\d,]*(?:\.\d\d)?)\s?(?:EUR|GBP|pounds|euros)\b")
 COUNT = re.compile(r"\b(\d{1,4})\s+(?:copies of the \w+ \w+|)(people|guests|adults|children|kids|climbers|players|copies|parts|singers"
-                   r"|riders|pupils|of us|persons|seats|covers)\b", re.I)
+                   r"|riders|pupils|of us|persons|seats|covers|places|learners|tickets|nights)\b", re.I)
 FAIL_WORDS = re.compile(r"\b(?:unavailable|not available|declin|refus|reject|denied|fail|could not|cannot|can't"
                         r"|unable|invalid|no such|not found|full|conflict|nicht|abgelehnt|besetzt|complet)", re.I)
 BROKE = ("traceback", "error:", "exception", "raised", "timed out")
@@ -118,6 +118,8 @@ def as_data(answer: str):
 def went_wrong(answer: str) -> bool:
     """Did nothing happen? A false flag, a 4xx/5xx code, a refusal word."""
     low = answer.lower()
+    if "❌" in answer or "not done" in low:  # a colleague's own report of a failed step
+        return True
     if re.search(r"[\"']?\b(?:ok|success|held|booked|reserved|saved|accepted|confirmed|done)[\"']?\s*[:=]\s*(?:false|0|none)\b", low):
         return True
     if re.search(r"\b(?:status|code|http|status_code)[\"']?\s*[:=]\s*[45]\d\d\b", low) or re.match(r"\s*\(?\s*[45]\d\d\b", low):
@@ -136,7 +138,7 @@ def why(answer: str) -> str:
         elif isinstance(x, (list, tuple)):
             for v in x:
                 walk(v, key)
-        elif isinstance(x, str) and (not key or re.search(r"reason|detail|message|note|state|status|error|why|grund", key, re.I)):
+        elif isinstance(x, str) and (not key or re.search(r"reason|detail|message|note|state|status|error|why|grund|fout|erreur|fehler|motivo", key, re.I)):
             bits.append(x)
         elif isinstance(x, int) and re.search(r"code|status|http", key, re.I):
             bits.append(str(x))
@@ -175,7 +177,7 @@ def gist(text: str) -> str:
     ask = MONEY.sub(lambda m: m.group(1) or m.group(2), ask)
     ask = DATE_WORDS.sub(lambda m: iso_dates(m.group(0))[0] if iso_dates(m.group(0)) else m.group(0), ask)
     ask = DATE_DMY.sub(lambda m: iso_dates(m.group(0))[0], ask)
-    return ask.strip().rstrip(".!?")[:160]
+    return ask.strip().rstrip(".!?")[:240]
 
 
 def brief(request, kinds: set[str] | None) -> str:
@@ -200,6 +202,8 @@ def kinds_in(line: str) -> set[str] | None:
     if not m:
         return None
     found = {KINDS[w] for w in re.findall(r"[a-z]+", m.group(1).lower()) if w in KINDS}
+    if re.search(r"\bhow many\b", m.group(1), re.I):
+        found.add("count")
     return found or None
 
 
@@ -262,8 +266,8 @@ def value_for(request, name: str, spec: dict):
     if kind in ("integer", "number"):
         # a number beside a word of the parameter's own name or description ("85 guests", "8 years")
         hint = {h.rstrip("s") for h in re.findall(r"[a-z]{3,}", (name + " " + description).lower())} - {"how", "many", "the"}
-        for n, noun in re.findall(r"\b(\d{1,4})\s+(?:[a-z]+\s+)?([a-z]+)", text.lower()):
-            if noun.rstrip("s") in hint:
+        for n, first, second in re.findall(r"\b(\d{1,4})\s+([a-z]+)(?:\s+([a-z]+))?", text.lower()):
+            if first.rstrip("s") in hint or second.rstrip("s") in hint:
                 return int(n) if kind == "integer" else float(n)
         for n, noun in COUNT.findall(text):
             if {"how", "many"} <= set(description.lower().split()):
@@ -306,7 +310,12 @@ def plan_of(steps: list[str]) -> str:
 
 
 def questions(missing: list[str]) -> str:
-    asks = "\n".join(f"{i}. What is {m[0].lower() + m[1:].rstrip('.')}?" for i, m in enumerate(missing, 1))
+    def as_question(m: str) -> str:
+        m = m.strip().rstrip(".")
+        if re.match(r"(?:how|when|what|which|who|where)\b", m, re.I):
+            return m[0].upper() + m[1:] + "?"
+        return f"What is {m[0].lower() + m[1:]}?"
+    asks = "\n".join(f"{i}. {as_question(m)}" for i, m in enumerate(missing, 1))
     return f"Before I can go on I need a few details:\n{asks}"
 
 
@@ -323,7 +332,9 @@ def summary(request, steps: list[str], every_ok: bool, closing: str | None) -> s
         last = got[-1]
         done = [c for c in own_calls(request) if c.name == tool][-1]
         detail = ", ".join(str(v) for v in done.arguments.values() if len(str(v)) < 40)
-        if every_ok:
+        if last.strip().endswith("?"):
+            lines.append(f"• {i}. {step_name(tool)} → asks: {last.strip().splitlines()[-1]}")
+        elif every_ok:
             lines.append(f"✅ {i}. {step_name(tool)} → done" + (f" ({detail})" if detail else ""))
         elif broke(last):
             lines.append(f"⚠️ {i}. {step_name(tool)} → the system did not answer; nothing changed")
