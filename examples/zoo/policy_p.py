@@ -373,7 +373,8 @@ def outcome_hit(line: str, tool: str, last: str) -> bool:
 def act(request):
     lines = instructions(request)
     tools = tool_map(request)
-    handoffs = {t.handoff_to or t.name.removeprefix("transfer_to_"): t for t in request.tools
+    # hand-over tools by the colleague they lead to (AG2 numbers its `transfer_to_x_1`)
+    handoffs = {t.handoff_to or re.sub(r"_\d+$", "", t.name.removeprefix("transfer_to_")): t for t in request.tools
                 if t.handoff_to or t.name.startswith("transfer_to_")}
     plain = [n for n in tools if n not in {t.name for t in handoffs.values()}]
     called = {c.name for c in own_calls(request)}
