@@ -39,7 +39,7 @@ from datetime import datetime
 from masfuzz.llm.scripted import resolve_handoff
 from masfuzz.llm.types import ChatReply, ToolCallRequest
 
-WHOLE_TASK = {"input", "task", "brief", "instructions", "job"}  # an agent run as a tool takes a brief
+WHOLE_TASK = {"input", "task", "brief", "instructions"}  # an agent run as a tool takes a brief
 MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
                                       "nov", "dec"), 1)}
 DATE_ISO = re.compile(r"\b(20\d\d)-(\d\d)-(\d\d)\b")
@@ -266,6 +266,10 @@ def value_for(request, name: str, spec: dict):
     if kind in ("integer", "number"):
         # a number beside a word of the parameter's own name or description ("85 guests", "8 years")
         hint = {h.rstrip("s") for h in re.findall(r"[a-z]{3,}", (name + " " + description).lower())} - {"how", "many", "the"}
+        # a figure a colleague reported under a field that shares a word with the parameter ("total_m2: 24.6")
+        for key, n in re.findall(r"\b([a-z][a-z0-9_]*)\W{1,3}\s*(\d+(?:\.\d+)?)\b", text.lower()):
+            if set(key.split("_")) & (set(name.lower().split("_")) - {"the"}) and key != name.lower():
+                return int(float(n)) if kind == "integer" else float(n)
         for n, first, second in re.findall(r"\b(\d{1,4})\s+([a-z]+)(?:\s+([a-z]+))?", text.lower()):
             if first.rstrip("s") in hint or second.rstrip("s") in hint:
                 return int(n) if kind == "integer" else float(n)
@@ -343,11 +347,21 @@ def summary(request, steps: list[str], every_ok: bool, closing: str | None) -> s
         else:
             lines.append(f"✅ {i}. {step_name(tool)} → {why(last) if whole_task_answer(request, tool) else 'done'}"
                          + (f" ({detail})" if detail and not whole_task_answer(request, tool) else ""))
+            if figures := key_figures(last):
+                lines.append(f"   • {figures}")
     if len(lines) == 1:
         lines.append("• nothing needed doing on my side")
     if closing:
         lines.append(closing)
     return "\n".join(lines)
+
+
+def key_figures(answer: str) -> str:
+    """A result's top-level figures and words, as `field: value` pairs, for the summary."""
+    data = as_data(answer)
+    if not isinstance(data, dict):
+        return ""
+    return ", ".join(f"{k}: {v}" for k, v in data.items() if isinstance(v, (int, float, str)) and len(str(v)) < 40)
 
 
 def whole_task_answer(request, tool: str) -> bool:
