@@ -92,7 +92,16 @@ def system_text(request) -> str:
 
 
 def sentences(request) -> list[str]:
-    return [s.strip(" -*#\t") for s in SENTENCE.split(system_text(request)) if s.strip(" -*#\t")]
+    """The instructions' sentences; a quoted reply with full stops inside stays whole."""
+    quotes: list[str] = []
+
+    def keep(m: re.Match) -> str:
+        quotes.append(m.group(0))
+        return f"\x00{len(quotes) - 1}\x00"
+
+    text = re.sub(r"[\"“][^\"”\n]*[\"”]", keep, system_text(request))
+    back = lambda s: re.sub(r"\x00(\d+)\x00", lambda m: quotes[int(m.group(1))], s)  # noqa: E731
+    return [back(s).strip(" -*#\t") for s in SENTENCE.split(text) if s.strip(" -*#\t")]
 
 
 def conversation(request) -> str:
