@@ -50,8 +50,10 @@ ONLY = re.compile(r"\bonly (?:if|when)\b.*?\b(?:asks? about|mentions?|wants?|is 
 QUOTE = re.compile(r"[\"“]([^\"”]{2,})[\"”]")
 EXAMPLE = re.compile(r"\b(?:e\.g\.|eg|for example|like|such as)\s*[:,]?\s*[\"'“`]([^\"'”`]+)[\"'”`]", re.I)
 FAILED = re.compile(r"\b(?:fail\w*|declin\w*|refus\w*|reject\w*|denied|unavailable|not available|full|"
-                    r"no_\w+|none left|cannot|can't|could not|unable|invalid|error|false|out of)\b", re.I)
+                    r"no_\w+|none left|no \w+ (?:free|left|found)|cannot|can't|could not|unable|invalid|error|false|out of)\b", re.I)
 BROKEN = ("Traceback", "Error:", "Exception", "raised", "Error executing tool", "KeyError", "ValueError")
+STATUS_KEYS = {"status", "outcome", "result", "state", "ok", "code", "error", "success", "found", "booked",
+               "confirmed", "available", "assigned"}
 LOOKUP = re.compile(r"^(?:check|look|find|get|search|list|quote|status|price|fetch|read)", re.I)
 STOP = {"the", "a", "an", "and", "or", "of", "to", "for", "about", "with", "any", "anything", "their", "your",
         "is", "are", "it", "on", "in", "that", "this", "them", "questions", "question", "requests", "request",
@@ -175,8 +177,8 @@ def find(request, name: str, schema: dict) -> object:
     example = EXAMPLE.search(schema.get("description", "") or "")
     if kind in ("integer", "number"):
         words = stems(name.replace("_", " ") + " " + (schema.get("description") or "").split("e.g")[0])
-        for m in re.finditer(r"(?<![\w/:.-])(\d{1,3})(?![\w/:.-])\s+(?:\w+\s+){0,2}?([a-z]+)", text, re.I):
-            if m.group(2).lower()[:5] in words:
+        for m in re.finditer(r"(?<![\w/:.-])(\d{1,3})(?![\w/:.-])((?:\s+[A-Za-z]+){1,3})", text):
+            if {w.lower()[:5] for w in m.group(2).split()} & words:
                 return int(m.group(1))
         return None
     if example:
@@ -230,8 +232,41 @@ def broken(answer: str) -> bool:
     return any(word in answer for word in BROKEN)
 
 
+def status_pairs(data) -> list[tuple[str, str]]:
+    """The fields that say how a call went: top-level status-like keys, and what sits under a
+    top-level `status`/`result`/`outcome` record."""
+    if isinstance(data, (list, tuple)) and data and not isinstance(data[0], (dict, list, tuple)):
+        data = {"status": data[0]}  # ("ok", {...}), (404, "...")
+    if not isinstance(data, dict):
+        return []
+    found = []
+    for key, value in data.items():
+        if isinstance(value, dict) and key.lower() in STATUS_KEYS:
+            found += [(k, str(v)) for k, v in value.items() if k.lower() in STATUS_KEYS]
+        elif key.lower() in STATUS_KEYS and not isinstance(value, (dict, list)):
+            found.append((key.lower(), str(value)))
+    return found
+
+
+def bad(key: str, value: str) -> bool:
+    if value.isdigit():
+        return int(value) >= 400
+    if key in ("ok", "success", "found", "booked", "confirmed", "available", "assigned"):
+        return value.lower() in ("false", "no", "0")
+    return FAILED.search(value) is not None
+
+
 def failed(answer: str) -> bool:
-    return broken(answer) or any(FAILED.search(v) or FAILED.search(k) for k, v in flat(parsed(answer)))
+    """Whether the answer says the call did not do what was asked: its status fields if it has
+    any, else how the prose starts (a list of items some of which are "full" is no failure)."""
+    if broken(answer):
+        return True
+    data = parsed(answer)
+    pairs = status_pairs(data)
+    if pairs or not isinstance(data, str):
+        return any(bad(k, v) for k, v in pairs)
+    head = answer.strip()[:80]
+    return bool(re.match(r"^[4-5]\d\d\b", head) or FAILED.search(head))
 
 
 def gist(answer: str) -> str:
@@ -252,6 +287,8 @@ def honest(noise: Noise, tool: str, answer: str) -> str:
         return noise.wrap(f"hmm, the {tool.replace('_', ' ')} thing fell over on me, so nothing's done yet, sorry.")
     if failed(answer):
         return noise.wrap(f"{noise.pick(BAD, 3)} - it came back with: {gist(answer)}.")
+    if LOOKUP.match(tool):
+        return noise.wrap(f"had a look for you - {gist(answer)}.")
     return noise.wrap(f"{noise.pick(GOOD, 3)} - here's what came back: {gist(answer)}.")
 
 
