@@ -51,6 +51,7 @@ QUOTE = re.compile(r"[\"“]([^\"”]{2,})[\"”]")
 EXAMPLE = re.compile(r"\b(?:e\.g\.|eg|for example|like|such as)\s*[:,]?\s*[\"'“`]([^\"'”`]+)[\"'”`]", re.I)
 FAILED = re.compile(r"\b(?:fail\w*|declin\w*|refus\w*|reject\w*|denied|unavailable|not available|full|"
                     r"no_\w+|none left|no \w+ (?:free|left|found)|cannot|can't|could not|unable|invalid|error|false|out of)\b", re.I)
+NEGATED = re.compile(r"\b(?:not|no such|no joy|no dice|nothing)\b|n't\b|try again", re.I)
 BROKEN = ("Traceback", "Error:", "Exception", "raised", "Error executing tool", "KeyError", "ValueError")
 STATUS_KEYS = {"status", "outcome", "result", "state", "ok", "code", "error", "success", "found", "booked",
                "confirmed", "available", "assigned"}
@@ -249,6 +250,8 @@ def status_pairs(data) -> list[tuple[str, str]]:
 
 
 def bad(key: str, value: str) -> bool:
+    if key == "error":
+        return value.strip().lower() not in ("", "none", "null", "false", "0")
     if value.isdigit():
         return int(value) >= 400
     if key in ("ok", "success", "found", "booked", "confirmed", "available", "assigned"):
@@ -265,8 +268,8 @@ def failed(answer: str) -> bool:
     pairs = status_pairs(data)
     if pairs or not isinstance(data, str):
         return any(bad(k, v) for k, v in pairs)
-    head = answer.strip()[:80]
-    return bool(re.match(r"^[4-5]\d\d\b", head) or FAILED.search(head))
+    head = answer.strip()[:100]
+    return bool(re.match(r"^[4-5]\d\d\b", head) or FAILED.search(head) or NEGATED.search(head))
 
 
 def gist(answer: str) -> str:
@@ -285,6 +288,10 @@ def reference(answer: str) -> str | None:
 def honest(noise: Noise, tool: str, answer: str) -> str:
     if broken(answer):
         return noise.wrap(f"hmm, the {tool.replace('_', ' ')} thing fell over on me, so nothing's done yet, sorry.")
+    who = re.sub(r"^(?:ask|call|consult|check_with)_", "", tool).replace("_", " ")
+    if isinstance(parsed(answer), str) and tool != who.replace(" ", "_"):  # a colleague's own words
+        verdict = noise.pick(BAD, 3) if failed(answer) else "good news"
+        return noise.wrap(f"{verdict} - word from the folks at the {who}: {answer.strip()}")
     if failed(answer):
         return noise.wrap(f"{noise.pick(BAD, 3)} - it came back with: {gist(answer)}.")
     if LOOKUP.match(tool):
