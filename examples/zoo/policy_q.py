@@ -281,8 +281,8 @@ def gist(answer: str) -> str:
 
 
 def reference(answer: str) -> str | None:
-    hit = re.search(r"\b[A-Z]{1,4}-?\d{3,}\b", answer)
-    return hit.group(0) if hit else None
+    hits = re.findall(r"\b[A-Z]{1,4}-?\d{3,}\b", answer)
+    return hits[-1] if hits else None  # the newest reference: a booking's, not the one it was made for
 
 
 def honest(noise: Noise, tool: str, answer: str) -> str:
