@@ -408,6 +408,13 @@ def answer_check(trace: Trace, expected: str | None) -> Failure | None:
     at, answer = final_answer(trace)
     if matches(answer, expected):
         return None
+    wasted = first_fruitless_run(trace) if at is not None and _cut_off(trace, at) else None
+    if wasted is not None:
+        return _wrong_answer(trace, wasted, at, answer, expected, (
+            f"the run stopped without an answer (its end not announced, no answer line: cut off "
+            f"while still working), and the code {_agent_of(trace, wasted)} wrote at "
+            f"{_ref(trace, wasted)} was its first run that failed or printed nothing: the turns "
+            "spent from there never gave the result"))
     if at is not None and _number(expected) is not None and not _stated_numbers(answer) \
             and not _FINAL.search(trace.events[at].content):  # an answer given as such is the answer
         # a closing remark states no number: the number the run last put forward is what it
@@ -418,6 +425,14 @@ def answer_check(trace: Trace, expected: str | None) -> Failure | None:
     if at is None:
         at = len(trace.events) - 1
     step = _premise(trace, _introduced(trace, at, answer, expected))
+    return _wrong_answer(trace, step, at, answer, expected, (
+        f"the code {_agent_of(trace, step)} wrote at {_ref(trace, step)} printed it first"
+        if isinstance(trace.events[step], ToolCall) else
+        f"{_agent_of(trace, step) or 'the run'} first said it at {_ref(trace, step)}"))
+
+
+def _wrong_answer(trace: Trace, step: int, at: int, answer: str, expected: str, why: str) -> Failure:
+    """The answer check's finding: the final answer at `at` is not `expected`, decided at `step`."""
     agent = _agent_of(trace, step)
     # about the clause it violates, as FLARE's failure agent names it (`blame.SUBJECTS`): the
     # agent's answer; so the failure agent's finding of this wrong answer is this one failure
@@ -428,9 +443,31 @@ def answer_check(trace: Trace, expected: str | None) -> Failure | None:
         decided_by=RULE,  # a comparison of the final answer with the expected one
         subject=clause, elements=(agent or "-",), agent=agent, step=step, step_ref=source_of(trace, step),
         description=f"the final answer ({' '.join(answer.split())[:120]!r}) is not the expected "
-        f"{expected!r}; " + (f"the code {agent} wrote at {_ref(trace, step)} printed it first"
-                            if isinstance(trace.events[step], ToolCall) else
-                            f"{agent or 'the run'} first said it at {_ref(trace, step)}"))
+        f"{expected!r}; {why}")
+
+
+def _cut_off(trace: Trace, at: int) -> bool:
+    """A run that stopped while still working: the log does not say how it ended (no stop word
+    last, no bound it states: a round limit reached, a crash, `TerminationEvent.reason` "other"),
+    and its final message `at` gives no answer as such (no "FINAL ANSWER:" line). Its last
+    message is where it was cut, not an answer the team put forward."""
+    end = trace.termination
+    return end is not None and end.reason == "other" and not _FINAL.search(trace.events[at].content)
+
+
+def _fruitless(e: Any) -> bool:
+    """A code run that failed, or exited well and printed nothing ("Code output: ", "[]"): it
+    gave the team no result."""
+    if not (isinstance(e, ToolResult) and e.tool == CODE_TOOL):
+        return False
+    return e.status == "error" or not re.search(r"[^\W_]", _RUN_HEADER.sub("", e.payload))
+
+
+def first_fruitless_run(trace: Trace) -> int | None:
+    """The call of the first code run that failed or printed nothing, whether or not a later run
+    made it good: in a run cut off while still working (`_cut_off`), where the team's turns went.
+    Its author wrote the code (the executor only ran it)."""
+    return next((_call_of(trace, i) for i, e in enumerate(trace.events) if _fruitless(e)), None)
 
 
 # -- the one agent and the decisive step ----------------------------------------------------------
