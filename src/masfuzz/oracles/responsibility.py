@@ -528,5 +528,8 @@ def decisive(trace: Trace, failures: list[Failure]) -> Blame | None:
         candidates.append((elsewhere, trace.events[elsewhere].agent, (
             f"{trace.events[elsewhere].agent} opened the run at {_ref(trace, elsewhere)} with a task that is not "
             "the user's request (it names little of what the user asked): the team worked on that task")))
-    step, agent, why = min(candidates, key=lambda c: c[0])
+    # of findings decided at the same step, the one that blames the agent that took it (a turn
+    # past an announced end that also starts a loop: the agent that went on and repeated itself,
+    # rather than the one whose end it ignored)
+    step, agent, why = min(candidates, key=lambda c: (c[0], c[1] != _agent_of(trace, c[0])))
     return Blame(agent=agent, step=step, step_ref=source_of(trace, step), why=why)
