@@ -410,11 +410,12 @@ def answer_check(trace: Trace, expected: str | None) -> Failure | None:
         return None
     wasted = first_fruitless_run(trace) if at is not None and _cut_off(trace, at) else None
     if wasted is not None:
+        call = trace.events[wasted]
+        what = f"the code {call.agent} wrote" if call.tool == CODE_TOOL else f"{call.agent}'s call of {call.tool}"
         return _wrong_answer(trace, wasted, at, answer, expected, (
             f"the run stopped without an answer (its end not announced, no answer line: cut off "
-            f"while still working), and the code {_agent_of(trace, wasted)} wrote at "
-            f"{_ref(trace, wasted)} was its first run that failed or printed nothing: the turns "
-            "spent from there never gave the result"))
+            f"while still working), and {what} at {_ref(trace, wasted)} was its first run that "
+            "failed or printed nothing: the turns spent from there never gave the result"))
     if at is not None and _number(expected) is not None and not _stated_numbers(answer) \
             and not _FINAL.search(trace.events[at].content):  # an answer given as such is the answer
         # a closing remark states no number: the number the run last put forward is what it
@@ -446,27 +447,32 @@ def _wrong_answer(trace: Trace, step: int, at: int, answer: str, expected: str, 
         f"{expected!r}; {why}")
 
 
+# how a run that did not end by itself stopped: a bound, the harness, a crash, or not known (a
+# transcript with no stop word last: a round limit the dump does not state, a crash)
+_STOPPED = ("max_turns", "message_limit", "timeout", "crash", "interrupted", "other")
+
+
 def _cut_off(trace: Trace, at: int) -> bool:
-    """A run that stopped while still working: the log does not say how it ended (no stop word
-    last, no bound it states: a round limit reached, a crash, `TerminationEvent.reason` "other"),
-    and its final message `at` gives no answer as such (no "FINAL ANSWER:" line). Its last
-    message is where it was cut, not an answer the team put forward."""
+    """A run that stopped while still working: it did not end by itself (no stop word, no
+    answer it completed with, no hand-back to the user: `_STOPPED`), and its final message `at`
+    gives no answer as such (no "FINAL ANSWER:" line). Its last message is where it was cut, not
+    an answer the team put forward."""
     end = trace.termination
-    return end is not None and end.reason == "other" and not _FINAL.search(trace.events[at].content)
+    return end is not None and end.reason in _STOPPED and not _FINAL.search(trace.events[at].content)
 
 
 def _fruitless(e: Any) -> bool:
-    """A code run that failed, or exited well and printed nothing ("Code output: ", "[]"): it
-    gave the team no result."""
-    if not (isinstance(e, ToolResult) and e.tool == CODE_TOOL):
-        return False
-    return e.status == "error" or not re.search(r"[^\W_]", _RUN_HEADER.sub("", e.payload))
+    """A tool call or code run that failed, or that gave back nothing (a run that exited well
+    and printed nothing, "Code output: " or "[]"; a search with no results): no result for the
+    team to go on from."""
+    return isinstance(e, ToolResult) and (
+        e.status == "error" or not re.search(r"[^\W_]", _RUN_HEADER.sub("", e.payload)))
 
 
 def first_fruitless_run(trace: Trace) -> int | None:
-    """The call of the first code run that failed or printed nothing, whether or not a later run
-    made it good: in a run cut off while still working (`_cut_off`), where the team's turns went.
-    Its author wrote the code (the executor only ran it)."""
+    """The first call or code run that failed or gave back nothing, whether or not a later one
+    made it good: in a run cut off while still working (`_cut_off`), where the team's turns
+    went. A code run is its author's (the executor only ran it)."""
     return next((_call_of(trace, i) for i, e in enumerate(trace.events) if _fruitless(e)), None)
 
 
