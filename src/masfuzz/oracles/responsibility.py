@@ -16,7 +16,11 @@ A tool error the run went on from is no failure of its own, but the first failed
 later call made good is often where a run started to go wrong (the agent works around a result
 it never got): it is a candidate for the decisive step of a run that failed, never a verdict by
 itself. A call that failed and was then made to work (code fixed and run again) is no candidate.
-The decisive step is the earliest candidate; its agent is the one blamed.
+A run cut off while still working (it did not end by itself, and gave no answer line) has no
+answer to trace: its last message is where it was cut, and the wrong answer's step is its first
+call or code run that failed or gave back nothing (`first_fruitless_run`), made good later or not.
+The decisive step is the earliest candidate; its agent is the one blamed (of candidates at the
+same step, the one naming the agent that took it).
 """
 
 from __future__ import annotations
