@@ -620,3 +620,32 @@ def test_of_findings_at_one_step_the_agent_that_took_it_is_the_one_most_responsi
     at_three = {(f.detector, f.agent) for f in failures if f.step_ref == "3"}
     assert ("missing_termination", "Critic") in at_three and ("loop", "Writer") in at_three
     assert (section["attribution"]["agent"], section["attribution"]["step_ref"]) == ("Writer", "3")
+
+
+def test_a_tool_call_that_gave_back_nothing_decides_a_team_stopped_at_its_bound():
+    """An AgentChat team stopped by its message limit (the dump keeps `stop_reason`) while its
+    researcher was still looking: the search that came back empty ("[]") is where the run went,
+    though the next search answered; a team that approved its answer is traced as before."""
+    from masfuzz.adapters.transcript import read
+
+    def run(last, stop):
+        messages = [
+            {"source": "user", "type": "TextMessage", "content": "When did the lighthouse on Gull Point first shine?"},
+            {"source": "researcher", "type": "ToolCallRequestEvent",
+             "content": [{"id": "s1", "name": "search", "arguments": "{\"q\": \"Gull Point lighthouse\"}"}]},
+            {"source": "researcher", "type": "ToolCallExecutionEvent",
+             "content": [{"call_id": "s1", "content": "[]", "is_error": False}]},
+            {"source": "researcher", "type": "ToolCallRequestEvent",
+             "content": [{"id": "s2", "name": "search", "arguments": "{\"q\": \"Gull Point light history\"}"}]},
+            {"source": "researcher", "type": "ToolCallExecutionEvent",
+             "content": [{"call_id": "s2", "content": "Gull Point light, built 1908, rebuilt 1931.", "is_error": False}]},
+            {"source": "researcher", "type": "TextMessage", "content": last}]
+        return read({"messages": messages, **({"stop_reason": stop} if stop else {})}, "log.json").trace
+
+    cut = run("It was rebuilt in 1931; I still need the first lighting date.",
+              "Maximum number of messages 6 reached, current message count: 6")
+    assert cut.termination.reason == "max_turns"
+    assert _blamed(cut, "1912") == ("researcher", "1")
+    assert "researcher's call of search" in answer_check(cut, "1912").description
+    approved = run("It first shone in 1931. APPROVE", None)
+    assert _blamed(approved, "1912") == ("researcher", "5")

@@ -459,10 +459,21 @@ _STOPPED = ("max_turns", "message_limit", "timeout", "crash", "interrupted", "ot
 def _cut_off(trace: Trace, at: int) -> bool:
     """A run that stopped while still working: it did not end by itself (no stop word, no
     answer it completed with, no hand-back to the user: `_STOPPED`), and its final message `at`
-    gives no answer as such (no "FINAL ANSWER:" line). Its last message is where it was cut, not
+    gives no answer as such (no "FINAL ANSWER:" line; nor is it the log's last message closing
+    with a stop word: "1931. APPROVE" puts an answer forward, whatever ended the run, where a
+    stop word the chat went on past was not the end). Its last message is where it was cut, not
     an answer the team put forward."""
     end = trace.termination
-    return end is not None and end.reason in _STOPPED and not _FINAL.search(trace.events[at].content)
+    said = trace.events[at].content
+    last = not any(isinstance(e, Message) for e in trace.events[at + 1:])
+    return end is not None and end.reason in _STOPPED and not _FINAL.search(said) \
+        and not (last and _CLOSED.search(said))
+
+
+# a message that closes with a stop word of its own ("It first shone in 1931. APPROVE", a last
+# line "TERMINATE"): it puts its words forward as the answer; a stop word it asks for or quotes
+# ('reply with "TERMINATE"'), or one inside a sentence, closes nothing
+_CLOSED = re.compile(rf"(?:\A|[.!?]\s+|\n)\s*(?:{'|'.join(STOP_WORDS)})[.!]?\s*\Z")
 
 
 def _fruitless(e: Any) -> bool:
