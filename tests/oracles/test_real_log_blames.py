@@ -649,3 +649,27 @@ def test_a_tool_call_that_gave_back_nothing_decides_a_team_stopped_at_its_bound(
     assert "researcher's call of search" in answer_check(cut, "1912").description
     approved = run("It first shone in 1931. APPROVE", None)
     assert _blamed(approved, "1912") == ("researcher", "5")
+
+
+def test_a_wrong_answer_given_around_a_run_that_gave_nothing_is_decided_at_that_run():
+    """The scraper's run printed nothing; the checker's next run worked but printed no answer, and
+    the checker then answered from memory. The run answered around a result it never got: its
+    first run that gave nothing is the decisive step, made good later or not. When a later run
+    printed the expected answer, the team had it, and the agent that misread it is blamed."""
+    from masfuzz.adapters.transcript import read
+    from masfuzz.judging import judge_log
+
+    def attribution(printed):
+        history = [
+            {"name": "Lead", "role": "assistant", "content": "# General Task\nHow many studio albums did the band release between 2000 and 2009?"},
+            {"name": "Scraper", "role": "user", "content": "```python\nprint(scrape_table('discography'))\n```"},
+            {"name": "Computer_terminal", "role": "user", "content": "exitcode: 0 (execution succeeded)\nCode output: []\n"},
+            {"name": "Checker", "role": "user", "content": "```python\nprint(count_albums(load_text()))\n```"},
+            {"name": "Computer_terminal", "role": "user", "content": f"exitcode: 0 (execution succeeded)\nCode output: {printed}\n"},
+            {"name": "Checker", "role": "user", "content": "The band released 7 studio albums in that decade.\nTERMINATE"}]
+        got = judge_log(read({"history": history, "ground_truth": "3"}, "log.json"))[0]["attribution"]
+        return got["agent"], got["step_ref"], got["why"]
+
+    agent, step, why = attribution("Sections found: studio, live, compilations")
+    assert (agent, step) == ("Scraper", "1") and "answered around a result it never got" in why
+    assert attribution("3 studio albums")[:2] == ("Checker", "5")  # it had the answer, and misread it

@@ -19,6 +19,8 @@ itself. A call that failed and was then made to work (code fixed and run again) 
 A run cut off while still working (it did not end by itself, and gave no answer line) has no
 answer to trace: its last message is where it was cut, and the wrong answer's step is its first
 call or code run that failed or gave back nothing (`first_fruitless_run`), made good later or not.
+Any run with a wrong answer that no run printed answered around that first run that gave nothing
+(`answered_around`): a candidate too, when it came first.
 The decisive step is the earliest candidate; its agent is the one blamed (of candidates at the
 same step, the one naming the agent that took it).
 """
@@ -412,14 +414,12 @@ def answer_check(trace: Trace, expected: str | None) -> Failure | None:
     at, answer = final_answer(trace)
     if matches(answer, expected):
         return None
-    wasted = first_fruitless_run(trace) if at is not None and _cut_off(trace, at) else None
-    if wasted is not None:
-        call = trace.events[wasted]
-        what = f"the code {call.agent} wrote" if call.tool == CODE_TOOL else f"{call.agent}'s call of {call.tool}"
+    wasted = answered_around(trace, expected)
+    if wasted is not None and at is not None and _cut_off(trace, at):
         return _wrong_answer(trace, wasted, at, answer, expected, (
             f"the run stopped without an answer (its end not announced, no answer line: cut off "
-            f"while still working), and {what} at {_ref(trace, wasted)} was its first run that "
-            "failed or printed nothing: the turns spent from there never gave the result"))
+            f"while still working), and {_what(trace, wasted)} at {_ref(trace, wasted)} was its "
+            "first run that failed or printed nothing: the turns spent from there never gave the result"))
     if at is not None and _number(expected) is not None and not _stated_numbers(answer) \
             and not _FINAL.search(trace.events[at].content):  # an answer given as such is the answer
         # a closing remark states no number: the number the run last put forward is what it
@@ -484,6 +484,28 @@ def _fruitless(e: Any) -> bool:
         e.status == "error" or not re.search(r"[^\W_]", _RUN_HEADER.sub("", e.payload)))
 
 
+def answered_around(trace: Trace, expected: str) -> int | None:
+    """The first call or run that gave the team nothing (`first_fruitless_run`), unless a later
+    run printed the expected answer: then the team got the result, and what went wrong came
+    after it (a misreading of what the run printed)."""
+    wasted = first_fruitless_run(trace)
+    return None if wasted is None or _printed(trace, wasted, expected) else wasted
+
+
+def _printed(trace: Trace, since: int, expected: str) -> bool:
+    """Did a run after event `since` print the expected answer (each of its items)?"""
+    wanted = _items(expected)
+    return bool(wanted) and any(
+        isinstance(r, ToolResult) and r.status == "ok"
+        and all(_stated(_RUN_HEADER.sub("", r.payload), w) for w in wanted) for r in trace.events[since:])
+
+
+def _what(trace: Trace, call: int) -> str:
+    """A call as a finding names it: the code its author wrote, or an agent's call of a tool."""
+    c = trace.events[call]
+    return f"the code {c.agent} wrote" if c.tool == CODE_TOOL else f"{c.agent}'s call of {c.tool}"
+
+
 def first_fruitless_run(trace: Trace) -> int | None:
     """The first call or code run that failed or gave back nothing, whether or not a later one
     made it good: in a run cut off while still working (`_cut_off`), where the team's turns
@@ -526,9 +548,11 @@ def task_not_relayed(trace: Trace) -> int | None:
     return opening if len(asked & set(_norm(e.content).split())) < _RELAYED * len(asked) else None
 
 
-def decisive(trace: Trace, failures: list[Failure]) -> Blame | None:
+def decisive(trace: Trace, failures: list[Failure], expected: str | None = None) -> Blame | None:
     """The one agent most responsible and the decisive step of a run with failures of its own
-    (`failures` as `blame.blame_all` gives them); None when it has none."""
+    (`failures` as `blame.blame_all` gives them); None when it has none. `expected`, the answer
+    the run was to give: a run whose answer was wrong answered around its first call or run
+    that gave nothing, when no run printed the answer (`answered_around`)."""
     own = [f for f in failures if f.attribution == "sut" and f.step is not None]
     if not own:
         return None
@@ -544,6 +568,13 @@ def decisive(trace: Trace, failures: list[Failure]) -> Blame | None:
         call = trace.events[error]
         candidates.append((error, call.agent, f"the first failed tool call never corrected ({call.tool} "
                            f"by {call.agent} at {_ref(trace, error)}): the run went on without its result"))
+    wasted = answered_around(trace, expected) if expected and any(
+        f.detector == WRONG_ANSWER for f in own) else None
+    if wasted is not None:
+        candidates.append((wasted, trace.events[wasted].agent, (
+            f"{_what(trace, wasted)} at {_ref(trace, wasted)} was the first run that failed or printed "
+            "nothing, and no run printed the expected answer: the team answered around a result it "
+            "never got")))
     elsewhere = task_not_relayed(trace)
     if elsewhere is not None:
         candidates.append((elsewhere, trace.events[elsewhere].agent, (
