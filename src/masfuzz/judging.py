@@ -48,7 +48,7 @@ def judge_log(log: Imported, spec: WorkflowSpec | None = None, *, client: Any = 
         failures += report.failures
         notes += report.notes
     failures = blame_all(trace, dedupe(failures))
-    blame = decisive(trace, failures)
+    blame = decisive(trace, failures, expected)
     own_failures = [f for f in failures if f.attribution == "sut"]
     return {
         "file": log.source, "format": log.format, "events": len(trace.events),

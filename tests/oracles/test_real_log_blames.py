@@ -571,3 +571,105 @@ def test_a_value_in_the_pages_a_search_printed_is_picked_by_who_states_it_not_ma
         ("Computer_terminal", "exitcode: 0 (execution succeeded)\nCode output: UU_Cfam_GSD_1.0\n"),
         ("Checker", "The most relevant assembly is **UU_Cfam_GSD_1.0**.\nTERMINATE"))
     assert _blamed(computed, "CanFam3.1") == ("Searcher", "1")
+
+
+def test_a_run_cut_off_while_working_is_decided_at_its_first_run_that_gave_nothing():
+    """An AG2 chat that stopped without announcing its end (no stop word: a round limit the dump
+    does not state) and with no answer line: its last message is where it was cut, not an answer.
+    The first code run that failed or printed nothing ("Code output: []"), made good later or not,
+    is where the turns went, blamed on the code's author; a run that announced its end is traced
+    by the value its answer gives, as before."""
+    def run(last):
+        return _group(
+            ("Lead", "# General Task\nHow many studio albums did the band release between 2000 and 2009?"),
+            ("Scraper", "```python\nprint(scrape_table('discography'))\n```"),
+            ("Computer_terminal", "exitcode: 0 (execution succeeded)\nCode output: []\n"),
+            ("Checker", "The table was empty, so I parse the text.\n```python\nprint(count_albums(text))\n```"),
+            ("Computer_terminal", "exitcode: 1 (execution failed)\nCode output: NameError: name 'text' is not defined\n"),
+            ("Checker", last))
+    cut = run("Let me define the text and count the 7 sections again.")
+    assert cut.termination.reason == "other"
+    assert _blamed(cut, "3") == ("Scraper", "1")
+    assert "first run that failed or printed nothing" in answer_check(cut, "3").description
+    ended = run("The band released 7 studio albums in that decade.\nTERMINATE")
+    assert _blamed(ended, "3") == ("Checker", "5")
+    printed = _group(  # a run that printed something gave a result: the cut run's answer is traced
+        ("Lead", "# General Task\nHow many studio albums did the band release between 2000 and 2009?"),
+        ("Scraper", "```python\nprint(scrape_table('discography'))\n```"),
+        ("Computer_terminal", "exitcode: 0 (execution succeeded)\nCode output: 7 albums\n"),
+        ("Checker", "So the count is 7; let me check the years of each before we conclude."))
+    assert _blamed(printed, "3") == ("Scraper", "1")  # the code that printed the wrong 7 first
+    assert "printed it first" in answer_check(printed, "3").description
+
+
+def test_of_findings_at_one_step_the_agent_that_took_it_is_the_one_most_responsible():
+    """The critic said TERMINATE and the writer went on, polishing what was approved, round after
+    round: the turn past the end is the decisive step, and both the unheeded end (the critic's,
+    its announcer's) and the loop (the writer's) are decided there. Who and when names the writer,
+    who took that turn and repeated itself."""
+    from masfuzz.adapters.transcript import read
+    from masfuzz.judging import judge_log
+
+    said = [("user_proxy", "Write a one-line motto for a ferry company."),
+            ("Writer", "Across the water, on time, every time."), ("Critic", "Good. TERMINATE"),
+            ("Writer", "Across the water, every time on time."), ("Critic", "Good."),
+            ("Writer", "On time, every time, across the water."), ("Critic", "Good.")]
+    log = read({"max_round": 7, "groupchat": {"messages": [
+        {"name": n, "role": "user", "content": c} for n, c in said]}}, "log.json")
+    section, failures = judge_log(log)
+    at_three = {(f.detector, f.agent) for f in failures if f.step_ref == "3"}
+    assert ("missing_termination", "Critic") in at_three and ("loop", "Writer") in at_three
+    assert (section["attribution"]["agent"], section["attribution"]["step_ref"]) == ("Writer", "3")
+
+
+def test_a_tool_call_that_gave_back_nothing_decides_a_team_stopped_at_its_bound():
+    """An AgentChat team stopped by its message limit (the dump keeps `stop_reason`) while its
+    researcher was still looking: the search that came back empty ("[]") is where the run went,
+    though the next search answered; a team that approved its answer is traced as before."""
+    from masfuzz.adapters.transcript import read
+
+    def run(last, stop):
+        messages = [
+            {"source": "user", "type": "TextMessage", "content": "When did the lighthouse on Gull Point first shine?"},
+            {"source": "researcher", "type": "ToolCallRequestEvent",
+             "content": [{"id": "s1", "name": "search", "arguments": "{\"q\": \"Gull Point lighthouse\"}"}]},
+            {"source": "researcher", "type": "ToolCallExecutionEvent",
+             "content": [{"call_id": "s1", "content": "[]", "is_error": False}]},
+            {"source": "researcher", "type": "ToolCallRequestEvent",
+             "content": [{"id": "s2", "name": "search", "arguments": "{\"q\": \"Gull Point light history\"}"}]},
+            {"source": "researcher", "type": "ToolCallExecutionEvent",
+             "content": [{"call_id": "s2", "content": "Gull Point light, built 1908, rebuilt 1931.", "is_error": False}]},
+            {"source": "researcher", "type": "TextMessage", "content": last}]
+        return read({"messages": messages, **({"stop_reason": stop} if stop else {})}, "log.json").trace
+
+    cut = run("It was rebuilt in 1931; I still need the first lighting date.",
+              "Maximum number of messages 6 reached, current message count: 6")
+    assert cut.termination.reason == "max_turns"
+    assert _blamed(cut, "1912") == ("researcher", "1")
+    assert "researcher's call of search" in answer_check(cut, "1912").description
+    approved = run("It first shone in 1931. APPROVE", None)
+    assert _blamed(approved, "1912") == ("researcher", "5")
+
+
+def test_a_wrong_answer_given_around_a_run_that_gave_nothing_is_decided_at_that_run():
+    """The scraper's run printed nothing; the checker's next run worked but printed no answer, and
+    the checker then answered from memory. The run answered around a result it never got: its
+    first run that gave nothing is the decisive step, made good later or not. When a later run
+    printed the expected answer, the team had it, and the agent that misread it is blamed."""
+    from masfuzz.adapters.transcript import read
+    from masfuzz.judging import judge_log
+
+    def attribution(printed):
+        history = [
+            {"name": "Lead", "role": "assistant", "content": "# General Task\nHow many studio albums did the band release between 2000 and 2009?"},
+            {"name": "Scraper", "role": "user", "content": "```python\nprint(scrape_table('discography'))\n```"},
+            {"name": "Computer_terminal", "role": "user", "content": "exitcode: 0 (execution succeeded)\nCode output: []\n"},
+            {"name": "Checker", "role": "user", "content": "```python\nprint(count_albums(load_text()))\n```"},
+            {"name": "Computer_terminal", "role": "user", "content": f"exitcode: 0 (execution succeeded)\nCode output: {printed}\n"},
+            {"name": "Checker", "role": "user", "content": "The band released 7 studio albums in that decade.\nTERMINATE"}]
+        got = judge_log(read({"history": history, "ground_truth": "3"}, "log.json"))[0]["attribution"]
+        return got["agent"], got["step_ref"], got["why"]
+
+    agent, step, why = attribution("Sections found: studio, live, compilations")
+    assert (agent, step) == ("Scraper", "1") and "answered around a result it never got" in why
+    assert attribution("3 studio albums")[:2] == ("Checker", "5")  # it had the answer, and misread it

@@ -16,7 +16,13 @@ A tool error the run went on from is no failure of its own, but the first failed
 later call made good is often where a run started to go wrong (the agent works around a result
 it never got): it is a candidate for the decisive step of a run that failed, never a verdict by
 itself. A call that failed and was then made to work (code fixed and run again) is no candidate.
-The decisive step is the earliest candidate; its agent is the one blamed.
+A run cut off while still working (it did not end by itself, and gave no answer line) has no
+answer to trace: its last message is where it was cut, and the wrong answer's step is its first
+call or code run that failed or gave back nothing (`first_fruitless_run`), made good later or not.
+Any run with a wrong answer that no run printed answered around that first run that gave nothing
+(`answered_around`): a candidate too, when it came first.
+The decisive step is the earliest candidate; its agent is the one blamed (of candidates at the
+same step, the one naming the agent that took it).
 """
 
 from __future__ import annotations
@@ -408,6 +414,12 @@ def answer_check(trace: Trace, expected: str | None) -> Failure | None:
     at, answer = final_answer(trace)
     if matches(answer, expected):
         return None
+    wasted = answered_around(trace, expected)
+    if wasted is not None and at is not None and _cut_off(trace, at):
+        return _wrong_answer(trace, wasted, at, answer, expected, (
+            f"the run stopped without an answer (its end not announced, no answer line: cut off "
+            f"while still working), and {_what(trace, wasted)} at {_ref(trace, wasted)} was its "
+            "first run that failed or printed nothing: the turns spent from there never gave the result"))
     if at is not None and _number(expected) is not None and not _stated_numbers(answer) \
             and not _FINAL.search(trace.events[at].content):  # an answer given as such is the answer
         # a closing remark states no number: the number the run last put forward is what it
@@ -418,6 +430,14 @@ def answer_check(trace: Trace, expected: str | None) -> Failure | None:
     if at is None:
         at = len(trace.events) - 1
     step = _premise(trace, _introduced(trace, at, answer, expected))
+    return _wrong_answer(trace, step, at, answer, expected, (
+        f"the code {_agent_of(trace, step)} wrote at {_ref(trace, step)} printed it first"
+        if isinstance(trace.events[step], ToolCall) else
+        f"{_agent_of(trace, step) or 'the run'} first said it at {_ref(trace, step)}"))
+
+
+def _wrong_answer(trace: Trace, step: int, at: int, answer: str, expected: str, why: str) -> Failure:
+    """The answer check's finding: the final answer at `at` is not `expected`, decided at `step`."""
     agent = _agent_of(trace, step)
     # about the clause it violates, as FLARE's failure agent names it (`blame.SUBJECTS`): the
     # agent's answer; so the failure agent's finding of this wrong answer is this one failure
@@ -428,9 +448,69 @@ def answer_check(trace: Trace, expected: str | None) -> Failure | None:
         decided_by=RULE,  # a comparison of the final answer with the expected one
         subject=clause, elements=(agent or "-",), agent=agent, step=step, step_ref=source_of(trace, step),
         description=f"the final answer ({' '.join(answer.split())[:120]!r}) is not the expected "
-        f"{expected!r}; " + (f"the code {agent} wrote at {_ref(trace, step)} printed it first"
-                            if isinstance(trace.events[step], ToolCall) else
-                            f"{agent or 'the run'} first said it at {_ref(trace, step)}"))
+        f"{expected!r}; {why}")
+
+
+# how a run that did not end by itself stopped: a bound, the harness, a crash, or not known (a
+# transcript with no stop word last: a round limit the dump does not state, a crash)
+_STOPPED = ("max_turns", "message_limit", "timeout", "crash", "interrupted", "other")
+
+
+def _cut_off(trace: Trace, at: int) -> bool:
+    """A run that stopped while still working: it did not end by itself (no stop word, no
+    answer it completed with, no hand-back to the user: `_STOPPED`), and its final message `at`
+    gives no answer as such (no "FINAL ANSWER:" line; nor is it the log's last message closing
+    with a stop word: "1931. APPROVE" puts an answer forward, whatever ended the run, where a
+    stop word the chat went on past was not the end). Its last message is where it was cut, not
+    an answer the team put forward."""
+    end = trace.termination
+    said = trace.events[at].content
+    last = not any(isinstance(e, Message) for e in trace.events[at + 1:])
+    return end is not None and end.reason in _STOPPED and not _FINAL.search(said) \
+        and not (last and _CLOSED.search(said))
+
+
+# a message that closes with a stop word of its own ("It first shone in 1931. APPROVE", a last
+# line "TERMINATE"): it puts its words forward as the answer; a stop word it asks for or quotes
+# ('reply with "TERMINATE"'), or one inside a sentence, closes nothing
+_CLOSED = re.compile(rf"(?:\A|[.!?]\s+|\n)\s*(?:{'|'.join(STOP_WORDS)})[.!]?\s*\Z")
+
+
+def _fruitless(e: Any) -> bool:
+    """A tool call or code run that failed, or that gave back nothing (a run that exited well
+    and printed nothing, "Code output: " or "[]"; a search with no results): no result for the
+    team to go on from."""
+    return isinstance(e, ToolResult) and (
+        e.status == "error" or not re.search(r"[^\W_]", _RUN_HEADER.sub("", e.payload)))
+
+
+def answered_around(trace: Trace, expected: str) -> int | None:
+    """The first call or run that gave the team nothing (`first_fruitless_run`), unless a later
+    run printed the expected answer: then the team got the result, and what went wrong came
+    after it (a misreading of what the run printed)."""
+    wasted = first_fruitless_run(trace)
+    return None if wasted is None or _printed(trace, wasted, expected) else wasted
+
+
+def _printed(trace: Trace, since: int, expected: str) -> bool:
+    """Did a run after event `since` print the expected answer (each of its items)?"""
+    wanted = _items(expected)
+    return bool(wanted) and any(
+        isinstance(r, ToolResult) and r.status == "ok"
+        and all(_stated(_RUN_HEADER.sub("", r.payload), w) for w in wanted) for r in trace.events[since:])
+
+
+def _what(trace: Trace, call: int) -> str:
+    """A call as a finding names it: the code its author wrote, or an agent's call of a tool."""
+    c = trace.events[call]
+    return f"the code {c.agent} wrote" if c.tool == CODE_TOOL else f"{c.agent}'s call of {c.tool}"
+
+
+def first_fruitless_run(trace: Trace) -> int | None:
+    """The first call or code run that failed or gave back nothing, whether or not a later one
+    made it good: in a run cut off while still working (`_cut_off`), where the team's turns
+    went. A code run is its author's (the executor only ran it)."""
+    return next((_call_of(trace, i) for i, e in enumerate(trace.events) if _fruitless(e)), None)
 
 
 # -- the one agent and the decisive step ----------------------------------------------------------
@@ -468,9 +548,11 @@ def task_not_relayed(trace: Trace) -> int | None:
     return opening if len(asked & set(_norm(e.content).split())) < _RELAYED * len(asked) else None
 
 
-def decisive(trace: Trace, failures: list[Failure]) -> Blame | None:
+def decisive(trace: Trace, failures: list[Failure], expected: str | None = None) -> Blame | None:
     """The one agent most responsible and the decisive step of a run with failures of its own
-    (`failures` as `blame.blame_all` gives them); None when it has none."""
+    (`failures` as `blame.blame_all` gives them); None when it has none. `expected`, the answer
+    the run was to give: a run whose answer was wrong answered around its first call or run
+    that gave nothing, when no run printed the answer (`answered_around`)."""
     own = [f for f in failures if f.attribution == "sut" and f.step is not None]
     if not own:
         return None
@@ -486,10 +568,20 @@ def decisive(trace: Trace, failures: list[Failure]) -> Blame | None:
         call = trace.events[error]
         candidates.append((error, call.agent, f"the first failed tool call never corrected ({call.tool} "
                            f"by {call.agent} at {_ref(trace, error)}): the run went on without its result"))
+    wasted = answered_around(trace, expected) if expected and any(
+        f.detector == WRONG_ANSWER for f in own) else None
+    if wasted is not None:
+        candidates.append((wasted, trace.events[wasted].agent, (
+            f"{_what(trace, wasted)} at {_ref(trace, wasted)} was the first run that failed or printed "
+            "nothing, and no run printed the expected answer: the team answered around a result it "
+            "never got")))
     elsewhere = task_not_relayed(trace)
     if elsewhere is not None:
         candidates.append((elsewhere, trace.events[elsewhere].agent, (
             f"{trace.events[elsewhere].agent} opened the run at {_ref(trace, elsewhere)} with a task that is not "
             "the user's request (it names little of what the user asked): the team worked on that task")))
-    step, agent, why = min(candidates, key=lambda c: c[0])
+    # of findings decided at the same step, the one that blames the agent that took it (a turn
+    # past an announced end that also starts a loop: the agent that went on and repeated itself,
+    # rather than the one whose end it ignored)
+    step, agent, why = min(candidates, key=lambda c: (c[0], c[1] != _agent_of(trace, c[0])))
     return Blame(agent=agent, step=step, step_ref=source_of(trace, step), why=why)
