@@ -1,10 +1,14 @@
 """Where the app's own spec points a choice its model made: a model's error is the model's.
 
-Routing only (`model_misroute`, `model_passed_over`). A success claimed after a failed tool stays
-the app's even when the claimer was told what to say on a failure: such instructions cover the
-failures they name ("if the tool raises an error") and the claims seeded in apps are most often
-a failure they do not name (a result that says it failed without raising). A fact the receiving
-agent was given and asked for again stays the app's too (`handover_facts` blames the receiver).
+Routing (`model_misroute`, `model_passed_over`), and a success claimed after a failed tool when
+the claimer's own instructions name that very failure and say what to do on it
+(`model_ignored_named_failure`: "If book_tour says declined, explain why ..." and the tour came
+back declined). Such instructions cover only the failures they name: "if the tool fails" or
+"raises an error" names an answer that is an error by its status (the tool raised, an HTTP 4xx
+or 5xx code), not a result that says it failed in its own fields (a `warnings` list, `accepted:
+false`), and a claim after such a result stays the app's (the claims seeded in apps are most
+often a failure their instructions do not name). A fact the receiving agent was given and asked
+for again stays the app's too (`handover_facts` blames the receiver).
 
 `misrouted_request` finds a request handed to an agent that cannot serve it while a sibling the
 router could reach can. Two different defects look alike in the trace. The app's: its spec sends
@@ -352,3 +356,49 @@ def _rule_parts(spec: WorkflowSpec, router: str, members: list[str]) -> dict[str
             if x in members:
                 out.setdefault(x, []).append(part)
     return out
+
+
+# A condition on a tool's answer in an agent's instructions ("If book_tour says declined, ...",
+# "When hold_seats comes back with SOLD_OUT: ..."): the clause up to its comma or colon, `{T}`
+# the tool's name. What follows the name is the failure the clause names.
+_ON_ANSWER = r"\b(?:if|when(?:ever)?|should)\b[^,:;.!?]*?\b{T}\b(?P<named>[^,:;.!?\n]*)"
+# The verbs a condition says the answer with, not the failure itself.
+_ANSWER_VERBS = {"say", "says", "said", "answer", "answers", "answered", "return", "returns", "returned",
+                 "come", "comes", "back", "with", "report", "reports", "give", "gives", "reply", "replies",
+                 "respond", "responds", "is", "are", "was", "has", "have", "or", "and", "an", "a", "the",
+                 "any", "its", "state", "status", "result", "outcome", "code"}
+# A failure named only in general words: "fails", "raises an error", "returns an error".
+_GENERAL_FAILURE = {"fail", "fails", "failed", "error", "errors", "raise", "raises", "exception", "go",
+                    "goes", "wrong", "through", "not", "work", "doesn't", "does", "did"}
+# An answer that is an error by its status code: an HTTP client or server error in a code field.
+_ERROR_CODE = re.compile(r"\b(?:code|status|http|status_code)\W{1,4}[45]\d\d\b", re.IGNORECASE)
+
+
+def model_ignored_named_failure(trace: Trace, spec: WorkflowSpec | None, agent: str, result: ToolResult) -> str:
+    """Why a success claimed after a failed tool is the model's lapse (`claimed_outcome`): the
+    claimer's own instructions hold a condition on that tool's answer that names this very failure
+    and say what to do on it ("If book_tour says declined, explain why ..." and the tour came back
+    `declined`), and the agent claimed success anyway. The app told its agent what the failure
+    looks like and what to do: the model in use did not follow. A failure named in general words
+    ("if the tool fails", "raises an error") names only an answer that is an error by its status
+    (the tool raised; an HTTP 4xx/5xx code): a result that says it failed in its own fields (a
+    `warnings` list, `accepted: false`) is a failure such instructions do not name, and the claim
+    stays the app's (the zoo's seeded claims are most often that). "" otherwise."""
+    if spec is None or all(a.id != agent for a in spec.agents):
+        return ""
+    told = spec.agent(agent).instructions or (trace.meta.get("system_prompts") or {}).get(agent) or ""
+    cond = re.compile(_ON_ANSWER.replace("{T}", re.escape(result.tool)), re.IGNORECASE)
+    said = {w.lower() for w in words(result.payload)}
+    for line in _whole_sentences(told):
+        for m in cond.finditer(line):
+            named = [w.lower() for w in words(m.group("named"))]
+            specific = [w for w in named if w not in _ANSWER_VERBS and w not in _GENERAL_FAILURE
+                        and w not in STOPWORDS]
+            general = any(w in _GENERAL_FAILURE for w in named)
+            covered = (specific and all(w in said for w in specific)) or (
+                not specific and general and (result.status == "error" or _ERROR_CODE.search(result.payload)))
+            if covered and line[m.end():].strip(" ,:;-"):
+                return (f"{agent}'s own instructions name this failure of {result.tool} and say what to "
+                        f"do on it (\"{line.strip()[:120]}\"), and it claimed success anyway: the model "
+                        "in use did not follow the app's instructions")
+    return ""
