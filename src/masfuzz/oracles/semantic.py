@@ -157,7 +157,10 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                     or _silent_claim(text, r, spec, asked) or _instructed_claim(text, r, agent, spec, trace, asked)
             if claim is None or _restates_state(claim, r.payload) or _relays_answer(claim, r.payload):
                 continue
-            because = model_ignored_named_failure(trace, spec, agent, r)
+            # the model's lapse only when the model wrote the claim: a final answer no message
+            # carries may be the app's code's (an Agents SDK `tool_use_behavior` function)
+            because = model_ignored_named_failure(trace, spec, agent, r, why) \
+                if isinstance(trace.events[ci], Message) else ""
             out.append(Failure(
                 category="agent_task_execution", root_cause=INCORRECT_VERIFICATION,
                 detector="claimed_outcome", evidence=(fi, ci), scenario_id=trace.scenario_id,

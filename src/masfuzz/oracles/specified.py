@@ -55,7 +55,7 @@ import re
 
 from masfuzz.oracles.wording import STOPWORDS, addresses_agent, agent_names, asks_back, name_pattern, sentences, stem, words
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace
+from masfuzz.trace import SYSTEM_PROMPTS, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace
 
 
 # A delegation condition that gates the hand-off (the Agents SDK's `is_enabled`, a feature flag,
@@ -366,37 +366,46 @@ _ON_ANSWER = r"\b(?:if|when(?:ever)?|should)\b[^,:;.!?]*?\b{T}\b(?P<named>[^,:;.
 _ANSWER_VERBS = {"say", "says", "said", "answer", "answers", "answered", "return", "returns", "returned",
                  "come", "comes", "back", "with", "report", "reports", "give", "gives", "reply", "replies",
                  "respond", "responds", "is", "are", "was", "has", "have", "or", "and", "an", "a", "the",
-                 "any", "its", "state", "status", "result", "outcome", "code"}
-# A failure named only in general words: "fails", "raises an error", "returns an error".
-_GENERAL_FAILURE = {"fail", "fails", "failed", "error", "errors", "raise", "raises", "exception", "go",
-                    "goes", "wrong", "through", "not", "work", "doesn't", "does", "did"}
+                 "any", "its", "state", "status", "result", "outcome", "code", "there", "that", "it",
+                 "this", "they", "them", "something", "anything"}
+# A failure named only in general words: "fails", "returns an error", "raises an exception".
+_GENERAL_FAILURE = {"fail", "fails", "failed", "error", "errors", "go", "goes", "wrong", "through", "not",
+                    "work", "doesn", "does", "did", "t"}
+_RAISES = {"raise", "raises", "raised", "throw", "throws", "exception", "exceptions"}
 # An answer that is an error by its status code: an HTTP client or server error in a code field.
 _ERROR_CODE = re.compile(r"\b(?:code|status|http|status_code)\W{1,4}[45]\d\d\b", re.IGNORECASE)
 
 
-def model_ignored_named_failure(trace: Trace, spec: WorkflowSpec | None, agent: str, result: ToolResult) -> str:
+def model_ignored_named_failure(trace: Trace, spec: WorkflowSpec | None, agent: str, result: ToolResult,
+                                why: str) -> str:
     """Why a success claimed after a failed tool is the model's lapse (`claimed_outcome`): the
     claimer's own instructions hold a condition on that tool's answer that names this very failure
     and say what to do on it ("If book_tour says declined, explain why ..." and the tour came back
-    `declined`), and the agent claimed success anyway. The app told its agent what the failure
-    looks like and what to do: the model in use did not follow. A failure named in general words
-    ("if the tool fails", "raises an error") names only an answer that is an error by its status
-    (the tool raised; an HTTP 4xx/5xx code): a result that says it failed in its own fields (a
-    `warnings` list, `accepted: false`) is a failure such instructions do not name, and the claim
-    stays the app's (the zoo's seeded claims are most often that). "" otherwise."""
+    `declined`), and the agent claimed success anyway in words of its model's (a message, not a
+    final answer the app's code may have written). The named failure is the value that made the
+    answer one (`why`, "result.state: declined"), among the condition's words: "if it answers
+    bookings" names a field an empty answer has too. A failure named in general words names only
+    an answer that is an error by its status: "raises an error" one the tool raised, "fails" or
+    "returns an error" that or an HTTP 4xx/5xx code. A result that says it failed in its own
+    fields (a `warnings` list, `accepted: false`) is a failure such instructions do not name: the
+    claim stays the app's (the claims seeded in apps are most often that). "" otherwise."""
     if spec is None or all(a.id != agent for a in spec.agents):
         return ""
-    told = spec.agent(agent).instructions or (trace.meta.get("system_prompts") or {}).get(agent) or ""
+    told = spec.agent(agent).instructions or (trace.meta.get(SYSTEM_PROMPTS) or {}).get(agent) or ""
     cond = re.compile(_ON_ANSWER.replace("{T}", re.escape(result.tool)), re.IGNORECASE)
-    said = {w.lower() for w in words(result.payload)}
+    # the value that made the answer a failure: "a failure in its answer (result.state: declined)"
+    inner = why[why.find("(") + 1:why.rfind(")")] if "(" in why else ""
+    said = set(words(inner.split(":", 1)[1] if ":" in inner else inner))
     for line in _whole_sentences(told):
         for m in cond.finditer(line):
-            named = [w.lower() for w in words(m.group("named"))]
+            named = words(m.group("named"))
             specific = [w for w in named if w not in _ANSWER_VERBS and w not in _GENERAL_FAILURE
-                        and w not in STOPWORDS]
-            general = any(w in _GENERAL_FAILURE for w in named)
-            covered = (specific and all(w in said for w in specific)) or (
-                not specific and general and (result.status == "error" or _ERROR_CODE.search(result.payload)))
+                        and w not in _RAISES and w not in STOPWORDS]
+            raised = any(w in _RAISES for w in named)
+            general = raised or any(w in _GENERAL_FAILURE for w in named)
+            covered = (specific and said and said <= set(named)) or (
+                not specific and general and (result.status == "error" or (
+                    not raised and _ERROR_CODE.search(result.payload) is not None)))
             if covered and line[m.end():].strip(" ,:;-"):
                 return (f"{agent}'s own instructions name this failure of {result.tool} and say what to "
                         f"do on it (\"{line.strip()[:120]}\"), and it claimed success anyway: the model "
