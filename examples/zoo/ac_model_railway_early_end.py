@@ -1,7 +1,8 @@
 """Premature termination, AutoGen AgentChat (Swarm with `HandoffTermination`): a model railway
 club's members' line. `gate` greets the member and hands running-session requests over to
 `layout_desk`, which books a slot on the club's OO-gauge layout with `book_running_slot` and
-passes the member on to `yard_master`, who gives their stock a fiddle-yard road with
+passes the member on to `yard_master` (or hands the floor back to the member when the request
+lacks what the booking needs), who gives their stock a fiddle-yard road with
 `assign_road` and hands the floor back to the member (`handoffs=["user"]`).
 
 Seeded: the swarm's stop condition watches for the hand-over to `layout_desk` instead of the
@@ -62,7 +63,7 @@ def build(stop_target: str) -> Swarm:
                         "Transfer to layout_desk for running sessions, slots, track time or the layout.\n"
                         'Otherwise say "The clubroom is open Tuesdays from seven."'))
     layout_desk = AssistantAgent(
-        "layout_desk", model_client=client, tools=[book_running_slot], handoffs=["yard_master"],
+        "layout_desk", model_client=client, tools=[book_running_slot], handoffs=["yard_master", "user"],
         system_message=("You keep the running timetable of the club layout.\n"
                         "Book the slot with book_running_slot.\n"
                         "If book_running_slot fails, explain why the slot could not be booked.\n"

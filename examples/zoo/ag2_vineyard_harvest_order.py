@@ -55,6 +55,7 @@ def run(task: str, rows_first: bool):
     roster = autogen.AssistantAgent("roster", llm_config=ag2_config(), system_message=(
         "You write the picking rota at Ashcombe Hill vineyard, from the rows found ready to pick.\n"
         "Put the volunteer on a ready row with assign_row.\n"
+        "If assign_row says there is no such row, tell the volunteer which rows are ready instead.\n"
         "Confirm the picking slot."))
     vines_check.register_for_llm(name="ripe_rows", description=ripe_rows.__doc__)(ripe_rows)
     roster.register_for_llm(name="assign_row", description=assign_row.__doc__)(assign_row)

@@ -251,6 +251,11 @@ SYSTEM_PROMPTS = "system_prompts"
 # `masfuzz.exec.worker`): 1 for a fresh fork; k > 1: k - 1 runs before it shared its process, and
 # what they left in memory reached it (a report says so of a failure such a run showed).
 PROCESS_RUN = "process_run"
+# The calls of a run that an earlier run of the same process (the in-process executor, a
+# persistent worker's fork) made with the same arguments and got another answer to ({call_id:
+# {"status", "payload", "runs_before"}}, `masfuzz.exec.carryover`): what the earlier runs left in
+# the process (a tool's module-level data) made this answer, which a fresh process would not give.
+EARLIER_ANSWERS = "earlier_answers"
 NOT_INJECTED_CALLS = "not_injected_calls"  # model calls of the app's own clients masfuzz refused  # the turn bound the user set (--max-turns) that a run stopped at
 ANSWERS_EXHAUSTED = ("the app read more input than masfuzz's scripted answers give and saw end of "
                      "file, as after a closed terminal: the answers ran out, the app did not fail")

@@ -19,6 +19,7 @@ import sys
 import time
 from typing import Any
 
+from masfuzz.exec import carryover
 from masfuzz.exec.base import Executor, run_guarded
 from masfuzz.exec.request import ExecutionRequest
 from masfuzz.llm import settings
@@ -72,7 +73,8 @@ class InProcessExecutor(Executor):
         with settings.use(request.models, request.scenario), RedactingFds():
             try:
                 ran = await asyncio.wait_for(run_guarded(system.run(scenario)), limit)
-                return ran.model_copy(update={"scenario_id": request.scenario.id})
+                # every run shares this process: what earlier runs left its tools is said
+                return carryover.note(ran.model_copy(update={"scenario_id": request.scenario.id}))
             except TimeoutError:
                 return ended_trace(
                     request.scenario, "timeout", f"no result within {limit:g} s; the run was cancelled",

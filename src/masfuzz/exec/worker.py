@@ -301,6 +301,7 @@ def _serve_one(channel: Channel, request: Any, system: Any, place: int | None = 
     from masfuzz import trace as trace_module
     from masfuzz.exec.base import run_guarded
     from masfuzz.trace import PROCESS_RUN
+    from masfuzz.exec import carryover
     from masfuzz.llm import settings
 
     sandbox.limit_cpu(request.persistent)
@@ -332,7 +333,7 @@ def _serve_one(channel: Channel, request: Any, system: Any, place: int | None = 
         trace_module.set_event_sink(None)
         trace_module.set_activity_sink(None)
     if place is not None:
-        result = result.model_copy(update={"meta": {**result.meta, PROCESS_RUN: place}})
+        result = carryover.note(result.model_copy(update={"meta": {**result.meta, PROCESS_RUN: place}}))
     channel.send_model("trace", result)
     return False
 

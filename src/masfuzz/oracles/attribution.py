@@ -62,7 +62,7 @@ from typing import Any
 from masfuzz.oracles.failure import Failure
 from masfuzz.oracles.robustness import FAULT_MARKER, admits_failure
 from masfuzz.ownwords import PROBE_MODELS, RAW_ARGUMENTS, echoed
-from masfuzz.trace import (HUMAN_PROMPTS, MISSING_CONTEXT, SANDBOX_LIMITS, STAND_IN_USERS, AgentTurn, DelegationEvent, ErrorEvent,
+from masfuzz.trace import (EARLIER_ANSWERS, HUMAN_PROMPTS, MISSING_CONTEXT, SANDBOX_LIMITS, STAND_IN_USERS, AgentTurn, DelegationEvent, ErrorEvent,
                            Message, RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace)
 
 
@@ -80,7 +80,7 @@ def attribute(trace: Trace, failures: list[Failure]) -> list[Failure]:
         if went_round:
             out.append(f.model_copy(update={"attribution": "harness", "because": went_round}))
             continue
-        limit = "" if f.attribution != "sut" else _sandbox_limit(trace, f)
+        limit = "" if f.attribution != "sut" else (_sandbox_limit(trace, f) or _carried_over(trace, f))
         if limit:
             out.append(f.model_copy(update={"attribution": "settings", "because": limit}))
             continue
@@ -113,6 +113,24 @@ def _sandbox_limit(trace: Trace, failure: Failure) -> str:
         at = hit.get("event") if hit.get("event") is not None else (ends[-1] if ends else None)
         if at is not None and at in failure.evidence:
             return str(hit.get("says", ""))
+    return ""
+
+
+def _carried_over(trace: Trace, failure: Failure) -> str:
+    """A finding resting on a tool's answer that an earlier run of the same process, making the
+    same call, got otherwise (`EARLIER_ANSWERS`: the in-process executor, a persistent worker):
+    the tool's state those runs left made the answer, which the app started afresh would not
+    give. The user's choice to share one process between runs showed it: the settings'."""
+    earlier = trace.meta.get(EARLIER_ANSWERS) or {}
+    for i in failure.evidence:
+        event = trace.events[i] if 0 <= i < len(trace.events) else None
+        first = earlier.get(event.call_id) if isinstance(event, ToolResult) and event.call_id else None
+        if first:
+            return (f"{event.tool} answered this call otherwise in an earlier run of the same process "
+                    f"(\"{' '.join(str(first.get('payload', '')).split())[:80]}\"): the {first.get('runs_before')} "
+                    "run(s) before this one shared its process (--executor inprocess, --persistent) and "
+                    "left the tool's state that gave this answer; a fresh process (the default "
+                    "executor) would not show it")
     return ""
 
 

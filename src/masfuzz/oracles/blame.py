@@ -160,7 +160,8 @@ def _premature(trace: Trace, f: Failure) -> Who:
     if f.root_cause == "Premature Termination":  # (from, to): the run ended before `to` acted
         closer = next((_actor(e) for e in reversed(trace.events[:end])
                        if isinstance(e, (AgentTurn, Message, ToolCall, DelegationEvent))
-                       and getattr(e, "role", "assistant") == "assistant" and _actor(e)), None)
+                       and getattr(e, "role", "assistant") == "assistant" and _actor(e)
+                       and _actor(e) != f.elements[1]), None)  # the receiver's opened turn: not its act
         return closer, end, f.elements[1]
     last = f.elements[1] if len(f.elements) > 1 and f.elements[1] != "-" else None
     return last, end, ""  # an empty final output, from the last speaker

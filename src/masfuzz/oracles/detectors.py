@@ -33,7 +33,7 @@ from masfuzz.oracles.attribution import attribute
 from masfuzz.oracles.blame import blame_all
 from masfuzz.oracles.robustness import robustness_witness
 from masfuzz.oracles.failure import PROPOSING_DETECTORS, RULE, UNCONFIRMED, Failure, dedupe
-from masfuzz.oracles.instructed import INSTRUCTED
+from masfuzz.oracles.instructed import INSTRUCTED, _proxy
 from masfuzz.oracles.semantic import SEMANTIC, tool_doc_mismatch
 from masfuzz.oracles.specified import model_left_stop_undone
 from masfuzz.oracles.wording import GIVE_UP, STOPWORDS, asks_back, is_question, lists_missing, sentences, stem, words
@@ -258,18 +258,26 @@ def premature_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failu
     end_i, term = end
     out = []
     handovers = _indexed(trace, DelegationEvent)
+    members = _members(trace, spec)
     for k, (i, d) in enumerate(handovers):
-        if term.reason == "handoff_to_user" and k == len(handovers) - 1:
+        if term.reason == "handoff_to_user" and k == len(handovers) - 1 and d.to not in members:
             continue  # the hand-off to the user that ends the run by design: the user acts after it
-        acted = any(isinstance(e, (AgentTurn, Message, ToolCall, RestrictedAttempt))
-                    and e.agent == d.to for e in trace.events[i + 1:end_i])
+        # a turn the framework opened for the receiver is not its work: a stop condition that
+        # fires on the hand-over itself (AgentChat's HandoffTermination aimed at a member) records
+        # the receiver's turn and ends the team before it says or calls anything
+        acted = any((isinstance(e, (Message, ToolCall, RestrictedAttempt)) and e.agent == d.to)
+                    or (isinstance(e, AgentTurn) and e.agent == d.to and not _bare_turn(trace, j, end_i))
+                    or (isinstance(e, DelegationEvent) and e.from_ == d.to)
+                    for j, e in enumerate(trace.events[i + 1:end_i], start=i + 1))
         if not acted:
             out.append(Failure(
                 category="system_termination", root_cause="Premature Termination",
                 detector="premature_termination", evidence=(i, end_i),
                 scenario_id=trace.scenario_id, elements=(d.from_, d.to),
                 description=f"{d.from_} handed the task to {d.to} (event {i}, {d.trigger}) but "
-                f"the run ended ({term.reason}) before {d.to} acted",
+                f"the run ended ({term.reason}) before {d.to} acted"
+                + (f": the stop condition fired on this hand-over to a member of the team ({term.detail})"
+                   if term.reason == "handoff_to_user" and k == len(handovers) - 1 and term.detail else ""),
             ))
     if not (term.final_output or "").strip() and not _answered(trace, end_i):
         out.append(Failure(
@@ -280,6 +288,22 @@ def premature_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failu
             + (f" from {trace.speaker_order[-1]}" if trace.speaker_order else ""),
         ))
     return dedupe(out)
+
+
+def _members(trace: Trace, spec: WorkflowSpec | None) -> set[str]:
+    """The team's own agents (user proxies, which stand in for the human, left out): a hand-off
+    to one of them hands it work; one to anyone else (AgentChat's "user") gives the floor back.
+    Without a spec, the agents the trace shows acting."""
+    if spec is not None:
+        return {a.id for a in spec.agents if not _proxy(a)}
+    return {e.agent for e in trace.events if isinstance(e, (AgentTurn, ToolCall)) and e.agent}
+
+
+def _bare_turn(trace: Trace, at: int, end_i: int) -> bool:
+    """Is the turn opened at `at` the run's last event before its end, with nothing of the agent's
+    in it: the team ended as the turn began?"""
+    return all(isinstance(e, AgentTurn) and e.agent == trace.events[at].agent
+               for e in trace.events[at:end_i])
 
 
 def _answered(trace: Trace, end_i: int) -> bool:

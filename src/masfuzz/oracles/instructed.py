@@ -102,6 +102,13 @@ _AFTER_PRODUCT = (
     r"gives?|sets?|states?|reports?|finds?)\b",
     r"\b(?:rests?|relies|rely|depends?|hinges?)\s+on\s+" + _DET + r"\s+(?P<p>\w+(?:\s+\w+)?)\b",
     r"\bcomes?\s+from\s+" + _DET + r"\s+(?P<p>\w+(?:\s+\w+)?)\b",
+    # the product this agent works from, named by the state another's work left it in, a reduced
+    # relative clause ("from the rows found ready to pick", "using the parts approved by stores",
+    # "with the slots cleared."): the participle says what was done to it, and by whom is read
+    # off the other agents (`_producer`)
+    r"\b(?:from|using|with|among|off)\s+" + _DET + r"\s+(?P<p>\w+(?:\s+\w+)?)\s+(?:already\s+)?"
+    r"(?P<v>[a-z]{3,}ed|" + "|".join(sorted({p for ps in IRREGULAR_PAST.values() for p in ps})) + r")"
+    r"(?=\s+(?:ready|fit|fine|free|safe|clear|good|suitable|available|eligible|by|as)\b|\s*(?:[.;:!?]|$))",
     # the product named with its maker's past work in a relative clause, the maker by a role of
     # its own that is no agent's name ("milled in the shade the shade desk recorded", "the
     # figure the pricing bench settled on"); a person of the request making it ("the date the

@@ -18,6 +18,7 @@ from typing import Any
 
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.instructed import CONDITIONAL, NEGATED, clauses, instructed_order, misrouted_request, with_prompts
+from masfuzz.oracles.specified import model_ignored_named_failure
 from masfuzz.oracles.wording import (
     ACTIONS, FAILED_TEXT, FIND_VERBS, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
     empty_result, holds, holds_unnamed, is_question, mentions, owners, participles, payload_failure, plain,
@@ -156,10 +157,15 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                     or _silent_claim(text, r, spec, asked) or _instructed_claim(text, r, agent, spec, trace, asked)
             if claim is None or _restates_state(claim, r.payload) or _relays_answer(claim, r.payload):
                 continue
+            # the model's lapse only when the model wrote the claim: a final answer no message
+            # carries may be the app's code's (an Agents SDK `tool_use_behavior` function)
+            because = model_ignored_named_failure(trace, spec, agent, r, why) \
+                if isinstance(trace.events[ci], Message) else ""
             out.append(Failure(
                 category="agent_task_execution", root_cause=INCORRECT_VERIFICATION,
                 detector="claimed_outcome", evidence=(fi, ci), scenario_id=trace.scenario_id,
                 elements=(agent, r.tool), agent=agent, step=ci, subject=r.tool,
+                **({"attribution": "harness", "because": because} if because else {}),
                 description=f"{agent} told the user \"{claim[:120]}\" (event {ci}) but {r.tool} "
                 f"returned {why} at event {fi} and was not retried successfully: the claimed "
                 "outcome contradicts the tool's result"))

@@ -1,10 +1,14 @@
 """Where the app's own spec points a choice its model made: a model's error is the model's.
 
-Routing only (`model_misroute`, `model_passed_over`). A success claimed after a failed tool stays
-the app's even when the claimer was told what to say on a failure: such instructions cover the
-failures they name ("if the tool raises an error") and the claims seeded in apps are most often
-a failure they do not name (a result that says it failed without raising). A fact the receiving
-agent was given and asked for again stays the app's too (`handover_facts` blames the receiver).
+Routing (`model_misroute`, `model_passed_over`), and a success claimed after a failed tool when
+the claimer's own instructions name that very failure and say what to do on it
+(`model_ignored_named_failure`: "If book_tour says declined, explain why ..." and the tour came
+back declined). Such instructions cover only the failures they name: "if the tool fails" or
+"raises an error" names an answer that is an error by its status (the tool raised, an HTTP 4xx
+or 5xx code), not a result that says it failed in its own fields (a `warnings` list, `accepted:
+false`), and a claim after such a result stays the app's (the claims seeded in apps are most
+often a failure their instructions do not name). A fact the receiving agent was given and asked
+for again stays the app's too (`handover_facts` blames the receiver).
 
 `misrouted_request` finds a request handed to an agent that cannot serve it while a sibling the
 router could reach can. Two different defects look alike in the trace. The app's: its spec sends
@@ -51,7 +55,7 @@ import re
 
 from masfuzz.oracles.wording import STOPWORDS, addresses_agent, agent_names, asks_back, name_pattern, sentences, stem, words
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace
+from masfuzz.trace import SYSTEM_PROMPTS, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace
 
 
 # A delegation condition that gates the hand-off (the Agents SDK's `is_enabled`, a feature flag,
@@ -352,3 +356,58 @@ def _rule_parts(spec: WorkflowSpec, router: str, members: list[str]) -> dict[str
             if x in members:
                 out.setdefault(x, []).append(part)
     return out
+
+
+# A condition on a tool's answer in an agent's instructions ("If book_tour says declined, ...",
+# "When hold_seats comes back with SOLD_OUT: ..."): the clause up to its comma or colon, `{T}`
+# the tool's name. What follows the name is the failure the clause names.
+_ON_ANSWER = r"\b(?:if|when(?:ever)?|should)\b[^,:;.!?]*?\b{T}\b(?P<named>[^,:;.!?\n]*)"
+# The verbs a condition says the answer with, not the failure itself.
+_ANSWER_VERBS = {"say", "says", "said", "answer", "answers", "answered", "return", "returns", "returned",
+                 "come", "comes", "back", "with", "report", "reports", "give", "gives", "reply", "replies",
+                 "respond", "responds", "is", "are", "was", "has", "have", "or", "and", "an", "a", "the",
+                 "any", "its", "state", "status", "result", "outcome", "code", "there", "that", "it",
+                 "this", "they", "them", "something", "anything"}
+# A failure named only in general words: "fails", "returns an error", "raises an exception".
+_GENERAL_FAILURE = {"fail", "fails", "failed", "error", "errors", "go", "goes", "wrong", "through", "not",
+                    "work", "doesn", "does", "did", "t"}
+_RAISES = {"raise", "raises", "raised", "throw", "throws", "exception", "exceptions"}
+# An answer that is an error by its status code: an HTTP client or server error in a code field.
+_ERROR_CODE = re.compile(r"\b(?:code|status|http|status_code)\W{1,4}[45]\d\d\b", re.IGNORECASE)
+
+
+def model_ignored_named_failure(trace: Trace, spec: WorkflowSpec | None, agent: str, result: ToolResult,
+                                why: str) -> str:
+    """Why a success claimed after a failed tool is the model's lapse (`claimed_outcome`): the
+    claimer's own instructions hold a condition on that tool's answer that names this very failure
+    and say what to do on it ("If book_tour says declined, explain why ..." and the tour came back
+    `declined`), and the agent claimed success anyway in words of its model's (a message, not a
+    final answer the app's code may have written). The named failure is the value that made the
+    answer one (`why`, "result.state: declined"), among the condition's words: "if it answers
+    bookings" names a field an empty answer has too. A failure named in general words names only
+    an answer that is an error by its status: "raises an error" one the tool raised, "fails" or
+    "returns an error" that or an HTTP 4xx/5xx code. A result that says it failed in its own
+    fields (a `warnings` list, `accepted: false`) is a failure such instructions do not name: the
+    claim stays the app's (the claims seeded in apps are most often that). "" otherwise."""
+    if spec is None or all(a.id != agent for a in spec.agents):
+        return ""
+    told = spec.agent(agent).instructions or (trace.meta.get(SYSTEM_PROMPTS) or {}).get(agent) or ""
+    cond = re.compile(_ON_ANSWER.replace("{T}", re.escape(result.tool)), re.IGNORECASE)
+    # the value that made the answer a failure: "a failure in its answer (result.state: declined)"
+    inner = why[why.find("(") + 1:why.rfind(")")] if "(" in why else ""
+    said = set(words(inner.split(":", 1)[1] if ":" in inner else inner))
+    for line in _whole_sentences(told):
+        for m in cond.finditer(line):
+            named = words(m.group("named"))
+            specific = [w for w in named if w not in _ANSWER_VERBS and w not in _GENERAL_FAILURE
+                        and w not in _RAISES and w not in STOPWORDS]
+            raised = any(w in _RAISES for w in named)
+            general = raised or any(w in _GENERAL_FAILURE for w in named)
+            covered = (specific and said and said <= set(named)) or (
+                not specific and general and (result.status == "error" or (
+                    not raised and _ERROR_CODE.search(result.payload) is not None)))
+            if covered and line[m.end():].strip(" ,:;-"):
+                return (f"{agent}'s own instructions name this failure of {result.tool} and say what to "
+                        f"do on it (\"{line.strip()[:120]}\"), and it claimed success anyway: the model "
+                        "in use did not follow the app's instructions")
+    return ""
