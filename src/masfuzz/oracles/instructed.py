@@ -31,7 +31,7 @@ from masfuzz.oracles.wording import (
 from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, SELECTOR_PROMPT, AgentSpec, ToolSpec, WorkflowSpec
 from masfuzz.trace import (
     CONCLUDED_REASONS, SYSTEM_PROMPTS, AgentTurn, DelegationEvent, Message, RestrictedAttempt, TerminationEvent,
-    ToolCall, ToolResult, Trace, running_tool,
+    ToolCall, ToolResult, Trace, running_tool, said_by_user, user_text, users_words,
 )
 
 SPEAKING_ORDER = "Violation of Relationships-based Speaking Order"
@@ -447,7 +447,7 @@ def _asked_before_made(trace: Trace, spec: WorkflowSpec, first: dict[str, int]) 
     needed from `before`. A question put while handing the work to `before` is that hand-over,
     no early turn."""
     out = []
-    told = " ".join(e.content for e in trace.of_type(Message) if e.role == "user")
+    told = user_text(trace)
     for ci, c in enumerate(trace.events):
         if not isinstance(c, ToolCall) or c.agent not in first:
             continue
@@ -586,7 +586,7 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
     named by the task, depended on by an agent that acted, or the only holder of a tool the task
     asks for (by its action and object, by carrying its arguments alone, or by carrying its
     arguments and speaking of what its description says)."""
-    task = " ".join(e.content for e in trace.of_type(Message) if e.role == "user")
+    task = user_text(trace)
     out: dict[str, tuple[str, str | None]] = {}
     # A route the app's code takes (a graph's edges, a chat sequence) is not the request's to
     # choose: a member the task names but the code did not lead to was not this input's path.
@@ -804,8 +804,7 @@ def _routed_elsewhere(trace: Trace, tool: str, spec: WorkflowSpec, end_i: int) -
     delegating tool, an agent run as a tool) after the user's last message gave the request to an
     agent that cannot serve it, while the one holder of `tool`, which the task asks for by any of
     participation's readings, was a sibling that router could reach (`_routed_past`)."""
-    last = max((i for i, e in enumerate(trace.events[:end_i]) if isinstance(e, Message) and e.role == "user"),
-               default=-1)
+    last = max((i for i, _ in users_words(trace, end_i)), default=-1)
     request = trace.events[last].content if last >= 0 else ""
     for d in range(last + 1, end_i):
         e = trace.events[d]
@@ -879,7 +878,7 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     entering = False  # the first agent after the user's message is still to come
     picks: list[tuple[int, str, str]] = []  # the app's router's picks for this request
     for d, e in enumerate(trace.events):
-        if isinstance(e, Message) and e.role == "user":
+        if said_by_user(e):
             out += _mispicked(trace, spec, picks, fitting, user_text)
             picks = []
             user_text = e.content
@@ -1054,7 +1053,7 @@ def _served_before(trace: Trace, d: int, fitting: list[str]) -> bool:
 def _since_request(trace: Trace, d: int, found: Callable[[object], bool]) -> bool:
     """Is an event `found` since the user's last message, before event `d`?"""
     for x in reversed(trace.events[:d]):
-        if isinstance(x, Message) and x.role == "user":
+        if said_by_user(x):
             return False
         if found(x):
             return True
@@ -1539,7 +1538,7 @@ def _answered_without(trace: Trace, d: int, agent: str, fitting: list[str],
     first = gave_up = None
     for i in range(d + 1, len(trace.events)):
         x = trace.events[i]
-        if isinstance(x, Message) and x.role == "user":
+        if said_by_user(x):
             break
         if isinstance(x, (ToolCall, RestrictedAttempt)) and x.tool in fitting \
                 or isinstance(x, DelegationEvent) and x.to in siblings \
