@@ -37,6 +37,7 @@ from autogen.agentchat.chat import ChatResult
 from autogen.io.base import IOStream
 
 from masfuzz.adapters import faults
+from masfuzz.adapters.transcript import split_carryover
 from masfuzz.llm.openai_format import parse_arguments
 from masfuzz.trace import (
     ChatEnd, ChatStart, DelegationEvent, Message, RestrictedAttempt, ToolCall, ToolResult, TraceRecorder,
@@ -45,7 +46,6 @@ from masfuzz.trace import (
 _SESSION: contextvars.ContextVar["Session | None"] = contextvars.ContextVar("masfuzz_ag2", default=None)
 _INIT_SIG = inspect.signature(autogen.ConversableAgent.initiate_chat)
 READ_LIMIT = 50  # chats a program may start while it is read; a loop that goes on is cut there
-CARRYOVER = "\nContext: \n"  # what AG2 puts between a chat's own message and its carry-over
 TASK_ANSWERS = 10  # input() calls answered with the task before any chat (then exit, then EOF)
 
 
@@ -110,7 +110,7 @@ class _Frame:
     reason: str = ""
     summary_method: Any = "last_msg"
     max_turns: int | None = None
-    carryover: bool = False  # the opening carries earlier chats' summaries (`CARRYOVER`)
+    carryover: bool = False  # the opening carries earlier chats' summaries (`split_carryover`)
     task: bool = False  # the opening is the user's task (the scenario's input)
 
 
@@ -269,13 +269,12 @@ class Session:
         program's first chat is the user's task; a later chat's opening (a sequence's next step,
         a nested chat's prepared message) and a proxy's other words (its automatic reply, the
         output of the code it ran; masfuzz's stand-in human says nothing) are the app's; the
-        carry-over AG2 appends to an opening (`CARRYOVER`: the earlier chats' summaries) is those
-        chats' agents' words passed on, recorded apart so that no oracle takes a fact in it for
-        one the user gave (what the next chat's agent received keeps it: `handover_inputs`)."""
+        carry-over AG2 appends to an opening (`split_carryover`: the earlier chats' summaries)
+        is those chats' agents' words passed on, recorded apart so that no oracle takes a fact
+        in it for one the user gave (what the next chat's agent received keeps it:
+        `handover_inputs`)."""
         assert self.rec is not None
-        own, carried = text, ""
-        if opening is not None and opening.carryover and CARRYOVER in text:
-            own, carried = text.split(CARRYOVER, 1)
+        own, carried = split_carryover(text) if opening is not None and opening.carryover else (text, "")
         if own.strip():
             users = opening is not None and opening.task
             self.rec.add(Message(role="user", content=own, source=None if users else "app"))
