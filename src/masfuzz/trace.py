@@ -12,7 +12,7 @@ import json
 import re
 import time
 from collections.abc import Iterator
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -27,6 +27,11 @@ class _Event(BaseModel):
 class AgentTurn(_Event):
     type: Literal["agent_turn"] = "agent_turn"
     agent: str
+
+
+# Who wrote text in the user's place that neither the user nor an agent wrote (`Message.source`).
+MessageSource = Literal["app", "carryover", "framework"]
+MESSAGE_SOURCES = get_args(MessageSource)
 
 
 class Message(_Event):
@@ -46,7 +51,7 @@ class Message(_Event):
     # carries from earlier chats into the next: AG2's `initiate_chats` summaries, their agents'
     # words passed on), "framework" (a note the framework writes: a hand-off's "Transferred
     # to X", a reflection prompt). None: the writer is `agent`, or the user without one.
-    source: Literal["app", "carryover", "framework"] | None = None
+    source: MessageSource | None = None
 
 
 class ToolCall(_Event):
