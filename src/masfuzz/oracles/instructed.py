@@ -872,19 +872,19 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     or a router whose instructions make this route right."""
     if spec is None:
         return []
-    user_text, fitting, out = "", [], []
+    said, fitting, out = "", [], []
     described = False  # no tool fits the request: the members' own words may tell (`_described_members`)
     selecting = spec.system.pattern == "selector"
     entering = False  # the first agent after the user's message is still to come
     picks: list[tuple[int, str, str]] = []  # the app's router's picks for this request
     for d, e in enumerate(trace.events):
         if said_by_user(e):
-            out += _mispicked(trace, spec, picks, fitting, user_text)
+            out += _mispicked(trace, spec, picks, fitting, said)
             picks = []
-            user_text = e.content
-            fitting = [t.id for t in spec.tools if asks_for(user_text, t.id, spec)] \
-                or _servable_by_object(user_text, spec) or _described_and_carried(user_text, spec) \
-                or _servable_by_arguments(user_text, spec) or _servable_by_activity(user_text, spec)
+            said = e.content
+            fitting = [t.id for t in spec.tools if asks_for(said, t.id, spec)] \
+                or _servable_by_object(said, spec) or _described_and_carried(said, spec) \
+                or _servable_by_arguments(said, spec) or _servable_by_activity(said, spec)
             described = not fitting
             selecting = spec.system.pattern == "selector"
             entering = True
@@ -896,7 +896,7 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             if router is not None:  # the app's router chose the agent the run enters at
                 picks.append((d, reached, router))
                 continue
-        if isinstance(e, DelegationEvent) and e.trigger in CODED_TRIGGERS and user_text \
+        if isinstance(e, DelegationEvent) and e.trigger in CODED_TRIGGERS and said \
                 and (router := _entry_router(spec, e.to)) is not None \
                 and (not picks or router == picks[0][2]) \
                 and not (e.trigger == "graph_edge" and _chooses(spec, e.from_)):  # a node's choice: below
@@ -904,21 +904,21 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             continue
         if selecting and isinstance(e, AgentTurn) and (fitting or described):
             selecting = False  # the selector's choice for this request: its first turn
-            out += _misselected(trace, spec, d, e.agent, fitting, user_text, described)
+            out += _misselected(trace, spec, d, e.agent, fitting, said, described)
         if isinstance(e, DelegationEvent) and e.trigger in ROUTING_TRIGGERS:
             # a route that reached another agent than it says it goes to, the one a sibling route
             # names (`_crossed_route`), is the wiring's whatever the router chose; else the router
             # passed the fitting agent by (`_routed_past`), or its route reached an agent knowing
             # nothing of the request (`_miswired`)
-            wrong = _routed_past(trace, spec, d, e, fitting, user_text, described)
+            wrong = _routed_past(trace, spec, d, e, fitting, said, described)
             out += _crossed_route(trace, spec, d, e) or ([wrong] if wrong else _miswired(
-                trace, spec, d, e, user_text, fitting))
+                trace, spec, d, e, said, fitting))
         elif isinstance(e, DelegationEvent) and e.trigger == "graph_edge" and _chooses(spec, e.from_):
             # a graph node whose output a router function reads (an LLM classifier, a supervisor
             # node): the route out of it is its choice, unless the function could not read it
-            if wrong := _routed_past(trace, spec, d, e, fitting, user_text, described):
-                out.append(_wired_label(trace, spec, d, e, wrong, user_text))
-    return dedupe(out + _mispicked(trace, spec, picks, fitting, user_text, described))
+            if wrong := _routed_past(trace, spec, d, e, fitting, said, described):
+                out.append(_wired_label(trace, spec, d, e, wrong, said))
+    return dedupe(out + _mispicked(trace, spec, picks, fitting, said, described))
 
 
 def _mispicked(trace: Trace, spec: WorkflowSpec, picks: list[tuple[int, str, str]],
