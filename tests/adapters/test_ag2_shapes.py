@@ -157,13 +157,15 @@ def test_code_an_agent_writes_is_recorded_and_not_run_unless_the_user_says_so(st
     assert not marker.exists()
     [block] = kept.meta["code_not_run"]  # the runner's one auto-reply
     assert block["agent"] == "runner" and str(marker) in block["code"]
-    # the proxy (a model-less executor) answers as the user would
-    said = [m.content for m in kept.of_type(Message) if m.role == "user"]
-    assert "masfuzz did not run this code" in said[1]
+    # the proxy (a model-less executor) answers in the user's place: its report of the code is
+    # the app's words, the user said the task only
+    said = [(m.source, m.content) for m in kept.of_type(Message) if m.role == "user"]
+    assert said[1][0] == "app" and "masfuzz did not run this code" in said[1][1]
+    assert [m.content for _, m in users_words(kept)] == ["Create the marker file."]
     ran = _run_coder(run_code=True)
     assert marker.read_text() == "ran" and "code_not_run" not in ran.meta
-    said = [m.content for m in ran.of_type(Message) if m.role == "user"]
-    assert "exitcode: 0" in said[1] and "written" in said[1]
+    said = [(m.source, m.content) for m in ran.of_type(Message) if m.role == "user"]
+    assert said[1][0] == "app" and "exitcode: 0" in said[1][1] and "written" in said[1][1]
 
 
 def _run_coder(**scenario):
@@ -246,6 +248,11 @@ def test_nested_chats_of_a_proxy_pass_the_turn_from_the_agent_that_triggered_the
     assert (nested.sender, nested.recipient) == ("user", "critic")
     assert trace.speaker_order == ["writer", "critic", "writer"]
     assert witnessed(trace) == {("writer", "critic")}
+    # the nested chat's message the proxy's function prepared ("Critique: " and the writer's
+    # draft) is the app's, not the user's
+    prepared = [m for m in trace.of_type(Message) if m.content.startswith("Critique: ")]
+    assert prepared and all(m.role == "user" and m.source == "app" for m in prepared)
+    assert [m.content for _, m in users_words(trace)] == ["A task from masfuzz"]
 
 
 def test_temperature_and_model_mutations_reach_the_agents_a_program_builds():
