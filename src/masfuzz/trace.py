@@ -45,12 +45,13 @@ class Message(_Event):
     agent: str | None = None  # who wrote it: None for the user (or, with `source`, no agent)
     role: Literal["user", "assistant", "system"] = "assistant"
     content: str = ""
-    # Text in the user's place that neither the user nor an agent wrote, by its writer: "app"
-    # (the app's own code: a later chat's fixed opening, a proxy's automatic reply or the output
-    # of the code it ran, a nested chat's prepared message), "carryover" (what a framework
-    # carries from earlier chats into the next: AG2's `initiate_chats` summaries, their agents'
-    # words passed on), "framework" (a note the framework writes: a hand-off's "Transferred
-    # to X", a reflection prompt). None: the writer is `agent`, or the user without one.
+    # Text that neither the user nor an agent's model wrote, by its writer: "app" (the app's
+    # own code: a later chat's fixed opening, a proxy's automatic reply or the output of the
+    # code it ran, a nested chat's prepared message), "carryover" (what a framework carries
+    # from earlier chats into the next: AG2's `initiate_chats` summaries, their agents' words
+    # passed on), "framework" (a note the framework writes, in the user's place or under the
+    # agent it is for: AgentChat's "Transferred to X" hand-off message). None: the writer is
+    # `agent`, or the user without one.
     source: MessageSource | None = None
 
 
