@@ -482,7 +482,7 @@ def _judged(opts: Config, logs: list[Any], spec: Any, target_spec: Any, held: An
     from masfuzz.judging import judge_log
     from masfuzz.report.judged import summary
     from masfuzz.scenario import Provenance, Scenario
-    from masfuzz.trace import Message
+    from masfuzz.trace import users_words
 
     # each log's failures are judge_log's: the detectors', the answer check's and the agents',
     # with who and when
@@ -494,7 +494,7 @@ def _judged(opts: Config, logs: list[Any], spec: Any, target_spec: Any, held: An
     judged = []
     for log in logs:
         trace = log.trace
-        opening = next((m.content for m in trace.of_type(Message) if m.role == "user" and m.content), "")
+        opening = next((m.content for _, m in users_words(trace) if m.content), "")
         # the trace's own id keeps two traces of one input apart (scenario ids are content hashes)
         scenario = Scenario(input=opening or f"(no user message in trace {trace.scenario_id})",
                             extra={"otel_trace": trace.scenario_id},

@@ -12,7 +12,7 @@ import json
 import re
 import time
 from collections.abc import Iterator
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -29,11 +29,30 @@ class AgentTurn(_Event):
     agent: str
 
 
+# Who wrote text in the user's place that neither the user nor an agent wrote (`Message.source`).
+MessageSource = Literal["app", "carryover", "framework"]
+MESSAGE_SOURCES = get_args(MessageSource)
+
+
 class Message(_Event):
+    """One message of the conversation. `role` is the role its reader's model sees it in;
+    `agent` is who wrote it: None for the user, or, with `source`, for text no agent wrote in
+    those words. Many frameworks hand an agent text in the user's role that the user never
+    wrote (a chat's carry-over, a hand-off note, another agent's words): whose words a message
+    is, `users_words` and `received_text` say, for every oracle alike."""
+
     type: Literal["message"] = "message"
-    agent: str | None = None  # None for the user
+    agent: str | None = None  # who wrote it: None for the user (or, with `source`, no agent)
     role: Literal["user", "assistant", "system"] = "assistant"
     content: str = ""
+    # Text that neither the user nor an agent's model wrote, by its writer: "app" (the app's
+    # own code: a later chat's fixed opening, a proxy's automatic reply or the output of the
+    # code it ran, a nested chat's prepared message), "carryover" (what a framework carries
+    # from earlier chats into the next: AG2's `initiate_chats` summaries, their agents' words
+    # passed on), "framework" (a note the framework writes, in the user's place or under the
+    # agent it is for: AgentChat's "Transferred to X" hand-off message). None: the writer is
+    # `agent`, or the user without one.
+    source: MessageSource | None = None
 
 
 class ToolCall(_Event):
@@ -307,6 +326,36 @@ def handoff_call_target(tool: str) -> str | None:
     or read from a log, so the specification a log gives has no `transfer_to_x` tool edge."""
     found = HANDOFF_TOOL.match(tool)
     return found.group("to") if found else None
+
+
+def said_by_user(event: Any) -> bool:
+    """Is `event` the user's own words: a user-role message that no agent, node, app code or
+    framework wrote (`Message.agent`, `Message.source`)? The one test of "what the user said"
+    every oracle makes: an AG2 carry-over, a later chat's fixed opening, a proxy's automatic
+    reply, a LangGraph node's `HumanMessage` reach their reader in the user's role, but the facts
+    in them are not the user's (what that reader got is `received_text`'s)."""
+    return isinstance(event, Message) and event.role == "user" and event.agent is None and event.source is None
+
+
+def users_words(trace: "Trace", end: int | None = None) -> list[tuple[int, Message]]:
+    """The user's messages among the trace's events before `end` (all: None), with their index."""
+    return [(i, e) for i, e in enumerate(trace.events[:end]) if said_by_user(e)]
+
+
+def user_text(trace: "Trace", end: int | None = None) -> str:
+    """What the user said before event `end` (the whole run: None), its messages joined."""
+    return " ".join(e.content for _, e in users_words(trace, end))
+
+
+def received_text(trace: "Trace", agent: str, after: int) -> str | None:
+    """What `agent`'s model was given on its first call after event `after` (the whole history
+    it read, in the user's role or not: carry-overs, hand-off notes, relayed words included), as
+    the adapter recorded it (`HANDOVER_INPUTS`); None when the trace does not record it. The
+    other half of `said_by_user`: a fact the user gave reached an agent when it is in this."""
+    for entry in trace.meta.get(HANDOVER_INPUTS) or ():
+        if entry.get("agent") == agent and entry.get("since", -1) > after:
+            return str(entry.get("text") or "")
+    return None
 
 
 class TraceRecorder:

@@ -18,7 +18,8 @@ from masfuzz.exec import InProcessExecutor  # noqa: E402
 from masfuzz.graph.coordination import CoordinationGraph  # noqa: E402
 from masfuzz.scenario import Fault, Scenario  # noqa: E402
 from masfuzz.trace import (  # noqa: E402
-    AgentTurn, ChatEnd, ChatStart, DelegationEvent, Message, ToolCall, ToolResult,
+    AgentTurn, ChatEnd, ChatStart, DelegationEvent, Message, ToolCall, ToolResult, received_text, user_text,
+    users_words,
 )
 
 HERE = Path(__file__).parent
@@ -76,6 +77,20 @@ def test_sequence_of_chats_records_carry_over_and_hands_the_work_on():
     assert len(trace.of_type(ChatEnd)) == 3
     assert witnessed(trace) == edges(spec)
     assert trace.of_type(Message)[0].content == "My name is Ana, from Lisbon"
+    # whose words: the user said the task only. A later chat opens with the app's own message,
+    # and AG2 appends the carry-over to it ("\nContext: \n" and the earlier chats' summaries,
+    # the agents' words): both reach the next chat's agent in the user's role, neither is the
+    # user's; what that agent received keeps the carry-over
+    assert [m.content for _, m in users_words(trace)] == ["My name is Ana, from Lisbon"]
+    placed = [(m.source, m.content) for m in trace.of_type(Message) if m.role == "user" and m.source]
+    assert ("app", "Great! Could you tell me what topics you are interested in reading about?") in placed
+    assert ("app", "Let's find something fun to read.") in placed
+    carried = [text for source, text in placed if source == "carryover"]
+    assert len(carried) == 2 and not any("Context:" in text for _, text in placed)
+    summary = trace.of_type(ChatEnd)[0].summary
+    assert summary and summary in carried[0]
+    last = trace.events.index(trace.of_type(ChatStart)[2])
+    assert summary in received_text(trace, names[2], last) and summary not in user_text(trace)
     reach = {f"reach::{n}" for n in names}
     assert reach <= ids(spec)
     assert {e.agent for e in trace.of_type(AgentTurn)} == set(names)
@@ -142,13 +157,15 @@ def test_code_an_agent_writes_is_recorded_and_not_run_unless_the_user_says_so(st
     assert not marker.exists()
     [block] = kept.meta["code_not_run"]  # the runner's one auto-reply
     assert block["agent"] == "runner" and str(marker) in block["code"]
-    # the proxy (a model-less executor) answers as the user would
-    said = [m.content for m in kept.of_type(Message) if m.role == "user"]
-    assert "masfuzz did not run this code" in said[1]
+    # the proxy (a model-less executor) answers in the user's place: its report of the code is
+    # the app's words, the user said the task only
+    said = [(m.source, m.content) for m in kept.of_type(Message) if m.role == "user"]
+    assert said[1][0] == "app" and "masfuzz did not run this code" in said[1][1]
+    assert [m.content for _, m in users_words(kept)] == ["Create the marker file."]
     ran = _run_coder(run_code=True)
     assert marker.read_text() == "ran" and "code_not_run" not in ran.meta
-    said = [m.content for m in ran.of_type(Message) if m.role == "user"]
-    assert "exitcode: 0" in said[1] and "written" in said[1]
+    said = [(m.source, m.content) for m in ran.of_type(Message) if m.role == "user"]
+    assert said[1][0] == "app" and "exitcode: 0" in said[1][1] and "written" in said[1][1]
 
 
 def _run_coder(**scenario):
@@ -231,6 +248,11 @@ def test_nested_chats_of_a_proxy_pass_the_turn_from_the_agent_that_triggered_the
     assert (nested.sender, nested.recipient) == ("user", "critic")
     assert trace.speaker_order == ["writer", "critic", "writer"]
     assert witnessed(trace) == {("writer", "critic")}
+    # the nested chat's message the proxy's function prepared ("Critique: " and the writer's
+    # draft) is the app's, not the user's
+    prepared = [m for m in trace.of_type(Message) if m.content.startswith("Critique: ")]
+    assert prepared and all(m.role == "user" and m.source == "app" for m in prepared)
+    assert [m.content for _, m in users_words(trace)] == ["A task from masfuzz"]
 
 
 def test_temperature_and_model_mutations_reach_the_agents_a_program_builds():

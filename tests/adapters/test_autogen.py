@@ -227,6 +227,9 @@ def test_swarm_handoffs_become_delegations():
                 sut_model="scripted/tests/adapters/autogen_systems.py:swarm_policy")
     assert delegations(trace)[:2] == [("triage", "billing", "handoff"), ("billing", "triage", "handoff")]
     assert [c.tool for c in trace.of_type(ToolCall)] == ["lookup_order", "refund"]
+    # the hand-off's "Transferred to ..." is AgentChat's note for the agent, not its model's words
+    notes = [m for m in trace.of_type(Message) if m.content.startswith("Transferred to")]
+    assert notes and all(m.agent and m.source == "framework" for m in notes)
     assert trace.termination.reason == "message_limit"
 
 

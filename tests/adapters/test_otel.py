@@ -14,7 +14,7 @@ from masfuzz.exec import SubprocessExecutor
 from masfuzz.scenario import Scenario
 from masfuzz.trace import (
     AgentTurn, DelegationEvent, ErrorEvent, Message, RestrictedAttempt, ToolCall, ToolResult,
-    Trace, TraceRecorder,
+    Trace, TraceRecorder, users_words,
 )
 
 TOY = Path(__file__).parents[1] / "exec" / "fixtures" / "toy_system.py"
@@ -65,6 +65,10 @@ def test_every_event_kind_survives_the_round_trip():
     rec.add(ToolCall(agent="faq_agent", tool="lookup", call_id="c4"))  # never answered
     rec.add(ErrorEvent(agent="booking", kind="timeout", message="killed"))
     rec.add(Message(agent="booking", content="sorry"))
+    # words in the user's place keep their writer: a node's, the app's, a chat's carry-over
+    rec.add(Message(agent="tidy", role="user", content="book seat [seat]"))
+    rec.add(Message(role="user", content="Next step, please.", source="app"))
+    rec.add(Message(role="user", content="Seat 3A held.", source="carryover"))
     live = rec.finish("max_turns", detail="10 turns", final_output="sorry")
     back = otel.ingest(otel.export(live))
     assert [e.model_copy(update={"t": 0.0}) for e in back.events[:-1]] == [
@@ -113,6 +117,23 @@ def test_genai_semantic_convention_spans_become_a_trace():
     assert tr.usage.model_calls == 1 and tr.usage.tokens_in == 12
     assert tr.termination.reason == "completed" and tr.termination.final_output == "You may bring 2."
     assert tr.system_id == "airline" and tr.framework == "otel"
+
+
+def test_a_model_call_replaying_the_users_words_is_no_new_message_of_theirs():
+    """GenAI spans carry each model call's input as `gen_ai.user.message` events: an agent's call
+    that replays the history holds the user's words again, which the user said once."""
+    s = 1_000_000_000
+    ask = {"timeUnixNano": str(s + 1), "name": "gen_ai.user.message",
+           "attributes": [{"key": "content", "value": {"stringValue": "Refund order 881"}}]}
+    triage = _span("0000000000000001", "", "invoke_agent Triage", s, s + 10, {
+        "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "Triage"})
+    refunds = _span("0000000000000002", "", "invoke_agent Refunds", s + 20, s + 30, {
+        "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "Refunds"})
+    triage["events"] = [ask]
+    refunds["events"] = [{**ask, "timeUnixNano": str(s + 21)}]
+    tr = otel.ingest(_doc(triage, refunds))
+    assert [m.content for _, m in users_words(tr)] == ["Refund order 881"]
+    assert len([m for m in tr.of_type(Message) if m.role == "user"]) == 1
 
 
 def test_openinference_agents_sdk_spans_with_handoff_and_agent_as_tool():

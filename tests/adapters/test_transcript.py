@@ -11,6 +11,7 @@ from masfuzz.adapters.transcript import CODE_TOOL, detect_format, load, read
 from masfuzz.errors import MasfuzzError
 from masfuzz.trace import (
     EVENT_SOURCES, USER_REQUEST, AgentTurn, ChatEnd, ChatStart, DelegationEvent, Message, ToolCall, ToolResult,
+    users_words,
 )
 
 CODE = "Let me compute it.\n```python\nprint(1 / 0)\n```"
@@ -61,6 +62,23 @@ def test_an_ag2_chat_sequence_keeps_its_chat_boundaries():
     assert len(log.trace.of_type(ChatEnd)) == 2
     refs = [r for r, _ in _at(log.trace, Message)]
     assert refs == ["0:0", "0:1", "1:0", "1:1"]
+
+
+def test_whose_words_in_an_ag2_log_the_user_said_the_task_only():
+    """A later chat of a sequence opens with the app's message and AG2's carry-over ("\nContext:
+    \n", the earlier chats' summaries: their agents' words); a proxy named "user" that runs the
+    code reports the code's output. None of it is the user's (`said_by_user`)."""
+    log = read([{"chat_history": [{"content": "plan it", "role": "assistant", "name": "user"},
+                                  {"content": CODE, "role": "user", "name": "planner"},
+                                  {"content": FAILED, "role": "assistant", "name": "user"},
+                                  {"content": "Plan: A. TERMINATE", "role": "user", "name": "planner"}],
+                 "summary": "Plan: A."},
+                {"chat_history": [{"content": "write it.\nContext: \nPlan: A.", "role": "assistant", "name": "user"},
+                                  {"content": "Draft.", "role": "user", "name": "writer"}]}])
+    placed = [(ref, e.source, e.content) for ref, e in _at(log.trace, Message) if e.role == "user"]
+    assert placed == [("0:0", None, "plan it"), ("0:2", "app", FAILED), ("1:0", "app", "write it."),
+                      ("1:0", "carryover", "Plan: A.")]
+    assert [m.content for _, m in users_words(log.trace)] == ["plan it"]
 
 
 def test_a_magentic_one_console_log_whose_roles_are_the_speakers():

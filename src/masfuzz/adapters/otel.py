@@ -52,8 +52,8 @@ from typing import Any
 
 from masfuzz.errors import MasfuzzError
 from masfuzz.trace import (
-    EVENT_SOURCES, AgentTurn, DelegationEvent, ErrorEvent, Message, RestrictedAttempt, TerminationEvent,
-    ToolCall, ToolResult, Trace, Usage,
+    EVENT_SOURCES, MESSAGE_SOURCES, AgentTurn, DelegationEvent, ErrorEvent, Message, RestrictedAttempt, TerminationEvent,
+    ToolCall, ToolResult, Trace, Usage, said_by_user,
 )
 
 STATUS_ERROR = 2
@@ -406,6 +406,7 @@ class _Builder:
         self.conditions = conditions
         self.agentchat = _AgentChat(spans)
         self.notes: list[str] = []
+        self.users_said: set[str] = set()  # the user's messages so far (`_span_event`)
 
     def add(self, ns: int, event: Any, source: str | None = None) -> None:
         """`event` at `ns`; `source` is its id in the user's spans (default: the span walked)."""
@@ -510,7 +511,15 @@ class _Builder:
                                     message=str(attrs.get("exception.message", ""))))
         elif name in ("gen_ai.user.message", "gen_ai.system.message"):
             role = "user" if name == "gen_ai.user.message" else "system"
-            self.add(ns, Message(agent=None, role=role, content=str(attrs.get("content", ""))))
+            text = str(attrs.get("content", ""))
+            if agent and role == "user" and text in self.users_said:
+                return  # an agent's model call replaying the history: the user said it once
+            source = attrs.get("masfuzz.source")
+            message = Message(agent=attrs.get("masfuzz.agent") or None, role=role, content=text,
+                              source=source if source in MESSAGE_SOURCES else None)
+            if said_by_user(message):
+                self.users_said.add(text)
+            self.add(ns, message)
 
     def trace(self) -> Trace:
         root = self.roots[0] if self.roots else None
@@ -712,8 +721,10 @@ class _Exporter:
                     "gen_ai.output.messages": json.dumps(
                         [{"role": "assistant", "parts": [{"type": "text", "content": e.content}]}])})
             elif isinstance(e, Message):
+                # who wrote a message in the user's place (a node, the app, a carry-over)
+                writer = {k: v for k, v in (("masfuzz.agent", e.agent), ("masfuzz.source", e.source)) if v}
                 root_events.append({"timeUnixNano": str(ns), "name": f"gen_ai.{e.role}.message",
-                                    "attributes": _kv({"content": e.content})})
+                                    "attributes": _kv({"content": e.content, **writer})})
             elif isinstance(e, ErrorEvent):
                 root_events.append({"timeUnixNano": str(ns), "name": "exception", "attributes": _kv(
                     {"exception.type": e.kind, "exception.message": e.message,

@@ -54,6 +54,7 @@ EXPECTED_KEYS = ("expected_answer", "ground_truth", "expected")
 # benchmark logs keep the `question` the run was given).
 REQUEST_KEYS = ("question",)
 USER_NAMES = ("user", "human", "User", "Human", "admin", "Admin")
+AG2_CARRYOVER = "\nContext: \n"  # what AG2 puts between a chat's own message and its carry-over
 _CHAT_ROLES = ("user", "assistant", "system", "tool", "function")
 _CODE_BLOCK = re.compile(r"```[ \t]*(\w*)[^\n]*\n(.*?)```", re.DOTALL)
 # An executor's report of a run: AG2's "exitcode: 1 (execution failed)", a Magentic-One
@@ -217,7 +218,29 @@ def _console_line(m: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def _ag2_chat(b: _Builder, messages: list[dict[str, Any]], prefix: str, *, first_is_task: bool) -> None:
+def split_carryover(text: str) -> tuple[str, str]:
+    """An AG2 chat's opening as its own message and the carry-over AG2 appended ("" if none)."""
+    own, _, carried = text.partition(AG2_CARRYOVER)
+    return own, carried
+
+
+def _in_users_place(b: _Builder, text: str, ref: str, *, ran: bool, later: bool) -> None:
+    """A message in the user's role of an AG2 log, by its writer (as the live adapter records
+    it, `masfuzz.adapters.ag2.live`): the output of code an executor ran is the app's, as is a
+    later chat's opening of a sequence; the carry-over AG2 appends to that opening ("\nContext:
+    \n" and the earlier chats' summaries) is those chats' agents' words passed on; the rest is
+    the user's."""
+    own, carried = split_carryover(text) if later else (text, "")
+    if own.strip() or not carried.strip():
+        b.add(Message(role="user", content=own, source="app" if ran or later else None), ref)
+    if carried.strip():
+        b.add(Message(role="user", content=carried, source="carryover"), ref)
+
+
+def _ag2_chat(b: _Builder, messages: list[dict[str, Any]], prefix: str, *, first_is_task: bool,
+              later: bool = False) -> None:
+    """One AG2 chat's messages; `later`: a chat of a sequence after the first, whose opening is
+    the app's own message with AG2's carry-over appended (`_in_users_place`)."""
     speaker_roles = any(str(m.get("role", m.get("source", ""))) not in _CHAT_ROLES for m in messages
                         if "role" in m or "source" in m) and not any("name" in m for m in messages)
     for n, raw in enumerate(messages):
@@ -234,8 +257,7 @@ def _ag2_chat(b: _Builder, messages: list[dict[str, Any]], prefix: str, *, first
         agent, to = _speaker(m, speaker_roles)
         if agent is None or (n == 0 and first_is_task and role != "assistant" and not speaker_roles):
             # a user proxy named "user" often is the one that runs the code: its report is the result
-            b.executed(text, ref)
-            b.add(Message(role="user", content=text), ref)
+            _in_users_place(b, text, ref, ran=b.executed(text, ref), later=later and n == 0)
             continue
         b.turn(agent, ref, "delegate" if speaker_roles else "selector")
         b.usage(m.get("usage"))
@@ -319,7 +341,7 @@ def _read_ag2(data: Any, fmt: str) -> Trace:
                             recipient=next((x for x in names if names and x != names[0]), ""),
                             carryover=k > 0), None)
             b.speaker = None  # each chat of a sequence starts from a clean history
-        _ag2_chat(b, messages, f"{k}:" if sequence else "", first_is_task=True)
+        _ag2_chat(b, messages, f"{k}:" if sequence else "", first_is_task=True, later=sequence and k > 0)
         if sequence:
             summary = results[k].get("summary") if k < len(results) else ""
             b.add(ChatEnd(chat=f"chat{k + 1}", summary=_text(summary)), None)

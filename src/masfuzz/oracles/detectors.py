@@ -41,8 +41,8 @@ from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
     APP_BOUND, BOUND_REASONS, CONCLUDED_REASONS, DESIGNED_LENGTH, ENDED_IN_MODEL_CALL, HARNESS_CAUSE,
     MODEL_SECONDS, NOT_INJECTED_CALLS, STACKS_AT_KILL, USER_BOUND, AgentTurn, ChatEnd, ChatStart, DelegationEvent, ErrorEvent,
-    Message, RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace, carries_refusal,
-    running_tool,
+    Message, RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace, carries_refusal, running_tool,
+    said_by_user, users_words,
 )
 
 Detector = Callable[[Trace, "WorkflowSpec | None"], list[Failure]]
@@ -192,7 +192,7 @@ def _waits_on_user(trace: Trace, spec: WorkflowSpec | None, stalled: int) -> str
     said = [(i, e) for i, e in enumerate(trace.events) if i >= stalled and isinstance(e, Message)]
     asks = [(i, e) for i, e in said if e.role == "assistant" and e.agent and (
         lists_missing(e.content) or asks_back(e.content) and _names_required(spec, e.agent, e.content))]
-    if not asks or any(e.role == "user" for i, e in said if i > asks[0][0]):
+    if not asks or any(said_by_user(e) for i, e in said if i > asks[0][0]):
         return ""
     i, e = asks[0]
     return (f"{e.agent} asks for values the request left out (event {i}: \"{' '.join(e.content.split())[:80]}\") "
@@ -311,7 +311,7 @@ def _answered(trace: Trace, end_i: int) -> bool:
     (the stop condition's own message was a tool call's, AgentChat's `FunctionCallTermination`)
     still answered when its last speaker said something: no response was omitted."""
     for e in reversed(trace.events[:end_i]):
-        if isinstance(e, Message) and e.role == "user":
+        if said_by_user(e):
             return False
         if isinstance(e, Message) and e.role == "assistant" and e.agent and e.content.strip():
             return True
@@ -377,7 +377,7 @@ def _turn_output(trace: Trace, start: int, stop: int) -> set[str]:
     numbers."""
     parts = []
     for e in trace.events[start + 1:stop]:
-        if isinstance(e, Message) and e.role != "user":
+        if isinstance(e, Message) and not said_by_user(e):
             parts.append(e.content[:_COMPARED_CHARS])
         elif isinstance(e, ToolCall):
             parts.append(f"{e.tool} {json.dumps(e.arguments, sort_keys=True, default=str)}")
@@ -395,8 +395,7 @@ def _content(words: set[str]) -> set[str]:
 def _work(trace: Trace, stop: int) -> set[str]:
     """What the team is working on up to event `stop`: the task it was given (the user's
     messages), what its tools were asked and answered, and what the agents said."""
-    task = " ".join(e.content[:_COMPARED_CHARS] for e in trace.events[:stop]
-                    if isinstance(e, Message) and e.role == "user")
+    task = " ".join(e.content[:_COMPARED_CHARS] for _, e in users_words(trace, stop))
     return _content(_turn_output(trace, -1, stop) | set(_TOKEN.findall(task.lower())))
 
 

@@ -34,7 +34,7 @@ from masfuzz.oracles.instructed import beside_call
 from masfuzz.oracles.semantic import REQUEST
 from masfuzz.oracles.wording import STOPWORDS, asks_back, is_question, sentences, stem, words
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import AgentTurn, DelegationEvent, Message, RestrictedAttempt, ToolCall, Trace
+from masfuzz.trace import AgentTurn, DelegationEvent, Message, RestrictedAttempt, ToolCall, Trace, said_by_user
 
 SPEAKING_ORDER = "Violation of Relationships-based Speaking Order"
 
@@ -335,7 +335,7 @@ def _met(condition: str, trace: Trace) -> bool:
     reply ("the fuel berth does diesel only") does not make the request about diesel. Unsure is
     unmet: the oracle stays quiet."""
     return met_in(condition, [m.content or "" for m in trace.events if isinstance(m, Message)
-                              and (m.role == "user" or not ABOUT_REQUEST.match(condition))])
+                              and (said_by_user(m) or not ABOUT_REQUEST.match(condition))])
 
 
 def met_in(condition: str, said: list[str]) -> bool:
@@ -375,7 +375,7 @@ def _waiting(trace: Trace, answers: list[int], tool: str, workflow: WorkflowSpec
     out: set[int] = set()
     asked = False
     for i, e in enumerate(trace.events):
-        if isinstance(e, Message) and e.role == "user":
+        if said_by_user(e):
             asked = False
         if i not in answers:
             continue

@@ -31,7 +31,7 @@ from masfuzz.oracles.wording import (
 from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, SELECTOR_PROMPT, AgentSpec, ToolSpec, WorkflowSpec
 from masfuzz.trace import (
     CONCLUDED_REASONS, SYSTEM_PROMPTS, AgentTurn, DelegationEvent, Message, RestrictedAttempt, TerminationEvent,
-    ToolCall, ToolResult, Trace, running_tool,
+    ToolCall, ToolResult, Trace, running_tool, said_by_user, user_text, users_words,
 )
 
 SPEAKING_ORDER = "Violation of Relationships-based Speaking Order"
@@ -454,7 +454,7 @@ def _asked_before_made(trace: Trace, spec: WorkflowSpec, first: dict[str, int]) 
     needed from `before`. A question put while handing the work to `before` is that hand-over,
     no early turn."""
     out = []
-    told = " ".join(e.content for e in trace.of_type(Message) if e.role == "user")
+    told = user_text(trace)
     for ci, c in enumerate(trace.events):
         if not isinstance(c, ToolCall) or c.agent not in first:
             continue
@@ -593,7 +593,7 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
     named by the task, depended on by an agent that acted, or the only holder of a tool the task
     asks for (by its action and object, by carrying its arguments alone, or by carrying its
     arguments and speaking of what its description says)."""
-    task = " ".join(e.content for e in trace.of_type(Message) if e.role == "user")
+    task = user_text(trace)
     out: dict[str, tuple[str, str | None]] = {}
     # A route the app's code takes (a graph's edges, a chat sequence) is not the request's to
     # choose: a member the task names but the code did not lead to was not this input's path.
@@ -811,8 +811,7 @@ def _routed_elsewhere(trace: Trace, tool: str, spec: WorkflowSpec, end_i: int) -
     delegating tool, an agent run as a tool) after the user's last message gave the request to an
     agent that cannot serve it, while the one holder of `tool`, which the task asks for by any of
     participation's readings, was a sibling that router could reach (`_routed_past`)."""
-    last = max((i for i, e in enumerate(trace.events[:end_i]) if isinstance(e, Message) and e.role == "user"),
-               default=-1)
+    last = max((i for i, _ in users_words(trace, end_i)), default=-1)
     request = trace.events[last].content if last >= 0 else ""
     for d in range(last + 1, end_i):
         e = trace.events[d]
@@ -880,19 +879,19 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     or a router whose instructions make this route right."""
     if spec is None:
         return []
-    user_text, fitting, out = "", [], []
+    said, fitting, out = "", [], []
     described = False  # no tool fits the request: the members' own words may tell (`_described_members`)
     selecting = spec.system.pattern == "selector"
     entering = False  # the first agent after the user's message is still to come
     picks: list[tuple[int, str, str]] = []  # the app's router's picks for this request
     for d, e in enumerate(trace.events):
-        if isinstance(e, Message) and e.role == "user":
-            out += _mispicked(trace, spec, picks, fitting, user_text)
+        if said_by_user(e):
+            out += _mispicked(trace, spec, picks, fitting, said)
             picks = []
-            user_text = e.content
-            fitting = [t.id for t in spec.tools if asks_for(user_text, t.id, spec)] \
-                or _servable_by_object(user_text, spec) or _described_and_carried(user_text, spec) \
-                or _servable_by_arguments(user_text, spec) or _servable_by_activity(user_text, spec)
+            said = e.content
+            fitting = [t.id for t in spec.tools if asks_for(said, t.id, spec)] \
+                or _servable_by_object(said, spec) or _described_and_carried(said, spec) \
+                or _servable_by_arguments(said, spec) or _servable_by_activity(said, spec)
             described = not fitting
             selecting = spec.system.pattern == "selector"
             entering = True
@@ -904,7 +903,7 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             if router is not None:  # the app's router chose the agent the run enters at
                 picks.append((d, reached, router))
                 continue
-        if isinstance(e, DelegationEvent) and e.trigger in CODED_TRIGGERS and user_text \
+        if isinstance(e, DelegationEvent) and e.trigger in CODED_TRIGGERS and said \
                 and (router := _entry_router(spec, e.to)) is not None \
                 and (not picks or router == picks[0][2]) \
                 and not (e.trigger == "graph_edge" and _chooses(spec, e.from_)):  # a node's choice: below
@@ -912,21 +911,21 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             continue
         if selecting and isinstance(e, AgentTurn) and (fitting or described):
             selecting = False  # the selector's choice for this request: its first turn
-            out += _misselected(trace, spec, d, e.agent, fitting, user_text, described)
+            out += _misselected(trace, spec, d, e.agent, fitting, said, described)
         if isinstance(e, DelegationEvent) and e.trigger in ROUTING_TRIGGERS:
             # a route that reached another agent than it says it goes to, the one a sibling route
             # names (`_crossed_route`), is the wiring's whatever the router chose; else the router
             # passed the fitting agent by (`_routed_past`), or its route reached an agent knowing
             # nothing of the request (`_miswired`)
-            wrong = _routed_past(trace, spec, d, e, fitting, user_text, described)
+            wrong = _routed_past(trace, spec, d, e, fitting, said, described)
             out += _crossed_route(trace, spec, d, e) or ([wrong] if wrong else _miswired(
-                trace, spec, d, e, user_text, fitting))
+                trace, spec, d, e, said, fitting))
         elif isinstance(e, DelegationEvent) and e.trigger == "graph_edge" and _chooses(spec, e.from_):
             # a graph node whose output a router function reads (an LLM classifier, a supervisor
             # node): the route out of it is its choice, unless the function could not read it
-            if wrong := _routed_past(trace, spec, d, e, fitting, user_text, described):
-                out.append(_wired_label(trace, spec, d, e, wrong, user_text))
-    return dedupe(out + _mispicked(trace, spec, picks, fitting, user_text, described))
+            if wrong := _routed_past(trace, spec, d, e, fitting, said, described):
+                out.append(_wired_label(trace, spec, d, e, wrong, said))
+    return dedupe(out + _mispicked(trace, spec, picks, fitting, said, described))
 
 
 def _mispicked(trace: Trace, spec: WorkflowSpec, picks: list[tuple[int, str, str]],
@@ -1061,7 +1060,7 @@ def _served_before(trace: Trace, d: int, fitting: list[str]) -> bool:
 def _since_request(trace: Trace, d: int, found: Callable[[object], bool]) -> bool:
     """Is an event `found` since the user's last message, before event `d`?"""
     for x in reversed(trace.events[:d]):
-        if isinstance(x, Message) and x.role == "user":
+        if said_by_user(x):
             return False
         if found(x):
             return True
@@ -1546,7 +1545,7 @@ def _answered_without(trace: Trace, d: int, agent: str, fitting: list[str],
     first = gave_up = None
     for i in range(d + 1, len(trace.events)):
         x = trace.events[i]
-        if isinstance(x, Message) and x.role == "user":
+        if said_by_user(x):
             break
         if isinstance(x, (ToolCall, RestrictedAttempt)) and x.tool in fitting \
                 or isinstance(x, DelegationEvent) and x.to in siblings \

@@ -36,6 +36,7 @@ from masfuzz.oracles.failure import RULE, Failure
 from masfuzz.oracles.semantic import fact_values
 from masfuzz.trace import (
     CODE_TOOL, EVENT_SOURCES, USER_REQUEST, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace,
+    said_by_user, user_text,
 )
 
 WRONG_ANSWER = "expected_answer"  # the detector name of the deterministic final-answer check
@@ -251,8 +252,8 @@ def _task_numbers(trace: Trace) -> set[float]:
     the task (AG2's "## Results from last response" holds an earlier run's code, its sample data
     made up): its numbers are that code's author's."""
     opening = next((e for e in trace.events if isinstance(e, Message)), None)
-    return {n for e in trace.events if isinstance(e, Message) and (e.role == "user" or e is opening)
-            for n in _numbers(e.content if e.role == "user" else _own_words(e.content))}
+    return {n for e in trace.events if isinstance(e, Message) and (said_by_user(e) or e is opening)
+            for n in _numbers(e.content if said_by_user(e) else _own_words(e.content))}
 
 
 def _year(n: float) -> bool:
@@ -286,8 +287,7 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
     # a text answer: the phrases the answer quotes or sets in bold (the value it gives), those
     # that are not the expected one nor the user's (a name the request gives: what was asked
     # about); else its last line
-    said = " ".join([m.content for m in trace.events if isinstance(m, Message) and m.role == "user"]
-                    + [str(trace.meta.get(USER_REQUEST) or "")])
+    said = " ".join([user_text(trace), str(trace.meta.get(USER_REQUEST) or "")])
     quoted = {_norm("".join(g)) for g in _QUOTED.findall(_own_words(answer))} - {""}
     phrases = {q for q in quoted if not matches(q, expected) and f" {q} " not in f" {_norm(said)} "
                and q.upper() not in STOP_WORDS}  # "**TERMINATE**" ends the chat, it is no value
@@ -374,7 +374,7 @@ def _premise(trace: Trace, step: int) -> int:
         e = trace.events[j]
         if not isinstance(e, Message):
             continue
-        if e.role == "user" or e is opening:
+        if said_by_user(e) or e is opening:
             return step  # the task itself (a log often opens with an agent relaying it)
         if e.role != "assistant" or not e.agent or e.agent == worker:
             continue

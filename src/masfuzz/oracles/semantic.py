@@ -32,7 +32,8 @@ from masfuzz.oracles.wording import (
 )
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
-    HANDOVER_INPUTS, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace,
+    DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace, received_text,
+    said_by_user, user_text,
 )
 
 INCORRECT_VERIFICATION = "Incorrect Verification"
@@ -121,7 +122,7 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                                  if claims_done(s) or any(says_done_by_verb(s, t) or says_held(s, t, spec)
                                                           for t in failed_tools)])
               for ci, agent, text in _claims(trace)]
-    asked = " ".join(e.content for e in trace.of_type(Message) if e.role == "user")
+    asked = user_text(trace)
     out = []
     for fi, r, why in failed:
         # a successful retry: what is claimed after it is true
@@ -704,10 +705,7 @@ def _received(trace: Trace, d: int, agent: str) -> str | None:
     input of `agent` recorded after the hand-over before `d` (an adapter may record the
     hand-over itself after the model call it led to)."""
     before = max((i for i in range(d) if isinstance(trace.events[i], DelegationEvent)), default=-1)
-    for entry in trace.meta.get(HANDOVER_INPUTS) or ():
-        if entry.get("agent") == agent and entry.get("since", -1) > before:
-            return str(entry.get("text") or "")
-    return None
+    return received_text(trace, agent, before)
 
 
 def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
@@ -753,7 +751,7 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     given: dict[str, list[str]] = {}  # the facts of the user's messages so far, by kind
     out = []
     for d, e in enumerate(trace.events):
-        if isinstance(e, Message) and e.role == "user":
+        if said_by_user(e):
             user_before.append(d)
             for kind, values in user_facts(e.content).items():
                 given.setdefault(kind, []).extend(values)
@@ -873,13 +871,13 @@ def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
     tried = False
     for i in range(d + 1, len(trace.events)):
         e = trace.events[i]
-        if isinstance(e, Message) and e.role == "user" or isinstance(e, DelegationEvent):
+        if said_by_user(e) or isinstance(e, DelegationEvent):
             return None
         if isinstance(e, ToolCall) and e.agent == agent:
             if replaced := _replaced(trace, i, e, given, spec):
                 return i, *replaced, given[replaced[0]]
             received = _received(trace, d, agent)
-            if stand_in := _stand_in(e, given, received) or _documented_stand_in(e, spec, told, received):
+            if stand_in := _stand_in(e, given, received) or _documented_stand_in(e, spec, told, received, held):
                 return i, *stand_in
             tried = True
         if isinstance(e, Message) and e.role == "assistant" and e.agent == agent and not tried:
@@ -1126,15 +1124,17 @@ def _stand_in(call: ToolCall, given: dict[str, list[str]],
 
 
 def _documented_stand_in(call: ToolCall, spec: WorkflowSpec | None, told: str,
-                         received: str | None) -> tuple[str, str, list[str]] | None:
+                         received: str | None, held: str = "") -> tuple[str, str, list[str]] | None:
     """`_stand_in` for a parameter whose form the tool documents, whatever its kind (`utr: The
     client's Unique Taxpayer Reference, like "UTR 1234567890"`): the call's value has that form
     but is none of the user's values of it that reached the agent, and a value of it the user
     wrote is missing from what the agent's model received. The agent took whatever of that form
     it had ("GBP 1", cut from an amount "GBP 1,140": a value of the user's text is a whole one,
     not the head of a longer number) for the one that was lost. An agent that used a value of
-    the user's that reached it did its work with what it was given. Needs the recorded input,
-    as `_stand_in` does."""
+    the user's that reached it did its work with what it was given, and so did one that used a
+    value the hander's tools returned (`held`: the artwork's measured size, in place of the
+    customer's guess) that reached it in the hand-over (an AG2 carry-over). Needs the recorded
+    input, as `_stand_in` does."""
     if received is None or spec is None:
         return None
     for param, forms in documented_formats(spec, call.tool).items():
@@ -1145,7 +1145,7 @@ def _documented_stand_in(call: ToolCall, spec: WorkflowSpec | None, told: str,
         values = [m.group(0) for m in re.finditer(rf"(?<![\w-])(?:{forms[0][1]})(?![\w-]|[.,]\d)", told)
                   if all(re.fullmatch(r, m.group(0)) for _, r in forms)]
         lost = [v for v in values if v not in received]
-        if lost and not (value.strip() in values and value.strip() in received):
+        if lost and not ((value.strip() in values or value.strip() in held) and value.strip() in received):
             return (f"{param} of {call.tool}", f"called {call.tool} with {param}={value.strip()!r}, while the "
                     f"user's {lost[0]}, of the form its documentation gives, never reached it", lost)
     return None

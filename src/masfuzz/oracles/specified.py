@@ -55,7 +55,7 @@ import re
 
 from masfuzz.oracles.wording import STOPWORDS, addresses_agent, agent_names, asks_back, name_pattern, sentences, stem, words
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import SYSTEM_PROMPTS, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace
+from masfuzz.trace import SYSTEM_PROMPTS, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace, said_by_user, users_words
 
 
 # A delegation condition that gates the hand-off (the Agents SDK's `is_enabled`, a feature flag,
@@ -138,7 +138,7 @@ def model_passed_over(trace: Trace, spec: WorkflowSpec, member: str, ender: str 
 
         last = next((e.content for e in reversed(trace.events) if isinstance(e, Message) and e.agent == ender), "")
         if not _may_end(next((a.instructions for a in spec.agents if a.id == ender), "") or "", last):
-            request = next((e.content for e in trace.events if isinstance(e, Message) and e.role == "user"), "")
+            request = next((e.content for _, e in users_words(trace)), "")
             said, pointed = _pointed(spec, ender, request, None, [member])
             if pointed and said.endswith("instructions point"):  # its own rules, not the descriptions
                 said += " this request"
@@ -153,7 +153,7 @@ def model_passed_over(trace: Trace, spec: WorkflowSpec, member: str, ender: str 
     request = ""
     agents = {a.id for a in spec.agents}
     for e in trace.events:
-        if isinstance(e, Message) and e.role == "user":
+        if said_by_user(e):
             request = e.content
         # a hand-off to the user (a Swarm's "user", a HandoffTermination) ends the run: it chose no
         # other member, so it is no misroute of the model's

@@ -29,7 +29,8 @@ def _describe(e: Any) -> str:
     if kind == "agent_turn":
         return f"agent_turn          {e.agent}"
     if kind == "message":
-        who = e.agent or e.role
+        # words in the user's place name their writer (a node, the app's code, a carry-over)
+        who = e.agent or (f"{e.role} ({e.source})" if e.source else e.role)
         return f"message             {who}: {_short(e.content)}"
     if kind == "tool_call":
         return f"tool_call           {e.agent} -> {e.tool} {_short(e.arguments)}"

@@ -37,6 +37,7 @@ from autogen.agentchat.chat import ChatResult
 from autogen.io.base import IOStream
 
 from masfuzz.adapters import faults
+from masfuzz.adapters.transcript import split_carryover
 from masfuzz.llm.openai_format import parse_arguments
 from masfuzz.trace import (
     ChatEnd, ChatStart, DelegationEvent, Message, RestrictedAttempt, ToolCall, ToolResult, TraceRecorder,
@@ -109,6 +110,8 @@ class _Frame:
     reason: str = ""
     summary_method: Any = "last_msg"
     max_turns: int | None = None
+    carryover: bool = False  # the opening carries earlier chats' summaries (`split_carryover`)
+    task: bool = False  # the opening is the user's task (the scenario's input)
 
 
 @dataclass
@@ -196,9 +199,11 @@ class Session:
             self.top_chats += 1
         elif has_model(sender):
             self._speaks(parent, sender.name)  # composing its reply, the holder delegates
+        carryover = bool(args.get("kwargs", {}).get("carryover"))
         frame = _Frame(f"chat-{next(self._ids)}", sender, recipient,
                        _trigger(recipient, nested=parent is not None),
-                       summary_method=args.get("summary_method"), max_turns=args.get("max_turns"))
+                       summary_method=args.get("summary_method"), max_turns=args.get("max_turns"),
+                       carryover=carryover, task=parent is None and self.top_chats == 1)
         if parent is not None:
             # the holder speaks into its nested chat; a proxy's passes on its chat's speaker
             frame.speaker = sender.name if has_model(sender) else parent.speaker
@@ -206,8 +211,7 @@ class Session:
             frame.speaker = self.last_top_speaker  # the sequence hands the work on
         self.frames.append(frame)
         self.rec.add(ChatStart(chat=frame.chat, parent=parent.chat if parent else None, kind=kind,
-                               sender=sender.name, recipient=recipient.name,
-                               carryover=bool(args.get("kwargs", {}).get("carryover"))))
+                               sender=sender.name, recipient=recipient.name, carryover=carryover))
         return frame
 
     def chat_ends(self, frame: _Frame, result: Any) -> None:
@@ -247,9 +251,7 @@ class Session:
         calls = list(msg.get("tool_calls") or ())
         legacy = msg.get("function_call")
         if not has_model(sender) or (opening and frame is not None and len(self.frames) == 1):
-            # a proxy speaks for the user; a top-level chat opens with the app's task
-            if text:
-                self.rec.add(Message(role="user", content=text))
+            self._in_users_place(frame if opening else None, text)
             return
         if frame is not None:
             self._speaks(frame, sender.name)
@@ -261,6 +263,23 @@ class Session:
             self._call(sender.name, fn.get("name", ""), fn.get("arguments"), tc.get("id", ""))
         if legacy:
             self._call(sender.name, legacy.get("name", ""), legacy.get("arguments"), "")
+
+    def _in_users_place(self, opening: _Frame | None, text: str) -> None:
+        """A message its reader gets in the user's role, by its writer: the opening of the
+        program's first chat is the user's task; a later chat's opening (a sequence's next step,
+        a nested chat's prepared message) and a proxy's other words (its automatic reply, the
+        output of the code it ran; masfuzz's stand-in human says nothing) are the app's; the
+        carry-over AG2 appends to an opening (`split_carryover`: the earlier chats' summaries)
+        is those chats' agents' words passed on, recorded apart so that no oracle takes a fact
+        in it for one the user gave (what the next chat's agent received keeps it:
+        `handover_inputs`)."""
+        assert self.rec is not None
+        own, carried = split_carryover(text) if opening is not None and opening.carryover else (text, "")
+        if own.strip():
+            users = opening is not None and opening.task
+            self.rec.add(Message(role="user", content=own, source=None if users else "app"))
+        if carried.strip():
+            self.rec.add(Message(role="user", content=carried, source="carryover"))
 
     def replied(self, agent: Any, reply: Any) -> None:
         """The app asked `agent` for a reply directly, outside any chat."""

@@ -103,7 +103,9 @@ class StreamRecorder:
             for r in item.content:
                 self._tool_result(source, r.name, r.call_id, r.content, r.is_error)
         elif isinstance(item, HandoffMessage):
-            self.rec.add(Message(agent=source, content=item.content))
+            # "Transferred to billing, adopting the role of billing immediately.": AgentChat
+            # writes it (or the app's `Handoff(message=...)`) for the agent, not its model
+            self.rec.add(Message(agent=source, content=item.content, source="framework"))
             self._hand_over(item.target, "handoff", announced=True)
         elif isinstance(item, BaseChatMessage):
             text = item.to_text()
