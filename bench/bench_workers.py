@@ -92,7 +92,8 @@ def campaign_run(workers: int, executions: int, batch: int, folder: Path, pace: 
             if not o.reused:
                 calls[o.scenario.id] = o.trace.usage.model_calls
                 mutant = o.scenario.provenance.source.startswith("mutator")
-                group = (o.scenario.provenance.attempt - 1) // batch if mutant else -1
+                # the seeds run beside the first batch (`FlarePhase.run`)
+                group = (o.scenario.provenance.attempt - 1) // batch if mutant else 0
                 groups.setdefault(group, []).append(
                     (calls[o.scenario.id], calls.get(o.scenario.provenance.parent)))
         return outcomes
