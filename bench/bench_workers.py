@@ -10,10 +10,11 @@ worker process masfuzz can kill):
 - a FLARE campaign of 200 executions (2 seeds and 198 mutants), at each pace (`--pace`):
   `batch` (batches of --batch, default 64; the weights move after each batch, so a batch lasts
   as long as its slowest worker: the bench prints that ceiling, computed from the model calls
-  each execution made, placed on 16 workers as the engine starts them; the same run at 1 and
-  16 workers), `steady` (16 in flight, a new mutant drawn as soon as the oldest is learnt from,
-  records in draw order: the same run for a seed and --workers, so 1 and 16 differ) and `free`
-  (a new mutant as soon as any worker is free, recorded as it ends);
+  each execution made, placed on 16 workers as the engine starts them, the seeds with the
+  first batch; the same run at 1 and 16 workers), `steady` (20 in flight at 16 workers, 4 of
+  them waiting for a worker, a new mutant drawn as soon as the oldest is learnt from, records in
+  draw order: the same run for a seed and --workers, so 1 and 16 differ) and `free` (as many in
+  flight, a new mutant as soon as any is learnt from, recorded as it ends);
 - the replay of those 200 executions as one suite (`masfuzz replay` submits every case at once):
   the executor's own scaling.
 
@@ -92,7 +93,8 @@ def campaign_run(workers: int, executions: int, batch: int, folder: Path, pace: 
             if not o.reused:
                 calls[o.scenario.id] = o.trace.usage.model_calls
                 mutant = o.scenario.provenance.source.startswith("mutator")
-                group = (o.scenario.provenance.attempt - 1) // batch if mutant else -1
+                # the seeds run beside the first batch (`FlarePhase.run`)
+                group = (o.scenario.provenance.attempt - 1) // batch if mutant else 0
                 groups.setdefault(group, []).append(
                     (calls[o.scenario.id], calls.get(o.scenario.provenance.parent)))
         return outcomes

@@ -124,7 +124,7 @@ def test_uniform_keeps_its_weights_and_report_shows_the_run(cli, tmp_path):
 
 
 @pytest.mark.parametrize("pace", [("--batch", "2"),  # batches of 2
-                                  ("--pace", "steady", "--workers", "3")])  # three in flight
+                                  ("--pace", "steady", "--workers", "3")])  # four in flight
 def test_a_killed_run_resumes_to_the_uninterrupted_one(cli, tmp_path, monkeypatch, pace):
     pytest.importorskip("agents")
     from masfuzz.fuzz.loop import FlarePhase
@@ -134,9 +134,9 @@ def test_a_killed_run_resumes_to_the_uninterrupted_one(cli, tmp_path, monkeypatc
     assert grown, "the hot triage agent's mutant should have joined the corpus"
     real, calls = FlarePhase._propose, {"n": 0}
 
-    async def dies_mid_loop(self, rng, number):  # drawing the ninth mutant, the rest under way
+    async def dies_mid_loop(self, rng, number):  # drawing the tenth mutant, the rest under way
         calls["n"] += 1
-        if calls["n"] == 9:
+        if calls["n"] == 10:
             raise KeyboardInterrupt
         return await real(self, rng, number)
 

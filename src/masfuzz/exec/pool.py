@@ -406,8 +406,10 @@ class PoolExecutor(Executor):
 
     async def aclose(self) -> None:
         idle, self._idle = self._idle, []
-        for w in idle:
-            await w.kill()
+        # all at once: each kill waits for its worker's end (the kernel freeing a process of
+        # 100 MB and more), and one after the other 16 of them took 2 s of a loaded machine
+        # at the end of every campaign, its workers idle
+        await asyncio.gather(*(w.kill() for w in idle))
         template, self._template = self._template, None
         if template is not None and template.loop is asyncio.get_running_loop():
             await template.close()

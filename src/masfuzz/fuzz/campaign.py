@@ -29,7 +29,7 @@ from masfuzz.coverage.behaviour import BehaviourModel
 from masfuzz.coverage.paths import PathModel
 from masfuzz.coverage.structural import StructuralModel
 from masfuzz.errors import MasfuzzError
-from masfuzz.fuzz.loop import Choices, FlarePhase
+from masfuzz.fuzz.loop import Choices, FlarePhase, steady_window
 from masfuzz.fuzz.shrink import Reproduce
 from masfuzz.fuzz.spec_agent import TesterStats, read_source, specification_agent
 from masfuzz.fuzz.seeds import rewrite_input, seed_tasks
@@ -48,9 +48,9 @@ class FuzzSetup:
         a layer above this one)."""
         self.opts, self.workflow, self.tester, self.cache_dir = opts, workflow, tester, cache_dir
         self.graph = CoordinationGraph(workflow)
-        # the steady paces keep --workers mutants in flight: part of what a seed reproduces
+        # the steady paces keep a window of mutants in flight: part of what a seed reproduces
         self.choices = Choices(batch=opts.batch, pace=opts.pace,
-                               window=0 if opts.pace == "batch" else opts.workers)
+                               window=0 if opts.pace == "batch" else steady_window(opts.workers))
         self.flare: FlareSpec = skeleton(workflow)
         self.inputs: list[str] = list(opts.input or ())
         # FLARE's null seed: the system's own task, where it has one (an AG2 program's)

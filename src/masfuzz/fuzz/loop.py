@@ -39,12 +39,13 @@ The pace (`Choices.pace`, `--pace`) says when mutants are drawn and learnt from:
   and recorded in the order drawn; the weights move and the corpus grows after the batch,
   mutant by mutant in that order. The same `--seed` and `--batch` with scripted models give
   the same run whatever `--workers` is, but a batch lasts as long as its slowest run.
-- `steady`: `Choices.window` (`--workers`) mutants in flight; mutant n is drawn as soon as
+- `steady`: `Choices.window` mutants in flight (`steady_window`: `--workers` and a quarter more,
+  waiting for a worker; 1 with one worker); mutant n is drawn as soon as
   mutant n - window was learnt from, and each is recorded, read and learnt from in draw order
   (a slow run holds up the records behind it, not the workers): the same `--seed` and
   `--workers` give the same run.
-- `free`: a mutant is drawn whenever a worker is free and learnt from as it ends, nothing
-  waiting for anything; the run depends on which execution ends first.
+- `free`: as many in flight, a mutant drawn whenever one was learnt from, each learnt from as
+  it ends, nothing waiting for anything; the run depends on which execution ends first.
 
 Everything random comes from one `random.Random(seed)` (shrinking has its own streams). A
 resumed run re-proposes the same mutants, which the store answers with the gains they had, and
@@ -109,10 +110,20 @@ class Choices:
     # `--pace`: batch (the rounds go in batches of `batch`), steady or free (`window` mutants
     # in flight, a new one drawn as soon as one is done; see `FlarePhase._steady`)
     pace: str = "batch"
-    window: int = 0  # steady and free: mutants in flight (--workers); batch: unused
+    window: int = 0  # steady and free: mutants in flight (`steady_window`); batch: unused
 
     def to_data(self) -> dict[str, Any]:
         return {**asdict(self), "temperatures": list(self.temperatures)}
+
+
+def steady_window(workers: int) -> int:
+    """The mutants the steady paces keep in flight at `workers` workers: one a worker, and a
+    quarter as many again waiting for one, so that a worker that ends a run starts its next at
+    once while masfuzz records, learns from and draws after the one it ended (a few ms of
+    masfuzz's one process a run, waited for by the worker when the window was `workers`, and
+    longer when the cores are shared). Those waiting are drawn as many mutants earlier (batch
+    draws twice `workers` at once). One worker keeps one mutant in flight."""
+    return workers if workers <= 1 else workers + -(-workers // 4)
 
 
 @dataclass
@@ -238,13 +249,23 @@ class FlareSchedule(Schedule):
         self.entry_rates, self.root_rates = Rates(), Rates()
         self.operator_rates, self.agent_rates = Rates(), Rates()
         self.resamples = Rates()  # per entry: did a resample of it (identity, no new order) pay
+        # the energies as the rates and corpus stand: a round's redraws (up to `redraws`) pick
+        # an entry each from the same ones, and they were most of a draw's CPU, which a worker
+        # waiting for its next mutant waits for
+        self._energies: list[float] | None = None
 
     def joined(self, entry: int, parent: int) -> None:
         self.parents.append(parent)
         self.roots.append(self.roots[parent])
+        self._energies = None
 
     def energies(self) -> list[float]:
         """Every entry's chance of being picked."""
+        if self._energies is None:
+            self._energies = self._energies_now()
+        return self._energies
+
+    def _energies_now(self) -> list[float]:
         c = self.choices
         children = [0] * len(self.parents)
         for e, parent in enumerate(self.parents):
@@ -291,6 +312,7 @@ class FlareSchedule(Schedule):
         return self.choices.redraws
 
     def reward(self, entry: int, operator: str, mutation: "Mutation | None", gained: bool) -> None:
+        self._energies = None
         self.entry_rates.reward(str(entry), gained)
         self.root_rates.reward(str(self.roots[entry]), gained)
         self.operator_rates.reward(operator, gained)
@@ -454,22 +476,31 @@ class FlarePhase:
     async def run(self, c: Any) -> None:
         if self._rng is None:
             self._rng = random.Random(c.seed)
-        if not self._seeded:  # the seeds themselves first, together (those run: from the store)
-            outcomes = await c.execute(self.seeds)
-            readings = await asyncio.gather(*(self._reading(c, o) for o in outcomes))
-            for number, (outcome, extra) in enumerate(zip(outcomes, readings)):
-                row = {"round": 0, "seed": number, "operator": "seed", "mutation": "seed"}
-                self._judge(c, outcome, row, extra)
-                self.history.append(row)
-                self.corpus[number].gain = tuple(sorted(outcome.gain))
-                self._record(c, number)
-            self._seeded = True
+        # the first mutants run beside the seeds: nothing a draw reads comes from the seeds'
+        # results (the schedule learns from mutants only, and the corpus's scenarios are known
+        # before they run), so the draws are those made after the seeds, and those mutants are
+        # recorded after them, as before; the workers do not wait for the slowest seed (with
+        # two seeds and 16 workers, 14 of them did, an execution's time)
+        seeding = None if self._seeded else self._seed(c)
         if self.choices.pace == "batch":
-            await self._batches(c, self._rng)
+            await self._batches(c, self._rng, seeding)
         else:
-            await self._steady(c, self._rng)
+            await self._steady(c, self._rng, seeding)
 
-    async def _batches(self, c: Any, rng: random.Random) -> None:
+    async def _seed(self, c: Any) -> None:
+        """The seeds themselves, together (those run: from the store), recorded and judged
+        before any mutant is: the corpus's first entries, round 0 of the history."""
+        outcomes = await c.execute(self.seeds)
+        readings = await asyncio.gather(*(self._reading(c, o) for o in outcomes))
+        for number, (outcome, extra) in enumerate(zip(outcomes, readings)):
+            row = {"round": 0, "seed": number, "operator": "seed", "mutation": "seed"}
+            self._judge(c, outcome, row, extra)
+            self.history.append(row)
+            self.corpus[number].gain = tuple(sorted(outcome.gain))
+            self._record(c, number)
+        self._seeded = True
+
+    async def _batches(self, c: Any, rng: random.Random, seeding: Awaitable[None] | None = None) -> None:
         """Batch-synchronous rounds: a batch drawn from the weights as they stand, its requests
         dispatched to the workers, learnt from in draw order.
 
@@ -479,7 +510,8 @@ class FlarePhase:
         that batch is recorded after the last shrinking execution, so the store's order (the
         batch, its shrinking, the next batch) and every gain are the same whatever finishes
         first."""
-        shrinking: asyncio.Future[Any] | None = None  # the last batch's shrinking, under way
+        # the last batch's shrinking under way (before the first batch: the seeds, `seeding`)
+        shrinking: asyncio.Future[Any] | None = None if seeding is None else asyncio.ensure_future(seeding)
         try:
             while self._next <= self.rounds:
                 numbers = range(self._next, min(self._next + max(1, self.choices.batch), self.rounds + 1))
@@ -546,9 +578,12 @@ class FlarePhase:
         for outcome, seed in outcomes:
             await self._shrink(c, outcome, seed)
 
-    async def _steady(self, c: Any, rng: random.Random) -> None:
+    async def _steady(self, c: Any, rng: random.Random, seeding: Awaitable[None] | None = None) -> None:
         """The steady paces: `Choices.window` mutants in flight, a new one drawn as soon as one
         is done, from the weights and corpus as they stand; nothing waits for a batch.
+
+        `seeding` (the seeds' executions, `_seed`, when they have not run yet) runs beside the
+        first mutants, which are recorded after it (`run`).
 
         `steady`: each mutant is recorded, read and shrunk after the one drawn before it, and
         the schedule learns from them in that order, here, one at a time: mutant n is drawn
@@ -560,6 +595,7 @@ class FlarePhase:
         ordered = self.choices.pace == "steady"
         window = max(1, self.choices.window)
         running: list[tuple[Proposal, asyncio.Task[Any]]] = []
+        seeded = asyncio.ensure_future(seeding) if seeding is not None else None
 
         async def one(p: Proposal, before: "asyncio.Future[Any] | None") -> Any:
             [outcome] = await c.execute([p.mutant], after=before)
@@ -574,10 +610,13 @@ class FlarePhase:
 
         try:
             while self._next <= self.rounds or running:
+                if seeded is not None and seeded.done():
+                    seeded.result()  # the seeds' error (the budget) stops the drawing
                 if self._next <= self.rounds and len(running) < window:
                     proposal = await self._propose(rng, self._next)
                     self._next += 1
-                    before = asyncio.shield(running[-1][1]) if ordered and running else None
+                    before = (asyncio.shield(running[-1][1]) if ordered and running else
+                              asyncio.shield(seeded) if seeded is not None and not seeded.done() else None)
                     running.append((proposal, asyncio.ensure_future(one(proposal, before))))
                     continue
                 if ordered:  # the oldest, learnt from in draw order
@@ -588,12 +627,15 @@ class FlarePhase:
                 for done in [r for r in running if r[1].done()]:
                     running.remove(done)
                     done[1].result()  # a run's error (the budget) stops the drawing
+            if seeded is not None:
+                await seeded  # (no round left to draw: the seeds alone)
         except Exception:
             # the budget: what is under way was started within it, and ends and is recorded
-            await asyncio.gather(*(t for _, t in running), return_exceptions=True)
+            await asyncio.gather(*(t for _, t in running), *([seeded] if seeded else []),
+                                 return_exceptions=True)
             raise
         except BaseException:  # interrupted: what is under way is dropped (a resume runs it)
-            for _, task in running:
+            for task in [t for _, t in running] + ([seeded] if seeded else []):
                 task.cancel()
             raise
 

@@ -20,11 +20,13 @@ Hypothesis's own `@seed`, so a run is reproduced by its seed.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import math
 import re
 import string
+from collections.abc import Iterator
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, seed as hseed, settings, strategies as st
@@ -555,5 +557,33 @@ def draw(strategy: st.SearchStrategy[Any], n: int, seed: int) -> list[Any]:
     def collect(example: Any) -> None:
         found.append(example)
 
-    hseed(seed)(collect)()
+    with _seed_alone():
+        hseed(seed)(collect)()
     return found[:n]
+
+
+@contextlib.contextmanager
+def _seed_alone() -> Iterator[None]:
+    """Hypothesis (6.1xx) mixes into what it draws the literals of the "local" modules the
+    process has imported by then (its constants pool: masfuzz's own source, the app's), so one
+    seed drew other arguments once a campaign had imported other modules: the tools phase of
+    `masfuzz run` with --workers 1, then 4, in one process (the test of the workers) found one
+    more `update_seat` error in one of them under load (words drawn from masfuzz's source:
+    "prime" against "prenot", "os.spawn" against "os.mkdir"). With that pool empty while it
+    draws, the arguments are the seed's alone. The pool is Hypothesis's internal: when it is
+    not where it was, nothing is changed."""
+    try:
+        from hypothesis.internal.conjecture import providers
+
+        empty, cache = providers.Constants(), providers.CONSTANTS_CACHE.cache
+        local = providers._get_local_constants
+    except (ImportError, AttributeError):
+        yield
+        return
+    cache.clear()  # the allowed constants, computed with the local ones
+    providers._get_local_constants = lambda: empty
+    try:
+        yield
+    finally:
+        providers._get_local_constants = local
+        cache.clear()
