@@ -17,7 +17,8 @@ import re
 from typing import Any
 
 from masfuzz.oracles.failure import Failure, dedupe
-from masfuzz.oracles.instructed import CONDITIONAL, NEGATED, clauses, instructed_order, misrouted_request, with_prompts
+from masfuzz.oracles.instructed import (CONDITIONAL, NEGATED, clauses, instructed_dependencies, instructed_order,
+                                       misrouted_request, with_prompts)
 from masfuzz.oracles.wording import (
     ACTIONS, FAILED_TEXT, FIND_VERBS, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
     empty_result, holds, holds_unnamed, is_question, mentions, owners, participles, payload_failure, plain,
@@ -764,6 +765,8 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             continue
         source = (f"the user gave the {kind}" if any(v in told for v in wanted)
                   else f"{e.from_}'s tools returned the {kind}")
+        if source.startswith("the user") and _maker_found_none(trace, spec, e.from_, e.to, kind, looked_up):
+            continue  # the value was the hander's to make, and its tool found none: nothing lost
         sources = user_before if source.startswith("the user") else looked_up
         received = _received(trace, d, e.to)
         # the facts lost on the way are those of the wanted kind missing from what the receiving
@@ -785,6 +788,35 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             f"{e.from_} handed over to {e.to} (event {d}), but {e.to} {how} (event {at}); "
             f"{seen}"))
     return dedupe(out)
+
+
+def _maker_found_none(trace: Trace, spec: WorkflowSpec | None, hander: str, receiver: str, kind: str,
+                      looked_up: list[int]) -> bool:
+    """Is the parameter asked for (`kind`, "PARAM of TOOL") a product the receiving agent's own
+    instructions say the hander makes (`instructed_dependencies`: "the sight size the bench
+    measures is what you cut to", a word of the parameter's name in that sentence), of which the
+    hander's tools, before the hand-over, spoke (a field or words of it: `"sight_size": "not in
+    the workshop yet"`) without giving a value of the parameter's documented form? Then the
+    value was the hander's to make and its tool found none: the receiver asking for it is what
+    that answer leaves, and the user's own value of that form (a guess the team is built to
+    replace with its measurement) was never the one to pass on. Nothing was lost at the
+    hand-over; whether the team handled the empty answer is the other oracles' to judge."""
+    if spec is None or " of " not in kind:
+        return False
+    param, tool = kind.split(" of ", 1)
+    named = {w for w in words(param) if w not in STOPWORDS}
+    said = [s for before, after, s in instructed_dependencies(spec) if (before, after) == (hander, receiver)]
+    forms = [regex for _, regex in documented_formats(spec, tool).get(param, [])]
+    if not named or not forms or not any(named & set(words(s)) for s in said):
+        return False
+    spoke = False
+    for i in looked_up:
+        payload = trace.events[i].payload
+        if any(all(re.fullmatch(r, m.group(0)) for r in forms)
+               for m in re.finditer(rf"(?<![\w-])(?:{forms[0]})(?![\w-])", payload)):
+            return False  # it made the value: a loss of it is the hand-over's (`_held_asked`)
+        spoke = spoke or bool(named & set(words(payload)))
+    return spoke
 
 
 # An instruction to ask the user for something: "Ask for the order number.", "Always confirm the
