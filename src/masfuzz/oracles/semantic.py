@@ -812,8 +812,7 @@ def _maker_found_none(trace: Trace, spec: WorkflowSpec | None, hander: str, rece
     spoke = False
     for i in looked_up:
         payload = trace.events[i].payload
-        if any(all(re.fullmatch(r, m.group(0)) for r in forms)
-               for m in re.finditer(rf"(?<![\w-])(?:{forms[0]})(?![\w-])", payload)):
+        if _of_form(payload, forms):
             return False  # it made the value: a loss of it is the hand-over's (`_held_asked`)
         spoke = spoke or bool(named & set(words(payload)))
     return spoke
@@ -1033,8 +1032,7 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str,
         return None
     # the parameter the question describes most fully ("drop-off day and time", not "the day")
     _, param, tool, forms, _ = max(asked, key=lambda a: a[0])
-    values = [m.group(0) for m in re.finditer(rf"(?<![\w-])(?:{forms[0][1]})(?![\w-])", told)
-              if all(re.fullmatch(r, m.group(0)) for _, r in forms)]
+    values = _of_form(told, [r for _, r in forms])
     # the user's references in another spelling than the documented one ("lp-30418" for "LP00000")
     # ... but not a reference that is, as written, another parameter's documented form of the same
     # tool (the case number "DL-0000" of `case` is not the `shade` "A1" respelt "DL0000")
@@ -1045,6 +1043,12 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str,
     if by_name:
         values = [v for v in values if v in fact_values(told) or any(_telling(r) for _, r in forms)]
     return (f"{param} of {tool}", values) if values else None
+
+
+def _of_form(text: str, forms: list[str]) -> list[str]:
+    """The values in `text` that match every one of a parameter's documented forms (regexes)."""
+    return [m.group(0) for m in re.finditer(rf"(?<![\w-])(?:{forms[0]})(?![\w-])", text)
+            if all(re.fullmatch(r, m.group(0)) for r in forms)]
 
 
 def _asks_own_parameter(sentence: str, spec: WorkflowSpec, agent: str, kinds: set[str]) -> bool:
