@@ -17,7 +17,8 @@ import re
 from typing import Any
 
 from masfuzz.oracles.failure import Failure, dedupe
-from masfuzz.oracles.instructed import CONDITIONAL, NEGATED, clauses, instructed_order, misrouted_request, with_prompts
+from masfuzz.oracles.instructed import (CONDITIONAL, NEGATED, clauses, instructed_dependencies, instructed_order,
+                                       misrouted_request, with_prompts)
 from masfuzz.oracles.specified import model_ignored_named_failure
 from masfuzz.oracles.wording import (
     ACTIONS, FAILED_TEXT, FIND_VERBS, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
@@ -768,6 +769,8 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             continue
         source = (f"the user gave the {kind}" if any(v in told for v in wanted)
                   else f"{e.from_}'s tools returned the {kind}")
+        if source.startswith("the user") and _maker_found_none(trace, spec, e.from_, e.to, kind, looked_up):
+            continue  # the value was the hander's to make, and its tool found none: nothing lost
         sources = user_before if source.startswith("the user") else looked_up
         received = _received(trace, d, e.to)
         # the facts lost on the way are those of the wanted kind missing from what the receiving
@@ -789,6 +792,34 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             f"{e.from_} handed over to {e.to} (event {d}), but {e.to} {how} (event {at}); "
             f"{seen}"))
     return dedupe(out)
+
+
+def _maker_found_none(trace: Trace, spec: WorkflowSpec | None, hander: str, receiver: str, kind: str,
+                      looked_up: list[int]) -> bool:
+    """Is the parameter asked for (`kind`, "PARAM of TOOL") a product the receiving agent's own
+    instructions say the hander makes (`instructed_dependencies`: "the sight size the bench
+    measures is what you cut to", a word of the parameter's name in that sentence), of which the
+    hander's tools, before the hand-over, spoke (a field or words of it: `"sight_size": "not in
+    the workshop yet"`) without giving a value of the parameter's documented form? Then the
+    value was the hander's to make and its tool found none: the receiver asking for it is what
+    that answer leaves, and the user's own value of that form (a guess the team is built to
+    replace with its measurement) was never the one to pass on. Nothing was lost at the
+    hand-over; whether the team handled the empty answer is the other oracles' to judge."""
+    if spec is None or " of " not in kind:
+        return False
+    param, tool = kind.split(" of ", 1)
+    named = {w for w in words(param) if w not in STOPWORDS}
+    said = [s for before, after, s in instructed_dependencies(spec) if (before, after) == (hander, receiver)]
+    forms = [regex for _, regex in documented_formats(spec, tool).get(param, [])]
+    if not named or not forms or not any(named & set(words(s)) for s in said):
+        return False
+    spoke = False
+    for i in looked_up:
+        payload = trace.events[i].payload
+        if _of_form(payload, forms):
+            return False  # it made the value: a loss of it is the hand-over's (`_held_asked`)
+        spoke = spoke or bool(named & set(words(payload)))
+    return spoke
 
 
 # An instruction to ask the user for something: "Ask for the order number.", "Always confirm the
@@ -1005,8 +1036,7 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str,
         return None
     # the parameter the question describes most fully ("drop-off day and time", not "the day")
     _, param, tool, forms, _ = max(asked, key=lambda a: a[0])
-    values = [m.group(0) for m in re.finditer(rf"(?<![\w-])(?:{forms[0][1]})(?![\w-])", told)
-              if all(re.fullmatch(r, m.group(0)) for _, r in forms)]
+    values = _of_form(told, [r for _, r in forms])
     # the user's references in another spelling than the documented one ("lp-30418" for "LP00000")
     # ... but not a reference that is, as written, another parameter's documented form of the same
     # tool (the case number "DL-0000" of `case` is not the `shade` "A1" respelt "DL0000")
@@ -1017,6 +1047,12 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str,
     if by_name:
         values = [v for v in values if v in fact_values(told) or any(_telling(r) for _, r in forms)]
     return (f"{param} of {tool}", values) if values else None
+
+
+def _of_form(text: str, forms: list[str]) -> list[str]:
+    """The values in `text` that match every one of a parameter's documented forms (regexes)."""
+    return [m.group(0) for m in re.finditer(rf"(?<![\w-])(?:{forms[0]})(?![\w-])", text)
+            if all(re.fullmatch(r, m.group(0)) for r in forms)]
 
 
 def _asks_own_parameter(sentence: str, spec: WorkflowSpec, agent: str, kinds: set[str]) -> bool:
