@@ -65,3 +65,31 @@ def test_a_member_no_description_points_to_stays_the_app_s():
                  garage="Helps customers.")
     found = participation(_ended_at_the_desk(), spec)
     assert found and all(f.attribution == "sut" for f in found)
+
+
+# -- a round robin bounded to one pass -------------------------------------------------------------
+
+def _pass(max_turns: int, conditions: tuple[str, ...]) -> WorkflowSpec:
+    return WorkflowSpec(
+        system=SystemInfo(id="brief", entry_agent="finder", pattern="fixed_order"),
+        agents=(AgentSpec(id="finder"), AgentSpec(id="checker"), AgentSpec(id="writer")),
+        termination={"conditions": conditions, "max_turns": max_turns})
+
+
+@pytest.mark.parametrize("speakers,max_turns,conditions,found", [
+    # one turn each, the team's only end its bound of one pass: the app's designed length
+    (("finder", "checker", "writer"), 3, ("max_turns=3 (team turns)",), False),
+    # a stop word the writer never said: the bound is a safety net, reached
+    (("finder", "checker", "writer"), 3, ("max_turns=3 (team turns)", "TextMentionTermination(text='DONE')"), True),
+    # a bound of more than one pass, gone round
+    (("finder", "checker", "writer", "finder", "checker", "writer"), 6, ("max_turns=6 (team turns)",), True),
+])
+def test_a_team_bounded_to_one_pass_that_made_it_has_no_missing_termination(speakers, max_turns, conditions, found):
+    from masfuzz.oracles.detectors import missing_termination
+
+    events = [Message(role="user", content="Write a brief on tide tables.")]
+    for a in speakers:
+        events += [AgentTurn(agent=a), Message(agent=a, content=f"{a}'s part, with new facts on tides {len(events)}.")]
+    events.append(TerminationEvent(reason="max_turns", detail=f"Maximum number of turns {max_turns} reached."))
+    trace = Trace(scenario_id="s", events=tuple(events))
+    assert bool(missing_termination(trace, _pass(max_turns, conditions))) == found
