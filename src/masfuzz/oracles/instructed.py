@@ -1458,7 +1458,7 @@ def _misselected(trace: Trace, spec: WorkflowSpec, d: int, chosen: str,
             or addresses_agent(request, spec, chosen):
         return []
     holders = sorted(_fitting_members(spec, fitting, described) - {chosen})
-    if not holders or _hands_on_to(spec, chosen, holders) or _gathers_first(spec, chosen, fitting, request):
+    if not holders or _hands_on_to(spec, chosen, holders):
         return []
     said = _answered_without(trace, d, chosen, fitting, holders)
     if said is None:
@@ -1472,27 +1472,6 @@ def _misselected(trace: Trace, spec: WorkflowSpec, d: int, chosen: str,
         description=f"the team's speaker selector gave the request to {chosen} (event {d}), "
         f"whose {_cannot(spec, chosen, fitting)}, while {', '.join(holders)} {_can(fitting)}; "
         f"{chosen} answered without it (event {said})")]
-
-
-# What a member that finds information says of itself or its tools: "An agent for searching
-# information on the web", search_web_tool, "Look up a product's price history".
-_GATHERS = re.compile(r"\b(?:search\w*|look(?:s|ing)?[\s_]+up|lookup|find\w*|fetch\w*|retriev\w*|research\w*|"
-                      r"gather\w*)|(?<=_)search|search(?=_)", re.IGNORECASE)
-
-
-def _gathers_first(spec: WorkflowSpec, chosen: str, fitting: list[str], request: str) -> bool:
-    """Does the request need facts before its fitting tools can be called, and does `chosen`
-    find facts? No fitting tool's required arguments are in the request (the percentage change
-    of a player's rebounds between two seasons: the two counts are not given), and `chosen`'s
-    description or one of its tools speaks of searching or looking up. A selector giving it the
-    first turn chose the step that comes first (AutoGen's selector-group-chat team: the web
-    search agent before the data analyst), no misroute."""
-    from masfuzz.oracles.semantic import carries_arguments  # semantic reads routing: imported late
-
-    if not fitting or any(carries_arguments(request, spec, t) for t in fitting):
-        return False
-    own = [spec.agent(chosen).description] + [f"{t.id} {t.description}" for t in spec.tools if t.id in tools_of(spec, chosen)]
-    return any(_GATHERS.search(x or "") for x in own)
 
 
 def _hands_on_to(spec: WorkflowSpec, chosen: str, holders: list[str]) -> bool:
