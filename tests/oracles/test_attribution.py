@@ -470,3 +470,23 @@ def test_a_speaker_cycle_round_a_misroute_the_model_chose_is_the_models():
     assert right["loop"].attribution == "harness" and "goes round a hand-over" in right["loop"].because
     wrong = {f.detector: f for f in detect(trace, desk("Hand seat changes to the FAQ agent."))}
     assert (wrong["misrouted_request"].attribution, wrong["loop"].attribution) == ("sut", "sut")
+
+
+@pytest.mark.parametrize("model, whose", [("scripted/masfuzz.control:probe", "harness"),
+                                          ("scripted/examples/customer_service/policy.py:policy", "sut")])
+def test_a_crash_of_the_apps_code_after_a_chat_stopped_at_its_bound_under_the_probe_is_the_probes(model, whose):
+    """A script that prints its group chat's results once the chat is over (build-with-ag2's
+    triage-with-tasks pattern) read a context variable the chat was to set: under the probe the
+    chat went to its round limit without setting it, and the crash after it is the probe's. Under
+    another model it stays the app's."""
+    from masfuzz.oracles import detect
+    from masfuzz.trace import ChatEnd, ChatStart, ErrorEvent
+
+    events = [ChatStart(chat="c1"), Message(agent=None, role="user", content="Plan the garden beds"),
+              *[e for _ in range(5) for e in (AgentTurn(agent="planner"), Message(agent="planner", content="ok"))],
+              ChatEnd(chat="c1", reason="Maximum rounds (5) reached"),
+              ErrorEvent(kind="crash", message="KeyError: \"Context variable 'BedsPlanned' not found\""),
+              TerminationEvent(reason="crash", detail="KeyError: \"Context variable 'BedsPlanned' not found\"")]
+    trace = Trace(scenario_id="s", events=events, meta={"agent_settings": {"planner": {"model": model, "calls": 5}}})
+    [crash] = [f for f in detect(trace) if f.detector == "runtime_crash"]
+    assert crash.attribution == whose

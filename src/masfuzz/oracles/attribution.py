@@ -57,12 +57,13 @@ harness's.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from masfuzz.oracles.failure import Failure
 from masfuzz.oracles.robustness import FAULT_MARKER, admits_failure
 from masfuzz.ownwords import PROBE_MODELS, RAW_ARGUMENTS, echoed
-from masfuzz.trace import (EARLIER_ANSWERS, HUMAN_PROMPTS, MISSING_CONTEXT, SANDBOX_LIMITS, STAND_IN_USERS, AgentTurn, DelegationEvent, ErrorEvent,
+from masfuzz.trace import (EARLIER_ANSWERS, HUMAN_PROMPTS, MISSING_CONTEXT, SANDBOX_LIMITS, STAND_IN_USERS, AgentTurn, ChatEnd, DelegationEvent, ErrorEvent,
                            Message, RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace)
 
 
@@ -215,6 +216,12 @@ def _probe_bound(trace: Trace, failure: Failure) -> str:
         return ("every agent ran on masfuzz's probe model, which answers alike what it is asked "
                 "alike and hands off to every agent it is offered: the calls and hand-offs going "
                 "round are the probe's choices, not a loop of the app's")
+    if failure.root_cause == "Runtime Crash" and (bound := _chat_bound_before_crash(trace)):
+        # the app's code after the chat (a script printing the chat's results) failed on what a
+        # chat stopped at its bound under the probe never made: one cause, the probe's bound
+        return (f"every agent ran on masfuzz's probe model, and the chat stopped at its bound under it "
+                f"(\"{bound}\"): the app's code after the chat failed on what that chat never produced, "
+                "the probe's doing, not a crash of the app's")
     ended = next((e for e in reversed(trace.events) if isinstance(e, TerminationEvent)), None)
     if failure.root_cause == "Premature Termination" and ended is not None and ended.reason == "completed":
         # the run ended because an agent answered: under the probe, which takes the first
@@ -223,6 +230,23 @@ def _probe_bound(trace: Trace, failure: Failure) -> str:
         return ("every agent ran on masfuzz's probe model, which takes the first hand-off it is "
                 "offered and answers once it has called its tools: that the run ended before this "
                 "agent acted is the probe's routing, not a stop the app made")
+    return ""
+
+
+# A framework's words for a chat stopped at its turn, round or message bound (AG2's "Maximum
+# rounds (100) reached", AgentChat's "Maximum number of messages 25 reached").
+_BOUND_WORDS = re.compile(r"\bmaximum (?:number of )?(?:rounds|turns|messages)\b|\bmax[_ ]?(?:turns|rounds)\b", re.IGNORECASE)
+
+
+def _chat_bound_before_crash(trace: Trace) -> str:
+    """The reason of the last chat end before the run's crash when that chat stopped at its
+    bound and no agent acted between the two (the crash is in the app's code after the chat);
+    "" otherwise."""
+    for e in reversed(trace.events):
+        if isinstance(e, (AgentTurn, ToolCall, DelegationEvent)):
+            return ""
+        if isinstance(e, ChatEnd):
+            return e.reason if _BOUND_WORDS.search(e.reason) else ""
     return ""
 
 

@@ -103,6 +103,23 @@ def _indexed(trace: Trace, cls: type) -> list[tuple[int, Any]]:
 
 # -- system termination ------------------------------------------------------------------------
 
+# A termination condition that is only a count: a turn, round or message bound.
+_COUNT_BOUND = re.compile(r"^\s*(?:[\w -]+:\s*)?(?:max_?turns|max_?rounds?|max_?messages)\s*=\s*\d+|^\s*MaxMessageTermination\(",
+                          re.IGNORECASE)
+
+
+def _one_round(trace: Trace, spec: WorkflowSpec | None) -> bool:
+    """Did a team whose only end is its turn bound, set to one turn per member (AutoGen's
+    company-research notebook: `RoundRobinGroupChat([three agents], max_turns=3)`), stop there
+    after each member spoke once? That is one pass, the length the app gave the team."""
+    if spec is None or not spec.termination.conditions or spec.termination.max_turns != len(spec.agents):
+        return False
+    if not all(_COUNT_BOUND.search(c) for c in spec.termination.conditions):
+        return False
+    order = trace.speaker_order
+    return len(order) == len(spec.agents) == len(set(order))
+
+
 def missing_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     end = _end(trace)
     if end is None or end[1].reason not in BOUND_REASONS:
@@ -152,7 +169,7 @@ def missing_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure
             f"but the run went on for {turns_after} more turn(s) until {bound}: the termination "
             f"condition never fired for it (can {e.agent} get the floor again to close?)",
         )]
-    if trace.meta.get(DESIGNED_LENGTH) and users is None:
+    if (trace.meta.get(DESIGNED_LENGTH) or _one_round(trace, spec)) and users is None:
         return []  # the conversation ran the length the app gave it
     if trace.meta.get(APP_BOUND):  # say which bound it was: the app's or its framework's own
         bound = f"{term.reason} ({trace.meta[APP_BOUND]}: the app's or its framework's own bound)"

@@ -1464,7 +1464,7 @@ def _misselected(trace: Trace, spec: WorkflowSpec, d: int, chosen: str,
             or addresses_agent(request, spec, chosen):
         return []
     holders = sorted(_fitting_members(spec, fitting, described) - {chosen})
-    if not holders:
+    if not holders or _hands_on_to(spec, chosen, holders):
         return []
     said = _answered_without(trace, d, chosen, fitting, holders)
     if said is None:
@@ -1478,6 +1478,24 @@ def _misselected(trace: Trace, spec: WorkflowSpec, d: int, chosen: str,
         description=f"the team's speaker selector gave the request to {chosen} (event {d}), "
         f"whose {_cannot(spec, chosen, fitting)}, while {', '.join(holders)} {_can(fitting)}; "
         f"{chosen} answered without it (event {said})")]
+
+
+def _hands_on_to(spec: WorkflowSpec, chosen: str, holders: list[str]) -> bool:
+    """Can `chosen` pass the request on to one of `holders` by its own hand-offs, directly or
+    through members it hands to (an AG2 group pattern's triage, the pattern's first speaker, whose
+    hand-offs lead through a login agent to the order desk)? Then giving it the request is no
+    misroute of the selector's: it is a router of the app's, and whether it passed the request on
+    is judged as its routing (`_routed_past`, `participation`)."""
+    seen, todo = {chosen}, [chosen]
+    while todo:
+        here = todo.pop()
+        for x in spec.delegations:
+            if x.from_ == here and x.trigger == "handoff" and x.to not in seen:
+                if x.to in holders:
+                    return True
+                seen.add(x.to)
+                todo.append(x.to)
+    return False
 
 
 def beside_call(trace: Trace, i: int) -> bool:

@@ -132,18 +132,25 @@ def model_passed_over(trace: Trace, spec: WorkflowSpec, member: str, ender: str 
     request there (by the request's words, or whatever the request: `instructed_handoffs`), and
     nothing in its instructions lets it end by itself as it did (a stop word, a line to close on
     that says when or whose closing words it said: `_may_end`) but a fallback for requests its
-    rules send nowhere (`_FALLBACK`); "" otherwise."""
-    if ender is not None and _had_last_word(trace, ender) and _offered(spec, ender, member):
+    rules send nowhere (`_FALLBACK`). Its rules also send the request there when they leave the
+    choice to the member that fits, naming none ("delegate questions to other appropriate
+    agents", "always use the provided tools": `_leaves_to_fit`), and the members' descriptions or
+    the request's naming point to `member`; then a member lent as a tool (`as_tool`) counts too,
+    since no tool was called. "" otherwise."""
+    if ender is not None and _had_last_word(trace, ender) and (_offered(spec, ender, member) or _lent(spec, ender, member)):
         from masfuzz.oracles.instructed import instructed_handoffs  # instructed calls this: imported late
 
+        rules = next((a.instructions for a in spec.agents if a.id == ender), "") or ""
         last = next((e.content for e in reversed(trace.events) if isinstance(e, Message) and e.agent == ender), "")
-        if not _may_end(next((a.instructions for a in spec.agents if a.id == ender), "") or "", last):
+        if not _may_end(rules, last):
             request = next((e.content for _, e in users_words(trace)), "")
             said, pointed = _pointed(spec, ender, request, None, [member])
             if pointed and said.endswith("instructions point"):  # its own rules, not the descriptions
                 said += " this request"
             elif (ender, member) in {(a, t) for a, t, _ in instructed_handoffs(spec)}:
                 said = f"{ender}'s instructions hand every request"
+            elif (line := _leaves_to_fit(rules)) and (by := _pointed(spec, None, request, None, [member])[0]):
+                said = f"{ender}'s instructions leave the work to the member that fits (\"{line[:80]}\"), and {by} this request"
             else:
                 said = ""
             if said:
@@ -290,6 +297,35 @@ def _had_last_word(trace: Trace, agent: str) -> bool:
         if isinstance(e, Message) and e.content.strip():
             return e.role == "assistant" and e.agent == agent
     return False
+
+
+def _lent(spec: WorkflowSpec, router: str, member: str) -> bool:
+    """Is `member` an agent `router` may call as a tool (`as_tool`) whatever the run? Only for a
+    run that ended with no call at all: which agent a tool runs is then not in question."""
+    return any(d.from_ == router and d.to == member and d.trigger == "as_tool" and not _GATED.search(d.condition)
+               for d in spec.delegations)
+
+
+# A line that leaves the choice of member to the model, whatever the request: "You can use your
+# tools to delegate questions to other appropriate agents." (the Agents SDK's customer-service
+# triage), "you always use the provided tools" (its agents-as-tools orchestrator). It names no
+# member: the members' descriptions, or the request naming one, decide which fits.
+_TO_FIT = re.compile(r"\b(?:delegat\w*|hand\w*\s+(?:\w+\s+)?(?:off|over)|transfer\w*|route|direct|forward|pass|send|"
+                     r"refer|use|call)\b[^.!?\n]*?\b(?:appropriate|relevant|right|correct|suitable|proper|matching|"
+                     r"provided|given)\s+(?:\w+\s+)?(?:agents?|specialists?|colleagues?|experts?|tools?|members?)\b",
+                     re.IGNORECASE)
+
+
+def _leaves_to_fit(instructions: str) -> str:
+    """The first clause of `instructions` that tells the agent to delegate to (or use) the member
+    that fits the request without naming one (`_TO_FIT`), not negated; "" when none does."""
+    from masfuzz.oracles.instructed import NEGATED, clauses
+
+    text = re.sub(r"(?<=[a-z][.!?])(?=[A-Z])", " ", instructions)  # "translate.If asked": glued pieces
+    # a comma splice is two clauses too: "You never translate on your own, you always use the
+    # provided tools" negates only its first
+    parts = (p for s in sentences(text) for c in clauses(s) for p in re.split(r",\s+", c))
+    return next((p for p in parts if _TO_FIT.search(p) and not NEGATED.search(p)), "")
 
 
 def _description(spec: WorkflowSpec, agent: str) -> str:
