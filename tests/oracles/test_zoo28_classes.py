@@ -6,15 +6,21 @@ twin that must stay silent.
   of small talk ("right (lovely morning for it, isn't it) you're all squared away"), after the
   agent looked something up (twice) before the action: the aside's question tag hedges nothing,
   and a look-up before the action is no request of its own that the reply could answer.
+- premature termination: a router's topic line hands a kind of request to a member ("Pass to
+  hire_shop for wetsuits, boards and kit to buy"), and the task touches that kind only in a side
+  question ("do we need our own wetsuits?") after the router handed its main ask to another
+  member, which served it: the side question needs no member's work. A request in question form
+  ("could you also sort us two wetsuits?") still does.
 """
 
 from __future__ import annotations
 
 import pytest
 
+from masfuzz.oracles.instructed import participation
 from masfuzz.oracles.semantic import claimed_outcome
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
-from masfuzz.trace import AgentTurn, Message, TerminationEvent, ToolCall, ToolResult, Trace
+from masfuzz.trace import AgentTurn, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace
 
 # -- incorrect verification ------------------------------------------------------------------
 
@@ -68,3 +74,49 @@ def test_an_aside_that_bears_on_the_claim_still_qualifies_it(reply):
 def test_an_accepted_record_contradicts_no_idiom():
     run = _groom_run("Visit(state='BOOKED', ref='GR-118', notes=[])", "right (lovely morning, isn't it) all squared away!")
     assert claimed_outcome(run, GROOMERS) == []
+
+
+# -- premature termination: a side question is no ask for a member's work ----------------------
+
+SURF = WorkflowSpec(
+    system=SystemInfo(id="surf", entry_agent="reception", pattern="handoff"),
+    agents=(AgentSpec(id="reception", instructions=(
+        "You answer the phone at Gwithian Surf School.\n"
+        "Pass to lessons_desk for group lessons, private lessons and school trips.\n"
+        "Pass to hire_shop for wetsuits, boards and kit to buy.")),
+        AgentSpec(id="lessons_desk", instructions="Book lessons with `book_lesson`. Confirm the lesson."),
+        AgentSpec(id="hire_shop", instructions="Price kit with `kit_price`.")),
+    tools=(ToolSpec(id="book_lesson", description="Book a surf lesson for a group on a day."),
+           ToolSpec(id="kit_price", description="Kit shop prices.")),
+    permissions=Permissions(allow=(("lessons_desk", "book_lesson"), ("hire_shop", "kit_price"))),
+    delegations=({"from": "reception", "to": "lessons_desk"}, {"from": "reception", "to": "hire_shop"}))
+
+
+def _surf_run(task: str) -> Trace:
+    reply = "all booked - lesson SL-301, 10:00 saturday, meet at the hut"
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content=task), AgentTurn(agent="reception"),
+        DelegationEvent(from_="reception", to="lessons_desk", trigger="handoff"), AgentTurn(agent="lessons_desk"),
+        ToolCall(agent="lessons_desk", tool="book_lesson", arguments={"day": "2026-07-11", "people": 6}, call_id="l"),
+        ToolResult(agent="lessons_desk", tool="book_lesson", call_id="l", payload='{"ok": true, "ref": "SL-301"}'),
+        Message(agent="lessons_desk", content=reply), TerminationEvent(reason="completed", final_output=reply)))
+
+
+@pytest.mark.parametrize("aside", [
+    "do we need our own wetsuits or are they included?",
+    "are wetsuits part of it, or is that extra?",
+    "oh, what size boards do the kids use?",
+])
+def test_a_side_question_touching_a_sibling_s_topic_needs_no_work_of_it(aside):
+    task = f"hi, group lesson for 6 of us on saturday 2026-07-11 in the morning, under Priya Shah. {aside}"
+    assert [f for f in participation(_surf_run(task), SURF) if f.elements[-1] == "hire_shop"] == []
+
+
+@pytest.mark.parametrize("ask", [
+    "could you also sort us two wetsuits to buy?",
+    "and two wetsuits to buy as well please.",
+])
+def test_a_request_for_a_sibling_s_topic_still_needs_its_work(ask):
+    task = f"hi, group lesson for 6 of us on saturday 2026-07-11 in the morning, under Priya Shah. {ask}"
+    [f] = participation(_surf_run(task), SURF)
+    assert (f.root_cause, f.elements) == ("Premature Termination", ("lessons_desk", "hire_shop"))

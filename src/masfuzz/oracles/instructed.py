@@ -266,6 +266,20 @@ def _topic_handoffs(spec: WorkflowSpec) -> list[tuple[str, str, list[str], str]]
     return out
 
 
+# A question that asks for something done or given ("can you book ...?", "could we get ...?",
+# "would you mind ...?", "any chance of ...?", "... please?"): a request, unlike a question
+# for information ("do we need our own masks?", "is the pizza ok for her?").
+REQUEST_QUESTION = re.compile(r"^\W*(?:\w+\W+){0,4}?(?:can|could|would|will|may|might)\s+(?:you|u|we|i|they|someone)\b|"
+                              r"\b(?:please|pls|any chance|is it possible|possible to)\b", re.IGNORECASE)
+
+
+def side_question(sentence: str) -> bool:
+    """Is the sentence a question for information (`is_question`, no `REQUEST_QUESTION`): an
+    aside beside a task's main ask, which a member may answer or not, but which hands no member
+    work to do?"""
+    return is_question(sentence) and not REQUEST_QUESTION.search(sentence)
+
+
 def clauses(sentence: str) -> list[str]:
     """A sentence cut at colons, semicolons, dashes and ", so" / ", but": a negation in one clause ("the
     sum is never yours to choose: it is what the figures allow") does not negate the others."""
@@ -609,7 +623,10 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
             out.setdefault(target, (f"{agent}'s instructions hand the work to it, whatever the request "
                                     f"(\"{said[:80]}\")", None))
     for agent, target, topics, said in _topic_handoffs(spec):
-        if agent in acted and (asked := [t for t in topics if mentions(task, [t])]):
+        # a router that handed the request to another member served its main ask there: a topic
+        # only a side question of the task touches ("do we need our own masks?") asks for no work
+        asks = [s for s in sentences(task) if not (agent in handed_by and side_question(s))]
+        if agent in acted and (asked := [t for t in topics if mentions(" ".join(asks), [t])]):
             out.setdefault(target, (f"{agent}'s instructions hand a request for {asked[0]} to it, and the task "
                                     f"asks for one (\"{said[:80]}\")", None))
     end = trace.termination
