@@ -10,17 +10,26 @@ twin that must stay silent.
   hire_shop for wetsuits, boards and kit to buy"), and the task touches that kind only in a side
   question ("do we need our own wetsuits?") after the router handed its main ask to another
   member, which served it: the side question needs no member's work. A request in question form
-  ("could you also sort us two wetsuits?") still does.
+  ("could you also sort us two wetsuits?") still does. And a router whose only line to a member
+  is scoped to kinds of request ("Pass to lock_keeper for boat passages or moorings.") that ends
+  the run on a request of none of them (a tester's ask for a tool's own step: "the water level at
+  lock LK-07") follows the app's instructions: the early end is the input's (harness), not the
+  app's; on a request of a listed kind it is the app's. "Skip" after a determiner is the
+  builder's container, no negation: "for any skip booking" is such a scoped line.
+- runtime crash: a framework's error raised because the model's output broke the schema the
+  framework parses it with (the Agents SDK's ModelBehaviorError, LangChain's
+  OutputParserException) is the model's, not a crash of the app.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from masfuzz.oracles.instructed import participation
+from masfuzz.oracles.detectors import runtime_crash
+from masfuzz.oracles.instructed import NEGATED, participation
 from masfuzz.oracles.semantic import claimed_outcome
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
-from masfuzz.trace import AgentTurn, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace
+from masfuzz.trace import AgentTurn, DelegationEvent, ErrorEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace
 
 # -- incorrect verification ------------------------------------------------------------------
 
@@ -120,3 +129,66 @@ def test_a_request_for_a_sibling_s_topic_still_needs_its_work(ask):
     task = f"hi, group lesson for 6 of us on saturday 2026-07-11 in the morning, under Priya Shah. {ask}"
     [f] = participation(_surf_run(task), SURF)
     assert (f.root_cause, f.elements) == ("Premature Termination", ("lessons_desk", "hire_shop"))
+
+
+# -- premature termination: a request the app routes nowhere -----------------------------------
+
+def _canal(route: str) -> WorkflowSpec:
+    lock = {"type": "object", "required": ["lock"],
+            "properties": {"lock": {"type": "string", "description": 'The lock code, e.g. "LK-01"'}}}
+    return WorkflowSpec(
+        system=SystemInfo(id="canal", entry_agent="towpath", pattern="handoff"),
+        agents=(AgentSpec(id="towpath", instructions=f"You answer the canal trust's phone.\n{route}"),
+                AgentSpec(id="lock_keeper", instructions="Read the level with `water_level`. Book passages.")),
+        tools=(ToolSpec(id="water_level", description="The water level at a lock.", parameters=lock),),
+        permissions=Permissions(allow=(("lock_keeper", "water_level"),)),
+        delegations=({"from": "towpath", "to": "lock_keeper"},))
+
+
+def _canal_run(task: str) -> Trace:
+    bye = "righto, that's me done - give us a shout if there's owt else"
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content=task), AgentTurn(agent="towpath"), Message(agent="towpath", content=bye),
+        TerminationEvent(reason="completed", final_output=bye)))
+
+
+def test_an_end_on_a_request_the_router_s_scoped_lines_route_nowhere_is_the_input_s():
+    [f] = participation(_canal_run('Tell me the water level at a lock. Use lock: "LK-07".'),
+                        _canal("Pass to lock_keeper for boat passages or moorings."))
+    assert (f.root_cause, f.elements, f.attribution) == ("Premature Termination", ("towpath", "lock_keeper"), "harness")
+
+
+@pytest.mark.parametrize("task, route", [
+    # a request of a kind the line lists: the router should have passed it on (the model's
+    # routing, `model_passed_over`, or the app's; never an input the app routes nowhere)
+    ('A boat passage through lock "LK-07" on saturday, and the water level there?',
+     "Pass to lock_keeper for boat passages or moorings."),
+    # a route for every request: nothing scopes it
+    ('Tell me the water level at a lock. Use lock: "LK-07".', "Pass everything to lock_keeper."),
+])
+def test_an_end_on_a_request_the_app_routes_to_the_member_is_not_the_input_s(task, route):
+    found = participation(_canal_run(task), _canal(route))
+    assert found and all("no route" not in f.because for f in found)
+
+
+@pytest.mark.parametrize("text, negates", [
+    ("Hand over to yard_desk for any skip booking or delivery.", False), ("Your skip is on the drive.", False),
+    ("Skip the deposit check for regulars.", True), ("You may skip it.", True),
+])
+def test_skip_negates_only_as_a_verb(text, negates):
+    assert bool(NEGATED.search(text)) is negates
+
+
+# -- runtime crash: the model's output broke the framework's schema ---------------------------
+
+@pytest.mark.parametrize("kind, message, whose", [
+    ("ModelBehaviorError", "Invalid JSON when parsing model output", "harness"),
+    ("OutputParserException", "Could not parse LLM output: `sure thing!`", "harness"),
+    ("KeyError", "'lock'", "sut"),  # the app's own code failed
+])
+def test_a_crash_on_the_model_s_broken_output_is_the_model_s(kind, message, whose):
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="book me through LK-07"), AgentTurn(agent="towpath"),
+        ErrorEvent(kind=kind, message=message), TerminationEvent(reason="crash", detail=f"{kind}: {message}")))
+    [f] = runtime_crash(trace, None)
+    assert f.attribution == whose

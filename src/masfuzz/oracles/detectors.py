@@ -699,6 +699,14 @@ def tool_argument_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Fail
 
 # -- runtime crash ------------------------------------------------------------------------------
 
+# The exceptions a framework raises when the model's output breaks what the framework parses it
+# into, not when the app's code fails: the Agents SDK's ModelBehaviorError (invalid JSON for a
+# tool's or a hand-off's input, a tool that does not exist), LangChain's OutputParserException.
+# PydanticAI's UnexpectedModelBehavior is its adapter's to tell apart (output retries spent are
+# the model's; a tool's own ModelRetry spent is the tool's): `HARNESS_CAUSE`.
+MODEL_OUTPUT_ERRORS = frozenset({"ModelBehaviorError", "OutputParserException"})
+
+
 def runtime_crash(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     end = _end(trace)
     crashed = end is not None and end[1].reason in ("crash", "timeout")
@@ -720,6 +728,10 @@ def runtime_crash(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     because = trace.meta.get(HARNESS_CAUSE, "")
     if trace.meta.get(NOT_INJECTED_CALLS):
         because = NOT_INJECTED_BECAUSE
+    if not because and running is None and (broke := next((k for k in kinds if k in MODEL_OUTPUT_ERRORS), None)):
+        because = (f"the framework raised {broke} because the model's output broke the schema it parses "
+                   "it with (unparseable JSON, a tool or hand-off input missing a required field, a tool "
+                   "that does not exist): the model under test's mistake, not a crash of the app")
     if reason == "timeout" and running is None and answering is not None and _model_bound(trace):
         because = (f"masfuzz's time limit (--timeout) ended the run while {answering or 'an agent'} "
                    "waited for its model's answer: the model in use is slower than the limit, "
