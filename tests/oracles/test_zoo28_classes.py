@@ -16,6 +16,11 @@ twin that must stay silent.
   lock LK-07") follows the app's instructions: the early end is the input's (harness), not the
   app's; on a request of a listed kind it is the app's. "Skip" after a determiner is the
   builder's container, no negation: "for any skip booking" is such a scoped line.
+- max round limit: in a two-agent chat whose other side replies automatically (AG2's proxy on
+  human_input_mode="NEVER"), an agent asking again and again for a value the request left out
+  ("what's the passport?", a required parameter of its tool) until the auto-reply cap waits on
+  an answer nothing in the run can give: the input's (harness), not a loop of the app's; the
+  same agent repeating anything else to the cap stays the app's.
 - runtime crash: a framework's error raised because the model's output broke the schema the
   framework parses it with (the Agents SDK's ModelBehaviorError, LangChain's
   OutputParserException) is the model's, not a crash of the app.
@@ -25,7 +30,7 @@ from __future__ import annotations
 
 import pytest
 
-from masfuzz.oracles.detectors import runtime_crash
+from masfuzz.oracles.detectors import missing_termination, runtime_crash
 from masfuzz.oracles.instructed import NEGATED, participation
 from masfuzz.oracles.semantic import claimed_outcome
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
@@ -192,3 +197,29 @@ def test_a_crash_on_the_model_s_broken_output_is_the_model_s(kind, message, whos
         ErrorEvent(kind=kind, message=message), TerminationEvent(reason="crash", detail=f"{kind}: {message}")))
     [f] = runtime_crash(trace, None)
     assert f.attribution == whose
+
+
+# -- max round limit: a question the automatic other side can never answer ---------------------
+
+CHIMNEY = WorkflowSpec(
+    system=SystemInfo(id="chimney", entry_agent="sweep_desk", pattern="fixed_order"),
+    agents=(AgentSpec(id="sweep_desk", instructions="Book sweeps with `book_sweep`."),),
+    tools=(ToolSpec(id="book_sweep", description="Book a chimney sweep.", parameters={
+        "type": "object", "required": ["house_ref", "day"],
+        "properties": {"house_ref": {"type": "string"}, "day": {"type": "string"}}}),),
+    permissions=Permissions(allow=(("sweep_desk", "book_sweep"),)))
+
+
+@pytest.mark.parametrize("said, whose", [
+    ("right then (chilly one today isn't it) - which house ref is it, love?", "harness"),
+    ("Before I book: what day suits you for the sweep?", "harness"),
+    ("checking the diary now, bear with me", "sut"),  # no question: the app's going round
+    ("anything else i can do for you?", "sut"),  # asks for no value the request left out
+])
+def test_a_question_repeated_to_the_auto_reply_cap_is_the_input_s(said, whose):
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="Please book a chimney sweep. Use house_ref: \"Victorian\"."),
+        AgentTurn(agent="sweep_desk"), *[Message(agent="sweep_desk", content=said) for _ in range(5)],
+        TerminationEvent(reason="max_turns", detail="Maximum number of consecutive auto-replies reached")))
+    [f] = missing_termination(trace, CHIMNEY)
+    assert (f.root_cause, f.attribution) == ("Max Round Limit Exceeded", whose)
