@@ -20,19 +20,28 @@ from autogen_agentchat.teams import RoundRobinGroupChat
 
 from .models import agentchat_client
 
-LANES = {("2026-06-13", "14:00"): [7, 9]}
 ROOMS: list[str] = []
 
 
-def book_lane(day: Annotated[str, 'The day, e.g. "2026-01-31"'],
-              start: Annotated[str, 'When bowling starts, 24-hour clock, e.g. "18:30"'],
-              bowlers: Annotated[int, 'How many kids or adults bowl, e.g. "6"']) -> str:
-    """Hold a lane at Kingpin Lanes for two games."""
-    free = LANES.get((day, start), [])
-    if not free:
-        return f"no lane free at {start} on {day} - nächste Bahn frei um 16:30"
-    lane = free.pop(0)
-    return f"Lane {lane} held {start}-{int(start[:2]) + 2}:00 for {bowlers} bowlers, bumpers up - confirmed by LaneMaster"
+def lane_diary():
+    """book_lane over the alley's lane diary. A hold is the party's: the same party (day, start,
+    bowlers) asking again is given the lane it holds, so a run repeated in one process (masfuzz's
+    in-process executor opens the system once) finds what the first run found."""
+    free = {("2026-06-13", "14:00"): [7, 9]}
+    held: dict[tuple[str, str, int], int] = {}
+
+    def book_lane(day: Annotated[str, 'The day, e.g. "2026-01-31"'],
+                  start: Annotated[str, 'When bowling starts, 24-hour clock, e.g. "18:30"'],
+                  bowlers: Annotated[int, 'How many kids or adults bowl, e.g. "6"']) -> str:
+        """Hold a lane at Kingpin Lanes for two games."""
+        party = (day, start, bowlers)
+        if party not in held:
+            if not free.get((day, start)):
+                return f"no lane free at {start} on {day} - nächste Bahn frei um 16:30"
+            held[party] = free[(day, start)].pop(0)
+        return (f"Lane {held[party]} held {start}-{int(start[:2]) + 2}:00 for {bowlers} bowlers, bumpers up - "
+                "confirmed by LaneMaster")
+    return book_lane
 
 
 def book_party(day: Annotated[str, 'The day, e.g. "2026-01-31"'],
@@ -47,7 +56,7 @@ def book_party(day: Annotated[str, 'The day, e.g. "2026-01-31"'],
 def build(stop_word: str) -> RoundRobinGroupChat:
     client = agentchat_client()
     lanes = AssistantAgent(
-        "lanes", model_client=client, tools=[book_lane], reflect_on_tool_use=False,
+        "lanes", model_client=client, tools=[lane_diary()], reflect_on_tool_use=False,
         system_message="You run the lane diary at Kingpin Lanes. Hold a lane for the party with book_lane.")
     party_m = AssistantAgent(
         "party_m", model_client=client, tools=[book_party], reflect_on_tool_use=True,

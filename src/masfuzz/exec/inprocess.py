@@ -25,7 +25,14 @@ from masfuzz.exec.request import ExecutionRequest
 from masfuzz.llm import settings
 from masfuzz.redact import RedactingFds
 from masfuzz.target import OpenedSystem, Target
-from masfuzz.trace import Trace, ended_trace
+from masfuzz.trace import PROCESS_RUN, Trace, ended_trace
+
+
+# How many runs each opened system has served in this process (`Target.open` opens it once per
+# process, so every executor of the process runs the same object): a run's place among them is
+# said in its trace (`PROCESS_RUN`), as a persistent worker says it, since what earlier runs left
+# in memory (a module-level list a tool empties) reaches the later ones.
+_RUNS: dict[int, int] = {}
 
 
 class InProcessExecutor(Executor):
@@ -63,6 +70,11 @@ class InProcessExecutor(Executor):
             return run.attach(await self._run(system, request))
 
     async def _run(self, system: OpenedSystem, request: ExecutionRequest) -> Trace:
+        place = _RUNS[id(system)] = _RUNS.get(id(system), 0) + 1
+        trace = await self._run_once(system, request)
+        return trace.model_copy(update={"meta": {**trace.meta, PROCESS_RUN: place}})
+
+    async def _run_once(self, system: OpenedSystem, request: ExecutionRequest) -> Trace:
         limit = request.limit
         t0 = time.perf_counter()
         # The executor's limit is the run's own (as a worker's): an adapter's clock, at its

@@ -176,6 +176,14 @@ def missing_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure
     stalled = _stalled_from(trace, spec)
     if stalled is not None and not whose and (because := _waits_on_user(trace, spec, stalled)):
         whose = {"attribution": "harness", "because": because}
+    if stalled is None and not whose and (asking := _asks_to_the_end(trace)) is not None \
+            and (because := _waits_on_user(trace, spec, asking)):
+        # a two-agent chat whose other side answers automatically (AG2's proxy on
+        # human_input_mode="NEVER"): the agent's question for a value the request left out gets
+        # an empty auto-reply, so it asks again until the auto-reply cap. The input lacked the
+        # value and nothing in the run could give it: the bound ended a wait, not a loop of the app
+        whose = {"attribution": "harness", "because": because + " (the chat's other side replies "
+                 "automatically and cannot give it)"}
     if stalled is not None:
         # FLARE's two termination root causes: a bound too low for the task cuts off work in
         # progress; a team that only says again what it said has finished, and its stop
@@ -214,6 +222,23 @@ def _waits_on_user(trace: Trace, spec: WorkflowSpec | None, stalled: int) -> str
     i, e = asks[0]
     return (f"{e.agent} asks for values the request left out (event {i}: \"{' '.join(e.content.split())[:80]}\") "
             "and no user answered in the run: the team waits on that answer, and the bound ended the wait")
+
+
+def _asks_to_the_end(trace: Trace) -> int | None:
+    """The first of the run's closing messages when they are one agent asking back
+    (`asks_back`), `MIN_CYCLE_REPEATS` times or more, with no tool called, no other agent
+    speaking and no user message among them, to the end; else None."""
+    tail = []
+    for i in range(len(trace.events) - 1, -1, -1):
+        e = trace.events[i]
+        if isinstance(e, (ToolCall, ToolResult)) or isinstance(e, Message) and (
+                e.role != "assistant" or not e.agent or tail and e.agent != trace.events[tail[-1]].agent):
+            break
+        if isinstance(e, Message):
+            if not asks_back(e.content):
+                break
+            tail.append(i)
+    return tail[-1] if len(tail) >= MIN_CYCLE_REPEATS else None
 
 
 def _names_required(spec: WorkflowSpec | None, agent: str, text: str) -> bool:
@@ -739,6 +764,14 @@ def tool_argument_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Fail
 
 # -- runtime crash ------------------------------------------------------------------------------
 
+# The exceptions a framework raises when the model's output breaks what the framework parses it
+# into, not when the app's code fails: the Agents SDK's ModelBehaviorError (invalid JSON for a
+# tool's or a hand-off's input, a tool that does not exist), LangChain's OutputParserException.
+# PydanticAI's UnexpectedModelBehavior is its adapter's to tell apart (output retries spent are
+# the model's; a tool's own ModelRetry spent is the tool's): `HARNESS_CAUSE`.
+MODEL_OUTPUT_ERRORS = frozenset({"ModelBehaviorError", "OutputParserException"})
+
+
 def runtime_crash(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     end = _end(trace)
     crashed = end is not None and end[1].reason in ("crash", "timeout")
@@ -760,6 +793,10 @@ def runtime_crash(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     because = trace.meta.get(HARNESS_CAUSE, "")
     if trace.meta.get(NOT_INJECTED_CALLS):
         because = NOT_INJECTED_BECAUSE
+    if not because and running is None and (broke := next((k for k in kinds if k in MODEL_OUTPUT_ERRORS), None)):
+        because = (f"the framework raised {broke} because the model's output broke the schema it parses "
+                   "it with (unparseable JSON, a tool or hand-off input missing a required field, a tool "
+                   "that does not exist): the model under test's mistake, not a crash of the app")
     if reason == "timeout" and running is None and answering is not None and _model_bound(trace):
         because = (f"masfuzz's time limit (--timeout) ended the run while {answering or 'an agent'} "
                    "waited for its model's answer: the model in use is slower than the limit, "

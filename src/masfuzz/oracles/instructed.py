@@ -74,7 +74,11 @@ _DEPENDS = (
     r"\bthe\s+(?!(?:user|customer|client|request|task|question|person|people)s?\b)\w+(?:\s+\w+)?\s+{X}\s+"
     r"(?:(?:already|just)\s+)?(?:[a-z]{2,}ed|" + "|".join(sorted({p for ps in IRREGULAR_PAST.values() for p in ps})) + r")\b",
 )
-NEGATED = re.compile(r"\b(?:not|never|no|without|instead\s+of|except|skip)\b|n't\b", re.IGNORECASE)
+# "skip" negates as a verb ("skip the deposit check"); after a determiner it is a noun, the
+# builder's container ("for any skip booking", "the skip"), and negates nothing.
+NEGATED = re.compile(r"\b(?:not|never|no|without|instead\s+of|except|"
+                     r"(?<!\ba\s)(?<!\ban\s)(?<!\bany\s)(?<!\bthe\s)(?<!\byour\s)(?<!\bour\s)(?<!\bmy\s)"
+                     r"(?<!\bone\s)(?<!\beach\s)(?<!\bevery\s)skip)\b|n't\b", re.IGNORECASE)
 # Who a request comes from or is about: a relative clause of theirs ("the date the caller gave")
 # names no member's product.
 _PEOPLE = {"user", "users", "customer", "customers", "client", "clients", "caller", "guest", "guests",
@@ -271,6 +275,20 @@ def _topic_handoffs(spec: WorkflowSpec) -> list[tuple[str, str, list[str], str]]
             if kinds:
                 out.append((a.id, named[0], kinds, s))
     return out
+
+
+# A question that asks for something done or given ("can you book ...?", "could we get ...?",
+# "would you mind ...?", "any chance of ...?", "... please?"): a request, unlike a question
+# for information ("do we need our own masks?", "is the pizza ok for her?").
+REQUEST_QUESTION = re.compile(r"^\W*(?:\w+\W+){0,4}?(?:can|could|would|will|may|might)\s+(?:you|u|we|i|they|someone)\b|"
+                              r"\b(?:please|pls|any chance|is it possible|possible to)\b", re.IGNORECASE)
+
+
+def side_question(sentence: str) -> bool:
+    """Is the sentence a question for information (`is_question`, no `REQUEST_QUESTION`): an
+    aside beside a task's main ask, which a member may answer or not, but which hands no member
+    work to do?"""
+    return is_question(sentence) and not REQUEST_QUESTION.search(sentence)
 
 
 def clauses(sentence: str) -> list[str]:
@@ -616,7 +634,10 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
             out.setdefault(target, (f"{agent}'s instructions hand the work to it, whatever the request "
                                     f"(\"{said[:80]}\")", None))
     for agent, target, topics, said in _topic_handoffs(spec):
-        if agent in acted and (asked := [t for t in topics if mentions(task, [t])]):
+        # a router that handed the request to another member served its main ask there: a topic
+        # only a side question of the task touches ("do we need our own masks?") asks for no work
+        asks = [s for s in sentences(task) if not (agent in handed_by and side_question(s))]
+        if agent in acted and (asked := [t for t in topics if mentions(" ".join(asks), [t])]):
             out.setdefault(target, (f"{agent}'s instructions hand a request for {asked[0]} to it, and the task "
                                     f"asks for one (\"{said[:80]}\")", None))
     end = trace.termination
@@ -728,6 +749,27 @@ def _stops_on_speaker(end: TerminationEvent, spec: WorkflowSpec, ender: str) -> 
         and re.search(rf"(?<![\w-]){re.escape(ender)}(?![\w-])", end.detail) is not None
 
 
+def _outside_routes(trace: Trace, spec: WorkflowSpec, member: str, acted: dict[str, int]) -> str:
+    """Why a needed member that never acted was out of this input's reach, or "": every line of
+    the instructions that routes work to it is scoped to kinds of request (`_topic_handoffs`:
+    "Hand over to hire_desk for any skip booking or delivery"), the task asks for none of them,
+    and the agents holding those lines acted and handed nothing on. The app routes this request
+    nowhere: the router that kept it followed its instructions, and the input (a tester's
+    request for a tool's own step: "which days the lorry covers a postcode district") asked for
+    work the app offers no route to. No other instruction hands the member work unconditionally."""
+    scoped = [(agent, topics) for agent, target, topics, _ in _topic_handoffs(spec) if target == member]
+    if not scoped or any(target == member for _, target, _ in instructed_handoffs(spec)):
+        return ""
+    task = " ".join(e.content for e in trace.of_type(Message) if e.role == "user")
+    handed_by = {d.from_ for d in trace.of_type(DelegationEvent)}
+    if any(agent not in acted or agent in handed_by or mentions(task, topics) for agent, topics in scoped):
+        return ""
+    agent, topics = scoped[0]
+    return (f"{agent}'s instructions route work to {member} only for {', '.join(topics)}, and the input asks "
+            "for none of them: it asked for work the app offers no route to, and the early end follows the "
+            "app's instructions")
+
+
 def _proxy(agent: AgentSpec) -> bool:
     """A member that stands in for the human (a user proxy) contributes only when asked."""
     kind = str(agent.model_settings.get("type") or "")
@@ -795,7 +837,8 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 f"before {member} acted at all, though its work is needed: {why}"}))
             continue
         cutter, at = _cut_by(trace, spec, member, acted, end_i) or (ender, step)
-        because = model_passed_over(trace, spec, member, ender)
+        because = model_passed_over(trace, spec, member, ender) or (
+            "" if why.startswith("the task names it") else _outside_routes(trace, spec, member, acted))
         out.append(Failure(
             category="system_termination", root_cause="Premature Termination",
             detector="participation", evidence=tuple(sorted({at, step, end_i})),

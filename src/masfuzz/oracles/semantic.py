@@ -403,12 +403,48 @@ TURN = re.compile(r"\s*;\s+|\s+[-–—]\s+|,\s+(?=(?:so|but)\b)")
 
 def _claim_clauses(sentence: str) -> list[str]:
     """The clauses a claim is read from: the sentence's clauses without a promise joined to one
-    (`PROMISE`) and without what a value takes back (`_taken_back`)."""
+    (`PROMISE`), without what a value takes back (`_taken_back`) and without a bracketed aside
+    of small talk (`_asides`), which is a clause of its own."""
+    sentence, asides = _asides(sentence)
     out = []
     for part in TURN.split(PROMISE.sub("", sentence)):
         out += clauses(part)
     dropped = _taken_back(PROMISE.sub("", sentence))
-    return [c for c in out if c.strip() not in dropped]
+    return [c for c in out if c.strip() not in dropped] + asides
+
+
+# A bracketed aside inside a sentence ("ok so (bit grey out today isn't it) that's sorted").
+ASIDE = re.compile(r"\(([^()]{1,200})\)")
+# What makes an aside bear on the claim around it: a condition or a wait ("(pending payment)",
+# "(unless the permit fails)", "(not yet)"), a failure, an apology, or an action's word
+# ("(not confirmed)", "(booked provisionally)").
+QUALIFIES = re.compile(r"\b(?:pending|provided|subject\s+to|until|await\w*|provisional\w*|tentative\w*|"
+                       r"yet|once|temporar\w*|so\s+far|for\s+now)\b", re.IGNORECASE)
+
+# A question tag in small talk, ending it or a clause of it ("isn't it", "wasn't it, first
+# thing", "don't you think", "innit"): it asks for agreement and negates nothing.
+TAG_QUESTION = re.compile(r"[,\s]*\b(?:\w+n['\u2019]t\s+(?:it|they|we|you|i|he|she|there|that|one)(?:\s+think)?|innit|eh|right)"
+                          r"(?=\W*(?:,|$))", re.IGNORECASE)
+
+
+def _asides(sentence: str) -> tuple[str, list[str]]:
+    """The sentence without its bracketed asides of small talk, and those asides: an aside about
+    the weather or the day ("(bit grey out today isn't it)", "(hope the rain holds off!)") is
+    a clause of its own, as one between dashes is, and its tag question or hedge does not make
+    the claim around it asked or hedged. An aside that bears on the claim (`QUALIFIES`,
+    `CONDITIONAL`, a negation other than a question tag, `FAILED_TEXT`, `GIVE_UP`, an action's or a success's word: "(not confirmed)",
+    "(unless the council says no)") stays in the sentence and qualifies it as before."""
+    asides = []
+
+    def cut(m: re.Match[str]) -> str:
+        aside = m.group(1)
+        if QUALIFIES.search(aside) or NEGATED.search(TAG_QUESTION.sub("", aside)) or CONDITIONAL.search(aside) or FAILED_TEXT.search(aside) \
+                or GIVE_UP.search(aside) or actions_claimed(aside) or SURE_DONE.search(aside) \
+                or re.search(r"\b(?:done|confirmed|complete|completed|success\w*)\b", aside, re.IGNORECASE):
+            return m.group(0)
+        asides.append(aside.strip())
+        return " "
+    return re.sub(r"\s{2,}", " ", ASIDE.sub(cut, sentence)), asides
 
 
 def _taken_back(sentence: str) -> set[str]:
@@ -567,16 +603,17 @@ def _answers_only(trace: Trace, fi: int, ci: int, r: ToolResult, agent: str,
     """Is the message at `ci` the claimer's first word after its own call's result at `fi`, with
     no other tool's result since its last message before the call: the answer to that one
     outcome, whatever words it uses. A tool that only reads (`_reads_only`: a second look at a
-    station's board, a status check) answers no request of its own, so its result after the
-    failed call leaves the answer the failed action's (what it found may still be what the
-    answer presents: `_presents_found`)."""
+    station's board, a status check) answers no request of its own, so its result before the
+    failed call (the look-up the action was prepared with, repeated or not) or after it leaves
+    the answer the failed action's (what it found may still be what the answer presents:
+    `_presents_found`)."""
     if r.agent != agent:
         return False
     start = max((i for i in range(fi) if isinstance(e := trace.events[i], Message)
                  and e.role == "assistant" and e.agent == agent), default=-1)
     for i in range(start + 1, ci):
         e = trace.events[i]
-        if isinstance(e, ToolResult) and e.tool != r.tool and not (i > fi and _reads_only(e.tool, spec)):
+        if isinstance(e, ToolResult) and e.tool != r.tool and not _reads_only(e.tool, spec):
             return False
         if i > fi and isinstance(e, Message) and e.role == "assistant" and e.agent == agent:
             return False

@@ -149,13 +149,21 @@ SHARED_PROCESS = ("possibly caused by state an earlier run left: the run that sh
                   "says which ran otherwise")
 
 
+# The same under --executor inprocess, which opens the system once and runs every scenario of the
+# process in it.
+IN_PROCESS_SHARED = ("possibly caused by state an earlier run left: --executor inprocess ran it in "
+                     "masfuzz's own process after {earlier} of the same system (it was run {place} of "
+                     "that process); --executor pool runs each scenario in a fresh fork")
+
+
 def shared_process(failure: dict[str, Any], trace: Trace | None) -> None:
     """Flag `failure` (a report's dict) when the run that showed it shared its process with
     earlier runs: its place among them (`process_run`) and what that means (`shared_process`)."""
     place = trace.meta.get(PROCESS_RUN, 1) if trace is not None else 1
     if isinstance(place, int) and place > 1:
         failure["process_run"] = place
-        failure["shared_process"] = SHARED_PROCESS.format(
+        said = IN_PROCESS_SHARED if trace.meta.get("executor") == "inprocess" else SHARED_PROCESS
+        failure["shared_process"] = said.format(
             place=place, earlier="1 run" if place == 2 else f"{place - 1} runs")
 
 
