@@ -863,8 +863,9 @@ def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
     """The first sign after the hand-over at `d` that `agent` lacks a fact of a kind the user
     gave, or a fact the hander's tools returned (`held`, `_held_asked`): (event, kind, what it
     did, the values it lacks). Looks until the user speaks again or the next hand-over (which
-    starts a window of its own)."""
-    tried = False
+    starts a window of its own). A question after a tool call that tried the fact (`_tried`)
+    is no sign: the agent may be asking because the value did not work."""
+    calls: list[int] = []  # the agent's tool calls so far in the window
     for i in range(d + 1, len(trace.events)):
         e = trace.events[i]
         if isinstance(e, Message) and e.role == "user" or isinstance(e, DelegationEvent):
@@ -875,35 +876,71 @@ def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
             received = _received(trace, d, agent)
             if stand_in := _stand_in(e, given, received) or _documented_stand_in(e, spec, told, received):
                 return i, *stand_in
-            tried = True
-        if isinstance(e, Message) and e.role == "assistant" and e.agent == agent and not tried:
-            for s in _asking_sentences(e.content):
-                asked = f"asked for it again: \"{s[:100]}\""
-                # what one of its tools documents names the fact and its form ("the client's
-                # Unique Taxpayer Reference, like \"UTR 1234567890\""): that is the fact asked
-                # for, more surely than any value of the kind a question's word names
-                # ("reference": every code the user wrote)
-                if spec is not None and (documented := _asked_documented(s, spec, agent, told)):
-                    return i, documented[0], asked, documented[1]
-                kinds = _asked(s) & set(given)
-                if spec is not None and kinds and _asks_own_parameter(s, spec, agent, kinds) \
-                        and not _held_asked(s, spec, agent, held):
-                    continue  # it asks for what its tools document, of which the user gave nothing
-                if kinds:
-                    kind = sorted(kinds)[0]
-                    if spec is None or _fits_docs(spec, agent, kind, given[kind]):
-                        return i, kind, asked, given[kind]
-                    # no value the user gave of that kind fits its tools: the hander's may
-                    held_fact = _held_asked(s, spec, agent, held)
-                    return (i, held_fact[0], asked, held_fact[1]) if held_fact else None
-                if held_fact := _held_asked(s, spec, agent, held):
-                    return i, held_fact[0], asked, held_fact[1]
-                # last, a question naming a parameter of its tools ("your docket?")
-                if spec is not None and (named := _asked_documented(s, spec, agent, told, by_name=True)):
-                    return i, named[0], asked, named[1]
-                if spec is not None and (counted := _asked_count(s, spec, agent, told)):
-                    return i, counted[0], asked, counted[1]
+            calls.append(i)
+        if isinstance(e, Message) and e.role == "assistant" and e.agent == agent:
+            asked = _asked_lost(e.content, agent, given, spec, told, held)
+            if asked is _STOP:
+                return None
+            if asked is not None and not _tried(trace, calls, asked[2], spec):
+                return i, *asked
     return None
+
+
+_STOP = ("stop",)  # `_asked_lost`: the question is for a kind of fact the user gave in no form its tools take
+
+
+def _asked_lost(text: str, agent: str, given: dict[str, list[str]], spec: WorkflowSpec | None,
+                told: str, held: str) -> tuple[str, str, list[str]] | tuple[str] | None:
+    """Does an agent's message ask for a fact the user gave (or the hander's tools returned)?
+    (kind, what it did, the values asked for), `_STOP` when it asks for a kind of fact of which
+    no value the user or the hander's tools gave fits its tools (asking is right, and nothing
+    later in the window is read), or None."""
+    for s in _asking_sentences(text):
+        asked = f"asked for it again: \"{s[:100]}\""
+        # what one of its tools documents names the fact and its form ("the client's
+        # Unique Taxpayer Reference, like \"UTR 1234567890\""): that is the fact asked
+        # for, more surely than any value of the kind a question's word names
+        # ("reference": every code the user wrote)
+        if spec is not None and (documented := _asked_documented(s, spec, agent, told)):
+            return documented[0], asked, documented[1]
+        kinds = _asked(s) & set(given)
+        if spec is not None and kinds and _asks_own_parameter(s, spec, agent, kinds) \
+                and not _held_asked(s, spec, agent, held):
+            continue  # it asks for what its tools document, of which the user gave nothing
+        if kinds:
+            kind = sorted(kinds)[0]
+            if spec is None or _fits_docs(spec, agent, kind, given[kind]):
+                return kind, asked, given[kind]
+            # no value the user gave of that kind fits its tools: the hander's may
+            held_fact = _held_asked(s, spec, agent, held)
+            return (held_fact[0], asked, held_fact[1]) if held_fact else _STOP
+        if held_fact := _held_asked(s, spec, agent, held):
+            return held_fact[0], asked, held_fact[1]
+        # last, a question naming a parameter of its tools ("your docket?")
+        if spec is not None and (named := _asked_documented(s, spec, agent, told, by_name=True)):
+            return named[0], asked, named[1]
+        if spec is not None and (counted := _asked_count(s, spec, agent, told)):
+            return counted[0], asked, counted[1]
+    return None
+
+
+def _tried(trace: Trace, calls: list[int], wanted: list[str], spec: WorkflowSpec | None) -> bool:
+    """Did one of the agent's tool calls try the fact it then asks for: a call that took one of
+    the values asked for, or one whose tool failed or found nothing (the value it had may be what
+    did not work, so asking the user is right)? A look-up that answered and took none of them (the
+    loans desk finding the set, then asking for the reader's card) tried nothing of the fact."""
+    for c in calls:
+        call = trace.events[c]
+        sent = json.dumps(call.arguments, ensure_ascii=False)
+        if any(_reached(v, sent) for v in wanted):
+            return True
+        result = next((r for r in trace.events[c + 1:] if isinstance(r, ToolResult)
+                       and r.call_id == call.call_id), None)
+        # an answer with nothing in it, whatever the tool's documentation says it returns
+        if result is None or _failed(result, spec, empty=True) \
+                or result.payload.strip().lower() in ("", "[]", "{}", "none", "null"):
+            return True
+    return False
 
 
 def _asked_count(sentence: str, spec: WorkflowSpec, agent: str, told: str) -> tuple[str, list[str]] | None:
