@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable
 
 from masfuzz.oracles.failure import Failure, dedupe
-from masfuzz.oracles.specified import model_misroute, model_passed_over
+from masfuzz.oracles.specified import model_chose_speaker, model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
     FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOPWORDS, addresses_agent, agent_names, asks_for,
     claims_done, is_question, lists_missing, mentions, name_pattern, names_agent, names_in_tool_words, owners,
@@ -1463,7 +1463,8 @@ def _misselected(trace: Trace, spec: WorkflowSpec, d: int, chosen: str,
     said = _answered_without(trace, d, chosen, fitting, holders)
     if said is None:
         return []
-    because = model_misroute(spec, None, request, chosen, holders)
+    # the app's candidate or selector function that left one speaker chose, not a model
+    because = model_misroute(spec, None, request, chosen, holders) if model_chose_speaker(trace, spec) else ""
     return [Failure(
         category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
         evidence=(d, said), scenario_id=trace.scenario_id,
