@@ -1,15 +1,16 @@
 """Classes of misses a blind set (zoo27, a planner that narrates) showed, over hand-built traces in
 other wordings than the zoo's: a fact a chat sequence's carried summary dropped, asked for after a
 look-up that tried nothing of it; a speaker the app's candidate function left alone (no model
-chose it)."""
+chose it); a code router's stop test ending the run before the member a value the user gave is
+for."""
 
 from __future__ import annotations
 
 import pytest
 
-from masfuzz.oracles.instructed import MISROUTED, misrouted_request
+from masfuzz.oracles.instructed import MISROUTED, misrouted_request, participation
 from masfuzz.oracles.semantic import INFORMATION_LOSS, handover_facts
-from masfuzz.spec.model import AgentSpec, Delegation, Permissions, SystemInfo, ToolSpec, WorkflowSpec
+from masfuzz.spec.model import AgentSpec, Delegation, Permissions, SystemInfo, Termination, ToolSpec, WorkflowSpec
 from masfuzz.trace import (
     HANDOVER_INPUTS, AgentTurn, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace,
 )
@@ -109,3 +110,60 @@ def test_a_speaker_no_model_chose_is_the_apps_misroute():
 def test_a_speaker_the_selector_model_chose_against_the_descriptions_is_the_models():
     [f] = misrouted_request(_kennels({"selector": 1, "grooming": 2}), KENNELS)
     assert (f.root_cause, f.attribution) == (MISROUTED, "harness")
+
+
+# -- a code router's stop test ending the run before the member the task's value is for -----------
+
+def _florist(courier_told: str = "Order the flowers with order_flowers.") -> WorkflowSpec:
+    return WorkflowSpec(
+        system=SystemInfo(id="florist", entry_agent="stems", framework="langgraph", pattern="graph"),
+        agents=(AgentSpec(id="stems", instructions=courier_told),
+                AgentSpec(id="courier_c", instructions="Book the van with book_courier.")),
+        tools=(ToolSpec(id="order_flowers", description="Order flowers from the wholesaler.", parameters={
+                   "type": "object", "required": ["day", "flowers"], "properties": {
+                       "day": {"type": "string", "description": 'The wedding day, like "2026-01-31"'},
+                       "flowers": {"type": "string", "description": "The flowers wanted"}}}),
+               ToolSpec(id="book_courier", description="Book the van to the venue.", parameters={
+                   "type": "object", "required": ["day", "venue"], "properties": {
+                       "day": {"type": "string", "description": 'The wedding day, like "2026-01-31"'},
+                       "venue": {"type": "string", "description": 'The venue\'s booking number, like "VN-0000"'}}})),
+        permissions=Permissions(allow=(("stems", "order_flowers"), ("courier_c", "book_courier"))),
+        delegations=(Delegation(**{"from": "stems", "to": "courier_c", "trigger": "graph_edge",
+                                   "condition": "after_desk -> courier_c"}),
+                     Delegation(**{"from": "courier_c", "to": "stems", "trigger": "graph_edge",
+                                   "condition": "after_desk -> stems"})),
+        termination=Termination(conditions=("stems -> END when after_desk -> __end__",
+                                            "courier_c -> END when after_desk -> __end__")))
+
+
+def _wedding(task: str) -> Trace:
+    said = "All sorted: ALL DONE - white roses ordered for 2026-09-12."
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content=task),
+        AgentTurn(agent="stems"),
+        ToolCall(agent="stems", tool="order_flowers", arguments={"day": "2026-09-12", "flowers": "white roses"},
+                 call_id="c1"),
+        ToolResult(agent="stems", tool="order_flowers", call_id="c1", status="ok", payload='{"order": "FL-88"}'),
+        Message(agent="stems", content=said),
+        TerminationEvent(reason="completed", detail="the graph reached END", final_output=said)))
+
+
+TASK = ("We're getting married on 12 September 2026 - white roses for the tables please. "
+        "The barn's booking number is VN-4410, they open the doors at noon.")
+
+
+def test_a_code_router_ending_before_the_member_a_given_value_is_for_cuts_it_out():
+    [f] = participation(_wedding(TASK), _florist())
+    assert (f.root_cause, f.agent, f.elements) == ("Premature Termination", "stems", ("stems", "courier_c"))
+    assert "VN-4410" in f.description
+
+
+@pytest.mark.parametrize("task,told", [
+    # the value was for no one's tools: nothing says the courier was wanted
+    ("We're getting married on 12 September 2026 - white roses for the tables please.",
+     "Order the flowers with order_flowers."),
+    # a supervisor told whom to pass to chose the end its router read
+    (TASK, "Order the flowers with order_flowers, then say courier_c or FINISH."),
+])
+def test_no_value_for_the_member_or_an_ender_that_chooses_the_route_is_no_cut(task, told):
+    assert participation(_wedding(task), _florist(told)) == []

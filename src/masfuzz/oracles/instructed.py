@@ -581,11 +581,13 @@ def _ender(trace: Trace, end_i: int) -> tuple[str | None, int, str]:
     return (order[-1] if order else None), end_i, getattr(end, "final_output", "") or ""
 
 
-def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str, tuple[str, str | None]]:
+def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int],
+            ender: str | None = None) -> dict[str, tuple[str, str | None]]:
     """The members whose work the task needs, with why and, when the need is a tool, which:
-    named by the task, depended on by an agent that acted, or the only holder of a tool the task
+    named by the task, depended on by an agent that acted, the only holder of a tool the task
     asks for (by its action and object, by carrying its arguments alone, or by carrying its
-    arguments and speaking of what its description says)."""
+    arguments and speaking of what its description says), or a member the ender's code router
+    could send the run on to, whose tool alone takes a value the task gave (`_routed_on_to`)."""
     task = " ".join(e.content for e in trace.of_type(Message) if e.role == "user")
     out: dict[str, tuple[str, str | None]] = {}
     # A route the app's code takes (a graph's edges, a chat sequence) is not the request's to
@@ -655,6 +657,54 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
             out.setdefault(holders[0], (f"it alone holds {tid}: the task carries every argument it requires "
                                         "in the form its documentation gives, and speaks of what its description "
                                         "says", tid))
+    if ender is not None:
+        for member, (why, tool) in _routed_on_to(trace, spec, ender, acted, task).items():
+            out.setdefault(member, (why, tool))
+    return out
+
+
+def _routed_on_to(trace: Trace, spec: WorkflowSpec, ender: str, acted: dict[str, int],
+                  task: str) -> dict[str, tuple[str, str | None]]:
+    """The members a code router ended the run before: the function on the ender's conditional
+    edge (a LangGraph router, `F -> member` and `ender -> END when F`) could send the run on to
+    the member, and chose the end (its stop test fired: a done mark, a word in the ender's
+    summary of its own part), while the task gave a value that only the member's tools take: a
+    fact by its shape (`fact_values`: a postcode, a reference, an amount) of the form a required
+    parameter of one of its tools documents ("LS6 3BJ" of `postcode: like "LS6 2AB"`), a form no
+    tool of a member that acted documents, and no call of the run took. The user gave it for that
+    member's work, and the router's code, not a model, ended before it: the ender's instructions
+    name no other member (a supervisor told whom to pass to writes the label its router reads,
+    and an END it chose is its choice)."""
+    from masfuzz.oracles.semantic import documented_formats, fact_values  # semantic reads routing: imported late
+
+    routers = {c.split(" when ", 1)[1].split(" -> ", 1)[0].strip() for c in spec.termination.conditions
+               if c.startswith(f"{ender} -> END when ")}
+    if not routers or ender not in {a.id for a in spec.agents}:
+        return {}
+    sent = " ".join(str(v) for c in trace.of_type(ToolCall) for v in c.arguments.values())
+    values = [v for v in sorted(fact_values(task)) if v not in sent]
+    # an ender whose instructions name the members it may pass to chooses the route (a supervisor
+    # writing the label its router reads): its end is its choice, not the code's stop test
+    told = spec.agent(ender).instructions or ""
+    if not values or any(names_agent(told, spec, a.id) for a in spec.agents if a.id != ender):
+        return {}
+    theirs = {r for a in acted for t in tools_of(spec, a) for fs in documented_formats(spec, t).values() for _, r in fs}
+    out: dict[str, tuple[str, str | None]] = {}
+    for d in spec.delegations:
+        if d.from_ != ender or d.to in acted or d.trigger != "graph_edge" \
+                or d.condition.split(" -> ", 1)[0].strip() not in routers:
+            continue
+        for tool in tools_of(spec, d.to):
+            t = next((x for x in spec.tools if x.id == tool), None)
+            required = ((t.parameters if t is not None else None) or {}).get("required") or []
+            for param, forms in documented_formats(spec, tool).items():
+                regexes = [r for _, r in forms]
+                if param not in required or set(regexes) & theirs:
+                    continue
+                if given := [v for v in values if all(re.fullmatch(r, v) for r in regexes)]:
+                    out.setdefault(d.to, (f"{ender}'s router ({d.condition.split(' -> ', 1)[0].strip()}) could send the "
+                                          f"run on to it, and the task gave {given[0]}, which only its {tool} takes "
+                                          f"({param}, {forms[0][0]})", tool))
     return out
 
 
@@ -774,7 +824,7 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     usurped = {m for m in (a.id for a in spec.agents)
                if any(t in tools_of(spec, m) and a != m and t not in tools_of(spec, a) for a, t in forbidden)}
     out = []
-    for member, (why, tool) in _needed(trace, spec, acted).items():
+    for member, (why, tool) in _needed(trace, spec, acted, ender).items():
         if member in acted or member in handed or member == ender or member in routed_away or member in passed \
                 or member in usurped:
             continue
