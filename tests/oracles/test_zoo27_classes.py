@@ -2,13 +2,13 @@
 other wordings than the zoo's: a fact a chat sequence's carried summary dropped, asked for after a
 look-up that tried nothing of it; a speaker the app's candidate function left alone (no model
 chose it); a code router's stop test ending the run before the member a value the user gave is
-for."""
+for; a refusal of the documentation's own example value (an unknown record, no step wanting)."""
 
 from __future__ import annotations
 
 import pytest
 
-from masfuzz.oracles.instructed import MISROUTED, misrouted_request, participation
+from masfuzz.oracles.instructed import MISROUTED, SPEAKING_ORDER, instructed_order, misrouted_request, participation
 from masfuzz.oracles.semantic import INFORMATION_LOSS, handover_facts
 from masfuzz.spec.model import AgentSpec, Delegation, Permissions, SystemInfo, Termination, ToolSpec, WorkflowSpec
 from masfuzz.trace import (
@@ -167,3 +167,42 @@ def test_a_code_router_ending_before_the_member_a_given_value_is_for_cuts_it_out
 ])
 def test_no_value_for_the_member_or_an_ender_that_chooses_the_route_is_no_cut(task, told):
     assert participation(_wedding(task), _florist(told)) == []
+
+
+# -- a refusal of the documentation's own example is an unknown record, no step wanting -------------
+
+KITCHENS = WorkflowSpec(
+    system=SystemInfo(id="kitchens", entry_agent="costing", framework="autogen", pattern="fixed_order"),
+    agents=(AgentSpec(id="costing", instructions="Cost the kitchen with cost_units."),
+            AgentSpec(id="designer", instructions="Draw the kitchen with draw_layout.")),
+    tools=(ToolSpec(id="cost_units", description="Cost the units of a kitchen layout.", parameters={
+               "type": "object", "properties": {
+                   "layout": {"type": "string", "description": 'The layout number, e.g. "KL-1000"'}}}),
+           ToolSpec(id="draw_layout", description="Draw a kitchen layout for a survey.", parameters={
+               "type": "object", "properties": {
+                   "layout": {"type": "string", "description": 'The layout number, e.g. "KL-1000"'}}})),
+    permissions=Permissions(allow=(("costing", "cost_units"), ("designer", "draw_layout"))))
+
+
+def _kitchen(layout: str) -> Trace:
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content="How much would new units for our galley kitchen cost?"),
+        AgentTurn(agent="costing"),
+        ToolCall(agent="costing", tool="cost_units", arguments={"layout": layout}, call_id="c1"),
+        ToolResult(agent="costing", tool="cost_units", call_id="c1", status="ok",
+                   payload=f'{{"layout": "{layout}", "status": 404, "detail": "no layout drawn for this kitchen"}}'),
+        Message(agent="costing", content="Summary: ❌ 1. cost units → not done: no layout drawn"),
+        AgentTurn(agent="designer"),
+        ToolCall(agent="designer", tool="draw_layout", arguments={"layout": layout}, call_id="c2"),
+        ToolResult(agent="designer", tool="draw_layout", call_id="c2", status="ok", payload='{"drawn": true}'),
+        Message(agent="designer", content="Summary: ✅ 1. draw layout → done"),
+        TerminationEvent(reason="completed", final_output="Summary: ✅ 1. draw layout → done")))
+
+
+def test_a_refused_documented_example_is_no_speaking_order_violation():
+    assert instructed_order(_kitchen("KL-1000"), KITCHENS) == []
+
+
+def test_a_refused_real_record_the_later_member_makes_still_is():
+    [f] = instructed_order(_kitchen("KL-4471"), KITCHENS)
+    assert (f.root_cause, f.agent, f.elements) == (SPEAKING_ORDER, "costing", ("designer", "costing"))

@@ -498,7 +498,8 @@ def _refused_for_want_of(trace: Trace, spec: WorkflowSpec, first: dict[str, int]
     while triage_referral is `before`'s), and `before` first acts only after that refusal and
     after `after` took the floor. The app's own tool says which step comes first, whatever the
     agents' instructions say of it; the step's name is read in the tool's words, the values of
-    the call quoted back left out."""
+    the call quoted back left out. A refused call carrying its documentation's own example value
+    (`_example_sent`) looked up a placeholder: an unknown record, no step wanting."""
     calls = {e.call_id: e for e in trace.events if isinstance(e, ToolCall) and e.call_id}
     # a probe's refusal is masfuzz's stub speaking ("Refused: ... not available to this agent"),
     # not the app's tool saying which step comes first
@@ -511,6 +512,8 @@ def _refused_for_want_of(trace: Trace, spec: WorkflowSpec, first: dict[str, int]
             continue
         own = r.payload.replace("n't", " not")
         call = calls.get(r.call_id) if r.call_id else None
+        if call is not None and _example_sent(spec, call):
+            continue  # the documentation's own example looked up: an unknown record, no step wanting
         for value in sorted((str(v) for v in (call.arguments.values() if call else ()) if len(str(v)) > 2),
                             key=len, reverse=True):
             own = own.replace(value, " ")
@@ -531,6 +534,20 @@ def _refused_for_want_of(trace: Trace, spec: WorkflowSpec, first: dict[str, int]
         if first.get(before, -1) > ri and first[r.agent] < first[before]:
             out.append((before, r.agent, ri))
     return out
+
+
+def _example_sent(spec: WorkflowSpec, call: ToolCall) -> bool:
+    """Did the call carry, for some parameter, the very example its tool's documentation gives
+    (`job: The job number, e.g. "CF-1000"` called with "CF-1000")? That is a placeholder a model
+    or a tester filled in, no case's record: a refusal of it ("no plans for this job", a 404)
+    says the record is unknown, not that another member's step is wanting."""
+    from masfuzz.oracles.semantic import example_forms  # semantic reads routing: imported late
+
+    t = next((x for x in spec.tools if x.id == call.tool), None)
+    props = ((t.parameters if t is not None else None) or {}).get("properties") or {}
+    return any(str(value).strip() in {f for forms in example_forms(str((props.get(name) or {}).get("description") or ""))
+                                      for f in forms}
+               for name, value in (call.arguments or {}).items() if str(value).strip())
 
 
 def _product_words(tool: str, mine: set[str]) -> set[str]:
