@@ -206,3 +206,69 @@ def test_a_refused_documented_example_is_no_speaking_order_violation():
 def test_a_refused_real_record_the_later_member_makes_still_is():
     [f] = instructed_order(_kitchen("KL-4471"), KITCHENS)
     assert (f.root_cause, f.agent, f.elements) == (SPEAKING_ORDER, "costing", ("designer", "costing"))
+
+
+# -- a manager calling its desks in turn; a brief its own instructions told it to complete --------
+
+def _agency(front_told: str) -> WorkflowSpec:
+    return WorkflowSpec(
+        system=SystemInfo(id="agency", entry_agent="lead", framework="openai-agents", pattern="orchestrated"),
+        agents=(AgentSpec(id="lead", instructions=front_told),
+                AgentSpec(id="checks", instructions="Vet the sitter with vet_sitter."),
+                AgentSpec(id="rota", instructions="Book the visit with book_visit.")),
+        tools=(ToolSpec(id="ask_checks", description="Ask the checks desk to vet a sitter."),
+               ToolSpec(id="ask_rota", description="Ask the rota desk to book a visit."),
+               ToolSpec(id="vet_sitter", description="Vet a pet sitter's background.", parameters={
+                   "type": "object", "required": ["sitter"], "properties": {
+                       "sitter": {"type": "string", "description": 'The sitter\'s badge number, e.g. "PS-1000"'}}}),
+               ToolSpec(id="book_visit", description="Book a sitter's visit.", parameters={
+                   "type": "object", "required": ["day"], "properties": {
+                       "day": {"type": "string", "description": 'The visit day, e.g. "2026-01-31"'}}})),
+        permissions=Permissions(allow=(("lead", "ask_checks"), ("lead", "ask_rota"), ("checks", "vet_sitter"),
+                                       ("rota", "book_visit"))),
+        delegations=(Delegation(**{"from": "lead", "to": "checks", "trigger": "as_tool", "condition": "ask_checks"}),
+                     Delegation(**{"from": "lead", "to": "rota", "trigger": "as_tool", "condition": "ask_rota"})))
+
+
+STEPS = "Call ask_checks first, passing the sitter's badge number. Then call ask_rota with the day."
+ASKED = "Before I go on:\n1. What is the sitter's badge number?"
+
+
+def _sitting(brief: str) -> Trace:
+    task = "Please vet the sitter with badge number PS-7712 before she starts."
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content=task),
+        AgentTurn(agent="lead"),
+        ToolCall(agent="lead", tool="ask_checks", arguments={"input": brief}, call_id="a1"),
+        DelegationEvent(from_="lead", to="checks", trigger="as_tool"),
+        AgentTurn(agent="checks"),
+        Message(agent="checks", content=ASKED),
+        ToolResult(agent="lead", tool="ask_checks", call_id="a1", status="ok", payload=ASKED),
+        ToolCall(agent="lead", tool="ask_rota", arguments={"input": brief}, call_id="a2"),
+        DelegationEvent(from_="lead", to="rota", trigger="as_tool"),
+        AgentTurn(agent="rota"),
+        Message(agent="rota", content="Which day should the visit be?"),
+        ToolResult(agent="lead", tool="ask_rota", call_id="a2", status="ok", payload="Which day should the visit be?"),
+        Message(agent="lead", content="Summary: • 1. checks → asks for the badge number • 2. rota → asks for the day"),
+        TerminationEvent(reason="completed", final_output="Summary")),
+        meta={HANDOVER_INPUTS: [{"agent": "checks", "since": 4, "text": brief},
+                                {"agent": "rota", "since": 9, "text": brief}]})
+
+
+def test_a_manager_calling_the_next_desk_after_the_right_one_is_no_misroute():
+    assert misrouted_request(_sitting("Task: vet the sitter before she starts"), _agency(STEPS)) == []
+
+
+def test_a_fact_the_hander_was_told_to_pass_and_its_brief_left_out_is_the_models_lapse():
+    [f] = handover_facts(_sitting("Task: vet the sitter before she starts"), _agency(STEPS))
+    assert (f.root_cause, f.agent, f.attribution) == (INFORMATION_LOSS, "lead", "harness")
+    assert "badge number" in f.because
+
+
+@pytest.mark.parametrize("told", [
+    "Call ask_checks first. Then call ask_rota with the day.",  # told nothing of the badge
+    "Call ask_checks first; if the sitter is new, pass the sitter's badge number.",  # only under a condition
+])
+def test_a_fact_the_hander_was_not_told_to_pass_stays_the_apps_loss(told):
+    [f] = handover_facts(_sitting("Task: vet the sitter before she starts"), _agency(told))
+    assert (f.root_cause, f.agent, f.attribution) == (INFORMATION_LOSS, "lead", "sut")

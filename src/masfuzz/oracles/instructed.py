@@ -1160,15 +1160,18 @@ def _routed_past(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, f
                  request: str, described: bool = False) -> Failure | None:
     """The hand-over at `d` gave the request to an agent none of whose tools fit it, while a
     sibling the router could reach holds a fitting one (or, no tool fitting, is the member the
-    request speaks of: `_described_members`), and it was answered without it."""
+    request speaks of: `_described_members`), and it was answered without it. Not when that
+    sibling already took a turn for this request (`_reached_before`): a manager calling its desks
+    in turn gave it to the right one first, and the later hand-over is its next step."""
     mine = set(tools_of(spec, e.to))
     reachable = {x.to for x in spec.delegations if x.from_ == e.from_}
     described = _described_members(request, spec, reachable) if described and not fitting else []
     described = [] if _reached_before(trace, d, described) else described
     if not (fitting or described) or mine & set(fitting) or e.to in described \
             or set(tools_of(spec, e.from_)) & set(fitting) \
-            or addresses_agent(request, spec, e.to) or _served_before(trace, d, fitting):
-        return None
+            or addresses_agent(request, spec, e.to) or _served_before(trace, d, fitting) \
+            or fitting and _reached_before(trace, d, sorted(_fitting_members(spec, fitting, []))):
+        return None  # a holder of a fitting tool already had its turn: this hand-over is a next step
     siblings = sorted(_fitting_members(spec, fitting, described) & reachable - {e.to})
     if not siblings:
         return None

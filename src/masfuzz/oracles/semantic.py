@@ -31,7 +31,7 @@ from masfuzz.oracles.wording import (
 )
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
-    HANDOVER_INPUTS, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace,
+    HANDOVER_INPUTS, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace, running_tool,
 )
 
 INCORRECT_VERIFICATION = "Incorrect Verification"
@@ -774,7 +774,7 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         blamed, step = (e.to, at) if had else (e.from_, d)
         seen = ("it received them" if had else "they were not in what it received"
                 if received is not None else "what it received is not recorded")
-        because = _overlooked(spec, e.to, wanted) if had else ""
+        because = _overlooked(spec, e.to, wanted) if had else _dropped_as_told(trace, spec, d, e, kind, wanted)
         out.append(Failure(
             category="agent_relationship", root_cause=INFORMATION_LOSS, detector="handover_facts",
             evidence=(*sources, d, at), scenario_id=trace.scenario_id,
@@ -806,6 +806,53 @@ def _overlooked(spec: WorkflowSpec | None, agent: str, values: list[str]) -> str
     return (f"the model in use asked for {', '.join(values[:3])}, which the hand-over gave {agent}'s model "
             "(recorded in what it received), and nothing in its instructions tells it to ask again: the "
             "model overlooked it, the app lost nothing")
+
+
+# A verb that tells an agent to pass a thing on in what it writes ("giving the venue's name",
+# "include the reader's card", "with the date and the number of guests").
+_PASS_ON = re.compile(r"\b(?:giv(?:e|es|ing)|pass(?:es|ing)?|includ(?:e|es|ing)|send(?:s|ing)?|stat(?:e|es|ing)|"
+                      r"quot(?:e|es|ing)|mention(?:s|ing)?|with)\b", re.IGNORECASE)
+
+
+def _dropped_as_told(trace: Trace, spec: WorkflowSpec | None, d: int, e: DelegationEvent, kind: str,
+                     values: list[str]) -> str:
+    """Why a fact lost at the hand-over at `d` is the hander's model's lapse: the hander wrote
+    the hand-over itself (the arguments of its delegating tool call: an agent run as a tool, a
+    delegating tool), without the fact, though a line of its own instructions tells it,
+    unconditionally, to pass that very fact on ("Put the venue to the surveyor with ask_site,
+    giving the venue's name"): the line names the fact in the words of the parameter asked for
+    (its description's content words, or its name's) or, for a kind of fact, the kind's own word
+    ("the date"). The app told its agent to pass it; the model in use left it out. "" otherwise:
+    a hand-over the framework writes (a handoff's history, an input filter) or a line that names
+    no such fact keeps the loss the app's."""
+    if spec is None or all(a.id != e.from_ for a in spec.agents):
+        return ""
+    call = running_tool([x for x in trace.events[:d] if isinstance(x, (ToolCall, ToolResult)) and x.agent == e.from_])
+    if call is None or any(_reached(v, json.dumps(call.arguments, ensure_ascii=False)) for v in values):
+        return ""
+    param, _, tool = kind.partition(" of ")  # a documented parameter asked for: "venue of check_ground"
+    t = next((x for x in spec.tools if x.id == tool), None) if tool else None
+    if t is not None:
+        doc = str((((t.parameters or {}).get("properties") or {}).get(param) or {}).get("description") or "")
+        about = re.split(r",?\s*\b(?:like|such as|e\.g\.|for example|for instance)\b", doc, maxsplit=1)[0]
+        names = [{w for w in words(x) if w not in STOPWORDS and not w.isdigit()} for x in (about, param)]
+
+        def names_fact(line: str) -> bool:
+            said = set(words(line))
+            return any(n and n <= said for n in names)
+    elif kind in ASKS:
+        def names_fact(line: str) -> bool:
+            return bool(ASKS[kind].search(line))
+    else:
+        return ""
+    for line in sentences(spec.agent(e.from_).instructions or ""):
+        for part in clauses(line):
+            if _PASS_ON.search(part) and names_fact(part) and not CONDITIONAL.search(part) \
+                    and not NEGATED.search(part):
+                return (f"{e.from_}'s own instructions tell it to pass this on (\"{line.strip()[:120]}\"), "
+                        f"and the brief its model wrote for {e.to} ({call.tool}) left out {', '.join(values[:3])}: "
+                        "the model in use did not follow the app's instructions")
+    return ""
 
 
 def _looked_up(trace: Trace, d: int, agent: str) -> list[int]:
