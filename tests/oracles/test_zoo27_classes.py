@@ -272,3 +272,35 @@ def test_a_fact_the_hander_was_told_to_pass_and_its_brief_left_out_is_the_models
 def test_a_fact_the_hander_was_not_told_to_pass_stays_the_apps_loss(told):
     [f] = handover_facts(_sitting("Task: vet the sitter before she starts"), _agency(told))
     assert (f.root_cause, f.agent, f.attribution) == (INFORMATION_LOSS, "lead", "sut")
+
+
+# -- a group whose speakers follow hand-offs starts at its initial agent, no selector's pick ---------
+
+def _boatyard(trigger: str) -> WorkflowSpec:
+    return WorkflowSpec(
+        system=SystemInfo(id="boatyard", entry_agent="office", framework="ag2", pattern="selector"),
+        agents=(AgentSpec(id="office", instructions="Find the berth with find_berth. Hand over to lift_l for lifts."),
+                AgentSpec(id="lift_l", instructions="Book the crane with book_lift.")),
+        tools=(ToolSpec(id="find_berth", description="Find a boat's berth.", parameters={
+                   "type": "object", "required": ["boat"], "properties": {"boat": {"type": "string"}}}),
+               ToolSpec(id="book_lift", description="Book the crane to lift a boat out.")),
+        permissions=Permissions(allow=(("office", "find_berth"), ("lift_l", "book_lift"))),
+        delegations=(Delegation(**{"from": "office", "to": "lift_l", "trigger": trigger,
+                                   "condition": "the group pattern's hand-offs"}),))
+
+
+def _lift() -> Trace:
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content="Please book a lift for our yacht Kittiwake next week."),
+        AgentTurn(agent="office"),
+        Message(agent="office", content="Before I go on:\n1. Which pontoon is the boat on?"),
+        TerminationEvent(reason="completed", final_output="Which pontoon is the boat on?")))
+
+
+def test_a_hand_off_groups_first_speaker_is_its_initial_agent_not_a_misroute():
+    assert misrouted_request(_lift(), _boatyard("handoff")) == []
+
+
+def test_a_selectors_first_pick_is_still_judged():
+    [f] = misrouted_request(_lift(), _boatyard("selector"))
+    assert (f.root_cause, f.elements[:2]) == (MISROUTED, ("speaker selector", "office"))

@@ -943,6 +943,9 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     user_text, fitting, out = "", [], []
     described = False  # no tool fits the request: the members' own words may tell (`_described_members`)
     selecting = spec.system.pattern == "selector"
+    # a team no speaker selector chooses for (an AG2 group pattern: every speaker change an
+    # agent's hand-off) starts at its initial agent: the app's entry, no selector's pick
+    initial = spec.system.entry_agent if not any(d.trigger == "selector" for d in spec.delegations) else None
     entering = False  # the first agent after the user's message is still to come
     picks: list[tuple[int, str, str]] = []  # the app's router's picks for this request
     for d, e in enumerate(trace.events):
@@ -972,7 +975,8 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             continue
         if selecting and isinstance(e, AgentTurn) and (fitting or described):
             selecting = False  # the selector's choice for this request: its first turn
-            out += _misselected(trace, spec, d, e.agent, fitting, user_text, described)
+            if e.agent != initial:
+                out += _misselected(trace, spec, d, e.agent, fitting, user_text, described)
         if isinstance(e, DelegationEvent) and e.trigger in ROUTING_TRIGGERS:
             # a route that reached another agent than it says it goes to, the one a sibling route
             # names (`_crossed_route`), is the wiring's whatever the router chose; else the router
