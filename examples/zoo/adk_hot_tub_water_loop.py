@@ -8,7 +8,8 @@ time the crew doses the water; the latest reading decides.
 Seeded: `water_test` picks the latest reading with `max` over the times as the probe writes them,
 "H:MM" text, so "9:05" sorts after "10:40": it answers the morning's high-pH reading for ever and
 chem_w, told to test until the water is balanced, tests until the run's turn limit. Fixed: the
-times are compared as times.
+times are compared as times. Both twins close the round when there is no tub on the booking (an
+unknown booking's test answers an error for ever, whatever the probe's times).
 """
 
 from datetime import datetime
@@ -65,6 +66,7 @@ def build(latest_by) -> SequentialAgent:
                     "Find the van's arrival with van_window.\n"
                     'If van_window raises an error, say "The van planner is offline; the driver will call."')
     chem_w = agent("chem_w", [water_test, exit_loop], "You sign off the water before a hot tub is handed over.\n"
+                   'If water_test says "error", there is no tub to test: call exit_loop.\n'
                    "Test the water with water_test until it says balanced.\n"
                    "When water_test says balanced, call exit_loop.\n"
                    'If water_test raises an error, say "The probe is not answering; the crew will test by hand."')

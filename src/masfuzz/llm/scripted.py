@@ -273,15 +273,14 @@ async def _in_thread(policy: Any, request: ChatRequest) -> Any:
 
 def resolve_handoff(agent: str, tools: tuple[ToolDef, ...]) -> ToolDef | None:
     """The offered tool that hands control to `agent`: declared by the adapter (`handoff_to`),
-    else named `transfer_to_<agent>` (exactly, or in the Agents SDK's snake-case form)."""
+    else named `transfer_to_<agent>` (exactly, or in the Agents SDK's snake-case form), with or
+    without the number AG2 gives each `OnCondition` of an agent (`transfer_to_crew_c_1`)."""
     for t in tools:
         if t.handoff_to == agent:
             return t
     wanted = {f"transfer_to_{agent}", "transfer_to_" + re.sub(r"\W+", "_", agent).strip("_").lower()}
-    for t in tools:
-        if t.name in wanted:
-            return t
-    return None
+    return next((t for t in tools if t.name in wanted), None) \
+        or next((t for t in tools if re.sub(r"_\d+$", "", t.name) in wanted), None)
 
 
 def _source_fingerprint(policy: Any) -> str | None:

@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable
 
 from masfuzz.oracles.failure import Failure, dedupe
-from masfuzz.oracles.specified import model_misroute, model_passed_over
+from masfuzz.oracles.specified import model_chose_speaker, model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
     FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOPWORDS, addresses_agent, agent_names, asks_for,
     claims_done, is_question, lists_missing, mentions, name_pattern, names_agent, names_in_tool_words, owners,
@@ -523,7 +523,8 @@ def _refused_for_want_of(trace: Trace, spec: WorkflowSpec, first: dict[str, int]
     while triage_referral is `before`'s), and `before` first acts only after that refusal and
     after `after` took the floor. The app's own tool says which step comes first, whatever the
     agents' instructions say of it; the step's name is read in the tool's words, the values of
-    the call quoted back left out."""
+    the call quoted back left out. A refused call carrying its documentation's own example value
+    (`_example_sent`) looked up a placeholder: an unknown record, no step wanting."""
     calls = {e.call_id: e for e in trace.events if isinstance(e, ToolCall) and e.call_id}
     # a probe's refusal is masfuzz's stub speaking ("Refused: ... not available to this agent"),
     # not the app's tool saying which step comes first
@@ -536,6 +537,8 @@ def _refused_for_want_of(trace: Trace, spec: WorkflowSpec, first: dict[str, int]
             continue
         own = r.payload.replace("n't", " not")
         call = calls.get(r.call_id) if r.call_id else None
+        if call is not None and _example_sent(spec, call):
+            continue  # the documentation's own example looked up: an unknown record, no step wanting
         for value in sorted((str(v) for v in (call.arguments.values() if call else ()) if len(str(v)) > 2),
                             key=len, reverse=True):
             own = own.replace(value, " ")
@@ -556,6 +559,20 @@ def _refused_for_want_of(trace: Trace, spec: WorkflowSpec, first: dict[str, int]
         if first.get(before, -1) > ri and first[r.agent] < first[before]:
             out.append((before, r.agent, ri))
     return out
+
+
+def _example_sent(spec: WorkflowSpec, call: ToolCall) -> bool:
+    """Did the call carry, for some parameter, the very example its tool's documentation gives
+    (`job: The job number, e.g. "CF-1000"` called with "CF-1000")? That is a placeholder a model
+    or a tester filled in, no case's record: a refusal of it ("no plans for this job", a 404)
+    says the record is unknown, not that another member's step is wanting."""
+    from masfuzz.oracles.semantic import example_forms  # semantic reads routing: imported late
+
+    t = next((x for x in spec.tools if x.id == call.tool), None)
+    props = ((t.parameters if t is not None else None) or {}).get("properties") or {}
+    return any(str(value).strip() in {f for forms in example_forms(str((props.get(name) or {}).get("description") or ""))
+                                      for f in forms}
+               for name, value in (call.arguments or {}).items() if str(value).strip())
 
 
 def _product_words(tool: str, mine: set[str]) -> set[str]:
@@ -606,11 +623,13 @@ def _ender(trace: Trace, end_i: int) -> tuple[str | None, int, str]:
     return (order[-1] if order else None), end_i, getattr(end, "final_output", "") or ""
 
 
-def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str, tuple[str, str | None]]:
+def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int],
+            ender: str | None = None) -> dict[str, tuple[str, str | None]]:
     """The members whose work the task needs, with why and, when the need is a tool, which:
-    named by the task, depended on by an agent that acted, or the only holder of a tool the task
+    named by the task, depended on by an agent that acted, the only holder of a tool the task
     asks for (by its action and object, by carrying its arguments alone, or by carrying its
-    arguments and speaking of what its description says)."""
+    arguments and speaking of what its description says), or a member the ender's code router
+    could send the run on to, whose tool alone takes a value the task gave (`_routed_on_to`)."""
     task = user_text(trace)
     out: dict[str, tuple[str, str | None]] = {}
     # A route the app's code takes (a graph's edges, a chat sequence) is not the request's to
@@ -683,6 +702,54 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int]) -> dict[str
             out.setdefault(holders[0], (f"it alone holds {tid}: the task carries every argument it requires "
                                         "in the form its documentation gives, and speaks of what its description "
                                         "says", tid))
+    if ender is not None:
+        for member, (why, tool) in _routed_on_to(trace, spec, ender, acted, task).items():
+            out.setdefault(member, (why, tool))
+    return out
+
+
+def _routed_on_to(trace: Trace, spec: WorkflowSpec, ender: str, acted: dict[str, int],
+                  task: str) -> dict[str, tuple[str, str | None]]:
+    """The members a code router ended the run before: the function on the ender's conditional
+    edge (a LangGraph router, `F -> member` and `ender -> END when F`) could send the run on to
+    the member, and chose the end (its stop test fired: a done mark, a word in the ender's
+    summary of its own part), while the task gave a value that only the member's tools take: a
+    fact by its shape (`fact_values`: a postcode, a reference, an amount) of the form a required
+    parameter of one of its tools documents ("LS6 3BJ" of `postcode: like "LS6 2AB"`), a form no
+    tool of a member that acted documents, and no call of the run took. The user gave it for that
+    member's work, and the router's code, not a model, ended before it: the ender's instructions
+    name no other member (a supervisor told whom to pass to writes the label its router reads,
+    and an END it chose is its choice)."""
+    from masfuzz.oracles.semantic import documented_formats, fact_values  # semantic reads routing: imported late
+
+    routers = {c.split(" when ", 1)[1].split(" -> ", 1)[0].strip() for c in spec.termination.conditions
+               if c.startswith(f"{ender} -> END when ")}
+    if not routers or ender not in {a.id for a in spec.agents}:
+        return {}
+    sent = " ".join(str(v) for c in trace.of_type(ToolCall) for v in c.arguments.values())
+    values = [v for v in sorted(fact_values(task)) if v not in sent]
+    # an ender whose instructions name the members it may pass to chooses the route (a supervisor
+    # writing the label its router reads): its end is its choice, not the code's stop test
+    told = spec.agent(ender).instructions or ""
+    if not values or any(names_agent(told, spec, a.id) for a in spec.agents if a.id != ender):
+        return {}
+    theirs = {r for a in acted for t in tools_of(spec, a) for fs in documented_formats(spec, t).values() for _, r in fs}
+    out: dict[str, tuple[str, str | None]] = {}
+    for d in spec.delegations:
+        if d.from_ != ender or d.to in acted or d.trigger != "graph_edge" \
+                or d.condition.split(" -> ", 1)[0].strip() not in routers:
+            continue
+        for tool in tools_of(spec, d.to):
+            t = next((x for x in spec.tools if x.id == tool), None)
+            required = ((t.parameters if t is not None else None) or {}).get("required") or []
+            for param, forms in documented_formats(spec, tool).items():
+                regexes = [r for _, r in forms]
+                if param not in required or set(regexes) & theirs:
+                    continue
+                if given := [v for v in values if all(re.fullmatch(r, v) for r in regexes)]:
+                    out.setdefault(d.to, (f"{ender}'s router ({d.condition.split(' -> ', 1)[0].strip()}) could send the "
+                                          f"run on to it, and the task gave {given[0]}, which only its {tool} takes "
+                                          f"({param}, {forms[0][0]})", tool))
     return out
 
 
@@ -760,7 +827,7 @@ def _outside_routes(trace: Trace, spec: WorkflowSpec, member: str, acted: dict[s
     scoped = [(agent, topics) for agent, target, topics, _ in _topic_handoffs(spec) if target == member]
     if not scoped or any(target == member for _, target, _ in instructed_handoffs(spec)):
         return ""
-    task = " ".join(e.content for e in trace.of_type(Message) if e.role == "user")
+    task = user_text(trace)
     handed_by = {d.from_ for d in trace.of_type(DelegationEvent)}
     if any(agent not in acted or agent in handed_by or mentions(task, topics) for agent, topics in scoped):
         return ""
@@ -823,7 +890,7 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     usurped = {m for m in (a.id for a in spec.agents)
                if any(t in tools_of(spec, m) and a != m and t not in tools_of(spec, a) for a, t in forbidden)}
     out = []
-    for member, (why, tool) in _needed(trace, spec, acted).items():
+    for member, (why, tool) in _needed(trace, spec, acted, ender).items():
         if member in acted or member in handed or member == ender or member in routed_away or member in passed \
                 or member in usurped:
             continue
@@ -925,6 +992,9 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     said, fitting, out = "", [], []
     described = False  # no tool fits the request: the members' own words may tell (`_described_members`)
     selecting = spec.system.pattern == "selector"
+    # a team no speaker selector chooses for (an AG2 group pattern: every speaker change an
+    # agent's hand-off) starts at its initial agent: the app's entry, no selector's pick
+    initial = spec.system.entry_agent if not any(d.trigger == "selector" for d in spec.delegations) else None
     entering = False  # the first agent after the user's message is still to come
     picks: list[tuple[int, str, str]] = []  # the app's router's picks for this request
     for d, e in enumerate(trace.events):
@@ -954,7 +1024,8 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             continue
         if selecting and isinstance(e, AgentTurn) and (fitting or described):
             selecting = False  # the selector's choice for this request: its first turn
-            out += _misselected(trace, spec, d, e.agent, fitting, said, described)
+            if e.agent != initial:
+                out += _misselected(trace, spec, d, e.agent, fitting, said, described)
         if isinstance(e, DelegationEvent) and e.trigger in ROUTING_TRIGGERS:
             # a route that reached another agent than it says it goes to, the one a sibling route
             # names (`_crossed_route`), is the wiring's whatever the router chose; else the router
@@ -1142,15 +1213,18 @@ def _routed_past(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, f
                  request: str, described: bool = False) -> Failure | None:
     """The hand-over at `d` gave the request to an agent none of whose tools fit it, while a
     sibling the router could reach holds a fitting one (or, no tool fitting, is the member the
-    request speaks of: `_described_members`), and it was answered without it."""
+    request speaks of: `_described_members`), and it was answered without it. Not when that
+    sibling already took a turn for this request (`_reached_before`): a manager calling its desks
+    in turn gave it to the right one first, and the later hand-over is its next step."""
     mine = set(tools_of(spec, e.to))
     reachable = {x.to for x in spec.delegations if x.from_ == e.from_}
     described = _described_members(request, spec, reachable) if described and not fitting else []
     described = [] if _reached_before(trace, d, described) else described
     if not (fitting or described) or mine & set(fitting) or e.to in described \
             or set(tools_of(spec, e.from_)) & set(fitting) \
-            or addresses_agent(request, spec, e.to) or _served_before(trace, d, fitting):
-        return None
+            or addresses_agent(request, spec, e.to) or _served_before(trace, d, fitting) \
+            or fitting and _reached_before(trace, d, sorted(_fitting_members(spec, fitting, []))):
+        return None  # a holder of a fitting tool already had its turn: this hand-over is a next step
     siblings = sorted(_fitting_members(spec, fitting, described) & reachable - {e.to})
     if not siblings:
         return None
@@ -1512,7 +1586,8 @@ def _misselected(trace: Trace, spec: WorkflowSpec, d: int, chosen: str,
     said = _answered_without(trace, d, chosen, fitting, holders)
     if said is None:
         return []
-    because = model_misroute(spec, None, request, chosen, holders)
+    # the app's candidate or selector function that left one speaker chose, not a model
+    because = model_misroute(spec, None, request, chosen, holders) if model_chose_speaker(trace, spec) else ""
     return [Failure(
         category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
         evidence=(d, said), scenario_id=trace.scenario_id,

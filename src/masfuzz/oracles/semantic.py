@@ -33,8 +33,8 @@ from masfuzz.oracles.wording import (
 )
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
-    DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace, received_text,
-    said_by_user, user_text,
+    HANDOVER_INPUTS, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace, received_text,
+    running_tool, said_by_user, user_text,
 )
 
 INCORRECT_VERIFICATION = "Incorrect Verification"
@@ -818,7 +818,7 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         blamed, step = (e.to, at) if had else (e.from_, d)
         seen = ("it received them" if had else "they were not in what it received"
                 if received is not None else "what it received is not recorded")
-        because = _overlooked(spec, e.to, wanted) if had else ""
+        because = _overlooked(spec, e.to, wanted) if had else _dropped_as_told(trace, spec, d, e, kind, wanted)
         out.append(Failure(
             category="agent_relationship", root_cause=INFORMATION_LOSS, detector="handover_facts",
             evidence=(*sources, d, at), scenario_id=trace.scenario_id,
@@ -880,6 +880,53 @@ def _overlooked(spec: WorkflowSpec | None, agent: str, values: list[str]) -> str
             "model overlooked it, the app lost nothing")
 
 
+# A verb that tells an agent to pass a thing on in what it writes ("giving the venue's name",
+# "include the reader's card", "with the date and the number of guests").
+_PASS_ON = re.compile(r"\b(?:giv(?:e|es|ing)|pass(?:es|ing)?|includ(?:e|es|ing)|send(?:s|ing)?|stat(?:e|es|ing)|"
+                      r"quot(?:e|es|ing)|mention(?:s|ing)?|with)\b", re.IGNORECASE)
+
+
+def _dropped_as_told(trace: Trace, spec: WorkflowSpec | None, d: int, e: DelegationEvent, kind: str,
+                     values: list[str]) -> str:
+    """Why a fact lost at the hand-over at `d` is the hander's model's lapse: the hander wrote
+    the hand-over itself (the arguments of its delegating tool call: an agent run as a tool, a
+    delegating tool), without the fact, though a line of its own instructions tells it,
+    unconditionally, to pass that very fact on ("Put the venue to the surveyor with ask_site,
+    giving the venue's name"): the line names the fact in the words of the parameter asked for
+    (its description's content words, or its name's) or, for a kind of fact, the kind's own word
+    ("the date"). The app told its agent to pass it; the model in use left it out. "" otherwise:
+    a hand-over the framework writes (a handoff's history, an input filter) or a line that names
+    no such fact keeps the loss the app's."""
+    if spec is None or all(a.id != e.from_ for a in spec.agents):
+        return ""
+    call = running_tool([x for x in trace.events[:d] if isinstance(x, (ToolCall, ToolResult)) and x.agent == e.from_])
+    if call is None or any(_reached(v, json.dumps(call.arguments, ensure_ascii=False)) for v in values):
+        return ""
+    param, _, tool = kind.partition(" of ")  # a documented parameter asked for: "venue of check_ground"
+    t = next((x for x in spec.tools if x.id == tool), None) if tool else None
+    if t is not None:
+        doc = str((((t.parameters or {}).get("properties") or {}).get(param) or {}).get("description") or "")
+        about = re.split(r",?\s*\b(?:like|such as|e\.g\.|for example|for instance)\b", doc, maxsplit=1)[0]
+        names = [{w for w in words(x) if w not in STOPWORDS and not w.isdigit()} for x in (about, param)]
+
+        def names_fact(line: str) -> bool:
+            said = set(words(line))
+            return any(n and n <= said for n in names)
+    elif kind in ASKS:
+        def names_fact(line: str) -> bool:
+            return bool(ASKS[kind].search(line))
+    else:
+        return ""
+    for line in sentences(spec.agent(e.from_).instructions or ""):
+        for part in clauses(line):
+            if _PASS_ON.search(part) and names_fact(part) and not CONDITIONAL.search(part) \
+                    and not NEGATED.search(part):
+                return (f"{e.from_}'s own instructions tell it to pass this on (\"{line.strip()[:120]}\"), "
+                        f"and the brief its model wrote for {e.to} ({call.tool}) left out {', '.join(values[:3])}: "
+                        "the model in use did not follow the app's instructions")
+    return ""
+
+
 def _looked_up(trace: Trace, d: int, agent: str) -> list[int]:
     """The results of the tools `agent` called before the hand-over at `d` (none injected with a
     fault): what the team looked up for the request (a record found from the caller's phone
@@ -935,8 +982,9 @@ def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
     """The first sign after the hand-over at `d` that `agent` lacks a fact of a kind the user
     gave, or a fact the hander's tools returned (`held`, `_held_asked`): (event, kind, what it
     did, the values it lacks). Looks until the user speaks again or the next hand-over (which
-    starts a window of its own)."""
-    tried = False
+    starts a window of its own). A question after a tool call that tried the fact (`_tried`)
+    is no sign: the agent may be asking because the value did not work."""
+    calls: list[int] = []  # the agent's tool calls so far in the window
     for i in range(d + 1, len(trace.events)):
         e = trace.events[i]
         if said_by_user(e) or isinstance(e, DelegationEvent):
@@ -947,35 +995,71 @@ def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
             received = _received(trace, d, agent)
             if stand_in := _stand_in(e, given, received) or _documented_stand_in(e, spec, told, received, held):
                 return i, *stand_in
-            tried = True
-        if isinstance(e, Message) and e.role == "assistant" and e.agent == agent and not tried:
-            for s in _asking_sentences(e.content):
-                asked = f"asked for it again: \"{s[:100]}\""
-                # what one of its tools documents names the fact and its form ("the client's
-                # Unique Taxpayer Reference, like \"UTR 1234567890\""): that is the fact asked
-                # for, more surely than any value of the kind a question's word names
-                # ("reference": every code the user wrote)
-                if spec is not None and (documented := _asked_documented(s, spec, agent, told)):
-                    return i, documented[0], asked, documented[1]
-                kinds = _asked(s) & set(given)
-                if spec is not None and kinds and _asks_own_parameter(s, spec, agent, kinds) \
-                        and not _held_asked(s, spec, agent, held):
-                    continue  # it asks for what its tools document, of which the user gave nothing
-                if kinds:
-                    kind = sorted(kinds)[0]
-                    if spec is None or _fits_docs(spec, agent, kind, given[kind]):
-                        return i, kind, asked, given[kind]
-                    # no value the user gave of that kind fits its tools: the hander's may
-                    held_fact = _held_asked(s, spec, agent, held)
-                    return (i, held_fact[0], asked, held_fact[1]) if held_fact else None
-                if held_fact := _held_asked(s, spec, agent, held):
-                    return i, held_fact[0], asked, held_fact[1]
-                # last, a question naming a parameter of its tools ("your docket?")
-                if spec is not None and (named := _asked_documented(s, spec, agent, told, by_name=True)):
-                    return i, named[0], asked, named[1]
-                if spec is not None and (counted := _asked_count(s, spec, agent, told)):
-                    return i, counted[0], asked, counted[1]
+            calls.append(i)
+        if isinstance(e, Message) and e.role == "assistant" and e.agent == agent:
+            asked = _asked_lost(e.content, agent, given, spec, told, held)
+            if asked is _STOP:
+                return None
+            if asked is not None and not _tried(trace, calls, asked[2], spec):
+                return i, *asked
     return None
+
+
+_STOP = ("stop",)  # `_asked_lost`: the question is for a kind of fact the user gave in no form its tools take
+
+
+def _asked_lost(text: str, agent: str, given: dict[str, list[str]], spec: WorkflowSpec | None,
+                told: str, held: str) -> tuple[str, str, list[str]] | tuple[str] | None:
+    """Does an agent's message ask for a fact the user gave (or the hander's tools returned)?
+    (kind, what it did, the values asked for), `_STOP` when it asks for a kind of fact of which
+    no value the user or the hander's tools gave fits its tools (asking is right, and nothing
+    later in the window is read), or None."""
+    for s in _asking_sentences(text):
+        asked = f"asked for it again: \"{s[:100]}\""
+        # what one of its tools documents names the fact and its form ("the client's
+        # Unique Taxpayer Reference, like \"UTR 1234567890\""): that is the fact asked
+        # for, more surely than any value of the kind a question's word names
+        # ("reference": every code the user wrote)
+        if spec is not None and (documented := _asked_documented(s, spec, agent, told)):
+            return documented[0], asked, documented[1]
+        kinds = _asked(s) & set(given)
+        if spec is not None and kinds and _asks_own_parameter(s, spec, agent, kinds) \
+                and not _held_asked(s, spec, agent, held):
+            continue  # it asks for what its tools document, of which the user gave nothing
+        if kinds:
+            kind = sorted(kinds)[0]
+            if spec is None or _fits_docs(spec, agent, kind, given[kind]):
+                return kind, asked, given[kind]
+            # no value the user gave of that kind fits its tools: the hander's may
+            held_fact = _held_asked(s, spec, agent, held)
+            return (held_fact[0], asked, held_fact[1]) if held_fact else _STOP
+        if held_fact := _held_asked(s, spec, agent, held):
+            return held_fact[0], asked, held_fact[1]
+        # last, a question naming a parameter of its tools ("your docket?")
+        if spec is not None and (named := _asked_documented(s, spec, agent, told, by_name=True)):
+            return named[0], asked, named[1]
+        if spec is not None and (counted := _asked_count(s, spec, agent, told)):
+            return counted[0], asked, counted[1]
+    return None
+
+
+def _tried(trace: Trace, calls: list[int], wanted: list[str], spec: WorkflowSpec | None) -> bool:
+    """Did one of the agent's tool calls try the fact it then asks for: a call that took one of
+    the values asked for, or one whose tool failed or found nothing (the value it had may be what
+    did not work, so asking the user is right)? A look-up that answered and took none of them (the
+    loans desk finding the set, then asking for the reader's card) tried nothing of the fact."""
+    for c in calls:
+        call = trace.events[c]
+        sent = json.dumps(call.arguments, ensure_ascii=False)
+        if any(_reached(v, sent) for v in wanted):
+            return True
+        result = next((r for r in trace.events[c + 1:] if isinstance(r, ToolResult)
+                       and r.call_id == call.call_id), None)
+        # an answer with nothing in it, whatever the tool's documentation says it returns
+        if result is None or _failed(result, spec, empty=True) \
+                or result.payload.strip().lower() in ("", "[]", "{}", "none", "null"):
+            return True
+    return False
 
 
 def _asked_count(sentence: str, spec: WorkflowSpec, agent: str, told: str) -> tuple[str, list[str]] | None:

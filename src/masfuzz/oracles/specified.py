@@ -16,7 +16,7 @@ the request there (the router's instructions list the request's words under the 
 members' descriptions say the wrong agent serves it), or says nothing that tells the two apart,
 so a model that follows it can go either way (the zoo's seeded misroutes are built so). The
 model's: the spec points the request to the right agent, unambiguously, and the model in use
-chose another (the embedded 270M model handing "change my seat" to the FAQ agent of a triage
+chose another (a selector team's speaker only when a model was asked: `model_chose_speaker`) (the embedded 270M model handing "change my seat" to the FAQ agent of a triage
 told "hand seat changes to the seat booking agent"). The second is no bug of the app. The same
 question decides `participation`'s member that never acted because a router handed the request
 to another (`model_passed_over`): a Spanish request a language triage gave the French agent.
@@ -72,6 +72,19 @@ def model_misroute(spec: WorkflowSpec, router: str | None, request: str, chosen:
         return ""
     return (f"the model in use chose {chosen}, though {said} this request to {', '.join(pointed)} "
             f"and not to {chosen}: the model did not follow the app's routing, which is right here")
+
+
+def model_chose_speaker(trace: Trace, spec: WorkflowSpec) -> bool:
+    """Can a model have chosen a selector team's speaker in this run? Not when the run recorded
+    its model calls (`meta.agent_settings`, one entry per caller) and every call was a member's:
+    the selector's model was never asked (AgentChat calls it only when the app's `candidate_func`
+    or `selector_func` leaves it more than one speaker), so the app's code chose. True when the
+    calls are not recorded (an imported log) or a caller that is no member made one."""
+    ran = trace.meta.get("agent_settings")
+    if not isinstance(ran, dict) or not ran:
+        return True
+    members = {a.id for a in spec.agents}
+    return any(agent not in members and int((v or {}).get("calls") or 0) > 0 for agent, v in ran.items())
 
 
 def _pointed(spec: WorkflowSpec, router: str | None, request: str, chosen: str | None,

@@ -131,6 +131,7 @@ class Session:
     top_chats: int = 0
     last_top_speaker: str | None = None
     calls: dict[str, ToolCall] = field(default_factory=dict)
+    handing: dict[str, str] = field(default_factory=dict)  # agent -> the agent its hand-over tool call names
     outcomes: dict[str, bool] = field(default_factory=dict)
     selecting: int = 0
     last_reason: str = ""  # why the last top-level chat stopped, in the framework's words
@@ -261,6 +262,8 @@ class Session:
         for tc in calls:
             fn = tc.get("function") or {}
             self._call(sender.name, fn.get("name", ""), fn.get("arguments"), tc.get("id", ""))
+            if target := _handover_target(sender, fn.get("name", "")):
+                self.handing[sender.name] = target
         if legacy:
             self._call(sender.name, legacy.get("name", ""), legacy.get("arguments"), "")
 
@@ -293,8 +296,11 @@ class Session:
     def _speaks(self, frame: _Frame, name: str) -> None:
         assert self.rec is not None
         if frame.speaker and frame.speaker != name:
+            # the speaker's own hand-over tool (an `OnCondition`'s `transfer_to_crew_c_1`) chose
+            # this agent: a hand-off, whatever picks the group's speakers otherwise
+            handed = self.handing.pop(frame.speaker, None) == name
             self.rec.add(DelegationEvent(**{"from": frame.speaker, "to": name,
-                                            "trigger": frame.trigger}))
+                                            "trigger": "handoff" if handed else frame.trigger}))
         frame.speaker = name
 
     def _call(self, agent: str, tool: str, raw: Any, call_id: str) -> None:
@@ -373,6 +379,16 @@ def _inferred_reason(frame: _Frame, result: Any) -> str:
     if frame.max_turns is not None and len(history) >= 2 * frame.max_turns:
         return f"Maximum turns ({frame.max_turns}) reached"
     return ""
+
+
+def _handover_target(agent: Any, tool: str) -> str | None:
+    """The agent an AG2 hand-over tool of `agent` names: the `transfer_to_<target>_<n>` function
+    AG2 makes of each of its `OnCondition`s (`handoffs.llm_conditions`), whose target is an
+    agent by name (`AgentTarget`, `AgentNameTarget`); None for any other tool."""
+    for c in getattr(getattr(agent, "handoffs", None), "llm_conditions", None) or ():
+        if getattr(c, "llm_function_name", None) == tool:
+            return getattr(c.target, "agent_name", None)
+    return None
 
 
 def _trigger(recipient: Any, *, nested: bool) -> str:
