@@ -489,7 +489,10 @@ class Campaign:
         return left
 
     def _why_executions(self) -> str:
-        whole = self.budget.executions_left(self.recorder.recorded)
+        # executions under way count as spent, as `_executions_left` counts them: the seeds of
+        # FLARE run beside its first mutants, and the one that took the last execution left
+        # the whole budget spent, not only the phase's share
+        whole = self.budget.executions_left(self.recorder.recorded + self._in_flight)
         if "executions" in self._limits and (whole is None or self._executions_left() < whole):
             return self._share_spent("executions")
         return f"{self.budget.executions} executions done"

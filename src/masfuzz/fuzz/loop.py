@@ -512,6 +512,7 @@ class FlarePhase:
         first."""
         # the last batch's shrinking under way (before the first batch: the seeds, `seeding`)
         shrinking: asyncio.Future[Any] | None = None if seeding is None else asyncio.ensure_future(seeding)
+        seeded = shrinking
         try:
             while self._next <= self.rounds:
                 numbers = range(self._next, min(self._next + max(1, self.choices.batch), self.rounds + 1))
@@ -533,6 +534,17 @@ class FlarePhase:
                     c, [(o, self.root(p.entry)) for p, o in zip(proposed, outcomes)]))
             if shrinking is not None:
                 await shrinking
+        except Exception:
+            # the budget ran out: the seeds (run beside the first batch) were started within
+            # it, claimed it first and come first in the records, so they end and are recorded
+            # as when they ran alone, and their stop is the phase's
+            if seeded is not None:
+                [ended] = await asyncio.gather(seeded, return_exceptions=True)
+                if isinstance(ended, Exception):
+                    raise ended from None
+            if shrinking is not None and not shrinking.done():
+                shrinking.cancel()
+            raise
         except BaseException:
             if shrinking is not None and not shrinking.done():
                 shrinking.cancel()
