@@ -91,14 +91,22 @@ class RunRecording:
 
 
 def payload_text(value: Any) -> str:
-    """A tool's return value as the text a trace keeps."""
+    """A tool's return value as the text a trace keeps: JSON, as PydanticAI writes it for the
+    model (a dataclass as the object of its fields, not the string of its repr), what JSON
+    cannot hold as its str."""
     if isinstance(value, str):
         return value
     dump = getattr(value, "model_dump", None)
     try:
-        return json.dumps(dump(mode="json") if callable(dump) else value, default=str)
+        return json.dumps(dump(mode="json") if callable(dump) else value, default=_jsonable)
     except (TypeError, ValueError):
         return str(value)
+
+
+def _jsonable(value: Any) -> Any:
+    from pydantic_core import to_jsonable_python
+
+    return to_jsonable_python(value, fallback=str)
 
 
 def recording_toolset(wrapped: Any, agent: str, recording: RunRecording, *,
