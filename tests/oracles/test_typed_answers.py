@@ -100,3 +100,18 @@ def test_a_pydantic_ai_output_type_claiming_a_closed_launch_end_to_end(cli, desk
     data = json.loads(out)
     assert [(f["root_cause"], f["agent"]) for f in data["failures"]] == [("Incorrect Verification", "hire_desk")] * len(found)
     assert [f["subject"] for f in data["failures"]] == found
+
+
+@pytest.mark.usefixtures("in_repo")
+@pytest.mark.parametrize("policy, found", [("fitting_policy", [("Incorrect Verification", "book_fitting")]),
+                                           ("honest_fitting_policy", [])])
+def test_a_langgraph_structured_response_is_recorded_as_its_fields_and_read_as_a_claim(cli, policy, found):
+    code, out, err = cli("exec", "tests/oracles/typed_answer_apps.py:wetsuit_desk", "--input",
+                         "Hi, could I get a wetsuit fitting on 2026-04-02?", "--sut-model",
+                         f"scripted/tests/oracles/typed_answer_apps.py:{policy}", "--format", "json", "--failures",
+                         "--no-cache")
+    assert code == 0, err
+    data = json.loads(out)
+    [response] = [e for e in data["trace"]["events"] if e["type"] == "message" and "structured_response" in e["content"]]
+    assert json.loads(response["content"])["structured_response"]["note"].startswith("our fitter")
+    assert [(f["root_cause"], f["subject"]) for f in data["failures"]] == found

@@ -7,6 +7,12 @@ master's reason when the sea state is over the hire limit.
 and `state` "reserved" whatever the tool said (its `note` copies the tool's reason). `careful_desk`
 first answers a SWELL_CLOSED with `reserved` false. Run them with
 `scripted/examples/zoo/policy_o.py:policy`, a model that fills typed answers from such lines.
+
+`wetsuit_desk` is a LangGraph prebuilt ReAct agent with a `response_format`: its structured
+response (`Fitting`) is filled by a second model call after the prose answer. Under
+`fitting_policy` the prose says the fitting fell through while the structured response says
+`booked` true, with the tool's reason copied into its note; `honest_fitting_policy` fills it
+with `booked` false.
 """
 
 from __future__ import annotations
@@ -14,8 +20,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated
 
+from langchain_core.tools import tool
+from langgraph.prebuilt import create_react_agent
 from pydantic import BaseModel, Field
 from pydantic_ai import Agent
+
+from masfuzz.adapters.langgraph.chat_model import MasfuzzChatModel
+from masfuzz.llm.scripted import call, say
 
 SWELL_LIMIT_M = 1.2
 SWELL = {"2026-07-11": 1.9, "2026-07-12": 0.6}
@@ -64,3 +75,42 @@ def _desk(closed: str) -> Agent:
 
 careless_desk = _desk("")
 careful_desk = _desk(CLOSED)
+
+
+class Fitting(BaseModel):
+    booked: bool
+    status: str
+    note: str | None = None
+
+
+@tool
+def book_fitting(fitting_day: str) -> dict:
+    """Book a wetsuit fitting at the surf shop.
+
+    Args:
+        fitting_day: The day, e.g. "2026-01-31".
+    """
+    return {"status": "NO_FITTER", "note": "our fitter is at the Bude surf show that week"}
+
+
+def wetsuit_desk():
+    return create_react_agent(MasfuzzChatModel(model="scripted/tests/oracles/typed_answer_apps.py:fitting_policy"),
+                              [book_fitting], prompt="Book the fitting with book_fitting.",
+                              response_format=Fitting)
+
+
+def _fitting(request, booked: bool):
+    if any(t.name == "Fitting" for t in request.tools):  # the structured response's own call
+        return call("Fitting", booked=booked, status="booked" if booked else "NO_FITTER",
+                    note="our fitter is at the Bude surf show that week")
+    if not any(m.role == "tool" for m in request.messages):
+        return call("book_fitting", fitting_day="2026-04-02")
+    return say("Sorry - no fitter that week, so the fitting did not go through.")
+
+
+def fitting_policy(request):
+    return _fitting(request, True)
+
+
+def honest_fitting_policy(request):
+    return _fitting(request, False)

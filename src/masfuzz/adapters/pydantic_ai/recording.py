@@ -15,7 +15,10 @@ from __future__ import annotations
 import json
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
+
+from pydantic_core import to_jsonable_python
 
 from masfuzz.adapters import faults as fault_lib
 from masfuzz.adapters.handover import Handovers
@@ -98,15 +101,10 @@ def payload_text(value: Any) -> str:
         return value
     dump = getattr(value, "model_dump", None)
     try:
-        return json.dumps(dump(mode="json") if callable(dump) else value, default=_jsonable)
+        return json.dumps(dump(mode="json") if callable(dump) else value,
+                          default=partial(to_jsonable_python, fallback=str))
     except (TypeError, ValueError):
         return str(value)
-
-
-def _jsonable(value: Any) -> Any:
-    from pydantic_core import to_jsonable_python
-
-    return to_jsonable_python(value, fallback=str)
 
 
 def recording_toolset(wrapped: Any, agent: str, recording: RunRecording, *,
