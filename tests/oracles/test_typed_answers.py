@@ -115,3 +115,33 @@ def test_a_langgraph_structured_response_is_recorded_as_its_fields_and_read_as_a
     [response] = [e for e in data["trace"]["events"] if e["type"] == "message" and "structured_response" in e["content"]]
     assert json.loads(response["content"])["structured_response"]["note"].startswith("our fitter")
     assert [(f["root_cause"], f["subject"]) for f in data["failures"]] == found
+
+
+# -- a number given to a numeric parameter has its form, whatever its example's digits ---------
+
+def test_a_number_unlike_its_example_s_digits_does_not_clear_a_rejected_documented_date():
+    from masfuzz.oracles.semantic import tool_doc_mismatch
+
+    spec = WorkflowSpec(
+        system=SystemInfo(id="water", entry_agent="meters"),
+        agents=(AgentSpec(id="meters", instructions="Log the reading with log_water_reading."),),
+        tools=(ToolSpec(id="log_water_reading", description="Log a water meter reading.", parameters={
+            "type": "object", "required": ["taken_on", "cubic_metres"], "properties": {
+                "taken_on": {"type": "string", "description": 'The day it was read, DD.MM.YYYY, like "03.02.2026"'},
+                "cubic_metres": {"type": "number", "description": 'As the dial shows it, like "412.75"'}}}),),
+        permissions=Permissions(allow=(("meters", "log_water_reading"),)))
+
+    def run(volume):
+        return Trace(scenario_id="s", events=(
+            Message(role="user", content="Our water meter read 388 on 03.02.2026."), AgentTurn(agent="meters"),
+            ToolCall(agent="meters", tool="log_water_reading", call_id="w",
+                     arguments={"taken_on": "03.02.2026", "cubic_metres": volume}),
+            ToolResult(agent="meters", tool="log_water_reading", call_id="w",
+                       payload='{"status": 422, "error": "taken_on \'03.02.2026\' is not an ISO date"}'),
+            Message(agent="meters", content="Sorry, that reading did not go in."),
+            TerminationEvent(reason="completed", final_output="Sorry, that reading did not go in.")))
+
+    for volume in (388, 388.0):
+        [f] = tool_doc_mismatch(run(volume), spec)
+        assert f.elements == ("meters", "log_water_reading", "taken_on")
+    assert tool_doc_mismatch(run("388 m3"), spec) == []  # a text off the documented form still clears it

@@ -1563,7 +1563,7 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         formats = formats_of.setdefault(r.tool, documented_formats(spec, r.tool))
         followed = [(p, doc) for p, fs in formats.items() if p in call.arguments
                     for doc, regex in fs if re.fullmatch(regex, str(call.arguments[p]))]
-        broken = [p for p, fs in formats.items() if p in call.arguments
+        broken = [p for p, fs in formats.items() if p in call.arguments and not _a_number(spec, r.tool, p, call.arguments[p])
                   and not all(re.fullmatch(regex, str(call.arguments[p])) for _, regex in fs)]
         echoed = _echoed_input(r, call.arguments, followed)
         if not followed or broken or _out_of_documented_bounds(spec, r.tool, call.arguments):
@@ -1721,6 +1721,16 @@ def _filed_under(data: Any, payload: str, param: str) -> bool:
                                                              for x in v if isinstance(x, str)]
     texts = texts if data is not None else [payload]
     return any(re.match(rf"\W*{re.escape(param)}\W*\s*[:=\-\u2013]\s*\S", t) for t in texts)
+
+
+def _a_number(spec: WorkflowSpec, tool: str, param: str, value: Any) -> bool:
+    """Is the value a JSON number given to a parameter its schema types as a number? Then it
+    has the parameter's form, whatever the shape of the example its documentation gives ("like
+    10452.3" for a reading of 6 kWh): a number's digits are no format of its own."""
+    t = next((x for x in spec.tools if x.id == tool), None)
+    schema = (((t.parameters if t is not None else None) or {}).get("properties") or {}).get(param) or {}
+    kinds = {schema.get("type")} | {s.get("type") for s in schema.get("anyOf") or () if isinstance(s, dict)}
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and bool(kinds & {"number", "integer"})
 
 
 def _out_of_documented_bounds(spec: WorkflowSpec, tool: str, arguments: dict[str, Any]) -> bool:
