@@ -52,8 +52,7 @@ def test_a_tool_loop_is_blamed_on_the_repeating_agent_at_the_call_that_made_it_a
     _whowhen(failures)
     [loop] = by(failures, "loop")
     assert (loop.agent, loop.subject, loop.step) == ("researcher", "web_search", loop.evidence[2])
-    [bound] = by(failures, "missing_termination")
-    assert isinstance(trace.events[bound.step], TerminationEvent)
+    assert by(failures, "missing_termination") == []  # the bound only ended the loop: one fault
 
 
 def test_a_crash_and_a_failed_call_are_blamed_at_the_first_failed_call_and_the_crash():

@@ -66,13 +66,12 @@ def test_fixed_video_team_reports_nothing():
     assert failures == []
 
 
-def test_unanswerable_research_question_is_a_loop_and_missing_termination():
+def test_unanswerable_research_question_is_a_loop_cut_off_by_the_bound():
     trace, _, failures = run(RESEARCH, input="What is the airspeed of an unladen swallow on Mars?",
                              sut_model=RESEARCH_SUT)
-    [end] = by(failures, "missing_termination")
-    assert end.root_cause == "Max Round Limit Exceeded" and "recursion_limit=12" in end.description
+    assert by(failures, "missing_termination") == []  # the bound only ended the loop: one fault
     [loop] = by(failures, "loop")
-    assert loop.root_cause == "Repetitive Execution of Completed Tasks"
+    assert loop.root_cause == "Repetitive Execution of Completed Tasks" and "recursion_limit=12" in loop.description
     calls = [trace.events[i] for i in loop.evidence]
     assert len(calls) >= 3 and {(c.agent, c.tool) for c in calls} == {("researcher", "web_search")}
     assert all(isinstance(c, ToolCall) for c in calls)

@@ -171,8 +171,7 @@ def missing_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure
         )]
     if (trace.meta.get(DESIGNED_LENGTH) or _one_round(trace, spec)) and users is None:
         return []  # the conversation ran the length the app gave it
-    if trace.meta.get(APP_BOUND):  # say which bound it was: the app's or its framework's own
-        bound = f"{term.reason} ({trace.meta[APP_BOUND]}: the app's or its framework's own bound)"
+    bound = _stopped_by(trace, term)
     stalled = _stalled_from(trace, spec)
     if stalled is not None and not whose and (because := _waits_on_user(trace, spec, stalled)):
         whose = {"attribution": "harness", "because": because}
@@ -204,6 +203,14 @@ def missing_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure
         f"{len(trace.speaker_order)} turns (a termination condition that never fires, or a bound "
         "too low for the task)",
     )]
+
+
+def _stopped_by(trace: Trace, term: TerminationEvent) -> str:
+    """The bound that stopped a run, said which it was: the app's or its framework's own one
+    (`APP_BOUND`), else the termination's reason and detail."""
+    if trace.meta.get(APP_BOUND):
+        return f"{term.reason} ({trace.meta[APP_BOUND]}: the app's or its framework's own bound)"
+    return term.reason + (f" ({term.detail})" if term.detail else "")
 
 
 def _waits_on_user(trace: Trace, spec: WorkflowSpec | None, stalled: int) -> str:
@@ -829,8 +836,13 @@ def _looping_at_end(trace: Trace, spec: WorkflowSpec | None) -> bool:
     run's last tool call or last agent turn? Then the time limit (masfuzz's, or a framework's
     call limit racing it) only ended a loop that would not end by itself: the defect is the loop,
     not a crash of the app."""
+    return _reaches_end(trace, loops(trace, spec))
+
+
+def _reaches_end(trace: Trace, found_loops: list[Failure]) -> bool:
+    """Do a loop's repetitions reach the run's last tool call or last agent turn?"""
     last = {max((i for i, _ in _indexed(trace, kind)), default=-1) for kind in (ToolCall, AgentTurn)} - {-1}
-    return any(last & set(f.evidence) for f in loops(trace, spec))
+    return any(last & set(f.evidence) for f in found_loops)
 
 
 def _model_bound(trace: Trace) -> bool:
@@ -905,11 +917,28 @@ def detect(trace: Trace, spec: WorkflowSpec | None = None) -> list[Failure]:
 
 
 def _one_fault(trace: Trace, found: list[Failure]) -> list[Failure]:
-    """A run that ended before a member it needed acted (Premature Termination, at the end)
+    """One fault, one failure: its root cause, not its symptoms too.
+
+    A run stopped at a bound while an agent was still repeating the same tool call (`loops`),
+    the repetitions reaching the run's last tool call or agent turn, never concluded because of
+    that loop: the bound only ended it, and the Max Round Limit Exceeded that
+    `missing_termination` reads from the stop (a bound too low, or a condition that never fires)
+    is the loop's symptom, left out, its bound named in the loop's description (LangGraph's
+    recursion limit ending an agent that polls a tool "until it says IN_STOCK"). A speaker cycle
+    keeps both: who keeps handing the floor back is the bound's own finding (`blame`).
+
+    A run that ended before a member it needed acted (Premature Termination, at the end)
     often ends with nothing said too: the empty final output is that early end's symptom, not
     a second fault (an ADK tool that skips the summary ends the turn on its answer), so its
-    Response Omission at the same end is left out. One fault, one failure: its root cause."""
+    Response Omission at the same end is left out."""
     end = _end(trace)
+    cut = [f for f in found if f.detector == "loop" and f.elements[:1] == ("tool",) and _reaches_end(trace, [f])]
+    if end is not None and cut and any(f.root_cause == "Max Round Limit Exceeded" and f.detector == "missing_termination"
+                                       for f in found):
+        found = [f.model_copy(update={"description": f"{f.description}; it was still going round when "
+                                                     f"{_stopped_by(trace, end[1])} stopped the run"}) if f in cut else f
+                 for f in found if not (f.root_cause == "Max Round Limit Exceeded"
+                                        and f.detector == "missing_termination")]
     if end is None or not any(f.root_cause == "Premature Termination" and end[0] in f.evidence for f in found):
         return found
     return [f for f in found if not (f.root_cause == "Response Omission" and f.detector == "premature_termination"

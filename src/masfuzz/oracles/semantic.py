@@ -140,11 +140,13 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             fields = reply_fields(text)
             if fields is not None and _passes_failure_on(fields, r, asked):
                 continue  # `{"result": "not held", "state": "WAITLIST"}`, `code: E_ABV_FORMAT`
-            claim = next((s for s in done if about_tool(s, r.tool, spec, tools)), None) \
+            # a reply written as fields claims in a field (`booked: true`), which its clauses,
+            # cut at the colons of its JSON, would quote in halves
+            claim = (_structured_claim(fields, r.tool, spec, tools,
+                                       answers=_answers_only(trace, fi, ci, r, agent, spec))
+                     if fields is not None else None) \
+                or next((s for s in done if about_tool(s, r.tool, spec, tools)), None) \
                 or _invented_reference(trace, ci, text, r.tool, spec, named=True)
-            if claim is None and fields is not None:
-                claim = _structured_claim(fields, r.tool, spec, tools,
-                                          answers=_answers_only(trace, fi, ci, r, agent, spec))
             if claim is None and _answers_only(trace, fi, ci, r, agent, spec):
                 # a success in sure general words ("You're all set") that names nothing is
                 # about the one outcome it answers: the claimer's own tool, the only one it called;
@@ -247,26 +249,62 @@ def _outcome_field(key: str, tool: str) -> bool:
 def _passes_failure_on(fields: list[tuple[str, Any]], r: ToolResult, asked: str) -> bool:
     """Does a reply written as fields pass the tool's failure on: an outcome field false, empty
     or in words of failure, refusal, waiting or negation (`"result": "not held"`, `"booked":
-    false`, `status: pending`), a value saying failure in any field, or a value carrying the
-    failed answer's own state, code or reason that the user did not say (`"state": "WAITLIST"`,
-    `code: E_ABV_FORMAT`)?"""
+    false`, `status: pending`), or carrying the failed answer's own state or code that the user
+    did not say (`"state": "WAITLIST"`, `code: E_ABV_FORMAT`), or another field saying failure or
+    reciting the failed answer's reason? The outcome fields decide: beside one that claims the
+    action done (`_claimed_flag`: `"booked": true`), a field of no outcome that only recites the
+    failed answer's reason (`"reason": "forecast 24 kt, limit 18 kt"`) says why the thing is
+    wanted, not that it failed, and, beside a flag set true, neither do words of failure in one
+    (a typed answer's `booked` is what a program reading it acts on)."""
     data = structured(r.payload.strip())
     reported = [str(v) for k, v in _fields(data) if k.lower() in STATE_KEYS or k.lower() in STATUS_CODE_KEYS
                 or k.lower() in MESSAGE_KEYS or k.lower() in ("error", "errors", "why")] \
         if isinstance(data, dict) else [r.payload]
     told = {w for w in words(" ".join(reported)) if len(w) > 2 and not w.isdigit()} - set(words(asked)) - STOPWORDS
+    said_failed = recited = False  # in a field of no outcome: failure in words, the answer's reason
     for key, value in fields:
         if value is True:
             continue
         text = "" if value is None or value is False else str(value)
-        if _outcome_field(key, r.tool) and (not text.strip(".! ") or NO_VALUE.fullmatch(text) or not plain(text)
-                                            or text.strip().lower() in ("false", "no")):
+        outcome = _outcome_field(key, r.tool)
+        if outcome and (not text.strip(".! ") or NO_VALUE.fullmatch(text) or not plain(text)
+                        or text.strip().lower() in ("false", "no")):
             return True
-        if text and (FAILED_TEXT.search(text) or GIVE_UP.search(text) or NOT_HELD.search(text)
-                     or text.strip().lower().replace(" ", "_") in FAILED_STATES
-                     or told & set(words(DONE_IDIOM.sub(" ", text)))):
-            return True
-    return False
+        if not text:
+            continue
+        if FAILED_TEXT.search(text) or GIVE_UP.search(text) or NOT_HELD.search(text) \
+                or text.strip().lower().replace(" ", "_") in FAILED_STATES:
+            if outcome:
+                return True
+            said_failed = True
+        elif told & set(words(DONE_IDIOM.sub(" ", text))):
+            if outcome or ENUM.fullmatch(text.strip()):
+                return True  # the failed answer's state or code, passed on under any key
+            recited = True
+    claimed = _claimed_flag(fields, r, data)
+    return said_failed and claimed != "flag" or recited and not claimed
+
+
+def _claimed_flag(fields: list[tuple[str, Any]], r: ToolResult, data: Any) -> str | None:
+    """How a reply written as fields claims the action done in an outcome field of its own:
+    "flag" for a flag of it set true (`"booked": true`, `"confirmed": "yes"`) that the tool's
+    answer does not itself carry (an envelope's `"ok": true` copied is the call answered, not
+    the action done), "state" for a state of it done (`"status": "confirmed"`, the tool's own verb
+    done: `"booked"`, a holding tool's `"held"`), else None. What typed answers (an Agents SDK or
+    PydanticAI `output_type`, an AgentChat StructuredMessage, an ADK `output_schema`, a LangGraph
+    structured response) claim, they claim so."""
+    own = {k.lower(): v for k, v in _fields(data)} if isinstance(data, dict) else {}
+    done = DONE_STATES | participles(r.tool) | (HELD_STATES if holds(r.tool, None) else set())
+    found = None
+    for key, value in fields:
+        if not _outcome_field(key, r.tool):
+            continue
+        text = str(value).strip().strip(".!").lower()
+        if (value is True or text in ("true", "yes")) and own.get(key.lower()) not in (True, "true", "yes"):
+            return "flag"
+        if isinstance(value, str) and text.replace("_", " ") in done | {d.replace("_", " ") for d in done}:
+            found = "state"
+    return found
 
 
 def _structured_claim(fields: list[tuple[str, Any]], tool: str, spec: WorkflowSpec | None, tools: set[str], *,
@@ -1688,7 +1726,7 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         formats = formats_of.setdefault(r.tool, documented_formats(spec, r.tool))
         followed = [(p, doc) for p, fs in formats.items() if p in call.arguments
                     for doc, regex in fs if re.fullmatch(regex, str(call.arguments[p]))]
-        broken = [p for p, fs in formats.items() if p in call.arguments
+        broken = [p for p, fs in formats.items() if p in call.arguments and not _a_number(spec, r.tool, p, call.arguments[p])
                   and not all(re.fullmatch(regex, str(call.arguments[p])) for _, regex in fs)]
         echoed = _echoed_input(r, call.arguments, followed)
         if not followed or broken or _out_of_documented_bounds(spec, r.tool, call.arguments):
@@ -1846,6 +1884,16 @@ def _filed_under(data: Any, payload: str, param: str) -> bool:
                                                              for x in v if isinstance(x, str)]
     texts = texts if data is not None else [payload]
     return any(re.match(rf"\W*{re.escape(param)}\W*\s*[:=\-\u2013]\s*\S", t) for t in texts)
+
+
+def _a_number(spec: WorkflowSpec, tool: str, param: str, value: Any) -> bool:
+    """Is the value a JSON number given to a parameter its schema types as a number? Then it
+    has the parameter's form, whatever the shape of the example its documentation gives ("like
+    10452.3" for a reading of 6 kWh): a number's digits are no format of its own."""
+    t = next((x for x in spec.tools if x.id == tool), None)
+    schema = (((t.parameters if t is not None else None) or {}).get("properties") or {}).get(param) or {}
+    kinds = {schema.get("type")} | {s.get("type") for s in schema.get("anyOf") or () if isinstance(s, dict)}
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and bool(kinds & {"number", "integer"})
 
 
 def _out_of_documented_bounds(spec: WorkflowSpec, tool: str, arguments: dict[str, Any]) -> bool:

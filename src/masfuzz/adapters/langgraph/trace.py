@@ -21,9 +21,11 @@ or not, so that the words the graph took out and the node's that took their plac
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, RemoveMessage, ToolMessage
+from pydantic_core import to_jsonable_python
 
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
@@ -114,7 +116,10 @@ class UpdateRecorder:
         for m in messages:
             self._message(node, m)
         if not messages and isinstance(update, dict) and update:
-            self.rec.add(Message(agent=node, content=json.dumps(update, default=str, sort_keys=True)))
+            # a node's own state, as JSON: a model in it (a prebuilt agent's `structured_response`)
+            # as the object of its fields, which a reader takes as what the node said
+            self.rec.add(Message(agent=node, content=json.dumps(
+                update, default=partial(to_jsonable_python, fallback=str), sort_keys=True)))
 
     def _swapped(self, messages: list[BaseMessage]) -> list[tuple[int | None, BaseMessage | None]]:
         """The ids of the messages an update takes out of the state (`RemoveMessage`) or

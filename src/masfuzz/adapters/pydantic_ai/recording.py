@@ -15,7 +15,10 @@ from __future__ import annotations
 import json
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
+
+from pydantic_core import to_jsonable_python
 
 from masfuzz.adapters import faults as fault_lib
 from masfuzz.adapters.handover import Handovers
@@ -91,12 +94,15 @@ class RunRecording:
 
 
 def payload_text(value: Any) -> str:
-    """A tool's return value as the text a trace keeps."""
+    """A tool's return value as the text a trace keeps: JSON, as PydanticAI writes it for the
+    model (a dataclass as the object of its fields, not the string of its repr), what JSON
+    cannot hold as its str."""
     if isinstance(value, str):
         return value
     dump = getattr(value, "model_dump", None)
     try:
-        return json.dumps(dump(mode="json") if callable(dump) else value, default=str)
+        return json.dumps(dump(mode="json") if callable(dump) else value,
+                          default=partial(to_jsonable_python, fallback=str))
     except (TypeError, ValueError):
         return str(value)
 
