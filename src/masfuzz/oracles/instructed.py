@@ -994,7 +994,9 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     selecting = spec.system.pattern == "selector"
     # a team no speaker selector chooses for (an AG2 group pattern: every speaker change an
     # agent's hand-off) starts at its initial agent: the app's entry, no selector's pick
-    initial = spec.system.entry_agent if not any(d.trigger == "selector" for d in spec.delegations) else None
+    # (a team with no delegation recorded at all leaves every choice to its selector)
+    initial = spec.system.entry_agent if spec.delegations and not any(
+        d.trigger == "selector" for d in spec.delegations) else None
     entering = False  # the first agent after the user's message is still to come
     picks: list[tuple[int, str, str]] = []  # the app's router's picks for this request
     for d, e in enumerate(trace.events):
