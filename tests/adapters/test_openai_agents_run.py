@@ -424,12 +424,10 @@ def test_a_model_answer_that_is_not_the_agents_output_type_is_the_models_crash()
     the run's crash is the model's, the app's type is right (the deterministic story pipeline of
     the SDK's examples under an instruction follower that answers in words)."""
     from masfuzz.oracles.detectors import runtime_crash
-    from masfuzz.trace import HARNESS_CAUSE
 
     sut = open_target("tests/adapters/oa_typed.py:reviewer")
     trace = run("tests/adapters/oa_typed.py:reviewer", "Fund the roof repair?",
                 model="scripted/tests/adapters/oa_typed.py:plain")
     assert trace.termination.reason == "crash" and "ModelBehaviorError" in trace.termination.detail
-    assert "output type" in trace.meta[HARNESS_CAUSE]
     [f] = runtime_crash(trace, sut.spec)
-    assert f.attribution == "harness"
+    assert f.attribution == "harness" and "ModelBehaviorError" in f.because and "model" in f.because

@@ -154,12 +154,6 @@ def _crashed(rec: RunRecording, exc: Exception) -> Trace:
         # to pass: the harness's doing, not the app's
         rec.recorder.meta[HARNESS_CAUSE] = (f"the app read its run context ({message}), which "
                                             "masfuzz did not have to pass: give --context MODULE:FACTORY")
-    elif isinstance(exc, getattr(agents, "ModelBehaviorError", ())):
-        # the SDK refused the model's answer (not JSON of the agent's `output_type`, a tool that
-        # does not exist): the app's type and tools are as declared, the answer is the model's,
-        # as PydanticAI's `UnexpectedModelBehavior` is in its adapter
-        rec.recorder.meta[HARNESS_CAUSE] = (f"the model under test gave an answer the SDK refused ({message}): "
-                                            "not the agent's output type or tools")
     agent = getattr(getattr(getattr(exc, "run_data", None), "last_agent", None), "name", None)
     rec.recorder.add(ErrorEvent(agent=rec.id_by_name(agent) if agent else None,
                                 kind=type(exc).__name__, message=message))
