@@ -266,13 +266,14 @@ REPLACED_MESSAGES = "replaced_messages"
 # builds its own SystemMessage). The instructed oracles read an agent's instructions from it when
 # the spec has none. Recorded by adapters that see model inputs.
 SYSTEM_PROMPTS = "system_prompts"
-# The run's place among the runs of its process under AFL++'s persistent mode (`--persistent N`,
-# `masfuzz.exec.worker`): 1 for a fresh fork; k > 1: k - 1 runs before it shared its process, and
-# what they left in memory reached it (a report says so of a failure such a run showed).
+# The run's place among the runs of its system in its process (`masfuzz.exec.history`: the
+# in-process executor, and AFL++'s persistent mode, `--persistent N`): 1 for a fresh fork; k > 1:
+# k - 1 runs before it shared its process, and what they left in memory reached it (a report
+# says so of a failure such a run showed).
 PROCESS_RUN = "process_run"
-# The calls of a run that an earlier run of the same process (the in-process executor, a
+# The calls of a run that an earlier run of the same system in its process (the in-process executor, a
 # persistent worker's fork) made with the same arguments and got another answer to ({call_id:
-# {"status", "payload", "runs_before"}}, `masfuzz.exec.carryover`): what the earlier runs left in
+# {"status", "payload", "runs_before"}}, `masfuzz.exec.history`): what the earlier runs left in
 # the process (a tool's module-level data) made this answer, which a fresh process would not give.
 EARLIER_ANSWERS = "earlier_answers"
 NOT_INJECTED_CALLS = "not_injected_calls"  # model calls of the app's own clients masfuzz refused  # the turn bound the user set (--max-turns) that a run stopped at

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from masfuzz.exec import carryover, make_executor
+from masfuzz.exec import history, make_executor
 from masfuzz.oracles import detect
 from masfuzz.scenario import Scenario
 from masfuzz.target import open_target
@@ -31,8 +31,8 @@ ASK = "Hello, the Orton knitting circle would like to hire the hall on the eveni
 def fresh_process(monkeypatch):
     """This test's runs as the first of a process: nothing remembered, no bookings (the desk's
     module as masfuzz loaded it)."""
-    monkeypatch.setattr(carryover, "_first", {})
-    monkeypatch.setattr(carryover, "_runs", 0)
+    monkeypatch.setattr(history, "_first", {})
+    monkeypatch.setattr(history, "_runs", {})
     spec = open_target(DESK).spec
     for module in list(sys.modules.values()):
         if getattr(module, "__file__", None) == DESK.rsplit(":", 1)[0]:

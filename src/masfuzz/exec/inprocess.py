@@ -19,20 +19,13 @@ import sys
 import time
 from typing import Any
 
-from masfuzz.exec import carryover
+from masfuzz.exec import history
 from masfuzz.exec.base import Executor, run_guarded
 from masfuzz.exec.request import ExecutionRequest
 from masfuzz.llm import settings
 from masfuzz.redact import RedactingFds
 from masfuzz.target import OpenedSystem, Target
-from masfuzz.trace import PROCESS_RUN, Trace, ended_trace
-
-
-# How many runs each opened system has served in this process (`Target.open` opens it once per
-# process, so every executor of the process runs the same object): a run's place among them is
-# said in its trace (`PROCESS_RUN`), as a persistent worker says it, since what earlier runs left
-# in memory (a module-level list a tool empties) reaches the later ones.
-_RUNS: dict[int, int] = {}
+from masfuzz.trace import Trace, ended_trace
 
 
 class InProcessExecutor(Executor):
@@ -70,9 +63,11 @@ class InProcessExecutor(Executor):
             return run.attach(await self._run(system, request))
 
     async def _run(self, system: OpenedSystem, request: ExecutionRequest) -> Trace:
-        place = _RUNS[id(system)] = _RUNS.get(id(system), 0) + 1
-        trace = await self._run_once(system, request)
-        return trace.model_copy(update={"meta": {**trace.meta, PROCESS_RUN: place}})
+        # every run shares this process (`Target.open` opens a system once per process, so every
+        # executor of it runs the same object): the run's place among its system's runs, and
+        # what the earlier ones left its tools, are said in its trace (`masfuzz.exec.history`)
+        place = history.begin(request.target)
+        return history.note(await self._run_once(system, request), request.target, place)
 
     async def _run_once(self, system: OpenedSystem, request: ExecutionRequest) -> Trace:
         limit = request.limit
@@ -85,8 +80,7 @@ class InProcessExecutor(Executor):
         with settings.use(request.models, request.scenario), RedactingFds():
             try:
                 ran = await asyncio.wait_for(run_guarded(system.run(scenario)), limit)
-                # every run shares this process: what earlier runs left its tools is said
-                return carryover.note(ran.model_copy(update={"scenario_id": request.scenario.id}))
+                return ran.model_copy(update={"scenario_id": request.scenario.id})
             except TimeoutError:
                 return ended_trace(
                     request.scenario, "timeout", f"no result within {limit:g} s; the run was cancelled",

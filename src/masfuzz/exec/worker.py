@@ -294,17 +294,18 @@ def _prepare(system: Any) -> None:
         pass
 
 
-def _serve_one(channel: Channel, request: Any, system: Any, place: int | None = None) -> bool:
+def _serve_one(channel: Channel, request: Any, system: Any) -> bool:
     """Run one request on the opened `system` and answer it; True when the system under test
-    called sys.exit (the worker then ends: its state is no longer trustworthy). `place`: the
-    run's among the runs of its process (`--persistent`), said in its trace."""
+    called sys.exit (the worker then ends: its state is no longer trustworthy). A run that shares
+    its process with others (`--persistent`) has its place among them and what the earlier ones
+    left its tools said in its trace (`masfuzz.exec.history`)."""
     from masfuzz import trace as trace_module
     from masfuzz.exec.base import run_guarded
-    from masfuzz.trace import PROCESS_RUN
-    from masfuzz.exec import carryover
+    from masfuzz.exec import history
     from masfuzz.llm import settings
 
     sandbox.limit_cpu(request.persistent)
+    place = history.begin(request.target)
     stacks.arm(channel.send)  # what the run is doing, asked for before a kill at the time limit
     trace_module.set_event_sink(lambda e: _send_event(channel, e))
     # `at` on the system-wide monotonic clock, the parent's too: how long the model calls
@@ -332,8 +333,8 @@ def _serve_one(channel: Channel, request: Any, system: Any, place: int | None = 
         stacks.disarm()
         trace_module.set_event_sink(None)
         trace_module.set_activity_sink(None)
-    if place is not None:
-        result = carryover.note(result.model_copy(update={"meta": {**result.meta, PROCESS_RUN: place}}))
+    if request.persistent > 1:  # a fresh fork's run is the first of its process: nothing to say
+        result = history.note(result, request.target, place)
     channel.send_model("trace", result)
     return False
 
@@ -473,7 +474,7 @@ def _serve_runs(channel: Channel, requests: Any, said: int, runs: int) -> None:
     from masfuzz.exec.frames import seal
     from masfuzz.exec.request import ExecutionRequest
 
-    for place in range(1, runs + 1):
+    for _ in range(runs):
         line = requests.get()
         if line is None:
             return
@@ -481,7 +482,7 @@ def _serve_runs(channel: Channel, requests: Any, said: int, runs: int) -> None:
         channel.key = key = _key_of(data)
         request = ExecutionRequest.from_data(data)
         last = next(reversed(sys.modules), None)
-        exited = _serve_one(channel, request, request.target.open(), place if runs > 1 else None)
+        exited = _serve_one(channel, request, request.target.open())
         if runs > 1:  # what the run started ends with it (the worker spares this process's own)
             _kill_strays()
         imported = "\n".join(_imported_since(last)).encode()
