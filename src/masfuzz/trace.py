@@ -8,6 +8,7 @@ build traces with `TraceRecorder`, which numbers events and keeps the wall clock
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import json
 import re
 import time
@@ -190,6 +191,44 @@ def set_event_sink(sink: Any) -> None:
     _EVENT_SINK = sink
 
 
+class RunScope:
+    """One run as the in-process executor sees it: the recorders made in it are its own, and so
+    is whatever its code does later, in its task or a thread it started with its context
+    (`asyncio.to_thread`, a framework's `copy_context`). Closed when the run ends or is
+    abandoned at its time limit, which in masfuzz's own process stops nothing: a tool blocked in
+    a thread goes on, and so does a synchronous framework's loop in it. Once closed, what the
+    run's code records is dropped, into its own recorders or into a later run's (reached through
+    the app's shared objects, the agents whose model clients and callbacks the next run swapped
+    in), and counted (`on_late`), so no later trace holds it."""
+
+    def __init__(self, on_late: Any = None) -> None:
+        self.closed = False
+        self._on_late = on_late  # called once per event dropped after the close
+
+    def close(self) -> None:
+        self.closed = True
+
+    def dropped(self) -> None:
+        if self._on_late is not None:
+            self._on_late()
+
+
+_SCOPE: contextvars.ContextVar[RunScope | None] = contextvars.ContextVar("masfuzz_run", default=None)
+
+
+def scoped_context(scope: RunScope) -> contextvars.Context:
+    """A copy of the current context in which code runs as `scope`'s (a task made with it)."""
+    context = contextvars.copy_context()
+    context.run(_SCOPE.set, scope)
+    return context
+
+
+def _ended_run() -> RunScope | None:
+    """The closed run the calling code belongs to, if it does (None: a run still going, or none)."""
+    scope = _SCOPE.get()
+    return scope if scope is not None and scope.closed else None
+
+
 # Trace meta keys for runs that masfuzz itself ended or broke, so that no oracle blames the app:
 # the agent whose model call was still running when masfuzz's time limit struck, and a cause in
 # words (the app read more input than masfuzz's scripted answers give, ...).
@@ -276,6 +315,11 @@ PROCESS_RUN = "process_run"
 # {"status", "payload", "runs_before"}}, `masfuzz.exec.history`): what the earlier runs left in
 # the process (a tool's module-level data) made this answer, which a fresh process would not give.
 EARLIER_ANSWERS = "earlier_answers"
+# How many events runs of the same system in this process tried to record after they had ended
+# (the in-process executor abandons a run at its time limit and cannot stop its threads:
+# `RunScope`), dropped since the run before this one: none of them is in this trace, but the
+# abandoned run was still going beside this one, in the process and the app's objects it shares.
+LATE_EVENTS = "late_events"
 NOT_INJECTED_CALLS = "not_injected_calls"  # model calls of the app's own clients masfuzz refused  # the turn bound the user set (--max-turns) that a run stopped at
 ANSWERS_EXHAUSTED = ("the app read more input than masfuzz's scripted answers give and saw end of "
                      "file, as after a closed terminal: the answers ran out, the app did not fail")
@@ -372,13 +416,26 @@ class TraceRecorder:
         self._handed: set[str] = set()  # agents handed to since their latest model call
         self._delegations = 0  # how many delegations the trace has
         self._asked_after: dict[str, int] = {}  # agent -> the delegations before its latest call
+        self._scope = _SCOPE.get()  # the run this recorder is made for (None outside the in-process executor)
 
     def now(self) -> float:
         return round(time.perf_counter() - self._t0, 6)
 
+    def _late(self) -> bool:
+        """Is what is being recorded a run's that has ended (`RunScope`)? The run that made this
+        recorder, or the one the calling code belongs to: then it is dropped, and counted."""
+        scope = _ended_run() or (self._scope if self._scope is not None and self._scope.closed else None)
+        if scope is None:
+            return False
+        scope.dropped()
+        return True
+
     def add(self, event: _Event) -> _Event:
         """Append `event`, stamped now unless it carries its time. Stamping copies the frozen
-        event, so callers on a hot path build it with `t=recorder.now()` and skip the copy."""
+        event, so callers on a hot path build it with `t=recorder.now()` and skip the copy.
+        An event of a run that has ended is dropped (`RunScope`)."""
+        if self._late():
+            return event
         if not event.t:
             event = event.model_copy(update={"t": self.now()})
         self.events.append(event)
@@ -402,7 +459,7 @@ class TraceRecorder:
         an adapter that sees the hand-over begin but records it only later (a LangGraph node's
         update comes after its model calls), whose delegations then say nothing of the call.
         The entry is placed by the events so far and the oracle matches it to the hand-over."""
-        if not agent:
+        if not agent or self._late():
             return
         if handed is None:
             handed = agent in self._handed
@@ -433,6 +490,8 @@ class TraceRecorder:
     def replied(self, agent: str, request: Any, reply: Any) -> None:
         """`agent`'s model answered `request` (a `ChatRequest`) with `reply` (a `ChatReply`): its
         usage counted, its system prompt kept (`SYSTEM_PROMPTS`, the first seen), its text said."""
+        if self._late():
+            return
         self.usage.model_calls += 1
         self.usage.tokens_in += reply.usage.tokens_in
         self.usage.tokens_out += reply.usage.tokens_out

@@ -13,7 +13,11 @@ record), for:
 - the calls of the run that an earlier run of the same system made with the same arguments and
   got another answer to (`note`, `EARLIER_ANSWERS`): that answer came from what the earlier runs
   left, not from the app as a fresh process starts it, and the oracles set aside a finding that
-  rests on one as the settings' doing (`masfuzz.oracles.attribution`).
+  rests on one as the settings' doing (`masfuzz.oracles.attribution`);
+- what runs of the system that had already ended tried to record meanwhile (`late`,
+  `LATE_EVENTS`): the in-process executor cannot stop a run it abandons at its time limit (a
+  tool blocked in a thread goes on), so its late events are dropped (`masfuzz.trace.RunScope`)
+  and counted in the next trace of the system instead of landing in it.
 """
 
 from __future__ import annotations
@@ -21,18 +25,24 @@ from __future__ import annotations
 import json
 from typing import Hashable
 
-from masfuzz.trace import EARLIER_ANSWERS, PROCESS_RUN, ToolCall, ToolResult, Trace
+from masfuzz.trace import EARLIER_ANSWERS, LATE_EVENTS, PROCESS_RUN, ToolCall, ToolResult, Trace
 
 _MAX_CALLS = 20_000  # distinct calls remembered: a long campaign's memory stays bounded
 _runs: dict[Hashable, int] = {}  # system -> the runs of it this process has begun
 # (system, tool, arguments) -> the call's first answer (status, payload) and the place of its run
 _first: dict[str, tuple[str, str, int]] = {}
+_late: dict[Hashable, int] = {}  # system -> events its ended runs recorded since its latest trace
 
 
 def begin(system: Hashable) -> int:
     """A new run of `system` (its `Target`) in this process: its place among them, from 1."""
     place = _runs[system] = _runs.get(system, 0) + 1
     return place
+
+
+def late(system: Hashable) -> None:
+    """A run of `system` that had ended tried to record one more event (dropped)."""
+    _late[system] = _late.get(system, 0) + 1
 
 
 def note(trace: Trace, system: Hashable, place: int) -> Trace:
@@ -55,7 +65,10 @@ def note(trace: Trace, system: Hashable, place: int) -> Trace:
     meta = {**trace.meta, PROCESS_RUN: place}
     if differ:
         meta[EARLIER_ANSWERS] = differ
+    dropped = _late.pop(system, 0)
+    if dropped:
+        meta[LATE_EVENTS] = dropped
     return trace.model_copy(update={"meta": meta})
 
 
-__all__ = ["begin", "note"]
+__all__ = ["begin", "late", "note"]

@@ -4,6 +4,11 @@ It is the fast path (no interpreter start-up, no re-import of the framework per 
 debugging one. Its timeout is an asyncio timeout, so it ends a run that waits (a model call,
 `asyncio.sleep`) but not one that blocks the thread (`time.sleep` in a tool, a C extension
 spinning), and a system that dies takes masfuzz with it: the isolated executors are for that.
+Nor can it kill a run it gives up on at its time limit: a tool blocked in a thread, or a
+synchronous framework's loop in one, goes on beside the next runs. Such a run is closed
+(`masfuzz.trace.RunScope`): what its code records from then on is dropped, whichever trace it
+reaches, and counted in the next trace of its system (`meta.late_events`); what it does to the
+app's objects is not undone (a worker executor kills it).
 What the system writes to file descriptors 1 and 2 itself is masked like masfuzz's own output.
 
 With `code_coverage`, measured runs take turns: coverage.py traces a process, not a task, so two
@@ -25,7 +30,7 @@ from masfuzz.exec.request import ExecutionRequest
 from masfuzz.llm import settings
 from masfuzz.redact import RedactingFds
 from masfuzz.target import OpenedSystem, Target
-from masfuzz.trace import Trace, ended_trace
+from masfuzz.trace import RunScope, Trace, ended_trace, scoped_context
 
 
 class InProcessExecutor(Executor):
@@ -67,9 +72,14 @@ class InProcessExecutor(Executor):
         # executor of it runs the same object): the run's place among its system's runs, and
         # what the earlier ones left its tools, are said in its trace (`masfuzz.exec.history`)
         place = history.begin(request.target)
-        return history.note(await self._run_once(system, request), request.target, place)
+        scope = RunScope(on_late=lambda: history.late(request.target))
+        try:
+            trace = await self._run_once(system, request, scope)
+        finally:  # ended or abandoned: nothing it does later is recorded
+            scope.close()
+        return history.note(trace, request.target, place)
 
-    async def _run_once(self, system: OpenedSystem, request: ExecutionRequest) -> Trace:
+    async def _run_once(self, system: OpenedSystem, request: ExecutionRequest, scope: RunScope) -> Trace:
         limit = request.limit
         t0 = time.perf_counter()
         # The executor's limit is the run's own (as a worker's): an adapter's clock, at its
@@ -79,7 +89,11 @@ class InProcessExecutor(Executor):
         # the system's own writes to fds 1 and 2 (os.write, C code) reach no terminal unmasked
         with settings.use(request.models, request.scenario), RedactingFds():
             try:
-                ran = await asyncio.wait_for(run_guarded(system.run(scenario)), limit)
+                # in a task of its own, whose context (and every thread started with it) is
+                # the run's: its recorders and late events are told from a later run's
+                run = asyncio.get_running_loop().create_task(
+                    run_guarded(system.run(scenario)), context=scoped_context(scope))
+                ran = await asyncio.wait_for(run, limit)
                 return ran.model_copy(update={"scenario_id": request.scenario.id})
             except TimeoutError:
                 return ended_trace(
