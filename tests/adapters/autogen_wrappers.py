@@ -1,6 +1,6 @@
 """AgentChat teams whose members wrap other agents, as AgentChat's documentation builds them: a
 GraphFlow of `MessageFilterAgent`s (each member sees only the messages its filter lets through)
-and a `SocietyOfMindAgent` whose inner team drafts and reviews; their clients are the app's own
+and a `SocietyOfMindAgent` whose inner team drafts (with a tool) and reviews; their clients are the app's own
 (an OpenAI client, as the documentation writes it), which masfuzz must replace everywhere."""
 
 from autogen_agentchat.agents import (AssistantAgent, MessageFilterAgent, MessageFilterConfig,
@@ -35,7 +35,8 @@ def filtered_flow():
 
 
 def society():
-    drafter = AssistantAgent("drafter", model_client=_client(), system_message="Draft an answer.")
+    drafter = AssistantAgent("drafter", model_client=_client(), tools=[word_count],
+                             system_message="Draft an answer. Count its words first.")
     reviewer = AssistantAgent("reviewer", model_client=_client(),
                               system_message="Review the draft. Say APPROVE when it is good.")
     inner = RoundRobinGroupChat([drafter, reviewer], termination_condition=TextMentionTermination("APPROVE"))
@@ -53,6 +54,8 @@ def policy(request):
             return call("word_count", text="Water evaporates, condenses and falls as rain.")
         return say("Water evaporates, condenses and falls as rain.")
     if "Draft" in system:
+        if not tool_results(request, "word_count"):
+            return call("word_count", text="the sky is blue because of Rayleigh scattering")
         return say("Draft: the sky is blue because of Rayleigh scattering.")
     if "Review" in system:
         return say("APPROVE")

@@ -338,19 +338,52 @@ def _open_and_run(target):
 
 
 def test_wrapped_members_get_masfuzz_model_and_speak_as_the_member():
-    """A MessageFilterAgent member's wrapped agent and a SocietyOfMindAgent's inner team hold the
-    app's own OpenAI clients: masfuzz replaces every one (no call reaches the provider) and the
-    wrapped agent's instructions, tools and events are the member's."""
+    """A MessageFilterAgent member's wrapped agent holds the app's own OpenAI client: masfuzz
+    replaces it (no call reaches the provider) and the wrapped agent's instructions, tools and
+    events are the member's (a SocietyOfMindAgent's inner team: the test after this one)."""
     spec, trace = _open_and_run(f"{WRAPPERS}:filtered_flow")
     writer = next(a for a in spec.agents if a.id == "writer")
     assert "paragraph" in writer.instructions and spec.permissions.allow == (("writer", "word_count"),)
     assert trace.speaker_order == ["researcher", "writer"], trace.events[-2:]
     assert [(c.agent, c.tool) for c in trace.of_type(ToolCall)] == [("writer", "word_count")]
     assert delegations(trace) == [("researcher", "writer", "graph_edge")]
-    _, trace = _open_and_run(f"{WRAPPERS}:society")
+
+
+def test_a_society_of_minds_inner_agents_are_recorded_as_their_own_inside_its_nested_chat():
+    """A SocietyOfMindAgent's inner team speaks and calls tools through the outer team's stream:
+    those are the inner agents' own messages and calls, inside a nested chat the wrapper opens
+    by delegating to the inner team and closes by answering from its transcript (as AG2's nested
+    chats are recorded); the spec's graph has the same edges, so coverage and the oracles see
+    them."""
+    from masfuzz.coverage.structural import StructuralCoverage
+    from masfuzz.graph.coordination import CoordinationGraph
+    from masfuzz.trace import ChatEnd, ChatStart
+
+    # one run of it per process: AgentChat binds the inner team's runtime to the event loop of
+    # its first run, and each `asyncio.run` is a new loop (masfuzz rebuilds only the outer team)
+    spec, trace = _open_and_run(f"{WRAPPERS}:society")
     assert trace.termination.reason == "text_mention", trace.termination.detail
-    assert trace.speaker_order == ["society", "editor"]
     assert "Rayleigh" in next(m.content for m in trace.of_type(Message) if m.agent == "society")
+    assert [a.id for a in spec.agents] == ["society", "editor", "drafter", "reviewer"]
+    assert ("drafter", "word_count") in spec.permissions.allow
+    edges = {(d.from_, d.to, d.trigger) for d in spec.delegations}
+    assert {("society", "drafter", "delegate"), ("drafter", "reviewer", "sequence"),
+            ("reviewer", "society", "sequence")} <= edges
+    assert trace.speaker_order == ["society", "drafter", "reviewer", "society", "editor"]
+    assert delegations(trace) == [("society", "drafter", "delegate"), ("drafter", "reviewer", "sequence"),
+                                  ("reviewer", "society", "sequence"), ("society", "editor", "sequence")]
+    assert [(c.agent, c.tool) for c in trace.of_type(ToolCall)] == [("drafter", "word_count")]
+    assert [(r.agent, r.payload) for r in trace.of_type(ToolResult)] == [("drafter", "8 words")]
+    assert [m.agent for m in trace.of_type(Message) if m.agent] == ["drafter", "reviewer", "society", "editor"]
+    [start], [end] = trace.of_type(ChatStart), trace.of_type(ChatEnd)
+    assert (start.kind, start.sender, start.recipient, end.chat) == ("nested", "society", "drafter", start.chat)
+    inside = trace.events[trace.events.index(start):trace.events.index(end)]
+    assert {e.agent for e in inside if isinstance(e, Message)} == {"drafter", "reviewer"}
+    coverage = StructuralCoverage(CoordinationGraph(spec).obligations())
+    coverage.add(trace)
+    assert not coverage.unexpected  # every delegation and tool call recorded is one the spec declares
+    covered = set(coverage.contexts)
+    assert {"delegate::society::drafter", "use_tool::drafter::word_count", "reach::reviewer"} <= covered, sorted(covered)
 
 
 def test_a_user_proxy_that_would_read_the_terminal_is_a_user_who_says_nothing():

@@ -33,10 +33,10 @@ from autogen_core.tools import StaticStreamWorkbench
 from masfuzz.adapters.autogen.bridge import MasfuzzChatCompletionClient
 from masfuzz.adapters.autogen.capture import capture_team, find_team
 from masfuzz.adapters.autogen.extract import (FRAMEWORK, extract_team, inner_agent, model_holders,
-                                              participants)
+                                              nested_teams, participants)
 from masfuzz.adapters.autogen.mutate import OPERATORS, mutated, problem
 from masfuzz.adapters.autogen.tools import CodeStandIn, FaultyTool, ProbeStub
-from masfuzz.adapters.autogen.trace import StreamRecorder, termination_reason
+from masfuzz.adapters.autogen.trace import TRIGGER, StreamRecorder, termination_reason
 from masfuzz.adapters.base import Adapter, system_lock
 from masfuzz.adapters.faults import Injection, modes, tool_faults
 from masfuzz.adapters.mutation import TurnLimit, same
@@ -234,10 +234,13 @@ class _Run:
     async def execute(self, rec: TraceRecorder) -> Trace:
         self.rec = rec
         team = self.rebuild()
+        nested = nested_teams(self.team)
+        everyone = [*self.members, *(m for n in nested for m in n.members)]
         stream_rec = StreamRecorder(
             rec, self.spec, tool_faults=modes(self.faults), handoff_tools=self.handoff_tools,
             probes=self.probes, restricted_mode=self.scenario.restricted,
-            aliases={inner_agent(m).name: m.name for m in self.members if inner_agent(m) is not m},
+            aliases={inner_agent(m).name: m.name for m in everyone if inner_agent(m) is not m},
+            nested={m.name: (n.wrapper, TRIGGER.get(n.pattern, "delegate")) for n in nested for m in n.members},
         )
         rec.meta["speaking_order"] = self.order
         if self.stand_in_users:

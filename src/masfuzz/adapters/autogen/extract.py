@@ -5,6 +5,13 @@ is a fixed order (each participant hands to the next, wrapping), SelectorGroupCh
 pick any allowed next speaker, Swarm follows each agent's handoffs, GraphFlow follows its edges.
 The termination tree and the selector's settings go into `termination.conditions` as text,
 because they decide how a run can end (FLARE's director bug is `allow_repeated_speaker=False`).
+
+A `SocietyOfMindAgent` member answers by running an inner team of its own and then having its
+model write the response from that team's transcript. Its inner agents are agents of the
+workflow like the members (their instructions, tools and models), as AG2's nested chats'
+recipients are (`masfuzz.adapters.ag2.extract`): the wrapper delegates to the inner team's first
+speaker, the inner team's own pattern links its agents, and whichever of them speaks last hands
+the turn back to the wrapper (`nested_teams`).
 """
 
 from __future__ import annotations
@@ -74,17 +81,43 @@ def model_holders(member: Any) -> list[tuple[str, Any]]:
     return out
 
 
+class NestedTeam:
+    """A member's inner team (a `SocietyOfMindAgent`'s): who runs it, and its agents."""
+
+    def __init__(self, wrapper: str, team: Any) -> None:
+        self.wrapper, self.team = wrapper, team
+        self.members = participants(team)
+        self.names = [m.name for m in self.members]
+        self.pattern = pattern_of(team)
+
+
+def nested_teams(team: Any) -> list[NestedTeam]:
+    """The inner teams of `team`'s members, and theirs, outermost first (a society of minds
+    inside an inner team runs a team of its own)."""
+    out: list[NestedTeam] = []
+    for member in participants(team):
+        inner = getattr(inner_agent(member), "_team", None)  # SocietyOfMindAgent
+        if inner is not None and not isinstance(member, Team):
+            out.append(NestedTeam(member.name, inner))
+            out += nested_teams(inner)
+    return out
+
+
 def extract_team(team: Any, target: str = "") -> WorkflowSpec:
+    nested = nested_teams(team)
     members = participants(team)
     names = [m.name for m in members]
     pattern = pattern_of(team)
-    files = _candidate_files(target, members)
+    files = _candidate_files(target, [*members, *(m for n in nested for m in n.members)])
     notes: list[str] = []
 
     agents: list[AgentSpec] = []
     tools: dict[str, ToolSpec] = {}
     allow: list[tuple[str, str]] = []
-    for member in members:
+    for member in [*members, *(m for n in nested for m in n.members)]:
+        if any(a.id == member.name for a in agents):
+            notes.append(f"two agents are named {member.name!r} (one in an inner team): the graph has the first")
+            continue
         agents.append(_agent_spec(member, files))
         if isinstance(member, Team):
             notes.append(f"participant {member.name!r} is a nested team; its members are not in the graph")
@@ -99,6 +132,8 @@ def extract_team(team: Any, target: str = "") -> WorkflowSpec:
                 )
 
     delegations = list(_delegations(team, pattern, names, notes))
+    for n in nested:
+        delegations += _nested_delegations(n, notes)
     conditions, max_turns = _termination(team)
     if pattern == "selector":
         conditions.append(selector_settings(team))
@@ -253,6 +288,18 @@ def _delegations(team: Any, pattern: Pattern, names: list[str], notes: list[str]
             for edge in node.edges:
                 yield Delegation(**{"from": node.name, "to": edge.target, "trigger": "graph_edge",
                                     "condition": _edge_condition(edge)})
+
+
+def _nested_delegations(n: NestedTeam, notes: list[str]) -> Iterable[Delegation]:
+    """A wrapper's hand-over to its inner team, the team's own edges, and the way back."""
+    if not n.names:
+        return
+    runs = f"{n.wrapper} runs its inner {type(n.team).__name__}"
+    yield Delegation(**{"from": n.wrapper, "to": _entry(n.team, n.names), "trigger": "delegate", "condition": runs})
+    yield from _delegations(n.team, n.pattern, n.names, notes)
+    for name in n.names:  # any of them may speak last: the turn, whoever ends, goes back
+        yield Delegation(**{"from": name, "to": n.wrapper, "trigger": "sequence",
+                            "condition": f"the inner team ends: {n.wrapper} answers from its transcript"})
 
 
 def _selector_delegations(team: Any, names: list[str]) -> Iterable[Delegation]:

@@ -4,6 +4,11 @@ Speaker changes become `delegation` events with the team's trigger (round robin:
 selector: `selector`, graph: `graph_edge`; a Swarm's `HandoffMessage` is a `handoff`), then an
 `agent_turn`. The stop reason names the termination condition that fired; it is mapped to the
 trace's vocabulary (`MaxMessageTermination` -> `message_limit`, ...).
+
+A `SocietyOfMindAgent`'s inner team streams its agents' messages and tool calls through the
+outer team: they are recorded as those agents' own, inside a nested chat of the wrapper's
+(`ChatStart(kind="nested")` ... `ChatEnd`, as AG2's nested chats are), opened by the wrapper's
+`delegate` to the first inner speaker and closed when the wrapper answers from the transcript.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from autogen_agentchat.messages import (
 
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
+    ChatEnd,
+    ChatStart,
     DelegationEvent,
     Message,
     RestrictedAttempt,
@@ -57,8 +64,13 @@ class StreamRecorder:
 
     def __init__(self, recorder: TraceRecorder, spec: WorkflowSpec, *, tool_faults: dict[str, str],
                  handoff_tools: dict[str, dict[str, str]], probes: dict[str, set[str]],
-                 restricted_mode: str, aliases: dict[str, str] | None = None) -> None:
+                 restricted_mode: str, aliases: dict[str, str] | None = None,
+                 nested: dict[str, tuple[str, str]] | None = None) -> None:
         self.rec = recorder
+        # an inner team's agent -> (the member whose inner team it is, that team's trigger)
+        self.nested = nested or {}
+        self.chats: list[tuple[str, str]] = []  # the nested chats open: (wrapper, chat id)
+        self._chat_ids = 0
         # the names wrapped agents speak under -> the member the team knows (a MessageFilterAgent
         # "writer" wrapping "writer_core": the stream's events come from the wrapped one)
         self.aliases = aliases or {}
@@ -128,6 +140,9 @@ class StreamRecorder:
         """A message from an agent the team did not announce (GraphFlow, or team events off)."""
         if source == self.speaker:
             return
+        if source in self.nested or any(w == source for w, _ in self.chats):
+            self._nested_speaks(source)
+            return
         if not self.selected and self.speaker is not None and self.pattern != "handoff":
             frm = self.speaker
             if self.pattern == "graph":  # the latest speaker with an edge into `source`
@@ -136,6 +151,38 @@ class StreamRecorder:
         self.rec.turn(source)
         self.speaker = source
         self.spoken.append(source)
+
+    def _nested_speaks(self, source: str) -> None:
+        """`source` speaks inside an inner team, or is the wrapper answering after it: the
+        wrapper's nested chat opens with its delegation to the first inner speaker, an inner
+        agent follows another by its team's trigger, and the wrapper's answer closes the chat
+        (and any still open inside it), the last inner speaker handing the turn back."""
+        open_for = [w for w, _ in self.chats]
+        wrapper, trigger = self.nested.get(source, (None, ""))
+        frm = self.speaker
+        if source in open_for:  # the wrapper answers from its inner team's transcript
+            self._close_after(open_for.index(source))
+            trigger = "sequence"
+        elif wrapper in open_for:  # the next speaker of an inner team under way
+            self._close_after(open_for.index(wrapper) + 1)
+        else:  # the wrapper hands the work to its inner team
+            self._chat_ids += 1
+            chat = f"{wrapper}-inner-{self._chat_ids}"
+            self.rec.add(ChatStart(chat=chat, parent=self.chats[-1][1] if self.chats else None,
+                                   kind="nested", sender=wrapper or "", recipient=source))
+            self.chats.append((wrapper or "", chat))
+            frm, trigger = wrapper, "delegate"
+        if frm is not None and frm != source:
+            self.rec.add(DelegationEvent(**{"from": frm, "to": source, "trigger": trigger}))
+        self.rec.turn(source)
+        self.speaker = source
+        self.spoken.append(source)
+
+    def _close_after(self, keep: int) -> None:
+        """End the nested chats open beyond the first `keep`, innermost first."""
+        while len(self.chats) > keep:
+            wrapper, chat = self.chats.pop()
+            self.rec.add(ChatEnd(chat=chat, reason=f"{wrapper}'s inner team ended"))
 
     # --- tools ---------------------------------------------------------------------------
 
