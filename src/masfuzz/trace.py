@@ -223,8 +223,9 @@ def scoped_context(scope: RunScope) -> contextvars.Context:
     return context
 
 
-def _ended_run() -> RunScope | None:
-    """The closed run the calling code belongs to, if it does (None: a run still going, or none)."""
+def run_ended() -> RunScope | None:
+    """The closed run the calling code belongs to, if it does (None: a run still going, or none):
+    an adapter whose framework runs in a thread unwinds it there (`RunEnded`)."""
     scope = _SCOPE.get()
     return scope if scope is not None and scope.closed else None
 
@@ -424,7 +425,7 @@ class TraceRecorder:
     def _late(self) -> bool:
         """Is what is being recorded a run's that has ended (`RunScope`)? The run that made this
         recorder, or the one the calling code belongs to: then it is dropped, and counted."""
-        scope = _ended_run() or (self._scope if self._scope is not None and self._scope.closed else None)
+        scope = run_ended() or (self._scope if self._scope is not None and self._scope.closed else None)
         if scope is None:
             return False
         scope.dropped()

@@ -7,8 +7,9 @@ spinning), and a system that dies takes masfuzz with it: the isolated executors 
 Nor can it kill a run it gives up on at its time limit: a tool blocked in a thread, or a
 synchronous framework's loop in one, goes on beside the next runs. Such a run is closed
 (`masfuzz.trace.RunScope`): what its code records from then on is dropped, whichever trace it
-reaches, and counted in the next trace of its system (`meta.late_events`); what it does to the
-app's objects is not undone (a worker executor kills it).
+reaches, and counted in the next trace of its system (`meta.late_events`); an adapter whose
+framework runs in a thread stops it at its next step (`masfuzz.trace.run_ended`); what it did to
+the app's objects before that is not undone (a worker executor kills it).
 What the system writes to file descriptors 1 and 2 itself is masked like masfuzz's own output.
 
 With `code_coverage`, measured runs take turns: coverage.py traces a process, not a task, so two

@@ -33,7 +33,7 @@ from masfuzz.adapters.probes import restricted_probes
 from masfuzz.adapters.ordering import in_speaking_order
 from masfuzz.scenario import Scenario
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import ANSWERS_EXHAUSTED, APP_BOUND, DESIGNED_LENGTH, HARNESS_CAUSE, HUMAN_PROMPTS, ErrorEvent, Message, TerminationReason, Trace, TraceRecorder
+from masfuzz.trace import ANSWERS_EXHAUSTED, APP_BOUND, DESIGNED_LENGTH, HARNESS_CAUSE, HUMAN_PROMPTS, ErrorEvent, Message, TerminationReason, Trace, TraceRecorder, run_ended
 
 # How AG2 words the end of a chat -> masfuzz's termination reasons.
 _REASONS: tuple[tuple[str, TerminationReason], ...] = (
@@ -155,12 +155,14 @@ def _play_object(obj: Any, s: live.Session, scenario: Scenario, redirect: Any, a
     everyone = plan.everyone()
     saved = {id(a): (a.llm_config, a.client) for a in everyone}
     groups = {id(g.groupchat): (g.groupchat, list(g.groupchat.agents)) for g in plan.groups}
+    ours: dict[int, Any] = {}  # the client each agent was given for this run
     try:
         with session(s):
             for a in everyone:
                 live.watch_termination(a)
                 if a.llm_config:
                     redirect(a)
+                    ours[id(a)] = a.client
             for g in plan.groups:
                 # in place: the manager runs on a copy of the group chat sharing this list
                 arrange(g.groupchat)
@@ -171,9 +173,13 @@ def _play_object(obj: Any, s: live.Session, scenario: Scenario, redirect: Any, a
             except Exception as exc:  # the app's own failure is a finding
                 return f"{type(exc).__name__}: {exc}"
     finally:
+        # A run abandoned at its time limit ends here later, when a later run may hold the same
+        # agents: what that run gave them (its endpoint, its speaking order) is its own to undo
+        later = run_ended() is not None
         for a in everyone:
-            a.llm_config, a.client = saved[id(a)]
-        for group, members in groups.values():
+            if not later or ours.get(id(a), a.client) is a.client:
+                a.llm_config, a.client = saved[id(a)]
+        for group, members in groups.values() if not later else ():
             group.agents[:] = members
     return None
 

@@ -41,6 +41,7 @@ from masfuzz.adapters.transcript import split_carryover
 from masfuzz.llm.openai_format import parse_arguments
 from masfuzz.trace import (
     ChatEnd, ChatStart, DelegationEvent, Message, RestrictedAttempt, ToolCall, ToolResult, TraceRecorder,
+    run_ended,
 )
 
 _SESSION: contextvars.ContextVar["Session | None"] = contextvars.ContextVar("masfuzz_ag2", default=None)
@@ -513,9 +514,27 @@ def _run_code(original: Any) -> Any:
 
 def _wrap(cls: type, name: str, make: Callable[[Any], Any]) -> None:
     original = getattr(cls, name)
-    wrapper = functools.wraps(original)(make(original))
-    wrapper._masfuzz = True
+    hooked = make(original)
+    # A run the in-process executor abandoned at its time limit goes on in its thread (a tool
+    # that blocked past the limit returns later): the next framework method it calls unwinds it
+    # (`RunEnded`, past AG2's `except Exception`), before it sends on, asks a model (through the
+    # agents' clients the next run has pointed at its own endpoint) or runs a tool.
+    if inspect.iscoroutinefunction(hooked):
+        async def wrapper(*args: Any, **kwargs: Any) -> Any:
+            _unless_ended(name)
+            return await hooked(*args, **kwargs)
+    else:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            _unless_ended(name)
+            return hooked(*args, **kwargs)
+    wrapper = functools.wraps(original)(wrapper)
+    wrapper._masfuzz = True  # type: ignore[attr-defined]
     setattr(cls, name, wrapper)
+
+
+def _unless_ended(name: str) -> None:
+    if run_ended():
+        raise faults.RunEnded(f"the run ended (its time limit) before this {name}")
 
 
 def watch_termination(agent: Any) -> None:
