@@ -435,7 +435,7 @@ class TraceRecorder:
         """Append `event`, stamped now unless it carries its time. Stamping copies the frozen
         event, so callers on a hot path build it with `t=recorder.now()` and skip the copy.
         An event of a run that has ended is dropped (`RunScope`)."""
-        if self._late():
+        if (self._scope is not None or _SCOPE.get() is not None) and self._late():
             return event
         if not event.t:
             event = event.model_copy(update={"t": self.now()})
