@@ -1,6 +1,7 @@
 """AgentChat teams whose members wrap other agents, as AgentChat's documentation builds them: a
 GraphFlow of `MessageFilterAgent`s (each member sees only the messages its filter lets through)
-and a `SocietyOfMindAgent` whose inner team drafts (with a tool) and reviews; their clients are the app's own
+a `SocietyOfMindAgent` whose inner team drafts (with a tool) and reviews, and a team with such a team
+as a member; their clients are the app's own
 (an OpenAI client, as the documentation writes it), which masfuzz must replace everywhere."""
 
 from autogen_agentchat.agents import (AssistantAgent, MessageFilterAgent, MessageFilterConfig,
@@ -43,6 +44,18 @@ def society():
     mind = SocietyOfMindAgent("society", team=inner, model_client=_client())
     editor = AssistantAgent("editor", model_client=_client(), system_message="Polish the answer. Then say DONE.")
     return RoundRobinGroupChat([mind, editor], termination_condition=TextMentionTermination("DONE", sources=["editor"]))
+
+
+def team_of_teams():
+    """A round robin whose first member is a team of its own that drafts and reviews."""
+    drafter = AssistantAgent("drafter", model_client=_client(), tools=[word_count],
+                             system_message="Draft an answer. Count its words first.")
+    reviewer = AssistantAgent("reviewer", model_client=_client(),
+                              system_message="Review the draft. Say APPROVE when it is good.")
+    writers = RoundRobinGroupChat([drafter, reviewer], termination_condition=TextMentionTermination("APPROVE"),
+                                  name="writers")
+    editor = AssistantAgent("editor", model_client=_client(), system_message="Polish the answer. Then say DONE.")
+    return RoundRobinGroupChat([writers, editor], termination_condition=TextMentionTermination("DONE", sources=["editor"]))
 
 
 def policy(request):

@@ -386,6 +386,27 @@ def test_a_society_of_minds_inner_agents_are_recorded_as_their_own_inside_its_ne
     assert {"delegate::society::drafter", "use_tool::drafter::word_count", "reach::reviewer"} <= covered, sorted(covered)
 
 
+def test_a_member_teams_agents_are_recorded_as_their_own_inside_its_nested_chat():
+    """A team that is a member of the outer team: its agents speak and call tools in its turn,
+    recorded as their own inside its nested chat, which ends when the outer team hands on."""
+    from masfuzz.trace import ChatEnd, ChatStart
+
+    spec, trace = _open_and_run(f"{WRAPPERS}:team_of_teams")
+    assert trace.termination.reason == "text_mention", trace.termination.detail
+    assert [a.id for a in spec.agents] == ["writers", "editor", "drafter", "reviewer"]
+    edges = {(d.from_, d.to, d.trigger) for d in spec.delegations}
+    assert {("writers", "drafter", "delegate"), ("drafter", "reviewer", "sequence"),
+            ("writers", "editor", "sequence")} <= edges
+    assert not any(to == "writers" and frm in ("drafter", "reviewer") for frm, to, _ in edges)
+    assert delegations(trace) == [("writers", "drafter", "delegate"), ("drafter", "reviewer", "sequence"),
+                                  ("writers", "editor", "sequence")]
+    assert [(c.agent, c.tool) for c in trace.of_type(ToolCall)] == [("drafter", "word_count")]
+    [start], [end] = trace.of_type(ChatStart), trace.of_type(ChatEnd)
+    inside = trace.events[trace.events.index(start):trace.events.index(end)]
+    assert [m.agent for m in inside if isinstance(m, Message)] == ["drafter", "reviewer"]
+    assert [m.agent for m in trace.events[trace.events.index(end):] if isinstance(m, Message)] == ["editor"]
+
+
 def test_a_user_proxy_that_would_read_the_terminal_is_a_user_who_says_nothing():
     """masfuzz's stdin is closed: the default input function's EOF crash would be the harness's
     doing, reported as the app's."""

@@ -7,11 +7,12 @@ The termination tree and the selector's settings go into `termination.conditions
 because they decide how a run can end (FLARE's director bug is `allow_repeated_speaker=False`).
 
 A `SocietyOfMindAgent` member answers by running an inner team of its own and then having its
-model write the response from that team's transcript. Its inner agents are agents of the
-workflow like the members (their instructions, tools and models), as AG2's nested chats'
-recipients are (`masfuzz.adapters.ag2.extract`): the wrapper delegates to the inner team's first
-speaker, the inner team's own pattern links its agents, and whichever of them speaks last hands
-the turn back to the wrapper (`nested_teams`).
+model write the response from that team's transcript; a team that is itself a member runs its
+own agents when its turn comes. Their inner agents are agents of the workflow like the members
+(their instructions, tools and models), as AG2's nested chats' recipients are
+(`masfuzz.adapters.ag2.extract`): the wrapper delegates to the inner team's first speaker, the
+inner team's own pattern links its agents, and a society of mind's inner agents hand the turn
+back to it, whichever speaks last (`nested_teams`).
 """
 
 from __future__ import annotations
@@ -82,10 +83,11 @@ def model_holders(member: Any) -> list[tuple[str, Any]]:
 
 
 class NestedTeam:
-    """A member's inner team (a `SocietyOfMindAgent`'s): who runs it, and its agents."""
+    """A member's inner team: a `SocietyOfMindAgent`'s (whose model then `answers` from the
+    team's transcript), or the member itself when it is a team. Who runs it, and its agents."""
 
-    def __init__(self, wrapper: str, team: Any) -> None:
-        self.wrapper, self.team = wrapper, team
+    def __init__(self, wrapper: str, team: Any, answers: bool) -> None:
+        self.wrapper, self.team, self.answers = wrapper, team, answers
         self.members = participants(team)
         self.names = [m.name for m in self.members]
         self.pattern = pattern_of(team)
@@ -96,9 +98,12 @@ def nested_teams(team: Any) -> list[NestedTeam]:
     inside an inner team runs a team of its own)."""
     out: list[NestedTeam] = []
     for member in participants(team):
-        inner = getattr(inner_agent(member), "_team", None)  # SocietyOfMindAgent
-        if inner is not None and not isinstance(member, Team):
-            out.append(NestedTeam(member.name, inner))
+        if isinstance(member, Team):
+            inner, answers = member, False
+        else:
+            inner, answers = getattr(inner_agent(member), "_team", None), True  # SocietyOfMindAgent
+        if inner is not None:
+            out.append(NestedTeam(member.name, inner, answers))
             out += nested_teams(inner)
     return out
 
@@ -119,8 +124,6 @@ def extract_team(team: Any, target: str = "") -> WorkflowSpec:
             notes.append(f"two agents are named {member.name!r} (one in an inner team): the graph has the first")
             continue
         agents.append(_agent_spec(member, files))
-        if isinstance(member, Team):
-            notes.append(f"participant {member.name!r} is a nested team; its members are not in the graph")
         for tool in agent_tools(member):
             tools.setdefault(tool.id, tool)
             allow.append((member.name, tool.id))
@@ -297,7 +300,7 @@ def _nested_delegations(n: NestedTeam, notes: list[str]) -> Iterable[Delegation]
     runs = f"{n.wrapper} runs its inner {type(n.team).__name__}"
     yield Delegation(**{"from": n.wrapper, "to": _entry(n.team, n.names), "trigger": "delegate", "condition": runs})
     yield from _delegations(n.team, n.pattern, n.names, notes)
-    for name in n.names:  # any of them may speak last: the turn, whoever ends, goes back
+    for name in n.names if n.answers else ():  # any may speak last: the turn goes back to it
         yield Delegation(**{"from": name, "to": n.wrapper, "trigger": "sequence",
                             "condition": f"the inner team ends: {n.wrapper} answers from its transcript"})
 

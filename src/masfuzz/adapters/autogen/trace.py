@@ -5,10 +5,11 @@ selector: `selector`, graph: `graph_edge`; a Swarm's `HandoffMessage` is a `hand
 `agent_turn`. The stop reason names the termination condition that fired; it is mapped to the
 trace's vocabulary (`MaxMessageTermination` -> `message_limit`, ...).
 
-A `SocietyOfMindAgent`'s inner team streams its agents' messages and tool calls through the
-outer team: they are recorded as those agents' own, inside a nested chat of the wrapper's
-(`ChatStart(kind="nested")` ... `ChatEnd`, as AG2's nested chats are), opened by the wrapper's
-`delegate` to the first inner speaker and closed when the wrapper answers from the transcript.
+A `SocietyOfMindAgent`'s inner team, and a team that is a member, stream their agents' messages
+and tool calls through the outer team: they are recorded as those agents' own, inside a nested
+chat of the member's (`ChatStart(kind="nested")` ... `ChatEnd`, as AG2's nested chats are),
+opened by the member's `delegate` to the first inner speaker and closed when the society of mind
+answers from the transcript, or when the outer team hands on from the member team.
 """
 
 from __future__ import annotations
@@ -129,6 +130,8 @@ class StreamRecorder:
     # --- speakers ----------------------------------------------------------------------
 
     def _hand_over(self, to: str, trigger: str, announced: bool = False) -> None:
+        if self.chats and to not in self.nested:
+            self._back_out()
         if self.speaker is not None and (announced or self.pattern != "handoff"):
             self.rec.add(DelegationEvent(**{"from": self.speaker, "to": to, "trigger": trigger}))
         if to in self.agents:
@@ -143,6 +146,8 @@ class StreamRecorder:
         if source in self.nested or any(w == source for w, _ in self.chats):
             self._nested_speaks(source)
             return
+        if self.chats:
+            self._back_out()
         if not self.selected and self.speaker is not None and self.pattern != "handoff":
             frm = self.speaker
             if self.pattern == "graph":  # the latest speaker with an edge into `source`
@@ -177,6 +182,12 @@ class StreamRecorder:
         self.rec.turn(source)
         self.speaker = source
         self.spoken.append(source)
+
+    def _back_out(self) -> None:
+        """The outer team goes on from a member team: its nested chats end, and the turn it
+        passes on is the member's."""
+        self.speaker = self.chats[0][0]
+        self._close_after(0)
 
     def _close_after(self, keep: int) -> None:
         """End the nested chats open beyond the first `keep`, innermost first."""
