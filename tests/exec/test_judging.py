@@ -125,3 +125,60 @@ def test_a_campaign_stores_the_same_failures_whoever_judged(tmp_path):
     two, judged_two = _campaign(tmp_path, 2)
     assert judged_one == 0 and judged_two == len(WORDS)
     assert one and two == one
+
+
+def test_the_pools_template_is_given_the_judge_before_it_forks_a_worker():
+    """The template makes the campaign's judge ready once (`Template.prepare_judge`) instead of
+    each worker on its first judging: it holds the judge by the time any worker was forked, and
+    the workers' findings are still those judging here gives."""
+    judge = _judges()[1]
+    ex = PoolExecutor(adapter=ADAPTER, timeout=60, concurrency=2)
+    ex.will_judge(judge)
+    held = []
+
+    async def go():
+        try:
+            ran = await asyncio.gather(*(ex.judged(ex.request(TARGET, Scenario(input=w)), judge) for w in WORDS[:3]))
+            held.append(ex._template.judge)
+            return ran
+        finally:
+            await ex.aclose()
+
+    ran = asyncio.run(go())
+    assert held == [judge.text]
+    assert all(found is not None and found == judge(trace) for trace, found in ran)
+
+
+def test_with_one_worker_no_judge_is_prepared():
+    ex = PoolExecutor(adapter=ADAPTER, timeout=60, concurrency=1)
+    ex.will_judge(_judges()[0])
+    assert ex._judge_text is None
+
+
+def test_a_campaign_tells_its_executor_the_judge_before_any_run():
+    told = []
+
+    class Executor:
+        def will_judge(self, judge):
+            told.append(judge)
+
+    spec = _spec()
+    judge = PortableJudge("workflow", spec)
+    Campaign(Target(TARGET, adapter=ADAPTER), spec, Executor(),
+             [StructuralModel(CoordinationGraph(spec).obligations())], detectors=judge)
+    assert told == [judge]
+
+
+def test_the_rehearsal_reaches_every_agent_and_allowed_tool_of_the_team():
+    """What the template judges once (`portable.rehearsal`): a made-up run of the campaign's own
+    team, so the patterns naming each of its agents and tools are compiled before the fork."""
+    from masfuzz.oracles.portable import prepare, rehearsal
+    from masfuzz.trace import AgentTurn, ToolCall
+
+    spec = _spec()
+    trace = rehearsal(spec)
+    assert {e.agent for e in trace.events if isinstance(e, AgentTurn)} == {a.id for a in spec.agents}
+    assert {(e.agent, e.tool) for e in trace.events if isinstance(e, ToolCall)} == set(spec.permissions.allow)
+    judge = _judges()[1]
+    prepare(judge.text)  # rebuilt here once: a worker forked after it finds it
+    assert PortableJudge.from_data(json.loads(judge.text)) is PortableJudge.from_data(json.loads(judge.text))

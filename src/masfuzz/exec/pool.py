@@ -187,6 +187,7 @@ class PoolExecutor(Executor):
         self._template: Template | None = None
         self._template_lock: tuple[Any, asyncio.Lock] | None = None  # (its loop, the lock)
         self._idle: list[Worker] = []
+        self._judge_text: str | None = None  # the judge's text the template is to make ready (`will_judge`)
 
     async def _execute(self, request: ExecutionRequest) -> Trace:
         return (await self._on_worker(request))[0]
@@ -199,6 +200,8 @@ class PoolExecutor(Executor):
         is nothing to overlap, and the caller judges, as it always did."""
         if self.concurrency == 1:
             return await super().judged(request, judge)
+        if self._judge_text is None:
+            self.will_judge(judge)
         async with self._semaphore():
             return await self._on_worker(request, judge)
 
@@ -225,6 +228,15 @@ class PoolExecutor(Executor):
             else:
                 await worker.kill()
 
+    def will_judge(self, judge: PortableJudge) -> None:
+        """The template makes `judge` ready before it forks the workers (`Template.prepare_judge`):
+        rebuilt, its readings of the specification made and its patterns for the team's names
+        compiled once for all of them, where each worker's first judging did it (a quarter of a
+        second of CPU each, 16 of them at once as a campaign starts). With one worker the caller
+        judges (`judged`)."""
+        if self.concurrency > 1 and self.template:
+            self._judge_text = judge.text
+
     def _plan(self, request: ExecutionRequest) -> Plan | None:
         """The sandbox of a new worker for `request`'s target (None: --unsafe-no-sandbox)."""
         if not self.sandbox.enabled:
@@ -246,17 +258,19 @@ class PoolExecutor(Executor):
             self._template_lock = (loop, asyncio.Lock())
         async with self._template_lock[1]:
             t = self._template
-            if t is not None and t.alive and t.loop is loop:
-                return t
-            if t is not None:
-                self._template = None
-                if t.loop is loop:
-                    await t.close()
-            try:
-                self._template = await Template.start(self.python, _preload(), _worker_env())
-            except OSError:
-                self.template = False
-            return self._template
+            if t is None or not t.alive or t.loop is not loop:
+                if t is not None:
+                    self._template = None
+                    if t.loop is loop:
+                        await t.close()
+                try:
+                    t = self._template = await Template.start(self.python, _preload(), _worker_env())
+                except OSError:
+                    self.template = False
+                    return None
+            if self._judge_text is not None and t.judge != self._judge_text:
+                await t.prepare_judge(self._judge_text)
+            return t
 
     async def _warm(self, request: ExecutionRequest) -> Worker | None:
         """An idle worker that already opened the request's target, measuring code coverage or
