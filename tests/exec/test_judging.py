@@ -182,3 +182,36 @@ def test_the_rehearsal_reaches_every_agent_and_allowed_tool_of_the_team():
     judge = _judges()[1]
     prepare(judge.text)  # rebuilt here once: a worker forked after it finds it
     assert PortableJudge.from_data(json.loads(judge.text)) is PortableJudge.from_data(json.loads(judge.text))
+
+
+def test_a_request_sent_to_a_worker_that_dies_judging_runs_on_another(monkeypatch):
+    """The slot is free once a trace is in, and the next request goes to that worker while it
+    judges (`Worker.send`); a worker that dies judging has not run that request: it runs on a
+    new worker, never as a crash of its own."""
+    judge = _judges()[0]
+    ex = PoolExecutor(adapter=ADAPTER, timeout=60, concurrency=2)
+    taken = asyncio.Event()
+
+    async def dies_judging(self, worker, request, trace, judge):
+        await taken.wait()  # the next request was sent to it
+        await worker.kill()
+        return None
+
+    monkeypatch.setattr(PoolExecutor, "_judge", dies_judging)
+
+    async def go():
+        try:
+            first = asyncio.ensure_future(ex.judged(ex.request(TARGET, Scenario(input=WORDS[3])), judge))
+            while not (ex._idle and ex._idle[0].judging is not None):
+                await asyncio.sleep(0.01)
+            second = asyncio.ensure_future(ex.judged(ex.request(TARGET, Scenario(input=WORDS[3])), judge))
+            while ex._idle:
+                await asyncio.sleep(0.01)
+            taken.set()
+            return await first, await second
+        finally:
+            await ex.aclose()
+
+    (first, found_first), (second, found_second) = asyncio.run(go())
+    assert found_first is None and found_second is None  # not judged there: the caller judges
+    assert first.termination.reason == second.termination.reason == "completed"

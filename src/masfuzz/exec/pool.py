@@ -73,6 +73,11 @@ _STACKS_LINE = b'{"%s":' % stacks.KEY.encode()  # the run's stacks, asked for be
 STACKS_WAIT = 1.0  # seconds a run has to answer with its stacks (`stacks.DUMP`), then faulthandler's
 
 
+class _Gone(Exception):
+    """The worker a request was sent to died judging the run before it (`Worker.judging`): the
+    request never ran there, and goes to another worker."""
+
+
 class _Ended(Exception):
     """The request ended without a trace: (kind, message)."""
 
@@ -95,6 +100,9 @@ class Worker:
         self.calls: set[asyncio.Task[None]] = set()  # its model calls being answered
         self.named: frozenset[str] = frozenset()  # the model strings its run named (`model_refused`)
         self.frames = frames.Opener()  # its answers' seals, a key per request (`masfuzz.exec.frames`)
+        # its judging of the run before (`PoolExecutor._judge`), under way while it is idle: its
+        # answer is read before the next request's
+        self.judging: asyncio.Future[Any] | None = None
 
     @classmethod
     async def start(cls, python: str, template: Template | None = None, plan: Plan | None = None) -> "Worker":
@@ -124,18 +132,31 @@ class Worker:
         return self.proc.returncode is None
 
     async def send(self, request: ExecutionRequest) -> None:
-        await self.send_text(json.dumps(request.to_data()))
+        """An execution request. When the worker is still judging the run before (`judging`), it
+        is sent at once all the same (the worker reads it as soon as it has judged: no round trip
+        to masfuzz between), and its answers are read once the judging's is; raises `_Gone`
+        when the worker died judging (the request was not run)."""
+        judging, self.judging = self.judging, None
+        key = await self.send_text(json.dumps(request.to_data()), rekey=judging is None)
+        if judging is not None:
+            await asyncio.wait([judging])  # (cancelling this wait leaves the judging be)
+            if not self.alive:
+                raise _Gone()
+            self.frames.rekey(key)
 
-    async def send_text(self, request: str) -> None:
-        """A request (one JSON object's text) with the key its answers are to be sealed with."""
+    async def send_text(self, request: str, *, rekey: bool = True) -> str:
+        """A request (one JSON object's text) with the key its answers are to be sealed with (the
+        key; `rekey`: the answers read from now on are this request's)."""
         assert self.proc.stdin is not None
         key = frames.new_key()
-        self.frames.rekey(key)
+        if rekey:
+            self.frames.rekey(key)
         try:
             self.proc.stdin.write(f'{request[:-1]},"{frames.KEY_FIELD}":"{key}"}}\n'.encode())
             await self.proc.stdin.drain()
         except (BrokenPipeError, ConnectionResetError):
             pass  # it died before reading; its exit status says why
+        return key
 
     def answer(self, line: bytes, models: ModelSettings) -> None:
         """Make the model call the worker asked for (`masfuzz.llm.proxy`) and send it the
@@ -203,30 +224,47 @@ class PoolExecutor(Executor):
         if self._judge_text is None:
             self.will_judge(judge)
         async with self._semaphore():
-            return await self._on_worker(request, judge)
+            trace, judging = await self._on_worker(request, judge)
+        # the slot is free as soon as the trace is in: the worker judges it while the next
+        # request goes to it (`Worker.send`), where the driver's round trip held the slot
+        return trace, (None if judging is None else await asyncio.shield(judging))
 
-    async def _on_worker(self, request: ExecutionRequest,
-                         judge: PortableJudge | None = None) -> tuple[Trace, list[Failure] | None]:
+    async def _on_worker(self, request: ExecutionRequest, judge: PortableJudge | None = None
+                         ) -> tuple[Trace, asyncio.Future[list[Failure] | None] | None]:
         """The request's trace from a warm (or new) worker; with `judge`, the trace as it leaves
-        the executor (`finished`) and what `judge` found in it there (None when the run did not
-        end well, or judging failed in the worker: the caller judges it)."""
-        worker = await self._warm(request) or await Worker.start(
-            self.python, await self._forks(), self._plan(request))
+        the executor (`finished`) and its judging by that worker, under way (answering what
+        `judge` found in it there, or None when judging failed in the worker: the caller judges
+        it); None when the run did not end well."""
+        worker = await self._warm(request) or await self._started(request)
         healthy = False
         try:
-            trace = await self._serve(worker, request)
+            try:
+                trace = await self._serve(worker, request)
+            except _Gone:  # the worker died judging the run before this one: another runs it
+                worker = await self._started(request)
+                trace = await self._serve(worker, request)
             healthy = worker.alive and trace.termination is not None \
                 and trace.termination.reason not in ("timeout", "crash")
             if judge is None:
                 return trace, None
             trace = self.finished(request, trace)
-            return trace, (await self._judge(worker, request, trace, judge) if healthy else None)
+            if not healthy:
+                return trace, None
+            judging = asyncio.ensure_future(self._judge(worker, request, trace, judge))
+            if self.reuse:
+                worker.judging = judging
+            else:  # the worker ends with this request: once it has judged
+                await asyncio.wait([judging])
+            return trace, judging
         finally:
             if healthy and worker.alive and self.reuse:
                 worker.serves = (request.target, request.code_coverage)
                 self._idle.append(worker)
             else:
                 await worker.kill()
+
+    async def _started(self, request: ExecutionRequest) -> Worker:
+        return await Worker.start(self.python, await self._forks(), self._plan(request))
 
     def will_judge(self, judge: PortableJudge) -> None:
         """The template makes `judge` ready before it forks the workers (`Template.prepare_judge`):
