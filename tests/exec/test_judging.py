@@ -215,3 +215,31 @@ def test_a_request_sent_to_a_worker_that_dies_judging_runs_on_another(monkeypatc
     (first, found_first), (second, found_second) = asyncio.run(go())
     assert found_first is None and found_second is None  # not judged there: the caller judges
     assert first.termination.reason == second.termination.reason == "completed"
+
+
+def test_a_worker_killed_while_it_judges_leaves_the_judging_to_the_caller(monkeypatch):
+    """Its judging under way while it is idle, a worker the pool kills (it closes, or the next
+    request is for another target) answers no judging: the caller judges, nothing is cancelled."""
+    judge = _judges()[0]
+    ex = PoolExecutor(adapter=ADAPTER, timeout=60, concurrency=2)
+    real, killed = PoolExecutor._judge, asyncio.Event()
+
+    async def after_the_kill(self, worker, request, trace, judge):
+        await killed.wait()
+        return await real(self, worker, request, trace, judge)
+
+    monkeypatch.setattr(PoolExecutor, "_judge", after_the_kill)
+
+    async def go():
+        try:
+            ran = asyncio.ensure_future(ex.judged(ex.request(TARGET, Scenario(input=WORDS[0])), judge))
+            while not (ex._idle and ex._idle[0].judging is not None):
+                await asyncio.sleep(0.01)
+            await ex._idle[0].kill()
+            killed.set()
+            return await ran
+        finally:
+            await ex.aclose()
+
+    trace, found = asyncio.run(go())
+    assert found is None and trace.termination.reason == "completed"

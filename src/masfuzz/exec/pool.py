@@ -680,11 +680,8 @@ class _Tail:
         self.text, self.held = "", None
 
     async def drained(self) -> None:
-        if self._task is not None:
-            try:
-                await asyncio.wait_for(asyncio.shield(self._task), 2)
-            except TimeoutError:
-                pass
+        if self._task is not None:  # (one closed meanwhile, by a kill, is drained as far as it got)
+            await asyncio.wait([self._task], timeout=2)
 
     def last_line(self) -> str:
         lines = [ln.strip() for ln in self.text.splitlines() if ln.strip()]
