@@ -184,6 +184,14 @@ def test_the_rehearsal_reaches_every_agent_and_allowed_tool_of_the_team():
     assert PortableJudge.from_data(json.loads(judge.text)) is PortableJudge.from_data(json.loads(judge.text))
 
 
+async def _judging_idle(ex: PoolExecutor, judge: PortableJudge, words: str) -> "asyncio.Future":
+    """`words` run, judged, on `ex`: under way, once its trace is in and its idle worker judges."""
+    ran = asyncio.ensure_future(ex.judged(ex.request(TARGET, Scenario(input=words)), judge))
+    while not (ex._idle and ex._idle[0].judging is not None):
+        await asyncio.sleep(0.01)
+    return ran
+
+
 def test_a_request_sent_to_a_worker_that_dies_judging_runs_on_another(monkeypatch):
     """The slot is free once a trace is in, and the next request goes to that worker while it
     judges (`Worker.send`); a worker that dies judging has not run that request: it runs on a
@@ -201,9 +209,7 @@ def test_a_request_sent_to_a_worker_that_dies_judging_runs_on_another(monkeypatc
 
     async def go():
         try:
-            first = asyncio.ensure_future(ex.judged(ex.request(TARGET, Scenario(input=WORDS[3])), judge))
-            while not (ex._idle and ex._idle[0].judging is not None):
-                await asyncio.sleep(0.01)
+            first = await _judging_idle(ex, judge, WORDS[3])
             second = asyncio.ensure_future(ex.judged(ex.request(TARGET, Scenario(input=WORDS[3])), judge))
             while ex._idle:
                 await asyncio.sleep(0.01)
@@ -232,9 +238,7 @@ def test_a_worker_killed_while_it_judges_leaves_the_judging_to_the_caller(monkey
 
     async def go():
         try:
-            ran = asyncio.ensure_future(ex.judged(ex.request(TARGET, Scenario(input=WORDS[0])), judge))
-            while not (ex._idle and ex._idle[0].judging is not None):
-                await asyncio.sleep(0.01)
+            ran = await _judging_idle(ex, judge, WORDS[0])
             await ex._idle[0].kill()
             killed.set()
             return await ran
