@@ -200,12 +200,12 @@ def test_a_request_sent_to_a_worker_that_dies_judging_runs_on_another(monkeypatc
     ex = PoolExecutor(adapter=ADAPTER, timeout=60, concurrency=2)
     taken = asyncio.Event()
 
-    async def dies_judging(self, worker, request, trace, judge):
+    async def dies_judging(self, worker, request):
         await taken.wait()  # the next request was sent to it
         await worker.kill()
         return None
 
-    monkeypatch.setattr(PoolExecutor, "_judge", dies_judging)
+    monkeypatch.setattr(PoolExecutor, "_judgment", dies_judging)
 
     async def go():
         try:
@@ -228,13 +228,13 @@ def test_a_worker_killed_while_it_judges_leaves_the_judging_to_the_caller(monkey
     request is for another target) answers no judging: the caller judges, nothing is cancelled."""
     judge = _judges()[0]
     ex = PoolExecutor(adapter=ADAPTER, timeout=60, concurrency=2)
-    real, killed = PoolExecutor._judge, asyncio.Event()
+    real, killed = PoolExecutor._judgment, asyncio.Event()
 
-    async def after_the_kill(self, worker, request, trace, judge):
+    async def after_the_kill(self, worker, request):
         await killed.wait()
-        return await real(self, worker, request, trace, judge)
+        return await real(self, worker, request)
 
-    monkeypatch.setattr(PoolExecutor, "_judge", after_the_kill)
+    monkeypatch.setattr(PoolExecutor, "_judgment", after_the_kill)
 
     async def go():
         try:

@@ -250,7 +250,7 @@ class PoolExecutor(Executor):
             trace = self.finished(request, trace)
             if not healthy:
                 return trace, None
-            judging = asyncio.ensure_future(self._judge(worker, request, trace, judge))
+            judging = await self._judge(worker, request, trace, judge)
             if self.reuse:
                 worker.judging = judging
             else:  # the worker ends with this request: once it has judged
@@ -380,12 +380,17 @@ class PoolExecutor(Executor):
             raise
 
     async def _judge(self, worker: Worker, request: ExecutionRequest, trace: Trace,
-                     judge: PortableJudge) -> list[Failure] | None:
-        """What `judge` finds in `trace`, judged by `worker` (which ran it) in its own process, on
-        the trace as this process has it (the JSON the store is about to write); None when the
-        worker could not judge it (it is killed if it took longer than the run may: a judging
-        of ordinary traces takes milliseconds)."""
+                     judge: PortableJudge) -> asyncio.Future[list[Failure] | None]:
+        """`trace` judged with `judge` by `worker` (which ran it) in its own process, on the trace
+        as this process has it (the JSON the store is about to write): the request sent now
+        (before the worker may take another: it reads them in order), its answer read by the
+        task returned (`_judgment`)."""
         await worker.send_text(f'{{"{JUDGE}":{judge.text},"trace":{trace_json(trace)}}}')
+        return asyncio.ensure_future(self._judgment(worker, request))
+
+    async def _judgment(self, worker: Worker, request: ExecutionRequest) -> list[Failure] | None:
+        """What the judge found, as `worker` answers; None when it could not judge (it is killed
+        if it took longer than the run may: a judging of ordinary traces takes milliseconds)."""
         try:  # no run's stacks to ask for at the limit: as while loading
             answer = await self._next(worker, request.limit, request.models, loading=True)
         except (_Ended, MasfuzzError):
