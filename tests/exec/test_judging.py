@@ -125,3 +125,125 @@ def test_a_campaign_stores_the_same_failures_whoever_judged(tmp_path):
     two, judged_two = _campaign(tmp_path, 2)
     assert judged_one == 0 and judged_two == len(WORDS)
     assert one and two == one
+
+
+def test_the_pools_template_is_given_the_judge_before_it_forks_a_worker():
+    """The template makes the campaign's judge ready once (`Template.prepare_judge`) instead of
+    each worker on its first judging: it holds the judge by the time any worker was forked, and
+    the workers' findings are still those judging here gives."""
+    judge = _judges()[1]
+    ex = PoolExecutor(adapter=ADAPTER, timeout=60, concurrency=2)
+    ex.will_judge(judge)
+    held = []
+
+    async def go():
+        try:
+            ran = await asyncio.gather(*(ex.judged(ex.request(TARGET, Scenario(input=w)), judge) for w in WORDS[:3]))
+            held.append(ex._template.judge)
+            return ran
+        finally:
+            await ex.aclose()
+
+    ran = asyncio.run(go())
+    assert held == [judge.text]
+    assert all(found is not None and found == judge(trace) for trace, found in ran)
+
+
+def test_with_one_worker_no_judge_is_prepared():
+    ex = PoolExecutor(adapter=ADAPTER, timeout=60, concurrency=1)
+    ex.will_judge(_judges()[0])
+    assert ex._judge_text is None
+
+
+def test_a_campaign_tells_its_executor_the_judge_before_any_run():
+    told = []
+
+    class Executor:
+        def will_judge(self, judge):
+            told.append(judge)
+
+    spec = _spec()
+    judge = PortableJudge("workflow", spec)
+    Campaign(Target(TARGET, adapter=ADAPTER), spec, Executor(),
+             [StructuralModel(CoordinationGraph(spec).obligations())], detectors=judge)
+    assert told == [judge]
+
+
+def test_the_rehearsal_reaches_every_agent_and_allowed_tool_of_the_team():
+    """What the template judges once (`portable.rehearsal`): a made-up run of the campaign's own
+    team, so the patterns naming each of its agents and tools are compiled before the fork."""
+    from masfuzz.oracles.portable import prepare, rehearsal
+    from masfuzz.trace import AgentTurn, ToolCall
+
+    spec = _spec()
+    trace = rehearsal(spec)
+    assert {e.agent for e in trace.events if isinstance(e, AgentTurn)} == {a.id for a in spec.agents}
+    assert {(e.agent, e.tool) for e in trace.events if isinstance(e, ToolCall)} == set(spec.permissions.allow)
+    judge = _judges()[1]
+    prepare(judge.text)  # rebuilt here once: a worker forked after it finds it
+    assert PortableJudge.from_data(json.loads(judge.text)) is PortableJudge.from_data(json.loads(judge.text))
+
+
+async def _judging_idle(ex: PoolExecutor, judge: PortableJudge, words: str) -> "asyncio.Future":
+    """`words` run, judged, on `ex`: under way, once its trace is in and its idle worker judges."""
+    ran = asyncio.ensure_future(ex.judged(ex.request(TARGET, Scenario(input=words)), judge))
+    while not (ex._idle and ex._idle[0].judging is not None):
+        await asyncio.sleep(0.01)
+    return ran
+
+
+def test_a_request_sent_to_a_worker_that_dies_judging_runs_on_another(monkeypatch):
+    """The slot is free once a trace is in, and the next request goes to that worker while it
+    judges (`Worker.send`); a worker that dies judging has not run that request: it runs on a
+    new worker, never as a crash of its own."""
+    judge = _judges()[0]
+    ex = PoolExecutor(adapter=ADAPTER, timeout=60, concurrency=2)
+    taken = asyncio.Event()
+
+    async def dies_judging(self, worker, request):
+        await taken.wait()  # the next request was sent to it
+        await worker.kill()
+        return None
+
+    monkeypatch.setattr(PoolExecutor, "_judgment", dies_judging)
+
+    async def go():
+        try:
+            first = await _judging_idle(ex, judge, WORDS[3])
+            second = asyncio.ensure_future(ex.judged(ex.request(TARGET, Scenario(input=WORDS[3])), judge))
+            while ex._idle:
+                await asyncio.sleep(0.01)
+            taken.set()
+            return await first, await second
+        finally:
+            await ex.aclose()
+
+    (first, found_first), (second, found_second) = asyncio.run(go())
+    assert found_first is None and found_second is None  # not judged there: the caller judges
+    assert first.termination.reason == second.termination.reason == "completed"
+
+
+def test_a_worker_killed_while_it_judges_leaves_the_judging_to_the_caller(monkeypatch):
+    """Its judging under way while it is idle, a worker the pool kills (it closes, or the next
+    request is for another target) answers no judging: the caller judges, nothing is cancelled."""
+    judge = _judges()[0]
+    ex = PoolExecutor(adapter=ADAPTER, timeout=60, concurrency=2)
+    real, killed = PoolExecutor._judgment, asyncio.Event()
+
+    async def after_the_kill(self, worker, request):
+        await killed.wait()
+        return await real(self, worker, request)
+
+    monkeypatch.setattr(PoolExecutor, "_judgment", after_the_kill)
+
+    async def go():
+        try:
+            ran = await _judging_idle(ex, judge, WORDS[0])
+            await ex._idle[0].kill()
+            killed.set()
+            return await ran
+        finally:
+            await ex.aclose()
+
+    trace, found = asyncio.run(go())
+    assert found is None and trace.termination.reason == "completed"

@@ -170,6 +170,10 @@ class Campaign:
         self._sut = [0, 0, 0]  # model calls, tokens in, tokens out of this invocation's runs
         self._limits: dict[str, float] = {}  # the running phase's share of the budget
         self._in_flight = 0  # executions started and not yet recorded (calls may overlap)
+        if isinstance(self.recorder.detectors, PortableJudge):  # before any run: its workers
+            will_judge = getattr(self.executor, "will_judge", None)  # may make it ready once
+            if will_judge is not None:
+                will_judge(self.recorder.detectors)
 
     # -- what phases call ----------------------------------------------------------------------
     async def execute(self, scenarios: Sequence[Scenario], *,

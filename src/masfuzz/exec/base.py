@@ -103,6 +103,11 @@ class Executor(ABC):
         and the caller judges the trace itself."""
         return await self.execute(request), None
 
+    def will_judge(self, judge: PortableJudge) -> None:
+        """Told before the runs start that they will be judged with `judge` (`judged`): an
+        executor that judges where they run may make it ready there once (the pool's template,
+        `PoolExecutor.will_judge`). Nothing here."""
+
     def finished(self, request: ExecutionRequest, trace: Trace) -> Trace:
         """The trace as it leaves the executor: what the run's end means said in its meta, and
         every known secret masked."""

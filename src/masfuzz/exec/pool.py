@@ -73,6 +73,11 @@ _STACKS_LINE = b'{"%s":' % stacks.KEY.encode()  # the run's stacks, asked for be
 STACKS_WAIT = 1.0  # seconds a run has to answer with its stacks (`stacks.DUMP`), then faulthandler's
 
 
+class _Gone(Exception):
+    """The worker a request was sent to died judging the run before it (`Worker.judging`): the
+    request never ran there, and goes to another worker."""
+
+
 class _Ended(Exception):
     """The request ended without a trace: (kind, message)."""
 
@@ -95,6 +100,9 @@ class Worker:
         self.calls: set[asyncio.Task[None]] = set()  # its model calls being answered
         self.named: frozenset[str] = frozenset()  # the model strings its run named (`model_refused`)
         self.frames = frames.Opener()  # its answers' seals, a key per request (`masfuzz.exec.frames`)
+        # its judging of the run before (`PoolExecutor._judge`), under way while it is idle: its
+        # answer is read before the next request's
+        self.judging: asyncio.Future[Any] | None = None
 
     @classmethod
     async def start(cls, python: str, template: Template | None = None, plan: Plan | None = None) -> "Worker":
@@ -124,18 +132,31 @@ class Worker:
         return self.proc.returncode is None
 
     async def send(self, request: ExecutionRequest) -> None:
-        await self.send_text(json.dumps(request.to_data()))
+        """An execution request. When the worker is still judging the run before (`judging`), it
+        is sent at once all the same (the worker reads it as soon as it has judged: no round trip
+        to masfuzz between), and its answers are read once the judging's is; raises `_Gone`
+        when the worker died judging (the request was not run)."""
+        judging, self.judging = self.judging, None
+        key = await self.send_text(json.dumps(request.to_data()), rekey=judging is None)
+        if judging is not None:
+            await asyncio.wait([judging])  # (cancelling this wait leaves the judging be)
+            if not self.alive:
+                raise _Gone()
+            self.frames.rekey(key)
 
-    async def send_text(self, request: str) -> None:
-        """A request (one JSON object's text) with the key its answers are to be sealed with."""
+    async def send_text(self, request: str, *, rekey: bool = True) -> str:
+        """A request (one JSON object's text) with the key its answers are to be sealed with (the
+        key; `rekey`: the answers read from now on are this request's)."""
         assert self.proc.stdin is not None
         key = frames.new_key()
-        self.frames.rekey(key)
+        if rekey:
+            self.frames.rekey(key)
         try:
             self.proc.stdin.write(f'{request[:-1]},"{frames.KEY_FIELD}":"{key}"}}\n'.encode())
             await self.proc.stdin.drain()
         except (BrokenPipeError, ConnectionResetError):
             pass  # it died before reading; its exit status says why
+        return key
 
     def answer(self, line: bytes, models: ModelSettings) -> None:
         """Make the model call the worker asked for (`masfuzz.llm.proxy`) and send it the
@@ -187,6 +208,7 @@ class PoolExecutor(Executor):
         self._template: Template | None = None
         self._template_lock: tuple[Any, asyncio.Lock] | None = None  # (its loop, the lock)
         self._idle: list[Worker] = []
+        self._judge_text: str | None = None  # the judge's text the template is to make ready (`will_judge`)
 
     async def _execute(self, request: ExecutionRequest) -> Trace:
         return (await self._on_worker(request))[0]
@@ -199,31 +221,59 @@ class PoolExecutor(Executor):
         is nothing to overlap, and the caller judges, as it always did."""
         if self.concurrency == 1:
             return await super().judged(request, judge)
+        if self._judge_text is None:
+            self.will_judge(judge)
         async with self._semaphore():
-            return await self._on_worker(request, judge)
+            trace, judging = await self._on_worker(request, judge)
+        # the slot is free as soon as the trace is in: the worker judges it while the next
+        # request goes to it (`Worker.send`), where the driver's round trip held the slot
+        return trace, (None if judging is None else await asyncio.shield(judging))
 
-    async def _on_worker(self, request: ExecutionRequest,
-                         judge: PortableJudge | None = None) -> tuple[Trace, list[Failure] | None]:
+    async def _on_worker(self, request: ExecutionRequest, judge: PortableJudge | None = None
+                         ) -> tuple[Trace, asyncio.Future[list[Failure] | None] | None]:
         """The request's trace from a warm (or new) worker; with `judge`, the trace as it leaves
-        the executor (`finished`) and what `judge` found in it there (None when the run did not
-        end well, or judging failed in the worker: the caller judges it)."""
-        worker = await self._warm(request) or await Worker.start(
-            self.python, await self._forks(), self._plan(request))
+        the executor (`finished`) and its judging by that worker, under way (answering what
+        `judge` found in it there, or None when judging failed in the worker: the caller judges
+        it); None when the run did not end well."""
+        worker = await self._warm(request) or await self._started(request)
         healthy = False
         try:
-            trace = await self._serve(worker, request)
+            try:
+                trace = await self._serve(worker, request)
+            except _Gone:  # the worker died judging the run before this one: another runs it
+                worker = await self._started(request)
+                trace = await self._serve(worker, request)
             healthy = worker.alive and trace.termination is not None \
                 and trace.termination.reason not in ("timeout", "crash")
             if judge is None:
                 return trace, None
             trace = self.finished(request, trace)
-            return trace, (await self._judge(worker, request, trace, judge) if healthy else None)
+            if not healthy:
+                return trace, None
+            judging = await self._judge(worker, request, trace, judge)
+            if self.reuse:
+                worker.judging = judging
+            else:  # the worker ends with this request: once it has judged
+                await asyncio.wait([judging])
+            return trace, judging
         finally:
             if healthy and worker.alive and self.reuse:
                 worker.serves = (request.target, request.code_coverage)
                 self._idle.append(worker)
             else:
                 await worker.kill()
+
+    async def _started(self, request: ExecutionRequest) -> Worker:
+        return await Worker.start(self.python, await self._forks(), self._plan(request))
+
+    def will_judge(self, judge: PortableJudge) -> None:
+        """The template makes `judge` ready before it forks the workers (`Template.prepare_judge`):
+        rebuilt, its readings of the specification made and its patterns for the team's names
+        compiled once for all of them, where each worker's first judging did it (a quarter of a
+        second of CPU each, 16 of them at once as a campaign starts). With one worker the caller
+        judges (`judged`)."""
+        if self.concurrency > 1 and self.template:
+            self._judge_text = judge.text
 
     def _plan(self, request: ExecutionRequest) -> Plan | None:
         """The sandbox of a new worker for `request`'s target (None: --unsafe-no-sandbox)."""
@@ -246,17 +296,19 @@ class PoolExecutor(Executor):
             self._template_lock = (loop, asyncio.Lock())
         async with self._template_lock[1]:
             t = self._template
-            if t is not None and t.alive and t.loop is loop:
-                return t
-            if t is not None:
-                self._template = None
-                if t.loop is loop:
-                    await t.close()
-            try:
-                self._template = await Template.start(self.python, _preload(), _worker_env())
-            except OSError:
-                self.template = False
-            return self._template
+            if t is None or not t.alive or t.loop is not loop:
+                if t is not None:
+                    self._template = None
+                    if t.loop is loop:
+                        await t.close()
+                try:
+                    t = self._template = await Template.start(self.python, _preload(), _worker_env())
+                except OSError:
+                    self.template = False
+                    return None
+            if self._judge_text is not None and t.judge != self._judge_text:
+                await t.prepare_judge(self._judge_text)
+            return t
 
     async def _warm(self, request: ExecutionRequest) -> Worker | None:
         """An idle worker that already opened the request's target, measuring code coverage or
@@ -328,12 +380,17 @@ class PoolExecutor(Executor):
             raise
 
     async def _judge(self, worker: Worker, request: ExecutionRequest, trace: Trace,
-                     judge: PortableJudge) -> list[Failure] | None:
-        """What `judge` finds in `trace`, judged by `worker` (which ran it) in its own process, on
-        the trace as this process has it (the JSON the store is about to write); None when the
-        worker could not judge it (it is killed if it took longer than the run may: a judging
-        of ordinary traces takes milliseconds)."""
+                     judge: PortableJudge) -> asyncio.Future[list[Failure] | None]:
+        """`trace` judged with `judge` by `worker` (which ran it) in its own process, on the trace
+        as this process has it (the JSON the store is about to write): the request sent now
+        (before the worker may take another: it reads them in order), its answer read by the
+        task returned (`_judgment`)."""
         await worker.send_text(f'{{"{JUDGE}":{judge.text},"trace":{trace_json(trace)}}}')
+        return asyncio.ensure_future(self._judgment(worker, request))
+
+    async def _judgment(self, worker: Worker, request: ExecutionRequest) -> list[Failure] | None:
+        """What the judge found, as `worker` answers; None when it could not judge (it is killed
+        if it took longer than the run may: a judging of ordinary traces takes milliseconds)."""
         try:  # no run's stacks to ask for at the limit: as while loading
             answer = await self._next(worker, request.limit, request.models, loading=True)
         except (_Ended, MasfuzzError):
@@ -628,11 +685,8 @@ class _Tail:
         self.text, self.held = "", None
 
     async def drained(self) -> None:
-        if self._task is not None:
-            try:
-                await asyncio.wait_for(asyncio.shield(self._task), 2)
-            except TimeoutError:
-                pass
+        if self._task is not None:  # (one closed meanwhile, by a kill, is drained as far as it got)
+            await asyncio.wait([self._task], timeout=2)
 
     def last_line(self) -> str:
         lines = [ln.strip() for ln in self.text.splitlines() if ln.strip()]

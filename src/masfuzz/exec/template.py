@@ -14,7 +14,8 @@ Protocol on one SOCK_SEQPACKET socket pair (the template's end: the file descrip
 argument names): the pool sends
 `{"env": {...}}` with the child's three pipe ends attached; the template answers `{"pid": N}`
 (or `{"error": "..."}`), and `{"exit": N, "status": S}` when a child ends (S as
-`Popen.returncode`: negative for a signal).
+`Popen.returncode`: negative for a signal). `{"judge": ...}` (no answer) has the template make
+the campaign's judge ready for the workers it forks after it (`Template.prepare_judge`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import sys
 from typing import Any
 
 _MSG = 1 << 20  # largest message (an environment)
+_JUDGE_MAX = 160_000  # largest judge sent (`prepare_judge`): a message within a socket's send buffer
 
 
 # -- the template process --------------------------------------------------------------------
@@ -46,6 +48,16 @@ def _preload(names: list[str]) -> None:
                 prepare()
         except BaseException:  # noqa: BLE001 - a worker imports it again and reports the error
             pass
+
+
+def _prepare_judge(text: Any) -> None:
+    """The campaign's judge made ready for the workers forked after this (`portable.prepare`)."""
+    try:
+        from masfuzz.oracles.portable import prepare
+
+        prepare(str(text))
+    except BaseException:  # noqa: BLE001 - each worker's first judging does it, and says what fails
+        pass
 
 
 def _child(fds: list[int], env: dict[str, str], keep_closed: list[int]) -> None:
@@ -102,7 +114,16 @@ def serve(control: socket.socket) -> None:
             if not data:
                 return  # the pool is gone
             try:
-                env = json.loads(data)["env"]
+                message = json.loads(data)
+            except ValueError:
+                message = {}
+            if isinstance(message, dict) and "judge" in message:  # no answer: the forks after it wait
+                for fd in fds:
+                    os.close(fd)
+                _prepare_judge(message["judge"])
+                continue
+            try:
+                env = message["env"]
                 if len(fds) != 3:
                     raise ValueError(f"expected 3 file descriptors, got {len(fds)}")
                 sys.stdout.flush()
@@ -172,6 +193,7 @@ class Template:
         self._ended: dict[int, asyncio.Future[int]] = {}
         self._statuses: dict[int, int] = {}  # ends reported before the pid was handed out
         self._lock = asyncio.Lock()
+        self.judge: str | None = None  # the judge last made ready (`prepare_judge`)
         self._reader = asyncio.ensure_future(self._read())
 
     @classmethod
@@ -218,6 +240,19 @@ class Template:
                     fut.set_result(-signal.SIGKILL)
             self._ended.clear()
             self._answers.put_nowait({"error": "the worker template ended"})
+
+    async def prepare_judge(self, text: str) -> None:
+        """Have the template rebuild the campaign's judge (`PortableJudge.text`) and use it once
+        (`masfuzz.oracles.portable.prepare`) before it forks another worker: the workers forked
+        after it share that work instead of each doing it on its first judging. A judge larger
+        than a message is left to the workers."""
+        self.judge = text
+        data = json.dumps({"judge": text}).encode()
+        if len(data) > _JUDGE_MAX:
+            return
+        async with self._lock:  # before the forks asked for after it
+            with contextlib.suppress(OSError):
+                await self.loop.sock_sendall(self.control, data)
 
     async def fork(self, env: dict[str, str], limit: int) -> ForkedProcess:
         """A new worker with fresh pipes; raises OSError when the template cannot fork one."""
