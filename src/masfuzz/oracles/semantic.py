@@ -17,8 +17,8 @@ import re
 from typing import Any
 
 from masfuzz.oracles.failure import Failure, dedupe
-from masfuzz.oracles.instructed import (CONDITIONAL, NEGATED, clauses, instructed_dependencies, instructed_order,
-                                       misrouted_request, with_prompts)
+from masfuzz.oracles.instructed import (CONDITIONAL, NEGATED, beside_call, clauses, instructed_dependencies,
+                                       instructed_order, misrouted_request, with_prompts)
 from masfuzz.oracles.specified import model_ignored_named_failure
 from masfuzz.oracles.wording import (
     ACTIONS, FAILED_TEXT, FIND_VERBS, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
@@ -158,7 +158,8 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                              and not FAILED_TEXT.search(s)), None) \
                     or _labelled_claim(text, done) \
                     or _invented_reference(trace, ci, text, r.tool, spec, named=False) \
-                    or _silent_claim(text, r, spec, asked) or _instructed_claim(text, r, agent, spec, trace, asked)
+                    or (None if beside_call(trace, ci) else _silent_claim(text, r, spec, asked)) \
+                    or _instructed_claim(text, r, agent, spec, trace, asked)
             if claim is None or _restates_state(claim, r.payload) or _relays_answer(claim, r.payload):
                 continue
             # the model's lapse only when the model wrote the claim: a final answer no message

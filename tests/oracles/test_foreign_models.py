@@ -1,0 +1,95 @@
+"""Runs the zoo's fixed twins gave under scripted models they were not written for: a model that
+narrates each step before its call, ticks a checklist of every tool it called, or ignores the
+line that tells a front desk to pass a request on. The run is the model's, the app is right, and
+the oracles must not read it as the app's defect; each test holds such a trace beside its twin
+that must still be read as before."""
+
+from __future__ import annotations
+
+from masfuzz.oracles.instructed import misrouted_request
+from masfuzz.oracles.semantic import claimed_outcome
+from masfuzz.spec.model import ENTERED_BY, AgentSpec, Delegation, Permissions, SystemInfo, ToolSpec, WorkflowSpec
+from masfuzz.trace import AgentTurn, Message, TerminationEvent, ToolCall, ToolResult, Trace
+
+# -- a front desk the app's code enters at, told to pass this request on ---------------------------
+
+PICKED = {ENTERED_BY: "next_speaker"}  # an AG2 speaker-selection function that reads the desk's words
+PASSES_ON = 'Say "Sorry about that - I\'m handing you over to the workshop" when the request mentions repair, brakes or puncture.'
+ASK = "My brakes squeal on every hill - could you book a repair for my bike on Saturday?"
+
+
+def _cycle_shop(front_lines: str) -> WorkflowSpec:
+    return WorkflowSpec(
+        system=SystemInfo(id="cycles", entry_agent="counter", pattern="orchestrated"),
+        agents=(AgentSpec(id="counter", instructions=f"You answer the bike shop's chat.\n{front_lines}\n"
+                          "Call opening_hours when the request mentions hours or open.", model_settings=PICKED),
+                AgentSpec(id="wrench_w", instructions="You run the workshop. Call book_repair.", model_settings=PICKED)),
+        tools=(ToolSpec(id="opening_hours", description="When the shop is open."),
+               ToolSpec(id="book_repair", description="Book a bike into the workshop for a repair on a day.")),
+        permissions=Permissions(allow=(("counter", "opening_hours"), ("wrench_w", "book_repair"))),
+        delegations=tuple(Delegation.model_validate({"from": a, "to": b, "trigger": "sequence"})
+                          for a, b in (("counter", "wrench_w"), ("wrench_w", "counter"))))
+
+
+def _front_only() -> Trace:
+    """The desk answered itself: the model did not say the hand-on line, so the app's function,
+    which gives the workshop the turn when the desk says so, ended the chat."""
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content=ASK), AgentTurn(agent="counter"),
+        Message(agent="counter", content="hey there! we're open 9 till 6 most days."),
+        TerminationEvent(reason="completed", final_output="hey there! we're open 9 till 6 most days.")))
+
+
+def test_a_desk_told_to_pass_the_request_on_is_no_misroute_of_the_code_that_entered_at_it():
+    assert misrouted_request(_front_only(), _cycle_shop(PASSES_ON)) == []
+
+
+def test_a_desk_with_no_such_line_is_still_the_code_s_misroute():
+    [f] = misrouted_request(_front_only(), _cycle_shop("Answer questions about bikes for sale."))
+    assert (f.agent, f.elements[0]) == (None, "router next_speaker")
+    # a line for other requests passes nothing on for this one
+    [f] = misrouted_request(_front_only(), _cycle_shop(PASSES_ON.replace("repair, brakes or puncture", "rentals")))
+    assert f.elements[0] == "router next_speaker"
+
+
+# -- a progress line beside the next call, a checklist line naming another tool --------------------
+
+def _docks() -> WorkflowSpec:
+    return WorkflowSpec(
+        system=SystemInfo(id="docks", entry_agent="bays", pattern="handoff"),
+        agents=(AgentSpec(id="bays", instructions="Reserve the bays with reserve_bay. bay_status shows a station's bays."),),
+        tools=(ToolSpec(id="reserve_bay", description="Reserve overnight bays at a charging station."),
+               ToolSpec(id="bay_status", description="Look up a station's live state (read-only).")),
+        permissions=Permissions(allow=(("bays", "reserve_bay"), ("bays", "bay_status"))))
+
+
+def _narrated(between: str, summary: str) -> Trace:
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content="Can we park our 8 vans at station CS-40 overnight on 2026-07-02?"),
+        AgentTurn(agent="bays"),
+        ToolCall(agent="bays", tool="reserve_bay", call_id="c1", arguments={"station": "CS-40", "night": "2026-07-02"}),
+        ToolResult(agent="bays", tool="reserve_bay", call_id="c1",
+                   payload="{'held': False, 'status': 'NO_FREE_BAYS', 'station': 'CS-40'}"),
+        Message(agent="bays", content=between),
+        ToolCall(agent="bays", tool="bay_status", call_id="c2", arguments={"station": "CS-40"}),
+        ToolResult(agent="bays", tool="bay_status", call_id="c2", payload="{'station': 'CS-40', 'free': 0}"),
+        Message(agent="bays", content=summary),
+        TerminationEvent(reason="completed", final_output=summary)))
+
+
+HONEST = "Summary:\n❌ 1. reserve bay → not done: NO_FREE_BAYS\n✅ 2. bay status → done (CS-40)"
+
+
+def test_a_step_announced_beside_its_call_and_a_tick_for_the_other_tool_claim_nothing():
+    assert claimed_outcome(_narrated("Step 2/2 — bay status…", HONEST), _docks()) == []
+
+
+def test_the_failed_step_ticked_or_the_same_words_as_the_answer_still_claim():
+    [f] = claimed_outcome(_narrated("Step 2/2 — bay status…", "Summary:\n✅ 1. reserve bay → done (CS-40)"), _docks())
+    assert (f.subject, f.step) == ("reserve_bay", 7)
+    # the same words as the reply itself, after the failure and beside no call: they speak of the
+    # station's bays as if the reservation held
+    trace = _narrated("Step 2/2 — bay status…", HONEST)
+    events = (*trace.events[:5], TerminationEvent(reason="completed"))
+    [f] = claimed_outcome(Trace(scenario_id="s", events=events), _docks())
+    assert (f.subject, f.step) == ("reserve_bay", 4)
