@@ -7,9 +7,9 @@ that must still be read as before."""
 from __future__ import annotations
 
 from masfuzz.oracles.instructed import misrouted_request
-from masfuzz.oracles.semantic import claimed_outcome
+from masfuzz.oracles.semantic import claimed_outcome, handover_facts
 from masfuzz.spec.model import ENTERED_BY, AgentSpec, Delegation, Permissions, SystemInfo, ToolSpec, WorkflowSpec
-from masfuzz.trace import AgentTurn, Message, TerminationEvent, ToolCall, ToolResult, Trace
+from masfuzz.trace import AgentTurn, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace
 
 # -- a front desk the app's code enters at, told to pass this request on ---------------------------
 
@@ -93,3 +93,38 @@ def test_the_failed_step_ticked_or_the_same_words_as_the_answer_still_claim():
     events = (*trace.events[:5], TerminationEvent(reason="completed"))
     [f] = claimed_outcome(Trace(scenario_id="s", events=events), _docks())
     assert (f.subject, f.step) == ("reserve_bay", 4)
+
+
+# -- a parameter asked for by its name, in a noisy model's lower case ------------------------------
+
+def _harbour() -> WorkflowSpec:
+    vessel = {"type": "object", "required": ["ssr"], "properties": {"ssr": {
+        "type": "string", "description": 'The Small Ships Register number, like "SSR 100000"'}}}
+    return WorkflowSpec(
+        system=SystemInfo(id="harbour", entry_agent="desk", pattern="orchestrated"),
+        agents=(AgentSpec(id="desk", instructions="Greet visiting crews."),
+                AgentSpec(id="moorings", instructions="Book a mooring with book_mooring.")),
+        tools=(ToolSpec(id="book_mooring", description="Book a visitor mooring for a vessel.", parameters=vessel),),
+        permissions=Permissions(allow=(("moorings", "book_mooring"),)),
+        delegations=(Delegation.model_validate({"from": "desk", "to": "moorings", "trigger": "sequence"}),))
+
+
+def _asked_again(told: str) -> Trace:
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content=told), AgentTurn(agent="desk"),
+        Message(agent="desk", content="lovely, the moorings folks will sort you out"),
+        DelegationEvent(**{"from": "desk"}, to="moorings", trigger="sequence"), AgentTurn(agent="moorings"),
+        Message(agent="moorings", content="ok quick q before i go ahead - what's the ssr?"),
+        TerminationEvent(reason="completed")))
+
+
+def test_a_value_carrying_the_documented_example_s_word_is_the_fact_its_name_asks_for():
+    [f] = handover_facts(_asked_again("Kittiwake, SSR 154320, arriving Friday for 2 nights - a mooring please."),
+                         _harbour())
+    assert (f.agent, f.elements) == ("desk", ("desk", "moorings", "ssr of book_mooring"))
+    assert "SSR 154320" in f.description
+
+
+def test_a_value_only_the_loose_form_fits_is_no_such_fact():
+    # "GBP 40" fits a word-then-digits form by chance: the user gave no register number
+    assert handover_facts(_asked_again("Kittiwake, arriving Friday, happy to pay GBP 40 a night."), _harbour()) == []

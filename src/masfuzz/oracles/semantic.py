@@ -1205,8 +1205,18 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str,
                if v not in values and _fits(v, [r for _, r in forms])
                and not any(re.fullmatch(r, v) for r in others)]
     if by_name:
-        values = [v for v in values if v in fact_values(told) or any(_telling(r) for _, r in forms)]
+        values = [v for v in values if v in fact_values(told) or any(_telling(r) for _, r in forms)
+                  or _example_word(v, forms)]
     return (f"{param} of {tool}", values) if values else None
+
+
+def _example_word(value: str, forms: list[tuple[str, str]]) -> bool:
+    """Does the value open with the capitalised word the documentation's example opens its value
+    with (`like "UTR 1234567890"`: "UTR 8412207765", `e.g. "SSR 100000"`)? A loose form (a word,
+    then digits) that everyday text fits by chance ("GBP 1,140") is that fact when it carries the
+    example's own word, which names the fact as a prefix does."""
+    lead = re.match(r"[A-Z]{2,}(?=[\s\-]?\d)", value)
+    return lead is not None and any(re.search(rf"\b{lead.group()}[\s\-]?\d", example) for example, _ in forms)
 
 
 def _of_form(text: str, forms: list[str]) -> list[str]:
