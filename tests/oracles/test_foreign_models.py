@@ -14,7 +14,8 @@ from masfuzz.trace import AgentTurn, DelegationEvent, Message, TerminationEvent,
 # -- a front desk the app's code enters at, told to pass this request on ---------------------------
 
 PICKED = {ENTERED_BY: "next_speaker"}  # an AG2 speaker-selection function that reads the desk's words
-PASSES_ON = 'Say "Sorry about that - I\'m handing you over to the workshop" when the request mentions repair, brakes or puncture.'
+PASSES_ON = ('Say "Sorry about that - I\'m handing you over to the workshop" when the request mentions repair, '
+             "brakes or puncture.")
 ASK = "My brakes squeal on every hill - could you book a repair for my bike on Saturday?"
 
 
@@ -23,7 +24,8 @@ def _cycle_shop(front_lines: str) -> WorkflowSpec:
         system=SystemInfo(id="cycles", entry_agent="counter", pattern="orchestrated"),
         agents=(AgentSpec(id="counter", instructions=f"You answer the bike shop's chat.\n{front_lines}\n"
                           "Call opening_hours when the request mentions hours or open.", model_settings=PICKED),
-                AgentSpec(id="wrench_w", instructions="You run the workshop. Call book_repair.", model_settings=PICKED)),
+                AgentSpec(id="wrench_w", instructions="You run the workshop. Call book_repair.",
+                          model_settings=PICKED)),
         tools=(ToolSpec(id="opening_hours", description="When the shop is open."),
                ToolSpec(id="book_repair", description="Book a bike into the workshop for a repair on a day.")),
         permissions=Permissions(allow=(("counter", "opening_hours"), ("wrench_w", "book_repair"))),
@@ -57,7 +59,8 @@ def test_a_desk_with_no_such_line_is_still_the_code_s_misroute():
 def _docks() -> WorkflowSpec:
     return WorkflowSpec(
         system=SystemInfo(id="docks", entry_agent="bays", pattern="handoff"),
-        agents=(AgentSpec(id="bays", instructions="Reserve the bays with reserve_bay. bay_status shows a station's bays."),),
+        agents=(AgentSpec(id="bays", instructions="Reserve the bays with reserve_bay. "
+                          "bay_status shows a station's bays."),),
         tools=(ToolSpec(id="reserve_bay", description="Reserve overnight bays at a charging station."),
                ToolSpec(id="bay_status", description="Look up a station's live state (read-only).")),
         permissions=Permissions(allow=(("bays", "reserve_bay"), ("bays", "bay_status"))))
@@ -85,7 +88,8 @@ def test_a_step_announced_beside_its_call_and_a_tick_for_the_other_tool_claim_no
 
 
 def test_the_failed_step_ticked_or_the_same_words_as_the_answer_still_claim():
-    [f] = claimed_outcome(_narrated("Step 2/2 — bay status…", "Summary:\n✅ 1. reserve bay → done (CS-40)"), _docks())
+    ticked = "Summary:\n✅ 1. reserve bay → done (CS-40)"
+    [f] = claimed_outcome(_narrated("Step 2/2 — bay status…", ticked), _docks())
     assert (f.subject, f.step) == ("reserve_bay", 7)
     # the same words as the reply itself, after the failure and beside no call: they speak of the
     # station's bays as if the reservation held
