@@ -1197,7 +1197,7 @@ def _misentered(trace: Trace, spec: WorkflowSpec, d: int, chosen: str, router: s
             or addresses_agent(request, spec, chosen):
         return []
     holders = sorted(_fitting_members(spec, fitting, described) & choices - {chosen})
-    if not holders:
+    if not holders or _told_to_pass_on(spec, chosen, request, holders):
         return []
     said = _answered_without(trace, d, chosen, fitting, holders)
     if said is None:
@@ -1209,6 +1209,35 @@ def _misentered(trace: Trace, spec: WorkflowSpec, d: int, chosen: str, router: s
         description=f"the app's router {router} sent the request to {chosen} (event {d}), whose "
         f"{_cannot(spec, chosen, fitting)}, while {', '.join(holders)}, which the same router may choose, "
         f"{_can(fitting)}; {chosen} answered without it (event {said})")]
+
+
+# A line that passes the request on, in any form of its verb ("Pass the message to xch_2 when ...",
+# 'Say "I'm passing you to the office" when ...', "Put them through to ..."): a front desk's hand-on.
+_PASSES_ON = re.compile(r"\b(?:hand(?:s|ing|ed)?|pass(?:es|ing|ed)?|transfer(?:s|ring|red)?|delegat\w*|forward\w*|"
+                        r"rout(?:e|es|ing|ed)|escalat\w*|send(?:s|ing)?|sent|refer(?:s|ring|red)?|put(?:s|ting)?)"
+                        r"\s+(?:\w+\s+){0,3}?(?:to|over|on|through)\b", re.IGNORECASE)
+
+
+def _told_to_pass_on(spec: WorkflowSpec, chosen: str, request: str, holders: list[str]) -> bool:
+    """Is `chosen` a front desk the app's router enters at by design, whose own instructions pass
+    a request like this one on toward a holder: a line whose condition the request meets passes
+    it on, and it names a holder or the app's router may give a holder the turn after `chosen`
+    (an AG2 speaker-selection function that reads the desk's words)? Then entering at it is no
+    misroute of the router's, as a selector's choice of a member that hands on is none
+    (`_hands_on_to`): whether the desk passed the request on is its own routing, judged as such
+    (`_routed_past`, `participation`), and a model that ignored the line is no fault of the code."""
+    from masfuzz.oracles.flare import condition_of, met_in  # flare reads the detectors: imported late
+
+    onward = {x.to for x in spec.delegations if x.from_ == chosen}
+    for sentence in sentences(spec.agent(chosen).instructions or ""):
+        if NEGATED.search(sentence) or not _PASSES_ON.search(sentence):
+            continue
+        condition = condition_of(sentence)
+        if condition is None or not met_in(condition.group(1), [request]):
+            continue
+        if any(names_agent(sentence, spec, h) or h in onward for h in holders):
+            return True
+    return False
 
 
 def _routed_past(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, fitting: list[str],

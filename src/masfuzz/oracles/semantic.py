@@ -17,8 +17,8 @@ import re
 from typing import Any
 
 from masfuzz.oracles.failure import Failure, dedupe
-from masfuzz.oracles.instructed import (CONDITIONAL, NEGATED, clauses, instructed_dependencies, instructed_order,
-                                       misrouted_request, with_prompts)
+from masfuzz.oracles.instructed import (CONDITIONAL, NEGATED, beside_call, clauses, instructed_dependencies,
+                                       instructed_order, misrouted_request, with_prompts)
 from masfuzz.oracles.specified import model_ignored_named_failure
 from masfuzz.oracles.wording import (
     ACTIONS, FAILED_TEXT, FIND_VERBS, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
@@ -158,7 +158,8 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                              and not FAILED_TEXT.search(s)), None) \
                     or _labelled_claim(text, done) \
                     or _invented_reference(trace, ci, text, r.tool, spec, named=False) \
-                    or _silent_claim(text, r, spec, asked) or _instructed_claim(text, r, agent, spec, trace, asked)
+                    or (None if beside_call(trace, ci) else _silent_claim(text, r, spec, asked)) \
+                    or _instructed_claim(text, r, agent, spec, trace, asked)
             if claim is None or _restates_state(claim, r.payload) or _relays_answer(claim, r.payload):
                 continue
             # the model's lapse only when the model wrote the claim: a final answer no message
@@ -1204,8 +1205,18 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str,
                if v not in values and _fits(v, [r for _, r in forms])
                and not any(re.fullmatch(r, v) for r in others)]
     if by_name:
-        values = [v for v in values if v in fact_values(told) or any(_telling(r) for _, r in forms)]
+        values = [v for v in values if v in fact_values(told) or any(_telling(r) for _, r in forms)
+                  or _example_word(v, forms)]
     return (f"{param} of {tool}", values) if values else None
+
+
+def _example_word(value: str, forms: list[tuple[str, str]]) -> bool:
+    """Does the value open with the capitalised word the documentation's example opens its value
+    with (`like "UTR 1234567890"`: "UTR 8412207765", `e.g. "SSR 100000"`)? A loose form (a word,
+    then digits) that everyday text fits by chance ("GBP 1,140") is that fact when it carries the
+    example's own word, which names the fact as a prefix does."""
+    lead = re.match(r"[A-Z]{2,}(?=[\s\-]?\d)", value)
+    return lead is not None and any(re.search(rf"\b{lead.group()}[\s\-]?\d", example) for example, _ in forms)
 
 
 def _of_form(text: str, forms: list[str]) -> list[str]:

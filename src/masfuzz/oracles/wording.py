@@ -420,10 +420,19 @@ def about_tool(sentence: str, tool: str, spec: WorkflowSpec | None, rivals: Iter
         return True  # "your table is booked" after hold_table: its thing held, in words of holding
     if not GENERIC_DONE.search(sentence):
         return False
+    if not _names_tool(sentence, tool) and any(_names_tool(sentence, r) for r in rivals if r != tool):
+        return False  # "dock status → done" after dock_status: the rival named, whose object it shares
     named_object = bool(objects) and mentions(sentence, objects)
     # the action named as a noun ("refund", "booking"): the tool's own unless a rival shares it
     named_action = not shared and any(_stem_of(w) in acts for w in words(sentence))
     return named_object or named_action
+
+
+def _names_tool(sentence: str, tool: str) -> bool:
+    """Does the sentence name the tool by its own words in order ("dock status" for dock_status,
+    a checklist line's step), not only by a word its object shares with another tool's?"""
+    name = words(tool)
+    return len(name) > 1 and f" {' '.join(name)} " in f" {' '.join(words(sentence))} "
 
 
 # The actions whose words say a thing is held for someone, whatever the tool's own verb: a tool
