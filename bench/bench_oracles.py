@@ -2,8 +2,9 @@
 zoo (examples/zoo/, ground truth in bench/oracle_labels.yaml) runs as its seeded and its fixed twin
 under `masfuzz exec`, `masfuzz fuzz` and `masfuzz run` (small budgets, the zoo's scripted policy as
 every agent's model, a system's own `policy:` where its label names one, its `exec_args` for
-each command that has the option, the scripted template tester), and the findings attributed to the app
-(attribution "sut") are compared with the labels:
+each command that has the option, the scripted template tester; each command on each twin with
+the system's module imported anew, as a user's process starts it), and the findings attributed
+to the app (attribution "sut") are compared with the labels:
 
 - recall: the seeded systems on which the labelled category was found (and, stricter, the
   labelled root cause), not counting findings of runs with an injected tool fault;
@@ -93,6 +94,7 @@ def findings(command: str, target: str, label: dict, policy: str, args: argparse
         argv = ["run", target, *common, "--model", TESTER, "--budget", args.budget, "--phases",
                 "structural,flare", "--store", str(store), "--suite", str(store.with_suffix(".yaml")),
                 "--report", f"json:{report}", "--progress", "off"]
+    fresh_app(target)
     code, out, err = masfuzz(argv)
     if code not in (0, 1):
         raise SystemExit(f"masfuzz exited {code}: masfuzz {shlex.join(argv)}\n{err.strip()}")
@@ -101,6 +103,23 @@ def findings(command: str, target: str, label: dict, policy: str, args: argparse
     return [{**f, "injected_fault": f.get("scenario_id") in faulted
              or bool((f.get("configuration") or {}).get("faults"))}  # a fuzzing mutant's fault
             for f in data.get("failures") or [] if f.get("attribution", "sut") == "sut"]
+
+
+def fresh_app(target: str) -> None:
+    """Each command on each twin starts the app as the process a user runs it in does: the
+    system's module imported anew (its tools' module-level stock, bookings and diaries as
+    written), not as the earlier commands on either twin (the twins share their module) left it
+    in this process. The runs of one command still share the process (`--executor inprocess`),
+    as they do for the user."""
+    from masfuzz import target as opened
+
+    path = (ROOT / target.rsplit(":", 1)[0]).resolve()
+    for name, module in list(sys.modules.items()):
+        if getattr(module, "__file__", None) and Path(module.__file__).resolve() == path:
+            del sys.modules[name]
+    # the systems this process opened from that file, built from the module as it was
+    for key in [k for k in opened._OPENED if (ROOT / k.ref.rsplit(":", 1)[0]).resolve() == path]:
+        del opened._OPENED[key]
 
 
 def blame_matches(found: list[dict], label: dict) -> list[bool]:

@@ -135,6 +135,26 @@ def _carried_over(trace: Trace, failure: Failure) -> str:
     return ""
 
 
+def carried_over(trace: Trace, failure: Failure) -> bool:
+    """Does `failure` rest on a tool answer an earlier run of the same process gave otherwise
+    (`_carried_over`)?"""
+    return bool(_carried_over(trace, failure))
+
+
+def fresh_answers(trace: Trace) -> Trace:
+    """`trace` with every tool answer an earlier run of its process gave otherwise
+    (`EARLIER_ANSWERS`) put back as that first answer, the one the app as a fresh process starts
+    it gave, and without the record: the run's counterfactual twin, all else as it was said.
+    Whether a finding set aside for such an answer shows on it too says whether the earlier runs'
+    state made the fault or only changed the answer's details (`detectors.detect`)."""
+    earlier = trace.meta.get(EARLIER_ANSWERS) or {}
+    events = tuple(e.model_copy(update={"status": earlier[e.call_id].get("status", e.status),
+                                        "payload": str(earlier[e.call_id].get("payload", e.payload))})
+                   if isinstance(e, ToolResult) and e.call_id in earlier else e for e in trace.events)
+    meta = {k: v for k, v in trace.meta.items() if k != EARLIER_ANSWERS}
+    return trace.model_copy(update={"events": events, "meta": meta})
+
+
 def _cause(trace: Trace, failure: Failure) -> str:
     missing = set(trace.meta.get(MISSING_CONTEXT) or ())
     for i in failure.evidence:

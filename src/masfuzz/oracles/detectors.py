@@ -29,7 +29,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from masfuzz.oracles.attribution import attribute
+from masfuzz.oracles.attribution import attribute, carried_over, fresh_answers
 from masfuzz.oracles.blame import blame_all
 from masfuzz.oracles.robustness import robustness_witness
 from masfuzz.oracles.failure import PROPOSING_DETECTORS, RULE, UNCONFIRMED, Failure, dedupe
@@ -913,7 +913,23 @@ def detect(trace: Trace, spec: WorkflowSpec | None = None) -> list[Failure]:
     when), de-duplicated by fingerprint."""
     found = [f.model_copy(update={"decided_by": UNCONFIRMED if f.detector in PROPOSING_DETECTORS else RULE})
              for d in (*DETECTORS, *plugin_detectors()) for f in d(trace, spec)]
-    return dedupe(attribute(trace, blame_all(trace, _one_fault(trace, found))))
+    return _shows_fresh(trace, spec, dedupe(attribute(trace, blame_all(trace, _one_fault(trace, found)))))
+
+
+def _shows_fresh(trace: Trace, spec: WorkflowSpec | None, found: list[Failure]) -> list[Failure]:
+    """`found` with each finding set aside because a tool answered it from what earlier runs of
+    the process left (`attribution.carried_over`) given back to the app when the same fault
+    (fingerprint) shows on the run's counterfactual twin, those calls answered as they first were
+    (`attribution.fresh_answers`): the earlier runs' state changed the answer's details, not what
+    it says of the outcome (a waiting list's place 5 instead of 4 is still a waiting list, and
+    the claim of a pitch let contradicts both). A fault that needs the answer the state made
+    (the last van slot taken by an earlier run) stays the settings'."""
+    held = [f for f in found if f.attribution == "settings" and carried_over(trace, f)]
+    if not held:
+        return found
+    again = {f.fingerprint for f in detect(fresh_answers(trace), spec) if f.attribution == "sut"}
+    return [f.model_copy(update={"attribution": "sut", "because": ""}) if f in held and f.fingerprint in again
+            else f for f in found]
 
 
 def _one_fault(trace: Trace, found: list[Failure]) -> list[Failure]:

@@ -172,12 +172,14 @@ def _duty(task: Task, spec: FlareSpec, workflow: WorkflowSpec | None, trace: Tra
 # A condition: its marker and the words up to the next comma, colon, closing parenthesis or
 # "then" (after the tool, "call X when the request mentions Y", it runs to the sentence's end;
 # "call X (only when ...)" to the parenthesis).
-# A condition's opening word, or a line's scope said in words of its own ("(applies to requests
+# A condition's opening word ("where" opening the sentence too, as procedures write it: "Where
+# extend_hire reports 404, state ..."), or a line's scope said in words of its own ("(applies to requests
 # concerning off-hire, strike or collection)", "only for enquiries about fuel"): both limit the
 # duty to the requests they name.
 # A scope opening the sentence is one too ("For mixing or mastering, book with book_mix."; "for
 # each" or "for every" is none).
-_MARKER = (r"(?:^\W*for(?!\s+(?:each|every|all|any)\b)\b|\b(?:only|just|solely|exclusively)\s+for\b|"
+_MARKER = (r"(?:^\W*for(?!\s+(?:each|every|all|any)\b)\b|^\W*(?:\d+[.)]\s*)?where\b|"
+           r"\b(?:only|just|solely|exclusively)\s+for\b|"
            r"\b(?:only\s+)?(?:if|when|whenever|unless|in\s+case|provided|"
            r"applies\s+(?:only\s+)?to|for\s+(?:requests?|messages?|questions?|enquir(?:y|ies)|inquir(?:y|ies)))\b)\s*")
 CONDITION = re.compile(_MARKER + r"(.*?)(?:,|:|\)|\bthen\b|$)", re.IGNORECASE)

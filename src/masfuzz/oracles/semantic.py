@@ -939,7 +939,8 @@ def _dropped_as_told(trace: Trace, spec: WorkflowSpec | None, d: int, e: Delegat
     if spec is None or all(a.id != e.from_ for a in spec.agents):
         return ""
     call = running_tool([x for x in trace.events[:d] if isinstance(x, (ToolCall, ToolResult)) and x.agent == e.from_])
-    if call is None or any(_reached(v, json.dumps(call.arguments, ensure_ascii=False)) for v in values):
+    written = json.dumps(call.arguments, ensure_ascii=False) if call is not None else _own_brief(trace, d, e)
+    if written is None or any(_reached(v, written) for v in values):
         return ""
     param, _, tool = kind.partition(" of ")  # a documented parameter asked for: "venue of check_ground"
     t = next((x for x in spec.tools if x.id == tool), None) if tool else None
@@ -949,21 +950,35 @@ def _dropped_as_told(trace: Trace, spec: WorkflowSpec | None, d: int, e: Delegat
         names = [{w for w in words(x) if w not in STOPWORDS and not w.isdigit()} for x in (about, param)]
 
         def names_fact(line: str) -> bool:
-            said = set(words(line))
-            return any(n and n <= said for n in names)
+            said = {stem(w) for w in words(line)}  # "the bag count" names `bags`
+            return any(n and {stem(w) for w in n} <= said for n in names)
     elif kind in ASKS:
         def names_fact(line: str) -> bool:
             return bool(ASKS[kind].search(line))
     else:
         return ""
-    for line in sentences(spec.agent(e.from_).instructions or ""):
+    # a graph node's instructions are the system message its code builds: read as its model was told
+    for line in sentences(with_prompts(spec, trace).agent(e.from_).instructions or ""):
         for part in clauses(line):
             if _PASS_ON.search(part) and names_fact(part) and not CONDITIONAL.search(part) \
                     and not NEGATED.search(part):
+                how = f" ({call.tool})" if call is not None else ""
                 return (f"{e.from_}'s own instructions tell it to pass this on (\"{line.strip()[:120]}\"), "
-                        f"and the brief its model wrote for {e.to} ({call.tool}) left out {', '.join(values[:3])}: "
+                        f"and the brief its model wrote for {e.to}{how} left out {', '.join(values[:3])}: "
                         "the model in use did not follow the app's instructions")
     return ""
+
+
+def _own_brief(trace: Trace, d: int, e: DelegationEvent) -> str | None:
+    """The hand-over at `d` as the hander's model wrote it in its own reply, or None: what the
+    receiving agent's model was given (`_received`) holds no word but those of the hander's last
+    message before the hand-over (a graph node's brief in the team's state, passed on alone).
+    The app chose to pass the hander's words; what they hold was the hander's model's to write."""
+    received = _received(trace, d, e.to)
+    said = next((x.content for x in reversed(trace.events[:d]) if isinstance(x, Message)
+                 and x.agent == e.from_ and x.content), "")
+    got = set(words(received or ""))
+    return said if got and got <= set(words(said)) else None
 
 
 def _looked_up(trace: Trace, d: int, agent: str) -> list[int]:
