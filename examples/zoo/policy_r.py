@@ -31,6 +31,7 @@ Its arguments come from the conversation, shaped like the example a parameter's 
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 
@@ -38,7 +39,8 @@ from masfuzz.llm.scripted import call, handoff, resolve_handoff, say
 
 QUOTED = re.compile(r"[\"“]([^\"”]+)[\"”]")
 EXAMPLE = re.compile(r"(?:e\.g\.|like|for example|such as|as in)[:,]?\s*[\"“']([^\"”']+)[\"”']", re.I)
-RAISED = re.compile(r"\b(traceback|exception|\w+Error)\b|error occurred|raised", re.I)
+RAISED = re.compile(r"\b(traceback|exception|\w+Error)\b|error occurred|raised|object is not \w+|"
+                    r"has no attribute|unsupported operand|invalid literal|out of range", re.I)
 BAD = re.compile(r"\b(fail\w*|refus\w*|declin\w*|reject\w*|denied|unavailable|full|closed|cancel\w*|"
                  r"no[ _](?:slot|space|room)s?|not[ _]\w+|invalid|expired|abgelehnt|rechaz\w*|annul\w*|"
                  r"complet|esaurit\w*|[45]\d\d)\b", re.I)
@@ -135,11 +137,14 @@ def candidates(request, name: str, schema: dict) -> list:
     match = EXAMPLE.search(schema.get("description") or "")
     if not match:
         return []
-    seen = []
+    seen, opening = [], []
     for m in shape(match.group(1)).finditer(text):
-        if m.group(0) not in seen:
-            seen.append(m.group(0))
-    return seen
+        # a capitalised word opening a sentence ("Morning!") is a greeting more often than a name
+        first = re.search(r"(^|[.!?]\s+|\n)$", text[:m.start()]) and match.group(1)[:1].isupper()
+        bucket = opening if first else seen
+        if m.group(0) not in seen + opening:
+            bucket.append(m.group(0))
+    return seen + opening
 
 
 def fill(request, tool) -> tuple[dict, list[str]]:
@@ -173,10 +178,15 @@ def changed(request, tool, before: dict) -> dict:
 
 
 def parsed(answer: str):
+    """A JSON answer, or a Python literal's repr (what some frameworks send for a dict)."""
     try:
         return json.loads(answer)
     except ValueError:
-        return None
+        try:
+            data = ast.literal_eval(answer.strip())
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return None
+        return data if isinstance(data, (dict, list, tuple)) else None
 
 
 def flat(data, prefix: str = "") -> list[tuple[str, str]]:
