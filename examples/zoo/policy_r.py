@@ -44,7 +44,7 @@ RAISED = re.compile(r"\b(traceback|exception|\w+Error)\b|error occurred|raised|o
 BAD = re.compile(r"\b(fail\w*|refus\w*|declin\w*|reject\w*|denied|unavailable|full|closed|cancel\w*|"
                  r"no[ _](?:slot|space|room)s?|not[ _]\w+|invalid|expired|abgelehnt|rechaz\w*|annul\w*|"
                  r"complet|esaurit\w*|[45]\d\d)\b", re.I)
-GOOD_KEYS = ("status", "state", "result", "outcome", "code", "ok", "estado")
+GOOD_KEYS = ("status", "state", "result", "outcome", "code", "http", "ok", "estado")
 REF = re.compile(r"\b([A-Z]{1,4}-?\d{2,6})\b")
 WHEN = re.compile(r"\b(?:when|if) the (?:customer|user|request|caller|message) mentions (.+?)\s*$", re.I)
 HANDOVER = re.compile(r"\b(?:transfer|hand(?:s)? (?:it )?over|hand off|pass(?: it)?|route(?: it)?|send(?: it)?)"
@@ -224,7 +224,7 @@ def reason(answer: str) -> str:
     if found is not None:
         pairs = [(k, v) for k, v in found if v not in ("", "None", "null") and k.split(".")[-1].lower()
                  not in GOOD_KEYS]
-        words = [v for k, v in pairs if re.search(r"(reason|note|detail|message|why|msg|motivo)", k, re.I)]
+        words = [v for k, v in pairs if re.search(r"(reason|note|detail|message|why|msg|error|motivo)", k, re.I)]
         return (words or [v for _, v in pairs] or ["n/a"])[0]
     return re.sub(r"\s+", " ", answer).strip()[:80]
 
