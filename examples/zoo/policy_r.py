@@ -43,7 +43,7 @@ RAISED = re.compile(r"\b(traceback|exception|\w+Error)\b|error occurred|raised|o
                     r"has no attribute|unsupported operand|invalid literal|out of range", re.I)
 BAD = re.compile(r"\b(fail\w*|refus\w*|declin\w*|reject\w*|denied|unavailable|full|closed|cancel\w*|"
                  r"no[ _](?:slot|space|room)s?|not[ _]\w+|invalid|expired|abgelehnt|rechaz\w*|annul\w*|"
-                 r"complet|esaurit\w*|[45]\d\d)\b", re.I)
+                 r"complet|esaurit\w*)\b|(?<![\w-])[45]\d\d(?![\w-])", re.I)
 GOOD_KEYS = ("status", "state", "result", "outcome", "code", "http", "ok", "estado")
 REF = re.compile(r"\b([A-Z]{1,4}-?\d{2,6})\b")
 WHEN = re.compile(r"\b(?:when|if) the (?:customer|user|request|caller|message) mentions (.+?)\s*$", re.I)
@@ -84,6 +84,10 @@ def conversation(request) -> str:
             parts.append(m.content)
         parts += [json.dumps(c.arguments) for c in m.tool_calls]
     return "\n".join(parts)
+
+
+def last_user(request) -> str:
+    return next((m.content for m in reversed(request.messages) if m.role == "user" and m.content), "")
 
 
 def customer(request) -> str:
@@ -135,6 +139,8 @@ def candidates(request, name: str, schema: dict) -> list:
                  if w.lower().rstrip("s") in nouns]
         return found
     match = EXAMPLE.search(schema.get("description") or "")
+    if not match and name.lower() in ("request", "query", "input", "task", "message", "question"):
+        return [last_user(request)]  # an agent called as a tool gets the customer's words
     if not match:
         return []
     seen, opening = [], []
@@ -225,7 +231,7 @@ def reason(answer: str) -> str:
         pairs = [(k, v) for k, v in found if v not in ("", "None", "null") and k.split(".")[-1].lower()
                  not in GOOD_KEYS]
         words = [v for k, v in pairs if re.search(r"(reason|note|detail|message|why|msg|error|motivo)", k, re.I)]
-        return (words or [v for _, v in pairs] or ["n/a"])[0]
+        return (words or [v for _, v in pairs] or [v for _, v in found] or ["n/a"])[0]
     return re.sub(r"\s+", " ", answer).strip()[:80]
 
 
