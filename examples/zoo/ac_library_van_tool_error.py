@@ -48,13 +48,15 @@ def build(renew) -> Swarm:
     client = agentchat_client()
     front_q = AssistantAgent("front_q", model_client=client, handoffs=["van_desk"],
                              system_message="You answer the county library's chat. Transfer to van_desk when "
-                             "the customer mentions van, mobile or renew.")
+                             "the customer mentions van, mobile or renew. Say \"Branch Qs: 0300 123 4049, Mon-Sat.\"")
     van_desk = AssistantAgent("van_desk", model_client=client, tools=[stop_times, renew], handoffs=["user"],
                               reflect_on_tool_use=True, max_tool_iterations=3,
                               system_message="You run the mobile library van's desk. Use stop_times and "
                               "renew_loans together. Report the results.")
+    # either desk's text answer is the reply the reader waits for
     return Swarm([front_q, van_desk], termination_condition=HandoffTermination(target="user")
-                 | TextMessageTermination("van_desk") | MaxMessageTermination(14))
+                 | TextMessageTermination("front_q") | TextMessageTermination("van_desk")
+                 | MaxMessageTermination(14))
 
 
 def seeded():

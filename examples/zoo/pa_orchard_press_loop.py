@@ -51,6 +51,7 @@ async def keyholders_only(ctx: RunContext[Orchard], tool_def: ToolDefinition) ->
 def build(cache_final_only: bool) -> Agent:
     juice_w = Agent(pydantic_ai_model(), name="juice_w", deps_type=Orchard,
                     instructions=("You are juice_w at Millbrook Community Orchard's pressing day.\n"
+                                  "If press_status says unknown, say \"No batch w/ that tag. Check the crate label?\"\n"
                                   "Check press_status until it says bottled.\n"
                                   "Report the batch."))
 
