@@ -1,0 +1,77 @@
+"""Classes of blind set zoo29 (a terse scripted model that calls independent tools in one
+message and answers in clipped words): each beside its twin that must stay silent.
+
+- incorrect verification: a holding tool with a verb of its own (secure_berth, hold_suit)
+  answers a record whose state negates the hold (`Berth(state='NOT_SECURED', ...)`), a tool of
+  no action that only gives facts (a tide table, a size chart) answered beside it in the same
+  message, and the reply claims the hold in words of booking that name nothing ("OK — booked.")
+  or in general words ("Done."): no other tool of the run holds anything the words could be
+  about, and the fact tool's answer is no request the reply could answer.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from masfuzz.oracles.semantic import claimed_outcome
+from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
+from masfuzz.trace import AgentTurn, Message, TerminationEvent, ToolCall, ToolResult, Trace
+
+# -- incorrect verification: a claim after a failed hold and a fact looked up beside it ---------
+
+
+def _marina(facts_tool: ToolSpec) -> WorkflowSpec:
+    return WorkflowSpec(
+        system=SystemInfo(id="marina", entry_agent="pontoon"), agents=(AgentSpec(id="pontoon"),),
+        tools=(facts_tool, ToolSpec(id="secure_berth", description="Secure a visitor berth for a boat's length and night.")),
+        permissions=Permissions(allow=(("pontoon", facts_tool.id), ("pontoon", "secure_berth"))))
+
+
+TIDES = ToolSpec(id="tide_table", description="High and low water times at the harbour mouth for a day.")
+LOCK_FEE = ToolSpec(id="harbour_dues", description="Nightly dues for a boat of a given length.")
+REFUSED = "Berth(state='NOT_SECURED', ref=None, note='visitor pontoon full for 2026-08-14; try Saturday')"
+
+
+def _berth_run(facts: ToolSpec, facts_answer: str, payload: str, reply: str) -> Trace:
+    # the two calls in one message, their answers after both: how a model calling tools in
+    # parallel leaves them in the trace
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content="9.5m sloop Kittiwake, one night on 2026-08-14 please, arriving on the flood"),
+        AgentTurn(agent="pontoon"),
+        ToolCall(agent="pontoon", tool=facts.id, arguments={"day": "2026-08-14"}, call_id="f"),
+        ToolCall(agent="pontoon", tool="secure_berth", arguments={"length_m": 9.5, "night": "2026-08-14"}, call_id="b"),
+        ToolResult(agent="pontoon", tool=facts.id, call_id="f", payload=facts_answer),
+        ToolResult(agent="pontoon", tool="secure_berth", call_id="b", payload=payload),
+        Message(agent="pontoon", content=reply), TerminationEvent(reason="completed", final_output=reply)))
+
+
+FACTS = [(TIDES, "{'high_water': ['06:12', '18:40'], 'low_water': ['00:05', '12:31']}"),
+         (LOCK_FEE, '{"per_night": 31.5, "currency": "GBP", "length_m": 9.5}')]
+
+
+@pytest.mark.parametrize(("facts", "facts_answer"), FACTS)
+@pytest.mark.parametrize("reply", ["OK — booked.", "Done.", "Reserved, see you on the flood.", "All sorted."])
+def test_a_terse_claim_after_a_failed_hold_and_a_fact_looked_up_beside_it(facts, facts_answer, reply):
+    [f] = claimed_outcome(_berth_run(facts, facts_answer, REFUSED, reply), _marina(facts))
+    assert (f.agent, f.subject, f.evidence) == ("pontoon", "secure_berth", (5, 6))
+
+
+@pytest.mark.parametrize("reply", [
+    "Not secured — pontoon full on the 14th, try Saturday.",
+    "HW 06:12 / 18:40.",  # the facts alone, nothing claimed
+    "Full on the 14th. Saturday?",
+])
+def test_a_terse_reply_that_passes_the_failed_hold_on_claims_nothing(reply):
+    assert claimed_outcome(_berth_run(TIDES, FACTS[0][1], REFUSED, reply), _marina(TIDES)) == []
+
+
+def test_a_held_berth_contradicts_no_terse_claim():
+    run = _berth_run(TIDES, FACTS[0][1], "Berth(state='SECURED', ref='VB-14', note='pontoon C')", "OK — booked.")
+    assert claimed_outcome(run, _marina(TIDES)) == []
+
+
+def test_a_general_claim_beside_another_action_done_is_about_that_action():
+    # the tool beside the hold acts itself (it sends something): "Done." may answer it
+    sender = ToolSpec(id="send_pilotage_notes", description="Send the harbour pilotage notes to the skipper.")
+    run = _berth_run(sender, '{"sent": true, "to": "skipper@kittiwake.example"}', REFUSED, "Done.")
+    assert claimed_outcome(run, _marina(sender)) == []
