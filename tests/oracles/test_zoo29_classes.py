@@ -7,6 +7,11 @@ message and answers in clipped words): each beside its twin that must stay silen
   message, and the reply claims the hold in words of booking that name nothing ("OK — booked.")
   or in general words ("Done."): no other tool of the run holds anything the words could be
   about, and the fact tool's answer is no request the reply could answer.
+- no false finding: an action's record whose state is a word of the app's own, in no table of
+  states (`ON_ROTA`, `IN_LEDGER`), beside the reference the action issued (`"job": "TW-561"`)
+  and no word of failure or waiting, is the app's word for the action done: "Done" after it
+  claims the truth. The same state with no reference, or a state of waiting (WAITLISTED,
+  ON_REQUEST) with one, still contradicts it.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import pytest
 
 from masfuzz.oracles.semantic import claimed_outcome
+from masfuzz.oracles.wording import unconfirmed_state
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
 from masfuzz.trace import AgentTurn, Message, TerminationEvent, ToolCall, ToolResult, Trace
 
@@ -75,3 +81,49 @@ def test_a_general_claim_beside_another_action_done_is_about_that_action():
     sender = ToolSpec(id="send_pilotage_notes", description="Send the harbour pilotage notes to the skipper.")
     run = _berth_run(sender, '{"sent": true, "to": "skipper@kittiwake.example"}', REFUSED, "Done.")
     assert claimed_outcome(run, _marina(sender)) == []
+
+
+# -- no false finding: the app's own word for done, beside the reference it issued --------------
+
+CHIMNEY = WorkflowSpec(
+    system=SystemInfo(id="sweep", entry_agent="office"), agents=(AgentSpec(id="office"),),
+    tools=(ToolSpec(id="book_sweep", description="Book a chimney sweep visit for an address and a day."),),
+    permissions=Permissions(allow=(("office", "book_sweep"),)))
+
+
+def _sweep_run(payload: str, reply: str) -> Trace:
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content="woodburner needs sweeping before winter, 14 Hollins Rd, 2026-10-02 ok?"),
+        AgentTurn(agent="office"),
+        ToolCall(agent="office", tool="book_sweep", arguments={"address": "14 Hollins Rd", "day": "2026-10-02"},
+                 call_id="s"),
+        ToolResult(agent="office", tool="book_sweep", call_id="s", payload=payload),
+        Message(agent="office", content=reply), TerminationEvent(reason="completed", final_output=reply)))
+
+
+ISSUED = [
+    '{"visit": {"state": "ON_ROTA", "job": "SW-3318"}, "price_from": "GBP 70", "arrive": "8-10am"}',
+    "Visit(status='IN_LEDGER', visit_ref='HR-0419', crew='Dan & Sol')",
+    '{"status": "ENTERED_IN_BOOK", "ticket_no": "77120"}',
+]
+
+
+@pytest.mark.parametrize("payload", ISSUED)
+@pytest.mark.parametrize("reply", ["Done — ref SW-3318.", "Booked.", "All set for the 2nd."])
+def test_the_apps_own_state_beside_an_issued_reference_is_the_action_done(payload, reply):
+    assert unconfirmed_state(payload, "book_sweep", CHIMNEY) is None
+    assert claimed_outcome(_sweep_run(payload, reply), CHIMNEY) == []
+
+
+@pytest.mark.parametrize("payload", [
+    '{"visit": {"state": "ON_ROTA", "job": null}}',  # nothing issued
+    '{"state": "ON_ROTA"}',
+    '{"state": "WAITLISTED", "ref": "W-12"}',  # a reference of the waiting list's
+    '{"state": "ON_REQUEST", "job": "SW-3318"}',
+    '{"state": "QUOTED", "quote_ref": "Q-5521"}',
+    '{"state": "NOT_ON_ROTA", "job": "SW-3318"}',
+    '{"state": "ON_ROTA", "job": "SW-3318", "note": "crew unavailable, waiting for a slot"}',
+])
+def test_a_state_with_no_reference_or_of_waiting_still_contradicts_a_claim(payload):
+    [f] = claimed_outcome(_sweep_run(payload, "Done — all set for the 2nd."), CHIMNEY)
+    assert (f.agent, f.subject) == ("office", "book_sweep")
