@@ -12,12 +12,18 @@ message and answers in clipped words): each beside its twin that must stay silen
   and no word of failure or waiting, is the app's word for the action done: "Done" after it
   claims the truth. The same state with no reference, or a state of waiting (WAITLISTED,
   ON_REQUEST) with one, still contradicts it.
+- termination condition violation: one agent's closing (the work done, or a farewell) said
+  again and again, word for word, with nothing else happening, until the app's bound (AG2's
+  auto-reply cap of a proxy whose stop test does not hear the sign-off): the agent had finished
+  and the team's stop condition did not fire, not a round limit too low for the task. Words of
+  work under way said again ("on it, one moment") stay a bound reached.
 """
 
 from __future__ import annotations
 
 import pytest
 
+from masfuzz.oracles.detectors import missing_termination
 from masfuzz.oracles.semantic import claimed_outcome
 from masfuzz.oracles.wording import unconfirmed_state
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
@@ -127,3 +133,41 @@ def test_the_apps_own_state_beside_an_issued_reference_is_the_action_done(payloa
 def test_a_state_with_no_reference_or_of_waiting_still_contradicts_a_claim(payload):
     [f] = claimed_outcome(_sweep_run(payload, "Done — all set for the 2nd."), CHIMNEY)
     assert (f.agent, f.subject) == ("office", "book_sweep")
+
+
+# -- termination condition violation: a closing said again to the bound --------------------------
+
+KILNS = WorkflowSpec(
+    system=SystemInfo(id="pottery", entry_agent="kiln_desk"),
+    agents=(AgentSpec(id="kiln_desk", instructions="Book firing slots with `book_firing`."), AgentSpec(id="studio")),
+    tools=(ToolSpec(id="book_firing", description="Book a kiln firing slot."),),
+    permissions=Permissions(allow=(("kiln_desk", "book_firing"),)))
+
+
+def _kiln_run(closing: str, times: int = 5) -> Trace:
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content="Six glazed mugs for a stoneware firing next week, please"),
+        AgentTurn(agent="kiln_desk"),
+        ToolCall(agent="kiln_desk", tool="book_firing", arguments={"pieces": 6}, call_id="k"),
+        ToolResult(agent="kiln_desk", tool="book_firing", call_id="k", payload='{"ok": true, "slot": "Tue 09:00"}'),
+        *[Message(agent="kiln_desk", content=closing) for _ in range(times)],
+        TerminationEvent(reason="max_turns", detail="Maximum number of consecutive auto-replies reached")))
+
+
+@pytest.mark.parametrize("closing", [
+    "Booked — Tue 09:00. Happy potting!",
+    "That's sorted for Tuesday.",
+    "Enjoy the firing, bye for now",
+])
+def test_a_closing_said_again_to_the_bound_is_a_stop_condition_that_never_heard_it(closing):
+    [f] = missing_termination(_kiln_run(closing), KILNS)
+    assert (f.root_cause, f.agent, f.attribution) == ("Termination Condition Violation", None, "sut")
+
+
+@pytest.mark.parametrize("run", [
+    _kiln_run("on it, one moment"),  # work under way, said again: a bound reached
+    _kiln_run("Booked — Tue 09:00. Happy potting!", times=2),  # said twice: no going round yet
+])
+def test_no_closing_said_again_to_the_bound_stays_a_round_limit(run):
+    [f] = missing_termination(run, KILNS)
+    assert f.root_cause == "Max Round Limit Exceeded"
