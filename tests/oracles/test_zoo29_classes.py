@@ -17,17 +17,24 @@ message and answers in clipped words): each beside its twin that must stay silen
   auto-reply cap of a proxy whose stop test does not hear the sign-off): the agent had finished
   and the team's stop condition did not fire, not a round limit too low for the task. Words of
   work under way said again ("on it, one moment") stay a bound reached.
+- speaking order, in one process with earlier runs: a call refused for want of the step an agent
+  of the same run takes only after it is explained by the run's own order; an earlier run of the
+  process (the fixed twin, which took the step first) that got the call answered otherwise does
+  not make the refusal the shared process's doing. A finding resting on an answer nothing later
+  in the run explains still is.
 """
 
 from __future__ import annotations
 
 import pytest
 
+from masfuzz.oracles.attribution import attribute
 from masfuzz.oracles.detectors import missing_termination
+from masfuzz.oracles.failure import Failure
 from masfuzz.oracles.semantic import claimed_outcome
 from masfuzz.oracles.wording import unconfirmed_state
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
-from masfuzz.trace import AgentTurn, Message, TerminationEvent, ToolCall, ToolResult, Trace
+from masfuzz.trace import EARLIER_ANSWERS, AgentTurn, Message, TerminationEvent, ToolCall, ToolResult, Trace
 
 # -- incorrect verification: a claim after a failed hold and a fact looked up beside it ---------
 
@@ -171,3 +178,35 @@ def test_a_closing_said_again_to_the_bound_is_a_stop_condition_that_never_heard_
 def test_no_closing_said_again_to_the_bound_stays_a_round_limit(run):
     [f] = missing_termination(run, KILNS)
     assert f.root_cause == "Max Round Limit Exceeded"
+
+
+# -- speaking order in a shared process: the run's own order explains the refusal ----------------
+
+def _allotment_run() -> Trace:
+    return Trace(scenario_id="s", meta={EARLIER_ANSWERS: {"w": {
+        "status": "ok", "payload": '{"plot": "14B", "water": "tap 3"}', "runs_before": 2}}}, events=(
+        Message(role="user", content="New on plot 14B from May - can I get a water key?"),
+        AgentTurn(agent="keys_desk"),
+        ToolCall(agent="keys_desk", tool="issue_water_key", arguments={"plot": "14B"}, call_id="w"),
+        ToolResult(agent="keys_desk", tool="issue_water_key", call_id="w",
+                   payload='{"code": 409, "detail": "plot 14B has no tenancy registered"}'),
+        AgentTurn(agent="lettings"),
+        ToolCall(agent="lettings", tool="register_tenancy", arguments={"plot": "14B"}, call_id="t"),
+        ToolResult(agent="lettings", tool="register_tenancy", call_id="t", payload='{"tenancy": "T-882"}'),
+        TerminationEvent(reason="completed", final_output="Tenancy T-882 registered.")))
+
+
+def _finding(root_cause: str, evidence: tuple[int, ...]) -> Failure:
+    return Failure(category="agent_relationship", root_cause=root_cause, detector="instructed_order",
+                   evidence=evidence, scenario_id="s", agent="keys_desk", step=1,
+                   description="keys_desk took the floor before lettings acted")
+
+
+def test_a_refusal_for_want_of_a_step_the_run_takes_later_is_the_apps_in_a_shared_process():
+    [f] = attribute(_allotment_run(), [_finding("Violation of Relationships-based Speaking Order", (1, 3, 4))])
+    assert f.attribution == "sut"
+
+
+def test_a_finding_on_an_answer_an_earlier_run_got_otherwise_is_still_the_settings():
+    [f] = attribute(_allotment_run(), [_finding("Incorrect Verification", (3, 6))])
+    assert f.attribution == "settings"
