@@ -61,6 +61,7 @@ import re
 from typing import Any
 
 from masfuzz.oracles.failure import Failure
+from masfuzz.oracles.instructed import SPEAKING_ORDER
 from masfuzz.oracles.robustness import FAULT_MARKER, admits_failure
 from masfuzz.ownwords import PROBE_MODELS, RAW_ARGUMENTS, echoed
 from masfuzz.trace import (EARLIER_ANSWERS, HUMAN_PROMPTS, MISSING_CONTEXT, SANDBOX_LIMITS, STAND_IN_USERS, AgentTurn, ChatEnd, DelegationEvent, ErrorEvent,
@@ -121,9 +122,14 @@ def _carried_over(trace: Trace, failure: Failure) -> str:
     """A finding resting on a tool's answer that an earlier run of the same process, making the
     same call, got otherwise (`EARLIER_ANSWERS`: the in-process executor, a persistent worker):
     the tool's state those runs left made the answer, which the app started afresh would not
-    give. The user's choice to share one process between runs showed it: the settings'."""
+    give. The user's choice to share one process between runs showed it: the settings'. Not a
+    refusal the run's own order explains: a speaking-order finding's refused call, for want of the
+    step an agent of the same run took only after it (its evidence's later act), is what the app
+    started afresh refuses too, whatever an earlier run that had taken the step got."""
     earlier = trace.meta.get(EARLIER_ANSWERS) or {}
     for i in failure.evidence:
+        if failure.root_cause == SPEAKING_ORDER and any(j > i for j in failure.evidence):
+            continue  # the step it wanted comes later in this very run
         event = trace.events[i] if 0 <= i < len(trace.events) else None
         first = earlier.get(event.call_id) if isinstance(event, ToolResult) and event.call_id else None
         if first:

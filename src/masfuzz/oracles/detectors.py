@@ -36,7 +36,8 @@ from masfuzz.oracles.failure import PROPOSING_DETECTORS, RULE, UNCONFIRMED, Fail
 from masfuzz.oracles.instructed import INSTRUCTED, _proxy
 from masfuzz.oracles.semantic import SEMANTIC, tool_doc_mismatch
 from masfuzz.oracles.specified import model_left_stop_undone
-from masfuzz.oracles.wording import GIVE_UP, STOPWORDS, asks_back, is_question, lists_missing, sentences, stem, words
+from masfuzz.oracles.wording import (GIVE_UP, STOPWORDS, asks_back, claims_done, is_question, lists_missing, sentences,
+                                    stem, words)
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
     APP_BOUND, BOUND_REASONS, CONCLUDED_REASONS, DESIGNED_LENGTH, ENDED_IN_MODEL_CALL, HARNESS_CAUSE,
@@ -173,6 +174,8 @@ def missing_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure
         return []  # the conversation ran the length the app gave it
     bound = _stopped_by(trace, term)
     stalled = _stalled_from(trace, spec)
+    if stalled is None:
+        stalled = _says_again_to_the_end(trace)
     if stalled is not None and not whose and (because := _waits_on_user(trace, spec, stalled)):
         whose = {"attribution": "harness", "because": because}
     if stalled is None and not whose and (asking := _asks_to_the_end(trace)) is not None \
@@ -246,6 +249,38 @@ def _asks_to_the_end(trace: Trace) -> int | None:
                 break
             tail.append(i)
     return tail[-1] if len(tail) >= MIN_CYCLE_REPEATS else None
+
+
+# A farewell closing a reply ("Enjoy your stay!", "Bye for now", "Have a lovely evening").
+FAREWELL = re.compile(r"\b(?:good\s?bye|bye(?:\s+for\s+now)?|farewell|take care|enjoy|have an? (?:\w+\s+)?(?:day|"
+                      r"evening|night|weekend|trip|stay|time)|see you|safe travels|all the best)\b", re.IGNORECASE)
+
+
+def _says_again_to_the_end(trace: Trace) -> int | None:
+    """The second of the run's closing messages when they are one agent saying the very same
+    closing, the work done (`claims_done`: "All set.") or a farewell (`FAREWELL`), never a
+    question (`asks_back`, read by `_asks_to_the_end`) or a word of work under way ("checking
+    the diary now"), `MIN_CYCLE_REPEATS` times or
+    more, with no tool called, no other agent speaking and no user message among them, to the end
+    (an empty auto-reply of the chat's other side says nothing): its closing said again and again
+    ("All set. Clear skies!" six times, in an AG2 chat whose proxy replies automatically until its
+    cap). The agent had finished; the team's stop condition did not hear its closing. Else None."""
+    tail: list[int] = []
+    for i in range(len(trace.events) - 1, -1, -1):
+        e = trace.events[i]
+        if isinstance(e, (ToolCall, ToolResult)):
+            break
+        if not isinstance(e, Message) or not e.content.strip() and e.role != "assistant":
+            continue
+        if e.role != "assistant" or not e.agent or tail and (
+                e.agent != trace.events[tail[-1]].agent
+                or " ".join(e.content.split()) != " ".join(trace.events[tail[-1]].content.split())):
+            break
+        if not e.content.strip() or asks_back(e.content) \
+                or not (claims_done(e.content) or FAREWELL.search(e.content)):
+            break
+        tail.append(i)
+    return tail[-2] if len(tail) >= MIN_CYCLE_REPEATS else None
 
 
 def _names_required(spec: WorkflowSpec | None, agent: str, text: str) -> bool:

@@ -652,11 +652,25 @@ def _answers_only(trace: Trace, fi: int, ci: int, r: ToolResult, agent: str,
                  and e.role == "assistant" and e.agent == agent), default=-1)
     for i in range(start + 1, ci):
         e = trace.events[i]
-        if isinstance(e, ToolResult) and e.tool != r.tool and not _reads_only(e.tool, spec):
+        if isinstance(e, ToolResult) and e.tool != r.tool and not _reads_only(e.tool, spec) \
+                and not _answers_facts(e, spec):
             return False
         if i > fi and isinstance(e, Message) and e.role == "assistant" and e.agent == agent:
             return False
     return True
+
+
+def _answers_facts(result: ToolResult, spec: WorkflowSpec | None) -> bool:
+    """Does a tool's result only give facts: a tool of no action (`tool_actions`: size_chart,
+    "Trouser and shirt sizes that go with a jacket size.") that holds nothing, answering without
+    a state or an outcome and without saying anything done? A terse model calls such a tool
+    beside the action in one message; its answer is looked up, not a request served, so the
+    reply after both answers the action."""
+    if tool_actions(result.tool, spec) or holds(result.tool, spec) or claims_done(result.payload or ""):
+        return False
+    data = structured((result.payload or "").strip())
+    return isinstance(data, (dict, list)) and not any(
+        str(k).lower() in STATE_KEYS or outcome_key(str(k), result.tool) for k, _ in _fields(data))
 
 
 # Verbs of a tool that only reads, beside a finder's (`FIND_VERBS`): it checks or shows a state.

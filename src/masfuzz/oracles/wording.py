@@ -418,6 +418,10 @@ def about_tool(sentence: str, tool: str, spec: WorkflowSpec | None, rivals: Iter
     if holds_unnamed(sentence, tool, spec) and objects and mentions(sentence, objects) \
             and not any(tool_objects(r) & objects for r in rivals if r != tool):
         return True  # "your table is booked" after hold_table: its thing held, in words of holding
+    if holds_unnamed(sentence, tool, spec) and not any(holds(r, spec) for r in rivals if r != tool):
+        # "OK — booked." after hold_suit and a size chart looked up beside it: the words of holding
+        # name no object, but no other tool of the run holds anything they could be about
+        return True
     if not GENERIC_DONE.search(sentence):
         return False
     if not _names_tool(sentence, tool) and any(_names_tool(sentence, r) for r in rivals if r != tool):
@@ -941,6 +945,8 @@ def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str
                 if reads and _settled(v):
                     continue  # the thing it reads came out well: the outcome a claim may report
                 if v not in done and (v not in HOLDING_STATES or holding and v in WAITING_STATES | LODGED_STATES):
+                    if not reads and v not in HOLDING_STATES | LODGED_STATES and issued_reference(data, v):
+                        continue  # the app's own word for done, beside the reference it issued
                     return f"{key}: {value}"
         # the action's own record, wrapped (`{"result": {"state": "WAITLISTED"}}`, `{"booking":
         # {...}}` of book_room), or the one record of an envelope that says only how the request
@@ -957,6 +963,41 @@ def unconfirmed_state(payload: str, tool: str, spec: WorkflowSpec | None) -> str
             return None
         data = inner[0]
     return None
+
+
+# The field of a record that carries the reference an action issues: a reference, job, ticket,
+# booking or confirmation number, a voucher, a locator, or any `*_id`, `*_no`, `*_ref`.
+ISSUED_KEY = re.compile(r"(?:\w+_)?(?:ref|reference|job|ticket|booking|confirmation|conf|receipt|voucher|pnr|"
+                        r"locator)(?:_?(?:id|no|num|number|code))?|\w+_(?:id|no|ref)", re.IGNORECASE)
+# A reference as an app writes it: letters and digits, a digit in it ("TW-561", "K88", "20417").
+ISSUED_VALUE = re.compile(r"(?=[\w-]*\d)[A-Za-z0-9][\w-]{2,31}")
+# The parts of a state that say the thing is not done yet or not to be had, whatever the app calls
+# it: waiting, on hold, queued, requested or lodged, provisional, pencilled, a draft, a quote, under
+# review, on back order or stand-by, an enquiry, an offer; away, in use, out, gone, lapsed, expired.
+NOT_YET_STATE = re.compile(r"(?:^|_)(?:wait|hold|pend|queue|request|submit|receiv|accept|lodg|provision|tentativ|"
+                           r"pencil|draft|quot|review|backorder|back_order|standby|stand_by|enquir|inquir|propos|"
+                           r"offer|interest|away|in_use|out|gone|lapse|expir|void|archiv|cancel|suspend|block|flag)")
+
+
+def issued_reference(record: dict, state: str) -> bool:
+    """Does the record of an action (not of a status look-up, whose record carries the reference
+    it was asked about) whose state is a word of the app's own (`IN_DIARY`, in no table of
+    states) carry the reference the action issued (`"job": "TW-561"`), with no word of failure,
+    refusal, negation or waiting in its state or its other fields? Then the state is the app's
+    word for the action done: a booking entered in the workshop's diary under a job number is
+    booked. A state of the thing not yet done or not had (`NOT_YET_STATE`: WAITLISTED, ON_REQUEST,
+    QUOTED, ...) stays one, reference or not, and so does a record with no reference issued
+    (`Hold(status='NOT_HELD', ticket=None)`)."""
+    spaced = state.replace("_", " ")
+    if state in FAILED_STATES or NOT_YET_STATE.search(state) \
+            or any(NEGATED_STATE.fullmatch(state[i:]) for i in (0, *(m.end() for m in re.finditer("_", state)))) \
+            or FAILED_TEXT.search(spaced) or BARE_REFUSAL.search(spaced) or WAITING_PHRASE.search(spaced):
+        return False
+    texts = [v for v in record.values() if isinstance(v, str)]
+    if any(FAILED_TEXT.search(t) or GIVE_UP.search(t) or WAITING_PHRASE.search(t) for t in texts):
+        return False
+    return any(ISSUED_KEY.fullmatch(str(k)) and isinstance(v, str) and ISSUED_VALUE.fullmatch(v.strip())
+               for k, v in record.items())
 
 
 def _settled(state: str) -> bool:
