@@ -156,7 +156,7 @@ def status_words(answer: str) -> list[str]:
     data = parsed(answer)
     found = [v for k, v in pairs(data) if k.lower() in FIELD_WORDS and v and len(v) < 60]
     found += re.findall(r"\b(?:status|state|outcome|code)\s*[=:]\s*'?\"?([\w-]+)", answer)
-    found += re.findall(r"\b[A-Z][A-Z_]{2,}\b|\b[1-5]\d\d\b", answer)
+    found += re.findall(r"\b[A-Z][A-Z_]{2,}\b(?!-\d)|(?<![\w-])[1-5]\d\d(?![\w-])", answer)
     seen: list[str] = []
     for w in found:
         if w not in seen:
@@ -210,20 +210,23 @@ def value_for(request, name: str, schema: dict):
                 if re.search(rf"\b{re.escape(str(v))}\b", source, re.I):
                     return v
         return None
+    kind = schema.get("type") or next((s.get("type") for s in schema.get("anyOf", []) if s.get("type")), "string")
+    if kind in ("integer", "number"):
+        # a count is the number said next to what it counts ("3 children", "party of 4")
+        keys = [w for w in re.findall(r"[a-z]{3,}", f"{name.replace('_', ' ')} {description}".lower())
+                if w not in {"how", "many", "the", "number"}][:6]
+        for key in keys:
+            m = re.search(rf"\b(\d+)\s+(?:[a-z]+\s+)?{key[:5]}", text, re.I) \
+                or re.search(rf"\b{key[:5]}\w*\s+(?:of\s+)?(\d+)\b", text, re.I)
+            if m:
+                return int(m.group(1))
+        return None
     example = EXAMPLE.search(description)
     if example:
         for source in (text, said):
             m = shape(example.group(1)).search(source)
             if m:
-                return int(m.group(0)) if schema.get("type") == "integer" else m.group(0)
-    kind = schema.get("type") or next((s.get("type") for s in schema.get("anyOf", []) if s.get("type")), "string")
-    if kind in ("integer", "number"):
-        keys = [w for w in re.findall(r"[a-z]{3,}", f"{name.replace('_', ' ')} {description}".lower())][:6]
-        for key in keys:
-            m = re.search(rf"\b(\d+)\s+(?:\w+\s+){{0,2}}{key[:5]}", text, re.I)
-            if m:
-                return int(m.group(1))
-        return None
+                return m.group(0)
     if kind == "boolean":
         return None
     if name.lower() in FREE_TEXT or any(w in name.lower() for w in FREE_TEXT):
