@@ -165,7 +165,7 @@ def status_words(answer: str) -> list[str]:
 
 
 def went_wrong(answer: str) -> bool:
-    if any(b in answer for b in BROKEN):
+    if any(b in answer for b in BROKEN) or re.match(r"^\W*[45]\d\d\b", answer):
         return True
     data = parsed(answer)
     for k, v in pairs(data):
@@ -177,11 +177,11 @@ def went_wrong(answer: str) -> bool:
     return bool(BAD_WORDS.search(answer.replace("not_set", "")))
 
 
-def retell(answer: str) -> str:
+def retell(answer: str, failed: bool = False) -> str:
     words = ", ".join(status_words(answer))
     reason = next((v for k, v in pairs(parsed(answer)) if k.lower() in {"reason", "note", "notes", "detail",
                                                                          "message", "nota", "hinweis"}), "")
-    if went_wrong(answer):
+    if failed or went_wrong(answer):
         return ("unfortunately we weren't able to get that over the line this time - the system came back with "
                 f"{words or answer[:120]}" + (f" ({reason})" if reason else "") + ", so nothing has gone through yet")
     ref = REFERENCE.search(answer)
@@ -323,7 +323,8 @@ def act(request):
             quote = QUOTED.search(line)
             if quote:
                 return say(warm(request, f"I'm sorry to say: {quote.group(1)}"))
-            return say(warm(request, retell(latest)))
+            return say(warm(request, retell(latest, failed=bool(re.search(r"\b(?:could not|couldn't|not|why)\b",
+                                                                          line, re.I)))))
         tool = tool_named(request, line)
         lowered = line.lower()
         if tool and not re.search(r"\b(?:pass on|relay|report|tell|let)\b", lowered):
