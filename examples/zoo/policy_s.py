@@ -185,6 +185,8 @@ def retell(answer: str, failed: bool = False) -> str:
         return ("unfortunately we weren't able to get that over the line this time - the system came back with "
                 f"{words or answer[:120]}" + (f" ({reason})" if reason else "") + ", so nothing has gone through yet")
     ref = REFERENCE.search(answer)
+    if not words:
+        words = ", ".join([f"{k} {v}" for k, v in pairs(parsed(answer)) if k and len(v) < 40][:3])
     return ("we've gone ahead and taken care of that for you" + (f" under reference {ref.group(0)}" if ref else "")
             + f" - the system noted {words or answer[:120]}" + (f" ({reason})" if reason else ""))
 
@@ -261,8 +263,10 @@ def fill(request, tool_name: str) -> tuple[dict, list[str]]:
 
 def restated(request) -> str:
     said = [p for p in re.split(r"(?<=[.!?])\s+", customer(request).strip()) if p]
-    wish = re.compile(r"\b(?:I'd|I would|could|can|please|want|need|like|looking|hoping)\b", re.I)
+    wish = re.compile(r"\b(?:I'd|we'd|I would|we would|could|can|please|want|need|like|love|looking|hoping)\b", re.I)
     ask = next((p for p in said if wish.search(p)), said[0] if said else "")[:160].rstrip(".!?")
+    if not ask:
+        return "Thanks so much for getting in touch, it's lovely to hear from you."
     return f"Thanks so much for getting in touch - so, just to make sure I've understood, you'd said: \"{ask}\"."
 
 
@@ -285,7 +289,8 @@ def passing(request, who: str, tool) -> ChatReply:
 
 
 def asking(request, missing: list[str]) -> str:
-    questions = " ".join(f"Could you let me know the {m.strip().rstrip('.').lower()}?" for m in missing)
+    asked = [re.sub(r"^(?:the|a|an)\s+", "", m.strip().rstrip(".").lower()) for m in missing]
+    questions = " ".join(f"Could you let me know the {m}?" for m in asked)
     return f"{restated(request)} I'd love to help with that. {questions}"
 
 
