@@ -178,6 +178,10 @@ def went_wrong(answer: str) -> bool:
 
 
 def retell(answer: str, failed: bool = False) -> str:
+    asked = [q for q in re.findall(r"[^.!?]*\?", answer) if CLOSING not in q and q.strip() != CLOSING[:-1]]
+    asked = [q.strip() for q in asked if "anything else" not in q]
+    if asked and not failed:
+        return "my colleagues just need a little more from you before they can go ahead: " + " ".join(asked)
     words = ", ".join(status_words(answer))
     reason = next((v for k, v in pairs(parsed(answer)) if k.lower() in {"reason", "note", "notes", "detail",
                                                                          "message", "nota", "hinweis"}), "")
@@ -211,6 +215,9 @@ def value_for(request, name: str, schema: dict):
             for v in enum:
                 if re.search(rf"\b{re.escape(str(v))}\b", source, re.I):
                     return v
+            for v in enum:  # "stripped" asks for "strip"
+                if len(str(v)) >= 4 and re.search(rf"\b{re.escape(str(v))}", source, re.I):
+                    return v
         return None
     kind = schema.get("type") or next((s.get("type") for s in schema.get("anyOf", []) if s.get("type")), "string")
     if kind in ("integer", "number"):
@@ -231,7 +238,8 @@ def value_for(request, name: str, schema: dict):
                 return m.group(0)
     if kind == "boolean":
         return None
-    if name.lower() in FREE_TEXT or any(w in name.lower() for w in FREE_TEXT):
+    if name.lower() in FREE_TEXT or any(w in name.lower() for w in FREE_TEXT) \
+            or re.search(r"\b(?:their|the customer's|your|own) words\b", description, re.I):
         return text
     if re.search(r"\bdate|day\b", f"{name} {description}", re.I):
         m = re.search(r"\b\d{4}-\d\d-\d\d\b", text)
@@ -303,6 +311,8 @@ def applies(limit: str, request) -> bool:
 def act(request):
     handed = {c.name for m in request.messages if m.role == "assistant" for c in m.tool_calls}
     reachable = colleagues(request)
+    delegates = {t for line in sentences(request) if (t := tool_named(request, line))
+                 and LIMIT.search(line.split(t, 1)[1])}
     for line in sentences(request):
         if PASS_ON.search(line) and not IF.match(line):
             who = next((n for n in reachable if re.search(rf"\b{re.escape(n)}\b", line)), None)
@@ -333,6 +343,15 @@ def act(request):
         tool = tool_named(request, line)
         lowered = line.lower()
         if tool and not re.search(r"\b(?:pass on|relay|report|tell|let)\b", lowered):
+            # "Use ask_x for A, B or C": a colleague reached through a tool, for those requests
+            # only, and only one of them
+            limit = LIMIT.search(line.split(tool, 1)[1])
+            if limit:
+                if any(own_calls(request, t) for t in delegates):
+                    continue
+                if not re.search(r"\b(?:anything|everything|any other)\b", limit.group(1), re.I) \
+                        and not applies(limit.group(1), request):
+                    continue
             done = own_calls(request, tool)
             until = UNTIL.search(line)
             latest = (answers(request, tool) or [""])[-1]
