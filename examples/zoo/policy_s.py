@@ -55,6 +55,8 @@ EXAMPLE = re.compile(r"(?:e\.g\.|eg|like|for example|such as)\s*[:,]?\s*[\"'“`
 REFERENCE = re.compile(r"\b[A-Z]{1,4}-\d{2,}\b")
 BAD_WORDS = re.compile(r"\b(?:no|not|none|unavailable|refused|rejected|declined|full|failed|denied|invalid|"
                        r"pending|waitlist\w*|sold[ _]out|error|cannot|can't|unable|false|missing|closed)\b", re.I)
+PENDING = re.compile(r"\b(?:checking|awaiting|processing|in[ _]progress|under[ _]review|provisional|"
+                     r"pencilled|queued|to be checked)", re.I)
 FIELD_WORDS = {"status", "state", "outcome", "result", "code", "http", "ok", "error", "reason", "note", "notes",
                "detail", "message", "nota", "hinweis"}
 BROKEN = ("Traceback", "Error:", "Exception", "KeyError", "ValueError", "An error occurred")
@@ -188,6 +190,9 @@ def retell(answer: str, failed: bool = False) -> str:
     if failed or went_wrong(answer):
         return ("unfortunately we weren't able to get that over the line this time - the system came back with "
                 f"{words or answer[:120]}" + (f" ({reason})" if reason else "") + ", so nothing has gone through yet")
+    if PENDING.search(answer):
+        return ("that's now with the team - it isn't final just yet, as the system shows "
+                f"{words or answer[:120]}" + (f" ({reason})" if reason else "") + ", so we'll be in touch once it is")
     ref = REFERENCE.search(answer)
     if not words:
         words = ", ".join([f"{k} {v}" for k, v in pairs(parsed(answer)) if k and len(v) < 40][:3])
