@@ -34,6 +34,7 @@ def till(strip_groups: bool):
 
 SYSTEM = """You book repairs at the counter of FixIt Phones, Kirkgate Market, Leeds.
 Book the repair with book_repair.
+If book_repair raises an error, say "The repair till isn't answering - we'll ring you back to book it in."
 If book_repair says 422, explain that the repair could not be booked and why.
 Report what book_repair said."""
 

@@ -37,9 +37,10 @@ def office() -> Office:
 
 def register_db() -> sqlite3.Connection:
     db = sqlite3.connect(":memory:", check_same_thread=False)
-    db.execute("create table notified (job text, season int, installed text, cert text)")
-    db.execute("insert into notified values ('WF-3318', 2026, '2026-02-11', 'CP-88140')")
-    db.execute("insert into notified values ('WF-2977', 2025, '2025-10-02', 'CP-80322')")
+    db.execute("create table jobs (job text primary key, installed text)")
+    db.execute("create table notified (job text, season int, cert text)")
+    db.executemany("insert into jobs values (?, ?)", [("WF-3318", "2026-02-11"), ("WF-2977", "2025-10-02")])
+    db.executemany("insert into notified values (?, ?, ?)", [("WF-3318", 2026, "CP-88140"), ("WF-2977", 2025, "CP-80322")])
     db.commit()
     return db
 
@@ -49,17 +50,22 @@ def register(job_season: bool):
 
     def hetas_register(job: JOB) -> dict:
         """Whether the installation has been notified to building control (the sign-off certificate)."""
-        season = db.execute("select max(season) from notified").fetchone()[0] if job_season else 2025
-        row = db.execute("select installed, cert from notified where job = ? and season = ?", (job, season)).fetchone()
+        installed = db.execute("select installed from jobs where job = ?", (job,)).fetchone()
+        if installed is None:
+            return {"job": job, "notification": {"state": "NOT_FOUND", "note": "no such job on the fitting list"}}
+        season = int(installed[0][:4]) if job_season else 2025
+        row = db.execute("select cert from notified where job = ? and season = ?", (job, season)).fetchone()
         if row is None:
             return {"job": job, "notification": {"state": "QUEUED", "note": "wird bearbeitet, up to 30 days"}}
-        return {"job": job, "notification": {"state": "NOTIFIED", "installed": row[0], "certificate": row[1]}}
+        return {"job": job, "notification": {"state": "NOTIFIED", "installed": installed[0], "certificate": row[0]}}
     return hetas_register
 
 
 def build(job_season: bool) -> Agent:
     signoff_k = Agent(pydantic_ai_model(), name="signoff_k", deps_type=Office,
                       instructions="You handle building-regulations sign-off at Loch Tay Stoves.\n"
+                                   "If hetas_register says NOT_FOUND, say \"We can't find that job number - "
+                                   "could you check the invoice?\"\n"
                                    "Check the notification with hetas_register until it says NOTIFIED.\n"
                                    "Report what hetas_register said.")
     signoff_k.tool_plain(register(job_season))
