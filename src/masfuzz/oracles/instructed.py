@@ -25,8 +25,8 @@ from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.specified import model_chose_speaker, model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
     FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOPWORDS, addresses_agent, agent_names, asks_for,
-    claims_done, is_question, lists_missing, mentions, name_pattern, names_agent, names_in_tool_words, owners,
-    participles, payload_failure, same_root, sentences, stem, tool_job, tool_objects, tools_of, words,
+    claims_done, is_question, lists_missing, mentions, name_pattern, names_agent, names_in_tool_words, offers_more,
+    owners, participles, payload_failure, same_root, sentences, stem, tool_job, tool_objects, tools_of, words,
 )
 from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, SELECTOR_PROMPT, AgentSpec, ToolSpec, WorkflowSpec
 from masfuzz.trace import (
@@ -816,6 +816,23 @@ def _stops_on_speaker(end: TerminationEvent, spec: WorkflowSpec, ender: str) -> 
         and re.search(rf"(?<![\w-]){re.escape(ender)}(?![\w-])", end.detail) is not None
 
 
+def _waits_for_user(text: str, end: TerminationEvent, spec: WorkflowSpec) -> bool:
+    """Does the run's last message wait for the user: it ends on a question, or lists the values
+    it lacks (`lists_missing`)? A closing question that asks for nothing the task lacks is set
+    aside, and the sentence before it decides: an offer of more help ("Is there anything else I
+    can help with today?", `offers_more`), and a question holding the phrase a stop word
+    condition heard (`TextMentionTermination("anything else I can help with")`, the detail
+    quoting it): the team made that question its closing line, so saying it ends the work rather
+    than asking. "Booked under LPT-6101. Anything else?" has finished; "Which row would you
+    like? Anything else?" still waits."""
+    heard = [q.lower() for q in re.findall(r"'([^']{2,})'|\"([^\"]{2,})\"", end.detail or "") for q in q if q
+             and q not in {a.id for a in spec.agents}] if end.reason == "text_mention" else []
+    said = sentences(text)
+    while said and is_question(said[-1]) and (offers_more(said[-1]) or any(h in said[-1].lower() for h in heard)):
+        said.pop()
+    return bool(said) and is_question(said[-1]) or lists_missing(text)
+
+
 def _outside_routes(trace: Trace, spec: WorkflowSpec, member: str, acted: dict[str, int]) -> str:
     """Why a needed member that never acted was out of this input's reach, or "": every line of
     the instructions that routes work to it is scoped to kinds of request (`_topic_handoffs`:
@@ -871,8 +888,7 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     end_i = max(i for i, e in enumerate(trace.events) if isinstance(e, TerminationEvent))
     acted = _acted(trace)
     ender, step, last = _ender(trace, end_i)
-    if ender is None or ((sentences(last) and is_question(sentences(last)[-1]) or lists_missing(last))
-                         and not _stops_on_speaker(end, spec, ender)):
+    if ender is None or (_waits_for_user(last, end, spec) and not _stops_on_speaker(end, spec, ender)):
         return []
     handed = {e.to for e in trace.of_type(DelegationEvent)}
     # a holder of a tool a misrouted request needed: the routing is the defect, reported there
@@ -1004,9 +1020,9 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             out += _mispicked(trace, spec, picks, fitting, said)
             picks = []
             said = e.content
-            fitting = [t.id for t in spec.tools if asks_for(said, t.id, spec)] \
-                or _servable_by_object(said, spec) or _described_and_carried(said, spec) \
-                or _servable_by_arguments(said, spec) or _servable_by_activity(said, spec)
+            fitting = _through_routes(spec, [t.id for t in spec.tools if asks_for(said, t.id, spec)]
+                                      or _servable_by_object(said, spec) or _described_and_carried(said, spec)
+                                      or _servable_by_arguments(said, spec) or _servable_by_activity(said, spec))
             described = not fitting
             selecting = spec.system.pattern == "selector"
             entering = True
@@ -1042,6 +1058,34 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             if wrong := _routed_past(trace, spec, d, e, fitting, said, described):
                 out.append(_wired_label(trace, spec, d, e, wrong, said))
     return dedupe(out + _mispicked(trace, spec, picks, fitting, said, described))
+
+
+def _through_routes(spec: WorkflowSpec, fitting: list[str]) -> list[str]:
+    """The tools that serve a request, a delegating tool that fits it replaced by the tools of
+    the agent it runs (`_runs`): "Pass the customer's enquiry to the French polishing bench"
+    fits a request for French polishing as well as the bench's `book_polish` does, but calling
+    it serves nothing itself, it routes. Left as the router's own, it would make the router a
+    holder of a fitting tool, and every hand-over past the bench it names a next step. A
+    delegating tool whose agent holds no tools stays (nothing else stands for its work)."""
+    out: list[str] = []
+    for tool in fitting:
+        inner = _runs(spec, tool)
+        for t in (tools_of(spec, inner) if inner is not None else []) or [tool]:
+            out += [t] if t not in out else []
+    return out
+
+
+def _runs(spec: WorkflowSpec, tool: str) -> str | None:
+    """The agent a delegating tool runs: a holder of the tool hands work to that agent as a tool
+    (an `as_tool` delegation: an Agents SDK `as_tool`, ADK's `AgentTool`, a PydanticAI tool that
+    runs another agent), bound to the tool (the delegation's condition names it), or the tool
+    says it goes there (`_route_target`: its name, its description). None for a tool that does
+    work of its own."""
+    holders = owners(spec, tool)
+    routes = [x for x in spec.delegations if x.trigger == "as_tool" and x.from_ in holders]
+    bound = next((x.to for x in routes if re.search(rf"(?<!\w){re.escape(tool)}(?!\w)", x.condition or "")), None)
+    target = _route_target(spec, tool) if bound is None else None
+    return bound or next((x.to for x in routes if target is not None and _names_target(target, spec, x.to)), None)
 
 
 def _mispicked(trace: Trace, spec: WorkflowSpec, picks: list[tuple[int, str, str]],

@@ -1771,7 +1771,7 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         echoed = _echoed_input(r, call.arguments, followed)
         if not followed or broken or _out_of_documented_bounds(spec, r.tool, call.arguments):
             continue
-        named = echoed or [p for p, _ in followed if p in r.payload or str(call.arguments[p]) in r.payload]
+        named = echoed or [p for p, _ in followed if _names_parameter(r.payload, p) or str(call.arguments[p]) in r.payload]
         # a date only the documented order reads is a mismatch when the failure names that date
         # (its parameter or its value), not another argument (a policy refused on its merits)
         swapped = _day_month_swapped([f for f in followed if f[0] in named], call.arguments)
@@ -1797,6 +1797,18 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             f"\"{' '.join(r.payload.split())[:120]}\" — the documentation and the behaviour "
             "disagree"))
     return dedupe(out)
+
+
+def _names_parameter(payload: str, param: str) -> bool:
+    """Does a tool's answer name the parameter: as the code spells it (`drop_off`), or as a word
+    in any case, its parts joined by a space, a hyphen or nothing ("IMEI" for `imei`, "Drop-off"
+    for `drop_off`, "dropOff")? A field list or a status tuple names the field its own way:
+    `(422, "IMEI", "formato IMEI non valido ...")`."""
+    if param in payload:
+        return True
+    parts = [re.escape(w) for w in re.split(r"_+|(?<=[a-z])(?=[A-Z])", param) if w]
+    return bool(parts) and re.search(r"(?<![^\W_])" + r"[\s_-]?".join(parts) + r"(?![^\W_])",
+                                     payload, re.IGNORECASE) is not None
 
 
 def _refusal_leaf(payload: str) -> bool:

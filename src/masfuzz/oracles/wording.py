@@ -193,6 +193,19 @@ def is_question(sentence: str) -> bool:
     return sentence.rstrip().endswith("?")
 
 
+# A closing offer of more help, the sign-off of a desk's reply: "Is there anything else I can help
+# with today?", "Anything more I can do for you?", "Can I help with something else?", "Any other
+# questions?", "How else can I help?". It asks for nothing the task lacks.
+OFFERS_MORE = re.compile(
+    r"\b(?:(?:anything|something)\s+(?:else|more|further)|any\s+(?:other|more|further)\s+"
+    r"(?:questions?|queries|help|requests?)|(?:how|what)\s+else)\b", re.IGNORECASE)
+
+
+def offers_more(sentence: str) -> bool:
+    """Is the sentence a closing offer of more help (`OFFERS_MORE`), asked as a question?"""
+    return is_question(sentence) and OFFERS_MORE.search(sentence) is not None
+
+
 # A list of questions, one particular a line ("1. Which day is the flight?"), whatever follows it.
 NUMBERED_QUESTION = re.compile(r"^\s*(?:\d+[.)]|[-*\u2022])\s+.+\?\s*$", re.MULTILINE)
 
