@@ -42,7 +42,7 @@ QUOTED = re.compile(r"[\"“]([^\"”]+)[\"”]")
 EXAMPLE = re.compile(r"e\.g\.\s*[\"'`]([^\"'`]+)[\"'`]")
 CLAIM = re.compile(r"^\s*tell\b.*\b(booked|confirmed|done|reserved|sorted|in place)\b", re.I)
 SAY = re.compile(r"^\s*(?:say|sign off with|reply)\s*:?\s*[\"“]([^\"”]+)[\"”]", re.I)
-WORK = re.compile(r"^\s*(?:write|give|list|note|add|describe|summari[sz]e|draft|measure|set out|state)\b", re.I)
+WORK = re.compile(r"^\s*(?:check|write|give|list|note|add|describe|summari[sz]e|draft|measure|set out|state)\b", re.I)
 BAD = re.compile(r"\b(?:fail\w*|refus\w*|reject\w*|declin\w*|denied|full|unavailable|not available|no_\w+|"
                  r"error|invalid|cannot|can't|unable|false|closed|taken|kein\w*|geen|complet)\b|\b4\d\d\b", re.I)
 FREE_TEXT = ("note", "notes", "message", "details", "request", "summary", "query", "text", "reason", "question")
@@ -52,7 +52,15 @@ STOP = {"the", "a", "an", "and", "or", "of", "to", "for", "any", "anything", "ab
 
 def instructions(request) -> list[str]:
     text = "\n".join(m.content or "" for m in request.messages if m.role == "system")
-    return [s.strip(" -*\t") for s in LINE.split(text) if s.strip(" -*\t")]
+    quotes: list[str] = []  # a quoted reply with full stops inside stays one line
+
+    def keep(m: re.Match) -> str:
+        quotes.append(m.group(0))
+        return f"\x00{len(quotes) - 1}\x00"
+
+    held = re.sub(r"[\"“][^\"”\n]*[\"”]", keep, text)
+    lines = [re.sub(r"\x00(\d+)\x00", lambda m: quotes[int(m.group(1))], s) for s in LINE.split(held)]
+    return [s.strip(" -*\t") for s in lines if s.strip(" -*\t")]
 
 
 def customer(request) -> str:
@@ -170,6 +178,8 @@ def act(request):
     obs = observation(request)
     targets = handovers(request)
     tools = own_tools(request)
+    notes: list[str] = []
+    done: list[str] = []
     for line in instructions(request):
         m = HANDOVER.search(line)
         if m and m.group(1).lower() in targets:
@@ -208,11 +218,13 @@ def act(request):
                        f"Final Answer: Good news - it is {m.group(1)}{reference(answer or '')}.")
         m = SAY.search(line)
         if m:
-            return say(f"{obs}Thought: My instructions say what to reply.\nFinal Answer: {m.group(1)}")
-        if WORK.search(line) and not tools:
-            return say(f"Thought: My instructions say \"{line}\". Hypothetically, if something were "
-                       f"already booked or failed, the others would have said so.\n"
-                       f"Final Answer: {line.rstrip('.')}: from the request, {customer(request)}")
+            return say(f"{obs}{''.join(notes)}Thought: My instructions say what to reply.\nFinal Answer: {m.group(1)}")
+        if WORK.search(line) and not tools:  # a desk without tools works from the conversation
+            notes.append(f"Thought: My instructions say \"{line}\". Hypothetically, if something were "
+                         f"already booked or failed, the others would have said so.\n")
+            done.append(line.rstrip("."))
+    if done:
+        return say(f"{''.join(notes)}Final Answer: {'; '.join(done)}: from the request, {customer(request)}")
     tool, answer = newest(request)
     return say(obs + honest(tool, answer))
 
