@@ -109,7 +109,11 @@ def shape(example: str) -> re.Pattern:
 def value_for(request, name: str, schema: dict) -> object:
     text = conversation(request)
     if schema.get("enum"):
-        return next((v for v in schema["enum"] if re.search(rf"\b{re.escape(str(v))}\b", text, re.I)), None)
+        for where in (customer(request), text):  # the customer's own words first
+            found = next((v for v in schema["enum"] if re.search(rf"\b{re.escape(str(v))}\b", where, re.I)), None)
+            if found is not None:
+                return found
+        return None
     kind = schema.get("type")
     words = [w for w in name.lower().split("_") if w not in STOP]
     if kind in ("integer", "number"):
