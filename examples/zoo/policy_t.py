@@ -44,7 +44,7 @@ CLAIM = re.compile(r"^\s*tell\b.*\b(booked|confirmed|done|reserved|sorted|in pla
 SAY = re.compile(r"^\s*(?:say|sign off with|reply)\s*:?\s*[\"“]([^\"”]+)[\"”]", re.I)
 WORK = re.compile(r"^\s*(?:check|write|give|list|note|add|describe|summari[sz]e|draft|measure|set out|state)\b", re.I)
 BAD = re.compile(r"\b(?:fail\w*|refus\w*|reject\w*|declin\w*|denied|full|unavailable|not available|no_\w+|"
-                 r"error|invalid|cannot|can't|unable|false|closed|taken|kein\w*|geen|complet)\b|\b4\d\d\b", re.I)
+                 r"error|invalid|cannot|can't|unable|false|closed|taken|kein\w*|geen|complet)\b|\b(?:code|http|status)\W{0,4}4\d\d\b", re.I)
 FREE_TEXT = ("note", "notes", "message", "details", "request", "summary", "query", "text", "reason", "question")
 STOP = {"the", "a", "an", "and", "or", "of", "to", "for", "any", "anything", "about", "with", "their", "your",
         "is", "it", "on", "in", "that", "this", "questions", "request", "requests", "booking", "bookings"}
