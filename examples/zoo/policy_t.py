@@ -238,10 +238,13 @@ def structured(request, reply) -> str:
     text = reply.text or ""
     props = (request.response_schema or {}).get("properties", {})
     out = {}
+    passing_on = not tool_results(request)  # nothing done yet: the fields carry the request on
     for name, schema in props.items():
         kind = schema.get("type")
-        out[name] = (not BAD.search(text)) if kind == "boolean" else 0 if kind in ("integer", "number") \
-            else schema["enum"][0] if schema.get("enum") else text.split("Final Answer:")[-1].strip()
+        found = value_for(request, name, schema) if passing_on else None
+        out[name] = found if found is not None else (not BAD.search(text)) if kind == "boolean" \
+            else 0 if kind in ("integer", "number") else schema["enum"][0] if schema.get("enum") \
+            else text.split("Final Answer:")[-1].strip()
     return json.dumps(out)
 
 
