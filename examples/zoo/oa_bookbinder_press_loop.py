@@ -6,12 +6,14 @@ questions about a binding job to `press_b`, which waits for the glue on the spin
 Seeded: glue_cure looks the job up in the press book by its upper-cased number, but the
 press-room tablet writes job numbers in lower case: it never finds the entry, answers WAITING
 ("not in the press book yet") for ever, and press_b, told to check until it says CURED, asks again
-to the turn limit. Fixed: glue_cure looks the job up the way the tablet writes it.
+to the turn limit. Fixed: glue_cure looks the job up the way the tablet writes it. In both, a job
+found in the press but still curing comes back WAITING with the hour it will be ready, and a line
+gives that answer to the customer: a job glued this morning is no reason to ask again all day.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from agents import Agent, StopAtTools, function_tool
 
@@ -35,7 +37,10 @@ def make_glue_cure(press_key):
         if glued is None:
             return {"state": "WAITING", "detail": {"hours_in_press": 0, "note": "noch nicht im Pressbuch - not in the press book yet"}}
         hours = (NOW - glued).total_seconds() / 3600
-        return {"state": "CURED" if hours >= CURE_HOURS else "WAITING", "detail": {"hours_in_press": round(hours, 1)}}
+        if hours < CURE_HOURS:
+            ready = glued + timedelta(hours=CURE_HOURS)
+            return {"state": "WAITING", "detail": {"hours_in_press": round(hours, 1), "ready_at": f"{ready:%H:%M}"}}
+        return {"state": "CURED", "detail": {"hours_in_press": round(hours, 1)}}
     return glue_cure
 
 
@@ -58,6 +63,8 @@ def build(press_key) -> Agent:
         name="press_b", tools=[make_glue_cure(press_key), release_from_press],
         tool_use_behavior=StopAtTools(stop_at_tool_names=["release_from_press"]),
         instructions=("You run the nipping press at Quire & Thread Bookbinders.\n"
+                      "If glue_cure returns ready_at, tell the customer the glue is still curing and when "
+                      "the book will be ready.\n"
                       "Check the spine glue with glue_cure until it says CURED.\n"
                       "Then take the book out with release_from_press."))
     return DESK.clone(
