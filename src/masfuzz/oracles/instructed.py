@@ -24,7 +24,7 @@ from collections.abc import Callable
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.specified import model_chose_speaker, model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
-    FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOPWORDS, addresses_agent, agent_names, asks_for,
+    FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOPWORDS, addresses_agent, agent_names, answer_given, asks_for,
     claims_done, is_question, lists_missing, mentions, name_pattern, names_agent, names_in_tool_words, owners,
     participles, payload_failure, same_root, sentences, stem, tool_job, tool_objects, tools_of, words,
 )
@@ -453,8 +453,8 @@ def instructed_order(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             evidence=(first[after], q, ri), scenario_id=trace.scenario_id,
             elements=(before, after), agent=after, step=first[after], clause="rel::order",
             description=f"{after} took the floor at event {first[after]} before {before} acted "
-            f"(event {first[before]}) and asked for what {before} makes (\"{trace.events[q].content.strip()[:80]}\", "
-            f"event {q}): the value it then acted on came from {before}'s {trace.events[ri].tool} (event {ri})"))
+            f"(event {first[before]}) and asked for what {before} makes (\"{answer_given(trace.events[q].content).strip()[:80]}\", "
+            f"event {q}): the value it needed came from {before}'s {trace.events[ri].tool} (event {ri})"))
     return dedupe(out)
 
 
@@ -495,6 +495,47 @@ def _asked_before_made(trace: Trace, spec: WorkflowSpec, first: dict[str, int]) 
                          and d.trigger in ROUTING_TRIGGERS for d in trace.events[first[c.agent]:first[before]])
             if q is not None and wanted and not handed:
                 out.append((before, c.agent, q, made))
+    return out + _asked_then_made(trace, spec, first, told)
+
+
+def _asked_then_made(trace: Trace, spec: WorkflowSpec, first: dict[str, int],
+                     told: str) -> list[tuple[str, str, int, int]]:
+    """(before, after, question, made) for an early speaker that never got to act: `after` took
+    the floor before `before` acted and asked there for a required argument of a tool of its
+    own by the argument's name ("Could you tell me the engineer?" for book_studio(engineer)),
+    then `before`'s tool answered, later, a value of the very form that argument's documentation
+    gives (ENG-07 of `e.g. "ENG-01"`), one the user never said. What `after` lacked was made by
+    `before`, after `after` had spoken: the order put it first, whether or not the run went
+    on to use the value."""
+    from masfuzz.oracles.semantic import documented_formats  # semantic reads routing: imported late
+
+    out = []
+    for after, start in first.items():
+        for tool in tools_of(spec, after):
+            t = next((x for x in spec.tools if x.id == tool), None)
+            required = ((t.parameters if t is not None else None) or {}).get("required") or []
+            for param, forms in documented_formats(spec, tool).items():
+                wanted = set(words(param)) - STOPWORDS
+                wanted = wanted - _FIELD_WORDS or wanted
+                if param not in required or not wanted:
+                    continue
+                for ri, r in enumerate(trace.events):
+                    if not isinstance(r, ToolResult) or r.fault or r.status != "ok" or r.agent in (None, after) \
+                            or first.get(r.agent, -1) <= start or tool in tools_of(spec, r.agent):
+                        continue
+                    values = [m.group(0) for _, regex in forms
+                              for m in re.finditer(rf"(?<![\w-])(?:{regex})(?![\w-])", r.payload)]
+                    if not [v for v in values if v not in told]:
+                        continue
+                    q = next((i for i in range(start, first[r.agent]) if isinstance(m := trace.events[i], Message)
+                              and m.role == "assistant" and m.agent == after and any(
+                                  is_question(x) and wanted <= {w for y in words(x) for w in (y, y.rstrip("s"))}
+                                  for x in sentences(answer_given(m.content)))), None)
+                    handed = any(isinstance(d, DelegationEvent) and d.from_ == after and d.to == r.agent
+                                 and d.trigger in ROUTING_TRIGGERS for d in trace.events[start:first[r.agent]])
+                    if q is not None and not handed:
+                        out.append((r.agent, after, q, ri))
+                        break
     return out
 
 
@@ -871,7 +912,7 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     end_i = max(i for i, e in enumerate(trace.events) if isinstance(e, TerminationEvent))
     acted = _acted(trace)
     ender, step, last = _ender(trace, end_i)
-    if ender is None or ((sentences(last) and is_question(sentences(last)[-1]) or lists_missing(last))
+    if ender is None or ((_asks_user(last, trace) or lists_missing(last))
                          and not _stops_on_speaker(end, spec, ender)):
         return []
     handed = {e.to for e in trace.of_type(DelegationEvent)}
@@ -914,6 +955,16 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             description=f"{cutter} ended the {'run' if cutter == ender else 'round'} "
             f"({end.reason}, event {at}) before {member} acted at all, though its work is needed: {why}"))
     return dedupe(out)
+
+
+def _asks_user(last: str, trace: Trace) -> bool:
+    """Does the ender's last message end on a question of its own to the user? A question it
+    only repeats from the user's words (notes that copy the request out, "... Do you do tea
+    afterwards?") is the user's, put to the team, and waits for nobody."""
+    said = sentences(last)
+    if not said or not is_question(said[-1]):
+        return False
+    return " ".join(said[-1].split()).lower() not in " ".join(user_text(trace).split()).lower()
 
 
 def _routed_elsewhere(trace: Trace, tool: str, spec: WorkflowSpec, end_i: int) -> Failure | None:

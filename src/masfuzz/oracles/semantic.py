@@ -21,7 +21,7 @@ from masfuzz.oracles.instructed import (CONDITIONAL, NEGATED, clauses, instructe
                                        misrouted_request, with_prompts)
 from masfuzz.oracles.specified import model_ignored_named_failure
 from masfuzz.oracles.wording import (
-    ACTIONS, FAILED_TEXT, FIND_VERBS, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
+    ACTIONS, FAILED_TEXT, FIND_VERBS, answer_given, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
     empty_result, holds, holds_unnamed, is_question, mentions, owners, participles, payload_failure, plain,
     says_done_by_verb, says_held, sentences, status_line, stem, structured, tool_actions, tool_job, tool_objects,
     tools_of, unconfirmed_state, words,
@@ -63,7 +63,9 @@ def _claims(trace: Trace) -> list[tuple[int, str, str]]:
     """(event index, agent, text) of everything an agent told: its messages, and the final
     output when no message already said it (blamed on the last speaker). A message that only
     repeats a tool's answer given before it (AgentChat's tool-call summary) is the tool's words,
-    not a claim; an agent run as a tool says its reply first, and the tool's answer repeats it."""
+    not a claim; an agent run as a tool says its reply first, and the tool's answer repeats it.
+    A ReAct-style reply tells only its "Final Answer:" (`answer_given`): its thoughts and the
+    observation it quotes are its working."""
     payloads: set[str] = set()
     out, said = [], set()
     for i, e in enumerate(trace.events):
@@ -72,10 +74,10 @@ def _claims(trace: Trace) -> list[tuple[int, str, str]]:
         if isinstance(e, Message) and e.role == "assistant" and e.agent and e.content.strip():
             said.add(e.content.strip())
             if e.content.strip() not in payloads:
-                out.append((i, e.agent, e.content))
+                out.append((i, e.agent, answer_given(e.content)))
         elif isinstance(e, TerminationEvent) and (e.final_output or "").strip() \
                 and e.final_output.strip() not in said and trace.speaker_order:
-            out.append((i, trace.speaker_order[-1], e.final_output))
+            out.append((i, trace.speaker_order[-1], answer_given(e.final_output)))
     return out
 
 

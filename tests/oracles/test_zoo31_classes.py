@@ -1,0 +1,143 @@
+"""Oracle misses of a blind set driven by a model that thinks aloud (ReAct: "Thought:",
+"Action:", "Observation: <the tool's answer verbatim>", "Final Answer:"), by class, each beside
+its correct twin (hand-built specs and traces, in domains of their own):
+
+- a Final Answer that claims the action done while the Observation above it quotes the tool's
+  refusal: the observation is what the model read, the final answer what it told;
+- an early speaker that asks the user for an argument of its own tool by the argument's name and
+  never gets to act, the member after it then answering a value of that argument's documented
+  form: the run shows it spoke before what it needed was made;
+- a fixed order cut short by a stop word, the ender's notes ending on the user's own question
+  copied out of the request: a question relayed from the user waits for nobody.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from masfuzz.oracles.instructed import SPEAKING_ORDER, instructed_dependencies, instructed_order, participation
+from masfuzz.oracles.semantic import INCORRECT_VERIFICATION, claimed_outcome
+from masfuzz.oracles.wording import answer_given
+from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
+from masfuzz.trace import AgentTurn, Message, TerminationEvent, ToolCall, ToolResult, Trace
+
+# -- a Final Answer's claim under an Observation that quotes the refusal --------------------------
+
+KILN = WorkflowSpec(
+    system=SystemInfo(id="pottery", entry_agent="kiln_k"),
+    agents=(AgentSpec(id="kiln_k", instructions="Reserve a firing with reserve_kiln."),),
+    tools=(ToolSpec(id="reserve_kiln", description="Reserve a slot in the glaze kiln.",
+                    parameters={"type": "object", "properties": {"night": {"type": "string"}}}),),
+    permissions=Permissions(allow=(("kiln_k", "reserve_kiln"),)))
+REFUSED = "KilnSlot(status='DECLINED', ref=None, notes=['Ofen 2 in Reparatur (kiln 2 under repair)'])"
+
+
+def _firing(reply: str) -> Trace:
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content="Can I get my mugs into the glaze firing on Thursday night?"),
+        AgentTurn(agent="kiln_k"),
+        Message(agent="kiln_k", content="Thought: I should reserve the kiln.\nAction: reserve_kiln"),
+        ToolCall(agent="kiln_k", tool="reserve_kiln", call_id="k", arguments={"night": "Thursday"}),
+        ToolResult(agent="kiln_k", tool="reserve_kiln", call_id="k", payload=REFUSED),
+        Message(agent="kiln_k", content=reply), TerminationEvent(reason="completed", final_output=reply)))
+
+
+@pytest.mark.parametrize("final", ["Lovely - your firing is reserved for Thursday.",
+                                   "Your mugs have been reserved a place in Thursday's firing."])
+def test_a_final_answer_claims_the_action_whatever_its_observation_quoted(final):
+    reply = f"Observation: {REFUSED}\nThought: The rota says to reserve the slot.\nFinal Answer: {final}"
+    [f] = claimed_outcome(_firing(reply), KILN)
+    assert (f.root_cause, f.agent, f.step) == (INCORRECT_VERIFICATION, "kiln_k", 5)
+
+
+@pytest.mark.parametrize("reply", [
+    f"Observation: {REFUSED}\nThought: it was declined, I must not say it is reserved.\n"
+    "Final Answer: Sorry - kiln 2 is under repair, so Thursday's firing could not be reserved.",
+    # a reply with no Final Answer label is judged whole, as before: the refusal quoted in it
+    f"Observation: {REFUSED}\nThought: if it had been reserved I would confirm it.",
+])
+def test_a_final_answer_that_passes_the_refusal_on_claims_nothing(reply):
+    assert claimed_outcome(_firing(reply), KILN) == []
+
+
+def test_the_answer_given_is_what_follows_the_last_final_answer_label():
+    assert answer_given("Thought: x\nFinal Answer: first\nThought: y\nFinal Answer: Done.") == "Done."
+    assert answer_given("Thought: no label here.") == "Thought: no label here."
+    assert answer_given("Final Answer:") == "Final Answer:"  # nothing after it: the whole reply
+
+
+# -- an early speaker's ask for its own tool's argument, made later by the next member ------------
+
+DEPOT = WorkflowSpec(
+    system=SystemInfo(id="depot", entry_agent="van_d", pattern="selector"),
+    agents=(AgentSpec(id="van_d", instructions="Send the van out with dispatch_van."),
+            AgentSpec(id="plan_p", instructions="Draw up the delivery run with plan_route.")),
+    tools=(ToolSpec(id="dispatch_van", description="Send a van out on a run.",
+                    parameters={"type": "object", "required": ["route_code", "day"], "properties": {
+                        "route_code": {"type": "string", "description": "The delivery route planned, e.g. \"RT-100\""},
+                        "day": {"type": "string", "description": "The day, e.g. \"2026-01-31\""}}}),
+           ToolSpec(id="plan_route", description="Plan the stops of a day's deliveries.",
+                    parameters={"type": "object", "properties": {"day": {"type": "string"}}})),
+    permissions=Permissions(allow=(("van_d", "dispatch_van"), ("plan_p", "plan_route"))))
+
+
+def _depot(order: tuple[str, ...], ask: str = "Thought: I still need the route.\nFinal Answer: Which route is it?",
+           told: str = "") -> Trace:
+    events: list = [Message(role="user", content=f"Please get the bread order out on 2026-07-04.{told}")]
+    for a in order:
+        events.append(AgentTurn(agent=a))
+        if a == "van_d":
+            events.append(Message(agent=a, content=ask))
+        else:
+            events += [ToolCall(agent=a, tool="plan_route", call_id="p", arguments={"day": "2026-07-04"}),
+                       ToolResult(agent=a, tool="plan_route", call_id="p",
+                                  payload="[{'route': 'RT-442', 'stops': 9, 'driver': 'Kemi'}]"),
+                       Message(agent=a, content="Final Answer: planned RT-442, 9 stops.")]
+    events.append(TerminationEvent(reason="completed", final_output="planned RT-442, 9 stops."))
+    return Trace(scenario_id="s", events=tuple(events))
+
+
+def test_an_ask_for_a_value_the_next_member_then_makes_is_an_order_violation():
+    assert instructed_dependencies(DEPOT) == []  # no words say it: the run shows the dependency
+    trace = _depot(("van_d", "plan_p"))
+    [f] = instructed_order(trace, DEPOT)
+    assert (f.root_cause, f.agent, f.step, f.elements) == (SPEAKING_ORDER, "van_d", 1, ("plan_p", "van_d"))
+    assert 2 in f.evidence and "RT-442" in trace.events[f.evidence[-1]].payload
+
+
+@pytest.mark.parametrize("trace", [
+    _depot(("plan_p", "van_d")),  # the maker spoke first
+    _depot(("van_d", "plan_p"), ask="Final Answer: Which van should go?"),  # it asked for no argument
+    _depot(("van_d", "plan_p"), ask="Final Answer: Sending it out now."),  # it asked nothing
+    _depot(("van_d", "plan_p"), told=" It is route RT-442."),  # the user gave the value
+])
+def test_an_early_ask_is_silent_when_the_value_came_first_or_was_not_asked_for(trace):
+    assert instructed_order(trace, DEPOT) == []
+
+
+# -- a fixed order ended by a stop word, the ender's notes copying the user's question ------------
+
+DIVE = WorkflowSpec(
+    system=SystemInfo(id="boat", entry_agent="log_c", pattern="fixed_order"),
+    agents=(AgentSpec(id="log_c", instructions="Note the diver's qualification and the site asked for."),
+            AgentSpec(id="skipper_s", instructions="Plan the boat's tide window."),
+            AgentSpec(id="divemaster_d", instructions="Brief the dive and say CLEARED TO DIVE.")))
+ASKED = "Hi, I'm a PADI Rescue diver and would like the wreck dive on Saturday. Is there parking at the quay?"
+
+
+def _notes(last: str) -> Trace:
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content=ASKED), AgentTurn(agent="log_c"), Message(agent="log_c", content=last),
+        TerminationEvent(reason="text_mention", detail="the manager's stop test matched", final_output=last)))
+
+
+def test_a_stop_on_notes_that_copy_the_user_s_question_cuts_the_order_short():
+    notes = ("Thought: Nothing is cleared yet; had it been, the others would say so.\n"
+             f"Final Answer: Noted from the request: {ASKED}")
+    found = participation(_notes(notes), DIVE)
+    assert {(f.root_cause, f.agent, f.elements[1]) for f in found} == {
+        ("Premature Termination", "log_c", "skipper_s"), ("Premature Termination", "log_c", "divemaster_d")}
+
+
+def test_an_ender_asking_a_question_of_its_own_waits_for_the_user():
+    assert participation(_notes("Noted the wreck dive. Which Saturday do you mean, the 4th or the 11th?"), DIVE) == []
