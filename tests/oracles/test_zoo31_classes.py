@@ -8,7 +8,10 @@ its correct twin (hand-built specs and traces, in domains of their own):
   never gets to act, the member after it then answering a value of that argument's documented
   form: the run shows it spoke before what it needed was made;
 - a fixed order cut short by a stop word, the ender's notes ending on the user's own question
-  copied out of the request: a question relayed from the user waits for nobody.
+  copied out of the request: a question relayed from the user waits for nobody;
+- a tool of an agent the app builds while the run goes (inside an output function), which
+  extraction never saw, rejecting the form its own documentation gives: that documentation is
+  read from what the run's model was offered.
 """
 
 from __future__ import annotations
@@ -16,10 +19,10 @@ from __future__ import annotations
 import pytest
 
 from masfuzz.oracles.instructed import SPEAKING_ORDER, instructed_dependencies, instructed_order, participation
-from masfuzz.oracles.semantic import INCORRECT_VERIFICATION, claimed_outcome
+from masfuzz.oracles.semantic import INCORRECT_VERIFICATION, claimed_outcome, tool_doc_mismatch
 from masfuzz.oracles.wording import answer_given
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
-from masfuzz.trace import AgentTurn, Message, TerminationEvent, ToolCall, ToolResult, Trace
+from masfuzz.trace import OFFERED_TOOLS, AgentTurn, Message, TerminationEvent, ToolCall, ToolResult, Trace
 
 # -- a Final Answer's claim under an Observation that quotes the refusal --------------------------
 
@@ -141,3 +144,46 @@ def test_a_stop_on_notes_that_copy_the_user_s_question_cuts_the_order_short():
 
 def test_an_ender_asking_a_question_of_its_own_waits_for_the_user():
     assert participation(_notes("Noted the wreck dive. Which Saturday do you mean, the 4th or the 11th?"), DIVE) == []
+
+
+# -- a tool of an agent built while the run goes: its documentation as the model was offered it ---
+
+KILN_DESK = WorkflowSpec(  # extraction saw the desk, whose output function runs the glaze agent
+    system=SystemInfo(id="pottery", entry_agent="desk"), agents=(AgentSpec(id="desk"),))
+FIRING_DOC = {"description": "Book a firing in the glaze kiln.", "parameters": {
+    "type": "object", "required": ["night"],
+    "properties": {"night": {"type": "string", "description": "The firing night, written DD.MM.YYYY"}}}}
+
+
+def _glaze_run(offered: bool, answer: str = '{"status": 400, "error": {"param": "night", "msg": "Datum?"}}') -> Trace:
+    ask = "Two mugs for the firing on 09.10.2026 please."
+    return Trace(scenario_id="s", meta={OFFERED_TOOLS: {"glaze_g": {"book_firing": FIRING_DOC}}} if offered else {},
+                 events=(Message(role="user", content=ask), AgentTurn(agent="desk"),
+                         Message(agent="desk", content='{"details": "' + ask + '"}'),
+                         AgentTurn(agent="glaze_g"),
+                         ToolCall(agent="glaze_g", tool="book_firing", call_id="b", arguments={"night": "09.10.2026"}),
+                         ToolResult(agent="glaze_g", tool="book_firing", call_id="b", payload=answer),
+                         Message(agent="glaze_g", content="Sorry, that did not go through."),
+                         TerminationEvent(reason="completed", final_output="Sorry, that did not go through.")))
+
+
+def test_a_tool_extraction_never_saw_is_judged_by_the_documentation_its_model_was_offered():
+    [f] = tool_doc_mismatch(_glaze_run(offered=True), KILN_DESK)
+    assert (f.root_cause, f.agent, f.elements) == ("Tool Specification Mismatch", None, ("glaze_g", "book_firing", "night"))
+    assert tool_doc_mismatch(_glaze_run(offered=False), KILN_DESK) == []  # no documentation: nothing to judge by
+    # a refusal on the merits, the form documented and followed
+    assert tool_doc_mismatch(_glaze_run(offered=True, answer='{"status": 409, "error": "kiln full that night"}'),
+                             KILN_DESK) == []
+
+
+def test_the_recorder_keeps_each_tool_s_first_offer_and_no_hand_over_tool():
+    from masfuzz.llm.types import ToolDef
+    from masfuzz.trace import TraceRecorder
+
+    rec = TraceRecorder()
+    rec.offered("glaze_g", [ToolDef(name="book_firing", description="first"),
+                            ToolDef(name="transfer_to_desk", handoff_to="desk")])
+    rec.offered("glaze_g", [ToolDef(name="book_firing", description="later")])
+    rec.offered("desk", [])
+    assert rec.finish().meta[OFFERED_TOOLS] == {
+        "glaze_g": {"book_firing": {"description": "first", "parameters": {"type": "object", "properties": {}}}}}

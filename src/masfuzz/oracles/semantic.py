@@ -31,9 +31,9 @@ from masfuzz.oracles.wording import (
     STATUS_CODE_KEYS, TICKED_ITEM,
     actions_claimed, outcome_key,
 )
-from masfuzz.spec.model import WorkflowSpec
+from masfuzz.spec.model import ToolSpec, WorkflowSpec
 from masfuzz.trace import (
-    HANDOVER_INPUTS, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace, received_text,
+    HANDOVER_INPUTS, OFFERED_TOOLS, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace, received_text,
     running_tool, said_by_user, user_text,
 )
 
@@ -1711,6 +1711,7 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     the tool's description and parameter schema."""
     if spec is None:
         return []
+    spec = with_offered_tools(spec, trace)
     calls = {c.call_id: (i, c) for i, c in enumerate(trace.events)
              if isinstance(c, ToolCall) and c.call_id}
     formats_of: dict[str, dict[str, list[tuple[str, str]]]] = {}
@@ -1759,6 +1760,22 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             f"\"{' '.join(r.payload.split())[:120]}\" — the documentation and the behaviour "
             "disagree"))
     return dedupe(out)
+
+
+def with_offered_tools(spec: WorkflowSpec, trace: Trace) -> WorkflowSpec:
+    """The spec, with the documentation of the tools it does not hold at all taken from what the
+    run's models were offered (`Trace.meta[OFFERED_TOOLS]`): an agent the app builds while the
+    run goes (inside a PydanticAI output function, a tool's body) brings tools extraction never
+    saw, and their documentation is what the model calling them followed. Documentation only, no
+    permission: who may call a tool is not what one offer of it says."""
+    known = {t.id for t in spec.tools}
+    offered = {name: doc for tools in (trace.meta.get(OFFERED_TOOLS) or {}).values()
+               for name, doc in tools.items() if name not in known}
+    if not offered:
+        return spec
+    return spec.model_copy(update={"tools": spec.tools + tuple(
+        ToolSpec(id=name, description=str(doc.get("description") or ""), parameters=dict(doc.get("parameters") or {}))
+        for name, doc in offered.items())})
 
 
 def _refusal_leaf(payload: str) -> bool:
