@@ -11,7 +11,9 @@ its correct twin (hand-built specs and traces, in domains of their own):
   copied out of the request: a question relayed from the user waits for nobody;
 - a tool of an agent the app builds while the run goes (inside an output function), which
   extraction never saw, rejecting the form its own documentation gives: that documentation is
-  read from what the run's model was offered.
+  read from what the run's model was offered;
+- a router's line whose topic word ("plants") only the sentence it served by handing over to
+  another line's member touches ("plant a hedge", the crew's): it asks nothing of that line.
 """
 
 from __future__ import annotations
@@ -187,3 +189,44 @@ def test_the_recorder_keeps_each_tool_s_first_offer_and_no_hand_over_tool():
     rec.offered("desk", [])
     assert rec.finish().meta[OFFERED_TOOLS] == {
         "glaze_g": {"book_firing": {"description": "first", "parameters": {"type": "object", "properties": {}}}}}
+
+
+# -- a routing line's topic that only the sentence served by the hand-over touches ----------------
+
+GARDEN = WorkflowSpec(
+    system=SystemInfo(id="garden", entry_agent="desk_g", pattern="handoff"),
+    agents=(AgentSpec(id="desk_g", instructions="You answer the garden centre's messages.\n"
+                                                "Transfer to crew_c for hedge planting, pruning and garden visits.\n"
+                                                "Transfer to shop_p for plants, compost and gift cards."),
+            AgentSpec(id="crew_c", instructions="Book the garden crew with book_crew."),
+            AgentSpec(id="shop_p", instructions="Sell from the shop with add_to_order.")),
+    tools=(ToolSpec(id="book_crew", description="Book the garden crew for a job."),
+           ToolSpec(id="add_to_order", description="Add stock to a customer's order.")),
+    permissions=Permissions(allow=(("crew_c", "book_crew"), ("shop_p", "add_to_order"))),
+    delegations=({"from": "desk_g", "to": "crew_c", "trigger": "handoff"},
+                 {"from": "desk_g", "to": "shop_p", "trigger": "handoff"}))
+
+
+def _garden(ask: str) -> Trace:
+    from masfuzz.trace import DelegationEvent
+
+    done = "Booked the crew for Thursday, job GC-301."
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content=ask), AgentTurn(agent="desk_g"),
+        Message(agent="desk_g", content="Thought: this is for crew_c.\nAction: hand over to crew_c"),
+        DelegationEvent(**{"from": "desk_g"}, to="crew_c", trigger="handoff"), AgentTurn(agent="crew_c"),
+        ToolCall(agent="crew_c", tool="book_crew", call_id="c", arguments={}),
+        ToolResult(agent="crew_c", tool="book_crew", call_id="c", payload='{"job": "GC-301", "day": "Thursday"}'),
+        Message(agent="crew_c", content=done), TerminationEvent(reason="completed", final_output=done)))
+
+
+def test_a_topic_word_in_the_sentence_the_hand_over_served_asks_nothing_of_another_line():
+    # "plant" touches the shop's "plants", but the sentence is the hedge job crew_c took
+    assert participation(_garden("Please could you plant a beech hedge along our front garden next week."),
+                         GARDEN) == []
+
+
+def test_a_topic_in_a_sentence_of_its_own_still_needs_its_member():
+    found = participation(_garden("Please could you plant a beech hedge along our front garden next week. "
+                                  "I'd also like two bags of compost brought with it."), GARDEN)
+    assert [(f.root_cause, f.elements[1]) for f in found] == [("Premature Termination", "shop_p")]

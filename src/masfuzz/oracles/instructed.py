@@ -693,10 +693,16 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int],
         if agent in acted and agent not in handed_by:  # a hand-over it made served the instruction
             out.setdefault(target, (f"{agent}'s instructions hand the work to it, whatever the request "
                                     f"(\"{said[:80]}\")", None))
-    for agent, target, topics, said in _topic_handoffs(spec):
+    scoped = _topic_handoffs(spec)
+    for agent, target, topics, said in scoped:
         # a router that handed the request to another member served its main ask there: a topic
-        # only a side question of the task touches ("do we need our own masks?") asks for no work
-        asks = [s for s in sentences(task) if not (agent in handed_by and side_question(s))]
+        # only a side question of the task touches ("do we need our own masks?") asks for no work,
+        # nor does one a sentence shares with the line of the member it was handed to ("book a
+        # guided tour" served by the tours desk asks nothing of the shop's "books")
+        chosen = {d.to for d in trace.of_type(DelegationEvent) if d.from_ == agent}
+        served = [t for a, to, ts, _ in scoped if a == agent and to in chosen and to != target for t in ts]
+        asks = [s for s in sentences(task) if not (agent in handed_by and side_question(s))
+                and not (served and mentions(s, served))]
         if agent in acted and (asked := [t for t in topics if mentions(" ".join(asks), [t])]):
             out.setdefault(target, (f"{agent}'s instructions hand a request for {asked[0]} to it, and the task "
                                     f"asks for one (\"{said[:80]}\")", None))
