@@ -485,17 +485,26 @@ def _asked_before_made(trace: Trace, spec: WorkflowSpec, first: dict[str, int]) 
             before = trace.events[made].agent if made is not None else None
             if before is None or before == c.agent or first.get(before, ci) <= first[c.agent]:
                 continue
-            wanted = set(words(name)) - STOPWORDS
-            wanted = wanted - _FIELD_WORDS or wanted  # "Permit number?" asks for permit_no
-            q = next((i for i in range(first[c.agent], first[before]) if isinstance(m := trace.events[i], Message)
-                      and m.role == "assistant" and m.agent == c.agent and any(
-                          is_question(x) and wanted <= {w for y in words(x) for w in (y, y.rstrip("s"))}
-                          for x in sentences(m.content))), None)
-            handed = any(isinstance(d, DelegationEvent) and d.from_ == c.agent and d.to == before
-                         and d.trigger in ROUTING_TRIGGERS for d in trace.events[first[c.agent]:first[before]])
-            if q is not None and wanted and not handed:
+            q = _early_ask(trace, c.agent, before, first, name)
+            if q is not None:
                 out.append((before, c.agent, q, made))
     return out + _asked_then_made(trace, spec, first, told)
+
+
+def _early_ask(trace: Trace, agent: str, before: str, first: dict[str, int], param: str) -> int | None:
+    """The message of `agent`'s, between its first act and `before`'s, that asks for `param` by
+    its name (the words that only say which field it is, no, number, id, code, may differ:
+    "Permit number?" asks for permit_no), in a ReAct reply its Final Answer; None when there is
+    none, or when `agent` handed the work to `before` meanwhile (the question is that hand-over)."""
+    wanted = set(words(param)) - STOPWORDS
+    wanted = wanted - _FIELD_WORDS or wanted
+    if not wanted or any(isinstance(d, DelegationEvent) and d.from_ == agent and d.to == before
+                         and d.trigger in ROUTING_TRIGGERS for d in trace.events[first[agent]:first[before]]):
+        return None
+    return next((i for i in range(first[agent], first[before]) if isinstance(m := trace.events[i], Message)
+                 and m.role == "assistant" and m.agent == agent and any(
+                     is_question(x) and wanted <= {w for y in words(x) for w in (y, y.rstrip("s"))}
+                     for x in sentences(answer_given(m.content)))), None)
 
 
 def _asked_then_made(trace: Trace, spec: WorkflowSpec, first: dict[str, int],
@@ -515,9 +524,7 @@ def _asked_then_made(trace: Trace, spec: WorkflowSpec, first: dict[str, int],
             t = next((x for x in spec.tools if x.id == tool), None)
             required = ((t.parameters if t is not None else None) or {}).get("required") or []
             for param, forms in documented_formats(spec, tool).items():
-                wanted = set(words(param)) - STOPWORDS
-                wanted = wanted - _FIELD_WORDS or wanted
-                if param not in required or not wanted:
+                if param not in required:
                     continue
                 for ri, r in enumerate(trace.events):
                     if not isinstance(r, ToolResult) or r.fault or r.status != "ok" or r.agent in (None, after) \
@@ -527,13 +534,7 @@ def _asked_then_made(trace: Trace, spec: WorkflowSpec, first: dict[str, int],
                               for m in re.finditer(rf"(?<![\w-])(?:{regex})(?![\w-])", r.payload)]
                     if not [v for v in values if v not in told]:
                         continue
-                    q = next((i for i in range(start, first[r.agent]) if isinstance(m := trace.events[i], Message)
-                              and m.role == "assistant" and m.agent == after and any(
-                                  is_question(x) and wanted <= {w for y in words(x) for w in (y, y.rstrip("s"))}
-                                  for x in sentences(answer_given(m.content)))), None)
-                    handed = any(isinstance(d, DelegationEvent) and d.from_ == after and d.to == r.agent
-                                 and d.trigger in ROUTING_TRIGGERS for d in trace.events[start:first[r.agent]])
-                    if q is not None and not handed:
+                    if (q := _early_ask(trace, after, r.agent, first, param)) is not None:
                         out.append((r.agent, after, q, ri))
                         break
     return out
