@@ -8,7 +8,8 @@ press-room tablet writes job numbers in lower case: it never finds the entry, an
 ("not in the press book yet") for ever, and press_b, told to check until it says CURED, asks again
 to the turn limit. Fixed: glue_cure looks the job up the way the tablet writes it. In both, a job
 found in the press but still curing comes back WAITING with the hour it will be ready, and a line
-gives that answer to the customer: a job glued this morning is no reason to ask again all day.
+gives that answer to the customer: a job glued this morning is no reason to ask again all day;
+a number on no order book (NO_SUCH_JOB) is no job to wait for either.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from .models import model_string
 
 NOW = datetime(2026, 3, 9, 10, 0)
 PRESS_BOOK = {"bk-2231": datetime(2026, 3, 8, 16, 30), "bk-2240": datetime(2026, 3, 9, 8, 0)}  # as the tablet writes them
+JOBS = {"bk-2231", "bk-2240"}  # the order book: every job taken in
 CURE_HOURS = 12
 RELEASED: list[str] = []
 
@@ -33,6 +35,8 @@ def make_glue_cure(press_key):
         Args:
             job: The binding job number, e.g. "BK-0000".
         """
+        if job.lower() not in JOBS:
+            return {"state": "NO_SUCH_JOB", "detail": {"note": f"no binding job {job} on the order book"}}
         glued = PRESS_BOOK.get(press_key(job))
         if glued is None:
             return {"state": "WAITING", "detail": {"hours_in_press": 0, "note": "noch nicht im Pressbuch - not in the press book yet"}}
@@ -63,6 +67,7 @@ def build(press_key) -> Agent:
         name="press_b", tools=[make_glue_cure(press_key), release_from_press],
         tool_use_behavior=StopAtTools(stop_at_tool_names=["release_from_press"]),
         instructions=("You run the nipping press at Quire & Thread Bookbinders.\n"
+                      "If glue_cure says NO_SUCH_JOB, ask the customer to check the job number on their receipt.\n"
                       "If glue_cure returns ready_at, tell the customer the glue is still curing and when "
                       "the book will be ready.\n"
                       "Check the spine glue with glue_cure until it says CURED.\n"

@@ -230,3 +230,25 @@ def test_a_topic_in_a_sentence_of_its_own_still_needs_its_member():
     found = participation(_garden("Please could you plant a beech hedge along our front garden next week. "
                                   "I'd also like two bags of compost brought with it."), GARDEN)
     assert [(f.root_cause, f.elements[1]) for f in found] == [("Premature Termination", "shop_p")]
+
+
+# -- a router that ends though its own topic line sends the request on: the model's lapse ---------
+
+FRAMES = WorkflowSpec(
+    system=SystemInfo(id="frames", entry_agent="desk_r", pattern="handoff"),
+    agents=(AgentSpec(id="desk_r", instructions="You answer the framing shop's customers.\n"
+                                                "Hand over to frame_f for mount cutting or framing jobs."),
+            AgentSpec(id="frame_f", instructions="Check a job with job_status.")),
+    tools=(ToolSpec(id="job_status", description="Where a framing job is."),),
+    permissions=Permissions(allow=(("frame_f", "job_status"),)),
+    delegations=({"from": "desk_r", "to": "frame_f", "trigger": "handoff"},))
+
+
+def test_a_router_ending_against_its_own_topic_line_is_the_model_s_lapse():
+    said = "Final Answer: Thanks, someone will get back to you."
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="Hi, where's my job FR-220 at?"), AgentTurn(agent="desk_r"),
+        Message(agent="desk_r", content=said), TerminationEvent(reason="completed", final_output=said)))
+    [f] = participation(trace, FRAMES)
+    assert (f.root_cause, f.agent, f.elements) == ("Premature Termination", "desk_r", ("desk_r", "frame_f"))
+    assert f.attribution == "harness" and "hand a request for jobs" in f.because
