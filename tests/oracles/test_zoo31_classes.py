@@ -252,3 +252,35 @@ def test_a_router_ending_against_its_own_topic_line_is_the_model_s_lapse():
     [f] = participation(trace, FRAMES)
     assert (f.root_cause, f.agent, f.elements) == ("Premature Termination", "desk_r", ("desk_r", "frame_f"))
     assert f.attribution == "harness" and "hand a request for jobs" in f.because
+
+
+# -- a later step not owed once the agent's own branch for a tool's answer took over -------------
+
+GALLERY = WorkflowSpec(
+    system=SystemInfo(id="gallery", entry_agent="hang_h"),
+    agents=(AgentSpec(id="hang_h", instructions="You hang the framed pictures.\n"
+                                                "If check_varnish returns SMUDGED, tell the artist to bring it back next week.\n"
+                                                "Check the varnish with check_varnish.\n"
+                                                "Then hang the picture with hang_picture."),),
+    tools=(ToolSpec(id="check_varnish", description="Whether a picture's varnish has set."),
+           ToolSpec(id="hang_picture", description="Hang a picture on the gallery wall.")),
+    permissions=Permissions(allow=(("hang_h", "check_varnish"), ("hang_h", "hang_picture"))))
+
+
+def _hanging(state: str) -> Trace:
+    said = f"Final Answer: Sorry - the varnish came back {state}."
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content="Can my oil painting go up on the wall today?"), AgentTurn(agent="hang_h"),
+        ToolCall(agent="hang_h", tool="check_varnish", call_id="v", arguments={}),
+        ToolResult(agent="hang_h", tool="check_varnish", call_id="v", payload=f"{{'varnish': '{state}'}}"),
+        Message(agent="hang_h", content=said), TerminationEvent(reason="completed", final_output=said)))
+
+
+def test_a_branch_of_the_instructions_for_the_tool_s_answer_excuses_the_later_step():
+    from masfuzz.graph.specification import skeleton
+    from masfuzz.oracles.flare import tool_omission
+
+    assert tool_omission(_hanging("SMUDGED"), skeleton(GALLERY), GALLERY) == []
+    # an answer the instructions have no branch for leaves the step owed
+    assert {f.elements for f in tool_omission(_hanging("TACKY"), skeleton(GALLERY), GALLERY)} == {
+        ("hang_h", "hang_picture")}
