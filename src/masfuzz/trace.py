@@ -306,6 +306,11 @@ REPLACED_MESSAGES = "replaced_messages"
 # builds its own SystemMessage). The instructed oracles read an agent's instructions from it when
 # the spec has none. Recorded by adapters that see model inputs.
 SYSTEM_PROMPTS = "system_prompts"
+# The tools each agent's model was offered in this run, as the model saw them ({agent: {tool:
+# {"description", "parameters"}}}, each tool's first offer): an agent the app builds while the
+# run goes (inside a PydanticAI output function or a tool's body) has tools extraction cannot
+# read, whose documentation the oracles then read here. Recorded by adapters that see model inputs.
+OFFERED_TOOLS = "offered_tools"
 # The run's place among the runs of its system in its process (`masfuzz.exec.history`: the
 # in-process executor, and AFL++'s persistent mode, `--persistent N`): 1 for a fresh fork; k > 1:
 # k - 1 runs before it shared its process, and what they left in memory reached it (a report
@@ -499,8 +504,20 @@ class TraceRecorder:
         system = "\n".join(m.content or "" for m in request.messages if m.role == "system").strip()
         if system:
             self.meta.setdefault(SYSTEM_PROMPTS, {}).setdefault(agent, system)
+        self.offered(agent, request.tools)
         if reply.text:
             self.add(Message(agent=agent, role="assistant", content=reply.text, t=self.now()))
+
+    def offered(self, agent: str | None, tools: Any) -> None:
+        """`agent`'s model was offered these tools (`ToolDef`s): keep each one's documentation
+        as first offered (`OFFERED_TOOLS`); a hand-over tool names an agent, no tool of the app."""
+        own = [t for t in tools or () if not t.handoff_to]
+        if not agent or not own:
+            return
+        seen = self.meta.setdefault(OFFERED_TOOLS, {}).setdefault(agent, {})
+        for t in own:
+            if t.name not in seen:
+                seen[t.name] = {"description": t.description, "parameters": dict(t.parameters)}
 
     @property
     def terminated(self) -> bool:

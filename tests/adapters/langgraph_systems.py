@@ -6,7 +6,7 @@ from typing import TypedDict
 
 from langchain_core.tools import tool
 from langgraph.graph import END, START, MessagesState, StateGraph
-from langgraph.prebuilt import ToolNode, tools_condition
+from langgraph.prebuilt import ToolNode, create_react_agent, tools_condition
 
 from masfuzz.adapters.langgraph.chat_model import MasfuzzChatModel
 from masfuzz.llm.scripted import call, say, tool_results
@@ -52,6 +52,22 @@ class BriefState(_BriefInput):
 def briefer(state: BriefState) -> dict:
     """Writes a brief on the topic for the audience."""
     return {"brief": model.invoke(f"Brief {state['audience']} on {state['topic']}").content}
+
+
+def desk(state: MessagesState) -> dict:
+    """Runs a prebuilt agent synchronously from the node's own code: its tool node then calls
+    the tools without awaiting them."""
+    handed = state["messages"]
+    out = _desk_agent.invoke({"messages": handed})
+    return {"messages": out["messages"][len(handed):]}
+
+
+_desk_agent = create_react_agent(model, [divide], prompt="You do arithmetic with the divide tool.")
+_desk = StateGraph(MessagesState)
+_desk.add_node("desk", desk)
+_desk.add_edge(START, "desk")
+_desk.add_edge("desk", END)
+desk_graph = _desk.compile()
 
 
 _brief = StateGraph(BriefState, input_schema=_BriefInput)

@@ -106,6 +106,21 @@ def test_fault_makes_the_tool_message_an_error():
     assert [r.status for r in run(input=ANSWERABLE).of_type(ToolResult)] == ["ok", "ok"]  # restored
 
 
+@pytest.mark.parametrize("mode", ["error", "empty"])
+def test_a_fault_reaches_a_tool_a_node_runs_synchronously_through_a_prebuilt_agent(mode):
+    """A node that runs its prebuilt agent with a sync `invoke` has the tool called without
+    awaiting: the injected tool answers there too, with the fault asked for, not LangChain's
+    "does not support sync invocation" (masfuzz's error, which the run would crash on)."""
+    trace = run("tests/adapters/langgraph_systems.py:desk_graph", input="divide one by four",
+                sut_model=CALC_POLICY, faults=(Fault(tool="divide", mode=mode),))
+    [result] = trace.of_type(ToolResult)
+    assert result.fault == mode and "sync invocation" not in result.payload
+    if mode == "error":
+        assert result.status == "error" and "MASFUZZ_INJECTED" in result.payload
+    else:
+        assert (result.status, result.payload) == ("ok", "") and trace.termination.reason == "completed"
+
+
 def test_a_stub_answers_in_place_of_the_tool_and_a_fault_wins_over_it():
     stub = {"fetch_page": "STUB PAGE: evaporation, condensation, precipitation"}
     trace = run(input=ANSWERABLE, stubs=stub)

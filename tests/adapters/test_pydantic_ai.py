@@ -94,6 +94,17 @@ def test_an_agent_a_tool_builds_while_it_runs_answers_through_masfuzz_too():
     assert not trace.meta.get("not_injected_calls")
 
 
+def test_the_tools_each_model_was_offered_are_recorded_with_their_documentation():
+    """What the oracles read a tool's documentation from when extraction never saw the tool (an
+    agent built while the run goes): the offer, as the model got it; no output tool."""
+    from masfuzz.trace import OFFERED_TOOLS
+
+    offered = run(APP, "Move booking ABC123 to seat 14C", APP_POLICY).meta[OFFERED_TOOLS]
+    lookup = offered["support_agent"]["lookup_booking"]
+    assert lookup["description"] and "properties" in lookup["parameters"]
+    assert "final_result" not in offered["support_agent"]
+
+
 def test_tool_fault_is_a_model_retry_and_a_tool_error_ends_the_run():
     from masfuzz.oracles import detect
 

@@ -76,9 +76,14 @@ def failing_result(trace, tool: str, word: str) -> int:
 
 
 def check_incorrect_verification(seeded, fixed, c):
+    # `verdict`: the marker a model's answer opens with when it also quotes the tool's answer in
+    # its reasoning (a ReAct model's "Final Answer:"): only what follows it is the claim
+    def claims(text: str) -> str:
+        return text.rpartition(c["verdict"])[2] if c.get("verdict") else text
+
     for trace, honest in ((seeded, False), (fixed, True)):
         at = failing_result(trace, c["tool"], c["failure"])
-        assert any(c["failure"] in text for text in said(trace, at)) is honest
+        assert any(c["failure"] in claims(text) for text in said(trace, at)) is honest
 
 
 def check_information_loss(seeded, fixed, c):

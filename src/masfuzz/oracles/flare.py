@@ -34,7 +34,8 @@ from masfuzz.oracles.instructed import beside_call
 from masfuzz.oracles.semantic import REQUEST
 from masfuzz.oracles.wording import STOPWORDS, asks_back, is_question, sentences, stem, words
 from masfuzz.spec.model import WorkflowSpec
-from masfuzz.trace import AgentTurn, DelegationEvent, Message, RestrictedAttempt, ToolCall, Trace, said_by_user
+from masfuzz.trace import (AgentTurn, DelegationEvent, Message, RestrictedAttempt, ToolCall, ToolResult, Trace,
+                           said_by_user)
 
 SPEAKING_ORDER = "Violation of Relationships-based Speaking Order"
 
@@ -140,6 +141,8 @@ def tool_omission(trace: Trace, spec: FlareSpec,
         replies = [i for i in answers if not beside_call(trace, i)]
         if replies and all(i in _waiting(trace, replies, task.tool, workflow) for i in replies):
             continue  # it asked for what it lacks: waiting for input, not skipping its tool
+        if workflow is not None and _answered_branch(trace, task, workflow):
+            continue  # its instructions' own branch for what a tool of its answered took over
         out.append(Failure(
             category="tool_invocation", root_cause="Tool Invocation Omission",
             detector="tool_omission", evidence=tuple(answers), scenario_id=trace.scenario_id,
@@ -147,6 +150,31 @@ def tool_omission(trace: Trace, spec: FlareSpec,
             description=f"{task.agent} answered {len(answers)} time(s) (first at event "
             f"{answers[0]}) but never called {task.tool}, which its task requires"))
     return out
+
+
+# A line of an agent's instructions for one answer of one of its tools: "If glue_cure says
+# NO_SUCH_JOB, ...", "When book_tour returns Conflict, ...": the tool, then the word its answer holds.
+ON_ANSWER = re.compile(r"\b(?:if|when|whenever|should)\s+`?(\w+)`?\s+(?:says|returns|answers|gives|reports|"
+                       r"comes\s+back(?:\s+with)?)\s+[\"'`]?([\w-]+)", re.IGNORECASE)
+
+
+def _answered_branch(trace: Trace, task: Task, workflow: WorkflowSpec) -> bool:
+    """Did a tool of the agent answer what a line of its instructions has a branch for ("If
+    glue_cure says NO_SUCH_JOB, ask the customer to check the number"), a line that does not name
+    the task's tool? The agent that followed it did as told for that answer: a later step of its
+    instructions ("Then take the book out with release_from_press") is not owed on a branch
+    that leaves the procedure. The tool's newest answer must hold the line's word."""
+    if all(a.id != task.agent for a in workflow.agents):
+        return False
+    results = [e for e in trace.events if isinstance(e, ToolResult) and e.agent == task.agent]
+    for line in re.split(r"\n+|(?<=[.!?])\s+", workflow.agent(task.agent).instructions or ""):
+        m = ON_ANSWER.search(line)
+        if m is None or re.search(rf"\b{re.escape(task.tool)}\b", line):
+            continue
+        answers = [r.payload for r in results if r.tool == m.group(1)]
+        if answers and re.search(rf"(?<![\w-]){re.escape(m.group(2))}(?![\w-])", answers[-1], re.IGNORECASE):
+            return True
+    return False
 
 
 def _duty(task: Task, spec: FlareSpec, workflow: WorkflowSpec | None, trace: Trace) -> bool:

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.specified import model_chose_speaker, model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
-    FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOPWORDS, addresses_agent, agent_names, asks_for,
+    FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOPWORDS, addresses_agent, agent_names, answer_given, asks_for,
     claims_done, is_question, lists_missing, mentions, name_pattern, names_agent, names_in_tool_words, offers_more,
     owners, participles, payload_failure, same_root, sentences, stem, tool_job, tool_objects, tools_of, words,
 )
@@ -453,8 +453,8 @@ def instructed_order(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             evidence=(first[after], q, ri), scenario_id=trace.scenario_id,
             elements=(before, after), agent=after, step=first[after], clause="rel::order",
             description=f"{after} took the floor at event {first[after]} before {before} acted "
-            f"(event {first[before]}) and asked for what {before} makes (\"{trace.events[q].content.strip()[:80]}\", "
-            f"event {q}): the value it then acted on came from {before}'s {trace.events[ri].tool} (event {ri})"))
+            f"(event {first[before]}) and asked for what {before} makes (\"{answer_given(trace.events[q].content).strip()[:80]}\", "
+            f"event {q}): the value it needed came from {before}'s {trace.events[ri].tool} (event {ri})"))
     return dedupe(out)
 
 
@@ -485,16 +485,58 @@ def _asked_before_made(trace: Trace, spec: WorkflowSpec, first: dict[str, int]) 
             before = trace.events[made].agent if made is not None else None
             if before is None or before == c.agent or first.get(before, ci) <= first[c.agent]:
                 continue
-            wanted = set(words(name)) - STOPWORDS
-            wanted = wanted - _FIELD_WORDS or wanted  # "Permit number?" asks for permit_no
-            q = next((i for i in range(first[c.agent], first[before]) if isinstance(m := trace.events[i], Message)
-                      and m.role == "assistant" and m.agent == c.agent and any(
-                          is_question(x) and wanted <= {w for y in words(x) for w in (y, y.rstrip("s"))}
-                          for x in sentences(m.content))), None)
-            handed = any(isinstance(d, DelegationEvent) and d.from_ == c.agent and d.to == before
-                         and d.trigger in ROUTING_TRIGGERS for d in trace.events[first[c.agent]:first[before]])
-            if q is not None and wanted and not handed:
+            q = _early_ask(trace, c.agent, before, first, name)
+            if q is not None:
                 out.append((before, c.agent, q, made))
+    return out + _asked_then_made(trace, spec, first, told)
+
+
+def _early_ask(trace: Trace, agent: str, before: str, first: dict[str, int], param: str) -> int | None:
+    """The message of `agent`'s, between its first act and `before`'s, that asks for `param` by
+    its name (the words that only say which field it is, no, number, id, code, may differ:
+    "Permit number?" asks for permit_no), in a ReAct reply its Final Answer; None when there is
+    none, or when `agent` handed the work to `before` meanwhile (the question is that hand-over)."""
+    wanted = set(words(param)) - STOPWORDS
+    wanted = wanted - _FIELD_WORDS or wanted
+    if not wanted or any(isinstance(d, DelegationEvent) and d.from_ == agent and d.to == before
+                         and d.trigger in ROUTING_TRIGGERS for d in trace.events[first[agent]:first[before]]):
+        return None
+    return next((i for i in range(first[agent], first[before]) if isinstance(m := trace.events[i], Message)
+                 and m.role == "assistant" and m.agent == agent and any(
+                     is_question(x) and wanted <= {w for y in words(x) for w in (y, y.rstrip("s"))}
+                     for x in sentences(answer_given(m.content)))), None)
+
+
+def _asked_then_made(trace: Trace, spec: WorkflowSpec, first: dict[str, int],
+                     told: str) -> list[tuple[str, str, int, int]]:
+    """(before, after, question, made) for an early speaker that never got to act: `after` took
+    the floor before `before` acted and asked there for a required argument of a tool of its
+    own by the argument's name ("Could you tell me the engineer?" for book_studio(engineer)),
+    then `before`'s tool answered, later, a value of the very form that argument's documentation
+    gives (ENG-07 of `e.g. "ENG-01"`), one the user never said. What `after` lacked was made by
+    `before`, after `after` had spoken: the order put it first, whether or not the run went
+    on to use the value."""
+    from masfuzz.oracles.semantic import documented_formats  # semantic reads routing: imported late
+
+    out = []
+    for after, start in first.items():
+        for tool in tools_of(spec, after):
+            t = next((x for x in spec.tools if x.id == tool), None)
+            required = ((t.parameters if t is not None else None) or {}).get("required") or []
+            for param, forms in documented_formats(spec, tool).items():
+                if param not in required:
+                    continue
+                for ri, r in enumerate(trace.events):
+                    if not isinstance(r, ToolResult) or r.fault or r.status != "ok" or r.agent in (None, after) \
+                            or first.get(r.agent, -1) <= start or tool in tools_of(spec, r.agent):
+                        continue
+                    values = [m.group(0) for _, regex in forms
+                              for m in re.finditer(rf"(?<![\w-])(?:{regex})(?![\w-])", r.payload)]
+                    if not [v for v in values if v not in told]:
+                        continue
+                    if (q := _early_ask(trace, after, r.agent, first, param)) is not None:
+                        out.append((r.agent, after, q, ri))
+                        break
     return out
 
 
@@ -652,10 +694,16 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int],
         if agent in acted and agent not in handed_by:  # a hand-over it made served the instruction
             out.setdefault(target, (f"{agent}'s instructions hand the work to it, whatever the request "
                                     f"(\"{said[:80]}\")", None))
-    for agent, target, topics, said in _topic_handoffs(spec):
+    scoped = _topic_handoffs(spec)
+    for agent, target, topics, said in scoped:
         # a router that handed the request to another member served its main ask there: a topic
-        # only a side question of the task touches ("do we need our own masks?") asks for no work
-        asks = [s for s in sentences(task) if not (agent in handed_by and side_question(s))]
+        # only a side question of the task touches ("do we need our own masks?") asks for no work,
+        # nor does one a sentence shares with the line of the member it was handed to ("book a
+        # guided tour" served by the tours desk asks nothing of the shop's "books")
+        chosen = {d.to for d in trace.of_type(DelegationEvent) if d.from_ == agent}
+        served = [t for a, to, ts, _ in scoped if a == agent and to in chosen and to != target for t in ts]
+        asks = [s for s in sentences(task) if not (agent in handed_by and side_question(s))
+                and not (served and mentions(s, served))]
         if agent in acted and (asked := [t for t in topics if mentions(" ".join(asks), [t])]):
             out.setdefault(target, (f"{agent}'s instructions hand a request for {asked[0]} to it, and the task "
                                     f"asks for one (\"{said[:80]}\")", None))
@@ -816,9 +864,10 @@ def _stops_on_speaker(end: TerminationEvent, spec: WorkflowSpec, ender: str) -> 
         and re.search(rf"(?<![\w-]){re.escape(ender)}(?![\w-])", end.detail) is not None
 
 
-def _waits_for_user(text: str, end: TerminationEvent, spec: WorkflowSpec) -> bool:
-    """Does the run's last message wait for the user: it ends on a question, or lists the values
-    it lacks (`lists_missing`)? A closing question that asks for nothing the task lacks is set
+def _waits_for_user(text: str, end: TerminationEvent, spec: WorkflowSpec, trace: Trace) -> bool:
+    """Does the run's last message wait for the user: it ends on a question of its own
+    (`_asks_user`), or lists the values it lacks (`lists_missing`)? A closing question that asks
+    for nothing the task lacks is set
     aside, and the sentence before it decides: an offer of more help ("Is there anything else I
     can help with today?", `offers_more`), and a question holding the phrase a stop word
     condition heard (`TextMentionTermination("anything else I can help with")`, the detail
@@ -830,7 +879,7 @@ def _waits_for_user(text: str, end: TerminationEvent, spec: WorkflowSpec) -> boo
     said = sentences(text)
     while said and is_question(said[-1]) and (offers_more(said[-1]) or any(h in said[-1].lower() for h in heard)):
         said.pop()
-    return bool(said) and is_question(said[-1]) or lists_missing(text)
+    return bool(said) and _asks_user(said[-1], trace) or lists_missing(text)
 
 
 def _outside_routes(trace: Trace, spec: WorkflowSpec, member: str, acted: dict[str, int]) -> str:
@@ -888,7 +937,7 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     end_i = max(i for i, e in enumerate(trace.events) if isinstance(e, TerminationEvent))
     acted = _acted(trace)
     ender, step, last = _ender(trace, end_i)
-    if ender is None or (_waits_for_user(last, end, spec) and not _stops_on_speaker(end, spec, ender)):
+    if ender is None or (_waits_for_user(last, end, spec, trace) and not _stops_on_speaker(end, spec, ender)):
         return []
     handed = {e.to for e in trace.of_type(DelegationEvent)}
     # a holder of a tool a misrouted request needed: the routing is the defect, reported there
@@ -930,6 +979,16 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             description=f"{cutter} ended the {'run' if cutter == ender else 'round'} "
             f"({end.reason}, event {at}) before {member} acted at all, though its work is needed: {why}"))
     return dedupe(out)
+
+
+def _asks_user(last: str, trace: Trace) -> bool:
+    """Does the ender's last message end on a question of its own to the user? A question it
+    only repeats from the user's words (notes that copy the request out, "... Do you do tea
+    afterwards?") is the user's, put to the team, and waits for nobody."""
+    said = sentences(last)
+    if not said or not is_question(said[-1]):
+        return False
+    return " ".join(said[-1].split()).lower() not in " ".join(user_text(trace).split()).lower()
 
 
 def _routed_elsewhere(trace: Trace, tool: str, spec: WorkflowSpec, end_i: int) -> Failure | None:

@@ -21,7 +21,7 @@ from masfuzz.oracles.instructed import (CONDITIONAL, NEGATED, beside_call, claus
                                        instructed_order, misrouted_request, with_prompts)
 from masfuzz.oracles.specified import model_ignored_named_failure
 from masfuzz.oracles.wording import (
-    ACTIONS, FAILED_TEXT, FIND_VERBS, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
+    ACTIONS, FAILED_TEXT, FIND_VERBS, answer_given, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
     empty_result, holds, holds_unnamed, is_question, mentions, owners, participles, payload_failure, plain,
     says_done_by_verb, says_held, sentences, status_line, stem, structured, tool_actions, tool_job, tool_objects,
     tools_of, unconfirmed_state, words,
@@ -31,9 +31,9 @@ from masfuzz.oracles.wording import (
     STATUS_CODE_KEYS, TICKED_ITEM,
     actions_claimed, outcome_key,
 )
-from masfuzz.spec.model import WorkflowSpec
+from masfuzz.spec.model import ToolSpec, WorkflowSpec
 from masfuzz.trace import (
-    HANDOVER_INPUTS, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace, received_text,
+    HANDOVER_INPUTS, OFFERED_TOOLS, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace, received_text,
     running_tool, said_by_user, user_text,
 )
 
@@ -63,7 +63,9 @@ def _claims(trace: Trace) -> list[tuple[int, str, str]]:
     """(event index, agent, text) of everything an agent told: its messages, and the final
     output when no message already said it (blamed on the last speaker). A message that only
     repeats a tool's answer given before it (AgentChat's tool-call summary) is the tool's words,
-    not a claim; an agent run as a tool says its reply first, and the tool's answer repeats it."""
+    not a claim; an agent run as a tool says its reply first, and the tool's answer repeats it.
+    A ReAct-style reply tells only its "Final Answer:" (`answer_given`): its thoughts and the
+    observation it quotes are its working."""
     payloads: set[str] = set()
     out, said = [], set()
     for i, e in enumerate(trace.events):
@@ -72,10 +74,10 @@ def _claims(trace: Trace) -> list[tuple[int, str, str]]:
         if isinstance(e, Message) and e.role == "assistant" and e.agent and e.content.strip():
             said.add(e.content.strip())
             if e.content.strip() not in payloads:
-                out.append((i, e.agent, e.content))
+                out.append((i, e.agent, answer_given(e.content)))
         elif isinstance(e, TerminationEvent) and (e.final_output or "").strip() \
                 and e.final_output.strip() not in said and trace.speaker_order:
-            out.append((i, trace.speaker_order[-1], e.final_output))
+            out.append((i, trace.speaker_order[-1], answer_given(e.final_output)))
     return out
 
 
@@ -1749,6 +1751,7 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     the tool's description and parameter schema."""
     if spec is None:
         return []
+    spec = with_offered_tools(spec, trace)
     calls = {c.call_id: (i, c) for i, c in enumerate(trace.events)
              if isinstance(c, ToolCall) and c.call_id}
     formats_of: dict[str, dict[str, list[tuple[str, str]]]] = {}
@@ -1809,6 +1812,22 @@ def _names_parameter(payload: str, param: str) -> bool:
     parts = [re.escape(w) for w in re.split(r"_+|(?<=[a-z])(?=[A-Z])", param) if w]
     return bool(parts) and re.search(r"(?<![^\W_])" + r"[\s_-]?".join(parts) + r"(?![^\W_])",
                                      payload, re.IGNORECASE) is not None
+
+
+def with_offered_tools(spec: WorkflowSpec, trace: Trace) -> WorkflowSpec:
+    """The spec, with the documentation of the tools it does not hold at all taken from what the
+    run's models were offered (`Trace.meta[OFFERED_TOOLS]`): an agent the app builds while the
+    run goes (inside a PydanticAI output function, a tool's body) brings tools extraction never
+    saw, and their documentation is what the model calling them followed. Documentation only, no
+    permission: who may call a tool is not what one offer of it says."""
+    known = {t.id for t in spec.tools}
+    offered = {name: doc for tools in (trace.meta.get(OFFERED_TOOLS) or {}).values()
+               for name, doc in tools.items() if name not in known}
+    if not offered:
+        return spec
+    return spec.model_copy(update={"tools": spec.tools + tuple(
+        ToolSpec(id=name, description=str(doc.get("description") or ""), parameters=dict(doc.get("parameters") or {}))
+        for name, doc in offered.items())})
 
 
 def _refusal_leaf(payload: str) -> bool:

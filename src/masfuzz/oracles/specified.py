@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import re
 
-from masfuzz.oracles.wording import STOPWORDS, addresses_agent, agent_names, asks_back, name_pattern, sentences, stem, words
+from masfuzz.oracles.wording import STOPWORDS, addresses_agent, agent_names, asks_back, mentions, name_pattern, sentences, stem, words
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import SYSTEM_PROMPTS, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace, said_by_user, users_words
 
@@ -162,6 +162,8 @@ def model_passed_over(trace: Trace, spec: WorkflowSpec, member: str, ender: str 
                 said += " this request"
             elif (ender, member) in {(a, t) for a, t, _ in instructed_handoffs(spec)}:
                 said = f"{ender}'s instructions hand every request"
+            elif topic := _topic_asked(spec, ender, member, request):
+                said = f"{ender}'s instructions hand a request for {topic}"
             elif (line := _leaves_to_fit(rules)) and (by := _pointed(spec, None, request, None, [member])[0]):
                 said = f"{ender}'s instructions leave the work to the member that fits (\"{line[:80]}\"), and {by} this request"
             else:
@@ -298,6 +300,17 @@ def _may_end(instructions: str, last: str) -> bool:
         if not quotes or _WHEN.search(_QUOTE.sub("", line)) or any(q and len(q & said) * 2 >= len(q) for q in quotes):
             return True
     return False
+
+
+def _topic_asked(spec: WorkflowSpec, router: str, member: str, request: str) -> str:
+    """The kind of request a routing line of `router`'s hands to `member` ("Hand over to press_b
+    for collections or binding jobs.") that the request names, as `participation` reads the line
+    (a word or its plural: "job" names "jobs"), or "": the same line that makes the member needed
+    points this request there."""
+    from masfuzz.oracles.instructed import _topic_handoffs  # instructed calls this: imported late
+
+    return next((t for a, to, topics, _ in _topic_handoffs(spec) if a == router and to == member
+                 for t in topics if mentions(request, [t])), "")
 
 
 def _had_last_word(trace: Trace, agent: str) -> bool:

@@ -1197,3 +1197,18 @@ def own_verb(tool: str, spec: WorkflowSpec | None) -> str | None:
         return None
     first = sentences(doc.description or "")[:1]
     return named[0] if first and any(same_root(named[0], w) for w in words(first[0])[:2]) else None
+
+
+# The answer a ReAct-style reply gives as such: what follows its last "Final Answer:" label
+# (LangChain's ReAct parser hands the user that part alone). The "Thought:" and "Observation:"
+# lines before it are the model's working: a tool's answer quoted there is what the model read,
+# not what it told the user, and an instruction re-read there is no claim.
+FINAL_ANSWER = re.compile(r"^\W{0,3}final\s+answer\s*:", re.IGNORECASE | re.MULTILINE)
+
+
+def answer_given(text: str) -> str:
+    """The part of a reply told as its answer: after its last "Final Answer:" label when it has
+    one with something after it, else the whole reply."""
+    marks = list(FINAL_ANSWER.finditer(text or ""))
+    given = text[marks[-1].end():].strip() if marks else ""
+    return given or text

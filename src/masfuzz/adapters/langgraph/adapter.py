@@ -129,6 +129,7 @@ def _model(spec: WorkflowSpec, scenario: Scenario, probes: dict[str, tuple[ToolD
         if agent:
             stubs = {t.name for t in probes.get(agent, ())}
             offered.setdefault(agent, set()).update(t.name for t in request.tools if t.name not in stubs)
+            rec.offered(agent, [t for t in request.tools if t.name not in stubs])
         # a new run of the agent's node after another agent's node spoke is a hand-over (from a
         # router that is plain code too), which the updates record only once the node is done
         handed = visit is not None and visits.get(agent or "") != visit and speaker() not in (None, agent)

@@ -17,7 +17,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableBinding, RunnableSequence
 from langchain_core.tools import StructuredTool
 
-from masfuzz.adapters.faults import Injection, inject
+from masfuzz.adapters.faults import Injection, inject, injected
 from masfuzz.adapters.langgraph.extract import all_tool_nodes
 from masfuzz.adapters.langgraph.reach import Place, graph_places
 
@@ -72,11 +72,19 @@ def swap_models(stack: ExitStack, slots: dict[str, list[Place]], model: BaseChat
 
 
 def faulty_tool(tool: Any, injection: Injection) -> StructuredTool:
+    """The tool under `injection`, callable both ways the app's code may call it: awaited (the
+    graph's own `ainvoke`) and synchronously (a node that runs a prebuilt agent with `invoke`,
+    whose tool node then calls its tools without awaiting). A tool with only a coroutine would
+    fail there with LangChain's own "does not support sync invocation", masfuzz's error, not
+    the fault it meant to inject."""
     async def broken(**kwargs: Any) -> str:
         return await inject(injection, tool.name)
 
+    def broken_sync(**kwargs: Any) -> str:
+        return injected(injection, tool.name)
+
     return StructuredTool(name=tool.name, description=tool.description, args_schema=tool.args_schema,
-                          coroutine=broken)
+                          func=broken_sync, coroutine=broken)
 
 
 def swap_tools(stack: ExitStack, app: Any, faults: dict[str, Injection]) -> None:

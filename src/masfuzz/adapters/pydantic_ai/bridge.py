@@ -70,6 +70,7 @@ class AgentModel:
         rec.recorder.received(self.agent, request.messages)  # a delegate's prompt: what its tool wrote
         if request.messages and request.messages[0].role == "system":
             rec.recorder.meta.setdefault(SYSTEM_PROMPTS, {}).setdefault(self.agent, request.messages[0].content)
+        rec.recorder.offered(self.agent, request.tools)
         model_string = self.scenario.model_for(self.agent)
         if not model_string:
             raise ModelError(f"no model for agent {self.agent!r}: give --sut-model")
