@@ -36,8 +36,8 @@ from masfuzz.oracles.failure import PROPOSING_DETECTORS, RULE, UNCONFIRMED, Fail
 from masfuzz.oracles.instructed import INSTRUCTED, _proxy
 from masfuzz.oracles.semantic import SEMANTIC, tool_doc_mismatch
 from masfuzz.oracles.specified import model_left_stop_undone
-from masfuzz.oracles.wording import (GIVE_UP, STOPWORDS, asks_back, claims_done, is_question, lists_missing, sentences,
-                                    stem, words)
+from masfuzz.oracles.wording import (FAREWELL, GIVE_UP, STOPWORDS, asks_back, claims_done, is_question, lists_missing,
+                                    sentences, stem, words)
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
     APP_BOUND, BOUND_REASONS, CONCLUDED_REASONS, DESIGNED_LENGTH, ENDED_IN_MODEL_CALL, HARNESS_CAUSE,
@@ -249,11 +249,6 @@ def _asks_to_the_end(trace: Trace) -> int | None:
                 break
             tail.append(i)
     return tail[-1] if len(tail) >= MIN_CYCLE_REPEATS else None
-
-
-# A farewell closing a reply ("Enjoy your stay!", "Bye for now", "Have a lovely evening").
-FAREWELL = re.compile(r"\b(?:good\s?bye|bye(?:\s+for\s+now)?|farewell|take care|enjoy|have an? (?:\w+\s+)?(?:day|"
-                      r"evening|night|weekend|trip|stay|time)|see you|safe travels|all the best)\b", re.IGNORECASE)
 
 
 def _says_again_to_the_end(trace: Trace) -> int | None:

@@ -865,10 +865,9 @@ def _stops_on_speaker(end: TerminationEvent, spec: WorkflowSpec, ender: str) -> 
 
 
 def _waits_for_user(text: str, end: TerminationEvent, spec: WorkflowSpec, trace: Trace) -> bool:
-    """Does the run's last message wait for the user: it ends on a question of its own
-    (`_asks_user`), or lists the values it lacks (`lists_missing`)? A closing question that asks
-    for nothing the task lacks is set
-    aside, and the sentence before it decides: an offer of more help ("Is there anything else I
+    """Does the run's last message wait for the user: it ends on a question of its own (not one
+    copied from the user's words, `_copied_from_user`), or lists the values it lacks
+    (`lists_missing`)? A closing question that asks for nothing the task lacks is set aside, and the sentence before it decides: an offer of more help ("Is there anything else I
     can help with today?", `offers_more`), and a question holding the phrase a stop word
     condition heard (`TextMentionTermination("anything else I can help with")`, the detail
     quoting it): the team made that question its closing line, so saying it ends the work rather
@@ -879,7 +878,8 @@ def _waits_for_user(text: str, end: TerminationEvent, spec: WorkflowSpec, trace:
     said = sentences(text)
     while said and is_question(said[-1]) and (offers_more(said[-1]) or any(h in said[-1].lower() for h in heard)):
         said.pop()
-    return bool(said) and _asks_user(said[-1], trace) or lists_missing(text)
+    return bool(said) and is_question(said[-1]) and not _copied_from_user(said[-1], trace) \
+        or lists_missing(text)
 
 
 def _outside_routes(trace: Trace, spec: WorkflowSpec, member: str, acted: dict[str, int]) -> str:
@@ -981,14 +981,11 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     return dedupe(out)
 
 
-def _asks_user(last: str, trace: Trace) -> bool:
-    """Does the ender's last message end on a question of its own to the user? A question it
-    only repeats from the user's words (notes that copy the request out, "... Do you do tea
-    afterwards?") is the user's, put to the team, and waits for nobody."""
-    said = sentences(last)
-    if not said or not is_question(said[-1]):
-        return False
-    return " ".join(said[-1].split()).lower() not in " ".join(user_text(trace).split()).lower()
+def _copied_from_user(sentence: str, trace: Trace) -> bool:
+    """Is the sentence only the user's own words said again (notes that copy the request out, "...
+    Do you do tea afterwards?")? A question so copied is the user's, put to the team, and waits
+    for nobody."""
+    return " ".join(sentence.split()).lower() in " ".join(user_text(trace).split()).lower()
 
 
 def _routed_elsewhere(trace: Trace, tool: str, spec: WorkflowSpec, end_i: int) -> Failure | None:

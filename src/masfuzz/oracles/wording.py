@@ -206,6 +206,11 @@ def offers_more(sentence: str) -> bool:
     return is_question(sentence) and OFFERS_MORE.search(sentence) is not None
 
 
+# A farewell closing a reply ("Enjoy your stay!", "Bye for now", "Have a lovely evening").
+FAREWELL = re.compile(r"\b(?:good\s?bye|bye(?:\s+for\s+now)?|farewell|take care|enjoy|have an? (?:\w+\s+)?(?:day|"
+                      r"evening|night|weekend|trip|stay|time)|see you|safe travels|all the best)\b", re.IGNORECASE)
+
+
 # A list of questions, one particular a line ("1. Which day is the flight?"), whatever follows it.
 NUMBERED_QUESTION = re.compile(r"^\s*(?:\d+[.)]|[-*\u2022])\s+.+\?\s*$", re.MULTILINE)
 
