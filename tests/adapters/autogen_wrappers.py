@@ -7,7 +7,8 @@ as a member; their clients are the app's own
 from autogen_agentchat.agents import (AssistantAgent, MessageFilterAgent, MessageFilterConfig,
                                       PerSourceFilter, SocietyOfMindAgent)
 from autogen_agentchat.conditions import MaxMessageTermination, TextMentionTermination
-from autogen_agentchat.teams import DiGraphBuilder, GraphFlow, RoundRobinGroupChat
+from autogen_agentchat.teams import DiGraphBuilder, GraphFlow, RoundRobinGroupChat, SelectorGroupChat
+from autogen_agentchat.tools import AgentTool, TeamTool
 from autogen_ext.models.openai import OpenAIChatCompletionClient
 
 from masfuzz.llm.scripted import call, say, tool_results
@@ -58,8 +59,43 @@ def team_of_teams():
     return RoundRobinGroupChat([writers, editor], termination_condition=TextMentionTermination("DONE", sources=["editor"]))
 
 
+def _writers():
+    drafter = AssistantAgent("drafter", model_client=_client(), tools=[word_count],
+                             system_message="Draft an answer. Count its words first.")
+    reviewer = AssistantAgent("reviewer", model_client=_client(),
+                              system_message="Review the draft. Say APPROVE when it is good.")
+    return RoundRobinGroupChat([drafter, reviewer], termination_condition=TextMentionTermination("APPROVE"),
+                               name="writers")
+
+
+def selector_society():
+    """A selector team whose member is a society of mind over the drafting team (the selector
+    model picks it first, then the editor)."""
+    mind = SocietyOfMindAgent("society", team=_writers(), model_client=_client())
+    editor = AssistantAgent("editor", model_client=_client(), system_message="Polish the answer. Then say DONE.")
+    return SelectorGroupChat([mind, editor], model_client=_client(), allow_repeated_speaker=False,
+                             termination_condition=TextMentionTermination("DONE", sources=["editor"]))
+
+
+def tools_of_teams():
+    """An agent that runs the drafting team as a tool (`TeamTool`) and a society of mind over
+    another as a second (`AgentTool`), then answers."""
+    inner = RoundRobinGroupChat([AssistantAgent("checker", model_client=_client(),
+                                                system_message="Check the facts. Say APPROVE.")],
+                                termination_condition=TextMentionTermination("APPROVE"))
+    checkers = SocietyOfMindAgent("checkers", team=inner, model_client=_client())
+    lead = AssistantAgent("lead", model_client=_client(), system_message="Delegate: ask the writers, then the checkers.",
+                          tools=[TeamTool(_writers(), name="writers", description="drafts and reviews"),
+                                 AgentTool(checkers)],
+                          reflect_on_tool_use=True, max_tool_iterations=3)
+    return RoundRobinGroupChat([lead], max_turns=1)
+
+
 def policy(request):
     system = next((m.content or "" for m in request.messages if m.role == "system"), "")
+    if request.agent == "selector":  # the society first, then the editor
+        said = " ".join(m.content or "" for m in request.messages)
+        return say("editor" if "Rayleigh" in said else "society")
     if "three facts" in system:
         return say("Fact 1: water evaporates. Fact 2: vapour condenses. Fact 3: rain falls.")
     if "paragraph" in system:
@@ -71,6 +107,14 @@ def policy(request):
             return call("word_count", text="the sky is blue because of Rayleigh scattering")
         return say("Draft: the sky is blue because of Rayleigh scattering.")
     if "Review" in system:
+        return say("APPROVE")
+    if "Delegate" in system:
+        if not tool_results(request, "writers"):
+            return call("writers", task="Why is the sky blue?")
+        if not tool_results(request, "checkers"):
+            return call("checkers", task="Check: Rayleigh scattering.")
+        return say("The sky is blue because of Rayleigh scattering.")
+    if "Check the facts" in system:
         return say("APPROVE")
     if "Polish" in system:
         return say("The sky is blue because air scatters blue light most. DONE")

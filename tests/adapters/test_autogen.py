@@ -359,8 +359,6 @@ def test_a_society_of_minds_inner_agents_are_recorded_as_their_own_inside_its_ne
     from masfuzz.graph.coordination import CoordinationGraph
     from masfuzz.trace import ChatEnd, ChatStart
 
-    # one run of it per process: AgentChat binds the inner team's runtime to the event loop of
-    # its first run, and each `asyncio.run` is a new loop (masfuzz rebuilds only the outer team)
     spec, trace = _open_and_run(f"{WRAPPERS}:society")
     assert trace.termination.reason == "text_mention", trace.termination.detail
     assert "Rayleigh" in next(m.content for m in trace.of_type(Message) if m.agent == "society")
@@ -405,6 +403,30 @@ def test_a_member_teams_agents_are_recorded_as_their_own_inside_its_nested_chat(
     inside = trace.events[trace.events.index(start):trace.events.index(end)]
     assert [m.agent for m in inside if isinstance(m, Message)] == ["drafter", "reviewer"]
     assert [m.agent for m in trace.events[trace.events.index(end):] if isinstance(m, Message)] == ["editor"]
+
+
+@pytest.mark.parametrize("target", ["society", "selector_society", "team_of_teams", "tools_of_teams"])
+def test_a_second_run_on_another_event_loop_runs_the_inner_teams_as_the_first(target):
+    """AgentChat binds a team's runtime and output queue to the loop of its first run; each
+    `asyncio.run` (each command of the in-process executor) is a new loop. The inner teams (a
+    society of mind's, a member team, a `TeamTool`'s, an `AgentTool`'s society) get fresh ones
+    for every run, so the second run is the first again, not a crash ("bound to a different
+    event loop") reported as the app's, and the app's objects keep their own after."""
+    from masfuzz.adapters.autogen.fresh import teams_within
+    from masfuzz.target import open_target
+
+    sut = open_target(f"{WRAPPERS}:{target}")
+    scenario = Scenario(input="Why is the sky blue?", sut_model=f"scripted/{WRAPPERS}:policy")
+    inner = teams_within(sut.obj._participants)
+    own = [(t._runtime, t._output_message_queue) for t in inner]
+    first, second = (asyncio.run(sut.runner().run(sut.obj, sut.spec, scenario)) for _ in range(2))
+    strip = lambda t: [e.model_dump(exclude={"t"}) for e in t.events]  # noqa: E731
+    assert not first.of_type(ErrorEvent) and first.usage.model_calls > 2, first.events[-2:]
+    # the agents a tool runs call masfuzz's model too, never the app's provider
+    assert all(r.status == "ok" for r in first.of_type(ToolResult)), first.of_type(ToolResult)
+    assert strip(second) == strip(first)
+    assert not any("event loop" in r.payload for r in second.of_type(ToolResult))
+    assert inner and [(t._runtime, t._output_message_queue) for t in inner] == own
 
 
 def test_a_user_proxy_that_would_read_the_terminal_is_a_user_who_says_nothing():

@@ -5,7 +5,10 @@ same agents (reset first), with its participants in the scenario's speaking orde
 (`masfuzz.adapters.ordering`) and team events switched on. A round robin speaks in that order, a
 swarm starts with its first, and a selector team's model sees the candidates in it and still
 chooses: no speaker is forced, since a forced first speaker could be one whose work has nothing
-to start from. A GraphFlow's edges decide who speaks, so the order leaves it as it is.
+to start from. A GraphFlow's edges decide who speaks, so the order leaves it as it is. The teams
+inside its members (a member team, a society of mind's, a team tool's) are the app's objects
+and are not rebuilt: what a run's event loop owns in them is made fresh for each run instead
+(`masfuzz.adapters.autogen.fresh`).
 Each agent's model client is swapped for a bridge to the scenario's model and restored after, as
 are its tools when faults or restricted probes apply. A `UserProxyAgent` that would read the
 terminal (AgentChat's default `input_func`) gets a user who says nothing instead, as AG2's human
@@ -23,7 +26,7 @@ import inspect
 from contextlib import AsyncExitStack
 from typing import Any
 
-from autogen_agentchat.base import ChatAgent, Team, TaskResult
+from autogen_agentchat.base import TaskResult
 from autogen_agentchat.agents import BaseChatAgent, UserProxyAgent
 from autogen_agentchat.agents._user_proxy_agent import cancellable_input
 from autogen_agentchat.teams import BaseGroupChat, GraphFlow, RoundRobinGroupChat, SelectorGroupChat, Swarm
@@ -32,6 +35,7 @@ from autogen_core.tools import StaticStreamWorkbench
 
 from masfuzz.adapters.autogen.bridge import MasfuzzChatCompletionClient
 from masfuzz.adapters.autogen.capture import capture_team, find_team
+from masfuzz.adapters.autogen.fresh import renew
 from masfuzz.adapters.autogen.extract import (FRAMEWORK, extract_team, inner_agent, model_holders,
                                               nested_teams, participants)
 from masfuzz.adapters.autogen.mutate import OPERATORS, mutated, problem
@@ -153,11 +157,9 @@ class _Run:
         restricted: list[tuple[str, ...]] = []
         if self.scenario.restricted == "probe":
             restricted = list(CoordinationGraph(self.spec).obligations().by_kind("restrict_tool").keys())
+        # no history leaks between scenarios, nor anything an earlier run's event loop owns
+        await renew(stack, self.members, _swap)
         for member in self.members:
-            if isinstance(member, ChatAgent):
-                await member.on_reset(CancellationToken())  # no history leaks between scenarios
-            elif isinstance(member, Team):
-                await member.reset()
             # an agent built without a model (a CodeExecutorAgent running others' code) holds none;
             # a wrapper's agent and the agents inside a member (a society of mind's team) do
             for name, holder in model_holders(member):

@@ -69,15 +69,30 @@ def inner_agent(member: Any) -> Any:
     return member
 
 
+def beneath(member: Any) -> list[Any]:
+    """What runs inside a member when its turn comes, one level down: a member team's
+    participants, a `SocietyOfMindAgent`'s inner team, and the team or agent a tool of the agent
+    runs (AgentChat's `TeamTool` and `AgentTool`, an agent or a team used as a tool)."""
+    agent = inner_agent(member)
+    if isinstance(agent, Team):
+        return participants(agent)
+    out = [agent._team] if isinstance(getattr(agent, "_team", None), Team) else []  # noqa: SLF001
+    for tool in _own_tools(agent):
+        runner = getattr(tool, "_task_runner", None)  # TaskRunnerTool: TeamTool, AgentTool
+        if runner is not None:
+            out.append(runner)
+    return out
+
+
 def model_holders(member: Any) -> list[tuple[str, Any]]:
     """Every object under a member that holds a model client, with the agent name its calls are
-    made as: the member's own (through wrappers), and those of the agents inside it (a
-    `SocietyOfMindAgent`'s inner team, a nested team's participants), by their own names. masfuzz
-    replaces all of them: a client left in place calls the app's provider."""
+    made as: the member's own (through wrappers), and those of the agents inside it (`beneath`:
+    a `SocietyOfMindAgent`'s inner team, a nested team's participants, the agents a tool runs),
+    by their own names. masfuzz replaces all of them: a client left in place calls the app's
+    provider."""
     agent = inner_agent(member)
     out = [(member.name, agent)] if getattr(agent, "_model_client", None) is not None else []
-    inner_team = getattr(agent, "_team", None)  # SocietyOfMindAgent
-    for sub in participants(inner_team) + (participants(agent) if isinstance(agent, Team) else []):
+    for sub in beneath(member):
         out += model_holders(sub)
     return out
 
@@ -215,13 +230,7 @@ def _model_name(client: Any) -> str | None:
 def agent_tools(member: Any) -> list[ToolSpec]:
     """The function tools an agent owns (handoff tools are delegations, not tools)."""
     found: list[ToolSpec] = []
-    member = inner_agent(member)
-    own = list(getattr(member, "_tools", None) or [])
-    for wb in getattr(member, "_workbench", None) or []:
-        for tool in getattr(wb, "_tools", None) or []:
-            if all(tool is not t for t in own):
-                own.append(tool)
-    for tool in own:
+    for tool in _own_tools(inner_agent(member)):
         schema = tool.schema
         found.append(
             ToolSpec(
@@ -233,6 +242,16 @@ def agent_tools(member: Any) -> list[ToolSpec]:
             )
         )
     return found
+
+
+def _own_tools(agent: Any) -> list[Any]:
+    """An agent's tools: its own list and its static workbenches', each once."""
+    own = list(getattr(agent, "_tools", None) or [])
+    for wb in getattr(agent, "_workbench", None) or []:
+        for tool in getattr(wb, "_tools", None) or []:
+            if all(tool is not t for t in own):
+                own.append(tool)
+    return own
 
 
 def _candidate_files(target: str, members: list[Any]) -> list[Path]:
