@@ -17,26 +17,50 @@ record), for:
 - what runs of the system that had already ended tried to record meanwhile (`late`,
   `LATE_EVENTS`): the in-process executor cannot stop a run it abandons at its time limit (a
   tool blocked in a thread goes on), so its late events are dropped (`masfuzz.trace.RunScope`)
-  and counted in the next trace of the system instead of landing in it.
+  and counted in the next trace of the system instead of landing in it;
+- whether an earlier run of the system ran under another event loop (`begin`'s `loop`): the
+  in-process executor runs each command (and a Python caller each `asyncio.run`) on a loop of
+  its own, while a worker keeps one loop for all its runs. What a run's loop owns (an asyncio
+  queue, an agent runtime, a client's connections) breaks when a later run on another loop
+  uses it; the adapters make fresh what they can reach (AgentChat's inner teams:
+  `masfuzz.adapters.autogen.fresh`), and a crash that still says so (`LOOP_BOUND`) is masfuzz's
+  running the app that way, not the app's bug (`HARNESS_CAUSE`): a fresh process, where the
+  app's object meets one loop only, does not show it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import re
+import weakref
 from typing import Hashable
 
-from masfuzz.trace import EARLIER_ANSWERS, LATE_EVENTS, PROCESS_RUN, ToolCall, ToolResult, Trace
+from masfuzz.trace import (EARLIER_ANSWERS, HARNESS_CAUSE, LATE_EVENTS, PROCESS_RUN, ErrorEvent, ToolCall,
+                           ToolResult, Trace)
 
 _MAX_CALLS = 20_000  # distinct calls remembered: a long campaign's memory stays bounded
 _runs: dict[Hashable, int] = {}  # system -> the runs of it this process has begun
 # (system, tool, arguments) -> the call's first answer (status, payload) and the place of its run
 _first: dict[str, tuple[str, str, int]] = {}
 _late: dict[Hashable, int] = {}  # system -> events its ended runs recorded since its latest trace
+_first_loop: dict[Hashable, weakref.ref[asyncio.AbstractEventLoop]] = {}  # system -> its first run's loop
+_loops_changed: set[Hashable] = set()  # systems whose runs in this process met more than one loop
+# asyncio's words for an object used on a loop other than the one it is bound to: a queue, lock
+# or event (`mixins._LoopBoundMixin`), a future awaited from another loop's task, a closed loop
+# (a client's connection from an earlier `asyncio.run`)
+LOOP_BOUND = re.compile(r"bound to a different event loop|attached to a different loop|Event loop is closed")
 
 
-def begin(system: Hashable) -> int:
-    """A new run of `system` (its `Target`) in this process: its place among them, from 1."""
+def begin(system: Hashable, loop: asyncio.AbstractEventLoop | None = None) -> int:
+    """A new run of `system` (its `Target`) in this process: its place among them, from 1.
+    `loop`: the event loop it runs on, when runs of this process may each have their own (the
+    in-process executor's; a worker keeps one)."""
     place = _runs[system] = _runs.get(system, 0) + 1
+    if loop is not None:
+        first = _first_loop.setdefault(system, weakref.ref(loop))()
+        if first is not loop:  # another loop, or the first one is gone: a later one
+            _loops_changed.add(system)
     return place
 
 
@@ -65,10 +89,25 @@ def note(trace: Trace, system: Hashable, place: int) -> Trace:
     meta = {**trace.meta, PROCESS_RUN: place}
     if differ:
         meta[EARLIER_ANSWERS] = differ
+    if system in _loops_changed and HARNESS_CAUSE not in meta and (bound := _loop_bound_crash(trace)):
+        meta[HARNESS_CAUSE] = (
+            f"the run crashed on an object an earlier run in this process bound to its event loop "
+            f"({bound}): masfuzz ran the app again on a loop of its own and could not renew that "
+            "object (the app holds it where masfuzz cannot reach it); a fresh process does not "
+            "show it (run with the default executor)")
     dropped = _late.pop(system, 0)
     if dropped:
         meta[LATE_EVENTS] = dropped
     return trace.model_copy(update={"meta": meta})
 
 
-__all__ = ["begin", "late", "note"]
+def _loop_bound_crash(trace: Trace) -> str:
+    """The words of a crash of `trace` that asyncio raises for an object bound to another event
+    loop (`LOOP_BOUND`); empty when it did not crash so."""
+    if trace.termination is None or trace.termination.reason != "crash":
+        return ""
+    said = [trace.termination.detail, *(e.message for e in trace.events if isinstance(e, ErrorEvent))]
+    return next((s for s in said if s and LOOP_BOUND.search(s)), "")
+
+
+__all__ = ["LOOP_BOUND", "begin", "late", "note"]

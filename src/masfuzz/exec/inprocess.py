@@ -72,7 +72,7 @@ class InProcessExecutor(Executor):
         # every run shares this process (`Target.open` opens a system once per process, so every
         # executor of it runs the same object): the run's place among its system's runs, and
         # what the earlier ones left its tools, are said in its trace (`masfuzz.exec.history`)
-        place = history.begin(request.target)
+        place = history.begin(request.target, asyncio.get_running_loop())  # a command's own loop
         scope = RunScope(on_late=lambda: history.late(request.target))
         try:
             trace = await self._run_once(system, request, scope)
