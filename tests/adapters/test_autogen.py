@@ -429,6 +429,20 @@ def test_a_second_run_on_another_event_loop_runs_the_inner_teams_as_the_first(ta
     assert inner and [(t._runtime, t._output_message_queue) for t in inner] == own
 
 
+def test_an_inner_team_that_never_ends_is_stopped_at_the_in_process_limit_with_what_it_did():
+    """A society of mind whose reviewer never approves goes round until the limit: the adapter
+    ends it itself (the executor waits a moment longer), so the trace keeps the inner agents'
+    turns instead of the executor's bare cancel; the next command's run does the same."""
+    from masfuzz.exec import InProcessExecutor
+
+    ex = InProcessExecutor(timeout=3)
+    scenario = Scenario(input="Why is the sky blue?", sut_model="scripted/masfuzz.control:probe")
+    for _ in range(2):
+        trace = asyncio.run(ex.run(f"{WRAPPERS}:society", scenario))
+        assert trace.termination.reason == "timeout", trace.termination
+        assert trace.speaker_order[:3] == ["society", "drafter", "reviewer"], trace.termination.detail
+
+
 def test_a_user_proxy_that_would_read_the_terminal_is_a_user_who_says_nothing():
     """masfuzz's stdin is closed: the default input function's EOF crash would be the harness's
     doing, reported as the app's."""

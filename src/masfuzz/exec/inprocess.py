@@ -1,8 +1,9 @@
 """The in-process executor: open the target once, run scenarios on this event loop.
 
 It is the fast path (no interpreter start-up, no re-import of the framework per scenario) and the
-debugging one. Its timeout is an asyncio timeout, so it ends a run that waits (a model call,
-`asyncio.sleep`) but not one that blocks the thread (`time.sleep` in a tool, a C extension
+debugging one. Its timeout is an asyncio timeout (the adapter's own clock at the limit, which
+keeps the run's events, then the executor's cancel `WIND_DOWN` seconds later, which cannot),
+so it ends a run that waits (a model call, `asyncio.sleep`) but not one that blocks the thread (`time.sleep` in a tool, a C extension
 spinning), and a system that dies takes masfuzz with it: the isolated executors are for that.
 Nor can it kill a run it gives up on at its time limit: a tool blocked in a thread, or a
 synchronous framework's loop in one, goes on beside the next runs. Such a run is closed
@@ -32,6 +33,11 @@ from masfuzz.llm import settings
 from masfuzz.redact import RedactingFds
 from masfuzz.target import OpenedSystem, Target
 from masfuzz.trace import RunScope, Trace, ended_trace, scoped_context
+
+
+# Seconds an adapter is given past the limit to end a run it stopped itself (AgentChat's cancels
+# the team and waits for it, up to two seconds), before the executor cancels it, events and all
+WIND_DOWN = 3.0
 
 
 class InProcessExecutor(Executor):
@@ -85,7 +91,9 @@ class InProcessExecutor(Executor):
         t0 = time.perf_counter()
         # The executor's limit is the run's own (as a worker's): an adapter's clock, at its
         # default when the scenario sets none, would otherwise run past it and the cancel below
-        # drop the run's events; the adapter ends a moment before, keeping them
+        # drop the run's events. The adapter's clock starts after the executor's, so the
+        # executor waits a moment longer (`WIND_DOWN`): the adapter ends the run itself, keeping
+        # what its agents did, and the cancel below is only for a run that will not end
         scenario = request.scenario.model_copy(update={"timeout": limit})
         # the system's own writes to fds 1 and 2 (os.write, C code) reach no terminal unmasked
         with settings.use(request.models, request.scenario), RedactingFds():
@@ -94,7 +102,7 @@ class InProcessExecutor(Executor):
                 # the run's: its recorders and late events are told from a later run's
                 run = asyncio.get_running_loop().create_task(
                     run_guarded(system.run(scenario)), context=scoped_context(scope))
-                ran = await asyncio.wait_for(run, limit)
+                ran = await asyncio.wait_for(run, limit + WIND_DOWN)
                 return ran.model_copy(update={"scenario_id": request.scenario.id})
             except TimeoutError:
                 return ended_trace(
