@@ -59,19 +59,21 @@ def team_of_teams():
     return RoundRobinGroupChat([writers, editor], termination_condition=TextMentionTermination("DONE", sources=["editor"]))
 
 
-def _writers():
+def _writers(team=RoundRobinGroupChat, **settings):
     drafter = AssistantAgent("drafter", model_client=_client(), tools=[word_count],
                              system_message="Draft an answer. Count its words first.")
     reviewer = AssistantAgent("reviewer", model_client=_client(),
                               system_message="Review the draft. Say APPROVE when it is good.")
-    return RoundRobinGroupChat([drafter, reviewer], termination_condition=TextMentionTermination("APPROVE"),
-                               name="writers")
+    return team([drafter, reviewer], termination_condition=TextMentionTermination("APPROVE"),
+                name="writers", **settings)
 
 
 def selector_society():
-    """A selector team whose member is a society of mind over the drafting team (the selector
-    model picks it first, then the editor)."""
-    mind = SocietyOfMindAgent("society", team=_writers(), model_client=_client())
+    """A selector team whose member is a society of mind over a selector team that drafts and
+    reviews (each selector's model picks: the society first, then the editor; inside, the
+    drafter, then the reviewer)."""
+    writers = _writers(SelectorGroupChat, model_client=_client(), allow_repeated_speaker=False)
+    mind = SocietyOfMindAgent("society", team=writers, model_client=_client())
     editor = AssistantAgent("editor", model_client=_client(), system_message="Polish the answer. Then say DONE.")
     return SelectorGroupChat([mind, editor], model_client=_client(), allow_repeated_speaker=False,
                              termination_condition=TextMentionTermination("DONE", sources=["editor"]))
@@ -93,8 +95,10 @@ def tools_of_teams():
 
 def policy(request):
     system = next((m.content or "" for m in request.messages if m.role == "system"), "")
-    if request.agent == "selector":  # the society first, then the editor
+    if request.agent == "selector":  # outside the society first, then the editor; inside the drafter, then the reviewer
         said = " ".join(m.content or "" for m in request.messages)
+        if "'drafter'" in said:
+            return say("reviewer" if "Draft:" in said or "words" in said else "drafter")
         return say("editor" if "Rayleigh" in said else "society")
     if "three facts" in system:
         return say("Fact 1: water evaporates. Fact 2: vapour condenses. Fact 3: rain falls.")

@@ -26,7 +26,7 @@ import inspect
 from contextlib import AsyncExitStack
 from typing import Any
 
-from autogen_agentchat.base import TaskResult
+from autogen_agentchat.base import TaskResult, Team
 from autogen_agentchat.agents import BaseChatAgent, UserProxyAgent
 from autogen_agentchat.agents._user_proxy_agent import cancellable_input
 from autogen_agentchat.teams import BaseGroupChat, GraphFlow, RoundRobinGroupChat, SelectorGroupChat, Swarm
@@ -157,13 +157,12 @@ class _Run:
         restricted: list[tuple[str, ...]] = []
         if self.scenario.restricted == "probe":
             restricted = list(CoordinationGraph(self.spec).obligations().by_kind("restrict_tool").keys())
-        # no history leaks between scenarios, nor anything an earlier run's event loop owns
-        await renew(stack, self.members, _swap)
         for member in self.members:
             # an agent built without a model (a CodeExecutorAgent running others' code) holds none;
             # a wrapper's agent and the agents inside a member (a society of mind's team) do
             for name, holder in model_holders(member):
-                bridge = self._bridge(name)
+                # a selector team inside the member: its calls are speaker selections, as the outer's
+                bridge = self._bridge(SELECTOR if isinstance(holder, Team) else name)
                 if bridge is not None:
                     _swap(stack, holder, "_model_client", bridge)
             agent = inner_agent(member)
@@ -176,6 +175,9 @@ class _Run:
             stubs = [ProbeStub(member.name, self.spec.tool(t)) for a, t in restricted if a == member.name]
             self.probes[member.name] = {s.name for s in stubs}
             self._patch_tools(stack, agent, stubs)
+        # no history leaks between scenarios, nor anything an earlier run's event loop owns; after
+        # the swaps above, since a team's reset builds its manager with the team's model client
+        await renew(stack, self.members, _swap)
         cond = getattr(self.team, "_termination_condition", None)
         if cond is not None:
             await cond.reset()
