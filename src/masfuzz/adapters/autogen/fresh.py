@@ -17,10 +17,9 @@ run with the last one's history (their word count already made), which a fresh p
 shows.
 
 A team that is not a `BaseGroupChat` (a `Team` class of the app's own) has no such parts masfuzz
-knows: it is left as it is, and a crash of a later run on
-another loop is set aside as masfuzz's (`masfuzz.exec.history`), not reported as the app's.
-Nor can masfuzz reach a team or client the app holds in a closure (a tool function that runs a
-module-level team): the same applies.
+knows: it is only reset, and a crash of a later run on another loop is set aside as masfuzz's
+(`masfuzz.exec.history`), not reported as the app's. Nor can masfuzz reach a team or client the
+app holds in a closure (a tool function that runs a module-level team): the same applies.
 """
 
 from __future__ import annotations
