@@ -429,6 +429,16 @@ def test_a_second_run_on_another_event_loop_runs_the_inner_teams_as_the_first(ta
     assert inner and [(t._runtime, t._output_message_queue) for t in inner] == own
 
 
+def test_the_task_an_agent_gives_a_team_tool_is_its_call_not_the_users_message():
+    """`TeamTool` and `AgentTool` stream their run, which opens with the task the agent gave them
+    as a message from "user": that is the call's argument, not the user speaking mid-run."""
+    _, trace = _open_and_run(f"{WRAPPERS}:tools_of_teams")
+    users = [m.content for m in trace.of_type(Message) if m.role == "user"]
+    assert users == ["Why is the sky blue?"], users
+    assert [(c.tool, c.arguments) for c in trace.of_type(ToolCall)] == [
+        ("writers", {"task": "Why is the sky blue?"}), ("checkers", {"task": "Check: Rayleigh scattering."})]
+
+
 def test_an_inner_team_that_never_ends_is_stopped_at_the_in_process_limit_with_what_it_did():
     """A society of mind whose reviewer never approves goes round until the limit: the adapter
     ends it itself (the executor waits a moment longer), so the trace keeps the inner agents'

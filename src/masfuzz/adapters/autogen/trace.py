@@ -94,6 +94,7 @@ class StreamRecorder:
         self.blocked_calls: set[str] = set()
         self.final_output: str | None = None
         self.agent_messages = 0
+        self.calls_open: set[str] = set()  # the tool calls asked for and not yet answered
 
     def feed(self, item: Any) -> None:
         if isinstance(item, SelectSpeakerEvent):
@@ -104,16 +105,21 @@ class StreamRecorder:
         source = getattr(item, "source", None)
         source = self.aliases.get(source, source)
         if isinstance(item, BaseChatMessage) and source == "user":
-            self.rec.add(Message(agent=None, role="user", content=item.to_text()))
+            # while a call is open, it is the task an agent gave the team or agent its tool runs
+            # (`TeamTool`, `AgentTool` stream their run), already the call's argument: not the user's
+            if not self.calls_open:
+                self.rec.add(Message(agent=None, role="user", content=item.to_text()))
             return
         if source not in self.agents:
             return  # the group chat manager's own events
         self._speaks(source)
         if isinstance(item, ToolCallRequestEvent):
             for c in item.content:
+                self.calls_open.add(c.id)
                 self._tool_call(source, c.name, c.arguments, c.id)
         elif isinstance(item, ToolCallExecutionEvent):
             for r in item.content:
+                self.calls_open.discard(r.call_id)
                 self._tool_result(source, r.name, r.call_id, r.content, r.is_error)
         elif isinstance(item, HandoffMessage):
             # "Transferred to billing, adopting the role of billing immediately.": AgentChat
