@@ -165,6 +165,9 @@ class _Run:
                 bridge = self._bridge(SELECTOR if isinstance(holder, Team) else name)
                 if bridge is not None:
                     _swap(stack, holder, "_model_client", bridge)
+        # the agents inside members (inner teams', those a tool runs) are the workflow's agents as
+        # the members are: their users, executors, faults and restricted probes alike
+        for member in self.agents():
             agent = inner_agent(member)
             if isinstance(agent, UserProxyAgent) and agent.input_func is cancellable_input:
                 _swap(stack, agent, "input_func", _silent_user)
@@ -202,6 +205,14 @@ class _Run:
             new.append(StaticStreamWorkbench(stubs))
         if changed:
             _swap(stack, member, "_workbench", new)
+
+    def agents(self) -> list[Any]:
+        """The members and every agent inside them (`nested_teams`), each once, outermost first."""
+        out: list[Any] = []
+        for agent in [*self.members, *(m for n in nested_teams(self.team) for m in n.members)]:
+            if not isinstance(agent, Team) and all(agent is not o for o in out):
+                out.append(agent)
+        return out
 
     # --- the team for this scenario -----------------------------------------------------
 
@@ -244,7 +255,8 @@ class _Run:
             rec, self.spec, tool_faults=modes(self.faults), handoff_tools=self.handoff_tools,
             probes=self.probes, restricted_mode=self.scenario.restricted,
             aliases={inner_agent(m).name: m.name for m in everyone if inner_agent(m) is not m},
-            nested={m.name: (n.wrapper, TRIGGER.get(n.pattern, "delegate")) for n in nested for m in n.members},
+            nested={m.name: (n.wrapper, TRIGGER.get(n.pattern, "delegate"), n.via)
+                    for n in nested for m in n.members},
         )
         rec.meta["speaking_order"] = self.order
         if self.stand_in_users:
