@@ -92,3 +92,9 @@ def other_policy(request):
     if not tool_results(request, "search_notes"):
         return call("search_notes", query="tides (other model)")
     return say("Report from the other model.")
+
+
+def clash():
+    """A member named as an agent the lead's team tool runs: two agents, one name."""
+    researcher = AssistantAgent("researcher", model_client=_client(), system_message="Research on your own.")
+    return RoundRobinGroupChat([lead(), researcher], max_turns=2)

@@ -463,6 +463,12 @@ def test_the_agents_a_team_tool_and_an_agent_tool_run_are_agents_of_the_spec(tar
     assert not spec.notes
 
 
+def test_an_agent_a_tool_runs_named_as_another_agent_is_a_note():
+    _, _, spec = system(f"{TEAM_TOOLS}:clash")
+    assert [a.id for a in spec.agents].count("researcher") == 1
+    assert any("two agents are named 'researcher'" in n for n in spec.notes), spec.notes
+
+
 def test_the_agents_a_tool_runs_are_recorded_as_their_own_inside_the_call():
     """Their messages, tool calls and results are theirs, inside a nested chat the caller's call
     opens (an `as_tool` delegation to the first inner speaker) and closes before the call's
