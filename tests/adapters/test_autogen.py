@@ -538,6 +538,33 @@ def test_a_restricted_tool_called_by_an_agent_a_tool_runs_is_blamed_on_that_agen
     assert [c.agent for c in trace.of_type(ToolCall) if c.tool == "publish"] == ["lead"]
 
 
+def test_a_tool_mutant_reaches_an_agent_a_tool_runs():
+    """`remove_tool_edge` on the summarizer (inside the lead's `TeamTool`) takes its tool away for
+    the run and gives it back after; a delegation mutant inside the tool's team is not
+    applicable (its team's order is the app's, not the outer team's); dropping the lead's
+    `as_tool` delegation drops the tool that makes it."""
+    from masfuzz.scenario import Mutation
+
+    adapter, obj, spec = system(f"{TEAM_TOOLS}:team")
+    hidden = Mutation(operator="remove_tool_edge", args=("summarizer", "count_words"))
+    assert adapter.mutation_problem(obj, spec, hidden) is None
+    assert adapter.mutation_problem(obj, spec, Mutation(operator="drop_delegation",
+                                                        args=("researcher", "summarizer")))
+    trace = run_scenario(f"{TEAM_TOOLS}:team", input="How do tides work?", sut_model=TEAM_TOOLS_POLICY,
+                         mutant=hidden)
+    [result] = [r for r in trace.of_type(ToolResult) if r.tool == "count_words"]
+    assert (result.agent, result.status) == ("summarizer", "error") and "not found" in result.payload
+    again = run_scenario(f"{TEAM_TOOLS}:team", input="How do tides work?", sut_model=TEAM_TOOLS_POLICY)
+    assert [r.status for r in again.of_type(ToolResult) if r.tool == "count_words"] == ["ok"]
+    # an `as_tool` delegation is dropped with the tool that makes it
+    dropped = Mutation(operator="drop_delegation", args=("lead", "fact_checker"))
+    assert adapter.mutation_problem(obj, spec, dropped) is None
+    trace = run_scenario(f"{TEAM_TOOLS}:team", input="How do tides work?", sut_model=TEAM_TOOLS_POLICY,
+                         mutant=dropped)
+    assert ("lead", "fact_checker", "as_tool") not in delegations(trace)
+    assert "fact_checker" not in trace.speaker_order
+
+
 def test_an_inner_team_that_never_ends_is_stopped_at_the_in_process_limit_with_what_it_did():
     """A society of mind whose reviewer never approves goes round until the limit: the adapter
     ends it itself (the executor waits a moment longer), so the trace keeps the inner agents'

@@ -37,7 +37,7 @@ from masfuzz.adapters.autogen.bridge import MasfuzzChatCompletionClient
 from masfuzz.adapters.autogen.capture import capture_team, find_team
 from masfuzz.adapters.autogen.fresh import renew
 from masfuzz.adapters.autogen.extract import (FRAMEWORK, extract_team, inner_agent, model_holders,
-                                              nested_teams, participants)
+                                              nested_teams, participants, workflow_agents)
 from masfuzz.adapters.autogen.mutate import OPERATORS, mutated, problem
 from masfuzz.adapters.autogen.tools import CodeStandIn, FaultyTool, ProbeStub
 from masfuzz.adapters.autogen.trace import TRIGGER, StreamRecorder, termination_reason
@@ -129,7 +129,8 @@ class _Run:
         self.bridges: list[MasfuzzChatCompletionClient] = []
         self.model_errors: list[tuple[str | None, BaseException]] = []
         self.handoff_tools = {
-            m.name: {n: h.target for n, h in (getattr(m, "_handoffs", None) or {}).items()} for m in self.members
+            m.name: {n: h.target for n, h in (getattr(m, "_handoffs", None) or {}).items()}
+            for m in workflow_agents(team)  # an inner Swarm's too: its handoff calls are no tool calls
         }
         self.probes: dict[str, set[str]] = {}
         self.code_not_run: list[dict[str, str]] = []  # what the executors' stand-ins were given
@@ -167,7 +168,7 @@ class _Run:
                     _swap(stack, holder, "_model_client", bridge)
         # the agents inside members (inner teams', those a tool runs) are the workflow's agents as
         # the members are: their users, executors, faults and restricted probes alike
-        for member in self.agents():
+        for member in workflow_agents(self.team):
             agent = inner_agent(member)
             if isinstance(agent, UserProxyAgent) and agent.input_func is cancellable_input:
                 _swap(stack, agent, "input_func", _silent_user)
@@ -205,14 +206,6 @@ class _Run:
             new.append(StaticStreamWorkbench(stubs))
         if changed:
             _swap(stack, member, "_workbench", new)
-
-    def agents(self) -> list[Any]:
-        """The members and every agent inside them (`nested_teams`), each once, outermost first."""
-        out: list[Any] = []
-        for agent in [*self.members, *(m for n in nested_teams(self.team) for m in n.members)]:
-            if not isinstance(agent, Team) and all(agent is not o for o in out):
-                out.append(agent)
-        return out
 
     # --- the team for this scenario -----------------------------------------------------
 

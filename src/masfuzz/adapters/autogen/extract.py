@@ -84,7 +84,7 @@ def beneath(member: Any) -> list[Any]:
     agent = inner_agent(member)
     if isinstance(agent, Team):
         return participants(agent)
-    return [n.team for n in _inside(member)]
+    return [n.team for n in runs_inside(member)]
 
 
 def model_holders(member: Any) -> list[tuple[str, Any]]:
@@ -113,7 +113,7 @@ class NestedTeam:
         self.pattern = pattern_of(team)
 
 
-def _inside(member: Any) -> list[NestedTeam]:
+def runs_inside(member: Any) -> list[NestedTeam]:
     """The teams and tool-run agents directly inside one member (see `beneath`)."""
     if isinstance(member, Team):
         return [NestedTeam(member.name, member, False)]
@@ -139,9 +139,19 @@ def nested_teams(team: Any) -> list[NestedTeam]:
         if any(member is s for s in seen):
             continue  # an agent both a member and a tool's (or two tools'): walked once
         seen.append(member)
-        for n in _inside(member):
+        for n in runs_inside(member):
             out.append(n)
             todo += n.members
+    return out
+
+
+def workflow_agents(team: Any) -> list[Any]:
+    """The agents of the workflow: `team`'s members that are agents and every agent inside them
+    (`nested_teams`: inner teams' and those a tool runs), each once, outermost first."""
+    out: list[Any] = []
+    for agent in [*participants(team), *(m for n in nested_teams(team) for m in n.members)]:
+        if not isinstance(agent, Team) and all(agent is not o for o in out):
+            out.append(agent)
     return out
 
 
