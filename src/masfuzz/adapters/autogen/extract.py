@@ -10,9 +10,9 @@ A `SocietyOfMindAgent` member answers by running an inner team of its own and th
 model write the response from that team's transcript; a team that is itself a member runs its
 own agents when its turn comes. Their inner agents are agents of the workflow like the members
 (their instructions, tools and models), as AG2's nested chats' recipients are
-(`masfuzz.adapters.ag2.extract`): the wrapper delegates to the inner team's first speaker, the
-inner team's own pattern links its agents, and a society of mind's inner agents hand the turn
-back to it, whichever speaks last (`nested_teams`).
+(`masfuzz.adapters.ag2.extract`): the wrapper delegates to the inner team's first speaker (any
+of a selector team's: `first_speakers`), the inner team's own pattern links its agents, and a
+society of mind's inner agents hand the turn back to it, whichever speaks last (`nested_teams`).
 
 An agent's tool that runs a team or an agent (AgentChat's `TeamTool`, `AgentTool`) is an agent
 run as a tool, as an Agents SDK `Agent.as_tool` is (`masfuzz.adapters.openai_agents.extract`):
