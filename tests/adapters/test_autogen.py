@@ -435,8 +435,134 @@ def test_the_task_an_agent_gives_a_team_tool_is_its_call_not_the_users_message()
     _, trace = _open_and_run(f"{WRAPPERS}:tools_of_teams")
     users = [m.content for m in trace.of_type(Message) if m.role == "user"]
     assert users == ["Why is the sky blue?"], users
-    assert [(c.tool, c.arguments) for c in trace.of_type(ToolCall)] == [
+    assert [(c.tool, c.arguments) for c in trace.of_type(ToolCall) if c.agent == "lead"] == [
         ("writers", {"task": "Why is the sky blue?"}), ("checkers", {"task": "Check: Rayleigh scattering."})]
+
+
+TEAM_TOOLS = "tests/adapters/autogen_team_tools.py"
+TEAM_TOOLS_POLICY = f"scripted/{TEAM_TOOLS}:policy"
+
+
+@pytest.mark.parametrize("target", ["team", "lead"])
+def test_the_agents_a_team_tool_and_an_agent_tool_run_are_agents_of_the_spec(target):
+    """A `TeamTool` over a round robin of two agents and an `AgentTool` over a third: the agents
+    they run are agents of the workflow, with their tools and models, each reached from the
+    caller by an `as_tool` delegation (the tool stays a tool edge of the caller, as an Agents SDK
+    `Agent.as_tool` does), and the tool's team's own order links its agents; no way back (the
+    tool's result is no hand-over). The same from the lead alone as the target."""
+    _, _, spec = system(f"{TEAM_TOOLS}:{target}")
+    assert [a.id for a in spec.agents] == ["lead", "researcher", "summarizer", "fact_checker"]
+    assert {a.id: a.model for a in spec.agents}["summarizer"] == "gpt-4o-mini"
+    assert "Summarize" in spec.agent("summarizer").instructions
+    assert set(spec.permissions.allow) == {
+        ("lead", "research"), ("lead", "fact_checker"), ("lead", "publish"),
+        ("researcher", "search_notes"), ("summarizer", "count_words"), ("fact_checker", "lookup_source")}
+    assert {(d.from_, d.to, d.trigger) for d in spec.delegations} == {
+        ("lead", "researcher", "as_tool"), ("researcher", "summarizer", "sequence"),
+        ("summarizer", "researcher", "sequence"), ("lead", "fact_checker", "as_tool")}
+    assert not spec.notes
+
+
+def test_an_agent_a_tool_runs_named_as_another_agent_is_a_note():
+    _, _, spec = system(f"{TEAM_TOOLS}:clash")
+    assert [a.id for a in spec.agents].count("researcher") == 1
+    assert any("two agents are named 'researcher'" in n for n in spec.notes), spec.notes
+
+
+def test_the_agents_a_tool_runs_are_recorded_as_their_own_inside_the_call():
+    """Their messages, tool calls and results are theirs, inside a nested chat the caller's call
+    opens (an `as_tool` delegation to the first inner speaker) and closes before the call's
+    result; the task the lead gives is the call's argument, not a user message; coverage sees
+    every inner agent, tool and edge, and nothing the spec does not declare."""
+    from masfuzz.coverage.structural import StructuralCoverage
+    from masfuzz.graph.coordination import CoordinationGraph
+    from masfuzz.trace import ChatEnd, ChatStart
+
+    _, _, spec = system(f"{TEAM_TOOLS}:team")
+    trace = run_scenario(f"{TEAM_TOOLS}:team", input="How do tides work?", sut_model=TEAM_TOOLS_POLICY)
+    assert [m.content for m in trace.of_type(Message) if m.role == "user"] == ["How do tides work?"]
+    assert trace.speaker_order == ["lead", "researcher", "summarizer", "researcher", "summarizer", "lead",
+                                   "fact_checker", "lead"]
+    assert delegations(trace) == [("lead", "researcher", "as_tool"), ("researcher", "summarizer", "sequence"),
+                                  ("summarizer", "researcher", "sequence"), ("researcher", "summarizer", "sequence"),
+                                  ("lead", "fact_checker", "as_tool")]
+    assert [(c.agent, c.tool) for c in trace.of_type(ToolCall)] == [
+        ("lead", "research"), ("researcher", "search_notes"), ("summarizer", "count_words"),
+        ("lead", "fact_checker"), ("fact_checker", "lookup_source"), ("lead", "publish")]
+    assert all(r.status == "ok" for r in trace.of_type(ToolResult))
+    starts, ends = trace.of_type(ChatStart), trace.of_type(ChatEnd)
+    assert [(s.sender, s.recipient) for s in starts] == [("lead", "researcher"), ("lead", "fact_checker")]
+    events = trace.events
+    for start, end, inner in zip(starts, ends, [{"researcher", "summarizer"}, {"fact_checker"}]):
+        assert end.chat == start.chat
+        inside = events[events.index(start):events.index(end)]
+        assert {e.agent for e in inside if isinstance(e, (Message, ToolCall, ToolResult))} == inner
+        call = next(e for e in reversed(events[:events.index(start)]) if isinstance(e, ToolCall))
+        result = next(e for e in events[events.index(end):] if isinstance(e, ToolResult))
+        assert call.agent == result.agent == "lead" and call.call_id == result.call_id
+    coverage = StructuralCoverage(CoordinationGraph(spec).obligations())
+    coverage.add(trace)
+    assert not coverage.unexpected
+    assert {"reach::summarizer", "reach::fact_checker", "use_tool::summarizer::count_words",
+            "use_tool::fact_checker::lookup_source", "delegate::lead::researcher",
+            "delegate::lead::fact_checker", "delegate::researcher::summarizer"} <= set(coverage.contexts)
+
+
+def test_agent_model_routes_an_inner_agent_of_a_team_tool_and_exec_names_it(cli):
+    """`--agent-model researcher=...` reaches the agent a `TeamTool` runs (masfuzz's model for it,
+    the others keep `--sut-model`), and `masfuzz exec --format json` names it in its events."""
+    code, out, err = cli("exec", f"{TEAM_TOOLS}:team", "--input", "How do tides work?",
+                         "--sut-model", TEAM_TOOLS_POLICY,
+                         "--agent-model", f"researcher=scripted/{TEAM_TOOLS}:other_policy", "--format", "json")
+    assert code == 0, err
+    trace = json.loads(out)
+    said = {(e["agent"], e["content"]) for e in trace["events"] if e["type"] == "message" and e.get("agent")}
+    assert ("researcher", "Report from the other model.") in said
+    assert ("summarizer", "Tides follow the moon. DONE") in said  # the --sut-model's
+    turns = [e["agent"] for e in trace["events"] if e["type"] == "agent_turn"]
+    assert {"researcher", "summarizer", "fact_checker"} <= set(turns)
+    calls = [(e["agent"], e["arguments"]) for e in trace["events"] if e["type"] == "tool_call"]
+    assert ("researcher", {"query": "tides (other model)"}) in calls
+
+
+@pytest.mark.parametrize("mode", ["probe", "faithful"])
+def test_a_restricted_tool_called_by_an_agent_a_tool_runs_is_blamed_on_that_agent(mode):
+    """The researcher (inside the lead's `TeamTool`) calls `publish`, the lead's tool: the
+    attempt is the researcher's, refused, and never the lead's call."""
+    trace = run_scenario(f"{TEAM_TOOLS}:team", input="RESTRICTED: How do tides work?",
+                         sut_model=TEAM_TOOLS_POLICY, restricted=mode)
+    [attempt] = trace.of_type(RestrictedAttempt)
+    assert (attempt.agent, attempt.tool, attempt.mode) == ("researcher", "publish", mode)
+    [result] = [r for r in trace.of_type(ToolResult) if r.call_id == attempt.call_id]
+    assert (result.agent, result.status) == ("researcher", "blocked")
+    assert [c.agent for c in trace.of_type(ToolCall) if c.tool == "publish"] == ["lead"]
+
+
+def test_a_tool_mutant_reaches_an_agent_a_tool_runs():
+    """`remove_tool_edge` on the summarizer (inside the lead's `TeamTool`) takes its tool away for
+    the run and gives it back after; a delegation mutant inside the tool's team is not
+    applicable (its team's order is the app's, not the outer team's); dropping the lead's
+    `as_tool` delegation drops the tool that makes it."""
+    from masfuzz.scenario import Mutation
+
+    adapter, obj, spec = system(f"{TEAM_TOOLS}:team")
+    hidden = Mutation(operator="remove_tool_edge", args=("summarizer", "count_words"))
+    assert adapter.mutation_problem(obj, spec, hidden) is None
+    assert adapter.mutation_problem(obj, spec, Mutation(operator="drop_delegation",
+                                                        args=("researcher", "summarizer")))
+    trace = run_scenario(f"{TEAM_TOOLS}:team", input="How do tides work?", sut_model=TEAM_TOOLS_POLICY,
+                         mutant=hidden)
+    [result] = [r for r in trace.of_type(ToolResult) if r.tool == "count_words"]
+    assert (result.agent, result.status) == ("summarizer", "error") and "not found" in result.payload
+    again = run_scenario(f"{TEAM_TOOLS}:team", input="How do tides work?", sut_model=TEAM_TOOLS_POLICY)
+    assert [r.status for r in again.of_type(ToolResult) if r.tool == "count_words"] == ["ok"]
+    # an `as_tool` delegation is dropped with the tool that makes it
+    dropped = Mutation(operator="drop_delegation", args=("lead", "fact_checker"))
+    assert adapter.mutation_problem(obj, spec, dropped) is None
+    trace = run_scenario(f"{TEAM_TOOLS}:team", input="How do tides work?", sut_model=TEAM_TOOLS_POLICY,
+                         mutant=dropped)
+    assert ("lead", "fact_checker", "as_tool") not in delegations(trace)
+    assert "fact_checker" not in trace.speaker_order
 
 
 def test_an_inner_team_that_never_ends_is_stopped_at_the_in_process_limit_with_what_it_did():

@@ -37,7 +37,7 @@ from masfuzz.adapters.autogen.bridge import MasfuzzChatCompletionClient
 from masfuzz.adapters.autogen.capture import capture_team, find_team
 from masfuzz.adapters.autogen.fresh import renew
 from masfuzz.adapters.autogen.extract import (FRAMEWORK, extract_team, inner_agent, model_holders,
-                                              nested_teams, participants)
+                                              nested_teams, participants, workflow_agents)
 from masfuzz.adapters.autogen.mutate import OPERATORS, mutated, problem
 from masfuzz.adapters.autogen.tools import CodeStandIn, FaultyTool, ProbeStub
 from masfuzz.adapters.autogen.trace import TRIGGER, StreamRecorder, termination_reason
@@ -129,7 +129,8 @@ class _Run:
         self.bridges: list[MasfuzzChatCompletionClient] = []
         self.model_errors: list[tuple[str | None, BaseException]] = []
         self.handoff_tools = {
-            m.name: {n: h.target for n, h in (getattr(m, "_handoffs", None) or {}).items()} for m in self.members
+            m.name: {n: h.target for n, h in (getattr(m, "_handoffs", None) or {}).items()}
+            for m in workflow_agents(team)  # an inner Swarm's too: its handoff calls are no tool calls
         }
         self.probes: dict[str, set[str]] = {}
         self.code_not_run: list[dict[str, str]] = []  # what the executors' stand-ins were given
@@ -165,6 +166,9 @@ class _Run:
                 bridge = self._bridge(SELECTOR if isinstance(holder, Team) else name)
                 if bridge is not None:
                     _swap(stack, holder, "_model_client", bridge)
+        # the agents inside members (inner teams', those a tool runs) are the workflow's agents as
+        # the members are: their users, executors, faults and restricted probes alike
+        for member in workflow_agents(self.team):
             agent = inner_agent(member)
             if isinstance(agent, UserProxyAgent) and agent.input_func is cancellable_input:
                 _swap(stack, agent, "input_func", _silent_user)
@@ -244,7 +248,8 @@ class _Run:
             rec, self.spec, tool_faults=modes(self.faults), handoff_tools=self.handoff_tools,
             probes=self.probes, restricted_mode=self.scenario.restricted,
             aliases={inner_agent(m).name: m.name for m in everyone if inner_agent(m) is not m},
-            nested={m.name: (n.wrapper, TRIGGER.get(n.pattern, "delegate")) for n in nested for m in n.members},
+            nested={m.name: (n.wrapper, TRIGGER.get(n.pattern, "delegate"), n.via)
+                    for n in nested for m in n.members},
         )
         rec.meta["speaking_order"] = self.order
         if self.stand_in_users:

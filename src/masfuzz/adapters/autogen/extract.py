@@ -10,9 +10,17 @@ A `SocietyOfMindAgent` member answers by running an inner team of its own and th
 model write the response from that team's transcript; a team that is itself a member runs its
 own agents when its turn comes. Their inner agents are agents of the workflow like the members
 (their instructions, tools and models), as AG2's nested chats' recipients are
-(`masfuzz.adapters.ag2.extract`): the wrapper delegates to the inner team's first speaker, the
-inner team's own pattern links its agents, and a society of mind's inner agents hand the turn
-back to it, whichever speaks last (`nested_teams`).
+(`masfuzz.adapters.ag2.extract`): the wrapper delegates to the inner team's first speaker (any
+of a selector team's: `first_speakers`), the inner team's own pattern links its agents, and a
+society of mind's inner agents hand the turn back to it, whichever speaks last (`nested_teams`).
+
+An agent's tool that runs a team or an agent (AgentChat's `TeamTool`, `AgentTool`) is an agent
+run as a tool, as an Agents SDK `Agent.as_tool` is (`masfuzz.adapters.openai_agents.extract`):
+the tool is a tool edge of its owner and an `as_tool` delegation from the owner to the agent(s)
+that speak first in it; the agents it runs are agents of the workflow, by the names the app
+gives them, at any depth (a tool's team whose agent has a team tool of its own), and the tool's
+team's own pattern links them. The turn comes back to the owner with the tool's result, which
+is no hand-over of its own (as in the SDK).
 """
 
 from __future__ import annotations
@@ -76,12 +84,7 @@ def beneath(member: Any) -> list[Any]:
     agent = inner_agent(member)
     if isinstance(agent, Team):
         return participants(agent)
-    out = [agent._team] if isinstance(getattr(agent, "_team", None), Team) else []  # noqa: SLF001
-    for tool in _own_tools(agent):
-        runner = getattr(tool, "_task_runner", None)  # TaskRunnerTool: TeamTool, AgentTool
-        if runner is not None:
-            out.append(runner)
-    return out
+    return [n.team for n in runs_inside(member)]
 
 
 def model_holders(member: Any) -> list[tuple[str, Any]]:
@@ -98,29 +101,64 @@ def model_holders(member: Any) -> list[tuple[str, Any]]:
 
 
 class NestedTeam:
-    """A member's inner team: a `SocietyOfMindAgent`'s (whose model then `answers` from the
-    team's transcript), or the member itself when it is a team. Who runs it, and its agents."""
+    """What runs inside a member, one level down: a `SocietyOfMindAgent`'s inner team (whose
+    model then `answers` from the team's transcript), the member itself when it is a team, or
+    the team or agent a tool of the member runs (`via` that tool: `TeamTool`, `AgentTool`).
+    Who runs it, and its agents."""
 
-    def __init__(self, wrapper: str, team: Any, answers: bool) -> None:
-        self.wrapper, self.team, self.answers = wrapper, team, answers
-        self.members = participants(team)
+    def __init__(self, wrapper: str, team: Any, answers: bool, via: str | None = None) -> None:
+        self.wrapper, self.team, self.answers, self.via = wrapper, team, answers, via
+        self.members = participants(team) if isinstance(team, Team) else [team]
         self.names = [m.name for m in self.members]
         self.pattern = pattern_of(team)
 
 
-def nested_teams(team: Any) -> list[NestedTeam]:
-    """The inner teams of `team`'s members, and theirs, outermost first (a society of minds
-    inside an inner team runs a team of its own)."""
-    out: list[NestedTeam] = []
-    for member in participants(team):
-        if isinstance(member, Team):
-            inner, answers = member, False
-        else:
-            inner, answers = getattr(inner_agent(member), "_team", None), True  # SocietyOfMindAgent
-        if inner is not None:
-            out.append(NestedTeam(member.name, inner, answers))
-            out += nested_teams(inner)
+def runs_inside(member: Any) -> list[NestedTeam]:
+    """The teams and tool-run agents directly inside one member (see `beneath`)."""
+    if isinstance(member, Team):
+        return [NestedTeam(member.name, member, False)]
+    agent = inner_agent(member)
+    team = getattr(agent, "_team", None)  # SocietyOfMindAgent
+    out = [NestedTeam(member.name, team, True)] if isinstance(team, Team) else []
+    for tool in _own_tools(agent):
+        runner = getattr(tool, "_task_runner", None)  # TaskRunnerTool: TeamTool, AgentTool
+        if runner is not None:
+            out.append(NestedTeam(member.name, runner, False, via=tool.name))
     return out
+
+
+def nested_teams(team: Any) -> list[NestedTeam]:
+    """Everything inside `team`'s members, and inside theirs, outermost first (a society of
+    minds inside an inner team runs a team of its own; a tool's team may hold an agent with a
+    team tool of its own)."""
+    out: list[NestedTeam] = []
+    todo = participants(team)
+    seen: list[Any] = []
+    while todo:
+        member = todo.pop(0)
+        if any(member is s for s in seen):
+            continue  # an agent both a member and a tool's (or two tools'): walked once
+        seen.append(member)
+        for n in runs_inside(member):
+            out.append(n)
+            todo += n.members
+    return out
+
+
+def workflow_agents(team: Any) -> list[Any]:
+    """The agents of the workflow: `team`'s members that are agents and every agent inside them
+    (`nested_teams`: inner teams' and those a tool runs), each once, outermost first."""
+    out: list[Any] = []
+    for agent in [*participants(team), *(m for n in nested_teams(team) for m in n.members)]:
+        if not isinstance(agent, Team) and all(agent is not o for o in out):
+            out.append(agent)
+    return out
+
+
+def first_speakers(team: Any, names: list[str]) -> list[str]:
+    """Who may speak first in `team`: its entry, or any of a selector team's agents (its model
+    chooses the first too)."""
+    return list(names) if isinstance(team, SelectorGroupChat) else [_entry(team, names)]
 
 
 def extract_team(team: Any, target: str = "") -> WorkflowSpec:
@@ -134,9 +172,14 @@ def extract_team(team: Any, target: str = "") -> WorkflowSpec:
     agents: list[AgentSpec] = []
     tools: dict[str, ToolSpec] = {}
     allow: list[tuple[str, str]] = []
+    placed: list[Any] = []
     for member in [*members, *(m for n in nested for m in n.members)]:
+        if any(member is p for p in placed):
+            continue  # one agent in two places (a member lent as a tool too): one agent
+        placed.append(member)
         if any(a.id == member.name for a in agents):
-            notes.append(f"two agents are named {member.name!r} (one in an inner team): the graph has the first")
+            notes.append(f"two agents are named {member.name!r} (one in an inner team or run by a "
+                         "tool): the graph has the first")
             continue
         agents.append(_agent_spec(member, files))
         for tool in agent_tools(member):
@@ -313,11 +356,16 @@ def _delegations(team: Any, pattern: Pattern, names: list[str], notes: list[str]
 
 
 def _nested_delegations(n: NestedTeam, notes: list[str]) -> Iterable[Delegation]:
-    """A wrapper's hand-over to its inner team, the team's own edges, and the way back."""
+    """A wrapper's hand-over to its inner team (a tool's: `as_tool`), the team's own edges, and
+    the way back (a society of mind's only: a tool's result is no hand-over)."""
     if not n.names:
         return
-    runs = f"{n.wrapper} runs its inner {type(n.team).__name__}"
-    yield Delegation(**{"from": n.wrapper, "to": _entry(n.team, n.names), "trigger": "delegate", "condition": runs})
+    if n.via is not None:
+        trigger, runs = "as_tool", f"its tool {n.via} runs {type(n.team).__name__} {n.team.name}"
+    else:
+        trigger, runs = "delegate", f"{n.wrapper} runs its inner {type(n.team).__name__}"
+    for first in first_speakers(n.team, n.names):
+        yield Delegation(**{"from": n.wrapper, "to": first, "trigger": trigger, "condition": runs})
     yield from _delegations(n.team, n.pattern, n.names, notes)
     for name in n.names if n.answers else ():  # any may speak last: the turn goes back to it
         yield Delegation(**{"from": name, "to": n.wrapper, "trigger": "sequence",

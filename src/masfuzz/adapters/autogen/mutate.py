@@ -8,13 +8,15 @@ attributes it reads (`_participants`, `_termination_condition`, `_candidate_func
 `_handoffs`. Lists, dicts and graphs are replaced, never edited. What each operator means here:
 
 - tools (`remove_tool_edge`, `grant_restricted`): a workbench without the tool, or one more
-  workbench with it (the tool object another agent has); `swap_descriptions`: the two tool
+  workbench with it (the tool object another agent has), for any agent of the workflow (one
+  inside a member, or run by a tool, too); `swap_descriptions`: the two tool
   objects' descriptions exchanged;
 - delegations, by the team's kind: a Swarm's handoffs (dropped, or one to the new agent in their
   place); a round robin's order (a fixed order hands to `b` only by `b` being next, so dropping
   `a -> b` or disconnecting `b` takes `b` out of the rotation, and retargeting it to `c` moves
   `c` to right after `a`); a selector team's candidates (`b` is no candidate after `a`, or
-  never); a GraphFlow's edges. A selector team already offers every other agent after `a`, so
+  never); a GraphFlow's edges; an `as_tool` delegation (a `TeamTool`, an `AgentTool`) is
+  dropped with the tool that makes it, as an Agents SDK `as_tool` is. A selector team already offers every other agent after `a`, so
   retargeting a delegation there is not applicable (it would be `drop_delegation`);
 - termination: `remove_termination(Class)` takes the conditions of that class out of the team's
   condition tree; the turn-limit operators change every MaxMessageTermination's limit and the
@@ -33,7 +35,8 @@ from autogen_agentchat.teams import GraphFlow, RoundRobinGroupChat, SelectorGrou
 from autogen_core.tools import StaticStreamWorkbench
 
 from masfuzz.adapters import mutation as shared
-from masfuzz.adapters.autogen.extract import inner_agent, leaves, participants
+from masfuzz.adapters.autogen.extract import (first_speakers, inner_agent, leaves, participants, runs_inside,
+                                              workflow_agents)
 from masfuzz.adapters.mutation import Changes, NotApplicable, TurnLimit
 from masfuzz.spec.mutants import NAMES
 from masfuzz.scenario import Mutation
@@ -56,21 +59,27 @@ def problem(team: Any, mutation: Mutation) -> str | None:
 def _apply(team: Any, m: Mutation, changes: Changes) -> TurnLimit:
     op, args = m.operator, m.args
     members = {a.name: a for a in participants(team)}
+    everyone: dict[str, Any] = {}
+    for a in workflow_agents(team):
+        everyone.setdefault(a.name, a)  # a name two agents share: the spec's, the first
 
-    def agent(name: str) -> Any:
-        """The agent whose tools a member uses (through a wrapper: the wrapped one)."""
-        if name not in members:
+    def agent(name: str, anywhere: bool = False) -> Any:
+        """The agent whose tools a member uses (through a wrapper: the wrapped one); `anywhere`:
+        any agent of the workflow, not only the team's own members (whose order a delegation
+        operator changes)."""
+        known = everyone if anywhere else members
+        if name not in known:
             raise NotApplicable(f"{m.label}: no agent {name!r} in the team")
-        return inner_agent(members[name])
+        return inner_agent(known[name])
 
     if op == "remove_tool_edge":
-        a = agent(args[0])
+        a = agent(args[0], anywhere=True)
         benches = _benches(a, m)
         if not any(t.name == args[1] for wb in benches for t in _tools(wb)):
             raise NotApplicable(f"{m.label}: agent {args[0]} has no tool {args[1]!r}")
         changes.put(a, "_workbench", [_without(wb, args[1]) for wb in benches])
     elif op == "grant_restricted":
-        a = agent(args[0])
+        a = agent(args[0], anywhere=True)
         benches = _benches(a, m)
         tool = _tool(team, args[1], m)
         changes.put(a, "_workbench", [*benches, StaticStreamWorkbench([tool])])
@@ -79,6 +88,12 @@ def _apply(team: Any, m: Mutation, changes: Changes) -> TurnLimit:
         first, second = one.description, two.description
         changes.put(one, "_description", second)
         changes.put(two, "_description", first)
+    elif op == "drop_delegation" and _tools_running(everyone.get(args[0]), args[1]):
+        a = agent(args[0], anywhere=True)
+        benches = _benches(a, m)
+        for tool in _tools_running(everyone[args[0]], args[1]):
+            benches = [_without(wb, tool) for wb in benches]
+        changes.put(a, "_workbench", benches)
     elif op in DELEGATION_OPERATORS:
         if op == "disconnect_agent":
             agent(args[0])
@@ -103,6 +118,13 @@ def _apply(team: Any, m: Mutation, changes: Changes) -> TurnLimit:
 # --- tools ---------------------------------------------------------------------------------
 
 
+def _tools_running(source: Any, target: str) -> list[str]:
+    """The tools of `source` whose run `target` speaks first in (its `as_tool` delegations)."""
+    if source is None:
+        return []
+    return [n.via for n in runs_inside(source) if n.via is not None and target in first_speakers(n.team, n.names)]
+
+
 def _benches(a: Any, m: Mutation) -> list[Any]:
     benches = getattr(a, "_workbench", None)
     if benches is None:
@@ -125,7 +147,7 @@ def _without(wb: Any, name: str) -> Any:
 
 
 def _tool(team: Any, name: str, m: Mutation) -> Any:
-    for a in participants(team):
+    for a in workflow_agents(team):
         for wb in getattr(inner_agent(a), "_workbench", None) or ():
             for t in _tools(wb):
                 if t.name == name:

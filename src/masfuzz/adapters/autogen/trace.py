@@ -10,6 +10,14 @@ and tool calls through the outer team: they are recorded as those agents' own, i
 chat of the member's (`ChatStart(kind="nested")` ... `ChatEnd`, as AG2's nested chats are),
 opened by the member's `delegate` to the first inner speaker and closed when the society of mind
 answers from the transcript, or when the outer team hands on from the member team.
+
+The team or agent an agent's tool runs (`TeamTool`, `AgentTool`) streams through the same way,
+inside the tool call: its agents' messages and tool calls are their own too, in a nested chat
+the caller's `as_tool` delegation to the first inner speaker opens (as an Agents SDK
+`Agent.as_tool` run is recorded: `masfuzz.adapters.openai_agents.recording`) and the caller's
+tool result closes, which hands nothing back (the caller's turn resumes). The task the caller
+gives the tool is the call's argument, which the inner run streams as a message from "user":
+it is not the user speaking.
 """
 
 from __future__ import annotations
@@ -66,11 +74,13 @@ class StreamRecorder:
     def __init__(self, recorder: TraceRecorder, spec: WorkflowSpec, *, tool_faults: dict[str, str],
                  handoff_tools: dict[str, dict[str, str]], probes: dict[str, set[str]],
                  restricted_mode: str, aliases: dict[str, str] | None = None,
-                 nested: dict[str, tuple[str, str]] | None = None) -> None:
+                 nested: dict[str, tuple[str, str, str | None]] | None = None) -> None:
         self.rec = recorder
-        # an inner team's agent -> (the member whose inner team it is, that team's trigger)
+        # an inner team's agent -> (the member whose inner team it is, that team's trigger, the
+        # member's tool that runs it: None for a society of mind's team or a member team)
         self.nested = nested or {}
-        self.chats: list[tuple[str, str]] = []  # the nested chats open: (wrapper, chat id)
+        # the nested chats open: (wrapper, chat id, the wrapper's tool running it or None)
+        self.chats: list[tuple[str, str, str | None]] = []
         self._chat_ids = 0
         # the names wrapped agents speak under -> the member the team knows (a MessageFilterAgent
         # "writer" wrapping "writer_core": the stream's events come from the wrapped one)
@@ -149,7 +159,7 @@ class StreamRecorder:
         """A message from an agent the team did not announce (GraphFlow, or team events off)."""
         if source == self.speaker:
             return
-        if source in self.nested or any(w == source for w, _ in self.chats):
+        if source in self.nested or any(c[0] == source for c in self.chats):
             self._nested_speaks(source)
             return
         if self.chats:
@@ -167,27 +177,48 @@ class StreamRecorder:
         """`source` speaks inside an inner team, or is the wrapper answering after it: the
         wrapper's nested chat opens with its delegation to the first inner speaker, an inner
         agent follows another by its team's trigger, and the wrapper's answer closes the chat
-        (and any still open inside it), the last inner speaker handing the turn back."""
-        open_for = [w for w, _ in self.chats]
-        wrapper, trigger = self.nested.get(source, (None, ""))
-        frm = self.speaker
+        (and any still open inside it), the last inner speaker handing the turn back (a tool's
+        run hands nothing back: its caller's turn resumes with the tool's result)."""
+        open_for = [c[0] for c in self.chats]
         if source in open_for:  # the wrapper answers from its inner team's transcript
+            closed = self.chats[open_for.index(source)]
             self._close_after(open_for.index(source))
-            trigger = "sequence"
-        elif wrapper in open_for:  # the next speaker of an inner team under way
+            if closed[2] is None:
+                self._delegate(self.speaker, source, "sequence")
+            self._now(source)
+            return
+        wrapper, trigger, _ = self.nested.get(source, (None, "", None))
+        if wrapper in open_for:  # the next speaker of an inner team under way
             self._close_after(open_for.index(wrapper) + 1)
-        else:  # the wrapper hands the work to its inner team
+            self._delegate(self.speaker, source, trigger)
+            self._now(source)
+            return
+        # the first to speak may be deep inside what its wrapper runs (an `AgentTool`'s society
+        # of mind, whose inner team speaks first): every chat down to it opens, outermost first
+        chain = [source]
+        while self.nested[chain[-1]][0] not in open_for and self.nested[chain[-1]][0] in self.nested:
+            chain.append(self.nested[chain[-1]][0])
+        top = self.nested[chain[-1]][0]
+        if top in open_for:
+            self._close_after(open_for.index(top) + 1)
+        for inner in reversed(chain):
+            wrapper, _, via = self.nested[inner]
             self._chat_ids += 1
-            chat = f"{wrapper}-inner-{self._chat_ids}"
+            chat = f"{wrapper}-{'inner' if via is None else via}-{self._chat_ids}"
             self.rec.add(ChatStart(chat=chat, parent=self.chats[-1][1] if self.chats else None,
-                                   kind="nested", sender=wrapper or "", recipient=source))
-            self.chats.append((wrapper or "", chat))
-            frm, trigger = wrapper, "delegate"
-        if frm is not None and frm != source:
-            self.rec.add(DelegationEvent(**{"from": frm, "to": source, "trigger": trigger}))
-        self.rec.turn(source)
-        self.speaker = source
-        self.spoken.append(source)
+                                   kind="nested", sender=wrapper, recipient=inner))
+            self.chats.append((wrapper, chat, via))
+            self._delegate(wrapper, inner, "delegate" if via is None else "as_tool")
+            self._now(inner)
+
+    def _delegate(self, frm: str | None, to: str, trigger: str) -> None:
+        if frm is not None and frm != to:
+            self.rec.add(DelegationEvent(**{"from": frm, "to": to, "trigger": trigger}))
+
+    def _now(self, agent: str) -> None:
+        self.rec.turn(agent)
+        self.speaker = agent
+        self.spoken.append(agent)
 
     def _back_out(self) -> None:
         """The outer team goes on from a member team: its nested chats end, and the turn it
@@ -198,8 +229,9 @@ class StreamRecorder:
     def _close_after(self, keep: int) -> None:
         """End the nested chats open beyond the first `keep`, innermost first."""
         while len(self.chats) > keep:
-            wrapper, chat = self.chats.pop()
-            self.rec.add(ChatEnd(chat=chat, reason=f"{wrapper}'s inner team ended"))
+            wrapper, chat, via = self.chats.pop()
+            ended = f"{wrapper}'s inner team ended" if via is None else f"{wrapper}'s tool {via} returned"
+            self.rec.add(ChatEnd(chat=chat, reason=ended))
 
     # --- tools ---------------------------------------------------------------------------
 
