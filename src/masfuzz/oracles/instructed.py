@@ -25,7 +25,7 @@ from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.specified import model_chose_speaker, model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
     FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOPWORDS, addresses_agent, agent_names, answer_given, asks_for,
-    claims_done, is_question, lists_missing, mentions, name_pattern, names_agent, names_in_tool_words, offers_more,
+    claims_done, closing_offers, is_question, lists_missing, mentions, name_pattern, names_agent, names_in_tool_words,
     owners, participles, payload_failure, same_root, sentences, stem, tool_job, tool_objects, tools_of, words,
 )
 from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, SELECTOR_PROMPT, AgentSpec, ToolSpec, WorkflowSpec
@@ -867,17 +867,17 @@ def _stops_on_speaker(end: TerminationEvent, spec: WorkflowSpec, ender: str) -> 
 def _waits_for_user(text: str, end: TerminationEvent, spec: WorkflowSpec, trace: Trace) -> bool:
     """Does the run's last message wait for the user: it ends on a question of its own (not one
     copied from the user's words, `_copied_from_user`), or lists the values it lacks
-    (`lists_missing`)? A closing question that asks for nothing the task lacks is set aside, and the sentence before it decides: an offer of more help ("Is there anything else I
-    can help with today?", `offers_more`), and a question holding the phrase a stop word
+    (`lists_missing`)? A closing question that asks for nothing the task lacks is set aside
+    (`closing_offers`), and the sentence before it decides: an offer of more help ("Is there
+    anything else I can help with today?"), of a further step once the work is said done ("Done.
+    Want me to email the receipt too?"), and a question holding the phrase a stop word
     condition heard (`TextMentionTermination("anything else I can help with")`, the detail
     quoting it): the team made that question its closing line, so saying it ends the work rather
     than asking. "Booked under LPT-6101. Anything else?" has finished; "Which row would you
     like? Anything else?" still waits."""
     heard = [q.lower() for q in re.findall(r"'([^']{2,})'|\"([^\"]{2,})\"", end.detail or "") for q in q if q
              and q not in {a.id for a in spec.agents}] if end.reason == "text_mention" else []
-    said = sentences(text)
-    while said and is_question(said[-1]) and (offers_more(said[-1]) or any(h in said[-1].lower() for h in heard)):
-        said.pop()
+    said = closing_offers(sentences(text), heard)
     return bool(said) and is_question(said[-1]) and not _copied_from_user(said[-1], trace) \
         or lists_missing(text)
 

@@ -230,7 +230,7 @@ def model_left_stop_undone(trace: Trace, spec: WorkflowSpec | None) -> str:
 def _asked_without_handing_over(trace: Trace, spec: WorkflowSpec, conditions: str) -> str:
     """The team stops when an agent hands the floor to the user (AgentChat's
     `HandoffTermination(target="user")`, a Swarm's way to ask its human), the app offered the
-    agent that hand-over, and that agent ended the run asking the user in words (`asks_back`) without
+    agent that hand-over, and that agent ended the run asking the user in words (`asks_back`, or a closing offer) without
     ever taking it: its question could only be heard through the hand-over the app gave it, so
     going round unanswered to the bound is the model's choice, not the app's. "" otherwise (no
     such condition, no such hand-over offered: then the app left its agent no way to ask)."""
@@ -240,7 +240,10 @@ def _asked_without_handing_over(trace: Trace, spec: WorkflowSpec, conditions: st
             continue
         last = said[-1]
         offered = next((a.model_settings.get("handoffs") for a in spec.agents if a.id == last.agent), None) or {}
-        if target in (offered.values() if isinstance(offered, dict) else offered) and asks_back(last.content):
+        # any question to the user, a closing offer too ("Anything else?"): it is heard only
+        # through the hand-over, whether it asks for a detail or offers more
+        if target in (offered.values() if isinstance(offered, dict) else offered) \
+                and (asks_back(last.content) or last.content.rstrip().endswith("?")):
             question = " ".join(last.content.split())[-80:]
             return (f"the team stops when an agent hands the floor to {target}, as the app lets {last.agent} "
                     f'do, and {last.agent} asked {target} in words instead ("{question}") '
