@@ -1209,7 +1209,9 @@ def _wired_label(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, w
     what it was told. So is a label the function knows when the instructions give no condition
     this request meets: no evidence is against the node, and blame needs some. Else (a label its
     instructions give for another request, their default line for a request a rule of theirs
-    covers, or none they quote) the node's choice, unchanged."""
+    covers, or none they quote) the node's choice, unchanged; when they give a label for this
+    request and the node said none they quote (prose, a summary of its own), the model in use did
+    not follow them: the finding is the model's (attribution `harness`)."""
     known = {str(x).strip().lower() for x in spec.agent(e.from_).model_settings.get(ROUTE_LABELS) or ()}
     said = next((x.content for x in reversed(trace.events[:d]) if isinstance(x, Message)
                  and x.role == "assistant" and x.agent == e.from_), "")
@@ -1233,6 +1235,14 @@ def _wired_label(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, w
             "shows the label wrong: the route is the wiring's; " + wrong.description})
     # the label its instructions give for this request when they tell it; else any they quote
     if not (label.lower() == given.lower() if given is not None else unknown and label.lower() in quoted):
+        if given is not None and not any(re.search(rf"(?<![\w-]){re.escape(q)}(?![\w-])", said, re.IGNORECASE)
+                                         for q in quoted):
+            # its instructions give a label for this request and it said none they quote (prose,
+            # a summary): the code reading it got no label at all, by the model's lapse
+            return wrong.model_copy(update={"attribution": "harness", "because": (
+                f"{e.from_}'s instructions give the label \"{given}\" for this request, and its reply "
+                f"(\"{' '.join(said.split())[:60]}\") says no label they give: the model in use did not "
+                "follow the app's instructions, on which the app's router reads its label")})
         return wrong
     why = f"the router {router} knows no such label ({', '.join(sorted(known))}) and fell through to {e.to}" \
         if unknown else f"the router {router} maps it to {e.to}"

@@ -248,6 +248,17 @@ def closing_offers(said: list[str], heard: Iterable[str] = ()) -> list[str]:
     return said
 
 
+# What a sentence says of the tool's result ("report the result of T", "T's answer", "what T
+# returns"): it presupposes a call, made when another sentence asks for it, and is no duty itself.
+# The tool may be quoted (`T`, 'T') and its saying in any tense ("share what `T` said").
+RESULT_OF = (r"\b(?:results?|outputs?|answers?|repl(?:y|ies)|responses?|findings)\s+(?:of|from|"
+             r"(?:returned|given)\s+by)\s+[`'\"‘“]?{tool}|{tool}[`'\"’”]?(?:'s|’s)\s+(?:results?|outputs?|answers?|"
+             r"repl(?:y|ies)|responses?|findings)\b|\bwhat(?:ever)?\s+(?:[`'\"‘“]?\w+[`'\"’”]?\s+(?:or|and)\s+)?"
+             r"[`'\"‘“]?{tool}[`'\"’”]?(?:\s+(?:or|and)\s+[`'\"‘“]?\w+[`'\"’”]?)?\s+(?:returns?|returned|says?|said|"
+             r"gives?|gave|found|finds|answers?|answered|repl(?:y|ies|ied)|reports?|reported|tells?|told|"
+             r"(?:comes?|came|sends?|sent)\s+back(?:\s+with)?)\b")
+
+
 # A farewell closing a reply ("Enjoy your stay!", "Bye for now", "Have a lovely evening").
 FAREWELL = re.compile(r"\b(?:good\s?bye|bye(?:\s+for\s+now)?|farewell|take care|enjoy|have an? (?:\w+\s+)?(?:day|"
                       r"evening|night|weekend|trip|stay|time)|see you|safe travels|all the best)\b", re.IGNORECASE)
@@ -952,11 +963,12 @@ LODGED_STATES = {"accepted", "received", "submitted", "lodged", "requested", "op
 ENUM = re.compile(r"[A-Za-z]+(?:[_-][A-Za-z]+)*")
 # ... and the states in which a thing a status look-up reads has come out well, whatever action
 # made it so (a certificate ISSUED, a permit GRANTED, an order DISPATCHED, a claim SETTLED): a
-# tool that only reads a state has no action of its own for a claim to be judged against.
+# tool that only reads a state has no action of its own for a claim to be judged against. A thing
+# carried has come out well when it reached its end: HANDED_OVER, ARRIVED, LANDED, DOCKED.
 SETTLED_STATES = DONE_STATES | {"issued", "certified", "cleared", "passed", "finished", "resolved", "settled",
                                 "dispatched", "shipped", "published", "registered", "verified", "signed",
                                 "fulfilled", "ready", "valid", "active", "available", "collected",
-                                "refunded", "renewed", "enrolled"}
+                                "refunded", "renewed", "enrolled", "handed_over", "arrived", "landed", "docked"}
 # ... and its states of the thing held for someone, in words other than its verb's: HELD,
 # SECURED, ALLOCATED (reserve_boat's hold is HELD, not RESERVED).
 HELD_STATES = {"held", "secured", "allocated", "assigned", "locked", "guaranteed"}
