@@ -142,3 +142,17 @@ def test_a_team_stopped_on_an_offer_after_the_work_before_a_member_spoke_ended_e
 
 def test_a_team_stopped_on_a_choice_put_to_the_user_waits():
     assert participation(_cake("Order CK-77 is placed. Should the lettering be in pink or in white?"), BAKERY) == []
+
+
+# -- one tail walker for the two "to the end" readings --------------------------------------------
+
+def test_one_tail_walker_reads_a_closing_said_again_and_a_question_asked_again():
+    """The closing said again passes over the other side's empty auto-replies and wants the same
+    words each time; the question asked again stops at any other message, whatever its words."""
+    from masfuzz.oracles.detectors import _closing_tail, _closes
+
+    said = [Message(agent="ferry_desk", content="All set, ref FX-2207. Anything else?"), Message(role="user", content="")]
+    trace = Trace(scenario_id="s", events=(Message(role="user", content="One car on the 07:40 please"),
+                                           *said, *said, *said[:1]))
+    assert _closing_tail(trace, _closes, verbatim=True) == [5, 3, 1]
+    assert _closing_tail(trace, _closes, verbatim=False) == [5]
