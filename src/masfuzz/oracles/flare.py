@@ -32,7 +32,7 @@ from masfuzz.oracles.detectors import detect
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.instructed import beside_call
 from masfuzz.oracles.semantic import REQUEST
-from masfuzz.oracles.wording import RESULT_OF, STOPWORDS, asks_back, is_question, sentences, stem, words
+from masfuzz.oracles.wording import RESULT_OF, STOPWORDS, asks_back, closing_offers, is_question, sentences, stem, words
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (AgentTurn, DelegationEvent, Message, RestrictedAttempt, ToolCall, ToolResult, Trace,
                            said_by_user)
@@ -400,8 +400,9 @@ def _waiting(trace: Trace, answers: list[int], tool: str, workflow: WorkflowSpec
             asked = False
         if i not in answers:
             continue
+        # a closing offer naming an argument ("Want me to text the day's code too?") asks for nothing
         asked = asked or any((is_question(s) or REQUEST.search(s)) and required & set(_stems(s))
-                             for s in sentences(e.content))
+                             for s in closing_offers(sentences(e.content)))
         if asked or asks_back(e.content):  # a question, or questions listed one per line
             out.add(i)
     return out
