@@ -209,35 +209,3 @@ def test_a_run_handed_over_on_a_second_look_is_no_failure_to_claim_against():
         Message(agent="run_k", content="Done - run cr-12 was handed over to ward 3 reception at 11:36."),
         TerminationEvent(reason="completed", final_output="Done.")))
     assert claimed_outcome(trace, COURIER) == []
-
-
-# -- misrouted request: a copied hand-off whose receiver did its own work instead ------------------
-
-BIKES = WorkflowSpec(
-    system=SystemInfo(id="bike_share", entry_agent="front", framework="autogen", pattern="handoff"),
-    agents=(AgentSpec(id="front", instructions="Read the member's message and pass it on."),
-            AgentSpec(id="dock_desk", instructions="Release a bike from its dock with release_dock."),
-            AgentSpec(id="repairs", instructions="Log a fault with log_fault. Repairs handle faults and flat tyres.")),
-    tools=(ToolSpec(id="release_dock", description="Release a bike held in its dock."),
-           ToolSpec(id="log_fault", description="Log a fault on a bike for the mechanics.")),
-    permissions=Permissions(allow=(("dock_desk", "release_dock"), ("repairs", "log_fault"))),
-    delegations=(Delegation.model_validate({"from": "front", "to": "repairs", "trigger": "handoff",
-                                            "condition": "Pass the member to dock_desk: dock stuck, release, unlocking."}),
-                 Delegation.model_validate({"from": "front", "to": "repairs", "trigger": "handoff",
-                                            "condition": "Pass the member to repairs: faults, flat tyres."})))
-
-
-@pytest.mark.parametrize("reply,found", [
-    ("Repairs handles faults and flat tyres.", True),  # its remit: nothing done for the member
-    ("Summary: nothing needed doing on my side", True),
-    ("Sorted - the bike is released and ready to ride.", False),  # says the request done
-])
-def test_a_copied_hand_off_whose_receiver_did_its_own_work_instead_is_a_misroute(reply, found):
-    trace = Trace(scenario_id="s", events=(
-        Message(role="user", content="The dock at Quay Street is stuck, it won't release bike 3310 - unlocking fails."),
-        AgentTurn(agent="front"), _handoff("front", "repairs"), AgentTurn(agent="repairs"),
-        ToolCall(agent="repairs", tool="log_fault", arguments={"bike": "3310"}, call_id="f"),
-        ToolResult(agent="repairs", tool="log_fault", call_id="f", payload="fault on 3310 logged"),
-        Message(agent="repairs", content=reply),
-        TerminationEvent(reason="completed", final_output=reply)))
-    assert [f.agent for f in misrouted_request(trace, BIKES)] == (["front"] if found else [])

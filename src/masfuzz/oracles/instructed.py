@@ -1580,8 +1580,7 @@ def _miswired(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, requ
     """A route that reaches the wrong agent: the router took a route whose own description fits
     the request by words no other route of the router has ("moorings", "unlocking"), and the
     hand-over reached an agent whose instructions, description and tools speak of none of them,
-    which answered (calling none of its tools, or only tools that speak of none of them, with a
-    reply that gives up or claims nothing done). A route is
+    which answered (calling none of its tools, or only tools that speak of none of them). A route is
     a delegating tool the router called just before (`ask_berths`, "Pass a question about moorings
     ... to the moorings officer"), or a hand-over to that agent whose description names another one
     (a copied `Handoff`: "Pass the member to keys_desk: locked out, ..." with fleet_ops as its
@@ -1618,12 +1617,12 @@ def _miswired(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, requ
         said = _answered_without(trace, d, e.to, mine, [])
         if said is None:
             # it called its own tools, which speak of none of the route's words (`known`): its
-            # own work done in place of the request's (a lane booked for a lesson move, damage
-            # logged for a member locked out) when its reply then gives up, or says nothing done:
-            # its remit ("Fleet ops handles damage and fuel cards."), a summary of no step
+            # own work done in place of the request's (a lane booked for a lesson move) when its
+            # reply then gives up or speaks of the route's subject without saying it was done
             said = _answered_without(trace, d, e.to, [], [])
             reply = trace.events[said].content if said is not None else ""
-            if said is None or not GIVE_UP.search(reply) and any(claims_done(x) for x in sentences(reply)):
+            if said is None or not (GIVE_UP.search(reply) or _stems(reply) & fits and not any(
+                    claims_done(x) for x in sentences(reply))):
                 return []
         # the agent the route names, when the spec has it: its tools are what the request needed
         meant = [t for a in ids if a not in (e.to, e.from_) and names_agent(text, spec, a) for t in tools_of(spec, a)]
