@@ -36,8 +36,8 @@ from masfuzz.oracles.failure import PROPOSING_DETECTORS, RULE, UNCONFIRMED, Fail
 from masfuzz.oracles.instructed import INSTRUCTED, _proxy
 from masfuzz.oracles.semantic import SEMANTIC, tool_doc_mismatch
 from masfuzz.oracles.specified import model_left_stop_undone
-from masfuzz.oracles.wording import (FAREWELL, GIVE_UP, STOPWORDS, asks_back, claims_done, is_question, lists_missing,
-                                    sentences, stem, words)
+from masfuzz.oracles.wording import (FAREWELL, GIVE_UP, STOPWORDS, asks_back, claims_done, closing_offers, is_question,
+                                    lists_missing, sentences, stem, words)
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
     APP_BOUND, BOUND_REASONS, CONCLUDED_REASONS, DESIGNED_LENGTH, ENDED_IN_MODEL_CALL, HARNESS_CAUSE,
@@ -238,44 +238,53 @@ def _asks_to_the_end(trace: Trace) -> int | None:
     """The first of the run's closing messages when they are one agent asking back
     (`asks_back`), `MIN_CYCLE_REPEATS` times or more, with no tool called, no other agent
     speaking and no user message among them, to the end; else None."""
-    tail = []
-    for i in range(len(trace.events) - 1, -1, -1):
-        e = trace.events[i]
-        if isinstance(e, (ToolCall, ToolResult)) or isinstance(e, Message) and (
-                e.role != "assistant" or not e.agent or tail and e.agent != trace.events[tail[-1]].agent):
-            break
-        if isinstance(e, Message):
-            if not asks_back(e.content):
-                break
-            tail.append(i)
+    tail = _closing_tail(trace, asks_back, verbatim=False)
     return tail[-1] if len(tail) >= MIN_CYCLE_REPEATS else None
 
 
 def _says_again_to_the_end(trace: Trace) -> int | None:
     """The second of the run's closing messages when they are one agent saying the very same
-    closing, the work done (`claims_done`: "All set.") or a farewell (`FAREWELL`), never a
-    question (`asks_back`, read by `_asks_to_the_end`) or a word of work under way ("checking
-    the diary now"), `MIN_CYCLE_REPEATS` times or
+    closing (`_closes`), `MIN_CYCLE_REPEATS` times or
     more, with no tool called, no other agent speaking and no user message among them, to the end
     (an empty auto-reply of the chat's other side says nothing): its closing said again and again
     ("All set. Clear skies!" six times, in an AG2 chat whose proxy replies automatically until its
     cap). The agent had finished; the team's stop condition did not hear its closing. Else None."""
+    tail = _closing_tail(trace, _closes, verbatim=True)
+    return tail[-2] if len(tail) >= MIN_CYCLE_REPEATS else None
+
+
+def _closes(text: str) -> bool:
+    """Is a reply a closing: the work done (`claims_done`: "All set.") or a farewell (`FAREWELL`),
+    with at most a closing offer after it ("All set. Anything else?", `closing_offers`), never a
+    question that asks (`asks_back`) or a word of work under way ("checking the diary now")?"""
+    if not text.strip() or asks_back(text):
+        return False
+    said = sentences(text)
+    kept = closing_offers(said)
+    return claims_done(text if kept == said else " ".join(kept)) or FAREWELL.search(text) is not None
+
+
+def _closing_tail(trace: Trace, says: Callable[[str], bool], *, verbatim: bool) -> list[int]:
+    """The run's closing messages, last first, while each is one agent's and `says` holds of its
+    words, with no tool called, no other agent speaking and no user message among them. With
+    `verbatim`, each the very same words as the one after it, and an empty message of the chat's
+    other side (an auto-reply that says nothing) passed over: the same closing said again; without,
+    any such message ends the walk: one agent asking again."""
     tail: list[int] = []
     for i in range(len(trace.events) - 1, -1, -1):
         e = trace.events[i]
         if isinstance(e, (ToolCall, ToolResult)):
             break
-        if not isinstance(e, Message) or not e.content.strip() and e.role != "assistant":
+        if not isinstance(e, Message) or verbatim and not e.content.strip() and e.role != "assistant":
             continue
         if e.role != "assistant" or not e.agent or tail and (
-                e.agent != trace.events[tail[-1]].agent
-                or " ".join(e.content.split()) != " ".join(trace.events[tail[-1]].content.split())):
+                e.agent != trace.events[tail[-1]].agent or verbatim
+                and " ".join(e.content.split()) != " ".join(trace.events[tail[-1]].content.split())):
             break
-        if not e.content.strip() or asks_back(e.content) \
-                or not (claims_done(e.content) or FAREWELL.search(e.content)):
+        if not says(e.content):
             break
         tail.append(i)
-    return tail[-2] if len(tail) >= MIN_CYCLE_REPEATS else None
+    return tail
 
 
 def _names_required(spec: WorkflowSpec | None, agent: str, text: str) -> bool:

@@ -32,7 +32,7 @@ from masfuzz.oracles.detectors import detect
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.instructed import beside_call
 from masfuzz.oracles.semantic import REQUEST
-from masfuzz.oracles.wording import STOPWORDS, asks_back, is_question, sentences, stem, words
+from masfuzz.oracles.wording import RESULT_OF, STOPWORDS, asks_back, closing_offers, is_question, sentences, stem, words
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (AgentTurn, DelegationEvent, Message, RestrictedAttempt, ToolCall, ToolResult, Trace,
                            said_by_user)
@@ -272,15 +272,6 @@ CHOICE_AMONG = re.compile(
 # A sentence that says where a thing comes from ("fares come from fare_table and cabins from
 # cabin_list"): the tool is a duty when the run is about that thing, its condition.
 SOURCE = re.compile(r"\bcomes?\s+from\b", re.IGNORECASE)
-# What a sentence says of the tool's result ("report the result of T", "T's answer", "what T
-# returns"): it presupposes a call, made when another sentence asks for it, and is no duty itself.
-# The tool may be quoted (`T`, 'T') and its saying in any tense ("share what `T` said").
-RESULT_OF = (r"\b(?:results?|outputs?|answers?|repl(?:y|ies)|responses?|findings)\s+(?:of|from|"
-             r"(?:returned|given)\s+by)\s+[`'\"‘“]?{tool}|{tool}[`'\"’”]?(?:'s|’s)\s+(?:results?|outputs?|answers?|"
-             r"repl(?:y|ies)|responses?|findings)\b|\bwhat(?:ever)?\s+(?:[`'\"‘“]?\w+[`'\"’”]?\s+(?:or|and)\s+)?"
-             r"[`'\"‘“]?{tool}[`'\"’”]?(?:\s+(?:or|and)\s+[`'\"‘“]?\w+[`'\"’”]?)?\s+(?:returns?|returned|says?|said|"
-             r"gives?|gave|found|finds|answers?|answered|repl(?:y|ies|ied)|reports?|reported|tells?|told|"
-             r"(?:comes?|came|sends?|sent)\s+back(?:\s+with)?)\b")
 # A condition on what was asked, by its subject ("the request mentions ...", "the user asks ...").
 ABOUT_REQUEST = re.compile(r"^\W*(?:the\s+|a\s+)?(?:user|customer|caller|client|request|message|question|enquir(?:y|ie)|"
                            r"anything|everything|whatever|something)s?(?:'s)?\b", re.IGNORECASE)
@@ -409,8 +400,9 @@ def _waiting(trace: Trace, answers: list[int], tool: str, workflow: WorkflowSpec
             asked = False
         if i not in answers:
             continue
+        # a closing offer naming an argument ("Want me to text the day's code too?") asks for nothing
         asked = asked or any((is_question(s) or REQUEST.search(s)) and required & set(_stems(s))
-                             for s in sentences(e.content))
+                             for s in closing_offers(sentences(e.content)))
         if asked or asks_back(e.content):  # a question, or questions listed one per line
             out.add(i)
     return out

@@ -25,7 +25,7 @@ from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.specified import model_chose_speaker, model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
     FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOPWORDS, addresses_agent, agent_names, answer_given, asks_for,
-    claims_done, is_question, lists_missing, mentions, name_pattern, names_agent, names_in_tool_words, offers_more,
+    claims_done, closing_offers, is_question, lists_missing, mentions, name_pattern, names_agent, names_in_tool_words,
     owners, participles, payload_failure, same_root, sentences, stem, tool_job, tool_objects, tools_of, words,
 )
 from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, SELECTOR_PROMPT, AgentSpec, ToolSpec, WorkflowSpec
@@ -867,17 +867,17 @@ def _stops_on_speaker(end: TerminationEvent, spec: WorkflowSpec, ender: str) -> 
 def _waits_for_user(text: str, end: TerminationEvent, spec: WorkflowSpec, trace: Trace) -> bool:
     """Does the run's last message wait for the user: it ends on a question of its own (not one
     copied from the user's words, `_copied_from_user`), or lists the values it lacks
-    (`lists_missing`)? A closing question that asks for nothing the task lacks is set aside, and the sentence before it decides: an offer of more help ("Is there anything else I
-    can help with today?", `offers_more`), and a question holding the phrase a stop word
+    (`lists_missing`)? A closing question that asks for nothing the task lacks is set aside
+    (`closing_offers`), and the sentence before it decides: an offer of more help ("Is there
+    anything else I can help with today?"), of a further step once the work is said done ("Done.
+    Want me to email the receipt too?"), and a question holding the phrase a stop word
     condition heard (`TextMentionTermination("anything else I can help with")`, the detail
     quoting it): the team made that question its closing line, so saying it ends the work rather
     than asking. "Booked under LPT-6101. Anything else?" has finished; "Which row would you
     like? Anything else?" still waits."""
     heard = [q.lower() for q in re.findall(r"'([^']{2,})'|\"([^\"]{2,})\"", end.detail or "") for q in q if q
              and q not in {a.id for a in spec.agents}] if end.reason == "text_mention" else []
-    said = sentences(text)
-    while said and is_question(said[-1]) and (offers_more(said[-1]) or any(h in said[-1].lower() for h in heard)):
-        said.pop()
+    said = closing_offers(sentences(text), heard)
     return bool(said) and is_question(said[-1]) and not _copied_from_user(said[-1], trace) \
         or lists_missing(text)
 
@@ -1209,7 +1209,9 @@ def _wired_label(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, w
     what it was told. So is a label the function knows when the instructions give no condition
     this request meets: no evidence is against the node, and blame needs some. Else (a label its
     instructions give for another request, their default line for a request a rule of theirs
-    covers, or none they quote) the node's choice, unchanged."""
+    covers, or none they quote) the node's choice, unchanged; when they give a label for this
+    request and the node said none they quote (prose, a summary of its own), the model in use did
+    not follow them: the finding is the model's (attribution `harness`)."""
     known = {str(x).strip().lower() for x in spec.agent(e.from_).model_settings.get(ROUTE_LABELS) or ()}
     said = next((x.content for x in reversed(trace.events[:d]) if isinstance(x, Message)
                  and x.role == "assistant" and x.agent == e.from_), "")
@@ -1233,6 +1235,14 @@ def _wired_label(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, w
             "shows the label wrong: the route is the wiring's; " + wrong.description})
     # the label its instructions give for this request when they tell it; else any they quote
     if not (label.lower() == given.lower() if given is not None else unknown and label.lower() in quoted):
+        if given is not None and not any(re.search(rf"(?<![\w-]){re.escape(q)}(?![\w-])", said, re.IGNORECASE)
+                                         for q in quoted):
+            # its instructions give a label for this request and it said none they quote (prose,
+            # a summary): the code reading it got no label at all, by the model's lapse
+            return wrong.model_copy(update={"attribution": "harness", "because": (
+                f"{e.from_}'s instructions give the label \"{given}\" for this request, and its reply "
+                f"(\"{' '.join(said.split())[:60]}\") says no label they give: the model in use did not "
+                "follow the app's instructions, on which the app's router reads its label")})
         return wrong
     why = f"the router {router} knows no such label ({', '.join(sorted(known))}) and fell through to {e.to}" \
         if unknown else f"the router {router} maps it to {e.to}"

@@ -21,7 +21,7 @@ from masfuzz.oracles.instructed import (CONDITIONAL, NEGATED, beside_call, claus
                                        instructed_order, misrouted_request, with_prompts)
 from masfuzz.oracles.specified import model_ignored_named_failure
 from masfuzz.oracles.wording import (
-    ACTIONS, FAILED_TEXT, FIND_VERBS, answer_given, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
+    ACTIONS, FAILED_TEXT, RESULT_OF, FIND_VERBS, answer_given, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
     empty_result, holds, holds_unnamed, is_question, mentions, owners, participles, payload_failure, plain,
     says_done_by_verb, says_held, sentences, status_line, stem, structured, tool_actions, tool_job, tool_objects,
     tools_of, unconfirmed_state, words,
@@ -956,7 +956,9 @@ def _dropped_as_told(trace: Trace, spec: WorkflowSpec | None, d: int, e: Delegat
         return ""
     call = running_tool([x for x in trace.events[:d] if isinstance(x, (ToolCall, ToolResult)) and x.agent == e.from_])
     written = json.dumps(call.arguments, ensure_ascii=False) if call is not None else _own_brief(trace, d, e)
-    if written is None or any(_reached(v, written) for v in values):
+    if written is None:
+        return _left_unreported(trace, spec, d, e, values)
+    if any(_reached(v, written) for v in values):
         return ""
     param, _, tool = kind.partition(" of ")  # a documented parameter asked for: "venue of check_ground"
     t = next((x for x in spec.tools if x.id == tool), None) if tool else None
@@ -981,6 +983,40 @@ def _dropped_as_told(trace: Trace, spec: WorkflowSpec | None, d: int, e: Delegat
                 how = f" ({call.tool})" if call is not None else ""
                 return (f"{e.from_}'s own instructions tell it to pass this on (\"{line.strip()[:120]}\"), "
                         f"and the brief its model wrote for {e.to}{how} left out {', '.join(values[:3])}: "
+                        "the model in use did not follow the app's instructions")
+    return ""
+
+
+# A verb telling an agent to say something on ("Report the result of best_available.", "Tell the
+# customer what quote_fare returns"), read over a tool's result (`RESULT_OF`).
+_REPORT = re.compile(r"\b(?:report|relay|pass\s+on|give|tell|share|state|repeat|quote|read\s+out|say|include)\b",
+                     re.IGNORECASE)
+
+
+def _left_unreported(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, values: list[str]) -> str:
+    """Why facts the hander's own tool answered, lost at the hand-over at `d` in a team whose
+    members read one another's replies (a group chat the app passes on whole), are the hander's
+    model's lapse: the hander's last reply before the hand-over reached the receiver's model (it
+    is in what that model was given), left the facts out ("Summary: nothing needed doing on my
+    side" after best_available found the seats), and a line of the hander's instructions tells
+    it, unconditionally, to report that tool's result ("Report the result of best_available.").
+    The app passed its agent's words on and told it to say the result; the model in use did not.
+    "" otherwise: a hand-over that passes something else, or no such line, keeps the loss the
+    app's."""
+    said = next((x.content for x in reversed(trace.events[:d]) if isinstance(x, Message) and x.role == "assistant"
+                 and x.agent == e.from_ and x.content.strip()), None)
+    received = _received(trace, d, e.to)
+    if said is None or received is None or " ".join(said.split()) not in " ".join(received.split()) \
+            or any(_reached(v, said) for v in values):
+        return ""
+    tools = {x.tool for x in trace.events[:d] if isinstance(x, ToolResult) and x.agent == e.from_
+             and any(_reached(v, x.payload) for v in values)}
+    for line in sentences(with_prompts(spec, trace).agent(e.from_).instructions or ""):
+        for part in clauses(line):
+            if _REPORT.search(part) and not CONDITIONAL.search(part) and not NEGATED.search(part) \
+                    and any(re.search(RESULT_OF.format(tool=re.escape(t)), part, re.IGNORECASE) for t in tools):
+                return (f"{e.from_}'s own instructions tell it to report what its tool answered (\"{line.strip()[:120]}\"), "
+                        f"and its reply, which the app passed on to {e.to}, left out {', '.join(values[:3])}: "
                         "the model in use did not follow the app's instructions")
     return ""
 

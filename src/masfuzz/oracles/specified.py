@@ -53,7 +53,8 @@ from __future__ import annotations
 
 import re
 
-from masfuzz.oracles.wording import STOPWORDS, addresses_agent, agent_names, asks_back, mentions, name_pattern, sentences, stem, words
+from masfuzz.oracles.wording import (STOPWORDS, addresses_agent, agent_names, asks_back, mentions, name_pattern, sentences, stem,
+                                    structured, words)
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import SYSTEM_PROMPTS, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace, said_by_user, users_words
 
@@ -150,7 +151,7 @@ def model_passed_over(trace: Trace, spec: WorkflowSpec, member: str, ender: str 
     agents", "always use the provided tools": `_leaves_to_fit`), and the members' descriptions or
     the request's naming point to `member`; then a member lent as a tool (`as_tool`) counts too,
     since no tool was called. "" otherwise."""
-    if ender is not None and _had_last_word(trace, ender) and (_offered(spec, ender, member) or _lent(spec, ender, member)):
+    if ender is not None and _had_last_word(trace, ender, {a.id for a in spec.agents}) and (_offered(spec, ender, member) or _lent(spec, ender, member)):
         from masfuzz.oracles.instructed import instructed_handoffs  # instructed calls this: imported late
 
         rules = next((a.instructions for a in spec.agents if a.id == ender), "") or ""
@@ -230,7 +231,7 @@ def model_left_stop_undone(trace: Trace, spec: WorkflowSpec | None) -> str:
 def _asked_without_handing_over(trace: Trace, spec: WorkflowSpec, conditions: str) -> str:
     """The team stops when an agent hands the floor to the user (AgentChat's
     `HandoffTermination(target="user")`, a Swarm's way to ask its human), the app offered the
-    agent that hand-over, and that agent ended the run asking the user in words (`asks_back`) without
+    agent that hand-over, and that agent ended the run asking the user in words (`asks_back`, or a closing offer) without
     ever taking it: its question could only be heard through the hand-over the app gave it, so
     going round unanswered to the bound is the model's choice, not the app's. "" otherwise (no
     such condition, no such hand-over offered: then the app left its agent no way to ask)."""
@@ -240,7 +241,10 @@ def _asked_without_handing_over(trace: Trace, spec: WorkflowSpec, conditions: st
             continue
         last = said[-1]
         offered = next((a.model_settings.get("handoffs") for a in spec.agents if a.id == last.agent), None) or {}
-        if target in (offered.values() if isinstance(offered, dict) else offered) and asks_back(last.content):
+        # any question to the user, a closing offer too ("Anything else?"): it is heard only
+        # through the hand-over, whether it asks for a detail or offers more
+        if target in (offered.values() if isinstance(offered, dict) else offered) \
+                and (asks_back(last.content) or last.content.rstrip().endswith("?")):
             question = " ".join(last.content.split())[-80:]
             return (f"the team stops when an agent hands the floor to {target}, as the app lets {last.agent} "
                     f'do, and {last.agent} asked {target} in words instead ("{question}") '
@@ -293,7 +297,8 @@ def _may_end(instructions: str, last: str) -> bool:
     here") is not that line's. A line that says when to end ("once the die is rolled") lets the
     agent end there, in whatever words."""
     said = {stem(w) for w in words(last)}
-    for line in re.split(r"\n+|(?<=[.!?])\s+(?=[A-Z0-9])", _FALLBACK.sub("", instructions)):
+    # a quoted line kept whole: the closing words 'Say "Where to? TERMINATE."' are one line, not two
+    for line in _whole_sentences(_FALLBACK.sub("", instructions)):
         if not _ENDS.search(line):
             continue
         quotes = [{stem(w) for w in words(q) if w not in STOPWORDS} for q in _QUOTE.findall(line)]
@@ -313,11 +318,14 @@ def _topic_asked(spec: WorkflowSpec, router: str, member: str, request: str) -> 
                  for t in topics if mentions(request, [t])), "")
 
 
-def _had_last_word(trace: Trace, agent: str) -> bool:
-    """Did the run end on `agent`'s own message, its model's choice to answer? Not when it ended
-    on a tool's answer (an Agents SDK agent stopped at a tool by the app's `tool_use_behavior`)
-    or a hand-over."""
+def _had_last_word(trace: Trace, agent: str, members: set[str]) -> bool:
+    """Did the run end on `agent`'s own message, its model's choice to answer, or on its hand-off
+    to the user (a Swarm's `handoffs=["user"]`: a tool call its model chose, the run's end)? Not
+    when it ended on a tool's answer (an Agents SDK agent stopped at a tool by the app's
+    `tool_use_behavior`) or a hand-over to a member."""
     for e in reversed(trace.events):
+        if isinstance(e, DelegationEvent) and e.trigger == "handoff" and e.from_ == agent and e.to not in members:
+            return True
         if isinstance(e, (ToolCall, ToolResult, DelegationEvent)):
             return False
         if isinstance(e, Message) and e.content.strip():
@@ -445,8 +453,10 @@ def model_ignored_named_failure(trace: Trace, spec: WorkflowSpec | None, agent: 
     and say what to do on it ("If book_tour says declined, explain why ..." and the tour came back
     `declined`), and the agent claimed success anyway in words of its model's (a message, not a
     final answer the app's code may have written). The named failure is the value that made the
-    answer one (`why`, "result.state: declined"), among the condition's words: "if it answers
-    bookings" names a field an empty answer has too. A failure named in general words names only
+    answer one (`why`, "result.state: declined"), among the condition's words, or a code the
+    answer gives as a field's whole value beside it ("If hold_seats answers E409" and `{"code":
+    "E409", "detail": "already taken"}`): "if it answers bookings" names a field an empty answer
+    has too. A failure named in general words names only
     an answer that is an error by its status: "raises an error" one the tool raised, "fails" or
     "returns an error" that or an HTTP 4xx/5xx code. A result that says it failed in its own
     fields (a `warnings` list, `accepted: false`) is a failure such instructions do not name: the
@@ -458,6 +468,11 @@ def model_ignored_named_failure(trace: Trace, spec: WorkflowSpec | None, agent: 
     # the value that made the answer a failure: "a failure in its answer (result.state: declined)"
     inner = why[why.find("(") + 1:why.rfind(")")] if "(" in why else ""
     said = set(words(inner.split(":", 1)[1] if ":" in inner else inner))
+    # ... or a code the same answer gives beside it, a field's whole value ("E409" beside the
+    # detail "211-212 already taken": `{"code": "E409", "detail": ...}`)
+    data = structured(result.payload)
+    codes = {v.strip().lower() for v in (data.values() if isinstance(data, dict) else ())
+             if isinstance(v, str) and re.fullmatch(r"[A-Za-z]*\d*[A-Za-z_]*", v.strip()) and 1 < len(v.strip()) <= 24}
     for line in _whole_sentences(told):
         for m in cond.finditer(line):
             named = words(m.group("named"))
@@ -465,7 +480,7 @@ def model_ignored_named_failure(trace: Trace, spec: WorkflowSpec | None, agent: 
                         and w not in _RAISES and w not in STOPWORDS]
             raised = any(w in _RAISES for w in named)
             general = raised or any(w in _GENERAL_FAILURE for w in named)
-            covered = (specific and said and said <= set(named)) or (
+            covered = (specific and (said and said <= set(named) or set(specific) <= codes)) or (
                 not specific and general and (result.status == "error" or (
                     not raised and _ERROR_CODE.search(result.payload) is not None)))
             if covered and line[m.end():].strip(" ,:;-"):

@@ -206,6 +206,59 @@ def offers_more(sentence: str) -> bool:
     return is_question(sentence) and OFFERS_MORE.search(sentence) is not None
 
 
+# A question offering the speaker's next step or asking after the user's satisfaction: "Want me to
+# email the receipt too?", "Shall I add a reminder?", "Would you like me to text you the code?",
+# "Should I also cancel the old one?", "Does that help?", "Sound good?". After work reported done
+# it offers more; before it ("Shall I book it?") it asks consent for the work itself.
+OFFERS_STEP = re.compile(
+    r"^\W*(?:(?:do\s+you\s+|would\s+you\s+)?(?:want|like)\s+(?:me|us)\s+to|shall\s+(?:i|we)|should\s+(?:i|we)|can\s+(?:i|we)\s+(?:also|help)|may\s+i\s+(?:also|help)|"
+    r"(?:does|did|is)\s+(?:that|this|everything)\s+(?:help|work|sound|look)|(?:sounds?|looks?)\s+good|happy\s+with\s+that)\b",
+    re.IGNORECASE)
+# The step offered is the one just discussed, asked leave for ("Shall I go ahead?", "Should I
+# book it?", "Want me to confirm that?"), unless the question says it is more ("... it too?"), or
+# a choice put to the user ("Shall I book the 10:00 or the 11:00?"): both wait for an answer.
+CONSENT = re.compile(r"\b(?:go\s+ahead|proceed|continue|or|\w+\s+(?:it|that|this|them|one)\s*\?)", re.IGNORECASE)
+MORE = re.compile(r"\b(?:too|also|as\s+well|additionally|another)\b", re.IGNORECASE)
+# Where a closing question joins the statement before it in one sentence ("All set — shall I add
+# a reminder?", "Done, want me to email it too?").
+_CLAUSE = re.compile(r"\s*(?:[\u2014\u2013;,]|\s-\s)\s*")
+
+
+def closing_offers(said: list[str], heard: Iterable[str] = ()) -> list[str]:
+    """The sentences of a reply without the questions that close it asking for nothing the task
+    lacks: an offer of more help (`offers_more`: "Anything else I can help with?"), a question
+    holding a phrase in `heard` (one a stop condition listens for, lower case), and, once the
+    reply has said its work done (`claims_done`, in a sentence before or a clause before the
+    question's own: "All set — shall I add a reminder?"), an offer of a further step or a
+    courtesy (`OFFERS_STEP`: "Want me to email the receipt too?", "Does that help?") that is not
+    leave asked for the step just discussed (`CONSENT`: "Shall I go ahead and book it?"). The
+    sentence left last decides whether the reply still asks."""
+    said = list(said)
+    while said and is_question(said[-1]):
+        last = said[-1]
+        # the offer opens the sentence or one of its clauses; what stands before it is said
+        start = next((k for k in (0, *(m.end() for m in _CLAUSE.finditer(last))) if OFFERS_STEP.match(last[k:])), None)
+        head = [c for c in _CLAUSE.split(last[:start]) if c.strip()] if start else []
+        asked = last[start:] if start is not None else ""
+        if not (offers_more(last) or any(h in last.lower() for h in heard)
+                or asked and (MORE.search(asked) or not CONSENT.search(asked))
+                and any(claims_done(s) for s in said[:-1] + head)):
+            break
+        said = said[:-1] + head
+    return said
+
+
+# What a sentence says of the tool's result ("report the result of T", "T's answer", "what T
+# returns"): it presupposes a call, made when another sentence asks for it, and is no duty itself.
+# The tool may be quoted (`T`, 'T') and its saying in any tense ("share what `T` said").
+RESULT_OF = (r"\b(?:results?|outputs?|answers?|repl(?:y|ies)|responses?|findings)\s+(?:of|from|"
+             r"(?:returned|given)\s+by)\s+[`'\"‘“]?{tool}|{tool}[`'\"’”]?(?:'s|’s)\s+(?:results?|outputs?|answers?|"
+             r"repl(?:y|ies)|responses?|findings)\b|\bwhat(?:ever)?\s+(?:[`'\"‘“]?\w+[`'\"’”]?\s+(?:or|and)\s+)?"
+             r"[`'\"‘“]?{tool}[`'\"’”]?(?:\s+(?:or|and)\s+[`'\"‘“]?\w+[`'\"’”]?)?\s+(?:returns?|returned|says?|said|"
+             r"gives?|gave|found|finds|answers?|answered|repl(?:y|ies|ied)|reports?|reported|tells?|told|"
+             r"(?:comes?|came|sends?|sent)\s+back(?:\s+with)?)\b")
+
+
 # A farewell closing a reply ("Enjoy your stay!", "Bye for now", "Have a lovely evening").
 FAREWELL = re.compile(r"\b(?:good\s?bye|bye(?:\s+for\s+now)?|farewell|take care|enjoy|have an? (?:\w+\s+)?(?:day|"
                       r"evening|night|weekend|trip|stay|time)|see you|safe travels|all the best)\b", re.IGNORECASE)
@@ -264,10 +317,13 @@ def lists_missing(text: str) -> bool:
 
 
 def asks_back(text: str) -> bool:
-    """Does a reply ask the user for what the agent lacks: it ends on a question, lists its
-    questions one particular a line (a reasoning model's "To get this moving I need:\n1. Which
-    day ...?"), or lists the missing values in a structured form (`lists_missing`)?"""
-    return text.rstrip().endswith("?") or bool(NUMBERED_QUESTION.search(text)) or lists_missing(text)
+    """Does a reply ask the user for what the agent lacks: it ends on a question that is not a
+    closing offer (`closing_offers`: "Booked: ref K-4. Anything else?" and "Done. Want me to email
+    the receipt too?" have finished; "Which row would you like? Anything else?" still asks), lists
+    its questions one particular a line (a reasoning model's "To get this moving I need:\n1.
+    Which day ...?"), or lists the missing values in a structured form (`lists_missing`)?"""
+    said = closing_offers(sentences(text))
+    return bool(said) and is_question(said[-1]) or bool(NUMBERED_QUESTION.search(text)) or lists_missing(text)
 
 
 def claims_done(sentence: str) -> bool:
@@ -907,11 +963,12 @@ LODGED_STATES = {"accepted", "received", "submitted", "lodged", "requested", "op
 ENUM = re.compile(r"[A-Za-z]+(?:[_-][A-Za-z]+)*")
 # ... and the states in which a thing a status look-up reads has come out well, whatever action
 # made it so (a certificate ISSUED, a permit GRANTED, an order DISPATCHED, a claim SETTLED): a
-# tool that only reads a state has no action of its own for a claim to be judged against.
+# tool that only reads a state has no action of its own for a claim to be judged against. A thing
+# carried has come out well when it reached its end: HANDED_OVER, ARRIVED, LANDED, DOCKED.
 SETTLED_STATES = DONE_STATES | {"issued", "certified", "cleared", "passed", "finished", "resolved", "settled",
                                 "dispatched", "shipped", "published", "registered", "verified", "signed",
                                 "fulfilled", "ready", "valid", "active", "available", "collected",
-                                "refunded", "renewed", "enrolled"}
+                                "refunded", "renewed", "enrolled", "handed_over", "arrived", "landed", "docked"}
 # ... and its states of the thing held for someone, in words other than its verb's: HELD,
 # SECURED, ALLOCATED (reserve_boat's hold is HELD, not RESERVED).
 HELD_STATES = {"held", "secured", "allocated", "assigned", "locked", "guaranteed"}
