@@ -936,9 +936,11 @@ def _overlooked(spec: WorkflowSpec | None, agent: str, values: list[str]) -> str
 
 
 # A verb that tells an agent to pass a thing on in what it writes ("giving the venue's name",
-# "include the reader's card", "with the date and the number of guests").
+# "include the reader's card", "with the date and the number of guests", "report the result of
+# measure_artwork").
 _PASS_ON = re.compile(r"\b(?:giv(?:e|es|ing)|pass(?:es|ing)?|includ(?:e|es|ing)|send(?:s|ing)?|stat(?:e|es|ing)|"
-                      r"quot(?:e|es|ing)|mention(?:s|ing)?|with)\b", re.IGNORECASE)
+                      r"quot(?:e|es|ing)|mention(?:s|ing)?|with|report(?:s|ing)?|relay(?:s|ing)?)\b",
+                      re.IGNORECASE)
 
 
 def _dropped_as_told(trace: Trace, spec: WorkflowSpec | None, d: int, e: DelegationEvent, kind: str,
@@ -951,11 +953,26 @@ def _dropped_as_told(trace: Trace, spec: WorkflowSpec | None, d: int, e: Delegat
     (its description's content words, or its name's) or, for a kind of fact, the kind's own word
     ("the date"). The app told its agent to pass it; the model in use left it out. "" otherwise:
     a hand-over the framework writes (a handoff's history, an input filter) or a line that names
-    no such fact keeps the loss the app's."""
+    no such fact keeps the loss the app's.
+
+    So is a fact the hander's own tool answered when the app passes on the hander's reply
+    (`_relayed_reply`: a `last_msg` carry-over, a team relaying each member's final reply and not
+    its tool results) and a line tells the hander to report that tool's answer ("Report the
+    result of measure_artwork"): the reply was the only way the fact could travel, and the model
+    in use wrote it without."""
     if spec is None or all(a.id != e.from_ for a in spec.agents):
         return ""
     call = running_tool([x for x in trace.events[:d] if isinstance(x, (ToolCall, ToolResult)) and x.agent == e.from_])
     written = json.dumps(call.arguments, ensure_ascii=False) if call is not None else _own_brief(trace, d, e)
+    answered: set[str] = set()
+    if written is None and call is None and (relayed := _relayed_reply(trace, d, e)) is not None:
+        written, at = relayed
+        # the hander's tools whose answer held the fact before its reply: a line telling it to
+        # report that answer ("Report the result of measure_artwork") names the fact too
+        answered = {r.tool for r in trace.events[:at] if isinstance(r, ToolResult) and r.agent == e.from_
+                    and r.status == "ok" and any(_reached(v, r.payload) for v in values)}
+        if not answered:  # a fact the reply was not told of: the app's words around it decide
+            return ""
     if written is None or any(_reached(v, written) for v in values):
         return ""
     param, _, tool = kind.partition(" of ")  # a documented parameter asked for: "venue of check_ground"
@@ -965,24 +982,47 @@ def _dropped_as_told(trace: Trace, spec: WorkflowSpec | None, d: int, e: Delegat
         about = re.split(r",?\s*\b(?:like|such as|e\.g\.|for example|for instance)\b", doc, maxsplit=1)[0]
         names = [{w for w in words(x) if w not in STOPWORDS and not w.isdigit()} for x in (about, param)]
 
-        def names_fact(line: str) -> bool:
+        def names_own(line: str) -> bool:
             said = {stem(w) for w in words(line)}  # "the bag count" names `bags`
             return any(n and {stem(w) for w in n} <= said for n in names)
     elif kind in ASKS:
-        def names_fact(line: str) -> bool:
+        def names_own(line: str) -> bool:
             return bool(ASKS[kind].search(line))
     else:
-        return ""
+        def names_own(line: str) -> bool:
+            return False
+
+    def names_fact(line: str) -> bool:
+        if answered:  # a relayed reply: only a line naming the tool that answered the fact
+            return any(re.search(rf"\b{re.escape(name)}\b", line) for name in answered)
+        return names_own(line)
+
     # a graph node's instructions are the system message its code builds: read as its model was told
     for line in sentences(with_prompts(spec, trace).agent(e.from_).instructions or ""):
         for part in clauses(line):
             if _PASS_ON.search(part) and names_fact(part) and not CONDITIONAL.search(part) \
                     and not NEGATED.search(part):
                 how = f" ({call.tool})" if call is not None else ""
+                what = "the reply its model wrote, passed on to" if answered else "the brief its model wrote for"
                 return (f"{e.from_}'s own instructions tell it to pass this on (\"{line.strip()[:120]}\"), "
-                        f"and the brief its model wrote for {e.to}{how} left out {', '.join(values[:3])}: "
+                        f"and {what} {e.to}{how} left out {', '.join(values[:3])}: "
                         "the model in use did not follow the app's instructions")
     return ""
+
+
+def _relayed_reply(trace: Trace, d: int, e: DelegationEvent) -> tuple[str, int] | None:
+    """The hander's last message before the hand-over at `d` and its index, when what the
+    receiving agent's model was given (`_received`) holds all its words among the app's own (an
+    AG2 chat's `last_msg` carry-over after the next chat's opening, an AgentChat team passing
+    each member's final reply and never its tool results): the app relays the hander's reply, and
+    what the reply says of its tools' answers was the hander's model's to write. None otherwise."""
+    received = _received(trace, d, e.to)
+    at = next((i for i in range(d - 1, -1, -1) if isinstance(trace.events[i], Message)
+               and trace.events[i].agent == e.from_ and trace.events[i].content), None)
+    if received is None or at is None:
+        return None
+    said = set(words(trace.events[at].content))
+    return (trace.events[at].content, at) if said and said <= set(words(received)) else None
 
 
 def _own_brief(trace: Trace, d: int, e: DelegationEvent) -> str | None:
