@@ -73,3 +73,39 @@ def test_a_hand_over_that_never_passed_the_reply_stays_the_apps():
     # the carry-over was left out: the model's reply, whatever it said, never reached dispatch
     [f] = handover_facts(_run("Logged.", OPENING), _spec(REPORTS))
     assert (f.agent, f.attribution) == ("potting", "sut")
+
+
+def _asked_on(potting_got: str) -> Trace:
+    """potting's model asks the user for the order the user gave, and the app carries that reply
+    on as the hand-over: dispatch asks for the order too."""
+    asked = "Which order is this for?"
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content="Seedlings for order PN-311 need to go out on Friday."),
+        AgentTurn(agent="potting"),
+        Message(agent="potting", content=asked),
+        DelegationEvent(**{"from": "potting"}, to="dispatch", trigger="sequence"),
+        AgentTurn(agent="dispatch"),
+        Message(agent="dispatch", content="I still need the order number, please."),
+        TerminationEvent(reason="completed", final_output="I still need the order number, please.")),
+        meta={HANDOVER_INPUTS: [{"agent": "potting", "since": 1, "text": potting_got},
+                                {"agent": "dispatch", "since": 3, "text": f"{OPENING}\n{asked}"}]})
+
+
+def _spec_with_order() -> WorkflowSpec:
+    spec = _spec(REPORTS)
+    [register, dispatch] = spec.tools
+    props = {**dispatch.parameters["properties"], "order": register.parameters["properties"]["order"]}
+    dispatch = dispatch.model_copy(update={"parameters": {**dispatch.parameters, "properties": props}})
+    return spec.model_copy(update={"tools": (register, dispatch)})
+
+
+def test_a_relayed_reply_that_asks_for_what_its_model_was_given_is_the_models_lapse():
+    [f] = handover_facts(_asked_on("Seedlings for order PN-311 need to go out on Friday."), _spec_with_order())
+    assert (f.root_cause, f.agent, f.attribution) == (INFORMATION_LOSS, "potting", "harness")
+    assert "overlooked" in f.because and "PN-311" in f.because
+
+
+def test_a_hander_that_was_never_given_the_fact_asks_rightly_and_the_loss_stays_the_apps():
+    # the app opened potting's chat with words of its own: the user's order never reached it
+    [f] = handover_facts(_asked_on("Pot the next order."), _spec_with_order())
+    assert (f.agent, f.attribution) == ("potting", "sut")

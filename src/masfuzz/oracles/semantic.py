@@ -873,7 +873,9 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         blamed, step = (e.to, at) if had else (e.from_, d)
         seen = ("it received them" if had else "they were not in what it received"
                 if received is not None else "what it received is not recorded")
-        because = _overlooked(spec, e.to, wanted) if had else _dropped_as_told(trace, spec, d, e, kind, wanted)
+        because = _overlooked(spec, e.to, wanted) if had else (
+            _dropped_as_told(trace, spec, d, e, kind, wanted)
+            or _asked_itself(trace, spec, d, e, given, told, wanted))
         out.append(Failure(
             category="agent_relationship", root_cause=INFORMATION_LOSS, detector="handover_facts",
             evidence=(*sources, d, at), scenario_id=trace.scenario_id,
@@ -1008,6 +1010,31 @@ def _dropped_as_told(trace: Trace, spec: WorkflowSpec | None, d: int, e: Delegat
                         f"and {what} {e.to}{how} left out {', '.join(values[:3])}: "
                         "the model in use did not follow the app's instructions")
     return ""
+
+
+def _asked_itself(trace: Trace, spec: WorkflowSpec | None, d: int, e: DelegationEvent,
+                  given: dict[str, list[str]], told: str, values: list[str]) -> str:
+    """Why a fact lost at the hand-over at `d` is the hander's model's lapse: the app passes on
+    the hander's reply (`_relayed_reply`), and that reply itself asks the user for the lost fact
+    (`_asked_lost`, read as the receiver's questions are), which the user's message had given the
+    hander's model (recorded in what it received). The model overlooked what it was given, and
+    its reply carried the question on instead of the fact: the receiver asking again is that
+    lapse passed along, not a loss of the app's. "" otherwise (a reply that asks for nothing lost,
+    or a hander whose input is not recorded or lacked the fact, keeps the loss the app's)."""
+    relayed = _relayed_reply(trace, d, e)
+    if relayed is None:
+        return ""
+    reply, at = relayed
+    asked = _asked_lost(reply, e.from_, given, spec, told, "")
+    if asked is None or asked is _STOP or not set(asked[2]) & set(values):
+        return ""
+    got = [x for x in trace.meta.get(HANDOVER_INPUTS) or () if x.get("agent") == e.from_
+           and x.get("since", -1) <= at]
+    if not got or not all(_reached(v, str(got[-1].get("text") or "")) for v in asked[2]):
+        return ""
+    return (f"{e.from_}'s own reply, which the app passed on to {e.to}, asked for {', '.join(asked[2][:3])}, "
+            f"which the user's message had given {e.from_}'s model (recorded in what it received): the model "
+            "overlooked it and passed the question on, the app lost nothing")
 
 
 def _relayed_reply(trace: Trace, d: int, e: DelegationEvent) -> tuple[str, int] | None:
