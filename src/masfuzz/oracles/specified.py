@@ -378,11 +378,13 @@ def _naming(spec: WorkflowSpec, agent: str) -> str:
 
 
 # The words that lead a routing rule up to the member's name and say nothing of the request: a
-# verb of routing, the one routed (the member, the caller, them), fillers.
+# verb of routing, the one routed (the member, the caller, them, the message itself: "Pass the
+# message to `bench_w` when it is about a repair"), fillers.
 _ROUTING_LEAD = (r"\b(?:hand(?:s)?\s+off|send|transfer|route|pass|delegate|forward|escalate|give|hand|"
                  r"put|connect|refer|direct|redirect|switch|through|over|across|on|onward|straight|"
                  r"the|a|this|that|any|every|them|him|her|it|you|"
                  r"member|customer|client|caller|user|guest|patient|person|visitor|they|"
+                 r"message|request|query|enquiry|inquiry|conversation|chat|"
                  r"to|and|or|then|always|please)\b")
 
 
