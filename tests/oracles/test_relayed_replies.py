@@ -53,14 +53,19 @@ def _run(reply: str, carried: str) -> Trace:
 REPORTS = "You pot seedlings. Call register_tray. Report the result of register_tray."
 
 
-def test_a_relayed_reply_that_leaves_out_what_the_reported_tool_answered_is_the_models_lapse():
-    [f] = handover_facts(_run("Logged.", f"{OPENING}\nLogged."), _spec(REPORTS))
+@pytest.mark.parametrize("told, quoted", [
+    (REPORTS, "Report the result of register_tray"),
+    ("You pot seedlings. Call register_tray. Pass on the tray tag for dispatch.", "Pass on the tray tag"),
+])
+def test_a_relayed_reply_that_leaves_out_what_the_reported_tool_answered_is_the_models_lapse(told, quoted):
+    [f] = handover_facts(_run("Logged.", f"{OPENING}\nLogged."), _spec(told))
     assert (f.root_cause, f.agent, f.attribution) == (INFORMATION_LOSS, "potting", "harness")
-    assert "Report the result of register_tray" in f.because and "TR-0419" in f.because
+    assert quoted in f.because and "TR-0419" in f.because
 
 
 @pytest.mark.parametrize("told", [
     "You pot seedlings. Call register_tray.",  # never told to report the answer
+    "You pot seedlings. Put them on a tray with register_tray.",  # which tool to use, not what to pass
     "You pot seedlings. Call register_tray. If register_tray fails, report the reason.",  # only on a failure
     "You pot seedlings. Call register_tray. Do not report the result of register_tray.",
 ])

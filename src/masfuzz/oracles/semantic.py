@@ -945,6 +945,12 @@ _PASS_ON = re.compile(r"\b(?:giv(?:e|es|ing)|pass(?:es|ing)?|includ(?:e|es|ing)|
                       re.IGNORECASE)
 
 
+# A verb that tells an agent to report what a tool answered ("Report the result of T", "Sum up
+# what T said", "Tell the owner what T found").
+_REPORT = re.compile(r"\b(?:report|relay|quote|sum(?:s|ming)?\s+up|summari[sz]e|tell|share|pass\s+on|give)\b",
+                     re.IGNORECASE)
+
+
 def _dropped_as_told(trace: Trace, spec: WorkflowSpec | None, d: int, e: DelegationEvent, kind: str,
                      values: list[str]) -> str:
     """Why a fact lost at the hand-over at `d` is the hander's model's lapse: the hander wrote
@@ -995,9 +1001,13 @@ def _dropped_as_told(trace: Trace, spec: WorkflowSpec | None, d: int, e: Delegat
             return False
 
     def names_fact(line: str) -> bool:
-        if answered:  # a relayed reply: only a line naming the tool that answered the fact
-            return any(re.search(rf"\b{re.escape(name)}\b", line) for name in answered)
-        return names_own(line)
+        if not answered:
+            return names_own(line)
+        # a relayed reply: a line telling it to report the fact, or the answer of the tool that
+        # gave it ("Report the result of find_sitter"), in a verb of reporting ("Find a sitter
+        # with find_sitter" only says which tool to use)
+        return bool(_REPORT.search(line)) and (names_own(line) or any(
+            re.search(rf"\b{re.escape(name)}\b", line) for name in answered))
 
     # a graph node's instructions are the system message its code builds: read as its model was told
     for line in sentences(with_prompts(spec, trace).agent(e.from_).instructions or ""):
