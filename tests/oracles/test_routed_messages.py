@@ -57,3 +57,29 @@ def test_a_rule_passing_the_message_to_the_wrong_member_stays_the_apps(check):
         assert model_passed_over(_ended_by_phone(), _spec(WRONG), "workshop", "phone") == ""
     else:
         assert model_misroute(_spec(WRONG), "phone", ASK, "counter", ["workshop"]) == ""
+
+
+# -- closing words as the last step of a procedure that routes first ----------------------------
+
+STEPS = ("Phone line, Treadle Sewing Repairs.\n"
+         "1. Transfer to `workshop` when the message is about a repair, service or warranty.\n"
+         '2. Close with "Thank you for calling Treadle Sewing Repairs."')
+CLOSED = "Thank you for calling Treadle Sewing Repairs."
+
+
+def _closed_by_phone() -> Trace:
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content=ASK), AgentTurn(agent="phone"), Message(agent="phone", content=CLOSED),
+        TerminationEvent(reason="completed", final_output=CLOSED)))
+
+
+def test_closing_words_said_without_the_routing_step_before_them_are_the_models():
+    because = model_passed_over(_closed_by_phone(), _spec(STEPS), "workshop", "phone")
+    assert "phone's instructions point this request on to workshop" in because
+
+
+def test_closing_words_the_instructions_give_before_any_routing_let_the_agent_end():
+    # the app put its close first: a model that closes there did as the app's order says
+    first = "\n".join([STEPS.splitlines()[0], STEPS.splitlines()[2].replace("2.", "1."),
+                       STEPS.splitlines()[1].replace("1.", "2.")])
+    assert model_passed_over(_closed_by_phone(), _spec(first), "workshop", "phone") == ""
