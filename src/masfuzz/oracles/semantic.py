@@ -22,7 +22,7 @@ from masfuzz.oracles.instructed import (CONDITIONAL, NEGATED, beside_call, claus
 from masfuzz.oracles.specified import model_ignored_named_failure
 from masfuzz.oracles.wording import (
     ACTIONS, FAILED_TEXT, FIND_VERBS, answer_given, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
-    empty_result, holds, holds_unnamed, is_question, mentions, owners, participles, payload_failure, plain,
+    empty_result, holds, holds_unnamed, is_question, mentions, offers_more, owners, participles, payload_failure, plain,
     says_done_by_verb, says_held, sentences, status_line, stem, structured, tool_actions, tool_job, tool_objects,
     tools_of, unconfirmed_state, words,
 )
@@ -544,6 +544,9 @@ def _invented_reference(trace: Trace, ci: int, text: str, tool: str, spec: Workf
     return None
 
 
+_QUOTED_PASSAGE = re.compile(r"[\"“]([^\"”]{12,})[\"”]")  # a quoted passage of some length
+
+
 def _silent_claim(text: str, r: ToolResult, spec: WorkflowSpec | None, asked: str) -> str | None:
     """The sentence of an answer to a failed action that tells the user about the action's
     object as if it had worked, or None: the tool performs an action (`tool_job` "do"), the
@@ -556,9 +559,14 @@ def _silent_claim(text: str, r: ToolResult, spec: WorkflowSpec | None, asked: st
     of which is false, null or "no" (`{"slot": null, "day": "Thursday"}`), passed the failure on.
     A promise of what follows ("and will be ready on Friday") is no hedge of that outcome."""
     fields = reply_fields(text) or []
+    # what the answer itself states: not the user's own words quoted back ("you'd said: "...
+    # please confirm the loan"") nor a closing offer of more help ("Anything else?")
+    user = " ".join(asked.split()).lower()
+    stated = [s for s in sentences(_QUOTED_PASSAGE.sub(lambda m: "" if " ".join(m.group(1).split()).lower() in user
+                                               else m.group(0), text)) if not offers_more(s)]
     if tool_job(r.tool, spec) != "do" or GIVE_UP.search(text) or NOT_HELD.search(text) or FALSE_FIELD.search(text) \
             or any(FALSE_VALUE.fullmatch(str(v).strip()) for _, v in fields) \
-            or not all(plain(PROMISE.sub("", s)) for s in sentences(text)):
+            or not all(plain(PROMISE.sub("", s)) for s in stated):
         # "the slot is taken" passes the refusal on in words of its own, "booked False" in the
         # tool's, a reply's field false, null or "no" (`{"slot": null}`) in its own fields
         return None
