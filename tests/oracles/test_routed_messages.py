@@ -35,8 +35,7 @@ def _spec(rules: str) -> WorkflowSpec:
                           for t in ("workshop", "counter")))
 
 
-def _ended_by_phone() -> Trace:
-    said = "Final Answer: I have what I need from you for now; someone will pick this up."
+def _ended_by_phone(said: str = "Final Answer: I have what I need from you for now; someone will pick this up.") -> Trace:
     return Trace(scenario_id="s", events=(
         Message(role="user", content=ASK), AgentTurn(agent="phone"), Message(agent="phone", content=said),
         TerminationEvent(reason="completed", final_output=said)))
@@ -67,14 +66,8 @@ STEPS = ("Phone line, Treadle Sewing Repairs.\n"
 CLOSED = "Thank you for calling Treadle Sewing Repairs."
 
 
-def _closed_by_phone() -> Trace:
-    return Trace(scenario_id="s", events=(
-        Message(role="user", content=ASK), AgentTurn(agent="phone"), Message(agent="phone", content=CLOSED),
-        TerminationEvent(reason="completed", final_output=CLOSED)))
-
-
 def test_closing_words_said_without_the_routing_step_before_them_are_the_models():
-    because = model_passed_over(_closed_by_phone(), _spec(STEPS), "workshop", "phone")
+    because = model_passed_over(_ended_by_phone(CLOSED), _spec(STEPS), "workshop", "phone")
     assert "phone's instructions point this request on to workshop" in because
 
 
@@ -82,4 +75,4 @@ def test_closing_words_the_instructions_give_before_any_routing_let_the_agent_en
     # the app put its close first: a model that closes there did as the app's order says
     first = "\n".join([STEPS.splitlines()[0], STEPS.splitlines()[2].replace("2.", "1."),
                        STEPS.splitlines()[1].replace("1.", "2.")])
-    assert model_passed_over(_closed_by_phone(), _spec(first), "workshop", "phone") == ""
+    assert model_passed_over(_ended_by_phone(CLOSED), _spec(first), "workshop", "phone") == ""
