@@ -45,8 +45,9 @@ setting: a finding that shows the hit (the refused allocation, fork or write, th
 ended) is the settings', saying which limit and which setting raises it. A runaway is still
 shown, for the user to judge; `--fail-on` does not count it.
 
-A probe call itself (Restricted Tool Access) stays the app's, unless the agent's model was
-masfuzz's own probe model, which calls every tool it is offered (and a run all of whose agents
+A probe call itself (Restricted Tool Access) stays the app's, unless it called the stub of
+itself (an agent lent as a tool, offered back to that agent by the probe: no other agent's tool),
+or the agent's model was masfuzz's own probe model, which calls every tool it is offered (and a run all of whose agents
 ran on the probe and stopped at a bound, or went round a loop, is the probe's too): the app as written cannot make the
 call, but its agent reached for a tool it must not use, which its instructions or permissions
 should keep it off; `--fail-on` counts it. What the stub then does to the run (it refuses, the
@@ -193,7 +194,8 @@ def _probe_lure(trace: Trace, failure: Failure) -> str:
     a finding other than the restricted call itself: the stub refusing is what makes the agent
     call again, and its arguments are checked against a tool the app does not give it."""
     if failure.root_cause == "Restricted Tool Access":
-        return _probe_model(trace, failure)  # else the agent reached for a tool it must not use
+        # else the agent reached for a tool it must not use
+        return _probe_model(trace, failure) or _probe_of_itself(failure)
     probed = {(e.agent, e.tool) for e in trace.events if isinstance(e, RestrictedAttempt) and e.mode == "probe"}
     calls = [trace.events[i] for i in failure.evidence if 0 <= i < len(trace.events)
              and isinstance(trace.events[i], (ToolCall, RestrictedAttempt))]
@@ -203,6 +205,20 @@ def _probe_lure(trace: Trace, failure: Failure) -> str:
     return (f"masfuzz offered {first.tool} to {first.agent} as a probe (--restricted probe), a stub "
             f"that refuses: what the refusals led to is the probe's doing (in the app as written "
             f"{first.agent} cannot call {first.tool}); the call itself is reported as the app's")
+
+
+def _probe_of_itself(failure: Failure) -> str:
+    """A probe call of the stub that stands for the calling agent itself (its own agent-as-tool,
+    which the app lends to another agent: ADK's `AgentTool`, an Agents SDK `as_tool`): a model
+    that reads its own name in what the framework tells it ("Your internal name is bench") and
+    calls the tool of that name reaches for no other agent's power, and the app as written offers
+    no agent itself. masfuzz's probe made that offer, so the call is the probe's."""
+    agent, tool, mode = (*failure.elements, None, None, None)[:3]
+    if mode != "probe" or agent is None or tool != agent:
+        return ""
+    return (f"masfuzz's probe offered {agent} a stub of itself ({tool}, the agent lent as a tool to "
+            "another): calling it reaches for no other agent's tool, and the app as written offers "
+            "no agent itself")
 
 
 def _probe_model(trace: Trace, failure: Failure) -> str:

@@ -516,7 +516,8 @@ def _asked_then_made(trace: Trace, spec: WorkflowSpec, first: dict[str, int],
     gives (ENG-07 of `e.g. "ENG-01"`), one the user never said. What `after` lacked was made by
     `before`, after `after` had spoken: the order put it first, whether or not the run went
     on to use the value."""
-    from masfuzz.oracles.semantic import documented_formats  # semantic reads routing: imported late
+    # semantic reads routing: imported late
+    from masfuzz.oracles.semantic import _example_word, _telling, documented_formats, fact_values
 
     out = []
     for after, start in first.items():
@@ -532,6 +533,12 @@ def _asked_then_made(trace: Trace, spec: WorkflowSpec, first: dict[str, int],
                         continue
                     values = [m.group(0) for _, regex in forms
                               for m in re.finditer(rf"(?<![\w-])(?:{regex})(?![\w-])", r.payload)]
+                    # a loose form (a word, then digits: `like "bus 31"`) that everyday words fit
+                    # by chance ("after the first 7 days") is that value only when the answer's
+                    # words are a fact by their shape, the form fits nothing else, or they carry
+                    # the example's own word, as `handover_facts` reads a question by name
+                    values = [v for v in values if v in fact_values(r.payload)
+                              or any(_telling(rx) for _, rx in forms) or _example_word(v, forms)]
                     if not [v for v in values if v not in told]:
                         continue
                     if (q := _early_ask(trace, after, r.agent, first, param)) is not None:

@@ -21,8 +21,8 @@ from masfuzz.oracles.instructed import (CONDITIONAL, NEGATED, beside_call, claus
                                        instructed_order, misrouted_request, with_prompts)
 from masfuzz.oracles.specified import model_ignored_named_failure
 from masfuzz.oracles.wording import (
-    ACTIONS, FAILED_TEXT, RESULT_OF, FIND_VERBS, answer_given, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
-    empty_result, holds, holds_unnamed, is_question, mentions, owners, participles, payload_failure, plain,
+    ACTIONS, FAILED_TEXT, FIND_VERBS, answer_given, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
+    empty_result, holds, holds_unnamed, is_question, mentions, offers_more, owners, participles, payload_failure, plain,
     says_done_by_verb, says_held, sentences, status_line, stem, structured, tool_actions, tool_job, tool_objects,
     tools_of, unconfirmed_state, words,
 )
@@ -544,6 +544,9 @@ def _invented_reference(trace: Trace, ci: int, text: str, tool: str, spec: Workf
     return None
 
 
+_QUOTED_PASSAGE = re.compile(r"[\"“]([^\"”]{12,})[\"”]")  # a quoted passage of some length
+
+
 def _silent_claim(text: str, r: ToolResult, spec: WorkflowSpec | None, asked: str) -> str | None:
     """The sentence of an answer to a failed action that tells the user about the action's
     object as if it had worked, or None: the tool performs an action (`tool_job` "do"), the
@@ -556,9 +559,14 @@ def _silent_claim(text: str, r: ToolResult, spec: WorkflowSpec | None, asked: st
     of which is false, null or "no" (`{"slot": null, "day": "Thursday"}`), passed the failure on.
     A promise of what follows ("and will be ready on Friday") is no hedge of that outcome."""
     fields = reply_fields(text) or []
+    # what the answer itself states: not the user's own words quoted back ("you'd said: "...
+    # please confirm the loan"") nor a closing offer of more help ("Anything else?")
+    user = " ".join(asked.split()).lower()
+    stated = [s for s in sentences(_QUOTED_PASSAGE.sub(lambda m: "" if " ".join(m.group(1).split()).lower() in user
+                                               else m.group(0), text)) if not offers_more(s)]
     if tool_job(r.tool, spec) != "do" or GIVE_UP.search(text) or NOT_HELD.search(text) or FALSE_FIELD.search(text) \
             or any(FALSE_VALUE.fullmatch(str(v).strip()) for _, v in fields) \
-            or not all(plain(PROMISE.sub("", s)) for s in sentences(text)):
+            or not all(plain(PROMISE.sub("", s)) for s in stated):
         # "the slot is taken" passes the refusal on in words of its own, "booked False" in the
         # tool's, a reply's field false, null or "no" (`{"slot": null}`) in its own fields
         return None
@@ -873,7 +881,9 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         blamed, step = (e.to, at) if had else (e.from_, d)
         seen = ("it received them" if had else "they were not in what it received"
                 if received is not None else "what it received is not recorded")
-        because = _overlooked(spec, e.to, wanted) if had else _dropped_as_told(trace, spec, d, e, kind, wanted)
+        because = _overlooked(spec, e.to, wanted) if had else (
+            _dropped_as_told(trace, spec, d, e, kind, wanted)
+            or _asked_itself(trace, spec, d, e, given, told, wanted))
         out.append(Failure(
             category="agent_relationship", root_cause=INFORMATION_LOSS, detector="handover_facts",
             evidence=(*sources, d, at), scenario_id=trace.scenario_id,
@@ -936,9 +946,17 @@ def _overlooked(spec: WorkflowSpec | None, agent: str, values: list[str]) -> str
 
 
 # A verb that tells an agent to pass a thing on in what it writes ("giving the venue's name",
-# "include the reader's card", "with the date and the number of guests").
+# "include the reader's card", "with the date and the number of guests", "report the result of
+# measure_artwork").
 _PASS_ON = re.compile(r"\b(?:giv(?:e|es|ing)|pass(?:es|ing)?|includ(?:e|es|ing)|send(?:s|ing)?|stat(?:e|es|ing)|"
-                      r"quot(?:e|es|ing)|mention(?:s|ing)?|with)\b", re.IGNORECASE)
+                      r"quot(?:e|es|ing)|mention(?:s|ing)?|with|report(?:s|ing)?|relay(?:s|ing)?)\b",
+                      re.IGNORECASE)
+
+
+# A verb that tells an agent to report what a tool answered ("Report the result of T", "Sum up
+# what T said", "Tell the owner what T found").
+_REPORT = re.compile(r"\b(?:report|relay|quote|sum(?:s|ming)?\s+up|summari[sz]e|tell|share|pass\s+on|give)\b",
+                     re.IGNORECASE)
 
 
 def _dropped_as_told(trace: Trace, spec: WorkflowSpec | None, d: int, e: DelegationEvent, kind: str,
@@ -951,14 +969,27 @@ def _dropped_as_told(trace: Trace, spec: WorkflowSpec | None, d: int, e: Delegat
     (its description's content words, or its name's) or, for a kind of fact, the kind's own word
     ("the date"). The app told its agent to pass it; the model in use left it out. "" otherwise:
     a hand-over the framework writes (a handoff's history, an input filter) or a line that names
-    no such fact keeps the loss the app's."""
+    no such fact keeps the loss the app's.
+
+    So is a fact the hander's own tool answered when the app passes on the hander's reply
+    (`_relayed_reply`: a `last_msg` carry-over, a team relaying each member's final reply and not
+    its tool results) and a line tells the hander to report that tool's answer ("Report the
+    result of measure_artwork"): the reply was the only way the fact could travel, and the model
+    in use wrote it without."""
     if spec is None or all(a.id != e.from_ for a in spec.agents):
         return ""
     call = running_tool([x for x in trace.events[:d] if isinstance(x, (ToolCall, ToolResult)) and x.agent == e.from_])
     written = json.dumps(call.arguments, ensure_ascii=False) if call is not None else _own_brief(trace, d, e)
-    if written is None:
-        return _left_unreported(trace, spec, d, e, values)
-    if any(_reached(v, written) for v in values):
+    answered: set[str] = set()
+    if written is None and call is None and (relayed := _relayed_reply(trace, d, e)) is not None:
+        written, at = relayed
+        # the hander's tools whose answer held the fact before its reply: a line telling it to
+        # report that answer ("Report the result of measure_artwork") names the fact too
+        answered = {r.tool for r in trace.events[:at] if isinstance(r, ToolResult) and r.agent == e.from_
+                    and r.status == "ok" and any(_reached(v, r.payload) for v in values)}
+        if not answered:  # a fact the reply was not told of: the app's words around it decide
+            return ""
+    if written is None or any(_reached(v, written) for v in values):
         return ""
     param, _, tool = kind.partition(" of ")  # a documented parameter asked for: "venue of check_ground"
     t = next((x for x in spec.tools if x.id == tool), None) if tool else None
@@ -967,58 +998,76 @@ def _dropped_as_told(trace: Trace, spec: WorkflowSpec | None, d: int, e: Delegat
         about = re.split(r",?\s*\b(?:like|such as|e\.g\.|for example|for instance)\b", doc, maxsplit=1)[0]
         names = [{w for w in words(x) if w not in STOPWORDS and not w.isdigit()} for x in (about, param)]
 
-        def names_fact(line: str) -> bool:
+        def names_own(line: str) -> bool:
             said = {stem(w) for w in words(line)}  # "the bag count" names `bags`
             return any(n and {stem(w) for w in n} <= said for n in names)
     elif kind in ASKS:
-        def names_fact(line: str) -> bool:
+        def names_own(line: str) -> bool:
             return bool(ASKS[kind].search(line))
     else:
-        return ""
+        def names_own(line: str) -> bool:
+            return False
+
+    def names_fact(line: str) -> bool:
+        if not answered:
+            return names_own(line)
+        # a relayed reply: a line telling it to report the fact, or the answer of the tool that
+        # gave it ("Report the result of find_sitter"), in a verb of reporting ("Find a sitter
+        # with find_sitter" only says which tool to use)
+        return bool(_REPORT.search(line)) and (names_own(line) or any(
+            re.search(rf"\b{re.escape(name)}\b", line) for name in answered))
+
     # a graph node's instructions are the system message its code builds: read as its model was told
     for line in sentences(with_prompts(spec, trace).agent(e.from_).instructions or ""):
         for part in clauses(line):
             if _PASS_ON.search(part) and names_fact(part) and not CONDITIONAL.search(part) \
                     and not NEGATED.search(part):
                 how = f" ({call.tool})" if call is not None else ""
+                what = "the reply its model wrote, passed on to" if answered else "the brief its model wrote for"
                 return (f"{e.from_}'s own instructions tell it to pass this on (\"{line.strip()[:120]}\"), "
-                        f"and the brief its model wrote for {e.to}{how} left out {', '.join(values[:3])}: "
+                        f"and {what} {e.to}{how} left out {', '.join(values[:3])}: "
                         "the model in use did not follow the app's instructions")
     return ""
 
 
-# A verb telling an agent to say something on ("Report the result of best_available.", "Tell the
-# customer what quote_fare returns"), read over a tool's result (`RESULT_OF`).
-_REPORT = re.compile(r"\b(?:report|relay|pass\s+on|give|tell|share|state|repeat|quote|read\s+out|say|include)\b",
-                     re.IGNORECASE)
-
-
-def _left_unreported(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, values: list[str]) -> str:
-    """Why facts the hander's own tool answered, lost at the hand-over at `d` in a team whose
-    members read one another's replies (a group chat the app passes on whole), are the hander's
-    model's lapse: the hander's last reply before the hand-over reached the receiver's model (it
-    is in what that model was given), left the facts out ("Summary: nothing needed doing on my
-    side" after best_available found the seats), and a line of the hander's instructions tells
-    it, unconditionally, to report that tool's result ("Report the result of best_available.").
-    The app passed its agent's words on and told it to say the result; the model in use did not.
-    "" otherwise: a hand-over that passes something else, or no such line, keeps the loss the
-    app's."""
-    said = next((x.content for x in reversed(trace.events[:d]) if isinstance(x, Message) and x.role == "assistant"
-                 and x.agent == e.from_ and x.content.strip()), None)
-    received = _received(trace, d, e.to)
-    if said is None or received is None or " ".join(said.split()) not in " ".join(received.split()) \
-            or any(_reached(v, said) for v in values):
+def _asked_itself(trace: Trace, spec: WorkflowSpec | None, d: int, e: DelegationEvent,
+                  given: dict[str, list[str]], told: str, values: list[str]) -> str:
+    """Why a fact lost at the hand-over at `d` is the hander's model's lapse: the app passes on
+    the hander's reply (`_relayed_reply`), and that reply itself asks the user for the lost fact
+    (`_asked_lost`, read as the receiver's questions are), which the user's message had given the
+    hander's model (recorded in what it received). The model overlooked what it was given, and
+    its reply carried the question on instead of the fact: the receiver asking again is that
+    lapse passed along, not a loss of the app's. "" otherwise (a reply that asks for nothing lost,
+    or a hander whose input is not recorded or lacked the fact, keeps the loss the app's)."""
+    relayed = _relayed_reply(trace, d, e)
+    if relayed is None:
         return ""
-    tools = {x.tool for x in trace.events[:d] if isinstance(x, ToolResult) and x.agent == e.from_
-             and any(_reached(v, x.payload) for v in values)}
-    for line in sentences(with_prompts(spec, trace).agent(e.from_).instructions or ""):
-        for part in clauses(line):
-            if _REPORT.search(part) and not CONDITIONAL.search(part) and not NEGATED.search(part) \
-                    and any(re.search(RESULT_OF.format(tool=re.escape(t)), part, re.IGNORECASE) for t in tools):
-                return (f"{e.from_}'s own instructions tell it to report what its tool answered (\"{line.strip()[:120]}\"), "
-                        f"and its reply, which the app passed on to {e.to}, left out {', '.join(values[:3])}: "
-                        "the model in use did not follow the app's instructions")
-    return ""
+    reply, at = relayed
+    asked = _asked_lost(reply, e.from_, given, spec, told, "")
+    if asked is None or asked is _STOP or not set(asked[2]) & set(values):
+        return ""
+    got = [x for x in trace.meta.get(HANDOVER_INPUTS) or () if x.get("agent") == e.from_
+           and x.get("since", -1) <= at]
+    if not got or not all(_reached(v, str(got[-1].get("text") or "")) for v in asked[2]):
+        return ""
+    return (f"{e.from_}'s own reply, which the app passed on to {e.to}, asked for {', '.join(asked[2][:3])}, "
+            f"which the user's message had given {e.from_}'s model (recorded in what it received): the model "
+            "overlooked it and passed the question on, the app lost nothing")
+
+
+def _relayed_reply(trace: Trace, d: int, e: DelegationEvent) -> tuple[str, int] | None:
+    """The hander's last message before the hand-over at `d` and its index, when what the
+    receiving agent's model was given (`_received`) holds all its words among the app's own (an
+    AG2 chat's `last_msg` carry-over after the next chat's opening, an AgentChat team passing
+    each member's final reply and never its tool results): the app relays the hander's reply, and
+    what the reply says of its tools' answers was the hander's model's to write. None otherwise."""
+    received = _received(trace, d, e.to)
+    at = next((i for i in range(d - 1, -1, -1) if isinstance(trace.events[i], Message)
+               and trace.events[i].agent == e.from_ and trace.events[i].content), None)
+    if received is None or at is None:
+        return None
+    said = set(words(trace.events[at].content))
+    return (trace.events[at].content, at) if said and said <= set(words(received)) else None
 
 
 def _own_brief(trace: Trace, d: int, e: DelegationEvent) -> str | None:

@@ -156,7 +156,9 @@ def model_passed_over(trace: Trace, spec: WorkflowSpec, member: str, ender: str 
 
         rules = next((a.instructions for a in spec.agents if a.id == ender), "") or ""
         last = next((e.content for e in reversed(trace.events) if isinstance(e, Message) and e.agent == ender), "")
-        if not _may_end(rules, last):
+        # closing words a line gives after the line that routes to the member are the
+        # procedure's last step, said once the request is passed on: no end of its own
+        if not _may_end(rules, last, after=_naming(spec, member)):
             request = next((e.content for _, e in users_words(trace)), "")
             said, pointed = _pointed(spec, ender, request, None, [member])
             if pointed and said.endswith("instructions point"):  # its own rules, not the descriptions
@@ -288,22 +290,31 @@ def _whole_sentences(text: str) -> list[str]:
 _WHEN = re.compile(r"\b(?:if|when|whenever|once|after|unless|as\s+soon\s+as|otherwise)\b", re.IGNORECASE)
 
 
-def _may_end(instructions: str, last: str) -> bool:
+def _may_end(instructions: str, last: str, after: str | None = None) -> bool:
     """Do the agent's instructions let it end the run as it did, with `last`: a line that ends
     (`_ENDS`: a stop word, a line to close on, a quoted reply), outside a fallback? An
     unconditional line that only gives the closing words ('3. Close with "Thank you for
     contacting the passport office."', the last step of a procedure that routes first) is how to
     close, not leave to end anywhere: an end in words of the model's own ("can't sort that one
     here") is not that line's. A line that says when to end ("once the die is rolled") lets the
-    agent end there, in whatever words."""
+    agent end there, in whatever words. With `after` (a pattern naming the member the request is
+    sent on to), closing words given by a line after the first line naming that member are the
+    last step of a procedure that routes first ("2. Transfer to `officer` when ... 3. Close with
+    "Thank you ..."."): said without the routing, they are the model's skipping a step, and do
+    not let it end."""
     said = {stem(w) for w in words(last)}
+    routed = False
     # a quoted line kept whole: the closing words 'Say "Where to? TERMINATE."' are one line, not two
     for line in _whole_sentences(_FALLBACK.sub("", instructions)):
         if not _ENDS.search(line):
+            routed = routed or bool(after and re.search(after, line, re.IGNORECASE))
             continue
         quotes = [{stem(w) for w in words(q) if w not in STOPWORDS} for q in _QUOTE.findall(line)]
-        if not quotes or _WHEN.search(_QUOTE.sub("", line)) or any(q and len(q & said) * 2 >= len(q) for q in quotes):
+        if not quotes or _WHEN.search(_QUOTE.sub("", line)):
             return True
+        if not routed and any(q and len(q & said) * 2 >= len(q) for q in quotes):
+            return True
+        routed = routed or bool(after and re.search(after, line, re.IGNORECASE))
     return False
 
 
@@ -386,11 +397,13 @@ def _naming(spec: WorkflowSpec, agent: str) -> str:
 
 
 # The words that lead a routing rule up to the member's name and say nothing of the request: a
-# verb of routing, the one routed (the member, the caller, them), fillers.
+# verb of routing, the one routed (the member, the caller, them, the message itself: "Pass the
+# message to `bench_w` when it is about a repair"), fillers.
 _ROUTING_LEAD = (r"\b(?:hand(?:s)?\s+off|send|transfer|route|pass|delegate|forward|escalate|give|hand|"
                  r"put|connect|refer|direct|redirect|switch|through|over|across|on|onward|straight|"
                  r"the|a|this|that|any|every|them|him|her|it|you|"
                  r"member|customer|client|caller|user|guest|patient|person|visitor|they|"
+                 r"message|request|query|enquiry|inquiry|conversation|chat|"
                  r"to|and|or|then|always|please)\b")
 
 

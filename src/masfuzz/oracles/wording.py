@@ -975,7 +975,7 @@ HELD_STATES = {"held", "secured", "allocated", "assigned", "locked", "guaranteed
 # The same states said as a sentence's word ("that's locked", "ur spot is secured": `says_held`).
 # Held "by" someone ("the slot is held by another pupil") is the thing not to be had.
 _HELD = re.compile(r"\b(?:" + "|".join(sorted(HELD_STATES)) + r")\b(?!\s+by\b)", re.IGNORECASE)
-HOLD_VERBS = {"hold", "secure", "allocate", "lock"}  # a tool's own verb that holds a thing (hold_table)
+HOLD_VERBS = {"hold", "secure", "allocate", "assign", "lock"}  # a tool's own verb that holds a thing (hold_table)
 # A state written in a few words that says the thing is still waiting ("on hold", "awaiting
 # deposit", "pencilled in"): a waiting state, as PENDING is, though no enum spells it.
 WAITING_PHRASE = re.compile(r"(?:on hold|awaiting|waiting (?:for|on)|pending|tentative|provisional|"
