@@ -282,7 +282,7 @@ def act(request):
                 continue
             args, missing = arguments(request, tool)
             if missing:
-                return say("\n".join(f"❓ What's your {m}?" for m in missing))
+                return say("\n".join(f"❓ Need your {m} to get this moving: what should I put?" for m in missing))
             return ToolCallRequest(name=tool.name, arguments=args)
         m = SAY.match(line)
         if m:
