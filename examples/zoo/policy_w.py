@@ -119,7 +119,9 @@ def answers(request) -> list[tuple[str, str]]:
     """(tool, answer) for each tool answered in this agent's own part, oldest first."""
     ids = {c.id: c.name for m in own_part(request) if m.role == "assistant" for c in m.tool_calls}
     named = {r.call_id: r.name for r in tool_results(request)}
-    mine = own_tools(request)  # a transfer that brought the conversation here is not this agent's work
+    # a transfer that brought the conversation here is not this agent's work (a reply written
+    # after the tools ran, offered none, reads them all)
+    mine = own_tools(request) if request.tools else {n for n in ids.values()} | {m.name for m in own_part(request)}
     found = [(ids.get(m.tool_call_id) or m.name or named.get(m.tool_call_id) or "tool", m.content or "")
              for m in own_part(request) if m.role == "tool"]
     return [(t, a) for t, a in found if t in mine]
@@ -292,22 +294,21 @@ def act(request):
 
 def select(request):
     """The next speaker of a group chat, from the selection prompt."""
-    text = "\n".join(m.content or "" for m in request.messages)
-    roles = dict(re.findall(r"^(\w+): (.+)$", text, re.M))
-    order = re.search(r"Order of play:\s*(.+)", text)
-    history = text.rsplit("Conversation so far", 1)[-1] if "Conversation so far" in text else text
+    text = "\n".join(m.content or "" for m in request.messages if m.role != "assistant")
+    head, _, history = text.partition("Conversation so far")
+    roles = dict(re.findall(r"^(\w+): (.+)$", head, re.M))
+    offered_now = re.findall(r"\[([^\]]+)\]", text)
+    allowed = re.findall(r"\w+", offered_now[-1]) if offered_now else list(roles)
     spoke = set(re.findall(r"^(\w+)\s*:", history, re.M))
-    candidates = re.search(r"from \[?([\w ,']+)\]?", text)
-    allowed = [n.strip(" '") for n in candidates.group(1).split(",")] if candidates else list(roles)
+    order = re.search(r"Order of play:\s*(.+)", head)
     if order:
-        names = [n.strip(" .") for n in re.split(r",|\bthen\b|→|->", order.group(1)) if n.strip(" .")]
-        for name in names:
-            if name not in spoke and (name in allowed or not allowed):
+        for name in (n.strip(" .") for n in re.split(r",|\bthen\b|→|->", order.group(1))):
+            if name and name not in spoke and name in allowed:
                 return say(name)
-    newest_text = history.strip().splitlines()[-1] if history.strip() else ""
-    want = words(newest_text)
-    pool = [r for r in roles if r in allowed] or list(roles)
-    return say(max(pool, key=lambda r: (len(want & words(roles[r])), r), default=""))
+    lines_said = [ln for ln in history.strip().splitlines() if ln.strip()]
+    want = words(lines_said[-1] if lines_said else "")
+    pool = [r for r in roles if r in allowed] or allowed
+    return say(max(pool, key=lambda r: (len(want & words(roles.get(r, ""))), r), default=""))
 
 
 def policy(request):
