@@ -35,6 +35,7 @@ words with the newest message.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 
@@ -62,7 +63,7 @@ FREE_TEXT = {"input", "request", "message", "details", "note", "notes", "query",
 FILLER = {"the", "a", "an", "and", "or", "of", "to", "for", "any", "with", "their", "your", "is", "it", "on", "in",
           "that", "this", "request", "requests", "anything", "about", "asks", "ask", "customer", "who"}
 VERBS = {"book", "reserve", "check", "get", "make", "start", "log", "hold", "place", "quote", "ask", "lend",
-         "issue", "send", "take", "set", "find", "order", "schedule", "confirm"}
+         "issue", "send", "take", "set", "find", "order", "schedule", "confirm", "price", "read", "watch"}
 OK_WORDS = ("locked in", "secured", "nailed down", "sorted")
 NO_WORDS = ("bounced", "no-go", "fell through", "on ice")
 
@@ -158,7 +159,7 @@ def value(request, name: str, schema: dict):
                 return hit
         return None
     kind = schema.get("type")
-    stems = [w[:4] for w in name.lower().split("_") if w not in FILLER]
+    stems = [w[:4] for w in name.lower().split("_") if w not in FILLER and len(w) > 2]
     if kind in ("integer", "number"):
         for s in stems:
             m = re.search(rf"(\d+(?:\.\d+)?)\s+(?:\w+\s+){{0,2}}{s}\w*", text, re.I) or \
@@ -186,7 +187,7 @@ def arguments(request, tool) -> tuple[dict, list[str]]:
         if v is not None:
             args[name] = v
         elif name in required:
-            missing.append(name.replace("_", " "))
+            missing.append(" ".join(w for w in name.split("_") if len(w) > 2) or name)
     return args, missing
 
 
@@ -217,6 +218,31 @@ def reason(answer: str) -> str:
     return (bad[0] if bad else answer.strip())[:160]
 
 
+def facts(answer: str) -> str:
+    """The answer's plain facts, `key value`, for the status line (a tool's data travels with it)."""
+    try:
+        data = json.loads(answer)
+    except ValueError:
+        try:
+            data = ast.literal_eval(answer)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return ""
+    found: list[str] = []
+
+    def walk(d, key=""):
+        if isinstance(d, dict):
+            for k, v in d.items():
+                walk(v, str(k))
+        elif isinstance(d, (list, tuple)):
+            for v in d:
+                walk(v, key)
+        elif key and isinstance(d, (int, float, str)) and not isinstance(d, bool) and len(str(d)) < 40:
+            found.append(f"{key.replace('_', ' ')} {d}")
+
+    walk(data)
+    return "; ".join(found[:4])
+
+
 def board_line(tool: str, answer: str, n: int) -> str:
     """One honest status line for a tool's answer (a specialist's own board is summed up)."""
     name = label(tool)
@@ -234,8 +260,8 @@ def board_line(tool: str, answer: str, n: int) -> str:
         return f"❌ **{name}** — {NO_WORDS[n % 4]}: {reason(answer)}"
     if PENDING.search(answer):
         return f"⏳ **{name}** — on its way"
-    refs = REF.findall(answer)
-    return f"✅ **{name}** — {OK_WORDS[n % 4]}" + (f" (ref {refs[0]})" if refs else "")
+    refs, known = REF.findall(answer), facts(answer)
+    return f"✅ **{name}** — {OK_WORDS[n % 4]}" + (f" (ref {refs[0]})" if refs else "") + (f": {known}" if known else "")
 
 
 def board(request) -> str:
