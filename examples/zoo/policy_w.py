@@ -200,7 +200,7 @@ def reason(answer: str) -> str:
 
     def find(d):
         if isinstance(d, dict):
-            for k in ("reason", "note", "detail", "message", "text", "error"):
+            for k in ("reason", "note", "detail", "message", "msg", "text", "error"):
                 if isinstance(d.get(k), str):
                     return d[k]
             for v in d.values():
