@@ -23,6 +23,7 @@ acts:
   free text; what it cannot find it asks for;
 - `Mark / show / tick ... as WORD` after a tool has answered: a ✅ line per tool answered, saying
   WORD whatever the answer was (the instruction is taken literally);
+- `Relay TOOL's answer ...`, once TOOL has answered: its newest answer, word for word;
 - `Say "TEXT"` / `Sign off with "TEXT"`: TEXT.
 
 With nothing left to do it writes its board: a line per tool answered in its own part of the
@@ -51,6 +52,7 @@ TOPIC = re.compile(r"\b(?:for|about|asks? about|mentions?|concerning)\s+(.+?)\.?
 UNTIL = re.compile(r"\buntil (?:it|the answer) (?:says|shows|returns|reads)\s+[\"'`]?([\w-]+)", re.I)
 MARK = re.compile(r"^\s*(?:mark|show|tick|list|flag)\b.*?\bas\s+[\"'`]?([\w ]+?)[\"'`]?(?:\s+on\b.*|\s+once\b.*|\s+when\b.*)?\.?$",
                   re.I)
+RELAY = re.compile(r"^\s*(?:relay|pass on|forward|repeat)\b.*?`?(\w+)`?'s (?:answer|reply|words)", re.I)
 SAY = re.compile(r"^\s*(?:say|sign off with|reply|end with|close with)\s*:?\s*[\"“]([^\"”]+)[\"”]", re.I)
 EXAMPLE = re.compile(r"(?:e\.g\.|eg|like|for example)[:,]?\s*[\"'`]([^\"'`]+)[\"'`]", re.I)
 BAD = re.compile(r"\b(?:fail\w*|refus\w*|reject\w*|declin\w*|denied|no[-_ ]go|bounced|fell through|full|"
@@ -59,7 +61,7 @@ BAD = re.compile(r"\b(?:fail\w*|refus\w*|reject\w*|declin\w*|denied|no[-_ ]go|bo
                  re.I)
 PENDING = re.compile(r"\b(?:pending|queued|processing|in progress|waiting|not yet|later|tbc)\b|⏳", re.I)
 REF = re.compile(r"\b[A-Z]{1,4}-?\d{2,6}\b")
-FREE_TEXT = {"input", "request", "message", "details", "note", "notes", "query", "question", "text", "summary", "brief"}
+FREE_TEXT = {"input", "task", "request", "message", "details", "note", "notes", "query", "question", "text", "summary", "brief"}
 FILLER = {"the", "a", "an", "and", "or", "of", "to", "for", "any", "with", "their", "your", "is", "it", "on", "in",
           "that", "this", "request", "requests", "anything", "about", "asks", "ask", "customer", "who"}
 VERBS = {"book", "reserve", "check", "get", "make", "start", "log", "hold", "place", "quote", "ask", "lend",
@@ -300,6 +302,9 @@ def act(request):
         if m and answers(request):
             word = m.group(1).strip()
             return say("\n".join(f"✅ **{label(t)}** — {word}" for t, _ in answers(request)))
+        m = RELAY.match(line)
+        if m and newest(request, m.group(1)) is not None:
+            return say(newest(request, m.group(1)))
         named = [t for t in tools if re.search(rf"(?<!\w){re.escape(t)}(?!\w)", line)]
         if named:
             tool = tools[named[0]]
