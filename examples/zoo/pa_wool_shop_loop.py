@@ -6,7 +6,8 @@ ready once the vat is done) or discontinued, which it stays for good.
 Seeded: skein_o's lines were written for the weeks the dye house redyed every short lot, so they
 watch the board until a lot says ready with no way out for a lot that never will: a discontinued
 lot is asked about again and again until PydanticAI's request limit stops the run.
-Fixed: a line first answers a discontinued lot, before the watching line.
+Fixed: a line first answers a discontinued lot, before the watching line. (Both twins answer a
+lot the board does not know, and an in-stock lot reads "ready, in stock".)
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pydantic_ai import Agent, FunctionToolset
 from .models import pydantic_ai_model
 
 LOTS = {"DL-2291": ("Heather Moss DK", "discontinued"), "DL-2304": ("Peat Smoke DK", "ready"),
-        "DL-2310": ("Gorse Aran", "in stock")}
+        "DL-2310": ("Gorse Aran", "ready, in stock")}
 
 
 def dye_lot_status(lot: Annotated[str, Field(description='The dye lot on the ball band, e.g. "DL-1000"')]) -> dict:
@@ -40,14 +41,15 @@ shop_tools = FunctionToolset([dye_lot_status, postage])
 
 DISCONTINUED = ('If dye_lot_status says discontinued: "⚠️ **Dye lot** — on ice: that lot is discontinued, '
                 'so no skeins will match it. ❓ Shall I look out the nearest shade for you?"\n')
+UNKNOWN = 'If dye_lot_status says unknown: "❓ That lot isn\'t on the dye house board: could you check the ball band?"\n'
 SKEIN = """You are skein_o at Yarnbarrow, a wool shop that posts orders.
-{discontinued}Watch dye_lot_status until it says ready.
+{unknown}{discontinued}Watch dye_lot_status until it says ready.
 Give the board."""
 
 
 def build(discontinued: str) -> Agent:
     return Agent(pydantic_ai_model(), name="skein_o", toolsets=[shop_tools],
-                 instructions=SKEIN.format(discontinued=discontinued))
+                 instructions=SKEIN.format(unknown=UNKNOWN, discontinued=discontinued))
 
 
 def seeded():
