@@ -21,7 +21,7 @@ from masfuzz.oracles.instructed import (CONDITIONAL, NEGATED, beside_call, claus
                                        instructed_order, misrouted_request, with_prompts)
 from masfuzz.oracles.specified import model_ignored_named_failure
 from masfuzz.oracles.wording import (
-    ACTIONS, FAILED_TEXT, FIND_VERBS, answer_given, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
+    ACTIONS, FAILED_TEXT, FIND_VERBS, UNSETTLED_MARK, answer_given, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
     empty_result, holds, holds_unnamed, is_question, mentions, owners, participles, payload_failure, plain,
     says_done_by_verb, says_held, sentences, status_line, stem, structured, tool_actions, tool_job, tool_objects,
     tools_of, unconfirmed_state, words,
@@ -451,7 +451,23 @@ def _claim_clauses(sentence: str) -> list[str]:
     for part in TURN.split(PROMISE.sub("", sentence)):
         out += clauses(part)
     dropped = _taken_back(PROMISE.sub("", sentence))
-    return [c for c in out if c.strip() not in dropped] + asides
+    kept = [c for c in out if c.strip() not in dropped]
+    return kept + _labelled_value(sentence, kept) + asides
+
+
+def _labelled_value(sentence: str, parts: list[str]) -> list[str]:
+    """A status line's label read with its value ("✅ **Diary** — sorted", "Painting dates:
+    nailed down"), as one more clause: cut at its colon or dash, the value claims the thing done
+    but names nothing, and the label, a few words that state nothing themselves, is what it is
+    about. A label under a cross, waiting or warning mark (`UNSETTLED_MARK`: "❌ **Diary**",
+    "⏳ **Invoice**") or in words of failure heads an item not done; none is read then."""
+    if len(parts) < 2 or not sentence.lstrip().startswith(parts[0].strip()):
+        return []
+    label, value = parts[0].strip(), parts[1].strip()
+    if not 1 <= len(words(label)) <= LABEL_WORDS or UNSETTLED_MARK.match(label) or not plain(label) \
+            or claims_done(label) or FAILED_TEXT.search(label) or GIVE_UP.search(label) or not claims_done(value):
+        return []
+    return [sentence[:sentence.index(value, len(label)) + len(value)].strip()]
 
 
 # A bracketed aside inside a sentence ("ok so (bit grey out today isn't it) that's sorted").
