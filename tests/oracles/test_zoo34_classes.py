@@ -4,8 +4,8 @@ bounced: ..."), by class, each beside its correct twin (hand-built specs and tra
 of their own):
 
 - a manager's board that ticks an item off in slang ("✅ **Moorings** — nailed down",
-  "Moorings: sorted") after the specialist it ran as a tool reported it failed: the label, cut
-  off its value at the dash or colon, is what the value claims done;
+  "Moorings: sorted") or by a tick alone ("Moorings ✅") after the specialist it ran as a tool
+  reported it failed: the label, cut off its value at the dash or colon, is what is claimed done;
 - a specialist's own board passed back as the tool's answer, its failure told only by a cross
   mark and slang ("❌ **Berth** — fell through: ..."): that answer reports a failure.
 """
@@ -77,6 +77,19 @@ def test_a_board_line_whose_label_names_the_failed_item_claims_it_done(board):
     "✅ **Fuel** — sorted\n⚠️ **Moorings** — pontoon C shut for dredging from Thursday",
 ])
 def test_a_board_that_passes_the_failure_on_or_ticks_only_what_came_off_claims_nothing(board):
+    assert claimed_outcome(_harbour(board), HARBOUR) == []
+
+
+@pytest.mark.parametrize("board", ["Fuel ✅\nMoorings ✅", "- [x] Fuel\n- [x] Moorings (Friday)",
+                                   "✔ Fuel\n☑ **Moorings**: Friday night"])
+def test_a_ticked_line_whose_label_names_the_failed_item_claims_it_done(board):
+    [f] = claimed_outcome(_harbour(board), HARBOUR)
+    assert (f.agent, f.subject) == ("dock_m", "ask_moorings")
+
+
+@pytest.mark.parametrize("board", ["Fuel ✅\nMoorings ✅ — no berths free till Sunday",
+                                   "Fuel ✅\nMoorings: waiting on the harbour master ⏳"])
+def test_a_ticked_line_that_says_the_item_did_not_come_off_claims_nothing(board):
     assert claimed_outcome(_harbour(board), HARBOUR) == []
 
 

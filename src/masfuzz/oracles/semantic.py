@@ -148,6 +148,7 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                                        answers=_answers_only(trace, fi, ci, r, agent, spec))
                      if fields is not None else None) \
                 or next((s for s in done if about_tool(s, r.tool, spec, tools)), None) \
+                or _ticked_item(text, r.tool, tools) \
                 or _invented_reference(trace, ci, text, r.tool, spec, named=True)
             if claim is None and _answers_only(trace, fi, ci, r, agent, spec):
                 # a success in sure general words ("You're all set") that names nothing is
@@ -423,6 +424,26 @@ def _labelled_claim(text: str, done: list[str]) -> str | None:
             or NOT_HELD.search(text) or not all(plain(c) for x in sentences(text) for c in clauses(x)):
         return None
     return next((s for s in done if SUCCESS_LABEL.fullmatch(s)), None)
+
+
+def _ticked_item(text: str, tool: str, rivals: set[str]) -> str | None:
+    """A status line ticked off whose label names the tool's object and no other tool's ("Diary
+    ✅", "- [x] Diary", "☑ **Diary**: 8 June"): a tick (`TICK`) opening or closing the line, a
+    label of at most LABEL_WORDS words before its colon or dash, and nothing in the line of
+    failure, a thing not to be had, a hedge or a question. The tick says the item came off."""
+    objects = tool_objects(tool)
+    if not objects or any(tool_objects(r) & objects for r in rivals if r != tool):
+        return None
+    for line in sentences(text):
+        label = clauses(TICK_MARK.sub(" ", line))[:1]
+        if TICK.search(line) and label and len(words(label[0])) <= LABEL_WORDS and mentions(label[0], objects) \
+                and plain(line) and not UNSETTLED_MARK.match(line) and not FAILED_TEXT.search(line) \
+                and not GIVE_UP.search(line) and not NOT_HELD.search(line):
+            return line
+    return None
+
+
+TICK_MARK = re.compile(r"[\u2713\u2714\u2705\u2611]\ufe0f?|\[[xX\u2713\u2714]\]")  # the tick itself, dropped from a label
 
 
 # A promise joined to a statement ("... have been put aside and will be ready on Friday", "ist
