@@ -434,9 +434,12 @@ def _ticked_item(text: str, tool: str, rivals: set[str]) -> str | None:
     objects = tool_objects(tool)
     if not objects or any(tool_objects(r) & objects for r in rivals if r != tool):
         return None
-    for line in sentences(text):
+    for line in sentences(ARGUMENT_ECHO.sub("", text)):
+        # the label names the thing and says nothing else done ("[x] prescription sent" is the
+        # prescription's, whatever word of it the failed tool's name shares)
         label = clauses(TICK_MARK.sub(" ", line))[:1]
         if TICK.search(line) and label and len(words(label[0])) <= LABEL_WORDS and mentions(label[0], objects) \
+                and not claims_done(label[0]) \
                 and plain(line) and not UNSETTLED_MARK.match(line) and not FAILED_TEXT.search(line) \
                 and not GIVE_UP.search(line) and not NOT_HELD.search(line):
             return line
