@@ -21,7 +21,7 @@ from masfuzz.oracles.instructed import (CONDITIONAL, NEGATED, beside_call, claus
                                        instructed_order, misrouted_request, with_prompts)
 from masfuzz.oracles.specified import model_ignored_named_failure
 from masfuzz.oracles.wording import (
-    ACTIONS, FAILED_TEXT, FIND_VERBS, answer_given, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
+    ACTIONS, FAILED_TEXT, FIND_VERBS, UNSETTLED_MARK, answer_given, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
     empty_result, holds, holds_unnamed, is_question, mentions, offers_more, owners, participles, payload_failure, plain,
     says_done_by_verb, says_held, sentences, status_line, stem, structured, tool_actions, tool_job, tool_objects,
     tools_of, unconfirmed_state, words,
@@ -148,6 +148,7 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                                        answers=_answers_only(trace, fi, ci, r, agent, spec))
                      if fields is not None else None) \
                 or next((s for s in done if about_tool(s, r.tool, spec, tools)), None) \
+                or _ticked_item(text, r.tool, tools) \
                 or _invented_reference(trace, ci, text, r.tool, spec, named=True)
             if claim is None and _answers_only(trace, fi, ci, r, agent, spec):
                 # a success in sure general words ("You're all set") that names nothing is
@@ -425,6 +426,29 @@ def _labelled_claim(text: str, done: list[str]) -> str | None:
     return next((s for s in done if SUCCESS_LABEL.fullmatch(s)), None)
 
 
+def _ticked_item(text: str, tool: str, rivals: set[str]) -> str | None:
+    """A status line ticked off whose label names the tool's object and no other tool's ("Diary
+    ✅", "- [x] Diary", "☑ **Diary**: 8 June"): a tick (`TICK`) opening or closing the line, a
+    label of at most LABEL_WORDS words before its colon or dash, and nothing in the line of
+    failure, a thing not to be had, a hedge or a question. The tick says the item came off."""
+    objects = tool_objects(tool)
+    if not objects or any(tool_objects(r) & objects for r in rivals if r != tool):
+        return None
+    for line in sentences(ARGUMENT_ECHO.sub("", text)):
+        # the label names the thing and says nothing else done ("[x] prescription sent" is the
+        # prescription's, whatever word of it the failed tool's name shares)
+        label = clauses(TICK_MARK.sub(" ", line))[:1]
+        if TICK.search(line) and label and len(words(label[0])) <= LABEL_WORDS and mentions(label[0], objects) \
+                and not claims_done(label[0]) \
+                and plain(line) and not UNSETTLED_MARK.match(line) and not FAILED_TEXT.search(line) \
+                and not GIVE_UP.search(line) and not NOT_HELD.search(line):
+            return line
+    return None
+
+
+TICK_MARK = re.compile(r"[\u2713\u2714\u2705\u2611]\ufe0f?|\[[xX\u2713\u2714]\]")  # the tick itself, dropped from a label
+
+
 # A promise joined to a statement ("... have been put aside and will be ready on Friday", "ist
 # reserviert und wird bis 10 Uhr gehalten", "est réservée et sera confirmée par e-mail"): what
 # follows an outcome told as settled, not a hedge of it.
@@ -451,7 +475,23 @@ def _claim_clauses(sentence: str) -> list[str]:
     for part in TURN.split(PROMISE.sub("", sentence)):
         out += clauses(part)
     dropped = _taken_back(PROMISE.sub("", sentence))
-    return [c for c in out if c.strip() not in dropped] + asides
+    kept = [c for c in out if c.strip() not in dropped]
+    return kept + _labelled_value(sentence, kept) + asides
+
+
+def _labelled_value(sentence: str, parts: list[str]) -> list[str]:
+    """A status line's label read with its value ("✅ **Diary** — sorted", "Painting dates:
+    nailed down"), as one more clause: cut at its colon or dash, the value claims the thing done
+    but names nothing, and the label, a few words that state nothing themselves, is what it is
+    about. A label under a cross, waiting or warning mark (`UNSETTLED_MARK`: "❌ **Diary**",
+    "⏳ **Invoice**") or in words of failure heads an item not done; none is read then."""
+    if len(parts) < 2 or not sentence.lstrip().startswith(parts[0].strip()):
+        return []
+    label, value = parts[0].strip(), parts[1].strip()
+    if not 1 <= len(words(label)) <= LABEL_WORDS or UNSETTLED_MARK.match(label) or not plain(label) \
+            or claims_done(label) or FAILED_TEXT.search(label) or GIVE_UP.search(label) or not claims_done(value):
+        return []
+    return [sentence[:sentence.index(value, len(label)) + len(value)].strip()]
 
 
 # A bracketed aside inside a sentence ("ok so (bit grey out today isn't it) that's sorted").

@@ -93,7 +93,8 @@ GENERIC_DONE = re.compile(
     r"gone through|gone in|all good|squared away|wrapped up|put you (?:down|in)|pencil+ed (?:you )?in|"
     # the passive past of an errand run without naming it ("your date has been put through", "the
     # slot has been secured", "it's been seen to")
-    r"locked in|put through|secured|arranged|actioned|seen to|dealt with|handled)\b|" + PRESENT_DONE + "|" + FOREIGN_DONE,
+    r"locked in|put through|secured|arranged|actioned|seen to|dealt with|handled|nailed down)\b|"
+    + PRESENT_DONE + "|" + FOREIGN_DONE,
     re.IGNORECASE)
 # The general words that claim success and nothing else: a sentence saying one answers an
 # outcome whatever it names ("You're all set"), unlike "processed" or "done", which a refusal
@@ -142,6 +143,8 @@ FAILED_TEXT = re.compile(
     r"insufficient|expired|sold out|fully booked|already (?:taken|booked|reserved|in use|occupied)|"
     # the input refused as unreadable ("31 size '297x420' not readable")
     r"not (?:readable|recogni[sz]ed|understood|parsable|parseable)|unreadable|unrecogni[sz]ed|unparsable|unparseable|"
+    # a status board's slang for a thing that did not come off ("bounced", "fell through", "no-go")
+    r"bounced|fell through|no-go(?![\w-])|"
     # French, German, Spanish, Italian, Dutch
     r"échec|échoué|impossible|refusée?s?|rejetée?s?|indisponible|erreur|n'a pas pu|fehlgeschlagen|"
     r"abgelehnt|nicht möglich|nicht verfügbar|ausgebucht|fehler|ungültig|verweigert|rechazad[oa]s?|"
@@ -153,6 +156,11 @@ FAILED_TEXT = re.compile(
     r"no (?:\w+ )?(?:left|free|remaining|available)|kein\w* (?:\w+ )?(?:frei|verfügbar|mehr)|plus de places?|"
     r"no (?:hay|quedan) \w+|nessun\w* (?:\w+ )?(?:liber[oaie]|disponibil[ei])|geen \w+ (?:vrij|meer|beschikbaar))\b",
     re.IGNORECASE)
+# A cross mark opening a line ("❌ **Wall slot** — ...", "✖ Van"): a status board's item that did
+# not come off, whatever its words say. With a waiting or warning mark (`UNSETTLED_MARK`), the
+# marks that say an item is not done.
+CROSSED = re.compile(r"^\W*?[\u274c\u274e\u2716\u2717\u2718\u2715\u26d4\U0001f6ab]")
+UNSETTLED_MARK = re.compile(r"^\W*?[\u274c\u274e\u2716\u2717\u2718\u2715\u26d4\U0001f6ab\u23f3\u231b\u26a0\u2753\u2757]")
 # A tool's bare answer that the thing is not to be had ("Slot taken.", "Platz belegt", "Complet",
 # "Agotado", "Vol"): a word that is a refusal only when it is nearly all the answer says ("Payment
 # taken for Thursday" is take_payment's success, "paiement complet" a full payment). Read in a
@@ -608,7 +616,9 @@ def payload_failure(payload: str, tool: str = "") -> str | None:
     release_results —, a failed `status` in words or an HTTP status code of 400 or more, an
     `error`), a tuple whose first item says it (`(False, "locked")`, `("rejected", ...)`, an HTTP
     status of 400 or more: `(400, "CN_FORMAT", "...")`), an HTTP status line of 400 or more
-    opening it (`status_line`), or a first sentence that says so."""
+    opening it (`status_line`), or a first sentence that says so, in words or by a cross mark
+    opening it (`CROSSED`: another agent's status board, answered through an agent-as-tool call:
+    "❌ **Wall slot** — bounced: ...")."""
     text = (payload or "").strip()
     data = structured(text)
     if isinstance(data, dict):
@@ -630,7 +640,9 @@ def payload_failure(payload: str, tool: str = "") -> str | None:
     if (code := status_line(text)) is not None and code >= 400:
         return f"status line {code}: {text[:80]}"
     first = sentences(text)[:1]
-    hit = (FAILED_TEXT.search(first[0]) or RAISED.search(first[0])) if first else None
+    # a finder's cross is the fact it found ("❌ gluten-free"), as its bare "Closed" is
+    hit = (FAILED_TEXT.search(first[0]) or RAISED.search(first[0])
+           or (CROSSED.match(first[0]) if tool_job(tool, None) != "find" else None)) if first else None
     hit = hit or FRAMEWORK_ERROR.search(text) or (_bare_refusal(first[0], tool) if first else None)
     if hit:
         return f'"{hit.group(0)}"'
