@@ -105,6 +105,7 @@ GLOSSARY = {
     "pass": "pass abono abonnement carte karte tessera passe",
     "voucher": "voucher vale bono bon gutschein buono",
     "tasting": "tasting degust verkost prova prov",
+    "beginner": "beginner débutant principiante anfänger principiant iniciante",
     "bed": "bed cama lit bett letto night noche nuit nacht notte",
 }
 BAD = re.compile(r"\b(?:fail\w*|refus\w*|reject\w*|declin\w*|denied|full|no[ _]\w*|unavailable|error|invalid|"
