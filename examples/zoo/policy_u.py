@@ -68,27 +68,32 @@ NUMBERS = {
     "pt": "um dois três quatro cinco seis sete oito nove dez",
 }
 PHRASES = {
-    "es": {"done": "¡Listo! Su reserva quedó confirmada{ref}. {extra}",
+    "es": {"info": "Esto es lo que consta: {what}. {extra}",
+           "done": "¡Listo! Su reserva quedó confirmada{ref}. {extra}",
            "fail": "Lo siento mucho, no ha sido posible: el sistema contestó «{why}». {extra}",
            "ask": "¿Me podría indicar {what}?",
            "ack": "Gracias por su mensaje, lo estamos mirando.",
            "what": {"date": "la fecha", "count": "cuántas personas", "amount": "el importe", "code": "el código", "any": "más detalles"}},
-    "fr": {"done": "C'est réglé, ok c'est booké{ref} ! {extra}",
+    "fr": {"info": "Voici ce que j'ai trouvé : {what}. {extra}",
+           "done": "C'est réglé, ok c'est booké{ref} ! {extra}",
            "fail": "Désolé, cela n'a pas pu se faire : le système a répondu « {why} ». {extra}",
            "ask": "Pourriez-vous me préciser {what} ?",
            "ack": "Merci pour votre message, nous nous en occupons.",
            "what": {"date": "quel jour vous conviendrait", "count": "combien de personnes", "amount": "le montant", "code": "le code", "any": "quelques détails"}},
-    "de": {"done": "Alles erledigt, die Buchung ist bestätigt{ref}. {extra}",
+    "de": {"info": "Folgendes liegt vor: {what}. {extra}",
+           "done": "Alles erledigt, die Buchung ist bestätigt{ref}. {extra}",
            "fail": "Leider konnte das nicht vorgenommen werden, das System meldet „{why}“. {extra}",
            "ask": "Könnten Sie mir bitte {what} nennen?",
            "ack": "Danke für Ihre Nachricht, wir kümmern uns darum.",
            "what": {"date": "das Datum", "count": "die Anzahl der Personen", "amount": "den Betrag", "code": "die Nummer", "any": "weitere Angaben"}},
-    "it": {"done": "Perfetto, la prenotazione è confermata{ref}. {extra}",
+    "it": {"info": "Ecco cosa risulta: {what}. {extra}",
+           "done": "Perfetto, la prenotazione è confermata{ref}. {extra}",
            "fail": "Mi dispiace, la prenotazione non è andata a buon fine: il sistema risponde «{why}». {extra}",
            "ask": "Mi può indicare {what}?",
            "ack": "Grazie del messaggio, ce ne occupiamo subito.",
            "what": {"date": "la data", "count": "quante persone", "amount": "l'importo", "code": "il codice", "any": "qualche dettaglio in più"}},
-    "pt": {"done": "Tudo certo, a sua reserva ficou confirmada{ref}. {extra}",
+    "pt": {"info": "Eis o que consta: {what}. {extra}",
+           "done": "Tudo certo, a sua reserva ficou confirmada{ref}. {extra}",
            "fail": "Lamento, não foi possível: o sistema respondeu «{why}». {extra}",
            "ask": "Pode indicar-me {what}?",
            "ack": "Obrigado pela mensagem, já estamos a tratar disso.",
@@ -314,6 +319,27 @@ def status_of(result: str) -> str:
     return result.strip()[:160]
 
 
+def flat(text: str) -> str:
+    """A structured answer read out as "key value" pairs, the way one tells it to a customer."""
+    data = parsed(text)
+    if not isinstance(data, (dict, list, tuple)):
+        return text.strip()[:200]
+    pairs = []
+
+    def walk(value, key=""):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, k)
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                walk(v, key)
+        elif key not in ("code", "http") or isinstance(value, str):
+            pairs.append(f"{key.replace('_', ' ')} {value}".strip())
+
+    walk(data)
+    return ", ".join(pairs)[:240]
+
+
 STATUS_KEYS = ("status", "state", "result", "outcome", "error", "code")
 
 
@@ -334,6 +360,8 @@ def report(result, lang: str, extra: str = "") -> str:
     if BAD.search(text):
         return PHRASES[lang]["fail"].format(why=status_of(text), extra=extra).strip()
     ref = REF.search(text)
+    if ref is None:  # a look-up, not a booking: what it found, nothing claimed
+        return PHRASES[lang]["info"].format(what=flat(text), extra=extra).strip()
     return PHRASES[lang]["done"].format(ref=f", ref. {ref[0]}" if ref else "", extra=extra).strip()
 
 
