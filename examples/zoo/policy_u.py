@@ -313,7 +313,7 @@ def status_of(result: str) -> str:
         data = inner[0] if inner else None
     if isinstance(data, dict):
         k = next(k for k in STATUS_KEYS if k in data)
-        extra = data.get("reason") or data.get("detail") or data.get("message") or ""
+        extra = data.get("reason") or data.get("detail") or data.get("message") or (data.get("error") if k != "error" else "") or ""
         v = data[k]
         return f"{v if not isinstance(v, dict) else json.dumps(v, ensure_ascii=False)} {extra if isinstance(extra, str) else json.dumps(extra, ensure_ascii=False)}".strip()
     return result.strip()[:160]
@@ -340,7 +340,7 @@ def flat(text: str) -> str:
     return ", ".join(pairs)[:240]
 
 
-STATUS_KEYS = ("status", "state", "result", "outcome", "error", "code")
+STATUS_KEYS = ("status", "state", "result", "outcome", "code", "error")
 
 
 def parsed(text: str):
