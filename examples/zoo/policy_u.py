@@ -119,6 +119,13 @@ REF = re.compile(r"\b[A-Z]{2,4}-\d{3,6}\b")
 CODE_EXAMPLE = re.compile(r"e\.g\.\s*[\"'`]([^\"'`]+)[\"'`]")
 
 
+def new_reference(text: str, request) -> str | None:
+    """The reference a tool's answer gives: one the customer did not bring themselves."""
+    given = set(REF.findall(customer(request)))
+    found = [r for r in REF.findall(text) if r not in given]
+    return found[0] if found else None
+
+
 def language(text: str) -> str:
     told = re.search(r"\bwrites in (es|fr|de|it|pt)\b", text)  # a colleague's note says which
     if told:
@@ -353,16 +360,16 @@ def parsed(text: str):
     return None
 
 
-def report(result, lang: str, extra: str = "") -> str:
+def report(result, lang: str, request, extra: str = "") -> str:
     text = result.content
     if not text.lstrip().startswith(("{", "[", "(")) and language(text) == lang and not REF.fullmatch(text.strip()):
         return text.strip()  # a colleague's answer, already in the customer's words: passed on as is
     if BAD.search(text):
         return PHRASES[lang]["fail"].format(why=status_of(text), extra=extra).strip()
-    ref = REF.search(text)
+    ref = new_reference(text, request)
     if ref is None:  # a look-up, not a booking: what it found, nothing claimed
         return PHRASES[lang]["info"].format(what=flat(text), extra=extra).strip()
-    return PHRASES[lang]["done"].format(ref=f", ref. {ref[0]}" if ref else "", extra=extra).strip()
+    return PHRASES[lang]["done"].format(ref=f", ref. {ref}", extra=extra).strip()
 
 
 def note(request, line: str, lang: str) -> str:
@@ -389,7 +396,7 @@ def note(request, line: str, lang: str) -> str:
 def answer_schema(request, text: str, result) -> str:
     props = (request.response_schema or {}).get("properties", {})
     good = result is not None and not BAD.search(result.content)
-    ref = REF.search(result.content) if result is not None else None
+    ref = new_reference(result.content, request) if result is not None else None
     out = {}
     for name, schema in props.items():
         kind = schema.get("type")
@@ -398,7 +405,7 @@ def answer_schema(request, text: str, result) -> str:
         elif kind in ("integer", "number"):
             out[name] = 0
         elif "ref" in name:
-            out[name] = ref[0] if ref else ""
+            out[name] = ref or ""
         else:
             out[name] = text
     return json.dumps(out, ensure_ascii=False)
@@ -438,7 +445,7 @@ def act(request, lang: str):
             last = latest(request, m[1])
             if last is not None and m[2].lower() in last.content.lower():
                 quoted = QUOTED.search(line)
-                return finish(quoted[1] if quoted else report(last, lang, ""))
+                return finish(quoted[1] if quoted else report(last, lang, request))
             continue
         named = [t for name, t in tools.items() if re.search(rf"\b{re.escape(name)}\b", line)]
         if named:
@@ -456,8 +463,8 @@ def act(request, lang: str):
             continue
         if CLAIM.match(line):
             last = latest(request)
-            ref = REF.search(last.content) if last is not None else None
-            return finish(PHRASES[lang]["done"].format(ref=f", ref. {ref[0]}" if ref else "", extra=""))
+            ref = new_reference(last.content, request) if last is not None else None
+            return finish(PHRASES[lang]["done"].format(ref=f", ref. {ref}" if ref else "", extra=""))
         m = SAY.match(line)
         if m:
             return finish(m[1])
@@ -465,7 +472,7 @@ def act(request, lang: str):
             return finish(note(request, line, lang))
     last = latest(request)
     if last is not None:
-        return finish(report(last, lang))
+        return finish(report(last, lang, request))
     return finish(PHRASES[lang]["ack"])
 
 
