@@ -259,7 +259,7 @@ def argument(request, name: str, schema: dict, lang: str):
                     return value
         return None
     kind = schema.get("type")
-    if re.search(r"\b(?:day|date|when)\b|_day\b|day_|date", key):
+    if re.search(r"\b(?:day|date|when|night)\b|_day\b|day_|date", key):
         day = read_date(text)
         return write_date(day, example) if day else None
     if re.search(r"amount|balance|value|price|sum", key):
@@ -301,7 +301,7 @@ def resolve(root: dict, schema: dict) -> dict:
 
 def what_missing(name: str, schema: dict) -> str:
     key = f"{name} {schema.get('description', '')}".lower()
-    for word, what in (("date", "date"), ("day", "date"), ("amount", "amount"), ("balance", "amount"),
+    for word, what in (("date", "date"), ("day", "date"), ("night", "date"), ("amount", "amount"), ("balance", "amount"),
                        ("people", "count"), ("party", "count"), ("size", "count"), ("guests", "count"),
                        ("code", "code"), ("number", "code"), ("card", "code")):
         if word in key:
@@ -378,7 +378,7 @@ def note(request, line: str, lang: str) -> str:
     native = "customer's language" in low or "their language" in low
     facts = []
     day = read_date(text)
-    if day and re.search(r"\b(?:day|date|when)\b", low):
+    if day and re.search(r"\b(?:day|date|when|night)\b", low):
         facts.append(local_date(day, lang) if native else f"date {day.isoformat()}")
     count = read_count(text, lang)
     if count and re.search(r"people|party|guests|how many|riders|size", low):
@@ -419,6 +419,7 @@ QUOTED = re.compile(r"[\"“]([^\"”]+)[\"”]")
 CLAIM = re.compile(r"^\s*tell\b.*\b(?:booked|confirmed|done|reserved|active|sorted)\b", re.I)
 SAY = re.compile(r"^\s*(?:say|reply)\s*:?\s*[\"“]([^\"”]+)[\"”]", re.I)
 END = re.compile(r"^\s*end (?:your (?:reply|message) )?with\s+(?:the word\s+)?[\"“]([^\"”]+)[\"”]", re.I)
+RELAY = re.compile(r"\b(?:exactly|word for word|verbatim|as it comes)\b", re.I)
 WRITE = re.compile(r"^\s*(?:write|note|jot)\b", re.I)
 
 
@@ -448,6 +449,11 @@ def act(request, lang: str):
                 return finish(quoted[1] if quoted else report(last, lang, request))
             continue
         named = [t for name, t in tools.items() if re.search(rf"\b{re.escape(name)}\b", line)]
+        if named and RELAY.search(line):  # pass the tool's answer on untouched, as the line says
+            last = latest(request, named[0].name)
+            if last is not None:
+                return finish(last.content)
+            continue
         if named:
             tool = named[0]
             until = UNTIL.search(line)
