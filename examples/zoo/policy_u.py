@@ -486,7 +486,8 @@ def policy(request):
     lang = language(customer(request))
     reply = act(request, lang)
     if request.response_schema and isinstance(reply, str):
-        return answer_schema(request, reply, latest(request))
+        own = [r for r in tool_results(request) if r.name in tools_of(request)]  # not a hand-over's receipt
+        return answer_schema(request, reply, own[-1] if own else None)
     if isinstance(reply, (str, Handoff)) or not isinstance(reply, ChatReply):
         return reply
     return reply
