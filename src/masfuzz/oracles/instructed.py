@@ -534,10 +534,37 @@ def _asked_then_made(trace: Trace, spec: WorkflowSpec, first: dict[str, int],
                               for m in re.finditer(rf"(?<![\w-])(?:{regex})(?![\w-])", r.payload)]
                     if not [v for v in values if v not in told]:
                         continue
-                    if (q := _early_ask(trace, after, r.agent, first, param)) is not None:
+                    q = _early_ask(trace, after, r.agent, first, param)
+                    if q is None:
+                        q = _early_question(trace, spec, after, r.agent, first, param)
+                    if q is not None:
                         out.append((r.agent, after, q, ri))
                         break
     return out
+
+
+def _early_question(trace: Trace, spec: WorkflowSpec, agent: str, before: str, first: dict[str, int],
+                    param: str) -> int | None:
+    """The question, in whatever language ("Könnten Sie mir bitte die Nummer nennen?"), that
+    `agent` put between its first act and `before`'s without calling a tool, when `param` is the
+    one documented-form parameter of its tools that nothing said in the run before it fills
+    (`unfilled_parameters`: the user's date in words fills a date's): the question can only be
+    for that one. None otherwise, or when `agent` handed the work to `before` meanwhile."""
+    from masfuzz.oracles.semantic import unfilled_parameters  # semantic reads routing: imported late
+
+    if any(isinstance(d, DelegationEvent) and d.from_ == agent and d.to == before
+           and d.trigger in ROUTING_TRIGGERS for d in trace.events[first[agent]:first[before]]):
+        return None
+    for i in range(first[agent], first[before]):
+        e = trace.events[i]
+        if isinstance(e, ToolCall) and e.agent == agent:
+            return None
+        if isinstance(e, Message) and e.role == "assistant" and e.agent == agent \
+                and any(is_question(x) for x in sentences(answer_given(e.content))):
+            known = " ".join(m.content for m in trace.events[:i] if isinstance(m, Message))
+            unfilled = unfilled_parameters(spec, agent, known)
+            return i if [p for p, _, _ in unfilled] == [param] else None
+    return None
 
 
 # Words that say a step is missing or not yet taken, near the step's name in a tool's refusal
