@@ -743,7 +743,7 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int],
         excused = {a.id for a in spec.agents for s in sentences(task)
                    if NEGATED.search(s) and names_agent(s, spec, a.id)}
         which = "fixed speaking order" if spec.system.pattern == "fixed_order" else \
-            "order of work, as its speaker selector's prompt states it,"
+            "order of work, as its speaker selector's prompt or allowed transitions state it,"
         for a in spec.agents:
             if a.id in order and a.id not in acted and a.id not in excused and not _proxy(a):
                 out.setdefault(a.id, (f"the team's {which} gives it a turn, and the run ended "
@@ -843,7 +843,8 @@ def stated_order(spec: WorkflowSpec) -> list[str]:
     (`SELECTOR_PROMPT` in the spec's notes), the members named, one after another, in a sentence
     of it that states an order of work ("The order of work is script_writer, then voice_actor,
     then director."), not negated; the longest such list where several sentences give one.
-    Empty when neither says one."""
+    Empty when neither says one. Failing a prompt's order, the allowed speaker transitions
+    (`_forced_path`) state one when they leave each member a single next speaker."""
     if spec.system.pattern == "fixed_order":
         return [a.id for a in spec.agents]
     if spec.system.pattern != "selector":
@@ -868,7 +869,29 @@ def stated_order(spec: WorkflowSpec) -> list[str]:
         members = list(dict.fromkeys(a for _, _, a in chain))
         if len(members) >= 2 and len(members) > len(longest):
             longest = members  # the fullest statement of the order, where several sentences give one
-    return longest
+    return longest or _forced_path(spec)
+
+
+def _forced_path(spec: WorkflowSpec) -> list[str]:
+    """The order a speaker selector's allowed transitions force (AG2's
+    `allowed_or_disallowed_speaker_transitions`: a -> b -> c): from the entry agent, each
+    member's only allowed next speaker, until one repeats, when every member with transitions
+    has exactly one. Whatever the selector's model reads, and in whatever language the request
+    is, the graph leaves it no choice: the path is the team's order of work. Three members at
+    least: two that may only alternate state no more than a reply and its answer."""
+    succ: dict[str, set[str]] = {}
+    for d in spec.delegations:
+        if d.trigger == "selector" and d.from_ != d.to:
+            succ.setdefault(d.from_, set()).add(d.to)
+    if not succ or any(len(to) != 1 for to in succ.values()):
+        return []
+    path, at = [], spec.system.entry_agent
+    while at in succ and at not in path:
+        path.append(at)
+        at = next(iter(succ[at]))
+    if at is not None and at not in path and at in {a.id for a in spec.agents}:
+        path.append(at)
+    return path if len(path) >= 3 else []
 
 
 def _stop_condition(end: TerminationEvent, spec: WorkflowSpec) -> bool:
@@ -1761,7 +1784,12 @@ def _hands_on_to(spec: WorkflowSpec, chosen: str, holders: list[str]) -> bool:
     through members it hands to (an AG2 group pattern's triage, the pattern's first speaker, whose
     hand-offs lead through a login agent to the order desk)? Then giving it the request is no
     misroute of the selector's: it is a router of the app's, and whether it passed the request on
-    is judged as its routing (`_routed_past`, `participation`)."""
+    is judged as its routing (`_routed_past`, `participation`). A member whose turn the allowed
+    speaker transitions always pass on to a holder (`_forced_path`) hands it on as surely: the
+    selector had no choice to get wrong, and a run cut before the holder is `participation`'s."""
+    path = _forced_path(spec)
+    if chosen in path and set(holders) & set(path[path.index(chosen) + 1:]):
+        return True
     seen, todo = {chosen}, [chosen]
     while todo:
         here = todo.pop()
