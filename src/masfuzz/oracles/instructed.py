@@ -1128,7 +1128,8 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             said = e.content
             fitting = _through_routes(spec, [t.id for t in spec.tools if asks_for(said, t.id, spec)]
                                       or _servable_by_object(said, spec) or _described_and_carried(said, spec)
-                                      or _servable_by_arguments(said, spec) or _servable_by_activity(said, spec))
+                                      or _servable_by_arguments(said, spec) or _servable_by_activity(said, spec)
+                                      or _servable_by_values(said, spec))
             described = not fitting
             selecting = spec.system.pattern == "selector"
             entering = True
@@ -1500,19 +1501,38 @@ def _servable_by_arguments(request: str, spec: WorkflowSpec) -> list[str]:
     return servable if len(servable) == 1 and _speaks_of(request, spec, servable[0]) else []
 
 
+def _servable_by_values(request: str, spec: WorkflowSpec) -> list[str]:
+    """The one tool whose documented-form parameters a request's values fill (`form_filled`: a
+    date in words, "le 9 août", for `day: e.g. "2026-01-31"`), when no other tool's are, the
+    request speaks of its own words (`_speaks_of`: "surf" of "a group surf lesson") and of no
+    other tool's. Read last, for a request in another language than the tools' documentation
+    ("un cours de surf"): its values and the few words all languages share tell which tool it
+    wants, where its words do not."""
+    from masfuzz.oracles.semantic import form_filled  # semantic reads routing: imported late
+
+    filled = [t.id for t in spec.tools if any(ok for _, ok in form_filled(spec, t.id, request).values())]
+    if len(filled) != 1 or not _speaks_of(request, spec, filled[0]):
+        return []
+    asked = _stems(request)
+    return [] if any(asked & _own_words(t) for t in spec.tools if t.id != filled[0]) else filled
+
+
+def _own_words(t: ToolSpec) -> set[str]:
+    """A tool's own words as stems: its name, its description, its parameters' names and
+    descriptions."""
+    props = (t.parameters or {}).get("properties") or {}
+    return _stems(" ".join([t.id, t.description or "", *props, *(
+        str((v or {}).get("description") or "") for v in props.values())]))
+
+
 def _speaks_of(request: str, spec: WorkflowSpec, tool: str) -> bool:
     """Does a request speak of this tool's work, not only hold values it could take: does it
     share a content word with the tool's own words (its name, its description, its parameters'
     names and descriptions: "grade" of `enter_candidate`'s "The exam, instrument and grade")
     that no other tool's own words have? The words every tool of the app shares (an
     interpreter pool's "interpreter") say nothing of which one is asked for."""
-    def own(t: ToolSpec) -> set[str]:
-        props = (t.parameters or {}).get("properties") or {}
-        return _stems(" ".join([t.id, t.description or "", *props, *(
-            str((v or {}).get("description") or "") for v in props.values())]))
-
-    mine = next((own(t) for t in spec.tools if t.id == tool), set())
-    others = set().union(*(own(t) for t in spec.tools if t.id != tool))
+    mine = next((_own_words(t) for t in spec.tools if t.id == tool), set())
+    others = set().union(*(_own_words(t) for t in spec.tools if t.id != tool))
     return bool(_stems(request) & (mine - others))
 
 

@@ -1660,25 +1660,30 @@ def documented_formats(spec: WorkflowSpec, tool: str) -> dict[str, list[tuple[st
 
 
 def unfilled_parameters(spec: WorkflowSpec, agent: str, text: str) -> list[tuple[str, str, list[str]]]:
-    """The required parameters of the agent's tools with a documented form of their own (not free
-    words, not a bare number) that no value in `text` fills: (parameter, tool, the form's regexes).
-    A date written in words in any of the major European languages ("le 14 juin", "am 14.
-    August": `dates_in_words`) fills a parameter documented as a date ("2026-01-31"). When an
-    agent holding `text` asks a question, whatever its language, and one such parameter alone is
+    """The required parameters of the agent's tools with a documented form of their own that no
+    value in `text` fills (`form_filled`): (parameter, tool, the form's regexes). When an agent
+    holding `text` asks a question, whatever its language, and one such parameter alone is
     unfilled, the question can only be for that one: the run's values, not the question's
     words, say what it lacks."""
+    return [(param, tool, regexes) for tool in tools_of(spec, agent)
+            for param, (regexes, filled) in form_filled(spec, tool, text).items() if not filled]
+
+
+def form_filled(spec: WorkflowSpec, tool: str, text: str) -> dict[str, tuple[list[str], bool]]:
+    """Per required parameter of the tool with a documented form of its own (not free words, not
+    a bare number): its regexes, and whether a value in `text` fills it. A date written in words
+    in any of the major European languages ("le 14 juin", "am 14. August": `dates_in_words`)
+    fills a parameter documented as a date ("2026-01-31")."""
+    t = next((x for x in spec.tools if x.id == tool), None)
+    required = ((t.parameters if t is not None else None) or {}).get("required") or []
     dated = [r for md in dates_in_words(text) for r in date_renderings(*md)]
-    out = []
-    for tool in tools_of(spec, agent):
-        t = next((x for x in spec.tools if x.id == tool), None)
-        required = ((t.parameters if t is not None else None) or {}).get("required") or []
-        for param, forms in documented_formats(spec, tool).items():
-            regexes = [r for _, r in forms]
-            if param not in required or all(FREE_TEXT.fullmatch(r) or r in (r"\d+", r".+") for r in regexes):
-                continue
-            if _of_form(text, regexes) or any(all(re.fullmatch(r, d) for r in regexes) for d in dated):
-                continue
-            out.append((param, tool, regexes))
+    out = {}
+    for param, forms in documented_formats(spec, tool).items():
+        regexes = [r for _, r in forms]
+        if param not in required or all(FREE_TEXT.fullmatch(r) or r in (r"\d+", r".+") for r in regexes):
+            continue
+        out[param] = (regexes, bool(_of_form(text, regexes))
+                      or any(all(re.fullmatch(r, d) for r in regexes) for d in dated))
     return out
 
 
