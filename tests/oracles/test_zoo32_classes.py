@@ -202,3 +202,14 @@ def test_a_question_in_a_structured_reply_or_before_a_stop_word_asks_back(reply)
                                    "Réservé pour le 3 juillet. TERMINATE", '{"n": 3}'])
 def test_a_structured_or_stop_worded_statement_asks_nothing(reply):
     assert not asks_back(reply)
+
+
+@pytest.mark.parametrize("question", ["¿Para cuántas personas? TERMINATE", "Für wie viele Personen? TERMINATE"])
+def test_a_run_ended_by_a_stop_word_after_a_question_waits_for_the_user(question):
+    def ended(said: str) -> Trace:
+        return Trace(scenario_id="s", events=(
+            Message(role="user", content="Una visita a la bodega el sábado."), AgentTurn(agent="welcome_w"),
+            Message(agent="welcome_w", content=said),
+            TerminationEvent(reason="text_mention", detail="Text 'TERMINATE' mentioned", final_output=said)))
+    assert participation(ended(question), _winery(CHAIN)) == []
+    assert participation(ended("Gracias. TERMINATE"), _winery(CHAIN))

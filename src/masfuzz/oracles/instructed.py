@@ -24,7 +24,7 @@ from collections.abc import Callable
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.specified import model_chose_speaker, model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
-    FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOPWORDS, addresses_agent, agent_names, answer_given, asks_for,
+    FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOP_TOKEN, STOPWORDS, addresses_agent, agent_names, answer_given, asks_for,
     claims_done, is_question, lists_missing, mentions, name_pattern, names_agent, names_in_tool_words, offers_more,
     owners, participles, payload_failure, same_root, sentences, stem, tool_job, tool_objects, tools_of, words,
 )
@@ -925,7 +925,7 @@ def _waits_for_user(text: str, end: TerminationEvent, spec: WorkflowSpec, trace:
     like? Anything else?" still waits."""
     heard = [q.lower() for q in re.findall(r"'([^']{2,})'|\"([^\"]{2,})\"", end.detail or "") for q in q if q
              and q not in {a.id for a in spec.agents}] if end.reason == "text_mention" else []
-    said = sentences(text)
+    said = sentences(STOP_TOKEN.sub("", text.rstrip()))  # "Which day? TERMINATE" still asks
     while said and is_question(said[-1]) and (offers_more(said[-1]) or any(h in said[-1].lower() for h in heard)):
         said.pop()
     return bool(said) and is_question(said[-1]) and not _copied_from_user(said[-1], trace) \
