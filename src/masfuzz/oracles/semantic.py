@@ -1680,11 +1680,23 @@ def form_filled(spec: WorkflowSpec, tool: str, text: str) -> dict[str, tuple[lis
     out = {}
     for param, forms in documented_formats(spec, tool).items():
         regexes = [r for _, r in forms]
-        if param not in required or all(FREE_TEXT.fullmatch(r) or r in (r"\d+", r".+") for r in regexes):
+        if param not in required or not any(_distinctive(r) for r in regexes):
             continue
         out[param] = (regexes, bool(_of_form(text, regexes))
                       or any(all(re.fullmatch(r, d) for r in regexes) for d in dated))
     return out
+
+
+# What a form's regex matches in any text: character classes, spaces, wildcards, counts.
+_LOOSE_PARTS = re.compile(r"\\[dsw]|\[[^\]]*\]|\\ |(?<!\\)\.|\{\d+(?:,\d*)?\}|[+*?]")
+
+
+def _distinctive(regex: str) -> bool:
+    """Is a documented form one that everyday text does not fit by chance: it holds a literal
+    mark or letters of its own (the comma of "20,00", the dashes of "2026-01-31", the BF- of
+    "BF-00"), or is a clock time or a value in counted parts (`_telling`)? A bare count with a
+    word ("6 beds"), a capitalised word, any six characters fit too much of any message."""
+    return bool(_LOOSE_PARTS.sub("", regex).strip()) or _telling(regex)
 
 
 def carries_arguments(text: str, spec: WorkflowSpec, tool: str) -> bool:
