@@ -24,7 +24,7 @@ from masfuzz.oracles.wording import (
     ACTIONS, FAILED_TEXT, FIND_VERBS, answer_given, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
     empty_result, holds, holds_unnamed, is_question, mentions, owners, participles, payload_failure, plain,
     says_done_by_verb, says_held, sentences, status_line, stem, structured, tool_actions, tool_job, tool_objects,
-    tools_of, unconfirmed_state, words, date_renderings, dates_in_words,
+    tools_of, unconfirmed_state, words, date_renderings, dates_in_words, leaf_values,
 )
 from masfuzz.oracles.wording import (
     DONE_STATES, ENUM, FAILED_STATES, HELD_STATES, HOLDING, HOLD_VERBS, MESSAGE_KEYS, OUTCOME_KEYS, STATE_KEYS,
@@ -626,17 +626,7 @@ def _leaves(payload: str) -> list[str]:
     data = structured(payload.strip())
     if data is None:
         return [payload]
-    out: list[str] = []
-    stack: list[Any] = [data]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, dict):
-            stack.extend(v.values())
-        elif isinstance(v, (list, tuple)):
-            stack.extend(v)
-        elif v is not None and not isinstance(v, bool):
-            out.append(str(v))
-    return out
+    return [str(v) for v in leaf_values(data) if v is not None and not isinstance(v, bool)]
 
 
 def _answers_only(trace: Trace, fi: int, ci: int, r: ToolResult, agent: str,

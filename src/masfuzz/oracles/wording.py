@@ -277,13 +277,14 @@ def asks_back(text: str) -> bool:
     mark, not the language, says it asks."""
     data = structured(text.strip())
     if isinstance(data, (dict, list)):
-        return any(isinstance(v, str) and v.strip() and asks_back(v) for v in _string_leaves(data))
+        return any(isinstance(v, str) and v.strip() and asks_back(v) for v in leaf_values(data))
     return STOP_TOKEN.sub("", text.rstrip()).rstrip().endswith("?") or bool(NUMBERED_QUESTION.search(text)) \
         or lists_missing(text)
 
 
-def _string_leaves(data: object) -> list[object]:
-    """The leaf values of a structured reply (nested objects and lists walked)."""
+def leaf_values(data: object) -> list[object]:
+    """The leaf values of a structured text (nested objects and lists walked): what it says,
+    its keys being its shape."""
     out, stack = [], [data]
     while stack:
         v = stack.pop()
