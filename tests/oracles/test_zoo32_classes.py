@@ -75,6 +75,8 @@ def test_a_question_is_no_loss_when_the_note_carried_the_value_or_two_arguments_
     assert handover_facts(_ferry(told, question, "Note: sailing NS-118, 2 cabins, deposit 62,40."), FERRY) == []
     # the sailing dropped too: which of the two the question wants, its words alone would say
     assert handover_facts(_ferry(told, question, "Note: 2 cabins."), FERRY) == []
+    # an English question is read by its words, and this one asks for no argument
+    assert handover_facts(_ferry(told, "Which deck would you like?", "Note: sailing NS-118, 2 cabins."), FERRY) == []
 
 
 # -- an early question in the customer's language for what the next member makes ---------------

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.specified import model_chose_speaker, model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
-    FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOP_TOKEN, STOPWORDS, addresses_agent, agent_names, answer_given, asks_for,
+    FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOP_TOKEN, STOPWORDS, addresses_agent, in_english, agent_names, answer_given, asks_for,
     claims_done, is_question, lists_missing, mentions, name_pattern, names_agent, names_in_tool_words, offers_more,
     owners, participles, payload_failure, same_root, sentences, stem, tool_job, tool_objects, tools_of, words,
 )
@@ -545,7 +545,8 @@ def _asked_then_made(trace: Trace, spec: WorkflowSpec, first: dict[str, int],
 
 def _early_question(trace: Trace, spec: WorkflowSpec, agent: str, before: str, first: dict[str, int],
                     param: str) -> int | None:
-    """The question, in whatever language ("Könnten Sie mir bitte die Nummer nennen?"), that
+    """The question, in another language than English, whose words the rules do not read
+    (`in_english`: "Könnten Sie mir bitte die Nummer nennen?"), that
     `agent` put between its first act and `before`'s without calling a tool, when `param` is the
     one documented-form parameter of its tools that nothing said in the run before it fills
     (`unfilled_parameters`: the user's date in words fills a date's): the question can only be
@@ -560,7 +561,7 @@ def _early_question(trace: Trace, spec: WorkflowSpec, agent: str, before: str, f
         if isinstance(e, ToolCall) and e.agent == agent:
             return None
         if isinstance(e, Message) and e.role == "assistant" and e.agent == agent \
-                and any(is_question(x) for x in sentences(answer_given(e.content))):
+                and any(is_question(x) and not in_english(x) for x in sentences(answer_given(e.content))):
             known = " ".join(m.content for m in trace.events[:i] if isinstance(m, Message))
             unfilled = unfilled_parameters(spec, agent, known)
             return i if [p for p, _, _ in unfilled] == [param] else None
@@ -1510,6 +1511,8 @@ def _servable_by_values(request: str, spec: WorkflowSpec) -> list[str]:
     wants, where its words do not."""
     from masfuzz.oracles.semantic import form_filled  # semantic reads routing: imported late
 
+    if in_english(request):
+        return []  # an English request is read by its words (the readers before this one)
     filled = [t.id for t in spec.tools if any(ok for _, ok in form_filled(spec, t.id, request).values())]
     if len(filled) != 1 or not _speaks_of(request, spec, filled[0]):
         return []

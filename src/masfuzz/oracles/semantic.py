@@ -24,7 +24,7 @@ from masfuzz.oracles.wording import (
     ACTIONS, FAILED_TEXT, FIND_VERBS, answer_given, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
     empty_result, holds, holds_unnamed, is_question, mentions, owners, participles, payload_failure, plain,
     says_done_by_verb, says_held, sentences, status_line, stem, structured, tool_actions, tool_job, tool_objects,
-    tools_of, unconfirmed_state, words, date_renderings, dates_in_words, leaf_values,
+    tools_of, unconfirmed_state, words, date_renderings, dates_in_words, in_english, leaf_values,
 )
 from masfuzz.oracles.wording import (
     DONE_STATES, ENUM, FAILED_STATES, HELD_STATES, HOLDING, HOLD_VERBS, MESSAGE_KEYS, OUTCOME_KEYS, STATE_KEYS,
@@ -1075,8 +1075,9 @@ def _asked_lost(text: str, agent: str, given: dict[str, list[str]], spec: Workfl
     no value the user or the hander's tools gave fits its tools (asking is right, and nothing
     later in the window is read), or None.
 
-    A question in words none of the rules reads (another language: "Pode indicar-me o valor?")
-    is read from the run's values (`_asked_by_values`), given what the agent's model `received`."""
+    A question in another language than English, which the rules' words do not read ("Pode
+    indicar-me o valor?"), is read from the run's values (`_asked_by_values`), given what the
+    agent's model `received`."""
     for s in _asking_sentences(text):
         asked = f"asked for it again: \"{s[:100]}\""
         # what one of its tools documents names the fact and its form ("the client's
@@ -1108,14 +1109,14 @@ def _asked_lost(text: str, agent: str, given: dict[str, list[str]], spec: Workfl
 
 def _asked_by_values(text: str, spec: WorkflowSpec | None, agent: str, told: str,
                      received: str | None) -> tuple[str, str, list[str]] | None:
-    """A question, in whatever language, from an agent one of whose tools' documented-form
+    """A question in another language than English (`in_english`), from an agent one of whose tools' documented-form
     parameters alone is unfilled by what its model received (`unfilled_parameters`), when the
     user wrote a value of that very form that did not reach it ("37,50 €" of `voucher_balance:
     ... e.g. "20,00"`): (the parameter, as "TOOL's PARAM", what it did, the user's values). The
     question's shape and the values say what it lacks; no word of it need be read."""
     if spec is None or not received:
         return None
-    question = next((s for s in sentences(answer_given(text)) if is_question(s)), None)
+    question = next((s for s in sentences(answer_given(text)) if is_question(s) and not in_english(s)), None)
     unfilled = unfilled_parameters(spec, agent, received) if question else []
     if len(unfilled) != 1:
         return None

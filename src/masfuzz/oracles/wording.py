@@ -297,6 +297,19 @@ def leaf_values(data: object) -> list[object]:
     return out
 
 
+# English words no other major European language writes alike: a text holding one is English,
+# and the rules that read English words judge it; one holding none (a customer's "Pode
+# indicar-me o valor?", "Könnten Sie mir die Nummer nennen?") is read from the run's values.
+ENGLISH_WORDS = frozenset({"the", "you", "your", "which", "what", "could", "would", "should", "please", "will",
+                           "is", "are", "does", "can", "how", "when", "where", "who", "have", "there", "this",
+                           "that", "with", "for", "it", "i", "we", "my", "our", "need", "and", "of", "to"})
+
+
+def in_english(text: str) -> bool:
+    """Does the text hold a word only English writes so (`ENGLISH_WORDS`)?"""
+    return bool(ENGLISH_WORDS & {w.lower() for w in re.findall(r"[A-Za-z']+", text or "")})
+
+
 # Month names of the major European languages (English, Spanish, French, German, Italian,
 # Portuguese, Dutch), cut to the letters that tell them apart, with their number: a date written
 # in words ("le 14 juin", "am 14. August", "18 de abril", "March 12th") is the date a tool
