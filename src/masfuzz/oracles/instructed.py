@@ -24,7 +24,7 @@ from collections.abc import Callable
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.specified import model_chose_speaker, model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
-    FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOPWORDS, addresses_agent, agent_names, answer_given, asks_for,
+    FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOP_TOKEN, STOPWORDS, addresses_agent, in_english, agent_names, answer_given, asks_for,
     claims_done, closing_offers, is_question, lists_missing, mentions, name_pattern, names_agent, names_in_tool_words,
     owners, participles, payload_failure, same_root, sentences, stem, tool_job, tool_objects, tools_of, words,
 )
@@ -541,10 +541,38 @@ def _asked_then_made(trace: Trace, spec: WorkflowSpec, first: dict[str, int],
                               or any(_telling(rx) for _, rx in forms) or _example_word(v, forms)]
                     if not [v for v in values if v not in told]:
                         continue
-                    if (q := _early_ask(trace, after, r.agent, first, param)) is not None:
+                    q = _early_ask(trace, after, r.agent, first, param)
+                    if q is None:
+                        q = _early_question(trace, spec, after, r.agent, first, param)
+                    if q is not None:
                         out.append((r.agent, after, q, ri))
                         break
     return out
+
+
+def _early_question(trace: Trace, spec: WorkflowSpec, agent: str, before: str, first: dict[str, int],
+                    param: str) -> int | None:
+    """The question, in another language than English, whose words the rules do not read
+    (`in_english`: "Könnten Sie mir bitte die Nummer nennen?"), that
+    `agent` put between its first act and `before`'s without calling a tool, when `param` is the
+    one documented-form parameter of its tools that nothing said in the run before it fills
+    (`unfilled_parameters`: the user's date in words fills a date's): the question can only be
+    for that one. None otherwise, or when `agent` handed the work to `before` meanwhile."""
+    from masfuzz.oracles.semantic import unfilled_parameters  # semantic reads routing: imported late
+
+    if any(isinstance(d, DelegationEvent) and d.from_ == agent and d.to == before
+           and d.trigger in ROUTING_TRIGGERS for d in trace.events[first[agent]:first[before]]):
+        return None
+    for i in range(first[agent], first[before]):
+        e = trace.events[i]
+        if isinstance(e, ToolCall) and e.agent == agent:
+            return None
+        if isinstance(e, Message) and e.role == "assistant" and e.agent == agent \
+                and any(is_question(x) and not in_english(x) for x in sentences(answer_given(e.content))):
+            known = " ".join(m.content for m in trace.events[:i] if isinstance(m, Message))
+            unfilled = unfilled_parameters(spec, agent, known)
+            return i if [p for p, _, _ in unfilled] == [param] else None
+    return None
 
 
 # Words that say a step is missing or not yet taken, near the step's name in a tool's refusal
@@ -723,7 +751,7 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int],
         excused = {a.id for a in spec.agents for s in sentences(task)
                    if NEGATED.search(s) and names_agent(s, spec, a.id)}
         which = "fixed speaking order" if spec.system.pattern == "fixed_order" else \
-            "order of work, as its speaker selector's prompt states it,"
+            "order of work, as its speaker selector's prompt or allowed transitions state it,"
         for a in spec.agents:
             if a.id in order and a.id not in acted and a.id not in excused and not _proxy(a):
                 out.setdefault(a.id, (f"the team's {which} gives it a turn, and the run ended "
@@ -823,7 +851,8 @@ def stated_order(spec: WorkflowSpec) -> list[str]:
     (`SELECTOR_PROMPT` in the spec's notes), the members named, one after another, in a sentence
     of it that states an order of work ("The order of work is script_writer, then voice_actor,
     then director."), not negated; the longest such list where several sentences give one.
-    Empty when neither says one."""
+    Empty when neither says one. Failing a prompt's order, the allowed speaker transitions
+    (`_forced_path`) state one when they leave each member a single next speaker."""
     if spec.system.pattern == "fixed_order":
         return [a.id for a in spec.agents]
     if spec.system.pattern != "selector":
@@ -848,7 +877,29 @@ def stated_order(spec: WorkflowSpec) -> list[str]:
         members = list(dict.fromkeys(a for _, _, a in chain))
         if len(members) >= 2 and len(members) > len(longest):
             longest = members  # the fullest statement of the order, where several sentences give one
-    return longest
+    return longest or _forced_path(spec)
+
+
+def _forced_path(spec: WorkflowSpec) -> list[str]:
+    """The order a speaker selector's allowed transitions force (AG2's
+    `allowed_or_disallowed_speaker_transitions`: a -> b -> c): from the entry agent, each
+    member's only allowed next speaker, until one repeats, when every member with transitions
+    has exactly one. Whatever the selector's model reads, and in whatever language the request
+    is, the graph leaves it no choice: the path is the team's order of work. Three members at
+    least: two that may only alternate state no more than a reply and its answer."""
+    succ: dict[str, set[str]] = {}
+    for d in spec.delegations:
+        if d.trigger == "selector" and d.from_ != d.to:
+            succ.setdefault(d.from_, set()).add(d.to)
+    if not succ or any(len(to) != 1 for to in succ.values()):
+        return []
+    path, at = [], spec.system.entry_agent
+    while at in succ and at not in path:
+        path.append(at)
+        at = next(iter(succ[at]))
+    if at is not None and at not in path and at in {a.id for a in spec.agents}:
+        path.append(at)
+    return path if len(path) >= 3 else []
 
 
 def _stop_condition(end: TerminationEvent, spec: WorkflowSpec) -> bool:
@@ -884,7 +935,7 @@ def _waits_for_user(text: str, end: TerminationEvent, spec: WorkflowSpec, trace:
     like? Anything else?" still waits."""
     heard = [q.lower() for q in re.findall(r"'([^']{2,})'|\"([^\"]{2,})\"", end.detail or "") for q in q if q
              and q not in {a.id for a in spec.agents}] if end.reason == "text_mention" else []
-    said = closing_offers(sentences(text), heard)
+    said = closing_offers(sentences(STOP_TOKEN.sub("", text.rstrip())), heard)  # "Which day? TERMINATE" still asks
     return bool(said) and is_question(said[-1]) and not _copied_from_user(said[-1], trace) \
         or lists_missing(text)
 
@@ -1085,7 +1136,8 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             said = e.content
             fitting = _through_routes(spec, [t.id for t in spec.tools if asks_for(said, t.id, spec)]
                                       or _servable_by_object(said, spec) or _described_and_carried(said, spec)
-                                      or _servable_by_arguments(said, spec) or _servable_by_activity(said, spec))
+                                      or _servable_by_arguments(said, spec) or _servable_by_activity(said, spec)
+                                      or _servable_by_values(said, spec))
             described = not fitting
             selecting = spec.system.pattern == "selector"
             entering = True
@@ -1467,19 +1519,40 @@ def _servable_by_arguments(request: str, spec: WorkflowSpec) -> list[str]:
     return servable if len(servable) == 1 and _speaks_of(request, spec, servable[0]) else []
 
 
+def _servable_by_values(request: str, spec: WorkflowSpec) -> list[str]:
+    """The one tool whose documented-form parameters a request's values fill (`form_filled`: a
+    date in words, "le 9 août", for `day: e.g. "2026-01-31"`), when no other tool's are, the
+    request speaks of its own words (`_speaks_of`: "surf" of "a group surf lesson") and of no
+    other tool's. Read last, for a request in another language than the tools' documentation
+    ("un cours de surf"): its values and the few words all languages share tell which tool it
+    wants, where its words do not."""
+    from masfuzz.oracles.semantic import form_filled  # semantic reads routing: imported late
+
+    if in_english(request):
+        return []  # an English request is read by its words (the readers before this one)
+    filled = [t.id for t in spec.tools if any(ok for _, ok in form_filled(spec, t.id, request).values())]
+    if len(filled) != 1 or not _speaks_of(request, spec, filled[0]):
+        return []
+    asked = _stems(request)
+    return [] if any(asked & _own_words(t) for t in spec.tools if t.id != filled[0]) else filled
+
+
+def _own_words(t: ToolSpec) -> set[str]:
+    """A tool's own words as stems: its name, its description, its parameters' names and
+    descriptions."""
+    props = (t.parameters or {}).get("properties") or {}
+    return _stems(" ".join([t.id, t.description or "", *props, *(
+        str((v or {}).get("description") or "") for v in props.values())]))
+
+
 def _speaks_of(request: str, spec: WorkflowSpec, tool: str) -> bool:
     """Does a request speak of this tool's work, not only hold values it could take: does it
     share a content word with the tool's own words (its name, its description, its parameters'
     names and descriptions: "grade" of `enter_candidate`'s "The exam, instrument and grade")
     that no other tool's own words have? The words every tool of the app shares (an
     interpreter pool's "interpreter") say nothing of which one is asked for."""
-    def own(t: ToolSpec) -> set[str]:
-        props = (t.parameters or {}).get("properties") or {}
-        return _stems(" ".join([t.id, t.description or "", *props, *(
-            str((v or {}).get("description") or "") for v in props.values())]))
-
-    mine = next((own(t) for t in spec.tools if t.id == tool), set())
-    others = set().union(*(own(t) for t in spec.tools if t.id != tool))
+    mine = next((_own_words(t) for t in spec.tools if t.id == tool), set())
+    others = set().union(*(_own_words(t) for t in spec.tools if t.id != tool))
     return bool(_stems(request) & (mine - others))
 
 
@@ -1751,7 +1824,12 @@ def _hands_on_to(spec: WorkflowSpec, chosen: str, holders: list[str]) -> bool:
     through members it hands to (an AG2 group pattern's triage, the pattern's first speaker, whose
     hand-offs lead through a login agent to the order desk)? Then giving it the request is no
     misroute of the selector's: it is a router of the app's, and whether it passed the request on
-    is judged as its routing (`_routed_past`, `participation`)."""
+    is judged as its routing (`_routed_past`, `participation`). A member whose turn the allowed
+    speaker transitions always pass on to a holder (`_forced_path`) hands it on as surely: the
+    selector had no choice to get wrong, and a run cut before the holder is `participation`'s."""
+    path = _forced_path(spec)
+    if chosen in path and set(holders) & set(path[path.index(chosen) + 1:]):
+        return True
     seen, todo = {chosen}, [chosen]
     while todo:
         here = todo.pop()

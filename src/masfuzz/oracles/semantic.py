@@ -24,7 +24,7 @@ from masfuzz.oracles.wording import (
     ACTIONS, FAILED_TEXT, FIND_VERBS, UNSETTLED_MARK, answer_given, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
     empty_result, holds, holds_unnamed, is_question, mentions, offers_more, owners, participles, payload_failure, plain,
     says_done_by_verb, says_held, sentences, status_line, stem, structured, tool_actions, tool_job, tool_objects,
-    tools_of, unconfirmed_state, words,
+    tools_of, unconfirmed_state, words, date_renderings, dates_in_words, in_english, leaf_values,
 )
 from masfuzz.oracles.wording import (
     DONE_STATES, ENUM, FAILED_STATES, HELD_STATES, HOLDING, HOLD_VERBS, MESSAGE_KEYS, OUTCOME_KEYS, STATE_KEYS,
@@ -674,17 +674,7 @@ def _leaves(payload: str) -> list[str]:
     data = structured(payload.strip())
     if data is None:
         return [payload]
-    out: list[str] = []
-    stack: list[Any] = [data]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, dict):
-            stack.extend(v.values())
-        elif isinstance(v, (list, tuple)):
-            stack.extend(v)
-        elif v is not None and not isinstance(v, bool):
-            out.append(str(v))
-    return out
+    return [str(v) for v in leaf_values(data) if v is not None and not isinstance(v, bool)]
 
 
 def _answers_only(trace: Trace, fi: int, ci: int, r: ToolResult, agent: str,
@@ -1192,7 +1182,7 @@ def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
                 return i, *stand_in
             calls.append(i)
         if isinstance(e, Message) and e.role == "assistant" and e.agent == agent:
-            asked = _asked_lost(e.content, agent, given, spec, told, held)
+            asked = _asked_lost(e.content, agent, given, spec, told, held, _received(trace, d, agent))
             if asked is _STOP:
                 return None
             if asked is not None and not _tried(trace, calls, asked[2], spec):
@@ -1204,11 +1194,15 @@ _STOP = ("stop",)  # `_asked_lost`: the question is for a kind of fact the user 
 
 
 def _asked_lost(text: str, agent: str, given: dict[str, list[str]], spec: WorkflowSpec | None,
-                told: str, held: str) -> tuple[str, str, list[str]] | tuple[str] | None:
+                told: str, held: str, received: str | None = None) -> tuple[str, str, list[str]] | tuple[str] | None:
     """Does an agent's message ask for a fact the user gave (or the hander's tools returned)?
     (kind, what it did, the values asked for), `_STOP` when it asks for a kind of fact of which
     no value the user or the hander's tools gave fits its tools (asking is right, and nothing
-    later in the window is read), or None."""
+    later in the window is read), or None.
+
+    A question in another language than English, which the rules' words do not read ("Pode
+    indicar-me o valor?"), is read from the run's values (`_asked_by_values`), given what the
+    agent's model `received`."""
     for s in _asking_sentences(text):
         asked = f"asked for it again: \"{s[:100]}\""
         # what one of its tools documents names the fact and its form ("the client's
@@ -1235,7 +1229,25 @@ def _asked_lost(text: str, agent: str, given: dict[str, list[str]], spec: Workfl
             return named[0], asked, named[1]
         if spec is not None and (counted := _asked_count(s, spec, agent, told)):
             return counted[0], asked, counted[1]
-    return None
+    return _asked_by_values(text, spec, agent, told, received)
+
+
+def _asked_by_values(text: str, spec: WorkflowSpec | None, agent: str, told: str,
+                     received: str | None) -> tuple[str, str, list[str]] | None:
+    """A question in another language than English (`in_english`), from an agent one of whose tools' documented-form
+    parameters alone is unfilled by what its model received (`unfilled_parameters`), when the
+    user wrote a value of that very form that did not reach it ("37,50 €" of `voucher_balance:
+    ... e.g. "20,00"`): (the parameter, as "TOOL's PARAM", what it did, the user's values). The
+    question's shape and the values say what it lacks; no word of it need be read."""
+    if spec is None or not received:
+        return None
+    question = next((s for s in sentences(answer_given(text)) if is_question(s) and not in_english(s)), None)
+    unfilled = unfilled_parameters(spec, agent, received) if question else []
+    if len(unfilled) != 1:
+        return None
+    param, tool, regexes = unfilled[0]
+    values = [v for v in _of_form(told, regexes) if not _reached(v, received)]
+    return (f"{param} of {tool}", f"asked for it again: \"{question[:100]}\"", values) if values else None
 
 
 def _tried(trace: Trace, calls: list[int], wanted: list[str], spec: WorkflowSpec | None) -> bool:
@@ -1761,6 +1773,46 @@ def documented_formats(spec: WorkflowSpec, tool: str) -> dict[str, list[tuple[st
         if found:
             out[param] = found
     return out
+
+
+def unfilled_parameters(spec: WorkflowSpec, agent: str, text: str) -> list[tuple[str, str, list[str]]]:
+    """The required parameters of the agent's tools with a documented form of their own that no
+    value in `text` fills (`form_filled`): (parameter, tool, the form's regexes). When an agent
+    holding `text` asks a question, whatever its language, and one such parameter alone is
+    unfilled, the question can only be for that one: the run's values, not the question's
+    words, say what it lacks."""
+    return [(param, tool, regexes) for tool in tools_of(spec, agent)
+            for param, (regexes, filled) in form_filled(spec, tool, text).items() if not filled]
+
+
+def form_filled(spec: WorkflowSpec, tool: str, text: str) -> dict[str, tuple[list[str], bool]]:
+    """Per required parameter of the tool with a documented form of its own (not free words, not
+    a bare number): its regexes, and whether a value in `text` fills it. A date written in words
+    in any of the major European languages ("le 14 juin", "am 14. August": `dates_in_words`)
+    fills a parameter documented as a date ("2026-01-31")."""
+    t = next((x for x in spec.tools if x.id == tool), None)
+    required = ((t.parameters if t is not None else None) or {}).get("required") or []
+    dated = [r for md in dates_in_words(text) for r in date_renderings(*md)]
+    out = {}
+    for param, forms in documented_formats(spec, tool).items():
+        regexes = [r for _, r in forms]
+        if param not in required or not any(_distinctive(r) for r in regexes):
+            continue
+        out[param] = (regexes, bool(_of_form(text, regexes))
+                      or any(all(re.fullmatch(r, d) for r in regexes) for d in dated))
+    return out
+
+
+# What a form's regex matches in any text: character classes, spaces, wildcards, counts.
+_LOOSE_PARTS = re.compile(r"\\[dsw]|\[[^\]]*\]|\\ |(?<!\\)\.|\{\d+(?:,\d*)?\}|[+*?]")
+
+
+def _distinctive(regex: str) -> bool:
+    """Is a documented form one that everyday text does not fit by chance: it holds a literal
+    mark or letters of its own (the comma of "20,00", the dashes of "2026-01-31", the BF- of
+    "BF-00"), or is a clock time or a value in counted parts (`_telling`)? A bare count with a
+    word ("6 beds"), a capitalised word, any six characters fit too much of any message."""
+    return bool(_LOOSE_PARTS.sub("", regex).strip()) or _telling(regex)
 
 
 def carries_arguments(text: str, spec: WorkflowSpec, tool: str) -> bool:

@@ -324,14 +324,95 @@ def lists_missing(text: str) -> bool:
     return False
 
 
+# A stop word a team's termination condition listens for, written after the reply's last sentence
+# ("Could you tell me the date? TERMINATE"): a signal to the framework, not words to the user.
+STOP_TOKEN = re.compile(r"\s+[A-Z][A-Z_]{3,}\W*$")
+
+
 def asks_back(text: str) -> bool:
     """Does a reply ask the user for what the agent lacks: it ends on a question that is not a
     closing offer (`closing_offers`: "Booked: ref K-4. Anything else?" and "Done. Want me to email
-    the receipt too?" have finished; "Which row would you like? Anything else?" still asks), lists
-    its questions one particular a line (a reasoning model's "To get this moving I need:\n1.
-    Which day ...?"), or lists the missing values in a structured form (`lists_missing`)?"""
-    said = closing_offers(sentences(text))
+    the receipt too?" have finished; "Which row would you like? Anything else?" still asks; a stop
+    word after it aside, `STOP_TOKEN`), lists its questions one particular a line (a reasoning
+    model's "To get this moving I need:\n1. Which day ...?"), or lists the missing values in a
+    structured form (`lists_missing`)? A structured reply (a typed output: `{"active": false,
+    "message": "Pode indicar-me o código?"}`) asks back when one of its text fields does: the
+    question mark, not the language, says it asks."""
+    data = structured(text.strip())
+    if isinstance(data, (dict, list)):
+        return any(isinstance(v, str) and v.strip() and asks_back(v) for v in leaf_values(data))
+    said = closing_offers(sentences(STOP_TOKEN.sub("", text.rstrip())))
     return bool(said) and is_question(said[-1]) or bool(NUMBERED_QUESTION.search(text)) or lists_missing(text)
+
+
+def leaf_values(data: object) -> list[object]:
+    """The leaf values of a structured text (nested objects and lists walked): what it says,
+    its keys being its shape."""
+    out, stack = [], [data]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            stack.extend(v)
+        else:
+            out.append(v)
+    return out
+
+
+# English words no other major European language writes alike: a text holding one is English,
+# and the rules that read English words judge it; one holding none (a customer's "Pode
+# indicar-me o valor?", "Könnten Sie mir die Nummer nennen?") is read from the run's values.
+ENGLISH_WORDS = frozenset({"the", "you", "your", "which", "what", "could", "would", "should", "please", "will",
+                           "is", "are", "does", "can", "how", "when", "where", "who", "have", "there", "this",
+                           "that", "with", "for", "it", "i", "we", "my", "our", "need", "and", "of", "to"})
+
+
+def in_english(text: str) -> bool:
+    """Does the text hold a word only English writes so (`ENGLISH_WORDS`)?"""
+    return bool(ENGLISH_WORDS & {w.lower() for w in re.findall(r"[A-Za-z']+", text or "")})
+
+
+# Month names of the major European languages (English, Spanish, French, German, Italian,
+# Portuguese, Dutch), cut to the letters that tell them apart, with their number: a date written
+# in words ("le 14 juin", "am 14. August", "18 de abril", "March 12th") is the date a tool
+# documents as "2026-01-31", whatever the language.
+MONTHS = {
+    1: r"jan(?:uary|uar|vier|eiro)?|ene(?:ro)?|genn(?:aio)?|jän(?:ner)?|januari",
+    2: r"feb(?:ruary|ruar|rero|braio|ruari)?|févr?(?:ier)?|fev(?:ereiro)?",
+    3: r"mar(?:ch|zo|s|ço|ço)?|mär(?:z)?|maart",
+    4: r"apr(?:il|ile)?|abr(?:il)?|avr(?:il)?",
+    5: r"may|mai|mayo|mag(?:gio)?|maio|mei",
+    6: r"jun(?:e|i|io|ho)?|juin|giu(?:gno)?",
+    7: r"jul(?:y|i|io|ho)?|juil(?:let)?|lug(?:lio)?",
+    8: r"aug(?:ust|ustus)?|ago(?:sto)?|août|aout",
+    9: r"sep(?:t|tember|tiembre|tembre|tembro)?|set(?:tembre|embro)?",
+    10: r"oct(?:ober|ubre|obre)?|okt(?:ober)?|ott(?:obre)?|out(?:ubro)?",
+    11: r"nov(?:ember|iembre|embre|embro)?",
+    12: r"dec(?:ember|embre)?|dic(?:iembre|embre)?|déc(?:embre)?|dez(?:ember|embro)?",
+}
+_MONTH = "|".join(f"(?P<m{n}>{names})" for n, names in MONTHS.items())
+DATE_IN_WORDS = re.compile(
+    rf"\b(?P<day>[0-3]?\d)(?:st|nd|rd|th|er|º|ª)?\.?\s+(?:de\s+|of\s+)?(?:{_MONTH})\b\.?|"
+    rf"\b(?:{_MONTH.replace('(?P<m', '(?P<n')})\.?\s+(?P<day2>[0-3]?\d)(?:st|nd|rd|th)?\b", re.IGNORECASE)
+
+
+def dates_in_words(text: str) -> list[tuple[int, int]]:
+    """The dates a text writes with a month's name, in any of `MONTHS`' languages: (month, day)."""
+    out = []
+    for m in DATE_IN_WORDS.finditer(text or ""):
+        month = next(int(k[1:]) for k, v in m.groupdict().items() if v and k[0] in "mn" and k[1:].isdigit())
+        day = int(m.group("day") or m.group("day2"))
+        if 1 <= day <= 31:
+            out.append((month, day))
+    return out
+
+
+def date_renderings(month: int, day: int, year: int = 2026) -> list[str]:
+    """A date's usual numeric spellings (ISO, day first, month first, with dots), to test a tool's
+    documented date form against: a date in words fills a parameter documented "2026-01-31"."""
+    return [f"{year}-{month:02d}-{day:02d}", f"{day:02d}/{month:02d}/{year}", f"{month:02d}/{day:02d}/{year}",
+            f"{day:02d}.{month:02d}.{year}", f"{year}{month:02d}{day:02d}"]
 
 
 def claims_done(sentence: str) -> bool:
