@@ -36,7 +36,7 @@ import re
 from masfuzz.llm.scripted import Handoff, ToolResult, call, handoff, resolve_handoff, say, tool_results
 from masfuzz.llm.types import ChatReply, ToolCallRequest
 
-ASKING = re.compile(r"\b(i'?d like|i would like|could you|can you|can i|can we|could we|please|we'?d like|"
+ASKING = re.compile(r"\b(i'?d like|would like|could you|can you|can i|can we|could we|please|we'?d like|"
                     r"i want|we want|i need|we need|hoping|looking to|fancy|wondering|would love|'d love)\b", re.I)
 SETBACK = re.compile(r"fail|declin|refus|reject|taken|\bfull\b|unavailable|not found|unknown|invalid|denied|"
                      r"error|exception|conflict|\b4\d\d\b|\"?ok\"?\s*[:=]\s*(false|0)|'ok': false|rechaz|"
@@ -187,7 +187,8 @@ def act(request):
                 continue
             arguments, missing = fill(request, tool, line)
             if missing:
-                return recap(request) + f" Now: Just to check - what is {missing}?"
+                question = missing if missing.startswith("how many") else f"what is {missing}"
+                return recap(request) + f" Now: Just to check - {question}?"
             return recap(request, False) + f" Now: checking that with {tool.name}.", call(tool.name, **arguments)
         let = re.match(r"(?:let|tell) the \w+(?: know)?(?: that)? (.+?)\.?$", line, re.I)
         if let:
@@ -278,7 +279,7 @@ def fill(request, tool, line: str) -> tuple[dict, str | None]:
         if kind in ("integer", "number"):
             n = count(customer, name + " " + desc)
             if n is None:
-                return {}, f"the {name.replace('_', ' ')}"
+                return {}, desc.rstrip(".").lower() if desc.lower().startswith("how many") else f"the {name.replace('_', ' ')}"
             out[name] = n
             continue
         if kind == "boolean":
@@ -299,7 +300,7 @@ def count(text: str, about: str) -> int | None:
         before = text[max(0, m.start() - 30):m.start()]
         if re.search(r"[:/-]$", before):
             continue
-        if words(m.group(2) or "") & near or words(before) & near or (m.group(0).lower().endswith("of us") and "party" in about):
+        if words(m.group(2) or "") & near or words(before) & near or m.group(0).lower().rstrip().endswith("of us"):
             value = m.group(1).lower()
             return int(value) if value.isdigit() else NUMBERS[value]
     return None
