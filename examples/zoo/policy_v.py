@@ -36,7 +36,7 @@ import re
 from masfuzz.llm.scripted import Handoff, ToolResult, call, handoff, resolve_handoff, say, tool_results
 from masfuzz.llm.types import ChatReply, ToolCallRequest
 
-ASKING = re.compile(r"\b(i'?d like|would like|could you|can you|can i|can we|could we|please|we'?d like|"
+ASKING = re.compile(r"\b(i'?d like|would like|could you|can you|can i|could i|may i|can we|could we|please|we'?d like|"
                     r"i want|we want|i need|we need|hoping|looking to|fancy|wondering|would love|'d love)\b", re.I)
 SETBACK = re.compile(r"fail|declin|refus|reject|taken|\bfull\b|unavailable|not found|unknown|invalid|denied|"
                      r"error|exception|conflict|\b4\d\d\b|\"?ok\"?\s*[:=]\s*(false|0)|'ok': false|rechaz|"
