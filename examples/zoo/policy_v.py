@@ -273,7 +273,8 @@ def fill(request, tool, line: str) -> tuple[dict, str | None]:
             found = [m.group(0) for text in [customer, *everything(request)] for m in pattern.finditer(text)
                      if m.group(0) != example]
             if not found:
-                return {}, f"the {desc.split(',')[0].rstrip('.').lower() or name} (like {example})"
+                what = re.sub(r"^the ", "", desc.split(',')[0].rstrip('.').lower()) or name.replace("_", " ")
+                return {}, f"the {what} (like {example})"
             out[name] = found[0]
             continue
         if kind in ("integer", "number"):
