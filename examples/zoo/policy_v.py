@@ -126,9 +126,11 @@ def recap(request, leave_out_newest: bool = True) -> str:
         parts.append(gist(r, "next " if again else "first "))
     said = [m for m in request.messages if m.role in ("assistant", "user") and m.content and " Now: " in m.content]
     for m in said[-3:]:
-        who = m.name or ("I" if m.role == "assistant" else "a colleague")
-        now = m.content.split(" Now: ", 1)[1]
-        parts.append(f"{who} then said: {short(now, 100).rstrip('.')}")
+        head, now = m.content.rsplit(" Now: ", 1)
+        quoted = re.findall(r"\[(\w+)\] said", head)  # a colleague's words quoted as context
+        who = m.name or (quoted[-1] if quoted else "I" if m.role == "assistant" else "a colleague")
+        now = re.split(r"<<<|\n|\[\w+\] (?:said|called)", now)[0]
+        parts.append(f"{who} then said: {short(now, 100).rstrip(' .')}")
     return "Recap: " + "; ".join(parts) + "."
 
 
