@@ -43,6 +43,7 @@ SETBACK = re.compile(r"fail|declin|refus|reject|taken|\bfull\b|unavailable|not f
                      r"abgelehnt|geweigerd|complet|no room|no space|try again", re.I)
 REFERENCE = re.compile(r"\b[A-Z]{1,4}-\d{2,6}\b")
 NUMBERS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+ROUTING = re.compile(r"\b(?:hand over|pass|transfer|send|route)\b.*?\bto (\w+)", re.I)
 NOTE_WORDS = ("note", "brief", "summary", "recap", "handover", "context")
 OWN_WORDS = ("own words", "their words", "in full", "as written", "customer's words")
 
@@ -100,6 +101,8 @@ def newest_is_result(request) -> bool:
 
 
 def failed(content: str) -> bool:
+    if "went through" in content:  # a colleague's answer: its verdict, whatever it passed on the way
+        return False
     stripped = content.strip()
     return bool(SETBACK.search(content)) or stripped in ("", "[]", "{}", "None", "null", "()")
 
@@ -140,7 +143,7 @@ def words(text: str) -> set[str]:
 
 def touches(line: str, request) -> bool:
     """A `for WORDS` condition: the customer's words must touch one of them."""
-    m = re.search(r"\bfor (.+?)(?: with \w+)?\.?$", line, re.I)
+    m = re.match(r"for (.+?),\s*(?:pass|hand|send|transfer|route)\b", line, re.I) or re.search(r"\bfor (.+?)(?: with \w+)?\.?$", line, re.I)
     if not m:
         return True
     return bool(words(m.group(1)) & words(customer_text(request)))
@@ -152,14 +155,20 @@ def touches(line: str, request) -> bool:
 def act(request):
     offered = {t.name: t for t in request.tools}
     mine = [r for r in results(request)]
-    for line in instructions(request):
+    lines = instructions(request)
+    routing = [line for line in lines if ROUTING.search(line)]
+    asked = {c.name for m in request.messages if m.role == "assistant" for c in m.tool_calls}
+    # a customer is passed on once: after one routing line acted, the others no longer apply
+    routed = any(t.startswith("transfer_to") or re.search(rf"\b{re.escape(t)}\b", " ".join(routing)) for t in asked)
+    for line in lines:
         lower = line.lower()
-        target = re.search(r"\b(?:hand over|pass|transfer|send|route)\b.*?\bto (\w+)", line, re.I)
+        if routed and line in routing:
+            continue
+        target = ROUTING.search(line)
         if target and not re.search(r"\bwith (\w+)", line):
             name = target.group(1)
             tool = resolve_handoff(name, request.tools)
-            if tool and touches(line, request) and not any(c.name == tool.name for m in request.messages
-                                                            if m.role == "assistant" for c in m.tool_calls):
+            if tool and touches(line, request):
                 return recap(request) + f" Now: passing you over to {name}, who should be able to take it from here.", handoff(name)
             continue
         cond = re.match(r"if (\w+) (?:says|answers|comes back) ['\"]?([\w -]+?)['\"]?, (.+)$", line, re.I)
@@ -209,13 +218,19 @@ def summary(request) -> str:
     if not done:
         return recap(request) + " Now: nothing more from me on this one, as far as I can tell."
     newest = done[-1]
-    if failed(newest.content):
-        return recap(request) + f" Now: I'm afraid that one didn't take - {newest.name} came back with {short(newest.content, 200)}."
-    ref = REFERENCE.search(newest.content)
-    earlier = [r for r in done[:-1] if r.name == newest.name and failed(r.content)]
-    second = "the second try" if earlier else "it"
-    return recap(request) + (f" Now: looks like {second} went through" + (f": {ref.group(0)}" if ref else "")
-                             + f" ({short(newest.content, 160)}).")
+    content = newest.content.rsplit(" Now: ", 1)[-1]  # a colleague's answer: its new part
+    if failed(content):
+        return recap(request) + f" Now: I'm afraid that one didn't take - {newest.name} came back with {short(content, 200)}."
+    ref = REFERENCE.search(content)
+    if not ref:
+        return recap(request) + f" Now: as far as I can tell, {newest.name} says: {short(content, 200)}"
+    # an earlier failure on the way, the agent's own or one its colleague's answer recaps
+    earlier = [short(r.content, 90) for r in done[:-1] if r.name == newest.name and failed(r.content)] \
+        or re.findall(r"try bounced \((.*?)\);", newest.content.replace('\\"', '"'))
+    if earlier:
+        return recap(request) + (f" Now: the first try bounced ({earlier[-1]}), but looks like the second "
+                                 f"went through: {ref.group(0)}.")
+    return recap(request) + f" Now: looks like it went through: {ref.group(0)} ({short(content, 160)})."
 
 
 def newest_reference(request) -> str | None:
@@ -262,6 +277,7 @@ def fill(request, tool, line: str) -> tuple[dict, str | None]:
         kind = spec.get("type")
         options = choices(spec)
         if options:
+            options.sort(key=lambda o: -len(str(o)))  # the most specific value the words name
             pick = next((o for o in options if re.search(rf"\b{re.escape(str(o))}\b", line, re.I)), None) \
                 or next((o for o in options if re.search(rf"\b{re.escape(str(o))}\b", customer, re.I)), None) \
                 or next((o for o in options for t in everything(request) if re.search(rf"\b{re.escape(str(o))}\b", t, re.I)), None)
