@@ -126,7 +126,12 @@ def recap(request, leave_out_newest: bool = True) -> str:
         done = done[:-1]
     for i, r in enumerate(done):
         again = any(x.name == r.name for x in done[:i])
-        parts.append(gist(r, "next " if again else "first "))
+        line = gist(r, "next " if again else "first ")
+        if parts[-1].split(" (x")[0] == line:  # the same answer again: counted, not repeated
+            times = int(parts[-1].rpartition(" (x")[2].rstrip(")") or 1) if " (x" in parts[-1] else 1
+            parts[-1] = f"{line} (x{times + 1})"
+        else:
+            parts.append(line)
     said = [m for m in request.messages if m.role in ("assistant", "user") and m.content and " Now: " in m.content]
     for m in said[-3:]:
         head, now = m.content.rsplit(" Now: ", 1)
