@@ -229,6 +229,8 @@ def summary(request) -> str:
     ref = REFERENCE.search(content)
     if not ref:
         return recap(request) + f" Now: as far as I can tell, {newest.name} says: {short(content, 200)}"
+    if content != newest.content and "bounced" not in newest.content:  # a colleague's verdict, passed on
+        return recap(request) + f" Now: word back from {newest.name}: {short(content, 200)}"
     # an earlier failure on the way, the agent's own or one its colleague's answer recaps
     earlier = [short(r.content, 90) for r in done[:-1] if r.name == newest.name and failed(r.content)] \
         or re.findall(r"try bounced \((.*?)\);", newest.content.replace('\\"', '"'))
