@@ -21,7 +21,7 @@ from .models import adk_model
 
 REGISTER = {"FBR/204117": {"trading_as": "Smokestack Bao", "certificate": "FH-3318", "rating": 5, "inspected": "2025-11-04"}}
 PITCHES = ["A3 (riverside)", "B1 (main stage)", "C6 (kids' field)"]
-ALLOCATED: list[str] = []
+ALLOCATED: dict[str, str] = {}  # certificate -> pitch: a trader who applies again keeps their pitch
 
 
 def power_hookup(appliances: Annotated[str, Field(description="What the trader cooks with, in their own words")]) -> dict:
@@ -43,8 +43,12 @@ def allocate_pitch(certificate: Annotated[str, Field(description='The hygiene ce
     """Allocate a festival pitch to a trader with a hygiene certificate on the council register."""
     if not any(e["certificate"] == certificate for e in REGISTER.values()):
         return {"status": {"code": 403, "text": "certificate not on the register"}}
-    ALLOCATED.append(certificate)
-    return {"status": {"code": 200}, "pitch": PITCHES[len(ALLOCATED) - 1], "set_up": "Friday 14:00-19:00"}
+    if certificate not in ALLOCATED:
+        free = [p for p in PITCHES if p not in ALLOCATED.values()]
+        if not free:
+            return {"status": {"code": 409, "text": "every pitch is taken"}}
+        ALLOCATED[certificate] = free[0]
+    return {"status": {"code": 200}, "pitch": ALLOCATED[certificate], "set_up": "Friday 14:00-19:00"}
 
 
 def build(checks_first: bool) -> SequentialAgent:
