@@ -65,7 +65,8 @@ def _claims(trace: Trace) -> list[tuple[int, str, str]]:
     repeats a tool's answer given before it (AgentChat's tool-call summary) is the tool's words,
     not a claim; an agent run as a tool says its reply first, and the tool's answer repeats it.
     A ReAct-style reply tells only its "Final Answer:" (`answer_given`): its thoughts and the
-    observation it quotes are its working."""
+    observation it quotes are its working; a reply that opens with a recap of the story so far
+    tells only its new part ("Now: ...")."""
     payloads: set[str] = set()
     out, said = [], set()
     for i, e in enumerate(trace.events):
