@@ -139,3 +139,18 @@ def test_a_typed_answer_whose_note_asks_the_user_waits_for_input():
     # a note that asks nothing: the call was owed
     assert {f.elements for f in tool_omission(_studio("Nothing more from me on this one."),
                                               skeleton(STUDIO), STUDIO)} == {("desk_s", "book_room")}
+
+
+def test_a_recap_of_an_earlier_failure_is_no_give_up_of_the_newest_answer():
+    from masfuzz.oracles.semantic import _given_up
+
+    def answered(reply: str) -> Trace:
+        return Trace(scenario_id="s", events=(
+            Message(role="user", content="A kiln slot on Friday, please."), AgentTurn(agent="kiln_k"),
+            ToolCall(agent="kiln_k", tool="hold_kiln", call_id="a", arguments={"day": "Fri"}),
+            ToolResult(agent="kiln_k", tool="hold_kiln", call_id="a", payload="Held: kiln 1, Friday 09:00."),
+            Message(agent="kiln_k", content=reply)))
+
+    recap = "Recap: you asked for Friday; the first hold_kiln try failed (bad day). "
+    assert not _given_up(answered(recap + "Now: kiln 1 should be all sorted."), 3, "kiln_k")
+    assert _given_up(answered(recap + "Now: sorry, I'm unable to hold it."), 3, "kiln_k")

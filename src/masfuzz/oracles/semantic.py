@@ -1849,7 +1849,7 @@ def _given_up(trace: Trace, ri: int, agent: str | None) -> bool:
         if isinstance(e, ToolCall) and e.agent == agent:
             return False
         if isinstance(e, Message) and e.role == "assistant" and e.agent == agent and e.content.strip():
-            return bool(GIVE_UP.search(e.content))
+            return bool(GIVE_UP.search(answer_given(e.content)))  # not a recap's earlier failure
     return False
 
 
