@@ -7,6 +7,8 @@ step to the application's log (a SQLite table); `licence_status` reads the newes
 Seeded: the log query was written when each application had one row, and orders by the step's
 time without DESC: it reads the oldest step, "received", forever, and lic_o, told to check until
 the licence is issued, checks until ADK's call limit ends the run. Fixed: it reads the newest.
+Both twins tell an angler whose application number the log does not hold to check the receipt
+(an unknown number never reaches issued: without that line any twin checks it until the limit).
 """
 
 from __future__ import annotations
@@ -59,6 +61,8 @@ def build(order: str) -> LlmAgent:
     lic_o = LlmAgent(
         name="lic_o", model=adk_model(), description="Tells anglers where their licence application is.",
         instruction=("You answer anglers about their licence applications at the Lune Valley Angling Office.\n"
+                     "If licence_status says `unbekannt`, say \"I can't find that application number - could you "
+                     "check the receipt?\"\n"
                      "Check the application with licence_status until it says issued."),
         tools=[make_status(order)], disallow_transfer_to_parent=True, disallow_transfer_to_peers=True)
     return LlmAgent(
