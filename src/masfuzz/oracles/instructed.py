@@ -1232,7 +1232,7 @@ def _named_pick(trace: Trace, spec: WorkflowSpec, d: int, chosen: str, router: s
     if said is None:
         return wrong
     i, msg = said
-    named = [a.id for a in spec.agents if a.id != msg.agent and names_agent(msg.content, spec, a.id)]
+    named = [a.id for a in spec.agents if a.id != msg.agent and names_agent(answer_given(msg.content), spec, a.id)]
     if named != [chosen] or all(a.id != msg.agent for a in spec.agents):
         return wrong
     told = spec.agent(msg.agent).instructions or ""
@@ -1916,7 +1916,7 @@ def _answered_without(trace: Trace, d: int, agent: str, fitting: list[str],
         if isinstance(x, Message) and x.role == "assistant" and x.agent == agent and x.content.strip() \
                 and not beside_call(trace, i):
             first = i if first is None else first
-            if gave_up is None and GIVE_UP.search(x.content):
+            if gave_up is None and GIVE_UP.search(answer_given(x.content)):  # not a recap's failure
                 gave_up = i
     return gave_up if gave_up is not None else first
 

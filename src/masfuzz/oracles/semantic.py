@@ -65,7 +65,8 @@ def _claims(trace: Trace) -> list[tuple[int, str, str]]:
     repeats a tool's answer given before it (AgentChat's tool-call summary) is the tool's words,
     not a claim; an agent run as a tool says its reply first, and the tool's answer repeats it.
     A ReAct-style reply tells only its "Final Answer:" (`answer_given`): its thoughts and the
-    observation it quotes are its working."""
+    observation it quotes are its working; a reply that opens with a recap of the story so far
+    tells only its new part ("Now: ...")."""
     payloads: set[str] = set()
     out, said = [], set()
     for i, e in enumerate(trace.events):
@@ -2025,7 +2026,7 @@ def _given_up(trace: Trace, ri: int, agent: str | None) -> bool:
         if isinstance(e, ToolCall) and e.agent == agent:
             return False
         if isinstance(e, Message) and e.role == "assistant" and e.agent == agent and e.content.strip():
-            return bool(GIVE_UP.search(e.content))
+            return bool(GIVE_UP.search(answer_given(e.content)))  # not a recap's earlier failure
     return False
 
 

@@ -433,9 +433,33 @@ PRESENTS = re.compile(
     re.IGNORECASE)
 
 
+# A hedge of the speaker's certainty about an outcome already settled: "that should be all
+# sorted", "it should have gone through", "it seems to have been booked", "it appears to be
+# reserved". The user still hears the outcome: the hedge says how sure the speaker is that it
+# happened, not that it is still to happen ("looks like it went through", "I think you're all
+# set" carry no word of `NOT_A_CLAIM` and read as claims already). A hedge of what is to come is no
+# outcome told: "should be able to", "should be ready by Friday", "should be confirmed shortly",
+# "should be booked in advance" (`TO_COME`); a hedge beside any other word of `NOT_A_CLAIM` (a
+# negation, a condition) leaves that word to decide, and "might", "may", "could" stay hedges.
+SETTLED_HEDGE = re.compile(r"\bshould(?=\s+(?:now\s+|all\s+)?(?:be|have)\b)|"
+                           r"\b(?:seems|appears)\s+to(?=\s+(?:have|be)\b)", re.IGNORECASE)
+TO_COME = re.compile(r"\b(?:able|ready|by|shortly|soon|later|(?<!for\s)(?:tomorrow|tonight|next)|within|in\s+advance|"
+                     r"beforehand|ahead|in\s+(?:a|an|\d+|a\s+few)\s+(?:minutes?|hours?|days?|weeks?))\b", re.IGNORECASE)
+
+
+def unhedged(sentence: str) -> str:
+    """The sentence with a hedge of a settled outcome (`SETTLED_HEDGE`) left out, when it hedges
+    nothing to come (`TO_COME`); else the sentence as it is."""
+    if not SETTLED_HEDGE.search(sentence) or TO_COME.search(sentence):
+        return sentence
+    return SETTLED_HEDGE.sub(" ", sentence)
+
+
 def plain(sentence: str) -> bool:
     """A sentence that states, not asks, hedges, negates or promises (courtesies aside); one
-    that presents content to come (`PRESENTS`) promises it."""
+    that presents content to come (`PRESENTS`) promises it. A hedge of an outcome already
+    settled ("that should be all sorted", `unhedged`) still states it."""
+    sentence = unhedged(sentence)
     return not is_question(sentence) and not PRESENTS.search(sentence) and \
         not NOT_A_CLAIM.search(COURTESY.sub("", sentence))
 
@@ -1361,9 +1385,35 @@ def own_verb(tool: str, spec: WorkflowSpec | None) -> str | None:
 FINAL_ANSWER = re.compile(r"^\W{0,3}final\s+answer\s*:", re.IGNORECASE | re.MULTILINE)
 
 
+# A reply that opens with a recap of the story so far ("Recap: you asked ...; the first book_x try
+# bounced (...); desk_b said ...", "To recap - ...", "So far: ...") and then gives its new part
+# under a label ("Now: ...", "Next:", "Update:", "This time:"), or in the paragraph after the
+# recap's: the recap repeats earlier answers, failures included, and earlier claims and other
+# agents' words; what the agent tells now is the part after it.
+RECAP_OPENS = re.compile(r"^\W{0,3}(?:(?:a\s+)?(?:quick\s+|short\s+|brief\s+)?recap|to\s+recap|so\s+far|"
+                         r"(?:the\s+)?(?:story|summary)\s+so\s+far|where\s+(?:we|things)\s+(?:are|stand)|"
+                         r"catch(?:ing)?[\s-]up|previously)\s*(?:[:\u2013\u2014]|\s-\s|,)", re.IGNORECASE)
+NEW_PART = re.compile(r"(?:^|(?<=[.;!?\n)\]\"\u201d'])|(?<=\s))\W{0,3}(?:now|next|update|new|latest|this\s+time|today|"
+                      r"right\s+now|as\s+of\s+now|where\s+(?:we|things)\s+stand\s+now)\s*:", re.IGNORECASE)
+
+
+def _after_recap(text: str) -> str:
+    """The new part of a reply that opens with a recap (`RECAP_OPENS`): after the first
+    new-part label (`NEW_PART`), else after the recap's paragraph when another follows it; a
+    reply that is all recap, or opens with none, is whole."""
+    if not RECAP_OPENS.match(text):
+        return text
+    opened = RECAP_OPENS.match(text).end()
+    if (mark := NEW_PART.search(text, opened)) and text[mark.end():].strip():
+        return text[mark.end():].strip()
+    recap, _, rest = text.partition("\n\n")
+    return rest.strip() or text
+
+
 def answer_given(text: str) -> str:
     """The part of a reply told as its answer: after its last "Final Answer:" label when it has
-    one with something after it, else the whole reply."""
+    one with something after it, else the whole reply; and of that, the new part after a recap
+    of the story so far (`_after_recap`)."""
     marks = list(FINAL_ANSWER.finditer(text or ""))
     given = text[marks[-1].end():].strip() if marks else ""
-    return given or text
+    return _after_recap(given or text or "")
