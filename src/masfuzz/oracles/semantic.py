@@ -1093,12 +1093,17 @@ def _relayed_reply(trace: Trace, d: int, e: DelegationEvent) -> tuple[str, int] 
     each member's final reply and never its tool results): the app relays the hander's reply, and
     what the reply says of its tools' answers was the hander's model's to write. None otherwise."""
     received = _received(trace, d, e.to)
-    at = next((i for i in range(d - 1, -1, -1) if isinstance(trace.events[i], Message)
-               and trace.events[i].agent == e.from_ and trace.events[i].content), None)
+    at = _last_said(trace, d, e.from_)
     if received is None or at is None:
         return None
     said = set(words(trace.events[at].content))
     return (trace.events[at].content, at) if said and said <= set(words(received)) else None
+
+
+def _last_said(trace: Trace, d: int, agent: str) -> int | None:
+    """The index of the agent's last message with words before event `d`, or None."""
+    return next((i for i in range(d - 1, -1, -1) if isinstance(trace.events[i], Message)
+                 and trace.events[i].agent == agent and trace.events[i].content), None)
 
 
 def _own_brief(trace: Trace, d: int, e: DelegationEvent) -> str | None:
@@ -1107,8 +1112,7 @@ def _own_brief(trace: Trace, d: int, e: DelegationEvent) -> str | None:
     message before the hand-over (a graph node's brief in the team's state, passed on alone).
     The app chose to pass the hander's words; what they hold was the hander's model's to write."""
     received = _received(trace, d, e.to)
-    said = next((x.content for x in reversed(trace.events[:d]) if isinstance(x, Message)
-                 and x.agent == e.from_ and x.content), "")
+    said = trace.events[at].content if (at := _last_said(trace, d, e.from_)) is not None else ""
     got = set(words(received or ""))
     return said if got and got <= set(words(said)) else None
 

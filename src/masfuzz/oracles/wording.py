@@ -159,8 +159,9 @@ FAILED_TEXT = re.compile(
 # A cross mark opening a line ("❌ **Wall slot** — ...", "✖ Van"): a status board's item that did
 # not come off, whatever its words say. With a waiting or warning mark (`UNSETTLED_MARK`), the
 # marks that say an item is not done.
-CROSSED = re.compile(r"^\W*?[\u274c\u274e\u2716\u2717\u2718\u2715\u26d4\U0001f6ab]")
-UNSETTLED_MARK = re.compile(r"^\W*?[\u274c\u274e\u2716\u2717\u2718\u2715\u26d4\U0001f6ab\u23f3\u231b\u26a0\u2753\u2757]")
+_CROSSES = "\u274c\u274e\u2716\u2717\u2718\u2715\u26d4\U0001f6ab"
+CROSSED = re.compile(rf"^\W*?[{_CROSSES}]")
+UNSETTLED_MARK = re.compile(rf"^\W*?[{_CROSSES}\u23f3\u231b\u26a0\u2753\u2757]")
 # A tool's bare answer that the thing is not to be had ("Slot taken.", "Platz belegt", "Complet",
 # "Agotado", "Vol"): a word that is a refusal only when it is nearly all the answer says ("Payment
 # taken for Thursday" is take_payment's success, "paiement complet" a full payment). Read in a
@@ -1401,10 +1402,9 @@ def _after_recap(text: str) -> str:
     """The new part of a reply that opens with a recap (`RECAP_OPENS`): after the first
     new-part label (`NEW_PART`), else after the recap's paragraph when another follows it; a
     reply that is all recap, or opens with none, is whole."""
-    if not RECAP_OPENS.match(text):
+    if (opening := RECAP_OPENS.match(text)) is None:
         return text
-    opened = RECAP_OPENS.match(text).end()
-    if (mark := NEW_PART.search(text, opened)) and text[mark.end():].strip():
+    if (mark := NEW_PART.search(text, opening.end())) and text[mark.end():].strip():
         return text[mark.end():].strip()
     recap, _, rest = text.partition("\n\n")
     return rest.strip() or text
