@@ -257,6 +257,28 @@ def test_an_app_reads_its_files_relative_to_the_current_folder_and_its_own(cli, 
     assert _tree_hash(project) == before  # the note went to the scratch
 
 
+def test_a_program_the_app_starts_by_name_is_found_though_its_folder_is_not_shown(cli, tmp_path, monkeypatch):
+    """PATH finds `python` outside in a folder the sandbox does not show (a pyenv shim's, under
+    the user's hidden home; here a folder outside the project, and nothing else on PATH): the
+    app's `python` still starts inside, the Python that runs the system, so the run is the app's."""
+    project = tmp_path / "shop"
+    (project / "data").mkdir(parents=True)
+    (project / "prompts").mkdir()
+    shutil.copy(Path(__file__).parent / "fixtures" / "files_app.py", project / "app.py")
+    (project / "data" / "prices.json").write_text('{"apple": 1.5}')
+    (project / "prompts" / "tone.txt").write_text("brief")
+    shims = tmp_path / "shims"
+    shims.mkdir()
+    (shims / "python").symlink_to(sys.executable)
+    monkeypatch.setenv("PATH", str(shims))
+    monkeypatch.chdir(project)
+    code, out, err = cli("exec", "app.py:shop", "--input", "quote", "--sut-model", "scripted/app.py:policy",
+                         "--timeout", "120", "--no-cache", "--format", "json")
+    assert code == 0, err
+    results = {e["tool"]: e["payload"] for e in json.loads(out)["events"] if e["type"] == "tool_result"}
+    assert results["calculate"] == "3.0", results
+
+
 @pytest.mark.parametrize("named", ["shop/app.py:shop", "link/app.py:shop"])
 def test_a_target_named_from_outside_its_project_is_found(cli, tmp_path, monkeypatch, named):
     """Started from the folder above the project (which the sandbox does not show), or through a

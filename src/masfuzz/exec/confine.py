@@ -31,7 +31,9 @@ a sandboxing tool could start. The steps are bubblewrap's, in the same order:
 5. (`clean_environment`) an environment made of an allow-list plus the names the user passes
    (`--pass-env`): masfuzz's own keys never enter, the process's initial environment block
    (what /proc/self/environ reads) is zeroed too, and so is every copy of a secret's value in
-   the memory the fork started with (`scrub_memory`).
+   the memory the fork started with (`scrub_memory`); the running Python's folder last on
+   PATH, so a program started by name (`python`) is found where the user's PATH folder is not
+   shown.
 """
 
 from __future__ import annotations
@@ -500,9 +502,22 @@ def clean_environment(keep: Iterable[str]) -> None:
     for name in list(os.environ):
         if name not in names:
             del os.environ[name]  # unsetenv: the C library's copy goes too
+    _python_last_on_path()
     _zero_initial_environment()
     scrub_memory(secrets)
     del secrets
+
+
+def _python_last_on_path() -> None:
+    """Put the folder of the Python that runs the system last on PATH. A system or a tool starts
+    programs by name (AG2's code executor runs `python`), and the folder PATH finds them in
+    outside may be one the sandbox does not show (a pyenv shim under the hidden home): the name
+    would not be found inside, a failure of the sandbox's, not the system's. Last, so whatever
+    the user's PATH finds inside still comes first, as outside."""
+    folder = os.path.dirname(os.path.abspath(sys.executable))
+    path = [p for p in os.environ.get("PATH", "").split(os.pathsep) if p]
+    if folder not in path:
+        os.environ["PATH"] = os.pathsep.join([*path, folder])
 
 
 _SCRUB_CHUNK = 8 << 20
