@@ -235,16 +235,22 @@ def test_the_limits_hold_and_end_as_that_runs_own(arena, cli, monkeypatch):  # n
     assert not list(Path(tempfile.gettempdir()).glob("masfuzz-sut-*/fill*"))  # the scratch was the sandbox's
 
 
-def test_an_app_reads_its_files_relative_to_the_current_folder_and_its_own(cli, tmp_path, monkeypatch):
-    """Started from the app's folder, as the app would be: `open("data/prices.json")` finds the
-    folder's file, a prompt beside the app's own file is found, and a note written by a relative
-    path lands in the sandbox's scratch, not in the folder."""
+def _files_app(tmp_path: Path) -> Path:
+    """The app of fixtures/files_app.py in a project with its price list and prompt."""
     project = tmp_path / "shop"
     (project / "data").mkdir(parents=True)
     (project / "prompts").mkdir()
     shutil.copy(Path(__file__).parent / "fixtures" / "files_app.py", project / "app.py")
     (project / "data" / "prices.json").write_text('{"apple": 1.5}')
     (project / "prompts" / "tone.txt").write_text("cheerful and brief")
+    return project
+
+
+def test_an_app_reads_its_files_relative_to_the_current_folder_and_its_own(cli, tmp_path, monkeypatch):
+    """Started from the app's folder, as the app would be: `open("data/prices.json")` finds the
+    folder's file, a prompt beside the app's own file is found, and a note written by a relative
+    path lands in the sandbox's scratch, not in the folder."""
+    project = _files_app(tmp_path)
     (project / ".env").write_text("SECRET=no")
     before = _tree_hash(project)
     monkeypatch.chdir(project)
@@ -261,12 +267,7 @@ def test_a_program_the_app_starts_by_name_is_found_though_its_folder_is_not_show
     """PATH finds `python` outside in a folder the sandbox does not show (a pyenv shim's, under
     the user's hidden home; here a folder outside the project, and nothing else on PATH): the
     app's `python` still starts inside, the Python that runs the system, so the run is the app's."""
-    project = tmp_path / "shop"
-    (project / "data").mkdir(parents=True)
-    (project / "prompts").mkdir()
-    shutil.copy(Path(__file__).parent / "fixtures" / "files_app.py", project / "app.py")
-    (project / "data" / "prices.json").write_text('{"apple": 1.5}')
-    (project / "prompts" / "tone.txt").write_text("brief")
+    project = _files_app(tmp_path)
     shims = tmp_path / "shims"
     shims.mkdir()
     (shims / "python").symlink_to(sys.executable)
