@@ -34,10 +34,12 @@ from autogen_core import CancellationToken
 from autogen_core.tools import StaticStreamWorkbench
 
 from masfuzz.adapters.autogen.bridge import MasfuzzChatCompletionClient
+from masfuzz.adapters.autogen.calls import CallOrigins
 from masfuzz.adapters.autogen.capture import capture_team, find_team
 from masfuzz.adapters.autogen.fresh import renew
-from masfuzz.adapters.autogen.extract import (FRAMEWORK, extract_team, inner_agent, model_holders,
-                                              nested_teams, participants, workflow_agents)
+from masfuzz.adapters.autogen.extract import (FRAMEWORK, extract_team, first_speakers, inner_agent,
+                                              model_holders, nested_teams, own_tools, participants,
+                                              workflow_agents)
 from masfuzz.adapters.autogen.mutate import OPERATORS, mutated, problem
 from masfuzz.adapters.autogen.tools import CodeStandIn, FaultyTool, ProbeStub
 from masfuzz.adapters.autogen.trace import TRIGGER, StreamRecorder, termination_reason
@@ -137,6 +139,7 @@ class _Run:
         self.stand_in_users: list[str] = []  # the humans masfuzz's silent user stands in for
         self.order: list[str] | None = None  # set by rebuild()
         self.rec: TraceRecorder | None = None  # set by execute(): what the agents' models receive goes there
+        self.origins = CallOrigins()  # the call each event of a team or agent a tool runs is of
 
     # --- preparing the agents -----------------------------------------------------------
 
@@ -179,6 +182,7 @@ class _Run:
             stubs = [ProbeStub(member.name, self.spec.tool(t)) for a, t in restricted if a == member.name]
             self.probes[member.name] = {s.name for s in stubs}
             self._patch_tools(stack, agent, stubs)
+            self.origins.watch(stack, own_tools(agent))
         # no history leaks between scenarios, nor anything an earlier run's event loop owns; after
         # the swaps above, since a team's reset builds its manager with the team's model client
         await renew(stack, self.members, _swap)
@@ -250,6 +254,9 @@ class _Run:
             aliases={inner_agent(m).name: m.name for m in everyone if inner_agent(m) is not m},
             nested={m.name: (n.wrapper, TRIGGER.get(n.pattern, "delegate"), n.via)
                     for n in nested for m in n.members},
+            tool_runs={(n.wrapper, n.via): first_speakers(n.team, n.names)[0]
+                       for n in nested if n.via is not None and n.names},
+            origins=self.origins, model_errors=self.model_errors,
         )
         rec.meta["speaking_order"] = self.order
         if self.stand_in_users:
@@ -273,8 +280,10 @@ class _Run:
         if not done:
             if not await _stop(task, token, team):
                 rec.meta["abandoned"] = True
+            stream_rec.flush()  # what the calls cut off by the time limit did
             self._usage(rec)
             return rec.finish("timeout", f"no end within {self.scenario.timeout:g} s", stream_rec.final_output)
+        stream_rec.flush()
         exc = task.exception()
         if exc is not None:
             if isinstance(exc, MasfuzzError):

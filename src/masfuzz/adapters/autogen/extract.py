@@ -120,7 +120,7 @@ def runs_inside(member: Any) -> list[NestedTeam]:
     agent = inner_agent(member)
     team = getattr(agent, "_team", None)  # SocietyOfMindAgent
     out = [NestedTeam(member.name, team, True)] if isinstance(team, Team) else []
-    for tool in _own_tools(agent):
+    for tool in own_tools(agent):
         runner = getattr(tool, "_task_runner", None)  # TaskRunnerTool: TeamTool, AgentTool
         if runner is not None:
             out.append(NestedTeam(member.name, runner, False, via=tool.name))
@@ -273,7 +273,7 @@ def _model_name(client: Any) -> str | None:
 def agent_tools(member: Any) -> list[ToolSpec]:
     """The function tools an agent owns (handoff tools are delegations, not tools)."""
     found: list[ToolSpec] = []
-    for tool in _own_tools(inner_agent(member)):
+    for tool in own_tools(inner_agent(member)):
         schema = tool.schema
         found.append(
             ToolSpec(
@@ -287,7 +287,7 @@ def agent_tools(member: Any) -> list[ToolSpec]:
     return found
 
 
-def _own_tools(agent: Any) -> list[Any]:
+def own_tools(agent: Any) -> list[Any]:
     """An agent's tools: its own list and its static workbenches', each once."""
     own = list(getattr(agent, "_tools", None) or [])
     for wb in getattr(agent, "_workbench", None) or []:
