@@ -143,7 +143,9 @@ class _Run:
 
     # --- preparing the agents -----------------------------------------------------------
 
-    def _bridge(self, agent: str) -> MasfuzzChatCompletionClient | None:
+    def _bridge(self, agent: str, own: Any = None) -> MasfuzzChatCompletionClient | None:
+        """masfuzz's model for `agent`, in place of its client `own` (whose settings that shape
+        an answer it keeps: one tool call per answer)."""
         model = self.scenario.model_for(agent)
         if model is None:
             return None  # no model string: the agent keeps the app's own client
@@ -153,6 +155,7 @@ class _Run:
             sut_client(model), agent=agent, handoffs=self.handoff_tools.get(agent),
             on_error=lambda who, exc: self.model_errors.append((who, exc)),
             on_request=lambda who, request: self.rec is not None and self.rec.received(who, request.messages),
+            parallel_tool_calls=(getattr(own, "_create_args", None) or {}).get("parallel_tool_calls") is not False,
         )
         self.bridges.append(bridge)
         return bridge
@@ -166,7 +169,7 @@ class _Run:
             # a wrapper's agent and the agents inside a member (a society of mind's team) do
             for name, holder in model_holders(member):
                 # a selector team inside the member: its calls are speaker selections, as the outer's
-                bridge = self._bridge(SELECTOR if isinstance(holder, Team) else name)
+                bridge = self._bridge(SELECTOR if isinstance(holder, Team) else name, holder._model_client)
                 if bridge is not None:
                     _swap(stack, holder, "_model_client", bridge)
         # the agents inside members (inner teams', those a tool runs) are the workflow's agents as
