@@ -1,7 +1,8 @@
 """AgentChat apps whose lead runs a team and an agent as tools in the ways the trace must still
 place by call: both at once (the lead's model asks for them in one answer), the same team twice at
 once (AgentChat refuses the second: its team is already running), through a workbench that does
-not stream (`StaticWorkbench`), and a run whose agent's model fails. The app's clients are
+not stream (`StaticWorkbench`), and a run whose agent's model fails; and a lead whose plain
+function tool runs a team its factory built and the function closes over (no `TeamTool`). The app's clients are
 OpenAI's: masfuzz replaces them; the scripted policy answers."""
 
 from __future__ import annotations
@@ -63,9 +64,25 @@ def unstreamed():
     return RoundRobinGroupChat([lead], max_turns=1)
 
 
+def factory():
+    """The team built here, captured by the tool's function: AgentChat never sees it as a team's."""
+    archivist = AssistantAgent("archivist", model_client=_client(), system_message="Archive: answer from the archive.")
+    archive = RoundRobinGroupChat([archivist], max_turns=1)
+
+    async def ask_archive(question: str) -> str:
+        """Ask the archive team a question."""
+        result = await archive.run(task=question)
+        return result.messages[-1].to_text()
+
+    lead = AssistantAgent("lead", model_client=_client(), tools=[ask_archive], system_message="Lead: ask the archive.")
+    return RoundRobinGroupChat([lead], max_turns=1)
+
+
 def policy(request):
     system = next((m.content or "" for m in request.messages if m.role == "system"), "")
     task = next((m.content or "" for m in request.messages if m.role == "user"), "")
+    if system.startswith("Lead: ask the archive"):
+        return say("Tides follow the moon.") if tool_results(request) else call("ask_archive", question=task)
     if system.startswith("Lead"):
         if tool_results(request):
             return say("Tides follow the moon.")
@@ -82,6 +99,8 @@ def policy(request):
         return say("Report: tides follow the moon.")
     if system.startswith("Summarize"):
         return say("Tides follow the moon. DONE")
+    if system.startswith("Archive"):  # what it was told so far: a run that saw an earlier run's shows it
+        return say(f"archive answer after {sum(m.role == 'user' for m in request.messages)} question(s)")
     if system.startswith("Check"):
         if not tool_results(request, "lookup_source"):
             return call("lookup_source", claim="tides follow the moon")

@@ -704,3 +704,21 @@ def test_a_workbench_that_does_not_stream_still_shows_the_agents_a_tool_runs():
     assert trace.speaker_order == ["lead", "researcher", "summarizer", "lead"]
     [result] = [r for r in trace.of_type(ToolResult) if r.agent == "lead"]
     assert result.status == "ok" and "Tides follow the moon. DONE" in result.payload
+
+
+def test_a_team_a_function_tool_closes_over_is_renewed_and_gets_masfuzzs_model():
+    """A plain function tool runs a team its factory built (no `TeamTool`: AgentChat never sees
+    it as a team's). Its agent gets masfuzz's model (the app's client is never asked), and each
+    run, on a loop of its own, gets it fresh: the second run is the first again, not a crash on
+    the first run's loop nor an agent that remembers the first run's question. What it says is
+    out of the stream: the spec says so."""
+    from masfuzz.target import open_target
+
+    sut = open_target(f"{TOOL_RUNS}:factory")
+    assert any("runs the team" in n and "not in the graph nor the trace" in n for n in sut.spec.notes), sut.spec.notes
+    scenario = Scenario(input="How do tides work?", sut_model=f"scripted/{TOOL_RUNS}:policy")
+    first, second = (asyncio.run(sut.runner().run(sut.obj, sut.spec, scenario)) for _ in range(2))
+    [answer] = first.of_type(ToolResult)
+    assert (answer.status, answer.payload) == ("ok", "archive answer after 1 question(s)"), answer
+    strip = lambda t: [e.model_dump(exclude={"t"}) for e in t.events]  # noqa: E731
+    assert strip(second) == strip(first)
