@@ -114,3 +114,23 @@ def test_only_a_loop_bound_crash_after_a_change_of_loop_is_set_aside(monkeypatch
     finally:
         one.close()
         two.close()
+
+
+def test_a_tool_call_that_fails_on_an_object_bound_at_import_to_another_loop_is_set_aside():
+    """The tool awaits an event the module made at import; the first command's loop binds it,
+    and the next command's call (other arguments: no earlier answer to compare) fails on it.
+    The run does not crash (AgentChat gives the clerk the error), so the call is named in the
+    trace, and what rests on it is the harness's, with the reason; the first run's is clean."""
+    from masfuzz.trace import LOOP_BOUND_CALLS
+
+    target = f"{Path(__file__).parent / 'fixtures' / 'import_loop_app.py'}:team"
+    ex = InProcessExecutor(timeout=60)
+    policy = f"scripted/{Path(__file__).parent / 'fixtures' / 'import_loop_app.py'}:policy"
+    first, second = (asyncio.run(ex.run(target, Scenario(input=f"What is the rate of {c}?", sut_model=policy)))
+                     for c in ("EUR", "GBP"))
+    assert [r.status for r in first.of_type(ToolResult)] == ["ok"] and LOOP_BOUND_CALLS not in first.meta
+    [failed] = second.of_type(ToolResult)
+    assert failed.status == "error" and list(second.meta[LOOP_BOUND_CALLS]) == [failed.call_id]
+    spec = Target.of(target).open().spec
+    found = [f for f in detect(second, spec) if second.events.index(failed) in f.evidence]
+    assert found and all(f.attribution == "harness" and "bound to its event loop" in f.because for f in found), found
