@@ -642,6 +642,8 @@ def test_two_agents_run_as_tools_at_once_each_keep_their_own_chat():
     for start, inside, end in chats:
         assert {e.agent for e in inside if isinstance(e, (Message, ToolCall, ToolResult))} == teams[start.recipient]
         assert "returned" in end.reason
+    # the chat's end says why the tool's team stopped: its stop word
+    assert {s.recipient: e.reason for s, _, e in chats}["researcher"] == "lead's tool research returned: Text 'DONE' mentioned"
     assert set(delegations(trace)) == {("lead", "researcher", "as_tool"), ("researcher", "summarizer", "sequence"),
                                        ("lead", "fact_checker", "as_tool")}
     results = [r for r in trace.of_type(ToolResult) if r.agent == "lead"]

@@ -7,11 +7,12 @@ that does not stream (`StaticWorkbench`, an app's own) runs the tool with `run()
 never reach the stream at all. For one run, every task-runner tool of the workflow's agents is
 given, on the instance (taken off again after the run), a `run_json_stream` that notes each call
 it runs (`CallOrigins.ran`: a call masfuzz answered in its place, with a fault or a probe, asked
-no one) and the call id of each event it passes on (`CallOrigins.of`: the innermost call's, for
-a tool's team whose agent calls a tool of its own), and a `run_json` that runs the same stream
-and keeps its events for that call (`CallOrigins.kept`), returning what `run()` does (AgentChat's `run` is its
-`run_stream`'s last item, the `TaskResult`). The events themselves are the app's objects,
-unchanged: the call is told by their identity, not by a mark on them.
+no one), the call id of each event it passes on (`CallOrigins.of`: the innermost call's, for a
+tool's team whose agent calls a tool of its own) and why the team stopped (`stopped`: the limit
+or stop word that ended it); and a `run_json` that runs the same stream and keeps its events for
+that call (`kept`), returning what `run()` does (AgentChat's `run` is its `run_stream`'s last
+item, the `TaskResult`). The events themselves are the app's objects, unchanged: the call is
+told by their identity, not by a mark on them.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 from contextlib import AsyncExitStack
 from typing import Any, AsyncGenerator, Iterable, Mapping
 
+from autogen_agentchat.base import TaskResult
 from autogen_agentchat.messages import BaseAgentEvent, BaseChatMessage
 from autogen_core import CancellationToken
 
@@ -30,6 +32,7 @@ class CallOrigins:
         self._by_id: dict[int, tuple[Any, str]] = {}  # id(event) -> (the event, kept alive; its call)
         self.kept: dict[str, list[Any]] = {}  # call id -> the events a run() never streamed
         self.ran: set[str] = set()  # the calls the tools were entered for (the team or agent was asked)
+        self.stopped: dict[str, str] = {}  # call id -> why its team stopped (its `TaskResult.stop_reason`)
 
     def note(self, event: Any, call_id: str) -> None:
         # the innermost call's stays: a deeper tool's events pass through every call above it
@@ -62,6 +65,8 @@ class CallOrigins:
             async for item in own(tool, args, cancellation_token, call_id=call_id):
                 if call_id and isinstance(item, (BaseAgentEvent, BaseChatMessage)):
                     self.note(item, call_id)
+                elif call_id and isinstance(item, TaskResult) and item.stop_reason:
+                    self.stopped[call_id] = item.stop_reason  # a bound of the team's, its stop word
                 yield item
 
         return run_json_stream

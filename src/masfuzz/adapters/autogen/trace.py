@@ -23,7 +23,8 @@ Each inner event is placed by the call it is of (`masfuzz.adapters.autogen.calls
 came: when the caller's model asks for two such tools at once, the first call to stream has its
 nested chat recorded as it goes, and each other call's events are kept and recorded as a nested
 chat of their own when the calls return, before their results (in the order of the calls), so
-each inner run stays in one chat under its own delegation. The events of a workbench that does
+each inner run stays in one chat under its own delegation; the chat's end says why the tool's
+team stopped (its limit, its stop word). The events of a workbench that does
 not stream are recorded the same way when their call returns. A call that fails (the team or
 agent raised: its agent's model failed, the team was already running) is a delegation too, with
 its failure inside the chat (an `ErrorEvent`: `model_error` and the agent when the model under
@@ -234,8 +235,9 @@ class StreamRecorder:
             if opened:
                 if error is not None:
                     self.rec.add(error)
-                self._close_after(opened[0], None if error is None else
-                                  f"{agent}'s tool {r.name} failed: {error.message}")
+                stopped = self.origins.stopped.get(r.call_id) if self.origins is not None else None
+                self._close_after(opened[0], f"{agent}'s tool {r.name} failed: {error.message}" if error
+                                  else f"{agent}'s tool {r.name} returned: {stopped}" if stopped else None)
             elif error is not None:
                 self._failed_run(agent, r.name, r.call_id, error)
             if r.call_id in self.live:
