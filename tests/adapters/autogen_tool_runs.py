@@ -2,13 +2,14 @@
 in the ways the trace must still place by call: both at once (the lead's model asks for them in
 one answer), the same team twice at once (AgentChat refuses the second: its team is already
 running), through a workbench that does not stream (`StaticWorkbench`), and a run whose agent's
-model fails; and a lead whose plain function tool runs a team its factory built and the function
+model fails (and then an agent of the app's crashes the run: `audited`); and a lead whose plain function tool runs a team its factory built and the function
 closes over (no `TeamTool`). The app's clients are OpenAI's: masfuzz replaces them; the scripted
 policy answers."""
 
 from __future__ import annotations
 
-from autogen_agentchat.agents import AssistantAgent
+from autogen_agentchat.agents import AssistantAgent, BaseChatAgent
+from autogen_agentchat.messages import TextMessage
 from autogen_agentchat.teams import RoundRobinGroupChat
 from autogen_core.tools import StaticWorkbench
 from autogen_ext.models.openai import OpenAIChatCompletionClient
@@ -54,6 +55,25 @@ def factory():
 
     lead = AssistantAgent("lead", model_client=_client(), tools=[ask_archive], system_message="Lead: ask the archive.")
     return RoundRobinGroupChat([lead], max_turns=1)
+
+
+class Auditor(BaseChatAgent):
+    """The app's own agent, without a model: its ledger is missing, so it fails when it speaks."""
+
+    @property
+    def produced_message_types(self):
+        return (TextMessage,)
+
+    async def on_messages(self, messages, cancellation_token):
+        raise ValueError("the audit ledger is missing")
+
+    async def on_reset(self, cancellation_token):
+        pass
+
+
+def audited():
+    """The lead, then an auditor of the app's that crashes the run."""
+    return RoundRobinGroupChat([_lead(), Auditor("auditor", description="audits the answer")], max_turns=2)
 
 
 def policy(request):

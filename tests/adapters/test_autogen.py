@@ -694,6 +694,18 @@ def test_a_team_tool_whose_agents_model_fails_is_a_delegation_with_the_models_fa
     assert (result.agent, result.status) == ("lead", "error") and trace.events.index(result) > trace.events.index(end)
 
 
+def test_a_crash_after_a_team_tool_took_in_a_model_failure_is_the_apps_own():
+    """The researcher's model fails inside the team tool (the lead gets it as the tool's error
+    and answers); then the app's auditor raises. The run's crash is the auditor's error, not
+    the model failure the tool took in earlier."""
+    from masfuzz.trace import ErrorEvent
+
+    trace = _tool_run("audited", "FAIL: how do tides work?")
+    assert trace.termination.reason == "crash", trace.termination
+    *_, crash = trace.of_type(ErrorEvent)
+    assert crash.agent == "auditor" and crash.kind != "model_error" and "audit ledger" in crash.message, crash
+
+
 def test_a_workbench_that_does_not_stream_still_shows_the_agents_a_tool_runs():
     """`StaticWorkbench` runs a team tool with `run()`, whose events never reach the caller's
     stream: masfuzz runs the same stream itself and records the run inside the call, before its

@@ -304,8 +304,11 @@ class _Run:
         return rec.finish(reason, detail, stream_rec.final_output)
 
     def _record_crash(self, rec: TraceRecorder, stream_rec: StreamRecorder, exc: BaseException) -> None:
-        if self.model_errors:
-            agent, err = self.model_errors[-1]
+        # a model error a tool's run took in (its caller got it as the tool's error and went on)
+        # is not what crashed the run
+        errors = [(a, e) for a, e in self.model_errors if all(e is not x for x in stream_rec.absorbed)]
+        if errors:
+            agent, err = errors[-1]
             if isinstance(err, MasfuzzError) and not _is_model_error(err):
                 raise err
             rec.add(ErrorEvent(agent=agent, kind="model_error", message=str(err)))

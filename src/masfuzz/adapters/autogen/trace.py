@@ -96,6 +96,7 @@ class StreamRecorder:
         self.tool_runs = tool_runs or {}
         self.origins = origins  # a `CallOrigins`: the call each inner event is of
         self.model_errors = model_errors if model_errors is not None else []  # the bridges' (agent, error)
+        self.absorbed: list[BaseException] = []  # those a tool's failed run took in: no crash of the run's
         self.call_info: dict[str, tuple[str, str]] = {}  # call id -> (agent, tool)
         self.parent: dict[str, str] = {}  # a call made inside a tool's run -> the call of that run
         self.live: list[str] = []  # the calls whose runs are being recorded as they come, outermost first
@@ -231,7 +232,7 @@ class StreamRecorder:
             for item, of in kept:
                 self._route(item, of)
             opened = [i for i, (_, chat, _) in enumerate(self.chats) if self.chat_call.get(chat) == r.call_id]
-            error = self._failure(r) if r.is_error else None
+            error = self._failure(r, self.speaker if opened else None) if r.is_error else None
             if opened:
                 if error is not None:
                     self.rec.add(error)
@@ -245,18 +246,19 @@ class StreamRecorder:
             self.speaker = None
         self._now(agent)  # the turn is the caller's again, with the results
 
-    def _failure(self, result: Any) -> ErrorEvent:
+    def _failure(self, result: Any, last: str | None) -> ErrorEvent:
         """Why a tool's run failed: the model under test, when an agent's model call failed
-        with the error the result carries; the exception the result names otherwise."""
+        with the error the result carries; the exception the result names otherwise, of `last`,
+        the run's last speaker (None: no one in it spoke)."""
         said = result.content or ""
         for who, exc in reversed(self.model_errors):
             text = str(exc).strip().splitlines()
             if text and text[0][:200] in said:
+                self.absorbed.append(exc)
                 return ErrorEvent(agent=self.aliases.get(who, who), kind="model_error", message=text[0])
         kind = re.match(r"([A-Za-z_][\w.]*(?:Error|Exception|Interrupt)): ", said)
         line = next((s for s in said.strip().splitlines() if s.strip()), "")
-        inner = self.speaker if self.speaker in self.nested else None
-        return ErrorEvent(agent=inner, kind=kind.group(1) if kind else "error", message=line)
+        return ErrorEvent(agent=last, kind=kind.group(1) if kind else "error", message=line)
 
     def _failed_run(self, agent: str, tool: str, call_id: str, error: ErrorEvent) -> None:
         """A call whose team or agent failed before anyone in it spoke: the delegation to who
