@@ -8,7 +8,8 @@ chooses: no speaker is forced, since a forced first speaker could be one whose w
 to start from. A GraphFlow's edges decide who speaks, so the order leaves it as it is. The teams
 inside its members (a member team, a society of mind's, a team tool's) are the app's objects
 and are not rebuilt: what a run's event loop owns in them is made fresh for each run instead
-(`masfuzz.adapters.autogen.fresh`).
+(`masfuzz.adapters.autogen.fresh`), and the tools that run a team or an agent tell, for the run,
+which call each of the events they pass on is of (`masfuzz.adapters.autogen.calls`).
 Each agent's model client is swapped for a bridge to the scenario's model and restored after, as
 are its tools when faults or restricted probes apply. A `UserProxyAgent` that would read the
 terminal (AgentChat's default `input_func`) gets a user who says nothing instead, as AG2's human
