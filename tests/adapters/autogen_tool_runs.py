@@ -2,7 +2,8 @@
 in the ways the trace must still place by call: both at once (the lead's model asks for them in
 one answer), the same team twice at once (AgentChat refuses the second: its team is already
 running), through a workbench that does not stream (`StaticWorkbench`), and a run whose agent's
-model fails (and then an agent of the app's crashes the run: `audited`); and a lead whose plain function tool runs a team its factory built and the function
+model fails (and then an agent of the app's crashes the run: `audited`), and inside a team tool
+of its own (`department`); and a lead whose plain function tool runs a team its factory built and the function
 closes over (no `TeamTool`). The app's clients are OpenAI's: masfuzz replaces them; the scripted
 policy answers."""
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 from autogen_agentchat.agents import AssistantAgent, BaseChatAgent
 from autogen_agentchat.messages import TextMessage
 from autogen_agentchat.teams import RoundRobinGroupChat
+from autogen_agentchat.tools import TeamTool
 from autogen_core.tools import StaticWorkbench
 from autogen_ext.models.openai import OpenAIChatCompletionClient
 
@@ -35,6 +37,16 @@ def team():
 def one_call_at_a_time():
     """The app asks its provider for one tool call per answer, as TeamTool's documentation says to."""
     return RoundRobinGroupChat([_lead(parallel_tool_calls=False)], max_turns=1)
+
+
+def department():
+    """A head whose team tool runs a department whose lead asks both agent tools at once."""
+    deputy = AssistantAgent("deputy", model_client=_client(), tools=agent_tools(), max_tool_iterations=2,
+                            system_message="Deputy: ask research and the fact checker at once.")
+    dept = RoundRobinGroupChat([deputy], max_turns=1, name="dept")
+    head = AssistantAgent("head", model_client=_client(), system_message="Head: ask the department.",
+                          tools=[TeamTool(dept, name="department", description="the research department")])
+    return RoundRobinGroupChat([head], max_turns=1)
 
 
 def unstreamed():
@@ -81,6 +93,12 @@ def policy(request):
     task = next((m.content or "" for m in request.messages if m.role == "user"), "")
     if system.startswith("Lead: ask the archive"):
         return say("Tides follow the moon.") if tool_results(request) else call("ask_archive", question=task)
+    if system.startswith("Head"):
+        return say("Tides follow the moon.") if tool_results(request) else call("department", task=task)
+    if system.startswith("Deputy"):
+        if tool_results(request):
+            return say("The department says: tides follow the moon.")
+        return [call("research", task="tides"), call("fact_checker", task="Tides follow the moon.")]
     if system.startswith("Lead"):
         if tool_results(request):
             return say("Tides follow the moon.")

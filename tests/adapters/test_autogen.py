@@ -651,6 +651,19 @@ def test_two_agents_run_as_tools_at_once_each_keep_their_own_chat():
     assert trace.events.index(results[0]) > trace.events.index(chats[-1][2])
 
 
+def test_an_agent_a_team_tool_runs_calls_its_own_tools_at_once_inside_its_chat():
+    """The head's team tool runs the department, whose deputy asks both agent tools at once:
+    one delegation to the deputy and one chat of its, inside which each of its calls is a chat
+    of its own; no second hand-over to the deputy when its tools' agents speak."""
+    trace = _tool_run("department", "How do tides work?")
+    chats = {s.recipient: s for s, _, _ in _chats(trace)}
+    assert sorted(chats) == ["deputy", "fact_checker", "researcher"]
+    assert chats["researcher"].parent == chats["fact_checker"].parent == chats["deputy"].chat
+    assert (chats["deputy"].sender, chats["researcher"].sender) == ("head", "deputy")
+    assert delegations(trace).count(("head", "deputy", "as_tool")) == 1
+    assert {("deputy", "researcher", "as_tool"), ("deputy", "fact_checker", "as_tool")} <= set(delegations(trace))
+
+
 def test_a_team_asked_again_while_it_runs_is_a_delegation_that_failed():
     """The same team tool twice in one answer: the second call fails (AgentChat: the team is
     already running), which is the app's to avoid (TeamTool's documentation: no parallel tool

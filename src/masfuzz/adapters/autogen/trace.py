@@ -102,6 +102,7 @@ class StreamRecorder:
         self.live: list[str] = []  # the calls whose runs are being recorded as they come, outermost first
         self.waiting: dict[str, list[tuple[Any, str | None]]] = {}  # call -> its run's events, for later
         self.chat_call: dict[str, str] = {}  # nested chat -> the call whose run it is
+        self.spoke: dict[str, set[str]] = {}  # nested chat -> the agents that took a turn in it
         # an inner team's agent -> (the member whose inner team it is, that team's trigger, the
         # member's tool that runs it: None for a society of mind's team or a member team)
         self.nested = nested or {}
@@ -323,13 +324,18 @@ class StreamRecorder:
             self._now(source)
             return
         # the first to speak may be deep inside what its wrapper runs (an `AgentTool`'s society
-        # of mind, whose inner team speaks first): every chat down to it opens, outermost first
+        # of mind, whose inner team speaks first): every chat down to it opens, outermost first,
+        # up to a wrapper that has a chat open or already speaks in one (an agent a tool's team
+        # runs, calling a tool of its own: its chat is the one it spoke in)
         chain = [source]
-        while self.nested[chain[-1]][0] not in open_for and self.nested[chain[-1]][0] in self.nested:
+        while (self.nested[chain[-1]][0] not in open_for and self._speaks_in(self.nested[chain[-1]][0]) is None
+               and self.nested[chain[-1]][0] in self.nested):
             chain.append(self.nested[chain[-1]][0])
         top = self.nested[chain[-1]][0]
         if top in open_for:
             self._close_after(open_for.index(top) + 1)
+        elif (at := self._speaks_in(top)) is not None:
+            self._close_after(at + 1)
         for inner in reversed(chain):
             wrapper, _, via = self.nested[inner]
             self._chat_ids += 1
@@ -343,11 +349,18 @@ class StreamRecorder:
             self._delegate(wrapper, inner, "delegate" if via is None else "as_tool")
             self._now(inner)
 
+    def _speaks_in(self, agent: str) -> int | None:
+        """The place of the innermost open chat `agent` took a turn in (None: none)."""
+        return next((i for i in range(len(self.chats) - 1, -1, -1) if agent in self.spoke.get(self.chats[i][1], ())),
+                    None)
+
     def _delegate(self, frm: str | None, to: str, trigger: str) -> None:
         if frm is not None and frm != to:
             self.rec.add(DelegationEvent(**{"from": frm, "to": to, "trigger": trigger}))
 
     def _now(self, agent: str) -> None:
+        if self.chats:
+            self.spoke.setdefault(self.chats[-1][1], set()).add(agent)
         self.rec.turn(agent)
         self.speaker = agent
         self.spoken.append(agent)
