@@ -24,12 +24,12 @@ came: when the caller's model asks for two such tools at once, the first call to
 nested chat recorded as it goes, and each other call's events are kept and recorded as a nested
 chat of their own when the calls return, before their results (in the order of the calls), so
 each inner run stays in one chat under its own delegation; the chat's end says why the tool's
-team stopped (its limit, its stop word). The events of a workbench that does
-not stream are recorded the same way when their call returns. A call that fails (the team or
-agent raised: its agent's model failed, the team was already running) is a delegation too, with
-its failure inside the chat (an `ErrorEvent`: `model_error` and the agent when the model under
-test failed, the exception's type otherwise) and in the chat's end, before the caller's error
-result; a tool masfuzz replaced with a fault or a probe ran no one.
+team stopped (its limit, its stop word). The events of a workbench that does not stream are
+recorded the same way when their call returns. A call that fails (the team or agent raised: its
+agent's model failed, the team was already running) is a delegation too, with its failure
+inside the chat (an `ErrorEvent`: `model_error` and the agent when the model under test failed,
+the exception's type otherwise) and in the chat's end, before the caller's error result; a tool
+masfuzz replaced with a fault or a probe ran no one.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ from autogen_agentchat.messages import (
     ToolCallSummaryMessage,
 )
 
+from masfuzz.adapters.autogen.calls import CallOrigins
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
     ChatEnd,
@@ -89,7 +90,7 @@ class StreamRecorder:
                  handoff_tools: dict[str, dict[str, str]], probes: dict[str, set[str]],
                  restricted_mode: str, aliases: dict[str, str] | None = None,
                  nested: dict[str, tuple[str, str, str | None]] | None = None,
-                 tool_runs: dict[tuple[str, str], str] | None = None, origins: Any = None,
+                 tool_runs: dict[tuple[str, str], str] | None = None, origins: CallOrigins | None = None,
                  model_errors: list[tuple[str | None, BaseException]] | None = None) -> None:
         self.rec = recorder
         # (agent, tool) -> the agent that speaks first in the team or agent that tool runs
