@@ -321,6 +321,10 @@ PROCESS_RUN = "process_run"
 # {"status", "payload", "runs_before"}}, `masfuzz.exec.history`): what the earlier runs left in
 # the process (a tool's module-level data) made this answer, which a fresh process would not give.
 EARLIER_ANSWERS = "earlier_answers"
+# The tool calls of a run that failed on an object an earlier run of the same system in its
+# process bound to its event loop ({call_id: the error's words}, `masfuzz.exec.history`): the
+# in-process executor runs each command on a loop of its own, which a fresh process never does.
+LOOP_BOUND_CALLS = "loop_bound_calls"
 # How many events runs of the same system in this process tried to record after they had ended
 # (the in-process executor abandons a run at its time limit and cannot stop its threads:
 # `RunScope`), dropped since the run before this one: none of them is in this trace, but the

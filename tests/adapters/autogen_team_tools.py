@@ -37,7 +37,8 @@ def _client():
     return OpenAIChatCompletionClient(model="gpt-4o-mini")
 
 
-def lead():
+def agent_tools():
+    """A `TeamTool` over the researcher and the summarizer, and an `AgentTool` over the fact checker."""
     researcher = AssistantAgent("researcher", model_client=_client(), tools=[search_notes],
                                 system_message="Research: search the notes, then report.")
     summarizer = AssistantAgent("summarizer", model_client=_client(), tools=[count_words],
@@ -47,11 +48,13 @@ def lead():
     checker = AssistantAgent("fact_checker", model_client=_client(), tools=[lookup_source],
                              system_message="Check the claim: look up its source.",
                              description="checks a claim against its source")
+    return [TeamTool(research, name="research", description="researches and summarizes"), AgentTool(checker)]
+
+
+def lead():
     return AssistantAgent(
         "lead", model_client=_client(), system_message="Lead: ask research, then the fact checker, then publish.",
-        tools=[TeamTool(research, name="research", description="researches and summarizes"),
-               AgentTool(checker), publish],
-        max_tool_iterations=4)
+        tools=[*agent_tools(), publish], max_tool_iterations=4)
 
 
 def team():

@@ -608,3 +608,145 @@ def test_a_team_waiting_on_masfuzzs_silent_user_is_not_the_apps_missing_terminat
     # the same run with a human the app itself silenced: the app's
     own = trace.model_copy(update={"meta": {k: v for k, v in trace.meta.items() if k != "stand_in_users"}})
     assert {f.attribution for f in detect(own, spec)} == {"sut"}
+
+
+TOOL_RUNS = "tests/adapters/autogen_tool_runs.py"
+
+
+def _tool_run(target, task):
+    return run_scenario(f"{TOOL_RUNS}:{target}", input=task, sut_model=f"scripted/{TOOL_RUNS}:policy")
+
+
+def _chats(trace):
+    """Each nested chat: its start, the events up to its end, and its end."""
+    from masfuzz.trace import ChatEnd, ChatStart
+
+    events = list(trace.events)
+    out = []
+    for start in trace.of_type(ChatStart):
+        i = events.index(start)
+        j = next(k for k in range(i, len(events)) if isinstance(events[k], ChatEnd) and events[k].chat == start.chat)
+        out.append((start, events[i + 1:j], events[j]))
+    return out
+
+
+def test_two_agents_run_as_tools_at_once_each_keep_their_own_chat():
+    """The lead's model asks for the team tool and the agent tool in one answer: AgentChat runs
+    them side by side and their events interleave in its stream. Each run is recorded by its
+    call, in a nested chat of its own under its own `as_tool` delegation, before the results:
+    no hand-over between the two runs' agents, none of one run's events in the other's chat."""
+    trace = _tool_run("team", "BOTH: how do tides work?")
+    chats = _chats(trace)
+    assert sorted(s.recipient for s, _, _ in chats) == ["fact_checker", "researcher"]
+    teams = {"researcher": {"researcher", "summarizer"}, "fact_checker": {"fact_checker"}}
+    for start, inside, end in chats:
+        assert {e.agent for e in inside if isinstance(e, (Message, ToolCall, ToolResult))} == teams[start.recipient]
+        assert "returned" in end.reason
+    # the chat's end says why the tool's team stopped: its stop word
+    assert {s.recipient: e.reason for s, _, e in chats}["researcher"] == "lead's tool research returned: Text 'DONE' mentioned"
+    assert set(delegations(trace)) == {("lead", "researcher", "as_tool"), ("researcher", "summarizer", "sequence"),
+                                       ("summarizer", "researcher", "sequence"), ("lead", "fact_checker", "as_tool")}
+    results = [r for r in trace.of_type(ToolResult) if r.agent == "lead"]
+    assert [r.tool for r in results] == ["research", "fact_checker"] and all(r.status == "ok" for r in results)
+    assert trace.events.index(results[0]) > trace.events.index(chats[-1][2])
+
+
+def test_an_agent_a_team_tool_runs_calls_its_own_tools_at_once_inside_its_chat():
+    """The head's team tool runs the department, whose deputy asks both agent tools at once:
+    one delegation to the deputy and one chat of its, inside which each of its calls is a chat
+    of its own; no second hand-over to the deputy when its tools' agents speak."""
+    trace = _tool_run("department", "How do tides work?")
+    chats = {s.recipient: s for s, _, _ in _chats(trace)}
+    assert sorted(chats) == ["deputy", "fact_checker", "researcher"]
+    assert chats["researcher"].parent == chats["fact_checker"].parent == chats["deputy"].chat
+    assert (chats["deputy"].sender, chats["researcher"].sender) == ("head", "deputy")
+    assert delegations(trace).count(("head", "deputy", "as_tool")) == 1
+    assert {("deputy", "researcher", "as_tool"), ("deputy", "fact_checker", "as_tool")} <= set(delegations(trace))
+
+
+def test_a_team_asked_again_while_it_runs_is_a_delegation_that_failed():
+    """The same team tool twice in one answer: the second call fails (AgentChat: the team is
+    already running), which is the app's to avoid (TeamTool's documentation: no parallel tool
+    calls). The trace shows that call's delegation and its failure, as it shows the first's
+    run, and the lead's error result after."""
+    from masfuzz.trace import ErrorEvent
+
+    trace = _tool_run("team", "TWICE: how do tides work?")
+    (first, inside, end), (second, failed, failed_end) = _chats(trace)
+    assert (first.recipient, second.recipient) == ("researcher", "researcher")
+    assert "returned" in end.reason and any(isinstance(e, Message) for e in inside)
+    [error] = [e for e in failed if isinstance(e, ErrorEvent)]
+    assert "already running" in error.message and "already running" in failed_end.reason
+    assert [(d.from_, d.to, d.trigger) for d in failed if hasattr(d, "from_")] == [("lead", "researcher", "as_tool")]
+    assert [r.status for r in trace.of_type(ToolResult) if r.agent == "lead"] == ["ok", "error"]
+
+
+def test_an_app_that_asks_for_one_tool_call_at_a_time_gets_one_from_masfuzzs_model():
+    """The app's client says `parallel_tool_calls=False` (as TeamTool requires): masfuzz's model,
+    in its place, keeps to it, so the team is never asked twice at once by masfuzz's doing."""
+    trace = _tool_run("one_call_at_a_time", "TWICE: how do tides work?")
+    assert [(c.tool, c.arguments) for c in trace.of_type(ToolCall) if c.agent == "lead"] == [
+        ("research", {"task": "tides"})]
+    assert all(r.status == "ok" for r in trace.of_type(ToolResult))
+
+
+def test_a_team_tool_whose_agents_model_fails_is_a_delegation_with_the_models_failure():
+    """The researcher's model (masfuzz's) fails before anyone in the team tool speaks: the lead's
+    call still delegates to the researcher, and the chat holds the failure as the model's
+    (`model_error`, the researcher's), not as a fault of the app's tool."""
+    from masfuzz.trace import ErrorEvent
+
+    trace = _tool_run("team", "FAIL: how do tides work?")
+    [(start, inside, end)] = _chats(trace)
+    assert (start.sender, start.recipient) == ("lead", "researcher")
+    assert ("lead", "researcher", "as_tool") in delegations(trace)
+    [error] = [e for e in inside if isinstance(e, ErrorEvent)]
+    assert (error.agent, error.kind) == ("researcher", "model_error") and "research model is down" in error.message
+    assert end.reason.startswith("lead's tool research failed")
+    [result] = trace.of_type(ToolResult)
+    assert (result.agent, result.status) == ("lead", "error") and trace.events.index(result) > trace.events.index(end)
+
+
+def test_a_crash_after_a_team_tool_took_in_a_model_failure_is_the_apps_own():
+    """The researcher's model fails inside the team tool (the lead gets it as the tool's error
+    and answers); then the app's auditor raises. The run's crash is the auditor's error, not
+    the model failure the tool took in earlier."""
+    from masfuzz.trace import ErrorEvent
+
+    trace = _tool_run("audited", "FAIL: how do tides work?")
+    assert trace.termination.reason == "crash", trace.termination
+    *_, crash = trace.of_type(ErrorEvent)
+    assert crash.agent == "auditor" and crash.kind != "model_error" and "audit ledger" in crash.message, crash
+
+
+def test_a_workbench_that_does_not_stream_still_shows_the_agents_a_tool_runs():
+    """`StaticWorkbench` runs a team tool with `run()`, whose events never reach the caller's
+    stream: masfuzz runs the same stream itself and records the run inside the call, before its
+    result, as a streaming workbench's."""
+    trace = _tool_run("unstreamed", "How do tides work?")
+    [(start, inside, _)] = _chats(trace)
+    assert start.recipient == "researcher"
+    assert [(c.agent, c.tool) for c in inside if isinstance(c, ToolCall)] == [("researcher", "search_notes"),
+                                                                             ("summarizer", "count_words")]
+    assert {m.agent for m in inside if isinstance(m, Message)} == {"researcher", "summarizer"}
+    assert trace.speaker_order == ["lead", "researcher", "summarizer", "researcher", "summarizer", "lead"]
+    [result] = [r for r in trace.of_type(ToolResult) if r.agent == "lead"]
+    assert result.status == "ok" and "Tides follow the moon. DONE" in result.payload
+
+
+def test_a_team_a_function_tool_closes_over_is_renewed_and_gets_masfuzzs_model():
+    """A plain function tool runs a team its factory built (no `TeamTool`: AgentChat never sees
+    it as a team's). Its agent gets masfuzz's model (the app's client is never asked), and each
+    run, on a loop of its own, gets it fresh: the second run is the first again, not a crash on
+    the first run's loop nor an agent that remembers the first run's question. What it says is
+    out of the stream: the spec says so."""
+    from masfuzz.target import open_target
+
+    sut = open_target(f"{TOOL_RUNS}:factory")
+    assert any("runs the team" in n and "not in the graph nor the trace" in n for n in sut.spec.notes), sut.spec.notes
+    scenario = Scenario(input="How do tides work?", sut_model=f"scripted/{TOOL_RUNS}:policy")
+    first, second = (asyncio.run(sut.runner().run(sut.obj, sut.spec, scenario)) for _ in range(2))
+    [answer] = first.of_type(ToolResult)
+    assert (answer.status, answer.payload) == ("ok", "archive answer after 1 question(s)"), answer
+    strip = lambda t: [e.model_dump(exclude={"t"}) for e in t.events]  # noqa: E731
+    assert strip(second) == strip(first)

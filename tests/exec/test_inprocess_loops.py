@@ -2,8 +2,8 @@
 loop of its own, while the system is opened once per process: what the first run's loop came to
 own in the app's objects meets the next run's loop. What masfuzz can reach is made fresh for
 each run (AgentChat's inner teams: `masfuzz.adapters.autogen.fresh`); a crash on what it cannot
-reach (a team the app holds in a closure) is set aside as masfuzz's, never the app's finding
-(`masfuzz.exec.history`)."""
+reach (a team the app keeps in a registry of its own) is set aside as masfuzz's, never the app's
+finding (`masfuzz.exec.history`)."""
 
 from __future__ import annotations
 
@@ -69,11 +69,21 @@ def test_a_second_command_runs_the_nested_agents_as_the_first(shape, provider_en
     assert HARNESS_CAUSE not in second.meta and provider_endpoint == []
 
 
+def test_a_team_an_agent_class_of_the_apps_holds_in_a_closure_is_renewed():
+    """The relay's helper team, held in the closure its class was built in, gets a runtime and
+    queue of its own for each run: the second command runs as the first, no crash."""
+    first, second = _two_commands(f"{HELD}:team", f"{HELD}:policy")
+    strip = lambda t: [e.model_dump(exclude={"t"}) for e in t.events]  # noqa: E731
+    assert first.termination.reason == "text_mention", first.termination
+    assert strip(second) == strip(first) and HARNESS_CAUSE not in second.meta
+
+
 def test_a_crash_on_a_team_the_app_holds_out_of_reach_is_set_aside_as_masfuzzs():
-    """The relay's helper team, held in a closure, keeps the first run's loop: the second run
-    crashes on it. That is masfuzz's way of running the app (a fresh process, or a worker's one
-    loop, never shows it), so the crash is the harness's, with the reason."""
-    target = f"{HELD}:team"
+    """The relay's helper team, looked up in a registry of the app's, keeps the first run's
+    loop: the second run crashes on it. That is masfuzz's way of running the app (a fresh
+    process, or a worker's one loop, never shows it), so the crash is the harness's, with the
+    reason."""
+    target = f"{HELD}:registry_team"
     first, second = _two_commands(target, f"{HELD}:policy")
     assert first.termination.reason == "text_mention", first.termination
     assert second.termination.reason == "crash" and "different event loop" in second.termination.detail
@@ -104,3 +114,23 @@ def test_only_a_loop_bound_crash_after_a_change_of_loop_is_set_aside(monkeypatch
     finally:
         one.close()
         two.close()
+
+
+def test_a_tool_call_that_fails_on_an_object_bound_at_import_to_another_loop_is_set_aside():
+    """The tool awaits an event the module made at import; the first command's loop binds it,
+    and the next command's call (other arguments: no earlier answer to compare) fails on it.
+    The run does not crash (AgentChat gives the clerk the error), so the call is named in the
+    trace, and what rests on it is the harness's, with the reason; the first run's is clean."""
+    from masfuzz.trace import LOOP_BOUND_CALLS
+
+    target = f"{Path(__file__).parent / 'fixtures' / 'import_loop_app.py'}:team"
+    ex = InProcessExecutor(timeout=60)
+    policy = f"scripted/{Path(__file__).parent / 'fixtures' / 'import_loop_app.py'}:policy"
+    first, second = (asyncio.run(ex.run(target, Scenario(input=f"What is the rate of {c}?", sut_model=policy)))
+                     for c in ("EUR", "GBP"))
+    assert [r.status for r in first.of_type(ToolResult)] == ["ok"] and LOOP_BOUND_CALLS not in first.meta
+    [failed] = second.of_type(ToolResult)
+    assert failed.status == "error" and list(second.meta[LOOP_BOUND_CALLS]) == [failed.call_id]
+    spec = Target.of(target).open().spec
+    found = [f for f in detect(second, spec) if second.events.index(failed) in f.evidence]
+    assert found and all(f.attribution == "harness" and "bound to its event loop" in f.because for f in found), found

@@ -25,7 +25,10 @@ record), for:
   uses it; the adapters make fresh what they can reach (AgentChat's inner teams:
   `masfuzz.adapters.autogen.fresh`), and a crash that still says so (`LOOP_BOUND`) is masfuzz's
   running the app that way, not the app's bug (`HARNESS_CAUSE`): a fresh process, where the
-  app's object meets one loop only, does not show it.
+  app's object meets one loop only, does not show it. A tool call that failed so (a queue, an
+  event or a client the app made at import and a tool awaits: AgentChat hands the error to the
+  model as the tool's result, the run goes on) is named in `LOOP_BOUND_CALLS`, for the oracles
+  to set aside what rests on it alike.
 """
 
 from __future__ import annotations
@@ -36,8 +39,8 @@ import re
 import weakref
 from typing import Hashable
 
-from masfuzz.trace import (EARLIER_ANSWERS, HARNESS_CAUSE, LATE_EVENTS, PROCESS_RUN, ErrorEvent, ToolCall,
-                           ToolResult, Trace)
+from masfuzz.trace import (EARLIER_ANSWERS, HARNESS_CAUSE, LATE_EVENTS, LOOP_BOUND_CALLS, PROCESS_RUN,
+                           ErrorEvent, ToolCall, ToolResult, Trace)
 
 _MAX_CALLS = 20_000  # distinct calls remembered: a long campaign's memory stays bounded
 _runs: dict[Hashable, int] = {}  # system -> the runs of it this process has begun
@@ -95,6 +98,10 @@ def note(trace: Trace, system: Hashable, place: int) -> Trace:
             f"({bound}): masfuzz ran the app again on a loop of its own and could not renew that "
             "object (the app holds it where masfuzz cannot reach it); a fresh process does not "
             "show it (run with the default executor)")
+    if system in _loops_changed and (bound_calls := {
+            r.call_id: r.payload.strip().splitlines()[0] for r in trace.events
+            if isinstance(r, ToolResult) and r.status == "error" and r.call_id and LOOP_BOUND.search(r.payload)}):
+        meta[LOOP_BOUND_CALLS] = bound_calls
     dropped = _late.pop(system, 0)
     if dropped:
         meta[LATE_EVENTS] = dropped

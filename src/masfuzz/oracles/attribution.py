@@ -65,7 +65,7 @@ from masfuzz.oracles.failure import Failure
 from masfuzz.oracles.instructed import SPEAKING_ORDER
 from masfuzz.oracles.robustness import FAULT_MARKER, admits_failure
 from masfuzz.ownwords import PROBE_MODELS, RAW_ARGUMENTS, echoed
-from masfuzz.trace import (EARLIER_ANSWERS, HUMAN_PROMPTS, MISSING_CONTEXT, SANDBOX_LIMITS, STAND_IN_USERS, AgentTurn, ChatEnd, DelegationEvent, ErrorEvent,
+from masfuzz.trace import (EARLIER_ANSWERS, HUMAN_PROMPTS, LOOP_BOUND_CALLS, MISSING_CONTEXT, SANDBOX_LIMITS, STAND_IN_USERS, AgentTurn, ChatEnd, DelegationEvent, ErrorEvent,
                            Message, RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace)
 
 
@@ -87,7 +87,7 @@ def attribute(trace: Trace, failures: list[Failure]) -> list[Failure]:
         if limit:
             out.append(f.model_copy(update={"attribution": "settings", "because": limit}))
             continue
-        because = "" if f.attribution != "sut" else _cause(trace, f)
+        because = "" if f.attribution != "sut" else (_cause(trace, f) or _loop_bound(trace, f))
         out.append(f.model_copy(update={"attribution": "harness", "because": because}) if because else f)
     return out
 
@@ -116,6 +116,21 @@ def _sandbox_limit(trace: Trace, failure: Failure) -> str:
         at = hit.get("event") if hit.get("event") is not None else (ends[-1] if ends else None)
         if at is not None and at in failure.evidence:
             return str(hit.get("says", ""))
+    return ""
+
+
+def _loop_bound(trace: Trace, failure: Failure) -> str:
+    """A finding whose evidence holds a tool call that failed on an object an earlier run of the
+    process bound to its event loop (`LOOP_BOUND_CALLS`): masfuzz ran the app again on a loop of
+    its own (the in-process executor), which a fresh process never does."""
+    bound = trace.meta.get(LOOP_BOUND_CALLS) or {}
+    for i in failure.evidence:
+        event = trace.events[i] if 0 <= i < len(trace.events) else None
+        if isinstance(event, ToolResult) and event.call_id in bound:
+            return (f"{event.tool} failed on an object an earlier run in this process bound to its event "
+                    f"loop (\"{' '.join(str(bound[event.call_id]).split())[:80]}\"): masfuzz ran the app "
+                    "again on a loop of its own (--executor inprocess) and could not renew that object "
+                    "(the app made it where masfuzz cannot reach it); a fresh process does not show it")
     return ""
 
 

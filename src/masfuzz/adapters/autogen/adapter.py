@@ -8,7 +8,8 @@ chooses: no speaker is forced, since a forced first speaker could be one whose w
 to start from. A GraphFlow's edges decide who speaks, so the order leaves it as it is. The teams
 inside its members (a member team, a society of mind's, a team tool's) are the app's objects
 and are not rebuilt: what a run's event loop owns in them is made fresh for each run instead
-(`masfuzz.adapters.autogen.fresh`).
+(`masfuzz.adapters.autogen.fresh`), and the tools that run a team or an agent tell, for the run,
+which call each of the events they pass on is of (`masfuzz.adapters.autogen.calls`).
 Each agent's model client is swapped for a bridge to the scenario's model and restored after, as
 are its tools when faults or restricted probes apply. A `UserProxyAgent` that would read the
 terminal (AgentChat's default `input_func`) gets a user who says nothing instead, as AG2's human
@@ -34,10 +35,12 @@ from autogen_core import CancellationToken
 from autogen_core.tools import StaticStreamWorkbench
 
 from masfuzz.adapters.autogen.bridge import MasfuzzChatCompletionClient
+from masfuzz.adapters.autogen.calls import CallOrigins
 from masfuzz.adapters.autogen.capture import capture_team, find_team
 from masfuzz.adapters.autogen.fresh import renew
-from masfuzz.adapters.autogen.extract import (FRAMEWORK, extract_team, inner_agent, model_holders,
-                                              nested_teams, participants, workflow_agents)
+from masfuzz.adapters.autogen.extract import (FRAMEWORK, extract_team, first_speakers, inner_agent,
+                                              model_holders, nested_teams, own_tools, participants,
+                                              workflow_agents)
 from masfuzz.adapters.autogen.mutate import OPERATORS, mutated, problem
 from masfuzz.adapters.autogen.tools import CodeStandIn, FaultyTool, ProbeStub
 from masfuzz.adapters.autogen.trace import TRIGGER, StreamRecorder, termination_reason
@@ -137,10 +140,13 @@ class _Run:
         self.stand_in_users: list[str] = []  # the humans masfuzz's silent user stands in for
         self.order: list[str] | None = None  # set by rebuild()
         self.rec: TraceRecorder | None = None  # set by execute(): what the agents' models receive goes there
+        self.origins = CallOrigins()  # the call each event of a team or agent a tool runs is of
 
     # --- preparing the agents -----------------------------------------------------------
 
-    def _bridge(self, agent: str) -> MasfuzzChatCompletionClient | None:
+    def _bridge(self, agent: str, own: Any = None) -> MasfuzzChatCompletionClient | None:
+        """masfuzz's model for `agent`, in place of its client `own` (whose settings that shape
+        an answer it keeps: one tool call per answer)."""
         model = self.scenario.model_for(agent)
         if model is None:
             return None  # no model string: the agent keeps the app's own client
@@ -150,6 +156,7 @@ class _Run:
             sut_client(model), agent=agent, handoffs=self.handoff_tools.get(agent),
             on_error=lambda who, exc: self.model_errors.append((who, exc)),
             on_request=lambda who, request: self.rec is not None and self.rec.received(who, request.messages),
+            parallel_tool_calls=(getattr(own, "_create_args", None) or {}).get("parallel_tool_calls") is not False,
         )
         self.bridges.append(bridge)
         return bridge
@@ -163,7 +170,7 @@ class _Run:
             # a wrapper's agent and the agents inside a member (a society of mind's team) do
             for name, holder in model_holders(member):
                 # a selector team inside the member: its calls are speaker selections, as the outer's
-                bridge = self._bridge(SELECTOR if isinstance(holder, Team) else name)
+                bridge = self._bridge(SELECTOR if isinstance(holder, Team) else name, holder._model_client)
                 if bridge is not None:
                     _swap(stack, holder, "_model_client", bridge)
         # the agents inside members (inner teams', those a tool runs) are the workflow's agents as
@@ -179,6 +186,7 @@ class _Run:
             stubs = [ProbeStub(member.name, self.spec.tool(t)) for a, t in restricted if a == member.name]
             self.probes[member.name] = {s.name for s in stubs}
             self._patch_tools(stack, agent, stubs)
+            self.origins.watch(stack, own_tools(agent))
         # no history leaks between scenarios, nor anything an earlier run's event loop owns; after
         # the swaps above, since a team's reset builds its manager with the team's model client
         await renew(stack, self.members, _swap)
@@ -250,6 +258,9 @@ class _Run:
             aliases={inner_agent(m).name: m.name for m in everyone if inner_agent(m) is not m},
             nested={m.name: (n.wrapper, TRIGGER.get(n.pattern, "delegate"), n.via)
                     for n in nested for m in n.members},
+            tool_runs={(n.wrapper, n.via): first_speakers(n.team, n.names)[0]
+                       for n in nested if n.via is not None and n.names},
+            origins=self.origins, model_errors=self.model_errors,
         )
         rec.meta["speaking_order"] = self.order
         if self.stand_in_users:
@@ -273,8 +284,10 @@ class _Run:
         if not done:
             if not await _stop(task, token, team):
                 rec.meta["abandoned"] = True
+            stream_rec.flush()  # what the calls cut off by the time limit did
             self._usage(rec)
             return rec.finish("timeout", f"no end within {self.scenario.timeout:g} s", stream_rec.final_output)
+        stream_rec.flush()
         exc = task.exception()
         if exc is not None:
             if isinstance(exc, MasfuzzError):
@@ -292,8 +305,11 @@ class _Run:
         return rec.finish(reason, detail, stream_rec.final_output)
 
     def _record_crash(self, rec: TraceRecorder, stream_rec: StreamRecorder, exc: BaseException) -> None:
-        if self.model_errors:
-            agent, err = self.model_errors[-1]
+        # a model error a tool's run took in (its caller got it as the tool's error and went on)
+        # is not what crashed the run
+        errors = [(a, e) for a, e in self.model_errors if all(e is not x for x in stream_rec.absorbed)]
+        if errors:
+            agent, err = errors[-1]
             if isinstance(err, MasfuzzError) and not _is_model_error(err):
                 raise err
             rec.add(ErrorEvent(agent=agent, kind="model_error", message=str(err)))

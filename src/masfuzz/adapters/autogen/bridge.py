@@ -47,8 +47,13 @@ class MasfuzzChatCompletionClient(ChatCompletionClient):
         handoffs: Mapping[str, str] | None = None,
         on_error: Any = None,
         on_request: Any = None,
+        parallel_tool_calls: bool = True,
     ) -> None:
         self._client = client
+        # False: the app's own client asked its provider for one tool call per answer
+        # (`parallel_tool_calls=False`, which AgentChat's TeamTool and AgentTool require): the
+        # model's first call is kept, as that provider's answer would hold one
+        self._parallel = parallel_tool_calls
         self._on_request = on_request  # called with the agent and each ChatRequest before it is asked
         self._agent = agent
         self._handoffs = dict(handoffs or {})  # handoff tool name -> target agent
@@ -125,9 +130,10 @@ class MasfuzzChatCompletionClient(ChatCompletionClient):
             completion_tokens=self._total.completion_tokens + usage.completion_tokens,
         )
         if reply.tool_calls:
+            calls = reply.tool_calls if self._parallel else reply.tool_calls[:1]
             content: str | list[FunctionCall] = [
                 FunctionCall(id=c.id or f"call_{i}", name=c.name, arguments=json.dumps(c.arguments))
-                for i, c in enumerate(reply.tool_calls)
+                for i, c in enumerate(calls)
             ]
             return CreateResult(
                 finish_reason="function_calls", content=content, usage=usage,

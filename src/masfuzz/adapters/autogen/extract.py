@@ -30,7 +30,7 @@ import inspect
 from pathlib import Path
 from typing import Any, Iterable
 
-from autogen_agentchat.base import Team, TerminationCondition
+from autogen_agentchat.base import ChatAgent, Team, TerminationCondition
 from autogen_agentchat.conditions import MaxMessageTermination
 from autogen_agentchat.teams import GraphFlow, RoundRobinGroupChat, SelectorGroupChat, Swarm
 
@@ -79,24 +79,82 @@ def inner_agent(member: Any) -> Any:
 
 def beneath(member: Any) -> list[Any]:
     """What runs inside a member when its turn comes, one level down: a member team's
-    participants, a `SocietyOfMindAgent`'s inner team, and the team or agent a tool of the agent
-    runs (AgentChat's `TeamTool` and `AgentTool`, an agent or a team used as a tool)."""
+    participants, a `SocietyOfMindAgent`'s inner team, the team or agent a tool of the agent
+    runs (AgentChat's `TeamTool` and `AgentTool`, an agent or a team used as a tool), and those a
+    function tool or an agent class of the app's holds in its own code (`held_by`)."""
     agent = inner_agent(member)
     if isinstance(agent, Team):
         return participants(agent)
-    return [n.team for n in runs_inside(member)]
+    return [n.team for n in runs_inside(member)] + held_by(agent)
+
+
+def within(members: Iterable[Any]) -> list[Any]:
+    """`members` and every agent and team that runs inside them (`beneath`, at any depth), each
+    once, outermost first."""
+    out: list[Any] = []
+    todo = list(members)
+    while todo:
+        obj = todo.pop(0)
+        if all(obj is not o for o in out):
+            out.append(obj)
+            todo += beneath(obj)
+    return out
 
 
 def model_holders(member: Any) -> list[tuple[str, Any]]:
     """Every object under a member that holds a model client, with the agent name its calls are
     made as: the member's own (through wrappers), and those of the agents inside it (`beneath`:
-    a `SocietyOfMindAgent`'s inner team, a nested team's participants, the agents a tool runs),
-    by their own names. masfuzz replaces all of them: a client left in place calls the app's
-    provider."""
-    agent = inner_agent(member)
-    out = [(member.name, agent)] if getattr(agent, "_model_client", None) is not None else []
-    for sub in beneath(member):
-        out += model_holders(sub)
+    a `SocietyOfMindAgent`'s inner team, a nested team's participants, the agents a tool runs or
+    holds), by their own names. masfuzz replaces all of them: a client left in place calls the
+    app's provider."""
+    return [(obj.name, inner_agent(obj)) for obj in within([member])
+            if getattr(inner_agent(obj), "_model_client", None) is not None]
+
+
+def held_by(agent: Any) -> list[Any]:
+    """The teams and agents an agent reaches from the app's own code, which AgentChat never
+    sees as a team's: a function tool's (a plain `async def ask_experts(q)` that awaits
+    `experts.run(task=q)`) and an agent class of the app's own (a relay whose `on_messages`
+    runs a helper team), in what their functions close over (a team a factory built), the
+    module names they use, their defaults and the object of a bound method, through the
+    module's own helper functions two levels down; and what such an agent keeps in its own
+    attributes. They run on the run's event loop and call models as a `TeamTool`'s team does,
+    so they are renewed and given masfuzz's model alike; what they say reaches no stream, so it
+    is not in the trace (`extract_team` notes them)."""
+    funcs = [f for f in (getattr(t, "_func", None) for t in own_tools(agent)) if f is not None]
+    values: list[Any] = []
+    if not type(agent).__module__.startswith("autogen_"):  # an agent class of the app's own
+        values += list(vars(agent).values())
+        funcs += [f for cls in type(agent).__mro__ if not cls.__module__.startswith(("autogen_", "builtins"))
+                  for f in vars(cls).values() if inspect.isfunction(f)]
+    out: list[Any] = []
+    for found in [v for v in values if isinstance(v, (Team, ChatAgent))] + [o for f in funcs for o in _held(f, 2)]:
+        if found is not agent and all(found is not o for o in out):
+            out.append(found)
+    return out
+
+
+def _held(func: Any, depth: int) -> list[Any]:
+    func = inspect.unwrap(func)
+    values: list[Any] = list(vars(func.__self__).values()) if inspect.ismethod(func) else []
+    func = getattr(func, "__func__", func)
+    code = getattr(func, "__code__", None)
+    if code is None:
+        return []
+    for cell in getattr(func, "__closure__", None) or ():
+        try:
+            values.append(cell.cell_contents)
+        except ValueError:  # a cell not yet filled
+            continue
+    names = getattr(func, "__globals__", {})
+    values += [names[n] for n in code.co_names if n in names]
+    values += list(getattr(func, "__defaults__", None) or ())
+    out: list[Any] = []
+    for value in values:
+        if isinstance(value, (Team, ChatAgent)):
+            out.append(value)
+        elif depth and inspect.isfunction(value) and value.__module__ == func.__module__:
+            out += _held(value, depth - 1)
     return out
 
 
@@ -120,7 +178,7 @@ def runs_inside(member: Any) -> list[NestedTeam]:
     agent = inner_agent(member)
     team = getattr(agent, "_team", None)  # SocietyOfMindAgent
     out = [NestedTeam(member.name, team, True)] if isinstance(team, Team) else []
-    for tool in _own_tools(agent):
+    for tool in own_tools(agent):
         runner = getattr(tool, "_task_runner", None)  # TaskRunnerTool: TeamTool, AgentTool
         if runner is not None:
             out.append(NestedTeam(member.name, runner, False, via=tool.name))
@@ -191,6 +249,13 @@ def extract_team(team: Any, target: str = "") -> WorkflowSpec:
                     f"agent {member.name!r} uses a {type(wb).__name__}: its tools are known only "
                     "once it connects, so they are not in the graph"
                 )
+        for held in held_by(inner_agent(member)):
+            kind = "team" if isinstance(held, Team) else "agent"
+            notes.append(
+                f"agent {member.name!r} runs the {kind} {held.name!r} from its own code (a tool's function "
+                "or its class): masfuzz renews it and gives its agents its model each run, but what "
+                "they say reaches no stream, so they are not in the graph nor the trace"
+            )
 
     delegations = list(_delegations(team, pattern, names, notes))
     for n in nested:
@@ -273,7 +338,7 @@ def _model_name(client: Any) -> str | None:
 def agent_tools(member: Any) -> list[ToolSpec]:
     """The function tools an agent owns (handoff tools are delegations, not tools)."""
     found: list[ToolSpec] = []
-    for tool in _own_tools(inner_agent(member)):
+    for tool in own_tools(inner_agent(member)):
         schema = tool.schema
         found.append(
             ToolSpec(
@@ -287,7 +352,7 @@ def agent_tools(member: Any) -> list[ToolSpec]:
     return found
 
 
-def _own_tools(agent: Any) -> list[Any]:
+def own_tools(agent: Any) -> list[Any]:
     """An agent's tools: its own list and its static workbenches', each once."""
     own = list(getattr(agent, "_tools", None) or [])
     for wb in getattr(agent, "_workbench", None) or []:

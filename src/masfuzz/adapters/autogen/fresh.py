@@ -8,7 +8,8 @@ the queue its output is relayed through, and the runtime's registrations of its 
 (`_initialized`). The outer team is rebuilt by the adapter for every run (`_Run.rebuild`); the
 teams inside its members are not, since the members are the app's objects: a team that is a
 member, a `SocietyOfMindAgent`'s inner team, the team of a `TeamTool` (and a society of mind an
-`AgentTool` runs), at any depth (`extract.beneath`). Each of them gets, for the run, a runtime
+`AgentTool` runs), a team the app's own code runs (a function tool's closure or module name, an
+agent class of the app's: `extract.held_by`), at any depth (`extract.beneath`). Each of them gets, for the run, a runtime
 and an output queue of its own, not yet bound to any loop, and is initialised anew on it;
 everything else (its participants, termination condition, settings) stays the app's. The old
 ones are put back after the run, as every other swap of the adapter's is. Every agent and team
@@ -18,8 +19,10 @@ shows.
 
 A team that is not a `BaseGroupChat` (a `Team` class of the app's own) has no such parts masfuzz
 knows: it is only reset, and a crash of a later run on another loop is set aside as masfuzz's
-(`masfuzz.exec.history`), not reported as the app's. Nor can masfuzz reach a team or client the
-app holds in a closure (a tool function that runs a module-level team): the same applies.
+(`masfuzz.exec.history`), not reported as the app's. Nor can masfuzz reach what the app keeps
+where no code or attribute of an agent names it (a team in a registry dict looked up by key, a
+client or queue a module made at import and a tool uses through another object): the same
+applies.
 """
 
 from __future__ import annotations
@@ -32,22 +35,9 @@ from autogen_agentchat.base import ChatAgent, Team
 from autogen_agentchat.teams import BaseGroupChat
 from autogen_core import CancellationToken, SingleThreadedAgentRuntime
 
-from masfuzz.adapters.autogen.extract import beneath
+from masfuzz.adapters.autogen.extract import within
 
 Swap = Callable[[AsyncExitStack, Any, str, Any], None]
-
-
-def within(members: Iterable[Any]) -> list[Any]:
-    """`members` and every agent and team that runs inside them (`beneath`, at any depth), each
-    once, outermost first."""
-    out: list[Any] = []
-    todo = list(members)
-    while todo:
-        obj = todo.pop(0)
-        if all(obj is not o for o in out):
-            out.append(obj)
-            todo += beneath(obj)
-    return out
 
 
 def teams_within(members: Iterable[Any]) -> list[Any]:
