@@ -138,9 +138,9 @@ def oom_killed(path: str | None) -> int:
     """How many processes of the cgroup the kernel's OOM killer ended (0 when unknown)."""
     if not path:
         return 0
-    for name in ("memory.events", "memory.oom_control"):
-        with contextlib.suppress(OSError, ValueError):
-            for line in Path(path, name).read_text().splitlines():
+    for name in ("memory.events", "memory.oom_control"):  # read before and after every run
+        with contextlib.suppress(OSError, ValueError), open(os.path.join(path, name)) as f:
+            for line in f.read().splitlines():
                 key, _, value = line.partition(" ")
                 if key == "oom_kill":
                     return int(value)

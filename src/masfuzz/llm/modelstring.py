@@ -47,8 +47,15 @@ class ModelSpec:
         return redact_url_credentials(self.raw)
 
 
+# Compiled at import, which a pool worker does before it forks its runs: `re`'s own cache is
+# empty in each run's fork, and every run parses its model string (`masfuzz.llm.proxy`), so a
+# pattern compiled on first use was compiled once per run. The scheme is kept by a function
+# rather than a `\1` template, whose parse `re` caches the same way.
+_URL_CREDENTIALS = re.compile(r"(https?://)[^/@\s]+@")
+
+
 def redact_url_credentials(text: str) -> str:
-    return re.sub(r"(https?://)[^/@\s]+@", r"\1", text)
+    return _URL_CREDENTIALS.sub(lambda m: m.group(1), text)
 
 
 def parse_model_string(model_string: str) -> ModelSpec:

@@ -33,6 +33,7 @@ from masfuzz.oracles.attribution import attribute, carried_over, fresh_answers
 from masfuzz.oracles.blame import blame_all
 from masfuzz.oracles.robustness import robustness_witness
 from masfuzz.oracles.failure import PROPOSING_DETECTORS, RULE, UNCONFIRMED, Failure, dedupe
+from masfuzz.oracles.onepass import judging
 from masfuzz.oracles.instructed import INSTRUCTED, _proxy
 from masfuzz.oracles.semantic import SEMANTIC, tool_doc_mismatch
 from masfuzz.oracles.specified import model_left_stop_undone
@@ -950,8 +951,9 @@ def plugin_detectors() -> list[Detector]:
 def detect(trace: Trace, spec: WorkflowSpec | None = None) -> list[Failure]:
     """Every deterministic detector over one trace, each finding attributed and blamed (who and
     when), de-duplicated by fingerprint."""
-    found = [f.model_copy(update={"decided_by": UNCONFIRMED if f.detector in PROPOSING_DETECTORS else RULE})
-             for d in (*DETECTORS, *plugin_detectors()) for f in d(trace, spec)]
+    with judging():
+        found = [f.model_copy(update={"decided_by": UNCONFIRMED if f.detector in PROPOSING_DETECTORS else RULE})
+                 for d in (*DETECTORS, *plugin_detectors()) for f in d(trace, spec)]
     return _shows_fresh(trace, spec, dedupe(attribute(trace, blame_all(trace, _one_fault(trace, found)))))
 
 

@@ -30,6 +30,7 @@ from masfuzz.oracles.attribution import attribute
 from masfuzz.oracles.blame import blame_all
 from masfuzz.oracles.detectors import detect
 from masfuzz.oracles.failure import Failure, dedupe
+from masfuzz.oracles.onepass import judging
 from masfuzz.oracles.instructed import beside_call
 from masfuzz.oracles.semantic import REQUEST, reply_fields
 from masfuzz.oracles.wording import RESULT_OF, STOPWORDS, asks_back, closing_offers, is_question, sentences, stem, words
@@ -52,8 +53,9 @@ def detect_cited(trace: Trace, flare_spec: FlareSpec,
                  workflow: WorkflowSpec | None = None) -> list[Failure]:
     """Every deterministic oracle: the existing detectors with their clauses cited, then the
     spec-aware ones."""
-    cited = [cite(f, flare_spec) for f in detect(trace, workflow)]
-    return dedupe(cited + detect_flare(trace, flare_spec, workflow))
+    with judging():  # one pass: FLARE's detectors read the findings of `detect`'s
+        cited = [cite(f, flare_spec) for f in detect(trace, workflow)]
+        return dedupe(cited + detect_flare(trace, flare_spec, workflow))
 
 
 # -- agent relationships --------------------------------------------------------------------------

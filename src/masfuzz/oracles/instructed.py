@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable
 
 from masfuzz.oracles.failure import Failure, dedupe
+from masfuzz.oracles.onepass import once_per_pass
 from masfuzz.oracles.specified import model_chose_speaker, model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
     FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOP_TOKEN, STOPWORDS, addresses_agent, in_english, agent_names, answer_given, asks_for,
@@ -397,6 +398,7 @@ def _acted(trace: Trace) -> dict[str, int]:
     return first
 
 
+@once_per_pass  # `handover_facts` asks for it too
 def instructed_order(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     """Kind 4 — an agent takes the floor (its first turn, message or tool call) before an agent
     its own instructions or description say it depends on ("based on the researcher's
@@ -1085,6 +1087,7 @@ ROUTING_TRIGGERS = ("handoff", "delegate", "as_tool")  # an agent's own routing 
 CODED_TRIGGERS = ("graph_edge", "sequence")  # the app's code routes, whatever the request says
 
 
+@once_per_pass  # `handover_facts`, `participation` and `flare.tool_omission` ask for it too
 def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     """Kind 5 — an agent routed the user's request (its latest message before the hand-over)
     to an agent none of whose tools can serve it, while a sibling the router could reach holds

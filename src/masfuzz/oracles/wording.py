@@ -475,10 +475,17 @@ def says_done_by_verb(sentence: str, tool: str) -> bool:
 def words(text: str) -> list[str]:
     """Lower-case word tokens; snake_case and camelCase split, accents dropped (réservation is
     one word, reservation, not two)."""
-    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", text or "")
+    return list(_words(text or ""))  # a list of its own: a caller may change it
+
+
+# The detectors split the same names and descriptions (the spec's agents and tools) again for
+# every trace, thousands of times per judging: a third of a worker's judging went to it.
+@functools.lru_cache(maxsize=4096)
+def _words(text: str) -> tuple[str, ...]:
+    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", text)
     if not text.isascii():
         text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return [w for w in re.split(r"[^A-Za-z0-9]+", text.lower()) if w]
+    return tuple(w for w in re.split(r"[^A-Za-z0-9]+", text.lower()) if w)
 
 
 # The English Snowball (Porter2) stemmer of the Snowball project: the oracles' one stemmer, so that
