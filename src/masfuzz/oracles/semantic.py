@@ -24,7 +24,7 @@ from masfuzz.oracles.wording import (
     ACTIONS, FAILED_TEXT, FIND_VERBS, UNSETTLED_MARK, answer_given, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
     empty_result, holds, holds_unnamed, is_question, mentions, offers_more, owners, participles, payload_failure, plain,
     says_done_by_verb, says_held, sentences, status_line, stem, structured, tool_actions, tool_job, tool_objects,
-    tools_of, unconfirmed_state, words, date_renderings, dates_in_words, in_english, leaf_values,
+    tools_of, unconfirmed_state, words, date_renderings, dates_in_words, in_english, leaf_values, reply_fields, nested_fields,
 )
 from masfuzz.oracles.wording import (
     DONE_STATES, ENUM, FAILED_STATES, HELD_STATES, HOLDING, HOLD_VERBS, MESSAGE_KEYS, OUTCOME_KEYS, STATE_KEYS,
@@ -209,34 +209,6 @@ def _quotes_answer(text: str, payload: str) -> bool:
     return False
 
 
-# One `key: value` field of a reply written as fields ("status: done", "- result: locked in"): a
-# key of at most three words, then a value; a comma or a semicolon before the next key, or a new
-# line, ends it ("status: held at bond, code: E_ABV_FORMAT"). A time's colon ("10:00") is no key's.
-_REPLY_FIELD = re.compile(r"\s*(?:[-*\u2022]\s*)?([A-Za-z_][\w'-]*(?:[ .][A-Za-z_][\w'-]*){0,2})\s*[:=]\s+(\S.*?)\s*")
-_NEXT_FIELD = re.compile(r"\n+|[,;]\s*(?=[A-Za-z_][\w'-]*(?:[ .][A-Za-z_][\w'-]*){0,2}\s*[:=]\s)")
-
-
-def reply_fields(text: str) -> list[tuple[str, Any]] | None:
-    """An agent's reply as the fields it is written in, or None when it is prose: a JSON object
-    or a printed dict (its top level, and the fields of the objects in it), or `key: value`
-    lines or pairs, every part of the reply one. A terse, structured agent states an outcome as
-    a field ("result": "locked in", "ok": true, "status: done"), not as a sentence."""
-    data = structured(text.strip()) if text.strip()[:1] in "{" else None
-    if isinstance(data, dict):
-        return [(k, v) for k, v in _fields(data) if not isinstance(v, (dict, list))]
-    parts = [p for p in _NEXT_FIELD.split(text.strip()) if p.strip()]
-    found = [m for p in parts if (m := _REPLY_FIELD.fullmatch(p)) and len(sentences(m.group(2))) == 1]
-    # a value of sentences is prose under a label ("Update: your pitch is booked. Sorry for the
-    # wait."), and one label alone is a sentence's unless it names an outcome ("status: done") or
-    # its value is a flag's ("paid: true", "booked: no")
-    if not parts or len(found) < len(parts) or len(found) == 1 and (
-            found[0].group(1).lower() not in STATE_KEYS and found[0].group(1).lower() not in OUTCOME_KEYS
-            and found[0].group(2).strip(" .!").lower() not in FLAG_WORDS):
-        return None
-    return [(m.group(1), m.group(2)) for m in found]
-
-
-FLAG_WORDS = {"true", "false", "yes", "no"}  # a field's value that is a flag, written out
 # A mark that says done by itself (a tick), as a field's value, opening it ("result: ✓ Thu") or
 # closing a sentence, as a texter puts it ("done ✅", "thu 10:00 ✅"), or a task list's ticked box
 # opening a line ("- [x] dock reservation": `TICKED_ITEM`).
@@ -262,7 +234,7 @@ def _passes_failure_on(fields: list[tuple[str, Any]], r: ToolResult, asked: str)
     wanted, not that it failed, and, beside a flag set true, neither do words of failure in one
     (a typed answer's `booked` is what a program reading it acts on)."""
     data = structured(r.payload.strip())
-    reported = [str(v) for k, v in _fields(data) if k.lower() in STATE_KEYS or k.lower() in STATUS_CODE_KEYS
+    reported = [str(v) for k, v in nested_fields(data) if k.lower() in STATE_KEYS or k.lower() in STATUS_CODE_KEYS
                 or k.lower() in MESSAGE_KEYS or k.lower() in ("error", "errors", "why")] \
         if isinstance(data, dict) else [r.payload]
     told = {w for w in words(" ".join(reported)) if len(w) > 2 and not w.isdigit()} - set(words(asked)) - STOPWORDS
@@ -298,7 +270,7 @@ def _claimed_flag(fields: list[tuple[str, Any]], r: ToolResult, data: Any) -> st
     done: `"booked"`, a holding tool's `"held"`), else None. What typed answers (an Agents SDK or
     PydanticAI `output_type`, an AgentChat StructuredMessage, an ADK `output_schema`, a LangGraph
     structured response) claim, they claim so."""
-    own = {k.lower(): v for k, v in _fields(data)} if isinstance(data, dict) else {}
+    own = {k.lower(): v for k, v in nested_fields(data)} if isinstance(data, dict) else {}
     done = DONE_STATES | participles(r.tool) | (HELD_STATES if holds(r.tool, None) else set())
     found = None
     for key, value in fields:
@@ -711,7 +683,7 @@ def _answers_facts(result: ToolResult, spec: WorkflowSpec | None) -> bool:
         return False
     data = structured((result.payload or "").strip())
     return isinstance(data, (dict, list)) and not any(
-        str(k).lower() in STATE_KEYS or outcome_key(str(k), result.tool) for k, _ in _fields(data))
+        str(k).lower() in STATE_KEYS or outcome_key(str(k), result.tool) for k, _ in nested_fields(data))
 
 
 # Verbs of a tool that only reads, beside a finder's (`FIND_VERBS`): it checks or shows a state.
@@ -2019,7 +1991,7 @@ def _refusal_leaf(payload: str) -> bool:
     A state word so plain says the failure whoever reads it, the caller's reply aside."""
     data = structured((payload or "").strip())
     return isinstance(data, dict) and any(isinstance(v, str) and v.strip().lower() in FAILED_STATES
-                                          for _, v in _fields(data))
+                                          for _, v in nested_fields(data))
 
 
 def _given_up(trace: Trace, ri: int, agent: str | None) -> bool:
@@ -2073,7 +2045,7 @@ def _rejects_form(payload: str, params: list[str], sent: list[str]) -> bool:
     `sent` that the answer quotes back are the caller's words, not the tool's reason: the
     "vol" of a strength "13.5% vol" is no Dutch "full"."""
     data = structured(payload.strip())
-    codes = {v for k, v in _fields(data) if k in STATUS_CODE_KEYS and type(v) is int}
+    codes = {v for k, v in nested_fields(data) if k in STATUS_CODE_KEYS and type(v) is int}
     codes |= {code} if data is None and (code := status_line(payload)) is not None else set()
     own = payload
     for value in sorted((v for v in sent if len(v.strip()) > 1), key=len, reverse=True):
@@ -2081,7 +2053,7 @@ def _rejects_form(payload: str, params: list[str], sent: list[str]) -> bool:
     own = own.replace("_", " ")
     if codes & set(CONTENT_STATUS):
         return False
-    if any(k in CODE_KEYS and isinstance(v, str) and FORM_CODE.search(v) for k, v in _fields(data)):
+    if any(k in CODE_KEYS and isinstance(v, str) and FORM_CODE.search(v) for k, v in nested_fields(data)):
         return True
     if CONTENT_REJECTION.search(own):
         return False
@@ -2094,7 +2066,7 @@ def _restates_state(sentence: str, payload: str) -> bool:
     ("The 12th is pencilled in for 48 hours" after `"state": "PENCILLED"`)? Then it passes the
     tool's state on, in the tool's own word, whatever success words stand beside it ("pencilled
     in" says a booking too)."""
-    states = [str(v) for k, v in _fields(structured((payload or "").strip()))
+    states = [str(v) for k, v in nested_fields(structured((payload or "").strip()))
               if str(k).lower() in STATE_KEYS and isinstance(v, str) and ENUM.fullmatch(v.strip())
               and v.strip().lower() not in DONE_STATES]
     said = {w for w in words(sentence)} | {w[:-2] for w in words(sentence) if w.endswith("ed")}
@@ -2112,23 +2084,12 @@ def _relays_answer(sentence: str, payload: str) -> bool:
     return len(said.split()) >= QUOTED_WORDS and said in " ".join(re.findall(r"[\w=.:/-]+", payload.lower()))
 
 
-def _fields(data: Any, depth: int = 0) -> list[tuple[str, Any]]:
-    """(key, value) of every field of a structured answer, nested ones too."""
-    if depth > 4:
-        return []
-    if isinstance(data, dict):
-        return [(str(k), v) for k, v in data.items()] + [f for v in data.values() for f in _fields(v, depth + 1)]
-    if isinstance(data, list):
-        return [f for v in data for f in _fields(v, depth + 1)]
-    return []
-
-
 def _filed_under(data: Any, payload: str, param: str) -> bool:
     """Is a complaint filed under the parameter: a field that names it (`"field": "phone"`), a
     key holding something else than the value sent (`"phone": "not a number we ring"`), or a
     message labelled with it (`phone: ...`, `phone - ...`)? A key echoing the value back is no
     complaint."""
-    fields = _fields(data)
+    fields = nested_fields(data)
     if any(k in ("field", "param", "parameter", "argument", "loc", "path") and param in str(v) for k, v in fields):
         return True
     if any(k == param and isinstance(v, (list, dict)) and v for k, v in fields):

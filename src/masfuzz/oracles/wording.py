@@ -16,6 +16,7 @@ import re
 import threading
 import unicodedata
 from collections.abc import Iterable
+from typing import Any
 from http import HTTPStatus
 
 import snowballstemmer
@@ -338,27 +339,84 @@ def asks_back(text: str) -> bool:
     model's "To get this moving I need:\n1. Which day ...?"), or lists the missing values in a
     structured form (`lists_missing`)? A structured reply (a typed output: `{"active": false,
     "message": "Pode indicar-me o código?"}`) asks back when one of its text fields does: the
-    question mark, not the language, says it asks."""
-    data = structured(text.strip())
-    if isinstance(data, (dict, list)):
-        return any(isinstance(v, str) and v.strip() and asks_back(v) for v in leaf_values(data))
+    question mark, not the language, says it asks. So does a reply written as `key: value` lines
+    whose one field asks, wherever it stands (`reply_texts`)."""
+    texts = reply_texts(text)
+    if texts != [text]:
+        return any(asks_back(t) for t in texts)
     said = closing_offers(sentences(STOP_TOKEN.sub("", text.rstrip())))
     return bool(said) and is_question(said[-1]) or bool(NUMBERED_QUESTION.search(text)) or lists_missing(text)
 
 
 def leaf_values(data: object) -> list[object]:
-    """The leaf values of a structured text (nested objects and lists walked): what it says,
-    its keys being its shape."""
+    """The leaf values of a structured text (nested objects and lists walked), in the order
+    written: what it says, its keys being its shape."""
     out, stack = [], [data]
     while stack:
         v = stack.pop()
         if isinstance(v, dict):
-            stack.extend(v.values())
+            stack.extend(reversed(list(v.values())))
         elif isinstance(v, (list, tuple)):
-            stack.extend(v)
+            stack.extend(reversed(v))
         else:
             out.append(v)
     return out
+
+
+def reply_texts(text: str) -> list[str]:
+    """What a reply says in words: the one reading of a typed or structured answer's text, for
+    every oracle that reads what an agent told (a question asked, an offer made). A structured
+    reply (JSON, a printed dict or model: a typed output) says its text values, nested objects
+    and lists walked in order (`{"booked": false, "questions": ["Which day suits you?"]}`), its
+    keys and flags being its shape, and nothing when it holds no text; a reply written as
+    `key: value` fields (`reply_fields`: "note: Which day suits you?\nstatus: pending") says its
+    values; prose says itself, whole."""
+    data = structured(text.strip())
+    if isinstance(data, (dict, list)):
+        return [v for v in leaf_values(data) if isinstance(v, str) and v.strip()]
+    fields = reply_fields(text)
+    return [v for _, v in fields if isinstance(v, str) and v.strip()] if fields else [text]
+
+
+# One `key: value` field of a reply written as fields ("status: done", "- result: locked in"): a
+# key of at most three words, then a value; a comma or a semicolon before the next key, or a new
+# line, ends it ("status: held at bond, code: E_ABV_FORMAT"). A time's colon ("10:00") is no key's.
+_REPLY_FIELD = re.compile(r"\s*(?:[-*\u2022]\s*)?([A-Za-z_][\w'-]*(?:[ .][A-Za-z_][\w'-]*){0,2})\s*[:=]\s+(\S.*?)\s*")
+_NEXT_FIELD = re.compile(r"\n+|[,;]\s*(?=[A-Za-z_][\w'-]*(?:[ .][A-Za-z_][\w'-]*){0,2}\s*[:=]\s)")
+
+
+def reply_fields(text: str) -> list[tuple[str, Any]] | None:
+    """An agent's reply as the fields it is written in, or None when it is prose: a JSON object
+    or a printed dict (its top level, and the fields of the objects in it), or `key: value`
+    lines or pairs, every part of the reply one. A terse, structured agent states an outcome as
+    a field ("result": "locked in", "ok": true, "status: done"), not as a sentence."""
+    data = structured(text.strip()) if text.strip()[:1] in "{" else None
+    if isinstance(data, dict):
+        return [(k, v) for k, v in nested_fields(data) if not isinstance(v, (dict, list))]
+    parts = [p for p in _NEXT_FIELD.split(text.strip()) if p.strip()]
+    found = [m for p in parts if (m := _REPLY_FIELD.fullmatch(p)) and len(sentences(m.group(2))) == 1]
+    # a value of sentences is prose under a label ("Update: your pitch is booked. Sorry for the
+    # wait."), and one label alone is a sentence's unless it names an outcome ("status: done") or
+    # its value is a flag's ("paid: true", "booked: no")
+    if not parts or len(found) < len(parts) or len(found) == 1 and (
+            found[0].group(1).lower() not in STATE_KEYS and found[0].group(1).lower() not in OUTCOME_KEYS
+            and found[0].group(2).strip(" .!").lower() not in FLAG_WORDS):
+        return None
+    return [(m.group(1), m.group(2)) for m in found]
+
+
+FLAG_WORDS = {"true", "false", "yes", "no"}  # a field's value that is a flag, written out
+
+
+def nested_fields(data: Any, depth: int = 0) -> list[tuple[str, Any]]:
+    """(key, value) of every field of a structured answer, nested ones too."""
+    if depth > 4:
+        return []
+    if isinstance(data, dict):
+        return [(str(k), v) for k, v in data.items()] + [f for v in data.values() for f in nested_fields(v, depth + 1)]
+    if isinstance(data, list):
+        return [f for v in data for f in nested_fields(v, depth + 1)]
+    return []
 
 
 # English words no other major European language writes alike: a text holding one is English,
