@@ -948,18 +948,17 @@ def _overlooked(spec: WorkflowSpec | None, agent: str, values: list[str]) -> str
             "model overlooked it, the app lost nothing")
 
 
-# A verb that tells an agent to pass a thing on in what it writes ("giving the venue's name",
-# "include the reader's card", "with the date and the number of guests", "report the result of
-# measure_artwork").
-_PASS_ON = re.compile(r"\b(?:giv(?:e|es|ing)|pass(?:es|ing)?|includ(?:e|es|ing)|send(?:s|ing)?|stat(?:e|es|ing)|"
-                      r"quot(?:e|es|ing)|mention(?:s|ing)?|with|report(?:s|ing)?|relay(?:s|ing)?)\b",
-                      re.IGNORECASE)
-
-
-# A verb that tells an agent to report what a tool answered ("Report the result of T", "Sum up
-# what T said", "Tell the owner what T found").
-_REPORT = re.compile(r"\b(?:report|relay|quote|sum(?:s|ming)?\s+up|summari[sz]e|tell|share|pass\s+on|give)\b",
-                     re.IGNORECASE)
+# A verb that tells an agent to put a thing in what it writes, one vocabulary for both things it
+# may be told to write: a fact in the brief it hands over ("giving the venue's name", "include the
+# reader's card", "tell the courier the date") or a tool's answer in the reply the app relays
+# ("report the result of measure_artwork", "sum up what find_sitter found", "tell the owner what
+# T said").
+_TOLD_TO_WRITE = re.compile(r"\b(?:giv(?:e|es|ing)|pass(?:es|ing)?|includ(?:e|es|ing)|send(?:s|ing)?|stat(?:e|es|ing)|"
+                            r"quot(?:e|es|ing)|mention(?:s|ing)?|report(?:s|ing)?|relay(?:s|ing)?|tell(?:s|ing)?|"
+                            r"shar(?:e|es|ing)|sum(?:s|ming)?\s+up|summari[sz](?:e|es|ing))\b", re.IGNORECASE)
+# "with" the fact, in a brief ("with the date and the number of guests"); never of a tool's
+# answer: "Find a sitter with find_sitter" says which tool to use, not what to write.
+_WITH_FACT = re.compile(r"\bwith\b", re.IGNORECASE)
 
 
 def _dropped_as_told(trace: Trace, spec: WorkflowSpec | None, d: int, e: DelegationEvent, kind: str,
@@ -1014,16 +1013,15 @@ def _dropped_as_told(trace: Trace, spec: WorkflowSpec | None, d: int, e: Delegat
     def names_fact(line: str) -> bool:
         if not answered:
             return names_own(line)
-        # a relayed reply: a line telling it to report the fact, or the answer of the tool that
-        # gave it ("Report the result of find_sitter"), in a verb of reporting ("Find a sitter
-        # with find_sitter" only says which tool to use)
-        return bool(_REPORT.search(line)) and (names_own(line) or any(
-            re.search(rf"\b{re.escape(name)}\b", line) for name in answered))
+        # a relayed reply: a clause telling it to write the fact, or the answer of the tool that
+        # gave it ("Report the result of find_sitter", "Sum up what find_sitter found")
+        return names_own(line) or any(re.search(rf"\b{re.escape(name)}\b", line) for name in answered)
 
     # a graph node's instructions are the system message its code builds: read as its model was told
     for line in sentences(with_prompts(spec, trace).agent(e.from_).instructions or ""):
         for part in clauses(line):
-            if _PASS_ON.search(part) and names_fact(part) and not CONDITIONAL.search(part) \
+            told_to_write = _TOLD_TO_WRITE.search(part) or not answered and _WITH_FACT.search(part)
+            if told_to_write and names_fact(part) and not CONDITIONAL.search(part) \
                     and not NEGATED.search(part):
                 how = f" ({call.tool})" if call is not None else ""
                 what = "the reply its model wrote, passed on to" if answered else "the brief its model wrote for"
