@@ -419,17 +419,49 @@ def nested_fields(data: Any, depth: int = 0) -> list[tuple[str, Any]]:
     return []
 
 
-# English words no other major European language writes alike: a text holding one is English,
-# and the rules that read English words judge it; one holding none (a customer's "Pode
-# indicar-me o valor?", "Könnten Sie mir die Nummer nennen?") is read from the run's values.
-ENGLISH_WORDS = frozenset({"the", "you", "your", "which", "what", "could", "would", "should", "please", "will",
-                           "is", "are", "does", "can", "how", "when", "where", "who", "have", "there", "this",
-                           "that", "with", "for", "it", "i", "we", "my", "our", "need", "and", "of", "to"})
+# The closed-class words (articles, pronouns, prepositions, auxiliaries, question words) of the
+# major European languages. A class closed by grammar does not grow with the idioms a model
+# writes: which language's function words a text uses most is a property of the text, where a
+# list of "English-only" words is not (Dutch writes "is" and "we", German "will", Italian "i").
+FUNCTION_WORDS = {
+    "en": frozenset("the a an you your which what could would should please will is are was does do did can how "
+                    "when where who have has there this that with for it i we my our need and of to at on in be "
+                    "me us they them".split()),
+    "de": frozenset("der die das den dem des ein eine einen einem ich sie wir ihr mir mich uns ist sind war "
+                    "haben hat können könnten kann will wollen möchte bitte wie wann wo wer was welche welcher "
+                    "für mit und von zu am im auf nicht es".split()),
+    "fr": frozenset("le la les un une des du de je vous nous il elle est sont était avez avons pouvez "
+                    "pourriez voudrais merci comment quand où qui que quel quelle pour avec et au aux dans "
+                    "sur ne pas ce cette mon ma votre vos".split()),
+    "es": frozenset("el la los las un una unos de del yo usted ustedes nosotros es son está están era "
+                    "puede podría quiero quisiera gracias cómo cuándo dónde quién qué cuál para con y al en "
+                    "por no me mi su sus somos".split()),
+    "it": frozenset("il lo la i gli le un una di del della io lei noi voi è sono era può potrebbe vorrei "
+                    "grazie come quando dove chi che quale per con e al nel non mi mio suo siamo".split()),
+    "pt": frozenset("o a os as um uma de do da dos das eu você nós é são está estão era pode poderia "
+                    "quero gostaria obrigado obrigada como quando onde quem que qual para com e ao no na "
+                    "não me meu minha seu sua somos".split()),
+    "nl": frozenset("de het een ik u jij wij we jullie is zijn was kan kunt kunnen wil willen graag "
+                    "bedankt hoe wanneer waar wie wat welke voor met en van aan in op niet mijn uw ons".split()),
+}
+
+
+def language_of(text: str) -> str | None:
+    """The major European language whose function words (`FUNCTION_WORDS`) the text uses most,
+    or None when none does, or two do alike: "Wat is uw postcode?" is Dutch whatever English
+    also writes "is", "Can I book for Friday?" English whatever Italian also writes "i"."""
+    said = [w.lower() for w in re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", text or "")]
+    counts = {lang: sum(w in fw for w in said) for lang, fw in FUNCTION_WORDS.items()}
+    best = max(counts.values())
+    leaders = [lang for lang, n in counts.items() if n == best]
+    return leaders[0] if best and len(leaders) == 1 else None
 
 
 def in_english(text: str) -> bool:
-    """Does the text hold a word only English writes so (`ENGLISH_WORDS`)?"""
-    return bool(ENGLISH_WORDS & {w.lower() for w in re.findall(r"[A-Za-z']+", text or "")})
+    """Is the text English (`language_of`): the rules that read English words judge it; one in
+    another language, or one that shows none (a customer's "Pode indicar-me o valor?", "Könnten
+    Sie mir die Nummer nennen?"), is read from the run's values."""
+    return language_of(text) == "en"
 
 
 # Month names of the major European languages (English, Spanish, French, German, Italian,
