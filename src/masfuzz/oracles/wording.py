@@ -241,8 +241,9 @@ def closing_offers(said: list[str], heard: Iterable[str] = ()) -> list[str]:
     reply has said its work done (`claims_done`, in a sentence before or a clause before the
     question's own: "All set — shall I add a reminder?"), an offer of a further step or a
     courtesy (`OFFERS_STEP`: "Want me to email the receipt too?", "Does that help?") that is not
-    leave asked for the step just discussed (`CONSENT`: "Shall I go ahead and book it?"). The
-    sentence left last decides whether the reply still asks."""
+    leave asked for the step just discussed (`CONSENT`: "Shall I go ahead and book it?"), when
+    no part of the work is said undone beside it (`says_undone`). The sentence left last decides
+    whether the reply still asks."""
     said = list(said)
     while said and is_question(said[-1]):
         last = said[-1]
@@ -250,12 +251,32 @@ def closing_offers(said: list[str], heard: Iterable[str] = ()) -> list[str]:
         start = next((k for k in (0, *(m.end() for m in _CLAUSE.finditer(last))) if OFFERS_STEP.match(last[k:])), None)
         head = [c for c in _CLAUSE.split(last[:start]) if c.strip()] if start else []
         asked = last[start:] if start is not None else ""
+        before = said[:-1] + head
+        # a step offered after a part said done and another said not ("The frame is booked in.
+        # The paint could not be matched. Want me to try the other supplier?") offers the undone
+        # part's next step: the work is not finished, and the question waits for the user
         if not (offers_more(last) or any(h in last.lower() for h in heard)
                 or asked and (MORE.search(asked) or not CONSENT.search(asked))
-                and any(claims_done(s) for s in said[:-1] + head)):
+                and any(claims_done(s) for s in before) and not any(says_undone(s) for s in before)):
             break
         said = said[:-1] + head
     return said
+
+
+def says_undone(sentence: str) -> bool:
+    """Does a sentence of a reply say a part of the work was not done, not to be had or not found
+    ("The paint could not be matched.", "No van is free on Monday.", "❌ Wall slot"), rather
+    than done or asked about: a failure's words, a mark of an item not done, or a negation
+    ("No blue paint is left in stock."), a courtesy's aside ("No problem."). An apology alone
+    ("Sorry for the wait!") is a courtesy too."""
+    if is_question(sentence):
+        return False
+    return bool(FAILED_TEXT.search(sentence) or NONE_FOUND.search(sentence) or UNSETTLED_MARK.match(sentence)
+                or NEGATION.search(COURTESY.sub(" ", sentence)))
+
+
+# A negation of what a sentence states ("not", "no", "never", "wasn't").
+NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|nowhere)\b|n['\u2019]t\b", re.IGNORECASE)
 
 
 # What a sentence says of the tool's result ("report the result of T", "T's answer", "what T
