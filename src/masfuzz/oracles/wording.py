@@ -858,7 +858,7 @@ def payload_failure(payload: str, tool: str = "") -> str | None:
         return f"status line {code}: {text[:80]}"
     first = sentences(text)[:1]
     # a finder's cross is the fact it found ("❌ gluten-free"), as its bare "Closed" is
-    hit = (FAILED_TEXT.search(first[0]) or RAISED.search(first[0])
+    hit = (_settled_failure(first[0]) or RAISED.search(first[0])
            or (CROSSED.match(first[0]) if tool_job(tool, None) != "find" else None)) if first else None
     hit = hit or FRAMEWORK_ERROR.search(text) or (_bare_refusal(first[0], tool) if first else None)
     if hit:
@@ -866,6 +866,27 @@ def payload_failure(payload: str, tool: str = "") -> str | None:
     raised = RAISED_AS.match(text)
     if raised and _refusal_words(" ".join(words(raised.group(1))), tool):
         return f"the exception {raised.group(1)} passed back as its answer"
+    return None
+
+
+# A hedge of an outcome in a tool's answer: a modal of possibility or a word of likelihood ("the
+# slot may not be available", "it might have failed", "possibly declined", "appears to be
+# taken", "should be confirmed shortly"). A clause that hedges does not settle the outcome either
+# way: its failure words are no failure, as its success words are no success (`plain`).
+UNSETTLED_HEDGE = re.compile(r"\b(?:(?<!\d\s)may(?!\s+\d)|might|possibly|perhaps|probably|likely|maybe|"
+                             r"(?:appears?|seems?)\s+to|should\s+(?:be|have))\b", re.IGNORECASE)
+# Where a tool's first sentence joins its clauses: "Payment declined; the card may be expired",
+# "Error: the slot may already be taken".
+_ANSWER_CLAUSE = re.compile(r"\s*(?:[;:,\u2014\u2013]|\s-\s|\bbut\b)\s*", re.IGNORECASE)
+
+
+def _settled_failure(sentence: str) -> re.Match[str] | None:
+    """The words of failure (`FAILED_TEXT`) in a clause of a tool's first sentence that does not
+    hedge (`UNSETTLED_HEDGE`): "Payment declined; the card may be expired" failed, "The slot may
+    not be available any more" did not say so."""
+    for clause in _ANSWER_CLAUSE.split(sentence):
+        if clause and not UNSETTLED_HEDGE.search(clause) and (hit := FAILED_TEXT.search(clause)):
+            return hit
     return None
 
 
