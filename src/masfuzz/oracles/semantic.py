@@ -154,7 +154,11 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             if claim is None and _answers_only(trace, fi, ci, r, agent, spec):
                 # a success in sure general words ("You're all set") that names nothing is
                 # about the one outcome it answers: the claimer's own tool, the only one it called;
-                # so is an answer that speaks of the tool's object as if the action held
+                # so is an answer that speaks of the tool's object as if the action held. One
+                # that names the object of another action of the claimer's that held (a recap
+                # without a label: "The tasting went through earlier. The invitation didn't
+                # take.") is about that one
+                done = [s for s in done if not _of_another_outcome(s, trace, fi, r, spec)]
                 claim = next((s for s in done if (SURE_DONE.search(s) or holds_unnamed(s, r.tool, spec)
                                                   or says_held(s, r.tool, spec)) and not FAILED_TEXT.search(s)
                               and not _presents_found(trace, fi, ci, r, s)), None) \
@@ -558,6 +562,25 @@ def _invented_reference(trace: Trace, ci: int, text: str, tool: str, spec: Workf
 
 
 _QUOTED_PASSAGE = re.compile(r"[\"“]([^\"”]{12,})[\"”]")  # a quoted passage of some length
+
+
+def _of_another_outcome(sentence: str, trace: Trace, fi: int, r: ToolResult, spec: WorkflowSpec | None) -> bool:
+    """Does a sentence name the object of another action the claimer's tools performed and that
+    held (book_tasting's "tasting", answered before the failed post_invite), and not the failed
+    tool's own object? It retells that outcome, as a reply that recaps without a label does ("The
+    tasting went through earlier: table W-12. The invitation didn't take."): the claim's object,
+    not its words, says which outcome it is about."""
+    own = tool_objects(r.tool)
+    if own and mentions(sentence, own):
+        return False
+    held = [e for e in trace.events[:fi] if isinstance(e, ToolResult) and e.agent == r.agent
+            and e.tool != r.tool and not _failed(e, spec, empty=True)]
+    if any(mentions(sentence, objects) for e in held if (objects := tool_objects(e.tool) - own)):
+        return True
+    # or a reference that action issued ("table W-12"), which the failed answer does not hold
+    failed = " ".join(_leaves(r.payload))
+    return any(_reached(v, sentence) and not _reached(v, failed) for e in held for v in _leaves(e.payload)
+               if re.fullmatch(r"(?=.*\d)(?=.*[A-Za-z])[\w-]{3,}", v.strip()))
 
 
 def _silent_claim(text: str, r: ToolResult, spec: WorkflowSpec | None, asked: str) -> str | None:
@@ -2000,7 +2023,14 @@ def _given_up(trace: Trace, ri: int, agent: str | None) -> bool:
         if isinstance(e, ToolCall) and e.agent == agent:
             return False
         if isinstance(e, Message) and e.role == "assistant" and e.agent == agent and e.content.strip():
-            return bool(GIVE_UP.search(answer_given(e.content)))  # not a recap's earlier failure
+            # not a recap's earlier failure, labelled ("Recap: ... Now: ...") or told in order
+            # before the newest outcome ("The first try failed. Kiln 1 is held for Friday."):
+            # the reply's last word on an outcome is its answer
+            told = [c for s in sentences(answer_given(e.content)) for c in _claim_clauses(s)]
+            last = max((k for k, c in enumerate(told) if GIVE_UP.search(c)), default=None)
+            tool = getattr(trace.events[ri], "tool", "")
+            return last is not None and not any(claims_done(c) or says_held(c, tool, None) or says_done_by_verb(c, tool)
+                                                for c in told[last + 1:])
     return False
 
 
