@@ -858,7 +858,9 @@ def payload_failure(payload: str, tool: str = "") -> str | None:
         return f"status line {code}: {text[:80]}"
     first = sentences(text)[:1]
     # a finder's cross is the fact it found ("❌ gluten-free"), as its bare "Closed" is
-    hit = (_settled_failure(first[0]) or RAISED.search(first[0])
+    # the tool's own status and the answer's structure before its words: the tool's own action
+    # negated ("Pitch 14 not held", "Booking didn't take"), then words of failure, last
+    hit = (_negated_action(first[0], tool) or _settled_failure(first[0]) or RAISED.search(first[0])
            or (CROSSED.match(first[0]) if tool_job(tool, None) != "find" else None)) if first else None
     hit = hit or FRAMEWORK_ERROR.search(text) or (_bare_refusal(first[0], tool) if first else None)
     if hit:
@@ -866,6 +868,32 @@ def payload_failure(payload: str, tool: str = "") -> str | None:
     raised = RAISED_AS.match(text)
     if raised and _refusal_words(" ".join(words(raised.group(1))), tool):
         return f"the exception {raised.group(1)} passed back as its answer"
+    return None
+
+
+# A negation of what an action did: an auxiliary's ("didn't", "could not", "has not") before a
+# verb, or "not", "never", "no longer" before a participle ("was not booked", "never issued").
+_DID_NOT = re.compile(r"\b(?:did|does|do|could|can|has|have|had)(?:n['\u2019]t|\s+not)\b", re.IGNORECASE)
+_NOT = r"(?:not|never|no\s+longer|(?:was|were|is|are|has|have|had)n['\u2019]t)"
+
+
+def _negated_action(sentence: str, tool: str) -> re.Match[str] | None:
+    """The tool's own action said not done in a clause of its first sentence that does not
+    hedge, read by the negation's scope rather than by a list of idioms: a negation before the
+    tool's own participle ("Pitch 14 not held", "Refund never issued", "the tour was not
+    booked"), or an auxiliary's negation ("didn't", "could not", "has not") after a subject that
+    names the tool's action or object ("Booking didn't take", "The pitch hold could not
+    complete"). "Tour is not until Saturday" negates no action; "No deposit needed" no verb."""
+    done = participles(tool)
+    named = [w for w in words(tool) if len(w) > 2]
+    for clause in _ANSWER_CLAUSE.split(sentence):
+        if not clause or UNSETTLED_HEDGE.search(clause):
+            continue
+        if done and (m := re.search(rf"\b{_NOT}\s+(?:\w+\s+){{0,2}}?(?:{'|'.join(sorted(done, key=len, reverse=True))})\b",
+                                    clause, re.IGNORECASE)):
+            return m
+        if (m := _DID_NOT.search(clause)) and any(same_root(w, n) for w in words(clause[:m.start()])[-4:] for n in named):
+            return m
     return None
 
 
