@@ -114,3 +114,22 @@ def test_a_hander_that_was_never_given_the_fact_asks_rightly_and_the_loss_stays_
     # the app opened potting's chat with words of its own: the user's order never reached it
     [f] = handover_facts(_asked_on("Pot the next order."), _spec_with_order())
     assert (f.agent, f.attribution) == ("potting", "sut")
+
+
+# -- one vocabulary of what an agent is told to write, in its brief or its relayed reply ----------
+
+@pytest.mark.parametrize("told", [
+    "You pot seedlings. Call register_tray. Sum up what register_tray answered for dispatch.",
+    "You pot seedlings. Call register_tray, then tell dispatch what register_tray gave back.",
+    "You pot seedlings. Call register_tray and share the tray tag with the dispatch team.",
+])
+def test_every_verb_of_writing_the_answer_down_tells_the_hander_to_relay_it(told):
+    # the verbs the brief's reading counts count for the relayed reply too: one vocabulary
+    [f] = handover_facts(_run("Logged.", f"{OPENING}\nLogged."), _spec(told))
+    assert (f.agent, f.attribution) == ("potting", "harness")
+
+
+def test_a_verb_of_writing_in_another_clause_than_the_tool_tells_nothing():
+    told = "You pot seedlings; tell the grower about frost. Call register_tray when an order comes in."
+    [f] = handover_facts(_run("Logged.", f"{OPENING}\nLogged."), _spec(told))
+    assert (f.agent, f.attribution) == ("potting", "sut")

@@ -32,8 +32,9 @@ from masfuzz.oracles.detectors import detect
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.onepass import judging
 from masfuzz.oracles.instructed import beside_call
-from masfuzz.oracles.semantic import REQUEST, reply_fields
-from masfuzz.oracles.wording import RESULT_OF, STOPWORDS, asks_back, closing_offers, is_question, sentences, stem, words
+from masfuzz.oracles.semantic import REQUEST
+from masfuzz.oracles.wording import (RESULT_OF, STOPWORDS, asks_back, closing_offers, is_question, reply_texts, sentences, stem,
+                                     words)
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (AgentTurn, DelegationEvent, Message, RestrictedAttempt, ToolCall, ToolResult, Trace,
                            said_by_user)
@@ -402,22 +403,13 @@ def _waiting(trace: Trace, answers: list[int], tool: str, workflow: WorkflowSpec
             asked = False
         if i not in answers:
             continue
-        told = _told(e.content)
+        told = reply_texts(e.content)  # a typed answer's question is in its note
         # a closing offer naming an argument ("Want me to text the day's code too?") asks for nothing
         asked = asked or any((is_question(s) or REQUEST.search(s)) and required & set(_stems(s))
                              for t in told for s in closing_offers(sentences(t)))
         if asked or any(asks_back(t) for t in told):  # a question, or questions listed one per line
             out.add(i)
     return out
-
-
-def _told(reply: str) -> list[str]:
-    """What a reply says in words: the text fields of one written as fields (a typed answer's
-    `{"booked": false, "note": "Just to check - which day?"}`: a structured output's question
-    is in its note), else the reply whole."""
-    fields = reply_fields(reply)
-    texts = [v for _, v in fields or () if isinstance(v, str) and v.strip()]
-    return texts or [reply]
 
 
 def _required_words(workflow: WorkflowSpec | None, tool: str) -> set[str]:

@@ -1383,9 +1383,11 @@ def _misentered(trace: Trace, spec: WorkflowSpec, d: int, chosen: str, router: s
         f"{_can(fitting)}; {chosen} answered without it (event {said})")]
 
 
-# A line that passes the request on, in any form of its verb ("Pass the message to xch_2 when ...",
-# 'Say "I'm passing you to the office" when ...', "Put them through to ..."): a front desk's hand-on.
-_PASSES_ON = re.compile(r"\b(?:hand(?:s|ing|ed)?|pass(?:es|ing|ed)?|transfer(?:s|ring|red)?|delegat\w*|forward\w*|"
+# A line that routes the request on to another agent, in any form of its verb ("Pass the message
+# to xch_2 when ...", 'Say "I'm passing you to the office" when ...', "Put them through to ..."):
+# a front desk's hand-on. Routing, not writing: what an agent is told to put in what it writes is
+# semantic's `_TOLD_TO_WRITE`.
+_ROUTES_ON = re.compile(r"\b(?:hand(?:s|ing|ed)?|pass(?:es|ing|ed)?|transfer(?:s|ring|red)?|delegat\w*|forward\w*|"
                         r"rout(?:e|es|ing|ed)|escalat\w*|send(?:s|ing)?|sent|refer(?:s|ring|red)?|put(?:s|ting)?)"
                         r"\s+(?:\w+\s+){0,3}?(?:to|over|on|through)\b", re.IGNORECASE)
 
@@ -1402,7 +1404,7 @@ def _told_to_pass_on(spec: WorkflowSpec, chosen: str, request: str, holders: lis
 
     onward = {x.to for x in spec.delegations if x.from_ == chosen}
     for sentence in sentences(spec.agent(chosen).instructions or ""):
-        if NEGATED.search(sentence) or not _PASSES_ON.search(sentence):
+        if NEGATED.search(sentence) or not _ROUTES_ON.search(sentence):
             continue
         condition = condition_of(sentence)
         if condition is None or not met_in(condition.group(1), [request]):

@@ -24,7 +24,7 @@ from masfuzz.oracles.wording import (
     ACTIONS, FAILED_TEXT, FIND_VERBS, UNSETTLED_MARK, answer_given, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
     empty_result, holds, holds_unnamed, is_question, mentions, offers_more, owners, participles, payload_failure, plain,
     says_done_by_verb, says_held, sentences, status_line, stem, structured, tool_actions, tool_job, tool_objects,
-    tools_of, unconfirmed_state, words, date_renderings, dates_in_words, in_english, leaf_values,
+    tools_of, unconfirmed_state, words, date_renderings, dates_in_words, in_english, leaf_values, reply_fields, nested_fields,
 )
 from masfuzz.oracles.wording import (
     DONE_STATES, ENUM, FAILED_STATES, HELD_STATES, HOLDING, HOLD_VERBS, MESSAGE_KEYS, OUTCOME_KEYS, STATE_KEYS,
@@ -154,7 +154,11 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             if claim is None and _answers_only(trace, fi, ci, r, agent, spec):
                 # a success in sure general words ("You're all set") that names nothing is
                 # about the one outcome it answers: the claimer's own tool, the only one it called;
-                # so is an answer that speaks of the tool's object as if the action held
+                # so is an answer that speaks of the tool's object as if the action held. One
+                # that names the object of another action of the claimer's that held (a recap
+                # without a label: "The tasting went through earlier. The invitation didn't
+                # take.") is about that one
+                done = [s for s in done if not _of_another_outcome(s, trace, fi, r, spec)]
                 claim = next((s for s in done if (SURE_DONE.search(s) or holds_unnamed(s, r.tool, spec)
                                                   or says_held(s, r.tool, spec)) and not FAILED_TEXT.search(s)
                               and not _presents_found(trace, fi, ci, r, s)), None) \
@@ -209,34 +213,6 @@ def _quotes_answer(text: str, payload: str) -> bool:
     return False
 
 
-# One `key: value` field of a reply written as fields ("status: done", "- result: locked in"): a
-# key of at most three words, then a value; a comma or a semicolon before the next key, or a new
-# line, ends it ("status: held at bond, code: E_ABV_FORMAT"). A time's colon ("10:00") is no key's.
-_REPLY_FIELD = re.compile(r"\s*(?:[-*\u2022]\s*)?([A-Za-z_][\w'-]*(?:[ .][A-Za-z_][\w'-]*){0,2})\s*[:=]\s+(\S.*?)\s*")
-_NEXT_FIELD = re.compile(r"\n+|[,;]\s*(?=[A-Za-z_][\w'-]*(?:[ .][A-Za-z_][\w'-]*){0,2}\s*[:=]\s)")
-
-
-def reply_fields(text: str) -> list[tuple[str, Any]] | None:
-    """An agent's reply as the fields it is written in, or None when it is prose: a JSON object
-    or a printed dict (its top level, and the fields of the objects in it), or `key: value`
-    lines or pairs, every part of the reply one. A terse, structured agent states an outcome as
-    a field ("result": "locked in", "ok": true, "status: done"), not as a sentence."""
-    data = structured(text.strip()) if text.strip()[:1] in "{" else None
-    if isinstance(data, dict):
-        return [(k, v) for k, v in _fields(data) if not isinstance(v, (dict, list))]
-    parts = [p for p in _NEXT_FIELD.split(text.strip()) if p.strip()]
-    found = [m for p in parts if (m := _REPLY_FIELD.fullmatch(p)) and len(sentences(m.group(2))) == 1]
-    # a value of sentences is prose under a label ("Update: your pitch is booked. Sorry for the
-    # wait."), and one label alone is a sentence's unless it names an outcome ("status: done") or
-    # its value is a flag's ("paid: true", "booked: no")
-    if not parts or len(found) < len(parts) or len(found) == 1 and (
-            found[0].group(1).lower() not in STATE_KEYS and found[0].group(1).lower() not in OUTCOME_KEYS
-            and found[0].group(2).strip(" .!").lower() not in FLAG_WORDS):
-        return None
-    return [(m.group(1), m.group(2)) for m in found]
-
-
-FLAG_WORDS = {"true", "false", "yes", "no"}  # a field's value that is a flag, written out
 # A mark that says done by itself (a tick), as a field's value, opening it ("result: ✓ Thu") or
 # closing a sentence, as a texter puts it ("done ✅", "thu 10:00 ✅"), or a task list's ticked box
 # opening a line ("- [x] dock reservation": `TICKED_ITEM`).
@@ -262,7 +238,7 @@ def _passes_failure_on(fields: list[tuple[str, Any]], r: ToolResult, asked: str)
     wanted, not that it failed, and, beside a flag set true, neither do words of failure in one
     (a typed answer's `booked` is what a program reading it acts on)."""
     data = structured(r.payload.strip())
-    reported = [str(v) for k, v in _fields(data) if k.lower() in STATE_KEYS or k.lower() in STATUS_CODE_KEYS
+    reported = [str(v) for k, v in nested_fields(data) if k.lower() in STATE_KEYS or k.lower() in STATUS_CODE_KEYS
                 or k.lower() in MESSAGE_KEYS or k.lower() in ("error", "errors", "why")] \
         if isinstance(data, dict) else [r.payload]
     told = {w for w in words(" ".join(reported)) if len(w) > 2 and not w.isdigit()} - set(words(asked)) - STOPWORDS
@@ -298,7 +274,7 @@ def _claimed_flag(fields: list[tuple[str, Any]], r: ToolResult, data: Any) -> st
     done: `"booked"`, a holding tool's `"held"`), else None. What typed answers (an Agents SDK or
     PydanticAI `output_type`, an AgentChat StructuredMessage, an ADK `output_schema`, a LangGraph
     structured response) claim, they claim so."""
-    own = {k.lower(): v for k, v in _fields(data)} if isinstance(data, dict) else {}
+    own = {k.lower(): v for k, v in nested_fields(data)} if isinstance(data, dict) else {}
     done = DONE_STATES | participles(r.tool) | (HELD_STATES if holds(r.tool, None) else set())
     found = None
     for key, value in fields:
@@ -588,6 +564,25 @@ def _invented_reference(trace: Trace, ci: int, text: str, tool: str, spec: Workf
 _QUOTED_PASSAGE = re.compile(r"[\"“]([^\"”]{12,})[\"”]")  # a quoted passage of some length
 
 
+def _of_another_outcome(sentence: str, trace: Trace, fi: int, r: ToolResult, spec: WorkflowSpec | None) -> bool:
+    """Does a sentence name the object of another action the claimer's tools performed and that
+    held (book_tasting's "tasting", answered before the failed post_invite), and not the failed
+    tool's own object? It retells that outcome, as a reply that recaps without a label does ("The
+    tasting went through earlier: table W-12. The invitation didn't take."): the claim's object,
+    not its words, says which outcome it is about."""
+    own = tool_objects(r.tool)
+    if own and mentions(sentence, own):
+        return False
+    held = [e for e in trace.events[:fi] if isinstance(e, ToolResult) and e.agent == r.agent
+            and e.tool != r.tool and not _failed(e, spec, empty=True)]
+    if any(mentions(sentence, objects) for e in held if (objects := tool_objects(e.tool) - own)):
+        return True
+    # or a reference that action issued ("table W-12"), which the failed answer does not hold
+    failed = " ".join(_leaves(r.payload))
+    return any(_reached(v, sentence) and not _reached(v, failed) for e in held for v in _leaves(e.payload)
+               if re.fullmatch(r"(?=.*\d)(?=.*[A-Za-z])[\w-]{3,}", v.strip()))
+
+
 def _silent_claim(text: str, r: ToolResult, spec: WorkflowSpec | None, asked: str) -> str | None:
     """The sentence of an answer to a failed action that tells the user about the action's
     object as if it had worked, or None: the tool performs an action (`tool_job` "do"), the
@@ -711,7 +706,7 @@ def _answers_facts(result: ToolResult, spec: WorkflowSpec | None) -> bool:
         return False
     data = structured((result.payload or "").strip())
     return isinstance(data, (dict, list)) and not any(
-        str(k).lower() in STATE_KEYS or outcome_key(str(k), result.tool) for k, _ in _fields(data))
+        str(k).lower() in STATE_KEYS or outcome_key(str(k), result.tool) for k, _ in nested_fields(data))
 
 
 # Verbs of a tool that only reads, beside a finder's (`FIND_VERBS`): it checks or shows a state.
@@ -976,18 +971,17 @@ def _overlooked(spec: WorkflowSpec | None, agent: str, values: list[str]) -> str
             "model overlooked it, the app lost nothing")
 
 
-# A verb that tells an agent to pass a thing on in what it writes ("giving the venue's name",
-# "include the reader's card", "with the date and the number of guests", "report the result of
-# measure_artwork").
-_PASS_ON = re.compile(r"\b(?:giv(?:e|es|ing)|pass(?:es|ing)?|includ(?:e|es|ing)|send(?:s|ing)?|stat(?:e|es|ing)|"
-                      r"quot(?:e|es|ing)|mention(?:s|ing)?|with|report(?:s|ing)?|relay(?:s|ing)?)\b",
-                      re.IGNORECASE)
-
-
-# A verb that tells an agent to report what a tool answered ("Report the result of T", "Sum up
-# what T said", "Tell the owner what T found").
-_REPORT = re.compile(r"\b(?:report|relay|quote|sum(?:s|ming)?\s+up|summari[sz]e|tell|share|pass\s+on|give)\b",
-                     re.IGNORECASE)
+# A verb that tells an agent to put a thing in what it writes, one vocabulary for both things it
+# may be told to write: a fact in the brief it hands over ("giving the venue's name", "include the
+# reader's card", "tell the courier the date") or a tool's answer in the reply the app relays
+# ("report the result of measure_artwork", "sum up what find_sitter found", "tell the owner what
+# T said").
+_TOLD_TO_WRITE = re.compile(r"\b(?:giv(?:e|es|ing)|pass(?:es|ing)?|includ(?:e|es|ing)|send(?:s|ing)?|stat(?:e|es|ing)|"
+                            r"quot(?:e|es|ing)|mention(?:s|ing)?|report(?:s|ing)?|relay(?:s|ing)?|tell(?:s|ing)?|"
+                            r"shar(?:e|es|ing)|sum(?:s|ming)?\s+up|summari[sz](?:e|es|ing))\b", re.IGNORECASE)
+# "with" the fact, in a brief ("with the date and the number of guests"); never of a tool's
+# answer: "Find a sitter with find_sitter" says which tool to use, not what to write.
+_WITH_FACT = re.compile(r"\bwith\b", re.IGNORECASE)
 
 
 def _dropped_as_told(trace: Trace, spec: WorkflowSpec | None, d: int, e: DelegationEvent, kind: str,
@@ -1042,16 +1036,15 @@ def _dropped_as_told(trace: Trace, spec: WorkflowSpec | None, d: int, e: Delegat
     def names_fact(line: str) -> bool:
         if not answered:
             return names_own(line)
-        # a relayed reply: a line telling it to report the fact, or the answer of the tool that
-        # gave it ("Report the result of find_sitter"), in a verb of reporting ("Find a sitter
-        # with find_sitter" only says which tool to use)
-        return bool(_REPORT.search(line)) and (names_own(line) or any(
-            re.search(rf"\b{re.escape(name)}\b", line) for name in answered))
+        # a relayed reply: a clause telling it to write the fact, or the answer of the tool that
+        # gave it ("Report the result of find_sitter", "Sum up what find_sitter found")
+        return names_own(line) or any(re.search(rf"\b{re.escape(name)}\b", line) for name in answered)
 
     # a graph node's instructions are the system message its code builds: read as its model was told
     for line in sentences(with_prompts(spec, trace).agent(e.from_).instructions or ""):
         for part in clauses(line):
-            if _PASS_ON.search(part) and names_fact(part) and not CONDITIONAL.search(part) \
+            told_to_write = _TOLD_TO_WRITE.search(part) or not answered and _WITH_FACT.search(part)
+            if told_to_write and names_fact(part) and not CONDITIONAL.search(part) \
                     and not NEGATED.search(part):
                 how = f" ({call.tool})" if call is not None else ""
                 what = "the reply its model wrote, passed on to" if answered else "the brief its model wrote for"
@@ -2019,7 +2012,7 @@ def _refusal_leaf(payload: str) -> bool:
     A state word so plain says the failure whoever reads it, the caller's reply aside."""
     data = structured((payload or "").strip())
     return isinstance(data, dict) and any(isinstance(v, str) and v.strip().lower() in FAILED_STATES
-                                          for _, v in _fields(data))
+                                          for _, v in nested_fields(data))
 
 
 def _given_up(trace: Trace, ri: int, agent: str | None) -> bool:
@@ -2030,7 +2023,14 @@ def _given_up(trace: Trace, ri: int, agent: str | None) -> bool:
         if isinstance(e, ToolCall) and e.agent == agent:
             return False
         if isinstance(e, Message) and e.role == "assistant" and e.agent == agent and e.content.strip():
-            return bool(GIVE_UP.search(answer_given(e.content)))  # not a recap's earlier failure
+            # not a recap's earlier failure, labelled ("Recap: ... Now: ...") or told in order
+            # before the newest outcome ("The first try failed. Kiln 1 is held for Friday."):
+            # the reply's last word on an outcome is its answer
+            told = [c for s in sentences(answer_given(e.content)) for c in _claim_clauses(s)]
+            last = max((k for k, c in enumerate(told) if GIVE_UP.search(c)), default=None)
+            tool = getattr(trace.events[ri], "tool", "")
+            return last is not None and not any(claims_done(c) or says_held(c, tool, None) or says_done_by_verb(c, tool)
+                                                for c in told[last + 1:])
     return False
 
 
@@ -2073,7 +2073,7 @@ def _rejects_form(payload: str, params: list[str], sent: list[str]) -> bool:
     `sent` that the answer quotes back are the caller's words, not the tool's reason: the
     "vol" of a strength "13.5% vol" is no Dutch "full"."""
     data = structured(payload.strip())
-    codes = {v for k, v in _fields(data) if k in STATUS_CODE_KEYS and type(v) is int}
+    codes = {v for k, v in nested_fields(data) if k in STATUS_CODE_KEYS and type(v) is int}
     codes |= {code} if data is None and (code := status_line(payload)) is not None else set()
     own = payload
     for value in sorted((v for v in sent if len(v.strip()) > 1), key=len, reverse=True):
@@ -2081,7 +2081,7 @@ def _rejects_form(payload: str, params: list[str], sent: list[str]) -> bool:
     own = own.replace("_", " ")
     if codes & set(CONTENT_STATUS):
         return False
-    if any(k in CODE_KEYS and isinstance(v, str) and FORM_CODE.search(v) for k, v in _fields(data)):
+    if any(k in CODE_KEYS and isinstance(v, str) and FORM_CODE.search(v) for k, v in nested_fields(data)):
         return True
     if CONTENT_REJECTION.search(own):
         return False
@@ -2094,7 +2094,7 @@ def _restates_state(sentence: str, payload: str) -> bool:
     ("The 12th is pencilled in for 48 hours" after `"state": "PENCILLED"`)? Then it passes the
     tool's state on, in the tool's own word, whatever success words stand beside it ("pencilled
     in" says a booking too)."""
-    states = [str(v) for k, v in _fields(structured((payload or "").strip()))
+    states = [str(v) for k, v in nested_fields(structured((payload or "").strip()))
               if str(k).lower() in STATE_KEYS and isinstance(v, str) and ENUM.fullmatch(v.strip())
               and v.strip().lower() not in DONE_STATES]
     said = {w for w in words(sentence)} | {w[:-2] for w in words(sentence) if w.endswith("ed")}
@@ -2112,23 +2112,12 @@ def _relays_answer(sentence: str, payload: str) -> bool:
     return len(said.split()) >= QUOTED_WORDS and said in " ".join(re.findall(r"[\w=.:/-]+", payload.lower()))
 
 
-def _fields(data: Any, depth: int = 0) -> list[tuple[str, Any]]:
-    """(key, value) of every field of a structured answer, nested ones too."""
-    if depth > 4:
-        return []
-    if isinstance(data, dict):
-        return [(str(k), v) for k, v in data.items()] + [f for v in data.values() for f in _fields(v, depth + 1)]
-    if isinstance(data, list):
-        return [f for v in data for f in _fields(v, depth + 1)]
-    return []
-
-
 def _filed_under(data: Any, payload: str, param: str) -> bool:
     """Is a complaint filed under the parameter: a field that names it (`"field": "phone"`), a
     key holding something else than the value sent (`"phone": "not a number we ring"`), or a
     message labelled with it (`phone: ...`, `phone - ...`)? A key echoing the value back is no
     complaint."""
-    fields = _fields(data)
+    fields = nested_fields(data)
     if any(k in ("field", "param", "parameter", "argument", "loc", "path") and param in str(v) for k, v in fields):
         return True
     if any(k == param and isinstance(v, (list, dict)) and v for k, v in fields):

@@ -500,4 +500,40 @@ def model_ignored_named_failure(trace: Trace, spec: WorkflowSpec | None, agent: 
                 return (f"{agent}'s own instructions name this failure of {result.tool} and say what to "
                         f"do on it (\"{line.strip()[:120]}\"), and it claimed success anyway: the model "
                         "in use did not follow the app's instructions")
+    return _told_to_be_honest(_whole_sentences(told), spec, agent, result.tool)
+
+
+# A line that tells an agent to pass failures on as they are, or never to claim an outcome its
+# tool did not confirm: "Be honest when a booking does not go through", "Never tell a camper a
+# pitch is held unless hold_pitch confirms it", "Report every refusal to the customer".
+_HONESTY = re.compile(
+    r"\bhonest(?:ly|y)?\b|"
+    r"\b(?:never|not|n't)\s+(?:\w+\s+){0,2}(?:claim|say|tell|confirm|report|promise)\w*\b[^.;]*?"
+    r"\b(?:unless|until|without|before)\b|"
+    r"\b(?:report|pass\s+on|relay|tell)\w*\s+(?:\w+\s+){0,3}?(?:every|each|all|any)\s+(?:\w+\s+)?"
+    r"(?:failures?|errors?|refusals?|problems?)\b", re.IGNORECASE)
+# Words of a line that has the agent say its piece whatever the tool answered: the app's own
+# instruction invites the claim ("Let the customer know they're all set whatever the room said").
+_WHATEVER = re.compile(r"\b(?:whatever|regardless|no\s+matter|in\s+any\s+case|either\s+way|come\s+what\s+may)\b",
+                       re.IGNORECASE)
+
+
+def _told_to_be_honest(lines: list[str], spec: WorkflowSpec, agent: str, tool: str) -> str:
+    """Why a success claimed after a failed tool is the model's lapse though no line names the
+    failure: a line of the claimer's own instructions tells it to pass failures on honestly or
+    never to claim what its tool did not confirm (`_HONESTY`), about this tool or no tool in
+    particular, and no line of them invites the claim (`_WHATEVER`: "tell them they're all set
+    whatever hold_wheel answers" makes the claim the app's). The app asked for the truth; the
+    model in use told the user otherwise. A condition on the tool failing in general words ("If
+    T fails, explain what went wrong") is read above, and names only an error by status."""
+    if any(_WHATEVER.search(line) for line in lines):
+        return ""
+    others = [t.id for t in spec.tools if t.id != tool]
+    for line in lines:
+        if not _HONESTY.search(line):
+            continue
+        if not re.search(rf"\b{re.escape(tool)}\b", line) and any(re.search(rf"\b{re.escape(o)}\b", line) for o in others):
+            continue  # honesty about another tool's answers
+        return (f"{agent}'s own instructions tell it to pass failures on honestly (\"{line.strip()[:120]}\"), "
+                f"and it claimed success after {tool} failed: the model in use did not follow the app's instructions")
     return ""

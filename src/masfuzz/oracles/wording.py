@@ -16,6 +16,7 @@ import re
 import threading
 import unicodedata
 from collections.abc import Iterable
+from typing import Any
 from http import HTTPStatus
 
 import snowballstemmer
@@ -240,8 +241,9 @@ def closing_offers(said: list[str], heard: Iterable[str] = ()) -> list[str]:
     reply has said its work done (`claims_done`, in a sentence before or a clause before the
     question's own: "All set — shall I add a reminder?"), an offer of a further step or a
     courtesy (`OFFERS_STEP`: "Want me to email the receipt too?", "Does that help?") that is not
-    leave asked for the step just discussed (`CONSENT`: "Shall I go ahead and book it?"). The
-    sentence left last decides whether the reply still asks."""
+    leave asked for the step just discussed (`CONSENT`: "Shall I go ahead and book it?"), when
+    no part of the work is said undone beside it (`says_undone`). The sentence left last decides
+    whether the reply still asks."""
     said = list(said)
     while said and is_question(said[-1]):
         last = said[-1]
@@ -249,12 +251,32 @@ def closing_offers(said: list[str], heard: Iterable[str] = ()) -> list[str]:
         start = next((k for k in (0, *(m.end() for m in _CLAUSE.finditer(last))) if OFFERS_STEP.match(last[k:])), None)
         head = [c for c in _CLAUSE.split(last[:start]) if c.strip()] if start else []
         asked = last[start:] if start is not None else ""
+        before = said[:-1] + head
+        # a step offered after a part said done and another said not ("The frame is booked in.
+        # The paint could not be matched. Want me to try the other supplier?") offers the undone
+        # part's next step: the work is not finished, and the question waits for the user
         if not (offers_more(last) or any(h in last.lower() for h in heard)
                 or asked and (MORE.search(asked) or not CONSENT.search(asked))
-                and any(claims_done(s) for s in said[:-1] + head)):
+                and any(claims_done(s) for s in before) and not any(says_undone(s) for s in before)):
             break
         said = said[:-1] + head
     return said
+
+
+def says_undone(sentence: str) -> bool:
+    """Does a sentence of a reply say a part of the work was not done, not to be had or not found
+    ("The paint could not be matched.", "No van is free on Monday.", "❌ Wall slot"), rather
+    than done or asked about: a failure's words, a mark of an item not done, or a negation
+    ("No blue paint is left in stock."), a courtesy's aside ("No problem."). An apology alone
+    ("Sorry for the wait!") is a courtesy too."""
+    if is_question(sentence):
+        return False
+    return bool(FAILED_TEXT.search(sentence) or NONE_FOUND.search(sentence) or UNSETTLED_MARK.match(sentence)
+                or NEGATION.search(COURTESY.sub(" ", sentence)))
+
+
+# A negation of what a sentence states ("not", "no", "never", "wasn't").
+NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|nowhere)\b|n['\u2019]t\b", re.IGNORECASE)
 
 
 # What a sentence says of the tool's result ("report the result of T", "T's answer", "what T
@@ -338,40 +360,129 @@ def asks_back(text: str) -> bool:
     model's "To get this moving I need:\n1. Which day ...?"), or lists the missing values in a
     structured form (`lists_missing`)? A structured reply (a typed output: `{"active": false,
     "message": "Pode indicar-me o código?"}`) asks back when one of its text fields does: the
-    question mark, not the language, says it asks."""
-    data = structured(text.strip())
-    if isinstance(data, (dict, list)):
-        return any(isinstance(v, str) and v.strip() and asks_back(v) for v in leaf_values(data))
+    question mark, not the language, says it asks. So does a reply written as `key: value` lines
+    whose one field asks, wherever it stands (`reply_texts`)."""
+    texts = reply_texts(text)
+    if texts != [text]:
+        return any(asks_back(t) for t in texts)
     said = closing_offers(sentences(STOP_TOKEN.sub("", text.rstrip())))
     return bool(said) and is_question(said[-1]) or bool(NUMBERED_QUESTION.search(text)) or lists_missing(text)
 
 
 def leaf_values(data: object) -> list[object]:
-    """The leaf values of a structured text (nested objects and lists walked): what it says,
-    its keys being its shape."""
+    """The leaf values of a structured text (nested objects and lists walked), in the order
+    written: what it says, its keys being its shape."""
     out, stack = [], [data]
     while stack:
         v = stack.pop()
         if isinstance(v, dict):
-            stack.extend(v.values())
+            stack.extend(reversed(list(v.values())))
         elif isinstance(v, (list, tuple)):
-            stack.extend(v)
+            stack.extend(reversed(v))
         else:
             out.append(v)
     return out
 
 
-# English words no other major European language writes alike: a text holding one is English,
-# and the rules that read English words judge it; one holding none (a customer's "Pode
-# indicar-me o valor?", "Könnten Sie mir die Nummer nennen?") is read from the run's values.
-ENGLISH_WORDS = frozenset({"the", "you", "your", "which", "what", "could", "would", "should", "please", "will",
-                           "is", "are", "does", "can", "how", "when", "where", "who", "have", "there", "this",
-                           "that", "with", "for", "it", "i", "we", "my", "our", "need", "and", "of", "to"})
+def reply_texts(text: str) -> list[str]:
+    """What a reply says in words: the one reading of a typed or structured answer's text, for
+    every oracle that reads what an agent told (a question asked, an offer made). A structured
+    reply (JSON, a printed dict or model: a typed output) says its text values, nested objects
+    and lists walked in order (`{"booked": false, "questions": ["Which day suits you?"]}`), its
+    keys and flags being its shape, and nothing when it holds no text; a reply written as
+    `key: value` fields (`reply_fields`: "note: Which day suits you?\nstatus: pending") says its
+    values; prose says itself, whole."""
+    data = structured(text.strip())
+    if isinstance(data, (dict, list)):
+        return [v for v in leaf_values(data) if isinstance(v, str) and v.strip()]
+    fields = reply_fields(text)
+    return [v for _, v in fields if isinstance(v, str) and v.strip()] if fields else [text]
+
+
+# One `key: value` field of a reply written as fields ("status: done", "- result: locked in"): a
+# key of at most three words, then a value; a comma or a semicolon before the next key, or a new
+# line, ends it ("status: held at bond, code: E_ABV_FORMAT"). A time's colon ("10:00") is no key's.
+_REPLY_FIELD = re.compile(r"\s*(?:[-*\u2022]\s*)?([A-Za-z_][\w'-]*(?:[ .][A-Za-z_][\w'-]*){0,2})\s*[:=]\s+(\S.*?)\s*")
+_NEXT_FIELD = re.compile(r"\n+|[,;]\s*(?=[A-Za-z_][\w'-]*(?:[ .][A-Za-z_][\w'-]*){0,2}\s*[:=]\s)")
+
+
+def reply_fields(text: str) -> list[tuple[str, Any]] | None:
+    """An agent's reply as the fields it is written in, or None when it is prose: a JSON object
+    or a printed dict (its top level, and the fields of the objects in it), or `key: value`
+    lines or pairs, every part of the reply one. A terse, structured agent states an outcome as
+    a field ("result": "locked in", "ok": true, "status: done"), not as a sentence."""
+    data = structured(text.strip()) if text.strip()[:1] in "{" else None
+    if isinstance(data, dict):
+        return [(k, v) for k, v in nested_fields(data) if not isinstance(v, (dict, list))]
+    parts = [p for p in _NEXT_FIELD.split(text.strip()) if p.strip()]
+    found = [m for p in parts if (m := _REPLY_FIELD.fullmatch(p)) and len(sentences(m.group(2))) == 1]
+    # a value of sentences is prose under a label ("Update: your pitch is booked. Sorry for the
+    # wait."), and one label alone is a sentence's unless it names an outcome ("status: done") or
+    # its value is a flag's ("paid: true", "booked: no")
+    if not parts or len(found) < len(parts) or len(found) == 1 and (
+            found[0].group(1).lower() not in STATE_KEYS and found[0].group(1).lower() not in OUTCOME_KEYS
+            and found[0].group(2).strip(" .!").lower() not in FLAG_WORDS):
+        return None
+    return [(m.group(1), m.group(2)) for m in found]
+
+
+FLAG_WORDS = {"true", "false", "yes", "no"}  # a field's value that is a flag, written out
+
+
+def nested_fields(data: Any, depth: int = 0) -> list[tuple[str, Any]]:
+    """(key, value) of every field of a structured answer, nested ones too."""
+    if depth > 4:
+        return []
+    if isinstance(data, dict):
+        return [(str(k), v) for k, v in data.items()] + [f for v in data.values() for f in nested_fields(v, depth + 1)]
+    if isinstance(data, list):
+        return [f for v in data for f in nested_fields(v, depth + 1)]
+    return []
+
+
+# The closed-class words (articles, pronouns, prepositions, auxiliaries, question words) of the
+# major European languages. A class closed by grammar does not grow with the idioms a model
+# writes: which language's function words a text uses most is a property of the text, where a
+# list of "English-only" words is not (Dutch writes "is" and "we", German "will", Italian "i").
+FUNCTION_WORDS = {
+    "en": frozenset("the a an you your which what could would should please will is are was does do did can how "
+                    "when where who have has there this that with for it i we my our need and of to at on in be "
+                    "me us they them".split()),
+    "de": frozenset("der die das den dem des ein eine einen einem ich sie wir ihr mir mich uns ist sind war "
+                    "haben hat können könnten kann will wollen möchte bitte wie wann wo wer was welche welcher "
+                    "für mit und von zu am im auf nicht es".split()),
+    "fr": frozenset("le la les un une des du de je vous nous il elle est sont était avez avons pouvez "
+                    "pourriez voudrais merci comment quand où qui que quel quelle pour avec et au aux dans "
+                    "sur ne pas ce cette mon ma votre vos".split()),
+    "es": frozenset("el la los las un una unos de del yo usted ustedes nosotros es son está están era "
+                    "puede podría quiero quisiera gracias cómo cuándo dónde quién qué cuál para con y al en "
+                    "por no me mi su sus somos".split()),
+    "it": frozenset("il lo la i gli le un una di del della io lei noi voi è sono era può potrebbe vorrei "
+                    "grazie come quando dove chi che quale per con e al nel non mi mio suo siamo".split()),
+    "pt": frozenset("o a os as um uma de do da dos das eu você nós é são está estão era pode poderia "
+                    "quero gostaria obrigado obrigada como quando onde quem que qual para com e ao no na "
+                    "não me meu minha seu sua somos".split()),
+    "nl": frozenset("de het een ik u jij wij we jullie is zijn was kan kunt kunnen wil willen graag "
+                    "bedankt hoe wanneer waar wie wat welke voor met en van aan in op niet mijn uw ons".split()),
+}
+
+
+def language_of(text: str) -> str | None:
+    """The major European language whose function words (`FUNCTION_WORDS`) the text uses most,
+    or None when none does, or two do alike: "Wat is uw postcode?" is Dutch whatever English
+    also writes "is", "Can I book for Friday?" English whatever Italian also writes "i"."""
+    said = [w.lower() for w in re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", text or "")]
+    counts = {lang: sum(w in fw for w in said) for lang, fw in FUNCTION_WORDS.items()}
+    best = max(counts.values())
+    leaders = [lang for lang, n in counts.items() if n == best]
+    return leaders[0] if best and len(leaders) == 1 else None
 
 
 def in_english(text: str) -> bool:
-    """Does the text hold a word only English writes so (`ENGLISH_WORDS`)?"""
-    return bool(ENGLISH_WORDS & {w.lower() for w in re.findall(r"[A-Za-z']+", text or "")})
+    """Is the text English (`language_of`): the rules that read English words judge it; one in
+    another language, or one that shows none (a customer's "Pode indicar-me o valor?", "Könnten
+    Sie mir die Nummer nennen?"), is read from the run's values."""
+    return language_of(text) == "en"
 
 
 # Month names of the major European languages (English, Spanish, French, German, Italian,
@@ -754,7 +865,9 @@ def payload_failure(payload: str, tool: str = "") -> str | None:
         return f"status line {code}: {text[:80]}"
     first = sentences(text)[:1]
     # a finder's cross is the fact it found ("❌ gluten-free"), as its bare "Closed" is
-    hit = (FAILED_TEXT.search(first[0]) or RAISED.search(first[0])
+    # the tool's own status and the answer's structure before its words: the tool's own action
+    # negated ("Pitch 14 not held", "Booking didn't take"), then words of failure, last
+    hit = (_negated_action(first[0], tool) or _settled_failure(first[0]) or RAISED.search(first[0])
            or (CROSSED.match(first[0]) if tool_job(tool, None) != "find" else None)) if first else None
     hit = hit or FRAMEWORK_ERROR.search(text) or (_bare_refusal(first[0], tool) if first else None)
     if hit:
@@ -762,6 +875,53 @@ def payload_failure(payload: str, tool: str = "") -> str | None:
     raised = RAISED_AS.match(text)
     if raised and _refusal_words(" ".join(words(raised.group(1))), tool):
         return f"the exception {raised.group(1)} passed back as its answer"
+    return None
+
+
+# A negation of what an action did: an auxiliary's ("didn't", "could not", "has not") before a
+# verb, or "not", "never", "no longer" before a participle ("was not booked", "never issued").
+_DID_NOT = re.compile(r"\b(?:did|does|do|could|can|has|have|had)(?:n['\u2019]t|\s+not)\b", re.IGNORECASE)
+_NOT = r"(?:not|never|no\s+longer|(?:was|were|is|are|has|have|had)n['\u2019]t)"
+
+
+def _negated_action(sentence: str, tool: str) -> re.Match[str] | None:
+    """The tool's own action said not done in a clause of its first sentence that does not
+    hedge, read by the negation's scope rather than by a list of idioms: a negation before the
+    tool's own participle ("Pitch 14 not held", "Refund never issued", "the tour was not
+    booked"), or an auxiliary's negation ("didn't", "could not", "has not") after a subject that
+    names the tool's action or object ("Booking didn't take", "The pitch hold could not
+    complete"). "Tour is not until Saturday" negates no action; "No deposit needed" no verb."""
+    done = participles(tool)
+    named = [w for w in words(tool) if len(w) > 2]
+    for clause in _ANSWER_CLAUSE.split(sentence):
+        if not clause or UNSETTLED_HEDGE.search(clause):
+            continue
+        if done and (m := re.search(rf"\b{_NOT}\s+(?:\w+\s+){{0,2}}?(?:{'|'.join(sorted(done, key=len, reverse=True))})\b",
+                                    clause, re.IGNORECASE)):
+            return m
+        if (m := _DID_NOT.search(clause)) and any(same_root(w, n) for w in words(clause[:m.start()])[-4:] for n in named):
+            return m
+    return None
+
+
+# A hedge of an outcome in a tool's answer: a modal of possibility or a word of likelihood ("the
+# slot may not be available", "it might have failed", "possibly declined", "appears to be
+# taken", "should be confirmed shortly"). A clause that hedges does not settle the outcome either
+# way: its failure words are no failure, as its success words are no success (`plain`).
+UNSETTLED_HEDGE = re.compile(r"\b(?:(?<!\d\s)may(?!\s+\d)|might|possibly|perhaps|probably|likely|maybe|"
+                             r"(?:appears?|seems?)\s+to|should\s+(?:be|have))\b", re.IGNORECASE)
+# Where a tool's first sentence joins its clauses: "Payment declined; the card may be expired",
+# "Error: the slot may already be taken".
+_ANSWER_CLAUSE = re.compile(r"\s*(?:[;:,\u2014\u2013]|\s-\s|\bbut\b)\s*", re.IGNORECASE)
+
+
+def _settled_failure(sentence: str) -> re.Match[str] | None:
+    """The words of failure (`FAILED_TEXT`) in a clause of a tool's first sentence that does not
+    hedge (`UNSETTLED_HEDGE`): "Payment declined; the card may be expired" failed, "The slot may
+    not be available any more" did not say so."""
+    for clause in _ANSWER_CLAUSE.split(sentence):
+        if clause and not UNSETTLED_HEDGE.search(clause) and (hit := FAILED_TEXT.search(clause)):
+            return hit
     return None
 
 
