@@ -96,10 +96,25 @@ def exit_code(report: str) -> int:
     return 1 if re.search(r"Traceback|Error:", report) else 0
 
 
+def plain(report: str) -> str:
+    """A report as text: a tool's dict (JSON or a Python repr) gives its output fields."""
+    data = loaded(report)
+    if isinstance(data, dict):
+        return "\n".join(str(v) for v in data.values())
+    return report
+
+
+def error_line(report: str) -> str:
+    """The last line of a failed run's output (a traceback's exception)."""
+    found = [ln.strip() for ln in plain(report).splitlines() if ln.strip()]
+    return found[-1] if found else "no output"
+
+
 def printed(request) -> dict[str, str]:
     """`name = value` lines the runs printed (the newest wins)."""
     out: dict[str, str] = {}
     for report in reports(request):
+        report = plain(report)
         for name, value in PRINTED.findall(re.sub(r"(?:Code output|stdout|Its output was)\W*", "\n", report)):
             out[name] = value.strip().strip("'\"")
     return out
@@ -302,16 +317,39 @@ def arguments(tool, request) -> dict:
 # --- the steps -----------------------------------------------------------------------------
 
 
+def loaded(content: str):
+    """A tool's answer as data (JSON or a Python repr), else the text itself."""
+    for load in (json.loads, ast.literal_eval):
+        try:
+            return load(content)
+        except (ValueError, SyntaxError):
+            continue
+    return content
+
+
+def leaves(data) -> dict[str, str]:
+    """Every named scalar of a nested answer (dicts inside tuples and lists too)."""
+    out: dict[str, str] = {}
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if isinstance(v, (dict, list, tuple)):
+                out.update(leaves(v))
+            else:
+                out[str(k)] = str(v)
+    elif isinstance(data, (list, tuple)):
+        for item in data:
+            out.update(leaves(item))
+    return out
+
+
 def fill(text: str, request) -> str:
     values = printed(request)
+    report = last_report(request)
+    if report is not None and exit_code(report) != 0:
+        values["error"] = error_line(report)
     for m in request.messages:
         if m.role == "tool" and m.content:
-            try:
-                data = json.loads(m.content)
-            except ValueError:
-                continue
-            if isinstance(data, dict):
-                values.update({k: str(v) for k, v in data.items() if not isinstance(v, (dict, list))})
+            values.update(leaves(loaded(m.content)))
 
     def put(found):
         key = found.group(1)
