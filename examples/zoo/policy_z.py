@@ -74,9 +74,19 @@ def mine(request) -> list[str]:
 
 def reports(request) -> list[str]:
     """Every executor's report in the conversation, oldest first: a message or tool answer that
-    gives an exit code (or AgentChat's "The script ran")."""
-    return [m.content or "" for m in request.messages if m.role in ("user", "tool") and m.content
-            and (EXIT.search(m.content) or m.content.lstrip().startswith("The script ran"))]
+    gives an exit code (or AgentChat's "The script ran"), or a colleague's message right after
+    a fenced block (an AgentChat executor answers a clean run with its bare output)."""
+    out, before = [], ""
+    for m in request.messages:
+        if m.role == "system":
+            continue
+        text = m.content or ""
+        if m.role in ("user", "tool") and text and (
+                EXIT.search(text) or text.lstrip().startswith("The script ran")
+                or (m.role == "user" and FENCE.search(before) and not FENCE.search(text))):
+            out.append(text)
+        before = text
+    return out
 
 
 def heard(request) -> str:
@@ -114,6 +124,8 @@ def printed(request) -> dict[str, str]:
     """`name = value` lines the runs printed (the newest wins)."""
     out: dict[str, str] = {}
     for report in reports(request):
+        if exit_code(report) != 0:
+            continue
         report = plain(report)
         for name, value in PRINTED.findall(re.sub(r"(?:Code output|stdout|Its output was)\W*", "\n", report)):
             out[name] = value.strip().strip("'\"")
@@ -204,7 +216,7 @@ def value_for(name: str, text: str, fix: bool):
 
 def snippet(line: str, request, fix: bool) -> str:
     pieces = fragments(line)
-    text = heard(request)
+    text = heard(request) + "\n" + prompt_of(request)
     head = []
     body = " ".join(pieces)
     if "timedelta" in body:
