@@ -146,6 +146,13 @@ def offered(request) -> dict:
     return {t.name: t for t in request.tools}
 
 
+def handed(request, agent: str) -> bool:
+    """Whether this agent already handed over to `agent` (its own earlier hand-over call)."""
+    tools = {t.name for t in request.tools if t.handoff_to == agent or t.name == f"transfer_to_{agent}"}
+    tools.add(f"transfer_to_{agent}")
+    return any(c.name in tools for m in request.messages if m.role == "assistant" for c in m.tool_calls)
+
+
 def targets(request) -> dict[str, str]:
     out = {}
     for t in request.tools:
@@ -444,7 +451,7 @@ def act(request):
             continue
         if HAND.search(head):
             who = [hands[w.lower()] for w in re.findall(r"[\w-]+", head) if w.lower() in hands]
-            if who and topical(line, request):
+            if who and topical(line, request) and not handed(request, who[0]):
                 return handoff(who[0])
             continue
         if SAY.match(line):
