@@ -55,6 +55,7 @@ IF = re.compile(r"^\s*(?:if|when|should)\b", re.I)
 HAND = re.compile(r"\b(?:pass|hand|send|route|transfer|forward)\b", re.I)
 ABOUT = re.compile(r"\babout\s+(.+?)(?:[.;]|$)", re.I)
 UNTIL = re.compile(r"\buntil\b.*?\b(?:says?|shows?|reads?|returns?|answers?)\s+[\"'`]?([\w-]+)", re.I)
+RELAY = re.compile(r"^\s*(?:pass on|relay|give back|hand back)\b", re.I)
 RERUN = re.compile(r"\b(?:re-?run|run it again|try again)\b", re.I)
 FAILED_RUN = re.compile(r"\b(?:run|code|script|check)\b[^\"]*\b(?:fails?|failed|errors?|crash\w*|non-zero|traceback)", re.I)
 KNOWN = {"round", "int", "float", "str", "abs", "min", "max", "sum", "len", "print", "date", "datetime",
@@ -324,7 +325,7 @@ def argument(name: str, spec: dict, request, computed: dict[str, str]):
         return 1
     if kind == "number":
         return 0.0
-    return text.strip().splitlines()[0][:200] if text.strip() else ""
+    return " ".join(text.split())[:1500]
 
 
 def arguments(tool, request) -> dict:
@@ -394,7 +395,8 @@ def holds(line: str, request, tools: dict) -> bool:
         return report is not None and exit_code(report) != 0
     named = [n for n in tools if re.search(rf"\b{re.escape(n)}\b", line)]
     head = line.split('"')[0]
-    words = re.findall(r"\b(?:answers?|says?|returns?|reports?|gives?|shows?)\s+(.+?)(?:,|$)", head, re.I)
+    words = re.findall(r"\b(?:answers?|says?|returns?|reports?|gives?|shows?)\s+(.+?)(?:,\s*(?:say|reply|tell|explain)\b|$)",
+                       head, re.I)
     if not named or not words:
         return False
     got = answers(request, named[0])
@@ -442,6 +444,11 @@ def act(request):
             continue
         names = [n for n in tools if not tools[n].handoff_to and not n.startswith("transfer_to_")
                  and re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", head)]
+        if RELAY.match(line) and names:
+            got = answers(request, names[0])
+            if got and got[-1] not in said:
+                return say(got[-1])
+            continue
         if names and not any(n == (code_tool(request) or ("",))[0] for n in names):
             tool = tools[names[0]]
             got = answers(request, tool.name)
