@@ -222,9 +222,21 @@ def value_for(name: str, text: str, fix: bool):
     return None
 
 
+def given(name: str, prompt: str, heard_value):
+    """A value the conversation gave, else one the instructions fix by the name itself
+    ("with seats_left 60")."""
+    if heard_value is not None:
+        return heard_value
+    found = re.search(rf"\b{re.escape(name)}\b\s*(?:is|of|=|:)?\s*{NUMBER}", prompt.replace("`", ""))
+    if found and not re.search(rf"\b{re.escape(name)}\b\s*[-+*/]", prompt):
+        raw = found.group(1)
+        return float(raw) if "." in raw else int(raw)
+    return None
+
+
 def snippet(line: str, request, fix: bool) -> str:
     pieces = fragments(line)
-    text = heard(request) + "\n" + prompt_of(request)
+    text = heard(request)
     head = []
     body = " ".join(pieces)
     if "timedelta" in body:
@@ -233,7 +245,7 @@ def snippet(line: str, request, fix: bool) -> str:
         head.append("from datetime import date")
     if "math." in body:
         head.append("import math")
-    binds = [f"{n} = {value_for(n, text, fix)!r}" for n in free_names(pieces)]
+    binds = [f"{n} = {given(n, prompt_of(request), value_for(n, text, fix))!r}" for n in free_names(pieces)]
     lines = head + binds
     shown = []
     for piece in pieces:
