@@ -101,6 +101,10 @@ def conversation(request) -> str:
 
 
 def exit_code(report: str) -> int:
+    data = leaves(loaded(report))
+    for key in ("exit_code", "exitcode", "returncode", "code"):
+        if data.get(key, "").lstrip("-").isdigit():
+            return int(data[key])
     found = EXIT.search(report)
     if found:
         return int(next(g for g in found.groups() if g is not None))
@@ -110,8 +114,8 @@ def exit_code(report: str) -> int:
 def plain(report: str) -> str:
     """A report as text: a tool's dict (JSON or a Python repr) gives its output fields."""
     data = loaded(report)
-    if isinstance(data, dict):
-        return "\n".join(str(v) for v in data.values())
+    if isinstance(data, (dict, list, tuple)):
+        return "\n".join(leaves(data).values())
     return report
 
 
@@ -124,7 +128,8 @@ def error_line(report: str) -> str:
 def printed(request) -> dict[str, str]:
     """`name = value` lines the runs printed (the newest wins)."""
     out: dict[str, str] = {}
-    for report in reports(request):
+    tool = code_tool(request)
+    for report in reports(request) + (answers(request, tool[0]) if tool else []):
         if exit_code(report) != 0:
             continue
         report = plain(report)
@@ -306,7 +311,7 @@ def shaped(example: str) -> re.Pattern:
     for ch in example:
         out += r"\d" if ch.isdigit() else "[A-Z]" if ch.isupper() else "[a-z]" if ch.islower() else re.escape(ch)
     out = re.sub(r"(\[a-z\])+", "[a-z]+", out)
-    return re.compile(out.replace(r"\d\d\d\d", r"\d{4}"))
+    return re.compile(r"(?<![\w'])" + out.replace(r"\d\d\d\d", r"\d{4}"))
 
 
 def argument(name: str, spec: dict, request, computed: dict[str, str]):
@@ -321,6 +326,9 @@ def argument(name: str, spec: dict, request, computed: dict[str, str]):
     if spec.get("enum"):
         return next((o for o in spec["enum"] if str(o).lower() in text.lower()), spec["enum"][0])
     example = example_of(spec.get("description", ""))
+    if example and example.lower() in text.lower():
+        at = text.lower().index(example.lower())
+        return text[at:at + len(example)]
     if example:
         found = shaped(example).search(conversation(request))
         if found:
