@@ -330,9 +330,10 @@ def argument(name: str, spec: dict, request, computed: dict[str, str]):
         at = text.lower().index(example.lower())
         return text[at:at + len(example)]
     if example:
-        found = shaped(example).search(conversation(request))
+        found = [m.group(0) for m in shaped(example).finditer(conversation(request))]
+        words = re.findall(r"[a-z]{3,}", example.lower())  # "12 bore": a match that says bore first
         if found:
-            return found.group(0)
+            return next((f for f in found if any(w in f.lower() for w in words)), found[0])
     found = value_for(name, text, fix=False)
     if kind in ("integer", "number") and found is not None:
         try:
