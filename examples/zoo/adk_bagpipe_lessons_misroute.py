@@ -11,24 +11,20 @@ lessons line names tutor_t.
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import tempfile
 from typing import Annotated
 
 from google.adk.agents import LlmAgent
 from pydantic import Field
 
 from .models import adk_model
+from .scratch import run_snippet
 
 BOOKED: list[str] = []
 
 
 def run_python(code: Annotated[str, Field(description="The Python source to run")]) -> dict:
     """Run a short Python snippet in a scratch folder; answers its exit code and what it printed."""
-    with tempfile.TemporaryDirectory(prefix="pipes-") as folder:
-        done = subprocess.run([sys.executable, "-I", "-c", code], cwd=folder, capture_output=True,
-                              text=True, timeout=30)
+    done = run_snippet(code, "pipes-")
     return {"exit": {"code": done.returncode}, "printed": done.stdout, "errors": done.stderr[-600:]}
 
 

@@ -12,15 +12,13 @@ the recursion limit. Fixed: the status is read afresh each time.
 from __future__ import annotations
 
 import functools
-import subprocess
-import sys
-import tempfile
 
 from langchain_core.tools import tool
 from langgraph.prebuilt import create_react_agent
 from langgraph_supervisor import create_supervisor
 
 from .models import chat_model
+from .scratch import run_snippet
 
 
 class Armoury:
@@ -45,9 +43,7 @@ def run_python(code: str) -> str:
     Args:
         code: The Python source to run.
     """
-    with tempfile.TemporaryDirectory(prefix="salle-") as folder:
-        done = subprocess.run([sys.executable, "-I", "-c", code], cwd=folder, capture_output=True,
-                              text=True, timeout=30)
+    done = run_snippet(code, "salle-")
     return f"exit code {done.returncode}\n{done.stdout}{done.stderr[-600:]}"
 
 

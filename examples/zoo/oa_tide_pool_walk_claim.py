@@ -12,13 +12,11 @@ run is reported (with the exception) and nothing is held.
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import tempfile
 
 from agents import Agent, function_tool
 
 from .models import model_string
+from .scratch import run_snippet
 
 HELD: list[str] = []
 
@@ -26,9 +24,7 @@ HELD: list[str] = []
 @function_tool
 def run_python(code: str) -> dict:
     """Run a short Python snippet in a scratch folder; answers its exit code, stdout and stderr."""
-    with tempfile.TemporaryDirectory(prefix="rockpool-") as folder:
-        done = subprocess.run([sys.executable, "-I", "-c", code], cwd=folder, capture_output=True,
-                              text=True, timeout=30)
+    done = run_snippet(code, "rockpool-")
     return {"exit_code": done.returncode, "stdout": done.stdout, "stderr": done.stderr[-600:]}
 
 

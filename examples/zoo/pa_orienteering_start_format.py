@@ -11,14 +11,12 @@ so the "10:45" it documents makes it raise `ModelRetry`, every time. Fixed: it p
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import tempfile
 from datetime import datetime
 from typing import Literal
 
 from pydantic_ai import Agent, ModelRetry, RunContext
 
+from . import scratch
 from .models import pydantic_ai_model
 
 
@@ -28,9 +26,7 @@ def run_snippet(code: str) -> dict:
     Args:
         code: The Python source to run.
     """
-    with tempfile.TemporaryDirectory(prefix="control-") as folder:
-        done = subprocess.run([sys.executable, "-I", "-c", code], cwd=folder, capture_output=True,
-                              text=True, timeout=30)
+    done = scratch.run_snippet(code, "control-")
     return {"returncode": done.returncode, "stdout": done.stdout, "stderr": done.stderr[-600:]}
 
 
