@@ -431,7 +431,7 @@ def topical(line: str, request) -> bool:
     about = ABOUT.search(line.split('"')[0])
     if not about:
         return True
-    stems = {w[:5] for w in re.findall(r"[a-z]{4,}", about.group(1).lower()) if w not in ("with", "from")}
+    stems = {w[:5] for w in re.findall(r"[a-z]{3,}", about.group(1).lower()) if w not in ("with", "from", "and", "the", "any")}
     text = heard(request).lower()
     return any(s in text for s in stems)
 
