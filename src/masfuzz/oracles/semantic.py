@@ -21,7 +21,7 @@ from masfuzz.oracles.instructed import (CONDITIONAL, NEGATED, beside_call, claus
                                        instructed_order, misrouted_request, with_prompts)
 from masfuzz.oracles.specified import model_ignored_named_failure
 from masfuzz.oracles.wording import (
-    ACTIONS, FAILED_TEXT, FIND_VERBS, UNSETTLED_MARK, answer_given, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
+    ACTIONS, CHECK_PASSED, FAILED_TEXT, FIND_VERBS, UNSETTLED_MARK, answer_given, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, checks, claims_done,
     empty_result, holds, holds_unnamed, is_question, mentions, offers_more, owners, participles, payload_failure, plain,
     says_done_by_verb, says_held, sentences, status_line, stem, structured, tool_actions, tool_job, tool_objects,
     tools_of, unconfirmed_state, words, date_renderings, dates_in_words, in_english, leaf_values,
@@ -150,7 +150,8 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                      if fields is not None else None) \
                 or next((s for s in done if about_tool(s, r.tool, spec, tools)), None) \
                 or _ticked_item(text, r.tool, tools) \
-                or _invented_reference(trace, ci, text, r.tool, spec, named=True)
+                or _invented_reference(trace, ci, text, r.tool, spec, named=True) \
+                or _check_passed(trace, fi, ci, text, r)
             if claim is None and _answers_only(trace, fi, ci, r, agent, spec):
                 # a success in sure general words ("You're all set") that names nothing is
                 # about the one outcome it answers: the claimer's own tool, the only one it called;
@@ -425,6 +426,22 @@ def _labelled_claim(text: str, done: list[str]) -> str | None:
             or NOT_HELD.search(text) or not all(plain(c) for x in sentences(text) for c in clauses(x)):
         return None
     return next((s for s in done if SUCCESS_LABEL.fullmatch(s)), None)
+
+
+def _check_passed(trace: Trace, fi: int, ci: int, text: str, r: ToolResult) -> str | None:
+    """A check said passed ("Season check passed ✅", "the date checks out", "all tests pass")
+    after the run's one check failed: the failed tool checks (`checks`: a checking verb, or code
+    the agent wrote that it ran, which exited non-zero) and no other checking tool answered
+    without failure between the failure and the claim. Another tool's success in between (the
+    booking made after the failed check) is no check, so the claim of a check passed stands on
+    the failed one."""
+    called = [e for e in trace.events if isinstance(e, ToolCall)]
+    checkers = {c.tool for c in called if checks(c.tool, c.arguments)}
+    if r.tool not in checkers or any(
+            isinstance(e, ToolResult) and e.tool in checkers and not _failed(e) for e in trace.events[fi + 1:ci]):
+        return None
+    return next((s for s in sentences(text) if CHECK_PASSED.search(s) and plain(s)
+                 and not FAILED_TEXT.search(s) and not NOT_HELD.search(s)), None)
 
 
 def _ticked_item(text: str, tool: str, rivals: set[str]) -> str | None:
