@@ -1682,8 +1682,10 @@ def _pattern(form: str) -> str | None:
 FORMAT_REJECTION = re.compile(
     r"\b(?:invalid|format|malformed|expected|must be|parse|unparsable|unparseable|unreadable|"
     r"not understood|not recogni[sz]ed|not readable|not a valid|does not match|"
-    # the value denied its kind ("'+44 7700 900417' is not a number we can ring")
-    r"not an? (?:number|date|time|amount|sum|price|code|phone|e-?mail|reference|value)|"
+    # the value denied its kind ("'+44 7700 900417' is not a number we can ring", "'10:45' is not
+    # a start time the timing system can read"), or said to be past what the tool can read
+    r"not an? (?:[\w-]+ ){0,2}?(?:number|date|time|amount|sum|price|code|phone|e-?mail|reference|value)|"
+    r"not\b[^.;:!?]{0,60}\b(?:can|could) (?:read|parse|understand|interpret|recogni[sz]e)|"
     r"doesn't match|unrecognized|unrecognised|wrong|could not convert|cannot convert|"
     r"(?:cannot|can't|could not|couldn't|unable to) (?:read|understand|interpret)|"
     r"bad (?:date|time|datetime|format|value|input|amount|number)|"
@@ -1860,9 +1862,41 @@ def carries_arguments(text: str, spec: WorkflowSpec, tool: str) -> bool:
             if not _counted(text, p, str((props.get(p) or {}).get("description") or "")):
                 return False
             continue
+        if regexes and all(_FREE_WORDS.fullmatch(r) for r in regexes):
+            # lower-case words as the form ("like "practice chanter"") fit any phrase: the text
+            # carries the argument only when it names an example itself, and not as a thing the
+            # user has or does not want ("a friend lent me his practice chanter, so I have one")
+            if not _names_wanted(text, [v for said, _ in formats[p] for v in _example_values(said)]):
+                return False
+            continue
         if not regexes or not all(re.search(rf"(?<![\w-]){r}(?![\w-])", text) for r in regexes):
             return False
     return bool(required)
+
+
+# A form made of lower-case words only (`[a-z]+\ [a-z]+`, the shape of "practice chanter"): no form.
+_FREE_WORDS = re.compile(r"(?:\[a-z\]\+(?:\\[ -])?)+")
+# A sentence saying the user has the thing already, or does not need it: "I have one already",
+# "we've already got our own", "I own a set", "don't need a chanter", "no need for boots".
+HAS_ALREADY = re.compile(
+    r"\b(?:already\s+(?:have|has|got|own)|(?:have|'ve|has|got)\s+(?:\w+\s+){0,2}already|own\s+(?:one|a|an|some|my|our)|"
+    r"(?:my|our|his|her|their)\s+own|lent\s+(?:me|us)|(?:don'?t|do\s+not|won'?t)\s+need|no\s+need\s+for)\b",
+    re.IGNORECASE)
+
+
+def _example_values(said: str) -> list[str]:
+    """The example values a documented form quotes (`_examples`' "like X or Y")."""
+    return said[len("like "):].split(" or ") if said.startswith("like ") else []
+
+
+def _names_wanted(text: str, values: list[str]) -> bool:
+    """Does the text name one of the values, word for word, in a sentence that says neither that
+    the user has it already (`HAS_ALREADY`) nor, a few words before it, no ("no practice chanter
+    needed", "without a chanter", "I don't want a practice chanter")?"""
+    return any(re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", s, re.IGNORECASE)
+               and not HAS_ALREADY.search(s)
+               and not re.search(rf"(?:\b(?:not|no|never|without)|n't)(?:\s+\w+){{0,3}}\s+{re.escape(v)}", s, re.I)
+               for s in sentences(text) for v in values if v.strip())
 
 
 # A number in a text, not a part of an identifier ("HL-204518"), a time ("10:00") or a date
