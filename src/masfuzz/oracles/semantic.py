@@ -2035,6 +2035,34 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     return dedupe(out)
 
 
+def rejected_off_form(trace: Trace, spec: WorkflowSpec | None, ri: int) -> str:
+    """Why the failed result at `ri` is the caller's model's doing, or "": the call gave an
+    argument in none of the forms the tool documents for it (free words for a start time
+    documented "like 10:42"), and the tool's answer rejects that argument's form (it names the
+    parameter or quotes the value, in words of `_rejects_form`). The tool refused what its
+    documentation does not allow, as it should: the defect is the argument the model wrote, and
+    the app's part is only how the reply passes the refusal on (the mirror of
+    `tool_doc_mismatch`, where the argument followed the documentation)."""
+    r = trace.events[ri]
+    if spec is None or not isinstance(r, ToolResult) or r.fault:
+        return ""
+    found = next(((i, c) for i, c in enumerate(trace.events[:ri]) if isinstance(c, ToolCall)
+                  and (c.call_id == r.call_id if r.call_id else (c.agent, c.tool) == (r.agent, r.tool))), None)
+    if found is None:
+        return ""
+    call = found[1]
+    formats = documented_formats(with_offered_tools(spec, trace), r.tool)
+    sent = list(map(str, call.arguments.values()))
+    for p, fs in formats.items():
+        value = call.arguments.get(p)
+        if value is None or _a_number(spec, r.tool, p, value) or any(re.fullmatch(x, str(value)) for _, x in fs):
+            continue
+        if (_names_parameter(r.payload, p) or str(value) in r.payload) and _rejects_form(r.payload, [p], sent):
+            return (f"{call.agent}'s model sent {p} {str(value)[:60]!r}, in none of the forms {r.tool} documents "
+                    f"({'; '.join(d for d, _ in fs)}), and the tool refused its form")
+    return ""
+
+
 def _names_parameter(payload: str, param: str) -> bool:
     """Does a tool's answer name the parameter: as the code spells it (`drop_off`), or as a word
     in any case, its parts joined by a space, a hyphen or nothing ("IMEI" for `imei`, "Drop-off"

@@ -745,6 +745,8 @@ def payload_failure(payload: str, tool: str = "") -> str | None:
         return None
     if (code := status_line(text)) is not None and code >= 400:
         return f"status line {code}: {text[:80]}"
+    if (exited := EXIT_TEXT.search(text.split("\n", 1)[0])) and int(exited.group(1)) != 0:
+        return f'"{exited.group(0)}"'
     first = sentences(text)[:1]
     # a finder's cross is the fact it found ("❌ gluten-free"), as its bare "Closed" is
     hit = (FAILED_TEXT.search(first[0]) or RAISED.search(first[0])
@@ -839,6 +841,11 @@ OUTCOME_KEYS = ("ok", "success", "succeeded", "accepted", "completed", "processe
 STATUS_CODE_KEYS = ("status", "status_code", "statusCode", "http_status", "httpStatus", "http", "code")
 # The fields a process's exit status is answered under (subprocess's `returncode`, a shell's exit code).
 EXIT_CODE_KEYS = ("exit_code", "exitcode", "exitCode", "exit_status", "returncode", "return_code", "returnCode")
+# The same in a text answer's first line: "exit code 1", "exitcode: 1 (execution failed)", "Process
+# exited with code 2", "Process finished with exit code 1", "returncode=1" (not "return code", a
+# parcel's).
+EXIT_TEXT = re.compile(r"\b(?:exit(?:ed)?(?:\s+with)?\s*(?:code|status)|exitcode|returncode)"
+                       r"\s*[:=]?\s*(-?\d+)\b", re.IGNORECASE)
 # The fields a tool's answer states its outcome in (a state's name in French, Spanish and Italian too).
 STATE_KEYS = ("status", "state", "result", "outcome", "estado", "statut", "etat", "état", "stato")
 # Words a flag's name may wrap its outcome in ("is_assigned", "was_renewed", "has_been_sent").
@@ -1038,8 +1045,11 @@ def _flat_failure(data: dict, tool: str = "") -> str | None:
     # a process's exit status (`{"exit_code": 1, "stderr": "Traceback ..."}` of a tool that runs
     # code, a printed CompletedProcess's `returncode=1`): anything but 0 is the run failed, however
     # the answer is otherwise worded and whatever status the framework recorded
-    for key in EXIT_CODE_KEYS:
-        value = data.get(key)
+    exited = data.get("exit")
+    for key, value in [*((k, data.get(k)) for k in EXIT_CODE_KEYS),
+                       # `{"exit": {"code": 1}}`: the status under the process's key (a bare
+                       # `"exit": 12` may be a motorway's)
+                       *((f"exit.{k}", exited.get(k)) for k in ("code", "status") if isinstance(exited, dict))]:
         if isinstance(value, int) and not isinstance(value, bool) and value != 0:
             return f"{key}: {value}"
     for key in STATE_KEYS:
