@@ -89,6 +89,17 @@ def test_a_reported_failure_a_passing_rerun_or_no_check_claimed_is_no_finding(re
     assert claimed_outcome(_run(reply, rerun=rerun), None) == []
 
 
+def test_a_code_word_naming_an_argument_of_no_code_makes_no_check():
+    # a discount code refused, then the card's check said passed: the check is not the discount's
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content="Court on Tuesday, code SPRING10 please."), AgentTurn(agent="courts"),
+        ToolCall(agent="courts", tool="apply_discount", call_id="d", arguments={"code": "SPRING10"}),
+        ToolResult(agent="courts", tool="apply_discount", call_id="d", payload='{"error": "code expired"}'),
+        Message(agent="courts", content="Card checks out. Sadly that code has expired."),
+        TerminationEvent(reason="completed", final_output="Card checks out. Sadly that code has expired.")))
+    assert claimed_outcome(trace, None) == []
+
+
 # -- a documented example named as a thing the user has ------------------------------------------
 
 def _tool(name: str, description: str, params: dict[str, str], ints: tuple[str, ...] = ()) -> ToolSpec:

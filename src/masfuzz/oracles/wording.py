@@ -952,13 +952,16 @@ CODE_WORDS = {"python", "code", "script", "snippet", "program", "shell", "bash",
               "interpreter", "repl", "notebook", "cell"}
 
 
-def checks(tool: str, arguments: Iterable[str] = ()) -> bool:
+def checks(tool: str, arguments: dict | None = None) -> bool:
     """Is the tool one that checks: its verb is a checking verb (`CHECK_VERBS`), or it runs code
-    (a word of its name, or of an argument it was called with, is a code word)? A code-running
-    tool's run is the agent's check of whatever the code tests."""
+    (a word of its name is a code word, or it was called with code: an argument named by a code
+    word whose value reads as code, over lines or with a call or an assignment in it, not a
+    discount `code="SPRING10"`)? A code-running tool's run is the agent's check of whatever the
+    code tests."""
     name = words(tool)
     return bool(name) and name[0] in CHECK_VERBS or bool(CODE_WORDS & set(name)) \
-        or any(CODE_WORDS & set(words(a)) for a in arguments)
+        or any(CODE_WORDS & set(words(k)) and isinstance(v, str) and re.search(r"\n|\w\(|\w\s*=", v)
+               for k, v in (arguments or {}).items())
 
 
 def tool_job(tool: str, spec: WorkflowSpec | None) -> str | None:
