@@ -160,7 +160,8 @@ def missing_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure
                 category="system_termination", root_cause="Termination Condition Violation",
                 detector="missing_termination", evidence=(i, *again, end_i), scenario_id=trace.scenario_id,
                 elements=(term.reason, "unheard"), agent=None, step=after[0], subject="", **whose,
-                description=f"the end was announced {len(again) + 1} time(s) (\"{phrase}\", first by "
+                description=f"the end was announced {f'{len(again) + 1} times' if again else 'once'} "
+                f"(\"{phrase}\", {'first ' if again else ''}by "
                 f"{e.agent} at event {i}) but the run went on until {bound}: the termination condition "
                 "does not hear the stop word it is given",
             )]
