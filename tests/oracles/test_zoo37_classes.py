@@ -71,6 +71,7 @@ def test_a_zero_exit_code_is_no_failure():
     "Membership validated ✓ Court 3 is reserved for Tuesday at 19:00, ref SQ-88.",
     "All checks passed, so I've put you on court 3 (Tue 19:00).",
     "Card checks out! Court 3, Tuesday 19:00 - ref SQ-88.",
+    "Membership check ✅ Court 3 held: Tue 19:00.",
 ])
 def test_a_check_said_passed_after_the_code_crashed_is_claimed(reply):
     [f] = claimed_outcome(_run(reply), None)

@@ -939,12 +939,14 @@ RETURNS = re.compile(r"\b(?:returns?|gives? back|yields?|responds? with)\b(?!\s+
 
 
 # A check said to have come out right: "Season check passed", "all tests pass", "validation OK",
-# "the date checks out", "verified ✅", "passed the format check".
+# "the date checks out", "verified ✅", "passed the format check", "Date check ✅".
 CHECK_PASSED = re.compile(
     r"\b(?:checks?|tests?|validation|verification|sanity check)\s+(?:(?:all|have|has|were|was|is|are)\s+)?"
     r"(?:passed|pass(?:es)?|succeeded|ok(?:ay)?|fine|good|green|clean|cleared)\b|"
     r"\b(?:verified|validated|checks out|checked out (?:ok|fine)|passed (?:the |its |our |all |every )?(?:\w+ )?"
-    r"(?:checks?|tests?|validation))\b", re.IGNORECASE)
+    r"(?:checks?|tests?|validation))\b|"
+    # the check ticked off: "Season check ✅", "tests ✓"
+    r"\b(?:checks?|tests?|validation|verification)\W{0,3}[\u2713\u2714\u2705\u2611]", re.IGNORECASE)
 # The verbs of a tool whose job is to check, and the words of a tool that runs code the agent wrote
 # (its name's, or its argument's: `run_python(code=...)`, `exec_sql(query=...)`): the code is the check.
 CHECK_VERBS = {"check", "verify", "validate", "test", "assert", "lint"}
