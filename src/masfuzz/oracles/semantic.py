@@ -1880,7 +1880,8 @@ _FREE_WORDS = re.compile(r"(?:\[a-z\]\+(?:\\[ -])?)+")
 # "we've already got our own", "I own a set", "don't need a chanter", "no need for boots".
 HAS_ALREADY = re.compile(
     r"\b(?:already\s+(?:have|has|got|own)|(?:have|'ve|has|got)\s+(?:\w+\s+){0,2}already|own\s+(?:one|a|an|some|my|our)|"
-    r"(?:my|our|his|her|their)\s+own|lent\s+(?:me|us)|(?:don'?t|do\s+not|won'?t)\s+need|no\s+need\s+for)\b",
+    r"(?:bring|brings|bringing|have|has|got|use|using)\s+(?:my|our|his|her|their)\s+own|lent\s+(?:me|us)|"
+    r"(?:don'?t|do\s+not|won'?t)\s+need|no\s+need\s+for)\b",
     re.IGNORECASE)
 
 
