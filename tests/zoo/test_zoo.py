@@ -34,8 +34,11 @@ def policy_of(label: dict) -> str:
 def run(target: str, label: dict):
     from masfuzz import api
 
-    extra = label.get("exec_args") or []
-    keywords = {extra[i].lstrip("-").replace("-", "_"): extra[i + 1] for i in range(0, len(extra), 2)}
+    keywords, extra = {}, label.get("exec_args") or []
+    for i, token in enumerate(extra):  # `--flag VALUE`, or a switch (`--run-code`) with no value
+        if token.startswith("--"):
+            value = extra[i + 1] if i + 1 < len(extra) and not extra[i + 1].startswith("--") else True
+            keywords[token.lstrip("-").replace("-", "_")] = value
     return api.exec(target, label["input"], sut_model=policy_of(label), executor="inprocess",
                     no_cache=True, **keywords)
 

@@ -35,7 +35,7 @@ from masfuzz.oracles.robustness import robustness_witness
 from masfuzz.oracles.failure import PROPOSING_DETECTORS, RULE, UNCONFIRMED, Failure, dedupe
 from masfuzz.oracles.onepass import judging
 from masfuzz.oracles.instructed import INSTRUCTED, _proxy
-from masfuzz.oracles.semantic import SEMANTIC, tool_doc_mismatch
+from masfuzz.oracles.semantic import SEMANTIC, rejected_off_form, tool_doc_mismatch
 from masfuzz.oracles.specified import model_left_stop_undone
 from masfuzz.oracles.wording import (FAREWELL, GIVE_UP, STOPWORDS, asks_back, claims_done, closing_offers, is_question,
                                     lists_missing, sentences, stem, words)
@@ -147,18 +147,22 @@ def missing_termination(trace: Trace, spec: WorkflowSpec | None) -> list[Failure
         if not after:
             continue  # the announcement was the last thing said: the bound merely coincided
         again = [j for j, x, p in said if j > i and chat[j] == chat[i] and _stop_word(p)]
-        if _stop_word(phrase) and again and not _unheard_by_design(spec, e.agent):
+        if _stop_word(phrase) and (again or _listens_for_words(spec)) and not _unheard_by_design(spec, e.agent):
             # The stop word itself was said again and the team still went on: whoever said it
             # had the floor to close and closed, more than once, and the condition did not hear
             # it (AG2's manager left on its exact-match default while the "in content" test sits
-            # on the proxy). The condition is the team's wiring: no agent is to blame. A closing
-            # in prose ("I am ending the workflow") said again is no stop word the condition
-            # missed: the announcer may owe the word itself (FLARE's director, below).
+            # on the proxy). The condition is the team's wiring: no agent is to blame. So is a
+            # stop word said once to a team whose condition tests messages (AG2's receiver's
+            # `is_termination_msg`, an exact comparison a reply ending in the word never meets):
+            # the word was given, the test did not hear it. A closing in prose ("I am ending the
+            # workflow") is no stop word the condition missed: the announcer may owe the word
+            # itself (FLARE's director, below).
             return [Failure(
                 category="system_termination", root_cause="Termination Condition Violation",
                 detector="missing_termination", evidence=(i, *again, end_i), scenario_id=trace.scenario_id,
                 elements=(term.reason, "unheard"), agent=None, step=after[0], subject="", **whose,
-                description=f"the end was announced {len(again) + 1} times (\"{phrase}\", first by "
+                description=f"the end was announced {f'{len(again) + 1} times' if again else 'once'} "
+                f"(\"{phrase}\", {'first ' if again else ''}by "
                 f"{e.agent} at event {i}) but the run went on until {bound}: the termination condition "
                 "does not hear the stop word it is given",
             )]
@@ -300,6 +304,13 @@ def _names_required(spec: WorkflowSpec | None, agent: str, text: str) -> bool:
 def _stop_word(phrase: str) -> bool:
     """Is the announcement a stop word, written as one (TERMINATE), rather than prose?"""
     return phrase.isupper()
+
+
+def _listens_for_words(spec: WorkflowSpec | None) -> bool:
+    """Does the spec end its team on a test of the messages (a stop word's mention, AG2's
+    `is_termination_msg`), not only on a count (`_COUNT_BOUND`)? Then a stop word said is what
+    that test is for."""
+    return spec is not None and any(not _COUNT_BOUND.search(c) for c in spec.termination.conditions)
 
 
 def _unheard_by_design(spec: WorkflowSpec | None, agent: str) -> bool:
@@ -625,6 +636,10 @@ def unrecovered_tool_errors(trace: Trace, spec: WorkflowSpec | None) -> list[Fai
                else "the reply only passes the raw error on" if relayed is not None
                else "the run ended right after it")
         gave_up = gave_up if gave_up is not None else relayed
+        # an argument the model wrote off the tool's documented form, which the tool refused as
+        # it should: a reply that says it did not work passes the model's error on honestly
+        because = rejected_off_form(trace, spec, i) if went_on and gave_up is not None \
+            and witness.no_leak and witness.no_crash else ""
         leaks = [j for j, m in _indexed(trace, Message)
                  if j > i and m.role == "assistant" and not witness.no_leak
                  and "MASFUZZ_INJECTED" in m.content]
@@ -634,6 +649,7 @@ def unrecovered_tool_errors(trace: Trace, spec: WorkflowSpec | None) -> list[Fai
             evidence=(i, *leaks, *([gave_up] if gave_up is not None else []),
                       *([end_i] if end else []), *_call_of(trace, i)),
             scenario_id=trace.scenario_id, elements=(r.agent, r.tool, why),
+            **({"attribution": "harness", "because": because} if because else {}),
             description=f"{r.tool} failed for {r.agent} (event {i}"
             + (f", injected fault {r.fault}" if r.fault else "") + f") and {why}: "
             "the error is not handled",

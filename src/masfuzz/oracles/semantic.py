@@ -21,7 +21,7 @@ from masfuzz.oracles.instructed import (CONDITIONAL, NEGATED, beside_call, claus
                                        instructed_order, misrouted_request, with_prompts)
 from masfuzz.oracles.specified import model_ignored_named_failure
 from masfuzz.oracles.wording import (
-    ACTIONS, FAILED_TEXT, FIND_VERBS, UNSETTLED_MARK, answer_given, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, claims_done,
+    ACTIONS, CHECK_PASSED, FAILED_TEXT, FIND_VERBS, UNSETTLED_MARK, answer_given, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, checks, claims_done,
     empty_result, holds, holds_unnamed, is_question, mentions, offers_more, owners, participles, payload_failure, plain,
     says_done_by_verb, says_held, sentences, status_line, stem, structured, tool_actions, tool_job, tool_objects,
     tools_of, unconfirmed_state, words, date_renderings, dates_in_words, in_english, leaf_values, reply_fields, nested_fields,
@@ -150,7 +150,8 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                      if fields is not None else None) \
                 or next((s for s in done if about_tool(s, r.tool, spec, tools)), None) \
                 or _ticked_item(text, r.tool, tools) \
-                or _invented_reference(trace, ci, text, r.tool, spec, named=True)
+                or _invented_reference(trace, ci, text, r.tool, spec, named=True) \
+                or _check_passed(trace, fi, ci, text, r)
             if claim is None and _answers_only(trace, fi, ci, r, agent, spec):
                 # a success in sure general words ("You're all set") that names nothing is
                 # about the one outcome it answers: the claimer's own tool, the only one it called;
@@ -401,6 +402,22 @@ def _labelled_claim(text: str, done: list[str]) -> str | None:
             or NOT_HELD.search(text) or not all(plain(c) for x in sentences(text) for c in clauses(x)):
         return None
     return next((s for s in done if SUCCESS_LABEL.fullmatch(s)), None)
+
+
+def _check_passed(trace: Trace, fi: int, ci: int, text: str, r: ToolResult) -> str | None:
+    """A check said passed ("Season check passed ✅", "the date checks out", "all tests pass")
+    after the run's one check failed: the failed tool checks (`checks`: a checking verb, or code
+    the agent wrote that it ran, which exited non-zero) and no other checking tool answered
+    without failure between the failure and the claim. Another tool's success in between (the
+    booking made after the failed check) is no check, so the claim of a check passed stands on
+    the failed one."""
+    called = [e for e in trace.events if isinstance(e, ToolCall)]
+    checkers = {c.tool for c in called if checks(c.tool, c.arguments)}
+    if r.tool not in checkers or any(
+            isinstance(e, ToolResult) and e.tool in checkers and not _failed(e) for e in trace.events[fi + 1:ci]):
+        return None
+    return next((s for s in sentences(text) if CHECK_PASSED.search(s) and plain(s)
+                 and not FAILED_TEXT.search(s) and not NOT_HELD.search(s)), None)
 
 
 def _ticked_item(text: str, tool: str, rivals: set[str]) -> str | None:
@@ -1658,8 +1675,10 @@ def _pattern(form: str) -> str | None:
 FORMAT_REJECTION = re.compile(
     r"\b(?:invalid|format|malformed|expected|must be|parse|unparsable|unparseable|unreadable|"
     r"not understood|not recogni[sz]ed|not readable|not a valid|does not match|"
-    # the value denied its kind ("'+44 7700 900417' is not a number we can ring")
-    r"not an? (?:number|date|time|amount|sum|price|code|phone|e-?mail|reference|value)|"
+    # the value denied its kind ("'+44 7700 900417' is not a number we can ring", "'10:45' is not
+    # a start time the timing system can read"), or said to be past what the tool can read
+    r"not an? (?:[\w-]+ ){0,2}?(?:number|date|time|amount|sum|price|code|phone|e-?mail|reference|value)|"
+    r"not\b[^.;:!?]{0,60}\b(?:can|could) (?:read|parse|understand|interpret|recogni[sz]e)|"
     r"doesn't match|unrecognized|unrecognised|wrong|could not convert|cannot convert|"
     r"(?:cannot|can't|could not|couldn't|unable to) (?:read|understand|interpret)|"
     r"bad (?:date|time|datetime|format|value|input|amount|number)|"
@@ -1836,9 +1855,42 @@ def carries_arguments(text: str, spec: WorkflowSpec, tool: str) -> bool:
             if not _counted(text, p, str((props.get(p) or {}).get("description") or "")):
                 return False
             continue
+        if regexes and all(_FREE_WORDS.fullmatch(r) for r in regexes):
+            # lower-case words as the form ("like "practice chanter"") fit any phrase: the text
+            # carries the argument only when it names an example itself, and not as a thing the
+            # user has or does not want ("a friend lent me his practice chanter, so I have one")
+            if not _names_wanted(text, [v for said, _ in formats[p] for v in _example_values(said)]):
+                return False
+            continue
         if not regexes or not all(re.search(rf"(?<![\w-]){r}(?![\w-])", text) for r in regexes):
             return False
     return bool(required)
+
+
+# A form made of lower-case words only (`[a-z]+\ [a-z]+`, the shape of "practice chanter"): no form.
+_FREE_WORDS = re.compile(r"(?:\[a-z\]\+(?:\\[ -])?)+")
+# A sentence saying the user has the thing already, or does not need it: "I have one already",
+# "we've already got our own", "I own a set", "don't need a chanter", "no need for boots".
+HAS_ALREADY = re.compile(
+    r"\b(?:already\s+(?:have|has|got|own)|(?:have|'ve|has|got)\s+(?:\w+\s+){0,2}already|own\s+(?:one|a|an|some|my|our)|"
+    r"(?:bring|brings|bringing|have|has|got|use|using)\s+(?:my|our|his|her|their)\s+own|lent\s+(?:me|us)|"
+    r"(?:don'?t|do\s+not|won'?t)\s+need|no\s+need\s+for)\b",
+    re.IGNORECASE)
+
+
+def _example_values(said: str) -> list[str]:
+    """The example values a documented form quotes (`_examples`' "like X or Y")."""
+    return said[len("like "):].split(" or ") if said.startswith("like ") else []
+
+
+def _names_wanted(text: str, values: list[str]) -> bool:
+    """Does the text name one of the values, word for word, in a sentence that says neither that
+    the user has it already (`HAS_ALREADY`) nor, a few words before it, no ("no practice chanter
+    needed", "without a chanter", "I don't want a practice chanter")?"""
+    return any(re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", s, re.IGNORECASE)
+               and not HAS_ALREADY.search(s)
+               and not re.search(rf"(?:\b(?:not|no|never|without)|n't)(?:\s+\w+){{0,3}}\s+{re.escape(v)}", s, re.I)
+               for s in sentences(text) for v in values if v.strip())
 
 
 # A number in a text, not a part of an identifier ("HL-204518"), a time ("10:00") or a date
@@ -1975,6 +2027,34 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             f"\"{' '.join(r.payload.split())[:120]}\" — the documentation and the behaviour "
             "disagree"))
     return dedupe(out)
+
+
+def rejected_off_form(trace: Trace, spec: WorkflowSpec | None, ri: int) -> str:
+    """Why the failed result at `ri` is the caller's model's doing, or "": the call gave an
+    argument in none of the forms the tool documents for it (free words for a start time
+    documented "like 10:42"), and the tool's answer rejects that argument's form (it names the
+    parameter or quotes the value, in words of `_rejects_form`). The tool refused what its
+    documentation does not allow, as it should: the defect is the argument the model wrote, and
+    the app's part is only how the reply passes the refusal on (the mirror of
+    `tool_doc_mismatch`, where the argument followed the documentation)."""
+    r = trace.events[ri]
+    if spec is None or not isinstance(r, ToolResult) or r.fault:
+        return ""
+    found = next(((i, c) for i, c in enumerate(trace.events[:ri]) if isinstance(c, ToolCall)
+                  and (c.call_id == r.call_id if r.call_id else (c.agent, c.tool) == (r.agent, r.tool))), None)
+    if found is None:
+        return ""
+    call = found[1]
+    formats = documented_formats(with_offered_tools(spec, trace), r.tool)
+    sent = list(map(str, call.arguments.values()))
+    for p, fs in formats.items():
+        value = call.arguments.get(p)
+        if value is None or _a_number(spec, r.tool, p, value) or any(re.fullmatch(x, str(value)) for _, x in fs):
+            continue
+        if (_names_parameter(r.payload, p) or str(value) in r.payload) and _rejects_form(r.payload, [p], sent):
+            return (f"{call.agent}'s model sent {p} {str(value)[:60]!r}, in none of the forms {r.tool} documents "
+                    f"({'; '.join(d for d, _ in fs)}), and the tool refused its form")
+    return ""
 
 
 def _names_parameter(payload: str, param: str) -> bool:

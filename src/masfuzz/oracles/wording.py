@@ -863,6 +863,8 @@ def payload_failure(payload: str, tool: str = "") -> str | None:
         return None
     if (code := status_line(text)) is not None and code >= 400:
         return f"status line {code}: {text[:80]}"
+    if (exited := EXIT_TEXT.search(text.split("\n", 1)[0])) and int(exited.group(1)) != 0:
+        return f'"{exited.group(0)}"'
     first = sentences(text)[:1]
     # a finder's cross is the fact it found ("❌ gluten-free"), as its bare "Closed" is
     # the tool's own status and the answer's structure before its words: the tool's own action
@@ -1004,6 +1006,13 @@ OUTCOME_KEYS = ("ok", "success", "succeeded", "accepted", "completed", "processe
                 "saved", "stored", "written", "recorded", "persisted", "created", "logged")
 # A status code under any of these keys (an envelope `{"http": 409, "body": {...}}` too).
 STATUS_CODE_KEYS = ("status", "status_code", "statusCode", "http_status", "httpStatus", "http", "code")
+# The fields a process's exit status is answered under (subprocess's `returncode`, a shell's exit code).
+EXIT_CODE_KEYS = ("exit_code", "exitcode", "exitCode", "exit_status", "returncode", "return_code", "returnCode")
+# The same in a text answer's first line: "exit code 1", "exitcode: 1 (execution failed)", "Process
+# exited with code 2", "Process finished with exit code 1", "returncode=1" (not "return code", a
+# parcel's).
+EXIT_TEXT = re.compile(r"\b(?:exit(?:ed)?(?:\s+with)?\s*(?:code|status)|exitcode|returncode)"
+                       r"\s*[:=]?\s*(-?\d+)\b", re.IGNORECASE)
 # The fields a tool's answer states its outcome in (a state's name in French, Spanish and Italian too).
 STATE_KEYS = ("status", "state", "result", "outcome", "estado", "statut", "etat", "état", "stato")
 # Words a flag's name may wrap its outcome in ("is_assigned", "was_renewed", "has_been_sent").
@@ -1096,6 +1105,34 @@ RETURNS = re.compile(r"\b(?:returns?|gives? back|yields?|responds? with)\b(?!\s+
                      re.IGNORECASE)
 
 
+# A check said to have come out right: "Season check passed", "all tests pass", "validation OK",
+# "the date checks out", "verified ✅", "passed the format check", "Date check ✅".
+CHECK_PASSED = re.compile(
+    r"\b(?:checks?|tests?|validation|verification|sanity check)\s+(?:(?:all|have|has|were|was|is|are)\s+)?"
+    r"(?:passed|pass(?:es)?|succeeded|ok(?:ay)?|fine|good|green|clean|cleared)\b|"
+    r"\b(?:verified|validated|checks out|checked out (?:ok|fine)|passed (?:the |its |our |all |every )?(?:\w+ )?"
+    r"(?:checks?|tests?|validation))\b|"
+    # the check ticked off: "Season check ✅", "tests ✓"
+    r"\b(?:checks?|tests?|validation|verification)\W{0,3}[\u2713\u2714\u2705\u2611]", re.IGNORECASE)
+# The verbs of a tool whose job is to check, and the words of a tool that runs code the agent wrote
+# (its name's, or its argument's: `run_python(code=...)`, `exec_sql(query=...)`): the code is the check.
+CHECK_VERBS = {"check", "verify", "validate", "test", "assert", "lint"}
+CODE_WORDS = {"python", "code", "script", "snippet", "program", "shell", "bash", "sql", "exec", "execute", "eval",
+              "interpreter", "repl", "notebook", "cell"}
+
+
+def checks(tool: str, arguments: dict | None = None) -> bool:
+    """Is the tool one that checks: its verb is a checking verb (`CHECK_VERBS`), or it runs code
+    (a word of its name is a code word, or it was called with code: an argument named by a code
+    word whose value reads as code, over lines or with a call or an assignment in it, not a
+    discount `code="SPRING10"`)? A code-running tool's run is the agent's check of whatever the
+    code tests."""
+    name = words(tool)
+    return bool(name) and name[0] in CHECK_VERBS or bool(CODE_WORDS & set(name)) \
+        or any(CODE_WORDS & set(words(k)) and isinstance(v, str) and re.search(r"\n|\w\(|\w\s*=", v)
+               for k, v in (arguments or {}).items())
+
+
 def tool_job(tool: str, spec: WorkflowSpec | None) -> str | None:
     """'find' when a tool's job is to find a thing (its verb is one of `FIND_VERBS`), 'do' when
     it is to perform an action (`tool_actions`), else None (a check, a calculation)."""
@@ -1176,6 +1213,16 @@ def _flat_failure(data: dict, tool: str = "") -> str | None:
     for key in STATUS_CODE_KEYS:
         value = data.get(key)
         if isinstance(value, int) and not isinstance(value, bool) and 400 <= value < 600:
+            return f"{key}: {value}"
+    # a process's exit status (`{"exit_code": 1, "stderr": "Traceback ..."}` of a tool that runs
+    # code, a printed CompletedProcess's `returncode=1`): anything but 0 is the run failed, however
+    # the answer is otherwise worded and whatever status the framework recorded
+    exited = data.get("exit")
+    for key, value in [*((k, data.get(k)) for k in EXIT_CODE_KEYS),
+                       # `{"exit": {"code": 1}}`: the status under the process's key (a bare
+                       # `"exit": 12` may be a motorway's)
+                       *((f"exit.{k}", exited.get(k)) for k in ("code", "status") if isinstance(exited, dict))]:
+        if isinstance(value, int) and not isinstance(value, bool) and value != 0:
             return f"{key}: {value}"
     for key in STATE_KEYS:
         value = data.get(key)
