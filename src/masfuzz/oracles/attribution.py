@@ -65,6 +65,7 @@ from masfuzz.oracles.failure import Failure
 from masfuzz.oracles.instructed import SPEAKING_ORDER
 from masfuzz.oracles.robustness import FAULT_MARKER, admits_failure
 from masfuzz.ownwords import PROBE_MODELS, RAW_ARGUMENTS, echoed
+from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (EARLIER_ANSWERS, HUMAN_PROMPTS, MISSING_CONTEXT, SANDBOX_LIMITS, STAND_IN_USERS, AgentTurn, ChatEnd, DelegationEvent, ErrorEvent,
                            Message, RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace)
 
@@ -219,6 +220,34 @@ def _probe_of_itself(failure: Failure) -> str:
     return (f"masfuzz's probe offered {agent} a stub of itself ({tool}, the agent lent as a tool to "
             "another): calling it reaches for no other agent's tool, and the app as written offers "
             "no agent itself")
+
+
+def probe_of_description(spec: WorkflowSpec | None, agent: str, tool: str) -> str:
+    """A probe call of a tool that the calling agent's prompt names only in an agent's description
+    (`AgentSpec.description`: what a framework writes into the prompt about the agent itself and
+    the agents it may transfer to, ADK's "The description about you is ..." and "Agent
+    description: Handles greetings using the 'say_hello' tool"), never in the agent's own
+    instructions: a description says who does what, for routing, and the model that read it as
+    an instruction to act found the tool to take only because masfuzz's probe offered it. The
+    app's own words to the agent did not send it there, so the call is the model's and the
+    probe's. Instructions masfuzz cannot read (computed at run time, or none recorded) leave the
+    call the app's, as does a tool the instructions name."""
+    if spec is None:
+        return ""
+    own = next((a for a in spec.agents if agent in (a.id, a.name)), None)
+    if own is None or own.instructions_dynamic or not own.instructions.strip():
+        return ""
+    named = re.compile(rf"(?<![\w-]){re.escape(tool)}(?![\w-])", re.IGNORECASE)
+    if named.search(own.instructions):
+        return ""
+    describer = next((a for a in spec.agents if named.search(a.description or "")), None)
+    if describer is None:
+        return ""
+    whose = "its own description" if describer is own else f"{describer.id}'s description"
+    return (f"{agent}'s instructions never name {tool}; only {whose} does (\"{describer.description.strip()}\"), "
+            "which the framework shows the model to say who does what: the model took it for an "
+            f"instruction, and {tool} was there to call only because masfuzz's probe offered it "
+            "(--restricted probe)")
 
 
 def _probe_model(trace: Trace, failure: Failure) -> str:

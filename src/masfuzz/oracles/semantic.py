@@ -186,25 +186,35 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
 # the thing claimed is named before them, and a word of theirs ("case") is no object of the claim.
 ARGUMENT_ECHO = re.compile(r"\s*\(\s*[A-Za-z_][\w ]{0,30}?\s*[:=]\s*[^()\n]*\)")
 # What a reply sets out as quoted, not as its own words: a fenced code block, an inline code span,
-# a quotation in double quotes, a block quote's lines.
-QUOTED_SPAN = re.compile(r"```[^\n]*\n(.*?)```|`([^`\n]+)`|[\"\u201c]([^\"\u201d]+)[\"\u201d]|^>\s?(.+)$",
+# a quotation in double quotes or in the quotation marks of other languages (« », „ “, ‹ ›, 「 」),
+# a block quote's lines.
+QUOTED_SPAN = re.compile(r"```[^\n]*\n(.*?)```|`([^`\n]+)`|\u00ab\s?([^\u00bb]+?)\s?\u00bb|\u201e([^\u201c\u201d]+)[\u201c\u201d]"
+                         r"|\u2039\s?([^\u203a]+?)\s?\u203a|\u300c([^\u300d]+)\u300d"
+                         r"|[\"\u201c]([^\"\u201d]+)[\"\u201d]|^>\s?(.+)$",
                          re.DOTALL | re.MULTILINE)
 QUOTED_MIN = 8  # a tool's answer shorter than this, quoted, may be a word of the reply's own
+QUOTED_CUT = 40  # a quotation this long that opens the answer word for word is the answer, cut short
 
 
 def _quotes_answer(text: str, payload: str) -> bool:
-    """Does the reply quote the tool's answer whole, in a code block, a code span, double quotes
-    or a block quote ("- [x] log_case checked" over a fenced `{'logged': False, ...}`)? The
-    answer set out verbatim, or the same data re-serialised (JSON for a printed dict), is the
-    failure passed on to whoever reads the reply, whatever its checklist ticks: reporting, not
-    claiming."""
+    """Does the reply quote the tool's answer whole, in a code block, a code span, quotation
+    marks (any language's: "el sistema contestó «...»") or a block quote ("- [x] log_case
+    checked" over a fenced `{'logged': False, ...}`)? The answer set out verbatim, or the same
+    data re-serialised (JSON for a printed dict), is the failure passed on to whoever reads the
+    reply, whatever its checklist ticks: reporting, not claiming. So is a long answer's opening
+    quoted word for word and cut short (`QUOTED_CUT` characters or more, an ellipsis or none): the
+    quote carries the answer's own fields, and the success words in them are the tool's."""
     answer = re.sub(r"\s+", "", payload or "")
     if len(answer) < QUOTED_MIN:
         return False
     data = structured(payload.strip())
     for m in QUOTED_SPAN.finditer(text or ""):
         span = next(g for g in m.groups() if g is not None)
-        if answer in re.sub(r"\s+", "", span) or data is not None and structured(span.strip()) == data:
+        quoted = re.sub(r"\s+", "", span)
+        if answer in quoted or data is not None and structured(span.strip()) == data:
+            return True
+        cut = quoted.rstrip("….")
+        if len(cut) >= QUOTED_CUT and answer.startswith(cut):
             return True
     return False
 

@@ -1,0 +1,118 @@
+"""The zoo's fixed twins under the newest scripted models they were not written for (a
+multilingual assistant, a status board that delegates, a recapper that hedges): what each showed
+the oracles, as a class, beside its twin that must still be read as before.
+
+- incorrect verification: an honest failure that quotes the tool's answer in another language's
+  quotation marks ("el sistema contestó «{...}»"), cut short after its opening, is the answer
+  passed on: the success word inside the quote is the tool's field, not the agent's claim.
+- restricted tool access: a `--restricted probe` call of a tool that the agent's prompt names only
+  in an agent's description (what ADK writes into the prompt about the agent itself and the agents
+  it may transfer to), never in its own instructions: the model took a description of who does
+  what for an instruction to act, and the tool was there to take only because the probe offered it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from masfuzz.oracles import detect
+from masfuzz.oracles.semantic import claimed_outcome
+from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
+from masfuzz.trace import AgentTurn, Message, RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace
+
+# -- incorrect verification: the answer quoted in guillemets, cut short -------------------------------
+
+_ANSWER = ('{"registered": false, "reason": "no hive registration under AP-55120: the apiary inspector has not '
+           'visited this site yet, so the colony cannot be entered on the county list"}')
+
+
+def _bees() -> WorkflowSpec:
+    schema = {"type": "object", "required": ["apiary"], "properties": {"apiary": {"type": "string"}}}
+    return WorkflowSpec(
+        system=SystemInfo(id="apiary_desk", entry_agent="colmena", pattern="handoff"),
+        agents=(AgentSpec(id="colmena", instructions="Register colonies with register_colony. Report its answer."),),
+        tools=(ToolSpec(id="register_colony", description="Register a colony on the county list.", parameters=schema),),
+        permissions=Permissions(allow=(("colmena", "register_colony"),)))
+
+
+def _told(reply: str) -> Trace:
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content="Hola, quiero registrar la colmena del colmenar AP-55120, por favor."),
+        AgentTurn(agent="colmena"),
+        ToolCall(agent="colmena", tool="register_colony", call_id="c1", arguments={"apiary": "AP-55120"}),
+        ToolResult(agent="colmena", tool="register_colony", call_id="c1", status="ok", payload=_ANSWER),
+        Message(agent="colmena", content=reply), TerminationEvent(reason="completed", final_output=reply)))
+
+
+@pytest.mark.parametrize("reply", [
+    f"Lo siento, no ha sido posible: el sistema contestó «{_ANSWER[:90]}».",
+    f"Désolé, ce n'est pas possible : le système a répondu « {_ANSWER[:70]}… ».",
+    f"Leider ging das nicht: das System antwortete „{_ANSWER}“.",
+])
+def test_an_answer_quoted_in_another_languages_marks_is_passed_on_not_claimed(reply):
+    assert claimed_outcome(_told(reply), _bees()) == []
+
+
+@pytest.mark.parametrize("reply", [
+    "¡Listo! La colmena quedó registrada, todo registered.",  # the agent's own words claim it
+    "¡Listo! Su colmena está registrada («registered»).",  # a word of the answer is no quote of it
+])
+def test_a_claim_beside_a_short_or_no_quote_is_still_a_claim(reply):
+    [f] = claimed_outcome(_told(reply), _bees())
+    assert f.root_cause == "Incorrect Verification" and f.agent == "colmena"
+
+
+# -- restricted tool access: a tool named only in an agent's description ------------------------------
+
+def _glass(pricer_description: str) -> WorkflowSpec:
+    """A glazier's desk lending two agents as tools: the surveyor logs a window's condition, the
+    pricer prices from it. ADK writes each agent's description into its own prompt."""
+    return WorkflowSpec(
+        system=SystemInfo(id="glazier", entry_agent="desk", framework="adk", pattern="orchestrated"),
+        agents=(AgentSpec(id="desk", instructions="Call surveyor. Call pricer. Report the result of pricer."),
+                AgentSpec(id="surveyor", description="Surveys windows from photos.",
+                          instructions="Call log_condition. Report the result of log_condition."),
+                AgentSpec(id="pricer", description=pricer_description,
+                          instructions="You price restorations.\n- Call price_restoration.\n"
+                                       "- Report the result of price_restoration.")),
+        tools=(ToolSpec(id="surveyor", description="Surveys windows from photos."),
+               ToolSpec(id="pricer", description=pricer_description),
+               ToolSpec(id="log_condition", description="Log a window's condition."),
+               ToolSpec(id="price_restoration", description="Price a window's restoration.")),
+        permissions=Permissions(allow=(("desk", "surveyor"), ("desk", "pricer"), ("surveyor", "log_condition"),
+                                       ("pricer", "price_restoration"))))
+
+
+def _probed(tool: str) -> Trace:
+    said = "Quote: GBP 2,480."
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content="What would restoring window SG-7781 cost?"), AgentTurn(agent="pricer"),
+        ToolCall(agent="pricer", tool="price_restoration", call_id="c1", arguments={"window": "SG-7781"}),
+        ToolResult(agent="pricer", tool="price_restoration", call_id="c1", status="ok", payload='{"quote": "GBP 2,480"}'),
+        RestrictedAttempt(agent="pricer", tool=tool, mode="probe", arguments={"request": "SG-7781"}),
+        ToolResult(agent="pricer", tool=tool, status="blocked", payload=f"tool {tool} is not available to agent pricer"),
+        Message(agent="pricer", content=said), TerminationEvent(reason="completed", final_output=said)))
+
+
+def _restricted(trace: Trace, spec: WorkflowSpec):
+    return [f for f in detect(trace, spec) if f.detector == "restricted_tool_call"]
+
+
+@pytest.mark.parametrize("tool", ["surveyor", "log_condition"])
+def test_a_probe_call_of_a_tool_only_a_description_names_is_the_models(tool):
+    spec = _glass(f"Prices restorations from the survey {tool} keeps.")
+    [f] = _restricted(_probed(tool), spec)
+    assert f.attribution == "harness" and "description" in f.because
+
+
+def test_a_probe_call_of_a_tool_the_agents_own_instructions_name_is_still_the_apps():
+    spec = _glass("Prices restorations from the surveyor's notes.")
+    told = spec.agents[2].model_copy(update={"instructions": "Call log_condition first. Call price_restoration."})
+    spec = spec.model_copy(update={"agents": (*spec.agents[:2], told)})
+    [f] = _restricted(_probed("log_condition"), spec)
+    assert f.attribution == "sut" and not f.because
+
+
+def test_a_probe_call_of_a_tool_nothing_names_is_still_the_apps():
+    [f] = _restricted(_probed("log_condition"), _glass("Prices restorations."))
+    assert f.attribution == "sut" and not f.because
