@@ -16,9 +16,10 @@ from __future__ import annotations
 import pytest
 
 from masfuzz.oracles import detect
-from masfuzz.oracles.semantic import claimed_outcome
+from masfuzz.oracles.semantic import claimed_outcome, handover_facts
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
-from masfuzz.trace import AgentTurn, Message, RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace
+from masfuzz.trace import (HANDOVER_INPUTS, AgentTurn, DelegationEvent, Message, RestrictedAttempt, TerminationEvent, ToolCall,
+                           ToolResult, Trace)
 
 # -- incorrect verification: the answer quoted in guillemets, cut short -------------------------------
 
@@ -116,3 +117,49 @@ def test_a_probe_call_of_a_tool_the_agents_own_instructions_name_is_still_the_ap
 def test_a_probe_call_of_a_tool_nothing_names_is_still_the_apps():
     [f] = _restricted(_probed("log_condition"), _glass("Prices restorations."))
     assert f.attribution == "sut" and not f.because
+
+
+# -- information loss: the code's parameter filled with the words the agent was given -----------------
+
+_ASK = ("The permit went in as BP-60318 last week and our old one, BP-22107, lapsed in March; "
+        "could you hurry the new boat permit along?")
+
+
+def _moorings() -> WorkflowSpec:
+    schema = {"type": "object", "required": ["permit_ref"], "properties": {"permit_ref": {"type": "string"}}}
+    return WorkflowSpec(
+        system=SystemInfo(id="moorings", entry_agent="front", framework="langgraph", pattern="graph"),
+        agents=(AgentSpec(id="front", instructions="Write a brief for the permits desk."),
+                AgentSpec(id="permits", instructions="Hurry applications with expedite_permit.")),
+        tools=(ToolSpec(id="expedite_permit", description="Hurry a boat permit application.", parameters=schema),),
+        permissions=Permissions(allow=(("permits", "expedite_permit"),)))
+
+
+def _briefed(brief: str) -> Trace:
+    events = (
+        Message(role="user", content=_ASK), AgentTurn(agent="front"),
+        Message(agent="front", content="Merci, on s'en occupe."),
+        DelegationEvent.model_validate({"from": "front", "to": "permits", "trigger": "graph_edge"}),
+        AgentTurn(agent="permits"),
+        ToolCall(agent="permits", tool="expedite_permit", call_id="c1", arguments={"permit_ref": brief}),
+        ToolResult(agent="permits", tool="expedite_permit", call_id="c1", status="ok",
+                   payload=f'{{"ref": "{brief[:30]}", "state": "queued"}}'),
+        Message(agent="permits", content="C'est en cours."),
+        TerminationEvent(reason="completed", final_output="C'est en cours."))
+    return Trace(scenario_id="s", events=events,
+                 meta={HANDOVER_INPUTS: [{"agent": "permits", "since": 3, "text": brief}]})
+
+
+def test_a_code_parameter_filled_with_a_brief_that_lost_the_code_shows_the_loss():
+    brief = "Brief from the front desk: the customer wants the new boat permit hurried along."
+    [f] = handover_facts(_briefed(brief), _moorings())
+    assert (f.root_cause, f.agent, f.attribution) == ("Information Loss at Hand-over", "front", "sut")
+    assert "BP-60318" in f.description
+
+
+@pytest.mark.parametrize("brief", [
+    "Brief from the front desk: the permit went in as BP-60318; hurry it along.",  # the brief carried it
+    "Brief from the front desk: our old one, BP-22107, lapsed in March.",  # which one it needed: not read
+])
+def test_a_code_parameter_holding_the_code_it_was_given_is_no_loss(brief):
+    assert handover_facts(_briefed(brief), _moorings()) == []

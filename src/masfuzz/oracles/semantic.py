@@ -1193,7 +1193,8 @@ def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
             if replaced := _replaced(trace, i, e, given, spec):
                 return i, *replaced, given[replaced[0]]
             received = _received(trace, d, agent)
-            if stand_in := _stand_in(e, given, received) or _documented_stand_in(e, spec, told, received, held):
+            if stand_in := _stand_in(e, given, received) or _documented_stand_in(e, spec, told, received, held) \
+                    or _prose_in_place(e, given, received):
                 return i, *stand_in
             calls.append(i)
         if isinstance(e, Message) and e.role == "assistant" and e.agent == agent:
@@ -1509,6 +1510,39 @@ def _stand_in(call: ToolCall, given: dict[str, list[str]],
             if lost:
                 return kind, (f"called {call.tool} with {param}={text!r}, while the user's {lost[0]}, "
                               "of the same form, never reached it"), lost
+    return None
+
+
+PROSE_WORDS = 4  # a parameter's value of this many words or more is prose, not a value of a kind
+
+
+def _prose_in_place(call: ToolCall, given: dict[str, list[str]],
+                    received: str | None) -> tuple[str, str, list[str]] | None:
+    """A parameter of a kind the user gave (`order_number`, `application_ref`), set to prose (the
+    hand-over's words or the request's, pasted whole: "Ship a replacement for the damaged
+    order.") that holds no value of the form of a user's value of that kind which is missing from
+    what the agent's model received: a model that lacks the fact and does not ask fills the field
+    with what it has. Had the fact reached it, the pasted words would carry it (the fixed
+    hand-over's do); words with no value of that form in the parameter's place are the loss
+    showing, as a question for it would. Words that hold another value of the form (the user's
+    old reference beside the new one) are not read: which one the tool needed is more than their
+    shape tells. Needs the recorded input, as `_stand_in` does."""
+    if received is None:
+        return None
+    for param, value in call.arguments.items():
+        text = value.strip() if isinstance(value, str) else ""
+        if len(text.split()) < PROSE_WORDS:
+            continue
+        for kind in given:
+            if not PARAMS[kind].search(param) or FACTS[kind].fullmatch(text):
+                continue
+            lost = [v for v in given[kind] if not _reached(v, received) and not _reached(v, text)]
+            # words that hold another of the user's values of that form name one: which of the
+            # two the tool needed ("the permit went in as BP-60318" beside the lapsed BP-22107)
+            # is more than the text's shape tells
+            if lost and not any(re.search(rf"(?<![\w-]){_shape(v)}(?![\w-])", text) for v in lost):
+                return kind, (f"called {call.tool} with {param} set to words that hold no {kind} "
+                              f"(\"{' '.join(text.split())[:60]}\"), while the user's {lost[0]} never reached it"), lost
     return None
 
 
