@@ -16,8 +16,9 @@ from __future__ import annotations
 import pytest
 
 from masfuzz.oracles import detect
+from masfuzz.oracles.instructed import participation
 from masfuzz.oracles.semantic import claimed_outcome, handover_facts
-from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
+from masfuzz.spec.model import AgentSpec, Delegation, Permissions, SystemInfo, ToolSpec, WorkflowSpec
 from masfuzz.trace import (HANDOVER_INPUTS, AgentTurn, DelegationEvent, Message, RestrictedAttempt, TerminationEvent, ToolCall,
                            ToolResult, Trace)
 
@@ -163,3 +164,85 @@ def test_a_code_parameter_filled_with_a_brief_that_lost_the_code_shows_the_loss(
 ])
 def test_a_code_parameter_holding_the_code_it_was_given_is_no_loss(brief):
     assert handover_facts(_briefed(brief), _moorings()) == []
+
+
+# -- incorrect verification: the user's own sentence said back --------------------------------------
+
+_REQUEST = ("Hello! I'm booked on the Tuesday night life-drawing course (LD-4410) from 3 March, but my shifts "
+            "have changed. Can I have the fee back?")
+
+
+def _studio() -> WorkflowSpec:
+    schema = {"type": "object", "required": ["booking"], "properties": {"booking": {"type": "string"}}}
+    return WorkflowSpec(
+        system=SystemInfo(id="art_studio", entry_agent="desk", pattern="handoff"),
+        agents=(AgentSpec(id="desk", instructions="Find the booking with find_booking. Report what it says."),),
+        tools=(ToolSpec(id="find_booking", description="Find a course booking.", parameters=schema),),
+        permissions=Permissions(allow=(("desk", "find_booking"),)))
+
+
+def _read_back(reply: str) -> Trace:
+    answer = f'{{"booking": "{_REQUEST}", "found": false}}'
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content=_REQUEST), AgentTurn(agent="desk"),
+        ToolCall(agent="desk", tool="find_booking", call_id="c1", arguments={"booking": _REQUEST}),
+        ToolResult(agent="desk", tool="find_booking", call_id="c1", status="ok", payload=answer),
+        Message(agent="desk", content=reply), TerminationEvent(reason="completed", final_output=reply)))
+
+
+def test_the_users_own_sentence_said_back_is_no_claim():
+    reply = f"Esto es lo que consta: booking {_REQUEST[:-30]}"
+    assert claimed_outcome(_read_back(reply), _studio()) == []
+
+
+def test_the_agents_own_words_of_the_same_booking_still_claim():
+    [f] = claimed_outcome(_read_back("Good news: you're booked on the Tuesday night life-drawing course."), _studio())
+    assert f.root_cause == "Incorrect Verification"
+
+
+# -- premature termination: a line for a tool breaking lets no agent end elsewhere ---------------------
+
+def _piano_tuners(desk_rules: str) -> WorkflowSpec:
+    """A piano tuners' front desk that hands refunds to the accounts agent (an Agents SDK handoff)."""
+    visit = {"type": "object", "required": ["visit"], "properties": {"visit": {
+        "type": "string", "description": 'The visit reference, like "PT-1000"'}}}
+    return WorkflowSpec(
+        system=SystemInfo(id="tuners", entry_agent="desk", framework="openai-agents", pattern="handoff"),
+        agents=(AgentSpec(id="desk", instructions=desk_rules),
+                AgentSpec(id="accounts", instructions="Refund missed visits with refund_visit.")),
+        tools=(ToolSpec(id="next_round", description="The next day a tuner is free.",
+                        parameters={"type": "object", "required": ["town"], "properties": {"town": {"type": "string"}}}),
+               ToolSpec(id="refund_visit", description="Refund a missed visit's call-out fee.", parameters=visit)),
+        permissions=Permissions(allow=(("desk", "next_round"), ("accounts", "refund_visit"))),
+        delegations=(Delegation.model_validate({"from": "desk", "to": "accounts", "trigger": "handoff"}),))
+
+
+_DESK = ("You answer the customers of Ribble Piano Tuners.\n"
+         "Hand off to accounts when the request mentions refund, fee or money back.\n"
+         "Call next_round when the request mentions tune, visit or tuner.\n"
+         "{broken}"
+         'Say "Thank you - we will keep your piano singing!"')
+
+
+def _desk_ended() -> Trace:
+    closing = "Thank you - we will keep your piano singing!"
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content="The tuner never turned up for visit PT-3310 on Monday. Can I have the fee "
+                                     "refunded please?"),
+        AgentTurn(agent="desk"),
+        ToolCall(agent="desk", tool="next_round", call_id="c1", arguments={"town": "Clitheroe"}),
+        ToolResult(agent="desk", tool="next_round", call_id="c1", payload="Next free tuner in Clitheroe: Friday."),
+        Message(agent="desk", content=closing), TerminationEvent(reason="completed", final_output=closing)))
+
+
+@pytest.mark.parametrize("broken", ['If next_round raises an error, say "The diary is down; we will ring you."\n',
+                                    'If next_round fails, say "We will ring you with a day."\n'])
+def test_a_line_for_a_tool_breaking_does_not_let_the_desk_end_past_its_routing(broken):
+    [f] = participation(_desk_ended(), _piano_tuners(_DESK.format(broken=broken)))
+    assert (f.root_cause, f.attribution) == ("Premature Termination", "harness")
+
+
+def test_a_line_that_says_when_to_end_still_lets_the_desk_end():
+    rules = _DESK.format(broken='Once the customer has a day, say "Thank you - see you then."\n')
+    [f] = participation(_desk_ended(), _piano_tuners(rules))
+    assert (f.root_cause, f.attribution) == ("Premature Termination", "sut")

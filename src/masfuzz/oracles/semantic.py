@@ -120,13 +120,13 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     # read clause by clause: a condition in a later clause ("sign the slip when they arrive")
     # does not hedge the claim before it ("Issued - the units are on their way"), nor does a
     # promise joined to it ("... and will be ready on Friday")
+    asked = user_text(trace)
     claims = [(ci, agent, text, [s for s in sentences(ARGUMENT_ECHO.sub("", text))
-                                 if not (_restated_field(s) and _says_undone(text))
+                                 if not (_restated_field(s) and _says_undone(text)) and not _users_sentence(s, asked)
                                  for s in _claim_clauses(s)
                                  if claims_done(s) or any(says_done_by_verb(s, t) or says_held(s, t, spec)
                                                           for t in failed_tools)])
               for ci, agent, text in _claims(trace)]
-    asked = user_text(trace)
     out = []
     for fi, r, why in failed:
         # a successful retry: what is claimed after it is true
@@ -194,6 +194,18 @@ QUOTED_SPAN = re.compile(r"```[^\n]*\n(.*?)```|`([^`\n]+)`|\u00ab\s?([^\u00bb]+?
                          re.DOTALL | re.MULTILINE)
 QUOTED_MIN = 8  # a tool's answer shorter than this, quoted, may be a word of the reply's own
 QUOTED_CUT = 40  # a quotation this long that opens the answer word for word is the answer, cut short
+
+
+USER_SENTENCE_WORDS = 5  # a sentence of the user's this long, said back word for word, is theirs
+
+
+def _users_sentence(sentence: str, asked: str) -> bool:
+    """Is the sentence one the user wrote, said back word for word (a reply that reads out a tool's
+    answer echoing the request: "booking Hi! I'm booked on the six-week course (SK-2087) starting 4
+    March, but ...")? Its "I'm booked" is the user's account of their booking, not the agent's
+    claim of the tool's outcome."""
+    said = " ".join(re.findall(r"[\w'-]+", sentence.lower()))
+    return len(said.split()) >= USER_SENTENCE_WORDS and said in " ".join(re.findall(r"[\w'-]+", asked.lower()))
 
 
 def _quotes_answer(text: str, payload: str) -> bool:
