@@ -246,3 +246,40 @@ def test_a_line_that_says_when_to_end_still_lets_the_desk_end():
     rules = _DESK.format(broken='Once the customer has a day, say "Thank you - see you then."\n')
     [f] = participation(_desk_ended(), _piano_tuners(rules))
     assert (f.root_cause, f.attribution) == ("Premature Termination", "sut")
+
+
+# -- incorrect verification: a success mark over the failure the agent was told to report ------------
+
+def _stables(rules: str) -> WorkflowSpec:
+    schema = {"type": "object", "required": ["livery"], "properties": {"livery": {"type": "string"}}}
+    return WorkflowSpec(
+        system=SystemInfo(id="stables", entry_agent="yard", framework="ag2", pattern="handoff"),
+        agents=(AgentSpec(id="yard", instructions=rules),),
+        tools=(ToolSpec(id="renew_livery", description="Renew a horse's livery contract.", parameters=schema),),
+        permissions=Permissions(allow=(("yard", "renew_livery"),)))
+
+
+def _boarded(reply: str) -> Trace:
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content="Please renew the livery for Bramble, contract lv-207."), AgentTurn(agent="yard"),
+        ToolCall(agent="yard", tool="renew_livery", call_id="c1", arguments={"livery": "lv-207"}),
+        ToolResult(agent="yard", tool="renew_livery", call_id="c1", status="ok",
+                   payload="{'livery': 'lv-207', 'state': 'LAPSED', 'missing': ['farrier record']}"),
+        Message(agent="yard", content=reply), TerminationEvent(reason="completed", final_output=reply)))
+
+
+_BOARD = "✅ **Livery** — locked in: livery lv-207; state LAPSED; missing farrier record"
+
+
+def test_a_success_mark_over_the_failure_it_was_told_to_report_is_the_models():
+    [f] = claimed_outcome(_boarded(_BOARD), _stables("Call renew_livery. Report the result of renew_livery."))
+    assert f.attribution == "harness" and "report" in f.because
+
+
+@pytest.mark.parametrize("rules, reply", [
+    ('Call renew_livery. Say "Bramble is renewed for another year."', _BOARD),  # told what to claim
+    ("Call renew_livery. Report the result of renew_livery.", "✅ **Livery** — locked in for lv-207."),  # failure left out
+])
+def test_a_claim_the_instructions_ask_for_or_without_the_failure_stays_the_apps(rules, reply):
+    [f] = claimed_outcome(_boarded(reply), _stables(rules))
+    assert f.attribution == "sut"

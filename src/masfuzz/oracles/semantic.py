@@ -27,7 +27,7 @@ from masfuzz.oracles.wording import (
     tools_of, unconfirmed_state, words, date_renderings, dates_in_words, in_english, leaf_values,
 )
 from masfuzz.oracles.wording import (
-    DONE_STATES, ENUM, FAILED_STATES, HELD_STATES, HOLDING, HOLD_VERBS, MESSAGE_KEYS, OUTCOME_KEYS, STATE_KEYS,
+    RESULT_OF, DONE_STATES, ENUM, FAILED_STATES, HELD_STATES, HOLDING, HOLD_VERBS, MESSAGE_KEYS, OUTCOME_KEYS, STATE_KEYS,
     STATUS_CODE_KEYS, TICKED_ITEM,
     actions_claimed, outcome_key,
 )
@@ -168,7 +168,8 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 continue
             # the model's lapse only when the model wrote the claim: a final answer no message
             # carries may be the app's code's (an Agents SDK `tool_use_behavior` function)
-            because = model_ignored_named_failure(trace, spec, agent, r, why) \
+            because = (model_ignored_named_failure(trace, spec, agent, r, why)
+                       or _marked_over_relayed(trace, spec, agent, r, why, text)) \
                 if isinstance(trace.events[ci], Message) else ""
             out.append(Failure(
                 category="agent_task_execution", root_cause=INCORRECT_VERIFICATION,
@@ -180,6 +181,35 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 "outcome contradicts the tool's result"))
             break
     return dedupe(out)
+
+
+def _marked_over_relayed(trace: Trace, spec: WorkflowSpec | None, agent: str, r: ToolResult, why: str,
+                         text: str) -> str:
+    """Why a claim is the model's lapse when the claimer's instructions tell it, unconditionally,
+    to report the failed tool's answer ("Report the result of confirm_loan.", a verb of reporting
+    over the tool's result) and its reply does pass the failure on, the very field and value that
+    made the answer one (`why`: "state: VOID", "units_issued: 0"), under a success mark or word of
+    its model's own ("✅ **Loan** — locked in: loan lx-318; state VOID; ..."). The app told its
+    agent to report what the tool said, and it did; the verdict it put on top is the model's
+    misreading of the answer, not the app's instruction. "" otherwise: instructions that say what
+    to claim, or a reply that leaves the failure out, keep the claim the app's."""
+    if spec is None or all(a.id != agent for a in spec.agents):
+        return ""
+    inner = why[why.find("(") + 1:why.rfind(")")] if "(" in why else ""
+    if ":" not in inner:
+        return ""
+    failing = set(words(inner.replace("_", " ")))
+    if not failing or not failing <= set(words(text.replace("_", " "))):
+        return ""
+    result_of = re.compile(RESULT_OF.replace("{tool}", re.escape(r.tool)), re.IGNORECASE)
+    told = with_prompts(spec, trace).agent(agent).instructions or ""
+    line = next((x for x in sentences(told) if _REPORT.search(x) and result_of.search(x)
+                 and not CONDITIONAL.search(x) and not NEGATED.search(x)), None)
+    if line is None:
+        return ""
+    return (f"{agent}'s own instructions tell it to report {r.tool}'s answer (\"{line.strip()[:100]}\"), and its "
+            f"reply did pass the failure on ({inner.strip()}) but marked it done: the model in use misread the "
+            "answer it relayed, against the app's instruction")
 
 
 # The arguments of a call echoed after what a line claims ("- [x] return courier (case: DL-0000)"):
