@@ -283,3 +283,42 @@ def test_a_success_mark_over_the_failure_it_was_told_to_report_is_the_models():
 def test_a_claim_the_instructions_ask_for_or_without_the_failure_stays_the_apps(rules, reply):
     [f] = claimed_outcome(_boarded(reply), _stables(rules))
     assert f.attribution == "sut"
+
+
+# -- incorrect verification: a fact tool's plain answer beside the failed action ---------------------
+
+def _slipway() -> WorkflowSpec:
+    launch = {"type": "object", "required": ["permit"], "properties": {"permit": {
+        "type": "string", "description": 'The launch permit, like "sl-0000"'}}}
+    boat = {"type": "object", "required": ["boat"], "properties": {"boat": {
+        "type": "string", "description": 'The kind of boat, like "dinghy"'}}}
+    return WorkflowSpec(
+        system=SystemInfo(id="slipway", entry_agent="harbour", framework="pydantic-ai", pattern="handoff"),
+        agents=(AgentSpec(id="harbour", instructions="Put boats on the launch list with add_to_launch_list."),),
+        tools=(ToolSpec(id="launch_fee", description="The single launch fee for a kind of boat.", parameters=boat),
+               ToolSpec(id="add_to_launch_list", description="Put a permit on the day's launch list.",
+                        parameters=launch)),
+        permissions=Permissions(allow=(("harbour", "launch_fee"), ("harbour", "add_to_launch_list"))))
+
+
+def _launched(fee_answer: str) -> Trace:
+    said = "you are on the launch list: bring the trailer to ramp 2 by 08:30 with the permit to hand"
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content="permit sl-4420, a rib with a trailer, for tomorrow's morning tide. can you "
+                                     "put us on the launch list?"),
+        AgentTurn(agent="harbour"),
+        ToolCall(agent="harbour", tool="launch_fee", call_id="c1", arguments={"boat": "trailer"}),
+        ToolResult(agent="harbour", tool="launch_fee", call_id="c1", payload=fee_answer),
+        ToolCall(agent="harbour", tool="add_to_launch_list", call_id="c2", arguments={"permit": "sl-4420"}),
+        ToolResult(agent="harbour", tool="add_to_launch_list", call_id="c2",
+                   payload='{"permit": "sl-4420", "result": {"ok": false, "ramp": null}}'),
+        Message(agent="harbour", content=said), TerminationEvent(reason="completed", final_output=said)))
+
+
+def test_a_fact_tools_plain_answer_beside_the_failed_action_leaves_the_reply_the_actions():
+    [f] = claimed_outcome(_launched("no fixed fee: ask the harbour master"), _slipway())
+    assert (f.root_cause, f.agent, f.subject) == ("Incorrect Verification", "harbour", "add_to_launch_list")
+
+
+def test_a_fact_tools_answer_that_says_something_done_still_answers_a_request_of_its_own():
+    assert claimed_outcome(_launched("Fee paid: GBP 12 taken from your harbour account."), _slipway()) == []

@@ -758,10 +758,14 @@ def _answers_facts(result: ToolResult, spec: WorkflowSpec | None) -> bool:
     "Trouser and shirt sizes that go with a jacket size.") that holds nothing, answering without
     a state or an outcome and without saying anything done? A terse model calls such a tool
     beside the action in one message; its answer is looked up, not a request served, so the
-    reply after both answers the action."""
+    reply after both answers the action. So is such a tool's answer in plain words ("no fixed fare:
+    ask the purser" from fare_table): a fact looked up, or its absence, says nothing done."""
     if tool_actions(result.tool, spec) or holds(result.tool, spec) or claims_done(result.payload or ""):
         return False
-    data = structured((result.payload or "").strip())
+    text = (result.payload or "").strip()
+    data = structured(text)
+    if data is None:
+        return result.status == "ok" and bool(text) and text[:1] not in "{[("
     return isinstance(data, (dict, list)) and not any(
         str(k).lower() in STATE_KEYS or outcome_key(str(k), result.tool) for k, _ in _fields(data))
 
