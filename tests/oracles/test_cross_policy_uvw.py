@@ -322,3 +322,12 @@ def test_a_fact_tools_plain_answer_beside_the_failed_action_leaves_the_reply_the
 
 def test_a_fact_tools_answer_that_says_something_done_still_answers_a_request_of_its_own():
     assert claimed_outcome(_launched("Fee paid: GBP 12 taken from your harbour account."), _slipway()) == []
+
+
+def test_a_probe_call_of_a_tool_named_only_in_words_to_say_is_the_models():
+    spec = _glass("Prices restorations.")
+    told = spec.agents[2].model_copy(update={"instructions": 'Call price_restoration. Say "Priced - the '
+                                                            'log_condition notes are on file."'})
+    spec = spec.model_copy(update={"agents": (*spec.agents[:2], told)})
+    [f] = _restricted(_probed("log_condition"), spec)
+    assert f.attribution == "harness" and "words they give it to say" in f.because
