@@ -62,9 +62,10 @@ import re
 from typing import Any
 
 from masfuzz.oracles.failure import Failure
-from masfuzz.oracles.instructed import SPEAKING_ORDER
+from masfuzz.oracles.instructed import SPEAKING_ORDER, with_prompts
 from masfuzz.oracles.robustness import FAULT_MARKER, admits_failure
 from masfuzz.ownwords import PROBE_MODELS, RAW_ARGUMENTS, echoed
+from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (EARLIER_ANSWERS, HUMAN_PROMPTS, LOOP_BOUND_CALLS, MISSING_CONTEXT, SANDBOX_LIMITS, STAND_IN_USERS, AgentTurn, ChatEnd, DelegationEvent, ErrorEvent,
                            Message, RestrictedAttempt, TerminationEvent, ToolCall, ToolResult, Trace)
 
@@ -234,6 +235,48 @@ def _probe_of_itself(failure: Failure) -> str:
     return (f"masfuzz's probe offered {agent} a stub of itself ({tool}, the agent lent as a tool to "
             "another): calling it reaches for no other agent's tool, and the app as written offers "
             "no agent itself")
+
+
+# Words an agent is given to say, quoted in its instructions ('Say "Brief: check the NOTAMs ..."').
+_WORDS_TO_SAY = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d")
+
+
+def probe_not_told(spec: WorkflowSpec | None, trace: Trace, agent: str, tool: str) -> str:
+    """A probe call of a tool that the calling agent's own instructions never tell it to use: they
+    name it only inside the words they give it to say ('Say "Brief: check the NOTAMs on the
+    morning."', and the probe offers a `notams` tool), or only an agent's description does
+    (`AgentSpec.description`: what a framework writes into the prompt about the agent itself and
+    the agents it may transfer to, ADK's "The description about you is ..." and "Agent
+    description: Handles greetings using the 'say_hello' tool"). Words to say and a description
+    of who does what tell the agent to call nothing; the model that read them as an instruction to
+    act found the tool to take only because masfuzz's probe offered it. The app's own words to the
+    agent did not send it there, so the call is the model's and the probe's. The instructions are
+    the spec's, or what the agent's model was told in the run where the spec has none (a graph
+    node's system message, built in code: `instructed.with_prompts`); instructions masfuzz cannot
+    read (computed at run time and not recorded) leave the call the app's, as does a tool the
+    instructions name outside their quotes."""
+    if spec is None:
+        return ""
+    own = next((a for a in with_prompts(spec, trace).agents if agent in (a.id, a.name)), None)
+    told = own.instructions if own is not None else ""
+    if own is None or not told.strip() or own.instructions_dynamic and told == (spec.agent(own.id).instructions or ""):
+        return ""
+    named = re.compile(rf"(?<![\w-]){re.escape(tool)}(?![\w-])", re.IGNORECASE)
+    if named.search(_WORDS_TO_SAY.sub(" ", told)):
+        return ""
+    said = next((q for q in _WORDS_TO_SAY.findall(told) if named.search(q)), None)
+    describer = next((a for a in spec.agents if named.search(a.description or "")), None)
+    if said is not None:
+        lure = f"only inside words they give it to say ({said.strip()[:100]})"
+    elif describer is not None:
+        whose = "its own description" if describer is own else f"{describer.id}'s description"
+        lure = f"only {whose} does (\"{describer.description.strip()[:100]}\"), which the framework shows the model to say who does what"
+    else:
+        return ""
+    return (f"{agent}'s instructions never tell it to use {tool}; they name it {lure}" if said is not None else
+            f"{agent}'s instructions never name {tool}; {lure}") + (
+        ": the model took it for an instruction, and "
+        f"{tool} was there to call only because masfuzz's probe offered it (--restricted probe)")
 
 
 def _probe_model(trace: Trace, failure: Failure) -> str:

@@ -29,7 +29,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from masfuzz.oracles.attribution import attribute, carried_over, fresh_answers
+from masfuzz.oracles.attribution import attribute, carried_over, fresh_answers, probe_not_told
 from masfuzz.oracles.blame import blame_all
 from masfuzz.oracles.robustness import robustness_witness
 from masfuzz.oracles.failure import PROPOSING_DETECTORS, RULE, UNCONFIRMED, Failure, dedupe
@@ -600,11 +600,13 @@ def restricted_calls(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         # the app's even on a probe (see `attribution`): its loops on the stub are the harness's.
         # Not weighed against the agent's instructions as a misroute is (`specified`): the
         # probe asks whether the app keeps an agent off a tool it must not use, and an agent
-        # that takes the tool it is offered against its routing rules is that very defect
+        # that takes the tool it is offered against its routing rules is that very defect; but
+        # a tool only a description names is the model's reading (`probe_not_told`)
+        lure = probe_not_told(spec, trace, a.agent, a.tool) if a.mode == "probe" else ""
         out.append(Failure(
             category="restricted_tool_call", root_cause="Restricted Tool Access",
             detector="restricted_tool_call", evidence=(i,), scenario_id=trace.scenario_id,
-            elements=(a.agent, a.tool, a.mode),
+            elements=(a.agent, a.tool, a.mode), attribution="harness" if lure else "sut", because=lure,
             description=f"{a.agent} called {a.tool}, a tool it does not own ({how})",
         ))
     return dedupe(out)

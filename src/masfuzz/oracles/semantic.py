@@ -27,7 +27,7 @@ from masfuzz.oracles.wording import (
     tools_of, unconfirmed_state, words, date_renderings, dates_in_words, in_english, leaf_values, reply_fields, nested_fields,
 )
 from masfuzz.oracles.wording import (
-    DONE_STATES, ENUM, FAILED_STATES, HELD_STATES, HOLDING, HOLD_VERBS, MESSAGE_KEYS, OUTCOME_KEYS, STATE_KEYS,
+    RESULT_OF, DONE_STATES, ENUM, FAILED_STATES, HELD_STATES, HOLDING, HOLD_VERBS, MESSAGE_KEYS, OUTCOME_KEYS, STATE_KEYS,
     STATUS_CODE_KEYS, TICKED_ITEM,
     actions_claimed, outcome_key,
 )
@@ -120,13 +120,13 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     # read clause by clause: a condition in a later clause ("sign the slip when they arrive")
     # does not hedge the claim before it ("Issued - the units are on their way"), nor does a
     # promise joined to it ("... and will be ready on Friday")
+    asked = user_text(trace)
     claims = [(ci, agent, text, [s for s in sentences(ARGUMENT_ECHO.sub("", text))
-                                 if not (_restated_field(s) and _says_undone(text))
+                                 if not (_restated_field(s) and _says_undone(text)) and not _users_sentence(s, asked)
                                  for s in _claim_clauses(s)
                                  if claims_done(s) or any(says_done_by_verb(s, t) or says_held(s, t, spec)
                                                           for t in failed_tools)])
               for ci, agent, text in _claims(trace)]
-    asked = user_text(trace)
     out = []
     for fi, r, why in failed:
         # a successful retry: what is claimed after it is true
@@ -173,7 +173,8 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 continue
             # the model's lapse only when the model wrote the claim: a final answer no message
             # carries may be the app's code's (an Agents SDK `tool_use_behavior` function)
-            because = model_ignored_named_failure(trace, spec, agent, r, why) \
+            because = (model_ignored_named_failure(trace, spec, agent, r, why)
+                       or _marked_over_relayed(trace, spec, agent, r, why, text)) \
                 if isinstance(trace.events[ci], Message) else ""
             out.append(Failure(
                 category="agent_task_execution", root_cause=INCORRECT_VERIFICATION,
@@ -187,29 +188,80 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     return dedupe(out)
 
 
+def _marked_over_relayed(trace: Trace, spec: WorkflowSpec | None, agent: str, r: ToolResult, why: str,
+                         text: str) -> str:
+    """Why a claim is the model's lapse when the claimer's instructions tell it, unconditionally,
+    to report the failed tool's answer ("Report the result of confirm_loan.", a verb of reporting
+    over the tool's result) and its reply does pass the failure on, the very field and value that
+    made the answer one (`why`: "state: VOID", "units_issued: 0"), under a success mark or word of
+    its model's own ("✅ **Loan** — locked in: loan lx-318; state VOID; ..."). The app told its
+    agent to report what the tool said, and it did; the verdict it put on top is the model's
+    misreading of the answer, not the app's instruction. "" otherwise: instructions that say what
+    to claim, or a reply that leaves the failure out, keep the claim the app's."""
+    if spec is None or all(a.id != agent for a in spec.agents):
+        return ""
+    inner = why[why.find("(") + 1:why.rfind(")")] if "(" in why else ""
+    if ":" not in inner:
+        return ""
+    failing = set(words(inner.replace("_", " ")))
+    if not failing or not failing <= set(words(text.replace("_", " "))):
+        return ""
+    result_of = re.compile(RESULT_OF.replace("{tool}", re.escape(r.tool)), re.IGNORECASE)
+    told = with_prompts(spec, trace).agent(agent).instructions or ""
+    line = next((x for x in sentences(told) if _REPORT.search(x) and result_of.search(x)
+                 and not CONDITIONAL.search(x) and not NEGATED.search(x)), None)
+    if line is None:
+        return ""
+    return (f"{agent}'s own instructions tell it to report {r.tool}'s answer (\"{line.strip()[:100]}\"), and its "
+            f"reply did pass the failure on ({inner.strip()}) but marked it done: the model in use misread the "
+            "answer it relayed, against the app's instruction")
+
+
 # The arguments of a call echoed after what a line claims ("- [x] return courier (case: DL-0000)"):
 # the thing claimed is named before them, and a word of theirs ("case") is no object of the claim.
 ARGUMENT_ECHO = re.compile(r"\s*\(\s*[A-Za-z_][\w ]{0,30}?\s*[:=]\s*[^()\n]*\)")
 # What a reply sets out as quoted, not as its own words: a fenced code block, an inline code span,
-# a quotation in double quotes, a block quote's lines.
-QUOTED_SPAN = re.compile(r"```[^\n]*\n(.*?)```|`([^`\n]+)`|[\"\u201c]([^\"\u201d]+)[\"\u201d]|^>\s?(.+)$",
+# a quotation in double quotes or in the quotation marks of other languages (« », „ “, ‹ ›, 「 」),
+# a block quote's lines.
+QUOTED_SPAN = re.compile(r"```[^\n]*\n(.*?)```|`([^`\n]+)`|\u00ab\s?([^\u00bb]+?)\s?\u00bb|\u201e([^\u201c\u201d]+)[\u201c\u201d]"
+                         r"|\u2039\s?([^\u203a]+?)\s?\u203a|\u300c([^\u300d]+)\u300d"
+                         r"|[\"\u201c]([^\"\u201d]+)[\"\u201d]|^>\s?(.+)$",
                          re.DOTALL | re.MULTILINE)
 QUOTED_MIN = 8  # a tool's answer shorter than this, quoted, may be a word of the reply's own
+QUOTED_CUT = 40  # a quotation this long that opens the answer word for word is the answer, cut short
+
+
+USER_SENTENCE_WORDS = 5  # a sentence of the user's this long, said back word for word, is theirs
+
+
+def _users_sentence(sentence: str, asked: str) -> bool:
+    """Is the sentence one the user wrote, said back word for word (a reply that reads out a tool's
+    answer echoing the request: "booking Hi! I'm booked on the six-week course (SK-2087) starting 4
+    March, but ...")? Its "I'm booked" is the user's account of their booking, not the agent's
+    claim of the tool's outcome."""
+    said = " ".join(re.findall(r"[\w'-]+", sentence.lower()))
+    return len(said.split()) >= USER_SENTENCE_WORDS and said in " ".join(re.findall(r"[\w'-]+", asked.lower()))
 
 
 def _quotes_answer(text: str, payload: str) -> bool:
-    """Does the reply quote the tool's answer whole, in a code block, a code span, double quotes
-    or a block quote ("- [x] log_case checked" over a fenced `{'logged': False, ...}`)? The
-    answer set out verbatim, or the same data re-serialised (JSON for a printed dict), is the
-    failure passed on to whoever reads the reply, whatever its checklist ticks: reporting, not
-    claiming."""
+    """Does the reply quote the tool's answer whole, in a code block, a code span, quotation
+    marks (any language's: "el sistema contestó «...»") or a block quote ("- [x] log_case
+    checked" over a fenced `{'logged': False, ...}`)? The answer set out verbatim, or the same
+    data re-serialised (JSON for a printed dict), is the failure passed on to whoever reads the
+    reply, whatever its checklist ticks: reporting, not claiming. So is a long answer's opening
+    quoted word for word and cut short (`QUOTED_CUT` characters or more, an ellipsis or none): the
+    quote carries the answer's own fields, and the success words in them are the tool's."""
     answer = re.sub(r"\s+", "", payload or "")
     if len(answer) < QUOTED_MIN:
         return False
     data = structured(payload.strip())
     for m in QUOTED_SPAN.finditer(text or ""):
         span = next(g for g in m.groups() if g is not None)
-        if answer in re.sub(r"\s+", "", span) or data is not None and structured(span.strip()) == data:
+        quoted = re.sub(r"\s+", "", span)
+        if answer in quoted or data is not None and structured(span.strip()) == data:
+            return True
+        cut = quoted.rstrip("….")
+        if len(cut) >= QUOTED_CUT and answer.startswith(cut):
             return True
     return False
 
@@ -718,10 +770,14 @@ def _answers_facts(result: ToolResult, spec: WorkflowSpec | None) -> bool:
     "Trouser and shirt sizes that go with a jacket size.") that holds nothing, answering without
     a state or an outcome and without saying anything done? A terse model calls such a tool
     beside the action in one message; its answer is looked up, not a request served, so the
-    reply after both answers the action."""
+    reply after both answers the action. So is such a tool's answer in plain words ("no fixed fare:
+    ask the purser" from fare_table): a fact looked up, or its absence, says nothing done."""
     if tool_actions(result.tool, spec) or holds(result.tool, spec) or claims_done(result.payload or ""):
         return False
-    data = structured((result.payload or "").strip())
+    text = (result.payload or "").strip()
+    data = structured(text)
+    if data is None:
+        return result.status == "ok" and bool(text) and text[:1] not in "{[("
     return isinstance(data, (dict, list)) and not any(
         str(k).lower() in STATE_KEYS or outcome_key(str(k), result.tool) for k, _ in nested_fields(data))
 
@@ -1193,7 +1249,8 @@ def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
             if replaced := _replaced(trace, i, e, given, spec):
                 return i, *replaced, given[replaced[0]]
             received = _received(trace, d, agent)
-            if stand_in := _stand_in(e, given, received) or _documented_stand_in(e, spec, told, received, held):
+            if stand_in := _stand_in(e, given, received) or _documented_stand_in(e, spec, told, received, held) \
+                    or _prose_in_place(e, given, received):
                 return i, *stand_in
             calls.append(i)
         if isinstance(e, Message) and e.role == "assistant" and e.agent == agent:
@@ -1509,6 +1566,39 @@ def _stand_in(call: ToolCall, given: dict[str, list[str]],
             if lost:
                 return kind, (f"called {call.tool} with {param}={text!r}, while the user's {lost[0]}, "
                               "of the same form, never reached it"), lost
+    return None
+
+
+PROSE_WORDS = 4  # a parameter's value of this many words or more is prose, not a value of a kind
+
+
+def _prose_in_place(call: ToolCall, given: dict[str, list[str]],
+                    received: str | None) -> tuple[str, str, list[str]] | None:
+    """A parameter of a kind the user gave (`order_number`, `application_ref`), set to prose (the
+    hand-over's words or the request's, pasted whole: "Ship a replacement for the damaged
+    order.") that holds no value of the form of a user's value of that kind which is missing from
+    what the agent's model received: a model that lacks the fact and does not ask fills the field
+    with what it has. Had the fact reached it, the pasted words would carry it (the fixed
+    hand-over's do); words with no value of that form in the parameter's place are the loss
+    showing, as a question for it would. Words that hold another value of the form (the user's
+    old reference beside the new one) are not read: which one the tool needed is more than their
+    shape tells. Needs the recorded input, as `_stand_in` does."""
+    if received is None:
+        return None
+    for param, value in call.arguments.items():
+        text = value.strip() if isinstance(value, str) else ""
+        if len(text.split()) < PROSE_WORDS:
+            continue
+        for kind in given:
+            if not PARAMS[kind].search(param) or FACTS[kind].fullmatch(text):
+                continue
+            lost = [v for v in given[kind] if not _reached(v, received) and not _reached(v, text)]
+            # words that hold another of the user's values of that form name one: which of the
+            # two the tool needed ("the permit went in as BP-60318" beside the lapsed BP-22107)
+            # is more than the text's shape tells
+            if lost and not any(re.search(rf"(?<![\w-]){_shape(v)}(?![\w-])", text) for v in lost):
+                return kind, (f"called {call.tool} with {param} set to words that hold no {kind} "
+                              f"(\"{' '.join(text.split())[:60]}\"), while the user's {lost[0]} never reached it"), lost
     return None
 
 

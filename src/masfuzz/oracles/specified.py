@@ -288,6 +288,10 @@ def _whole_sentences(text: str) -> list[str]:
 
 # What makes an ending line hold at a point of the work ("Say "DONE" once the die is rolled.").
 _WHEN = re.compile(r"\b(?:if|when|whenever|once|after|unless|as\s+soon\s+as|otherwise)\b", re.IGNORECASE)
+# A condition on a tool breaking ("If next_free_day raises an error, say ..."): the words to give
+# the customer then, not a point of the work at which to end.
+_ON_BREAKING = re.compile(r"\b(?:raises?|raised|fail(?:s|ed)?|errors?|is\s+down|unavailable|times?\s+out)\b",
+                          re.IGNORECASE)
 
 
 def _may_end(instructions: str, last: str, after: str | None = None) -> bool:
@@ -301,7 +305,8 @@ def _may_end(instructions: str, last: str, after: str | None = None) -> bool:
     sent on to), closing words given by a line after the first line naming that member are the
     last step of a procedure that routes first ("2. Transfer to `officer` when ... 3. Close with
     "Thank you ..."."): said without the routing, they are the model's skipping a step, and do
-    not let it end."""
+    not let it end. A line for a tool breaking ("If next_free_day raises an error, say ...") gives
+    the words for that case, not a point at which to end: only those words said let the agent end."""
     said = {stem(w) for w in words(last)}
     routed = False
     # a quoted line kept whole: the closing words 'Say "Where to? TERMINATE."' are one line, not two
@@ -310,7 +315,8 @@ def _may_end(instructions: str, last: str, after: str | None = None) -> bool:
             routed = routed or bool(after and re.search(after, line, re.IGNORECASE))
             continue
         quotes = [{stem(w) for w in words(q) if w not in STOPWORDS} for q in _QUOTE.findall(line)]
-        if not quotes or _WHEN.search(_QUOTE.sub("", line)):
+        bare = _QUOTE.sub("", line)
+        if not quotes or _WHEN.search(bare) and not _ON_BREAKING.search(bare):
             return True
         if not routed and any(q and len(q & said) * 2 >= len(q) for q in quotes):
             return True
