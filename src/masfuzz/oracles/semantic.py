@@ -208,7 +208,7 @@ def _marked_over_relayed(trace: Trace, spec: WorkflowSpec | None, agent: str, r:
         return ""
     result_of = re.compile(RESULT_OF.replace("{tool}", re.escape(r.tool)), re.IGNORECASE)
     told = with_prompts(spec, trace).agent(agent).instructions or ""
-    line = next((x for x in sentences(told) if _REPORT.search(x) and result_of.search(x)
+    line = next((x for x in sentences(told) if _TOLD_TO_WRITE.search(x) and result_of.search(x)
                  and not CONDITIONAL.search(x) and not NEGATED.search(x)), None)
     if line is None:
         return ""
