@@ -147,7 +147,7 @@ def newest(request, tool: str) -> str | None:
 
 
 def words(text: str) -> set[str]:
-    return {w[:5] for w in re.findall(r"[a-z]{3,}", text.lower())} - {"the", "and", "for", "with", "from", "your"}
+    return {w.rstrip("s")[:5] for w in re.findall(r"[a-z]{3,}", text.lower())} - {"the", "and", "for", "with", "from", "your"}
 
 
 # --- the normaliser ------------------------------------------------------------------------
@@ -237,12 +237,12 @@ def kind_of(name: str, description: str) -> str:
         return "time"
     if re.search(r"\bdate\b|\bday\b|_date|_day\b", text) or ISO.fullmatch(shown) or SLASHED.fullmatch(shown):
         return "date"
+    if name.lower() in FREE_TEXT or re.search(r"in (?:their|the customer's|the caller's) own words|as written", text):
+        return "free"
     if re.search(r"amount|price|deposit|balance|fee|sum\b|cost", text) or MONEY.search(shown):
         return "amount"
     if re.search(r"\bname\b|_name\b", text) and not re.search(r"\bnumber\b|\bcode\b", text):
         return "name"
-    if name.lower() in FREE_TEXT or re.search(r"in (?:their|the customer's|the caller's) own words|as written", text):
-        return "free"
     return "id"
 
 
@@ -490,7 +490,8 @@ def select(request):
     allowed = re.findall(r"\w+", offered_now[-1]) if offered_now else list(roles)
     spoke = set(re.findall(r"^(\w+)\s*:", history, re.M))
     pool = [r for r in roles if r in allowed and r not in spoke] or [r for r in roles if r in allowed] or allowed
-    asked_for = words(next((ln for ln in history.splitlines() if ln.strip()), "") or history)
+    opening = next((ln for ln in history.splitlines() if re.match(r"\s*\w+\s*:\s*\S", ln)), history)
+    asked_for = words(opening.partition(":")[2])
     return say(max(pool, key=lambda r: (len(asked_for & words(roles.get(r, ""))), -pool.index(r)), default=""))
 
 
