@@ -57,7 +57,9 @@ HOUR = re.compile(r"\b(1[0-2]|0?[1-9])\s*(am|pm|a\.m\.|p\.m\.)", re.I)
 MONEY = re.compile(r"(?:(€|£|\$|EUR|GBP|USD|CHF)\s?(\d+(?:[.,]\d{1,2})?)|(\d+(?:[.,]\d{1,2})?)\s?(€|£|EUR|GBP|USD|CHF|euros?|pounds?|dollars?)\b)", re.I)
 CODES = {"€": "EUR", "£": "GBP", "$": "USD", "euro": "EUR", "euros": "EUR", "pound": "GBP", "pounds": "GBP",
          "dollar": "USD", "dollars": "USD"}
-IDENT = re.compile(r"\b(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z]{1,8}[- ]?\d[\dA-Za-z-]{1,11}\b")
+IDENT = re.compile(r"(?<!['’])\b(?:[A-Za-z]{1,8}-?\d[\dA-Za-z-]{1,11}"
+                   r"|(?!(?:in|on|at|by|the|of|to|for|and|is|was|or|our|since|from|about|until|before|after|"
+                   r"year|page|room|age|aged|under|over|around|than)\s)[A-Za-z]{2,4} \d{3,}[A-Za-z]?)\b", re.I)
 DIGITS = re.compile(r"\b\d{3}(?:[ -]?\d{3}){4}\b")  # 15-digit numbers written in groups (chips, cards)
 NAME = re.compile(r"\b(?:my name is|i am|i'm|this is|name:)\s+([A-Za-z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)", re.I)
 SPLIT = re.compile(r"\n+|(?<=[.!?])\s+(?=[A-Z`])")
@@ -107,7 +109,8 @@ def customer(request) -> str:
 
 def heard(request) -> str:
     """Everything said to this agent but its instructions: the customer, colleagues, tools."""
-    return "\n".join(m.content or "" for m in request.messages if m.role != "system")
+    said = "\n".join(m.content or "" for m in request.messages if m.role != "system")
+    return "\n".join(ln for ln in said.splitlines() if not ln.startswith("Please provide:"))  # not its own asks
 
 
 def own_tools(request) -> dict:
@@ -134,7 +137,8 @@ def own_part(request) -> list:
 def answers(request) -> list[tuple[str, str]]:
     ids = {c.id: c.name for m in own_part(request) if m.role == "assistant" for c in m.tool_calls}
     found = [(ids.get(m.tool_call_id) or m.name or "tool", m.content or "") for m in own_part(request) if m.role == "tool"]
-    return [(t, a) for t, a in found if not t.startswith("transfer_to")]
+    mine = own_tools(request)  # in a group chat the others' tool answers are in the conversation too
+    return [(t, a) for t, a in found if not t.startswith("transfer_to") and (not mine or t in mine)]
 
 
 def asked(request, tool: str) -> int:
@@ -305,6 +309,8 @@ def arguments(request, tool) -> tuple[dict, list[tuple[str, str]]]:
 def fmt(name: str, schema: dict) -> str:
     described = schema.get("description", "") or ""
     example = EXAMPLE.search(described)
+    if schema.get("enum"):
+        return "one of: " + ", ".join(map(str, schema["enum"]))
     if example:
         return example.group(1)
     return {"date": "YYYY-MM-DD", "time": "HH:MM", "amount": "EUR 0.00", "name": "First Last",
@@ -389,7 +395,8 @@ def note(request, keys: str) -> str:
         if not key:
             continue
         field = re.sub(r"\W+", "_", key.lower()).strip("_")
-        found = value(request, field, {"type": "string", "description": key})
+        plain = kind_of(field, key) == "id" and not re.search(r"ref|number|code|\bid\b|\bno\b", key, re.I)
+        found = None if plain else value(request, field, {"type": "string", "description": key})
         if found is None:  # a plain word: the one the customer put before the key's own ("road bike")
             before = re.search(rf"\b([a-z]+)\s+{re.escape(key.split()[-1])}\b", customer(request), re.I)
             found = before.group(1).lower() if before and before.group(1).lower() not in {"a", "the", "my", "your", "our"} else None
