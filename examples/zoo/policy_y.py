@@ -397,6 +397,9 @@ def note(request, keys: str) -> str:
         field = re.sub(r"\W+", "_", key.lower()).strip("_")
         plain = kind_of(field, key) == "id" and not re.search(r"ref|number|code|\bid\b|\bno\b", key, re.I)
         found = None if plain else value(request, field, {"type": "string", "description": key})
+        if found is None:  # "my dog is Moss", "the horse is called Bramble"
+            named = re.search(rf"\b{re.escape(key.split()[-1])}\s+(?:is|was|called|named)\s+([A-Z][a-z]+)\b", customer(request))
+            found = named.group(1) if named else None
         if found is None:  # a plain word: the one the customer put before the key's own ("road bike")
             before = re.search(rf"\b([a-z]+)\s+{re.escape(key.split()[-1])}\b", customer(request), re.I)
             found = before.group(1).lower() if before and before.group(1).lower() not in {"a", "the", "my", "your", "our"} else None
