@@ -59,7 +59,7 @@ CODES = {"€": "EUR", "£": "GBP", "$": "USD", "euro": "EUR", "euros": "EUR", "
          "dollar": "USD", "dollars": "USD"}
 IDENT = re.compile(r"(?<!['’])\b(?:[A-Za-z]{1,8}-?\d[\dA-Za-z-]{1,11}"
                    r"|(?!(?:in|on|at|by|the|of|to|for|and|is|was|or|our|since|from|about|until|before|after|"
-                   r"year|page|room|age|aged|under|over|around|than)\s)[A-Za-z]{2,4} \d{3,}[A-Za-z]?)\b", re.I)
+                   r"year|page|room|age|aged|under|over|around|than|gbp|eur|usd|chf)\s)[A-Za-z]{2,4} \d{3,}[A-Za-z]?)\b", re.I)
 DIGITS = re.compile(r"\b\d{3}(?:[ -]?\d{3}){4}\b")  # 15-digit numbers written in groups (chips, cards)
 NAME = re.compile(r"\b(?:my name is|i am|i'm|this is|name:)\s+([A-Za-z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)", re.I)
 SPLIT = re.compile(r"\n+|(?<=[.!?])\s+(?=[A-Z`])")
@@ -257,11 +257,15 @@ def value(request, name: str, schema: dict):
     if schema.get("enum"):
         low = text.lower()
         return next((v for v in schema["enum"] if str(v).lower() in low), None)
+    noted_ = re.findall(rf"^\s*{re.escape(name)}\s*:\s*(.+?)\s*$", text, re.M | re.I)
+    if kind in ("integer", "number") and noted_:  # a hand-over note's line for this very field
+        number = re.search(r"\d+(?:\.\d+)?", noted_[-1])
+        return None if number is None else (int(float(number.group(0))) if kind == "integer" else float(number.group(0)))
     if kind in ("integer", "number"):
         stems = [w for w in re.findall(r"[a-z]{3,}", f"{name} {described}".lower())
                  if w not in {"how", "many", "the", "number", "count", "come", "comes", "who", "session", "with"}]
         for stem in stems:
-            m = re.search(rf"(\d+)\s+(?:\w+\s+)?{stem[:5]}|{stem[:5]}\w*\D{{0,12}}(\d+)", text, re.I)
+            m = re.search(rf"(\d+)[ \t]+(?:\w+[ \t]+)?{stem[:5]}|{stem[:5]}\w*[^\d\n]{{0,12}}(\d+)", text, re.I)
             if m:
                 number = int(m.group(1) or m.group(2))
                 return number if kind == "integer" else float(number)
@@ -270,7 +274,6 @@ def value(request, name: str, schema: dict):
     found = {"date": dates, "time": times, "amount": amounts, "name": names, "id": idents}.get(what)
     if what == "free":
         return customer(request) or None
-    noted_ = re.findall(rf"^\s*{re.escape(name)}\s*:\s*(.+?)\s*$", text, re.M | re.I)
     if noted_:  # a hand-over note's line for this very field: its value, read as the field's kind
         read = found(noted_[-1])
         if read:
@@ -343,6 +346,9 @@ def status_of(answer: str) -> str:
 
 
 def ref_of(answer: str) -> str:
+    keyed = re.search(r"\bref\w*[\"']?\s*[:=]\s*[\"']?([A-Za-z]{1,8}-?\d[\w-]*)", answer)
+    if keyed and status_of(answer) not in ("failed", "DECLINED"):
+        return re.sub(r"[ -]", "", keyed.group(1)).upper()
     found = [i for i in idents(answer) if re.search(r"[A-Z]{1,5}\d{3,}", i)]
     return found[-1] if found and status_of(answer) not in ("failed", "DECLINED") else "-"
 
@@ -397,6 +403,9 @@ def note(request, keys: str) -> str:
         field = re.sub(r"\W+", "_", key.lower()).strip("_")
         plain = kind_of(field, key) == "id" and not re.search(r"ref|number|code|\bid\b|\bno\b", key, re.I)
         found = None if plain else value(request, field, {"type": "string", "description": key})
+        counted = re.search(rf"\b(\d+)\s+{re.escape(key.split()[-1])}\b", customer(request), re.I)
+        if found is None and counted:  # "3 nights"
+            found = counted.group(1)
         if found is None:  # "my dog is Moss", "the horse is called Bramble"
             named = re.search(rf"\b{re.escape(key.split()[-1])}\s+(?:is|was|called|named)\s+([A-Z][a-z]+)\b", customer(request))
             found = named.group(1) if named else None
