@@ -62,7 +62,7 @@ IDENT = re.compile(r"(?<!['’])\b(?:[A-Za-z]{1,8}-?\d[\dA-Za-z-]{1,11}"
                    r"year|page|room|age|aged|under|over|around|than|gbp|eur|usd|chf)\s)[A-Za-z]{2,4} \d{3,}[A-Za-z]?)\b", re.I)
 DIGITS = re.compile(r"\b\d{3}(?:[ -]?\d{3}){4}\b")  # 15-digit numbers written in groups (chips, cards)
 NAME = re.compile(r"\b(?:my name is|i am|i'm|this is|name:)\s+([A-Za-z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)", re.I)
-SPLIT = re.compile(r"\n+|(?<=[.!?])\s+(?=[A-Z`])")
+SENTENCE = re.compile(r"(?:[\"“][^\"”]*[\"”]|[^.!?\"“])+[.!?]*")
 QUOTE = re.compile(r"[\"“]([^\"”]+)[\"”]")
 IF_SAYS = re.compile(r"^\s*(?:if|when|should)\s+`?(\w+)`?\s+(?:says|returns|answers|reports|comes back with)\s+"
                      r"[\"'`]?([\w-]+)", re.I)
@@ -91,16 +91,13 @@ VERBS = {"book", "reserve", "check", "ask", "get", "make", "log", "hold", "enrol
 
 
 def lines(request) -> list[str]:
+    """The instructions a line at a time, a line of several sentences cut at each (a quoted reply
+    stays whole, its own full stops included)."""
     text = "\n".join(m.content or "" for m in request.messages if m.role == "system")
-    held: list[str] = []
-
-    def hold(m: re.Match) -> str:  # quoted replies keep their full stops
-        held.append(m.group(0))
-        return f"\x01{len(held) - 1}\x01"
-
-    masked = re.sub(r"[\"“][^\"”\n]*[\"”]", hold, text)
-    out = [re.sub(r"\x01(\d+)\x01", lambda m: held[int(m.group(1))], s) for s in SPLIT.split(masked)]
-    return [s.strip(" -*•\t") for s in out if s.strip(" -*•\t")]
+    out = []
+    for row in text.splitlines():
+        out += [s.strip(" -*•\t") for s in SENTENCE.findall(row)]
+    return [s for s in out if s]
 
 
 def customer(request) -> str:
