@@ -863,11 +863,29 @@ def fact_values(text: str) -> set[str]:
     return {v for values in user_facts(text).values() for v in values}
 
 
+# The example a request gives of the value it wants ("Please provide: deposit_paid (format EUR
+# 0.00)", "your ref, e.g. BK-0000", "the amount, like 0.00 GBP"): up to its closing bracket or the
+# end of the clause.
+# The example opens with a quote, a digit, a currency sign or a capital and has at most three
+# words: "would you like me to book 14 March?" shows no example.
+ASKED_EXAMPLE = re.compile(r"\b(?i:format|e\.\s?g\.|like|such as)\s*:?\s*"
+                           r"(?P<x>[\"'\u201c]?[A-Z0-9$\u20ac\u00a3#](?:[^()\n;,?\s]*)(?:\s[^()\n;,?\s]+){0,2}?)"
+                           r"[\"'\u201d]?\s*(?:\)|[;,]|\?|\.?$)")
+# An amount written with its currency's code first ("EUR 0.00", "GBP 45.00"), as a normaliser or
+# a form's example writes it: the kind `FACTS`' amount is, code after.
+CODE_FIRST_AMOUNT = re.compile(r"\b(?:USD|EUR|GBP|CHF|AUD|CAD)\s?\d[\d,]*(?:\.\d{1,2})?\b")
+
+
 def _asked(sentence: str) -> set[str]:
-    """The kinds of fact a sentence asks for (a question, or a request to provide)."""
+    """The kinds of fact a sentence asks for (a question, or a request to provide): named by its
+    words (`ASKS`), or shown by the example it gives of the value wanted (`ASKED_EXAMPLE`: a field
+    asked for by its key, "deposit_paid (format EUR 0.00)", is an amount whatever its name)."""
     if not (is_question(sentence) or REQUEST.search(sentence)):
         return set()
-    return {kind for kind, p in ASKS.items() if p.search(sentence)}
+    shown = {kind for m in ASKED_EXAMPLE.finditer(sentence) for kind in user_facts(m.group("x"))}
+    if any(CODE_FIRST_AMOUNT.search(m.group("x")) for m in ASKED_EXAMPLE.finditer(sentence)):
+        shown.add("amount")
+    return {kind for kind, p in ASKS.items() if p.search(sentence)} | shown
 
 
 def _received(trace: Trace, d: int, agent: str) -> str | None:
