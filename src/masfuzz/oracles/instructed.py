@@ -37,6 +37,9 @@ from masfuzz.trace import (
 SPEAKING_ORDER = "Violation of Relationships-based Speaking Order"
 MISROUTED = "Misrouted Request"
 
+# The irregular past participles ("done", "run", "drawn"): what a member "has done" is its work
+# product as what it "has checked" is ("by the dye test condition_d has done").
+_IRREGULAR = "|".join(sorted({p for ps in IRREGULAR_PAST.values() for p in ps}))
 # How an agent's text says it works from another agent's output, `{X}` that agent's names.
 _DEPENDS = (
     r"\bbased\s+on\s+{X}(?:'s)?\b",
@@ -59,12 +62,12 @@ _DEPENDS = (
     r"\bwhat(?:ever)?\s+{X}\s+(?:has|have|had)\s+(?:(?:already|just|now|since|so\s+far)\s+)?"
     r"(?!(?:not|no|never|nothing)\b)[a-z]{2,}\b",
     r"\bthe\s+(?!(?:user|customer|client|request|task|question|person|people)s?\b)\w+(?:\s+\w+)?\s+{X}\s+"
-    r"(?:has|have|had)\s+(?:(?:already|just|now)\s+)?(?!(?:not|no|never|nothing|to)\b)[a-z]{2,}(?:ed|en|t|d)\b",
+    r"(?:has|have|had)\s+(?:(?:already|just|now)\s+)?(?!(?:not|no|never|nothing|to)\b)(?:[a-z]{2,}(?:ed|en|t|d)|" + _IRREGULAR + r")\b",
     # ... or the things it has done named bare, after a preposition ("books lanes for archers
     # coach_r has signed off", "ships to customers billing has cleared")
     r"\b(?:for|to|of|on|with|from)\s+(?!(?:the|a|an|what|whatever|which|whom?|user|customer|client|request|"
     r"task|question|person|people)s?\b)\w+\s+{X}\s+(?:has|have|had)\s+(?:(?:already|just|now)\s+)?"
-    r"(?!(?:not|no|never|nothing|to)\b)[a-z]{2,}(?:ed|en|t|d)\b",
+    r"(?!(?:not|no|never|nothing|to)\b)(?:[a-z]{2,}(?:ed|en|t|d)|" + _IRREGULAR + r")\b",
     # a product named with the other agent as its maker, in a relative clause ("the figure
     # pricing_k works out is what you present", "the notes the surveyor takes") ...
     r"\bthe\s+(?!(?:user|customer|client|request|task|question|person|people)s?\b)\w+(?:\s+\w+)?\s+{X}\s+"
