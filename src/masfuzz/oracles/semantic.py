@@ -1680,6 +1680,10 @@ _UNIT = r"(?<=\d\s)[A-Za-z%\u00b0\u00b5]{1,3}(?![\w%])"
 _BARE = (rf"((?:[+\-](?=\d))?[A-Za-z0-9#](?:[\w\-/:.@+#]*[A-Za-z0-9#])?"
          rf"(?:\s(?:[+\-]?\d(?:[\w\-/:.]*\w)?|{_UNIT}))*)")
 _EXAMPLE = re.compile(_INTRO + f"(?:{_QUOTED}|{_BARE})", re.IGNORECASE)
+# What a bare number after an intro counts ("format, 15 digits", "format: 8 characters"): the
+# value's parts described in words, whose count is no example of the value.
+_COUNTED_PARTS = re.compile(r"\s+(?:digits?|characters?|chars?|letters?|figures?|numbers?|numerals?|"
+                            r"places?|symbols?)\b", re.IGNORECASE)
 # A further example after the first: `like "0.5 kg" or "2 lb"`, `e.g. 14C, 2A`.
 _MORE = re.compile(rf"\s*(?:,|\bor\b)\s*(?:{_QUOTED}|{_BARE})")
 # A quoted pattern's placeholders: N, # and 9 a digit, X a letter or digit, A a letter
@@ -1694,6 +1698,8 @@ def example_forms(doc: str) -> list[list[str]]:
     documented argument as this reads it, so that what it sends is the form the oracle checks."""
     out = []
     for m in _EXAMPLE.finditer(doc):
+        if m.group(3) and _COUNTED_PARTS.match(doc, m.end()):
+            continue  # "format, 15 digits in groups of three": a count of its parts, no example
         values, end = [(m.group(2), True), (m.group(3), bool(m.group(1)))], m.end()
         while (more := _MORE.match(doc, end)):
             values += [(more.group(1), True), (more.group(2), False)]  # prose goes on after a comma
