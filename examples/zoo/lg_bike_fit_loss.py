@@ -2,7 +2,7 @@
 facts from node to node, not only messages; `add_conditional_edges` with a path map): a bike-fit
 studio. `desk_r` reads the rider's enquiry and writes a job sheet as `key: value` lines; the
 app's code parses the sheet into the state's fields (`fit_date`, `start_time`, `bike`); a router
-sends road and triathlon bikes to `fitter_f`, who books the studio with `book_fit` from a sheet
+sends every sheet that names a bike to `fitter_f`, who books the studio with `book_fit` from a sheet
 the app writes out of those fields.
 
 Seeded: the sheet parser was written when the sheet had only dates and codes: it cuts each line
@@ -86,7 +86,9 @@ def build(first_colon_only: bool):
                 "start_time": sheet.get("start_time", ""), "bike": sheet.get("bike", "")}
 
     def route(state: Fitting) -> str:
-        return "fit" if state["bike"].lower() in ("road", "triathlon", "gravel") else "other"
+        # any sheet naming a bike goes to the fitter (the studio fits every kind): a sheet whose
+        # bike the desk misread ("bike: hour" of "a two-hour bike fit") still reaches a booking
+        return "fit" if state["bike"].strip() else "other"
 
     def fitting(state: Fitting) -> dict:
         sheet = f"Job sheet\nfit_date: {state['fit_date']}\nstart_time: {state['start_time']}\nbike: {state['bike']}"
