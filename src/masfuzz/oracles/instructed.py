@@ -970,6 +970,14 @@ def _proxy(agent: AgentSpec) -> bool:
     return "proxy" in kind.lower() or "proxy" in agent.id.lower()
 
 
+# A request that tells the agent it reaches to keep the work, not pass it on ("You handle this
+# yourself, as the one who ...: do it yourself, without passing me on", as a restricted-tool probe
+# writes): the run ending with that agent is what the user asked for.
+KEEP_IT = re.compile(r"\b(?:handle|do)\s+(?:this|it)\s+yourself\b|\bwithout\s+(?:passing|handing|"
+                     r"transferring|sending)\s+(?:me|it|this)\s+on\b|\b(?:don't|do\s+not)\s+(?:pass|hand|"
+                     r"transfer|send)\s+(?:me|it|this)\s+on\b", re.IGNORECASE)
+
+
 def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     """Kind 3 — a run that concluded by itself (completed, a stop word, a hand-back to the user)
     before a member whose work the task needs acted at all: a member the task names (unless
@@ -984,7 +992,9 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     a question or a list of the values it lacks (`lists_missing`) waits for the user: both are
     left out, unless a rule keyed to who spoke ended a fixed order on that question
     (`_stops_on_speaker`); so is a member whose tool another agent reached for with a restricted
-    call (that call is the fault).
+    call (that call is the fault), and a run whose user told the ender itself, by its name or its
+    description's words, to keep the work (`KEEP_IT`: a restricted-tool probe's "do it yourself,
+    without passing me on"): the end is what was asked.
 
     Category system_termination, root cause Premature Termination. Blamed: the agent that ended
     the run (said the stop word, gave the final answer); step: its last message (or the end).
@@ -1000,6 +1010,8 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     ender, step, last = _ender(trace, end_i)
     if ender is None or (_waits_for_user(last, end, spec, trace) and not _stops_on_speaker(end, spec, ender)):
         return []
+    if KEEP_IT.search(user_text(trace)) and addresses_agent(user_text(trace), spec, ender):
+        return []  # the user asked the ender itself to keep the work (a restricted-tool probe): it did
     handed = {e.to for e in trace.of_type(DelegationEvent)}
     # a holder of a tool a misrouted request needed: the routing is the defect, reported there
     routed_away = {h for f in misrouted_request(trace, spec) for t in f.elements[2:]
