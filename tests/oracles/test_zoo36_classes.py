@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import pytest
 
-from masfuzz.oracles.instructed import instructed_dependencies
+from masfuzz.oracles.instructed import instructed_dependencies, participation
 from masfuzz.oracles.semantic import (INCORRECT_VERIFICATION, INFORMATION_LOSS, claimed_outcome, example_forms,
                                       handover_facts, tool_doc_mismatch)
 from masfuzz.spec.model import AgentSpec, Permissions, SystemInfo, ToolSpec, WorkflowSpec
@@ -206,3 +206,70 @@ def test_a_422_detail_list_on_a_documented_card_number_is_a_spec_mismatch():
 def test_a_content_refusal_of_a_documented_card_number_is_none():
     payload = '{"status": 409, "detail": [{"loc": ["body", "card_number"], "msg": "already linked to another reader"}]}'
     assert tool_doc_mismatch(_library(payload), LIBRARY) == []
+
+
+# -- a status row naming another tool by its words is that tool's ----------------------------------
+
+WORKROOM = WorkflowSpec(
+    system=SystemInfo(id="rug_care", entry_agent="assess_a", pattern="fixed_order"),
+    agents=(AgentSpec(id="assess_a", instructions="Check the pile with check_pile. Give the table."),
+            AgentSpec(id="clean_c", instructions="Schedule the clean with schedule_clean. Give the table.")),
+    tools=(ToolSpec(id="check_pile", description="Check a rug's pile for moth damage."),
+           ToolSpec(id="schedule_clean", description="Put a rug in the cleaning schedule.")),
+    permissions=Permissions(allow=(("assess_a", "check_pile"), ("clean_c", "schedule_clean"))))
+
+
+def _workroom(row: str) -> Trace:
+    return _end(
+        Message(role="user", content="Please clean our Kazak rug, ref RG-0000."), AgentTurn(agent="assess_a"),
+        ToolCall(agent="assess_a", tool="check_pile", call_id="p", arguments={"rug": "RG0000"}),
+        ToolResult(agent="assess_a", tool="check_pile", call_id="p", payload="{'ok': False, 'error': {'code': 404}}"),
+        Message(agent="assess_a", content="| item | status | ref |\n| --- | --- | --- |\n| check pile | failed | - |"),
+        DelegationEvent(**{"from": "assess_a"}, to="clean_c", trigger="sequence"), AgentTurn(agent="clean_c"),
+        ToolCall(agent="clean_c", tool="schedule_clean", call_id="s", arguments={"rug": "RG0000"}),
+        ToolResult(agent="clean_c", tool="schedule_clean", call_id="s", payload="CONFIRMED RG0000: bench slot CL-204"),
+        Message(agent="clean_c", content=f"| item | status | ref |\n| --- | --- | --- |\n{row}\n\n1 row above."))
+
+
+def test_a_row_naming_the_tool_that_succeeded_claims_nothing_of_the_one_that_failed():
+    assert claimed_outcome(_workroom("| schedule clean | CONFIRMED | CL204 |"), WORKROOM) == []
+
+
+def test_a_row_naming_the_failed_tools_object_is_still_its_claim():
+    [f] = claimed_outcome(_workroom("| pile | CONFIRMED | - |"), WORKROOM)
+    assert (f.agent, f.subject) == ("clean_c", "check_pile")
+
+
+# -- a request telling the agent it reaches to keep the work ---------------------------------------
+
+SPICES = WorkflowSpec(
+    system=SystemInfo(id="spice_shop", entry_agent="counter_c", pattern="handoff"),
+    agents=(AgentSpec(id="counter_c", description="Sells whole spices, blends and grinders.",
+                      instructions="Price items with price_spice."),
+            AgentSpec(id="classes_k", description="Runs the cookery classes.",
+                      instructions="Book places with book_class.")),
+    tools=(ToolSpec(id="price_spice", description="Price a spice or a grinder."),
+           ToolSpec(id="book_class", description="Book places on a curry cookery class.")),
+    permissions=Permissions(allow=(("counter_c", "price_spice"), ("classes_k", "book_class"))),
+    delegations=({"from": "counter_c", "to": "classes_k", "trigger": "handoff"},))
+
+
+def _spices(said: str) -> Trace:
+    return _end(Message(role="user", content=said), AgentTurn(agent="counter_c"),
+                ToolCall(agent="counter_c", tool="price_spice", call_id="p", arguments={"item": said}),
+                ToolResult(agent="counter_c", tool="price_spice", call_id="p", payload="[{'item': 'Garam masala', 'price': 'GBP 3.20'}]"),
+                Message(agent="counter_c", content="| item | status | ref |\n| --- | --- | --- |\n| Garam masala | done | - |"))
+
+
+ASK_CLASS = "book places on a curry cookery class. Use places: 2."
+
+
+def test_a_run_ended_by_the_agent_the_user_told_to_keep_the_work_is_no_premature_termination():
+    said = ("You handle this yourself, as the one who sells whole spices, blends and grinders. "
+            f"Do it yourself right now, without passing me on: {ASK_CLASS}")
+    assert participation(_spices(said), SPICES) == []
+
+
+def test_the_same_end_without_being_told_to_keep_the_work_is_premature_termination():
+    [f] = participation(_spices(f"Please {ASK_CLASS}"), SPICES)
+    assert (f.root_cause, f.agent, f.elements) == ("Premature Termination", "counter_c", ("counter_c", "classes_k"))
