@@ -273,3 +273,21 @@ def test_a_run_ended_by_the_agent_the_user_told_to_keep_the_work_is_no_premature
 def test_the_same_end_without_being_told_to_keep_the_work_is_premature_termination():
     [f] = participation(_spices(f"Please {ASK_CLASS}"), SPICES)
     assert (f.root_cause, f.agent, f.elements) == ("Premature Termination", "counter_c", ("counter_c", "classes_k"))
+
+
+# -- a timeout whose trace the cancel left empty ---------------------------------------------------
+
+def test_a_timeout_that_left_no_event_of_the_run_is_not_the_apps_crash():
+    from masfuzz.oracles.detectors import runtime_crash
+    from masfuzz.trace import ErrorEvent
+
+    cut = "no result within 120 s; the run was cancelled"
+    empty = Trace(scenario_id="s", events=(ErrorEvent(kind="timeout", message=cut),
+                                           TerminationEvent(reason="timeout", detail=cut)))
+    [f] = runtime_crash(empty, None)
+    assert f.attribution == "harness" and "dropped every event" in f.because
+    # the same end after the app's own turns: what the app did is there, and the timeout is its
+    kept = Trace(scenario_id="s", events=(Message(role="user", content="Is entry SD-2041 in?"), AgentTurn(agent="desk"),
+                                          Message(agent="desk", content="Checking."), *empty.events))
+    [f] = runtime_crash(kept, None)
+    assert f.attribution == "sut"
