@@ -864,10 +864,9 @@ def fact_values(text: str) -> set[str]:
 
 
 # The example a request gives of the value it wants ("Please provide: deposit_paid (format EUR
-# 0.00)", "your ref, e.g. BK-0000", "the amount, like 0.00 GBP"): up to its closing bracket or the
-# end of the clause.
-# The example opens with a quote, a digit, a currency sign or a capital and has at most three
-# words: "would you like me to book 14 March?" shows no example.
+# 0.00)", "your ref, e.g. BK-0000", "the amount, like 0.00 GBP"), up to its closing bracket or the
+# end of the clause: it opens with a quote, a digit, a currency sign or a capital and has at most
+# three words ("would you like me to book 14 March?" shows no example).
 ASKED_EXAMPLE = re.compile(r"\b(?i:format|e\.\s?g\.|like|such as)\s*:?\s*"
                            r"(?P<x>[\"'\u201c]?[A-Z0-9$\u20ac\u00a3#](?:[^()\n;,?\s]*)(?:\s[^()\n;,?\s]+){0,2}?)"
                            r"[\"'\u201d]?\s*(?:\)|[;,]|\?|\.?$)")
