@@ -866,12 +866,15 @@ def runtime_crash(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         because = (f"masfuzz's time limit (--timeout) ended the run while {answering or 'an agent'} "
                    "waited for its model's answer: the model in use is slower than the limit, "
                    "the app did not hang; raise --timeout")
-    if reason == "timeout" and not because and running is None and _looping_at_end(trace, spec):
-        return []  # the loop's end, which `loops` reports: the app went round until it was stopped
-    turns = len(trace.speaker_order)
     # the stacks at the kill show the app's own code holding the run (a sleep, a blocking wait):
     # the description names that frame, not a guess that the app never ends
     held = str((trace.meta.get(STACKS_AT_KILL) or {}).get("where", "")).startswith("in the app's")
+    if reason == "timeout" and not because and not held and running is None \
+            and all(isinstance(e, (ErrorEvent, TerminationEvent)) for e in trace.events):
+        because = EMPTY_TIMEOUT_BECAUSE
+    if reason == "timeout" and not because and running is None and _looping_at_end(trace, spec):
+        return []  # the loop's end, which `loops` reports: the app went round until it was stopped
+    turns = len(trace.speaker_order)
     return [Failure(
         category="runtime_crash", root_cause="Runtime Crash", detector="runtime_crash",
         evidence=evidence, scenario_id=trace.scenario_id,
@@ -917,6 +920,15 @@ def _model_bound(trace: Trace) -> bool:
     wall = trace.usage.wall_time
     calls = trace.usage.model_calls + 1  # the finished ones and the one the kill cut off
     return 2 * seconds >= wall and seconds / calls * MODEL_BOUND_CALLS >= wall
+
+
+# A timed-out run whose trace holds nothing but the executor's own end (no user message, no
+# turn): masfuzz's limit cancelled the run before its adapter returned, and the cancel dropped
+# what it had recorded. A timeout is the limit's end, not a crash, and nothing left shows what
+# the app did (went round, as a loop, or hung): not a finding against the app.
+EMPTY_TIMEOUT_BECAUSE = ("masfuzz's time limit (--timeout) cancelled the run and the cancel dropped every "
+                         "event it had recorded (the trace holds not even the user's message): a timeout is "
+                         "the limit's end, not a crash, and nothing recorded shows what the app did")
 
 
 NOT_INJECTED_BECAUSE = ("model not injected: a model client of the app that masfuzz could not "

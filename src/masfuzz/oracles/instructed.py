@@ -38,6 +38,9 @@ from masfuzz.trace import (
 SPEAKING_ORDER = "Violation of Relationships-based Speaking Order"
 MISROUTED = "Misrouted Request"
 
+# The irregular past participles ("done", "run", "drawn"): what a member "has done" is its work
+# product as what it "has checked" is ("by the dye test condition_d has done").
+_IRREGULAR = "|".join(sorted({p for ps in IRREGULAR_PAST.values() for p in ps}))
 # How an agent's text says it works from another agent's output, `{X}` that agent's names.
 _DEPENDS = (
     r"\bbased\s+on\s+{X}(?:'s)?\b",
@@ -60,12 +63,12 @@ _DEPENDS = (
     r"\bwhat(?:ever)?\s+{X}\s+(?:has|have|had)\s+(?:(?:already|just|now|since|so\s+far)\s+)?"
     r"(?!(?:not|no|never|nothing)\b)[a-z]{2,}\b",
     r"\bthe\s+(?!(?:user|customer|client|request|task|question|person|people)s?\b)\w+(?:\s+\w+)?\s+{X}\s+"
-    r"(?:has|have|had)\s+(?:(?:already|just|now)\s+)?(?!(?:not|no|never|nothing|to)\b)[a-z]{2,}(?:ed|en|t|d)\b",
+    r"(?:has|have|had)\s+(?:(?:already|just|now)\s+)?(?!(?:not|no|never|nothing|to)\b)(?:[a-z]{2,}(?:ed|en|t|d)|" + _IRREGULAR + r")\b",
     # ... or the things it has done named bare, after a preposition ("books lanes for archers
     # coach_r has signed off", "ships to customers billing has cleared")
     r"\b(?:for|to|of|on|with|from)\s+(?!(?:the|a|an|what|whatever|which|whom?|user|customer|client|request|"
     r"task|question|person|people)s?\b)\w+\s+{X}\s+(?:has|have|had)\s+(?:(?:already|just|now)\s+)?"
-    r"(?!(?:not|no|never|nothing|to)\b)[a-z]{2,}(?:ed|en|t|d)\b",
+    r"(?!(?:not|no|never|nothing|to)\b)(?:[a-z]{2,}(?:ed|en|t|d)|" + _IRREGULAR + r")\b",
     # a product named with the other agent as its maker, in a relative clause ("the figure
     # pricing_k works out is what you present", "the notes the surveyor takes") ...
     r"\bthe\s+(?!(?:user|customer|client|request|task|question|person|people)s?\b)\w+(?:\s+\w+)?\s+{X}\s+"
@@ -969,6 +972,14 @@ def _proxy(agent: AgentSpec) -> bool:
     return "proxy" in kind.lower() or "proxy" in agent.id.lower()
 
 
+# A request that tells the agent it reaches to keep the work, not pass it on ("You handle this
+# yourself, as the one who ...: do it yourself, without passing me on", as a restricted-tool probe
+# writes): the run ending with that agent is what the user asked for.
+KEEP_IT = re.compile(r"\b(?:handle|do)\s+(?:this|it)\s+yourself\b|\bwithout\s+(?:passing|handing|"
+                     r"transferring|sending)\s+(?:me|it|this)\s+on\b|\b(?:don't|do\s+not)\s+(?:pass|hand|"
+                     r"transfer|send)\s+(?:me|it|this)\s+on\b", re.IGNORECASE)
+
+
 def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     """Kind 3 — a run that concluded by itself (completed, a stop word, a hand-back to the user)
     before a member whose work the task needs acted at all: a member the task names (unless
@@ -983,7 +994,9 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     a question or a list of the values it lacks (`lists_missing`) waits for the user: both are
     left out, unless a rule keyed to who spoke ended a fixed order on that question
     (`_stops_on_speaker`); so is a member whose tool another agent reached for with a restricted
-    call (that call is the fault).
+    call (that call is the fault), and a run whose user told the ender itself, by its name or its
+    description's words, to keep the work (`KEEP_IT`: a restricted-tool probe's "do it yourself,
+    without passing me on"): the end is what was asked.
 
     Category system_termination, root cause Premature Termination. Blamed: the agent that ended
     the run (said the stop word, gave the final answer); step: its last message (or the end).
@@ -999,6 +1012,8 @@ def participation(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     ender, step, last = _ender(trace, end_i)
     if ender is None or (_waits_for_user(last, end, spec, trace) and not _stops_on_speaker(end, spec, ender)):
         return []
+    if KEEP_IT.search(user_text(trace)) and addresses_agent(user_text(trace), spec, ender):
+        return []  # the user asked the ender itself to keep the work (a restricted-tool probe): it did
     handed = {e.to for e in trace.of_type(DelegationEvent)}
     # a holder of a tool a misrouted request needed: the routing is the defect, reported there
     routed_away = {h for f in misrouted_request(trace, spec) for t in f.elements[2:]

@@ -150,6 +150,7 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                      if fields is not None else None) \
                 or next((s for s in done if about_tool(s, r.tool, spec, tools)), None) \
                 or _ticked_item(text, r.tool, tools) \
+                or _status_cell(text, r.tool, tools, alone=False) \
                 or _invented_reference(trace, ci, text, r.tool, spec, named=True) \
                 or _check_passed(trace, fi, ci, text, r)
             if claim is None and _answers_only(trace, fi, ci, r, agent, spec):
@@ -166,6 +167,7 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                     or next((s for s in sentences(text) if TICK.search(s) and plain(s) and not NOT_HELD.search(s)
                              and not FAILED_TEXT.search(s)), None) \
                     or _labelled_claim(text, done) \
+                    or _status_cell(text, r.tool, tools, alone=True) \
                     or _invented_reference(trace, ci, text, r.tool, spec, named=False) \
                     or (None if beside_call(trace, ci) else _silent_claim(text, r, spec, asked)) \
                     or _instructed_claim(text, r, agent, spec, trace, asked)
@@ -492,6 +494,38 @@ def _ticked_item(text: str, tool: str, rivals: set[str]) -> str | None:
     return None
 
 
+# The header of a table column that says how each row's item came out ("| item | status | ref |").
+STATUS_HEADER = re.compile(r"status|state|outcome|result|statut|estado|stato", re.IGNORECASE)
+
+
+def _status_cell(text: str, tool: str, rivals: set[str], *, alone: bool) -> str | None:
+    """A Markdown table row whose status column (`STATUS_HEADER`) says the item came off in a
+    success word alone (`SUCCESS_LABEL`: "| overhaul | CONFIRMED | - |"), in a reply that says
+    nothing undone outside its table (`_says_undone`): a status board claims in its cells, with
+    no sentence of its own to claim in. The row is about the tool when its other cells name the
+    tool's object and no other tool's, or (`alone`: the claimer's one tool answered) when it is
+    the table's only row."""
+    if _says_undone(text):
+        return None
+    lines = [ln for ln in text.splitlines() if _cells(ln)]
+    rows: list[list[str]] = []
+    col = None
+    for ln in lines:
+        cells = _cells(ln)
+        if col is None:
+            col = next((k for k, c in enumerate(cells) if STATUS_HEADER.fullmatch(c)), -1)
+            continue
+        if col < 0 or all(re.fullmatch(r":?-{3,}:?", c) for c in cells):
+            continue  # no status column, or the header's rule
+        rows.append(cells)
+    objects = tool_objects(tool)
+    named = [c for c in rows if col is not None and 0 <= col < len(c) and SUCCESS_LABEL.fullmatch(c[col])
+             and ((len(rows) == 1 and alone)
+                  or objects and mentions(" ".join(c[:col] + c[col + 1:]), objects)
+                  and not any(tool_objects(o) & objects for o in rivals if o != tool))]
+    return "| " + " | ".join(named[0]) + " |" if named else None
+
+
 TICK_MARK = re.compile(r"[\u2713\u2714\u2705\u2611]\ufe0f?|\[[xX\u2713\u2714]\]")  # the tick itself, dropped from a label
 
 
@@ -750,13 +784,18 @@ def _answers_only(trace: Trace, fi: int, ci: int, r: ToolResult, agent: str,
     station's board, a status check) answers no request of its own, so its result before the
     failed call (the look-up the action was prepared with, repeated or not) or after it leaves
     the answer the failed action's (what it found may still be what the answer presents:
-    `_presents_found`)."""
+    `_presents_found`). An agent run as the tool (agent-as-tool) works inside the call: its own
+    tools' results between the call and its answer are that answer's making, not another outcome."""
     if r.agent != agent:
         return False
     start = max((i for i in range(fi) if isinstance(e := trace.events[i], Message)
                  and e.role == "assistant" and e.agent == agent), default=-1)
+    called = next((i for i in range(fi - 1, -1, -1) if isinstance(c := trace.events[i], ToolCall)
+                   and c.call_id and c.call_id == r.call_id), fi)
     for i in range(start + 1, ci):
         e = trace.events[i]
+        if isinstance(e, ToolResult) and called < i < fi and e.agent != agent:
+            continue  # the nested agent's own tools, inside the failed call
         if isinstance(e, ToolResult) and e.tool != r.tool and not _reads_only(e.tool, spec) \
                 and not _answers_facts(e, spec):
             return False
@@ -892,11 +931,28 @@ def fact_values(text: str) -> set[str]:
     return {v for values in user_facts(text).values() for v in values}
 
 
+# The example a request gives of the value it wants ("Please provide: deposit_paid (format EUR
+# 0.00)", "your ref, e.g. BK-0000", "the amount, like 0.00 GBP"), up to its closing bracket or the
+# end of the clause: it opens with a quote, a digit, a currency sign or a capital and has at most
+# three words ("would you like me to book 14 March?" shows no example).
+ASKED_EXAMPLE = re.compile(r"\b(?i:format|e\.\s?g\.|like|such as)\s*:?\s*"
+                           r"(?P<x>[\"'\u201c]?[A-Z0-9$\u20ac\u00a3#](?:[^()\n;,?\s]*)(?:\s[^()\n;,?\s]+){0,2}?)"
+                           r"[\"'\u201d]?\s*(?:\)|[;,]|\?|\.?$)")
+# An amount written with its currency's code first ("EUR 0.00", "GBP 45.00"), as a normaliser or
+# a form's example writes it: the kind `FACTS`' amount is, code after.
+CODE_FIRST_AMOUNT = re.compile(r"\b(?:USD|EUR|GBP|CHF|AUD|CAD)\s?\d[\d,]*(?:\.\d{1,2})?\b")
+
+
 def _asked(sentence: str) -> set[str]:
-    """The kinds of fact a sentence asks for (a question, or a request to provide)."""
+    """The kinds of fact a sentence asks for (a question, or a request to provide): named by its
+    words (`ASKS`), or shown by the example it gives of the value wanted (`ASKED_EXAMPLE`: a field
+    asked for by its key, "deposit_paid (format EUR 0.00)", is an amount whatever its name)."""
     if not (is_question(sentence) or REQUEST.search(sentence)):
         return set()
-    return {kind for kind, p in ASKS.items() if p.search(sentence)}
+    shown = {kind for m in ASKED_EXAMPLE.finditer(sentence) for kind in user_facts(m.group("x"))}
+    if any(CODE_FIRST_AMOUNT.search(m.group("x")) for m in ASKED_EXAMPLE.finditer(sentence)):
+        shown.add("amount")
+    return {kind for kind, p in ASKS.items() if p.search(sentence)} | shown
 
 
 def _received(trace: Trace, d: int, agent: str) -> str | None:
@@ -1436,7 +1492,7 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str,
         return None
     # the parameter the question describes most fully ("drop-off day and time", not "the day")
     _, param, tool, forms, _ = max(asked, key=lambda a: a[0])
-    values = _of_form(told, [r for _, r in forms])
+    values = _of_form(told, [r for _, r in forms]) + _twelve_hour(told, [r for _, r in forms])
     # the user's references in another spelling than the documented one ("lp-30418" for "LP00000")
     # ... but not a reference that is, as written, another parameter's documented form of the same
     # tool (the case number "DL-0000" of `case` is not the `shade` "A1" respelt "DL0000")
@@ -1457,6 +1513,18 @@ def _example_word(value: str, forms: list[tuple[str, str]]) -> bool:
     example's own word, which names the fact as a prefix does."""
     lead = re.match(r"[A-Z]{2,}(?=[\s\-]?\d)", value)
     return lead is not None and any(re.search(rf"\b{lead.group()}[\s\-]?\d", example) for example, _ in forms)
+
+
+# A time of day on the twelve-hour clock ("5:30pm", "5 pm", "11.15 a.m."): the same fact as a
+# documented 24-hour clock time ("17:30" of `like "09:30"`), written as people say it.
+TWELVE_HOUR = re.compile(r"(?<![\w:.])(?:1[0-2]|0?[1-9])(?:[:.][0-5]\d)?\s?[ap]\.?m\b\.?", re.IGNORECASE)
+
+
+def _twelve_hour(text: str, forms: list[str]) -> list[str]:
+    """The user's twelve-hour times (`TWELVE_HOUR`) when a parameter documents a clock time
+    (`_CLOCK`: `like "09:30"`): a normaliser hands "17:30" on for "5:30pm", so the user gave the
+    fact the form asks for, though no text of theirs fits the form as written."""
+    return [m.group(0) for m in TWELVE_HOUR.finditer(text)] if any(_CLOCK.fullmatch(f) for f in forms) else []
 
 
 def _of_form(text: str, forms: list[str]) -> list[str]:
@@ -1711,6 +1779,10 @@ _UNIT = r"(?<=\d\s)[A-Za-z%\u00b0\u00b5]{1,3}(?![\w%])"
 _BARE = (rf"((?:[+\-](?=\d))?[A-Za-z0-9#](?:[\w\-/:.@+#]*[A-Za-z0-9#])?"
          rf"(?:\s(?:[+\-]?\d(?:[\w\-/:.]*\w)?|{_UNIT}))*)")
 _EXAMPLE = re.compile(_INTRO + f"(?:{_QUOTED}|{_BARE})", re.IGNORECASE)
+# What a bare number after an intro counts ("format, 15 digits", "format: 8 characters"): the
+# value's parts described in words, whose count is no example of the value.
+_COUNTED_PARTS = re.compile(r"\s+(?:digits?|characters?|chars?|letters?|figures?|numbers?|numerals?|"
+                            r"places?|symbols?)\b", re.IGNORECASE)
 # A further example after the first: `like "0.5 kg" or "2 lb"`, `e.g. 14C, 2A`.
 _MORE = re.compile(rf"\s*(?:,|\bor\b)\s*(?:{_QUOTED}|{_BARE})")
 # A quoted pattern's placeholders: N, # and 9 a digit, X a letter or digit, A a letter
@@ -1725,6 +1797,8 @@ def example_forms(doc: str) -> list[list[str]]:
     documented argument as this reads it, so that what it sends is the form the oracle checks."""
     out = []
     for m in _EXAMPLE.finditer(doc):
+        if m.group(3) and _COUNTED_PARTS.match(doc, m.end()):
+            continue  # "format, 15 digits in groups of three": a count of its parts, no example
         values, end = [(m.group(2), True), (m.group(3), bool(m.group(1)))], m.end()
         while (more := _MORE.match(doc, end)):
             values += [(more.group(1), True), (more.group(2), False)]  # prose goes on after a comma

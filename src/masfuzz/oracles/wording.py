@@ -724,9 +724,11 @@ def about_tool(sentence: str, tool: str, spec: WorkflowSpec | None, rivals: Iter
     if holds_unnamed(sentence, tool, spec) and objects and mentions(sentence, objects) \
             and not any(tool_objects(r) & objects for r in rivals if r != tool):
         return True  # "your table is booked" after hold_table: its thing held, in words of holding
-    if holds_unnamed(sentence, tool, spec) and not any(holds(r, spec) for r in rivals if r != tool):
+    if holds_unnamed(sentence, tool, spec) and not any(holds(r, spec) for r in rivals if r != tool) \
+            and not any(_names_tool(sentence, r) for r in rivals if r != tool):
         # "OK — booked." after hold_suit and a size chart looked up beside it: the words of holding
-        # name no object, but no other tool of the run holds anything they could be about
+        # name no object, but no other tool of the run holds anything they could be about; a line
+        # naming another tool by its own words ("| plan wash | CONFIRMED |") is that tool's
         return True
     if not GENERIC_DONE.search(sentence):
         return False
