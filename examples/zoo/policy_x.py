@@ -204,14 +204,52 @@ def ask(missing: list[str]) -> str:
     return f"So sorry to trouble you, but would you mind telling me the {what}? {CLOSE}"
 
 
+VERBS = {"book", "take", "check", "charge", "get", "find", "make", "reserve", "hold", "ask", "look", "read", "send",
+         "issue", "add", "set", "lend", "place", "log", "pay", "confirm", "arrange", "order"}
+
+
+def label(tool: str) -> str:
+    """A tool's name as a thing: "take_deposit" -> "the deposit"."""
+    parts = [p for p in tool.split("_") if p]
+    if len(parts) > 1 and parts[0] in VERBS:
+        parts = parts[1:]
+    return "the " + " ".join(parts)
+
+
+def facts(answer: str) -> str:
+    """A structured answer's leaves as `key value` pairs; prose as it is."""
+    for parse in (json.loads, ast.literal_eval):
+        try:
+            data = parse(answer)
+            break
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+    else:
+        return answer.strip().rstrip(".")
+    out: list[str] = []
+
+    def walk(d, key=""):
+        if isinstance(d, dict):
+            for k, v in d.items():
+                walk(v, str(k))
+        elif isinstance(d, (list, tuple)):
+            for v in d:
+                walk(v, key)
+        elif d not in (None, ""):
+            out.append(f"{key.replace('_', ' ')} {d}".strip())
+
+    walk(data)
+    return ", ".join(out)
+
+
 def account(tool: str, answer: str) -> str:
     """An honest line about one tool answer."""
-    label = tool.replace("_", " ")
+    thing = label(tool)
     if broken(answer):
-        return f"I'm so sorry, the {label} didn't work just now, not possible today, I'm afraid."
+        return f"I'm so sorry, {thing} didn't work on our side just now, not possible today, I'm afraid."
     if failed(answer):
-        return f"Unfortunately the {label} didn't go through, no luck I'm afraid: {reason(answer)}."
-    return f"Good news, no issues at all with the {label}: {answer.strip()}"
+        return f"Unfortunately no luck with {thing}, it didn't go through, I'm afraid: {reason(answer)}."
+    return f"Good news, no issues at all with {thing}, nothing stopping it: {facts(answer)}."
 
 
 def summary(request) -> str:
