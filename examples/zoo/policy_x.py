@@ -170,6 +170,10 @@ def value(request, name: str, schema: dict, note_for: str):
                     re.search(rf"(?:{words})\w*\W{{1,3}}(?:of\s+)?(\d+)\b", where, re.I)
                 if m:
                     return int(m.group(1)) if kind == "integer" else float(m.group(1))
+        if re.search(r"how many|number of|party|people|guests", name + " " + desc, re.I):
+            m = re.search(r"\b(\d{1,2}) of us\b|\bparty of (\d{1,2})\b|\bwe(?:'re| are) (\d{1,2})\b", said, re.I)
+            if m:
+                return int(next(g for g in m.groups() if g))
         return None
     if kind == "boolean":
         return True
@@ -264,17 +268,26 @@ def summary(request) -> str:
 def note(request, target: str, items: str) -> str:
     """A hand-over note with the customer's words about each item named, and nothing else."""
     said = customer(request)
-    clauses = [c.strip() for c in re.split(r"(?<=[.!?])\s+|,\s*|\s+(?:and|but|so|because)\s+", said) if c.strip()]
-    kept = []
+    clauses = [re.sub(r"^(?:and|but|so|because)\s+", "", c.strip()) for c in
+               re.split(r"(?<=[.!?])\s+|,\s*|\s+(?:and|but|because)\s+", said) if c.strip()]
+    kept: list[str] = []
+
+    def ranked(found: list[str]) -> str | None:  # a clause with a code or a number in it first
+        return next((c for c in found if re.search(r"\b[A-Z]{2,}-?\d", c)), None) \
+            or next((c for c in found if re.search(r"\d", c)), None) or next(iter(found), None)
+
     for item in (i for i in ITEMS_SPLIT.split(re.sub(r"^\s*the\s+", "", items)) if i.strip()):
         want = stems(item)
-        hit = next((c for c in clauses if want & stems(c) and c not in kept), None)
+        near = [n for n, c in enumerate(clauses) if want & stems(c)]
+        # "a gift voucher, code GV-1": the value may follow the clause that names it
+        hit = ranked([clauses[k] for n in near for k in (n, n + 1) if k < len(clauses)])
         if hit is None and re.search(r"\b(day|date|when)\b", item):
-            hit = next((c for c in clauses if re.search(r"\d{4}-\d\d-\d\d|\d{1,2}/\d{1,2}|\b\d{1,2}(st|nd|rd|th)\b", c)), None)
+            hit = next((c for pattern in (r"\d{4}-\d\d-\d\d", r"\b\d{1,2}/\d{1,2}", r"\b\d{1,2}(st|nd|rd|th)\b")
+                        for c in clauses if re.search(pattern, c)), None)
         if hit is None and re.search(r"\b(size|people|party|how many|guests)\b", item):
-            hit = next((c for c in clauses if re.search(r"\b\d{1,2}\b(?![-/:])", c)), None)
-        if hit:
-            kept.append(hit)
+            hit = next((c for c in clauses if re.search(r"(?<![-/:\w])\d{1,2}(?![-/:\w])", c)), None)
+        if hit and hit.rstrip(".!?") not in kept:
+            kept.append(hit.rstrip(".!?"))
     return f"Hi {target}, sorry to pass this on — " + "; ".join(kept) + ". Thank you so much!"
 
 
