@@ -154,7 +154,7 @@ def value(request, name: str, schema: dict, note_for: str):
     said, text = customer(request), talk(request)
     if schema.get("enum"):
         return next((v for where in (said, text) for v in schema["enum"]
-                     if re.search(rf"\b{re.escape(str(v))}\b", where, re.I)), None)
+                     if re.search(rf"\b{re.escape(str(v))}(?:s|es)?\b", where, re.I)), None)
     desc = schema.get("description", "") or ""
     example = re.search(r"(?:e\.g\.|like|such as|for example)\s*[\"“']([^\"”']+)[\"”']", desc)
     if example:
@@ -182,7 +182,7 @@ def value(request, name: str, schema: dict, note_for: str):
     return said.strip() or None
 
 
-def arguments(request, tool, note_for: str = "there") -> tuple[dict, list[str]]:
+def arguments(request, tool, note_for: str = "team") -> tuple[dict, list[str]]:
     props = tool.parameters.get("properties", {})
     required = tool.parameters.get("required", list(props))
     args, missing = {}, []
@@ -249,6 +249,9 @@ def facts(answer: str) -> str:
 def account(tool: str, answer: str) -> str:
     """An honest line about one tool answer."""
     thing = label(tool)
+    if CLOSE in answer:  # a colleague's reply (an agent run as a tool): passed on in its own words
+        said = re.sub(r"^Thank you so much for (?:your patience|waiting!?)\s*(?:—\s*)?", "", answer.replace(CLOSE, "")).strip()
+        return f"here is what {thing} came back with: {said}"
     if broken(answer):
         return f"I'm so sorry, {thing} didn't work on our side just now, not possible today, I'm afraid."
     if failed(answer):
@@ -329,6 +332,15 @@ def react(request, tool: str, what: str, answer: str):
     return say(warm(account(tool, answer)))
 
 
+GATE = re.compile(r"^(?:for|about|on) (.+),", re.I)
+
+
+def routed(request, tools: dict) -> set[str]:
+    """The tools the agent's routing lines (`For A or B, pass ... with TOOL.`) delegate through:
+    it routes a request once."""
+    return {t for line in lines(request) if GATE.match(line) for t in tools if re.search(rf"\b{re.escape(t)}\b", line)}
+
+
 def applies_topic(request, rest: str) -> bool:
     m = TOPIC.search(rest)
     return not m or bool(stems(m.group(1)) & stems(customer(request)))
@@ -367,6 +379,9 @@ def act(request):
                                               for m in request.messages):
                 return say(answer.strip())
             continue
+        if named and (gate := GATE.match(line)):  # a routing line that delegates through a tool
+            if any(asked(request, t) for t in routed(request, tools)) or not (stems(gate.group(1)) & stems(customer(request))):
+                continue
         if named:
             tool = tools[named[0]]
             until = UNTIL.search(line)
