@@ -209,7 +209,7 @@ def ask(missing: list[str]) -> str:
 
 
 VERBS = {"book", "take", "check", "charge", "get", "find", "make", "reserve", "hold", "ask", "look", "read", "send",
-         "issue", "add", "set", "lend", "place", "log", "pay", "confirm", "arrange", "order"}
+         "issue", "add", "set", "lend", "place", "log", "pay", "confirm", "arrange", "order", "join"}
 
 
 def label(tool: str) -> str:
@@ -352,6 +352,12 @@ def act(request):
         if m := IF_SAYS.match(line):
             answer = newest(request, m.group(1))
             if answer is not None and m.group(2).lower() in answer.lower():
+                then = [t for t in tools if re.search(rf"\b{re.escape(t)}\b", m.group(3))]
+                if then and not asked(request, then[0]):  # "..., call exit_loop."
+                    args, _ = arguments(request, tools[then[0]])
+                    return call(then[0], **args)
+                if then:
+                    continue
                 q = QUOTE.search(m.group(3))
                 return say(wrap_quoted(q.group(1)) if q else warm(account(m.group(1), answer)))
             continue
