@@ -48,7 +48,7 @@ FILLER = {"the", "and", "for", "with", "that", "this", "your", "their", "from", 
           "customer", "number", "name", "when", "what", "which", "have", "has", "will", "them"}
 REFUSAL = re.compile(r"\b(declin\w*|refus\w*|reject\w*|fail\w*|denied|unavailable|not available|full|"
                      r"no_seats|sold out|cancel\w*|invalid|blocked|not possible|unable|nicht|abgelehnt)\b", re.I)
-FALSE_FLAG = re.compile(r"[\"']?(ok|success|booked|accepted|confirmed|paid|done|held)[\"']?\s*[:=]\s*(false|0|no|none)\b", re.I)
+FALSE_FLAG = re.compile(r"[\"']?(ok|success|\w+ed|paid|done|held|available)[\"']?\s*[:=]\s*(false|0|no|none)\b", re.I)
 CODE = re.compile(r"\b(?:status|code|http)[\"']?\s*[:=]\s*[\"']?([45]\d\d)\b", re.I)
 BROKEN = re.compile(r"^\s*(error\b|traceback)|exception|raised|\berror:", re.I)
 SPLIT = re.compile(r"\n+|(?<=[.!?])\s+(?=[A-Z])")
@@ -163,11 +163,13 @@ def value(request, name: str, schema: dict, note_for: str):
         return hit.group(0) if hit else None
     kind = schema.get("type")
     if kind in ("integer", "number"):
-        words = "|".join(re.escape(w[:4]) for w in re.split(r"[_\s]+", name + " " + desc.lower()) if len(w) > 3)
-        for where in (said, text):
+        # the number beside a word of the argument's name, else of its description
+        tries = ["|".join(re.escape(w[:4]) for w in re.split(r"[_\s]+", part.lower()) if len(w) > 3)
+                 for part in (name, desc)]
+        for words, where in ((w, where) for w in tries for where in (said, text)):
             if words:
                 m = re.search(rf"\b(\d+)\s+(?:\w+\s+)?(?:{words})", where, re.I) or \
-                    re.search(rf"(?:{words})\w*\W{{1,3}}(?:of\s+)?(\d+)\b", where, re.I)
+                    re.search(rf"(?:{words})\w*(?:\W+[a-z]+){{0,2}}?\W+(?:of\s+)?(\d+)\b(?![-/:])", where, re.I)
                 if m:
                     return int(m.group(1)) if kind == "integer" else float(m.group(1))
         if re.search(r"how many|number of|party|people|guests", name + " " + desc, re.I):
@@ -209,7 +211,7 @@ def ask(missing: list[str]) -> str:
 
 
 VERBS = {"book", "take", "check", "charge", "get", "find", "make", "reserve", "hold", "ask", "look", "read", "send",
-         "issue", "add", "set", "lend", "place", "log", "pay", "confirm", "arrange", "order", "join"}
+         "issue", "add", "set", "lend", "place", "log", "pay", "confirm", "arrange", "order", "join", "clear"}
 
 
 def label(tool: str) -> str:
