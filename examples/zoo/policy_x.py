@@ -179,7 +179,7 @@ def value(request, name: str, schema: dict, note_for: str):
         return None
     if kind == "boolean":
         return True
-    if re.search(r"note|summary|brief|message|request|input|reason", name, re.I):
+    if re.search(r"note|summary|brief|message|request|input", name, re.I):
         return f"Hi {note_for}, sorry to pass this on — {said.strip()}"
     return said.strip() or None
 
@@ -211,7 +211,7 @@ def ask(missing: list[str]) -> str:
 
 
 VERBS = {"book", "take", "check", "charge", "get", "find", "make", "reserve", "hold", "ask", "look", "read", "send",
-         "issue", "add", "set", "lend", "place", "log", "pay", "confirm", "arrange", "order", "join", "clear"}
+         "issue", "add", "set", "lend", "place", "log", "pay", "confirm", "arrange", "order", "join", "clear", "refund"}
 
 
 def label(tool: str) -> str:
@@ -257,7 +257,7 @@ def account(tool: str, answer: str) -> str:
     if broken(answer):
         return f"I'm so sorry, {thing} didn't work on our side just now, not possible today, I'm afraid."
     if failed(answer):
-        return f"Unfortunately no luck with {thing}, it didn't go through, I'm afraid: {reason(answer)}."
+        return f"Unfortunately no luck with {thing}, it didn't go through, I'm afraid: {reason(answer).rstrip('.')}."
     return f"Good news, no issues at all with {thing}, nothing stopping it: {facts(answer)}."
 
 
