@@ -115,15 +115,19 @@ def failed(answer: str) -> bool:
     return bool(FALSE_FLAG.search(answer) or CODE.search(answer) or REFUSAL.search(answer)) or broken(answer)
 
 
-def reason(answer: str) -> str:
-    """The part of an answer that says why: a reason/detail/message field, else the answer."""
-    data = None
+def parsed(answer: str):
+    """A tool's answer as data (JSON, or the repr of a dict, list or tuple); None for prose."""
     for parse in (json.loads, ast.literal_eval):
         try:
-            data = parse(answer)
-            break
+            return parse(answer)
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             continue
+    return None
+
+
+def reason(answer: str) -> str:
+    """The part of an answer that says why: a reason/detail/message field, else the answer."""
+    data = parsed(answer)
     found: list[str] = []
 
     def walk(d):
@@ -224,13 +228,8 @@ def label(tool: str) -> str:
 
 def facts(answer: str) -> str:
     """A structured answer's leaves as `key value` pairs; prose as it is."""
-    for parse in (json.loads, ast.literal_eval):
-        try:
-            data = parse(answer)
-            break
-        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-            continue
-    else:
+    data = parsed(answer)
+    if data is None or isinstance(data, (str, int, float)):
         return answer.strip().rstrip(".")
     out: list[str] = []
 
