@@ -202,7 +202,7 @@ FRAMEWORK_ERROR = re.compile(r"\b(?:please fix your mistakes|fix the errors and 
                              r"while running the tool|error executing tool)\b", re.IGNORECASE)
 # Words that say the sentence concerns an inability or an apology (a give-up after an error).
 GIVE_UP = re.compile(
-    r"\b(?:sorry|apologi[sz]e|unfortunately|unable|cannot|can't|couldn't|could not|did not go "
+    r"\b(?:sorry|apologi[sz]e|apologies|unfortunately|unable|cannot|can't|couldn't|could not|did not go "
     r"through|didn't go through|not possible|technical (?:problem|issue|difficult)|try again later|"
     r"failed)\b", re.IGNORECASE)
 STOPWORDS = {"the", "a", "an", "to", "of", "for", "and", "or", "with", "on", "in", "by", "from",
