@@ -52,6 +52,8 @@ def test_a_success_said_by_denying_trouble_after_a_refused_charge_is_a_claim(rep
     "No problem at all, nothing to worry about — the bank refused the card, so the deposit is still open.",
     "I'm afraid the deposit didn't go through, with no issues on our side: the bank refused the card.",
     "Any issues with a different card? The bank refused the one on file.",
+    "Nothing went wrong on your end — the bank just said no to the deposit, I'm afraid.",
+    "No problems with the van, but the bank declined the deposit.",
 ])
 def test_a_refusal_told_beside_reassurance_claims_nothing(reply):
     assert claimed_outcome(_deposit(reply), None) == []

@@ -98,9 +98,12 @@ TROUBLE_DENIED = re.compile(
 # ... and such a denial said of the thing itself is the success claimed: "no issues at all with
 # your payment", "no problems on the transfer", "nothing stopped your booking", "it didn't fail".
 # A bare "No trouble at all!" answers thanks (`COURTESY`): the claim names what had no trouble.
+# Trouble denied on someone's side ("nothing went wrong on your end") reassures about that side,
+# not about the outcome.
+_NOT_A_SIDE = r"(?!\s*(?:on|from|at)\s+(?:your|our|my|their)\s+(?:end|side|part)\b)"
 DENIED_TROUBLE_CLAIM = (r"(?:no|zero|not\s+(?:a\s+single|any|one))\s+(?:\w+\s+)?" + _TROUBLE
-                        + r"(?:\s+(?:at\s+all|whatsoever))?\s+(?:with|on|for|in)\s+\w|"
-                        + _NOTHING_STOPPED + r"\b|(?:did|has|have)\s*(?:not|n['\u2019]?t)\s+fail(?:ed)?\b")
+                        + r"(?:\s+(?:at\s+all|whatsoever))?" + _NOT_A_SIDE + r"\s+(?:with|on|for|in)\s+\w|"
+                        + _NOTHING_STOPPED + r"\b" + _NOT_A_SIDE + r"|(?:did|has|have)\s*(?:not|n['\u2019]?t)\s+fail(?:ed)?\b")
 # A claim that does not name the action in its verb ("all set", "went through", "has been
 # issued") is about a tool only when it names the tool's object (the seat of update_seat) or its
 # action as a noun ("your refund has been issued", "the booking is complete").
@@ -481,6 +484,14 @@ def plain(sentence: str) -> bool:
     sentence = unhedged(sentence)
     return not is_question(sentence) and not PRESENTS.search(sentence) and \
         not NOT_A_CLAIM.search(TROUBLE_DENIED.sub(" ", COURTESY.sub("", sentence)))
+
+
+def reassures_beside_failure(clause: str, sentence: str) -> bool:
+    """Is the clause a denial of trouble (`DENIED_TROUBLE_CLAIM`) in a sentence that tells a
+    failure or an apology ("No problems with your card, but the booking was declined")? Then it
+    reassures the user beside the failure it tells; it claims nothing done."""
+    return bool(re.search(r"\b(?:" + DENIED_TROUBLE_CLAIM + ")", clause, re.IGNORECASE)) \
+        and bool(FAILED_TEXT.search(sentence) or GIVE_UP.search(sentence))
 
 
 def says_done_by_verb(sentence: str, tool: str) -> bool:
