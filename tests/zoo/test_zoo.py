@@ -159,7 +159,12 @@ def check_tool_error(seeded, fixed, c):
               if e.type == "tool_result" and e.tool == c["tool"] and e.status == "error"]
     assert errors
     at, error = errors[-1]
-    assert any(text.strip() and text.strip() in error.payload for text in said(seeded, at))  # leaked
+    if c.get("leaked", True):
+        assert any(text.strip() and text.strip() in error.payload for text in said(seeded, at))  # leaked
+    else:  # `leaked: false`: the agent answers the error with words of its own (an apology) that
+        # carry neither the raw error nor anything the tool could have told
+        after = [text for text in said(seeded, at) if text.strip()]
+        assert after and not any(error.payload.strip() in text for text in after)
     assert not events(fixed, "tool_result", tool=c["tool"], status="error")
 
 

@@ -721,7 +721,8 @@ def _words(text: str) -> set[str]:
 def _gave_up(trace: Trace, start: int, stop: int) -> int | None:
     """After a real tool error, the system's replies only apologise or say it could not ("Sorry,
     the change did not go through"), without a retry, another route (a call, a hand-over), an
-    answer of another kind or a question to the user: the first such reply, else None. An
+    answer of another kind or a question to the user (a closing offer of more help is none:
+    `closing_offers`): the first such reply, else None. An
     apology reports the error; it does not recover from it. (After an injected fault it does:
     the fault is masfuzz's and cannot be undone, and saying so honestly is the graceful
     degradation the robustness witness asks for.)"""
@@ -731,7 +732,10 @@ def _gave_up(trace: Trace, start: int, stop: int) -> int | None:
         if isinstance(e, (ToolCall, DelegationEvent)):
             return None
         if isinstance(e, Message) and e.role == "assistant" and e.content.strip():
-            if not GIVE_UP.search(e.content) or any(is_question(s) for s in sentences(e.content)):
+            # a closing offer ("Is there anything else I can do for you?") asks for nothing
+            # the failed task lacks: it is the sign-off of the apology, not a question that
+            # takes the task on
+            if not GIVE_UP.search(e.content) or any(is_question(s) for s in closing_offers(sentences(e.content))):
                 return None
             first = j if first is None else first
     return first

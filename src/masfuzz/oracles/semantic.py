@@ -22,7 +22,7 @@ from masfuzz.oracles.instructed import (CONDITIONAL, NEGATED, beside_call, claus
 from masfuzz.oracles.specified import model_ignored_named_failure
 from masfuzz.oracles.wording import (
     ACTIONS, CHECK_PASSED, FAILED_TEXT, FIND_VERBS, UNSETTLED_MARK, answer_given, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, checks, claims_done,
-    empty_result, holds, holds_unnamed, is_question, mentions, offers_more, owners, participles, payload_failure, plain,
+    empty_result, holds, holds_unnamed, reassures_beside_failure, is_question, mentions, offers_more, owners, participles, payload_failure, plain,
     says_done_by_verb, says_held, sentences, status_line, stem, structured, tool_actions, tool_job, tool_objects,
     tools_of, unconfirmed_state, words, date_renderings, dates_in_words, in_english, leaf_values, reply_fields, nested_fields,
 )
@@ -121,10 +121,10 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     # does not hedge the claim before it ("Issued - the units are on their way"), nor does a
     # promise joined to it ("... and will be ready on Friday")
     asked = user_text(trace)
-    claims = [(ci, agent, text, [s for s in sentences(ARGUMENT_ECHO.sub("", text))
+    claims = [(ci, agent, text, [c for s in sentences(ARGUMENT_ECHO.sub("", text))
                                  if not (_restated_field(s) and _says_undone(text)) and not _users_sentence(s, asked)
-                                 for s in _claim_clauses(s)
-                                 if claims_done(s) or any(says_done_by_verb(s, t) or says_held(s, t, spec)
+                                 for c in _claim_clauses(s) if not reassures_beside_failure(c, s)
+                                 if claims_done(c) or any(says_done_by_verb(c, t) or says_held(c, t, spec)
                                                           for t in failed_tools)])
               for ci, agent, text in _claims(trace)]
     out = []

@@ -85,6 +85,26 @@ LISTED = (r"\b(?:signed (?:you )?up|enrolled|eingetragen|angemeldet|inscrite?s?|
 # A ticked item of a markdown task list ("- [x] dock reservation", "* [X] deposit taken"): the
 # checklist's way of saying the item done; an unticked one ("- [ ]") says it still to do.
 TICKED_ITEM = r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?\[[xX\u2713\u2714]\]\s*\S"
+# A negation of trouble, not of the outcome: a reassuring desk says success by denying a problem
+# ("No issues at all with your payment", "nothing stopped the transfer", "it didn't fail this
+# time", "went through without a hitch", "nothing to worry about"). Its "no" and "issue" negate
+# the trouble, so they neither hedge nor negate the claim beside it (`plain`).
+_TROUBLE = r"(?:issues?|problems?|troubles?|hitch(?:es)?|hiccups?|snags?|glitch(?:es)?|complications?|hassles?)"
+_NOTHING_STOPPED = (r"nothing\s+(?:(?:is|was|has\s+been)\s+)?(?:stopp(?:ed|ing)|block(?:ed|ing)|hold(?:ing)?\s+up|held\s+up|"
+                    r"(?:went|gone|going)\s+wrong|got\s+in\s+the\s+way)")
+TROUBLE_DENIED = re.compile(
+    r"\b(?:(?:no|zero|not\s+(?:a\s+single|any|one)|without\s+(?:any|a|the\s+slightest))\s+(?:\w+\s+)?" + _TROUBLE
+    + r"(?:\s+(?:at\s+all|whatsoever))?|" + _NOTHING_STOPPED + r"|(?:did|has|have|had)\s*(?:not|n['\u2019]?t)\s+fail(?:ed)?|"
+    r"nothing\s+to\s+worry\s+about|no\s+need\s+to\s+worry)\b", re.IGNORECASE)
+# ... and such a denial said of the thing itself is the success claimed: "no issues at all with
+# your payment", "no problems on the transfer", "nothing stopped your booking", "it didn't fail".
+# A bare "No trouble at all!" answers thanks (`COURTESY`): the claim names what had no trouble.
+# Trouble denied on someone's side ("nothing went wrong on your end") reassures about that side,
+# not about the outcome.
+_NOT_A_SIDE = r"(?!\s*(?:on|from|at)\s+(?:your|our|my|their)\s+(?:end|side|part)\b)"
+DENIED_TROUBLE_CLAIM = (r"(?:no|zero|not\s+(?:a\s+single|any|one))\s+(?:\w+\s+)?" + _TROUBLE
+                        + r"(?:\s+(?:at\s+all|whatsoever))?" + _NOT_A_SIDE + r"\s+(?:with|on|for|in)\s+\w|"
+                        + _NOTHING_STOPPED + r"\b" + _NOT_A_SIDE + r"|(?:did|has|have)\s*(?:not|n['\u2019]?t)\s+fail(?:ed)?\b")
 # A claim that does not name the action in its verb ("all set", "went through", "has been
 # issued") is about a tool only when it names the tool's object (the seat of update_seat) or its
 # action as a noun ("your refund has been issued", "the booking is complete").
@@ -95,7 +115,7 @@ GENERIC_DONE = re.compile(
     # the passive past of an errand run without naming it ("your date has been put through", "the
     # slot has been secured", "it's been seen to")
     r"locked in|put through|secured|arranged|actioned|seen to|dealt with|handled|nailed down)\b|"
-    + PRESENT_DONE + "|" + FOREIGN_DONE,
+    r"\b(?:" + DENIED_TROUBLE_CLAIM + ")|" + PRESENT_DONE + "|" + FOREIGN_DONE,
     re.IGNORECASE)
 # The general words that claim success and nothing else: a sentence saying one answers an
 # outcome whatever it names ("You're all set"), unlike "processed" or "done", which a refusal
@@ -108,7 +128,8 @@ SURE_DONE = re.compile(
     r"\b(?:that|it|this)(?:'s|\u2019s|\s+is|\s+has\s+been)\s+(?:all\s+)?done\b|"
     r"\b(?:successfully|all set|good to go|all done|done and dusted|went through|gone through|put through|"
     r"taken care of|all good|"
-    r"squared away|sorted|put you (?:down|in)|pencil+ed (?:you )?in|locked in)\b|" + PRESENT_DONE + "|"
+    r"squared away|sorted|put you (?:down|in)|pencil+ed (?:you )?in|locked in)\b|"
+    r"\b(?:" + DENIED_TROUBLE_CLAIM + ")|" + PRESENT_DONE + "|"
     + FOREIGN_SURE + "|" + LISTED, re.IGNORECASE)
 # Courtesies that carry a negation's words but negate nothing ("No problem, that's cancelled").
 COURTESY = re.compile(r"\b(?:no problem|not a problem|no worries)\b", re.IGNORECASE)
@@ -185,7 +206,7 @@ FRAMEWORK_ERROR = re.compile(r"\b(?:please fix your mistakes|fix the errors and 
                              r"while running the tool|error executing tool)\b", re.IGNORECASE)
 # Words that say the sentence concerns an inability or an apology (a give-up after an error).
 GIVE_UP = re.compile(
-    r"\b(?:sorry|apologi[sz]e|unfortunately|unable|cannot|can't|couldn't|could not|did not go "
+    r"\b(?:sorry|apologi[sz]e|apologies|unfortunately|unable|cannot|can't|couldn't|could not|did not go "
     r"through|didn't go through|not possible|technical (?:problem|issue|difficult)|try again later|"
     r"failed)\b", re.IGNORECASE)
 STOPWORDS = {"the", "a", "an", "to", "of", "for", "and", "or", "with", "on", "in", "by", "from",
@@ -573,7 +594,15 @@ def plain(sentence: str) -> bool:
     settled ("that should be all sorted", `unhedged`) still states it."""
     sentence = unhedged(sentence)
     return not is_question(sentence) and not PRESENTS.search(sentence) and \
-        not NOT_A_CLAIM.search(COURTESY.sub("", sentence))
+        not NOT_A_CLAIM.search(TROUBLE_DENIED.sub(" ", COURTESY.sub("", sentence)))
+
+
+def reassures_beside_failure(clause: str, sentence: str) -> bool:
+    """Is the clause a denial of trouble (`DENIED_TROUBLE_CLAIM`) in a sentence that tells a
+    failure or an apology ("No problems with your card, but the booking was declined")? Then it
+    reassures the user beside the failure it tells; it claims nothing done."""
+    return bool(re.search(r"\b(?:" + DENIED_TROUBLE_CLAIM + ")", clause, re.IGNORECASE)) \
+        and bool(FAILED_TEXT.search(sentence) or GIVE_UP.search(sentence))
 
 
 def says_done_by_verb(sentence: str, tool: str) -> bool:
