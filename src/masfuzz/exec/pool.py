@@ -390,10 +390,14 @@ class PoolExecutor(Executor):
 
     async def _judgment(self, worker: Worker, request: ExecutionRequest) -> list[Failure] | None:
         """What the judge found, as `worker` answers; None when it could not judge (it is killed
-        if it took longer than the run may: a judging of ordinary traces takes milliseconds)."""
+        if it took longer than the run may: a judging of ordinary traces takes milliseconds). A
+        worker the pool killed before its answer was read answers nothing, whatever its pipe still
+        holds: whether the answer got out before the kill is a race, and the caller judges."""
         try:  # no run's stacks to ask for at the limit: as while loading
             answer = await self._next(worker, request.limit, request.models, loading=True)
         except (_Ended, MasfuzzError):
+            return None
+        if not worker.alive:
             return None
         found = answer.get(JUDGED)
         if not isinstance(found, list):
