@@ -22,7 +22,7 @@ from masfuzz.oracles.instructed import (CONDITIONAL, NEGATED, beside_call, claus
 from masfuzz.oracles.specified import model_ignored_named_failure
 from masfuzz.oracles.wording import (
     ACTIONS, CHECK_PASSED, FAILED_TEXT, FIND_VERBS, UNSETTLED_MARK, answer_given, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, checks, claims_done,
-    empty_result, holds, holds_unnamed, reassures_beside_failure, is_question, mentions, offers_more, owners, participles, payload_failure, plain,
+    empty_result, holds, holds_unnamed, reassures_beside_failure, says_failed, is_question, mentions, offers_more, owners, participles, payload_failure, plain,
     says_done_by_verb, says_held, sentences, status_line, stem, structured, tool_actions, tool_job, tool_objects,
     tools_of, unconfirmed_state, words, date_renderings, dates_in_words, in_english, leaf_values, reply_fields, nested_fields,
 )
@@ -430,7 +430,7 @@ def _says_undone(text: str) -> bool:
     """Does a sentence of the reply, outside its table and field lines, say the thing was not
     done or not found ("The interpreter could not be processed.", "No kennel was found")? An
     apology alone ("Sorry for the wait!") is a courtesy, and says nothing of the outcome."""
-    return any(FAILED_TEXT.search(s) or NONE_FOUND.search(s) for s in sentences(text) if not _restated_field(s))
+    return any(says_failed(s) for s in sentences(text) if not _restated_field(s))
 
 
 # A clause that is a success word alone: a label or its value ("Confirmed: Thursday 10:00",
@@ -764,7 +764,7 @@ def _reports_failure(text: str) -> bool:
     found ("Sorry", "could not", "can't find", "not found", "no such", "failed", "taken", "no
     results", and their kin in five languages)? Such a reply passes a failure on: it claims
     nothing, whatever reference or label it also gives."""
-    return bool(FAILED_TEXT.search(text) or GIVE_UP.search(text) or NOT_HELD.search(text) or NONE_FOUND.search(text))
+    return says_failed(text) or bool(GIVE_UP.search(text) or NOT_HELD.search(text))
 
 
 def _leaves(payload: str) -> list[str]:

@@ -292,8 +292,13 @@ def says_undone(sentence: str) -> bool:
     ("Sorry for the wait!") is a courtesy too."""
     if is_question(sentence):
         return False
-    return bool(FAILED_TEXT.search(sentence) or NONE_FOUND.search(sentence) or UNSETTLED_MARK.match(sentence)
-                or NEGATION.search(COURTESY.sub(" ", sentence)))
+    return says_failed(sentence) or bool(UNSETTLED_MARK.match(sentence) or NEGATION.search(COURTESY.sub(" ", sentence)))
+
+
+def says_failed(sentence: str) -> bool:
+    """Does a sentence say in a failure's words that the thing was not done or not found ("could
+    not be processed", "No kennel was found")? The narrow reading `says_undone` widens."""
+    return bool(FAILED_TEXT.search(sentence) or NONE_FOUND.search(sentence))
 
 
 # A negation of what a sentence states ("not", "no", "never", "wasn't").
