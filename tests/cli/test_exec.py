@@ -200,3 +200,17 @@ def test_a_reader_that_stops_early_gets_no_traceback():
                           timeout=120)
     assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr, done.stderr
     assert done.returncode == 1  # the output was cut short
+
+
+def test_python_dash_m_masfuzz_is_the_same_command_line():
+    import subprocess
+    import sys
+
+    helped = subprocess.run([sys.executable, "-m", "masfuzz", "--help"], capture_output=True, text=True,
+                            cwd=ROOT, timeout=120)
+    assert helped.returncode == 0 and "exec" in helped.stdout and "judge" in helped.stdout
+    # bad input: one line and exit 2, as from the script
+    bad = subprocess.run([sys.executable, "-m", "masfuzz", "exec", "no/such/app.py:agent", "--input", "hi"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert bad.returncode == 2, bad.stderr
+    assert bad.stderr.strip().count("\n") == 0 and bad.stderr.startswith("masfuzz: error:"), bad.stderr
