@@ -34,6 +34,7 @@ from typing import Any
 from masfuzz.oracles.blame import source_of
 from masfuzz.oracles.failure import RULE, Failure
 from masfuzz.oracles.semantic import fact_values
+from masfuzz.oracles.wording import says_failed, sentences
 from masfuzz.trace import (
     CODE_TOOL, EVENT_SOURCES, USER_REQUEST, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace,
     said_by_user, user_text,
@@ -526,6 +527,51 @@ def first_uncorrected_error(trace: Trace) -> int | None:
     return None
 
 
+def _turn_words(trace: Trace, step: int) -> str:
+    """What the turn that holds the event at `step` says in its own words: the message itself, or
+    for a call (code an agent wrote and an executor ran) the message of its agent that the log
+    gives the same number (the prose around the code)."""
+    e = trace.events[step]
+    if isinstance(e, Message):
+        return _own_words(e.content)
+    refs = trace.meta.get(EVENT_SOURCES) or [None] * len(trace.events)
+    agent = _agent_of(trace, step)
+    return " ".join(_own_words(m.content) for k, m in enumerate(trace.events)
+                    if isinstance(m, Message) and m.agent == agent and refs[k] is not None and refs[k] == refs[step])
+
+
+def went_on_around(trace: Trace, call: int, own: list[Failure]) -> tuple[int, str | None, str] | None:
+    """The turn that went on from the failed (or fruitless) call at `call` without a real fix, when
+    the log shows it; the call itself was recoverable, its error said what was wrong. (step,
+    agent, why), or None:
+    - the call sent again unchanged until it made a loop (`loop`'s finding of that very call):
+      the first unchanged retry, where the agent stopped acting on the error;
+    - the step that first put the wrong final answer forward (the answer check's), after the
+      call, at a turn that says in a failure's words that the run did not work ("the execution
+      failed", "openpyxl is not available ... I'll proceed with a representative sample"): the
+      agent knew it had no result and put a value forward anyway (a guess, made-up data). A turn
+      that answers as if nothing had failed leaves the failed call the decisive step (the labelled
+      transcripts' "code that fails and is not fixed": its agent never registered the failure)."""
+    for f in own:
+        if f.detector == "loop" and f.elements[:1] == ("tool",) and f.evidence[:1] == (call,) \
+                and len(f.evidence) > 1:
+            retry = f.evidence[1]
+            return retry, f.elements[1], (
+                f"{_what(trace, call)} at {_ref(trace, call)} failed, and {f.elements[1]} sent it again "
+                f"unchanged at {_ref(trace, retry)}: the error said what to fix, and the unchanged retry "
+                f"began a loop ({f.description})")
+    for f in own:
+        if f.detector != WRONG_ANSWER or f.step is None or f.step <= call:
+            continue
+        if any(says_failed(s) for s in sentences(_turn_words(trace, f.step))):
+            agent = _agent_of(trace, f.step)
+            return f.step, agent, (
+                f"{_what(trace, call)} at {_ref(trace, call)} failed, and {agent} said so at "
+                f"{_ref(trace, f.step)} yet put forward a value there without a result to take it "
+                f"from (a guess, made-up data): {f.description}")
+    return None
+
+
 # how much of the user's request an agent's relay of it names, at least, to be that request
 # (a relay quotes it whole; a relay of another task names a few of its common words)
 _RELAYED = 0.5
@@ -566,12 +612,13 @@ def decisive(trace: Trace, failures: list[Failure], expected: str | None = None)
                     for i in f.evidence if 0 <= i < len(trace.events)}
     if error is not None and error not in contradicted:
         call = trace.events[error]
-        candidates.append((error, call.agent, f"the first failed tool call never corrected ({call.tool} "
-                           f"by {call.agent} at {_ref(trace, error)}): the run went on without its result"))
+        candidates.append(went_on_around(trace, error, own) or (
+            error, call.agent, f"the first failed tool call never corrected ({call.tool} by {call.agent} "
+            f"at {_ref(trace, error)}): the run went on without its result"))
     wasted = answered_around(trace, expected) if expected and any(
         f.detector == WRONG_ANSWER for f in own) else None
     if wasted is not None:
-        candidates.append((wasted, trace.events[wasted].agent, (
+        candidates.append(went_on_around(trace, wasted, own) or (wasted, trace.events[wasted].agent, (
             f"{_what(trace, wasted)} at {_ref(trace, wasted)} was the first run that failed or printed "
             "nothing, and no run printed the expected answer: the team answered around a result it "
             "never got")))
