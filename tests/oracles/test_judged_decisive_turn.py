@@ -61,3 +61,40 @@ def test_failed_code_sent_again_unchanged_is_decided_at_the_first_retry():
     # message 1 is the first run (its error said what to fix), 3 the checker, 4 the first
     # unchanged resubmission: where the coder stopped acting on the error
     assert (blame["agent"], blame["step_ref"]) == ("Sorter", "4"), blame
+
+
+def _pair(*said, truth):
+    """An AG2 two-agent chat: the asker opens it, the two speak in turn."""
+    return read({"chat_history": [{"role": "assistant" if k % 2 == 0 else "user", "name": n, "content": c}
+                                  for k, (n, c) in enumerate(said)], "max_turns": len(said) // 2,
+                 "ground_truth": truth})
+
+
+def test_a_closing_courtesy_is_no_final_answer_and_a_chat_of_courtesies_is_blamed_on_the_answer():
+    log = _pair(("asker", "How many minutes are there in 3.5 hours?"),
+                ("calc", "3.5 h x 60 = 210 minutes."),
+                ("asker", "Great, thanks a lot!"),
+                ("calc", "Happy to help! Feel free to ask if anything else comes up."),
+                ("asker", "Cheers, have a good evening."),
+                ("calc", "You too! Goodbye."), truth="210")
+    section, failures = judge_log(log)
+    # the answer is the last message that says something of the task: right, so no wrong answer
+    assert not [f for f in failures if f.detector == "expected_answer"], failures
+    # the chat went round on courtesies past the done task: where it could have ended is the answer
+    blame = section["attribution"]
+    assert (blame["agent"], blame["step_ref"]) == ("calc", "1"), blame
+    # the same chat whose answer is wrong: still traced to that answer, not to a farewell
+    wrong = _pair(*[(n, c.replace("210", "190")) for n, c in
+                    [("asker", "How many minutes are there in 3.5 hours?"), ("calc", "3.5 h x 60 = 210 minutes."),
+                     ("asker", "Great, thanks a lot!"), ("calc", "You're welcome. Bye for now!")]], truth="210")
+    [f] = [f for f in judge_log(wrong)[1] if f.detector == "expected_answer"]
+    assert (f.agent, f.step_ref) == ("calc", "1") and "190" in f.description
+
+
+def test_only_courtesy_reads_every_sentence():
+    from masfuzz.oracles.wording import only_courtesy
+
+    assert only_courtesy("Thanks so much! Take care.") and only_courtesy("Will do. Thank you!")
+    assert not only_courtesy("Thanks! The invoice total is 310 EUR.")  # a sentence of the task
+    assert not only_courtesy("Thank you, 42 it is.")  # a value, however polite
+    assert not only_courtesy("I will do the migration tonight.") and not only_courtesy("Lisbon.")

@@ -34,7 +34,7 @@ from typing import Any
 from masfuzz.oracles.blame import source_of
 from masfuzz.oracles.failure import RULE, Failure
 from masfuzz.oracles.semantic import fact_values
-from masfuzz.oracles.wording import says_failed, sentences
+from masfuzz.oracles.wording import only_courtesy, says_failed, sentences
 from masfuzz.trace import (
     CODE_TOOL, EVENT_SOURCES, USER_REQUEST, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace,
     said_by_user, user_text,
@@ -145,7 +145,8 @@ def runners(trace: Trace) -> set[str]:
 def final_answer(trace: Trace) -> tuple[int | None, str]:
     """The run's final answer and the event that gave it: a "FINAL ANSWER:" line, else the
     termination's final output, else the last assistant message with more than a stop word in
-    it that is not a code executor's relay of a run."""
+    it that is not a code executor's relay of a run, nor only the courtesies that close a chat
+    (`wording.only_courtesy`: "You're very welcome! Have a wonderful day!" gives no answer)."""
     end = trace.termination
     for i in range(len(trace.events) - 1, -1, -1):
         e = trace.events[i]
@@ -157,7 +158,7 @@ def final_answer(trace: Trace) -> tuple[int | None, str]:
     for i in range(len(trace.events) - 1, -1, -1):
         e = trace.events[i]
         if isinstance(e, Message) and e.role == "assistant" and e.agent not in quiet and \
-                re.sub(r"\bTERMINATE\b", "", e.content).strip():
+                (said := re.sub(r"\bTERMINATE\b", "", e.content).strip()) and not only_courtesy(said):
             if end is None or not end.final_output or end.final_output == e.content or \
                     trace.meta.get("source") == "transcript":  # an importer's guess, not the app's output
                 return i, e.content
