@@ -98,3 +98,36 @@ def test_only_courtesy_reads_every_sentence():
     assert not only_courtesy("Thanks! The invoice total is 310 EUR.")  # a sentence of the task
     assert not only_courtesy("Thank you, 42 it is.")  # a value, however polite
     assert not only_courtesy("I will do the migration tonight.") and not only_courtesy("Lisbon.")
+
+
+def test_magentic_ones_user_proxy_is_the_user_and_a_supervisors_hand_back_is_a_hand_over(tmp_path):
+    import json
+
+    from masfuzz.adapters.transcript import load
+    from masfuzz.trace import AgentTurn, DelegationEvent, Message, ToolCall, said_by_user
+
+    lines = [{"source": "UserProxy", "message": "Which planet has the most moons?", "type": "OrchestrationEvent"},
+             {"source": "Orchestrator (-> Assistant)", "message": "Assistant, answer from what you know.",
+              "type": "OrchestrationEvent"},
+             {"source": "Assistant", "message": "Saturn, with 146 confirmed moons.", "type": "OrchestrationEvent"}]
+    (tmp_path / "log.jsonl").write_text("\n".join(json.dumps(x) for x in lines))
+    trace = load(tmp_path / "log.jsonl").trace
+    assert {e.agent for e in trace.events if isinstance(e, AgentTurn)} == {"Orchestrator", "Assistant"}
+    assert [e.content for e in trace.events if said_by_user(e)] == ["Which planet has the most moons?"]
+    assert ("UserProxy", "Orchestrator") not in {(d.from_, d.to) for d in trace.events if isinstance(d, DelegationEvent)}
+
+    state = {"messages": [
+        {"type": "human", "content": "Book a table for two."},
+        {"type": "ai", "name": "boss", "content": "", "tool_calls": [
+            {"name": "transfer_to_booker", "args": {"task_description": "Book a table for two."}, "id": "h1"}]},
+        {"type": "tool", "name": "transfer_to_booker", "content": "Successfully transferred to booker", "tool_call_id": "h1"},
+        {"type": "ai", "name": "booker", "content": "Booked for 19:00."},
+        {"type": "ai", "name": "booker", "content": "", "tool_calls": [
+            {"name": "transfer_back_to_boss", "args": {}, "id": "h2"}]},
+        {"type": "tool", "name": "transfer_back_to_boss", "content": "Successfully transferred back to boss",
+         "tool_call_id": "h2"},
+        {"type": "ai", "name": "boss", "content": "Your table for two is booked at 19:00."}]}
+    trace = read(state).trace
+    assert not [e for e in trace.events if isinstance(e, ToolCall)]  # no tool called, only hand-overs
+    assert [(d.from_, d.to) for d in trace.events if isinstance(d, DelegationEvent)] == [("boss", "booker"), ("booker", "boss")]
+    assert not [e for e in trace.events if isinstance(e, Message) and "transferred" in e.content]

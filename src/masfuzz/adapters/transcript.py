@@ -54,6 +54,8 @@ EXPECTED_KEYS = ("expected_answer", "ground_truth", "expected")
 # benchmark logs keep the `question` the run was given).
 REQUEST_KEYS = ("question",)
 USER_NAMES = ("user", "human", "User", "Human", "admin", "Admin")
+# Magentic-One's name for the human in its own log.jsonl (its `UserProxy` agent): the user's words.
+M1_USERS = ("UserProxy",)
 AG2_CARRYOVER = "\nContext: \n"  # what AG2 puts between a chat's own message and its carry-over
 _CHAT_ROLES = ("user", "assistant", "system", "tool", "function")
 _CODE_BLOCK = re.compile(r"```[ \t]*(\w*)[^\n]*\n(.*?)```", re.DOTALL)
@@ -214,7 +216,8 @@ def _console_line(m: dict[str, Any]) -> dict[str, Any] | None:
     if "content" in m or "role" in m or "name" in m:
         return m
     if "message" in m and "source" in m:
-        return {"role": m["source"], "content": m["message"]}
+        user = m["source"] in M1_USERS  # the human whose request opens the log: the user
+        return {"role": "user" if user else m["source"], "content": m["message"]}
     return None
 
 
