@@ -131,3 +131,27 @@ def test_magentic_ones_user_proxy_is_the_user_and_a_supervisors_hand_back_is_a_h
     assert not [e for e in trace.events if isinstance(e, ToolCall)]  # no tool called, only hand-overs
     assert [(d.from_, d.to) for d in trace.events if isinstance(d, DelegationEvent)] == [("boss", "booker"), ("booker", "boss")]
     assert not [e for e in trace.events if isinstance(e, Message) and "transferred" in e.content]
+
+
+def _surfed(instruction, typed):
+    page = ("Automatic OCR of the page screenshot has detected the following text:\n\n"
+            "Spain coastline - the mainland coastline runs for 4,964 km.\n"
+            "Spain-Portugal border - the frontier between the two countries is 1,214 km long.\n")
+    return read({"history": [
+        {"role": "human", "content": "How long, in kilometres, is the border between Spain and Portugal?"},
+        {"role": "Orchestrator (thought)", "content": f"Next: WebSurfer. {instruction}"},
+        {"role": "Orchestrator (-> WebSurfer)", "content": instruction},
+        {"role": "WebSurfer", "content": f"I typed '{typed}' into the search bar.\n\n{page}"},
+        {"role": "Orchestrator (thought)", "content": "The figure is on the page: 4,964 km."},
+        {"role": "Orchestrator (final answer)", "content": "FINAL ANSWER: 4964"}], "ground_truth": "1214"})
+
+
+def test_an_instruction_that_brought_in_the_word_the_wrong_value_sits_beside_is_blamed():
+    steered = judge_log(_surfed("Please search for the length of the Spain coastline.", "Spain coastline length"))
+    blame = steered[0]["attribution"]
+    # the orchestrator's first message that used "coastline" (its thought before the instruction)
+    assert (blame["agent"], blame["step_ref"]) == ("Orchestrator", "1"), blame
+    # sent after the request's own words, the surfer that read the wrong line is the one blamed
+    misread = judge_log(_surfed("Please search for the length of the border between Spain and Portugal.",
+                                "Spain Portugal border length"))[0]["attribution"]
+    assert (misread["agent"], misread["step_ref"]) == ("WebSurfer", "3"), misread

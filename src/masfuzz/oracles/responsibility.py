@@ -34,7 +34,7 @@ from typing import Any
 from masfuzz.oracles.blame import source_of
 from masfuzz.oracles.failure import RULE, Failure
 from masfuzz.oracles.semantic import fact_values
-from masfuzz.oracles.wording import only_courtesy, says_failed, sentences
+from masfuzz.oracles.wording import STOPWORDS, only_courtesy, says_failed, sentences, stem, words
 from masfuzz.trace import (
     CODE_TOOL, EVENT_SOURCES, USER_REQUEST, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace,
     said_by_user, user_text,
@@ -358,14 +358,20 @@ _NAME = re.compile(r"(?<![.!?:\n]\s)(?<!^)\b[A-Z][a-z]{2,}\b")
 _FIGURE = re.compile(r"(?<![\w.,])\d[\d,]*\d(?:\.\d+)?(?!\w)")  # a number as a message writes it
 
 
-def _premise(trace: Trace, step: int) -> int:
+def _premise(trace: Trace, step: int, wrong: set[float] = frozenset()) -> int:
     """The step a wrong value really came from: the instruction the agent that stated it was
     following, when that instruction named something no earlier message (the task included) had
     named and the agent's message names it too ("search the population of Sydney" for the
     capital of Australia: the worker did what it was told, the instruction was wrong; "look up
     order so-4471", "use the 2019 figures": a name, or a fact of any form); else `step`. Only
     the nearest message of another agent since the user last spoke counts; the opening message,
-    when an agent opens the log relaying the task, speaks for the user: its names are the task's."""
+    when an agent opens the log relaying the task, speaks for the user: its names are the task's.
+    Or, for a value (`wrong`, the answer's wrong numbers) the worker's reported page shows, when
+    the page's sentence that holds it has a word the instruction brought in and the user's request
+    does not have ("search the Boise metropolitan area population" for the city's: the page's
+    "Metropolitan Statistical Area ... 764,718"): the worker read what it was sent to find; the
+    step is the instructing agent's first message since the request that used that word (its
+    ledger, before the instruction it relayed)."""
     if not isinstance(trace.events[step], Message):
         return step  # code that computed the value: no instruction named it
     worker = getattr(trace.events[step], "agent", None)
@@ -390,8 +396,29 @@ def _premise(trace: Trace, step: int) -> int:
         values = (fact_values(e.content) | set(_FIGURE.findall(e.content))) \
             - fact_values(said) - set(_FIGURE.findall(said))
         hit = new & set(_CAPITALISED.findall(worked)) or {v for v in values if v in worked}
-        return j if hit else step
+        if hit:
+            return j
+        steered = _steered(trace, e.content, worked, set(wrong))
+        if not steered:
+            return step
+        since = max((k for k, m in enumerate(trace.events[:j]) if said_by_user(m)), default=-1)
+        return next((k for k in range(since + 1, j) if isinstance(m := trace.events[k], Message)
+                     and m.agent == e.agent and steered & {stem(w) for w in words(m.content)}), j)
     return step
+
+
+def _steered(trace: Trace, instruction: str, worked: str, wrong: set[float]) -> set[str]:
+    """The words (stems) an instruction brought in that the user's request does not have and that
+    the sentence of the worker's reported page holding a wrong value has (`_premise`)."""
+    page = _PAGE.search(worked)
+    if page is None or not wrong:
+        return set()
+    asked = {stem(w) for w in words(" ".join([user_text(trace), str(trace.meta.get(USER_REQUEST) or "")]))}
+    agents = {stem(w) for e in trace.events if isinstance(e, AgentTurn) for w in words(e.agent)}
+    brought = {stem(w) for w in words(instruction) if w.isalpha() and len(w) > 3 and w not in STOPWORDS} \
+        - asked - agents
+    held = [t for t in sentences(_ADDRESS.sub(" ", page.group(0))) if wrong & set(_numbers(t))]
+    return brought & {stem(w) for t in held for w in words(t)}
 
 
 def _last_figure(trace: Trace, at: int) -> int | None:
@@ -431,11 +458,14 @@ def answer_check(trace: Trace, expected: str | None) -> Failure | None:
             at, answer = figure, trace.events[figure].content
     if at is None:
         at = len(trace.events) - 1
-    step = _premise(trace, _introduced(trace, at, answer, expected))
+    stated = _introduced(trace, at, answer, expected)
+    step = _premise(trace, stated, set(_stated_numbers(answer)) - set(_numbers(expected)))
     return _wrong_answer(trace, step, at, answer, expected, (
         f"the code {_agent_of(trace, step)} wrote at {_ref(trace, step)} printed it first"
         if isinstance(trace.events[step], ToolCall) else
-        f"{_agent_of(trace, step) or 'the run'} first said it at {_ref(trace, step)}"))
+        f"{_agent_of(trace, stated)} took it up at {_ref(trace, stated)} following what "
+        f"{_agent_of(trace, step)} said at {_ref(trace, step)}, which sent it there"
+        if step != stated else f"{_agent_of(trace, step) or 'the run'} first said it at {_ref(trace, step)}"))
 
 
 def _wrong_answer(trace: Trace, step: int, at: int, answer: str, expected: str, why: str) -> Failure:
