@@ -17,7 +17,7 @@ from masfuzz.errors import MasfuzzError
 from masfuzz.oracles.detectors import detect
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.blame import blame_all
-from masfuzz.oracles.responsibility import answer_check, decisive
+from masfuzz.oracles.responsibility import answer_check, decisive, silent_planned_member
 from masfuzz.spec.model import WorkflowSpec
 
 
@@ -36,6 +36,7 @@ def judge_log(log: Imported, spec: WorkflowSpec | None = None, *, client: Any = 
     checked = answer_check(trace, expected)
     if checked is not None:
         failures.append(checked)
+    failures += silent_planned_member(trace)  # the team its plan names, which a log's agents do not show
     if client is not None and own is not None:
         from masfuzz.fuzz.failure_agents import confirm_proposals, identify_failures
         from masfuzz.graph.specification import skeleton

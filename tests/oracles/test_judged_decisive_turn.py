@@ -155,3 +155,37 @@ def test_an_instruction_that_brought_in_the_word_the_wrong_value_sits_beside_is_
     misread = judge_log(_surfed("Please search for the length of the border between Spain and Portugal.",
                                 "Spain Portugal border length"))[0]["attribution"]
     assert (misread["agent"], misread["step_ref"]) == ("WebSurfer", "3"), misread
+
+
+def _team(*said):
+    return read({"messages": [
+        {"source": "user", "type": "TextMessage",
+         "content": "For the Q2 sales figures, gather them, total them per region and draw a bar chart."},
+        *({"source": n, "type": "TextMessage", "content": c} for n, c in said)],
+        "stop_reason": "Text 'TERMINATE' mentioned"})
+
+
+PLAN = ("Plan:\n1. data_fetcher gathers the Q2 figures.\n2. RegionTotaller sums them per region.\n"
+        "3. chart_maker draws the bar chart.\nThen we wrap up. data_fetcher, go ahead.")
+
+
+def test_a_team_that_ends_before_a_member_its_plan_named_acted_is_a_premature_end():
+    log = _team(("coordinator", PLAN), ("data_fetcher", "North 120, South 95, West 80."),
+                ("RegionTotaller", "Totals: North 120, South 95, West 80; all regions 295."),
+                ("coordinator", "We have the figures and the totals. Done. TERMINATE"))
+    section, failures = judge_log(log)
+    [f] = [f for f in failures if f.root_cause == "Premature Termination"]
+    assert f.elements == ("coordinator", "chart_maker") and f.step_ref == "4"
+    assert (section["attribution"]["agent"], section["attribution"]["step_ref"]) == ("coordinator", "4")
+    # the member acted: the team ended when the plan was done ("Then", opening a line, names nobody)
+    done = _team(*log_said(log), ("chart_maker", "Bar chart drawn: North, South, West."),
+                 ("coordinator", "All three parts are done. TERMINATE"))
+    assert not [f for f in judge_log(done)[1] if f.root_cause == "Premature Termination"]
+
+
+def log_said(log):
+    """The agents' messages of a `_team` log but its last, to go on from."""
+    from masfuzz.trace import Message
+
+    said = [(e.agent, e.content) for e in log.trace.events if isinstance(e, Message) and e.agent]
+    return said[:-1]
