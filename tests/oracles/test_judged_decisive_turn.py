@@ -189,3 +189,31 @@ def log_said(log):
 
     said = [(e.agent, e.content) for e in log.trace.events if isinstance(e, Message) and e.agent]
     return said[:-1]
+
+
+def _desk(task, dishes, args=True):
+    return read({"messages": [
+        {"type": "human", "content": "Suggest a three-course dinner for six, without mushrooms: two guests cannot eat them."},
+        {"type": "ai", "name": "host", "content": "", "tool_calls": [
+            {"name": "transfer_to_chef", "args": {"task_description": task} if args else {}, "id": "c1"}]},
+        {"type": "tool", "name": "transfer_to_chef", "content": "Successfully transferred to chef", "tool_call_id": "c1"},
+        {"type": "ai", "name": "chef", "content": dishes},
+        {"type": "ai", "name": "host", "content": "Here is your menu: " + dishes}]})
+
+
+def test_a_hand_over_task_that_drops_what_the_user_excluded_is_the_loss_when_the_receiver_uses_it():
+    lost = _desk("Suggest a three-course dinner for six.",
+                 "Starter: creamy mushroom soup. Main: roast lamb. Dessert: lemon tart.")
+    section, failures = judge_log(lost)
+    [f] = [f for f in failures if f.root_cause == "Information Loss at Hand-over"]
+    assert (f.agent, f.step_ref, f.elements) == ("host", "1", ("host", "chef", "exclusion"))
+    assert (section["attribution"]["agent"], section["attribution"]["step_ref"]) == ("host", "1")
+    # the task passed the exclusion on; or the chef kept to it anyway; or the log does not show
+    # what the chef was given: nothing lost that the log shows
+    kept = [_desk("Suggest a three-course dinner for six, no mushrooms.",
+                  "Starter: creamy mushroom soup. Main: roast lamb. Dessert: lemon tart."),
+            _desk("Suggest a three-course dinner for six.",
+                  "Starter: tomato soup, with no mushrooms anywhere. Main: roast lamb. Dessert: lemon tart."),
+            _desk("", "Starter: creamy mushroom soup. Main: roast lamb. Dessert: lemon tart.", args=False)]
+    for log in kept:
+        assert not [f for f in judge_log(log)[1] if f.root_cause == "Information Loss at Hand-over"]

@@ -43,7 +43,7 @@ from typing import Any
 from masfuzz.adapters.otel import arguments_of
 from masfuzz.errors import MasfuzzError
 from masfuzz.trace import (
-    CODE_TOOL, EVENT_SOURCES, USER_REQUEST, AgentTurn, ChatEnd, ChatStart, DelegationEvent, Message, TerminationEvent,
+    CODE_TOOL, EVENT_SOURCES, HANDOVER_INPUTS, USER_REQUEST, AgentTurn, ChatEnd, ChatStart, DelegationEvent, Message, TerminationEvent,
     ToolCall, ToolResult, Trace, Usage, handoff_call_target,
 )
 
@@ -102,6 +102,7 @@ class _Builder:
     handoffs: set[str] = field(default_factory=set)  # call ids of hand-overs (their output is none)
     handed: str | None = None  # the agent the last hand-over named, until the next turn
     code: dict[str, Any] | None = None  # the last code block not yet run: author, call id
+    received: list[dict[str, Any]] = field(default_factory=list)  # `HANDOVER_INPUTS`, where a log shows them
 
     def add(self, event: Any, ref: str | None) -> None:
         self.events.append(event)
@@ -159,6 +160,7 @@ class _Builder:
                      usage=Usage(model_calls=self.model_calls, tokens_in=self.tokens_in,
                                  tokens_out=self.tokens_out),
                      meta={"source": "transcript", "format": fmt, EVENT_SOURCES: list(self.sources),
+                           **({HANDOVER_INPUTS: self.received} if self.received else {}),
                            # what the log could not show is said with the report's notes
                            **({"notes": [UNKNOWN_END]} if reason == "other" else {})})
 
@@ -287,6 +289,12 @@ def _call(b: _Builder, agent: str, tool: str, raw: Any, call_id: str, ref: str) 
         b.add(DelegationEvent(**{"from": agent, "to": to}, trigger="handoff"), ref)
         b.handoffs.add(call_id)
         b.handed = to
+        # a hand-over that writes its receiver's task (langgraph-supervisor's forwarding tool
+        # with a `task_description`): that text is what the receiver is given, in place of the
+        # conversation, so whether a fact the user gave reached it is read in it
+        task = " ".join(v for v in arguments_of(raw).values() if isinstance(v, str) and v.strip())
+        if task:
+            b.received.append({"agent": to, "since": len(b.events), "text": task})
         return to
     b.add(ToolCall(agent=agent, tool=tool, arguments=arguments_of(raw), call_id=call_id), ref)
     b.calls[call_id or tool] = agent

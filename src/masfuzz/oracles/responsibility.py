@@ -36,7 +36,7 @@ from masfuzz.oracles.failure import RULE, Failure
 from masfuzz.oracles.semantic import fact_values
 from masfuzz.oracles.wording import STOPWORDS, only_courtesy, says_failed, sentences, stem, words
 from masfuzz.trace import (
-    CODE_TOOL, CONCLUDED_REASONS, EVENT_SOURCES, USER_REQUEST, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace,
+    CODE_TOOL, EVENT_SOURCES, USER_REQUEST, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace,
     said_by_user, user_text,
 )
 
@@ -543,59 +543,6 @@ def first_fruitless_run(trace: Trace) -> int | None:
     made it good: in a run cut off while still working (`_cut_off`), where the team's turns
     went. A code run is its author's (the executor only ran it)."""
     return next((_call_of(trace, i) for i, e in enumerate(trace.events) if _fruitless(e)), None)
-
-
-# -- a member the team's own plan named, never heard ----------------------------------------------
-
-# where a plan's assignments part: a clause, a line, a sentence, the words after "Plan:"
-_ASSIGNMENTS = re.compile(r"[;\n]|(?<=[.!?])\s+|:\s+")
-_HEAD = re.compile(r"^[\W\d]*?([A-Za-z][\w-]*)")
-# a name written as an identifier (snake_case, camelCase, PascalCase with an inner capital), as
-# frameworks name agents: no English word that opens a clause ("then", "Finally") is one
-_IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+$|^[a-z]+[A-Z]\w*$|^[A-Z][a-z0-9]+[A-Z]\w*$")
-
-
-def planned_members(trace: Trace) -> dict[str, int]:
-    """The members an agent's plan gives a part of the work to that never acted in the log, with
-    the plan's event: a message whose clauses open with the names of members ("translator
-    translates the reviews; analyst writes the summary; support_writer drafts the reply"), two of
-    them agents that spoke, names the others opening such a clause with an agent's name too, when
-    it is written as one (an identifier). A log shows only the agents that spoke; the plan shows
-    the team it was made for."""
-    acted = {e.agent for e in trace.events if isinstance(e, AgentTurn)}
-    out: dict[str, int] = {}
-    for i, e in enumerate(trace.events):
-        if not isinstance(e, Message) or e.role != "assistant" or not e.agent:
-            continue
-        heads = [m.group(1) for c in _ASSIGNMENTS.split(_own_words(e.content)) if (m := _HEAD.match(c))]
-        if len({h for h in heads if h in acted and h != e.agent}) < 2:
-            continue
-        for h in heads:
-            if h not in acted and _IDENTIFIER.match(h):
-                out.setdefault(h, i)
-    return out
-
-
-def silent_planned_member(trace: Trace) -> list[Failure]:
-    """A team that ended by itself (a stop word, its answer) before a member its own plan gave
-    a part of the work to (`planned_members`) acted at all: the end came before the work was
-    done. Category system_termination, root cause Premature Termination (FLARE), as
-    `instructed.participation` finds it where the system's agents are known; blamed on the agent
-    whose message closed the run, at that message."""
-    end = trace.termination
-    if end is None or end.reason not in CONCLUDED_REASONS:
-        return []
-    at, _ = final_answer(trace)
-    if at is None:
-        return []
-    closer = trace.events[at].agent
-    return [Failure(
-        category="system_termination", root_cause="Premature Termination", detector="participation",
-        evidence=(plan, at), scenario_id=trace.scenario_id, elements=(closer or "-", member),
-        agent=closer, step=at, step_ref=source_of(trace, at), subject=member, decided_by=RULE,
-        description=f"{_agent_of(trace, plan)}'s plan at {_ref(trace, plan)} gave {member} a part of the "
-        f"work, but {closer} ended the run at {_ref(trace, at)} before {member} acted at all")
-        for member, plan in planned_members(trace).items() if plan < at]
 
 
 # -- the one agent and the decisive step ----------------------------------------------------------
