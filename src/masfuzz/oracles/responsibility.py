@@ -21,6 +21,9 @@ answer to trace: its last message is where it was cut, and the wrong answer's st
 call or code run that failed or gave back nothing (`first_fruitless_run`), made good later or not.
 Any run with a wrong answer that no run printed answered around that first run that gave nothing
 (`answered_around`): a candidate too, when it came first.
+A failed call whose log shows the turn that went on from it without a real fix (an unchanged
+retry that made a loop; a turn that says the run failed and puts the wrong value forward anyway)
+gives way to that turn (`went_on_around`): the failure was recoverable, that turn was not.
 The decisive step is the earliest candidate; its agent is the one blamed (of candidates at the
 same step, the one naming the agent that took it).
 """
