@@ -30,10 +30,10 @@ def logged_findings(trace: Trace) -> list[Failure]:
 
 # where a plan's assignments part: a clause, a line, a sentence, the words after "Plan:"
 _ASSIGNMENTS = re.compile(r"[;\n]|(?<=[.!?])\s+|:\s+")
-_HEAD = re.compile(r"^[\W\d]*?([A-Za-z][\w-]*)")
+_HEAD = re.compile(r"^[\W\d]*?([A-Za-z]\w*)")
 # a name written as an identifier (snake_case, camelCase, PascalCase with an inner capital), as
 # frameworks name agents: no English word that opens a clause ("then", "Finally") is one
-_IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+$|^[a-z]+[A-Z]\w*$|^[A-Z][a-z0-9]+[A-Z]\w*$")
+_IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+$|^[a-z]+[A-Z]\w*$|^[A-Z][a-z0-9]+[A-Z]\w*$")
 
 
 def planned_members(trace: Trace) -> dict[str, int]:
@@ -44,10 +44,11 @@ def planned_members(trace: Trace) -> dict[str, int]:
     it is written as one (an identifier). A log shows only the agents that spoke; the plan shows
     the team it was made for."""
     acted = {e.agent for e in trace.events if isinstance(e, AgentTurn)}
+    opening = next((e for e in trace.events if isinstance(e, Message)), None)
     out: dict[str, int] = {}
     for i, e in enumerate(trace.events):
-        if not isinstance(e, Message) or e.role != "assistant" or not e.agent:
-            continue
+        if not isinstance(e, Message) or e.role != "assistant" or not e.agent or e is opening:
+            continue  # an opening that relays the task speaks for the user (its plan is the task's)
         heads = [m.group(1) for c in _ASSIGNMENTS.split(_own_words(e.content)) if (m := _HEAD.match(c))]
         if len({h for h in heads if h in acted and h != e.agent}) < 2:
             continue
