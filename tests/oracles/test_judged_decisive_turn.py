@@ -217,3 +217,28 @@ def test_a_hand_over_task_that_drops_what_the_user_excluded_is_the_loss_when_the
             _desk("", "Starter: creamy mushroom soup. Main: roast lamb. Dessert: lemon tart.", args=False)]
     for log in kept:
         assert not [f for f in judge_log(log)[1] if f.root_cause == "Information Loss at Hand-over"]
+
+
+def _ranked(reply):
+    return read([
+        {"role": "user", "content": "Which warehouse shipped the fewest parcels in March?"},
+        {"type": "tool_call_item", "agent": {"name": "ops_bot"}, "raw_item": {
+            "type": "function_call", "name": "parcels_by_site", "arguments": "{\"month\": \"2025-03\"}", "call_id": "p1"}},
+        {"type": "tool_call_output_item", "agent": {"name": "ops_bot"}, "raw_item": {
+            "type": "function_call_output", "call_id": "p1",
+            "output": "[{\"site\": \"Leeds\", \"parcels\": 4210}, {\"site\": \"Hull\", \"parcels\": 3980}, "
+                      "{\"site\": \"York\", \"parcels\": 5120}]"}},
+        {"type": "message_output_item", "agent": {"name": "ops_bot"}, "raw_item": {
+            "type": "message", "role": "assistant", "content": [{"type": "output_text", "text": reply}]}}])
+
+
+def test_a_row_called_the_bottom_of_a_table_that_another_row_beats_is_a_misread():
+    section, failures = judge_log(_ranked("Leeds shipped the fewest parcels in March: 4,210."))
+    [f] = [f for f in failures if f.detector == "misread_table"]
+    assert (f.agent, f.step_ref, f.elements) == ("ops_bot", "3", ("ops_bot", "Leeds")) and "Hull" in f.description
+    assert (section["attribution"]["agent"], section["attribution"]["step_ref"]) == ("ops_bot", "3")
+    # read right, or a sentence that names several rows (a ranking), or no figure of the row: nothing
+    for reply in ("Hull shipped the fewest parcels in March: 3,980.",
+                  "From the lowest: Hull 3,980, Leeds 4,210, York 5,120.",
+                  "Leeds shipped the fewest parcels, I think."):
+        assert not [f for f in judge_log(_ranked(reply))[1] if f.detector == "misread_table"], reply

@@ -6,7 +6,11 @@ the log's own words:
   (Premature Termination, as `instructed.participation` finds it from the spec);
 - a thing the user excluded ("nothing with peanuts", "without stairs") that a hand-over's task
   text left out and its receiver then put in its work (Information Loss at Hand-over, as
-  `semantic.handover_facts` finds it for facts of a form: ids, dates, amounts).
+  `semantic.handover_facts` finds it for facts of a form: ids, dates, amounts);
+- a row an agent called the top (or the bottom) of a tool's table that another row of the same
+  table beats (Incorrect Verification: what it told contradicts the tool's result, as
+  `semantic.claimed_outcome` finds of a claimed success). A log without the task's answer has
+  no other check of the facts an agent read.
 """
 
 from __future__ import annotations
@@ -14,16 +18,20 @@ from __future__ import annotations
 import re
 
 from masfuzz.oracles.blame import source_of
-from masfuzz.oracles.failure import RULE, Failure
-from masfuzz.oracles.responsibility import _agent_of, _own_words, _ref, final_answer
-from masfuzz.oracles.semantic import INFORMATION_LOSS
-from masfuzz.oracles.wording import NEGATION, STOPWORDS, sentences, stem, words
-from masfuzz.trace import CONCLUDED_REASONS, AgentTurn, DelegationEvent, Message, Trace, received_text, said_by_user
+from masfuzz.oracles.failure import PROPOSING_DETECTORS, RULE, UNCONFIRMED, Failure
+from masfuzz.oracles.responsibility import _agent_of, _numbers, _own_words, _ref, final_answer
+from masfuzz.oracles.semantic import INCORRECT_VERIFICATION, INFORMATION_LOSS
+from masfuzz.oracles.wording import NEGATION, STOPWORDS, sentences, stem, structured, words
+from masfuzz.trace import (CONCLUDED_REASONS, AgentTurn, DelegationEvent, Message, ToolResult, Trace, received_text,
+                           said_by_user)
 
 
 def logged_findings(trace: Trace) -> list[Failure]:
-    """The findings above of an imported log."""
-    return silent_planned_member(trace) + dropped_exclusion(trace)
+    """The findings above of an imported log; each reads free text, so each is a proposal the
+    judge agent decides when `--model` is given (`PROPOSING_DETECTORS`), as `detect`'s are."""
+    found = silent_planned_member(trace) + dropped_exclusion(trace) + misread_extreme(trace)
+    return [f.model_copy(update={"decided_by": UNCONFIRMED if f.detector in PROPOSING_DETECTORS else RULE})
+            for f in found]
 
 
 # -- a member the team's own plan named, never heard ----------------------------------------------
@@ -74,7 +82,7 @@ def silent_planned_member(trace: Trace) -> list[Failure]:
     return [Failure(
         category="system_termination", root_cause="Premature Termination", detector="participation",
         evidence=(plan, at), scenario_id=trace.scenario_id, elements=(closer or "-", member),
-        agent=closer, step=at, step_ref=source_of(trace, at), subject=member, decided_by=RULE,
+        agent=closer, step=at, step_ref=source_of(trace, at), subject=member,
         description=f"{_agent_of(trace, plan)}'s plan at {_ref(trace, plan)} gave {member} a part of the "
         f"work, but {closer} ended the run at {_ref(trace, at)} before {member} acted at all")
         for member, plan in planned_members(trace).items() if plan < at]
@@ -131,8 +139,82 @@ def dropped_exclusion(trace: Trace) -> list[Failure]:
         out.append(Failure(
             category="agent_relationship", root_cause=INFORMATION_LOSS, detector="handover_facts",
             evidence=(d, at), scenario_id=trace.scenario_id, elements=(e.from_, e.to, "exclusion"),
-            agent=e.from_, step=d, step_ref=source_of(trace, d), subject=e.to, decided_by=RULE,
+            agent=e.from_, step=d, step_ref=source_of(trace, d), subject=e.to,
             description=f"the user excluded {', '.join(sorted(used))} before {e.from_} handed over to {e.to} "
             f"at {_ref(trace, d)}, but the task {e.to} was given does not say so, and {e.to} put it in its "
             f"work at {_ref(trace, at)}"))
     return out
+
+
+# -- the top of a table misread ------------------------------------------------------------------
+
+# a sentence that calls one row the first of its table by a measure, or the last
+_TOP = re.compile(r"\b(?:top|highest|largest|biggest|greatest|most|maximum|leading)\b", re.IGNORECASE)
+_BOTTOM = re.compile(r"\b(?:lowest|smallest|least|fewest|cheapest|minimum|bottom)\b", re.IGNORECASE)
+
+
+def _rows(payload: str) -> list[tuple[str, list[float]]]:
+    """A tool's answer as a table: its rows' words and numbers (`{"columns": ..., "rows": [...]}`,
+    a list of lists or of records); [] when it is no table of two rows or more, each with a name
+    and a number."""
+    data = structured(payload)
+    rows = data.get("rows") if isinstance(data, dict) else data
+    if not isinstance(rows, list) or len(rows) < 2:
+        return []
+    out = []
+    for row in rows:
+        cells = list(row.values()) if isinstance(row, dict) else row if isinstance(row, list) else None
+        if cells is None:
+            return []
+        names = " ".join(c for c in cells if isinstance(c, str) and not _numbers(c))
+        figures = [float(c) for c in cells if isinstance(c, (int, float)) and not isinstance(c, bool)]
+        if not names.strip() or not figures:
+            return []
+        out.append((names, figures))
+    return out
+
+
+def misread_extreme(trace: Trace) -> list[Failure]:
+    """An agent's sentence that calls one row of the latest table a tool gave it the top (or the
+    bottom) and gives that row's figure, when another row of the table has a higher (a lower)
+    figure in the same place: "our top customer was Nordwind, EUR 184,220.50" over rows where
+    Bluefin has 191,875.00. Only a sentence that names one row of the table (a list of the top
+    three names several) is read. Blamed on that agent, at that message."""
+    out = []
+    table: list[tuple[str, list[float]]] = []
+    for i, e in enumerate(trace.events):
+        if said_by_user(e):
+            table = []
+        elif isinstance(e, ToolResult) and e.status == "ok":
+            table = _rows(e.payload) or table
+        if not table or not isinstance(e, Message) or e.role != "assistant" or not e.agent:
+            continue
+        for sentence in sentences(_own_words(e.content)):
+            top, bottom = _TOP.search(sentence), _BOTTOM.search(sentence)
+            if bool(top) == bool(bottom):
+                continue
+            named = [(n, f) for n, f in table if n.lower() in sentence.lower()]
+            if len(named) != 1:
+                continue
+            name, figures = named[0]
+            given = set(_numbers(sentence))
+            place = next((k for k, x in enumerate(figures) if x in given), None)
+            if place is None:
+                continue
+            rivals = [(n, f[place]) for n, f in table if len(f) > place and n != name]
+            beaten = [(n, x) for n, x in rivals if (x > figures[place] if top else x < figures[place])]
+            if not beaten:
+                continue
+            best = max(beaten, key=lambda r: r[1]) if top else min(beaten, key=lambda r: r[1])
+            out.append(Failure(
+                category="agent_task_execution", root_cause=INCORRECT_VERIFICATION, detector="misread_table",
+                evidence=(i,), scenario_id=trace.scenario_id, elements=(e.agent, name),
+                agent=e.agent, step=i, step_ref=source_of(trace, i), subject=name,
+                description=f"{e.agent} called {name} ({_shown(figures[place])}) the {(top or bottom).group(0)} at "
+                f"{_ref(trace, i)}, but the table its tool gave has {best[0]} at {_shown(best[1])}"))
+            break
+    return out
+
+
+def _shown(x: float) -> str:
+    return str(int(x)) if x.is_integer() else str(x)
