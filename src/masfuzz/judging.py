@@ -17,6 +17,7 @@ from masfuzz.errors import MasfuzzError
 from masfuzz.oracles.detectors import detect
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.blame import blame_all
+from masfuzz.oracles.logged import logged_findings
 from masfuzz.oracles.responsibility import answer_check, decisive
 from masfuzz.spec.model import WorkflowSpec
 
@@ -36,6 +37,7 @@ def judge_log(log: Imported, spec: WorkflowSpec | None = None, *, client: Any = 
     checked = answer_check(trace, expected)
     if checked is not None:
         failures.append(checked)
+    failures += logged_findings(trace)  # what a log shows of a team it does not list
     if client is not None and own is not None:
         from masfuzz.fuzz.failure_agents import confirm_proposals, identify_failures
         from masfuzz.graph.specification import skeleton

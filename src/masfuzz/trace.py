@@ -370,13 +370,15 @@ def carries_refusal(event: Any) -> bool:
     return isinstance(event, ToolResult) and event.status == "error" and "model not injected" in str(event.payload)
 
 
-HANDOFF_TOOL = re.compile(r"^transfer_to_(?P<to>\w+)$")
+# `transfer_to_<agent>`, and langgraph-supervisor's `transfer_back_to_<supervisor>` that a
+# member's turn ends with: both hand the floor over
+HANDOFF_TOOL = re.compile(r"^transfer_(?:back_)?to_(?P<to>\w+)$")
 
 
 def handoff_call_target(tool: str) -> str | None:
     """The agent a model's call of `transfer_to_<agent>` hands the floor to (the OpenAI Agents
     SDK's and langgraph-swarm's default handoff tool, and the name masfuzz's own bridges show
-    their model), or None for any other tool. Such a call is a hand-over: a trace records it as
+    their model; langgraph-supervisor's `transfer_back_to_<supervisor>`), or None for any other tool. Such a call is a hand-over: a trace records it as
     a `DelegationEvent` alone, never as a tool call with a result, whether it was recorded live
     or read from a log, so the specification a log gives has no `transfer_to_x` tool edge."""
     found = HANDOFF_TOOL.match(tool)

@@ -79,7 +79,9 @@ def test_a_magentic_one_log_names_the_agent_and_step_of_the_wrong_answer(cli, tm
     assert "magentic-one transcript, no failure found" in out  # the search error was recovered from
     code, out, err = _judge(cli, tmp_path, "--chat", log, "--expected", "2")
     assert "magentic-one transcript, failure" in out
-    assert "attribution: agent WebSurfer, step 3" in out  # its failed search: what it answered from
+    # its failed search was recoverable (a rate limit); the turn that said so and answered from
+    # memory anyway is where the run went wrong
+    assert "attribution: agent WebSurfer, step 5" in out
     code, out, _ = _judge(cli, tmp_path, "--chat", log, "--expected", "two", "--format", "json")
     [judged] = json.loads(out)["judged"]["logs"]
     # what the log cannot show is said, named by the input it is about: no stop word, no bound
@@ -114,7 +116,7 @@ def test_a_folder_is_judged_log_by_log_with_one_summary(cli, tmp_path):
     assert code == 0, err
     lines = out.strip().splitlines()
     assert lines[0].endswith("a_ag2.json: ag2, failure, agent DataAnalyst, step 2")
-    assert lines[1].endswith("b_magentic.json: magentic-one, failure, agent WebSurfer, step 3")
+    assert lines[1].endswith("b_magentic.json: magentic-one, failure, agent WebSurfer, step 5")
     assert lines[2].endswith("c_clean.json: ag2, failure, agent greeter, step 1")  # "Hello!" is not 12
     assert lines[3] == "3 log(s): 3 with a failure, 0 without"
     assert "skipped" in err and "notes.json" in err

@@ -43,7 +43,7 @@ from typing import Any
 from masfuzz.adapters.otel import arguments_of
 from masfuzz.errors import MasfuzzError
 from masfuzz.trace import (
-    CODE_TOOL, EVENT_SOURCES, USER_REQUEST, AgentTurn, ChatEnd, ChatStart, DelegationEvent, Message, TerminationEvent,
+    CODE_TOOL, EVENT_SOURCES, HANDOVER_INPUTS, USER_REQUEST, AgentTurn, ChatEnd, ChatStart, DelegationEvent, Message, TerminationEvent,
     ToolCall, ToolResult, Trace, Usage, handoff_call_target,
 )
 
@@ -54,6 +54,8 @@ EXPECTED_KEYS = ("expected_answer", "ground_truth", "expected")
 # benchmark logs keep the `question` the run was given).
 REQUEST_KEYS = ("question",)
 USER_NAMES = ("user", "human", "User", "Human", "admin", "Admin")
+# Magentic-One's name for the human in its own log.jsonl (its `UserProxy` agent): the user's words.
+M1_USERS = ("UserProxy",)
 AG2_CARRYOVER = "\nContext: \n"  # what AG2 puts between a chat's own message and its carry-over
 _CHAT_ROLES = ("user", "assistant", "system", "tool", "function")
 _CODE_BLOCK = re.compile(r"```[ \t]*(\w*)[^\n]*\n(.*?)```", re.DOTALL)
@@ -100,6 +102,7 @@ class _Builder:
     handoffs: set[str] = field(default_factory=set)  # call ids of hand-overs (their output is none)
     handed: str | None = None  # the agent the last hand-over named, until the next turn
     code: dict[str, Any] | None = None  # the last code block not yet run: author, call id
+    received: list[dict[str, Any]] = field(default_factory=list)  # `HANDOVER_INPUTS`, where a log shows them
 
     def add(self, event: Any, ref: str | None) -> None:
         self.events.append(event)
@@ -157,6 +160,7 @@ class _Builder:
                      usage=Usage(model_calls=self.model_calls, tokens_in=self.tokens_in,
                                  tokens_out=self.tokens_out),
                      meta={"source": "transcript", "format": fmt, EVENT_SOURCES: list(self.sources),
+                           **({HANDOVER_INPUTS: self.received} if self.received else {}),
                            # what the log could not show is said with the report's notes
                            **({"notes": [UNKNOWN_END]} if reason == "other" else {})})
 
@@ -214,7 +218,8 @@ def _console_line(m: dict[str, Any]) -> dict[str, Any] | None:
     if "content" in m or "role" in m or "name" in m:
         return m
     if "message" in m and "source" in m:
-        return {"role": m["source"], "content": m["message"]}
+        user = m["source"] in M1_USERS  # the human whose request opens the log: the user
+        return {"role": "user" if user else m["source"], "content": m["message"]}
     return None
 
 
@@ -284,6 +289,12 @@ def _call(b: _Builder, agent: str, tool: str, raw: Any, call_id: str, ref: str) 
         b.add(DelegationEvent(**{"from": agent, "to": to}, trigger="handoff"), ref)
         b.handoffs.add(call_id)
         b.handed = to
+        # a hand-over that writes its receiver's task (langgraph-supervisor's forwarding tool
+        # with a `task_description`): that text is what the receiver is given, in place of the
+        # conversation, so whether a fact the user gave reached it is read in it
+        task = " ".join(v for v in arguments_of(raw).values() if isinstance(v, str) and v.strip())
+        if task:
+            b.received.append({"agent": to, "since": len(b.events), "text": task})
         return to
     b.add(ToolCall(agent=agent, tool=tool, arguments=arguments_of(raw), call_id=call_id), ref)
     b.calls[call_id or tool] = agent

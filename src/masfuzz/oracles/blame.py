@@ -31,6 +31,7 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from masfuzz.oracles.failure import JUDGED_DETECTOR, Failure
+from masfuzz.oracles.wording import only_courtesy
 from masfuzz.trace import (
     EVENT_SOURCES, AgentTurn, DelegationEvent, Message, RestrictedAttempt, ToolCall,
     ToolResult, Trace, carries_refusal,
@@ -149,10 +150,29 @@ def _loop(trace: Trace, f: Failure) -> Who:
     # than changing its plan); the peer is the one it hands the floor to
     cycle = list(f.elements[1:])  # the smallest rotation; the members' order round the cycle
     step = _at(f.evidence, len(cycle))
+    done = _past_done_task(trace, step)
+    if done is not None:
+        return trace.events[done].agent, done, cycle[(cycle.index(trace.events[done].agent) + 1) % len(cycle)] \
+            if trace.events[done].agent in cycle else ""
     agent = trace.events[step].agent if step is not None and isinstance(trace.events[step], AgentTurn) \
         else _joined_last(trace, cycle)
     handed_to = cycle[(cycle.index(agent) + 1) % len(cycle)] if agent in cycle else ""
     return agent, step, handed_to
+
+
+def _past_done_task(trace: Trace, step: int | None) -> int | None:
+    """The message that did the task, when a speaker cycle from `step` on only exchanged the
+    courtesies that close a chat (`wording.only_courtesy`: "Thank you!", "You're welcome! Have a
+    great day!"): the last agent message before it that said more. The chat went round past a task
+    already done; that message, which did not end it (no stop word), is where it could have
+    ended. None when the cycle's turns say anything else."""
+    if step is None:
+        return None
+    said = [e for e in trace.events[step:] if isinstance(e, Message) and e.role == "assistant" and e.agent]
+    if not said or not all(only_courtesy(e.content) for e in said):
+        return None
+    return next((i for i in range(step - 1, -1, -1) if isinstance(m := trace.events[i], Message)
+                 and m.role == "assistant" and m.agent and not only_courtesy(m.content)), None)
 
 
 def _premature(trace: Trace, f: Failure) -> Who:

@@ -21,6 +21,9 @@ answer to trace: its last message is where it was cut, and the wrong answer's st
 call or code run that failed or gave back nothing (`first_fruitless_run`), made good later or not.
 Any run with a wrong answer that no run printed answered around that first run that gave nothing
 (`answered_around`): a candidate too, when it came first.
+A failed call whose log shows the turn that went on from it without a real fix (an unchanged
+retry that made a loop; a turn that says the run failed and puts the wrong value forward anyway)
+gives way to that turn (`went_on_around`): the failure was recoverable, that turn was not.
 The decisive step is the earliest candidate; its agent is the one blamed (of candidates at the
 same step, the one naming the agent that took it).
 """
@@ -34,6 +37,7 @@ from typing import Any
 from masfuzz.oracles.blame import source_of
 from masfuzz.oracles.failure import RULE, Failure
 from masfuzz.oracles.semantic import fact_values
+from masfuzz.oracles.wording import STOPWORDS, only_courtesy, says_failed, sentences, stem, words
 from masfuzz.trace import (
     CODE_TOOL, EVENT_SOURCES, USER_REQUEST, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace,
     said_by_user, user_text,
@@ -144,7 +148,8 @@ def runners(trace: Trace) -> set[str]:
 def final_answer(trace: Trace) -> tuple[int | None, str]:
     """The run's final answer and the event that gave it: a "FINAL ANSWER:" line, else the
     termination's final output, else the last assistant message with more than a stop word in
-    it that is not a code executor's relay of a run."""
+    it that is not a code executor's relay of a run, nor only the courtesies that close a chat
+    (`wording.only_courtesy`: "You're very welcome! Have a wonderful day!" gives no answer)."""
     end = trace.termination
     for i in range(len(trace.events) - 1, -1, -1):
         e = trace.events[i]
@@ -156,7 +161,7 @@ def final_answer(trace: Trace) -> tuple[int | None, str]:
     for i in range(len(trace.events) - 1, -1, -1):
         e = trace.events[i]
         if isinstance(e, Message) and e.role == "assistant" and e.agent not in quiet and \
-                re.sub(r"\bTERMINATE\b", "", e.content).strip():
+                (said := re.sub(r"\bTERMINATE\b", "", e.content).strip()) and not only_courtesy(said):
             if end is None or not end.final_output or end.final_output == e.content or \
                     trace.meta.get("source") == "transcript":  # an importer's guess, not the app's output
                 return i, e.content
@@ -356,14 +361,20 @@ _NAME = re.compile(r"(?<![.!?:\n]\s)(?<!^)\b[A-Z][a-z]{2,}\b")
 _FIGURE = re.compile(r"(?<![\w.,])\d[\d,]*\d(?:\.\d+)?(?!\w)")  # a number as a message writes it
 
 
-def _premise(trace: Trace, step: int) -> int:
+def _premise(trace: Trace, step: int, wrong: set[float] = frozenset()) -> int:
     """The step a wrong value really came from: the instruction the agent that stated it was
     following, when that instruction named something no earlier message (the task included) had
     named and the agent's message names it too ("search the population of Sydney" for the
     capital of Australia: the worker did what it was told, the instruction was wrong; "look up
     order so-4471", "use the 2019 figures": a name, or a fact of any form); else `step`. Only
     the nearest message of another agent since the user last spoke counts; the opening message,
-    when an agent opens the log relaying the task, speaks for the user: its names are the task's."""
+    when an agent opens the log relaying the task, speaks for the user: its names are the task's.
+    Or, for a value (`wrong`, the answer's wrong numbers) the worker's reported page shows, when
+    the page's sentence that holds it has a word the instruction brought in and the user's request
+    does not have ("search the Boise metropolitan area population" for the city's: the page's
+    "Metropolitan Statistical Area ... 764,718"): the worker read what it was sent to find; the
+    step is the instructing agent's first message since the request that used that word (its
+    ledger, before the instruction it relayed)."""
     if not isinstance(trace.events[step], Message):
         return step  # code that computed the value: no instruction named it
     worker = getattr(trace.events[step], "agent", None)
@@ -388,8 +399,29 @@ def _premise(trace: Trace, step: int) -> int:
         values = (fact_values(e.content) | set(_FIGURE.findall(e.content))) \
             - fact_values(said) - set(_FIGURE.findall(said))
         hit = new & set(_CAPITALISED.findall(worked)) or {v for v in values if v in worked}
-        return j if hit else step
+        if hit:
+            return j
+        steered = _steered(trace, e.content, worked, set(wrong))
+        if not steered:
+            return step
+        since = max((k for k, m in enumerate(trace.events[:j]) if said_by_user(m)), default=-1)
+        return next((k for k in range(since + 1, j) if isinstance(m := trace.events[k], Message)
+                     and m.agent == e.agent and steered & {stem(w) for w in words(m.content)}), j)
     return step
+
+
+def _steered(trace: Trace, instruction: str, worked: str, wrong: set[float]) -> set[str]:
+    """The words (stems) an instruction brought in that the user's request does not have and that
+    the sentence of the worker's reported page holding a wrong value has (`_premise`)."""
+    page = _PAGE.search(worked)
+    if page is None or not wrong:
+        return set()
+    asked = {stem(w) for w in words(" ".join([user_text(trace), str(trace.meta.get(USER_REQUEST) or "")]))}
+    agents = {stem(w) for e in trace.events if isinstance(e, AgentTurn) for w in words(e.agent)}
+    brought = {stem(w) for w in words(instruction) if w.isalpha() and len(w) > 3 and w not in STOPWORDS} \
+        - asked - agents
+    held = [t for t in sentences(_ADDRESS.sub(" ", page.group(0))) if wrong & set(_numbers(t))]
+    return brought & {stem(w) for t in held for w in words(t)}
 
 
 def _last_figure(trace: Trace, at: int) -> int | None:
@@ -429,11 +461,14 @@ def answer_check(trace: Trace, expected: str | None) -> Failure | None:
             at, answer = figure, trace.events[figure].content
     if at is None:
         at = len(trace.events) - 1
-    step = _premise(trace, _introduced(trace, at, answer, expected))
+    stated = _introduced(trace, at, answer, expected)
+    step = _premise(trace, stated, set(_stated_numbers(answer)) - set(_numbers(expected)))
     return _wrong_answer(trace, step, at, answer, expected, (
         f"the code {_agent_of(trace, step)} wrote at {_ref(trace, step)} printed it first"
         if isinstance(trace.events[step], ToolCall) else
-        f"{_agent_of(trace, step) or 'the run'} first said it at {_ref(trace, step)}"))
+        f"{_agent_of(trace, stated)} took it up at {_ref(trace, stated)} following what "
+        f"{_agent_of(trace, step)} said at {_ref(trace, step)}, which sent it there"
+        if step != stated else f"{_agent_of(trace, step) or 'the run'} first said it at {_ref(trace, step)}"))
 
 
 def _wrong_answer(trace: Trace, step: int, at: int, answer: str, expected: str, why: str) -> Failure:
@@ -526,6 +561,51 @@ def first_uncorrected_error(trace: Trace) -> int | None:
     return None
 
 
+def _turn_words(trace: Trace, step: int) -> str:
+    """What the turn that holds the event at `step` says in its own words: the message itself, or
+    for a call (code an agent wrote and an executor ran) the message of its agent that the log
+    gives the same number (the prose around the code)."""
+    e = trace.events[step]
+    if isinstance(e, Message):
+        return _own_words(e.content)
+    refs = trace.meta.get(EVENT_SOURCES) or [None] * len(trace.events)
+    agent = _agent_of(trace, step)
+    return " ".join(_own_words(m.content) for k, m in enumerate(trace.events)
+                    if isinstance(m, Message) and m.agent == agent and refs[k] is not None and refs[k] == refs[step])
+
+
+def went_on_around(trace: Trace, call: int, own: list[Failure]) -> tuple[int, str | None, str] | None:
+    """The turn that went on from the failed (or fruitless) call at `call` without a real fix, when
+    the log shows it; the call itself was recoverable, its error said what was wrong. (step,
+    agent, why), or None:
+    - the call sent again unchanged until it made a loop (`loop`'s finding of that very call):
+      the first unchanged retry, where the agent stopped acting on the error;
+    - the step that first put the wrong final answer forward (the answer check's), after the
+      call, at a turn that says in a failure's words that the run did not work ("the execution
+      failed", "openpyxl is not available ... I'll proceed with a representative sample"): the
+      agent knew it had no result and put a value forward anyway (a guess, made-up data). A turn
+      that answers as if nothing had failed leaves the failed call the decisive step (the labelled
+      transcripts' "code that fails and is not fixed": its agent never registered the failure)."""
+    for f in own:
+        if f.detector == "loop" and f.elements[:1] == ("tool",) and f.evidence[:1] == (call,) \
+                and len(f.evidence) > 1:
+            retry = f.evidence[1]
+            return retry, f.elements[1], (
+                f"{_what(trace, call)} at {_ref(trace, call)} failed, and {f.elements[1]} sent it again "
+                f"unchanged at {_ref(trace, retry)}: the error said what to fix, and the unchanged retry "
+                f"began a loop ({f.description})")
+    for f in own:
+        if f.detector != WRONG_ANSWER or f.step is None or f.step <= call:
+            continue
+        if any(says_failed(s) for s in sentences(_turn_words(trace, f.step))):
+            agent = _agent_of(trace, f.step)
+            return f.step, agent, (
+                f"{_what(trace, call)} at {_ref(trace, call)} failed, and {agent} said so at "
+                f"{_ref(trace, f.step)} yet put forward a value there without a result to take it "
+                f"from (a guess, made-up data): {f.description}")
+    return None
+
+
 # how much of the user's request an agent's relay of it names, at least, to be that request
 # (a relay quotes it whole; a relay of another task names a few of its common words)
 _RELAYED = 0.5
@@ -566,12 +646,13 @@ def decisive(trace: Trace, failures: list[Failure], expected: str | None = None)
                     for i in f.evidence if 0 <= i < len(trace.events)}
     if error is not None and error not in contradicted:
         call = trace.events[error]
-        candidates.append((error, call.agent, f"the first failed tool call never corrected ({call.tool} "
-                           f"by {call.agent} at {_ref(trace, error)}): the run went on without its result"))
+        candidates.append(went_on_around(trace, error, own) or (
+            error, call.agent, f"the first failed tool call never corrected ({call.tool} by {call.agent} "
+            f"at {_ref(trace, error)}): the run went on without its result"))
     wasted = answered_around(trace, expected) if expected and any(
         f.detector == WRONG_ANSWER for f in own) else None
     if wasted is not None:
-        candidates.append((wasted, trace.events[wasted].agent, (
+        candidates.append(went_on_around(trace, wasted, own) or (wasted, trace.events[wasted].agent, (
             f"{_what(trace, wasted)} at {_ref(trace, wasted)} was the first run that failed or printed "
             "nothing, and no run printed the expected answer: the team answered around a result it "
             "never got")))

@@ -321,6 +321,30 @@ FAREWELL = re.compile(r"\b(?:good\s?bye|bye(?:\s+for\s+now)?|farewell|take care|
                       r"evening|night|weekend|trip|stay|time)|see you|safe travels|all the best)\b", re.IGNORECASE)
 
 
+# Thanks, the answer to thanks, and the invitation to come back that close a chat ("Thank you!",
+# "You're very welcome!", "My pleasure.", "Feel free to reach out anytime."): words about the
+# exchange, none about the task. With `FAREWELL` and `offers_more`, what `only_courtesy` reads.
+GRATITUDE = re.compile(
+    r"\b(?:thanks|thank\s+you|many\s+thanks|cheers|you(?:['\u2019]re|\s+are)\s+(?:(?:very|most|so)\s+)?welcome|"
+    r"my\s+pleasure|(?:glad|happy)\s+(?:to\s+(?:help|assist)|I\s+could\s+help)|(?:I\s+)?appreciate\s+(?:it|that|your\s+help)|"
+    r"(?:feel\s+free|(?:don['\u2019]t|do\s+not)\s+hesitate)\s+to\s+(?:ask|reach\s+out|come\s+back|contact|get\s+in\s+touch))\b",
+    re.IGNORECASE)
+# A bare acknowledgement, the whole sentence ("Will do.", "You too!", "Likewise."): no answer.
+ACKNOWLEDGED = re.compile(r"^\W*(?:will\s+do|you\s+too|likewise|same\s+to\s+you)\W*$", re.IGNORECASE)
+
+
+def only_courtesy(text: str) -> bool:
+    """Is a message nothing but the courtesies that close a chat, every sentence thanks, an answer
+    to thanks, a farewell or an offer of more help ("Thank you!", "You're very welcome! Have a
+    wonderful day!")? One sentence of anything else ("Thanks! The total is 42.") says something
+    of the task, and so does a sentence with a number in it ("Thank you, 42 it is."): the message
+    is no mere courtesy."""
+    said = sentences(text)
+    return bool(said) and all(not re.search(r"\d", s) and (GRATITUDE.search(s) or FAREWELL.search(s)
+                                                            or ACKNOWLEDGED.match(s) or offers_more(s))
+                              for s in said)
+
+
 # A list of questions, one particular a line ("1. Which day is the flight?"), whatever follows it.
 NUMBERED_QUESTION = re.compile(r"^\s*(?:\d+[.)]|[-*\u2022])\s+.+\?\s*$", re.MULTILINE)
 
