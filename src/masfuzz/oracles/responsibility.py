@@ -583,7 +583,9 @@ def went_on_around(trace: Trace, call: int, own: list[Failure]) -> tuple[int, st
     - the step that first put the wrong final answer forward (the answer check's), after the
       call, at a turn that says in a failure's words that the run did not work ("the execution
       failed", "openpyxl is not available ... I'll proceed with a representative sample"): the
-      agent knew it had no result and put a value forward anyway (a guess, made-up data). A turn
+      agent knew it had no result and put a value forward anyway (a guess, made-up data); only
+      the failed call's own agent (on the public Who&When logs, another agent's later answer
+      taken as decisive lost more labels than it won). A turn
       that answers as if nothing had failed leaves the failed call the decisive step (the labelled
       transcripts' "code that fails and is not fixed": its agent never registered the failure)."""
     for f in own:
@@ -597,8 +599,10 @@ def went_on_around(trace: Trace, call: int, own: list[Failure]) -> tuple[int, st
     for f in own:
         if f.detector != WRONG_ANSWER or f.step is None or f.step <= call:
             continue
+        agent = _agent_of(trace, f.step)
+        if agent != _agent_of(trace, call):
+            continue  # another agent put the answer forward: the failed call stays decisive
         if any(says_failed(s) for s in sentences(_turn_words(trace, f.step))):
-            agent = _agent_of(trace, f.step)
             return f.step, agent, (
                 f"{_what(trace, call)} at {_ref(trace, call)} failed, and {agent} said so at "
                 f"{_ref(trace, f.step)} yet put forward a value there without a result to take it "
