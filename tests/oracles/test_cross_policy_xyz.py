@@ -9,13 +9,17 @@ still be read as before.
   ("a group booking ... the bouldering session" of "Book a group onto a bouldering session"), as
   `participation` reads a needed member. Seen when the wrong desk only asked the user for a value
   of its own tool, so that no early end stood in for the misroute.
+- information loss: a required parameter whose form the tool documents, left empty ("") by an
+  agent whose hand-over input lacked the user's value of that form, is the loss showing, whatever
+  the parameter is named (`subscriber`, named for no kind of fact).
 """
 
 from __future__ import annotations
 
 from masfuzz.oracles.instructed import misrouted_request
+from masfuzz.oracles.semantic import handover_facts
 from masfuzz.spec.model import AgentSpec, Delegation, Permissions, SystemInfo, ToolSpec, WorkflowSpec
-from masfuzz.trace import AgentTurn, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace
+from masfuzz.trace import HANDOVER_INPUTS, AgentTurn, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace
 
 # -- misrouted request: a desk's two tools carried, one of them described --------------------------
 
@@ -81,3 +85,47 @@ def test_values_a_look_up_and_a_booking_share_tell_nothing_without_a_description
     tool it wants, and the oracle stays silent."""
     request = "hi, it's 9 of us on 2026-09-05 in the afternoon - do we need our own shoes or are they included?"
     assert misrouted_request(_routed("gear_desk", request), _wall()) == []
+
+
+# -- information loss: a documented parameter left empty in the lost value's place -------------------
+
+def _nursery() -> WorkflowSpec:
+    """A plant nursery's front desk passing standing orders to the orders desk, whose tool is keyed
+    by a customer number named for no kind of fact (`grower`)."""
+    params = {"type": "object", "required": ["grower", "size"], "properties": {
+        "grower": {"type": "string", "description": 'The grower number on the invoice, e.g. "GN-00000"'},
+        "size": {"type": "string", "enum": ["small", "large"]}}}
+    return WorkflowSpec(
+        system=SystemInfo(id="nursery", entry_agent="front", pattern="handoff"),
+        agents=(AgentSpec(id="front", instructions="Hand standing orders to orders_o."),
+                AgentSpec(id="orders_o", instructions="Repeat the order with repeat_order.")),
+        tools=(ToolSpec(id="repeat_order", description="Repeat a grower's standing order of plug plants.",
+                        parameters=params),),
+        delegations=(Delegation(from_="front", to="orders_o", trigger="handoff"),),
+        permissions=Permissions(allow=(("orders_o", "repeat_order"),)))
+
+
+_ORDER = "Morning! Same as last spring please, the large tray of plug plants. I'm grower GN-40817, it's on the invoice."
+
+
+def _handed(received: str, grower: str) -> Trace:
+    return Trace(scenario_id="s", meta={HANDOVER_INPUTS: [{"agent": "front", "since": 1, "text": _ORDER},
+                                                          {"agent": "orders_o", "since": 3, "text": received}]},
+                 events=(Message(role="user", content=_ORDER), AgentTurn(agent="front"),
+                         DelegationEvent(from_="front", to="orders_o", trigger="handoff"), AgentTurn(agent="orders_o"),
+                         ToolCall(agent="orders_o", tool="repeat_order", call_id="c1",
+                                  arguments={"grower": grower, "size": "large"}),
+                         ToolResult(agent="orders_o", tool="repeat_order", call_id="c1", status="ok",
+                                    payload='{"order": {"done": false, "why": "no grower"}}' if not grower
+                                    else '{"order": {"done": true, "ref": "SO-881"}}'),
+                         Message(agent="orders_o", content="Nothing further from me."),
+                         TerminationEvent(reason="completed", final_output="Nothing further from me.")))
+
+
+def test_a_documented_parameter_left_empty_when_the_users_value_never_reached_the_agent_is_a_loss():
+    [f] = handover_facts(_handed("", ""), _nursery())
+    assert f.root_cause == "Information Loss at Hand-over" and f.agent == "front" and "grower empty" in f.description
+
+
+def test_the_value_that_reached_the_agent_and_was_used_is_no_loss():
+    assert handover_facts(_handed(_ORDER, "GN-40817"), _nursery()) == []
