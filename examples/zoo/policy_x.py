@@ -161,11 +161,14 @@ def value(request, name: str, schema: dict, note_for: str):
                      if re.search(rf"\b{re.escape(str(v))}(?:s|es)?\b", where, re.I)), None)
     desc = schema.get("description", "") or ""
     example = re.search(r"(?:e\.g\.|like|such as|for example)\s*[\"“']([^\"”']+)[\"”']", desc)
+    kind = schema.get("type")
     if example:
         pattern = shape(example.group(1))
         hit = pattern.search(said) or pattern.search(text)
+        number = re.search(r"\d+(?:\.\d+)?", hit.group(0)) if hit else None
+        if number and kind in ("integer", "number"):  # the example's shape found, the schema's type sent
+            return int(float(number.group(0))) if kind == "integer" else float(number.group(0))
         return hit.group(0) if hit else None
-    kind = schema.get("type")
     if kind in ("integer", "number"):
         # the number beside a word of the argument's name, else of its description
         tries = ["|".join(re.escape(w[:4]) for w in re.split(r"[_\s]+", part.lower()) if len(w) > 3)
@@ -410,7 +413,7 @@ def act(request):
 
 def policy(request):
     result = act(request)
-    if request.response_schema and not request.tools:
+    if request.response_schema and not result.tool_calls:  # a typed answer is JSON, tools offered or not
         text = result.text or ""
         props = request.response_schema.get("properties", {})
         bad = bool(re.search(r"didn't|unfortunately|no luck|not possible", text))

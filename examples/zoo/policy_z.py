@@ -314,6 +314,16 @@ def shaped(example: str) -> re.Pattern:
     return re.compile(r"(?<![\w'])" + out.replace(r"\d\d\d\d", r"\d{4}"))
 
 
+def of_type(kind: str | None, raw: str):
+    """A value found by an example's shape, sent as the schema's type: an integer parameter whose
+    example is quoted ("e.g. \"2\"") still takes a number."""
+    number = re.search(r"-?\d+(?:[.,]\d+)?", raw) if kind in ("integer", "number") else None
+    if number is None:
+        return raw
+    value = float(number.group(0).replace(",", "."))
+    return int(value) if kind == "integer" else value
+
+
 def argument(name: str, spec: dict, request, computed: dict[str, str]):
     kind = spec.get("type")
     if name in computed:
@@ -328,12 +338,12 @@ def argument(name: str, spec: dict, request, computed: dict[str, str]):
     example = example_of(spec.get("description", ""))
     if example and example.lower() in text.lower():
         at = text.lower().index(example.lower())
-        return text[at:at + len(example)]
+        return of_type(kind, text[at:at + len(example)])
     if example:
         found = [m.group(0) for m in shaped(example).finditer(conversation(request))]
         words = re.findall(r"[a-z]{3,}", example.lower())  # "12 bore": a match that says bore first
         if found:
-            return next((f for f in found if any(w in f.lower() for w in words)), found[0])
+            return of_type(kind, next((f for f in found if any(w in f.lower() for w in words)), found[0]))
     found = value_for(name, text, fix=False)
     if kind in ("integer", "number") and found is not None:
         try:

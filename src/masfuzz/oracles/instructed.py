@@ -783,10 +783,8 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int],
     # words that also describe a tool the run called speak of the work that was done (a generated
     # "log damage found on a car during a booking" served by report_damage asks nothing of
     # remote_unlock, "for the member whose booking is running now")
-    asked = _stems(task) - {w for c in called for w in _stems(_first_sentence(spec, c))}
-    for tid in servable:
-        if tid not in called and len(holders := owners(spec, tid)) == 1 \
-                and len(asked & _stems(_first_sentence(spec, tid))) >= DESCRIBED:
+    for tid in _carried_and_described(task, spec, servable, called):
+        if len(holders := owners(spec, tid)) == 1:
             out.setdefault(holders[0], (f"it alone holds {tid}: the task carries every argument it requires "
                                         "in the form its documentation gives, and speaks of what its description "
                                         "says", tid))
@@ -1531,12 +1529,28 @@ def _servable_by_arguments(request: str, spec: WorkflowSpec) -> list[str]:
     """The one tool a request carries every required argument for, in the form its documentation
     gives (a pupil number shaped like "MS-10000" and an exam like "Piano Grade 1"), though it
     names neither its action nor its object ("put Maisie in for her Piano Grade 3"): what the
-    request brought is what that tool acts on, as `participation` reads a needed member. None
-    when two tools or more could take the same values: then the values do not tell."""
+    request brought is what that tool acts on, as `participation` reads a needed member. When two
+    tools or more could take the same values (a look-up and a booking both take the day), the
+    values alone do not tell: those of them whose description's first sentence the request also
+    speaks of (`_carried_and_described`: "a group booking ... the woodland scenario" of "Book a
+    group onto a session of the woodland game") are asked for, as `participation` reads them."""
     from masfuzz.oracles.semantic import carries_arguments  # semantic reads routing: imported late
 
     servable = [t.id for t in spec.tools if carries_arguments(request, spec, t.id)]
-    return servable if len(servable) == 1 and _speaks_of(request, spec, servable[0]) else []
+    if len(servable) == 1:
+        return servable if _speaks_of(request, spec, servable[0]) else []
+    return _carried_and_described(request, spec, servable)
+
+
+def _carried_and_described(request: str, spec: WorkflowSpec, servable: list[str],
+                           called: set[str] = frozenset()) -> list[str]:
+    """Of the tools a request carries every required argument for (`servable`), those not yet
+    called whose description's first sentence it speaks of in DESCRIBED content words or more: a
+    request asking for several things at once (a lesson and its rental kit, both on one day) asks
+    for each by both its arguments and its words. Words that also describe a tool the run called
+    (`called`) speak of the work that was done, not of another."""
+    asked = _stems(request) - {w for c in called for w in _stems(_first_sentence(spec, c))}
+    return [t for t in servable if t not in called and len(asked & _stems(_first_sentence(spec, t))) >= DESCRIBED]
 
 
 def _servable_by_values(request: str, spec: WorkflowSpec) -> list[str]:

@@ -1681,19 +1681,27 @@ def _documented_stand_in(call: ToolCall, spec: WorkflowSpec | None, told: str,
     the user's that reached it did its work with what it was given, and so did one that used a
     value the hander's tools returned (`held`: the artwork's measured size, in place of the
     customer's guess) that reached it in the hand-over (an AG2 carry-over). Needs the recorded
-    input, as `_stand_in` does."""
+    input, as `_stand_in` does. A required parameter left empty ("") in the lost value's place is
+    the same loss showing: the agent had nothing of the form to put there (a parameter named for
+    no kind of fact, `subscriber: The subscriber number printed on the wrapper, e.g. "CX-00000"`,
+    which `_replaced` does not read)."""
     if received is None or spec is None:
         return None
+    tool = next((t for t in spec.tools if t.id == call.tool), None)
+    required = set(((tool.parameters or {}).get("required") or ()) if tool is not None else ())
     for param, forms in documented_formats(spec, call.tool).items():
         value = call.arguments.get(param)
-        if not isinstance(value, str) or all(FREE_TEXT.fullmatch(r) for _, r in forms) \
-                or not all(re.fullmatch(r, value.strip()) for _, r in forms):
+        if not isinstance(value, str) or all(FREE_TEXT.fullmatch(r) for _, r in forms):
+            continue
+        blank = not value.strip() and param in required
+        if not blank and not all(re.fullmatch(r, value.strip()) for _, r in forms):
             continue
         values = [m.group(0) for m in re.finditer(rf"(?<![\w-])(?:{forms[0][1]})(?![\w-]|[.,]\d)", told)
                   if all(re.fullmatch(r, m.group(0)) for _, r in forms)]
         lost = [v for v in values if v not in received]
-        if lost and not ((value.strip() in values or value.strip() in held) and value.strip() in received):
-            return (f"{param} of {call.tool}", f"called {call.tool} with {param}={value.strip()!r}, while the "
+        if lost and (blank or not ((value.strip() in values or value.strip() in held) and value.strip() in received)):
+            how = f"{param} empty" if blank else f"{param}={value.strip()!r}"
+            return (f"{param} of {call.tool}", f"called {call.tool} with {how}, while the "
                     f"user's {lost[0]}, of the form its documentation gives, never reached it", lost)
     return None
 
