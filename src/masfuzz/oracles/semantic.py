@@ -34,7 +34,7 @@ from masfuzz.oracles.wording import (
 from masfuzz.spec.model import ToolSpec, WorkflowSpec
 from masfuzz.trace import (
     HANDOVER_INPUTS, OFFERED_TOOLS, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace, received_text,
-    running_tool, said_by_user, user_text,
+    running_tool, said_by_user, tool_results, user_text,
 )
 
 INCORRECT_VERIFICATION = "Incorrect Verification"
@@ -111,11 +111,12 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     answer (`[]`, `None`) from a tool whose documentation does not say it returns, a success that
     is true through a route the trace does not show, or a claim made in a language other than
     English, French, German, Spanish, Italian and Dutch (`wording.ACTIONS`, `FOREIGN_DONE`)."""
-    results = [(i, r) for i, r in enumerate(trace.events) if isinstance(r, ToolResult)]
+    # an executor's report of the code an agent wrote is that code's result (`tool_results`)
+    results = tool_results(trace)
     failed = [(i, r, why) for i, r in results if (why := _failed(r, spec, empty=True))]
     if not failed:
         return []
-    tools = {c.tool for c in trace.of_type(ToolCall)} - _handover_tools(trace)
+    tools = ({c.tool for c in trace.of_type(ToolCall)} | {r.tool for _, r in results}) - _handover_tools(trace)
     failed_tools = {r.tool for _, r, _ in failed}
     # read clause by clause: a condition in a later clause ("sign the slip when they arrive")
     # does not hedge the claim before it ("Issued - the units are on their way"), nor does a
@@ -187,7 +188,11 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 f"returned {why} at event {fi} and was not retried successfully: the claimed "
                 "outcome contradicts the tool's result"))
             break
-    return dedupe(out)
+    # one claim is one fault, however many failed results it contradicts: it answers the latest
+    # of them (an agent run as a tool relays its own tool's failure in its answer, which the
+    # caller then claims over)
+    answered = {f.step: f for f in sorted(out, key=lambda f: f.evidence[0])}
+    return dedupe([f for f in out if answered[f.step] is f])
 
 
 def _marked_over_relayed(trace: Trace, spec: WorkflowSpec | None, agent: str, r: ToolResult, why: str,
@@ -466,9 +471,9 @@ def _check_passed(trace: Trace, fi: int, ci: int, text: str, r: ToolResult) -> s
     booking made after the failed check) is no check, so the claim of a check passed stands on
     the failed one."""
     called = [e for e in trace.events if isinstance(e, ToolCall)]
-    checkers = {c.tool for c in called if checks(c.tool, c.arguments)}
-    if r.tool not in checkers or any(
-            isinstance(e, ToolResult) and e.tool in checkers and not _failed(e) for e in trace.events[fi + 1:ci]):
+    results = tool_results(trace)
+    checkers = {c.tool for c in called if checks(c.tool, c.arguments)} | {e.tool for _, e in results if checks(e.tool)}
+    if r.tool not in checkers or any(fi < j < ci and e.tool in checkers and not _failed(e) for j, e in results):
         return None
     return next((s for s in sentences(text) if CHECK_PASSED.search(s) and plain(s)
                  and not FAILED_TEXT.search(s) and not NOT_HELD.search(s)), None)
