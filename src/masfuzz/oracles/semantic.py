@@ -1367,20 +1367,24 @@ def _asked_lost(text: str, agent: str, given: dict[str, list[str]], spec: Workfl
 
 def _asked_by_values(text: str, spec: WorkflowSpec | None, agent: str, told: str,
                      received: str | None) -> tuple[str, str, list[str]] | None:
-    """A question in another language than English (`in_english`), from an agent one of whose tools' documented-form
-    parameters alone is unfilled by what its model received (`unfilled_parameters`), when the
-    user wrote a value of that very form that did not reach it ("37,50 €" of `voucher_balance:
-    ... e.g. "20,00"`): (the parameter, as "TOOL's PARAM", what it did, the user's values). The
-    question's shape and the values say what it lacks; no word of it need be read."""
+    """A question in another language than English (`in_english`), from an agent whose tools'
+    documented-form parameters are unfilled by what its model received (`unfilled_parameters`),
+    when the user wrote a value of each one's very form that did not reach it ("37,50 €" of
+    `voucher_balance: ... e.g. "20,00"`): (the parameters, as "PARAM of TOOL" joined by "and",
+    what it did, the user's values). The question's shape and the values say what it lacks; no
+    word of it need be read. Two open parameters the user gave both (a note that dropped the
+    sailing and the deposit) are both lost, whichever of them the question names first; one open
+    parameter the user gave nothing for may be what the question asks, so none is read then."""
     if spec is None or not received:
         return None
     question = next((s for s in sentences(answer_given(text)) if is_question(s) and not in_english(s)), None)
     unfilled = unfilled_parameters(spec, agent, received) if question else []
-    if len(unfilled) != 1:
+    lost = [(f"{param} of {tool}", [v for v in _of_form(told, regexes) if not _reached(v, received)])
+            for param, tool, regexes in unfilled]
+    if not lost or not all(values for _, values in lost):
         return None
-    param, tool, regexes = unfilled[0]
-    values = [v for v in _of_form(told, regexes) if not _reached(v, received)]
-    return (f"{param} of {tool}", f"asked for it again: \"{question[:100]}\"", values) if values else None
+    return (" and ".join(name for name, _ in lost), f"asked for it again: \"{question[:100]}\"",
+            list(dict.fromkeys(v for _, values in lost for v in values)))
 
 
 def _tried(trace: Trace, calls: list[int], wanted: list[str], spec: WorkflowSpec | None) -> bool:
