@@ -9,6 +9,9 @@ Seeded: herd_status counts the haltered alpacas with the walk's full reference (
 finds none of the handheld's rows ("0614") and answers "waiting" for ever: halter_h, told to
 check until the walk is ready, checks to the run's turn limit.
 Fixed: herd_status matches the bare number the handheld writes.
+
+Both answer `no_such_walk` for a walk not on the day's list, on which halter_h closes the round
+(a herd no walk needs is never haltered: waiting for it was the fixed twin's own loop).
 """
 
 import sqlite3
@@ -22,6 +25,7 @@ from .models import adk_model
 
 Walk = Annotated[str, Field(description='The walk reference on the booking, e.g. "AW-0000"')]
 HERD = ["Biscuit", "Pablo", "Dolly", "Mr Tumnus", "Kahlua", "Ziggy"]
+WALKS_TODAY = {"0614"}  # the day's walk list, by the number the handheld writes
 
 
 def halter_log() -> sqlite3.Connection:
@@ -41,6 +45,8 @@ def build(key_of) -> SequentialAgent:
 
     def herd_status(walk: Walk) -> tuple:
         """Whether the herd for a walk is haltered and ready: the walk, its state and the count."""
+        if handheld_number(walk) not in WALKS_TODAY:
+            return (walk, "no_such_walk", "not on today's walk list")
         (done,) = log.execute("SELECT COUNT(*) FROM halters WHERE walk = ?", (key_of(walk),)).fetchone()
         state = "ready_to_walk" if done >= len(HERD) else "waiting"
         return (walk, state, f"{done} of {len(HERD)} haltered")
@@ -49,6 +55,7 @@ def build(key_of) -> SequentialAgent:
                          instruction="You book the trek walks at Tor View Alpacas.\nBook the walkers on with join_walk.")
     halter_h = LlmAgent(name="halter_h", model=adk_model(), tools=[herd_status, exit_loop],
                         instruction="You get the herd ready for the walk at Tor View Alpacas.\n"
+                                    "If herd_status says no_such_walk, call exit_loop.\n"
                                     "Check the herd with herd_status until it says ready_to_walk.\n"
                                     "If herd_status says ready_to_walk, call exit_loop.")
     halters = LoopAgent(name="halter_round", sub_agents=[halter_h], max_iterations=25)

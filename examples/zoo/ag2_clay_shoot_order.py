@@ -9,6 +9,10 @@ Seeded: the round robin's list comes from the days when the ground booked stands
 briefed on the day: stand_c, who books "once safety_s has cleared the group", speaks before
 safety_s and asks the customer for a clearance code they cannot have.
 Fixed: safety_s is listed before stand_c.
+
+Both end the call on the booking desk's sign-off, on a booked stand or on a day with none free
+(a stop condition that waited for the happy path alone kept a day with no stand going to
+`max_round`).
 """
 
 from typing import Annotated
@@ -39,8 +43,12 @@ def book_stand(day: Annotated[str, 'The session day, e.g. "2026-01-31"'],
     return f"201 - {free[0]} booked for {shooters} on {day}, 14:00, with Gareth; clearance {clearance}; ear defenders provided"
 
 
+SIGN_OFFS = ("see you on the range", "thanks for calling longbarrow")
+
+
 def signed_off(message: dict) -> bool:
-    return "see you on the range" in (message.get("content") or "")
+    """The booking desk's last word, whichever way the booking went."""
+    return any(s in (message.get("content") or "").lower() for s in SIGN_OFFS)
 
 
 def build(order: list[str]):
@@ -56,7 +64,11 @@ def build(order: list[str]):
         "stand_c", llm_config=cfg,
         system_message="You book the stands at Longbarrow Shooting Ground, once safety_s has cleared the group.\n"
                        "Book the stand with book_stand.\n"
-                       'If book_stand says 201, reply "Lovely, that\'s all sorted - see you on the range!"')
+                       'If book_stand says 201, reply "Lovely, that\'s all sorted - see you on the range!"\n'
+                       'If book_stand says 409, reply "Sorry, no stand is free that day - ring us to pick another '
+                       'date. Thanks for calling Longbarrow."\n'
+                       'If book_stand raises an error, say "Sorry, our booking system is down - ring us to book. '
+                       'Thanks for calling Longbarrow."')
     safety_s.register_for_llm(description=clear_shooters.__doc__)(clear_shooters)
     stand_c.register_for_llm(description=book_stand.__doc__)(book_stand)
     ground_pc.register_for_execution()(clear_shooters)

@@ -52,6 +52,7 @@ Register the chip with register_chip."""
 
 FRONT = """You are front_p on the reception desk at Paws & Whiskers clinic.
 Pass microchip registrations to the nurse with ask_nurse.
+If ask_nurse says error: "Sorry, the nurse can't be reached just now - please ring the clinic and we'll register the chip."
 Give the table."""
 
 

@@ -279,6 +279,16 @@ USER_REQUEST = "user_request"
 # The tool a code block an agent wrote and an executor ran is recorded as (imported transcripts):
 # the call is the code's author's, its result the run's output.
 CODE_TOOL = "code_execution"
+# A fenced code block in an agent's message: the code an executor of the app may run.
+CODE_BLOCK = re.compile(r"```[ \t]*(\w*)[^\n]*\n(.*?)```", re.DOTALL)
+# An executor's report of a run, in its framework's words: AG2's "exitcode: 1 (execution failed)
+# \nCode output: ...", AgentChat's (a Magentic-One ComputerTerminal's) "The script ran, then exited
+# with an error (POSIX exit code: 1)" or "The script ran but produced no output to console. The
+# POSIX exit code was: 0". `_RUN_OPENING`: a text that opens so is such a report, whoever's name
+# the trace gives it.
+_RUN_EXIT = re.compile(r"exit\s*code:?\s*(-?\d+)|\bexitcode:\s*(-?\d+)", re.IGNORECASE)
+_SCRIPT_RAN = re.compile(r"^\s*The script ran\b", re.IGNORECASE)
+_RUN_OPENING = re.compile(r"^\s*(?:exitcode:\s*-?\d+\s*\(execution\b|The script ran\b)", re.IGNORECASE)
 # Tools that failed reading a run context masfuzz did not have to pass (the app's server passes
 # one; `--context MODULE:FACTORY` gives it): their errors are the harness's, not the app's.
 MISSING_CONTEXT = "missing_context_tools"
@@ -413,6 +423,49 @@ def received_text(trace: "Trace", agent: str, after: int) -> str | None:
         if entry.get("agent") == agent and entry.get("since", -1) > after:
             return str(entry.get("text") or "")
     return None
+
+
+def run_exit(text: str) -> int | None:
+    """The exit status an executor's report of a code run gives (`_RUN_EXIT`; "The script ran"
+    with no code is 0), None when `text` is no such report."""
+    found = _RUN_EXIT.search(text)
+    if found:
+        return int(next(g for g in found.groups() if g is not None))
+    return 0 if _SCRIPT_RAN.match(text) else None
+
+
+def code_run_results(trace: "Trace") -> list[tuple[int, ToolResult]]:
+    """The runs of code an agent wrote that the trace holds only as the executor's report, each
+    read as the `CODE_TOOL` result of the code's author (an error when it exited non-zero), with
+    its index. An executor's output is a tool result in all but role: AG2's code-running proxy
+    sends it as a message in the user's role (recorded as the app's, `source="app"`), AgentChat's
+    `CodeExecutorAgent` as its own message; a log's importer already records it as a result
+    (`masfuzz.adapters.transcript`), which is not read twice. A report is the app's message that
+    states an exit status (`run_exit`) or any non-user message that opens as the frameworks write
+    one (`_RUN_OPENING`), after a message of an agent with a fenced code block (the author) that
+    no report answered yet; the user pasting a run's output is no run of the team's."""
+    out: list[tuple[int, ToolResult]] = []
+    author: str | None = None
+    for i, e in enumerate(trace.events):
+        if isinstance(e, ToolResult) and e.tool == CODE_TOOL:
+            author = None  # the run is recorded as a result already
+        elif not isinstance(e, Message) or said_by_user(e):
+            continue
+        elif author is not None and (e.source == "app" or _RUN_OPENING.match(e.content)) \
+                and (code := run_exit(e.content)) is not None:
+            out.append((i, ToolResult(agent=author, tool=CODE_TOOL, call_id=f"code-{i}", t=e.t,
+                                      status="ok" if code == 0 else "error", payload=e.content)))
+            author = None
+        elif e.agent and e.source is None and CODE_BLOCK.search(e.content):
+            author = e.agent
+    return out
+
+
+def tool_results(trace: "Trace") -> list[tuple[int, ToolResult]]:
+    """Every tool result of the trace with its index, in order: its `ToolResult` events and the
+    code runs it holds as an executor's report (`code_run_results`)."""
+    recorded = [(i, e) for i, e in enumerate(trace.events) if isinstance(e, ToolResult)]
+    return sorted(recorded + code_run_results(trace), key=lambda x: x[0])
 
 
 class TraceRecorder:

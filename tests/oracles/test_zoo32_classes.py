@@ -71,10 +71,10 @@ def test_a_question_in_any_language_for_the_one_argument_the_note_dropped_is_a_l
 
 
 @pytest.mark.parametrize("told, question", SAILINGS)
-def test_a_question_is_no_loss_when_the_note_carried_the_value_or_two_arguments_are_open(told, question):
+def test_a_question_is_no_loss_when_the_note_carried_the_value(told, question):
     assert handover_facts(_ferry(told, question, "Note: sailing NS-118, 2 cabins, deposit 62,40."), FERRY) == []
-    # the sailing dropped too: which of the two the question wants, its words alone would say
-    assert handover_facts(_ferry(told, question, "Note: 2 cabins."), FERRY) == []
+    # the sailing dropped too, both given by the user: both are lost, whichever the question names
+    # (`test_two_facts_asked_back.py`)
     # an English question is read by its words, and this one asks for no argument
     assert handover_facts(_ferry(told, "Which deck would you like?", "Note: sailing NS-118, 2 cabins."), FERRY) == []
 

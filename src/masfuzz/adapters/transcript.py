@@ -43,8 +43,8 @@ from typing import Any
 from masfuzz.adapters.otel import arguments_of
 from masfuzz.errors import MasfuzzError
 from masfuzz.trace import (
-    CODE_TOOL, EVENT_SOURCES, HANDOVER_INPUTS, USER_REQUEST, AgentTurn, ChatEnd, ChatStart, DelegationEvent, Message, TerminationEvent,
-    ToolCall, ToolResult, Trace, Usage, handoff_call_target,
+    CODE_BLOCK, CODE_TOOL, EVENT_SOURCES, HANDOVER_INPUTS, USER_REQUEST, AgentTurn, ChatEnd, ChatStart, DelegationEvent,
+    Message, TerminationEvent, ToolCall, ToolResult, Trace, Usage, handoff_call_target, run_exit,
 )
 
 FORMATS = ("ag2", "ag2-sequence", "agentchat", "magentic-one", "openai-agents", "langgraph")
@@ -58,11 +58,6 @@ USER_NAMES = ("user", "human", "User", "Human", "admin", "Admin")
 M1_USERS = ("UserProxy",)
 AG2_CARRYOVER = "\nContext: \n"  # what AG2 puts between a chat's own message and its carry-over
 _CHAT_ROLES = ("user", "assistant", "system", "tool", "function")
-_CODE_BLOCK = re.compile(r"```[ \t]*(\w*)[^\n]*\n(.*?)```", re.DOTALL)
-# An executor's report of a run: AG2's "exitcode: 1 (execution failed)", a Magentic-One
-# ComputerTerminal's "exited with an error (POSIX exit code: 1)" or "The script ran but ...".
-_EXIT = re.compile(r"exit\s*code:?\s*(-?\d+)|\bexitcode:\s*(-?\d+)", re.IGNORECASE)
-_SCRIPT_RAN = re.compile(r"^\s*The script ran\b", re.IGNORECASE)
 _ROLE_SPEAKER = re.compile(r"^\s*(?P<agent>[^()]+?)\s*(?:\((?:->\s*(?P<to>[^)]+)|[^)]*)\))?\s*$")
 _ERROR_TEXT = re.compile(r"^\s*(?:error\b|traceback\b|exception\b)", re.IGNORECASE)
 _TERMINATE_ONLY = re.compile(r"\s*\bTERMINATE\b\s*", re.IGNORECASE)
@@ -122,7 +117,7 @@ class _Builder:
     def say(self, agent: str, text: str, ref: str) -> None:
         """An agent's message; a fenced code block in it is a code execution asked for."""
         self.add(Message(agent=agent, content=text), ref)
-        blocks = _CODE_BLOCK.findall(text)
+        blocks = CODE_BLOCK.findall(text)
         if blocks:
             call = f"code-{ref}"
             language = blocks[-1][0] or "python"
@@ -133,10 +128,9 @@ class _Builder:
     def executed(self, text: str, ref: str) -> bool:
         """An executor's output of the code last asked for: its result. False when `text` is
         not an execution report (or no code waits for one)."""
-        found = _EXIT.search(text)
-        if self.code is None or not (found or _SCRIPT_RAN.match(text)):
+        code = run_exit(text)
+        if self.code is None or code is None:
             return False
-        code = int(next(g for g in found.groups() if g is not None)) if found else 0
         self.add(ToolResult(agent=self.code["author"], tool=CODE_TOOL, call_id=self.code["call"],
                             status="ok" if code == 0 else "error", payload=text), ref)
         self.code = None

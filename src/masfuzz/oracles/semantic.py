@@ -34,7 +34,7 @@ from masfuzz.oracles.wording import (
 from masfuzz.spec.model import ToolSpec, WorkflowSpec
 from masfuzz.trace import (
     HANDOVER_INPUTS, OFFERED_TOOLS, DelegationEvent, Message, TerminationEvent, ToolCall, ToolResult, Trace, received_text,
-    running_tool, said_by_user, user_text,
+    running_tool, said_by_user, tool_results, user_text,
 )
 
 INCORRECT_VERIFICATION = "Incorrect Verification"
@@ -111,11 +111,12 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     answer (`[]`, `None`) from a tool whose documentation does not say it returns, a success that
     is true through a route the trace does not show, or a claim made in a language other than
     English, French, German, Spanish, Italian and Dutch (`wording.ACTIONS`, `FOREIGN_DONE`)."""
-    results = [(i, r) for i, r in enumerate(trace.events) if isinstance(r, ToolResult)]
+    # an executor's report of the code an agent wrote is that code's result (`tool_results`)
+    results = tool_results(trace)
     failed = [(i, r, why) for i, r in results if (why := _failed(r, spec, empty=True))]
     if not failed:
         return []
-    tools = {c.tool for c in trace.of_type(ToolCall)} - _handover_tools(trace)
+    tools = ({c.tool for c in trace.of_type(ToolCall)} | {r.tool for _, r in results}) - _handover_tools(trace)
     failed_tools = {r.tool for _, r, _ in failed}
     # read clause by clause: a condition in a later clause ("sign the slip when they arrive")
     # does not hedge the claim before it ("Issued - the units are on their way"), nor does a
@@ -187,7 +188,11 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 f"returned {why} at event {fi} and was not retried successfully: the claimed "
                 "outcome contradicts the tool's result"))
             break
-    return dedupe(out)
+    # one claim is one fault, however many failed results it contradicts: it answers the latest
+    # of them (an agent run as a tool relays its own tool's failure in its answer, which the
+    # caller then claims over)
+    answered = {f.step: f for f in sorted(out, key=lambda f: f.evidence[0])}
+    return dedupe([f for f in out if answered[f.step] is f])
 
 
 def _marked_over_relayed(trace: Trace, spec: WorkflowSpec | None, agent: str, r: ToolResult, why: str,
@@ -466,9 +471,9 @@ def _check_passed(trace: Trace, fi: int, ci: int, text: str, r: ToolResult) -> s
     booking made after the failed check) is no check, so the claim of a check passed stands on
     the failed one."""
     called = [e for e in trace.events if isinstance(e, ToolCall)]
-    checkers = {c.tool for c in called if checks(c.tool, c.arguments)}
-    if r.tool not in checkers or any(
-            isinstance(e, ToolResult) and e.tool in checkers and not _failed(e) for e in trace.events[fi + 1:ci]):
+    results = tool_results(trace)
+    checkers = {c.tool for c in called if checks(c.tool, c.arguments)} | {e.tool for _, e in results if checks(e.tool)}
+    if r.tool not in checkers or any(fi < j < ci and e.tool in checkers and not _failed(e) for j, e in results):
         return None
     return next((s for s in sentences(text) if CHECK_PASSED.search(s) and plain(s)
                  and not FAILED_TEXT.search(s) and not NOT_HELD.search(s)), None)
@@ -1362,20 +1367,24 @@ def _asked_lost(text: str, agent: str, given: dict[str, list[str]], spec: Workfl
 
 def _asked_by_values(text: str, spec: WorkflowSpec | None, agent: str, told: str,
                      received: str | None) -> tuple[str, str, list[str]] | None:
-    """A question in another language than English (`in_english`), from an agent one of whose tools' documented-form
-    parameters alone is unfilled by what its model received (`unfilled_parameters`), when the
-    user wrote a value of that very form that did not reach it ("37,50 €" of `voucher_balance:
-    ... e.g. "20,00"`): (the parameter, as "TOOL's PARAM", what it did, the user's values). The
-    question's shape and the values say what it lacks; no word of it need be read."""
+    """A question in another language than English (`in_english`), from an agent whose tools'
+    documented-form parameters are unfilled by what its model received (`unfilled_parameters`),
+    when the user wrote a value of each one's very form that did not reach it ("37,50 €" of
+    `voucher_balance: ... e.g. "20,00"`): (the parameters, as "PARAM of TOOL" joined by "and",
+    what it did, the user's values). The question's shape and the values say what it lacks; no
+    word of it need be read. Two open parameters the user gave both (a note that dropped the
+    sailing and the deposit) are both lost, whichever of them the question names first; one open
+    parameter the user gave nothing for may be what the question asks, so none is read then."""
     if spec is None or not received:
         return None
     question = next((s for s in sentences(answer_given(text)) if is_question(s) and not in_english(s)), None)
     unfilled = unfilled_parameters(spec, agent, received) if question else []
-    if len(unfilled) != 1:
+    lost = [(f"{param} of {tool}", [v for v in _of_form(told, regexes) if not _reached(v, received)])
+            for param, tool, regexes in unfilled]
+    if not lost or not all(values for _, values in lost):
         return None
-    param, tool, regexes = unfilled[0]
-    values = [v for v in _of_form(told, regexes) if not _reached(v, received)]
-    return (f"{param} of {tool}", f"asked for it again: \"{question[:100]}\"", values) if values else None
+    return (" and ".join(name for name, _ in lost), f"asked for it again: \"{question[:100]}\"",
+            list(dict.fromkeys(v for _, values in lost for v in values)))
 
 
 def _tried(trace: Trace, calls: list[int], wanted: list[str], spec: WorkflowSpec | None) -> bool:

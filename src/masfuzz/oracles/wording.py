@@ -1255,6 +1255,8 @@ def _json_failure(data: dict, tool: str = "", depth: int = 0) -> str | None:
     if depth == 0 and (key := next((k for k in STATE_KEYS if isinstance(data.get(k), str)
                                     and negated_state(data[k], tool)), None)):
         return f"{key}: {data[key]}"
+    if depth == 0 and (key := _verdict_field(data, tool)):
+        return f"{key}: {data[key]}"
     if depth < NESTED_DEPTH:
         for key, value in data.items():
             if isinstance(value, dict) and (why := _json_failure(value, tool, depth + 1)):
@@ -1311,6 +1313,28 @@ def _flat_failure(data: dict, tool: str = "") -> str | None:
                     re.search(rf"\b{re.escape(p)}\b", first[0], re.IGNORECASE) for p in participles(tool)):
                 return f'{key}: "{hit.group(0)}"'
     return None
+
+
+VERDICT_CHARS = 24  # an enum member's length at most: a longer value is words, not a verdict
+
+
+def _verdict_field(data: dict, tool: str) -> str | None:
+    """The field of a typed answer whose value alone says the outcome failed, whatever the field
+    is named (`PartsAnswer(verdict='DECLINED', part='rear mech')`, `{"decision": "rejected"}`):
+    the answer states no state under a known key (`STATE_KEYS`, read before), and its top level
+    holds an enum-like value, one short word or an upper-case member (`ENUM`), that is a state of
+    failure (`FAILED_STATES`), beside nothing that says the action done (a done or held state, a
+    true outcome flag). The field's role is read from its value and its place, not its name: a
+    record nested in the answer is another thing's (a customer's card `DECLINED` last month), and
+    a finder's record holds the facts it found (an application looked up, `DECLINED`)."""
+    if tool_job(tool, None) == "find" or any(isinstance(data.get(k), str) for k in STATE_KEYS):
+        return None
+    enums = {k: v.strip().lower() for k, v in data.items()
+             if isinstance(v, str) and len(v.strip()) <= VERDICT_CHARS and ENUM.fullmatch(v.strip())}
+    if any(v in DONE_STATES or v in HELD_STATES for v in enums.values()) or any(
+            data[k] is True for k in data if outcome_key(str(k), tool)):
+        return None
+    return next((k for k, v in enums.items() if v in FAILED_STATES), None)
 
 
 # The fields a validator lists what is wrong with a request under, beside `errors`.
