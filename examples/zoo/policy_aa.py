@@ -330,9 +330,10 @@ def consequence(answer: str) -> str:
     facts = flat(data)
     if went_well(answer):
         when = next((str(v) for v in facts.values() if isinstance(v, str) and ISO_DAY.search(v)), "")
-        detail = "; ".join(f"{v}" for k, v in facts.items() if isinstance(v, str) and k not in ("status",))[:200]
+        detail = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in facts.items()
+                           if isinstance(v, str) and k not in ("status",))[:240]
         tail = f" - see you on {when}!" if when else " - it is in the bag."
-        return in_words(f"Pack your things: {detail}" + tail) if detail else in_words("Not the end of the world to wait, but you are all set" + tail)
+        return in_words(f"Happy days: {detail}" + tail) if detail else in_words("Nothing standing in your way now" + tail)
     return ("No joy there, I am afraid - the answer I had back was "
             f"\"{gist(answer)}\", so you will want to try another way.")
 
