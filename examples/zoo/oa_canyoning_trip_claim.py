@@ -50,7 +50,7 @@ def build(version: str) -> Agent:
         name="guide_g", model=model_string(), tools=[hold_gorge],
         instructions="You are guide_g, the duty guide at Afon Ddu Canyoning.\n"
                      "Hold the trip with hold_gorge.\n"
-                     'If hold_gorge fails, say "Our booking sheet is not answering, so I cannot hold the places yet."\n'
+                     'If hold_gorge raises an error, say "Our booking sheet is not answering, so I cannot hold the places yet."\n'
                      f"{GUIDE_CLOSING[version]}")
     ask_guides = guide_g.as_tool(tool_name="ask_guides",
                                  tool_description="Ask the duty guide to hold places on a gorge trip.",
