@@ -422,9 +422,13 @@ def quoted(line: str) -> str | None:
 
 
 def tools_named(line: str, request) -> list[str]:
+    """The offered tools a line names; an identity line ("You are NAME ...") names none, and an
+    agent never takes a tool that bears its own name (itself lent to others as a tool)."""
     head = line.split('"')[0]
+    if re.match(r"\s*you are\b", head, re.I):
+        return []
     return [t.name for t in request.tools if not t.handoff_to and not t.name.startswith("transfer_to_")
-            and re.search(rf"(?<![\w-]){re.escape(t.name)}(?![\w-])", head)]
+            and t.name != request.agent and re.search(rf"(?<![\w-]){re.escape(t.name)}(?![\w-])", head)]
 
 
 def act(request):
