@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from masfuzz.oracles.detectors import missing_termination
+from masfuzz.oracles.detectors import missing_termination, unrecovered_tool_errors
 from masfuzz.oracles.instructed import SPEAKING_ORDER, instructed_dependencies, instructed_order
 from masfuzz.oracles.semantic import tool_doc_mismatch
 from masfuzz.spec.model import AgentSpec, Delegation, Permissions, SystemInfo, ToolSpec, WorkflowSpec
@@ -153,3 +153,42 @@ def test_a_documented_example_outside_the_stated_range_is_still_the_documentatio
     spec = _wall("5.9")  # heights documented in feet, taken in centimetres
     [f] = tool_doc_mismatch(_fitting(spec, "I am 5.9 feet tall, which harness?"), spec)
     assert (f.root_cause, f.elements[1:]) == ("Tool Specification Mismatch", ("fit_harness", "height"))
+
+
+# -- masfuzz's fault marker passed on against the agent's own line for the tool failing ----------
+
+MARK = "MASFUZZ_INJECTED_INTERNAL_ERROR: tool reserve_bay failed with an internal error (injected by masfuzz)"
+
+
+def _yard(failure_line: str) -> WorkflowSpec:
+    return WorkflowSpec(
+        system=SystemInfo(id="yard", entry_agent="gate_g"),
+        agents=(AgentSpec(id="gate_g", instructions=f"Reserve a loading bay with reserve_bay.\n{failure_line}"),),
+        tools=(ToolSpec(id="reserve_bay", description="Reserve a loading bay for a lorry."),),
+        permissions=Permissions(allow=(("gate_g", "reserve_bay"),)))
+
+
+def _bay(spec: WorkflowSpec) -> Trace:
+    """gate_g as a careless scripted model plays it: whatever its lines say, it hands the driver
+    the tool's answer word for word."""
+    [(agent, tool)] = spec.permissions.allow
+    reply = f"Here is what the yard system said: {MARK}"
+    return Trace(scenario_id="s", events=(
+        Message(role="user", content="Lorry KX21 ABC needs a bay at 14:00."), AgentTurn(agent=agent),
+        ToolCall(agent=agent, tool=tool, call_id="b", arguments={"plate": "KX21 ABC", "at": "14:00"}),
+        ToolResult(agent=agent, tool=tool, call_id="b", status="error", payload=MARK, fault="error"),
+        Message(agent=agent, content=reply), TerminationEvent(reason="completed", final_output=reply)))
+
+
+def test_a_fault_marker_leaked_against_the_agent_s_own_failure_line_is_the_model_s():
+    spec = _yard('When reserve_bay returns an error, tell the driver "No bay is held yet - try the kiosk."')
+    [f] = unrecovered_tool_errors(_bay(spec), spec)
+    assert f.attribution == "harness" and "reserve_bay" in f.because and "raw error" in f.because
+
+
+@pytest.mark.parametrize("line", ["Tell the driver which bay is theirs.",  # no line for a failure
+                                  'If reserve_bay answers FULL, tell the driver "The yard is full."'])  # another failure
+def test_a_fault_marker_leaked_with_no_line_for_the_failure_stays_the_app_s(line):
+    spec = _yard(line)
+    [f] = unrecovered_tool_errors(_bay(spec), spec)
+    assert f.attribution == "sut"

@@ -36,7 +36,7 @@ from masfuzz.oracles.failure import PROPOSING_DETECTORS, RULE, UNCONFIRMED, Fail
 from masfuzz.oracles.onepass import judging
 from masfuzz.oracles.instructed import INSTRUCTED, _proxy
 from masfuzz.oracles.semantic import SEMANTIC, rejected_off_form, tool_doc_mismatch
-from masfuzz.oracles.specified import model_left_stop_undone
+from masfuzz.oracles.specified import model_ignored_named_failure, model_left_stop_undone
 from masfuzz.oracles.wording import (FAREWELL, FUNCTION_WORDS, GIVE_UP, STOPWORDS, asks_back, claims_done, closing_offers, is_question,
                                     lists_missing, sentences, stem, words)
 from masfuzz.spec.model import WorkflowSpec
@@ -651,6 +651,10 @@ def unrecovered_tool_errors(trace: Trace, spec: WorkflowSpec | None) -> list[Fai
         leaks = [j for j, m in _indexed(trace, Message)
                  if j > i and m.role == "assistant" and not witness.no_leak
                  and "MASFUZZ_INJECTED" in m.content]
+        if r.fault and leaks and witness.no_crash and all(trace.events[j].agent == r.agent for j in leaks):
+            # masfuzz's fault marker in the replies of the agent whose own lines say what to say
+            # when this tool fails: the model in use passed the raw error on against them
+            because = model_ignored_named_failure(trace, spec, r.agent, r, "", did="it passed the raw error on instead")
         out.append(Failure(
             category="tool_invocation", root_cause="Tool Execution Error",
             detector="unrecovered_tool_error",
