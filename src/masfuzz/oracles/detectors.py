@@ -36,8 +36,8 @@ from masfuzz.oracles.failure import PROPOSING_DETECTORS, RULE, UNCONFIRMED, Fail
 from masfuzz.oracles.onepass import judging
 from masfuzz.oracles.instructed import INSTRUCTED, _proxy
 from masfuzz.oracles.semantic import SEMANTIC, rejected_off_form, tool_doc_mismatch
-from masfuzz.oracles.specified import model_left_stop_undone
-from masfuzz.oracles.wording import (FAREWELL, GIVE_UP, STOPWORDS, asks_back, claims_done, closing_offers, is_question,
+from masfuzz.oracles.specified import model_ignored_named_failure, model_left_stop_undone
+from masfuzz.oracles.wording import (FAREWELL, FUNCTION_WORDS, GIVE_UP, STOPWORDS, asks_back, claims_done, closing_offers, is_question,
                                     lists_missing, sentences, stem, words)
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
@@ -486,10 +486,16 @@ def _turn_output(trace: Trace, start: int, stop: int) -> set[str]:
     return set(_TOKEN.findall(" ".join(parts).lower()))
 
 
+# Every language's closed-class words (pronouns, auxiliaries, determiners): "you" shared with a
+# customer's "can we borrow them from you?" says nothing of what a turn is about.
+_CLOSED_CLASS = STOPWORDS.union(*FUNCTION_WORDS.values())
+
+
 def _content(words: set[str]) -> set[str]:
     """The words that carry what a turn is about: numbers, and words of three letters or more
-    other than the commonest (`STOPWORDS`)."""
-    return {w for w in words if any(c.isdigit() for c in w) or (len(w) >= 3 and w not in STOPWORDS)}
+    other than the commonest and the closed-class ones (`FUNCTION_WORDS`): an agent's idle
+    "That is me done for now, if you think of anything else" shares only those with the task."""
+    return {w for w in words if any(c.isdigit() for c in w) or (len(w) >= 3 and w not in _CLOSED_CLASS)}
 
 
 def _work(trace: Trace, stop: int) -> set[str]:
@@ -645,6 +651,10 @@ def unrecovered_tool_errors(trace: Trace, spec: WorkflowSpec | None) -> list[Fai
         leaks = [j for j, m in _indexed(trace, Message)
                  if j > i and m.role == "assistant" and not witness.no_leak
                  and "MASFUZZ_INJECTED" in m.content]
+        if r.fault and leaks and witness.no_crash and all(trace.events[j].agent == r.agent for j in leaks):
+            # masfuzz's fault marker in the replies of the agent whose own lines say what to say
+            # when this tool fails: the model in use passed the raw error on against them
+            because = model_ignored_named_failure(trace, spec, r.agent, r, "", did="it passed the raw error on instead")
         out.append(Failure(
             category="tool_invocation", root_cause="Tool Execution Error",
             detector="unrecovered_tool_error",

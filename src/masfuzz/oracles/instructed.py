@@ -46,6 +46,10 @@ _DEPENDS = (
     r"\bbased\s+on\s+{X}(?:'s)?\b",
     r"\bafter\s+{X}\b",
     r"\bonce\s+{X}\s+(?:has|have|is|are)\b",
+    # the other conjunctions of time with the other agent's work done, in the perfect ("when the
+    # valuer has replied", "as soon as kit_k has packed"): a "when X is ..." is a condition
+    r"\b(?:when|as\s+soon\s+as)\s+{X}\s+(?:has|have)\s+(?:(?:already|just)\s+)?"
+    r"(?:[a-z]{2,}(?:ed|en|t|d)|" + _IRREGULAR + r")\b",
     r"\bwait(?:s|ing)?\s+(?:for|until)\s+{X}\b",
     r"\b(?:use|using|from|build\s+on|building\s+on|review|revise|edit|check|summari[sz]e|read|"
     r"take|refine|verify|improve)\s+{X}'s\b",
@@ -426,16 +430,20 @@ def instructed_order(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         return []
     spec = with_prompts(spec, trace)
     first = _acted(trace)
+    calls = _calls_as_tool(trace, spec)
     out, pairs = [], set()
     for before, after, said in instructed_dependencies(spec):
         if after not in first or before not in first or first[before] < first[after]:
             continue
+        at = first[after]
+        if (after, before) in calls and (at := _first_said(trace, after, first[before])) is None:
+            continue  # it called the member it waits for, and spoke only after its answer
         pairs.add((before, after))
         out.append(Failure(
             category="agent_relationship", root_cause=SPEAKING_ORDER, detector="instructed_order",
-            evidence=(first[after], first[before]), scenario_id=trace.scenario_id,
-            elements=(before, after), agent=after, step=first[after], clause="rel::order",
-            description=f"{after} took the floor at event {first[after]} before {before} acted "
+            evidence=(at, first[before]), scenario_id=trace.scenario_id,
+            elements=(before, after), agent=after, step=at, clause="rel::order",
+            description=f"{after} took the floor at event {at} before {before} acted "
             f"(event {first[before]}), though its instructions say it depends on {before}: "
             f"\"{said[:120]}\""))
     for before, after, ri in _refused_for_want_of(trace, spec, first):
@@ -461,6 +469,23 @@ def instructed_order(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
             f"(event {first[before]}) and asked for what {before} makes (\"{answer_given(trace.events[q].content).strip()[:80]}\", "
             f"event {q}): the value it needed came from {before}'s {trace.events[ri].tool} (event {ri})"))
     return dedupe(out)
+
+
+def _calls_as_tool(trace: Trace, spec: WorkflowSpec) -> set[tuple[str, str]]:
+    """(caller, member): the members an agent calls as a tool and has answer back to it (the
+    Agents SDK's `as_tool`, ADK's `AgentTool`), by the spec's delegations or the run's. The caller
+    must act first to call: its taking the floor is how it gets the member's work, so a line of
+    it that waits for that member ("Once the till has answered, tell the customer") is broken
+    only by what it says before the member acts."""
+    return {d.edge for d in spec.delegations if d.trigger == "as_tool"} | {
+        (e.from_, e.to) for e in trace.events if isinstance(e, DelegationEvent) and e.trigger == "as_tool"}
+
+
+def _first_said(trace: Trace, agent: str, before: int) -> int | None:
+    """The first message `agent` wrote before event `before` (its words, not its turn or its
+    calls), or None."""
+    return next((i for i, e in enumerate(trace.events[:before]) if isinstance(e, Message)
+                 and e.role == "assistant" and e.agent == agent and e.content.strip()), None)
 
 
 # The words that say which of a thing's fields an argument is, in any spelling (permit_no,

@@ -2180,7 +2180,8 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         broken = [p for p, fs in formats.items() if p in call.arguments and not _a_number(spec, r.tool, p, call.arguments[p])
                   and not all(re.fullmatch(regex, str(call.arguments[p])) for _, regex in fs)]
         echoed = _echoed_input(r, call.arguments, followed)
-        if not followed or broken or _out_of_documented_bounds(spec, r.tool, call.arguments):
+        if not followed or broken or _out_of_documented_bounds(spec, r.tool, call.arguments) \
+                or _outside_stated_range(r.payload, call.arguments, followed):
             continue
         named = echoed or [p for p, _ in followed if _names_parameter(r.payload, p) or str(call.arguments[p]) in r.payload]
         # a date only the documented order reads is a mismatch when the failure names that date
@@ -2415,6 +2416,32 @@ def _out_of_documented_bounds(spec: WorkflowSpec, tool: str, arguments: dict[str
                 n is not None and not (schema.get("minimum", n) <= n <= schema.get("maximum", n)):
             return True
     return False
+
+# A range a tool's answer says a value must lie in ("passengers of 35 to 120 kg", "between 1 and
+# 8 guests", "2-6"): two numbers joined by a range's connector, never a date's or a time's parts.
+_STATED_RANGE = re.compile(r"(?<![\w.:/-])(?:between\s+(\d+(?:\.\d+)?)\s+and|(\d+(?:\.\d+)?)\s*(?:-|–|—|to|\.\.))"
+                           r"\s*(\d+(?:\.\d+)?)(?![\w:/]|[.-]\d)", re.IGNORECASE)
+
+
+def _outside_stated_range(payload: str, arguments: dict[str, Any], followed: list[tuple[str, str]]) -> bool:
+    """Does the tool's answer state the range an argument must lie in, the argument lie outside
+    it and the number the parameter's documentation gives ("e.g. 82") inside it? Then the
+    documentation's own example passes the tool: it refused the value on its merits (a passenger
+    of 2 kg for a wing that flies 35 to 120 kg), not its form. A documented example outside the
+    stated range (weights documented in pounds, "like 180", for a tool that takes 35 to 120
+    kg) is the documentation's mismatch, and stays one."""
+    ranges = [(lo, hi) for a, b, c in _STATED_RANGE.findall(payload)
+              if (lo := float(a or b)) < (hi := float(c))]
+    for param, value in arguments.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)) \
+                or not re.fullmatch(r"\s*[+-]?\d+(?:\.\d+)?\s*", str(value)):
+            continue
+        examples = [float(n) for p, doc in followed if p == param for n in re.findall(r"\d+(?:\.\d+)?", doc)]
+        x = float(value)
+        if examples and any(not lo <= x <= hi and all(lo <= e <= hi for e in examples) for lo, hi in ranges):
+            return True
+    return False
+
 
 def _all_documented(arguments: dict[str, Any], formats: dict[str, list[tuple[str, str]]]) -> bool:
     """Does every text argument of the call have a documented form (and so, as the caller

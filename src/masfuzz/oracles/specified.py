@@ -466,7 +466,7 @@ _ERROR_CODE = re.compile(r"\b(?:code|status|http|status_code)\W{1,4}[45]\d\d\b",
 
 
 def model_ignored_named_failure(trace: Trace, spec: WorkflowSpec | None, agent: str, result: ToolResult,
-                                why: str) -> str:
+                                why: str, did: str = "") -> str:
     """Why a success claimed after a failed tool is the model's lapse (`claimed_outcome`): the
     claimer's own instructions hold a condition on that tool's answer that names this very failure
     and say what to do on it ("If book_tour says declined, explain why ..." and the tour came back
@@ -479,7 +479,9 @@ def model_ignored_named_failure(trace: Trace, spec: WorkflowSpec | None, agent: 
     an answer that is an error by its status: "raises an error" one the tool raised, "fails" or
     "returns an error" that or an HTTP 4xx/5xx code. A result that says it failed in its own
     fields (a `warnings` list, `accepted: false`) is a failure such instructions do not name: the
-    claim stays the app's (the claims seeded in apps are most often that). "" otherwise."""
+    claim stays the app's (the claims seeded in apps are most often that). "" otherwise.
+    With `did`, what the agent did instead of a claim ("it passed the raw error on"): the same
+    reading of its lines, without the honesty lines, which are about claims."""
     if spec is None or all(a.id != agent for a in spec.agents):
         return ""
     told = spec.agent(agent).instructions or (trace.meta.get(SYSTEM_PROMPTS) or {}).get(agent) or ""
@@ -504,8 +506,10 @@ def model_ignored_named_failure(trace: Trace, spec: WorkflowSpec | None, agent: 
                     not raised and _ERROR_CODE.search(result.payload) is not None)))
             if covered and line[m.end():].strip(" ,:;-"):
                 return (f"{agent}'s own instructions name this failure of {result.tool} and say what to "
-                        f"do on it (\"{line.strip()[:120]}\"), and it claimed success anyway: the model "
-                        "in use did not follow the app's instructions")
+                        f"do on it (\"{line.strip()[:120]}\"), and {did or 'it claimed success anyway'}: "
+                        "the model in use did not follow the app's instructions")
+    if did:
+        return ""
     return _told_to_be_honest(_whole_sentences(told), spec, agent, result.tool)
 
 
