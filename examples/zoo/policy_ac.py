@@ -60,7 +60,10 @@ EXAMPLE = re.compile(r"(?:like|e\.g\.|for example|such as)[,:]?\s*[\"'“]([^\"'
 REFERENCE = re.compile(r"\b[A-Z]{1,5}-?\d{2,7}\b")
 ISO_DAY = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 CLOCK = re.compile(r"\b(?:[01]?\d|2[0-3])[:.][0-5]\d\b")
-COUNTED = re.compile(r"\b(\d+)\s+([a-z]+)", re.I)
+COUNTED = re.compile(r"(?<![\d:./-])\b(\d+)\s+([a-z]+)", re.I)  # a count, not a date's or time's tail
+# a reply or answer that says no: its own words, or a 4xx/5xx status
+REFUSED = re.compile(r"\b(?:declin|refus|reject|fail|denied|unable|cannot|not (?:eligible|possible|recogni)|full\b)"
+                     r"|[\"']?(?:status|code|http)[\"']?\s*[:=]\s*[\"']?[45]\d\d\b", re.I)
 SMALL = {"the", "and", "any", "all", "with", "from", "into", "that", "this", "your", "their", "other", "about"}
 
 
@@ -155,7 +158,7 @@ def argument(name: str, spec: dict, request):
         return found.group(0) if found else None
     if kind in ("integer", "number"):
         word = re.escape(low.split("_")[-1][:4])
-        for pattern in (rf"(\d+(?:\.\d+)?)\s+(?:[\w-]+\s+){{0,2}}?\b{word}", rf"\b{word}\w*\D{{0,12}}?(\d+(?:\.\d+)?)"):
+        for pattern in (rf"(?<![\d:./-])(\d+(?:\.\d+)?)\s+(?:[\w-]+\s+){{0,2}}?\b{word}", rf"\b{word}\w*\D{{0,12}}?(\d+(?:\.\d+)?)"):
             found = re.search(pattern, text, re.I)
             if found:
                 return int(float(found.group(1))) if kind == "integer" else float(found.group(1))
@@ -221,6 +224,8 @@ def next_steps(request) -> str:
             continue
         if ERRORED.search(answer):
             steps.append(f"The request can be tried again once {tool} is reachable.")
+        elif REFUSED.search(answer):
+            steps.append(f"A new request can be made once the reason given by {tool} has been dealt with.")
         else:
             steps.append(f"The details given by {tool} should be kept for reference.")
     steps.append("Any change can be requested by replying to this message.")
@@ -269,7 +274,7 @@ def topic_fits(line: str, request) -> bool:
     return not topic or bool(stems(topic.group(1)) & stems(customer(request)))
 
 
-def delegate(line: str, name: str, request):
+def delegate(name: str, request):
     """Hand the request over to NAME the way this framework offers: a hand-over, an agent run
     as a tool, or (a group chat) words that pass it on."""
     target = resolve_handoff(name, request.tools)
@@ -306,7 +311,7 @@ def act(request):
             # agent's (`desk_h`), never a plain word ("send it to the guest")
             if name in tools or resolve_handoff(name, request.tools) is not None or (
                     re.search(r"[_\d]", name) and not tools_named(head, tools)):
-                step = delegate(line, name, request)
+                step = delegate(name, request)
                 if step is not None:
                     return step
                 continue
@@ -354,7 +359,7 @@ def structured(schema: dict, text: str, request) -> dict:
     for m in request.messages:
         if m.role == "tool" and m.content:
             flat(as_data(m.content), values)
-    refused = bool(re.search(r"\b(?:declin|refus|reject|fail|error|not |unable|cannot)", text, re.I))
+    refused = bool(REFUSED.search(text) or ERRORED.search(text))
     out = {}
     for name, spec in (schema.get("properties") or {}).items():
         kind = spec.get("type")
@@ -384,14 +389,29 @@ def structured(schema: dict, text: str, request) -> dict:
     return out
 
 
+def says_no(title: str) -> bool:
+    return bool(re.search(r"refus|declin|reject|fail|error|unavailable", title, re.I))
+
+
+def branch(schema: dict, text: str) -> dict:
+    """The one object schema a reply fills: of a union (`anyOf` / `oneOf`), the branch whose
+    title or description fits a refusal when the reply says no, else the first other."""
+    options = schema.get("anyOf") or schema.get("oneOf")
+    if not options:
+        return schema
+    defs = schema.get("$defs") or schema.get("definitions") or {}
+    options = [defs.get(o["$ref"].rsplit("/", 1)[-1], o) if "$ref" in o else o for o in options]
+    refused = bool(REFUSED.search(text) or ERRORED.search(text))
+    return next((o for o in options if says_no(f"{o.get('title', '')} {o.get('description', '')}") == refused),
+                options[0])
+
+
 def output_tool(request, text: str):
     """The output tool a reply goes through: where there are several (a union of output types),
     the one whose name or description fits a refusal when the reply says no, else the first other."""
     outputs = [t for t in request.tools if t.name.startswith("final_result")]
-    refused = bool(re.search(r"\b(?:declin|refus|reject|fail|unable|cannot)", text, re.I))
-    def says_no(t) -> bool:
-        return bool(re.search(r"refus|declin|reject|fail|error|unavailable", f"{t.name} {t.description}", re.I))
-    return next((t for t in outputs if says_no(t) == refused), outputs[0] if outputs else None)
+    refused = bool(REFUSED.search(text) or ERRORED.search(text))
+    return next((t for t in outputs if says_no(f"{t.name} {t.description}") == refused), outputs[0] if outputs else None)
 
 
 def forced_tool(request):
@@ -400,7 +420,8 @@ def forced_tool(request):
     if request.tool_choice in ("auto", "none") or not request.tools:
         return None
     named = [t for t in request.tools if t.name == request.tool_choice]
-    return named[0] if named else request.tools[0] if len(request.tools) == 1 else None
+    # "required": the app bound the tool it wants filled first (a harness may offer more after it)
+    return named[0] if named else request.tools[0]
 
 
 def select(request):
@@ -422,5 +443,5 @@ def policy(request):
         if output is not None:
             return call(output.name, **structured(output.parameters or {}, text, request))
     if request.response_schema and text is not None:
-        return say(json.dumps(structured(request.response_schema, text, request)))
+        return say(json.dumps(structured(branch(request.response_schema, text), text, request)))
     return step
