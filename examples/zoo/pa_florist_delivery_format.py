@@ -64,6 +64,7 @@ Reply "A delivery has been scheduled: {drop}, on the {round}, to {postcode}."
 
 SHOP = """You are shop_s at Petal & Stem florists, Edinburgh.
 Pass any delivery request to ask_courier.
+If ask_courier fails, say "The delivery desk could not be reached just now, so no delivery has been booked yet; the shop will call back within the hour."
 """
 
 
