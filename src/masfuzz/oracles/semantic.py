@@ -1000,9 +1000,12 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     no value of the documented form, asks for that parameter, not for another fact the user gave
     (`_asks_own_parameter`: "the hut's number" is no ask for the request reference KS-0000).
 
+    An agent that silently works without the fact is seen when its call leaves out an optional
+    parameter of the fact's documented form (`_omitted_documented`: the railcard the fare needed).
+
     Cannot see: facts of other shapes (a name, an address, a seat) that no tool of the receiving
-    agent documents with an example, an agent that silently works without the fact, or a
-    receiving agent that asks again for a value because it doubts it."""
+    agent documents with an example, an agent that silently works without a fact no parameter
+    documents, or a receiving agent that asks again for a value because it doubts it."""
     misrouted = {f.step for f in misrouted_request(trace, spec)}
     # an agent that took the floor before the member whose work it depends on (`instructed_order`)
     # asks for what that member had yet to make: one fault, the speaking order's, not a loss
