@@ -43,9 +43,9 @@ LIBRARY = WorkflowSpec(
 FINE = "My loan LN-2291 came back two days late because I was in hospital. Can the fine on the loan go?"
 
 
-def _library(front_said: str, reached: str) -> Trace:
+def _library(front_said: str, reached: str, request: str = FINE) -> Trace:
     tool = "renew_loan" if reached == "loans_l" else "waive_fine"
-    return _end(Message(role="user", content=FINE), AgentTurn(agent="front_f"),
+    return _end(Message(role="user", content=request), AgentTurn(agent="front_f"),
                 Message(agent="front_f", content=front_said),
                 DelegationEvent(**{"from": "front_f"}, to=reached, trigger="graph_edge"), AgentTurn(agent=reached),
                 ToolCall(agent=reached, tool=tool, call_id="c", arguments={"loan": "LN-2291"}),
@@ -53,9 +53,14 @@ def _library(front_said: str, reached: str) -> Trace:
                 Message(agent=reached, content="All sorted for LN-2291."))
 
 
-def test_an_edge_that_gives_the_request_to_another_member_than_the_node_named_is_a_misroute():
-    [f] = misrouted_request(_library("Handing this over to fines_x, who deals with late returns.", "loans_l"),
-                            LIBRARY)
+@pytest.mark.parametrize("request_", [
+    FINE,
+    # a request only the named member's tool fits: the node chose right, so still the wiring's
+    "Please waive the overdue fine on my loan LN-2291.",
+])
+def test_an_edge_that_gives_the_request_to_another_member_than_the_node_named_is_a_misroute(request_):
+    [f] = misrouted_request(_library("Handing this over to fines_x, who deals with late returns.", "loans_l",
+                                     request_), LIBRARY)
     assert (f.root_cause, f.agent, f.step) == ("Misrouted Request", None, 3)
     assert f.elements == ("router route_loans_l", "loans_l", "waive_fine")
     assert "fines_x" in f.description

@@ -1188,10 +1188,12 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         elif isinstance(e, DelegationEvent) and e.trigger == "graph_edge" and _chooses(spec, e.from_):
             # a graph node whose output a router function reads (an LLM classifier, a supervisor
             # node): the route out of it is its choice, unless the function could not read it
-            if wrong := _routed_past(trace, spec, d, e, fitting, said, described):
+            # the node named the member it passed the request to, and the edge chose another: the
+            # wiring's, whatever the request fits (both members' tools, or only the named one's)
+            if named := _past_the_named(trace, spec, d, e):
+                out += named
+            elif wrong := _routed_past(trace, spec, d, e, fitting, said, described):
                 out.append(_wired_label(trace, spec, d, e, wrong, said))
-            else:  # the request fits both members' tools: the node's own words say where it goes
-                out += _past_the_named(trace, spec, d, e)
     return dedupe(out + _mispicked(trace, spec, picks, fitting, said, described))
 
 
