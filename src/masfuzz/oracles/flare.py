@@ -32,7 +32,7 @@ from masfuzz.oracles.detectors import detect
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.onepass import judging
 from masfuzz.oracles.instructed import beside_call
-from masfuzz.oracles.semantic import REQUEST
+from masfuzz.oracles.semantic import REQUEST, asking_sentences
 from masfuzz.oracles.wording import (RESULT_OF, STOPWORDS, asks_back, closing_offers, is_question, reply_texts, sentences, stem,
                                      words)
 from masfuzz.spec.model import WorkflowSpec
@@ -391,8 +391,9 @@ def _answers(trace: Trace, agent: str) -> list[int]:
 def _waiting(trace: Trace, answers: list[int], tool: str, workflow: WorkflowSpec | None) -> set[int]:
     """The answers in which the agent waits for input rather than skipping its tool: a question,
     and, once it asked for an argument the tool requires ("would you mind letting me know your
-    slot?", "Please let me know which slot suits you."), everything it says until the user
-    answers. An agent whose ask went unanswered (an AG2 proxy that never replies) has nothing to
+    slot?", "Please let me know which slot suits you.", or by a pronoun after the sentence naming
+    it: "The following is needed: slot. Could it be sent?"), everything it says until the user
+    answers, whatever closes the reply after the question (a list of next steps). An agent whose ask went unanswered (an AG2 proxy that never replies) has nothing to
     call the tool with, so signing off then is no omission. An ask for anything else ("anything
     else I can do?") leaves its later answers owing the call."""
     required = _required_words(workflow, tool)
@@ -405,8 +406,10 @@ def _waiting(trace: Trace, answers: list[int], tool: str, workflow: WorkflowSpec
             continue
         told = reply_texts(e.content)  # a typed answer's question is in its note
         # a closing offer naming an argument ("Want me to text the day's code too?") asks for nothing
+        # a question asking by a pronoun is read with the sentence it points to ("... until the
+        # following is provided: days. Could it be sent?": `asking_sentences`)
         asked = asked or any((is_question(s) or REQUEST.search(s)) and required & set(_stems(s))
-                             for t in told for s in closing_offers(sentences(t)))
+                             for t in told for s in closing_offers(asking_sentences(t)))
         if asked or any(asks_back(t) for t in told):  # a question, or questions listed one per line
             out.add(i)
     return out

@@ -1211,7 +1211,11 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         elif isinstance(e, DelegationEvent) and e.trigger == "graph_edge" and _chooses(spec, e.from_):
             # a graph node whose output a router function reads (an LLM classifier, a supervisor
             # node): the route out of it is its choice, unless the function could not read it
-            if wrong := _routed_past(trace, spec, d, e, fitting, said, described):
+            # the node named the member it passed the request to, and the edge chose another: the
+            # wiring's, whatever the request fits (both members' tools, or only the named one's)
+            if named := _past_the_named(trace, spec, d, e):
+                out += named
+            elif wrong := _routed_past(trace, spec, d, e, fitting, said, described):
                 out.append(_wired_label(trace, spec, d, e, wrong, said))
     return dedupe(out + _mispicked(trace, spec, picks, fitting, said, described))
 
@@ -1350,6 +1354,52 @@ def _wired_label(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, w
         "agent": None, "elements": (f"router {router}", *wrong.elements[1:]),
         "description": f"{e.from_} labelled the request \"{label}\", the label its instructions give, but "
         f"{why}; " + wrong.description})
+
+
+def _past_the_named(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent) -> list[Failure]:
+    """A chosen route out of a graph node (`_chooses`: an edge condition, a router function reading
+    its message) that reached another member than the one the node's message names: the node's
+    last message since the user's ("This request has been passed to repay_r: ...") names exactly
+    one member, one its edges can reach, the hand-over at `d` gave the turn to another, and the
+    named one is not reached before the user speaks again. The node chose, in words its router
+    reads; the code behind the edges sent the request elsewhere (a condition still looking for a
+    member's old name, a fall-through edge taken for everything it does not match). No agent chose
+    the wrong member: blamed on the wiring (no agent), `step` the hand-over; `elements` the router,
+    the member reached and the named member's tools (what the request needed, as elsewhere).
+
+    The request's fit is not read: where it fits both members' tools ("ticket" is the object of
+    both a delay claim and a ticket change), the words of the node are the only choice there is.
+    Cannot see: a node that names no member (a label: `_wired_label`), or several."""
+    reachable = {x.to for x in spec.delegations if x.from_ == e.from_ and x.trigger == "graph_edge"}
+    said = None
+    for i in range(d - 1, -1, -1):
+        x = trace.events[i]
+        if said_by_user(x):
+            break
+        if isinstance(x, Message) and x.role == "assistant" and x.agent == e.from_ and x.content.strip():
+            said = (i, x.content)
+            break
+    if said is None:
+        return []
+    i, text = said
+    named = [a.id for a in spec.agents if a.id != e.from_ and names_agent(answer_given(text), spec, a.id)]
+    if len(named) != 1 or named[0] == e.to or named[0] not in reachable:
+        return []
+    target = named[0]
+    for x in trace.events[d + 1:]:
+        if said_by_user(x):
+            break
+        if isinstance(x, AgentTurn) and x.agent == target or isinstance(x, DelegationEvent) and x.to == target:
+            return []  # the named member had the request after all (a fan-out, a later edge)
+    router = next((x.condition.split(" -> ")[0] for x in spec.delegations
+                   if x.from_ == e.from_ and x.to == e.to and x.condition), "router")
+    return [Failure(
+        category="agent_relationship", root_cause=MISROUTED, detector="misrouted_request",
+        evidence=(i, d), scenario_id=trace.scenario_id, elements=(f"router {router}", e.to, *(tools_of(spec, target) or [target])),
+        agent=None, step=d, subject=e.to,
+        description=f"{e.from_} passed the request to {target} by name (event {i}), but the graph's "
+        f"route out of it ({router}) gave it to {e.to} (event {d}), and {target} never had it: "
+        "the edge's code sends the request elsewhere than the node said")]
 
 
 def _label_for(instructions: str, request: str) -> str | None:

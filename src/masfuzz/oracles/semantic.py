@@ -919,8 +919,12 @@ REQUEST = re.compile(r"^\s*(?:(?:please|pls|plz)\s+)?(?:(?:can|could)\s+(?:you|u
                      r"(?:need|require)\s+(?!to\b)", re.IGNORECASE)
 # A question that asks for a thing the sentence before it names ("The meter serial, e.g. ...
 # Could you provide it?"): read with that sentence.
+# The same ask in the passive voice, its pronoun the subject ("... the following is needed: days.
+# Could it be sent?", "Can these be supplied?").
 ANAPHORIC_ASK = re.compile(r"\b(?:provide|give|share|tell|send|enter|confirm|supply|quote|let\s+(?:me|us)\s+"
-                           r"(?:have|know))\s+(?:us\s+|me\s+)?(?:with\s+)?(?:it|this|that|them|these|those)\b",
+                           r"(?:have|know))\s+(?:us\s+|me\s+)?(?:with\s+)?(?:it|this|that|them|these|those)\b|"
+                           r"\b(?:can|could|would|will|may|might|should)\s+(?:it|this|that|they|these|those)\s+"
+                           r"(?:please\s+)?be\s+(?:provided|given|shared|told|sent|entered|confirmed|supplied|quoted)\b",
                            re.IGNORECASE)
 
 
@@ -974,7 +978,7 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     or order number, a date, an amount, an e-mail address, found with patterns) does not reach
     the agent the task is handed to: after the hand-over, before the user speaks again, that
     agent asks for a fact of that kind ("What is your confirmation number?", "I require the
-    following: the account number", `REQUEST`, `_asking_sentences`) without having
+    following: the account number", `REQUEST`, `asking_sentences`) without having
     tried a tool first, or calls a tool with a parameter of that kind (by its name:
     `confirmation_number`, `order_id`, `date`, `amount`, `email`) left empty though required,
     or set to a value of that kind's shape that is not the user's however written (a date
@@ -1001,9 +1005,12 @@ def handover_facts(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     no value of the documented form, asks for that parameter, not for another fact the user gave
     (`_asks_own_parameter`: "the hut's number" is no ask for the request reference KS-0000).
 
+    An agent that silently works without the fact is seen when its call leaves out an optional
+    parameter of the fact's documented form (`_omitted_documented`: the railcard the fare needed).
+
     Cannot see: facts of other shapes (a name, an address, a seat) that no tool of the receiving
-    agent documents with an example, an agent that silently works without the fact, or a
-    receiving agent that asks again for a value because it doubts it."""
+    agent documents with an example, an agent that silently works without a fact no parameter
+    documents, or a receiving agent that asks again for a value because it doubts it."""
     misrouted = {f.step for f in misrouted_request(trace, spec)}
     # an agent that took the floor before the member whose work it depends on (`instructed_order`)
     # asks for what that member had yet to make: one fault, the speaking order's, not a loss
@@ -1311,7 +1318,7 @@ def _loss_after(trace: Trace, d: int, agent: str, given: dict[str, list[str]],
                 return i, *replaced, given[replaced[0]]
             received = _received(trace, d, agent)
             if stand_in := _stand_in(e, given, received) or _documented_stand_in(e, spec, told, received, held) \
-                    or _prose_in_place(e, given, received):
+                    or _prose_in_place(e, given, received) or _omitted_documented(trace, i, e, spec, told, received):
                 return i, *stand_in
             calls.append(i)
         if isinstance(e, Message) and e.role == "assistant" and e.agent == agent:
@@ -1336,7 +1343,7 @@ def _asked_lost(text: str, agent: str, given: dict[str, list[str]], spec: Workfl
     A question in another language than English, which the rules' words do not read ("Pode
     indicar-me o valor?"), is read from the run's values (`_asked_by_values`), given what the
     agent's model `received`."""
-    for s in _asking_sentences(text):
+    for s in asking_sentences(text):
         asked = f"asked for it again: \"{s[:100]}\""
         # what one of its tools documents names the fact and its form ("the client's
         # Unique Taxpayer Reference, like \"UTR 1234567890\""): that is the fact asked
@@ -1433,7 +1440,7 @@ def _asked_count(sentence: str, spec: WorkflowSpec, agent: str, told: str) -> tu
     return None
 
 
-def _asking_sentences(text: str) -> list[str]:
+def asking_sentences(text: str) -> list[str]:
     """A message's sentences, each question that asks for a thing only by a pronoun ("Could you
     please provide it?") read together with the sentences before it back to the last question
     (what it points to: "I require the following: the account number, e.g. "WW-0000000"."),
@@ -1712,6 +1719,44 @@ def _documented_stand_in(call: ToolCall, spec: WorkflowSpec | None, told: str,
             how = f"{param} empty" if blank else f"{param}={value.strip()!r}"
             return (f"{param} of {call.tool}", f"called {call.tool} with {how}, while the "
                     f"user's {lost[0]}, of the form its documentation gives, never reached it", lost)
+    return None
+
+
+def _omitted_documented(trace: Trace, i: int, call: ToolCall, spec: WorkflowSpec | None, told: str,
+                         received: str | None) -> tuple[str, str, list[str]] | None:
+    """A parameter the tool leaves optional, whose form its documentation gives (`railcard: The
+    passenger's railcard number if they have one, like "RC-12345"`), left out of the call at `i`
+    (absent or empty), though the user wrote a value of that very form (`_of_form`, a form that
+    everyday text does not fit by chance: `_distinctive`) that no argument of the call carries,
+    nor any later call of the agent before the user speaks again or the next hand-over. The
+    agent worked without the fact and its tool took the default (the full fare, no discount):
+    a loss no question shows. A required parameter left empty is `_replaced`'s to see.
+
+    Not when the value reached what the agent's model received (recorded by the adapter): the
+    hand-over carried it, and leaving an optional parameter out is that model's choice, not a
+    loss at the hand-over."""
+    if spec is None:
+        return None
+    t = next((x for x in spec.tools if x.id == call.tool), None)
+    required = set(((t.parameters if t is not None else None) or {}).get("required") or ())
+    later = []  # the agent's calls after this one in the hand-over's window
+    for x in trace.events[i + 1:]:
+        if said_by_user(x) or isinstance(x, DelegationEvent):
+            break
+        if isinstance(x, ToolCall) and x.agent == call.agent:
+            later.append(json.dumps(x.arguments, ensure_ascii=False))
+    sent = json.dumps(call.arguments, ensure_ascii=False)
+    for param, forms in documented_formats(spec, call.tool).items():
+        regexes = [r for _, r in forms]
+        if param in required or str(call.arguments.get(param) or "").strip() \
+                or not any(_distinctive(r) for r in regexes) or all(FREE_TEXT.fullmatch(r) for r in regexes):
+            continue
+        values = [v for v in dict.fromkeys(_of_form(told, regexes)) if not _reached(v, sent)
+                  and not any(_reached(v, other) for other in later)
+                  and not (received is not None and _reached(v, received))]
+        if values:
+            return (f"{param} of {call.tool}", f"called {call.tool} without {param}, though the user's "
+                    f"{values[0]} has the form its documentation gives", values)
     return None
 
 
