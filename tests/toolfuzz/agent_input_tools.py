@@ -97,3 +97,21 @@ def count_leaves(tree_json: str) -> str:
         return 1
 
     return str(leaves(tree))
+
+
+def stamp_date(paid_on: str, till: str = "A") -> str:
+    """The payment day as the receipt's stamp shows it, DD.MM.YYYY.
+
+    paid_on: the day paid, YYYY-MM-DD.
+    till: the till's letter, e.g. "B".
+    """
+    return f"till {till}: " + datetime.strptime(paid_on, "%Y-%m-%d").strftime("%m.%d.%Y")
+
+
+def stamp_date_fixed(paid_on: str, till: str = "A") -> str:
+    """The payment day as the receipt's stamp shows it, DD.MM.YYYY.
+
+    paid_on: the day paid, YYYY-MM-DD.
+    till: the till's letter, e.g. "B".
+    """
+    return f"till {till}: " + datetime.strptime(paid_on, "%Y-%m-%d").strftime("%d.%m.%Y")

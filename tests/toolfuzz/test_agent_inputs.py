@@ -116,3 +116,22 @@ def test_a_crash_on_one_argument_is_not_excused_by_anothers_refusing_clause():
     assert not documented_refusal(tool, crash, {"item": "bread", "aisle": 4})  # aisle documented: item crashed
     assert documented_refusal(tool, crash, {"item": "bread", "aisle": 12})  # the aisle refused, as documented
     assert documented_refusal(tool, "aisle must be 1 to 9", {"item": "SKU-100", "aisle": 0})
+
+
+class _Calls:
+    def __init__(self, name):
+        self.fn = _fn(name)
+
+    def call(self, arguments):
+        return CallOutcome("ok", result=self.fn(**arguments))
+
+
+def test_a_date_format_the_summary_promises_is_checked_on_a_day_past_the_twelfth():
+    from masfuzz.toolfuzz.correctness import check_examples, reads_in
+
+    (wrong,) = check_examples(_tool("stamp_date"), _Calls("stamp_date"))
+    assert wrong.arguments == {"paid_on": "2024-03-25", "till": "B"} and not wrong.agrees
+    assert "03.25.2024" in wrong.got and wrong.to_dict()["documented"] == "dates written DD.MM.YYYY"
+    (right,) = check_examples(_tool("stamp_date_fixed"), _Calls("stamp_date_fixed"))
+    assert right.agrees
+    assert reads_in("no date here", "%d/%m/%Y") and not reads_in("due 12/31/2024", "%d/%m/%Y")

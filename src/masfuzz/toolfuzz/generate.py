@@ -517,7 +517,7 @@ def _top(prop: dict[str, Any], documented: Range | None) -> float | None:
 
 # The moment a documented date format is written out at (`documented_calls`): a day past the
 # 12th, so a day-first and a month-first reading differ, and a time that is not midnight.
-_DAY = datetime.datetime(2024, 3, 25, 14, 30, 15)
+DOCUMENTED_DAY = datetime.datetime(2024, 3, 25, 14, 30, 15)
 
 
 def documented_calls(schema: dict[str, Any], documented: Priors, base: dict[str, Any],
@@ -543,7 +543,7 @@ def documented_calls(schema: dict[str, Any], documented: Priors, base: dict[str,
         values = sorted(prior.constants)
         mine: list[dict[str, Any]] = []
         if _is_string(prop):
-            dated = [_DAY.strftime(f) for f in sorted(prior.date_formats)]
+            dated = [DOCUMENTED_DAY.strftime(f) for f in sorted(prior.date_formats)]
             mine = [{**base, name: v} for v in values + [d for d in dated if d not in values]]
         elif prop.get("type") in ("integer", "number"):
             mine = [{**base, name: int(float(v)) if prop["type"] == "integer" else float(v)}

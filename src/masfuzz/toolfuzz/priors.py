@@ -235,7 +235,7 @@ name ("0 to 50; 0 puts them all on one page"); formats such as DD/MM/YYYY, date 
     general = description or ""
     for text in paragraphs.values():
         general = general.replace(text, " ") if text else general
-    everyone = {_strftime(m.group()) for m in _FORMAT.finditer(" ".join(general.split()))}
+    everyone = stated_formats(general)
     priors: Priors = {}
     for arg, prop in props.items():
         prop = prop if isinstance(prop, dict) else {}
@@ -254,7 +254,7 @@ name ("0 to 50; 0 puts them all on one page"); formats such as DD/MM/YYYY, date 
         if prop.get("type", "string") == "string":  # the values it lists: "one of DE, FR or IT"
             for listed in _ONE_OF.findall(text):
                 prior.constants.update(v.rstrip(".") for v in re.split(r"\s*(?:,|\bor\b|\band\b)\s*", listed))
-        prior.date_formats.update(_strftime(m.group()) for m in _FORMAT.finditer(text))
+        prior.date_formats.update(stated_formats(text))
         if prop.get("type", "string") == "string":
             prior.date_formats.update(everyone)
         priors[arg] = prior
@@ -375,6 +375,12 @@ def arg_paragraph(description: str, arg: str) -> str:
                 break
             out.append(line)
     return "\n".join(out)
+
+
+def stated_formats(text: str) -> dict[str, str]:
+    """The date and time formats text states for people (`DD/MM/YYYY`, `YYYY-MM-DD HH:MM`), as
+    strftime formats, each with the spelling it was stated in."""
+    return {_strftime(m.group()): m.group() for m in _FORMAT.finditer(" ".join(text.split()))}
 
 
 def _strftime(spec: str) -> str:
