@@ -17,7 +17,11 @@ models (tool_zoo/policies.py, which act on each tool's documentation); a tool wi
 prompt set, or a documented example it answers otherwise, is flagged.
 
     python bench/bench_toolfuzz_zoo.py [--calls 60] [--seeds 0] [--workers 2] [--only FILE,...]
-        [--no-correctness]
+        [--no-correctness] [--zoo DIR]
+
+`--zoo` points at another zoo folder (bench/tool_zoo2, written apart from the first): its files
+are every module but `policies.py` (the scripted models) and `__init__.py`, a `*_server.py` one
+being an MCP server over stdio.
 """
 
 from __future__ import annotations
@@ -42,9 +46,26 @@ FILES = ["hr_leave.py", "music.py", "invoicing.py", "documents.py", "shipping.py
 POLICIES = f"scripted/{ZOO / 'policies.py'}"
 
 
+def use_zoo(folder: Path) -> None:
+    """Bench another zoo folder: its modules, its own scripted models."""
+    global ZOO, FILES, POLICIES
+    ZOO = folder.resolve()
+    FILES = sorted(p.name for p in ZOO.glob("*.py") if p.name not in ("__init__.py", "policies.py"))
+    POLICIES = f"scripted/{ZOO / 'policies.py'}"
+
+
+def _zoo_name() -> str:
+    """The summary's name for the zoo benched ("tool zoo" for the first, as it always was)."""
+    return "tool zoo" if ZOO.name == "tool_zoo" else ZOO.name.replace("_", " ")
+
+
+def is_server(name: str) -> bool:
+    return name == "venue_server.py" or name.endswith("_server.py")
+
+
 def target_of(name: str) -> str:
     path = ZOO / name
-    return f"mcp:{sys.executable} {path}" if name == "venue_server.py" else str(path)
+    return f"mcp:{sys.executable} {path}" if is_server(name) else str(path)
 
 
 def runtime(files: list[str], calls: int, seeds: list[int], workers: int) -> dict[str, list[list[dict]]]:
@@ -110,9 +131,9 @@ def score_runtime(errors: dict[str, list[list[dict]]]) -> None:
           f"{per_seed_found}, false {per_seed_false}")
     from summary import record
 
-    record("tool zoo: runtime recall on labelled real bugs", f"{recall:.0%}", "more", None,
-           note=f"{totals['bugs']} bugs, bench/tool_zoo")
-    record("tool zoo: runtime false findings", false_m, "fewer", None,
+    record(f"{_zoo_name()}: runtime recall on labelled real bugs", f"{recall:.0%}", "more", None,
+           note=f"{totals['bugs']} bugs, bench/{ZOO.name}")
+    record(f"{_zoo_name()}: runtime false findings", false_m, "fewer", None,
            note="documented rejections and unlabelled errors reported as the tool's")
 
 
@@ -126,7 +147,7 @@ def correctness(seed: int, workers: int) -> None:
     by_file: dict[str, list[str]] = {}
     for name in truth:
         for f in FILES:
-            if f != "venue_server.py" and f"def {name}(" in (ZOO / f).read_text():
+            if not is_server(f) and f"def {name}(" in (ZOO / f).read_text():
                 by_file.setdefault(f, []).append(name)
     print(f"\nCORRECTNESS {'tool':<24} {'defect':>6} {'flagged':>7} {'sets':>4}  verdict")
     found = missed = false = 0
@@ -153,8 +174,8 @@ def correctness(seed: int, workers: int) -> None:
           f"{found / defects if defects else 0:.0%}), false findings {false}")
     from summary import record
 
-    record("tool zoo: correctness recall on labelled doc defects", f"{found}/{defects}", "more", None)
-    record("tool zoo: correctness false findings", false, "fewer", None)
+    record(f"{_zoo_name()}: correctness recall on labelled doc defects", f"{found}/{defects}", "more", None)
+    record(f"{_zoo_name()}: correctness false findings", false, "fewer", None)
 
 
 def main() -> None:
@@ -164,7 +185,10 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--only", default="", help="comma list of zoo files (default: all)")
     ap.add_argument("--no-correctness", action="store_true")
+    ap.add_argument("--zoo", default="", help="another zoo folder (default: bench/tool_zoo)")
     args = ap.parse_args()
+    if args.zoo:
+        use_zoo(Path(args.zoo))
     files = [f for f in FILES if not args.only or f in args.only.split(",")]
     seeds = [int(s) for s in args.seeds.split(",")]
     start = time.perf_counter()

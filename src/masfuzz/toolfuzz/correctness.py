@@ -29,11 +29,14 @@ import json
 import re
 import unicodedata
 from collections import Counter
+from datetime import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
 from masfuzz.llm.types import ModelClient
 from masfuzz.toolfuzz.agent import AgentRun, observation, run_agent
+from masfuzz.toolfuzz.generate import DOCUMENTED_DAY
+from masfuzz.toolfuzz.priors import doc_priors, stated_formats
 from masfuzz.toolfuzz.sandbox import Sandbox, off_loop
 from masfuzz.llm.structured import ask_json
 from masfuzz.toolfuzz.tools import FuzzTool, tool_doc
@@ -107,9 +110,14 @@ class ExampleCheck:
     arguments: dict[str, Any]
     documented: str
     got: str
+    # A date format the summary promises the answer's dates in (`promised_dates`): the answer
+    # agrees when every date it writes in that format's shape reads in it, whatever else it says.
+    promised: str | None = None
 
     @property
     def agrees(self) -> bool:
+        if self.promised is not None:
+            return reads_in(self.got, self.promised)
         return normalise(self.documented) == normalise(self.got)
 
     def to_dict(self) -> dict[str, Any]:
@@ -289,9 +297,68 @@ def documented_examples(tool: FuzzTool) -> list[tuple[str, dict[str, Any], str]]
 
 
 def check_examples(tool: FuzzTool, sandbox: Sandbox) -> list[ExampleCheck]:
-    """Each documented example called in the sandbox, against its documented answer."""
-    return [ExampleCheck(call, arguments, documented, observation(sandbox.call(arguments)))
-            for call, arguments, documented in documented_examples(tool)]
+    """Each documented example called in the sandbox, against its documented answer; and each
+    date format the summary promises, on a call that can tell it (`promised_dates`)."""
+    checks = [ExampleCheck(call, arguments, documented, observation(sandbox.call(arguments)))
+              for call, arguments, documented in documented_examples(tool)]
+    for call, arguments, fmt, spelled in promised_dates(tool):
+        checks.append(ExampleCheck(call, arguments, f"dates written {spelled}",
+                                   observation(sandbox.call(arguments)), promised=fmt))
+    return checks
+
+
+def _summary(description: str) -> str:
+    """A description's first paragraph: what the tool gives (its arguments' lines come after)."""
+    return description.strip().split("\n\n")[0]
+
+
+def promised_dates(tool: FuzzTool) -> list[tuple[str, dict[str, Any], str, str]]:
+    """(call, arguments, strftime format, format as spelled) for each date format the summary
+    states (`The date as a European invoice prints it, DD/MM/YYYY.`): a promise of the answer's
+    dates that no `Example:` line may state. The call gives each date argument the 25th of a
+    month in its own documented format (`priors.DOCUMENTED_DAY`), so an answer written month
+    first (03/25/2024) cannot read as day first, and each other argument its first documented
+    value; a tool with an argument that has none is not called (nothing to call it with). What
+    it cannot see: a promise in other words than a format (a unit, "in kilometres"), and a date
+    the answer writes in another shape than the one promised."""
+    promised = stated_formats(_summary(tool.description or ""))
+    props = tool.schema.get("properties") or {}
+    if not promised or not props:
+        return []
+    documented = doc_priors(tool.description or "", tool.schema)
+    arguments: dict[str, Any] = {}
+    for name in props:
+        prior = documented.get(name)
+        # its own formats, not the promised one (a format the description states for no
+        # argument in particular is each argument's too, `doc_priors`)
+        stated = sorted(prior.date_formats) if prior is not None else []
+        own = [f for f in stated if f not in promised]
+        if own:
+            arguments[name] = DOCUMENTED_DAY.strftime(own[0])
+        elif prior is not None and prior.constants:
+            arguments[name] = sorted(prior.constants)[0]
+        elif stated:
+            arguments[name] = DOCUMENTED_DAY.strftime(stated[0])
+    if set(arguments) != set(props) or not any(documented[n].date_formats for n in arguments):
+        return []
+    call = f"{tool.name}({', '.join(f'{k}={v!r}' for k, v in arguments.items())})"
+    return [(call, arguments, fmt, spelled) for fmt, spelled in promised.items()]
+
+
+_SHAPES = {"%d": r"\d{1,2}", "%m": r"\d{1,2}", "%Y": r"\d{4}", "%y": r"\d{2}", "%H": r"\d{1,2}",
+           "%M": r"\d{2}", "%S": r"\d{2}"}
+
+
+def reads_in(text: str, fmt: str) -> bool:
+    """Whether every date `text` writes in the shape of `fmt` reads in it (03/25/2024 does not
+    read as DD/MM/YYYY). A text writing none agrees: nothing to judge."""
+    shape = "".join(_SHAPES.get(part, re.escape(part)) for part in re.split(r"(%[a-zA-Z])", fmt) if part)
+    for m in re.finditer(rf"(?<![\d/.-]){shape}(?![\d/.-]?\d)", text):
+        try:
+            datetime.strptime(m.group(), fmt)
+        except ValueError:
+            return False
+    return True
 
 
 async def correctness_pipeline(tool: FuzzTool, sandbox: Sandbox, agent: ModelClient, tester: ModelClient, *,

@@ -232,7 +232,7 @@ def fuzz_tool(tool: FuzzTool, *, calls: int = 200, seed: int = 0, batch: int = 2
                 break
             if round_no == 0:  # the documentation's own examples first (`documented_calls`)
                 first = next((a for p, a in examples if p == "semantic"), examples[0][1])
-                examples = ([("semantic", a) for a in documented_calls(tool.schema, documented, first, ranges)]
+                examples = ([("semantic", a) for a in documented_calls(tool.schema, documented, first, ranges, code=priors)]
                             + examples)[:want]
             # Learn hard in the first round, then taint one call in four.
             every = 2 if round_no == 0 else 4

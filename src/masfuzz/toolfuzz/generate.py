@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import datetime
 import json
 import math
 import re
@@ -86,6 +87,8 @@ def prior_strings(prior: SyntaxPrior) -> list[st.SearchStrategy[str]]:
         keys = sorted(prior.json_keys)
         value = st.one_of(sem, st.integers(-100, 100), st.booleans(), st.none())
         out.append(st.dictionaries(st.sampled_from(keys), value, max_size=len(keys)).map(json.dumps))
+    if prior.casts:  # a number as people and documents write it, not only as Python prints one
+        out.append(written_numbers())
     if "int" in prior.casts:
         out.append(st.integers(-10**9, 10**9).map(str))
     if "float" in prior.casts:
@@ -103,6 +106,23 @@ def prior_strings(prior: SyntaxPrior) -> list[st.SearchStrategy[str]]:
             out.append(st.sampled_from([bound - 1, bound, bound + 1]).flatmap(
                 lambda n, head=head: sem.map(lambda s, n=n: _fit(head + s, n))))
     return out
+
+
+# How text carries a number where a person or a document wrote it (a receipt, a prescription, a
+# form): a currency sign or code, thousands separators, decimals where a count looks whole, a unit
+# or percent after it. A parser cast straight with int() or float() refuses each of them.
+_NUMBER_HEADS = ["", "", "$", "€", "£", "USD ", "-", "+"]
+_NUMBER_TAILS = ["", "", " EUR", "%", " kg", " mg", " ", "/month"]
+WRITTEN_NUMBERS = ["2.5", "1,250.00", "$1,250.00", "19.99 EUR"]  # one of each form: sent first
+
+
+def written_numbers() -> st.SearchStrategy[str]:
+    """Numbers written as people write them: "$1,250.00", "2.5", "19.99 EUR", "12%"."""
+    def write(head: str, whole: int, cents: int | None, grouped: bool, tail: str) -> str:
+        digits = f"{whole:,}" if grouped else str(whole)
+        return f"{head}{digits}{'' if cents is None else f'.{cents:02d}'}{tail}"
+    return st.builds(write, st.sampled_from(_NUMBER_HEADS), st.integers(0, 10**7),
+                     st.one_of(st.none(), st.integers(0, 99)), st.booleans(), st.sampled_from(_NUMBER_TAILS))
 
 
 def _fit(text: str, n: int) -> str:
@@ -495,29 +515,49 @@ def _top(prop: dict[str, Any], documented: Range | None) -> float | None:
     return min(tops) if tops else None
 
 
-def documented_calls(schema: dict[str, Any], documented: Priors,
-                     base: dict[str, Any], ranges: dict[str, Range] | None = None) -> list[dict[str, Any]]:
+# The moment a documented date format is written out at (`documented_calls`): a day past the
+# 12th, so a day-first and a month-first reading differ, and a time that is not midnight.
+DOCUMENTED_DAY = datetime.datetime(2024, 3, 25, 14, 30, 15)
+
+
+def documented_calls(schema: dict[str, Any], documented: Priors, base: dict[str, Any],
+                     ranges: dict[str, Range] | None = None, code: Priors | None = None) -> list[dict[str, Any]]:
     """Calls sending each value the documentation quotes for an argument (`priors.doc_priors`),
     the other arguments as in `base`: what an agent copies from the documentation first, so a
     tool refusing its own documented example is found whatever the budget. A list of strings
     gets the argument's quoted values together (`tracks: like ["3:07", "4:45"]`); a number,
     each number its documentation names (`page_size: 0 to 50; 0 puts them all on one page`);
-    and every number at the top of its documented range at once (`top_corners`)."""
+    a string, a date in each format its documentation states (`YYYY-MM-DD HH:MM`), prose or
+    example; every argument's documented value at once (a tool that breaks only on two
+    documented values together, a time without an offset minus one with it, is met in that
+    call, where one documented value beside a drawn one is refused for the drawn one); every
+    number at the top of its documented range at once (`top_corners`); and, for a string the
+    tool's code casts to a number (`code`: the priors read from its source), a number in each
+    form people write one (`WRITTEN_NUMBERS`)."""
     props = _resolve(schema).get("properties") or {}
     calls = []
+    together: dict[str, Any] = {}  # each argument's first documented value
     for name, prior in documented.items():
         prop = props.get(name) if isinstance(props.get(name), dict) else {}
         items = prop.get("items")
         values = sorted(prior.constants)
-        if not values:
-            continue
+        mine: list[dict[str, Any]] = []
         if _is_string(prop):
-            calls += [{**base, name: v} for v in values]
+            dated = [DOCUMENTED_DAY.strftime(f) for f in sorted(prior.date_formats)]
+            mine = [{**base, name: v} for v in values + [d for d in dated if d not in values]]
         elif prop.get("type") in ("integer", "number"):
-            calls += [{**base, name: int(float(v)) if prop["type"] == "integer" else float(v)}
-                      for v in values if re.fullmatch(r"-?\d+(?:\.\d+)?", v)]
-        elif "array" in _types(prop) and isinstance(items, dict) and _is_string(items):
-            calls.append({**base, name: values})
+            mine = [{**base, name: int(float(v)) if prop["type"] == "integer" else float(v)}
+                    for v in values if re.fullmatch(r"-?\d+(?:\.\d+)?", v)]
+        elif "array" in _types(prop) and isinstance(items, dict) and _is_string(items) and values:
+            mine = [{**base, name: values}]
+        calls += mine
+        if mine:
+            together[name] = mine[0][name]
+    if len(together) > 1:
+        calls.insert(0, {**base, **together})
+    for name, prior in (code or {}).items():
+        if prior.casts and _is_string(props.get(name) if isinstance(props.get(name), dict) else {}):
+            calls += [{**base, **together, name: v} for v in WRITTEN_NUMBERS]
     calls += top_corners(schema, ranges or {}, base)
     return [c for i, c in enumerate(calls) if c not in calls[:i]]
 

@@ -231,11 +231,11 @@ name ("0 to 50; 0 puts them all on one page"); formats such as DD/MM/YYYY, date 
     (a format the description states for no argument in particular, "Dates may be written as
     DD/MM/YYYY", is every argument's; all of it documents a tool's only argument)."""
     props = schema.get("properties") or {}
-    paragraphs = {arg: _arg_paragraph(description or "", arg) for arg in props}
+    paragraphs = {arg: arg_paragraph(description or "", arg) for arg in props}
     general = description or ""
     for text in paragraphs.values():
         general = general.replace(text, " ") if text else general
-    everyone = {_strftime(m.group()) for m in _FORMAT.finditer(" ".join(general.split()))}
+    everyone = stated_formats(general)
     priors: Priors = {}
     for arg, prop in props.items():
         prop = prop if isinstance(prop, dict) else {}
@@ -245,15 +245,41 @@ name ("0 to 50; 0 puts them all on one page"); formats such as DD/MM/YYYY, date 
         prior = SyntaxPrior()
         if prop.get("type") in ("integer", "number"):  # the numbers it names: "0 to 50; 0 means all"
             prior.constants.update(_NUMBER.findall(re.sub(r"(?<=\d),(?=\d{3})", "", paragraphs[arg])))
+        if prop.get("type", "string") == "string":  # JSON text given whole is one value of it
+            structures = json_examples(text)
+            prior.constants.update(structures)
+            for example in structures:  # not its inner strings: "a" of ["a", "b"] is no value of it
+                text = text.replace(example, " ")
         prior.constants.update(a or b for a, b in _QUOTED.findall(text))
         if prop.get("type", "string") == "string":  # the values it lists: "one of DE, FR or IT"
             for listed in _ONE_OF.findall(text):
                 prior.constants.update(v.rstrip(".") for v in re.split(r"\s*(?:,|\bor\b|\band\b)\s*", listed))
-        prior.date_formats.update(_strftime(m.group()) for m in _FORMAT.finditer(text))
+        prior.date_formats.update(stated_formats(text))
         if prop.get("type", "string") == "string":
             prior.date_formats.update(everyone)
         priors[arg] = prior
     return priors
+
+
+_OPENS = re.compile(r"[{\[]")
+
+
+def json_examples(text: str) -> list[str]:
+    """The JSON objects and arrays written in documentation (`e.g. {"db": {"hosts": ["a"]}}`),
+    as written: each bracket that opens a span `json.loads` reads whole."""
+    found: list[str] = []
+    decoder = json.JSONDecoder()
+    at = 0
+    while (m := _OPENS.search(text, at)) is not None:
+        try:
+            value, end = decoder.raw_decode(text, m.start())
+        except ValueError:
+            at = m.start() + 1
+            continue
+        if isinstance(value, (dict, list)) and value:
+            found.append(text[m.start():end])
+        at = end
+    return found
 
 
 @dataclass(frozen=True)
@@ -327,13 +353,13 @@ def doc_ranges(description: str, schema: dict[str, Any]) -> dict[str, Range]:
     for arg, prop in (schema.get("properties") or {}).items():
         prop = prop if isinstance(prop, dict) else {}
         if prop.get("type") in ("integer", "number"):
-            found = doc_range(f"{prop.get('description') or ''}. {_arg_paragraph(description or '', arg)}")
+            found = doc_range(f"{prop.get('description') or ''}. {arg_paragraph(description or '', arg)}")
             if found is not None:
                 out[arg] = found
     return out
 
 
-def _arg_paragraph(description: str, arg: str) -> str:
+def arg_paragraph(description: str, arg: str) -> str:
     """The lines of `description` documenting `arg`: from `arg:` (or `arg (type):`) to the next
     such line or a blank one."""
     out: list[str] = []
@@ -349,6 +375,12 @@ def _arg_paragraph(description: str, arg: str) -> str:
                 break
             out.append(line)
     return "\n".join(out)
+
+
+def stated_formats(text: str) -> dict[str, str]:
+    """The date and time formats text states for people (`DD/MM/YYYY`, `YYYY-MM-DD HH:MM`), as
+    strftime formats, each with the spelling it was stated in."""
+    return {_strftime(m.group()): m.group() for m in _FORMAT.finditer(" ".join(text.split()))}
 
 
 def _strftime(spec: str) -> str:

@@ -33,7 +33,8 @@ import re
 from datetime import datetime
 from typing import Any
 
-from masfuzz.toolfuzz.priors import Range, SyntaxPrior, doc_priors, doc_ranges, refused_examples
+from masfuzz.toolfuzz.priors import (Range, SyntaxPrior, arg_paragraph, doc_priors, doc_ranges,
+                                     refused_examples)
 from masfuzz.toolfuzz.sandbox import CallOutcome
 from masfuzz.toolfuzz.tools import FuzzTool
 
@@ -49,15 +50,43 @@ def documented_rejection(tool: FuzzTool, outcome: CallOutcome, arguments: dict[s
             return documented_refusal(tool, outcome.message or "", arguments)
         return _says_it_raises(tool, outcome.error_type) and not refuses_documented_input(
             tool, outcome.message or "", arguments)
-    filename, line, _ = outcome.frames[-1]
     root = tool.own_code_root
-    if not root or not (filename == root or filename.startswith(root + os.sep)):
+    own = [f for f in outcome.frames if root and (f[0] == root or f[0].startswith(root + os.sep))]
+    if not own or not _says_it_raises(tool, outcome.error_type):
         return False
-    if not _raises_here(filename, line, outcome.error_type):
+    filename, line, _ = outcome.frames[-1]
+    if own[-1] == outcome.frames[-1] and _raises_here(filename, line, outcome.error_type):
+        return not refuses_documented_input(tool, outcome.message or "", arguments)
+    return _library_refusal(tool, outcome.message or "", arguments)
+
+
+# What Python's number parsers say refusing text (`int("2.5")`, `float("$5")`)
+_NUMBER_PARSE = re.compile(r"invalid literal for int\(\)|could not convert string to float")
+# A number as people and documents write it: a currency sign or code, thousands separators,
+# decimals, a unit or percent after it ("$1,250.00", "2.5", "19.99 EUR", "12%")
+_WRITTEN_NUMBER = re.compile(r"(?:[^\w\s]{1,3}|[A-Z]{3})?\s?[+-]?(?:\d{1,3}(?:[,\u00a0 ]\d{3})+|\d+)(?:[.,]\d+)?"
+                             r"\s?(?:%|[^\w\s]{1,3}|[A-Za-z]{1,5}(?:/[A-Za-z]{1,5})?)?")
+
+
+def _library_refusal(tool: FuzzTool, message: str, arguments: dict[str, Any]) -> bool:
+    """Whether a library call in the tool's code (`int(text)`, `datetime.strptime`,
+    `date.fromisoformat`), raising the type the documentation says the tool raises, refuses what
+    the documentation says is refused ("text that is not a number raises ValueError", "another
+    form raises ValueError"): the documentation's clause covers a refusal whoever raises it, as
+    long as the input refused is the agent's and outside what is documented. So: the message
+    quotes the value refused (what the library refused is the input the agent sent, not a value
+    the tool built), no value it quotes is documented valid (an example, a date in a documented
+    format), and a number parser's refusal is of text holding no number as people write one: a
+    documentation saying "not a number raises" does not cover `int("2.5")` or `float("$1,250")`,
+    the tool not reading a number it was given."""
+    ranges = _documented(tool)[1]
+    quoted = {k for k, v in arguments.items() if isinstance(v, str) and _quoted(message, v, ranges.get(k))}
+    if not quoted:
         return False
-    if not _says_it_raises(tool, outcome.error_type):
+    if _NUMBER_PARSE.search(message) and any(_WRITTEN_NUMBER.fullmatch(arguments[k].strip()) for k in quoted):
         return False
-    return not refuses_documented_input(tool, outcome.message or "", arguments)
+    priors, _, refused = _documented(tool)
+    return not any(_valid(arguments[k], priors.get(k), ranges.get(k), refused) for k in quoted)
 
 
 # The MCP SDK's names of an exception its server did not name (`mcp.escaped_exception`)
@@ -81,10 +110,35 @@ def documented_refusal(tool: FuzzTool, message: str, arguments: dict[str, Any]) 
     the input refused has a number outside the range its documentation gives (`page: from 1`
     refusing page 0: the server answers the model why, as its SDK means an error result to)."""
     refused = _refused(tool, message, arguments)
-    ranges = _documented(tool)[1]
+    priors, ranges, examples = _documented(tool)
     if any(_outside(arguments[k], ranges.get(k)) for k in refused):
         return True
-    return bool(_REFUSES.search(documentation(tool))) and not refuses_documented_input(tool, message, arguments)
+    # The excuse must cover the argument refused: a clause saying `last` is refused ("another
+    # number raises ValueError") excuses no crash on `sensor`, whose documentation promises an
+    # answer ("no such sensor") for a name it lacks.
+    refusing = _refusing_arguments(tool)
+    return any(k in refusing and not _valid(arguments[k], priors.get(k), ranges.get(k), examples)
+               for k in refused)
+
+
+def _refusing_arguments(tool: FuzzTool) -> set[str]:
+    """The arguments whose documentation says they may be refused: those whose own lines (their
+    schema description, their paragraph of the description) say so, and every one when the
+    description says so of none in particular, or the tool takes one argument."""
+    props = tool.schema.get("properties") or {}
+    description = tool.description or ""
+    general = description
+    out = set()
+    for arg, prop in props.items():
+        own = arg_paragraph(description, arg)
+        general = general.replace(own, " ") if own else general
+        said = prop.get("description") if isinstance(prop, dict) else None
+        text = f"{said if isinstance(said, str) else ''} {own}"
+        if _REFUSES.search(text):
+            out.add(arg)
+    if len(props) == 1 or _REFUSES.search(general):
+        return set(props) if _REFUSES.search(documentation(tool)) else set()
+    return out
 
 
 def _outside(value: Any, bounds: Range | None) -> bool:
