@@ -111,3 +111,31 @@ def test_every_number_at_the_top_of_its_range_at_once_is_sent():
     for seed in (0, 1, 2):
         found = fuzz_tool(tool, calls=8, seed=seed)
         assert {k.error_type for k in found.unique} >= {"OverflowError"}
+
+
+def test_an_arguments_own_format_outranks_a_format_the_summary_states():
+    def shipping_label_date(when: str, depot: str) -> str:
+        """Formats a despatch day the way the courier's labels print it: MM/DD/YYYY.
+
+        when: the despatch day as YYYY-MM-DD; anything else is refused with ValueError.
+        depot: the depot code.
+        """
+        return when
+
+    def stamp(on: str) -> str:
+        """Prints a day as DD.MM.YYYY for the franking machine.
+
+        on: the day, YYYY-MM-DD.
+        """
+        return on
+
+    def open_hours(day: str) -> str:
+        """Opening hours of the branch. Days are written DD/MM/YYYY."""
+        return day
+
+    for fn, arg in ((shipping_label_date, "when"), (stamp, "on")):
+        tool = from_callable(fn)
+        assert doc_priors(tool.description, tool.schema)[arg].date_formats == {"%Y-%m-%d"}, fn.__name__
+    # a format stated only in the summary is still the argument's when it states none of its own
+    tool = from_callable(open_hours)
+    assert doc_priors(tool.description, tool.schema)["day"].date_formats == {"%d/%m/%Y"}

@@ -226,10 +226,11 @@ def doc_priors(description: str, schema: dict[str, Any]) -> Priors:
     """Priors read from the documentation of each argument: its schema description, and the
     line of the tool's description that names it (`day: the day, e.g. "June 4"`) with the lines
     continuing it. Quoted examples and listed values ("one of DE, FR, IT") become constants,
-    and so do the numbers a number's own lines
-name ("0 to 50; 0 puts them all on one page"); formats such as DD/MM/YYYY, date formats
+    and so do the numbers a number's own lines name ("0 to 50; 0 puts them all on one page");
+    formats such as DD/MM/YYYY, date formats
     (a format the description states for no argument in particular, "Dates may be written as
-    DD/MM/YYYY", is every argument's; all of it documents a tool's only argument)."""
+    DD/MM/YYYY", is that of every argument that states none of its own; all of it documents a
+    tool's only argument)."""
     props = schema.get("properties") or {}
     paragraphs = {arg: arg_paragraph(description or "", arg) for arg in props}
     general = description or ""
@@ -239,7 +240,8 @@ name ("0 to 50; 0 puts them all on one page"); formats such as DD/MM/YYYY, date 
     priors: Priors = {}
     for arg, prop in props.items():
         prop = prop if isinstance(prop, dict) else {}
-        text = f"{prop.get('description') or ''} {paragraphs[arg]}"
+        own = f"{prop.get('description') or ''} {paragraphs[arg]}"
+        text = own
         if len(props) == 1:  # the whole description documents the tool's one argument
             text += " " + general
         prior = SyntaxPrior()
@@ -254,8 +256,11 @@ name ("0 to 50; 0 puts them all on one page"); formats such as DD/MM/YYYY, date 
         if prop.get("type", "string") == "string":  # the values it lists: "one of DE, FR or IT"
             for listed in _ONE_OF.findall(text):
                 prior.constants.update(v.rstrip(".") for v in re.split(r"\s*(?:,|\bor\b|\band\b)\s*", listed))
-        prior.date_formats.update(stated_formats(text))
-        if prop.get("type", "string") == "string":
+        # an argument's own format is the more specific: a format stated for no argument in
+        # particular fills in only for one that states none (the summary's "prints it
+        # DD/MM/YYYY" may be the answer's format, not an input's)
+        prior.date_formats.update(stated_formats(own) or stated_formats(text))
+        if prop.get("type", "string") == "string" and not prior.date_formats:
             prior.date_formats.update(everyone)
         priors[arg] = prior
     return priors
