@@ -793,6 +793,38 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int],
     if ender is not None:
         for member, (why, tool) in _routed_on_to(trace, spec, ender, acted, task).items():
             out.setdefault(member, (why, tool))
+        for member, why in _cut_at_tool_answer(trace, spec, ender).items():
+            out.setdefault(member, (why, None))
+    return out
+
+
+def _cut_at_tool_answer(trace: Trace, spec: WorkflowSpec, ender: str) -> dict[str, str]:
+    """The members the ender's instructions hand work to, when the run ended on one of the
+    ender's tool answers before its model read it: the final output is that answer's payload as
+    the tool returned it, and no agent spoke after it (the framework stopped on the tool: an
+    Agents SDK `tool_use_behavior="stop_on_first_tool"`, a tool that returns directly). The
+    agent never got the turn its instructions go on in, so a member its lines name as the next
+    step (a hand-over sentence naming it, the ender able to reach it) was cut out, whatever the
+    request's words; an app that means to answer with the tool's result has no such line."""
+    end = trace.termination
+    final = (end.final_output or "").strip() if end is not None else ""
+    if not final:
+        return {}
+    last = next((e for e in reversed(trace.events) if isinstance(e, (Message, ToolResult))
+                 and (isinstance(e, ToolResult) or (e.role == "assistant" and e.agent))), None)
+    if not isinstance(last, ToolResult) or last.agent != ender or last.status != "ok" \
+            or str(last.payload).strip() != final:
+        return {}
+    reach = {d.to for d in spec.delegations if d.from_ == ender}
+    out = {}
+    for s in sentences(next((a.instructions or "" for a in spec.agents if a.id == ender), "")):
+        if not _HANDS.search(s) or NEGATED.search(s):
+            continue
+        for member in reach:
+            if names_agent(s, spec, member):
+                out.setdefault(member, f"the run ended on {ender}'s {last.tool} answer, passed out as the "
+                                       f"final output before {ender}'s model read it, and {ender}'s "
+                                       f"instructions go on to hand work to it (\"{s[:80]}\")")
     return out
 
 
