@@ -507,9 +507,21 @@ def _early_ask(trace: Trace, agent: str, before: str, first: dict[str, int], par
                          and d.trigger in ROUTING_TRIGGERS for d in trace.events[first[agent]:first[before]]):
         return None
     return next((i for i in range(first[agent], first[before]) if isinstance(m := trace.events[i], Message)
-                 and m.role == "assistant" and m.agent == agent and any(
+                 and m.role == "assistant" and m.agent == agent and (any(
                      is_question(x) and wanted <= {w for y in words(x) for w in (y, y.rstrip("s"))}
-                     for x in sentences(answer_given(m.content)))), None)
+                     for x in sentences(answer_given(m.content))) or _lists_wanted(answer_given(m.content), wanted))),
+                None)
+
+
+def _lists_wanted(text: str, wanted: set[str]) -> bool:
+    """Does a reply ask for these words as a form asks: a structured list of what is missing
+    (`lists_missing`: "missing:" over a bulleted list, a YAML block's key) that names them, with
+    the closing question ("Can you send these?") pointing at the list rather than naming them?"""
+    if not lists_missing(text) or not any(is_question(x) for x in sentences(text)):
+        return False
+    listed = {w for line in text.splitlines() if not is_question(line)
+              for y in words(line) for w in (y, y.rstrip("s"))}
+    return wanted <= listed
 
 
 def _asked_then_made(trace: Trace, spec: WorkflowSpec, first: dict[str, int],
