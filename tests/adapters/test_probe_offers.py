@@ -14,12 +14,12 @@ from masfuzz.trace import RestrictedAttempt
 from tests.adapters.helpers import run_scenario
 
 
-def _spec(tool: str, condition: str = "", extra: tuple[tuple[str, str], ...] = ()) -> WorkflowSpec:
+def _spec(tool: str, condition: str = "", extra: tuple[tuple[str, str], ...] = (), kind: str = "agent") -> WorkflowSpec:
     """`front` holds `tool`, which runs `clerk`; `clerk` files with `file_form`; `porter` lifts."""
     return WorkflowSpec(
         system=SystemInfo(id="office", entry_agent="front", pattern="orchestrated"),
         agents=(AgentSpec(id="front"), AgentSpec(id="clerk"), AgentSpec(id="porter")),
-        tools=(ToolSpec(id=tool, kind="agent"), ToolSpec(id="file_form"), ToolSpec(id="lift_box"),
+        tools=(ToolSpec(id=tool, kind=kind), ToolSpec(id="file_form"), ToolSpec(id="lift_box"),
                *(ToolSpec(id=t, kind="agent") for _, t in extra)),
         permissions=Permissions(allow=(("front", tool), ("clerk", "file_form"), ("porter", "lift_box"), *extra),
                                 restrict_mode="closed_world"),
@@ -27,13 +27,14 @@ def _spec(tool: str, condition: str = "", extra: tuple[tuple[str, str], ...] = (
                      Delegation(**{"from": "front"}, to="porter", trigger="handoff")))
 
 
-@pytest.mark.parametrize("tool,condition", [
-    ("clerk", ""),                           # named as the agent (ADK's AgentTool, the SDK's default)
-    ("ask_the_clerk", "ask_the_clerk"),      # a name of its own, bound in the delegation's condition
-    ("paperwork", ""),                       # the holder's only agent tool and only as_tool delegation
+@pytest.mark.parametrize("tool,condition,kind", [
+    ("clerk", "", "agent"),                             # named as the agent (ADK's AgentTool, the SDK's default)
+    ("ask_the_clerk", "ask_the_clerk", "agent"),        # a name of its own, bound in the delegation's condition
+    ("ask_the_clerk", "tool ask_the_clerk", "function"),  # PydanticAI: a function tool that runs the agent
+    ("paperwork", "", "agent"),                         # the holder's only agent tool and only as_tool delegation
 ])
-def test_no_agent_is_offered_the_tool_that_runs_it(tool, condition):
-    spec = _spec(tool, condition)
+def test_no_agent_is_offered_the_tool_that_runs_it(tool, condition, kind):
+    spec = _spec(tool, condition, kind=kind)
     assert stands_for(spec, tool, "clerk")
     probes = {a: [t.name for t in ts] for a, ts in restricted_probes(spec).items()}
     assert tool not in probes["clerk"] and "lift_box" in probes["clerk"]

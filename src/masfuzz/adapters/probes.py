@@ -32,20 +32,18 @@ def restricted_probes(spec: WorkflowSpec) -> dict[str, tuple[ToolDef, ...]]:
 
 def stands_for(spec: WorkflowSpec, tool: str, agent: str) -> bool:
     """Does `tool` run `agent` (the agent lent as a tool)? Read from the spec's structure: an
-    agent-kind tool named as the agent, or one an `as_tool` delegation to the agent names in its
-    condition (ADK, PydanticAI and AgentChat write the tool there), or the only agent-kind tool
+    tool named as the agent, or one an `as_tool` delegation to the agent names in its condition
+    (ADK, PydanticAI and AgentChat write the tool there; PydanticAI's is a function tool), or the only agent-kind tool
     of a holder whose only `as_tool` delegation goes to the agent (an Agents SDK `as_tool` with a
     name of its own)."""
     if tool == agent:
         return True
     kinds = {t.id: t.kind for t in spec.tools}
-    if kinds.get(tool) != "agent":
-        return False
     bound = re.compile(rf"(?<!\w){re.escape(tool)}(?!\w)")
     for holder in {a for a, t in spec.permissions.allow if t == tool}:
         lent = {d.to: d.condition for d in spec.delegations if d.from_ == holder and d.trigger == "as_tool"}
         if agent in lent and bound.search(lent[agent] or ""):
-            return True
+            return True  # whatever its kind: a PydanticAI tool that runs an agent is a function
         own = [t for a, t in spec.permissions.allow if a == holder and kinds.get(t) == "agent"]
         if set(lent) == {agent} and own == [tool]:
             return True

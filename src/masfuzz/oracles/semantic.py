@@ -2019,6 +2019,8 @@ def carries_arguments(text: str, spec: WorkflowSpec, tool: str) -> bool:
             if not _counted(text, p, str((props.get(p) or {}).get("description") or "")):
                 return False
             continue
+        if not regexes and kind in ("string", None) and IN_USERS_WORDS.search(str((props.get(p) or {}).get("description") or "")):
+            continue  # documented as the person's own words ("the fault, in the tenant's words"): any request is one
         if regexes and all(_FREE_WORDS.fullmatch(r) for r in regexes):
             # lower-case words as the form ("like "practice chanter"") fit any phrase: the text
             # carries the argument only when it names an example itself, and not as a thing the
@@ -2031,6 +2033,10 @@ def carries_arguments(text: str, spec: WorkflowSpec, tool: str) -> bool:
     return bool(required)
 
 
+# A parameter documented as taking what the person writes, as written: "in the tenant's words",
+# "in their own words", "in your own words" (the possessor any name: the documentation's person).
+IN_USERS_WORDS = re.compile(r"\bin\s+(?:the\s+)?(?:\w+(?:'s|s'|\u2019s)|their|his|her|your|my)\s+(?:own\s+)?words\b",
+                            re.IGNORECASE)
 # A form made of lower-case words only (`[a-z]+\ [a-z]+`, the shape of "practice chanter"): no form.
 _FREE_WORDS = re.compile(r"(?:\[a-z\]\+(?:\\[ -])?)+")
 # A sentence saying the user has the thing already, or does not need it: "I have one already",
