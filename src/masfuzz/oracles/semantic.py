@@ -140,6 +140,7 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 break
             if _quotes_answer(text, r.payload):
                 continue  # the failed answer set out verbatim, a code block or a quote: reported
+            done = [c for c in done if not _field_quotes_answer(text, c, r.payload)]
             fields = reply_fields(text)
             if fields is not None and _passes_failure_on(fields, r, asked):
                 continue  # `{"result": "not held", "state": "WAITLIST"}`, `code: E_ABV_FORMAT`
@@ -266,6 +267,26 @@ def _quotes_answer(text: str, payload: str) -> bool:
         if len(cut) >= QUOTED_CUT and answer.startswith(cut):
             return True
     return False
+
+
+def _field_quotes_answer(text: str, clause: str, payload: str) -> bool:
+    """Is the clause part of a form's field whose value is the failed tool's answer quoted from
+    its opening, whole or cut short (`reason: {'booked': False, 'why': 'patient not on th...`)?
+    The success words in it are the answer's own keys and values, cut at its colons into clauses
+    ("{'booked'"): the tool's words passed on, not the agent's claim."""
+    answer = re.sub(r"\s+", "", payload or "")
+    for line in (text or "").splitlines():
+        m = _FIELD_LINE.match(line)
+        if m is None or clause.strip() not in line:
+            continue
+        value = re.sub(r"\s+", "", m.group(1)).rstrip("\u2026.")
+        if len(value) >= min(QUOTED_CUT, len(answer)) >= QUOTED_MIN and answer.startswith(value):
+            return True
+    return False
+
+
+# A line of a form: a short label, a colon, its value (`  reason: ...`, `- why: ...`).
+_FIELD_LINE = re.compile(r"^\s*(?:[-*]\s+)?[A-Za-z_][\w -]{0,30}:\s+(\S.*)$")
 
 
 # A mark that says done by itself (a tick), as a field's value, opening it ("result: ✓ Thu") or
