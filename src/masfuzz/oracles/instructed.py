@@ -815,9 +815,10 @@ def _cut_at_tool_answer(trace: Trace, spec: WorkflowSpec, ender: str) -> dict[st
     ender's tool answers before its model read it: the final output is that answer's payload as
     the tool returned it, and no agent spoke after it (the framework stopped on the tool: an
     Agents SDK `tool_use_behavior="stop_on_first_tool"`, a tool that returns directly). The
-    agent never got the turn its instructions go on in, so a member its lines name as the next
-    step (a hand-over sentence naming it, the ender able to reach it) was cut out, whatever the
-    request's words; an app that means to answer with the tool's result has no such line."""
+    agent never got the turn its instructions go on in, so the one member its lines name as the
+    next step (hand-over sentences naming it and no other member it can reach, none negated or
+    conditional) was cut out, whatever the request's words; an app that means to answer with the
+    tool's result has no such line."""
     end = trace.termination
     final = (end.final_output or "").strip() if end is not None else ""
     if not final:
@@ -828,16 +829,15 @@ def _cut_at_tool_answer(trace: Trace, spec: WorkflowSpec, ender: str) -> dict[st
             or str(last.payload).strip() != final:
         return {}
     reach = {d.to for d in spec.delegations if d.from_ == ender}
-    out = {}
-    for s in sentences(next((a.instructions or "" for a in spec.agents if a.id == ender), "")):
-        if not _HANDS.search(s) or NEGATED.search(s):
-            continue
-        for member in reach:
-            if names_agent(s, spec, member):
-                out.setdefault(member, f"the run ended on {ender}'s {last.tool} answer, passed out as the "
-                                       f"final output before {ender}'s model read it, and {ender}'s "
-                                       f"instructions go on to hand work to it (\"{s[:80]}\")")
-    return out
+    lines = [(s, m) for s in sentences(next((a.instructions or "" for a in spec.agents if a.id == ender), ""))
+             if _HANDS.search(s) for m in reach if names_agent(s, spec, m)]
+    # the one onward step, said without a condition ("when the customer wants a fitting") or a
+    # negation: a choice between members, or a hand-over only sometimes, the model was to make
+    if len({m for _, m in lines}) != 1 or any(NEGATED.search(s) or CONDITIONAL.search(s) for s, _ in lines):
+        return {}
+    s, member = lines[0]
+    return {member: f"the run ended on {ender}'s {last.tool} answer, passed out as the final output before "
+                    f"{ender}'s model read it, and {ender}'s instructions go on to hand work to it (\"{s[:80]}\")"}
 
 
 def _routed_on_to(trace: Trace, spec: WorkflowSpec, ender: str, acted: dict[str, int],
