@@ -532,9 +532,21 @@ def _early_ask(trace: Trace, agent: str, before: str, first: dict[str, int], par
                          and d.trigger in ROUTING_TRIGGERS for d in trace.events[first[agent]:first[before]]):
         return None
     return next((i for i in range(first[agent], first[before]) if isinstance(m := trace.events[i], Message)
-                 and m.role == "assistant" and m.agent == agent and any(
+                 and m.role == "assistant" and m.agent == agent and (any(
                      is_question(x) and wanted <= {w for y in words(x) for w in (y, y.rstrip("s"))}
-                     for x in sentences(answer_given(m.content)))), None)
+                     for x in sentences(answer_given(m.content))) or _lists_wanted(answer_given(m.content), wanted))),
+                None)
+
+
+def _lists_wanted(text: str, wanted: set[str]) -> bool:
+    """Does a reply ask for these words as a form asks: a structured list of what is missing
+    (`lists_missing`: "missing:" over a bulleted list, a YAML block's key) that names them, with
+    the closing question ("Can you send these?") pointing at the list rather than naming them?"""
+    if not lists_missing(text) or not any(is_question(x) for x in sentences(text)):
+        return False
+    listed = {w for line in text.splitlines() if not is_question(line)
+              for y in words(line) for w in (y, y.rstrip("s"))}
+    return wanted <= listed
 
 
 def _asked_then_made(trace: Trace, spec: WorkflowSpec, first: dict[str, int],
@@ -816,7 +828,39 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int],
     if ender is not None:
         for member, (why, tool) in _routed_on_to(trace, spec, ender, acted, task).items():
             out.setdefault(member, (why, tool))
+        for member, why in _cut_at_tool_answer(trace, spec, ender).items():
+            out.setdefault(member, (why, None))
     return out
+
+
+def _cut_at_tool_answer(trace: Trace, spec: WorkflowSpec, ender: str) -> dict[str, str]:
+    """The members the ender's instructions hand work to, when the run ended on one of the
+    ender's tool answers before its model read it: the final output is that answer's payload as
+    the tool returned it, and no agent spoke after it (the framework stopped on the tool: an
+    Agents SDK `tool_use_behavior="stop_on_first_tool"`, a tool that returns directly). The
+    agent never got the turn its instructions go on in, so the one member its lines name as the
+    next step (hand-over sentences naming it and no other member it can reach, none negated or
+    conditional) was cut out, whatever the request's words; an app that means to answer with the
+    tool's result has no such line."""
+    end = trace.termination
+    final = (end.final_output or "").strip() if end is not None else ""
+    if not final:
+        return {}
+    last = next((e for e in reversed(trace.events) if isinstance(e, (Message, ToolResult))
+                 and (isinstance(e, ToolResult) or (e.role == "assistant" and e.agent))), None)
+    if not isinstance(last, ToolResult) or last.agent != ender or last.status != "ok" \
+            or str(last.payload).strip() != final:
+        return {}
+    reach = {d.to for d in spec.delegations if d.from_ == ender}
+    lines = [(s, m) for s in sentences(next((a.instructions or "" for a in spec.agents if a.id == ender), ""))
+             if _HANDS.search(s) for m in reach if names_agent(s, spec, m)]
+    # the one onward step, said without a condition ("when the customer wants a fitting") or a
+    # negation: a choice between members, or a hand-over only sometimes, the model was to make
+    if len({m for _, m in lines}) != 1 or any(NEGATED.search(s) or CONDITIONAL.search(s) for s, _ in lines):
+        return {}
+    s, member = lines[0]
+    return {member: f"the run ended on {ender}'s {last.tool} answer, passed out as the final output before "
+                    f"{ender}'s model read it, and {ender}'s instructions go on to hand work to it (\"{s[:80]}\")"}
 
 
 def _routed_on_to(trace: Trace, spec: WorkflowSpec, ender: str, acted: dict[str, int],

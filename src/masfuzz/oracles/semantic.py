@@ -141,6 +141,7 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                 break
             if _quotes_answer(text, r.payload):
                 continue  # the failed answer set out verbatim, a code block or a quote: reported
+            done = [c for c in done if not _field_quotes_answer(text, c, r.payload)]
             fields = reply_fields(text)
             if fields is not None and _passes_failure_on(fields, r, asked):
                 continue  # `{"result": "not held", "state": "WAITLIST"}`, `code: E_ABV_FORMAT`
@@ -271,6 +272,26 @@ def _quotes_answer(text: str, payload: str) -> bool:
         if len(cut) >= QUOTED_CUT and answer.startswith(cut):
             return True
     return False
+
+
+def _field_quotes_answer(text: str, clause: str, payload: str) -> bool:
+    """Is the clause part of a form's field whose value is the failed tool's answer quoted from
+    its opening, whole or cut short (`reason: {'booked': False, 'why': 'patient not on th...`)?
+    The success words in it are the answer's own keys and values, cut at its colons into clauses
+    ("{'booked'"): the tool's words passed on, not the agent's claim."""
+    answer = re.sub(r"\s+", "", payload or "")
+    for line in (text or "").splitlines():
+        m = _FIELD_LINE.match(line)
+        if m is None or clause.strip() not in line:
+            continue
+        value = re.sub(r"\s+", "", m.group(1)).rstrip("\u2026.")
+        if len(value) >= min(QUOTED_CUT, len(answer)) >= QUOTED_MIN and answer.startswith(value):
+            return True
+    return False
+
+
+# A line of a form: a short label, a colon, its value (`  reason: ...`, `- why: ...`).
+_FIELD_LINE = re.compile(r"^\s*(?:[-*]\s+)?[A-Za-z_][\w -]{0,30}:\s+(\S.*)$")
 
 
 # A mark that says done by itself (a tick), as a field's value, opening it ("result: ✓ Thu") or
@@ -2081,6 +2102,8 @@ def carries_arguments(text: str, spec: WorkflowSpec, tool: str) -> bool:
             if not _counted(text, p, str((props.get(p) or {}).get("description") or "")):
                 return False
             continue
+        if not regexes and kind in ("string", None) and IN_USERS_WORDS.search(str((props.get(p) or {}).get("description") or "")):
+            continue  # documented as the person's own words ("the fault, in the tenant's words"): any request is one
         if regexes and all(_FREE_WORDS.fullmatch(r) for r in regexes):
             # lower-case words as the form ("like "practice chanter"") fit any phrase: the text
             # carries the argument only when it names an example itself, and not as a thing the
@@ -2093,6 +2116,10 @@ def carries_arguments(text: str, spec: WorkflowSpec, tool: str) -> bool:
     return bool(required)
 
 
+# A parameter documented as taking what the person writes, as written: "in the tenant's words",
+# "in their own words", "in your own words" (the possessor any name: the documentation's person).
+IN_USERS_WORDS = re.compile(r"\bin\s+(?:the\s+)?(?:\w+(?:'s|s'|\u2019s)|their|his|her|your|my)\s+(?:own\s+)?words\b",
+                            re.IGNORECASE)
 # A form made of lower-case words only (`[a-z]+\ [a-z]+`, the shape of "practice chanter"): no form.
 _FREE_WORDS = re.compile(r"(?:\[a-z\]\+(?:\\[ -])?)+")
 # A sentence saying the user has the thing already, or does not need it: "I have one already",

@@ -45,6 +45,7 @@ from masfuzz.adapters.autogen.mutate import OPERATORS, mutated, problem
 from masfuzz.adapters.autogen.tools import CodeStandIn, FaultyTool, ProbeStub
 from masfuzz.adapters.autogen.trace import TRIGGER, StreamRecorder, termination_reason
 from masfuzz.adapters.base import Adapter, system_lock
+from masfuzz.adapters.probes import stands_for
 from masfuzz.adapters.faults import Injection, modes, tool_faults
 from masfuzz.adapters.mutation import TurnLimit, same
 from masfuzz.adapters.ordering import in_speaking_order
@@ -183,7 +184,8 @@ class _Run:
             if getattr(agent, "_code_executor", None) is not None and not self.scenario.run_code:
                 _swap(stack, agent, "_code_executor",
                       CodeStandIn(member.name, agent._code_executor, self.code_not_run))
-            stubs = [ProbeStub(member.name, self.spec.tool(t)) for a, t in restricted if a == member.name]
+            stubs = [ProbeStub(member.name, self.spec.tool(t)) for a, t in restricted
+                     if a == member.name and not stands_for(self.spec, t, a)]  # never itself
             self.probes[member.name] = {s.name for s in stubs}
             self._patch_tools(stack, agent, stubs)
             self.origins.watch(stack, own_tools(agent))

@@ -26,6 +26,7 @@ from typing import Any
 from masfuzz.adapters import faults as fault_lib
 from masfuzz.adapters.openai_agents import sdk
 from masfuzz.adapters.openai_agents.recording import RunRecording
+from masfuzz.adapters.probes import stands_for
 from masfuzz.trace import MISSING_CONTEXT, RestrictedAttempt
 
 
@@ -161,7 +162,8 @@ def instrumented(rec: RunRecording, tool_faults: dict[str, fault_lib.Injection])
             if rec.restricted == "probe":
                 have = {sdk.tool_name(t) for t in original}
                 for t in spec.tools:
-                    if t.id not in have and t.id not in rec.owned.get(me, set()):
+                    if t.id not in have and t.id not in rec.owned.get(me, set()) \
+                            and not stands_for(spec, t.id, me):  # never the agent itself
                         found = _stubs.get((me, id(t)))
                         if found is None or found[0] is not t:
                             found = _stubs[(me, id(t))] = (t, _stub(t, me))
