@@ -65,12 +65,13 @@ def test_a_request_routed_past_the_holder_of_its_tool_is_one_misroute_not_an_ear
     """The request names prolonging the loan (and carries the card and the days) but front sent
     it to the rooms desk, which held a room; the run ended without the loans desk. The routing
     is the fault, and the end it caused is the same one: a single Misrouted Request blamed on
-    front, at the hand-over, citing the end."""
+    front, at the hand-over."""
     trace = _front("ask_rooms", "rooms", "hold_room", "A study room has been held for the day.")
     [f] = detect(trace, LIBRARY)
     assert (f.category, f.root_cause, f.detector) == ("agent_relationship", "Misrouted Request", "misrouted_request")
     assert (f.agent, f.step, f.subject, f.elements) == ("front", 3, "rooms", ("front", "rooms", "prolong_loan"))
-    assert len(trace.events) - 1 in f.evidence and "before loans acted at all" in f.description
+    # (the misroute is read from the request itself — it carries the card for both desks' tools
+    # and speaks of the loan — so the end it caused adds no second finding)
     # the twin that sent it to the loans desk is correct
     assert detect(_front("ask_loans", "loans", "prolong_loan", "The loan now runs to 2 May."), LIBRARY) == []
 
