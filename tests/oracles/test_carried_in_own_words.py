@@ -58,3 +58,46 @@ def _misrouted(spec: WorkflowSpec) -> list:
 def test_the_request_passed_to_a_member_without_the_tool_is_misrouted():
     [f] = _misrouted(_spec(OWN_WORDS))
     assert f.agent == "desk_d" and "book_diagnostic" in f.description
+
+
+def _desk(question_doc: str) -> WorkflowSpec:
+    """A front desk handing to a help line (its one tool takes the caller's question as written)
+    or to a bookings member (whose tool needs a booking reference of a documented form)."""
+    return WorkflowSpec(
+        system=SystemInfo(id="ferry", entry_agent="front_f", pattern="handoff"),
+        agents=(AgentSpec(id="front_f", instructions="Hand questions to help_h and bookings to bookings_b."),
+                AgentSpec(id="help_h", instructions="Answer with answer_question."),
+                AgentSpec(id="bookings_b", instructions="Move sailings with move_sailing.")),
+        tools=(ToolSpec(id="answer_question", description="Answer a traveller's common question.", parameters={
+                   "type": "object", "required": ["question"], "properties": {
+                       "question": {"type": "string", "description": question_doc}}}),
+               ToolSpec(id="move_sailing", description="Move a booking to another sailing.", parameters={
+                   "type": "object", "required": ["ref"], "properties": {
+                       "ref": {"type": "string", "description": 'The booking reference, e.g. "FR-00000"'}}})),
+        permissions=Permissions(allow=(("help_h", "answer_question"), ("bookings_b", "move_sailing"))),
+        delegations=(Delegation(**{"from": "front_f"}, to="help_h", trigger="handoff"),
+                     Delegation(**{"from": "front_f"}, to="bookings_b", trigger="handoff")))
+
+
+# it shares the parameter's "traveller" and carries no reference: it asks for someone, not for
+# the help line's answer
+WHO = "I need someone who moves a traveller's booking to a later sailing."
+
+
+def test_a_tool_taking_only_the_persons_words_is_carried_by_no_request():
+    spec = _desk("The traveller's question, in their own words")
+    assert not carries_arguments(WHO, spec, "answer_question")
+    assert not carries_arguments("Is there wifi on board?", spec, "answer_question")
+    assert carries_arguments("Please move FR-12345 to the evening boat", spec, "move_sailing")
+
+
+def test_a_member_holding_only_such_a_tool_is_not_needed_by_a_request_it_was_not_handed():
+    said = "Your booking is moved."
+    trace = Trace(scenario_id="s", events=(
+        Message(role="user", content=WHO), AgentTurn(agent="front_f"),
+        DelegationEvent(**{"from": "front_f"}, to="bookings_b", trigger="handoff"), AgentTurn(agent="bookings_b"),
+        Message(agent="bookings_b", role="assistant", content=said),
+        TerminationEvent(reason="completed", final_output=said)))
+    found = [f for f in detect(trace, _desk("The traveller's question, in their own words"))
+             if "help_h" in f.description]
+    assert found == []

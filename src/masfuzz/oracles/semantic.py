@@ -2083,7 +2083,11 @@ def carries_arguments(text: str, spec: WorkflowSpec, tool: str) -> bool:
     """Does the text hold a value for every parameter the tool requires, in the form its
     documentation gives (a number for a number, written with what it counts: `_counted`; one of
     the values a closed list allows, named in the text: `_named_choice`)? False when a required
-    parameter documents no form: then nothing tells."""
+    parameter documents no form: then nothing tells. A parameter documented as the person's own
+    words (`IN_USERS_WORDS`) any request fills, so it never tells on its own: a tool is carried
+    only when at least one required parameter took a value of the form it documents (a tool
+    whose one argument is "the customer's question, in their own words" is carried by no
+    request, or it would be carried by every one)."""
     t = next((x for x in spec.tools if x.id == tool), None)
     if t is None:
         return False
@@ -2091,16 +2095,19 @@ def carries_arguments(text: str, spec: WorkflowSpec, tool: str) -> bool:
     props = params.get("properties") or {}
     required = params.get("required") or list(props)
     formats = documented_formats(spec, tool)
+    told = False  # some required parameter took a value of its own form
     for p in required:
         kind = (props.get(p) or {}).get("type")
         regexes = [r for _, r in formats.get(p, ())]
         if not regexes and (choices := (props.get(p) or {}).get("enum")):
             if not _named_choice(text, choices):
                 return False
+            told = True
             continue
         if not regexes and kind in ("number", "integer"):
             if not _counted(text, p, str((props.get(p) or {}).get("description") or "")):
                 return False
+            told = True
             continue
         if not regexes and kind in ("string", None) and IN_USERS_WORDS.search(str((props.get(p) or {}).get("description") or "")):
             continue  # documented as the person's own words ("the fault, in the tenant's words"): any request is one
@@ -2110,10 +2117,12 @@ def carries_arguments(text: str, spec: WorkflowSpec, tool: str) -> bool:
             # user has or does not want ("a friend lent me his practice chanter, so I have one")
             if not _names_wanted(text, [v for said, _ in formats[p] for v in _example_values(said)]):
                 return False
+            told = True
             continue
         if not regexes or not all(re.search(rf"(?<![\w-]){r}(?![\w-])", text) for r in regexes):
             return False
-    return bool(required)
+        told = True
+    return told
 
 
 # A parameter documented as taking what the person writes, as written: "in the tenant's words",
