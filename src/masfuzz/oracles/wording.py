@@ -1326,11 +1326,15 @@ def _verdict_field(data: dict, tool: str) -> str | None:
     failure (`FAILED_STATES`), beside nothing that says the action done (a done or held state, a
     true outcome flag). The field's role is read from its value and its place, not its name: a
     record nested in the answer is another thing's (a customer's card `DECLINED` last month), and
-    a finder's record holds the facts it found (an application looked up, `DECLINED`)."""
+    a finder's record holds the facts it found (an application looked up, `DECLINED`). Nor is the
+    tool's own verb done a failure (`DECLINED` of decline_invitation, `REJECTED` of reject_claim):
+    the action did what it names, as `negated_state` reads a state."""
     if tool_job(tool, None) == "find" or any(isinstance(data.get(k), str) for k in STATE_KEYS):
         return None
+    done = {p.replace(" ", "_") for p in participles(tool)}
     enums = {k: v.strip().lower() for k, v in data.items()
-             if isinstance(v, str) and len(v.strip()) <= VERDICT_CHARS and ENUM.fullmatch(v.strip())}
+             if isinstance(v, str) and len(v.strip()) <= VERDICT_CHARS and ENUM.fullmatch(v.strip())
+             and v.strip().lower().replace("-", "_").replace(" ", "_") not in done}
     if any(v in DONE_STATES or v in HELD_STATES for v in enums.values()) or any(
             data[k] is True for k in data if outcome_key(str(k), tool)):
         return None
