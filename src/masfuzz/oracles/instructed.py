@@ -25,7 +25,7 @@ from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.onepass import once_per_pass
 from masfuzz.oracles.specified import model_chose_speaker, model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
-    FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOP_TOKEN, STOPWORDS, addresses_agent, in_english, agent_names, answer_given, asks_for,
+    COURTESY, FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOP_TOKEN, STOPWORDS, addresses_agent, in_english, agent_names, answer_given, asks_for,
     claims_done, closing_offers, is_question, lists_missing, mentions, name_pattern, names_agent, names_in_tool_words,
     owners, participles, payload_failure, same_root, sentences, stem, tool_job, tool_objects, tools_of, words,
 )
@@ -1413,7 +1413,10 @@ def _past_the_named(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent
 
     The request's fit is not read: where it fits both members' tools ("ticket" is the object of
     both a delay claim and a ticket change), the words of the node are the only choice there is.
-    Cannot see: a node that names no member (a label: `_wired_label`), or several."""
+    A member named only in a negated clause ("not one for fines_x") is not the one the node
+    chose. Cannot see: a node that names no member (a label: `_wired_label`), or several; and it
+    takes a member named in passing, not as the one handed to ("fines_x cleared the fine last
+    week"), for the node's choice."""
     reachable = {x.to for x in spec.delegations if x.from_ == e.from_ and x.trigger == "graph_edge"}
     said = None
     for i in range(d - 1, -1, -1):
@@ -1426,7 +1429,10 @@ def _past_the_named(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent
     if said is None:
         return []
     i, text = said
-    named = [a.id for a in spec.agents if a.id != e.from_ and names_agent(answer_given(text), spec, a.id)]
+    # a member named in a negated clause ("This is not one for fines_x", "No need for fines_x")
+    # is the one the node did not choose; a courtesy's "no problem" negates nothing
+    chosen = [c for s in sentences(answer_given(text)) for c in clauses(s) if not NEGATED.search(COURTESY.sub(" ", c))]
+    named = [a.id for a in spec.agents if a.id != e.from_ and any(names_agent(c, spec, a.id) for c in chosen)]
     if len(named) != 1 or named[0] == e.to or named[0] not in reachable:
         return []
     target = named[0]
