@@ -828,20 +828,25 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int],
     if ender is not None:
         for member, (why, tool) in _routed_on_to(trace, spec, ender, acted, task).items():
             out.setdefault(member, (why, tool))
-        for member, why in _cut_at_tool_answer(trace, spec, ender).items():
+        for member, why in _cut_at_tool_answer(trace, spec, ender, task).items():
             out.setdefault(member, (why, None))
     return out
 
 
-def _cut_at_tool_answer(trace: Trace, spec: WorkflowSpec, ender: str) -> dict[str, str]:
+def _cut_at_tool_answer(trace: Trace, spec: WorkflowSpec, ender: str, task: str) -> dict[str, str]:
     """The members the ender's instructions hand work to, when the run ended on one of the
     ender's tool answers before its model read it: the final output is that answer's payload as
     the tool returned it, and no agent spoke after it (the framework stopped on the tool: an
     Agents SDK `tool_use_behavior="stop_on_first_tool"`, a tool that returns directly). The
     agent never got the turn its instructions go on in, so the one member its lines name as the
     next step (hand-over sentences naming it and no other member it can reach, none negated or
-    conditional) was cut out, whatever the request's words; an app that means to answer with the
-    tool's result has no such line."""
+    conditional) was cut out, when the request asks for that member's work: it carries every
+    argument of one of the member's tools (`semantic.carries_arguments`) or speaks of one
+    (`_speaks_of`). A request its tool's answer served (a look-up, where the line hands on
+    another kind of matter) lost nothing; a member that holds no tool is read as asked for. An
+    app that means to answer with the tool's result has no such line."""
+    from masfuzz.oracles.semantic import carries_arguments  # semantic reads routing: imported late
+
     end = trace.termination
     final = (end.final_output or "").strip() if end is not None else ""
     if not final:
@@ -859,6 +864,9 @@ def _cut_at_tool_answer(trace: Trace, spec: WorkflowSpec, ender: str) -> dict[st
     if len({m for _, m in lines}) != 1 or any(NEGATED.search(s) or CONDITIONAL.search(s) for s, _ in lines):
         return {}
     s, member = lines[0]
+    held = tools_of(spec, member)
+    if held and not any(carries_arguments(task, spec, t) or _speaks_of(task, spec, t) for t in held):
+        return {}
     return {member: f"the run ended on {ender}'s {last.tool} answer, passed out as the final output before "
                     f"{ender}'s model read it, and {ender}'s instructions go on to hand work to it (\"{s[:80]}\")"}
 
