@@ -47,9 +47,11 @@ _DEPENDS = (
     r"\bafter\s+{X}\b",
     r"\bonce\s+{X}\s+(?:has|have|is|are)\b",
     # the other conjunctions of time with the other agent's work done, in the perfect ("when the
-    # valuer has replied", "as soon as kit_k has packed"): a "when X is ..." is a condition
+    # valuer has replied", "as soon as kit_k has packed"): a "when X is ..." is a condition. The
+    # participle is a regular one or a listed irregular (`IRREGULAR_PAST`: sent, left, built): a
+    # word merely ending in t or d is no participle ("when X has that", "has most of the facts")
     r"\b(?:when|as\s+soon\s+as)\s+{X}\s+(?:has|have)\s+(?:(?:already|just)\s+)?"
-    r"(?:[a-z]{2,}(?:ed|en|t|d)|" + _IRREGULAR + r")\b",
+    r"(?:[a-z]{2,}(?:ed|en)|" + _IRREGULAR + r")\b",
     r"\bwait(?:s|ing)?\s+(?:for|until)\s+{X}\b",
     r"\b(?:use|using|from|build\s+on|building\s+on|review|revise|edit|check|summari[sz]e|read|"
     r"take|refine|verify|improve)\s+{X}'s\b",
