@@ -37,7 +37,9 @@ from typing import Any
 from masfuzz.oracles.blame import source_of
 from masfuzz.oracles.failure import RULE, Failure
 from masfuzz.oracles.semantic import fact_values
-from masfuzz.oracles.wording import STOPWORDS, only_courtesy, says_failed, sentences, stem, words
+from masfuzz.oracles.wording import (
+    STOPWORDS, about_tool, claims_done, only_courtesy, says_done_by_verb, says_failed, sentences, stem, words,
+)
 from masfuzz.trace import (
     CODE_TOOL, EVENT_SOURCES, USER_REQUEST, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace,
     said_by_user, user_text,
@@ -608,6 +610,55 @@ def went_on_around(trace: Trace, call: int, own: list[Failure]) -> tuple[int, st
                 f"{_ref(trace, f.step)} yet put forward a value there without a result to take it "
                 f"from (a guess, made-up data): {f.description}")
     return None
+
+
+def _argument_text(value: Any) -> list[str]:
+    """The strings a call's arguments hold, nested ones included (an email's subject and body)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _argument_text(v)]
+    if isinstance(value, list):
+        return [t for v in value for t in _argument_text(v)]
+    return []
+
+
+def claim_sent_in_call(trace: Trace, failure: Failure) -> int | None:
+    """The call by which the agent of a claimed success (`claimed_outcome`: its tool said the
+    action failed, and it told someone it was done) first told it, when that came before the
+    message the finding names: a call between the failed result and that message whose arguments
+    say the failed tool's action done ("Your account has been unlocked" in an email's subject or
+    body, a ticket note "refund issued"). What the agent wrote into a call is said to whoever
+    reads it: the earliest such claim is where the run went wrong. None otherwise."""
+    if failure.detector != "claimed_outcome" or len(failure.evidence) < 2:
+        return None
+    fi, ci = failure.evidence[0], failure.evidence[1]
+    failed = trace.events[fi] if 0 <= fi < len(trace.events) else None
+    if not isinstance(failed, ToolResult):
+        return None
+    tools = {c.tool for c in trace.events if isinstance(c, ToolCall)}
+    for j in range(fi + 1, min(ci, len(trace.events))):
+        c = trace.events[j]
+        if not isinstance(c, ToolCall) or c.agent != failure.agent or c.tool in (failed.tool, CODE_TOOL):
+            continue
+        said = [s for text in _argument_text(c.arguments) for s in sentences(text)]
+        if any(says_done_by_verb(s, failed.tool) or claims_done(s) and about_tool(s, failed.tool, None, tools)
+               for s in said):
+            return j
+    return None
+
+
+def earliest_claims(trace: Trace, failures: list[Failure]) -> list[Failure]:
+    """`failures` with each claimed success decided at the call that first sent the claim
+    (`claim_sent_in_call`), when one did before the message its detector read."""
+    out = []
+    for f in failures:
+        sent = claim_sent_in_call(trace, f)
+        out.append(f if sent is None else f.model_copy(update={
+            "step": sent, "step_ref": source_of(trace, sent),
+            "description": f"{f.description}; {f.agent} had already said it done in its call of "
+            f"{trace.events[sent].tool} at {_ref(trace, sent)}"}))
+    return out
 
 
 # how much of the user's request an agent's relay of it names, at least, to be that request
