@@ -35,3 +35,25 @@ def test_a_success_first_claimed_in_a_calls_arguments_is_decided_at_that_call():
     # a note that records the refusal truly is no claim: the message stays the decisive step
     blame = judge_log(_membership("Cancellation refused: minimum term runs to March."))[0]["attribution"]
     assert (blame["agent"], blame["step_ref"]) == ("member_desk", "5"), blame
+
+
+def _surfer_log(article_ocr):
+    ocr = "Automatic OCR of the page screenshot has detected the following text:\n\n"
+    return read({"ground_truth": "1,345", "history": [
+        {"role": "human", "content": "According to Wikipedia, what is the summit elevation of Ben Nevis, in metres?"},
+        {"role": "Orchestrator (-> WebSurfer)", "content": "Search for Ben Nevis on Wikipedia and open the article."},
+        {"role": "WebSurfer", "content": "I typed 'Ben Nevis' into the search box.\n\n" + ocr +
+         "Ben Nevis walks | Trail guide\nThe path climbs 1,352 m of ascent from Glen Nevis ..."},
+        {"role": "Orchestrator (-> WebSurfer)", "content": "Read the summit elevation from the infobox of the article."},
+        {"role": "WebSurfer", "content": "The infobox gives the summit at 1,352 metres above sea level.\n\n" + ocr
+         + article_ocr},
+        {"role": "Orchestrator (thought)", "content": "FINAL ANSWER: 1352"}]})
+
+
+def test_a_wrong_value_misread_from_a_right_page_is_the_readers_not_an_earlier_snippets():
+    # the article the surfer read shows the expected 1,345 beside the ascent's 1,352: its own reading
+    blame = judge_log(_surfer_log("Ben Nevis\nElevation 1,345 m (4,413 ft)\nAscent from Glen Nevis 1,352 m"))[0]["attribution"]
+    assert (blame["agent"], blame["step_ref"]) == ("WebSurfer", "4"), blame
+    # a page that does not show the expected value leaves the value the first page's, as before
+    blame = judge_log(_surfer_log("Ben Nevis\nAscent from Glen Nevis 1,352 m"))[0]["attribution"]
+    assert (blame["agent"], blame["step_ref"]) == ("WebSurfer", "2"), blame

@@ -66,7 +66,8 @@ _ADDRESS = re.compile(r"\bhttps?://[^\s)\]]+")
 # text read off its screenshot): the page's content, not the surfer's statement, so a number in
 # it is no value the surfer put forward (an assistant that then computes it states it first)
 _PAGE = re.compile(r"(?:The following metadata was extracted from the webpage|Automatic OCR of the page "
-                   r"screenshot has detected the following text):.*", re.DOTALL)
+                   r"screenshot has detected the following text|The following text is visible in the "
+                   r"viewport):.*", re.DOTALL)  # the last: AgentChat's MultimodalWebSurfer
 
 
 def _own_words(text: str) -> str:
@@ -269,7 +270,7 @@ def _year(n: float) -> bool:
     return n.is_integer() and 1800 <= n <= 2100
 
 
-def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
+def _introduced(trace: Trace, at: int, answer: str, expected: str) -> tuple[int, bool]:
     """The step that first put forward what the final answer says wrongly: its numbers that are
     neither the expected one nor the task's, else its last line. The agent that first states a
     wrong value introduced it, even when a tool's output held it among others (the agent picked
@@ -280,7 +281,8 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
     results), whose values are the pages' as a reported page's are. A page a surfer reported is
     no statement of its own, but a value first stated by a director (an orchestrator restating
     what a worker's report showed) or by the surfer itself came from the first reported page
-    that showed it: that report."""
+    that showed it: that report; unless the page that agent read (`_misread`) showed the expected
+    answer: then it misread a right source, and its own statement is the step (True with it)."""
     given = set(_stated_numbers(answer)) - set(_numbers(expected)) if _numbers(expected) else set()
     wrong = given - _task_numbers(trace)
     # every wrong number the answer gives is one the task names too ("ball 2" of balls 1 to
@@ -302,12 +304,7 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
                  if _norm(_STOP_WORD.sub(" ", ln))), "")
     quiet = runners(trace)
     opening = next((e for e in trace.events if isinstance(e, Message)), None)
-    # the agents that address a worker in their own message ("Orchestrator (-> WebSurfer)"): a
-    # hand-over recorded right after a message of theirs, not a change of speaker
-    refs = trace.meta.get(EVENT_SOURCES) or [None] * len(trace.events)
-    directors = {d.from_ for k, d in enumerate(trace.events) if isinstance(d, DelegationEvent) and k
-                 and refs[k] is not None and refs[k] == refs[k - 1]
-                 and isinstance(trace.events[k - 1], Message) and trace.events[k - 1].agent == d.from_}
+    directors = _directors(trace)
 
     def states(text: str) -> bool:
         if wrong:  # a page's address states no number
@@ -327,19 +324,47 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
             call = _call_of(trace, i)
             # a run that printed a value some earlier code held as data: that code made it up
             return next((j for j in range(call) if isinstance(c := trace.events[j], ToolCall)
-                         and c.tool == CODE_TOOL and wrote(str(c.arguments.get("code", "")))), call)
+                         and c.tool == CODE_TOOL and wrote(str(c.arguments.get("code", "")))), call), False
         if not isinstance(e, Message) or e.role != "assistant" or e.agent in quiet:
             continue
         if _relays(trace, i) or (beyond_task and e is opening):
             continue
         if states(_own_words(e.content)):
+            if e.agent not in directors and _misread(trace, i, expected):
+                return i, True  # the page it read was right: the value is its own reading
             # a value read off a page: its first statement took it from the page that showed it
             # first, when that page was its own report, or a worker's report to the director
             return next((j for j in range(i) if isinstance(page := trace.events[j], Message)
                          and page.role == "assistant" and page.agent not in quiet and _PAGE.search(page.content)
                          and (page.agent == e.agent or e.agent in directors)
-                         and states(_ADDRESS.sub(" ", page.content))), i)
-    return at
+                         and states(_ADDRESS.sub(" ", page.content))), i), False
+    return at, False
+
+
+def _directors(trace: Trace) -> set[str]:
+    """The agents that address a worker in their own message ("Orchestrator (-> WebSurfer)"): a
+    hand-over recorded right after a message of theirs, not a change of speaker."""
+    refs = trace.meta.get(EVENT_SOURCES) or [None] * len(trace.events)
+    return {d.from_ for k, d in enumerate(trace.events) if isinstance(d, DelegationEvent) and k
+            and refs[k] is not None and refs[k] == refs[k - 1]
+            and isinstance(trace.events[k - 1], Message) and trace.events[k - 1].agent == d.from_}
+
+
+def _misread(trace: Trace, i: int, expected: str) -> bool:
+    """Did the agent that states a wrong value at `i` in its own words have before it a page of
+    its own that shows the expected answer: the page its message reports, else the last page it
+    reported before it? Then the source it read was right and the wrong value is its misreading
+    ("Total length 7,845 m" and "Longest span 490 m" in the infobox it read, and it gave 7,845
+    for the span), not the page's, even if an earlier page (a search snippet) showed that value
+    first. A director restating a worker's page is not judged so: the labelled logs keep its
+    value on the page it came from, or on the instruction that sent the worker there."""
+    e = trace.events[i]
+    page = _PAGE.search(e.content)
+    if page is None:
+        page = next((found for j in range(i - 1, -1, -1) if isinstance(m := trace.events[j], Message)
+                     and m.role == "assistant" and m.agent == e.agent and (found := _PAGE.search(m.content))), None)
+    wanted = _items(expected)
+    return page is not None and bool(wanted) and all(_stated(_ADDRESS.sub(" ", page.group(0)), w) for w in wanted)
 
 
 def _retrieved(output: str) -> bool:
@@ -463,8 +488,9 @@ def answer_check(trace: Trace, expected: str | None) -> Failure | None:
             at, answer = figure, trace.events[figure].content
     if at is None:
         at = len(trace.events) - 1
-    stated = _introduced(trace, at, answer, expected)
-    step = _premise(trace, stated, set(_stated_numbers(answer)) - set(_numbers(expected)))
+    stated, misread = _introduced(trace, at, answer, expected)
+    # an agent that misread a right page was sent to the right place: no instruction is to blame
+    step = stated if misread else _premise(trace, stated, set(_stated_numbers(answer)) - set(_numbers(expected)))
     return _wrong_answer(trace, step, at, answer, expected, (
         f"the code {_agent_of(trace, step)} wrote at {_ref(trace, step)} printed it first"
         if isinstance(trace.events[step], ToolCall) else
