@@ -57,3 +57,29 @@ def test_a_wrong_value_misread_from_a_right_page_is_the_readers_not_an_earlier_s
     # a page that does not show the expected value leaves the value the first page's, as before
     blame = judge_log(_surfer_log("Ben Nevis\nAscent from Glen Nevis 1,352 m"))[0]["attribution"]
     assert (blame["agent"], blame["step_ref"]) == ("WebSurfer", "2"), blame
+
+
+def _drafts(*lines):
+    """A round-robin AgentChat team: a writer hands over a headline, an editor answers."""
+    said = [{"source": "user", "type": "TextMessage",
+             "content": "Write a headline of at most 6 words for our library's late-night opening."}]
+    for k, line in enumerate(lines):
+        said += [{"source": "writer", "type": "TextMessage", "content": line},
+                 {"source": "editor", "type": "TextMessage",
+                  "content": f"Round {k + 1}: that headline has more than six words, trim it to six."}]
+    return read({"messages": said, "stop_reason": "Maximum number of messages 20 reached, current message count: 20"})
+
+
+def test_a_loop_that_resends_the_same_draft_in_new_courtesies_is_found_at_the_first_resend():
+    same = "\"Your library now stays open late into the night\""
+    log = _drafts(f"Draft: {same}", "Sure, a shorter idea: \"Library open late every single weeknight now\"",
+                  f"Good point, here it is trimmed: {same}", f"Apologies! Final trimmed headline: {same}",
+                  f"Thanks for bearing with me, this one fits: {same}", f"Here you go, the polished line: {same}")
+    blame = judge_log(log)[0]["attribution"]
+    assert (blame["agent"], blame["step_ref"]) == ("writer", "5"), blame
+    # each draft new: the team revises, however alike its courtesies
+    moving = _drafts(*(f"Sure, here it is trimmed: \"{h}\"" for h in (
+        "Your library now stays open late tonight", "Library open late every single weeknight",
+        "Late nights now at the library", "Library hours stretch past midnight now",
+        "Read late: library open till midnight", "Your library, open until midnight")))
+    assert not [f for f in judge_log(moving)[1] if f.detector == "loop"]
