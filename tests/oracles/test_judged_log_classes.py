@@ -83,3 +83,46 @@ def test_a_loop_that_resends_the_same_draft_in_new_courtesies_is_found_at_the_fi
         "Late nights now at the library", "Library hours stretch past midnight now",
         "Read late: library open till midnight", "Your library, open until midnight")))
     assert not [f for f in judge_log(moving)[1] if f.detector == "loop"]
+
+
+def _booking(choice):
+    """An Agents SDK dump whose input refuses something, and a call that takes `choice`."""
+    return read({"input": "Our flight LH400 was cancelled. We don't need a hotel voucher, please just rebook us "
+                          "on the next flight tomorrow morning.",
+                 "new_items": [
+                     {"type": "tool_call_item", "agent": {"name": "rebooking_desk"}, "raw_item": {
+                         "type": "function_call", "name": "rebook", "call_id": "r1",
+                         "arguments": json.dumps({"booking": "LH400-7Q", "compensation": choice})}},
+                     {"type": "tool_call_output_item", "agent": {"name": "rebooking_desk"}, "raw_item": {
+                         "type": "function_call_output", "call_id": "r1", "output": "{\"status\": \"rebooked\"}"}},
+                     {"type": "message_output_item", "agent": {"name": "rebooking_desk"}, "raw_item": {
+                         "type": "message", "role": "assistant",
+                         "content": [{"type": "output_text", "text": "You are rebooked on LH402 at 07:10."}]}}]})
+
+
+def test_a_call_that_takes_the_choice_the_user_refused_is_decided_at_that_call():
+    section, failures = judge_log(_booking("hotel_voucher"))
+    [f] = [f for f in failures if f.detector == "refused_choice"]
+    assert (f.agent, f.step_ref) == ("rebooking_desk", "0")
+    assert (section["attribution"]["agent"], section["attribution"]["step_ref"]) == ("rebooking_desk", "0")
+    assert not [f for f in judge_log(_booking("meal_voucher"))[1] if f.detector == "refused_choice"]
+
+
+def _report(*said):
+    return read({"chat_history": [
+        {"role": "assistant", "name": "requester", "content": "Read sales_2024.csv, total the revenue per region, "
+                                                               "and write the totals to region_totals.xlsx."},
+        *({"role": "user" if k % 2 == 0 else "assistant", "name": "analyst" if k % 2 == 0 else "requester",
+           "content": c} for k, c in enumerate(said))]})
+
+
+def test_a_team_that_ends_before_the_file_the_user_asked_for_was_made_ended_too_early():
+    totals = "exitcode: 0 (execution succeeded)\nCode output: North 120\nSouth 95\n"
+    read_it = "```python\nimport pandas as pd\nprint(pd.read_csv('sales_2024.csv').groupby('region').revenue.sum())\n```"
+    section, failures = judge_log(_report(read_it, totals, "North 120, South 95. TERMINATE"))
+    [f] = [f for f in failures if f.detector == "deliverable"]
+    assert (f.agent, f.step_ref, f.subject) == ("analyst", "3", "region_totals.xlsx")
+    # the file written by the code: made, whatever the closing says; the input file is no deliverable
+    write_it = read_it.replace("print(", "(").replace(".sum())", ".sum().to_excel('region_totals.xlsx'))")
+    assert not [f for f in judge_log(_report(write_it, "exitcode: 0 (execution succeeded)\nCode output: ",
+                                             "Saved. TERMINATE"))[1] if f.detector == "deliverable"]

@@ -10,7 +10,14 @@ the log's own words:
 - a row an agent called the top (or the bottom) of a tool's table that another row of the same
   table beats (Incorrect Verification: what it told contradicts the tool's result, as
   `semantic.claimed_outcome` finds of a claimed success). A log without the task's answer has
-  no other check of the facts an agent read.
+  no other check of the facts an agent read;
+- an action a call took that the user said no to: a short choice among the call's arguments
+  ("resolution": "refund") that names what the user said they do not want ("I don't want a
+  refund, I want an exchange"): Prompt and Instruction Deviation, the user's instruction the
+  agent acted against;
+- a file the user asked the team to make ("save the chart as returns.png"), never named by any
+  call or code before the team ended itself (Premature Termination: the end came before the
+  deliverable was made).
 """
 
 from __future__ import annotations
@@ -22,14 +29,15 @@ from masfuzz.oracles.failure import PROPOSING_DETECTORS, RULE, UNCONFIRMED, Fail
 from masfuzz.oracles.responsibility import _agent_of, _numbers, _own_words, _ref, final_answer
 from masfuzz.oracles.semantic import INCORRECT_VERIFICATION, INFORMATION_LOSS
 from masfuzz.oracles.wording import NEGATION, STOPWORDS, sentences, stem, structured, words
-from masfuzz.trace import (CONCLUDED_REASONS, AgentTurn, DelegationEvent, Message, ToolResult, Trace, received_text,
-                           said_by_user)
+from masfuzz.trace import (CONCLUDED_REASONS, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace,
+                           received_text, said_by_user)
 
 
 def logged_findings(trace: Trace) -> list[Failure]:
     """The findings above of an imported log; each reads free text, so each is a proposal the
     judge agent decides when `--model` is given (`PROPOSING_DETECTORS`), as `detect`'s are."""
-    found = silent_planned_member(trace) + dropped_exclusion(trace) + misread_extreme(trace)
+    found = silent_planned_member(trace) + dropped_exclusion(trace) + misread_extreme(trace) \
+        + refused_choice(trace) + deliverable_never_made(trace)
     return [f.model_copy(update={"decided_by": UNCONFIRMED if f.detector in PROPOSING_DETECTORS else RULE})
             for f in found]
 
@@ -218,3 +226,71 @@ def misread_extreme(trace: Trace) -> list[Failure]:
 
 def _shown(x: float) -> str:
     return str(int(x)) if x.is_integer() else str(x)
+
+
+# -- an action the user said no to ------------------------------------------------------------------
+
+# what the user says they do not want: "I don't want a refund", "we do not need a new card",
+# "no refund, please" is left out (a bare "no" too often answers a question)
+_REFUSED = re.compile(r"\b(?:do\s+not|don['\u2019]t|never|no\s+longer)\s+(?:want|need|wish\s+for)\s+"
+                      r"(?:(?:a|an|the|any|my|our)\s+)?(?P<what>[A-Za-z][\w-]{2,})", re.IGNORECASE)
+_CHOICE_WORDS = 3  # an argument of at most this many words is a choice (an enum, a mode), not prose
+
+
+def refused_choice(trace: Trace) -> list[Failure]:
+    """A call after the user's message whose argument, a short choice (`_CHOICE_WORDS`: "refund",
+    "full_refund"), names what the user said they do not want (`_REFUSED`): the agent took the
+    action the user refused. Blamed on the caller, at the call (Prompt and Instruction
+    Deviation: the user's instruction is the one it deviated from)."""
+    out, refused = [], {}
+    for i, e in enumerate(trace.events):
+        if said_by_user(e):
+            refused.update({stem(m.group("what")): m.group(0) for m in _REFUSED.finditer(e.content)})
+        if not isinstance(e, ToolCall) or not refused:
+            continue
+        hit = next(((name, value, refused[w]) for name, value in e.arguments.items() if isinstance(value, str)
+                    and 0 < len(words(value)) <= _CHOICE_WORDS for w in {stem(x) for x in words(value)}
+                    if w in refused), None)
+        if hit is None:
+            continue
+        name, value, said = hit
+        out.append(Failure(
+            category="agent_task_execution", root_cause="Prompt and Instruction Deviation", detector="refused_choice",
+            evidence=(i,), scenario_id=trace.scenario_id, elements=(e.agent, e.tool, name),
+            agent=e.agent, step=i, step_ref=source_of(trace, i), subject=e.tool,
+            description=f"the user said \"{said}\", but {e.agent} called {e.tool} with {name}={value!r} at "
+            f"{_ref(trace, i)}: it took the action the user refused"))
+        refused = {}  # one finding per refusal: later calls carry the first one's consequences
+    return out
+
+
+# -- a deliverable never made ---------------------------------------------------------------------
+
+# a file the request names as where a result goes ("save it as returns.png", "write the table to
+# out.csv", "export into report.xlsx"): a destination, not an input ("using prices.csv")
+_DESTINATION = re.compile(r"\b(?:as|to|into)\s+[`'\"]?(?P<file>[\w.-]+\.[A-Za-z][A-Za-z0-9]{1,4})\b")
+
+
+def deliverable_never_made(trace: Trace) -> list[Failure]:
+    """A team that ended by itself (a stop word, its answer) when no call, code or run output had
+    named a file the user's request gives as a result's destination (`_DESTINATION`): the file
+    was never made, and the end came before the deliverable (Premature Termination, as
+    `silent_planned_member`). Blamed on the agent whose message closed the run, at that message."""
+    end = trace.termination
+    if end is None or end.reason not in CONCLUDED_REASONS:
+        return []
+    at, _ = final_answer(trace)
+    if at is None:
+        return []
+    asked = {m.group("file") for _, e in enumerate(trace.events) if said_by_user(e)
+             for m in _DESTINATION.finditer(e.content)}
+    made = " ".join(str(e.arguments) if isinstance(e, ToolCall) else e.payload
+                    for e in trace.events[:at + 1] if isinstance(e, (ToolCall, ToolResult)))
+    closer = trace.events[at].agent
+    return [Failure(
+        category="system_termination", root_cause="Premature Termination", detector="deliverable",
+        evidence=(at,), scenario_id=trace.scenario_id, elements=(closer or "-", name),
+        agent=closer, step=at, step_ref=source_of(trace, at), subject=name,
+        description=f"the user asked for {name}, but no call or code named it before {closer} ended the run "
+        f"at {_ref(trace, at)}: the deliverable was never made")
+        for name in sorted(asked) if name not in made]
