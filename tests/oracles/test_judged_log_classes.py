@@ -126,3 +126,24 @@ def test_a_team_that_ends_before_the_file_the_user_asked_for_was_made_ended_too_
     write_it = read_it.replace("print(", "(").replace(".sum())", ".sum().to_excel('region_totals.xlsx'))")
     assert not [f for f in judge_log(_report(write_it, "exitcode: 0 (execution succeeded)\nCode output: ",
                                              "Saved. TERMINATE"))[1] if f.detector == "deliverable"]
+
+
+def _ferries(reply):
+    return read({"messages": [
+        {"type": "human", "content": "Which ferry can I still take from Dover to Calais this afternoon?"},
+        _ai("ferry_agent", calls=[("list_sailings", {"from": "Dover", "to": "Calais"})]),
+        _tool("list_sailings", "c0-list_sailings", {"sailings": [
+            {"sails": "14:05", "vessel": "Spirit of Kent", "state": "boarding"},
+            {"sails": "16:40", "vessel": "Pride of Hythe", "state": "withdrawn", "note": "crew shortage"}]}),
+        _ai("ferry_agent", reply)]})
+
+
+def test_a_row_its_tool_said_does_not_hold_given_as_good_is_the_agents_wrong_fact():
+    section, failures = judge_log(_ferries("Take the 16:40 sailing on the Pride of Hythe, it is the latest one."))
+    [f] = [f for f in failures if f.detector == "void_row"]
+    assert (f.agent, f.step_ref) == ("ferry_agent", "3")
+    assert (section["attribution"]["agent"], section["attribution"]["step_ref"]) == ("ferry_agent", "3")
+    # the agent that says the row's state, or gives a row that holds, told the truth
+    for reply in ("The 16:40 Pride of Hythe was withdrawn; take the 14:05 Spirit of Kent.",
+                  "Take the 14:05 sailing on the Spirit of Kent."):
+        assert not [f for f in judge_log(_ferries(reply))[1] if f.detector == "void_row"], reply

@@ -15,6 +15,9 @@ the log's own words:
   ("resolution": "refund") that names what the user said they do not want ("I don't want a
   refund, I want an exchange"): Prompt and Instruction Deviation, the user's instruction the
   agent acted against;
+- a row of a tool's answer whose own state says it does not hold (a departure "cancelled", an
+  offer "expired") that an agent then gives the user as good, naming the row's own values and
+  not its state (Incorrect Verification, as `misread_extreme`);
 - a file the user asked the team to make ("save the chart as returns.png"), never named by any
   call or code before the team ended itself (Premature Termination: the end came before the
   deliverable was made).
@@ -28,7 +31,7 @@ from masfuzz.oracles.blame import source_of
 from masfuzz.oracles.failure import PROPOSING_DETECTORS, RULE, UNCONFIRMED, Failure
 from masfuzz.oracles.responsibility import _agent_of, _numbers, _own_words, _ref, final_answer
 from masfuzz.oracles.semantic import INCORRECT_VERIFICATION, INFORMATION_LOSS
-from masfuzz.oracles.wording import NEGATION, STOPWORDS, sentences, stem, structured, words
+from masfuzz.oracles.wording import FAILED_STATES, NEGATION, STOPWORDS, sentences, stem, structured, words
 from masfuzz.trace import (CONCLUDED_REASONS, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace,
                            received_text, said_by_user)
 
@@ -37,7 +40,7 @@ def logged_findings(trace: Trace) -> list[Failure]:
     """The findings above of an imported log; each reads free text, so each is a proposal the
     judge agent decides when `--model` is given (`PROPOSING_DETECTORS`), as `detect`'s are."""
     found = silent_planned_member(trace) + dropped_exclusion(trace) + misread_extreme(trace) \
-        + refused_choice(trace) + deliverable_never_made(trace)
+        + refused_choice(trace) + deliverable_never_made(trace) + void_row_given(trace)
     return [f.model_copy(update={"decided_by": UNCONFIRMED if f.detector in PROPOSING_DETECTORS else RULE})
             for f in found]
 
@@ -294,3 +297,56 @@ def deliverable_never_made(trace: Trace) -> list[Failure]:
         description=f"the user asked for {name}, but no call or code named it before {closer} ended the run "
         f"at {_ref(trace, at)}: the deliverable was never made")
         for name in sorted(asked) if name not in made]
+
+
+# -- a row whose own state says it does not hold ----------------------------------------------------
+
+_STATE_KEY = re.compile(r"(?:\w+_)?(?:status|state)", re.IGNORECASE)
+# a state that says the thing is not to be had: failed or refused (`FAILED_STATES`), or gone:
+# cancelled, expired, void, suspended, discontinued, withdrawn, closed, lapsed, deleted
+_GONE_STATE = re.compile(r"cancell?ed|expired|void(?:ed)?|suspended|discontinued|withdrawn|closed|lapsed|deleted|"
+                         r"inactive", re.IGNORECASE)
+
+
+def _records(payload: str) -> list[dict]:
+    """The records (dicts) a tool's structured answer lists, at its top or one level down
+    (`{"departures": [...]}`)."""
+    data = structured(payload)
+    lists = [data] if isinstance(data, list) else [v for v in data.values() if isinstance(v, list)] \
+        if isinstance(data, dict) else []
+    return [r for rows in lists for r in rows if isinstance(r, dict)]
+
+
+def void_row_given(trace: Trace) -> list[Failure]:
+    """An agent's message after a tool's answer that lists records, one of which has a state
+    field (`status`, `state`) saying it does not hold (`_GONE_STATE`, `FAILED_STATES`), when the
+    message names a value of that row no other row has (its time, its id) and says nothing of its
+    state (no word of the state, no negation in the sentence): the agent gave the user a row the
+    tool said was not to be had. Blamed on that agent, at that message."""
+    out, void = [], []
+    for i, e in enumerate(trace.events):
+        if isinstance(e, ToolResult) and e.status == "ok":
+            rows = _records(e.payload)
+            if rows:
+                void = [(r, str(v)) for r in rows for k, v in r.items() if _STATE_KEY.fullmatch(str(k))
+                        and isinstance(v, str) and (v.lower() in FAILED_STATES or _GONE_STATE.fullmatch(v))]
+                others = [r for r in rows if all(r is not v for v, _ in void)]
+                void = [(r, state, [str(x) for x in r.values() if isinstance(x, (str, int, float))
+                                    and not isinstance(x, bool) and len(str(x)) >= 3 and str(x) != state
+                                    and all(str(x) not in map(str, o.values()) for o in others)])
+                        for r, state in void]
+        if not void or not isinstance(e, Message) or e.role != "assistant" or not e.agent:
+            continue
+        for row, state, own in void:
+            for sentence in sentences(_own_words(e.content)):
+                named = [x for x in own if x in sentence]
+                if named and not NEGATION.search(sentence) \
+                        and not ({stem(w) for w in words(state)} & {stem(w) for w in words(e.content)}):
+                    out.append(Failure(
+                        category="agent_task_execution", root_cause=INCORRECT_VERIFICATION, detector="void_row",
+                        evidence=(i,), scenario_id=trace.scenario_id, elements=(e.agent, named[0]),
+                        agent=e.agent, step=i, step_ref=source_of(trace, i), subject=named[0],
+                        description=f"{e.agent} gave {', '.join(named[:3])} at {_ref(trace, i)}, but the row of "
+                        f"its tool's answer that holds {named[0]} says it is {state}"))
+                    return out
+    return out
