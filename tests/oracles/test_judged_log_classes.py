@@ -147,3 +147,24 @@ def test_a_row_its_tool_said_does_not_hold_given_as_good_is_the_agents_wrong_fac
     for reply in ("The 16:40 Pride of Hythe was withdrawn; take the 14:05 Spirit of Kent.",
                   "Take the 14:05 sailing on the Spirit of Kent."):
         assert not [f for f in judge_log(_ferries(reply))[1] if f.detector == "void_row"], reply
+
+
+def _moving(summary):
+    return read({"chats": [
+        {"chat_history": [
+            {"role": "assistant", "name": "client", "content": "We are moving a two-bedroom flat from Leeds to York "
+             "on 3 May. The piano must travel in a climate-controlled van. Please get me a removals quote."},
+            {"role": "user", "name": "quoter", "content": "Quote: GBP 1,150 for the move on 3 May."},
+            {"role": "assistant", "name": "client", "content": "Fine, go ahead."},
+            {"role": "user", "name": "quoter", "content": summary}], "summary": summary},
+        {"chat_history": [
+            {"role": "assistant", "name": "client", "content": f"Book the van for the move.\nContext: \n{summary}"},
+            {"role": "user", "name": "booker", "content": "Booked a standard 7.5 t van for 3 May. TERMINATE"}]}]})
+
+
+def test_a_requirement_the_carried_summary_leaves_out_is_lost_at_that_summary():
+    blame = judge_log(_moving("Agreed: two-bedroom move Leeds to York on 3 May, GBP 1,150. TERMINATE"))[0]["attribution"]
+    assert (blame["agent"], blame["step_ref"]) == ("quoter", "0:3"), blame
+    kept = _moving("Agreed: two-bedroom move Leeds to York on 3 May, GBP 1,150; the piano travels in a "
+                   "climate-controlled van. TERMINATE")
+    assert not [f for f in judge_log(kept)[1] if f.detector == "handover_facts"]

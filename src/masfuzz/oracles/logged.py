@@ -15,6 +15,9 @@ the log's own words:
   ("resolution": "refund") that names what the user said they do not want ("I don't want a
   refund, I want an exchange"): Prompt and Instruction Deviation, the user's instruction the
   agent acted against;
+- a requirement the user stated (a sentence with a count or a "must": "three of the attendees
+  are vegan") that the summary an AG2 sequence carried over to its next chat mostly leaves out
+  (Information Loss at Hand-over, blamed on the summary's author, at that summary);
 - a row of a tool's answer whose own state says it does not hold (a departure "cancelled", an
   offer "expired") that an agent then gives the user as good, naming the row's own values and
   not its state (Incorrect Verification, as `misread_extreme`);
@@ -31,8 +34,10 @@ from masfuzz.oracles.blame import source_of
 from masfuzz.oracles.failure import PROPOSING_DETECTORS, RULE, UNCONFIRMED, Failure
 from masfuzz.oracles.responsibility import _agent_of, _numbers, _own_words, _ref, final_answer
 from masfuzz.oracles.semantic import INCORRECT_VERIFICATION, INFORMATION_LOSS
-from masfuzz.oracles.wording import FAILED_STATES, NEGATION, STOPWORDS, sentences, stem, structured, words
-from masfuzz.trace import (CONCLUDED_REASONS, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace,
+from masfuzz.oracles.wording import (
+    FAILED_STATES, NEGATION, STOPWORDS, is_question, sentences, stem, structured, words,
+)
+from masfuzz.trace import (CONCLUDED_REASONS, AgentTurn, ChatStart, DelegationEvent, Message, ToolCall, ToolResult, Trace,
                            received_text, said_by_user)
 
 
@@ -40,7 +45,7 @@ def logged_findings(trace: Trace) -> list[Failure]:
     """The findings above of an imported log; each reads free text, so each is a proposal the
     judge agent decides when `--model` is given (`PROPOSING_DETECTORS`), as `detect`'s are."""
     found = silent_planned_member(trace) + dropped_exclusion(trace) + misread_extreme(trace) \
-        + refused_choice(trace) + deliverable_never_made(trace) + void_row_given(trace)
+        + refused_choice(trace) + deliverable_never_made(trace) + void_row_given(trace) + summary_dropped(trace)
     return [f.model_copy(update={"decided_by": UNCONFIRMED if f.detector in PROPOSING_DETECTORS else RULE})
             for f in found]
 
@@ -350,3 +355,48 @@ def void_row_given(trace: Trace) -> list[Failure]:
                         f"its tool's answer that holds {named[0]} says it is {state}"))
                     return out
     return out
+
+
+# -- a requirement left out of a carried-over summary ------------------------------------------------
+
+# a sentence that states a requirement: a count (a figure, a cardinal) or a modal of need; one that
+# asks the chat's agent for its work ("Please find a venue.") is its task, not a requirement
+_COUNTED = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen)\b|"
+                      r"\b(?:must|needs?|required?|has\s+to|have\s+to)\b", re.IGNORECASE)
+_ASKS = re.compile(r"^\s*(?:please|kindly|can\s+you|could\s+you)\b", re.IGNORECASE)
+_KEPT = 0.5  # the share of a requirement's words a summary names, at least, to have kept it
+
+
+def _content_words(text: str) -> set[str]:
+    return {stem(w) for w in words(text) if w.isalpha() and len(w) > 3 and w not in STOPWORDS}
+
+
+def summary_dropped(trace: Trace) -> list[Failure]:
+    """The first chat of an AG2 sequence whose summary, carried over to the next chat (the
+    carry-over AG2 appends to its opening, `Message.source == "carryover"`), names less than half
+    the words of a requirement the user stated before it (`_COUNTED`, not a request for work:
+    "Three of the attendees are vegan.", "My mother uses a wheelchair, so the hotel must have
+    step-free access"): the next chat's agents work from the summary and never see it. Blamed on
+    the agent whose message closed the earlier chat (the summary AG2 carried), at it."""
+    starts = [i for i, e in enumerate(trace.events) if isinstance(e, ChatStart) and e.carryover]
+    for start in starts:
+        carried = next((e for e in trace.events[start:] if isinstance(e, Message) and e.source == "carryover"), None)
+        summary = next((j for j in range(start - 1, -1, -1) if isinstance(m := trace.events[j], Message)
+                        and m.role == "assistant" and m.agent), None)
+        if carried is None or summary is None:
+            continue
+        kept = _content_words(carried.content)
+        lost = [t for _, e in enumerate(trace.events[:start]) if said_by_user(e) for t in sentences(e.content)
+                if _COUNTED.search(t) and not _ASKS.match(t) and not is_question(t)
+                and (need := _content_words(t)) and len(need & kept) < _KEPT * len(need)]
+        if not lost:
+            continue
+        closer = trace.events[summary].agent
+        receiver = next((e.agent for e in trace.events[start:] if isinstance(e, AgentTurn)), "")
+        return [Failure(
+            category="agent_relationship", root_cause=INFORMATION_LOSS, detector="handover_facts",
+            evidence=(summary, start), scenario_id=trace.scenario_id, elements=(closer, receiver, "summary"),
+            agent=closer, step=summary, step_ref=source_of(trace, summary), subject=receiver,
+            description=f"the user said \"{' '.join(lost[0].split())[:120]}\", but the summary {closer} closed its "
+            f"chat with at {_ref(trace, summary)}, which the next chat was given, leaves it out")]
+    return []
