@@ -168,3 +168,21 @@ def test_a_requirement_the_carried_summary_leaves_out_is_lost_at_that_summary():
     kept = _moving("Agreed: two-bedroom move Leeds to York on 3 May, GBP 1,150; the piano travels in a "
                    "climate-controlled van. TERMINATE")
     assert not [f for f in judge_log(kept)[1] if f.detector == "handover_facts"]
+
+
+def _cameras(instruction, found):
+    return read({"ground_truth": "300", "messages": [
+        {"type": "human", "content": "By how many dollars does the Canon EOS R5 Mark II list price exceed the Nikon Z8's?"},
+        _ai("lead", instruction),
+        _ai("shopper", found),
+        _ai("lead", "The Canon is $100 dearer than the Nikon Z8 ($3,999 against $3,899).")]})
+
+
+def test_an_instruction_that_cut_the_users_name_short_is_where_the_wrong_value_came_from():
+    blame = judge_log(_cameras("shopper: find the list prices of the Canon EOS R5 and the Nikon Z8.",
+                               "Canon EOS R5: $3,999. Nikon Z8: $3,899."))[0]["attribution"]
+    assert (blame["agent"], blame["step_ref"]) == ("lead", "1"), blame
+    # the whole name in the instruction: the worker that found the wrong price is blamed
+    blame = judge_log(_cameras("shopper: find the list prices of the Canon EOS R5 Mark II and the Nikon Z8.",
+                               "Canon EOS R5 Mark II: $3,999. Nikon Z8: $3,899."))[0]["attribution"]
+    assert (blame["agent"], blame["step_ref"]) == ("shopper", "2"), blame

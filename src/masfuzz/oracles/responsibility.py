@@ -408,6 +408,7 @@ def _premise(trace: Trace, step: int, wrong: set[float] = frozenset()) -> int:
     quiet = runners(trace)
     agents = {e.agent for e in trace.events if isinstance(e, AgentTurn)}
     opening = next((e for e in trace.events if isinstance(e, Message)), None)
+    asked = " ".join([user_text(trace), str(trace.meta.get(USER_REQUEST) or "")])
     for j in range(step - 1, -1, -1):
         e = trace.events[j]
         if not isinstance(e, Message):
@@ -425,7 +426,8 @@ def _premise(trace: Trace, step: int, wrong: set[float] = frozenset()) -> int:
         # postcode, a lower-case reference (`semantic.FACTS`), or a figure of two digits or more
         values = (fact_values(e.content) | set(_FIGURE.findall(e.content))) \
             - fact_values(said) - set(_FIGURE.findall(said))
-        hit = new & set(_CAPITALISED.findall(worked)) or {v for v in values if v in worked}
+        hit = new & set(_CAPITALISED.findall(worked)) or {v for v in values if v in worked} \
+            or _cut_names(asked, e.content) & _cut_names(asked, worked)
         if hit:
             return j
         steered = _steered(trace, e.content, worked, set(wrong))
@@ -435,6 +437,26 @@ def _premise(trace: Trace, step: int, wrong: set[float] = frozenset()) -> int:
         return next((k for k in range(since + 1, j) if isinstance(m := trace.events[k], Message)
                      and m.agent == e.agent and steered & {stem(w) for w in words(m.content)}), j)
     return step
+
+
+# a name as a run of words each with a capital or a digit ("iPhone 15 Pro Max", "Galaxy S24 Ultra")
+_NAME_RUN = re.compile(r"(?:\b\w*[A-Z0-9]\w*\b[ \t]+)+\w*[A-Z0-9]\w*\b")
+
+
+def _cut_names(asked: str, text: str) -> set[str]:
+    """The names of the user's words (`_NAME_RUN`, three words or more) that `text` names cut
+    short: their first two words or more, not followed by the rest ("iPhone 15 Pro" where the
+    user asked about the "iPhone 15 Pro Max"). An instruction that cuts a name so sends its worker
+    after another thing, and the worker's message that names it so found that thing."""
+    out = set()
+    for name in {m.group(0) for m in _NAME_RUN.finditer(asked)}:
+        parts = name.split()
+        for k in range(len(parts) - 1, 1, -1):
+            head, rest = " ".join(parts[:k]), parts[k]
+            if re.search(rf"(?<!\w){re.escape(head)}(?![ \t]+{re.escape(rest)})(?!\w)", text):
+                out.add(head)
+                break
+    return out
 
 
 def _steered(trace: Trace, instruction: str, worked: str, wrong: set[float]) -> set[str]:
