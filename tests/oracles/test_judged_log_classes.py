@@ -186,3 +186,20 @@ def test_an_instruction_that_cut_the_users_name_short_is_where_the_wrong_value_c
     blame = judge_log(_cameras("shopper: find the list prices of the Canon EOS R5 Mark II and the Nikon Z8.",
                                "Canon EOS R5 Mark II: $3,999. Nikon Z8: $3,899."))[0]["attribution"]
     assert (blame["agent"], blame["step_ref"]) == ("shopper", "2"), blame
+
+
+def test_a_failed_run_patched_into_code_that_prints_the_wrong_value_is_decided_at_the_patch():
+    failed = ("exitcode: 1 (execution failed)\nCode output: Traceback (most recent call last):\n"
+              "KeyError: 'unit_price'")
+    log = read({"ground_truth": "4,310", "groupchat": {"messages": [
+        {"role": "user", "name": "Owner", "content": "What was the stock value of warehouse B in June? stock.csv has it."},
+        {"role": "user", "name": "stock_coder", "content": "```python\nimport pandas as pd\nd = pd.read_csv('stock.csv')\n"
+                                                        "print((d.qty * d.unit_price).sum())\n```"},
+        {"role": "user", "name": "runner", "content": failed},
+        {"role": "user", "name": "stock_coder", "content": "Using the standard rate of 10 per unit:\n```python\n"
+                                                        "import pandas as pd\nd = pd.read_csv('stock.csv')\n"
+                                                        "print((d.qty * 10).sum())\n```"},
+        {"role": "user", "name": "runner", "content": "exitcode: 0 (execution succeeded)\nCode output: 5120"},
+        {"role": "user", "name": "auditor", "content": "Warehouse B held 5,120 in stock value in June. TERMINATE"}]}})
+    blame = judge_log(log)[0]["attribution"]
+    assert (blame["agent"], blame["step_ref"]) == ("stock_coder", "3"), blame

@@ -657,7 +657,21 @@ def went_on_around(trace: Trace, call: int, own: list[Failure]) -> tuple[int, st
                 f"{_what(trace, call)} at {_ref(trace, call)} failed, and {agent} said so at "
                 f"{_ref(trace, f.step)} yet put forward a value there without a result to take it "
                 f"from (a guess, made-up data): {f.description}")
+        if _patched_wrongly(trace, call, f.step):
+            return f.step, agent, (
+                f"{_what(trace, call)} at {_ref(trace, call)} failed, and the code {agent} ran instead at "
+                f"{_ref(trace, f.step)} worked but printed the wrong value the answer gave: {f.description}")
     return None
+
+
+def _patched_wrongly(trace: Trace, call: int, step: int) -> bool:
+    """Is `step` code that the author of the failed (or fruitless) code run at `call` ran later in
+    its place, and whose run printed the answer's wrong value (the answer check's step is that
+    code)? The patch made the error go away and the result wrong (a missing column filled with a
+    default): the failure was recoverable, the patch that ran was not. (Code whose run printed
+    nothing of the answer, and a guess in words, leave the failed run decisive.)"""
+    c, e = trace.events[call], trace.events[step]
+    return isinstance(e, ToolCall) and isinstance(c, ToolCall) and e.tool == c.tool == CODE_TOOL and e.agent == c.agent
 
 
 def _argument_text(value: Any) -> list[str]:
