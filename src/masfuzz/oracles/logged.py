@@ -82,16 +82,22 @@ def planned_members(trace: Trace) -> dict[str, int]:
     return out
 
 
+def _closed_at(trace: Trace) -> int | None:
+    """The message that closed a run that ended by itself (a stop word, its answer: its final
+    answer's event); None for a run stopped otherwise (a bound, a crash, an end not known)."""
+    end = trace.termination
+    if end is None or end.reason not in CONCLUDED_REASONS:
+        return None
+    return final_answer(trace)[0]
+
+
 def silent_planned_member(trace: Trace) -> list[Failure]:
     """A team that ended by itself (a stop word, its answer) before a member its own plan gave
     a part of the work to (`planned_members`) acted at all: the end came before the work was
     done. Category system_termination, root cause Premature Termination (FLARE), as
     `instructed.participation` finds it where the system's agents are known; blamed on the agent
     whose message closed the run, at that message."""
-    end = trace.termination
-    if end is None or end.reason not in CONCLUDED_REASONS:
-        return []
-    at, _ = final_answer(trace)
+    at = _closed_at(trace)
     if at is None:
         return []
     closer = trace.events[at].agent
@@ -284,13 +290,10 @@ def deliverable_never_made(trace: Trace) -> list[Failure]:
     named a file the user's request gives as a result's destination (`_DESTINATION`): the file
     was never made, and the end came before the deliverable (Premature Termination, as
     `silent_planned_member`). Blamed on the agent whose message closed the run, at that message."""
-    end = trace.termination
-    if end is None or end.reason not in CONCLUDED_REASONS:
-        return []
-    at, _ = final_answer(trace)
+    at = _closed_at(trace)
     if at is None:
         return []
-    asked = {m.group("file") for _, e in enumerate(trace.events) if said_by_user(e)
+    asked = {m.group("file") for e in trace.events if said_by_user(e)
              for m in _DESTINATION.finditer(e.content)}
     made = " ".join(str(e.arguments) if isinstance(e, ToolCall) else e.payload
                     for e in trace.events[:at + 1] if isinstance(e, (ToolCall, ToolResult)))
@@ -386,7 +389,7 @@ def summary_dropped(trace: Trace) -> list[Failure]:
         if carried is None or summary is None:
             continue
         kept = _content_words(carried.content)
-        lost = [t for _, e in enumerate(trace.events[:start]) if said_by_user(e) for t in sentences(e.content)
+        lost = [t for e in trace.events[:start] if said_by_user(e) for t in sentences(e.content)
                 if _COUNTED.search(t) and not _ASKS.match(t) and not is_question(t)
                 and (need := _content_words(t)) and len(need & kept) < _KEPT * len(need)]
         if not lost:
