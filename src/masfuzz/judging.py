@@ -18,7 +18,7 @@ from masfuzz.oracles.detectors import detect
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.blame import blame_all
 from masfuzz.oracles.logged import logged_findings
-from masfuzz.oracles.responsibility import answer_check, decisive
+from masfuzz.oracles.responsibility import answer_check, decisive, earliest_claims
 from masfuzz.spec.model import WorkflowSpec
 
 
@@ -49,7 +49,7 @@ def judge_log(log: Imported, spec: WorkflowSpec | None = None, *, client: Any = 
         report = asyncio.run(identify_failures(trace, flare, client, rounds=rounds, expected=expected))
         failures += report.failures
         notes += report.notes
-    failures = blame_all(trace, dedupe(failures))
+    failures = earliest_claims(trace, blame_all(trace, dedupe(failures)))
     blame = decisive(trace, failures, expected)
     own_failures = [f for f in failures if f.attribution == "sut"]
     return {

@@ -185,14 +185,13 @@ def test_a_file_that_is_not_json_is_one_line(tmp_path):
         load(bad)
 
 
-def test_every_labelled_bench_log_reads_and_its_labelled_step_is_one_of_its_messages():
-    import json
-
+@pytest.mark.parametrize("labelled", ["judge_labels", "judge_labels_blind", "judge_labels_blind2"])
+def test_every_labelled_bench_log_reads_and_its_labelled_step_is_one_of_its_messages(labelled):
     from tests.conftest import ROOT
 
-    base = ROOT / "bench" / "judge_labels"
+    base = ROOT / "bench" / labelled
     labels = json.loads((base / "labels.json").read_text())
-    assert len(labels) >= 20 and sorted(labels) == sorted(p.name for p in (base / "logs").glob("*.json"))
+    assert len(labels) >= 20 and sorted(labels) == sorted(p.name for p in (base / "logs").glob("*.json*"))
     formats = set()
     for name, label in labels.items():
         log = load(base / "logs" / name)
@@ -226,3 +225,61 @@ def test_a_user_proxy_named_user_that_runs_the_code_reports_its_result():
     [(ref, result)] = _at(log.trace, ToolResult)
     assert ref == "2" and (result.agent, result.status) == ("assistant", "error")
     assert log.trace.speaker_order == ["assistant"]
+
+
+def test_a_two_agent_chat_as_its_initiator_recorded_it_opens_with_the_users_request():
+    """AG2 keeps a two-agent chat as its initiator saw it: the initiator's messages in the role
+    "assistant", its partner's in "user". The initiator's opening is the task (the user's), its
+    runs of the partner's code are results; its partner is the one agent."""
+    log = read({"chat_history": [
+        {"content": "Sum the squares of 1..4 and save a bar chart as squares.png.", "role": "assistant",
+         "name": "operator"},
+        {"content": CODE, "role": "user", "name": "math_helper"},
+        {"content": FAILED, "role": "assistant", "name": "operator"},
+        {"content": "The squares sum to 30. TERMINATE", "role": "user", "name": "math_helper"}]})
+    assert [m.content for _, m in users_words(log.trace)] == ["Sum the squares of 1..4 and save a bar chart as squares.png."]
+    [(ref, result)] = _at(log.trace, ToolResult)
+    assert ref == "2" and (result.agent, result.status) == ("math_helper", "error")
+    assert log.trace.speaker_order == ["math_helper"]
+    # three authors are a group chat, not a two-agent one: its later "assistant" turns stay agents'
+    group = read({"chat_history": [{"content": "Sum the squares.", "role": "assistant", "name": "lead"},
+                                   {"content": "30.", "role": "user", "name": "math_helper"},
+                                   {"content": "Checked: 30.", "role": "user", "name": "checker"},
+                                   {"content": "Thanks, done.", "role": "assistant", "name": "lead"}]})
+    assert group.trace.speaker_order == ["lead", "math_helper", "checker", "lead"]
+    # a benchmark log keeps the request beside the messages (`question`): an expert's opening
+    # relays it ("You are given: ..."), so it stays that expert's turn
+    relayed = read({"question": "Sum the squares of 1..4.", "history": [
+        {"content": "You are given: sum the squares of 1..4. Plan: compute it.", "role": "assistant", "name": "Math_Expert"},
+        {"content": "exitcode: 0 (execution succeeded)\nCode output: 30", "role": "user", "name": "Computer_terminal"}]})
+    assert relayed.trace.speaker_order[0] == "Math_Expert" and not users_words(relayed.trace)
+
+
+def test_an_agents_sdk_new_items_dump_with_the_runs_input_beside_them():
+    """`RunResult.input` kept beside `new_items`: the user's request, which no item holds; the
+    items keep their own numbers."""
+    item = {"type": "message_output_item", "agent": {"name": "desk"},
+            "raw_item": {"type": "message", "role": "assistant",
+                         "content": [{"type": "output_text", "text": "Seat 14C is yours."}]}}
+    for given in ("Move me to an aisle seat, not 14C.",
+                  [{"role": "user", "content": "Move me to an aisle seat, not 14C."}]):
+        log = read({"input": given, "new_items": [item]})
+        assert [m.content for _, m in users_words(log.trace)] == ["Move me to an aisle seat, not 14C."]
+        assert [r for r, e in _at(log.trace, Message) if e.role == "assistant"] == ["0"]
+
+
+def test_an_agentchat_executor_agents_plain_output_is_the_code_runs_result():
+    """AgentChat's `CodeExecutorAgent` answers with the run's plain output as a TextMessage (no
+    model wrote it: no usage): a traceback is the code's failed run, its author's; a later plain
+    output is the fixed run's result."""
+    used = {"prompt_tokens": 50, "completion_tokens": 20}
+    log = read({"messages": [
+        {"source": "user", "type": "TextMessage", "content": "What is 2**20?"},
+        {"source": "author", "type": "TextMessage", "content": "```python\nprint(pow2(20))\n```", "models_usage": used},
+        {"source": "runner", "type": "TextMessage", "models_usage": None, "content":
+         "Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\nNameError: name 'pow2' is not defined\n"},
+        {"source": "author", "type": "TextMessage", "content": "```python\nprint(2**20)\n```", "models_usage": used},
+        {"source": "runner", "type": "TextMessage", "models_usage": None, "content": "1048576\n"},
+        {"source": "author", "type": "TextMessage", "content": "2**20 is 1048576.", "models_usage": used}]})
+    assert [(r, e.agent, e.status) for r, e in _at(log.trace, ToolResult)] == [
+        ("2", "author", "error"), ("4", "author", "ok")]

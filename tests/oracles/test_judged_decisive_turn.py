@@ -64,7 +64,8 @@ def test_failed_code_sent_again_unchanged_is_decided_at_the_first_retry():
 
 
 def _pair(*said, truth):
-    """An AG2 two-agent chat: the asker opens it, the two speak in turn."""
+    """An AG2 two-agent chat: the asker opens it with the user's task (the initiator's opening),
+    the two speak in turn."""
     return read({"chat_history": [{"role": "assistant" if k % 2 == 0 else "user", "name": n, "content": c}
                                   for k, (n, c) in enumerate(said)], "max_turns": len(said) // 2,
                  "ground_truth": truth})
@@ -76,7 +77,9 @@ def test_a_closing_courtesy_is_no_final_answer_and_a_chat_of_courtesies_is_blame
                 ("asker", "Great, thanks a lot!"),
                 ("calc", "Happy to help! Feel free to ask if anything else comes up."),
                 ("asker", "Cheers, have a good evening."),
-                ("calc", "You too! Goodbye."), truth="210")
+                ("calc", "You too! Goodbye."),
+                ("asker", "Bye!"),
+                ("calc", "Take care!"), truth="210")
     section, failures = judge_log(log)
     # the answer is the last message that says something of the task: right, so no wrong answer
     assert not [f for f in failures if f.detector == "expected_answer"], failures

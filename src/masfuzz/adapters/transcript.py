@@ -60,6 +60,8 @@ AG2_CARRYOVER = "\nContext: \n"  # what AG2 puts between a chat's own message an
 _CHAT_ROLES = ("user", "assistant", "system", "tool", "function")
 _ROLE_SPEAKER = re.compile(r"^\s*(?P<agent>[^()]+?)\s*(?:\((?:->\s*(?P<to>[^)]+)|[^)]*)\))?\s*$")
 _ERROR_TEXT = re.compile(r"^\s*(?:error\b|traceback\b|exception\b)", re.IGNORECASE)
+# what a Python run prints when it fails: the traceback's header, an exception's last line
+_RAISED = re.compile(r"^Traceback \(most recent call last\):|^[A-Z]\w*(?:Error|Exception): ", re.MULTILINE)
 _TERMINATE_ONLY = re.compile(r"\s*\bTERMINATE\b\s*", re.IGNORECASE)
 _AGENTCHAT_TYPES = ("TextMessage", "MultiModalMessage", "StopMessage", "ToolCallRequestEvent",
                     "ToolCallExecutionEvent", "ToolCallSummaryMessage", "HandoffMessage",
@@ -133,6 +135,19 @@ class _Builder:
             return False
         self.add(ToolResult(agent=self.code["author"], tool=CODE_TOOL, call_id=self.code["call"],
                             status="ok" if code == 0 else "error", payload=text), ref)
+        self.code = None
+        return True
+
+    def ran_plainly(self, agent: str, text: str, ref: str) -> bool:
+        """The plain output an executor agent of its own (AgentChat's `CodeExecutorAgent`, which
+        sends a run's output as a `TextMessage`: "171", or the Python traceback) gave the code
+        last asked for: recorded as that code's result, an error when it holds a traceback or an
+        exception's line. False when no code waits, or `agent` wrote it (its own prose)."""
+        if self.code is None or agent == self.code["author"] or CODE_BLOCK.search(text):
+            return False
+        failed = bool(_RAISED.search(text))
+        self.add(ToolResult(agent=self.code["author"], tool=CODE_TOOL, call_id=self.code["call"],
+                            status="error" if failed else "ok", payload=text), ref)
         self.code = None
         return True
 
@@ -237,11 +252,14 @@ def _in_users_place(b: _Builder, text: str, ref: str, *, ran: bool, later: bool)
 
 
 def _ag2_chat(b: _Builder, messages: list[dict[str, Any]], prefix: str, *, first_is_task: bool,
-              later: bool = False) -> None:
+              later: bool = False, asked: bool = False) -> None:
     """One AG2 chat's messages; `later`: a chat of a sequence after the first, whose opening is
-    the app's own message with AG2's carry-over appended (`_in_users_place`)."""
+    the app's own message with AG2's carry-over appended (`_in_users_place`); `asked`: the dump
+    keeps the user's request beside the messages (`REQUEST_KEYS`), so an agent's opening relays
+    it (a benchmark log's "You are given: ..."), and is no initiator's task (`_initiator`)."""
     speaker_roles = any(str(m.get("role", m.get("source", ""))) not in _CHAT_ROLES for m in messages
                         if "role" in m or "source" in m) and not any("name" in m for m in messages)
+    initiator = None if speaker_roles or asked else _initiator(messages)
     for n, raw in enumerate(messages):
         ref = f"{prefix}{n}"
         m = _console_line(raw)
@@ -254,7 +272,10 @@ def _ag2_chat(b: _Builder, messages: list[dict[str, Any]], prefix: str, *, first
             _ag2_tool_results(b, m, text, ref)
             continue
         agent, to = _speaker(m, speaker_roles)
-        if agent is None or (n == 0 and first_is_task and role != "assistant" and not speaker_roles):
+        # the initiator's opening (the task) and its reports of the partner's code runs (the
+        # proxy that executes it) are in the user's place; its other replies are its own turns
+        placed = agent == initiator and (n == 0 or b.code is not None and run_exit(text) is not None)
+        if agent is None or placed or (n == 0 and first_is_task and role != "assistant" and not speaker_roles):
             # a user proxy named "user" often is the one that runs the code: its report is the result
             _in_users_place(b, text, ref, ran=b.executed(text, ref), later=later and n == 0)
             continue
@@ -273,6 +294,24 @@ def _ag2_chat(b: _Builder, messages: list[dict[str, Any]], prefix: str, *, first
         if to:  # the hand-over is this message, not the receiver's first turn after it
             b.add(DelegationEvent(**{"from": agent, "to": to}, trigger="delegate"), ref)
             b.handed = to
+
+
+def _initiator(messages: list[dict[str, Any]]) -> str | None:
+    """The agent that started a two-agent chat (`initiate_chat`, each chat of `initiate_chats`),
+    when the dump is its record: AG2 keeps a chat's history as its initiator saw it, its own
+    messages in the role "assistant" and its one partner's in "user". Its opening is the task,
+    the user's request, read in the user's place as a group chat's first author's is. Its later
+    replies stay its own: an initiator is as often an agent with a model (a requester thanking
+    back until the turn bound) as a human's proxy, and the log does not say which. None for a
+    group chat (more than two names) or a history not so written."""
+    spoken = [m for m in messages if m.get("name") and str(m.get("role")) in ("user", "assistant")]
+    names = list(dict.fromkeys(str(m["name"]) for m in spoken))
+    if len(names) != 2 or not spoken or str(spoken[0].get("role")) != "assistant":
+        return None
+    first = names[0]
+    if all((str(m["role"]) == "assistant") == (str(m["name"]) == first) for m in spoken):
+        return first
+    return None
 
 
 def _call(b: _Builder, agent: str, tool: str, raw: Any, call_id: str, ref: str) -> str | None:
@@ -337,6 +376,7 @@ def _ag2(data: Any) -> tuple[list[list[dict[str, Any]]], Any, list[dict[str, Any
 
 def _read_ag2(data: Any, fmt: str) -> Trace:
     chats, bound, results = _ag2(data)
+    asked = isinstance(data, dict) and any(isinstance(data.get(k), str) and data[k].strip() for k in REQUEST_KEYS)
     b = _Builder()
     sequence = fmt == "ag2-sequence"
     for k, messages in enumerate(chats):
@@ -346,7 +386,8 @@ def _read_ag2(data: Any, fmt: str) -> Trace:
                             recipient=next((x for x in names if names and x != names[0]), ""),
                             carryover=k > 0), None)
             b.speaker = None  # each chat of a sequence starts from a clean history
-        _ag2_chat(b, messages, f"{k}:" if sequence else "", first_is_task=True, later=sequence and k > 0)
+        _ag2_chat(b, messages, f"{k}:" if sequence else "", first_is_task=True, later=sequence and k > 0,
+                  asked=asked)
         if sequence:
             summary = results[k].get("summary") if k < len(results) else ""
             b.add(ChatEnd(chat=f"chat{k + 1}", summary=_text(summary)), None)
@@ -400,7 +441,9 @@ def _read_agentchat(data: Any, fmt: str) -> Trace:
             b.executed(f"exitcode: {result.get('exit_code', 0)}\n{_text(result.get('output'))}", ref)
         else:
             text = _text(content)
-            if b.executed(text, ref):
+            # a message no model wrote (no usage) right after the code: an executor's output
+            if b.executed(text, ref) or (kind == "TextMessage" and m.get("models_usage") is None
+                                         and b.ran_plainly(source, text, ref)):
                 b.add(Message(agent=source, content=text), ref)
             else:
                 b.say(source, text, ref)
@@ -417,9 +460,21 @@ def _read_agentchat(data: Any, fmt: str) -> Trace:
 
 # --------------------------------------------------------------------------- OpenAI Agents SDK
 
+def _run_input(data: Any) -> list[dict[str, Any]]:
+    """The run's input a `new_items` dump keeps beside them (`RunResult.input`: the user's
+    request as a string, or input items): the items hold none of it."""
+    given = data.get("input") if isinstance(data, dict) and isinstance(data.get("new_items"), list) else None
+    if isinstance(given, str) and given.strip():
+        return [{"role": "user", "content": given}]
+    return [m for m in given if isinstance(m, dict)] if isinstance(given, list) else []
+
+
 def _read_openai(data: Any, fmt: str) -> Trace:
     b = _Builder()
     current = "assistant"  # to_input_list() does not name the agent; hand-overs do
+    for item in _run_input(data):
+        if item.get("role") == "user":  # the file numbers the items only: the input has no number
+            b.add(Message(role="user", content=_text(item.get("content"))), None)
     for n, raw in enumerate(_messages(data)):
         ref = str(n)
         item = raw.get("raw_item", raw) if isinstance(raw, dict) else {}

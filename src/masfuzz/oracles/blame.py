@@ -148,7 +148,7 @@ def _joined_last(trace: Trace, members: list[str]) -> str:
 
 
 def _loop(trace: Trace, f: Failure) -> Who:
-    from masfuzz.oracles.detectors import MIN_IDENTICAL_CALLS
+    from masfuzz.oracles.detectors import MIN_IDENTICAL_CALLS, resent
 
     if f.elements[:1] == ("tool",):  # one agent repeating one call: the call that made it a loop
         return f.elements[1], _at(f.evidence, MIN_IDENTICAL_CALLS - 1), f.elements[2]
@@ -157,6 +157,11 @@ def _loop(trace: Trace, f: Failure) -> Who:
     # than changing its plan); the peer is the one it hands the floor to
     cycle = list(f.elements[1:])  # the smallest rotation; the members' order round the cycle
     step = _at(f.evidence, len(cycle))
+    turns = [(i, trace.events[i]) for i in f.evidence if 0 <= i < len(trace.events)
+             and isinstance(trace.events[i], AgentTurn)]
+    again = resent(trace, turns, 0, len(turns))
+    if again is not None:  # the first turn that handed over its own artefact again, unchanged
+        step = turns[again][0]
     done = _past_done_task(trace, step)
     if done is not None:
         return trace.events[done].agent, done, cycle[(cycle.index(trace.events[done].agent) + 1) % len(cycle)] \

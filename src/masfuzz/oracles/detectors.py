@@ -505,6 +505,35 @@ def _work(trace: Trace, stop: int) -> set[str]:
     return _content(_turn_output(trace, -1, stop) | set(_TOKEN.findall(task.lower())))
 
 
+# what a turn hands over as its work, apart from the words around it: a fenced code block, a
+# phrase of three words or more in double quotes or bold (a draft line, a tagline, a title)
+_ARTEFACT = re.compile(r"```[^\n]*\n(.*?)```|\"([^\"\n]*\S\s+\S+\s+\S[^\"\n]*)\"|"
+                       r"\u201c([^\u201d\n]*\S\s+\S+\s+\S[^\u201d\n]*)\u201d|\*\*([^*\n]*\S\s+\S+\s+\S[^*\n]*)\*\*",
+                       re.DOTALL)
+
+
+def artefacts(trace: Trace, start: int, stop: int) -> set[str]:
+    """The artefacts (`_ARTEFACT`) the agents' messages among events start+1..stop-1 hand over,
+    each as its words and numbers in order: the same draft however it is quoted or set."""
+    return {" ".join(_TOKEN.findall("".join(g).lower())) for e in trace.events[start + 1:stop]
+            if isinstance(e, Message) and e.role == "assistant" for g in _ARTEFACT.findall(e.content)} - {""}
+
+
+def resent(trace: Trace, turns: list[tuple[int, AgentTurn]], start: int, stop: int) -> int | None:
+    """The first of turns[start:stop] that hands over only artefacts its agent had already handed
+    over in the stretch (the same draft again, in new words around it: "You're right, here's a
+    tighter version: ..."); None when every turn brings a new one or none."""
+    bounds = [idx for idx, _ in turns] + [len(trace.events)]
+    given: dict[str, set[str]] = {}
+    for k in range(start, stop):
+        made = artefacts(trace, bounds[k], bounds[k + 1])
+        earlier = given.setdefault(turns[k][1].agent, set())
+        if made and made <= earlier:
+            return k
+        earlier |= made
+    return None
+
+
 def progressed(trace: Trace, turns: list[tuple[int, AgentTurn]], start: int, stop: int,
                p: int) -> bool:
     """Did the speaker cycle over turns[start:stop] make progress? A turn makes progress when
@@ -515,17 +544,27 @@ def progressed(trace: Trace, turns: list[tuple[int, AgentTurn]], start: int, sto
     then "That's everything from me.") is an agent with nothing left to do, however it words
     it. An orchestrator speaking between every worker turn goes round a cycle by design and
     progresses while its instructions or the results are new; a loop is the same messages
-    again, or idle ones: more than half of the turns after the first round bring nothing new."""
+    again, or idle ones: more than half of the turns after the first round bring nothing new.
+    When a turn of the stretch hands over the very artefact its agent handed over before
+    (`resent`: the same draft, code or line in new courtesy words), the work is that artefact,
+    and progress is read from it, not from the wrapping: a turn whose round (it and the p - 1
+    turns before it) brought no new artefact brings nothing new, however new its words."""
     bounds = [idx for idx, _ in turns] + [len(trace.events)]
     work = _work(trace, bounds[min(start + p, stop)])
     said: dict[str, set[str]] = {}
+    by_artefact = resent(trace, turns, start, stop) is not None
+    handed: set[str] = set()
+    fresh: list[bool] = []  # per turn: did it hand over an artefact not seen in the stretch
     stalled = 0
     for k in range(start, stop):
         out = _turn_output(trace, bounds[k], bounds[k + 1])
         earlier = said.setdefault(turns[k][1].agent, set())
+        made = artefacts(trace, bounds[k], bounds[k + 1]) if by_artefact else set()
+        fresh.append(bool(made - handed))
+        handed |= made
         if k >= start + p:
             acted = any(isinstance(e, (ToolCall, ToolResult)) for e in trace.events[bounds[k] + 1:bounds[k + 1]])
-            if not out - earlier or not (acted or _content(out) & work):
+            if not out - earlier or not (acted or _content(out) & work) or by_artefact and not any(fresh[-p:]):
                 stalled += 1
         earlier |= out
     return 2 * stalled <= stop - start - p

@@ -143,7 +143,8 @@ UNCONFIRMED = "rule (no judge configured)"
 JUDGE_CONFIRMED = "judge confirmed"
 AGENTS = "failure and judge agents"
 PROPOSING_DETECTORS = frozenset({"claimed_outcome", "handover_facts", "participation", "instructed_order",
-                                 "misrouted_request", "misread_table"})
+                                 "misrouted_request", "misread_table", "refused_choice", "deliverable",
+                                 "void_row"})
 
 
 

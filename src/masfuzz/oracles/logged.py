@@ -10,7 +10,20 @@ the log's own words:
 - a row an agent called the top (or the bottom) of a tool's table that another row of the same
   table beats (Incorrect Verification: what it told contradicts the tool's result, as
   `semantic.claimed_outcome` finds of a claimed success). A log without the task's answer has
-  no other check of the facts an agent read.
+  no other check of the facts an agent read;
+- an action a call took that the user said no to: a short choice among the call's arguments
+  ("resolution": "refund") that names what the user said they do not want ("I don't want a
+  refund, I want an exchange"): Prompt and Instruction Deviation, the user's instruction the
+  agent acted against;
+- a requirement the user stated (a sentence with a count or a "must": "three of the attendees
+  are vegan") that the summary an AG2 sequence carried over to its next chat mostly leaves out
+  (Information Loss at Hand-over, blamed on the summary's author, at that summary);
+- a row of a tool's answer whose own state says it does not hold (a departure "cancelled", an
+  offer "expired") that an agent then gives the user as good, naming the row's own values and
+  not its state (Incorrect Verification, as `misread_extreme`);
+- a file the user asked the team to make ("save the chart as returns.png"), never named by any
+  call or code before the team ended itself (Premature Termination: the end came before the
+  deliverable was made).
 """
 
 from __future__ import annotations
@@ -21,15 +34,18 @@ from masfuzz.oracles.blame import event_ref, source_of
 from masfuzz.oracles.failure import PROPOSING_DETECTORS, RULE, UNCONFIRMED, Failure
 from masfuzz.oracles.responsibility import final_answer
 from masfuzz.oracles.semantic import INCORRECT_VERIFICATION, INFORMATION_LOSS
-from masfuzz.oracles.wording import NEGATION, STOPWORDS, numbers_in, own_words, sentences, stem, structured, words
-from masfuzz.trace import (CONCLUDED_REASONS, AgentTurn, DelegationEvent, Message, ToolResult, Trace, agent_at, received_text,
-                           said_by_user)
+from masfuzz.oracles.wording import (
+    FAILED_STATES, NEGATION, STOPWORDS, is_question, numbers_in, own_words, sentences, stem, structured, words,
+)
+from masfuzz.trace import (CONCLUDED_REASONS, AgentTurn, ChatStart, DelegationEvent, Message, ToolCall, ToolResult, Trace,
+                           agent_at, received_text, said_by_user)
 
 
 def logged_findings(trace: Trace) -> list[Failure]:
     """The findings above of an imported log; each reads free text, so each is a proposal the
     judge agent decides when `--model` is given (`PROPOSING_DETECTORS`), as `detect`'s are."""
-    found = silent_planned_member(trace) + dropped_exclusion(trace) + misread_extreme(trace)
+    found = silent_planned_member(trace) + dropped_exclusion(trace) + misread_extreme(trace) \
+        + refused_choice(trace) + deliverable_never_made(trace) + void_row_given(trace) + summary_dropped(trace)
     return [f.model_copy(update={"decided_by": UNCONFIRMED if f.detector in PROPOSING_DETECTORS else RULE})
             for f in found]
 
@@ -66,16 +82,22 @@ def planned_members(trace: Trace) -> dict[str, int]:
     return out
 
 
+def _closed_at(trace: Trace) -> int | None:
+    """The message that closed a run that ended by itself (a stop word, its answer: its final
+    answer's event); None for a run stopped otherwise (a bound, a crash, an end not known)."""
+    end = trace.termination
+    if end is None or end.reason not in CONCLUDED_REASONS:
+        return None
+    return final_answer(trace)[0]
+
+
 def silent_planned_member(trace: Trace) -> list[Failure]:
     """A team that ended by itself (a stop word, its answer) before a member its own plan gave
     a part of the work to (`planned_members`) acted at all: the end came before the work was
     done. Category system_termination, root cause Premature Termination (FLARE), as
     `instructed.participation` finds it where the system's agents are known; blamed on the agent
     whose message closed the run, at that message."""
-    end = trace.termination
-    if end is None or end.reason not in CONCLUDED_REASONS:
-        return []
-    at, _ = final_answer(trace)
+    at = _closed_at(trace)
     if at is None:
         return []
     closer = trace.events[at].agent
@@ -218,3 +240,166 @@ def misread_extreme(trace: Trace) -> list[Failure]:
 
 def _shown(x: float) -> str:
     return str(int(x)) if x.is_integer() else str(x)
+
+
+# -- an action the user said no to ------------------------------------------------------------------
+
+# what the user says they do not want: "I don't want a refund", "we do not need a new card",
+# "no refund, please" is left out (a bare "no" too often answers a question)
+_REFUSED = re.compile(r"\b(?:do\s+not|don['\u2019]t|never|no\s+longer)\s+(?:want|need|wish\s+for)\s+"
+                      r"(?:(?:a|an|the|any|my|our)\s+)?(?P<what>[A-Za-z][\w-]{2,})", re.IGNORECASE)
+_CHOICE_WORDS = 3  # an argument of at most this many words is a choice (an enum, a mode), not prose
+
+
+def refused_choice(trace: Trace) -> list[Failure]:
+    """A call after the user's message whose argument, a short choice (`_CHOICE_WORDS`: "refund",
+    "full_refund"), names what the user said they do not want (`_REFUSED`): the agent took the
+    action the user refused. Blamed on the caller, at the call (Prompt and Instruction
+    Deviation: the user's instruction is the one it deviated from)."""
+    out, refused = [], {}
+    for i, e in enumerate(trace.events):
+        if said_by_user(e):
+            refused.update({stem(m.group("what")): m.group(0) for m in _REFUSED.finditer(e.content)})
+        if not isinstance(e, ToolCall) or not refused:
+            continue
+        hit = next(((name, value, refused[w]) for name, value in e.arguments.items() if isinstance(value, str)
+                    and 0 < len(words(value)) <= _CHOICE_WORDS for w in {stem(x) for x in words(value)}
+                    if w in refused), None)
+        if hit is None:
+            continue
+        name, value, said = hit
+        out.append(Failure(
+            category="agent_task_execution", root_cause="Prompt and Instruction Deviation", detector="refused_choice",
+            evidence=(i,), scenario_id=trace.scenario_id, elements=(e.agent, e.tool, name),
+            agent=e.agent, step=i, step_ref=source_of(trace, i), subject=e.tool,
+            description=f"the user said \"{said}\", but {e.agent} called {e.tool} with {name}={value!r} at "
+            f"{event_ref(trace, i)}: it took the action the user refused"))
+        refused = {}  # one finding per refusal: later calls carry the first one's consequences
+    return out
+
+
+# -- a deliverable never made ---------------------------------------------------------------------
+
+# a file the request names as where a result goes ("save it as returns.png", "write the table to
+# out.csv", "export into report.xlsx"): a destination, not an input ("using prices.csv")
+_DESTINATION = re.compile(r"\b(?:as|to|into)\s+[`'\"]?(?P<file>[\w.-]+\.[A-Za-z][A-Za-z0-9]{1,4})\b")
+
+
+def deliverable_never_made(trace: Trace) -> list[Failure]:
+    """A team that ended by itself (a stop word, its answer) when no call, code or run output had
+    named a file the user's request gives as a result's destination (`_DESTINATION`): the file
+    was never made, and the end came before the deliverable (Premature Termination, as
+    `silent_planned_member`). Blamed on the agent whose message closed the run, at that message."""
+    at = _closed_at(trace)
+    if at is None:
+        return []
+    asked = {m.group("file") for e in trace.events if said_by_user(e)
+             for m in _DESTINATION.finditer(e.content)}
+    made = " ".join(str(e.arguments) if isinstance(e, ToolCall) else e.payload
+                    for e in trace.events[:at + 1] if isinstance(e, (ToolCall, ToolResult)))
+    closer = trace.events[at].agent
+    return [Failure(
+        category="system_termination", root_cause="Premature Termination", detector="deliverable",
+        evidence=(at,), scenario_id=trace.scenario_id, elements=(closer or "-", name),
+        agent=closer, step=at, step_ref=source_of(trace, at), subject=name,
+        description=f"the user asked for {name}, but no call or code named it before {closer} ended the run "
+        f"at {event_ref(trace, at)}: the deliverable was never made")
+        for name in sorted(asked) if name not in made]
+
+
+# -- a row whose own state says it does not hold ----------------------------------------------------
+
+_STATE_KEY = re.compile(r"(?:\w+_)?(?:status|state)", re.IGNORECASE)
+# a state that says the thing is not to be had: failed or refused (`FAILED_STATES`), or gone:
+# cancelled, expired, void, suspended, discontinued, withdrawn, closed, lapsed, deleted
+_GONE_STATE = re.compile(r"cancell?ed|expired|void(?:ed)?|suspended|discontinued|withdrawn|closed|lapsed|deleted|"
+                         r"inactive", re.IGNORECASE)
+
+
+def _records(payload: str) -> list[dict]:
+    """The records (dicts) a tool's structured answer lists, at its top or one level down
+    (`{"departures": [...]}`)."""
+    data = structured(payload)
+    lists = [data] if isinstance(data, list) else [v for v in data.values() if isinstance(v, list)] \
+        if isinstance(data, dict) else []
+    return [r for rows in lists for r in rows if isinstance(r, dict)]
+
+
+def void_row_given(trace: Trace) -> list[Failure]:
+    """An agent's message after a tool's answer that lists records, one of which has a state
+    field (`status`, `state`) saying it does not hold (`_GONE_STATE`, `FAILED_STATES`), when the
+    message names a value of that row no other row has (its time, its id) and says nothing of its
+    state (no word of the state, no negation in the sentence): the agent gave the user a row the
+    tool said was not to be had. Blamed on that agent, at that message."""
+    out, void = [], []
+    for i, e in enumerate(trace.events):
+        if isinstance(e, ToolResult) and e.status == "ok":
+            rows = _records(e.payload)
+            if rows:
+                void = [(r, str(v)) for r in rows for k, v in r.items() if _STATE_KEY.fullmatch(str(k))
+                        and isinstance(v, str) and (v.lower() in FAILED_STATES or _GONE_STATE.fullmatch(v))]
+                others = [r for r in rows if all(r is not v for v, _ in void)]
+                void = [(r, state, [str(x) for x in r.values() if isinstance(x, (str, int, float))
+                                    and not isinstance(x, bool) and len(str(x)) >= 3 and str(x) != state
+                                    and all(str(x) not in map(str, o.values()) for o in others)])
+                        for r, state in void]
+        if not void or not isinstance(e, Message) or e.role != "assistant" or not e.agent:
+            continue
+        for row, state, own in void:
+            for sentence in sentences(own_words(e.content)):
+                named = [x for x in own if x in sentence]
+                if named and not NEGATION.search(sentence) \
+                        and not ({stem(w) for w in words(state)} & {stem(w) for w in words(e.content)}):
+                    out.append(Failure(
+                        category="agent_task_execution", root_cause=INCORRECT_VERIFICATION, detector="void_row",
+                        evidence=(i,), scenario_id=trace.scenario_id, elements=(e.agent, named[0]),
+                        agent=e.agent, step=i, step_ref=source_of(trace, i), subject=named[0],
+                        description=f"{e.agent} gave {', '.join(named[:3])} at {event_ref(trace, i)}, but the row of "
+                        f"its tool's answer that holds {named[0]} says it is {state}"))
+                    return out
+    return out
+
+
+# -- a requirement left out of a carried-over summary ------------------------------------------------
+
+# a sentence that states a requirement: a count (a figure, a cardinal) or a modal of need; one that
+# asks the chat's agent for its work ("Please find a venue.") is its task, not a requirement
+_COUNTED = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen)\b|"
+                      r"\b(?:must|needs?|required?|has\s+to|have\s+to)\b", re.IGNORECASE)
+_ASKS = re.compile(r"^\s*(?:please|kindly|can\s+you|could\s+you)\b", re.IGNORECASE)
+_KEPT = 0.5  # the share of a requirement's words a summary names, at least, to have kept it
+
+
+def _content_words(text: str) -> set[str]:
+    return {stem(w) for w in words(text) if w.isalpha() and len(w) > 3 and w not in STOPWORDS}
+
+
+def summary_dropped(trace: Trace) -> list[Failure]:
+    """The first chat of an AG2 sequence whose summary, carried over to the next chat (the
+    carry-over AG2 appends to its opening, `Message.source == "carryover"`), names less than half
+    the words of a requirement the user stated before it (`_COUNTED`, not a request for work:
+    "Three of the attendees are vegan.", "My mother uses a wheelchair, so the hotel must have
+    step-free access"): the next chat's agents work from the summary and never see it. Blamed on
+    the agent whose message closed the earlier chat (the summary AG2 carried), at it."""
+    starts = [i for i, e in enumerate(trace.events) if isinstance(e, ChatStart) and e.carryover]
+    for start in starts:
+        carried = next((e for e in trace.events[start:] if isinstance(e, Message) and e.source == "carryover"), None)
+        summary = next((j for j in range(start - 1, -1, -1) if isinstance(m := trace.events[j], Message)
+                        and m.role == "assistant" and m.agent), None)
+        if carried is None or summary is None:
+            continue
+        kept = _content_words(carried.content)
+        lost = [t for e in trace.events[:start] if said_by_user(e) for t in sentences(e.content)
+                if _COUNTED.search(t) and not _ASKS.match(t) and not is_question(t)
+                and (need := _content_words(t)) and len(need & kept) < _KEPT * len(need)]
+        if not lost:
+            continue
+        closer = trace.events[summary].agent
+        receiver = next((e.agent for e in trace.events[start:] if isinstance(e, AgentTurn)), "")
+        return [Failure(
+            category="agent_relationship", root_cause=INFORMATION_LOSS, detector="handover_facts",
+            evidence=(summary, start), scenario_id=trace.scenario_id, elements=(closer, receiver, "summary"),
+            agent=closer, step=summary, step_ref=source_of(trace, summary), subject=receiver,
+            description=f"the user said \"{' '.join(lost[0].split())[:120]}\", but the summary {closer} closed its "
+            f"chat with at {event_ref(trace, summary)}, which the next chat was given, leaves it out")]
+    return []

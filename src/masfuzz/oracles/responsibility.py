@@ -37,8 +37,10 @@ from typing import Any
 from masfuzz.oracles.blame import event_ref, source_of
 from masfuzz.oracles.failure import RULE, Failure
 from masfuzz.oracles.semantic import fact_values
-from masfuzz.oracles.wording import (REPORTED_PAGE, STOPWORDS, numbers_in, only_courtesy, own_words, says_failed, sentences,
-                                     stem, words)
+from masfuzz.oracles.wording import (
+    REPORTED_PAGE, STOPWORDS, about_tool, claims_done, numbers_in, only_courtesy, own_words, says_done_by_verb, says_failed,
+    sentences, stem, words,
+)
 from masfuzz.trace import (
     CODE_TOOL, EVENT_SOURCES, USER_REQUEST, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace,
     agent_at, said_by_user, user_text,
@@ -219,7 +221,7 @@ def _year(n: float) -> bool:
     return n.is_integer() and 1800 <= n <= 2100
 
 
-def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
+def _introduced(trace: Trace, at: int, answer: str, expected: str) -> tuple[int, bool]:
     """The step that first put forward what the final answer says wrongly: its numbers that are
     neither the expected one nor the task's, else its last line. The agent that first states a
     wrong value introduced it, even when a tool's output held it among others (the agent picked
@@ -230,7 +232,8 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
     results), whose values are the pages' as a reported page's are. A page a surfer reported is
     no statement of its own, but a value first stated by a director (an orchestrator restating
     what a worker's report showed) or by the surfer itself came from the first reported page
-    that showed it: that report."""
+    that showed it: that report; unless the page that agent read (`_misread`) showed the expected
+    answer: then it misread a right source, and its own statement is the step (True with it)."""
     given = set(_stated_numbers(answer)) - set(numbers_in(expected)) if numbers_in(expected) else set()
     wrong = given - _task_numbers(trace)
     # every wrong number the answer gives is one the task names too ("ball 2" of balls 1 to
@@ -252,12 +255,7 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
                  if _norm(_STOP_WORD.sub(" ", ln))), "")
     quiet = runners(trace)
     opening = next((e for e in trace.events if isinstance(e, Message)), None)
-    # the agents that address a worker in their own message ("Orchestrator (-> WebSurfer)"): a
-    # hand-over recorded right after a message of theirs, not a change of speaker
-    refs = trace.meta.get(EVENT_SOURCES) or [None] * len(trace.events)
-    directors = {d.from_ for k, d in enumerate(trace.events) if isinstance(d, DelegationEvent) and k
-                 and refs[k] is not None and refs[k] == refs[k - 1]
-                 and isinstance(trace.events[k - 1], Message) and trace.events[k - 1].agent == d.from_}
+    directors = _directors(trace)
 
     def states(text: str) -> bool:
         if wrong:  # a page's address states no number
@@ -277,19 +275,47 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
             call = _call_of(trace, i)
             # a run that printed a value some earlier code held as data: that code made it up
             return next((j for j in range(call) if isinstance(c := trace.events[j], ToolCall)
-                         and c.tool == CODE_TOOL and wrote(str(c.arguments.get("code", "")))), call)
+                         and c.tool == CODE_TOOL and wrote(str(c.arguments.get("code", "")))), call), False
         if not isinstance(e, Message) or e.role != "assistant" or e.agent in quiet:
             continue
         if _relays(trace, i) or (beyond_task and e is opening):
             continue
         if states(own_words(e.content)):
+            if e.agent not in directors and _misread(trace, i, expected):
+                return i, True  # the page it read was right: the value is its own reading
             # a value read off a page: its first statement took it from the page that showed it
             # first, when that page was its own report, or a worker's report to the director
             return next((j for j in range(i) if isinstance(page := trace.events[j], Message)
                          and page.role == "assistant" and page.agent not in quiet and REPORTED_PAGE.search(page.content)
                          and (page.agent == e.agent or e.agent in directors)
-                         and states(_ADDRESS.sub(" ", page.content))), i)
-    return at
+                         and states(_ADDRESS.sub(" ", page.content))), i), False
+    return at, False
+
+
+def _directors(trace: Trace) -> set[str]:
+    """The agents that address a worker in their own message ("Orchestrator (-> WebSurfer)"): a
+    hand-over recorded right after a message of theirs, not a change of speaker."""
+    refs = trace.meta.get(EVENT_SOURCES) or [None] * len(trace.events)
+    return {d.from_ for k, d in enumerate(trace.events) if isinstance(d, DelegationEvent) and k
+            and refs[k] is not None and refs[k] == refs[k - 1]
+            and isinstance(trace.events[k - 1], Message) and trace.events[k - 1].agent == d.from_}
+
+
+def _misread(trace: Trace, i: int, expected: str) -> bool:
+    """Did the agent that states a wrong value at `i` in its own words have before it a page of
+    its own that shows the expected answer: the page its message reports, else the last page it
+    reported before it? Then the source it read was right and the wrong value is its misreading
+    ("Total length 7,845 m" and "Longest span 490 m" in the infobox it read, and it gave 7,845
+    for the span), not the page's, even if an earlier page (a search snippet) showed that value
+    first. A director restating a worker's page is not judged so: the labelled logs keep its
+    value on the page it came from, or on the instruction that sent the worker there."""
+    e = trace.events[i]
+    page = REPORTED_PAGE.search(e.content)
+    if page is None:
+        page = next((found for j in range(i - 1, -1, -1) if isinstance(m := trace.events[j], Message)
+                     and m.role == "assistant" and m.agent == e.agent and (found := REPORTED_PAGE.search(m.content))), None)
+    wanted = _items(expected)
+    return page is not None and bool(wanted) and all(_stated(_ADDRESS.sub(" ", page.group(0)), w) for w in wanted)
 
 
 def _retrieved(output: str) -> bool:
@@ -333,6 +359,7 @@ def _premise(trace: Trace, step: int, wrong: set[float] = frozenset()) -> int:
     quiet = runners(trace)
     agents = {e.agent for e in trace.events if isinstance(e, AgentTurn)}
     opening = next((e for e in trace.events if isinstance(e, Message)), None)
+    asked = " ".join([user_text(trace), str(trace.meta.get(USER_REQUEST) or "")])
     for j in range(step - 1, -1, -1):
         e = trace.events[j]
         if not isinstance(e, Message):
@@ -350,7 +377,8 @@ def _premise(trace: Trace, step: int, wrong: set[float] = frozenset()) -> int:
         # postcode, a lower-case reference (`semantic.FACTS`), or a figure of two digits or more
         values = (fact_values(e.content) | set(_FIGURE.findall(e.content))) \
             - fact_values(said) - set(_FIGURE.findall(said))
-        hit = new & set(_CAPITALISED.findall(worked)) or {v for v in values if v in worked}
+        hit = new & set(_CAPITALISED.findall(worked)) or {v for v in values if v in worked} \
+            or _cut_names(asked, e.content) & _cut_names(asked, worked)
         if hit:
             return j
         steered = _steered(trace, e.content, worked, set(wrong))
@@ -360,6 +388,26 @@ def _premise(trace: Trace, step: int, wrong: set[float] = frozenset()) -> int:
         return next((k for k in range(since + 1, j) if isinstance(m := trace.events[k], Message)
                      and m.agent == e.agent and steered & {stem(w) for w in words(m.content)}), j)
     return step
+
+
+# a name as a run of words each with a capital or a digit ("iPhone 15 Pro Max", "Galaxy S24 Ultra")
+_NAME_RUN = re.compile(r"(?:\b\w*[A-Z0-9]\w*\b[ \t]+)+\w*[A-Z0-9]\w*\b")
+
+
+def _cut_names(asked: str, text: str) -> set[str]:
+    """The names of the user's words (`_NAME_RUN`, three words or more) that `text` names cut
+    short: their first two words or more, not followed by the rest ("iPhone 15 Pro" where the
+    user asked about the "iPhone 15 Pro Max"). An instruction that cuts a name so sends its worker
+    after another thing, and the worker's message that names it so found that thing."""
+    out = set()
+    for name in {m.group(0) for m in _NAME_RUN.finditer(asked)}:
+        parts = name.split()
+        for k in range(len(parts) - 1, 1, -1):
+            head, rest = " ".join(parts[:k]), parts[k]
+            if re.search(rf"(?<!\w){re.escape(head)}(?![ \t]+{re.escape(rest)})(?!\w)", text):
+                out.add(head)
+                break
+    return out
 
 
 def _steered(trace: Trace, instruction: str, worked: str, wrong: set[float]) -> set[str]:
@@ -413,8 +461,9 @@ def answer_check(trace: Trace, expected: str | None) -> Failure | None:
             at, answer = figure, trace.events[figure].content
     if at is None:
         at = len(trace.events) - 1
-    stated = _introduced(trace, at, answer, expected)
-    step = _premise(trace, stated, set(_stated_numbers(answer)) - set(numbers_in(expected)))
+    stated, misread = _introduced(trace, at, answer, expected)
+    # an agent that misread a right page was sent to the right place: no instruction is to blame
+    step = stated if misread else _premise(trace, stated, set(_stated_numbers(answer)) - set(numbers_in(expected)))
     return _wrong_answer(trace, step, at, answer, expected, (
         f"the code {agent_at(trace, step)} wrote at {event_ref(trace, step)} printed it first"
         if isinstance(trace.events[step], ToolCall) else
@@ -559,7 +608,70 @@ def went_on_around(trace: Trace, call: int, own: list[Failure]) -> tuple[int, st
                 f"{_what(trace, call)} at {event_ref(trace, call)} failed, and {agent} said so at "
                 f"{event_ref(trace, f.step)} yet put forward a value there without a result to take it "
                 f"from (a guess, made-up data): {f.description}")
+        if _patched_wrongly(trace, call, f.step):
+            return f.step, agent, (
+                f"{_what(trace, call)} at {event_ref(trace, call)} failed, and the code {agent} ran instead at "
+                f"{event_ref(trace, f.step)} worked but printed the wrong value the answer gave: {f.description}")
     return None
+
+
+def _patched_wrongly(trace: Trace, call: int, step: int) -> bool:
+    """Is `step` code that the author of the failed (or fruitless) code run at `call` ran later in
+    its place, and whose run printed the answer's wrong value (the answer check's step is that
+    code)? The patch made the error go away and the result wrong (a missing column filled with a
+    default): the failure was recoverable, the patch that ran was not. (Code whose run printed
+    nothing of the answer, and a guess in words, leave the failed run decisive.)"""
+    c, e = trace.events[call], trace.events[step]
+    return isinstance(e, ToolCall) and isinstance(c, ToolCall) and e.tool == c.tool == CODE_TOOL and e.agent == c.agent
+
+
+def _argument_text(value: Any) -> list[str]:
+    """The strings a call's arguments hold, nested ones included (an email's subject and body)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _argument_text(v)]
+    if isinstance(value, list):
+        return [t for v in value for t in _argument_text(v)]
+    return []
+
+
+def claim_sent_in_call(trace: Trace, failure: Failure) -> int | None:
+    """The call by which the agent of a claimed success (`claimed_outcome`: its tool said the
+    action failed, and it told someone it was done) first told it, when that came before the
+    message the finding names: a call between the failed result and that message whose arguments
+    say the failed tool's action done ("Your account has been unlocked" in an email's subject or
+    body, a ticket note "refund issued"). What the agent wrote into a call is said to whoever
+    reads it: the earliest such claim is where the run went wrong. None otherwise."""
+    if failure.detector != "claimed_outcome" or len(failure.evidence) < 2:
+        return None
+    fi, ci = failure.evidence[0], failure.evidence[1]
+    failed = trace.events[fi] if 0 <= fi < len(trace.events) else None
+    if not isinstance(failed, ToolResult):
+        return None
+    tools = {c.tool for c in trace.events if isinstance(c, ToolCall)}
+    for j in range(fi + 1, min(ci, len(trace.events))):
+        c = trace.events[j]
+        if not isinstance(c, ToolCall) or c.agent != failure.agent or c.tool in (failed.tool, CODE_TOOL):
+            continue
+        said = [s for text in _argument_text(c.arguments) for s in sentences(text)]
+        if any(says_done_by_verb(s, failed.tool) or claims_done(s) and about_tool(s, failed.tool, None, tools)
+               for s in said):
+            return j
+    return None
+
+
+def earliest_claims(trace: Trace, failures: list[Failure]) -> list[Failure]:
+    """`failures` with each claimed success decided at the call that first sent the claim
+    (`claim_sent_in_call`), when one did before the message its detector read."""
+    out = []
+    for f in failures:
+        sent = claim_sent_in_call(trace, f)
+        out.append(f if sent is None else f.model_copy(update={
+            "step": sent, "step_ref": source_of(trace, sent),
+            "description": f"{f.description}; {f.agent} had already said it done in its call of "
+            f"{trace.events[sent].tool} at {event_ref(trace, sent)}"}))
+    return out
 
 
 # how much of the user's request an agent's relay of it names, at least, to be that request

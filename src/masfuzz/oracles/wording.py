@@ -1737,7 +1737,8 @@ _RUNTIME = re.compile(r"^\S*\.py:\d+: \w*Warning: .*(?:\n[ \t]+\S.*)?$", re.MULT
 # text read off its screenshot): the page's content, not the surfer's statement, so a number in
 # it is no value the surfer put forward (an assistant that then computes it states it first)
 REPORTED_PAGE = re.compile(r"(?:The following metadata was extracted from the webpage|Automatic OCR of the page "
-                           r"screenshot has detected the following text):.*", re.DOTALL)
+                           r"screenshot has detected the following text|The following text is visible in the "
+                           r"viewport):.*", re.DOTALL)  # the last: AgentChat's MultimodalWebSurfer
 
 
 def own_words(text: str) -> str:
