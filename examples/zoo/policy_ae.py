@@ -48,7 +48,6 @@ EXAMPLE = re.compile(r"(?:like|e\.g\.|for example|such as)[,:]?\s*[\"'“]([^\"'
 BROKE = re.compile(r"\btraceback\b|\bexception\b|\b\w+Error\b|^\s*error\b|\berror (?:occurred|running|calling)", re.I)
 ISO = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 CLOCK = re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")
-NUMBER = re.compile(r"(?<![\w:./-])(\d+(?:\.\d+)?)(?![\w:/-]|\.\d)")
 SHORT = {"the", "and", "any", "all", "for", "with", "from", "that", "this", "your", "other", "about", "anything"}
 
 
@@ -150,8 +149,9 @@ def candidates(name: str, spec: dict, text: str) -> list:
         stem = re.escape(low.split("_")[-1][:4])
         near = re.findall(rf"\b{re.escape(name)}\W{{0,4}}(\d+(?:\.\d+)?)", text, re.I) \
             or re.findall(rf"(\d+(?:\.\d+)?)\s+(?:[\w-]+\s+){{0,2}}?{stem}", text, re.I)
-        found = near or NUMBER.findall(re.sub(r"\b[A-Z]+-?\d+\b|\d{4}-\d{2}-\d{2}|\d+:\d\d", " ", text))[:1]
-        found = [int(float(v)) if kind == "integer" else float(v) for v in found]
+        # a number is taken only where it is said what it counts or measures: a house number is
+        # no width
+        found = [int(float(v)) if kind == "integer" else float(v) for v in near]
     elif re.search(r"date|day", low):
         found = ISO.findall(text)[:1]
     elif re.search(r"time|hour|slot", low):
@@ -265,25 +265,39 @@ def act(request):
     return say(report(request))
 
 
-def item_label(args: dict, tool) -> str:
-    props = (tool.parameters or {}).get("properties", {})
-    short = [str(args[n]) for n in props if n in args and len(str(args[n])) < 40]
-    return ", ".join(short[:2]) or tool.name
+def tools_worked(request) -> list[str]:
+    """The tools whose answers this reply reports: the offered ones, or, where none is offered
+    (a reply written after the calls, on their answers alone), the ones this agent called."""
+    offered = list(working_tools(request))
+    if offered:
+        return offered
+    called = [c.name for m in since_handed(request) if m.role == "assistant" for c in m.tool_calls]
+    return [n for n in dict.fromkeys(called) if not n.startswith(("transfer_to", "final_result"))]
+
+
+def labels(calls: list[dict]) -> list[str]:
+    """Each item's name: the arguments that differ from item to item (the first short one when
+    there is a single item)."""
+    varying = [k for k in calls[0] if len({json.dumps(c.get(k), default=str) for c in calls}) > 1] if calls else []
+    out = []
+    for args in calls:
+        keys = varying or [k for k in args if len(str(args[k])) < 40][:1]
+        out.append(", ".join(str(args[k]) for k in keys if k in args) or "the request")
+    return out
 
 
 def report(request) -> str:
     """The numbered per-item report and the count."""
-    tools = working_tools(request)
     rules = [(IF_LINE.match(ln), ln) for ln in lines(request)]
     speak = next((QUOTE.search(ln).group(1) for ln in lines(request) if SPEAKS.match(ln) and QUOTE.search(ln)), None)
     rows, failed = [], []
-    for name, tool in tools.items():
+    for name in tools_worked(request):
         latest: dict[str, tuple[dict, str]] = {}
         for args, answer in done_calls(request, name):
             if answer is not None:
                 latest[json.dumps(args, sort_keys=True, default=str)] = (args, answer)
-        for args, answer in latest.values():
-            label = item_label(args, tool)
+        items = list(latest.values())
+        for label, (args, answer) in zip(labels([a for a, _ in items]), items):
             values = {**{k: str(v) for k, v in args.items()}, **fields(answer)}
             line = None
             for cond, ln in rules:
