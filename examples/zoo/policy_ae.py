@@ -48,6 +48,7 @@ EXAMPLE = re.compile(r"(?:like|e\.g\.|for example|such as)[,:]?\s*[\"'“]([^\"'
 BROKE = re.compile(r"\btraceback\b|\bexception\b|\b\w+Error\b|^\s*error\b|\berror (?:occurred|running|calling)", re.I)
 ISO = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 CLOCK = re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")
+ROW = re.compile(r"^\d+\. (.+? — (?:done|could not): .*)$", re.M)  # a line of a per-item report
 SHORT = {"the", "and", "any", "all", "for", "with", "from", "that", "this", "your", "other", "about", "anything"}
 
 
@@ -222,6 +223,13 @@ def pass_on(name: str, line: str, request):
     return say(f"{opener}\n{numbered(request)}")
 
 
+def reported(request) -> bool:
+    """Whether this agent's newest words came after the newest tool answer (its report is out)."""
+    own = since_handed(request)
+    last_answer = max((i for i, m in enumerate(own) if m.role == "tool"), default=-1)
+    return any(m.role == "assistant" and m.content and not m.tool_calls for m in own[last_answer + 1:])
+
+
 def act(request):
     tools = working_tools(request)
     for line in lines(request):
@@ -232,7 +240,8 @@ def act(request):
             if tool in tools and follow and follow.group(1) in tools:
                 answers = [a for _, a in done_calls(request, tool)]
                 after = done_calls(request, follow.group(1))
-                if answers and holds(verb, rest, answers[-1]) and len(after) < len(answers):
+                # the items are reported first; the follow-up call comes on the next turn
+                if answers and holds(verb, rest, answers[-1]) and len(after) < len(answers) and reported(request):
                     return call(follow.group(1))
             continue
         to, about = HANDS.search(head), ABOUT.search(head)
@@ -298,10 +307,16 @@ def report(request) -> str:
                 latest[json.dumps(args, sort_keys=True, default=str)] = (args, answer)
         items = list(latest.values())
         for label, (args, answer) in zip(labels([a for a, _ in items]), items):
+            relayed = ROW.findall(answer)
+            if relayed:  # a colleague's own per-item report: its items are passed on as they are
+                rows += relayed
+                failed += [r.split(" — ")[0] for r in relayed if " — could not:" in r]
+                continue
             values = {**{k: str(v) for k, v in args.items()}, **fields(answer)}
             line = None
             for cond, ln in rules:
-                if cond and cond.group(1) == name and holds(cond.group(2), cond.group(3), answer):
+                if cond and cond.group(1) == name and not re.search(r"\bcall \w+", cond.group(3), re.I) \
+                        and holds(cond.group(2), cond.group(3), answer):
                     text = QUOTE.search(ln)
                     line = fill(text.group(1), values) if text else answer.strip()
                     break
