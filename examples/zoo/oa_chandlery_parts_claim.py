@@ -48,8 +48,9 @@ class StoresReply(BaseModel):
     all_reserved: bool
 
 
-BACKORDER = ('If reserve_part answers backordered or unknown, say "{part_no} ({part}) could not be reserved: '
-             '{reason}."\n')
+BACKORDER = ('If reserve_part answers backordered, say "{part_no} ({part}) is backordered and could not be reserved: '
+             '{reason}."\n'
+             'If reserve_part answers unknown, say "{part_no} could not be reserved: {reason}."\n')
 
 STORES = """You are stores_s, the stores desk of Hamble Point Chandlery.
 Reserve each part with reserve_part.
