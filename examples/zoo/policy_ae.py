@@ -223,6 +223,13 @@ def pass_on(name: str, line: str, request):
     return say(f"{opener}\n{numbered(request)}")
 
 
+def covered(request, tool: str, answer: str) -> bool:
+    """Whether one of the lines says what to do on this answer of the tool (an outcome its
+    instructions foresee settles the item: it is not asked again)."""
+    return any((c := IF_LINE.match(ln)) and c.group(1) == tool and holds(c.group(2), c.group(3), answer)
+               for ln in lines(request))
+
+
 def reported(request) -> bool:
     """Whether this agent's newest words came after the newest tool answer (its report is out)."""
     own = since_handed(request)
@@ -267,7 +274,8 @@ def act(request):
                 # an item is asked again only while its answer lacks the word waited for; one
                 # that broke is reported, not retried
                 if not mine or (until and mine[-1] is not None and not BROKE.search(mine[-1])
-                                and until.group(1).lower() not in mine[-1].lower()):
+                                and until.group(1).lower() not in mine[-1].lower()
+                                and not covered(request, tool.name, mine[-1])):
                     todo.append(call(tool.name, **args))
             if todo:
                 return todo
