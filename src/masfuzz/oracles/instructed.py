@@ -27,7 +27,7 @@ from masfuzz.oracles.specified import model_chose_speaker, model_misroute, model
 from masfuzz.oracles.wording import (
     COURTESY, FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOP_TOKEN, STOPWORDS, addresses_agent, in_english, agent_names, answer_given, asks_for,
     claims_done, closing_offers, is_question, lists_missing, mentions, name_pattern, names_agent, names_in_tool_words,
-    owners, participles, payload_failure, same_root, sentences, stem, tool_job, tool_objects, tools_of, words,
+    nested_fields, owners, participles, payload_failure, same_root, sentences, stem, structured, tool_job, tool_objects, tools_of, words,
 )
 from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, SELECTOR_PROMPT, AgentSpec, ToolSpec, WorkflowSpec
 from masfuzz.trace import (
@@ -520,7 +520,7 @@ def _asked_before_made(trace: Trace, spec: WorkflowSpec, first: dict[str, int]) 
             q = _early_ask(trace, c.agent, before, first, name)
             if q is not None:
                 out.append((before, c.agent, q, made))
-    return out + _asked_then_made(trace, spec, first, told)
+    return out + _asked_then_made(trace, spec, first, told) + _asked_then_keyed(trace, spec, first, told)
 
 
 def _early_ask(trace: Trace, agent: str, before: str, first: dict[str, int], param: str) -> int | None:
@@ -589,6 +589,41 @@ def _asked_then_made(trace: Trace, spec: WorkflowSpec, first: dict[str, int],
                     if q is None:
                         q = _early_question(trace, spec, after, r.agent, first, param)
                     if q is not None:
+                        out.append((r.agent, after, q, ri))
+                        break
+    return out
+
+
+# A JSON schema type and the Python values a structured answer carries of it.
+_SCHEMA_TYPES = {"integer": (int,), "number": (int, float), "string": (str,)}
+
+
+def _asked_then_keyed(trace: Trace, spec: WorkflowSpec, first: dict[str, int],
+                      told: str) -> list[tuple[str, str, int, int]]:
+    """(before, after, question, made) for an early speaker whose argument has no documented
+    form: `after` took the floor before `before` acted and asked there for a required argument
+    of a tool of its own by the argument's name ("I need: 1. width cm" for
+    quote(width_cm)), then `before`'s tool answered, later, a structured answer with a field of
+    that very name (`{"width_cm": 240}`) holding a value of the argument's schema type that the
+    user never said. The tools' data flow is the dependency: one agent's tool takes what
+    another's returns under the same key, and the order put the taker first."""
+    out = []
+    for after, start in first.items():
+        for tool in tools_of(spec, after):
+            t = next((x for x in spec.tools if x.id == tool), None)
+            schema = (t.parameters if t is not None else None) or {}
+            for param in schema.get("required") or []:
+                kinds = _SCHEMA_TYPES.get(((schema.get("properties") or {}).get(param) or {}).get("type"))
+                if kinds is None:  # a flag or an object: a field of that name says too little
+                    continue
+                for ri, r in enumerate(trace.events):
+                    if not isinstance(r, ToolResult) or r.fault or r.status != "ok" or r.agent in (None, after) \
+                            or first.get(r.agent, -1) <= start or tool in tools_of(spec, r.agent):
+                        continue
+                    values = [v for k, v in nested_fields(structured(r.payload.strip()))
+                              if k.lower() == param.lower() and isinstance(v, kinds) and not isinstance(v, bool)
+                              and str(v).strip() and str(v).strip() not in told]
+                    if values and (q := _early_ask(trace, after, r.agent, first, param)) is not None:
                         out.append((r.agent, after, q, ri))
                         break
     return out

@@ -350,11 +350,14 @@ NUMBERED_QUESTION = re.compile(r"^\s*(?:\d+[.)]|[-*\u2022])\s+.+\?\s*$", re.MULT
 
 
 # A line that labels what is still wanting from the user ("Missing: date, party size", "Still
-# needed: arrival day", "To proceed I need:" over a list): the label, then what it lists.
+# needed: arrival day", "To proceed I need:" over a list): the label, then what it lists. "I need"
+# may take what is wanting as its object, counted or pointed at by closed-class words (numerals,
+# determiners) before the colon: "I need 2 thing(s):", "we need the following details:".
 WANTING_LABEL = re.compile(r"^[\W_]*(?:(?:still\s+)?(?:missing|needed|required|outstanding|wanted)(?:\s+(?:details?|"
                            r"fields?|information|info|values?))?|(?:details?|fields?|information|info)\s+(?:missing|needed|"
                            r"required)|(?:please\s+)?(?:provide|send|confirm)|(?:to\s+\w+(?:\s+\w+)?,?\s+)?(?:i|we)\s+"
-                           r"(?:still\s+)?need)\s*:\s*(.*)$", re.IGNORECASE | re.MULTILINE)
+                           r"(?:still\s+)?need(?:\s+(?:\d+|a|an|the|these|those|some|few|following|more|other|two|three|four|"
+                           r"five|six)\b){0,3}(?:\s+[a-z]+(?:\(s\))?)?)\s*:\s*(.*)$", re.IGNORECASE | re.MULTILINE)
 LIST_ITEM = re.compile(r"^\s*(?:\d+[.)]|[-*\u2022])\s+(.+)$")
 # A table column of what is wanting: its header says so ("| Field | Needed |").
 WANTING_HEADER = re.compile(r"^(?:still\s+)?(?:needed|missing|required|outstanding|to\s+(?:provide|confirm)|"
