@@ -5,9 +5,10 @@ it reads each agent's own instructions, the tools it is offered (names, schemas,
 tools' answers and the conversation, and does what the instructions say, literally, a wrong line
 included. Its character:
 
-- it looks things up before it acts: when a line asks it to act with a tool and it is also offered
-  a look-up tool (a name that starts with look/search/get/check/find/fetch/list/verify) it has not
-  called yet, it calls the look-up first, then the acting tool;
+- it looks things up before it acts: when a line asks it to act with a tool and its lines also
+  name a look-up tool (a name that starts with look/search/get/check/find/fetch/list/verify) it
+  has not called yet, it calls the look-up first, whatever order the lines give, then the acting
+  tool;
 - an acting tool's arguments are copied from the look-up's answer first (a key of the same name,
   or a value of the shape the parameter's description shows, `like "AB-1234"`), and only then from
   the conversation (the customer's own words for free text);
@@ -47,7 +48,7 @@ IF_SAYS = re.compile(r"^(?:if|when)\s+(\w+)\s+(?:says?|returns?|answers?|reports
                      r"(?:say|reply|tell[^\"]*)\s*[\"“]([^\"”]+)[\"”]", re.I)
 IF_BREAKS = re.compile(r"^(?:if|when)\s+(\w+)\s+(?:fails?|raises?|errors?|breaks?)\b.*?[\"“]([^\"”]+)[\"”]", re.I)
 PASS = re.compile(r"\b(?:hand(?:\s+off)?|pass|transfer|send|route|refer)\b.*?\bto\s+([A-Za-z][\w-]*)"
-                  r"(?:.*?\b(?:mentions?|is about|asks? for)\s+(.+))?$", re.I)
+                  r"(?:.*?\b(?:mentions?|is about|asks? for|for)\s+(.+?))?\W*$", re.I)
 SAY = re.compile(r"^(?:say|reply|answer|close with)\s*:?\s*[\"“]([^\"”]+)[\"”]", re.I)
 REPORT = re.compile(r"^report\b.*?\b(\w+)\W*$", re.I)
 UNTIL = re.compile(r"\buntil\b.*?\b(?:says?|shows?|reads?|returns?)\s+[\"'`]?([\w-]+)", re.I)
@@ -130,6 +131,8 @@ def shape_of(sample: str) -> str:
 
 
 def by_name(name: str) -> str | None:
+    if re.search(r"e-?mail", name, re.I):
+        return r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
     if re.search(r"date|day", name, re.I):
         return r"\b\d{4}-\d{2}-\d{2}\b"
     if re.search(r"time|hour", name, re.I):
@@ -155,6 +158,12 @@ def argument(request, name: str, spec: dict):
     if re.search(r"name|singer|customer|guest|owner|person|who", name, re.I):
         if m := re.search(r"\b(?:I'm|I am|my name is|this is)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)+)", customer_words(request)):
             return m[1]
+    if spec.get("type") == "integer":  # a count: the number the customer put next to its noun
+        stem = re.escape(name.lower().split("_")[-1][:4])
+        heard = customer_words(request)
+        if m := (re.search(rf"\b(\d{{1,3}})[\s-]+(?:[a-z]+[\s-]+)?{stem}", heard, re.I)
+                 or re.search(rf"\b{stem}\w*\s*(?:of|:|for)?\s*(\d{{1,3}})\b", heard, re.I)):
+            return int(m[1])
     if "enum" in spec:
         heard = customer_words(request).lower()
         return next((o for o in spec["enum"] if str(o).lower() in heard), None)
@@ -192,7 +201,8 @@ def in_words(text: str) -> str:
     with its weekday beside it."""
     def date(m):
         try:
-            return f"{dt.date.fromisoformat(m[0]):%A} {m[0]}"
+            day = f"{dt.date.fromisoformat(m[0]):%A}"
+            return m[0] if text[:m.start()].rstrip().endswith(day) else f"{day} {m[0]}"
         except ValueError:
             return m[0]
     text = re.sub(r"\b\d{4}-\d{2}-\d{2}\b", date, text)
@@ -264,7 +274,11 @@ def next_step(request):
             if m and not topic_fits(request, m[2]):
                 continue
             if not LOOKUP.match(tool):  # the chain-worker looks things up before it acts
-                lookup = next((t for t in tools if LOOKUP.match(t) and t not in made), None)
+                # only a look-up its own lines name: a framework may offer every tool of the
+                # team to every agent (a restricted-tool probe), and those are not its own
+                lines = "\n".join(instructions(request))
+                lookup = next((t for t in tools if LOOKUP.match(t) and t not in made
+                               and re.search(rf"\b{re.escape(t)}\b", lines)), None)
                 if lookup is not None:
                     return act_with(request, tools[lookup])
             return act_with(request, tools[tool])
