@@ -11,7 +11,9 @@ included. Its character:
   tool;
 - an acting tool's arguments are copied from the look-up's answer first (a key of the same name,
   or a value of the shape the parameter's description shows, `like "AB-1234"`), and only then from
-  the conversation (the customer's own words for free text);
+  the conversation: a brief's labelled field ("Voice part: tenor"), a count the customer put next
+  to its noun ("3 tiers"), an email, date, time or reference by the parameter's name, a person's
+  name where they introduced themselves, the customer's own words for free text;
 - when a required argument is in neither, it asks the customer one question ("Could you tell me
   the booking reference?") rather than guess;
 - it restates the customer's intent in its own paraphrase, numbers and ordinals in words ("two
