@@ -155,8 +155,13 @@ def argument(request, name: str, spec: dict):
             return keys[name.lower()]
     label = re.escape(name.replace("_", " "))
     for text in reversed(conversation(request)):  # a brief's "Voice part: tenor." line
-        if m := re.search(rf"\b{label}\s*:\s*([^.\n]+)", text, re.I):
-            return m[1].strip()
+        if m := re.search(rf"\b{label}\s*:\s*([^.;,\n]+)", text, re.I):
+            value = m[1].strip().strip("\"'`")
+            if spec.get("type") == "integer" and value.isdigit():
+                return int(value)
+            if value and spec.get("type") in (None, "string") and ("enum" not in spec or value in spec["enum"]) \
+                    and value != name:  # a field left as its own name is a blank, not a value
+                return value
     if re.search(r"name|singer|customer|guest|owner|person|who", name, re.I):
         if m := re.search(r"\b(?:I'm|I am|my name is|this is)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)+)", customer_words(request)):
             return m[1]
