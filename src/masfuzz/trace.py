@@ -425,6 +425,15 @@ def received_text(trace: "Trace", agent: str, after: int) -> str | None:
     return None
 
 
+def agent_at(trace: "Trace", i: int) -> str | None:
+    """The agent event `i` is of: its own `agent`, else the speaker whose turn holds it (the
+    last `AgentTurn` at or before it), or None."""
+    agent = getattr(trace.events[i], "agent", None)
+    if agent:
+        return agent
+    return next((e.agent for e in reversed(trace.events[:i + 1]) if isinstance(e, AgentTurn)), None)
+
+
 def run_exit(text: str) -> int | None:
     """The exit status an executor's report of a code run gives (`_RUN_EXIT`; "The script ran"
     with no code is 0), None when `text` is no such report."""

@@ -28,10 +28,13 @@ def _spec(lines: str) -> WorkflowSpec:
 HANDS_ON = "You staff the library counter.\nFind the member with member_lookup.\nForward their book matters to loans_l."
 
 
-def _run(*after) -> Trace:
+RENEW = "Card L-4471 here, my three novels are due Friday and I am away, can they stay out longer?"
+
+
+def _run(*after, request: str = RENEW) -> Trace:
     final = after[-1].content if after else ANSWER
     return Trace(scenario_id="s", events=(
-        Message(role="user", content="Card L-4471 here, my three novels are due Friday and I am away, can they stay out longer?"),
+        Message(role="user", content=request),
         AgentTurn(agent="counter_c"),
         ToolCall(agent="counter_c", tool="member_lookup", arguments={"card": "L-4471"}, call_id="1"),
         ToolResult(agent="counter_c", tool="member_lookup", call_id="1", payload=ANSWER),
@@ -61,3 +64,10 @@ def test_the_member_handed_to_after_the_answer_acted():
     handed = (DelegationEvent(**{"from": "counter_c"}, to="loans_l", trigger="handoff"), AgentTurn(agent="loans_l"),
               Message(agent="loans_l", role="assistant", content="Renewed until the 30th."))
     assert not _cut(_run(*handed), _spec(HANDS_ON))
+
+
+def test_a_request_the_tool_answer_served_lost_no_member():
+    """A look-up the counter's own tool answers ("how many books have I out?") asks nothing of the
+    loans desk, whose work the line hands on: the run ended where it should."""
+    asked = "Card L-4471 here - could you tell me how many books I have out at the moment?"
+    assert not _cut(_run(request=asked), _spec(HANDS_ON))

@@ -58,9 +58,12 @@ def _library(front_said: str, reached: str, request: str = FINE) -> Trace:
     # a request only the named member's tool fits: the node chose right, so still the wiring's
     "Please waive the overdue fine on my loan LN-2291.",
 ])
-def test_an_edge_that_gives_the_request_to_another_member_than_the_node_named_is_a_misroute(request_):
-    [f] = misrouted_request(_library("Handing this over to fines_x, who deals with late returns.", "loans_l",
-                                     request_), LIBRARY)
+@pytest.mark.parametrize("said", [
+    "Handing this over to fines_x, who deals with late returns.",
+    "No problem: this has been passed to fines_x.",  # a courtesy's "no" negates nothing
+])
+def test_an_edge_that_gives_the_request_to_another_member_than_the_node_named_is_a_misroute(request_, said):
+    [f] = misrouted_request(_library(said, "loans_l", request_), LIBRARY)
     assert (f.root_cause, f.agent, f.step) == ("Misrouted Request", None, 3)
     assert f.elements == ("router route_loans_l", "loans_l", "waive_fine")
     assert "fines_x" in f.description
@@ -70,6 +73,9 @@ def test_an_edge_that_gives_the_request_to_another_member_than_the_node_named_is
     ("Handing this over to fines_x, who deals with late returns.", "fines_x"),  # the edge it named
     ("Over to the desks: fines_x or loans_l will pick this up.", "loans_l"),  # names both: no choice said
     ("Thanks, passing this on.", "loans_l"),  # names none
+    # the one member it names, it names as the one not chosen
+    ("This one is not for fines_x: the loan itself needs renewing.", "loans_l"),
+    ("No need for fines_x here, passing it on.", "loans_l"),
 ])
 def test_a_route_to_the_named_member_or_words_naming_none_or_several_is_no_such_misroute(said, reached):
     assert misrouted_request(_library(said, reached), LIBRARY) == []
@@ -119,6 +125,9 @@ def test_a_user_value_of_an_optional_parameter_s_form_left_out_of_the_call_is_in
     ({"session": "SPIN-0930"}, "Could I get a spot on SPIN-0930 tomorrow?", None),  # no card given
     # the card reached the receiving agent's model: leaving it out was that model's choice
     ({"session": "SPIN-0930"}, SAID, "session: SPIN-0930\nmember_card: MC-4471"),
+    # what the receiving agent was given is not recorded (a log of a chat all members read): no
+    # question shows a loss, and the card may have been left out by the model's own choice
+    ({"session": "SPIN-0930"}, SAID, None),
 ])
 def test_an_optional_value_passed_never_given_or_received_is_no_loss_at_the_hand_over(arguments, said, received):
     assert handover_facts(_gym(arguments, said, received), GYM) == []

@@ -36,6 +36,9 @@ def test_a_failed_state_in_a_top_level_field_of_any_name_is_a_failure(payload, t
     ('{"order": "PO-77", "customer": {"card": "DECLINED"}}', "order_part"),
     # a finder's record holds what it found
     ('{"application": "GR-2231", "decision": "REJECTED"}', "get_application"),
+    # the tool's own verb done: the action it names succeeded
+    ('{"invitation": "INV-4", "response": "DECLINED"}', "decline_invitation"),
+    ("ClaimAnswer(claim='C-9', decision='rejected', letter_sent=True)", "reject_claim"),
     # words, not an enum
     ('{"remark": "declined by the supplier at first, then accepted"}', "order_part"),
     ('{"part": "rear mech", "eta": "Friday"}', "order_part"),
@@ -60,3 +63,17 @@ def test_a_success_claimed_after_a_lone_declined_verdict_is_claimed():
     [f] = claimed_outcome(_run(PARTS, "All sorted - your rear mech is on order and will be fitted Friday."), None)
     assert (f.agent, f.step) == ("workshop", 4) and "verdict: DECLINED" in f.description
     assert claimed_outcome(_run(PARTS, "The parts desk declined: the rear mech is out of stock."), None) == []
+
+
+def test_a_decline_tool_that_declined_did_its_job():
+    """A tool whose verb is itself a failed state's (decline, reject) answers that state when it
+    worked: the reply saying so claims nothing false."""
+    run = Trace(scenario_id="s", events=(
+        Message(role="user", content="Please decline the Harbour Gala invitation INV-4 for me."),
+        AgentTurn(agent="desk"),
+        ToolCall(agent="desk", tool="decline_invitation", call_id="d", arguments={"invitation": "INV-4"}),
+        ToolResult(agent="desk", tool="decline_invitation", call_id="d",
+                   payload='{"invitation": "INV-4", "response": "DECLINED"}'),
+        Message(agent="desk", content="Done - the Harbour Gala invitation is declined and the host informed."),
+        TerminationEvent(reason="completed", final_output="Done")))
+    assert claimed_outcome(run, None) == []

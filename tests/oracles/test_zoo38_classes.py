@@ -192,3 +192,18 @@ def test_a_fault_marker_leaked_with_no_line_for_the_failure_stays_the_app_s(line
     spec = _yard(line)
     [f] = unrecovered_tool_errors(_bay(spec), spec)
     assert f.attribution == "sut"
+
+
+@pytest.mark.parametrize("line, waits", [
+    ("Answer the customer when valuer_v has replied.", True),
+    ("As soon as valuer_v has left the chat, close it.", True),  # an irregular participle
+    ("As soon as valuer_v has sent the figure, pass it on.", True),
+    # "has" with an object, not the perfect: a word ending in t or d is no participle
+    ("When valuer_v has that, note it.", False),
+    ("When valuer_v has most of the facts, summarise them.", False),
+])
+def test_a_wait_in_the_perfect_needs_a_participle(line, waits):
+    team = WorkflowSpec(system=SystemInfo(id="s", entry_agent="desk_d", pattern="selector"),
+                        agents=(AgentSpec(id="desk_d", instructions=line),
+                                AgentSpec(id="valuer_v", instructions="Value the item.")))
+    assert bool(instructed_dependencies(team)) == waits

@@ -88,6 +88,13 @@ def source_of(trace: Trace, step: int | None) -> str | None:
     return None if ref is None else str(ref)
 
 
+def event_ref(trace: Trace, step: int) -> str:
+    """Event `step` named as a finding's words name it: by the user's own log's number for it
+    (`source_of`: "message 12"), else by its index in the trace ("event 12")."""
+    ref = source_of(trace, step)
+    return f"message {ref}" if ref is not None else f"event {step}"
+
+
 # -- the detectors' findings -----------------------------------------------------------------------
 
 def _at(evidence: tuple[int, ...], k: int) -> int | None:

@@ -25,7 +25,7 @@ from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.onepass import once_per_pass
 from masfuzz.oracles.specified import model_chose_speaker, model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
-    FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOP_TOKEN, STOPWORDS, addresses_agent, in_english, agent_names, answer_given, asks_for,
+    COURTESY, FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOP_TOKEN, STOPWORDS, addresses_agent, in_english, agent_names, answer_given, asks_for,
     claims_done, closing_offers, is_question, lists_missing, mentions, name_pattern, names_agent, names_in_tool_words,
     owners, participles, payload_failure, same_root, sentences, stem, tool_job, tool_objects, tools_of, words,
 )
@@ -47,9 +47,11 @@ _DEPENDS = (
     r"\bafter\s+{X}\b",
     r"\bonce\s+{X}\s+(?:has|have|is|are)\b",
     # the other conjunctions of time with the other agent's work done, in the perfect ("when the
-    # valuer has replied", "as soon as kit_k has packed"): a "when X is ..." is a condition
+    # valuer has replied", "as soon as kit_k has packed"): a "when X is ..." is a condition. The
+    # participle is a regular one or a listed irregular (`IRREGULAR_PAST`: sent, left, built): a
+    # word merely ending in t or d is no participle ("when X has that", "has most of the facts")
     r"\b(?:when|as\s+soon\s+as)\s+{X}\s+(?:has|have)\s+(?:(?:already|just)\s+)?"
-    r"(?:[a-z]{2,}(?:ed|en|t|d)|" + _IRREGULAR + r")\b",
+    r"(?:[a-z]{2,}(?:ed|en)|" + _IRREGULAR + r")\b",
     r"\bwait(?:s|ing)?\s+(?:for|until)\s+{X}\b",
     r"\b(?:use|using|from|build\s+on|building\s+on|review|revise|edit|check|summari[sz]e|read|"
     r"take|refine|verify|improve)\s+{X}'s\b",
@@ -828,20 +830,25 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int],
     if ender is not None:
         for member, (why, tool) in _routed_on_to(trace, spec, ender, acted, task).items():
             out.setdefault(member, (why, tool))
-        for member, why in _cut_at_tool_answer(trace, spec, ender).items():
+        for member, why in _cut_at_tool_answer(trace, spec, ender, task).items():
             out.setdefault(member, (why, None))
     return out
 
 
-def _cut_at_tool_answer(trace: Trace, spec: WorkflowSpec, ender: str) -> dict[str, str]:
+def _cut_at_tool_answer(trace: Trace, spec: WorkflowSpec, ender: str, task: str) -> dict[str, str]:
     """The members the ender's instructions hand work to, when the run ended on one of the
     ender's tool answers before its model read it: the final output is that answer's payload as
     the tool returned it, and no agent spoke after it (the framework stopped on the tool: an
     Agents SDK `tool_use_behavior="stop_on_first_tool"`, a tool that returns directly). The
     agent never got the turn its instructions go on in, so the one member its lines name as the
     next step (hand-over sentences naming it and no other member it can reach, none negated or
-    conditional) was cut out, whatever the request's words; an app that means to answer with the
-    tool's result has no such line."""
+    conditional) was cut out, when the request asks for that member's work: it carries every
+    argument of one of the member's tools (`semantic.carries_arguments`) or speaks of one
+    (`_speaks_of`). A request its tool's answer served (a look-up, where the line hands on
+    another kind of matter) lost nothing; a member that holds no tool is read as asked for. An
+    app that means to answer with the tool's result has no such line."""
+    from masfuzz.oracles.semantic import carries_arguments  # semantic reads routing: imported late
+
     end = trace.termination
     final = (end.final_output or "").strip() if end is not None else ""
     if not final:
@@ -859,6 +866,9 @@ def _cut_at_tool_answer(trace: Trace, spec: WorkflowSpec, ender: str) -> dict[st
     if len({m for _, m in lines}) != 1 or any(NEGATED.search(s) or CONDITIONAL.search(s) for s, _ in lines):
         return {}
     s, member = lines[0]
+    held = tools_of(spec, member)
+    if held and not any(carries_arguments(task, spec, t) or _speaks_of(task, spec, t) for t in held):
+        return {}
     return {member: f"the run ended on {ender}'s {last.tool} answer, passed out as the final output before "
                     f"{ender}'s model read it, and {ender}'s instructions go on to hand work to it (\"{s[:80]}\")"}
 
@@ -1413,7 +1423,10 @@ def _past_the_named(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent
 
     The request's fit is not read: where it fits both members' tools ("ticket" is the object of
     both a delay claim and a ticket change), the words of the node are the only choice there is.
-    Cannot see: a node that names no member (a label: `_wired_label`), or several."""
+    A member named only in a negated clause ("not one for fines_x") is not the one the node
+    chose. Cannot see: a node that names no member (a label: `_wired_label`), or several; and it
+    takes a member named in passing, not as the one handed to ("fines_x cleared the fine last
+    week"), for the node's choice."""
     reachable = {x.to for x in spec.delegations if x.from_ == e.from_ and x.trigger == "graph_edge"}
     said = None
     for i in range(d - 1, -1, -1):
@@ -1426,7 +1439,10 @@ def _past_the_named(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent
     if said is None:
         return []
     i, text = said
-    named = [a.id for a in spec.agents if a.id != e.from_ and names_agent(answer_given(text), spec, a.id)]
+    # a member named in a negated clause ("This is not one for fines_x", "No need for fines_x")
+    # is the one the node did not choose; a courtesy's "no problem" negates nothing
+    chosen = [c for s in sentences(answer_given(text)) for c in clauses(s) if not NEGATED.search(COURTESY.sub(" ", c))]
+    named = [a.id for a in spec.agents if a.id != e.from_ and any(names_agent(c, spec, a.id) for c in chosen)]
     if len(named) != 1 or named[0] == e.to or named[0] not in reachable:
         return []
     target = named[0]

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import re
 
-from masfuzz.oracles.blame import source_of
+from masfuzz.oracles.blame import event_ref, source_of
 from masfuzz.oracles.failure import PROPOSING_DETECTORS, RULE, UNCONFIRMED, Failure
-from masfuzz.oracles.responsibility import _agent_of, _numbers, _own_words, _ref, final_answer
+from masfuzz.oracles.responsibility import final_answer
 from masfuzz.oracles.semantic import INCORRECT_VERIFICATION, INFORMATION_LOSS
-from masfuzz.oracles.wording import NEGATION, STOPWORDS, sentences, stem, structured, words
-from masfuzz.trace import (CONCLUDED_REASONS, AgentTurn, DelegationEvent, Message, ToolResult, Trace, received_text,
+from masfuzz.oracles.wording import NEGATION, STOPWORDS, numbers_in, own_words, sentences, stem, structured, words
+from masfuzz.trace import (CONCLUDED_REASONS, AgentTurn, DelegationEvent, Message, ToolResult, Trace, agent_at, received_text,
                            said_by_user)
 
 
@@ -57,7 +57,7 @@ def planned_members(trace: Trace) -> dict[str, int]:
     for i, e in enumerate(trace.events):
         if not isinstance(e, Message) or e.role != "assistant" or not e.agent or e is opening:
             continue  # an opening that relays the task speaks for the user (its plan is the task's)
-        heads = [m.group(1) for c in _ASSIGNMENTS.split(_own_words(e.content)) if (m := _HEAD.match(c))]
+        heads = [m.group(1) for c in _ASSIGNMENTS.split(own_words(e.content)) if (m := _HEAD.match(c))]
         if len({h for h in heads if h in acted and h != e.agent}) < 2:
             continue
         for h in heads:
@@ -83,8 +83,8 @@ def silent_planned_member(trace: Trace) -> list[Failure]:
         category="system_termination", root_cause="Premature Termination", detector="participation",
         evidence=(plan, at), scenario_id=trace.scenario_id, elements=(closer or "-", member),
         agent=closer, step=at, step_ref=source_of(trace, at), subject=member,
-        description=f"{_agent_of(trace, plan)}'s plan at {_ref(trace, plan)} gave {member} a part of the "
-        f"work, but {closer} ended the run at {_ref(trace, at)} before {member} acted at all")
+        description=f"{agent_at(trace, plan)}'s plan at {event_ref(trace, plan)} gave {member} a part of the "
+        f"work, but {closer} ended the run at {event_ref(trace, at)} before {member} acted at all")
         for member, plan in planned_members(trace).items() if plan < at]
 
 
@@ -132,7 +132,7 @@ def dropped_exclusion(trace: Trace) -> list[Failure]:
         if not lost or said is None:
             continue
         at, message = said
-        used = {stem(w) for t in sentences(_own_words(message.content)) if not NEGATION.search(t)
+        used = {stem(w) for t in sentences(own_words(message.content)) if not NEGATION.search(t)
                 for w in words(t)} & lost
         if not used:
             continue
@@ -141,8 +141,8 @@ def dropped_exclusion(trace: Trace) -> list[Failure]:
             evidence=(d, at), scenario_id=trace.scenario_id, elements=(e.from_, e.to, "exclusion"),
             agent=e.from_, step=d, step_ref=source_of(trace, d), subject=e.to,
             description=f"the user excluded {', '.join(sorted(used))} before {e.from_} handed over to {e.to} "
-            f"at {_ref(trace, d)}, but the task {e.to} was given does not say so, and {e.to} put it in its "
-            f"work at {_ref(trace, at)}"))
+            f"at {event_ref(trace, d)}, but the task {e.to} was given does not say so, and {e.to} put it in its "
+            f"work at {event_ref(trace, at)}"))
     return out
 
 
@@ -166,7 +166,7 @@ def _rows(payload: str) -> list[tuple[str, list[float]]]:
         cells = list(row.values()) if isinstance(row, dict) else row if isinstance(row, list) else None
         if cells is None:
             return []
-        names = " ".join(c for c in cells if isinstance(c, str) and not _numbers(c))
+        names = " ".join(c for c in cells if isinstance(c, str) and not numbers_in(c))
         figures = [float(c) for c in cells if isinstance(c, (int, float)) and not isinstance(c, bool)]
         if not names.strip() or not figures:
             return []
@@ -189,7 +189,7 @@ def misread_extreme(trace: Trace) -> list[Failure]:
             table = _rows(e.payload) or table
         if not table or not isinstance(e, Message) or e.role != "assistant" or not e.agent:
             continue
-        for sentence in sentences(_own_words(e.content)):
+        for sentence in sentences(own_words(e.content)):
             top, bottom = _TOP.search(sentence), _BOTTOM.search(sentence)
             if bool(top) == bool(bottom):
                 continue
@@ -197,7 +197,7 @@ def misread_extreme(trace: Trace) -> list[Failure]:
             if len(named) != 1:
                 continue
             name, figures = named[0]
-            given = set(_numbers(sentence))
+            given = set(numbers_in(sentence))
             place = next((k for k, x in enumerate(figures) if x in given), None)
             if place is None:
                 continue
@@ -211,7 +211,7 @@ def misread_extreme(trace: Trace) -> list[Failure]:
                 evidence=(i,), scenario_id=trace.scenario_id, elements=(e.agent, name),
                 agent=e.agent, step=i, step_ref=source_of(trace, i), subject=name,
                 description=f"{e.agent} called {name} ({_shown(figures[place])}) the {(top or bottom).group(0)} at "
-                f"{_ref(trace, i)}, but the table its tool gave has {best[0]} at {_shown(best[1])}"))
+                f"{event_ref(trace, i)}, but the table its tool gave has {best[0]} at {_shown(best[1])}"))
             break
     return out
 

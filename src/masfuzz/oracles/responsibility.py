@@ -34,48 +34,26 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from masfuzz.oracles.blame import source_of
+from masfuzz.oracles.blame import event_ref, source_of
 from masfuzz.oracles.failure import RULE, Failure
 from masfuzz.oracles.semantic import fact_values
-from masfuzz.oracles.wording import STOPWORDS, only_courtesy, says_failed, sentences, stem, words
+from masfuzz.oracles.wording import (REPORTED_PAGE, STOPWORDS, numbers_in, only_courtesy, own_words, says_failed, sentences,
+                                     stem, words)
 from masfuzz.trace import (
     CODE_TOOL, EVENT_SOURCES, USER_REQUEST, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace,
-    said_by_user, user_text,
+    agent_at, said_by_user, user_text,
 )
 
 WRONG_ANSWER = "expected_answer"  # the detector name of the deterministic final-answer check
-# a number that stands as one: not the digits of an identifier (a hash, "4d51c4bf", a file id)
-_NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![A-Za-z_]*\d)")
-# a list's or a heading's item number at the start of a line ("1. Load the file", "2) ...",
-# "### 3. FACTS TO DERIVE"): states nothing
-_ENUMERATOR = re.compile(r"^(\s*(?:[-*#]+\s*)?)\d{1,2}[.)](?=\s)", re.MULTILINE)
 _WORDS = re.compile(r"[^\w.]+")
 _FULL_STOP = re.compile(r"\.(?!\d)")
-_CODE = re.compile(r"```.*?```", re.DOTALL)  # code an agent wrote: not a fact it states
-# a warning the Python runtime printed into the log while the agent ran ("/site-packages/x.py:216:
-# UserWarning: Resolved model mismatch: gpt-4o-2024-08-06 != ...", then the source line it
-# quotes, indented): the process's, not the agent's words, and its numbers are no values
-_RUNTIME = re.compile(r"^\S*\.py:\d+: \w*Warning: .*(?:\n[ \t]+\S.*)?$", re.MULTILINE)
 # a web address: it names a page, it states nothing (a search's "&first=12&sp=-1" is no value)
 _ADDRESS = re.compile(r"\bhttps?://[^\s)\]]+")
 
 
-# the page a web surfer reports after its own words (Magentic-One's: the page's metadata, the
-# text read off its screenshot): the page's content, not the surfer's statement, so a number in
-# it is no value the surfer put forward (an assistant that then computes it states it first)
-_PAGE = re.compile(r"(?:The following metadata was extracted from the webpage|Automatic OCR of the page "
-                   r"screenshot has detected the following text):.*", re.DOTALL)
-
-
-def _own_words(text: str) -> str:
-    """What an agent's message states: not the code it wrote, the runtime's warnings, nor the
-    page it reports."""
-    return _PAGE.sub(" ", _RUNTIME.sub(" ", _CODE.sub(" ", text)))
-
-
 def _stated_numbers(text: str) -> list[float]:
     """The numbers a message states: in its own words, not in the addresses of pages it saw."""
-    return _numbers(_ADDRESS.sub(" ", _own_words(text)))
+    return numbers_in(_ADDRESS.sub(" ", own_words(text)))
 
 
 @dataclass(frozen=True)
@@ -87,22 +65,6 @@ class Blame:
 
     def as_dict(self) -> dict[str, Any]:
         return {"agent": self.agent, "step": self.step, "step_ref": self.step_ref, "why": self.why}
-
-
-def _ref(trace: Trace, step: int) -> str:
-    ref = source_of(trace, step)
-    return f"message {ref}" if ref is not None else f"event {step}"
-
-
-def _agent_of(trace: Trace, i: int) -> str | None:
-    e = trace.events[i]
-    agent = getattr(e, "agent", None)
-    if agent:
-        return agent
-    for j in range(i, -1, -1):  # the speaker whose turn holds the event
-        if isinstance(trace.events[j], AgentTurn):
-            return trace.events[j].agent
-    return None
 
 
 def _call_of(trace: Trace, i: int) -> int:
@@ -179,16 +141,6 @@ def _norm(text: str) -> str:
     return " ".join(_WORDS.sub(" ", _FULL_STOP.sub(" ", text.lower())).split())
 
 
-def _numbers(text: str) -> list[float]:
-    out = []
-    for n in _NUMBER.findall(_ENUMERATOR.sub(r"\1", text)):
-        try:
-            out.append(float(n.replace(",", "")))
-        except ValueError:
-            continue
-    return out
-
-
 # a phrase an answer gives as its value: in double quotes or in bold
 # (not a label set in bold with its colon, "**Distance Verification:**", which names what follows
 # and states nothing; "**O'Jung's Tavern**: 790 m" gives its name)
@@ -201,7 +153,7 @@ _SENTENCE = re.compile(r"[.!?](?:\s|$)|:(?!\d)|\b(?:is|are|was|were|be|been|has|
 
 def _number(text: str) -> float | None:
     """The one number a value is ("$55", "1,000", "12.5%"), or None."""
-    found = _numbers(text)
+    found = numbers_in(text)
     if len(found) == 1 and _norm(text).replace(" ", "").replace(".", "").lstrip("-").isdigit():
         return found[0]
     return None
@@ -243,7 +195,7 @@ def _stated(text: str, expected: str) -> bool:
     want = _norm(expected)
     number = _number(expected)
     if number is not None:  # a number by value: the 17 of "17,000" or of "17.5" is not 17
-        return any(abs(x - number) <= 1e-9 * max(1.0, abs(x)) for x in _numbers(text))
+        return any(abs(x - number) <= 1e-9 * max(1.0, abs(x)) for x in numbers_in(text))
     wider = [q for g in _QUOTED.findall(text) if (q := _norm("".join(g))) != want and f" {want} " in f" {q} "]
     free = _norm(text)
     for q in wider:  # the expected words as part of a longer name the answer gives
@@ -258,7 +210,7 @@ def _task_numbers(trace: Trace) -> set[float]:
     made up): its numbers are that code's author's."""
     opening = next((e for e in trace.events if isinstance(e, Message)), None)
     return {n for e in trace.events if isinstance(e, Message) and (said_by_user(e) or e is opening)
-            for n in _numbers(e.content if said_by_user(e) else _own_words(e.content))}
+            for n in numbers_in(e.content if said_by_user(e) else own_words(e.content))}
 
 
 def _year(n: float) -> bool:
@@ -279,7 +231,7 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
     no statement of its own, but a value first stated by a director (an orchestrator restating
     what a worker's report showed) or by the surfer itself came from the first reported page
     that showed it: that report."""
-    given = set(_stated_numbers(answer)) - set(_numbers(expected)) if _numbers(expected) else set()
+    given = set(_stated_numbers(answer)) - set(numbers_in(expected)) if numbers_in(expected) else set()
     wrong = given - _task_numbers(trace)
     # every wrong number the answer gives is one the task names too ("ball 2" of balls 1 to
     # 100): still its value when the answer asked for is a number; the task's own mention of it
@@ -287,13 +239,13 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
     beyond_task = not wrong and given and _number(expected) is not None
     if beyond_task:
         wrong = given
-    if not any(_year(n) for n in _numbers(expected)) and any(not _year(n) for n in wrong):
+    if not any(_year(n) for n in numbers_in(expected)) and any(not _year(n) for n in wrong):
         wrong = {n for n in wrong if not _year(n)}  # an expected year keeps years as values
     # a text answer: the phrases the answer quotes or sets in bold (the value it gives), those
     # that are not the expected one nor the user's (a name the request gives: what was asked
     # about); else its last line
     said = " ".join([user_text(trace), str(trace.meta.get(USER_REQUEST) or "")])
-    quoted = {_norm("".join(g)) for g in _QUOTED.findall(_own_words(answer))} - {""}
+    quoted = {_norm("".join(g)) for g in _QUOTED.findall(own_words(answer))} - {""}
     phrases = {q for q in quoted if not matches(q, expected) and f" {q} " not in f" {_norm(said)} "
                and q.upper() not in STOP_WORDS}  # "**TERMINATE**" ends the chat, it is no value
     last = next((ln.strip() for ln in reversed(answer.splitlines())
@@ -309,14 +261,14 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
 
     def states(text: str) -> bool:
         if wrong:  # a page's address states no number
-            return bool(wrong & set(_numbers(_ADDRESS.sub(" ", text))))
+            return bool(wrong & set(numbers_in(_ADDRESS.sub(" ", text))))
         if phrases:
             return any(f" {q} " in f" {_norm(text)} " for q in phrases)
         return bool(last and _norm(last) and f" {_norm(last)} " in f" {_norm(text)} ")
 
     def wrote(code: str) -> bool:  # the value as a literal of the code (its made-up data)
         if wrong:
-            return bool({w for w in wrong if abs(w) >= 10} & set(_numbers(" ".join(_FIGURE.findall(code)))))
+            return bool({w for w in wrong if abs(w) >= 10} & set(numbers_in(" ".join(_FIGURE.findall(code)))))
         return bool(phrases) and any(f" {q} " in f" {_norm(code)} " for q in phrases)
 
     for i, e in enumerate(trace.events[:at + 1]):
@@ -330,11 +282,11 @@ def _introduced(trace: Trace, at: int, answer: str, expected: str) -> int:
             continue
         if _relays(trace, i) or (beyond_task and e is opening):
             continue
-        if states(_own_words(e.content)):
+        if states(own_words(e.content)):
             # a value read off a page: its first statement took it from the page that showed it
             # first, when that page was its own report, or a worker's report to the director
             return next((j for j in range(i) if isinstance(page := trace.events[j], Message)
-                         and page.role == "assistant" and page.agent not in quiet and _PAGE.search(page.content)
+                         and page.role == "assistant" and page.agent not in quiet and REPORTED_PAGE.search(page.content)
                          and (page.agent == e.agent or e.agent in directors)
                          and states(_ADDRESS.sub(" ", page.content))), i)
     return at
@@ -413,14 +365,14 @@ def _premise(trace: Trace, step: int, wrong: set[float] = frozenset()) -> int:
 def _steered(trace: Trace, instruction: str, worked: str, wrong: set[float]) -> set[str]:
     """The words (stems) an instruction brought in that the user's request does not have and that
     the sentence of the worker's reported page holding a wrong value has (`_premise`)."""
-    page = _PAGE.search(worked)
+    page = REPORTED_PAGE.search(worked)
     if page is None or not wrong:
         return set()
     asked = {stem(w) for w in words(" ".join([user_text(trace), str(trace.meta.get(USER_REQUEST) or "")]))}
     agents = {stem(w) for e in trace.events if isinstance(e, AgentTurn) for w in words(e.agent)}
     brought = {stem(w) for w in words(instruction) if w.isalpha() and len(w) > 3 and w not in STOPWORDS} \
         - asked - agents
-    held = [t for t in sentences(_ADDRESS.sub(" ", page.group(0))) if wrong & set(_numbers(t))]
+    held = [t for t in sentences(_ADDRESS.sub(" ", page.group(0))) if wrong & set(numbers_in(t))]
     return brought & {stem(w) for t in held for w in words(t)}
 
 
@@ -450,7 +402,7 @@ def answer_check(trace: Trace, expected: str | None) -> Failure | None:
     if wasted is not None and at is not None and _cut_off(trace, at):
         return _wrong_answer(trace, wasted, at, answer, expected, (
             f"the run stopped without an answer (its end not announced, no answer line: cut off "
-            f"while still working), and {_what(trace, wasted)} at {_ref(trace, wasted)} was its "
+            f"while still working), and {_what(trace, wasted)} at {event_ref(trace, wasted)} was its "
             "first run that failed or printed nothing: the turns spent from there never gave the result"))
     if at is not None and _number(expected) is not None and not _stated_numbers(answer) \
             and not _FINAL.search(trace.events[at].content):  # an answer given as such is the answer
@@ -462,18 +414,18 @@ def answer_check(trace: Trace, expected: str | None) -> Failure | None:
     if at is None:
         at = len(trace.events) - 1
     stated = _introduced(trace, at, answer, expected)
-    step = _premise(trace, stated, set(_stated_numbers(answer)) - set(_numbers(expected)))
+    step = _premise(trace, stated, set(_stated_numbers(answer)) - set(numbers_in(expected)))
     return _wrong_answer(trace, step, at, answer, expected, (
-        f"the code {_agent_of(trace, step)} wrote at {_ref(trace, step)} printed it first"
+        f"the code {agent_at(trace, step)} wrote at {event_ref(trace, step)} printed it first"
         if isinstance(trace.events[step], ToolCall) else
-        f"{_agent_of(trace, stated)} took it up at {_ref(trace, stated)} following what "
-        f"{_agent_of(trace, step)} said at {_ref(trace, step)}, which sent it there"
-        if step != stated else f"{_agent_of(trace, step) or 'the run'} first said it at {_ref(trace, step)}"))
+        f"{agent_at(trace, stated)} took it up at {event_ref(trace, stated)} following what "
+        f"{agent_at(trace, step)} said at {event_ref(trace, step)}, which sent it there"
+        if step != stated else f"{agent_at(trace, step) or 'the run'} first said it at {event_ref(trace, step)}"))
 
 
 def _wrong_answer(trace: Trace, step: int, at: int, answer: str, expected: str, why: str) -> Failure:
     """The answer check's finding: the final answer at `at` is not `expected`, decided at `step`."""
-    agent = _agent_of(trace, step)
+    agent = agent_at(trace, step)
     # about the clause it violates, as FLARE's failure agent names it (`blame.SUBJECTS`): the
     # agent's answer; so the failure agent's finding of this wrong answer is this one failure
     clause = f"task::{agent}::answer" if agent else None
@@ -567,10 +519,10 @@ def _turn_words(trace: Trace, step: int) -> str:
     gives the same number (the prose around the code)."""
     e = trace.events[step]
     if isinstance(e, Message):
-        return _own_words(e.content)
+        return own_words(e.content)
     refs = trace.meta.get(EVENT_SOURCES) or [None] * len(trace.events)
-    agent = _agent_of(trace, step)
-    return " ".join(_own_words(m.content) for k, m in enumerate(trace.events)
+    agent = agent_at(trace, step)
+    return " ".join(own_words(m.content) for k, m in enumerate(trace.events)
                     if isinstance(m, Message) and m.agent == agent and refs[k] is not None and refs[k] == refs[step])
 
 
@@ -593,19 +545,19 @@ def went_on_around(trace: Trace, call: int, own: list[Failure]) -> tuple[int, st
                 and len(f.evidence) > 1:
             retry = f.evidence[1]
             return retry, f.elements[1], (
-                f"{_what(trace, call)} at {_ref(trace, call)} failed, and {f.elements[1]} sent it again "
-                f"unchanged at {_ref(trace, retry)}: the error said what to fix, and the unchanged retry "
+                f"{_what(trace, call)} at {event_ref(trace, call)} failed, and {f.elements[1]} sent it again "
+                f"unchanged at {event_ref(trace, retry)}: the error said what to fix, and the unchanged retry "
                 f"began a loop ({f.description})")
     for f in own:
         if f.detector != WRONG_ANSWER or f.step is None or f.step <= call:
             continue
-        agent = _agent_of(trace, f.step)
-        if agent != _agent_of(trace, call):
+        agent = agent_at(trace, f.step)
+        if agent != agent_at(trace, call):
             continue  # another agent put the answer forward: the failed call stays decisive
         if any(says_failed(s) for s in sentences(_turn_words(trace, f.step))):
             return f.step, agent, (
-                f"{_what(trace, call)} at {_ref(trace, call)} failed, and {agent} said so at "
-                f"{_ref(trace, f.step)} yet put forward a value there without a result to take it "
+                f"{_what(trace, call)} at {event_ref(trace, call)} failed, and {agent} said so at "
+                f"{event_ref(trace, f.step)} yet put forward a value there without a result to take it "
                 f"from (a guess, made-up data): {f.description}")
     return None
 
@@ -652,21 +604,21 @@ def decisive(trace: Trace, failures: list[Failure], expected: str | None = None)
         call = trace.events[error]
         candidates.append(went_on_around(trace, error, own) or (
             error, call.agent, f"the first failed tool call never corrected ({call.tool} by {call.agent} "
-            f"at {_ref(trace, error)}): the run went on without its result"))
+            f"at {event_ref(trace, error)}): the run went on without its result"))
     wasted = answered_around(trace, expected) if expected and any(
         f.detector == WRONG_ANSWER for f in own) else None
     if wasted is not None:
         candidates.append(went_on_around(trace, wasted, own) or (wasted, trace.events[wasted].agent, (
-            f"{_what(trace, wasted)} at {_ref(trace, wasted)} was the first run that failed or printed "
+            f"{_what(trace, wasted)} at {event_ref(trace, wasted)} was the first run that failed or printed "
             "nothing, and no run printed the expected answer: the team answered around a result it "
             "never got")))
     elsewhere = task_not_relayed(trace)
     if elsewhere is not None:
         candidates.append((elsewhere, trace.events[elsewhere].agent, (
-            f"{trace.events[elsewhere].agent} opened the run at {_ref(trace, elsewhere)} with a task that is not "
+            f"{trace.events[elsewhere].agent} opened the run at {event_ref(trace, elsewhere)} with a task that is not "
             "the user's request (it names little of what the user asked): the team worked on that task")))
     # of findings decided at the same step, the one that blames the agent that took it (a turn
     # past an announced end that also starts a loop: the agent that went on and repeated itself,
     # rather than the one whose end it ignored)
-    step, agent, why = min(candidates, key=lambda c: (c[0], c[1] != _agent_of(trace, c[0])))
+    step, agent, why = min(candidates, key=lambda c: (c[0], c[1] != agent_at(trace, c[0])))
     return Blame(agent=agent, step=step, step_ref=source_of(trace, step), why=why)

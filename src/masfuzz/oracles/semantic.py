@@ -1755,8 +1755,10 @@ def _omitted_documented(trace: Trace, i: int, call: ToolCall, spec: WorkflowSpec
 
     Not when the value reached what the agent's model received (recorded by the adapter): the
     hand-over carried it, and leaving an optional parameter out is that model's choice, not a
-    loss at the hand-over."""
-    if spec is None:
+    loss at the hand-over. Needs that recorded input, as `_stand_in` does: no question shows the
+    loss, and an agent that saw the whole conversation (an imported log's group chat) may have
+    left the value out by choice."""
+    if spec is None or received is None:
         return None
     t = next((x for x in spec.tools if x.id == call.tool), None)
     required = set(((t.parameters if t is not None else None) or {}).get("required") or ())

@@ -1326,11 +1326,15 @@ def _verdict_field(data: dict, tool: str) -> str | None:
     failure (`FAILED_STATES`), beside nothing that says the action done (a done or held state, a
     true outcome flag). The field's role is read from its value and its place, not its name: a
     record nested in the answer is another thing's (a customer's card `DECLINED` last month), and
-    a finder's record holds the facts it found (an application looked up, `DECLINED`)."""
+    a finder's record holds the facts it found (an application looked up, `DECLINED`). Nor is the
+    tool's own verb done a failure (`DECLINED` of decline_invitation, `REJECTED` of reject_claim):
+    the action did what it names, as `negated_state` reads a state."""
     if tool_job(tool, None) == "find" or any(isinstance(data.get(k), str) for k in STATE_KEYS):
         return None
+    done = {p.replace(" ", "_") for p in participles(tool)}
     enums = {k: v.strip().lower() for k, v in data.items()
-             if isinstance(v, str) and len(v.strip()) <= VERDICT_CHARS and ENUM.fullmatch(v.strip())}
+             if isinstance(v, str) and len(v.strip()) <= VERDICT_CHARS and ENUM.fullmatch(v.strip())
+             and v.strip().lower().replace("-", "_").replace(" ", "_") not in done}
     if any(v in DONE_STATES or v in HELD_STATES for v in enums.values()) or any(
             data[k] is True for k in data if outcome_key(str(k), tool)):
         return None
@@ -1715,3 +1719,40 @@ def answer_given(text: str) -> str:
     marks = list(FINAL_ANSWER.finditer(text or ""))
     given = text[marks[-1].end():].strip() if marks else ""
     return _after_recap(given or text or "")
+
+
+# -- what an agent's message states -------------------------------------------------------------
+
+# a number that stands as one: not the digits of an identifier (a hash, "4d51c4bf", a file id)
+_NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![A-Za-z_]*\d)")
+# a list's or a heading's item number at the start of a line ("1. Load the file", "2) ...",
+# "### 3. FACTS TO DERIVE"): states nothing
+_ENUMERATOR = re.compile(r"^(\s*(?:[-*#]+\s*)?)\d{1,2}[.)](?=\s)", re.MULTILINE)
+_CODE = re.compile(r"```.*?```", re.DOTALL)  # code an agent wrote: not a fact it states
+# a warning the Python runtime printed into the log while the agent ran ("/site-packages/x.py:216:
+# UserWarning: Resolved model mismatch: gpt-4o-2024-08-06 != ...", then the source line it
+# quotes, indented): the process's, not the agent's words, and its numbers are no values
+_RUNTIME = re.compile(r"^\S*\.py:\d+: \w*Warning: .*(?:\n[ \t]+\S.*)?$", re.MULTILINE)
+# the page a web surfer reports after its own words (Magentic-One's: the page's metadata, the
+# text read off its screenshot): the page's content, not the surfer's statement, so a number in
+# it is no value the surfer put forward (an assistant that then computes it states it first)
+REPORTED_PAGE = re.compile(r"(?:The following metadata was extracted from the webpage|Automatic OCR of the page "
+                           r"screenshot has detected the following text):.*", re.DOTALL)
+
+
+def own_words(text: str) -> str:
+    """What an agent's message states: not the code it wrote, the runtime's warnings, nor the
+    page it reports (`REPORTED_PAGE`)."""
+    return REPORTED_PAGE.sub(" ", _RUNTIME.sub(" ", _CODE.sub(" ", text)))
+
+
+def numbers_in(text: str) -> list[float]:
+    """The numbers a text gives as numbers, in order: not an identifier's digits (`4d51c4bf`),
+    nor a list's item numbers ("1. Load the file")."""
+    out = []
+    for n in _NUMBER.findall(_ENUMERATOR.sub(r"\1", text)):
+        try:
+            out.append(float(n.replace(",", "")))
+        except ValueError:
+            continue
+    return out
