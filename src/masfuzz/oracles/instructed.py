@@ -871,41 +871,65 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int],
 
 
 def _cut_at_tool_answer(trace: Trace, spec: WorkflowSpec, ender: str, task: str) -> dict[str, str]:
-    """The members the ender's instructions hand work to, when the run ended on one of the
-    ender's tool answers before its model read it: the final output is that answer's payload as
-    the tool returned it, and no agent spoke after it (the framework stopped on the tool: an
-    Agents SDK `tool_use_behavior="stop_on_first_tool"`, a tool that returns directly). The
-    agent never got the turn its instructions go on in, so the one member its lines name as the
-    next step (hand-over sentences naming it and no other member it can reach, none negated or
-    conditional) was cut out, when the request asks for that member's work: it carries every
-    argument of one of the member's tools (`semantic.carries_arguments`) or speaks of one
-    (`_speaks_of`). A request its tool's answer served (a look-up, where the line hands on
-    another kind of matter) lost nothing; a member that holds no tool is read as asked for. An
-    app that means to answer with the tool's result has no such line."""
+    """The members the ender's instructions or the app's code hand work to next, when the run
+    ended on one of the ender's tool answers before its model read it, no agent speaking after
+    it: the final output is that answer's payload as the tool returned it (the framework stopped
+    on the tool: an Agents SDK `tool_use_behavior="stop_on_first_tool"`, a tool that returns
+    directly), or the output is empty and a stop condition read the answer itself (`_stopped_on`:
+    an AG2 manager's `is_termination_msg` matching the proxy's message that carries the tool's
+    result). The agent never got the turn its instructions go on in, so the one member its lines
+    name as the next step (hand-over sentences naming it and no other member it can reach, none
+    negated or conditional) was cut out, when the request asks for that member's work: it
+    carries every argument of one of the member's tools (`semantic.carries_arguments`) or
+    speaks of one (`_speaks_of`). Failing such a line, the one member the app's code routes to
+    after the ender (a speaker-selection function, a chat sequence: the `CODED_TRIGGERS`
+    delegations out of it, user proxies left out), when the request asks for one of that
+    member's tools: the code would have given it the floor. A request its tool's answer served
+    (a look-up, where the line hands on another kind of matter) lost nothing; a member the lines
+    name that holds no tool is read as asked for. An app that means to answer with the tool's
+    result has no such line, and a stop condition keyed to the tool itself (its detail naming
+    it) ends where the app meant."""
     from masfuzz.oracles.semantic import carries_arguments  # semantic reads routing: imported late
 
     end = trace.termination
     final = (end.final_output or "").strip() if end is not None else ""
-    if not final:
-        return {}
     last = next((e for e in reversed(trace.events) if isinstance(e, (Message, ToolResult))
                  and (isinstance(e, ToolResult) or (e.role == "assistant" and e.agent))), None)
-    if not isinstance(last, ToolResult) or last.agent != ender or last.status != "ok" \
-            or str(last.payload).strip() != final:
+    if end is None or not isinstance(last, ToolResult) or last.agent != ender or last.status != "ok" \
+            or not (final and str(last.payload).strip() == final or not final and _stopped_on(end, last)):
         return {}
+
+    def asked(member: str) -> bool:
+        return any(carries_arguments(task, spec, t) or _speaks_of(task, spec, t) for t in tools_of(spec, member))
+
     reach = {d.to for d in spec.delegations if d.from_ == ender}
     lines = [(s, m) for s in sentences(next((a.instructions or "" for a in spec.agents if a.id == ender), ""))
              if _HANDS.search(s) for m in reach if names_agent(s, spec, m)]
+    if not lines:
+        # no line of the ender's goes on: the app's own code routes on, to one member alone
+        proxies = {a.id for a in spec.agents if _proxy(a)}
+        coded = {d.to for d in spec.delegations if d.from_ == ender and d.trigger in CODED_TRIGGERS} - proxies - {ender}
+        if len(coded) != 1 or not asked(member := next(iter(coded))):
+            return {}
+        return {member: f"the run ended on {ender}'s {last.tool} answer, read by a stop condition before "
+                        f"{ender}'s model read it, and the app's code routes the work on from {ender} to it"}
     # the one onward step, said without a condition ("when the customer wants a fitting") or a
     # negation: a choice between members, or a hand-over only sometimes, the model was to make
     if len({m for _, m in lines}) != 1 or any(NEGATED.search(s) or CONDITIONAL.search(s) for s, _ in lines):
         return {}
     s, member = lines[0]
-    held = tools_of(spec, member)
-    if held and not any(carries_arguments(task, spec, t) or _speaks_of(task, spec, t) for t in held):
+    if tools_of(spec, member) and not asked(member):
         return {}
     return {member: f"the run ended on {ender}'s {last.tool} answer, passed out as the final output before "
                     f"{ender}'s model read it, and {ender}'s instructions go on to hand work to it (\"{s[:80]}\")"}
+
+
+def _stopped_on(end: TerminationEvent, answer: ToolResult) -> bool:
+    """Did a stop condition that reads what was said (a stop word, an `is_termination_msg`) end
+    the run on this tool answer, with no output of its own? One keyed to the tool itself (its
+    detail names the tool: AgentChat's `FunctionCallTermination`) ends where the app meant."""
+    return end.reason == "text_mention" and re.search(
+        rf"(?<![\w-]){re.escape(answer.tool)}(?![\w-])", end.detail or "") is None
 
 
 def _routed_on_to(trace: Trace, spec: WorkflowSpec, ender: str, acted: dict[str, int],
