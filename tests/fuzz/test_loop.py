@@ -132,7 +132,7 @@ def test_uniform_keeps_its_weights_and_report_shows_the_run(cli, tmp_path):
     (("--batch", "2"), None),  # batches of 2
     # three workers, and mutants in flight beyond them: their records run ahead of the learning
     (("--pace", "steady", "--workers", "3"), None),  # the window `steady_window` gives
-    (("--pace", "steady", "--workers", "3"), 6),
+    (("--pace", "steady", "--workers", "3"), 4),  # a quarter more than the workers
     (("--pace", "steady", "--workers", "3"), 9)])
 def test_a_killed_run_resumes_to_the_uninterrupted_one(cli, tmp_path, monkeypatch, pace, window):
     pytest.importorskip("agents")
