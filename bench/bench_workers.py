@@ -139,7 +139,7 @@ def campaign_run(workers: int, executions: int, batch: int, folder: Path, pace: 
     here = [judge(trace) == found for trace, found, judge in by_workers]
     return {"startup": startup, "wall": wall, "close": closing.seconds,
             "executions": campaign.recorder.executed, "judged": (len(here), all(here)),
-            "idle": (slots.idle, slots.offered),
+            "idle": (slots.dry, slots.handover, slots.offered),
             "cpu": cpu.spent, "batches": batches, "scenarios": scenarios, "target": target, "models": models,
             "coverage": json.dumps(sorted(campaign.recorder.coverage.seen)),
             "order": json.dumps([sc.id for sc in scenarios]),
@@ -246,25 +246,33 @@ class Closing:
 
 class Slots:
     """The executor's slots left without a run while the campaign still had mutants to draw
-    (`drawing`), in slot-seconds, sampled every 10 ms: what the mutants waiting in the window
-    (`steady_window`) are there to take to nothing (after the last draw the slots empty as the
-    last runs end, at every pace). A slot is busy while a request is on a worker
+    (`drawing`), in slot-seconds, sampled every 10 ms: `dry` while no request waited for a slot
+    (the window of mutants in flight, `steady_window`, ran dry: what the mutants waiting in it
+    are there to take to nothing), `handover` while some did (a slot freed, the request waiting
+    for it not yet on its worker: the event loop's latency). After the last draw the slots
+    empty as the last runs end, at every pace. A slot is busy while a request is on a worker
     (`PoolExecutor._on_worker`: the run, and the judging request sent after it)."""
 
     def __init__(self, executor, workers: int, drawing) -> None:
         self.workers, self.drawing = workers, drawing
-        self.idle = self.offered = 0.0  # slot-seconds left idle, and offered, while drawing
-        self.busy = 0
-        on_worker = executor._on_worker
+        # slot-seconds left idle with none waiting and with some waiting, and offered, while drawing
+        self.dry = self.handover = self.offered = 0.0
+        self.busy = self.waiting = 0
+        on_worker, judged = executor._on_worker, executor.judged
 
         async def counted(*args, **keywords):
+            self.waiting -= 1
             self.busy += 1
             try:
                 return await on_worker(*args, **keywords)
             finally:
                 self.busy -= 1
 
-        executor._on_worker = counted
+        async def asked(*args, **keywords):  # a request: it waits for a slot, then `counted`
+            self.waiting += 1
+            return await judged(*args, **keywords)
+
+        executor._on_worker, executor.judged = counted, asked
 
     async def sample(self) -> None:
         last = time.perf_counter()
@@ -272,7 +280,11 @@ class Slots:
             await asyncio.sleep(0.01)
             now = time.perf_counter()
             if self.drawing():
-                self.idle += max(0, self.workers - self.busy) * (now - last)
+                idle = max(0, self.workers - self.busy) * (now - last)
+                if self.waiting > 0:
+                    self.handover += idle
+                else:
+                    self.dry += idle
                 self.offered += self.workers * (now - last)
             last = now
 
@@ -388,9 +400,10 @@ def main() -> int:
         print("    identical to --workers 1: " + ", ".join(f"{k} {'yes' if v else 'NO'}"
                                                          for k, v in same.items()))
         if short != "replay":
-            idle, offered = many["idle"]
+            dry, handover, offered = many["idle"]
             print(f"    worker slots idle while mutants were left to draw, at --workers {args.workers}: "
-                  f"{idle:.1f} of {offered:.1f} slot-seconds")
+                  f"{dry:.1f} of {offered:.1f} slot-seconds with no mutant waiting for one, "
+                  f"{handover:.1f} with some waiting (handed over)")
             count, alike = many["judged"]
             print(f"    judged by the workers where they ran: {count} of {many['executions']} executions; "
                   f"the same failures as judging them here: {'yes' if alike else 'NO'}")
