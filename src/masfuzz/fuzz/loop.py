@@ -124,8 +124,8 @@ def steady_window(workers: int) -> int:
     loaded cores, against 1.0-1.6 s a run), and under `steady` the wait for every mutant drawn
     before it to be learnt from (a slow run holds up the learning behind it). With a quarter
     as many waiting, those places filled with ended runs not yet learnt from and the workers
-    waited for the next draw (16-38 slot-seconds of a 200-execution campaign); with three
-    quarters, every worker stayed busy until the last draw. Those waiting are drawn as many
+    waited for the next draw (16-37 of 240 slot-seconds of a 200-execution campaign at 16
+    workers, `bench/bench_workers.py`); with three quarters, 5. Those waiting are drawn as many
     mutants earlier, from staler weights, still fewer than a batch draws at once (twice
     `workers`). One worker keeps one mutant in flight."""
     return workers if workers <= 1 else workers + -(-3 * workers // 4)
