@@ -11,17 +11,21 @@ worker process masfuzz can kill):
   `batch` (batches of --batch, default 64; the weights move after each batch, so a batch lasts
   as long as its slowest worker: the bench prints that ceiling, computed from the model calls
   each execution made, placed on 16 workers as the engine starts them, the seeds with the
-  first batch; the same run at 1 and 16 workers), `steady` (20 in flight at 16 workers, 4 of
+  first batch; the same run at 1 and 16 workers), `steady` (28 in flight at 16 workers, 12 of
   them waiting for a worker, a new mutant drawn as soon as the oldest is learnt from, records in
   draw order: the same run for a seed and --workers, so 1 and 16 differ) and `free` (as many in
   flight, a new mutant as soon as any is learnt from, recorded as it ends);
 - the replay of those 200 executions as one suite (`masfuzz replay` submits every case at once):
   the executor's own scaling.
 
-Printed for each: the campaign's wall time with the workers started, the speedup (target >= 14x),
+Printed for each: the campaign's wall time with the workers started, up to the executor's close
+(the pool's end, its workers killed and reaped, is shown apart, as its start-up is, in both
+workloads), the speedup (target >= 14x),
 whether coverage, failures and traces are identical; for a campaign at 16 workers, how many of its
 executions the workers judged where they ran (`Executor.judged`) and whether each got the failures
-judging its trace in this process gives; the CPU each execution took at 16 workers,
+judging its trace in this process gives, and the slot-seconds its workers sat without a run
+while mutants were left to draw (what the mutants waiting in the window are for); the CPU each
+execution took at 16 workers,
 masfuzz's own process apart from its workers (whose runs are forked, sandboxed processes), and
 the speedup that CPU alone allows on this machine's cores; the load average at the start and the
 end (the cores are shared); and the pool's start-up, shown apart because it is CPU work (each
@@ -113,13 +117,19 @@ def campaign_run(workers: int, executions: int, batch: int, folder: Path, pace: 
     executor.judged = judged_here
 
     cpu = CpuMeter(executor)
+    closing = Closing(executor)
+    slots = Slots(executor, workers, drawing=lambda: phase._next <= phase.rounds)
 
     async def timed() -> tuple[float, float]:  # one loop: the workers belong to it
         startup = await warm_up(executor, target, workers)
         t0 = time.perf_counter()
         cpu.start()
-        await campaign.run()  # closes the executor (its workers) at the end
-        return startup, time.perf_counter() - t0
+        sampling = asyncio.ensure_future(slots.sample())
+        try:
+            await campaign.run()  # closes the executor (its workers) at the end
+        finally:
+            sampling.cancel()
+        return startup, closing.began - t0
 
     startup, wall = asyncio.run(timed())
     store.finish_run(run_id, "completed", {"fuzz": phase.summary()})
@@ -127,8 +137,9 @@ def campaign_run(workers: int, executions: int, batch: int, folder: Path, pace: 
     scenarios = [scenario for _, scenario, _ in store.executions(run_id)]
     batches = [groups[k] for k in sorted(groups)]
     here = [judge(trace) == found for trace, found, judge in by_workers]
-    return {"startup": startup, "wall": wall, "executions": campaign.recorder.executed,
-            "judged": (len(here), all(here)),
+    return {"startup": startup, "wall": wall, "close": closing.seconds,
+            "executions": campaign.recorder.executed, "judged": (len(here), all(here)),
+            "idle": (slots.dry, slots.handover, slots.offered),
             "cpu": cpu.spent, "batches": batches, "scenarios": scenarios, "target": target, "models": models,
             "coverage": json.dumps(sorted(campaign.recorder.coverage.seen)),
             "order": json.dumps([sc.id for sc in scenarios]),
@@ -158,6 +169,7 @@ def replay_run(workers: int, campaign: dict, persistent: int = 1) -> dict:
         return trace
 
     cpu = CpuMeter(executor)
+    closing = Closing(executor)
 
     async def timed() -> tuple[float, float, list]:
         startup = await warm_up(executor, target, workers)
@@ -166,14 +178,14 @@ def replay_run(workers: int, campaign: dict, persistent: int = 1) -> dict:
         try:
             outcomes = await replay(suite, execute)
         finally:
-            wall = time.perf_counter() - t0
             await executor.aclose()
-        return startup, wall, outcomes
+        return startup, closing.began - t0, outcomes
 
     startup, wall, outcomes = asyncio.run(timed())
     by_id = {t.scenario_id: t for t in traces}
     runs = [by_id[sc.id] for sc in campaign["scenarios"]]
-    return {"startup": startup, "wall": wall, "executions": len(outcomes), "cpu": cpu.spent,
+    return {"startup": startup, "wall": wall, "close": closing.seconds, "executions": len(outcomes),
+            "cpu": cpu.spent,
             "batches": [[(t.usage.model_calls, None) for t in runs]],  # all at once, unordered
             "outcomes": json.dumps([o.passed for o in outcomes]),
             "traces": json.dumps([[e.model_dump(mode="json", exclude={"t"})
@@ -209,6 +221,72 @@ class CpuMeter:
         if now or self._t0[1]:
             self.spent = {"masfuzz": time.process_time() - self._t0[0],
                           "workers": sum(c - self._t0[1].get(p, 0.0) for p, c in now.items())}
+
+
+class Closing:
+    """When the executor's close began, and how long it took: the pool's end (its workers
+    killed and reaped, the kernel freeing their memory), paid once per campaign as its
+    start-up is, and shown apart as that is. Both workloads stop their clock where it begins
+    (a campaign closes its executor inside `Campaign.run`, the replay after its suite)."""
+
+    def __init__(self, executor) -> None:
+        self.began: float | None = None
+        self.seconds: float | None = None
+        close = executor.aclose
+
+        async def aclose() -> None:
+            self.began = time.perf_counter()
+            try:
+                await close()
+            finally:
+                self.seconds = time.perf_counter() - self.began
+
+        executor.aclose = aclose
+
+
+class Slots:
+    """The executor's slots left without a run while the campaign still had mutants to draw
+    (`drawing`), in slot-seconds, sampled every 10 ms: `dry` while no request waited for a slot
+    (the window of mutants in flight, `steady_window`, ran dry: what the mutants waiting in it
+    are there to take to nothing), `handover` while some did (a slot freed, the request waiting
+    for it not yet on its worker: the event loop's latency). After the last draw the slots
+    empty as the last runs end, at every pace. A slot is busy while a request is on a worker
+    (`PoolExecutor._on_worker`: the run, and the judging request sent after it)."""
+
+    def __init__(self, executor, workers: int, drawing) -> None:
+        self.workers, self.drawing = workers, drawing
+        # slot-seconds left idle with none waiting and with some waiting, and offered, while drawing
+        self.dry = self.handover = self.offered = 0.0
+        self.busy = self.waiting = 0
+        on_worker, judged = executor._on_worker, executor.judged
+
+        async def counted(*args, **keywords):
+            self.waiting -= 1
+            self.busy += 1
+            try:
+                return await on_worker(*args, **keywords)
+            finally:
+                self.busy -= 1
+
+        async def asked(*args, **keywords):  # a request: it waits for a slot, then `counted`
+            self.waiting += 1
+            return await judged(*args, **keywords)
+
+        executor._on_worker, executor.judged = counted, asked
+
+    async def sample(self) -> None:
+        last = time.perf_counter()
+        while True:
+            await asyncio.sleep(0.01)
+            now = time.perf_counter()
+            if self.drawing():
+                idle = max(0, self.workers - self.busy) * (now - last)
+                if self.waiting > 0:
+                    self.handover += idle
+                else:
+                    self.dry += idle
+                self.offered += self.workers * (now - last)
+            last = now
 
 
 def _descendants_cpu() -> dict[int, float]:
@@ -305,7 +383,7 @@ def main() -> int:
         print(f"  {name}:")
         for n, r in runs.items():
             print(f"    --workers {n:<3} start-up {r['startup']:6.1f} s   run {r['wall']:6.1f} s   "
-                  f"({r['executions']} executions)")
+                  f"close {r['close']:4.1f} s   ({r['executions']} executions)")
         steady = short.startswith("FLARE") and short != "FLARE batch"
         allow = ("no batch holds the workers" if steady else
                  f"the model waits alone allow {bound:.1f}x (reached {speedup / bound:.0%})")
@@ -322,6 +400,10 @@ def main() -> int:
         print("    identical to --workers 1: " + ", ".join(f"{k} {'yes' if v else 'NO'}"
                                                          for k, v in same.items()))
         if short != "replay":
+            dry, handover, offered = many["idle"]
+            print(f"    worker slots idle while mutants were left to draw, at --workers {args.workers}: "
+                  f"{dry:.1f} of {offered:.1f} slot-seconds with no mutant waiting for one, "
+                  f"{handover:.1f} with some waiting (handed over)")
             count, alike = many["judged"]
             print(f"    judged by the workers where they ran: {count} of {many['executions']} executions; "
                   f"the same failures as judging them here: {'yes' if alike else 'NO'}")

@@ -468,7 +468,7 @@ TABLE: tuple[Setting, ...] = (
             "8, or 2 x --workers when more)",
             integer(low=1, high=10_000), 8, ("fuzz",), metavar="N"),
     Setting("pace", "batch: batches of --batch, the same run for a seed whatever --workers; "
-            "steady: --workers mutants in flight and a quarter more waiting for a worker, a "
+            "steady: --workers mutants in flight and three quarters more waiting for a worker, a "
             "new one drawn as soon as one is done and recorded in draw order (the same run for "
             "a seed and --workers); free: the same, "
             "recorded as each ends (fastest; the run depends on which ends first)",

@@ -128,26 +128,36 @@ def test_uniform_keeps_its_weights_and_report_shows_the_run(cli, tmp_path):
     assert re.search(r"paths \d+/\d+ +behaviours A \d+/\d+ N \d+/\d+ +failures AR \d", out)
 
 
-@pytest.mark.parametrize("pace", [("--batch", "2"),  # batches of 2
-                                  ("--pace", "steady", "--workers", "3")])  # four in flight
-def test_a_killed_run_resumes_to_the_uninterrupted_one(cli, tmp_path, monkeypatch, pace):
+@pytest.mark.parametrize("pace,window", [
+    (("--batch", "2"), None),  # batches of 2
+    # three workers, and mutants in flight beyond them: their records run ahead of the learning
+    (("--pace", "steady", "--workers", "3"), None),  # the window `steady_window` gives
+    (("--pace", "steady", "--workers", "3"), 4),  # a quarter more than the workers
+    (("--pace", "steady", "--workers", "3"), 9)])
+def test_a_killed_run_resumes_to_the_uninterrupted_one(cli, tmp_path, monkeypatch, pace, window):
     pytest.importorskip("agents")
+    from masfuzz.fuzz import campaign
     from masfuzz.fuzz.loop import FlarePhase
 
+    if window is not None:
+        monkeypatch.setattr(campaign, "steady_window", lambda workers: window)
     whole = _fuzz(cli, tmp_path, "whole", *pace)
     grown = [e for e in whole["fuzz"]["corpus"] if e["parent"] is not None]
     assert grown, "the hot triage agent's mutant should have joined the corpus"
-    real, calls = FlarePhase._propose, {"n": 0}
+    if window is not None:
+        assert whole["run"]["config"]["choices"]["window"] == window
+    real = FlarePhase._learn
 
-    async def dies_mid_loop(self, rng, number):  # drawing the tenth mutant, the rest under way
-        calls["n"] += 1
-        if calls["n"] == 10:
+    def dies_mid_loop(self, c, p, outcome, row, gained):
+        # killed learning from the mutant after the first that joined the corpus, the
+        # mutants drawn after it under way (some of them recorded, under a deep window)
+        if len(self.corpus) > len(self.seeds):
             raise KeyboardInterrupt
-        return await real(self, rng, number)
+        return real(self, c, p, outcome, row, gained)
 
-    monkeypatch.setattr(FlarePhase, "_propose", dies_mid_loop)
+    monkeypatch.setattr(FlarePhase, "_learn", dies_mid_loop)
     assert "interrupted" in _fuzz(cli, tmp_path, "killed", *pace, expect=130)  # as Ctrl-C would
-    monkeypatch.setattr(FlarePhase, "_propose", real)
+    monkeypatch.setattr(FlarePhase, "_learn", real)
     from masfuzz.store.db import RunStore
 
     with RunStore(str(tmp_path / "killed.db")) as store:  # killed with its corpus grown

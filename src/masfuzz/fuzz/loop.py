@@ -39,8 +39,8 @@ The pace (`Choices.pace`, `--pace`) says when mutants are drawn and learnt from:
   and recorded in the order drawn; the weights move and the corpus grows after the batch,
   mutant by mutant in that order. The same `--seed` and `--batch` with scripted models give
   the same run whatever `--workers` is, but a batch lasts as long as its slowest run.
-- `steady`: `Choices.window` mutants in flight (`steady_window`: `--workers` and a quarter more,
-  waiting for a worker; 1 with one worker); mutant n is drawn as soon as
+- `steady`: `Choices.window` mutants in flight (`steady_window`: `--workers` and three quarters
+  more, waiting for a worker; 1 with one worker); mutant n is drawn as soon as
   mutant n - window was learnt from, and each is recorded, read and learnt from in draw order
   (a slow run holds up the records behind it, not the workers): the same `--seed` and
   `--workers` give the same run.
@@ -117,13 +117,18 @@ class Choices:
 
 
 def steady_window(workers: int) -> int:
-    """The mutants the steady paces keep in flight at `workers` workers: one a worker, and a
-    quarter as many again waiting for one, so that a worker that ends a run starts its next at
-    once while masfuzz records, learns from and draws after the one it ended (a few ms of
-    masfuzz's one process a run, waited for by the worker when the window was `workers`, and
-    longer when the cores are shared). Those waiting are drawn as many mutants earlier (batch
-    draws twice `workers` at once). One worker keeps one mutant in flight."""
-    return workers if workers <= 1 else workers + -(-workers // 4)
+    """The mutants the steady paces keep in flight at `workers` workers: one a worker, and
+    three quarters as many again waiting for one, so that a worker that ends a run starts its
+    next at once. A mutant holds its place in the window from its draw to its learning: its
+    wait for a worker, its run, then its judging and record (120-210 ms at 16 workers on 2
+    loaded cores, against 1.0-1.6 s a run), and under `steady` the wait for every mutant drawn
+    before it to be learnt from (a slow run holds up the learning behind it). With a quarter
+    as many waiting, those places filled with ended runs not yet learnt from and the workers
+    waited for the next draw (16-37 of 240 slot-seconds of a 200-execution campaign at 16
+    workers, `bench/bench_workers.py`); with three quarters, 5. Those waiting are drawn as many
+    mutants earlier, from staler weights, still fewer than a batch draws at once (twice
+    `workers`). One worker keeps one mutant in flight."""
+    return workers if workers <= 1 else workers + -(-3 * workers // 4)
 
 
 @dataclass
