@@ -1,7 +1,6 @@
 """Loop, OpenAI Agents SDK (one agent with a function tool, the run bounded by the Runner's turn
-limit): a laptop repair shop's
-collection desk. `repairs_r` looks a repair ticket up with `repair_status` and tells the customer
-whether the laptop can be collected.
+limit): a laptop repair shop's collection desk. `repairs_r` looks a repair ticket up with
+`repair_status` and tells the customer whether the laptop can be collected.
 
 Seeded: repairs_r's line was written for the old workshop system, which said "READY" when a
 repair was done: "Check the repair with repair_status until it says READY". The new system says
