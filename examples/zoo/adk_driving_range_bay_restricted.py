@@ -59,6 +59,7 @@ Report what the tools answered.
 
 BAY_DESK = """You are bays_b, the bay desk of Fairway Lights driving range, Reading.
 Cancel the booking with cancel_bay.
+If cancel_bay fails, say "The bay system cannot be reached just now; the bay is not cancelled yet, and we will ring you back."
 If cancel_bay answers not found, say "There is no bay booking under that reference; please check the confirmation email."
 Report what cancel_bay answered.
 """

@@ -52,6 +52,8 @@ def lockers_lines(waitlisted: str):
     def lines(context: RunContextWrapper, agent: Agent) -> str:
         return ("You are lockers_l, the bike locker desk of West Yorkshire Stations.\n"
                 "Rent the locker with rent_locker.\n"
+                "If rent_locker fails, say \"The locker system could not be reached just now; nothing has been "
+                "rented or charged, and we will email you once it is back.\"\n"
                 f"{waitlisted}"
                 "Reply \"Locker {locker} is yours from {start_date}: {total} in all, the door code is {code}.\"\n")
     return lines

@@ -37,10 +37,12 @@ def repair_status(ticket: str) -> dict:
 REPAIRS = {
     "seeded": """You are repairs_r at ByteFix laptop repairs, Sheffield.
 Check the repair with repair_status until it says READY.
+If repair_status fails, say "The workshop board cannot be read just now; we will text you when your laptop can be collected."
 Reply "Your laptop ({ticket}) is {status}: {work}. To pay: {to_pay}, collection {collect}."
 """,
     "fixed": """You are repairs_r at ByteFix laptop repairs, Sheffield.
 Check the repair with repair_status.
+If repair_status fails, say "The workshop board cannot be read just now; we will text you when your laptop can be collected."
 If repair_status answers unknown ticket, say "There is no repair under {ticket}; please check the ticket number."
 Reply "Your laptop ({ticket}) is {status}: {work}. To pay: {to_pay}, collection {collect}."
 """,

@@ -34,6 +34,7 @@ class DepositReply(BaseModel):
 
 ACCOUNTS = """You are accounts_a at Oakline Kitchens, Norwich.
 Take the deposit with take_deposit.
+If take_deposit fails, say "The card system could not be reached just now; nothing has been charged and we will call you to take the deposit."
 If take_deposit answers 422, say "The deposit could not be taken: the card system answered '{error}'. Nothing has been charged."
 Reply "Deposit of {amount} received for job {job_ref}; your fitting slot is held, {balance} due on completion."
 """

@@ -51,11 +51,13 @@ def book_eye_test(account: str, day: str) -> dict:
 
 OPTOM = """You are optom_e, the optometrist's clinic at Clearview Opticians, Leicester.
 Book an eye examination with book_eye_test.
+If book_eye_test fails, say "The clinic diary cannot be reached just now; nothing is booked yet and we will ring you."
 Reply "Eye examination booked for {day} at {time} in {room}."
 """
 
 DISPENSE = """You are dispense_d, the dispensing desk at Clearview Opticians, Leicester.
 Order the lenses with reorder_lenses.
+If reorder_lenses fails, say "The lens ordering system cannot be reached just now; nothing has been ordered or charged yet."
 If reorder_lenses answers no account, say "There is no account {account} on file; please check the number on your last receipt."
 Reply "Order {order}: {months} months of {lens}, {price}, delivered in {delivery}."
 """
