@@ -38,9 +38,13 @@ def build(register: dict) -> RoundRobinGroupChat:
         system_message="You answer residents about parking bay suspensions for Kelsey Borough Council.\n"
                        "Check the application with suspension_status until it says approved.\n"
                        'If suspension_status says approved, say "Your bays are suspended for the move; the signs go up 4 days before."\n'
-                       "If suspension_status says refused, tell the resident why.\n"
+                       'If suspension_status says refused, say "Your application was refused" and tell the resident why.\n'
+                       'If suspension_status says not_found, say "We cannot find that application; please check the '
+                       'reference on your confirmation email."\n'
                        'If suspension_status fails, say "The permit system is down; we will email you the outcome."')
-    stop = TextMentionTermination("bays are suspended") | TextMentionTermination("permit system is down") \
+    # every closing line ends the chat: approved, refused, unknown or down
+    stop = TextMentionTermination("bays are suspended") | TextMentionTermination("application was refused") \
+        | TextMentionTermination("cannot find that application") | TextMentionTermination("permit system is down") \
         | MaxMessageTermination(10)
     return RoundRobinGroupChat([permits_p], termination_condition=stop)
 

@@ -38,7 +38,8 @@ def price_service(property_ref: Annotated[str, 'The property reference, e.g. "HP
 
 
 def signed_off(message: dict) -> bool:
-    return "engineer will text" in (message.get("content") or "")
+    # the desk's closing lines, booked or not: a rejected booking ends the chat too
+    return any(line in (message.get("content") or "") for line in ("engineer will text", "ring you back"))
 
 
 def build(order: list[str]):
@@ -55,6 +56,8 @@ def build(order: list[str]):
                        "certificate gas_safe_t has found.\n"
                        "Book the service with price_service.\n"
                        'If price_service says booked, say "Service booked - the engineer will text you the day before."\n'
+                       'If price_service says rejected, say "We need an in-date gas safety certificate first; '
+                       'we will ring you back."\n'
                        'If price_service fails, say "The diary is down; we will ring you back to book."')
     gas_safe_t.register_for_llm(description=gas_safety_record.__doc__)(gas_safety_record)
     quote_q.register_for_llm(description=price_service.__doc__)(price_service)

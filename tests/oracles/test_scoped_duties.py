@@ -55,3 +55,13 @@ def test_a_scoped_line_is_owed_once_the_conversation_meets_it():
 def test_a_line_for_a_beneficiary_or_a_span_or_without_scope_stays_a_duty(line):
     assert _conditions(line, HOIST) == [""]
     assert _omitted(line, "My father is coming in for his knee tomorrow.") == {("nurse", "book_hoist")}
+
+
+PLACED = "Use book_hoist for transfers out of a wheelchair: slings, hoists and bariatric beds."
+
+
+def test_a_scope_that_names_its_place_before_a_colon_of_examples_is_a_scope():
+    # the kind of request with where it happens ("transfers out of a wheelchair"), then examples
+    assert _conditions(PLACED, HOIST) == ["transfers out of a wheelchair"]
+    assert _omitted(PLACED, "My father is coming in for his knee tomorrow, he walks fine.") == set()
+    assert _omitted(PLACED, "He cannot stand, so every transfer out of his wheelchair needs help.") == {("nurse", "book_hoist")}

@@ -242,11 +242,12 @@ SCOPED = re.compile(r"\b(?:only|just|solely|exclusively)\s+for\s+((?:[\w'-]+\s+)
 # is for ("Reserve the space with T for a wheelchair, wheelchair user or companion", "Call T for
 # refunds or exchanges"): a kind, bare or after "a"/"an", alone or among alternatives. A
 # beneficiary ("for the caller", "for them"), a span ("for each", "for 2 nights") or a purpose
-# ("for now", "for example") scopes nothing.
+# ("for now", "for example") scopes nothing. A kind may carry its place ("for repairs inside a
+# flat", "for faults in the home"), the line's examples after a colon.
 SCOPE_AFTER = re.compile(
     r"\bfor\s+(?!(?:the|this|that|these|those|your|their|our|his|her|its|my|them|him|us|me|you|it|each|every|"
     r"all|any|now|later|today|tomorrow|tonight|sure|example|instance|free|good|once|real|more|less|up|"
-    r"at|about|over|under)\b)((?:an?\s+)?[A-Za-z][\w'-]*(?:\s+[\w'-]+){0,2}"
+    r"at|about|over|under)\b)((?:an?\s+)?[A-Za-z][\w'-]*(?:\s+[\w'-]+){0,4}"
     r"(?:\s*,\s*(?:an?\s+)?[\w'-]+(?:\s+[\w'-]+){0,2})*(?:,?\s+or\s+(?:an?\s+)?[\w'-]+(?:\s+[\w'-]+){0,2})?)"
     r"\s*(?=[.;:!?)]|$)", re.IGNORECASE)
 
