@@ -299,3 +299,21 @@ def test_a_node_that_swaps_the_callers_message_writes_in_the_users_place_and_say
     swaps = [(x["event"], x["by"], x["with"]) for x in trace.meta[REPLACED_MESSAGES]]
     assert swaps[0] == (0, "tidy", masked)
     assert sorted(swaps[1:]) == [(masked, "summary", summary), (masked + 1, "summary", summary)]
+
+
+NESTED = "tests/adapters/langgraph_nested.py:graph"
+
+
+def test_a_prebuilt_agent_inside_a_subgraph_node_is_recorded_once():
+    """The subgraph node's own update (the final state of the graph it runs) repeats what its
+    agent streamed: each call, result and reply is recorded once, where it happened, and the
+    plain node after the agent still speaks."""
+    trace = run(NESTED, input="A double room for 3 nights next week, please.",
+                sut_model="scripted/tests/adapters/langgraph_nested.py:policy")
+    calls = [(e.tool, e.arguments) for e in trace.of_type(ToolCall)]
+    assert calls == [("room_rate", {"nights": 3})]
+    assert len(trace.of_type(ToolResult)) == 1
+    said = [e.content for e in trace.of_type(Message) if e.role != "user"]
+    assert said == ["The rate is 3 nights: 285 GBP.", "Ledger: 3 nights: 285 GBP"]
+    assert [e.content for e in trace.of_type(Message) if e.role == "user"] == [
+        "A double room for 3 nights next week, please."]

@@ -65,3 +65,14 @@ def test_a_scope_that_names_its_place_before_a_colon_of_examples_is_a_scope():
     assert _conditions(PLACED, HOIST) == ["transfers out of a wheelchair"]
     assert _omitted(PLACED, "My father is coming in for his knee tomorrow, he walks fine.") == set()
     assert _omitted(PLACED, "He cannot stand, so every transfer out of his wheelchair needs help.") == {("nurse", "book_hoist")}
+
+
+@pytest.mark.parametrize("line", [
+    "Pass anything to do with lifting, slings or bariatric beds through book_hoist.",
+    "Send any requests regarding a hoist or a sling on to book_hoist.",
+])
+def test_a_routers_object_scoped_by_what_it_is_about_owes_its_tool_only_for_those(line):
+    """The requests a router's line is for, as the object of its verb ("Pass anything about A or
+    B to T"): a duty only when the person asked about one of them."""
+    assert _omitted(line, "My father is coming in for his knee tomorrow, he walks fine.") == set()
+    assert _omitted(line, "He cannot stand since the stroke, he will need a sling to get into bed.") == {("nurse", "book_hoist")}

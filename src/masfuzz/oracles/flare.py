@@ -230,6 +230,14 @@ SUBJECT = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:all\s+|any\s+)?((?:requests?|messag
                      r"inquir(?:y|ies)|matters?|anything|everything|whatever|something)\s+(?:that\s+(?:are|is)\s+)?(?:about|concerning|regarding|"
                      r"mentioning|involving)\s+.+?)\s+(?:are|is|go|goes|should|must|get|gets|will|can|need|needs)\b",
                      re.IGNORECASE)
+# The same requests as the object of the line's verb ("Pass anything about eyes or sight tests to
+# ask_optom.", "Send any questions regarding invoices through ask_billing."): an indefinite the
+# language closes (anything, any request, all messages) scoped by what it is about, up to the
+# preposition that leads to the tool.
+OBJECT = re.compile(r"\b((?:anything|everything|whatever|something|(?:any|all)\s+(?:requests?|messages?|questions?|"
+                    r"enquir(?:y|ies)|inquir(?:y|ies)|matters?))\s+(?:that\s+(?:are|is)\s+)?(?:about|concerning|"
+                    r"regarding|mentioning|involving|to\s+do\s+with)\s+.+?)\s+(?:(?:on|over|across)\s+)?"
+                    r"(?:to|through|via|with|using|into)\b", re.IGNORECASE)
 
 
 # A scope listing topics with no verb ("ask_workroom (only for fabric, re-cover, recover or
@@ -254,8 +262,8 @@ SCOPE_AFTER = re.compile(
 
 def condition_of(sentence: str) -> re.Match[str] | None:
     """The sentence's first condition (`CONDITION`), whole when it lists alternatives (`LISTED`,
-    `SCOPED`), or the requests its subject names (`SUBJECT`)."""
-    if subject := SUBJECT.search(sentence):
+    `SCOPED`), or the requests its subject or its object names (`SUBJECT`, `OBJECT`)."""
+    if subject := SUBJECT.search(sentence) or OBJECT.search(sentence):
         return subject
     plain = CONDITION.search(sentence)
     listed = min((m for m in (LISTED.search(sentence), SCOPED.search(sentence)) if m),
@@ -288,7 +296,7 @@ FILLER = STOPWORDS | {
     "want", "wants", "mention", "mentions", "says", "say", "is", "are", "was", "be", "been", "has",
     "have", "had", "any", "there", "it", "its", "this", "that", "you", "your", "they", "their",
     "contains", "contain", "exactly", "only", "needed", "necessary", "possible", "applicable",
-    "something", "some", "about", "into", "asking", "need", "needs", "concerning", "regarding",
+    "something", "anything", "everything", "whatever", "some", "about", "into", "asking", "need", "needs", "concerning", "regarding",
     "mentioning", "involving", "message", "messages", "question", "questions", "matter", "matters"}
 
 

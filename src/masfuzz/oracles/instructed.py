@@ -130,6 +130,12 @@ _AFTER_PRODUCT = (
     r"\bthe\s+(?P<p>\w+)\s+the\s+(?!(?:" + "|".join(sorted(_PEOPLE)) + r")\b)\w+(?:\s+\w+)?\s+"
     r"(?:(?:already|just)\s+)?(?:[a-z]{3,}ed|" + "|".join(sorted({p for ps in IRREGULAR_PAST.values() for p in ps}))
     + r")\b",
+    # the thing worked from, named as a part of another step's product, the possessor that step
+    # ("price it from the survey's measurements", "using the inspection's findings"): the
+    # possessor is the product, its maker the one agent holding a tool named by it (site_survey);
+    # a person's possession ("from the customer's message") is the request, no member's work
+    r"\b(?:from|using|off)\s+(?:the|your|our|their|its)\s+(?!(?:" + "|".join(sorted(_PEOPLE)) + r")\b)"
+    r"(?P<p>\w+)(?:'s|s')\s+\w+",
 )
 # A product named with its making in a relative clause, the maker named by its role ("the sight
 # size the bench measures is what you cut to"): the maker's verb.

@@ -89,13 +89,14 @@ def model_chose_speaker(trace: Trace, spec: WorkflowSpec) -> bool:
 
 
 def _pointed(spec: WorkflowSpec, router: str | None, request: str, chosen: str | None,
-             right: list[str]) -> tuple[str, list[str]]:
+             right: list[str], lent: bool = False) -> tuple[str, list[str]]:
     """Which text points `request` (its words "point(s)") and to which of `right`, when it points
-    to none of them but `chosen` (None: no member was chosen); ("", []) otherwise."""
+    to none of them but `chosen` (None: no member was chosen); ("", []) otherwise. `lent`: a
+    member the router may call as a tool counts as offered (a run in which it called none)."""
     from masfuzz.oracles.instructed import _stems  # instructed calls this: imported late
 
     if router is not None:  # a hand-off the app offers only under a condition may not have been offered
-        right = [m for m in right if _offered(spec, router, m)]
+        right = [m for m in right if _offered(spec, router, m) or (lent and _lent(spec, router, m))]
     if not right:
         return "", []
     agents = {a.id for a in spec.agents}
@@ -160,7 +161,9 @@ def model_passed_over(trace: Trace, spec: WorkflowSpec, member: str, ender: str 
         # procedure's last step, said once the request is passed on: no end of its own
         if not _may_end(rules, last, after=_naming(spec, member)):
             request = next((e.content for _, e in users_words(trace)), "")
-            said, pointed = _pointed(spec, ender, request, None, [member])
+            # no tool called at all: which agent a delegating tool runs is not in question
+            called = any(isinstance(e, ToolCall) and e.agent == ender for e in trace.events)
+            said, pointed = _pointed(spec, ender, request, None, [member], lent=not called)
             if pointed and said.endswith("instructions point"):  # its own rules, not the descriptions
                 said += " this request"
             elif (ender, member) in {(a, t) for a, t, _ in instructed_handoffs(spec)}:
@@ -391,9 +394,14 @@ def _naming(spec: WorkflowSpec, agent: str) -> str:
     """How a routing rule names a member: its id or display name (spaces for underscores), or its
     bare role word only where a rule names someone ("to billing", "the billing", "Billing for
     invoices", "Billing:"): "seat" of seat_agent in "seat changes go to ..." is the request's
-    word, not the agent."""
+    word, not the agent. A delegating tool that runs the member (`instructed._runs`: a PydanticAI
+    tool that runs it, an `as_tool`) names it too: "Pass anything about eyes to ask_optom" routes
+    to the optometrist the tool runs."""
+    from masfuzz.oracles.instructed import _runs  # instructed calls this: imported late
+
     a = spec.agent(agent)
-    full = {n for x in (a.id, a.name or a.id) for n in (x, re.sub(r"[_\-]+", " ", x).strip())}
+    lent = [t.id for t in spec.tools if _runs(spec, t.id) == agent]
+    full = {n for x in (a.id, a.name or a.id, *lent) for n in (x, re.sub(r"[_\-]+", " ", x).strip())}
     bare = [n for n in agent_names(spec, agent) if n not in full]
     alts = "|".join(re.escape(n) for n in sorted(full, key=len, reverse=True))
     names = "|".join(re.escape(n) for n in bare)

@@ -58,6 +58,10 @@ class UpdateRecorder:
         self.handoffs = handoffs or {}  # handoff tool -> the agent it hands off to
         self.handed_to: str | None = None  # the agent the last handoff named, until it speaks
         self.inner_since_outer: set[str] = set()  # agents whose subgraph spoke since their own update
+        # the same one level down: the namespaces (a subgraph's node, then the graph it runs)
+        # whose updates carried messages; the node's own update, its graph's final state, says
+        # them again (a prebuilt agent inside a subgraph node: its calls, results and reply)
+        self.spoke_below: set[tuple[str, ...]] = set()
         self.speaker: str | None = None
         self.running: str | None = None  # the top-level agent node whose task has started
         self.pending: dict[str, tuple[str, str]] = {}  # call id -> (agent, tool), until its result
@@ -83,7 +87,20 @@ class UpdateRecorder:
                     self._update(node, part)
                     self._record_swaps(node, swaps)
                 elif outer in self.agents:
+                    if len(namespace) > 1 and _messages(part):
+                        self.spoke_below.add(tuple(namespace))
+                    if self._said_below(tuple(namespace), node):
+                        self.inner_since_outer.add(outer)
+                        continue
                     self._inner_update(outer, part)
+
+    def _said_below(self, namespace: tuple[str, ...], node: str) -> bool:
+        """Did the graph `node` runs (one namespace down, "node:task") already stream what this
+        update of `node` holds? Then it is said once, where it happened."""
+        below = {ns for ns in self.spoke_below if len(ns) == len(namespace) + 1 and ns[:-1] == namespace
+                 and str(ns[-1]).split(":", 1)[0] == node}
+        self.spoke_below -= below
+        return bool(below)
 
     def _task(self, namespace: tuple[str, ...], task: dict[str, Any]) -> None:
         """A node starting ("input") or ending ("result"): which agent is running, so that a
