@@ -572,7 +572,7 @@ def _asked_then_made(trace: Trace, spec: WorkflowSpec, first: dict[str, int],
     out = []
     for after, start in first.items():
         for tool in tools_of(spec, after):
-            t = next((x for x in spec.tools if x.id == tool), None)
+            t = spec.find_tool(tool)
             required = ((t.parameters if t is not None else None) or {}).get("required") or []
             for param, forms in documented_formats(spec, tool).items():
                 if param not in required:
@@ -616,7 +616,7 @@ def _asked_then_keyed(trace: Trace, spec: WorkflowSpec, first: dict[str, int],
     out = []
     for after, start in first.items():
         for tool in tools_of(spec, after):
-            t = next((x for x in spec.tools if x.id == tool), None)
+            t = spec.find_tool(tool)
             schema = (t.parameters if t is not None else None) or {}
             for param in schema.get("required") or []:
                 kinds = _SCHEMA_TYPES.get(((schema.get("properties") or {}).get(param) or {}).get("type"))
@@ -730,7 +730,7 @@ def _example_sent(spec: WorkflowSpec, call: ToolCall) -> bool:
     says the record is unknown, not that another member's step is wanting."""
     from masfuzz.oracles.semantic import example_forms  # semantic reads routing: imported late
 
-    t = next((x for x in spec.tools if x.id == call.tool), None)
+    t = spec.find_tool(call.tool)
     props = ((t.parameters if t is not None else None) or {}).get("properties") or {}
     return any(str(value).strip() in {f for forms in example_forms(str((props.get(name) or {}).get("description") or ""))
                                       for f in forms}
@@ -909,7 +909,8 @@ def _cut_at_tool_answer(trace: Trace, spec: WorkflowSpec, ender: str, task: str)
         return any(carries_arguments(task, spec, t) or _speaks_of(task, spec, t) for t in tools_of(spec, member))
 
     reach = {d.to for d in spec.delegations if d.from_ == ender}
-    lines = [(s, m) for s in sentences(next((a.instructions or "" for a in spec.agents if a.id == ender), ""))
+    told = (x.instructions or "") if (x := spec.find_agent(ender)) else ""
+    lines = [(s, m) for s in sentences(told)
              if _HANDS.search(s) for m in reach if names_agent(s, spec, m)]
     if not lines:
         # no line of the ender's goes on: the app's own code routes on, to one member alone
@@ -970,7 +971,7 @@ def _routed_on_to(trace: Trace, spec: WorkflowSpec, ender: str, acted: dict[str,
                 or d.condition.split(" -> ", 1)[0].strip() not in routers:
             continue
         for tool in tools_of(spec, d.to):
-            t = next((x for x in spec.tools if x.id == tool), None)
+            t = spec.find_tool(tool)
             required = ((t.parameters if t is not None else None) or {}).get("required") or []
             for param, forms in documented_formats(spec, tool).items():
                 regexes = [r for _, r in forms]
@@ -1543,7 +1544,8 @@ def _label_for(instructions: str, request: str) -> str | None:
 def _entry_router(spec: WorkflowSpec, agent: str) -> str | None:
     """The router function of the app's code that may enter the run at this agent
     (`ENTERED_BY`, a LangGraph conditional edge out of START), if any."""
-    return next((str(a.model_settings.get(ENTERED_BY) or "") or None for a in spec.agents if a.id == agent), None)
+    a = spec.find_agent(agent)
+    return str(a.model_settings.get(ENTERED_BY) or "") or None if a else None
 
 
 def _chooses(spec: WorkflowSpec, node: str) -> bool:
@@ -1785,7 +1787,7 @@ def _speaks_of(request: str, spec: WorkflowSpec, tool: str) -> bool:
     names and descriptions: "grade" of `enter_candidate`'s "The exam, instrument and grade")
     that no other tool's own words have? The words every tool of the app shares (an
     interpreter pool's "interpreter") say nothing of which one is asked for."""
-    mine = next((_own_words(t) for t in spec.tools if t.id == tool), set())
+    mine = _own_words(t) if (t := spec.find_tool(tool)) else set()
     others = set().union(*(_own_words(t) for t in spec.tools if t.id != tool))
     return bool(_stems(request) & (mine - others))
 
@@ -1814,7 +1816,7 @@ DESCRIBED = 2  # content words a request must share with a tool's description to
 
 def _first_sentence(spec: WorkflowSpec, tool: str) -> str:
     """A tool's description's first sentence: what it does ("" for a tool the spec lacks)."""
-    t = next((x for x in spec.tools if x.id == tool), None)
+    t = spec.find_tool(tool)
     return (sentences(t.description or "") or [""])[0] if t else ""
 
 
@@ -1961,7 +1963,7 @@ def _route_target(spec: WorkflowSpec, tool: str) -> str | None:
     after "to (the)", when they name an agent of the spec (`ask_spa` -> "spa", "Send the question to
     the kitchen." -> "kitchen"); else the agent the spec binds it to (an `as_tool` delegation whose
     condition names the tool). None when none of these says where it goes."""
-    t = next((x for x in spec.tools if x.id == tool), None)
+    t = spec.find_tool(tool)
     if t is None:
         return None
     parts = words(tool)

@@ -155,7 +155,7 @@ def model_passed_over(trace: Trace, spec: WorkflowSpec, member: str, ender: str 
     if ender is not None and _had_last_word(trace, ender, {a.id for a in spec.agents}) and (_offered(spec, ender, member) or _lent(spec, ender, member)):
         from masfuzz.oracles.instructed import instructed_handoffs  # instructed calls this: imported late
 
-        rules = next((a.instructions for a in spec.agents if a.id == ender), "") or ""
+        rules = (a.instructions or "") if (a := spec.find_agent(ender)) else ""
         last = next((e.content for e in reversed(trace.events) if isinstance(e, Message) and e.agent == ender), "")
         # closing words a line gives after the line that routes to the member are the
         # procedure's last step, said once the request is passed on: no end of its own
@@ -245,7 +245,7 @@ def _asked_without_handing_over(trace: Trace, spec: WorkflowSpec, conditions: st
         if not said or any(isinstance(e, DelegationEvent) and e.to == target for e in trace.events):
             continue
         last = said[-1]
-        offered = next((a.model_settings.get("handoffs") for a in spec.agents if a.id == last.agent), None) or {}
+        offered = (a.model_settings.get("handoffs") if (a := spec.find_agent(last.agent)) else None) or {}
         # any question to the user, a closing offer too ("Anything else?"): it is heard only
         # through the hand-over, whether it asks for a detail or offers more
         if target in (offered.values() if isinstance(offered, dict) else offered) \
@@ -383,7 +383,7 @@ def _leaves_to_fit(instructions: str) -> str:
 
 
 def _description(spec: WorkflowSpec, agent: str) -> str:
-    return next((a.description for a in spec.agents if a.id == agent), "")
+    return a.description if (a := spec.find_agent(agent)) else ""
 
 
 def _without_names(spec: WorkflowSpec, agent: str, text: str) -> str:
@@ -427,7 +427,7 @@ def _rule_parts(spec: WorkflowSpec, router: str, members: list[str]) -> dict[str
 
     # prompts glued from string pieces lose the space after a full stop ("support.First, if"):
     # without it two rules read as one sentence, and a negation in one would hide the other
-    text = re.sub(r"(?<=[a-z][.!?])(?=[A-Z])", " ", next((a.instructions for a in spec.agents if a.id == router), ""))
+    text = re.sub(r"(?<=[a-z][.!?])(?=[A-Z])", " ", (a.instructions if (a := spec.find_agent(router)) else ""))
     out: dict[str, list[str]] = {}
     for clause in (c for s in sentences(text) for c in clauses(s)):
         if NEGATED.search(clause):

@@ -1549,7 +1549,7 @@ WRAPPER_KEYS = {"result", "data", "response", "payload", "body", "outcome", "rep
 def _tool_spec(tool: str, spec: WorkflowSpec | None) -> ToolSpec | None:
     if spec is None:
         return None
-    return next((t for t in spec.tools if t.id == tool), None)
+    return spec.find_tool(tool)
 
 
 # Agent names that are also everyday words of a task or an instruction ("the user wants...",
