@@ -26,7 +26,7 @@ from masfuzz.oracles.onepass import once_per_pass
 from masfuzz.oracles.specified import model_chose_speaker, model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
     COURTESY, FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOP_TOKEN, STOPWORDS, addresses_agent, in_english, agent_names, answer_given, asks_for,
-    claims_done, closing_offers, is_question, lists_missing, mentions, name_pattern, names_agent, names_in_tool_words,
+    claims_done, closing_offers, is_question, is_user_proxy, lists_missing, mentions, name_pattern, names_agent, names_in_tool_words,
     nested_fields, owners, participles, payload_failure, same_root, sentences, stem, structured, tool_job, tool_objects, tools_of, words,
 )
 from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, SELECTOR_PROMPT, AgentSpec, ToolSpec, WorkflowSpec
@@ -271,7 +271,7 @@ _HANDS_FOR = (r"^\W*(?:hand|pass|transfer|delegate|forward|route|escalate|send)\
               r"(?:(?:off|over|on)\s+)?to\s+{X}\s+for\s+(?P<topics>[^.;:!?]+?)\W*$")
 
 
-def _topic_handoffs(spec: WorkflowSpec) -> list[tuple[str, str, list[str], str]]:
+def topic_handoffs(spec: WorkflowSpec) -> list[tuple[str, str, list[str], str]]:
     """(agent, target, kinds, sentence): a line of `agent`'s instructions that hands requests of
     the kinds it lists to `target` ("Pass to engrave_e for a tag, engraving or plaque."), naming
     no other agent and negating nothing. A task asking for one of those kinds needs `target`'s
@@ -567,7 +567,7 @@ def _asked_then_made(trace: Trace, spec: WorkflowSpec, first: dict[str, int],
     `before`, after `after` had spoken: the order put it first, whether or not the run went
     on to use the value."""
     # semantic reads routing: imported late
-    from masfuzz.oracles.semantic import _example_word, _telling, documented_formats, fact_values
+    from masfuzz.oracles.semantic import documented_formats, is_documented_fact
 
     out = []
     for after, start in first.items():
@@ -587,8 +587,7 @@ def _asked_then_made(trace: Trace, spec: WorkflowSpec, first: dict[str, int],
                     # by chance ("after the first 7 days") is that value only when the answer's
                     # words are a fact by their shape, the form fits nothing else, or they carry
                     # the example's own word, as `handover_facts` reads a question by name
-                    values = [v for v in values if v in fact_values(r.payload)
-                              or any(_telling(rx) for _, rx in forms) or _example_word(v, forms)]
+                    values = [v for v in values if is_documented_fact(v, r.payload, forms)]
                     if not [v for v in values if v not in told]:
                         continue
                     q = _early_ask(trace, after, r.agent, first, param)
@@ -814,7 +813,7 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int],
         if agent in acted and agent not in handed_by:  # a hand-over it made served the instruction
             out.setdefault(target, (f"{agent}'s instructions hand the work to it, whatever the request "
                                     f"(\"{said[:80]}\")", None))
-    scoped = _topic_handoffs(spec)
+    scoped = topic_handoffs(spec)
     for agent, target, topics, said in scoped:
         # a router that handed the request to another member served its main ask there: a topic
         # only a side question of the task touches ("do we need our own masks?") asks for no work,
@@ -838,7 +837,7 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int],
         which = "fixed speaking order" if spec.system.pattern == "fixed_order" else \
             "order of work, as its speaker selector's prompt or allowed transitions state it,"
         for a in spec.agents:
-            if a.id in order and a.id not in acted and a.id not in excused and not _proxy(a):
+            if a.id in order and a.id not in acted and a.id not in excused and not is_user_proxy(a):
                 out.setdefault(a.id, (f"the team's {which} gives it a turn, and the run ended "
                                       "before its first", None))
     called = {c.tool for c in trace.of_type(ToolCall)}
@@ -914,7 +913,7 @@ def _cut_at_tool_answer(trace: Trace, spec: WorkflowSpec, ender: str, task: str)
              if _HANDS.search(s) for m in reach if names_agent(s, spec, m)]
     if not lines:
         # no line of the ender's goes on: the app's own code routes on, to one member alone
-        proxies = {a.id for a in spec.agents if _proxy(a)}
+        proxies = {a.id for a in spec.agents if is_user_proxy(a)}
         coded = {d.to for d in spec.delegations if d.from_ == ender and d.trigger in CODED_TRIGGERS} - proxies - {ender}
         if len(coded) != 1 or not asked(member := next(iter(coded))):
             return {}
@@ -1090,13 +1089,13 @@ def _waits_for_user(text: str, end: TerminationEvent, spec: WorkflowSpec, trace:
 
 def _outside_routes(trace: Trace, spec: WorkflowSpec, member: str, acted: dict[str, int]) -> str:
     """Why a needed member that never acted was out of this input's reach, or "": every line of
-    the instructions that routes work to it is scoped to kinds of request (`_topic_handoffs`:
+    the instructions that routes work to it is scoped to kinds of request (`topic_handoffs`:
     "Hand over to hire_desk for any skip booking or delivery"), the task asks for none of them,
     and the agents holding those lines acted and handed nothing on. The app routes this request
     nowhere: the router that kept it followed its instructions, and the input (a tester's
     request for a tool's own step: "which days the lorry covers a postcode district") asked for
     work the app offers no route to. No other instruction hands the member work unconditionally."""
-    scoped = [(agent, topics) for agent, target, topics, _ in _topic_handoffs(spec) if target == member]
+    scoped = [(agent, topics) for agent, target, topics, _ in topic_handoffs(spec) if target == member]
     if not scoped or any(target == member for _, target, _ in instructed_handoffs(spec)):
         return ""
     task = user_text(trace)
@@ -1107,12 +1106,6 @@ def _outside_routes(trace: Trace, spec: WorkflowSpec, member: str, acted: dict[s
     return (f"{agent}'s instructions route work to {member} only for {', '.join(topics)}, and the input asks "
             "for none of them: it asked for work the app offers no route to, and the early end follows the "
             "app's instructions")
-
-
-def _proxy(agent: AgentSpec) -> bool:
-    """A member that stands in for the human (a user proxy) contributes only when asked."""
-    kind = str(agent.model_settings.get("type") or "")
-    return "proxy" in kind.lower() or "proxy" in agent.id.lower()
 
 
 # A request that tells the agent it reaches to keep the work, not pass it on ("You handle this
@@ -1342,20 +1335,20 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
 
 def _through_routes(spec: WorkflowSpec, fitting: list[str]) -> list[str]:
     """The tools that serve a request, a delegating tool that fits it replaced by the tools of
-    the agent it runs (`_runs`): "Pass the customer's enquiry to the French polishing bench"
+    the agent it runs (`delegated_agent`): "Pass the customer's enquiry to the French polishing bench"
     fits a request for French polishing as well as the bench's `book_polish` does, but calling
     it serves nothing itself, it routes. Left as the router's own, it would make the router a
     holder of a fitting tool, and every hand-over past the bench it names a next step. A
     delegating tool whose agent holds no tools stays (nothing else stands for its work)."""
     out: list[str] = []
     for tool in fitting:
-        inner = _runs(spec, tool)
+        inner = delegated_agent(spec, tool)
         for t in (tools_of(spec, inner) if inner is not None else []) or [tool]:
             out += [t] if t not in out else []
     return out
 
 
-def _runs(spec: WorkflowSpec, tool: str) -> str | None:
+def delegated_agent(spec: WorkflowSpec, tool: str) -> str | None:
     """The agent a delegating tool runs: a holder of the tool hands work to that agent as a tool
     (an `as_tool` delegation: an Agents SDK `as_tool`, ADK's `AgentTool`, a PydanticAI tool that
     runs another agent), bound to the tool (the delegation's condition names it), or the tool
@@ -2032,7 +2025,7 @@ def _misselected(trace: Trace, spec: WorkflowSpec, d: int, chosen: str,
     tools can serve it, while another member holds one that can, and the request was answered
     without it. No agent decided this route: the selector chose from the members' descriptions,
     so the finding blames no agent (the team's wiring)."""
-    described = _described_members(request, spec, {a.id for a in spec.agents if not _proxy(a)}) \
+    described = _described_members(request, spec, {a.id for a in spec.agents if not is_user_proxy(a)}) \
         if described and not fitting else []
     if not (fitting or described) or set(tools_of(spec, chosen)) & set(fitting) or chosen in described \
             or addresses_agent(request, spec, chosen):

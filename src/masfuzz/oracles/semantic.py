@@ -1538,9 +1538,17 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str,
                if v not in values and _fits(v, [r for _, r in forms])
                and not any(re.fullmatch(r, v) for r in others)]
     if by_name:
-        values = [v for v in values if v in fact_values(told) or any(_telling(r) for _, r in forms)
-                  or _example_word(v, forms)]
+        values = [v for v in values if is_documented_fact(v, told, forms)]
     return (f"{param} of {tool}", values) if values else None
+
+
+def is_documented_fact(value: str, text: str, forms: list[tuple[str, str]]) -> bool:
+    """Is a value a documented form (`documented_formats`: (example, regex)) found in `text` that
+    fact, not everyday words fitting a loose form by chance ("after the first 7 days" of `like
+    "bus 31"`)? So it is when the text's words are a fact by their shape (`fact_values`), when a
+    form fits nothing else (`_telling`), or when the value carries the example's own word
+    (`_example_word`)."""
+    return value in fact_values(text) or any(_telling(r) for _, r in forms) or _example_word(value, forms)
 
 
 def _example_word(value: str, forms: list[tuple[str, str]]) -> bool:

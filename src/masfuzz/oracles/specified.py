@@ -332,9 +332,9 @@ def _topic_asked(spec: WorkflowSpec, router: str, member: str, request: str) -> 
     for collections or binding jobs.") that the request names, as `participation` reads the line
     (a word or its plural: "job" names "jobs"), or "": the same line that makes the member needed
     points this request there."""
-    from masfuzz.oracles.instructed import _topic_handoffs  # instructed calls this: imported late
+    from masfuzz.oracles.instructed import topic_handoffs  # instructed calls this: imported late
 
-    return next((t for a, to, topics, _ in _topic_handoffs(spec) if a == router and to == member
+    return next((t for a, to, topics, _ in topic_handoffs(spec) if a == router and to == member
                  for t in topics if mentions(request, [t])), "")
 
 
@@ -394,13 +394,13 @@ def _naming(spec: WorkflowSpec, agent: str) -> str:
     """How a routing rule names a member: its id or display name (spaces for underscores), or its
     bare role word only where a rule names someone ("to billing", "the billing", "Billing for
     invoices", "Billing:"): "seat" of seat_agent in "seat changes go to ..." is the request's
-    word, not the agent. A delegating tool that runs the member (`instructed._runs`: a PydanticAI
+    word, not the agent. A delegating tool that runs the member (`instructed.delegated_agent`: a PydanticAI
     tool that runs it, an `as_tool`) names it too: "Pass anything about eyes to ask_optom" routes
     to the optometrist the tool runs."""
-    from masfuzz.oracles.instructed import _runs  # instructed calls this: imported late
+    from masfuzz.oracles.instructed import delegated_agent  # instructed calls this: imported late
 
     a = spec.agent(agent)
-    lent = [t.id for t in spec.tools if _runs(spec, t.id) == agent]
+    lent = [t.id for t in spec.tools if delegated_agent(spec, t.id) == agent]
     full = {n for x in (a.id, a.name or a.id, *lent) for n in (x, re.sub(r"[_\-]+", " ", x).strip())}
     bare = [n for n in agent_names(spec, agent) if n not in full]
     alts = "|".join(re.escape(n) for n in sorted(full, key=len, reverse=True))

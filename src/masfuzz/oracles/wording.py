@@ -21,7 +21,7 @@ from http import HTTPStatus
 
 import snowballstemmer
 
-from masfuzz.spec.model import ToolSpec, WorkflowSpec
+from masfuzz.spec.model import AgentSpec, ToolSpec, WorkflowSpec
 
 # Actions a tool can perform, each with the words that name it in a tool's name or description
 # (stems) and the words with which a sentence reports it done (past participles).
@@ -1544,6 +1544,13 @@ def _transport(key: str, value: object) -> bool:
 
 # The keys a tool's answer wraps its record in.
 WRAPPER_KEYS = {"result", "data", "response", "payload", "body", "outcome", "reply"}
+
+
+def is_user_proxy(agent: AgentSpec) -> bool:
+    """Does the member stand in for the human (a user proxy: its type or its id says so)? It
+    contributes only when asked."""
+    kind = str(agent.model_settings.get("type") or "")
+    return "proxy" in kind.lower() or "proxy" in agent.id.lower()
 
 
 def _tool_spec(tool: str, spec: WorkflowSpec | None) -> ToolSpec | None:
