@@ -26,7 +26,7 @@ from masfuzz.oracles.onepass import once_per_pass
 from masfuzz.oracles.specified import model_chose_speaker, model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
     COURTESY, FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOP_TOKEN, STOPWORDS, addresses_agent, in_english, agent_names, answer_given, asks_for,
-    claims_done, closing_offers, is_question, is_user_proxy, lists_missing, mentions, name_pattern, names_agent, names_in_tool_words,
+    claims_done, closing_offers, content_stems, is_question, is_user_proxy, lists_missing, mentions, name_pattern, names_agent, names_in_tool_words,
     nested_fields, owners, participles, payload_failure, same_root, sentences, stem, structured, tool_job, tool_objects, tools_of, words,
 )
 from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, SELECTOR_PROMPT, AgentSpec, ToolSpec, WorkflowSpec
@@ -1674,9 +1674,9 @@ def _misdescribed(spec: WorkflowSpec, request: str, chosen: str, siblings: list[
     def fit(member: str) -> set[str]:
         described = re.sub(rf"\b{name_pattern(spec, member)}\b", " ", spec.agent(member).description or "",
                            flags=re.IGNORECASE)
-        return _stems(request) & _stems(described)
+        return content_stems(request) & content_stems(described)
 
-    tools = _stems(" ".join(f"{x.id} {x.description or ''}" for x in spec.tools if x.id in tools_of(spec, chosen)))
+    tools = content_stems(" ".join(f"{x.id} {x.description or ''}" for x in spec.tools if x.id in tools_of(spec, chosen)))
     mine = fit(chosen)
     return len(mine - tools) >= DESCRIBED and all(len(fit(s)) < len(mine) for s in siblings)
 
@@ -1744,8 +1744,8 @@ def _carried_and_described(request: str, spec: WorkflowSpec, servable: list[str]
     request asking for several things at once (a lesson and its rental kit, both on one day) asks
     for each by both its arguments and its words. Words that also describe a tool the run called
     (`called`) speak of the work that was done, not of another."""
-    asked = _stems(request) - {w for c in called for w in _stems(_first_sentence(spec, c))}
-    return [t for t in servable if t not in called and len(asked & _stems(_first_sentence(spec, t))) >= DESCRIBED]
+    asked = content_stems(request) - {w for c in called for w in content_stems(_first_sentence(spec, c))}
+    return [t for t in servable if t not in called and len(asked & content_stems(_first_sentence(spec, t))) >= DESCRIBED]
 
 
 def _servable_by_values(request: str, spec: WorkflowSpec) -> list[str]:
@@ -1762,7 +1762,7 @@ def _servable_by_values(request: str, spec: WorkflowSpec) -> list[str]:
     filled = [t.id for t in spec.tools if any(ok for _, ok in form_filled(spec, t.id, request).values())]
     if len(filled) != 1 or not _speaks_of(request, spec, filled[0]):
         return []
-    asked = _stems(request)
+    asked = content_stems(request)
     return [] if any(asked & _own_words(t) for t in spec.tools if t.id != filled[0]) else filled
 
 
@@ -1770,7 +1770,7 @@ def _own_words(t: ToolSpec) -> set[str]:
     """A tool's own words as stems: its name, its description, its parameters' names and
     descriptions."""
     props = (t.parameters or {}).get("properties") or {}
-    return _stems(" ".join([t.id, t.description or "", *props, *(
+    return content_stems(" ".join([t.id, t.description or "", *props, *(
         str((v or {}).get("description") or "") for v in props.values())]))
 
 
@@ -1782,26 +1782,7 @@ def _speaks_of(request: str, spec: WorkflowSpec, tool: str) -> bool:
     interpreter pool's "interpreter") say nothing of which one is asked for."""
     mine = _own_words(t) if (t := spec.find_tool(tool)) else set()
     others = set().union(*(_own_words(t) for t in spec.tools if t.id != tool))
-    return bool(_stems(request) & (mine - others))
-
-
-# Function words of four letters or more: they say nothing of what a request needs, and one
-# shared with a tool's description ("a letter about my return", "forms about a topic") must not
-# make that tool a candidate and so hide the one the request's content words do name.
-_FUNCTION_WORDS = {"about", "above", "after", "again", "also", "before", "below", "been", "could",
-                   "does", "each", "from", "have", "here", "into", "just", "like", "more", "most",
-                   "much", "only", "other", "over", "please", "should", "some", "such", "than",
-                   "that", "their", "them", "then", "there", "these", "they", "this", "those",
-                   "under", "very", "what", "when", "where", "which", "while", "will", "with",
-                   "would"}
-
-
-def _stems(text: str) -> set[str]:
-    """A text's content words as stems (`wording.stem`), a reversing or repeating prefix (un-,
-    re-) off first, so that "locked" and "unlock", "logins" and "login", "triangle" and
-    "triangles" meet. Function words are no content words (`_FUNCTION_WORDS`)."""
-    return {stem(re.sub(r"^(?:un|re)(?=\w{4})", "", w)) for w in words(text)
-            if w not in STOPWORDS and w not in _FUNCTION_WORDS and len(w) >= 4 and not w.isdigit()}
+    return bool(content_stems(request) & (mine - others))
 
 
 DESCRIBED = 2  # content words a request must share with a tool's description to ask for it
@@ -1819,10 +1800,10 @@ def _servable_by_description(request: str, spec: WorkflowSpec) -> list[str]:
     failed logins."): the tools whose description's first sentence shares at least DESCRIBED
     content words with the request, when every other tool shares none. Silent when the words
     are spread over several tools: then nothing tells which one the request needs."""
-    said = {t.id: _stems(_first_sentence(spec, t.id)) for t in spec.tools}
+    said = {t.id: content_stems(_first_sentence(spec, t.id)) for t in spec.tools}
     # the words every tool's description has (the "book" of book_groom and book_checkup) tell
     # none apart
-    asked = _stems(request) - (set.intersection(*said.values()) if len(said) > 1 else set())
+    asked = content_stems(request) - (set.intersection(*said.values()) if len(said) > 1 else set())
     shared = {t: len(asked & s) for t, s in said.items()}
     fitting = [t for t, n in shared.items() if n >= DESCRIBED]
     rest = [n for t, n in shared.items() if t not in fitting]
@@ -1859,9 +1840,9 @@ def _described_by_ask(request: str, spec: WorkflowSpec) -> list[str]:
     if not any((is_question(s) or re.match(r"\s*(?:please|kindly)\b", s, re.IGNORECASE)) and _OPEN_ASK.search(s)
                for s in sentences(request)):
         return []
-    asked = _stems(request)
+    asked = content_stems(request)
     finders = [t.id for t in spec.tools if tool_job(t.id, spec) == "find"
-               and asked & (_stems(first := _first_sentence(spec, t.id)) | set(words(first)))]
+               and asked & (content_stems(first := _first_sentence(spec, t.id)) | set(words(first)))]
     return finders if len(finders) == 1 else []
 
 
@@ -1916,11 +1897,11 @@ def _miswired(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, requ
     # what the agent is told to do and can do: its instructions but the replies they quote (what
     # it is told to say: "lessons are another team"), its description, its tools
     told = re.sub(r"[\"“][^\"”]*[\"”]", " ", target.instructions or "")
-    known = _stems(" ".join([told, target.description or "", *(
+    known = content_stems(" ".join([told, target.description or "", *(
         f"{x.id} {x.description or ''}" for x in spec.tools if x.id in mine)]))
     for name, text in taken:
-        others = set().union(*(_stems(t) for n, t in routes if t != text))
-        fits = _stems(text) - others & _stems(request)
+        others = set().union(*(content_stems(t) for n, t in routes if t != text))
+        fits = content_stems(text) - others & content_stems(request)
         if not fits or fits & known:
             continue
         said = _answered_without(trace, d, e.to, mine, [])
@@ -1930,7 +1911,7 @@ def _miswired(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, requ
             # reply then gives up or speaks of the route's subject without saying it was done
             said = _answered_without(trace, d, e.to, [], [])
             reply = trace.events[said].content if said is not None else ""
-            if said is None or not (GIVE_UP.search(reply) or _stems(reply) & fits and not any(
+            if said is None or not (GIVE_UP.search(reply) or content_stems(reply) & fits and not any(
                     claims_done(x) for x in sentences(reply))):
                 return []
         # the agent the route names, when the spec has it: its tools are what the request needed
@@ -2115,11 +2096,11 @@ def _described_members(request: str, spec: WorkflowSpec, candidates: set[str]) -
     fits leaves the pick unsure."""
     if any(tools_of(spec, a) for a in candidates):
         return []  # members with tools are told apart by them: a request no tool fits is unsure
-    own = {a.id: _stems(re.sub(rf"\b{name_pattern(spec, a.id)}\b", " ", f"{a.description}\n{a.instructions}",
+    own = {a.id: content_stems(re.sub(rf"\b{name_pattern(spec, a.id)}\b", " ", f"{a.description}\n{a.instructions}",
                                flags=re.IGNORECASE)) for a in spec.agents if a.id in candidates}
     if sum(1 for words_ in own.values() if words_) < 2:
         return []
-    asked = _stems(request)
+    asked = content_stems(request)
     fits = sorted(((len(asked & (mine - set().union(*(w for b, w in own.items() if b != a)))), a)
                    for a, mine in own.items()), reverse=True)
     # the one that speaks of more of the request than any other ("angles", "triangle" of the

@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import re
 
-from masfuzz.oracles.wording import (STOPWORDS, addresses_agent, agent_names, asks_back, mentions, name_pattern, sentences, stem,
+from masfuzz.oracles.wording import (STOPWORDS, addresses_agent, agent_names, asks_back, content_stems, mentions, name_pattern, sentences, stem,
                                     structured, words)
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import SYSTEM_PROMPTS, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace, said_by_user, users_words
@@ -93,8 +93,6 @@ def _pointed(spec: WorkflowSpec, router: str | None, request: str, chosen: str |
     """Which text points `request` (its words "point(s)") and to which of `right`, when it points
     to none of them but `chosen` (None: no member was chosen); ("", []) otherwise. `lent`: a
     member the router may call as a tool counts as offered (a run in which it called none)."""
-    from masfuzz.oracles.instructed import _stems  # instructed calls this: imported late
-
     if router is not None:  # a hand-off the app offers only under a condition may not have been offered
         right = [m for m in right if _offered(spec, router, m) or (lent and _lent(spec, router, m))]
     if not right:
@@ -105,13 +103,13 @@ def _pointed(spec: WorkflowSpec, router: str | None, request: str, chosen: str |
     right = [m for m in right if m in agents]
     if not right:
         return "", []
-    asked = _stems(request)
+    asked = content_stems(request)
     members = [m for m in (chosen, *right) if m is not None]
     rules = _rule_parts(spec, router, members) if router else {}
-    scores = {m: max((len(asked & _stems(p)) for p in rules.get(m, ())), default=0) for m in members}
+    scores = {m: max((len(asked & content_stems(p)) for p in rules.get(m, ())), default=0) for m in members}
     said = f"{router}'s instructions point"
     if not any(scores.values()):
-        scores = {m: len(asked & _stems(_without_names(spec, m, _description(spec, m)))) for m in members}
+        scores = {m: len(asked & content_stems(_without_names(spec, m, _description(spec, m)))) for m in members}
         said = "the members' descriptions point"
         # the user asked for a member by its name or its description's words, the router could
         # reach it, and no description says the chosen one serves this: the request points there

@@ -676,6 +676,27 @@ def stem(word: str) -> str:
     return stemmer.stemWord(word)
 
 
+# English function words of four letters or more: they say nothing of what a request needs, and
+# one shared with a tool's description ("a letter about my return", "forms about a topic") must
+# not make that tool a candidate and so hide the one the request's content words do name.
+_LONG_FUNCTION_WORDS = {"about", "above", "after", "again", "also", "before", "below", "been", "could",
+                        "does", "each", "from", "have", "here", "into", "just", "like", "more", "most",
+                        "much", "only", "other", "over", "please", "should", "some", "such", "than",
+                        "that", "their", "them", "then", "there", "these", "they", "this", "those",
+                        "under", "very", "what", "when", "where", "which", "while", "will", "with",
+                        "would"}
+
+
+def content_stems(text: str) -> set[str]:
+    """A text's content words as stems (`stem`), a reversing or repeating prefix (un-, re-) off
+    first, so that "locked" and "unlock", "logins" and "login", "triangle" and "triangles" meet.
+    Function words (`_LONG_FUNCTION_WORDS`, `STOPWORDS`) and bare numbers are no content words.
+    The one reader of what a request, a description or a summary is about, where words are
+    compared as sets (routing, a summary's kept requirements)."""
+    return {stem(re.sub(r"^(?:un|re)(?=\w{4})", "", w)) for w in words(text)
+            if w not in STOPWORDS and w not in _LONG_FUNCTION_WORDS and len(w) >= 4 and not w.isdigit()}
+
+
 # Endings that derive a noun from a verb and that Snowball keeps on a short word (payment,
 # enrolment on a short stem) or leaves after its own cut (registr-ation -> registr, regist-er).
 _DERIVED = ("ment", "ion", "ation", "ition", "al", "ance", "ence", "age", "ure")
