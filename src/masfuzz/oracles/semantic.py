@@ -1807,7 +1807,12 @@ def _day_months(text: str) -> set[tuple[int, int]]:
     return {(month, int(day.group(1)))} if month and day else set()
 
 
-def _numbers(text: str) -> set[float]:
+def _amount_figures(text: str) -> set[float]:
+    """Every run of digits in an amount as a tool's argument or the user writes it, a currency
+    code or unit glued to it too ("EUR20.00", "2000cents"). Unlike `wording.numbers_in`, which
+    reads the numbers prose states and so skips digits inside a word (an identifier's
+    `4d51c4bf`) and list numbers, on purpose: here the text is one value known to be an amount,
+    and a glued code is how such a value is written, not an identifier."""
     return {float(n.replace(",", "")) for n in re.findall(r"\d[\d,]*(?:\.\d+)?", text)}
 
 
@@ -1818,7 +1823,7 @@ def _same_fact(kind: str, value: str, given: str) -> bool:
         return bool(_day_months(value) & _day_months(given))
     if kind == "amount":
         return any(a == b or a == b * 100 or a * 100 == b
-                   for a in _numbers(value) for b in _numbers(given))
+                   for a in _amount_figures(value) for b in _amount_figures(given))
     a, b = (_reference_key(x) for x in (value, given))
     return a in b or b in a
 

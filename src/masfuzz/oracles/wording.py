@@ -1780,7 +1780,9 @@ def own_words(text: str) -> str:
 
 def numbers_in(text: str) -> list[float]:
     """The numbers a text gives as numbers, in order: not an identifier's digits (`4d51c4bf`),
-    nor a list's item numbers ("1. Load the file")."""
+    nor a list's item numbers ("1. Load the file"). For prose, whose numbers stand apart; a
+    value known to be an amount, its currency code glued on ("EUR20.00"), is read by
+    `semantic._amount_figures`, which keeps the digits a word holds."""
     out = []
     for n in _NUMBER.findall(_ENUMERATOR.sub(r"\1", text)):
         try:
