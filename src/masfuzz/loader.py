@@ -127,7 +127,7 @@ def _import(where: str, target: str) -> tuple[Any, Path | None]:
         raise TargetError(f"{target}: {where!r} is a folder; name a .py file")
     path = path.resolve()
     _import_frameworks_first(path)
-    root, dotted = _package_root(path)
+    root, dotted = package_root(path)
     with _Interrupts() as interrupts:
         return _import_user_file(path, root, dotted, target, interrupts), path
 
@@ -264,7 +264,7 @@ def _ancestor_providing(path: Path, name: str | None) -> Path | None:
     return None
 
 
-def _package_root(path: Path) -> tuple[Path, str | None]:
+def package_root(path: Path) -> tuple[Path, str | None]:
     """The first ancestor that is not a regular package, and the file's dotted name from it."""
     # A package's own `__init__.py` is the package itself, not a module named `pkg.__init__`.
     parts = [] if path.stem == "__init__" else [path.stem]

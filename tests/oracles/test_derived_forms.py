@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import pytest
 
-from masfuzz.oracles import flare, instructed, semantic, wording
+from masfuzz.oracles import flare, semantic, wording
 from masfuzz.oracles.instructed import misrouted_request
 from masfuzz.oracles.semantic import claimed_outcome, handover_facts
 from masfuzz.oracles.wording import asks_for, unconfirmed_state
@@ -41,7 +41,7 @@ def _handed(src: str, dst: str, trigger: str = "handoff") -> DelegationEvent:
 def test_the_oracles_stemmers_are_one_and_inflections_meet():
     """"triangle" and "triangles" meet in every comparison of the oracles' words (instructed's
     content words, flare's conditions), as do a verb and its derived nouns."""
-    assert instructed._stems("Marks geometry: angles, triangles") & instructed._stems("is this triangle right?")
+    assert wording.content_stems("Marks geometry: angles, triangles") & wording.content_stems("is this triangle right?")
     assert set(flare._stems("problems with triangles")) >= set(flare._stems("triangle problem"))
     for a, b in [("cancellation", "cancel"), ("extension", "extend"), ("renewal", "renewed"),
                  ("enrolment", "enrol"), ("registration", "register"), ("transferred", "transfer"),

@@ -382,6 +382,10 @@ def test_a_question_for_a_parameter_documented_by_plain_words_finds_no_lost_fact
     ("date", "2025-03-15", "March 14", False),
     ("amount", "1250", "$12.50", True),
     ("amount", "$13", "$12.50", False),
+    # a currency code glued to the figure: an amount's digits still (`wording.numbers_in`, which
+    # reads prose, would skip them as an identifier's)
+    ("amount", "EUR20.00", "EUR 20.00", True),
+    ("amount", "2000cents", "20.00", True),
     ("identifier", "48213", "#48213", True),
     ("identifier", "XYZ999", "ABC123", False),
 ])
@@ -389,6 +393,14 @@ def test_a_fact_rewritten_is_still_the_users(kind, value, given, same):
     from masfuzz.oracles.semantic import _same_fact
 
     assert _same_fact(kind, value, given) is same
+
+
+def test_prose_numbers_skip_a_glued_code_that_an_amount_keeps():
+    from masfuzz.oracles.semantic import _amount_figures
+    from masfuzz.oracles.wording import numbers_in
+
+    assert numbers_in("Refund EUR20.00 on order 4d51c4bf") == [] and _amount_figures("EUR20.00") == {20.0}
+    assert numbers_in("Refund 20.00 on 3 orders") == [20.0, 3.0]
 
 
 def test_a_date_reformatted_by_the_receiving_agent_is_not_replaced():

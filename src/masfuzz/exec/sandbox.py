@@ -242,7 +242,7 @@ def discard(plan: Plan | None) -> None:
 def _code_folders(target_ref: str) -> list[str]:
     """The folder a file target is imported from (its first ancestor that is no package); a
     module target's, from the file it was found in."""
-    from masfuzz.loader import _package_root, split_target
+    from masfuzz.loader import package_root, split_target
 
     where, _ = split_target(target_ref)
     path = Path(where).expanduser()
@@ -252,7 +252,7 @@ def _code_folders(target_ref: str) -> list[str]:
             return []  # a module with no file of its own (a namespace, a built-in)
         path = Path(found)
     path = path.resolve()
-    return sorted({str(path.parent), str(_package_root(path)[0])})
+    return sorted({str(path.parent), str(package_root(path)[0])})
 
 
 def _module_file(name: str) -> str | None:

@@ -56,7 +56,7 @@ from masfuzz.generate.realizer import (
     Feedback,
     ObjectiveInputs,
     Realizer,
-    _user_request,
+    request_in_reply,
     plausible,
 )
 from masfuzz.llm.types import ChatMessage, ChatReply, ChatRequest, ModelClient
@@ -334,7 +334,7 @@ class DSPyRealizer(Realizer):
         if not text:
             # Every sample failed DSPy's parsing (a small model writing prose instead of JSON):
             # take the request out of the raw answer as the native realizer does.
-            text = _user_request(lm.tally.last_text)
+            text = request_in_reply(lm.tally.last_text)
         if lm.tally.failures:
             self.screened.append((inputs.driver, lm.tally.failures))
         return Candidate(" ".join(text.split()), model_calls=lm.tally.calls)

@@ -27,7 +27,7 @@ from masfuzz.llm.types import ChatMessage, ChatRequest, ModelClient
 from masfuzz.spec.model import WorkflowSpec
 
 OBJECTIVE_TAG = "masfuzz-objective"
-REQUEST_CHARS = 400  # what `_user_request` keeps of a reply
+REQUEST_CHARS = 400  # what `request_in_reply` keeps of a reply
 # Tokens a reply may take: a message of two or three sentences (about 250 characters). With 200,
 # Gemma 3 270M went on past the request (155 tokens a Delegate reply on average, measured in the
 # demo), the rest cut away unread; with 100 it still wrote 83 tokens of an invented itinerary
@@ -214,7 +214,7 @@ class NativeRealizer(Realizer):
         text = ""
         for retry in range(REPHRASE + 1):
             reply = await self.client.complete(self.request(inputs, history, retry=retry))
-            text = _user_request(reply.text or "")
+            text = request_in_reply(reply.text or "")
             if off_task(text, inputs) is None:
                 break
         return Candidate(text, model_calls=retry + 1)
@@ -288,7 +288,7 @@ _SPEAKER = re.compile(r"^\s*(?:[A-Z][\w ]{0,20}agent|assistant|agent|parent|chil
                       re.IGNORECASE | re.MULTILINE)
 
 
-def _user_request(text: str) -> str:
+def request_in_reply(text: str) -> str:
     """The user's message out of a reply: a JSON `{"user_request": ...}` or prose, cut where a
     small model starts inventing the rest of the conversation."""
     try:

@@ -106,7 +106,7 @@ def skeleton(spec: WorkflowSpec) -> FlareSpec:
         for owner, tool in graph.allow:
             if owner != agent:
                 continue
-            t = spec.tool(tool) if any(x.id == tool for x in spec.tools) else None
+            t = spec.find_tool(tool)
             params = tuple((t.parameters.get("properties") or {}).keys()) if t else ()
             tasks.append(Task(id=f"task::{agent}::use::{tool}", agent=agent, kind="use_tool",
                               description=(t.description if t and t.description else f"use {tool}"),

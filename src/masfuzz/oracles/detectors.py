@@ -34,11 +34,11 @@ from masfuzz.oracles.blame import blame_all
 from masfuzz.oracles.robustness import robustness_witness
 from masfuzz.oracles.failure import PROPOSING_DETECTORS, RULE, UNCONFIRMED, Failure, dedupe
 from masfuzz.oracles.onepass import judging
-from masfuzz.oracles.instructed import INSTRUCTED, _proxy
+from masfuzz.oracles.instructed import INSTRUCTED
 from masfuzz.oracles.semantic import SEMANTIC, rejected_off_form, tool_doc_mismatch
 from masfuzz.oracles.specified import model_ignored_named_failure, model_left_stop_undone
 from masfuzz.oracles.wording import (FAREWELL, FUNCTION_WORDS, GIVE_UP, STOPWORDS, asks_back, claims_done, closing_offers, is_question,
-                                    lists_missing, sentences, stem, words)
+                                    is_user_proxy, lists_missing, sentences, stem, words)
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (
     APP_BOUND, BOUND_REASONS, CONCLUDED_REASONS, DESIGNED_LENGTH, ENDED_IN_MODEL_CALL, HARNESS_CAUSE,
@@ -395,7 +395,7 @@ def _members(trace: Trace, spec: WorkflowSpec | None) -> set[str]:
     to one of them hands it work; one to anyone else (AgentChat's "user") gives the floor back.
     Without a spec, the agents the trace shows acting."""
     if spec is not None:
-        return {a.id for a in spec.agents if not _proxy(a)}
+        return {a.id for a in spec.agents if not is_user_proxy(a)}
     return {e.agent for e in trace.events if isinstance(e, (AgentTurn, ToolCall)) and e.agent}
 
 

@@ -427,7 +427,7 @@ def _waiting(trace: Trace, answers: list[int], tool: str, workflow: WorkflowSpec
 def _required_words(workflow: WorkflowSpec | None, tool: str) -> set[str]:
     """The words naming the arguments a tool requires: each required parameter's name
     (`slot`, `party_size`: party, size)."""
-    t = next((x for x in workflow.tools if x.id == tool), None) if workflow is not None else None
+    t = workflow.find_tool(tool) if workflow is not None else None
     required = ((t.parameters or {}).get("required") or []) if t is not None else []
     return set(_stems(" ".join(required), STOPWORDS))
 

@@ -26,7 +26,7 @@ from masfuzz.oracles.onepass import once_per_pass
 from masfuzz.oracles.specified import model_chose_speaker, model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
     COURTESY, FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOP_TOKEN, STOPWORDS, addresses_agent, in_english, agent_names, answer_given, asks_for,
-    claims_done, closing_offers, is_question, lists_missing, mentions, name_pattern, names_agent, names_in_tool_words,
+    claims_done, closing_offers, content_stems, is_question, is_user_proxy, lists_missing, mentions, name_pattern, names_agent, names_in_tool_words,
     nested_fields, owners, participles, payload_failure, same_root, sentences, stem, structured, tool_job, tool_objects, tools_of, words,
 )
 from masfuzz.spec.model import ENTERED_BY, ROUTE_LABELS, SELECTOR_PROMPT, AgentSpec, ToolSpec, WorkflowSpec
@@ -271,7 +271,7 @@ _HANDS_FOR = (r"^\W*(?:hand|pass|transfer|delegate|forward|route|escalate|send)\
               r"(?:(?:off|over|on)\s+)?to\s+{X}\s+for\s+(?P<topics>[^.;:!?]+?)\W*$")
 
 
-def _topic_handoffs(spec: WorkflowSpec) -> list[tuple[str, str, list[str], str]]:
+def topic_handoffs(spec: WorkflowSpec) -> list[tuple[str, str, list[str], str]]:
     """(agent, target, kinds, sentence): a line of `agent`'s instructions that hands requests of
     the kinds it lists to `target` ("Pass to engrave_e for a tag, engraving or plaque."), naming
     no other agent and negating nothing. A task asking for one of those kinds needs `target`'s
@@ -567,12 +567,12 @@ def _asked_then_made(trace: Trace, spec: WorkflowSpec, first: dict[str, int],
     `before`, after `after` had spoken: the order put it first, whether or not the run went
     on to use the value."""
     # semantic reads routing: imported late
-    from masfuzz.oracles.semantic import _example_word, _telling, documented_formats, fact_values
+    from masfuzz.oracles.semantic import documented_formats, is_documented_fact
 
     out = []
     for after, start in first.items():
         for tool in tools_of(spec, after):
-            t = next((x for x in spec.tools if x.id == tool), None)
+            t = spec.find_tool(tool)
             required = ((t.parameters if t is not None else None) or {}).get("required") or []
             for param, forms in documented_formats(spec, tool).items():
                 if param not in required:
@@ -587,8 +587,7 @@ def _asked_then_made(trace: Trace, spec: WorkflowSpec, first: dict[str, int],
                     # by chance ("after the first 7 days") is that value only when the answer's
                     # words are a fact by their shape, the form fits nothing else, or they carry
                     # the example's own word, as `handover_facts` reads a question by name
-                    values = [v for v in values if v in fact_values(r.payload)
-                              or any(_telling(rx) for _, rx in forms) or _example_word(v, forms)]
+                    values = [v for v in values if is_documented_fact(v, r.payload, forms)]
                     if not [v for v in values if v not in told]:
                         continue
                     q = _early_ask(trace, after, r.agent, first, param)
@@ -616,7 +615,7 @@ def _asked_then_keyed(trace: Trace, spec: WorkflowSpec, first: dict[str, int],
     out = []
     for after, start in first.items():
         for tool in tools_of(spec, after):
-            t = next((x for x in spec.tools if x.id == tool), None)
+            t = spec.find_tool(tool)
             schema = (t.parameters if t is not None else None) or {}
             for param in schema.get("required") or []:
                 kinds = _SCHEMA_TYPES.get(((schema.get("properties") or {}).get(param) or {}).get("type"))
@@ -730,7 +729,7 @@ def _example_sent(spec: WorkflowSpec, call: ToolCall) -> bool:
     says the record is unknown, not that another member's step is wanting."""
     from masfuzz.oracles.semantic import example_forms  # semantic reads routing: imported late
 
-    t = next((x for x in spec.tools if x.id == call.tool), None)
+    t = spec.find_tool(call.tool)
     props = ((t.parameters if t is not None else None) or {}).get("properties") or {}
     return any(str(value).strip() in {f for forms in example_forms(str((props.get(name) or {}).get("description") or ""))
                                       for f in forms}
@@ -814,7 +813,7 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int],
         if agent in acted and agent not in handed_by:  # a hand-over it made served the instruction
             out.setdefault(target, (f"{agent}'s instructions hand the work to it, whatever the request "
                                     f"(\"{said[:80]}\")", None))
-    scoped = _topic_handoffs(spec)
+    scoped = topic_handoffs(spec)
     for agent, target, topics, said in scoped:
         # a router that handed the request to another member served its main ask there: a topic
         # only a side question of the task touches ("do we need our own masks?") asks for no work,
@@ -838,7 +837,7 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int],
         which = "fixed speaking order" if spec.system.pattern == "fixed_order" else \
             "order of work, as its speaker selector's prompt or allowed transitions state it,"
         for a in spec.agents:
-            if a.id in order and a.id not in acted and a.id not in excused and not _proxy(a):
+            if a.id in order and a.id not in acted and a.id not in excused and not is_user_proxy(a):
                 out.setdefault(a.id, (f"the team's {which} gives it a turn, and the run ended "
                                       "before its first", None))
     called = {c.tool for c in trace.of_type(ToolCall)}
@@ -909,11 +908,12 @@ def _cut_at_tool_answer(trace: Trace, spec: WorkflowSpec, ender: str, task: str)
         return any(carries_arguments(task, spec, t) or _speaks_of(task, spec, t) for t in tools_of(spec, member))
 
     reach = {d.to for d in spec.delegations if d.from_ == ender}
-    lines = [(s, m) for s in sentences(next((a.instructions or "" for a in spec.agents if a.id == ender), ""))
+    told = (x.instructions or "") if (x := spec.find_agent(ender)) else ""
+    lines = [(s, m) for s in sentences(told)
              if _HANDS.search(s) for m in reach if names_agent(s, spec, m)]
     if not lines:
         # no line of the ender's goes on: the app's own code routes on, to one member alone
-        proxies = {a.id for a in spec.agents if _proxy(a)}
+        proxies = {a.id for a in spec.agents if is_user_proxy(a)}
         coded = {d.to for d in spec.delegations if d.from_ == ender and d.trigger in CODED_TRIGGERS} - proxies - {ender}
         if len(coded) != 1 or not asked(member := next(iter(coded))):
             return {}
@@ -970,7 +970,7 @@ def _routed_on_to(trace: Trace, spec: WorkflowSpec, ender: str, acted: dict[str,
                 or d.condition.split(" -> ", 1)[0].strip() not in routers:
             continue
         for tool in tools_of(spec, d.to):
-            t = next((x for x in spec.tools if x.id == tool), None)
+            t = spec.find_tool(tool)
             required = ((t.parameters if t is not None else None) or {}).get("required") or []
             for param, forms in documented_formats(spec, tool).items():
                 regexes = [r for _, r in forms]
@@ -1089,13 +1089,13 @@ def _waits_for_user(text: str, end: TerminationEvent, spec: WorkflowSpec, trace:
 
 def _outside_routes(trace: Trace, spec: WorkflowSpec, member: str, acted: dict[str, int]) -> str:
     """Why a needed member that never acted was out of this input's reach, or "": every line of
-    the instructions that routes work to it is scoped to kinds of request (`_topic_handoffs`:
+    the instructions that routes work to it is scoped to kinds of request (`topic_handoffs`:
     "Hand over to hire_desk for any skip booking or delivery"), the task asks for none of them,
     and the agents holding those lines acted and handed nothing on. The app routes this request
     nowhere: the router that kept it followed its instructions, and the input (a tester's
     request for a tool's own step: "which days the lorry covers a postcode district") asked for
     work the app offers no route to. No other instruction hands the member work unconditionally."""
-    scoped = [(agent, topics) for agent, target, topics, _ in _topic_handoffs(spec) if target == member]
+    scoped = [(agent, topics) for agent, target, topics, _ in topic_handoffs(spec) if target == member]
     if not scoped or any(target == member for _, target, _ in instructed_handoffs(spec)):
         return ""
     task = user_text(trace)
@@ -1106,12 +1106,6 @@ def _outside_routes(trace: Trace, spec: WorkflowSpec, member: str, acted: dict[s
     return (f"{agent}'s instructions route work to {member} only for {', '.join(topics)}, and the input asks "
             "for none of them: it asked for work the app offers no route to, and the early end follows the "
             "app's instructions")
-
-
-def _proxy(agent: AgentSpec) -> bool:
-    """A member that stands in for the human (a user proxy) contributes only when asked."""
-    kind = str(agent.model_settings.get("type") or "")
-    return "proxy" in kind.lower() or "proxy" in agent.id.lower()
 
 
 # A request that tells the agent it reaches to keep the work, not pass it on ("You handle this
@@ -1341,20 +1335,20 @@ def misrouted_request(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
 
 def _through_routes(spec: WorkflowSpec, fitting: list[str]) -> list[str]:
     """The tools that serve a request, a delegating tool that fits it replaced by the tools of
-    the agent it runs (`_runs`): "Pass the customer's enquiry to the French polishing bench"
+    the agent it runs (`delegated_agent`): "Pass the customer's enquiry to the French polishing bench"
     fits a request for French polishing as well as the bench's `book_polish` does, but calling
     it serves nothing itself, it routes. Left as the router's own, it would make the router a
     holder of a fitting tool, and every hand-over past the bench it names a next step. A
     delegating tool whose agent holds no tools stays (nothing else stands for its work)."""
     out: list[str] = []
     for tool in fitting:
-        inner = _runs(spec, tool)
+        inner = delegated_agent(spec, tool)
         for t in (tools_of(spec, inner) if inner is not None else []) or [tool]:
             out += [t] if t not in out else []
     return out
 
 
-def _runs(spec: WorkflowSpec, tool: str) -> str | None:
+def delegated_agent(spec: WorkflowSpec, tool: str) -> str | None:
     """The agent a delegating tool runs: a holder of the tool hands work to that agent as a tool
     (an `as_tool` delegation: an Agents SDK `as_tool`, ADK's `AgentTool`, a PydanticAI tool that
     runs another agent), bound to the tool (the delegation's condition names it), or the tool
@@ -1543,7 +1537,8 @@ def _label_for(instructions: str, request: str) -> str | None:
 def _entry_router(spec: WorkflowSpec, agent: str) -> str | None:
     """The router function of the app's code that may enter the run at this agent
     (`ENTERED_BY`, a LangGraph conditional edge out of START), if any."""
-    return next((str(a.model_settings.get(ENTERED_BY) or "") or None for a in spec.agents if a.id == agent), None)
+    a = spec.find_agent(agent)
+    return str(a.model_settings.get(ENTERED_BY) or "") or None if a else None
 
 
 def _chooses(spec: WorkflowSpec, node: str) -> bool:
@@ -1679,9 +1674,9 @@ def _misdescribed(spec: WorkflowSpec, request: str, chosen: str, siblings: list[
     def fit(member: str) -> set[str]:
         described = re.sub(rf"\b{name_pattern(spec, member)}\b", " ", spec.agent(member).description or "",
                            flags=re.IGNORECASE)
-        return _stems(request) & _stems(described)
+        return content_stems(request) & content_stems(described)
 
-    tools = _stems(" ".join(f"{x.id} {x.description or ''}" for x in spec.tools if x.id in tools_of(spec, chosen)))
+    tools = content_stems(" ".join(f"{x.id} {x.description or ''}" for x in spec.tools if x.id in tools_of(spec, chosen)))
     mine = fit(chosen)
     return len(mine - tools) >= DESCRIBED and all(len(fit(s)) < len(mine) for s in siblings)
 
@@ -1749,8 +1744,8 @@ def _carried_and_described(request: str, spec: WorkflowSpec, servable: list[str]
     request asking for several things at once (a lesson and its rental kit, both on one day) asks
     for each by both its arguments and its words. Words that also describe a tool the run called
     (`called`) speak of the work that was done, not of another."""
-    asked = _stems(request) - {w for c in called for w in _stems(_first_sentence(spec, c))}
-    return [t for t in servable if t not in called and len(asked & _stems(_first_sentence(spec, t))) >= DESCRIBED]
+    asked = content_stems(request) - {w for c in called for w in content_stems(_first_sentence(spec, c))}
+    return [t for t in servable if t not in called and len(asked & content_stems(_first_sentence(spec, t))) >= DESCRIBED]
 
 
 def _servable_by_values(request: str, spec: WorkflowSpec) -> list[str]:
@@ -1767,7 +1762,7 @@ def _servable_by_values(request: str, spec: WorkflowSpec) -> list[str]:
     filled = [t.id for t in spec.tools if any(ok for _, ok in form_filled(spec, t.id, request).values())]
     if len(filled) != 1 or not _speaks_of(request, spec, filled[0]):
         return []
-    asked = _stems(request)
+    asked = content_stems(request)
     return [] if any(asked & _own_words(t) for t in spec.tools if t.id != filled[0]) else filled
 
 
@@ -1775,7 +1770,7 @@ def _own_words(t: ToolSpec) -> set[str]:
     """A tool's own words as stems: its name, its description, its parameters' names and
     descriptions."""
     props = (t.parameters or {}).get("properties") or {}
-    return _stems(" ".join([t.id, t.description or "", *props, *(
+    return content_stems(" ".join([t.id, t.description or "", *props, *(
         str((v or {}).get("description") or "") for v in props.values())]))
 
 
@@ -1785,28 +1780,9 @@ def _speaks_of(request: str, spec: WorkflowSpec, tool: str) -> bool:
     names and descriptions: "grade" of `enter_candidate`'s "The exam, instrument and grade")
     that no other tool's own words have? The words every tool of the app shares (an
     interpreter pool's "interpreter") say nothing of which one is asked for."""
-    mine = next((_own_words(t) for t in spec.tools if t.id == tool), set())
+    mine = _own_words(t) if (t := spec.find_tool(tool)) else set()
     others = set().union(*(_own_words(t) for t in spec.tools if t.id != tool))
-    return bool(_stems(request) & (mine - others))
-
-
-# Function words of four letters or more: they say nothing of what a request needs, and one
-# shared with a tool's description ("a letter about my return", "forms about a topic") must not
-# make that tool a candidate and so hide the one the request's content words do name.
-_FUNCTION_WORDS = {"about", "above", "after", "again", "also", "before", "below", "been", "could",
-                   "does", "each", "from", "have", "here", "into", "just", "like", "more", "most",
-                   "much", "only", "other", "over", "please", "should", "some", "such", "than",
-                   "that", "their", "them", "then", "there", "these", "they", "this", "those",
-                   "under", "very", "what", "when", "where", "which", "while", "will", "with",
-                   "would"}
-
-
-def _stems(text: str) -> set[str]:
-    """A text's content words as stems (`wording.stem`), a reversing or repeating prefix (un-,
-    re-) off first, so that "locked" and "unlock", "logins" and "login", "triangle" and
-    "triangles" meet. Function words are no content words (`_FUNCTION_WORDS`)."""
-    return {stem(re.sub(r"^(?:un|re)(?=\w{4})", "", w)) for w in words(text)
-            if w not in STOPWORDS and w not in _FUNCTION_WORDS and len(w) >= 4 and not w.isdigit()}
+    return bool(content_stems(request) & (mine - others))
 
 
 DESCRIBED = 2  # content words a request must share with a tool's description to ask for it
@@ -1814,7 +1790,7 @@ DESCRIBED = 2  # content words a request must share with a tool's description to
 
 def _first_sentence(spec: WorkflowSpec, tool: str) -> str:
     """A tool's description's first sentence: what it does ("" for a tool the spec lacks)."""
-    t = next((x for x in spec.tools if x.id == tool), None)
+    t = spec.find_tool(tool)
     return (sentences(t.description or "") or [""])[0] if t else ""
 
 
@@ -1824,10 +1800,10 @@ def _servable_by_description(request: str, spec: WorkflowSpec) -> list[str]:
     failed logins."): the tools whose description's first sentence shares at least DESCRIBED
     content words with the request, when every other tool shares none. Silent when the words
     are spread over several tools: then nothing tells which one the request needs."""
-    said = {t.id: _stems(_first_sentence(spec, t.id)) for t in spec.tools}
+    said = {t.id: content_stems(_first_sentence(spec, t.id)) for t in spec.tools}
     # the words every tool's description has (the "book" of book_groom and book_checkup) tell
     # none apart
-    asked = _stems(request) - (set.intersection(*said.values()) if len(said) > 1 else set())
+    asked = content_stems(request) - (set.intersection(*said.values()) if len(said) > 1 else set())
     shared = {t: len(asked & s) for t, s in said.items()}
     fitting = [t for t, n in shared.items() if n >= DESCRIBED]
     rest = [n for t, n in shared.items() if t not in fitting]
@@ -1864,9 +1840,9 @@ def _described_by_ask(request: str, spec: WorkflowSpec) -> list[str]:
     if not any((is_question(s) or re.match(r"\s*(?:please|kindly)\b", s, re.IGNORECASE)) and _OPEN_ASK.search(s)
                for s in sentences(request)):
         return []
-    asked = _stems(request)
+    asked = content_stems(request)
     finders = [t.id for t in spec.tools if tool_job(t.id, spec) == "find"
-               and asked & (_stems(first := _first_sentence(spec, t.id)) | set(words(first)))]
+               and asked & (content_stems(first := _first_sentence(spec, t.id)) | set(words(first)))]
     return finders if len(finders) == 1 else []
 
 
@@ -1921,11 +1897,11 @@ def _miswired(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, requ
     # what the agent is told to do and can do: its instructions but the replies they quote (what
     # it is told to say: "lessons are another team"), its description, its tools
     told = re.sub(r"[\"“][^\"”]*[\"”]", " ", target.instructions or "")
-    known = _stems(" ".join([told, target.description or "", *(
+    known = content_stems(" ".join([told, target.description or "", *(
         f"{x.id} {x.description or ''}" for x in spec.tools if x.id in mine)]))
     for name, text in taken:
-        others = set().union(*(_stems(t) for n, t in routes if t != text))
-        fits = _stems(text) - others & _stems(request)
+        others = set().union(*(content_stems(t) for n, t in routes if t != text))
+        fits = content_stems(text) - others & content_stems(request)
         if not fits or fits & known:
             continue
         said = _answered_without(trace, d, e.to, mine, [])
@@ -1935,7 +1911,7 @@ def _miswired(trace: Trace, spec: WorkflowSpec, d: int, e: DelegationEvent, requ
             # reply then gives up or speaks of the route's subject without saying it was done
             said = _answered_without(trace, d, e.to, [], [])
             reply = trace.events[said].content if said is not None else ""
-            if said is None or not (GIVE_UP.search(reply) or _stems(reply) & fits and not any(
+            if said is None or not (GIVE_UP.search(reply) or content_stems(reply) & fits and not any(
                     claims_done(x) for x in sentences(reply))):
                 return []
         # the agent the route names, when the spec has it: its tools are what the request needed
@@ -1961,7 +1937,7 @@ def _route_target(spec: WorkflowSpec, tool: str) -> str | None:
     after "to (the)", when they name an agent of the spec (`ask_spa` -> "spa", "Send the question to
     the kitchen." -> "kitchen"); else the agent the spec binds it to (an `as_tool` delegation whose
     condition names the tool). None when none of these says where it goes."""
-    t = next((x for x in spec.tools if x.id == tool), None)
+    t = spec.find_tool(tool)
     if t is None:
         return None
     parts = words(tool)
@@ -2030,7 +2006,7 @@ def _misselected(trace: Trace, spec: WorkflowSpec, d: int, chosen: str,
     tools can serve it, while another member holds one that can, and the request was answered
     without it. No agent decided this route: the selector chose from the members' descriptions,
     so the finding blames no agent (the team's wiring)."""
-    described = _described_members(request, spec, {a.id for a in spec.agents if not _proxy(a)}) \
+    described = _described_members(request, spec, {a.id for a in spec.agents if not is_user_proxy(a)}) \
         if described and not fitting else []
     if not (fitting or described) or set(tools_of(spec, chosen)) & set(fitting) or chosen in described \
             or addresses_agent(request, spec, chosen):
@@ -2120,11 +2096,11 @@ def _described_members(request: str, spec: WorkflowSpec, candidates: set[str]) -
     fits leaves the pick unsure."""
     if any(tools_of(spec, a) for a in candidates):
         return []  # members with tools are told apart by them: a request no tool fits is unsure
-    own = {a.id: _stems(re.sub(rf"\b{name_pattern(spec, a.id)}\b", " ", f"{a.description}\n{a.instructions}",
+    own = {a.id: content_stems(re.sub(rf"\b{name_pattern(spec, a.id)}\b", " ", f"{a.description}\n{a.instructions}",
                                flags=re.IGNORECASE)) for a in spec.agents if a.id in candidates}
     if sum(1 for words_ in own.values() if words_) < 2:
         return []
-    asked = _stems(request)
+    asked = content_stems(request)
     fits = sorted(((len(asked & (mine - set().union(*(w for b, w in own.items() if b != a)))), a)
                    for a, mine in own.items()), reverse=True)
     # the one that speaks of more of the request than any other ("angles", "triangle" of the

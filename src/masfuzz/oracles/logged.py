@@ -35,7 +35,7 @@ from masfuzz.oracles.failure import PROPOSING_DETECTORS, RULE, UNCONFIRMED, Fail
 from masfuzz.oracles.responsibility import final_answer
 from masfuzz.oracles.semantic import INCORRECT_VERIFICATION, INFORMATION_LOSS
 from masfuzz.oracles.wording import (
-    FAILED_STATES, NEGATION, STOPWORDS, is_question, numbers_in, own_words, sentences, stem, structured, words,
+    FAILED_STATES, NEGATION, STOPWORDS, content_stems, is_question, numbers_in, own_words, sentences, stem, structured, words,
 )
 from masfuzz.trace import (CONCLUDED_REASONS, AgentTurn, ChatStart, DelegationEvent, Message, ToolCall, ToolResult, Trace,
                            agent_at, received_text, said_by_user)
@@ -370,10 +370,6 @@ _ASKS = re.compile(r"^\s*(?:please|kindly|can\s+you|could\s+you)\b", re.IGNORECA
 _KEPT = 0.5  # the share of a requirement's words a summary names, at least, to have kept it
 
 
-def _content_words(text: str) -> set[str]:
-    return {stem(w) for w in words(text) if w.isalpha() and len(w) > 3 and w not in STOPWORDS}
-
-
 def summary_dropped(trace: Trace) -> list[Failure]:
     """The first chat of an AG2 sequence whose summary, carried over to the next chat (the
     carry-over AG2 appends to its opening, `Message.source == "carryover"`), names less than half
@@ -388,10 +384,10 @@ def summary_dropped(trace: Trace) -> list[Failure]:
                         and m.role == "assistant" and m.agent), None)
         if carried is None or summary is None:
             continue
-        kept = _content_words(carried.content)
+        kept = content_stems(carried.content)
         lost = [t for e in trace.events[:start] if said_by_user(e) for t in sentences(e.content)
                 if _COUNTED.search(t) and not _ASKS.match(t) and not is_question(t)
-                and (need := _content_words(t)) and len(need & kept) < _KEPT * len(need)]
+                and (need := content_stems(t)) and len(need & kept) < _KEPT * len(need)]
         if not lost:
             continue
         closer = trace.events[summary].agent

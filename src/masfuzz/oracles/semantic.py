@@ -857,7 +857,7 @@ def _reads_only(tool: str, spec: WorkflowSpec | None) -> bool:
     """Does a tool only read: its name's first word or its documentation's first word is a
     verb of finding or checking (`FIND_VERBS`, `READ_VERBS`: look_up_x, "Look up a station's
     live state"), or its documentation says it is read-only?"""
-    doc = next((t.description or "" for t in spec.tools if t.id == tool), "") if spec else ""
+    doc = (t.description or "") if spec and (t := spec.find_tool(tool)) else ""
     said = words(doc)
     return bool({(words(tool) or [""])[0], (said or [""])[0]} & (FIND_VERBS | READ_VERBS)) \
         or bool(re.search(r"\bread[- ]only\b", doc, re.IGNORECASE))
@@ -1125,7 +1125,7 @@ def _overlooked(spec: WorkflowSpec | None, agent: str, values: list[str]) -> str
     unconditional line of the agent's instructions tells it to ask (an "If the size is missing,
     ask for it" did not apply: the size was there). "" when a line does: the app's own words
     make it ask again."""
-    lines = next((a.instructions or "" for a in spec.agents if a.id == agent), "") if spec is not None else ""
+    lines = (a.instructions or "") if spec is not None and (a := spec.find_agent(agent)) else ""
     if any(_ASK_LINE.search(s) and not CONDITIONAL.search(s) and not NEGATED.search(s) for s in sentences(lines)):
         return ""
     return (f"the model in use asked for {', '.join(values[:3])}, which the hand-over gave {agent}'s model "
@@ -1179,7 +1179,7 @@ def _dropped_as_told(trace: Trace, spec: WorkflowSpec | None, d: int, e: Delegat
     if written is None or any(_reached(v, written) for v in values):
         return ""
     param, _, tool = kind.partition(" of ")  # a documented parameter asked for: "venue of check_ground"
-    t = next((x for x in spec.tools if x.id == tool), None) if tool else None
+    t = spec.find_tool(tool) if tool else None
     if t is not None:
         doc = str((((t.parameters or {}).get("properties") or {}).get(param) or {}).get("description") or "")
         about = re.split(r",?\s*\b(?:like|such as|e\.g\.|for example|for instance)\b", doc, maxsplit=1)[0]
@@ -1444,7 +1444,7 @@ def _asked_count(sentence: str, spec: WorkflowSpec, agent: str, told: str) -> tu
         return None
     said = {stem(w) for w in words(sentence)}
     for tool in tools_of(spec, agent):
-        t = next((x for x in spec.tools if x.id == tool), None)
+        t = spec.find_tool(tool)
         props = ((t.parameters if t is not None else None) or {}).get("properties") or {}
         for param, schema in props.items():
             doc = str((schema or {}).get("description") or "")
@@ -1538,9 +1538,17 @@ def _asked_documented(sentence: str, spec: WorkflowSpec, agent: str, told: str,
                if v not in values and _fits(v, [r for _, r in forms])
                and not any(re.fullmatch(r, v) for r in others)]
     if by_name:
-        values = [v for v in values if v in fact_values(told) or any(_telling(r) for _, r in forms)
-                  or _example_word(v, forms)]
+        values = [v for v in values if is_documented_fact(v, told, forms)]
     return (f"{param} of {tool}", values) if values else None
+
+
+def is_documented_fact(value: str, text: str, forms: list[tuple[str, str]]) -> bool:
+    """Is a value a documented form (`documented_formats`: (example, regex)) found in `text` that
+    fact, not everyday words fitting a loose form by chance ("after the first 7 days" of `like
+    "bus 31"`)? So it is when the text's words are a fact by their shape (`fact_values`), when a
+    form fits nothing else (`_telling`), or when the value carries the example's own word
+    (`_example_word`)."""
+    return value in fact_values(text) or any(_telling(r) for _, r in forms) or _example_word(value, forms)
 
 
 def _example_word(value: str, forms: list[tuple[str, str]]) -> bool:
@@ -1592,7 +1600,7 @@ def _described(sentence: str, spec: WorkflowSpec, agent: str) -> tuple[list[tupl
     asked = []  # (how many of its words the question says, the parameter, its tool, its forms)
     named = []  # the same, of the parameters the question names by their names
     for tool in tools_of(spec, agent):
-        t = next((x for x in spec.tools if x.id == tool), None)
+        t = spec.find_tool(tool)
         props = ((t.parameters if t is not None else None) or {}).get("properties") or {}
         for param, forms in documented_formats(spec, tool).items():
             if all(FREE_TEXT.fullmatch(regex) for _, regex in forms):
@@ -1632,7 +1640,7 @@ def _replaced(trace: Trace, i: int, call: ToolCall, given: dict[str, list[str]],
     """A parameter of a kind the user gave, left empty (when the tool requires it) or set to a
     value of that kind's shape that is none of the user's (`_same_fact`) and that no earlier
     event holds. A value of another shape (a sort `order` of "ascending") says nothing."""
-    tool = next((t for t in spec.tools if t.id == call.tool), None) if spec is not None else None
+    tool = spec.find_tool(call.tool) if spec is not None else None
     required = set((tool.parameters or {}).get("required") or ()) if tool is not None else set()
     for param, value in call.arguments.items():
         if not isinstance(value, (str, int, float)) or isinstance(value, bool):
@@ -1724,7 +1732,7 @@ def _documented_stand_in(call: ToolCall, spec: WorkflowSpec | None, told: str,
     which `_replaced` does not read)."""
     if received is None or spec is None:
         return None
-    tool = next((t for t in spec.tools if t.id == call.tool), None)
+    tool = spec.find_tool(call.tool)
     required = set(((tool.parameters or {}).get("required") or ()) if tool is not None else ())
     for param, forms in documented_formats(spec, call.tool).items():
         value = call.arguments.get(param)
@@ -1760,7 +1768,7 @@ def _omitted_documented(trace: Trace, i: int, call: ToolCall, spec: WorkflowSpec
     left the value out by choice."""
     if spec is None or received is None:
         return None
-    t = next((x for x in spec.tools if x.id == call.tool), None)
+    t = spec.find_tool(call.tool)
     required = set(((t.parameters if t is not None else None) or {}).get("required") or ())
     later = []  # the agent's calls after this one in the hand-over's window
     for x in trace.events[i + 1:]:
@@ -1799,7 +1807,12 @@ def _day_months(text: str) -> set[tuple[int, int]]:
     return {(month, int(day.group(1)))} if month and day else set()
 
 
-def _numbers(text: str) -> set[float]:
+def _amount_figures(text: str) -> set[float]:
+    """Every run of digits in an amount as a tool's argument or the user writes it, a currency
+    code or unit glued to it too ("EUR20.00", "2000cents"). Unlike `wording.numbers_in`, which
+    reads the numbers prose states and so skips digits inside a word (an identifier's
+    `4d51c4bf`) and list numbers, on purpose: here the text is one value known to be an amount,
+    and a glued code is how such a value is written, not an identifier."""
     return {float(n.replace(",", "")) for n in re.findall(r"\d[\d,]*(?:\.\d+)?", text)}
 
 
@@ -1810,7 +1823,7 @@ def _same_fact(kind: str, value: str, given: str) -> bool:
         return bool(_day_months(value) & _day_months(given))
     if kind == "amount":
         return any(a == b or a == b * 100 or a * 100 == b
-                   for a in _numbers(value) for b in _numbers(given))
+                   for a in _amount_figures(value) for b in _amount_figures(given))
     a, b = (_reference_key(x) for x in (value, given))
     return a in b or b in a
 
@@ -2011,7 +2024,7 @@ def documented_formats(spec: WorkflowSpec, tool: str) -> dict[str, list[tuple[st
     regex the argument's text must match whole). Read from the parameter's schema description,
     and from the tool description's lines that name the parameter (`param: ...`), its table rows
     (`| param | ... |`) and its sentences that name this parameter and no other."""
-    t = next((x for x in spec.tools if x.id == tool), None)
+    t = spec.find_tool(tool)
     if t is None:
         return {}
     props = (t.parameters or {}).get("properties") or {}
@@ -2056,7 +2069,7 @@ def form_filled(spec: WorkflowSpec, tool: str, text: str) -> dict[str, tuple[lis
     a bare number): its regexes, and whether a value in `text` fills it. A date written in words
     in any of the major European languages ("le 14 juin", "am 14. August": `dates_in_words`)
     fills a parameter documented as a date ("2026-01-31")."""
-    t = next((x for x in spec.tools if x.id == tool), None)
+    t = spec.find_tool(tool)
     required = ((t.parameters if t is not None else None) or {}).get("required") or []
     dated = [r for md in dates_in_words(text) for r in date_renderings(*md)]
     out = {}
@@ -2090,7 +2103,7 @@ def carries_arguments(text: str, spec: WorkflowSpec, tool: str) -> bool:
     only when at least one required parameter took a value of the form it documents (a tool
     whose one argument is "the customer's question, in their own words" is carried by no
     request, or it would be carried by every one)."""
-    t = next((x for x in spec.tools if x.id == tool), None)
+    t = spec.find_tool(tool)
     if t is None:
         return False
     params = t.parameters or {}
@@ -2477,7 +2490,7 @@ def _a_number(spec: WorkflowSpec, tool: str, param: str, value: Any) -> bool:
     """Is the value a JSON number given to a parameter its schema types as a number? Then it
     has the parameter's form, whatever the shape of the example its documentation gives ("like
     10452.3" for a reading of 6 kWh): a number's digits are no format of its own."""
-    t = next((x for x in spec.tools if x.id == tool), None)
+    t = spec.find_tool(tool)
     schema = (((t.parameters if t is not None else None) or {}).get("properties") or {}).get(param) or {}
     kinds = {schema.get("type")} | {s.get("type") for s in schema.get("anyOf") or () if isinstance(s, dict)}
     return isinstance(value, (int, float)) and not isinstance(value, bool) and bool(kinds & {"number", "integer"})
@@ -2486,7 +2499,7 @@ def _a_number(spec: WorkflowSpec, tool: str, param: str, value: Any) -> bool:
 def _out_of_documented_bounds(spec: WorkflowSpec, tool: str, arguments: dict[str, Any]) -> bool:
     """Does an argument break a bound its schema documents (enum, minimum, maximum, length,
     pattern)? Then the tool refused it for a documented reason, not for its form."""
-    t = next((x for x in spec.tools if x.id == tool), None)
+    t = spec.find_tool(tool)
     props = ((t.parameters if t is not None else None) or {}).get("properties") or {}
     for param, value in arguments.items():
         schema = props.get(param) or {}

@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import re
 
-from masfuzz.oracles.wording import (STOPWORDS, addresses_agent, agent_names, asks_back, mentions, name_pattern, sentences, stem,
+from masfuzz.oracles.wording import (STOPWORDS, addresses_agent, agent_names, asks_back, content_stems, mentions, name_pattern, sentences, stem,
                                     structured, words)
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import SYSTEM_PROMPTS, AgentTurn, DelegationEvent, Message, ToolCall, ToolResult, Trace, said_by_user, users_words
@@ -93,8 +93,6 @@ def _pointed(spec: WorkflowSpec, router: str | None, request: str, chosen: str |
     """Which text points `request` (its words "point(s)") and to which of `right`, when it points
     to none of them but `chosen` (None: no member was chosen); ("", []) otherwise. `lent`: a
     member the router may call as a tool counts as offered (a run in which it called none)."""
-    from masfuzz.oracles.instructed import _stems  # instructed calls this: imported late
-
     if router is not None:  # a hand-off the app offers only under a condition may not have been offered
         right = [m for m in right if _offered(spec, router, m) or (lent and _lent(spec, router, m))]
     if not right:
@@ -105,13 +103,13 @@ def _pointed(spec: WorkflowSpec, router: str | None, request: str, chosen: str |
     right = [m for m in right if m in agents]
     if not right:
         return "", []
-    asked = _stems(request)
+    asked = content_stems(request)
     members = [m for m in (chosen, *right) if m is not None]
     rules = _rule_parts(spec, router, members) if router else {}
-    scores = {m: max((len(asked & _stems(p)) for p in rules.get(m, ())), default=0) for m in members}
+    scores = {m: max((len(asked & content_stems(p)) for p in rules.get(m, ())), default=0) for m in members}
     said = f"{router}'s instructions point"
     if not any(scores.values()):
-        scores = {m: len(asked & _stems(_without_names(spec, m, _description(spec, m)))) for m in members}
+        scores = {m: len(asked & content_stems(_without_names(spec, m, _description(spec, m)))) for m in members}
         said = "the members' descriptions point"
         # the user asked for a member by its name or its description's words, the router could
         # reach it, and no description says the chosen one serves this: the request points there
@@ -155,7 +153,7 @@ def model_passed_over(trace: Trace, spec: WorkflowSpec, member: str, ender: str 
     if ender is not None and _had_last_word(trace, ender, {a.id for a in spec.agents}) and (_offered(spec, ender, member) or _lent(spec, ender, member)):
         from masfuzz.oracles.instructed import instructed_handoffs  # instructed calls this: imported late
 
-        rules = next((a.instructions for a in spec.agents if a.id == ender), "") or ""
+        rules = (a.instructions or "") if (a := spec.find_agent(ender)) else ""
         last = next((e.content for e in reversed(trace.events) if isinstance(e, Message) and e.agent == ender), "")
         # closing words a line gives after the line that routes to the member are the
         # procedure's last step, said once the request is passed on: no end of its own
@@ -245,7 +243,7 @@ def _asked_without_handing_over(trace: Trace, spec: WorkflowSpec, conditions: st
         if not said or any(isinstance(e, DelegationEvent) and e.to == target for e in trace.events):
             continue
         last = said[-1]
-        offered = next((a.model_settings.get("handoffs") for a in spec.agents if a.id == last.agent), None) or {}
+        offered = (a.model_settings.get("handoffs") if (a := spec.find_agent(last.agent)) else None) or {}
         # any question to the user, a closing offer too ("Anything else?"): it is heard only
         # through the hand-over, whether it asks for a detail or offers more
         if target in (offered.values() if isinstance(offered, dict) else offered) \
@@ -332,9 +330,9 @@ def _topic_asked(spec: WorkflowSpec, router: str, member: str, request: str) -> 
     for collections or binding jobs.") that the request names, as `participation` reads the line
     (a word or its plural: "job" names "jobs"), or "": the same line that makes the member needed
     points this request there."""
-    from masfuzz.oracles.instructed import _topic_handoffs  # instructed calls this: imported late
+    from masfuzz.oracles.instructed import topic_handoffs  # instructed calls this: imported late
 
-    return next((t for a, to, topics, _ in _topic_handoffs(spec) if a == router and to == member
+    return next((t for a, to, topics, _ in topic_handoffs(spec) if a == router and to == member
                  for t in topics if mentions(request, [t])), "")
 
 
@@ -383,7 +381,7 @@ def _leaves_to_fit(instructions: str) -> str:
 
 
 def _description(spec: WorkflowSpec, agent: str) -> str:
-    return next((a.description for a in spec.agents if a.id == agent), "")
+    return a.description if (a := spec.find_agent(agent)) else ""
 
 
 def _without_names(spec: WorkflowSpec, agent: str, text: str) -> str:
@@ -394,13 +392,13 @@ def _naming(spec: WorkflowSpec, agent: str) -> str:
     """How a routing rule names a member: its id or display name (spaces for underscores), or its
     bare role word only where a rule names someone ("to billing", "the billing", "Billing for
     invoices", "Billing:"): "seat" of seat_agent in "seat changes go to ..." is the request's
-    word, not the agent. A delegating tool that runs the member (`instructed._runs`: a PydanticAI
+    word, not the agent. A delegating tool that runs the member (`instructed.delegated_agent`: a PydanticAI
     tool that runs it, an `as_tool`) names it too: "Pass anything about eyes to ask_optom" routes
     to the optometrist the tool runs."""
-    from masfuzz.oracles.instructed import _runs  # instructed calls this: imported late
+    from masfuzz.oracles.instructed import delegated_agent  # instructed calls this: imported late
 
     a = spec.agent(agent)
-    lent = [t.id for t in spec.tools if _runs(spec, t.id) == agent]
+    lent = [t.id for t in spec.tools if delegated_agent(spec, t.id) == agent]
     full = {n for x in (a.id, a.name or a.id, *lent) for n in (x, re.sub(r"[_\-]+", " ", x).strip())}
     bare = [n for n in agent_names(spec, agent) if n not in full]
     alts = "|".join(re.escape(n) for n in sorted(full, key=len, reverse=True))
@@ -427,7 +425,7 @@ def _rule_parts(spec: WorkflowSpec, router: str, members: list[str]) -> dict[str
 
     # prompts glued from string pieces lose the space after a full stop ("support.First, if"):
     # without it two rules read as one sentence, and a negation in one would hide the other
-    text = re.sub(r"(?<=[a-z][.!?])(?=[A-Z])", " ", next((a.instructions for a in spec.agents if a.id == router), ""))
+    text = re.sub(r"(?<=[a-z][.!?])(?=[A-Z])", " ", (a.instructions if (a := spec.find_agent(router)) else ""))
     out: dict[str, list[str]] = {}
     for clause in (c for s in sentences(text) for c in clauses(s)):
         if NEGATED.search(clause):

@@ -21,7 +21,7 @@ from http import HTTPStatus
 
 import snowballstemmer
 
-from masfuzz.spec.model import ToolSpec, WorkflowSpec
+from masfuzz.spec.model import AgentSpec, ToolSpec, WorkflowSpec
 
 # Actions a tool can perform, each with the words that name it in a tool's name or description
 # (stems) and the words with which a sentence reports it done (past participles).
@@ -674,6 +674,27 @@ def stem(word: str) -> str:
     if stemmer is None:
         stemmer = _SNOWBALL.stemmer = snowballstemmer.stemmer("english")
     return stemmer.stemWord(word)
+
+
+# English function words of four letters or more: they say nothing of what a request needs, and
+# one shared with a tool's description ("a letter about my return", "forms about a topic") must
+# not make that tool a candidate and so hide the one the request's content words do name.
+_LONG_FUNCTION_WORDS = {"about", "above", "after", "again", "also", "before", "below", "been", "could",
+                        "does", "each", "from", "have", "here", "into", "just", "like", "more", "most",
+                        "much", "only", "other", "over", "please", "should", "some", "such", "than",
+                        "that", "their", "them", "then", "there", "these", "they", "this", "those",
+                        "under", "very", "what", "when", "where", "which", "while", "will", "with",
+                        "would"}
+
+
+def content_stems(text: str) -> set[str]:
+    """A text's content words as stems (`stem`), a reversing or repeating prefix (un-, re-) off
+    first, so that "locked" and "unlock", "logins" and "login", "triangle" and "triangles" meet.
+    Function words (`_LONG_FUNCTION_WORDS`, `STOPWORDS`) and bare numbers are no content words.
+    The one reader of what a request, a description or a summary is about, where words are
+    compared as sets (routing, a summary's kept requirements)."""
+    return {stem(re.sub(r"^(?:un|re)(?=\w{4})", "", w)) for w in words(text)
+            if w not in STOPWORDS and w not in _LONG_FUNCTION_WORDS and len(w) >= 4 and not w.isdigit()}
 
 
 # Endings that derive a noun from a verb and that Snowball keeps on a short word (payment,
@@ -1546,10 +1567,17 @@ def _transport(key: str, value: object) -> bool:
 WRAPPER_KEYS = {"result", "data", "response", "payload", "body", "outcome", "reply"}
 
 
+def is_user_proxy(agent: AgentSpec) -> bool:
+    """Does the member stand in for the human (a user proxy: its type or its id says so)? It
+    contributes only when asked."""
+    kind = str(agent.model_settings.get("type") or "")
+    return "proxy" in kind.lower() or "proxy" in agent.id.lower()
+
+
 def _tool_spec(tool: str, spec: WorkflowSpec | None) -> ToolSpec | None:
     if spec is None:
         return None
-    return next((t for t in spec.tools if t.id == tool), None)
+    return spec.find_tool(tool)
 
 
 # Agent names that are also everyday words of a task or an instruction ("the user wants...",
@@ -1774,7 +1802,9 @@ def own_words(text: str) -> str:
 
 def numbers_in(text: str) -> list[float]:
     """The numbers a text gives as numbers, in order: not an identifier's digits (`4d51c4bf`),
-    nor a list's item numbers ("1. Load the file")."""
+    nor a list's item numbers ("1. Load the file"). For prose, whose numbers stand apart; a
+    value known to be an amount, its currency code glued on ("EUR20.00"), is read by
+    `semantic._amount_figures`, which keeps the digits a word holds."""
     out = []
     for n in _NUMBER.findall(_ENUMERATOR.sub(r"\1", text)):
         try:

@@ -112,13 +112,19 @@ class WorkflowSpec(_Frozen):
     notes: tuple[str, ...] = ()
 
     def agent(self, agent_id: str) -> AgentSpec:
-        for a in self.agents:
-            if a.id == agent_id:
-                return a
-        raise KeyError(agent_id)
+        if (a := self.find_agent(agent_id)) is None:
+            raise KeyError(agent_id)
+        return a
 
     def tool(self, tool_id: str) -> ToolSpec:
-        for t in self.tools:
-            if t.id == tool_id:
-                return t
-        raise KeyError(tool_id)
+        if (t := self.find_tool(tool_id)) is None:
+            raise KeyError(tool_id)
+        return t
+
+    # the lookups for an id that may name nothing here (a trace's tool the spec never saw, a
+    # call without a tool): None rather than KeyError
+    def find_agent(self, agent_id: str | None) -> AgentSpec | None:
+        return next((a for a in self.agents if a.id == agent_id), None)
+
+    def find_tool(self, tool_id: str | None) -> ToolSpec | None:
+        return next((t for t in self.tools if t.id == tool_id), None)

@@ -34,7 +34,7 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable
 
-from masfuzz.toolfuzz.tools import FuzzTool, ReturnedError, _needs_context, _settle, as_declared
+from masfuzz.toolfuzz.tools import FuzzTool, ReturnedError, as_declared, call_needing_context, settle
 
 
 def _plain(fn: Callable[..., Any], schema: dict[str, Any], retry: tuple[type[BaseException], ...] = (),
@@ -69,7 +69,7 @@ def _plain(fn: Callable[..., Any], schema: dict[str, Any], retry: tuple[type[Bas
             except ValidationError as exc:
                 return ReturnedError(f"Error: invalid arguments: {exc}")
         try:
-            return _settle(fn(*ahead, **arguments))
+            return settle(fn(*ahead, **arguments))
         except retry as exc:
             return ReturnedError(f"Error: {type(exc).__name__}: {exc}")
 
@@ -269,16 +269,16 @@ def _pydantic_ai(tool: Any, context: Callable[[], Any] | None) -> FuzzTool:
         ctx = run_context() if fs.takes_ctx else None
 
         def call() -> Any:
-            return _settle(fs.call(valid, ctx))
+            return settle(fs.call(valid, ctx))
 
         try:  # a tool that fails on the deps a run of its app would give it: masfuzz gave none
-            return _needs_context(tool.name, ctx.deps, call) if fs.takes_ctx else call()
+            return call_needing_context(tool.name, ctx.deps, call) if fs.takes_ctx else call()
         except ModelRetry as exc:
             return ReturnedError(f"Error: retry: {exc.message}")
 
     def bound(*ctx: Any, **kwargs: Any) -> Any:
-        call = lambda: _settle(tool.function(*ctx, **kwargs))  # noqa: E731
-        return _needs_context(tool.name, ctx[0].deps, call) if ctx else call()
+        call = lambda: settle(tool.function(*ctx, **kwargs))  # noqa: E731
+        return call_needing_context(tool.name, ctx[0].deps, call) if ctx else call()
 
     bound.__wrapped__ = tool.function  # type: ignore[attr-defined]
     function = _plain(bound, schema, (ModelRetry,), (lambda: [run_context()]) if fs.takes_ctx else None,

@@ -95,7 +95,7 @@ from masfuzz.proc import descendants, own_folder, reap
 from masfuzz.toolfuzz.priors import call_tainted
 from masfuzz.toolfuzz.swallowed import SWALLOWED_ERROR, logged_exceptions
 from masfuzz.toolfuzz.swallowed import swallowed as swallowed_exception
-from masfuzz.toolfuzz.tools import FuzzTool, RemoteFailure, ReturnedError
+from masfuzz.toolfuzz.tools import FuzzTool, RemoteFailure, ReturnedError, settle
 
 # ok: the tool returned; handled: it returned an error message (its own error handling, not a
 # finding); error: it raised, or broke its declared return type (a contract violation);
@@ -737,23 +737,13 @@ def _prepare(state: CallState, workdir: str) -> CallOutcome | None:
                                [(__file__, 0, "_prepare")], duration=time.perf_counter() - start)
     if state.setup is not None:
         try:
-            _settle_setup(state.setup(workdir) if state.setup_takes_folder else state.setup())
+            settle(state.setup(workdir) if state.setup_takes_folder else state.setup())
         except Exception as exc:
             frames = [(f.filename, f.lineno or 0, f.name) for f in traceback.extract_tb(exc.__traceback__)]
             return CallOutcome("error", "", SETUP_ERROR,
                                f"--setup {state.setup_name} failed: {type(exc).__name__}: {exc}"[:MAX_RESULT_CHARS],
                                frames or [(__file__, 0, "_prepare")], duration=time.perf_counter() - start)
     return None
-
-
-def _settle_setup(value: Any) -> None:
-    import asyncio
-    import inspect
-
-    if inspect.isawaitable(value):
-        async def wait() -> Any:
-            return await value
-        asyncio.run(wait())
 
 
 def _one_call(tool: FuzzTool, arguments: dict[str, Any] | None, taint: bool, limits: SandboxLimits,

@@ -51,15 +51,15 @@ class FuzzTool:
     reaches: tuple[str, int] | None = None  # the one address its calls must reach (a server's URL)
 
     def invoke(self, arguments: dict[str, Any]) -> Any:
-        return _settle(self.invoke_fn(dict(arguments)))
+        return settle(self.invoke_fn(dict(arguments)))
 
     def call_function(self, arguments: dict[str, Any]) -> Any:
         """Call the plain function with these (possibly tainted) arguments."""
         if self.function is None:
             return self.invoke(arguments)
         if self.kind in _LIBRARY_CHECKED:  # its plain function checks the arguments as the library does
-            return _settle(self.function(**arguments))
-        return _settle(self.function(**as_declared(self.function, arguments)))
+            return settle(self.function(**arguments))
+        return settle(self.function(**as_declared(self.function, arguments)))
 
     @property
     def source_file(self) -> str | None:
@@ -154,7 +154,7 @@ def _plain_types(hint: Any) -> tuple[type, ...] | None:
     return (cls,) if cls in _CHECKED else None
 
 
-def _settle(value: Any) -> Any:
+def settle(value: Any) -> Any:
     """Run a coroutine a tool returned to completion (tools are called from sync code)."""
     if inspect.isawaitable(value):
         async def wait() -> Any:
@@ -341,7 +341,7 @@ def _from_agents_sdk(tool: Any, context: Callable[[], Any] | None = None) -> Fuz
         if not takes_ctx:
             return fn(**arguments)
         ctx = context() if context is not None else None
-        return _needs_context(tool.name, ctx, lambda: _settle(fn(ctx, **arguments)))
+        return call_needing_context(tool.name, ctx, lambda: settle(fn(ctx, **arguments)))
 
     schema = dict(tool.params_json_schema)
     return FuzzTool(tool.name, tool.description or "", schema, invoke,
@@ -353,7 +353,7 @@ def _from_agents_sdk(tool: Any, context: Callable[[], Any] | None = None) -> Fuz
 NO_RUN_CONTEXT = "masfuzz: no run context"
 
 
-def _needs_context(name: str, ctx: Any, call: Callable[[], Any]) -> Any:
+def call_needing_context(name: str, ctx: Any, call: Callable[[], Any]) -> Any:
     """`call()`, a tool's call with `ctx`; a tool that fails on the run context being None (it
     reads what the app's server passes: `ctx.context.state`) failed on what masfuzz could not
     give it, not on its own code."""

@@ -61,7 +61,7 @@ class AG2Adapter(Adapter):
         return extract(plan, task=own if own and own != READ_TASK else None)
 
     async def run(self, obj: Any, spec: WorkflowSpec, scenario: Scenario) -> Trace:
-        from masfuzz.adapters.blackbox import DUMMY_KEY, _PerAgentModels
+        from masfuzz.adapters.blackbox import DUMMY_KEY, PerAgentModels
         from masfuzz.serve.server import ModelServer
 
         rec = TraceRecorder(scenario_id=scenario.id, system_id=spec.system.id, framework="ag2")
@@ -71,7 +71,7 @@ class AG2Adapter(Adapter):
         # `--restricted probe`: each model agent's model is also offered the workflow's tools the
         # agent may not use; a call of one is recorded and refused (`live.Session.probes`)
         probes = restricted_probes(spec) if scenario.restricted == "probe" else {}
-        async with system_lock(obj), ModelServer(_PerAgentModels(scenario), agents=known) as server:
+        async with system_lock(obj), ModelServer(PerAgentModels(scenario), agents=known) as server:
             server.on_request = lambda agent, kind, request: kind == "agent" and rec.received(agent, request.messages)
             def redirect(agent: Any) -> None:
                 prompt = getattr(agent, "system_message", "")

@@ -189,7 +189,7 @@ def to_chat_messages(msg: LLMMessage) -> list[ChatMessage]:
         from masfuzz.llm.types import ToolCallRequest
 
         calls = tuple(
-            ToolCallRequest(id=c.id, name=c.name, arguments=_arguments(c.arguments)) for c in msg.content
+            ToolCallRequest(id=c.id, name=c.name, arguments=parse_arguments(c.arguments)) for c in msg.content
         )
         return [ChatMessage(role="assistant", content=msg.thought, name=msg.source or None, tool_calls=calls)]
     if isinstance(msg, FunctionExecutionResultMessage):
@@ -206,7 +206,7 @@ def _text(content: Any) -> str:
     return "\n".join(c if isinstance(c, str) else f"[{type(c).__name__}]" for c in content)
 
 
-def _arguments(text: str) -> dict[str, Any]:
+def parse_arguments(text: str) -> dict[str, Any]:
     try:
         value = json.loads(text) if text else {}
     except json.JSONDecodeError:

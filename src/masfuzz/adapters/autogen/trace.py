@@ -405,6 +405,6 @@ class StreamRecorder:
 
 
 def _arguments(raw: str) -> dict[str, Any]:
-    from masfuzz.adapters.autogen.bridge import _arguments as parse
+    from masfuzz.adapters.autogen.bridge import parse_arguments as parse
 
     return parse(raw)

@@ -41,7 +41,7 @@ from masfuzz.adapters.blackbox.process import (
 from masfuzz.adapters.blackbox.spec import spec_from_traces
 from masfuzz.adapters.blackbox.trace import STOP_PHRASES, trace_from_calls
 
-class _PerAgentModels:
+class PerAgentModels:
     """The scenario's model for each agent (`Scenario.model_for`), behind one client."""
 
     def __init__(self, scenario: Scenario) -> None:
@@ -61,7 +61,7 @@ async def run_blackbox(app: BlackboxApp, scenario: Scenario, *, timeout: float |
                        client: ModelClient | None = None) -> Trace:
     """Run the app once under the scenario and rebuild its trace."""
     limit = timeout or scenario.timeout or DEFAULT_TIMEOUT
-    async with ModelServer(client or _PerAgentModels(scenario), agents=app.agents) as server:
+    async with ModelServer(client or PerAgentModels(scenario), agents=app.agents) as server:
         outcome = await run_app(app, server.url, scenario, limit)
         calls = list(server.recording.calls)
     return trace_from_calls(calls, outcome, scenario, system_id=app.system_id)

@@ -21,7 +21,7 @@ from masfuzz.trace import Trace
 FRAMEWORK = "crewai"
 
 
-def _is_crew_project(obj: Any) -> bool:
+def is_crew_project(obj: Any) -> bool:
     cls = obj if isinstance(obj, type) else type(obj)
     return bool(getattr(cls, "is_crew_class", False))
 
@@ -67,7 +67,7 @@ class CrewAIAdapter(WalkingAdapter):
 
         from masfuzz.adapters.crewai.flow import is_flow
 
-        return isinstance(obj, Crew) or _is_crew_project(obj) or is_flow(obj)
+        return isinstance(obj, Crew) or is_crew_project(obj) or is_flow(obj)
 
     def prepare(self, obj: Any) -> None:
         from masfuzz.adapters.crewai.flow import is_flow

@@ -123,7 +123,7 @@ def methods_of(cls: type) -> dict[str, FlowMethod]:
 def walk_flow(obj: Any) -> FlowWalk:
     from crewai import Agent, Crew
 
-    from masfuzz.adapters.crewai import _is_crew_project, crew_of
+    from masfuzz.adapters.crewai import is_crew_project, crew_of
 
     cls = flow_class(obj)
     w = FlowWalk()
@@ -133,7 +133,7 @@ def walk_flow(obj: Any) -> FlowWalk:
         for value in _named(m.function):
             if isinstance(value, Agent):
                 m.agents.append(value)
-            elif isinstance(value, Crew) or (isinstance(value, type) and _is_crew_project(value)):
+            elif isinstance(value, Crew) or (isinstance(value, type) and is_crew_project(value)):
                 if id(value) not in built:
                     built[id(value)] = crew_of(value)
                     w.crew_walks.append(_merged(w, walk(built[id(value)])))
