@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable
 
 from masfuzz.oracles.failure import Failure, dedupe
-from masfuzz.oracles.onepass import once_per_pass
+from masfuzz.oracles.onepass import once_per_object, once_per_pass
 from masfuzz.oracles.specified import model_chose_speaker, model_misroute, model_passed_over
 from masfuzz.oracles.wording import (
     COURTESY, FIND_VERBS, GENERIC_VERBS, GIVE_UP, IRREGULAR_PAST, STOP_TOKEN, STOPWORDS, addresses_agent, in_english, agent_names, answer_given, asks_for,
@@ -149,25 +149,13 @@ _PRODUCES = (r"\b(?:produc|prepar|writ|wrote|draft|gather|collect|compil|crunch|
              r"[^.!?]*?\b{P}\b")
 
 
-# The dependencies read from each spec, by identity (the spec is kept so that its id is not
-# reused): every trace of a campaign is judged against the same spec, read once.
-_READ: dict[int, tuple[WorkflowSpec, list[tuple[str, str, str]]]] = {}
-_MAX_READ = 64
-
-
+# Every trace of a campaign is judged against the same spec: what its instructions say is read
+# once per spec object (`once_per_object`).
+@once_per_object
 def instructed_dependencies(spec: WorkflowSpec) -> list[tuple[str, str, str]]:
     """(before, after, sentence): `after`'s own instructions or description say it works from
     `before`'s output. Sentences that negate, or that name a third agent (whose order they may
     describe instead), are left out."""
-    hit = _READ.get(id(spec))
-    if hit is None or hit[0] is not spec:
-        if len(_READ) >= _MAX_READ:
-            _READ.pop(next(iter(_READ)))
-        hit = _READ[id(spec)] = (spec, _read_dependencies(spec))
-    return hit[1]
-
-
-def _read_dependencies(spec: WorkflowSpec) -> list[tuple[str, str, str]]:
     ids = [a.id for a in spec.agents]
     out = []
     for a in spec.agents:
@@ -240,6 +228,7 @@ SCOPED = re.compile(r"^\W*for\s+(?!(?:each|every|all|any)\b)[^,;:.]{1,80}[,;:]",
 _HANDS = re.compile(r"\b(?:hand|pass|transfer|delegate|forward|route|escalate|send)\b", re.IGNORECASE)
 
 
+@once_per_object
 def instructed_handoffs(spec: WorkflowSpec) -> list[tuple[str, str, str]]:
     """(agent, target, sentence): `agent`'s own instructions tell it to hand the work to `target`
     unconditionally ("Call job_history. Hand off to fitter_j."): a sentence naming exactly one
@@ -271,6 +260,7 @@ _HANDS_FOR = (r"^\W*(?:hand|pass|transfer|delegate|forward|route|escalate|send)\
               r"(?:(?:off|over|on)\s+)?to\s+{X}\s+for\s+(?P<topics>[^.;:!?]+?)\W*$")
 
 
+@once_per_object
 def topic_handoffs(spec: WorkflowSpec) -> list[tuple[str, str, list[str], str]]:
     """(agent, target, kinds, sentence): a line of `agent`'s instructions that hands requests of
     the kinds it lists to `target` ("Pass to engrave_e for a tag, engraving or plaque."), naming

@@ -12,6 +12,7 @@ towards silence (`wording.py`): soundness over reach.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any
@@ -19,6 +20,7 @@ from typing import Any
 from masfuzz.oracles.failure import Failure, dedupe
 from masfuzz.oracles.instructed import (CONDITIONAL, NEGATED, beside_call, clauses, instructed_dependencies,
                                        instructed_order, misrouted_request, with_prompts)
+from masfuzz.oracles.onepass import once_per_object
 from masfuzz.oracles.specified import model_ignored_named_failure
 from masfuzz.oracles.wording import (
     ACTIONS, CHECK_PASSED, FAILED_TEXT, FIND_VERBS, UNSETTLED_MARK, answer_given, GIVE_UP, HOLDING_STATES, NONE_FOUND, STOPWORDS, SURE_DONE, about_tool, checks, claims_done,
@@ -2025,8 +2027,14 @@ def documented_formats(spec: WorkflowSpec, tool: str) -> dict[str, list[tuple[st
     and from the tool description's lines that name the parameter (`param: ...`), its table rows
     (`| param | ... |`) and its sentences that name this parameter and no other."""
     t = spec.find_tool(tool)
-    if t is None:
-        return {}
+    return {} if t is None else _tool_formats(t)
+
+
+# Read from the tool's own documentation alone, once per tool object: a campaign's traces are
+# judged against the same tools (a spec copied with the tools a run was offered keeps them),
+# and a judging asks for the same tool's formats a dozen times.
+@functools.partial(once_per_object, kept=256)
+def _tool_formats(t: ToolSpec) -> dict[str, list[tuple[str, str]]]:
     props = (t.parameters or {}).get("properties") or {}
     out: dict[str, list[tuple[str, str]]] = {}
     lines = (t.description or "").splitlines()

@@ -918,6 +918,9 @@ def _fields_of(text: str) -> dict[str, object] | None:
     return out
 
 
+# Read from the answer's text and the tool's name alone: a judging asks it of the same answer
+# for several detectors, and a campaign's runs get the same answers again and again.
+@functools.lru_cache(maxsize=4096)
 def payload_failure(payload: str, tool: str = "") -> str | None:
     """Why a tool's answer (status ok) reports a failure, or None: a JSON object (or a printed
     dict) saying so (`ok`/`success` false, the tool's own outcome false — `released: false` from
