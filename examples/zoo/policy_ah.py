@@ -184,7 +184,7 @@ def paraphrase(request_text: str) -> str:
     text = re.sub(r"^(?:hi|hello|good (?:morning|afternoon|evening))\b[,!.]?\s*", "", text, flags=re.I)
     swaps = [(r"\bI'd like\b", "wants"), (r"\bI would like\b", "wants"), (r"\bI want\b", "wants"),
              (r"\bI need\b", "needs"), (r"\bwe'd like\b", "want"), (r"\bwe need\b", "need"),
-             (r"\bcould you\b", "asks us to"), (r"\bcan you\b", "asks us to"), (r"\bI'm\b", "they are"),
+             (r"(?i)\b(?:could|can) you\b", "asks us to"), (r"(?i)\b(?:could|can) I\b", "asks to"), (r"\bI'm\b", "they are"),
              (r"\bI've\b", "they have"), (r"\bI\b", "they"), (r"\bmy\b", "their"), (r"\bme\b", "them"),
              (r"\bwe\b", "they"), (r"\bour\b", "their"), (r"\bus\b", "them")]
     for pattern, swap in swaps:
@@ -224,19 +224,23 @@ def shape(sample: str) -> str:
     return rf"(?<![\w-]){out}(?![\w-])"
 
 
-def as_iso(text: str) -> str | None:
-    if m := ISO.search(text):
-        return m[0]
-    if m := SHORT_DAY.search(text):
-        return dt.datetime.strptime(f"{m[1]} {m[2]} {m[3]}", "%d %b %Y").date().isoformat()
-    return None
+def as_iso(text: str, latest: bool = False) -> str | None:
+    """A day in the text, as ISO: the first one, or the last where the wanted day is a new one
+    (a customer names the day they have before the day they want)."""
+    days = [m[0] for m in ISO.finditer(text)] or [
+        dt.datetime.strptime(f"{m[1]} {m[2]} {m[3]}", "%d %b %Y").date().isoformat() for m in SHORT_DAY.finditer(text)]
+    return (days[-1] if latest else days[0]) if days else None
+
+
+def wants_new(name: str) -> bool:
+    return bool(re.search(r"\b(?:new|instead|moved?|changed?|to)\b", name.replace("_", " "), re.I))
 
 
 def by_kind(name: str, text: str, spec: dict):
     """A value for a parameter found by what its name says it is."""
     kind = spec.get("type")
     if re.search(r"date|day", name, re.I):
-        return as_iso(text)
+        return as_iso(text, wants_new(name))
     if re.search(r"postcode|post_code|zip", name, re.I):
         return (m := POSTCODE.search(text)) and m[0]
     if re.search(r"ref|_id$|^id$|number|code|ticket|booking|order|account", name, re.I) and kind != "integer":
@@ -270,7 +274,7 @@ def value_for(request, name: str, spec: dict):
     sample = EXAMPLE.search(spec.get("description") or "")
     for text in texts:
         if sample:
-            if ISO.fullmatch(sample[1]) and (iso := as_iso(text)):
+            if ISO.fullmatch(sample[1]) and (iso := as_iso(text, wants_new(name))):
                 return iso
             if m := re.search(shape(sample[1]), text):
                 return m[0]
