@@ -7,7 +7,7 @@ Seeded: the chat is to end once the delivery is booked. The stop test looks for 
 template's "Delivery confirmed"; yard_y's line was reworded when the merchant began selling by
 the cubic metre ("Your logs are on the lorry: ..."), and the stop test was never changed: the
 chat goes on to `max_round`.
-Fixed: the stop test looks for the reworded reply.
+Fixed: the stop test looks for the reworded reply (or the yard's line for a broken diary).
 """
 
 from __future__ import annotations
@@ -72,4 +72,6 @@ def seeded():
 
 
 def fixed():
-    return build(lambda message: "Your logs are on the lorry" in (message.get("content") or ""))
+    # either of yard_y's closing lines ends the chat: booked, or the lorry diary down
+    return build(lambda message: any(line in (message.get("content") or "")
+                                     for line in ("Your logs are on the lorry", "nothing is booked yet")))

@@ -417,7 +417,9 @@ def step(request):
             tool = named[0]
             until = UNTIL.search(line)
             got = tool_results(request, tool)
-            again = until and got and not re.search(rf"\b{re.escape(until[1])}\b", got[-1].content, re.I)
+            # a broken answer is not "not yet W": checking again would only break again
+            again = until and got and not broke(got[-1].content) \
+                and not re.search(rf"\b{re.escape(until[1])}\b", got[-1].content, re.I)
             if tool in made and not again:
                 continue
             return use(request, tools[tool])
