@@ -7,7 +7,8 @@ appointment with `book_fitting`.
 Seeded: the chat is to end once the fitting is booked, and the stop was written as
 `FunctionCallTermination("find_client")`, the look-up's name copied from the line above the
 booking tool's: the chat ends, normally, as soon as reception has found the client, and fitter_f
-never books the fitting. Fixed: it ends on a call of `book_fitting`.
+never books the fitting. Fixed: it ends on a call of `book_fitting`. (Both also end once fitter_f
+answers without booking: a question, or its line for a broken diary.)
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from autogen_agentchat.agents import AssistantAgent
-from autogen_agentchat.conditions import FunctionCallTermination, MaxMessageTermination
+from autogen_agentchat.conditions import FunctionCallTermination, MaxMessageTermination, TextMessageTermination
 from autogen_agentchat.teams import RoundRobinGroupChat
 
 from .models import agentchat_client
@@ -56,7 +57,8 @@ def build(stop_tool: str) -> RoundRobinGroupChat:
                                  reflect_on_tool_use=True, system_message=RECEPTION)
     fitter_f = AssistantAgent("fitter_f", model_client=agentchat_client(), tools=[book_fitting],
                               reflect_on_tool_use=True, system_message=FITTER)
-    stop = FunctionCallTermination(stop_tool) | MaxMessageTermination(10)
+    # booked, or the fitter answered without booking (a question, a broken diary)
+    stop = FunctionCallTermination(stop_tool) | TextMessageTermination("fitter_f") | MaxMessageTermination(10)
     return RoundRobinGroupChat([reception_r, fitter_f], termination_condition=stop)
 
 
