@@ -34,13 +34,8 @@ from masfuzz.oracles.blame import blame_all
 from masfuzz.oracles.robustness import robustness_witness
 from masfuzz.oracles.failure import PROPOSING_DETECTORS, RULE, UNCONFIRMED, Failure, dedupe
 from masfuzz.oracles.onepass import judging
-<<<<<<< HEAD
 from masfuzz.oracles.instructed import INSTRUCTED
-from masfuzz.oracles.semantic import SEMANTIC, rejected_off_form, tool_doc_mismatch
-=======
-from masfuzz.oracles.instructed import INSTRUCTED, _proxy
 from masfuzz.oracles.semantic import SEMANTIC, fact_values, rejected_off_form, tool_doc_mismatch
->>>>>>> f45
 from masfuzz.oracles.specified import model_ignored_named_failure, model_left_stop_undone
 from masfuzz.oracles.wording import (FAREWELL, FUNCTION_WORDS, GIVE_UP, STOPWORDS, asks_back, claims_done, closing_offers, is_question,
                                     is_user_proxy, lists_missing, sentences, stem, words)

@@ -1087,8 +1087,8 @@ def _to_user(text: str, spec: WorkflowSpec) -> str:
     aside (`_waits_for_user`): a line addressed to, or assigning work to, a colleague ("HANDOVER
     -> fitter_f", "Still needed: fitter_f to take it from here") asks nothing of the user; one
     that asks ("fitter_f needs your day: which suits?") is kept. Members standing in for the user
-    (`_proxy`) are not colleagues: "Still needed: user_proxy to confirm" asks the user."""
-    members = [a.id for a in spec.agents if not _proxy(a)]
+    (`is_user_proxy`) are not colleagues: "Still needed: user_proxy to confirm" asks the user."""
+    members = [a.id for a in spec.agents if not is_user_proxy(a)]
     return "\n".join(line for line in text.splitlines()
                      if is_question(line) or not any(names_agent(line, spec, m) for m in members))
 
