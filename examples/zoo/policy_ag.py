@@ -170,8 +170,20 @@ def fields(value, into=None) -> dict:
     return into
 
 
+def unwrapped(content: str) -> str:
+    """A colleague's letter or memo that a framework handed back wrapped in a one-field object
+    (`{"result": "To: ..."}`) is that letter."""
+    data = parse(content)
+    if isinstance(data, dict) and len(data) == 1:
+        [inner] = data.values()
+        if isinstance(inner, str) and (is_memo(inner) or inner.lstrip().startswith("Subject:")):
+            return inner
+    return content
+
+
 def verdict(content: str) -> str:
     """good, bad, broken or plain (an answer that is neither, a look-up)."""
+    content = unwrapped(content)
     if broken(content):
         return "broken"
     data = parse(content)
@@ -208,6 +220,7 @@ def sentence_of(key: str, value) -> str:
 
 def told(content: str) -> str:
     """A tool's answer in full sentences."""
+    content = unwrapped(content)
     data = parse(content)
     if isinstance(data, dict):
         parts = [sentence_of(k, v) for k, v in fields(data).items()]
@@ -264,12 +277,14 @@ def report(request, tool: str | None) -> str:
         return letter(request, f"{matter(request)} - delayed", [
             f"We regret to inform you that our {what} system could not complete your request just now. "
             "Nothing has been done yet, and we will write again as soon as it is working."])
+    body = told(answer.content)
+    opens = body.startswith(("We regret", "We are pleased"))  # a colleague's letter, relayed
     if kind == "bad":
         return letter(request, f"{matter(request)} - not possible", [
-            f"We regret to inform you that we could not do this for you. {told(answer.content)}"])
+            body if opens else f"We regret to inform you that we could not do this for you. {body}"])
     if kind == "good":
         return letter(request, f"{matter(request)} - confirmed", [
-            f"We are pleased to confirm that this is done. {told(answer.content)}"])
+            body if opens else f"We are pleased to confirm that this is done. {body}"])
     return letter(request, matter(request), [f"Thank you for your message. We have looked into it for you. {told(answer.content)}"])
 
 
