@@ -6,7 +6,8 @@ centimetres.
 Seeded: the block table was typed in from the milliner's old chart, which goes in even
 centimetres only (the blocks she owned then): any odd measurement, 57 cm among them, raises
 KeyError, and the customer gets neither a price nor a date.
-Fixed: a measurement between two blocks is made on the larger one, with padding.
+Fixed: a measurement between two blocks is made on the larger one, with padding, and one outside
+the blocks' range is refused in words.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ def make_quote_hat(round_up: bool):
             style: The hat's style.
             head_cm: The customer's head measurement in whole centimetres, 52 to 63.
         """
+        if round_up and not 52 <= head_cm <= 63:
+            return {"status": "refused", "reason": "we make hats for heads of 52 to 63 cm only"}
         size = head_cm + 1 if round_up and head_cm % 2 else head_cm
         block = BLOCKS[size]
         return {"quote": f"HQ-{head_cm}{len(style)}", "style": style, "block": block,

@@ -384,7 +384,9 @@ def about(request, topics: str | None) -> bool:
         return True
     said = customer_request(request).lower()
     wanted = [w.strip(" .'\"").lower() for w in re.split(r",|\bor\b|\band\b", topics)]
-    return any(w and re.search(r"\b" + re.escape(w), said) for w in wanted)
+    # a topic's stem: "repairs" covers a customer's "repair"
+    stems = [re.sub(r"(?:es|s)$", "", w) if len(w) > 4 else w for w in wanted]
+    return any(w and re.search(r"\b" + re.escape(w), said) for w in stems)
 
 
 def already(request, text: str) -> bool:
