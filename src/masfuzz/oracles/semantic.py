@@ -173,7 +173,8 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                     or _invented_reference(trace, ci, text, r.tool, spec, named=False) \
                     or (None if beside_call(trace, ci) else _silent_claim(text, r, spec, asked)) \
                     or _instructed_claim(text, r, agent, spec, trace, asked)
-            if claim is None or _restates_state(claim, r.payload) or _relays_answer(claim, r.payload):
+            if claim is None or _restates_state(claim, r.payload) or _relays_answer(claim, r.payload) \
+                    or _done_only_in_relayed_words(claim, trace, ci, r.tool, spec):
                 continue
             # the model's lapse only when the model wrote the claim: a final answer no message
             # carries may be the app's code's (an Agents SDK `tool_use_behavior` function)
@@ -2472,6 +2473,32 @@ def _relays_answer(sentence: str, payload: str) -> bool:
     Its success words are the tool's, said of its failure, not the agent's claim."""
     said = " ".join(re.findall(r"[\w=.:/-]+", sentence.lower()))
     return len(said.split()) >= QUOTED_WORDS and said in " ".join(re.findall(r"[\w=.:/-]+", payload.lower()))
+
+
+def _done_only_in_relayed_words(claim: str, trace: Trace, ci: int, tool: str, spec: WorkflowSpec | None) -> bool:
+    """Is every success word of the claim inside a value of a tool's answer it relays word for word
+    (`QUOTED_WORDS` or more), an answer given before the claim, to whatever agent, by a tool that is
+    no hand-over to another agent ("The status is
+    refused and the detail is the cleaner's sheet shows that clean done": "done" is the refusing
+    tool's own detail)? With those values taken out the sentence claims nothing: the words are the
+    tool's, passed on, not the agent's claim of an outcome."""
+    def norm(text: str) -> str:
+        return " ".join(re.findall(r"[\w'-]+", text.lower()))
+
+    said = norm(claim)
+    handovers = _handover_tools(trace)  # an agent's answer run as a tool holds its claims, not a tool's words
+    for e in trace.events[:ci]:
+        if not isinstance(e, ToolResult) or e.tool in handovers:
+            continue
+        data = structured((e.payload or "").strip())
+        leaves = [v for _, v in nested_fields(data) if isinstance(v, str)] if data is not None else [e.payload or ""]
+        for leaf in sorted({norm(v) for v in leaves}, key=len, reverse=True):
+            if len(leaf.split()) >= QUOTED_WORDS and f" {leaf} " in f" {said} ":
+                said = f" {said} ".replace(f" {leaf} ", " \u2026 ").strip()
+    if said == norm(claim):
+        return False
+    return not any(claims_done(c) or says_done_by_verb(c, tool) or says_held(c, tool, spec)
+                   for c in _claim_clauses(said))
 
 
 def _filed_under(data: Any, payload: str, param: str) -> bool:
