@@ -2337,19 +2337,24 @@ def _names_parameter(payload: str, param: str) -> bool:
 
 
 def _quotes_leftover(payload: str, param: str, arguments: dict[str, Any]) -> bool:
-    """Does a tool's answer quote a piece of the argument's value, not the whole: the part a
+    """Does a tool's answer quote the tail of the argument's value, not the whole: the part a
     parser could not read, left over after the form it expected (`strptime`'s "unconverted data
-    remains:  pm" for "3:15 pm" read as `%H:%M`, "unexpected ' pm' at position 4")? A piece of
-    two characters or more, of a value of several pieces, that no other argument's value holds:
-    the answer then speaks of this argument, though it names neither it nor its whole value."""
+    remains:  pm" for "3:15 pm" read as `%H:%M`)? The value's last pieces (from a piece on, two
+    characters or more), standing alone in the answer (not part of a longer token there: the
+    "2026" of another date "01/06/2026" is none), and in no other argument's value: the answer
+    then speaks of this argument, though it names neither it nor its whole value."""
     value = arguments.get(param)
     if not isinstance(value, str):
         return False
-    pieces = re.findall(r"[^\W_]+", value)
-    others = {w.lower() for k, v in arguments.items() if k != param for w in re.findall(r"[^\W_]+", str(v))}
-    return len(pieces) > 1 and any(
-        len(w) > 1 and w.lower() not in others
-        and re.search(rf"(?<![^\W_]){re.escape(w)}(?![^\W_])", payload, re.IGNORECASE) for w in pieces)
+    others = " ".join(str(v) for k, v in arguments.items() if k != param)
+    starts = [m.start() for m in re.finditer(r"[^\W_]+", value)][1:]
+    for start in starts:
+        tail = value[start:].strip()
+        if len(tail) < 2 or tail in others:
+            continue
+        if re.search(rf"(?<![\w/:.-]){re.escape(tail)}(?![\w/:-]|\.\w)", payload, re.IGNORECASE):
+            return True
+    return False
 
 
 def with_offered_tools(spec: WorkflowSpec, trace: Trace) -> WorkflowSpec:
