@@ -2482,7 +2482,7 @@ def _relays_answer(sentence: str, payload: str) -> bool:
 
 def _done_only_in_relayed_words(claim: str, trace: Trace, ci: int, tool: str, spec: WorkflowSpec | None) -> bool:
     """Is every success word of the claim inside a value of a tool's answer it relays word for word
-    (`QUOTED_WORDS` or more), an answer given before the claim, to whatever agent, by a tool that is
+    (`QUOTED_WORDS` words or more), an answer given before the claim, to whatever agent, by a tool that is
     no hand-over to another agent ("The status is
     refused and the detail is the cleaner's sheet shows that clean done": "done" is the refusing
     tool's own detail)? With those values taken out the sentence claims nothing: the words are the
@@ -2498,12 +2498,14 @@ def _done_only_in_relayed_words(claim: str, trace: Trace, ci: int, tool: str, sp
         data = structured((e.payload or "").strip())
         leaves = [v for _, v in nested_fields(data) if isinstance(v, str)] if data is not None else [e.payload or ""]
         for leaf in sorted({norm(v) for v in leaves}, key=len, reverse=True):
-            if len(leaf.split()) >= QUOTED_WORDS and f" {leaf} " in f" {said} ":
+            if len(re.findall(r"[^\W\d_][\w'-]*", leaf)) >= QUOTED_WORDS and f" {leaf} " in f" {said} ":
                 said = f" {said} ".replace(f" {leaf} ", " \u2026 ").strip()
-    if said == norm(claim):
-        return False
-    return not any(claims_done(c) or says_done_by_verb(c, tool) or says_held(c, tool, spec)
-                   for c in _claim_clauses(said))
+
+    def claims(text: str) -> bool:
+        return any(claims_done(c) or says_done_by_verb(c, tool) or says_held(c, tool, spec) for c in _claim_clauses(text))
+
+    # only a claim these words make: one read another way (a check said passed) is not theirs to excuse
+    return said != norm(claim) and claims(claim) and not claims(said)
 
 
 def _filed_under(data: Any, payload: str, param: str) -> bool:
