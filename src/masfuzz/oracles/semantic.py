@@ -175,7 +175,8 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                     or _invented_reference(trace, ci, text, r.tool, spec, named=False) \
                     or (None if beside_call(trace, ci) else _silent_claim(text, r, spec, asked)) \
                     or _instructed_claim(text, r, agent, spec, trace, asked)
-            if claim is None or _restates_state(claim, r.payload) or _relays_answer(claim, r.payload):
+            if claim is None or _restates_state(claim, r.payload) or _relays_answer(claim, r.payload) \
+                    or _done_only_in_relayed_words(claim, trace, ci, r.tool, spec):
                 continue
             # the model's lapse only when the model wrote the claim: a final answer no message
             # carries may be the app's code's (an Agents SDK `tool_use_behavior` function)
@@ -2270,7 +2271,7 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     and the tool answers with an error (or a failure in its payload) that rejects an argument's
     form, in words or by its structure (`_rejects_form`: a 400/422 code, a conversion's
     exception, a complaint filed under the parameter), gives no content reason, and names the
-    parameter or the value; no argument breaks a bound its schema documents. Or the answer is
+    parameter or the value (or quotes the piece of it a parser left over: `_quotes_leftover`); no argument breaks a bound its schema documents. Or the answer is
     the runtime's word for a pattern in the tool's
     code matching nothing (`NO_MATCH_CRASH`) while every text argument follows a documented
     form, or that has a validation error's shape in any language (`_echoed_input`), failed in
@@ -2313,7 +2314,8 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         if not followed or broken or _out_of_documented_bounds(spec, r.tool, call.arguments) \
                 or _outside_stated_range(r.payload, call.arguments, followed):
             continue
-        named = echoed or [p for p, _ in followed if _names_parameter(r.payload, p) or str(call.arguments[p]) in r.payload]
+        named = echoed or [p for p, _ in followed if _names_parameter(r.payload, p) or str(call.arguments[p]) in r.payload
+                           or _quotes_leftover(r.payload, p, call.arguments)]
         # a date only the documented order reads is a mismatch when the failure names that date
         # (its parameter or its value), not another argument (a policy refused on its merits)
         swapped = _day_month_swapped([f for f in followed if f[0] in named], call.arguments)
@@ -2379,6 +2381,27 @@ def _names_parameter(payload: str, param: str) -> bool:
     parts = [re.escape(w) for w in re.split(r"_+|(?<=[a-z])(?=[A-Z])", param) if w]
     return bool(parts) and re.search(r"(?<![^\W_])" + r"[\s_-]?".join(parts) + r"(?![^\W_])",
                                      payload, re.IGNORECASE) is not None
+
+
+def _quotes_leftover(payload: str, param: str, arguments: dict[str, Any]) -> bool:
+    """Does a tool's answer quote the tail of the argument's value, not the whole: the part a
+    parser could not read, left over after the form it expected (`strptime`'s "unconverted data
+    remains:  pm" for "3:15 pm" read as `%H:%M`)? The value's last pieces (from a piece on, two
+    characters or more), standing alone in the answer (not part of a longer token there: the
+    "2026" of another date "01/06/2026" is none), and in no other argument's value: the answer
+    then speaks of this argument, though it names neither it nor its whole value."""
+    value = arguments.get(param)
+    if not isinstance(value, str):
+        return False
+    others = " ".join(str(v) for k, v in arguments.items() if k != param)
+    starts = [m.start() for m in re.finditer(r"[^\W_]+", value)][1:]
+    for start in starts:
+        tail = value[start:].strip()
+        if len(tail) < 2 or tail in others:
+            continue
+        if re.search(rf"(?<![\w/:.-]){re.escape(tail)}(?![\w/:-]|\.\w)", payload, re.IGNORECASE):
+            return True
+    return False
 
 
 def with_offered_tools(spec: WorkflowSpec, trace: Trace) -> WorkflowSpec:
@@ -2502,6 +2525,34 @@ def _relays_answer(sentence: str, payload: str) -> bool:
     Its success words are the tool's, said of its failure, not the agent's claim."""
     said = " ".join(re.findall(r"[\w=.:/-]+", sentence.lower()))
     return len(said.split()) >= QUOTED_WORDS and said in " ".join(re.findall(r"[\w=.:/-]+", payload.lower()))
+
+
+def _done_only_in_relayed_words(claim: str, trace: Trace, ci: int, tool: str, spec: WorkflowSpec | None) -> bool:
+    """Is every success word of the claim inside a value of a tool's answer it relays word for word
+    (`QUOTED_WORDS` words or more), an answer given before the claim, to whatever agent, by a tool that is
+    no hand-over to another agent ("The status is
+    refused and the detail is the cleaner's sheet shows that clean done": "done" is the refusing
+    tool's own detail)? With those values taken out the sentence claims nothing: the words are the
+    tool's, passed on, not the agent's claim of an outcome."""
+    def norm(text: str) -> str:
+        return " ".join(re.findall(r"[\w'-]+", text.lower()))
+
+    said = norm(claim)
+    handovers = _handover_tools(trace)  # an agent's answer run as a tool holds its claims, not a tool's words
+    for e in trace.events[:ci]:
+        if not isinstance(e, ToolResult) or e.tool in handovers:
+            continue
+        data = structured((e.payload or "").strip())
+        leaves = [v for _, v in nested_fields(data) if isinstance(v, str)] if data is not None else [e.payload or ""]
+        for leaf in sorted({norm(v) for v in leaves}, key=len, reverse=True):
+            if len(re.findall(r"[^\W\d_][\w'-]*", leaf)) >= QUOTED_WORDS and f" {leaf} " in f" {said} ":
+                said = f" {said} ".replace(f" {leaf} ", " \u2026 ").strip()
+
+    def claims(text: str) -> bool:
+        return any(claims_done(c) or says_done_by_verb(c, tool) or says_held(c, tool, spec) for c in _claim_clauses(text))
+
+    # only a claim these words make: one read another way (a check said passed) is not theirs to excuse
+    return said != norm(claim) and claims(claim) and not claims(said)
 
 
 def _filed_under(data: Any, payload: str, param: str) -> bool:
