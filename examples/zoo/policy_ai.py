@@ -35,6 +35,8 @@ from masfuzz.llm.scripted import call, handoff, resolve_handoff, say, tool_resul
 
 REFUSAL = re.compile(r"\b(?:declined|refused|rejected|denied|unavailable|full|failed|invalid|"
                      r"not[ _]\w+|no[ _]\w+|waitlist\w*|[45]\d\d)\b", re.I)
+SAID_NO = re.compile(r"\b(?:declined|refused|rejected|denied|unavailable|did not go through|not confirmed|"
+                     r"was not|could not|cannot|can't|sorry|nothing was done|nothing is \w+ yet)\b", re.I)
 STATUSY = re.compile(r"status|state|result|reason|detail|error|^ok$|success|accepted", re.I)
 ERRORISH = re.compile(r"\b\w*(?:error|exception)\b|traceback", re.I)
 QUOTED = r"[\"“]([^\"”]+)[\"”]"
@@ -142,7 +144,9 @@ def by_name(name: str) -> str | None:
 
 def value_for(request, name: str, spec: dict, documented: str = ""):
     spec = next((s for s in spec.get("anyOf", []) if s.get("type") != "null"), spec)
-    if not spec.get("description") and documented:  # a docstring's "Args:" line for it
+    if not EXAMPLE.search(spec.get("description") or "") and documented:
+        # a framework that leaves the parameter undescribed (or describes it by its own name)
+        # keeps its docstring's "Args:" line in the tool's description
         if m := re.search(rf"^\s*{re.escape(name)}\s*(?:\([^)]*\))?:\s*(.+)$", documented, re.M):
             spec = {**spec, "description": m[1]}
     kind = spec.get("type", "string")
@@ -319,14 +323,21 @@ def next_move(request):
 # --- structured outputs and group chats -------------------------------------------------------
 
 
+def says_no(text: str) -> bool:
+    """Whether its own reply, outside what it quoted, says something did not happen: a yes/no
+    field mirrors what the reply says."""
+    own = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(">"))
+    return bool(SAID_NO.search(own))
+
+
 def filled(schema: dict, text: str, request) -> dict:
     defs = schema.get("$defs") or {}
     options = schema.get("anyOf") or schema.get("oneOf")
-    refused = bool(re.search(r"did not go through|not confirmed", text, re.I))
+    refused_ = says_no(text)
     if options:
         options = [defs.get(o["$ref"].rsplit("/", 1)[-1], o) if "$ref" in o else o for o in options]
         schema = next((o for o in options if bool(re.search(r"refus|declin|reject|fail|unable|not",
-                                                            f"{o.get('title', '')} {o.get('description', '')}", re.I)) == refused),
+                                                            f"{o.get('title', '')} {o.get('description', '')}", re.I)) == refused_),
                       options[0])
     answers: dict = {}
     for r in tool_results(request):
@@ -340,7 +351,7 @@ def filled(schema: dict, text: str, request) -> dict:
         if name.lower() in answers and not isinstance(answers[name.lower()], (dict, list)) and answers[name.lower()] is not None:
             out[name] = answers[name.lower()]
         elif kind == "boolean":
-            out[name] = not refused
+            out[name] = not refused_
         elif kind in ("integer", "number"):
             got = value_for(request, name, spec)
             out[name] = got if got is not None else 0
@@ -372,9 +383,9 @@ def policy(request):
     if text is not None and not getattr(move, "tool_calls", ()):
         outputs = [t for t in request.tools if t.name.startswith("final_result")]
         if outputs:
-            refused = bool(re.search(r"did not go through|not confirmed", text, re.I))
+            no = says_no(text)
             tool = next((t for t in outputs if bool(re.search(r"refus|declin|reject|fail|unable",
-                                                                 f"{t.name} {t.description}", re.I)) == refused),
+                                                                 f"{t.name} {t.description}", re.I)) == no),
                         outputs[0])
             return call(tool.name, **filled(tool.parameters or {}, text, request))
         if request.tool_choice not in ("auto", "none") and request.tools:
