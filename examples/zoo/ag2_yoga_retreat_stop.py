@@ -7,7 +7,7 @@ reference.
 Seeded: the stop test still looks for the old diary's references (`BK-1234`); the new booking
 system issues them as `YR-26-0412`, so no message ever matches and the desks go round to
 `max_round` after the weekend is booked.
-Fixed: the stop test looks for the new references.
+Fixed: the chat ends on rooms_r's own reply, booked or not.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ If book_retreat answers no_weekend, say "Sorry, no retreat starts that day."
 Tell the customer what book_retreat answered."""
 
 
-def build(reference: str):
+def build(ends_chat):
     cfg = ag2_config()
     retreat_pc = autogen.UserProxyAgent("retreat_pc", human_input_mode="NEVER", code_execution_config=False,
                                         default_auto_reply="")
@@ -71,14 +71,14 @@ def build(reference: str):
 
     group = autogen.GroupChat(agents=[retreat_pc, guests_g, rooms_r], messages=[], max_round=12,
                               speaker_selection_method=next_speaker)
-    return autogen.GroupChatManager(groupchat=group, llm_config=cfg,
-                                    is_termination_msg=lambda m: m.get("name") == "rooms_r"
-                                    and bool(re.search(reference, str(m.get("content") or ""))))
+    return autogen.GroupChatManager(groupchat=group, llm_config=cfg, is_termination_msg=ends_chat)
 
 
 def seeded():
-    return build(r"\bBK-\d{4}\b")  # the old diary's booking references
+    # "end once the guest has a booking reference", written for the old diary's references
+    return build(lambda m: m.get("name") == "rooms_r" and bool(re.search(r"\bBK-\d{4}\b", str(m.get("content") or ""))))
 
 
 def fixed():
-    return build(r"\bYR-\d{2}-\d{4}\b")
+    # rooms_r's own reply ends the chat, whatever the booking said: a guest is never left waiting
+    return build(lambda m: m.get("name") == "rooms_r" and bool(m.get("content")) and not m.get("tool_calls"))

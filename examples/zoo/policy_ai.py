@@ -28,6 +28,7 @@ included. Its character:
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 
@@ -36,7 +37,7 @@ from masfuzz.llm.scripted import call, handoff, resolve_handoff, say, tool_resul
 REFUSAL = re.compile(r"\b(?:declined|refused|rejected|denied|unavailable|full|failed|invalid|"
                      r"not[ _]\w+|no[ _]\w+|waitlist\w*|[45]\d\d)\b", re.I)
 SAID_NO = re.compile(r"\b(?:declined|refused|rejected|denied|unavailable|did not go through|not confirmed|"
-                     r"was not|could not|cannot|can't|sorry|nothing was done|nothing is \w+ yet)\b", re.I)
+                     r"was not|could not|cannot|can't|sorry|nothing was done|nothing is \w+ yet|not enough)\b", re.I)
 STATUSY = re.compile(r"status|state|result|reason|detail|error|^ok$|success|accepted", re.I)
 ERRORISH = re.compile(r"\b\w*(?:error|exception)\b|traceback", re.I)
 QUOTED = r"[\"“]([^\"”]+)[\"”]"
@@ -85,7 +86,6 @@ def parsed(answer: str):
     except (ValueError, TypeError):
         pass
     try:
-        import ast
         return ast.literal_eval(answer)
     except (ValueError, SyntaxError, TypeError, MemoryError):
         return None
@@ -327,7 +327,7 @@ def says_no(text: str) -> bool:
     """Whether its own reply, outside what it quoted, says something did not happen: a yes/no
     field mirrors what the reply says."""
     own = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(">"))
-    return bool(SAID_NO.search(own))
+    return bool(SAID_NO.search(own)) or own.rstrip().endswith("?")  # a question: nothing done yet
 
 
 def filled(schema: dict, text: str, request) -> dict:
