@@ -321,6 +321,10 @@ SYSTEM_PROMPTS = "system_prompts"
 # run goes (inside a PydanticAI output function or a tool's body) has tools extraction cannot
 # read, whose documentation the oracles then read here. Recorded by adapters that see model inputs.
 OFFERED_TOOLS = "offered_tools"
+# The agents each agent could hand the conversation over to ({agent: [agent, ...]}), as a log
+# declares its team (a transcript's `agents` map, the Agents SDK's agent spans' `handoffs`): the
+# routes a router had, taken or not, so a misrouted request can be told from the only route there was.
+OFFERED_HANDOFFS = "offered_handoffs"
 # The run's place among the runs of its system in its process (`masfuzz.exec.history`: the
 # in-process executor, and AFL++'s persistent mode, `--persistent N`): 1 for a fresh fork; k > 1:
 # k - 1 runs before it shared its process, and what they left in memory reached it (a report

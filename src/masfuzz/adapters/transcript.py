@@ -43,7 +43,8 @@ from typing import Any
 from masfuzz.adapters.otel import arguments_of
 from masfuzz.errors import MasfuzzError
 from masfuzz.trace import (
-    CODE_BLOCK, CODE_TOOL, EVENT_SOURCES, HANDOVER_INPUTS, USER_REQUEST, AgentTurn, ChatEnd, ChatStart, DelegationEvent,
+    CODE_BLOCK, CODE_TOOL, EVENT_SOURCES, HANDOVER_INPUTS, OFFERED_HANDOFFS, OFFERED_TOOLS, SYSTEM_PROMPTS,
+    USER_REQUEST, AgentTurn, ChatEnd, ChatStart, DelegationEvent,
     Message, TerminationEvent, ToolCall, ToolResult, Trace, Usage, handoff_call_target, run_exit,
 )
 
@@ -579,6 +580,50 @@ NOT_A_TRANSCRIPT = ("not a chat transcript masfuzz reads (AG2 chat_history / gro
                     "LangGraph messages)")
 
 
+# --------------------------------------------------------------------------- the declared team
+
+def _named(entry: Any) -> str:
+    """A tool's or agent's name, given bare or as an object (`{"name": ...}`, the Agents SDK's
+    `agent_name`)."""
+    if isinstance(entry, dict):
+        entry = entry.get("name") or entry.get("agent_name") or ""
+    return str(entry or "").strip()
+
+
+def declared_team(data: Any) -> dict[str, Any]:
+    """The team a dump declares beside its messages, as the trace's meta: an `agents` map
+    (`{name: {tools, handoffs, instructions}}`, or a list of such objects with a `name`; the
+    fields the Agents SDK's agent spans carry). A tool is a name or an object with its
+    `description` and `parameters`; a hand-over a name. What an agent was offered but never used
+    is what tells a route taken wrongly from the only route there was; instructions are what the
+    instructed oracles read. {} when the dump declares none."""
+    given = data.get("agents") if isinstance(data, dict) else None
+    if isinstance(given, list):
+        given = {_named(a): a for a in given if isinstance(a, dict) and _named(a)}
+    if not isinstance(given, dict):
+        return {}
+    tools: dict[str, dict[str, Any]] = {}
+    handoffs: dict[str, list[str]] = {}
+    prompts: dict[str, str] = {}
+    for agent, decl in given.items():
+        if not isinstance(decl, dict) or not str(agent).strip():
+            continue
+        agent = str(agent).strip()
+        for t in decl.get("tools") or ():
+            if name := _named(t):
+                doc = t if isinstance(t, dict) else {}
+                params = doc.get("parameters") or doc.get("params_json_schema") or {}
+                tools.setdefault(agent, {})[name] = {"description": str(doc.get("description") or ""),
+                                                     "parameters": dict(params) if isinstance(params, dict) else {}}
+        targets = [n for h in decl.get("handoffs") or () if (n := _named(h)) and n != agent]
+        if targets:
+            handoffs[agent] = targets
+        if isinstance(decl.get("instructions"), str) and decl["instructions"].strip():
+            prompts[agent] = decl["instructions"]
+    return {**({OFFERED_TOOLS: tools} if tools else {}), **({OFFERED_HANDOFFS: handoffs} if handoffs else {}),
+            **({SYSTEM_PROMPTS: prompts} if prompts else {})}
+
+
 def read(data: Any, source: str = "") -> Imported:
     """The transcript in `data` (parsed JSON) as a trace; MasfuzzError when it is none."""
     fmt = detect_format(data)
@@ -590,7 +635,7 @@ def read(data: Any, source: str = "") -> Imported:
                     None)
     request = next((data[k] for k in REQUEST_KEYS if isinstance(data, dict) and isinstance(data.get(k), str)
                     and data[k].strip()), None)
-    meta = {**trace.meta, USER_REQUEST: request} if request else trace.meta
+    meta = {**trace.meta, **({USER_REQUEST: request} if request else {}), **declared_team(data)}
     return Imported(format=trace.framework, source=source, expected=expected,
                     trace=trace.model_copy(update={"scenario_id": Path(source).stem if source else "", "meta": meta}))
 

@@ -1660,7 +1660,8 @@ def asks_for(text: str, tool: str, spec: WorkflowSpec | None) -> bool:
     acts = [a for w in toks if (a := _stem_of(w))]
     objects = tool_objects(tool)
     if not objects:
-        return bool(acts) and acts[0] == main_action(tool)
+        first = next(iter(asked_actions(text)), acts[0] if acts else None)
+        return first is not None and first == main_action(tool)
     if set(acts) & tool_actions(tool, spec):
         return all(mentions(text, [o]) for o in objects)
     # a verb of the app's own (extend_hire, renew_permit, enrol_pupil): asked for in any form of
@@ -1668,6 +1669,27 @@ def asks_for(text: str, tool: str, spec: WorkflowSpec | None) -> bool:
     verb = own_verb(tool, spec)
     return verb is not None and any(same_root(verb, w) for w in toks) \
         and all(mentions(text, [o]) for o in objects - {verb})
+
+
+# The frames in which a request asks for something (the closed class of English request forms:
+# a modal question to the listener, "please", a wish of the speaker's): the words after one say
+# what is asked; the words before it often tell what happened ("I was charged twice ... Can you
+# refund the duplicate?", where "charged" is the story and "refund" the ask).
+_ASKING = re.compile(r"\b(?:(?:can|could|would|will)\s+(?:you|u)|please|pls|"
+                     r"i(?:'d|\s+would)?\s+(?:like|want|need|wish)|i'm\s+(?:asking|hoping|looking)|"
+                     r"help\s+me|i\s+am\s+(?:asking|hoping|looking))\b", re.IGNORECASE)
+
+
+def asked_actions(text: str) -> list[str]:
+    """The actions (`ACTIONS`) a request asks for in so many words: those in the part of each
+    sentence after an asking frame (`_ASKING`), in order; [] when no sentence asks in such a
+    frame (then the request's first action word is the best reading of what it asks)."""
+    found: list[str] = []
+    for sentence in sentences(text):
+        ask = _ASKING.search(sentence)
+        if ask is not None:
+            found += [a for w in words(sentence[ask.end():]) if (a := _stem_of(w))]
+    return found
 
 
 def own_verb(tool: str, spec: WorkflowSpec | None) -> str | None:

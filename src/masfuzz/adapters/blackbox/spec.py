@@ -9,7 +9,7 @@ from masfuzz.spec.model import (
     AgentSpec, Delegation, Permissions, SystemInfo, ToolSpec, WorkflowSpec,
 )
 from masfuzz.trace import (
-    AgentTurn, DelegationEvent, ToolCall, Trace,
+    OFFERED_HANDOFFS, OFFERED_TOOLS, AgentTurn, DelegationEvent, ToolCall, Trace,
 )
 
 def spec_from_traces(traces: list[Trace], system_id: str = "") -> WorkflowSpec:
@@ -25,8 +25,9 @@ def spec_from_traces(traces: list[Trace], system_id: str = "") -> WorkflowSpec:
     tools: dict[str, dict[str, Any]] = {}
     allow: dict[tuple[str, str], None] = {}
     edges: dict[tuple[str, str], str] = {}
+    declared = False  # a log declared routes beyond those its runs took
     for trace in traces:
-        offered = trace.meta.get("offered_tools") or {}
+        offered = trace.meta.get(OFFERED_TOOLS) or {}
         for e in trace.events:
             if isinstance(e, AgentTurn):
                 agents.setdefault(e.agent)
@@ -35,11 +36,17 @@ def spec_from_traces(traces: list[Trace], system_id: str = "") -> WorkflowSpec:
                 allow.setdefault((e.agent, e.tool))
             elif isinstance(e, DelegationEvent):
                 edges.setdefault((e.from_, e.to), e.trigger)
-        for agent, schemas in offered.items():
+        for agent, docs in offered.items():
             agents.setdefault(agent)
-            for name, schema in schemas.items():
-                tools[name] = schema or tools.get(name) or {}
+            for name, doc in docs.items():
+                tools[name] = doc or tools.get(name) or {}
                 allow.setdefault((agent, name))
+        for agent, targets in (trace.meta.get(OFFERED_HANDOFFS) or {}).items():
+            agents.setdefault(agent)
+            for target in targets:
+                agents.setdefault(target)
+                edges.setdefault((agent, target), "handoff")
+        declared = declared or bool(trace.meta.get(OFFERED_HANDOFFS))
     if not agents:
         raise MasfuzzError("no agent called the model: there is no observed workflow to cover")
     pattern = "selector" if "selector" in edges.values() else "orchestrated"
@@ -47,11 +54,14 @@ def spec_from_traces(traces: list[Trace], system_id: str = "") -> WorkflowSpec:
         system=SystemInfo(id=system_id or traces[0].system_id or "blackbox",
                           entry_agent=next(iter(agents)), framework="blackbox", pattern=pattern),
         agents=tuple(AgentSpec(id=a) for a in agents),
-        tools=tuple(ToolSpec(id=n, parameters=p) for n, p in tools.items()),
+        tools=tuple(ToolSpec(id=n, description=str(doc.get("description") or ""),
+                             parameters=dict(doc.get("parameters") or {})) for n, doc in tools.items()),
         permissions=Permissions(allow=tuple(allow), restrict_mode="closed_world"),
         delegations=tuple(Delegation(**{"from": f, "to": t}, trigger=trig)  # type: ignore[arg-type]
                           for (f, t), trig in edges.items()),
-        notes=(f"observed spec: derived from {len(traces)} black-box run(s); its agents and "
+        notes=(f"observed spec: derived from {len(traces)} run(s) and the hand-overs they declared; "
+               "C4 counts the declared ones not taken" if declared else
+               f"observed spec: derived from {len(traces)} black-box run(s); its agents and "
                "delegations are only those seen, so C1 and C4 are complete by construction",),
     )
 

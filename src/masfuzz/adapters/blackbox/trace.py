@@ -13,7 +13,7 @@ from masfuzz.redact import redact
 from masfuzz.scenario import Scenario
 from masfuzz.serve.server import CallRecord
 from masfuzz.trace import (
-    ANSWERS_EXHAUSTED, HARNESS_CAUSE, AgentTurn, ChatEnd, ChatStart, DelegationEvent, ErrorEvent, Message,
+    ANSWERS_EXHAUSTED, HARNESS_CAUSE, OFFERED_TOOLS, AgentTurn, ChatEnd, ChatStart, DelegationEvent, ErrorEvent, Message,
     TerminationEvent, TerminationReason, ToolCall, ToolResult, Trace, TraceRecorder, handoff_call_target,
 )
 
@@ -94,7 +94,7 @@ def trace_from_calls(calls: list[CallRecord], outcome: AppOutcome | None, scenar
     selections = 0
     selected = False  # a speaker-selection call came since the last agent call
     speaker: str | None = None
-    offered: dict[str, dict[str, dict[str, Any]]] = {}  # agent -> tool -> JSON schema
+    offered: dict[str, dict[str, dict[str, Any]]] = {}  # agent -> tool -> its documentation (OFFERED_TOOLS)
     last_text: str | None = None
     summaries = 0
     runs = 1
@@ -110,7 +110,8 @@ def trace_from_calls(calls: list[CallRecord], outcome: AppOutcome | None, scenar
         outputs = {t.name for t in request.tools if _output_tool(t)}
         for tool in request.tools:
             if tool.name not in outputs:
-                offered.setdefault(c.agent, {})[tool.name] = tool.parameters
+                offered.setdefault(c.agent, {}).setdefault(  # as `TraceRecorder.offered` keeps it
+                    tool.name, {"description": tool.description, "parameters": dict(tool.parameters)})
         for i, m in enumerate(request.messages):  # results of earlier calls come back here
             if m.role != "tool":
                 continue
@@ -176,7 +177,7 @@ def trace_from_calls(calls: list[CallRecord], outcome: AppOutcome | None, scenar
     rec.meta["runs"] = runs
     rec.meta["speaker_selections"] = selections
     rec.meta["summaries"] = summaries
-    rec.meta["offered_tools"] = offered
+    rec.meta[OFFERED_TOOLS] = offered
     if outcome is None:
         return rec.finish("completed", final_output=last_text)
     rec.meta.update({"exit_status": outcome.status,
