@@ -873,6 +873,8 @@ def _needed(trace: Trace, spec: WorkflowSpec, acted: dict[str, int],
             out.setdefault(member, (why, tool))
         for member, why in _cut_at_tool_answer(trace, spec, ender, task).items():
             out.setdefault(member, (why, None))
+        for member, why in _cut_at_reply(trace, spec, ender, acted, task).items():
+            out.setdefault(member, (why, None))
     return out
 
 
@@ -913,9 +915,7 @@ def _cut_at_tool_answer(trace: Trace, spec: WorkflowSpec, ender: str, task: str)
              if _HANDS.search(s) for m in reach if names_agent(s, spec, m)]
     if not lines:
         # no line of the ender's goes on: the app's own code routes on, to one member alone
-        proxies = {a.id for a in spec.agents if _proxy(a)}
-        coded = {d.to for d in spec.delegations if d.from_ == ender and d.trigger in CODED_TRIGGERS} - proxies - {ender}
-        if len(coded) != 1 or not asked(member := next(iter(coded))):
+        if (member := _coded_next(spec, ender)) is None or not asked(member):
             return {}
         return {member: f"the run ended on {ender}'s {last.tool} answer, read by a stop condition before "
                         f"{ender}'s model read it, and the app's code routes the work on from {ender} to it"}
@@ -928,6 +928,46 @@ def _cut_at_tool_answer(trace: Trace, spec: WorkflowSpec, ender: str, task: str)
         return {}
     return {member: f"the run ended on {ender}'s {last.tool} answer, passed out as the final output before "
                     f"{ender}'s model read it, and {ender}'s instructions go on to hand work to it (\"{s[:80]}\")"}
+
+
+def _coded_next(spec: WorkflowSpec, ender: str) -> str | None:
+    """The one member the app's own code routes to after the ender (a speaker-selection
+    function, a chat sequence: the `CODED_TRIGGERS` delegations out of it, user proxies left
+    out), or None when the code leaves a choice or routes nowhere."""
+    proxies = {a.id for a in spec.agents if _proxy(a)}
+    coded = {d.to for d in spec.delegations if d.from_ == ender and d.trigger in CODED_TRIGGERS} - proxies - {ender}
+    return next(iter(coded)) if len(coded) == 1 else None
+
+
+def _cut_at_reply(trace: Trace, spec: WorkflowSpec, ender: str, acted: dict[str, int], task: str) -> dict[str, str]:
+    """The member a stop condition that reads what was said (a stop word, an AG2 manager's
+    `is_termination_msg`: reason `text_mention`, its detail naming no tool) cut out by firing on
+    the ender's own reply, the run's last act: the app's code hands the floor on from the ender
+    to that member alone (`_coded_next`), which never acted, and the request asks for its work
+    (it carries every argument of one of its tools, `semantic.carries_arguments`, or speaks of
+    one, `_speaks_of`). The ender's instructions hand nothing on themselves (their lines, not
+    the code, would say what comes next): the next turn was the code's to give, and the stop
+    test, meant for the end of the work, heard the first member's sign-off instead."""
+    from masfuzz.oracles.semantic import carries_arguments  # semantic reads routing: imported late
+
+    end = trace.termination
+    if end is None or end.reason != "text_mention" or any(
+            re.search(rf"(?<![\w-]){re.escape(t.id)}(?![\w-])", end.detail or "") for t in spec.tools):
+        return {}
+    last = next((e for e in reversed(trace.events) if isinstance(e, (ToolCall, ToolResult))
+                 or isinstance(e, Message) and e.role == "assistant" and e.agent), None)
+    if not isinstance(last, Message) or last.agent != ender:
+        return {}
+    reach = {d.to for d in spec.delegations if d.from_ == ender}
+    told = next((a.instructions or "" for a in spec.agents if a.id == ender), "")
+    if any(_HANDS.search(s) and names_agent(s, spec, m) for s in sentences(told) for m in reach):
+        return {}
+    member = _coded_next(spec, ender)
+    if member is None or member in acted or not any(
+            carries_arguments(task, spec, t) or _speaks_of(task, spec, t) for t in tools_of(spec, member)):
+        return {}
+    return {member: f"a stop condition ({end.detail[:80]}) fired on {ender}'s own reply, and the app's code "
+                    f"hands the floor on from {ender} to it alone, whose tool the request asks for"}
 
 
 def _stopped_on(end: TerminationEvent, answer: ToolResult) -> bool:

@@ -2223,7 +2223,7 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     and the tool answers with an error (or a failure in its payload) that rejects an argument's
     form, in words or by its structure (`_rejects_form`: a 400/422 code, a conversion's
     exception, a complaint filed under the parameter), gives no content reason, and names the
-    parameter or the value; no argument breaks a bound its schema documents. Or the answer is
+    parameter or the value (or quotes the piece of it a parser left over: `_quotes_leftover`); no argument breaks a bound its schema documents. Or the answer is
     the runtime's word for a pattern in the tool's
     code matching nothing (`NO_MATCH_CRASH`) while every text argument follows a documented
     form, or that has a validation error's shape in any language (`_echoed_input`), failed in
@@ -2266,7 +2266,8 @@ def tool_doc_mismatch(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
         if not followed or broken or _out_of_documented_bounds(spec, r.tool, call.arguments) \
                 or _outside_stated_range(r.payload, call.arguments, followed):
             continue
-        named = echoed or [p for p, _ in followed if _names_parameter(r.payload, p) or str(call.arguments[p]) in r.payload]
+        named = echoed or [p for p, _ in followed if _names_parameter(r.payload, p) or str(call.arguments[p]) in r.payload
+                           or _quotes_leftover(r.payload, p, call.arguments)]
         # a date only the documented order reads is a mismatch when the failure names that date
         # (its parameter or its value), not another argument (a policy refused on its merits)
         swapped = _day_month_swapped([f for f in followed if f[0] in named], call.arguments)
@@ -2332,6 +2333,22 @@ def _names_parameter(payload: str, param: str) -> bool:
     parts = [re.escape(w) for w in re.split(r"_+|(?<=[a-z])(?=[A-Z])", param) if w]
     return bool(parts) and re.search(r"(?<![^\W_])" + r"[\s_-]?".join(parts) + r"(?![^\W_])",
                                      payload, re.IGNORECASE) is not None
+
+
+def _quotes_leftover(payload: str, param: str, arguments: dict[str, Any]) -> bool:
+    """Does a tool's answer quote a piece of the argument's value, not the whole: the part a
+    parser could not read, left over after the form it expected (`strptime`'s "unconverted data
+    remains:  pm" for "3:15 pm" read as `%H:%M`, "unexpected ' pm' at position 4")? A piece of
+    two characters or more, of a value of several pieces, that no other argument's value holds:
+    the answer then speaks of this argument, though it names neither it nor its whole value."""
+    value = arguments.get(param)
+    if not isinstance(value, str):
+        return False
+    pieces = re.findall(r"[^\W_]+", value)
+    others = {w.lower() for k, v in arguments.items() if k != param for w in re.findall(r"[^\W_]+", str(v))}
+    return len(pieces) > 1 and any(
+        len(w) > 1 and w.lower() not in others
+        and re.search(rf"(?<![^\W_]){re.escape(w)}(?![^\W_])", payload, re.IGNORECASE) for w in pieces)
 
 
 def with_offered_tools(spec: WorkflowSpec, trace: Trace) -> WorkflowSpec:
