@@ -35,7 +35,7 @@ from masfuzz.oracles.robustness import robustness_witness
 from masfuzz.oracles.failure import PROPOSING_DETECTORS, RULE, UNCONFIRMED, Failure, dedupe
 from masfuzz.oracles.onepass import judging
 from masfuzz.oracles.instructed import INSTRUCTED, _proxy
-from masfuzz.oracles.semantic import SEMANTIC, rejected_off_form, tool_doc_mismatch
+from masfuzz.oracles.semantic import SEMANTIC, fact_values, rejected_off_form, tool_doc_mismatch
 from masfuzz.oracles.specified import model_ignored_named_failure, model_left_stop_undone
 from masfuzz.oracles.wording import (FAREWELL, FUNCTION_WORDS, GIVE_UP, STOPWORDS, asks_back, claims_done, closing_offers, is_question,
                                     lists_missing, sentences, stem, words)
@@ -253,9 +253,32 @@ def _says_again_to_the_end(trace: Trace) -> int | None:
     more, with no tool called, no other agent speaking and no user message among them, to the end
     (an empty auto-reply of the chat's other side says nothing): its closing said again and again
     ("All set. Clear skies!" six times, in an AG2 chat whose proxy replies automatically until its
-    cap). The agent had finished; the team's stop condition did not hear its closing. Else None."""
+    cap). The agent had finished; the team's stop condition did not hear its closing. Else None.
+
+    A closing in words `_closes` does not know ("That is all from me.") is read by where it
+    stands (`_after_report`): the same words, asking nothing, said again and again right after
+    the agent reported its last tool call's answer, are a finished agent's sign-off."""
     tail = _closing_tail(trace, _closes, verbatim=True)
-    return tail[-2] if len(tail) >= MIN_CYCLE_REPEATS else None
+    if len(tail) < MIN_CYCLE_REPEATS:
+        tail = _closing_tail(trace, lambda text: bool(text.strip()) and not asks_back(text), verbatim=True)
+        if len(tail) < MIN_CYCLE_REPEATS or not _after_report(trace, tail[-1]):
+            return None
+    return tail[-2]
+
+
+def _after_report(trace: Trace, first: int) -> bool:
+    """Did the agent of the message at `first`, just before it, report its last tool call's
+    answer: its message before `first` (no other agent's between) holds a value (`fact_values`:
+    a reference, a date, an amount) of the answer, which came back without error? The work the
+    call did was done and told: what the agent says after it adds nothing to the task."""
+    agent = trace.events[first].agent
+    before = next((e for e in reversed(trace.events[:first]) if isinstance(e, (Message, ToolResult))), None)
+    if not isinstance(before, Message) or before.agent != agent or before.role != "assistant":
+        return False
+    answer = next((e for e in reversed(trace.events[:first]) if isinstance(e, ToolResult)), None)
+    if answer is None or answer.agent != agent or answer.status != "ok" or answer.fault:
+        return False
+    return bool(fact_values(answer.payload) & fact_values(before.content))
 
 
 def _closes(text: str) -> bool:

@@ -1119,12 +1119,28 @@ def _waits_for_user(text: str, end: TerminationEvent, spec: WorkflowSpec, trace:
     condition heard (`TextMentionTermination("anything else I can help with")`, the detail
     quoting it): the team made that question its closing line, so saying it ends the work rather
     than asking. "Booked under LPT-6101. Anything else?" has finished; "Which row would you
-    like? Anything else?" still waits."""
+    like? Anything else?" still waits.
+
+    A list of what is wanting on a line that names a team member (not one standing in for the
+    user, `_proxy`) is a note to that colleague, not a list of values the user lacks: a
+    hand-over note's "Still needed: fitter_f to take it from here" lists the work it passes on,
+    and the team that ended on it waits for that member, not for the user (`_to_user`)."""
     heard = [q.lower() for q in re.findall(r"'([^']{2,})'|\"([^\"]{2,})\"", end.detail or "") for q in q if q
              and q not in {a.id for a in spec.agents}] if end.reason == "text_mention" else []
     said = closing_offers(sentences(STOP_TOKEN.sub("", text.rstrip())), heard)  # "Which day? TERMINATE" still asks
     return bool(said) and is_question(said[-1]) and not _copied_from_user(said[-1], trace) \
-        or lists_missing(text)
+        or lists_missing(_to_user(text, spec))
+
+
+def _to_user(text: str, spec: WorkflowSpec) -> str:
+    """The lines of a message left once those that name a team member and ask nothing are set
+    aside (`_waits_for_user`): a line addressed to, or assigning work to, a colleague ("HANDOVER
+    -> fitter_f", "Still needed: fitter_f to take it from here") asks nothing of the user; one
+    that asks ("fitter_f needs your day: which suits?") is kept. Members standing in for the user
+    (`_proxy`) are not colleagues: "Still needed: user_proxy to confirm" asks the user."""
+    members = [a.id for a in spec.agents if not _proxy(a)]
+    return "\n".join(line for line in text.splitlines()
+                     if is_question(line) or not any(names_agent(line, spec, m) for m in members))
 
 
 def _outside_routes(trace: Trace, spec: WorkflowSpec, member: str, acted: dict[str, int]) -> str:

@@ -1308,10 +1308,13 @@ def _fits(value: str, forms: list[str]) -> bool:
 
 
 def _reached(value: str, received: str) -> bool:
-    """Did a fact reach what an agent received, however the hander re-wrote a reference in it
-    (the customer's "lp-30418" passed on as "LP30418")?"""
-    return value in received or any(_reference_key(value) == _reference_key(v)
-                                    for v in user_facts(received).get("identifier", []))
+    """Did a fact reach what an agent received, however the hander re-wrote it: a reference (the
+    customer's "lp-30418" passed on as "LP30418"), or a date in another calendar form (the
+    user's 2026-03-14 passed on as "Sat 14 Mar 2026": a note writer's, not a loss)?"""
+    if value in received or any(_reference_key(value) == _reference_key(v)
+                                for v in user_facts(received).get("identifier", [])):
+        return True
+    return bool(FACTS["date"].fullmatch(value.strip()) and _day_months(value) & _dates_in(received))
 
 
 def _documented_forms(spec: WorkflowSpec, agent: str, kind: str) -> list[str]:
@@ -1666,7 +1669,7 @@ def _stand_in(call: ToolCall, given: dict[str, list[str]],
         for kind in given:
             if not PARAMS[kind].search(param) or not FACTS[kind].fullmatch(text):
                 continue
-            lost = [v for v in given[kind] if v not in received and not _same_fact(kind, text, v)
+            lost = [v for v in given[kind] if not _reached(v, received) and not _same_fact(kind, text, v)
                     and re.fullmatch(_shape(v), text)]
             if lost:
                 return kind, (f"called {call.tool} with {param}={text!r}, while the user's {lost[0]}, "
@@ -1735,8 +1738,8 @@ def _documented_stand_in(call: ToolCall, spec: WorkflowSpec | None, told: str,
             continue
         values = [m.group(0) for m in re.finditer(rf"(?<![\w-])(?:{forms[0][1]})(?![\w-]|[.,]\d)", told)
                   if all(re.fullmatch(r, m.group(0)) for _, r in forms)]
-        lost = [v for v in values if v not in received]
-        if lost and (blank or not ((value.strip() in values or value.strip() in held) and value.strip() in received)):
+        lost = [v for v in values if not _reached(v, received)]
+        if lost and (blank or not ((value.strip() in values or value.strip() in held) and _reached(value.strip(), received))):
             how = f"{param} empty" if blank else f"{param}={value.strip()!r}"
             return (f"{param} of {call.tool}", f"called {call.tool} with {how}, while the "
                     f"user's {lost[0]}, of the form its documentation gives, never reached it", lost)
@@ -1797,6 +1800,19 @@ def _day_months(text: str) -> set[tuple[int, int]]:
     month = next((k + 1 for k, name in enumerate(_MONTHS) if name in t), None)
     day = re.search(r"\b(\d{1,2})(?:st|nd|rd|th)?\b", t)
     return {(month, int(day.group(1)))} if month and day else set()
+
+
+# A date as people and note writers spell it, in any of the forms `_day_months` reads: ISO, with
+# slashes, the month's name before the day ("Mar 14th") or after it ("Sat 14 Mar 2026", "14th of
+# March"); the month's name is one of the calendar's twelve, not a topic word.
+_ANY_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|"
+                       rf"\b(?:{'|'.join(_MONTHS)})[a-z]*\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b|"
+                       rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{'|'.join(_MONTHS)})[a-z]*\b", re.IGNORECASE)
+
+
+def _dates_in(text: str) -> set[tuple[int, int]]:
+    """Every (month, day) the dates a text writes may mean, in any of `_ANY_DATE`'s forms."""
+    return {md for m in _ANY_DATE.finditer(text or "") for md in _day_months(m.group(0))}
 
 
 def _numbers(text: str) -> set[float]:
