@@ -34,7 +34,7 @@ from masfuzz.oracles.onepass import judging
 from masfuzz.oracles.instructed import beside_call
 from masfuzz.oracles.semantic import REQUEST, asking_sentences
 from masfuzz.oracles.wording import (RESULT_OF, STOPWORDS, asks_back, closing_offers, is_question, reply_texts, sentences, stem,
-                                     words)
+                                     tools_of, words)
 from masfuzz.spec.model import WorkflowSpec
 from masfuzz.trace import (AgentTurn, DelegationEvent, Message, RestrictedAttempt, ToolCall, ToolResult, Trace,
                            said_by_user)
@@ -142,7 +142,7 @@ def tool_omission(trace: Trace, spec: FlareSpec,
             continue
         # what it wrote beside a call of its own is no reply (h10); every reply left waits for input
         replies = [i for i in answers if not beside_call(trace, i)]
-        if replies and all(i in _waiting(trace, replies, task.tool, workflow) for i in replies):
+        if replies and all(i in _waiting(trace, replies, task.tool, workflow, task.agent) for i in replies):
             continue  # it asked for what it lacks: waiting for input, not skipping its tool
         if workflow is not None and _answered_branch(trace, task, workflow):
             continue  # its instructions' own branch for what a tool of its answered took over
@@ -397,15 +397,20 @@ def _answers(trace: Trace, agent: str) -> list[int]:
             and e.role == "assistant" and e.agent == agent and e.content.strip()]
 
 
-def _waiting(trace: Trace, answers: list[int], tool: str, workflow: WorkflowSpec | None) -> set[int]:
+def _waiting(trace: Trace, answers: list[int], tool: str, workflow: WorkflowSpec | None,
+             agent: str | None = None) -> set[int]:
     """The answers in which the agent waits for input rather than skipping its tool: a question,
     and, once it asked for an argument the tool requires ("would you mind letting me know your
     slot?", "Please let me know which slot suits you.", or by a pronoun after the sentence naming
     it: "The following is needed: slot. Could it be sent?"), everything it says until the user
     answers, whatever closes the reply after the question (a list of next steps). An agent whose ask went unanswered (an AG2 proxy that never replies) has nothing to
-    call the tool with, so signing off then is no omission. An ask for anything else ("anything
-    else I can do?") leaves its later answers owing the call."""
+    call the tool with, so signing off then is no omission. So does an ask for an argument another
+    tool of the agent's requires (the customer number its look-up, the step before, needs): the
+    agent cannot go on through its procedure to this tool until the user answers. An ask for
+    anything else ("anything else I can do?") leaves its later answers owing the call."""
     required = _required_words(workflow, tool)
+    if workflow is not None and agent is not None and any(a.id == agent for a in workflow.agents):
+        required |= {w for t in tools_of(workflow, agent) for w in _required_words(workflow, t)}
     out: set[int] = set()
     asked = False
     for i, e in enumerate(trace.events):

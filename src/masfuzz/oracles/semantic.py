@@ -173,7 +173,8 @@ def claimed_outcome(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
                     or _invented_reference(trace, ci, text, r.tool, spec, named=False) \
                     or (None if beside_call(trace, ci) else _silent_claim(text, r, spec, asked)) \
                     or _instructed_claim(text, r, agent, spec, trace, asked)
-            if claim is None or _restates_state(claim, r.payload) or _relays_answer(claim, r.payload):
+            if claim is None or _restates_state(claim, r.payload) or _relays_answer(claim, r.payload) \
+                    or _done_only_in_relayed_words(claim, trace, ci, r.tool, spec):
                 continue
             # the model's lapse only when the model wrote the claim: a final answer no message
             # carries may be the app's code's (an Agents SDK `tool_use_behavior` function)
@@ -2357,19 +2358,24 @@ def _names_parameter(payload: str, param: str) -> bool:
 
 
 def _quotes_leftover(payload: str, param: str, arguments: dict[str, Any]) -> bool:
-    """Does a tool's answer quote a piece of the argument's value, not the whole: the part a
+    """Does a tool's answer quote the tail of the argument's value, not the whole: the part a
     parser could not read, left over after the form it expected (`strptime`'s "unconverted data
-    remains:  pm" for "3:15 pm" read as `%H:%M`, "unexpected ' pm' at position 4")? A piece of
-    two characters or more, of a value of several pieces, that no other argument's value holds:
-    the answer then speaks of this argument, though it names neither it nor its whole value."""
+    remains:  pm" for "3:15 pm" read as `%H:%M`)? The value's last pieces (from a piece on, two
+    characters or more), standing alone in the answer (not part of a longer token there: the
+    "2026" of another date "01/06/2026" is none), and in no other argument's value: the answer
+    then speaks of this argument, though it names neither it nor its whole value."""
     value = arguments.get(param)
     if not isinstance(value, str):
         return False
-    pieces = re.findall(r"[^\W_]+", value)
-    others = {w.lower() for k, v in arguments.items() if k != param for w in re.findall(r"[^\W_]+", str(v))}
-    return len(pieces) > 1 and any(
-        len(w) > 1 and w.lower() not in others
-        and re.search(rf"(?<![^\W_]){re.escape(w)}(?![^\W_])", payload, re.IGNORECASE) for w in pieces)
+    others = " ".join(str(v) for k, v in arguments.items() if k != param)
+    starts = [m.start() for m in re.finditer(r"[^\W_]+", value)][1:]
+    for start in starts:
+        tail = value[start:].strip()
+        if len(tail) < 2 or tail in others:
+            continue
+        if re.search(rf"(?<![\w/:.-]){re.escape(tail)}(?![\w/:-]|\.\w)", payload, re.IGNORECASE):
+            return True
+    return False
 
 
 def with_offered_tools(spec: WorkflowSpec, trace: Trace) -> WorkflowSpec:
@@ -2493,6 +2499,34 @@ def _relays_answer(sentence: str, payload: str) -> bool:
     Its success words are the tool's, said of its failure, not the agent's claim."""
     said = " ".join(re.findall(r"[\w=.:/-]+", sentence.lower()))
     return len(said.split()) >= QUOTED_WORDS and said in " ".join(re.findall(r"[\w=.:/-]+", payload.lower()))
+
+
+def _done_only_in_relayed_words(claim: str, trace: Trace, ci: int, tool: str, spec: WorkflowSpec | None) -> bool:
+    """Is every success word of the claim inside a value of a tool's answer it relays word for word
+    (`QUOTED_WORDS` words or more), an answer given before the claim, to whatever agent, by a tool that is
+    no hand-over to another agent ("The status is
+    refused and the detail is the cleaner's sheet shows that clean done": "done" is the refusing
+    tool's own detail)? With those values taken out the sentence claims nothing: the words are the
+    tool's, passed on, not the agent's claim of an outcome."""
+    def norm(text: str) -> str:
+        return " ".join(re.findall(r"[\w'-]+", text.lower()))
+
+    said = norm(claim)
+    handovers = _handover_tools(trace)  # an agent's answer run as a tool holds its claims, not a tool's words
+    for e in trace.events[:ci]:
+        if not isinstance(e, ToolResult) or e.tool in handovers:
+            continue
+        data = structured((e.payload or "").strip())
+        leaves = [v for _, v in nested_fields(data) if isinstance(v, str)] if data is not None else [e.payload or ""]
+        for leaf in sorted({norm(v) for v in leaves}, key=len, reverse=True):
+            if len(re.findall(r"[^\W\d_][\w'-]*", leaf)) >= QUOTED_WORDS and f" {leaf} " in f" {said} ":
+                said = f" {said} ".replace(f" {leaf} ", " \u2026 ").strip()
+
+    def claims(text: str) -> bool:
+        return any(claims_done(c) or says_done_by_verb(c, tool) or says_held(c, tool, spec) for c in _claim_clauses(text))
+
+    # only a claim these words make: one read another way (a check said passed) is not theirs to excuse
+    return said != norm(claim) and claims(claim) and not claims(said)
 
 
 def _filed_under(data: Any, payload: str, param: str) -> bool:
