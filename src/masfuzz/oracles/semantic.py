@@ -1660,7 +1660,12 @@ def _stand_in(call: ToolCall, given: dict[str, list[str]],
     """A parameter of a kind the user gave set to one of the user's values, while another value
     the user gave of the same kind and form (two references VSA-...) is missing from what the
     agent's model received (`_received`): the agent had one candidate left, and took it for the
-    one that was lost. Needs the recorded input: without it, which values reached it is unknown."""
+    one that was lost. Needs the recorded input: without it, which values reached it is unknown.
+
+    A value the user gave before the one the call used, when that one reached the agent, is not
+    lost but superseded: the user's later word of the same form is the operative one (the flight
+    booked for 2026-06-13, "could you move us to 2026-06-20?"), and a hand-over that passed only
+    the newer value passed what the work needed."""
     if received is None:
         return None
     for param, value in call.arguments.items():
@@ -1670,7 +1675,12 @@ def _stand_in(call: ToolCall, given: dict[str, list[str]],
         for kind in given:
             if not PARAMS[kind].search(param) or not FACTS[kind].fullmatch(text):
                 continue
-            lost = [v for v in given[kind] if not _reached(v, received) and not _same_fact(kind, text, v)
+            used = next((k for k, v in enumerate(given[kind]) if _same_fact(kind, text, v)), None)
+            # the values given after the one used, when it reached the agent (`used`): the rest
+            # were said before it, superseded by it
+            after = given[kind][used + 1:] if used is not None and _reached(given[kind][used], received) \
+                else given[kind]
+            lost = [v for v in after if not _reached(v, received) and not _same_fact(kind, text, v)
                     and re.fullmatch(_shape(v), text)]
             if lost:
                 return kind, (f"called {call.tool} with {param}={text!r}, while the user's {lost[0]}, "
