@@ -357,11 +357,15 @@ def _stalled_from(trace: Trace, spec: WorkflowSpec | None) -> int | None:
     """In a team that speaks in a fixed (round-robin) order, the first turn of the run's closing
     repetition: its last turns go round the order's cycle at least `MIN_CYCLE_REPEATS` times, to
     the end, without progress (`progressed`). None when the run was still making progress, or
-    when the agents choose who speaks (their going round is a loop, `loops`, an agent's doing)."""
-    if spec is None or spec.system.pattern != "fixed_order":
+    when the agents choose who speaks (their going round is a loop, `loops`, an agent's doing).
+    An order the app's code gives (`coded_order`: AG2's speaker-selection function) is fixed
+    as a round-robin is."""
+    if spec is None:
         return None
     turns = _indexed(trace, AgentTurn)
     order = [t.agent for _, t in turns]
+    if not coded_order(spec, set(order)):
+        return None
     for p in range(2, MAX_CYCLE_LEN + 1):
         if len(order) < p * MIN_CYCLE_REPEATS:
             break
@@ -557,6 +561,19 @@ def resent(trace: Trace, turns: list[tuple[int, AgentTurn]], start: int, stop: i
     return None
 
 
+def coded_order(spec: WorkflowSpec, agents: set[str]) -> bool:
+    """Does the app's code, not the agents, say who speaks next among these agents: a fixed
+    (round-robin) pattern, or every hand-over the spec finds out of each of them made by the
+    app's own choice (`sequence`: an AG2 speaker-selection function, a chat sequence)? Then the
+    team goes round by design, as a round-robin does: its going on without end is its stop
+    condition's matter, not an agent's loop. A graph's edges are left out: a LangGraph router
+    may route on what its model said."""
+    if spec.system.pattern == "fixed_order":
+        return True
+    out = [d for d in spec.delegations if d.from_ in agents]
+    return bool(out) and {d.from_ for d in out} >= agents and all(d.trigger == "sequence" for d in out)
+
+
 def progressed(trace: Trace, turns: list[tuple[int, AgentTurn]], start: int, stop: int,
                p: int) -> bool:
     """Did the speaker cycle over turns[start:stop] make progress? A turn makes progress when
@@ -596,9 +613,9 @@ def progressed(trace: Trace, turns: list[tuple[int, AgentTurn]], start: int, sto
 def loops(trace: Trace, spec: WorkflowSpec | None) -> list[Failure]:
     out: list[Failure] = []
     chat = _chats(trace)
-    # A fixed-order (round-robin) team cycles by design; its unbounded runs are missing
-    # termination, not loops.
-    if spec is None or spec.system.pattern != "fixed_order":
+    # A fixed-order (round-robin) team, or one whose order the app's code gives, cycles by
+    # design; its unbounded runs are missing termination, not loops.
+    if spec is None or not coded_order(spec, {t.agent for _, t in _indexed(trace, AgentTurn)}):
         # Each chat of its own (0.2-style sequences and nested chats) is judged by itself, and
         # a two-agent chat alternates its two parties by design, however long: how long it goes
         # on is a termination matter, not a loop.

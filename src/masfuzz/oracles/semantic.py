@@ -2035,12 +2035,17 @@ def _shape(example: str) -> str:
     other characters as they are ('14C' -> digits then capitals). Capitals that open the
     example before a hyphen are its kind's prefix and kept as written ('TRK-88231': a tracking
     number is TRK- and digits; an order number ORD-1234 is not one). A sign opening a number
-    is a sign, either ("-0.000 m" documents a signed number, +0.012 m as well)."""
+    is a sign, either ("-0.000 m" documents a signed number, +0.012 m as well). Each class is
+    what its regex matches: a digit what `\\d` reads (a decimal digit), a letter one of
+    `[A-Za-z]`; any other character is a mark of its own, kept as written: a unit's superscript
+    ("12.5 m²", "0.3 m³", which `str.isdigit` calls a digit), a "µm" (which `str.islower` calls
+    lower-case). Else the shape would not match its own example, and an argument written
+    exactly as documented would read as off-form."""
     prefix = re.match(r"[A-Z]+-|[+-](?=\d)", example)
     out = ["[+-]" if prefix.group() in "+-" else re.escape(prefix.group())] if prefix else []
     prev = None
     for ch in example[prefix.end() if prefix else 0:]:
-        cls = r"\d" if ch.isdigit() else "[A-Z]" if ch.isupper() else "[a-z]" if ch.isalpha() \
+        cls = r"\d" if ch.isdecimal() else "[A-Z]" if "A" <= ch <= "Z" else "[a-z]" if "a" <= ch <= "z" \
             else re.escape(ch)
         if cls != prev:
             out.append(cls + ("+" if cls in (r"\d", "[A-Z]", "[a-z]") else ""))

@@ -1694,12 +1694,24 @@ def asks_for(text: str, tool: str, spec: WorkflowSpec | None) -> bool:
         first = next(iter(asked_actions(text)), acts[0] if acts else None)
         return first is not None and first == main_action(tool)
     if set(acts) & tool_actions(tool, spec):
-        return all(mentions(text, [o]) for o in objects)
+        return all(mentions(text, [o]) or _names_a_kind_of(text, tool, spec, o) for o in objects)
     # a verb of the app's own (extend_hire, renew_permit, enrol_pupil): asked for in any form of
     # its root ("an extension of my hire", "the renewal of my permit"), with the rest of the name
     verb = own_verb(tool, spec)
     return verb is not None and any(same_root(verb, w) for w in toks) \
         and all(mentions(text, [o]) for o in objects - {verb})
+
+
+def _names_a_kind_of(text: str, tool: str, spec: WorkflowSpec | None, obj: str) -> bool:
+    """Does the text name the tool's object by one of its kinds: a value of the closed list
+    (`enum`) of the tool's parameter named for that object, word for word ("the mainsail" for
+    book_sail_repair, whose `sail` takes mainsail, jib or genoa)? The schema says the value is
+    one of that object. Values of fewer than three letters say nothing (any text holds "no")."""
+    t = _tool_spec(tool, spec)
+    props = ((t.parameters if t is not None else None) or {}).get("properties") or {}
+    return any(obj in words(param) and isinstance(v, str) and len(re.sub(r"[^A-Za-z]", "", v)) >= 3
+               and all(mentions(text, [w]) for w in words(v))
+               for param, schema in props.items() for v in (schema or {}).get("enum") or ())
 
 
 # The frames in which a request asks for something (the closed class of English request forms:

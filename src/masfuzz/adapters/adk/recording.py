@@ -208,9 +208,12 @@ class Recording:
 
 
 def _payload(result: Any) -> str:
+    """A tool's answer as the trace keeps it: JSON with its characters as written ("m²", not
+    `m\\u00b2`), as the model reads the function response, so the answer's quotes of an argument
+    read as that argument."""
     if isinstance(result, str):
         return result
     try:
-        return json.dumps(result, default=str)
+        return json.dumps(result, ensure_ascii=False, default=str)
     except (TypeError, ValueError):
         return str(result)

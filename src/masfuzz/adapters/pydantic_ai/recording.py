@@ -96,12 +96,14 @@ class RunRecording:
 def payload_text(value: Any) -> str:
     """A tool's return value as the text a trace keeps: JSON, as PydanticAI writes it for the
     model (a dataclass as the object of its fields, not the string of its repr), what JSON
-    cannot hold as its str."""
+    cannot hold as its str. Characters outside ASCII stay as written ("12.5 m²", "£38.40"), as
+    PydanticAI's own JSON hands them to the model: an escape (`m\\u00b2`) would hide from every
+    oracle that the answer quotes the argument it was sent."""
     if isinstance(value, str):
         return value
     dump = getattr(value, "model_dump", None)
     try:
-        return json.dumps(dump(mode="json") if callable(dump) else value,
+        return json.dumps(dump(mode="json") if callable(dump) else value, ensure_ascii=False,
                           default=partial(to_jsonable_python, fallback=str))
     except (TypeError, ValueError):
         return str(value)
