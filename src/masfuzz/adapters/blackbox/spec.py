@@ -25,7 +25,7 @@ def spec_from_traces(traces: list[Trace], system_id: str = "") -> WorkflowSpec:
     tools: dict[str, dict[str, Any]] = {}
     allow: dict[tuple[str, str], None] = {}
     edges: dict[tuple[str, str], str] = {}
-    declared = False  # a log declared routes beyond those its runs took
+    declared = False  # a log declared agents or routes beyond those its runs showed
     for trace in traces:
         offered = trace.meta.get(OFFERED_TOOLS) or {}
         for e in trace.events:
@@ -37,6 +37,7 @@ def spec_from_traces(traces: list[Trace], system_id: str = "") -> WorkflowSpec:
             elif isinstance(e, DelegationEvent):
                 edges.setdefault((e.from_, e.to), e.trigger)
         for agent, docs in offered.items():
+            declared = declared or agent not in agents  # offered to an agent that never acted
             agents.setdefault(agent)
             for name, doc in docs.items():
                 tools[name] = doc or tools.get(name) or {}
@@ -59,8 +60,8 @@ def spec_from_traces(traces: list[Trace], system_id: str = "") -> WorkflowSpec:
         permissions=Permissions(allow=tuple(allow), restrict_mode="closed_world"),
         delegations=tuple(Delegation(**{"from": f, "to": t}, trigger=trig)  # type: ignore[arg-type]
                           for (f, t), trig in edges.items()),
-        notes=(f"observed spec: derived from {len(traces)} run(s) and the hand-overs they declared; "
-               "C4 counts the declared ones not taken" if declared else
+        notes=(f"observed spec: derived from {len(traces)} run(s) and the agents and hand-overs they declared; "
+               "C1 and C4 count the declared ones not reached" if declared else
                f"observed spec: derived from {len(traces)} black-box run(s); its agents and "
                "delegations are only those seen, so C1 and C4 are complete by construction",),
     )
